@@ -1,0 +1,33 @@
+import { route } from "../router";
+
+export const identityRoutes = [
+  route({
+    method: "GET",
+    path: "/me",
+    scope: "read",
+    handler: ({ account }) => ({
+      email: account.email,
+      name: account.name,
+      role: "admin",
+      auth: "token",
+      api_enabled: true,
+    }),
+  }),
+
+  route({
+    method: "GET",
+    path: "/account/quota",
+    scope: "read",
+    handler: ({ store, account }) => {
+      const usage = store.usage(account.name);
+      // One unmetered pack: every limit 0, which the API defines as "unmetered".
+      const limits = Object.fromEntries(Object.keys(usage).map((k) => [k, 0]));
+      return {
+        label: "Emulator Unlimited",
+        limits,
+        usage,
+        packs: [{ plan: "emulator_unlimited", label: "Emulator Unlimited", qty: 1, note: null }],
+      };
+    },
+  }),
+];

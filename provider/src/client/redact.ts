@@ -1,0 +1,41 @@
+// Helpers that keep secrets and huge bodies out of error messages and logs.
+
+export const REDACTED = "[REDACTED]";
+
+/** Longest server-provided text (message or body excerpt) copied into an error message. */
+export const MAX_TEXT_IN_MESSAGE = 300;
+
+// Matches "Bearer <credential>" in any echoed text, whatever the credential looks like, so that a
+// server (or proxy) reflecting our request headers cannot put the token into an error.
+const BEARER_RE = /\bBearer\s+[^\s"',;}\]]+/gi;
+
+/**
+ * Removes every occurrence of the given secrets (raw and URL-encoded) and any
+ * `Bearer <credential>` from `text`. Empty secrets are ignored.
+ */
+export function scrub(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (!secret) continue;
+    out = out.split(secret).join(REDACTED);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) out = out.split(encoded).join(REDACTED);
+  }
+  return out.replace(BEARER_RE, `Bearer ${REDACTED}`);
+}
+
+/** Collapses whitespace and cuts `text` to `max` characters, saying how much was dropped. */
+export function truncate(text: string, max = MAX_TEXT_IN_MESSAGE): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  return `${flat.slice(0, max)}… (${flat.length - max} more characters)`;
+}
+
+/** Copy of `headers` whose authorization value is replaced, for anything that gets attached to an error. */
+export function redactHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    out[k] = k.toLowerCase() === "authorization" || k.toLowerCase() === "proxy-authorization" ? REDACTED : v;
+  }
+  return out;
+}

@@ -1,0 +1,80 @@
+import type { z } from "zod";
+import type { ApiClient } from "../client";
+
+/** What a CRUD function gets besides its inputs. */
+export interface OperationContext {
+  client: ApiClient;
+  /** Aborted when the engine cancels the operation (Ctrl-C) or its timeout passes. */
+  signal: AbortSignal;
+  /** Messages shown by the engine next to the resource. */
+  log: (severity: "debug" | "info" | "warning", message: string) => void;
+}
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+type Shape = z.ZodRawShape;
+type Out<S extends Shape> = z.output<z.ZodObject<S>>;
+
+/**
+ * One resource, described once. Check, Diff, schema.json, the SDKs and the docs are all derived
+ * from this object, so a property can never be validated one way and documented another.
+ */
+export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = Shape> {
+  /** `nsp:<module>:<Name>` */
+  token: string;
+  description: string;
+  /** Pulumi inputs: the API's create and patch fields in camelCase. */
+  args: z.ZodObject<A>;
+  /** Output-only properties: what the API returns beyond the inputs. */
+  state: z.ZodObject<S>;
+  /** Inputs the API cannot change in place; a change replaces the object. */
+  replaceOnChanges?: readonly (keyof A & string)[];
+  /** Properties (inputs or outputs) always stored as Pulumi secrets. */
+  secrets?: readonly ((keyof A | keyof S) & string)[];
+  /**
+   * Inputs the API never returns (write-only, such as a private key). Read keeps them from the
+   * prior state and Diff compares them with the prior inputs.
+   */
+  writeOnly?: readonly (keyof A & string)[];
+  /** When the replacement would collide with the old object (same natural key), delete first. */
+  deleteBeforeReplace?: (olds: Out<A>, news: Out<A>) => boolean;
+  /** How `pulumi import` names an existing object, e.g. `<zoneId>/<recordId>`. */
+  importId: string;
+  /** Rules across several inputs, run on fully known inputs after each property validated. */
+  check?: (args: Out<A>) => CheckFailure[];
+
+  create(ctx: OperationContext, args: Out<A>): Promise<{ id: string; state: Out<A> & Out<S> }>;
+  /** Returns undefined when the object no longer exists. `prior` is empty on import. */
+  read?(ctx: OperationContext, id: string, prior: Partial<Out<A> & Out<S>>): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  update?(ctx: OperationContext, id: string, news: Out<A>, olds: Out<A> & Out<S>): Promise<Out<A> & Out<S>>;
+  delete?(ctx: OperationContext, id: string, olds: Out<A> & Out<S>): Promise<void>;
+}
+
+export interface FunctionDefinition<A extends Shape = Shape, R extends Shape = Shape> {
+  /** `nsp:<module>:get<Thing>` */
+  token: string;
+  description: string;
+  args: z.ZodObject<A>;
+  result: z.ZodObject<R>;
+  secrets?: readonly (keyof R & string)[];
+  check?: (args: Out<A>) => CheckFailure[];
+  invoke(ctx: OperationContext, args: Out<A>): Promise<Out<R>>;
+}
+
+// The registry holds definitions of many shapes; erase the shape there, keep it at the definition.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyResource = ResourceDefinition<any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFunction = FunctionDefinition<any, any>;
+
+/** Identity helpers that let TypeScript infer the shapes from the zod objects. */
+export function defineResource<A extends Shape, S extends Shape>(def: ResourceDefinition<A, S>): ResourceDefinition<A, S> {
+  return def;
+}
+
+export function defineFunction<A extends Shape, R extends Shape>(def: FunctionDefinition<A, R>): FunctionDefinition<A, R> {
+  return def;
+}

@@ -1,0 +1,62 @@
+import type { AnyResource } from "./definition";
+import { isUnknown, containsUnknown, type PropertyMap } from "./property-values";
+
+export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
+
+export interface DiffResult {
+  changes: boolean;
+  replaces: string[];
+  diffs: string[];
+  detailed: Record<string, DiffKind>;
+  deleteBeforeReplace: boolean;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  const ka = Object.keys(a as object).filter((k) => (a as PropertyMap)[k] !== undefined);
+  const kb = Object.keys(b as object).filter((k) => (b as PropertyMap)[k] !== undefined);
+  return ka.length === kb.length && ka.every((k) => deepEqual((a as PropertyMap)[k], (b as PropertyMap)[k]));
+}
+
+/**
+ * Compares the program's checked inputs with the last known state of the object, property by
+ * property. Comparing against the state (what the API last returned) rather than the previous
+ * inputs is what lets a refresh that saw drift lead to an update that repairs it.
+ */
+export function diffResource(def: AnyResource, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, ignoreChanges: readonly string[] = []): DiffResult {
+  const replaceKeys = new Set<string>(def.replaceOnChanges ?? []);
+  const writeOnly = new Set<string>(def.writeOnly ?? []);
+  const detailed: Record<string, DiffKind> = {};
+
+  for (const key of Object.keys(def.args.shape)) {
+    if (ignoreChanges.includes(key)) continue;
+    const next = news[key];
+    const prev = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
+    let kind: "ADD" | "DELETE" | "UPDATE" | undefined;
+    if (next !== undefined && (isUnknown(next) || containsUnknown(next))) {
+      kind = prev === undefined ? "ADD" : "UPDATE";
+    } else if (next === undefined) {
+      // A property the program never set is the API's to choose; only dropping one the program
+      // used to set is a change.
+      if (oldInputs?.[key] !== undefined && prev !== undefined && prev !== null) kind = "DELETE";
+    } else if (!deepEqual(next, prev)) {
+      kind = prev === undefined || prev === null ? "ADD" : "UPDATE";
+    }
+    if (kind) detailed[key] = replaceKeys.has(key) ? (`${kind}_REPLACE` as DiffKind) : kind;
+  }
+
+  const diffs = Object.keys(detailed);
+  const replaces = diffs.filter((k) => detailed[k]!.endsWith("_REPLACE"));
+  const oldArgs: PropertyMap = {};
+  for (const key of Object.keys(def.args.shape)) oldArgs[key] = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
+  return {
+    changes: diffs.length > 0,
+    replaces,
+    diffs,
+    detailed,
+    deleteBeforeReplace: replaces.length > 0 && (def.deleteBeforeReplace?.(oldArgs, news) ?? false),
+  };
+}

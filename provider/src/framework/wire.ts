@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { defOf, metaOf, shapeOf, unwrap } from "./zod-walk";
+
+export function snakeCase(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+export function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * A reference to another object by its Pulumi id. Pulumi ids are strings in every language, so
+ * `zoneId: zone.id` works without conversion; the API wants an integer, which `toWire` sends.
+ */
+export function idRef(description: string) {
+  return z
+    .string()
+    .regex(/^[1-9][0-9]{0,15}$/, "must be the numeric id of an existing object")
+    .meta({ description, wireInteger: true });
+}
+
+/** Converts Pulumi-side values (camelCase, string ids) into an API body (snake_case, integer ids). */
+export function toWire(schema: z.ZodType, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  const { base } = unwrap(schema);
+  const shape = shapeOf(base);
+  if (shape && typeof value === "object" && !Array.isArray(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+      if (v === undefined) continue;
+      const field = shape[key];
+      out[snakeCase(key)] = field ? toWire(field, v) : v;
+    }
+    return out;
+  }
+  const d = defOf(base);
+  if (d.type === "array" && Array.isArray(value) && d.element) return value.map((v) => toWire(d.element as z.ZodType, v));
+  if (typeof value === "string" && metaOf(schema).wireInteger) return Number(value);
+  return value;
+}
+
+/**
+ * Converts an API object into Pulumi-side values for the properties a schema declares: snake_case
+ * keys become camelCase, integer ids become strings, and fields the API does not return stay
+ * absent (undefined) so that callers can tell "not returned" from "null".
+ */
+export function fromWire(schema: z.ZodType, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  const { base } = unwrap(schema);
+  const shape = shapeOf(base);
+  if (shape) {
+    if (typeof value !== "object" || Array.isArray(value)) return value;
+    const src = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(shape)) {
+      const raw = snakeCase(key) in src ? src[snakeCase(key)] : src[key];
+      if (raw !== undefined) out[key] = fromWire(field, raw);
+    }
+    return out;
+  }
+  const d = defOf(base);
+  if (d.type === "array" && Array.isArray(value) && d.element) return value.map((v) => fromWire(d.element as z.ZodType, v));
+  if (d.type === "record" && typeof value === "object" && d.valueType) {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fromWire(d.valueType as z.ZodType, v)]));
+  }
+  if (d.type === "string" && typeof value === "number") return String(value);
+  return value;
+}
+
+/** The API representation of a subset of inputs, for a create or patch body. */
+export function body<T extends Record<string, unknown>>(schema: z.ZodObject, args: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const key of keys) if (args[key] !== undefined) picked[key] = args[key];
+  return toWire(schema, picked) as Record<string, unknown>;
+}

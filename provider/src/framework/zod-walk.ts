@@ -1,0 +1,99 @@
+import { z } from "zod";
+
+/** Metadata the framework reads from `.meta()` on a property schema. */
+export interface PropertyMeta {
+  description?: string;
+  /** The value is a string in Pulumi and an integer on the wire (ids of other objects). */
+  wireInteger?: boolean;
+  /** Name of the Pulumi object type generated for a nested object, e.g. `ZoneDelegation`. */
+  typeName?: string;
+}
+
+// zod 4 keeps the structure in `_zod.def`; every wrapper we care about has `innerType`.
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  entries?: Record<string, string>;
+  values?: unknown[];
+  options?: z.ZodType[];
+  defaultValue?: unknown;
+}
+
+export function defOf(schema: z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
+}
+
+export function metaOf(schema: z.ZodType): PropertyMeta {
+  // Metadata may sit on any wrapper layer (`.optional().meta()` or `.meta().optional()`).
+  let merged: PropertyMeta = {};
+  let current: z.ZodType | undefined = schema;
+  while (current) {
+    const m = current.meta() as PropertyMeta | undefined;
+    if (m) merged = { ...m, ...merged };
+    if (!merged.description && current.description) merged.description = current.description;
+    current = innerOf(current);
+  }
+  return merged;
+}
+
+function innerOf(schema: z.ZodType): z.ZodType | undefined {
+  const d = defOf(schema);
+  switch (d.type) {
+    case "optional":
+    case "nullable":
+    case "default":
+    case "prefault":
+    case "readonly":
+    case "nonoptional":
+    case "catch":
+      return d.innerType;
+    case "pipe":
+      // A transform is a pipe from the declared type into a function; the declared side is `in`.
+      return d.in;
+    default:
+      return undefined;
+  }
+}
+
+export interface Unwrapped {
+  base: z.ZodType;
+  optional: boolean;
+  nullable: boolean;
+  hasDefault: boolean;
+  defaultValue?: unknown;
+}
+
+/** Peels optional/nullable/default/pipe layers to reach the declared type. */
+export function unwrap(schema: z.ZodType): Unwrapped {
+  const result: Unwrapped = { base: schema, optional: false, nullable: false, hasDefault: false };
+  let current = schema;
+  for (;;) {
+    const d = defOf(current);
+    if (d.type === "optional") result.optional = true;
+    if (d.type === "nullable") result.nullable = true;
+    if (d.type === "default" || d.type === "prefault") {
+      result.hasDefault = true;
+      const dv = d.defaultValue;
+      result.defaultValue = typeof dv === "function" ? (dv as () => unknown)() : dv;
+    }
+    const inner = innerOf(current);
+    if (!inner) break;
+    current = inner;
+  }
+  result.base = current;
+  return result;
+}
+
+export function isIntegerSchema(schema: z.ZodType): boolean {
+  return (schema as unknown as { isInt?: boolean }).isInt === true;
+}
+
+export function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | undefined {
+  const d = defOf(schema);
+  return d.type === "object" ? d.shape : undefined;
+}

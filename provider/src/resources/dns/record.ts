@@ -1,0 +1,106 @@
+import { isIPv4, isIPv6 } from "node:net";
+import { z } from "zod";
+import { defineResource, type CheckFailure } from "../../framework/definition";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+
+export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;
+const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
+
+const label = "[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?";
+const recordName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.string().regex(new RegExp(`^(@|\\*|(\\*\\.)?${label}(\\.${label})*)$`), "must be `@`, `*`, or dot-separated labels of letters, digits, `-` and `_` (no spaces), relative to the zone"));
+
+const recordArgs = z.object({
+  zoneId: idRef("Id of the zone that holds the record."),
+  name: recordName.default("@").meta({ description: "Name relative to the zone; `@` is the apex." }),
+  type: z.enum(RECORD_TYPES).meta({ description: "Record type." }),
+  content: z.string().min(1, "must not be empty").meta({ description: "Record data, such as an address, a target host name or TXT text." }),
+  ttl: z.number().int().min(60).max(86400).default(3600).meta({ description: "Time to live in seconds, 60 to 86400." }),
+  weight: z.number().int().min(0).nullable().optional().meta({ description: "Steering weight among records of the same name and type." }),
+  healthCheck: z
+    .string()
+    .regex(/^[a-z][a-z0-9+.-]*:[0-9]{1,5}(\/\S*)?$/, "must have the shape <scheme>:<port><path>, such as https:443/health")
+    .nullable()
+    .optional()
+    .meta({ description: "Health check of the target, shaped `<scheme>:<port><path>`." }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the record is served." }),
+  proxied: z.boolean().default(false).meta({ description: "Route through the edge proxy. Only for A, AAAA and CNAME records." }),
+});
+
+const recordState = z.object({
+  createdAt: z.string().meta({ description: "When the record was created." }),
+});
+
+export const recordProperties = recordArgs.extend(recordState.shape);
+export type RecordArgs = z.output<typeof recordArgs>;
+export type RecordState = z.output<typeof recordProperties>;
+
+const recordWire = z.looseObject({ id: z.number().int(), zone_id: z.number().int(), type: z.string(), content: z.string() });
+const patchable = ["content", "ttl", "weight", "healthCheck", "enabled", "proxied"] as const;
+
+function toState(raw: z.output<typeof recordWire>) {
+  return { id: String(raw.id), state: fromWire(recordProperties, raw) as RecordState };
+}
+
+/** Accepts the import form `<zoneId>/<recordId>` as well as a bare record id with a known zone. */
+export function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId: string } {
+  const parts = id.split("/");
+  if (parts.length === 2 && parts[0] && parts[1]) return { zoneId: parts[0], recordId: parts[1] };
+  if (parts.length === 1 && zoneId) return { zoneId, recordId: id };
+  throw new Error(`nsp:dns:Record: id "${id}" must have the form <zoneId>/<recordId>`);
+}
+
+export const record = defineResource({
+  token: "nsp:dns:Record",
+  description: "A DNS record in a zone.",
+  args: recordArgs,
+  state: recordState,
+  // The patch body has no name or type, and a record cannot move between zones.
+  replaceOnChanges: ["zoneId", "name", "type"],
+  importId: "<zoneId>/<recordId>",
+
+  check(args) {
+    const failures: CheckFailure[] = [];
+    if (args.proxied && !PROXIABLE.has(args.type)) failures.push({ property: "proxied", reason: `only A, AAAA and CNAME records can be proxied, not ${args.type}` });
+    if (args.type === "A" && !isIPv4(args.content)) failures.push({ property: "content", reason: `an A record needs an IPv4 address, got ${JSON.stringify(args.content)}` });
+    if (args.type === "AAAA" && !isIPv6(args.content)) failures.push({ property: "content", reason: `an AAAA record needs an IPv6 address, got ${JSON.stringify(args.content)}` });
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const path = `/dns/zones/${args.zoneId}/records`;
+    const created = await ctx.client.post(path, body(recordArgs, args, ["type", "content", "name", "ttl", "weight", "healthCheck"]), { schema: recordWire, signal: ctx.signal });
+    // The documented create body has no enabled or proxied; a non-default value takes a patch.
+    const patch = body(recordArgs, args, [...(args.enabled ? [] : (["enabled"] as const)), ...(args.proxied ? (["proxied"] as const) : [])]);
+    const final = Object.keys(patch).length ? await ctx.client.patch(`${path}/${created.id}`, patch, { schema: recordWire, signal: ctx.signal }) : created;
+    return toState(final);
+  },
+
+  async read(ctx, id, prior) {
+    const { zoneId, recordId } = parseRecordId(id, prior.zoneId);
+    try {
+      return toState(await ctx.client.get(`/dns/zones/${zoneId}/records/${recordId}`, { schema: recordWire, signal: ctx.signal }));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds) {
+    const { zoneId, recordId } = parseRecordId(id, olds.zoneId);
+    const changed = patchable.filter((k) => news[k] !== olds[k] && !(news[k] === undefined && olds[k] === null));
+    if (changed.length === 0) return { ...olds, ...news };
+    const values = { ...news, weight: news.weight ?? null, healthCheck: news.healthCheck ?? null };
+    const updated = await ctx.client.patch(`/dns/zones/${zoneId}/records/${recordId}`, body(recordArgs, values, changed), { schema: recordWire, signal: ctx.signal });
+    return toState(updated).state;
+  },
+
+  async delete(ctx, id, olds) {
+    const { zoneId, recordId } = parseRecordId(id, olds.zoneId);
+    await ctx.client.delete(`/dns/zones/${zoneId}/records/${recordId}`, { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,106 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+
+const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((s) => s.replace(/\.$/, ""))
+  .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a domain name such as example.com"));
+
+const zoneArgs = z.object({
+  serviceId: idRef("Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`)."),
+  name: domainName.meta({ description: "Zone name, such as `example.com`. Stored lower-case without a trailing dot." }),
+  mode: z
+    .enum(["zone", "host"])
+    .default("zone")
+    .meta({ description: "`zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere." }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the zone is served." }),
+  secondaryMaster: z
+    .string()
+    .refine((s) => isIP(s) !== 0, "must be an IPv4 or IPv6 address")
+    .nullable()
+    .optional()
+    .meta({ description: "Master IP when the zone is served as a secondary; unset (or null) serves it as a primary." }),
+  negativeTtl: z.number().int().min(60).max(86400).optional().meta({ description: "TTL of negative answers (NXDOMAIN), in seconds." }),
+});
+
+const zoneState = z.object({
+  status: z.string().meta({ description: "`pending` until the delegation is verified, then `active`." }),
+  serial: z.number().int().meta({ description: "SOA serial; it grows with every change." }),
+  dnssec: z.boolean().meta({ description: "Whether DNSSEC signing is on." }),
+  delegation: z
+    .object({
+      checkedAt: z.string().nullable().optional().meta({ description: "When the delegation was last checked." }),
+      lostAt: z.string().nullable().optional().meta({ description: "Set while public DNS reports other name servers; the zone keeps being served." }),
+    })
+    .meta({ typeName: "ZoneDelegation", description: "Result of the delegation checks." }),
+  transfer: z
+    .object({
+      allow: z.array(z.string()).meta({ description: "Addresses allowed to transfer the zone (AXFR)." }),
+      notify: z.array(z.string()).meta({ description: "Addresses sent NOTIFY on change." }),
+      tsigName: z.string().nullable().optional().meta({ description: "Name of the TSIG key, when one is configured." }),
+      tsigConfigured: z.boolean().meta({ description: "Whether a TSIG key is configured." }),
+    })
+    .meta({ typeName: "ZoneTransferSettings", description: "Outbound zone-transfer settings." }),
+  nameServers: z.array(z.string()).optional().meta({ description: "The service's name servers, which the delegation must point at." }),
+  verifiedAt: z.string().nullable().optional().meta({ description: "When the zone became active." }),
+  createdAt: z.string().meta({ description: "When the zone was created." }),
+});
+
+export const zoneProperties = zoneArgs.extend(zoneState.shape);
+export type ZoneArgs = z.output<typeof zoneArgs>;
+export type ZoneState = z.output<typeof zoneProperties>;
+
+const zoneWire = z.looseObject({ id: z.number().int(), name: z.string() });
+const patchable = ["enabled", "secondaryMaster", "negativeTtl"] as const;
+
+function toState(raw: z.output<typeof zoneWire>) {
+  return { id: String(raw.id), state: fromWire(zoneProperties, raw) as ZoneState };
+}
+
+export const zone = defineResource({
+  token: "nsp:dns:Zone",
+  description:
+    "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.",
+  args: zoneArgs,
+  state: zoneState,
+  replaceOnChanges: ["serviceId", "name", "mode"],
+  // Zone names are unique within an account, so a replacement with the same name must wait for the delete.
+  deleteBeforeReplace: (olds, news) => olds.name === news.name,
+  importId: "<zoneId>",
+
+  async create(ctx, args) {
+    const created = await ctx.client.post("/dns/zones", body(zoneArgs, args, ["serviceId", "name", "mode"]), { schema: zoneWire, signal: ctx.signal });
+    // The create body takes only service, name and mode; the rest is set by a patch.
+    const patch = body(zoneArgs, args, patchable.filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null)));
+    const final = Object.keys(patch).length
+      ? await ctx.client.patch(`/dns/zones/${created.id}`, patch, { schema: zoneWire, signal: ctx.signal })
+      : created;
+    return toState(final);
+  },
+
+  async read(ctx, id) {
+    try {
+      return toState(await ctx.client.get(`/dns/zones/${encodeURIComponent(id)}`, { schema: zoneWire, signal: ctx.signal }));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds) {
+    const changed = patchable.filter((k) => news[k] !== olds[k] && !(news[k] === undefined && k === "negativeTtl"));
+    if (changed.length === 0) return { ...olds, ...news };
+    const patch = body(zoneArgs, { ...news, secondaryMaster: news.secondaryMaster ?? null }, changed);
+    const updated = await ctx.client.patch(`/dns/zones/${encodeURIComponent(id)}`, patch, { schema: zoneWire, signal: ctx.signal });
+    return toState(updated).state;
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/dns/zones/${encodeURIComponent(id)}`, { signal: ctx.signal });
+  },
+});

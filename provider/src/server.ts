@@ -1,0 +1,378 @@
+import * as grpc from "@grpc/grpc-js";
+import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
+import * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as enginePb from "@pulumi/pulumi/proto/engine_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+
+import { ApiClient } from "./client";
+import { missingTokenMessage, parseConfig, configSecrets, type ProviderConfig } from "./config";
+import { checkProperties } from "./framework/check";
+import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
+import { diffResource, deepEqual, type DiffResult } from "./framework/diff";
+import { containsUnknown, dropUndefined, UNKNOWN, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
+import { buildPackageSchema } from "./framework/schema";
+import { unwrap } from "./framework/zod-walk";
+import { packageInfo, PROVIDER_VERSION } from "./package-info";
+import { functionsByToken, functions, resources, resourcesByToken } from "./registry";
+
+type Handler<Req, Res> = grpc.handleUnaryCall<Req, Res>;
+
+/** An error whose message is meant for the person running Pulumi, without a stack trace. */
+class UserError extends Error {}
+
+function structToObject(s: Struct | undefined): PropertyMap {
+  return (s?.toJavaScript() as PropertyMap | undefined) ?? {};
+}
+
+function objectToStruct(o: PropertyMap): Struct {
+  return Struct.fromJavaScript(dropUndefined(o) as Record<string, never>);
+}
+
+/** `urn:pulumi:stack::project::parent$type::name` -> `type` */
+function typeFromUrn(urn: string): string {
+  const parts = urn.split("::");
+  const qualified = parts[2] ?? "";
+  return qualified.split("$").pop() ?? "";
+}
+
+function failuresToPb(failures: CheckFailure[]): providerPb.CheckFailure[] {
+  return failures.map((f) => new providerPb.CheckFailure().setProperty(f.property).setReason(f.reason));
+}
+
+const DIFF_KINDS: Record<string, providerPb.PropertyDiff.Kind> = {
+  ADD: providerPb.PropertyDiff.Kind.ADD,
+  ADD_REPLACE: providerPb.PropertyDiff.Kind.ADD_REPLACE,
+  DELETE: providerPb.PropertyDiff.Kind.DELETE,
+  DELETE_REPLACE: providerPb.PropertyDiff.Kind.DELETE_REPLACE,
+  UPDATE: providerPb.PropertyDiff.Kind.UPDATE,
+  UPDATE_REPLACE: providerPb.PropertyDiff.Kind.UPDATE_REPLACE,
+};
+
+function diffToPb(d: DiffResult): providerPb.DiffResponse {
+  const res = new providerPb.DiffResponse()
+    .setChanges(d.changes ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE)
+    .setReplacesList(d.replaces)
+    .setDiffsList(d.diffs)
+    .setDeletebeforereplace(d.deleteBeforeReplace)
+    .setHasdetaileddiff(true);
+  const map = res.getDetaileddiffMap();
+  for (const [key, kind] of Object.entries(d.detailed)) map.set(key, new providerPb.PropertyDiff().setKind(DIFF_KINDS[kind]!).setInputdiff(true));
+  return res;
+}
+
+/**
+ * The provider plugin: pulumirpc.ResourceProvider implemented directly on the generated stubs,
+ * because the SDK's own provider host drops Configure's settings and has no detailed diff.
+ */
+export class NspProvider {
+  private config?: ProviderConfig;
+  private client?: ApiClient;
+  private engine?: engineGrpc.EngineClient;
+  private token?: string;
+  private readonly cancel = new AbortController();
+  private schemaJson?: string;
+
+  constructor(engineAddress?: string) {
+    if (engineAddress) this.engine = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
+  }
+
+  /** Sends a message to the engine's log, shown next to the resource; a no-op without an engine. */
+  log(severity: "debug" | "info" | "warning" | "error", message: string, urn = ""): void {
+    const text = this.scrub(message);
+    if (!this.engine) {
+      if (severity !== "debug") process.stderr.write(`[nsp] ${severity}: ${text}\n`);
+      return;
+    }
+    const sev = { debug: enginePb.LogSeverity.DEBUG, info: enginePb.LogSeverity.INFO, warning: enginePb.LogSeverity.WARNING, error: enginePb.LogSeverity.ERROR }[severity];
+    this.engine.log(new enginePb.LogRequest().setSeverity(sev).setMessage(text).setUrn(urn), () => undefined);
+  }
+
+  /** Defence in depth: whatever reaches the engine never carries the token. */
+  private scrub(text: string): string {
+    return this.token ? text.split(this.token).join("[REDACTED]") : text;
+  }
+
+  private context(urn: string, timeoutSeconds?: number): OperationContext {
+    if (!this.client) throw new UserError(missingTokenMessage);
+    const signals = [this.cancel.signal];
+    if (timeoutSeconds && timeoutSeconds > 0) signals.push(AbortSignal.timeout(timeoutSeconds * 1000));
+    return {
+      client: this.client,
+      signal: AbortSignal.any(signals),
+      log: (severity, message) => this.log(severity, message, urn),
+    };
+  }
+
+  private resourceFor(urn: string, type?: string): AnyResource {
+    const token = type || typeFromUrn(urn);
+    const def = resourcesByToken.get(token);
+    if (!def) throw new UserError(`nsp: unknown resource type "${token}"`);
+    return def;
+  }
+
+  /** Wraps a handler: errors become gRPC errors with a clean, token-free message. */
+  private unary<Req, Res>(name: string, fn: (req: Req) => Promise<Res> | Res): Handler<Req, Res> {
+    return (call, callback) => {
+      Promise.resolve()
+        .then(() => fn(call.request))
+        .then(
+          (res) => callback(null, res),
+          (err: unknown) => {
+            const message = this.scrub(err instanceof Error ? err.message : String(err));
+            if (!(err instanceof UserError) && process.env.NSP_DEBUG) process.stderr.write(`[nsp] ${name} failed: ${this.scrub(String((err as Error)?.stack ?? err))}\n`);
+            callback({ code: grpc.status.UNKNOWN, details: message, message } as grpc.ServiceError, null);
+          },
+        );
+    };
+  }
+
+  // ---- plugin lifecycle ----------------------------------------------------------------
+
+  handshake = this.unary<providerPb.ProviderHandshakeRequest, providerPb.ProviderHandshakeResponse>("Handshake", () =>
+    new providerPb.ProviderHandshakeResponse().setAcceptSecrets(true).setAcceptResources(false).setAcceptOutputs(false),
+  );
+
+  getPluginInfo = this.unary<Empty, pluginPb.PluginInfo>("GetPluginInfo", () => new pluginPb.PluginInfo().setVersion(PROVIDER_VERSION));
+
+  getSchema = this.unary<providerPb.GetSchemaRequest, providerPb.GetSchemaResponse>("GetSchema", () => {
+    // Built on first request only: most plugin runs never ask, and start-up time matters.
+    this.schemaJson ??= JSON.stringify(buildPackageSchema(packageInfo, resources, functions));
+    return new providerPb.GetSchemaResponse().setSchema(this.schemaJson);
+  });
+
+  attach = this.unary<pluginPb.PluginAttach, Empty>("Attach", (req) => {
+    const address = req.getAddress();
+    if (address) this.engine = new engineGrpc.EngineClient(address, grpc.credentials.createInsecure());
+    return new Empty();
+  });
+
+  cancelRpc = this.unary<Empty, Empty>("Cancel", () => {
+    this.cancel.abort(new Error("the operation was cancelled"));
+    return new Empty();
+  });
+
+  // ---- configuration -------------------------------------------------------------------
+
+  checkConfig = this.unary<providerPb.CheckRequest, providerPb.CheckResponse>("CheckConfig", (req) => {
+    const news = unwrapProperties(structToObject(req.getNews()));
+    const known: PropertyMap = {};
+    for (const [k, v] of Object.entries(news.value)) if (!containsUnknown(v)) known[k] = v;
+    // Env fallbacks are applied in Configure, where the plugin's environment is the one that counts.
+    const { failures } = parseConfig(known, {});
+    const inputs = wrapSecrets(news.value, new Set([...news.secretKeys, ...configSecrets]));
+    return new providerPb.CheckResponse().setInputs(objectToStruct(inputs)).setFailuresList(failuresToPb(failures));
+  });
+
+  diffConfig = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("DiffConfig", (req) => {
+    const olds = unwrapProperties(structToObject(req.getOldInputs() ?? req.getOlds())).value;
+    const news = unwrapProperties(structToObject(req.getNews())).value;
+    const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && !deepEqual(olds[k], news[k]));
+    // Settings only change how the provider talks to the API; they never replace resources.
+    const detailed = Object.fromEntries(keys.map((k) => [k, "UPDATE" as const]));
+    return diffToPb({ changes: keys.length > 0, replaces: [], diffs: keys, detailed, deleteBeforeReplace: false });
+  });
+
+  configure = this.unary<providerPb.ConfigureRequest, providerPb.ConfigureResponse>("Configure", (req) => {
+    let raw: PropertyMap;
+    if (req.hasArgs()) {
+      raw = unwrapProperties(structToObject(req.getArgs())).value;
+    } else {
+      // Older engines send only the flat `nsp:config:<key>` map.
+      raw = {};
+      req.getVariablesMap().forEach((value, key) => {
+        raw[key.replace(/^nsp:(config:)?/, "")] = value;
+      });
+    }
+    const known: PropertyMap = {};
+    for (const [k, v] of Object.entries(raw)) if (!containsUnknown(v)) known[k] = v;
+    const { config, failures } = parseConfig(known);
+    if (!config) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+    this.config = config;
+    if (config.apiToken) {
+      this.token = config.apiToken;
+      this.client = new ApiClient({
+        baseUrl: config.baseUrl,
+        token: config.apiToken,
+        requestsPerMinute: config.requestsPerMinute,
+        maxRetries: config.maxRetries,
+        userAgent: `pulumi-resource-nsp/${PROVIDER_VERSION}`,
+        onLog: (level, message) => this.log(level === "warn" ? "warning" : level, message),
+      });
+    }
+    return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
+  });
+
+  // ---- resources -----------------------------------------------------------------------
+
+  check = this.unary<providerPb.CheckRequest, providerPb.CheckResponse>("Check", (req) => {
+    const def = this.resourceFor(req.getUrn(), req.getType());
+    const news = unwrapProperties(structToObject(req.getNews()));
+    const { value, failures, hasUnknowns } = checkProperties(def.args, news.value);
+    if (failures.length === 0 && !hasUnknowns && def.check) failures.push(...def.check(value));
+    const inputs = wrapSecrets(value, new Set([...news.secretKeys, ...(def.secrets ?? [])]));
+    return new providerPb.CheckResponse().setInputs(objectToStruct(inputs)).setFailuresList(failuresToPb(failures));
+  });
+
+  diff = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("Diff", (req) => {
+    const def = this.resourceFor(req.getUrn(), req.getType());
+    const olds = unwrapProperties(structToObject(req.getOlds())).value;
+    const news = unwrapProperties(structToObject(req.getNews())).value;
+    const oldInputs = req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined;
+    return diffToPb(diffResource(def, olds, news, oldInputs, req.getIgnorechangesList()));
+  });
+
+  create = this.unary<providerPb.CreateRequest, providerPb.CreateResponse>("Create", async (req) => {
+    const def = this.resourceFor(req.getUrn(), req.getType());
+    const inputs = unwrapProperties(structToObject(req.getProperties()));
+    const secretKeys = new Set([...inputs.secretKeys, ...(def.secrets ?? [])]);
+    if (req.getPreview()) {
+      // Nothing is sent in a preview: what only the API can know is unknown.
+      const state: PropertyMap = { ...inputs.value };
+      for (const key of Object.keys(def.state.shape)) if (state[key] === undefined) state[key] = UNKNOWN;
+      return new providerPb.CreateResponse().setId("").setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
+    }
+    const ctx = this.context(req.getUrn(), req.getTimeout());
+    const { id, state } = await def.create(ctx, inputs.value);
+    const merged = this.keepWriteOnly(def, state, inputs.value);
+    return new providerPb.CreateResponse().setId(id).setProperties(objectToStruct(wrapSecrets(merged, secretKeys)));
+  });
+
+  read = this.unary<providerPb.ReadRequest, providerPb.ReadResponse>("Read", async (req) => {
+    const def = this.resourceFor(req.getUrn(), req.getType());
+    if (!def.read) throw new UserError(`${def.token} cannot be read back from the API`);
+    const prior = unwrapProperties(structToObject(req.getProperties()));
+    const priorInputs = req.hasInputs() ? unwrapProperties(structToObject(req.getInputs())) : { value: {}, secretKeys: new Set<string>() };
+    const importing = Object.keys(prior.value).length === 0;
+    const ctx = this.context(req.getUrn(), req.getTimeout());
+    const found = await def.read(ctx, req.getId(), { ...priorInputs.value, ...prior.value });
+    if (!found) return new providerPb.ReadResponse().setId("");
+
+    const state = this.keepWriteOnly(def, found.state, { ...priorInputs.value, ...prior.value });
+    const secretKeys = new Set([...prior.secretKeys, ...priorInputs.secretKeys, ...(def.secrets ?? [])]);
+    const inputs = importing ? this.inputsForImport(def, state) : this.inputsForRefresh(def, state, priorInputs.value);
+    return new providerPb.ReadResponse()
+      .setId(found.id)
+      .setProperties(objectToStruct(wrapSecrets(state, secretKeys)))
+      .setInputs(objectToStruct(wrapSecrets(inputs, secretKeys)));
+  });
+
+  update = this.unary<providerPb.UpdateRequest, providerPb.UpdateResponse>("Update", async (req) => {
+    const def = this.resourceFor(req.getUrn(), req.getType());
+    const olds = unwrapProperties(structToObject(req.getOlds()));
+    const news = unwrapProperties(structToObject(req.getNews()));
+    const secretKeys = new Set([...olds.secretKeys, ...news.secretKeys, ...(def.secrets ?? [])]);
+    if (req.getPreview()) {
+      return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets({ ...olds.value, ...news.value }, secretKeys)));
+    }
+    if (!def.update) throw new UserError(`${def.token} has no update; every change replaces it`);
+    const ctx = this.context(req.getUrn(), req.getTimeout());
+    const state = await def.update(ctx, req.getId(), news.value, olds.value);
+    const merged = this.keepWriteOnly(def, state, news.value);
+    return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets(merged, secretKeys)));
+  });
+
+  delete = this.unary<providerPb.DeleteRequest, Empty>("Delete", async (req) => {
+    const def = this.resourceFor(req.getUrn(), req.getType());
+    if (!def.delete) return new Empty();
+    const olds = unwrapProperties(structToObject(req.getProperties())).value;
+    const ctx = this.context(req.getUrn(), req.getTimeout());
+    try {
+      await def.delete(ctx, req.getId(), olds);
+    } catch (e) {
+      // Already gone is what delete wanted.
+      if ((e as { code?: string }).code !== "not_found") throw e;
+    }
+    return new Empty();
+  });
+
+  invoke = this.unary<providerPb.InvokeRequest, providerPb.InvokeResponse>("Invoke", async (req) => {
+    const fn: AnyFunction | undefined = functionsByToken.get(req.getTok());
+    if (!fn) throw new UserError(`nsp: unknown function "${req.getTok()}"`);
+    const args = unwrapProperties(structToObject(req.getArgs())).value;
+    const { value, failures } = checkProperties(fn.args, args);
+    if (failures.length === 0 && fn.check) failures.push(...fn.check(value));
+    if (failures.length) return new providerPb.InvokeResponse().setFailuresList(failuresToPb(failures));
+    const result = await fn.invoke(this.context(""), value);
+    return new providerPb.InvokeResponse().setReturn(objectToStruct(wrapSecrets(result as PropertyMap, fn.secrets ?? [])));
+  });
+
+  // ---- helpers -------------------------------------------------------------------------
+
+  /** Inputs the API never echoes (write-only) are carried over from what the engine gave us. */
+  private keepWriteOnly(def: AnyResource, state: PropertyMap, source: PropertyMap): PropertyMap {
+    const out: PropertyMap = { ...state };
+    for (const key of def.writeOnly ?? []) if (out[key] === undefined && source[key] !== undefined) out[key] = source[key];
+    return out;
+  }
+
+  /** On import, the program's inputs are what the API holds, leaving out values equal to the defaults. */
+  private inputsForImport(def: AnyResource, state: PropertyMap): PropertyMap {
+    const inputs: PropertyMap = {};
+    for (const [key, field] of Object.entries(def.args.shape)) {
+      const value = state[key];
+      if (value === undefined || value === null) continue;
+      const u = unwrap(field as never);
+      if (u.hasDefault && deepEqual(u.defaultValue, value)) continue;
+      inputs[key] = value;
+    }
+    return inputs;
+  }
+
+  /**
+   * On refresh, inputs the program set take the live value, so that the next `up` shows the drift
+   * and repairs it; inputs the program left to the API stay unset.
+   */
+  private inputsForRefresh(def: AnyResource, state: PropertyMap, priorInputs: PropertyMap): PropertyMap {
+    const inputs: PropertyMap = {};
+    const writeOnly = new Set<string>(def.writeOnly ?? []);
+    for (const key of Object.keys(def.args.shape)) {
+      if (priorInputs[key] === undefined) continue;
+      inputs[key] = writeOnly.has(key) || state[key] === undefined ? priorInputs[key] : state[key];
+    }
+    return inputs;
+  }
+
+  /** The gRPC service implementation, as registered on the server. */
+  service(): grpc.UntypedServiceImplementation {
+    const unimplemented: grpc.handleUnaryCall<unknown, unknown> = (_call, callback) =>
+      callback({ code: grpc.status.UNIMPLEMENTED, details: "not implemented by nsp", message: "not implemented by nsp" } as grpc.ServiceError, null);
+    return {
+      handshake: this.handshake,
+      parameterize: unimplemented,
+      getSchema: this.getSchema,
+      checkConfig: this.checkConfig,
+      diffConfig: this.diffConfig,
+      configure: this.configure,
+      invoke: this.invoke,
+      call: unimplemented,
+      check: this.check,
+      diff: this.diff,
+      create: this.create,
+      read: this.read,
+      list: unimplemented,
+      update: this.update,
+      delete: this.delete,
+      construct: unimplemented,
+      cancel: this.cancelRpc,
+      getPluginInfo: this.getPluginInfo,
+      attach: this.attach,
+      // Only `pulumi convert` asks for mappings; there are none.
+      getMapping: ((_call, callback) => callback(null, new providerPb.GetMappingResponse())) as grpc.handleUnaryCall<unknown, providerPb.GetMappingResponse>,
+      getMappings: ((_call, callback) => callback(null, new providerPb.GetMappingsResponse())) as grpc.handleUnaryCall<unknown, providerPb.GetMappingsResponse>,
+    } as grpc.UntypedServiceImplementation;
+  }
+}
+
+/** Starts the gRPC server on a free loopback port and resolves with that port. */
+export async function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server; provider: NspProvider }> {
+  const provider = new NspProvider(engineAddress);
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(providerGrpc.ResourceProviderService as unknown as grpc.ServiceDefinition, provider.service());
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  return { port, server, provider };
+}

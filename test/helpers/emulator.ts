@@ -1,0 +1,87 @@
+// Talks to a running emulator over HTTP: the API as a user's script would, plus its test-control
+// endpoints (request counts, faults, accounts) under /_emulator.
+
+type Obj = Record<string, unknown>;
+
+export class EmulatorControl {
+  readonly root: string;
+
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {
+    this.root = baseUrl.replace(/\/api\/v1\/?$/, "");
+  }
+
+  async api<T = Obj>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  get<T = Obj>(path: string) {
+    return this.api<T>("GET", path);
+  }
+  post<T = Obj>(path: string, body: unknown) {
+    return this.api<T>("POST", path, body);
+  }
+  patch<T = Obj>(path: string, body: unknown) {
+    return this.api<T>("PATCH", path, body);
+  }
+  delete(path: string) {
+    return this.api("DELETE", path);
+  }
+
+  /** Every item of a list endpoint, following next_offset. */
+  async list<T = Obj>(path: string): Promise<T[]> {
+    const items: T[] = [];
+    let offset: number | null = 0;
+    while (offset !== null) {
+      const sep = path.includes("?") ? "&" : "?";
+      const page: { data: T[]; paging: { next_offset: number | null } } = await this.get(`${path}${sep}limit=500&offset=${offset}`);
+      items.push(...page.data);
+      offset = page.paging.next_offset;
+    }
+    return items;
+  }
+
+  services() {
+    return this.list<{ id: number; type: string; name: string }>("/services");
+  }
+
+  private async control<T = Obj>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.root}/_emulator${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} /_emulator${path}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  stats() {
+    return this.control<{ total: number; mutating: number; byMethod: Record<string, number>; byRoute: Record<string, number>; rateLimited: number }>("GET", "/stats");
+  }
+  resetStats() {
+    return this.control("POST", "/stats/reset");
+  }
+  setFaults(config: Obj) {
+    return this.control("PUT", "/faults", config);
+  }
+  clearFaults() {
+    return this.control("DELETE", "/faults");
+  }
+  setPublicDns(name: string, ns: string[]) {
+    return this.control("PUT", "/public-dns", { name, ns });
+  }
+  async addAccount(name: string, token?: string, scope?: "read" | "write"): Promise<string> {
+    const res = await this.control<{ token: string }>("POST", "/accounts", { name, token, scope });
+    return res.token;
+  }
+}

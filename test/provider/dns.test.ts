@@ -1,0 +1,239 @@
+// The built plugin binary, driven over gRPC as the engine drives it, against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { isSecret, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const ZONE = "nsp:dns:Zone";
+const RECORD = "nsp:dns:Record";
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let token: string;
+let serviceId: string;
+
+beforeAll(async () => {
+  token = `svc_${"ab12".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "demo", token }] });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
+  it("walks a zone and a record through their whole lifecycle", async () => {
+    // Check fills defaults and normalises.
+    const zoneCheck = await plugin.check(ZONE, "z", { serviceId, name: "Example.COM." });
+    expect(zoneCheck.failures).toEqual([]);
+    expect(zoneCheck.inputs).toEqual({ serviceId, name: "example.com", mode: "zone", enabled: true });
+
+    // Create in preview sends nothing and leaves what only the API knows unknown.
+    await control.resetStats();
+    const preview = await plugin.create(ZONE, "z", zoneCheck.inputs, true);
+    expect(preview.id).toBe("");
+    expect(preview.properties.status).toBe(UNKNOWN);
+    expect(preview.properties.name).toBe("example.com");
+    expect((await control.stats()).total).toBe(0);
+
+    const zone = await plugin.create(ZONE, "z", zoneCheck.inputs);
+    expect(zone.id).toMatch(/^\d+$/);
+    expect(zone.properties).toMatchObject({ name: "example.com", status: "pending", enabled: true, serviceId, mode: "zone" });
+
+    const zoneRead = await plugin.read(ZONE, "z", zone.id, zone.properties, zoneCheck.inputs);
+    expect(zoneRead.id).toBe(zone.id);
+    expect(zoneRead.properties).toEqual(zone.properties);
+    expect((await plugin.diff(ZONE, "z", zone.id, zoneRead.properties, zoneCheck.inputs, zoneCheck.inputs)).changes).toBe(false);
+
+    // Record: check, preview, create, read, no-change diff, update, read.
+    const rec = await plugin.check(RECORD, "www", { zoneId: zone.id, name: "WWW", type: "A", content: "192.0.2.10" });
+    expect(rec.failures).toEqual([]);
+    expect(rec.inputs).toEqual({ zoneId: zone.id, name: "www", type: "A", content: "192.0.2.10", ttl: 3600, enabled: true, proxied: false });
+
+    await control.resetStats();
+    const recPreview = await plugin.create(RECORD, "www", rec.inputs, true);
+    expect(recPreview.properties.createdAt).toBe(UNKNOWN);
+    expect((await control.stats()).total).toBe(0);
+
+    const created = await plugin.create(RECORD, "www", rec.inputs);
+    expect(created.properties).toMatchObject({ zoneId: zone.id, name: "www", type: "A", content: "192.0.2.10", ttl: 3600, enabled: true, proxied: false });
+    const read1 = await plugin.read(RECORD, "www", created.id, created.properties, rec.inputs);
+    expect(read1.properties).toEqual(created.properties);
+    const noChange = await plugin.diff(RECORD, "www", created.id, read1.properties, rec.inputs, rec.inputs);
+    expect(noChange).toMatchObject({ changes: false, replaces: [] });
+
+    const changedInputs = (await plugin.check(RECORD, "www", { ...rec.inputs, content: "192.0.2.20", ttl: 300 })).inputs;
+    const updDiff = await plugin.diff(RECORD, "www", created.id, read1.properties, changedInputs, rec.inputs);
+    expect(updDiff).toMatchObject({ changes: true, replaces: [] });
+    expect(updDiff.diffs.sort()).toEqual(["content", "ttl"]);
+
+    await control.resetStats();
+    const updPreview = await plugin.update(RECORD, "www", created.id, read1.properties, changedInputs, true);
+    expect(updPreview.content).toBe("192.0.2.20");
+    expect((await control.stats()).total).toBe(0);
+
+    const updated = await plugin.update(RECORD, "www", created.id, read1.properties, changedInputs);
+    expect(updated).toMatchObject({ content: "192.0.2.20", ttl: 300 });
+    const read2 = await plugin.read(RECORD, "www", created.id, updated, changedInputs);
+    expect(read2.properties).toMatchObject({ content: "192.0.2.20", ttl: 300 });
+
+    // A type change cannot be patched: replace.
+    const replaceInputs = (await plugin.check(RECORD, "www", { ...changedInputs, type: "TXT", content: "hello" })).inputs;
+    const repl = await plugin.diff(RECORD, "www", created.id, read2.properties, replaceInputs, changedInputs);
+    expect(repl.changes).toBe(true);
+    expect(repl.replaces).toContain("type");
+
+    // Zone patch fields update in place; the name replaces, deleting first (names are unique).
+    const zoneUpd = (await plugin.check(ZONE, "z", { ...zoneCheck.inputs, enabled: false, negativeTtl: 900 })).inputs;
+    expect((await plugin.diff(ZONE, "z", zone.id, zoneRead.properties, zoneUpd, zoneCheck.inputs)).replaces).toEqual([]);
+    const zoneAfter = await plugin.update(ZONE, "z", zone.id, zoneRead.properties, zoneUpd);
+    expect(zoneAfter).toMatchObject({ enabled: false, negativeTtl: 900 });
+    const zoneRename = await plugin.diff(ZONE, "z", zone.id, zoneAfter, { ...zoneUpd, mode: "host" }, zoneUpd);
+    expect(zoneRename).toMatchObject({ changes: true, replaces: ["mode"], deleteBeforeReplace: true });
+
+    // Import through Read with only the id.
+    const imported = await plugin.read(RECORD, "imp", `${zone.id}/${created.id}`);
+    expect(imported.id).toBe(created.id);
+    expect(imported.properties).toMatchObject({ zoneId: zone.id, content: "192.0.2.20", ttl: 300 });
+    expect(imported.inputs).toEqual({ zoneId: zone.id, name: "www", type: "A", content: "192.0.2.20", ttl: 300 });
+    const importCheck = await plugin.check(RECORD, "imp", imported.inputs);
+    expect((await plugin.diff(RECORD, "imp", imported.id, imported.properties, importCheck.inputs, imported.inputs)).changes).toBe(false);
+    const zoneImported = await plugin.read(ZONE, "zimp", zone.id);
+    expect(zoneImported.inputs).toMatchObject({ serviceId, name: "example.com", enabled: false, negativeTtl: 900 });
+
+    // Delete, and delete again (already gone is fine).
+    await plugin.delete(RECORD, "www", created.id, read2.properties);
+    expect((await plugin.read(RECORD, "www", created.id, read2.properties, changedInputs)).id).toBe("");
+    await plugin.delete(RECORD, "www", created.id, read2.properties);
+    await plugin.delete(ZONE, "z", zone.id, zoneAfter);
+    expect((await plugin.read(ZONE, "z", zone.id, zoneAfter, zoneUpd)).id).toBe("");
+  });
+
+  it("sees drift made through the API on Read", async () => {
+    const zoneInputs = (await plugin.check(ZONE, "drift", { serviceId, name: "drift.example" })).inputs;
+    const zone = await plugin.create(ZONE, "drift", zoneInputs);
+    const inputs = (await plugin.check(RECORD, "r", { zoneId: zone.id, name: "api", type: "A", content: "198.51.100.1" })).inputs;
+    const rec = await plugin.create(RECORD, "r", inputs);
+
+    await control.patch(`/dns/zones/${zone.id}/records/${rec.id}`, { content: "198.51.100.99" });
+    const refreshed = await plugin.read(RECORD, "r", rec.id, rec.properties, inputs);
+    expect(refreshed.properties.content).toBe("198.51.100.99");
+    const d = await plugin.diff(RECORD, "r", rec.id, refreshed.properties, inputs, refreshed.inputs);
+    expect(d).toMatchObject({ changes: true, diffs: ["content"], replaces: [] });
+
+    await control.delete(`/dns/zones/${zone.id}/records/${rec.id}`);
+    expect((await plugin.read(RECORD, "r", rec.id, refreshed.properties, inputs)).id).toBe("");
+    await plugin.delete(ZONE, "drift", zone.id, zone.properties);
+  });
+
+  it("rejects bad input in Check, naming the property, before any request", async () => {
+    await control.resetStats();
+    const base = { zoneId: "1", name: "www", type: "A", content: "192.0.2.1" };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...base, ttl: 30 }, "ttl"],
+      [{ ...base, type: "TXT", content: "v=spf1 -all", proxied: true }, "proxied"],
+      [{ zoneId: "1", name: "www", content: "192.0.2.1" }, "type"],
+      [{ ...base, name: "my host" }, "name"],
+    ];
+    for (const [news, property] of cases) {
+      const { failures } = await plugin.check(RECORD, "bad", news);
+      expect(failures.map((f) => f.property)).toContain(property);
+      for (const f of failures) expect(f.reason.length).toBeGreaterThan(3);
+    }
+    expect((await plugin.check(ZONE, "bad", { serviceId: "x", name: "not a domain" })).failures.map((f) => f.property).sort()).toEqual(["name", "serviceId"]);
+    expect((await control.stats()).total).toBe(0);
+  });
+
+  it("finds a zone by name with nsp:dns:getZone", async () => {
+    const zone = await plugin.create(ZONE, "fn", (await plugin.check(ZONE, "fn", { serviceId, name: "lookup.example" })).inputs);
+    const byName = await plugin.invoke("nsp:dns:getZone", { name: "Lookup.Example." });
+    expect(byName.failures).toEqual([]);
+    expect(byName.result).toMatchObject({ id: zone.id, name: "lookup.example", serviceId });
+    const byId = await plugin.invoke("nsp:dns:getZone", { id: zone.id });
+    expect(byId.result.name).toBe("lookup.example");
+    expect((await plugin.invoke("nsp:dns:getZone", {})).failures[0]?.property).toBe("name");
+    await expect(plugin.invoke("nsp:dns:getZone", { name: "missing.example" })).rejects.toThrow(/no zone named "missing.example"/);
+    await plugin.delete(ZONE, "fn", zone.id, zone.properties);
+  });
+});
+
+describe("the API token", () => {
+  it("appears in no plugin output, error or returned property", async () => {
+    const secretToken = `svc_${"5eC7".repeat(8).toLowerCase()}`;
+    await control.addAccount("leakcheck", secretToken);
+    const p = await startPlugin({ NSP_DEBUG: "1" });
+    const seen: string[] = [];
+    try {
+      const cfgCheck = await p.call<unknown, import("@pulumi/pulumi/proto/provider_pb").CheckResponse>(
+        "checkConfig",
+        new (await import("@pulumi/pulumi/proto/provider_pb")).CheckRequest()
+          .setUrn("urn:pulumi:test::nsp-test::pulumi:providers:nsp::default")
+          .setNews((await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(secretToken), baseUrl: emulator.baseUrl } as never)),
+      );
+      const cfgInputs = cfgCheck.getInputs()!.toJavaScript();
+      expect(isSecret(cfgInputs.apiToken)).toBe(true);
+      seen.push(JSON.stringify(cfgCheck.getFailuresList().map((f) => f.getReason())));
+
+      await p.configure({ apiToken: secret(secretToken), baseUrl: emulator.baseUrl });
+      const services = await new EmulatorControl(emulator.baseUrl, secretToken).services();
+      const zoneIn = (await p.check(ZONE, "t", { serviceId: String(services.find((s) => s.type === "auth_dns")!.id), name: "token.example" })).inputs;
+      const z = await p.create(ZONE, "t", zoneIn);
+      seen.push(JSON.stringify(z), JSON.stringify(await p.read(ZONE, "t", z.id, z.properties, zoneIn)));
+      // Errors from the API, from the client and from Check all pass through the same scrubbing.
+      for (const attempt of [
+        () => p.create(ZONE, "dup", zoneIn),
+        () => p.create(RECORD, "bad", { zoneId: "999999", name: "x", type: "A", content: "192.0.2.1", ttl: 3600, enabled: true, proxied: false }),
+        () => p.read(ZONE, "x", "abc/def"),
+      ]) {
+        const err = await attempt().then(() => undefined, (e: Error) => e);
+        expect(err).toBeDefined();
+        seen.push(err!.message, String((err as { details?: string }).details));
+      }
+      // A rejected token is not echoed in the failure either.
+      const bad = await p.call<unknown, import("@pulumi/pulumi/proto/provider_pb").CheckResponse>(
+        "checkConfig",
+        new (await import("@pulumi/pulumi/proto/provider_pb")).CheckRequest().setNews(
+          (await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(`bad ${secretToken}`) } as never),
+        ),
+      );
+      expect(bad.getFailuresList()[0]?.getProperty()).toBe("apiToken");
+      seen.push(bad.getFailuresList().map((f) => f.getReason()).join(" "));
+      await p.delete(ZONE, "t", z.id, z.properties);
+    } finally {
+      await p.stop();
+    }
+    seen.push(p.stdout(), p.stderr(), ...p.engineLogs);
+    const everything = seen.join("\n");
+    expect(everything.length).toBeGreaterThan(100);
+    expect(everything).not.toContain(secretToken);
+    expect(everything).not.toContain(secretToken.slice(4));
+  });
+
+  it("is a clear error when missing", async () => {
+    const p = await startPlugin();
+    try {
+      await p.configure({ baseUrl: emulator.baseUrl });
+      const inputs = (await p.check(ZONE, "z", { serviceId, name: "no-token.example" })).inputs;
+      await expect(p.create(ZONE, "z", inputs)).rejects.toThrow(/no API token is configured.*NSP_API_TOKEN/);
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it("falls back to NSP_API_TOKEN and NSP_BASE_URL", async () => {
+    const p = await startPlugin({ NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl });
+    try {
+      await p.configure({});
+      const r = await p.invoke("nsp:dns:getZone", { name: "nothing-here.example" }).catch((e: Error) => e.message);
+      expect(String(r)).toMatch(/no zone named/);
+    } finally {
+      await p.stop();
+    }
+  });
+});

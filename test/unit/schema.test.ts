@@ -1,0 +1,43 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import { describe, expect, it } from "vitest";
+import { buildPackageSchema } from "../../provider/src/framework/schema";
+import { packageInfo } from "../../provider/src/package-info";
+import { functions, resources } from "../../provider/src/registry";
+
+const ROOT = join(__dirname, "..", "..");
+const generated = buildPackageSchema(packageInfo, resources, functions);
+
+describe("schema.json", () => {
+  it("is what the definitions generate (run `npm run generate` when this fails)", () => {
+    const committed = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
+    expect(committed).toEqual(JSON.parse(JSON.stringify(generated)));
+  });
+
+  it("validates against Pulumi's package metaschema", () => {
+    // A copy of pkg/codegen/schema/pulumi.json as published by Pulumi (see ../shared/pulumi/).
+    const metaschema = JSON.parse(readFileSync(join(ROOT, "test/fixtures/pulumi-package-metaschema.json"), "utf8"));
+    const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+    const validate = ajv.compile(metaschema);
+    const ok = validate(generated);
+    expect(validate.errors ?? []).toEqual([]);
+    expect(ok).toBe(true);
+  });
+
+  it("marks the token secret with its environment fallback, and types properties from zod", () => {
+    expect(generated.config.variables.apiToken).toMatchObject({ type: "string", secret: true, defaultInfo: { environment: ["NSP_API_TOKEN"] } });
+    expect(generated.config.variables.baseUrl.defaultInfo).toEqual({ environment: ["NSP_BASE_URL"] });
+    expect(generated.provider.inputProperties.apiToken.secret).toBe(true);
+    const record = generated.resources["nsp:dns:Record"];
+    expect(record.inputProperties.ttl.type).toBe("integer");
+    expect(record.inputProperties.type.replaceOnChanges).toBe(true);
+    expect(record.inputProperties.zoneId.type).toBe("string");
+    expect(record.requiredInputs.sort()).toEqual(["content", "type", "zoneId"]);
+    expect(record.description).toContain("<zoneId>/<recordId>");
+    const zone = generated.resources["nsp:dns:Zone"];
+    expect(zone.properties.delegation.$ref).toBe("#/types/nsp:dns:ZoneDelegation");
+    expect(generated.types["nsp:dns:ZoneTransferSettings"].properties.allow).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(generated.functions["nsp:dns:getZone"].outputs.properties.id.type).toBe("string");
+  });
+});
