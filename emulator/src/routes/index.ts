@@ -1,0 +1,22 @@
+// Every API area, in one list. A new area is a new module added here; the router and the
+// pipeline stay as they are.
+import type { Route } from "../router";
+import { dnsListRoutes } from "./dns-lists";
+import { dnsRangeRoutes } from "./dns-ranges";
+import { dnsRecordRoutes } from "./dns-records";
+import { dnsZoneFileRoutes } from "./dns-zonefile";
+import { dnsZoneSettingRoutes } from "./dns-zone-settings";
+import { dnsZoneRoutes } from "./dns-zones";
+import { identityRoutes } from "./identity";
+import { serviceRoutes } from "./services";
+
+export const allRoutes: Route[] = [
+  ...identityRoutes,
+  ...serviceRoutes,
+  ...dnsListRoutes,
+  ...dnsZoneRoutes,
+  ...dnsZoneSettingRoutes,
+  ...dnsZoneFileRoutes,
+  ...dnsRecordRoutes,
+  ...dnsRangeRoutes,
+];
