@@ -196,3 +196,16 @@ describe("errors through the client", () => {
     expect(calls).toHaveLength(1);
   });
 });
+
+describe("redaction helpers", () => {
+  it("scrub removes the raw and URL-encoded secret and any bearer credential; redactHeaders hides authorization", async () => {
+    const { scrub, redactHeaders } = await import("../../provider/src/client");
+    const secret = "svc_a/b+c";
+    expect(scrub(`x ${secret} y ${encodeURIComponent(secret)} z`, [secret])).toBe("x [REDACTED] y [REDACTED] z");
+    expect(scrub('{"authorization":"Bearer abc.def"}')).toBe('{"authorization":"Bearer [REDACTED]"}');
+    expect(redactHeaders({ Authorization: `Bearer ${TOKEN}`, accept: "application/json" })).toEqual({
+      Authorization: "[REDACTED]",
+      accept: "application/json",
+    });
+  });
+});

@@ -3,17 +3,55 @@ import { ApiClient, type ApiClientOptions, type FetchInit, type LogLevel } from 
 export const TOKEN = "svc_0123456789abcdef0123456789abcdef";
 export const BASE = "https://api.example.test/api/v1";
 
-/** A fake clock whose sleep records each wait and advances time by it at once. */
+/**
+ * A virtual clock. `sleep` records each wait and registers a timer; once the program has run
+ * out of other work (setImmediate), the earliest timer fires and the clock jumps to its time.
+ * Concurrent sleeps therefore overlap as real ones would instead of adding up.
+ */
 export class FakeClock {
   t = 0;
   sleeps: number[] = [];
+  #timers: Array<{ due: number; seq: number; fire: () => void }> = [];
+  #seq = 0;
+  #scheduled = false;
+
   now = (): number => this.t;
+
   sleep = (ms: number, signal?: AbortSignal): Promise<void> => {
     if (signal?.aborted) return Promise.reject(signal.reason);
     this.sleeps.push(ms);
-    this.t += ms;
-    return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = {
+        due: this.t + Math.max(0, ms),
+        seq: this.#seq++,
+        fire: () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        },
+      };
+      const onAbort = (): void => {
+        this.#timers = this.#timers.filter((x) => x !== timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#timers.push(timer);
+      this.#schedule();
+    });
   };
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#timers.sort((a, b) => a.due - b.due || a.seq - b.seq);
+      const next = this.#timers.shift();
+      if (!next) return;
+      this.t = Math.max(this.t, next.due);
+      next.fire();
+      if (this.#timers.length > 0) this.#schedule();
+    });
+  }
 }
 
 export interface Call {

@@ -44,6 +44,15 @@ describe("RateLimiter", () => {
     expect(r).toEqual({ waitedMs: 10_000, reason: "server" });
   });
 
+  it("after a pause lets exactly one request go, then refills from zero (no burst into another 429)", async () => {
+    const clock = new FakeClock();
+    const rl = new RateLimiter({ requestsPerMinute: 60, now: clock.now, sleep: clock.sleep });
+    rl.pauseUntil(10_000);
+    const served: number[] = [];
+    await Promise.all([0, 1, 2].map(() => rl.acquire().then(() => served.push(clock.t))));
+    expect(served).toEqual([10_000, 11_000, 12_000]);
+  });
+
   it("never raises its tokens to the server's count, only lowers them", async () => {
     const clock = new FakeClock();
     const rl = new RateLimiter({ requestsPerMinute: 10, now: clock.now, sleep: clock.sleep });

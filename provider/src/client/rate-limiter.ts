@@ -79,7 +79,8 @@ export class RateLimiter {
       return Promise.resolve({ waitedMs: 0 });
     }
     return new Promise<AcquireResult>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, enqueuedAt: now };
+      // Whatever holds up the head of the queue also holds up this waiter.
+      const waiter: Waiter = { resolve, reject, enqueuedAt: now, reason: now < this.#pausedUntil ? "server" : "quota" };
       if (signal) {
         waiter.signal = signal;
         waiter.onAbort = () => {
@@ -106,16 +107,16 @@ export class RateLimiter {
     this.#tokens = Math.min(this.#tokens, Math.max(0, info.remaining));
   }
 
-  /**
-   * Holds every request until `untilMs` (after a 429). The bucket is emptied as well, so the
-   * requests queued behind the pause trickle out at the refill rate instead of bursting into
-   * another 429.
-   */
+  /** Holds every request of the client until `untilMs` (after a 429). */
   pauseUntil(untilMs: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, untilMs);
     if (this.#limited) {
+      // Retry-After says when ONE request is allowed again: exactly one token waits at the end of
+      // the pause, and none are minted during it; otherwise everything queued behind the pause
+      // would burst out at once, straight into the next 429.
       this.#refill(this.#now());
-      this.#tokens = 0;
+      this.#tokens = Math.min(1, this.#capacity);
+      this.#last = Math.max(this.#last, this.#pausedUntil);
     }
   }
 
@@ -148,7 +149,8 @@ export class RateLimiter {
           this.#queue.shift();
           if (this.#limited) this.#tokens -= 1;
           if (head.signal && head.onAbort) head.signal.removeEventListener("abort", head.onAbort);
-          head.resolve({ waitedMs: Math.max(0, now - head.enqueuedAt), ...(head.reason ? { reason: head.reason } : {}) });
+          const waitedMs = Math.max(0, now - head.enqueuedAt);
+          head.resolve(waitedMs > 0 && head.reason ? { waitedMs, reason: head.reason } : { waitedMs });
           continue;
         }
         // A server pause outranks the quota as the explanation, since it is the rarer event.

@@ -5,9 +5,10 @@ export const REDACTED = "[REDACTED]";
 /** Longest server-provided text (message or body excerpt) copied into an error message. */
 export const MAX_TEXT_IN_MESSAGE = 300;
 
-// Matches "Bearer <credential>" in any echoed text, whatever the credential looks like, so that a
-// server (or proxy) reflecting our request headers cannot put the token into an error.
-const BEARER_RE = /\bBearer\s+[^\s"',;}\]]+/gi;
+// Matches "Bearer <credential>" in echoed text, so that a server (or proxy) reflecting request
+// headers cannot put any token into an error. The lookahead wants a digit or token punctuation so
+// that prose such as "invalid Bearer token" stays readable.
+const BEARER_RE = /\bBearer\s+(?=[^\s"',;}\]]*[0-9_.\-+/=~])[^\s"',;}\]]{6,}/gi;
 
 /**
  * Removes every occurrence of the given secrets (raw and URL-encoded) and any

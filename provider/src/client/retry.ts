@@ -48,6 +48,8 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   const v = value.trim();
   if (v === "") return undefined;
   if (/^\d+(\.\d+)?$/.test(v)) return Math.ceil(Number(v) * 1000);
+  // Date.parse accepts bare numbers like "-1" as years; an HTTP date always has a weekday or month name.
+  if (!/[a-z]/i.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);
