@@ -1,13 +1,14 @@
 // Request counters for performance tests ("how many calls did one `pulumi up` make?").
 // Only /api/v1 traffic is counted; the /_emulator control API is not.
 
+// camelCase, unlike the platform API: this is the emulator's own JS-facing control surface.
 export interface StatsSnapshot {
   total: number;
   mutating: number;
-  rate_limited: number;
-  by_method: Record<string, number>;
-  by_route: Record<string, number>;
-  by_status: Record<string, number>;
+  rateLimited: number;
+  byMethod: Record<string, number>;
+  byRoute: Record<string, number>;
+  byStatus: Record<string, number>;
   faults: Record<string, number>;
 }
 
@@ -19,19 +20,19 @@ export class Stats {
   private s: StatsSnapshot = Stats.empty();
 
   private static empty(): StatsSnapshot {
-    return { total: 0, mutating: 0, rate_limited: 0, by_method: {}, by_route: {}, by_status: {}, faults: {} };
+    return { total: 0, mutating: 0, rateLimited: 0, byMethod: {}, byRoute: {}, byStatus: {}, faults: {} };
   }
 
   request(method: string, routeKey: string): void {
     this.s.total++;
     if (method !== "GET" && method !== "HEAD") this.s.mutating++;
-    inc(this.s.by_method, method);
-    inc(this.s.by_route, routeKey);
+    inc(this.s.byMethod, method);
+    inc(this.s.byRoute, routeKey);
   }
 
   response(status: number): void {
-    inc(this.s.by_status, String(status));
-    if (status === 429) this.s.rate_limited++;
+    inc(this.s.byStatus, String(status));
+    if (status === 429) this.s.rateLimited++;
   }
 
   fault(kind: string): void {

@@ -26,7 +26,9 @@ const errorMap = (iss: RawIssue): string | undefined => {
   switch (iss.code) {
     case "invalid_type": {
       if (iss.input === undefined) return "is required";
-      const expected = String(iss.expected);
+      // z.int() reports "expected number" for a string; the schema's format says it wants an integer.
+      const format = (iss.inst as { _zod?: { def?: { format?: unknown } } } | undefined)?._zod?.def?.format;
+      const expected = typeof format === "string" && format.includes("int") ? "int" : String(iss.expected);
       return `must be ${article(TYPE_NAMES[expected] ?? expected)}`;
     }
     case "too_small": {
@@ -42,6 +44,7 @@ const errorMap = (iss: RawIssue): string | undefined => {
       return `must be at most ${max}`;
     }
     case "invalid_value":
+      if (iss.input === undefined) return "is required";
       return `must be one of ${iss.values.map((v) => String(v)).join(", ")}`;
     case "invalid_format":
       return "has an invalid format";

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
@@ -13,6 +14,10 @@ describe("schema.json", () => {
   it("is what the definitions generate (run `npm run generate` when this fails)", () => {
     const committed = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
     expect(committed).toEqual(JSON.parse(JSON.stringify(generated)));
+    // The same generator writes the docs and the README table; none of them may be stale.
+    const run = spawnSync(process.execPath, [join(ROOT, "scripts/generate.mjs"), "--check"], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
   });
 
   it("validates against Pulumi's package metaschema", () => {

@@ -116,8 +116,9 @@ function logicalLines(text: string): LogicalLine[] {
       if (content.trim() === "" && depth === 0) continue;
       cur = { line: i + 1, indented: /^\s/.test(content), tokens: [], text: "" };
     }
-    cur.text = `${cur.text} ${content.trim()}`.trim();
-    cur.tokens.push(...(content.match(/"(?:[^"\\]|\\.)*"?|[^\s"]+/g) ?? []));
+    cur.text = `${cur.text} ${content.trim().replace(/\s+/g, " ")}`.trim();
+    // A token runs to the next unquoted space, so `alpn="h2 h3"` stays one token.
+    cur.tokens.push(...(content.match(/(?:"(?:[^"\\]|\\.)*"?|[^\s"])+/g) ?? []));
     if (depth === 0) {
       if (cur.tokens.length > 0) out.push(cur);
       cur = null;

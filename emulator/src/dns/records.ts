@@ -19,14 +19,14 @@ export function contentProblem(type: RecordType, content: string): string | null
   return null;
 }
 
-export const HEALTH_CHECK_RE = /^(http|https|tcp):(\d{1,5})(\/[^\s]*)?$/;
+// Only the shape is documented, not a list of schemes, so any URL-style scheme is accepted.
+export const HEALTH_CHECK_RE = /^([a-z][a-z0-9+.-]*):(\d{1,5})(\/\S*)?$/;
 
 export function healthCheckProblem(v: string): string | null {
   const m = HEALTH_CHECK_RE.exec(v);
-  if (!m) return "must look like <scheme>:<port><path>, e.g. https:443/health (scheme http, https or tcp)";
+  if (!m) return "must look like <scheme>:<port><path>, e.g. https:443/health";
   const port = Number(m[2]);
   if (port < 1 || port > 65535) return "port must be between 1 and 65535";
-  if (m[1] === "tcp" && m[3] !== undefined) return "a tcp check takes no path";
   return null;
 }
 

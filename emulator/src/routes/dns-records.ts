@@ -12,7 +12,7 @@ import { intBetween } from "../validation";
 export const TTL_MIN = 60;
 export const TTL_MAX = 86400;
 export const TTL_DEFAULT = 3600;
-export const WEIGHT_MAX = 65535;
+export const WEIGHT_MAX = 2147483647;
 
 const ttl = intBetween(TTL_MIN, TTL_MAX);
 const weight = intBetween(0, WEIGHT_MAX).nullable();

@@ -20,7 +20,7 @@ const recordArgs = z.object({
   type: z.enum(RECORD_TYPES).meta({ description: "Record type." }),
   content: z.string().min(1, "must not be empty").meta({ description: "Record data, such as an address, a target host name or TXT text." }),
   ttl: z.number().int().min(60).max(86400).default(3600).meta({ description: "Time to live in seconds, 60 to 86400." }),
-  weight: z.number().int().min(0).nullable().optional().meta({ description: "Steering weight among records of the same name and type." }),
+  weight: z.number().int().min(0).max(2147483647).nullable().optional().meta({ description: "Steering weight among records of the same name and type." }),
   healthCheck: z
     .string()
     .regex(/^[a-z][a-z0-9+.-]*:[0-9]{1,5}(\/\S*)?$/, "must have the shape <scheme>:<port><path>, such as https:443/health")
@@ -48,9 +48,10 @@ function toState(raw: z.output<typeof recordWire>) {
 
 /** Accepts the import form `<zoneId>/<recordId>` as well as a bare record id with a known zone. */
 export function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId: string } {
+  const numeric = /^[1-9][0-9]*$/;
   const parts = id.split("/");
-  if (parts.length === 2 && parts[0] && parts[1]) return { zoneId: parts[0], recordId: parts[1] };
-  if (parts.length === 1 && zoneId) return { zoneId, recordId: id };
+  if (parts.length === 2 && numeric.test(parts[0]!) && numeric.test(parts[1]!)) return { zoneId: parts[0]!, recordId: parts[1]! };
+  if (parts.length === 1 && numeric.test(id) && zoneId) return { zoneId, recordId: id };
   throw new Error(`nsp:dns:Record: id "${id}" must have the form <zoneId>/<recordId>`);
 }
 

@@ -84,6 +84,7 @@ export const zone = defineResource({
   },
 
   async read(ctx, id) {
+    if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`nsp:dns:Zone: "${id}" is not a zone id; import a zone by its numeric id (<zoneId>)`);
     try {
       return toState(await ctx.client.get(`/dns/zones/${encodeURIComponent(id)}`, { schema: zoneWire, signal: ctx.signal }));
     } catch (e) {

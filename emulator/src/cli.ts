@@ -1,0 +1,121 @@
+// nsp-emulator: runs the emulator on 127.0.0.1 and prints exactly one JSON line on stdout
+// (base URL and tokens) when ready, so scripts can start it and read where it is.
+// stdout carries nothing else, ever; diagnostics go to stderr and never include tokens.
+import type { AccountSpec } from "./app";
+import { startEmulator } from "./server";
+import type { Scope } from "./store";
+import { TOKEN_RE } from "./util/random";
+
+const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:write|:link]] ...] [--rate-limit PER_MINUTE]
+
+  --port N                 port on 127.0.0.1 (default 0: any free port)
+  --account NAME           add an account with a random write token
+  --account NAME=TOKEN     ... with this token (svc_ + 32 lowercase hex)
+  --account NAME=TOKEN:read  ... as a read-scope token (also :write, :link)
+  --rate-limit N           requests per minute per token (default 300, 0 = off)
+
+Prints one line when ready: {"baseUrl":"http://127.0.0.1:PORT/api/v1","accounts":{"NAME":"svc_..."}}
+`;
+
+class UsageError extends Error {}
+
+interface CliOptions {
+  port: number;
+  accounts: AccountSpec[];
+  rateLimitPerMinute: number;
+}
+
+function parseInteger(flag: string, v: string | undefined, max: number): number {
+  if (v === undefined || !/^\d+$/.test(v) || Number(v) > max) throw new UsageError(`${flag} needs an integer between 0 and ${max}`);
+  return Number(v);
+}
+
+function parseAccount(v: string | undefined): AccountSpec {
+  if (v === undefined || v === "") throw new UsageError("--account needs NAME or NAME=TOKEN");
+  const eq = v.indexOf("=");
+  const name = eq < 0 ? v : v.slice(0, eq);
+  if (!/^[a-z0-9][a-z0-9_-]{0,62}$/i.test(name)) throw new UsageError(`--account: bad account name "${name}"`);
+  if (eq < 0) return { name };
+  let token = v.slice(eq + 1);
+  let scope: Scope = "write";
+  const colon = token.indexOf(":");
+  if (colon >= 0) {
+    const s = token.slice(colon + 1);
+    if (s !== "read" && s !== "write" && s !== "link") throw new UsageError(`--account ${name}: scope must be read, write or link`);
+    scope = s;
+    token = token.slice(0, colon);
+  }
+  if (!TOKEN_RE.test(token)) throw new UsageError(`--account ${name}: the token must be svc_ followed by 32 lowercase hex characters`);
+  return { name, token, scope };
+}
+
+export function parseArgs(argv: string[]): CliOptions {
+  const opts: CliOptions = { port: 0, accounts: [], rateLimitPerMinute: 300 };
+  for (let i = 0; i < argv.length; i++) {
+    const raw = argv[i] as string;
+    const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
+    // Both "--port 8080" and "--port=8080".
+    const flag = eq > 0 ? raw.slice(0, eq) : raw;
+    const inline = eq > 0 ? raw.slice(eq + 1) : undefined;
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case "--port":
+        opts.port = parseInteger("--port", value(), 65535);
+        break;
+      case "--account":
+        opts.accounts.push(parseAccount(value()));
+        break;
+      case "--rate-limit":
+        opts.rateLimitPerMinute = parseInteger("--rate-limit", value(), 1_000_000);
+        break;
+      default:
+        throw new UsageError(`unknown argument: ${raw}`);
+    }
+  }
+  const names = opts.accounts.map((a) => a.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) throw new UsageError(`--account ${dup} given twice`);
+  return opts;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stderr.write(USAGE);
+    process.exit(0);
+  }
+  let opts: CliOptions;
+  try {
+    opts = parseArgs(args);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(`nsp-emulator: ${e.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const emu = await startEmulator({
+    port: opts.port,
+    rateLimitPerMinute: opts.rateLimitPerMinute,
+    ...(opts.accounts.length > 0 ? { accounts: opts.accounts } : {}),
+  });
+  process.stdout.write(`${JSON.stringify({ baseUrl: emu.baseUrl, accounts: emu.accounts })}\n`);
+  process.stderr.write(`nsp-emulator: listening on ${emu.baseUrl}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`nsp-emulator: ${signal}, shutting down\n`);
+    emu.close().then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+}
+
+main().catch((e: unknown) => {
+  const err = e as NodeJS.ErrnoException;
+  process.stderr.write(`nsp-emulator: ${err.code === "EADDRINUSE" ? "port already in use" : (err.message ?? String(e))}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,106 @@
+// The test-control API under /_emulator/: unauthenticated, not rate-limited, not counted.
+// Everything here is also reachable in-process through the app object.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import type { EmulatorApp } from "./app";
+import { ApiError, notFound } from "./errors";
+import { faultConfigSchema } from "./faults";
+import { type Outcome, errorOutcome, parseJsonBody, readBody, send } from "./http";
+import { parseOrThrow } from "./validation";
+
+const publicDnsBody = z.strictObject({
+  name: z.string().min(1),
+  ns: z.array(z.string().min(1)).optional(),
+  cname: z.string().min(1).nullable().optional(),
+});
+
+const accountBody = z.strictObject({
+  name: z.string().min(1),
+  token: z.string().optional(),
+  scope: z.enum(["read", "write", "link"]).optional(),
+});
+
+type ControlHandler = (app: EmulatorApp, body: () => unknown, url: URL) => Outcome;
+
+const ok = (body?: unknown, status = body === undefined ? 204 : 200): Outcome => ({ status, headers: {}, body });
+
+const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
+  "/_emulator/stats": {
+    GET: (app) => ok(app.stats()),
+  },
+  "/_emulator/stats/reset": {
+    POST: (app) => {
+      app.resetStats();
+      return ok();
+    },
+  },
+  "/_emulator/faults": {
+    GET: (app) => ok(app.faults.describe()),
+    PUT: (app, body) => {
+      app.faults.set(parseOrThrow(faultConfigSchema, body(), "body"));
+      return ok(app.faults.describe());
+    },
+    DELETE: (app) => {
+      app.faults.clear();
+      return ok();
+    },
+  },
+  "/_emulator/public-dns": {
+    GET: (app) => ok({ data: app.publicDns.list() }),
+    PUT: (app, body) => ok(app.publicDns.set(parseOrThrow(publicDnsBody, body(), "body"))),
+    DELETE: (app, _body, url) => {
+      const name = url.searchParams.get("name");
+      if (name === null) app.publicDns.clear();
+      else if (!app.publicDns.delete(name)) throw notFound("public DNS entry");
+      return ok();
+    },
+  },
+  "/_emulator/accounts": {
+    POST: (app, body) => {
+      const spec = parseOrThrow(accountBody, body(), "body");
+      const cred = app.addAccount({
+        name: spec.name,
+        ...(spec.token !== undefined ? { token: spec.token } : {}),
+        ...(spec.scope !== undefined ? { scope: spec.scope } : {}),
+      });
+      return ok(cred, 201);
+    },
+  },
+  "/_emulator/dns/recheck": {
+    POST: (app) => ok({ checked: app.recheckDelegations() }),
+  },
+  "/_emulator/rate-limit/reset": {
+    POST: (app) => {
+      app.rateLimiter.reset();
+      return ok();
+    },
+  },
+};
+
+export async function handleControl(
+  app: EmulatorApp,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  maxBody: number,
+): Promise<void> {
+  const read = await readBody(req, maxBody);
+  if (read.aborted) return;
+  const method = (req.method ?? "GET").toUpperCase();
+  let outcome: Outcome;
+  try {
+    const methods = CONTROL[url.pathname.replace(/(.)\/$/, "$1")];
+    if (!methods) throw notFound("control endpoint");
+    const h = methods[method];
+    if (!h) {
+      const allow = Object.keys(methods).sort().join(", ");
+      throw new ApiError("method_not_allowed", `use ${allow}`, { headers: { Allow: allow } });
+    }
+    if (read.oversize) throw new ApiError("validation_error", `body: must be at most ${maxBody} bytes`, { status: 413 });
+    outcome = h(app, () => parseJsonBody(read.buf), url);
+  } catch (e) {
+    outcome =
+      e instanceof ApiError ? errorOutcome(e) : errorOutcome(new ApiError("upstream_error", String(e), { status: 500 }));
+  }
+  send(res, outcome, read.mustClose);
+}

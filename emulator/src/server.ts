@@ -1,0 +1,71 @@
+// Puts an app on a real socket. close() also ends keep-alive connections and held (fault)
+// requests at once, so a test run never waits for idle sockets to time out.
+import { type Server, createServer } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { type BuildOptions, type EmulatorApp, buildApp } from "./app";
+import { API_PREFIX } from "./http";
+
+export interface ListenOptions {
+  /** 0 or omitted: an ephemeral port. */
+  port?: number;
+  host?: string;
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export interface RunningEmulator extends RunningServer {
+  app: EmulatorApp;
+  /** Account name -> its first token. */
+  accounts: Record<string, string>;
+  /** The first account's token (the `demo` account by default). */
+  token: string;
+}
+
+export function listen(app: EmulatorApp, opts: ListenOptions = {}): Promise<RunningServer> {
+  const host = opts.host ?? "127.0.0.1";
+  const server = createServer({ keepAlive: true }, app.handler);
+  const sockets = new Set<Socket>();
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  // A client that sends garbage gets a plain 400 from node; nothing to log.
+  server.on("clientError", (_err, socket) => socket.destroy());
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off("error", reject);
+      const port = (server.address() as AddressInfo).port;
+      const urlHost = host.includes(":") ? `[${host}]` : host;
+      let closing: Promise<void> | null = null;
+      resolve({
+        baseUrl: `http://${urlHost}:${port}${API_PREFIX}`,
+        port,
+        server,
+        close: () => {
+          closing ??= new Promise<void>((done) => {
+            app.shutdown();
+            server.close(() => done());
+            server.closeAllConnections();
+            for (const s of sockets) s.destroy();
+          });
+          return closing;
+        },
+      });
+    });
+  });
+}
+
+/** Builds an app and listens: the one-call way for tests and the demo to get an emulator. */
+export async function startEmulator(options: BuildOptions & ListenOptions = {}): Promise<RunningEmulator> {
+  const app = buildApp(options);
+  const running = await listen(app, options);
+  const accounts: Record<string, string> = {};
+  for (const a of app.accounts) accounts[a.name] ??= a.token;
+  return { ...running, app, accounts, token: app.accounts[0]?.token ?? "" };
+}

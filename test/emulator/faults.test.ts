@@ -1,0 +1,121 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { FaultInjector } from "../../emulator/src/faults";
+import { type Harness, authDnsServiceId, startHarness } from "./helpers";
+
+let h: Harness;
+let sid: number;
+beforeAll(async () => {
+  h = await startHarness({ rateLimitPerMinute: 0 });
+  sid = await authDnsServiceId(h.api);
+});
+afterEach(() => h.emu.app.faults.clear());
+afterAll(() => h.emu.close());
+
+const zoneNames = async () => (await h.api("GET", "/dns/zones")).body.data.map((z: any) => z.name) as string[];
+
+describe("fault injection", () => {
+  it("is off by default and configurable over HTTP", async () => {
+    expect((await h.control("GET", "/_emulator/faults")).body).toEqual({ config: null, injected: 0, remaining: null });
+    const bad = await h.control("PUT", "/_emulator/faults", { rate: 2, kinds: ["error5xx"] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^rate: /);
+    const badKind = await h.control("PUT", "/_emulator/faults", { rate: 1, kinds: ["meteor"] });
+    expect(badKind.body.error.message).toMatch(/^kinds\[0\]: /);
+    const ok = await h.control("PUT", "/_emulator/faults", { rate: 1, kinds: ["error5xx"], count: 1 });
+    expect(ok.status).toBe(200);
+    expect(ok.body.remaining).toBe(1);
+    const r = await h.api("GET", "/me");
+    expect(r.status).toBe(503);
+    expect(r.body).toEqual({ error: { code: "upstream_error", message: expect.any(String) } });
+    expect(r.headers.get("x-service-api-version")).toBe("1");
+    expect((await h.api("GET", "/me")).status).toBe(200); // count exhausted
+    expect((await h.control("DELETE", "/_emulator/faults")).status).toBe(204);
+  });
+
+  it("error5xx uses the configured status; methods and path narrow the target", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["error5xx"], status: 500, methods: ["post"], path: "/dns/zones$" });
+    expect((await h.api("GET", "/dns/zones")).status).toBe(200);
+    expect((await h.api("GET", "/me")).status).toBe(200);
+    const r = await h.api("POST", "/dns/zones", { service_id: sid, name: "never.example" });
+    expect(r.status).toBe(500);
+    expect(r.body.error.code).toBe("upstream_error");
+    expect(await zoneNames()).not.toContain("never.example");
+  });
+
+  it("rate_limit_storm answers 429 rate_limited with Retry-After 1", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["rate_limit_storm"], count: 2 });
+    const r = await h.api("GET", "/me");
+    expect(r.status).toBe(429);
+    expect(r.body.error.code).toBe("rate_limited");
+    expect(r.headers.get("retry-after")).toBe("1");
+    expect((await h.api("GET", "/me")).status).toBe(429);
+    expect((await h.api("GET", "/me")).status).toBe(200);
+  });
+
+  it("reset_before drops the connection and writes nothing", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["reset_before"], count: 1 });
+    await expect(h.api("POST", "/dns/zones", { service_id: sid, name: "reset-before.example" })).rejects.toThrow();
+    expect(await zoneNames()).not.toContain("reset-before.example");
+  });
+
+  it("reset_after writes, then drops the connection without answering", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["reset_after"], count: 1 });
+    await expect(h.api("POST", "/dns/zones", { service_id: sid, name: "reset-after.example" })).rejects.toThrow();
+    expect(await zoneNames()).toContain("reset-after.example");
+    // a retry of the same create now meets the zone it already made
+    const retry = await h.api("POST", "/dns/zones", { service_id: sid, name: "reset-after.example" });
+    expect(retry.status).toBe(409);
+  });
+
+  it("timeout holds the request until the client gives up", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["timeout"], count: 1 });
+    const t0 = Date.now();
+    await expect(h.api("GET", "/me", undefined, { signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(250);
+    expect((await h.api("GET", "/me")).status).toBe(200);
+  });
+
+  it("timeout with timeoutMs destroys the connection after that long", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["timeout"], count: 1, timeoutMs: 100 });
+    const t0 = Date.now();
+    await expect(h.api("GET", "/me", undefined, { signal: AbortSignal.timeout(5000) })).rejects.toThrow();
+    const took = Date.now() - t0;
+    expect(took).toBeGreaterThanOrEqual(90);
+    expect(took).toBeLessThan(4000);
+  });
+
+  it("latency delays, then answers normally", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["latency"], latencyMs: 200, count: 1 });
+    const t0 = Date.now();
+    const r = await h.api("GET", "/me");
+    expect(r.status).toBe(200);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(190);
+  });
+
+  it("counts injected faults in the stats, and leaves the control API alone", async () => {
+    h.emu.app.resetStats();
+    h.emu.app.faults.set({ rate: 1, kinds: ["error5xx"], count: 3 });
+    expect((await h.control("GET", "/_emulator/stats")).status).toBe(200);
+    await h.api("GET", "/me");
+    await h.api("GET", "/me");
+    const s = h.emu.app.stats();
+    expect(s.faults).toEqual({ error5xx: 2 });
+    expect(s.total).toBe(2);
+    expect(s.byStatus).toEqual({ "503": 2 });
+  });
+
+  it("is deterministic for a seed", () => {
+    const run = (seed: number) => {
+      const f = new FaultInjector();
+      f.set({ rate: 0.5, kinds: ["error5xx", "latency", "reset_after"], seed });
+      return Array.from({ length: 40 }, () => f.decide("GET", "/api/v1/me")?.kind ?? "-");
+    };
+    const a = run(42);
+    expect(run(42)).toEqual(a);
+    expect(run(43)).not.toEqual(a);
+    const injected = a.filter((k) => k !== "-").length;
+    expect(injected).toBeGreaterThan(5);
+    expect(injected).toBeLessThan(35);
+    expect(new Set(a.filter((k) => k !== "-")).size).toBe(3);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { checkProperties } from "../../provider/src/framework/check";
+import { diffResource } from "../../provider/src/framework/diff";
+import { makeSecret, OUTPUT_SIG, SIG_KEY, UNKNOWN, unwrapProperties, wrapSecrets } from "../../provider/src/framework/property-values";
+import { fromWire, idRef, toWire } from "../../provider/src/framework/wire";
+import { record } from "../../provider/src/resources/dns/record";
+import { zone } from "../../provider/src/resources/dns/zone";
+
+describe("property values", () => {
+  it("unwraps secrets and output values, remembering which top-level keys were secret", () => {
+    const { value, secretKeys } = unwrapProperties({
+      token: makeSecret("svc_x"),
+      nested: { a: [1, makeSecret("s")] },
+      plain: "p",
+      out: { [SIG_KEY]: OUTPUT_SIG, value: "known", secret: true },
+      pending: { [SIG_KEY]: OUTPUT_SIG },
+    });
+    expect(value).toEqual({ token: "svc_x", nested: { a: [1, "s"] }, plain: "p", out: "known", pending: UNKNOWN });
+    expect([...secretKeys].sort()).toEqual(["nested", "out", "token"]);
+    expect(wrapSecrets({ a: 1, b: null }, ["a", "b"])).toEqual({ a: makeSecret(1), b: null });
+  });
+});
+
+describe("checkProperties", () => {
+  const schema = z.object({ id: idRef("x"), ttl: z.number().int().min(60).default(3600), note: z.string().nullable().optional() });
+
+  it("passes unknown values through, fills defaults and names each failing property", () => {
+    expect(checkProperties(schema, { id: UNKNOWN })).toEqual({ value: { id: UNKNOWN, ttl: 3600 }, failures: [], hasUnknowns: true });
+    const bad = checkProperties(schema, { ttl: 5, extra: true });
+    expect(bad.failures.map((f) => f.property).sort()).toEqual(["extra", "id", "ttl"]);
+    expect(bad.failures.find((f) => f.property === "id")!.reason).toBe("is required");
+    expect(bad.failures.find((f) => f.property === "ttl")!.reason).toBe("must be at least 60, got 5");
+  });
+
+  it("treats null as unset unless the property accepts null", () => {
+    expect(checkProperties(schema, { id: "7", ttl: null, note: null }).value).toEqual({ id: "7", ttl: 3600, note: null });
+  });
+});
+
+describe("wire conversion", () => {
+  it("sends string ids as integers and snake_case keys, and reads them back", () => {
+    const schema = z.object({ zoneId: idRef("z"), healthCheck: z.string().nullable().optional(), nested: z.object({ lostAt: z.string().nullable() }).optional() });
+    expect(toWire(schema, { zoneId: "12", healthCheck: null })).toEqual({ zone_id: 12, health_check: null });
+    expect(fromWire(schema, { zone_id: 12, health_check: "https:443/", nested: { lost_at: null }, other: 1 })).toEqual({ zoneId: "12", healthCheck: "https:443/", nested: { lostAt: null } });
+  });
+});
+
+describe("diffResource", () => {
+  const state = { zoneId: "1", name: "www", type: "A", content: "192.0.2.1", ttl: 3600, enabled: true, proxied: false, weight: null, createdAt: "t" };
+  const inputs = { zoneId: "1", name: "www", type: "A", content: "192.0.2.1", ttl: 3600, enabled: true, proxied: false };
+
+  it("finds no change when the inputs match the state, whatever the API added", () => {
+    expect(diffResource(record, state, inputs, inputs).changes).toBe(false);
+  });
+
+  it("updates in place, replaces on name or type, and treats unknowns as changes", () => {
+    expect(diffResource(record, state, { ...inputs, ttl: 300 }, inputs)).toMatchObject({ changes: true, diffs: ["ttl"], replaces: [], detailed: { ttl: "UPDATE" } });
+    expect(diffResource(record, state, { ...inputs, type: "AAAA", content: "::1" }, inputs)).toMatchObject({ replaces: ["type"], detailed: { type: "UPDATE_REPLACE", content: "UPDATE" } });
+    expect(diffResource(record, state, { ...inputs, zoneId: UNKNOWN }, inputs).replaces).toEqual(["zoneId"]);
+  });
+
+  it("leaves API-chosen values alone but sees a dropped input", () => {
+    const zoneState = { serviceId: "2", name: "a.example", mode: "zone", enabled: true, negativeTtl: 300, status: "active" };
+    const zoneInputs = { serviceId: "2", name: "a.example", mode: "zone", enabled: true };
+    expect(diffResource(zone, zoneState, zoneInputs, zoneInputs).changes).toBe(false);
+    const withWeight = { ...state, weight: 5 };
+    expect(diffResource(record, withWeight, inputs, { ...inputs, weight: 5 }).detailed).toEqual({ weight: "DELETE" });
+  });
+
+  it("deletes a zone before creating its replacement when the name stays", () => {
+    const s = { serviceId: "2", name: "a.example", mode: "zone", enabled: true };
+    expect(diffResource(zone, s, { ...s, mode: "host" }, s).deleteBeforeReplace).toBe(true);
+    expect(diffResource(zone, s, { ...s, name: "b.example" }, s).deleteBeforeReplace).toBe(false);
+  });
+});
