@@ -270,7 +270,7 @@ export class NspProvider {
     if (!def.update) throw new UserError(`${def.token} has no update; every change replaces it`);
     const ctx = this.context(req.getUrn(), req.getTimeout());
     const state = await def.update(ctx, req.getId(), news.value, olds.value);
-    const merged = this.keepWriteOnly(def, state, news.value);
+    const merged = this.keepWriteOnly(def, state, { ...olds.value, ...news.value });
     return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets(merged, secretKeys)));
   });
 
@@ -301,10 +301,15 @@ export class NspProvider {
 
   // ---- helpers -------------------------------------------------------------------------
 
-  /** Inputs the API never echoes (write-only) are carried over from what the engine gave us. */
+  /**
+   * What the API never echoes (write-only inputs) or shows only once (one-time outputs) is
+   * carried over from what the engine gave us.
+   */
   private keepWriteOnly(def: AnyResource, state: PropertyMap, source: PropertyMap): PropertyMap {
     const out: PropertyMap = { ...state };
-    for (const key of def.writeOnly ?? []) if (out[key] === undefined && source[key] !== undefined) out[key] = source[key];
+    for (const key of [...(def.writeOnly ?? []), ...(def.oneTime ?? [])]) {
+      if ((out[key] === undefined || out[key] === null) && source[key] !== undefined) out[key] = source[key];
+    }
     return out;
   }
 

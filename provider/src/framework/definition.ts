@@ -39,6 +39,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
    * prior state and Diff compares them with the prior inputs.
    */
   writeOnly?: readonly (keyof A & string)[];
+  /**
+   * Outputs the API returns once (at create or rotation) and never again, such as a TSIG key.
+   * Read keeps them from the prior state, so a refresh never loses them; they should be secrets.
+   */
+  oneTime?: readonly (keyof S & string)[];
   /** When the replacement would collide with the old object (same natural key), delete first. */
   deleteBeforeReplace?: (olds: Out<A>, news: Out<A>) => boolean;
   /** How `pulumi import` names an existing object, e.g. `<zoneId>/<recordId>`. */
