@@ -250,7 +250,7 @@ export class NspProvider {
     const found = await def.read(ctx, req.getId(), { ...priorInputs.value, ...prior.value });
     if (!found) return new providerPb.ReadResponse().setId("");
 
-    const state = this.keepWriteOnly(def, found.state, { ...priorInputs.value, ...prior.value });
+    const state = this.keepWriteOnly(def, found.state, priorInputs.value, prior.value);
     const secretKeys = new Set([...prior.secretKeys, ...priorInputs.secretKeys, ...(def.secrets ?? [])]);
     const inputs = importing ? this.inputsForImport(def, state) : this.inputsForRefresh(def, state, priorInputs.value);
     return new providerPb.ReadResponse()
@@ -270,7 +270,7 @@ export class NspProvider {
     if (!def.update) throw new UserError(`${def.token} has no update; every change replaces it`);
     const ctx = this.context(req.getUrn(), req.getTimeout());
     const state = await def.update(ctx, req.getId(), news.value, olds.value);
-    const merged = this.keepWriteOnly(def, state, { ...olds.value, ...news.value });
+    const merged = this.keepWriteOnly(def, state, news.value, olds.value);
     return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets(merged, secretKeys)));
   });
 
@@ -305,11 +305,10 @@ export class NspProvider {
    * What the API never echoes (write-only inputs) or shows only once (one-time outputs) is
    * carried over from what the engine gave us.
    */
-  private keepWriteOnly(def: AnyResource, state: PropertyMap, source: PropertyMap): PropertyMap {
+  private keepWriteOnly(def: AnyResource, state: PropertyMap, inputs: PropertyMap, prior: PropertyMap = {}): PropertyMap {
     const out: PropertyMap = { ...state };
-    for (const key of [...(def.writeOnly ?? []), ...(def.oneTime ?? [])]) {
-      if ((out[key] === undefined || out[key] === null) && source[key] !== undefined) out[key] = source[key];
-    }
+    for (const key of def.writeOnly ?? []) if (out[key] === undefined && inputs[key] !== undefined) out[key] = inputs[key];
+    for (const key of def.oneTime ?? []) if ((out[key] === undefined || out[key] === null) && prior[key] !== undefined) out[key] = prior[key];
     return out;
   }
 
