@@ -9,12 +9,11 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 
 import { ApiClient } from "./client";
 import { missingTokenMessage, parseConfig, configSecrets, type ProviderConfig } from "./config";
-import { checkProperties } from "./framework/check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
 import { diffResource, deepEqual, type DiffResult } from "./framework/diff";
-import { containsUnknown, dropUndefined, UNKNOWN, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
+import { checkResource, createResource, deleteResource, invokeFunction, previewCreate, readResource, updateResource } from "./framework/operations";
+import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
 import { buildPackageSchema } from "./framework/schema";
-import { unwrap } from "./framework/zod-walk";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
 import { functionsByToken, functions, resources, resourcesByToken } from "./registry";
 
@@ -210,10 +209,9 @@ export class NspProvider {
   check = this.unary<providerPb.CheckRequest, providerPb.CheckResponse>("Check", (req) => {
     const def = this.resourceFor(req.getUrn(), req.getType());
     const news = unwrapProperties(structToObject(req.getNews()));
-    const { value, failures, hasUnknowns } = checkProperties(def.args, news.value);
-    if (failures.length === 0 && !hasUnknowns && def.check) failures.push(...def.check(value));
-    const inputs = wrapSecrets(value, new Set([...news.secretKeys, ...(def.secrets ?? [])]));
-    return new providerPb.CheckResponse().setInputs(objectToStruct(inputs)).setFailuresList(failuresToPb(failures));
+    const { inputs, failures } = checkResource(def, news.value);
+    const secretKeys = new Set([...news.secretKeys, ...(def.secrets ?? [])]);
+    return new providerPb.CheckResponse().setInputs(objectToStruct(wrapSecrets(inputs, secretKeys))).setFailuresList(failuresToPb(failures));
   });
 
   diff = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("Diff", (req) => {
@@ -229,34 +227,23 @@ export class NspProvider {
     const inputs = unwrapProperties(structToObject(req.getProperties()));
     const secretKeys = new Set([...inputs.secretKeys, ...(def.secrets ?? [])]);
     if (req.getPreview()) {
-      // Nothing is sent in a preview: what only the API can know is unknown.
-      const state: PropertyMap = { ...inputs.value };
-      for (const key of Object.keys(def.state.shape)) if (state[key] === undefined) state[key] = UNKNOWN;
-      return new providerPb.CreateResponse().setId("").setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
+      return new providerPb.CreateResponse().setId("").setProperties(objectToStruct(wrapSecrets(previewCreate(def, inputs.value), secretKeys)));
     }
-    const ctx = this.context(req.getUrn(), req.getTimeout());
-    const { id, state } = await def.create(ctx, inputs.value);
-    const merged = this.keepWriteOnly(def, state, inputs.value);
-    return new providerPb.CreateResponse().setId(id).setProperties(objectToStruct(wrapSecrets(merged, secretKeys)));
+    const { id, state } = await createResource(def, this.context(req.getUrn(), req.getTimeout()), inputs.value);
+    return new providerPb.CreateResponse().setId(id).setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
   });
 
   read = this.unary<providerPb.ReadRequest, providerPb.ReadResponse>("Read", async (req) => {
     const def = this.resourceFor(req.getUrn(), req.getType());
-    if (!def.read) throw new UserError(`${def.token} cannot be read back from the API`);
     const prior = unwrapProperties(structToObject(req.getProperties()));
-    const priorInputs = req.hasInputs() ? unwrapProperties(structToObject(req.getInputs())) : { value: {}, secretKeys: new Set<string>() };
-    const importing = Object.keys(prior.value).length === 0;
-    const ctx = this.context(req.getUrn(), req.getTimeout());
-    const found = await def.read(ctx, req.getId(), { ...priorInputs.value, ...prior.value });
+    const priorInputs = unwrapProperties(structToObject(req.getInputs()));
+    const found = await readResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), prior.value, priorInputs.value);
     if (!found) return new providerPb.ReadResponse().setId("");
-
-    const state = this.keepWriteOnly(def, found.state, priorInputs.value, prior.value);
     const secretKeys = new Set([...prior.secretKeys, ...priorInputs.secretKeys, ...(def.secrets ?? [])]);
-    const inputs = importing ? this.inputsForImport(def, state) : this.inputsForRefresh(def, state, priorInputs.value);
     return new providerPb.ReadResponse()
       .setId(found.id)
-      .setProperties(objectToStruct(wrapSecrets(state, secretKeys)))
-      .setInputs(objectToStruct(wrapSecrets(inputs, secretKeys)));
+      .setProperties(objectToStruct(wrapSecrets(found.state, secretKeys)))
+      .setInputs(objectToStruct(wrapSecrets(found.inputs, secretKeys)));
   });
 
   update = this.unary<providerPb.UpdateRequest, providerPb.UpdateResponse>("Update", async (req) => {
@@ -264,27 +251,16 @@ export class NspProvider {
     const olds = unwrapProperties(structToObject(req.getOlds()));
     const news = unwrapProperties(structToObject(req.getNews()));
     const secretKeys = new Set([...olds.secretKeys, ...news.secretKeys, ...(def.secrets ?? [])]);
-    if (req.getPreview()) {
-      return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets({ ...olds.value, ...news.value }, secretKeys)));
-    }
-    if (!def.update) throw new UserError(`${def.token} has no update; every change replaces it`);
-    const ctx = this.context(req.getUrn(), req.getTimeout());
-    const state = await def.update(ctx, req.getId(), news.value, olds.value);
-    const merged = this.keepWriteOnly(def, state, news.value, olds.value);
-    return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets(merged, secretKeys)));
+    const state = req.getPreview()
+      ? { ...olds.value, ...news.value }
+      : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value);
+    return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
   });
 
   delete = this.unary<providerPb.DeleteRequest, Empty>("Delete", async (req) => {
     const def = this.resourceFor(req.getUrn(), req.getType());
-    if (!def.delete) return new Empty();
     const olds = unwrapProperties(structToObject(req.getProperties())).value;
-    const ctx = this.context(req.getUrn(), req.getTimeout());
-    try {
-      await def.delete(ctx, req.getId(), olds);
-    } catch (e) {
-      // Already gone is what delete wanted.
-      if ((e as { code?: string }).code !== "not_found") throw e;
-    }
+    await deleteResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds);
     return new Empty();
   });
 
@@ -292,52 +268,10 @@ export class NspProvider {
     const fn: AnyFunction | undefined = functionsByToken.get(req.getTok());
     if (!fn) throw new UserError(`nsp: unknown function "${req.getTok()}"`);
     const args = unwrapProperties(structToObject(req.getArgs())).value;
-    const { value, failures } = checkProperties(fn.args, args);
-    if (failures.length === 0 && fn.check) failures.push(...fn.check(value));
-    if (failures.length) return new providerPb.InvokeResponse().setFailuresList(failuresToPb(failures));
-    const result = await fn.invoke(this.context(""), value);
-    return new providerPb.InvokeResponse().setReturn(objectToStruct(wrapSecrets(result as PropertyMap, fn.secrets ?? [])));
+    const { result, failures } = await invokeFunction(fn, () => this.context(""), args);
+    if (!result) return new providerPb.InvokeResponse().setFailuresList(failuresToPb(failures));
+    return new providerPb.InvokeResponse().setReturn(objectToStruct(wrapSecrets(result, fn.secrets ?? [])));
   });
-
-  // ---- helpers -------------------------------------------------------------------------
-
-  /**
-   * What the API never echoes (write-only inputs) or shows only once (one-time outputs) is
-   * carried over from what the engine gave us.
-   */
-  private keepWriteOnly(def: AnyResource, state: PropertyMap, inputs: PropertyMap, prior: PropertyMap = {}): PropertyMap {
-    const out: PropertyMap = { ...state };
-    for (const key of def.writeOnly ?? []) if (out[key] === undefined && inputs[key] !== undefined) out[key] = inputs[key];
-    for (const key of def.oneTime ?? []) if ((out[key] === undefined || out[key] === null) && prior[key] !== undefined) out[key] = prior[key];
-    return out;
-  }
-
-  /** On import, the program's inputs are what the API holds, leaving out values equal to the defaults. */
-  private inputsForImport(def: AnyResource, state: PropertyMap): PropertyMap {
-    const inputs: PropertyMap = {};
-    for (const [key, field] of Object.entries(def.args.shape)) {
-      const value = state[key];
-      if (value === undefined || value === null) continue;
-      const u = unwrap(field as never);
-      if (u.hasDefault && deepEqual(u.defaultValue, value)) continue;
-      inputs[key] = value;
-    }
-    return inputs;
-  }
-
-  /**
-   * On refresh, inputs the program set take the live value, so that the next `up` shows the drift
-   * and repairs it; inputs the program left to the API stay unset.
-   */
-  private inputsForRefresh(def: AnyResource, state: PropertyMap, priorInputs: PropertyMap): PropertyMap {
-    const inputs: PropertyMap = {};
-    const writeOnly = new Set<string>(def.writeOnly ?? []);
-    for (const key of Object.keys(def.args.shape)) {
-      if (priorInputs[key] === undefined) continue;
-      inputs[key] = writeOnly.has(key) || state[key] === undefined ? priorInputs[key] : state[key];
-    }
-    return inputs;
-  }
 
   /** The gRPC service implementation, as registered on the server. */
   service(): grpc.UntypedServiceImplementation {
