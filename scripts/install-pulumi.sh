@@ -79,8 +79,9 @@ warm_ok() {
   if [[ -f "$complete_stamp" ]] && [[ -z "$(missing_in "$bin_dir")" ]]; then
     return 0
   fi
-  # A partial build is accepted only on request, and only when no (new) source is offered.
-  if [[ "$allow_partial" == 1 && -f "$partial_stamp" && -z "${NSP_PULUMI_SRC:-}" ]]; then
+  # A partial build is accepted only on request, and only while no language-host source exists
+  # (once one does, the next run completes the build).
+  if [[ "$allow_partial" == 1 && -f "$partial_stamp" && ! -e "$src_hint" ]]; then
     local name
     for name in "${ESSENTIAL[@]}"; do [[ -x "$bin_dir/$name" ]] || return 1; done
     log "warning: using partial build in $bin_dir (missing: $(tr '\n' ' ' <"$partial_stamp"))"
@@ -147,7 +148,7 @@ if [[ -n "$(missing_in "$stage/bin")" && "${NSP_PULUMI_SKIP_INSTALLER:-0}" != 1 
   log "trying the official installer (get.pulumi.com)"
   if curl -fsSL --connect-timeout 5 --max-time 10 https://get.pulumi.com/ -o "$work/get-pulumi.sh" 2>/dev/null &&
     timeout 300 sh "$work/get-pulumi.sh" --version "$PULUMI_VERSION" --install-root "$work/official" \
-      --no-edit-path --silent >&2 &&
+      --no-edit-path >&2 &&
     [[ "$(PULUMI_SKIP_UPDATE_CHECK=true "$work/official/bin/pulumi" version 2>/dev/null || true)" == "v$PULUMI_VERSION" ]]; then
     for name in "${REQUIRED[@]}"; do
       if [[ ! -x "$stage/bin/$name" && -x "$work/official/bin/$name" ]]; then
@@ -162,7 +163,6 @@ fi
 
 # --- 4. go build from the module proxy ------------------------------------------------------
 mapfile -t missing < <(missing_in "$stage/bin")
-unbuildable=()
 if ((${#missing[@]} > 0)); then
   log "building with go: ${missing[*]}"
   command -v go >/dev/null 2>&1 || die "go is not installed (need Go >= 1.25.11)"
@@ -231,7 +231,6 @@ if ((${#missing[@]} > 0)); then
       tools+=("$modpath")
     else
       log "cannot build $name: the module proxy refuses $modpath@$LANGHOST_PSEUDO_VERSION and no source was found at '$src_hint'"
-      unbuildable+=("$name")
     fi
   done
 

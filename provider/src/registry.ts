@@ -2,10 +2,23 @@ import type { AnyFunction, AnyResource } from "./framework/definition";
 import { record } from "./resources/dns/record";
 import { zone } from "./resources/dns/zone";
 import { getZone } from "./functions/dns/get-zone";
+import { zoneDnssec } from "./resources/dns/zone-dnssec";
+import { zoneTransfer } from "./resources/dns/zone-transfer";
+import { zoneGrant } from "./resources/dns/zone-grant";
+import { range } from "./resources/dns/range";
+import { zoneVerification } from "./resources/dns/zone-verification";
+import { getService } from "./functions/dns/get-service";
+import { getServices } from "./functions/dns/get-services";
+import { getMe } from "./functions/account/get-me";
+import { getQuota } from "./functions/account/get-quota";
+import { ca as rpkiCa } from "./resources/rpki/ca";
+import { roa as rpkiRoa } from "./resources/rpki/roa";
+import { getRpkiSuggestions } from "./functions/rpki/get-rpki-suggestions";
+import { getRpsl } from "./functions/rpki/get-rpsl";
 
 /** Every resource and function the provider serves, by type token. Add new definitions here. */
-export const resources: readonly AnyResource[] = [zone, record];
-export const functions: readonly AnyFunction[] = [getZone];
+export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, rpkiCa, rpkiRoa];
+export const functions: readonly AnyFunction[] = [getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl];
 
 export const resourcesByToken = new Map(resources.map((r) => [r.token, r]));
 export const functionsByToken = new Map(functions.map((f) => [f.token, f]));

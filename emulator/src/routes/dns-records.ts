@@ -4,6 +4,8 @@ import { invalid } from "../errors";
 import { normalizeRecordName } from "../dns/names";
 import { PROXIABLE_TYPES, contentProblem, healthCheckProblem } from "../dns/records";
 import { ownRecord, ownZone, recordView } from "../dns/views";
+// Hook of the edge-proxy area: proxying a record makes a zone-mode site, un-proxying or deleting removes it.
+import { syncZoneSites } from "../cdn/state";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { route } from "../router";
 import { RECORD_TYPES, type RecordRow, type RecordType, type Store, type ZoneRow } from "../store";
@@ -118,6 +120,7 @@ export const dnsRecordRoutes = [
         health_check: body.health_check ?? null,
       });
       store.bumpSerial(zone);
+      syncZoneSites(store, zone);
       ctx.status(201);
       return recordView(row);
     },
@@ -155,6 +158,7 @@ export const dnsRecordRoutes = [
       if (changed) {
         Object.assign(rec, next);
         store.bumpSerial(zone);
+        syncZoneSites(store, zone);
       }
       return recordView(rec);
     },
@@ -169,6 +173,7 @@ export const dnsRecordRoutes = [
       const rec = ownRecord(ctx.store, zone, ctx.params.rid);
       ctx.store.zoneRecords(zone.id).delete(rec.id);
       ctx.store.bumpSerial(zone);
+      syncZoneSites(ctx.store, zone);
       return undefined;
     },
   }),

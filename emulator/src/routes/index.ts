@@ -1,6 +1,8 @@
 // Every API area, in one list. A new area is a new module added here; the router and the
 // pipeline stay as they are.
 import type { Route } from "../router";
+import { cdnSiteRoutes } from "./cdn-sites";
+import { cdnTrafficRoutes } from "./cdn-traffic";
 import { dnsListRoutes } from "./dns-lists";
 import { dnsRangeRoutes } from "./dns-ranges";
 import { dnsRecordRoutes } from "./dns-records";
@@ -8,6 +10,8 @@ import { dnsZoneFileRoutes } from "./dns-zonefile";
 import { dnsZoneSettingRoutes } from "./dns-zone-settings";
 import { dnsZoneRoutes } from "./dns-zones";
 import { identityRoutes } from "./identity";
+import { rpkiRoutes } from "./rpki";
+import { securityRuleRoutes } from "./security-rules";
 import { serviceRoutes } from "./services";
 
 export const allRoutes: Route[] = [
@@ -19,4 +23,8 @@ export const allRoutes: Route[] = [
   ...dnsZoneFileRoutes,
   ...dnsRecordRoutes,
   ...dnsRangeRoutes,
+  ...rpkiRoutes,
+  ...cdnSiteRoutes,
+  ...cdnTrafficRoutes,
+  ...securityRuleRoutes,
 ];

@@ -94,7 +94,8 @@ export const zone = defineResource({
   },
 
   async update(ctx, id, news, olds) {
-    const changed = patchable.filter((k) => news[k] !== olds[k] && !(news[k] === undefined && k === "negativeTtl"));
+    // Unset negativeTtl is left to the API; unset secondaryMaster means primary, which null already is.
+    const changed = patchable.filter((k) => news[k] !== olds[k] && !(news[k] === undefined && (k === "negativeTtl" || olds[k] === null)));
     if (changed.length === 0) return { ...olds, ...news };
     const patch = body(zoneArgs, { ...news, secondaryMaster: news.secondaryMaster ?? null }, changed);
     const updated = await ctx.client.patch(`/dns/zones/${encodeURIComponent(id)}`, patch, { schema: zoneWire, signal: ctx.signal });

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineFunction } from "../../framework/definition";
+import { fromWire } from "../../framework/wire";
+
+const meResult = z.object({
+  email: z.string().meta({ description: "Email address of the account the token belongs to." }),
+  name: z.string().meta({ description: "Account name." }),
+  role: z.string().meta({ description: "`user` or `admin`." }),
+  auth: z.string().meta({ description: "How the request was authenticated: `token` or `session`." }),
+  apiEnabled: z.boolean().meta({ description: "Whether API access is switched on for the account." }),
+});
+
+export const getMe = defineFunction({
+  token: "nsp:index:getMe",
+  description: "Describes the account that the provider's API token belongs to.",
+  args: z.object({}),
+  result: meResult,
+  async invoke(ctx) {
+    return fromWire(meResult, await ctx.client.get("/me", { schema: z.looseObject({ email: z.string() }), signal: ctx.signal })) as z.output<typeof meResult>;
+  },
+});

@@ -1,0 +1,137 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+import { defineResource, type CheckFailure } from "../../framework/definition";
+import { body, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import {
+  ORIGIN_SCHEMES,
+  ORIGIN_SCHEME_DESCRIPTION,
+  applySettings,
+  hostName,
+  settingsCheck,
+  settingsShape,
+  siteFromWire,
+  siteIdOf,
+  siteStateShape,
+  siteWire,
+  type SiteWire,
+} from "./settings";
+
+const TOKEN = "nsp:cdn:Site";
+
+const origin = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((s) => s.replace(/\.$/, ""))
+  .pipe(
+    z
+      .string()
+      .refine(
+        (s) => isIP(s) !== 0 || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(s),
+        "must be an IP address or a host name such as origin.example.net (no scheme, port or path)",
+      ),
+  );
+
+const siteArgs = z.object({
+  hostname: hostName(false).meta({ description: "Hostname served through the edge, such as `www.example.com`." }),
+  origin: origin.meta({ description: "Where the edge fetches content: an IP address or a host name." }),
+  serviceId: idRef("Id of the owning service; the API picks the account's first when unset.").optional(),
+  ...settingsShape,
+  originScheme: z.enum(ORIGIN_SCHEMES).default("http").meta({ description: ORIGIN_SCHEME_DESCRIPTION }),
+});
+
+const siteState = z.object({
+  ...siteStateShape,
+  target: z.string().nullable().optional().meta({ description: "The name the customer's CNAME must point at: `<slug>.<edge zone>`." }),
+  instructions: z
+    .object({
+      mode: z.string().meta({ description: "Onboarding mode, `cname`." }),
+      addIn: z.string().meta({ description: "The zone (at the customer's DNS provider) where the records go." }),
+      records: z
+        .array(
+          z
+            .object({
+              name: z.string().meta({ description: "Record name (fully qualified)." }),
+              type: z.string().meta({ description: "Record type." }),
+              content: z.string().meta({ description: "Record content." }),
+            })
+            .meta({ typeName: "SiteInstructionRecord", description: "One record to add." }),
+        )
+        .meta({ description: "The records to add." }),
+      note: z.string().meta({ description: "What to do, in words." }),
+    })
+    .nullable()
+    .optional()
+    .meta({ typeName: "SiteInstructions", description: "What to add at the customer's DNS provider before verifying the site." }),
+});
+
+export const siteProperties = siteArgs.extend(siteState.shape);
+type SiteState = z.output<typeof siteProperties>;
+
+const toState = (raw: SiteWire, prior: Partial<SiteState>): SiteState => siteFromWire(siteProperties, raw, prior);
+
+export const site = defineResource({
+  token: TOKEN,
+  description:
+    "An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.\n\nCreating a site takes up to three calls (create, settings, origin); if a later one fails, the error says the site was created and how to adopt it.",
+  args: siteArgs,
+  state: siteState,
+  replaceOnChanges: ["hostname", "origin", "serviceId"],
+  secrets: ["keyPem"],
+  writeOnly: ["keyPem"],
+  // A hostname has one site per account, so a replacement of the same name must wait for the delete.
+  deleteBeforeReplace: (olds, news) => olds.hostname === news.hostname,
+  importId: "<siteId>",
+
+  check(args) {
+    const failures: CheckFailure[] = settingsCheck(args);
+    if (args.origin === args.hostname) failures.push({ property: "origin", reason: "must not be the site's own hostname; requests would loop" });
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const created = await ctx.client.post("/cdn/sites", body(siteArgs, args, ["hostname", "origin", "originScheme", "originHostHeader", "serviceId"]), {
+      schema: siteWire,
+      signal: ctx.signal,
+    });
+    const id = String(created.id);
+    const createdState = toState(created, {});
+    try {
+      // The create body already carried the scheme and host header.
+      const final = await applySettings(ctx, TOKEN, siteArgs, id, args, createdState, ["originScheme", "originHostHeader"]);
+      return { id, state: toState(final ?? created, args) };
+    } catch (e) {
+      throw new Error(
+        `${TOKEN}: site ${id} (${args.hostname}) was created, but applying its settings failed: ${(e as Error).message}. ` +
+          `The site exists in the account: adopt it with \`pulumi import ${TOKEN} <name> ${id}\`, or delete it, before running again.`,
+        { cause: e },
+      );
+    }
+  },
+
+  async read(ctx, id, prior) {
+    const siteId = siteIdOf(TOKEN, id);
+    let raw: SiteWire;
+    try {
+      raw = await ctx.client.get(`/cdn/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+    if (raw.dns_mode !== "cname") {
+      throw new Error(`${TOKEN}: site ${siteId} (${raw.hostname}) is a ${raw.dns_mode}-mode site, made by proxying DNS records; manage its settings with nsp:cdn:SiteSettings (import id ${siteId})`);
+    }
+    return { id: siteId, state: toState(raw, prior) };
+  },
+
+  async update(ctx, id, news, olds) {
+    const siteId = siteIdOf(TOKEN, id);
+    const final = await applySettings(ctx, TOKEN, siteArgs, siteId, news, olds);
+    return final ? toState(final, { ...olds, ...news }) : { ...olds, ...news };
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/cdn/sites/${siteIdOf(TOKEN, id)}`, { signal: ctx.signal });
+  },
+});

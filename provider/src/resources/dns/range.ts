@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { zoneChildOf } from "./ids";
+import { formatPrefix, parsePrefix, prefixesOverlap } from "./ip";
+
+const TOKEN = "nsp:dns:Range";
+
+const prefix = z
+  .string()
+  .trim()
+  .transform((s, ctx) => {
+    const parsed = parsePrefix(s);
+    if (parsed.ok) return formatPrefix(parsed.cidr);
+    ctx.addIssue({ code: "custom", message: parsed.reason });
+    return z.NEVER;
+  });
+
+// The API defaults these to null, and so does the program: one left out is cleared, so a value
+// set by hand shows as drift instead of surviving silently.
+const text = (description: string) => z.string().max(1024, "must be at most 1024 characters").nullable().default(null).meta({ description });
+
+const rangeArgs = z.object({
+  zoneId: idRef(
+    "Id of the reverse zone (`*.in-addr.arpa` or `*.ip6.arpa`) that holds the range. Leave it unset to let the API pick the most specific of the account's reverse zones covering `prefix`; the output then shows where the range landed.",
+  ).optional(),
+  prefix: prefix.meta({ description: "The address block granted, such as `192.0.2.0/26`, host bits zero. Stored canonical (IPv6 lower-case and compressed). Changing it moves the grant." }),
+  owner: text("Who the range is granted to."),
+  externalRef: text("Your own reference for the grant, such as a customer number. Set at creation only; changing it replaces the range."),
+  note: text("Free-form note."),
+  enabled: z.boolean().default(true).meta({ description: "Whether the grant is in force." }),
+});
+
+const rangeState = z.object({
+  createdAt: z.string().meta({ description: "When the range was granted." }),
+});
+
+const rangeProperties = rangeArgs.extend(rangeState.shape);
+type RangeState = z.output<typeof rangeProperties>;
+
+const rangeWire = z.looseObject({ id: z.number().int(), zone_id: z.number().int(), prefix: z.string() });
+const patchable = ["prefix", "owner", "note", "enabled"] as const;
+
+function parseId(id: string, zoneId?: string) {
+  const { zoneId: zone, child } = zoneChildOf(TOKEN, id, "<zoneId>/<rangeId>", /^[1-9][0-9]{0,15}$/, zoneId);
+  return { zoneId: zone, rangeId: child };
+}
+
+function toState(raw: z.output<typeof rangeWire>) {
+  return { id: String(raw.id), state: fromWire(rangeProperties, raw) as RangeState };
+}
+
+export const range = defineResource({
+  token: TOKEN,
+  description:
+    "An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. Deleting it withdraws the grant; PTR records are left alone.",
+  args: rangeArgs,
+  state: rangeState,
+  // The patch body has no external_ref, and a grant cannot move to another zone.
+  replaceOnChanges: ["zoneId", "externalRef"],
+  // Ranges of one zone may not overlap, so a replacement covering the same addresses must wait.
+  deleteBeforeReplace: (olds, news) => prefixesOverlap(olds.prefix, news.prefix),
+  importId: "<zoneId>/<rangeId>",
+
+  async create(ctx, args) {
+    const path = args.zoneId === undefined ? "/dns/ranges" : `/dns/zones/${args.zoneId}/ranges`;
+    const created = await ctx.client.post(path, body(rangeArgs, args, ["prefix", "owner", "externalRef", "note"]), { schema: rangeWire, signal: ctx.signal });
+    // The create body has no enabled; a disabled grant takes a patch.
+    const final = args.enabled
+      ? created
+      : await ctx.client.patch(`/dns/zones/${created.zone_id}/ranges/${created.id}`, { enabled: false }, { schema: rangeWire, signal: ctx.signal });
+    return toState(final);
+  },
+
+  async read(ctx, id, prior) {
+    const { zoneId, rangeId } = parseId(id, prior.zoneId);
+    try {
+      // There is no GET of one range; the zone's list holds it.
+      const ranges = await ctx.client.listAll(`/dns/zones/${zoneId}/ranges`, { itemSchema: rangeWire, signal: ctx.signal });
+      const found = ranges.find((r) => String(r.id) === rangeId);
+      return found ? toState(found) : undefined;
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds) {
+    const { zoneId, rangeId } = parseId(id, olds.zoneId);
+    const changed = patchable.filter((k) => news[k] !== olds[k]);
+    if (changed.length === 0) return { ...olds, ...news, zoneId };
+    const updated = await ctx.client.patch(`/dns/zones/${zoneId}/ranges/${rangeId}`, body(rangeArgs, news, changed), { schema: rangeWire, signal: ctx.signal });
+    return toState(updated).state;
+  },
+
+  async delete(ctx, id, olds) {
+    const { zoneId, rangeId } = parseId(id, olds.zoneId);
+    await ctx.client.delete(`/dns/zones/${zoneId}/ranges/${rangeId}`, { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { zoneChildOf } from "./ids";
+
+const TOKEN = "nsp:dns:ZoneGrant";
+const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
+
+const grantArgs = z.object({
+  zoneId: idRef("Id of the zone to share."),
+  email: email.meta({ description: "Address of the person the zone is shared with. Stored lower-case." }),
+  role: z.enum(["viewer", "operator"]).meta({ description: "`viewer` may read the zone; `operator` may also change its records." }),
+});
+
+const grantState = z.object({
+  createdAt: z.string().meta({ description: "When the zone was first shared with this person." }),
+});
+
+const grantProperties = grantArgs.extend(grantState.shape);
+type GrantState = z.output<typeof grantProperties>;
+
+const grantWire = z.looseObject({ email: z.string(), role: z.string() });
+
+function parseId(id: string, zoneId?: string) {
+  const { zoneId: zone, child } = zoneChildOf(TOKEN, id, "<zoneId>/<email>", EMAIL, zoneId);
+  return { zoneId: zone, email: child };
+}
+
+function toState(zoneId: string, raw: z.output<typeof grantWire>) {
+  return { id: `${zoneId}/${raw.email}`, state: { ...(fromWire(grantProperties, raw) as GrantState), zoneId } };
+}
+
+const path = (zoneId: string, address: string) => `/dns/zones/${zoneId}/grants/${encodeURIComponent(address)}`;
+
+export const zoneGrant = defineResource({
+  token: TOKEN,
+  description: "Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.",
+  args: grantArgs,
+  state: grantState,
+  replaceOnChanges: ["zoneId", "email"],
+  importId: "<zoneId>/<email>",
+
+  async create(ctx, args) {
+    // The PUT creates or updates, so an existing grant for the address is adopted.
+    return toState(args.zoneId, await ctx.client.put(path(args.zoneId, args.email), { role: args.role }, { schema: grantWire, signal: ctx.signal }));
+  },
+
+  async read(ctx, id, prior) {
+    const { zoneId, email: address } = parseId(id.toLowerCase(), prior.zoneId);
+    try {
+      // There is no GET of one grant; the zone's list is short.
+      const grants = await ctx.client.listAll(`/dns/zones/${zoneId}/grants`, { itemSchema: grantWire, signal: ctx.signal });
+      const found = grants.find((g) => g.email.toLowerCase() === address);
+      return found ? toState(zoneId, found) : undefined;
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds) {
+    const { zoneId, email: address } = parseId(id, olds.zoneId);
+    return toState(zoneId, await ctx.client.put(path(zoneId, address), { role: news.role }, { schema: grantWire, signal: ctx.signal })).state;
+  },
+
+  async delete(ctx, id, olds) {
+    const { zoneId, email: address } = parseId(id, olds.zoneId);
+    await ctx.client.delete(path(zoneId, address), { signal: ctx.signal });
+  },
+});

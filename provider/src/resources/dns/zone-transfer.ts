@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { defineResource, type OperationContext } from "../../framework/definition";
+import { deepEqual } from "../../framework/diff";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { zoneIdOf } from "./ids";
+import { isIpAddress, isPrefix } from "./ip";
+
+const TOKEN = "nsp:dns:ZoneTransfer";
+const MAX_ITEMS = 16;
+
+const transferArgs = z.object({
+  zoneId: idRef("Id of the zone whose outbound transfers are configured."),
+  allow: z
+    .array(z.string().trim().refine((s) => isIpAddress(s) || isPrefix(s), "must be an IP address or a prefix with its host bits zero (192.0.2.1, 192.0.2.0/24, 2001:db8::/48)"))
+    .max(MAX_ITEMS, `must have at most ${MAX_ITEMS} items`)
+    .default([])
+    .meta({ description: `Addresses and prefixes allowed to transfer the zone (AXFR), at most ${MAX_ITEMS}.` }),
+  notify: z
+    .array(z.string().trim().refine(isIpAddress, "must be an IP address"))
+    .max(MAX_ITEMS, `must have at most ${MAX_ITEMS} items`)
+    .default([])
+    .meta({ description: `Addresses sent a NOTIFY when the zone changes, at most ${MAX_ITEMS}.` }),
+  tsig: z.boolean().default(false).meta({ description: "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`." }),
+  tsigRotation: z
+    .union([z.string(), z.number()])
+    .optional()
+    .meta({ description: "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it." }),
+});
+
+const transferState = z.object({
+  tsigName: z.string().nullable().optional().meta({ description: "Name of the TSIG key, as the secondaries must configure it." }),
+  tsigConfigured: z.boolean().meta({ description: "Whether a TSIG key is configured." }),
+  tsigAlgorithm: z.string().nullable().optional().meta({ description: "Algorithm of the TSIG key, such as `hmac-sha256`." }),
+  tsigKey: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "The TSIG secret (base64). The API shows it only in the response that generates it, so it is kept from the state on every refresh while that key exists; null when TSIG is off, or when the key was made outside this resource (change `tsigRotation` to get a new one).",
+    }),
+});
+
+const transferProperties = transferArgs.extend(transferState.shape);
+type TransferState = z.output<typeof transferProperties>;
+
+const transferWire = z.looseObject({
+  allow: z.array(z.string()),
+  notify: z.array(z.string()),
+  tsig_name: z.string().nullable().optional(),
+  tsig_configured: z.boolean(),
+  tsig_algorithm: z.string().optional(),
+  tsig_secret: z.string().optional(),
+});
+type TransferWire = z.output<typeof transferWire>;
+
+/**
+ * The API state, with the secret taken from this response when it carries one, else kept from
+ * the prior state as long as the same key is still configured.
+ */
+function toState(zoneId: string, raw: TransferWire, prior: Partial<TransferState>): TransferState {
+  const state = { ...(fromWire(transferProperties, raw) as TransferState), zoneId, tsig: raw.tsig_configured };
+  if (raw.tsig_secret !== undefined) {
+    state.tsigKey = raw.tsig_secret;
+    state.tsigAlgorithm = raw.tsig_algorithm ?? null;
+  } else if (raw.tsig_configured && prior.tsigKey && prior.tsigName === state.tsigName) {
+    state.tsigKey = prior.tsigKey;
+    state.tsigAlgorithm = prior.tsigAlgorithm ?? null;
+  } else {
+    state.tsigKey = null;
+    state.tsigAlgorithm = null;
+  }
+  if (prior.tsigRotation !== undefined) state.tsigRotation = prior.tsigRotation;
+  return state;
+}
+
+function put(ctx: OperationContext, zoneId: string, settings: Record<string, unknown>): Promise<TransferWire> {
+  return ctx.client.put(`/dns/zones/${zoneId}/transfer`, settings, { schema: transferWire, signal: ctx.signal });
+}
+
+export const zoneTransfer = defineResource({
+  token: TOKEN,
+  description:
+    "Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting this resource empties both lists and removes the key.",
+  args: transferArgs,
+  state: transferState,
+  replaceOnChanges: ["zoneId"],
+  secrets: ["tsigKey"],
+  writeOnly: ["tsigRotation"],
+  importId: "<zoneId>",
+
+  async create(ctx, args) {
+    const raw = await put(ctx, args.zoneId, body(transferArgs, args, ["allow", "notify", "tsig"]));
+    if (args.tsig && raw.tsig_secret === undefined) {
+      ctx.log(
+        "warning",
+        `zone ${args.zoneId} already had a TSIG key, whose secret the API does not show again, so tsigKey is empty; set or change tsigRotation to issue a new key`,
+      );
+    }
+    return { id: args.zoneId, state: toState(args.zoneId, raw, {}) };
+  },
+
+  async read(ctx, id, prior) {
+    const zoneId = zoneIdOf(TOKEN, id);
+    try {
+      return { id: zoneId, state: toState(zoneId, await ctx.client.get(`/dns/zones/${zoneId}/transfer`, { schema: transferWire, signal: ctx.signal }), prior) };
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds) {
+    const zoneId = zoneIdOf(TOKEN, id);
+    const lists = body(transferArgs, news, ["allow", "notify"]);
+    const rotate = news.tsig && olds.tsigConfigured && !deepEqual(news.tsigRotation, olds.tsigRotation);
+    let raw: TransferWire;
+    if (rotate) {
+      // The API keeps an existing key on `tsig: true`; only removing it first makes a new one.
+      await put(ctx, zoneId, { ...lists, tsig: false });
+      raw = await put(ctx, zoneId, { tsig: true });
+    } else {
+      raw = await put(ctx, zoneId, { ...lists, tsig: news.tsig });
+    }
+    return toState(zoneId, raw, { ...olds, tsigRotation: news.tsigRotation });
+  },
+
+  async delete(ctx, id) {
+    await put(ctx, zoneIdOf(TOKEN, id), { allow: [], notify: [], tsig: false });
+  },
+});

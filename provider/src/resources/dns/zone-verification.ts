@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { defineResource, type OperationContext } from "../../framework/definition";
+import { idRef } from "../../framework/wire";
+import { defaultSleep, isNotFound } from "../../client";
+import { zoneIdOf } from "./ids";
+
+const TOKEN = "nsp:dns:ZoneVerification";
+const DEFAULT_TIMEOUT_SECONDS = 300;
+const DEFAULT_POLL_SECONDS = 10;
+
+const verificationArgs = z.object({
+  zoneId: idRef("Id of the zone whose delegation is awaited."),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(86400)
+    .default(DEFAULT_TIMEOUT_SECONDS)
+    .meta({ description: "How long to wait for the delegation before failing, in seconds." }),
+  pollIntervalSeconds: z
+    .number()
+    .min(0.01)
+    .max(3600)
+    .default(DEFAULT_POLL_SECONDS)
+    .meta({ description: "Seconds between two checks of the delegation." }),
+});
+
+const verificationState = z.object({
+  active: z.boolean().meta({ description: "Whether the zone is active." }),
+  verifiedAt: z.string().nullable().optional().meta({ description: "When the zone became active." }),
+  nameServers: z.array(z.string()).meta({ description: "The name servers the delegation points at." }),
+});
+
+type VerificationState = z.output<typeof verificationArgs> & z.output<typeof verificationState>;
+
+const verifyWire = z.looseObject({ active: z.boolean(), seen: z.array(z.string()).default([]), expected: z.array(z.string()).default([]) });
+const zoneWire = z.looseObject({
+  name: z.string(),
+  status: z.string(),
+  verified_at: z.string().nullable().optional(),
+  name_servers: z.array(z.string()).optional(),
+});
+
+const list = (hosts: string[]) => (hosts.length ? hosts.join(", ") : "none");
+
+async function waitForDelegation(ctx: OperationContext, zoneId: string, timeoutSeconds: number, pollSeconds: number): Promise<string[]> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    const result = await ctx.client.post(`/dns/zones/${zoneId}/verify`, undefined, { schema: verifyWire, signal: ctx.signal });
+    if (result.active) return result.expected;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      throw new Error(
+        `${TOKEN}: zone ${zoneId} is not active after ${timeoutSeconds}s (${attempt} checks): public DNS shows name servers [${list(result.seen)}] (seen), expected [${list(result.expected)}]. Set the zone's name servers at its registrar (for a host-mode zone: the NS records in the parent zone) to the expected ones, then run again`,
+      );
+    }
+    if (attempt === 1) ctx.log("info", `waiting for the delegation of zone ${zoneId}: public DNS shows [${list(result.seen)}], expected [${list(result.expected)}]`);
+    // The last check falls on the deadline rather than a whole interval after it.
+    await defaultSleep(Math.min(pollSeconds * 1000, remaining), ctx.signal);
+  }
+}
+
+function stateOf(zoneId: string, raw: z.output<typeof zoneWire>, settings: Partial<VerificationState>, nameServers: string[] | undefined): VerificationState {
+  return {
+    zoneId,
+    timeoutSeconds: settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    pollIntervalSeconds: settings.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS,
+    active: raw.status === "active",
+    verifiedAt: raw.verified_at ?? null,
+    nameServers: raw.name_servers ?? nameServers ?? [],
+  };
+}
+
+export const zoneVerification = defineResource({
+  token: TOKEN,
+  description:
+    "Waits until a zone is active, that is until public DNS delegates it to the service's name servers, polling the API's verify operation. Create fails with the name servers seen and expected when the time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). Deleting it does nothing to the zone.",
+  args: verificationArgs,
+  state: verificationState,
+  replaceOnChanges: ["zoneId"],
+  importId: "<zoneId>",
+
+  async create(ctx, args) {
+    const expected = await waitForDelegation(ctx, args.zoneId, args.timeoutSeconds, args.pollIntervalSeconds);
+    const zone = await ctx.client.get(`/dns/zones/${args.zoneId}`, { schema: zoneWire, signal: ctx.signal });
+    return { id: args.zoneId, state: stateOf(args.zoneId, zone, args, expected) };
+  },
+
+  async read(ctx, id, prior) {
+    const zoneId = zoneIdOf(TOKEN, id);
+    try {
+      const zone = await ctx.client.get(`/dns/zones/${zoneId}`, { schema: zoneWire, signal: ctx.signal });
+      // A zone that is not active has not been verified: the next `up` waits for it again.
+      if (zone.status !== "active") return undefined;
+      return { id: zoneId, state: stateOf(zoneId, zone, prior, prior.nameServers) };
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  // The wait settings only matter while creating; nothing to send.
+  async update(_ctx, _id, news, olds) {
+    return { ...olds, ...news };
+  },
+});

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { defineResource, type CheckFailure } from "../../framework/definition";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { familyBits, parsePrefix } from "./prefix";
+
+export const ASN_MAX = 4294967295;
+
+const prefix = z
+  .string()
+  .transform((s, ctx) => {
+    const r = parsePrefix(s);
+    if (r.ok) return r.prefix.text;
+    ctx.addIssue({ code: "custom", message: r.reason });
+    return z.NEVER;
+  })
+  .meta({
+    description:
+      "Prefix the ROA authorises, such as `192.0.2.0/24` or `2001:db8::/32`. Host bits must be zero; IPv6 is written lower-case and compressed, as the API stores it.",
+  });
+
+const roaArgs = z.object({
+  caId: idRef("Id of the hosted RPKI CA that signs the ROA."),
+  asn: z
+    .number()
+    .int()
+    .min(0)
+    .max(ASN_MAX)
+    .meta({ description: "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the prefix); 0 makes an AS0 ROA, which says no one may originate it." }),
+  prefix,
+  maxLength: z
+    .number()
+    .int()
+    .min(0)
+    .max(128)
+    .optional()
+    .meta({ description: "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: the prefix length." }),
+  comment: z.string().max(1024).optional().meta({ description: "Free-text comment, shown as `descr:` in the CA's RPSL." }),
+});
+
+const roaState = z.object({
+  createdAt: z.string().meta({ description: "When the ROA was created." }),
+});
+
+export const roaProperties = roaArgs.extend(roaState.shape);
+export type RoaState = z.output<typeof roaProperties>;
+
+const roaWire = z.looseObject({ id: z.number().int(), asn: z.number().int(), prefix: z.string(), max_length: z.number().int() });
+
+function toState(raw: z.output<typeof roaWire>) {
+  return { id: String(raw.id), state: fromWire(roaProperties, raw) as RoaState };
+}
+
+/** Accepts the import form `<caId>/<roaId>` as well as a bare ROA id with a known CA. */
+export function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } {
+  const numeric = /^[1-9][0-9]*$/;
+  const parts = id.split("/");
+  if (parts.length === 2 && numeric.test(parts[0]!) && numeric.test(parts[1]!)) return { caId: parts[0]!, roaId: parts[1]! };
+  if (parts.length === 1 && numeric.test(id) && caId) return { caId, roaId: id };
+  throw new Error(`nsp:rpki:Roa: id "${id}" must have the form <caId>/<roaId>`);
+}
+
+export const roa = defineResource({
+  token: "nsp:rpki:Roa",
+  description:
+    "A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.",
+  args: roaArgs,
+  state: roaState,
+  replaceOnChanges: ["caId", "asn", "prefix", "maxLength", "comment"],
+  // The API refuses two ROAs with the same origin, prefix and maxLength in one CA, so a
+  // replacement that keeps them (a new comment) must wait for the old ROA to go.
+  deleteBeforeReplace: (olds, news) => olds.caId === news.caId && olds.asn === news.asn && olds.prefix === news.prefix && olds.maxLength === news.maxLength,
+  importId: "<caId>/<roaId>",
+
+  check(args) {
+    const failures: CheckFailure[] = [];
+    const p = parsePrefix(args.prefix);
+    if (!p.ok) return failures;
+    const { length } = p.prefix;
+    const max = familyBits(p.prefix);
+    if (args.maxLength === undefined) {
+      // RFC 6482: a ROA without maxLength allows exactly the prefix length, which is also what
+      // the API stores. Writing it into the inputs keeps the next Diff (and an import into a
+      // program without maxLength) free of changes.
+      args.maxLength = length;
+    } else if (args.maxLength < length || args.maxLength > max) {
+      failures.push({ property: "maxLength", reason: `must be between ${length} (the length of ${p.prefix.text}) and ${max} for an IPv${p.prefix.version} prefix, got ${args.maxLength}` });
+    }
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const created = await ctx.client.post(`/rpki/cas/${args.caId}/roas`, body(roaArgs, args, ["asn", "prefix", "maxLength", "comment"]), { schema: roaWire, signal: ctx.signal });
+    return toState(created);
+  },
+
+  async read(ctx, id, prior) {
+    const { caId, roaId } = parseRoaId(id, prior.caId);
+    try {
+      // There is no GET of one ROA: find it in its CA's list.
+      const roas = await ctx.client.listAll(`/rpki/cas/${caId}/roas`, { itemSchema: roaWire, signal: ctx.signal });
+      const found = roas.find((r) => String(r.id) === roaId);
+      return found ? toState(found) : undefined;
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async delete(ctx, id, olds) {
+    const { caId, roaId } = parseRoaId(id, olds.caId);
+    await ctx.client.delete(`/rpki/cas/${caId}/roas/${roaId}`, { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,179 @@
+// nsp:dns:Range (address-range grants in reverse zones) through the built plugin over gRPC.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const ZONE = "nsp:dns:Zone";
+const RANGE = "nsp:dns:Range";
+
+type Obj = Record<string, unknown>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let serviceId: string;
+
+beforeAll(async () => {
+  const token = `svc_${"ef56".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "ranges", token }] });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(news: Obj, type = RANGE): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(type, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function newZone(name: string): Promise<{ id: string; properties: Obj }> {
+  return plugin.create(ZONE, name, await checked({ serviceId, name }, ZONE));
+}
+
+describe("nsp:dns:Range in a given zone", () => {
+  it("walks a range through its lifecycle", async () => {
+    const zone = await newZone("2.0.192.in-addr.arpa");
+    const inputs = await checked({ zoneId: zone.id, prefix: " 192.0.2.0/26 ", owner: "cust@example.com", externalRef: "C-1", note: "first" });
+    expect(inputs).toEqual({ zoneId: zone.id, prefix: "192.0.2.0/26", owner: "cust@example.com", externalRef: "C-1", note: "first", enabled: true });
+
+    await control.resetStats();
+    const preview = await plugin.create(RANGE, "r", inputs, true);
+    expect(preview).toMatchObject({ id: "", properties: { createdAt: UNKNOWN, prefix: "192.0.2.0/26" } });
+    expect((await control.stats()).total).toBe(0);
+
+    const created = await plugin.create(RANGE, "r", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toEqual({ ...inputs, createdAt: expect.any(String) });
+    const read = await plugin.read(RANGE, "r", created.id, created.properties, inputs);
+    expect(read).toMatchObject({ id: created.id, properties: created.properties, inputs });
+    expect((await plugin.diff(RANGE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // Move the grant, drop the note, disable it: one patch.
+    const moved = await checked({ zoneId: zone.id, prefix: "192.0.2.64/26", owner: "cust@example.com", externalRef: "C-1", enabled: false });
+    const d = await plugin.diff(RANGE, "r", created.id, read.properties, moved, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["enabled", "note", "prefix"]);
+    await control.resetStats();
+    const updated = await plugin.update(RANGE, "r", created.id, read.properties, moved);
+    expect((await control.stats()).byRoute).toEqual({ "PATCH /dns/zones/:id/ranges/:rid": 1 });
+    expect(updated).toMatchObject({ prefix: "192.0.2.64/26", note: null, enabled: false, owner: "cust@example.com", createdAt: created.properties.createdAt });
+    expect((await plugin.diff(RANGE, "r", created.id, updated, moved, moved)).changes).toBe(false);
+
+    // external_ref cannot be patched: replace, deleting first when the new range overlaps the old one.
+    const newRef = await checked({ ...moved, externalRef: "C-2" });
+    expect(await plugin.diff(RANGE, "r", created.id, updated, newRef, moved)).toMatchObject({ replaces: ["externalRef"], deleteBeforeReplace: true });
+    const elsewhere = await checked({ ...newRef, prefix: "192.0.2.128/26" });
+    expect(await plugin.diff(RANGE, "r", created.id, updated, elsewhere, moved)).toMatchObject({ deleteBeforeReplace: false });
+    expect((await plugin.diff(RANGE, "r", created.id, updated, { ...moved, zoneId: "999" }, moved)).replaces).toEqual(["zoneId"]);
+
+    const imported = await plugin.read(RANGE, "imp", `${zone.id}/${created.id}`);
+    expect(imported.id).toBe(created.id);
+    expect(imported.inputs).toEqual({ zoneId: zone.id, prefix: "192.0.2.64/26", owner: "cust@example.com", externalRef: "C-1", enabled: false });
+    const importChecked = await checked(imported.inputs);
+    expect((await plugin.diff(RANGE, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
+    await expect(plugin.read(RANGE, "imp", created.id)).rejects.toThrow(/<zoneId>\/<rangeId>/);
+    await expect(plugin.read(RANGE, "imp", `${zone.id}/abc`)).rejects.toThrow(/<zoneId>\/<rangeId>/);
+
+    await plugin.delete(RANGE, "r", created.id, updated);
+    expect(await control.list(`/dns/zones/${zone.id}/ranges`)).toEqual([]);
+    expect((await plugin.read(RANGE, "r", created.id, updated, moved)).id).toBe("");
+    await plugin.delete(RANGE, "r", created.id, updated);
+    await plugin.delete(ZONE, "z", zone.id, zone.properties);
+  });
+
+  it("sees edits and deletion made through the API", async () => {
+    const zone = await newZone("100.51.198.in-addr.arpa");
+    const inputs = await checked({ zoneId: zone.id, prefix: "198.51.100.0/28", owner: "a" });
+    const created = await plugin.create(RANGE, "r", inputs);
+    await control.patch(`/dns/zones/${zone.id}/ranges/${created.id}`, { owner: "b", note: "set by hand" });
+    const read = await plugin.read(RANGE, "r", created.id, created.properties, inputs);
+    expect(read.properties).toMatchObject({ owner: "b", note: "set by hand" });
+    // The program left the note at its default (none), so the hand-written one is drift too.
+    const d = await plugin.diff(RANGE, "r", created.id, read.properties, inputs, read.inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["note", "owner"]);
+    const repaired = await plugin.update(RANGE, "r", created.id, read.properties, inputs);
+    expect(repaired).toMatchObject({ owner: "a", note: null });
+
+    await control.delete(`/dns/zones/${zone.id}/ranges/${created.id}`);
+    expect((await plugin.read(RANGE, "r", created.id, repaired, inputs)).id).toBe("");
+    // A deleted zone takes its ranges with it.
+    const again = await plugin.create(RANGE, "r2", inputs);
+    await control.delete(`/dns/zones/${zone.id}`);
+    expect((await plugin.read(RANGE, "r2", again.id, again.properties, inputs)).id).toBe("");
+  });
+});
+
+describe("nsp:dns:Range located by the API", () => {
+  it("lands in the most specific covering reverse zone and shows it in zoneId", async () => {
+    const wide = await newZone("8.b.d.0.1.0.0.2.ip6.arpa");
+    const narrow = await newZone("0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa");
+    const inputs = await checked({ prefix: "2001:DB8:0:1::/64", owner: "v6 customer", enabled: false });
+    expect(inputs).toEqual({ prefix: "2001:db8:0:1::/64", owner: "v6 customer", externalRef: null, note: null, enabled: false });
+
+    await control.resetStats();
+    const preview = await plugin.create(RANGE, "auto", inputs, true);
+    expect(preview.properties.createdAt).toBe(UNKNOWN);
+    expect((await control.stats()).total).toBe(0);
+
+    const created = await plugin.create(RANGE, "auto", inputs);
+    expect(created.properties).toMatchObject({ zoneId: narrow.id, prefix: "2001:db8:0:1::/64", enabled: false, owner: "v6 customer" });
+    const read = await plugin.read(RANGE, "auto", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(RANGE, "auto", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+    // Naming the zone it landed in changes nothing; naming another replaces.
+    expect((await plugin.diff(RANGE, "auto", created.id, read.properties, { ...inputs, zoneId: narrow.id }, inputs)).changes).toBe(false);
+    expect((await plugin.diff(RANGE, "auto", created.id, read.properties, { ...inputs, zoneId: wide.id }, inputs)).replaces).toEqual(["zoneId"]);
+
+    const enabled = await checked({ ...inputs, enabled: true, owner: null });
+    const updated = await plugin.update(RANGE, "auto", created.id, read.properties, enabled);
+    expect(updated).toMatchObject({ zoneId: narrow.id, enabled: true, owner: null });
+
+    const imported = await plugin.read(RANGE, "imp", `${narrow.id}/${created.id}`);
+    expect(imported.inputs).toEqual({ zoneId: narrow.id, prefix: "2001:db8:0:1::/64" });
+    const importChecked = await checked(imported.inputs);
+    expect((await plugin.diff(RANGE, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
+
+    await plugin.delete(RANGE, "auto", created.id, updated);
+    expect((await plugin.read(RANGE, "auto", created.id, updated, enabled)).id).toBe("");
+
+    // Nothing covers this prefix: the API's refusal reaches the user.
+    await expect(plugin.create(RANGE, "none", await checked({ prefix: "203.0.113.0/24" }))).rejects.toThrow(/prefix: no reverse zone/);
+    await plugin.delete(ZONE, "n", narrow.id, narrow.properties);
+    await plugin.delete(ZONE, "w", wide.id, wide.properties);
+  });
+});
+
+describe("nsp:dns:Range bad input", () => {
+  it("is rejected in Check, naming the property, before any request", async () => {
+    await control.resetStats();
+    const cases: [Obj, string][] = [
+      [{ prefix: "192.0.2.1/26" }, "prefix"],
+      [{ prefix: "192.0.2.0" }, "prefix"],
+      [{ prefix: "192.0.2.0/33" }, "prefix"],
+      [{ prefix: "2001:db8::/129" }, "prefix"],
+      [{ prefix: "2001:db8::g/64" }, "prefix"],
+      [{}, "prefix"],
+      [{ prefix: "192.0.2.0/24", zoneId: "abc" }, "zoneId"],
+      [{ prefix: "192.0.2.0/24", owner: "x".repeat(1025) }, "owner"],
+      [{ prefix: "192.0.2.0/24", enabled: "no" }, "enabled"],
+      [{ prefix: "192.0.2.0/24", external_ref: "C-1" }, "external_ref"],
+    ];
+    for (const [news, property] of cases) {
+      const { failures } = await plugin.check(RANGE, "bad", news);
+      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
+    }
+    const hostBits = await plugin.check(RANGE, "bad", { prefix: "192.0.2.1/26" });
+    expect(hostBits.failures[0]?.reason).toMatch(/host bits must be zero/);
+    expect((await control.stats()).total).toBe(0);
+  });
+});

@@ -1,0 +1,183 @@
+// nsp:dns:ZoneVerification through the built plugin over gRPC: it polls the API's verify
+// operation until the emulator's public-DNS view delegates the zone to the service.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { startEmulator } from "../../emulator/src/server";
+import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const ZONE = "nsp:dns:Zone";
+const VERIFY = "nsp:dns:ZoneVerification";
+const NS = ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"];
+
+type Obj = Record<string, unknown>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let token: string;
+let serviceId: string;
+
+beforeAll(async () => {
+  token = `svc_${"a1b2".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "verify", token }] });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(news: Obj, type = VERIFY): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(type, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function newZone(name: string): Promise<{ id: string; properties: Obj }> {
+  return plugin.create(ZONE, name, await checked({ serviceId, name }, ZONE));
+}
+
+const verifyCalls = async () => (await control.stats()).byRoute["POST /dns/zones/:id/verify"] ?? 0;
+
+describe("nsp:dns:ZoneVerification", () => {
+  it("is created once public DNS delegates the zone, and walks the rest of its lifecycle", async () => {
+    const zone = await newZone("delegated.example");
+    await control.setPublicDns("delegated.example", NS);
+    const inputs = await checked({ zoneId: zone.id });
+    expect(inputs).toEqual({ zoneId: zone.id, timeoutSeconds: 300, pollIntervalSeconds: 10 });
+
+    await control.resetStats();
+    const preview = await plugin.create(VERIFY, "v", inputs, true);
+    expect(preview).toMatchObject({ id: "", properties: { active: UNKNOWN, verifiedAt: UNKNOWN } });
+    expect((await control.stats()).total).toBe(0);
+
+    const created = await plugin.create(VERIFY, "v", inputs);
+    expect(created.id).toBe(zone.id);
+    expect(created.properties).toEqual({ ...inputs, active: true, verifiedAt: expect.any(String), nameServers: NS });
+    expect((await control.get(`/dns/zones/${zone.id}`)).status).toBe("active");
+
+    const read = await plugin.read(VERIFY, "v", created.id, created.properties, inputs);
+    expect(read).toMatchObject({ id: zone.id, properties: created.properties, inputs });
+    expect((await plugin.diff(VERIFY, "v", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // The wait settings change in place and send nothing.
+    const patient = await checked({ zoneId: zone.id, timeoutSeconds: 900 });
+    expect(await plugin.diff(VERIFY, "v", created.id, read.properties, patient, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["timeoutSeconds"] });
+    await control.resetStats();
+    const updated = await plugin.update(VERIFY, "v", created.id, read.properties, patient);
+    expect(updated).toMatchObject({ timeoutSeconds: 900, active: true });
+    expect((await control.stats()).total).toBe(0);
+    expect((await plugin.diff(VERIFY, "v", created.id, updated, { ...patient, zoneId: "999" }, patient)).replaces).toEqual(["zoneId"]);
+
+    const imported = await plugin.read(VERIFY, "imp", zone.id);
+    expect(imported.id).toBe(zone.id);
+    expect(imported.inputs).toEqual({ zoneId: zone.id });
+    expect(imported.properties).toMatchObject({ active: true, verifiedAt: created.properties.verifiedAt, nameServers: NS });
+    const importChecked = await checked(imported.inputs);
+    expect((await plugin.diff(VERIFY, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
+    await expect(plugin.read(VERIFY, "imp", "delegated.example")).rejects.toThrow(/must be a numeric zone id/);
+
+    // Delete leaves the zone alone and sends nothing.
+    await control.resetStats();
+    await plugin.delete(VERIFY, "v", created.id, updated);
+    expect((await control.stats()).total).toBe(0);
+    expect((await control.get(`/dns/zones/${zone.id}`)).status).toBe("active");
+    await plugin.delete(ZONE, "z", zone.id, zone.properties);
+  });
+
+  it("keeps polling until the delegation appears", async () => {
+    const zone = await newZone("later.example");
+    await control.resetStats();
+    const creating = plugin.create(VERIFY, "v", await checked({ zoneId: zone.id, pollIntervalSeconds: 0.05, timeoutSeconds: 30 }));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await verifyCalls()).toBeGreaterThan(1);
+    await control.setPublicDns("later.example.", ["NS2.nsp-emulator.test.", "ns1.nsp-emulator.test"]);
+    const created = await creating;
+    expect(created.properties).toMatchObject({ active: true, nameServers: NS });
+    await plugin.delete(ZONE, "z", zone.id, zone.properties);
+  });
+
+  it("gives up after the timeout, reporting the name servers seen and expected", async () => {
+    const zone = await newZone("elsewhere.example");
+    await control.setPublicDns("elsewhere.example", ["ns1.other-dns.test", "ns2.other-dns.test"]);
+    await control.resetStats();
+    const started = Date.now();
+    const err = await plugin.create(VERIFY, "v", await checked({ zoneId: zone.id, timeoutSeconds: 1, pollIntervalSeconds: 0.2 })).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    const elapsed = Date.now() - started;
+    expect(err?.message).toMatch(/nsp:dns:ZoneVerification: zone \d+ is not active after 1s/);
+    expect(err?.message).toMatch(/\[ns1\.other-dns\.test, ns2\.other-dns\.test\] \(seen\), expected \[ns1\.nsp-emulator\.test, ns2\.nsp-emulator\.test\]/);
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(5000);
+    expect(await verifyCalls()).toBeGreaterThanOrEqual(4);
+    expect((await control.get(`/dns/zones/${zone.id}`)).status).toBe("pending");
+
+    // Nothing in public DNS at all.
+    const bare = await newZone("nowhere.example");
+    await expect(plugin.create(VERIFY, "v", await checked({ zoneId: bare.id, timeoutSeconds: 1, pollIntervalSeconds: 0.5 }))).rejects.toThrow(
+      /\[none\] \(seen\), expected \[ns1\.nsp-emulator\.test, ns2\.nsp-emulator\.test\]/,
+    );
+  });
+
+  it("stops waiting when the engine cancels", async () => {
+    const zone = await newZone("cancelled.example");
+    const p = await startPlugin();
+    try {
+      await p.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+      const started = Date.now();
+      const creating = p.create(VERIFY, "v", { zoneId: zone.id, timeoutSeconds: 600, pollIntervalSeconds: 60 }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      await p.call("cancel", new Empty());
+      const err = await creating;
+      expect(err?.message).toMatch(/cancelled/);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await p.stop();
+    }
+  });
+
+  it("is gone from the state when its zone is deleted", async () => {
+    const zone = await newZone("short-lived.example");
+    await control.setPublicDns("short-lived.example", NS);
+    const inputs = await checked({ zoneId: zone.id });
+    const created = await plugin.create(VERIFY, "v", inputs);
+    // A lost delegation leaves the zone active and served: still verified.
+    await control.setPublicDns("short-lived.example", ["ns.elsewhere.test"]);
+    await fetch(`${control.root}/_emulator/dns/recheck`, { method: "POST" });
+    expect((await control.get<{ delegation: { lost_at: string | null } }>(`/dns/zones/${zone.id}`)).delegation.lost_at).not.toBeNull();
+    const read = await plugin.read(VERIFY, "v", created.id, created.properties, inputs);
+    expect(read.properties.active).toBe(true);
+    await control.delete(`/dns/zones/${zone.id}`);
+    expect((await plugin.read(VERIFY, "v", created.id, created.properties, inputs)).id).toBe("");
+    // A zone that was never verified cannot be imported as verified.
+    const pending = await newZone("pending.example");
+    expect((await plugin.read(VERIFY, "imp", pending.id)).id).toBe("");
+  });
+
+  it("rejects bad input in Check, naming the property, before any request", async () => {
+    await control.resetStats();
+    const cases: [Obj, string][] = [
+      [{}, "zoneId"],
+      [{ zoneId: "one" }, "zoneId"],
+      [{ zoneId: "1", timeoutSeconds: 0 }, "timeoutSeconds"],
+      [{ zoneId: "1", timeoutSeconds: 1.5 }, "timeoutSeconds"],
+      [{ zoneId: "1", pollIntervalSeconds: 0 }, "pollIntervalSeconds"],
+      [{ zoneId: "1", pollIntervalSeconds: "10" }, "pollIntervalSeconds"],
+    ];
+    for (const [news, property] of cases) {
+      const { failures } = await plugin.check(VERIFY, "bad", news);
+      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
+    }
+    expect((await control.stats()).total).toBe(0);
+  });
+});
