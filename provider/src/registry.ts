@@ -15,9 +15,13 @@ import { ca as rpkiCa } from "./resources/rpki/ca";
 import { roa as rpkiRoa } from "./resources/rpki/roa";
 import { getRpkiSuggestions } from "./functions/rpki/get-rpki-suggestions";
 import { getRpsl } from "./functions/rpki/get-rpsl";
+import { site as cdnSite } from "./resources/cdn/site";
+import { siteSettings as cdnSiteSettings } from "./resources/cdn/site-settings";
+import { siteVerification as cdnSiteVerification } from "./resources/cdn/site-verification";
+import { rule as securityRule } from "./resources/security/rule";
 
 /** Every resource and function the provider serves, by type token. Add new definitions here. */
-export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, rpkiCa, rpkiRoa];
+export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, rpkiCa, rpkiRoa, cdnSite, cdnSiteSettings, cdnSiteVerification, securityRule];
 export const functions: readonly AnyFunction[] = [getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl];
 
 export const resourcesByToken = new Map(resources.map((r) => [r.token, r]));

@@ -253,7 +253,7 @@ export class NspProvider {
     const secretKeys = new Set([...olds.secretKeys, ...news.secretKeys, ...(def.secrets ?? [])]);
     const state = req.getPreview()
       ? { ...olds.value, ...news.value }
-      : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value);
+      : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value, req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined);
     return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
   });
 

@@ -90,7 +90,7 @@ describe("nsp:dns:Zone extras", () => {
     const d = await plugin.diff(ZONE, "z", zone.id, read.properties, primary, inputs);
     expect(d).toMatchObject({ changes: true, replaces: [], diffs: ["secondaryMaster"] });
     expect(d.detailed.secondaryMaster).toBe(Kind.DELETE);
-    const afterPrimary = await plugin.update(ZONE, "z", zone.id, read.properties, primary);
+    const afterPrimary = await plugin.update(ZONE, "z", zone.id, read.properties, primary, false, inputs);
     expect(afterPrimary.secondaryMaster).toBeNull();
     expect(afterPrimary.serial as number).toBeGreaterThan(zone.properties.serial as number);
     expect((await control.get(`/dns/zones/${zone.id}`)).secondary_master).toBeNull();

@@ -54,7 +54,12 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   create(ctx: OperationContext, args: Out<A>): Promise<{ id: string; state: Out<A> & Out<S> }>;
   /** Returns undefined when the object no longer exists. `prior` is empty on import. */
   read?(ctx: OperationContext, id: string, prior: Partial<Out<A> & Out<S>>): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
-  update?(ctx: OperationContext, id: string, news: Out<A>, olds: Out<A> & Out<S>): Promise<Out<A> & Out<S>>;
+  /**
+   * `changed` lists the inputs Diff found changed (against the last state, and counting an input
+   * the program stopped setting); patch exactly those, so values the program leaves to the API
+   * are never overwritten.
+   */
+  update?(ctx: OperationContext, id: string, news: Out<A>, olds: Out<A> & Out<S>, changed: readonly (keyof A & string)[]): Promise<Out<A> & Out<S>>;
   delete?(ctx: OperationContext, id: string, olds: Out<A> & Out<S>): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
-import { deepEqual } from "./diff";
+import { deepEqual, diffResource } from "./diff";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { unwrap } from "./zod-walk";
 
@@ -42,9 +42,10 @@ export async function readResource(def: AnyResource, ctx: OperationContext, id: 
   return { id: found.id, state, inputs: importing ? inputsForImport(def, state) : inputsForRefresh(def, state, priorInputs) };
 }
 
-export async function updateResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap, news: PropertyMap): Promise<PropertyMap> {
+export async function updateResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap, news: PropertyMap, oldInputs?: PropertyMap): Promise<PropertyMap> {
   if (!def.update) throw new Error(`${def.token} has no update; every change replaces it`);
-  const state = await def.update(ctx, id, news, olds);
+  const { diffs } = diffResource(def, olds, news, oldInputs);
+  const state = await def.update(ctx, id, news, olds, diffs);
   return carryOver(def, state, news, olds);
 }
 

@@ -81,6 +81,7 @@ const ORIGIN_KEYS = ["pagesProjectId", "linkTunnelId"] as const;
 export function settingsCheck(args: Partial<Settings>): CheckFailure[] {
   const failures: CheckFailure[] = [];
   if (args.keyPem !== undefined && args.certPem === undefined) failures.push({ property: "keyPem", reason: "is only used with certPem; set both or neither" });
+  if (args.certPem !== undefined && args.keyPem === undefined) failures.push({ property: "keyPem", reason: "is required with certPem (the certificate's private key)" });
   if (args.pagesProjectId && args.linkTunnelId) failures.push({ property: "linkTunnelId", reason: "a site has one origin: set at most one of pagesProjectId and linkTunnelId" });
   return failures;
 }
@@ -91,13 +92,16 @@ export type SiteWire = z.output<typeof siteWire>;
 /**
  * The site as state. Fields the API does not document on the site (cache mode, HTML TTL, host
  * header, sense, the origin ids, the WAF mode) are taken from it when it sends them and kept from
- * `prior` otherwise, so a differently shaped answer never reads as drift.
+ * `prior` otherwise, so a differently shaped answer never reads as drift. On import (no prior)
+ * the certificate is left out: without its key, which the API never returns, the program could
+ * not manage it, and `certPem` alone would not pass Check.
  */
 export function siteFromWire<T extends z.ZodObject>(schema: T, raw: SiteWire, prior: Partial<Settings>): z.output<T> {
   const wired = fromWire(schema, raw) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const key of [...PATCHABLE, ...ORIGIN_KEYS, "certPem"] as const) if (prior[key] !== undefined) out[key] = prior[key];
   for (const [key, value] of Object.entries(wired)) if (value !== undefined && key !== "waf") out[key] = value;
+  if (Object.keys(prior).length === 0) delete out.certPem;
   if (typeof raw.waf === "boolean") {
     const mode = typeof raw.waf_mode === "string" ? raw.waf_mode : (prior.waf?.mode ?? "block");
     out.waf = { enabled: raw.waf, mode };
@@ -114,11 +118,10 @@ function differs(news: Partial<Settings>, olds: Partial<Settings>, key: (typeof 
  * The PATCH body that brings the site from `olds` to `news`, or undefined when nothing changes.
  * A certificate goes with its key; dropping it from the program (the key was known) removes it.
  */
-export function settingsPatch(token: string, schema: z.ZodObject, news: Partial<Settings>, olds: Partial<Settings>, skip: readonly string[] = []): Record<string, unknown> | undefined {
+export function settingsPatch(schema: z.ZodObject, news: Partial<Settings>, olds: Partial<Settings>, skip: readonly string[] = []): Record<string, unknown> | undefined {
   const patch = body(schema, news as Record<string, unknown>, PATCHABLE.filter((k) => !skip.includes(k) && differs(news, olds, k)));
-  if (news.certPem !== undefined) {
+  if (news.certPem !== undefined && news.keyPem !== undefined) {
     if (news.certPem !== olds.certPem || news.keyPem !== olds.keyPem) {
-      if (news.keyPem === undefined) throw new Error(`${token}: certPem changed, so keyPem (the certificate's private key) is required as well`);
       patch.cert_pem = news.certPem;
       patch.key_pem = news.keyPem;
     }
@@ -136,9 +139,9 @@ export function originPut(news: Partial<Settings>, olds: Partial<Settings>): Rec
 }
 
 /** Applies the settings to site `id`: PATCH, then PUT origin. Returns the site as the API last answered, if anything was sent. */
-export async function applySettings(ctx: OperationContext, token: string, schema: z.ZodObject, id: string, news: Partial<Settings>, olds: Partial<Settings>, skip: readonly string[] = []): Promise<SiteWire | undefined> {
+export async function applySettings(ctx: OperationContext, schema: z.ZodObject, id: string, news: Partial<Settings>, olds: Partial<Settings>, skip: readonly string[] = []): Promise<SiteWire | undefined> {
   let site: SiteWire | undefined;
-  const patch = settingsPatch(token, schema, news, olds, skip);
+  const patch = settingsPatch(schema, news, olds, skip);
   if (patch) site = await ctx.client.patch(`/cdn/sites/${id}`, patch, { schema: siteWire, signal: ctx.signal });
   const origin = originPut(news, olds);
   if (origin) site = await ctx.client.put(`/cdn/sites/${id}/origin`, origin, { schema: siteWire, signal: ctx.signal });

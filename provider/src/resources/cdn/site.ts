@@ -99,7 +99,7 @@ export const site = defineResource({
     const createdState = toState(created, {});
     try {
       // The create body already carried the scheme and host header.
-      const final = await applySettings(ctx, TOKEN, siteArgs, id, args, createdState, ["originScheme", "originHostHeader"]);
+      const final = await applySettings(ctx, siteArgs, id, args, createdState, ["originScheme", "originHostHeader"]);
       return { id, state: toState(final ?? created, args) };
     } catch (e) {
       throw new Error(
@@ -127,7 +127,7 @@ export const site = defineResource({
 
   async update(ctx, id, news, olds) {
     const siteId = siteIdOf(TOKEN, id);
-    const final = await applySettings(ctx, TOKEN, siteArgs, siteId, news, olds);
+    const final = await applySettings(ctx, siteArgs, siteId, news, olds);
     return final ? toState(final, { ...olds, ...news }) : { ...olds, ...news };
   },
 

@@ -91,9 +91,9 @@ export const record = defineResource({
     }
   },
 
-  async update(ctx, id, news, olds) {
+  async update(ctx, id, news, olds, changedInputs) {
     const { zoneId, recordId } = parseRecordId(id, olds.zoneId);
-    const changed = patchable.filter((k) => news[k] !== olds[k] && !(news[k] === undefined && olds[k] === null));
+    const changed = patchable.filter((k) => changedInputs.includes(k));
     if (changed.length === 0) return { ...olds, ...news };
     const values = { ...news, weight: news.weight ?? null, healthCheck: news.healthCheck ?? null };
     const updated = await ctx.client.patch(`/dns/zones/${zoneId}/records/${recordId}`, body(recordArgs, values, changed), { schema: recordWire, signal: ctx.signal });

@@ -93,9 +93,9 @@ export const zone = defineResource({
     }
   },
 
-  async update(ctx, id, news, olds) {
-    // Unset negativeTtl is left to the API; unset secondaryMaster means primary, which null already is.
-    const changed = patchable.filter((k) => news[k] !== olds[k] && !(news[k] === undefined && (k === "negativeTtl" || olds[k] === null)));
+  async update(ctx, id, news, olds, changedInputs) {
+    // The API cannot unset negativeTtl; dropping it from the program leaves the last value.
+    const changed = patchable.filter((k) => changedInputs.includes(k) && !(k === "negativeTtl" && news[k] === undefined));
     if (changed.length === 0) return { ...olds, ...news };
     const patch = body(zoneArgs, { ...news, secondaryMaster: news.secondaryMaster ?? null }, changed);
     const updated = await ctx.client.patch(`/dns/zones/${encodeURIComponent(id)}`, patch, { schema: zoneWire, signal: ctx.signal });

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { defineResource, type OperationContext } from "../../framework/definition";
+import { idRef } from "../../framework/wire";
+import { defaultSleep, isNotFound } from "../../client";
+import { siteIdOf } from "./settings";
+
+const TOKEN = "nsp:cdn:SiteVerification";
+const DEFAULT_TIMEOUT_SECONDS = 300;
+const DEFAULT_POLL_SECONDS = 10;
+
+const verificationArgs = z.object({
+  siteId: idRef("Id of the cname-mode site (`nsp:cdn:Site`) whose DNS records are awaited."),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(86400)
+    .default(DEFAULT_TIMEOUT_SECONDS)
+    .meta({ description: "How long to wait for the CNAME before failing, in seconds." }),
+  pollIntervalSeconds: z.number().min(0.01).max(3600).default(DEFAULT_POLL_SECONDS).meta({ description: "Seconds between two checks." }),
+});
+
+const verificationState = z.object({
+  verified: z.boolean().meta({ description: "Whether the site is verified." }),
+  certificateRequested: z.boolean().meta({ description: "Whether the service requested the site's certificate (it does once the site is verified)." }),
+  verifiedAt: z.string().nullable().optional().meta({ description: "When the site was verified." }),
+  expected: z.string().meta({ description: "The CNAME target public DNS must show for the hostname." }),
+});
+
+type State = z.output<typeof verificationArgs> & z.output<typeof verificationState>;
+
+const verifyWire = z.looseObject({
+  verified: z.boolean(),
+  cname: z.string().nullable().optional(),
+  acme_cname: z.string().nullable().optional(),
+  expected: z.string(),
+  certificate_requested: z.boolean(),
+});
+const siteWire = z.looseObject({ hostname: z.string(), target: z.string().nullable().optional(), verified_at: z.string().nullable().optional() });
+
+async function waitForVerification(ctx: OperationContext, siteId: string, timeoutSeconds: number, pollSeconds: number): Promise<z.output<typeof verifyWire>> {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  for (let attempt = 1; ; attempt++) {
+    const r = await ctx.client.post(`/cdn/sites/${siteId}/verify`, undefined, { schema: verifyWire, signal: ctx.signal });
+    if (r.verified && r.certificate_requested) return r;
+    const seen = r.cname ? `a CNAME to ${r.cname}` : "no CNAME";
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      throw new Error(
+        `${TOKEN}: site ${siteId} is not verified after ${timeoutSeconds}s (${attempt} checks): public DNS shows ${seen} (seen), expected a CNAME to ${r.expected}` +
+          `${r.verified ? " (seen, but the certificate was not requested yet)" : ""}. Add the records of the site's \`instructions\` at the hostname's DNS provider, then run again`,
+      );
+    }
+    if (attempt === 1) ctx.log("info", `waiting for site ${siteId}: public DNS shows ${seen}, expected a CNAME to ${r.expected}`);
+    // The last check falls on the deadline rather than a whole interval after it.
+    await defaultSleep(Math.min(pollSeconds * 1000, remaining), ctx.signal);
+  }
+}
+
+function stateOf(siteId: string, raw: z.output<typeof siteWire>, settings: Partial<State>): State {
+  return {
+    siteId,
+    timeoutSeconds: settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    pollIntervalSeconds: settings.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS,
+    verified: raw.verified_at != null,
+    // Verification is what requests the certificate, so a verified site has had it requested.
+    certificateRequested: raw.verified_at != null,
+    verifiedAt: raw.verified_at ?? null,
+    expected: raw.target ?? settings.expected ?? "",
+  };
+}
+
+export const siteVerification = defineResource({
+  token: TOKEN,
+  description:
+    "Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its `target`, and the service has requested the certificate. It polls the API's verify operation; when the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what needs the site to be live. Deleting it does nothing to the site.",
+  args: verificationArgs,
+  state: verificationState,
+  replaceOnChanges: ["siteId"],
+  importId: "<siteId>",
+
+  async create(ctx, args) {
+    await waitForVerification(ctx, args.siteId, args.timeoutSeconds, args.pollIntervalSeconds);
+    const site = await ctx.client.get(`/cdn/sites/${args.siteId}`, { schema: siteWire, signal: ctx.signal });
+    return { id: args.siteId, state: stateOf(args.siteId, site, args) };
+  },
+
+  async read(ctx, id, prior) {
+    const siteId = siteIdOf(TOKEN, id);
+    try {
+      const site = await ctx.client.get(`/cdn/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
+      // A site that was never verified has nothing to show: the next `up` waits for it again.
+      if (site.verified_at == null) return undefined;
+      return { id: siteId, state: stateOf(siteId, site, prior) };
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  // The wait settings only matter while creating; nothing to send.
+  async update(_ctx, _id, news, olds) {
+    return { ...olds, ...news };
+  },
+});

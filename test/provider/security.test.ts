@@ -1,0 +1,161 @@
+// Security rules, driven through the built plugin binary over gRPC against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const RULE = "nsp:security:Rule";
+
+type Obj = Record<string, unknown>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let siteId: string;
+let zoneId: string;
+
+beforeAll(async () => {
+  const token = `svc_${"5ec0".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "security", token }] });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  const dns = (await control.services()).find((s) => s.type === "auth_dns")!;
+  siteId = String((await control.post<{ id: number }>("/cdn/sites", { hostname: "www.sec.example", origin: "203.0.113.60" })).id);
+  zoneId = String((await control.post<{ id: number }>("/dns/zones", { service_id: dns.id, name: "sec-zone.example" })).id);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(RULE, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+describe("nsp:security:Rule over gRPC", () => {
+  it("walks a rule through its whole lifecycle", async () => {
+    const inputs = await checked({ siteId, field: "country", op: "in", value: " RU, CN ", action: "block", note: "geo" });
+    expect(inputs).toEqual({ siteId, field: "country", op: "in", value: "RU, CN", action: "block", note: "geo", enabled: true });
+
+    await control.resetStats();
+    const preview = await plugin.create(RULE, "r", inputs, true);
+    expect(preview.id).toBe("");
+    expect(plain(preview.properties.createdAt)).toBe(UNKNOWN);
+    expect((await control.stats()).total).toBe(0);
+
+    const created = await plugin.create(RULE, "r", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toMatchObject({ siteId, zoneId: null, field: "country", op: "in", value: "RU, CN", action: "block", seq: 10, note: "geo", enabled: true });
+    const read = await plugin.read(RULE, "r", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect((await plugin.diff(RULE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // Only enabled changes in place.
+    const off = await checked({ ...inputs, enabled: false });
+    expect(await plugin.diff(RULE, "r", created.id, read.properties, off, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["enabled"] });
+    await control.resetStats();
+    const updated = await plugin.update(RULE, "r", created.id, read.properties, off, false, inputs);
+    expect(updated.enabled).toBe(false);
+    expect((await control.stats()).byRoute).toEqual({ "PATCH /security/rules/:id": 1 });
+    const read2 = await plugin.read(RULE, "r", created.id, updated, off);
+    expect(read2.properties.enabled).toBe(false);
+
+    // Everything else replaces.
+    for (const [key, value] of [["value", "RU"], ["action", "challenge"], ["op", "not_in"], ["seq", 5], ["note", "other"], ["field", "asn"], ["zoneId", zoneId]] as const) {
+      const { siteId: _site, ...offZone } = off;
+      const news = key === "field" ? { ...off, field: "asn", value: "64500" } : key === "zoneId" ? { ...offZone, zoneId } : { ...off, [key]: value };
+      const d = await plugin.diff(RULE, "r", created.id, read2.properties, news, off);
+      expect(d.changes, key).toBe(true);
+      expect(d.replaces, key).toContain(key);
+      expect(d.deleteBeforeReplace).toBe(false);
+    }
+
+    // Import with only the id.
+    const imported = await plugin.read(RULE, "imp", created.id);
+    expect(imported.id).toBe(created.id);
+    expect(imported.inputs).toEqual({ siteId, field: "country", op: "in", value: "RU, CN", action: "block", seq: 10, note: "geo", enabled: false });
+    const importCheck = await checked(imported.inputs);
+    expect((await plugin.diff(RULE, "imp", imported.id, imported.properties, importCheck, imported.inputs)).changes).toBe(false);
+    await expect(plugin.read(RULE, "imp", `${siteId}/${created.id}`)).rejects.toThrow(/must be a numeric rule id/);
+
+    await plugin.delete(RULE, "r", created.id, read2.properties);
+    expect((await plugin.read(RULE, "r", created.id, read2.properties, off)).id).toBe("");
+    await plugin.delete(RULE, "r", created.id, read2.properties);
+  });
+
+  it("creates a disabled zone rule with the patch that disables it", async () => {
+    const inputs = await checked({ zoneId, field: "ip", op: "not_in", value: "192.0.2.0/24,2001:db8::/32", action: "allow", seq: 100, enabled: false });
+    await control.resetStats();
+    const created = await plugin.create(RULE, "z", inputs);
+    expect((await control.stats()).byRoute).toEqual({ "POST /security/rules": 1, "PATCH /security/rules/:id": 1 });
+    expect(created.properties).toMatchObject({ zoneId, siteId: null, seq: 100, enabled: false, note: null });
+    const read = await plugin.read(RULE, "z", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    await plugin.delete(RULE, "z", created.id, created.properties);
+  });
+
+  it("sees drift made through the API on Read", async () => {
+    const inputs = await checked({ siteId, field: "asn", op: "in", value: "AS64500", action: "challenge" });
+    const created = await plugin.create(RULE, "d", inputs);
+    await control.patch(`/security/rules/${created.id}`, { enabled: false });
+    const refreshed = await plugin.read(RULE, "d", created.id, created.properties, inputs);
+    expect(refreshed.properties.enabled).toBe(false);
+    expect(await plugin.diff(RULE, "d", created.id, refreshed.properties, inputs, refreshed.inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["enabled"] });
+
+    await control.delete(`/security/rules/${created.id}`);
+    expect((await plugin.read(RULE, "d", created.id, refreshed.properties, inputs)).id).toBe("");
+  });
+
+  it("is gone when its site goes", async () => {
+    const site = await control.post<{ id: number }>("/cdn/sites", { hostname: "short-lived.sec.example", origin: "203.0.113.61" });
+    const inputs = await checked({ siteId: String(site.id), field: "isp", op: "in", value: "Example Hosting Ltd", action: "ratelimit" });
+    const created = await plugin.create(RULE, "g", inputs);
+    await control.delete(`/cdn/sites/${site.id}`);
+    expect((await plugin.read(RULE, "g", created.id, created.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check, naming the property, before any request", async () => {
+    await control.resetStats();
+    const base = { siteId, field: "country", op: "in", value: "DE", action: "block" };
+    const { siteId: _s, ...noTarget } = base;
+    const cases: [Obj, string][] = [
+      [noTarget, "siteId"],
+      [{ ...base, zoneId }, "zoneId"],
+      [{ ...base, value: "DEU" }, "value"],
+      [{ ...base, value: "UK" }, "value"],
+      [{ ...base, value: "DE,,FR" }, "value"],
+      [{ ...base, value: "  " }, "value"],
+      [{ ...base, field: "asn", value: "AS0" }, "value"],
+      [{ ...base, field: "asn", value: "ASN64500" }, "value"],
+      [{ ...base, field: "ip", value: "192.0.2.1/24" }, "value"],
+      [{ ...base, field: "ip", value: "300.1.1.1" }, "value"],
+      [{ ...base, field: "ip", value: "2001:db8::1/129" }, "value"],
+      [{ ...base, field: "isp", value: "x".repeat(201) }, "value"],
+      [{ ...base, field: "city" }, "field"],
+      [{ ...base, op: "eq" }, "op"],
+      [{ ...base, action: "log" }, "action"],
+      [{ ...base, seq: -1 }, "seq"],
+      [{ ...base, seq: 1.5 }, "seq"],
+      [{ ...base, siteId: "www" }, "siteId"],
+    ];
+    for (const [news, property] of cases) {
+      const { failures } = await plugin.check(RULE, "bad", news);
+      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
+      for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
+    }
+    const ok = [
+      { ...base, value: "de,fr" },
+      { ...base, field: "asn", value: "64500, AS13335" },
+      { ...base, field: "ip", value: "192.0.2.1,198.51.100.0/24,2001:db8::/32,::ffff:192.0.2.0/120" },
+      { ...base, field: "isp", value: "Example Hosting Ltd" },
+    ];
+    for (const news of ok) expect((await plugin.check(RULE, "ok", news)).failures, JSON.stringify(news)).toEqual([]);
+    const reason = (await plugin.check(RULE, "bad", { ...base, value: "DE,XX" })).failures[0]?.reason;
+    expect(reason).toContain('"XX" is not an ISO 3166-1 alpha-2 country code');
+    expect((await control.stats()).total).toBe(0);
+  });
+});
