@@ -1,18 +1,24 @@
 // Bundles the provider plugin and the emulator into one file each, so the plugin starts
-// without resolving hundreds of modules (the engine waits for its port line).
+// without resolving hundreds of modules (the engine waits for its port line). Then compiles
+// the generated Node.js SDK and links it as node_modules/@nsp/pulumi, so the examples and the
+// end-to-end tests import it exactly as a user's program would, sharing one @pulumi/pulumi.
 import { build } from "esbuild";
-import { existsSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, lstatSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entries = [
   { in: "provider/src/main.ts", out: "dist/provider.js" },
   { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
-].filter((e) => existsSync(e.in));
+];
 
 await Promise.all(
   entries.map((e) =>
     build({
-      entryPoints: [e.in],
-      outfile: e.out,
+      entryPoints: [join(root, e.in)],
+      outfile: join(root, e.out),
       bundle: true,
       platform: "node",
       target: "node20",
@@ -22,3 +28,18 @@ await Promise.all(
     }),
   ),
 );
+
+const sdk = join(root, "sdk", "nodejs");
+if (existsSync(join(sdk, "tsconfig.json"))) {
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", sdk], { stdio: "inherit" });
+  if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+  // Pulumi's Node SDKs are published from their compiled folder, package.json beside the code.
+  copyFileSync(join(sdk, "package.json"), join(sdk, "bin", "package.json"));
+  const link = join(root, "node_modules", "@nsp", "pulumi");
+  mkdirSync(dirname(link), { recursive: true });
+  try {
+    lstatSync(link);
+    rmSync(link, { recursive: true, force: true });
+  } catch {}
+  symlinkSync(join("..", "..", "sdk", "nodejs", "bin"), link, "dir");
+}

@@ -352,6 +352,16 @@ describe("zone-mode sites", () => {
     expect(await hostnames()).toContain("zm.example");
   });
 
+  it("also go when a zone-file import with replace drops their record", async () => {
+    const zone = await createZone(h.api, "zm-import.example");
+    await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "www", type: "A", content: "192.0.2.5", proxied: true });
+    const hostnames = async () => (await h.api("GET", "/cdn/sites?limit=500")).body.data.map((s: any) => s.hostname);
+    expect(await hostnames()).toContain("www.zm-import.example");
+    const imp = await h.api("POST", `/dns/zones/${zone.id}/import`, { text: "other 300 IN A 192.0.2.6\n", mode: "apply", replace: true });
+    expect(imp.body).toMatchObject({ added: 1, deleted: 1 });
+    expect(await hostnames()).not.toContain("www.zm-import.example");
+  });
+
   it("cannot be deleted or CNAME-verified through the site API", async () => {
     const zone = await createZone(h.api, "zm2.example");
     await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "app", type: "CNAME", content: "lb.example.net", proxied: true });

@@ -1,13 +1,13 @@
 // Edge sites: onboarding by CNAME, settings, origin, verification, certificates, purge, and the
 // onboarding advice. Zone-mode sites are made by proxying a DNS record (see ../cdn/state.ts).
+import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { normalizeZoneName } from "../dns/names";
 import { paginate, pagingOnlyQuery } from "../paging";
-import { normalizeName } from "../public-dns";
+import { type PublicDns, normalizeName } from "../public-dns";
 import { route } from "../router";
 import { isIP } from "../util/ip";
-import { randomBytes } from "node:crypto";
 import {
   CACHE_MODES,
   ORIGIN_SCHEMES,
@@ -110,7 +110,7 @@ function urlProblem(u: string, hostname: string): string | null {
 }
 
 /** The NS set public DNS reports for the name or its nearest ancestor that has one. */
-function currentNs(publicDns: { get(n: string): { ns: string[] } | undefined }, hostname: string): string[] {
+function currentNs(publicDns: PublicDns, hostname: string): string[] {
   const labels = hostname.split(".");
   for (let i = 0; i < labels.length - 1; i++) {
     const ns = publicDns.get(labels.slice(i).join("."))?.ns ?? [];
@@ -340,7 +340,7 @@ export const cdnSiteRoutes = [
       const likelyApex = hostname.split(".").length === 2 || ownNs.length > 0;
       const hosted = ctx.store
         .list(ctx.store.zones, ctx.account.name)
-        .filter((z) => hostname === z.name || hostname.endsWith(`.${z.name}`))
+        .filter((zn) => hostname === zn.name || hostname.endsWith(`.${zn.name}`))
         .sort((a, b) => b.name.length - a.name.length)[0];
       const modes: Array<{ mode: string; note: string }> = [];
       if (hosted) modes.push({ mode: "zone", note: `${hosted.name} is hosted here (zone ${hosted.id}): add a proxied A, AAAA or CNAME record for ${hostname}` });

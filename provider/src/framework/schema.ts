@@ -139,7 +139,10 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     // Every input is also an output; the provider fills defaults, so defaulted inputs are always present.
     const outputRequired = [
       ...Object.entries(def.args.shape as Record<string, z.ZodType>)
-        .filter(([, f]) => !unwrap(f).optional || unwrap(f).hasDefault)
+        .filter(([, f]) => {
+          const u = unwrap(f);
+          return (!u.optional || u.hasDefault) && u.defaultValue !== null;
+        })
         .map(([k]) => k),
       ...outputsOnly.required,
     ];

@@ -36,7 +36,7 @@ const origin = z
 const siteArgs = z.object({
   hostname: hostName(false).meta({ description: "Hostname served through the edge, such as `www.example.com`." }),
   origin: origin.meta({ description: "Where the edge fetches content: an IP address or a host name." }),
-  serviceId: idRef("Id of the owning service; the API picks the account's first when unset.").optional(),
+  serviceId: idRef("Id of the owning `cdn` service (see `nsp:dns:getService`); the API picks the account's first when unset.").optional(),
   ...settingsShape,
   originScheme: z.enum(ORIGIN_SCHEMES).default("http").meta({ description: ORIGIN_SCHEME_DESCRIPTION }),
 });

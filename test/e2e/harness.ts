@@ -1,0 +1,176 @@
+// End-to-end harness: the real `pulumi` CLI (from scripts/install-pulumi.sh, on PATH), a local
+// file backend in a temporary directory, and the emulator as a separate process, exactly as a
+// user would run them. Nothing here stands in for the engine.
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EmulatorControl } from "../helpers/emulator";
+
+export const ROOT = join(__dirname, "..", "..");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface EmulatorProcess {
+  baseUrl: string;
+  accounts: Record<string, string>;
+  control(account?: string): EmulatorControl;
+  stop(): Promise<void>;
+}
+
+/** Starts `nsp-emulator` as its own process and reads the one JSON line it prints when ready. */
+export async function startEmulatorProcess(args: string[] = []): Promise<EmulatorProcess> {
+  const child = spawn(process.execPath, [join(ROOT, "dist/emulator.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const ready = await new Promise<{ baseUrl: string; accounts: Record<string, string> }>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${err}`)), 15_000);
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) {
+        clearTimeout(timer);
+        resolve(JSON.parse(out.split("\n")[0]!));
+      }
+    });
+    child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${err}`)));
+  });
+  return {
+    ...ready,
+    control: (account = Object.keys(ready.accounts)[0]!) => new EmulatorControl(ready.baseUrl, ready.accounts[account]!),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/**
+ * Copies an example into a temporary directory, as a user would copy it: the plugin path in
+ * Pulumi.yaml points at this repository's bin/, and node_modules is this repository's (which
+ * links the generated SDK as @nsp/pulumi), so the program loads one @pulumi/pulumi.
+ */
+export function prepareProject(example: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `nsp-e2e-${example.replace(/\W/g, "-")}-`));
+  const src = join(ROOT, "examples", example);
+  cpSync(src, dir, { recursive: true, filter: (p) => !/node_modules|__pycache__|[/\\]venv|[/\\]bin$|Pulumi\.[^/]+\.yaml$/.test(p.slice(src.length)) || p === src });
+  const yamlPath = join(dir, "Pulumi.yaml");
+  writeFileSync(yamlPath, readFileSync(yamlPath, "utf8").replace(/path: (\.\.\/)+bin/, `path: ${join(ROOT, "bin")}`));
+  const pkg = join(dir, "package.json");
+  if (statSync(pkg, { throwIfNoEntry: false })) symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+export interface StackOptions {
+  /** Extra environment for every pulumi command (e.g. NSP_BASE_URL). */
+  env?: NodeJS.ProcessEnv;
+  stack?: string;
+}
+
+/** One stack of one project, with its own file backend and PULUMI_HOME. */
+export class Stack {
+  readonly home: string;
+  readonly backend: string;
+  readonly stack: string;
+  readonly log: RunResult[] = [];
+  private readonly env: NodeJS.ProcessEnv;
+
+  private constructor(
+    readonly dir: string,
+    opts: StackOptions,
+  ) {
+    this.home = mkdtempSync(join(tmpdir(), "nsp-e2e-home-"));
+    this.backend = mkdtempSync(join(tmpdir(), "nsp-e2e-state-"));
+    this.stack = opts.stack ?? "e2e";
+    this.env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PULUMI_HOME: this.home,
+      PULUMI_BACKEND_URL: `file://${this.backend}`,
+      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      ...opts.env,
+    };
+  }
+
+  static async init(dir: string, opts: StackOptions = {}): Promise<Stack> {
+    const s = new Stack(dir, opts);
+    await s.run(["stack", "init", s.stack]);
+    return s;
+  }
+
+  /** Runs `pulumi <args>` in the project; throws with the output unless allowed to fail. */
+  async run(args: string[], opts: { allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+    const full = [...args, "--non-interactive"];
+    if (!(args[0] === "stack" && args[1] === "init")) full.push("--stack", this.stack);
+    const result = await new Promise<RunResult>((resolve) => {
+      const child = spawn("pulumi", full, { cwd: this.dir, env: { ...this.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+    this.log.push(result);
+    if (result.code !== 0 && !opts.allowFailure) {
+      throw new Error(`pulumi ${full.join(" ")} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+    }
+    return result;
+  }
+
+  up(extra: string[] = []) {
+    return this.run(["up", "--yes", "--skip-preview", ...extra]);
+  }
+  preview(extra: string[] = [], allowFailure = false) {
+    return this.run(["preview", ...extra], { allowFailure });
+  }
+  refresh(extra: string[] = []) {
+    return this.run(["refresh", "--yes", "--skip-preview", ...extra]);
+  }
+  destroy() {
+    return this.run(["destroy", "--yes", "--skip-preview"]);
+  }
+  setConfig(key: string, value: string, secret = false) {
+    return this.run(["config", "set", key, value, ...(secret ? ["--secret"] : [])]);
+  }
+  async outputs(showSecrets = false): Promise<Record<string, unknown>> {
+    const r = await this.run(["stack", "output", "--json", ...(showSecrets ? ["--show-secrets"] : [])]);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  }
+  async exportState(): Promise<{ deployment: { resources: { type: string; urn: string; id?: string; outputs?: Record<string, unknown>; inputs?: Record<string, unknown> }[] } }> {
+    return JSON.parse((await this.run(["stack", "export"])).stdout);
+  }
+
+  /** Every file the backend and PULUMI_HOME hold, plus the project's stack config, as one text. */
+  artefacts(): string {
+    const texts: string[] = [];
+    const walk = (d: string) => {
+      for (const entry of readdirSync(d, { withFileTypes: true })) {
+        const p = join(d, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== "plugins" && entry.name !== "node_modules") walk(p);
+        } else if (entry.isFile() && statSync(p).size < 50 * 1024 * 1024) texts.push(readFileSync(p, "utf8"));
+      }
+    };
+    walk(this.backend);
+    walk(this.home);
+    for (const f of readdirSync(this.dir)) if (/^Pulumi\..+\.yaml$/.test(f)) texts.push(readFileSync(join(this.dir, f), "utf8"));
+    return texts.join("\n");
+  }
+
+  cleanup(): void {
+    for (const d of [this.home, this.backend, this.dir]) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+export function pulumiAvailable(): boolean {
+  return spawnSync("pulumi", ["version"], { encoding: "utf8" }).stdout?.trim() === "v3.259.0";
+}
