@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "examples/typescript/*.test.ts"],
     exclude: ["test/e2e/**"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

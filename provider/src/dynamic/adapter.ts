@@ -1,0 +1,206 @@
+// The dynamic-provider adapter: pulumi.dynamic.ResourceProvider's calls mapped onto the same
+// transport-free operations the gRPC server uses (framework/operations.ts), so a resource behaves
+// the same whether the nsp plugin or Pulumi's Node.js dynamic-provider host runs it.
+//
+// This file imports nothing from @pulumi/pulumi: the host process only needs plain functions.
+// Two things the dynamic protocol lacks are made up for here:
+//  - Diff and Read get the last state but not the last inputs. The state carries the names of
+//    the inputs the program set (`__nspInputs`, names only, never values); with those, the prior
+//    inputs are the state's values of those names, which is exactly what the plugin would get
+//    (write-only inputs are carried in the state by carryOver).
+//  - The host gives no engine log and no cancellation; messages go to stderr.
+import { ApiClient } from "../client";
+import { parseConfig, type ProviderConfig } from "../config";
+import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
+import { diffResource } from "../framework/diff";
+import { checkResource, createResource, deleteResource, readResource, updateResource } from "../framework/operations";
+import { dropUndefined, type PropertyMap } from "../framework/property-values";
+import { PROVIDER_VERSION } from "../package-info";
+import { resourcesByToken } from "../registry";
+
+/** Key Pulumi reserves for the serialized provider; it travels with every input and output. */
+export const PROVIDER_KEY = "__provider";
+/** State key listing the input names the program set (see the file comment). */
+export const INPUT_KEYS = "__nspInputs";
+
+/** What `configure` gets from the host: the whole stack configuration, keys `<namespace>:<key>`. */
+export interface DynamicConfig {
+  get(key: string): string | undefined;
+}
+
+export const dynamicMissingTokenMessage =
+  "nsp: no API token is configured. Set it with `pulumi config set --secret nsp:apiToken svc_...`, or export NSP_API_TOKEN.";
+
+/** A message for the person running Pulumi: no stack trace, never the token. */
+class UserError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "Error";
+    if (!process.env.NSP_DEBUG) this.stack = message;
+  }
+}
+
+interface Session {
+  key: string;
+  config: ProviderConfig;
+  client?: ApiClient;
+}
+
+// One session per process, shared by every resource type: the host deserializes and configures
+// one provider object per type, but they must share one rate limiter, as the plugin's one
+// ApiClient does.
+let session: Session | undefined;
+
+function scrub(text: string): string {
+  const token = session?.config.apiToken;
+  return token ? text.split(token).join("[REDACTED]") : text;
+}
+
+function log(severity: "debug" | "info" | "warning" | "error", message: string): void {
+  if (severity === "debug" && !process.env.NSP_DEBUG) return;
+  process.stderr.write(`[nsp] ${severity}: ${scrub(message)}\n`);
+}
+
+/** Reads nsp:* from the stack configuration, with the same env fallbacks as the plugin. */
+export function configure(config: DynamicConfig, env: NodeJS.ProcessEnv = process.env): void {
+  const raw: PropertyMap = {};
+  for (const key of ["apiToken", "baseUrl", "requestsPerMinute", "maxRetries"]) {
+    const value = config.get(`nsp:${key}`);
+    if (value !== undefined) raw[key] = value;
+  }
+  const { config: parsed, failures } = parseConfig(raw, env);
+  if (!parsed) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+  const key = JSON.stringify(parsed);
+  if (session?.key === key) return;
+  session = { key, config: parsed };
+  if (parsed.apiToken) {
+    session.client = new ApiClient({
+      baseUrl: parsed.baseUrl,
+      token: parsed.apiToken,
+      requestsPerMinute: parsed.requestsPerMinute,
+      maxRetries: parsed.maxRetries,
+      userAgent: `nsp-dynamic/${PROVIDER_VERSION}`,
+      onLog: (level, message) => log(level === "warn" ? "warning" : level, message),
+    });
+  }
+}
+
+/** Forgets the configuration (tests). */
+export function reset(): void {
+  session = undefined;
+}
+
+function context(token: string): OperationContext {
+  // The host calls configure before any operation; the environment alone is enough when it did not.
+  if (!session) configure({ get: () => undefined });
+  if (!session?.client) throw new UserError(dynamicMissingTokenMessage);
+  return {
+    client: session.client,
+    signal: new AbortController().signal,
+    log: (severity, message) => log(severity, `${token}: ${message}`),
+  };
+}
+
+function definition(token: string): AnyResource {
+  const def = resourcesByToken.get(token);
+  if (!def) throw new UserError(`nsp: unknown resource type "${token}"; this version of @nsp/pulumi-dynamic does not know it`);
+  return def;
+}
+
+/** The inputs or state without the dynamic provider's bookkeeping keys. */
+function strip(props: PropertyMap | undefined): PropertyMap {
+  const { [PROVIDER_KEY]: _provider, [INPUT_KEYS]: _inputs, ...rest } = props ?? {};
+  return rest;
+}
+
+/** The prior inputs, rebuilt from the state: the values of the input names the program set. */
+export function priorInputs(def: AnyResource, state: PropertyMap): PropertyMap | undefined {
+  const names = state[INPUT_KEYS];
+  if (!Array.isArray(names)) return undefined;
+  const inputs: PropertyMap = {};
+  for (const name of names) if (typeof name === "string" && name in def.args.shape && state[name] !== undefined) inputs[name] = state[name];
+  return inputs;
+}
+
+function inputNames(def: AnyResource, inputs: PropertyMap): string[] {
+  return Object.keys(def.args.shape).filter((k) => inputs[k] !== undefined);
+}
+
+function outputs(def: AnyResource, state: PropertyMap, inputs: PropertyMap): PropertyMap {
+  return dropUndefined({ ...state, [INPUT_KEYS]: inputNames(def, inputs) }) as PropertyMap;
+}
+
+/** Errors leave with a clean message and without the token, as the plugin's do. */
+async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof UserError) throw e;
+    if (process.env.NSP_DEBUG) process.stderr.write(`[nsp] ${scrub(String((e as Error)?.stack ?? e))}\n`);
+    throw new UserError(scrub(e instanceof Error ? e.message : String(e)));
+  }
+}
+
+export interface DynamicCheckResult {
+  inputs: PropertyMap;
+  failures: CheckFailure[];
+}
+
+export interface DynamicDiffResult {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  /** Not read by the 3.x host (it passes on only the three fields above); kept for display tools and tests. */
+  diffs: string[];
+  detailedDiff: Record<string, { kind: string; inputDiff: boolean }>;
+}
+
+export function check(token: string, _olds: PropertyMap, news: PropertyMap): Promise<DynamicCheckResult> {
+  return guard(() => {
+    const { inputs, failures } = checkResource(definition(token), strip(news));
+    return { inputs: dropUndefined(inputs) as PropertyMap, failures };
+  });
+}
+
+export function diff(token: string, _id: string, olds: PropertyMap, news: PropertyMap): Promise<DynamicDiffResult> {
+  return guard(() => {
+    const def = definition(token);
+    const d = diffResource(def, strip(olds), strip(news), priorInputs(def, olds ?? {}));
+    const detailedDiff = Object.fromEntries(Object.entries(d.detailed).map(([k, kind]) => [k, { kind, inputDiff: true }]));
+    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, diffs: d.diffs, detailedDiff };
+  });
+}
+
+export function create(token: string, inputs: PropertyMap): Promise<{ id: string; outs: PropertyMap }> {
+  return guard(async () => {
+    const def = definition(token);
+    const news = strip(inputs);
+    const { id, state } = await createResource(def, context(token), news);
+    return { id, outs: outputs(def, state, news) };
+  });
+}
+
+export function read(token: string, id: string, props: PropertyMap): Promise<{ id: string; props?: PropertyMap; inputs?: PropertyMap }> {
+  return guard(async () => {
+    const def = definition(token);
+    const prior = strip(props);
+    const inputs = priorInputs(def, props ?? {}) ?? {};
+    const found = await readResource(def, context(token), id, prior, inputs);
+    // An empty id tells the engine the object is gone.
+    if (!found) return { id: "" };
+    return { id: found.id, props: outputs(def, found.state, found.inputs), inputs: dropUndefined(found.inputs) as PropertyMap };
+  });
+}
+
+export function update(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<{ outs: PropertyMap }> {
+  return guard(async () => {
+    const def = definition(token);
+    const next = strip(news);
+    const state = await updateResource(def, context(token), id, strip(olds), next, priorInputs(def, olds ?? {}));
+    return { outs: outputs(def, state, next) };
+  });
+}
+
+export function remove(token: string, id: string, props: PropertyMap): Promise<void> {
+  return guard(() => deleteResource(definition(token), context(token), id, strip(props)));
+}
