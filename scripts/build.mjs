@@ -12,6 +12,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entries = [
   { in: "provider/src/main.ts", out: "dist/provider.js" },
   { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
+  // @nsp/pulumi-dynamic: also writes its .d.ts and links node_modules/@nsp/pulumi-dynamic (see the script).
+  { in: "provider/src/dynamic/index.ts", out: "sdk/dynamic/dist/index.js", options: (await import("./gen-dynamic-types.mjs")).dynamicSdkOptions },
 ];
 
 await Promise.all(
@@ -25,6 +27,7 @@ await Promise.all(
       format: "cjs",
       sourcemap: "linked",
       logLevel: "warning",
+      ...e.options,
     }),
   ),
 );
