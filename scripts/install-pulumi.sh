@@ -1,36 +1,33 @@
 #!/usr/bin/env bash
-# Provides a pinned Pulumi CLI and its language hosts in one bin directory and prints that
+# Provides a pinned Pulumi CLI and the language hosts we use in one bin directory and prints that
 # directory's absolute path on stdout (and nothing else). All progress goes to stderr.
 #
 #   PULUMI_BIN="$(scripts/install-pulumi.sh)"; export PATH="$PULUMI_BIN:$PATH"
 #
-# Order of attempts:
-#   1. a `pulumi` on PATH that reports exactly v$PULUMI_VERSION and has every host beside it;
-#   2. a completed build in "${NSP_CACHE_DIR:-$HOME/.cache/nsp}/pulumi-v$PULUMI_VERSION/bin";
-#   3. the official installer (needs get.pulumi.com; fails fast when unreachable);
-#   4. `go build` from the Go module proxy for whatever is still missing.
+# Everything is built with `go build` from the Go module proxy, the only Pulumi source reachable
+# from our machines and CI:
+#   pulumi                         github.com/pulumi/pulumi/pkg/v3@v$PULUMI_VERSION (cmd/pulumi)
+#   pulumi-language-yaml           github.com/pulumi/pulumi-yaml@v$PULUMI_YAML_VERSION
+#   pulumi-language-nodejs,        our own hosts in tools/language-hosts: the proxy refuses
+#   pulumi-language-python,        Pulumi's language-host modules, so we implement the
+#   pulumi-language-go             LanguageRuntime protocol with Pulumi's exported packages
+#   pulumi-language-python-exec,   scripts shipped in the sdk/v3 module
+#   pulumi-resource-pulumi-nodejs, (python program runner, dynamic-provider launchers)
+#   pulumi-resource-pulumi-python
 #
-# The Go module proxy serves pkg/v3 and sdk/v3 at v$PULUMI_VERSION and pulumi-yaml, but it may
-# refuse the untagged language-host modules (nodejs, python, go). Then their source is taken from
-# NSP_PULUMI_SRC (or the default below): either a git repository of github.com/pulumi/pulumi that
-# holds commit $PULUMI_COMMIT, or a directory tree holding sdk/nodejs/cmd/pulumi-language-nodejs,
-# sdk/python/cmd/pulumi-language-python and sdk/go/pulumi-language-go from that commit.
+# Order of attempts:
+#   1. a `pulumi` on PATH that reports exactly v$PULUMI_VERSION and has every tool beside it
+#      (e.g. an official installation; our own cache directories on PATH are ignored);
+#   2. a completed build in "${NSP_CACHE_DIR:-$HOME/.cache/nsp}/pulumi-v$PULUMI_VERSION-<hash>/bin",
+#      where <hash> covers the sources of tools/language-hosts, so changing them rebuilds;
+#   3. a build (needs Go >= 1.25.11). pulumi and pulumi-language-yaml are reused from an earlier
+#      complete build of the same versions when there is one; they take minutes to compile.
 #
 # Environment:
-#   NSP_CACHE_DIR             cache root (default $HOME/.cache/nsp)
-#   NSP_PULUMI_SRC            language-host source, see above
-#                             (default: <repo>/third_party/pulumi-v$PULUMI_VERSION if present)
-#   NSP_PULUMI_ALLOW_PARTIAL  =1: if some language hosts cannot be built, still succeed with
-#                             the rest (pulumi and pulumi-language-yaml are always required)
-#   NSP_PULUMI_SKIP_INSTALLER =1: do not try get.pulumi.com
+#   NSP_CACHE_DIR   cache root (default $HOME/.cache/nsp)
 set -euo pipefail
 
 PULUMI_VERSION=3.259.0
-# Commit that tag pkg/v3.259.0 points to, and its committer time (UTC). The language-host modules
-# have no tags of their own, so they are required at this pseudo-version.
-PULUMI_COMMIT=a05d88f24d05726fa3beae771bfdedb0c0c6a94a
-PULUMI_COMMIT_TIME=20260820084410
-LANGHOST_PSEUDO_VERSION="v3.0.0-${PULUMI_COMMIT_TIME}-${PULUMI_COMMIT:0:12}"
 PULUMI_YAML_VERSION=1.38.3
 # pkg/v3's own go.mod carries this replace; replaces of dependencies are ignored, so repeat it.
 CLIPBOARD_REPLACE='github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e'
@@ -45,8 +42,6 @@ REQUIRED=(
   pulumi-resource-pulumi-nodejs
   pulumi-resource-pulumi-python
 )
-# Without these two nothing useful works, partial or not.
-ESSENTIAL=(pulumi pulumi-language-yaml)
 
 log() { printf 'install-pulumi: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -64,50 +59,54 @@ emit() { # the only stdout output of this script
   exit 0
 }
 
+sha256() { if command -v sha256sum >/dev/null 2>&1; then sha256sum; else shasum -a 256; fi; }
+
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+hosts_src="$(cd "$script_dir/../tools/language-hosts" && pwd -P)" ||
+  die "tools/language-hosts not found beside scripts/"
+
+# The cache key: our host sources plus the versions of everything else we build.
+hosts_hash="$(
+  cd "$hosts_src"
+  {
+    printf 'pulumi %s pulumi-yaml %s\n' "$PULUMI_VERSION" "$PULUMI_YAML_VERSION"
+    find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort |
+      while IFS= read -r f; do printf '%s\n' "$f"; cat "$f"; done
+  } | sha256 | cut -c1-12
+)"
+
 cache_root="${NSP_CACHE_DIR:-${HOME:?HOME is not set}/.cache/nsp}"
 case "$cache_root" in /*) ;; *) cache_root="$PWD/$cache_root" ;; esac
-install_dir="$cache_root/pulumi-v$PULUMI_VERSION"
+name="pulumi-v$PULUMI_VERSION-$hosts_hash"
+install_dir="$cache_root/$name"
 bin_dir="$install_dir/bin"
 complete_stamp="$install_dir/.complete"
-partial_stamp="$install_dir/.partial"
-allow_partial="${NSP_PULUMI_ALLOW_PARTIAL:-0}"
-src_hint="${NSP_PULUMI_SRC:-$script_dir/../third_party/pulumi-v$PULUMI_VERSION}"
 
-# warm_ok: the cached build is usable as it stands.
-warm_ok() {
-  if [[ -f "$complete_stamp" ]] && [[ -z "$(missing_in "$bin_dir")" ]]; then
-    return 0
-  fi
-  # A partial build is accepted only on request, and only while no language-host source exists
-  # (once one does, the next run completes the build).
-  if [[ "$allow_partial" == 1 && -f "$partial_stamp" && ! -e "$src_hint" ]]; then
-    local name
-    for name in "${ESSENTIAL[@]}"; do [[ -x "$bin_dir/$name" ]] || return 1; done
-    log "warning: using partial build in $bin_dir (missing: $(tr '\n' ' ' <"$partial_stamp"))"
-    return 0
-  fi
-  return 1
-}
+warm_ok() { [[ -f "$complete_stamp" ]] && [[ -z "$(missing_in "$bin_dir")" ]]; }
 
 # --- 1. pulumi on PATH ------------------------------------------------------------------------
 if path_pulumi="$(command -v pulumi 2>/dev/null)" && [[ "$path_pulumi" == /* ]]; then
   path_dir="$(cd "$(dirname "$path_pulumi")" && pwd -P)"
-  if [[ "$path_dir" != "$(cd "$bin_dir" 2>/dev/null && pwd -P || true)" ]] &&
-    [[ -z "$(missing_in "$path_dir")" ]]; then
-    path_version="$(PULUMI_SKIP_UPDATE_CHECK=true timeout 20 "$path_pulumi" version 2>/dev/null || true)"
-    if [[ "$path_version" == "v$PULUMI_VERSION" ]]; then
-      log "using pulumi $path_version on PATH in $path_dir"
-      emit "$path_dir"
-    fi
-    log "pulumi on PATH ($path_dir) reports '${path_version}', not v$PULUMI_VERSION; ignoring it"
-  fi
+  real_cache_root="$(cd "$cache_root" 2>/dev/null && pwd -P || printf '%s' "$cache_root")"
+  case "$path_dir" in
+    "$real_cache_root"/pulumi-v*/bin) ;; # one of our builds, maybe stale: decided below
+    *)
+      if [[ -z "$(missing_in "$path_dir")" ]]; then
+        path_version="$(PULUMI_SKIP_UPDATE_CHECK=true timeout 20 "$path_pulumi" version 2>/dev/null || true)"
+        if [[ "$path_version" == "v$PULUMI_VERSION" ]]; then
+          log "using pulumi $path_version on PATH in $path_dir"
+          emit "$path_dir"
+        fi
+        log "pulumi on PATH ($path_dir) reports '${path_version}', not v$PULUMI_VERSION; ignoring it"
+      fi
+      ;;
+  esac
 fi
 
 # --- 2. warm cache --------------------------------------------------------------------------
 if warm_ok; then emit "$bin_dir"; fi
 
-# --- cold path: serialise concurrent runs ---------------------------------------------------
+# --- 3. build: serialise concurrent runs ----------------------------------------------------
 mkdir -p "$cache_root"
 exec 9>"$cache_root/pulumi-v$PULUMI_VERSION.lock"
 if command -v flock >/dev/null 2>&1; then
@@ -118,9 +117,16 @@ if command -v flock >/dev/null 2>&1; then
 fi
 if warm_ok; then emit "$bin_dir"; fi # someone else finished meanwhile
 # Leftovers of runs that were killed outright (we hold the lock, so nobody else is using them).
-rm -rf "$cache_root/.pulumi-v$PULUMI_VERSION.stage."* "$cache_root/.pulumi-v$PULUMI_VERSION.old."*
+rm -rf "$cache_root/.pulumi-v$PULUMI_VERSION-"*.stage.* "$cache_root/.pulumi-v$PULUMI_VERSION-"*.old.*
 
-stage="$(mktemp -d "$cache_root/.pulumi-v$PULUMI_VERSION.stage.XXXXXX")"
+command -v go >/dev/null 2>&1 || die "go is not installed (need Go >= 1.25.11)"
+export GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0
+go_minor="$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')"
+if ! [[ "$go_minor" =~ ^[0-9]+$ ]] || ((go_minor < 25)); then
+  die "Go $(go env GOVERSION) is too old; pulumi v$PULUMI_VERSION needs Go >= 1.25.11"
+fi
+
+stage="$(mktemp -d "$cache_root/.$name.stage.XXXXXX")"
 work="$(mktemp -d "${TMPDIR:-/tmp}/nsp-pulumi-build.XXXXXX")"
 # shellcheck disable=SC2329 # invoked by the EXIT trap
 cleanup() { rm -rf "$stage" "$work"; }
@@ -129,184 +135,81 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 chmod 0755 "$stage"
 mkdir -p "$stage/bin"
+ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
 
-# Reuse whatever an earlier (partial) build left behind; everything is re-checked below.
-if [[ -d "$bin_dir" ]]; then
-  for name in "${REQUIRED[@]}"; do
-    if [[ -x "$bin_dir/$name" ]]; then cp -p "$bin_dir/$name" "$stage/bin/$name"; fi
-  done
-fi
-# Only keep a reused pulumi if it is the pinned version.
-if [[ -x "$stage/bin/pulumi" ]] &&
-  [[ "$(PULUMI_SKIP_UPDATE_CHECK=true "$stage/bin/pulumi" version 2>/dev/null || true)" != "v$PULUMI_VERSION" ]]; then
-  rm -f "$stage/bin/pulumi"
-fi
-
-# --- 3. official installer ------------------------------------------------------------------
-if [[ -n "$(missing_in "$stage/bin")" && "${NSP_PULUMI_SKIP_INSTALLER:-0}" != 1 ]] &&
-  command -v curl >/dev/null 2>&1; then
-  log "trying the official installer (get.pulumi.com)"
-  if curl -fsSL --connect-timeout 5 --max-time 10 https://get.pulumi.com/ -o "$work/get-pulumi.sh" 2>/dev/null &&
-    timeout 300 sh "$work/get-pulumi.sh" --version "$PULUMI_VERSION" --install-root "$work/official" \
-      --no-edit-path >&2 &&
-    [[ "$(PULUMI_SKIP_UPDATE_CHECK=true "$work/official/bin/pulumi" version 2>/dev/null || true)" == "v$PULUMI_VERSION" ]]; then
-    for name in "${REQUIRED[@]}"; do
-      if [[ ! -x "$stage/bin/$name" && -x "$work/official/bin/$name" ]]; then
-        cp -p "$work/official/bin/$name" "$stage/bin/$name"
-      fi
-    done
-    log "official installer provided: $(find "$work/official/bin" -mindepth 1 -maxdepth 1 -printf '%f ')"
-  else
-    log "official installer unavailable; building with go instead"
+# pulumi and pulumi-language-yaml do not depend on our sources: reuse them from the newest
+# complete build of the same versions (another hash of tools/language-hosts).
+stamp_line="pulumi v$PULUMI_VERSION, pulumi-yaml v$PULUMI_YAML_VERSION"
+while IFS= read -r stamp; do
+  [[ "$(head -n1 "$stamp")" == "$stamp_line"* ]] || continue
+  prev_bin="$(dirname "$stamp")/bin"
+  if [[ -x "$prev_bin/pulumi" && -x "$prev_bin/pulumi-language-yaml" ]] &&
+    [[ "$(PULUMI_SKIP_UPDATE_CHECK=true "$prev_bin/pulumi" version 2>/dev/null || true)" == "v$PULUMI_VERSION" ]]; then
+    cp -p "$prev_bin/pulumi" "$prev_bin/pulumi-language-yaml" "$stage/bin/"
+    log "reusing pulumi and pulumi-language-yaml from $prev_bin"
+    break
   fi
-fi
+done < <(ls -1t "$cache_root"/pulumi-v"$PULUMI_VERSION"-*/.complete 2>/dev/null || true)
 
-# --- 4. go build from the module proxy ------------------------------------------------------
-mapfile -t missing < <(missing_in "$stage/bin")
-if ((${#missing[@]} > 0)); then
-  log "building with go: ${missing[*]}"
-  command -v go >/dev/null 2>&1 || die "go is not installed (need Go >= 1.25.11)"
-  export GOTOOLCHAIN=local GOWORK=off CGO_ENABLED=0 GOFLAGS="${GOFLAGS:-}"
-  go_minor="$(go env GOVERSION | sed -E 's/^go1\.([0-9]+).*/\1/')"
-  if ! [[ "$go_minor" =~ ^[0-9]+$ ]] || ((go_minor < 25)); then
-    die "Go $(go env GOVERSION) is too old; pulumi v$PULUMI_VERSION needs Go >= 1.25.11"
-  fi
-
-  wants() { printf '%s\n' "${missing[@]}" | grep -qx -- "$1"; }
+if [[ ! -x "$stage/bin/pulumi" || ! -x "$stage/bin/pulumi-language-yaml" ]]; then
   mod="$work/mod"
   mkdir -p "$mod"
-  requires=("github.com/pulumi/pulumi/pkg/v3 v$PULUMI_VERSION" "github.com/pulumi/pulumi/sdk/v3 v$PULUMI_VERSION")
-  replaces=("$CLIPBOARD_REPLACE")
-  tools=()
-  if wants pulumi; then tools+=(github.com/pulumi/pulumi/pkg/v3/cmd/pulumi); fi
-  if wants pulumi-language-yaml; then
-    requires+=("github.com/pulumi/pulumi-yaml v$PULUMI_YAML_VERSION")
-    tools+=(github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml)
-  fi
-
-  # Language hosts: module path, source dir inside the pulumi repo, package to build.
-  hosts=(
-    "pulumi-language-nodejs|github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3|sdk/nodejs/cmd/pulumi-language-nodejs"
-    "pulumi-language-python|github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3|sdk/python/cmd/pulumi-language-python"
-    "pulumi-language-go|github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3|sdk/go/pulumi-language-go"
-  )
-  src_tree="" # directory holding sdk/... for hosts the proxy refuses, prepared on demand
-  prepare_src_tree() {
-    [[ -n "$src_tree" ]] && return 0
-    local src="$src_hint"
-    [[ -e "$src" ]] || return 1
-    if git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
-      git -C "$src" cat-file -e "$PULUMI_COMMIT^{commit}" 2>/dev/null ||
-        { log "git repository $src lacks commit $PULUMI_COMMIT"; return 1; }
-      mkdir -p "$work/pulumi-src"
-      local h paths=()
-      for h in "${hosts[@]}"; do paths+=("${h##*|}"); done
-      git -C "$src" archive --format=tar "$PULUMI_COMMIT" -- "${paths[@]}" 2>/dev/null |
-        tar -x -C "$work/pulumi-src" -f - ||
-        { log "could not extract language-host source from $src"; return 1; }
-      src_tree="$work/pulumi-src"
-    elif [[ -d "$src/sdk" ]]; then
-      src_tree="$(cd "$src" && pwd -P)"
-    else
-      return 1
-    fi
-    log "language-host source: $src (commit $PULUMI_COMMIT expected)"
-  }
-
-  for h in "${hosts[@]}"; do
-    IFS='|' read -r name modpath subdir <<<"$h"
-    wants "$name" || continue
-    if (cd "$mod" && timeout 120 go mod download -json "$modpath@$LANGHOST_PSEUDO_VERSION" >/dev/null 2>&1); then
-      requires+=("$modpath $LANGHOST_PSEUDO_VERSION")
-      tools+=("$modpath")
-    elif prepare_src_tree && [[ -f "$src_tree/$subdir/go.mod" ]] &&
-      grep -qx "module $modpath" "$src_tree/$subdir/go.mod"; then
-      mkdir -p "$mod/src/$name"
-      cp -R "$src_tree/$subdir/." "$mod/src/$name/"
-      # Tests and test data are not needed and may pull extra modules.
-      rm -rf "$mod/src/$name/testdata"
-      find "$mod/src/$name" -name '*_test.go' -delete
-      requires+=("$modpath v3.0.0")
-      replaces+=("$modpath => ./src/$name")
-      tools+=("$modpath")
-    else
-      log "cannot build $name: the module proxy refuses $modpath@$LANGHOST_PSEUDO_VERSION and no source was found at '$src_hint'"
-    fi
-  done
-
   {
-    printf 'module nsp.local/pulumi-tools\n\ngo 1.25.11\n\nrequire (\n'
-    printf '\t%s\n' "${requires[@]}"
-    printf ')\n\nreplace (\n'
-    printf '\t%s\n' "${replaces[@]}"
-    printf ')\n'
-    if ((${#tools[@]} > 0)); then
-      printf '\ntool (\n'
-      printf '\t%s\n' "${tools[@]}"
-      printf ')\n'
-    fi
+    printf 'module nsp.local/pulumi-tools\n\ngo 1.25.11\n\n'
+    printf 'require (\n'
+    printf '\tgithub.com/pulumi/pulumi/pkg/v3 v%s\n' "$PULUMI_VERSION"
+    printf '\tgithub.com/pulumi/pulumi/sdk/v3 v%s\n' "$PULUMI_VERSION"
+    printf '\tgithub.com/pulumi/pulumi-yaml v%s\n' "$PULUMI_YAML_VERSION"
+    printf ')\n\nreplace %s\n\n' "$CLIPBOARD_REPLACE"
+    printf 'tool (\n\tgithub.com/pulumi/pulumi/pkg/v3/cmd/pulumi\n'
+    printf '\tgithub.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml\n)\n'
   } >"$mod/go.mod"
-
-  log "resolving modules (go mod tidy)"
+  log "resolving modules for pulumi and pulumi-language-yaml (go mod tidy)"
   (cd "$mod" && go mod tidy >&2) || die "go mod tidy failed (see above)"
-
-  if ((${#tools[@]} > 0)); then
-    log "compiling ${#tools[@]} package(s); a cold build takes several minutes"
-    ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
-    ldflags+=" -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$PULUMI_YAML_VERSION"
-    (cd "$mod" && go build -trimpath -tags osusergo,grpcnotrace -ldflags "$ldflags" \
-      -o "$stage/bin/" "${tools[@]}" >&2) || die "go build failed (see above)"
-  fi
-
-  # Script files shipped in the sdk/v3 module.
-  sdk_dir="$(cd "$mod" && go mod download -json "github.com/pulumi/pulumi/sdk/v3@v$PULUMI_VERSION" |
-    sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
-  [[ -n "$sdk_dir" && -d "$sdk_dir" ]] || die "sdk/v3 v$PULUMI_VERSION not found in the module cache"
-  for pair in \
-    "pulumi-language-python-exec:python/cmd/pulumi-language-python-exec" \
-    "pulumi-resource-pulumi-nodejs:nodejs/dist/pulumi-resource-pulumi-nodejs" \
-    "pulumi-resource-pulumi-python:python/dist/pulumi-resource-pulumi-python"; do
-    name="${pair%%:*}"
-    if [[ -x "$stage/bin/$name" ]]; then continue; fi
-    cp "$sdk_dir/${pair#*:}" "$stage/bin/$name"
-    chmod 0755 "$stage/bin/$name"
-  done
+  log "compiling pulumi and pulumi-language-yaml; a cold build takes several minutes"
+  (cd "$mod" && go build -trimpath -buildvcs=false -tags osusergo,grpcnotrace \
+    -ldflags "$ldflags -X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$PULUMI_YAML_VERSION" \
+    -o "$stage/bin/" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi \
+    github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml >&2) || die "go build failed (see above)"
 fi
+
+# Our language hosts, with the module's own go.mod and go.sum (which must be up to date).
+log "compiling our language hosts from $hosts_src"
+(cd "$hosts_src" && go build -mod=readonly -trimpath -buildvcs=false -ldflags "$ldflags" \
+  -o "$stage/bin/" ./cmd/pulumi-language-nodejs ./cmd/pulumi-language-python ./cmd/pulumi-language-go >&2) ||
+  die "go build of tools/language-hosts failed (see above)"
+
+# Scripts shipped in the sdk/v3 module our hosts are built with.
+sdk_dir="$(cd "$hosts_src" && go list -mod=readonly -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3)"
+[[ -n "$sdk_dir" && -d "$sdk_dir" ]] || die "sdk/v3 not found in the module cache"
+for pair in \
+  "pulumi-language-python-exec:python/cmd/pulumi-language-python-exec" \
+  "pulumi-resource-pulumi-nodejs:nodejs/dist/pulumi-resource-pulumi-nodejs" \
+  "pulumi-resource-pulumi-python:python/dist/pulumi-resource-pulumi-python"; do
+  cp "$sdk_dir/${pair#*:}" "$stage/bin/${pair%%:*}"
+  chmod 0755 "$stage/bin/${pair%%:*}"
+done
 
 # --- verify and publish atomically ----------------------------------------------------------
 [[ "$(PULUMI_SKIP_UPDATE_CHECK=true "$stage/bin/pulumi" version 2>/dev/null || true)" == "v$PULUMI_VERSION" ]] ||
   die "the built pulumi does not report v$PULUMI_VERSION"
-mapfile -t still_missing < <(missing_in "$stage/bin")
-for name in "${ESSENTIAL[@]}"; do
-  [[ -x "$stage/bin/$name" ]] || die "$name could not be provided"
+for host in nodejs python go; do
+  [[ "$("$stage/bin/pulumi-language-$host" -version 2>/dev/null || true)" == "v$PULUMI_VERSION" ]] ||
+    die "the built pulumi-language-$host does not report v$PULUMI_VERSION"
 done
-if ((${#still_missing[@]} > 0)); then
-  printf '%s\n' "${still_missing[@]}" >"$stage/.partial"
-else
-  printf 'pulumi v%s (pkg/v3 commit %s), pulumi-yaml v%s, built %s\n' \
-    "$PULUMI_VERSION" "$PULUMI_COMMIT" "$PULUMI_YAML_VERSION" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
-    >"$stage/.complete" # the stamp is the last file written into the staged tree
-fi
+still_missing="$(missing_in "$stage/bin")"
+[[ -z "$still_missing" ]] || die "missing after the build: $(tr '\n' ' ' <<<"$still_missing")"
+printf '%s (tools/language-hosts %s), built %s\n' "$stamp_line" "$hosts_hash" \
+  "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$stage/.complete" # the last file written into the stage
 
 # Swap the staged tree into place: the final directory either does not exist or is whole.
 if [[ -e "$install_dir" ]]; then
-  old="$(mktemp -d "$cache_root/.pulumi-v$PULUMI_VERSION.old.XXXXXX")"
+  old="$(mktemp -d "$cache_root/.$name.old.XXXXXX")"
   mv "$install_dir" "$old/"
   mv "$stage" "$install_dir"
   rm -rf "$old"
 else
   mv "$stage" "$install_dir"
-fi
-
-if ((${#still_missing[@]} > 0)); then
-  log "missing: ${still_missing[*]}"
-  log "the Go module proxy refuses the language-host modules; set NSP_PULUMI_SRC to a"
-  log "pulumi/pulumi git repository (or source tree) holding commit $PULUMI_COMMIT and re-run"
-  if [[ "$allow_partial" == 1 ]]; then
-    log "warning: NSP_PULUMI_ALLOW_PARTIAL=1, continuing with a partial toolset"
-    emit "$bin_dir"
-  fi
-  die "incomplete toolset in $bin_dir (set NSP_PULUMI_ALLOW_PARTIAL=1 to accept it)"
 fi
 log "installed pulumi v$PULUMI_VERSION and language hosts into $bin_dir"
 emit "$bin_dir"

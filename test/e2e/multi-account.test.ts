@@ -1,0 +1,36 @@
+// examples/multi-account: two explicit provider instances with two tokens, two emulator accounts.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+
+let emulator: EmulatorProcess;
+let stack: Stack;
+
+beforeAll(async () => {
+  emulator = await startEmulatorProcess(["--account", "a", "--account", "b"]);
+  stack = await Stack.init(prepareProject("multi-account"));
+  await stack.setConfig("tokenA", emulator.accounts.a!, true);
+  await stack.setConfig("tokenB", emulator.accounts.b!, true);
+  await stack.setConfig("baseUrl", emulator.baseUrl);
+});
+
+afterAll(async () => {
+  stack?.cleanup();
+  await emulator?.stop();
+});
+
+it("manages a zone in each account, each seen only by its own token", async () => {
+  await stack.up();
+  const out = await stack.outputs();
+  const a = emulator.control("a");
+  const b = emulator.control("b");
+  expect((await a.list<{ name: string }>("/dns/zones")).map((z) => z.name)).toEqual(["a.multi.example"]);
+  expect((await b.list<{ name: string }>("/dns/zones")).map((z) => z.name)).toEqual(["b.multi.example"]);
+  await expect(a.get(`/dns/zones/${out.zoneBId as string}`)).rejects.toThrow(/404/);
+  await stack.preview(["--expect-no-changes"]);
+  const everything = stack.artefacts() + stack.log.map((r) => r.stdout + r.stderr).join("\n");
+  expect(everything).not.toContain(emulator.accounts.a!);
+  expect(everything).not.toContain(emulator.accounts.b!);
+  await stack.destroy();
+  expect(await a.list("/dns/zones")).toEqual([]);
+  expect(await b.list("/dns/zones")).toEqual([]);
+});
