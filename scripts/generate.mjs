@@ -87,7 +87,7 @@ function functionDoc(token, spec) {
     "",
     "## Arguments",
     "",
-    propertyTable(spec.inputs.properties, spec.inputs.required),
+    spec.inputs ? propertyTable(spec.inputs.properties, spec.inputs.required) : "None.",
     "",
     "## Result",
     "",

@@ -3,10 +3,11 @@ import * as nsp from "@nsp/pulumi";
 
 // Each account has its own token. Set them with:
 //   pulumi config set --secret tokenA svc_...   and   pulumi config set --secret tokenB svc_...
+// A provider given no token reads NSP_API_TOKEN from the environment instead.
 const config = new pulumi.Config();
 const baseUrl = config.get("baseUrl");
 
-function account(name: string, token: pulumi.Output<string>) {
+function account(name: string, token: pulumi.Output<string> | undefined) {
   const provider = new nsp.Provider(name, { apiToken: token, baseUrl });
   const authDns = nsp.dns.getServicesOutput({ type: "auth_dns" }, { provider });
   const zone = new nsp.dns.Zone(
@@ -19,7 +20,7 @@ function account(name: string, token: pulumi.Output<string>) {
 }
 
 const zoneA = account("a", config.requireSecret("tokenA"));
-const zoneB = account("b", config.requireSecret("tokenB"));
+const zoneB = account("b", config.getSecret("tokenB"));
 
 export const zoneAId = zoneA.id;
 export const zoneBId = zoneB.id;

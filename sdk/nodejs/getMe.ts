@@ -7,14 +7,10 @@ import * as utilities from "./utilities";
 /**
  * Describes the account that the provider's API token belongs to.
  */
-export function getMe(args?: GetMeArgs, opts?: pulumi.InvokeOptions): Promise<GetMeResult> {
-    args = args || {};
+export function getMe(opts?: pulumi.InvokeOptions): Promise<GetMeResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("nsp:index:getMe", {
     }, opts);
-}
-
-export interface GetMeArgs {
 }
 
 export interface GetMeResult {
@@ -47,4 +43,3 @@ export function getMeOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<Ge
     return pulumi.runtime.invokeOutput("nsp:index:getMe", {
     }, opts);
 }
-

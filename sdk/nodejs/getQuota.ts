@@ -9,14 +9,10 @@ import * as utilities from "./utilities";
 /**
  * The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.
  */
-export function getQuota(args?: GetQuotaArgs, opts?: pulumi.InvokeOptions): Promise<GetQuotaResult> {
-    args = args || {};
+export function getQuota(opts?: pulumi.InvokeOptions): Promise<GetQuotaResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("nsp:index:getQuota", {
     }, opts);
-}
-
-export interface GetQuotaArgs {
 }
 
 export interface GetQuotaResult {
@@ -45,4 +41,3 @@ export function getQuotaOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output
     return pulumi.runtime.invokeOutput("nsp:index:getQuota", {
     }, opts);
 }
-

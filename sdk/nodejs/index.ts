@@ -5,12 +5,12 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
-export { GetMeArgs, GetMeResult } from "./getMe";
+export { GetMeResult } from "./getMe";
 export const getMe: typeof import("./getMe").getMe = null as any;
 export const getMeOutput: typeof import("./getMe").getMeOutput = null as any;
 utilities.lazyLoad(exports, ["getMe","getMeOutput"], () => require("./getMe"));
 
-export { GetQuotaArgs, GetQuotaResult } from "./getQuota";
+export { GetQuotaResult } from "./getQuota";
 export const getQuota: typeof import("./getQuota").getQuota = null as any;
 export const getQuotaOutput: typeof import("./getQuota").getQuotaOutput = null as any;
 utilities.lazyLoad(exports, ["getQuota","getQuotaOutput"], () => require("./getQuota"));

@@ -36,7 +36,8 @@ class UserError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "Error";
-    if (!process.env.NSP_DEBUG) this.stack = message;
+    // Pulumi's host prints `${error}: ${error.stack}`; a stack trace here would be noise.
+    if (!process.env.NSP_DEBUG) this.stack = "(set NSP_DEBUG=1 for a stack trace)";
   }
 }
 
@@ -83,6 +84,13 @@ export function configure(config: DynamicConfig, env: NodeJS.ProcessEnv = proces
       onLog: (level, message) => log(level === "warn" ? "warning" : level, message),
     });
   }
+}
+
+/** The settings in use, without the token (tests, diagnostics). */
+export function settings(): { baseUrl: string; requestsPerMinute: number; maxRetries: number; hasToken: boolean } | undefined {
+  if (!session) return undefined;
+  const { baseUrl, requestsPerMinute, maxRetries } = session.config;
+  return { baseUrl, requestsPerMinute, maxRetries, hasToken: !!session.client };
 }
 
 /** Forgets the configuration (tests). */

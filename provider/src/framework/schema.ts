@@ -169,7 +169,8 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     const result = objectProperties(builder, fn.result.shape as Record<string, z.ZodType>, module, `${owner}Result`, new Set<string>(fn.secrets ?? []));
     functionSpecs[fn.token] = {
       description: fn.description,
-      inputs: { properties: args.properties, ...(args.required.length ? { required: args.required } : {}) },
+      // A function without arguments has no inputs object at all, as the CLI writes it back.
+      ...(Object.keys(args.properties).length ? { inputs: { properties: args.properties, ...(args.required.length ? { required: args.required } : {}) } } : {}),
       outputs: { properties: result.properties, ...(result.required.length ? { required: result.required } : {}) },
     };
   }

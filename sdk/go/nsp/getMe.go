@@ -12,17 +12,14 @@ import (
 )
 
 // Describes the account that the provider's API token belongs to.
-func GetMe(ctx *pulumi.Context, args *GetMeArgs, opts ...pulumi.InvokeOption) (*GetMeResult, error) {
+func GetMe(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetMeResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetMeResult
-	err := ctx.Invoke("nsp:index:getMe", args, &rv, opts...)
+	err := ctx.Invoke("nsp:index:getMe", nil, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
-}
-
-type GetMeArgs struct {
 }
 
 type GetMeResult struct {
@@ -38,16 +35,9 @@ type GetMeResult struct {
 	Role string `pulumi:"role"`
 }
 
-func GetMeOutput(ctx *pulumi.Context, args GetMeOutputArgs, opts ...pulumi.InvokeOption) GetMeResultOutput {
+func GetMeOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetMeResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("nsp:index:getMe", args, GetMeResultOutput{}, options).(GetMeResultOutput)
-}
-
-type GetMeOutputArgs struct {
-}
-
-func (GetMeOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetMeArgs)(nil)).Elem()
+	return ctx.InvokeOutput("nsp:index:getMe", nil, GetMeResultOutput{}, options).(GetMeResultOutput)
 }
 
 type GetMeResultOutput struct{ *pulumi.OutputState }

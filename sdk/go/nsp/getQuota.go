@@ -12,17 +12,14 @@ import (
 )
 
 // The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.
-func GetQuota(ctx *pulumi.Context, args *GetQuotaArgs, opts ...pulumi.InvokeOption) (*GetQuotaResult, error) {
+func GetQuota(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetQuotaResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetQuotaResult
-	err := ctx.Invoke("nsp:index:getQuota", args, &rv, opts...)
+	err := ctx.Invoke("nsp:index:getQuota", nil, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
-}
-
-type GetQuotaArgs struct {
 }
 
 type GetQuotaResult struct {
@@ -36,16 +33,9 @@ type GetQuotaResult struct {
 	Usage map[string]int `pulumi:"usage"`
 }
 
-func GetQuotaOutput(ctx *pulumi.Context, args GetQuotaOutputArgs, opts ...pulumi.InvokeOption) GetQuotaResultOutput {
+func GetQuotaOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetQuotaResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("nsp:index:getQuota", args, GetQuotaResultOutput{}, options).(GetQuotaResultOutput)
-}
-
-type GetQuotaOutputArgs struct {
-}
-
-func (GetQuotaOutputArgs) ElementType() reflect.Type {
-	return reflect.TypeOf((*GetQuotaArgs)(nil)).Elem()
+	return ctx.InvokeOutput("nsp:index:getQuota", nil, GetQuotaResultOutput{}, options).(GetQuotaResultOutput)
 }
 
 type GetQuotaResultOutput struct{ *pulumi.OutputState }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/emptypb"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/cmdutil"
@@ -196,4 +198,14 @@ func (b *Base) RuntimeOptionsPrompts(
 // Template leaves a new project from a template as it is.
 func (b *Base) Template(ctx context.Context, _ *pulumirpc.TemplateRequest) (*pulumirpc.TemplateResponse, error) {
 	return &pulumirpc.TemplateResponse{}, nil
+}
+
+// Link would add locally generated SDKs to a project. `pulumi convert` calls it even when there
+// is nothing to link, which is all we support.
+func (b *Base) Link(ctx context.Context, req *pulumirpc.LinkRequest) (*pulumirpc.LinkResponse, error) {
+	if len(req.Packages) > 0 {
+		return nil, status.Errorf(codes.Unimplemented,
+			"%s cannot link generated SDKs into a project; add them to the project's dependencies yourself", b.Name)
+	}
+	return &pulumirpc.LinkResponse{}, nil
 }
