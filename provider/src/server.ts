@@ -6,12 +6,14 @@ import * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Any } from "google-protobuf/google/protobuf/any_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
 
 import { ApiClient } from "./client";
 import { missingTokenMessage, parseConfig, configSecrets, type ProviderConfig } from "./config";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
 import { diffResource, deepEqual, type DiffResult } from "./framework/diff";
-import { checkResource, createResource, deleteResource, invokeFunction, previewCreate, readResource, updateResource } from "./framework/operations";
+import { checkResource, createResource, deleteResource, InitFailedError, invokeFunction, previewCreate, readResource, updateResource } from "./framework/operations";
 import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
 import { buildPackageSchema } from "./framework/schema";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
@@ -102,6 +104,7 @@ export class NspProvider {
       client: this.client,
       signal: AbortSignal.any(signals),
       log: (severity, message) => this.log(severity, message, urn),
+      progress: () => undefined,
     };
   }
 
@@ -122,10 +125,32 @@ export class NspProvider {
           (err: unknown) => {
             const message = this.scrub(err instanceof Error ? err.message : String(err));
             if (!(err instanceof UserError) && process.env.NSP_DEBUG) process.stderr.write(`[nsp] ${name} failed: ${this.scrub(String((err as Error)?.stack ?? err))}\n`);
-            callback({ code: grpc.status.UNKNOWN, details: message, message } as grpc.ServiceError, null);
+            const metadata = err instanceof InitFailedError ? this.initFailedMetadata(err, message) : undefined;
+            callback({ code: grpc.status.UNKNOWN, details: message, message, ...(metadata ? { metadata } : {}) } as grpc.ServiceError, null);
           },
         );
     };
+  }
+
+  /**
+   * Pulumi's initialization error travels as a google.rpc.Status in the
+   * `grpc-status-details-bin` trailer: the engine then keeps the object with its partial state.
+   */
+  private initFailedMetadata(err: InitFailedError, message: string): grpc.Metadata {
+    const def = resourcesByToken.get(err.token);
+    const secretKeys = new Set<string>([...(def?.secrets ?? []), ...err.secretKeys]);
+    const detail = new providerPb.ErrorResourceInitFailed()
+      .setId(err.id)
+      .setProperties(objectToStruct(wrapSecrets(err.state, secretKeys)))
+      .setInputs(objectToStruct(wrapSecrets(err.inputs, secretKeys)))
+      .setReasonsList([message]);
+    const any = new Any();
+    any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+    const status = new Status().setCode(grpc.status.UNKNOWN).setMessage(message);
+    status.addDetails(any);
+    const metadata = new grpc.Metadata();
+    metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+    return metadata;
   }
 
   // ---- plugin lifecycle ----------------------------------------------------------------
@@ -229,7 +254,9 @@ export class NspProvider {
     if (req.getPreview()) {
       return new providerPb.CreateResponse().setId("").setProperties(objectToStruct(wrapSecrets(previewCreate(def, inputs.value), secretKeys)));
     }
-    const { id, state } = await createResource(def, this.context(req.getUrn(), req.getTimeout()), inputs.value);
+    const { id, state } = await createResource(def, this.context(req.getUrn(), req.getTimeout()), inputs.value).catch((e: unknown) => {
+      throw InitFailedError.annotate(e, def.token, secretKeys);
+    });
     return new providerPb.CreateResponse().setId(id).setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
   });
 
@@ -253,7 +280,11 @@ export class NspProvider {
     const secretKeys = new Set([...olds.secretKeys, ...news.secretKeys, ...(def.secrets ?? [])]);
     const state = req.getPreview()
       ? { ...olds.value, ...news.value }
-      : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value, req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined);
+      : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value, req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined).catch(
+          (e: unknown) => {
+            throw InitFailedError.annotate(e, def.token, secretKeys);
+          },
+        );
     return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
   });
 

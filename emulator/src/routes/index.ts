@@ -10,6 +10,7 @@ import { dnsZoneFileRoutes } from "./dns-zonefile";
 import { dnsZoneSettingRoutes } from "./dns-zone-settings";
 import { dnsZoneRoutes } from "./dns-zones";
 import { identityRoutes } from "./identity";
+import { linkRoutes } from "./link";
 import { rpkiRoutes } from "./rpki";
 import { securityRuleRoutes } from "./security-rules";
 import { serviceRoutes } from "./services";
@@ -27,4 +28,5 @@ export const allRoutes: Route[] = [
   ...cdnSiteRoutes,
   ...cdnTrafficRoutes,
   ...securityRuleRoutes,
+  ...linkRoutes,
 ];

@@ -106,6 +106,7 @@ function context(token: string): OperationContext {
     client: session.client,
     signal: new AbortController().signal,
     log: (severity, message) => log(severity, `${token}: ${message}`),
+    progress: () => undefined,
   };
 }
 
@@ -192,7 +193,8 @@ export function read(token: string, id: string, props: PropertyMap): Promise<{ i
   return guard(async () => {
     const def = definition(token);
     const prior = strip(props);
-    const inputs = priorInputs(def, props ?? {}) ?? {};
+    // A state without the input names (not written by this adapter): take every input it holds.
+    const inputs = priorInputs(def, props ?? {}) ?? Object.fromEntries(Object.keys(def.args.shape).filter((k) => prior[k] !== undefined).map((k) => [k, prior[k]]));
     const found = await readResource(def, context(token), id, prior, inputs);
     // An empty id tells the engine the object is gone.
     if (!found) return { id: "" };

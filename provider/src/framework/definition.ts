@@ -8,6 +8,13 @@ export interface OperationContext {
   signal: AbortSignal;
   /** Messages shown by the engine next to the resource. */
   log: (severity: "debug" | "info" | "warning", message: string) => void;
+  /**
+   * Records that the object now exists with this id and state. A create or update that takes
+   * several calls reports after the first one; if a later call fails, the engine keeps the
+   * object with this partial state (Pulumi's initialization error) and the next `up` finishes it
+   * instead of creating a second one.
+   */
+  progress: (id: string, state: Record<string, unknown>) => void;
 }
 
 export interface CheckFailure {

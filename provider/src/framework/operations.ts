@@ -21,8 +21,47 @@ export function previewCreate(def: AnyResource, inputs: PropertyMap): PropertyMa
   return state;
 }
 
+/**
+ * The object exists but a later step of its create or update failed: the engine must keep it,
+ * with this state, so that the next `up` finishes it rather than creating another.
+ */
+export class InitFailedError extends Error {
+  /** Set by the transport, which knows the resource type and which inputs were secret. */
+  token = "";
+  secretKeys = new Set<string>();
+
+  constructor(
+    readonly id: string,
+    readonly state: PropertyMap,
+    readonly inputs: PropertyMap,
+    cause: unknown,
+  ) {
+    super(`${cause instanceof Error ? cause.message : String(cause)} (the object ${id} exists; the next \`pulumi up\` finishes it)`);
+  }
+
+  static annotate(e: unknown, token: string, secretKeys: Iterable<string>): unknown {
+    if (e instanceof InitFailedError) {
+      e.token = token;
+      for (const k of secretKeys) e.secretKeys.add(k);
+    }
+    return e;
+  }
+}
+
+/** Runs an operation with a context that remembers the last progress its resource reported. */
+async function tracking<T>(ctx: OperationContext, inputs: PropertyMap, fallback: { id: string; state: PropertyMap } | undefined, run: (ctx: OperationContext) => Promise<T>): Promise<T> {
+  let last = fallback;
+  const tracked: OperationContext = { ...ctx, progress: (id, state) => (last = { id, state }) };
+  try {
+    return await run(tracked);
+  } catch (e) {
+    if (last && !(e instanceof InitFailedError)) throw new InitFailedError(last.id, last.state, inputs, e);
+    throw e;
+  }
+}
+
 export async function createResource(def: AnyResource, ctx: OperationContext, inputs: PropertyMap): Promise<{ id: string; state: PropertyMap }> {
-  const { id, state } = await def.create(ctx, inputs);
+  const { id, state } = await tracking(ctx, inputs, undefined, (c) => def.create(c, inputs));
   return { id, state: carryOver(def, state, inputs) };
 }
 
@@ -45,7 +84,8 @@ export async function readResource(def: AnyResource, ctx: OperationContext, id: 
 export async function updateResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap, news: PropertyMap, oldInputs?: PropertyMap): Promise<PropertyMap> {
   if (!def.update) throw new Error(`${def.token} has no update; every change replaces it`);
   const { diffs } = diffResource(def, olds, news, oldInputs);
-  const state = await def.update(ctx, id, news, olds, diffs);
+  const update = def.update;
+  const state = await tracking(ctx, news, undefined, (c) => update(c, id, news, olds, diffs));
   return carryOver(def, state, news, olds);
 }
 

@@ -75,6 +75,7 @@ export const record = defineResource({
   async create(ctx, args) {
     const path = `/dns/zones/${args.zoneId}/records`;
     const created = await ctx.client.post(path, body(recordArgs, args, ["type", "content", "name", "ttl", "weight", "healthCheck"]), { schema: recordWire, signal: ctx.signal });
+    ctx.progress(String(created.id), toState(created).state);
     // The documented create body has no enabled or proxied; a non-default value takes a patch.
     const patch = body(recordArgs, args, [...(args.enabled ? [] : (["enabled"] as const)), ...(args.proxied ? (["proxied"] as const) : [])]);
     const final = Object.keys(patch).length ? await ctx.client.patch(`${path}/${created.id}`, patch, { schema: recordWire, signal: ctx.signal }) : created;

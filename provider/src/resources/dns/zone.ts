@@ -75,6 +75,7 @@ export const zone = defineResource({
 
   async create(ctx, args) {
     const created = await ctx.client.post("/dns/zones", body(zoneArgs, args, ["serviceId", "name", "mode"]), { schema: zoneWire, signal: ctx.signal });
+    ctx.progress(String(created.id), toState(created).state);
     // The create body takes only service, name and mode; the rest is set by a patch.
     const patch = body(zoneArgs, args, patchable.filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null)));
     const final = Object.keys(patch).length

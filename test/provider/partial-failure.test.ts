@@ -1,0 +1,57 @@
+// A create that takes several calls and fails after the first returns Pulumi's initialization
+// error with the partial state, so the engine keeps the object and the next up finishes it.
+import * as grpc from "@grpc/grpc-js";
+import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { EmulatorControl } from "../helpers/emulator";
+import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let serviceId: string;
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+  control = new EmulatorControl(emulator.baseUrl, emulator.token);
+  serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl, maxRetries: 1 });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+function initFailure(err: grpc.ServiceError): { id: string; properties: Record<string, unknown>; reasons: string[] } {
+  const raw = err.metadata.get("grpc-status-details-bin")[0] as Buffer;
+  expect(raw, "the error carries status details").toBeDefined();
+  const any = Status.deserializeBinary(new Uint8Array(raw)).getDetailsList()[0]!;
+  expect(any.getTypeUrl()).toContain("pulumirpc.ErrorResourceInitFailed");
+  const detail = providerPb.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+  return { id: detail.getId(), properties: detail.getProperties()!.toJavaScript(), reasons: detail.getReasonsList() };
+}
+
+it("keeps a zone whose settings patch failed, and finishes it on the next update", async () => {
+  const inputs = (await plugin.check("nsp:dns:Zone", "z", { serviceId, name: "partial.example", enabled: false, negativeTtl: 600 })).inputs;
+  await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["PATCH"], status: 503 });
+  const err = (await plugin.create("nsp:dns:Zone", "z", inputs).then(() => undefined, (e: grpc.ServiceError) => e))!;
+  await control.clearFaults();
+  expect(err).toBeDefined();
+  expect(err.details).toMatch(/upstream_error.*the object \d+ exists/);
+  const partial = initFailure(err);
+  expect(partial.id).toMatch(/^\d+$/);
+  expect(partial.properties).toMatchObject({ name: "partial.example", enabled: true });
+  expect((await control.list<{ name: string }>("/dns/zones")).filter((z) => z.name === "partial.example")).toHaveLength(1);
+
+  // The next up: the engine diffs the partial state against the program and updates.
+  const diff = await plugin.diff("nsp:dns:Zone", "z", partial.id, partial.properties, inputs, inputs);
+  expect(diff.diffs.sort()).toEqual(["enabled", "negativeTtl"]);
+  const finished = await plugin.update("nsp:dns:Zone", "z", partial.id, partial.properties, inputs, false, inputs);
+  expect(finished).toMatchObject({ enabled: false, negativeTtl: 600 });
+  expect(await control.get(`/dns/zones/${partial.id}`)).toMatchObject({ enabled: false, negative_ttl: 600 });
+  expect((await control.list<{ name: string }>("/dns/zones")).filter((z) => z.name === "partial.example")).toHaveLength(1);
+});
