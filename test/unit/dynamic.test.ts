@@ -1,8 +1,11 @@
-// The dynamic-provider adapter (@nsp/pulumi-dynamic) without an engine or the API: its check and
-// diff must give what the plugin gives for the same definitions, its classes must cover the
-// registry, and what Pulumi serializes into the state must be small and credential-free.
+// The dynamic-provider adapter (@nsp/pulumi-dynamic) without an engine: its check and diff must
+// give what the plugin gives for the same definitions (no network), a half-done create must come
+// out as Pulumi's initialization error (the in-process emulator on loopback), its classes must
+// cover the registry, and what Pulumi serializes into the state must be small and credential-free.
 import * as pulumi from "@pulumi/pulumi";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { EmulatorControl } from "../helpers/emulator";
 import * as adapter from "../../provider/src/dynamic/adapter";
 import { renderDeclarations } from "../../provider/src/dynamic/declarations";
 import { diffResource } from "../../provider/src/framework/diff";
@@ -113,6 +116,40 @@ describe("dynamic adapter: configure", () => {
     expect(() => adapter.configure(config({ "nsp:apiToken": "oops-secret" }), {})).not.toThrow(/oops-secret/);
     adapter.configure(config({}), {});
     await expect(adapter.create("nsp:dns:Zone", { serviceId: "2", name: "a.example" })).rejects.toThrow(/pulumi config set --secret nsp:apiToken/);
+  });
+});
+
+describe("dynamic adapter: a create that fails half-way (in-process emulator on loopback)", () => {
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let control: EmulatorControl;
+
+  beforeAll(async () => {
+    emulator = await startEmulator();
+    control = new EmulatorControl(emulator.baseUrl, emulator.token);
+  });
+  afterAll(async () => {
+    adapter.reset();
+    await emulator?.close();
+  });
+
+  it("throws what Pulumi's host turns into an initialization error: id, partial state with the provider, reasons", async () => {
+    adapter.configure({ get: (k) => ({ "nsp:apiToken": emulator.token, "nsp:baseUrl": emulator.baseUrl, "nsp:maxRetries": "0" })[k] }, {});
+    const serviceId = String((await control.services()).find((x) => x.type === "auth_dns")!.id);
+    const { inputs } = await adapter.check("nsp:dns:Zone", {}, { [P]: closure, serviceId, name: "half.example", enabled: false });
+    await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["PATCH"], status: 503 });
+    const err = (await adapter.create("nsp:dns:Zone", { ...inputs, [P]: closure }).catch((e: unknown) => e)) as { id: string; properties: Record<string, unknown>; reasons: string[]; message: string };
+    await control.clearFaults();
+    expect(err.message).toMatch(/the object \d+ exists/);
+    expect(err.message).not.toContain(emulator.token);
+    expect(err.id).toMatch(/^\d+$/);
+    expect(err.reasons).toEqual([err.message]);
+    expect(err.properties).toMatchObject({ [P]: closure, name: "half.example", enabled: true, [K]: ["serviceId", "name", "mode", "enabled"] });
+    // The next up: the partial state differs from the program, and the update finishes the object.
+    const d = await adapter.diff("nsp:dns:Zone", err.id, err.properties, { ...inputs, [P]: closure });
+    expect(d).toMatchObject({ changes: true, replaces: [], diffs: ["enabled"] });
+    const done = await adapter.update("nsp:dns:Zone", err.id, err.properties, { ...inputs, [P]: closure });
+    expect(done.outs).toMatchObject({ enabled: false });
+    expect((await control.list<{ name: string }>("/dns/zones")).filter((z) => z.name === "half.example")).toHaveLength(1);
   });
 });
 

@@ -11,6 +11,7 @@ import { dnsZoneSettingRoutes } from "./dns-zone-settings";
 import { dnsZoneRoutes } from "./dns-zones";
 import { identityRoutes } from "./identity";
 import { linkRoutes } from "./link";
+import { mailRoutes } from "./mail";
 import { rpkiRoutes } from "./rpki";
 import { securityRuleRoutes } from "./security-rules";
 import { serviceRoutes } from "./services";
@@ -29,4 +30,5 @@ export const allRoutes: Route[] = [
   ...cdnTrafficRoutes,
   ...securityRuleRoutes,
   ...linkRoutes,
+  ...mailRoutes,
 ];

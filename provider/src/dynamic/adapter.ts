@@ -13,7 +13,7 @@ import { ApiClient } from "../client";
 import { parseConfig, type ProviderConfig } from "../config";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
 import { diffResource } from "../framework/diff";
-import { checkResource, createResource, deleteResource, readResource, updateResource } from "../framework/operations";
+import { checkResource, createResource, deleteResource, InitFailedError, readResource, updateResource } from "../framework/operations";
 import { dropUndefined, type PropertyMap } from "../framework/property-values";
 import { PROVIDER_VERSION } from "../package-info";
 import { resourcesByToken } from "../registry";
@@ -38,6 +38,22 @@ class UserError extends Error {
     this.name = "Error";
     // Pulumi's host prints `${error}: ${error.stack}`; a stack trace here would be noise.
     if (!process.env.NSP_DEBUG) this.stack = "(set NSP_DEBUG=1 for a stack trace)";
+  }
+}
+
+/**
+ * A create or update that failed after the object came to exist. Pulumi's host turns an error
+ * with `id`, `properties` and `reasons` into the engine's initialization error, so the engine
+ * keeps the object with this partial state and the next `up` finishes it, as with the plugin.
+ */
+class PartialFailure extends UserError {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: PropertyMap,
+    readonly reasons: string[],
+  ) {
+    super(message);
   }
 }
 
@@ -139,12 +155,19 @@ function outputs(def: AnyResource, state: PropertyMap, inputs: PropertyMap): Pro
   return dropUndefined({ ...state, [INPUT_KEYS]: inputNames(def, inputs) }) as PropertyMap;
 }
 
-/** Errors leave with a clean message and without the token, as the plugin's do. */
-async function guard<T>(fn: () => Promise<T> | T): Promise<T> {
+/**
+ * Errors leave with a clean message and without the token, as the plugin's do. `partial` gives
+ * the state to keep when the object exists despite the error.
+ */
+async function guard<T>(fn: () => Promise<T> | T, partial?: (e: InitFailedError) => PropertyMap): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (e instanceof UserError) throw e;
+    if (e instanceof InitFailedError && partial) {
+      const message = scrub(e.message);
+      throw new PartialFailure(message, e.id, partial(e), [message]);
+    }
     if (process.env.NSP_DEBUG) process.stderr.write(`[nsp] ${scrub(String((e as Error)?.stack ?? e))}\n`);
     throw new UserError(scrub(e instanceof Error ? e.message : String(e)));
   }
@@ -180,13 +203,21 @@ export function diff(token: string, _id: string, olds: PropertyMap, news: Proper
   });
 }
 
+/** The partial state of an object a failed create or update left, with the provider to run it later. */
+function partialState(def: AnyResource, e: InitFailedError, inputs: PropertyMap): PropertyMap {
+  return { ...outputs(def, e.state, strip(inputs)), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+}
+
 export function create(token: string, inputs: PropertyMap): Promise<{ id: string; outs: PropertyMap }> {
-  return guard(async () => {
-    const def = definition(token);
-    const news = strip(inputs);
-    const { id, state } = await createResource(def, context(token), news);
-    return { id, outs: outputs(def, state, news) };
-  });
+  const def = resourcesByToken.get(token);
+  return guard(
+    async () => {
+      const news = strip(inputs);
+      const { id, state } = await createResource(definition(token), context(token), news);
+      return { id, outs: outputs(definition(token), state, news) };
+    },
+    def && ((e) => partialState(def, e, inputs)),
+  );
 }
 
 export function read(token: string, id: string, props: PropertyMap): Promise<{ id: string; props?: PropertyMap; inputs?: PropertyMap }> {
@@ -203,12 +234,16 @@ export function read(token: string, id: string, props: PropertyMap): Promise<{ i
 }
 
 export function update(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<{ outs: PropertyMap }> {
-  return guard(async () => {
-    const def = definition(token);
-    const next = strip(news);
-    const state = await updateResource(def, context(token), id, strip(olds), next, priorInputs(def, olds ?? {}));
-    return { outs: outputs(def, state, next) };
-  });
+  const def = resourcesByToken.get(token);
+  return guard(
+    async () => {
+      const d = definition(token);
+      const next = strip(news);
+      const state = await updateResource(d, context(token), id, strip(olds), next, priorInputs(d, olds ?? {}));
+      return { outs: outputs(d, state, next) };
+    },
+    def && ((e) => partialState(def, e, news)),
+  );
 }
 
 export function remove(token: string, id: string, props: PropertyMap): Promise<void> {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
 
 export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;
 const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
@@ -39,7 +40,7 @@ export const recordProperties = recordArgs.extend(recordState.shape);
 export type RecordArgs = z.output<typeof recordArgs>;
 export type RecordState = z.output<typeof recordProperties>;
 
-const recordWire = z.looseObject({ id: z.number().int(), zone_id: z.number().int(), type: z.string(), content: z.string() });
+const recordWire = z.looseObject({ id: z.number().int(), zone_id: z.number().int(), name: z.string(), type: z.string(), content: z.string() });
 const patchable = ["content", "ttl", "weight", "healthCheck", "enabled", "proxied"] as const;
 
 function toState(raw: z.output<typeof recordWire>) {
@@ -74,7 +75,13 @@ export const record = defineResource({
 
   async create(ctx, args) {
     const path = `/dns/zones/${args.zoneId}/records`;
-    const created = await ctx.client.post(path, body(recordArgs, args, ["type", "content", "name", "ttl", "weight", "healthCheck"]), { schema: recordWire, signal: ctx.signal });
+    const created = await createOnce(
+      ctx,
+      `record ${args.name} ${args.type}`,
+      () => ctx.client.post(path, body(recordArgs, args, ["type", "content", "name", "ttl", "weight", "healthCheck"]), { schema: recordWire, signal: ctx.signal }),
+      // Name, type and content identify a record; several records may share a name and type.
+      async () => (await ctx.client.listAll(path, { itemSchema: recordWire, signal: ctx.signal })).find((r) => r.name === args.name && r.type === args.type && r.content === args.content),
+    );
     ctx.progress(String(created.id), toState(created).state);
     // The documented create body has no enabled or proxied; a non-default value takes a patch.
     const patch = body(recordArgs, args, [...(args.enabled ? [] : (["enabled"] as const)), ...(args.proxied ? (["proxied"] as const) : [])]);

@@ -1,0 +1,170 @@
+// Starting templates. The API names them but not what they contain; these are the emulator's
+// (see docs/api-assumptions.md). A template makes extensions (whose SIP passwords the create
+// answer shows once) and the objects that tie them together.
+import {
+  type ExtensionRow,
+  type GroupRow,
+  type IvrRow,
+  type PbxRow,
+  type QueueRow,
+  type TemplateId,
+  type TimecondRow,
+  type VgateTables,
+  newId,
+  newSipPassword,
+} from "./state";
+
+interface TemplateSpec {
+  id: TemplateId;
+  name: string;
+  description: string;
+  extensions: Array<{ number: string; name: string }>;
+  group?: { number: string; name: string };
+  queue?: { number: string; name: string };
+  ivr?: { name: string; greeting: string };
+  hours?: { name: string };
+}
+
+export const TEMPLATES: readonly TemplateSpec[] = [
+  {
+    id: "small-office",
+    name: "Small office",
+    description: "Three desk phones and a ring group that rings them all.",
+    extensions: [
+      { number: "101", name: "Desk 1" },
+      { number: "102", name: "Desk 2" },
+      { number: "103", name: "Desk 3" },
+    ],
+    group: { number: "600", name: "Office" },
+  },
+  {
+    id: "reception",
+    name: "Reception",
+    description: "A reception desk and two staff phones behind a menu: 0 reception, 1 and 2 staff.",
+    extensions: [
+      { number: "100", name: "Reception" },
+      { number: "101", name: "Staff 1" },
+      { number: "102", name: "Staff 2" },
+    ],
+    ivr: { name: "Main menu", greeting: "welcome" },
+  },
+  {
+    id: "after-hours",
+    name: "After hours",
+    description: "One phone and business hours, Monday to Friday 09:00 to 17:00.",
+    extensions: [{ number: "101", name: "Office" }],
+    hours: { name: "Business hours" },
+  },
+  {
+    id: "contact-centre",
+    name: "Contact centre",
+    description: "Four agents in a queue.",
+    extensions: [
+      { number: "101", name: "Agent 1" },
+      { number: "102", name: "Agent 2" },
+      { number: "103", name: "Agent 3" },
+      { number: "104", name: "Agent 4" },
+    ],
+    queue: { number: "700", name: "Support" },
+  },
+  {
+    id: "conference",
+    name: "Conference",
+    description: "A host phone and a room phone.",
+    extensions: [
+      { number: "101", name: "Host" },
+      { number: "102", name: "Room" },
+    ],
+  },
+  {
+    id: "personal",
+    name: "Personal",
+    description: "One phone.",
+    extensions: [{ number: "101", name: "Me" }],
+  },
+  { id: "blank", name: "Blank", description: "Nothing; build the PBX yourself.", extensions: [] },
+];
+
+export function templateView(t: TemplateSpec): unknown {
+  return {
+    id: t.id,
+    name: t.name,
+    description: t.description,
+    extensions: t.extensions.map((e) => ({ ...e })),
+    groups: t.group ? [{ ...t.group }] : [],
+    queues: t.queue ? [{ ...t.queue }] : [],
+    ivrs: t.ivr ? [{ name: t.ivr.name }] : [],
+    timeconds: t.hours ? [{ ...t.hours }] : [],
+  };
+}
+
+/** Fills a new PBX from its template; returns the extensions made (with their passwords). */
+export function applyTemplate(t: VgateTables, pbx: PbxRow, now: string): ExtensionRow[] {
+  const spec = TEMPLATES.find((x) => x.id === pbx.template);
+  if (!spec) return [];
+  const stamp = { pbx_id: pbx.id, created_at: now, updated_at: now };
+  const made = spec.extensions.map((e) => {
+    const row: ExtensionRow = {
+      id: newId(t, "ext"),
+      ...stamp,
+      number: e.number,
+      name: e.name,
+      user_email: null,
+      caller_id_name: null,
+      caller_id_number: null,
+      outbound_class: "national",
+      record: "never",
+      voicemail: null,
+      forward: null,
+      dnd: false,
+      ring_timeout: 30,
+      max_calls: 2,
+      sip_password: newSipPassword(),
+    };
+    pbx.objects.extension.set(row.id, row);
+    return row;
+  });
+  const ids = made.map((e) => e.id);
+  if (spec.group) {
+    const g: GroupRow = { id: newId(t, "grp"), ...stamp, ...spec.group, strategy: "ringall", noanswer: "hangup", moh: "default", members: ids, ring_s: 20 };
+    pbx.objects.group.set(g.id, g);
+  }
+  if (spec.queue) {
+    const q: QueueRow = {
+      id: newId(t, "que"),
+      ...stamp,
+      ...spec.queue,
+      strategy: "ringall",
+      moh: "default",
+      timeout: "hangup",
+      agents: ids,
+      max_wait_s: 300,
+      announce_every_s: 0,
+      announce_position: false,
+      announce_wait: false,
+    };
+    pbx.objects.queue.set(q.id, q);
+  }
+  if (spec.ivr) {
+    const options: Record<string, string> = {};
+    made.forEach((e, i) => (options[String(i)] = `extension:${e.id}`));
+    const ivr: IvrRow = {
+      id: newId(t, "ivr"),
+      ...stamp,
+      name: spec.ivr.name,
+      greeting: spec.ivr.greeting,
+      invalid: "hangup",
+      timeout: made[0] ? `extension:${made[0].id}` : "hangup",
+      options,
+      direct_dial: false,
+      timeout_s: 10,
+      repeat: 2,
+    };
+    pbx.objects.ivr.set(ivr.id, ivr);
+  }
+  if (spec.hours) {
+    const tc: TimecondRow = { id: newId(t, "tc"), ...stamp, name: spec.hours.name, schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "09:00", to: "17:00" }] };
+    pbx.objects.timecond.set(tc.id, tc);
+  }
+  return made;
+}

@@ -1,0 +1,142 @@
+import { z } from "zod";
+import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+
+const TOKEN = "nsp:link:Tunnel";
+const NUMERIC = /^[1-9][0-9]{0,15}$/;
+
+/** A tunnel's id as the path wants it; a malformed import id is an error before any request. */
+export function tunnelIdOf(token: string, id: string): string {
+  if (!NUMERIC.test(id)) throw new Error(`${token}: "${id}" is not a tunnel id; a tunnel is known by its numeric id (<tunnelId>)`);
+  return id;
+}
+
+function isLocalUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" && url.username === "" && url.password === "" && url.hash === "";
+  } catch {
+    return false;
+  }
+}
+
+const tunnelArgs = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100).meta({ description: "Name of the tunnel, unique in the account (ignoring case)." }),
+  localUrl: z
+    .string()
+    .trim()
+    .refine(isLocalUrl, "must be an absolute http:// or https:// URL with a host and no credentials, such as http://localhost:8080")
+    .meta({ description: "The local address the tunnel exposes, as the connector reaches it, such as `http://localhost:8080`." }),
+  popId: idRef("Id of the landing point (point of presence) where the tunnel lands (see `nsp:link:getLinkPops`)."),
+  popId2: idRef("Id of a second landing point for redundancy; must differ from `popId`. Left to the API (none) when unset; removing it from the program removes the second landing point.")
+    .nullable()
+    .optional(),
+  credentialRotation: z
+    .union([z.string(), z.number()])
+    .optional()
+    .meta({
+      description:
+        "Any string or number; changing it (or removing it) rotates the tunnel's credential through the API's token endpoint, and `credential` holds the new one. The API never sees this value.",
+    }),
+});
+
+const tunnelState = z.object({
+  address: z.string().meta({ description: "The address the tunnel holds while it exists." }),
+  credential: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "The connector's credential. The API returns it only when the tunnel is created and when the credential is rotated, so it is kept from the state on every refresh. Null after an import: change `credentialRotation` to get one.",
+    }),
+  credentialIssuedAt: z.string().nullable().optional().meta({ description: "When the current credential was issued; a change on refresh means it was rotated outside this program." }),
+  createdAt: z.string().meta({ description: "When the tunnel was created." }),
+});
+
+const tunnelProperties = tunnelArgs.extend(tunnelState.shape);
+type TunnelState = z.output<typeof tunnelProperties>;
+
+// Where the credential sits in the create and rotate answers is not documented; `credential` is
+// the emulator's choice, `token` (the endpoint's name) is accepted too.
+const tunnelWire = z.looseObject({ id: z.number().int(), name: z.string(), credential: z.string().optional(), token: z.string().optional() });
+type TunnelWire = z.output<typeof tunnelWire>;
+
+const PATCHABLE = ["name", "localUrl", "popId", "popId2"] as const;
+
+function toState(raw: TunnelWire): TunnelState {
+  const state = fromWire(tunnelProperties, raw) as TunnelState;
+  const credential = raw.credential ?? raw.token;
+  if (credential !== undefined) state.credential = credential;
+  else delete state.credential;
+  return state;
+}
+
+async function rotate(ctx: OperationContext, id: string): Promise<TunnelWire> {
+  const raw = await ctx.client.post(`/link/tunnels/${id}/token`, undefined, { schema: tunnelWire, signal: ctx.signal });
+  if ((raw.credential ?? raw.token) === undefined) throw new Error(`${TOKEN}: the credential of tunnel ${id} was rotated, but the API's answer carried no credential`);
+  return raw;
+}
+
+export const tunnel = defineResource({
+  token: TOKEN,
+  description:
+    "A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.",
+  args: tunnelArgs,
+  state: tunnelState,
+  secrets: ["credential"],
+  writeOnly: ["credentialRotation"],
+  oneTime: ["credential"],
+  importId: "<tunnelId>",
+
+  check(args) {
+    const failures: CheckFailure[] = [];
+    if (args.popId2 !== undefined && args.popId2 !== null && args.popId2 === args.popId) failures.push({ property: "popId2", reason: "must differ from popId (a second landing point)" });
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const created = await ctx.client.post("/link/tunnels", body(tunnelArgs, args, ["name", "localUrl", "popId", "popId2"]), { schema: tunnelWire, signal: ctx.signal });
+    const state = toState(created);
+    if (state.credential === undefined) {
+      ctx.log("warning", `tunnel ${created.id} was created, but the API's answer carried no credential; change credentialRotation to issue one`);
+      state.credential = null;
+    }
+    return { id: String(created.id), state };
+  },
+
+  async read(ctx, id, prior) {
+    const tunnelId = tunnelIdOf(TOKEN, id);
+    let raw: TunnelWire;
+    try {
+      raw = await ctx.client.get(`/link/tunnels/${tunnelId}`, { schema: tunnelWire, signal: ctx.signal });
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+    const state = toState(raw);
+    if (prior.credential && prior.credentialIssuedAt && state.credentialIssuedAt && state.credentialIssuedAt !== prior.credentialIssuedAt) {
+      ctx.log("warning", `the credential of tunnel ${tunnelId} was rotated outside this program, so the one in the state no longer works; change credentialRotation to issue a new one`);
+    }
+    return { id: tunnelId, state };
+  },
+
+  async update(ctx, id, news, olds, changed) {
+    const tunnelId = tunnelIdOf(TOKEN, id);
+    // The credential is carried over from olds unless this update rotates it. If the rotation
+    // fails after the patch, the whole update fails, so the next `up` patches (idempotently)
+    // and rotates again.
+    let state: TunnelState = { ...olds, ...news };
+    const patchKeys = PATCHABLE.filter((k) => changed.includes(k));
+    if (patchKeys.length > 0) {
+      state = toState(await ctx.client.patch(`/link/tunnels/${tunnelId}`, body(tunnelArgs, { ...news, popId2: news.popId2 ?? null }, patchKeys), { schema: tunnelWire, signal: ctx.signal }));
+    }
+    if (changed.includes("credentialRotation")) state = toState(await rotate(ctx, tunnelId));
+    return state;
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/link/tunnels/${tunnelIdOf(TOKEN, id)}`, { signal: ctx.signal });
+  },
+});
