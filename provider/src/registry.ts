@@ -19,10 +19,13 @@ import { site as cdnSite } from "./resources/cdn/site";
 import { siteSettings as cdnSiteSettings } from "./resources/cdn/site-settings";
 import { siteVerification as cdnSiteVerification } from "./resources/cdn/site-verification";
 import { rule as securityRule } from "./resources/security/rule";
+import { tunnel as linkTunnel } from "./resources/link/tunnel";
+import { tunnelHostnames as linkTunnelHostnames } from "./resources/link/tunnel-hostnames";
+import { getLinkPops } from "./functions/link/get-link-pops";
 
 /** Every resource and function the provider serves, by type token. Add new definitions here. */
-export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, rpkiCa, rpkiRoa, cdnSite, cdnSiteSettings, cdnSiteVerification, securityRule];
-export const functions: readonly AnyFunction[] = [getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl];
+export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, rpkiCa, rpkiRoa, cdnSite, cdnSiteSettings, cdnSiteVerification, securityRule, linkTunnel, linkTunnelHostnames];
+export const functions: readonly AnyFunction[] = [getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl, getLinkPops];
 
 export const resourcesByToken = new Map(resources.map((r) => [r.token, r]));
 export const functionsByToken = new Map(functions.map((f) => [f.token, f]));

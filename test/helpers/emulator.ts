@@ -66,7 +66,7 @@ export class EmulatorControl {
   }
 
   stats() {
-    return this.control<{ total: number; mutating: number; byMethod: Record<string, number>; byRoute: Record<string, number>; rateLimited: number }>("GET", "/stats");
+    return this.control<{ total: number; mutating: number; byMethod: Record<string, number>; byRoute: Record<string, number>; rateLimited: number; faults: Record<string, number> }>("GET", "/stats");
   }
   resetStats() {
     return this.control("POST", "/stats/reset");

@@ -15,6 +15,7 @@ import { mailRoutes } from "./mail";
 import { rpkiRoutes } from "./rpki";
 import { securityRuleRoutes } from "./security-rules";
 import { serviceRoutes } from "./services";
+import { vgateRoutes } from "./vgate";
 
 export const allRoutes: Route[] = [
   ...identityRoutes,
@@ -31,4 +32,5 @@ export const allRoutes: Route[] = [
   ...securityRuleRoutes,
   ...linkRoutes,
   ...mailRoutes,
+  ...vgateRoutes,
 ];
