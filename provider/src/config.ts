@@ -33,6 +33,10 @@ export const providerConfig = z.object({
     .max(20)
     .default(5)
     .meta({ description: "How many times a failed request that is safe to repeat is retried.", env: ["NSP_MAX_RETRIES"] }),
+  batchReads: z
+    .boolean()
+    .default(true)
+    .meta({ description: "Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare.", env: ["NSP_BATCH_READS"] }),
 });
 
 export type ProviderConfig = z.output<typeof providerConfig>;
@@ -43,6 +47,7 @@ const envFallback: Record<keyof ProviderConfig, string> = {
   baseUrl: "NSP_BASE_URL",
   requestsPerMinute: "NSP_REQUESTS_PER_MINUTE",
   maxRetries: "NSP_MAX_RETRIES",
+  batchReads: "NSP_BATCH_READS",
 };
 
 /**
@@ -62,6 +67,7 @@ export function parseConfig(raw: PropertyMap, env: NodeJS.ProcessEnv = process.e
     const v = input[key];
     if (typeof v === "string" && /^\s*-?\d+\s*$/.test(v)) input[key] = Number(v);
   }
+  if (input.batchReads === "true" || input.batchReads === "false") input.batchReads = input.batchReads === "true";
   const { value, failures } = checkProperties(providerConfig, input);
   // Never echo a rejected token back: the reason must not carry the value.
   for (const f of failures) if (f.property === "apiToken") f.reason = 'must be an API token starting with "svc_"';

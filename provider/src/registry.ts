@@ -7,6 +7,7 @@ import { zoneTransfer } from "./resources/dns/zone-transfer";
 import { zoneGrant } from "./resources/dns/zone-grant";
 import { range } from "./resources/dns/range";
 import { zoneVerification } from "./resources/dns/zone-verification";
+import { zoneRecords } from "./resources/dns/zone-records";
 import { getService } from "./functions/dns/get-service";
 import { getServices } from "./functions/dns/get-services";
 import { getMe } from "./functions/account/get-me";
@@ -23,9 +24,12 @@ import { tunnel as linkTunnel } from "./resources/link/tunnel";
 import { tunnelHostnames as linkTunnelHostnames } from "./resources/link/tunnel-hostnames";
 import { getLinkPops } from "./functions/link/get-link-pops";
 
+import { vgateFunctions, vgateResources } from "./resources/vgate";
+import { mailFunctions, mailResources } from "./resources/mail";
+
 /** Every resource and function the provider serves, by type token. Add new definitions here. */
-export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, rpkiCa, rpkiRoa, cdnSite, cdnSiteSettings, cdnSiteVerification, securityRule, linkTunnel, linkTunnelHostnames];
-export const functions: readonly AnyFunction[] = [getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl, getLinkPops];
+export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, zoneRecords, rpkiCa, rpkiRoa, cdnSite, cdnSiteSettings, cdnSiteVerification, securityRule, linkTunnel, linkTunnelHostnames, ...vgateResources, ...mailResources];
+export const functions: readonly AnyFunction[] = [getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl, getLinkPops, ...vgateFunctions, ...mailFunctions];
 
 export const resourcesByToken = new Map(resources.map((r) => [r.token, r]));
 export const functionsByToken = new Map(functions.map((f) => [f.token, f]));

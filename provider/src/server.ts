@@ -9,14 +9,16 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 
-import { ApiClient } from "./client";
+import type { ApiClient } from "./client";
 import { missingTokenMessage, parseConfig, configSecrets, type ProviderConfig } from "./config";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
 import { diffResource, deepEqual, type DiffResult } from "./framework/diff";
 import { checkResource, createResource, deleteResource, InitFailedError, invokeFunction, previewCreate, readResource, updateResource } from "./framework/operations";
 import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
+import type { ListCache } from "./framework/list-cache";
 import { buildPackageSchema } from "./framework/schema";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
+import { openSession } from "./session";
 import { functionsByToken, functions, resources, resourcesByToken } from "./registry";
 
 type Handler<Req, Res> = grpc.handleUnaryCall<Req, Res>;
@@ -71,6 +73,7 @@ function diffToPb(d: DiffResult): providerPb.DiffResponse {
 export class NspProvider {
   private config?: ProviderConfig;
   private client?: ApiClient;
+  private lists?: ListCache;
   private engine?: engineGrpc.EngineClient;
   private token?: string;
   private readonly cancel = new AbortController();
@@ -97,11 +100,12 @@ export class NspProvider {
   }
 
   private context(urn: string, timeoutSeconds?: number): OperationContext {
-    if (!this.client) throw new UserError(missingTokenMessage);
+    if (!this.client || !this.lists) throw new UserError(missingTokenMessage);
     const signals = [this.cancel.signal];
     if (timeoutSeconds && timeoutSeconds > 0) signals.push(AbortSignal.timeout(timeoutSeconds * 1000));
     return {
       client: this.client,
+      lists: this.lists,
       signal: AbortSignal.any(signals),
       log: (severity, message) => this.log(severity, message, urn),
       progress: () => undefined,
@@ -217,14 +221,7 @@ export class NspProvider {
     this.config = config;
     if (config.apiToken) {
       this.token = config.apiToken;
-      this.client = new ApiClient({
-        baseUrl: config.baseUrl,
-        token: config.apiToken,
-        requestsPerMinute: config.requestsPerMinute,
-        maxRetries: config.maxRetries,
-        userAgent: `pulumi-resource-nsp/${PROVIDER_VERSION}`,
-        onLog: (level, message) => this.log(level === "warn" ? "warning" : level, message),
-      });
+      ({ client: this.client, lists: this.lists } = openSession({ ...config, apiToken: config.apiToken }, `pulumi-resource-nsp/${PROVIDER_VERSION}`, (level, message) => this.log(level, message)));
     }
     return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
   });

@@ -127,9 +127,47 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     const d = await plugin.diff(RECORD, "r", rec.id, refreshed.properties, inputs, refreshed.inputs);
     expect(d).toMatchObject({ changes: true, diffs: ["content"], replaces: [] });
 
+    // The next refresh is the next pulumi command, hence a new plugin process: the zone's record
+    // list, fetched once per command (see ListCache), is not carried over.
     await control.delete(`/dns/zones/${zone.id}/records/${rec.id}`);
-    expect((await plugin.read(RECORD, "r", rec.id, refreshed.properties, inputs)).id).toBe("");
+    const next = await startPlugin();
+    try {
+      await next.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+      expect((await next.read(RECORD, "r", rec.id, refreshed.properties, inputs)).id).toBe("");
+    } finally {
+      await next.stop();
+    }
     await plugin.delete(ZONE, "drift", zone.id, zone.properties);
+  });
+
+  it("refreshes the records of a zone from one list, fetched once, unless batching is off", async () => {
+    const zone = await plugin.create(ZONE, "batch", (await plugin.check(ZONE, "batch", { serviceId, name: "batch.example" })).inputs);
+    const records = [];
+    for (let i = 0; i < 30; i++) {
+      const inputs = (await plugin.check(RECORD, `r${i}`, { zoneId: zone.id, name: `host${i}`, type: "A", content: `192.0.2.${i + 1}` })).inputs;
+      records.push({ inputs, ...(await plugin.create(RECORD, `r${i}`, inputs)) });
+    }
+    const refreshAll = async (p: PluginHandle) => {
+      await control.resetStats();
+      const reads = await Promise.all(records.map((r, i) => p.read(RECORD, `r${i}`, r.id, r.properties, r.inputs)));
+      reads.forEach((read, i) => expect(read.properties).toEqual(records[i]!.properties));
+      return (await control.stats()).total;
+    };
+    const batched = await startPlugin();
+    const unbatched = await startPlugin();
+    try {
+      await batched.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+      await unbatched.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
+      expect(await refreshAll(batched)).toBe(1);
+      expect(await refreshAll(unbatched)).toBe(30);
+      // A write through the provider drops the list: the next Read sees the provider's own change.
+      const changed = await batched.update(RECORD, "r0", records[0]!.id, records[0]!.properties, { ...records[0]!.inputs, ttl: 120 }, false, records[0]!.inputs);
+      expect((await batched.read(RECORD, "r0", records[0]!.id, changed, records[0]!.inputs)).properties.ttl).toBe(120);
+    } finally {
+      await batched.stop();
+      await unbatched.stop();
+    }
+    await plugin.delete(ZONE, "batch", zone.id, zone.properties);
   });
 
   it("rejects bad input in Check, naming the property, before any request", async () => {

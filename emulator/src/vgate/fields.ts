@@ -75,4 +75,8 @@ export const outboundPattern = z.strictObject({
   strip: intBetween(0, 10).optional(),
 });
 
-export const ivrOptions = z.record(z.string().regex(/^[0-9*#]$/, { error: "must be one key: 0-9, * or #" }), destination);
+export const ivrOptions = z.record(z.string(), destination).superRefine((options, ctx) => {
+  for (const key of Object.keys(options)) {
+    if (!/^[0-9*#]$/.test(key)) ctx.addIssue({ code: "custom", path: [key], message: "must be one key: 0-9, * or #" });
+  }
+});

@@ -55,6 +55,8 @@ export interface ApiClientOptions {
   now?: () => number;
   random?: () => number;
   onLog?: (level: LogLevel, message: string) => void;
+  /** Told of every write (non-GET), when it starts and when it ends, so caches can drop what it changed. */
+  onWrite?: (method: HttpMethod, path: string) => void;
 }
 
 export type QueryScalar = string | number | boolean;
@@ -117,6 +119,7 @@ export class ApiClient {
   readonly #now: () => number;
   readonly #random: () => number;
   readonly #onLog: ((level: LogLevel, message: string) => void) | undefined;
+  readonly #onWrite: ((method: HttpMethod, path: string) => void) | undefined;
   readonly #limiter: RateLimiter;
   readonly #maxRetries: number;
   readonly #timeoutMs: number;
@@ -149,6 +152,7 @@ export class ApiClient {
     this.#now = options.now ?? Date.now;
     this.#random = options.random ?? Math.random;
     this.#onLog = options.onLog;
+    this.#onWrite = options.onWrite;
     this.#limiter = new RateLimiter({
       requestsPerMinute: options.requestsPerMinute ?? DEFAULTS.requestsPerMinute,
       now: this.#now,
@@ -242,7 +246,11 @@ export class ApiClient {
   }
 
   async #call<T>(method: HttpMethod, path: string, body: unknown, opts: RequestOptions<T>): Promise<T> {
-    const res = await this.#request(method, path, body, opts.query, opts.signal);
+    const write = method !== "GET";
+    if (write) this.#onWrite?.(method, path);
+    const res = await this.#request(method, path, body, opts.query, opts.signal).finally(() => {
+      if (write) this.#onWrite?.(method, path);
+    });
     if (!opts.schema) return res.data as T;
     const parsed = opts.schema.safeParse(res.data);
     if (parsed.success) return parsed.data;

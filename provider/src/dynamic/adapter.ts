@@ -9,8 +9,8 @@
 //    inputs are the state's values of those names, which is exactly what the plugin would get
 //    (write-only inputs are carried in the state by carryOver).
 //  - The host gives no engine log and no cancellation; messages go to stderr.
-import { ApiClient } from "../client";
-import { parseConfig, type ProviderConfig } from "../config";
+import { openSession, type ApiSession } from "../session";
+import { parseConfig, providerConfig, type ProviderConfig } from "../config";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
 import { diffResource } from "../framework/diff";
 import { checkResource, createResource, deleteResource, InitFailedError, readResource, updateResource } from "../framework/operations";
@@ -57,10 +57,9 @@ class PartialFailure extends UserError {
   }
 }
 
-interface Session {
+interface Session extends Partial<ApiSession> {
   key: string;
   config: ProviderConfig;
-  client?: ApiClient;
 }
 
 // One session per process, shared by every resource type: the host deserializes and configures
@@ -81,7 +80,7 @@ function log(severity: "debug" | "info" | "warning" | "error", message: string):
 /** Reads nsp:* from the stack configuration, with the same env fallbacks as the plugin. */
 export function configure(config: DynamicConfig, env: NodeJS.ProcessEnv = process.env): void {
   const raw: PropertyMap = {};
-  for (const key of ["apiToken", "baseUrl", "requestsPerMinute", "maxRetries"]) {
+  for (const key of Object.keys(providerConfig.shape)) {
     const value = config.get(`nsp:${key}`);
     if (value !== undefined) raw[key] = value;
   }
@@ -91,14 +90,7 @@ export function configure(config: DynamicConfig, env: NodeJS.ProcessEnv = proces
   if (session?.key === key) return;
   session = { key, config: parsed };
   if (parsed.apiToken) {
-    session.client = new ApiClient({
-      baseUrl: parsed.baseUrl,
-      token: parsed.apiToken,
-      requestsPerMinute: parsed.requestsPerMinute,
-      maxRetries: parsed.maxRetries,
-      userAgent: `nsp-dynamic/${PROVIDER_VERSION}`,
-      onLog: (level, message) => log(level === "warn" ? "warning" : level, message),
-    });
+    Object.assign(session, openSession({ ...parsed, apiToken: parsed.apiToken }, `nsp-dynamic/${PROVIDER_VERSION}`, (level, message) => log(level, message)));
   }
 }
 
@@ -117,9 +109,10 @@ export function reset(): void {
 function context(token: string): OperationContext {
   // The host calls configure before any operation; the environment alone is enough when it did not.
   if (!session) configure({ get: () => undefined });
-  if (!session?.client) throw new UserError(dynamicMissingTokenMessage);
+  if (!session?.client || !session.lists) throw new UserError(dynamicMissingTokenMessage);
   return {
     client: session.client,
+    lists: session.lists,
     signal: new AbortController().signal,
     log: (severity, message) => log(severity, `${token}: ${message}`),
     progress: () => undefined,

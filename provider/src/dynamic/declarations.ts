@@ -57,8 +57,8 @@ function baseText(base: z.ZodType, mode: Mode, indent: string): string {
     case "object":
       return objectText(shapeOf(base) ?? {}, mode, indent);
     default:
-      // Transforms and anything else without a static shape.
-      return isIntegerSchema(base) ? "number" : "any";
+      // Free-form JSON (z.unknown) and anything else without a static shape.
+      return isIntegerSchema(base) ? "number" : "unknown";
   }
 }
 

@@ -109,3 +109,6 @@ export const dns = classes.dns ?? {};
 export const cdn = classes.cdn ?? {};
 export const rpki = classes.rpki ?? {};
 export const security = classes.security ?? {};
+export const link = classes.link ?? {};
+export const mail = classes.mail ?? {};
+export const vgate = classes.vgate ?? {};

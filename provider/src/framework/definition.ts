@@ -1,9 +1,12 @@
 import type { z } from "zod";
 import type { ApiClient } from "../client";
+import type { ListCache } from "./list-cache";
 
 /** What a CRUD function gets besides its inputs. */
 export interface OperationContext {
   client: ApiClient;
+  /** Children read through their parent's list, fetched once per refresh (see ListCache). */
+  lists: ListCache;
   /** Aborted when the engine cancels the operation (Ctrl-C) or its timeout passes. */
   signal: AbortSignal;
   /** Messages shown by the engine next to the resource. */

@@ -9,18 +9,28 @@ export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SR
 const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
 
 const label = "[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?";
-const recordName = z
+export const recordName = z
   .string()
   .trim()
   .toLowerCase()
   .pipe(z.string().regex(new RegExp(`^(@|\\*|(\\*\\.)?${label}(\\.${label})*)$`), "must be `@`, `*`, or dot-separated labels of letters, digits, `-` and `_` (no spaces), relative to the zone"));
 
+export const recordContent = z.string().min(1, "must not be empty").meta({ description: "Record data, such as an address, a target host name or TXT text." });
+export const recordTtl = z.number().int().min(60).max(86400).default(3600).meta({ description: "Time to live in seconds, 60 to 86400." });
+
+/** Why `content` cannot be the data of a `type` record, or undefined when it can. */
+export function recordContentProblem(type: string, content: string): string | undefined {
+  if (type === "A" && !isIPv4(content)) return `an A record needs an IPv4 address, got ${JSON.stringify(content)}`;
+  if (type === "AAAA" && !isIPv6(content)) return `an AAAA record needs an IPv6 address, got ${JSON.stringify(content)}`;
+  return undefined;
+}
+
 const recordArgs = z.object({
   zoneId: idRef("Id of the zone that holds the record."),
   name: recordName.default("@").meta({ description: "Name relative to the zone; `@` is the apex." }),
   type: z.enum(RECORD_TYPES).meta({ description: "Record type." }),
-  content: z.string().min(1, "must not be empty").meta({ description: "Record data, such as an address, a target host name or TXT text." }),
-  ttl: z.number().int().min(60).max(86400).default(3600).meta({ description: "Time to live in seconds, 60 to 86400." }),
+  content: recordContent,
+  ttl: recordTtl,
   weight: z.number().int().min(0).max(2147483647).nullable().optional().meta({ description: "Steering weight among records of the same name and type." }),
   healthCheck: z
     .string()
@@ -68,8 +78,8 @@ export const record = defineResource({
   check(args) {
     const failures: CheckFailure[] = [];
     if (args.proxied && !PROXIABLE.has(args.type)) failures.push({ property: "proxied", reason: `only A, AAAA and CNAME records can be proxied, not ${args.type}` });
-    if (args.type === "A" && !isIPv4(args.content)) failures.push({ property: "content", reason: `an A record needs an IPv4 address, got ${JSON.stringify(args.content)}` });
-    if (args.type === "AAAA" && !isIPv6(args.content)) failures.push({ property: "content", reason: `an AAAA record needs an IPv6 address, got ${JSON.stringify(args.content)}` });
+    const contentProblem = recordContentProblem(args.type, args.content);
+    if (contentProblem) failures.push({ property: "content", reason: contentProblem });
     return failures;
   },
 
@@ -91,12 +101,13 @@ export const record = defineResource({
 
   async read(ctx, id, prior) {
     const { zoneId, recordId } = parseRecordId(id, prior.zoneId);
-    try {
-      return toState(await ctx.client.get(`/dns/zones/${zoneId}/records/${recordId}`, { schema: recordWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const single = () =>
+      ctx.client.get(`/dns/zones/${zoneId}/records/${recordId}`, { schema: recordWire, signal: ctx.signal }).catch((e: unknown) => {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      });
+    const found = await ctx.lists.find(`/dns/zones/${zoneId}/records`, recordId, recordWire, ctx.signal, single);
+    return found && toState(found);
   },
 
   async update(ctx, id, news, olds, changedInputs) {

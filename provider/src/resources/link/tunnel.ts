@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:link:Tunnel";
 const NUMERIC = /^[1-9][0-9]{0,15}$/;
@@ -67,15 +68,13 @@ const PATCHABLE = ["name", "localUrl", "popId", "popId2"] as const;
 
 function toState(raw: TunnelWire): TunnelState {
   const state = fromWire(tunnelProperties, raw) as TunnelState;
-  const credential = raw.credential ?? raw.token;
-  if (credential !== undefined) state.credential = credential;
-  else delete state.credential;
-  return state;
+  // Null when this answer carries none; the framework then keeps the one from the prior state.
+  return { ...state, credential: raw.credential ?? raw.token ?? null };
 }
 
 async function rotate(ctx: OperationContext, id: string): Promise<TunnelWire> {
   const raw = await ctx.client.post(`/link/tunnels/${id}/token`, undefined, { schema: tunnelWire, signal: ctx.signal });
-  if ((raw.credential ?? raw.token) === undefined) throw new Error(`${TOKEN}: the credential of tunnel ${id} was rotated, but the API's answer carried no credential`);
+  if (raw.credential === undefined && raw.token === undefined) throw new Error(`${TOKEN}: the credential of tunnel ${id} was rotated, but the API's answer carried no credential`);
   return raw;
 }
 
@@ -97,13 +96,22 @@ export const tunnel = defineResource({
   },
 
   async create(ctx, args) {
-    const created = await ctx.client.post("/link/tunnels", body(tunnelArgs, args, ["name", "localUrl", "popId", "popId2"]), { schema: tunnelWire, signal: ctx.signal });
+    const created = await createOnce(
+      ctx,
+      `tunnel ${args.name}`,
+      () => ctx.client.post("/link/tunnels", body(tunnelArgs, args, ["name", "localUrl", "popId", "popId2"]), { schema: tunnelWire, signal: ctx.signal }),
+      // Names are unique in the account (ignoring case); the URL and landing point must match too.
+      async () =>
+        (await ctx.client.listAll("/link/tunnels", { itemSchema: tunnelWire, signal: ctx.signal })).find(
+          (t) => t.name.toLowerCase() === args.name.toLowerCase() && t.local_url === args.localUrl && String(t.pop_id) === args.popId,
+        ),
+    );
+    const id = String(created.id);
     const state = toState(created);
-    if (state.credential === undefined) {
-      ctx.log("warning", `tunnel ${created.id} was created, but the API's answer carried no credential; change credentialRotation to issue one`);
-      state.credential = null;
-    }
-    return { id: String(created.id), state };
+    if (state.credential !== null) return { id, state };
+    // Adopted after a lost answer: the credential went with it, and only a rotation shows one again.
+    ctx.progress(id, state);
+    return { id, state: toState(await rotate(ctx, id)) };
   },
 
   async read(ctx, id, prior) {

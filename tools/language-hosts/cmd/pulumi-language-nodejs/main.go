@@ -181,23 +181,21 @@ func entryPoint(req *pulumirpc.RunRequest) string {
 // resolveModule asks node where module resolves to from dir, i.e. which installation of
 // @pulumi/pulumi the program itself would load.
 func resolveModule(ctx context.Context, node, dir, module string) (string, error) {
-	cmd := exec.CommandContext(ctx, node, "-e", "console.log(require.resolve(process.argv[1]))", module)
+	const script = `try { console.log(require.resolve(process.argv[1])); } ` +
+		`catch (e) { console.error(e.code || e.message); process.exit(1); }`
+	cmd := exec.CommandContext(ctx, node, "-e", script, module)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("could not find %s from %s; is @pulumi/pulumi installed "+
-			"(run `pulumi install` or `npm install`)? %w", module, dir, errWithStderr(err))
+		reason := err.Error()
+		var exitErr *exec.ExitError
+		if errors.As(err, &exitErr) && len(exitErr.Stderr) > 0 {
+			reason = strings.TrimSpace(string(exitErr.Stderr))
+		}
+		return "", fmt.Errorf("could not load %s from %s (%s): is @pulumi/pulumi installed? "+
+			"Run `pulumi install` or `npm install`", module, dir, reason)
 	}
 	return strings.TrimSpace(string(out)), nil
-}
-
-func errWithStderr(err error) error {
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) && len(exitErr.Stderr) > 0 {
-		lines := strings.Split(strings.TrimSpace(string(exitErr.Stderr)), "\n")
-		return fmt.Errorf("%w: %s", err, lines[0])
-	}
-	return err
 }
 
 // InstallDependencies installs the program's packages with its package manager, but only when it

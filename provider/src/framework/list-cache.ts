@@ -1,0 +1,65 @@
+import type { z } from "zod";
+import type { ApiClient } from "../client";
+
+interface Entry {
+  items: Promise<Map<string, unknown>>;
+  fetchedAt: number;
+}
+
+/**
+ * Serves the Reads of many children of one parent (the records of a zone, the ROAs of a CA,
+ * ...) from one paged list of that parent, fetched once and shared by every concurrent Read.
+ * A refresh of a 1,000-record zone then costs two list pages instead of 1,000 GETs.
+ *
+ * Freshness: any write under the parent drops its list, so a Read never returns data older than
+ * this provider's own last write; otherwise a list lives `ttlMs` (one plugin process serves one
+ * pulumi command, so this only spans a refresh). A child missing from the list is confirmed with
+ * its own GET before it is reported gone, because a list can race with changes made meanwhile.
+ */
+export class ListCache {
+  private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+
+  constructor(
+    private readonly client: ApiClient,
+    readonly enabled: boolean,
+    private readonly ttlMs = 30_000,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Called for every write the client sends (before and after), so lists never outlive it. */
+  invalidate(writePath: string): void {
+    this.generation++;
+    for (const key of this.entries.keys()) {
+      const parent = key.slice(0, key.lastIndexOf("/"));
+      if (writePath.startsWith(parent) || parent.startsWith(writePath)) this.entries.delete(key);
+    }
+  }
+
+  /** The child with this id, from the shared list when batching is on, else from `single`. */
+  async find<T extends { id: number | string }>(
+    listPath: string,
+    id: string,
+    schema: z.ZodType<T>,
+    signal: AbortSignal,
+    single: () => Promise<T | undefined>,
+  ): Promise<T | undefined> {
+    if (!this.enabled) return single();
+    const items = (await this.items(listPath, schema, signal)) as Map<string, T>;
+    return items.get(id) ?? single();
+  }
+
+  private items(listPath: string, schema: z.ZodType<{ id: number | string }>, signal: AbortSignal): Promise<Map<string, unknown>> {
+    const cached = this.entries.get(listPath);
+    if (cached && this.now() - cached.fetchedAt < this.ttlMs) return cached.items;
+    const startedAt = this.generation;
+    const items = this.client.listAll(listPath, { itemSchema: schema, signal }).then((list) => {
+      // A write that happened while the pages came in may not be in them: serve, but do not keep.
+      if (this.generation !== startedAt && this.entries.get(listPath)?.items === items) this.entries.delete(listPath);
+      return new Map<string, unknown>(list.map((item) => [String(item.id), item]));
+    });
+    items.catch(() => this.entries.get(listPath)?.items === items && this.entries.delete(listPath));
+    this.entries.set(listPath, { items, fetchedAt: this.now() });
+    return items;
+  }
+}

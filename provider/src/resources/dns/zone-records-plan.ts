@@ -1,0 +1,409 @@
+// The rules behind nsp:dns:ZoneRecords, kept free of I/O so that they are unit-tested on their own:
+// the canonical form of a record (so that a program, the zone file the API exports and the
+// record list all compare equal), zone-file text in and out, and the plan that turns the live
+// records of a zone into the wanted ones with as few requests as the API allows.
+import { RECORD_TYPES } from "./record";
+import { formatPrefix, parsePrefix } from "./ip";
+
+export interface ZoneRecord {
+  name: string;
+  type: string;
+  content: string;
+  ttl: number;
+}
+
+/** A record as the records list shows it, with what the zone file cannot carry. */
+export interface LiveRecord extends ZoneRecord {
+  id: string;
+  enabled: boolean;
+  /**
+   * Nothing would be lost if a zone-file import deleted and re-added it: enabled, not proxied, no
+   * weight or health check, content stored in canonical form.
+   */
+  plain: boolean;
+}
+
+export const DEFAULT_TTL = 3600;
+
+/** Types whose content ends in a host name: letter case and a trailing dot do not matter there. */
+export const NAME_TARGET_TYPES: ReadonlySet<string> = new Set(["CNAME", "NS", "PTR", "ALIAS", "MX", "SRV"]);
+
+const TYPES: ReadonlySet<string> = new Set(RECORD_TYPES);
+
+// A word runs to the next space outside double quotes, so `alpn="h2 h3"` stays one word.
+const WORD = /(?:"(?:[^"\\]|\\.)*"?|[^\s"])+/g;
+
+function isQuoted(s: string): boolean {
+  return s.length >= 2 && s.startsWith('"') && s.endsWith('"');
+}
+
+/** `"a" "b"` -> `ab`, undoing `\"` and `\\`. */
+export function unquoteTxt(s: string): string {
+  const parts = [...s.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1"));
+  return parts.length > 0 ? parts.join("") : s;
+}
+
+/** TXT data as zone-file text: quoted, in strings of at most 255 characters. */
+export function quoteTxt(content: string): string {
+  const chunks: string[] = [];
+  for (let i = 0; i < content.length; i += 255) chunks.push(content.slice(i, i + 255));
+  if (chunks.length === 0) chunks.push("");
+  return chunks.map((c) => `"${c.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(" ");
+}
+
+/**
+ * The one spelling of a record's data that every source agrees on: TXT unquoted, IPv6 in RFC 5952
+ * form, host names lower case without the trailing dot, single spaces between words.
+ */
+export function canonicalContent(type: string, content: string): string {
+  if (type === "TXT") return isQuoted(content) ? unquoteTxt(content) : content;
+  if (type === "AAAA") {
+    const p = parsePrefix(`${content.trim()}/128`);
+    return p.ok ? formatPrefix(p.cidr).replace(/\/128$/, "") : content.trim();
+  }
+  const words = content.match(WORD) ?? [];
+  if (!NAME_TARGET_TYPES.has(type)) return words.join(" ");
+  const last = words.length - 1;
+  // The root name `.` (a null MX) keeps its dot.
+  if (last >= 0 && words[last]!.length > 1) words[last] = words[last]!.replace(/\.$/, "");
+  return words.join(" ").toLowerCase();
+}
+
+/**
+ * Data that cannot travel through a zone file unchanged: a line break ends the line, and outside
+ * quotes `;` starts a comment and parentheses join lines.
+ */
+export function zoneFileContentProblem(type: string, content: string): string | undefined {
+  if (/[\r\n]/.test(content)) return "must not contain line breaks";
+  if (type === "TXT") return undefined;
+  const outsideQuotes = content.replace(/"(?:[^"\\]|\\.)*"/g, "");
+  if (/[;()]/.test(outsideQuotes)) return "must not contain `;`, `(` or `)` outside double quotes (they have a meaning in zone files)";
+  return undefined;
+}
+
+/** Records of one name and type form a set (an RRset); the unit a ZoneRecords resource owns. */
+export function rrsetKey(r: { name: string; type: string }): string {
+  return `${r.name} ${r.type}`;
+}
+
+/** What makes a record distinct within the list: name, type and data. */
+export function recordKey(r: ZoneRecord): string {
+  return `${r.name} ${r.type} ${r.content}`;
+}
+
+export function compareRecords(a: ZoneRecord, b: ZoneRecord): number {
+  const pairs: [string | number, string | number][] = [
+    [a.name, b.name],
+    [a.type, b.type],
+    [a.content, b.content],
+    [a.ttl, b.ttl],
+  ];
+  for (const [x, y] of pairs) if (x !== y) return x < y ? -1 : 1;
+  return 0;
+}
+
+/** The canonical list: canonical data, sorted, so that order in the program does not matter. */
+export function canonicalRecords(records: readonly ZoneRecord[]): ZoneRecord[] {
+  return records.map((r) => ({ name: r.name.toLowerCase(), type: r.type, content: canonicalContent(r.type, r.content), ttl: r.ttl })).sort(compareRecords);
+}
+
+export function ownedRrsets(...lists: readonly (readonly ZoneRecord[] | undefined)[]): Set<string> {
+  const owned = new Set<string>();
+  for (const list of lists) for (const r of list ?? []) owned.add(rrsetKey(r));
+  return owned;
+}
+
+// ---- zone files -----------------------------------------------------------------------------
+
+function zoneFileContent(r: ZoneRecord): string {
+  if (r.type === "TXT") return quoteTxt(r.content);
+  if (!NAME_TARGET_TYPES.has(r.type)) return r.content;
+  const words = r.content.split(" ");
+  const last = words.length - 1;
+  if (!words[last]!.endsWith(".")) words[last] = `${words[last]}.`;
+  return words.join(" ");
+}
+
+/**
+ * Zone-file lines for an import. Names stay relative to the zone (the import's origin), and host
+ * names in the data are written absolute, so the text does not need the zone's name.
+ */
+export function renderZoneFile(records: readonly ZoneRecord[]): string {
+  return records.map((r) => `${r.name} ${r.ttl} IN ${r.type} ${zoneFileContent(r)}\n`).join("");
+}
+
+interface LogicalLine {
+  indented: boolean;
+  words: string[];
+}
+
+/** Drops comments and joins parenthesised continuations, respecting quoted strings. */
+function logicalLines(text: string): LogicalLine[] {
+  const out: LogicalLine[] = [];
+  let depth = 0;
+  let cur: LogicalLine | undefined;
+  for (const raw of text.split(/\r?\n/)) {
+    let content = "";
+    let quoted = false;
+    for (let i = 0; i < raw.length; i++) {
+      const ch = raw[i]!;
+      if (quoted) {
+        content += ch;
+        if (ch === "\\" && i + 1 < raw.length) content += raw[++i];
+        else if (ch === '"') quoted = false;
+      } else if (ch === '"') {
+        quoted = true;
+        content += ch;
+      } else if (ch === ";") {
+        break;
+      } else if (ch === "(" || ch === ")") {
+        depth = Math.max(0, depth + (ch === "(" ? 1 : -1));
+        content += " ";
+      } else {
+        content += ch;
+      }
+    }
+    if (!cur) {
+      if (content.trim() === "" && depth === 0) continue;
+      cur = { indented: /^\s/.test(content), words: [] };
+    }
+    cur.words.push(...(content.match(WORD) ?? []));
+    if (depth === 0) {
+      if (cur.words.length > 0) out.push(cur);
+      cur = undefined;
+    }
+  }
+  if (cur && cur.words.length > 0) out.push(cur);
+  return out;
+}
+
+const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
+
+function parseTtl(word: string): number | undefined {
+  if (/^\d+$/.test(word)) return Number(word);
+  if (!/^(\d+[smhdw])+$/i.test(word)) return undefined;
+  let total = 0;
+  for (const m of word.toLowerCase().matchAll(/(\d+)([smhdw])/g)) total += Number(m[1]) * TTL_UNITS[m[2]!]!;
+  return total;
+}
+
+function absoluteName(name: string, origin: string): string {
+  if (name === "@") return origin;
+  if (name.endsWith(".")) return name.slice(0, -1).toLowerCase();
+  return `${name}.${origin}`.toLowerCase();
+}
+
+function relativeName(absolute: string, zone: string): string | undefined {
+  if (absolute === zone) return "@";
+  return absolute.endsWith(`.${zone}`) ? absolute.slice(0, -(zone.length + 1)) : undefined;
+}
+
+const CLASSES = new Set(["IN", "CH", "HS", "CS", "ANY"]);
+
+/**
+ * The records of a BIND zone file (the API's export), in canonical form. The SOA and the apex NS
+ * set belong to the service, and types, classes and names this API does not manage are left out.
+ * `zoneName` is the zone the names are relative to; without it the first `$ORIGIN` decides.
+ */
+export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
+  const lines = logicalLines(text);
+  const firstOrigin = lines.find((l) => !l.indented && l.words[0]?.toUpperCase() === "$ORIGIN")?.words[1];
+  const zone = (zoneName ?? firstOrigin)?.toLowerCase().replace(/\.$/, "");
+  if (!zone) throw new Error("the zone file names no zone (no $ORIGIN)");
+  const records: ZoneRecord[] = [];
+  let origin = zone;
+  let defaultTtl: number | undefined;
+  let lastOwner: string | undefined;
+
+  for (const line of lines) {
+    const words = [...line.words];
+    const first = words[0]!;
+    if (!line.indented && first.startsWith("$")) {
+      const directive = first.toUpperCase();
+      if (directive === "$ORIGIN" && words[1]) origin = absoluteName(words[1], origin);
+      if (directive === "$TTL" && words[1]) defaultTtl = parseTtl(words[1]) ?? defaultTtl;
+      continue;
+    }
+    const owner = line.indented ? lastOwner : absoluteName(words.shift()!, origin);
+    if (owner === undefined) continue;
+    lastOwner = owner;
+
+    let ttl: number | undefined;
+    let cls = "IN";
+    for (let k = 0; k < 2 && words.length > 0; k++) {
+      const t = parseTtl(words[0]!);
+      if (t !== undefined && ttl === undefined) ttl = t;
+      else if (CLASSES.has(words[0]!.toUpperCase())) cls = words[0]!.toUpperCase();
+      else break;
+      words.shift();
+    }
+    const type = words.shift()?.toUpperCase();
+    const name = relativeName(owner, zone);
+    if (type === undefined || name === undefined || cls !== "IN" || !TYPES.has(type) || words.length === 0) continue;
+    if (type === "NS" && name === "@") continue;
+
+    let content: string;
+    if (type === "TXT") {
+      content = words.some((w) => w.startsWith('"')) ? unquoteTxt(words.join(" ")) : words.join(" ");
+    } else {
+      if (NAME_TARGET_TYPES.has(type)) words[words.length - 1] = absoluteName(words[words.length - 1]!, origin);
+      content = canonicalContent(type, words.join(" "));
+    }
+    records.push({ name, type, content, ttl: ttl ?? defaultTtl ?? DEFAULT_TTL });
+  }
+  return records;
+}
+
+// ---- matching and planning ------------------------------------------------------------------
+
+/** Index pairs `[current, desired]`. */
+export interface Matching {
+  kept: [number, number][];
+  changed: [number, number][];
+  added: number[];
+  removed: number[];
+}
+
+/**
+ * Pairs the current records with the desired ones, set by set (same name and type): first exact
+ * matches, then the same data with another TTL (or disabled), then any leftovers of the same set,
+ * whose data changes in place. What remains is added or removed.
+ */
+export function matchRecords(current: readonly (ZoneRecord & { enabled?: boolean })[], desired: readonly ZoneRecord[]): Matching {
+  const pools = new Map<string, number[]>();
+  current.forEach((c, i) => {
+    const pool = pools.get(rrsetKey(c)) ?? [];
+    pool.push(i);
+    pools.set(rrsetKey(c), pool);
+  });
+  const take = (d: ZoneRecord, fits: (c: ZoneRecord & { enabled?: boolean }) => boolean): number | undefined => {
+    const pool = pools.get(rrsetKey(d)) ?? [];
+    const at = pool.findIndex((i) => fits(current[i]!));
+    return at < 0 ? undefined : pool.splice(at, 1)[0];
+  };
+  const m: Matching = { kept: [], changed: [], added: [], removed: [] };
+  const passes: [(d: ZoneRecord) => (c: ZoneRecord & { enabled?: boolean }) => boolean, [number, number][]][] = [
+    [(d) => (c) => c.content === d.content && c.ttl === d.ttl && c.enabled !== false, m.kept],
+    [(d) => (c) => c.content === d.content, m.changed],
+    [() => () => true, m.changed],
+  ];
+  let pending = desired.map((_, j) => j);
+  for (const [fits, into] of passes) {
+    const next: number[] = [];
+    for (const j of pending) {
+      const i = take(desired[j]!, fits(desired[j]!));
+      if (i === undefined) next.push(j);
+      else into.push([i, j]);
+    }
+    pending = next;
+  }
+  m.added = pending;
+  m.removed = [...pools.values()].flat().sort((a, b) => a - b);
+  return m;
+}
+
+export interface RecordPatch {
+  content?: string;
+  ttl?: number;
+  enabled?: true;
+}
+
+export interface Plan {
+  /** The live records of the sets this resource owns, before the change. */
+  existing: LiveRecord[];
+  /** Live records of other sets (other resources' or nobody's), which are never touched. */
+  foreign: LiveRecord[];
+  create: ZoneRecord[];
+  update: { record: LiveRecord; to: ZoneRecord; patch: RecordPatch }[];
+  remove: LiveRecord[];
+}
+
+/** What it takes to turn the owned part of `live` into `desired`. */
+export function planZone(live: readonly LiveRecord[], desired: readonly ZoneRecord[], owned: ReadonlySet<string>): Plan {
+  const existing = live.filter((r) => owned.has(rrsetKey(r)));
+  const foreign = live.filter((r) => !owned.has(rrsetKey(r)));
+  const m = matchRecords(existing, desired);
+  return {
+    existing,
+    foreign,
+    create: m.added.map((j) => desired[j]!),
+    update: m.changed.map(([i, j]) => {
+      const record = existing[i]!;
+      const to = desired[j]!;
+      const patch: RecordPatch = {};
+      if (record.content !== to.content) patch.content = to.content;
+      if (record.ttl !== to.ttl) patch.ttl = to.ttl;
+      if (!record.enabled) patch.enabled = true;
+      return { record, to, patch };
+    }),
+    remove: m.removed.map((i) => existing[i]!),
+  };
+}
+
+export function isNoop(plan: Plan): boolean {
+  return plan.create.length + plan.update.length + plan.remove.length === 0;
+}
+
+/** Requests the change takes with record calls: one import adds every new record, then one call per patch or delete. */
+export function recordCallCount(plan: Plan): number {
+  return (plan.create.length > 0 ? 1 : 0) + plan.update.length + plan.remove.length;
+}
+
+/**
+ * An import with `replace` rewrites the zone in one request, but it deletes every record the text
+ * does not list and re-adds a changed record as a new one. So it is used only when the zone holds
+ * nothing but this resource's records, each of them plain (nothing an import would lose) and none
+ * an exact duplicate of another (the import would keep both).
+ */
+export function canReplaceZone(plan: Plan): boolean {
+  if (plan.foreign.length > 0 || !plan.existing.every((r) => r.plain)) return false;
+  const keys = new Set(plan.existing.map((r) => `${recordKey(r)} ${r.ttl}`));
+  return keys.size === plan.existing.length;
+}
+
+export type Strategy = "replace" | "records";
+
+export function chooseStrategy(plan: Plan): Strategy {
+  return recordCallCount(plan) > 1 && canReplaceZone(plan) ? "replace" : "records";
+}
+
+/** Below this many managed records the delete threshold does not apply (as in octoDNS). */
+export const MIN_GUARDED_RECORDS = 10;
+
+/** Why the plan deletes too much for `maxDeletePercent`, or undefined when it may go ahead. */
+export function deleteLimitProblem(plan: Plan, maxDeletePercent: number): string | undefined {
+  const existing = plan.existing.length;
+  const deleting = plan.remove.length;
+  if (deleting === 0 || maxDeletePercent >= 100 || existing < MIN_GUARDED_RECORDS) return undefined;
+  if (deleting * 100 <= maxDeletePercent * existing) return undefined;
+  const share = (deleting * 100) / existing;
+  return (
+    `maxDeletePercent: this change would delete ${deleting} of the ${existing} records this resource manages in the zone ` +
+    `(${Math.round(share)}%), more than maxDeletePercent (${maxDeletePercent}%) allows; ` +
+    `set maxDeletePercent to at least ${Math.ceil(share)} (100 allows any deletion) to go ahead`
+  );
+}
+
+/**
+ * Pulumi's detailed diff of the record list, one key per record (`records[3]`): ADD and UPDATE
+ * index the new list, DELETE the old one. A record whose data or TTL changes in place is an UPDATE
+ * when it keeps its position, else it shows as removed at its old position and added at its new.
+ */
+export function diffRecords(olds: readonly ZoneRecord[], news: readonly ZoneRecord[], property = "records"): Record<string, "ADD" | "DELETE" | "UPDATE"> {
+  const m = matchRecords(olds, news);
+  const deleted = new Set(m.removed);
+  const added = new Set(m.added);
+  const updated = new Set<number>();
+  for (const [i, j] of m.changed) {
+    if (i === j) updated.add(i);
+    else {
+      deleted.add(i);
+      added.add(j);
+    }
+  }
+  const out: Record<string, "ADD" | "DELETE" | "UPDATE"> = {};
+  for (const i of deleted) out[`${property}[${i}]`] = "DELETE";
+  for (const j of added) out[`${property}[${j}]`] = out[`${property}[${j}]`] === "DELETE" ? "UPDATE" : "ADD";
+  for (const i of updated) out[`${property}[${i}]`] = "UPDATE";
+  return out;
+}

@@ -1,0 +1,245 @@
+import { z } from "zod";
+import { defineResource, type OperationContext } from "../../framework/definition";
+import { idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { isAmbiguousWrite } from "../../framework/create-once";
+import { RECORD_TYPES, recordContent, recordContentProblem, recordName, recordTtl } from "./record";
+import {
+  canonicalContent,
+  canonicalRecords,
+  chooseStrategy,
+  deleteLimitProblem,
+  isNoop,
+  ownedRrsets,
+  parseZoneFile,
+  planZone,
+  recordCallCount,
+  recordKey,
+  renderZoneFile,
+  rrsetKey,
+  zoneFileContentProblem,
+  type LiveRecord,
+  type Plan,
+  type ZoneRecord,
+} from "./zone-records-plan";
+
+const TOKEN = "nsp:dns:ZoneRecords";
+const DEFAULT_MAX_DELETE_PERCENT = 20;
+/** Rounds of list, plan and write when a write's answer is lost; each round starts from the live zone. */
+const MAX_ROUNDS = 3;
+
+const recordEntry = z
+  .object({
+    name: recordName.default("@").meta({ description: "Name relative to the zone; `@` is the apex. Stored lower-case." }),
+    type: z.enum(RECORD_TYPES).meta({ description: "Record type." }),
+    content: recordContent,
+    ttl: recordTtl,
+  })
+  .superRefine((r, ctx) => {
+    const problem = recordContentProblem(r.type, r.content) ?? zoneFileContentProblem(r.type, r.content);
+    if (problem) ctx.addIssue({ code: "custom", path: ["content"], message: problem });
+    if (r.type === "NS" && r.name === "@") ctx.addIssue({ code: "custom", path: ["name"], message: "NS records at the apex are the service's own name servers and cannot be managed" });
+  })
+  .transform((r) => ({ ...r, content: canonicalContent(r.type, r.content) }))
+  .meta({ typeName: "ZoneRecordEntry", description: "One record of the zone." });
+
+const zoneRecordsArgs = z.object({
+  zoneId: idRef("Id of the zone whose records are managed."),
+  records: z
+    .array(recordEntry)
+    .superRefine((records, ctx) => {
+      const first = new Map<string, number>();
+      records.forEach((r, i) => {
+        const key = recordKey(r);
+        const earlier = first.get(key);
+        if (earlier === undefined) first.set(key, i);
+        else ctx.addIssue({ code: "custom", path: [i], message: `duplicates records[${earlier}] (${r.name} ${r.type} ${r.content}); list each record once` });
+      });
+    })
+    .transform((records) => canonicalRecords(records))
+    .meta({
+      description:
+        "The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).",
+    }),
+  maxDeletePercent: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(DEFAULT_MAX_DELETE_PERCENT)
+    .meta({
+      description: `Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited.`,
+    }),
+});
+
+const zoneRecordsState = z.object({
+  recordSets: z
+    .array(z.string())
+    .meta({ description: "The record sets this resource owns, each written `<name> <type>` (such as `www A`): the names and types in `records`." }),
+});
+
+function recordSetsOf(records: readonly ZoneRecord[]): string[] {
+  return [...ownedRrsets(records)].sort();
+}
+
+export type ZoneRecordsArgs = z.output<typeof zoneRecordsArgs>;
+
+const recordWire = z.looseObject({
+  id: z.union([z.number().int(), z.string()]),
+  name: z.string(),
+  type: z.string(),
+  content: z.string(),
+  ttl: z.number().int(),
+  enabled: z.boolean().optional(),
+  proxied: z.boolean().optional(),
+  weight: z.number().nullable().optional(),
+  health_check: z.string().nullable().optional(),
+});
+
+// How the export is wrapped is not documented: accept the zone-file text bare or in an object.
+const exportWire = z.union([z.string(), z.looseObject({ name: z.string().optional(), text: z.string().optional(), zonefile: z.string().optional() })]);
+const importWire = z.looseObject({ added: z.number().int(), skipped: z.array(z.string()).optional() });
+
+/**
+ * The resource's id is its zone's id. On import it may carry a scope, `<zoneId>/<name>[:<type>],...`,
+ * naming the record sets to adopt.
+ */
+export function parseZoneRecordsId(id: string): { zoneId: string; scope?: (r: ZoneRecord) => boolean } {
+  const form = `${TOKEN}: id "${id}" must be a zone id (<zoneId>) or <zoneId>/<name>[:<type>],...`;
+  const [zoneId = "", scopeText, ...extra] = id.split("/");
+  if (!/^[1-9][0-9]{0,15}$/.test(zoneId) || extra.length > 0) throw new Error(form);
+  if (scopeText === undefined) return { zoneId };
+  const wanted = scopeText.split(",").map((item) => {
+    const [rawName = "", rawType, ...more] = item.split(":");
+    const name = recordName.safeParse(rawName);
+    const type = rawType?.toUpperCase();
+    if (!name.success || more.length > 0 || (type !== undefined && !(RECORD_TYPES as readonly string[]).includes(type))) throw new Error(`${form}; "${item}" is not a record name, optionally followed by :<type>`);
+    return { name: name.data, type };
+  });
+  return { zoneId, scope: (r) => wanted.some((w) => w.name === r.name && (w.type === undefined || w.type === r.type)) };
+}
+
+async function listLive(ctx: OperationContext, zoneId: string): Promise<LiveRecord[]> {
+  const raw = await ctx.client.listAll(`/dns/zones/${zoneId}/records`, { itemSchema: recordWire, signal: ctx.signal });
+  return raw.map((r) => {
+    const name = r.name.toLowerCase();
+    const type = r.type.toUpperCase();
+    const content = canonicalContent(type, r.content);
+    const enabled = r.enabled !== false;
+    const plain = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null && content === r.content;
+    return { id: String(r.id), name, type, content, ttl: r.ttl, enabled, plain };
+  });
+}
+
+async function importText(ctx: OperationContext, zoneId: string, records: readonly ZoneRecord[], replace: boolean): Promise<void> {
+  const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text: renderZoneFile(records), mode: "apply", replace }, { schema: importWire, signal: ctx.signal });
+  // Every line sent is new to the zone, so each one must have been added.
+  if (res.added !== records.length) {
+    const skipped = res.skipped?.length ? `; skipped: ${res.skipped.join("; ")}` : "";
+    throw new Error(`${TOKEN}: the import into zone ${zoneId} added ${res.added} of ${records.length} records${skipped}`);
+  }
+}
+
+async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired: readonly ZoneRecord[]): Promise<void> {
+  const strategy = chooseStrategy(plan);
+  ctx.log(
+    "debug",
+    `zone ${zoneId}: ${plan.create.length} to add, ${plan.update.length} to change, ${plan.remove.length} to delete; ` +
+      (strategy === "replace" ? "one import with replace" : `${recordCallCount(plan)} record calls`),
+  );
+  if (strategy === "replace") {
+    const live = new Set(plan.existing.map((r) => `${recordKey(r)} ${r.ttl}`));
+    const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text: renderZoneFile(desired), mode: "apply", replace: true }, { schema: importWire, signal: ctx.signal });
+    const expected = desired.filter((r) => !live.has(`${recordKey(r)} ${r.ttl}`)).length;
+    if (res.added !== expected) throw new Error(`${TOKEN}: the import with replace into zone ${zoneId} added ${res.added} records, expected ${expected}`);
+    return;
+  }
+  // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
+  for (const r of plan.remove) {
+    await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
+      if (!isNotFound(e)) throw e;
+    });
+  }
+  for (const u of plan.update) await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
+  if (plan.create.length > 0) await importText(ctx, zoneId, plan.create, false);
+}
+
+/**
+ * Makes the owned sets of the zone equal `desired`. Every round plans from the live records, so
+ * when a write's answer is lost the next round sees what happened and finishes the job.
+ */
+async function converge(ctx: OperationContext, zoneId: string, desired: readonly ZoneRecord[], owned: ReadonlySet<string>, maxDeletePercent: number): Promise<void> {
+  for (let round = 1; ; round++) {
+    const plan = planZone(await listLive(ctx, zoneId), desired, owned);
+    const tooMany = deleteLimitProblem(plan, maxDeletePercent);
+    if (tooMany) throw new Error(`${TOKEN}: zone ${zoneId}: ${tooMany}`);
+    if (isNoop(plan)) return;
+    try {
+      await apply(ctx, zoneId, plan, desired);
+      return;
+    } catch (e) {
+      if (!isAmbiguousWrite(e) || round >= MAX_ROUNDS) throw e;
+      ctx.log("info", `zone ${zoneId}: the answer to a change was lost; reading the zone again to finish`);
+    }
+  }
+}
+
+export const zoneRecords = defineResource({
+  token: TOKEN,
+  description: [
+    "All the records of one or more names in a zone, managed as one list: refresh reads the whole zone with one request (its zone-file export) instead of one request per record, and changes are applied with as few requests as the API allows: one list of the zone's records, then either one zone-file import with `replace` or one import for all new records plus a patch or delete per changed or removed record, whichever is fewer.",
+    "",
+    "**What it owns.** The resource owns every *name and type* (record set) that appears in `records`, and only those: all records of an owned name and type that are not listed are deleted, including ones added through the API or the console, and records of other names and types are never touched. A name and type dropped from `records` is deleted. So `nsp:dns:ZoneRecords` and `nsp:dns:Record` can share a zone as long as no name and type is managed by both (a `Record` for `www` `A` next to a `ZoneRecords` listing `www` `TXT` is fine), and so can several `ZoneRecords` resources with disjoint names and types. The import with `replace` is used only when the zone holds nothing but this resource's records, so it can never delete another resource's record.",
+    "",
+    "**What it manages of a record.** Name, type, data and TTL: what a zone file carries. The API's `enabled`, `proxied`, `weight` and `healthCheck` are left as they are (a changed record is patched in place, keeping them), except that a disabled record that the list wants is enabled again, since a disabled record is not served and not in the zone file. The zone's SOA and apex NS records belong to the service and cannot be listed.",
+    "",
+    "**Safety.** `maxDeletePercent` refuses a change that deletes more than that share of the managed records, before anything is written.",
+    "",
+    "**Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.",
+  ].join("\n"),
+  args: zoneRecordsArgs,
+  state: zoneRecordsState,
+  replaceOnChanges: ["zoneId"],
+  importId: "<zoneId>, or <zoneId>/<name>[:<type>],... to adopt only some names",
+
+  async create(ctx, args) {
+    await converge(ctx, args.zoneId, args.records, ownedRrsets(args.records), args.maxDeletePercent);
+    return { id: args.zoneId, state: { ...args, recordSets: recordSetsOf(args.records) } };
+  },
+
+  async read(ctx, id, prior) {
+    const { zoneId, scope } = parseZoneRecordsId(id);
+    let body: z.output<typeof exportWire>;
+    try {
+      body = await ctx.client.get(`/dns/zones/${zoneId}/export`, { schema: exportWire, signal: ctx.signal });
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+    const text = typeof body === "string" ? body : (body.text ?? body.zonefile);
+    if (text === undefined) throw new Error(`${TOKEN}: the export of zone ${zoneId} has no zone-file text`);
+    const all = parseZoneFile(text, typeof body === "string" ? undefined : body.name);
+    // On import nothing is owned yet: every record the zone serves is adopted, or those the id names.
+    const owned = prior.records ? ownedRrsets(prior.records) : undefined;
+    const records = canonicalRecords(all.filter((r) => (owned ? owned.has(rrsetKey(r)) : (scope?.(r) ?? true))));
+    return { id: zoneId, state: { zoneId, records, maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT, recordSets: recordSetsOf(records) } };
+  },
+
+  async update(ctx, id, news, olds, changed) {
+    // A changed maxDeletePercent alone is the provider's own setting: nothing to send.
+    if (changed.includes("records")) await converge(ctx, parseZoneRecordsId(id).zoneId, news.records, ownedRrsets(news.records, olds.records), news.maxDeletePercent);
+    return { ...news, recordSets: recordSetsOf(news.records) };
+  },
+
+  async delete(ctx, id, olds) {
+    const { zoneId } = parseZoneRecordsId(id);
+    const plan = planZone(await listLive(ctx, zoneId), [], ownedRrsets(olds.records));
+    if (plan.remove.length === 0) return;
+    // With nothing else in the zone, an empty import with replace clears it in one request.
+    if (plan.foreign.length === 0 && plan.remove.length > 1) {
+      await ctx.client.post(`/dns/zones/${zoneId}/import`, { text: "", mode: "apply", replace: true }, { schema: importWire, signal: ctx.signal });
+      return;
+    }
+    await apply(ctx, zoneId, plan, []);
+  },
+});

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { fromWire } from "../../framework/wire";
+import { email } from "./fields";
+
+const TOKEN = "nsp:mail:Destination";
+
+const destinationArgs = z.object({
+  addr: email.meta({ description: "The address mail may be forwarded to. Stored lower-case; the API sends it a confirmation link." }),
+});
+
+const destinationState = z.object({
+  destinationId: z.string().meta({ description: "The API's id of the destination." }),
+  confirmed: z.boolean().meta({ description: "Whether the owner of the address has followed the confirmation link; routes forward to it only once it is confirmed." }),
+  confirmedAt: z.string().nullable().optional().meta({ description: "When the address was confirmed." }),
+  createdAt: z.string().meta({ description: "When the destination was added." }),
+});
+
+const destinationProperties = destinationArgs.extend(destinationState.shape);
+type DestinationState = z.output<typeof destinationProperties>;
+
+const destinationWire = z.looseObject({ id: z.string(), addr: z.string() });
+type DestinationWire = z.output<typeof destinationWire>;
+
+const toState = (raw: DestinationWire) => ({ id: raw.addr, state: { ...(fromWire(destinationProperties, raw) as DestinationState), destinationId: raw.id } });
+
+function addrOf(id: string): string {
+  const parsed = email.safeParse(id);
+  if (!parsed.success) throw new Error(`${TOKEN}: id "${id}" must be the destination's address (<addr>), such as ops@example.net`);
+  return parsed.data;
+}
+
+export const destination = defineResource({
+  token: TOKEN,
+  description:
+    "An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.",
+  args: destinationArgs,
+  state: destinationState,
+  replaceOnChanges: ["addr"],
+  importId: "<addr>",
+
+  async create(ctx, args) {
+    return toState(await ctx.client.post("/mail/destinations", { addr: args.addr }, { schema: destinationWire, signal: ctx.signal }));
+  },
+
+  // There is no GET of one destination: it is found in the account's list.
+  async read(ctx, id) {
+    const addr = addrOf(id);
+    const all = await ctx.client.listAll("/mail/destinations", { itemSchema: destinationWire, signal: ctx.signal });
+    const found = all.find((d) => d.addr.toLowerCase() === addr);
+    return found ? toState(found) : undefined;
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/mail/destinations/${encodeURIComponent(addrOf(id))}`, { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { defineResource, type CheckFailure } from "../../framework/definition";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { NUMERIC_ID, childIdOf, email } from "./fields";
+
+const TOKEN = "nsp:mail:DomainRule";
+const KINDS = ["forward_copy", "reject_sender", "quarantine_sender", "relay_rcpt"] as const;
+const RELAY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/;
+
+const ruleArgs = z.object({
+  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`)."),
+  kind: z
+    .enum(KINDS)
+    .meta({
+      description:
+        "`forward_copy` sends a copy of matching mail to `target` (an address); `reject_sender` and `quarantine_sender` refuse or hold mail from matching senders (no `target`); `relay_rcpt` hands matching recipients' mail to the relay host in `target`.",
+    }),
+  pattern: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters").regex(/^\S+$/, "must not contain spaces"))
+    .meta({ description: "Addresses the rule matches: an address, a wildcard such as `*@example.net`, or a domain. Stored lower-case." }),
+  target: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .nullable()
+    .optional()
+    .meta({ description: "The copy's address (`forward_copy`) or the relay host with an optional port (`relay_rcpt`, such as `relay.example.net:2525`); unset for the other kinds." }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the rule applies." }),
+});
+
+const ruleState = z.object({
+  createdAt: z.string().meta({ description: "When the rule was created." }),
+});
+
+const ruleProperties = ruleArgs.extend(ruleState.shape);
+type RuleState = z.output<typeof ruleProperties>;
+
+const ruleWire = z.looseObject({ id: z.number().int(), domain_id: z.number().int(), kind: z.string() });
+type RuleWire = z.output<typeof ruleWire>;
+
+const toState = (raw: RuleWire) => ({ id: String(raw.id), state: fromWire(ruleProperties, raw) as RuleState });
+const idOf = (id: string, domainId?: string) => {
+  const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<ruleId>", NUMERIC_ID, NUMERIC_ID, domainId);
+  return { domainId: parent, ruleId: child };
+};
+
+function relayProblem(target: string): string | null {
+  const m = RELAY.exec(target);
+  if (!m) return "must be a relay host with an optional port, such as relay.example.net:2525";
+  if (m[1] !== undefined && (Number(m[1]) < 1 || Number(m[1]) > 65535)) return "the port must be between 1 and 65535";
+  return null;
+}
+
+export const domainRule = defineResource({
+  token: TOKEN,
+  description: "A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.",
+  args: ruleArgs,
+  state: ruleState,
+  replaceOnChanges: ["domainId"],
+  importId: "<domainId>/<ruleId>",
+
+  check(args) {
+    const failures: CheckFailure[] = [];
+    const target = args.target ?? null;
+    if (args.kind === "forward_copy") {
+      if (target === null || target === "") failures.push({ property: "target", reason: "forward_copy needs the address that receives the copy" });
+      else if (!email.safeParse(target).success) failures.push({ property: "target", reason: "must be an email address such as ops@example.com for forward_copy" });
+    } else if (args.kind === "relay_rcpt") {
+      if (target === null || target === "") failures.push({ property: "target", reason: "relay_rcpt needs the relay host, such as relay.example.net:2525" });
+      else {
+        const problem = relayProblem(target);
+        if (problem) failures.push({ property: "target", reason: problem });
+      }
+    } else if (target !== null) {
+      failures.push({ property: "target", reason: `must be unset for ${args.kind} rules` });
+    }
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const payload = body(ruleArgs, args, ["kind", "pattern", "target", "enabled"]);
+    return toState(await ctx.client.post(`/mail/domains/${args.domainId}/rules`, payload, { schema: ruleWire, signal: ctx.signal }));
+  },
+
+  // There is no GET of one rule: it is found in its domain's list.
+  async read(ctx, id, prior) {
+    const { domainId, ruleId } = idOf(id, prior.domainId);
+    try {
+      const rules = await ctx.client.listAll(`/mail/domains/${domainId}/rules`, { itemSchema: ruleWire, signal: ctx.signal });
+      const found = rules.find((r) => String(r.id) === ruleId);
+      return found ? toState(found) : undefined;
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds, changedInputs) {
+    const { ruleId } = idOf(id, olds.domainId);
+    const changed = (["kind", "pattern", "target", "enabled"] as const).filter((k) => changedInputs.includes(k));
+    if (changed.length === 0) return { ...olds, ...news };
+    // "Same body" as the create, where kind and pattern are required: they always go along, and
+    // the target too, since whether it is allowed depends on the kind.
+    const keys = [...new Set(["kind" as const, "pattern" as const, "target" as const, ...changed])];
+    const patch = body(ruleArgs, { ...news, target: news.target ?? null }, keys);
+    return toState(await ctx.client.patch(`/mail/domainrules/${ruleId}`, patch, { schema: ruleWire, signal: ctx.signal })).state;
+  },
+
+  async delete(ctx, id, olds) {
+    await ctx.client.delete(`/mail/domainrules/${idOf(id, olds.domainId).ruleId}`, { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,120 @@
+import { z } from "zod";
+import { defineResource, type CheckFailure } from "../../framework/definition";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { domainName, email, numericIdOf, quotaBytes, stringRef } from "./fields";
+
+const TOKEN = "nsp:mail:Domain";
+export const MAIL_MODES = ["mailbox", "forward", "both"] as const;
+
+const domainArgs = z.object({
+  name: domainName.meta({ description: "The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot." }),
+  zoneId: idRef(
+    "Id of the hosted zone (`nsp:dns:Zone`) that holds the domain; the domain's records (MX, SPF, DKIM, DMARC, TLS policy) are published into it. Without it nothing is published and `records` lists what to add at the zone's DNS provider.",
+  ).optional(),
+  zoneName: domainName
+    .optional()
+    .meta({ description: "Name of the zone that holds the domain. With `zoneId` it must be that zone's name (the API fills it in when unset); without, it defaults to `name`." }),
+  serverId: stringRef("Id of a BYO mail server (`nsp:mail:Server`) that serves the domain; unset, the domain is served by the service's own nodes.").optional(),
+  mode: z.enum(MAIL_MODES).default("mailbox").meta({ description: "`mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both." }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the domain accepts mail." }),
+  catchAll: email.nullable().optional().meta({ description: "Address that receives mail for unknown local parts; unset (or null) turns catch-all off." }),
+  defaultQuotaBytes: quotaBytes.optional().meta({ description: "Quota of new mailboxes, in bytes (1 MiB to 1 TiB); the API's default (5 GiB) when unset." }),
+  dmarcPolicy: z.enum(["none", "quarantine", "reject"]).default("none").meta({ description: "Policy published in the domain's DMARC record." }),
+  backupEnabled: z.boolean().default(false).meta({ description: "Whether messages are kept in an encrypted backup copy." }),
+});
+
+const recordShape = z
+  .object({
+    kind: z.string().meta({ description: "What the record is for: `mx`, `spf`, `dkim`, `dmarc`, `tls_policy` (MTA-STS) or `tls_rpt` (TLS reporting)." }),
+    name: z.string().meta({ description: "Fully qualified record name." }),
+    type: z.string().meta({ description: "Record type (`MX`, `TXT`, `CNAME`)." }),
+    content: z.string().meta({ description: "Record content." }),
+    ttl: z.number().int().meta({ description: "Time to live in seconds." }),
+    recordId: z.string().nullable().optional().meta({ description: "Id of the record in the hosted zone (`nsp:dns:Record` import id `<zoneId>/<recordId>`); null when not published." }),
+    status: z
+      .string()
+      .meta({ description: "`published`, `missing`, `modified` or `not_published` for a domain on the service's nodes; for a BYO domain the last check's result (`unchecked`, `ok`, `missing`, `mismatch`)." }),
+  })
+  .meta({ typeName: "MailDomainRecord", description: "One DNS record of the domain." });
+
+const domainState = z.object({
+  byo: z.boolean().meta({ description: "Whether the domain is served by a BYO server." }),
+  dkimSelector: z.string().meta({ description: "DKIM selector; the key is published at `<selector>._domainkey.<name>`." }),
+  records: z.array(recordShape).meta({ description: "The records the domain publishes: MX, SPF, DKIM, DMARC and the TLS policy (MTA-STS and TLS reporting)." }),
+  checkedAt: z.string().nullable().optional().meta({ description: "When a BYO domain's records were last checked against public DNS." }),
+  createdAt: z.string().meta({ description: "When the domain was set up." }),
+});
+
+export const domainProperties = domainArgs.extend(domainState.shape);
+type DomainState = z.output<typeof domainProperties>;
+
+const domainWire = z.looseObject({ id: z.number().int(), name: z.string(), records: z.array(z.looseObject({ kind: z.string() })) });
+type DomainWire = z.output<typeof domainWire>;
+
+const PATCHABLE = ["enabled", "catchAll", "mode", "defaultQuotaBytes", "dmarcPolicy", "backupEnabled"] as const;
+const CREATE = ["zoneId", "serverId", "name", "zoneName", "mode"] as const;
+
+const toState = (raw: DomainWire) => ({ id: String(raw.id), state: fromWire(domainProperties, raw) as DomainState });
+const domainIdOf = (id: string) => numericIdOf(TOKEN, id, "<domainId>");
+
+export const domain = defineResource({
+  token: TOKEN,
+  description:
+    "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.",
+  args: domainArgs,
+  state: domainState,
+  replaceOnChanges: ["name", "zoneId", "zoneName", "serverId"],
+  // A name is one mail domain per account, so a replacement with the same name waits for the delete.
+  deleteBeforeReplace: (olds, news) => olds.name === news.name,
+  importId: "<domainId>",
+
+  check(args) {
+    const failures: CheckFailure[] = [];
+    if (args.zoneName !== undefined && args.name !== args.zoneName && !args.name.endsWith(`.${args.zoneName}`)) {
+      failures.push({ property: "name", reason: `${args.name} is not inside zone ${args.zoneName}` });
+    }
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const created = await ctx.client.post("/mail/domains", body(domainArgs, args, CREATE), { schema: domainWire, signal: ctx.signal });
+    // The create body has no settings; values other than the API's defaults take a patch.
+    const settings = PATCHABLE.filter((k) => {
+      if (k === "mode") return false;
+      if (k === "enabled") return !args.enabled;
+      if (k === "dmarcPolicy") return args.dmarcPolicy !== "none";
+      if (k === "backupEnabled") return args.backupEnabled;
+      return args[k] !== undefined && args[k] !== null;
+    });
+    if (settings.length === 0) return toState(created);
+    try {
+      return toState(await ctx.client.patch(`/mail/domains/${created.id}`, body(domainArgs, args, settings), { schema: domainWire, signal: ctx.signal }));
+    } catch (e) {
+      // Take the half-made domain away again, so that the next run does not hit the name conflict.
+      await ctx.client.delete(`/mail/domains/${created.id}`, { signal: ctx.signal }).catch(() => undefined);
+      throw e;
+    }
+  },
+
+  async read(ctx, id) {
+    try {
+      return toState(await ctx.client.get(`/mail/domains/${domainIdOf(id)}`, { schema: domainWire, signal: ctx.signal }));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds, changedInputs) {
+    // The API cannot unset the default quota; dropping it from the program leaves the last value.
+    const changed = PATCHABLE.filter((k) => changedInputs.includes(k) && !(k === "defaultQuotaBytes" && news[k] === undefined));
+    if (changed.length === 0) return { ...olds, ...news };
+    const patch = body(domainArgs, { ...news, catchAll: news.catchAll ?? null }, changed);
+    return toState(await ctx.client.patch(`/mail/domains/${domainIdOf(id)}`, patch, { schema: domainWire, signal: ctx.signal })).state;
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/mail/domains/${domainIdOf(id)}`, { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,73 @@
+// Property schemas and id parsing shared by the mail resources, so a local part or an address is
+// validated the same way everywhere, and a malformed id is a clear error instead of a request.
+import { z } from "zod";
+
+export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
+/** Ids the API gives as strings (servers, mailboxes, groups, app passwords): opaque, no `/` or spaces. */
+export const STRING_ID = /^[^/\s]+$/;
+
+const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
+const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
+
+export const MIB = 1024 * 1024;
+export const QUOTA_MIN = MIB;
+export const QUOTA_MAX = 1024 * 1024 * MIB;
+
+/** The part of an address before `@`, stored lower-case by the API. */
+export const localPart = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(
+    z
+      .string()
+      .regex(LOCAL, "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit")
+      .refine((s) => !s.includes(".."), "must not contain '..'"),
+  );
+
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
+
+export const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((s) => s.replace(/\.$/, ""))
+  .pipe(
+    z
+      .string()
+      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a domain name such as example.com")
+      .refine((s) => !/\.[0-9]+$/.test(s), "must end in a name, not a number"),
+  );
+
+export const quotaBytes = z.number().int().min(QUOTA_MIN, `must be at least ${QUOTA_MIN} (1 MiB)`).max(QUOTA_MAX, `must be at most ${QUOTA_MAX} (1 TiB)`);
+
+/** A reference to an object the API names by a string id (a mail server, a mailbox). */
+export function stringRef(description: string) {
+  return z.string().regex(STRING_ID, "must be the id of an existing object").meta({ description });
+}
+
+/** A top-level object known by its numeric id. */
+export function numericIdOf(token: string, id: string, form: string): string {
+  if (!NUMERIC_ID.test(id)) throw new Error(`${token}: id "${id}" must be a numeric id (${form})`);
+  return id;
+}
+
+/**
+ * A child known as `<parent>/<child>` (the import form), or by its own id when the parent is
+ * known from the prior state; both parts must match their patterns.
+ */
+export function childIdOf(token: string, id: string, form: string, parent: RegExp, child: RegExp, knownParent?: string): { parent: string; child: string } {
+  const slash = id.indexOf("/");
+  if (slash > 0) {
+    const p = id.slice(0, slash);
+    const c = id.slice(slash + 1);
+    if (parent.test(p) && child.test(c)) return { parent: p, child: c };
+  } else if (knownParent !== undefined && parent.test(knownParent) && child.test(id)) {
+    return { parent: knownParent, child: id };
+  }
+  throw new Error(`${token}: id "${id}" must have the form ${form}`);
+}

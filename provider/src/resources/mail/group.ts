@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { defineResource, type CheckFailure } from "../../framework/definition";
+import { body, fromWire, idRef } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { NUMERIC_ID, STRING_ID, childIdOf, email, localPart } from "./fields";
+
+const TOKEN = "nsp:mail:Group";
+const MAX_MEMBERS = 1000;
+
+const member = z
+  .object({
+    address: email.meta({ description: "The member's address. Stored lower-case." }),
+    role: z.enum(["member", "manager", "owner"]).default("member").meta({ description: "`member`, `manager` (may moderate) or `owner`." }),
+  })
+  .meta({ typeName: "MailGroupMember", description: "One member of a group." });
+
+const groupArgs = z.object({
+  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`)."),
+  localPart: localPart.meta({ description: "The group's local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes. Changes in place." }),
+  name: z.string().max(128, "must be at most 128 characters").optional().meta({ description: "Name of the group; the API uses the local part when unset." }),
+  members: z.array(member).max(MAX_MEMBERS, `must have at most ${MAX_MEMBERS} items`).default([]).meta({ description: `Who receives the group's mail, at most ${MAX_MEMBERS}.` }),
+  allowExternalSenders: z.boolean().default(false).meta({ description: "Whether senders outside the organisation may write to the group." }),
+  membersCanSend: z.boolean().default(true).meta({ description: "Whether members may send to the group." }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the group delivers." }),
+  archive: z.boolean().default(false).meta({ description: "Whether the group's mail is archived." }),
+  posting: z.enum(["anyone", "org", "members"]).default("members").meta({ description: "Who may post: `anyone`, the organisation (`org`), or `members`." }),
+  replyTo: z.enum(["sender", "group"]).default("sender").meta({ description: "Where replies go: to the `sender` or to the `group`." }),
+  subjectTag: z.string().max(32, "must be at most 32 characters").nullable().optional().meta({ description: "Tag put before the subject, such as `[team]`." }),
+  replaceAlias: z
+    .boolean()
+    .optional()
+    .meta({ description: "When an alias already holds the local part, replace (delete) it instead of failing. Sent with the create and with a rename; the API does not return it." }),
+});
+
+const groupState = z.object({
+  address: z.string().meta({ description: "The group's address." }),
+  createdAt: z.string().meta({ description: "When the group was created." }),
+});
+
+const groupProperties = groupArgs.extend(groupState.shape);
+type GroupState = z.output<typeof groupProperties>;
+
+const groupWire = z.looseObject({ id: z.string(), domain_id: z.number().int(), local_part: z.string() });
+type GroupWire = z.output<typeof groupWire>;
+
+const FIELDS = ["localPart", "name", "members", "allowExternalSenders", "membersCanSend", "enabled", "archive", "posting", "replyTo", "subjectTag"] as const;
+
+const toState = (raw: GroupWire) => ({ id: raw.id, state: fromWire(groupProperties, raw) as GroupState });
+const idOf = (id: string, domainId?: string) => {
+  const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<groupId>", NUMERIC_ID, STRING_ID, domainId);
+  return { domainId: parent, groupId: child };
+};
+const groupPath = (groupId: string) => `/mail/groups/${encodeURIComponent(groupId)}`;
+
+export const group = defineResource({
+  token: TOKEN,
+  description: "A mail group (distribution list) in a mail domain: mail to its address goes to every member.",
+  args: groupArgs,
+  state: groupState,
+  replaceOnChanges: ["domainId"],
+  writeOnly: ["replaceAlias"],
+  importId: "<domainId>/<groupId>",
+
+  check(args) {
+    const failures: CheckFailure[] = [];
+    const seen = new Map<string, number>();
+    args.members.forEach((m, i) => {
+      const first = seen.get(m.address);
+      if (first !== undefined) failures.push({ property: "members", reason: `${m.address} is listed twice (items ${first} and ${i})` });
+      else seen.set(m.address, i);
+    });
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const payload = body(groupArgs, args, [...FIELDS, "replaceAlias"]);
+    return toState(await ctx.client.post(`/mail/domains/${args.domainId}/groups`, payload, { schema: groupWire, signal: ctx.signal }));
+  },
+
+  // There is no GET of one group: it is found in its domain's list.
+  async read(ctx, id, prior) {
+    const { domainId, groupId } = idOf(id, prior.domainId);
+    try {
+      const groups = await ctx.client.listAll(`/mail/domains/${domainId}/groups`, { itemSchema: groupWire, signal: ctx.signal });
+      const found = groups.find((g) => g.id === groupId);
+      return found ? toState(found) : undefined;
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds, changedInputs) {
+    const { groupId } = idOf(id, olds.domainId);
+    const changed = FIELDS.filter((k) => changedInputs.includes(k));
+    if (changed.length === 0) return { ...olds, ...news };
+    // The API lists local_part as required in the patch body, so it is always sent.
+    const keys = [...new Set(["localPart" as const, ...changed]), ...(news.replaceAlias ? (["replaceAlias"] as const) : [])];
+    const values = { ...news, name: news.name ?? null, subjectTag: news.subjectTag ?? null };
+    return toState(await ctx.client.patch(groupPath(groupId), body(groupArgs, values, keys), { schema: groupWire, signal: ctx.signal })).state;
+  },
+
+  async delete(ctx, id, olds) {
+    await ctx.client.delete(groupPath(idOf(id, olds.domainId).groupId), { signal: ctx.signal });
+  },
+});

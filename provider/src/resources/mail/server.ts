@@ -1,0 +1,123 @@
+import { isIPv4, isIPv6 } from "node:net";
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { deepEqual } from "../../framework/diff";
+import { body, fromWire } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { STRING_ID } from "./fields";
+
+const TOKEN = "nsp:mail:Server";
+
+const serverArgs = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ description: "Name of the server, for people." }),
+  ip4: z.string().trim().refine(isIPv4, "must be an IPv4 address").meta({ description: "IPv4 address the server sends and receives mail from." }),
+  ip6: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine(isIPv6, "must be an IPv6 address")
+    .optional()
+    .meta({ description: "IPv6 address of the server, if it has one." }),
+  tokenRotation: z
+    .union([z.string(), z.number()])
+    .optional()
+    .meta({
+      description:
+        "Any string or number; changing it issues a fresh install command (a new agent credential in `installCommand`) and ends the agent's current session. The API never sees it.",
+    }),
+});
+
+const serverState = z.object({
+  hostname: z.string().meta({ description: "The name the service gives the server; MX records of its domains point here, and its PTR record should too." }),
+  status: z.string().meta({ description: "`waiting` until the agent first reports, then `online` or `degraded` after its last self-check." }),
+  lastCheck: z
+    .object({
+      at: z.string().meta({ description: "When the agent checked." }),
+      ok: z.boolean().meta({ description: "Whether every check passed." }),
+      port25: z.boolean().meta({ description: "Whether outbound port 25 is open." }),
+      ptr: z.string().nullable().optional().meta({ description: "The PTR name of the server's IPv4 address." }),
+      version: z.string().optional().meta({ description: "Agent version." }),
+    })
+    .nullable()
+    .optional()
+    .meta({ typeName: "MailServerCheck", description: "The agent's last self-check." }),
+  domainIds: z.array(z.string()).meta({ description: "Ids of the mail domains the server serves." }),
+  tokenIssuedAt: z.string().optional().meta({ description: "When the current install command was issued." }),
+  installCommand: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "Command that installs the agent on the server; it carries the agent's credential. The API shows it only when the server is created and on rotation, so it is kept from the state on every refresh; null after an import (change `tokenRotation` to get one).",
+    }),
+  createdAt: z.string().meta({ description: "When the server was registered." }),
+});
+
+const serverProperties = serverArgs.extend(serverState.shape);
+type ServerState = z.output<typeof serverProperties>;
+
+const serverWire = z.looseObject({ id: z.string(), name: z.string(), install_command: z.string().optional() });
+type ServerWire = z.output<typeof serverWire>;
+const domainWire = z.looseObject({ id: z.number().int(), name: z.string(), server_id: z.string().nullable().optional() });
+
+function toState(raw: ServerWire) {
+  return { id: raw.id, state: { ...(fromWire(serverProperties, raw) as ServerState), installCommand: raw.install_command ?? null } };
+}
+
+function serverIdOf(id: string): string {
+  if (!STRING_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a mail server id (<serverId>), such as srv_0123456789ab`);
+  return id;
+}
+
+const path = (id: string) => `/mail/servers/${encodeURIComponent(serverIdOf(id))}`;
+
+export const server = defineResource({
+  token: TOKEN,
+  description:
+    "A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).",
+  args: serverArgs,
+  state: serverState,
+  // The API has no patch for servers.
+  replaceOnChanges: ["name", "ip4", "ip6"],
+  secrets: ["installCommand"],
+  writeOnly: ["tokenRotation"],
+  oneTime: ["installCommand"],
+  importId: "<serverId>",
+
+  async create(ctx, args) {
+    return toState(await ctx.client.post("/mail/servers", body(serverArgs, args, ["name", "ip4", "ip6"]), { schema: serverWire, signal: ctx.signal }));
+  },
+
+  async read(ctx, id) {
+    try {
+      return toState(await ctx.client.get(path(id), { schema: serverWire, signal: ctx.signal }));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds, changed) {
+    if (!changed.includes("tokenRotation") || deepEqual(news.tokenRotation, olds.tokenRotation)) return { ...olds, ...news };
+    const rotated = toState(await ctx.client.post(`${path(id)}/token`, undefined, { schema: serverWire, signal: ctx.signal }));
+    return { ...rotated.state, tokenRotation: news.tokenRotation };
+  },
+
+  async delete(ctx, id, olds) {
+    try {
+      await ctx.client.delete(path(id), { signal: ctx.signal });
+    } catch (e) {
+      if ((e as { code?: string }).code !== "conflict") throw e;
+      // Name the domains in the way, whatever the API's message says.
+      const domains = await ctx.client.listAll("/mail/domains", { itemSchema: domainWire, signal: ctx.signal }).catch(() => []);
+      const users = domains.filter((d) => d.server_id === id);
+      if (users.length === 0) throw e;
+      throw new Error(
+        `${TOKEN}: cannot delete mail server ${id} (${olds.name ?? "?"}) while mail domains use it: ${users.map((d) => `${d.name} (id ${d.id})`).join(", ")}. ` +
+          "Delete those domains, or move them to another server, first; with `serverId: server.id` in the program the engine deletes them before the server.",
+        { cause: e },
+      );
+    }
+  },
+});

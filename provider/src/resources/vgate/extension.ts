@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { deepEqual } from "../../framework/diff";
+import { apiObject, dialNumber, e164, email, name } from "./fields";
+import { pbxPath } from "./ids";
+import { definePbxObject } from "./object";
+
+const rotation = z.looseObject({ sip_password: z.string() });
+
+export const extension = definePbxObject({
+  token: "nsp:vgate:Extension",
+  description:
+    "An extension of a PBX: a SIP account with a dial number. The API shows its SIP password only when it is issued, so `sipPassword` is a secret output kept from the state on every refresh; change `passwordRotation` to issue a new one (the old one stops working).",
+  path: "extensions",
+  what: "extension",
+  fields: {
+    number: dialNumber.optional().meta({ description: "Dial number, such as `101`; the API picks the lowest free one when unset." }),
+    name: name.optional().meta({ description: "Display name; the API names it after the number when unset." }),
+    userEmail: email.nullable().optional().meta({ description: "Email address of the person who uses the extension." }),
+    callerIdName: z.string().nullable().optional().meta({ description: "Caller name shown on internal calls." }),
+    callerIdNumber: e164.nullable().optional().meta({ description: "Caller number shown on outbound calls (E.164)." }),
+    outboundClass: z.string().min(1).optional().meta({ description: "Which outbound calls are allowed, such as `internal`, `local`, `national` or `international`." }),
+    record: z.string().min(1).optional().meta({ description: "Call recording: such as `never`, `always` or `on_demand`." }),
+    voicemail: apiObject("Voicemail box settings, such as `{enabled: true, pin: \"1234\", email: \"...\"}`.").nullable().optional(),
+    forward: apiObject("Call forwarding: destinations by case, such as `{busy: \"voicemail:<id>\", noanswer: \"external:+4930...\"}`; a key may be `always`, `busy` or `noanswer`.").nullable().optional(),
+    dnd: z.boolean().optional().meta({ description: "Do not disturb." }),
+    ringTimeout: z.number().int().min(1).optional().meta({ description: "Seconds the extension rings before a call counts as unanswered." }),
+    maxCalls: z.number().int().min(1).optional().meta({ description: "Calls the extension may have at once." }),
+    passwordRotation: z
+      .union([z.string(), z.number()])
+      .optional()
+      .meta({ description: "Any string or number; changing it issues a new SIP password (in `sipPassword`). The API never sees it." }),
+  },
+  outputs: {
+    sipUsername: z.string().optional().meta({ description: "SIP user name of the extension, at the PBX's `sipDomain`." }),
+    sipPassword: z
+      .string()
+      .optional()
+      .meta({ description: "SIP password. The API shows it once, when issued; it is kept from the state on refresh. Empty after an import (change `passwordRotation` to get one)." }),
+  },
+  local: ["passwordRotation"],
+  secrets: ["sipPassword"],
+  writeOnly: ["passwordRotation"],
+  oneTime: ["sipPassword"],
+
+  async afterUpdate(ctx, pbxId, id, state, news, olds) {
+    if (deepEqual(news.passwordRotation, olds.passwordRotation)) return state;
+    const issued = await ctx.client.post(pbxPath(pbxId, "extensions", id, "password"), undefined, { schema: rotation, signal: ctx.signal });
+    return { ...state, sipPassword: issued.sip_password };
+  },
+});

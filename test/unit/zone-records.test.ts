@@ -1,0 +1,232 @@
+import { describe, expect, it } from "vitest";
+import { checkResource } from "../../provider/src/framework/operations";
+import { diffResource } from "../../provider/src/framework/diff";
+import { parseZoneRecordsId, zoneRecords } from "../../provider/src/resources/dns/zone-records";
+import {
+  canonicalContent,
+  canonicalRecords,
+  chooseStrategy,
+  deleteLimitProblem,
+  diffRecords,
+  matchRecords,
+  parseZoneFile,
+  planZone,
+  recordCallCount,
+  renderZoneFile,
+  zoneFileContentProblem,
+  type LiveRecord,
+  type ZoneRecord,
+} from "../../provider/src/resources/dns/zone-records-plan";
+import { exportZone, parseZoneFile as emulatorParse } from "../../emulator/src/dns/bind";
+import type { RecordRow, RecordType, ZoneRow } from "../../emulator/src/store";
+
+const rec = (name: string, type: string, content: string, ttl = 3600): ZoneRecord => ({ name, type, content, ttl });
+let nextId = 1;
+const live = (r: ZoneRecord, extra: Partial<LiveRecord> = {}): LiveRecord => ({ ...r, id: String(nextId++), enabled: true, plain: true, ...extra });
+
+describe("canonical records", () => {
+  it("spells data one way whatever its source", () => {
+    expect(canonicalContent("CNAME", "Target.Example.NET.")).toBe("target.example.net");
+    expect(canonicalContent("MX", " 10   Mail.Example.com. ")).toBe("10 mail.example.com");
+    expect(canonicalContent("MX", "0 .")).toBe("0 .");
+    expect(canonicalContent("SRV", "10 5 5060 sip.example.com.")).toBe("10 5 5060 sip.example.com");
+    expect(canonicalContent("AAAA", "2001:DB8:0:0::1")).toBe("2001:db8::1");
+    expect(canonicalContent("TXT", '"v=spf1" " -all"')).toBe("v=spf1 -all");
+    expect(canonicalContent("TXT", "  spaces kept  ")).toBe("  spaces kept  ");
+    expect(canonicalContent("CAA", '0  issue   "ca.example.net"')).toBe('0 issue "ca.example.net"');
+    expect(canonicalContent("HTTPS", '1 . alpn="h2 h3"')).toBe('1 . alpn="h2 h3"');
+  });
+
+  it("sorts, so that order in the program does not matter", () => {
+    const a = [rec("www", "A", "192.0.2.2"), rec("@", "MX", "10 MX.example.com."), rec("www", "A", "192.0.2.1", 300)];
+    const sorted = canonicalRecords(a);
+    expect(sorted).toEqual([rec("@", "MX", "10 mx.example.com"), rec("www", "A", "192.0.2.1", 300), rec("www", "A", "192.0.2.2")]);
+    expect(canonicalRecords([...a].reverse())).toEqual(sorted);
+  });
+
+  it("refuses data a zone file cannot carry", () => {
+    expect(zoneFileContentProblem("TXT", "a;b (c)")).toBeUndefined();
+    expect(zoneFileContentProblem("TXT", "line\nbreak")).toMatch(/line breaks/);
+    expect(zoneFileContentProblem("CAA", '0 iodef "mailto:a;b"')).toBeUndefined();
+    expect(zoneFileContentProblem("HTTPS", "1 . alpn=h2;x")).toMatch(/outside double quotes/);
+  });
+});
+
+describe("zone files", () => {
+  const records = canonicalRecords([
+    rec("@", "A", "192.0.2.1"),
+    rec("@", "MX", "10 mx1.example.net", 300),
+    rec("www", "CNAME", "example.com"),
+    rec("*.dev", "AAAA", "2001:db8::5", 60),
+    rec("_dmarc", "TXT", `v=DMARC1; p=reject; "quoted" \\ ${"x".repeat(300)}`),
+    rec("_sip._tcp", "SRV", "10 5 5060 sip.example.com"),
+    rec("@", "CAA", '0 issue "ca.example.net"'),
+    rec("svc", "HTTPS", '1 . alpn="h2,h3"'),
+    rec("sub", "NS", "ns1.other.example"),
+  ]);
+
+  it("reads back what it writes", () => {
+    expect(canonicalRecords(parseZoneFile(renderZoneFile(records), "example.com"))).toEqual(records);
+  });
+
+  it("writes text the emulator's importer reads as the same records", () => {
+    const parsed = emulatorParse(renderZoneFile(records), "example.com", { min: 60, max: 86400 });
+    expect(parsed.skipped).toEqual([]);
+    expect(canonicalRecords(parsed.records.map((p) => rec(p.name, p.type, p.content, p.ttl)))).toEqual(records);
+  });
+
+  it("reads the emulator's export, leaving out SOA, apex NS and disabled records", () => {
+    const zone = { name: "example.com", serial: 2026010101, negative_ttl: 300 } as ZoneRow;
+    const rows = records.map((r, i) => ({ ...r, type: r.type as RecordType, id: i + 1, enabled: true }) as unknown as RecordRow);
+    rows.push({ ...rows[0]!, id: 99, name: "off", enabled: false });
+    const text = exportZone(zone, rows, ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"]);
+    expect(canonicalRecords(parseZoneFile(text, "example.com"))).toEqual(records);
+    // The zone's name may also come from $ORIGIN alone.
+    expect(canonicalRecords(parseZoneFile(text))).toEqual(records);
+  });
+
+  it("understands the BIND forms a hand-written file uses", () => {
+    const text = [
+      "$ORIGIN example.org.",
+      "$TTL 1h ; default",
+      "@   IN SOA ns1 hostmaster ( 1 7200 3600",
+      "        1209600 300 )",
+      "@   NS  ns1.elsewhere.",
+      "www 300 IN A 192.0.2.1",
+      "    IN 600 A 192.0.2.2",
+      "mail IN MX 10 mx ; relative target",
+      "old CH TXT ignored",
+      "ds  DS 1 13 2 ABCD",
+      "other.net. A 192.0.2.9",
+      "$ORIGIN sub.example.org.",
+      "api A 192.0.2.3",
+    ].join("\n");
+    expect(canonicalRecords(parseZoneFile(text, "example.org"))).toEqual([
+      rec("api.sub", "A", "192.0.2.3"),
+      rec("mail", "MX", "10 mx.example.org"),
+      rec("www", "A", "192.0.2.1", 300),
+      rec("www", "A", "192.0.2.2", 600),
+    ]);
+    expect(() => parseZoneFile("www A 192.0.2.1")).toThrow(/names no zone/);
+  });
+});
+
+describe("matching and planning", () => {
+  it("pairs exact matches, then TTL changes, then data changes within a set", () => {
+    const current = [rec("www", "A", "192.0.2.1"), rec("www", "A", "192.0.2.2"), rec("www", "A", "192.0.2.3"), rec("ftp", "CNAME", "www.example.com")];
+    const desired = [rec("www", "A", "192.0.2.1"), rec("www", "A", "192.0.2.2", 300), rec("www", "A", "192.0.2.9"), rec("mail", "A", "192.0.2.25")];
+    expect(matchRecords(current, desired)).toEqual({ kept: [[0, 0]], changed: [[1, 1], [2, 2]], added: [3], removed: [3] });
+  });
+
+  it("plans patches that keep a record's id, and touches only owned sets", () => {
+    const off = live(rec("www", "A", "192.0.2.1"), { enabled: false, plain: false });
+    const ttl = live(rec("www", "A", "192.0.2.2"));
+    const gone = live(rec("www", "TXT", "old"));
+    const foreign = live(rec("api", "A", "192.0.2.7"));
+    const desired = canonicalRecords([rec("www", "A", "192.0.2.1"), rec("www", "A", "192.0.2.2", 300), rec("mail", "A", "192.0.2.25")]);
+    const owned = new Set(["www A", "www TXT", "mail A"]);
+    const plan = planZone([off, ttl, gone, foreign], desired, owned);
+    expect(plan.existing).toEqual([off, ttl, gone]);
+    expect(plan.foreign).toEqual([foreign]);
+    expect(plan.create).toEqual([rec("mail", "A", "192.0.2.25")]);
+    expect(plan.update.map((u) => [u.record.id, u.patch])).toEqual([
+      [off.id, { enabled: true }],
+      [ttl.id, { ttl: 300 }],
+    ]);
+    expect(plan.remove).toEqual([gone]);
+    expect(recordCallCount(plan)).toBe(4);
+    // Another resource's record is in the zone: no import with replace.
+    expect(chooseStrategy(plan)).toBe("records");
+  });
+
+  it("replaces the zone in one request only when nothing but plain owned records is there", () => {
+    const existing = Array.from({ length: 5 }, (_, i) => live(rec(`h${i}`, "A", `192.0.2.${i + 1}`)));
+    const desired = canonicalRecords([...existing.slice(2).map((r) => rec(r.name, r.type, r.content, 60)), rec("new", "A", "192.0.2.99")]);
+    const owned = new Set(existing.map((r) => `${r.name} A`).concat("new A"));
+    const plan = planZone(existing, desired, owned);
+    expect(recordCallCount(plan)).toBe(6);
+    expect(chooseStrategy(plan)).toBe("replace");
+    // A proxied (not plain) record would lose its proxy when re-added by an import.
+    expect(chooseStrategy(planZone([...existing.slice(1), { ...existing[0]!, plain: false }], desired, owned))).toBe("records");
+    // Exact duplicates would both survive a replace.
+    expect(chooseStrategy(planZone([...existing, { ...existing[4]!, id: "dup" }], desired, owned))).toBe("records");
+    // A single call is never beaten by an import.
+    expect(chooseStrategy(planZone(existing, [...existing, rec("new", "A", "192.0.2.99")], owned))).toBe("records");
+  });
+
+  it("refuses to delete more than maxDeletePercent of at least 10 managed records", () => {
+    const existing = Array.from({ length: 20 }, (_, i) => live(rec(`h${i}`, "A", `192.0.2.${i + 1}`)));
+    const owned = new Set(existing.map((r) => `${r.name} A`));
+    const keep = (n: number) => existing.slice(0, n).map((r) => rec(r.name, r.type, r.content));
+    expect(deleteLimitProblem(planZone(existing, keep(16), owned), 20)).toBeUndefined();
+    const problem = deleteLimitProblem(planZone(existing, keep(15), owned), 20);
+    expect(problem).toMatch(/^maxDeletePercent: this change would delete 5 of the 20 records .*\(25%\).*at least 25/);
+    expect(deleteLimitProblem(planZone(existing, keep(0), owned), 100)).toBeUndefined();
+    expect(deleteLimitProblem(planZone(existing.slice(0, 9), [], owned), 0)).toBeUndefined();
+  });
+});
+
+describe("detailed diff of the record list", () => {
+  it("names each record added, changed or removed", () => {
+    const olds = canonicalRecords([rec("a", "A", "192.0.2.1"), rec("b", "A", "192.0.2.2"), rec("c", "A", "192.0.2.3"), rec("d", "TXT", "x")]);
+    const news = canonicalRecords([rec("a", "A", "192.0.2.1", 300), rec("b", "A", "192.0.2.2"), rec("c", "A", "192.0.2.3"), rec("e", "A", "192.0.2.5")]);
+    expect(diffRecords(olds, news)).toEqual({ "records[0]": "UPDATE", "records[3]": "UPDATE" });
+    const grown = canonicalRecords([rec("0", "A", "192.0.2.9"), ...olds]);
+    expect(diffRecords(olds, grown)).toEqual({ "records[0]": "ADD" });
+    expect(diffRecords(grown, olds)).toEqual({ "records[0]": "DELETE" });
+    // A change that moves the record shows where it left and where it arrived.
+    const moved = canonicalRecords([rec("0", "A", "192.0.2.9"), rec("a", "A", "192.0.2.1", 60), ...olds.slice(1)]);
+    expect(diffRecords(olds, moved)).toEqual({ "records[0]": "UPDATE", "records[1]": "ADD" });
+    expect(diffRecords(olds, olds)).toEqual({});
+  });
+});
+
+describe("nsp:dns:ZoneRecords inputs", () => {
+  it("fills defaults and canonicalises, so order and spelling do not matter", () => {
+    const a = checkResource(zoneRecords, {
+      zoneId: "7",
+      records: [
+        { name: "WWW", type: "CNAME", content: "Example.COM." },
+        { type: "MX", content: "10  mx.example.com", ttl: 300 },
+      ],
+    });
+    expect(a.failures).toEqual([]);
+    expect(a.inputs).toEqual({
+      zoneId: "7",
+      records: [rec("@", "MX", "10 mx.example.com", 300), rec("www", "CNAME", "example.com")],
+      maxDeletePercent: 20,
+    });
+    const b = checkResource(zoneRecords, { zoneId: "7", records: [{ name: "@", type: "MX", content: "10 mx.example.com.", ttl: 300 }, { name: "www", type: "CNAME", content: "example.com" }] });
+    expect(b.inputs).toEqual(a.inputs);
+    expect(diffResource(zoneRecords, { ...a.inputs, recordSets: ["@ MX", "www CNAME"] }, b.inputs, a.inputs).changes).toBe(false);
+  });
+
+  it("names the failing record and field", () => {
+    const { failures } = checkResource(zoneRecords, {
+      zoneId: "7",
+      records: [
+        { name: "www", type: "A", content: "192.0.2.1" },
+        { name: "bad name", type: "A", content: "192.0.2.1" },
+        { name: "WWW", type: "A", content: "192.0.2.1", ttl: 300 },
+        { name: "v6", type: "AAAA", content: "192.0.2.1" },
+        { name: "@", type: "NS", content: "ns.example.net" },
+        { name: "x", type: "SPF", content: "v=spf1" },
+        { name: "t", type: "TXT", content: "a", ttl: 10 },
+      ],
+      maxDeletePercent: 101,
+    });
+    const byProperty = Object.fromEntries(failures.map((f) => [f.property, f.reason]));
+    expect(Object.keys(byProperty).sort()).toEqual(["maxDeletePercent", "records[1].name", "records[3].content", "records[4].name", "records[5].type", "records[6].ttl"].sort());
+    // The duplicate is reported once the records themselves are valid.
+    const dup = checkResource(zoneRecords, { zoneId: "7", records: [{ name: "www", type: "A", content: "192.0.2.1" }, { name: "x", type: "A", content: "192.0.2.2" }, { name: "WWW", type: "A", content: "192.0.2.1", ttl: 300 }] });
+    expect(dup.failures).toEqual([{ property: "records[2]", reason: "duplicates records[0] (www A 192.0.2.1); list each record once" }]);
+  });
+
+  it("parses its import ids", () => {
+    expect(parseZoneRecordsId("42")).toEqual({ zoneId: "42" });
+    const { zoneId, scope } = parseZoneRecordsId("42/@,WWW,mail:mx");
+    expect(zoneId).toBe("42");
+    expect([rec("@", "TXT", "x"), rec("www", "A", "192.0.2.1"), rec("mail", "MX", "10 mx"), rec("mail", "A", "192.0.2.2"), rec("api", "A", "192.0.2.3")].filter(scope!)).toHaveLength(3);
+    for (const bad of ["", "abc", "0", "42/", "42/bad name", "42/www:SPF", "42/a/b"]) expect(() => parseZoneRecordsId(bad)).toThrow(/must be a zone id/);
+  });
+});
