@@ -1,11 +1,35 @@
-import { serve } from "./server";
+import * as grpc from "@grpc/grpc-js";
+import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import type { NspProvider } from "./server";
 
-// The engine starts the plugin with its own address as the last argument and reads the port from
-// the first line of stdout; anything else on stdout would break that handshake.
+// The engine starts the plugin with its own address as the last argument and waits for the port
+// on the first line of stdout; anything else on stdout would break that handshake. Only gRPC and
+// the protocol's messages load before the port is printed: the provider (its resource
+// definitions, zod, the HTTP client) loads on the first call, so start-up stays fast.
+
+let provider: grpc.UntypedServiceImplementation | undefined;
+
+function load(engineAddress: string | undefined): grpc.UntypedServiceImplementation {
+  if (!provider) {
+    // A require inside a function: esbuild keeps the module's initialisation lazy.
+    const { NspProvider: Provider } = require("./server") as { NspProvider: typeof NspProvider };
+    provider = new Provider(engineAddress).service();
+  }
+  return provider;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
   const engineAddress = args[args.length - 1];
-  const { port, server } = await serve(engineAddress);
+  const service: grpc.UntypedServiceImplementation = {};
+  for (const method of Object.keys(ResourceProviderService)) {
+    service[method] = ((call: never, callback: never) => (load(engineAddress)[method] as (c: never, cb: never) => void)(call, callback)) as grpc.UntypedHandleCall;
+  }
+  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  server.addService(ResourceProviderService as unknown as grpc.ServiceDefinition, service);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
   process.stdout.write(`${port}\n`);
   const stop = () => {
     server.tryShutdown(() => process.exit(0));

@@ -1,5 +1,4 @@
 import * as grpc from "@grpc/grpc-js";
-import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
@@ -330,15 +329,4 @@ export class NspProvider {
       getMappings: ((_call, callback) => callback(null, new providerPb.GetMappingsResponse())) as grpc.handleUnaryCall<unknown, providerPb.GetMappingsResponse>,
     } as grpc.UntypedServiceImplementation;
   }
-}
-
-/** Starts the gRPC server on a free loopback port and resolves with that port. */
-export async function serve(engineAddress?: string): Promise<{ port: number; server: grpc.Server; provider: NspProvider }> {
-  const provider = new NspProvider(engineAddress);
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-  server.addService(providerGrpc.ResourceProviderService as unknown as grpc.ServiceDefinition, provider.service());
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
-  );
-  return { port, server, provider };
 }

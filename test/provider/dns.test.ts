@@ -142,7 +142,7 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
 
   it("refreshes the records of a zone from one list, fetched once, unless batching is off", async () => {
     const zone = await plugin.create(ZONE, "batch", (await plugin.check(ZONE, "batch", { serviceId, name: "batch.example" })).inputs);
-    const records = [];
+    const records: { inputs: Record<string, unknown>; id: string; properties: Record<string, unknown> }[] = [];
     for (let i = 0; i < 30; i++) {
       const inputs = (await plugin.check(RECORD, `r${i}`, { zoneId: zone.id, name: `host${i}`, type: "A", content: `192.0.2.${i + 1}` })).inputs;
       records.push({ inputs, ...(await plugin.create(RECORD, `r${i}`, inputs)) });

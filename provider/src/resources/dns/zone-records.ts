@@ -131,12 +131,12 @@ async function listLive(ctx: OperationContext, zoneId: string): Promise<LiveReco
   });
 }
 
-async function importText(ctx: OperationContext, zoneId: string, records: readonly ZoneRecord[], replace: boolean): Promise<void> {
+/** One zone-file import; `added` must be `expected`, as every line sent that should be added is new to the zone. */
+async function importRecords(ctx: OperationContext, zoneId: string, records: readonly ZoneRecord[], replace: boolean, expected: number): Promise<void> {
   const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text: renderZoneFile(records), mode: "apply", replace }, { schema: importWire, signal: ctx.signal });
-  // Every line sent is new to the zone, so each one must have been added.
-  if (res.added !== records.length) {
+  if (res.added !== expected) {
     const skipped = res.skipped?.length ? `; skipped: ${res.skipped.join("; ")}` : "";
-    throw new Error(`${TOKEN}: the import into zone ${zoneId} added ${res.added} of ${records.length} records${skipped}`);
+    throw new Error(`${TOKEN}: the import into zone ${zoneId} added ${res.added} records where ${expected} were expected${skipped}`);
   }
 }
 
@@ -148,10 +148,8 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired:
       (strategy === "replace" ? "one import with replace" : `${recordCallCount(plan)} record calls`),
   );
   if (strategy === "replace") {
-    const live = new Set(plan.existing.map((r) => `${recordKey(r)} ${r.ttl}`));
-    const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text: renderZoneFile(desired), mode: "apply", replace: true }, { schema: importWire, signal: ctx.signal });
-    const expected = desired.filter((r) => !live.has(`${recordKey(r)} ${r.ttl}`)).length;
-    if (res.added !== expected) throw new Error(`${TOKEN}: the import with replace into zone ${zoneId} added ${res.added} records, expected ${expected}`);
+    // Records already there exactly (same data and TTL) are kept; a changed one is re-added.
+    await importRecords(ctx, zoneId, desired, true, plan.create.length + plan.update.length);
     return;
   }
   // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
@@ -161,7 +159,7 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired:
     });
   }
   for (const u of plan.update) await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
-  if (plan.create.length > 0) await importText(ctx, zoneId, plan.create, false);
+  if (plan.create.length > 0) await importRecords(ctx, zoneId, plan.create, false, plan.create.length);
 }
 
 /**
@@ -187,7 +185,7 @@ async function converge(ctx: OperationContext, zoneId: string, desired: readonly
 export const zoneRecords = defineResource({
   token: TOKEN,
   description: [
-    "All the records of one or more names in a zone, managed as one list: refresh reads the whole zone with one request (its zone-file export) instead of one request per record, and changes are applied with as few requests as the API allows: one list of the zone's records, then either one zone-file import with `replace` or one import for all new records plus a patch or delete per changed or removed record, whichever is fewer.",
+    "The records of a zone managed as one list, as whole-zone tools (DNSControl, octoDNS) do. A refresh reads the zone with one request (its zone-file export) instead of one per record. A change lists the zone's records once (for their ids) and then takes one zone-file import with `replace`, or one import for all new records plus a patch or delete per changed or removed record, whichever is fewer requests.",
     "",
     "**What it owns.** The resource owns every *name and type* (record set) that appears in `records`, and only those: all records of an owned name and type that are not listed are deleted, including ones added through the API or the console, and records of other names and types are never touched. A name and type dropped from `records` is deleted. So `nsp:dns:ZoneRecords` and `nsp:dns:Record` can share a zone as long as no name and type is managed by both (a `Record` for `www` `A` next to a `ZoneRecords` listing `www` `TXT` is fine), and so can several `ZoneRecords` resources with disjoint names and types. The import with `replace` is used only when the zone holds nothing but this resource's records, so it can never delete another resource's record.",
     "",
@@ -237,7 +235,7 @@ export const zoneRecords = defineResource({
     if (plan.remove.length === 0) return;
     // With nothing else in the zone, an empty import with replace clears it in one request.
     if (plan.foreign.length === 0 && plan.remove.length > 1) {
-      await ctx.client.post(`/dns/zones/${zoneId}/import`, { text: "", mode: "apply", replace: true }, { schema: importWire, signal: ctx.signal });
+      await importRecords(ctx, zoneId, [], true, 0);
       return;
     }
     await apply(ctx, zoneId, plan, []);

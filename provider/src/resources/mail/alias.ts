@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
 import { NUMERIC_ID, childIdOf, localPart, stringRef } from "./fields";
 
 const TOKEN = "nsp:mail:Alias";
@@ -42,10 +43,13 @@ export const alias = defineResource({
   importId: "<domainId>/<aliasId>",
 
   async create(ctx, args) {
-    const created = await ctx.client.post(
-      `/mail/domains/${args.domainId}/aliases`,
-      { local_part: args.localPart, target_mailbox_id: args.targetMailboxId, enabled: args.enabled },
-      { schema: aliasWire, signal: ctx.signal },
+    const path = `/mail/domains/${args.domainId}/aliases`;
+    const created = await createOnce(
+      ctx,
+      `alias ${args.localPart}`,
+      () => ctx.client.post(path, { local_part: args.localPart, target_mailbox_id: args.targetMailboxId, enabled: args.enabled }, { schema: aliasWire, signal: ctx.signal }),
+      // A local part names one alias in its domain: the natural key.
+      async () => (await ctx.client.listAll(path, { itemSchema: aliasWire, signal: ctx.signal })).find((a) => a.local_part === args.localPart),
     );
     return toState(created);
   },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { fromWire } from "../../framework/wire";
+import { createOnce } from "../../framework/create-once";
 import { email } from "./fields";
 
 const TOKEN = "nsp:mail:Destination";
@@ -40,7 +41,14 @@ export const destination = defineResource({
   importId: "<addr>",
 
   async create(ctx, args) {
-    return toState(await ctx.client.post("/mail/destinations", { addr: args.addr }, { schema: destinationWire, signal: ctx.signal }));
+    const created = await createOnce(
+      ctx,
+      `destination ${args.addr}`,
+      () => ctx.client.post("/mail/destinations", { addr: args.addr }, { schema: destinationWire, signal: ctx.signal }),
+      // An address is one destination per account: the natural key.
+      async () => (await ctx.client.listAll("/mail/destinations", { itemSchema: destinationWire, signal: ctx.signal })).find((d) => d.addr === args.addr),
+    );
+    return toState(created);
   },
 
   // There is no GET of one destination: it is found in the account's list.

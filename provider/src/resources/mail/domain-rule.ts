@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
 import { NUMERIC_ID, childIdOf, email } from "./fields";
 
 const TOKEN = "nsp:mail:DomainRule";
@@ -39,7 +40,7 @@ const ruleState = z.object({
 const ruleProperties = ruleArgs.extend(ruleState.shape);
 type RuleState = z.output<typeof ruleProperties>;
 
-const ruleWire = z.looseObject({ id: z.number().int(), domain_id: z.number().int(), kind: z.string() });
+const ruleWire = z.looseObject({ id: z.number().int(), domain_id: z.number().int(), kind: z.string(), pattern: z.string(), target: z.string().nullable().optional() });
 type RuleWire = z.output<typeof ruleWire>;
 
 const toState = (raw: RuleWire) => ({ id: String(raw.id), state: fromWire(ruleProperties, raw) as RuleState });
@@ -82,8 +83,16 @@ export const domainRule = defineResource({
   },
 
   async create(ctx, args) {
-    const payload = body(ruleArgs, args, ["kind", "pattern", "target", "enabled"]);
-    return toState(await ctx.client.post(`/mail/domains/${args.domainId}/rules`, payload, { schema: ruleWire, signal: ctx.signal }));
+    const path = `/mail/domains/${args.domainId}/rules`;
+    const created = await createOnce(
+      ctx,
+      `${args.kind} rule ${args.pattern}`,
+      () => ctx.client.post(path, body(ruleArgs, args, ["kind", "pattern", "target", "enabled"]), { schema: ruleWire, signal: ctx.signal }),
+      // Kind, pattern and target identify a rule (like a record's name, type and content).
+      async () =>
+        (await ctx.client.listAll(path, { itemSchema: ruleWire, signal: ctx.signal })).find((r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null)),
+    );
+    return toState(created);
   },
 
   // There is no GET of one rule: it is found in its domain's list.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
 import { domainName, email, numericIdOf, quotaBytes, stringRef } from "./fields";
 
 const TOKEN = "nsp:mail:Domain";
@@ -78,7 +79,14 @@ export const domain = defineResource({
   },
 
   async create(ctx, args) {
-    const created = await ctx.client.post("/mail/domains", body(domainArgs, args, CREATE), { schema: domainWire, signal: ctx.signal });
+    const created = await createOnce(
+      ctx,
+      `mail domain ${args.name}`,
+      () => ctx.client.post("/mail/domains", body(domainArgs, args, CREATE), { schema: domainWire, signal: ctx.signal }),
+      // A name is one mail domain per account: the natural key.
+      async () => (await ctx.client.listAll("/mail/domains", { itemSchema: domainWire, signal: ctx.signal })).find((d) => d.name === args.name),
+    );
+    ctx.progress(String(created.id), toState(created).state);
     // The create body has no settings; values other than the API's defaults take a patch.
     const settings = PATCHABLE.filter((k) => {
       if (k === "mode") return false;
@@ -88,13 +96,7 @@ export const domain = defineResource({
       return args[k] !== undefined && args[k] !== null;
     });
     if (settings.length === 0) return toState(created);
-    try {
-      return toState(await ctx.client.patch(`/mail/domains/${created.id}`, body(domainArgs, args, settings), { schema: domainWire, signal: ctx.signal }));
-    } catch (e) {
-      // Take the half-made domain away again, so that the next run does not hit the name conflict.
-      await ctx.client.delete(`/mail/domains/${created.id}`, { signal: ctx.signal }).catch(() => undefined);
-      throw e;
-    }
+    return toState(await ctx.client.patch(`/mail/domains/${created.id}`, body(domainArgs, args, settings), { schema: domainWire, signal: ctx.signal }));
   },
 
   async read(ctx, id) {

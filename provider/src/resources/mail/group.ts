@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
 import { NUMERIC_ID, STRING_ID, childIdOf, email, localPart } from "./fields";
 
 const TOKEN = "nsp:mail:Group";
@@ -73,8 +74,15 @@ export const group = defineResource({
   },
 
   async create(ctx, args) {
-    const payload = body(groupArgs, args, [...FIELDS, "replaceAlias"]);
-    return toState(await ctx.client.post(`/mail/domains/${args.domainId}/groups`, payload, { schema: groupWire, signal: ctx.signal }));
+    const path = `/mail/domains/${args.domainId}/groups`;
+    const created = await createOnce(
+      ctx,
+      `group ${args.localPart}`,
+      () => ctx.client.post(path, body(groupArgs, args, [...FIELDS, "replaceAlias"]), { schema: groupWire, signal: ctx.signal }),
+      // A local part names one group in its domain: the natural key.
+      async () => (await ctx.client.listAll(path, { itemSchema: groupWire, signal: ctx.signal })).find((g) => g.local_part === args.localPart),
+    );
+    return toState(created);
   },
 
   // There is no GET of one group: it is found in its domain's list.

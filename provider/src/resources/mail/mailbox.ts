@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
 import { NUMERIC_ID, STRING_ID, childIdOf, email, localPart, quotaBytes } from "./fields";
 
 const TOKEN = "nsp:mail:Mailbox";
@@ -73,11 +74,15 @@ export const mailbox = defineResource({
   },
 
   async create(ctx, args) {
-    const created = await ctx.client.post(
-      `/mail/domains/${args.domainId}/mailboxes`,
-      body(mailboxArgs, args, ["domainId", "local", "display", "quotaBytes"]),
-      { schema: mailboxWire, signal: ctx.signal },
+    const path = `/mail/domains/${args.domainId}/mailboxes`;
+    const created = await createOnce(
+      ctx,
+      `mailbox ${args.local}`,
+      () => ctx.client.post(path, body(mailboxArgs, args, ["domainId", "local", "display", "quotaBytes"]), { schema: mailboxWire, signal: ctx.signal }),
+      // A local part names one mailbox in its domain: the natural key.
+      async () => (await ctx.client.listAll(path, { itemSchema: mailboxWire, signal: ctx.signal })).find((b) => b.local === args.local),
     );
+    ctx.progress(created.id, toState(created).state);
     // The create body takes only these four; other values than the API's defaults take a patch.
     const settings = (["state", "userEmail", "sendLimitHour", "sharedWith", "collab"] as const).filter((k) => {
       if (k === "state") return args.state !== "active";
@@ -86,13 +91,7 @@ export const mailbox = defineResource({
       return args[k] !== undefined && args[k] !== null;
     });
     if (settings.length === 0) return toState(created);
-    try {
-      return toState(await ctx.client.patch(mailboxPath(created.id), body(mailboxArgs, args, settings), { schema: mailboxWire, signal: ctx.signal }));
-    } catch (e) {
-      // An empty new mailbox holds nothing yet; removing it lets the next run create it cleanly.
-      await ctx.client.delete(mailboxPath(created.id), { signal: ctx.signal }).catch(() => undefined);
-      throw e;
-    }
+    return toState(await ctx.client.patch(mailboxPath(created.id), body(mailboxArgs, args, settings), { schema: mailboxWire, signal: ctx.signal }));
   },
 
   async read(ctx, id, prior) {

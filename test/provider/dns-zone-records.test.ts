@@ -1,0 +1,328 @@
+// nsp:dns:ZoneRecords through the built plugin binary over gRPC, against a live emulator; request
+// counts come from the emulator's /_emulator/stats.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const ZR = "nsp:dns:ZoneRecords";
+const RECORD = "nsp:dns:Record";
+
+type Obj = Record<string, unknown>;
+interface Rec {
+  name: string;
+  type: string;
+  content: string;
+  ttl: number;
+}
+interface ApiRecord extends Rec {
+  id: number;
+  enabled: boolean;
+  proxied: boolean;
+}
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let token: string;
+let serviceId: number;
+
+beforeAll(async () => {
+  token = `svc_${"cd34".repeat(8)}`;
+  // Rate limits off on both sides: the counts below are the requests themselves.
+  emulator = await startEmulator({ accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  serviceId = (await control.services()).find((s) => s.type === "auth_dns")!.id;
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, requestsPerMinute: 0 });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function createZone(name: string): Promise<string> {
+  return String((await control.post<{ id: number }>("/dns/zones", { service_id: serviceId, name })).id);
+}
+
+const apiRecords = (zoneId: string) => control.list<ApiRecord>(`/dns/zones/${zoneId}/records`);
+
+/** `n` records of several types, written the sloppy ways a program may write them. */
+function manyRecords(n: number): Obj[] {
+  return Array.from({ length: n }, (_, i) => {
+    switch (i % 5) {
+      case 0:
+        return { name: `Host${i}`, type: "A", content: `10.0.${Math.floor(i / 250)}.${i % 250}` };
+      case 1:
+        return { name: `host${i}`, type: "AAAA", content: `2001:DB8:0::${i.toString(16)}`, ttl: 600 };
+      case 2:
+        return { name: `alias${i}`, type: "CNAME", content: `Host${i - 2}.zr.example.` };
+      case 3:
+        return { name: `txt${i}`, type: "TXT", content: `"v=test${i}; spaces  kept"`, ttl: 300 };
+      default:
+        return { type: "MX", content: `${i}  mx${i}.example.net` };
+    }
+  });
+}
+
+async function requests<T>(run: () => Promise<T>): Promise<{ result: T; total: number; mutating: number; byRoute: Record<string, number>; faults: Record<string, number> }> {
+  await control.resetStats();
+  const result = await run();
+  const s = await control.stats();
+  return { result, total: s.total, mutating: s.mutating, byRoute: s.byRoute, faults: s.faults };
+}
+
+async function checked(news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(ZR, "zr", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+describe("nsp:dns:ZoneRecords over gRPC", () => {
+  it("walks a 200-record zone through its lifecycle with a handful of requests", async () => {
+    const zoneId = await createZone("zr.example");
+    const program = manyRecords(200);
+
+    // Check canonicalises and sorts: the order in the program does not matter.
+    const inputs = await checked({ zoneId, records: program });
+    const records = inputs.records as Rec[];
+    expect(records).toHaveLength(200);
+    expect(inputs.maxDeletePercent).toBe(20);
+    expect(records).toContainEqual({ name: "host0", type: "A", content: "10.0.0.0", ttl: 3600 });
+    expect(records).toContainEqual({ name: "host1", type: "AAAA", content: "2001:db8::1", ttl: 600 });
+    expect(records).toContainEqual({ name: "alias2", type: "CNAME", content: "host0.zr.example", ttl: 3600 });
+    expect(records).toContainEqual({ name: "txt3", type: "TXT", content: "v=test3; spaces  kept", ttl: 300 });
+    expect(records).toContainEqual({ name: "@", type: "MX", content: "4 mx4.example.net", ttl: 3600 });
+    expect(await checked({ zoneId, records: [...program].reverse() })).toEqual(inputs);
+
+    // Preview sends nothing.
+    const preview = await requests(() => plugin.create(ZR, "zr", inputs, true));
+    expect(preview.total).toBe(0);
+    expect(preview.result.id).toBe("");
+    expect(preview.result.properties.recordSets).toBe(UNKNOWN);
+
+    // Create: one list (for ids and what is there) and one import.
+    const created = await requests(() => plugin.create(ZR, "zr", inputs));
+    expect(created.total).toBe(2);
+    expect(created.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 });
+    expect(created.result.id).toBe(zoneId);
+    expect(created.result.properties).toMatchObject({ zoneId, records, maxDeletePercent: 20 });
+    expect(created.result.properties.recordSets).toContain("@ MX");
+    expect(await apiRecords(zoneId)).toHaveLength(200);
+
+    // Read is one export.
+    const read = await requests(() => plugin.read(ZR, "zr", zoneId, created.result.properties, inputs));
+    expect(read.total).toBe(1);
+    expect(read.byRoute).toEqual({ "GET /dns/zones/:id/export": 1 });
+    expect(read.result.properties).toEqual(created.result.properties);
+    expect(read.result.inputs).toEqual(inputs);
+    expect((await plugin.diff(ZR, "zr", zoneId, read.result.properties, inputs, inputs)).changes).toBe(false);
+
+    // Update: two added, two changed, two removed. The zone holds nothing else, so one import
+    // with replace does it after the list.
+    const changedProgram = program
+      .filter((r) => r.name !== "Host0" && r.name !== "txt3")
+      .map((r) => (r.name === "Host5" ? { ...r, content: "10.0.0.255" } : r.name === "txt8" ? { ...r, ttl: 120 } : r))
+      .concat([
+        { name: "new1", type: "A", content: "192.0.2.1" },
+        { name: "new2", type: "TXT", content: "hello" },
+      ]);
+    const news = await checked({ zoneId, records: changedProgram });
+    const d = await plugin.diff(ZR, "zr", zoneId, read.result.properties, news, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [], diffs: ["records"] });
+    const updPreview = await requests(() => plugin.update(ZR, "zr", zoneId, read.result.properties, news, true, inputs));
+    expect(updPreview.total).toBe(0);
+    const upd = await requests(() => plugin.update(ZR, "zr", zoneId, read.result.properties, news, false, inputs));
+    expect(upd.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 });
+    const afterUpd = await plugin.read(ZR, "zr", zoneId, upd.result, news);
+    expect(afterUpd.properties.records).toEqual(news.records);
+    expect((await plugin.diff(ZR, "zr", zoneId, afterUpd.properties, news, news)).changes).toBe(false);
+
+    // Another resource's record in the zone: an nsp:dns:Record for a name the list does not have.
+    // Now the import with replace is off the table; the change takes the minimal record calls.
+    const apiInputs = (await plugin.check(RECORD, "api", { zoneId, name: "api", type: "A", content: "198.51.100.7" })).inputs;
+    const apiRecord = await plugin.create(RECORD, "api", apiInputs);
+    const smallChange = await checked({
+      zoneId,
+      records: changedProgram
+        .filter((r) => r.name !== "Host10")
+        .map((r) => (r.name === "host1" ? { ...r, ttl: 60 } : r))
+        .concat([{ name: "new3", type: "A", content: "192.0.2.3" }]),
+    });
+    const upd2 = await requests(() => plugin.update(ZR, "zr", zoneId, afterUpd.properties, smallChange, false, news));
+    expect(upd2.byRoute).toEqual({
+      "GET /dns/zones/:id/records": 1,
+      "DELETE /dns/zones/:id/records/:rid": 1,
+      "PATCH /dns/zones/:id/records/:rid": 1,
+      "POST /dns/zones/:id/import": 1,
+    });
+    const afterUpd2 = await plugin.read(ZR, "zr", zoneId, upd2.result, smallChange);
+    expect(afterUpd2.properties.records).toEqual(smallChange.records);
+    expect((await plugin.read(RECORD, "api", apiRecord.id, apiRecord.properties, apiInputs)).properties).toEqual(apiRecord.properties);
+
+    // Import by zone id adopts every record the zone serves; a scoped id adopts only some sets.
+    const imported = await requests(() => plugin.read(ZR, "imp", zoneId));
+    expect(imported.total).toBe(1);
+    expect(imported.result.id).toBe(zoneId);
+    expect(imported.result.inputs).toEqual({ zoneId, records: expect.any(Array) });
+    expect(imported.result.inputs.records).toHaveLength(201);
+    const importChecked = await plugin.check(ZR, "imp", imported.result.inputs);
+    expect(importChecked.failures).toEqual([]);
+    expect((await plugin.diff(ZR, "imp", zoneId, imported.result.properties, importChecked.inputs, imported.result.inputs)).changes).toBe(false);
+    const scoped = await plugin.read(ZR, "imp2", `${zoneId}/api:A,new1`);
+    expect(scoped.inputs.records).toEqual([
+      { name: "api", type: "A", content: "198.51.100.7", ttl: 3600 },
+      { name: "new1", type: "A", content: "192.0.2.1", ttl: 3600 },
+    ]);
+    await expect(plugin.read(ZR, "bad", "zr.example")).rejects.toThrow(/must be a zone id/);
+
+    // Delete removes what it manages and nothing else; without the other record, the zone is
+    // cleared with one import.
+    await plugin.delete(RECORD, "api", apiRecord.id, apiRecord.properties);
+    const del = await requests(() => plugin.delete(ZR, "zr", zoneId, afterUpd2.properties));
+    expect(del.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 });
+    expect(await apiRecords(zoneId)).toEqual([]);
+    expect((await plugin.read(ZR, "zr", zoneId, afterUpd2.properties, smallChange)).properties.records).toEqual([]);
+    await control.delete(`/dns/zones/${zoneId}`);
+  });
+
+  it("refuses to delete more than maxDeletePercent of its records unless the program raises it", async () => {
+    const zoneId = await createZone("guard.example");
+    const program = Array.from({ length: 30 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
+    const inputs = await checked({ zoneId, records: program });
+    const created = await plugin.create(ZR, "guard", inputs);
+
+    const shrunk = await checked({ zoneId, records: program.slice(0, 10) });
+    const refused = await requests(() => plugin.update(ZR, "guard", zoneId, created.properties, shrunk, false, inputs).catch((e: Error) => e));
+    expect(refused.result).toBeInstanceOf(Error);
+    expect(String((refused.result as Error).message)).toMatch(/maxDeletePercent: this change would delete 20 of the 30 records .*\(67%\).*more than maxDeletePercent \(20%\)/);
+    expect(refused.mutating).toBe(0);
+    expect(await apiRecords(zoneId)).toHaveLength(30);
+
+    const allowed = await checked({ zoneId, records: program.slice(0, 10), maxDeletePercent: 70 });
+    const upd = await requests(() => plugin.update(ZR, "guard", zoneId, created.properties, allowed, false, inputs));
+    expect(upd.total).toBe(2);
+    expect(await apiRecords(zoneId)).toHaveLength(10);
+
+    // Only the threshold changes: the provider's own setting, nothing is sent.
+    const lowered = await checked({ zoneId, records: program.slice(0, 10), maxDeletePercent: 5 });
+    const d = await plugin.diff(ZR, "guard", zoneId, upd.result, lowered, allowed);
+    expect(d.diffs).toEqual(["maxDeletePercent"]);
+    expect((await requests(() => plugin.update(ZR, "guard", zoneId, upd.result, lowered, false, allowed))).total).toBe(0);
+
+    // A create that adopts existing records of its sets is guarded too.
+    const zone2 = await createZone("guard2.example");
+    for (let i = 0; i < 12; i++) await control.post(`/dns/zones/${zone2}/records`, { name: "www", type: "A", content: `198.51.100.${i + 1}` });
+    const adopt = await checked({ zoneId: zone2, records: [{ name: "www", type: "A", content: "198.51.100.1" }] });
+    await expect(plugin.create(ZR, "adopt", adopt)).rejects.toThrow(/delete 11 of the 12 records/);
+    const adopted = await plugin.create(ZR, "adopt", { ...adopt, maxDeletePercent: 100 });
+    expect((await plugin.read(ZR, "adopt", zone2, adopted.properties, adopt)).properties.records).toEqual(adopt.records);
+    expect(await apiRecords(zone2)).toHaveLength(1);
+    await control.delete(`/dns/zones/${zoneId}`);
+    await control.delete(`/dns/zones/${zone2}`);
+  });
+
+  it("sees drift made through the API on Read, and repairs it without touching other records", async () => {
+    const zoneId = await createZone("drift.example");
+    const program = [
+      { name: "www", type: "A", content: "192.0.2.1" },
+      { name: "www", type: "A", content: "192.0.2.2" },
+      { type: "MX", content: "10 mx.drift.example" },
+      { type: "TXT", content: "v=spf1 -all" },
+      { name: "ftp", type: "CNAME", content: "www.drift.example" },
+    ];
+    const inputs = await checked({ zoneId, records: program });
+    const created = await plugin.create(ZR, "drift", inputs);
+    const byContent = async (content: string) => (await apiRecords(zoneId)).find((r) => r.content === content)!;
+
+    // Changed, added to an owned set, deleted; and a record of a set the resource does not own.
+    await control.patch(`/dns/zones/${zoneId}/records/${(await byContent("192.0.2.1")).id}`, { ttl: 120 });
+    await control.post(`/dns/zones/${zoneId}/records`, { name: "www", type: "A", content: "192.0.2.3" });
+    await control.delete(`/dns/zones/${zoneId}/records/${(await byContent("v=spf1 -all")).id}`);
+    const foreign = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, { name: "other", type: "A", content: "192.0.2.9" });
+
+    const refreshed = await plugin.read(ZR, "drift", zoneId, created.properties, inputs);
+    expect(refreshed.properties.records).toEqual([
+      { name: "@", type: "MX", content: "10 mx.drift.example", ttl: 3600 },
+      { name: "ftp", type: "CNAME", content: "www.drift.example", ttl: 3600 },
+      { name: "www", type: "A", content: "192.0.2.1", ttl: 120 },
+      { name: "www", type: "A", content: "192.0.2.2", ttl: 3600 },
+      { name: "www", type: "A", content: "192.0.2.3", ttl: 3600 },
+    ]);
+    expect(refreshed.properties.recordSets).toEqual(["@ MX", "ftp CNAME", "www A"]);
+    expect(refreshed.inputs.records).toEqual(refreshed.properties.records);
+    const d = await plugin.diff(ZR, "drift", zoneId, refreshed.properties, inputs, refreshed.inputs);
+    expect(d).toMatchObject({ changes: true, diffs: ["records"] });
+
+    // The repair patches, deletes and adds one record each; the foreign record keeps its id.
+    const repair = await requests(() => plugin.update(ZR, "drift", zoneId, refreshed.properties, inputs, false, refreshed.inputs));
+    expect(repair.total).toBe(4);
+    expect((await plugin.read(ZR, "drift", zoneId, repair.result, inputs)).properties.records).toEqual(inputs.records);
+    expect((await apiRecords(zoneId)).find((r) => r.name === "other")).toMatchObject({ id: foreign.id, content: "192.0.2.9" });
+
+    // What the zone file does not carry is left alone: a proxied record stays proxied, and a
+    // disabled record (not served, so not exported) is enabled again rather than duplicated.
+    const www1 = await byContent("192.0.2.1");
+    await control.patch(`/dns/zones/${zoneId}/records/${www1.id}`, { proxied: true });
+    await control.patch(`/dns/zones/${zoneId}/records/${(await byContent("192.0.2.2")).id}`, { enabled: false });
+    const seen = await plugin.read(ZR, "drift", zoneId, repair.result, inputs);
+    expect((seen.properties.records as Rec[]).map((r) => r.content)).not.toContain("192.0.2.2");
+    const fix = await requests(() => plugin.update(ZR, "drift", zoneId, seen.properties, inputs, false, seen.inputs));
+    expect(fix.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "PATCH /dns/zones/:id/records/:rid": 1 });
+    const live = await apiRecords(zoneId);
+    expect(live.filter((r) => r.content === "192.0.2.2")).toHaveLength(1);
+    expect(live.find((r) => r.id === www1.id)).toMatchObject({ proxied: true });
+    expect((await plugin.read(ZR, "drift", zoneId, fix.result, inputs)).properties.records).toEqual(inputs.records);
+
+    // Delete with another record in the zone: one call per managed record, the other one stays.
+    const del = await requests(() => plugin.delete(ZR, "drift", zoneId, fix.result));
+    expect(del.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "DELETE /dns/zones/:id/records/:rid": 5 });
+    expect((await apiRecords(zoneId)).map((r) => r.id)).toEqual([foreign.id]);
+
+    // The zone deleted through the API: Read reports the resource gone.
+    await control.delete(`/dns/zones/${zoneId}`);
+    expect((await plugin.read(ZR, "drift", zoneId, fix.result, inputs)).id).toBe("");
+  });
+
+  it("finishes a change whose answer was lost, without adding records twice", async () => {
+    const zoneId = await createZone("lost.example");
+    const inputs = await checked({ zoneId, records: Array.from({ length: 5 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` })) });
+    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/import$", count: 1 });
+    try {
+      const created = await requests(() => plugin.create(ZR, "lost", inputs));
+      expect(created.result.properties.records).toEqual(inputs.records);
+      // The import was applied but its answer lost; the second round lists the zone and finds nothing left to do.
+      expect(created.byRoute).toEqual({ "GET /dns/zones/:id/records": 2, "POST /dns/zones/:id/import": 1 });
+      expect(created.faults).toEqual({ reset_after: 1 });
+    } finally {
+      await control.clearFaults();
+    }
+    expect(await apiRecords(zoneId)).toHaveLength(5);
+    await control.delete(`/dns/zones/${zoneId}`);
+  });
+
+  it("rejects bad input in Check, naming the record and field, before any request", async () => {
+    await control.resetStats();
+    const ok = { name: "www", type: "A", content: "192.0.2.1" };
+    const cases: [Obj, string][] = [
+      [{ zoneId: "1", records: [ok, { name: "x", type: "A", content: "192.0.2.2" }, { ...ok, name: "WWW", ttl: 60 }] }, "records[2]"],
+      [{ zoneId: "1", records: [ok, { ...ok, content: "not-an-ip" }] }, "records[1].content"],
+      [{ zoneId: "1", records: [{ ...ok, ttl: 30 }] }, "records[0].ttl"],
+      [{ zoneId: "1", records: [{ ...ok, name: "my host" }] }, "records[0].name"],
+      [{ zoneId: "1", records: [{ ...ok, type: "SPF" }] }, "records[0].type"],
+      [{ zoneId: "1", records: [{ type: "NS", content: "ns1.example.net" }] }, "records[0].name"],
+      [{ zoneId: "1", records: [{ type: "TXT", content: "two\nlines" }] }, "records[0].content"],
+      [{ zoneId: "1", records: [ok], maxDeletePercent: 150 }, "maxDeletePercent"],
+      [{ zoneId: "zone", records: [ok] }, "zoneId"],
+      [{ zoneId: "1" }, "records"],
+    ];
+    for (const [news, property] of cases) {
+      const { failures } = await plugin.check(ZR, "bad", news);
+      expect(failures.map((f) => f.property)).toEqual([property]);
+      expect(failures[0]!.reason.length).toBeGreaterThan(3);
+    }
+    expect((await plugin.check(ZR, "bad", cases[0]![0])).failures[0]!.reason).toMatch(/duplicates records\[0\] \(www A 192\.0\.2\.1\)/);
+    expect((await control.stats()).total).toBe(0);
+  });
+});

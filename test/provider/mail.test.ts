@@ -1,0 +1,775 @@
+// The mail resources (servers, domains, mailboxes, app passwords, aliases, groups, domain rules,
+// routes, destinations) and nsp:mail:getDomain, through the built plugin binary over gRPC
+// against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import { startEmulator } from "../../emulator/src/server";
+import { confirmDestination } from "../../emulator/src/mail/state";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const ZONE = "nsp:dns:Zone";
+const SERVER = "nsp:mail:Server";
+const DOMAIN = "nsp:mail:Domain";
+const MAILBOX = "nsp:mail:Mailbox";
+const APP = "nsp:mail:AppPassword";
+const ALIAS = "nsp:mail:Alias";
+const GROUP = "nsp:mail:Group";
+const RULE = "nsp:mail:DomainRule";
+const ROUTE = "nsp:mail:Route";
+const DEST = "nsp:mail:Destination";
+const Kind = providerPb.PropertyDiff.Kind;
+const ACCOUNT = "mailer";
+
+type Obj = Record<string, any>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let dnsService: number;
+
+beforeAll(async () => {
+  const token = `svc_${"ab12".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: ACCOUNT, token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  dnsService = (await control.services()).find((s) => s.type === "auth_dns")!.id;
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+let seq = 0;
+const uniq = (base: string) => `${base}-${++seq}`;
+
+async function checked(type: string, news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(type, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+/** Create in preview: no request reaches the API, and API-only outputs are unknown. */
+async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
+  await control.resetStats();
+  const preview = await plugin.create(type, "p", inputs, true);
+  expect(preview.id).toBe("");
+  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
+  await control.resetStats();
+  for (const [news, property] of cases) {
+    const { failures } = await plugin.check(type, "bad", news);
+    // A failure inside a list names the item (`members[0].address`).
+    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
+    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
+  }
+  expect((await control.stats()).total).toBe(0);
+}
+
+/** `pulumi import`: Read with only the import id, then the imported inputs check and diff clean. */
+async function importClean(type: string, importId: string, expectedId: string): Promise<{ properties: Obj; inputs: Obj }> {
+  const imported = await plugin.read(type, "imp", importId);
+  expect(imported.id).toBe(expectedId);
+  const inputs = await checked(type, imported.inputs);
+  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
+  expect(d.changes, JSON.stringify(d)).toBe(false);
+  return imported;
+}
+
+async function apiZone(): Promise<Obj> {
+  return control.post("/dns/zones", { service_id: dnsService, name: `${uniq("mz")}.example` });
+}
+
+async function apiDomain(extra: Obj = {}): Promise<Obj> {
+  const zone = await apiZone();
+  return control.post("/mail/domains", { zone_id: zone.id, name: zone.name, ...extra });
+}
+
+async function apiMailbox(domainId: number, local = uniq("box")): Promise<Obj> {
+  return control.post(`/mail/domains/${domainId}/mailboxes`, { domain_id: domainId, local });
+}
+
+describe("nsp:mail:Server", () => {
+  it("registers a server with a one-time install command kept as a secret, rotates it, imports, and deletes", async () => {
+    const inputs = await checked(SERVER, { name: " mx-home ", ip4: " 192.0.2.25 ", ip6: "2001:DB8::25" });
+    expect(inputs).toEqual({ name: "mx-home", ip4: "192.0.2.25", ip6: "2001:db8::25" });
+    await previewSendsNothing(SERVER, inputs, "installCommand");
+
+    const created = await plugin.create(SERVER, "s", inputs);
+    expect(created.id).toMatch(/^srv_[0-9a-f]{12}$/);
+    expect(created.properties).toMatchObject({ ...inputs, status: "waiting", domainIds: [], lastCheck: null, hostname: `${created.id.replace("_", "-")}.byo.mail.nsp-emulator.test` });
+    expect(isSecret(created.properties.installCommand)).toBe(true);
+    const command = plain(created.properties.installCommand) as string;
+    expect(command).toMatch(new RegExp(`--server ${created.id} --token mst_[0-9a-f]{32}$`));
+
+    // The API never shows the command again; a refresh keeps it, still secret.
+    const read = await plugin.read(SERVER, "s", created.id, created.properties, inputs);
+    expect(isSecret(read.properties.installCommand)).toBe(true);
+    expect(plain(read.properties.installCommand)).toBe(command);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(SERVER, "s", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // The trigger rotates the credential: no replacement, a new secret command.
+    const rotate = await checked(SERVER, { ...inputs, tokenRotation: 1 });
+    const rotateDiff = await plugin.diff(SERVER, "s", created.id, read.properties, rotate, inputs);
+    expect(rotateDiff).toMatchObject({ changes: true, replaces: [], diffs: ["tokenRotation"] });
+    await control.resetStats();
+    await plugin.update(SERVER, "s", created.id, read.properties, rotate, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const rotated = await plugin.update(SERVER, "s", created.id, read.properties, rotate, false, inputs);
+    expect(isSecret(rotated.installCommand)).toBe(true);
+    expect(plain(rotated.installCommand)).not.toBe(command);
+    expect(plain(rotated.installCommand)).toMatch(/--token mst_[0-9a-f]{32}$/);
+    expect(rotated.tokenRotation).toBe(1);
+    const afterRotation = await plugin.read(SERVER, "s", created.id, rotated, rotate);
+    expect(plain(afterRotation.properties.installCommand)).toBe(plain(rotated.installCommand));
+    expect(isSecret(afterRotation.properties.installCommand)).toBe(true);
+    expect(afterRotation.inputs).toEqual(rotate);
+    expect((await plugin.diff(SERVER, "s", created.id, afterRotation.properties, rotate, rotate)).changes).toBe(false);
+
+    // No patch exists: a new address replaces the server.
+    const moved = await checked(SERVER, { ...rotate, ip4: "192.0.2.26" });
+    expect(await plugin.diff(SERVER, "s", created.id, afterRotation.properties, moved, rotate)).toMatchObject({ changes: true, replaces: ["ip4"] });
+
+    // Import: the command cannot be known, so it is null; the inputs diff clean.
+    const imported = await importClean(SERVER, created.id, created.id);
+    expect(imported.inputs).toEqual(inputs);
+    expect(plain(imported.properties.installCommand)).toBeNull();
+    await expect(plugin.read(SERVER, "imp", "srv/1")).rejects.toThrow(/must be a mail server id/);
+
+    await plugin.delete(SERVER, "s", created.id, afterRotation.properties);
+    expect((await plugin.read(SERVER, "s", created.id, afterRotation.properties, rotate)).id).toBe("");
+  });
+
+  it("sees a rotation and a delete made through the API", async () => {
+    const inputs = await checked(SERVER, { name: "drift", ip4: "192.0.2.30" });
+    const created = await plugin.create(SERVER, "s", inputs);
+    await new Promise((r) => setTimeout(r, 5));
+    await control.post(`/mail/servers/${created.id}/token`, {});
+    const read = await plugin.read(SERVER, "s", created.id, created.properties, inputs);
+    expect(read.properties.tokenIssuedAt).not.toBe(created.properties.tokenIssuedAt);
+    // The command in the state is the old one; the API never shows the new one here.
+    expect(plain(read.properties.installCommand)).toBe(plain(created.properties.installCommand));
+    await control.delete(`/mail/servers/${created.id}`);
+    expect((await plugin.read(SERVER, "s", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(SERVER, [
+      [{ ip4: "192.0.2.1" }, "name"],
+      [{ name: " ", ip4: "192.0.2.1" }, "name"],
+      [{ name: "x" }, "ip4"],
+      [{ name: "x", ip4: "2001:db8::1" }, "ip4"],
+      [{ name: "x", ip4: "192.0.2.1", ip6: "192.0.2.1" }, "ip6"],
+      [{ name: "x", ip4: "192.0.2.1", tokenRotation: true }, "tokenRotation"],
+    ]);
+  });
+});
+
+describe("nsp:mail:Domain", () => {
+  it("publishes records into its zone, patches settings, replaces, imports, and removes its records on delete", async () => {
+    const zone = await apiZone();
+    const inputs = await checked(DOMAIN, { zoneId: String(zone.id), name: ` ${zone.name.toUpperCase()}. ` });
+    expect(inputs).toEqual({ zoneId: String(zone.id), name: zone.name, mode: "mailbox", enabled: true, dmarcPolicy: "none", backupEnabled: false });
+    await previewSendsNothing(DOMAIN, inputs, "records");
+
+    const created = await plugin.create(DOMAIN, "d", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    const records = created.properties.records as Obj[];
+    expect(records.map((r) => r.kind)).toEqual(["mx", "mx", "spf", "dkim", "dmarc", "tls_policy", "tls_policy", "tls_rpt"]);
+    for (const r of records) expect(r).toMatchObject({ status: "published", ttl: 3600, recordId: expect.stringMatching(/^\d+$/) });
+    expect(records[4]).toMatchObject({ name: `_dmarc.${zone.name}`, type: "TXT", content: expect.stringMatching(/^v=DMARC1; p=none;/) });
+    expect(created.properties).toMatchObject({ zoneName: zone.name, byo: false, dkimSelector: "nsp1", catchAll: null, defaultQuotaBytes: 5 * 1024 ** 3 });
+    const zoneRecordIds = (await control.list<Obj>(`/dns/zones/${zone.id}/records`)).map((r) => String(r.id));
+    expect(zoneRecordIds.sort()).toEqual(records.map((r) => r.recordId).sort());
+
+    const read = await plugin.read(DOMAIN, "d", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(DOMAIN, "d", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // Every patchable setting at once.
+    const settings = await checked(DOMAIN, { ...inputs, enabled: false, catchAll: "Postmaster@Example.NET", mode: "both", defaultQuotaBytes: 1024 ** 3, dmarcPolicy: "reject", backupEnabled: true });
+    const d = await plugin.diff(DOMAIN, "d", created.id, read.properties, settings, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["backupEnabled", "catchAll", "defaultQuotaBytes", "dmarcPolicy", "enabled", "mode"]);
+    await control.resetStats();
+    await plugin.update(DOMAIN, "d", created.id, read.properties, settings, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(DOMAIN, "d", created.id, read.properties, settings, false, inputs);
+    expect(updated).toMatchObject({ enabled: false, catchAll: "postmaster@example.net", mode: "both", defaultQuotaBytes: 1024 ** 3, dmarcPolicy: "reject", backupEnabled: true });
+    const dmarc = (updated.records as Obj[]).find((r) => r.kind === "dmarc")!;
+    expect(dmarc.content).toMatch(/^v=DMARC1; p=reject;/);
+    expect((await control.get(`/dns/zones/${zone.id}/records/${dmarc.recordId}`)).content).toBe(dmarc.content);
+    expect((await plugin.diff(DOMAIN, "d", created.id, updated, settings, settings)).changes).toBe(false);
+
+    // Dropping catchAll turns catch-all off.
+    const { catchAll: _c, ...noCatchAll } = settings;
+    const drop = await plugin.diff(DOMAIN, "d", created.id, updated, noCatchAll, settings);
+    expect(drop).toMatchObject({ diffs: ["catchAll"], replaces: [] });
+    expect(drop.detailed.catchAll).toBe(Kind.DELETE);
+    const dropped = await plugin.update(DOMAIN, "d", created.id, updated, noCatchAll, false, settings);
+    expect(dropped.catchAll).toBeNull();
+
+    // Create fields replace; the same name must be deleted first.
+    const renamed = await plugin.diff(DOMAIN, "d", created.id, dropped, { ...noCatchAll, name: `lists.${zone.name}` }, noCatchAll);
+    expect(renamed).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    const byo = await plugin.diff(DOMAIN, "d", created.id, dropped, { ...noCatchAll, serverId: "srv_000000000000" }, noCatchAll);
+    expect(byo).toMatchObject({ changes: true, replaces: ["serverId"], deleteBeforeReplace: true });
+
+    const imported = await importClean(DOMAIN, created.id, created.id);
+    expect(imported.inputs).toEqual({ zoneId: String(zone.id), name: zone.name, zoneName: zone.name, mode: "both", enabled: false, defaultQuotaBytes: 1024 ** 3, dmarcPolicy: "reject", backupEnabled: true });
+    await expect(plugin.read(DOMAIN, "imp", zone.name)).rejects.toThrow(/must be a numeric id \(<domainId>\)/);
+
+    await plugin.delete(DOMAIN, "d", created.id, dropped);
+    expect(await control.list(`/dns/zones/${zone.id}/records`)).toEqual([]);
+    expect((await plugin.read(DOMAIN, "d", created.id, dropped, noCatchAll)).id).toBe("");
+  });
+
+  it("creates with non-default settings in one step, outside a hosted zone too", async () => {
+    const inputs = await checked(DOMAIN, { name: `news.${uniq("ext")}.example`, mode: "forward", dmarcPolicy: "quarantine", catchAll: "ops@example.net" });
+    const created = await plugin.create(DOMAIN, "d", inputs);
+    expect(created.properties).toMatchObject({ zoneId: null, mode: "forward", dmarcPolicy: "quarantine", catchAll: "ops@example.net" });
+    expect((created.properties.records as Obj[]).every((r) => r.status === "not_published" && r.recordId === null)).toBe(true);
+    expect((await plugin.diff(DOMAIN, "d", created.id, created.properties, inputs, inputs)).changes).toBe(false);
+    await plugin.delete(DOMAIN, "d", created.id, created.properties);
+  });
+
+  it("sees settings changed and the domain deleted through the API", async () => {
+    const zone = await apiZone();
+    const inputs = await checked(DOMAIN, { zoneId: String(zone.id), name: zone.name });
+    const created = await plugin.create(DOMAIN, "d", inputs);
+    await control.patch(`/mail/domains/${created.id}`, { dmarc_policy: "quarantine", backup_enabled: true });
+    const read = await plugin.read(DOMAIN, "d", created.id, created.properties, inputs);
+    expect(read.properties).toMatchObject({ dmarcPolicy: "quarantine", backupEnabled: true });
+    const d = await plugin.diff(DOMAIN, "d", created.id, read.properties, inputs, read.inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["backupEnabled", "dmarcPolicy"]);
+    const repaired = await plugin.update(DOMAIN, "d", created.id, read.properties, inputs, false, read.inputs);
+    expect(repaired).toMatchObject({ dmarcPolicy: "none", backupEnabled: false });
+    await control.delete(`/mail/domains/${created.id}`);
+    expect((await plugin.read(DOMAIN, "d", created.id, repaired, inputs)).id).toBe("");
+    await plugin.delete(DOMAIN, "d", created.id, repaired); // already gone
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(DOMAIN, [
+      [{}, "name"],
+      [{ name: "not a domain" }, "name"],
+      [{ name: "example.123" }, "name"],
+      [{ name: "a.example", zoneId: "zone-1" }, "zoneId"],
+      [{ name: "a.example", zoneName: "b.example" }, "name"],
+      [{ name: "a.example", serverId: "srv/1" }, "serverId"],
+      [{ name: "a.example", mode: "relay" }, "mode"],
+      [{ name: "a.example", dmarcPolicy: "strict" }, "dmarcPolicy"],
+      [{ name: "a.example", defaultQuotaBytes: 10 }, "defaultQuotaBytes"],
+      [{ name: "a.example", catchAll: "nobody" }, "catchAll"],
+      [{ name: "a.example", records: [] }, "records"],
+    ]);
+  });
+});
+
+describe("a BYO server and the domains that use it", () => {
+  it("refuses to delete the server first, naming the domain, and deletes in dependency order", async () => {
+    const serverInputs = await checked(SERVER, { name: "mx-dep", ip4: "192.0.2.40" });
+    const srv = await plugin.create(SERVER, "srv", serverInputs);
+    const zone = await apiZone();
+    const domainInputs = await checked(DOMAIN, { zoneId: String(zone.id), name: zone.name, serverId: srv.id });
+    const dom = await plugin.create(DOMAIN, "dom", domainInputs);
+    expect(dom.properties).toMatchObject({ serverId: srv.id, byo: true });
+    expect((dom.properties.records as Obj[])[0].content).toBe(`10 ${srv.properties.hostname}`);
+    const srvRead = await plugin.read(SERVER, "srv", srv.id, srv.properties, serverInputs);
+    expect(srvRead.properties.domainIds).toEqual([dom.id]);
+
+    await expect(plugin.delete(SERVER, "srv", srv.id, srvRead.properties)).rejects.toThrow(
+      new RegExp(`nsp:mail:Server: cannot delete mail server ${srv.id} \\(mx-dep\\) while mail domains use it: ${zone.name.replace(/\./g, "\\.")} \\(id ${dom.id}\\)`),
+    );
+    expect((await plugin.read(SERVER, "srv", srv.id, srvRead.properties, serverInputs)).id).toBe(srv.id);
+
+    // The engine's order: the dependent domain first, then the server.
+    await plugin.delete(DOMAIN, "dom", dom.id, dom.properties);
+    await plugin.delete(SERVER, "srv", srv.id, srvRead.properties);
+    expect((await plugin.read(SERVER, "srv", srv.id, srvRead.properties, serverInputs)).id).toBe("");
+    expect(await control.list(`/dns/zones/${zone.id}/records`)).toEqual([]);
+  });
+});
+
+describe("nsp:mail:Mailbox", () => {
+  it("creates, patches every setting, replaces on a new local part, imports, and deletes", async () => {
+    const domain = await apiDomain();
+    const domainId = String(domain.id);
+    const inputs = await checked(MAILBOX, { domainId, local: " Alice ", display: "Alice" });
+    expect(inputs).toEqual({ domainId, local: "alice", display: "Alice", state: "active", sharedWith: [], collab: false });
+    await previewSendsNothing(MAILBOX, inputs, "address");
+
+    const created = await plugin.create(MAILBOX, "m", inputs);
+    expect(created.id).toMatch(/^mbx_[0-9a-f]{12}$/);
+    expect(created.properties).toMatchObject({ ...inputs, address: `alice@${domain.name}`, quotaBytes: 5 * 1024 ** 3, sendLimitHour: 200, userEmail: null, usedBytes: 0 });
+    const read = await plugin.read(MAILBOX, "m", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect((await plugin.diff(MAILBOX, "m", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const settings = await checked(MAILBOX, {
+      ...inputs,
+      display: "Alice Smith",
+      quotaBytes: 1024 ** 3,
+      state: "disabled",
+      userEmail: "Alice@Corp.Example",
+      sendLimitHour: 50,
+      sharedWith: ["bob@corp.example"],
+      collab: true,
+    });
+    const d = await plugin.diff(MAILBOX, "m", created.id, read.properties, settings, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["collab", "display", "quotaBytes", "sendLimitHour", "sharedWith", "state", "userEmail"]);
+    const updated = await plugin.update(MAILBOX, "m", created.id, read.properties, settings, false, inputs);
+    expect(updated).toMatchObject({ display: "Alice Smith", quotaBytes: 1024 ** 3, state: "disabled", userEmail: "alice@corp.example", sendLimitHour: 50, sharedWith: ["bob@corp.example"], collab: true });
+    const apiBox = (await control.list<Obj>(`/mail/domains/${domainId}/mailboxes`))[0]!;
+    expect(apiBox).toMatchObject({ state: "disabled", send_limit_hour: 50, collab: true });
+
+    // Back to active, display and userEmail dropped (cleared).
+    const { display: _d, userEmail: _u, ...lean } = settings;
+    const back = await plugin.update(MAILBOX, "m", created.id, updated, { ...lean, state: "active" }, false, settings);
+    expect(back).toMatchObject({ display: null, userEmail: null, state: "active" });
+
+    const replaced = await plugin.diff(MAILBOX, "m", created.id, back, { ...lean, local: "alicia" }, lean);
+    expect(replaced).toMatchObject({ changes: true, replaces: ["local"] });
+
+    const imported = await importClean(MAILBOX, `${domainId}/${created.id}`, created.id);
+    expect(imported.inputs).toMatchObject({ domainId, local: "alice", quotaBytes: 1024 ** 3, sendLimitHour: 50, sharedWith: ["bob@corp.example"], collab: true });
+    await expect(plugin.read(MAILBOX, "imp", created.id)).rejects.toThrow(/must have the form <domainId>\/<mailboxId>/);
+
+    await plugin.delete(MAILBOX, "m", created.id, back);
+    expect((await plugin.read(MAILBOX, "m", created.id, back, lean)).id).toBe("");
+  });
+
+  it("creates a mailbox with non-default settings", async () => {
+    const domain = await apiDomain();
+    const inputs = await checked(MAILBOX, { domainId: String(domain.id), local: "bob", state: "disabled", collab: true, sharedWith: ["x@example.com"], sendLimitHour: 10 });
+    const created = await plugin.create(MAILBOX, "m", inputs);
+    expect(created.properties).toMatchObject({ state: "disabled", collab: true, sharedWith: ["x@example.com"], sendLimitHour: 10 });
+    expect((await plugin.diff(MAILBOX, "m", created.id, created.properties, inputs, inputs)).changes).toBe(false);
+  });
+
+  it("sees changes and deletes made through the API", async () => {
+    const domain = await apiDomain();
+    const inputs = await checked(MAILBOX, { domainId: String(domain.id), local: "carol", display: "Carol" });
+    const created = await plugin.create(MAILBOX, "m", inputs);
+    await control.patch(`/mail/mailboxes/${created.id}`, { display: "Someone else", state: "disabled" });
+    const read = await plugin.read(MAILBOX, "m", created.id, created.properties, inputs);
+    expect(read.properties).toMatchObject({ display: "Someone else", state: "disabled" });
+    expect((await plugin.diff(MAILBOX, "m", created.id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual(["display", "state"]);
+    await control.delete(`/mail/mailboxes/${created.id}`);
+    expect((await plugin.read(MAILBOX, "m", created.id, read.properties, inputs)).id).toBe("");
+
+    const again = await plugin.create(MAILBOX, "m2", inputs);
+    await control.delete(`/mail/domains/${domain.id}`);
+    expect((await plugin.read(MAILBOX, "m2", again.id, again.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(MAILBOX, [
+      [{ local: "x" }, "domainId"],
+      [{ domainId: "abc", local: "x" }, "domainId"],
+      [{ domainId: "1" }, "local"],
+      [{ domainId: "1", local: ".x" }, "local"],
+      [{ domainId: "1", local: "a..b" }, "local"],
+      [{ domainId: "1", local: "x", quotaBytes: 10 }, "quotaBytes"],
+      [{ domainId: "1", local: "x", state: "frozen" }, "state"],
+      [{ domainId: "1", local: "x", userEmail: "nobody" }, "userEmail"],
+      [{ domainId: "1", local: "x", sendLimitHour: -1 }, "sendLimitHour"],
+      [{ domainId: "1", local: "x", sharedWith: ["a@example.com", "A@example.com"] }, "sharedWith"],
+      [{ domainId: "1", local: "x", display: "d".repeat(129) }, "display"],
+    ]);
+  });
+});
+
+describe("nsp:mail:AppPassword", () => {
+  it("keeps the one-time password as a secret through refreshes, replaces on a new label, imports, and deletes", async () => {
+    const domain = await apiDomain();
+    const box = await apiMailbox(domain.id, "dave");
+    const inputs = await checked(APP, { mailboxId: box.id, label: "phone" });
+    expect(inputs).toEqual({ mailboxId: box.id, label: "phone" });
+    await previewSendsNothing(APP, inputs, "password");
+
+    const created = await plugin.create(APP, "a", inputs);
+    expect(created.id).toMatch(/^app_[0-9a-f]{12}$/);
+    expect(created.properties).toMatchObject({ ...inputs, domainId: String(domain.id) });
+    expect(isSecret(created.properties.password)).toBe(true);
+    const password = plain(created.properties.password) as string;
+    expect(password).toMatch(/^[a-z]{4}(-[a-z]{4}){4}$/);
+
+    const read = await plugin.read(APP, "a", created.id, created.properties, inputs);
+    expect(isSecret(read.properties.password)).toBe(true);
+    expect(plain(read.properties.password)).toBe(password);
+    expect(read.inputs).toEqual(inputs);
+    const again = await plugin.read(APP, "a", created.id, read.properties, read.inputs);
+    expect(plain(again.properties.password)).toBe(password);
+    expect((await plugin.diff(APP, "a", created.id, again.properties, inputs, inputs)).changes).toBe(false);
+
+    expect(await plugin.diff(APP, "a", created.id, again.properties, { ...inputs, label: "laptop" }, inputs)).toMatchObject({ changes: true, replaces: ["label"] });
+    expect(await plugin.diff(APP, "a", created.id, again.properties, { mailboxId: "mbx_000000000000", label: "phone" }, inputs)).toMatchObject({ replaces: ["mailboxId"] });
+
+    const imported = await importClean(APP, `${box.id}/${created.id}`, created.id);
+    expect(imported.inputs).toEqual(inputs);
+    expect(plain(imported.properties.password)).toBeNull();
+    expect(imported.properties.domainId).toBe(String(domain.id));
+    await expect(plugin.read(APP, "imp", created.id)).rejects.toThrow(/must have the form <mailboxId>\/<appPasswordId>/);
+
+    await plugin.delete(APP, "a", created.id, again.properties);
+    expect((await control.list<Obj>(`/mail/domains/${domain.id}/mailboxes`))[0]!.app_passwords).toEqual([]);
+    expect((await plugin.read(APP, "a", created.id, again.properties, inputs)).id).toBe("");
+  });
+
+  it("sees the password deleted through the API, and with its mailbox", async () => {
+    const domain = await apiDomain();
+    const box = await apiMailbox(domain.id);
+    const inputs = await checked(APP, { mailboxId: box.id });
+    const a = await plugin.create(APP, "a", inputs);
+    expect(a.properties).not.toHaveProperty("label");
+    await control.delete(`/mail/apppasswords/${a.id}`);
+    expect((await plugin.read(APP, "a", a.id, a.properties, inputs)).id).toBe("");
+    const b = await plugin.create(APP, "b", inputs);
+    await control.delete(`/mail/mailboxes/${box.id}`);
+    expect((await plugin.read(APP, "b", b.id, b.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(APP, [
+      [{}, "mailboxId"],
+      [{ mailboxId: "mbx/1" }, "mailboxId"],
+      [{ mailboxId: "" }, "mailboxId"],
+      [{ mailboxId: "mbx_1", label: "l".repeat(65) }, "label"],
+      [{ mailboxId: "mbx_1", password: "x" }, "password"],
+    ]);
+  });
+});
+
+describe("nsp:mail:Alias", () => {
+  it("creates an alias, replaces it on any change (deleting first when the address stays), imports, and deletes", async () => {
+    const domain = await apiDomain();
+    const domainId = String(domain.id);
+    const box = await apiMailbox(domain.id, "erin");
+    const other = await apiMailbox(domain.id, "frank");
+    const inputs = await checked(ALIAS, { domainId, localPart: " Info ", targetMailboxId: box.id });
+    expect(inputs).toEqual({ domainId, localPart: "info", targetMailboxId: box.id, enabled: true });
+    await previewSendsNothing(ALIAS, inputs, "address");
+
+    const created = await plugin.create(ALIAS, "al", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toMatchObject({ ...inputs, address: `info@${domain.name}`, targetAddress: `erin@${domain.name}` });
+    const read = await plugin.read(ALIAS, "al", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect((await plugin.diff(ALIAS, "al", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const retarget = await plugin.diff(ALIAS, "al", created.id, read.properties, { ...inputs, targetMailboxId: other.id }, inputs);
+    expect(retarget).toMatchObject({ changes: true, replaces: ["targetMailboxId"], deleteBeforeReplace: true });
+    const renamed = await plugin.diff(ALIAS, "al", created.id, read.properties, { ...inputs, localPart: "hello" }, inputs);
+    expect(renamed).toMatchObject({ replaces: ["localPart"], deleteBeforeReplace: false });
+    expect(await plugin.diff(ALIAS, "al", created.id, read.properties, { ...inputs, enabled: false }, inputs)).toMatchObject({ replaces: ["enabled"] });
+
+    await importClean(ALIAS, `${domainId}/${created.id}`, created.id);
+    await expect(plugin.read(ALIAS, "imp", `${domainId}/x`)).rejects.toThrow(/<domainId>\/<aliasId>/);
+
+    await plugin.delete(ALIAS, "al", created.id, read.properties);
+    expect((await plugin.read(ALIAS, "al", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("sees an alias deleted through the API, and with its target mailbox", async () => {
+    const domain = await apiDomain();
+    const box = await apiMailbox(domain.id);
+    const inputs = await checked(ALIAS, { domainId: String(domain.id), localPart: "sales", targetMailboxId: box.id, enabled: false });
+    const a = await plugin.create(ALIAS, "al", inputs);
+    expect(a.properties.enabled).toBe(false);
+    await control.delete(`/mail/aliases/${a.id}`);
+    expect((await plugin.read(ALIAS, "al", a.id, a.properties, inputs)).id).toBe("");
+    const b = await plugin.create(ALIAS, "al2", inputs);
+    await control.delete(`/mail/mailboxes/${box.id}`);
+    expect((await plugin.read(ALIAS, "al2", b.id, b.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(ALIAS, [
+      [{ localPart: "x", targetMailboxId: "mbx_1" }, "domainId"],
+      [{ domainId: "1", localPart: "a b", targetMailboxId: "mbx_1" }, "localPart"],
+      [{ domainId: "1", localPart: "x" }, "targetMailboxId"],
+      [{ domainId: "1", localPart: "x", targetMailboxId: "mbx_1", enabled: "yes" }, "enabled"],
+    ]);
+  });
+});
+
+describe("nsp:mail:Group", () => {
+  it("creates a group, patches it (rename included) in place, imports, and deletes", async () => {
+    const domain = await apiDomain();
+    const domainId = String(domain.id);
+    const inputs = await checked(GROUP, { domainId, localPart: "Team", members: [{ address: "A@Example.com" }, { address: "b@example.com", role: "owner" }] });
+    expect(inputs).toEqual({
+      domainId,
+      localPart: "team",
+      members: [
+        { address: "a@example.com", role: "member" },
+        { address: "b@example.com", role: "owner" },
+      ],
+      allowExternalSenders: false,
+      membersCanSend: true,
+      enabled: true,
+      archive: false,
+      posting: "members",
+      replyTo: "sender",
+    });
+    await previewSendsNothing(GROUP, inputs, "address");
+
+    const created = await plugin.create(GROUP, "g", inputs);
+    expect(created.id).toMatch(/^grp_[0-9a-f]{12}$/);
+    expect(created.properties).toMatchObject({ ...inputs, name: "team", subjectTag: null, address: `team@${domain.name}` });
+    const read = await plugin.read(GROUP, "g", created.id, created.properties, inputs);
+    expect((await plugin.diff(GROUP, "g", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const changed = await checked(GROUP, {
+      ...inputs,
+      localPart: "crew",
+      name: "The crew",
+      members: [{ address: "c@example.com", role: "manager" }],
+      allowExternalSenders: true,
+      membersCanSend: false,
+      enabled: false,
+      archive: true,
+      posting: "anyone",
+      replyTo: "group",
+      subjectTag: "[crew]",
+    });
+    const d = await plugin.diff(GROUP, "g", created.id, read.properties, changed, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs).toHaveLength(10);
+    const updated = await plugin.update(GROUP, "g", created.id, read.properties, changed, false, inputs);
+    expect(updated).toMatchObject({ ...changed, address: `crew@${domain.name}` });
+    expect((await plugin.diff(GROUP, "g", created.id, updated, changed, changed)).changes).toBe(false);
+    expect(await plugin.diff(GROUP, "g", created.id, updated, { ...changed, domainId: "999999" }, changed)).toMatchObject({ replaces: ["domainId"] });
+
+    const imported = await importClean(GROUP, `${domainId}/${created.id}`, created.id);
+    expect(imported.inputs).toMatchObject({ localPart: "crew", name: "The crew", subjectTag: "[crew]", posting: "anyone" });
+
+    await plugin.delete(GROUP, "g", created.id, updated);
+    expect((await plugin.read(GROUP, "g", created.id, updated, changed)).id).toBe("");
+  });
+
+  it("takes an alias's place with replaceAlias", async () => {
+    const domain = await apiDomain();
+    const box = await apiMailbox(domain.id);
+    const alias = await control.post(`/mail/domains/${domain.id}/aliases`, { local_part: "support", target_mailbox_id: box.id });
+    const plainGroup = await checked(GROUP, { domainId: String(domain.id), localPart: "support" });
+    await expect(plugin.create(GROUP, "g", plainGroup)).rejects.toThrow(/conflict.*set replace_alias/);
+    const inputs = await checked(GROUP, { ...plainGroup, replaceAlias: true });
+    const created = await plugin.create(GROUP, "g", inputs);
+    expect(created.properties.replaceAlias).toBe(true);
+    expect(await control.list(`/mail/domains/${domain.id}/aliases`)).toEqual([]);
+    expect(alias.id).toEqual(expect.any(Number));
+    expect((await plugin.diff(GROUP, "g", created.id, created.properties, inputs, inputs)).changes).toBe(false);
+  });
+
+  it("sees changes and deletes made through the API", async () => {
+    const domain = await apiDomain();
+    const inputs = await checked(GROUP, { domainId: String(domain.id), localPart: "all", name: "Everyone" });
+    const created = await plugin.create(GROUP, "g", inputs);
+    await control.patch(`/mail/groups/${created.id}`, { local_part: "all", name: "Renamed", posting: "org" });
+    const read = await plugin.read(GROUP, "g", created.id, created.properties, inputs);
+    expect(read.properties).toMatchObject({ name: "Renamed", posting: "org" });
+    expect((await plugin.diff(GROUP, "g", created.id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual(["name", "posting"]);
+    await control.delete(`/mail/groups/${created.id}`);
+    expect((await plugin.read(GROUP, "g", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(GROUP, [
+      [{ domainId: "1" }, "localPart"],
+      [{ domainId: "1", localPart: "x", posting: "all" }, "posting"],
+      [{ domainId: "1", localPart: "x", replyTo: "list" }, "replyTo"],
+      [{ domainId: "1", localPart: "x", members: [{ address: "nope" }] }, "members"],
+      [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com" }, { address: "A@example.com" }] }, "members"],
+      [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com", role: "admin" }] }, "members"],
+      [{ domainId: "1", localPart: "x", subjectTag: "t".repeat(33) }, "subjectTag"],
+    ]);
+  });
+});
+
+describe("nsp:mail:DomainRule", () => {
+  it("creates a rule, patches it in place (kind included), imports, and deletes", async () => {
+    const domain = await apiDomain();
+    const domainId = String(domain.id);
+    const inputs = await checked(RULE, { domainId, kind: "forward_copy", pattern: " CEO@* ", target: "Archive@Example.NET" });
+    expect(inputs).toEqual({ domainId, kind: "forward_copy", pattern: "ceo@*", target: "archive@example.net", enabled: true });
+    await previewSendsNothing(RULE, inputs, "createdAt");
+
+    const created = await plugin.create(RULE, "r", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toMatchObject(inputs);
+    const read = await plugin.read(RULE, "r", created.id, created.properties, inputs);
+    expect((await plugin.diff(RULE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const disabled = await checked(RULE, { ...inputs, target: "legal@example.net", enabled: false });
+    expect((await plugin.diff(RULE, "r", created.id, read.properties, disabled, inputs)).diffs.sort()).toEqual(["enabled", "target"]);
+    const updated = await plugin.update(RULE, "r", created.id, read.properties, disabled, false, inputs);
+    expect(updated).toMatchObject({ target: "legal@example.net", enabled: false });
+
+    // Another kind without a target: target is dropped with it.
+    const reject = await checked(RULE, { domainId, kind: "reject_sender", pattern: "*@spam.example", enabled: false });
+    const d = await plugin.diff(RULE, "r", created.id, updated, reject, disabled);
+    expect(d).toMatchObject({ replaces: [] });
+    expect(d.diffs.sort()).toEqual(["kind", "pattern", "target"]);
+    const rejected = await plugin.update(RULE, "r", created.id, updated, reject, false, disabled);
+    expect(rejected).toMatchObject({ kind: "reject_sender", pattern: "*@spam.example", target: null });
+    expect((await plugin.diff(RULE, "r", created.id, rejected, reject, reject)).changes).toBe(false);
+    expect(await plugin.diff(RULE, "r", created.id, rejected, { ...reject, domainId: "999999" }, reject)).toMatchObject({ replaces: ["domainId"] });
+
+    const imported = await importClean(RULE, `${domainId}/${created.id}`, created.id);
+    expect(imported.inputs).toEqual({ domainId, kind: "reject_sender", pattern: "*@spam.example", enabled: false });
+
+    await plugin.delete(RULE, "r", created.id, rejected);
+    expect((await plugin.read(RULE, "r", created.id, rejected, reject)).id).toBe("");
+  });
+
+  it("sees changes and deletes made through the API", async () => {
+    const domain = await apiDomain();
+    const inputs = await checked(RULE, { domainId: String(domain.id), kind: "relay_rcpt", pattern: "*@legacy.example", target: "relay.example.net:2525" });
+    const created = await plugin.create(RULE, "r", inputs);
+    await control.patch(`/mail/domainrules/${created.id}`, { enabled: false });
+    const read = await plugin.read(RULE, "r", created.id, created.properties, inputs);
+    expect(read.properties.enabled).toBe(false);
+    expect((await plugin.diff(RULE, "r", created.id, read.properties, inputs, read.inputs)).diffs).toEqual(["enabled"]);
+    await control.delete(`/mail/domainrules/${created.id}`);
+    expect((await plugin.read(RULE, "r", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(RULE, [
+      [{ domainId: "1", pattern: "x" }, "kind"],
+      [{ domainId: "1", kind: "drop", pattern: "x" }, "kind"],
+      [{ domainId: "1", kind: "reject_sender" }, "pattern"],
+      [{ domainId: "1", kind: "reject_sender", pattern: "a b" }, "pattern"],
+      [{ domainId: "1", kind: "reject_sender", pattern: "x", target: "ops@example.com" }, "target"],
+      [{ domainId: "1", kind: "forward_copy", pattern: "x" }, "target"],
+      [{ domainId: "1", kind: "forward_copy", pattern: "x", target: "ops" }, "target"],
+      [{ domainId: "1", kind: "relay_rcpt", pattern: "x" }, "target"],
+      [{ domainId: "1", kind: "relay_rcpt", pattern: "x", target: "relay:99999" }, "target"],
+    ]);
+  });
+});
+
+describe("nsp:mail:Destination and nsp:mail:Route", () => {
+  it("adds a destination, shows its confirmation, imports, and deletes", async () => {
+    const inputs = await checked(DEST, { addr: " Ops@Example.NET " });
+    expect(inputs).toEqual({ addr: "ops@example.net" });
+    await previewSendsNothing(DEST, inputs, "confirmed");
+    const created = await plugin.create(DEST, "d", inputs);
+    expect(created.id).toBe("ops@example.net");
+    expect(created.properties).toMatchObject({ addr: "ops@example.net", confirmed: false, confirmedAt: null, destinationId: expect.stringMatching(/^dst_/) });
+    const read = await plugin.read(DEST, "d", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect((await plugin.diff(DEST, "d", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // The owner follows the link: a refresh shows it, and the program has nothing to change.
+    confirmDestination(emulator.app.store, ACCOUNT, "ops@example.net");
+    const confirmed = await plugin.read(DEST, "d", created.id, read.properties, inputs);
+    expect(confirmed.properties).toMatchObject({ confirmed: true, confirmedAt: expect.any(String) });
+    expect((await plugin.diff(DEST, "d", created.id, confirmed.properties, inputs, confirmed.inputs)).changes).toBe(false);
+    expect(await plugin.diff(DEST, "d", created.id, confirmed.properties, { addr: "other@example.net" }, inputs)).toMatchObject({ replaces: ["addr"] });
+
+    const imported = await importClean(DEST, "OPS@example.net", "ops@example.net");
+    expect(imported.inputs).toEqual(inputs);
+    await expect(plugin.read(DEST, "imp", "ops")).rejects.toThrow(/must be the destination's address/);
+
+    await plugin.delete(DEST, "d", created.id, confirmed.properties);
+    expect((await plugin.read(DEST, "d", created.id, confirmed.properties, inputs)).id).toBe("");
+  });
+
+  it("sees a destination deleted through the API", async () => {
+    const inputs = await checked(DEST, { addr: "gone@example.net" });
+    const created = await plugin.create(DEST, "d", inputs);
+    await control.delete("/mail/destinations/gone@example.net");
+    expect((await plugin.read(DEST, "d", created.id, created.properties, inputs)).id).toBe("");
+  });
+
+  it("forwards a local part, changes its destination in place, imports, and deletes", async () => {
+    const domain = await apiDomain({ mode: "forward" });
+    const domainId = String(domain.id);
+    await control.post("/mail/destinations", { addr: "fwd-a@example.net" });
+    await control.post("/mail/destinations", { addr: "fwd-b@example.net" });
+    const inputs = await checked(ROUTE, { domainId, localPart: "Sales", dest: "FWD-A@example.net" });
+    expect(inputs).toEqual({ domainId, localPart: "sales", dest: "fwd-a@example.net" });
+    await previewSendsNothing(ROUTE, inputs, "address");
+
+    const created = await plugin.create(ROUTE, "r", inputs);
+    expect(created.id).toBe(`${domainId}/sales`);
+    expect(created.properties).toMatchObject({ ...inputs, address: `sales@${domain.name}`, destConfirmed: false });
+    const read = await plugin.read(ROUTE, "r", created.id, created.properties, inputs);
+    expect((await plugin.diff(ROUTE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const moved = await checked(ROUTE, { ...inputs, dest: "fwd-b@example.net" });
+    expect(await plugin.diff(ROUTE, "r", created.id, read.properties, moved, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["dest"] });
+    const updated = await plugin.update(ROUTE, "r", created.id, read.properties, moved, false, inputs);
+    expect(updated.dest).toBe("fwd-b@example.net");
+    expect(await plugin.diff(ROUTE, "r", created.id, updated, { ...moved, localPart: "info" }, moved)).toMatchObject({ replaces: ["localPart"] });
+
+    const imported = await importClean(ROUTE, `${domainId}/SALES`, `${domainId}/sales`);
+    expect(imported.inputs).toEqual(moved);
+    await expect(plugin.read(ROUTE, "imp", "sales")).rejects.toThrow(/<domainId>\/<localPart>/);
+
+    await plugin.delete(ROUTE, "r", created.id, updated);
+    expect((await plugin.read(ROUTE, "r", created.id, updated, moved)).id).toBe("");
+  });
+
+  it("sees a route changed and deleted through the API", async () => {
+    const domain = await apiDomain({ mode: "both" });
+    await control.post("/mail/destinations", { addr: "drift-a@example.net" });
+    await control.post("/mail/destinations", { addr: "drift-b@example.net" });
+    const inputs = await checked(ROUTE, { domainId: String(domain.id), localPart: "help", dest: "drift-a@example.net" });
+    const created = await plugin.create(ROUTE, "r", inputs);
+    await control.api("PUT", `/mail/domains/${domain.id}/routes`, { local_part: "help", dest: "drift-b@example.net" });
+    const read = await plugin.read(ROUTE, "r", created.id, created.properties, inputs);
+    expect(read.properties.dest).toBe("drift-b@example.net");
+    expect((await plugin.diff(ROUTE, "r", created.id, read.properties, inputs, read.inputs)).diffs).toEqual(["dest"]);
+    await control.delete(`/mail/domains/${domain.id}/routes/help`);
+    expect((await plugin.read(ROUTE, "r", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(DEST, [
+      [{}, "addr"],
+      [{ addr: "ops" }, "addr"],
+    ]);
+    await expectCheckFailures(ROUTE, [
+      [{ localPart: "x", dest: "a@example.net" }, "domainId"],
+      [{ domainId: "1", localPart: "a b", dest: "a@example.net" }, "localPart"],
+      [{ domainId: "1", localPart: "x", dest: "nobody" }, "dest"],
+    ]);
+  });
+});
+
+describe("nsp:mail:getDomain", () => {
+  it("finds a domain by name and by id, with its records", async () => {
+    const domain = await apiDomain();
+    const byName = await plugin.invoke("nsp:mail:getDomain", { name: domain.name.toUpperCase() });
+    expect(byName.failures).toEqual([]);
+    expect(byName.result).toMatchObject({ id: String(domain.id), name: domain.name, zoneId: String(domain.zone_id), mode: "mailbox" });
+    expect(byName.result.records).toHaveLength(8);
+    const byId = await plugin.invoke("nsp:mail:getDomain", { id: String(domain.id) });
+    expect(byId.result).toEqual(byName.result);
+    expect((await plugin.invoke("nsp:mail:getDomain", {})).failures[0]?.property).toBe("name");
+    await expect(plugin.invoke("nsp:mail:getDomain", { name: "missing.example" })).rejects.toThrow(/no mail domain named "missing.example"/);
+  });
+});
+
+describe("zone and mail domain together", () => {
+  it("publishes into a zone made by the provider", async () => {
+    const zone = await plugin.create(ZONE, "z", await checked(ZONE, { serviceId: String(dnsService), name: `${uniq("together")}.example` }));
+    const dom = await plugin.create(DOMAIN, "d", await checked(DOMAIN, { zoneId: zone.id, name: zone.properties.name }));
+    expect((await control.list(`/dns/zones/${zone.id}/records`)).length).toBe(8);
+    await plugin.delete(DOMAIN, "d", dom.id, dom.properties);
+    await plugin.delete(ZONE, "z", zone.id, zone.properties);
+  });
+});
