@@ -191,6 +191,29 @@ describe("retries through the client", () => {
 });
 
 describe("cancellation", () => {
+  it("lets a write already on the wire finish, but aborts a read in flight", async () => {
+    let release: ((r: Response) => void) | undefined;
+    const slow = (_c: unknown, init: { signal: AbortSignal }) =>
+      new Promise<Response>((resolve, reject) => {
+        release = resolve;
+        init.signal.addEventListener("abort", () => reject(init.signal.reason));
+      });
+    const post = makeClient([slow]);
+    const ctrl = new AbortController();
+    const created = post.client.post("/dns/zones", { name: "a.test" }, { signal: ctrl.signal });
+    await new Promise((r) => setTimeout(r, 5));
+    ctrl.abort(new Error("cancelled by the engine"));
+    release!(new Response(JSON.stringify({ id: 9 }), { status: 201, headers: { "content-type": "application/json" } }));
+    await expect(created).resolves.toEqual({ id: 9 });
+
+    const get = makeClient([slow]);
+    const ctrl2 = new AbortController();
+    const read = get.client.get("/dns/zones/9", { signal: ctrl2.signal });
+    await new Promise((r) => setTimeout(r, 5));
+    ctrl2.abort(new Error("cancelled by the engine"));
+    expect(((await caught(read)) as Error).message).toBe("cancelled by the engine");
+  });
+
   it("an abort during a retry wait stops the wait and rejects with the abort reason", async () => {
     const clock = new FakeClock();
     const ctrl = new AbortController();

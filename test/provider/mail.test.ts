@@ -2,7 +2,9 @@
 // routes, destinations) and nsp:mail:getDomain, through the built plugin binary over gRPC
 // against a live emulator.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type * as grpc from "@grpc/grpc-js";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { startEmulator } from "../../emulator/src/server";
 import { confirmDestination } from "../../emulator/src/mail/state";
 import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
@@ -282,7 +284,7 @@ describe("a BYO server and the domains that use it", () => {
     const domainInputs = await checked(DOMAIN, { zoneId: String(zone.id), name: zone.name, serverId: srv.id });
     const dom = await plugin.create(DOMAIN, "dom", domainInputs);
     expect(dom.properties).toMatchObject({ serverId: srv.id, byo: true });
-    expect((dom.properties.records as Obj[])[0].content).toBe(`10 ${srv.properties.hostname}`);
+    expect((dom.properties.records as Obj[])[0]!.content).toBe(`10 ${srv.properties.hostname}`);
     const srvRead = await plugin.read(SERVER, "srv", srv.id, srv.properties, serverInputs);
     expect(srvRead.properties.domainIds).toEqual([dom.id]);
 
@@ -771,5 +773,47 @@ describe("zone and mail domain together", () => {
     expect((await control.list(`/dns/zones/${zone.id}/records`)).length).toBe(8);
     await plugin.delete(DOMAIN, "d", dom.id, dom.properties);
     await plugin.delete(ZONE, "z", zone.id, zone.properties);
+  });
+});
+
+describe("lost answers and half-made creates", () => {
+  let once: PluginHandle;
+  beforeAll(async () => {
+    once = await startPlugin();
+    await once.configure({ apiToken: secret(`svc_${"ab12".repeat(8)}`), baseUrl: emulator.baseUrl, maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await control.clearFaults();
+    await once?.stop();
+  });
+
+  it("keeps a domain whose settings patch failed, and finishes it on the next update", async () => {
+    const zone = await apiZone();
+    const inputs = await checked(DOMAIN, { zoneId: String(zone.id), name: zone.name, dmarcPolicy: "reject", backupEnabled: true });
+    await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["PATCH"], path: "/mail/domains/" });
+    const err = (await once.create(DOMAIN, "d", inputs).then(() => undefined, (e: grpc.ServiceError) => e))!;
+    await control.clearFaults();
+    expect(err.details).toMatch(/the object \d+ exists/);
+    const raw = err.metadata.get("grpc-status-details-bin")[0] as Buffer;
+    const any = Status.deserializeBinary(new Uint8Array(raw)).getDetailsList()[0]!;
+    const detail = providerPb.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+    const partial = { id: detail.getId(), properties: detail.getProperties()!.toJavaScript() as Obj };
+    expect(partial.properties).toMatchObject({ name: zone.name, dmarcPolicy: "none", backupEnabled: false });
+    const diff = await once.diff(DOMAIN, "d", partial.id, partial.properties, inputs, inputs);
+    expect(diff.diffs.sort()).toEqual(["backupEnabled", "dmarcPolicy"]);
+    const finished = await once.update(DOMAIN, "d", partial.id, partial.properties, inputs, false, inputs);
+    expect(finished).toMatchObject({ dmarcPolicy: "reject", backupEnabled: true });
+    expect((await control.list<Obj>("/mail/domains")).filter((d) => d.name === zone.name)).toHaveLength(1);
+  });
+
+  it("adopts a domain and a mailbox whose create answers were lost after the API acted", async () => {
+    const zone = await apiZone();
+    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/mail/domains", count: 1 });
+    const dom = await once.create(DOMAIN, "d", await checked(DOMAIN, { zoneId: String(zone.id), name: zone.name }));
+    expect((await control.list<Obj>("/mail/domains")).filter((d) => d.name === zone.name)).toEqual([expect.objectContaining({ id: Number(dom.id) })]);
+    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/mailboxes", count: 1 });
+    const box = await once.create(MAILBOX, "m", await checked(MAILBOX, { domainId: dom.id, local: "lost" }));
+    expect((await control.list<Obj>(`/mail/domains/${dom.id}/mailboxes`)).map((b) => b.id)).toEqual([box.id]);
+    expect(once.engineLogs.join("\n")).toMatch(/answer to the create was lost, but the object exists; adopting it/);
   });
 });

@@ -383,7 +383,7 @@ describe("secrets of extensions and trunks", () => {
     expect(isSecret(created.properties.sipPassword)).toBe(true);
     const first = plain(created.properties.sipPassword) as string;
     expect(first.length).toBeGreaterThan(8);
-    expect(created.properties).toMatchObject({ number: "101", sipUsername: "101", passwordRotation: 1 });
+    expect(created.properties).toMatchObject({ number: "101", sipUsername: "101", passwordRotation: 1, sipPasswordIssuedAt: expect.any(String) });
 
     const refreshed = await plugin.read(EXTENSION, "e", created.id, created.properties, inputs);
     expect(isSecret(refreshed.properties.sipPassword)).toBe(true);
@@ -402,6 +402,14 @@ describe("secrets of extensions and trunks", () => {
     const after = await plugin.read(EXTENSION, "e", created.id, rotated, rotate);
     expect(plain(after.properties.sipPassword)).toBe(second);
     expect(isSecret(after.properties.sipPassword)).toBe(true);
+
+    // A password issued through the API makes the stored one useless: the refresh says so.
+    await new Promise((r) => setTimeout(r, 5));
+    await control.post(`/vgate/pbx/${pbx}/extensions/${created.id}/password`, undefined);
+    const logged = plugin.engineLogs.length;
+    const stale = await plugin.read(EXTENSION, "e", created.id, after.properties, rotate);
+    expect(plain(stale.properties.sipPassword)).toBe(second);
+    expect(plugin.engineLogs.slice(logged).join("\n")).toMatch(/SIP password of extension 101 was issued again outside this program/);
 
     // An imported extension has no password until the trigger is set.
     const imported = await plugin.read(EXTENSION, "imp", `${pbx}/${created.id}`);

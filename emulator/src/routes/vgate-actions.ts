@@ -47,8 +47,8 @@ export const vgateActionRoutes: Route[] = [
     handler: (ctx) => {
       const ext = ownObject(vgateEnv(ctx as never, ctx.params.pbx).pbx, "extension", ctx.params.id);
       ext.sip_password = newSipPassword();
-      ext.updated_at = ctx.store.timestamp();
-      return { id: ext.id, number: ext.number, sip_username: ext.number, sip_password: ext.sip_password };
+      ext.sip_password_issued_at = ext.updated_at = ctx.store.timestamp();
+      return { id: ext.id, number: ext.number, sip_username: ext.number, sip_password: ext.sip_password, sip_password_issued_at: ext.sip_password_issued_at };
     },
   }),
 

@@ -100,7 +100,7 @@ const extension: ObjectSpec<"extension"> = {
     ring_timeout: intBetween(5, 300).optional(),
     max_calls: intBetween(1, 10).optional(),
   }),
-  build({ pbx }, body) {
+  build({ store, pbx }, body) {
     const number = (body.number as string | undefined) ?? nextExtensionNumber(pbx);
     return {
       number,
@@ -116,6 +116,7 @@ const extension: ObjectSpec<"extension"> = {
       ring_timeout: 30,
       max_calls: 2,
       sip_password: newSipPassword(),
+      sip_password_issued_at: store.timestamp(),
       ...(defined(body) as object),
     };
   },

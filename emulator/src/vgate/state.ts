@@ -75,6 +75,7 @@ export interface ExtensionRow extends ObjectRow {
   max_calls: number;
   /** The current SIP password; shown when issued, never again. */
   sip_password: string;
+  sip_password_issued_at: string;
 }
 
 export interface TrunkRow extends ObjectRow {

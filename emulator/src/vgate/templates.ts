@@ -120,6 +120,7 @@ export function applyTemplate(t: VgateTables, pbx: PbxRow, now: string): Extensi
       ring_timeout: 30,
       max_calls: 2,
       sip_password: newSipPassword(),
+      sip_password_issued_at: now,
     };
     pbx.objects.extension.set(row.id, row);
     return row;

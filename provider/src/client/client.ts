@@ -361,8 +361,12 @@ export class ApiClient {
             ctrl.abort(new Error(`timed out after ${this.#timeoutMs} ms`));
           }, this.#timeoutMs)
         : undefined;
-    const onAbort = (): void => ctrl.abort(signal?.reason);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    // Cancelling (Ctrl-C) stops waits and reads at once, but a write already on the wire is let
+    // finish: aborting it would leave unknown whether the object was made, and the engine could
+    // no longer record it. The per-attempt timeout still bounds it.
+    const cancellable = method === "GET" ? signal : undefined;
+    const onAbort = (): void => ctrl.abort(cancellable?.reason);
+    cancellable?.addEventListener("abort", onAbort, { once: true });
     try {
       const headers: Record<string, string> = {
         accept: "application/json",
@@ -378,11 +382,11 @@ export class ApiClient {
       const text = await res.text();
       return { status: res.status, headers: res.headers, text };
     } catch (e) {
-      if (signal?.aborted) throw signal.reason;
+      if (cancellable?.aborted) throw cancellable.reason;
       throw networkErrorFrom(e, { method, path, timedOut, secrets: [this.#token] });
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      cancellable?.removeEventListener("abort", onAbort);
     }
   }
 

@@ -4,7 +4,8 @@ import { apiObject, dialNumber, e164, email, name } from "./fields";
 import { pbxPath } from "./ids";
 import { definePbxObject } from "./object";
 
-const rotation = z.looseObject({ sip_password: z.string() });
+const rotation = z.looseObject({ sip_password: z.string(), sip_password_issued_at: z.string().optional() });
+const issuedAt = z.looseObject({ sip_password_issued_at: z.string().optional() });
 
 export const extension = definePbxObject({
   token: "nsp:vgate:Extension",
@@ -32,6 +33,7 @@ export const extension = definePbxObject({
   },
   outputs: {
     sipUsername: z.string().optional().meta({ description: "SIP user name of the extension, at the PBX's `sipDomain`." }),
+    sipPasswordIssuedAt: z.string().optional().meta({ description: "When the current SIP password was issued." }),
     sipPassword: z
       .string()
       .optional()
@@ -42,9 +44,20 @@ export const extension = definePbxObject({
   writeOnly: ["passwordRotation"],
   oneTime: ["sipPassword"],
 
+  afterRead(ctx, state, prior) {
+    if (prior.sipPassword && prior.sipPasswordIssuedAt && state.sipPasswordIssuedAt && state.sipPasswordIssuedAt !== prior.sipPasswordIssuedAt) {
+      ctx.log(
+        "warning",
+        `the SIP password of extension ${String(state.number)} was issued again outside this program (at ${String(state.sipPasswordIssuedAt)}); the stored sipPassword no longer works. Change passwordRotation to issue one this program knows.`,
+      );
+    }
+  },
+
   async afterUpdate(ctx, pbxId, id, state, news, olds) {
     if (deepEqual(news.passwordRotation, olds.passwordRotation)) return state;
     const issued = await ctx.client.post(pbxPath(pbxId, "extensions", id, "password"), undefined, { schema: rotation, signal: ctx.signal });
-    return { ...state, sipPassword: issued.sip_password };
+    // The time of issue tells a later refresh whether someone else rotated the password.
+    const at = issued.sip_password_issued_at ?? (await ctx.client.get(pbxPath(pbxId, "extensions", id), { schema: issuedAt, signal: ctx.signal })).sip_password_issued_at;
+    return { ...state, sipPassword: issued.sip_password, sipPasswordIssuedAt: at };
   },
 });

@@ -34,6 +34,8 @@ export interface PbxObjectSpec<F extends Shape, S extends Shape> {
   writeOnly?: readonly (keyof F & string)[];
   oneTime?: readonly (keyof S & string)[];
   check?: (args: Record<string, unknown>) => CheckFailure[];
+  /** A look at what a refresh found, against the prior state (to warn about out-of-band changes). */
+  afterRead?: (ctx: OperationContext, state: Props, prior: Partial<Props>) => void;
   /** Extra work after the patch in an update (a password rotation). */
   afterUpdate?: (ctx: OperationContext, pbxId: string, id: string, state: Props, news: Props, olds: Props, changed: readonly string[]) => Promise<Props>;
 }
@@ -72,7 +74,9 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
       const { pbxId, child } = pbxChildOf(spec.token, id, (prior as Partial<Props>).pbxId);
       try {
         const raw = await ctx.client.get(path(pbxId, child), { schema: objectWire, signal: ctx.signal });
-        return { id: child, state: toState(pbxId, raw) as never };
+        const state = toState(pbxId, raw);
+        spec.afterRead?.(ctx, state, prior as Partial<Props>);
+        return { id: child, state: state as never };
       } catch (e) {
         // A PBX that is gone takes its objects with it.
         if (isNotFound(e)) return undefined;
