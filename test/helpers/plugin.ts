@@ -9,6 +9,7 @@ import * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
 
 export const ROOT = join(__dirname, "..", "..");
 export const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" } as const;
@@ -166,4 +167,14 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginHa
 /** Strips the secret wrapper, for assertions on values. */
 export function plain(value: unknown): unknown {
   return isSecret(value) ? value.value : value;
+}
+
+/** The partial state of Pulumi's initialization error carried by a failed Create or Update. */
+export function initFailure(err: grpc.ServiceError): { id: string; properties: Record<string, unknown>; reasons: string[] } {
+  const raw = err.metadata?.get("grpc-status-details-bin")[0] as Buffer | undefined;
+  if (!raw) throw new Error(`the error carries no initialization failure: ${err.message}`);
+  const any = Status.deserializeBinary(new Uint8Array(raw)).getDetailsList()[0]!;
+  if (!any.getTypeUrl().endsWith("pulumirpc.ErrorResourceInitFailed")) throw new Error(`unexpected error detail ${any.getTypeUrl()}`);
+  const detail = providerPb.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
+  return { id: detail.getId(), properties: detail.getProperties()!.toJavaScript(), reasons: detail.getReasonsList() };
 }

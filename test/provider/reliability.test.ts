@@ -1,12 +1,10 @@
 // What makes providers lose track of objects or create them twice, over gRPC against the emulator:
 // a create whose answer is lost, and a create that fails half-way.
-import * as grpc from "@grpc/grpc-js";
-import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { Status } from "@pulumi/pulumi/proto/status_pb";
+import type * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
 import { EmulatorControl } from "../helpers/emulator";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
+import { initFailure, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
 
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let control: EmulatorControl;
@@ -26,14 +24,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-function initFailure(err: grpc.ServiceError): { id: string; properties: Record<string, unknown>; reasons: string[] } {
-  const raw = err.metadata.get("grpc-status-details-bin")[0] as Buffer;
-  expect(raw, "the error carries status details").toBeDefined();
-  const any = Status.deserializeBinary(new Uint8Array(raw)).getDetailsList()[0]!;
-  expect(any.getTypeUrl()).toContain("pulumirpc.ErrorResourceInitFailed");
-  const detail = providerPb.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
-  return { id: detail.getId(), properties: detail.getProperties()!.toJavaScript(), reasons: detail.getReasonsList() };
-}
 
 it("keeps a zone whose settings patch failed, and finishes it on the next update", async () => {
   const inputs = (await plugin.check("nsp:dns:Zone", "z", { serviceId, name: "partial.example", enabled: false, negativeTtl: 600 })).inputs;

@@ -2,7 +2,8 @@
 // against a live emulator.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import type * as grpc from "@grpc/grpc-js";
+import { initFailure, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
 
 const CA = "nsp:rpki:Ca";
@@ -111,16 +112,20 @@ describe("nsp:rpki:Ca over gRPC", () => {
     await plugin.delete(CA, "ca", created.id, cleared);
   });
 
-  it("sets the note and the parent response at create, and rolls back a CA the API refused to activate", async () => {
-    const bad = (await plugin.check(CA, "bad", { handle: "rollback", parentResponseXml: "<parent_response><parent_bpki_ta>QUJD</parent_bpki_ta></parent_response>" })).inputs;
-    await expect(plugin.create(CA, "bad", bad)).rejects.toThrow(/validation_error.*xml: parent_response must be in the namespace/s);
-    const cas = await control.list<{ handle: string }>("/rpki/cas");
-    expect(cas.map((c) => c.handle)).not.toContain("rollback");
+  it("sets the note and the parent response at create, and keeps a half-made CA for the next up to finish", async () => {
+    const bad = (await plugin.check(CA, "bad", { handle: "halfmade", parentResponseXml: "<parent_response><parent_bpki_ta>QUJD</parent_bpki_ta></parent_response>" })).inputs;
+    const err = (await plugin.create(CA, "bad", bad).then(() => undefined, (e: grpc.ServiceError) => e))!;
+    expect(err.message).toMatch(/validation_error.*xml: parent_response must be in the namespace/s);
+    const partial = initFailure(err);
+    expect(partial.properties).toMatchObject({ handle: "halfmade", state: "awaiting_parent" });
+    expect((await control.list<{ handle: string }>("/rpki/cas")).filter((c) => c.handle === "halfmade")).toHaveLength(1);
 
-    const good = (await plugin.check(CA, "good", { handle: "rollback", note: "activated", parentResponseXml: parentResponse() })).inputs;
-    const created = await plugin.create(CA, "good", good);
-    expect(created.properties).toMatchObject({ handle: "rollback", note: "activated", state: "active", asns: [], parentResponseXml: parentResponse() });
-    await plugin.delete(CA, "good", created.id, created.properties);
+    // The next up, with the program fixed: the engine updates the half-made CA.
+    const good = (await plugin.check(CA, "bad", { handle: "halfmade", note: "activated", parentResponseXml: parentResponse() })).inputs;
+    const finished = await plugin.update(CA, "bad", partial.id, partial.properties, good, false, bad);
+    expect(finished).toMatchObject({ handle: "halfmade", note: "activated", state: "active", parentResponseXml: parentResponse() });
+    expect((await control.list<{ handle: string }>("/rpki/cas")).filter((c) => c.handle === "halfmade")).toHaveLength(1);
+    await plugin.delete(CA, "bad", partial.id, finished);
   });
 
   it("sees drift made through the API on Read", async () => {

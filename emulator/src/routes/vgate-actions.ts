@@ -8,7 +8,7 @@ import { formatIssues } from "../validation";
 import { applyFlow, flowBody, validateFlow } from "../vgate/flow";
 import { type ExtensionRow, type NumberRow, balanceOf, newId, newSipPassword, ownObject, vgate } from "../vgate/state";
 import { objectView } from "../vgate/views";
-import { extensionSpec, trunkState, vgateEnv } from "./vgate-objects";
+import { extensionSpec, pbxEnv, trunkState } from "./vgate-objects";
 
 const MAX_IMPORT_ROWS = 1000;
 const IMPORT_COLUMNS = ["number", "name", "user_email"] as const;
@@ -45,7 +45,7 @@ export const vgateActionRoutes: Route[] = [
     path: "/vgate/pbx/{pbx}/extensions/{id}/password",
     scope: "write",
     handler: (ctx) => {
-      const ext = ownObject(vgateEnv(ctx as never, ctx.params.pbx).pbx, "extension", ctx.params.id);
+      const ext = ownObject(pbxEnv(ctx, ctx.params.pbx).pbx, "extension", ctx.params.id);
       ext.sip_password = newSipPassword();
       ext.sip_password_issued_at = ext.updated_at = ctx.store.timestamp();
       return { id: ext.id, number: ext.number, sip_username: ext.number, sip_password: ext.sip_password, sip_password_issued_at: ext.sip_password_issued_at };
@@ -58,7 +58,7 @@ export const vgateActionRoutes: Route[] = [
     scope: "write",
     body: z.strictObject({ csv: z.string().max(1_000_000) }),
     handler: (ctx) => {
-      const e = vgateEnv(ctx as never, ctx.params.pbx);
+      const e = pbxEnv(ctx, ctx.params.pbx);
       const lines = ctx.body.csv.split(/\r?\n/);
       const rows: Array<Record<string, unknown>> = [];
       let created = 0;
@@ -111,7 +111,7 @@ export const vgateActionRoutes: Route[] = [
     path: "/vgate/pbx/{pbx}/trunks/{id}/test",
     scope: "write",
     handler: (ctx) => {
-      const trunk = ownObject(vgateEnv(ctx as never, ctx.params.pbx).pbx, "trunk", ctx.params.id);
+      const trunk = ownObject(pbxEnv(ctx, ctx.params.pbx).pbx, "trunk", ctx.params.id);
       trunk.state = trunkState(trunk);
       trunk.checked_at = ctx.store.timestamp();
       const detail = trunk.state === "failed" ? `no answer from ${trunk.host}:${trunk.port}` : trunk.mode === "register" ? `registered as ${trunk.username} at ${trunk.host}` : "peer answers OPTIONS";
@@ -125,7 +125,7 @@ export const vgateActionRoutes: Route[] = [
     scope: "write",
     body: flowBody,
     handler: (ctx) => {
-      const { pbx } = vgateEnv(ctx as never, ctx.params.pbx);
+      const { pbx } = pbxEnv(ctx, ctx.params.pbx);
       const number = ownObject(pbx, "number", ctx.params.id);
       validateFlow(pbx, ctx.body);
       applyFlow(vgate(ctx.store), pbx, number, ctx.body, ctx.store.timestamp());
@@ -152,7 +152,7 @@ export const vgateActionRoutes: Route[] = [
     scope: "write",
     body: z.strictObject({ number_id: z.string().min(1).max(64) }),
     handler: (ctx) => {
-      const { pbx } = vgateEnv(ctx as never, ctx.params.pbx);
+      const { pbx } = pbxEnv(ctx, ctx.params.pbx);
       const offer = vgate(ctx.store).platformNumbers.find((p) => p.id === ctx.body.number_id);
       if (!offer) throw new ApiError("validation_error", `number_id: no platform number ${ctx.body.number_id}`);
       if (offer.held_by !== null) throw new ApiError("conflict", `number_id: ${offer.e164} has been bought already`);

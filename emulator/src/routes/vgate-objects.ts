@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { ApiError } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
-import { type Ctx, type Route, route } from "../router";
+import { type Route, route } from "../router";
 import type { Store } from "../store";
 import { intBetween } from "../validation";
 import {
@@ -54,7 +54,7 @@ import { objectView } from "../vgate/views";
 
 type Stamp = "id" | "pbx_id" | "created_at" | "updated_at";
 
-interface Env {
+export interface Env {
   store: Store;
   account: string;
   pbx: PbxRow;
@@ -84,7 +84,8 @@ function checkExtensions(pbx: PbxRow, field: string, ids: readonly string[]): vo
   ids.forEach((id, i) => checkTarget(pbx, `${field}[${i}]`, { kind: "extension", id }));
 }
 
-const extension: ObjectSpec<"extension"> = {
+/** Also used by the CSV import, which creates extensions the way POST does. */
+export const extensionSpec: ObjectSpec<"extension"> = {
   kind: "extension",
   create: z.strictObject({
     number: dialNumber.optional(),
@@ -339,7 +340,8 @@ const timecond: ObjectSpec<"timecond"> = {
   validate() {},
 };
 
-function env(ctx: Ctx<string, unknown, unknown>, pbxId: string): Env {
+/** The caller's PBX named in the path, with what the specs need beside it. */
+export function pbxEnv(ctx: { store: Store; account: { name: string } }, pbxId: string): Env {
   return { store: ctx.store, account: ctx.account.name, pbx: ownPbx(ctx.store, ctx.account.name, pbxId) };
 }
 
@@ -355,7 +357,7 @@ function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
       scope: "read",
       query: pagingOnlyQuery,
       handler: (ctx) => {
-        const e = env(ctx as never, ctx.params.pbx);
+        const e = pbxEnv(ctx, ctx.params.pbx);
         return paginate([...e.pbx.objects[spec.kind].values()] as Rows[K][], ctx.query, (row) => objectView(spec.kind, row));
       },
     }),
@@ -365,7 +367,7 @@ function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
       scope: "write",
       body: spec.create,
       handler: (ctx) => {
-        const e = env(ctx as never, ctx.params.pbx);
+        const e = pbxEnv(ctx, ctx.params.pbx);
         const now = ctx.store.timestamp();
         const row = { id: newId(vgate(ctx.store), info.prefix), pbx_id: e.pbx.id, ...spec.build(e, ctx.body as Record<string, unknown>), created_at: now, updated_at: now } as Rows[K];
         spec.validate(e, row);
@@ -378,7 +380,7 @@ function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
       method: "GET",
       path: one,
       scope: "read",
-      handler: (ctx) => objectView(spec.kind, ownObject(env(ctx as never, ctx.params.pbx).pbx, spec.kind, ctx.params.id)),
+      handler: (ctx) => objectView(spec.kind, ownObject(pbxEnv(ctx, ctx.params.pbx).pbx, spec.kind, ctx.params.id)),
     }),
     route({
       method: "PATCH",
@@ -386,7 +388,7 @@ function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
       scope: "write",
       body: patch,
       handler: (ctx) => {
-        const e = env(ctx as never, ctx.params.pbx);
+        const e = pbxEnv(ctx, ctx.params.pbx);
         const row = ownObject(e.pbx, spec.kind, ctx.params.id);
         const next = { ...structuredClone(row), ...defined(ctx.body as Record<string, unknown>) } as Rows[K];
         spec.validate(e, next, row);
@@ -399,7 +401,7 @@ function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
       path: one,
       scope: "write",
       handler: (ctx) => {
-        const e = env(ctx as never, ctx.params.pbx);
+        const e = pbxEnv(ctx, ctx.params.pbx);
         const row = ownObject(e.pbx, spec.kind, ctx.params.id);
         refuseWhileRouted(e.pbx, spec.kind, row);
         spec.beforeDelete?.(e, row);
@@ -411,7 +413,7 @@ function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
 }
 
 export const vgateObjectRoutes: Route[] = [
-  ...objectRoutes(extension),
+  ...objectRoutes(extensionSpec),
   ...objectRoutes(trunk),
   ...objectRoutes(number),
   ...objectRoutes(inbound),
@@ -421,7 +423,3 @@ export const vgateObjectRoutes: Route[] = [
   ...objectRoutes(queue),
   ...objectRoutes(timecond),
 ];
-
-/** For the extension import, which creates rows the way POST .../extensions does. */
-export const extensionSpec = extension;
-export { env as vgateEnv, type Env as VgateEnv };

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { createOnce } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
@@ -91,23 +92,20 @@ export const site = defineResource({
   },
 
   async create(ctx, args) {
-    const created = await ctx.client.post("/cdn/sites", body(siteArgs, args, ["hostname", "origin", "originScheme", "originHostHeader", "serviceId"]), {
-      schema: siteWire,
-      signal: ctx.signal,
-    });
+    const created = await createOnce(
+      ctx,
+      `site ${args.hostname}`,
+      () => ctx.client.post("/cdn/sites", body(siteArgs, args, ["hostname", "origin", "originScheme", "originHostHeader", "serviceId"]), { schema: siteWire, signal: ctx.signal }),
+      // One site per hostname in an account: the natural key.
+      async () => (await ctx.client.listAll("/cdn/sites", { itemSchema: siteWire, signal: ctx.signal })).find((s) => s.hostname === args.hostname),
+    );
     const id = String(created.id);
     const createdState = toState(created, {});
-    try {
-      // The create body already carried the scheme and host header.
-      const final = await applySettings(ctx, siteArgs, id, args, createdState, ["originScheme", "originHostHeader"]);
-      return { id, state: toState(final ?? created, args) };
-    } catch (e) {
-      throw new Error(
-        `${TOKEN}: site ${id} (${args.hostname}) was created, but applying its settings failed: ${(e as Error).message}. ` +
-          `The site exists in the account: adopt it with \`pulumi import ${TOKEN} <name> ${id}\`, or delete it, before running again.`,
-        { cause: e },
-      );
-    }
+    // If a setting fails below, the engine keeps the site with this state and the next up finishes it.
+    ctx.progress(id, createdState);
+    // The create body already carried the scheme and host header.
+    const final = await applySettings(ctx, siteArgs, id, args, createdState, ["originScheme", "originHostHeader"]);
+    return { id, state: toState(final ?? created, args) };
   },
 
   async read(ctx, id, prior) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createOnce } from "../../framework/create-once";
 import { defineResource } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
@@ -65,7 +66,14 @@ export const range = defineResource({
 
   async create(ctx, args) {
     const path = args.zoneId === undefined ? "/dns/ranges" : `/dns/zones/${args.zoneId}/ranges`;
-    const created = await ctx.client.post(path, body(rangeArgs, args, ["prefix", "owner", "externalRef", "note"]), { schema: rangeWire, signal: ctx.signal });
+    const created = await createOnce(
+      ctx,
+      `range ${args.prefix}`,
+      () => ctx.client.post(path, body(rangeArgs, args, ["prefix", "owner", "externalRef", "note"]), { schema: rangeWire, signal: ctx.signal }),
+      // Ranges may not overlap, so the prefix identifies one.
+      async () => (await ctx.client.listAll(path, { itemSchema: rangeWire, signal: ctx.signal })).find((r) => r.prefix === args.prefix),
+    );
+    ctx.progress(String(created.id), toState(created).state);
     // The create body has no enabled; a disabled grant takes a patch.
     const final = args.enabled
       ? created

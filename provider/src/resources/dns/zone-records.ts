@@ -31,7 +31,7 @@ const MAX_ROUNDS = 3;
 const recordEntry = z
   .object({
     name: recordName.default("@").meta({ description: "Name relative to the zone; `@` is the apex. Stored lower-case." }),
-    type: z.enum(RECORD_TYPES).meta({ description: "Record type." }),
+    type: z.enum(RECORD_TYPES).meta({ description: `Record type: one of ${RECORD_TYPES.map((t) => `\`${t}\``).join(", ")}.` }),
     content: recordContent,
     ttl: recordTtl,
   })
@@ -68,7 +68,8 @@ const zoneRecordsArgs = z.object({
     .max(100)
     .default(DEFAULT_MAX_DELETE_PERCENT)
     .meta({
-      description: `Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited.`,
+      description:
+        "Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited.",
     }),
 });
 
@@ -81,8 +82,6 @@ const zoneRecordsState = z.object({
 function recordSetsOf(records: readonly ZoneRecord[]): string[] {
   return [...ownedRrsets(records)].sort();
 }
-
-export type ZoneRecordsArgs = z.output<typeof zoneRecordsArgs>;
 
 const recordWire = z.looseObject({
   id: z.union([z.number().int(), z.string()]),
@@ -198,7 +197,7 @@ export const zoneRecords = defineResource({
   args: zoneRecordsArgs,
   state: zoneRecordsState,
   replaceOnChanges: ["zoneId"],
-  importId: "<zoneId>, or <zoneId>/<name>[:<type>],... to adopt only some names",
+  importId: "<zoneId>[/<name>[:<type>],...]",
 
   async create(ctx, args) {
     await converge(ctx, args.zoneId, args.records, ownedRrsets(args.records), args.maxDeletePercent);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createOnce } from "../../framework/create-once";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { body, fromWire } from "../../framework/wire";
@@ -86,17 +87,19 @@ export const ca = defineResource({
   importId: "<caId>",
 
   async create(ctx, args) {
-    let last = await ctx.client.post("/rpki/cas", body(caArgs, args, ["handle", "parentRir", "asns"]), { schema: caWire, signal: ctx.signal });
-    try {
-      // The create body has no note, and the parent response has its own endpoint.
-      if (args.note !== undefined) last = await ctx.client.patch(`/rpki/cas/${last.id}`, body(caArgs, args, ["note"]), { schema: caWire, signal: ctx.signal });
-      if (args.parentResponseXml !== undefined) last = await postParentResponse(ctx, last.id, args.parentResponseXml);
-      return { id: String(last.id), state: caStateOf(last, await childRequest(ctx, last.id)) };
-    } catch (e) {
-      // A half-made CA would hold its handle, and the next `up` would fail on the conflict.
-      await ctx.client.delete(`/rpki/cas/${last.id}`, { signal: ctx.signal }).catch(() => undefined);
-      throw e;
-    }
+    let last = await createOnce(
+      ctx,
+      `CA ${args.handle}`,
+      () => ctx.client.post("/rpki/cas", body(caArgs, args, ["handle", "parentRir", "asns"]), { schema: caWire, signal: ctx.signal }),
+      // Handles are unique in an account, ignoring case.
+      async () => (await ctx.client.listAll("/rpki/cas", { itemSchema: caWire, signal: ctx.signal })).find((c) => c.handle.toLowerCase() === args.handle.toLowerCase()),
+    );
+    // A later step failing leaves the CA in the state, half-made; the next up finishes it.
+    ctx.progress(String(last.id), caStateOf(last, ""));
+    // The create body has no note, and the parent response has its own endpoint.
+    if (args.note !== undefined) last = await ctx.client.patch(`/rpki/cas/${last.id}`, body(caArgs, args, ["note"]), { schema: caWire, signal: ctx.signal });
+    if (args.parentResponseXml !== undefined) last = await postParentResponse(ctx, last.id, args.parentResponseXml);
+    return { id: String(last.id), state: caStateOf(last, await childRequest(ctx, last.id)) };
   },
 
   async read(ctx, id) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createOnce } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
@@ -90,8 +91,16 @@ export const roa = defineResource({
   },
 
   async create(ctx, args) {
-    const created = await ctx.client.post(`/rpki/cas/${args.caId}/roas`, body(roaArgs, args, ["asn", "prefix", "maxLength", "comment"]), { schema: roaWire, signal: ctx.signal });
-    return toState(created);
+    const path = `/rpki/cas/${args.caId}/roas`;
+    return toState(
+      await createOnce(
+        ctx,
+        `ROA AS${args.asn} ${args.prefix}`,
+        () => ctx.client.post(path, body(roaArgs, args, ["asn", "prefix", "maxLength", "comment"]), { schema: roaWire, signal: ctx.signal }),
+        // The API refuses a second ROA with the same origin, prefix and max length.
+        async () => (await ctx.client.listAll(path, { itemSchema: roaWire, signal: ctx.signal })).find((r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength),
+      ),
+    );
   },
 
   async read(ctx, id, prior) {

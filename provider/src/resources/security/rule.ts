@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createOnce } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { RULE_FIELDS, ruleValueProblem } from "./values";
@@ -31,7 +32,15 @@ const ruleState = z.object({
 const ruleProperties = ruleArgs.extend(ruleState.shape);
 type RuleState = z.output<typeof ruleProperties>;
 
-const ruleWire = z.looseObject({ id: z.number().int(), site_id: z.number().int().nullable().optional(), zone_id: z.number().int().nullable().optional() });
+const ruleWire = z.looseObject({
+  id: z.number().int(),
+  site_id: z.number().int().nullable().optional(),
+  zone_id: z.number().int().nullable().optional(),
+  field: z.string().optional(),
+  op: z.string().optional(),
+  value: z.string().optional(),
+  action: z.string().optional(),
+});
 type RuleWire = z.output<typeof ruleWire>;
 
 const toState = (raw: RuleWire) => ({ id: String(raw.id), state: fromWire(ruleProperties, raw) as RuleState });
@@ -61,20 +70,21 @@ export const rule = defineResource({
   },
 
   async create(ctx, args) {
-    const created = await ctx.client.post("/security/rules", body(ruleArgs, args, ["siteId", "zoneId", "field", "op", "value", "action", "seq", "note"]), {
-      schema: ruleWire,
-      signal: ctx.signal,
-    });
+    const scope = args.siteId !== undefined ? { site_id: Number(args.siteId) } : { zone_id: Number(args.zoneId) };
+    const created = await createOnce(
+      ctx,
+      `rule ${args.field} ${args.op} ${args.value}`,
+      () => ctx.client.post("/security/rules", body(ruleArgs, args, ["siteId", "zoneId", "field", "op", "value", "action", "seq", "note"]), { schema: ruleWire, signal: ctx.signal }),
+      // A rule is what it matches and does, within its site or zone.
+      async () =>
+        (await ctx.client.listAll("/security/rules", { query: scope, itemSchema: ruleWire, signal: ctx.signal })).find(
+          (r) => r.field === args.field && r.op === args.op && r.value === args.value && r.action === args.action,
+        ),
+    );
     if (args.enabled) return toState(created);
-    try {
-      return toState(await ctx.client.patch(`/security/rules/${created.id}`, { enabled: false }, { schema: ruleWire, signal: ctx.signal }));
-    } catch (e) {
-      throw new Error(
-        `${TOKEN}: rule ${created.id} was created (enabled), but disabling it failed: ${(e as Error).message}. ` +
-          `The rule exists and is applied: adopt it with \`pulumi import ${TOKEN} <name> ${created.id}\`, or delete it, before running again.`,
-        { cause: e },
-      );
-    }
+    // If disabling fails, the engine keeps the (enabled) rule and the next up disables it.
+    ctx.progress(String(created.id), toState(created).state);
+    return toState(await ctx.client.patch(`/security/rules/${created.id}`, { enabled: false }, { schema: ruleWire, signal: ctx.signal }));
   },
 
   // The API has no single-rule GET: the rule is found in the list, filtered by its site or zone when known.

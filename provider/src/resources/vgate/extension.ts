@@ -20,7 +20,7 @@ export const extension = definePbxObject({
     callerIdName: z.string().nullable().optional().meta({ description: "Caller name shown on internal calls." }),
     callerIdNumber: e164.nullable().optional().meta({ description: "Caller number shown on outbound calls (E.164)." }),
     outboundClass: z.string().min(1).optional().meta({ description: "Which outbound calls are allowed, such as `internal`, `local`, `national` or `international`." }),
-    record: z.string().min(1).optional().meta({ description: "Call recording: such as `never`, `always` or `on_demand`." }),
+    record: z.string().min(1).optional().meta({ description: "Call recording, such as `never`, `always` or `on_demand`." }),
     voicemail: apiObject("Voicemail box settings, such as `{enabled: true, pin: \"1234\", email: \"...\"}`.").nullable().optional(),
     forward: apiObject("Call forwarding: destinations by case, such as `{busy: \"voicemail:<id>\", noanswer: \"external:+4930...\"}`; a key may be `always`, `busy` or `noanswer`.").nullable().optional(),
     dnd: z.boolean().optional().meta({ description: "Do not disturb." }),

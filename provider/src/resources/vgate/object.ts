@@ -72,16 +72,18 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
 
     async read(ctx, id, prior) {
       const { pbxId, child } = pbxChildOf(spec.token, id, (prior as Partial<Props>).pbxId);
-      try {
-        const raw = await ctx.client.get(path(pbxId, child), { schema: objectWire, signal: ctx.signal });
-        const state = toState(pbxId, raw);
-        spec.afterRead?.(ctx, state, prior as Partial<Props>);
-        return { id: child, state: state as never };
-      } catch (e) {
-        // A PBX that is gone takes its objects with it.
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
+      const single = () =>
+        ctx.client.get(path(pbxId, child), { schema: objectWire, signal: ctx.signal }).catch((e: unknown) => {
+          // A PBX that is gone takes its objects with it.
+          if (isNotFound(e)) return undefined;
+          throw e;
+        });
+      // A refresh of many objects of one PBX reads them from one list when batching is on.
+      const raw = await ctx.lists.find(path(pbxId), child, objectWire, ctx.signal, single);
+      if (!raw) return undefined;
+      const state = toState(pbxId, raw);
+      spec.afterRead?.(ctx, state, prior as Partial<Props>);
+      return { id: child, state: state as never };
     },
 
     async update(ctx, id, news, olds, changedInputs) {

@@ -1,0 +1,97 @@
+// `npm run bench [-- P1 P4 ...]`: the issue-6 measurements, each beside a baseline taken in the
+// same run. Not a test: it prints figures and whether each meets its goal, and exits 0 unless a
+// part could not run at all. Requests are counted by the emulator (/_emulator/stats).
+import { execFileSync } from "node:child_process";
+import { type Figure, type PartResult, loadText, log } from "./lib";
+import { p1 } from "./p1-refresh";
+import { P2_DEFAULT_Q, p2 } from "./p2-quota";
+import { p3 } from "./p3-zone-records";
+import { p4 } from "./p4-cold-start";
+import { p5 } from "./p5-memory";
+import { p6 } from "./p6-throughput";
+
+const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promise<PartResult> }> = {
+  P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
+  P2: { title: "wall time to create 1,000 records under a quota", run: ({ q }) => p2(q) },
+  P3: { title: "nsp:dns:ZoneRecords: requests to apply and to diff a 1,000-record zone", run: () => p3() },
+  P4: { title: "plugin cold start to port", run: () => p4() },
+  P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
+  P6: { title: "emulator requests per second", run: () => p6() },
+};
+
+const USAGE = `usage: npm run bench [-- [P1 ... P6] [--p2-rate=N]]
+  With no part named, all run (about 4-6 minutes). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min).`;
+
+function uptime(): string {
+  try {
+    return execFileSync("uptime", { encoding: "utf8" }).trim();
+  } catch {
+    return loadText();
+  }
+}
+
+function table(figures: Figure[]): string {
+  const head = ["figure", "measured", "baseline", "ratio", "goal", "met"];
+  const rows = figures.map((f) => [f.name, f.measured, f.baseline, f.ratio, f.goal, f.met === undefined ? "n/a" : f.met ? "met" : "NOT MET"]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ");
+  return [line(head), widths.map((w) => "-".repeat(w)).join("-|-"), ...rows.map(line)].join("\n");
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(USAGE);
+    return;
+  }
+  let q = P2_DEFAULT_Q;
+  const selected: string[] = [];
+  for (const a of args) {
+    const rate = /^--p2-rate=(\d+)$/.exec(a);
+    if (rate) q = Number(rate[1]);
+    else if (PARTS[a.toUpperCase()]) selected.push(a.toUpperCase());
+    else {
+      console.error(`unknown argument: ${a}\n${USAGE}`);
+      process.exit(2);
+    }
+  }
+  const parts = selected.length ? [...new Set(selected)].sort() : Object.keys(PARTS);
+
+  const loadBefore = uptime();
+  console.log(`nsp benchmark: ${parts.join(" ")}; node ${process.version}`);
+  console.log(`before: ${loadBefore}`);
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  let broken = 0;
+  const started = performance.now();
+  for (const id of parts) {
+    const part = PARTS[id]!;
+    log(`${id}: ${part.title} (${loadText()})`);
+    const t0 = performance.now();
+    try {
+      const res = await part.run({ q });
+      figures.push(...res.figures);
+      notes.push(...res.notes, ...res.figures.flatMap((f) => f.notes ?? []));
+    } catch (e) {
+      broken++;
+      const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      notes.push(`${id} could not run: ${msg}`);
+      figures.push({ name: `${id} ${part.title}`, measured: "ERROR", baseline: "-", ratio: "-", goal: "-", met: false });
+    }
+    log(`${id}: done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  const loadAfter = uptime();
+
+  console.log("\nNotes:");
+  for (const n of notes) console.log(`- ${n}`);
+  console.log(`\nResults (${((performance.now() - started) / 1000).toFixed(0)} s; before: ${loadBefore.replace(/^.*load average/, "load average")}; after: ${loadAfter.replace(/^.*load average/, "load average")}):\n`);
+  console.log(table(figures));
+  const missed = figures.filter((f) => f.met === false).length;
+  console.log(`\n${figures.length - missed} of ${figures.length} figures meet their goal${missed ? `; ${missed} do not` : ""}.`);
+  if (broken) process.exitCode = 1;
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
