@@ -2,7 +2,7 @@
 // same run. Not a test: it prints figures and whether each meets its goal, and exits 0 unless a
 // part could not run at all. Requests are counted by the emulator (/_emulator/stats).
 import { execFileSync } from "node:child_process";
-import { type Figure, type PartResult, loadText, log } from "./lib";
+import { type Figure, type PartResult, cpuCounters, cpuText, loadText, log } from "./lib";
 import { p1 } from "./p1-refresh";
 import { P2_DEFAULT_Q, p2 } from "./p2-quota";
 import { p3 } from "./p3-zone-records";
@@ -64,10 +64,12 @@ async function main(): Promise<void> {
   const notes: string[] = [];
   let broken = 0;
   const started = performance.now();
+  const cpuAtStart = cpuCounters();
   for (const id of parts) {
     const part = PARTS[id]!;
     log(`${id}: ${part.title} (${loadText()})`);
     const t0 = performance.now();
+    const cpu0 = cpuCounters();
     try {
       const res = await part.run({ q });
       figures.push(...res.figures);
@@ -78,13 +80,18 @@ async function main(): Promise<void> {
       notes.push(`${id} could not run: ${msg}`);
       figures.push({ name: `${id} ${part.title}`, measured: "ERROR", baseline: "-", ratio: "-", goal: "-", met: false });
     }
-    log(`${id}: done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const took = `${id}: done in ${((performance.now() - t0) / 1000).toFixed(1)} s; machine meanwhile: ${loadText()}, ${cpuText(cpu0, cpuCounters())}`;
+    log(took);
+    notes.push(took);
   }
   const loadAfter = uptime();
 
   console.log("\nNotes:");
   for (const n of notes) console.log(`- ${n}`);
-  console.log(`\nResults (${((performance.now() - started) / 1000).toFixed(0)} s; before: ${loadBefore.replace(/^.*load average/, "load average")}; after: ${loadAfter.replace(/^.*load average/, "load average")}):\n`);
+  console.log(
+    `\nResults (${((performance.now() - started) / 1000).toFixed(0)} s; before: ${loadBefore.replace(/^.*load average/, "load average")}; ` +
+      `after: ${loadAfter.replace(/^.*load average/, "load average")}; over the run: ${cpuText(cpuAtStart, cpuCounters())}):\n`,
+  );
   console.log(table(figures));
   const missed = figures.filter((f) => f.met === false).length;
   console.log(`\n${figures.length - missed} of ${figures.length} figures meet their goal${missed ? `; ${missed} do not` : ""}.`);

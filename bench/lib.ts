@@ -165,3 +165,22 @@ export function median(values: number[]): number {
 export function notAvailable(name: string, why: string): Figure {
   return { name, measured: "not available yet", baseline: "-", ratio: "-", goal: "-", met: undefined, notes: [why] };
 }
+
+/** Machine-wide CPU counters from /proc/stat (jiffies): total and the part stolen by the hypervisor. */
+export function cpuCounters(): { total: number; steal: number; idle: number } {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n").find((l) => l.startsWith("cpu "))!;
+    const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0, idle: (f[3] ?? 0) + (f[4] ?? 0) };
+  } catch {
+    return { total: 0, steal: 0, idle: 0 };
+  }
+}
+
+/** "busy 80%, steal 35%" between two readings: how contended the machine was meanwhile. */
+export function cpuText(a: ReturnType<typeof cpuCounters>, b: ReturnType<typeof cpuCounters>): string {
+  const total = b.total - a.total;
+  if (total <= 0) return "CPU use unknown";
+  const pct = (n: number) => `${((n / total) * 100).toFixed(0)}%`;
+  return `CPU busy ${pct(total - (b.idle - a.idle) - (b.steal - a.steal))}, idle ${pct(b.idle - a.idle)}, stolen by the host ${pct(b.steal - a.steal)}`;
+}

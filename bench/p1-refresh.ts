@@ -66,7 +66,7 @@ export async function p1(): Promise<PartResult> {
           }
         });
         notes.push(
-          `P1 batchReads=${batchReads}: ${stats.total} requests (${Object.entries(stats.byRoute).map(([k, v]) => `${k}: ${v}`).join(", ")}), ` +
+          `P1 batchReads=${batchReads}: ${stats.total} request(s) (${Object.entries(stats.byRoute).map(([k, v]) => `${k}: ${v}`).join(", ")}), ` +
             `${N - failed - wrong}/${N} Reads returned the right record, ${failed} failed, ${wrong} wrong; ${(elapsed / 1000).toFixed(1)} s`,
         );
         return { requests: stats.total, ok: failed === 0 && wrong === 0, elapsed };

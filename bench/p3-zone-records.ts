@@ -67,13 +67,13 @@ export async function p3(): Promise<PartResult> {
     log(`P3: ${ZR} Create with ${N} records`);
     const apply = await count(() => plugin.create(ZR, "zone", inputs));
     const live = (await emu.setupControl.list(`/dns/zones/${zrZoneId}/records`)).length;
-    notes.push(`P3 ZoneRecords apply: ${apply.total} requests (${apply.routes}); ${live}/${N} records live`);
+    notes.push(`P3 ZoneRecords apply: ${apply.total} request(s) (${apply.routes}); ${live}/${N} records live`);
     log(`P3: ${ZR} Read (diff against live)`);
     const read = await count(() => plugin.read(ZR, "zone", apply.result.id, apply.result.properties, inputs));
     const readRecords = (read.result.properties.records as unknown[] | undefined)?.length ?? 0;
     const same = JSON.stringify(read.result.properties.records) === JSON.stringify(inputs.records);
     const diff = await plugin.diff(ZR, "zone", apply.result.id, read.result.properties, inputs, inputs);
-    notes.push(`P3 ZoneRecords Read: ${read.total} requests (${read.routes}); ${readRecords} records read back, ${same ? "equal to" : "DIFFERENT from"} the inputs; Diff: ${diff.changes ? "changes" : "no changes"}`);
+    notes.push(`P3 ZoneRecords Read: ${read.total} request(s) (${read.routes}); ${readRecords} records read back, ${same ? "equal to" : "DIFFERENT from"} the inputs; Diff: ${diff.changes ? "changes" : "no changes"}`);
 
     // Baseline: the same zone as one nsp:dns:Record each.
     const recZone = "p3-records.example";

@@ -20,11 +20,14 @@
 #      (e.g. an official installation; our own cache directories on PATH are ignored);
 #   2. a completed build in "${NSP_CACHE_DIR:-$HOME/.cache/nsp}/pulumi-v$PULUMI_VERSION-<hash>/bin",
 #      where <hash> covers the sources of tools/language-hosts, so changing them rebuilds;
-#   3. a build (needs Go >= 1.25.11). pulumi and pulumi-language-yaml are reused from an earlier
+#   3. Pulumi's official installer, when its site can be reached (it cannot from our machines:
+#      the attempt fails within seconds), into the same cache;
+#   4. a build (needs Go >= 1.25.11). pulumi and pulumi-language-yaml are reused from an earlier
 #      complete build of the same versions when there is one; they take minutes to compile.
 #
 # Environment:
-#   NSP_CACHE_DIR   cache root (default $HOME/.cache/nsp)
+#   NSP_CACHE_DIR              cache root (default $HOME/.cache/nsp)
+#   NSP_PULUMI_SKIP_INSTALLER  =1: do not try the official installer
 set -euo pipefail
 
 PULUMI_VERSION=3.259.0
@@ -136,6 +139,23 @@ trap 'exit 143' TERM
 chmod 0755 "$stage"
 mkdir -p "$stage/bin"
 ldflags="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
+
+# --- 3. the official installer, when reachable ------------------------------------------------
+if [[ "${NSP_PULUMI_SKIP_INSTALLER:-0}" != 1 ]] && command -v curl >/dev/null 2>&1 &&
+  curl -fsSL --connect-timeout 5 --max-time 20 -o "$work/install.sh" https://get.pulumi.com/ 2>/dev/null; then
+  log "installing pulumi v$PULUMI_VERSION with the official installer"
+  if sh "$work/install.sh" --version "$PULUMI_VERSION" --install-root "$work/official" --no-edit-path >&2 &&
+    [[ -z "$(missing_in "$work/official/bin")" ]]; then
+    cp -p "$work/official/bin/"* "$stage/bin/"
+    printf 'pulumi v%s from the official installer\n' "$PULUMI_VERSION" >"$stage/.complete"
+    rm -rf "$install_dir"
+    mv "$stage" "$install_dir"
+    emit "$bin_dir"
+  fi
+  log "the official installer did not provide every tool; building with go instead"
+else
+  log "the official installer cannot be reached; building with go from the module proxy"
+fi
 
 # pulumi and pulumi-language-yaml do not depend on our sources: reuse them from the newest
 # complete build of the same versions (another hash of tools/language-hosts).

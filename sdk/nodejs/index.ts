@@ -25,17 +25,23 @@ utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 import * as cdn from "./cdn";
 import * as config from "./config";
 import * as dns from "./dns";
+import * as link from "./link";
+import * as mail from "./mail";
 import * as rpki from "./rpki";
 import * as security from "./security";
 import * as types from "./types";
+import * as vgate from "./vgate";
 
 export {
     cdn,
     config,
     dns,
+    link,
+    mail,
     rpki,
     security,
     types,
+    vgate,
 };
 pulumi.runtime.registerResourcePackage("nsp", {
     version: utilities.getVersion(),

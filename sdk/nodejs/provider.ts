@@ -44,6 +44,7 @@ export class Provider extends pulumi.ProviderResource {
         {
             resourceInputs["apiToken"] = (args?.apiToken ? pulumi.secret(args.apiToken) : undefined) ?? utilities.getEnv("NSP_API_TOKEN");
             resourceInputs["baseUrl"] = (args?.baseUrl) ?? (utilities.getEnv("NSP_BASE_URL") || "https://api.nsp.example/api/v1");
+            resourceInputs["batchReads"] = pulumi.output((args?.batchReads) ?? (utilities.getEnvBoolean("NSP_BATCH_READS") || true)).apply(JSON.stringify);
             resourceInputs["maxRetries"] = pulumi.output((args?.maxRetries) ?? (utilities.getEnvNumber("NSP_MAX_RETRIES") || 5)).apply(JSON.stringify);
             resourceInputs["requestsPerMinute"] = pulumi.output((args?.requestsPerMinute) ?? (utilities.getEnvNumber("NSP_REQUESTS_PER_MINUTE") || 300)).apply(JSON.stringify);
         }
@@ -66,6 +67,10 @@ export interface ProviderArgs {
      * Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
      */
     baseUrl?: pulumi.Input<string | undefined>;
+    /**
+     * Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+     */
+    batchReads?: pulumi.Input<boolean | undefined>;
     /**
      * How many times a failed request that is safe to repeat is retried. Default: `5`.
      */

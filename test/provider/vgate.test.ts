@@ -25,6 +25,12 @@ const TIMECOND = "nsp:vgate:TimeCondition";
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let control: EmulatorControl;
 let plugin: PluginHandle;
+/**
+ * Reads after a change made outside the provider. One plugin process serves one pulumi command
+ * and reads the objects of a PBX from one list per command (batchReads), so a later command is a
+ * later process; this plugin, without batching, sees every change at once instead.
+ */
+let later: PluginHandle;
 
 beforeAll(async () => {
   const token = `svc_${"7a6b".repeat(8)}`;
@@ -32,10 +38,13 @@ beforeAll(async () => {
   control = new EmulatorControl(emulator.baseUrl, token);
   plugin = await startPlugin();
   await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+  later = await startPlugin();
+  await later.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
 });
 
 afterAll(async () => {
   await plugin?.stop();
+  await later?.stop();
   await emulator?.close();
 });
 
@@ -352,15 +361,15 @@ describe.each(CASES)("$type over gRPC", (c) => {
     const inputs = (await plugin.check(c.type, "drift", { pbxId: pbx, ...c.inputs(await c.setup(pbx)) })).inputs;
     const created = await plugin.create(c.type, "drift", inputs);
     await control.patch(`/vgate/pbx/${pbx}/${c.path}/${created.id}`, c.drift.body);
-    const refreshed = await plugin.read(c.type, "drift", created.id, created.properties, inputs);
+    const refreshed = await later.read(c.type, "drift", created.id, created.properties, inputs);
     expect(refreshed.properties[c.drift.property]).toEqual(c.drift.value);
     expect(await plugin.diff(c.type, "drift", created.id, refreshed.properties, inputs, refreshed.inputs)).toMatchObject({ changes: true, diffs: [c.drift.property], replaces: [] });
     await control.delete(`/vgate/pbx/${pbx}/${c.path}/${created.id}`);
-    expect((await plugin.read(c.type, "drift", created.id, refreshed.properties, inputs)).id).toBe("");
+    expect((await later.read(c.type, "drift", created.id, refreshed.properties, inputs)).id).toBe("");
     // A PBX deleted underneath takes its objects with it.
     const again = await plugin.create(c.type, "drift", inputs);
     await control.delete(`/vgate/pbx/${pbx}`);
-    expect((await plugin.read(c.type, "drift", again.id, again.properties, inputs)).id).toBe("");
+    expect((await later.read(c.type, "drift", again.id, again.properties, inputs)).id).toBe("");
   });
 
   it("rejects bad input in Check, naming the property, before any request", async () => {
@@ -406,10 +415,9 @@ describe("secrets of extensions and trunks", () => {
     // A password issued through the API makes the stored one useless: the refresh says so.
     await new Promise((r) => setTimeout(r, 5));
     await control.post(`/vgate/pbx/${pbx}/extensions/${created.id}/password`, undefined);
-    const logged = plugin.engineLogs.length;
-    const stale = await plugin.read(EXTENSION, "e", created.id, after.properties, rotate);
+    const stale = await later.read(EXTENSION, "e", created.id, after.properties, rotate);
     expect(plain(stale.properties.sipPassword)).toBe(second);
-    expect(plugin.engineLogs.slice(logged).join("\n")).toMatch(/SIP password of extension 101 was issued again outside this program/);
+    expect(later.engineLogs.join("\n")).toMatch(/SIP password of extension 101 was issued again outside this program/);
 
     // An imported extension has no password until the trigger is set.
     const imported = await plugin.read(EXTENSION, "imp", `${pbx}/${created.id}`);
@@ -524,6 +532,28 @@ describe("objects that route to each other", () => {
     for (const r of [out, route, num, trunk, menu, group, bob, alice]) await plugin.delete(r.type, r.name, r.id, r.properties);
     const left = await Promise.all(["extensions", "trunks", "numbers", "inbound", "outbound", "ivrs", "groups"].map((p) => control.list(`/vgate/pbx/${pbx}/${p}`)));
     expect(left.flat()).toEqual([]);
+  });
+});
+
+describe("a refresh of many objects of one PBX", () => {
+  it("reads them from one list per kind", async () => {
+    const pbx = await apiPbx();
+    const exts = [];
+    for (let i = 0; i < 6; i++) {
+      const inputs = (await plugin.check(EXTENSION, `e${i}`, { pbxId: pbx, name: `Desk ${i}` })).inputs;
+      exts.push({ inputs, ...(await plugin.create(EXTENSION, `e${i}`, inputs)) });
+    }
+    const refresh = await startPlugin();
+    try {
+      await refresh.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl });
+      await control.resetStats();
+      const read = await Promise.all(exts.map((e, i) => refresh.read(EXTENSION, `e${i}`, e.id, e.properties, e.inputs)));
+      expect(read.map((r) => r.properties.name)).toEqual(exts.map((_, i) => `Desk ${i}`));
+      expect(read.every((r, i) => plain(r.properties.sipPassword) === plain(exts[i]!.properties.sipPassword))).toBe(true);
+      expect((await control.stats()).byRoute).toEqual({ "GET /vgate/pbx/{pbx}/extensions": 1 });
+    } finally {
+      await refresh.stop();
+    }
   });
 });
 

@@ -22,7 +22,8 @@ export function checkProperties(schema: z.ZodObject, input: PropertyMap): CheckR
   let hasUnknowns = false;
 
   for (const key of Object.keys(input)) {
-    if (!(key in shape)) failures.push({ property: key, reason: `unknown property "${key}"; valid properties are: ${Object.keys(shape).join(", ")}` });
+    // A failure must always name something: an empty key is named by its quoted form.
+    if (!(key in shape)) failures.push({ property: key === "" ? '""' : key, reason: `unknown property ${JSON.stringify(key)}; valid properties are: ${Object.keys(shape).join(", ")}` });
   }
   for (const [key, field] of Object.entries(shape)) {
     const raw = input[key];

@@ -52,11 +52,19 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
   const replaces = diffs.filter((k) => detailed[k]!.endsWith("_REPLACE"));
   const oldArgs: PropertyMap = {};
   for (const key of Object.keys(def.args.shape)) oldArgs[key] = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
-  return {
-    changes: diffs.length > 0,
-    replaces,
-    diffs,
-    detailed,
-    deleteBeforeReplace: replaces.length > 0 && (def.deleteBeforeReplace?.(oldArgs, news) ?? false),
-  };
+  return { changes: diffs.length > 0, replaces, diffs, detailed, deleteBeforeReplace: replaces.length > 0 && mustDeleteFirst(def, oldArgs, news) };
+}
+
+/**
+ * Asks the definition whether old and new would collide. Only known values can collide: unknown
+ * ones exist only in a preview, where the answer does not matter yet. A state too malformed for
+ * the hook to read (hand-edited, or from an older version) is not a collision either.
+ */
+function mustDeleteFirst(def: AnyResource, olds: PropertyMap, news: PropertyMap): boolean {
+  if (!def.deleteBeforeReplace || containsUnknown(news)) return false;
+  try {
+    return def.deleteBeforeReplace(olds, news);
+  } catch {
+    return false;
+  }
 }

@@ -38,6 +38,11 @@ func NewProvider(ctx *pulumi.Context,
 			args.BaseUrl = pulumi.StringPtr(d.(string))
 		}
 	}
+	if args.BatchReads == nil {
+		if d := internal.GetEnvOrDefault(true, internal.ParseEnvBool, "NSP_BATCH_READS"); d != nil {
+			args.BatchReads = pulumi.BoolPtr(d.(bool))
+		}
+	}
 	if args.MaxRetries == nil {
 		if d := internal.GetEnvOrDefault(5, internal.ParseEnvInt, "NSP_MAX_RETRIES"); d != nil {
 			args.MaxRetries = pulumi.IntPtr(d.(int))
@@ -69,6 +74,8 @@ type providerArgs struct {
 	ApiToken *string `pulumi:"apiToken"`
 	// Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+	BatchReads *bool `pulumi:"batchReads"`
 	// How many times a failed request that is safe to repeat is retried. Default: `5`.
 	MaxRetries *int `pulumi:"maxRetries"`
 	// Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
@@ -81,6 +88,8 @@ type ProviderArgs struct {
 	ApiToken pulumi.StringPtrInput
 	// Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
 	BaseUrl pulumi.StringPtrInput
+	// Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+	BatchReads pulumi.BoolPtrInput
 	// How many times a failed request that is safe to repeat is retried. Default: `5`.
 	MaxRetries pulumi.IntPtrInput
 	// Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.

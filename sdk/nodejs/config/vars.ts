@@ -30,6 +30,17 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
+ * Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+ */
+export declare const batchReads: boolean;
+Object.defineProperty(exports, "batchReads", {
+    get() {
+        return __config.getObject<boolean>("batchReads") ?? (utilities.getEnvBoolean("NSP_BATCH_READS") || true);
+    },
+    enumerable: true,
+});
+
+/**
  * How many times a failed request that is safe to repeat is retried. Default: `5`.
  */
 export declare const maxRetries: number;

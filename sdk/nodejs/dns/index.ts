@@ -45,6 +45,11 @@ export type ZoneGrant = import("./zoneGrant").ZoneGrant;
 export const ZoneGrant: typeof import("./zoneGrant").ZoneGrant = null as any;
 utilities.lazyLoad(exports, ["ZoneGrant"], () => require("./zoneGrant"));
 
+export { ZoneRecordsArgs } from "./zoneRecords";
+export type ZoneRecords = import("./zoneRecords").ZoneRecords;
+export const ZoneRecords: typeof import("./zoneRecords").ZoneRecords = null as any;
+utilities.lazyLoad(exports, ["ZoneRecords"], () => require("./zoneRecords"));
+
 export { ZoneTransferArgs } from "./zoneTransfer";
 export type ZoneTransfer = import("./zoneTransfer").ZoneTransfer;
 export const ZoneTransfer: typeof import("./zoneTransfer").ZoneTransfer = null as any;
@@ -70,6 +75,8 @@ const _module = {
                 return new ZoneDnssec(name, <any>undefined, { urn })
             case "nsp:dns:ZoneGrant":
                 return new ZoneGrant(name, <any>undefined, { urn })
+            case "nsp:dns:ZoneRecords":
+                return new ZoneRecords(name, <any>undefined, { urn })
             case "nsp:dns:ZoneTransfer":
                 return new ZoneTransfer(name, <any>undefined, { urn })
             case "nsp:dns:ZoneVerification":

@@ -54,7 +54,52 @@ export namespace cdn {
 }
 
 export namespace dns {
+    /**
+     * One record of the zone.
+     */
+    export interface ZoneRecordEntryArgs {
+        /**
+         * Record data, such as an address, a target host name or TXT text.
+         */
+        content: pulumi.Input<string>;
+        /**
+         * Name relative to the zone; `@` is the apex. Stored lower-case. Default: `"@"`.
+         */
+        name?: pulumi.Input<string | undefined>;
+        /**
+         * Time to live in seconds, 60 to 86400. Default: `3600`.
+         */
+        ttl?: pulumi.Input<number | undefined>;
+        /**
+         * Record type: one of `A`, `AAAA`, `PTR`, `CNAME`, `TXT`, `MX`, `NS`, `SRV`, `CAA`, `ALIAS`, `HTTPS`, `SVCB`.
+         */
+        type: pulumi.Input<string>;
+    }
+
+}
+
+export namespace link {
+}
+
+export namespace mail {
+    /**
+     * One member of a group.
+     */
+    export interface MailGroupMemberArgs {
+        /**
+         * The member's address. Stored lower-case.
+         */
+        address: pulumi.Input<string>;
+        /**
+         * `member`, `manager` (may moderate) or `owner`. Default: `"member"`.
+         */
+        role?: pulumi.Input<string | undefined>;
+    }
+
 }
 
 export namespace rpki {
+}
+
+export namespace vgate {
 }

@@ -178,6 +178,28 @@ export namespace dns {
     }
 
     /**
+     * One record of the zone.
+     */
+    export interface ZoneRecordEntry {
+        /**
+         * Record data, such as an address, a target host name or TXT text.
+         */
+        content: string;
+        /**
+         * Name relative to the zone; `@` is the apex. Stored lower-case. Default: `"@"`.
+         */
+        name?: string;
+        /**
+         * Time to live in seconds, 60 to 86400. Default: `3600`.
+         */
+        ttl?: number;
+        /**
+         * Record type: one of `A`, `AAAA`, `PTR`, `CNAME`, `TXT`, `MX`, `NS`, `SRV`, `CAA`, `ALIAS`, `HTTPS`, `SVCB`.
+         */
+        type: string;
+    }
+
+    /**
      * Outbound zone-transfer settings.
      */
     export interface ZoneTransferSettings {
@@ -197,6 +219,126 @@ export namespace dns {
          * Name of the TSIG key, when one is configured.
          */
         tsigName?: string;
+    }
+
+}
+
+export namespace link {
+    /**
+     * A landing point (point of presence) of tunnels.
+     */
+    export interface LinkPop {
+        /**
+         * Short code, such as `ams`.
+         */
+        code?: string;
+        /**
+         * ISO 3166-1 alpha-2 country code.
+         */
+        country?: string;
+        /**
+         * Landing point id, for `popId` and `popId2` of `nsp:link:Tunnel`.
+         */
+        id: string;
+        /**
+         * Display name, usually the city.
+         */
+        name?: string;
+    }
+
+    /**
+     * An edge site serving one hostname through the tunnel.
+     */
+    export interface TunnelHostnameSite {
+        /**
+         * The hostname.
+         */
+        hostname: string;
+        /**
+         * Id of its edge site (see `nsp:cdn:SiteSettings` and `nsp:security:Rule`).
+         */
+        siteId: string;
+        /**
+         * The name the hostname's DNS must point a CNAME at.
+         */
+        target?: string;
+    }
+
+}
+
+export namespace mail {
+    /**
+     * One DNS record of the domain.
+     */
+    export interface MailDomainRecord {
+        /**
+         * Record content.
+         */
+        content: string;
+        /**
+         * What the record is for: `mx`, `spf`, `dkim`, `dmarc`, `tls_policy` (MTA-STS) or `tls_rpt` (TLS reporting).
+         */
+        kind: string;
+        /**
+         * Fully qualified record name.
+         */
+        name: string;
+        /**
+         * Id of the record in the hosted zone (`nsp:dns:Record` import id `<zoneId>/<recordId>`); null when not published.
+         */
+        recordId?: string;
+        /**
+         * `published`, `missing`, `modified` or `not_published` for a domain on the service's nodes; for a BYO domain the last check's result (`unchecked`, `ok`, `missing`, `mismatch`).
+         */
+        status: string;
+        /**
+         * Time to live in seconds.
+         */
+        ttl: number;
+        /**
+         * Record type (`MX`, `TXT`, `CNAME`).
+         */
+        type: string;
+    }
+
+    /**
+     * One member of a group.
+     */
+    export interface MailGroupMember {
+        /**
+         * The member's address. Stored lower-case.
+         */
+        address: string;
+        /**
+         * `member`, `manager` (may moderate) or `owner`. Default: `"member"`.
+         */
+        role?: string;
+    }
+
+    /**
+     * The agent's last self-check.
+     */
+    export interface MailServerCheck {
+        /**
+         * When the agent checked.
+         */
+        at: string;
+        /**
+         * Whether every check passed.
+         */
+        ok: boolean;
+        /**
+         * Whether outbound port 25 is open.
+         */
+        port25: boolean;
+        /**
+         * The PTR name of the server's IPv4 address.
+         */
+        ptr?: string;
+        /**
+         * Agent version.
+         */
+        version?: string;
     }
 
 }
@@ -248,6 +390,71 @@ export namespace rpki {
          * Route-origin validity against the CA's ROAs: `valid`, `invalid` (ROAs cover the prefix but none allows this origin or length) or `not_found`.
          */
         validity?: string;
+    }
+
+}
+
+export namespace vgate {
+    /**
+     * A location PBXs run in.
+     */
+    export interface City {
+        /**
+         * Whether the city accepts new PBXs (and moves).
+         */
+        accepting?: boolean;
+        /**
+         * Country code.
+         */
+        country?: string;
+        /**
+         * City id, for a PBX's `city`.
+         */
+        id: string;
+        /**
+         * City name.
+         */
+        name?: string;
+        /**
+         * The city's time zone, a new PBX's default.
+         */
+        timezone?: string;
+    }
+
+    /**
+     * A starting template for a PBX.
+     */
+    export interface Template {
+        /**
+         * What the template sets up.
+         */
+        description?: string;
+        /**
+         * The extensions the template makes; their SIP passwords come back when the PBX is created.
+         */
+        extensions?: outputs.vgate.TemplateExtension[];
+        /**
+         * Template id, for a PBX's `template`.
+         */
+        id: string;
+        /**
+         * Template name.
+         */
+        name?: string;
+    }
+
+    /**
+     * An extension the template makes.
+     */
+    export interface TemplateExtension {
+        /**
+         * Display name.
+         */
+        name?: string;
+        /**
+         * Dial number.
+         */
+        number: string;
     }
 
 }

@@ -19,16 +19,25 @@ if typing.TYPE_CHECKING:
     config = __config
     import pulumi_nsp.dns as __dns
     dns = __dns
+    import pulumi_nsp.link as __link
+    link = __link
+    import pulumi_nsp.mail as __mail
+    mail = __mail
     import pulumi_nsp.rpki as __rpki
     rpki = __rpki
     import pulumi_nsp.security as __security
     security = __security
+    import pulumi_nsp.vgate as __vgate
+    vgate = __vgate
 else:
     cdn = _utilities.lazy_import('pulumi_nsp.cdn')
     config = _utilities.lazy_import('pulumi_nsp.config')
     dns = _utilities.lazy_import('pulumi_nsp.dns')
+    link = _utilities.lazy_import('pulumi_nsp.link')
+    mail = _utilities.lazy_import('pulumi_nsp.mail')
     rpki = _utilities.lazy_import('pulumi_nsp.rpki')
     security = _utilities.lazy_import('pulumi_nsp.security')
+    vgate = _utilities.lazy_import('pulumi_nsp.vgate')
 
 _utilities.register(
     resource_modules="""
@@ -53,8 +62,34 @@ _utilities.register(
    "nsp:dns:Zone": "Zone",
    "nsp:dns:ZoneDnssec": "ZoneDnssec",
    "nsp:dns:ZoneGrant": "ZoneGrant",
+   "nsp:dns:ZoneRecords": "ZoneRecords",
    "nsp:dns:ZoneTransfer": "ZoneTransfer",
    "nsp:dns:ZoneVerification": "ZoneVerification"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "link",
+  "fqn": "pulumi_nsp.link",
+  "classes": {
+   "nsp:link:Tunnel": "Tunnel",
+   "nsp:link:TunnelHostnames": "TunnelHostnames"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "mail",
+  "fqn": "pulumi_nsp.mail",
+  "classes": {
+   "nsp:mail:Alias": "Alias",
+   "nsp:mail:AppPassword": "AppPassword",
+   "nsp:mail:Destination": "Destination",
+   "nsp:mail:Domain": "Domain",
+   "nsp:mail:DomainRule": "DomainRule",
+   "nsp:mail:Group": "Group",
+   "nsp:mail:Mailbox": "Mailbox",
+   "nsp:mail:Route": "Route",
+   "nsp:mail:Server": "Server"
   }
  },
  {
@@ -72,6 +107,24 @@ _utilities.register(
   "fqn": "pulumi_nsp.security",
   "classes": {
    "nsp:security:Rule": "Rule"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "vgate",
+  "fqn": "pulumi_nsp.vgate",
+  "classes": {
+   "nsp:vgate:Extension": "Extension",
+   "nsp:vgate:InboundRoute": "InboundRoute",
+   "nsp:vgate:Ivr": "Ivr",
+   "nsp:vgate:Number": "Number",
+   "nsp:vgate:NumberFlow": "NumberFlow",
+   "nsp:vgate:OutboundRoute": "OutboundRoute",
+   "nsp:vgate:Pbx": "Pbx",
+   "nsp:vgate:Queue": "Queue",
+   "nsp:vgate:RingGroup": "RingGroup",
+   "nsp:vgate:TimeCondition": "TimeCondition",
+   "nsp:vgate:Trunk": "Trunk"
   }
  }
 ]

@@ -21,6 +21,7 @@ class ProviderArgs:
     def __init__(__self__, *,
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None):
         """
@@ -28,6 +29,7 @@ class ProviderArgs:
 
         :param pulumi.Input[_builtins.str] api_token: API token (`svc_...`), sent as a bearer token. Stored as a secret.
         :param pulumi.Input[_builtins.str] base_url: Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+        :param pulumi.Input[_builtins.bool] batch_reads: Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request that is safe to repeat is retried. Default: `5`.
         :param pulumi.Input[_builtins.int] requests_per_minute: Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
         """
@@ -39,6 +41,10 @@ class ProviderArgs:
             base_url = (_utilities.get_env('NSP_BASE_URL') or 'https://api.nsp.example/api/v1')
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if batch_reads is None:
+            batch_reads = (_utilities.get_env_bool('NSP_BATCH_READS') or True)
+        if batch_reads is not None:
+            pulumi.set(__self__, "batch_reads", batch_reads)
         if max_retries is None:
             max_retries = (_utilities.get_env_int('NSP_MAX_RETRIES') or 5)
         if max_retries is not None:
@@ -73,6 +79,18 @@ class ProviderArgs:
         pulumi.set(self, "base_url", value)
 
     @_builtins.property
+    @pulumi.getter(name="batchReads")
+    def batch_reads(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+        """
+        return pulumi.get(self, "batch_reads")
+
+    @batch_reads.setter
+    def batch_reads(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "batch_reads", value)
+
+    @_builtins.property
     @pulumi.getter(name="maxRetries")
     def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -105,6 +123,7 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -115,6 +134,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_token: API token (`svc_...`), sent as a bearer token. Stored as a secret.
         :param pulumi.Input[_builtins.str] base_url: Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+        :param pulumi.Input[_builtins.bool] batch_reads: Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request that is safe to repeat is retried. Default: `5`.
         :param pulumi.Input[_builtins.int] requests_per_minute: Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
         """
@@ -144,6 +164,7 @@ class Provider(pulumi.ProviderResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -161,6 +182,9 @@ class Provider(pulumi.ProviderResource):
             if base_url is None:
                 base_url = (_utilities.get_env('NSP_BASE_URL') or 'https://api.nsp.example/api/v1')
             __props__.__dict__["base_url"] = base_url
+            if batch_reads is None:
+                batch_reads = (_utilities.get_env_bool('NSP_BATCH_READS') or True)
+            __props__.__dict__["batch_reads"] = pulumi.Output.from_input(batch_reads).apply(pulumi.runtime.to_json) if batch_reads is not None else None
             if max_retries is None:
                 max_retries = (_utilities.get_env_int('NSP_MAX_RETRIES') or 5)
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None

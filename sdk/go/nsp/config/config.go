@@ -37,6 +37,19 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return value
 }
 
+// Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+func GetBatchReads(ctx *pulumi.Context) bool {
+	v, err := config.TryBool(ctx, "nsp:batchReads")
+	if err == nil {
+		return v
+	}
+	var value bool
+	if d := internal.GetEnvOrDefault(true, internal.ParseEnvBool, "NSP_BATCH_READS"); d != nil {
+		value = d.(bool)
+	}
+	return value
+}
+
 // How many times a failed request that is safe to repeat is retried. Default: `5`.
 func GetMaxRetries(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "nsp:maxRetries")

@@ -31,6 +31,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ZoneDnssec{}
 	case "nsp:dns:ZoneGrant":
 		r = &ZoneGrant{}
+	case "nsp:dns:ZoneRecords":
+		r = &ZoneRecords{}
 	case "nsp:dns:ZoneTransfer":
 		r = &ZoneTransfer{}
 	case "nsp:dns:ZoneVerification":

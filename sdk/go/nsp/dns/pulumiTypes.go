@@ -155,6 +155,133 @@ func (o ZoneDelegationOutput) LostAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v ZoneDelegation) *string { return v.LostAt }).(pulumi.StringPtrOutput)
 }
 
+// One record of the zone.
+type ZoneRecordEntry struct {
+	// Record data, such as an address, a target host name or TXT text.
+	Content string `pulumi:"content"`
+	// Name relative to the zone; `@` is the apex. Stored lower-case. Default: `"@"`.
+	Name *string `pulumi:"name"`
+	// Time to live in seconds, 60 to 86400. Default: `3600`.
+	Ttl *int `pulumi:"ttl"`
+	// Record type: one of `A`, `AAAA`, `PTR`, `CNAME`, `TXT`, `MX`, `NS`, `SRV`, `CAA`, `ALIAS`, `HTTPS`, `SVCB`.
+	Type string `pulumi:"type"`
+}
+
+// ZoneRecordEntryInput is an input type that accepts ZoneRecordEntryArgs and ZoneRecordEntryOutput values.
+// You can construct a concrete instance of `ZoneRecordEntryInput` via:
+//
+//	ZoneRecordEntryArgs{...}
+type ZoneRecordEntryInput interface {
+	pulumi.Input
+
+	ToZoneRecordEntryOutput() ZoneRecordEntryOutput
+	ToZoneRecordEntryOutputWithContext(context.Context) ZoneRecordEntryOutput
+}
+
+// One record of the zone.
+type ZoneRecordEntryArgs struct {
+	// Record data, such as an address, a target host name or TXT text.
+	Content pulumi.StringInput `pulumi:"content"`
+	// Name relative to the zone; `@` is the apex. Stored lower-case. Default: `"@"`.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// Time to live in seconds, 60 to 86400. Default: `3600`.
+	Ttl pulumi.IntPtrInput `pulumi:"ttl"`
+	// Record type: one of `A`, `AAAA`, `PTR`, `CNAME`, `TXT`, `MX`, `NS`, `SRV`, `CAA`, `ALIAS`, `HTTPS`, `SVCB`.
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (ZoneRecordEntryArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*ZoneRecordEntry)(nil)).Elem()
+}
+
+func (i ZoneRecordEntryArgs) ToZoneRecordEntryOutput() ZoneRecordEntryOutput {
+	return i.ToZoneRecordEntryOutputWithContext(context.Background())
+}
+
+func (i ZoneRecordEntryArgs) ToZoneRecordEntryOutputWithContext(ctx context.Context) ZoneRecordEntryOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ZoneRecordEntryOutput)
+}
+
+// ZoneRecordEntryArrayInput is an input type that accepts ZoneRecordEntryArray and ZoneRecordEntryArrayOutput values.
+// You can construct a concrete instance of `ZoneRecordEntryArrayInput` via:
+//
+//	ZoneRecordEntryArray{ ZoneRecordEntryArgs{...} }
+type ZoneRecordEntryArrayInput interface {
+	pulumi.Input
+
+	ToZoneRecordEntryArrayOutput() ZoneRecordEntryArrayOutput
+	ToZoneRecordEntryArrayOutputWithContext(context.Context) ZoneRecordEntryArrayOutput
+}
+
+type ZoneRecordEntryArray []ZoneRecordEntryInput
+
+func (ZoneRecordEntryArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ZoneRecordEntry)(nil)).Elem()
+}
+
+func (i ZoneRecordEntryArray) ToZoneRecordEntryArrayOutput() ZoneRecordEntryArrayOutput {
+	return i.ToZoneRecordEntryArrayOutputWithContext(context.Background())
+}
+
+func (i ZoneRecordEntryArray) ToZoneRecordEntryArrayOutputWithContext(ctx context.Context) ZoneRecordEntryArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(ZoneRecordEntryArrayOutput)
+}
+
+// One record of the zone.
+type ZoneRecordEntryOutput struct{ *pulumi.OutputState }
+
+func (ZoneRecordEntryOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ZoneRecordEntry)(nil)).Elem()
+}
+
+func (o ZoneRecordEntryOutput) ToZoneRecordEntryOutput() ZoneRecordEntryOutput {
+	return o
+}
+
+func (o ZoneRecordEntryOutput) ToZoneRecordEntryOutputWithContext(ctx context.Context) ZoneRecordEntryOutput {
+	return o
+}
+
+// Record data, such as an address, a target host name or TXT text.
+func (o ZoneRecordEntryOutput) Content() pulumi.StringOutput {
+	return o.ApplyT(func(v ZoneRecordEntry) string { return v.Content }).(pulumi.StringOutput)
+}
+
+// Name relative to the zone; `@` is the apex. Stored lower-case. Default: `"@"`.
+func (o ZoneRecordEntryOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v ZoneRecordEntry) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// Time to live in seconds, 60 to 86400. Default: `3600`.
+func (o ZoneRecordEntryOutput) Ttl() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v ZoneRecordEntry) *int { return v.Ttl }).(pulumi.IntPtrOutput)
+}
+
+// Record type: one of `A`, `AAAA`, `PTR`, `CNAME`, `TXT`, `MX`, `NS`, `SRV`, `CAA`, `ALIAS`, `HTTPS`, `SVCB`.
+func (o ZoneRecordEntryOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v ZoneRecordEntry) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type ZoneRecordEntryArrayOutput struct{ *pulumi.OutputState }
+
+func (ZoneRecordEntryArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]ZoneRecordEntry)(nil)).Elem()
+}
+
+func (o ZoneRecordEntryArrayOutput) ToZoneRecordEntryArrayOutput() ZoneRecordEntryArrayOutput {
+	return o
+}
+
+func (o ZoneRecordEntryArrayOutput) ToZoneRecordEntryArrayOutputWithContext(ctx context.Context) ZoneRecordEntryArrayOutput {
+	return o
+}
+
+func (o ZoneRecordEntryArrayOutput) Index(i pulumi.IntInput) ZoneRecordEntryOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) ZoneRecordEntry {
+		return vs[0].([]ZoneRecordEntry)[vs[1].(int)]
+	}).(ZoneRecordEntryOutput)
+}
+
 // Outbound zone-transfer settings.
 type ZoneTransferSettings struct {
 	// Addresses allowed to transfer the zone (AXFR).
@@ -203,8 +330,12 @@ func (o ZoneTransferSettingsOutput) TsigName() pulumi.StringPtrOutput {
 }
 
 func init() {
+	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordEntryInput)(nil)).Elem(), ZoneRecordEntryArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordEntryArrayInput)(nil)).Elem(), ZoneRecordEntryArray{})
 	pulumi.RegisterOutputType(ServiceInfoOutput{})
 	pulumi.RegisterOutputType(ServiceInfoArrayOutput{})
 	pulumi.RegisterOutputType(ZoneDelegationOutput{})
+	pulumi.RegisterOutputType(ZoneRecordEntryOutput{})
+	pulumi.RegisterOutputType(ZoneRecordEntryArrayOutput{})
 	pulumi.RegisterOutputType(ZoneTransferSettingsOutput{})
 }

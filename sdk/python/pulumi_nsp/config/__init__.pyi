@@ -24,6 +24,11 @@ baseUrl: str
 Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
 """
 
+batchReads: bool
+"""
+Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+"""
+
 maxRetries: int
 """
 How many times a failed request that is safe to repeat is retried. Default: `5`.

@@ -35,6 +35,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('baseUrl') or (_utilities.get_env('NSP_BASE_URL') or 'https://api.nsp.example/api/v1')
 
     @_builtins.property
+    def batch_reads(self) -> bool:
+        """
+        Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+        """
+        return __config__.get_bool('batchReads') or (_utilities.get_env_bool('NSP_BATCH_READS') or True)
+
+    @_builtins.property
     def max_retries(self) -> int:
         """
         How many times a failed request that is safe to repeat is retried. Default: `5`.

@@ -14,6 +14,8 @@ from .record import *
 from .zone import *
 from .zone_dnssec import *
 from .zone_grant import *
+from .zone_records import *
 from .zone_transfer import *
 from .zone_verification import *
+from ._inputs import *
 from . import outputs

@@ -17,6 +17,7 @@ from .. import _utilities
 __all__ = [
     'ServiceInfo',
     'ZoneDelegation',
+    'ZoneRecordEntry',
     'ZoneTransferSettings',
 ]
 
@@ -200,6 +201,64 @@ class ZoneDelegation(dict):
         Set while public DNS reports other name servers; the zone keeps being served.
         """
         return pulumi.get(self, "lost_at")
+
+
+@pulumi.output_type
+class ZoneRecordEntry(dict):
+    """
+    One record of the zone.
+    """
+    def __init__(__self__, *,
+                 content: _builtins.str,
+                 type: _builtins.str,
+                 name: Optional[_builtins.str] = None,
+                 ttl: Optional[_builtins.int] = None):
+        """
+        One record of the zone.
+
+        :param _builtins.str content: Record data, such as an address, a target host name or TXT text.
+        :param _builtins.str type: Record type: one of `A`, `AAAA`, `PTR`, `CNAME`, `TXT`, `MX`, `NS`, `SRV`, `CAA`, `ALIAS`, `HTTPS`, `SVCB`.
+        :param _builtins.str name: Name relative to the zone; `@` is the apex. Stored lower-case. Default: `"@"`.
+        :param _builtins.int ttl: Time to live in seconds, 60 to 86400. Default: `3600`.
+        """
+        pulumi.set(__self__, "content", content)
+        pulumi.set(__self__, "type", type)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if ttl is not None:
+            pulumi.set(__self__, "ttl", ttl)
+
+    @_builtins.property
+    @pulumi.getter
+    def content(self) -> _builtins.str:
+        """
+        Record data, such as an address, a target host name or TXT text.
+        """
+        return pulumi.get(self, "content")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        Record type: one of `A`, `AAAA`, `PTR`, `CNAME`, `TXT`, `MX`, `NS`, `SRV`, `CAA`, `ALIAS`, `HTTPS`, `SVCB`.
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        Name relative to the zone; `@` is the apex. Stored lower-case. Default: `"@"`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def ttl(self) -> Optional[_builtins.int]:
+        """
+        Time to live in seconds, 60 to 86400. Default: `3600`.
+        """
+        return pulumi.get(self, "ttl")
 
 
 @pulumi.output_type
