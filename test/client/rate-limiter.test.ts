@@ -147,7 +147,7 @@ describe("client rate limiting", () => {
         requestsPerMinute: 0,
         // Start another request at the moment the first one decides to retry.
         onLog: (level) => {
-          if (level === "warn" && !second) second = self?.get("/other");
+          if (level === "debug" && !second) second = self?.get("/other");
         },
       },
     );

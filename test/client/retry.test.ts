@@ -122,7 +122,7 @@ describe("retries through the client", () => {
     const { client, calls, logs } = makeClient([systemError("ECONNREFUSED"), json(201, { id: 5 })]);
     await expect(client.post("/dns/zones", { name: "a.test" })).resolves.toEqual({ id: 5 });
     expect(calls).toHaveLength(2);
-    expect(logs.some((l) => l.level === "warn" && l.message.includes("ECONNREFUSED") && l.message.includes("retrying"))).toBe(true);
+    expect(logs.some((l) => l.level === "debug" && l.message.includes("ECONNREFUSED") && l.message.includes("retrying"))).toBe(true);
   });
 
   it("does not retry a POST whose connection was reset after sending", async () => {

@@ -300,7 +300,7 @@ export class ApiClient {
         if (!(e instanceof NetworkError)) throw e;
         if (!e.retryable || attempt + 1 >= attempts) throw e;
         const delay = backoffDelay(attempt, this.#random);
-        this.#log("warn", `${method} ${cleanPath}: ${e.code}${e.causeCode ? ` (${e.causeCode})` : ""}, retrying in ${seconds(delay)} (attempt ${attempt + 2} of ${attempts})`);
+        this.#log("debug", `${method} ${cleanPath}: ${e.code}${e.causeCode ? ` (${e.causeCode})` : ""}, retrying in ${seconds(delay)} (attempt ${attempt + 2} of ${attempts})`);
         await this.#sleep(delay, signal);
         this.#stats.retries++;
         continue;
@@ -337,7 +337,7 @@ export class ApiClient {
         throw err;
       }
       delay = Math.max(0, delay);
-      this.#log("warn", `${method} ${cleanPath}: ${res.status} ${err.code}, retrying in ${seconds(delay)} (attempt ${attempt + 2} of ${attempts})`);
+      this.#log("debug", `${method} ${cleanPath}: ${res.status} ${err.code}, retrying in ${seconds(delay)} (attempt ${attempt + 2} of ${attempts})`);
       await this.#sleep(delay, signal);
       if (rateLimited) this.#stats.throttledMs += delay;
       this.#stats.retries++;
