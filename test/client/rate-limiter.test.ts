@@ -146,8 +146,8 @@ describe("client rate limiting", () => {
         clock,
         requestsPerMinute: 0,
         // Start another request at the moment the first one decides to retry.
-        onLog: (level) => {
-          if (level === "debug" && !second) second = self?.get("/other");
+        onLog: (level, message) => {
+          if (level === "debug" && message.includes("retrying") && !second) second = self?.get("/other");
         },
       },
     );
