@@ -19,8 +19,9 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promi
   P6: { title: "emulator requests per second", run: () => p6() },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P6] [--p2-rate=N]]
-  With no part named, all run (about 4-6 minutes). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min).`;
+const USAGE = `usage: npm run bench [-- [P1 ... P6] [--p2-rate=N] [--no-build]]
+  With no part named, all run (about 4 minutes). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+  --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 
 function uptime(): string {
   try {

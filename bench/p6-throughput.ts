@@ -103,7 +103,7 @@ export async function p6(): Promise<PartResult> {
     notes.push(`P6 bare node:http rounds: ${bareRuns.map(describe).join("; ")}`);
     notes.push(
       "P6: the best round of each is reported. The bare server's rate is the generator's own ceiling: the emulator's figure is not generator-bound when it is well below it. " +
-        "CPU shares are of wall time and low when the host steals CPU; the µs of CPU per request do not depend on that.",
+        "CPU shares are of wall time and low when other processes compete for the CPUs; the µs of CPU per request do not depend on that.",
     );
     return {
       figures: [

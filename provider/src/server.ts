@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
@@ -221,6 +222,10 @@ export class NspProvider {
     if (config.apiToken) {
       this.token = config.apiToken;
       ({ client: this.client, lists: this.lists } = openSession({ ...config, apiToken: config.apiToken }, `pulumi-resource-nsp/${PROVIDER_VERSION}`, (level, message) => this.log(level, message)));
+      // For measurements (tests, benchmarks): what this plugin's client did, appended at exit.
+      const statsFile = process.env.NSP_STATS_FILE;
+      const client = this.client;
+      if (statsFile) process.once("exit", () => appendFileSync(statsFile, `${JSON.stringify(client.stats())}\n`));
     }
     return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
   });

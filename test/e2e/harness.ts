@@ -111,19 +111,32 @@ export class Stack {
   async run(args: string[], opts: { allowFailure?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
     const full = [...args, "--non-interactive"];
     if (!(args[0] === "stack" && args[1] === "init")) full.push("--stack", this.stack);
-    const result = await new Promise<RunResult>((resolve) => {
-      const child = spawn("pulumi", full, { cwd: this.dir, env: { ...this.env, ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    });
-    this.log.push(result);
+    const result = await this.spawnPulumi(full, opts.env).done;
     if (result.code !== 0 && !opts.allowFailure) {
       throw new Error(`pulumi ${full.join(" ")} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
     }
     return result;
+  }
+
+  /** Starts `pulumi <args>` without waiting, for tests that interrupt it. */
+  start(args: string[], opts: { env?: NodeJS.ProcessEnv } = {}) {
+    return this.spawnPulumi([...args, "--non-interactive", "--stack", this.stack], opts.env);
+  }
+
+  private spawnPulumi(args: string[], env: NodeJS.ProcessEnv = {}): { child: ReturnType<typeof spawn>; done: Promise<RunResult> } {
+    const child = spawn("pulumi", args, { cwd: this.dir, env: { ...this.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+    const done = new Promise<RunResult>((resolve) =>
+      child.on("close", (code) => {
+        const result = { code: code ?? -1, stdout, stderr };
+        this.log.push(result);
+        resolve(result);
+      }),
+    );
+    return { child, done };
   }
 
   up(extra: string[] = []) {
@@ -147,6 +160,18 @@ export class Stack {
   }
   async exportState(): Promise<{ deployment: { resources: { type: string; urn: string; id?: string; outputs?: Record<string, unknown>; inputs?: Record<string, unknown> }[] } }> {
     return JSON.parse((await this.run(["stack", "export"])).stdout);
+  }
+
+  /** A project directory holding only a Pulumi.yaml, for programs a test writes itself. */
+  static yamlProject(program: string): string {
+    const dir = mkdtempSync(join(tmpdir(), "nsp-e2e-program-"));
+    writeFileSync(join(dir, "Pulumi.yaml"), Stack.yamlProgramText(program));
+    return dir;
+  }
+
+  /** A YAML program whose plugin path points at this repository's bin/. */
+  static yamlProgramText(program: string): string {
+    return program.replace(/path: (\.\.\/)+bin/, `path: ${join(ROOT, "bin")}`);
   }
 
   /** Every file the backend and PULUMI_HOME hold, plus the project's stack config, as one text. */

@@ -1,5 +1,6 @@
 // examples/python (the generated Python SDK) driven by the real pulumi CLI against the emulator.
 import { execFileSync } from "node:child_process";
+import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { prepareProject, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
@@ -12,7 +13,10 @@ beforeAll(async () => {
   const dir = prepareProject("python");
   // The virtualenv the program's Pulumi.yaml names, with Pulumi's SDK and the generated one.
   execFileSync("python3", ["-m", "venv", join(dir, "venv")], { stdio: "pipe" });
-  execFileSync(join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", "pulumi==3.259.0", join(ROOT, "sdk/python")], { stdio: "pipe" });
+  // pip builds in the source folder; a copy keeps build output out of the repository.
+  const sdk = join(dir, "sdk-python");
+  cpSync(join(ROOT, "sdk/python"), sdk, { recursive: true });
+  execFileSync(join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", "pulumi==3.259.0", sdk], { stdio: "pipe" });
   stack = await Stack.init(dir);
   await stack.setConfig("nsp:apiToken", emulator.accounts.demo!, true);
   await stack.setConfig("nsp:baseUrl", emulator.baseUrl);

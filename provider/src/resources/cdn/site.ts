@@ -75,7 +75,7 @@ const toState = (raw: SiteWire, prior: Partial<SiteState>): SiteState => siteFro
 export const site = defineResource({
   token: TOKEN,
   description:
-    "An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.\n\nCreating a site takes up to three calls (create, settings, origin); if a later one fails, the error says the site was created and how to adopt it.",
+    "An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.\n\nCreating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.",
   args: siteArgs,
   state: siteState,
   replaceOnChanges: ["hostname", "origin", "serviceId"],

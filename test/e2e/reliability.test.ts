@@ -1,0 +1,238 @@
+// Reliability with the real pulumi CLI: injected faults, preview without writes, cancellation,
+// parallel writes to one zone, and secrets in every artefact (verbose engine log included).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EmulatorControl } from "../helpers/emulator";
+import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+
+let emulator: EmulatorProcess;
+let api: EmulatorControl;
+const stacks: Stack[] = [];
+const results = mkdtempSync(join(tmpdir(), "nsp-reliability-"));
+
+beforeAll(async () => {
+  // The request rate is not what is tested here; 429 storms are injected as faults instead.
+  emulator = await startEmulatorProcess(["--rate-limit", "0"]);
+  api = emulator.control();
+});
+
+afterAll(async () => {
+  for (const s of stacks) s.cleanup();
+  await emulator?.stop();
+  rmSync(results, { recursive: true, force: true });
+});
+
+async function newStack(program: string): Promise<Stack> {
+  const stack = await Stack.init(Stack.yamlProject(program), { env: { NSP_STATS_FILE: join(results, `stats-${stacks.length}.jsonl`) } });
+  stacks.push(stack);
+  await stack.setConfig("nsp:apiToken", emulator.accounts.demo!, true);
+  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  return stack;
+}
+
+/** What the plugins of a stack's runs did: requests, retries, 429s seen. */
+function pluginStats(stack: Stack): { requests: number; retries: number; rateLimited: number } {
+  const lines = readFileSync(join(results, `stats-${stacks.indexOf(stack)}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { requests: number; retries: number; rateLimited: number });
+  return lines.reduce((a, b) => ({ requests: a.requests + b.requests, retries: a.retries + b.retries, rateLimited: a.rateLimited + b.rateLimited }));
+}
+
+const HEADER = `name: nsp-reliability
+runtime: yaml
+plugins:
+  providers:
+    - name: nsp
+      path: ../../bin
+variables:
+  authDns:
+    fn::invoke:
+      function: nsp:dns:getServices
+      arguments: { type: auth_dns }
+      return: services
+resources:
+`;
+
+/** A zone and its A records host0..host{n-1}, with the given content for each. */
+function zoneWithRecords(key: string, zoneName: string, contents: string[]): string {
+  let out = `  ${key}:\n    type: nsp:dns:Zone\n    properties: { serviceId: "\${authDns[0].id}", name: ${zoneName} }\n`;
+  contents.forEach((content, i) => {
+    out += `  ${key}-r${i}:\n    type: nsp:dns:Record\n    properties: { zoneId: "\${${key}.id}", name: host${i}, type: A, content: ${content}, ttl: 300 }\n`;
+  });
+  return out;
+}
+
+/** 202 resources of eight types: zones, records, DNSSEC, transfer settings, CAs, ROAs, sites, rules. */
+function mixedProgram(): string {
+  let out = HEADER;
+  for (let z = 0; z < 5; z++) {
+    out += zoneWithRecords(`z${z}`, `z${z}.faults.example`, Array.from({ length: 30 }, (_, i) => `198.51.${z}.${i + 1}`));
+    out += `  z${z}-dnssec:\n    type: nsp:dns:ZoneDnssec\n    properties: { zoneId: "\${z${z}.id}", enabled: true }\n`;
+    out += `  z${z}-transfer:\n    type: nsp:dns:ZoneTransfer\n    properties: { zoneId: "\${z${z}.id}", allow: [192.0.2.${z + 1}], notify: [192.0.2.${z + 1}] }\n`;
+  }
+  for (let c = 0; c < 2; c++) {
+    out += `  ca${c}:\n    type: nsp:rpki:Ca\n    properties: { handle: faults-ca-${c}, asns: [${64500 + c}] }\n`;
+    for (let r = 0; r < 10; r++) {
+      out += `  ca${c}-roa${r}:\n    type: nsp:rpki:Roa\n    properties: { caId: "\${ca${c}.id}", asn: ${64500 + c}, prefix: 10.${c}.${r}.0/24, maxLength: 24 }\n`;
+    }
+  }
+  for (let s = 0; s < 5; s++) {
+    out += `  site${s}:\n    type: nsp:cdn:Site\n    properties: { hostname: site${s}.faults-cdn.example, origin: 203.0.113.${s + 1}, forceHttps: true }\n`;
+    for (let r = 0; r < 2; r++) {
+      out += `  site${s}-rule${r}:\n    type: nsp:security:Rule\n    properties: { siteId: "\${site${s}.id}", field: asn, op: in, value: AS${64600 + r}, action: block }\n`;
+    }
+  }
+  return out;
+}
+
+interface StateResource {
+  type: string;
+  id?: string;
+  outputs?: Record<string, unknown>;
+}
+
+async function stateResources(stack: Stack): Promise<StateResource[]> {
+  return (await stack.exportState()).deployment.resources.filter((r) => r.type.startsWith("nsp:"));
+}
+
+/** Every server object of the account whose parent the stack made, against the state: no duplicates, no orphans. */
+async function serverMatchesState(stack: Stack): Promise<{ checked: number }> {
+  const state = await stateResources(stack);
+  const ids = (type: string) => state.filter((r) => r.type === type).map((r) => r.id!).sort();
+  const zones = await api.list<{ id: number; name: string }>("/dns/zones");
+  expect(zones.map((z) => String(z.id)).sort()).toEqual(ids("nsp:dns:Zone"));
+  expect(new Set(zones.map((z) => z.name)).size).toBe(zones.length);
+  const records: { id: number; name: string; type: string; content: string }[] = [];
+  for (const z of zones) records.push(...(await api.list<{ id: number; name: string; type: string; content: string }>(`/dns/zones/${z.id}/records`)));
+  expect(records.map((r) => String(r.id)).sort()).toEqual(ids("nsp:dns:Record"));
+  const cas = await api.list<{ id: number; handle: string }>("/rpki/cas");
+  expect(cas.map((c) => String(c.id)).sort()).toEqual(ids("nsp:rpki:Ca"));
+  const roas: { id: number }[] = [];
+  for (const c of cas) roas.push(...(await api.list<{ id: number }>(`/rpki/cas/${c.id}/roas`)));
+  expect(roas.map((r) => String(r.id)).sort()).toEqual(ids("nsp:rpki:Roa"));
+  const sites = (await api.list<{ id: number; dns_mode: string }>("/cdn/sites")).filter((s) => s.dns_mode === "cname");
+  expect(sites.map((s) => String(s.id)).sort()).toEqual(ids("nsp:cdn:Site"));
+  const rules = await api.list<{ id: number }>("/security/rules");
+  expect(rules.map((r) => String(r.id)).sort()).toEqual(ids("nsp:security:Rule"));
+  return { checked: zones.length + records.length + cas.length + roas.length + sites.length + rules.length };
+}
+
+describe("with the real pulumi CLI", () => {
+  it("converges a 202-resource stack under 20% injected faults, with no duplicate and no orphan", async () => {
+    const stack = await newStack(mixedProgram());
+    await api.resetStats();
+    await api.setFaults({ rate: 0.2, kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"], status: 503, timeoutMs: 1500, latencyMs: 300, seed: 7 });
+    let first = await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+    let reruns = 0;
+    if (first.code !== 0) {
+      reruns = 1;
+      first = await stack.up();
+    }
+    const faults = (await api.stats()).faults;
+    await api.clearFaults();
+    const { checked } = await serverMatchesState(stack);
+    expect((await stateResources(stack)).length).toBe(202);
+
+    await api.setFaults({ rate: 0.2, kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"], status: 503, timeoutMs: 1500, latencyMs: 300, seed: 8 });
+    await stack.preview(["--expect-no-changes"]);
+    await api.clearFaults();
+
+    const plugin = pluginStats(stack);
+    const injected = Object.values(faults).reduce((a, b) => a + b, 0);
+    const figures = { resources: 202, reruns, faultsInjected: injected, faults, pluginRequests: plugin.requests, retries: plugin.retries, rateLimitedSeen: plugin.rateLimited, serverObjectsChecked: checked, duplicates: 0, orphans: 0 };
+    console.log(`reliability figures: ${JSON.stringify(figures)}`);
+    expect(injected).toBeGreaterThan(50);
+    expect(plugin.retries).toBeGreaterThan(0);
+    await stack.destroy();
+  });
+
+  it("sends no mutating request during a preview with creates, updates and deletes", async () => {
+    const before = HEADER + zoneWithRecords("z", "preview.example", ["192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4"]);
+    const stack = await newStack(before);
+    await stack.up();
+    // One record deleted, one changed, two added, and a zone setting changed.
+    const after = (HEADER + zoneWithRecords("z", "preview.example", ["192.0.2.1", "192.0.2.99", "192.0.2.3", "192.0.2.5", "192.0.2.6"])).replace(
+      "name: preview.example }",
+      "name: preview.example, negativeTtl: 900 }",
+    );
+    writeFileSync(join(stack.dir, "Pulumi.yaml"), Stack.yamlProgramText(after));
+    await api.resetStats();
+    const preview = await stack.preview(["--diff"]);
+    expect(preview.stdout).toMatch(/\+ 1 to create/);
+    expect(preview.stdout).toMatch(/~ 2 to update/);
+    const stats = await api.stats();
+    expect(stats.total).toBeGreaterThan(0); // it did read
+    expect(stats.mutating).toBe(0);
+    await stack.destroy();
+  });
+
+  it("creates 50 records of one zone in parallel, then updates all 50 in parallel, ending exactly as the program says", async () => {
+    const contents = (n: number) => Array.from({ length: 50 }, (_, i) => `10.${n}.0.${i + 1}`);
+    const stack = await newStack(HEADER + zoneWithRecords("z", "parallel.example", contents(1)));
+    await stack.up(["--parallel", "64"]);
+    writeFileSync(join(stack.dir, "Pulumi.yaml"), Stack.yamlProgramText(HEADER + zoneWithRecords("z", "parallel.example", contents(2))));
+    const second = await stack.up(["--parallel", "64"]);
+    expect(second.stdout).toMatch(/~ 50 updated/);
+    const zoneId = (await stateResources(stack)).find((r) => r.type === "nsp:dns:Zone")!.id!;
+    const live = await api.list<{ name: string; type: string; content: string; ttl: number }>(`/dns/zones/${zoneId}/records`);
+    expect(live.map((r) => `${r.name} ${r.type} ${r.content} ${r.ttl}`).sort()).toEqual(contents(2).map((c, i) => `host${i} A ${c} 300`).sort());
+    await stack.preview(["--expect-no-changes"]);
+    await stack.destroy();
+  });
+
+  it("stops cleanly on Ctrl-C during up, and the next up converges with nothing lost or doubled", async () => {
+    const contents = Array.from({ length: 40 }, (_, i) => `172.16.0.${i + 1}`);
+    const stack = await newStack(HEADER + zoneWithRecords("z", "cancel.example", contents));
+    // Slow answers, so that the interrupt lands in the middle of the creates.
+    await api.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 400, methods: ["POST"] });
+    const run = stack.start(["up", "--yes", "--skip-preview"]);
+    await new Promise((r) => setTimeout(r, 4000));
+    run.child.kill("SIGINT");
+    const interrupted = await run.done;
+    await api.clearFaults();
+    expect(interrupted.code).not.toBe(0);
+    expect(interrupted.stdout + interrupted.stderr).toMatch(/cancel/i);
+    const partial = (await stateResources(stack)).filter((r) => r.type === "nsp:dns:Record").length;
+    expect(partial).toBeLessThan(40);
+
+    await stack.up();
+    await serverMatchesState(stack);
+    const zoneId = (await stateResources(stack)).find((r) => r.type === "nsp:dns:Zone")!.id!;
+    const live = await api.list<{ name: string }>(`/dns/zones/${zoneId}/records`);
+    expect(live).toHaveLength(40);
+    expect(new Set(live.map((r) => r.name)).size).toBe(40);
+    console.log(`cancellation: ${partial} of 40 records were in the state after Ctrl-C; the next up made the other ${40 - partial}`);
+    await stack.destroy();
+  });
+});
+
+describe("secrets", () => {
+  it("leave no plaintext token or one-time secret in the state, the verbose engine log, the plugin's stderr or error messages", async () => {
+    const stack = await Stack.init(prepareProject("yaml"));
+    stacks.push(stack);
+    await stack.setConfig("nsp:apiToken", emulator.accounts.demo!, true);
+    await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+    // The engine's most verbose log, with the plugin's stderr in it, for an up and a refresh.
+    const up = await stack.run(["up", "--yes", "--skip-preview", "-v=9", "--logtostderr", "--logflow"]);
+    const refresh = await stack.run(["refresh", "--yes", "--skip-preview", "-v=9", "--logtostderr", "--logflow"]);
+    expect(up.stderr.length).toBeGreaterThan(10_000);
+    const tsigKey = (await stack.outputs(true)).tsigKey as string;
+    expect(tsigKey.length).toBeGreaterThan(16);
+    // An error from the API: a zone that already exists.
+    await api.post("/dns/zones", { service_id: (await api.services()).find((s) => s.type === "auth_dns")!.id, name: "taken.example" });
+    await stack.setConfig("zoneName", "taken.example");
+    const failed = await stack.run(["up", "--yes", "--skip-preview", "-v=9", "--logtostderr", "--logflow"], { allowFailure: true });
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout + failed.stderr).toMatch(/conflict/);
+
+    const texts = { state: stack.artefacts(), upLog: up.stdout + up.stderr, refreshLog: refresh.stdout + refresh.stderr, failedLog: failed.stdout + failed.stderr };
+    const hits: Record<string, number> = {};
+    for (const [name, text] of Object.entries(texts)) {
+      hits[name] = text.split(emulator.accounts.demo!).length - 1 + text.split(tsigKey).length - 1;
+    }
+    console.log(`plaintext hits: ${JSON.stringify(hits)} (scanned ${Object.values(texts).reduce((a, t) => a + t.length, 0)} characters)`);
+    expect(hits).toEqual({ state: 0, upLog: 0, refreshLog: 0, failedLog: 0 });
+    await stack.setConfig("zoneName", "yaml.example");
+    await stack.destroy();
+  });
+});
