@@ -538,7 +538,7 @@ describe("objects that route to each other", () => {
 describe("a refresh of many objects of one PBX", () => {
   it("reads them from one list per kind", async () => {
     const pbx = await apiPbx();
-    const exts = [];
+    const exts: Array<{ inputs: Obj; id: string; properties: Obj }> = [];
     for (let i = 0; i < 6; i++) {
       const inputs = (await plugin.check(EXTENSION, `e${i}`, { pbxId: pbx, name: `Desk ${i}` })).inputs;
       exts.push({ inputs, ...(await plugin.create(EXTENSION, `e${i}`, inputs)) });

@@ -15,17 +15,18 @@ export function isAmbiguousWrite(e: unknown): boolean {
  * by its natural key (a zone by name, a record by name, type and content, ...): found, it is
  * adopted; not found, the create surely did not happen and is sent again.
  */
-export async function createOnce<T>(ctx: OperationContext, what: string, post: () => Promise<T>, lookup: () => Promise<T | undefined>, attempts = 3): Promise<T> {
+export async function createOnce<T>(ctx: OperationContext, what: string, post: () => Promise<T>, lookup: () => Promise<T | undefined>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await post();
     } catch (e) {
-      if (!isAmbiguousWrite(e) || attempt >= attempts) throw e;
+      if (!isAmbiguousWrite(e)) throw e;
       const found = await lookup();
       if (found !== undefined) {
         ctx.log("info", `${what}: the answer to the create was lost, but the object exists; adopting it`);
         return found;
       }
+      if (attempt >= attempts) throw e;
       ctx.log("info", `${what}: the answer to the create was lost and the object does not exist; creating it again`);
     }
   }
