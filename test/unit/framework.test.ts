@@ -74,3 +74,17 @@ describe("diffResource", () => {
     expect(diffResource(zone, s, { ...s, name: "b.example" }, s).deleteBeforeReplace).toBe(false);
   });
 });
+
+describe("per-element detailed diff", () => {
+  it("shows each record of nsp:dns:ZoneRecords added, changed or removed, while diffs name the property", async () => {
+    const { zoneRecords } = await import("../../provider/src/resources/dns/zone-records");
+    const rec = (name: string, content: string) => ({ name, type: "A", content, ttl: 3600 });
+    const olds = { zoneId: "1", records: [rec("a", "192.0.2.1"), rec("b", "192.0.2.2"), rec("c", "192.0.2.3")], maxDeletePercent: 20 };
+    const grown = { ...olds, records: [rec("a", "192.0.2.1"), rec("b", "192.0.2.9"), rec("c", "192.0.2.3"), rec("d", "192.0.2.4")] };
+    const d = diffResource(zoneRecords, olds, grown, olds);
+    expect(d.diffs).toEqual(["records"]);
+    expect(d.detailed).toEqual({ "records[1]": "UPDATE", "records[3]": "ADD" });
+    const shrunk = { ...olds, records: [rec("a", "192.0.2.1"), rec("b", "192.0.2.2")] };
+    expect(diffResource(zoneRecords, olds, shrunk, olds).detailed).toEqual({ "records[2]": "DELETE" });
+  });
+});

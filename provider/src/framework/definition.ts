@@ -58,6 +58,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   deleteBeforeReplace?: (olds: Out<A>, news: Out<A>) => boolean;
   /** How `pulumi import` names an existing object, e.g. `<zoneId>/<recordId>`. */
   importId: string;
+  /**
+   * Per-element detail of a list or map input (e.g. `records[3]`), which the engine shows instead
+   * of one UPDATE of the whole property. Called only when both values are known.
+   */
+  detailedDiff?: { readonly [K in keyof A & string]?: (prev: unknown, next: unknown) => Record<string, "ADD" | "DELETE" | "UPDATE"> };
   /** Rules across several inputs, run on fully known inputs after each property validated. */
   check?: (args: Out<A>) => CheckFailure[];
 

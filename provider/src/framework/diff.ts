@@ -30,6 +30,7 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
   const replaceKeys = new Set<string>(def.replaceOnChanges ?? []);
   const writeOnly = new Set<string>(def.writeOnly ?? []);
   const detailed: Record<string, DiffKind> = {};
+  const changed: string[] = [];
 
   for (const key of Object.keys(def.args.shape)) {
     if (ignoreChanges.includes(key)) continue;
@@ -45,11 +46,19 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
     } else if (!deepEqual(next, prev)) {
       kind = prev === undefined || prev === null ? "ADD" : "UPDATE";
     }
-    if (kind) detailed[key] = replaceKeys.has(key) ? (`${kind}_REPLACE` as DiffKind) : kind;
+    if (!kind) continue;
+    changed.push(key);
+    const suffix = replaceKeys.has(key) ? "_REPLACE" : "";
+    const elements = kind === "UPDATE" && !containsUnknown(next) ? def.detailedDiff?.[key]?.(prev, next) : undefined;
+    if (elements && Object.keys(elements).length) {
+      for (const [path, k] of Object.entries(elements)) detailed[path] = `${k}${suffix}` as DiffKind;
+    } else {
+      detailed[key] = `${kind}${suffix}` as DiffKind;
+    }
   }
 
-  const diffs = Object.keys(detailed);
-  const replaces = diffs.filter((k) => detailed[k]!.endsWith("_REPLACE"));
+  const diffs = changed;
+  const replaces = changed.filter((k) => replaceKeys.has(k));
   const oldArgs: PropertyMap = {};
   for (const key of Object.keys(def.args.shape)) oldArgs[key] = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
   return { changes: diffs.length > 0, replaces, diffs, detailed, deleteBeforeReplace: replaces.length > 0 && mustDeleteFirst(def, oldArgs, news) };

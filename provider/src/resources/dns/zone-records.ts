@@ -12,6 +12,7 @@ import {
   isNoop,
   ownedRrsets,
   parseZoneFile,
+  diffRecords,
   planZone,
   recordCallCount,
   recordKey,
@@ -183,6 +184,8 @@ async function converge(ctx: OperationContext, zoneId: string, desired: readonly
 
 export const zoneRecords = defineResource({
   token: TOKEN,
+  // The engine shows each record added, changed or removed, not one change of the whole list.
+  detailedDiff: { records: (prev, next) => diffRecords(prev as ZoneRecord[], next as ZoneRecord[]) },
   description: [
     "The records of a zone managed as one list, as whole-zone tools (DNSControl, octoDNS) do. A refresh reads the zone with one request (its zone-file export) instead of one per record. A change lists the zone's records once (for their ids) and then takes one zone-file import with `replace`, or one import for all new records plus a patch or delete per changed or removed record, whichever is fewer requests.",
     "",
