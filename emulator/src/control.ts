@@ -6,7 +6,9 @@ import type { EmulatorApp } from "./app";
 import { ApiError, notFound } from "./errors";
 import { faultConfigSchema } from "./faults";
 import { type Outcome, errorOutcome, parseJsonBody, readBody, send } from "./http";
+import { confirmDestination, reportSelfCheck } from "./mail/state";
 import { parseOrThrow } from "./validation";
+import { setCallsUp } from "./vgate/state";
 
 const publicDnsBody = z.strictObject({
   name: z.string().min(1),
@@ -68,6 +70,27 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
   },
   "/_emulator/dns/recheck": {
     POST: (app) => ok({ checked: app.recheckDelegations() }),
+  },
+  // States only the world outside the API changes: a call in progress, a confirmation link
+  // clicked, a mail server's agent reporting in.
+  "/_emulator/vgate/calls": {
+    PUT: (app, body) => {
+      const spec = parseOrThrow(z.strictObject({ pbx: z.string().min(1), calls: z.int().min(0) }), body(), "body");
+      setCallsUp(app.store, spec.pbx, spec.calls);
+      return ok();
+    },
+  },
+  "/_emulator/mail/destinations/confirm": {
+    POST: (app, body) => {
+      const spec = parseOrThrow(z.strictObject({ account: z.string().min(1), addr: z.string().min(1) }), body(), "body");
+      return ok(confirmDestination(app.store, spec.account, spec.addr));
+    },
+  },
+  "/_emulator/mail/servers/self-check": {
+    POST: (app, body) => {
+      const spec = parseOrThrow(z.strictObject({ server: z.string().min(1), port25: z.boolean(), ptr: z.string().nullable() }), body(), "body");
+      return ok(reportSelfCheck(app.store, spec.server, { port25: spec.port25, ptr: spec.ptr }));
+    },
   },
   "/_emulator/rate-limit/reset": {
     POST: (app) => {

@@ -1,0 +1,35 @@
+// The control endpoints for states only the outside world changes.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { EmulatorControl } from "../helpers/emulator";
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let api: EmulatorControl;
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+  api = new EmulatorControl(emulator.baseUrl, emulator.token);
+});
+afterAll(() => emulator.close());
+
+const control = (path: string, method: string, body: unknown) =>
+  fetch(`${api.root}/_emulator${path}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+it("puts a call up on a PBX, which refuses a move until it ends", async () => {
+  const [from, to] = ["fra", "lon"];
+  const pbx = await api.post<{ id: string }>("/vgate/pbx", { name: "calls", city: from });
+  expect((await control("/vgate/calls", "PUT", { pbx: pbx.id, calls: 1 })).status).toBe(204);
+  const refused = await api.post(`/vgate/pbx/${pbx.id}/move`, { city: to }).catch((e: Error) => e.message);
+  expect(refused).toMatch(/409/);
+  expect(refused).toMatch(/call/);
+  expect((await control("/vgate/calls", "PUT", { pbx: pbx.id, calls: 0 })).status).toBe(204);
+  await api.post(`/vgate/pbx/${pbx.id}/move`, { city: to });
+  expect((await control("/vgate/calls", "PUT", { pbx: pbx.id, calls: -1 })).status).toBe(400);
+});
+
+it("confirms a mail destination", async () => {
+  await api.post("/mail/destinations", { addr: "ops@elsewhere.example" });
+  const res = await control("/mail/destinations/confirm", "POST", { account: "demo", addr: "ops@elsewhere.example" });
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as { confirmed_at: string | null }).confirmed_at).toBeTruthy();
+});
