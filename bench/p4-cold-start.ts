@@ -32,7 +32,7 @@ function timeToPort(script: string, args: string[]): Promise<number> {
 }
 
 export async function p4(): Promise<PartResult> {
-  const plugin = join(ROOT, "dist", "provider.js");
+  const plugin = join(ROOT, "dist", "plugin", "provider.mjs");
   const bare = join(__dirname, "bare-grpc-server.js");
   // The engine passes its own address; the plugin only keeps it until the first call.
   const engine = "127.0.0.1:9";

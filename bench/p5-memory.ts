@@ -29,10 +29,10 @@ interface Workload {
 }
 
 async function workload(emu: SpawnedEmulator, tag: string, slug: string, env: NodeJS.ProcessEnv): Promise<Workload> {
-  const before = childPids("provider.js");
+  const before = childPids("provider.mjs");
   const plugin = await startPlugin(env);
   try {
-    const pids = [...childPids("provider.js")].filter((p) => !before.has(p));
+    const pids = [...childPids("provider.mjs")].filter((p) => !before.has(p));
     if (pids.length !== 1) throw new Error(`P5: cannot tell the plugin's pid (candidates: ${pids.join(", ") || "none"})`);
     const pid = pids[0]!;
     const startRss = procStatusKb(pid, "VmRSS");

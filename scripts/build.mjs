@@ -1,5 +1,5 @@
-// Bundles the provider plugin and the emulator into one file each, so the plugin starts
-// without resolving hundreds of modules (the engine waits for its port line). Then compiles
+// Bundles the provider plugin and the emulator, so the plugin starts without resolving hundreds
+// of modules (the engine waits for its port line). Then compiles
 // the generated Node.js SDK and links it as node_modules/@nsp/pulumi, so the examples and the
 // end-to-end tests import it exactly as a user's program would, sharing one @pulumi/pulumi.
 import { build } from "esbuild";
@@ -9,13 +9,27 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+// The plugin is ESM split in chunks: what prints the port (gRPC and the protocol) loads at once,
+// the provider itself (definitions, zod, the HTTP client) on the first call. ESM output needs a
+// `require` for the CommonJS dependencies inside the bundle.
+const plugin = {
+  format: "esm",
+  splitting: true,
+  outfile: undefined,
+  outdir: join(root, "dist", "plugin"),
+  outExtension: { ".js": ".mjs" },
+  entryNames: "provider",
+  chunkNames: "[name]-[hash]",
+  banner: { js: 'import { createRequire as __nspCreateRequire } from "node:module"; const require = __nspCreateRequire(import.meta.url);' },
+};
 const entries = [
-  { in: "provider/src/main.ts", out: "dist/provider.js" },
+  { in: "provider/src/main.ts", out: "dist/plugin/provider.mjs", options: plugin },
   { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
   // @nsp/pulumi-dynamic: also writes its .d.ts and links node_modules/@nsp/pulumi-dynamic (see the script).
   { in: "provider/src/dynamic/index.ts", out: "sdk/dynamic/dist/index.js", options: (await import("./gen-dynamic-types.mjs")).dynamicSdkOptions },
 ];
 
+rmSync(join(root, "dist", "plugin"), { recursive: true, force: true });
 await Promise.all(
   entries.map((e) =>
     build({

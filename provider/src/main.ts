@@ -7,14 +7,12 @@ import type { NspProvider } from "./server";
 // the protocol's messages load before the port is printed: the provider (its resource
 // definitions, zod, the HTTP client) loads on the first call, so start-up stays fast.
 
-let provider: grpc.UntypedServiceImplementation | undefined;
+let provider: Promise<grpc.UntypedServiceImplementation> | undefined;
 
-function load(engineAddress: string | undefined): grpc.UntypedServiceImplementation {
-  if (!provider) {
-    // A require inside a function: esbuild keeps the module's initialisation lazy.
-    const { NspProvider: Provider } = require("./server") as { NspProvider: typeof NspProvider };
-    provider = new Provider(engineAddress).service();
-  }
+function load(engineAddress: string | undefined): Promise<grpc.UntypedServiceImplementation> {
+  // A dynamic import: the build splits the provider into its own chunk, which Node reads and
+  // parses only now, on the first call.
+  provider ??= import("./server").then(({ NspProvider: Provider }: { NspProvider: typeof NspProvider }) => new Provider(engineAddress).service());
   return provider;
 }
 
@@ -23,7 +21,12 @@ async function main(): Promise<void> {
   const engineAddress = args[args.length - 1];
   const service: grpc.UntypedServiceImplementation = {};
   for (const method of Object.keys(ResourceProviderService)) {
-    service[method] = ((call: never, callback: never) => (load(engineAddress)[method] as (c: never, cb: never) => void)(call, callback)) as grpc.UntypedHandleCall;
+    service[method] = ((call: never, callback: (err: Error) => void) => {
+      load(engineAddress).then(
+        (impl) => (impl[method] as (c: never, cb: never) => void)(call, callback as never),
+        (err: Error) => callback(err),
+      );
+    }) as grpc.UntypedHandleCall;
   }
   const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
   server.addService(ResourceProviderService as unknown as grpc.ServiceDefinition, service);
