@@ -8,7 +8,7 @@ export class EmulatorControl {
 
   constructor(
     readonly baseUrl: string,
-    private readonly token: string,
+    readonly token: string,
   ) {
     this.root = baseUrl.replace(/\/api\/v1\/?$/, "");
   }

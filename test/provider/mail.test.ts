@@ -36,7 +36,9 @@ beforeAll(async () => {
   control = new EmulatorControl(emulator.baseUrl, token);
   dnsService = (await control.services()).find((s) => s.type === "auth_dns")!.id;
   plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+  // These tests change objects through the API between Reads of one plugin process; batched
+  // reads (one list per parent and command) are tested on their own below.
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
 });
 
 afterAll(async () => {
@@ -815,5 +817,26 @@ describe("lost answers and half-made creates", () => {
     const box = await once.create(MAILBOX, "m", await checked(MAILBOX, { domainId: dom.id, local: "lost" }));
     expect((await control.list<Obj>(`/mail/domains/${dom.id}/mailboxes`)).map((b) => b.id)).toEqual([box.id]);
     expect(once.engineLogs.join("\n")).toMatch(/answer to the create was lost, but the object exists; adopting it/);
+  });
+});
+
+describe("batched reads", () => {
+  it("refreshes the mailboxes of a domain from one list", async () => {
+    const domain = await apiDomain();
+    const boxes: { inputs: Obj; id: string; properties: Obj }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const inputs = await checked(MAILBOX, { domainId: String(domain.id), local: `batch${i}` });
+      boxes.push({ inputs, ...(await plugin.create(MAILBOX, `b${i}`, inputs)) });
+    }
+    const batched = await startPlugin();
+    try {
+      await batched.configure({ apiToken: secret(control.token), baseUrl: emulator.baseUrl });
+      await control.resetStats();
+      const reads = await Promise.all(boxes.map((b, i) => batched.read(MAILBOX, `b${i}`, b.id, b.properties, b.inputs)));
+      reads.forEach((r, i) => expect(r.id).toBe(boxes[i]!.id));
+      expect((await control.stats()).total).toBe(1);
+    } finally {
+      await batched.stop();
+    }
   });
 });

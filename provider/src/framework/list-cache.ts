@@ -11,7 +11,7 @@ interface Entry {
  * ...) from one paged list of that parent, fetched once and shared by every concurrent Read.
  * A refresh of a 1,000-record zone then costs two list pages instead of 1,000 GETs.
  *
- * Freshness: any write under the parent drops its list, so a Read never returns data older than
+ * Freshness: any write in the parent's API area drops its list, so a Read never returns data older than
  * this provider's own last write; otherwise a list lives `ttlMs` (one plugin process serves one
  * pulumi command, so this only spans a refresh). A child missing from the list is confirmed with
  * its own GET before it is reported gone, because a list can race with changes made meanwhile.
@@ -27,13 +27,15 @@ export class ListCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Called for every write the client sends (before and after), so lists never outlive it. */
+  /**
+   * Called for every write the client sends (before and after), so lists never outlive it. A
+   * write drops every list of its API area (`/dns`, `/mail`, ...): objects are often written at
+   * one path and listed under another (`/mail/mailboxes/{id}` vs `/mail/domains/{id}/mailboxes`).
+   */
   invalidate(writePath: string): void {
     this.generation++;
-    for (const key of this.entries.keys()) {
-      const parent = key.slice(0, key.lastIndexOf("/"));
-      if (writePath.startsWith(parent) || parent.startsWith(writePath)) this.entries.delete(key);
-    }
+    const area = areaOf(writePath);
+    for (const key of this.entries.keys()) if (areaOf(key) === area) this.entries.delete(key);
   }
 
   /** The child with this id, from the shared list when batching is on, else from `single`. */
@@ -62,4 +64,8 @@ export class ListCache {
     this.entries.set(listPath, { items, fetchedAt: this.now() });
     return items;
   }
+}
+
+function areaOf(path: string): string {
+  return path.split("/")[1] ?? "";
 }

@@ -105,15 +105,22 @@ export const roa = defineResource({
 
   async read(ctx, id, prior) {
     const { caId, roaId } = parseRoaId(id, prior.caId);
-    try {
-      // There is no GET of one ROA: find it in its CA's list.
-      const roas = await ctx.client.listAll(`/rpki/cas/${caId}/roas`, { itemSchema: roaWire, signal: ctx.signal });
-      const found = roas.find((r) => String(r.id) === roaId);
-      return found ? toState(found) : undefined;
-    } catch (e) {
+    const path = `/rpki/cas/${caId}/roas`;
+    // There is no GET of one ROA: it is found in its CA's list, shared by the ROAs of one refresh
+    // (and listed afresh to confirm one that the shared list lacks).
+    const fresh = () =>
+      ctx.client.listAll(path, { itemSchema: roaWire, signal: ctx.signal }).then(
+        (roas) => roas.find((r) => String(r.id) === roaId),
+        (e: unknown) => {
+          if (isNotFound(e)) return undefined;
+          throw e;
+        },
+      );
+    const found = await ctx.lists.find(path, roaId, roaWire, ctx.signal, fresh).catch((e: unknown) => {
       if (isNotFound(e)) return undefined;
       throw e;
-    }
+    });
+    return found ? toState(found) : undefined;
   },
 
   async delete(ctx, id, olds) {
