@@ -3,7 +3,7 @@
 // the generated Node.js SDK and links it as node_modules/@nsp/pulumi, so the examples and the
 // end-to-end tests import it exactly as a user's program would, sharing one @pulumi/pulumi.
 import { build } from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, rmSync, symlinkSync, lstatSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, lstatSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +16,7 @@ const plugin = {
   format: "esm",
   splitting: true,
   outfile: undefined,
-  outdir: join(root, "dist", "plugin"),
+  outdir: join(root, "dist", "plugin.next"),
   outExtension: { ".js": ".mjs" },
   entryNames: "provider",
   chunkNames: "[name]-[hash]",
@@ -29,7 +29,7 @@ const entries = [
   { in: "provider/src/dynamic/index.ts", out: "sdk/dynamic/dist/index.js", options: (await import("./gen-dynamic-types.mjs")).dynamicSdkOptions },
 ];
 
-rmSync(join(root, "dist", "plugin"), { recursive: true, force: true });
+rmSync(join(root, "dist", "plugin.next"), { recursive: true, force: true });
 await Promise.all(
   entries.map((e) =>
     build({
@@ -45,6 +45,10 @@ await Promise.all(
     }),
   ),
 );
+
+// Swapped in whole, so that a plugin starting meanwhile never finds half of its chunks.
+rmSync(join(root, "dist", "plugin"), { recursive: true, force: true });
+renameSync(join(root, "dist", "plugin.next"), join(root, "dist", "plugin"));
 
 const sdk = join(root, "sdk", "nodejs");
 if (existsSync(join(sdk, "tsconfig.json"))) {

@@ -8,6 +8,8 @@ import { UNKNOWN } from "../../provider/src/framework/property-values";
 import { resources } from "../../provider/src/registry";
 
 const RUNS = 10_000;
+// 10,000 cases of the larger resources take tens of seconds on a busy two-core machine.
+const TIMEOUT = 180_000;
 
 /** Values of the kinds a Pulumi program can send, and of the kinds it should not. */
 const value = fc.oneof(
@@ -47,7 +49,7 @@ describe.each(resources.map((def) => [def.token, def] as const))("%s", (_token, 
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 
   it(`Diff survives ${RUNS} random prior states and inputs`, () => {
     fc.assert(
@@ -59,5 +61,5 @@ describe.each(resources.map((def) => [def.token, def] as const))("%s", (_token, 
       }),
       { numRuns: RUNS },
     );
-  });
+  }, TIMEOUT);
 });

@@ -49,7 +49,7 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
     if (!kind) continue;
     changed.push(key);
     const suffix = replaceKeys.has(key) ? "_REPLACE" : "";
-    const elements = kind === "UPDATE" && !containsUnknown(next) ? def.detailedDiff?.[key]?.(prev, next) : undefined;
+    const elements = kind === "UPDATE" && !containsUnknown(next) ? elementDiff(def, key, prev, next) : undefined;
     if (elements && Object.keys(elements).length) {
       for (const [path, k] of Object.entries(elements)) detailed[path] = `${k}${suffix}` as DiffKind;
     } else {
@@ -62,6 +62,15 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
   const oldArgs: PropertyMap = {};
   for (const key of Object.keys(def.args.shape)) oldArgs[key] = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
   return { changes: diffs.length > 0, replaces, diffs, detailed, deleteBeforeReplace: replaces.length > 0 && mustDeleteFirst(def, oldArgs, news) };
+}
+
+/** The definition's per-element detail; a state it cannot read gets the whole-property view. */
+function elementDiff(def: AnyResource, key: string, prev: unknown, next: unknown): Record<string, "ADD" | "DELETE" | "UPDATE"> | undefined {
+  try {
+    return def.detailedDiff?.[key]?.(prev, next);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
