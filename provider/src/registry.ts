@@ -26,10 +26,22 @@ import { getLinkPops } from "./functions/link/get-link-pops";
 
 import { vgateFunctions, vgateResources } from "./resources/vgate";
 import { mailFunctions, mailResources } from "./resources/mail";
+import { sgateFunctions, sgateResources } from "./resources/sgate";
+import { voiceAndRoomFunctions, voiceAndRoomResources } from "./resources/voice";
+import { serviceFunctions, serviceResources } from "./resources/services";
+import { computeFunctions, computeResources } from "./resources/compute";
+import { streamFunctions, streamResources } from "./resources/stream";
+import { vodResources } from "./resources/vod";
+import { site as verifySite } from "./resources/verify/site";
+import { project as pagesProject } from "./resources/pages/project";
+import { getBalance as vgateGetBalance } from "./functions/vgate/get-balance";
 
+import { orgFunctions, orgResources } from "./resources/org";
+import { partnerResources } from "./resources/partner";
+import { registryFunctions, registryResources } from "./resources/registry";
 /** Every resource and function the provider serves, by type token. Add new definitions here. */
-export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, zoneRecords, rpkiCa, rpkiRoa, cdnSite, cdnSiteSettings, cdnSiteVerification, securityRule, linkTunnel, linkTunnelHostnames, ...vgateResources, ...mailResources];
-export const functions: readonly AnyFunction[] = [getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl, getLinkPops, ...vgateFunctions, ...mailFunctions];
+export const resources: readonly AnyResource[] = [...orgResources, ...partnerResources, ...registryResources, ...computeResources, ...streamResources, ...vodResources, zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, zoneRecords, rpkiCa, rpkiRoa, cdnSite, cdnSiteSettings, cdnSiteVerification, securityRule, linkTunnel, linkTunnelHostnames, ...vgateResources, ...mailResources, ...sgateResources, verifySite, pagesProject, ...serviceResources, ...voiceAndRoomResources];
+export const functions: readonly AnyFunction[] = [...orgFunctions, ...registryFunctions, ...computeFunctions, ...streamFunctions, getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl, getLinkPops, ...vgateFunctions, ...mailFunctions, ...sgateFunctions, vgateGetBalance, ...serviceFunctions, ...voiceAndRoomFunctions];
 
 export const resourcesByToken = new Map(resources.map((r) => [r.token, r]));
 export const functionsByToken = new Map(functions.map((f) => [f.token, f]));

@@ -15,11 +15,31 @@ import { mailRoutes } from "./mail";
 import { rpkiRoutes } from "./rpki";
 import { securityRuleRoutes } from "./security-rules";
 import { serviceRoutes } from "./services";
+import { sgateRoutes } from "./sgate";
+import { webhookRoutes } from "./webhooks";
 import { vgateRoutes } from "./vgate";
+import { voiceAndRoomRoutes } from "./voice-and-rooms";
+import { verifyRoutes } from "./verify";
+import { pagesRoutes } from "./pages";
+
+import { vmRoutes } from "./vms";
+import { streamRoutes } from "./stream";
+import { vodRoutes } from "./vod";
+
+import { orgRoutes } from "./org";
+import { partnerRoutes } from "./partner";
+import { registryRoutes } from "./registry";
 
 export const allRoutes: Route[] = [
+  ...orgRoutes,
+  ...partnerRoutes,
+  ...registryRoutes,
+  ...vmRoutes,
+  ...streamRoutes,
+  ...vodRoutes,
   ...identityRoutes,
   ...serviceRoutes,
+  ...webhookRoutes,
   ...dnsListRoutes,
   ...dnsZoneRoutes,
   ...dnsZoneSettingRoutes,
@@ -33,4 +53,8 @@ export const allRoutes: Route[] = [
   ...linkRoutes,
   ...mailRoutes,
   ...vgateRoutes,
+  ...voiceAndRoomRoutes,
+  ...sgateRoutes,
+  ...verifyRoutes,
+  ...pagesRoutes,
 ];

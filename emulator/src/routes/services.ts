@@ -1,6 +1,8 @@
 import { paginate, pagingOnlyQuery } from "../paging";
 import { route } from "../router";
 import type { ServiceRow } from "../store";
+import { serviceAnalyticsRoutes } from "./services-analytics";
+import { resolverServiceRoutes } from "./services-resolver";
 
 export function serviceView(s: ServiceRow) {
   return {
@@ -32,4 +34,7 @@ export const serviceRoutes = [
     scope: "read",
     handler: ({ store, account, params }) => serviceView(store.owned(store.services, params.id, account.name, "service")),
   }),
+
+  ...resolverServiceRoutes,
+  ...serviceAnalyticsRoutes,
 ];

@@ -1,0 +1,108 @@
+// Internet exchange: an account applies for membership with a network (ASN, AS-SET, contact); the
+// exchange assigns ports and route-server sessions. The API has no way to delete a member.
+import { z } from "zod";
+import { ApiError, notFound } from "../errors";
+import { route, type Env } from "../router";
+import type { Store } from "../store";
+import { stringId, tablesOf } from "../talk/tables";
+
+export interface MemberRow {
+  id: string;
+  account: string;
+  asn: number;
+  name: string;
+  as_set: string | null;
+  contact: string;
+  listed: boolean;
+  state: "applied" | "active";
+  created_at: string;
+}
+
+const tables = new WeakMap<Store, Map<string, MemberRow>>();
+export const ixMembers = (store: Store) => tablesOf(tables, store, () => new Map<string, MemberRow>());
+
+export const ROUTE_SERVERS = [
+  { name: "rs1", asn: 64999, ip4: "198.51.100.1", ip6: "2001:db8:ffff::1" },
+  { name: "rs2", asn: 64999, ip4: "198.51.100.2", ip6: "2001:db8:ffff::2" },
+];
+
+const AS_SET = /^(AS[0-9]+:)?AS-[A-Z0-9-]{1,60}$/;
+const name = z.string().trim().min(1).max(100);
+const asSet = z
+  .string()
+  .trim()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.string().regex(AS_SET, { error: "must be an AS-SET such as AS-EXAMPLE or AS64500:AS-CUSTOMERS" }));
+const contact = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: "must be an email address" });
+
+const createBody = z.strictObject({
+  asn: z.int().min(1).max(4294967294).refine((n) => n !== 23456, { error: "23456 is AS_TRANS, not a network" }),
+  name,
+  as_set: asSet.nullable().optional(),
+  contact,
+  listed: z.boolean().optional(),
+});
+const patchBody = z.strictObject({ name: name.optional(), as_set: asSet.nullable().optional(), contact: contact.optional(), listed: z.boolean().optional() });
+
+type Ctx = Env & { account: { name: string } };
+
+function own(ctx: Ctx, id: string): MemberRow {
+  const row = ixMembers(ctx.store).get(id);
+  if (!row || row.account !== ctx.account.name) throw notFound("member");
+  return row;
+}
+
+function view(r: MemberRow) {
+  const { account: _a, ...rest } = r;
+  return { ...rest, ports: [], sessions: ROUTE_SERVERS.map((rs) => ({ route_server: rs.name, family: "v4", state: r.state === "active" ? "established" : "idle" })) };
+}
+
+export const ixRoutes = [
+  route({
+    method: "GET",
+    path: "/ix/overview",
+    scope: "read",
+    handler: (ctx) => ({
+      lan: { ip4: "198.51.100.0/24", ip6: "2001:db8:ffff::/64" },
+      route_servers: ROUTE_SERVERS,
+      networks: [...ixMembers(ctx.store).values()].filter((m) => m.account === ctx.account.name).map(view),
+    }),
+  }),
+  route({
+    method: "POST",
+    path: "/ix/members",
+    scope: "write",
+    body: createBody,
+    handler: (ctx) => {
+      const b = ctx.body;
+      const clash = [...ixMembers(ctx.store).values()].find((m) => m.account === ctx.account.name && m.asn === b.asn);
+      if (clash) throw new ApiError("conflict", `asn: AS${b.asn} has already applied (member ${clash.id})`);
+      const row: MemberRow = { id: stringId("ixm"), account: ctx.account.name, asn: b.asn, name: b.name, as_set: b.as_set ?? null, contact: b.contact, listed: b.listed ?? true, state: "applied", created_at: ctx.store.timestamp() };
+      ixMembers(ctx.store).set(row.id, row);
+      ctx.status(201);
+      return view(row);
+    },
+  }),
+  route({ method: "GET", path: "/ix/members/{id}", scope: "read", handler: (ctx) => view(own(ctx, ctx.params.id)) }),
+  route({
+    method: "PATCH",
+    path: "/ix/members/{id}",
+    scope: "write",
+    body: patchBody,
+    handler: (ctx) => {
+      const row = own(ctx, ctx.params.id);
+      for (const [k, v] of Object.entries(ctx.body)) if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = v;
+      return view(row);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/ix/members/{id}/routes",
+    scope: "read",
+    query: z.strictObject({ family: z.enum(["v4", "v6"]).optional() }),
+    handler: (ctx) => {
+      own(ctx, ctx.params.id);
+      return { data: [] };
+    },
+  }),
+];

@@ -1,0 +1,169 @@
+// Storage destinations: customer buckets that receive copies of recordings. The key is tested with
+// one small write and delete before a create (or a key change) is accepted. The emulator has no
+// real buckets: a secret key that starts with `deny` fails the test, as a validation_error on
+// secret_key (docs/api-assumptions.md).
+import { z } from "zod";
+import { invalid, notFound } from "../errors";
+import { paginate, pagingQuery } from "../paging";
+import { route, type Env } from "../router";
+import type { Store } from "../store";
+import { queryInt } from "../validation";
+import { stringId, tablesOf } from "../talk/tables";
+
+export interface DestinationRow {
+  id: string;
+  account: string;
+  name: string;
+  region: string | null;
+  prefix: string;
+  endpoint: string;
+  bucket: string;
+  access_key: string;
+  secret_key: string;
+  auto_meet: boolean;
+  last_test_at: string;
+  created_at: string;
+}
+
+const tables = new WeakMap<Store, Map<string, DestinationRow>>();
+export const destinations = (store: Store) => tablesOf(tables, store, () => new Map<string, DestinationRow>());
+
+export const FAILING_KEY_PREFIX = "deny";
+
+const name = z.string().trim().min(1).max(100);
+const prefix = z.string().max(200).regex(/^[^\s]*$/, { error: "must not contain spaces" });
+const accessKey = z.string().min(1).max(128);
+const secretKey = z.string().min(1).max(256);
+
+const createBody = z.strictObject({
+  name: name.optional(),
+  region: z.string().min(1).max(64).optional(),
+  prefix: prefix.optional(),
+  endpoint: z.string().max(2048),
+  bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: "must be 3 to 63 lower-case letters, digits, '.' or '-'" }),
+  access_key: accessKey,
+  secret_key: secretKey,
+});
+
+const patchBody = z.strictObject({ name: name.optional(), prefix: prefix.optional(), access_key: accessKey.optional(), secret_key: secretKey.optional(), auto_meet: z.boolean().optional() });
+
+type Ctx = Env & { account: { name: string } };
+
+function own(ctx: Ctx, id: string): DestinationRow {
+  const row = destinations(ctx.store).get(id);
+  if (!row || row.account !== ctx.account.name) throw notFound("destination");
+  return row;
+}
+
+function checkEndpoint(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid("endpoint", "must be an https:// URL such as https://s3.example.net");
+  }
+  if (url.protocol !== "https:" || url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") throw invalid("endpoint", "must be an https:// URL without credentials, query or fragment");
+}
+
+/** The one small write and delete; the bucket answers with a refusal for keys the emulator fails. */
+function testWrite(r: { bucket: string; endpoint: string; secret_key: string }): void {
+  if (r.secret_key.startsWith(FAILING_KEY_PREFIX)) {
+    // A refused key is the caller's input, not a passing outage: a validation error, never retried.
+    throw invalid("secret_key", `the test write to bucket ${r.bucket} at ${r.endpoint} failed: AccessDenied (the access key or secret key is not accepted)`);
+  }
+}
+
+const view = (r: DestinationRow) => {
+  const { account: _a, secret_key: _s, ...rest } = r;
+  return rest;
+};
+
+export const storageRoutes = [
+  route({
+    method: "GET",
+    path: "/storage/destinations",
+    scope: "read",
+    query: z.strictObject(pagingQuery),
+    handler: (ctx) => paginate([...destinations(ctx.store).values()].filter((d) => d.account === ctx.account.name), ctx.query, view),
+  }),
+  route({
+    method: "POST",
+    path: "/storage/destinations",
+    scope: "write",
+    body: createBody,
+    handler: (ctx) => {
+      const b = ctx.body;
+      checkEndpoint(b.endpoint);
+      testWrite(b);
+      const now = ctx.store.timestamp();
+      const row: DestinationRow = {
+        id: stringId("dst"),
+        account: ctx.account.name,
+        name: b.name ?? b.bucket,
+        region: b.region ?? null,
+        prefix: b.prefix ?? "",
+        endpoint: b.endpoint,
+        bucket: b.bucket,
+        access_key: b.access_key,
+        secret_key: b.secret_key,
+        auto_meet: false,
+        last_test_at: now,
+        created_at: now,
+      };
+      destinations(ctx.store).set(row.id, row);
+      ctx.status(201);
+      return view(row);
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: "/storage/destinations/{id}",
+    scope: "write",
+    body: patchBody,
+    handler: (ctx) => {
+      const row = own(ctx, ctx.params.id);
+      const b = ctx.body;
+      if (b.access_key !== undefined || b.secret_key !== undefined) {
+        testWrite({ ...row, secret_key: b.secret_key ?? row.secret_key });
+        row.last_test_at = ctx.store.timestamp();
+      }
+      for (const [k, v] of Object.entries(b)) if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = v;
+      return view(row);
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/storage/destinations/{id}",
+    scope: "write",
+    handler: (ctx) => {
+      destinations(ctx.store).delete(own(ctx, ctx.params.id).id);
+      return undefined;
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/storage/destinations/{id}/test",
+    scope: "write",
+    handler: (ctx) => {
+      const row = own(ctx, ctx.params.id);
+      testWrite(row);
+      row.last_test_at = ctx.store.timestamp();
+      return { ok: true, tested_at: row.last_test_at };
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/storage/copies",
+    scope: "read",
+    query: z.strictObject({ limit: queryInt(1).optional() }),
+    handler: () => ({ data: [] }),
+  }),
+  route({
+    method: "POST",
+    path: "/storage/copies/:id/retry",
+    scope: "write",
+    handler: () => {
+      throw notFound("copy");
+    },
+  }),
+];

@@ -1,0 +1,228 @@
+// The messaging gateway: numbers (seeded per account), brands, campaigns, senders, templates with
+// versions, consents and broadcasts. The tables hang off the Store through a WeakMap like the
+// other areas. Every messaging id is a prefixed random string.
+import { randomBytes } from "node:crypto";
+import { notFound } from "../errors";
+import type { Env } from "../router";
+import type { Store } from "../store";
+
+export const E164 = /^\+[1-9][0-9]{6,14}$/;
+export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
+export const ENTITY_TYPES = ["private", "public", "nonprofit", "government", "sole_proprietor"] as const;
+export const REVIEW_STATUSES = ["draft", "submitted"] as const;
+export const USE_CASES = ["mixed", "account_notification", "customer_care", "delivery_notification", "2fa", "marketing", "low_volume", "charity", "polling"] as const;
+export const TEMPLATE_CATEGORIES = ["transactional", "marketing", "otp"] as const;
+export const MESSAGE_CATEGORIES = ["transactional", "marketing"] as const;
+export const CONSENT_SOURCES = ["web_form", "checkout", "keyword", "paper", "import", "api", "other"] as const;
+export const RECIPIENT_STATUSES = ["pending", "sent", "delivered", "failed", "opted_out", "no_consent", "skipped"] as const;
+/** The providers every account can send through; both are ready. */
+export const PROVIDERS = ["primary", "secondary"] as const;
+/** The numbers every account starts with (the API has no endpoint that adds one). */
+export const SEED_NUMBERS = ["+12025550101", "+12025550102", "+12025550103"] as const;
+
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+interface Owned {
+  account: string;
+}
+
+export interface NumberRow extends Owned {
+  number: string;
+  enabled: boolean;
+  provider: string;
+  campaign_id: string | null;
+  help_text: string | null;
+}
+
+export interface BrandRow extends Owned {
+  id: string;
+  legal_name: string;
+  display_name: string | null;
+  tax_id: string | null;
+  country: string | null;
+  vertical: string | null;
+  website: string | null;
+  contact_email: string | null;
+  entity_type: string | null;
+  status: string;
+  created_at: string;
+}
+
+export interface CampaignRow extends Owned {
+  id: string;
+  brand_id: string;
+  description: string | null;
+  message_flow: string | null;
+  samples: string[];
+  use_case: string;
+  status: string;
+  created_at: string;
+}
+
+export interface SenderRow extends Owned {
+  id: string;
+  name: string;
+  description: string | null;
+  numbers: string[];
+  name_status: "in_review";
+  created_at: string;
+}
+
+export interface TemplateVersion {
+  version: number;
+  bodies: Record<string, string>;
+  status: "draft" | "submitted";
+  created_at: string;
+}
+
+export interface TemplateRow extends Owned {
+  id: string;
+  name: string;
+  default_lang: string;
+  category: string;
+  versions: TemplateVersion[];
+  created_at: string;
+}
+
+export interface ConsentRow extends Owned {
+  id: string;
+  recipient: string;
+  proof: string;
+  sender_id: string | null;
+  granted_at: string;
+  source: string;
+  status: "granted" | "revoked";
+  revoked_at: string | null;
+  created_at: string;
+}
+
+export interface BroadcastRow extends Owned {
+  id: string;
+  name: string | null;
+  sender_id: string | null;
+  from: string | null;
+  template_id: string | null;
+  lang: string | null;
+  body: string | null;
+  category: string;
+  rate_per_min: number;
+  recipients: { numbers: string[] };
+  state: "draft" | "scheduled" | "sending" | "paused" | "completed" | "cancelled";
+  start_at: string | null;
+  /** number -> status; filled when the broadcast starts. */
+  results: Map<string, RecipientStatus>;
+  created_at: string;
+}
+
+export interface SgateTables {
+  /** account -> number -> settings */
+  numbers: Map<string, Map<string, NumberRow>>;
+  brands: Map<string, BrandRow>;
+  campaigns: Map<string, CampaignRow>;
+  senders: Map<string, SenderRow>;
+  templates: Map<string, TemplateRow>;
+  consents: Map<string, ConsentRow>;
+  broadcasts: Map<string, BroadcastRow>;
+}
+
+const tables = new WeakMap<Store, SgateTables>();
+
+export function sgate(store: Store): SgateTables {
+  const existing = tables.get(store);
+  if (existing) return existing;
+  const t: SgateTables = { numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() };
+  tables.set(store, t);
+  return t;
+}
+
+/** `<prefix>_<12 hex>`, unique in its table. */
+export function newId(prefix: string, table: Map<string, unknown>): string {
+  for (;;) {
+    const id = `${prefix}_${randomBytes(6).toString("hex")}`;
+    if (!table.has(id)) return id;
+  }
+}
+
+export function rowsOf<T extends Owned>(table: Map<string, T>, account: string): T[] {
+  return [...table.values()].filter((r) => r.account === account);
+}
+
+type AccountEnv = Env & { account: { name: string } };
+
+function owned<T extends Owned>(table: Map<string, T>, id: string, account: string, what: string): T {
+  const row = table.get(id);
+  if (!row || row.account !== account) throw notFound(what);
+  return row;
+}
+
+/** The account's numbers, seeded the first time the account uses the gateway. */
+export function accountNumbers(env: AccountEnv): Map<string, NumberRow> {
+  const t = sgate(env.store);
+  let m = t.numbers.get(env.account.name);
+  if (!m) {
+    m = new Map();
+    for (const number of SEED_NUMBERS) m.set(number, { account: env.account.name, number, enabled: true, provider: "primary", campaign_id: null, help_text: null });
+    t.numbers.set(env.account.name, m);
+  }
+  return m;
+}
+
+export const ownBrand = (env: AccountEnv, id: string) => owned(sgate(env.store).brands, id, env.account.name, "brand");
+export const ownCampaign = (env: AccountEnv, id: string) => owned(sgate(env.store).campaigns, id, env.account.name, "campaign");
+export const ownSender = (env: AccountEnv, id: string) => owned(sgate(env.store).senders, id, env.account.name, "sender");
+export const ownTemplate = (env: AccountEnv, id: string) => owned(sgate(env.store).templates, id, env.account.name, "template");
+export const ownConsent = (env: AccountEnv, id: string) => owned(sgate(env.store).consents, id, env.account.name, "consent");
+export const ownBroadcast = (env: AccountEnv, id: string) => owned(sgate(env.store).broadcasts, id, env.account.name, "broadcast");
+
+export function ownNumber(env: AccountEnv, number: string): NumberRow {
+  const row = accountNumbers(env).get(number);
+  if (!row) throw notFound("number");
+  return row;
+}
+
+export function numberView(n: NumberRow) {
+  const { account: _a, ...rest } = n;
+  return { ...rest, sends: n.enabled, receives: n.enabled };
+}
+
+export function brandView(store: Store, b: BrandRow) {
+  const { account: _a, ...rest } = b;
+  return { ...rest, campaign_ids: rowsOf(sgate(store).campaigns, b.account).filter((c) => c.brand_id === b.id).map((c) => c.id) };
+}
+
+export function campaignView(c: CampaignRow) {
+  const { account: _a, ...rest } = c;
+  return rest;
+}
+
+export function senderView(s: SenderRow) {
+  const { account: _a, ...rest } = s;
+  return rest;
+}
+
+export function newestVersion(t: TemplateRow): TemplateVersion {
+  return t.versions[t.versions.length - 1] as TemplateVersion;
+}
+
+export function templateView(t: TemplateRow, withVersions: boolean) {
+  const newest = newestVersion(t);
+  const base = { id: t.id, name: t.name, default_lang: t.default_lang, category: t.category, bodies: newest.bodies, version: newest.version, status: newest.status, created_at: t.created_at };
+  return withVersions ? { ...base, versions: t.versions } : base;
+}
+
+export function consentView(c: ConsentRow) {
+  const { account: _a, ...rest } = c;
+  return rest;
+}
+
+export function broadcastReport(b: BroadcastRow): Record<RecipientStatus | "total", number> {
+  const report = Object.fromEntries(RECIPIENT_STATUSES.map((s) => [s, 0])) as Record<RecipientStatus | "total", number>;
+  report.total = b.recipients.numbers.length;
+  for (const s of b.results.values()) report[s] += 1;
+  return report;
+}
+
+export function broadcastView(b: BroadcastRow) {
+  const { account: _a, results: _r, ...rest } = b;
+  return { ...rest, report: broadcastReport(b) };
+}

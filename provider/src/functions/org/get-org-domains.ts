@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineFunction } from "../../framework/definition";
+import { fromWire } from "../../framework/wire";
+
+const domainShape = z
+  .object({
+    name: z.string().meta({ description: "The domain." }),
+    verified: z.boolean().meta({ description: "Whether the organisation's control of the domain is verified." }),
+  })
+  .meta({ typeName: "OrgDomain", description: "A domain the organisation works under." });
+
+const result = z.object({ domains: z.array(domainShape).meta({ description: "The domains, in the API's order." }) });
+
+export const getOrgDomains = defineFunction({
+  token: "nsp:org:getOrgDomains",
+  description: "The domains the account's organisation works under, each with a verified flag.",
+  args: z.object({}),
+  result,
+  async invoke(ctx) {
+    const rows = await ctx.client.listAll("/org/domains", { itemSchema: z.looseObject({ name: z.string(), verified: z.boolean() }), signal: ctx.signal });
+    return { domains: rows.map((r) => fromWire(domainShape, r) as z.output<typeof domainShape>) };
+  },
+});

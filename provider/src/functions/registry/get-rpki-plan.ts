@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { defineFunction } from "../../framework/definition";
+import { fromWire } from "../../framework/wire";
+
+const planResult = z.object({
+  suggestions: z
+    .array(
+      z
+        .object({
+          asn: z.number().int().meta({ description: "Origin AS of the suggested ROA." }),
+          prefix: z.string().meta({ description: "Prefix of the suggested ROA." }),
+          maxLength: z.number().int().meta({ description: "Suggested maximum prefix length." }),
+          covered: z.boolean().meta({ description: "Whether a ROA of the account already validates this announcement." }),
+        })
+        .meta({ typeName: "RpkiPlanSuggestion", description: "A ROA suggested from a discovered ASN and prefix." }),
+    )
+    .meta({ description: "ROA suggestions from the discovered ASNs and prefixes (feed them to `nsp:rpki:Roa`)." }),
+  steps: z
+    .array(
+      z
+        .object({
+          step: z.string().meta({ description: "Step key: `sync`, `create_ca`, `parent_response`, `roas`." }),
+          done: z.boolean().meta({ description: "Whether the step is done." }),
+          detail: z.string().meta({ description: "What the step involves." }),
+        })
+        .meta({ typeName: "RpkiPlanStep", description: "One step towards delegated RPKI." }),
+    )
+    .meta({ description: "The delegated-RPKI steps, in order." }),
+});
+
+export const getRpkiPlan = defineFunction({
+  token: "nsp:registry:getRpkiPlan",
+  description: "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.",
+  args: z.object({}),
+  result: planResult,
+  async invoke(ctx) {
+    const raw = await ctx.client.get("/registry/rpki/plan", { schema: z.looseObject({ suggestions: z.array(z.unknown()), steps: z.array(z.unknown()) }), signal: ctx.signal });
+    return fromWire(planResult, raw) as z.output<typeof planResult>;
+  },
+});

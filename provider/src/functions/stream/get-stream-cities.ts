@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { defineFunction } from "../../framework/definition";
+import { fromWire } from "../../framework/wire";
+
+const city = z
+  .object({
+    code: z.string().meta({ description: "City code, the `city` of a channel." }),
+    name: z.string().optional().meta({ description: "City name." }),
+    country: z.string().optional().meta({ description: "Country code." }),
+    hasRoom: z.boolean().meta({ description: "Whether a new channel can be placed there now." }),
+  })
+  .meta({ typeName: "StreamCity" });
+
+const citiesResult = z.object({ cities: z.array(city).meta({ description: "The ingest cities." }) });
+const cityWire = z.looseObject({ code: z.string(), has_room: z.boolean() });
+
+export const getStreamCities = defineFunction({
+  token: "nsp:stream:getStreamCities",
+  description: "Lists the live-streaming ingest cities and whether they have room for another channel.",
+  args: z.object({}),
+  result: citiesResult,
+  async invoke(ctx) {
+    const raw = await ctx.client.get("/stream/cities", { schema: z.union([z.array(cityWire), z.looseObject({ data: z.array(cityWire) })]), signal: ctx.signal });
+    const rows = Array.isArray(raw) ? raw : raw.data;
+    return { cities: rows.map((c) => fromWire(city, c) as z.output<typeof city>) };
+  },
+});

@@ -1,0 +1,110 @@
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { body, fromWire } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
+
+const TOKEN = "nsp:ix:Member";
+const ID = /^[^/\s]+$/;
+const AS_SET = /^(AS[0-9]+:)?AS-[A-Z0-9-]{1,60}$/;
+
+const memberArgs = z.object({
+  asn: z
+    .number()
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(4294967294, "must be at most 4294967294")
+    .refine((n) => n !== 23456, "23456 is AS_TRANS, not a network")
+    .meta({ description: "The network's autonomous system number. One membership per ASN; a new ASN is a new application (replacement)." }),
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ description: "The network's name, as listed to other members." }),
+  asSet: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .pipe(z.string().regex(AS_SET, "must be an AS-SET such as AS-EXAMPLE or AS64500:AS-CUSTOMERS"))
+    .nullable()
+    .optional()
+    .meta({ description: "AS-SET the route servers expand to filter the network's routes; stored upper-case. Unset (or null) for none." }),
+  contact: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.string().max(254, "must be at most 254 characters").regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address such as noc@example.net"))
+    .meta({ description: "Technical contact (NOC) address." }),
+  listed: z.boolean().default(true).meta({ description: "Whether the network is listed in the exchange's member list." }),
+});
+
+const sessionShape = z
+  .object({
+    routeServer: z.string().meta({ description: "Route server name." }),
+    family: z.string().meta({ description: "`v4` or `v6`." }),
+    state: z.string().meta({ description: "Session state, such as `idle` or `established`." }),
+  })
+  .meta({ typeName: "IxSession", description: "A route-server session of the member." });
+
+const memberState = z.object({
+  state: z.string().meta({ description: "Membership state: `applied` until the exchange accepts the application, then `active`." }),
+  sessions: z.array(sessionShape).optional().meta({ description: "Route-server sessions." }),
+  createdAt: z.string().meta({ description: "When the application was made." }),
+});
+
+const memberProperties = memberArgs.extend(memberState.shape);
+type MemberState = z.output<typeof memberProperties>;
+
+const memberWire = z.looseObject({ id: z.string(), asn: z.number().int() });
+type MemberWire = z.output<typeof memberWire>;
+
+const PATCHABLE = ["name", "asSet", "contact", "listed"] as const;
+const toState = (raw: MemberWire) => ({ id: raw.id, state: fromWire(memberProperties, raw) as MemberState });
+
+function idOf(id: string): string {
+  if (!ID.test(id)) throw new Error(`${TOKEN}: "${id}" is not a member id (<memberId>, such as ixm_0123456789ab)`);
+  return id;
+}
+
+export const FORGET_NOTE =
+  "the API has no endpoint to delete an internet-exchange membership, so it was only removed from the stack: the membership, its ports and sessions remain at the exchange. Ask the exchange to end it.";
+
+export const member = defineResource({
+  token: TOKEN,
+  description:
+    "An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.",
+  args: memberArgs,
+  state: memberState,
+  replaceOnChanges: ["asn"],
+  importId: "<memberId>",
+
+  async create(ctx, args) {
+    const created = await createOnce(
+      ctx,
+      `IX member AS${args.asn}`,
+      () => ctx.client.post("/ix/members", body(memberArgs, args, ["asn", "name", "asSet", "contact", "listed"]), { schema: memberWire, signal: ctx.signal }),
+      // One membership per ASN: the natural key, found in the overview's networks.
+      async () => {
+        const overview = await ctx.client.get("/ix/overview", { schema: z.looseObject({ networks: z.array(memberWire).optional() }), signal: ctx.signal });
+        return overview.networks?.find((m) => m.asn === args.asn);
+      },
+    );
+    return toState(created);
+  },
+
+  async read(ctx, id) {
+    try {
+      return toState(await ctx.client.get(`/ix/members/${encodeURIComponent(idOf(id))}`, { schema: memberWire, signal: ctx.signal }));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds, changed) {
+    const keys = PATCHABLE.filter((k) => changed.includes(k));
+    if (keys.length === 0) return { ...olds, ...news };
+    const patch = body(memberArgs, { ...news, asSet: news.asSet ?? null }, keys);
+    return toState(await ctx.client.patch(`/ix/members/${encodeURIComponent(idOf(id))}`, patch, { schema: memberWire, signal: ctx.signal })).state;
+  },
+
+  async delete(ctx, id) {
+    ctx.log("warning", `member ${idOf(id)}: ${FORGET_NOTE}`);
+  },
+});

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { body, fromWire } from "../../framework/wire";
+
+const TOKEN = "nsp:meet:Settings";
+/** The account has one settings object; this is its id, and its import id. */
+export const SETTINGS_ID = "meet-settings";
+
+const flag = (what: string) => z.boolean().optional().meta({ description: `${what} Left as the account has it when unset.` });
+
+const settingsArgs = z.object({
+  waitingRoom: flag("Whether guests wait in a waiting room until admitted."),
+  waitingRoomAll: flag("Whether everybody (members too) waits in the waiting room; needs `waitingRoom`."),
+  guestsAllowed: flag("Whether people outside the organisation may join."),
+  muteOnEntry: flag("Whether microphones are muted on entry."),
+  camOffOnEntry: flag("Whether cameras are off on entry."),
+  chat: flag("Whether the in-meeting chat is on."),
+  reactions: flag("Whether reactions are on."),
+  hostMustJoinFirst: flag("Whether the meeting starts only when the host joins."),
+  lockedDefault: flag("Whether new meetings start locked."),
+  sharePolicy: z.enum(["anyone", "host_only", "host_approve"]).optional().meta({ description: "Who may share a screen. Left as the account has it when unset." }),
+  recordPolicy: z.enum(["off", "host", "auto"]).optional().meta({ description: "Recording: `off`, by the `host`, or `auto`matic. Left as the account has it when unset." }),
+  city: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.string().regex(/^[a-z]{3}$/, "must be a three-letter city code such as fra"))
+    .optional()
+    .meta({ description: "City that hosts new meetings; one of `cities`. Left as the account has it when unset." }),
+  phoneLang: z.enum(["en", "zh"]).optional().meta({ description: "Language of the dial-in prompts. Left as the account has it when unset." }),
+  retention: z
+    .object({ days: z.number().int().min(1, "must be at least 1").max(3650, "must be at most 3650").meta({ description: "Days recordings are kept (1 to 3650)." }) })
+    .optional()
+    .meta({ typeName: "MeetRetention", description: "How long recordings are kept. Left as the account has it when unset." }),
+});
+
+const settingsState = z.object({
+  cities: z
+    .array(
+      z
+        .object({ id: z.string().meta({ description: "City code." }), name: z.string().optional().meta({ description: "Display name." }), country: z.string().optional().meta({ description: "Country code." }) })
+        .meta({ typeName: "MeetCity", description: "A city that accepts new meetings." }),
+    )
+    .meta({ description: "The cities that accept new meetings." }),
+});
+
+const settingsProperties = settingsArgs.extend(settingsState.shape);
+type SettingsState = z.output<typeof settingsProperties>;
+const FIELDS = Object.keys(settingsArgs.shape) as (keyof z.output<typeof settingsArgs> & string)[];
+
+const settingsWire = z.looseObject({});
+const toState = (raw: unknown) => fromWire(settingsProperties, raw) as SettingsState;
+
+function idOf(id: string): string {
+  if (id !== SETTINGS_ID) throw new Error(`${TOKEN}: id "${id}" must be "${SETTINGS_ID}" (the account has one meeting settings object)`);
+  return id;
+}
+
+export const DELETE_NOTE = "the account's meeting settings cannot be deleted; they were removed from the stack and stay as they are (new meetings keep using them)";
+
+export const settings = defineResource({
+  token: TOKEN,
+  description: `The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: \`${SETTINGS_ID}\`.`,
+  args: settingsArgs,
+  state: settingsState,
+  importId: SETTINGS_ID,
+
+  check(args) {
+    return args.waitingRoomAll === true && args.waitingRoom === false ? [{ property: "waitingRoomAll", reason: "needs waitingRoom" }] : [];
+  },
+
+  async create(ctx, args) {
+    const keys = FIELDS.filter((k) => args[k] !== undefined);
+    const raw = keys.length === 0 ? await ctx.client.get("/meet/settings", { schema: settingsWire, signal: ctx.signal }) : await ctx.client.patch("/meet/settings", body(settingsArgs, args, keys), { schema: settingsWire, signal: ctx.signal });
+    return { id: SETTINGS_ID, state: toState(raw) };
+  },
+
+  async read(ctx, id) {
+    idOf(id);
+    return { id: SETTINGS_ID, state: toState(await ctx.client.get("/meet/settings", { schema: settingsWire, signal: ctx.signal })) };
+  },
+
+  async update(ctx, id, news, olds, changed) {
+    idOf(id);
+    // A setting the program stops setting stays as it is: there is nothing to reset it to.
+    const keys = FIELDS.filter((k) => changed.includes(k) && news[k] !== undefined);
+    if (keys.length === 0) return { ...olds, ...news };
+    return toState(await ctx.client.patch("/meet/settings", body(settingsArgs, news, keys), { schema: settingsWire, signal: ctx.signal }));
+  },
+
+  async delete(ctx, id) {
+    idOf(id);
+    ctx.log("warning", DELETE_NOTE);
+  },
+});

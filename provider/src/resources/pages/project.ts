@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { fromWire } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
+
+const TOKEN = "nsp:pages:Project";
+const NUMERIC = /^[1-9][0-9]{0,15}$/;
+
+/** A project's id as the path wants it; a malformed import id is an error before any request. */
+function projectIdOf(id: string): string {
+  if (!NUMERIC.test(id)) throw new Error(`${TOKEN}: "${id}" is not a static-site project id; a project is known by its numeric id (<projectId>)`);
+  return id;
+}
+
+const projectArgs = z.object({
+  name: z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$/, "must be 1 to 58 lower-case letters, digits or '-', starting and ending with a letter or digit")
+    .meta({ description: "Name of the project, also its subdomain under the static-site domain; unique across the platform. The API cannot rename a project, so a change replaces it." }),
+});
+
+const projectState = z.object({
+  subdomain: z.string().nullable().optional().meta({ description: "The host name the live deploy is served on." }),
+  liveDeployId: z.string().nullable().optional().meta({ description: "Id of the live deploy; null until a deploy is finished. Deploys are made by deploy tooling, not by this resource." }),
+  createdAt: z.string().meta({ description: "When the project was created." }),
+});
+
+const projectProperties = projectArgs.extend(projectState.shape);
+type ProjectState = z.output<typeof projectProperties>;
+
+const projectWire = z.looseObject({ id: z.number().int(), name: z.string(), live_deploy_id: z.number().int().nullable().optional() });
+type ProjectWire = z.output<typeof projectWire>;
+
+function toState(raw: ProjectWire): ProjectState {
+  return fromWire(projectProperties, raw) as ProjectState;
+}
+
+export const project = defineResource({
+  token: TOKEN,
+  description:
+    "A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.",
+  args: projectArgs,
+  state: projectState,
+  replaceOnChanges: ["name"],
+  importId: "<projectId>",
+
+  async create(ctx, args) {
+    const created = await createOnce(
+      ctx,
+      `static-site project ${args.name}`,
+      () => ctx.client.post("/pages/projects", { name: args.name }, { schema: projectWire, signal: ctx.signal }),
+      async () => (await ctx.client.listAll("/pages/projects", { itemSchema: projectWire, signal: ctx.signal })).find((p) => p.name === args.name),
+    );
+    return { id: String(created.id), state: toState(created) };
+  },
+
+  async read(ctx, id) {
+    const projectId = projectIdOf(id);
+    try {
+      return { id: projectId, state: toState(await ctx.client.get(`/pages/projects/${projectId}`, { schema: projectWire, signal: ctx.signal })) };
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/pages/projects/${projectIdOf(id)}`, { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { defineResource, type CheckFailure } from "../../framework/definition";
+import { body, fromWire } from "../../framework/wire";
+import { createOnce } from "../../framework/create-once";
+import { e164, getOrUndefined, idOf, lang, patchValues, stringRef } from "./fields";
+
+const TOKEN = "nsp:sgate:Broadcast";
+const MAX_RECIPIENTS = 10000;
+
+const recipients = z
+  .object({
+    numbers: z
+      .array(e164)
+      .min(1, "must have at least 1 item")
+      .max(MAX_RECIPIENTS, `must have at most ${MAX_RECIPIENTS} items`)
+      .meta({ description: `The numbers (E.164) to send to, at most ${MAX_RECIPIENTS}.` }),
+  })
+  .meta({ typeName: "SgateBroadcastRecipients", description: "Who a broadcast goes to." });
+
+const broadcastArgs = z.object({
+  recipients: recipients.meta({ description: "Who the broadcast goes to." }),
+  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").nullable().optional().meta({ description: "Name of the broadcast." }),
+  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) it goes out as.").nullable().optional(),
+  from: e164.nullable().optional().meta({ description: "The account's number (E.164) it goes out from." }),
+  templateId: stringRef("Id of the template (`nsp:sgate:Template`) to send; give either this or `body`.").nullable().optional(),
+  lang: lang.nullable().optional().meta({ description: "Language of the template to use; its default language when unset." }),
+  body: z.string().min(1, "must not be empty").max(1600, "must be at most 1600 characters").nullable().optional().meta({ description: "The text to send; give either this or `templateId`." }),
+  category: z.enum(["transactional", "marketing"]).default("marketing").meta({ description: "`transactional` or `marketing` (marketing reaches only recipients with a granted consent)." }),
+  ratePerMin: z.number().int().min(1, "must be at least 1").max(6000, "must be at most 6000").default(60).meta({ description: "Messages sent per minute once started." }),
+});
+
+const report = z
+  .object({
+    total: z.number().int(),
+    pending: z.number().int(),
+    sent: z.number().int(),
+    delivered: z.number().int(),
+    failed: z.number().int(),
+    optedOut: z.number().int(),
+    noConsent: z.number().int(),
+    skipped: z.number().int(),
+  })
+  .meta({ typeName: "SgateBroadcastReport", description: "Recipients by status." });
+
+const broadcastState = z.object({
+  state: z.string().meta({ description: "`draft` while managed here; after a start (outside Pulumi): `scheduled`, `sending`, `paused`, `completed` or `cancelled`." }),
+  startAt: z.string().nullable().optional().meta({ description: "When the broadcast started or is to start." }),
+  report: report.meta({ description: "Recipients by status." }),
+  createdAt: z.string().meta({ description: "When the broadcast was created." }),
+});
+
+const broadcastProperties = broadcastArgs.extend(broadcastState.shape);
+type BroadcastState = z.output<typeof broadcastProperties>;
+
+const broadcastWire = z.looseObject({ id: z.string(), name: z.string().nullable().optional(), state: z.string() });
+type BroadcastWire = z.output<typeof broadcastWire>;
+
+const FIELDS = ["recipients", "name", "senderId", "from", "templateId", "lang", "body", "category", "ratePerMin"] as const;
+const NULLABLE = ["name", "senderId", "from", "templateId", "lang", "body"] as const;
+
+const toState = (raw: BroadcastWire) => ({ id: raw.id, state: fromWire(broadcastProperties, raw) as BroadcastState });
+const broadcastPath = (id: string) => `/sgate/broadcasts/${encodeURIComponent(idOf(TOKEN, id, "a broadcast id such as bc_0123456789ab"))}`;
+
+export const broadcast = defineResource({
+  token: TOKEN,
+  description:
+    "A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it is paused, cancelled or finished.",
+  args: broadcastArgs,
+  state: broadcastState,
+  importId: "<broadcastId>",
+
+  check(args) {
+    const failures: CheckFailure[] = [];
+    if (args.body && args.templateId) failures.push({ property: "body", reason: "give either body or templateId, not both" });
+    if (!args.body && !args.templateId) failures.push({ property: "body", reason: "is required when templateId is not set" });
+    const seen = args.recipients.numbers;
+    seen.forEach((n, i) => {
+      const first = seen.indexOf(n);
+      if (first !== i) failures.push({ property: "recipients", reason: `${n} is listed twice (items ${first} and ${i})` });
+    });
+    return failures;
+  },
+
+  async create(ctx, args) {
+    const post = () => ctx.client.post("/sgate/broadcasts", body(broadcastArgs, args, FIELDS), { schema: broadcastWire, signal: ctx.signal });
+    const created = await createOnce(ctx, `broadcast ${args.name ?? ""}`.trim(), post, async () => {
+      // Only a name tells drafts apart; without one a lost answer is sent again.
+      if (!args.name) return undefined;
+      return (await ctx.client.listAll("/sgate/broadcasts", { itemSchema: broadcastWire, signal: ctx.signal })).find((b) => b.name === args.name && b.state === "draft");
+    });
+    return toState(created);
+  },
+
+  async read(ctx, id) {
+    const found = await getOrUndefined(ctx, broadcastPath(id), broadcastWire);
+    return found ? toState(found) : undefined;
+  },
+
+  async update(ctx, id, news, olds, changedInputs) {
+    const changed = FIELDS.filter((k) => changedInputs.includes(k));
+    if (changed.length === 0) return { ...olds, ...news };
+    return toState(await ctx.client.patch(broadcastPath(id), body(broadcastArgs, patchValues(news, NULLABLE), changed), { schema: broadcastWire, signal: ctx.signal })).state;
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(broadcastPath(id), { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { body, fromWire } from "../../framework/wire";
+import { isApiError } from "../../client";
+import { createOnce } from "../../framework/create-once";
+
+const TOKEN = "nsp:storage:Destination";
+const ID = /^[^/\s]+$/;
+
+function isHttpsUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === "https:" && u.hostname !== "" && u.username === "" && u.password === "" && u.search === "" && u.hash === "";
+  } catch {
+    return false;
+  }
+}
+
+const destinationArgs = z.object({
+  endpoint: z
+    .string()
+    .trim()
+    .refine(isHttpsUrl, "must be an https:// URL without credentials, query or fragment, such as https://s3.eu-central-1.example.net")
+    .meta({ description: "The bucket service's address (S3-compatible), such as `https://s3.eu-central-1.example.net`." }),
+  bucket: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be 3 to 63 lower-case letters, digits, '.' or '-', starting and ending with a letter or digit")
+    .meta({ description: "The bucket that receives the copies." }),
+  region: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").optional().meta({ description: "The bucket's region, where the service needs one." }),
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional().meta({ description: "Display name; the API uses the bucket's name when unset." }),
+  prefix: z.string().max(200, "must be at most 200 characters").regex(/^\S*$/, "must not contain spaces").optional().meta({ description: "Key prefix of the copies, such as `recordings/`; none when unset." }),
+  accessKey: z.string().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ description: "Access key id of the credential the service writes with." }),
+  secretKey: z
+    .string()
+    .min(1, "must not be empty")
+    .max(256, "must be at most 256 characters")
+    .optional()
+    .meta({
+      description:
+        "Secret key of the credential. Secret and write-only: the API never returns it. Required to create a destination (the API tests it with one small write and delete, and a failed test fails the create); after an import it may stay unset until it is to be changed.",
+    }),
+  autoMeet: z.boolean().default(false).meta({ description: "Whether meeting recordings are copied here automatically." }),
+});
+
+const destinationState = z.object({
+  lastTestAt: z.string().nullable().optional().meta({ description: "When the credential was last tested." }),
+  createdAt: z.string().meta({ description: "When the destination was bound." }),
+});
+
+const destinationProperties = destinationArgs.extend(destinationState.shape);
+type DestinationState = z.output<typeof destinationProperties>;
+
+const destinationWire = z.looseObject({ id: z.string(), endpoint: z.string(), bucket: z.string(), prefix: z.string().optional(), access_key: z.string() });
+type DestinationWire = z.output<typeof destinationWire>;
+
+function toState(raw: DestinationWire) {
+  const state = fromWire(destinationProperties, raw) as DestinationState;
+  // No prefix and an empty one are the same to the API; the program writes no prefix as unset.
+  if (state.prefix === "") delete state.prefix;
+  return { id: raw.id, state };
+}
+
+function idOf(id: string): string {
+  if (!ID.test(id)) throw new Error(`${TOKEN}: "${id}" is not a destination id (<destinationId>, such as dst_0123456789ab)`);
+  return id;
+}
+
+/** A failed key test is a validation error on the key; say what was tested and what to fix. */
+function explainTest(e: unknown): never {
+  if (isApiError(e) && e.code === "validation_error" && /test write/.test(e.serverMessage)) {
+    throw new Error(`${TOKEN}: the API tested accessKey/secretKey with a small write and delete in the bucket, and it failed (${e.code}): ${e.serverMessage}. Check the keys and the bucket's permissions.`);
+  }
+  throw e;
+}
+
+const PATCHABLE = ["name", "prefix", "accessKey", "secretKey", "autoMeet"] as const;
+
+export const destination = defineResource({
+  token: TOKEN,
+  description:
+    "A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.",
+  args: destinationArgs,
+  state: destinationState,
+  replaceOnChanges: ["endpoint", "bucket", "region"],
+  secrets: ["secretKey"],
+  writeOnly: ["secretKey"],
+  importId: "<destinationId>",
+
+  async create(ctx, args) {
+    if (args.secretKey === undefined) throw new Error(`${TOKEN}: secretKey is required to create a destination (the API tests the key before binding the bucket)`);
+    const created = await createOnce(
+      ctx,
+      `storage destination ${args.bucket}`,
+      () => ctx.client.post("/storage/destinations", body(destinationArgs, args, ["name", "region", "prefix", "endpoint", "bucket", "accessKey", "secretKey"]), { schema: destinationWire, signal: ctx.signal }).catch(explainTest),
+      // The same bucket at the same address, prefix and key is the same destination.
+      async () =>
+        (await ctx.client.listAll("/storage/destinations", { itemSchema: destinationWire, signal: ctx.signal })).find(
+          (d) => d.endpoint === args.endpoint && d.bucket === args.bucket && (d.prefix ?? "") === (args.prefix ?? "") && d.access_key === args.accessKey,
+        ),
+    );
+    const made = toState(created);
+    if (!args.autoMeet) return made;
+    ctx.progress(made.id, made.state);
+    return toState(await ctx.client.patch(`/storage/destinations/${encodeURIComponent(made.id)}`, { auto_meet: true }, { schema: destinationWire, signal: ctx.signal }));
+  },
+
+  // There is no GET of one destination: it is found in the account's list.
+  async read(ctx, id) {
+    const destId = idOf(id);
+    const all = await ctx.client.listAll("/storage/destinations", { itemSchema: destinationWire, signal: ctx.signal });
+    const found = all.find((d) => d.id === destId);
+    return found ? toState(found) : undefined;
+  },
+
+  async update(ctx, id, news, olds, changed) {
+    // A name left to the API keeps the last one; a dropped prefix becomes none; a dropped secret key keeps the API's.
+    const keys = PATCHABLE.filter((k) => changed.includes(k) && (news[k] !== undefined || k === "prefix"));
+    if (keys.length === 0) return { ...olds, ...news };
+    const patch = body(destinationArgs, { ...news, prefix: news.prefix ?? "" }, keys);
+    // The API tests a new key only with both halves; send the access key along with a new secret key.
+    if (patch.secret_key !== undefined) patch.access_key = news.accessKey;
+    const raw = await ctx.client.patch(`/storage/destinations/${encodeURIComponent(idOf(id))}`, patch, { schema: destinationWire, signal: ctx.signal }).catch(explainTest);
+    return toState(raw).state;
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/storage/destinations/${encodeURIComponent(idOf(id))}`, { signal: ctx.signal });
+  },
+});

@@ -1,0 +1,150 @@
+import { z } from "zod";
+import { defineResource, type OperationContext } from "../../framework/definition";
+import { body, fromWire } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { channelIdOf } from "./ids";
+
+const TOKEN = "nsp:stream:Channel";
+
+const channelArgs = z.object({
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ description: "Name of the channel." }),
+  visibility: z.enum(["public", "unlisted"]).default("public").meta({ description: "`public` or `unlisted`." }),
+  placement: z.enum(["city", "anycast"]).default("anycast").meta({ description: "Where the ingest runs: `anycast` (nearest city) or `city` (the one named by `city`)." }),
+  city: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9-]{2,16}$/, "must be a city code such as ams (see nsp:stream:getStreamCities)")
+    .optional()
+    .meta({ description: "Ingest city code (see `nsp:stream:getStreamCities`); required with `placement: city`, not allowed otherwise." }),
+  renditions: z.number().int("must be an integer").min(1, "must be between 1 and 5").max(5, "must be between 1 and 5").default(3).meta({ description: "Number of renditions (quality steps) produced, 1 to 5." }),
+  record: z.boolean().default(false).meta({ description: "Whether broadcasts are recorded." }),
+  latencyMode: z.enum(["low", "standard"]).default("standard").meta({ description: "`low` or `standard` latency." }),
+  delayS: z.number().int("must be an integer").min(0, "must be between 0 and 300").max(300, "must be between 0 and 300").default(0).meta({ description: "Broadcast delay in seconds, 0 to 300." }),
+  quality: z.enum(["high", "standard"]).default("standard").meta({ description: "`high` or `standard` encoding quality." }),
+  watermark: z.enum(["off", "br", "tl"]).default("off").meta({ description: "Watermark position: `off`, `br` (bottom right) or `tl` (top left)." }),
+  allowRtmp: z.boolean().default(true).meta({ description: "Whether RTMP ingest is accepted besides SRT." }),
+  realtimePlay: z.boolean().default(false).meta({ description: "Whether viewers may play in realtime mode." }),
+  recordingStore: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it." }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the channel accepts broadcasts." }),
+  keyRotation: z
+    .union([z.string(), z.number()])
+    .optional()
+    .meta({ description: "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value." }),
+  revokeOnRotation: z
+    .boolean()
+    .optional()
+    .meta({ description: "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it continue with the old key. The API never stores this value." }),
+});
+
+const channelState = z.object({
+  state: z.string().meta({ description: "`idle`, or `live` while a broadcast is on air." }),
+  ingest: z
+    .object({
+      srt: z.string().optional().meta({ description: "SRT ingest address." }),
+      rtmp: z.string().nullable().optional().meta({ description: "RTMP ingest address; null when RTMP is not allowed." }),
+    })
+    .optional()
+    .meta({ typeName: "StreamIngest", description: "Where encoders publish." }),
+  playbackUrl: z.string().optional().meta({ description: "Playback address of the channel." }),
+  streamKey: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one).",
+    }),
+  keyIssuedAt: z.string().nullable().optional().meta({ description: "When the current stream key was issued; a change on refresh means a key was issued outside this program." }),
+  createdAt: z.string().meta({ description: "When the channel was created." }),
+});
+
+const channelProperties = channelArgs.extend(channelState.shape);
+type ChannelState = z.output<typeof channelProperties>;
+
+const channelWire = z.looseObject({ id: z.number().int(), name: z.string(), city: z.string().nullable().optional(), recording_store: z.unknown().optional(), stream_key: z.string().optional() });
+type ChannelWire = z.output<typeof channelWire>;
+
+/** Fields sent in the channel body; `name` always, as the API requires it in a patch too. */
+const SETTINGS = ["visibility", "placement", "city", "renditions", "record", "latencyMode", "delayS", "quality", "watermark", "allowRtmp", "realtimePlay", "recordingStore", "enabled"] as const;
+
+function toState(raw: ChannelWire): ChannelState {
+  const state = { ...(fromWire(channelProperties, raw) as ChannelState), streamKey: raw.stream_key ?? null };
+  // Null on the wire means "none", which the program says by leaving the input out.
+  if (raw.city === null) delete state.city;
+  if (raw.recording_store === null) delete state.recordingStore;
+  return state;
+}
+
+function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | undefined): Promise<ChannelWire> {
+  return ctx.client.post(`/stream/streams/${channelId}/key`, revokeNow === undefined ? {} : { revoke_now: revokeNow }, { schema: channelWire, signal: ctx.signal });
+}
+
+export const channel = defineResource({
+  token: TOKEN,
+  description:
+    "A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.",
+  args: channelArgs,
+  state: channelState,
+  secrets: ["streamKey"],
+  writeOnly: ["keyRotation", "revokeOnRotation"],
+  oneTime: ["streamKey"],
+  importId: "<channelId>",
+
+  check(args) {
+    if (args.placement === "city" && args.city === undefined) return [{ property: "city", reason: "is required when placement is city (see nsp:stream:getStreamCities)" }];
+    if (args.placement === "anycast" && args.city !== undefined) return [{ property: "city", reason: "must be left out unless placement is city" }];
+    return [];
+  },
+
+  // No natural key (names need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
+  async create(ctx, args) {
+    const raw = await ctx.client.post("/stream/streams", body(channelArgs, args, ["name", ...SETTINGS]), { schema: channelWire, signal: ctx.signal });
+    const state = toState(raw);
+    if (args.keyRotation !== undefined) state.keyRotation = args.keyRotation;
+    if (args.revokeOnRotation !== undefined) state.revokeOnRotation = args.revokeOnRotation;
+    return { id: String(raw.id), state };
+  },
+
+  async read(ctx, id, prior) {
+    const channelId = channelIdOf(TOKEN, id);
+    let state: ChannelState;
+    try {
+      state = toState(await ctx.client.get(`/stream/streams/${channelId}`, { schema: channelWire, signal: ctx.signal }));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+    if (prior.streamKey && prior.keyIssuedAt && state.keyIssuedAt && prior.keyIssuedAt !== state.keyIssuedAt) {
+      ctx.log("warning", `a new stream key was issued for channel ${channelId} outside this program, so the one in the state no longer works; change keyRotation to issue one here`);
+    }
+    return { id: channelId, state };
+  },
+
+  async update(ctx, id, news, olds, changed) {
+    const channelId = channelIdOf(TOKEN, id);
+    let state: ChannelState = { ...olds, ...news };
+    const patchKeys = SETTINGS.filter((k) => changed.includes(k));
+    if (patchKeys.length > 0 || changed.includes("name")) {
+      // Dropped from the program: no city (anycast), no recording store.
+      const patch = body(channelArgs, news, ["name", ...patchKeys]);
+      if (patchKeys.includes("city") && news.city === undefined) patch.city = null;
+      if (patchKeys.includes("recordingStore") && news.recordingStore === undefined) patch.recording_store = null;
+      state = toState(await ctx.client.patch(`/stream/streams/${channelId}`, patch, { schema: channelWire, signal: ctx.signal }));
+    }
+    if (changed.includes("keyRotation")) state = toState(await rotate(ctx, channelId, news.revokeOnRotation));
+    const out: ChannelState = { ...state };
+    delete out.keyRotation;
+    delete out.revokeOnRotation;
+    if (news.keyRotation !== undefined) out.keyRotation = news.keyRotation;
+    if (news.revokeOnRotation !== undefined) out.revokeOnRotation = news.revokeOnRotation;
+    return out;
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/stream/streams/${channelIdOf(TOKEN, id)}`, { signal: ctx.signal });
+  },
+});

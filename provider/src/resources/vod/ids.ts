@@ -1,0 +1,13 @@
+const STRING_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const NUMERIC = /^[1-9][0-9]{0,15}$/;
+
+/** A string id (asset, signing key) as the path wants it; a malformed import id fails before any request. */
+export function stringIdOf(token: string, id: string, what: string, example: string): string {
+  if (!STRING_ID.test(id)) throw new Error(`${token}: "${id}" is not ${what}; import it by its id, such as ${example}`);
+  return id;
+}
+
+export function numericIdOf(token: string, id: string, what: string): string {
+  if (!NUMERIC.test(id)) throw new Error(`${token}: "${id}" is not ${what}; import it by its numeric id`);
+  return id;
+}

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { defineResource } from "../../framework/definition";
+import { body, fromWire } from "../../framework/wire";
+import { isNotFound } from "../../client";
+import { createOnce } from "../../framework/create-once";
+
+const TOKEN = "nsp:voice:Number";
+export const E164 = /^\+[1-9][0-9]{6,14}$/;
+
+/** A number's id is the number itself; a malformed one is an error before any request. */
+export function numberOf(token: string, id: string, form = "<number>"): string {
+  if (!E164.test(id)) throw new Error(`${token}: "${id}" is not a voice number; use ${form} with the number in E.164 form, such as +31205550001`);
+  return id;
+}
+
+const destinationText = (what: string) => z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").nullable().optional().meta({ description: what });
+
+const numberArgs = z.object({
+  label: z.string().trim().max(100, "must be at most 100 characters").optional().meta({ description: "What the number is for. Left to the API (none) when unset." }),
+  sipIn: z.boolean().default(false).meta({ description: "Whether calls may also arrive over SIP." }),
+  dest: destinationText("Where calls go besides the extensions that ring (see `nsp:voice:NumberEndpoint`): an IVR, queue, ring group, time condition or voicemail box of the caller's PBXs, as the API lists them at GET /voice/destinations. Unset (or null) for none."),
+  noanswer: destinationText("Where unanswered calls go, in the same form as `dest`. Unset (or null) for none."),
+});
+
+const numberState = z.object({
+  number: z.string().meta({ description: "The number, in E.164 form; also the resource's id." }),
+  createdAt: z.string().meta({ description: "When the number was claimed." }),
+});
+
+const numberProperties = numberArgs.extend(numberState.shape);
+type NumberState = z.output<typeof numberProperties>;
+
+const numberWire = z.looseObject({ number: z.string(), label: z.string().nullable().optional() });
+type NumberWire = z.output<typeof numberWire>;
+
+function toState(raw: NumberWire) {
+  const state = fromWire(numberProperties, raw) as NumberState;
+  if (state.label === null) delete state.label;
+  return { id: raw.number, state };
+}
+
+const PATCHABLE = ["label", "sipIn", "dest", "noanswer"] as const;
+
+export const number = defineResource({
+  token: TOKEN,
+  description:
+    "A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails the number stays in the stack and the next `pulumi up` finishes it.",
+  args: numberArgs,
+  state: numberState,
+  importId: "<number>",
+
+  async create(ctx, args) {
+    const post = () => ctx.client.post("/voice/numbers", body(numberArgs, args, ["label"]), { schema: numberWire, signal: ctx.signal });
+    // The API picks the number; only a label can find a claim whose answer was lost.
+    const label = args.label;
+    const created =
+      label === undefined || label === ""
+        ? await post()
+        : await createOnce(ctx, `voice number "${label}"`, post, async () => (await ctx.client.listAll("/voice/numbers", { itemSchema: numberWire, signal: ctx.signal })).find((n) => n.label === label));
+    const made = toState(created);
+    const rest = (["sipIn", "dest", "noanswer"] as const).filter((k) => args[k] !== undefined && args[k] !== null && args[k] !== false);
+    if (rest.length === 0) return made;
+    ctx.progress(made.id, made.state);
+    return toState(await ctx.client.patch(`/voice/numbers/${encodeURIComponent(made.id)}`, body(numberArgs, args, rest), { schema: numberWire, signal: ctx.signal }));
+  },
+
+  async read(ctx, id) {
+    try {
+      return toState(await ctx.client.get(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, { schema: numberWire, signal: ctx.signal }));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  },
+
+  async update(ctx, id, news, olds, changed) {
+    const keys = PATCHABLE.filter((k) => changed.includes(k));
+    if (keys.length === 0) return { ...olds, ...news };
+    const patch = body(numberArgs, { ...news, label: news.label ?? null, dest: news.dest ?? null, noanswer: news.noanswer ?? null }, keys);
+    return toState(await ctx.client.patch(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, patch, { schema: numberWire, signal: ctx.signal })).state;
+  },
+
+  async delete(ctx, id) {
+    await ctx.client.delete(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, { signal: ctx.signal });
+  },
+});

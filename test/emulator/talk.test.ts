@@ -1,0 +1,72 @@
+// Chat rooms (/talk) and realtime rooms (/rtc): create, defaults, patch, passcodes, cities, joins.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Api, type Harness, makeApi, startHarness } from "./helpers";
+
+let h: Harness;
+let other: Api;
+beforeAll(async () => {
+  h = await startHarness({ accounts: [{ name: "rooms" }, { name: "other" }] });
+  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
+});
+afterAll(() => h.emu.close());
+
+describe("/talk", () => {
+  it("lists seeded cities, with and without room", async () => {
+    const r = await h.api("GET", "/talk/cities");
+    expect(r.status).toBe(200);
+    expect(r.body.data.map((c: any) => [c.id, c.has_room])).toEqual([["fra", true], ["ams", true], ["iad", true], ["sin", false]]);
+  });
+
+  it("creates a room with defaults, patches it, sets and clears a passcode, and deletes it", async () => {
+    const c = await h.api("POST", "/talk/rooms", { name: " lobby " });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ name: "lobby", kind: "room", city: "fra", visibility: "public", max_peers: 50, max_kbps: 2000, retention_days: 30, public_join: false, enabled: true, has_passcode: false });
+    expect(c.body.passcode).toBeUndefined();
+    const id = c.body.id;
+    const p = await h.api("PATCH", `/talk/rooms/${id}`, { name: "lobby", max_peers: 10, city: "ams" });
+    expect(p.body).toMatchObject({ max_peers: 10, city: "ams", kind: "room" });
+    expect((await h.api("PATCH", `/talk/rooms/${id}`, { max_peers: 10 })).status).toBe(400);
+    expect((await h.api("PUT", `/talk/rooms/${id}/passcode`, { passcode: "1234" })).body.has_passcode).toBe(true);
+    expect((await h.api("GET", `/talk/rooms/${id}`)).body.has_passcode).toBe(true);
+    expect((await h.api("PUT", `/talk/rooms/${id}/passcode`, { passcode: "" })).body.has_passcode).toBe(false);
+    const join = await h.api("POST", `/talk/rooms/${id}/join`, { label: "Ann", readonly: true });
+    expect(join.body).toMatchObject({ room_id: id, readonly: true, token: expect.stringMatching(/^jt_/) });
+    expect((await h.api("GET", `/talk/rooms/${id}/history`)).body.data).toEqual([]);
+    expect((await h.api("GET", `/talk/rooms/${id}/usage`)).body.data).toEqual([]);
+    expect((await other("GET", `/talk/rooms/${id}`)).status).toBe(404);
+    expect((await h.api("DELETE", `/talk/rooms/${id}`)).status).toBe(204);
+    expect((await h.api("GET", `/talk/rooms/${id}`)).status).toBe(404);
+  });
+
+  it("refuses bad bodies and cities without room", async () => {
+    expect((await h.api("POST", "/talk/rooms", { name: "" })).body.error.code).toBe("validation_error");
+    expect((await h.api("POST", "/talk/rooms", { name: "x", max_peers: 1 })).body.error.message).toMatch(/max_peers/);
+    expect((await h.api("POST", "/talk/rooms", { name: "x", kind: "stage" })).body.error.code).toBe("validation_error");
+    expect((await h.api("POST", "/talk/rooms", { name: "x", city: "xyz" })).body.error.message).toMatch(/^city: unknown city/);
+    expect((await h.api("POST", "/talk/rooms", { name: "x", city: "sin" })).body.error.code).toBe("limit_exceeded");
+  });
+});
+
+describe("/rtc", () => {
+  it("creates a room with a passcode in the body, patches, clears it with an empty one, and deletes", async () => {
+    expect((await h.api("GET", "/rtc/cities")).body.data).toHaveLength(4);
+    const c = await h.api("POST", "/rtc/rooms", { name: "stage", passcode: "s3cret" });
+    expect(c.status).toBe(201);
+    expect(c.body).toMatchObject({ max_peers: 16, max_video: 9, enabled: true, verify_level: "standard", city: "fra", has_passcode: true });
+    expect(c.body.passcode).toBeUndefined();
+    const id = c.body.id;
+    expect((await h.api("PATCH", `/rtc/rooms/${id}`, { name: "stage", record: true })).body).toMatchObject({ record: true, has_passcode: true });
+    expect((await h.api("PATCH", `/rtc/rooms/${id}`, { name: "stage", passcode: "" })).body.has_passcode).toBe(false);
+    expect((await h.api("PATCH", `/rtc/rooms/${id}`, { name: "stage", max_peers: 4 })).body.error.message).toMatch(/^max_peers: must not exceed/);
+    expect((await h.api("POST", `/rtc/rooms/${id}/join`, { near: { lat: 1 } })).body).toMatchObject({ node: "fra1.rtc.nsp-emulator.test", token: expect.stringMatching(/^jt_/) });
+    expect((await h.api("GET", `/rtc/rooms/${id}/recordings`)).body.data).toEqual([]);
+    expect((await h.api("DELETE", `/rtc/rooms/${id}/recordings/rec1`)).status).toBe(404);
+    expect((await h.api("DELETE", `/rtc/rooms/${id}`)).status).toBe(204);
+    expect((await h.api("GET", `/rtc/rooms/${id}`)).status).toBe(404);
+  });
+
+  it("refuses more video than peers and unknown verify levels", async () => {
+    expect((await h.api("POST", "/rtc/rooms", { name: "x", max_peers: 2, max_video: 3 })).body.error.message).toMatch(/^max_video/);
+    expect((await h.api("POST", "/rtc/rooms", { name: "x", verify_level: "extreme" })).body.error.code).toBe("validation_error");
+  });
+});

@@ -1,0 +1,149 @@
+// nsp:compute:VmPower and nsp:compute:getVms, through the built plugin binary over gRPC against
+// a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { removeVm } from "../../emulator/src/compute/state";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const VM = "nsp:compute:VmPower";
+type Obj = Record<string, any>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let vms: Obj[];
+
+beforeAll(async () => {
+  const token = `svc_${"c0de".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "compute", token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  vms = await control.list("/vms");
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(VM, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+describe("nsp:compute:VmPower", () => {
+  it("adopts a VM, powers it, reinstalls it with a one-time root password kept as a secret, imports, and leaves the VM on delete", async () => {
+    const web = vms[0]!;
+    const inputs = await checked({ vmId: String(web.id), power: "off" });
+    expect(inputs).toEqual({ vmId: String(web.id), power: "off" });
+
+    await control.resetStats();
+    const preview = await plugin.create(VM, "p", inputs, true);
+    expect(preview.id).toBe("");
+    expect(plain(preview.properties.hostname)).toBe(UNKNOWN);
+    expect((await control.stats()).total).toBe(0);
+
+    const created = await plugin.create(VM, "v", inputs);
+    expect(created.id).toBe(String(web.id));
+    expect(created.properties).toMatchObject({ ...inputs, name: "web-1", image: "debian-12", reinstalledAt: null });
+    expect(plain(created.properties.rootPassword)).toBeNull();
+    expect((await control.get<Obj>(`/vms/${web.id}`)).power).toBe("off");
+
+    const read = await plugin.read(VM, "v", created.id, created.properties, inputs);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(VM, "v", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // Power on: an update in place.
+    const on = await checked({ ...inputs, power: "on" });
+    expect(await plugin.diff(VM, "v", created.id, read.properties, on, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["power"] });
+    await control.resetStats();
+    await plugin.update(VM, "v", created.id, read.properties, on, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const poweredOn = await plugin.update(VM, "v", created.id, read.properties, on, false, inputs);
+    expect(poweredOn.power).toBe("on");
+    expect((await control.get<Obj>(`/vms/${web.id}`)).power).toBe("on");
+
+    // The trigger reinstalls; the new root password is a secret, and the wanted power state is applied after it.
+    const reinstall = await checked({ ...inputs, reinstallTrigger: "r1" });
+    expect(await plugin.diff(VM, "v", created.id, poweredOn, reinstall, on)).toMatchObject({ changes: true, replaces: [] });
+    const reinstalled = await plugin.update(VM, "v", created.id, poweredOn, reinstall, false, on);
+    expect(isSecret(reinstalled.rootPassword)).toBe(true);
+    const password = plain(reinstalled.rootPassword) as string;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(reinstalled).toMatchObject({ power: "off", reinstallTrigger: "r1" });
+    expect(reinstalled.reinstalledAt).toEqual(expect.any(String));
+    expect((await control.get<Obj>(`/vms/${web.id}`)).power).toBe("off");
+
+    // A refresh keeps the password, still a secret; the API never shows it again.
+    const refreshed = await plugin.read(VM, "v", created.id, reinstalled, reinstall);
+    expect(isSecret(refreshed.properties.rootPassword)).toBe(true);
+    expect(plain(refreshed.properties.rootPassword)).toBe(password);
+    expect(refreshed.inputs).toEqual(reinstall);
+    expect((await plugin.diff(VM, "v", created.id, refreshed.properties, reinstall, reinstall)).changes).toBe(false);
+    // Another change of the trigger: another password.
+    const again = await plugin.update(VM, "v", created.id, refreshed.properties, { ...reinstall, reinstallTrigger: 2 }, false, reinstall);
+    expect(plain(again.rootPassword)).not.toBe(password);
+
+    // Another VM replaces.
+    const other = await checked({ ...reinstall, vmId: String(vms[1]!.id) });
+    expect((await plugin.diff(VM, "v", created.id, refreshed.properties, other, reinstall)).replaces).toEqual(["vmId"]);
+
+    // Import by the VM id; the password cannot be known.
+    const imported = await plugin.read(VM, "imp", String(web.id));
+    expect(imported.id).toBe(String(web.id));
+    expect(imported.inputs).toEqual({ vmId: String(web.id), power: "off" });
+    const importInputs = await checked(imported.inputs);
+    expect((await plugin.diff(VM, "imp", imported.id, imported.properties, importInputs, imported.inputs)).changes).toBe(false);
+    expect(plain(imported.properties.rootPassword)).toBeNull();
+    await expect(plugin.read(VM, "imp", "web-1")).rejects.toThrow(/not a VM id/);
+
+    // Delete: nothing is sent, the VM stays as it is.
+    await control.resetStats();
+    await plugin.delete(VM, "v", created.id, again);
+    expect((await control.stats()).total).toBe(0);
+    expect((await control.get<Obj>(`/vms/${web.id}`)).power).toBe("off");
+    expect(plugin.engineLogs.some((l) => /left as it is/.test(l))).toBe(true);
+  });
+
+  it("sees a power change made through the API, and a VM that is gone", async () => {
+    const db = vms[1]!;
+    const inputs = await checked({ vmId: String(db.id), power: "on" });
+    const created = await plugin.create(VM, "d", inputs);
+    await control.post(`/vms/${db.id}/power`, { state: "off" });
+    const read = await plugin.read(VM, "d", created.id, created.properties, inputs);
+    expect(read.properties.power).toBe("off");
+    expect(read.inputs.power).toBe("off");
+    expect(await plugin.diff(VM, "d", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["power"] });
+    removeVm(emulator.app.store, db.id);
+    expect((await plugin.read(VM, "d", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check without a request", async () => {
+    await control.resetStats();
+    for (const [news, property] of [
+      [{ power: "on" }, "vmId"],
+      [{ vmId: "abc", power: "on" }, "vmId"],
+      [{ vmId: "1" }, "power"],
+      [{ vmId: "1", power: "restart" }, "power"],
+      [{ vmId: "1", power: "on", reinstallTrigger: true }, "reinstallTrigger"],
+    ] as [Obj, string][]) {
+      const { failures } = await plugin.check(VM, "bad", news);
+      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
+    }
+    expect((await control.stats()).total).toBe(0);
+  });
+});
+
+describe("nsp:compute:getVms", () => {
+  it("lists the account's VMs, optionally by name", async () => {
+    const { result, failures } = await plugin.invoke("nsp:compute:getVms", {});
+    expect(failures).toEqual([]);
+    expect((result.vms as Obj[]).map((v) => v.name)).toContain("web-1");
+    expect((result.vms as Obj[])[0]).toMatchObject({ id: String(vms[0]!.id), memoryMb: 2048, power: expect.any(String) });
+    const one = await plugin.invoke("nsp:compute:getVms", { name: "web-1" });
+    expect((one.result.vms as Obj[]).map((v) => v.name)).toEqual(["web-1"]);
+  });
+});

@@ -1,0 +1,379 @@
+// The resolver-service resources (nsp:services:Filter, Policy, Client, ClientDdnsToken) and
+// nsp:dns:getDnsLists, through the built plugin binary over gRPC against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const FILTER = "nsp:services:Filter";
+const POLICY = "nsp:services:Policy";
+const CLIENT = "nsp:services:Client";
+const DDNS = "nsp:services:ClientDdnsToken";
+type Obj = Record<string, any>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let resolver: string;
+let authDns: string;
+
+beforeAll(async () => {
+  const token = `svc_${"7e6f".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "homelab", token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  const services = await control.services();
+  resolver = String(services.find((s) => s.type === "resolver")!.id);
+  authDns = String(services.find((s) => s.type === "auth_dns")!.id);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(type: string, news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(type, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
+  await control.resetStats();
+  const preview = await plugin.create(type, "p", inputs, true);
+  expect(preview.id).toBe("");
+  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
+  await control.resetStats();
+  for (const [news, property] of cases) {
+    const { failures } = await plugin.check(type, "bad", news);
+    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
+    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
+  }
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function importClean(type: string, importId: string, expectedId: string): Promise<{ properties: Obj; inputs: Obj }> {
+  const imported = await plugin.read(type, "imp", importId);
+  expect(imported.id).toBe(expectedId);
+  const inputs = await checked(type, imported.inputs);
+  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
+  expect(d.changes, JSON.stringify(d)).toBe(false);
+  return imported;
+}
+
+describe("nsp:services:Filter", () => {
+  it("replaces the whole filter, updates, imports, and resets it on delete", async () => {
+    const inputs = await checked(FILTER, {
+      serviceId: resolver,
+      customBlock: [" Ads.Example.COM. ", "*.tracker.example"],
+      rewrites: [{ name: "Printer.Home.Example", target: "192.0.2.9" }],
+      filterLists: ["ads", "MALWARE"],
+    });
+    expect(inputs).toEqual({
+      serviceId: resolver,
+      customBlock: ["ads.example.com", "*.tracker.example"],
+      customAllow: [],
+      rewrites: [{ name: "printer.home.example", target: "192.0.2.9" }],
+      blockMode: "nxdomain",
+      filterLists: ["ads", "malware"],
+    });
+    await previewSendsNothing(FILTER, inputs, "serviceName");
+
+    const created = await plugin.create(FILTER, "f", inputs);
+    expect(created.id).toBe(resolver);
+    expect(created.properties).toEqual({ ...inputs, serviceName: "Resolver" });
+    expect(await control.get(`/services/${resolver}/filter`)).toMatchObject({ custom_block: "ads.example.com\n*.tracker.example", rewrites: "printer.home.example -> 192.0.2.9", filter_lists: ["ads", "malware"] });
+
+    const read = await plugin.read(FILTER, "f", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(FILTER, "f", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const news = await checked(FILTER, { serviceId: resolver, customAllow: ["ok.example"], blockMode: "zero", rewrites: [{ name: "nas.home.example", target: "Box.Home.Example." }] });
+    const d = await plugin.diff(FILTER, "f", created.id, read.properties, news, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["blockMode", "customAllow", "customBlock", "filterLists", "rewrites"]);
+    await control.resetStats();
+    await plugin.update(FILTER, "f", created.id, read.properties, news, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(FILTER, "f", created.id, read.properties, news, false, inputs);
+    expect(updated).toEqual({ ...news, rewrites: [{ name: "nas.home.example", target: "box.home.example" }], serviceName: "Resolver" });
+    expect((await plugin.diff(FILTER, "f", created.id, updated, news, news)).changes).toBe(false);
+
+    // Another service replaces (and the provider refuses a non-resolver before writing).
+    expect(await plugin.diff(FILTER, "f", created.id, updated, { ...news, serviceId: authDns }, news)).toMatchObject({ replaces: ["serviceId"] });
+    await control.resetStats();
+    await expect(plugin.create(FILTER, "bad", { ...news, serviceId: authDns })).rejects.toThrow(/is a auth_dns service; only resolver services have filters/);
+    expect((await control.stats()).mutating).toBe(0);
+
+    const imported = await importClean(FILTER, resolver, resolver);
+    expect(imported.inputs).toEqual({ serviceId: resolver, customAllow: ["ok.example"], blockMode: "zero", rewrites: [{ name: "nas.home.example", target: "box.home.example" }] });
+    await expect(plugin.read(FILTER, "imp", "Resolver")).rejects.toThrow(/must be a numeric resolver service id \(<serviceId>\)/);
+    await expect(plugin.read(FILTER, "imp", authDns)).rejects.toThrow(/is a auth_dns service/);
+
+    await plugin.delete(FILTER, "f", created.id, updated);
+    expect(await control.get(`/services/${resolver}/filter`)).toEqual({ service_id: Number(resolver), custom_block: "", custom_allow: "", rewrites: "", block_mode: "nxdomain", filter_lists: [] });
+  });
+
+  it("sees drift made through the API; a missing service reads as gone", async () => {
+    const inputs = await checked(FILTER, { serviceId: resolver, customBlock: ["a.example"] });
+    const created = await plugin.create(FILTER, "f", inputs);
+    await control.api("PUT", `/services/${resolver}/filter`, { custom_block: "b.example", block_mode: "page" });
+    const read = await plugin.read(FILTER, "f", created.id, created.properties, inputs);
+    expect(read.inputs).toMatchObject({ customBlock: ["b.example"], blockMode: "page" });
+    const d = await plugin.diff(FILTER, "f", created.id, read.properties, inputs, read.inputs);
+    expect(d.diffs.sort()).toEqual(["blockMode", "customBlock"]);
+    await plugin.delete(FILTER, "f", created.id, read.properties);
+    expect((await plugin.read(FILTER, "f", "999999", created.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check without a request", async () => {
+    await expectCheckFailures(FILTER, [
+      [{}, "serviceId"],
+      [{ serviceId: "abc" }, "serviceId"],
+      [{ serviceId: resolver, customBlock: ["not a domain"] }, "customBlock"],
+      [{ serviceId: resolver, customAllow: ["-x-.example"] }, "customAllow"],
+      [{ serviceId: resolver, rewrites: [{ name: "a.example" }] }, "rewrites"],
+      [{ serviceId: resolver, rewrites: [{ name: "a.example", target: "x/y" }] }, "rewrites"],
+      [{ serviceId: resolver, rewrites: [{ name: "a.example", target: "192.0.2.1" }, { name: "a.example", target: "192.0.2.2" }] }, "rewrites"],
+      [{ serviceId: resolver, customBlock: ["a.example"], customAllow: ["a.example"] }, "customAllow"],
+      [{ serviceId: resolver, blockMode: "drop" }, "blockMode"],
+    ]);
+  });
+});
+
+describe("nsp:services:Policy", () => {
+  it("sets every field, updates, imports and restores defaults on delete", async () => {
+    const inputs = await checked(POLICY, {
+      serviceId: resolver,
+      rules: ["||ads.example^", " @@||ok.example^ "],
+      blockedServices: ["TikTok"],
+      scheduleJson: '{"mon":["09:00","17:00"]}',
+      tz: "Europe/Berlin",
+      safesearch: "on",
+      accessAllow: ["192.0.2.0/24", "2001:DB8::1"],
+      accessDeny: ["198.51.100.7"],
+      forwards: ["9.9.9.9"],
+      pausedUntil: "2030-01-01T00:00:00Z",
+      blockBypass: true,
+      anonymizeIp: true,
+      logMode: "blocked",
+      logDays: 30,
+      ratelimit: 50,
+      ttlMin: 60,
+      ttlMax: 3600,
+    });
+    expect(inputs).toMatchObject({ rules: ["||ads.example^", "@@||ok.example^"], blockedServices: ["tiktok"], accessAllow: ["192.0.2.0/24", "2001:db8::1"] });
+    await previewSendsNothing(POLICY, inputs, "serviceName");
+    const created = await plugin.create(POLICY, "p", inputs);
+    expect(created.id).toBe(resolver);
+    expect(created.properties).toEqual({ ...inputs, serviceName: "Resolver" });
+    expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ rules: "||ads.example^\n@@||ok.example^", access_allow: "192.0.2.0/24,2001:db8::1", log_days: 30 });
+
+    const read = await plugin.read(POLICY, "p", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(POLICY, "p", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const news = await checked(POLICY, { serviceId: resolver, logMode: "all", ttlMax: 600 });
+    const d = await plugin.diff(POLICY, "p", created.id, read.properties, news, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs).toContain("logMode");
+    expect(d.diffs).toContain("rules");
+    await control.resetStats();
+    await plugin.update(POLICY, "p", created.id, read.properties, news, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(POLICY, "p", created.id, read.properties, news, false, inputs);
+    expect(updated).toMatchObject({ logMode: "all", ttlMax: 600, rules: [], blockBypass: false, logDays: 7, serviceName: "Resolver" });
+    expect((await plugin.diff(POLICY, "p", created.id, updated, news, news)).changes).toBe(false);
+    expect(await plugin.diff(POLICY, "p", created.id, updated, { ...news, serviceId: authDns }, news)).toMatchObject({ replaces: ["serviceId"] });
+
+    const imported = await importClean(POLICY, resolver, resolver);
+    expect(imported.inputs).toEqual({ serviceId: resolver, logMode: "all", ttlMax: 600 });
+    await expect(plugin.read(POLICY, "imp", "x1")).rejects.toThrow(/must be a numeric resolver service id/);
+
+    await plugin.delete(POLICY, "p", created.id, updated);
+    expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ log_mode: "off", ttl_max: 0, log_days: 7 });
+  });
+
+  it("sees drift made through the API", async () => {
+    const inputs = await checked(POLICY, { serviceId: resolver, logMode: "blocked" });
+    const created = await plugin.create(POLICY, "p", inputs);
+    await control.api("PUT", `/services/${resolver}/policy`, { log_mode: "off", ratelimit: 5 });
+    const read = await plugin.read(POLICY, "p", created.id, created.properties, inputs);
+    expect(read.inputs).toMatchObject({ logMode: "off" });
+    const d = await plugin.diff(POLICY, "p", created.id, read.properties, inputs, read.inputs);
+    expect(d.diffs.sort()).toEqual(["logMode", "ratelimit"]);
+    await plugin.delete(POLICY, "p", created.id, read.properties);
+  });
+
+  it("rejects bad input in Check without a request", async () => {
+    await expectCheckFailures(POLICY, [
+      [{}, "serviceId"],
+      [{ serviceId: resolver, scheduleJson: "{" }, "scheduleJson"],
+      [{ serviceId: resolver, scheduleJson: "[1]" }, "scheduleJson"],
+      [{ serviceId: resolver, tz: "Mars/Olympus" }, "tz"],
+      [{ serviceId: resolver, safesearch: "strict" }, "safesearch"],
+      [{ serviceId: resolver, accessAllow: ["home"] }, "accessAllow"],
+      [{ serviceId: resolver, accessDeny: ["192.0.2.0/33"] }, "accessDeny"],
+      [{ serviceId: resolver, forwards: ["192.0.2.0/24"] }, "forwards"],
+      [{ serviceId: resolver, pausedUntil: "tomorrow" }, "pausedUntil"],
+      [{ serviceId: resolver, logMode: "some" }, "logMode"],
+      [{ serviceId: resolver, logDays: 0 }, "logDays"],
+      [{ serviceId: resolver, ratelimit: 1.5 }, "ratelimit"],
+      [{ serviceId: resolver, ttlMin: 600, ttlMax: 60 }, "ttlMin"],
+      [{ serviceId: resolver, ttlMax: 86401 }, "ttlMax"],
+      [{ serviceId: resolver, blockedServices: ["bad service"] }, "blockedServices"],
+      [{ serviceId: resolver, rules: [""] }, "rules"],
+    ]);
+  });
+});
+
+describe("nsp:services:Client", () => {
+  it("creates a client group, updates exactly what changed, imports and deletes", async () => {
+    const inputs = await checked(CLIENT, { serviceId: resolver, name: " Kids ", clientId: "Kids-Tablet", addrs: ["192.0.2.10", "2001:DB8::/64"], lists: ["ads", "adult"], safesearch: "on", blockMode: "page" });
+    expect(inputs).toMatchObject({ name: "Kids", clientId: "kids-tablet", addrs: ["192.0.2.10", "2001:db8::/64"], tags: [], logMode: "", enabled: true });
+    await previewSendsNothing(CLIENT, inputs, "createdAt");
+    const created = await plugin.create(CLIENT, "c", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toMatchObject({ ...inputs, ddnsConfigured: false });
+    const read = await plugin.read(CLIENT, "c", created.id, created.properties, inputs);
+    expect(read.properties).toEqual(created.properties);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(CLIENT, "c", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const news = await checked(CLIENT, { ...inputs, enabled: false, lists: [], rules: ["||games.example^"], tags: ["kids"] });
+    const d = await plugin.diff(CLIENT, "c", created.id, read.properties, news, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["enabled", "lists", "rules", "tags"]);
+    await control.resetStats();
+    await plugin.update(CLIENT, "c", created.id, read.properties, news, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(CLIENT, "c", created.id, read.properties, news, false, inputs);
+    expect(updated).toMatchObject({ enabled: false, lists: [], rules: ["||games.example^"], tags: ["kids"], clientId: "kids-tablet" });
+    expect((await plugin.diff(CLIENT, "c", created.id, updated, news, news)).changes).toBe(false);
+    expect(await plugin.diff(CLIENT, "c", created.id, updated, { ...news, serviceId: authDns }, news)).toMatchObject({ replaces: ["serviceId"] });
+
+    const imported = await importClean(CLIENT, `${resolver}/${created.id}`, created.id);
+    expect(imported.inputs).toEqual({ serviceId: resolver, name: "Kids", clientId: "kids-tablet", addrs: ["192.0.2.10", "2001:db8::/64"], tags: ["kids"], rules: ["||games.example^"], safesearch: "on", blockMode: "page", enabled: false });
+    await expect(plugin.read(CLIENT, "imp", created.id)).rejects.toThrow(/must have the form <serviceId>\/<clientGroupId>/);
+
+    await expect(plugin.create(CLIENT, "bad", { ...inputs, serviceId: authDns })).rejects.toThrow(/only resolver services/);
+
+    await plugin.delete(CLIENT, "c", created.id, updated);
+    expect(await control.list(`/services/${resolver}/clients`)).toEqual([]);
+    expect((await plugin.read(CLIENT, "c", created.id, updated, news)).id).toBe("");
+  });
+
+  it("sees drift: an edit through the API, and a delete through the API", async () => {
+    const inputs = await checked(CLIENT, { serviceId: resolver, name: "Office" });
+    const created = await plugin.create(CLIENT, "c", inputs);
+    await control.patch(`/services/${resolver}/clients/${created.id}`, { name: "Renamed", log_mode: "all" });
+    const read = await plugin.read(CLIENT, "c", created.id, created.properties, inputs);
+    expect(read.inputs).toMatchObject({ name: "Renamed", logMode: "all" });
+    const d = await plugin.diff(CLIENT, "c", created.id, read.properties, inputs, read.inputs);
+    expect(d.diffs.sort()).toEqual(["logMode", "name"]);
+    await control.delete(`/services/${resolver}/clients/${created.id}`);
+    expect((await plugin.read(CLIENT, "c", created.id, read.properties, read.inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check without a request", async () => {
+    await expectCheckFailures(CLIENT, [
+      [{ serviceId: resolver }, "name"],
+      [{ name: "x" }, "serviceId"],
+      [{ serviceId: resolver, name: " " }, "name"],
+      [{ serviceId: resolver, name: "x", clientId: "-x" }, "clientId"],
+      [{ serviceId: resolver, name: "x", addrs: ["home"] }, "addrs"],
+      [{ serviceId: resolver, name: "x", tags: ["a b"] }, "tags"],
+      [{ serviceId: resolver, name: "x", blockMode: "drop" }, "blockMode"],
+      [{ serviceId: resolver, name: "x", logMode: "verbose" }, "logMode"],
+      [{ serviceId: resolver, name: "x", safesearch: "strict" }, "safesearch"],
+      [{ serviceId: resolver, name: "x", pausedUntil: "soon" }, "pausedUntil"],
+    ]);
+  });
+});
+
+describe("nsp:services:ClientDdnsToken", () => {
+  it("issues a one-time token kept as a secret, rotates it, imports, and revokes it on delete", async () => {
+    const group = await control.post(`/services/${resolver}/clients`, { name: "Router" });
+    const inputs = await checked(DDNS, { serviceId: resolver, clientGroupId: String(group.id) });
+    await previewSendsNothing(DDNS, inputs, "token");
+    const created = await plugin.create(DDNS, "t", inputs);
+    expect(created.id).toBe(`${resolver}/${group.id}`);
+    expect(isSecret(created.properties.token)).toBe(true);
+    const token = plain(created.properties.token) as string;
+    expect(token).toMatch(/^ddns_[0-9a-f]{40}$/);
+
+    // Refresh: the API shows only that a token exists; the secret is kept and still secret.
+    const read = await plugin.read(DDNS, "t", created.id, created.properties, inputs);
+    expect(isSecret(read.properties.token)).toBe(true);
+    expect(plain(read.properties.token)).toBe(token);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(DDNS, "t", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const rotate = await checked(DDNS, { ...inputs, rotation: "2024-06" });
+    expect(await plugin.diff(DDNS, "t", created.id, read.properties, rotate, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["rotation"] });
+    await control.resetStats();
+    await plugin.update(DDNS, "t", created.id, read.properties, rotate, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const rotated = await plugin.update(DDNS, "t", created.id, read.properties, rotate, false, inputs);
+    expect(isSecret(rotated.token)).toBe(true);
+    expect(plain(rotated.token)).toMatch(/^ddns_/);
+    expect(plain(rotated.token)).not.toBe(token);
+    const again = await plugin.read(DDNS, "t", created.id, rotated, rotate);
+    expect(plain(again.properties.token)).toBe(plain(rotated.token));
+    expect(isSecret(again.properties.token)).toBe(true);
+    expect(again.inputs).toEqual(rotate);
+    expect((await plugin.diff(DDNS, "t", created.id, again.properties, rotate, rotate)).changes).toBe(false);
+    expect(await plugin.diff(DDNS, "t", created.id, again.properties, { ...rotate, clientGroupId: "999" }, rotate)).toMatchObject({ replaces: ["clientGroupId"] });
+
+    const imported = await importClean(DDNS, created.id, created.id);
+    expect(imported.inputs).toEqual(inputs);
+    expect(plain(imported.properties.token) ?? null).toBeNull();
+    await expect(plugin.read(DDNS, "imp", String(group.id))).rejects.toThrow(/must have the form <serviceId>\/<clientGroupId>/);
+
+    await plugin.delete(DDNS, "t", created.id, again.properties);
+    expect((await control.list<Obj>(`/services/${resolver}/clients`)).find((c) => c.id === group.id)!.ddns.configured).toBe(false);
+    expect((await plugin.read(DDNS, "t", created.id, again.properties, rotate)).id).toBe("");
+    await control.delete(`/services/${resolver}/clients/${group.id}`);
+  });
+
+  it("sees a revoke and a client delete through the API as gone", async () => {
+    const group = await control.post(`/services/${resolver}/clients`, { name: "Cabin" });
+    const inputs = await checked(DDNS, { serviceId: resolver, clientGroupId: String(group.id) });
+    const created = await plugin.create(DDNS, "t", inputs);
+    await control.post(`/services/${resolver}/clients/${group.id}/ddns-token`, { revoke: true });
+    expect((await plugin.read(DDNS, "t", created.id, created.properties, inputs)).id).toBe("");
+    const recreated = await plugin.create(DDNS, "t", inputs);
+    await control.delete(`/services/${resolver}/clients/${group.id}`);
+    expect((await plugin.read(DDNS, "t", recreated.id, recreated.properties, inputs)).id).toBe("");
+    // Deleting when the group is already gone is fine.
+    await plugin.delete(DDNS, "t", recreated.id, recreated.properties);
+  });
+
+  it("rejects bad input in Check without a request", async () => {
+    await expectCheckFailures(DDNS, [
+      [{ serviceId: resolver }, "clientGroupId"],
+      [{ clientGroupId: "1" }, "serviceId"],
+      [{ serviceId: resolver, clientGroupId: "x" }, "clientGroupId"],
+      [{ serviceId: resolver, clientGroupId: "1", rotation: true }, "rotation"],
+    ]);
+  });
+});
+
+describe("nsp:dns:getDnsLists", () => {
+  it("lists the blocklist catalogue, optionally by key", async () => {
+    const all = await plugin.invoke("nsp:dns:getDnsLists", {});
+    expect(all.failures).toEqual([]);
+    expect(all.result.keys).toEqual(["ads", "trackers", "malware", "phishing", "adult", "gambling"]);
+    expect((all.result.lists as Obj[])[0]).toEqual({ key: "ads", name: "Advertising", description: expect.any(String), entries: expect.any(Number) });
+    const some = await plugin.invoke("nsp:dns:getDnsLists", { keys: ["Malware"] });
+    expect(some.result.keys).toEqual(["malware"]);
+    await expect(plugin.invoke("nsp:dns:getDnsLists", { keys: ["nope"] })).rejects.toThrow(/no blocklist "nope"; the catalogue has ads/);
+  });
+});

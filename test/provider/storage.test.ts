@@ -1,0 +1,211 @@
+// nsp:storage:Destination and nsp:ix:Member, through the built plugin binary over gRPC
+// against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const DEST = "nsp:storage:Destination";
+const MEMBER = "nsp:ix:Member";
+type Obj = Record<string, any>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+
+beforeAll(async () => {
+  const token = `svc_${"5f0a".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "storage", token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(type: string, news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(type, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
+  await control.resetStats();
+  const preview = await plugin.create(type, "p", inputs, true);
+  expect(preview.id).toBe("");
+  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
+  await control.resetStats();
+  for (const [news, property] of cases) {
+    const { failures } = await plugin.check(type, "bad", news);
+    expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
+  }
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function importClean(type: string, importId: string): Promise<{ properties: Obj; inputs: Obj }> {
+  const imported = await plugin.read(type, "imp", importId);
+  expect(imported.id).toBe(importId);
+  const inputs = await checked(type, imported.inputs);
+  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
+  expect(d.changes, JSON.stringify(d)).toBe(false);
+  return imported;
+}
+
+const base = { endpoint: "https://s3.example.net", bucket: "recordings", accessKey: "AKIA1" };
+
+describe("nsp:storage:Destination", () => {
+  it("binds a bucket with a write-only secret key, turns on autoMeet, rotates the key, replaces, imports, and deletes", async () => {
+    const inputs = await checked(DEST, { ...base, secretKey: secret("good-1"), autoMeet: true, prefix: "meet/" });
+    expect(inputs).toMatchObject({ ...base, autoMeet: true, prefix: "meet/" });
+    await previewSendsNothing(DEST, inputs, "createdAt");
+
+    const created = await plugin.create(DEST, "d", inputs);
+    expect(created.id).toMatch(/^dst_[0-9a-f]{12}$/);
+    expect(created.properties).toMatchObject({ ...base, name: "recordings", autoMeet: true, prefix: "meet/" });
+    expect(isSecret(created.properties.secretKey)).toBe(true);
+    expect(plain(created.properties.secretKey)).toBe("good-1");
+
+    // The API never returns the key; refresh keeps it from the program, still secret.
+    const read = await plugin.read(DEST, "d", created.id, created.properties, inputs);
+    expect(isSecret(read.properties.secretKey)).toBe(true);
+    expect(plain(read.properties.secretKey)).toBe("good-1");
+    expect(read.inputs).toMatchObject({ ...base, autoMeet: true, prefix: "meet/" });
+    expect((await plugin.diff(DEST, "d", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const rotated = await checked(DEST, { ...inputs, secretKey: secret("good-2"), name: "Recordings", autoMeet: false });
+    const d = await plugin.diff(DEST, "d", created.id, read.properties, rotated, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["autoMeet", "name", "secretKey"]);
+    await control.resetStats();
+    await plugin.update(DEST, "d", created.id, read.properties, rotated, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(DEST, "d", created.id, read.properties, rotated, false, inputs);
+    expect(updated).toMatchObject({ name: "Recordings", autoMeet: false });
+    expect(plain(updated.secretKey)).toBe("good-2");
+
+    // A key that fails the API's test write is a clear error, and the update does not happen.
+    const denied = await checked(DEST, { ...rotated, secretKey: secret("deny-3") });
+    await expect(plugin.update(DEST, "d", created.id, updated, denied, false, rotated)).rejects.toThrow(/tested accessKey\/secretKey.*AccessDenied/);
+
+    const moved = await checked(DEST, { ...rotated, bucket: "other-bucket" });
+    expect(await plugin.diff(DEST, "d", created.id, updated, moved, rotated)).toMatchObject({ changes: true, replaces: ["bucket"] });
+
+    const imported = await importClean(DEST, created.id);
+    expect(imported.inputs).toMatchObject({ ...base, name: "Recordings", prefix: "meet/" });
+    expect(imported.inputs.secretKey).toBeUndefined();
+    await expect(plugin.read(DEST, "imp", "dst/1")).rejects.toThrow(/not a destination id/);
+
+    await plugin.delete(DEST, "d", created.id, updated);
+    expect((await plugin.read(DEST, "d", created.id, updated, rotated)).id).toBe("");
+  });
+
+  it("fails the create clearly when the API's key test fails, and without a secret key before any request", async () => {
+    const denied = await checked(DEST, { ...base, secretKey: secret("deny-me") });
+    await expect(plugin.create(DEST, "d", denied)).rejects.toThrow(/nsp:storage:Destination: the API tested accessKey\/secretKey .*bucket recordings.*AccessDenied/);
+    expect(await control.list("/storage/destinations")).toEqual([]);
+    const noKey = await checked(DEST, base);
+    await control.resetStats();
+    await expect(plugin.create(DEST, "d", noKey)).rejects.toThrow(/secretKey is required/);
+    expect((await control.stats()).total).toBe(0);
+  });
+
+  it("sees changes and a delete made through the API", async () => {
+    const inputs = await checked(DEST, { ...base, secretKey: secret("good"), prefix: "a/" });
+    const created = await plugin.create(DEST, "d", inputs);
+    await control.patch(`/storage/destinations/${created.id}`, { prefix: "b/", auto_meet: true });
+    const read = await plugin.read(DEST, "d", created.id, created.properties, inputs);
+    expect(read.inputs).toMatchObject({ prefix: "b/", autoMeet: true });
+    const d = await plugin.diff(DEST, "d", created.id, read.properties, inputs, read.inputs);
+    expect(d.changes).toBe(true);
+    expect(d.diffs.sort()).toEqual(["autoMeet", "prefix"]);
+    await control.delete(`/storage/destinations/${created.id}`);
+    expect((await plugin.read(DEST, "d", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(DEST, [
+      [{ ...base, endpoint: "http://s3.example.net" }, "endpoint"],
+      [{ ...base, endpoint: "https://user:pw@s3.example.net" }, "endpoint"],
+      [{ ...base, bucket: "Bad_Bucket" }, "bucket"],
+      [{ endpoint: base.endpoint, bucket: base.bucket }, "accessKey"],
+      [{ ...base, secretKey: "" }, "secretKey"],
+      [{ ...base, prefix: "a b" }, "prefix"],
+      [{ ...base, autoMeet: "yes" }, "autoMeet"],
+    ]);
+  });
+});
+
+describe("nsp:ix:Member", () => {
+  it("applies, patches, replaces on a new ASN, imports, and only forgets on delete (saying so)", async () => {
+    const inputs = await checked(MEMBER, { asn: 64500, name: " Example Net ", asSet: "as-example", contact: "NOC@Example.net" });
+    expect(inputs).toEqual({ asn: 64500, name: "Example Net", asSet: "AS-EXAMPLE", contact: "noc@example.net", listed: true });
+    await previewSendsNothing(MEMBER, inputs, "state");
+
+    const created = await plugin.create(MEMBER, "m", inputs);
+    expect(created.id).toMatch(/^ixm_[0-9a-f]{12}$/);
+    expect(created.properties).toMatchObject({ ...inputs, state: "applied" });
+    expect(created.properties.sessions).toHaveLength(2);
+
+    const read = await plugin.read(MEMBER, "m", created.id, created.properties, inputs);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(MEMBER, "m", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const { asSet: _s, ...noSet } = inputs;
+    const changed = await checked(MEMBER, { ...noSet, listed: false, contact: "peering@example.net" });
+    const d = await plugin.diff(MEMBER, "m", created.id, read.properties, changed, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["asSet", "contact", "listed"]);
+    await control.resetStats();
+    await plugin.update(MEMBER, "m", created.id, read.properties, changed, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(MEMBER, "m", created.id, read.properties, changed, false, inputs);
+    expect(updated).toMatchObject({ asSet: null, listed: false, contact: "peering@example.net" });
+
+    expect(await plugin.diff(MEMBER, "m", created.id, updated, { ...changed, asn: 64501 }, changed)).toMatchObject({ changes: true, replaces: ["asn"] });
+
+    const imported = await importClean(MEMBER, created.id);
+    expect(imported.inputs).toEqual({ asn: 64500, name: "Example Net", contact: "peering@example.net", listed: false });
+    await expect(plugin.read(MEMBER, "imp", "ixm 1")).rejects.toThrow(/not a member id/);
+
+    await control.resetStats();
+    const logsBefore = plugin.engineLogs.length;
+    await plugin.delete(MEMBER, "m", created.id, updated);
+    expect((await control.stats()).total).toBe(0);
+    expect(plugin.engineLogs.slice(logsBefore).join("\n")).toMatch(/no endpoint to delete an internet-exchange membership/);
+    expect((await control.get<Obj>(`/ix/members/${created.id}`)).asn).toBe(64500);
+  });
+
+  it("sees changes made through the API (the API cannot delete a member)", async () => {
+    const inputs = await checked(MEMBER, { asn: 64510, name: "Drift", contact: "noc@drift.example" });
+    const created = await plugin.create(MEMBER, "m", inputs);
+    await control.patch(`/ix/members/${created.id}`, { name: "Drifted", as_set: "AS-DRIFT" });
+    const read = await plugin.read(MEMBER, "m", created.id, created.properties, inputs);
+    expect(read.properties).toMatchObject({ name: "Drifted", asSet: "AS-DRIFT" });
+    expect(read.inputs.name).toBe("Drifted");
+    expect(await plugin.diff(MEMBER, "m", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["name"] });
+    // A second application for the same ASN is refused by the API.
+    await expect(plugin.create(MEMBER, "m2", inputs)).rejects.toThrow(/conflict.*AS64510 has already applied/);
+    // A member unknown to the account reads as gone.
+    expect((await plugin.read(MEMBER, "m", "ixm_000000000000", read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    const ok = { asn: 64500, name: "x", contact: "noc@example.net" };
+    await expectCheckFailures(MEMBER, [
+      [{ ...ok, asn: 0 }, "asn"],
+      [{ ...ok, asn: 23456 }, "asn"],
+      [{ ...ok, asn: 1.5 }, "asn"],
+      [{ ...ok, name: "" }, "name"],
+      [{ ...ok, asSet: "EXAMPLE" }, "asSet"],
+      [{ ...ok, contact: "noc" }, "contact"],
+      [{ asn: 64500, name: "x" }, "contact"],
+    ]);
+  });
+});

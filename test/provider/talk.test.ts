@@ -1,0 +1,198 @@
+// nsp:talk:Room, nsp:rtc:Room and the city functions, through the built plugin binary over gRPC
+// against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const TALK = "nsp:talk:Room";
+const RTC = "nsp:rtc:Room";
+type Obj = Record<string, any>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+
+beforeAll(async () => {
+  const token = `svc_${"7a1c".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "rooms", token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(type: string, news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(type, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
+  await control.resetStats();
+  const preview = await plugin.create(type, "p", inputs, true);
+  expect(preview.id).toBe("");
+  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
+  await control.resetStats();
+  for (const [news, property] of cases) {
+    const { failures } = await plugin.check(type, "bad", news);
+    expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
+  }
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function importClean(type: string, importId: string): Promise<{ properties: Obj; inputs: Obj }> {
+  const imported = await plugin.read(type, "imp", importId);
+  expect(imported.id).toBe(importId);
+  const inputs = await checked(type, imported.inputs);
+  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
+  expect(d.changes, JSON.stringify(d)).toBe(false);
+  return imported;
+}
+
+describe("nsp:talk:Room", () => {
+  it("creates a room with a secret passcode, patches, changes and clears the passcode, imports, and deletes", async () => {
+    const inputs = await checked(TALK, { name: " lobby ", city: "AMS", maxPeers: 20, passcode: secret("1234") });
+    expect(inputs).toMatchObject({ name: "lobby", city: "ams", kind: "room", visibility: "public", publicJoin: false, enabled: true, maxPeers: 20 });
+    await previewSendsNothing(TALK, inputs, "hasPasscode");
+
+    const created = await plugin.create(TALK, "r", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toMatchObject({ name: "lobby", city: "ams", maxPeers: 20, maxKbps: 2000, retentionDays: 30, hasPasscode: true });
+    expect(isSecret(created.properties.passcode)).toBe(true);
+    expect(plain(created.properties.passcode)).toBe("1234");
+
+    const read = await plugin.read(TALK, "r", created.id, created.properties, inputs);
+    expect(isSecret(read.properties.passcode)).toBe(true);
+    expect(read.inputs).toMatchObject({ name: "lobby", maxPeers: 20 });
+    expect(read.inputs.maxKbps).toBeUndefined();
+    expect((await plugin.diff(TALK, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const changed = await checked(TALK, { ...inputs, visibility: "unlisted", maxPeers: 30, passcode: secret("9999") });
+    const d = await plugin.diff(TALK, "r", created.id, read.properties, changed, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["maxPeers", "passcode", "visibility"]);
+    await control.resetStats();
+    await plugin.update(TALK, "r", created.id, read.properties, changed, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(TALK, "r", created.id, read.properties, changed, false, inputs);
+    expect(updated).toMatchObject({ visibility: "unlisted", maxPeers: 30, hasPasscode: true });
+    expect(plain(updated.passcode)).toBe("9999");
+
+    const { passcode: _p, ...noPasscode } = changed;
+    const cleared = await plugin.update(TALK, "r", created.id, updated, noPasscode, false, changed);
+    expect(cleared.hasPasscode).toBe(false);
+
+    const imported = await importClean(TALK, created.id);
+    expect(imported.inputs).toMatchObject({ name: "lobby", visibility: "unlisted", maxPeers: 30, city: "ams" });
+    expect(imported.inputs.passcode).toBeUndefined();
+    await expect(plugin.read(TALK, "imp", "room-1")).rejects.toThrow(/not a room id/);
+
+    await plugin.delete(TALK, "r", created.id, cleared);
+    expect((await plugin.read(TALK, "r", created.id, cleared, noPasscode)).id).toBe("");
+  });
+
+  it("sees changes and a delete made through the API", async () => {
+    const inputs = await checked(TALK, { name: "drift", enabled: true });
+    const created = await plugin.create(TALK, "r", inputs);
+    await control.patch(`/talk/rooms/${created.id}`, { name: "drift", enabled: false });
+    await control.api("PUT", `/talk/rooms/${created.id}/passcode`, { passcode: "x" });
+    const read = await plugin.read(TALK, "r", created.id, created.properties, inputs);
+    expect(read.properties).toMatchObject({ enabled: false, hasPasscode: true });
+    expect(read.inputs.enabled).toBe(false);
+    const d = await plugin.diff(TALK, "r", created.id, read.properties, inputs, read.inputs);
+    expect(d).toMatchObject({ changes: true, diffs: ["enabled"] });
+    await control.delete(`/talk/rooms/${created.id}`);
+    expect((await plugin.read(TALK, "r", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(TALK, [
+      [{}, "name"],
+      [{ name: " " }, "name"],
+      [{ name: "x", kind: "stage" }, "kind"],
+      [{ name: "x", city: "frankfurt" }, "city"],
+      [{ name: "x", maxPeers: 1 }, "maxPeers"],
+      [{ name: "x", maxKbps: 10 }, "maxKbps"],
+      [{ name: "x", retentionDays: -1 }, "retentionDays"],
+      [{ name: "x", passcode: "" }, "passcode"],
+    ]);
+  });
+
+  it("fails clearly in a city without room", async () => {
+    const inputs = await checked(TALK, { name: "far", city: "sin" });
+    await expect(plugin.create(TALK, "r", inputs)).rejects.toThrow(/limit_exceeded.*sin has no room/);
+  });
+});
+
+describe("nsp:rtc:Room", () => {
+  it("creates with a secret passcode, patches in place, clears the passcode, imports, and deletes", async () => {
+    const inputs = await checked(RTC, { name: "stage", maxPeers: 8, maxVideo: 4, passcode: secret("s3cret"), record: true });
+    expect(inputs).toMatchObject({ enabled: true, publicJoin: false, requireVerify: false, cascade: false, verifyLevel: "standard", record: true });
+    await previewSendsNothing(RTC, inputs, "hasPasscode");
+    const created = await plugin.create(RTC, "r", inputs);
+    expect(created.properties).toMatchObject({ maxPeers: 8, maxVideo: 4, record: true, city: "fra", hasPasscode: true });
+    expect(isSecret(created.properties.passcode)).toBe(true);
+
+    const read = await plugin.read(RTC, "r", created.id, created.properties, inputs);
+    expect(plain(read.properties.passcode)).toBe("s3cret");
+    expect((await plugin.diff(RTC, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const changed = await checked(RTC, { ...inputs, requireVerify: true, verifyLevel: "strict", city: "iad" });
+    const d = await plugin.diff(RTC, "r", created.id, read.properties, changed, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    const updated = await plugin.update(RTC, "r", created.id, read.properties, changed, false, inputs);
+    expect(updated).toMatchObject({ requireVerify: true, verifyLevel: "strict", city: "iad", hasPasscode: true });
+
+    const { passcode: _p, ...noPasscode } = changed;
+    const cleared = await plugin.update(RTC, "r", created.id, updated, noPasscode, false, changed);
+    expect(cleared.hasPasscode).toBe(false);
+
+    const imported = await importClean(RTC, created.id);
+    expect(imported.inputs).toMatchObject({ name: "stage", maxPeers: 8, city: "iad", verifyLevel: "strict" });
+    await plugin.delete(RTC, "r", created.id, cleared);
+    expect((await plugin.read(RTC, "r", created.id, cleared, noPasscode)).id).toBe("");
+  });
+
+  it("sees changes and a delete made through the API", async () => {
+    const inputs = await checked(RTC, { name: "drift-rtc", maxPeers: 10 });
+    const created = await plugin.create(RTC, "r", inputs);
+    await control.patch(`/rtc/rooms/${created.id}`, { name: "drift-rtc", max_peers: 12 });
+    const read = await plugin.read(RTC, "r", created.id, created.properties, inputs);
+    expect(read.inputs.maxPeers).toBe(12);
+    expect(await plugin.diff(RTC, "r", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["maxPeers"] });
+    await control.delete(`/rtc/rooms/${created.id}`);
+    expect((await plugin.read(RTC, "r", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(RTC, [
+      [{ maxPeers: 4 }, "name"],
+      [{ name: "x", maxPeers: 4, maxVideo: 5 }, "maxVideo"],
+      [{ name: "x", verifyLevel: "extreme" }, "verifyLevel"],
+      [{ name: "x", record: "yes" }, "record"],
+      [{ name: "x", passcode: "p".repeat(65) }, "passcode"],
+    ]);
+  });
+});
+
+describe("city functions", () => {
+  it("lists the seeded cities of both room kinds", async () => {
+    for (const tok of ["nsp:talk:getTalkCities", "nsp:rtc:getRtcCities"]) {
+      const all = await plugin.invoke(tok, {});
+      expect(all.failures).toEqual([]);
+      expect((all.result.cities as Obj[]).map((c) => c.id)).toEqual(["fra", "ams", "iad", "sin"]);
+      expect((all.result.cities as Obj[])[0]).toEqual({ id: "fra", name: "Frankfurt", country: "DE", hasRoom: true });
+      const open = await plugin.invoke(tok, { withRoomOnly: true });
+      expect((open.result.cities as Obj[]).map((c) => c.id)).toEqual(["fra", "ams", "iad"]);
+    }
+  });
+});

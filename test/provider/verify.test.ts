@@ -1,0 +1,195 @@
+// Bot-verification site keys, and the PBX gateway's balance lookup, driven through the built
+// plugin binary over gRPC against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const SITE = "nsp:verify:Site";
+const BALANCE = "nsp:vgate:getBalance";
+
+type Obj = Record<string, unknown>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+
+beforeAll(async () => {
+  const token = `svc_${"7e71".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "verify", token }] });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(SITE, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+describe("nsp:verify:Site over gRPC", () => {
+  it("walks a site through its lifecycle, keeping the one-time secret as a secret", async () => {
+    const inputs = await checked({ name: " shop ", hostnames: ["Shop.Example.com."], mode: "interactive" });
+    expect(inputs).toEqual({ name: "shop", hostnames: ["shop.example.com"], mode: "interactive", fingerprint: false, interaction: "off", enabled: true });
+
+    await control.resetStats();
+    const preview = await plugin.create(SITE, "p", inputs, true);
+    expect(preview.id).toBe("");
+    expect(plain(preview.properties.secret)).toBe(UNKNOWN);
+    expect((await control.stats()).total).toBe(0);
+
+    await control.resetStats();
+    const created = await plugin.create(SITE, "s", inputs);
+    expect((await control.stats()).byRoute).toEqual({ "POST /verify/sites": 1 });
+    expect(created.id).toMatch(/^\d+$/);
+    const p = created.properties;
+    expect(p).toMatchObject({ ...inputs, sitekey: expect.stringMatching(/^vsk_/) });
+    expect(isSecret(p.secret)).toBe(true);
+    const first = plain(p.secret) as string;
+    expect(first).toMatch(/^vss_[0-9a-f]{48}$/);
+
+    // The API never shows the secret again; refresh keeps it, still a secret.
+    expect(await control.get(`/verify/sites/${created.id}`)).not.toHaveProperty("secret");
+    const read = await plugin.read(SITE, "s", created.id, p, inputs);
+    expect(read.properties).toEqual(p);
+    expect(isSecret(read.properties.secret)).toBe(true);
+    expect(plain(read.properties.secret)).toBe(first);
+    expect(read.inputs).toEqual(inputs);
+    expect(await plugin.diff(SITE, "s", created.id, read.properties, inputs, inputs)).toMatchObject({ changes: false, replaces: [] });
+
+    // Patchable fields change in place, sending only what changed; the secret stays.
+    const changed = await checked({ name: "shop-2", hostnames: ["a.example.com", "b.example.com"], mode: "interactive", enabled: false, fingerprint: true });
+    const d = await plugin.diff(SITE, "s", created.id, read.properties, changed, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["enabled", "fingerprint", "hostnames", "name"]);
+    await control.resetStats();
+    expect((await plugin.update(SITE, "s", created.id, read.properties, changed, true, inputs)).name).toBe("shop-2");
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(SITE, "s", created.id, read.properties, changed, false, inputs);
+    expect((await control.stats()).byRoute).toEqual({ "PATCH /verify/sites/:id": 1 });
+    expect(updated).toMatchObject(changed);
+    expect(isSecret(updated.secret)).toBe(true);
+    expect(plain(updated.secret)).toBe(first);
+    expect(await control.get(`/verify/sites/${created.id}`)).toMatchObject({ name: "shop-2", enabled: false, fingerprint: true });
+
+    // The interaction level is set at creation only: a change replaces.
+    const strict = await checked({ ...changed, interaction: "strict" });
+    expect(await plugin.diff(SITE, "s", created.id, updated, strict, changed)).toMatchObject({ changes: true, replaces: ["interaction"] });
+
+    // The rotation trigger rotates through POST /rotate, without replacing the site.
+    const rotate = await checked({ ...changed, secretRotation: "2026-11" });
+    expect(await plugin.diff(SITE, "s", created.id, updated, rotate, changed)).toMatchObject({ changes: true, replaces: [], diffs: ["secretRotation"] });
+    await control.resetStats();
+    const rotated = await plugin.update(SITE, "s", created.id, updated, rotate, false, changed);
+    expect((await control.stats()).byRoute).toEqual({ "POST /verify/sites/:id/rotate": 1 });
+    expect(isSecret(rotated.secret)).toBe(true);
+    const second = plain(rotated.secret) as string;
+    expect(second).toMatch(/^vss_/);
+    expect(second).not.toBe(first);
+    expect(rotated.secretRotation).toBe("2026-11");
+    const reread = await plugin.read(SITE, "s", created.id, rotated, rotate);
+    expect(plain(reread.properties.secret)).toBe(second);
+    expect(isSecret(reread.properties.secret)).toBe(true);
+    expect(reread.inputs.secretRotation).toBe("2026-11");
+    expect((await plugin.diff(SITE, "s", created.id, reread.properties, rotate, reread.inputs)).changes).toBe(false);
+
+    // Import through Read with only the id: inputs as the API holds them, defaults left out.
+    const imported = await plugin.read(SITE, "imp", created.id);
+    expect(imported.id).toBe(created.id);
+    expect(imported.inputs).toEqual({ name: "shop-2", hostnames: ["a.example.com", "b.example.com"], mode: "interactive", enabled: false, fingerprint: true });
+    expect(imported.properties.secret).toBeNull();
+    const importChecked = await checked(imported.inputs);
+    expect((await plugin.diff(SITE, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
+    await expect(plugin.read(SITE, "imp", "shop")).rejects.toThrow(/not a verify site id.*<siteId>/);
+
+    await plugin.delete(SITE, "s", created.id, reread.properties);
+    expect((await plugin.read(SITE, "s", created.id, reread.properties, rotate)).id).toBe("");
+  });
+
+  it("creates a disabled site with a patch after the create, keeping the secret", async () => {
+    const inputs = await checked({ name: "off", enabled: false });
+    await control.resetStats();
+    const created = await plugin.create(SITE, "off", inputs);
+    expect((await control.stats()).byRoute).toEqual({ "POST /verify/sites": 1, "PATCH /verify/sites/:id": 1 });
+    expect(created.properties.enabled).toBe(false);
+    expect(isSecret(created.properties.secret)).toBe(true);
+    expect(plain(created.properties.secret)).toMatch(/^vss_/);
+    await plugin.delete(SITE, "off", created.id, created.properties);
+  });
+
+  it("sees changes made through the API, a rotation outside the program, and the site deleted", async () => {
+    const inputs = await checked({ name: "drift" });
+    const s = await plugin.create(SITE, "d", inputs);
+    await control.patch(`/verify/sites/${s.id}`, { name: "drifted", mode: "invisible" });
+    const read = await plugin.read(SITE, "d", s.id, s.properties, inputs);
+    expect(read.properties).toMatchObject({ name: "drifted", mode: "invisible" });
+    const d = await plugin.diff(SITE, "d", s.id, read.properties, inputs, read.inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["mode", "name"]);
+
+    const logs = plugin.engineLogs.length;
+    await control.post(`/verify/sites/${s.id}/rotate`, {});
+    const after = await plugin.read(SITE, "d", s.id, read.properties, inputs);
+    expect(plain(after.properties.secret)).toBe(plain(s.properties.secret));
+    expect(isSecret(after.properties.secret)).toBe(true);
+    expect(plugin.engineLogs.slice(logs).join("\n")).toMatch(/rotated outside this program.*secretRotation/);
+
+    await control.delete(`/verify/sites/${s.id}`);
+    expect((await plugin.read(SITE, "d", s.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("adopts a site whose create answer was lost, and rotates to get its secret", async () => {
+    const inputs = await checked({ name: "lost-answer" });
+    await control.resetStats();
+    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/verify/sites$", count: 1 });
+    try {
+      const created = await plugin.create(SITE, "lost", inputs);
+      expect((await control.stats()).byRoute).toMatchObject({ "POST /verify/sites": 1, "GET /verify/sites": 1, "POST /verify/sites/:id/rotate": 1 });
+      expect(isSecret(created.properties.secret)).toBe(true);
+      expect((await control.list<{ name: string }>("/verify/sites")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
+      await plugin.delete(SITE, "lost", created.id, created.properties);
+    } finally {
+      await control.clearFaults();
+    }
+  });
+
+  it("rejects bad input in Check, naming the property, before any request", async () => {
+    await control.resetStats();
+    const cases: [Obj, string][] = [
+      [{}, "name"],
+      [{ name: "  " }, "name"],
+      [{ name: "n".repeat(101) }, "name"],
+      [{ name: "x", hostnames: ["not a host"] }, "hostnames"],
+      [{ name: "x", hostnames: ["a.example.com", "A.example.com"] }, "hostnames"],
+      [{ name: "x", mode: "loud" }, "mode"],
+      [{ name: "x", interaction: "maybe" }, "interaction"],
+      [{ name: "x", fingerprint: "yes" }, "fingerprint"],
+      [{ name: "x", secretRotation: true }, "secretRotation"],
+    ];
+    for (const [news, property] of cases) {
+      const { failures } = await plugin.check(SITE, "bad", news);
+      expect(failures.map((f) => f.property.replace(/\[\d+\]$/, "")), JSON.stringify(news)).toContain(property);
+    }
+    expect((await control.stats()).total).toBe(0);
+  });
+});
+
+describe("nsp:vgate:getBalance over gRPC", () => {
+  it("reads the prepaid balance and its movements", async () => {
+    const raw = await control.get<Obj>("/vgate/balance");
+    const { result, failures } = await plugin.invoke(BALANCE, {});
+    expect(failures).toEqual([]);
+    expect(result.balanceMicros).toBe(raw.balance_micros);
+    expect(result.currency).toBe(raw.currency);
+    expect(Array.isArray(result.movements)).toBe(true);
+    const movements = raw.movements as Obj[];
+    expect(movements.length).toBeGreaterThan(0);
+    expect(result.movements).toEqual(movements.map((m) => ({ at: m.at, amountMicros: m.amount_micros, kind: m.kind, note: m.note })));
+  });
+});

@@ -1,0 +1,204 @@
+// nsp:vod:Asset, nsp:vod:SigningKey and nsp:vod:Webhook, through the built plugin binary over
+// gRPC against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { setAssetState } from "../../emulator/src/vod/state";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const ASSET = "nsp:vod:Asset";
+const KEY = "nsp:vod:SigningKey";
+const HOOK = "nsp:vod:Webhook";
+type Obj = Record<string, any>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+
+beforeAll(async () => {
+  const token = `svc_${"70d5".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "vod", token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(type: string, news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(type, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
+  await control.resetStats();
+  const preview = await plugin.create(type, "p", inputs, true);
+  expect(preview.id).toBe("");
+  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
+  await control.resetStats();
+  for (const [news, property] of cases) {
+    const { failures } = await plugin.check(type, "bad", news);
+    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`) || f.property.startsWith(`${property}.`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
+  }
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function importClean(type: string, importId: string): Promise<{ properties: Obj; inputs: Obj }> {
+  const imported = await plugin.read(type, "imp", importId);
+  expect(imported.id).toBe(importId);
+  const inputs = await checked(type, imported.inputs);
+  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
+  expect(d.changes, JSON.stringify(d)).toBe(false);
+  return imported;
+}
+
+describe("nsp:vod:Asset", () => {
+  it("creates metadata, patches and clears fields, imports, and deletes", async () => {
+    const inputs = await checked(ASSET, { title: "Intro", tags: { lang: "en" } });
+    expect(inputs).toEqual({ title: "Intro", tags: { lang: "en" }, visibility: "public" });
+    await previewSendsNothing(ASSET, inputs, "state");
+
+    const created = await plugin.create(ASSET, "a", inputs);
+    expect(created.id).toMatch(/^vid_[0-9a-f]{12}$/);
+    expect(created.properties).toMatchObject({ ...inputs, state: "uploading" });
+    expect(created.properties.description).toBeUndefined();
+    const read = await plugin.read(ASSET, "a", created.id, created.properties, inputs);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(ASSET, "a", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const changed = await checked(ASSET, { description: "About us", visibility: "private" });
+    const d = await plugin.diff(ASSET, "a", created.id, read.properties, changed, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["description", "tags", "title", "visibility"]);
+    await control.resetStats();
+    await plugin.update(ASSET, "a", created.id, read.properties, changed, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(ASSET, "a", created.id, read.properties, changed, false, inputs);
+    expect(updated).toMatchObject({ description: "About us", visibility: "private" });
+    expect(updated.title).toBeUndefined();
+    expect(updated.tags).toBeUndefined();
+    expect(await control.get<Obj>(`/vod/assets/${created.id}`)).toMatchObject({ title: null, tags: {}, description: "About us" });
+
+    setAssetState(emulator.app.store, created.id, "ready");
+    const imported = await importClean(ASSET, created.id);
+    expect(imported.inputs).toEqual({ description: "About us", visibility: "private" });
+    expect(imported.properties.state).toBe("ready");
+    await expect(plugin.read(ASSET, "imp", "vid/1")).rejects.toThrow(/not a video asset id/);
+
+    await plugin.delete(ASSET, "a", created.id, updated);
+    expect((await plugin.read(ASSET, "a", created.id, updated, changed)).id).toBe("");
+  });
+
+  it("sees an edit and a delete made through the API", async () => {
+    const inputs = await checked(ASSET, { title: "drift" });
+    const created = await plugin.create(ASSET, "a", inputs);
+    await control.patch(`/vod/assets/${created.id}`, { title: "edited" });
+    const read = await plugin.read(ASSET, "a", created.id, created.properties, inputs);
+    expect(read.properties.title).toBe("edited");
+    expect(await plugin.diff(ASSET, "a", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["title"] });
+    await control.delete(`/vod/assets/${created.id}`);
+    expect((await plugin.read(ASSET, "a", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(ASSET, [
+      [{ title: "x".repeat(201) }, "title"],
+      [{ visibility: "hidden" }, "visibility"],
+      [{ tags: { lang: 1 } }, "tags"],
+      [{ description: 5 }, "description"],
+    ]);
+  });
+});
+
+describe("nsp:vod:SigningKey", () => {
+  it("keeps the one-time secret as a secret across refreshes, replaces on a new note, imports, and deletes", async () => {
+    const inputs = await checked(KEY, { note: "player" });
+    await previewSendsNothing(KEY, inputs, "secret");
+    const created = await plugin.create(KEY, "k", inputs);
+    expect(created.id).toMatch(/^key_[0-9a-f]{12}$/);
+    expect(isSecret(created.properties.secret)).toBe(true);
+    const value = plain(created.properties.secret) as string;
+    expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const read = await plugin.read(KEY, "k", created.id, created.properties, inputs);
+    expect(isSecret(read.properties.secret)).toBe(true);
+    expect(plain(read.properties.secret)).toBe(value);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(KEY, "k", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+    // And a second refresh from the refreshed state.
+    const again = await plugin.read(KEY, "k", created.id, read.properties, inputs);
+    expect(plain(again.properties.secret)).toBe(value);
+    expect(isSecret(again.properties.secret)).toBe(true);
+
+    expect(await plugin.diff(KEY, "k", created.id, read.properties, { note: "other" }, inputs)).toMatchObject({ changes: true, replaces: ["note"] });
+
+    const imported = await importClean(KEY, created.id);
+    expect(imported.inputs).toEqual(inputs);
+    expect(plain(imported.properties.secret)).toBeNull();
+    await expect(plugin.read(KEY, "imp", "key/1")).rejects.toThrow(/not a VOD signing key id/);
+
+    await plugin.delete(KEY, "k", created.id, read.properties);
+    expect((await plugin.read(KEY, "k", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("sees a delete made through the API", async () => {
+    const created = await plugin.create(KEY, "k", {});
+    expect(plain(created.properties.secret)).toEqual(expect.any(String));
+    await control.delete(`/vod/keys/${created.id}`);
+    expect((await plugin.read(KEY, "k", created.id, created.properties, {})).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(KEY, [[{ note: "x".repeat(257) }, "note"], [{ note: 1 }, "note"]]);
+  });
+});
+
+describe("nsp:vod:Webhook", () => {
+  it("stores an endpoint, replaces on any change, imports, and deletes", async () => {
+    const inputs = await checked(HOOK, { url: " https://hooks.example.com/vod ", note: "n" });
+    expect(inputs).toEqual({ url: "https://hooks.example.com/vod", events: ["*"], note: "n" });
+    await previewSendsNothing(HOOK, inputs, "createdAt");
+    const created = await plugin.create(HOOK, "h", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toMatchObject({ ...inputs, deliveryEnabled: false });
+    const read = await plugin.read(HOOK, "h", created.id, created.properties, inputs);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(HOOK, "h", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+    const changed = await checked(HOOK, { ...inputs, events: ["asset.ready"] });
+    expect(await plugin.diff(HOOK, "h", created.id, read.properties, changed, inputs)).toMatchObject({ changes: true, replaces: ["events"] });
+
+    const imported = await importClean(HOOK, created.id);
+    expect(imported.inputs).toEqual({ url: inputs.url, note: "n" });
+    await expect(plugin.read(HOOK, "imp", "abc")).rejects.toThrow(/not a VOD event endpoint id/);
+
+    await plugin.delete(HOOK, "h", created.id, read.properties);
+    expect((await plugin.read(HOOK, "h", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("sees a delete made through the API", async () => {
+    const inputs = await checked(HOOK, { url: "https://hooks.example.com/2", events: ["asset.ready", "asset.failed"] });
+    const created = await plugin.create(HOOK, "h", inputs);
+    const read = await plugin.read(HOOK, "h", created.id, created.properties, inputs);
+    expect(read.properties.events).toEqual(["asset.ready", "asset.failed"]);
+    await control.delete(`/vod/webhooks/${created.id}`);
+    expect((await plugin.read(HOOK, "h", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(HOOK, [
+      [{}, "url"],
+      [{ url: "ftp://x" }, "url"],
+      [{ url: "https://u:p@x" }, "url"],
+      [{ url: "https://x", events: ["a", "a"] }, "events"],
+      [{ url: "https://x", events: [""] }, "events"],
+    ]);
+  });
+});

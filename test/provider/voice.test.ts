@@ -1,0 +1,234 @@
+// nsp:voice:Number, nsp:voice:NumberEndpoint and nsp:meet:Settings, through the built plugin binary
+// over gRPC against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const NUMBER = "nsp:voice:Number";
+const ENDPOINT = "nsp:voice:NumberEndpoint";
+const SETTINGS = "nsp:meet:Settings";
+type Obj = Record<string, any>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+
+beforeAll(async () => {
+  const token = `svc_${"70ce".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "voice", token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(type: string, news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(type, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
+  await control.resetStats();
+  const preview = await plugin.create(type, "p", inputs, true);
+  expect(preview.id).toBe("");
+  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
+  await control.resetStats();
+  for (const [news, property] of cases) {
+    const { failures } = await plugin.check(type, "bad", news);
+    expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
+  }
+  expect((await control.stats()).total).toBe(0);
+}
+
+async function importClean(type: string, importId: string): Promise<{ properties: Obj; inputs: Obj }> {
+  const imported = await plugin.read(type, "imp", importId);
+  expect(imported.id).toBe(importId);
+  const inputs = await checked(type, imported.inputs);
+  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
+  expect(d.changes, JSON.stringify(d)).toBe(false);
+  return imported;
+}
+
+async function pbxWithExtensions(n: number): Promise<{ pbx: string; exts: string[] }> {
+  const pbx = (await control.post<Obj>("/vgate/pbx", { name: "office", template: "blank" })).id as string;
+  const exts: string[] = [];
+  for (let i = 0; i < n; i++) exts.push((await control.post<Obj>(`/vgate/pbx/${pbx}/extensions`, {})).id);
+  return { pbx, exts };
+}
+
+describe("nsp:voice:Number", () => {
+  it("claims a number with settings in two calls, patches, imports, and releases it", async () => {
+    const inputs = await checked(NUMBER, { label: " main line ", sipIn: true, dest: "ivr:main" });
+    expect(inputs).toEqual({ label: "main line", sipIn: true, dest: "ivr:main" });
+    await previewSendsNothing(NUMBER, inputs, "number");
+
+    const created = await plugin.create(NUMBER, "n", inputs);
+    expect(created.id).toMatch(/^\+3120555\d{4}$/);
+    expect(created.properties).toMatchObject({ number: created.id, label: "main line", sipIn: true, dest: "ivr:main", noanswer: null });
+
+    const read = await plugin.read(NUMBER, "n", created.id, created.properties, inputs);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(NUMBER, "n", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const changed = await checked(NUMBER, { label: "support", sipIn: false, noanswer: "voicemail:100" });
+    const d = await plugin.diff(NUMBER, "n", created.id, read.properties, changed, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["dest", "label", "noanswer", "sipIn"]);
+    await control.resetStats();
+    await plugin.update(NUMBER, "n", created.id, read.properties, changed, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(NUMBER, "n", created.id, read.properties, changed, false, inputs);
+    expect(updated).toMatchObject({ label: "support", sipIn: false, dest: null, noanswer: "voicemail:100" });
+
+    const imported = await importClean(NUMBER, created.id);
+    expect(imported.inputs).toEqual({ label: "support", noanswer: "voicemail:100" });
+    await expect(plugin.read(NUMBER, "imp", "0205550001")).rejects.toThrow(/not a voice number/);
+
+    await plugin.delete(NUMBER, "n", created.id, updated);
+    expect((await plugin.read(NUMBER, "n", created.id, updated, changed)).id).toBe("");
+  });
+
+  it("sees changes and a release made through the API", async () => {
+    const inputs = await checked(NUMBER, { label: "drift" });
+    const created = await plugin.create(NUMBER, "n", inputs);
+    await control.patch(`/voice/numbers/${encodeURIComponent(created.id)}`, { label: "edited" });
+    const read = await plugin.read(NUMBER, "n", created.id, created.properties, inputs);
+    expect(read.inputs.label).toBe("edited");
+    expect(await plugin.diff(NUMBER, "n", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["label"] });
+    await control.delete(`/voice/numbers/${encodeURIComponent(created.id)}`);
+    expect((await plugin.read(NUMBER, "n", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(NUMBER, [
+      [{ label: "x".repeat(101) }, "label"],
+      [{ sipIn: "yes" }, "sipIn"],
+      [{ dest: "" }, "dest"],
+      [{ noanswer: "x".repeat(201) }, "noanswer"],
+    ]);
+  });
+});
+
+describe("nsp:voice:NumberEndpoint", () => {
+  it("rings an extension, replaces (deleting first when the extension stays), imports, and removes it", async () => {
+    const { pbx, exts } = await pbxWithExtensions(2);
+    const a = (await control.post<Obj>("/voice/numbers", { label: "ep-a" })).number as string;
+    const b = (await control.post<Obj>("/voice/numbers", {})).number as string;
+    const inputs = await checked(ENDPOINT, { number: ` ${a} `, pbxId: pbx, ext: exts[0] });
+    expect(inputs).toEqual({ number: a, pbxId: pbx, ext: exts[0] });
+    await previewSendsNothing(ENDPOINT, inputs, "numberLabel");
+
+    const created = await plugin.create(ENDPOINT, "e", inputs);
+    expect(created.id).toBe(`${a}/${pbx}/${exts[0]}`);
+    expect(created.properties).toMatchObject({ ...inputs, numberLabel: "ep-a" });
+    const read = await plugin.read(ENDPOINT, "e", created.id, created.properties, inputs);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(ENDPOINT, "e", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // Another number for the same extension: the old endpoint must go first.
+    const moved = await checked(ENDPOINT, { ...inputs, number: b });
+    expect(await plugin.diff(ENDPOINT, "e", created.id, read.properties, moved, inputs)).toMatchObject({ changes: true, replaces: ["number"], deleteBeforeReplace: true });
+    const otherExt = await checked(ENDPOINT, { ...inputs, ext: exts[1] });
+    expect(await plugin.diff(ENDPOINT, "e", created.id, read.properties, otherExt, inputs)).toMatchObject({ changes: true, replaces: ["ext"], deleteBeforeReplace: false });
+
+    await importClean(ENDPOINT, created.id);
+    await expect(plugin.read(ENDPOINT, "imp", `${a}/${pbx}`)).rejects.toThrow(/<number>\/<pbxId>\/<extensionId>/);
+
+    // The API refuses a second number for the same extension, and says which number has it.
+    await expect(plugin.create(ENDPOINT, "e2", moved)).rejects.toThrow(new RegExp(`conflict.*${a.replace("+", "\\+")}`));
+
+    await plugin.delete(ENDPOINT, "e", created.id, read.properties);
+    expect((await plugin.read(ENDPOINT, "e", created.id, read.properties, inputs)).id).toBe("");
+  });
+
+  it("sees an endpoint removed through the API, and with its number", async () => {
+    const { pbx, exts } = await pbxWithExtensions(1);
+    const n = (await control.post<Obj>("/voice/numbers", {})).number as string;
+    const inputs = await checked(ENDPOINT, { number: n, pbxId: pbx, ext: exts[0] });
+    const created = await plugin.create(ENDPOINT, "e", inputs);
+    await control.delete(`/voice/numbers/${encodeURIComponent(n)}/endpoints/${pbx}/${exts[0]}`);
+    expect((await plugin.read(ENDPOINT, "e", created.id, created.properties, inputs)).id).toBe("");
+    await plugin.create(ENDPOINT, "e", inputs);
+    await control.delete(`/voice/numbers/${encodeURIComponent(n)}`);
+    expect((await plugin.read(ENDPOINT, "e", created.id, created.properties, inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(ENDPOINT, [
+      [{ number: "0301234", pbxId: "pbx_1", ext: "ext_1" }, "number"],
+      [{ number: "+31205550001", pbxId: "a/b", ext: "ext_1" }, "pbxId"],
+      [{ number: "+31205550001", pbxId: "pbx_1" }, "ext"],
+    ]);
+  });
+});
+
+describe("nsp:meet:Settings", () => {
+  it("patches the settings the program sets, leaves the others, imports, and leaves them on delete", async () => {
+    const inputs = await checked(SETTINGS, { waitingRoom: true, sharePolicy: "host_only", city: "AMS", retention: { days: 14 } });
+    expect(inputs).toEqual({ waitingRoom: true, sharePolicy: "host_only", city: "ams", retention: { days: 14 } });
+    await previewSendsNothing(SETTINGS, inputs, "cities");
+
+    const created = await plugin.create(SETTINGS, "s", inputs);
+    expect(created.id).toBe("meet-settings");
+    expect(created.properties).toMatchObject({ ...inputs, chat: true, recordPolicy: "host" });
+    expect((created.properties.cities as Obj[]).map((c) => c.id)).toEqual(["fra", "ams", "iad"]);
+
+    const read = await plugin.read(SETTINGS, "s", created.id, created.properties, inputs);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(SETTINGS, "s", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    const changed = await checked(SETTINGS, { ...inputs, chat: false, retention: { days: 60 } });
+    const d = await plugin.diff(SETTINGS, "s", created.id, read.properties, changed, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["chat", "retention"]);
+    await control.resetStats();
+    await plugin.update(SETTINGS, "s", created.id, read.properties, changed, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(SETTINGS, "s", created.id, read.properties, changed, false, inputs);
+    expect(updated).toMatchObject({ chat: false, retention: { days: 60 }, waitingRoom: true });
+
+    const imported = await importClean(SETTINGS, "meet-settings");
+    expect(imported.inputs).toMatchObject({ chat: false, waitingRoom: true, sharePolicy: "host_only", city: "ams" });
+    await expect(plugin.read(SETTINGS, "imp", "settings/1")).rejects.toThrow(/must be "meet-settings"/);
+
+    // No delete endpoint: the settings stay, and the engine is told so.
+    await control.resetStats();
+    const logsBefore = plugin.engineLogs.length;
+    await plugin.delete(SETTINGS, "s", created.id, updated);
+    expect((await control.stats()).mutating).toBe(0);
+    expect(plugin.engineLogs.slice(logsBefore).join("\n")).toMatch(/cannot be deleted/);
+    expect((await control.get<Obj>("/meet/settings")).chat).toBe(false);
+  });
+
+  it("sees settings changed through the API", async () => {
+    const inputs = await checked(SETTINGS, { muteOnEntry: true });
+    const created = await plugin.create(SETTINGS, "s", inputs);
+    await control.patch("/meet/settings", { mute_on_entry: false, reactions: false });
+    const read = await plugin.read(SETTINGS, "s", created.id, created.properties, inputs);
+    // Only what the program manages comes back as an input.
+    expect(read.inputs).toEqual({ muteOnEntry: false });
+    expect(await plugin.diff(SETTINGS, "s", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["muteOnEntry"] });
+  });
+
+  it("rejects bad input in Check", async () => {
+    await expectCheckFailures(SETTINGS, [
+      [{ sharePolicy: "all" }, "sharePolicy"],
+      [{ recordPolicy: "always" }, "recordPolicy"],
+      [{ phoneLang: "de" }, "phoneLang"],
+      [{ city: "frankfurt" }, "city"],
+      [{ retention: { days: 0 } }, "retention.days"],
+      [{ waitingRoom: false, waitingRoomAll: true }, "waitingRoomAll"],
+      [{ chat: "on" }, "chat"],
+    ]);
+  });
+});

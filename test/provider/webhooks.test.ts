@@ -1,0 +1,158 @@
+// nsp:index:Webhook and nsp:index:getWebhookEvents through the built plugin binary over gRPC
+// against a live emulator.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { EmulatorControl } from "../helpers/emulator";
+
+const WEBHOOK = "nsp:index:Webhook";
+type Obj = Record<string, any>;
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+
+beforeAll(async () => {
+  const token = `svc_${"9c8d".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "hooker", token }], rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
+});
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+async function checked(news: Obj): Promise<Obj> {
+  const { inputs, failures } = await plugin.check(WEBHOOK, "x", news);
+  expect(failures).toEqual([]);
+  return inputs;
+}
+
+async function clear(): Promise<void> {
+  for (const w of await control.list<Obj>("/webhooks")) await control.delete(`/webhooks/${w.id}`);
+}
+
+describe("nsp:index:Webhook", () => {
+  it("creates with a one-time secret kept as a secret, updates, imports and deletes", async () => {
+    await clear();
+    const inputs = await checked({ url: " https://Hooks.Example.com/in ", note: "ops" });
+    expect(inputs).toEqual({ url: "https://hooks.example.com/in", events: ["*"], enabled: true, note: "ops" });
+
+    await control.resetStats();
+    const preview = await plugin.create(WEBHOOK, "p", inputs, true);
+    expect(preview.id).toBe("");
+    expect(plain(preview.properties.secret)).toBe(UNKNOWN);
+    expect((await control.stats()).total).toBe(0);
+
+    const created = await plugin.create(WEBHOOK, "w", inputs);
+    expect(created.id).toMatch(/^\d+$/);
+    expect(created.properties).toMatchObject({ ...inputs, failures: 0, lastStatus: null, lastAt: null });
+    expect(isSecret(created.properties.secret)).toBe(true);
+    const signing = plain(created.properties.secret) as string;
+    expect(signing).toMatch(/^whsec_[0-9a-f]{48}$/);
+
+    // The API never shows the secret again; a refresh keeps it, still secret.
+    const read = await plugin.read(WEBHOOK, "w", created.id, created.properties, inputs);
+    expect(isSecret(read.properties.secret)).toBe(true);
+    expect(plain(read.properties.secret)).toBe(signing);
+    expect(read.inputs).toEqual(inputs);
+    expect((await plugin.diff(WEBHOOK, "w", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+    // Everything patches in place; dropping the note clears it.
+    const { note: _n, ...noNote } = inputs;
+    const news = await checked({ ...noNote, url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
+    const d = await plugin.diff(WEBHOOK, "w", created.id, read.properties, news, inputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d.diffs.sort()).toEqual(["enabled", "events", "note", "url"]);
+    await control.resetStats();
+    await plugin.update(WEBHOOK, "w", created.id, read.properties, news, true, inputs);
+    expect((await control.stats()).total).toBe(0);
+    const updated = await plugin.update(WEBHOOK, "w", created.id, read.properties, news, false, inputs);
+    expect(updated).toMatchObject({ url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
+    expect(updated.note).toBeUndefined();
+    expect(plain(updated.secret)).toBe(signing);
+    expect(isSecret(updated.secret)).toBe(true);
+    expect(await control.get(`/webhooks/${created.id}`)).toMatchObject({ note: null, enabled: false, url: "https://hooks.example.com/v2" });
+    const after = await plugin.read(WEBHOOK, "w", created.id, updated, news);
+    expect(plain(after.properties.secret)).toBe(signing);
+    expect((await plugin.diff(WEBHOOK, "w", created.id, after.properties, news, news)).changes).toBe(false);
+
+    // Import: only the id; the secret is gone for good (null), and the inputs check and diff clean.
+    const imported = await plugin.read(WEBHOOK, "imp", created.id);
+    expect(imported.id).toBe(created.id);
+    expect(imported.inputs).toEqual({ url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
+    expect(plain(imported.properties.secret) ?? null).toBeNull();
+    const impInputs = await checked(imported.inputs);
+    expect((await plugin.diff(WEBHOOK, "imp", imported.id, imported.properties, impInputs, imported.inputs)).changes).toBe(false);
+    await expect(plugin.read(WEBHOOK, "imp", "hooks.example.com")).rejects.toThrow(/must be a numeric webhook id \(<webhookId>\)/);
+
+    await plugin.delete(WEBHOOK, "w", created.id, after.properties);
+    expect(await control.list("/webhooks")).toEqual([]);
+    expect((await plugin.read(WEBHOOK, "w", created.id, after.properties, news)).id).toBe("");
+  });
+
+  it("creates a disabled endpoint and keeps its secret through the extra patch", async () => {
+    await clear();
+    const inputs = await checked({ url: "https://off.example.com/", events: ["ping"], enabled: false });
+    const created = await plugin.create(WEBHOOK, "w", inputs);
+    expect(created.properties.enabled).toBe(false);
+    expect(isSecret(created.properties.secret)).toBe(true);
+    expect(plain(created.properties.secret)).toMatch(/^whsec_/);
+    expect((await control.get(`/webhooks/${created.id}`)).enabled).toBe(false);
+    await plugin.delete(WEBHOOK, "w", created.id, created.properties);
+  });
+
+  it("sees drift: an edit through the API, and a delete through the API", async () => {
+    await clear();
+    const inputs = await checked({ url: "https://drift.example.com/" });
+    const created = await plugin.create(WEBHOOK, "w", inputs);
+    await control.patch(`/webhooks/${created.id}`, { enabled: false, url: "https://elsewhere.example.com/" });
+    const read = await plugin.read(WEBHOOK, "w", created.id, created.properties, inputs);
+    expect(read.inputs).toMatchObject({ enabled: false, url: "https://elsewhere.example.com/" });
+    expect(plain(read.properties.secret)).toBe(plain(created.properties.secret));
+    const d = await plugin.diff(WEBHOOK, "w", created.id, read.properties, inputs, read.inputs);
+    expect(d.diffs.sort()).toEqual(["enabled", "url"]);
+    await control.delete(`/webhooks/${created.id}`);
+    expect((await plugin.read(WEBHOOK, "w", created.id, read.properties, read.inputs)).id).toBe("");
+  });
+
+  it("rejects bad input in Check without a request", async () => {
+    await control.resetStats();
+    const cases: [Obj, string][] = [
+      [{}, "url"],
+      [{ url: "http://hooks.example.com/" }, "url"],
+      [{ url: "not a url" }, "url"],
+      [{ url: "https://localhost/x" }, "url"],
+      [{ url: "https://u:p@hooks.example.com/" }, "url"],
+      [{ url: "https://hooks.example.com/", events: [] }, "events"],
+      [{ url: "https://hooks.example.com/", events: ["*", "ping"] }, "events"],
+      [{ url: "https://hooks.example.com/", events: ["ping", "ping"] }, "events"],
+      [{ url: "https://hooks.example.com/", enabled: "yes" }, "enabled"],
+      [{ url: "https://hooks.example.com/", note: "x".repeat(256) }, "note"],
+    ];
+    for (const [news, property] of cases) {
+      const { failures } = await plugin.check(WEBHOOK, "bad", news);
+      expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
+    }
+    expect((await control.stats()).total).toBe(0);
+  });
+
+  it("reports the API's limit of 10 endpoints clearly", async () => {
+    await clear();
+    for (let i = 0; i < 10; i++) await control.post("/webhooks", { url: `https://h${i}.example.com/` });
+    await expect(plugin.create(WEBHOOK, "w", await checked({ url: "https://h10.example.com/" }))).rejects.toThrow(/at most 10 webhook endpoints/);
+    await clear();
+  });
+});
+
+describe("nsp:index:getWebhookEvents", () => {
+  it("lists the event names", async () => {
+    const { result, failures } = await plugin.invoke("nsp:index:getWebhookEvents", {});
+    expect(failures).toEqual([]);
+    expect(result.names).toEqual(["ping", "sgate.verification.approved", "sgate.verification.failed", "sgate.verification.expired", "sgate.verification.canceled", "sgate.broadcast.completed"]);
+    expect((result.events as Obj[])[0]).toEqual({ name: "ping", description: expect.any(String) });
+  });
+});

@@ -1,0 +1,98 @@
+// Keeps docs/coverage.md in step with the API documents, the provider's registry and the
+// emulator's routes. The parsing here is independent of scripts/coverage-endpoints.mjs, which only
+// helps edit the table.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { allRoutes } from "../../emulator/src/routes/index";
+import { functions, resources } from "../../provider/src/registry";
+
+const ROOT = join(__dirname, "../..");
+const API_DOCS = ["/work/shared/api/part1-platform-dns-edge-security-rpki.md", "/work/shared/api/part2-mail-media-messaging-tunnels-pbx.md"];
+
+const METHOD = "(?:GET|POST|PUT|PATCH|DELETE)";
+// `| GET, PATCH, DELETE /x/{id} | ...` is three endpoints; `| POST /x/{id}/pause, /resume | ...` two.
+const API_ROW = new RegExp(`^\\|\\s*(${METHOD}(?:,\\s*${METHOD})*)\\s+(/[^\\s,|]+)((?:,\\s*/[^\\s,|]+)*)\\s*\\|`);
+const TABLE_ROW = new RegExp(`^\\|\\s*\`(${METHOD}) (/[^\`]+)\`\\s*\\|[^|]*\\|\\s*(.*?)\\s*\\|\\s*$`);
+const TOKEN = /`(nsp:[A-Za-z0-9]+:[A-Za-z0-9]+)`/g;
+
+/** `{x}` (documents) and `:x` (emulator) parameters compare equal. */
+function key(method: string, path: string): string {
+  const norm = path
+    .split("/")
+    .map((s) => (s.startsWith(":") || (s.startsWith("{") && s.endsWith("}")) ? "{}" : s))
+    .join("/");
+  return `${method} ${norm}`;
+}
+
+function apiEndpoints(): string[] {
+  const out: string[] = [];
+  for (const file of API_DOCS) {
+    for (const line of readFileSync(file, "utf8").split("\n")) {
+      const m = API_ROW.exec(line);
+      if (!m) continue;
+      const base = m[2]!;
+      const alts = [...m[3]!.matchAll(/\/[^\s,|]+/g)].map((a) => base.slice(0, base.lastIndexOf("/")) + a[0]);
+      for (const method of m[1]!.split(",").map((s) => s.trim())) for (const path of [base, ...alts]) out.push(`${method} ${path}`);
+    }
+  }
+  return out;
+}
+
+interface Row {
+  endpoint: string;
+  key: string;
+  tokens: string[];
+  reason: string | null;
+  cell: string;
+}
+
+function coverageRows(): Row[] {
+  const rows: Row[] = [];
+  for (const line of readFileSync(join(ROOT, "docs/coverage.md"), "utf8").split("\n")) {
+    const m = TABLE_ROW.exec(line);
+    if (!m) continue;
+    const cell = m[3]!;
+    const reason = /^not managed: (\S.*)$/.exec(cell)?.[1] ?? null;
+    rows.push({ endpoint: `${m[1]} ${m[2]}`, key: key(m[1]!, m[2]!), tokens: reason === null ? [...cell.matchAll(TOKEN)].map((t) => t[1]!) : [], reason, cell });
+  }
+  return rows;
+}
+
+const endpoints = apiEndpoints();
+const rows = coverageRows();
+
+describe("docs/coverage.md", () => {
+  it("parses the endpoint tables of both API documents", () => {
+    expect(endpoints.length).toBeGreaterThan(350);
+    expect(endpoints).toContain("GET /me");
+    expect(endpoints).toContain("POST /sgate/broadcasts/{id}/resume");
+    expect(endpoints).toContain("DELETE /vgate/pbx/{pbx}/queues/{id}");
+  });
+
+  it("lists every endpoint of the API documents exactly once, and nothing else", () => {
+    const count = new Map<string, number>();
+    for (const r of rows) count.set(r.endpoint, (count.get(r.endpoint) ?? 0) + 1);
+    const missing = endpoints.filter((e) => !count.has(e));
+    const repeated = [...count].filter(([, n]) => n > 1).map(([e]) => e);
+    const unknown = rows.map((r) => r.endpoint).filter((e) => !endpoints.includes(e));
+    expect({ missing, repeated, unknown }).toEqual({ missing: [], repeated: [], unknown: [] });
+  });
+
+  it("maps every endpoint to tokens or to a reason it is not managed", () => {
+    const bad = rows.filter((r) => (r.reason === null && r.tokens.length === 0) || (r.reason === null && r.cell.replace(TOKEN, "").replace(/[,\s]/g, "") !== ""));
+    expect(bad.map((r) => `${r.endpoint}: ${r.cell}`)).toEqual([]);
+  });
+
+  it("names only registered tokens, and names every registered token", () => {
+    const registered = new Set([...resources, ...functions].map((d) => d.token));
+    const named = new Set(rows.flatMap((r) => r.tokens));
+    expect([...named].filter((t) => !registered.has(t)).sort()).toEqual([]);
+    expect([...registered].filter((t) => !named.has(t)).sort()).toEqual([]);
+  });
+
+  it("maps to a token only endpoints the emulator serves", () => {
+    const served = new Set(allRoutes.map((r) => key(r.method, r.path)));
+    expect(rows.filter((r) => r.tokens.length > 0 && !served.has(r.key)).map((r) => r.endpoint)).toEqual([]);
+  });
+});
