@@ -13,7 +13,8 @@ import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const API_DOCS = ["/work/shared/api/part1-platform-dns-edge-security-rpki.md", "/work/shared/api/part2-mail-media-messaging-tunnels-pbx.md"];
+// The API documents live in ../shared/api beside the repository.
+export const API_DOCS = ["part1-platform-dns-edge-security-rpki.md", "part2-mail-media-messaging-tunnels-pbx.md"].map((f) => join(ROOT, "..", "shared", "api", f));
 export const COVERAGE_DOC = join(ROOT, "docs/coverage.md");
 
 const METHOD = "(?:GET|POST|PUT|PATCH|DELETE)";

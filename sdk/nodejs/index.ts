@@ -15,34 +15,89 @@ export const getQuota: typeof import("./getQuota").getQuota = null as any;
 export const getQuotaOutput: typeof import("./getQuota").getQuotaOutput = null as any;
 utilities.lazyLoad(exports, ["getQuota","getQuotaOutput"], () => require("./getQuota"));
 
+export { GetWebhookEventsResult } from "./getWebhookEvents";
+export const getWebhookEvents: typeof import("./getWebhookEvents").getWebhookEvents = null as any;
+export const getWebhookEventsOutput: typeof import("./getWebhookEvents").getWebhookEventsOutput = null as any;
+utilities.lazyLoad(exports, ["getWebhookEvents","getWebhookEventsOutput"], () => require("./getWebhookEvents"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
 utilities.lazyLoad(exports, ["Provider"], () => require("./provider"));
 
+export { WebhookArgs } from "./webhook";
+export type Webhook = import("./webhook").Webhook;
+export const Webhook: typeof import("./webhook").Webhook = null as any;
+utilities.lazyLoad(exports, ["Webhook"], () => require("./webhook"));
+
 
 // Export sub-modules:
 import * as cdn from "./cdn";
+import * as compute from "./compute";
 import * as config from "./config";
 import * as dns from "./dns";
+import * as ix from "./ix";
 import * as link from "./link";
 import * as mail from "./mail";
+import * as meet from "./meet";
+import * as org from "./org";
+import * as pages from "./pages";
+import * as partner from "./partner";
+import * as registry from "./registry";
 import * as rpki from "./rpki";
+import * as rtc from "./rtc";
 import * as security from "./security";
+import * as services from "./services";
+import * as sgate from "./sgate";
+import * as storage from "./storage";
+import * as stream from "./stream";
+import * as talk from "./talk";
 import * as types from "./types";
+import * as verify from "./verify";
 import * as vgate from "./vgate";
+import * as vod from "./vod";
+import * as voice from "./voice";
 
 export {
     cdn,
+    compute,
     config,
     dns,
+    ix,
     link,
     mail,
+    meet,
+    org,
+    pages,
+    partner,
+    registry,
     rpki,
+    rtc,
     security,
+    services,
+    sgate,
+    storage,
+    stream,
+    talk,
     types,
+    verify,
     vgate,
+    vod,
+    voice,
 };
+
+const _module = {
+    version: utilities.getVersion(),
+    construct: (name: string, type: string, urn: string): pulumi.Resource => {
+        switch (type) {
+            case "nsp:index:Webhook":
+                return new Webhook(name, <any>undefined, { urn })
+            default:
+                throw new Error(`unknown resource type ${type}`);
+        }
+    },
+};
+pulumi.runtime.registerResourceModule("nsp", "index", _module)
 pulumi.runtime.registerResourcePackage("nsp", {
     version: utilities.getVersion(),
     constructProvider: (name: string, type: string, urn: string): pulumi.ProviderResource => {

@@ -8,7 +8,8 @@ import { allRoutes } from "../../emulator/src/routes/index";
 import { functions, resources } from "../../provider/src/registry";
 
 const ROOT = join(__dirname, "../..");
-const API_DOCS = ["/work/shared/api/part1-platform-dns-edge-security-rpki.md", "/work/shared/api/part2-mail-media-messaging-tunnels-pbx.md"];
+// The API documents live in ../shared/api beside the repository (as in CI).
+const API_DOCS = ["part1-platform-dns-edge-security-rpki.md", "part2-mail-media-messaging-tunnels-pbx.md"].map((f) => join(ROOT, "..", "shared", "api", f));
 
 const METHOD = "(?:GET|POST|PUT|PATCH|DELETE)";
 // `| GET, PATCH, DELETE /x/{id} | ...` is three endpoints; `| POST /x/{id}/pause, /resume | ...` two.

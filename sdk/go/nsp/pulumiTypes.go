@@ -80,7 +80,62 @@ func (o QuotaPackArrayOutput) Index(i pulumi.IntInput) QuotaPackOutput {
 	}).(QuotaPackOutput)
 }
 
+// An event a webhook endpoint can subscribe to.
+type WebhookEvent struct {
+	// What emits the event.
+	Description *string `pulumi:"description"`
+	// Event name, such as `ping`.
+	Name string `pulumi:"name"`
+}
+
+// An event a webhook endpoint can subscribe to.
+type WebhookEventOutput struct{ *pulumi.OutputState }
+
+func (WebhookEventOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WebhookEvent)(nil)).Elem()
+}
+
+func (o WebhookEventOutput) ToWebhookEventOutput() WebhookEventOutput {
+	return o
+}
+
+func (o WebhookEventOutput) ToWebhookEventOutputWithContext(ctx context.Context) WebhookEventOutput {
+	return o
+}
+
+// What emits the event.
+func (o WebhookEventOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v WebhookEvent) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Event name, such as `ping`.
+func (o WebhookEventOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v WebhookEvent) string { return v.Name }).(pulumi.StringOutput)
+}
+
+type WebhookEventArrayOutput struct{ *pulumi.OutputState }
+
+func (WebhookEventArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]WebhookEvent)(nil)).Elem()
+}
+
+func (o WebhookEventArrayOutput) ToWebhookEventArrayOutput() WebhookEventArrayOutput {
+	return o
+}
+
+func (o WebhookEventArrayOutput) ToWebhookEventArrayOutputWithContext(ctx context.Context) WebhookEventArrayOutput {
+	return o
+}
+
+func (o WebhookEventArrayOutput) Index(i pulumi.IntInput) WebhookEventOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) WebhookEvent {
+		return vs[0].([]WebhookEvent)[vs[1].(int)]
+	}).(WebhookEventOutput)
+}
+
 func init() {
 	pulumi.RegisterOutputType(QuotaPackOutput{})
 	pulumi.RegisterOutputType(QuotaPackArrayOutput{})
+	pulumi.RegisterOutputType(WebhookEventOutput{})
+	pulumi.RegisterOutputType(WebhookEventArrayOutput{})
 }

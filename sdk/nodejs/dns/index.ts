@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "../utilities";
 
 // Export members:
+export { GetDnsListsArgs, GetDnsListsResult, GetDnsListsOutputArgs } from "./getDnsLists";
+export const getDnsLists: typeof import("./getDnsLists").getDnsLists = null as any;
+export const getDnsListsOutput: typeof import("./getDnsLists").getDnsListsOutput = null as any;
+utilities.lazyLoad(exports, ["getDnsLists","getDnsListsOutput"], () => require("./getDnsLists"));
+
 export { GetServiceArgs, GetServiceResult, GetServiceOutputArgs } from "./getService";
 export const getService: typeof import("./getService").getService = null as any;
 export const getServiceOutput: typeof import("./getService").getServiceOutput = null as any;

@@ -53,6 +53,9 @@ export namespace cdn {
     }
 }
 
+export namespace compute {
+}
+
 export namespace dns {
     /**
      * One record of the zone.
@@ -78,6 +81,9 @@ export namespace dns {
 
 }
 
+export namespace ix {
+}
+
 export namespace link {
 }
 
@@ -98,7 +104,63 @@ export namespace mail {
 
 }
 
+export namespace meet {
+    /**
+     * How long recordings are kept. Left as the account has it when unset.
+     */
+    export interface MeetRetentionArgs {
+        /**
+         * Days recordings are kept (1 to 3650).
+         */
+        days: pulumi.Input<number>;
+    }
+}
+
+export namespace org {
+}
+
+export namespace partner {
+}
+
+export namespace registry {
+}
+
 export namespace rpki {
+}
+
+export namespace rtc {
+}
+
+export namespace services {
+    export interface ResolverRewriteArgs {
+        /**
+         * The name that is answered differently, such as `printer.home.example` (`*.` allowed).
+         */
+        name: pulumi.Input<string>;
+        /**
+         * What it answers instead: an IP address, or a domain name the resolver follows.
+         */
+        target: pulumi.Input<string>;
+    }
+}
+
+export namespace sgate {
+    /**
+     * Who the broadcast goes to.
+     */
+    export interface SgateBroadcastRecipientsArgs {
+        /**
+         * The numbers (E.164) to send to, at most 10000.
+         */
+        numbers: pulumi.Input<pulumi.Input<string>[]>;
+    }
+
+}
+
+export namespace stream {
+}
+
+export namespace talk {
 }
 
 export namespace vgate {

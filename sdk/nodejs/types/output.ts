@@ -27,6 +27,20 @@ export interface QuotaPack {
     qty: number;
 }
 
+/**
+ * An event a webhook endpoint can subscribe to.
+ */
+export interface WebhookEvent {
+    /**
+     * What emits the event.
+     */
+    description?: string;
+    /**
+     * Event name, such as `ping`.
+     */
+    name: string;
+}
+
 export namespace cdn {
     /**
      * One record to add.
@@ -116,7 +130,83 @@ export namespace cdn {
 
 }
 
+export namespace compute {
+    export interface ComputeVm {
+        /**
+         * When the VM was created.
+         */
+        createdAt?: string;
+        /**
+         * Disk size in GiB.
+         */
+        diskGb?: number;
+        /**
+         * Host name of the VM.
+         */
+        hostname?: string;
+        /**
+         * VM id (use it as `vmId` of `nsp:compute:VmPower`).
+         */
+        id: string;
+        /**
+         * Image the VM runs.
+         */
+        image?: string;
+        /**
+         * IPv4 address.
+         */
+        ip4?: string;
+        /**
+         * IPv6 address.
+         */
+        ip6?: string;
+        /**
+         * Memory in MiB.
+         */
+        memoryMb?: number;
+        /**
+         * Name of the VM.
+         */
+        name: string;
+        /**
+         * Power state: `on` or `off`.
+         */
+        power: string;
+        /**
+         * When the VM was last reinstalled; null if never.
+         */
+        reinstalledAt?: string;
+        /**
+         * Virtual CPUs.
+         */
+        vcpus?: number;
+    }
+
+}
+
 export namespace dns {
+    /**
+     * A blocklist resolver services can apply.
+     */
+    export interface DnsBlocklist {
+        /**
+         * What the list blocks.
+         */
+        description?: string;
+        /**
+         * Number of domains in the list.
+         */
+        entries?: number;
+        /**
+         * Blocklist key, such as `ads`.
+         */
+        key: string;
+        /**
+         * Display name.
+         */
+        name?: string;
+    }
+
     /**
      * A service of the account.
      */
@@ -219,6 +309,27 @@ export namespace dns {
          * Name of the TSIG key, when one is configured.
          */
         tsigName?: string;
+    }
+
+}
+
+export namespace ix {
+    /**
+     * A route-server session of the member.
+     */
+    export interface IxSession {
+        /**
+         * `v4` or `v6`.
+         */
+        family: string;
+        /**
+         * Route server name.
+         */
+        routeServer: string;
+        /**
+         * Session state, such as `idle` or `established`.
+         */
+        state: string;
     }
 
 }
@@ -343,6 +454,194 @@ export namespace mail {
 
 }
 
+export namespace meet {
+    /**
+     * A city that accepts new meetings.
+     */
+    export interface MeetCity {
+        /**
+         * Country code.
+         */
+        country?: string;
+        /**
+         * City code.
+         */
+        id: string;
+        /**
+         * Display name.
+         */
+        name?: string;
+    }
+
+    /**
+     * How long recordings are kept. Left as the account has it when unset.
+     */
+    export interface MeetRetention {
+        /**
+         * Days recordings are kept (1 to 3650).
+         */
+        days: number;
+    }
+
+}
+
+export namespace org {
+    /**
+     * A domain the organisation works under.
+     */
+    export interface OrgDomain {
+        /**
+         * The domain.
+         */
+        name: string;
+        /**
+         * Whether the organisation's control of the domain is verified.
+         */
+        verified: boolean;
+    }
+
+    /**
+     * Applications switched on for everybody (manage them with `nsp:org:Apps`).
+     */
+    export interface OrganizationApps {
+        /**
+         * Chat.
+         */
+        chat: boolean;
+        /**
+         * Drive.
+         */
+        drive: boolean;
+        /**
+         * Mail.
+         */
+        mail: boolean;
+        /**
+         * Meetings.
+         */
+        meet: boolean;
+    }
+
+}
+
+export namespace partner {
+    /**
+     * An address range granted to the customer.
+     */
+    export interface SubjectRange {
+        /**
+         * Whether the grant is in force.
+         */
+        enabled: boolean;
+        /**
+         * Id of the range grant (`nsp:dns:Range`).
+         */
+        id: string;
+        /**
+         * The address range.
+         */
+        prefix: string;
+        /**
+         * Id of the reverse zone that holds the range.
+         */
+        zoneId: string;
+    }
+
+}
+
+export namespace registry {
+    /**
+     * An address block held by the maintainer.
+     */
+    export interface RegistryBlock {
+        /**
+         * The address block.
+         */
+        prefix: string;
+        /**
+         * Reverse-DNS status of the block.
+         */
+        rdns: outputs.registry.RegistryBlockRdns;
+    }
+
+    /**
+     * Reverse-DNS status of the block.
+     */
+    export interface RegistryBlockRdns {
+        /**
+         * Name servers the domain object delegates to now.
+         */
+        nserver: string[];
+        /**
+         * `delegated` (hosted here and the domain object points here), `zone_not_delegated` (hosted, not pointed here) or `not_hosted`.
+         */
+        status: string;
+        /**
+         * The block's reverse zone.
+         */
+        zone: string;
+        /**
+         * Id of the hosted zone of that name (`nsp:dns:Zone`), or null.
+         */
+        zoneId?: string;
+    }
+
+    /**
+     * An organisation behind the maintainer.
+     */
+    export interface RegistryOrganisation {
+        /**
+         * Organisation handle in the registry database.
+         */
+        handle: string;
+        /**
+         * Organisation name.
+         */
+        name: string;
+    }
+
+    /**
+     * One step towards delegated RPKI.
+     */
+    export interface RpkiPlanStep {
+        /**
+         * What the step involves.
+         */
+        detail: string;
+        /**
+         * Whether the step is done.
+         */
+        done: boolean;
+        /**
+         * Step key: `sync`, `create_ca`, `parent_response`, `roas`.
+         */
+        step: string;
+    }
+
+    /**
+     * A ROA suggested from a discovered ASN and prefix.
+     */
+    export interface RpkiPlanSuggestion {
+        /**
+         * Origin AS of the suggested ROA.
+         */
+        asn: number;
+        /**
+         * Whether a ROA of the account already validates this announcement.
+         */
+        covered: boolean;
+        /**
+         * Suggested maximum prefix length.
+         */
+        maxLength: number;
+        /**
+         * Prefix of the suggested ROA.
+         */
+        prefix: string;
+    }
+
+}
+
 export namespace rpki {
     /**
      * A ROA that would cover an uncovered announcement (the inputs of an `nsp:rpki:Roa`).
@@ -394,7 +693,212 @@ export namespace rpki {
 
 }
 
+export namespace rtc {
+    /**
+     * A city that hosts rooms.
+     */
+    export interface RoomCity {
+        /**
+         * ISO 3166-1 alpha-2 country code.
+         */
+        country?: string;
+        /**
+         * Whether the city accepts new rooms now.
+         */
+        hasRoom?: boolean;
+        /**
+         * City code, for a room's `city`.
+         */
+        id: string;
+        /**
+         * Display name.
+         */
+        name?: string;
+    }
+
+}
+
+export namespace services {
+    export interface ResolverRewrite {
+        /**
+         * The name that is answered differently, such as `printer.home.example` (`*.` allowed).
+         */
+        name: string;
+        /**
+         * What it answers instead: an IP address, or a domain name the resolver follows.
+         */
+        target: string;
+    }
+
+}
+
+export namespace sgate {
+    /**
+     * Who the broadcast goes to.
+     */
+    export interface SgateBroadcastRecipients {
+        /**
+         * The numbers (E.164) to send to, at most 10000.
+         */
+        numbers: string[];
+    }
+
+    /**
+     * Recipients by status.
+     */
+    export interface SgateBroadcastReport {
+        delivered: number;
+        failed: number;
+        noConsent: number;
+        optedOut: number;
+        pending: number;
+        sent: number;
+        skipped: number;
+        total: number;
+    }
+
+    /**
+     * One of the account's messaging numbers.
+     */
+    export interface SgateNumber {
+        /**
+         * Campaign the number sends under, if any.
+         */
+        campaignId: string;
+        /**
+         * Whether messaging is on for the number.
+         */
+        enabled: boolean;
+        /**
+         * Reply to HELP, if set.
+         */
+        helpText: string;
+        /**
+         * The number, E.164.
+         */
+        number: string;
+        /**
+         * Provider the number sends through.
+         */
+        provider: string;
+        /**
+         * Whether the number receives.
+         */
+        receives: boolean;
+        /**
+         * Whether the number sends.
+         */
+        sends: boolean;
+    }
+
+    /**
+     * One version of a template.
+     */
+    export interface SgateTemplateVersion {
+        /**
+         * The text of this version, by language tag.
+         */
+        bodies: {[key: string]: string};
+        /**
+         * When the version was created.
+         */
+        createdAt: string;
+        /**
+         * `draft` or `submitted` (then the API's review states).
+         */
+        status: string;
+        /**
+         * Version number, from 1.
+         */
+        version: number;
+    }
+
+}
+
+export namespace stream {
+    export interface StreamCity {
+        /**
+         * City code, the `city` of a channel.
+         */
+        code: string;
+        /**
+         * Country code.
+         */
+        country?: string;
+        /**
+         * Whether a new channel can be placed there now.
+         */
+        hasRoom: boolean;
+        /**
+         * City name.
+         */
+        name?: string;
+    }
+
+    /**
+     * Where encoders publish.
+     */
+    export interface StreamIngest {
+        /**
+         * RTMP ingest address; null when RTMP is not allowed.
+         */
+        rtmp?: string;
+        /**
+         * SRT ingest address.
+         */
+        srt?: string;
+    }
+
+}
+
+export namespace talk {
+    /**
+     * A city that hosts rooms.
+     */
+    export interface RoomCity {
+        /**
+         * ISO 3166-1 alpha-2 country code.
+         */
+        country?: string;
+        /**
+         * Whether the city accepts new rooms now.
+         */
+        hasRoom?: boolean;
+        /**
+         * City code, for a room's `city`.
+         */
+        id: string;
+        /**
+         * Display name.
+         */
+        name?: string;
+    }
+
+}
+
 export namespace vgate {
+    /**
+     * One movement of the balance.
+     */
+    export interface BalanceMovement {
+        /**
+         * Amount in millionths of the currency unit; negative for a charge.
+         */
+        amountMicros?: number;
+        /**
+         * When the movement happened.
+         */
+        at?: string;
+        /**
+         * What kind of movement it is, such as `number` or `topup`.
+         */
+        kind?: string;
+        /**
+         * A note about the movement.
+         */
+        note?: string;
+    }
+
     /**
      * A location PBXs run in.
      */

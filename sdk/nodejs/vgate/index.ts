@@ -10,6 +10,11 @@ export type Extension = import("./extension").Extension;
 export const Extension: typeof import("./extension").Extension = null as any;
 utilities.lazyLoad(exports, ["Extension"], () => require("./extension"));
 
+export { GetBalanceResult } from "./getBalance";
+export const getBalance: typeof import("./getBalance").getBalance = null as any;
+export const getBalanceOutput: typeof import("./getBalance").getBalanceOutput = null as any;
+utilities.lazyLoad(exports, ["getBalance","getBalanceOutput"], () => require("./getBalance"));
+
 export { GetCitiesArgs, GetCitiesResult, GetCitiesOutputArgs } from "./getCities";
 export const getCities: typeof import("./getCities").getCities = null as any;
 export const getCitiesOutput: typeof import("./getCities").getCitiesOutput = null as any;

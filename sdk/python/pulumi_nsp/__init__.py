@@ -8,36 +8,86 @@ import typing
 # Export this package's modules as members:
 from .get_me import *
 from .get_quota import *
+from .get_webhook_events import *
 from .provider import *
+from .webhook import *
 from . import outputs
 
 # Make subpackages available:
 if typing.TYPE_CHECKING:
     import pulumi_nsp.cdn as __cdn
     cdn = __cdn
+    import pulumi_nsp.compute as __compute
+    compute = __compute
     import pulumi_nsp.config as __config
     config = __config
     import pulumi_nsp.dns as __dns
     dns = __dns
+    import pulumi_nsp.ix as __ix
+    ix = __ix
     import pulumi_nsp.link as __link
     link = __link
     import pulumi_nsp.mail as __mail
     mail = __mail
+    import pulumi_nsp.meet as __meet
+    meet = __meet
+    import pulumi_nsp.org as __org
+    org = __org
+    import pulumi_nsp.pages as __pages
+    pages = __pages
+    import pulumi_nsp.partner as __partner
+    partner = __partner
+    import pulumi_nsp.registry as __registry
+    registry = __registry
     import pulumi_nsp.rpki as __rpki
     rpki = __rpki
+    import pulumi_nsp.rtc as __rtc
+    rtc = __rtc
     import pulumi_nsp.security as __security
     security = __security
+    import pulumi_nsp.services as __services
+    services = __services
+    import pulumi_nsp.sgate as __sgate
+    sgate = __sgate
+    import pulumi_nsp.storage as __storage
+    storage = __storage
+    import pulumi_nsp.stream as __stream
+    stream = __stream
+    import pulumi_nsp.talk as __talk
+    talk = __talk
+    import pulumi_nsp.verify as __verify
+    verify = __verify
     import pulumi_nsp.vgate as __vgate
     vgate = __vgate
+    import pulumi_nsp.vod as __vod
+    vod = __vod
+    import pulumi_nsp.voice as __voice
+    voice = __voice
 else:
     cdn = _utilities.lazy_import('pulumi_nsp.cdn')
+    compute = _utilities.lazy_import('pulumi_nsp.compute')
     config = _utilities.lazy_import('pulumi_nsp.config')
     dns = _utilities.lazy_import('pulumi_nsp.dns')
+    ix = _utilities.lazy_import('pulumi_nsp.ix')
     link = _utilities.lazy_import('pulumi_nsp.link')
     mail = _utilities.lazy_import('pulumi_nsp.mail')
+    meet = _utilities.lazy_import('pulumi_nsp.meet')
+    org = _utilities.lazy_import('pulumi_nsp.org')
+    pages = _utilities.lazy_import('pulumi_nsp.pages')
+    partner = _utilities.lazy_import('pulumi_nsp.partner')
+    registry = _utilities.lazy_import('pulumi_nsp.registry')
     rpki = _utilities.lazy_import('pulumi_nsp.rpki')
+    rtc = _utilities.lazy_import('pulumi_nsp.rtc')
     security = _utilities.lazy_import('pulumi_nsp.security')
+    services = _utilities.lazy_import('pulumi_nsp.services')
+    sgate = _utilities.lazy_import('pulumi_nsp.sgate')
+    storage = _utilities.lazy_import('pulumi_nsp.storage')
+    stream = _utilities.lazy_import('pulumi_nsp.stream')
+    talk = _utilities.lazy_import('pulumi_nsp.talk')
+    verify = _utilities.lazy_import('pulumi_nsp.verify')
     vgate = _utilities.lazy_import('pulumi_nsp.vgate')
+    vod = _utilities.lazy_import('pulumi_nsp.vod')
+    voice = _utilities.lazy_import('pulumi_nsp.voice')
 
 _utilities.register(
     resource_modules="""
@@ -54,6 +104,14 @@ _utilities.register(
  },
  {
   "pkg": "nsp",
+  "mod": "compute",
+  "fqn": "pulumi_nsp.compute",
+  "classes": {
+   "nsp:compute:VmPower": "VmPower"
+  }
+ },
+ {
+  "pkg": "nsp",
   "mod": "dns",
   "fqn": "pulumi_nsp.dns",
   "classes": {
@@ -65,6 +123,22 @@ _utilities.register(
    "nsp:dns:ZoneRecords": "ZoneRecords",
    "nsp:dns:ZoneTransfer": "ZoneTransfer",
    "nsp:dns:ZoneVerification": "ZoneVerification"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "index",
+  "fqn": "pulumi_nsp",
+  "classes": {
+   "nsp:index:Webhook": "Webhook"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "ix",
+  "fqn": "pulumi_nsp.ix",
+  "classes": {
+   "nsp:ix:Member": "Member"
   }
  },
  {
@@ -94,6 +168,49 @@ _utilities.register(
  },
  {
   "pkg": "nsp",
+  "mod": "meet",
+  "fqn": "pulumi_nsp.meet",
+  "classes": {
+   "nsp:meet:Settings": "Settings"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "org",
+  "fqn": "pulumi_nsp.org",
+  "classes": {
+   "nsp:org:Apps": "Apps",
+   "nsp:org:Member": "Member",
+   "nsp:org:Organization": "Organization"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "pages",
+  "fqn": "pulumi_nsp.pages",
+  "classes": {
+   "nsp:pages:Project": "Project"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "partner",
+  "fqn": "pulumi_nsp.partner",
+  "classes": {
+   "nsp:partner:Subject": "Subject"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "registry",
+  "fqn": "pulumi_nsp.registry",
+  "classes": {
+   "nsp:registry:Domain": "Domain",
+   "nsp:registry:Link": "Link"
+  }
+ },
+ {
+  "pkg": "nsp",
   "mod": "rpki",
   "fqn": "pulumi_nsp.rpki",
   "classes": {
@@ -103,10 +220,76 @@ _utilities.register(
  },
  {
   "pkg": "nsp",
+  "mod": "rtc",
+  "fqn": "pulumi_nsp.rtc",
+  "classes": {
+   "nsp:rtc:Room": "Room"
+  }
+ },
+ {
+  "pkg": "nsp",
   "mod": "security",
   "fqn": "pulumi_nsp.security",
   "classes": {
    "nsp:security:Rule": "Rule"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "services",
+  "fqn": "pulumi_nsp.services",
+  "classes": {
+   "nsp:services:Client": "Client",
+   "nsp:services:ClientDdnsToken": "ClientDdnsToken",
+   "nsp:services:Filter": "Filter",
+   "nsp:services:Policy": "Policy"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "sgate",
+  "fqn": "pulumi_nsp.sgate",
+  "classes": {
+   "nsp:sgate:Brand": "Brand",
+   "nsp:sgate:Broadcast": "Broadcast",
+   "nsp:sgate:Campaign": "Campaign",
+   "nsp:sgate:Consent": "Consent",
+   "nsp:sgate:NumberSettings": "NumberSettings",
+   "nsp:sgate:Sender": "Sender",
+   "nsp:sgate:Template": "Template"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "storage",
+  "fqn": "pulumi_nsp.storage",
+  "classes": {
+   "nsp:storage:Destination": "Destination"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "stream",
+  "fqn": "pulumi_nsp.stream",
+  "classes": {
+   "nsp:stream:Channel": "Channel",
+   "nsp:stream:Programme": "Programme"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "talk",
+  "fqn": "pulumi_nsp.talk",
+  "classes": {
+   "nsp:talk:Room": "Room"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "verify",
+  "fqn": "pulumi_nsp.verify",
+  "classes": {
+   "nsp:verify:Site": "Site"
   }
  },
  {
@@ -125,6 +308,25 @@ _utilities.register(
    "nsp:vgate:RingGroup": "RingGroup",
    "nsp:vgate:TimeCondition": "TimeCondition",
    "nsp:vgate:Trunk": "Trunk"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "vod",
+  "fqn": "pulumi_nsp.vod",
+  "classes": {
+   "nsp:vod:Asset": "Asset",
+   "nsp:vod:SigningKey": "SigningKey",
+   "nsp:vod:Webhook": "Webhook"
+  }
+ },
+ {
+  "pkg": "nsp",
+  "mod": "voice",
+  "fqn": "pulumi_nsp.voice",
+  "classes": {
+   "nsp:voice:Number": "Number",
+   "nsp:voice:NumberEndpoint": "NumberEndpoint"
   }
  }
 ]

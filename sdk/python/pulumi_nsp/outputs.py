@@ -16,6 +16,7 @@ from . import _utilities
 
 __all__ = [
     'QuotaPack',
+    'WebhookEvent',
 ]
 
 @pulumi.output_type
@@ -73,5 +74,40 @@ class QuotaPack(dict):
         Free-form note.
         """
         return pulumi.get(self, "note")
+
+
+@pulumi.output_type
+class WebhookEvent(dict):
+    """
+    An event a webhook endpoint can subscribe to.
+    """
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 description: Optional[_builtins.str] = None):
+        """
+        An event a webhook endpoint can subscribe to.
+
+        :param _builtins.str name: Event name, such as `ping`.
+        :param _builtins.str description: What emits the event.
+        """
+        pulumi.set(__self__, "name", name)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Event name, such as `ping`.
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What emits the event.
+        """
+        return pulumi.get(self, "description")
 
 

@@ -14,7 +14,7 @@ import (
 
 // An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.
 //
-// Creating a site takes up to three calls (create, settings, origin); if a later one fails, the error says the site was created and how to adopt it.
+// Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
 //
 // ## Import
 //

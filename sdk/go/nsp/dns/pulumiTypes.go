@@ -13,6 +13,73 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// A blocklist resolver services can apply.
+type DnsBlocklist struct {
+	// What the list blocks.
+	Description *string `pulumi:"description"`
+	// Number of domains in the list.
+	Entries *int `pulumi:"entries"`
+	// Blocklist key, such as `ads`.
+	Key string `pulumi:"key"`
+	// Display name.
+	Name *string `pulumi:"name"`
+}
+
+// A blocklist resolver services can apply.
+type DnsBlocklistOutput struct{ *pulumi.OutputState }
+
+func (DnsBlocklistOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DnsBlocklist)(nil)).Elem()
+}
+
+func (o DnsBlocklistOutput) ToDnsBlocklistOutput() DnsBlocklistOutput {
+	return o
+}
+
+func (o DnsBlocklistOutput) ToDnsBlocklistOutputWithContext(ctx context.Context) DnsBlocklistOutput {
+	return o
+}
+
+// What the list blocks.
+func (o DnsBlocklistOutput) Description() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsBlocklist) *string { return v.Description }).(pulumi.StringPtrOutput)
+}
+
+// Number of domains in the list.
+func (o DnsBlocklistOutput) Entries() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v DnsBlocklist) *int { return v.Entries }).(pulumi.IntPtrOutput)
+}
+
+// Blocklist key, such as `ads`.
+func (o DnsBlocklistOutput) Key() pulumi.StringOutput {
+	return o.ApplyT(func(v DnsBlocklist) string { return v.Key }).(pulumi.StringOutput)
+}
+
+// Display name.
+func (o DnsBlocklistOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v DnsBlocklist) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+type DnsBlocklistArrayOutput struct{ *pulumi.OutputState }
+
+func (DnsBlocklistArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]DnsBlocklist)(nil)).Elem()
+}
+
+func (o DnsBlocklistArrayOutput) ToDnsBlocklistArrayOutput() DnsBlocklistArrayOutput {
+	return o
+}
+
+func (o DnsBlocklistArrayOutput) ToDnsBlocklistArrayOutputWithContext(ctx context.Context) DnsBlocklistArrayOutput {
+	return o
+}
+
+func (o DnsBlocklistArrayOutput) Index(i pulumi.IntInput) DnsBlocklistOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) DnsBlocklist {
+		return vs[0].([]DnsBlocklist)[vs[1].(int)]
+	}).(DnsBlocklistOutput)
+}
+
 // A service of the account.
 type ServiceInfo struct {
 	// When the service was created.
@@ -332,6 +399,8 @@ func (o ZoneTransferSettingsOutput) TsigName() pulumi.StringPtrOutput {
 func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordEntryInput)(nil)).Elem(), ZoneRecordEntryArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*ZoneRecordEntryArrayInput)(nil)).Elem(), ZoneRecordEntryArray{})
+	pulumi.RegisterOutputType(DnsBlocklistOutput{})
+	pulumi.RegisterOutputType(DnsBlocklistArrayOutput{})
 	pulumi.RegisterOutputType(ServiceInfoOutput{})
 	pulumi.RegisterOutputType(ServiceInfoArrayOutput{})
 	pulumi.RegisterOutputType(ZoneDelegationOutput{})

@@ -13,6 +13,73 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// One movement of the balance.
+type BalanceMovement struct {
+	// Amount in millionths of the currency unit; negative for a charge.
+	AmountMicros *int `pulumi:"amountMicros"`
+	// When the movement happened.
+	At *string `pulumi:"at"`
+	// What kind of movement it is, such as `number` or `topup`.
+	Kind *string `pulumi:"kind"`
+	// A note about the movement.
+	Note *string `pulumi:"note"`
+}
+
+// One movement of the balance.
+type BalanceMovementOutput struct{ *pulumi.OutputState }
+
+func (BalanceMovementOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BalanceMovement)(nil)).Elem()
+}
+
+func (o BalanceMovementOutput) ToBalanceMovementOutput() BalanceMovementOutput {
+	return o
+}
+
+func (o BalanceMovementOutput) ToBalanceMovementOutputWithContext(ctx context.Context) BalanceMovementOutput {
+	return o
+}
+
+// Amount in millionths of the currency unit; negative for a charge.
+func (o BalanceMovementOutput) AmountMicros() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v BalanceMovement) *int { return v.AmountMicros }).(pulumi.IntPtrOutput)
+}
+
+// When the movement happened.
+func (o BalanceMovementOutput) At() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BalanceMovement) *string { return v.At }).(pulumi.StringPtrOutput)
+}
+
+// What kind of movement it is, such as `number` or `topup`.
+func (o BalanceMovementOutput) Kind() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BalanceMovement) *string { return v.Kind }).(pulumi.StringPtrOutput)
+}
+
+// A note about the movement.
+func (o BalanceMovementOutput) Note() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v BalanceMovement) *string { return v.Note }).(pulumi.StringPtrOutput)
+}
+
+type BalanceMovementArrayOutput struct{ *pulumi.OutputState }
+
+func (BalanceMovementArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]BalanceMovement)(nil)).Elem()
+}
+
+func (o BalanceMovementArrayOutput) ToBalanceMovementArrayOutput() BalanceMovementArrayOutput {
+	return o
+}
+
+func (o BalanceMovementArrayOutput) ToBalanceMovementArrayOutputWithContext(ctx context.Context) BalanceMovementArrayOutput {
+	return o
+}
+
+func (o BalanceMovementArrayOutput) Index(i pulumi.IntInput) BalanceMovementOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) BalanceMovement {
+		return vs[0].([]BalanceMovement)[vs[1].(int)]
+	}).(BalanceMovementOutput)
+}
+
 // A location PBXs run in.
 type City struct {
 	// Whether the city accepts new PBXs (and moves).
@@ -208,6 +275,8 @@ func (o TemplateExtensionArrayOutput) Index(i pulumi.IntInput) TemplateExtension
 }
 
 func init() {
+	pulumi.RegisterOutputType(BalanceMovementOutput{})
+	pulumi.RegisterOutputType(BalanceMovementArrayOutput{})
 	pulumi.RegisterOutputType(CityOutput{})
 	pulumi.RegisterOutputType(CityArrayOutput{})
 	pulumi.RegisterOutputType(TemplateOutput{})

@@ -6,6 +6,7 @@ import builtins as _builtins
 from .. import _utilities
 import typing
 # Export this package's modules as members:
+from .get_dns_lists import *
 from .get_service import *
 from .get_services import *
 from .get_zone import *

@@ -15,11 +15,71 @@ else:
 from .. import _utilities
 
 __all__ = [
+    'DnsBlocklist',
     'ServiceInfo',
     'ZoneDelegation',
     'ZoneRecordEntry',
     'ZoneTransferSettings',
 ]
+
+@pulumi.output_type
+class DnsBlocklist(dict):
+    """
+    A blocklist resolver services can apply.
+    """
+    def __init__(__self__, *,
+                 key: _builtins.str,
+                 description: Optional[_builtins.str] = None,
+                 entries: Optional[_builtins.int] = None,
+                 name: Optional[_builtins.str] = None):
+        """
+        A blocklist resolver services can apply.
+
+        :param _builtins.str key: Blocklist key, such as `ads`.
+        :param _builtins.str description: What the list blocks.
+        :param _builtins.int entries: Number of domains in the list.
+        :param _builtins.str name: Display name.
+        """
+        pulumi.set(__self__, "key", key)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if entries is not None:
+            pulumi.set(__self__, "entries", entries)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def key(self) -> _builtins.str:
+        """
+        Blocklist key, such as `ads`.
+        """
+        return pulumi.get(self, "key")
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> Optional[_builtins.str]:
+        """
+        What the list blocks.
+        """
+        return pulumi.get(self, "description")
+
+    @_builtins.property
+    @pulumi.getter
+    def entries(self) -> Optional[_builtins.int]:
+        """
+        Number of domains in the list.
+        """
+        return pulumi.get(self, "entries")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> Optional[_builtins.str]:
+        """
+        Display name.
+        """
+        return pulumi.get(self, "name")
+
 
 @pulumi.output_type
 class ServiceInfo(dict):

@@ -7,6 +7,7 @@ from .. import _utilities
 import typing
 # Export this package's modules as members:
 from .extension import *
+from .get_balance import *
 from .get_cities import *
 from .get_templates import *
 from .inbound_route import *

@@ -16,10 +16,71 @@ from .. import _utilities
 from . import outputs
 
 __all__ = [
+    'BalanceMovement',
     'City',
     'Template',
     'TemplateExtension',
 ]
+
+@pulumi.output_type
+class BalanceMovement(dict):
+    """
+    One movement of the balance.
+    """
+    def __init__(__self__, *,
+                 amount_micros: Optional[_builtins.int] = None,
+                 at: Optional[_builtins.str] = None,
+                 kind: Optional[_builtins.str] = None,
+                 note: Optional[_builtins.str] = None):
+        """
+        One movement of the balance.
+
+        :param _builtins.int amount_micros: Amount in millionths of the currency unit; negative for a charge.
+        :param _builtins.str at: When the movement happened.
+        :param _builtins.str kind: What kind of movement it is, such as `number` or `topup`.
+        :param _builtins.str note: A note about the movement.
+        """
+        if amount_micros is not None:
+            pulumi.set(__self__, "amount_micros", amount_micros)
+        if at is not None:
+            pulumi.set(__self__, "at", at)
+        if kind is not None:
+            pulumi.set(__self__, "kind", kind)
+        if note is not None:
+            pulumi.set(__self__, "note", note)
+
+    @_builtins.property
+    @pulumi.getter(name="amountMicros")
+    def amount_micros(self) -> Optional[_builtins.int]:
+        """
+        Amount in millionths of the currency unit; negative for a charge.
+        """
+        return pulumi.get(self, "amount_micros")
+
+    @_builtins.property
+    @pulumi.getter
+    def at(self) -> Optional[_builtins.str]:
+        """
+        When the movement happened.
+        """
+        return pulumi.get(self, "at")
+
+    @_builtins.property
+    @pulumi.getter
+    def kind(self) -> Optional[_builtins.str]:
+        """
+        What kind of movement it is, such as `number` or `topup`.
+        """
+        return pulumi.get(self, "kind")
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> Optional[_builtins.str]:
+        """
+        A note about the movement.
+        """
+        return pulumi.get(self, "note")
+
 
 @pulumi.output_type
 class City(dict):
