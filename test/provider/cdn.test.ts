@@ -3,8 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
 import type * as grpc from "@grpc/grpc-js";
-import { initFailure, isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { initFailure, isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { providerChecks } from "../helpers/provider-checks";
 
 const SITE = "nsp:cdn:Site";
 const SETTINGS = "nsp:cdn:SiteSettings";
@@ -75,30 +76,9 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function checked(type: string, news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
+const { checked, previewSendsNothing, expectCheckFailures } = providerChecks(() => ({ plugin, control }));
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
-async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
-  await control.resetStats();
-  const preview = await plugin.create(type, "p", inputs, true);
-  expect(preview.id).toBe("");
-  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
-  expect((await control.stats()).total).toBe(0);
-}
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
-    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
 
 function setPublicCname(name: string, cname: string | null): Promise<Response> {
   return fetch(`${control.root}/_emulator/public-dns`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, cname }) });

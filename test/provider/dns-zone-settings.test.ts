@@ -5,6 +5,7 @@ import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { startEmulator } from "../../emulator/src/server";
 import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { providerChecks } from "../helpers/provider-checks";
 
 const ZONE = "nsp:dns:Zone";
 const DNSSEC = "nsp:dns:ZoneDnssec";
@@ -33,34 +34,13 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function checked(type: string, news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
+const { checked, previewSendsNothing, expectCheckFailures } = providerChecks(() => ({ plugin, control }));
 
 async function newZone(name: string): Promise<{ id: string; properties: Obj }> {
   return plugin.create(ZONE, name, await checked(ZONE, { serviceId, name }));
 }
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
-async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
-  await control.resetStats();
-  const preview = await plugin.create(type, "p", inputs, true);
-  expect(preview.id).toBe("");
-  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
-  expect((await control.stats()).total).toBe(0);
-}
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
-    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
 
 describe("nsp:dns:Zone extras", () => {
   it("makes a zone secondary and primary again, with negativeTtl and enabled, and reports its outputs", async () => {

@@ -7,8 +7,9 @@ import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { startEmulator } from "../../emulator/src/server";
 import { confirmDestination } from "../../emulator/src/mail/state";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { providerChecks } from "../helpers/provider-checks";
 
 const ZONE = "nsp:dns:Zone";
 const SERVER = "nsp:mail:Server";
@@ -46,23 +47,12 @@ afterAll(async () => {
   await emulator?.close();
 });
 
+const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
+
 let seq = 0;
 const uniq = (base: string) => `${base}-${++seq}`;
 
-async function checked(type: string, news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
-async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
-  await control.resetStats();
-  const preview = await plugin.create(type, "p", inputs, true);
-  expect(preview.id).toBe("");
-  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
-  expect((await control.stats()).total).toBe(0);
-}
 
 async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
   await control.resetStats();
@@ -76,14 +66,6 @@ async function expectCheckFailures(type: string, cases: [Obj, string][]): Promis
 }
 
 /** `pulumi import`: Read with only the import id, then the imported inputs check and diff clean. */
-async function importClean(type: string, importId: string, expectedId: string): Promise<{ properties: Obj; inputs: Obj }> {
-  const imported = await plugin.read(type, "imp", importId);
-  expect(imported.id).toBe(expectedId);
-  const inputs = await checked(type, imported.inputs);
-  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
-  expect(d.changes, JSON.stringify(d)).toBe(false);
-  return imported;
-}
 
 async function apiZone(): Promise<Obj> {
   return control.post("/dns/zones", { service_id: dnsService, name: `${uniq("mz")}.example` });

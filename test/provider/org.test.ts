@@ -2,8 +2,9 @@
 // over gRPC against a live emulator.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
-import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { providerChecks } from "../helpers/provider-checks";
 
 const ORG = "nsp:org:Organization";
 const MEMBER = "nsp:org:Member";
@@ -29,29 +30,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function checked(type: string, news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
-async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
-  await control.resetStats();
-  const preview = await plugin.create(type, "p", inputs, true);
-  expect(preview.id).toBe("");
-  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
-  expect((await control.stats()).total).toBe(0);
-}
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
-    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const { checked, previewSendsNothing, expectCheckFailures } = providerChecks(() => ({ plugin, control }));
 
 async function routes(): Promise<Record<string, number>> {
   return (await control.stats()).byRoute;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
 import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { providerChecks } from "../helpers/provider-checks";
 
 const LINK = "nsp:registry:Link";
 const DOMAIN = "nsp:registry:Domain";
@@ -34,21 +35,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function checked(type: string, news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
-    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const { checked, expectCheckFailures } = providerChecks(() => ({ plugin, control }));
 
 const linkInputs = () => checked(LINK, { keyId: "key-1", keySecret: secret(SECRET), mntner: " example-mnt " });
 

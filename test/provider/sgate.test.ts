@@ -4,8 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
 import { SEED_NUMBERS } from "../../emulator/src/sgate/state";
-import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { providerChecks } from "../helpers/provider-checks";
 
 const NUMBER = "nsp:sgate:NumberSettings";
 const BRAND = "nsp:sgate:Brand";
@@ -36,20 +37,9 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function checked(type: string, news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
+const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
-async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
-  await control.resetStats();
-  const preview = await plugin.create(type, "p", inputs, true);
-  expect(preview.id).toBe("");
-  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
-  expect((await control.stats()).total).toBe(0);
-}
 
 async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
   await control.resetStats();
@@ -62,14 +52,6 @@ async function expectCheckFailures(type: string, cases: [Obj, string][]): Promis
 }
 
 /** `pulumi import`: Read with only the import id, then the imported inputs check and diff clean. */
-async function importClean(type: string, importId: string): Promise<{ properties: Obj; inputs: Obj }> {
-  const imported = await plugin.read(type, "imp", importId);
-  expect(imported.id).toBe(importId);
-  const inputs = await checked(type, imported.inputs);
-  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
-  expect(d.changes, JSON.stringify(d)).toBe(false);
-  return imported;
-}
 
 /** Create, Read and a no-change Diff: the start of every lifecycle. */
 async function createClean(type: string, inputs: Obj): Promise<{ id: string; properties: Obj }> {

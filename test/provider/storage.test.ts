@@ -2,8 +2,9 @@
 // against a live emulator.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { providerChecks } from "../helpers/provider-checks";
 
 const DEST = "nsp:storage:Destination";
 const MEMBER = "nsp:ix:Member";
@@ -26,19 +27,7 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-async function checked(type: string, news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
-async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
-  await control.resetStats();
-  const preview = await plugin.create(type, "p", inputs, true);
-  expect(preview.id).toBe("");
-  expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
-  expect((await control.stats()).total).toBe(0);
-}
+const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
 
 async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
   await control.resetStats();
@@ -47,15 +36,6 @@ async function expectCheckFailures(type: string, cases: [Obj, string][]): Promis
     expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
   }
   expect((await control.stats()).total).toBe(0);
-}
-
-async function importClean(type: string, importId: string): Promise<{ properties: Obj; inputs: Obj }> {
-  const imported = await plugin.read(type, "imp", importId);
-  expect(imported.id).toBe(importId);
-  const inputs = await checked(type, imported.inputs);
-  const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
-  expect(d.changes, JSON.stringify(d)).toBe(false);
-  return imported;
 }
 
 const base = { endpoint: "https://s3.example.net", bucket: "recordings", accessKey: "AKIA1" };

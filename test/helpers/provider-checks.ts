@@ -1,0 +1,51 @@
+// The checks every resource's gRPC test makes, bound to that file's plugin and emulator.
+import { expect } from "vitest";
+import type { EmulatorControl } from "./emulator";
+import { plain, UNKNOWN, type PluginHandle } from "./plugin";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;
+
+export function providerChecks(current: () => { plugin: PluginHandle; control: EmulatorControl }) {
+  /** Check must accept these inputs; returns them as the provider checked them. */
+  async function checked(type: string, news: Obj): Promise<Obj> {
+    const { inputs, failures } = await current().plugin.check(type, "x", news);
+    expect(failures).toEqual([]);
+    return inputs;
+  }
+
+  /** Create in preview sends no request and leaves what only the API knows unknown. */
+  async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
+    const { plugin, control } = current();
+    await control.resetStats();
+    const preview = await plugin.create(type, "p", inputs, true);
+    expect(preview.id).toBe("");
+    expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
+    expect((await control.stats()).total).toBe(0);
+  }
+
+  /** Import through Read with only the id, then Check and a Diff that finds no change. */
+  async function importClean(type: string, importId: string, expectedId = importId): Promise<{ properties: Obj; inputs: Obj }> {
+    const { plugin } = current();
+    const imported = await plugin.read(type, "imp", importId);
+    expect(imported.id).toBe(expectedId);
+    const inputs = await checked(type, imported.inputs);
+    const d = await plugin.diff(type, "imp", imported.id, imported.properties, inputs, imported.inputs);
+    expect(d.changes, JSON.stringify(d)).toBe(false);
+    return imported;
+  }
+
+  /** Each case fails in Check naming the property, with a reason, and no request is sent. */
+  async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
+    const { plugin, control } = current();
+    await control.resetStats();
+    for (const [news, property] of cases) {
+      const { failures } = await plugin.check(type, "bad", news);
+      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
+      for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
+    }
+    expect((await control.stats()).total).toBe(0);
+  }
+
+  return { checked, previewSendsNothing, importClean, expectCheckFailures };
+}
