@@ -152,12 +152,14 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
       const { replaceOnChanges: _omit, ...rest } = outputProperties[key];
       outputProperties[key] = rest;
     }
+    // Empty lists are left out, as the CLI writes a schema back (`pulumi package get-schema`).
+    const required = [...new Set(outputRequired)].filter((k) => !writeOnly.has(k)).sort();
     resourceSpecs[def.token] = {
       description: `${def.description}\n\n## Import\n\n\`\`\`sh\npulumi import ${def.token} <name> '${def.importId}'\n\`\`\`\n`,
       properties: outputProperties,
-      required: [...new Set(outputRequired)].filter((k) => !writeOnly.has(k)).sort(),
+      ...(required.length ? { required } : {}),
       inputProperties: inputs.properties,
-      requiredInputs: inputs.required,
+      ...(inputs.required.length ? { requiredInputs: inputs.required } : {}),
     };
   }
 
