@@ -10,7 +10,7 @@ import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 
 import type { ApiClient } from "./client";
-import { missingTokenMessage, parseConfig, configSecrets, type ProviderConfig } from "./config";
+import { missingTokenMessage, parseConfig, configSecrets } from "./config";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
 import { diffResource, deepEqual, type DiffResult } from "./framework/diff";
 import { checkResource, createResource, deleteResource, InitFailedError, invokeFunction, previewCreate, readResource, updateResource } from "./framework/operations";
@@ -71,7 +71,6 @@ function diffToPb(d: DiffResult): providerPb.DiffResponse {
  * because the SDK's own provider host drops Configure's settings and has no detailed diff.
  */
 export class NspProvider {
-  private config?: ProviderConfig;
   private client?: ApiClient;
   private lists?: ListCache;
   private engine?: engineGrpc.EngineClient;
@@ -218,7 +217,6 @@ export class NspProvider {
     for (const [k, v] of Object.entries(raw)) if (!containsUnknown(v)) known[k] = v;
     const { config, failures } = parseConfig(known);
     if (!config) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
-    this.config = config;
     if (config.apiToken) {
       this.token = config.apiToken;
       ({ client: this.client, lists: this.lists } = openSession({ ...config, apiToken: config.apiToken }, `pulumi-resource-nsp/${PROVIDER_VERSION}`, (level, message) => this.log(level, message)));
