@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CheckFailure } from "./framework/definition";
 import { checkProperties } from "./framework/check";
 import type { PropertyMap } from "./framework/property-values";
+import { metaOf } from "./framework/zod-walk";
 
 /**
  * The API documents give no public address, only that every path sits under `/api/v1`. This
@@ -19,7 +20,17 @@ export const providerConfig = z.object({
   baseUrl: z
     .url({ protocol: /^https?$/ })
     .default(DEFAULT_BASE_URL)
-    .meta({ description: "Service address including the `/api/v1` prefix.", env: ["NSP_BASE_URL"] }),
+    .meta({
+      description: "Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set.",
+      env: ["NSP_BASE_URL"],
+    }),
+  insecureHttp: z
+    .boolean()
+    .default(false)
+    .meta({
+      description: "Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network.",
+      env: ["NSP_INSECURE_HTTP"],
+    }),
   requestsPerMinute: z
     .number()
     .int()
@@ -42,13 +53,39 @@ export const providerConfig = z.object({
 export type ProviderConfig = z.output<typeof providerConfig>;
 export const configSecrets = ["apiToken"] as const;
 
-const envFallback: Record<keyof ProviderConfig, string> = {
-  apiToken: "NSP_API_TOKEN",
-  baseUrl: "NSP_BASE_URL",
-  requestsPerMinute: "NSP_REQUESTS_PER_MINUTE",
-  maxRetries: "NSP_MAX_RETRIES",
-  batchReads: "NSP_BATCH_READS",
-};
+// Declared once, in each setting's metadata (which schema.json also publishes).
+const envFallback: Record<string, string> = {};
+for (const [key, field] of Object.entries(providerConfig.shape)) {
+  const variable = (metaOf(field) as { env?: string[] }).env?.[0];
+  if (variable) envFallback[key] = variable;
+}
+
+const BOOLEAN_KEYS = ["batchReads", "insecureHttp"] as const;
+
+/** True for hosts that never leave the machine: 127.0.0.0/8, ::1 and `localhost`. */
+export function isLoopbackHost(hostname: string): boolean {
+  // URL keeps IPv6 literals in brackets and normalises IPv4 (`127.1` becomes `127.0.0.1`).
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  return host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Why `baseUrl` is refused, or undefined when it is fine: plain http would send the bearer token
+ * in clear text, which is only harmless when the request never leaves the machine.
+ */
+export function plainHttpRefusal(baseUrl: string, insecureHttp: boolean): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined; // the URL check itself reports it
+  }
+  if (url.protocol !== "http:" || insecureHttp || isLoopbackHost(url.hostname)) return undefined;
+  return (
+    `uses plain http to ${url.hostname}, which would send the API token unencrypted; use https, ` +
+    "or, on a network you trust, opt in with `pulumi config set nsp:insecureHttp true` (or NSP_INSECURE_HTTP=true, or insecureHttp on the provider instance)"
+  );
+}
 
 /**
  * Reads the configuration the engine sent, falling back to the environment. Values set with
@@ -67,10 +104,17 @@ export function parseConfig(raw: PropertyMap, env: NodeJS.ProcessEnv = process.e
     const v = input[key];
     if (typeof v === "string" && /^\s*-?\d+\s*$/.test(v)) input[key] = Number(v);
   }
-  if (input.batchReads === "true" || input.batchReads === "false") input.batchReads = input.batchReads === "true";
+  for (const key of BOOLEAN_KEYS) {
+    const v = input[key];
+    if (v === "true" || v === "false") input[key] = v === "true";
+  }
   const { value, failures } = checkProperties(providerConfig, input);
   // Never echo a rejected token back: the reason must not carry the value.
   for (const f of failures) if (f.property === "apiToken") f.reason = 'must be an API token starting with "svc_"';
+  if (typeof value.baseUrl === "string" && !failures.some((f) => f.property === "insecureHttp")) {
+    const refusal = plainHttpRefusal(value.baseUrl, value.insecureHttp === true);
+    if (refusal) failures.push({ property: "baseUrl", reason: refusal });
+  }
   return failures.length ? { failures } : { config: value as ProviderConfig, failures };
 }
 

@@ -9,7 +9,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 
-import type { ApiClient } from "./client";
+import { scrub, type ApiClient } from "./client";
 import { missingTokenMessage, parseConfig, configSecrets } from "./config";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
 import { diffResource, deepEqual, type DiffResult } from "./framework/diff";
@@ -39,6 +39,11 @@ function typeFromUrn(urn: string): string {
   const parts = urn.split("::");
   const qualified = parts[2] ?? "";
   return qualified.split("$").pop() ?? "";
+}
+
+/** The engine names its default provider instances `default` or `default_<version>`. */
+function isDefaultProviderName(name: string): boolean {
+  return /^default(_|$)/.test(name);
 }
 
 function failuresToPb(failures: CheckFailure[]): providerPb.CheckFailure[] {
@@ -75,6 +80,8 @@ export class NspProvider {
   private lists?: ListCache;
   private engine?: engineGrpc.EngineClient;
   private token?: string;
+  /** Name of the explicit provider instance this plugin serves; undefined for the default provider. */
+  private instanceName?: string;
   private readonly cancel = new AbortController();
   private schemaJson?: string;
 
@@ -95,7 +102,16 @@ export class NspProvider {
 
   /** Defence in depth: whatever reaches the engine never carries the token. */
   private scrub(text: string): string {
-    return this.token ? text.split(this.token).join("[REDACTED]") : text;
+    return scrub(text, this.token ? [this.token] : []);
+  }
+
+  /**
+   * With several accounts in one program, an error must say which provider instance (which
+   * token) it came from; the default provider's errors need no such note.
+   */
+  private errorMessage(err: unknown): string {
+    const message = this.scrub(err instanceof Error ? err.message : String(err));
+    return this.instanceName ? `${message} (provider ${JSON.stringify(this.instanceName)})` : message;
   }
 
   private context(urn: string, timeoutSeconds?: number): OperationContext {
@@ -126,7 +142,7 @@ export class NspProvider {
         .then(
           (res) => callback(null, res),
           (err: unknown) => {
-            const message = this.scrub(err instanceof Error ? err.message : String(err));
+            const message = this.errorMessage(err);
             if (!(err instanceof UserError) && process.env.NSP_DEBUG) process.stderr.write(`[nsp] ${name} failed: ${this.scrub(String((err as Error)?.stack ?? err))}\n`);
             const metadata = err instanceof InitFailedError ? this.initFailedMetadata(err, message) : undefined;
             callback({ code: grpc.status.UNKNOWN, details: message, message, ...(metadata ? { metadata } : {}) } as grpc.ServiceError, null);
@@ -187,8 +203,11 @@ export class NspProvider {
     const news = unwrapProperties(structToObject(req.getNews()));
     const known: PropertyMap = {};
     for (const [k, v] of Object.entries(news.value)) if (!containsUnknown(v)) known[k] = v;
-    // Env fallbacks are applied in Configure, where the plugin's environment is the one that counts.
-    const { failures } = parseConfig(known, {});
+    // Env fallbacks are applied in Configure, where the plugin's environment is the one that counts;
+    // only the http opt-in is honoured here already, so that CheckConfig never refuses what
+    // Configure would accept. An opt-in not known yet is judged in Configure.
+    if (containsUnknown(news.value.insecureHttp)) known.insecureHttp = true;
+    const { failures } = parseConfig(known, { NSP_INSECURE_HTTP: process.env.NSP_INSECURE_HTTP });
     const inputs = wrapSecrets(news.value, new Set([...news.secretKeys, ...configSecrets]));
     return new providerPb.CheckResponse().setInputs(objectToStruct(inputs)).setFailuresList(failuresToPb(failures));
   });
@@ -203,6 +222,9 @@ export class NspProvider {
   });
 
   configure = this.unary<providerPb.ConfigureRequest, providerPb.ConfigureResponse>("Configure", (req) => {
+    // Older engines send no name; the URN ends with it.
+    const name = req.getName() || (req.getUrn() ?? "").split("::").pop() || "";
+    this.instanceName = name && !isDefaultProviderName(name) ? name : undefined;
     let raw: PropertyMap;
     if (req.hasArgs()) {
       raw = unwrapProperties(structToObject(req.getArgs())).value;

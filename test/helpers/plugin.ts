@@ -56,7 +56,9 @@ export interface PluginHandle {
   stdout: () => string;
   stderr: () => string;
   engineLogs: string[];
-  configure(args: Obj): Promise<providerPb.ConfigureResponse>;
+  /** Configure as the engine does; `instance` names an explicit provider instance (the default provider when unset). */
+  configure(args: Obj, instance?: string): Promise<providerPb.ConfigureResponse>;
+  checkConfig(news: Obj, instance?: string): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
   check(type: string, name: string, news: Obj, olds?: Obj): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
   diff(type: string, name: string, id: string, olds: Obj, news: Obj, oldInputs?: Obj): Promise<{ changes: boolean; replaces: string[]; diffs: string[]; detailed: Record<string, number>; deleteBeforeReplace: boolean }>;
   create(type: string, name: string, properties: Obj, preview?: boolean): Promise<{ id: string; properties: Obj }>;
@@ -103,7 +105,18 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginHa
     stderr: () => err,
     engineLogs: sink.logs,
     call,
-    configure: (args) => call("configure", new providerPb.ConfigureRequest().setArgs(toStruct(args)).setAcceptsecrets(true).setAcceptresources(false)),
+    configure(args, instance) {
+      const req = new providerPb.ConfigureRequest().setArgs(toStruct(args)).setAcceptsecrets(true).setAcceptresources(false);
+      if (instance) req.setUrn(urn("pulumi:providers:nsp", instance)).setName(instance).setType("pulumi:providers:nsp");
+      return call("configure", req);
+    },
+    async checkConfig(news, instance = "default") {
+      const res = await call<providerPb.CheckRequest, providerPb.CheckResponse>(
+        "checkConfig",
+        new providerPb.CheckRequest().setUrn(urn("pulumi:providers:nsp", instance)).setName(instance).setType("pulumi:providers:nsp").setNews(toStruct(news)),
+      );
+      return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+    },
     async check(type, name, news, olds = {}) {
       const res = await call<providerPb.CheckRequest, providerPb.CheckResponse>(
         "check",

@@ -111,6 +111,14 @@ describe("dynamic adapter: configure", () => {
     expect(adapter.settings()).toMatchObject({ baseUrl: "http://127.0.0.1:2/api/v1", requestsPerMinute: 300, maxRetries: 5, hasToken: true });
   });
 
+  it("refuses plain http to a host other than loopback unless insecureHttp opts in", () => {
+    const remote = { "nsp:apiToken": "svc_abc", "nsp:baseUrl": "http://10.0.0.1/api/v1" };
+    expect(() => adapter.configure(config(remote), {})).toThrow(/baseUrl uses plain http to 10\.0\.0\.1.*nsp:insecureHttp true/);
+    expect(adapter.settings()).toBeUndefined();
+    adapter.configure(config({ ...remote, "nsp:insecureHttp": "true" }), {});
+    expect(adapter.settings()).toMatchObject({ baseUrl: "http://10.0.0.1/api/v1", hasToken: true });
+  });
+
   it("rejects bad settings without echoing the token; without a token operations say how to set one", async () => {
     expect(() => adapter.configure(config({ "nsp:apiToken": "oops-secret" }), {})).toThrow(/apiToken must be an API token starting with "svc_"/);
     expect(() => adapter.configure(config({ "nsp:apiToken": "oops-secret" }), {})).not.toThrow(/oops-secret/);

@@ -9,6 +9,7 @@
 //    inputs are the state's values of those names, which is exactly what the plugin would get
 //    (write-only inputs are carried in the state by carryOver).
 //  - The host gives no engine log and no cancellation; messages go to stderr.
+import { scrub as scrubSecrets } from "../client";
 import { openSession, type ApiSession } from "../session";
 import { parseConfig, providerConfig, type ProviderConfig } from "../config";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
@@ -69,7 +70,7 @@ let session: Session | undefined;
 
 function scrub(text: string): string {
   const token = session?.config.apiToken;
-  return token ? text.split(token).join("[REDACTED]") : text;
+  return scrubSecrets(text, token ? [token] : []);
 }
 
 function log(severity: "debug" | "info" | "warning" | "error", message: string): void {
