@@ -27,7 +27,7 @@ export class Provider extends pulumi.ProviderResource {
      */
     declare public readonly apiToken: pulumi.Output<string | undefined>;
     /**
-     * Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+     * Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
 
@@ -45,6 +45,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["apiToken"] = (args?.apiToken ? pulumi.secret(args.apiToken) : undefined) ?? utilities.getEnv("NSP_API_TOKEN");
             resourceInputs["baseUrl"] = (args?.baseUrl) ?? (utilities.getEnv("NSP_BASE_URL") || "https://api.nsp.example/api/v1");
             resourceInputs["batchReads"] = pulumi.output((args?.batchReads) ?? (utilities.getEnvBoolean("NSP_BATCH_READS") || true)).apply(JSON.stringify);
+            resourceInputs["insecureHttp"] = pulumi.output((args?.insecureHttp) ?? (utilities.getEnvBoolean("NSP_INSECURE_HTTP") || false)).apply(JSON.stringify);
             resourceInputs["maxRetries"] = pulumi.output((args?.maxRetries) ?? (utilities.getEnvNumber("NSP_MAX_RETRIES") || 5)).apply(JSON.stringify);
             resourceInputs["requestsPerMinute"] = pulumi.output((args?.requestsPerMinute) ?? (utilities.getEnvNumber("NSP_REQUESTS_PER_MINUTE") || 300)).apply(JSON.stringify);
         }
@@ -64,13 +65,17 @@ export interface ProviderArgs {
      */
     apiToken?: pulumi.Input<string | undefined>;
     /**
-     * Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+     * Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
      */
     baseUrl?: pulumi.Input<string | undefined>;
     /**
      * Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
      */
     batchReads?: pulumi.Input<boolean | undefined>;
+    /**
+     * Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
+     */
+    insecureHttp?: pulumi.Input<boolean | undefined>;
     /**
      * How many times a failed request that is safe to repeat is retried. Default: `5`.
      */

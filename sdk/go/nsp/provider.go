@@ -17,7 +17,7 @@ type Provider struct {
 
 	// API token (`svc_...`), sent as a bearer token. Stored as a secret.
 	ApiToken pulumi.StringPtrOutput `pulumi:"apiToken"`
-	// Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+	// Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
 }
 
@@ -41,6 +41,11 @@ func NewProvider(ctx *pulumi.Context,
 	if args.BatchReads == nil {
 		if d := internal.GetEnvOrDefault(true, internal.ParseEnvBool, "NSP_BATCH_READS"); d != nil {
 			args.BatchReads = pulumi.BoolPtr(d.(bool))
+		}
+	}
+	if args.InsecureHttp == nil {
+		if d := internal.GetEnvOrDefault(false, internal.ParseEnvBool, "NSP_INSECURE_HTTP"); d != nil {
+			args.InsecureHttp = pulumi.BoolPtr(d.(bool))
 		}
 	}
 	if args.MaxRetries == nil {
@@ -72,10 +77,12 @@ func NewProvider(ctx *pulumi.Context,
 type providerArgs struct {
 	// API token (`svc_...`), sent as a bearer token. Stored as a secret.
 	ApiToken *string `pulumi:"apiToken"`
-	// Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+	// Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
 	BaseUrl *string `pulumi:"baseUrl"`
 	// Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
 	BatchReads *bool `pulumi:"batchReads"`
+	// Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
+	InsecureHttp *bool `pulumi:"insecureHttp"`
 	// How many times a failed request that is safe to repeat is retried. Default: `5`.
 	MaxRetries *int `pulumi:"maxRetries"`
 	// Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
@@ -86,10 +93,12 @@ type providerArgs struct {
 type ProviderArgs struct {
 	// API token (`svc_...`), sent as a bearer token. Stored as a secret.
 	ApiToken pulumi.StringPtrInput
-	// Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+	// Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
 	BaseUrl pulumi.StringPtrInput
 	// Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
 	BatchReads pulumi.BoolPtrInput
+	// Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
+	InsecureHttp pulumi.BoolPtrInput
 	// How many times a failed request that is safe to repeat is retried. Default: `5`.
 	MaxRetries pulumi.IntPtrInput
 	// Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
@@ -138,7 +147,7 @@ func (o ProviderOutput) ApiToken() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.ApiToken }).(pulumi.StringPtrOutput)
 }
 
-// Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+// Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
 func (o ProviderOutput) BaseUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
 }

@@ -19,7 +19,7 @@ Object.defineProperty(exports, "apiToken", {
 });
 
 /**
- * Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+ * Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
  */
 export declare const baseUrl: string;
 Object.defineProperty(exports, "baseUrl", {
@@ -36,6 +36,17 @@ export declare const batchReads: boolean;
 Object.defineProperty(exports, "batchReads", {
     get() {
         return __config.getObject<boolean>("batchReads") ?? (utilities.getEnvBoolean("NSP_BATCH_READS") || true);
+    },
+    enumerable: true,
+});
+
+/**
+ * Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
+ */
+export declare const insecureHttp: boolean;
+Object.defineProperty(exports, "insecureHttp", {
+    get() {
+        return __config.getObject<boolean>("insecureHttp") ?? (utilities.getEnvBoolean("NSP_INSECURE_HTTP") || false);
     },
     enumerable: true,
 });

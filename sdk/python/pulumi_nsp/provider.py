@@ -22,14 +22,16 @@ class ProviderArgs:
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
+                 insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] api_token: API token (`svc_...`), sent as a bearer token. Stored as a secret.
-        :param pulumi.Input[_builtins.str] base_url: Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+        :param pulumi.Input[_builtins.str] base_url: Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
         :param pulumi.Input[_builtins.bool] batch_reads: Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+        :param pulumi.Input[_builtins.bool] insecure_http: Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request that is safe to repeat is retried. Default: `5`.
         :param pulumi.Input[_builtins.int] requests_per_minute: Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
         """
@@ -45,6 +47,10 @@ class ProviderArgs:
             batch_reads = (_utilities.get_env_bool('NSP_BATCH_READS') or True)
         if batch_reads is not None:
             pulumi.set(__self__, "batch_reads", batch_reads)
+        if insecure_http is None:
+            insecure_http = (_utilities.get_env_bool('NSP_INSECURE_HTTP') or False)
+        if insecure_http is not None:
+            pulumi.set(__self__, "insecure_http", insecure_http)
         if max_retries is None:
             max_retries = (_utilities.get_env_int('NSP_MAX_RETRIES') or 5)
         if max_retries is not None:
@@ -70,7 +76,7 @@ class ProviderArgs:
     @pulumi.getter(name="baseUrl")
     def base_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+        Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
         """
         return pulumi.get(self, "base_url")
 
@@ -89,6 +95,18 @@ class ProviderArgs:
     @batch_reads.setter
     def batch_reads(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "batch_reads", value)
+
+    @_builtins.property
+    @pulumi.getter(name="insecureHttp")
+    def insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
+        """
+        return pulumi.get(self, "insecure_http")
+
+    @insecure_http.setter
+    def insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "insecure_http", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRetries")
@@ -124,6 +142,7 @@ class Provider(pulumi.ProviderResource):
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
+                 insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -133,8 +152,9 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] api_token: API token (`svc_...`), sent as a bearer token. Stored as a secret.
-        :param pulumi.Input[_builtins.str] base_url: Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+        :param pulumi.Input[_builtins.str] base_url: Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
         :param pulumi.Input[_builtins.bool] batch_reads: Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+        :param pulumi.Input[_builtins.bool] insecure_http: Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request that is safe to repeat is retried. Default: `5`.
         :param pulumi.Input[_builtins.int] requests_per_minute: Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
         """
@@ -165,6 +185,7 @@ class Provider(pulumi.ProviderResource):
                  api_token: pulumi.Input[Optional[_builtins.str]] = None,
                  base_url: pulumi.Input[Optional[_builtins.str]] = None,
                  batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
+                 insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
@@ -185,6 +206,9 @@ class Provider(pulumi.ProviderResource):
             if batch_reads is None:
                 batch_reads = (_utilities.get_env_bool('NSP_BATCH_READS') or True)
             __props__.__dict__["batch_reads"] = pulumi.Output.from_input(batch_reads).apply(pulumi.runtime.to_json) if batch_reads is not None else None
+            if insecure_http is None:
+                insecure_http = (_utilities.get_env_bool('NSP_INSECURE_HTTP') or False)
+            __props__.__dict__["insecure_http"] = pulumi.Output.from_input(insecure_http).apply(pulumi.runtime.to_json) if insecure_http is not None else None
             if max_retries is None:
                 max_retries = (_utilities.get_env_int('NSP_MAX_RETRIES') or 5)
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
@@ -211,7 +235,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="baseUrl")
     def base_url(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+        Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
         """
         return pulumi.get(self, "base_url")
 

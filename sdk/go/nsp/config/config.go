@@ -24,7 +24,7 @@ func GetApiToken(ctx *pulumi.Context) string {
 	return value
 }
 
-// Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+// Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
 func GetBaseUrl(ctx *pulumi.Context) string {
 	v, err := config.Try(ctx, "nsp:baseUrl")
 	if err == nil {
@@ -45,6 +45,19 @@ func GetBatchReads(ctx *pulumi.Context) bool {
 	}
 	var value bool
 	if d := internal.GetEnvOrDefault(true, internal.ParseEnvBool, "NSP_BATCH_READS"); d != nil {
+		value = d.(bool)
+	}
+	return value
+}
+
+// Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
+func GetInsecureHttp(ctx *pulumi.Context) bool {
+	v, err := config.TryBool(ctx, "nsp:insecureHttp")
+	if err == nil {
+		return v
+	}
+	var value bool
+	if d := internal.GetEnvOrDefault(false, internal.ParseEnvBool, "NSP_INSECURE_HTTP"); d != nil {
 		value = d.(bool)
 	}
 	return value

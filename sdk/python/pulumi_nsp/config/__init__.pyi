@@ -21,12 +21,17 @@ API token (`svc_...`), sent as a bearer token. Stored as a secret.
 
 baseUrl: str
 """
-Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
 """
 
 batchReads: bool
 """
 Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
+"""
+
+insecureHttp: bool
+"""
+Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
 """
 
 maxRetries: int

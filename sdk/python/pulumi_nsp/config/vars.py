@@ -30,7 +30,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def base_url(self) -> str:
         """
-        Service address including the `/api/v1` prefix. Default: `"https://api.nsp.example/api/v1"`.
+        Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
         """
         return __config__.get('baseUrl') or (_utilities.get_env('NSP_BASE_URL') or 'https://api.nsp.example/api/v1')
 
@@ -40,6 +40,13 @@ class _ExportableConfig(types.ModuleType):
         Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
         """
         return __config__.get_bool('batchReads') or (_utilities.get_env_bool('NSP_BATCH_READS') or True)
+
+    @_builtins.property
+    def insecure_http(self) -> bool:
+        """
+        Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
+        """
+        return __config__.get_bool('insecureHttp') or (_utilities.get_env_bool('NSP_INSECURE_HTTP') or False)
 
     @_builtins.property
     def max_retries(self) -> int:
