@@ -273,6 +273,7 @@ export class NspProvider {
     const inputs = unwrapProperties(structToObject(req.getProperties()));
     const secretKeys = new Set([...inputs.secretKeys, ...(def.secrets ?? [])]);
     if (req.getPreview()) {
+      await this.warnBeforeCreate(def, req.getUrn(), inputs.value);
       return new providerPb.CreateResponse().setId("").setProperties(objectToStruct(wrapSecrets(previewCreate(def, inputs.value), secretKeys)));
     }
     const { id, state } = await createResource(def, this.context(req.getUrn(), req.getTimeout()), inputs.value).catch((e: unknown) => {
@@ -280,6 +281,14 @@ export class NspProvider {
     });
     return new providerPb.CreateResponse().setId(id).setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
   });
+
+  /** A preview's warnings are a courtesy: unknown inputs, no token or a failed read skip them. */
+  private async warnBeforeCreate(def: AnyResource, urn: string, inputs: PropertyMap): Promise<void> {
+    if (!def.warnBeforeCreate || !this.client || containsUnknown(inputs)) return;
+    const { inputs: args, failures } = checkResource(def, inputs);
+    if (failures.length) return;
+    await def.warnBeforeCreate(this.context(urn), args).catch((e: unknown) => this.log("debug", `preview warnings of ${def.token} skipped: ${e instanceof Error ? e.message : String(e)}`, urn));
+  }
 
   read = this.unary<providerPb.ReadRequest, providerPb.ReadResponse>("Read", async (req) => {
     const def = this.resourceFor(req.getUrn(), req.getType());

@@ -7,7 +7,7 @@ import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { startEmulator } from "../../emulator/src/server";
 import { confirmDestination } from "../../emulator/src/mail/state";
-import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
+import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
 import { providerChecks } from "../helpers/provider-checks";
 
@@ -162,7 +162,12 @@ describe("nsp:mail:Domain", () => {
     const zone = await apiZone();
     const inputs = await checked(DOMAIN, { zoneId: String(zone.id), name: ` ${zone.name.toUpperCase()}. ` });
     expect(inputs).toEqual({ zoneId: String(zone.id), name: zone.name, mode: "mailbox", enabled: true, dmarcPolicy: "none", backupEnabled: false });
-    await previewSendsNothing(DOMAIN, inputs, "records");
+    // Preview may read the zone (to warn of mail records already there) but writes nothing.
+    await control.resetStats();
+    const preview = await plugin.create(DOMAIN, "p", inputs, true);
+    expect(preview.id).toBe("");
+    expect(plain(preview.properties.records)).toBe(UNKNOWN);
+    expect((await control.stats()).mutating).toBe(0);
 
     const created = await plugin.create(DOMAIN, "d", inputs);
     expect(created.id).toMatch(/^\d+$/);
@@ -215,6 +220,51 @@ describe("nsp:mail:Domain", () => {
     await plugin.delete(DOMAIN, "d", created.id, dropped);
     expect(await control.list(`/dns/zones/${zone.id}/records`)).toEqual([]);
     expect((await plugin.read(DOMAIN, "d", created.id, dropped, noCatchAll)).id).toBe("");
+  });
+
+  it("warns, in preview and before it publishes, of MX and SPF records already at its name; not on a clean name", async () => {
+    const warningsAbout = (name: string) => plugin.engineLogs.filter((l) => l.includes(`${name} already has mail records`));
+    async function waitForWarning(name: string): Promise<string> {
+      for (let i = 0; i < 100 && warningsAbout(name).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(warningsAbout(name)).toHaveLength(1);
+      return warningsAbout(name)[0]!;
+    }
+
+    // A clean apex, with only records that do not route mail (and an MX at another name).
+    const clean = await apiZone();
+    await control.post(`/dns/zones/${clean.id}/records`, { name: "@", type: "TXT", content: "site-verification=abc", ttl: 3600 });
+    await control.post(`/dns/zones/${clean.id}/records`, { name: "old", type: "MX", content: "10 mx.old.example", ttl: 3600 });
+    const cleanInputs = await checked(DOMAIN, { zoneId: String(clean.id), name: clean.name });
+    await plugin.create(DOMAIN, "clean", cleanInputs, true);
+    const cleanDomain = await plugin.create(DOMAIN, "clean", cleanInputs);
+
+    // An apex that already receives mail elsewhere.
+    const used = await apiZone();
+    await control.post(`/dns/zones/${used.id}/records`, { name: "@", type: "MX", content: "10 mx.old.example", ttl: 3600 });
+    await control.post(`/dns/zones/${used.id}/records`, { name: "@", type: "TXT", content: "v=spf1 include:old.example ~all", ttl: 3600 });
+    const usedInputs = await checked(DOMAIN, { zoneId: String(used.id), name: used.name });
+    await control.resetStats();
+    await plugin.create(DOMAIN, "used", usedInputs, true);
+    expect((await control.stats()).mutating).toBe(0);
+    const previewWarning = await waitForWarning(used.name);
+    expect(previewWarning).toContain('MX "10 mx.old.example"');
+    expect(previewWarning).toContain('TXT "v=spf1 include:old.example ~all"');
+    // The clean domain's preview and create came first, so a warning of theirs would be here by now.
+    expect(warningsAbout(clean.name)).toEqual([]);
+
+    plugin.engineLogs.length = 0;
+    const usedDomain = await plugin.create(DOMAIN, "used", usedInputs);
+    // Only the records that were there before: the warning came before the domain published its own.
+    expect(await waitForWarning(used.name)).toBe(previewWarning);
+    expect(previewWarning).not.toContain("mail.nsp-emulator.test");
+
+    // A domain below the apex looks at its own name: an MX at `old` concerns `old.<zone>` only.
+    const below = await checked(DOMAIN, { zoneId: String(clean.id), name: `old.${clean.name}` });
+    await plugin.create(DOMAIN, "below", below, true);
+    expect(await waitForWarning(`old.${clean.name}`)).toContain('MX "10 mx.old.example"');
+
+    await plugin.delete(DOMAIN, "used", usedDomain.id, usedDomain.properties);
+    await plugin.delete(DOMAIN, "clean", cleanDomain.id, cleanDomain.properties);
   });
 
   it("creates with non-default settings in one step, outside a hosted zone too", async () => {

@@ -66,6 +66,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   /** Rules across several inputs, run on fully known inputs after each property validated. */
   check?: (args: Out<A>) => CheckFailure[];
 
+  /**
+   * Reads only, never a write: warns (ctx.log) of what a create would change beyond the object
+   * itself. Run by preview when the inputs are known; create calls it itself.
+   */
+  warnBeforeCreate?(ctx: OperationContext, args: Out<A>): Promise<void>;
   create(ctx: OperationContext, args: Out<A>): Promise<{ id: string; state: Out<A> & Out<S> }>;
   /** Returns undefined when the object no longer exists. `prior` is empty on import. */
   read?(ctx: OperationContext, id: string, prior: Partial<Out<A> & Out<S>>): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure } from "../../framework/definition";
+import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
 import { createOnce } from "../../framework/create-once";
@@ -59,6 +59,38 @@ const CREATE = ["zoneId", "serverId", "name", "zoneName", "mode"] as const;
 const toState = (raw: DomainWire) => ({ id: String(raw.id), state: fromWire(domainProperties, raw) as DomainState });
 const domainIdOf = (id: string) => numericIdOf(TOKEN, id, "<domainId>");
 
+const zoneWire = z.looseObject({ name: z.string() });
+const zoneRecordWire = z.looseObject({ name: z.string(), type: z.string(), content: z.string(), enabled: z.boolean().optional() });
+
+/**
+ * The domain adds its own MX and SPF records at its name and leaves the zone's other records
+ * alone, so MX or SPF records already there would split incoming mail between two sets of
+ * servers (and two SPF records make SPF fail, RFC 7208 4.5). The user hears of them before
+ * anything is published; reads only, so preview can say it too.
+ */
+async function warnAboutMailRecordsInPlace(ctx: OperationContext, args: z.output<typeof domainArgs>): Promise<void> {
+  if (args.zoneId === undefined) return; // nothing is published without a hosted zone
+  const zoneId = args.zoneId;
+  const zoneName = args.zoneName ?? (await ctx.client.get(`/dns/zones/${zoneId}`, { schema: zoneWire, signal: ctx.signal })).name.toLowerCase();
+  // Record names are relative to the zone (`@` for the apex).
+  const relative = args.name === zoneName ? "@" : args.name.slice(0, -(zoneName.length + 1));
+  const atName = (name: string) => {
+    const n = name.toLowerCase().replace(/\.$/, "");
+    return n === relative || n === args.name || (relative === "@" && n === "");
+  };
+  const records = await ctx.client.listAll(`/dns/zones/${zoneId}/records`, { itemSchema: zoneRecordWire, signal: ctx.signal });
+  const inPlace = records.filter(
+    (r) => r.enabled !== false && atName(r.name) && (r.type.toUpperCase() === "MX" || (r.type.toUpperCase() === "TXT" && /^"?v=spf1(\s|"?$)/i.test(r.content.trim()))),
+  );
+  if (inPlace.length === 0) return;
+  const listed = inPlace.map((r) => `${r.type.toUpperCase()} ${JSON.stringify(r.content)}`).join(", ");
+  ctx.log(
+    "warning",
+    `${args.name} already has mail records in zone ${zoneName}: ${listed}. The mail domain adds its own MX and SPF records beside them, ` +
+      "so mail routing for this name changes (and two SPF records make SPF checks fail). Delete the old records, or keep them knowingly.",
+  );
+}
+
 export const domain = defineResource({
   token: TOKEN,
   description:
@@ -78,7 +110,10 @@ export const domain = defineResource({
     return failures;
   },
 
+  warnBeforeCreate: warnAboutMailRecordsInPlace,
+
   async create(ctx, args) {
+    await warnAboutMailRecordsInPlace(ctx, args);
     const created = await createOnce(
       ctx,
       `mail domain ${args.name}`,
