@@ -28,6 +28,13 @@ it("manages a zone in each account, each seen only by its own token", async () =
   expect((await b.list<{ name: string }>("/dns/zones")).map((z) => z.name)).toEqual(["b.multi.example"]);
   await expect(a.get(`/dns/zones/${out.zoneBId as string}`)).rejects.toThrow(/404/);
   await stack.preview(["--expect-no-changes"]);
+  // A refused token: the error says which of the two provider instances it belongs to.
+  const wrongToken = `svc_${"0refused9".repeat(4)}`;
+  const refused = await stack.run(["preview"], { allowFailure: true, env: { NSP_API_TOKEN: wrongToken } });
+  expect(refused.code).not.toBe(0);
+  expect(refused.stdout + refused.stderr).toMatch(/unauthorized: invalid or unknown bearer token \(provider "b"\)/);
+  expect(refused.stdout + refused.stderr).not.toContain('(provider "a")');
+  expect(refused.stdout + refused.stderr).not.toContain(wrongToken);
   const state = JSON.stringify(await stack.exportState());
   expect(state).toContain("ciphertext");
   const everything = stack.artefacts() + stack.log.map((r) => r.stdout + r.stderr).join("\n");
