@@ -60,35 +60,46 @@ const toState = (raw: DomainWire) => ({ id: String(raw.id), state: fromWire(doma
 const domainIdOf = (id: string) => numericIdOf(TOKEN, id, "<domainId>");
 
 const zoneWire = z.looseObject({ name: z.string() });
-const zoneRecordWire = z.looseObject({ name: z.string(), type: z.string(), content: z.string(), enabled: z.boolean().optional() });
+const zoneRecordWire = z.looseObject({ id: z.number().int(), name: z.string(), type: z.string(), content: z.string(), enabled: z.boolean().optional() });
+const publishedIdsWire = z.looseObject({ name: z.string(), records: z.array(z.looseObject({ record_id: z.number().int().nullable().optional() })) });
 
 /**
  * The domain adds its own MX and SPF records at its name and leaves the zone's other records
  * alone, so MX or SPF records already there would split incoming mail between two sets of
  * servers (and two SPF records make SPF fail, RFC 7208 4.5). The user hears of them before
- * anything is published; reads only, so preview can say it too.
+ * anything is published; reads only, so preview can say it too. A warning is a courtesy: a
+ * failed read skips it and leaves the create to report what is wrong.
  */
 async function warnAboutMailRecordsInPlace(ctx: OperationContext, args: z.output<typeof domainArgs>): Promise<void> {
   if (args.zoneId === undefined) return; // nothing is published without a hosted zone
-  const zoneId = args.zoneId;
-  const zoneName = args.zoneName ?? (await ctx.client.get(`/dns/zones/${zoneId}`, { schema: zoneWire, signal: ctx.signal })).name.toLowerCase();
-  // Record names are relative to the zone (`@` for the apex).
-  const relative = args.name === zoneName ? "@" : args.name.slice(0, -(zoneName.length + 1));
-  const atName = (name: string) => {
-    const n = name.toLowerCase().replace(/\.$/, "");
-    return n === relative || n === args.name || (relative === "@" && n === "");
-  };
-  const records = await ctx.client.listAll(`/dns/zones/${zoneId}/records`, { itemSchema: zoneRecordWire, signal: ctx.signal });
-  const inPlace = records.filter(
-    (r) => r.enabled !== false && atName(r.name) && (r.type.toUpperCase() === "MX" || (r.type.toUpperCase() === "TXT" && /^"?v=spf1(\s|"?$)/i.test(r.content.trim()))),
-  );
-  if (inPlace.length === 0) return;
-  const listed = inPlace.map((r) => `${r.type.toUpperCase()} ${JSON.stringify(r.content)}`).join(", ");
-  ctx.log(
-    "warning",
-    `${args.name} already has mail records in zone ${zoneName}: ${listed}. The mail domain adds its own MX and SPF records beside them, ` +
-      "so mail routing for this name changes (and two SPF records make SPF checks fail). Delete the old records, or keep them knowingly.",
-  );
+  try {
+    const zoneId = args.zoneId;
+    const zoneName = args.zoneName ?? (await ctx.client.get(`/dns/zones/${zoneId}`, { schema: zoneWire, signal: ctx.signal })).name.toLowerCase();
+    // Record names are relative to the zone (`@` for the apex).
+    const relative = args.name === zoneName ? "@" : args.name.slice(0, -(zoneName.length + 1));
+    const atName = (name: string) => {
+      const n = name.toLowerCase().replace(/\.$/, "");
+      return n === relative || n === args.name || (relative === "@" && n === "");
+    };
+    const records = await ctx.client.listAll(`/dns/zones/${zoneId}/records`, { itemSchema: zoneRecordWire, signal: ctx.signal });
+    const candidates = records.filter(
+      (r) => r.enabled !== false && atName(r.name) && (r.type.toUpperCase() === "MX" || (r.type.toUpperCase() === "TXT" && /^"?v=spf1(\s|"?$)/i.test(r.content.trim()))),
+    );
+    if (candidates.length === 0) return;
+    // A create retried after a lost answer finds the domain's own records: those are no news.
+    const sameDomain = (await ctx.client.listAll("/mail/domains", { itemSchema: publishedIdsWire, signal: ctx.signal })).find((d) => d.name === args.name);
+    const own = new Set((sameDomain?.records ?? []).map((r) => r.record_id));
+    const inPlace = candidates.filter((r) => !own.has(r.id));
+    if (inPlace.length === 0) return;
+    const listed = inPlace.map((r) => `${r.type.toUpperCase()} ${JSON.stringify(r.content)}`).join(", ");
+    ctx.log(
+      "warning",
+      `${args.name} already has mail records in zone ${zoneName}: ${listed}. The mail domain adds its own MX and SPF records beside them, ` +
+        "so mail routing for this name changes (and two SPF records make SPF checks fail). Delete the old records, or keep them knowingly.",
+    );
+  } catch (e) {
+    ctx.log("debug", `could not look for mail records already at ${args.name}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 export const domain = defineResource({
