@@ -91,7 +91,7 @@ export function table(s: Seeds): Row[] {
     { name: "dnssec", type: "nsp:dns:ZoneDnssec", properties: { zoneId: ref("zone"), enabled: true } },
     { name: "transfer", type: "nsp:dns:ZoneTransfer", properties: { zoneId: ref("zone"), allow: ["192.0.2.0/24", "2001:db8::1"], notify: ["192.0.2.53"], tsig: true, tsigRotation: "2026-01" } },
     { name: "grant", type: "nsp:dns:ZoneGrant", properties: { zoneId: ref("zone"), email: "ops@roundtrip.example", role: "operator" } },
-    { name: "reverseZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: REVERSE_ZONE } },
+    { name: "reverseZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: REVERSE_ZONE, secondaryMaster: "2001:db8::53", enabled: false, negativeTtl: 300 } },
     { name: "range", type: "nsp:dns:Range", properties: { zoneId: ref("reverseZone"), prefix: "192.0.2.0/26", owner: "cust@example.com", externalRef: "C-1", note: "first block", enabled: true } },
     { name: "verifiedZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: VERIFIED_ZONE } },
     { name: "zoneVerification", type: "nsp:dns:ZoneVerification", properties: { zoneId: ref("verifiedZone"), timeoutSeconds: 60, pollIntervalSeconds: 0.5 } },
@@ -163,7 +163,18 @@ export function table(s: Seeds): Row[] {
     { name: "tunnelHostnames", type: "nsp:link:TunnelHostnames", properties: { tunnelId: ref("tunnel"), hostnames: ["api.tunnel-roundtrip.example", "www.tunnel-roundtrip.example"] } },
 
     // PBX gateway.
-    { name: "pbx", type: "nsp:vgate:Pbx", properties: { name: "Head office", timezone: "Europe/Berlin", template: "small-office", language: "en" } },
+    {
+      name: "pbx",
+      type: "nsp:vgate:Pbx",
+      properties: {
+        name: "Head office",
+        city: "fra",
+        timezone: "Europe/Berlin",
+        template: "small-office",
+        language: "en",
+        settings: { recording_retention_days: 30, dial_plan: { international_prefix: "00", national_prefix: "0" }, blocked_prefixes: ["+900", "+1900"] },
+      },
+    },
     {
       name: "ext1",
       type: "nsp:vgate:Extension",
