@@ -3,20 +3,19 @@
 // and destroy must leave the account without what the stack made. Each row sets most optional
 // inputs (nested objects, lists, maps), so that every property really goes through the API and
 // back. The program is Pulumi YAML, written from the table in every-resource-table.ts.
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueCertificate, newCaKey } from "../../emulator/src/cdn/x509";
 import { resources as registered } from "../../provider/src/registry";
 import type { EmulatorControl } from "../helpers/emulator";
-import { Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import { NAME_SERVERS, ref, SITE_HOST, table, VERIFIED_ZONE, type Obj, type Row } from "./every-resource-table";
 
 function programOf(rows: Row[]): string {
   const resources: Obj = {};
   for (const r of rows) resources[r.name] = { type: r.type, properties: r.properties, ...(r.dependsOn ? { options: { dependsOn: r.dependsOn.map((d) => `\${${d}}`) } } : {}) };
   // YAML is a superset of JSON: the program is written as JSON so that no value needs quoting.
-  return Stack.yamlProgramText(
-    JSON.stringify({ name: "nsp-every-resource", runtime: "yaml", plugins: { providers: [{ name: "nsp", path: "../../bin" }] }, resources }, null, 2),
-  );
+  return JSON.stringify({ name: "nsp-every-resource", runtime: "yaml", plugins: { providers: [{ name: "nsp", path: join(ROOT, "bin") }] }, resources }, null, 2);
 }
 
 let emulator: EmulatorProcess;
