@@ -41,14 +41,14 @@ export function table(s: Seeds): Row[] {
   return [
     // Organisation, partner, registry, compute.
     { name: "org", type: "nsp:org:Organization", properties: { name: "Round Trip Ltd", slug: "round-trip" } },
-    { name: "member", type: "nsp:org:Member", properties: { email: "dana@roundtrip.example", role: "admin", state: "suspended" } },
+    { name: "member", type: "nsp:org:Member", properties: { email: " Dana@RoundTrip.Example ", role: "admin", state: "suspended" } },
     { name: "apps", type: "nsp:org:Apps", properties: { mail: true, meet: true, chat: false, drive: false } },
     { name: "subject", type: "nsp:partner:Subject", properties: { externalRef: "cust-rt-1001" } },
-    { name: "registryLink", type: "nsp:registry:Link", properties: { keyId: "key-rt", keySecret: secret("registry-key-secret-rt01"), mntner: "EXAMPLE-MNT" } },
+    { name: "registryLink", type: "nsp:registry:Link", properties: { keyId: "key-rt", keySecret: secret("registry-key-secret-rt01"), mntner: " example-mnt " } },
     {
       name: "registryDomain",
       type: "nsp:registry:Domain",
-      properties: { name: REVERSE_ZONE, nserver: NAME_SERVERS, dsRdata: ["12345 13 2 ABCDEF0123456789ABCDEF0123456789"] },
+      properties: { name: "2.0.192.IN-ADDR.ARPA.", nserver: ["NS1.nsp-emulator.test.", "ns2.nsp-emulator.test"], dsRdata: ["12345  13 2 abcdef0123456789ABCDEF0123456789"] },
       dependsOn: ["registryLink"],
     },
     { name: "vmPower", type: "nsp:compute:VmPower", properties: { vmId: s.vmId, power: "off", reinstallTrigger: "r1" } },
@@ -58,7 +58,7 @@ export function table(s: Seeds): Row[] {
       name: "channel",
       type: "nsp:stream:Channel",
       properties: {
-        name: "studio",
+        name: " studio ",
         visibility: "unlisted",
         placement: "city",
         city: "AMS",
@@ -83,16 +83,16 @@ export function table(s: Seeds): Row[] {
     },
     { name: "asset", type: "nsp:vod:Asset", properties: { title: "Intro", description: "About us", tags: { lang: "en", series: "welcome" }, visibility: "private" } },
     { name: "signingKey", type: "nsp:vod:SigningKey", properties: { note: "player" } },
-    { name: "vodHook", type: "nsp:vod:Webhook", properties: { url: "https://hooks.example.com/vod", events: ["asset.ready", "asset.failed"], note: "encoder events" } },
+    { name: "vodHook", type: "nsp:vod:Webhook", properties: { url: " https://Hooks.Example.com/vod ", events: ["asset.ready", "asset.failed"], note: "encoder events" } },
 
     // DNS.
     { name: "zone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: ZONE, mode: "zone", enabled: true, negativeTtl: 600 } },
     { name: "record", type: "nsp:dns:Record", properties: { zoneId: ref("zone"), name: "www", type: "A", content: "192.0.2.10", ttl: 600, enabled: true } },
     { name: "dnssec", type: "nsp:dns:ZoneDnssec", properties: { zoneId: ref("zone"), enabled: true } },
-    { name: "transfer", type: "nsp:dns:ZoneTransfer", properties: { zoneId: ref("zone"), allow: ["192.0.2.0/24", "2001:db8::1"], notify: ["192.0.2.53"], tsig: true, tsigRotation: "2026-01" } },
-    { name: "grant", type: "nsp:dns:ZoneGrant", properties: { zoneId: ref("zone"), email: "ops@roundtrip.example", role: "operator" } },
-    { name: "reverseZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: REVERSE_ZONE, secondaryMaster: "2001:db8::53", enabled: false, negativeTtl: 300 } },
-    { name: "range", type: "nsp:dns:Range", properties: { zoneId: ref("reverseZone"), prefix: "192.0.2.0/26", owner: "cust@example.com", externalRef: "C-1", note: "first block", enabled: true } },
+    { name: "transfer", type: "nsp:dns:ZoneTransfer", properties: { zoneId: ref("zone"), allow: ["192.0.2.0/24", " 2001:DB8:0:0::1 "], notify: ["192.0.2.53"], tsig: true, tsigRotation: "2026-01" } },
+    { name: "grant", type: "nsp:dns:ZoneGrant", properties: { zoneId: ref("zone"), email: " Ops+DNS@RoundTrip.Example ", role: "operator" } },
+    { name: "reverseZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: REVERSE_ZONE, secondaryMaster: "2001:DB8:0::53", enabled: false, negativeTtl: 300 } },
+    { name: "range", type: "nsp:dns:Range", properties: { zoneId: ref("reverseZone"), prefix: " 192.0.2.0/26 ", owner: "cust@example.com", externalRef: "C-1", note: "first block", enabled: true } },
     { name: "verifiedZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: VERIFIED_ZONE } },
     { name: "zoneVerification", type: "nsp:dns:ZoneVerification", properties: { zoneId: ref("verifiedZone"), timeoutSeconds: 60, pollIntervalSeconds: 0.5 } },
     { name: "recordsZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: RECORDS_ZONE } },
@@ -103,7 +103,7 @@ export function table(s: Seeds): Row[] {
         zoneId: ref("recordsZone"),
         records: [
           { name: "@", type: "A", content: "192.0.2.1", ttl: 300 },
-          { name: "www", type: "CNAME", content: `${RECORDS_ZONE}.`, ttl: 300 },
+          { name: "WWW", type: "CNAME", content: `${RECORDS_ZONE.toUpperCase()}.`, ttl: 300 },
           { name: "@", type: "TXT", content: "v=spf1 -all" },
         ],
         maxDeletePercent: 50,
@@ -111,18 +111,18 @@ export function table(s: Seeds): Row[] {
     },
 
     // Hosted RPKI.
-    { name: "ca", type: "nsp:rpki:Ca", properties: { handle: "roundtrip-ca", parentRir: "RIPE", asns: [64500, 64501], note: "main CA" } },
+    { name: "ca", type: "nsp:rpki:Ca", properties: { handle: "RoundTrip-CA", parentRir: "ripe", asns: [64500, 64501], note: "main CA" } },
     { name: "roa", type: "nsp:rpki:Roa", properties: { caId: ref("ca"), asn: 64500, prefix: "192.0.2.0/24", maxLength: 25, comment: "anycast" } },
 
     // Edge proxy, security rules, tunnels, static sites.
     { name: "pages", type: "nsp:pages:Project", properties: { name: "docs-rt" } },
-    { name: "tunnel", type: "nsp:link:Tunnel", properties: { name: "home lab", localUrl: "http://localhost:3000", popId: s.popA, popId2: s.popB, credentialRotation: "2026-01" } },
+    { name: "tunnel", type: "nsp:link:Tunnel", properties: { name: "  home lab ", localUrl: " http://localhost:3000 ", popId: s.popA, popId2: s.popB, credentialRotation: "2026-01" } },
     {
       name: "site",
       type: "nsp:cdn:Site",
       properties: {
         hostname: SITE_HOST,
-        origin: "origin.example.net",
+        origin: "Origin.Example.NET",
         serviceId: s.cdn,
         originScheme: "https",
         originHostHeader: true,
@@ -147,7 +147,7 @@ export function table(s: Seeds): Row[] {
       name: "siteSettings",
       type: "nsp:cdn:SiteSettings",
       properties: {
-        hostname: `shop.${ZONE}`,
+        hostname: `SHOP.${ZONE}.`,
         originScheme: "strict",
         waf: { enabled: true, mode: "block" },
         cacheTtl: 120,
@@ -159,8 +159,8 @@ export function table(s: Seeds): Row[] {
       },
       dependsOn: ["proxiedRecord"],
     },
-    { name: "siteRule", type: "nsp:security:Rule", properties: { siteId: ref("site"), field: "country", op: "in", value: "RU,CN", action: "block", seq: 10, note: "geo", enabled: true } },
-    { name: "tunnelHostnames", type: "nsp:link:TunnelHostnames", properties: { tunnelId: ref("tunnel"), hostnames: ["api.tunnel-roundtrip.example", "www.tunnel-roundtrip.example"] } },
+    { name: "siteRule", type: "nsp:security:Rule", properties: { siteId: ref("site"), field: "country", op: "in", value: " RU, cn ", action: "block", seq: 10, note: "geo", enabled: true } },
+    { name: "tunnelHostnames", type: "nsp:link:TunnelHostnames", properties: { tunnelId: ref("tunnel"), hostnames: ["WWW.tunnel-roundtrip.example.", "api.tunnel-roundtrip.example"] } },
 
     // PBX gateway.
     {
@@ -182,7 +182,7 @@ export function table(s: Seeds): Row[] {
         pbxId: ref("pbx"),
         number: "201",
         name: "Reception",
-        userEmail: "reception@roundtrip.example",
+        userEmail: "Reception@RoundTrip.example",
         callerIdName: "Reception",
         callerIdNumber: "+4930555201",
         outboundClass: "national",
@@ -202,7 +202,7 @@ export function table(s: Seeds): Row[] {
         pbxId: ref("pbx"),
         name: "Carrier",
         mode: "register",
-        host: "sip.carrier.example",
+        host: "SIP.Carrier.example",
         transport: "tls",
         username: "acct",
         password: secret("first-secret"),
@@ -210,7 +210,7 @@ export function table(s: Seeds): Row[] {
         callerId: "+4930555400",
         port: 5061,
         maxChannels: 4,
-        authIps: ["192.0.2.60"],
+        authIps: ["192.0.2.60", "2001:DB8::60"],
         codecs: ["opus", "alaw"],
       },
     },
@@ -265,27 +265,27 @@ export function table(s: Seeds): Row[] {
     },
 
     // Mail.
-    { name: "mailServer", type: "nsp:mail:Server", properties: { name: "mx-home", ip4: "192.0.2.25", ip6: "2001:db8::25", tokenRotation: 1 } },
+    { name: "mailServer", type: "nsp:mail:Server", properties: { name: " mx-home ", ip4: " 192.0.2.25 ", ip6: "2001:DB8:0::25", tokenRotation: 1 } },
     {
       name: "mailDomain",
       type: "nsp:mail:Domain",
-      properties: { name: ZONE, zoneId: ref("zone"), serverId: ref("mailServer"), mode: "both", enabled: true, catchAll: "postmaster@example.net", defaultQuotaBytes: 1073741824, dmarcPolicy: "reject", backupEnabled: true },
+      properties: { name: ` ${ZONE.toUpperCase()}. `, zoneId: ref("zone"), serverId: ref("mailServer"), mode: "both", enabled: true, catchAll: "Postmaster@Example.NET", defaultQuotaBytes: 1073741824, dmarcPolicy: "reject", backupEnabled: true },
     },
     {
       name: "mailbox",
       type: "nsp:mail:Mailbox",
-      properties: { domainId: ref("mailDomain"), local: "alice", display: "Alice", quotaBytes: 2147483648, state: "active", userEmail: "alice@example.net", sendLimitHour: 100, sharedWith: ["bob@example.net"], collab: true },
+      properties: { domainId: ref("mailDomain"), local: " Alice ", display: "Alice", quotaBytes: 2147483648, state: "active", userEmail: "Alice@Example.net", sendLimitHour: 100, sharedWith: ["Bob@Example.net"], collab: true },
     },
     { name: "appPassword", type: "nsp:mail:AppPassword", properties: { mailboxId: ref("mailbox"), label: "phone" } },
-    { name: "alias", type: "nsp:mail:Alias", properties: { domainId: ref("mailDomain"), localPart: "info", targetMailboxId: ref("mailbox"), enabled: true } },
+    { name: "alias", type: "nsp:mail:Alias", properties: { domainId: ref("mailDomain"), localPart: " Info ", targetMailboxId: ref("mailbox"), enabled: true } },
     {
       name: "mailGroup",
       type: "nsp:mail:Group",
       properties: {
         domainId: ref("mailDomain"),
-        localPart: "team",
+        localPart: "Team",
         name: "The team",
-        members: [{ address: "a@example.com" }, { address: "b@example.com", role: "owner" }],
+        members: [{ address: "A@Example.com" }, { address: "b@example.com", role: "owner" }],
         allowExternalSenders: true,
         membersCanSend: true,
         enabled: true,
@@ -295,21 +295,21 @@ export function table(s: Seeds): Row[] {
         subjectTag: "[team]",
       },
     },
-    { name: "domainRule", type: "nsp:mail:DomainRule", properties: { domainId: ref("mailDomain"), kind: "forward_copy", pattern: "ceo@*", target: "archive@example.net", enabled: true } },
-    { name: "mailDestination", type: "nsp:mail:Destination", properties: { addr: "ops@example.net" } },
-    { name: "mailRoute", type: "nsp:mail:Route", properties: { domainId: ref("mailDomain"), localPart: "sales", dest: "ops@example.net" }, dependsOn: ["mailDestination"] },
+    { name: "domainRule", type: "nsp:mail:DomainRule", properties: { domainId: ref("mailDomain"), kind: "forward_copy", pattern: " CEO@* ", target: "Archive@Example.NET", enabled: true } },
+    { name: "mailDestination", type: "nsp:mail:Destination", properties: { addr: " Ops@Example.NET " } },
+    { name: "mailRoute", type: "nsp:mail:Route", properties: { domainId: ref("mailDomain"), localPart: "Sales", dest: "OPS@example.net" }, dependsOn: ["mailDestination"] },
 
     // Messaging gateway.
     {
       name: "brand",
       type: "nsp:sgate:Brand",
-      properties: { legalName: "Acme Inc", displayName: "Acme", taxId: "12-3456789", country: "US", vertical: "technology", website: "https://acme.example", contactEmail: "sms@acme.example", entityType: "private", status: "draft" },
+      properties: { legalName: " Acme Inc ", displayName: "Acme", taxId: "12-3456789", country: "us", vertical: "technology", website: "https://acme.example", contactEmail: "SMS@Acme.example", entityType: "private", status: "draft" },
     },
     { name: "campaign", type: "nsp:sgate:Campaign", properties: { brandId: ref("brand"), useCase: "2fa", description: "Log-in codes", messageFlow: "Opt in at sign-up", samples: ["Your code is 1234", "Code: 5678"], status: "draft" } },
-    { name: "smsNumber", type: "nsp:sgate:NumberSettings", properties: { number: SMS_NUMBERS[2], enabled: true, provider: "secondary", campaignId: ref("campaign"), helpText: "Text STOP to stop" } },
+    { name: "smsNumber", type: "nsp:sgate:NumberSettings", properties: { number: ` ${SMS_NUMBERS[2]} `, enabled: true, provider: "secondary", campaignId: ref("campaign"), helpText: "Text STOP to stop" } },
     { name: "sender", type: "nsp:sgate:Sender", properties: { name: "AcmeCo", description: "Main sender", numbers: [SMS_NUMBERS[0], SMS_NUMBERS[1]] } },
     { name: "template", type: "nsp:sgate:Template", properties: { name: "otp-rt", defaultLang: "en", category: "otp", bodies: { en: "Your code: {{code}}", de: "Ihr Code: {{code}}" }, submit: true } },
-    { name: "consent", type: "nsp:sgate:Consent", properties: { recipient: "+12025550177", proof: "keyword START", senderId: ref("sender"), grantedAt: "2026-02-01T10:00:00Z", source: "keyword" } },
+    { name: "consent", type: "nsp:sgate:Consent", properties: { recipient: " +12025550177 ", proof: "keyword START", senderId: ref("sender"), grantedAt: "2026-02-01T10:00:00.000Z", source: "keyword" } },
     {
       name: "broadcast",
       type: "nsp:sgate:Broadcast",
@@ -317,18 +317,18 @@ export function table(s: Seeds): Row[] {
     },
 
     // Bot verification, webhooks, resolver services.
-    { name: "verifySite", type: "nsp:verify:Site", properties: { name: "shop", hostnames: ["a.example.com", "b.example.com"], mode: "interactive", fingerprint: true, interaction: "soft", enabled: true, secretRotation: "2026-11" } },
-    { name: "webhook", type: "nsp:index:Webhook", properties: { url: "https://hooks.example.com/in", events: ["ping", "sgate.broadcast.completed"], enabled: false, note: "ops" } },
+    { name: "verifySite", type: "nsp:verify:Site", properties: { name: " shop ", hostnames: ["Shop.Example.com.", "b.example.com"], mode: "interactive", fingerprint: true, interaction: "soft", enabled: true, secretRotation: "2026-11" } },
+    { name: "webhook", type: "nsp:index:Webhook", properties: { url: " https://Hooks.Example.com/in ", events: ["ping", "sgate.broadcast.completed"], enabled: false, note: "ops" } },
     {
       name: "filter",
       type: "nsp:services:Filter",
       properties: {
         serviceId: s.resolver,
-        customBlock: ["ads.example.com", "*.tracker.example"],
+        customBlock: [" Ads.Example.COM. ", "*.tracker.example"],
         customAllow: ["ok.example"],
-        rewrites: [{ name: "printer.home.example", target: "192.0.2.9" }],
+        rewrites: [{ name: "Printer.Home.Example", target: "192.0.2.9" }, { name: "nas.home.example", target: "Box.Home.Example." }],
         blockMode: "zero",
-        filterLists: ["ads", "malware"],
+        filterLists: ["ads", "MALWARE"],
       },
     },
     {
@@ -336,15 +336,15 @@ export function table(s: Seeds): Row[] {
       type: "nsp:services:Policy",
       properties: {
         serviceId: s.resolver,
-        rules: ["||ads.example^", "@@||ok.example^"],
-        blockedServices: ["tiktok"],
-        scheduleJson: '{"mon":["09:00","17:00"]}',
-        tz: "Europe/Berlin",
+        rules: ["||ads.example^", " @@||ok.example^ "],
+        blockedServices: ["TikTok"],
+        scheduleJson: '{ "mon": ["09:00", "17:00"] }',
+        tz: "europe/berlin",
         safesearch: "on",
-        accessAllow: ["192.0.2.0/24", "2001:db8::1"],
+        accessAllow: ["192.0.2.0/24", "2001:0db8::0001"],
         accessDeny: ["198.51.100.7"],
         forwards: ["9.9.9.9"],
-        pausedUntil: "2030-01-01T00:00:00Z",
+        pausedUntil: "2030-01-01T01:00:00+01:00",
         blockBypass: true,
         anonymizeIp: true,
         logMode: "blocked",
@@ -359,9 +359,9 @@ export function table(s: Seeds): Row[] {
       type: "nsp:services:Client",
       properties: {
         serviceId: s.resolver,
-        name: "Kids",
-        clientId: "kids-tablet",
-        addrs: ["192.0.2.10", "2001:db8::/64"],
+        name: " Kids ",
+        clientId: "Kids-Tablet",
+        addrs: ["192.0.2.10", "2001:DB8:0::/64"],
         tags: ["kids"],
         pausedUntil: "2030-01-01T00:00:00Z",
         lists: ["ads", "adult"],
@@ -396,12 +396,12 @@ export function table(s: Seeds): Row[] {
         retention: { days: 14 },
       },
     },
-    { name: "voiceNumber", type: "nsp:voice:Number", properties: { label: "main line", sipIn: true, dest: `ivr:${ref("ivr")}`, noanswer: `voicemail:${ref("ext1")}` } },
+    { name: "voiceNumber", type: "nsp:voice:Number", properties: { label: " main line ", sipIn: true, dest: `ivr:${ref("ivr")}`, noanswer: `voicemail:${ref("ext1")}` } },
     { name: "numberEndpoint", type: "nsp:voice:NumberEndpoint", properties: { number: ref("voiceNumber", "number"), pbxId: ref("pbx"), ext: ref("ext2") } },
     {
       name: "talkRoom",
       type: "nsp:talk:Room",
-      properties: { name: "lobby", kind: "live", city: "AMS", visibility: "unlisted", maxPeers: 20, maxKbps: 512, retentionDays: 30, publicJoin: true, enabled: true, passcode: secret("1234") },
+      properties: { name: " lobby ", kind: "live", city: "AMS", visibility: "unlisted", maxPeers: 20, maxKbps: 512, retentionDays: 30, publicJoin: true, enabled: true, passcode: secret("1234") },
     },
     {
       name: "rtcRoom",
@@ -411,8 +411,8 @@ export function table(s: Seeds): Row[] {
     {
       name: "storage",
       type: "nsp:storage:Destination",
-      properties: { endpoint: "https://s3.example.net", bucket: "recordings", region: "eu-central-1", name: "Recordings", prefix: "meet/", accessKey: "AKIA1", secretKey: secret("good-1"), autoMeet: true },
+      properties: { endpoint: "https://S3.Example.net", bucket: "recordings", region: "eu-central-1", name: "Recordings", prefix: "meet/", accessKey: "AKIA1", secretKey: secret("good-1"), autoMeet: true },
     },
-    { name: "ixMember", type: "nsp:ix:Member", properties: { asn: 64500, name: "Example Net", asSet: "AS-EXAMPLE", contact: "noc@example.net", listed: true } },
+    { name: "ixMember", type: "nsp:ix:Member", properties: { asn: 64500, name: " Example Net ", asSet: "as-example", contact: "NOC@Example.net", listed: true } },
   ];
 }
