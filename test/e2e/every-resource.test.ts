@@ -89,6 +89,30 @@ async function pointSiteWhenCreated(done: () => boolean): Promise<void> {
   }
 }
 
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+/** Indices in stack.log of the runs that show secrets on purpose. */
+const revealing = new Set<number>();
+
+/** The plaintext of every secret in the stack's resource outputs, by `<name>.<path>`. */
+async function secretOutputs(): Promise<Record<string, string>> {
+  const masked = await stack.exportState();
+  revealing.add(stack.log.length);
+  const shown = JSON.parse((await stack.run(["stack", "export", "--show-secrets"])).stdout) as typeof masked;
+  const out: Record<string, string> = {};
+  const walk = (path: string, m: unknown, v: unknown) => {
+    if (m && typeof m === "object" && SECRET_SIG in m) {
+      const plain = v && typeof v === "object" && "plaintext" in v ? JSON.parse((v as { plaintext: string }).plaintext) : v;
+      out[path] = typeof plain === "string" ? plain : JSON.stringify(plain);
+    } else if (m && typeof m === "object") {
+      for (const [k, x] of Object.entries(m)) walk(`${path}.${k}`, x, (v as Obj | undefined)?.[k]);
+    }
+  };
+  masked.deployment.resources.forEach((r, i) => {
+    if (r.type.startsWith("nsp:")) walk(r.urn.split("::").pop()!, r.outputs, shown.deployment.resources[i]!.outputs);
+  });
+  return out;
+}
+
 describe("one instance of every resource type, through the API and back", () => {
   it("the table holds every registered resource type", () => {
     const inTable = new Set(rows.map((r) => r.type));
@@ -106,8 +130,20 @@ describe("one instance of every resource type, through the API and back", () => 
       await pointing;
     }
     await stack.preview(["--expect-no-changes", "--diff"]);
+    const secretsAfterUp = await secretOutputs();
     await stack.refresh(["--expect-no-changes"]);
     await stack.preview(["--expect-no-changes", "--diff"]);
+
+    // Every secret (given or shown once by the API) survives the refresh and is nowhere in plaintext.
+    const secretsAfterRefresh = await secretOutputs();
+    expect(secretsAfterRefresh).toEqual(secretsAfterUp);
+    const paths = Object.keys(secretsAfterUp);
+    for (const expected of ["registryLink.keySecret", "site.keyPem", "trunk.password", "talkRoom.passcode", "channel.streamKey", "transfer.tsigKey", "tunnel.credential", "ddnsToken.token", "appPassword.password"]) {
+      expect(paths.some((p) => p.startsWith(expected)), expected).toBe(true);
+    }
+    const seen = [stack.artefacts(), ...stack.log.filter((_, i) => !revealing.has(i)).map((r) => r.stdout + r.stderr)].join("\n");
+    expect(seen).not.toContain(api.token);
+    for (const [path, value] of Object.entries(secretsAfterUp)) if (value.length >= 8) expect(seen.includes(value), `${path} in plaintext`).toBe(false);
     const state = await stack.exportState();
     const custom = state.deployment.resources.filter((r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"));
     expect(custom.map((r) => r.type).sort()).toEqual(rows.map((r) => r.type).sort());
