@@ -135,18 +135,31 @@ const FAMILIES: Family[] = [
     remove: (box) => control.delete(`/mail/mailboxes/${box.id}`),
   },
   {
-    name: "PBX: extensions, trunk, IVR, time condition",
+    name: "PBX: extensions, trunk, ring group, number, flow, routes, IVR, queue, time condition, voice endpoint",
     async build() {
       const pbx = await make("nsp:vgate:Pbx", { name: uniq("Office ") });
       const pbxId = pbx.id;
+      const alice = await make("nsp:vgate:Extension", { pbxId, number: "101" });
+      const bob = await make("nsp:vgate:Extension", { pbxId, number: "102" });
+      const trunk = await make("nsp:vgate:Trunk", { pbxId, mode: "peer", host: "192.0.2.60" });
+      const group = await make("nsp:vgate:RingGroup", { pbxId, name: "Sales", members: [alice.id, bob.id] });
+      const number = await make("nsp:vgate:Number", { pbxId, e164: `+493055560${seq % 10}`, trunkId: trunk.id });
+      const voiceNumber = (await control.post<{ number: string }>("/voice/numbers", { label: uniq("line ") })).number;
       return {
         parent: pbx,
         children: [
-          await make("nsp:vgate:Extension", { pbxId, number: "101" }),
-          await make("nsp:vgate:Extension", { pbxId, number: "102" }),
-          await make("nsp:vgate:Trunk", { pbxId, mode: "peer", host: "192.0.2.60" }),
+          alice,
+          bob,
+          trunk,
+          group,
+          number,
+          await make("nsp:vgate:NumberFlow", { pbxId, numberId: number.id, flow: { destination: `extension:${alice.id}` } }),
+          await make("nsp:vgate:InboundRoute", { pbxId, name: "Main line", numberId: number.id, destination: `group:${group.id}` }),
+          await make("nsp:vgate:OutboundRoute", { pbxId, name: "Out", patterns: [{ match: "X." }], trunks: [trunk.id] }),
           await make("nsp:vgate:Ivr", { pbxId, name: "Main menu" }),
+          await make("nsp:vgate:Queue", { pbxId, name: "Support" }),
           await make("nsp:vgate:TimeCondition", { pbxId, schedule: [{ days: ["mon"], from: "09:00", to: "17:00" }] }),
+          await make("nsp:voice:NumberEndpoint", { number: voiceNumber, pbxId, ext: bob.id }),
         ],
       };
     },
