@@ -73,6 +73,9 @@ async function zoneWithChildren(): Promise<{ parent: Held; children: Held[] }> {
   const zoneId = zone.id;
   const children = [
     await make("nsp:dns:Record", { zoneId, name: "www", type: "A", content: "192.0.2.10" }),
+    // A proxied record makes a zone-hosted edge site, whose settings are held by hostname.
+    await make("nsp:dns:Record", { zoneId, name: "edge", type: "A", content: "192.0.2.80", proxied: true }),
+    await make("nsp:cdn:SiteSettings", { hostname: `edge.${zone.inputs.name}`, cacheTtl: 120 }),
     await make("nsp:dns:Record", { zoneId, name: "mail", type: "A", content: "192.0.2.11" }),
     await make("nsp:dns:ZoneRecords", { zoneId, records: [{ name: "api", type: "A", content: "192.0.2.12" }] }),
     await make("nsp:dns:ZoneGrant", { zoneId, email: "ops@example.com", role: "viewer" }),
@@ -106,7 +109,7 @@ async function mailDomainWithChildren(): Promise<{ parent: Held; children: Held[
 }
 
 const FAMILIES: Family[] = [
-  { name: "DNS zone: records, record set, grant, range, DNSSEC, transfer, security rule, verification", build: zoneWithChildren, remove: (z) => control.delete(`/dns/zones/${z.id}`) },
+  { name: "DNS zone: records, record set, edge site settings, grant, DNSSEC, transfer, security rule, verification", build: zoneWithChildren, remove: (z) => control.delete(`/dns/zones/${z.id}`) },
   {
     name: "reverse DNS zone: range",
     async build() {
