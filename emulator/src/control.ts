@@ -8,6 +8,7 @@ import { faultConfigSchema } from "./faults";
 import { type Outcome, errorOutcome, parseJsonBody, readBody, send } from "./http";
 import { confirmDestination, reportSelfCheck } from "./mail/state";
 import { parseOrThrow } from "./validation";
+import { endService } from "./services/state";
 import { setCallsUp } from "./vgate/state";
 
 const publicDnsBody = z.strictObject({
@@ -90,6 +91,13 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
     POST: (app, body) => {
       const spec = parseOrThrow(z.strictObject({ server: z.string().min(1), port25: z.boolean(), ptr: z.string().nullable() }), body(), "body");
       return ok(reportSelfCheck(app.store, spec.server, { port25: spec.port25, ptr: spec.ptr }));
+    },
+  },
+  // A subscription ended outside the API, which has no DELETE for services.
+  "/_emulator/services": {
+    DELETE: (app, _body, url) => {
+      endService(app.store, Number(url.searchParams.get("id")));
+      return ok();
     },
   },
   "/_emulator/rate-limit/reset": {

@@ -33,3 +33,15 @@ it("confirms a mail destination", async () => {
   expect(res.status).toBe(200);
   expect(((await res.json()) as { confirmed_at: string | null }).confirmed_at).toBeTruthy();
 });
+
+it("ends a resolver service outside the API, with its filter, policy and client groups", async () => {
+  const resolver = (await api.services()).find((s) => s.type === "resolver")!;
+  await api.api("PUT", `/services/${resolver.id}/filter`, { custom_block: "ads.example" });
+  await api.post(`/services/${resolver.id}/clients`, { name: "Kids" });
+  const res = await fetch(`${api.root}/_emulator/services?id=${resolver.id}`, { method: "DELETE" });
+  expect(res.status).toBe(204);
+  for (const path of [`/services/${resolver.id}`, `/services/${resolver.id}/filter`, `/services/${resolver.id}/clients`]) {
+    expect(await api.get(path).catch((e: Error) => e.message)).toMatch(/404.*not_found/);
+  }
+  expect((await fetch(`${api.root}/_emulator/services?id=${resolver.id}`, { method: "DELETE" })).status).toBe(404);
+});

@@ -16,6 +16,15 @@ async function pbxWithExtensions(n: number): Promise<{ pbx: string; exts: string
 }
 
 describe("/voice/numbers", () => {
+  it("drops the endpoints of a PBX when the PBX is deleted", async () => {
+    const { pbx, exts } = await pbxWithExtensions(1);
+    const num = encodeURIComponent((await h.api("POST", "/voice/numbers", {})).body.number);
+    await h.api("POST", `/voice/numbers/${num}/endpoints`, { pbx_id: pbx, ext: exts[0] });
+    expect((await h.api("DELETE", `/vgate/pbx/${pbx}`)).status).toBe(204);
+    expect((await h.api("GET", `/voice/numbers/${num}`)).body.endpoints).toEqual([]);
+    expect((await h.api("DELETE", `/voice/numbers/${num}`)).status).toBe(204);
+  });
+
   it("claims, patches, rings extensions (each for one number at most) and releases", async () => {
     const c = await h.api("POST", "/voice/numbers", { label: "main" });
     expect(c.status).toBe(201);

@@ -77,6 +77,10 @@ export class EmulatorControl {
   clearFaults() {
     return this.control("DELETE", "/faults");
   }
+  /** Ends a service outside the API (its subscription cancelled), with the objects that belong to it. */
+  endService(id: string | number) {
+    return this.control("DELETE", `/services?id=${id}`);
+  }
   setPublicDns(name: string, ns: string[]) {
     return this.control("PUT", "/public-dns", { name, ns });
   }

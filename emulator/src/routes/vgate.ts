@@ -10,6 +10,7 @@ import { simulate, simulateBody } from "../vgate/simulate";
 import { CITIES, DEFAULT_CITY, LANGUAGES, type PbxRow, TEMPLATE_IDS, cityById, deletePbx, emptyObjects, newId, ownPbx, vgate } from "../vgate/state";
 import { TEMPLATES, applyTemplate, templateView } from "../vgate/templates";
 import { pbxView } from "../vgate/views";
+import { dropPbxEndpoints } from "./voice";
 import { vgateActionRoutes } from "./vgate-actions";
 import { vgateObjectRoutes } from "./vgate-objects";
 
@@ -142,7 +143,9 @@ const pbxRoutes: Route[] = [
     path: "/vgate/pbx/{pbx}",
     scope: "write",
     handler: (ctx) => {
-      deletePbx(ctx.store, ownPbx(ctx.store, ctx.account.name, ctx.params.pbx));
+      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
+      deletePbx(ctx.store, pbx);
+      dropPbxEndpoints(ctx.store, pbx.id);
       return undefined;
     },
   }),

@@ -30,6 +30,11 @@ interface VoiceTables {
 const tables = new WeakMap<Store, VoiceTables>();
 export const voice = (store: Store) => tablesOf(tables, store, (): VoiceTables => ({ numbers: new Map(), next: 1 }));
 
+/** A deleted PBX takes with it the endpoints that rang its extensions (docs/api-assumptions.md). */
+export function dropPbxEndpoints(store: Store, pbxId: string): void {
+  for (const n of voice(store).numbers.values()) n.endpoints = n.endpoints.filter((e) => e.pbx_id !== pbxId);
+}
+
 type Ctx = Env & { account: { name: string } };
 
 function own(ctx: Ctx, number: string): VoiceNumberRow {

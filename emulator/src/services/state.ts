@@ -108,6 +108,18 @@ export function ownClient(store: Store, serviceId: number, clientId: number, acc
   return c;
 }
 
+/**
+ * A service ended outside the API (a cancelled subscription; the API has no DELETE for services):
+ * its resolver configuration and client groups go with it. Test control only.
+ */
+export function endService(store: Store, id: number): void {
+  if (!store.services.delete(id)) throw notFound("service");
+  const t = resolverTables(store);
+  t.filters.delete(id);
+  t.policies.delete(id);
+  for (const [cid, c] of t.clients) if (c.service_id === id) t.clients.delete(cid);
+}
+
 export function newDdnsToken(): string {
   return `ddns_${randomBytes(20).toString("hex")}`;
 }

@@ -1,8 +1,11 @@
 import type { z } from "zod";
-import type { ApiClient } from "../client";
+import { isNotFound, type ApiClient } from "../client";
+
+/** What a list of a parent that no longer exists holds: the API answered its list with `not_found`. */
+const PARENT_GONE = Symbol("parent gone");
 
 interface Entry {
-  items: Promise<Map<string, unknown>>;
+  items: Promise<Map<string, unknown> | typeof PARENT_GONE>;
   fetchedAt: number;
 }
 
@@ -15,6 +18,12 @@ interface Entry {
  * this provider's own last write; otherwise a list lives `ttlMs` (one plugin process serves one
  * pulumi command, so this only spans a refresh). A child missing from the list is confirmed with
  * its own GET before it is reported gone, because a list can race with changes made meanwhile.
+ *
+ * A parent deleted out of band (or an API that lost it) answers its list with the typed `not_found`:
+ * its children went with it, so every one of them is reported gone from that one answer, which is
+ * kept like any list (a deleted 1,000-record zone costs one request, not 1,000). Any other failure
+ * of the list (5xx, 429, network, a 404 without the API's error body) stays an error: a child is
+ * never dropped from the state because its parent could not be read.
  */
 export class ListCache {
   private readonly entries = new Map<string, Entry>();
@@ -47,18 +56,22 @@ export class ListCache {
     single: () => Promise<T | undefined>,
   ): Promise<T | undefined> {
     if (!this.enabled) return single();
-    const items = (await this.items(listPath, schema, signal)) as Map<string, T>;
-    return items.get(id) ?? single();
+    const items = await this.items(listPath, schema, signal);
+    if (items === PARENT_GONE) return undefined;
+    return (items.get(id) as T | undefined) ?? single();
   }
 
-  private items(listPath: string, schema: z.ZodType<{ id: number | string }>, signal: AbortSignal): Promise<Map<string, unknown>> {
+  private items(listPath: string, schema: z.ZodType<{ id: number | string }>, signal: AbortSignal): Entry["items"] {
     const cached = this.entries.get(listPath);
     if (cached && this.now() - cached.fetchedAt < this.ttlMs) return cached.items;
     const startedAt = this.generation;
-    const items = this.client.listAll(listPath, { itemSchema: schema, signal }).then((list) => {
+    const items: Entry["items"] = this.client.listAll(listPath, { itemSchema: schema, signal }).then<Map<string, unknown>, typeof PARENT_GONE>((list) => {
       // A write that happened while the pages came in may not be in them: serve, but do not keep.
       if (this.generation !== startedAt && this.entries.get(listPath)?.items === items) this.entries.delete(listPath);
       return new Map<string, unknown>(list.map((item) => [String(item.id), item]));
+    }, (e: unknown) => {
+      if (isNotFound(e)) return PARENT_GONE;
+      throw e;
     });
     items.catch(() => this.entries.get(listPath)?.items === items && this.entries.delete(listPath));
     this.entries.set(listPath, { items, fetchedAt: this.now() });

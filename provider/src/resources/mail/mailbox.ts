@@ -97,12 +97,7 @@ export const mailbox = defineResource({
   async read(ctx, id, prior) {
     const { domainId, mailboxId } = idOf(id, prior.domainId);
     // The mailboxes of one domain are refreshed from one list of the domain.
-    const found = await ctx.lists
-      .find(`/mail/domains/${domainId}/mailboxes`, mailboxId, mailboxWire, ctx.signal, () => findMailbox(ctx, domainId, mailboxId))
-      .catch((e: unknown) => {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      });
+    const found = await ctx.lists.find(`/mail/domains/${domainId}/mailboxes`, mailboxId, mailboxWire, ctx.signal, () => findMailbox(ctx, domainId, mailboxId));
     return found ? toState(found) : undefined;
   },
 

@@ -116,10 +116,7 @@ export const roa = defineResource({
           throw e;
         },
       );
-    const found = await ctx.lists.find(path, roaId, roaWire, ctx.signal, fresh).catch((e: unknown) => {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    });
+    const found = await ctx.lists.find(path, roaId, roaWire, ctx.signal, fresh);
     return found ? toState(found) : undefined;
   },
 
