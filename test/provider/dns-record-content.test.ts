@@ -83,6 +83,9 @@ describe("ids given as numbers", () => {
     const zr = await plugin.check(ZR, "zr", { zoneId: Number(zoneId), records: [] });
     expect(zr.failures).toEqual([]);
     expect(zr.inputs.zoneId).toBe(zoneId);
+    const fn = await plugin.invoke("nsp:dns:getZone", { id: Number(zoneId) });
+    expect(fn.failures).toEqual([]);
+    expect(fn.result).toMatchObject({ id: zoneId, name: "content.example" });
   });
 
   it("refuses a number that is no id, naming the property", async () => {
