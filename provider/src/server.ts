@@ -310,7 +310,7 @@ export class NspProvider {
     const secretKeys = new Set([...olds.secretKeys, ...news.secretKeys, ...(def.secrets ?? [])]);
     const state = req.getPreview()
       ? { ...olds.value, ...news.value }
-      : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value, req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined).catch(
+      : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value, req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined, req.getIgnorechangesList()).catch(
           (e: unknown) => {
             throw InitFailedError.annotate(e, def.token, secretKeys);
           },

@@ -63,7 +63,7 @@ export interface PluginHandle {
   diff(type: string, name: string, id: string, olds: Obj, news: Obj, oldInputs?: Obj): Promise<{ changes: boolean; replaces: string[]; diffs: string[]; detailed: Record<string, number>; deleteBeforeReplace: boolean }>;
   create(type: string, name: string, properties: Obj, preview?: boolean): Promise<{ id: string; properties: Obj }>;
   read(type: string, name: string, id: string, properties?: Obj, inputs?: Obj): Promise<{ id: string; properties: Obj; inputs: Obj }>;
-  update(type: string, name: string, id: string, olds: Obj, news: Obj, preview?: boolean, oldInputs?: Obj): Promise<Obj>;
+  update(type: string, name: string, id: string, olds: Obj, news: Obj, preview?: boolean, oldInputs?: Obj, ignoreChanges?: string[]): Promise<Obj>;
   delete(type: string, name: string, id: string, properties: Obj): Promise<void>;
   invoke(tok: string, args: Obj): Promise<{ result: Obj; failures: { property: string; reason: string }[] }>;
   call<Req, Res>(method: string, req: Req): Promise<Res>;
@@ -152,9 +152,10 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginHa
       );
       return { id: res.getId(), properties: fromStruct(res.getProperties()), inputs: fromStruct(res.getInputs()) };
     },
-    async update(type, name, id, olds, news, preview = false, oldInputs) {
+    async update(type, name, id, olds, news, preview = false, oldInputs, ignoreChanges = []) {
       const req = new providerPb.UpdateRequest().setUrn(urn(type, name)).setType(type).setName(name).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news)).setPreview(preview);
       if (oldInputs) req.setOldInputs(toStruct(oldInputs));
+      req.setIgnorechangesList(ignoreChanges);
       const res = await call<providerPb.UpdateRequest, providerPb.UpdateResponse>("update", req);
       return fromStruct(res.getProperties());
     },

@@ -18,6 +18,7 @@ import {
   type ZoneRecord,
 } from "../../provider/src/resources/dns/zone-records-plan";
 import { exportZone, parseZoneFile as emulatorParse } from "../../emulator/src/dns/bind";
+import { storedContent } from "../../emulator/src/dns/records";
 import type { RecordRow, RecordType, ZoneRow } from "../../emulator/src/store";
 
 const rec = (name: string, type: string, content: string, ttl = 3600): ZoneRecord => ({ name, type, content, ttl });
@@ -35,6 +36,28 @@ describe("canonical records", () => {
     expect(canonicalContent("TXT", "  spaces kept  ")).toBe("  spaces kept  ");
     expect(canonicalContent("CAA", '0  issue   "ca.example.net"')).toBe('0 issue "ca.example.net"');
     expect(canonicalContent("HTTPS", '1 . alpn="h2 h3"')).toBe('1 . alpn="h2 h3"');
+  });
+
+  it("agrees with the spelling the emulator stores, so that records it holds count as plain", () => {
+    const written: [RecordType, string][] = [
+      ["A", "192.0.2.1"],
+      ["AAAA", "2001:0DB8:0000:0000:0000:0000:0000:0001"],
+      ["CNAME", "Target.Example.NET."],
+      ["ALIAS", "lb.example.net"],
+      ["NS", "NS1.example.net."],
+      ["PTR", "Host.example.org"],
+      ["MX", "010 Mail.Example.com."],
+      ["MX", "0 ."],
+      ["SRV", "10 05 5060 SIP.example.com."],
+      ["CAA", "0 ISSUE letsencrypt.org"],
+      ["CAA", '128 iodef "mailto:ca@example.com"'],
+      ["TXT", '"v=spf1" " -all"'],
+      ["TXT", 'say "hi" \\ there'],
+      ["HTTPS", '1 . ALPN="h2,h3" port=443'],
+      ["HTTPS", '1 . alpn="h2 h3"'],
+      ["SVCB", "2 Svc.Example.net. alpn=h2"],
+    ];
+    for (const [type, content] of written) expect(canonicalContent(type, content), `${type} ${content}`).toBe(storedContent(type, content));
   });
 
   it("sorts, so that order in the program does not matter", () => {

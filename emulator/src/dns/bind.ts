@@ -3,7 +3,7 @@
 import { ApiError } from "../errors";
 import { RECORD_TYPES, type RecordRow, type RecordType, type ZoneRow } from "../store";
 import { normalizeRecordName } from "./names";
-import { NAME_TARGET_TYPES, contentProblem, quoteTxt, unquoteTxt } from "./records";
+import { NAME_TARGET_TYPES, contentProblem, quoteTxt, storedContent, unquoteTxt } from "./records";
 
 export const SOA_REFRESH = 7200;
 export const SOA_RETRY = 3600;
@@ -238,7 +238,7 @@ export function parseZoneFile(text: string, zone: string, ttlRange: { min: numbe
     if (effTtl < ttlRange.min || effTtl > ttlRange.max) {
       fail(ll.line, `ttl must be between ${ttlRange.min} and ${ttlRange.max}`);
     }
-    records.push({ line: ll.line, text: ll.text, name: recName as string, type: rtype, ttl: effTtl, content });
+    records.push({ line: ll.line, text: ll.text, name: recName as string, type: rtype, ttl: effTtl, content: storedContent(rtype, content) });
   }
   return { records, skipped };
 }

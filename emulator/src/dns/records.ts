@@ -1,6 +1,6 @@
 // Record content rules shared by the records API and the zone-file import, so a record that
 // could not be created one way cannot sneak in the other.
-import { isIPv4, isIPv6 } from "../util/ip";
+import { formatCidr, isIPv4, isIPv6, parseCidr } from "../util/ip";
 import type { RecordType } from "../store";
 
 export const PROXIABLE_TYPES: ReadonlySet<RecordType> = new Set(["A", "AAAA", "CNAME"]);
@@ -28,6 +28,59 @@ export function healthCheckProblem(v: string): string | null {
   const port = Number(m[2]);
   if (port < 1 || port > 65535) return "port must be between 1 and 65535";
   return null;
+}
+
+// A word runs to the next space outside double quotes, so `alpn="h2 h3"` stays one word.
+const WORD = /(?:"(?:[^"\\]|\\.)*"?|[^\s"])+/g;
+
+/** A host name as a DNS server keeps it: lower case, without the trailing dot (the root `.` stays). */
+function storedHost(host: string): string {
+  return host.length > 1 ? host.toLowerCase().replace(/\.$/, "") : host;
+}
+
+/** A leading number of the data (a preference, priority, flag) without leading zeros. */
+function storedNumber(word: string): string {
+  return /^\d+$/.test(word) ? String(Number(word)) : word;
+}
+
+/**
+ * Content in the one form the API stores and returns, whatever spelling the request used (the
+ * documents do not say; a DNS server keeps records in such a canonical form): IPv6 compressed and
+ * lower case, host names lower case without the trailing dot, numbers without leading zeros,
+ * single spaces between words, TXT as its unquoted data, CAA values quoted. Valid content only.
+ */
+export function storedContent(type: RecordType, content: string): string {
+  const c = content.trim();
+  if (type === "A") return c;
+  if (type === "AAAA") {
+    const p = parseCidr(`${c}/128`);
+    return p.ok ? formatCidr(p.cidr).replace(/\/128$/, "") : c.toLowerCase();
+  }
+  if (type === "TXT") return c.length >= 2 && c.startsWith('"') && c.endsWith('"') ? unquoteTxt(c) : content;
+  const words = c.match(WORD) ?? [];
+  const last = words.length - 1;
+  if (NAME_TARGET_TYPES.has(type)) {
+    // MX is `<preference> <host>`, SRV `<priority> <weight> <port> <target>`.
+    return words.map((w, i) => (i === last ? storedHost(w) : storedNumber(w))).join(" ");
+  }
+  if (type === "CAA" && words.length >= 3) {
+    // `<flags> <tag> "<value>"`: the tag is case-insensitive, the value is always quoted.
+    const value = unquoteTxt(words.slice(2).join(" "));
+    return `${storedNumber(words[0]!)} ${words[1]!.toLowerCase()} "${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  }
+  if ((type === "HTTPS" || type === "SVCB") && words.length >= 2) {
+    // `<priority> <target> <key>=<value> ...`: key names are case-insensitive, quotes around a
+    // value without spaces are only presentation.
+    const params = words.slice(2).map((p) => {
+      const eq = p.indexOf("=");
+      if (eq < 0) return p.toLowerCase();
+      const value = p.slice(eq + 1);
+      const bare = value.length >= 2 && value.startsWith('"') && value.endsWith('"') && !/[\s\\]/.test(value.slice(1, -1)) ? value.slice(1, -1) : value;
+      return `${p.slice(0, eq).toLowerCase()}=${bare}`;
+    });
+    return [storedNumber(words[0]!), storedHost(words[1]!), ...params].join(" ");
+  }
+  return words.join(" ");
 }
 
 /**

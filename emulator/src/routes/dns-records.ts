@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { invalid } from "../errors";
 import { normalizeRecordName } from "../dns/names";
-import { PROXIABLE_TYPES, contentProblem, healthCheckProblem } from "../dns/records";
+import { PROXIABLE_TYPES, contentProblem, healthCheckProblem, storedContent } from "../dns/records";
 import { ownRecord, ownZone, recordView } from "../dns/views";
 // Hook of the edge-proxy area: proxying a record makes a zone-mode site, un-proxying or deleting removes it.
 import { syncZoneSites } from "../cdn/state";
@@ -113,7 +113,7 @@ export const dnsRecordRoutes = [
         name,
         type: body.type,
         ttl: body.ttl ?? TTL_DEFAULT,
-        content: body.content,
+        content: storedContent(body.type, body.content),
         enabled: body.enabled ?? true,
         proxied: body.proxied ?? false,
         weight: body.weight ?? null,
@@ -147,7 +147,7 @@ export const dnsRecordRoutes = [
       checkProxied(rec.type, body.proxied);
       const next: RecordRow = {
         ...rec,
-        content: body.content ?? rec.content,
+        content: body.content !== undefined ? storedContent(rec.type, body.content) : rec.content,
         ttl: body.ttl ?? rec.ttl,
         weight: body.weight !== undefined ? body.weight : rec.weight,
         health_check: body.health_check !== undefined ? body.health_check : rec.health_check,

@@ -63,6 +63,13 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
    * of one UPDATE of the whole property. Called only when both values are known.
    */
   detailedDiff?: { readonly [K in keyof A & string]?: (prev: unknown, next: unknown) => Record<string, "ADD" | "DELETE" | "UPDATE"> };
+  /**
+   * Whether two values of an input mean the same to the API, which may store another spelling of
+   * what the program wrote (`2001:DB8::1` kept as `2001:db8::1`). Diff shows no change between
+   * such values, and refresh keeps the program's spelling in the inputs. `args` are the new
+   * inputs (Diff) or the values read back (refresh). Called only when both values are known.
+   */
+  sameValue?: { readonly [K in keyof A & string]?: (prev: NonNullable<z.output<A[K]>>, next: NonNullable<z.output<A[K]>>, args: Out<A>) => boolean };
   /** Rules across several inputs, run on fully known inputs after each property validated. */
   check?: (args: Out<A>) => CheckFailure[];
 

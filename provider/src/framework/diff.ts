@@ -43,7 +43,7 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
       // A property the program never set is the API's to choose; only dropping one the program
       // used to set is a change.
       if (oldInputs?.[key] !== undefined && prev !== undefined && prev !== null) kind = "DELETE";
-    } else if (!deepEqual(next, prev)) {
+    } else if (!deepEqual(next, prev) && !sameValue(def, key, prev, next, news)) {
       kind = prev === undefined || prev === null ? "ADD" : "UPDATE";
     }
     if (!kind) continue;
@@ -62,6 +62,20 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
   const oldArgs: PropertyMap = {};
   for (const key of Object.keys(def.args.shape)) oldArgs[key] = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
   return { changes: diffs.length > 0, replaces, diffs, detailed, deleteBeforeReplace: replaces.length > 0 && mustDeleteFirst(def, oldArgs, news) };
+}
+
+/**
+ * The definition's own equivalence of two spellings of one input. A value it cannot read (a state
+ * hand-edited, or from an older version) is not the same.
+ */
+export function sameValue(def: AnyResource, key: string, prev: unknown, next: unknown, args: PropertyMap): boolean {
+  const same = def.sameValue?.[key];
+  if (!same || prev === undefined || prev === null || next === undefined || next === null) return false;
+  try {
+    return same(prev, next, args);
+  } catch {
+    return false;
+  }
 }
 
 /** The definition's per-element detail; a state it cannot read gets the whole-property view. */

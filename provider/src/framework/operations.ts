@@ -1,6 +1,6 @@
 import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
-import { deepEqual, diffResource } from "./diff";
+import { deepEqual, diffResource, sameValue } from "./diff";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { unwrap } from "./zod-walk";
 
@@ -81,9 +81,18 @@ export async function readResource(def: AnyResource, ctx: OperationContext, id: 
   return { id: found.id, state, inputs: importing ? inputsForImport(def, state) : inputsForRefresh(def, state, priorInputs) };
 }
 
-export async function updateResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap, news: PropertyMap, oldInputs?: PropertyMap): Promise<PropertyMap> {
+export async function updateResource(
+  def: AnyResource,
+  ctx: OperationContext,
+  id: string,
+  olds: PropertyMap,
+  news: PropertyMap,
+  oldInputs?: PropertyMap,
+  ignoreChanges: readonly string[] = [],
+): Promise<PropertyMap> {
   if (!def.update) throw new Error(`${def.token} has no update; every change replaces it`);
-  const { diffs } = diffResource(def, olds, news, oldInputs);
+  // The same diff the engine was shown: a property it was told to ignore must not reach the API.
+  const { diffs } = diffResource(def, olds, news, oldInputs, ignoreChanges);
   const update = def.update;
   const state = await tracking(ctx, news, undefined, (c) => update(c, id, news, olds, diffs));
   return carryOver(def, state, news, olds);
@@ -132,14 +141,16 @@ function inputsForImport(def: AnyResource, state: PropertyMap): PropertyMap {
 
 /**
  * On refresh, inputs the program set take the live value, so that the next `up` shows the drift
- * and repairs it; inputs the program left to the API stay unset.
+ * and repairs it; inputs the program left to the API stay unset. A live value that only spells
+ * the program's value another way leaves the program's spelling.
  */
 function inputsForRefresh(def: AnyResource, state: PropertyMap, priorInputs: PropertyMap): PropertyMap {
   const inputs: PropertyMap = {};
   const writeOnly = new Set<string>(def.writeOnly ?? []);
   for (const key of Object.keys(def.args.shape)) {
     if (priorInputs[key] === undefined) continue;
-    inputs[key] = writeOnly.has(key) || state[key] === undefined ? priorInputs[key] : state[key];
+    const keepPrior = writeOnly.has(key) || state[key] === undefined || sameValue(def, key, state[key], priorInputs[key], state);
+    inputs[key] = keepPrior ? priorInputs[key] : state[key];
   }
   return inputs;
 }

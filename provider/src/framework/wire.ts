@@ -10,14 +10,20 @@ export function camelCase(name: string): string {
 }
 
 /**
+ * A numeric id kept as a string. The schema declares a string (Pulumi ids are strings in every
+ * language), but Check also takes a number, as a YAML stack gives for `${id}` read from
+ * `pulumi config set id 2`, and stores it as the string id.
+ */
+export function numericId(message: string) {
+  return z.preprocess((v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v), z.string().regex(/^[1-9][0-9]{0,15}$/, message));
+}
+
+/**
  * A reference to another object by its Pulumi id. Pulumi ids are strings in every language, so
  * `zoneId: zone.id` works without conversion; the API wants an integer, which `toWire` sends.
  */
 export function idRef(description: string) {
-  return z
-    .string()
-    .regex(/^[1-9][0-9]{0,15}$/, "must be the numeric id of an existing object")
-    .meta({ description, wireInteger: true });
+  return numericId("must be the numeric id of an existing object").meta({ description, wireInteger: true });
 }
 
 /** Converts Pulumi-side values (camelCase, string ids) into an API body (snake_case, integer ids). */

@@ -54,7 +54,8 @@ function innerOf(schema: z.ZodType): z.ZodType | undefined {
       return d.innerType;
     case "pipe":
       // A transform is a pipe from the declared type into a function; the declared side is `in`.
-      return d.in;
+      // A preprocess is a pipe from a function into the declared type; the declared side is `out`.
+      return d.in && defOf(d.in).type === "transform" ? d.out : d.in;
     default:
       return undefined;
   }

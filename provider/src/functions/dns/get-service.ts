@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { fromWire, numericId } from "../../framework/wire";
 import { serviceShape, serviceWire } from "./service";
 
 const serviceResult = z.object(serviceShape);
@@ -9,7 +9,7 @@ export const getService = defineFunction({
   token: "nsp:dns:getService",
   description: "Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.",
   args: z.object({
-    id: z.string().regex(/^[1-9][0-9]{0,15}$/, "must be a numeric service id").optional().meta({ description: "Service id." }),
+    id: numericId("must be a numeric service id").optional().meta({ description: "Service id." }),
     name: z.string().trim().min(1, "must not be empty").optional().meta({ description: "Service name, matched exactly." }),
   }),
   result: serviceResult,

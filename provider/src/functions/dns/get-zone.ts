@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { fromWire, numericId } from "../../framework/wire";
 import { zoneProperties } from "../../resources/dns/zone";
 
 const zoneWire = z.looseObject({ id: z.number().int(), name: z.string() });
@@ -17,7 +17,7 @@ export const getZone = defineFunction({
       .transform((s) => s.replace(/\.$/, ""))
       .optional()
       .meta({ description: "Zone name, such as `example.com`." }),
-    id: z.string().regex(/^[1-9][0-9]*$/, "must be a numeric zone id").optional().meta({ description: "Zone id." }),
+    id: numericId("must be a numeric zone id").optional().meta({ description: "Zone id." }),
   }),
   result: zoneResult,
   check(args) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { fromWire, numericId } from "../../framework/wire";
 import { domainProperties } from "../../resources/mail/domain";
 
 const TOKEN = "nsp:mail:getDomain";
@@ -19,7 +19,7 @@ export const getDomain = defineFunction({
       .transform((s) => s.replace(/\.$/, ""))
       .optional()
       .meta({ description: "Mail domain name, such as `example.com`." }),
-    id: z.string().regex(/^[1-9][0-9]{0,15}$/, "must be a numeric mail domain id").optional().meta({ description: "Mail domain id." }),
+    id: numericId("must be a numeric mail domain id").optional().meta({ description: "Mail domain id." }),
   }),
   result: domainResult,
   check(args) {

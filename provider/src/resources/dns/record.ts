@@ -4,6 +4,7 @@ import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
 import { createOnce } from "../../framework/create-once";
+import { sameContent } from "./record-content";
 
 export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;
 const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
@@ -74,6 +75,8 @@ export const record = defineResource({
   // The patch body has no name or type, and a record cannot move between zones.
   replaceOnChanges: ["zoneId", "name", "type"],
   importId: "<zoneId>/<recordId>",
+  // The API keeps its own canonical spelling of the data (see record-content.ts).
+  sameValue: { content: (prev, next, args) => sameContent(args.type, prev, next) },
 
   check(args) {
     const failures: CheckFailure[] = [];

@@ -3,7 +3,9 @@
 // record list all compare equal), zone-file text in and out, and the plan that turns the live
 // records of a zone into the wanted ones with as few requests as the API allows.
 import { RECORD_TYPES } from "./record";
-import { formatPrefix, parsePrefix } from "./ip";
+import { canonicalContent, NAME_TARGET_TYPES, WORD, unquoteTxt } from "./record-content";
+
+export { canonicalContent, NAME_TARGET_TYPES, unquoteTxt };
 
 export interface ZoneRecord {
   name: string;
@@ -25,23 +27,7 @@ export interface LiveRecord extends ZoneRecord {
 
 export const DEFAULT_TTL = 3600;
 
-/** Types whose content ends in a host name: letter case and a trailing dot do not matter there. */
-export const NAME_TARGET_TYPES: ReadonlySet<string> = new Set(["CNAME", "NS", "PTR", "ALIAS", "MX", "SRV"]);
-
 const TYPES: ReadonlySet<string> = new Set(RECORD_TYPES);
-
-// A word runs to the next space outside double quotes, so `alpn="h2 h3"` stays one word.
-const WORD = /(?:"(?:[^"\\]|\\.)*"?|[^\s"])+/g;
-
-function isQuoted(s: string): boolean {
-  return s.length >= 2 && s.startsWith('"') && s.endsWith('"');
-}
-
-/** `"a" "b"` -> `ab`, undoing `\"` and `\\`. */
-export function unquoteTxt(s: string): string {
-  const parts = [...s.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1"));
-  return parts.length > 0 ? parts.join("") : s;
-}
 
 /** TXT data as zone-file text: quoted, in strings of at most 255 characters. */
 export function quoteTxt(content: string): string {
@@ -49,24 +35,6 @@ export function quoteTxt(content: string): string {
   for (let i = 0; i < content.length; i += 255) chunks.push(content.slice(i, i + 255));
   if (chunks.length === 0) chunks.push("");
   return chunks.map((c) => `"${c.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(" ");
-}
-
-/**
- * The one spelling of a record's data that every source agrees on: TXT unquoted, IPv6 in RFC 5952
- * form, host names lower case without the trailing dot, single spaces between words.
- */
-export function canonicalContent(type: string, content: string): string {
-  if (type === "TXT") return isQuoted(content) ? unquoteTxt(content) : content;
-  if (type === "AAAA") {
-    const p = parsePrefix(`${content.trim()}/128`);
-    return p.ok ? formatPrefix(p.cidr).replace(/\/128$/, "") : content.trim();
-  }
-  const words = content.match(WORD) ?? [];
-  if (!NAME_TARGET_TYPES.has(type)) return words.join(" ");
-  const last = words.length - 1;
-  // The root name `.` (a null MX) keeps its dot.
-  if (last >= 0 && words[last]!.length > 1) words[last] = words[last]!.replace(/\.$/, "");
-  return words.join(" ").toLowerCase();
 }
 
 /**
