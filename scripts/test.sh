@@ -25,7 +25,9 @@ export PATH="$PULUMI_BIN:$PATH"
 pulumi version >&2
 
 if [ -d test/e2e ]; then
-  step "SDKs and end-to-end tests with the real pulumi CLI"
+  # Their setup also runs `npm run release` when dist/release is older than the tree: the release
+  # tests install those artifacts in a clean directory.
+  step "SDKs, the release and end-to-end tests with the real pulumi CLI"
   npx vitest run --config test/e2e/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$NSP_TEST_RESULTS/e2e.json" || status=$?
 fi
 

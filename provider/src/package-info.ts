@@ -1,7 +1,10 @@
 import type { PackageInfo } from "./framework/schema";
 import { configSecrets, providerConfig } from "./config";
+import { version } from "../../package.json";
 
-export const PROVIDER_VERSION = "0.1.0";
+// package.json's version is the one version of the plugin, schema.json, every SDK and every
+// release archive (scripts/release.mjs checks that the generated files agree).
+export const PROVIDER_VERSION: string = version;
 
 export const packageInfo: PackageInfo = {
   name: "nsp",
@@ -12,6 +15,9 @@ export const packageInfo: PackageInfo = {
   repository: "https://github.com/nsp-platform/pulumi-nsp",
   publisher: "nsp",
   license: "Apache-2.0",
+  // Where the release archives are published (GitHub releases named v<version>), so the engine
+  // and `pulumi plugin install resource nsp <version>` fetch the plugin by themselves.
+  pluginDownloadURL: "github://api.github.com/nsp-platform/pulumi-nsp",
   keywords: ["pulumi", "nsp", "dns", "cdn", "category/network"],
   language: {
     nodejs: {

@@ -22,9 +22,13 @@ export interface EmulatorProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `nsp-emulator` as its own process and reads the one JSON line it prints when ready. */
-export async function startEmulatorProcess(args: string[] = []): Promise<EmulatorProcess> {
-  const child = spawn(process.execPath, [join(ROOT, "dist/emulator.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * Starts `nsp-emulator` as its own process and reads the one JSON line it prints when ready.
+ * `executable` is this repository's bundle unless given (e.g. the bin of an installed @nsp/emulator).
+ */
+export async function startEmulatorProcess(args: string[] = [], executable?: string): Promise<EmulatorProcess> {
+  const [command, ...first] = executable ? [executable] : [process.execPath, join(ROOT, "dist/emulator.js")];
+  const child = spawn(command!, [...first, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const ready = await new Promise<{ baseUrl: string; accounts: Record<string, string> }>((resolve, reject) => {

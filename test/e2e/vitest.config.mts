@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // them from the repository root.
 export default defineConfig({
   test: {
-    globalSetup: ["test/setup/build-if-stale.ts"],
+    globalSetup: ["test/setup/build-if-stale.ts", "test/setup/release-if-stale.ts"],
     include: ["test/e2e/**/*.test.ts"],
     testTimeout: 300_000,
     hookTimeout: 300_000,

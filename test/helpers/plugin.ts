@@ -70,9 +70,10 @@ export interface PluginHandle {
   stop(): Promise<number | null>;
 }
 
-export async function startPlugin(env: NodeJS.ProcessEnv = {}): Promise<PluginHandle> {
+/** Starts the plugin as the engine does: this repository's launcher unless `executable` names another (e.g. an unpacked release). */
+export async function startPlugin(env: NodeJS.ProcessEnv = {}, executable = join(ROOT, "bin", "pulumi-resource-nsp")): Promise<PluginHandle> {
   const sink = await startEngineLogSink();
-  const child: ChildProcess = spawn(join(ROOT, "bin", "pulumi-resource-nsp"), [sink.address], {
+  const child: ChildProcess = spawn(executable, [sink.address], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -10,7 +10,7 @@ const SOURCES = ["provider/src", "emulator/src", "scripts/build.mjs", "scripts/g
 const OUTPUTS = ["dist/plugin/provider.mjs", "dist/emulator.js", "sdk/dynamic/dist/index.js"];
 const SKIP = new Set(["node_modules", "bin", "dist"]);
 
-function newestMtime(path: string): number {
+export function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
   const st = statSync(path);
   if (!st.isDirectory()) return st.mtimeMs;

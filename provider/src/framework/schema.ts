@@ -14,6 +14,8 @@ export interface PackageInfo {
   repository: string;
   publisher: string;
   license: string;
+  /** Where the engine downloads the plugin from (a `github://` or `https://` URL). */
+  pluginDownloadURL?: string;
   keywords: string[];
   language: Json;
   /** Provider configuration; `.meta({ env: [...] })` on a property becomes its env fallback. */
@@ -196,6 +198,7 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     repository: info.repository,
     publisher: info.publisher,
     license: info.license,
+    ...(info.pluginDownloadURL ? { pluginDownloadURL: info.pluginDownloadURL } : {}),
     meta: { moduleFormat: "(.*)" },
     language: info.language,
     config: { variables },

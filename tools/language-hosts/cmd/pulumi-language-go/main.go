@@ -9,11 +9,18 @@
 // program and project generation.
 //
 // We need it for `pulumi package gen-sdk --language go` (GeneratePackage); `pulumi convert` to Go
-// works too. Running Go programs (Run) is not implemented.
+// works too. Run builds the program with `go build` (or runs the prebuilt `binary` runtime
+// option) and hands it the engine's addresses and the stack's configuration in the PULUMI_*
+// environment variables that Pulumi's Go SDK reads (sdk/v3/go/pulumi/run.go).
 package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -49,8 +56,61 @@ type host struct {
 	*langhost.Base
 }
 
-func (h *host) Run(context.Context, *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
-	return nil, status.Error(codes.Unimplemented,
-		"this pulumi-language-go only generates code; it cannot run Go programs "+
-			"(Pulumi's own pulumi-language-go is not available from the Go module proxy)")
+func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.RunResponse, error) {
+	if req.GetAttachDebugger() {
+		return &pulumirpc.RunResponse{Error: "this pulumi-language-go cannot attach a debugger"}, nil
+	}
+	engine := h.EngineAddress()
+	if engine == "" {
+		return nil, status.Error(codes.FailedPrecondition,
+			"the engine's address is unknown: it is passed on the command line or by Handshake")
+	}
+	dir := req.GetInfo().GetProgramDirectory()
+	if dir == "" {
+		dir = req.GetPwd()
+	}
+
+	runCtx, release := h.RunContext(ctx)
+	defer release()
+
+	program := ""
+	if binary, ok := req.GetInfo().GetOptions().AsMap()["binary"].(string); ok && binary != "" {
+		program = binary
+		if !filepath.IsAbs(program) {
+			program = filepath.Join(dir, program)
+		}
+	} else {
+		// Built afresh on every run, as Pulumi's own host does; Go's build cache makes a rebuild
+		// of an unchanged program take about a second.
+		tmp, err := os.MkdirTemp("", "pulumi-go-program-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		program = filepath.Join(tmp, "program")
+		build := exec.CommandContext(runCtx, "go", "build", "-o", program, ".")
+		build.Dir = dir
+		if out, err := build.CombinedOutput(); err != nil {
+			return &pulumirpc.RunResponse{Error: fmt.Sprintf("go build of %s failed: %v\n%s", dir, err, out)}, nil
+		}
+	}
+
+	env, err := langhost.ConfigEnv(req.GetConfig(), req.GetConfigSecretKeys())
+	if err != nil {
+		return nil, err
+	}
+	env = append(env,
+		"PULUMI_MONITOR="+req.GetMonitorAddress(),
+		"PULUMI_ENGINE="+engine,
+		"PULUMI_PROJECT="+req.GetProject(),
+		"PULUMI_STACK="+req.GetStack(),
+		"PULUMI_ORGANIZATION="+req.GetOrganization(),
+		"PULUMI_ROOT_DIRECTORY="+req.GetInfo().GetRootDirectory(),
+		"PULUMI_DRY_RUN="+strconv.FormatBool(req.GetDryRun()),
+		"PULUMI_PARALLEL="+strconv.Itoa(int(req.GetParallel())),
+	)
+	cmd := exec.CommandContext(runCtx, program, req.GetArgs()...)
+	cmd.Dir = req.GetPwd()
+	cmd.Env = append(os.Environ(), env...)
+	return h.RunProgram(cmd), nil
 }

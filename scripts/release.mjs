@@ -1,0 +1,193 @@
+// `npm run release`: builds from the tree and writes every artifact of package.json's version
+// into dist/release/, as a published provider ships them:
+//   pulumi-resource-nsp-v<version>-<os>-<arch>.tar.gz   the plugin, one per os and arch
+//   nsp-pulumi-<version>.tgz                            @nsp/pulumi (the Node.js SDK, compiled)
+//   pulumi_nsp-<version>-py3-none-any.whl, .tar.gz      pulumi_nsp (the Python SDK)
+//   pulumi-nsp-sdk-go-v<version>.tar.gz                 the Go SDK module, with go.mod and go.sum
+//   nsp-pulumi-dynamic-<version>.tgz                    @nsp/pulumi-dynamic
+//   nsp-emulator-<version>.tgz                          @nsp/emulator (bin nsp-emulator)
+//   manifest.json                                       the list above with sizes and the time taken
+// Nothing is published: the archives go to GitHub releases and the packages to npm, PyPI and a
+// Go module tag from CI with the project's credentials, which our machines do not have.
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const started = Date.now();
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const out = join(root, "dist", "release");
+const readJson = (p) => JSON.parse(readFileSync(join(root, p), "utf8"));
+const version = readJson("package.json").version;
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", ...opts });
+  if (r.status !== 0) {
+    process.stderr.write(`${r.stdout ?? ""}${r.stderr ?? ""}`);
+    throw new Error(`${cmd} ${args.join(" ")} failed (exit ${r.status ?? r.error?.message})`);
+  }
+  return r.stdout;
+}
+const step = (text) => process.stderr.write(`release: ${text}\n`);
+
+// One version: every generated file must carry package.json's, or the artifacts would disagree.
+const versions = {
+  "schema.json": readJson("schema.json").version,
+  "sdk/nodejs/package.json": readJson("sdk/nodejs/package.json").version,
+  "sdk/python/pulumi_nsp/pulumi-plugin.json": readJson("sdk/python/pulumi_nsp/pulumi-plugin.json").version,
+  "sdk/dynamic/package.json": readJson("sdk/dynamic/package.json").version,
+};
+const stale = Object.entries(versions).filter(([, v]) => v !== version);
+if (stale.length > 0) {
+  throw new Error(
+    `package.json is at ${version} but ${stale.map(([f, v]) => `${f} says ${v}`).join(", ")}: ` +
+      "run `npm run generate` and `bash scripts/gen-sdks.sh` (and set sdk/dynamic/package.json's version)",
+  );
+}
+if (!readJson("schema.json").pluginDownloadURL) throw new Error("schema.json has no pluginDownloadURL: run `npm run generate`");
+
+step(`building ${version} from the tree`);
+run(process.execPath, [join(root, "scripts", "build.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const work = mkdtempSync(join(tmpdir(), "nsp-release-"));
+const timings = {};
+const timed = (name, fn) => {
+  const t = Date.now();
+  fn();
+  timings[name] = Date.now() - t;
+};
+
+// A tar.gz of `dir`'s contents with stable owners, order and times: releases of one tree are
+// byte-identical, whoever builds them.
+function tarGz(dir, file, entries = readdirSync(dir)) {
+  run("tar", ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-czf", file, "-C", dir, ...entries.sort()], { env: { ...process.env, GZIP: "-n" } });
+}
+
+// --- the plugin: the launcher at the archive's root, the bundle beside it in plugin/ --------------
+timed("plugin archives", () => {
+  const plugin = join(work, "plugin");
+  mkdirSync(join(plugin, "plugin"), { recursive: true });
+  for (const f of readdirSync(join(root, "dist", "plugin"))) {
+    if (f.endsWith(".mjs")) copyFileSync(join(root, "dist", "plugin", f), join(plugin, "plugin", f));
+  }
+  for (const [os, launcher] of [["linux", "pulumi-resource-nsp"], ["darwin", "pulumi-resource-nsp"], ["windows", "pulumi-resource-nsp.cmd"]]) {
+    const stage = join(work, `plugin-${os}`);
+    cpSync(plugin, stage, { recursive: true });
+    copyFileSync(join(root, "bin", launcher), join(stage, launcher));
+    chmodSync(join(stage, launcher), 0o755);
+    writeFileSync(join(stage, "README.md"), pluginReadme(os));
+    for (const arch of ["amd64", "arm64"]) tarGz(stage, join(out, `pulumi-resource-nsp-v${version}-${os}-${arch}.tar.gz`));
+  }
+});
+
+function pluginReadme(os) {
+  return [
+    `# pulumi-resource-nsp v${version} (${os})`,
+    "",
+    "The Pulumi resource plugin of the Network Services Platform provider. It needs Node.js >= 20 on PATH.",
+    "",
+    "```sh",
+    `pulumi plugin install resource nsp ${version} --file pulumi-resource-nsp-v${version}-${os}-<arch>.tar.gz`,
+    "```",
+    "",
+  ].join("\n");
+}
+
+// --- npm packages --------------------------------------------------------------------------------
+function npmPack(dir) {
+  const [{ filename }] = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", out], { cwd: dir }));
+  return filename;
+}
+
+timed("@nsp/pulumi", () => {
+  // Pulumi's Node SDKs are published from their compiled folder: JavaScript and declarations.
+  const stage = join(work, "sdk-nodejs");
+  cpSync(join(root, "sdk", "nodejs", "bin"), stage, { recursive: true });
+  copyFileSync(join(root, "sdk", "nodejs", "README.md"), join(stage, "README.md"));
+  const pkg = readJson("sdk/nodejs/package.json");
+  delete pkg.scripts; // `npm run build` means tsc over sources the package does not carry
+  delete pkg.devDependencies;
+  pkg.main = "index.js";
+  pkg.types = "index.d.ts";
+  pkg.engines = { node: ">=20" };
+  writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+  npmPack(stage);
+});
+
+timed("@nsp/pulumi-dynamic", () => npmPack(join(root, "sdk", "dynamic")));
+
+timed("@nsp/emulator", () => {
+  const stage = join(work, "emulator");
+  mkdirSync(join(stage, "bin"), { recursive: true });
+  mkdirSync(join(stage, "dist"), { recursive: true });
+  copyFileSync(join(root, "bin", "nsp-emulator"), join(stage, "bin", "nsp-emulator"));
+  chmodSync(join(stage, "bin", "nsp-emulator"), 0o755);
+  copyFileSync(join(root, "dist", "emulator.js"), join(stage, "dist", "emulator.js"));
+  const { license, homepage, repository, engines } = readJson("package.json");
+  const pkg = {
+    name: "@nsp/emulator",
+    version,
+    description: "A local emulator of the Network Services Platform API, for tests and CI: a real HTTP server on 127.0.0.1.",
+    keywords: ["nsp", "emulator", "pulumi", "testing"],
+    license,
+    ...(homepage ? { homepage } : {}),
+    ...(repository ? { repository } : {}),
+    bin: { "nsp-emulator": "bin/nsp-emulator" },
+    files: ["bin/nsp-emulator", "dist/emulator.js"],
+    engines,
+  };
+  writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
+  writeFileSync(
+    join(stage, "README.md"),
+    "# @nsp/emulator\n\nAn emulator of the Network Services Platform API. `npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE]`\n" +
+      'prints one JSON line when ready: `{"baseUrl":"http://127.0.0.1:PORT/api/v1","accounts":{"demo":"svc_..."}}`.\n',
+  );
+  npmPack(stage);
+});
+
+// --- the Python SDK: wheel and sdist, built with `build` from a virtualenv kept outside the repo --
+timed("pulumi_nsp (wheel, sdist)", () => {
+  const venv = join(process.env.NSP_RELEASE_CACHE ?? join(homedir(), ".cache", "nsp-release"), "python-build");
+  const python = join(venv, "bin", "python");
+  if (!existsSync(join(venv, ".ready"))) {
+    step(`creating the Python build environment in ${venv}`);
+    rmSync(venv, { recursive: true, force: true });
+    run("python3", ["-m", "venv", venv]);
+    run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "build==1.2.2.post1", "setuptools>=70", "wheel"]);
+    writeFileSync(join(venv, ".ready"), "");
+  }
+  // setuptools writes build/ and *.egg-info into the source folder: build from a copy.
+  const stage = join(work, "sdk-python");
+  cpSync(join(root, "sdk", "python"), stage, { recursive: true, filter: (p) => !/__pycache__|\.egg-info|[/\\]build$/.test(p) });
+  copyFileSync(join(stage, "pulumi_nsp", "README.md"), join(stage, "README.md"));
+  run(python, ["-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", out, stage]);
+});
+
+// --- the Go SDK: the module at the path the schema declares, with its own go.mod -----------------
+timed("Go SDK module", () => {
+  const modulePath = readJson("schema.json").language.go.importBasePath;
+  const stage = join(work, "sdk-go");
+  const mod = join(stage, "nsp");
+  cpSync(join(root, "sdk", "go", "nsp"), mod, { recursive: true });
+  const pulumiSdk = readJson("package.json").dependencies["@pulumi/pulumi"];
+  writeFileSync(join(mod, "go.mod"), `module ${modulePath}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pulumiSdk}\n`);
+  // go.sum pins what the SDK imports; resolved from the Go module proxy, cached in GOMODCACHE.
+  run("go", ["mod", "tidy"], { cwd: mod, env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" } });
+  tarGz(stage, join(out, `pulumi-nsp-sdk-go-v${version}.tar.gz`), ["nsp"]);
+});
+
+rmSync(work, { recursive: true, force: true });
+
+const artifacts = readdirSync(out)
+  .sort()
+  .map((name) => ({ name, bytes: statSync(join(out, name)).size }));
+const seconds = (Date.now() - started) / 1000;
+writeFileSync(
+  join(out, "manifest.json"),
+  `${JSON.stringify({ version, pluginDownloadURL: readJson("schema.json").pluginDownloadURL, artifacts, seconds, steps: timings }, null, 2)}\n`,
+);
+for (const a of artifacts) step(`${a.name}  ${(a.bytes / 1024).toFixed(0)} KiB`);
+step(`wrote ${artifacts.length} artifacts of ${version} to dist/release/ in ${seconds.toFixed(1)} s`);
