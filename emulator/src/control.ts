@@ -2,6 +2,7 @@
 // Everything here is also reachable in-process through the app object.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { ALTERNATIVES } from "./alternatives";
 import type { EmulatorApp } from "./app";
 import { ApiError, notFound } from "./errors";
 import { faultConfigSchema } from "./faults";
@@ -90,6 +91,13 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
     POST: (app, body) => {
       const spec = parseOrThrow(z.strictObject({ server: z.string().min(1), port25: z.boolean(), ptr: z.string().nullable() }), body(), "body");
       return ok(reportSelfCheck(app.store, spec.server, { port25: spec.port25, ptr: spec.ptr }));
+    },
+  },
+  "/_emulator/alternatives": {
+    GET: (app) => ok({ alternatives: app.alternatives.list() }),
+    PUT: (app, body) => {
+      app.alternatives.set(parseOrThrow(z.strictObject({ alternatives: z.array(z.enum(ALTERNATIVES)) }), body(), "body").alternatives);
+      return ok({ alternatives: app.alternatives.list() });
     },
   },
   "/_emulator/rate-limit/reset": {
