@@ -44,7 +44,7 @@ export class EmulatorControl {
     while (offset !== null) {
       const sep = path.includes("?") ? "&" : "?";
       const page: T[] | { data: T[]; paging: { next_offset: number | null } } = await this.get(`${path}${sep}limit=500&offset=${offset}`);
-      const rows = Array.isArray(page) ? page : page.data;
+      const rows: T[] = Array.isArray(page) ? page : page.data;
       items.push(...rows);
       offset = Array.isArray(page) ? (rows.length < 500 ? null : offset + rows.length) : page.paging.next_offset;
     }
