@@ -158,6 +158,16 @@ describe.each(MODES.map((m) => [m.length ? m.join("+") : "default", m] as const)
     await refresher.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
   });
 
+  it("reports a refusal of the API by its error code, whatever the status", async () => {
+    // Check cannot know the service's type; the API refuses it with a validation_error.
+    const inputs = await checked("nsp:dns:Zone", { serviceId: await service("cdn"), name: `${uniq("refused")}.example` });
+    const refused = await plugin.create("nsp:dns:Zone", "r", inputs).then(
+      () => "created",
+      (e: Error) => e.message,
+    );
+    expect(refused).toMatch(/validation_error: service_id: service \d+ is a cdn service, not auth_dns/);
+  });
+
   it.each(FAMILIES.map((f) => [f.type, f] as const))("%s: create, read, update, import, drift, delete", async (type, f) => {
     const inputs = await checked(type, await f.inputs());
     const created = await plugin.create(type, "a", inputs);
