@@ -8,6 +8,7 @@
 // so that every /api/v1 answer can carry the caller's rate-limit headers.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { type Alternative, AlternativeSet, shapeOutcome } from "./alternatives";
 import { handleControl } from "./control";
 import { recheckActiveZones } from "./dns/delegation";
 import { ApiError, notFound } from "./errors";
@@ -44,6 +45,8 @@ export interface BuildOptions {
   maxBodyBytes?: number;
   /** Replaces the API routes (tests of the router itself). */
   routes?: Route[];
+  /** Other answers to points the API leaves "not shown" (see alternatives.ts); default none. */
+  alternatives?: Alternative[];
 }
 
 export interface EmulatorApp {
@@ -54,6 +57,7 @@ export interface EmulatorApp {
   rateLimiter: RateLimiter;
   router: Router;
   counters: Stats;
+  alternatives: AlternativeSet;
   /** The credentials created by buildApp, in the order given. */
   accounts: AccountCredentials[];
   stats(): StatsSnapshot;
@@ -80,6 +84,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const env: Env = { store, publicDns, now };
   const timers = new Set<NodeJS.Timeout>();
+  const alternatives = new AlternativeSet(options.alternatives);
 
   const addAccount = (spec: AccountSpec): AccountCredentials => {
     if (!ACCOUNT_NAME_RE.test(spec.name)) {
@@ -206,8 +211,9 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     const body = await readBody(req, maxBody);
     if (body.aborted) return;
     const reply = (o: Outcome) => {
-      counters.response(o.status);
-      send(res, o, body.mustClose);
+      const shaped = shapeOutcome(o, alternatives, now());
+      counters.response(shaped.status);
+      send(res, shaped, body.mustClose);
     };
 
     if (fault?.kind === "rate_limit_storm") {
@@ -253,6 +259,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     rateLimiter,
     router,
     counters,
+    alternatives,
     accounts,
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),

@@ -1,18 +1,22 @@
 // nsp-emulator: runs the emulator on 127.0.0.1 and prints exactly one JSON line on stdout
 // (base URL and tokens) when ready, so scripts can start it and read where it is.
 // stdout carries nothing else, ever; diagnostics go to stderr and never include tokens.
+import { ALTERNATIVES, type Alternative, isAlternative } from "./alternatives";
 import type { AccountSpec } from "./app";
 import { startEmulator } from "./server";
 import type { Scope } from "./store";
 import { TOKEN_RE } from "./util/random";
 
-const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:write|:link]] ...] [--rate-limit PER_MINUTE]
+const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:write|:link]] ...] [--rate-limit PER_MINUTE] [--alternative NAME ...]
 
   --port N                 port on 127.0.0.1 (default 0: any free port)
   --account NAME           add an account with a random write token
   --account NAME=TOKEN     ... with this token (svc_ + 32 lowercase hex)
   --account NAME=TOKEN:read  ... as a read-scope token (also :write, :link)
   --rate-limit N           requests per minute per token (default 300, 0 = off)
+  --alternative NAME       answer a point the API leaves "not shown" differently (repeatable):
+                           ${ALTERNATIVES.join(", ")}
+                           (see docs/api-assumptions.md; switch at run time with PUT /_emulator/alternatives)
 
 Prints one line when ready: {"baseUrl":"http://127.0.0.1:PORT/api/v1","accounts":{"NAME":"svc_..."}}
 `;
@@ -23,6 +27,7 @@ interface CliOptions {
   port: number;
   accounts: AccountSpec[];
   rateLimitPerMinute: number;
+  alternatives: Alternative[];
 }
 
 function parseInteger(flag: string, v: string | undefined, max: number): number {
@@ -50,7 +55,7 @@ function parseAccount(v: string | undefined): AccountSpec {
 }
 
 export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { port: 0, accounts: [], rateLimitPerMinute: 300 };
+  const opts: CliOptions = { port: 0, accounts: [], rateLimitPerMinute: 300, alternatives: [] };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i] as string;
     const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
@@ -68,6 +73,12 @@ export function parseArgs(argv: string[]): CliOptions {
       case "--rate-limit":
         opts.rateLimitPerMinute = parseInteger("--rate-limit", value(), 1_000_000);
         break;
+      case "--alternative": {
+        const name = value();
+        if (name === undefined || !isAlternative(name)) throw new UsageError(`--alternative needs one of ${ALTERNATIVES.join(", ")}`);
+        if (!opts.alternatives.includes(name)) opts.alternatives.push(name);
+        break;
+      }
       default:
         throw new UsageError(`unknown argument: ${raw}`);
     }
@@ -95,6 +106,7 @@ async function main(): Promise<void> {
   const emu = await startEmulator({
     port: opts.port,
     rateLimitPerMinute: opts.rateLimitPerMinute,
+    alternatives: opts.alternatives,
     ...(opts.accounts.length > 0 ? { accounts: opts.accounts } : {}),
   });
   process.stdout.write(`${JSON.stringify({ baseUrl: emu.baseUrl, accounts: emu.accounts })}\n`);

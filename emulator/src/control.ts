@@ -2,6 +2,7 @@
 // Everything here is also reachable in-process through the app object.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import { ALTERNATIVES } from "./alternatives";
 import type { EmulatorApp } from "./app";
 import { ApiError, notFound } from "./errors";
 import { faultConfigSchema } from "./faults";
@@ -98,6 +99,13 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
     DELETE: (app, _body, url) => {
       endService(app.store, Number(url.searchParams.get("id")));
       return ok();
+      },
+    },
+  "/_emulator/alternatives": {
+    GET: (app) => ok({ alternatives: app.alternatives.list() }),
+    PUT: (app, body) => {
+      app.alternatives.set(parseOrThrow(z.strictObject({ alternatives: z.array(z.enum(ALTERNATIVES)) }), body(), "body").alternatives);
+      return ok({ alternatives: app.alternatives.list() });
     },
   },
   "/_emulator/rate-limit/reset": {

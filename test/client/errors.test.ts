@@ -15,7 +15,10 @@ import {
   isNotFound,
   networkErrorFrom,
 } from "../../provider/src/client";
-import { TOKEN, apiError, caught, makeClient, systemError } from "./helpers";
+import { TOKEN, apiError, caught, json, makeClient, systemError } from "./helpers";
+
+const ME = { email: "a@example.test", name: "a", role: "admin", auth: "token", api_enabled: true };
+const bodiless404 = () => new Response(null, { status: 404 });
 
 const headers = (h: Record<string, string>) => new Headers(h);
 
@@ -180,7 +183,7 @@ describe("errors through the client", () => {
   });
 
   it("leaves the query string out of the error path", async () => {
-    const { client } = makeClient([apiError(404, "not_found", "zone 42 not found")]);
+    const { client } = makeClient([apiError(404, "not_found", "zone 42 not found"), json(200, ME)]);
     const err = await caught(client.get("/dns/zones/42", { query: { expand: "records" } }));
     expect(isNotFound(err)).toBe(true);
     expect((err as ApiError).path).toBe("/dns/zones/42");
@@ -194,6 +197,41 @@ describe("errors through the client", () => {
     expect((err as ApiError).code).toBe("http_301");
     expect((err as Error).message).toContain("redirect to https://elsewhere.test/");
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe("a 404 is trusted only once GET /me shows the base URL reaches the API", () => {
+  it("turns a bodiless 404 into not_found after one probe, and probes once per client", async () => {
+    const { client, calls } = makeClient([bodiless404(), json(200, ME), bodiless404()]);
+    const first = await caught(client.get("/dns/zones/42"));
+    expect(isNotFound(first)).toBe(true);
+    expect(first).toBeInstanceOf(NotFoundError);
+    expect(isNotFound(await caught(client.delete("/dns/zones/43")))).toBe(true);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(["GET /dns/zones/42", "GET /me", "DELETE /dns/zones/43"]);
+  });
+
+  it("names baseUrl and its missing /api/v1 when the probe is a 404 too, with or without a body", async () => {
+    for (const notThere of [bodiless404(), apiError(404, "not_found", "path not found")]) {
+      const { client, calls } = makeClient([notThere], { baseUrl: "https://api.nsp.example" });
+      const err = await caught(client.get("/dns/zones/42"));
+      expect(isNotFound(err)).toBe(false);
+      expect((err as ApiError).code).toBe("base_url_not_api");
+      expect((err as Error).message).toContain("baseUrl https://api.nsp.example does not reach the API");
+      expect((err as Error).message).toContain("missing its /api/v1 prefix (try https://api.nsp.example/api/v1)");
+      expect((err as Error).message).not.toContain(TOKEN);
+      // The verdict is kept: later calls fail the same way without probing again.
+      expect((await caught(client.get("/dns/zones/43")) as ApiError).code).toBe("base_url_not_api");
+      expect(calls.filter((c) => c.path.endsWith("/me"))).toHaveLength(1);
+    }
+  });
+
+  it("leaves a bodiless 404 as it is when the probe cannot tell, and probes again next time", async () => {
+    const { client, calls } = makeClient([bodiless404(), apiError(401, "unauthorized", "bad token"), bodiless404(), json(200, ME)]);
+    const err = await caught(client.get("/dns/zones/42"));
+    expect(isNotFound(err)).toBe(false);
+    expect((err as ApiError).code).toBe("http_404");
+    expect(isNotFound(await caught(client.get("/dns/zones/42")))).toBe(true);
+    expect(calls.filter((c) => c.path === "/me")).toHaveLength(2);
   });
 });
 

@@ -85,8 +85,26 @@ describe("nsp-emulator CLI", () => {
     expect(code).toBe(0);
   });
 
+  it("starts with the alternatives given by --alternative", async () => {
+    const child = spawn(process.execPath, [BUNDLE, "--account", `a=${TOKEN_A}`, "--alternative", "bodiless-404", "--alternative=bare-lists"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const [first] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+    const { baseUrl } = JSON.parse(first) as { baseUrl: string };
+    const auth = { authorization: `Bearer ${TOKEN_A}` };
+    const gone = await fetch(`${baseUrl}/dns/zones/999999`, { headers: auth });
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toBe("");
+    expect(Array.isArray(await (await fetch(`${baseUrl}/services`, { headers: auth })).json())).toBe(true);
+    const active = await fetch(`${baseUrl.replace(/\/api\/v1$/, "")}/_emulator/alternatives`);
+    expect(await active.json()).toEqual({ alternatives: ["bare-lists", "bodiless-404"] });
+    child.kill("SIGTERM");
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code).toBe(0);
+  });
+
   it("exits 2 with usage on stderr and nothing on stdout for bad flags", async () => {
-    for (const args of [["--bogus"], ["--port", "x"], ["--account", "a=nottoken"], ["--account", "a", "--account", "a"]]) {
+    for (const args of [["--bogus"], ["--port", "x"], ["--account", "a=nottoken"], ["--account", "a", "--account", "a"], ["--alternative", "xml"]]) {
       const child = spawn(process.execPath, [BUNDLE, ...args], { stdio: ["ignore", "pipe", "pipe"] });
       const out = collect(child, "stdout");
       const err = collect(child, "stderr");

@@ -37,15 +37,16 @@ export class EmulatorControl {
     return this.api("DELETE", path);
   }
 
-  /** Every item of a list endpoint, following next_offset. */
+  /** Every item of a list endpoint, following next_offset (or, for a bare array, until a short page). */
   async list<T = Obj>(path: string): Promise<T[]> {
     const items: T[] = [];
     let offset: number | null = 0;
     while (offset !== null) {
       const sep = path.includes("?") ? "&" : "?";
-      const page: { data: T[]; paging: { next_offset: number | null } } = await this.get(`${path}${sep}limit=500&offset=${offset}`);
-      items.push(...page.data);
-      offset = page.paging.next_offset;
+      const page: T[] | { data: T[]; paging: { next_offset: number | null } } = await this.get(`${path}${sep}limit=500&offset=${offset}`);
+      const rows: T[] = Array.isArray(page) ? page : page.data;
+      items.push(...rows);
+      offset = Array.isArray(page) ? (rows.length < 500 ? null : offset + rows.length) : page.paging.next_offset;
     }
     return items;
   }
@@ -80,6 +81,10 @@ export class EmulatorControl {
   /** Ends a service outside the API (its subscription cancelled), with the objects that belong to it. */
   endService(id: string | number) {
     return this.control("DELETE", `/services?id=${id}`);
+  }
+  /** Switches the running emulator to other answers for points the API leaves "not shown". */
+  setAlternatives(alternatives: readonly string[]) {
+    return this.control("PUT", "/alternatives", { alternatives });
   }
   setPublicDns(name: string, ns: string[]) {
     return this.control("PUT", "/public-dns", { name, ns });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { checkProperties } from "../../provider/src/framework/check";
 import { diffResource } from "../../provider/src/framework/diff";
 import { makeSecret, OUTPUT_SIG, SIG_KEY, UNKNOWN, unwrapProperties, wrapSecrets } from "../../provider/src/framework/property-values";
-import { fromWire, idRef, toWire } from "../../provider/src/framework/wire";
+import { fromWire, idRef, isoTimestamp, toWire, wireTimestamp } from "../../provider/src/framework/wire";
 import { record } from "../../provider/src/resources/dns/record";
 import { zone } from "../../provider/src/resources/dns/zone";
 
@@ -43,6 +43,19 @@ describe("wire conversion", () => {
     const schema = z.object({ zoneId: idRef("z"), healthCheck: z.string().nullable().optional(), nested: z.object({ lostAt: z.string().nullable() }).optional() });
     expect(toWire(schema, { zoneId: "12", healthCheck: null })).toEqual({ zone_id: 12, health_check: null });
     expect(fromWire(schema, { zone_id: 12, health_check: "https:443/", nested: { lost_at: null }, other: 1 })).toEqual({ zoneId: "12", healthCheck: "https:443/", nested: { lostAt: null } });
+  });
+
+  it("stores a timestamp given as epoch seconds or as any RFC 3339 string as one ISO string", () => {
+    const iso = "2025-11-21T12:00:00.250Z";
+    const schema = z.object({ createdAt: z.string(), nested: z.object({ checkedAt: z.string().nullable() }), at: z.string(), content: z.string(), count: z.number() });
+    const expected = { createdAt: iso, nested: { checkedAt: iso }, at: iso, content: "1763726400", count: 5 };
+    expect(fromWire(schema, { created_at: iso, nested: { checked_at: iso }, at: iso, content: "1763726400", count: 5 })).toEqual(expected);
+    expect(fromWire(schema, { created_at: 1763726400.25, nested: { checked_at: 1763726400.25 }, at: 1763726400.25, content: 1763726400, count: 5 })).toEqual(expected);
+    expect(fromWire(schema, { created_at: "2025-11-21T13:00:00.25+01:00", nested: { checked_at: null }, at: "2025-11-21 12:00:00.250Z", content: "x", count: 5 })).toMatchObject({ createdAt: iso, nested: { checkedAt: null }, at: iso });
+    expect(isoTimestamp(1763726400)).toBe("2025-11-21T12:00:00.000Z");
+    expect(isoTimestamp("not a date")).toBe("not a date");
+    expect(wireTimestamp.parse(1763726400.25)).toBe(iso);
+    expect(wireTimestamp.parse(iso)).toBe(iso);
   });
 });
 

@@ -2,9 +2,12 @@ import { inspect } from "node:util";
 import { Agent, fetch as undiciFetch } from "undici";
 import type { ZodType } from "zod";
 import {
+  ApiError,
   ApiResponseError,
   NetworkError,
+  NotFoundError,
   errorFromResponse,
+  isRecord,
   networkErrorFrom,
 } from "./errors";
 import { DEFAULT_PAGE_SIZE, MAX_PAGES, readPage } from "./paging";
@@ -126,6 +129,8 @@ export class ApiClient {
   readonly #userAgent: string;
   readonly #stats: ClientStats = { requests: 0, retries: 0, rateLimited: 0, throttledMs: 0 };
   #versionWarned = false;
+  /** The one check per client that the base URL reaches the API; see #explainNotFound. */
+  #baseProbe: Promise<BaseUrlVerdict> | undefined;
 
   constructor(options: ApiClientOptions) {
     let url: URL;
@@ -277,6 +282,7 @@ export class ApiClient {
     body: unknown,
     query: Query | undefined,
     signal: AbortSignal | undefined,
+    isProbe = false,
   ): Promise<{ status: number; data: unknown }> {
     const cleanPath = stripQuery(path);
     const url = this.#url(path, query);
@@ -324,6 +330,7 @@ export class ApiClient {
         secrets: [this.#token],
         nowMs: now,
       });
+      if (res.status === 404 && !isProbe) throw await this.#explainNotFound(err);
       const rateLimited = err.code === "rate_limited" || err.code === "http_429";
       let delay = err.retryAfterMs ?? backoffDelay(attempt, this.#random);
       if (rateLimited) {
@@ -390,6 +397,53 @@ export class ApiClient {
     }
   }
 
+  /**
+   * A 404 means "this object is gone" only when the base URL really is the API: a proxy in front
+   * of it, or a base URL without its `/api/v1` prefix, answers 404 for every path, and taking
+   * that at its word would drop every resource from state on refresh. So the first 404 of a
+   * client checks `GET /me` once: when it answers, a 404 (with `not_found` or with no body at
+   * all, as some deployments send) is a missing object; when it is itself a 404, every call
+   * fails with an error that names `baseUrl`.
+   */
+  async #explainNotFound(err: ApiError): Promise<ApiError> {
+    const verdict = await (this.#baseProbe ??= this.#probeBaseUrl());
+    if (verdict === "unknown") {
+      this.#baseProbe = undefined;
+      return err;
+    }
+    if (verdict === "not_api") {
+      const hint = /\/api\/v1$/.test(this.baseUrl) ? "" : ` (try ${this.baseUrl}/api/v1)`;
+      return new ApiError({
+        code: "base_url_not_api",
+        status: err.status,
+        method: err.method,
+        path: err.path,
+        serverMessage: `baseUrl ${this.baseUrl} does not reach the API: GET /me there answers 404 too. The base URL is probably missing its /api/v1 prefix${hint}; check the provider's baseUrl (nsp:baseUrl or NSP_BASE_URL).`,
+        retryable: false,
+      });
+    }
+    if (err.code !== `http_${err.status}`) return err;
+    return new NotFoundError({
+      code: "not_found",
+      status: err.status,
+      method: err.method,
+      path: err.path,
+      serverMessage: "404 without an error body; GET /me answers, so the base URL is right and the object does not exist",
+      retryable: false,
+    });
+  }
+
+  async #probeBaseUrl(): Promise<BaseUrlVerdict> {
+    try {
+      const me = await this.#request("GET", "/me", undefined, undefined, undefined, true);
+      return isRecord(me.data) ? "api" : "unknown";
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) return "not_api";
+      this.#log("debug", `GET /me, to check the base URL after a 404, failed: ${e instanceof Error ? e.message : String(e)}`);
+      return "unknown";
+    }
+  }
+
   #parseBody(method: HttpMethod, path: string, status: number, text: string): unknown {
     if (status === 204 || text.trim() === "") return undefined;
     try {
@@ -445,6 +499,9 @@ export class ApiClient {
     }
   }
 }
+
+/** What the `GET /me` probe says of the base URL: it is the API, it is not, or the probe failed. */
+type BaseUrlVerdict = "api" | "not_api" | "unknown";
 
 export function encodeQuery(query: Query | undefined): string {
   if (!query) return "";

@@ -26,6 +26,30 @@ export function idRef(description: string) {
   return numericId("must be the numeric id of an existing object").meta({ description, wireInteger: true });
 }
 
+// The API documents do not show the timestamp format. Fields named like timestamps (`createdAt`,
+// `checkedAt`, `at`) are therefore read as an RFC 3339 string or as epoch seconds, and stored in
+// one form, the ISO-8601 UTC string with milliseconds, so that an API switching between the two
+// never shows up as a change.
+const TIMESTAMP_PROPERTY = /(^a|A)t$/;
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** An API timestamp (RFC 3339 string or epoch seconds) as the ISO-8601 UTC string kept in state; anything else unchanged. */
+export function isoTimestamp(value: unknown): unknown {
+  if (typeof value === "number" && Number.isFinite(value)) return new Date(Math.round(value * 1000)).toISOString();
+  if (typeof value === "string" && RFC3339.test(value)) {
+    const ms = Date.parse(value.replace(" ", "T"));
+    if (!Number.isNaN(ms)) return new Date(ms).toISOString();
+  }
+  return value;
+}
+
+/** A response field holding a timestamp, in either form; parsed into the stored ISO string. */
+export const wireTimestamp = z.union([z.string(), z.number()]).transform((v) => isoTimestamp(v) as string);
+
+function isStringProperty(schema: z.ZodType): boolean {
+  return defOf(unwrap(schema).base).type === "string";
+}
+
 /** Converts Pulumi-side values (camelCase, string ids) into an API body (snake_case, integer ids). */
 export function toWire(schema: z.ZodType, value: unknown): unknown {
   if (value === undefined || value === null) return value;
@@ -61,7 +85,8 @@ export function fromWire(schema: z.ZodType, value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(shape)) {
       const raw = snakeCase(key) in src ? src[snakeCase(key)] : src[key];
-      if (raw !== undefined) out[key] = fromWire(field, raw);
+      if (raw === undefined) continue;
+      out[key] = TIMESTAMP_PROPERTY.test(key) && isStringProperty(field) ? isoTimestamp(raw) : fromWire(field, raw);
     }
     return out;
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
+import { idRef, wireTimestamp } from "../../framework/wire";
 import { defaultSleep, isNotFound } from "../../client";
 import { siteIdOf } from "./settings";
 
@@ -36,7 +36,7 @@ const verifyWire = z.looseObject({
   expected: z.string(),
   certificate_requested: z.boolean(),
 });
-const siteWire = z.looseObject({ hostname: z.string(), target: z.string().nullable().optional(), verified_at: z.string().nullable().optional() });
+const siteWire = z.looseObject({ hostname: z.string(), target: z.string().nullable().optional(), verified_at: wireTimestamp.nullable().optional() });
 
 async function waitForVerification(ctx: OperationContext, siteId: string, timeoutSeconds: number, pollSeconds: number): Promise<z.output<typeof verifyWire>> {
   const deadline = Date.now() + timeoutSeconds * 1000;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
-import { fromWire, idRef } from "../../framework/wire";
+import { fromWire, idRef, wireTimestamp } from "../../framework/wire";
 import { isNotFound } from "../../client";
 
 const TOKEN = "nsp:compute:VmPower";
@@ -44,7 +44,7 @@ const vmPowerState = z.object({
 const vmProperties = vmPowerArgs.extend(vmPowerState.shape);
 type VmState = z.output<typeof vmProperties>;
 
-const vmWire = z.looseObject({ id: z.number().int(), power: z.string(), root_password: z.string().optional(), reinstalled_at: z.string().nullable().optional() });
+const vmWire = z.looseObject({ id: z.number().int(), power: z.string(), root_password: z.string().optional(), reinstalled_at: wireTimestamp.nullable().optional() });
 type VmWire = z.output<typeof vmWire>;
 
 function toState(raw: VmWire): VmState {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
+import { idRef, wireTimestamp } from "../../framework/wire";
 import { defaultSleep, isNotFound } from "../../client";
 import { zoneIdOf } from "./ids";
 
@@ -37,7 +37,7 @@ const verifyWire = z.looseObject({ active: z.boolean(), seen: z.array(z.string()
 const zoneWire = z.looseObject({
   name: z.string(),
   status: z.string(),
-  verified_at: z.string().nullable().optional(),
+  verified_at: wireTimestamp.nullable().optional(),
   name_servers: z.array(z.string()).optional(),
 });
 

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { wireTimestamp } from "../../framework/wire";
 import { defineResource } from "../../framework/definition";
 import { isNotFound } from "../../client";
 
@@ -62,9 +63,9 @@ const webhookWire = z.looseObject({
   enabled: z.boolean(),
   note: z.string().nullable(),
   last_status: z.number().int().nullable(),
-  last_at: z.string().nullable(),
+  last_at: wireTimestamp.nullable(),
   failures: z.number().int(),
-  created_at: z.string(),
+  created_at: wireTimestamp,
   secret: z.string().nullable().optional(),
 });
 type WebhookWire = z.output<typeof webhookWire>;

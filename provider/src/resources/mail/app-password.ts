@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wireTimestamp } from "../../framework/wire";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { STRING_ID, childIdOf, stringRef } from "./fields";
 import { findMailbox } from "./mailbox";
@@ -25,7 +26,7 @@ const appPasswordState = z.object({
 
 type AppPasswordState = z.output<typeof appPasswordArgs> & z.output<typeof appPasswordState>;
 
-const appPasswordWire = z.looseObject({ id: z.string(), label: z.string().nullable().optional(), created_at: z.string(), password: z.string().optional() });
+const appPasswordWire = z.looseObject({ id: z.string(), label: z.string().nullable().optional(), created_at: wireTimestamp, password: z.string().optional() });
 type AppPasswordWire = z.output<typeof appPasswordWire>;
 const mailboxWithPasswords = z.looseObject({ id: z.string(), app_passwords: z.array(appPasswordWire).optional() });
 const domainWire = z.looseObject({ id: z.number().int() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wireTimestamp } from "../../framework/wire";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { isNotFound } from "../../client";
 import { dsRdata, hostName, reverseDomain } from "./fields";
@@ -28,7 +29,7 @@ const domainState = z.object({
 
 const properties = domainArgs.extend(domainState.shape);
 type State = z.output<typeof properties>;
-const domainWire = z.looseObject({ name: z.string(), nserver: z.array(z.string()), ds_rdata: z.array(z.string()), mntner: z.string(), updated_at: z.string() });
+const domainWire = z.looseObject({ name: z.string(), nserver: z.array(z.string()), ds_rdata: z.array(z.string()), mntner: z.string(), updated_at: wireTimestamp });
 type DomainWire = z.output<typeof domainWire>;
 
 const toState = (raw: DomainWire): State => ({ name: raw.name, nserver: raw.nserver, dsRdata: raw.ds_rdata, mntner: raw.mntner, updatedAt: raw.updated_at });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wireTimestamp } from "../../framework/wire";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { isNotFound } from "../../client";
 import { MNTNER } from "./fields";
@@ -34,9 +35,9 @@ const linkWire = z.looseObject({
   linked: z.boolean(),
   key_id: z.string().nullable().optional(),
   mntner: z.string().nullable().optional(),
-  verified_at: z.string().nullable().optional(),
-  synced_at: z.string().nullable().optional(),
-  created_at: z.string().nullable().optional(),
+  verified_at: wireTimestamp.nullable().optional(),
+  synced_at: wireTimestamp.nullable().optional(),
+  created_at: wireTimestamp.nullable().optional(),
 });
 type LinkWire = z.output<typeof linkWire>;
 

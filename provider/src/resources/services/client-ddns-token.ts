@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
-import { idRef } from "../../framework/wire";
+import { idRef, wireTimestamp } from "../../framework/wire";
 import { clientIdOf, findClient } from "./client";
 
 const TOKEN = "nsp:services:ClientDdnsToken";
@@ -27,7 +27,7 @@ const ddnsState = z.object({
   issuedAt: z.string().nullable().optional().meta({ description: "When the current token was issued." }),
 });
 
-const issuedWire = z.looseObject({ token: z.string(), issued_at: z.string() });
+const issuedWire = z.looseObject({ token: z.string(), issued_at: wireTimestamp });
 
 const path = (serviceId: string, clientGroupId: string) => `/services/${serviceId}/clients/${clientGroupId}/ddns-token`;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { createOnce } from "../../framework/create-once";
-import { idRef } from "../../framework/wire";
+import { idRef, wireTimestamp } from "../../framework/wire";
 import { isNotFound } from "../../client";
 import {
   BLOCK_MODES,
@@ -64,8 +64,8 @@ export const clientWire = z.looseObject({
   block_mode: z.enum(["", ...BLOCK_MODES]),
   log_mode: z.enum(["", ...LOG_MODES]),
   enabled: z.boolean(),
-  ddns: z.object({ configured: z.boolean(), issued_at: z.string().nullable() }),
-  created_at: z.string(),
+  ddns: z.object({ configured: z.boolean(), issued_at: wireTimestamp.nullable() }),
+  created_at: wireTimestamp,
 });
 export type ClientWire = z.output<typeof clientWire>;
 

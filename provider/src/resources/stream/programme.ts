@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { fromWire, idRef } from "../../framework/wire";
+import { fromWire, idRef, wireTimestamp } from "../../framework/wire";
 import { isNotFound } from "../../client";
 import { channelIdOf } from "./ids";
 
@@ -25,7 +25,7 @@ const programmeState = z.object({
 const programmeProperties = programmeArgs.extend(programmeState.shape);
 type ProgrammeState = z.output<typeof programmeProperties>;
 
-const programmeWire = z.looseObject({ enabled: z.boolean(), mode: z.string(), items: z.array(z.unknown()), updated_at: z.string() });
+const programmeWire = z.looseObject({ enabled: z.boolean(), mode: z.string(), items: z.array(z.unknown()), updated_at: wireTimestamp });
 type ProgrammeWire = z.output<typeof programmeWire>;
 
 const toState = (channelId: string, raw: ProgrammeWire): ProgrammeState => ({ ...(fromWire(programmeProperties, raw) as ProgrammeState), channelId });

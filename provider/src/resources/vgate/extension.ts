@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { wireTimestamp } from "../../framework/wire";
 import { deepEqual } from "../../framework/diff";
 import { apiObject, dialNumber, e164, email, name } from "./fields";
 import { pbxPath } from "./ids";
 import { definePbxObject } from "./object";
 
-const rotation = z.looseObject({ sip_password: z.string(), sip_password_issued_at: z.string().optional() });
-const issuedAt = z.looseObject({ sip_password_issued_at: z.string().optional() });
+const rotation = z.looseObject({ sip_password: z.string(), sip_password_issued_at: wireTimestamp.optional() });
+const issuedAt = z.looseObject({ sip_password_issued_at: wireTimestamp.optional() });
 
 export const extension = definePbxObject({
   token: "nsp:vgate:Extension",

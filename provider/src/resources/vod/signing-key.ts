@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wireTimestamp } from "../../framework/wire";
 import { defineResource } from "../../framework/definition";
 import { stringIdOf } from "./ids";
 
@@ -22,7 +23,7 @@ const keyState = z.object({
 
 type KeyState = z.output<typeof keyArgs> & z.output<typeof keyState>;
 
-const keyWire = z.looseObject({ id: z.string(), note: z.string().nullable().optional(), created_at: z.string(), secret: z.string().optional() });
+const keyWire = z.looseObject({ id: z.string(), note: z.string().nullable().optional(), created_at: wireTimestamp, secret: z.string().optional() });
 type KeyWire = z.output<typeof keyWire>;
 
 function toState(raw: KeyWire) {
