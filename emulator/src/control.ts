@@ -99,8 +99,8 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
     DELETE: (app, _body, url) => {
       endService(app.store, Number(url.searchParams.get("id")));
       return ok();
-      },
     },
+  },
   "/_emulator/alternatives": {
     GET: (app) => ok({ alternatives: app.alternatives.list() }),
     PUT: (app, body) => {
