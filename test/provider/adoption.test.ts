@@ -49,8 +49,8 @@ it("adopts an orphan record instead of doubling it, claims each orphan once, and
   const input = async (content: string) => (await plugin.check("nsp:dns:Record", `r-${content}`, { zoneId, name: "_v", type: "TXT", content, ttl: 300 })).inputs;
   // Three resources of one program, two of them with the same content, all in one command.
   const [a1, a2, b, c] = await Promise.all([plugin.create("nsp:dns:Record", "a1", await input("a")), plugin.create("nsp:dns:Record", "a2", await input("a")), plugin.create("nsp:dns:Record", "b", await input("b")), plugin.create("nsp:dns:Record", "c", await input("c"))]);
-  expect([a1.id, a2.id].sort()).toEqual([String(orphans[0].id), String(orphans[1].id)].sort());
-  expect(b.id).toBe(String(orphans[2].id));
+  expect([a1.id, a2.id].sort()).toEqual([String(orphans[0]!.id), String(orphans[1]!.id)].sort());
+  expect(b.id).toBe(String(orphans[2]!.id));
   expect(a1.properties).toMatchObject({ content: "a", ttl: 300 });
   const live = await control.list<LiveRecord>(`/dns/zones/${zoneId}/records`);
   expect(live.map((r) => `${r.id} ${r.content} ${r.ttl}`).sort()).toEqual([a1, a2, b, c].map((r) => `${r.id} ${r.properties.content} 300`).sort());
