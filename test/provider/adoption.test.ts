@@ -117,3 +117,15 @@ it("fails a zone whose name is taken with the pulumi import command that adopts 
   expect(err?.details).toContain(`pulumi import nsp:dns:Zone 'my zone' ${taken} --protect=false --yes`);
   expect((await control.list<{ name: string }>("/dns/zones")).filter((z) => z.name === "taken.example")).toHaveLength(1);
 });
+
+it("adopts an orphan security rule of the same site, found in the site's rules only", async () => {
+  const site = await control.post<{ id: number }>("/cdn/sites", { hostname: "adopt.rules.example", origin: "203.0.113.9" });
+  const other = await control.post<{ id: number }>("/cdn/sites", { hostname: "other.rules.example", origin: "203.0.113.10" });
+  const rule = { field: "asn", op: "in", value: "AS64600", action: "block" };
+  await control.post("/security/rules", { site_id: other.id, ...rule });
+  const orphan = await control.post<{ id: number }>("/security/rules", { site_id: site.id, ...rule });
+  const plugin = await command();
+  const created = await plugin.create("nsp:security:Rule", "block", (await plugin.check("nsp:security:Rule", "block", { siteId: String(site.id), ...rule })).inputs);
+  expect(created.id).toBe(String(orphan.id));
+  expect(await control.list(`/security/rules?site_id=${site.id}`)).toHaveLength(1);
+});

@@ -3,8 +3,10 @@ import { isApiError, type ApiClient } from "../client";
 
 /** How to recognise, in its parent's list, an object whose identity is its content. */
 export interface ContentIdentity<T extends { id: number | string }> {
-  /** The parent's list, e.g. `/dns/zones/5/records`. */
+  /** The parent's list, e.g. `/dns/zones/5/records`, where a DELETE of `<list>/<id>` removes an object. */
   list: string;
+  /** The filter that narrows the list to the parent, e.g. `{ site_id: 7 }` for `/security/rules`. */
+  query?: Record<string, string | number | undefined>;
   schema: z.ZodType<T>;
   /** True for an object identical to the one the create wants (a record's name, type and content). */
   matches: (item: T) => boolean;
@@ -38,12 +40,13 @@ export class Adoptions {
    * looked at it, now claimed by the caller; undefined when there is none and the create must post.
    */
   async claimExisting<T extends { id: number | string }>(identity: ContentIdentity<T>, signal: AbortSignal): Promise<T | undefined> {
-    let items = this.before.get(identity.list);
+    const parent = `${identity.list} ${JSON.stringify(identity.query ?? {})}`;
+    let items = this.before.get(parent);
     if (!items) {
-      items = this.client.listAll(identity.list, { itemSchema: identity.schema, signal });
+      items = this.client.listAll(identity.list, { query: identity.query, itemSchema: identity.schema, signal });
       // A failed list (a cancel, an outage) must not stay cached for the rest of the command.
-      items.catch(() => this.before.get(identity.list) === items && this.before.delete(identity.list));
-      this.before.set(identity.list, items);
+      items.catch(() => this.before.get(parent) === items && this.before.delete(parent));
+      this.before.set(parent, items);
     }
     return this.claimFirst(identity, (await items) as T[]);
   }
@@ -53,7 +56,7 @@ export class Adoptions {
    * the parent holds it now, unless a create of this command already has it.
    */
   async claimCurrent<T extends { id: number | string }>(identity: ContentIdentity<T>, signal: AbortSignal): Promise<T | undefined> {
-    return this.claimFirst(identity, await this.client.listAll(identity.list, { itemSchema: identity.schema, signal }));
+    return this.claimFirst(identity, await this.client.listAll(identity.list, { query: identity.query, itemSchema: identity.schema, signal }));
   }
 
   /** The object a create of this command just made is no one else's to adopt. */
