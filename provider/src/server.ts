@@ -16,6 +16,7 @@ import { diffResource, deepEqual, type DiffResult } from "./framework/diff";
 import { checkResource, createResource, deleteResource, InitFailedError, invokeFunction, previewCreate, readResource, updateResource } from "./framework/operations";
 import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
 import type { ListCache } from "./framework/list-cache";
+import type { Adoptions } from "./framework/adoption";
 import { buildPackageSchema } from "./framework/schema";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
 import { openSession } from "./session";
@@ -32,6 +33,12 @@ function structToObject(s: Struct | undefined): PropertyMap {
 
 function objectToStruct(o: PropertyMap): Struct {
   return Struct.fromJavaScript(dropUndefined(o) as Record<string, never>);
+}
+
+/** `urn:pulumi:stack::project::parent$type::name` -> `name` */
+function nameFromUrn(urn: string): string | undefined {
+  const parts = urn.split("::");
+  return parts.length >= 4 ? parts.slice(3).join("::") : undefined;
 }
 
 /** `urn:pulumi:stack::project::parent$type::name` -> `type` */
@@ -78,6 +85,7 @@ function diffToPb(d: DiffResult): providerPb.DiffResponse {
 export class NspProvider {
   private client?: ApiClient;
   private lists?: ListCache;
+  private adoptions?: Adoptions;
   private engine?: engineGrpc.EngineClient;
   private token?: string;
   /** Name of the explicit provider instance this plugin serves; undefined for the default provider. */
@@ -115,12 +123,14 @@ export class NspProvider {
   }
 
   private context(urn: string, timeoutSeconds?: number): OperationContext {
-    if (!this.client || !this.lists) throw new UserError(missingTokenMessage);
+    if (!this.client || !this.lists || !this.adoptions) throw new UserError(missingTokenMessage);
     const signals = [this.cancel.signal];
     if (timeoutSeconds && timeoutSeconds > 0) signals.push(AbortSignal.timeout(timeoutSeconds * 1000));
     return {
       client: this.client,
       lists: this.lists,
+      adoptions: this.adoptions,
+      resourceName: nameFromUrn(urn),
       signal: AbortSignal.any(signals),
       log: (severity, message) => this.log(severity, message, urn),
       progress: () => undefined,
@@ -241,7 +251,7 @@ export class NspProvider {
     if (!config) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
     if (config.apiToken) {
       this.token = config.apiToken;
-      ({ client: this.client, lists: this.lists } = openSession({ ...config, apiToken: config.apiToken }, `pulumi-resource-nsp/${PROVIDER_VERSION}`, (level, message) => this.log(level, message)));
+      ({ client: this.client, lists: this.lists, adoptions: this.adoptions } = openSession({ ...config, apiToken: config.apiToken }, `pulumi-resource-nsp/${PROVIDER_VERSION}`, (level, message) => this.log(level, message)));
       // For measurements (tests, benchmarks): what this plugin's client did, appended at exit.
       const statsFile = process.env.NSP_STATS_FILE;
       const client = this.client;

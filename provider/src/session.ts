@@ -1,19 +1,22 @@
 import { ApiClient } from "./client";
 import type { ProviderConfig } from "./config";
+import { Adoptions } from "./framework/adoption";
 import { ListCache } from "./framework/list-cache";
 
 export interface ApiSession {
   client: ApiClient;
   lists: ListCache;
+  adoptions: Adoptions;
 }
 
 /**
- * The API client of one configured provider (one account), and the list cache that its writes
- * keep fresh. The plugin and the dynamic-provider adapter both build theirs here, so the two
+ * The API client of one configured provider (one account), the list cache that its writes
+ * keep fresh, and the registry of objects its creates adopted. The plugin and the dynamic-provider adapter both build theirs here, so the two
  * modes pace, retry and batch the same way.
  */
 export function openSession(config: ProviderConfig & { apiToken: string }, userAgent: string, log: (level: "debug" | "info" | "warning", message: string) => void): ApiSession {
   let lists: ListCache | undefined;
+  let adoptions: Adoptions | undefined;
   const client = new ApiClient({
     baseUrl: config.baseUrl,
     token: config.apiToken,
@@ -21,8 +24,12 @@ export function openSession(config: ProviderConfig & { apiToken: string }, userA
     maxRetries: config.maxRetries,
     userAgent,
     onLog: (level, message) => log(level === "warn" ? "warning" : level, message),
-    onWrite: (_method, path) => lists?.invalidate(path),
+    onWrite: (method, path) => {
+      lists?.invalidate(path);
+      adoptions?.sawWrite(method, path);
+    },
   });
   lists = new ListCache(client, config.batchReads);
-  return { client, lists };
+  adoptions = new Adoptions(client);
+  return { client, lists, adoptions };
 }

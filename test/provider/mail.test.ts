@@ -520,6 +520,20 @@ describe("nsp:mail:Alias", () => {
     expect((await plugin.read(ALIAS, "al", created.id, read.properties, inputs)).id).toBe("");
   });
 
+  it("adopts the identical alias a killed run made, and keeps refusing an address taken by another target", async () => {
+    const domain = await apiDomain();
+    const domainId = String(domain.id);
+    const box = await apiMailbox(domain.id as number, "grace");
+    const other = await apiMailbox(domain.id as number, "heidi");
+    const orphan = await control.post<{ id: number }>(`/mail/domains/${domainId}/aliases`, { local_part: "sales", target_mailbox_id: String(box.id) });
+    const adopted = await plugin.create(ALIAS, "sales", await checked(ALIAS, { domainId, localPart: "sales", targetMailboxId: String(box.id) }));
+    expect(adopted.id).toBe(String(orphan.id));
+    expect(plugin.engineLogs.join("\n")).toMatch(/alias sales: the API refused a duplicate of an existing object \(id \d+\); adopting it/);
+    // The same address for another mailbox is not this alias: the conflict stands.
+    await expect(plugin.create(ALIAS, "sales2", await checked(ALIAS, { domainId, localPart: "sales", targetMailboxId: String(other.id) }))).rejects.toThrow(/conflict/);
+    expect(await control.list(`/mail/domains/${domainId}/aliases`)).toHaveLength(1);
+  });
+
   it("sees an alias deleted through the API, and with its target mailbox", async () => {
     const domain = await apiDomain();
     const box = await apiMailbox(domain.id);

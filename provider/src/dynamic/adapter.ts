@@ -110,10 +110,11 @@ export function reset(): void {
 function context(token: string): OperationContext {
   // The host calls configure before any operation; the environment alone is enough when it did not.
   if (!session) configure({ get: () => undefined });
-  if (!session?.client || !session.lists) throw new UserError(dynamicMissingTokenMessage);
+  if (!session?.client || !session.lists || !session.adoptions) throw new UserError(dynamicMissingTokenMessage);
   return {
     client: session.client,
     lists: session.lists,
+    adoptions: session.adoptions,
     signal: new AbortController().signal,
     log: (severity, message) => log(severity, `${token}: ${message}`),
     progress: () => undefined,

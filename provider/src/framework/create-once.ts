@@ -1,4 +1,5 @@
 import { isApiError, NetworkError } from "../client";
+import type { ContentIdentity } from "./adoption";
 import type { OperationContext } from "./definition";
 
 /**
@@ -29,5 +30,45 @@ export async function createOnce<T>(ctx: OperationContext, what: string, post: (
       if (attempt >= attempts) throw e;
       ctx.log("info", `${what}: the answer to the create was lost and the object does not exist; creating it again`);
     }
+  }
+}
+
+/**
+ * createOnce for an object whose identity is its content (a DNS record is its zone, name, type
+ * and content; a ROA its prefix, origin and max length): an identical object already there is
+ * adopted instead of made a second time. That covers the creates an earlier, killed run had on
+ * the wire (their ids never reached the state), whether the API would accept the duplicate
+ * (`checkFirst`: look in the parent's list, taken once per command, before posting) or refuse it
+ * as a conflict (then adopt the object it conflicts with). An object is adopted by one create
+ * at most.
+ */
+export async function createOrAdopt<T extends { id: number | string }>(
+  ctx: OperationContext,
+  what: string,
+  identity: ContentIdentity<T> & { checkFirst: boolean },
+  post: () => Promise<T>,
+): Promise<{ object: T; adopted: boolean }> {
+  const adopt = (object: T, why: string) => {
+    ctx.log("info", `${what}: ${why} (id ${object.id}); adopting it instead of creating a duplicate`);
+    return { object, adopted: true };
+  };
+  if (identity.checkFirst) {
+    const existing = await ctx.adoptions.claimExisting(identity, ctx.signal);
+    if (existing) return adopt(existing, "an identical object already exists");
+  }
+  let lostAndFound = false;
+  try {
+    const object = await createOnce(ctx, what, post, async () => {
+      const found = await ctx.adoptions.claimCurrent(identity, ctx.signal);
+      lostAndFound ||= found !== undefined;
+      return found;
+    });
+    if (!lostAndFound) ctx.adoptions.made(identity.list, object.id);
+    return { object, adopted: false };
+  } catch (e) {
+    if (!(isApiError(e) && e.code === "conflict")) throw e;
+    const existing = await ctx.adoptions.claimCurrent(identity, ctx.signal);
+    if (!existing) throw e;
+    return adopt(existing, "the API refused a duplicate of an existing object");
   }
 }

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ApiClient } from "../client";
+import type { Adoptions } from "./adoption";
 import type { ListCache } from "./list-cache";
 
 /** What a CRUD function gets besides its inputs. */
@@ -7,6 +8,10 @@ export interface OperationContext {
   client: ApiClient;
   /** Children read through their parent's list, fetched once per refresh (see ListCache). */
   lists: ListCache;
+  /** Existing objects a create may adopt instead of making a duplicate (see Adoptions). */
+  adoptions: Adoptions;
+  /** The resource's name in the program (the last part of its URN), for messages that name it. */
+  resourceName?: string;
   /** Aborted when the engine cancels the operation (Ctrl-C) or its timeout passes. */
   signal: AbortSignal;
   /** Messages shown by the engine next to the resource. */

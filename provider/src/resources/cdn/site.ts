@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { createOnce } from "../../framework/create-once";
+import { explainConflict } from "../../framework/adoption";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
@@ -92,13 +93,14 @@ export const site = defineResource({
   },
 
   async create(ctx, args) {
+    const existing = async () => (await ctx.client.listAll("/cdn/sites", { itemSchema: siteWire, signal: ctx.signal })).find((s) => s.hostname === args.hostname);
     const created = await createOnce(
       ctx,
       `site ${args.hostname}`,
       () => ctx.client.post("/cdn/sites", body(siteArgs, args, ["hostname", "origin", "originScheme", "originHostHeader", "serviceId"]), { schema: siteWire, signal: ctx.signal }),
       // One site per hostname in an account: the natural key.
-      async () => (await ctx.client.listAll("/cdn/sites", { itemSchema: siteWire, signal: ctx.signal })).find((s) => s.hostname === args.hostname),
-    );
+      existing,
+    ).catch((e: unknown) => explainConflict(ctx, "nsp:cdn:Site", `site ${args.hostname}`, e, existing));
     const id = String(created.id);
     const createdState = toState(created, {});
     // If a setting fails below, the engine keeps the site with this state and the next up finishes it.

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
-import { createOnce } from "../../framework/create-once";
+import { createOrAdopt } from "../../framework/create-once";
 import { sameContent } from "./record-content";
 
 export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;
@@ -88,16 +88,21 @@ export const record = defineResource({
 
   async create(ctx, args) {
     const path = `/dns/zones/${args.zoneId}/records`;
-    const created = await createOnce(
+    const { object: created, adopted } = await createOrAdopt(
       ctx,
       `record ${args.name} ${args.type}`,
+      // Name, type and content identify a record (several records may share a name and type); the
+    // API keeps its own spelling of the content, so it is compared by meaning.
+      // The API accepts an identical second record, so the zone's list is checked first.
+      { list: path, schema: recordWire, matches: (r) => r.name === args.name && r.type === args.type && sameContent(args.type, r.content, args.content), checkFirst: true },
       () => ctx.client.post(path, body(recordArgs, args, ["type", "content", "name", "ttl", "weight", "healthCheck"]), { schema: recordWire, signal: ctx.signal }),
-      // Name, type and content identify a record; several records may share a name and type.
-      async () => (await ctx.client.listAll(path, { itemSchema: recordWire, signal: ctx.signal })).find((r) => r.name === args.name && r.type === args.type && r.content === args.content),
     );
     ctx.progress(String(created.id), toState(created).state);
-    // The documented create body has no enabled or proxied; a non-default value takes a patch.
-    const patch = body(recordArgs, args, [...(args.enabled ? [] : (["enabled"] as const)), ...(args.proxied ? (["proxied"] as const) : [])]);
+    // The documented create body has no enabled or proxied, so a non-default value takes a patch;
+    // an adopted record gets whatever differs from the program.
+    const current = toState(created).state;
+    const differs = (k: (typeof patchable)[number]) => (adopted ? (current[k] ?? null) !== (args[k] ?? null) : k === "enabled" ? !args.enabled : k === "proxied" && args.proxied);
+    const patch = body(recordArgs, { ...args, weight: args.weight ?? null, healthCheck: args.healthCheck ?? null }, patchable.filter((k) => k !== "content" && differs(k)));
     const final = Object.keys(patch).length ? await ctx.client.patch(`${path}/${created.id}`, patch, { schema: recordWire, signal: ctx.signal }) : created;
     return toState(final);
   },
@@ -124,6 +129,8 @@ export const record = defineResource({
 
   async delete(ctx, id, olds) {
     const { zoneId, recordId } = parseRecordId(id, olds.zoneId);
+    // Another resource of this command adopted it (the program renamed the record): it is theirs now.
+    if (ctx.adoptions.handedOver(`/dns/zones/${zoneId}/records`, recordId)) return;
     await ctx.client.delete(`/dns/zones/${zoneId}/records/${recordId}`, { signal: ctx.signal });
   },
 });

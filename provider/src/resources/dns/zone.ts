@@ -4,6 +4,7 @@ import { defineResource } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
 import { createOnce } from "../../framework/create-once";
+import { explainConflict } from "../../framework/adoption";
 
 const domainName = z
   .string()
@@ -75,13 +76,14 @@ export const zone = defineResource({
   importId: "<zoneId>",
 
   async create(ctx, args) {
+    const existing = async () => (await ctx.client.listAll("/dns/zones", { itemSchema: zoneWire, signal: ctx.signal })).find((z) => z.name === args.name);
     const created = await createOnce(
       ctx,
       `zone ${args.name}`,
       () => ctx.client.post("/dns/zones", body(zoneArgs, args, ["serviceId", "name", "mode"]), { schema: zoneWire, signal: ctx.signal }),
       // Zone names are unique in an account: the natural key.
-      async () => (await ctx.client.listAll("/dns/zones", { itemSchema: zoneWire, signal: ctx.signal })).find((z) => z.name === args.name),
-    );
+      existing,
+    ).catch((e: unknown) => explainConflict(ctx, "nsp:dns:Zone", `zone ${args.name}`, e, existing));
     ctx.progress(String(created.id), toState(created).state);
     // The create body takes only service, name and mode; the rest is set by a patch.
     const patch = body(zoneArgs, args, patchable.filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null)));

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
-import { createOnce } from "../../framework/create-once";
+import { createOrAdopt } from "../../framework/create-once";
 import { NUMERIC_ID, childIdOf, localPart, stringRef } from "./fields";
 
 const TOKEN = "nsp:mail:Alias";
@@ -44,14 +44,20 @@ export const alias = defineResource({
 
   async create(ctx, args) {
     const path = `/mail/domains/${args.domainId}/aliases`;
-    const created = await createOnce(
+    const { object } = await createOrAdopt(
       ctx,
       `alias ${args.localPart}`,
+      // An address is one alias (the API refuses a second one): an alias with the same local
+      // part, target and state is this one, made by a run that died before recording it.
+      {
+        list: path,
+        schema: aliasWire,
+        matches: (a) => a.local_part === args.localPart && String(a.target_mailbox_id) === args.targetMailboxId && (a.enabled ?? true) === args.enabled,
+        checkFirst: false,
+      },
       () => ctx.client.post(path, { local_part: args.localPart, target_mailbox_id: args.targetMailboxId, enabled: args.enabled }, { schema: aliasWire, signal: ctx.signal }),
-      // A local part names one alias in its domain: the natural key.
-      async () => (await ctx.client.listAll(path, { itemSchema: aliasWire, signal: ctx.signal })).find((a) => a.local_part === args.localPart),
     );
-    return toState(created);
+    return toState(object);
   },
 
   // There is no GET of one alias: it is found in its domain's list.
@@ -68,6 +74,9 @@ export const alias = defineResource({
   },
 
   async delete(ctx, id, olds) {
-    await ctx.client.delete(`/mail/aliases/${idOf(id, olds.domainId).aliasId}`, { signal: ctx.signal });
+    const { domainId, aliasId } = idOf(id, olds.domainId);
+    // Another resource of this command adopted it (the program renamed the alias): it is theirs now.
+    if (ctx.adoptions.handedOver(`/mail/domains/${domainId}/aliases`, aliasId)) return;
+    await ctx.client.delete(`/mail/aliases/${aliasId}`, { signal: ctx.signal });
   },
 });

@@ -3,6 +3,7 @@ import { defineResource, type CheckFailure, type OperationContext } from "../../
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
 import { createOnce } from "../../framework/create-once";
+import { explainConflict } from "../../framework/adoption";
 import { domainName, email, numericIdOf, quotaBytes, stringRef } from "./fields";
 
 const TOKEN = "nsp:mail:Domain";
@@ -125,13 +126,14 @@ export const domain = defineResource({
 
   async create(ctx, args) {
     await warnAboutMailRecordsInPlace(ctx, args);
+    const existing = async () => (await ctx.client.listAll("/mail/domains", { itemSchema: domainWire, signal: ctx.signal })).find((d) => d.name === args.name);
     const created = await createOnce(
       ctx,
       `mail domain ${args.name}`,
       () => ctx.client.post("/mail/domains", body(domainArgs, args, CREATE), { schema: domainWire, signal: ctx.signal }),
       // A name is one mail domain per account: the natural key.
-      async () => (await ctx.client.listAll("/mail/domains", { itemSchema: domainWire, signal: ctx.signal })).find((d) => d.name === args.name),
-    );
+      existing,
+    ).catch((e: unknown) => explainConflict(ctx, "nsp:mail:Domain", `mail domain ${args.name}`, e, existing));
     ctx.progress(String(created.id), toState(created).state);
     // The create body has no settings; values other than the API's defaults take a patch.
     const settings = PATCHABLE.filter((k) => {

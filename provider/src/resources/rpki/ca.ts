@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createOnce } from "../../framework/create-once";
+import { explainConflict } from "../../framework/adoption";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { body, fromWire } from "../../framework/wire";
@@ -87,13 +88,14 @@ export const ca = defineResource({
   importId: "<caId>",
 
   async create(ctx, args) {
+    const existing = async () => (await ctx.client.listAll("/rpki/cas", { itemSchema: caWire, signal: ctx.signal })).find((c) => c.handle.toLowerCase() === args.handle.toLowerCase());
     let last = await createOnce(
       ctx,
       `CA ${args.handle}`,
       () => ctx.client.post("/rpki/cas", body(caArgs, args, ["handle", "parentRir", "asns"]), { schema: caWire, signal: ctx.signal }),
       // Handles are unique in an account, ignoring case.
-      async () => (await ctx.client.listAll("/rpki/cas", { itemSchema: caWire, signal: ctx.signal })).find((c) => c.handle.toLowerCase() === args.handle.toLowerCase()),
-    );
+      existing,
+    ).catch((e: unknown) => explainConflict(ctx, "nsp:rpki:Ca", `CA ${args.handle}`, e, existing));
     // A later step failing leaves the CA in the state, half-made; the next up finishes it.
     ctx.progress(String(last.id), caStateOf(last, ""));
     // The create body has no note, and the parent response has its own endpoint.

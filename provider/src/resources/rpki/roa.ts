@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createOnce } from "../../framework/create-once";
+import { createOrAdopt } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
@@ -92,15 +92,15 @@ export const roa = defineResource({
 
   async create(ctx, args) {
     const path = `/rpki/cas/${args.caId}/roas`;
-    return toState(
-      await createOnce(
-        ctx,
-        `ROA AS${args.asn} ${args.prefix}`,
-        () => ctx.client.post(path, body(roaArgs, args, ["asn", "prefix", "maxLength", "comment"]), { schema: roaWire, signal: ctx.signal }),
-        // The API refuses a second ROA with the same origin, prefix and max length.
-        async () => (await ctx.client.listAll(path, { itemSchema: roaWire, signal: ctx.signal })).find((r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength),
-      ),
+    const { object } = await createOrAdopt(
+      ctx,
+      `ROA AS${args.asn} ${args.prefix}`,
+      // The API refuses a second ROA with the same origin, prefix and max length: the conflict
+      // itself says that the ROA exists, so nothing is listed before posting.
+      { list: path, schema: roaWire, matches: (r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength, checkFirst: false },
+      () => ctx.client.post(path, body(roaArgs, args, ["asn", "prefix", "maxLength", "comment"]), { schema: roaWire, signal: ctx.signal }),
     );
+    return toState(object);
   },
 
   async read(ctx, id, prior) {
@@ -122,6 +122,8 @@ export const roa = defineResource({
 
   async delete(ctx, id, olds) {
     const { caId, roaId } = parseRoaId(id, olds.caId);
+    // Another resource of this command adopted it (the program renamed the ROA): it is theirs now.
+    if (ctx.adoptions.handedOver(`/rpki/cas/${caId}/roas`, roaId)) return;
     await ctx.client.delete(`/rpki/cas/${caId}/roas/${roaId}`, { signal: ctx.signal });
   },
 });

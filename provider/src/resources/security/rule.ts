@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createOnce } from "../../framework/create-once";
+import { createOrAdopt } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { body, fromWire, idRef } from "../../framework/wire";
 import { RULE_FIELDS, ruleValueProblem } from "./values";
@@ -71,15 +71,13 @@ export const rule = defineResource({
 
   async create(ctx, args) {
     const scope = args.siteId !== undefined ? { site_id: Number(args.siteId) } : { zone_id: Number(args.zoneId) };
-    const created = await createOnce(
+    const { object: created } = await createOrAdopt(
       ctx,
       `rule ${args.field} ${args.op} ${args.value}`,
+      // A rule is what it matches and does, within its site or zone. The API accepts a second,
+      // identical rule, so the site's or zone's rules are checked first.
+      { list: "/security/rules", query: scope, schema: ruleWire, matches: (r) => r.field === args.field && r.op === args.op && r.value === args.value && r.action === args.action, checkFirst: true },
       () => ctx.client.post("/security/rules", body(ruleArgs, args, ["siteId", "zoneId", "field", "op", "value", "action", "seq", "note"]), { schema: ruleWire, signal: ctx.signal }),
-      // A rule is what it matches and does, within its site or zone.
-      async () =>
-        (await ctx.client.listAll("/security/rules", { query: scope, itemSchema: ruleWire, signal: ctx.signal })).find(
-          (r) => r.field === args.field && r.op === args.op && r.value === args.value && r.action === args.action,
-        ),
     );
     if (args.enabled) return toState(created);
     // If disabling fails, the engine keeps the (enabled) rule and the next up disables it.
@@ -103,6 +101,8 @@ export const rule = defineResource({
   },
 
   async delete(ctx, id) {
+    // Another resource of this command adopted it (the program renamed the rule): it is theirs now.
+    if (ctx.adoptions.handedOver("/security/rules", ruleIdOf(id))) return;
     await ctx.client.delete(`/security/rules/${ruleIdOf(id)}`, { signal: ctx.signal });
   },
 });

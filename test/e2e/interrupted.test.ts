@@ -1,0 +1,214 @@
+// A `pulumi up` killed with SIGKILL (CLI, language host and plugin at once, as when a CI runner
+// dies), at four points of a zone and its records, then the recovery the README documents
+// ("When a run is interrupted"), non-interactively. Afterwards the server must hold exactly the
+// program's objects, the state must name them, and a preview must find nothing to do.
+import { execFileSync } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EmulatorControl } from "../helpers/emulator";
+import { Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
+
+let emulator: EmulatorProcess;
+let admin: EmulatorControl;
+const stacks: Stack[] = [];
+const figures: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulatorProcess(["--rate-limit", "0"]);
+  admin = emulator.control();
+});
+
+afterAll(async () => {
+  console.log(`interrupted-run figures:\n${figures.map((f) => JSON.stringify(f)).join("\n")}`);
+  for (const s of stacks) s.cleanup();
+  await admin?.clearFaults().catch(() => undefined);
+  await emulator?.stop();
+});
+
+const RECORDS = 60;
+
+function program(): string {
+  let out = `name: nsp-interrupted
+runtime: yaml
+plugins:
+  providers:
+    - name: nsp
+      path: ../../bin
+variables:
+  authDns:
+    fn::invoke:
+      function: nsp:dns:getServices
+      arguments: { type: auth_dns }
+      return: services
+resources:
+  zone:
+    type: nsp:dns:Zone
+    properties: { serviceId: "\${authDns[0].id}", name: interrupted.example }
+`;
+  for (let i = 0; i < RECORDS; i++) out += `  txt${i}:\n    type: nsp:dns:Record\n    properties: { zoneId: "\${zone.id}", name: t${i}, type: TXT, content: "v=${i}" }\n`;
+  return out;
+}
+
+const wanted = Array.from({ length: RECORDS }, (_, i) => `t${i} TXT v=${i}`).sort();
+
+/** A stack in an emulator account of its own, so that everything on the server is the stack's. */
+async function newStack(): Promise<{ stack: Stack; api: EmulatorControl }> {
+  const token = await admin.addAccount(`interrupted${stacks.length}`);
+  const stack = await Stack.init(Stack.yamlProject(program()));
+  stacks.push(stack);
+  await stack.setConfig("nsp:apiToken", token, true);
+  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  return { stack, api: new EmulatorControl(emulator.baseUrl, token) };
+}
+
+/** SIGKILL to a process and all its descendants at once, with no chance to clean up. */
+function killTree(root: number): number {
+  const children = new Map<number, number[]>();
+  for (const line of execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n")) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number) as [number, number];
+    children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
+  for (const pid of tree) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  return tree.length;
+}
+
+async function until(what: string, test: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+interface ServerView {
+  zones: { id: number; name: string }[];
+  records: { id: number; name: string; type: string; content: string }[];
+}
+
+async function serverView(api: EmulatorControl): Promise<ServerView> {
+  const zones = await api.list<{ id: number; name: string }>("/dns/zones");
+  const records: ServerView["records"] = [];
+  for (const z of zones) records.push(...(await api.list<ServerView["records"][number]>(`/dns/zones/${z.id}/records`)));
+  return { zones, records };
+}
+
+async function stateOf(stack: Stack): Promise<{ ids: Set<string>; pending: number }> {
+  const exported = (await stack.exportState()) as unknown as { deployment: { resources: { type: string; id?: string }[]; pending_operations?: unknown[] } };
+  const ids = new Set(exported.deployment.resources.filter((r) => r.type.startsWith("nsp:dns:")).map((r) => `${r.type === "nsp:dns:Zone" ? "zone" : "record"} ${r.id}`));
+  return { ids, pending: exported.deployment.pending_operations?.length ?? 0 };
+}
+
+/** Objects on the server the state does not name, and identical objects beyond the first. */
+function count(view: ServerView, state: Set<string>) {
+  const keys = [...view.zones.map((z) => `zone ${z.name}`), ...view.records.map((r) => `${r.name} ${r.type} ${r.content}`)];
+  const ids = [...view.zones.map((z) => `zone ${z.id}`), ...view.records.map((r) => `record ${r.id}`)];
+  return { onServer: ids.length, duplicates: keys.length - new Set(keys).size, orphans: ids.filter((id) => !state.has(id)).length };
+}
+
+/**
+ * The recovery of the README, step by step: drop the dead run's lock, drop its pending creates
+ * (nsp finds those objects again by their content), and run `up`; a unique name that a dead
+ * create took fails with the `pulumi import` command that adopts it, which is run before the
+ * `up` is repeated.
+ */
+async function recover(stack: Stack): Promise<{ steps: string[] }> {
+  const steps = ["pulumi cancel --yes", "pulumi refresh --yes --clear-pending-creates", "pulumi up --yes"];
+  await stack.run(["cancel", "--yes"]);
+  await stack.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
+  const up = await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
+  if (up.code === 0) return { steps };
+  const imports = [...(up.stdout + up.stderr).matchAll(/pulumi import (\S+) (\S+) (\d+) --protect=false --yes/g)];
+  if (imports.length === 0) throw new Error(`up failed without an import command:\n${up.stdout}\n${up.stderr}`);
+  for (const [, type, name, id] of imports) {
+    await stack.run(["import", type!, name!, id!, "--protect=false", "--yes"]);
+    steps.push(`pulumi import ${type} ${name} ${id} --protect=false --yes`);
+  }
+  await stack.up();
+  steps.push("pulumi up --yes");
+  return { steps };
+}
+
+async function killedUp(stack: Stack, api: EmulatorControl, point: string, killWhen: () => Promise<boolean>): Promise<RunResult> {
+  const run = stack.start(["up", "--yes", "--skip-preview", "--parallel", "8"]);
+  await until(point, async () => run.child.exitCode !== null || (await killWhen()));
+  expect(run.child.exitCode, `the up ended before the kill point "${point}"`).toBeNull();
+  killTree(run.child.pid!);
+  const result = await run.done;
+  // What was on the wire lands now, after the kill, as it would on a real server.
+  await new Promise((r) => setTimeout(r, 2500));
+  await api.clearFaults();
+  return result;
+}
+
+/** The emulator's request count of one route since the last reset (the control is global). */
+async function requests(route: string): Promise<number> {
+  return (await admin.stats()).byRoute[route] ?? 0;
+}
+
+describe("a pulumi up killed with SIGKILL", () => {
+  const points: [string, (api: EmulatorControl) => Promise<() => Promise<boolean>>][] = [
+    [
+      "before the zone's create (the program is reading the services)",
+      async () => {
+        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 3000, methods: ["GET"], path: "/services$" });
+        return async () => (await requests("GET /services")) > 0;
+      },
+    ],
+    [
+      "during the zone's create (its POST is on the wire)",
+      async () => {
+        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 1500, methods: ["POST"], path: "/dns/zones$" });
+        return async () => (await requests("POST /dns/zones")) > 0;
+      },
+    ],
+    [
+      "right after the zone's create (before any record is posted)",
+      async (api) => {
+        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 3000, methods: ["GET"], path: "/records" });
+        return async () => (await api.list("/dns/zones")).length > 0;
+      },
+    ],
+    [
+      `in the middle of the ${RECORDS} records (8 creates on the wire)`,
+      async (api) => {
+        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 1000, methods: ["POST"], path: "/records$" });
+        return async () => {
+          const zones = await api.list<{ id: number }>("/dns/zones");
+          return zones.length > 0 && (await api.list(`/dns/zones/${zones[0]!.id}/records`)).length >= RECORDS / 3;
+        };
+      },
+    ],
+  ];
+
+  for (const [point, arm] of points) {
+    it(`${point}: recovers with no duplicate and no orphan`, async () => {
+      const { stack, api } = await newStack();
+      await admin.resetStats();
+      const killWhen = await arm(api);
+      const started = Date.now();
+      await killedUp(stack, api, point, killWhen);
+      const afterKill = count(await serverView(api), (await stateOf(stack)).ids);
+      const pendingAfterKill = (await stateOf(stack)).pending;
+
+      const { steps } = await recover(stack);
+      const view = await serverView(api);
+      const state = await stateOf(stack);
+      const after = count(view, state.ids);
+      figures.push({ point, program: RECORDS + 1, afterKill: { ...afterKill, pendingCreates: pendingAfterKill }, afterRecovery: after, recovery: steps, seconds: Math.round((Date.now() - started) / 1000) });
+
+      expect(view.zones.map((z) => z.name)).toEqual(["interrupted.example"]);
+      expect(view.records.map((r) => `${r.name} ${r.type} ${r.content}`).sort()).toEqual(wanted);
+      expect(after).toEqual({ onServer: RECORDS + 1, duplicates: 0, orphans: 0 });
+      expect(state.ids.size).toBe(RECORDS + 1);
+      expect(state.pending).toBe(0);
+      await stack.preview(["--expect-no-changes"]);
+    });
+  }
+});

@@ -1,0 +1,131 @@
+// What an `up` finds after an earlier run was killed with creates on the wire: objects the state
+// never recorded. Over gRPC against the emulator: identical objects are adopted once each, names
+// unique in the account fail with the import command that adopts them.
+import type * as grpc from "@grpc/grpc-js";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { EmulatorControl } from "../helpers/emulator";
+import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let serviceId: string;
+const plugins: PluginHandle[] = [];
+
+beforeAll(async () => {
+  emulator = await startEmulator({ rateLimitPerMinute: 0 });
+  control = new EmulatorControl(emulator.baseUrl, emulator.token);
+  serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
+});
+
+afterAll(async () => {
+  for (const p of plugins) await p.stop();
+  await emulator?.close();
+});
+
+/** A plugin process stands for one pulumi command: adoption claims live as long as it does. */
+async function command(): Promise<PluginHandle> {
+  const plugin = await startPlugin();
+  plugins.push(plugin);
+  await plugin.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl });
+  return plugin;
+}
+
+async function apiZone(name: string): Promise<string> {
+  return String((await control.post<{ id: number }>("/dns/zones", { service_id: Number(serviceId), name })).id);
+}
+
+type LiveRecord = { id: number; name: string; type: string; content: string; ttl: number };
+
+it("adopts an orphan record instead of doubling it, claims each orphan once, and patches what differs", async () => {
+  const zoneId = await apiZone("orphans.example");
+  // What a killed run left: two identical orphans of one record and one of another, TTL 600.
+  const orphans = [
+    await control.post<LiveRecord>(`/dns/zones/${zoneId}/records`, { name: "_v", type: "TXT", content: "a", ttl: 600 }),
+    await control.post<LiveRecord>(`/dns/zones/${zoneId}/records`, { name: "_v", type: "TXT", content: "a", ttl: 600 }),
+    await control.post<LiveRecord>(`/dns/zones/${zoneId}/records`, { name: "_v", type: "TXT", content: "b", ttl: 600 }),
+  ];
+  const plugin = await command();
+  const input = async (content: string) => (await plugin.check("nsp:dns:Record", `r-${content}`, { zoneId, name: "_v", type: "TXT", content, ttl: 300 })).inputs;
+  // Three resources of one program, two of them with the same content, all in one command.
+  const [a1, a2, b, c] = await Promise.all([plugin.create("nsp:dns:Record", "a1", await input("a")), plugin.create("nsp:dns:Record", "a2", await input("a")), plugin.create("nsp:dns:Record", "b", await input("b")), plugin.create("nsp:dns:Record", "c", await input("c"))]);
+  expect([a1.id, a2.id].sort()).toEqual([String(orphans[0]!.id), String(orphans[1]!.id)].sort());
+  expect(b.id).toBe(String(orphans[2]!.id));
+  expect(a1.properties).toMatchObject({ content: "a", ttl: 300 });
+  const live = await control.list<LiveRecord>(`/dns/zones/${zoneId}/records`);
+  expect(live.map((r) => `${r.id} ${r.content} ${r.ttl}`).sort()).toEqual([a1, a2, b, c].map((r) => `${r.id} ${r.properties.content} 300`).sort());
+  expect(plugin.engineLogs.join("\n")).toMatch(/record _v TXT: an identical object already exists \(id \d+\); adopting it/);
+});
+
+it("makes 120 records with one list of the zone beyond the 120 creates", async () => {
+  const zoneId = await apiZone("count.example");
+  const plugin = await command();
+  const inputs = await Promise.all(Array.from({ length: 120 }, async (_, i) => (await plugin.check("nsp:dns:Record", `t${i}`, { zoneId, name: `t${i}`, type: "TXT", content: `v=${i}` })).inputs));
+  await control.resetStats();
+  await Promise.all(inputs.map((inp, i) => plugin.create("nsp:dns:Record", `t${i}`, inp)));
+  const stats = await control.stats();
+  console.log(`requests for 120 record creates: ${JSON.stringify(stats.byMethod)} (total ${stats.total})`);
+  expect(stats.byMethod).toEqual({ POST: 120, GET: 1 });
+  expect(await control.list(`/dns/zones/${zoneId}/records`)).toHaveLength(120);
+});
+
+it("leaves an adopted record to its new resource when the old one is deleted in the same command (a rename)", async () => {
+  const zoneId = await apiZone("rename.example");
+  const first = await command();
+  const inp = (await first.check("nsp:dns:Record", "old", { zoneId, name: "www", type: "A", content: "192.0.2.7" })).inputs;
+  const old = await first.create("nsp:dns:Record", "old", inp);
+  // The program renames the resource: the engine creates "new", then deletes "old".
+  const second = await command();
+  const renamed = await second.create("nsp:dns:Record", "new", inp);
+  expect(renamed.id).toBe(old.id);
+  await second.delete("nsp:dns:Record", "old", old.id, old.properties);
+  expect(await control.list<LiveRecord>(`/dns/zones/${zoneId}/records`)).toEqual([expect.objectContaining({ id: Number(old.id), content: "192.0.2.7" })]);
+});
+
+it("never adopts a record this command deleted", async () => {
+  const zoneId = await apiZone("deleted.example");
+  const doomed = await control.post<LiveRecord>(`/dns/zones/${zoneId}/records`, { name: "x", type: "TXT", content: "same" });
+  const plugin = await command();
+  const inp = (await plugin.check("nsp:dns:Record", "other", { zoneId, name: "y", type: "TXT", content: "other" })).inputs;
+  const other = await plugin.create("nsp:dns:Record", "other", inp); // the zone's list is taken here, with `doomed` in it
+  await plugin.delete("nsp:dns:Record", "gone", String(doomed.id), { zoneId, name: "x", type: "TXT", content: "same" });
+  const again = await plugin.create("nsp:dns:Record", "again", (await plugin.check("nsp:dns:Record", "again", { zoneId, name: "x", type: "TXT", content: "same" })).inputs);
+  expect(again.id).not.toBe(String(doomed.id));
+  expect((await control.list<LiveRecord>(`/dns/zones/${zoneId}/records`)).map((r) => String(r.id)).sort()).toEqual([other.id, again.id].sort());
+});
+
+it("adopts a ROA the API refuses to create twice, but not one that another create of the command made", async () => {
+  const caId = String((await control.post<{ id: number }>("/rpki/cas", { handle: "adopt-ca", asns: [64500] })).id);
+  const orphan = await control.post<{ id: number }>(`/rpki/cas/${caId}/roas`, { asn: 64500, prefix: "192.0.2.0/24" });
+  const plugin = await command();
+  const inp = (await plugin.check("nsp:rpki:Roa", "roa", { caId, asn: 64500, prefix: "192.0.2.0/24" })).inputs;
+  const adopted = await plugin.create("nsp:rpki:Roa", "roa", inp);
+  expect(adopted.id).toBe(String(orphan.id));
+  expect(plugin.engineLogs.join("\n")).toMatch(/API refused a duplicate of an existing object \(id \d+\); adopting it/);
+  // A second resource with the same origin, prefix and max length in the same command.
+  const twin = await plugin.create("nsp:rpki:Roa", "twin", inp).then(() => undefined, (e: grpc.ServiceError) => e);
+  expect(twin?.details).toMatch(/conflict/);
+  expect(await control.list(`/rpki/cas/${caId}/roas`)).toHaveLength(1);
+});
+
+it("fails a zone whose name is taken with the pulumi import command that adopts it", async () => {
+  const taken = await apiZone("taken.example");
+  const plugin = await command();
+  const inp = (await plugin.check("nsp:dns:Zone", "my zone", { serviceId, name: "taken.example" })).inputs;
+  const err = await plugin.create("nsp:dns:Zone", "my zone", inp).then(() => undefined, (e: grpc.ServiceError) => e);
+  expect(err?.details).toContain(`zone taken.example already exists in this account (id ${taken})`);
+  expect(err?.details).toContain(`pulumi import nsp:dns:Zone 'my zone' ${taken} --protect=false --yes`);
+  expect((await control.list<{ name: string }>("/dns/zones")).filter((z) => z.name === "taken.example")).toHaveLength(1);
+});
+
+it("adopts an orphan security rule of the same site, found in the site's rules only", async () => {
+  const site = await control.post<{ id: number }>("/cdn/sites", { hostname: "adopt.rules.example", origin: "203.0.113.9" });
+  const other = await control.post<{ id: number }>("/cdn/sites", { hostname: "other.rules.example", origin: "203.0.113.10" });
+  const rule = { field: "asn", op: "in", value: "AS64600", action: "block" };
+  await control.post("/security/rules", { site_id: other.id, ...rule });
+  const orphan = await control.post<{ id: number }>("/security/rules", { site_id: site.id, ...rule });
+  const plugin = await command();
+  const created = await plugin.create("nsp:security:Rule", "block", (await plugin.check("nsp:security:Rule", "block", { siteId: String(site.id), ...rule })).inputs);
+  expect(created.id).toBe(String(orphan.id));
+  expect(await control.list(`/security/rules?site_id=${site.id}`)).toHaveLength(1);
+});
