@@ -57,6 +57,18 @@ it("adopts an orphan record instead of doubling it, claims each orphan once, and
   expect(plugin.engineLogs.join("\n")).toMatch(/record _v TXT: an identical object already exists \(id \d+\); adopting it/);
 });
 
+it("adopts an orphan whose content the API stored in its own spelling", async () => {
+  const zoneId = await apiZone("spelling.example");
+  // The API keeps IPv6 compressed in lower case and host names without the trailing dot.
+  const v6 = await control.post<LiveRecord>(`/dns/zones/${zoneId}/records`, { name: "v6", type: "AAAA", content: "2001:0DB8:0000:0000:0000:0000:0000:0001" });
+  const cname = await control.post<LiveRecord>(`/dns/zones/${zoneId}/records`, { name: "@", type: "CNAME", content: "Target.Example.COM." });
+  const plugin = await command();
+  const create = async (name: string, type: string, content: string) => plugin.create("nsp:dns:Record", name, (await plugin.check("nsp:dns:Record", name, { zoneId, name, type, content })).inputs);
+  expect((await create("v6", "AAAA", "2001:DB8::0:1")).id).toBe(String(v6.id));
+  expect((await create("@", "CNAME", "target.example.com")).id).toBe(String(cname.id));
+  expect(await control.list(`/dns/zones/${zoneId}/records`)).toHaveLength(2);
+});
+
 it("makes 120 records with one list of the zone beyond the 120 creates", async () => {
   const zoneId = await apiZone("count.example");
   const plugin = await command();
