@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ApiClient } from "../client";
-import { missingTokenMessage, parseConfig } from "../config";
+import { parseConfig } from "../config";
 import { PROVIDER_VERSION } from "../package-info";
 import { resources } from "../registry";
 import { discover } from "./discover";
@@ -59,7 +59,7 @@ async function main(): Promise<number> {
     return 2;
   }
   if (!config.apiToken) {
-    process.stderr.write(`${missingTokenMessage.replace(/^nsp:/, "nsp-discover:")}\n`);
+    process.stderr.write("nsp-discover: no API token: export NSP_API_TOKEN=svc_... (the same variable the provider reads)\n");
     return 2;
   }
 
@@ -73,12 +73,16 @@ async function main(): Promise<number> {
     onLog: (level, message) => level !== "debug" && say(message),
   });
   const started = Date.now();
+  // The first failure ends the run: the lists still under way are cancelled, not waited for.
+  const cancel = new AbortController();
   try {
     const result = await discover(client, resources, {
       types: list(args.type),
       zones: list(args.zone),
       zoneRecords: args["zone-records"] ?? false,
       onProgress: say,
+      signal: cancel.signal,
+      onFailure: () => cancel.abort(),
     });
     process.stdout.write(`${JSON.stringify(result.file, null, 2)}\n`);
     const stats = client.stats();
@@ -93,6 +97,7 @@ async function main(): Promise<number> {
     }
     return 0;
   } catch (e) {
+    cancel.abort();
     // Client errors never carry the token (see client/redact.ts); print the message only.
     process.stderr.write(`nsp-discover: ${(e as Error).message}\n`);
     return 1;

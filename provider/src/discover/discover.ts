@@ -29,6 +29,8 @@ export interface DiscoverOptions {
   /** Lists fetched at once; the client's rate limiter paces them all the same. */
   concurrency?: number;
   onProgress?: (message: string) => void;
+  /** Called at the first list that fails, before the error reaches the caller. */
+  onFailure?: () => void;
   signal?: AbortSignal;
 }
 
@@ -88,6 +90,7 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
         progress(`skipped ${path}: ${e.status} ${e.code}`);
         return undefined;
       }
+      opts.onFailure?.();
       throw e;
     }
   };
