@@ -22,7 +22,7 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promi
 };
 
 const USAGE = `usage: npm run bench [-- [P1 ... P7] [--p2-rate=N] [--no-build]]
-  With no part named, all run (about 4 minutes). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+  With no part named, all run (about 9 minutes, P7 about 5). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 
 function uptime(): string {

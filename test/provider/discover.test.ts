@@ -109,6 +109,15 @@ describe("nsp-discover", () => {
     expect(file.resources.filter((r) => r.type === "nsp:cdn:Site")).toHaveLength(1);
     expect(report.leftOut.filter((l) => l.type === "nsp:cdn:Site")).toHaveLength(2);
     rmSync(reportPath, { force: true });
+
+    // Stable: a later run gives every object the same name, and a record added meanwhile with the
+    // same zone, name and type takes the next suffix instead of moving the others.
+    const www = (f: ImportFile) => f.resources.filter((r) => r.name.startsWith("adopt0-example-www-a"));
+    const added = await control.post<{ id: number }>(`/dns/zones/${seeded.zoneIds[0]}/records`, { name: "www", type: "A", content: "192.0.2.1", ttl: 300 });
+    const again = await discoverFile();
+    expect(www(again)).toEqual([...www(file), { type: "nsp:dns:Record", name: "adopt0-example-www-a-3", id: `${seeded.zoneIds[0]}/${added.id}` }]);
+    await control.delete(`/dns/zones/${seeded.zoneIds[0]}/records/${added.id}`);
+    expect(await discoverFile()).toEqual(file);
   });
 
   it("imports every object through Read, Check and Diff with no change, with a few list pages for the records", async () => {

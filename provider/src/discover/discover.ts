@@ -262,9 +262,13 @@ function labelOf(source: Source, item: Item, parent: Item | undefined): string {
   return parent ? `${String(parent.name ?? parent.id)}-${String(own)}` : String(own);
 }
 
-/** What orders objects that share a name, so their suffixes do not move between runs. */
+/**
+ * What orders objects that share a name: creation order (then the id, numbers by value), so an
+ * object added later takes the next suffix and the names already in a program never move.
+ */
 function sortKeyOf(item: Item): string {
-  return String(item.content ?? item.created_at ?? "");
+  const id = typeof item.id === "number" ? String(item.id).padStart(15, "0") : String(item.id ?? "");
+  return `${String(item.created_at ?? "")}\u0000${id}`;
 }
 
 /**
