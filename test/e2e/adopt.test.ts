@@ -1,14 +1,17 @@
 // Adopting an existing account in one step, with the real pulumi CLI: an account seeded through
 // the API, `nsp-discover > import.json`, `pulumi import --file` in a fresh stack for TypeScript
 // and YAML, the generated program compiles, and `pulumi preview --expect-no-changes` passes.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccount, type Seeded } from "../helpers/account-seed";
 import type { EmulatorControl } from "../helpers/emulator";
 import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+
+const execFileAsync = promisify(execFile);
 
 interface ImportFile {
   resources: { type: string; name: string; id: string }[];
@@ -34,11 +37,12 @@ beforeAll(async () => {
   api = emulator.control();
   seeded = await seedAccount(api, { zones: 3, records: 300 });
   work = mkdtempSync(join(tmpdir(), "nsp-e2e-adopt-"));
-  const run = spawnSync(process.execPath, [join(ROOT, "bin/nsp-discover"), "--report", join(work, "report.json")], {
+  // Asynchronously: a blocked event loop would miss the emulator closing idle keep-alive sockets.
+  const run = await execFileAsync(process.execPath, [join(ROOT, "bin/nsp-discover"), "--report", join(work, "report.json")], {
     env: { PATH: process.env.PATH, NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl },
     encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
   });
-  if (run.status !== 0) throw new Error(`nsp-discover exited ${run.status}: ${run.stderr}`);
   expect(run.stdout + run.stderr).not.toContain(token);
   writeFileSync(join(work, "import.json"), run.stdout);
   file = JSON.parse(run.stdout) as ImportFile;

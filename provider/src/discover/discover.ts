@@ -167,7 +167,8 @@ function selectTypes(definitions: readonly AnyResource[], opts: DiscoverOptions)
     let token = d.token;
     if (token === ZONE_RECORDS) continue;
     if (token === RECORD && opts.zoneRecords) token = ZONE_RECORDS;
-    if (!known.has(d.token) || !matchesTypes(d.token, opts.types) && !matchesTypes(token, opts.types)) continue;
+    const wanted = matchesTypes(d.token, opts.types) || matchesTypes(token, opts.types);
+    if (!known.has(d.token) || !wanted) continue;
     if (opts.zones?.length && !sources.find((s) => s.token === d.token)?.zoneOf) continue;
     out.add(token);
   }
