@@ -9,6 +9,7 @@ import { p3 } from "./p3-zone-records";
 import { p4 } from "./p4-cold-start";
 import { p5 } from "./p5-memory";
 import { p6 } from "./p6-throughput";
+import { p7 } from "./p7-adopt";
 
 const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
@@ -17,10 +18,11 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promi
   P4: { title: "plugin cold start to port", run: () => p4() },
   P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
   P6: { title: "emulator requests per second", run: () => p6() },
+  P7: { title: "adopting an account of 5 zones × 1,000 records: discovery and the import's Reads", run: () => p7() },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P6] [--p2-rate=N] [--no-build]]
-  With no part named, all run (about 4 minutes). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+const USAGE = `usage: npm run bench [-- [P1 ... P7] [--p2-rate=N] [--no-build]]
+  With no part named, all run (about 9 minutes, P7 about 5). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 
 function uptime(): string {

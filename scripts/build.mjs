@@ -25,6 +25,7 @@ const plugin = {
 const entries = [
   { in: "provider/src/main.ts", out: "dist/plugin/provider.mjs", options: plugin },
   { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
+  { in: "provider/src/discover/cli.ts", out: "dist/discover.js" },
   // @nsp/pulumi-dynamic: also writes its .d.ts and links node_modules/@nsp/pulumi-dynamic (see the script).
   { in: "provider/src/dynamic/index.ts", out: "sdk/dynamic/dist/index.js", options: (await import("./gen-dynamic-types.mjs")).dynamicSdkOptions },
 ];

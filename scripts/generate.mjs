@@ -17,7 +17,11 @@ await build({
       import { buildPackageSchema } from "./provider/src/framework/schema";
       import { packageInfo } from "./provider/src/package-info";
       import { resources, functions } from "./provider/src/registry";
-      export const schema = buildPackageSchema(packageInfo, resources, functions);`,
+      import { notDiscovered } from "./provider/src/discover/sources";
+      export const schema = buildPackageSchema(packageInfo, resources, functions);
+      export const adoption = Object.fromEntries(
+        resources.map((r) => [r.token, { oneTime: r.oneTime ?? [], writeOnly: r.writeOnly ?? [], notDiscovered: notDiscovered[r.token] }]),
+      );`,
     resolveDir: root,
     loader: "ts",
   },
@@ -27,7 +31,7 @@ await build({
   outfile,
   logLevel: "warning",
 });
-const { schema } = createRequire(import.meta.url)(outfile);
+const { schema, adoption } = createRequire(import.meta.url)(outfile);
 rmSync(dir, { recursive: true, force: true });
 
 
@@ -73,9 +77,29 @@ function resourceDoc(token, spec) {
     "",
     importPart.trim(),
     "",
+    ...adoptionNotes(token, spec),
     `Module \`${mod}\`, resource \`${name}\`.`,
     "",
   ].join("\n");
+}
+
+/**
+ * What `pulumi import` (and nsp-discover) cannot bring back for this resource: outputs the API
+ * shows once, inputs it never returns, and the rotation input that issues a fresh secret.
+ */
+function adoptionNotes(token, spec) {
+  const { oneTime, writeOnly, notDiscovered } = adoption[token];
+  const lines = [];
+  // The rotation triggers are named <secret>Rotation (keyRotation, tsigRotation, ...).
+  const rotation = Object.keys(spec.inputProperties).find((k) => /^[a-z]+Rotation$/.test(k));
+  for (const name of oneTime) {
+    lines.push(`- \`${name}\` is shown by the API once, so an imported object has it empty. ${rotation ? `Set or change \`${rotation}\` to get a fresh one (the old one stops working).` : "The API has no way to issue it again; replace the object to get a new one."}`);
+  }
+  for (const name of writeOnly.filter((n) => n !== rotation)) {
+    lines.push(`- \`${name}\` is never returned by the API, so the import leaves it out of the program; setting it afterwards shows one update, which sends it.`);
+  }
+  if (notDiscovered) lines.push(`- \`nsp-discover\` does not list it: ${notDiscovered}.`);
+  return lines.length ? ["### What import cannot read back", "", ...lines, ""] : [];
 }
 
 function functionDoc(token, spec) {

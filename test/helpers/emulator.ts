@@ -30,6 +30,9 @@ export class EmulatorControl {
   post<T = Obj>(path: string, body: unknown) {
     return this.api<T>("POST", path, body);
   }
+  put<T = Obj>(path: string, body: unknown) {
+    return this.api<T>("PUT", path, body);
+  }
   patch<T = Obj>(path: string, body: unknown) {
     return this.api<T>("PATCH", path, body);
   }

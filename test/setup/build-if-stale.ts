@@ -7,7 +7,7 @@ import { join } from "node:path";
 
 const ROOT = join(__dirname, "..", "..");
 const SOURCES = ["provider/src", "emulator/src", "scripts/build.mjs", "scripts/gen-dynamic-types.mjs", "sdk/nodejs", "package.json"];
-const OUTPUTS = ["dist/plugin/provider.mjs", "dist/emulator.js", "sdk/dynamic/dist/index.js"];
+const OUTPUTS = ["dist/plugin/provider.mjs", "dist/emulator.js", "dist/discover.js", "sdk/dynamic/dist/index.js"];
 const SKIP = new Set(["node_modules", "bin", "dist"]);
 
 export function newestMtime(path: string): number {

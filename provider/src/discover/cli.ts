@@ -1,0 +1,115 @@
+// nsp-discover: reads a whole account through the API and prints a `pulumi import --file`
+// document on stdout. Configured exactly as the provider (NSP_API_TOKEN, NSP_BASE_URL, ...);
+// progress and the summary go to stderr, so stdout stays a clean JSON document.
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { ApiClient } from "../client";
+import { parseConfig } from "../config";
+import { PROVIDER_VERSION } from "../package-info";
+import { resources } from "../registry";
+import { discover } from "./discover";
+
+const USAGE = `Usage: nsp-discover [options] > import.json
+       pulumi import --file import.json --yes --out index.ts
+
+Reads every object of the account (NSP_API_TOKEN, NSP_BASE_URL) and writes a Pulumi bulk-import file.
+
+Options:
+  --type <glob>              only these resource types, e.g. nsp:dns:* or nsp:mail:Mailbox (repeatable, or comma-separated)
+  --zone <name|id>           only objects of these zones (repeatable, or comma-separated)
+  --zone-records             one nsp:dns:ZoneRecords per zone instead of one nsp:dns:Record per record
+  --requests-per-minute <n>  client-side request budget (default: NSP_REQUESTS_PER_MINUTE, else 300)
+  --report <file>            write what was left out (owned by another resource, made by the API) as JSON
+  --quiet                    no progress on stderr
+  --help`;
+
+function list(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+}
+
+async function main(): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      options: {
+        type: { type: "string", multiple: true },
+        zone: { type: "string", multiple: true },
+        "zone-records": { type: "boolean" },
+        "requests-per-minute": { type: "string" },
+        report: { type: "string" },
+        quiet: { type: "boolean" },
+        help: { type: "boolean" },
+      },
+      allowPositionals: false,
+    }).values;
+  } catch (e) {
+    process.stderr.write(`nsp-discover: ${(e as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+
+  const raw: Record<string, unknown> = {};
+  if (args["requests-per-minute"] !== undefined) raw.requestsPerMinute = args["requests-per-minute"];
+  const { config, failures } = parseConfig(raw as never);
+  if (!config) {
+    for (const f of failures) process.stderr.write(`nsp-discover: ${f.property === "requestsPerMinute" ? "--requests-per-minute" : f.property}: ${f.reason}\n`);
+    return 2;
+  }
+  if (!config.apiToken) {
+    process.stderr.write("nsp-discover: no API token: export NSP_API_TOKEN=svc_... (the same variable the provider reads)\n");
+    return 2;
+  }
+
+  const say = args.quiet ? () => {} : (m: string) => process.stderr.write(`nsp-discover: ${m}\n`);
+  const client = new ApiClient({
+    baseUrl: config.baseUrl,
+    token: config.apiToken,
+    requestsPerMinute: config.requestsPerMinute,
+    maxRetries: config.maxRetries,
+    userAgent: `nsp-discover/${PROVIDER_VERSION}`,
+    onLog: (level, message) => level !== "debug" && say(message),
+  });
+  const started = Date.now();
+  // The first failure ends the run: the lists still under way are cancelled, not waited for.
+  const cancel = new AbortController();
+  try {
+    const result = await discover(client, resources, {
+      types: list(args.type),
+      zones: list(args.zone),
+      zoneRecords: args["zone-records"] ?? false,
+      onProgress: say,
+      signal: cancel.signal,
+      onFailure: () => cancel.abort(),
+    });
+    process.stdout.write(`${JSON.stringify(result.file, null, 2)}\n`);
+    const stats = client.stats();
+    say(
+      `${result.file.resources.length} objects to import, ${result.leftOut.length} left out (owned or made by the API), ` +
+        `${result.unavailable.length} lists unavailable; ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
+    for (const u of result.unavailable) say(`not readable: ${u.type} (${u.path}: ${u.reason})`);
+    if (args.report) {
+      writeFileSync(args.report, `${JSON.stringify({ leftOut: result.leftOut, notDiscovered: result.notDiscovered, unavailable: result.unavailable }, null, 2)}\n`);
+      say(`wrote ${args.report}`);
+    }
+    return 0;
+  } catch (e) {
+    cancel.abort();
+    // Client errors never carry the token (see client/redact.ts); print the message only.
+    process.stderr.write(`nsp-discover: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    await client.close();
+  }
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (e: unknown) => {
+    process.stderr.write(`nsp-discover: ${(e as Error).message}\n`);
+    process.exitCode = 1;
+  },
+);

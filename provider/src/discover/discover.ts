@@ -1,0 +1,326 @@
+import type { ApiClient } from "../client";
+import { isApiError } from "../client";
+import type { AnyResource } from "../framework/definition";
+import { notDiscovered, sources, type Source } from "./sources";
+
+type Item = Record<string, unknown>;
+
+/** One entry of a `pulumi import --file` document. */
+export interface ImportEntry {
+  type: string;
+  name: string;
+  id: string;
+}
+
+/** An object of the account that is not in the import file, and why. */
+export interface LeftOut {
+  type: string;
+  id: string;
+  reason: string;
+}
+
+export interface DiscoverOptions {
+  /** Type globs such as `nsp:dns:*` or `nsp:mail:Mailbox`; all types when empty. */
+  types?: readonly string[];
+  /** Zone names or ids: only objects of these zones (types that belong to no zone are dropped). */
+  zones?: readonly string[];
+  /** One `nsp:dns:ZoneRecords` per zone instead of one `nsp:dns:Record` per record. */
+  zoneRecords?: boolean;
+  /** Lists fetched at once; the client's rate limiter paces them all the same. */
+  concurrency?: number;
+  onProgress?: (message: string) => void;
+  /** Called at the first list that fails, before the error reaches the caller. */
+  onFailure?: () => void;
+  signal?: AbortSignal;
+}
+
+export interface DiscoverResult {
+  /** The `pulumi import --file` document. */
+  file: { nameTable: Record<string, string>; resources: ImportEntry[] };
+  /** Objects listed but left out: made by the API, or owned by another resource of the file. */
+  leftOut: LeftOut[];
+  /** Types discovery does not emit at all, and why. */
+  notDiscovered: { type: string; reason: string }[];
+  /** Lists the account may not read (module not enabled, ...): these types were not discovered. */
+  unavailable: { type: string; path: string; reason: string }[];
+}
+
+const ZONE_RECORDS = "nsp:dns:ZoneRecords";
+const RECORD = "nsp:dns:Record";
+
+/**
+ * Reads the whole account (or the part the filters select) through list endpoints only, and
+ * builds the bulk-import document: every object with the import id its resource's docs give and
+ * a readable name that stays the same from one run to the next.
+ */
+export async function discover(client: ApiClient, definitions: readonly AnyResource[], opts: DiscoverOptions = {}): Promise<DiscoverResult> {
+  const byToken = new Map(definitions.map((d) => [d.token, d]));
+  const sourceOf = new Map(sources.map((s) => [s.token, s]));
+  const selected = selectTypes(definitions, opts);
+  const progress = opts.onProgress ?? (() => {});
+  const leftOut: LeftOut[] = [];
+  const unavailable: DiscoverResult["unavailable"] = [];
+
+  // Every type to list: the selected ones and the parents they hang from.
+  const needed = new Set<string>();
+  const need = (token: string) => {
+    const s = sourceOf.get(token);
+    if (!s || needed.has(token)) return;
+    needed.add(token);
+    if (s.parent) need(s.parent);
+  };
+  for (const t of selected) need(t === ZONE_RECORDS ? RECORD : t);
+  // Records published by a mail domain belong to it, so the mail domains are read with the records.
+  if (needed.has(RECORD)) need("nsp:mail:Domain");
+
+  const listed = new Map<string, { item: Item; parent?: Item }[]>();
+  let zoneFilter: Set<string> | undefined;
+  const pool = limiter(opts.concurrency ?? 4);
+  let lists = 0;
+
+  const fetchList = async (source: Source, path: string): Promise<Item[] | undefined> => {
+    try {
+      const items = (await client.listAll(path, { signal: opts.signal })) as Item[];
+      lists++;
+      progress(`listed ${path}: ${items.length}`);
+      return items;
+    } catch (e) {
+      if (isApiError(e) && [403, 404, 405, 409].includes(e.status)) {
+        unavailable.push({ type: source.token, path, reason: `${e.status} ${e.code}: ${e.serverMessage || e.message}` });
+        progress(`skipped ${path}: ${e.status} ${e.code}`);
+        return undefined;
+      }
+      opts.onFailure?.();
+      throw e;
+    }
+  };
+
+  const load = async (token: string): Promise<void> => {
+    if (listed.has(token)) return;
+    const source = sourceOf.get(token)!;
+    const rows: { item: Item; parent?: Item }[] = [];
+    listed.set(token, rows);
+    if (!source.parent) {
+      for (const item of (await fetchList(source, source.list as string)) ?? []) rows.push({ item });
+      return;
+    }
+    let parents = (listed.get(source.parent) ?? []).filter((p) => source.parents?.(p.item) ?? true);
+    if (zoneFilter && source.parent === "nsp:dns:Zone") parents = parents.filter((p) => zoneFilter!.has(String(p.item.id)));
+    await Promise.all(
+      parents.map(({ item: parent }) =>
+        source.derive
+          ? Promise.resolve(source.derive(parent).forEach((item) => rows.push({ item, parent })))
+          : pool(async () => {
+              const path = (source.list as (p: Item) => string)(parent);
+              for (const item of (await fetchList(source, path)) ?? []) rows.push({ item, parent });
+            }),
+      ),
+    );
+  };
+
+  // Parents first (one level at a time), then every child type at once.
+  const roots = [...needed].filter((t) => !sourceOf.get(t)!.parent);
+  await Promise.all(roots.map((t) => pool(() => load(t))));
+  if (opts.zones?.length) zoneFilter = resolveZones(opts.zones, (listed.get("nsp:dns:Zone") ?? []).map((r) => r.item));
+  const children = [...needed].filter((t) => sourceOf.get(t)!.parent);
+  await Promise.all(children.map((t) => load(t)));
+  progress(`read the account with ${lists} lists`);
+
+  const owners = ownedRecords(listed.get("nsp:mail:Domain") ?? []);
+  const entries: (ImportEntry & { sortKey: string })[] = [];
+
+  for (const token of selected) {
+    const def = byToken.get(token)!;
+    if (token === ZONE_RECORDS) {
+      entries.push(...zoneRecordEntries(listed.get(RECORD) ?? [], listed.get("nsp:dns:Zone") ?? [], owners, zoneFilter, leftOut));
+      continue;
+    }
+    const source = sourceOf.get(token)!;
+    for (const { item, parent } of listed.get(token) ?? []) {
+      if (zoneFilter && !zoneFilter.has(String(source.zoneOf!(item, parent)))) continue;
+      const id = importIdOf(def.importId, item, parent, source.key ?? "id");
+      const reason = source.skip?.(item, parent) ?? (token === RECORD ? recordLeftOut(item, owners) : undefined);
+      if (reason !== undefined) {
+        leftOut.push({ type: token, id, reason });
+        continue;
+      }
+      entries.push({ type: token, id, name: "", sortKey: `${labelOf(source, item, parent)}\u0000${sortKeyOf(item)}\u0000${id}` });
+    }
+  }
+
+  nameEntries(entries);
+  return {
+    file: { nameTable: {}, resources: entries.map(({ type, name, id }) => ({ type, name, id })) },
+    leftOut,
+    notDiscovered: definitions
+      .filter((d) => !sourceOf.has(d.token) && !selected.has(d.token) && matchesTypes(d.token, opts.types))
+      .map((d) => ({ type: d.token, reason: notDiscovered[d.token] ?? "no list in the API" })),
+    unavailable,
+  };
+}
+
+/** The types to emit: those the filters select that have a source (ZoneRecords replaces Record). */
+function selectTypes(definitions: readonly AnyResource[], opts: DiscoverOptions): Set<string> {
+  const out = new Set<string>();
+  const known = new Set(sources.filter((s) => !s.parentOnly).map((s) => s.token));
+  for (const d of definitions) {
+    let token = d.token;
+    if (token === ZONE_RECORDS) continue;
+    if (token === RECORD && opts.zoneRecords) token = ZONE_RECORDS;
+    const wanted = matchesTypes(d.token, opts.types) || matchesTypes(token, opts.types);
+    if (!known.has(d.token) || !wanted) continue;
+    if (opts.zones?.length && !sources.find((s) => s.token === d.token)?.zoneOf) continue;
+    out.add(token);
+  }
+  const unknown = (opts.types ?? []).filter((g) => !definitions.some((d) => matchesTypes(d.token, [g])));
+  if (unknown.length) throw new Error(`--type ${unknown.join(", ")} matches no resource type of the provider (types look like nsp:dns:Record or nsp:dns:*)`);
+  return out;
+}
+
+function matchesTypes(token: string, globs: readonly string[] | undefined): boolean {
+  if (!globs?.length) return true;
+  return globs.some((g) => new RegExp(`^${g.split("*").map(escapeRegExp).join(".*")}$`, "i").test(token));
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function resolveZones(wanted: readonly string[], zones: readonly Item[]): Set<string> {
+  const out = new Set<string>();
+  for (const w of wanted) {
+    const name = w.toLowerCase().replace(/\.$/, "");
+    const zone = zones.find((z) => String(z.id) === w || String(z.name).toLowerCase() === name);
+    if (!zone) throw new Error(`--zone ${w}: the account has no such zone`);
+    out.add(String(zone.id));
+  }
+  return out;
+}
+
+/**
+ * The id `pulumi import` takes, built from the definition's documented form: the last
+ * placeholder is the object's own key, the one before it (if any) its parent's id.
+ */
+export function importIdOf(form: string, item: Item, parent: Item | undefined, key: string): string {
+  const holes = form.match(/<[^>]+>/g) ?? [];
+  const values = holes.length >= 2 ? [String(parent?.id), String(item[key])] : [String(item[key])];
+  if (holes.length < 1 || holes.length > 2 || values.some((v) => v === "undefined" || v === "")) {
+    throw new Error(`cannot build an import id of the form ${form} from the API's list`);
+  }
+  let i = 0;
+  return form.replace(/<[^>]+>/g, () => values[i++]!);
+}
+
+/** Record id -> the mail domain that published it. */
+function ownedRecords(domains: readonly { item: Item }[]): Map<string, string> {
+  const owners = new Map<string, string>();
+  for (const { item } of domains) {
+    for (const r of (item.records ?? []) as Item[]) if (r.record_id != null) owners.set(String(r.record_id), `mail domain ${String(item.name)} (nsp:mail:Domain ${String(item.id)})`);
+  }
+  return owners;
+}
+
+function recordLeftOut(record: Item, owners: Map<string, string>): string | undefined {
+  const owner = owners.get(String(record.id));
+  if (owner) return `published by ${owner}`;
+  if (record.type === "NS" && record.name === "@") return "the service's own name servers at the apex";
+  return undefined;
+}
+
+/** One ZoneRecords per zone, adopting exactly the record sets no other resource owns. */
+function zoneRecordEntries(
+  records: readonly { item: Item; parent?: Item }[],
+  zones: readonly { item: Item }[],
+  owners: Map<string, string>,
+  zoneFilter: Set<string> | undefined,
+  leftOut: LeftOut[],
+): (ImportEntry & { sortKey: string })[] {
+  const out: (ImportEntry & { sortKey: string })[] = [];
+  for (const { item: zone } of zones) {
+    if (zoneFilter && !zoneFilter.has(String(zone.id))) continue;
+    const own = new Set<string>();
+    let anyLeftOut = false;
+    for (const { item, parent } of records) {
+      if (parent?.id !== zone.id) continue;
+      const reason = recordLeftOut(item, owners);
+      if (reason) {
+        anyLeftOut = true;
+        leftOut.push({ type: RECORD, id: `${String(zone.id)}/${String(item.id)}`, reason });
+      } else own.add(`${String(item.name)}:${String(item.type)}`);
+    }
+    if (own.size === 0) continue;
+    // The bare zone id adopts every record; with some owned elsewhere, name the adopted sets.
+    const id = anyLeftOut ? `${String(zone.id)}/${[...own].sort().join(",")}` : String(zone.id);
+    out.push({ type: ZONE_RECORDS, id, name: "", sortKey: `${String(zone.name)}\u0000\u0000${String(zone.id)}` });
+  }
+  return out;
+}
+
+function labelOf(source: Source, item: Item, parent: Item | undefined): string {
+  if (source.label) return source.label(item, parent);
+  if (source.token === RECORD) return `${String(parent?.name)}-${item.name === "@" ? "apex" : String(item.name)}-${String(item.type)}`;
+  const own = item.name ?? item.hostname ?? item.handle ?? item.id;
+  return parent ? `${String(parent.name ?? parent.id)}-${String(own)}` : String(own);
+}
+
+/**
+ * What orders objects that share a name: creation order (then the id, numbers by value), so an
+ * object added later takes the next suffix and the names already in a program never move.
+ */
+function sortKeyOf(item: Item): string {
+  const id = typeof item.id === "number" ? String(item.id).padStart(15, "0") : String(item.id ?? "");
+  return `${String(item.created_at ?? "")}\u0000${id}`;
+}
+
+/**
+ * Readable, unique names: the label made safe for a Pulumi name (and a program variable), with
+ * `-2`, `-3`, ... only where several objects of one type share it, in a stable order.
+ */
+function nameEntries(entries: (ImportEntry & { sortKey: string })[]): void {
+  const groups = new Map<string, (ImportEntry & { sortKey: string })[]>();
+  for (const e of entries) {
+    const base = slug(e.sortKey.split("\u0000")[0]!) || "object";
+    const key = `${e.type}\u0000${base}`;
+    (groups.get(key) ?? groups.set(key, []).get(key)!).push(e);
+  }
+  const taken = new Set<string>();
+  for (const [key, group] of groups) {
+    const base = key.split("\u0000")[1]!;
+    group.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
+    group.forEach((e, i) => {
+      let name = i === 0 ? base : `${base}-${i + 1}`;
+      // A label ending in "-2" of its own could meet a suffixed one: keep counting.
+      for (let n = i + 2; taken.has(`${e.type}\u0000${name}`); n++) name = `${base}-${n}`;
+      taken.add(`${e.type}\u0000${name}`);
+      e.name = name;
+    });
+  }
+  entries.sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : 1) : a.type < b.type ? -1 : 1));
+}
+
+/** Lower-case letters, digits and dashes; URLs lose their scheme and query (which may carry a secret). */
+export function slug(label: string): string {
+  const noUrl = label.replace(/^[a-z]+:\/\//i, "").replace(/[?#].*$/, "");
+  return noUrl
+    .toLowerCase()
+    .replace(/@/g, "-at-")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+}
+
+function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async (task) => {
+    if (running >= n) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}

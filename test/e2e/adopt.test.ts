@@ -1,0 +1,146 @@
+// Adopting an existing account in one step, with the real pulumi CLI: an account seeded through
+// the API, `nsp-discover > import.json`, `pulumi import --file` in a fresh stack for TypeScript
+// and YAML, the generated program compiles, and `pulumi preview --expect-no-changes` passes.
+import { execFile, execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedAccount, type Seeded } from "../helpers/account-seed";
+import type { EmulatorControl } from "../helpers/emulator";
+import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+
+const execFileAsync = promisify(execFile);
+
+interface ImportFile {
+  resources: { type: string; name: string; id: string }[];
+}
+interface Report {
+  leftOut: { type: string; id: string; reason: string }[];
+}
+
+let emulator: EmulatorProcess;
+let api: EmulatorControl;
+let token: string;
+let seeded: Seeded;
+let file: ImportFile;
+let report: Report;
+let work: string;
+const stacks: Stack[] = [];
+
+const plugins = `plugins:\n  providers:\n    - name: nsp\n      path: ${join(ROOT, "bin")}\n`;
+
+beforeAll(async () => {
+  emulator = await startEmulatorProcess();
+  token = emulator.accounts.demo!;
+  api = emulator.control();
+  seeded = await seedAccount(api, { zones: 3, records: 300 });
+  work = mkdtempSync(join(tmpdir(), "nsp-e2e-adopt-"));
+  // Asynchronously: a blocked event loop would miss the emulator closing idle keep-alive sockets.
+  const run = await execFileAsync(process.execPath, [join(ROOT, "bin/nsp-discover"), "--report", join(work, "report.json")], {
+    env: { PATH: process.env.PATH, NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  expect(run.stdout + run.stderr).not.toContain(token);
+  writeFileSync(join(work, "import.json"), run.stdout);
+  file = JSON.parse(run.stdout) as ImportFile;
+  report = JSON.parse(readFileSync(join(work, "report.json"), "utf8")) as Report;
+});
+
+afterAll(async () => {
+  for (const s of stacks) s.cleanup();
+  await emulator?.stop();
+});
+
+async function freshStack(dir: string): Promise<Stack> {
+  const stack = await Stack.init(dir);
+  stacks.push(stack);
+  await stack.setConfig("nsp:apiToken", token, true);
+  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  return stack;
+}
+
+/**
+ * `pulumi import --file` of the discovered account; every object is imported. Without
+ * --skip-preview the CLI reads everything twice (its preview, then the import itself).
+ */
+async function importAll(stack: Stack, out: string): Promise<string> {
+  await api.resetStats();
+  await stack.run(["import", "--file", join(work, "import.json"), "--yes", "--skip-preview", "--out", out]);
+  const stats = await api.stats();
+  expect(stats.mutating).toBe(0);
+  // The Reads of the records come from their zone's list pages, not one GET per record.
+  const records = file.resources.filter((r) => r.type === "nsp:dns:Record").length;
+  const zones = file.resources.filter((r) => r.type === "nsp:dns:Zone").length;
+  expect(stats.total, JSON.stringify(stats.byRoute)).toBeLessThanOrEqual(Math.ceil(records / 500) + 2 * zones + (file.resources.length - records - zones));
+  const state = await stack.exportState();
+  const imported = state.deployment.resources.filter((r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"));
+  expect(imported).toHaveLength(file.resources.length);
+  return readFileSync(out, "utf8");
+}
+
+describe("adopting a whole account with nsp-discover and pulumi import", () => {
+  it("the file holds every object of the account, or reports it as owned by another", async () => {
+    const inFile = new Set(file.resources.map((r) => `${r.type} ${r.id}`));
+    const left = new Set(report.leftOut.map((r) => `${r.type} ${r.id}`));
+    const accounted = (type: string, id: string) => expect(inFile.has(`${type} ${id}`) || left.has(`${type} ${id}`), `${type} ${id}`).toBe(true);
+    const zones = await api.list<{ id: number; dnssec: boolean; transfer: { allow: string[] } }>("/dns/zones");
+    for (const z of zones) {
+      accounted("nsp:dns:Zone", String(z.id));
+      if (z.dnssec) accounted("nsp:dns:ZoneDnssec", String(z.id));
+      if (z.transfer.allow.length) accounted("nsp:dns:ZoneTransfer", String(z.id));
+      for (const r of await api.list<{ id: number }>(`/dns/zones/${z.id}/records`)) accounted("nsp:dns:Record", `${z.id}/${r.id}`);
+    }
+    for (const s of await api.list<{ id: number }>("/cdn/sites")) accounted("nsp:cdn:Site", String(s.id));
+    for (const r of await api.list<{ id: number }>("/security/rules")) accounted("nsp:security:Rule", String(r.id));
+    for (const ca of await api.list<{ id: number }>("/rpki/cas")) {
+      accounted("nsp:rpki:Ca", String(ca.id));
+      for (const roa of await api.list<{ id: number }>(`/rpki/cas/${ca.id}/roas`)) accounted("nsp:rpki:Roa", `${ca.id}/${roa.id}`);
+    }
+    for (const d of await api.list<{ id: number }>("/mail/domains")) {
+      accounted("nsp:mail:Domain", String(d.id));
+      for (const [type, path] of [["Mailbox", "mailboxes"], ["Alias", "aliases"], ["Group", "groups"]] as const) {
+        for (const o of await api.list<{ id: string }>(`/mail/domains/${d.id}/${path}`)) accounted(`nsp:mail:${type}`, `${d.id}/${o.id}`);
+      }
+    }
+    for (const t of await api.list<{ id: number; hostnames: { managed_by?: string }[] }>("/link/tunnels")) {
+      accounted("nsp:link:Tunnel", String(t.id));
+      for (const h of t.hostnames) accounted("nsp:link:TunnelHostnames", `${t.id}/${h.managed_by}`);
+    }
+    for (const p of await api.list<{ id: string }>("/vgate/pbx")) {
+      accounted("nsp:vgate:Pbx", p.id);
+      for (const [type, path] of [["Extension", "extensions"], ["RingGroup", "groups"], ["Ivr", "ivrs"]] as const) {
+        for (const o of await api.list<{ id: string }>(`/vgate/pbx/${p.id}/${path}`)) accounted(`nsp:vgate:${type}`, `${p.id}/${o.id}`);
+      }
+    }
+    for (const w of await api.list<{ id: number }>("/webhooks")) accounted("nsp:index:Webhook", String(w.id));
+    expect(file.resources.filter((r) => r.type === "nsp:dns:Record")).toHaveLength(seeded.records);
+  });
+
+  it("TypeScript: pulumi import --file, the generated program compiles, preview shows no change", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "nsp-e2e-adopt-ts-"));
+    writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-ts\nruntime: nodejs\n${plugins}`);
+    for (const f of ["package.json", "tsconfig.json"]) copyFileSync(join(ROOT, "examples/typescript", f), join(dir, f));
+    writeFileSync(join(dir, "index.ts"), "");
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+    const stack = await freshStack(dir);
+    const code = await importAll(stack, join(dir, "index.ts"));
+    expect(code).toContain('from "@nsp/pulumi"');
+    expect(code).toContain("new nsp.dns.Record(");
+    execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { stdio: "pipe" });
+    await stack.preview(["--expect-no-changes"]);
+    expect(stack.artefacts()).not.toContain(token);
+  });
+
+  it("YAML: pulumi import --file, the generated program previews with no change", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "nsp-e2e-adopt-yaml-"));
+    writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-yaml\nruntime: yaml\n${plugins}`);
+    const stack = await freshStack(dir);
+    const generated = await importAll(stack, join(dir, "program.yaml"));
+    writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-yaml\nruntime: yaml\n${plugins}\n${generated}`);
+    await stack.preview(["--expect-no-changes"]);
+    expect(stack.artefacts()).not.toContain(token);
+  });
+});

@@ -1,0 +1,185 @@
+// nsp-discover (the built bin) against a live emulator account, then every object it found
+// imported through the plugin over gRPC as `pulumi import` does: Read with only the id, Check,
+// and a Diff that finds no change, counting the requests those Reads make.
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../../emulator/src/server";
+import { sources, notDiscovered } from "../../provider/src/discover/sources";
+import { resources } from "../../provider/src/registry";
+import { seedAccount, type Seeded } from "../helpers/account-seed";
+import { EmulatorControl } from "../helpers/emulator";
+import { ROOT, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
+import { providerChecks } from "../helpers/provider-checks";
+
+interface ImportFile {
+  nameTable: Record<string, string>;
+  resources: { type: string; name: string; id: string }[];
+}
+
+let emulator: Awaited<ReturnType<typeof startEmulator>>;
+let control: EmulatorControl;
+let plugin: PluginHandle;
+let token: string;
+let seeded: Seeded;
+const { checked } = providerChecks(() => ({ plugin, control }));
+
+async function runDiscover(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(ROOT, "bin/nsp-discover"), ...args], {
+    env: { PATH: process.env.PATH, NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const code = await new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? -1)));
+  return { code, stdout, stderr };
+}
+
+async function discoverFile(args: string[] = []): Promise<ImportFile> {
+  const run = await runDiscover(args);
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout + run.stderr).not.toContain(token);
+  return JSON.parse(run.stdout) as ImportFile;
+}
+
+beforeAll(async () => {
+  token = `svc_${"cd34".repeat(8)}`;
+  emulator = await startEmulator({ accounts: [{ name: "demo", token }] });
+  control = new EmulatorControl(emulator.baseUrl, token);
+  seeded = await seedAccount(control, { zones: 3, records: 300 });
+  plugin = await startPlugin();
+  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, requestsPerMinute: 0 });
+}, 60_000);
+
+afterAll(async () => {
+  await plugin?.stop();
+  await emulator?.close();
+});
+
+describe("nsp-discover", () => {
+  it("knows every resource type: discovered from a list, or left out with a reason", () => {
+    const covered = new Set([...sources.map((s) => s.token), ...Object.keys(notDiscovered)]);
+    expect(resources.map((r) => r.token).filter((t) => !covered.has(t))).toEqual([]);
+    // ...and names nothing the provider does not serve (a renamed type would go unnoticed).
+    const tokens = new Set(resources.map((r) => r.token));
+    expect(Object.keys(notDiscovered).filter((t) => !tokens.has(t))).toEqual([]);
+  });
+
+  it("reads the account with a few lists, and every object is in the file or reported left out", async () => {
+    await control.resetStats();
+    const reportPath = join(tmpdir(), `nsp-discover-report-${process.pid}.json`);
+    const run = await runDiscover(["--report", reportPath]);
+    expect(run.code, run.stderr).toBe(0);
+    const stats = await control.stats();
+    expect(stats.mutating).toBe(0);
+    expect(stats.total).toBeLessThanOrEqual(60);
+    expect(stats.rateLimited).toBe(0);
+    expect(run.stderr).toMatch(/objects to import/);
+    const file = JSON.parse(run.stdout) as ImportFile;
+    expect(file.nameTable).toEqual({});
+
+    // Names: readable, unique per type, a suffix only where two records share zone, name and type.
+    const keys = file.resources.map((r) => `${r.type} ${r.name}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    const names = file.resources.filter((r) => r.type === "nsp:dns:Record").map((r) => r.name);
+    expect(names).toEqual(expect.arrayContaining(["adopt0-example-www-a", "adopt0-example-www-a-2", "adopt1-example-txt0-txt"]));
+    expect(names.filter((n) => /-\d+$/.test(n))).toEqual(["adopt0-example-www-a-2"]);
+
+    // Completeness: every record of every zone is imported or reported as published by the mail domain.
+    const report = JSON.parse(readFileSync(reportPath, "utf8")) as { leftOut: { type: string; id: string; reason: string }[] };
+    const ids = new Set(file.resources.map((r) => `${r.type} ${r.id}`));
+    const left = new Set(report.leftOut.map((r) => `${r.type} ${r.id}`));
+    for (const zoneId of seeded.zoneIds) {
+      for (const r of await control.list<{ id: number }>(`/dns/zones/${zoneId}/records`)) {
+        const key = `nsp:dns:Record ${zoneId}/${r.id}`;
+        expect(ids.has(key) || left.has(key), key).toBe(true);
+      }
+    }
+    expect(report.leftOut.filter((l) => l.type === "nsp:dns:Record").every((l) => /published by mail domain/.test(l.reason))).toBe(true);
+    expect(file.resources.filter((r) => r.type === "nsp:dns:Record")).toHaveLength(seeded.records);
+    const types = new Set(file.resources.map((r) => r.type));
+    for (const t of ["nsp:dns:Zone", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer", "nsp:cdn:Site", "nsp:security:Rule", "nsp:rpki:Ca", "nsp:rpki:Roa", "nsp:mail:Domain", "nsp:mail:Mailbox", "nsp:mail:Alias", "nsp:mail:Group", "nsp:link:Tunnel", "nsp:link:TunnelHostnames", "nsp:vgate:Pbx", "nsp:vgate:Extension", "nsp:vgate:RingGroup", "nsp:vgate:Ivr", "nsp:index:Webhook"]) {
+      expect(types, t).toContain(t);
+    }
+    // The sites the tunnel's hostnames made belong to the TunnelHostnames, not to a second Site.
+    expect(file.resources.filter((r) => r.type === "nsp:cdn:Site")).toHaveLength(1);
+    expect(report.leftOut.filter((l) => l.type === "nsp:cdn:Site")).toHaveLength(2);
+    rmSync(reportPath, { force: true });
+
+    // Stable: a later run gives every object the same name, and a record added meanwhile with the
+    // same zone, name and type takes the next suffix instead of moving the others.
+    const www = (f: ImportFile) => f.resources.filter((r) => r.name.startsWith("adopt0-example-www-a"));
+    const added = await control.post<{ id: number }>(`/dns/zones/${seeded.zoneIds[0]}/records`, { name: "www", type: "A", content: "192.0.2.1", ttl: 300 });
+    const again = await discoverFile();
+    expect(www(again)).toEqual([...www(file), { type: "nsp:dns:Record", name: "adopt0-example-www-a-3", id: `${seeded.zoneIds[0]}/${added.id}` }]);
+    await control.delete(`/dns/zones/${seeded.zoneIds[0]}/records/${added.id}`);
+    expect(await discoverFile()).toEqual(file);
+  });
+
+  it("imports every object through Read, Check and Diff with no change, with a few list pages for the records", async () => {
+    const file = await discoverFile();
+    await control.resetStats();
+    const reads = await Promise.all(file.resources.map((r) => plugin.read(r.type, r.name, r.id)));
+    const stats = await control.stats();
+    const records = file.resources.filter((r) => r.type === "nsp:dns:Record").length;
+    const zones = seeded.zoneIds.length;
+    const others = file.resources.length - records - zones;
+    // One GET per zone, ceil(n/500) pages of records per zone, one request per other object.
+    expect(stats.total).toBeLessThanOrEqual(Math.ceil(records / 500) + 2 * zones + others);
+    expect(stats.mutating).toBe(0);
+    await Promise.all(
+      file.resources.map(async (r, i) => {
+        const read = reads[i]!;
+        expect(read.id, `${r.type} ${r.id}`).not.toBe("");
+        const inputs = await checked(r.type, read.inputs);
+        const d = await plugin.diff(r.type, r.name, read.id, read.properties, inputs, read.inputs);
+        expect(d.changes, `${r.type} ${r.id}: ${JSON.stringify(d)}`).toBe(false);
+      }),
+    );
+  }, 120_000);
+
+  it("filters by type and zone, and emits one ZoneRecords per zone on request", async () => {
+    const dns = await discoverFile(["--type", "nsp:dns:*"]);
+    expect(new Set(dns.resources.map((r) => r.type))).toEqual(new Set(["nsp:dns:Zone", "nsp:dns:Record", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer"]));
+
+    const one = await discoverFile(["--zone", "adopt1.example", "--type", "nsp:dns:Zone,nsp:dns:Record"]);
+    expect(one.resources.filter((r) => r.type === "nsp:dns:Zone").map((r) => r.id)).toEqual([String(seeded.zoneIds[1])]);
+    expect(one.resources.every((r) => r.id.startsWith(`${seeded.zoneIds[1]}`))).toBe(true);
+
+    const whole = await discoverFile(["--zone-records", "--type", "nsp:dns:*"]);
+    const lists = whole.resources.filter((r) => r.type === "nsp:dns:ZoneRecords");
+    expect(whole.resources.some((r) => r.type === "nsp:dns:Record")).toBe(false);
+    expect(lists).toHaveLength(3);
+    // The zone with the mail domain names the record sets it adopts, leaving the published ones out.
+    const withMail = lists.find((r) => r.id.startsWith(`${seeded.zoneIds[0]}/`))!;
+    expect(withMail.id).toContain("www:A");
+    expect(withMail.id).not.toContain("_dmarc");
+    for (const r of lists) {
+      const read = await plugin.read(r.type, r.name, r.id);
+      const inputs = await checked(r.type, read.inputs);
+      expect((await plugin.diff(r.type, r.name, read.id, read.properties, inputs, read.inputs)).changes).toBe(false);
+    }
+  }, 120_000);
+
+  it("rejects bad options before any request, naming the option, and never prints the token", async () => {
+    await control.resetStats();
+    const badType = await runDiscover(["--type", "nsp:nope:*"]);
+    expect(badType.code).not.toBe(0);
+    expect(badType.stderr).toMatch(/--type nsp:nope:\* matches no resource type/);
+    const badRate = await runDiscover(["--requests-per-minute=-3"]);
+    expect(badRate.code).toBe(2);
+    expect(badRate.stderr).toMatch(/--requests-per-minute/);
+    const noToken = await runDiscover([], { NSP_API_TOKEN: "" });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toMatch(/NSP_API_TOKEN/);
+    expect((await control.stats()).total).toBe(0);
+    const wrongToken = await runDiscover([], { NSP_API_TOKEN: "svc_wrongwrongwrong" });
+    expect(wrongToken.code).toBe(1);
+    expect(wrongToken.stderr).toMatch(/unauthorized|401/i);
+    expect(wrongToken.stderr).not.toContain("svc_wrongwrongwrong");
+  }, 60_000);
+});
