@@ -6,6 +6,7 @@
 //   pulumi-nsp-sdk-go-v<version>.tar.gz                 the Go SDK module, with go.mod and go.sum
 //   nsp-pulumi-dynamic-<version>.tgz                    @nsp/pulumi-dynamic
 //   nsp-emulator-<version>.tgz                          @nsp/emulator (bin nsp-emulator)
+//   nsp-discover-<version>.tgz                          @nsp/discover (bin nsp-discover)
 //   manifest.json                                       the list above with sizes and the time taken
 // Nothing is published: the archives go to GitHub releases and the packages to npm, PyPI and a
 // Go module tag from CI with the project's credentials, which our machines do not have.
@@ -119,34 +120,55 @@ timed("@nsp/pulumi", () => {
 
 timed("@nsp/pulumi-dynamic", () => npmPack(join(root, "sdk", "dynamic")));
 
-timed("@nsp/emulator", () => {
-  const stage = join(work, "emulator");
+/** An npm package of one bundled command-line tool: its bin launcher and its one-file bundle. */
+function toolPackage({ name, bin, bundle, description, keywords, usage }) {
+  const stage = join(work, bin);
   mkdirSync(join(stage, "bin"), { recursive: true });
   mkdirSync(join(stage, "dist"), { recursive: true });
-  copyFileSync(join(root, "bin", "nsp-emulator"), join(stage, "bin", "nsp-emulator"));
-  chmodSync(join(stage, "bin", "nsp-emulator"), 0o755);
-  copyFileSync(join(root, "dist", "emulator.js"), join(stage, "dist", "emulator.js"));
+  copyFileSync(join(root, "bin", bin), join(stage, "bin", bin));
+  chmodSync(join(stage, "bin", bin), 0o755);
+  copyFileSync(join(root, "dist", bundle), join(stage, "dist", bundle));
   const { license, homepage, repository, engines } = readJson("package.json");
   const pkg = {
-    name: "@nsp/emulator",
+    name,
     version,
-    description: "A local emulator of the Network Services Platform API, for tests and CI: a real HTTP server on 127.0.0.1.",
-    keywords: ["nsp", "emulator", "pulumi", "testing"],
+    description,
+    keywords,
     license,
     ...(homepage ? { homepage } : {}),
     ...(repository ? { repository } : {}),
-    bin: { "nsp-emulator": "bin/nsp-emulator" },
-    files: ["bin/nsp-emulator", "dist/emulator.js"],
+    bin: { [bin]: `bin/${bin}` },
+    files: [`bin/${bin}`, `dist/${bundle}`],
     engines,
   };
   writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
-  writeFileSync(
-    join(stage, "README.md"),
-    "# @nsp/emulator\n\nAn emulator of the Network Services Platform API. `npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE]`\n" +
-      'prints one JSON line when ready: `{"baseUrl":"http://127.0.0.1:PORT/api/v1","accounts":{"demo":"svc_..."}}`.\n',
-  );
+  writeFileSync(join(stage, "README.md"), `# ${name}\n\n${description}\n\n${usage}\n`);
   npmPack(stage);
-});
+}
+
+timed("@nsp/emulator", () =>
+  toolPackage({
+    name: "@nsp/emulator",
+    bin: "nsp-emulator",
+    bundle: "emulator.js",
+    description: "A local emulator of the Network Services Platform API, for tests and CI: a real HTTP server on 127.0.0.1.",
+    keywords: ["nsp", "emulator", "pulumi", "testing"],
+    usage:
+      "`npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE]` prints one JSON line when ready: " +
+      '`{"baseUrl":"http://127.0.0.1:PORT/api/v1","accounts":{"demo":"svc_..."}}`.',
+  }),
+);
+
+timed("@nsp/discover", () =>
+  toolPackage({
+    name: "@nsp/discover",
+    bin: "nsp-discover",
+    bundle: "discover.js",
+    description: "Reads a whole Network Services Platform account and writes a Pulumi bulk-import file (`pulumi import --file`) for the nsp provider.",
+    keywords: ["nsp", "pulumi", "import"],
+    usage: "`NSP_API_TOKEN=svc_... npx nsp-discover > import.json`, then `pulumi import --file import.json --yes --out index.ts`. `--help` lists the filters.",
+  }),
+);
 
 // --- the Python SDK: wheel and sdist, built with `build` from a virtualenv kept outside the repo --
 timed("pulumi_nsp (wheel, sdist)", () => {

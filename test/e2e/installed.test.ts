@@ -73,6 +73,7 @@ beforeAll(async () => {
         "@nsp/pulumi": `file:../downloads/nsp-pulumi-${version}.tgz`,
         "@nsp/pulumi-dynamic": `file:../downloads/nsp-pulumi-dynamic-${version}.tgz`,
         "@nsp/emulator": `file:../downloads/nsp-emulator-${version}.tgz`,
+        "@nsp/discover": `file:../downloads/nsp-discover-${version}.tgz`,
         typescript: "^5.9.3",
         "@types/node": "^20.19.0",
       },
@@ -100,7 +101,7 @@ describe("nsp installed from its release, outside the repository", () => {
     expect(listed).toContainEqual(expect.objectContaining({ name: "nsp", kind: "resource", version }));
   });
 
-  it("2. TypeScript on the SDK tarball: up, no-change preview, drift refresh, destroy; one @pulumi/pulumi", async () => {
+  it("2. TypeScript on the SDK tarball: up, no-change preview, nsp-discover, drift refresh, destroy; one @pulumi/pulumi", async () => {
     const copies = execFileSync("find", [join(root, "node", "node_modules"), "-path", "*/@pulumi/pulumi/package.json"], { encoding: "utf8" }).trim().split("\n");
     expect(copies.map((p) => relative(root, p))).toEqual(["node/node_modules/@pulumi/pulumi/package.json"]);
     // JavaScript and declarations: nothing for the user to compile.
@@ -132,6 +133,12 @@ describe("nsp installed from its release, outside the repository", () => {
     const www = (await records()).find((r) => r.name === "www")!;
     expect(www.ttl).toBe(300);
     await stack.preview(["--expect-no-changes"]);
+
+    // nsp-discover, from its installed bin, finds what the program made.
+    const discover = join(root, "node", "node_modules", ".bin", "nsp-discover");
+    const importFile = JSON.parse(sh(discover, [], root, { NSP_API_TOKEN: emulator.accounts.demo!, NSP_BASE_URL: emulator.baseUrl })) as { resources: { type: string; id: string }[] };
+    expect(importFile.resources).toContainEqual(expect.objectContaining({ type: "nsp:dns:Zone", id: String(zoneId) }));
+    expect(importFile.resources).toContainEqual(expect.objectContaining({ type: "nsp:dns:Record", id: `${String(zoneId)}/${www.id}` }));
 
     await api.patch(`/dns/zones/${zoneId as string}/records/${www.id}`, { ttl: 900 });
     const refresh = await stack.refresh();
