@@ -335,7 +335,8 @@ describe("nsp:sgate:Consent", () => {
     const sender = await control.post("/sgate/senders", { name: "Shop" });
     const inputs = await checked(CONSENT, { recipient: "+12025550177", proof: "keyword START", senderId: sender.id, source: "keyword", grantedAt: "2026-02-01T10:00:00Z" });
     const { id, properties } = await createClean(CONSENT, inputs);
-    expect(properties).toMatchObject({ senderId: sender.id, grantedAt: "2026-02-01T10:00:00Z" });
+    // The state holds the API's spelling of the instant; the inputs keep the program's (createClean checks them).
+    expect(properties).toMatchObject({ senderId: sender.id, grantedAt: "2026-02-01T10:00:00.000Z" });
     await control.delete(`/sgate/consents/${id}`);
     expect((await plugin.read(CONSENT, "r", id, properties, inputs)).id).toBe("");
   });

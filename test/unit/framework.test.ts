@@ -3,7 +3,7 @@ import { z } from "zod";
 import { checkProperties } from "../../provider/src/framework/check";
 import { diffResource } from "../../provider/src/framework/diff";
 import { makeSecret, OUTPUT_SIG, SIG_KEY, UNKNOWN, unwrapProperties, wrapSecrets } from "../../provider/src/framework/property-values";
-import { fromWire, idRef, isoTimestamp, toWire, wireTimestamp } from "../../provider/src/framework/wire";
+import { fromWire, idRef, isoTimestamp, sameInstant, toWire, wireTimestamp } from "../../provider/src/framework/wire";
 import { record } from "../../provider/src/resources/dns/record";
 import { zone } from "../../provider/src/resources/dns/zone";
 
@@ -56,6 +56,14 @@ describe("wire conversion", () => {
     expect(isoTimestamp("not a date")).toBe("not a date");
     expect(wireTimestamp.parse(1763726400.25)).toBe(iso);
     expect(wireTimestamp.parse(iso)).toBe(iso);
+  });
+
+  it("takes two spellings of one instant in a timestamp property as the same value, and nothing else", () => {
+    expect(sameInstant("grantedAt", "2026-02-01T10:00:00Z", "2026-02-01T10:00:00.000Z")).toBe(true);
+    expect(sameInstant("at", "2026-02-01T11:00:00+01:00", "2026-02-01T10:00:00.000Z")).toBe(true);
+    expect(sameInstant("grantedAt", "2026-02-01T10:00:00Z", "2026-02-01T10:00:01.000Z")).toBe(false);
+    expect(sameInstant("content", "2026-02-01T10:00:00Z", "2026-02-01T10:00:00.000Z")).toBe(false);
+    expect(sameInstant("grantedAt", "soon", "soon ")).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { AnyResource } from "./definition";
 import { isUnknown, containsUnknown, type PropertyMap } from "./property-values";
+import { sameInstant } from "./wire";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
 
@@ -65,10 +66,12 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
 }
 
 /**
- * The definition's own equivalence of two spellings of one input. A value it cannot read (a state
- * hand-edited, or from an older version) is not the same.
+ * Two spellings of one input that mean the same: one instant in a timestamp property, or the
+ * definition's own equivalence. A value it cannot read (a state hand-edited, or from an older
+ * version) is not the same.
  */
 export function sameValue(def: AnyResource, key: string, prev: unknown, next: unknown, args: PropertyMap): boolean {
+  if (sameInstant(key, prev, next)) return true;
   const same = def.sameValue?.[key];
   if (!same || prev === undefined || prev === null || next === undefined || next === null) return false;
   try {

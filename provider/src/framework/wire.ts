@@ -43,6 +43,16 @@ export function isoTimestamp(value: unknown): unknown {
   return value;
 }
 
+/**
+ * Two spellings of one instant in a property named like a timestamp: an input the program wrote
+ * as `...T10:00:00Z` comes back as `...T10:00:00.000Z`, and that is no change.
+ */
+export function sameInstant(key: string, a: unknown, b: unknown): boolean {
+  if (!TIMESTAMP_PROPERTY.test(key) || typeof a !== "string" || typeof b !== "string") return false;
+  const [x, y] = [isoTimestamp(a), isoTimestamp(b)];
+  return x !== a || y !== b ? x === y : false;
+}
+
 /** A response field holding a timestamp, in either form; parsed into the stored ISO string. */
 export const wireTimestamp = z.union([z.string(), z.number()]).transform((v) => isoTimestamp(v) as string);
 
