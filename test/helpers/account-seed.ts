@@ -1,6 +1,6 @@
 // Fills an emulator account through the API with one or more of every kind of object a team
-// brings to adoption: zones full of records of every type, zone settings, an edge site with a
-// rule, RPKI, mail, a tunnel, a PBX and a webhook. Used by the adoption e2e test and bench P7.
+// brings to adoption: zones full of records of every type, zone settings, a reverse zone with a
+// range, an edge site with a rule, RPKI, mail, a tunnel, a PBX and a webhook. Used by the adoption e2e test and bench P7.
 import type { EmulatorControl } from "./emulator";
 
 export interface SeedOptions {
@@ -51,6 +51,12 @@ export async function seedAccount(api: EmulatorControl, opts: SeedOptions): Prom
     const result = await api.post<{ added: number }>(`/dns/zones/${zone.id}/import`, { text: `${lines.join("\n")}\n`, mode: "apply" });
     if (result.added !== lines.length) throw new Error(`zone ${zone.id}: the import added ${result.added} of ${lines.length} records`);
   }
+  // A reverse zone with a range granted in it: ranges live only in reverse zones. Its third octet
+  // comes from the prefix, so that several seeds can share an emulator.
+  const octet = [...prefix].reduce((sum, c) => sum + c.charCodeAt(0), 0) % 256;
+  const reverse = await api.post<{ id: number }>("/dns/zones", { service_id: dnsService, name: `${octet}.51.198.in-addr.arpa` });
+  await api.post(`/dns/zones/${reverse.id}/ranges`, { prefix: `198.51.${octet}.0/26`, owner: `${prefix}-customer` });
+
   const [first, second] = zoneIds as [number, number];
   await api.put(`/dns/zones/${first}/dnssec`, { enabled: true });
   await api.put(`/dns/zones/${second ?? first}/transfer`, { allow: ["198.51.100.0/24"], notify: ["198.51.100.53"], tsig: true });

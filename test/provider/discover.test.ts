@@ -144,7 +144,7 @@ describe("nsp-discover", () => {
 
   it("filters by type and zone, and emits one ZoneRecords per zone on request", async () => {
     const dns = await discoverFile(["--type", "nsp:dns:*"]);
-    expect(new Set(dns.resources.map((r) => r.type))).toEqual(new Set(["nsp:dns:Zone", "nsp:dns:Record", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer"]));
+    expect(new Set(dns.resources.map((r) => r.type))).toEqual(new Set(["nsp:dns:Zone", "nsp:dns:Record", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer", "nsp:dns:Range"]));
 
     const one = await discoverFile(["--zone", "adopt1.example", "--type", "nsp:dns:Zone,nsp:dns:Record"]);
     expect(one.resources.filter((r) => r.type === "nsp:dns:Zone").map((r) => r.id)).toEqual([String(seeded.zoneIds[1])]);

@@ -56,7 +56,8 @@ export const sources: readonly Source[] = [
     zoneOf: (z) => z.id,
   },
   { token: "nsp:dns:ZoneGrant", parent: "nsp:dns:Zone", list: (z) => `/dns/zones/${z.id}/grants`, key: "email", label: (g, z) => `${str(z?.name)}-${str(g.email)}`, zoneOf: (_g, z) => z?.id },
-  { token: "nsp:dns:Range", parent: "nsp:dns:Zone", list: (z) => `/dns/zones/${z.id}/ranges`, label: (r) => str(r.prefix), zoneOf: (_r, z) => z?.id },
+  // The API documents ranges as "address-range grants in a reverse zone": a forward zone has none.
+  { token: "nsp:dns:Range", parent: "nsp:dns:Zone", parents: (z) => /\.(in-addr|ip6)\.arpa\.?$/i.test(str(z.name)), list: (z) => `/dns/zones/${z.id}/ranges`, label: (r) => str(r.prefix), zoneOf: (_r, z) => z?.id },
   // RPKI
   { token: "nsp:rpki:Ca", list: "/rpki/cas", label: (c) => str(c.handle) },
   { token: "nsp:rpki:Roa", parent: "nsp:rpki:Ca", list: (c) => `/rpki/cas/${c.id}/roas`, label: (r, c) => `${str(c?.handle)}-as${str(r.asn)}-${str(r.prefix)}-${str(r.max_length)}` },
