@@ -173,6 +173,27 @@ export class Stack {
     return dir;
   }
 
+  /**
+   * The head of a YAML program for the emulator, up to its variables: the plugin from this
+   * repository's bin/, and the account's authoritative DNS services as `authDns`. The caller adds
+   * more variables, if any, then `resources:`.
+   */
+  static yamlProgramHead(project: string): string {
+    return `name: ${project}
+runtime: yaml
+plugins:
+  providers:
+    - name: nsp
+      path: ../../bin
+variables:
+  authDns:
+    fn::invoke:
+      function: nsp:dns:getServices
+      arguments: { type: auth_dns }
+      return: services
+`;
+  }
+
   /** A YAML program whose plugin path points at this repository's bin/. */
   static yamlProgramText(program: string): string {
     return program.replace(/path: (\.\.\/)+bin/, `path: ${join(ROOT, "bin")}`);

@@ -27,19 +27,7 @@ afterAll(async () => {
 const RECORDS = 60;
 
 function program(): string {
-  let out = `name: nsp-interrupted
-runtime: yaml
-plugins:
-  providers:
-    - name: nsp
-      path: ../../bin
-variables:
-  authDns:
-    fn::invoke:
-      function: nsp:dns:getServices
-      arguments: { type: auth_dns }
-      return: services
-resources:
+  let out = `${Stack.yamlProgramHead("nsp-interrupted")}resources:
   zone:
     type: nsp:dns:Zone
     properties: { serviceId: "\${authDns[0].id}", name: interrupted.example }

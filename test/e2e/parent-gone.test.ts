@@ -18,19 +18,7 @@ afterAll(async () => {
 });
 
 function program(tag: string): string {
-  return `name: nsp-parent-gone
-runtime: yaml
-plugins:
-  providers:
-    - name: nsp
-      path: ../../bin
-variables:
-  authDns:
-    fn::invoke:
-      function: nsp:dns:getServices
-      arguments: { type: auth_dns }
-      return: services
-  ams:
+  return `${Stack.yamlProgramHead("nsp-parent-gone")}  ams:
     fn::invoke:
       function: nsp:link:getLinkPops
       arguments: { code: ams }

@@ -41,19 +41,7 @@ function pluginStats(stack: Stack): { requests: number; retries: number; rateLim
   return lines.reduce((a, b) => ({ requests: a.requests + b.requests, retries: a.retries + b.retries, rateLimited: a.rateLimited + b.rateLimited }));
 }
 
-const HEADER = `name: nsp-reliability
-runtime: yaml
-plugins:
-  providers:
-    - name: nsp
-      path: ../../bin
-variables:
-  authDns:
-    fn::invoke:
-      function: nsp:dns:getServices
-      arguments: { type: auth_dns }
-      return: services
-resources:
+const HEADER = `${Stack.yamlProgramHead("nsp-reliability")}resources:
 `;
 
 /** A zone and its A records host0..host{n-1}, with the given content for each. */
