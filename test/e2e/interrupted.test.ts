@@ -3,6 +3,8 @@
 // ("When a run is interrupted"), non-interactively. Afterwards the server must hold exactly the
 // program's objects, the state must name them, and a preview must find nothing to do.
 import { execFileSync } from "node:child_process";
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 import { Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
@@ -123,6 +125,27 @@ async function recover(stack: Stack): Promise<{ steps: string[] }> {
   return { steps };
 }
 
+/**
+ * The README's first recovery step, for a file backend: a kill between the truncation and the
+ * write of a checkpoint's metadata sidecar leaves it empty, and every command then fails with
+ * "failed to load checkpoint: EOF". A missing sidecar is read as no metadata.
+ */
+function removeEmptySidecars(stack: Stack): number {
+  let removed = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".attrs") && statSync(path).size === 0) {
+        rmSync(path);
+        removed++;
+      }
+    }
+  };
+  walk(stack.backend);
+  return removed;
+}
+
 async function killedUp(stack: Stack, api: EmulatorControl, point: string, killWhen: () => Promise<boolean>): Promise<RunResult> {
   const run = stack.start(["up", "--yes", "--skip-preview", "--parallel", "8"]);
   await until(point, async () => run.child.exitCode !== null || (await killWhen()));
@@ -182,6 +205,7 @@ describe("a pulumi up killed with SIGKILL", () => {
       const killWhen = await arm(api);
       const started = Date.now();
       await killedUp(stack, api, point, killWhen);
+      const sidecarsAfterKill = removeEmptySidecars(stack);
       const afterKill = count(await serverView(api), (await stateOf(stack)).ids);
       const pendingAfterKill = (await stateOf(stack)).pending;
 
@@ -189,7 +213,7 @@ describe("a pulumi up killed with SIGKILL", () => {
       const view = await serverView(api);
       const state = await stateOf(stack);
       const after = count(view, state.ids);
-      figures.push({ point, program: RECORDS + 1, afterKill: { ...afterKill, pendingCreates: pendingAfterKill }, afterRecovery: after, recovery: steps, seconds: Math.round((Date.now() - started) / 1000) });
+      figures.push({ point, program: RECORDS + 1, afterKill: { ...afterKill, pendingCreates: pendingAfterKill }, afterRecovery: after, recovery: sidecarsAfterKill ? [`delete ${sidecarsAfterKill} empty .attrs sidecar(s) of the file backend`, ...steps] : steps, seconds: Math.round((Date.now() - started) / 1000) });
 
       expect(view.zones.map((z) => z.name)).toEqual(["interrupted.example"]);
       expect(view.records.map((r) => `${r.name} ${r.type} ${r.content}`).sort()).toEqual(wanted);
