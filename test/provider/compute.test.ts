@@ -1,31 +1,19 @@
 // nsp:compute:VmPower and nsp:compute:getVms, through the built plugin binary over gRPC against
 // a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { beforeAll, describe, expect, it } from "vitest";
 import { removeVm } from "../../emulator/src/compute/state";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { isSecret, plain, secret, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const VM = "nsp:compute:VmPower";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"c0de".repeat(8)}`;
+const { emulator, control, plugin } = useProvider({ emulator: { accounts: [{ name: "compute", token }], rateLimitPerMinute: 0 } });
 let vms: Obj[];
 
 beforeAll(async () => {
-  const token = `svc_${"c0de".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "compute", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   vms = await control.list("/vms");
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 async function checked(news: Obj): Promise<Obj> {
