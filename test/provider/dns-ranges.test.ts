@@ -1,31 +1,19 @@
 // nsp:dns:Range (address-range grants in reverse zones) through the built plugin over gRPC.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const RANGE = "nsp:dns:Range";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"ef56".repeat(8)}`;
+const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "ranges", token }] } });
 let serviceId: string;
 
 beforeAll(async () => {
-  const token = `svc_${"ef56".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "ranges", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 async function checked(news: Obj, type = RANGE): Promise<Obj> {
