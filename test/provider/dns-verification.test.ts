@@ -1,10 +1,9 @@
 // nsp:dns:ZoneVerification through the built plugin over gRPC: it polls the API's verify
 // operation until the emulator's public-DNS view delegates the zone to the service.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { secret, startPlugin, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const VERIFY = "nsp:dns:ZoneVerification";
@@ -12,24 +11,12 @@ const NS = ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"];
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-let token: string;
+const token = `svc_${"a1b2".repeat(8)}`;
+const { emulator, control, plugin } = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
 let serviceId: string;
 
 beforeAll(async () => {
-  token = `svc_${"a1b2".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "verify", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 async function checked(news: Obj, type = VERIFY): Promise<Obj> {
