@@ -1,9 +1,8 @@
 // nsp:dns:ZoneRecords through the built plugin binary over gRPC, against a live emulator; request
 // counts come from the emulator's /_emulator/stats.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const ZR = "nsp:dns:ZoneRecords";
 const RECORD = "nsp:dns:Record";
@@ -21,25 +20,13 @@ interface ApiRecord extends Rec {
   proxied: boolean;
 }
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-let token: string;
+const token = `svc_${"cd34".repeat(8)}`;
+const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 }, config: { requestsPerMinute: 0 } });
 let serviceId: number;
 
 beforeAll(async () => {
-  token = `svc_${"cd34".repeat(8)}`;
   // Rate limits off on both sides: the counts below are the requests themselves.
-  emulator = await startEmulator({ accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = (await control.services()).find((s) => s.type === "auth_dns")!.id;
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, requestsPerMinute: 0 });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 async function createZone(name: string): Promise<string> {
