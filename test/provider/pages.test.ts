@@ -1,29 +1,14 @@
 // Static-site projects, driven through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { plain, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const PROJECT = "nsp:pages:Project";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"9a9e".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "pages", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
+const token = `svc_${"9a9e".repeat(8)}`;
+const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "pages", token }] } });
 
 async function checked(news: Obj): Promise<Obj> {
   const { inputs, failures } = await plugin.check(PROJECT, "x", news);
