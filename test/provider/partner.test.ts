@@ -1,29 +1,14 @@
 // Managed partner customers, driven through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { describe, expect, it } from "vitest";
 import { setPartnerMode } from "../../emulator/src/partner/state";
-import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { plain, secret, startPlugin, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const SUBJECT = "nsp:partner:Subject";
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"9a27".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "partnertest", token }, { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
+const token = `svc_${"9a27".repeat(8)}`;
+const { emulator, control, plugin } = useProvider({ emulator: { accounts: [{ name: "partnertest", token }, { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` }] } });
 
 async function checked(news: Obj): Promise<Obj> {
   const { inputs, failures } = await plugin.check(SUBJECT, "x", news);
