@@ -1,33 +1,21 @@
 // Security rules, driven through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { plain, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const RULE = "nsp:security:Rule";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"5ec0".repeat(8)}`;
+const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "security", token }] } });
 let siteId: string;
 let zoneId: string;
 
 beforeAll(async () => {
-  const token = `svc_${"5ec0".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "security", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   const dns = (await control.services()).find((s) => s.type === "auth_dns")!;
   siteId = String((await control.post<{ id: number }>("/cdn/sites", { hostname: "www.sec.example", origin: "203.0.113.60" })).id);
   zoneId = String((await control.post<{ id: number }>("/dns/zones", { service_id: dns.id, name: "sec-zone.example" })).id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 async function checked(news: Obj): Promise<Obj> {
