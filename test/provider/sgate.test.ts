@@ -1,12 +1,9 @@
 // The messaging-gateway resources (number settings, brands, campaigns, senders, templates,
 // consents, broadcasts) and nsp:sgate:getNumbers, through the built plugin binary over gRPC
 // against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { describe, expect, it } from "vitest";
 import { SEED_NUMBERS } from "../../emulator/src/sgate/state";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:sgate:NumberSettings";
 const BRAND = "nsp:sgate:Brand";
@@ -20,24 +17,8 @@ const enc = encodeURIComponent;
 
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"5d5d".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
+const token = `svc_${"5d5d".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing, importClean } = useProvider({ emulator: { accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 } });
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
 
