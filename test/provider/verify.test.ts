@@ -1,31 +1,16 @@
 // Bot-verification site keys, and the PBX gateway's balance lookup, driven through the built
 // plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { isSecret, plain, secret, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const SITE = "nsp:verify:Site";
 const BALANCE = "nsp:vgate:getBalance";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"7e71".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "verify", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
+const token = `svc_${"7e71".repeat(8)}`;
+const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
 
 async function checked(news: Obj): Promise<Obj> {
   const { inputs, failures } = await plugin.check(SITE, "x", news);
