@@ -1,35 +1,17 @@
 // nsp:vod:Asset, nsp:vod:SigningKey and nsp:vod:Webhook, through the built plugin binary over
 // gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { describe, expect, it } from "vitest";
 import { setAssetState } from "../../emulator/src/vod/state";
-import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const ASSET = "nsp:vod:Asset";
 const KEY = "nsp:vod:SigningKey";
 const HOOK = "nsp:vod:Webhook";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"70d5".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "vod", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
+const token = `svc_${"70d5".repeat(8)}`;
+const { emulator, control, plugin, checked, previewSendsNothing, importClean } = useProvider({ emulator: { accounts: [{ name: "vod", token }], rateLimitPerMinute: 0 } });
 
 async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
   await control.resetStats();
