@@ -1,34 +1,15 @@
 // nsp:voice:Number, nsp:voice:NumberEndpoint and nsp:meet:Settings, through the built plugin binary
 // over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { describe, expect, it } from "vitest";
+import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:voice:Number";
 const ENDPOINT = "nsp:voice:NumberEndpoint";
 const SETTINGS = "nsp:meet:Settings";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"70ce".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "voice", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
+const token = `svc_${"70ce".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing, importClean } = useProvider({ emulator: { accounts: [{ name: "voice", token }], rateLimitPerMinute: 0 } });
 
 async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
   await control.resetStats();
