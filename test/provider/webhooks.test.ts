@@ -1,29 +1,14 @@
 // nsp:index:Webhook and nsp:index:getWebhookEvents through the built plugin binary over gRPC
 // against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { isSecret, plain, secret, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const WEBHOOK = "nsp:index:Webhook";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"9c8d".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "hooker", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
+const token = `svc_${"9c8d".repeat(8)}`;
+const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "hooker", token }], rateLimitPerMinute: 0 } });
 
 async function checked(news: Obj): Promise<Obj> {
   const { inputs, failures } = await plugin.check(WEBHOOK, "x", news);
