@@ -47,6 +47,7 @@ export function useProvider(options: ProviderOptions = {}) {
   const control = late<EmulatorControl>("emulator control");
   const plugin = late<PluginHandle>("plugin");
   let started: { emulator?: RunningEmulator; plugin?: PluginHandle } = {};
+  const others: PluginHandle[] = [];
 
   beforeAll(async () => {
     started.emulator = await startEmulator(options.emulator);
@@ -59,11 +60,25 @@ export function useProvider(options: ProviderOptions = {}) {
   });
 
   afterAll(async () => {
+    await Promise.all(others.splice(0).map((p) => p.stop()));
     await started.plugin?.stop();
     await started.emulator?.close();
     started = {};
   });
 
+  /**
+   * Another plugin process configured against the same emulator (a later pulumi command, or other
+   * settings such as batchReads), stopped with the rest in afterAll.
+   */
+  async function anotherPlugin(config: Obj = {}): Promise<PluginHandle> {
+    const running = started.emulator;
+    if (!running) throw new Error("anotherPlugin is called before beforeAll started the emulator");
+    const another = await startPlugin();
+    others.push(another);
+    await another.configure({ apiToken: secret(running.token), baseUrl: running.baseUrl, ...config });
+    return another;
+  }
+
   const handles: ProviderHandles = { emulator: emulator.handle, control: control.handle, plugin: plugin.handle };
-  return { ...handles, ...providerChecks(() => handles) };
+  return { ...handles, anotherPlugin, ...providerChecks(() => handles) };
 }
