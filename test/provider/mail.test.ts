@@ -5,11 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { startEmulator } from "../../emulator/src/server";
 import { confirmDestination } from "../../emulator/src/mail/state";
 import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const SERVER = "nsp:mail:Server";
@@ -26,28 +24,17 @@ const ACCOUNT = "mailer";
 
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+// These tests change objects through the API between Reads of one plugin process; batched
+// reads (one list per parent and command) are tested on their own below.
+const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean } = useProvider({
+  emulator: { accounts: [{ name: ACCOUNT, token: `svc_${"ab12".repeat(8)}` }], rateLimitPerMinute: 0 },
+  config: { batchReads: false },
+});
 let dnsService: number;
 
 beforeAll(async () => {
-  const token = `svc_${"ab12".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: ACCOUNT, token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   dnsService = (await control.services()).find((s) => s.type === "auth_dns")!.id;
-  plugin = await startPlugin();
-  // These tests change objects through the API between Reads of one plugin process; batched
-  // reads (one list per parent and command) are tested on their own below.
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
 
 let seq = 0;
 const uniq = (base: string) => `${base}-${++seq}`;
@@ -831,12 +818,10 @@ describe("zone and mail domain together", () => {
 describe("lost answers and half-made creates", () => {
   let once: PluginHandle;
   beforeAll(async () => {
-    once = await startPlugin();
-    await once.configure({ apiToken: secret(`svc_${"ab12".repeat(8)}`), baseUrl: emulator.baseUrl, maxRetries: 0 });
+    once = await anotherPlugin({ maxRetries: 0 });
   });
   afterAll(async () => {
     await control.clearFaults();
-    await once?.stop();
   });
 
   it("keeps a domain whose settings patch failed, and finishes it on the next update", async () => {
