@@ -8,7 +8,7 @@ const RULE = "nsp:security:Rule";
 type Obj = Record<string, unknown>;
 
 const token = `svc_${"5ec0".repeat(8)}`;
-const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "security", token }] } });
+const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "security", token }] } });
 let siteId: string;
 let zoneId: string;
 
@@ -18,15 +18,9 @@ beforeAll(async () => {
   zoneId = String((await control.post<{ id: number }>("/dns/zones", { service_id: dns.id, name: "sec-zone.example" })).id);
 });
 
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(RULE, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
 describe("nsp:security:Rule over gRPC", () => {
   it("walks a rule through its whole lifecycle", async () => {
-    const inputs = await checked({ siteId, field: "country", op: "in", value: " RU, CN ", action: "block", note: "geo" });
+    const inputs = await checked(RULE, { siteId, field: "country", op: "in", value: " RU, CN ", action: "block", note: "geo" });
     expect(inputs).toEqual({ siteId, field: "country", op: "in", value: "RU, CN", action: "block", note: "geo", enabled: true });
 
     await control.resetStats();
@@ -43,7 +37,7 @@ describe("nsp:security:Rule over gRPC", () => {
     expect((await plugin.diff(RULE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     // Only enabled changes in place.
-    const off = await checked({ ...inputs, enabled: false });
+    const off = await checked(RULE, { ...inputs, enabled: false });
     expect(await plugin.diff(RULE, "r", created.id, read.properties, off, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["enabled"] });
     await control.resetStats();
     const updated = await plugin.update(RULE, "r", created.id, read.properties, off, false, inputs);
@@ -66,7 +60,7 @@ describe("nsp:security:Rule over gRPC", () => {
     const imported = await plugin.read(RULE, "imp", created.id);
     expect(imported.id).toBe(created.id);
     expect(imported.inputs).toEqual({ siteId, field: "country", op: "in", value: "RU, CN", action: "block", seq: 10, note: "geo", enabled: false });
-    const importCheck = await checked(imported.inputs);
+    const importCheck = await checked(RULE, imported.inputs);
     expect((await plugin.diff(RULE, "imp", imported.id, imported.properties, importCheck, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(RULE, "imp", `${siteId}/${created.id}`)).rejects.toThrow(/must be a numeric rule id/);
 
@@ -76,7 +70,7 @@ describe("nsp:security:Rule over gRPC", () => {
   });
 
   it("creates a disabled zone rule with the patch that disables it", async () => {
-    const inputs = await checked({ zoneId, field: "ip", op: "not_in", value: "192.0.2.0/24,2001:db8::/32", action: "allow", seq: 100, enabled: false });
+    const inputs = await checked(RULE, { zoneId, field: "ip", op: "not_in", value: "192.0.2.0/24,2001:db8::/32", action: "allow", seq: 100, enabled: false });
     await control.resetStats();
     const created = await plugin.create(RULE, "z", inputs);
     // The zone's rules are listed once per command, so that an identical orphan would be adopted.
@@ -88,7 +82,7 @@ describe("nsp:security:Rule over gRPC", () => {
   });
 
   it("sees drift made through the API on Read", async () => {
-    const inputs = await checked({ siteId, field: "asn", op: "in", value: "AS64500", action: "challenge" });
+    const inputs = await checked(RULE, { siteId, field: "asn", op: "in", value: "AS64500", action: "challenge" });
     const created = await plugin.create(RULE, "d", inputs);
     await control.patch(`/security/rules/${created.id}`, { enabled: false });
     const refreshed = await plugin.read(RULE, "d", created.id, created.properties, inputs);
@@ -101,7 +95,7 @@ describe("nsp:security:Rule over gRPC", () => {
 
   it("is gone when its site goes", async () => {
     const site = await control.post<{ id: number }>("/cdn/sites", { hostname: "short-lived.sec.example", origin: "203.0.113.61" });
-    const inputs = await checked({ siteId: String(site.id), field: "isp", op: "in", value: "Example Hosting Ltd", action: "ratelimit" });
+    const inputs = await checked(RULE, { siteId: String(site.id), field: "isp", op: "in", value: "Example Hosting Ltd", action: "ratelimit" });
     const created = await plugin.create(RULE, "g", inputs);
     await control.delete(`/cdn/sites/${site.id}`);
     expect((await plugin.read(RULE, "g", created.id, created.properties, inputs)).id).toBe("");
