@@ -18,19 +18,9 @@ const enc = encodeURIComponent;
 type Obj = Record<string, any>;
 
 const token = `svc_${"5d5d".repeat(8)}`;
-const { control, plugin, checked, previewSendsNothing, importClean } = useProvider({ emulator: { accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 } });
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 } });
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`) || f.property.startsWith(`${property}.`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
 
 /** `pulumi import`: Read with only the import id, then the imported inputs check and diff clean. */
 
@@ -104,7 +94,7 @@ describe("nsp:sgate:NumberSettings", () => {
       [{ number: N1, provider: "Bad Provider" }, "provider"],
       [{ number: N1, campaignId: "a/b" }, "campaignId"],
       [{ number: N1, enabled: "yes" }, "enabled"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -180,14 +170,14 @@ describe("nsp:sgate:Brand and nsp:sgate:Campaign", () => {
       [{ legalName: "A", contactEmail: "nope" }, "contactEmail"],
       [{ legalName: "A", entityType: "club" }, "entityType"],
       [{ legalName: "A", status: "approved" }, "status"],
-    ]);
+    ], ["[", "."]);
     await expectCheckFailures(CAMPAIGN, [
       [{ useCase: "2fa" }, "brandId"],
       [{ brandId: "brd_1" }, "useCase"],
       [{ brandId: "brd_1", useCase: "spam" }, "useCase"],
       [{ brandId: "a/b", useCase: "2fa" }, "brandId"],
       [{ brandId: "brd_1", useCase: "2fa", samples: ["1", "2", "3", "4", "5", "6"] }, "samples"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -228,7 +218,7 @@ describe("nsp:sgate:Sender", () => {
       [{ name: "far too long name" }, "name"],
       [{ name: "A", numbers: ["12345"] }, "numbers"],
       [{ name: "A", numbers: [N1, N1] }, "numbers"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -285,7 +275,7 @@ describe("nsp:sgate:Template", () => {
       [{ ...good, bodies: { en: "" } }, "bodies"],
       [{ ...good, category: "promo" }, "category"],
       [{ ...good, submit: "yes" }, "submit"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -330,7 +320,7 @@ describe("nsp:sgate:Consent", () => {
       [{ recipient: "+447700900123", proof: " " }, "proof"],
       [{ recipient: "+447700900123", proof: "x", grantedAt: "yesterday" }, "grantedAt"],
       [{ recipient: "+447700900123", proof: "x", source: "fax" }, "source"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -386,7 +376,7 @@ describe("nsp:sgate:Broadcast", () => {
       [{ recipients: to, body: "x", ratePerMin: 0 }, "ratePerMin"],
       [{ recipients: to, body: "x", category: "promo" }, "category"],
       [{ recipients: to, body: "x", from: "12345" }, "from"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
