@@ -9,16 +9,7 @@ const RTC = "nsp:rtc:Room";
 type Obj = Record<string, any>;
 
 const token = `svc_${"7a1c".repeat(8)}`;
-const { control, plugin, checked, previewSendsNothing, importClean } = useProvider({ emulator: { accounts: [{ name: "rooms", token }], rateLimitPerMinute: 0 } });
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "rooms", token }], rateLimitPerMinute: 0 } });
 
 describe("nsp:talk:Room", () => {
   it("creates a room with a secret passcode, patches, changes and clears the passcode, imports, and deletes", async () => {
