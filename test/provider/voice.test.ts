@@ -9,16 +9,7 @@ const SETTINGS = "nsp:meet:Settings";
 type Obj = Record<string, any>;
 
 const token = `svc_${"70ce".repeat(8)}`;
-const { control, plugin, checked, previewSendsNothing, importClean } = useProvider({ emulator: { accounts: [{ name: "voice", token }], rateLimitPerMinute: 0 } });
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "voice", token }], rateLimitPerMinute: 0 } });
 
 async function pbxWithExtensions(n: number): Promise<{ pbx: string; exts: string[] }> {
   const pbx = (await control.post<Obj>("/vgate/pbx", { name: "office", template: "blank" })).id as string;
