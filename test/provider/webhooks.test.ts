@@ -8,13 +8,7 @@ const WEBHOOK = "nsp:index:Webhook";
 type Obj = Record<string, any>;
 
 const token = `svc_${"9c8d".repeat(8)}`;
-const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "hooker", token }], rateLimitPerMinute: 0 } });
-
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(WEBHOOK, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
+const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "hooker", token }], rateLimitPerMinute: 0 } });
 
 async function clear(): Promise<void> {
   for (const w of await control.list<Obj>("/webhooks")) await control.delete(`/webhooks/${w.id}`);
@@ -23,7 +17,7 @@ async function clear(): Promise<void> {
 describe("nsp:index:Webhook", () => {
   it("creates with a one-time secret kept as a secret, updates, imports and deletes", async () => {
     await clear();
-    const inputs = await checked({ url: " https://Hooks.Example.com/in ", note: "ops" });
+    const inputs = await checked(WEBHOOK, { url: " https://Hooks.Example.com/in ", note: "ops" });
     expect(inputs).toEqual({ url: "https://hooks.example.com/in", events: ["*"], enabled: true, note: "ops" });
 
     await control.resetStats();
@@ -48,7 +42,7 @@ describe("nsp:index:Webhook", () => {
 
     // Everything patches in place; dropping the note clears it.
     const { note: _n, ...noNote } = inputs;
-    const news = await checked({ ...noNote, url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
+    const news = await checked(WEBHOOK, { ...noNote, url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
     const d = await plugin.diff(WEBHOOK, "w", created.id, read.properties, news, inputs);
     expect(d).toMatchObject({ changes: true, replaces: [] });
     expect(d.diffs.sort()).toEqual(["enabled", "events", "note", "url"]);
@@ -70,7 +64,7 @@ describe("nsp:index:Webhook", () => {
     expect(imported.id).toBe(created.id);
     expect(imported.inputs).toEqual({ url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
     expect(plain(imported.properties.secret) ?? null).toBeNull();
-    const impInputs = await checked(imported.inputs);
+    const impInputs = await checked(WEBHOOK, imported.inputs);
     expect((await plugin.diff(WEBHOOK, "imp", imported.id, imported.properties, impInputs, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(WEBHOOK, "imp", "hooks.example.com")).rejects.toThrow(/must be a numeric webhook id \(<webhookId>\)/);
 
@@ -81,7 +75,7 @@ describe("nsp:index:Webhook", () => {
 
   it("creates a disabled endpoint and keeps its secret through the extra patch", async () => {
     await clear();
-    const inputs = await checked({ url: "https://off.example.com/", events: ["ping"], enabled: false });
+    const inputs = await checked(WEBHOOK, { url: "https://off.example.com/", events: ["ping"], enabled: false });
     const created = await plugin.create(WEBHOOK, "w", inputs);
     expect(created.properties.enabled).toBe(false);
     expect(isSecret(created.properties.secret)).toBe(true);
@@ -92,7 +86,7 @@ describe("nsp:index:Webhook", () => {
 
   it("sees drift: an edit through the API, and a delete through the API", async () => {
     await clear();
-    const inputs = await checked({ url: "https://drift.example.com/" });
+    const inputs = await checked(WEBHOOK, { url: "https://drift.example.com/" });
     const created = await plugin.create(WEBHOOK, "w", inputs);
     await control.patch(`/webhooks/${created.id}`, { enabled: false, url: "https://elsewhere.example.com/" });
     const read = await plugin.read(WEBHOOK, "w", created.id, created.properties, inputs);
@@ -128,7 +122,7 @@ describe("nsp:index:Webhook", () => {
   it("reports the API's limit of 10 endpoints clearly", async () => {
     await clear();
     for (let i = 0; i < 10; i++) await control.post("/webhooks", { url: `https://h${i}.example.com/` });
-    await expect(plugin.create(WEBHOOK, "w", await checked({ url: "https://h10.example.com/" }))).rejects.toThrow(/at most 10 webhook endpoints/);
+    await expect(plugin.create(WEBHOOK, "w", await checked(WEBHOOK, { url: "https://h10.example.com/" }))).rejects.toThrow(/at most 10 webhook endpoints/);
     await clear();
   });
 });
