@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { setAssetState } from "../../emulator/src/vod/state";
 import { isSecret, plain, secret } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ASSET = "nsp:vod:Asset";
@@ -11,7 +12,8 @@ const HOOK = "nsp:vod:Webhook";
 type Obj = Record<string, any>;
 
 const token = `svc_${"70d5".repeat(8)}`;
-const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "vod", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "vod", token }], rateLimitPerMinute: 0 } });
+const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 describe("nsp:vod:Asset", () => {
   it("creates metadata, patches and clears fields, imports, and deletes", async () => {
@@ -50,26 +52,24 @@ describe("nsp:vod:Asset", () => {
     expect((await plugin.read(ASSET, "a", created.id, updated, changed)).id).toBe("");
   });
 
-  it("sees an edit and a delete made through the API", async () => {
-    const inputs = await checked(ASSET, { title: "drift" });
-    const created = await plugin.create(ASSET, "a", inputs);
-    await control.patch(`/vod/assets/${created.id}`, { title: "edited" });
-    const read = await plugin.read(ASSET, "a", created.id, created.properties, inputs);
-    expect(read.properties.title).toBe("edited");
-    expect(await plugin.diff(ASSET, "a", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["title"] });
-    await control.delete(`/vod/assets/${created.id}`);
-    expect((await plugin.read(ASSET, "a", created.id, read.properties, inputs)).id).toBe("");
-  });
+});
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(ASSET, [
+lifecycle(provider, [
+  {
+    type: ASSET,
+    create: { title: "drift" },
+    update: { title: "walked", visibility: "private" },
+    apiPath: (_inputs, id) => `/vod/assets/${id}`,
+    drift: { body: { title: "edited" }, inputs: { title: "edited" } },
+    bad: [
       [{ title: "x".repeat(201) }, "title"],
       [{ visibility: "hidden" }, "visibility"],
       [{ tags: { lang: 1 } }, "tags"],
       [{ description: 5 }, "description"],
-    ], ["[", "."]);
-  });
-});
+    ],
+    nestedFailures: ["[", "."],
+  },
+]);
 
 describe("nsp:vod:SigningKey", () => {
   it("keeps the one-time secret as a secret across refreshes, replaces on a new note, imports, and deletes", async () => {
