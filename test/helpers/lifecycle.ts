@@ -75,6 +75,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         const created = await plugin.create(row.type, name, inputs);
         expect(created.id).not.toBe("");
         expect(created.properties).toMatchObject(inputs);
+        if (row.exists) expect(await row.exists(inputs, created.id), "the API has the object").toBe(true);
         const read = await readBack(row, name, created.id, created.properties, inputs);
         expect(read.inputs).toEqual(inputs);
         expect((await plugin.diff(row.type, name, created.id, read.properties, inputs, inputs)).changes).toBe(false);
@@ -126,9 +127,11 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           await control.api(drift.method ?? "PATCH", path, drift.body);
           const read = await readBack(row, name, created.id, created.properties, inputs);
           expect(read.inputs).toMatchObject(drift.inputs);
+          expect(read.properties).toMatchObject(drift.inputs);
           const d = await plugin.diff(row.type, name, created.id, read.properties, inputs, read.inputs);
           expect(d.changes).toBe(true);
           expect(d.diffs.sort()).toEqual(keys(drift.inputs));
+          expect(d.replaces.sort(), "a drifted property replaces only when the row says it does").toEqual(keys(drift.inputs).filter((k) => row.replace && k in row.replace));
           await control.delete(path);
           await gone(row, name, created.id, read.properties, read.inputs);
         });
