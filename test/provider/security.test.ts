@@ -1,6 +1,7 @@
 // Security rules, driven through the built plugin binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import { plain, UNKNOWN } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const RULE = "nsp:security:Rule";
@@ -8,7 +9,8 @@ const RULE = "nsp:security:Rule";
 type Obj = Record<string, unknown>;
 
 const token = `svc_${"5ec0".repeat(8)}`;
-const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "security", token }] } });
+const provider = useProvider({ emulator: { accounts: [{ name: "security", token }] } });
+const { control, plugin, checked } = provider;
 let siteId: string;
 let zoneId: string;
 
@@ -81,18 +83,6 @@ describe("nsp:security:Rule over gRPC", () => {
     await plugin.delete(RULE, "z", created.id, created.properties);
   });
 
-  it("sees drift made through the API on Read", async () => {
-    const inputs = await checked(RULE, { siteId, field: "asn", op: "in", value: "AS64500", action: "challenge" });
-    const created = await plugin.create(RULE, "d", inputs);
-    await control.patch(`/security/rules/${created.id}`, { enabled: false });
-    const refreshed = await plugin.read(RULE, "d", created.id, created.properties, inputs);
-    expect(refreshed.properties.enabled).toBe(false);
-    expect(await plugin.diff(RULE, "d", created.id, refreshed.properties, inputs, refreshed.inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["enabled"] });
-
-    await control.delete(`/security/rules/${created.id}`);
-    expect((await plugin.read(RULE, "d", created.id, refreshed.properties, inputs)).id).toBe("");
-  });
-
   it("is gone when its site goes", async () => {
     const site = await control.post<{ id: number }>("/cdn/sites", { hostname: "short-lived.sec.example", origin: "203.0.113.61" });
     const inputs = await checked(RULE, { siteId: String(site.id), field: "isp", op: "in", value: "Example Hosting Ltd", action: "ratelimit" });
@@ -142,3 +132,16 @@ describe("nsp:security:Rule over gRPC", () => {
     expect((await control.stats()).total).toBe(0);
   });
 });
+
+lifecycle(provider, [
+  {
+    type: RULE,
+    create: async () => ({ siteId, field: "asn", op: "in", value: "AS64500", action: "challenge" }),
+    unknownOutput: "createdAt",
+    update: { enabled: false },
+    replace: { note: "other" },
+    apiPath: (_inputs, id) => `/security/rules/${id}`,
+    exists: async (_inputs, id) => (await control.list<{ id: number }>("/security/rules")).some((r) => String(r.id) === id),
+    drift: { body: { enabled: false }, inputs: { enabled: false } },
+  },
+]);
