@@ -3,6 +3,7 @@
 // against a live emulator.
 import { describe, expect, it } from "vitest";
 import { SEED_NUMBERS } from "../../emulator/src/sgate/state";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:sgate:NumberSettings";
@@ -18,7 +19,8 @@ const enc = encodeURIComponent;
 type Obj = Record<string, any>;
 
 const token = `svc_${"5d5d".repeat(8)}`;
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 } });
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
 
@@ -199,28 +201,26 @@ describe("nsp:sgate:Sender", () => {
     expect((await plugin.read(SENDER, "r", id, updated, news)).id).toBe("");
   });
 
-  it("sees changes and deletes made through the API", async () => {
-    const inputs = await checked(SENDER, { name: "Drift" });
-    const { id, properties } = await plugin.create(SENDER, "r", inputs);
-    await control.patch(`/sgate/senders/${id}`, { name: "Other", numbers: [N3] });
-    const read = await plugin.read(SENDER, "r", id, properties, inputs);
-    expect(read.properties).toMatchObject({ name: "Other", numbers: [N3] });
-    expect((await plugin.diff(SENDER, "r", id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual(["name", "numbers"]);
-    const other = await plugin.create(SENDER, "r2", inputs);
-    await control.delete(`/sgate/senders/${other.id}`);
-    expect((await plugin.read(SENDER, "r2", other.id, other.properties, inputs)).id).toBe("");
-  });
+});
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(SENDER, [
+lifecycle(provider, [
+  {
+    type: SENDER,
+    create: { name: "Drift" },
+    update: { name: "Walked" },
+    apiPath: (_inputs, id) => `/sgate/senders/${id}`,
+    exists: async (_inputs, id) => (await control.list<Obj>("/sgate/senders")).some((sender) => sender.id === id),
+    drift: { body: { name: "Other", numbers: [N3] }, inputs: { name: "Other", numbers: [N3] } },
+    bad: [
       [{}, "name"],
       [{ name: "1abc" }, "name"],
       [{ name: "far too long name" }, "name"],
       [{ name: "A", numbers: ["12345"] }, "numbers"],
       [{ name: "A", numbers: [N1, N1] }, "numbers"],
-    ], ["[", "."]);
-  });
-});
+    ],
+    nestedFailures: ["[", "."],
+  },
+]);
 
 describe("nsp:sgate:Template", () => {
   it("makes a new version for new text, submits with the input flag, imports, and deletes", async () => {
