@@ -118,7 +118,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
 
         await plugin.delete(row.type, name, created.id, state);
         await gone(row, name, created.id, state, current);
-        if (row.exists) expect(await row.exists(current, created.id), "the API still has the object").toBe(false);
+        if (row.exists) expect(await row.exists(current, created.id), "the API no longer has the object").toBe(false);
         else await expect(control.get(row.apiPath(current, created.id))).rejects.toThrow(/: 404 /);
       });
 
