@@ -35,13 +35,18 @@ export function providerChecks(current: () => { plugin: PluginHandle; control: E
     return imported;
   }
 
-  /** Each case fails in Check naming the property, with a reason, and no request is sent. */
-  async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
+  /**
+   * Each case fails in Check naming the property, with a reason, and no request is sent.
+   * `nested` also accepts a failure on a part of the property (`members[0]`, `rule.field`) for the
+   * properties whose checks name the element at fault.
+   */
+  async function expectCheckFailures(type: string, cases: [Obj, string][], nested: ("[" | ".")[] = []): Promise<void> {
     const { plugin, control } = current();
     await control.resetStats();
     for (const [news, property] of cases) {
       const { failures } = await plugin.check(type, "bad", news);
-      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
+      const names = (f: { property: string }) => f.property === property || nested.some((sep) => f.property.startsWith(`${property}${sep}`));
+      expect(failures.some(names), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
       for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
     }
     expect((await control.stats()).total).toBe(0);

@@ -2,33 +2,20 @@
 // never recorded. Over gRPC against the emulator: identical objects are adopted once each, names
 // unique in the account fail with the import command that adopts them.
 import type * as grpc from "@grpc/grpc-js";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { EmulatorControl } from "../helpers/emulator";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
+import { beforeAll, expect, it } from "vitest";
+import type { PluginHandle } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
+const { control, anotherPlugin } = useProvider({ emulator: { rateLimitPerMinute: 0 }, plugin: false });
 let serviceId: string;
-const plugins: PluginHandle[] = [];
 
 beforeAll(async () => {
-  emulator = await startEmulator({ rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, emulator.token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
 });
 
-afterAll(async () => {
-  for (const p of plugins) await p.stop();
-  await emulator?.close();
-});
-
 /** A plugin process stands for one pulumi command: adoption claims live as long as it does. */
-async function command(): Promise<PluginHandle> {
-  const plugin = await startPlugin();
-  plugins.push(plugin);
-  await plugin.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl });
-  return plugin;
+function command(): Promise<PluginHandle> {
+  return anotherPlugin();
 }
 
 async function apiZone(name: string): Promise<string> {

@@ -10,29 +10,26 @@
 // after such changes therefore go to a second process, `refresher`, that reads each object with
 // its own GET (batchReads off): a new list per read would need a new process per read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
 import { EmulatorControl } from "../helpers/emulator";
 import { plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
 import { providerChecks } from "../helpers/provider-checks";
+import { useProvider } from "../helpers/use-provider";
 
 type Obj = Record<string, any>;
 
 const MODES = [[], ["bare-lists"], ["status-422"], ["reset-epoch"], ["epoch-timestamps"], ["bodiless-404"]] as const;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
+// Each mode below works in an account of its own, with plugins of its own.
+const { emulator } = useProvider({ emulator: { accounts: [{ name: "root" }] }, plugin: false });
 let plugin: PluginHandle;
 let refresher: PluginHandle;
 let control: EmulatorControl;
 const started = Date.now();
 
-beforeAll(async () => {
-  emulator = await startEmulator({ accounts: [{ name: "root" }] });
-});
 afterAll(async () => {
   await plugin?.stop();
   await refresher?.stop();
-  await emulator?.close();
   process.stderr.write(`alternatives suite: ${((Date.now() - started) / 1000).toFixed(1)} s for ${MODES.length} modes\n`);
 });
 

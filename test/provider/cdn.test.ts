@@ -1,11 +1,9 @@
 // Edge sites (cname mode), the settings of zone-mode sites and site verification, driven
 // through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
-import { initFailure, isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { initFailure, isSecret, plain, secret } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const SITE = "nsp:cdn:Site";
 const SETTINGS = "nsp:cdn:SiteSettings";
@@ -54,29 +52,16 @@ buXjbMfVWPEsRokAqT+r6RG/WYShRANCAAROku6Xte437dnhdA6qdWI1emTTJ/fU
 -----END PRIVATE KEY-----
 `;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"ed9e".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "cdn", token }] } });
 let cdnServiceId: string;
 let dnsServiceId: string;
 
 beforeAll(async () => {
-  const token = `svc_${"ed9e".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "cdn", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   const services = await control.services();
   cdnServiceId = String(services.find((s) => s.type === "cdn")!.id);
   dnsServiceId = String(services.find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, expectCheckFailures } = providerChecks(() => ({ plugin, control }));
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
 

@@ -1,50 +1,28 @@
 // nsp:compute:VmPower and nsp:compute:getVms, through the built plugin binary over gRPC against
 // a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { beforeAll, describe, expect, it } from "vitest";
 import { removeVm } from "../../emulator/src/compute/state";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const VM = "nsp:compute:VmPower";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"c0de".repeat(8)}`;
+const { emulator, control, plugin, checked, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "compute", token }], rateLimitPerMinute: 0 } });
 let vms: Obj[];
 
 beforeAll(async () => {
-  const token = `svc_${"c0de".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "compute", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   vms = await control.list("/vms");
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(VM, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
 
 describe("nsp:compute:VmPower", () => {
   it("adopts a VM, powers it, reinstalls it with a one-time root password kept as a secret, imports, and leaves the VM on delete", async () => {
     const web = vms[0]!;
-    const inputs = await checked({ vmId: String(web.id), power: "off" });
+    const inputs = await checked(VM, { vmId: String(web.id), power: "off" });
     expect(inputs).toEqual({ vmId: String(web.id), power: "off" });
 
-    await control.resetStats();
-    const preview = await plugin.create(VM, "p", inputs, true);
-    expect(preview.id).toBe("");
-    expect(plain(preview.properties.hostname)).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
+    await previewSendsNothing(VM, inputs, "hostname");
 
     const created = await plugin.create(VM, "v", inputs);
     expect(created.id).toBe(String(web.id));
@@ -57,7 +35,7 @@ describe("nsp:compute:VmPower", () => {
     expect((await plugin.diff(VM, "v", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     // Power on: an update in place.
-    const on = await checked({ ...inputs, power: "on" });
+    const on = await checked(VM, { ...inputs, power: "on" });
     expect(await plugin.diff(VM, "v", created.id, read.properties, on, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["power"] });
     await control.resetStats();
     await plugin.update(VM, "v", created.id, read.properties, on, true, inputs);
@@ -67,7 +45,7 @@ describe("nsp:compute:VmPower", () => {
     expect((await control.get<Obj>(`/vms/${web.id}`)).power).toBe("on");
 
     // The trigger reinstalls; the new root password is a secret, and the wanted power state is applied after it.
-    const reinstall = await checked({ ...inputs, reinstallTrigger: "r1" });
+    const reinstall = await checked(VM, { ...inputs, reinstallTrigger: "r1" });
     expect(await plugin.diff(VM, "v", created.id, poweredOn, reinstall, on)).toMatchObject({ changes: true, replaces: [] });
     const reinstalled = await plugin.update(VM, "v", created.id, poweredOn, reinstall, false, on);
     expect(isSecret(reinstalled.rootPassword)).toBe(true);
@@ -88,14 +66,14 @@ describe("nsp:compute:VmPower", () => {
     expect(plain(again.rootPassword)).not.toBe(password);
 
     // Another VM replaces.
-    const other = await checked({ ...reinstall, vmId: String(vms[1]!.id) });
+    const other = await checked(VM, { ...reinstall, vmId: String(vms[1]!.id) });
     expect((await plugin.diff(VM, "v", created.id, refreshed.properties, other, reinstall)).replaces).toEqual(["vmId"]);
 
     // Import by the VM id; the password cannot be known.
     const imported = await plugin.read(VM, "imp", String(web.id));
     expect(imported.id).toBe(String(web.id));
     expect(imported.inputs).toEqual({ vmId: String(web.id), power: "off" });
-    const importInputs = await checked(imported.inputs);
+    const importInputs = await checked(VM, imported.inputs);
     expect((await plugin.diff(VM, "imp", imported.id, imported.properties, importInputs, imported.inputs)).changes).toBe(false);
     expect(plain(imported.properties.rootPassword)).toBeNull();
     await expect(plugin.read(VM, "imp", "web-1")).rejects.toThrow(/not a VM id/);
@@ -110,7 +88,7 @@ describe("nsp:compute:VmPower", () => {
 
   it("sees a power change made through the API, and a VM that is gone", async () => {
     const db = vms[1]!;
-    const inputs = await checked({ vmId: String(db.id), power: "on" });
+    const inputs = await checked(VM, { vmId: String(db.id), power: "on" });
     const created = await plugin.create(VM, "d", inputs);
     await control.post(`/vms/${db.id}/power`, { state: "off" });
     const read = await plugin.read(VM, "d", created.id, created.properties, inputs);

@@ -1,31 +1,24 @@
 // The provider's own configuration over gRPC, as the engine sends it: plain http is refused
 // before any request, and errors of an explicit provider instance name that instance.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { EmulatorControl } from "../helpers/emulator";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { useProvider } from "../helpers/use-provider";
 import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 
 const ZONE = "nsp:dns:Zone";
 const REMOTE_HTTP = "http://10.0.0.1/api/v1";
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
+// Each test starts its own plugin: what is under test is how it is configured.
+const { emulator, control } = useProvider({ emulator: { rateLimitPerMinute: 0 }, plugin: false });
 let serviceId: string;
 let plugin: PluginHandle | undefined;
 
 beforeAll(async () => {
-  emulator = await startEmulator({ rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, emulator.token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
 });
 
 afterEach(async () => {
   await plugin?.stop();
   plugin = undefined;
-});
-
-afterAll(async () => {
-  await emulator?.close();
 });
 
 describe("plain http only to loopback", () => {

@@ -6,25 +6,20 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
 import { sources, notDiscovered } from "../../provider/src/discover/sources";
 import { resources } from "../../provider/src/registry";
 import { seedAccount, type Seeded } from "../helpers/account-seed";
-import { EmulatorControl } from "../helpers/emulator";
-import { ROOT, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { providerChecks } from "../helpers/provider-checks";
+import { ROOT } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 interface ImportFile {
   nameTable: Record<string, string>;
   resources: { type: string; name: string; id: string }[];
 }
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-let token: string;
+const token = `svc_${"cd34".repeat(8)}`;
+const { emulator, control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "demo", token }] }, config: { requestsPerMinute: 0 } });
 let seeded: Seeded;
-const { checked } = providerChecks(() => ({ plugin, control }));
 
 async function runDiscover(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, "bin/nsp-discover"), ...args], {
@@ -47,18 +42,8 @@ async function discoverFile(args: string[] = []): Promise<ImportFile> {
 }
 
 beforeAll(async () => {
-  token = `svc_${"cd34".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "demo", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   seeded = await seedAccount(control, { zones: 3, records: 300 });
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, requestsPerMinute: 0 });
 }, 60_000);
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
 
 describe("nsp-discover", () => {
   it("knows every resource type: discovered from a list, or left out with a reason", () => {

@@ -1,26 +1,13 @@
 // The lookup functions (services, identity, quota) through the built plugin's Invoke over gRPC.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useProvider } from "../helpers/use-provider";
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"9f8e".repeat(8)}`;
+const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "lookups", token }] } });
 let services: { id: number; type: string; name: string }[];
 
 beforeAll(async () => {
-  const token = `svc_${"9f8e".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "lookups", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   services = await control.services();
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 describe("nsp:dns:getService", () => {

@@ -1,47 +1,29 @@
 // nsp:dns:Range (address-range grants in reverse zones) through the built plugin over gRPC.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const RANGE = "nsp:dns:Range";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"ef56".repeat(8)}`;
+const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "ranges", token }] } });
 let serviceId: string;
 
 beforeAll(async () => {
-  const token = `svc_${"ef56".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "ranges", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-async function checked(news: Obj, type = RANGE): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
 
 async function newZone(name: string): Promise<{ id: string; properties: Obj }> {
-  return plugin.create(ZONE, name, await checked({ serviceId, name }, ZONE));
+  return plugin.create(ZONE, name, await checked(ZONE, { serviceId, name }));
 }
 
 describe("nsp:dns:Range in a given zone", () => {
   it("walks a range through its lifecycle", async () => {
     const zone = await newZone("2.0.192.in-addr.arpa");
-    const inputs = await checked({ zoneId: zone.id, prefix: " 192.0.2.0/26 ", owner: "cust@example.com", externalRef: "C-1", note: "first" });
+    const inputs = await checked(RANGE, { zoneId: zone.id, prefix: " 192.0.2.0/26 ", owner: "cust@example.com", externalRef: "C-1", note: "first" });
     expect(inputs).toEqual({ zoneId: zone.id, prefix: "192.0.2.0/26", owner: "cust@example.com", externalRef: "C-1", note: "first", enabled: true });
 
     await control.resetStats();
@@ -57,7 +39,7 @@ describe("nsp:dns:Range in a given zone", () => {
     expect((await plugin.diff(RANGE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     // Move the grant, drop the note, disable it: one patch.
-    const moved = await checked({ zoneId: zone.id, prefix: "192.0.2.64/26", owner: "cust@example.com", externalRef: "C-1", enabled: false });
+    const moved = await checked(RANGE, { zoneId: zone.id, prefix: "192.0.2.64/26", owner: "cust@example.com", externalRef: "C-1", enabled: false });
     const d = await plugin.diff(RANGE, "r", created.id, read.properties, moved, inputs);
     expect(d).toMatchObject({ changes: true, replaces: [] });
     expect(d.diffs.sort()).toEqual(["enabled", "note", "prefix"]);
@@ -68,16 +50,16 @@ describe("nsp:dns:Range in a given zone", () => {
     expect((await plugin.diff(RANGE, "r", created.id, updated, moved, moved)).changes).toBe(false);
 
     // external_ref cannot be patched: replace, deleting first when the new range overlaps the old one.
-    const newRef = await checked({ ...moved, externalRef: "C-2" });
+    const newRef = await checked(RANGE, { ...moved, externalRef: "C-2" });
     expect(await plugin.diff(RANGE, "r", created.id, updated, newRef, moved)).toMatchObject({ replaces: ["externalRef"], deleteBeforeReplace: true });
-    const elsewhere = await checked({ ...newRef, prefix: "192.0.2.128/26" });
+    const elsewhere = await checked(RANGE, { ...newRef, prefix: "192.0.2.128/26" });
     expect(await plugin.diff(RANGE, "r", created.id, updated, elsewhere, moved)).toMatchObject({ deleteBeforeReplace: false });
     expect((await plugin.diff(RANGE, "r", created.id, updated, { ...moved, zoneId: "999" }, moved)).replaces).toEqual(["zoneId"]);
 
     const imported = await plugin.read(RANGE, "imp", `${zone.id}/${created.id}`);
     expect(imported.id).toBe(created.id);
     expect(imported.inputs).toEqual({ zoneId: zone.id, prefix: "192.0.2.64/26", owner: "cust@example.com", externalRef: "C-1", enabled: false });
-    const importChecked = await checked(imported.inputs);
+    const importChecked = await checked(RANGE, imported.inputs);
     expect((await plugin.diff(RANGE, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(RANGE, "imp", created.id)).rejects.toThrow(/<zoneId>\/<rangeId>/);
     await expect(plugin.read(RANGE, "imp", `${zone.id}/abc`)).rejects.toThrow(/<zoneId>\/<rangeId>/);
@@ -91,7 +73,7 @@ describe("nsp:dns:Range in a given zone", () => {
 
   it("sees edits and deletion made through the API", async () => {
     const zone = await newZone("100.51.198.in-addr.arpa");
-    const inputs = await checked({ zoneId: zone.id, prefix: "198.51.100.0/28", owner: "a" });
+    const inputs = await checked(RANGE, { zoneId: zone.id, prefix: "198.51.100.0/28", owner: "a" });
     const created = await plugin.create(RANGE, "r", inputs);
     await control.patch(`/dns/zones/${zone.id}/ranges/${created.id}`, { owner: "b", note: "set by hand" });
     const read = await plugin.read(RANGE, "r", created.id, created.properties, inputs);
@@ -116,7 +98,7 @@ describe("nsp:dns:Range located by the API", () => {
   it("lands in the most specific covering reverse zone and shows it in zoneId", async () => {
     const wide = await newZone("8.b.d.0.1.0.0.2.ip6.arpa");
     const narrow = await newZone("0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa");
-    const inputs = await checked({ prefix: "2001:DB8:0:1::/64", owner: "v6 customer", enabled: false });
+    const inputs = await checked(RANGE, { prefix: "2001:DB8:0:1::/64", owner: "v6 customer", enabled: false });
     expect(inputs).toEqual({ prefix: "2001:db8:0:1::/64", owner: "v6 customer", externalRef: null, note: null, enabled: false });
 
     await control.resetStats();
@@ -134,20 +116,20 @@ describe("nsp:dns:Range located by the API", () => {
     expect((await plugin.diff(RANGE, "auto", created.id, read.properties, { ...inputs, zoneId: narrow.id }, inputs)).changes).toBe(false);
     expect((await plugin.diff(RANGE, "auto", created.id, read.properties, { ...inputs, zoneId: wide.id }, inputs)).replaces).toEqual(["zoneId"]);
 
-    const enabled = await checked({ ...inputs, enabled: true, owner: null });
+    const enabled = await checked(RANGE, { ...inputs, enabled: true, owner: null });
     const updated = await plugin.update(RANGE, "auto", created.id, read.properties, enabled);
     expect(updated).toMatchObject({ zoneId: narrow.id, enabled: true, owner: null });
 
     const imported = await plugin.read(RANGE, "imp", `${narrow.id}/${created.id}`);
     expect(imported.inputs).toEqual({ zoneId: narrow.id, prefix: "2001:db8:0:1::/64" });
-    const importChecked = await checked(imported.inputs);
+    const importChecked = await checked(RANGE, imported.inputs);
     expect((await plugin.diff(RANGE, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
 
     await plugin.delete(RANGE, "auto", created.id, updated);
     expect((await plugin.read(RANGE, "auto", created.id, updated, enabled)).id).toBe("");
 
     // Nothing covers this prefix: the API's refusal reaches the user.
-    await expect(plugin.create(RANGE, "none", await checked({ prefix: "203.0.113.0/24" }))).rejects.toThrow(/prefix: no reverse zone/);
+    await expect(plugin.create(RANGE, "none", await checked(RANGE, { prefix: "203.0.113.0/24" }))).rejects.toThrow(/prefix: no reverse zone/);
     await plugin.delete(ZONE, "n", narrow.id, narrow.properties);
     await plugin.delete(ZONE, "w", wide.id, wide.properties);
   });

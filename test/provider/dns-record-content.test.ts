@@ -1,37 +1,20 @@
 // nsp:dns:Record and nsp:dns:ZoneRecords through the built plugin binary over gRPC, against a live
 // emulator: ids given as numbers, ignoreChanges in Update, and record data that the API stores in
 // another spelling than the program wrote, which must never show as a change.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const RECORD = "nsp:dns:Record";
 const ZR = "nsp:dns:ZoneRecords";
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-let token: string;
+const token = `svc_${"ef56".repeat(8)}`;
+const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 }, config: { requestsPerMinute: 0 } });
 let serviceId: number;
 let zoneId: string;
-const { checked } = providerChecks(() => ({ plugin, control }));
-
 beforeAll(async () => {
-  token = `svc_${"ef56".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = (await control.services()).find((s) => s.type === "auth_dns")!.id;
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, requestsPerMinute: 0 });
   zoneId = String((await control.post<{ id: number }>("/dns/zones", { service_id: serviceId, name: "content.example" })).id);
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 const LONG_TXT = `v=DKIM1; k=rsa; p=${"A".repeat(300)}`;

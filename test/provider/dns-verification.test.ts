@@ -1,10 +1,9 @@
 // nsp:dns:ZoneVerification through the built plugin over gRPC: it polls the API's verify
 // operation until the emulator's public-DNS view delegates the zone to the service.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { secret, startPlugin, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const VERIFY = "nsp:dns:ZoneVerification";
@@ -12,34 +11,16 @@ const NS = ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"];
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-let token: string;
+const token = `svc_${"a1b2".repeat(8)}`;
+const { emulator, control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
 let serviceId: string;
 
 beforeAll(async () => {
-  token = `svc_${"a1b2".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "verify", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-async function checked(news: Obj, type = VERIFY): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(type, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
 
 async function newZone(name: string): Promise<{ id: string; properties: Obj }> {
-  return plugin.create(ZONE, name, await checked({ serviceId, name }, ZONE));
+  return plugin.create(ZONE, name, await checked(ZONE, { serviceId, name }));
 }
 
 const verifyCalls = async () => (await control.stats()).byRoute["POST /dns/zones/:id/verify"] ?? 0;
@@ -48,7 +29,7 @@ describe("nsp:dns:ZoneVerification", () => {
   it("is created once public DNS delegates the zone, and walks the rest of its lifecycle", async () => {
     const zone = await newZone("delegated.example");
     await control.setPublicDns("delegated.example", NS);
-    const inputs = await checked({ zoneId: zone.id });
+    const inputs = await checked(VERIFY, { zoneId: zone.id });
     expect(inputs).toEqual({ zoneId: zone.id, timeoutSeconds: 300, pollIntervalSeconds: 10 });
 
     await control.resetStats();
@@ -66,7 +47,7 @@ describe("nsp:dns:ZoneVerification", () => {
     expect((await plugin.diff(VERIFY, "v", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     // The wait settings change in place and send nothing.
-    const patient = await checked({ zoneId: zone.id, timeoutSeconds: 900 });
+    const patient = await checked(VERIFY, { zoneId: zone.id, timeoutSeconds: 900 });
     expect(await plugin.diff(VERIFY, "v", created.id, read.properties, patient, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["timeoutSeconds"] });
     await control.resetStats();
     const updated = await plugin.update(VERIFY, "v", created.id, read.properties, patient);
@@ -78,7 +59,7 @@ describe("nsp:dns:ZoneVerification", () => {
     expect(imported.id).toBe(zone.id);
     expect(imported.inputs).toEqual({ zoneId: zone.id });
     expect(imported.properties).toMatchObject({ active: true, verifiedAt: created.properties.verifiedAt, nameServers: NS });
-    const importChecked = await checked(imported.inputs);
+    const importChecked = await checked(VERIFY, imported.inputs);
     expect((await plugin.diff(VERIFY, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(VERIFY, "imp", "delegated.example")).rejects.toThrow(/must be a numeric zone id/);
 
@@ -93,7 +74,7 @@ describe("nsp:dns:ZoneVerification", () => {
   it("keeps polling until the delegation appears", async () => {
     const zone = await newZone("later.example");
     await control.resetStats();
-    const creating = plugin.create(VERIFY, "v", await checked({ zoneId: zone.id, pollIntervalSeconds: 0.05, timeoutSeconds: 30 }));
+    const creating = plugin.create(VERIFY, "v", await checked(VERIFY, { zoneId: zone.id, pollIntervalSeconds: 0.05, timeoutSeconds: 30 }));
     await new Promise((r) => setTimeout(r, 300));
     expect(await verifyCalls()).toBeGreaterThan(1);
     await control.setPublicDns("later.example.", ["NS2.nsp-emulator.test.", "ns1.nsp-emulator.test"]);
@@ -107,7 +88,7 @@ describe("nsp:dns:ZoneVerification", () => {
     await control.setPublicDns("elsewhere.example", ["ns1.other-dns.test", "ns2.other-dns.test"]);
     await control.resetStats();
     const started = Date.now();
-    const err = await plugin.create(VERIFY, "v", await checked({ zoneId: zone.id, timeoutSeconds: 1, pollIntervalSeconds: 0.2 })).then(
+    const err = await plugin.create(VERIFY, "v", await checked(VERIFY, { zoneId: zone.id, timeoutSeconds: 1, pollIntervalSeconds: 0.2 })).then(
       () => undefined,
       (e: Error) => e,
     );
@@ -121,7 +102,7 @@ describe("nsp:dns:ZoneVerification", () => {
 
     // Nothing in public DNS at all.
     const bare = await newZone("nowhere.example");
-    await expect(plugin.create(VERIFY, "v", await checked({ zoneId: bare.id, timeoutSeconds: 1, pollIntervalSeconds: 0.5 }))).rejects.toThrow(
+    await expect(plugin.create(VERIFY, "v", await checked(VERIFY, { zoneId: bare.id, timeoutSeconds: 1, pollIntervalSeconds: 0.5 }))).rejects.toThrow(
       /\[none\] \(seen\), expected \[ns1\.nsp-emulator\.test, ns2\.nsp-emulator\.test\]/,
     );
   });
@@ -149,7 +130,7 @@ describe("nsp:dns:ZoneVerification", () => {
   it("is gone from the state when its zone is deleted", async () => {
     const zone = await newZone("short-lived.example");
     await control.setPublicDns("short-lived.example", NS);
-    const inputs = await checked({ zoneId: zone.id });
+    const inputs = await checked(VERIFY, { zoneId: zone.id });
     const created = await plugin.create(VERIFY, "v", inputs);
     // A lost delegation leaves the zone active and served: still verified.
     await control.setPublicDns("short-lived.example", ["ns.elsewhere.test"]);

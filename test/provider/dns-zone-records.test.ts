@@ -1,9 +1,8 @@
 // nsp:dns:ZoneRecords through the built plugin binary over gRPC, against a live emulator; request
 // counts come from the emulator's /_emulator/stats.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const ZR = "nsp:dns:ZoneRecords";
 const RECORD = "nsp:dns:Record";
@@ -21,25 +20,13 @@ interface ApiRecord extends Rec {
   proxied: boolean;
 }
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-let token: string;
+const token = `svc_${"cd34".repeat(8)}`;
+const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 }, config: { requestsPerMinute: 0 } });
 let serviceId: number;
 
 beforeAll(async () => {
-  token = `svc_${"cd34".repeat(8)}`;
   // Rate limits off on both sides: the counts below are the requests themselves.
-  emulator = await startEmulator({ accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = (await control.services()).find((s) => s.type === "auth_dns")!.id;
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, requestsPerMinute: 0 });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 async function createZone(name: string): Promise<string> {
@@ -73,19 +60,13 @@ async function requests<T>(run: () => Promise<T>): Promise<{ result: T; total: n
   return { result, total: s.total, mutating: s.mutating, byRoute: s.byRoute, faults: s.faults };
 }
 
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(ZR, "zr", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
-
 describe("nsp:dns:ZoneRecords over gRPC", () => {
   it("walks a 200-record zone through its lifecycle with a handful of requests", async () => {
     const zoneId = await createZone("zr.example");
     const program = manyRecords(200);
 
     // Check canonicalises and sorts: the order in the program does not matter.
-    const inputs = await checked({ zoneId, records: program });
+    const inputs = await checked(ZR, { zoneId, records: program });
     const records = inputs.records as Rec[];
     expect(records).toHaveLength(200);
     expect(inputs.maxDeletePercent).toBe(20);
@@ -94,7 +75,7 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     expect(records).toContainEqual({ name: "alias2", type: "CNAME", content: "host0.zr.example", ttl: 3600 });
     expect(records).toContainEqual({ name: "txt3", type: "TXT", content: "v=test3; spaces  kept", ttl: 300 });
     expect(records).toContainEqual({ name: "@", type: "MX", content: "4 mx4.example.net", ttl: 3600 });
-    expect(await checked({ zoneId, records: [...program].reverse() })).toEqual(inputs);
+    expect(await checked(ZR, { zoneId, records: [...program].reverse() })).toEqual(inputs);
 
     // Preview sends nothing.
     const preview = await requests(() => plugin.create(ZR, "zr", inputs, true));
@@ -128,7 +109,7 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
         { name: "new1", type: "A", content: "192.0.2.1" },
         { name: "new2", type: "TXT", content: "hello" },
       ]);
-    const news = await checked({ zoneId, records: changedProgram });
+    const news = await checked(ZR, { zoneId, records: changedProgram });
     const d = await plugin.diff(ZR, "zr", zoneId, read.result.properties, news, inputs);
     expect(d).toMatchObject({ changes: true, replaces: [], diffs: ["records"] });
     const updPreview = await requests(() => plugin.update(ZR, "zr", zoneId, read.result.properties, news, true, inputs));
@@ -143,7 +124,7 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     // Now the import with replace is off the table; the change takes the minimal record calls.
     const apiInputs = (await plugin.check(RECORD, "api", { zoneId, name: "api", type: "A", content: "198.51.100.7" })).inputs;
     const apiRecord = await plugin.create(RECORD, "api", apiInputs);
-    const smallChange = await checked({
+    const smallChange = await checked(ZR, {
       zoneId,
       records: changedProgram
         .filter((r) => r.name !== "Host10")
@@ -190,23 +171,23 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
   it("refuses to delete more than maxDeletePercent of its records unless the program raises it", async () => {
     const zoneId = await createZone("guard.example");
     const program = Array.from({ length: 30 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
-    const inputs = await checked({ zoneId, records: program });
+    const inputs = await checked(ZR, { zoneId, records: program });
     const created = await plugin.create(ZR, "guard", inputs);
 
-    const shrunk = await checked({ zoneId, records: program.slice(0, 10) });
+    const shrunk = await checked(ZR, { zoneId, records: program.slice(0, 10) });
     const refused = await requests(() => plugin.update(ZR, "guard", zoneId, created.properties, shrunk, false, inputs).catch((e: Error) => e));
     expect(refused.result).toBeInstanceOf(Error);
     expect(String((refused.result as Error).message)).toMatch(/maxDeletePercent: this change would delete 20 of the 30 records .*\(67%\).*more than maxDeletePercent \(20%\)/);
     expect(refused.mutating).toBe(0);
     expect(await apiRecords(zoneId)).toHaveLength(30);
 
-    const allowed = await checked({ zoneId, records: program.slice(0, 10), maxDeletePercent: 70 });
+    const allowed = await checked(ZR, { zoneId, records: program.slice(0, 10), maxDeletePercent: 70 });
     const upd = await requests(() => plugin.update(ZR, "guard", zoneId, created.properties, allowed, false, inputs));
     expect(upd.total).toBe(2);
     expect(await apiRecords(zoneId)).toHaveLength(10);
 
     // Only the threshold changes: the provider's own setting, nothing is sent.
-    const lowered = await checked({ zoneId, records: program.slice(0, 10), maxDeletePercent: 5 });
+    const lowered = await checked(ZR, { zoneId, records: program.slice(0, 10), maxDeletePercent: 5 });
     const d = await plugin.diff(ZR, "guard", zoneId, upd.result, lowered, allowed);
     expect(d.diffs).toEqual(["maxDeletePercent"]);
     expect((await requests(() => plugin.update(ZR, "guard", zoneId, upd.result, lowered, false, allowed))).total).toBe(0);
@@ -214,7 +195,7 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     // A create that adopts existing records of its sets is guarded too.
     const zone2 = await createZone("guard2.example");
     for (let i = 0; i < 12; i++) await control.post(`/dns/zones/${zone2}/records`, { name: "www", type: "A", content: `198.51.100.${i + 1}` });
-    const adopt = await checked({ zoneId: zone2, records: [{ name: "www", type: "A", content: "198.51.100.1" }] });
+    const adopt = await checked(ZR, { zoneId: zone2, records: [{ name: "www", type: "A", content: "198.51.100.1" }] });
     await expect(plugin.create(ZR, "adopt", adopt)).rejects.toThrow(/delete 11 of the 12 records/);
     const adopted = await plugin.create(ZR, "adopt", { ...adopt, maxDeletePercent: 100 });
     expect((await plugin.read(ZR, "adopt", zone2, adopted.properties, adopt)).properties.records).toEqual(adopt.records);
@@ -232,7 +213,7 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
       { type: "TXT", content: "v=spf1 -all" },
       { name: "ftp", type: "CNAME", content: "www.drift.example" },
     ];
-    const inputs = await checked({ zoneId, records: program });
+    const inputs = await checked(ZR, { zoneId, records: program });
     const created = await plugin.create(ZR, "drift", inputs);
     const byContent = async (content: string) => (await apiRecords(zoneId)).find((r) => r.content === content)!;
 
@@ -287,7 +268,7 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 
   it("finishes a change whose answer was lost, without adding records twice", async () => {
     const zoneId = await createZone("lost.example");
-    const inputs = await checked({ zoneId, records: Array.from({ length: 5 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` })) });
+    const inputs = await checked(ZR, { zoneId, records: Array.from({ length: 5 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` })) });
     await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/import$", count: 1 });
     try {
       const created = await requests(() => plugin.create(ZR, "lost", inputs));

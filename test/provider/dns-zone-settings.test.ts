@@ -1,11 +1,9 @@
 // Zone extras and the per-zone settings resources (DNSSEC, transfer, sharing grants), driven
 // through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { isSecret, plain, secret, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const DNSSEC = "nsp:dns:ZoneDnssec";
@@ -15,26 +13,13 @@ const Kind = providerPb.PropertyDiff.Kind;
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"cd34".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "settings", token }] } });
 let serviceId: string;
 
 beforeAll(async () => {
-  const token = `svc_${"cd34".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "settings", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, expectCheckFailures } = providerChecks(() => ({ plugin, control }));
 
 async function newZone(name: string): Promise<{ id: string; properties: Obj }> {
   return plugin.create(ZONE, name, await checked(ZONE, { serviceId, name }));

@@ -1,30 +1,18 @@
 // The built plugin binary, driven over gRPC as the engine drives it, against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { beforeAll, describe, expect, it } from "vitest";
 import { isSecret, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const RECORD = "nsp:dns:Record";
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-let token: string;
+const token = `svc_${"ab12".repeat(8)}`;
+const { emulator, control, plugin } = useProvider({ emulator: { accounts: [{ name: "demo", token }] } });
 let serviceId: string;
 
 beforeAll(async () => {
-  token = `svc_${"ab12".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "demo", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {

@@ -1,10 +1,8 @@
 // Tunnels, their hostname lists and the landing-point lookup, driven through the built plugin
 // binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const TUNNEL = "nsp:link:Tunnel";
 const HOSTNAMES = "nsp:link:TunnelHostnames";
@@ -13,30 +11,17 @@ const POPS = "nsp:link:getLinkPops";
 type Obj = Record<string, unknown>;
 type Site = { id: number; hostname: string; link_tunnel_id: number | null; pages_project_id: number | null; origin: string | null; target: string };
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"7a11".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "link", token }] } });
 let pops: Array<{ id: number; code: string }>;
 let ams: string;
 let fra: string;
 let iad: string;
 
 beforeAll(async () => {
-  const token = `svc_${"7a11".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "link", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   pops = await control.list("/link/pops");
   [ams, fra, iad] = pops.map((p) => String(p.id)) as [string, string, string];
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, expectCheckFailures } = providerChecks(() => ({ plugin, control }));
 
 async function sites(): Promise<Map<string, Site>> {
   return new Map((await control.list<Site>("/cdn/sites")).map((s) => [s.hostname, s]));

@@ -5,11 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { startEmulator } from "../../emulator/src/server";
 import { confirmDestination } from "../../emulator/src/mail/state";
 import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const SERVER = "nsp:mail:Server";
@@ -26,44 +24,22 @@ const ACCOUNT = "mailer";
 
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+// These tests change objects through the API between Reads of one plugin process; batched
+// reads (one list per parent and command) are tested on their own below.
+const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({
+  emulator: { accounts: [{ name: ACCOUNT, token: `svc_${"ab12".repeat(8)}` }], rateLimitPerMinute: 0 },
+  config: { batchReads: false },
+});
 let dnsService: number;
 
 beforeAll(async () => {
-  const token = `svc_${"ab12".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: ACCOUNT, token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   dnsService = (await control.services()).find((s) => s.type === "auth_dns")!.id;
-  plugin = await startPlugin();
-  // These tests change objects through the API between Reads of one plugin process; batched
-  // reads (one list per parent and command) are tested on their own below.
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
 
 let seq = 0;
 const uniq = (base: string) => `${base}-${++seq}`;
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    // A failure inside a list names the item (`members[0].address`).
-    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
 
 /** `pulumi import`: Read with only the import id, then the imported inputs check and diff clean. */
 
@@ -153,7 +129,7 @@ describe("nsp:mail:Server", () => {
       [{ name: "x", ip4: "2001:db8::1" }, "ip4"],
       [{ name: "x", ip4: "192.0.2.1", ip6: "192.0.2.1" }, "ip6"],
       [{ name: "x", ip4: "192.0.2.1", tokenRotation: true }, "tokenRotation"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -310,7 +286,7 @@ describe("nsp:mail:Domain", () => {
       [{ name: "a.example", defaultQuotaBytes: 10 }, "defaultQuotaBytes"],
       [{ name: "a.example", catchAll: "nobody" }, "catchAll"],
       [{ name: "a.example", records: [] }, "records"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -425,7 +401,7 @@ describe("nsp:mail:Mailbox", () => {
       [{ domainId: "1", local: "x", sendLimitHour: -1 }, "sendLimitHour"],
       [{ domainId: "1", local: "x", sharedWith: ["a@example.com", "A@example.com"] }, "sharedWith"],
       [{ domainId: "1", local: "x", display: "d".repeat(129) }, "display"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -486,7 +462,7 @@ describe("nsp:mail:AppPassword", () => {
       [{ mailboxId: "" }, "mailboxId"],
       [{ mailboxId: "mbx_1", label: "l".repeat(65) }, "label"],
       [{ mailboxId: "mbx_1", password: "x" }, "password"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -553,7 +529,7 @@ describe("nsp:mail:Alias", () => {
       [{ domainId: "1", localPart: "a b", targetMailboxId: "mbx_1" }, "localPart"],
       [{ domainId: "1", localPart: "x" }, "targetMailboxId"],
       [{ domainId: "1", localPart: "x", targetMailboxId: "mbx_1", enabled: "yes" }, "enabled"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -647,7 +623,7 @@ describe("nsp:mail:Group", () => {
       [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com" }, { address: "A@example.com" }] }, "members"],
       [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com", role: "admin" }] }, "members"],
       [{ domainId: "1", localPart: "x", subjectTag: "t".repeat(33) }, "subjectTag"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -710,7 +686,7 @@ describe("nsp:mail:DomainRule", () => {
       [{ domainId: "1", kind: "forward_copy", pattern: "x", target: "ops" }, "target"],
       [{ domainId: "1", kind: "relay_rcpt", pattern: "x" }, "target"],
       [{ domainId: "1", kind: "relay_rcpt", pattern: "x", target: "relay:99999" }, "target"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -795,12 +771,12 @@ describe("nsp:mail:Destination and nsp:mail:Route", () => {
     await expectCheckFailures(DEST, [
       [{}, "addr"],
       [{ addr: "ops" }, "addr"],
-    ]);
+    ], ["["]);
     await expectCheckFailures(ROUTE, [
       [{ localPart: "x", dest: "a@example.net" }, "domainId"],
       [{ domainId: "1", localPart: "a b", dest: "a@example.net" }, "localPart"],
       [{ domainId: "1", localPart: "x", dest: "nobody" }, "dest"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -831,12 +807,10 @@ describe("zone and mail domain together", () => {
 describe("lost answers and half-made creates", () => {
   let once: PluginHandle;
   beforeAll(async () => {
-    once = await startPlugin();
-    await once.configure({ apiToken: secret(`svc_${"ab12".repeat(8)}`), baseUrl: emulator.baseUrl, maxRetries: 0 });
+    once = await anotherPlugin({ maxRetries: 0 });
   });
   afterAll(async () => {
     await control.clearFaults();
-    await once?.stop();
   });
 
   it("keeps a domain whose settings patch failed, and finishes it on the next update", async () => {

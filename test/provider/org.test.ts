@@ -1,10 +1,7 @@
 // The organisation, its members and application switches, driven through the built plugin binary
 // over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { describe, expect, it } from "vitest";
+import { useProvider } from "../helpers/use-provider";
 
 const ORG = "nsp:org:Organization";
 const MEMBER = "nsp:org:Member";
@@ -13,24 +10,8 @@ const DOMAINS = "nsp:org:getOrgDomains";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"0a9e".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "orgtest", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, expectCheckFailures } = providerChecks(() => ({ plugin, control }));
+const token = `svc_${"0a9e".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "orgtest", token }] } });
 
 async function routes(): Promise<Record<string, number>> {
   return (await control.stats()).byRoute;

@@ -1,46 +1,20 @@
 // Static-site projects, driven through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { useProvider } from "../helpers/use-provider";
 
 const PROJECT = "nsp:pages:Project";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"9a9e".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "pages", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(PROJECT, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
+const token = `svc_${"9a9e".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "pages", token }] } });
 
 describe("nsp:pages:Project over gRPC", () => {
   it("walks a project through its lifecycle", async () => {
-    const inputs = await checked({ name: "docs" });
+    const inputs = await checked(PROJECT, { name: "docs" });
     expect(inputs).toEqual({ name: "docs" });
 
-    await control.resetStats();
-    const preview = await plugin.create(PROJECT, "p", inputs, true);
-    expect(preview.id).toBe("");
-    expect(plain(preview.properties.createdAt)).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
+    await previewSendsNothing(PROJECT, inputs, "createdAt");
 
     const created = await plugin.create(PROJECT, "p", inputs);
     expect(created.id).toMatch(/^\d+$/);
@@ -59,13 +33,13 @@ describe("nsp:pages:Project over gRPC", () => {
     expect((await plugin.diff(PROJECT, "p", created.id, live.properties, inputs, live.inputs)).changes).toBe(false);
 
     // The API cannot rename a project: a new name replaces.
-    const renamed = await checked({ name: "docs-2" });
+    const renamed = await checked(PROJECT, { name: "docs-2" });
     expect(await plugin.diff(PROJECT, "p", created.id, live.properties, renamed, inputs)).toMatchObject({ changes: true, replaces: ["name"] });
 
     const imported = await plugin.read(PROJECT, "imp", created.id);
     expect(imported.id).toBe(created.id);
     expect(imported.inputs).toEqual({ name: "docs" });
-    const importChecked = await checked(imported.inputs);
+    const importChecked = await checked(PROJECT, imported.inputs);
     expect((await plugin.diff(PROJECT, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(PROJECT, "imp", "docs")).rejects.toThrow(/not a static-site project id.*<projectId>/);
 
@@ -74,14 +48,14 @@ describe("nsp:pages:Project over gRPC", () => {
   });
 
   it("sees the project deleted through the API", async () => {
-    const inputs = await checked({ name: "gone" });
+    const inputs = await checked(PROJECT, { name: "gone" });
     const p = await plugin.create(PROJECT, "g", inputs);
     await control.delete(`/pages/projects/${p.id}`);
     expect((await plugin.read(PROJECT, "g", p.id, p.properties, inputs)).id).toBe("");
   });
 
   it("adopts a project whose create answer was lost", async () => {
-    const inputs = await checked({ name: "lost-answer" });
+    const inputs = await checked(PROJECT, { name: "lost-answer" });
     await control.resetStats();
     await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/pages/projects$", count: 1 });
     try {

@@ -2,11 +2,9 @@
 // children with it: Read of the parent and of every child reports gone, with batched reads on and
 // off, so a refresh drops them and the next `up` recreates them. A parent that merely cannot be
 // read (5xx, 429 storm) is an error, never a silent delete.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PluginHandle } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -29,35 +27,24 @@ interface Family {
   remove(parent: Held): Promise<unknown>;
 }
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
+// Few retries: the fault rows below wait out the client's backoff on every failed request.
+const RETRIES = { maxRetries: 1 };
+const { control, plugin: unbatched, anotherPlugin, checked } = useProvider({
+  emulator: { accounts: [{ name: "gone", token: `svc_${"9a7e".repeat(8)}` }], rateLimitPerMinute: 0 },
+  config: { ...RETRIES, batchReads: false },
+});
 let batched: PluginHandle;
-let unbatched: PluginHandle;
 let authDns: string;
 let resolver: string;
 let pop: string;
 let seq = 0;
 
-const { checked } = providerChecks(() => ({ plugin: unbatched, control }));
-
 beforeAll(async () => {
-  const token = `svc_${"9a7e".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "gone", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   const services = await control.services();
   authDns = String(services.find((s) => s.type === "auth_dns")!.id);
   resolver = String(services.find((s) => s.type === "resolver")!.id);
   pop = String((await control.list<{ id: number }>("/link/pops"))[0]!.id);
-  [batched, unbatched] = await Promise.all([startPlugin(), startPlugin()]);
-  // Few retries: the fault rows below wait out the client's backoff on every failed request.
-  const config = { apiToken: secret(token), baseUrl: emulator.baseUrl, maxRetries: 1 };
-  await batched.configure({ ...config, batchReads: true });
-  await unbatched.configure({ ...config, batchReads: false });
-});
-
-afterAll(async () => {
-  await Promise.all([batched?.stop(), unbatched?.stop()]);
-  await emulator?.close();
+  batched = await anotherPlugin({ ...RETRIES, batchReads: true });
 });
 
 const uniq = (prefix: string) => `${prefix}${++seq}`;

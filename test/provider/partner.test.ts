@@ -1,45 +1,20 @@
 // Managed partner customers, driven through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { describe, expect, it } from "vitest";
 import { setPartnerMode } from "../../emulator/src/partner/state";
-import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { secret, startPlugin } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const SUBJECT = "nsp:partner:Subject";
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"9a27".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "partnertest", token }, { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(SUBJECT, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
+const token = `svc_${"9a27".repeat(8)}`;
+const { emulator, control, plugin, checked, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "partnertest", token }, { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` }] } });
 
 describe("nsp:partner:Subject over gRPC", () => {
   it("creates a managed customer, reads it, replaces on a new reference, stops acting on delete", async () => {
-    const inputs = await checked({ externalRef: "cust-1001" });
+    const inputs = await checked(SUBJECT, { externalRef: "cust-1001" });
     expect(inputs).toEqual({ externalRef: "cust-1001" });
-    await control.resetStats();
-    const preview = await plugin.create(SUBJECT, "p", inputs, true);
-    expect(preview.id).toBe("");
-    expect(plain(preview.properties.createdAt)).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
+    await previewSendsNothing(SUBJECT, inputs, "createdAt");
 
     await control.resetStats();
     const created = await plugin.create(SUBJECT, "s", inputs);
@@ -50,12 +25,12 @@ describe("nsp:partner:Subject over gRPC", () => {
     const read = await plugin.read(SUBJECT, "s", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
     expect(await plugin.diff(SUBJECT, "s", created.id, read.properties, inputs, inputs)).toMatchObject({ changes: false });
-    const other = await checked({ externalRef: "cust-1002" });
+    const other = await checked(SUBJECT, { externalRef: "cust-1002" });
     expect(await plugin.diff(SUBJECT, "s", created.id, read.properties, other, inputs)).toMatchObject({ changes: true, replaces: ["externalRef"] });
 
     const imported = await plugin.read(SUBJECT, "imp", "cust-1001");
     expect(imported.inputs).toEqual(inputs);
-    const importChecked = await checked(imported.inputs);
+    const importChecked = await checked(SUBJECT, imported.inputs);
     expect((await plugin.diff(SUBJECT, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(SUBJECT, "imp", "has space")).rejects.toThrow(/not a customer reference/);
 
@@ -65,7 +40,7 @@ describe("nsp:partner:Subject over gRPC", () => {
   });
 
   it("sees the ranges granted through the API, and the customer removed", async () => {
-    const inputs = await checked({ externalRef: "cust:2001@eu" });
+    const inputs = await checked(SUBJECT, { externalRef: "cust:2001@eu" });
     const s = await plugin.create(SUBJECT, "d", inputs);
     const svc = (await control.services()).find((x) => x.type === "auth_dns")!;
     const zone = await control.post<{ id: number }>("/dns/zones", { service_id: svc.id, name: "2.0.192.in-addr.arpa" });
@@ -78,7 +53,7 @@ describe("nsp:partner:Subject over gRPC", () => {
   });
 
   it("adopts a customer whose create answer was lost", async () => {
-    const inputs = await checked({ externalRef: "cust-lost" });
+    const inputs = await checked(SUBJECT, { externalRef: "cust-lost" });
     await control.resetStats();
     await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/partner/subjects$", count: 1 });
     try {

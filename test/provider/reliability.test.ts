@@ -1,27 +1,15 @@
 // What makes providers lose track of objects or create them twice, over gRPC against the emulator:
 // a create whose answer is lost, and a create that fails half-way.
 import type * as grpc from "@grpc/grpc-js";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { EmulatorControl } from "../helpers/emulator";
-import { initFailure, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
+import { beforeAll, expect, it } from "vitest";
+import { initFailure } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const { control, plugin } = useProvider({ config: { maxRetries: 1 } });
 let serviceId: string;
 
 beforeAll(async () => {
-  emulator = await startEmulator();
-  control = new EmulatorControl(emulator.baseUrl, emulator.token);
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl, maxRetries: 1 });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 

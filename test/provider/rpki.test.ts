@@ -1,31 +1,19 @@
 // nsp:rpki:Ca, nsp:rpki:Roa and the RPKI functions, through the built plugin binary over gRPC
 // against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
-import { initFailure, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { initFailure, UNKNOWN } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const CA = "nsp:rpki:Ca";
 const ROA = "nsp:rpki:Roa";
 const NS = "http://www.hactrn.net/uris/rpki/rpki-setup/";
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"cd34".repeat(8)}`;
+const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "rpki", token }], rateLimitPerMinute: 0 } });
 
 beforeAll(async () => {
-  const token = `svc_${"cd34".repeat(8)}`;
   // No server-side rate limit: one test fills a CA with more ROAs than a page holds.
-  emulator = await startEmulator({ accounts: [{ name: "rpki", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
 });
 
 function parentResponse(parentHandle = "ripe-ncc"): string {

@@ -1,51 +1,30 @@
 // Security rules, driven through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { lifecycle } from "../helpers/lifecycle";
+import { useProvider } from "../helpers/use-provider";
 
 const RULE = "nsp:security:Rule";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"5ec0".repeat(8)}`;
+const provider = useProvider({ emulator: { accounts: [{ name: "security", token }] } });
+const { control, plugin, checked, previewSendsNothing } = provider;
 let siteId: string;
 let zoneId: string;
 
 beforeAll(async () => {
-  const token = `svc_${"5ec0".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "security", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
   const dns = (await control.services()).find((s) => s.type === "auth_dns")!;
   siteId = String((await control.post<{ id: number }>("/cdn/sites", { hostname: "www.sec.example", origin: "203.0.113.60" })).id);
   zoneId = String((await control.post<{ id: number }>("/dns/zones", { service_id: dns.id, name: "sec-zone.example" })).id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(RULE, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
 
 describe("nsp:security:Rule over gRPC", () => {
   it("walks a rule through its whole lifecycle", async () => {
-    const inputs = await checked({ siteId, field: "country", op: "in", value: " RU, CN ", action: "block", note: "geo" });
+    const inputs = await checked(RULE, { siteId, field: "country", op: "in", value: " RU, CN ", action: "block", note: "geo" });
     expect(inputs).toEqual({ siteId, field: "country", op: "in", value: "RU, CN", action: "block", note: "geo", enabled: true });
 
-    await control.resetStats();
-    const preview = await plugin.create(RULE, "r", inputs, true);
-    expect(preview.id).toBe("");
-    expect(plain(preview.properties.createdAt)).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
+    await previewSendsNothing(RULE, inputs, "createdAt");
 
     const created = await plugin.create(RULE, "r", inputs);
     expect(created.id).toMatch(/^\d+$/);
@@ -55,7 +34,7 @@ describe("nsp:security:Rule over gRPC", () => {
     expect((await plugin.diff(RULE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     // Only enabled changes in place.
-    const off = await checked({ ...inputs, enabled: false });
+    const off = await checked(RULE, { ...inputs, enabled: false });
     expect(await plugin.diff(RULE, "r", created.id, read.properties, off, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["enabled"] });
     await control.resetStats();
     const updated = await plugin.update(RULE, "r", created.id, read.properties, off, false, inputs);
@@ -78,7 +57,7 @@ describe("nsp:security:Rule over gRPC", () => {
     const imported = await plugin.read(RULE, "imp", created.id);
     expect(imported.id).toBe(created.id);
     expect(imported.inputs).toEqual({ siteId, field: "country", op: "in", value: "RU, CN", action: "block", seq: 10, note: "geo", enabled: false });
-    const importCheck = await checked(imported.inputs);
+    const importCheck = await checked(RULE, imported.inputs);
     expect((await plugin.diff(RULE, "imp", imported.id, imported.properties, importCheck, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(RULE, "imp", `${siteId}/${created.id}`)).rejects.toThrow(/must be a numeric rule id/);
 
@@ -88,7 +67,7 @@ describe("nsp:security:Rule over gRPC", () => {
   });
 
   it("creates a disabled zone rule with the patch that disables it", async () => {
-    const inputs = await checked({ zoneId, field: "ip", op: "not_in", value: "192.0.2.0/24,2001:db8::/32", action: "allow", seq: 100, enabled: false });
+    const inputs = await checked(RULE, { zoneId, field: "ip", op: "not_in", value: "192.0.2.0/24,2001:db8::/32", action: "allow", seq: 100, enabled: false });
     await control.resetStats();
     const created = await plugin.create(RULE, "z", inputs);
     // The zone's rules are listed once per command, so that an identical orphan would be adopted.
@@ -99,21 +78,9 @@ describe("nsp:security:Rule over gRPC", () => {
     await plugin.delete(RULE, "z", created.id, created.properties);
   });
 
-  it("sees drift made through the API on Read", async () => {
-    const inputs = await checked({ siteId, field: "asn", op: "in", value: "AS64500", action: "challenge" });
-    const created = await plugin.create(RULE, "d", inputs);
-    await control.patch(`/security/rules/${created.id}`, { enabled: false });
-    const refreshed = await plugin.read(RULE, "d", created.id, created.properties, inputs);
-    expect(refreshed.properties.enabled).toBe(false);
-    expect(await plugin.diff(RULE, "d", created.id, refreshed.properties, inputs, refreshed.inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["enabled"] });
-
-    await control.delete(`/security/rules/${created.id}`);
-    expect((await plugin.read(RULE, "d", created.id, refreshed.properties, inputs)).id).toBe("");
-  });
-
   it("is gone when its site goes", async () => {
     const site = await control.post<{ id: number }>("/cdn/sites", { hostname: "short-lived.sec.example", origin: "203.0.113.61" });
-    const inputs = await checked({ siteId: String(site.id), field: "isp", op: "in", value: "Example Hosting Ltd", action: "ratelimit" });
+    const inputs = await checked(RULE, { siteId: String(site.id), field: "isp", op: "in", value: "Example Hosting Ltd", action: "ratelimit" });
     const created = await plugin.create(RULE, "g", inputs);
     await control.delete(`/cdn/sites/${site.id}`);
     expect((await plugin.read(RULE, "g", created.id, created.properties, inputs)).id).toBe("");
@@ -160,3 +127,16 @@ describe("nsp:security:Rule over gRPC", () => {
     expect((await control.stats()).total).toBe(0);
   });
 });
+
+lifecycle(provider, [
+  {
+    type: RULE,
+    create: async () => ({ siteId, field: "asn", op: "in", value: "AS64500", action: "challenge" }),
+    unknownOutput: "createdAt",
+    update: { enabled: false },
+    replace: { note: "other" },
+    apiPath: (_inputs, id) => `/security/rules/${id}`,
+    exists: async (_inputs, id) => (await control.list<{ id: number }>("/security/rules")).some((r) => String(r.id) === id),
+    drift: { body: { enabled: false }, inputs: { enabled: false } },
+  },
+]);

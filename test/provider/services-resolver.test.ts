@@ -1,10 +1,8 @@
 // The resolver-service resources (nsp:services:Filter, Policy, Client, ClientDdnsToken) and
 // nsp:dns:getDnsLists, through the built plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const FILTER = "nsp:services:Filter";
 const POLICY = "nsp:services:Policy";
@@ -12,39 +10,16 @@ const CLIENT = "nsp:services:Client";
 const DDNS = "nsp:services:ClientDdnsToken";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const token = `svc_${"7e6f".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "homelab", token }], rateLimitPerMinute: 0 } });
 let resolver: string;
 let authDns: string;
 
 beforeAll(async () => {
-  const token = `svc_${"7e6f".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "homelab", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
   const services = await control.services();
   resolver = String(services.find((s) => s.type === "resolver")!.id);
   authDns = String(services.find((s) => s.type === "auth_dns")!.id);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
 });
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
 
 describe("nsp:services:Filter", () => {
   it("replaces the whole filter, updates, imports, and resets it on delete", async () => {
@@ -123,7 +98,7 @@ describe("nsp:services:Filter", () => {
       [{ serviceId: resolver, rewrites: [{ name: "a.example", target: "192.0.2.1" }, { name: "a.example", target: "192.0.2.2" }] }, "rewrites"],
       [{ serviceId: resolver, customBlock: ["a.example"], customAllow: ["a.example"] }, "customAllow"],
       [{ serviceId: resolver, blockMode: "drop" }, "blockMode"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -210,7 +185,7 @@ describe("nsp:services:Policy", () => {
       [{ serviceId: resolver, ttlMax: 86401 }, "ttlMax"],
       [{ serviceId: resolver, blockedServices: ["bad service"] }, "blockedServices"],
       [{ serviceId: resolver, rules: [""] }, "rules"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -274,7 +249,7 @@ describe("nsp:services:Client", () => {
       [{ serviceId: resolver, name: "x", logMode: "verbose" }, "logMode"],
       [{ serviceId: resolver, name: "x", safesearch: "strict" }, "safesearch"],
       [{ serviceId: resolver, name: "x", pausedUntil: "soon" }, "pausedUntil"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -342,7 +317,7 @@ describe("nsp:services:ClientDdnsToken", () => {
       [{ clientGroupId: "1" }, "serviceId"],
       [{ serviceId: resolver, clientGroupId: "x" }, "clientGroupId"],
       [{ serviceId: resolver, clientGroupId: "1", rotation: true }, "rotation"],
-    ]);
+    ], ["["]);
   });
 });
 

@@ -1,12 +1,10 @@
 // The messaging-gateway resources (number settings, brands, campaigns, senders, templates,
 // consents, broadcasts) and nsp:sgate:getNumbers, through the built plugin binary over gRPC
 // against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { describe, expect, it } from "vitest";
 import { SEED_NUMBERS } from "../../emulator/src/sgate/state";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { lifecycle } from "../helpers/lifecycle";
+import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:sgate:NumberSettings";
 const BRAND = "nsp:sgate:Brand";
@@ -20,36 +18,11 @@ const enc = encodeURIComponent;
 
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"5d5d".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
+const token = `svc_${"5d5d".repeat(8)}`;
+const provider = useProvider({ emulator: { accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 } });
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`) || f.property.startsWith(`${property}.`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-    for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
 
 /** `pulumi import`: Read with only the import id, then the imported inputs check and diff clean. */
 
@@ -123,7 +96,7 @@ describe("nsp:sgate:NumberSettings", () => {
       [{ number: N1, provider: "Bad Provider" }, "provider"],
       [{ number: N1, campaignId: "a/b" }, "campaignId"],
       [{ number: N1, enabled: "yes" }, "enabled"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -199,14 +172,14 @@ describe("nsp:sgate:Brand and nsp:sgate:Campaign", () => {
       [{ legalName: "A", contactEmail: "nope" }, "contactEmail"],
       [{ legalName: "A", entityType: "club" }, "entityType"],
       [{ legalName: "A", status: "approved" }, "status"],
-    ]);
+    ], ["[", "."]);
     await expectCheckFailures(CAMPAIGN, [
       [{ useCase: "2fa" }, "brandId"],
       [{ brandId: "brd_1" }, "useCase"],
       [{ brandId: "brd_1", useCase: "spam" }, "useCase"],
       [{ brandId: "a/b", useCase: "2fa" }, "brandId"],
       [{ brandId: "brd_1", useCase: "2fa", samples: ["1", "2", "3", "4", "5", "6"] }, "samples"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -228,28 +201,26 @@ describe("nsp:sgate:Sender", () => {
     expect((await plugin.read(SENDER, "r", id, updated, news)).id).toBe("");
   });
 
-  it("sees changes and deletes made through the API", async () => {
-    const inputs = await checked(SENDER, { name: "Drift" });
-    const { id, properties } = await plugin.create(SENDER, "r", inputs);
-    await control.patch(`/sgate/senders/${id}`, { name: "Other", numbers: [N3] });
-    const read = await plugin.read(SENDER, "r", id, properties, inputs);
-    expect(read.properties).toMatchObject({ name: "Other", numbers: [N3] });
-    expect((await plugin.diff(SENDER, "r", id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual(["name", "numbers"]);
-    const other = await plugin.create(SENDER, "r2", inputs);
-    await control.delete(`/sgate/senders/${other.id}`);
-    expect((await plugin.read(SENDER, "r2", other.id, other.properties, inputs)).id).toBe("");
-  });
+});
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(SENDER, [
+lifecycle(provider, [
+  {
+    type: SENDER,
+    create: { name: "Drift" },
+    update: { name: "Walked" },
+    apiPath: (_inputs, id) => `/sgate/senders/${id}`,
+    exists: async (_inputs, id) => (await control.list<Obj>("/sgate/senders")).some((sender) => sender.id === id),
+    drift: { body: { name: "Other", numbers: [N3] }, inputs: { name: "Other", numbers: [N3] } },
+    bad: [
       [{}, "name"],
       [{ name: "1abc" }, "name"],
       [{ name: "far too long name" }, "name"],
       [{ name: "A", numbers: ["12345"] }, "numbers"],
       [{ name: "A", numbers: [N1, N1] }, "numbers"],
-    ]);
-  });
-});
+    ],
+    nestedFailures: ["[", "."],
+  },
+]);
 
 describe("nsp:sgate:Template", () => {
   it("makes a new version for new text, submits with the input flag, imports, and deletes", async () => {
@@ -304,7 +275,7 @@ describe("nsp:sgate:Template", () => {
       [{ ...good, bodies: { en: "" } }, "bodies"],
       [{ ...good, category: "promo" }, "category"],
       [{ ...good, submit: "yes" }, "submit"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -349,7 +320,7 @@ describe("nsp:sgate:Consent", () => {
       [{ recipient: "+447700900123", proof: " " }, "proof"],
       [{ recipient: "+447700900123", proof: "x", grantedAt: "yesterday" }, "grantedAt"],
       [{ recipient: "+447700900123", proof: "x", source: "fax" }, "source"],
-    ]);
+    ], ["[", "."]);
   });
 });
 
@@ -405,7 +376,7 @@ describe("nsp:sgate:Broadcast", () => {
       [{ recipients: to, body: "x", ratePerMin: 0 }, "ratePerMin"],
       [{ recipients: to, body: "x", category: "promo" }, "category"],
       [{ recipients: to, body: "x", from: "12345" }, "from"],
-    ]);
+    ], ["[", "."]);
   });
 });
 

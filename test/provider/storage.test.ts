@@ -1,42 +1,17 @@
 // nsp:storage:Destination and nsp:ix:Member, through the built plugin binary over gRPC
 // against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { describe, expect, it } from "vitest";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
+import { useProvider } from "../helpers/use-provider";
 
 const DEST = "nsp:storage:Destination";
 const MEMBER = "nsp:ix:Member";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"5f0a".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "storage", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const token = `svc_${"5f0a".repeat(8)}`;
+const provider = useProvider({ emulator: { accounts: [{ name: "storage", token }], rateLimitPerMinute: 0 } });
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 const base = { endpoint: "https://s3.example.net", bucket: "recordings", accessKey: "AKIA1" };
 
@@ -95,22 +70,20 @@ describe("nsp:storage:Destination", () => {
     await expect(plugin.create(DEST, "d", noKey)).rejects.toThrow(/secretKey is required/);
     expect((await control.stats()).total).toBe(0);
   });
+});
 
-  it("sees changes and a delete made through the API", async () => {
-    const inputs = await checked(DEST, { ...base, secretKey: secret("good"), prefix: "a/" });
-    const created = await plugin.create(DEST, "d", inputs);
-    await control.patch(`/storage/destinations/${created.id}`, { prefix: "b/", auto_meet: true });
-    const read = await plugin.read(DEST, "d", created.id, created.properties, inputs);
-    expect(read.inputs).toMatchObject({ prefix: "b/", autoMeet: true });
-    const d = await plugin.diff(DEST, "d", created.id, read.properties, inputs, read.inputs);
-    expect(d.changes).toBe(true);
-    expect(d.diffs.sort()).toEqual(["autoMeet", "prefix"]);
-    await control.delete(`/storage/destinations/${created.id}`);
-    expect((await plugin.read(DEST, "d", created.id, read.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(DEST, [
+lifecycle(provider, [
+  {
+    type: DEST,
+    create: { ...base, secretKey: secret("good"), prefix: "a/" },
+    unknownOutput: "createdAt",
+    update: { name: "Recordings", autoMeet: true },
+    replace: { bucket: "other-bucket" },
+    writeOnly: ["secretKey"],
+    apiPath: (_inputs, id) => `/storage/destinations/${id}`,
+    exists: async (_inputs, id) => (await control.list<Obj>("/storage/destinations")).some((d) => d.id === id),
+    drift: { body: { prefix: "b/", auto_meet: true }, inputs: { prefix: "b/", autoMeet: true } },
+    bad: [
       [{ ...base, endpoint: "http://s3.example.net" }, "endpoint"],
       [{ ...base, endpoint: "https://user:pw@s3.example.net" }, "endpoint"],
       [{ ...base, bucket: "Bad_Bucket" }, "bucket"],
@@ -118,9 +91,9 @@ describe("nsp:storage:Destination", () => {
       [{ ...base, secretKey: "" }, "secretKey"],
       [{ ...base, prefix: "a b" }, "prefix"],
       [{ ...base, autoMeet: "yes" }, "autoMeet"],
-    ]);
-  });
-});
+    ],
+  },
+]);
 
 describe("nsp:ix:Member", () => {
   it("applies, patches, replaces on a new ASN, imports, and only forgets on delete (saying so)", async () => {

@@ -1,42 +1,15 @@
 // nsp:stream:Channel, nsp:stream:Programme and nsp:stream:getStreamCities, through the built
 // plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { describe, expect, it } from "vitest";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const CHANNEL = "nsp:stream:Channel";
 const PROGRAMME = "nsp:stream:Programme";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"5ea3".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "streamer", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const token = `svc_${"5ea3".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "streamer", token }], rateLimitPerMinute: 0 } });
 
 const DEFAULTS = {
   visibility: "public",
@@ -138,7 +111,7 @@ describe("nsp:stream:Channel", () => {
       [{ name: "a", placement: "city" }, "city"],
       [{ name: "a", city: "ams" }, "city"],
       [{ name: "a", keyRotation: false }, "keyRotation"],
-    ]);
+    ], ["["]);
   });
 });
 
@@ -197,7 +170,7 @@ describe("nsp:stream:Programme", () => {
       [{ channelId: "1", mode: "shuffle" }, "mode"],
       [{ channelId: "1", items: [1] }, "items"],
       [{ channelId: "1", items: Array.from({ length: 101 }, () => ({})) }, "items"],
-    ]);
+    ], ["["]);
   });
 });
 

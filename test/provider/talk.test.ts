@@ -1,42 +1,17 @@
 // nsp:talk:Room, nsp:rtc:Room and the city functions, through the built plugin binary over gRPC
 // against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { describe, expect, it } from "vitest";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
+import { useProvider } from "../helpers/use-provider";
 
 const TALK = "nsp:talk:Room";
 const RTC = "nsp:rtc:Room";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"7a1c".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "rooms", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const token = `svc_${"7a1c".repeat(8)}`;
+const provider = useProvider({ emulator: { accounts: [{ name: "rooms", token }], rateLimitPerMinute: 0 } });
+const { control, plugin, checked, previewSendsNothing, importClean } = provider;
 
 describe("nsp:talk:Room", () => {
   it("creates a room with a secret passcode, patches, changes and clears the passcode, imports, and deletes", async () => {
@@ -94,19 +69,6 @@ describe("nsp:talk:Room", () => {
     expect((await plugin.read(TALK, "r", created.id, read.properties, inputs)).id).toBe("");
   });
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(TALK, [
-      [{}, "name"],
-      [{ name: " " }, "name"],
-      [{ name: "x", kind: "stage" }, "kind"],
-      [{ name: "x", city: "frankfurt" }, "city"],
-      [{ name: "x", maxPeers: 1 }, "maxPeers"],
-      [{ name: "x", maxKbps: 10 }, "maxKbps"],
-      [{ name: "x", retentionDays: -1 }, "retentionDays"],
-      [{ name: "x", passcode: "" }, "passcode"],
-    ]);
-  });
-
   it("fails clearly in a city without room", async () => {
     const inputs = await checked(TALK, { name: "far", city: "sin" });
     await expect(plugin.create(TALK, "r", inputs)).rejects.toThrow(/limit_exceeded.*sin has no room/);
@@ -142,27 +104,41 @@ describe("nsp:rtc:Room", () => {
     expect((await plugin.read(RTC, "r", created.id, cleared, noPasscode)).id).toBe("");
   });
 
-  it("sees changes and a delete made through the API", async () => {
-    const inputs = await checked(RTC, { name: "drift-rtc", maxPeers: 10 });
-    const created = await plugin.create(RTC, "r", inputs);
-    await control.patch(`/rtc/rooms/${created.id}`, { name: "drift-rtc", max_peers: 12 });
-    const read = await plugin.read(RTC, "r", created.id, created.properties, inputs);
-    expect(read.inputs.maxPeers).toBe(12);
-    expect(await plugin.diff(RTC, "r", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["maxPeers"] });
-    await control.delete(`/rtc/rooms/${created.id}`);
-    expect((await plugin.read(RTC, "r", created.id, read.properties, inputs)).id).toBe("");
-  });
+});
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(RTC, [
+lifecycle(provider, [
+  {
+    type: TALK,
+    create: { name: "walk", maxPeers: 10 },
+    update: { maxPeers: 12, enabled: false },
+    apiPath: (_inputs, id) => `/talk/rooms/${id}`,
+    bad: [
+      [{}, "name"],
+      [{ name: " " }, "name"],
+      [{ name: "x", kind: "stage" }, "kind"],
+      [{ name: "x", city: "frankfurt" }, "city"],
+      [{ name: "x", maxPeers: 1 }, "maxPeers"],
+      [{ name: "x", maxKbps: 10 }, "maxKbps"],
+      [{ name: "x", retentionDays: -1 }, "retentionDays"],
+      [{ name: "x", passcode: "" }, "passcode"],
+    ],
+  },
+  {
+    type: RTC,
+    create: { name: "drift-rtc", maxPeers: 10 },
+    unknownOutput: "hasPasscode",
+    update: { requireVerify: true, verifyLevel: "strict" },
+    apiPath: (_inputs, id) => `/rtc/rooms/${id}`,
+    drift: { body: { name: "drift-rtc", max_peers: 12 }, inputs: { maxPeers: 12 } },
+    bad: [
       [{ maxPeers: 4 }, "name"],
       [{ name: "x", maxPeers: 4, maxVideo: 5 }, "maxVideo"],
       [{ name: "x", verifyLevel: "extreme" }, "verifyLevel"],
       [{ name: "x", record: "yes" }, "record"],
       [{ name: "x", passcode: "p".repeat(65) }, "passcode"],
-    ]);
-  });
-});
+    ],
+  },
+]);
 
 describe("city functions", () => {
   it("lists the seeded cities of both room kinds", async () => {

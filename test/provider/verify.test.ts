@@ -1,48 +1,23 @@
 // Bot-verification site keys, and the PBX gateway's balance lookup, driven through the built
 // plugin binary over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { useProvider } from "../helpers/use-provider";
 
 const SITE = "nsp:verify:Site";
 const BALANCE = "nsp:vgate:getBalance";
 
 type Obj = Record<string, unknown>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"7e71".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "verify", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(SITE, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
+const token = `svc_${"7e71".repeat(8)}`;
+const { control, plugin, checked, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
 
 describe("nsp:verify:Site over gRPC", () => {
   it("walks a site through its lifecycle, keeping the one-time secret as a secret", async () => {
-    const inputs = await checked({ name: " shop ", hostnames: ["Shop.Example.com."], mode: "interactive" });
+    const inputs = await checked(SITE, { name: " shop ", hostnames: ["Shop.Example.com."], mode: "interactive" });
     expect(inputs).toEqual({ name: "shop", hostnames: ["shop.example.com"], mode: "interactive", fingerprint: false, interaction: "off", enabled: true });
 
-    await control.resetStats();
-    const preview = await plugin.create(SITE, "p", inputs, true);
-    expect(preview.id).toBe("");
-    expect(plain(preview.properties.secret)).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
+    await previewSendsNothing(SITE, inputs, "secret");
 
     await control.resetStats();
     const created = await plugin.create(SITE, "s", inputs);
@@ -64,7 +39,7 @@ describe("nsp:verify:Site over gRPC", () => {
     expect(await plugin.diff(SITE, "s", created.id, read.properties, inputs, inputs)).toMatchObject({ changes: false, replaces: [] });
 
     // Patchable fields change in place, sending only what changed; the secret stays.
-    const changed = await checked({ name: "shop-2", hostnames: ["a.example.com", "b.example.com"], mode: "interactive", enabled: false, fingerprint: true });
+    const changed = await checked(SITE, { name: "shop-2", hostnames: ["a.example.com", "b.example.com"], mode: "interactive", enabled: false, fingerprint: true });
     const d = await plugin.diff(SITE, "s", created.id, read.properties, changed, inputs);
     expect(d).toMatchObject({ changes: true, replaces: [] });
     expect(d.diffs.sort()).toEqual(["enabled", "fingerprint", "hostnames", "name"]);
@@ -79,11 +54,11 @@ describe("nsp:verify:Site over gRPC", () => {
     expect(await control.get(`/verify/sites/${created.id}`)).toMatchObject({ name: "shop-2", enabled: false, fingerprint: true });
 
     // The interaction level is set at creation only: a change replaces.
-    const strict = await checked({ ...changed, interaction: "strict" });
+    const strict = await checked(SITE, { ...changed, interaction: "strict" });
     expect(await plugin.diff(SITE, "s", created.id, updated, strict, changed)).toMatchObject({ changes: true, replaces: ["interaction"] });
 
     // The rotation trigger rotates through POST /rotate, without replacing the site.
-    const rotate = await checked({ ...changed, secretRotation: "2026-11" });
+    const rotate = await checked(SITE, { ...changed, secretRotation: "2026-11" });
     expect(await plugin.diff(SITE, "s", created.id, updated, rotate, changed)).toMatchObject({ changes: true, replaces: [], diffs: ["secretRotation"] });
     await control.resetStats();
     const rotated = await plugin.update(SITE, "s", created.id, updated, rotate, false, changed);
@@ -104,7 +79,7 @@ describe("nsp:verify:Site over gRPC", () => {
     expect(imported.id).toBe(created.id);
     expect(imported.inputs).toEqual({ name: "shop-2", hostnames: ["a.example.com", "b.example.com"], mode: "interactive", enabled: false, fingerprint: true });
     expect(imported.properties.secret).toBeNull();
-    const importChecked = await checked(imported.inputs);
+    const importChecked = await checked(SITE, imported.inputs);
     expect((await plugin.diff(SITE, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(SITE, "imp", "shop")).rejects.toThrow(/not a verify site id.*<siteId>/);
 
@@ -113,7 +88,7 @@ describe("nsp:verify:Site over gRPC", () => {
   });
 
   it("creates a disabled site with a patch after the create, keeping the secret", async () => {
-    const inputs = await checked({ name: "off", enabled: false });
+    const inputs = await checked(SITE, { name: "off", enabled: false });
     await control.resetStats();
     const created = await plugin.create(SITE, "off", inputs);
     expect((await control.stats()).byRoute).toEqual({ "POST /verify/sites": 1, "PATCH /verify/sites/:id": 1 });
@@ -124,7 +99,7 @@ describe("nsp:verify:Site over gRPC", () => {
   });
 
   it("sees changes made through the API, a rotation outside the program, and the site deleted", async () => {
-    const inputs = await checked({ name: "drift" });
+    const inputs = await checked(SITE, { name: "drift" });
     const s = await plugin.create(SITE, "d", inputs);
     await control.patch(`/verify/sites/${s.id}`, { name: "drifted", mode: "invisible" });
     const read = await plugin.read(SITE, "d", s.id, s.properties, inputs);
@@ -145,7 +120,7 @@ describe("nsp:verify:Site over gRPC", () => {
   });
 
   it("adopts a site whose create answer was lost, and rotates to get its secret", async () => {
-    const inputs = await checked({ name: "lost-answer" });
+    const inputs = await checked(SITE, { name: "lost-answer" });
     await control.resetStats();
     await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/verify/sites$", count: 1 });
     try {

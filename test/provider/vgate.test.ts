@@ -1,11 +1,10 @@
 // The PBX gateway through the built plugin binary, driven over gRPC as the engine drives it,
 // against a live in-process emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { startEmulator } from "../../emulator/src/server";
 import { setCallsUp } from "../../emulator/src/vgate/state";
 import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { useProvider } from "../helpers/use-provider";
 
 type Obj = Record<string, unknown>;
 const Kind = providerPb.PropertyDiff.Kind;
@@ -22,9 +21,7 @@ const GROUP = "nsp:vgate:RingGroup";
 const QUEUE = "nsp:vgate:Queue";
 const TIMECOND = "nsp:vgate:TimeCondition";
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
+const { emulator, control, plugin, anotherPlugin } = useProvider({ emulator: { accounts: [{ name: "pbx-owner", token: `svc_${"7a6b".repeat(8)}` }] } });
 /**
  * Reads after a change made outside the provider. One plugin process serves one pulumi command
  * and reads the objects of a PBX from one list per command (batchReads), so a later command is a
@@ -33,19 +30,7 @@ let plugin: PluginHandle;
 let later: PluginHandle;
 
 beforeAll(async () => {
-  const token = `svc_${"7a6b".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "pbx-owner", token }] });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-  later = await startPlugin();
-  await later.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await later?.stop();
-  await emulator?.close();
+  later = await anotherPlugin({ batchReads: false });
 });
 
 let seq = 0;

@@ -1,44 +1,19 @@
 // nsp:vod:Asset, nsp:vod:SigningKey and nsp:vod:Webhook, through the built plugin binary over
 // gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { describe, expect, it } from "vitest";
 import { setAssetState } from "../../emulator/src/vod/state";
-import { isSecret, plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
+import { useProvider } from "../helpers/use-provider";
 
 const ASSET = "nsp:vod:Asset";
 const KEY = "nsp:vod:SigningKey";
 const HOOK = "nsp:vod:Webhook";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"70d5".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "vod", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`) || f.property.startsWith(`${property}.`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const token = `svc_${"70d5".repeat(8)}`;
+const provider = useProvider({ emulator: { accounts: [{ name: "vod", token }], rateLimitPerMinute: 0 } });
+const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 describe("nsp:vod:Asset", () => {
   it("creates metadata, patches and clears fields, imports, and deletes", async () => {
@@ -77,26 +52,24 @@ describe("nsp:vod:Asset", () => {
     expect((await plugin.read(ASSET, "a", created.id, updated, changed)).id).toBe("");
   });
 
-  it("sees an edit and a delete made through the API", async () => {
-    const inputs = await checked(ASSET, { title: "drift" });
-    const created = await plugin.create(ASSET, "a", inputs);
-    await control.patch(`/vod/assets/${created.id}`, { title: "edited" });
-    const read = await plugin.read(ASSET, "a", created.id, created.properties, inputs);
-    expect(read.properties.title).toBe("edited");
-    expect(await plugin.diff(ASSET, "a", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["title"] });
-    await control.delete(`/vod/assets/${created.id}`);
-    expect((await plugin.read(ASSET, "a", created.id, read.properties, inputs)).id).toBe("");
-  });
+});
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(ASSET, [
+lifecycle(provider, [
+  {
+    type: ASSET,
+    create: { title: "drift" },
+    update: { title: "walked", visibility: "private" },
+    apiPath: (_inputs, id) => `/vod/assets/${id}`,
+    drift: { body: { title: "edited" }, inputs: { title: "edited" } },
+    bad: [
       [{ title: "x".repeat(201) }, "title"],
       [{ visibility: "hidden" }, "visibility"],
       [{ tags: { lang: 1 } }, "tags"],
       [{ description: 5 }, "description"],
-    ]);
-  });
-});
+    ],
+    nestedFailures: ["[", "."],
+  },
+]);
 
 describe("nsp:vod:SigningKey", () => {
   it("keeps the one-time secret as a secret across refreshes, replaces on a new note, imports, and deletes", async () => {
@@ -179,6 +152,6 @@ describe("nsp:vod:Webhook", () => {
       [{ url: "https://u:p@x" }, "url"],
       [{ url: "https://x", events: ["a", "a"] }, "events"],
       [{ url: "https://x", events: [""] }, "events"],
-    ]);
+    ], ["[", "."]);
   });
 });

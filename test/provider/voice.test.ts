@@ -1,43 +1,17 @@
 // nsp:voice:Number, nsp:voice:NumberEndpoint and nsp:meet:Settings, through the built plugin binary
 // over gRPC against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { secret, startPlugin, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { providerChecks } from "../helpers/provider-checks";
+import { describe, expect, it } from "vitest";
+import { lifecycle } from "../helpers/lifecycle";
+import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:voice:Number";
 const ENDPOINT = "nsp:voice:NumberEndpoint";
 const SETTINGS = "nsp:meet:Settings";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"70ce".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "voice", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-const { checked, previewSendsNothing, importClean } = providerChecks(() => ({ plugin, control }));
-
-async function expectCheckFailures(type: string, cases: [Obj, string][]): Promise<void> {
-  await control.resetStats();
-  for (const [news, property] of cases) {
-    const { failures } = await plugin.check(type, "bad", news);
-    expect(failures.some((f) => f.property === property), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-  }
-  expect((await control.stats()).total).toBe(0);
-}
+const token = `svc_${"70ce".repeat(8)}`;
+const provider = useProvider({ emulator: { accounts: [{ name: "voice", token }], rateLimitPerMinute: 0 } });
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 async function pbxWithExtensions(n: number): Promise<{ pbx: string; exts: string[] }> {
   const pbx = (await control.post<Obj>("/vgate/pbx", { name: "office", template: "blank" })).id as string;
@@ -78,26 +52,23 @@ describe("nsp:voice:Number", () => {
     expect((await plugin.read(NUMBER, "n", created.id, updated, changed)).id).toBe("");
   });
 
-  it("sees changes and a release made through the API", async () => {
-    const inputs = await checked(NUMBER, { label: "drift" });
-    const created = await plugin.create(NUMBER, "n", inputs);
-    await control.patch(`/voice/numbers/${encodeURIComponent(created.id)}`, { label: "edited" });
-    const read = await plugin.read(NUMBER, "n", created.id, created.properties, inputs);
-    expect(read.inputs.label).toBe("edited");
-    expect(await plugin.diff(NUMBER, "n", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["label"] });
-    await control.delete(`/voice/numbers/${encodeURIComponent(created.id)}`);
-    expect((await plugin.read(NUMBER, "n", created.id, read.properties, inputs)).id).toBe("");
-  });
+});
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(NUMBER, [
+lifecycle(provider, [
+  {
+    type: NUMBER,
+    create: { label: "drift" },
+    update: { label: "walked" },
+    apiPath: (_inputs, id) => `/voice/numbers/${encodeURIComponent(id)}`,
+    drift: { body: { label: "edited" }, inputs: { label: "edited" } },
+    bad: [
       [{ label: "x".repeat(101) }, "label"],
       [{ sipIn: "yes" }, "sipIn"],
       [{ dest: "" }, "dest"],
       [{ noanswer: "x".repeat(201) }, "noanswer"],
-    ]);
-  });
-});
+    ],
+  },
+]);
 
 describe("nsp:voice:NumberEndpoint", () => {
   it("rings an extension, replaces (deleting first when the extension stays), imports, and removes it", async () => {

@@ -1,35 +1,16 @@
 // nsp:index:Webhook and nsp:index:getWebhookEvents through the built plugin binary over gRPC
 // against a live emulator.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
+import { describe, expect, it } from "vitest";
+import { isSecret, plain, secret } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
+import { useProvider } from "../helpers/use-provider";
 
 const WEBHOOK = "nsp:index:Webhook";
 type Obj = Record<string, any>;
 
-let emulator: Awaited<ReturnType<typeof startEmulator>>;
-let control: EmulatorControl;
-let plugin: PluginHandle;
-
-beforeAll(async () => {
-  const token = `svc_${"9c8d".repeat(8)}`;
-  emulator = await startEmulator({ accounts: [{ name: "hooker", token }], rateLimitPerMinute: 0 });
-  control = new EmulatorControl(emulator.baseUrl, token);
-  plugin = await startPlugin();
-  await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-});
-
-afterAll(async () => {
-  await plugin?.stop();
-  await emulator?.close();
-});
-
-async function checked(news: Obj): Promise<Obj> {
-  const { inputs, failures } = await plugin.check(WEBHOOK, "x", news);
-  expect(failures).toEqual([]);
-  return inputs;
-}
+const token = `svc_${"9c8d".repeat(8)}`;
+const provider = useProvider({ emulator: { accounts: [{ name: "hooker", token }], rateLimitPerMinute: 0 } });
+const { control, plugin, checked, previewSendsNothing } = provider;
 
 async function clear(): Promise<void> {
   for (const w of await control.list<Obj>("/webhooks")) await control.delete(`/webhooks/${w.id}`);
@@ -38,14 +19,10 @@ async function clear(): Promise<void> {
 describe("nsp:index:Webhook", () => {
   it("creates with a one-time secret kept as a secret, updates, imports and deletes", async () => {
     await clear();
-    const inputs = await checked({ url: " https://Hooks.Example.com/in ", note: "ops" });
+    const inputs = await checked(WEBHOOK, { url: " https://Hooks.Example.com/in ", note: "ops" });
     expect(inputs).toEqual({ url: "https://hooks.example.com/in", events: ["*"], enabled: true, note: "ops" });
 
-    await control.resetStats();
-    const preview = await plugin.create(WEBHOOK, "p", inputs, true);
-    expect(preview.id).toBe("");
-    expect(plain(preview.properties.secret)).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
+    await previewSendsNothing(WEBHOOK, inputs, "secret");
 
     const created = await plugin.create(WEBHOOK, "w", inputs);
     expect(created.id).toMatch(/^\d+$/);
@@ -63,7 +40,7 @@ describe("nsp:index:Webhook", () => {
 
     // Everything patches in place; dropping the note clears it.
     const { note: _n, ...noNote } = inputs;
-    const news = await checked({ ...noNote, url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
+    const news = await checked(WEBHOOK, { ...noNote, url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
     const d = await plugin.diff(WEBHOOK, "w", created.id, read.properties, news, inputs);
     expect(d).toMatchObject({ changes: true, replaces: [] });
     expect(d.diffs.sort()).toEqual(["enabled", "events", "note", "url"]);
@@ -85,7 +62,7 @@ describe("nsp:index:Webhook", () => {
     expect(imported.id).toBe(created.id);
     expect(imported.inputs).toEqual({ url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
     expect(plain(imported.properties.secret) ?? null).toBeNull();
-    const impInputs = await checked(imported.inputs);
+    const impInputs = await checked(WEBHOOK, imported.inputs);
     expect((await plugin.diff(WEBHOOK, "imp", imported.id, imported.properties, impInputs, imported.inputs)).changes).toBe(false);
     await expect(plugin.read(WEBHOOK, "imp", "hooks.example.com")).rejects.toThrow(/must be a numeric webhook id \(<webhookId>\)/);
 
@@ -96,7 +73,7 @@ describe("nsp:index:Webhook", () => {
 
   it("creates a disabled endpoint and keeps its secret through the extra patch", async () => {
     await clear();
-    const inputs = await checked({ url: "https://off.example.com/", events: ["ping"], enabled: false });
+    const inputs = await checked(WEBHOOK, { url: "https://off.example.com/", events: ["ping"], enabled: false });
     const created = await plugin.create(WEBHOOK, "w", inputs);
     expect(created.properties.enabled).toBe(false);
     expect(isSecret(created.properties.secret)).toBe(true);
@@ -105,23 +82,23 @@ describe("nsp:index:Webhook", () => {
     await plugin.delete(WEBHOOK, "w", created.id, created.properties);
   });
 
-  it("sees drift: an edit through the API, and a delete through the API", async () => {
+  it("reports the API's limit of 10 endpoints clearly", async () => {
     await clear();
-    const inputs = await checked({ url: "https://drift.example.com/" });
-    const created = await plugin.create(WEBHOOK, "w", inputs);
-    await control.patch(`/webhooks/${created.id}`, { enabled: false, url: "https://elsewhere.example.com/" });
-    const read = await plugin.read(WEBHOOK, "w", created.id, created.properties, inputs);
-    expect(read.inputs).toMatchObject({ enabled: false, url: "https://elsewhere.example.com/" });
-    expect(plain(read.properties.secret)).toBe(plain(created.properties.secret));
-    const d = await plugin.diff(WEBHOOK, "w", created.id, read.properties, inputs, read.inputs);
-    expect(d.diffs.sort()).toEqual(["enabled", "url"]);
-    await control.delete(`/webhooks/${created.id}`);
-    expect((await plugin.read(WEBHOOK, "w", created.id, read.properties, read.inputs)).id).toBe("");
+    for (let i = 0; i < 10; i++) await control.post("/webhooks", { url: `https://h${i}.example.com/` });
+    await expect(plugin.create(WEBHOOK, "w", await checked(WEBHOOK, { url: "https://h10.example.com/" }))).rejects.toThrow(/at most 10 webhook endpoints/);
+    await clear();
   });
+});
 
-  it("rejects bad input in Check without a request", async () => {
-    await control.resetStats();
-    const cases: [Obj, string][] = [
+lifecycle(provider, [
+  {
+    type: WEBHOOK,
+    create: { url: "https://drift.example.com/" },
+    unknownOutput: "secret",
+    update: { enabled: false, note: "ops" },
+    apiPath: (_inputs, id) => `/webhooks/${id}`,
+    drift: { body: { enabled: false, url: "https://elsewhere.example.com/" }, inputs: { enabled: false, url: "https://elsewhere.example.com/" } },
+    bad: [
       [{}, "url"],
       [{ url: "http://hooks.example.com/" }, "url"],
       [{ url: "not a url" }, "url"],
@@ -132,21 +109,10 @@ describe("nsp:index:Webhook", () => {
       [{ url: "https://hooks.example.com/", events: ["ping", "ping"] }, "events"],
       [{ url: "https://hooks.example.com/", enabled: "yes" }, "enabled"],
       [{ url: "https://hooks.example.com/", note: "x".repeat(256) }, "note"],
-    ];
-    for (const [news, property] of cases) {
-      const { failures } = await plugin.check(WEBHOOK, "bad", news);
-      expect(failures.some((f) => f.property === property || f.property.startsWith(`${property}[`)), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
-    }
-    expect((await control.stats()).total).toBe(0);
-  });
-
-  it("reports the API's limit of 10 endpoints clearly", async () => {
-    await clear();
-    for (let i = 0; i < 10; i++) await control.post("/webhooks", { url: `https://h${i}.example.com/` });
-    await expect(plugin.create(WEBHOOK, "w", await checked({ url: "https://h10.example.com/" }))).rejects.toThrow(/at most 10 webhook endpoints/);
-    await clear();
-  });
-});
+    ],
+    nestedFailures: ["["],
+  },
+]);
 
 describe("nsp:index:getWebhookEvents", () => {
   it("lists the event names", async () => {

@@ -1,0 +1,153 @@
+// A table-driven lifecycle runner, in the spirit of pulumi-go-provider's LifeCycleTest: each
+// resource's test gives a few rows, and the runner walks every row through create, read, a
+// no-change diff, an in-place update, a replacing change, import, a drift edit and a drift delete
+// made through the API, delete, and bad inputs, over gRPC against the emulator.
+import { describe, expect, it } from "vitest";
+import { isSecret, plain } from "./plugin";
+import type { useProvider } from "./use-provider";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Obj = Record<string, any>;
+
+export interface LifecycleRow {
+  type: string;
+  /** Inputs as the program writes them; a function when parents must be made first (through the API). */
+  create: Obj | (() => Promise<Obj>);
+  /** An output only the API knows: a Create in preview leaves it unknown and sends no request. */
+  unknownOutput?: string;
+  /** Inputs changed in place: Diff names exactly these, Update sends them, the state then shows them. */
+  update?: Obj;
+  /** Inputs that replace the object: Diff asks to replace exactly these. */
+  replace?: Obj;
+  /** The object's API path (GET, PATCH and DELETE of one object), from the checked inputs and the id. */
+  apiPath(inputs: Obj, id: string): string;
+  /** Whether the API still has the object, for an API without a GET of one object (a GET of apiPath that is not a 404 when unset). */
+  exists?(inputs: Obj, id: string): Promise<boolean>;
+  /** The id `pulumi import` takes (the id when unset). */
+  importId?(inputs: Obj, id: string): string;
+  /** Inputs the API never returns (write-only secrets): an import cannot bring them back. */
+  writeOnly?: string[];
+  /** A change made through the API (PATCH of apiPath unless `method` says otherwise), and the inputs Read must then report: Diff names exactly those. */
+  drift?: { body: Obj; inputs: Obj; method?: "PATCH" | "PUT" };
+  /** Inputs Check refuses, each with the property its failure must name. */
+  bad?: [Obj, string][];
+  /** Check names the element at fault inside a list or an object (`events[1]`, `rule.field`). */
+  nestedFailures?: ("[" | ".")[];
+}
+
+type Provider = ReturnType<typeof useProvider>;
+
+/** The keys of an object, sorted: what a Diff must name. */
+const keys = (o: Obj) => Object.keys(o).sort();
+
+export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
+  const { plugin, control, checked, previewSendsNothing, importClean, expectCheckFailures, anotherPlugin } = provider;
+  let seq = 0;
+  // A change made through the API is seen by a later command, a later plugin process. One that
+  // reads each object on its own stands for it: the plugin under test may answer Reads of one
+  // command from a list it already fetched (batchReads).
+  let later: ReturnType<typeof anotherPlugin> | undefined;
+  const laterCommand = () => (later ??= anotherPlugin({ batchReads: false }));
+
+  async function inputsOf(row: LifecycleRow): Promise<Obj> {
+    return checked(row.type, typeof row.create === "function" ? await row.create() : row.create);
+  }
+
+  /** Read after a write: the same id, the same secrets (still secret), and inputs that match. */
+  async function readBack(row: LifecycleRow, name: string, id: string, state: Obj, inputs: Obj, reader = plugin) {
+    const read = await reader.read(row.type, name, id, state, inputs);
+    expect(read.id).toBe(id);
+    for (const [key, value] of Object.entries(state)) {
+      if (!isSecret(value)) continue;
+      expect(isSecret(read.properties[key]), `${key} stays secret`).toBe(true);
+      expect(plain(read.properties[key])).toEqual(plain(value));
+    }
+    return read;
+  }
+
+  async function gone(row: LifecycleRow, name: string, id: string, state: Obj, inputs: Obj, reader = plugin): Promise<void> {
+    expect((await reader.read(row.type, name, id, state, inputs)).id).toBe("");
+  }
+
+  for (const row of rows) {
+    describe(`${row.type} lifecycle`, () => {
+      const steps = ["create", "read", "no-change diff", row.update && "update", row.replace && "replace", "import", "delete"];
+      it(steps.filter(Boolean).join(", "), async () => {
+        const name = `lc${++seq}`;
+        const inputs = await inputsOf(row);
+        if (row.unknownOutput) await previewSendsNothing(row.type, inputs, row.unknownOutput);
+
+        const created = await plugin.create(row.type, name, inputs);
+        expect(created.id).not.toBe("");
+        expect(created.properties).toMatchObject(inputs);
+        if (row.exists) expect(await row.exists(inputs, created.id), "the API has the object").toBe(true);
+        const read = await readBack(row, name, created.id, created.properties, inputs);
+        expect(read.inputs).toEqual(inputs);
+        expect((await plugin.diff(row.type, name, created.id, read.properties, inputs, inputs)).changes).toBe(false);
+
+        let state = read.properties;
+        let current = inputs;
+        if (row.update) {
+          const news = await checked(row.type, { ...inputs, ...row.update });
+          const d = await plugin.diff(row.type, name, created.id, state, news, inputs);
+          expect(d).toMatchObject({ changes: true, replaces: [] });
+          expect(d.diffs.sort()).toEqual(keys(row.update));
+          await control.resetStats();
+          await plugin.update(row.type, name, created.id, state, news, true, inputs);
+          expect((await control.stats()).total, "an update in preview sends no request").toBe(0);
+          const updated = await plugin.update(row.type, name, created.id, state, news, false, inputs);
+          expect(updated).toMatchObject(row.update);
+          const after = await readBack(row, name, created.id, updated, news);
+          expect(after.inputs).toEqual(news);
+          expect((await plugin.diff(row.type, name, created.id, after.properties, news, news)).changes).toBe(false);
+          [state, current] = [after.properties, news];
+        }
+
+        if (row.replace) {
+          const news = await checked(row.type, { ...current, ...row.replace });
+          const d = await plugin.diff(row.type, name, created.id, state, news, current);
+          expect(d.changes).toBe(true);
+          expect(d.replaces.sort()).toEqual(keys(row.replace));
+        }
+
+        const imported = await importClean(row.type, row.importId?.(current, created.id) ?? created.id, created.id);
+        const kept = { ...current };
+        for (const key of row.writeOnly ?? []) delete kept[key];
+        // An import writes out only what differs from the defaults; Check fills those back in.
+        expect(await checked(row.type, imported.inputs)).toMatchObject(kept);
+
+        await plugin.delete(row.type, name, created.id, state);
+        await gone(row, name, created.id, state, current);
+        if (row.exists) expect(await row.exists(current, created.id), "the API no longer has the object").toBe(false);
+        else await expect(control.get(row.apiPath(current, created.id))).rejects.toThrow(/: 404 /);
+      });
+
+      if (row.drift) {
+        const drift = row.drift;
+        it("sees an edit and a delete made through the API", async () => {
+          const name = `drift${++seq}`;
+          const inputs = await inputsOf(row);
+          const created = await plugin.create(row.type, name, inputs);
+          const path = row.apiPath(inputs, created.id);
+          await control.api(drift.method ?? "PATCH", path, drift.body);
+          const read = await readBack(row, name, created.id, created.properties, inputs, await laterCommand());
+          expect(read.inputs).toMatchObject(drift.inputs);
+          expect(read.properties).toMatchObject(drift.inputs);
+          const d = await plugin.diff(row.type, name, created.id, read.properties, inputs, read.inputs);
+          expect(d.changes).toBe(true);
+          expect(d.diffs.sort()).toEqual(keys(drift.inputs));
+          expect(d.replaces.sort(), "a drifted property replaces only when the row says it does").toEqual(keys(drift.inputs).filter((k) => row.replace && k in row.replace));
+          await control.delete(path);
+          await gone(row, name, created.id, read.properties, read.inputs, await laterCommand());
+        });
+      }
+
+      if (row.bad) {
+        const bad = row.bad;
+        it("refuses bad inputs in Check, naming the property, before any request", async () => {
+          await expectCheckFailures(row.type, bad, row.nestedFailures);
+        });
+      }
+    });
+  }
+}

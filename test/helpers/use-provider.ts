@@ -1,0 +1,84 @@
+// One setup for every gRPC provider test file: a live emulator, the built plugin configured
+// against it as the engine would, the emulator's control client, and the shared checks.
+import { afterAll, beforeAll } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator/src/server";
+import { EmulatorControl } from "./emulator";
+import { secret, startPlugin, type PluginHandle } from "./plugin";
+import { providerChecks } from "./provider-checks";
+
+type Obj = Record<string, unknown>;
+
+export interface ProviderOptions {
+  /** Options of the emulator (accounts, rate limit, ...). */
+  emulator?: Parameters<typeof startEmulator>[0];
+  /** Configuration beyond apiToken and baseUrl (e.g. maxRetries, batchReads). */
+  config?: Obj;
+  /** Set false when the file starts its own plugins (one per command, per test, ...). */
+  plugin?: boolean;
+}
+
+export interface ProviderHandles {
+  emulator: RunningEmulator;
+  /** The API and the emulator's control endpoints, with the first account's token. */
+  control: EmulatorControl;
+  plugin: PluginHandle;
+}
+
+/**
+ * A handle that test files can destructure at load time although the object it stands for only
+ * exists once beforeAll has run: every property access goes to the object set later.
+ */
+function late<T extends object>(what: string): { handle: T; set(value: T | undefined): void } {
+  let target: T | undefined;
+  const handle = new Proxy({} as T, {
+    get(_shell, prop) {
+      if (!target) throw new Error(`the ${what} is used before beforeAll started it (or after afterAll stopped it)`);
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+    has: (_shell, prop) => target !== undefined && prop in target,
+  });
+  return { handle, set: (value) => (target = value) };
+}
+
+/** Registers beforeAll/afterAll for the emulator, the plugin and Configure; returns their handles and the shared checks. */
+export function useProvider(options: ProviderOptions = {}) {
+  const emulator = late<RunningEmulator>("emulator");
+  const control = late<EmulatorControl>("emulator control");
+  const plugin = late<PluginHandle>("plugin");
+  let started: { emulator?: RunningEmulator; plugin?: PluginHandle } = {};
+  const others: PluginHandle[] = [];
+
+  beforeAll(async () => {
+    started.emulator = await startEmulator(options.emulator);
+    emulator.set(started.emulator);
+    control.set(new EmulatorControl(started.emulator.baseUrl, started.emulator.token));
+    if (options.plugin === false) return;
+    started.plugin = await startPlugin();
+    plugin.set(started.plugin);
+    await started.plugin.configure({ apiToken: secret(started.emulator.token), baseUrl: started.emulator.baseUrl, ...options.config });
+  });
+
+  afterAll(async () => {
+    await Promise.all(others.splice(0).map((p) => p.stop()));
+    await started.plugin?.stop();
+    await started.emulator?.close();
+    started = {};
+  });
+
+  /**
+   * Another plugin process configured against the same emulator (a later pulumi command, or other
+   * settings such as batchReads), stopped with the rest in afterAll.
+   */
+  async function anotherPlugin(config: Obj = {}): Promise<PluginHandle> {
+    const running = started.emulator;
+    if (!running) throw new Error("anotherPlugin is called before beforeAll started the emulator");
+    const another = await startPlugin();
+    others.push(another);
+    await another.configure({ apiToken: secret(running.token), baseUrl: running.baseUrl, ...config });
+    return another;
+  }
+
+  const handles: ProviderHandles = { emulator: emulator.handle, control: control.handle, plugin: plugin.handle };
+  return { ...handles, anotherPlugin, ...providerChecks(() => handles) };
+}
