@@ -1,19 +1,7 @@
+// The account's quota: its limits and what it uses of them.
 import { route } from "../router";
 
-export const identityRoutes = [
-  route({
-    method: "GET",
-    path: "/me",
-    scope: "read",
-    handler: ({ account }) => ({
-      email: account.email,
-      name: account.name,
-      role: "admin",
-      auth: "token",
-      api_enabled: true,
-    }),
-  }),
-
+export const accountRoutes = [
   route({
     method: "GET",
     path: "/account/quota",
