@@ -1,6 +1,7 @@
-// `npm run bench [-- P1 P4 ...]`: the issue-6 measurements, each beside a baseline taken in the
-// same run. Not a test: it prints figures and whether each meets its goal, and exits 0 unless a
-// part could not run at all. Requests are counted by the emulator (/_emulator/stats).
+// `npm run bench [-- P1 P4 ...]`: the provider's performance measurements (P1 to P7), each
+// beside a baseline taken in the same run. Not a test: it prints figures and whether each meets
+// its goal, and exits 0 unless a part could not run at all. Requests are counted by the
+// emulator (/_emulator/stats).
 import { execFileSync } from "node:child_process";
 import { type Figure, type PartResult, cpuCounters, cpuText, loadText, log } from "./lib";
 import { p1 } from "./p1-refresh";

@@ -1,47 +1,74 @@
+// Every module the provider serves, one line each; a module's own index lists its definitions.
 import type { AnyFunction, AnyResource } from "./framework/definition";
-import { record } from "./resources/dns/record";
-import { zone } from "./resources/dns/zone";
-import { getZone } from "./functions/dns/get-zone";
-import { zoneDnssec } from "./resources/dns/zone-dnssec";
-import { zoneTransfer } from "./resources/dns/zone-transfer";
-import { zoneGrant } from "./resources/dns/zone-grant";
-import { range } from "./resources/dns/range";
-import { zoneVerification } from "./resources/dns/zone-verification";
-import { zoneRecords } from "./resources/dns/zone-records";
-import { getService } from "./functions/dns/get-service";
-import { getServices } from "./functions/dns/get-services";
-import { getMe } from "./functions/account/get-me";
-import { getQuota } from "./functions/account/get-quota";
-import { ca as rpkiCa } from "./resources/rpki/ca";
-import { roa as rpkiRoa } from "./resources/rpki/roa";
-import { getRpkiSuggestions } from "./functions/rpki/get-rpki-suggestions";
-import { getRpsl } from "./functions/rpki/get-rpsl";
-import { site as cdnSite } from "./resources/cdn/site";
-import { siteSettings as cdnSiteSettings } from "./resources/cdn/site-settings";
-import { siteVerification as cdnSiteVerification } from "./resources/cdn/site-verification";
-import { rule as securityRule } from "./resources/security/rule";
-import { tunnel as linkTunnel } from "./resources/link/tunnel";
-import { tunnelHostnames as linkTunnelHostnames } from "./resources/link/tunnel-hostnames";
-import { getLinkPops } from "./functions/link/get-link-pops";
+import * as cdn from "./modules/cdn";
+import * as compute from "./modules/compute";
+import * as dns from "./modules/dns";
+import * as index from "./modules/index/index";
+import * as ix from "./modules/ix";
+import * as link from "./modules/link";
+import * as mail from "./modules/mail";
+import * as meet from "./modules/meet";
+import * as org from "./modules/org";
+import * as pages from "./modules/pages";
+import * as partner from "./modules/partner";
+import * as registry from "./modules/registry";
+import * as rpki from "./modules/rpki";
+import * as rtc from "./modules/rtc";
+import * as security from "./modules/security";
+import * as services from "./modules/services";
+import * as sgate from "./modules/sgate";
+import * as storage from "./modules/storage";
+import * as stream from "./modules/stream";
+import * as talk from "./modules/talk";
+import * as verify from "./modules/verify";
+import * as vgate from "./modules/vgate";
+import * as vod from "./modules/vod";
+import * as voice from "./modules/voice";
 
-import { vgateFunctions, vgateResources } from "./resources/vgate";
-import { mailFunctions, mailResources } from "./resources/mail";
-import { sgateFunctions, sgateResources } from "./resources/sgate";
-import { voiceAndRoomFunctions, voiceAndRoomResources } from "./resources/voice";
-import { serviceFunctions, serviceResources } from "./resources/services";
-import { computeFunctions, computeResources } from "./resources/compute";
-import { streamFunctions, streamResources } from "./resources/stream";
-import { vodResources } from "./resources/vod";
-import { site as verifySite } from "./resources/verify/site";
-import { project as pagesProject } from "./resources/pages/project";
-import { getBalance as vgateGetBalance } from "./functions/vgate/get-balance";
+interface Module {
+  readonly resources: readonly AnyResource[];
+  readonly functions: readonly AnyFunction[];
+}
 
-import { orgFunctions, orgResources } from "./resources/org";
-import { partnerResources } from "./resources/partner";
-import { registryFunctions, registryResources } from "./resources/registry";
-/** Every resource and function the provider serves, by type token. Add new definitions here. */
-export const resources: readonly AnyResource[] = [...orgResources, ...partnerResources, ...registryResources, ...computeResources, ...streamResources, ...vodResources, zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, zoneRecords, rpkiCa, rpkiRoa, cdnSite, cdnSiteSettings, cdnSiteVerification, securityRule, linkTunnel, linkTunnelHostnames, ...vgateResources, ...mailResources, ...sgateResources, verifySite, pagesProject, ...serviceResources, ...voiceAndRoomResources];
-export const functions: readonly AnyFunction[] = [...orgFunctions, ...registryFunctions, ...computeFunctions, ...streamFunctions, getZone, getService, getServices, getMe, getQuota, getRpkiSuggestions, getRpsl, getLinkPops, ...vgateFunctions, ...mailFunctions, ...sgateFunctions, vgateGetBalance, ...serviceFunctions, ...voiceAndRoomFunctions];
+// In the order schema.json lists their resources; a new module goes at the end, so the
+// published schema (and the SDKs generated from it) only grows.
+const modules: readonly Module[] = [org, partner, registry, compute, stream, vod, dns, rpki, cdn, security, link, vgate, mail, sgate, verify, pages, index, services, meet, voice, talk, rtc, storage, ix];
+
+// schema.json lists functions in the order they were first published, which does not follow
+// the modules; keeping it keeps the schema and the SDKs byte-identical. A function not named
+// here follows these, in module order.
+const publishedFunctionOrder = [
+  "nsp:org:getOrgDomains",
+  "nsp:registry:getRegistryResources",
+  "nsp:registry:getRpkiPlan",
+  "nsp:compute:getVms",
+  "nsp:stream:getStreamCities",
+  "nsp:dns:getZone",
+  "nsp:dns:getService",
+  "nsp:dns:getServices",
+  "nsp:index:getMe",
+  "nsp:index:getQuota",
+  "nsp:rpki:getRpkiSuggestions",
+  "nsp:rpki:getRpsl",
+  "nsp:link:getLinkPops",
+  "nsp:vgate:getCities",
+  "nsp:vgate:getTemplates",
+  "nsp:mail:getDomain",
+  "nsp:sgate:getNumbers",
+  "nsp:vgate:getBalance",
+  "nsp:index:getWebhookEvents",
+  "nsp:dns:getDnsLists",
+  "nsp:talk:getTalkCities",
+  "nsp:rtc:getRtcCities",
+];
+const publishedRank = (token: string) => {
+  const rank = publishedFunctionOrder.indexOf(token);
+  return rank === -1 ? publishedFunctionOrder.length : rank;
+};
+
+/** Every resource and function the provider serves, by type token. */
+export const resources: readonly AnyResource[] = modules.flatMap((m) => m.resources);
+export const functions: readonly AnyFunction[] = modules.flatMap((m) => m.functions).sort((a, b) => publishedRank(a.token) - publishedRank(b.token));
 
 export const resourcesByToken = new Map(resources.map((r) => [r.token, r]));
 export const functionsByToken = new Map(functions.map((f) => [f.token, f]));

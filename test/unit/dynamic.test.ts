@@ -10,8 +10,8 @@ import * as adapter from "../../provider/src/dynamic/adapter";
 import { renderDeclarations } from "../../provider/src/dynamic/declarations";
 import { diffResource } from "../../provider/src/framework/diff";
 import { UNKNOWN } from "../../provider/src/framework/property-values";
-import { record } from "../../provider/src/resources/dns/record";
-import { zone } from "../../provider/src/resources/dns/zone";
+import { record } from "../../provider/src/modules/dns/record";
+import { zone } from "../../provider/src/modules/dns/zone";
 import { resources } from "../../provider/src/registry";
 
 const P = adapter.PROVIDER_KEY;

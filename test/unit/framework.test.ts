@@ -4,8 +4,8 @@ import { checkProperties } from "../../provider/src/framework/check";
 import { diffResource } from "../../provider/src/framework/diff";
 import { makeSecret, OUTPUT_SIG, SIG_KEY, UNKNOWN, unwrapProperties, wrapSecrets } from "../../provider/src/framework/property-values";
 import { fromWire, idRef, isoTimestamp, sameInstant, toWire, wireTimestamp } from "../../provider/src/framework/wire";
-import { record } from "../../provider/src/resources/dns/record";
-import { zone } from "../../provider/src/resources/dns/zone";
+import { record } from "../../provider/src/modules/dns/record";
+import { zone } from "../../provider/src/modules/dns/zone";
 
 describe("property values", () => {
   it("unwraps secrets and output values, remembering which top-level keys were secret", () => {
@@ -98,7 +98,7 @@ describe("diffResource", () => {
 
 describe("per-element detailed diff", () => {
   it("shows each record of nsp:dns:ZoneRecords added, changed or removed, while diffs name the property", async () => {
-    const { zoneRecords } = await import("../../provider/src/resources/dns/zone-records");
+    const { zoneRecords } = await import("../../provider/src/modules/dns/zone-records");
     const rec = (name: string, content: string) => ({ name, type: "A", content, ttl: 3600 });
     const olds = { zoneId: "1", records: [rec("a", "192.0.2.1"), rec("b", "192.0.2.2"), rec("c", "192.0.2.3")], maxDeletePercent: 20 };
     const grown = { ...olds, records: [rec("a", "192.0.2.1"), rec("b", "192.0.2.9"), rec("c", "192.0.2.3"), rec("d", "192.0.2.4")] };

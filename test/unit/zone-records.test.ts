@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkResource } from "../../provider/src/framework/operations";
 import { diffResource } from "../../provider/src/framework/diff";
-import { parseZoneRecordsId, zoneRecords } from "../../provider/src/resources/dns/zone-records";
+import { parseZoneRecordsId, zoneRecords } from "../../provider/src/modules/dns/zone-records";
 import {
   canonicalContent,
   canonicalRecords,
@@ -16,7 +16,7 @@ import {
   zoneFileContentProblem,
   type LiveRecord,
   type ZoneRecord,
-} from "../../provider/src/resources/dns/zone-records-plan";
+} from "../../provider/src/modules/dns/zone-records-plan";
 import { exportZone, parseZoneFile as emulatorParse } from "../../emulator/src/dns/bind";
 import { storedContent } from "../../emulator/src/dns/records";
 import type { RecordRow, RecordType, ZoneRow } from "../../emulator/src/store";

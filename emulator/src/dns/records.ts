@@ -1,7 +1,7 @@
 // Record content rules shared by the records API and the zone-file import, so a record that
 // could not be created one way cannot sneak in the other.
 import { formatCidr, isIPv4, isIPv6, parseCidr } from "../util/ip";
-import type { RecordType } from "../store";
+import type { RecordRow, RecordType, Store, ZoneRow } from "../store";
 
 export const PROXIABLE_TYPES: ReadonlySet<RecordType> = new Set(["A", "AAAA", "CNAME"]);
 
@@ -115,4 +115,28 @@ export function quoteTxt(content: string): string {
   for (let i = 0; i < content.length; i += 255) chunks.push(content.slice(i, i + 255));
   if (chunks.length === 0) chunks.push("");
   return chunks.map((c) => `"${c.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(" ");
+}
+
+/** Stores a new record in a zone; callers have checked it (a record route, a zone-file import, a mail domain's published records). */
+export function insertRecord(
+  store: Store,
+  zone: ZoneRow,
+  r: Pick<RecordRow, "name" | "type" | "ttl" | "content"> & Partial<RecordRow>,
+): RecordRow {
+  const row: RecordRow = {
+    id: store.nextId(),
+    account: zone.account,
+    zone_id: zone.id,
+    name: r.name,
+    type: r.type,
+    ttl: r.ttl,
+    content: r.content,
+    enabled: r.enabled ?? true,
+    proxied: r.proxied ?? false,
+    weight: r.weight ?? null,
+    health_check: r.health_check ?? null,
+    created_at: store.timestamp(),
+  };
+  store.zoneRecords(zone.id).set(row.id, row);
+  return row;
 }

@@ -1,8 +1,7 @@
 // The DNS records a mail domain needs (MX, SPF, DKIM, DMARC, the MTA-STS policy and TLS
 // reporting), and how they are published into the domain's hosted zone, kept up to date on a
 // DMARC change, checked (BYO) and removed again.
-import { canonicalContent } from "../dns/records";
-import { insertRecord } from "../routes/dns-records";
+import { canonicalContent, insertRecord } from "../dns/records";
 import type { Store, ZoneRow } from "../store";
 import { MAIL_ZONE, type MailDomainRow, type MailServerRow, type PublishedRecord, type RecordKind } from "./state";
 

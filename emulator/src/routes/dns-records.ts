@@ -2,13 +2,13 @@
 import { z } from "zod";
 import { invalid } from "../errors";
 import { normalizeRecordName } from "../dns/names";
-import { PROXIABLE_TYPES, contentProblem, healthCheckProblem, storedContent } from "../dns/records";
+import { PROXIABLE_TYPES, contentProblem, healthCheckProblem, insertRecord, storedContent } from "../dns/records";
 import { ownRecord, ownZone, recordView } from "../dns/views";
 // Hook of the edge-proxy area: proxying a record makes a zone-mode site, un-proxying or deleting removes it.
 import { syncZoneSites } from "../cdn/state";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { route } from "../router";
-import { RECORD_TYPES, type RecordRow, type RecordType, type Store, type ZoneRow } from "../store";
+import { RECORD_TYPES, type RecordRow, type RecordType } from "../store";
 import { intBetween } from "../validation";
 
 export const TTL_MIN = 60;
@@ -55,29 +55,6 @@ function checkProxied(type: RecordType, proxied: boolean | undefined): void {
   if (proxied === true && !PROXIABLE_TYPES.has(type)) {
     throw invalid("proxied", `only A, AAAA and CNAME records can be proxied, not ${type}`);
   }
-}
-
-export function insertRecord(
-  store: Store,
-  zone: ZoneRow,
-  r: Pick<RecordRow, "name" | "type" | "ttl" | "content"> & Partial<RecordRow>,
-): RecordRow {
-  const row: RecordRow = {
-    id: store.nextId(),
-    account: zone.account,
-    zone_id: zone.id,
-    name: r.name,
-    type: r.type,
-    ttl: r.ttl,
-    content: r.content,
-    enabled: r.enabled ?? true,
-    proxied: r.proxied ?? false,
-    weight: r.weight ?? null,
-    health_check: r.health_check ?? null,
-    created_at: store.timestamp(),
-  };
-  store.zoneRecords(zone.id).set(row.id, row);
-  return row;
 }
 
 export const dnsRecordRoutes = [

@@ -2,12 +2,12 @@
 import { z } from "zod";
 import { invalid } from "../errors";
 import { exportZone, parseZoneFile } from "../dns/bind";
-import { canonicalContent } from "../dns/records";
+import { canonicalContent, insertRecord } from "../dns/records";
 import { ownZone, zoneService } from "../dns/views";
 import { route } from "../router";
 import type { RecordType, Store, ZoneRow } from "../store";
 import { isIP } from "../util/ip";
-import { TTL_MAX, TTL_MIN, insertRecord } from "./dns-records";
+import { TTL_MAX, TTL_MIN } from "./dns-records";
 
 const importBody = z.strictObject({
   text: z.string(),

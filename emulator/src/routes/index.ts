@@ -1,5 +1,5 @@
-// Every API area, in one list. A new area is a new module added here; the router and the
-// pipeline stay as they are.
+// Every API path prefix, in one list: one route file each (a large prefix may be split over
+// several files). A new prefix is a new file added here; the router and the pipeline stay as they are.
 import type { Route } from "../router";
 import { cdnSiteRoutes } from "./cdn-sites";
 import { cdnTrafficRoutes } from "./cdn-traffic";
@@ -9,7 +9,16 @@ import { dnsRecordRoutes } from "./dns-records";
 import { dnsZoneFileRoutes } from "./dns-zonefile";
 import { dnsZoneSettingRoutes } from "./dns-zone-settings";
 import { dnsZoneRoutes } from "./dns-zones";
-import { identityRoutes } from "./identity";
+import { accountRoutes } from "./account";
+import { meRoutes } from "./me";
+import { onboardRoutes } from "./onboard";
+import { webhookEventRoutes } from "./webhook-events";
+import { ixRoutes } from "./ix";
+import { meetRoutes } from "./meet";
+import { rtcRoutes } from "./rtc";
+import { storageRoutes } from "./storage";
+import { talkRoutes } from "./talk";
+import { voiceRoutes } from "./voice";
 import { linkRoutes } from "./link";
 import { mailRoutes } from "./mail";
 import { rpkiRoutes } from "./rpki";
@@ -18,7 +27,6 @@ import { serviceRoutes } from "./services";
 import { sgateRoutes } from "./sgate";
 import { webhookRoutes } from "./webhooks";
 import { vgateRoutes } from "./vgate";
-import { voiceAndRoomRoutes } from "./voice-and-rooms";
 import { verifyRoutes } from "./verify";
 import { pagesRoutes } from "./pages";
 
@@ -37,8 +45,10 @@ export const allRoutes: Route[] = [
   ...vmRoutes,
   ...streamRoutes,
   ...vodRoutes,
-  ...identityRoutes,
+  ...meRoutes,
+  ...accountRoutes,
   ...serviceRoutes,
+  ...webhookEventRoutes,
   ...webhookRoutes,
   ...dnsListRoutes,
   ...dnsZoneRoutes,
@@ -48,12 +58,18 @@ export const allRoutes: Route[] = [
   ...dnsRangeRoutes,
   ...rpkiRoutes,
   ...cdnSiteRoutes,
+  ...onboardRoutes,
   ...cdnTrafficRoutes,
   ...securityRuleRoutes,
   ...linkRoutes,
   ...mailRoutes,
   ...vgateRoutes,
-  ...voiceAndRoomRoutes,
+  ...meetRoutes,
+  ...voiceRoutes,
+  ...talkRoutes,
+  ...rtcRoutes,
+  ...storageRoutes,
+  ...ixRoutes,
   ...sgateRoutes,
   ...verifyRoutes,
   ...pagesRoutes,

@@ -63,13 +63,6 @@ function own(store: Parameters<typeof webhooks>[0], id: number, account: string)
 export const webhookRoutes = [
   route({
     method: "GET",
-    path: "/webhook-events",
-    scope: "read",
-    handler: () => ({ data: WEBHOOK_EVENTS.map((e) => ({ ...e })) }),
-  }),
-
-  route({
-    method: "GET",
     path: "/webhooks",
     scope: "read",
     query: pagingOnlyQuery,
