@@ -48,6 +48,7 @@ function storedNumber(word: string): string {
  * documents do not say; a DNS server keeps records in such a canonical form): IPv6 compressed and
  * lower case, host names lower case without the trailing dot, numbers without leading zeros,
  * single spaces between words, TXT as its unquoted data, CAA values quoted. Valid content only.
+ * Two contents are the same record's data when their stored forms are equal.
  */
 export function storedContent(type: RecordType, content: string): string {
   const c = content.trim();
@@ -83,18 +84,6 @@ export function storedContent(type: RecordType, content: string): string {
   return words.join(" ");
 }
 
-/**
- * The comparison form of a record's content: what "exact duplicate" means for import. Case and a
- * trailing dot do not matter for host names, and quoting does not matter for TXT.
- */
-export function canonicalContent(type: RecordType, content: string): string {
-  let c = content.trim();
-  if (NAME_TARGET_TYPES.has(type)) c = c.toLowerCase().replace(/\.$/, "");
-  if (type === "AAAA") c = c.toLowerCase();
-  if (type === "TXT" && c.length >= 2 && c.startsWith('"') && c.endsWith('"')) c = unquoteTxt(c);
-  return c;
-}
-
 /** `"a" "b"` -> `ab`, undoing \" and \\ escapes. */
 export function unquoteTxt(s: string): string {
   const parts: string[] = [];
@@ -117,7 +106,10 @@ export function quoteTxt(content: string): string {
   return chunks.map((c) => `"${c.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`).join(" ");
 }
 
-/** Stores a new record in a zone; callers have checked it (a record route, a zone-file import, a mail domain's published records). */
+/**
+ * Stores a new record in a zone, its content in the stored spelling; callers have checked it (a
+ * record route, a zone-file import, a mail domain's published records).
+ */
 export function insertRecord(
   store: Store,
   zone: ZoneRow,
@@ -130,7 +122,7 @@ export function insertRecord(
     name: r.name,
     type: r.type,
     ttl: r.ttl,
-    content: r.content,
+    content: storedContent(r.type, r.content),
     enabled: r.enabled ?? true,
     proxied: r.proxied ?? false,
     weight: r.weight ?? null,

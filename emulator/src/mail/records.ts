@@ -1,7 +1,7 @@
 // The DNS records a mail domain needs (MX, SPF, DKIM, DMARC, the MTA-STS policy and TLS
 // reporting), and how they are published into the domain's hosted zone, kept up to date on a
 // DMARC change, checked (BYO) and removed again.
-import { canonicalContent, insertRecord } from "../dns/records";
+import { storedContent, insertRecord } from "../dns/records";
 import type { Store, ZoneRow } from "../store";
 import { MAIL_ZONE, type MailDomainRow, type MailServerRow, type PublishedRecord, type RecordKind } from "./state";
 
@@ -126,7 +126,7 @@ export function checkRecords(store: Store, domain: MailDomainRow): void {
   for (const r of domain.records) {
     const sameName = served.filter((s) => s.name === r.name && s.type === r.type);
     if (sameName.length === 0) r.check = "missing";
-    else r.check = sameName.some((s) => canonicalContent(s.type, s.content) === canonicalContent(r.type, r.content)) ? "ok" : "mismatch";
+    else r.check = sameName.some((s) => storedContent(s.type, s.content) === storedContent(r.type, r.content)) ? "ok" : "mismatch";
   }
   domain.checked_at = store.timestamp();
 }

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { invalid } from "../errors";
 import { exportZone, parseZoneFile } from "../dns/bind";
-import { canonicalContent, insertRecord } from "../dns/records";
+import { storedContent, insertRecord } from "../dns/records";
 import { ownZone, zoneService } from "../dns/views";
 import { route } from "../router";
 import type { RecordType, Store, ZoneRow } from "../store";
@@ -29,7 +29,7 @@ export interface ImportResult {
 }
 
 function recordKey(r: { name: string; type: RecordType; content: string; ttl: number }): string {
-  return [r.name, r.type, canonicalContent(r.type, r.content), r.ttl].join("\u0000");
+  return [r.name, r.type, storedContent(r.type, r.content), r.ttl].join("\u0000");
 }
 
 /**
