@@ -11,8 +11,10 @@
 // It runs programs with the run script of the program's own @pulumi/pulumi
 // (@pulumi/pulumi/cmd/run), generates SDKs (`pulumi package gen-sdk --language nodejs`), programs
 // (`pulumi convert`, `pulumi import`) and projects, installs dependencies when node_modules is
-// missing, and reports About/GetProgramDependencies. It does not support attaching a debugger,
-// the bun runtime, running plugins written in Node.js (RunPlugin), Pack or Link.
+// missing, and reports About/GetProgramDependencies. RunPlugin runs policy packs (analyzer
+// plugins, `pulumi preview --policy-pack`) with @pulumi/pulumi/cmd/run-policy-pack. It does not
+// support attaching a debugger, the bun runtime, other plugins written in Node.js (resource
+// providers, converters, tools), Pack or Link.
 package main
 
 import (
@@ -27,6 +29,8 @@ import (
 
 	"github.com/google/shlex"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
@@ -41,6 +45,10 @@ import (
 
 // runModule is the script of @pulumi/pulumi that connects to the engine and runs a program.
 const runModule = "@pulumi/pulumi/cmd/run"
+
+// runPolicyPackModule is the script of @pulumi/pulumi that loads a policy pack (TypeScript
+// through ts-node); the pack's @pulumi/policy then serves the Analyzer protocol.
+const runPolicyPackModule = "@pulumi/pulumi/cmd/run-policy-pack"
 
 func main() {
 	langhost.Serve(newHost())
@@ -164,6 +172,70 @@ func (h *host) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pulumirpc.R
 	cmd := exec.CommandContext(runCtx, node, args...)
 	cmd.Env = append(os.Environ(), env...)
 	return h.RunProgram(cmd), nil
+}
+
+// RunPlugin runs a policy pack, which is how the engine starts a Node.js analyzer when this
+// language host is installed (`pulumi preview --policy-pack DIR` with `runtime: nodejs` in
+// DIR/PulumiPolicy.yaml). The pack's output, including the port it prints, goes back on the stream.
+func (h *host) RunPlugin(
+	req *pulumirpc.RunPluginRequest, server grpc.ServerStreamingServer[pulumirpc.RunPluginResponse],
+) error {
+	if req.GetKind() != "analyzer" {
+		return status.Errorf(codes.Unimplemented,
+			"this pulumi-language-nodejs runs only policy packs (analyzer plugins), not %s plugins written in Node.js",
+			req.GetKind())
+	}
+	if req.GetAttachDebugger() {
+		return status.Error(codes.Unimplemented, "this pulumi-language-nodejs cannot attach a debugger")
+	}
+	// The engine passes its own address as the only argument.
+	if len(req.GetArgs()) == 0 {
+		return status.Error(codes.InvalidArgument, "the engine's address is missing from the plugin's arguments")
+	}
+	info := req.GetInfo()
+	dir := info.GetProgramDirectory()
+	if dir == "" {
+		return status.Error(codes.InvalidArgument, "the policy pack's directory is missing")
+	}
+	opts, err := parseOptions(info)
+	if err != nil {
+		return err
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		return fmt.Errorf("could not find node on the PATH: %w", err)
+	}
+	ctx := server.Context()
+	// The pack's own @pulumi/pulumi, as for a program: the one its @pulumi/policy was built against.
+	script, err := resolveModule(ctx, node, dir, runPolicyPackModule)
+	if err != nil {
+		return err
+	}
+	args, err := shlex.Split(opts.nodeargs)
+	if err != nil {
+		return fmt.Errorf("the nodeargs runtime option: %w", err)
+	}
+	// run-policy-pack takes <engine-address> <program>; the program is the pack's directory.
+	args = append(args, script, req.GetArgs()[0], entryPointIn(dir, info.GetEntryPoint()))
+	args = append(args, req.GetArgs()[1:]...)
+
+	runCtx, release := h.RunContext(ctx)
+	defer release()
+	cmd := exec.CommandContext(runCtx, node, args...)
+	// The pack's directory, not req.Pwd (the stack's program): run-policy-pack compiles the
+	// pack with the tsconfig.json of its working directory.
+	cmd.Dir = dir
+	cmd.Env = req.GetEnv()
+	return h.RunPluginProcess(cmd, server)
+}
+
+// entryPointIn is the absolute path of an entry point relative to dir ("" or "." is dir itself,
+// which Node resolves through its package.json "main" or index file).
+func entryPointIn(dir, entryPoint string) string {
+	if filepath.IsAbs(entryPoint) {
+		return entryPoint
+	}
+	return filepath.Join(dir, entryPoint)
 }
 
 // entryPoint is the program to run, relative to the program directory ("." for its package.json

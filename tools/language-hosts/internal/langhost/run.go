@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"time"
+
+	"google.golang.org/grpc"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/logging"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -100,3 +103,57 @@ func RunResponse(err error) *pulumirpc.RunResponse {
 		return &pulumirpc.RunResponse{Error: fmt.Sprintf("the program exited with code %d", code)}
 	}
 }
+
+// RunPluginProcess runs cmd, made with a context from RunContext, as a plugin the engine asked
+// for with RunPlugin: the engine reads the plugin's output (an analyzer prints its gRPC port on
+// stdout) only from the stream, so stdout and stderr go there as they come, and the exit code
+// last. When the context is cancelled (the engine closing the plugin) the process is interrupted,
+// and killed if it has not exited 5 seconds later.
+func (b *Base) RunPluginProcess(cmd *exec.Cmd, server grpc.ServerStreamingServer[pulumirpc.RunPluginResponse]) error {
+	stream := &pluginStream{server: server}
+	cmd.Stdout = stream.writer(func(p []byte) *pulumirpc.RunPluginResponse {
+		return &pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Stdout{Stdout: p}}
+	})
+	cmd.Stderr = stream.writer(func(p []byte) *pulumirpc.RunPluginResponse {
+		return &pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Stderr{Stderr: p}}
+	})
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 5 * time.Second
+
+	logging.V(5).Infof("%s: running plugin %v", b.Name, cmd.Args)
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) {
+		return fmt.Errorf("could not run the plugin: %w", err)
+	}
+	return stream.send(&pulumirpc.RunPluginResponse{
+		Output: &pulumirpc.RunPluginResponse_Exitcode{Exitcode: int32(cmd.ProcessState.ExitCode())},
+	})
+}
+
+// pluginStream serialises the messages of a RunPlugin stream: exec.Cmd copies stdout and stderr
+// in two goroutines, and a gRPC stream must not be sent on concurrently.
+type pluginStream struct {
+	mu     sync.Mutex
+	server grpc.ServerStreamingServer[pulumirpc.RunPluginResponse]
+}
+
+func (s *pluginStream) send(msg *pulumirpc.RunPluginResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.server.Send(msg)
+}
+
+func (s *pluginStream) writer(wrap func([]byte) *pulumirpc.RunPluginResponse) io.Writer {
+	return writerFunc(func(p []byte) (int, error) {
+		// exec.Cmd reuses its buffer after Write returns; the message must keep its own copy.
+		if err := s.send(wrap(append([]byte(nil), p...))); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	})
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
