@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Runs the pipeline's steps (the `run:` lines of pipeline.yml, job by job) against the emulator:
-# the pull-request preview, the up on merge, the scheduled drift alarm (quiet), then a change made
-# outside the pipeline and the drift alarm again, which must now fail. Needs `npm ci` first.
+# Runs the pipeline's steps (the `pulumi` commands of pipeline.yml, job by job) against the
+# emulator: the pull-request preview with the policy pack, the up on merge, the scheduled drift
+# alarm (quiet), then a change made outside the pipeline and the drift alarm again, which must now
+# fail. Needs `npm ci` first: it installs what the pipeline's other steps install (the policy
+# pack's packages come from this repository's node_modules).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -21,6 +23,7 @@ emulator_pid=$!
 read -r line <"$work/ready"
 export NSP_BASE_URL="$(node -e 'console.log(JSON.parse(process.argv[1]).baseUrl)' "$line")"
 export NSP_API_TOKEN="$(node -e 'console.log(JSON.parse(process.argv[1]).accounts.demo)' "$line")"
+export POLICY_PACK="$root/examples/policy-pack"
 export STACK=prod PULUMI_BACKEND_URL="file://$work/state" PULUMI_HOME="$work/home" PULUMI_CONFIG_PASSPHRASE=local \
   PULUMI_SKIP_UPDATE_CHECK=true PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
 mkdir -p "$work/state" "$work/home" "$work/project"
@@ -28,8 +31,8 @@ sed "s|path: ../../bin|path: $root/bin|" "$here/Pulumi.yaml" >"$work/project/Pul
 cd "$work/project"
 pulumi stack init "$STACK" --non-interactive >/dev/null
 
-# The `run:` command of one job in pipeline.yml.
-step() { awk -v job="  $1:" '$0 == job {in_job=1; next} /^  [a-z]/ {in_job=0} in_job && /- run: / {sub(/.*- run: /, ""); print}' "$here/pipeline.yml"; }
+# The `pulumi` command of one job in pipeline.yml.
+step() { awk -v job="  $1:" '$0 == job {in_job=1; next} /^  [a-z]/ {in_job=0} in_job && /- run: pulumi / {sub(/.*- run: /, ""); print}' "$here/pipeline.yml"; }
 
 for job in preview up drift; do
   echo "== $job: $(step "$job")"
