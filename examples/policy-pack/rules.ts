@@ -117,15 +117,15 @@ export function proxiedRecordsWithoutWaf(resources: StackResource[]): Finding[] 
     const sites = settings.filter(
       (s) => (hostname !== undefined && typeof s.props.hostname === "string" && normalHost(s.props.hostname) === hostname) || s.dependencies.some((d) => d.urn === record.urn),
     );
-    const site = hostname ?? "its site";
     if (sites.length === 0) {
       const how = hostname ? `with hostname "${hostname}"` : "that depends on it (its zone is not in this stack)";
-      findings.push({ resource: record, message: `proxied record "${record.name}" has no nsp:cdn:SiteSettings ${how}, so the WAF of ${site} is not on` });
+      findings.push({ resource: record, message: `proxied record "${record.name}" has no nsp:cdn:SiteSettings ${how}, so its site's WAF is not shown to be on` });
       continue;
     }
+    const where = hostname ?? "zone not in this stack";
     for (const s of sites) {
       const problem = wafProblem(s);
-      if (problem) findings.push({ resource: record, message: `proxied record "${record.name}" (${site}): ${problem}` });
+      if (problem) findings.push({ resource: record, message: `proxied record "${record.name}" (${where}): ${problem}` });
     }
   }
   return findings;
