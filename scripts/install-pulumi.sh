@@ -14,6 +14,8 @@
 #   pulumi-language-python-exec,   scripts shipped in the sdk/v3 module
 #   pulumi-resource-pulumi-nodejs, (python program runner, dynamic-provider launchers)
 #   pulumi-resource-pulumi-python
+# Policy packs (`pulumi preview --policy-pack DIR`) need no tool of their own: with a language
+# host installed, the engine asks it to run the pack (RunPlugin), and our nodejs host does.
 #
 # Order of attempts:
 #   1. a `pulumi` on PATH that reports exactly v$PULUMI_VERSION and has every tool beside it
