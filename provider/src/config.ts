@@ -118,6 +118,9 @@ export function parseConfig(raw: PropertyMap, env: NodeJS.ProcessEnv = process.e
   return failures.length ? { failures } : { config: value as ProviderConfig, failures };
 }
 
-export const missingTokenMessage =
-  "nsp: no API token is configured. Set it with `pulumi config set --secret nsp:apiToken svc_...`, " +
-  "or export NSP_API_TOKEN, or pass apiToken to an explicit provider instance.";
+/** Said when a request needs the API token and none is configured. */
+export function missingTokenMessage(explicitProviders: boolean): string {
+  // Dynamic providers take their settings from the stack configuration only.
+  const instead = explicitProviders ? "or export NSP_API_TOKEN, or pass apiToken to an explicit provider instance." : "or export NSP_API_TOKEN.";
+  return `nsp: no API token is configured. Set it with \`pulumi config set --secret nsp:apiToken svc_...\`, ${instead}`;
+}

@@ -20,12 +20,11 @@ import type { Adoptions } from "./framework/adoption";
 import { buildPackageSchema } from "./framework/schema";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
 import { openSession } from "./session";
+import { UserError } from "./user-error";
 import { functionsByToken, functions, resources, resourcesByToken } from "./registry";
 
 type Handler<Req, Res> = grpc.handleUnaryCall<Req, Res>;
 
-/** An error whose message is meant for the person running Pulumi, without a stack trace. */
-class UserError extends Error {}
 
 function structToObject(s: Struct | undefined): PropertyMap {
   return (s?.toJavaScript() as PropertyMap | undefined) ?? {};
@@ -123,7 +122,7 @@ export class NspProvider {
   }
 
   private context(urn: string, timeoutSeconds?: number): OperationContext {
-    if (!this.client || !this.lists || !this.adoptions) throw new UserError(missingTokenMessage);
+    if (!this.client || !this.lists || !this.adoptions) throw new UserError(missingTokenMessage(true));
     const signals = [this.cancel.signal];
     if (timeoutSeconds && timeoutSeconds > 0) signals.push(AbortSignal.timeout(timeoutSeconds * 1000));
     return {

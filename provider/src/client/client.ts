@@ -7,6 +7,7 @@ import {
   NetworkError,
   NotFoundError,
   errorFromResponse,
+  isNotFound,
   isRecord,
   networkErrorFrom,
 } from "./errors";
@@ -176,6 +177,16 @@ export class ApiClient {
 
   get<T = unknown>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
     return this.#call("GET", path, undefined, opts);
+  }
+
+  /** The object at `path`, or undefined when the API answers `not_found` (a Read of a deleted object). */
+  async getOrUndefined<T = unknown>(path: string, opts: RequestOptions<T> = {}): Promise<T | undefined> {
+    try {
+      return await this.#call("GET", path, undefined, opts);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
   }
 
   post<T = unknown>(path: string, body?: unknown, opts: RequestOptions<T> = {}): Promise<T> {

@@ -11,7 +11,8 @@
 //  - The host gives no engine log and no cancellation; messages go to stderr.
 import { scrub as scrubSecrets } from "../client";
 import { openSession, type ApiSession } from "../session";
-import { parseConfig, providerConfig, type ProviderConfig } from "../config";
+import { missingTokenMessage, parseConfig, providerConfig, type ProviderConfig } from "../config";
+import { UserError } from "../user-error";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
 import { diffResource } from "../framework/diff";
 import { checkResource, createResource, deleteResource, InitFailedError, readResource, updateResource } from "../framework/operations";
@@ -29,18 +30,6 @@ export interface DynamicConfig {
   get(key: string): string | undefined;
 }
 
-export const dynamicMissingTokenMessage =
-  "nsp: no API token is configured. Set it with `pulumi config set --secret nsp:apiToken svc_...`, or export NSP_API_TOKEN.";
-
-/** A message for the person running Pulumi: no stack trace, never the token. */
-class UserError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "Error";
-    // Pulumi's host prints `${error}: ${error.stack}`; a stack trace here would be noise.
-    if (!process.env.NSP_DEBUG) this.stack = "(set NSP_DEBUG=1 for a stack trace)";
-  }
-}
 
 /**
  * A create or update that failed after the object came to exist. Pulumi's host turns an error
@@ -110,7 +99,7 @@ export function reset(): void {
 function context(token: string): OperationContext {
   // The host calls configure before any operation; the environment alone is enough when it did not.
   if (!session) configure({ get: () => undefined });
-  if (!session?.client || !session.lists || !session.adoptions) throw new UserError(dynamicMissingTokenMessage);
+  if (!session?.client || !session.lists || !session.adoptions) throw new UserError(missingTokenMessage(false));
   return {
     client: session.client,
     lists: session.lists,

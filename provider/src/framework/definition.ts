@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { keysWithRole } from "./fields";
 import type { ApiClient } from "../client";
 import type { Adoptions } from "./adoption";
 import type { ListCache } from "./list-cache";
@@ -112,9 +113,27 @@ export type AnyResource = ResourceDefinition<any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFunction = FunctionDefinition<any, any>;
 
-/** Identity helpers that let TypeScript infer the shapes from the zod objects. */
+/**
+ * Completes a definition from the roles its properties declare (see FieldRoles): the secret,
+ * replace-on-change, write-only and one-time lists that Diff, Read, the schema and the secret
+ * handling consult. TypeScript infers the shapes from the zod objects.
+ */
 export function defineResource<A extends Shape, S extends Shape>(def: ResourceDefinition<A, S>): ResourceDefinition<A, S> {
-  return def;
+  const args = def.args.shape as unknown as Record<string, z.ZodType>;
+  const outputs = def.state.shape as unknown as Record<string, z.ZodType>;
+  const all = { ...args, ...outputs };
+  const merged = <K extends string>(listed: readonly K[] | undefined, derived: string[]) => {
+    const keys = [...new Set([...(listed ?? []), ...derived])] as K[];
+    return keys.length ? keys : undefined;
+  };
+  return {
+    ...def,
+    replaceOnChanges: merged(def.replaceOnChanges, keysWithRole(args, "replace")),
+    secrets: merged(def.secrets, keysWithRole(all, "secret")),
+    // A local input is never returned either, so refresh keeps it as it keeps a write-only one.
+    writeOnly: merged(def.writeOnly, [...keysWithRole(args, "writeOnly"), ...keysWithRole(args, "local")]),
+    oneTime: merged(def.oneTime, keysWithRole(outputs, "oneTime")),
+  };
 }
 
 export function defineFunction<A extends Shape, R extends Shape>(def: FunctionDefinition<A, R>): FunctionDefinition<A, R> {

@@ -56,6 +56,11 @@ export function sameInstant(key: string, a: unknown, b: unknown): boolean {
 /** A response field holding a timestamp, in either form; parsed into the stored ISO string. */
 export const wireTimestamp = z.union([z.string(), z.number()]).transform((v) => isoTimestamp(v) as string);
 
+/** The API's name of a property: its declared `wire` name, else the snake_case of its name. */
+export function wireName(key: string, field: z.ZodType | undefined): string {
+  return (field && metaOf(field).wire) || snakeCase(key);
+}
+
 function isStringProperty(schema: z.ZodType): boolean {
   return defOf(unwrap(schema).base).type === "string";
 }
@@ -70,7 +75,7 @@ export function toWire(schema: z.ZodType, value: unknown): unknown {
     for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === undefined) continue;
       const field = shape[key];
-      out[snakeCase(key)] = field ? toWire(field, v) : v;
+      out[wireName(key, field)] = field ? toWire(field, v) : v;
     }
     return out;
   }
@@ -94,7 +99,8 @@ export function fromWire(schema: z.ZodType, value: unknown): unknown {
     const src = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(shape)) {
-      const raw = snakeCase(key) in src ? src[snakeCase(key)] : src[key];
+      const name = wireName(key, field);
+      const raw = name in src ? src[name] : src[key];
       if (raw === undefined) continue;
       out[key] = TIMESTAMP_PROPERTY.test(key) && isStringProperty(field) ? isoTimestamp(raw) : fromWire(field, raw);
     }

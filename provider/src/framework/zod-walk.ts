@@ -1,12 +1,45 @@
 import { z } from "zod";
 
+/**
+ * The roles of one property, declared once in its `.meta()`; request bodies, the wire schema
+ * that validates responses, the secret and replace markings and refresh's carry-over are all
+ * derived from them (see fields.ts). A property of `args` is an input, one of `state` is
+ * computed by the API.
+ */
+export interface FieldRoles {
+  /** Sent in the create body. */
+  create?: boolean;
+  /** Sent in the patch body when the program changes it (null when a nullable one is unset). */
+  patch?: boolean;
+  /** The API cannot change it in place: a change replaces the object. */
+  replace?: boolean;
+  /** Always stored as a Pulumi secret. */
+  secret?: boolean;
+  /** Sent but never returned: refresh keeps the value last set, Diff compares inputs. */
+  writeOnly?: boolean;
+  /** Returned once (at create or rotation) and never again: refresh keeps it from the state. */
+  oneTime?: boolean;
+  /** The provider's own (a wait setting, a rotation trigger, a value it works out): not on the wire. */
+  local?: boolean;
+  /** The API's name for it, where that is not the snake_case of the property name. */
+  wire?: string;
+  /** The API may leave it out of a response (or send null), so validation does not require it. */
+  optionalOnWire?: boolean;
+}
+
 /** Metadata the framework reads from `.meta()` on a property schema. */
-export interface PropertyMeta {
+export interface PropertyMeta extends FieldRoles {
   description?: string;
   /** The value is a string in Pulumi and an integer on the wire (ids of other objects). */
   wireInteger?: boolean;
   /** Name of the Pulumi object type generated for a nested object, e.g. `ZoneDelegation`. */
   typeName?: string;
+}
+
+declare module "zod/v4/core" {
+  // Type-checks the framework's keys wherever `.meta()` is written.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface GlobalMeta extends PropertyMeta {}
 }
 
 // zod 4 keeps the structure in `_zod.def`; every wrapper we care about has `innerType`.

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef, wireTimestamp } from "../../framework/wire";
-import { defaultSleep, isNotFound } from "../../client";
+import { pollUntil } from "../../framework/poll";
 import { siteIdOf } from "./settings";
 
 const TOKEN = "nsp:cdn:SiteVerification";
@@ -38,23 +38,21 @@ const verifyWire = z.looseObject({
 });
 const siteWire = z.looseObject({ hostname: z.string(), target: z.string().nullable().optional(), verified_at: wireTimestamp.nullable().optional() });
 
-async function waitForVerification(ctx: OperationContext, siteId: string, timeoutSeconds: number, pollSeconds: number): Promise<z.output<typeof verifyWire>> {
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  for (let attempt = 1; ; attempt++) {
-    const r = await ctx.client.post(`/cdn/sites/${siteId}/verify`, undefined, { schema: verifyWire, signal: ctx.signal });
-    if (r.verified && r.certificate_requested) return r;
-    const seen = r.cname ? `a CNAME to ${r.cname}` : "no CNAME";
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) {
-      throw new Error(
-        `${TOKEN}: site ${siteId} is not verified after ${timeoutSeconds}s (${attempt} checks): public DNS shows ${seen} (seen), expected a CNAME to ${r.expected}` +
+function waitForVerification(ctx: OperationContext, siteId: string, timeoutSeconds: number, pollSeconds: number): Promise<z.output<typeof verifyWire>> {
+  const seen = (r: z.output<typeof verifyWire>) => (r.cname ? `a CNAME to ${r.cname}` : "no CNAME");
+  return pollUntil({
+    check: () => ctx.client.post(`/cdn/sites/${siteId}/verify`, undefined, { schema: verifyWire, signal: ctx.signal }),
+    done: (r) => r.verified && r.certificate_requested,
+    timeoutSeconds,
+    intervalSeconds: pollSeconds,
+    signal: ctx.signal,
+    onFirstWait: (r) => ctx.log("info", `waiting for site ${siteId}: public DNS shows ${seen(r)}, expected a CNAME to ${r.expected}`),
+    timedOut: (r, checks) =>
+      new Error(
+        `${TOKEN}: site ${siteId} is not verified after ${timeoutSeconds}s (${checks} checks): public DNS shows ${seen(r)} (seen), expected a CNAME to ${r.expected}` +
           `${r.verified ? " (seen, but the certificate was not requested yet)" : ""}. Add the records of the site's \`instructions\` at the hostname's DNS provider, then run again`,
-      );
-    }
-    if (attempt === 1) ctx.log("info", `waiting for site ${siteId}: public DNS shows ${seen}, expected a CNAME to ${r.expected}`);
-    // The last check falls on the deadline rather than a whole interval after it.
-    await defaultSleep(Math.min(pollSeconds * 1000, remaining), ctx.signal);
-  }
+      ),
+  });
 }
 
 function stateOf(siteId: string, raw: z.output<typeof siteWire>, settings: Partial<State>): State {
@@ -87,15 +85,10 @@ export const siteVerification = defineResource({
 
   async read(ctx, id, prior) {
     const siteId = siteIdOf(TOKEN, id);
-    try {
-      const site = await ctx.client.get(`/cdn/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
-      // A site that was never verified has nothing to show: the next `up` waits for it again.
-      if (site.verified_at == null) return undefined;
-      return { id: siteId, state: stateOf(siteId, site, prior) };
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const site = await ctx.client.getOrUndefined(`/cdn/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
+    // A site that was never verified has nothing to show: the next `up` waits for it again.
+    if (site?.verified_at == null) return undefined;
+    return { id: siteId, state: stateOf(siteId, site, prior) };
   },
 
   // The wait settings only matter while creating; nothing to send.

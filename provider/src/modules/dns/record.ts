@@ -1,8 +1,8 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { createOrAdopt } from "../../framework/create-once";
 import { sameContent } from "./record-content";
 
@@ -27,20 +27,21 @@ export function recordContentProblem(type: string, content: string): string | un
 }
 
 const recordArgs = z.object({
-  zoneId: idRef("Id of the zone that holds the record."),
-  name: recordName.default("@").meta({ description: "Name relative to the zone; `@` is the apex." }),
-  type: z.enum(RECORD_TYPES).meta({ description: "Record type." }),
-  content: recordContent,
-  ttl: recordTtl,
-  weight: z.number().int().min(0).max(2147483647).nullable().optional().meta({ description: "Steering weight among records of the same name and type." }),
+  zoneId: idRef("Id of the zone that holds the record.").meta({ replace: true }),
+  name: recordName.default("@").meta({ description: "Name relative to the zone; `@` is the apex.", create: true, replace: true }),
+  type: z.enum(RECORD_TYPES).meta({ description: "Record type.", create: true, replace: true }),
+  content: recordContent.meta({ create: true, patch: true }),
+  ttl: recordTtl.meta({ create: true, patch: true }),
+  weight: z.number().int().min(0).max(2147483647).nullable().optional().meta({ description: "Steering weight among records of the same name and type.", create: true, patch: true }),
   healthCheck: z
     .string()
     .regex(/^[a-z][a-z0-9+.-]*:[0-9]{1,5}(\/\S*)?$/, "must have the shape <scheme>:<port><path>, such as https:443/health")
     .nullable()
     .optional()
-    .meta({ description: "Health check of the target, shaped `<scheme>:<port><path>`." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the record is served." }),
-  proxied: z.boolean().default(false).meta({ description: "Route through the edge proxy. Only for A, AAAA and CNAME records." }),
+    .meta({ description: "Health check of the target, shaped `<scheme>:<port><path>`.", create: true, patch: true }),
+  // The documented create body has neither, so a value other than the API's default takes a patch.
+  enabled: z.boolean().default(true).meta({ description: "Whether the record is served.", patch: true }),
+  proxied: z.boolean().default(false).meta({ description: "Route through the edge proxy. Only for A, AAAA and CNAME records.", patch: true }),
 });
 
 const recordState = z.object({
@@ -51,11 +52,12 @@ export const recordProperties = recordArgs.extend(recordState.shape);
 export type RecordArgs = z.output<typeof recordArgs>;
 export type RecordState = z.output<typeof recordProperties>;
 
-const recordWire = z.looseObject({ id: z.number().int(), zone_id: z.number().int(), name: z.string(), type: z.string(), content: z.string() });
-const patchable = ["content", "ttl", "weight", "healthCheck", "enabled", "proxied"] as const;
+const api = wireModel(recordArgs, recordState, { id: z.number().int() });
+type RecordWire = Record<string, unknown> & { id: number; name: string; type: string; content: string };
+const recordWire = api.wire as z.ZodType<RecordWire>;
 
-function toState(raw: z.output<typeof recordWire>) {
-  return { id: String(raw.id), state: fromWire(recordProperties, raw) as RecordState };
+function toState(raw: RecordWire) {
+  return { id: String(raw.id), state: api.toState(raw) };
 }
 
 /** Accepts the import form `<zoneId>/<recordId>` as well as a bare record id with a known zone. */
@@ -72,8 +74,6 @@ export const record = defineResource({
   description: "A DNS record in a zone.",
   args: recordArgs,
   state: recordState,
-  // The patch body has no name or type, and a record cannot move between zones.
-  replaceOnChanges: ["zoneId", "name", "type"],
   importId: "<zoneId>/<recordId>",
   // The API keeps its own canonical spelling of the data (see record-content.ts).
   sameValue: { content: (prev, next, args) => sameContent(args.type, prev, next) },
@@ -95,35 +95,28 @@ export const record = defineResource({
     // API keeps its own spelling of the content, so it is compared by meaning.
       // The API accepts an identical second record, so the zone's list is checked first.
       { list: path, schema: recordWire, matches: (r) => r.name === args.name && r.type === args.type && sameContent(args.type, r.content, args.content), checkFirst: true },
-      () => ctx.client.post(path, body(recordArgs, args, ["type", "content", "name", "ttl", "weight", "healthCheck"]), { schema: recordWire, signal: ctx.signal }),
+      () => ctx.client.post(path, api.createBody(args), { schema: recordWire, signal: ctx.signal }),
     );
-    ctx.progress(String(created.id), toState(created).state);
-    // The documented create body has no enabled or proxied, so a non-default value takes a patch;
-    // an adopted record gets whatever differs from the program.
     const current = toState(created).state;
-    const differs = (k: (typeof patchable)[number]) => (adopted ? (current[k] ?? null) !== (args[k] ?? null) : k === "enabled" ? !args.enabled : k === "proxied" && args.proxied);
-    const patch = body(recordArgs, { ...args, weight: args.weight ?? null, healthCheck: args.healthCheck ?? null }, patchable.filter((k) => k !== "content" && differs(k)));
-    const final = Object.keys(patch).length ? await ctx.client.patch(`${path}/${created.id}`, patch, { schema: recordWire, signal: ctx.signal }) : created;
+    ctx.progress(String(created.id), current);
+    // What the create body could not say (enabled, proxied), or, for an adopted record, whatever
+    // differs from the program; content is the same by meaning and keeps the API's spelling.
+    const differs = api.patchKeys(Object.keys(recordArgs.shape)).filter((k) => k !== "content" && (current[k] ?? null) !== (args[k] ?? null));
+    const final = differs.length ? await ctx.client.patch(`${path}/${created.id}`, api.patchBody(args, differs), { schema: recordWire, signal: ctx.signal }) : created;
     return toState(final);
   },
 
   async read(ctx, id, prior) {
     const { zoneId, recordId } = parseRecordId(id, prior.zoneId);
-    const single = () =>
-      ctx.client.get(`/dns/zones/${zoneId}/records/${recordId}`, { schema: recordWire, signal: ctx.signal }).catch((e: unknown) => {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      });
+    const single = () => ctx.client.getOrUndefined(`/dns/zones/${zoneId}/records/${recordId}`, { schema: recordWire, signal: ctx.signal });
     const found = await ctx.lists.find(`/dns/zones/${zoneId}/records`, recordId, recordWire, ctx.signal, single);
     return found && toState(found);
   },
 
   async update(ctx, id, news, olds, changedInputs) {
     const { zoneId, recordId } = parseRecordId(id, olds.zoneId);
-    const changed = patchable.filter((k) => changedInputs.includes(k));
-    if (changed.length === 0) return { ...olds, ...news };
-    const values = { ...news, weight: news.weight ?? null, healthCheck: news.healthCheck ?? null };
-    const updated = await ctx.client.patch(`/dns/zones/${zoneId}/records/${recordId}`, body(recordArgs, values, changed), { schema: recordWire, signal: ctx.signal });
+    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
+    const updated = await ctx.client.patch(`/dns/zones/${zoneId}/records/${recordId}`, api.patchBody(news, changedInputs), { schema: recordWire, signal: ctx.signal });
     return toState(updated).state;
   },
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef, wireTimestamp } from "../../framework/wire";
-import { defaultSleep, isNotFound } from "../../client";
+import { pollUntil } from "../../framework/poll";
 import { zoneIdOf } from "./ids";
 
 const TOKEN = "nsp:dns:ZoneVerification";
@@ -44,20 +44,19 @@ const zoneWire = z.looseObject({
 const list = (hosts: string[]) => (hosts.length ? hosts.join(", ") : "none");
 
 async function waitForDelegation(ctx: OperationContext, zoneId: string, timeoutSeconds: number, pollSeconds: number): Promise<string[]> {
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  for (let attempt = 1; ; attempt++) {
-    const result = await ctx.client.post(`/dns/zones/${zoneId}/verify`, undefined, { schema: verifyWire, signal: ctx.signal });
-    if (result.active) return result.expected;
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) {
-      throw new Error(
-        `${TOKEN}: zone ${zoneId} is not active after ${timeoutSeconds}s (${attempt} checks): public DNS shows name servers [${list(result.seen)}] (seen), expected [${list(result.expected)}]. Set the zone's name servers at its registrar (for a host-mode zone: the NS records in the parent zone) to the expected ones, then run again`,
-      );
-    }
-    if (attempt === 1) ctx.log("info", `waiting for the delegation of zone ${zoneId}: public DNS shows [${list(result.seen)}], expected [${list(result.expected)}]`);
-    // The last check falls on the deadline rather than a whole interval after it.
-    await defaultSleep(Math.min(pollSeconds * 1000, remaining), ctx.signal);
-  }
+  const result = await pollUntil({
+    check: () => ctx.client.post(`/dns/zones/${zoneId}/verify`, undefined, { schema: verifyWire, signal: ctx.signal }),
+    done: (r) => r.active,
+    timeoutSeconds,
+    intervalSeconds: pollSeconds,
+    signal: ctx.signal,
+    onFirstWait: (r) => ctx.log("info", `waiting for the delegation of zone ${zoneId}: public DNS shows [${list(r.seen)}], expected [${list(r.expected)}]`),
+    timedOut: (r, checks) =>
+      new Error(
+        `${TOKEN}: zone ${zoneId} is not active after ${timeoutSeconds}s (${checks} checks): public DNS shows name servers [${list(r.seen)}] (seen), expected [${list(r.expected)}]. Set the zone's name servers at its registrar (for a host-mode zone: the NS records in the parent zone) to the expected ones, then run again`,
+      ),
+  });
+  return result.expected;
 }
 
 function stateOf(zoneId: string, raw: z.output<typeof zoneWire>, settings: Partial<VerificationState>, nameServers: string[] | undefined): VerificationState {
@@ -88,15 +87,10 @@ export const zoneVerification = defineResource({
 
   async read(ctx, id, prior) {
     const zoneId = zoneIdOf(TOKEN, id);
-    try {
-      const zone = await ctx.client.get(`/dns/zones/${zoneId}`, { schema: zoneWire, signal: ctx.signal });
-      // A zone that is not active has not been verified: the next `up` waits for it again.
-      if (zone.status !== "active") return undefined;
-      return { id: zoneId, state: stateOf(zoneId, zone, prior, prior.nameServers) };
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const zone = await ctx.client.getOrUndefined(`/dns/zones/${zoneId}`, { schema: zoneWire, signal: ctx.signal });
+    // A zone that is not active has not been verified: the next `up` waits for it again.
+    if (zone?.status !== "active") return undefined;
+    return { id: zoneId, state: stateOf(zoneId, zone, prior, prior.nameServers) };
   },
 
   // The wait settings only matter while creating; nothing to send.

@@ -30,7 +30,7 @@ export const extension = definePbxObject({
     passwordRotation: z
       .union([z.string(), z.number()])
       .optional()
-      .meta({ description: "Any string or number; changing it issues a new SIP password (in `sipPassword`). The API never sees it." }),
+      .meta({ description: "Any string or number; changing it issues a new SIP password (in `sipPassword`). The API never sees it.", local: true }),
   },
   outputs: {
     sipUsername: z.string().optional().meta({ description: "SIP user name of the extension, at the PBX's `sipDomain`." }),
@@ -38,12 +38,8 @@ export const extension = definePbxObject({
     sipPassword: z
       .string()
       .optional()
-      .meta({ description: "SIP password. The API shows it once, when issued; it is kept from the state on refresh. Empty after an import (change `passwordRotation` to get one)." }),
+      .meta({ description: "SIP password. The API shows it once, when issued; it is kept from the state on refresh. Empty after an import (change `passwordRotation` to get one).", secret: true, oneTime: true }),
   },
-  local: ["passwordRotation"],
-  secrets: ["sipPassword"],
-  writeOnly: ["passwordRotation"],
-  oneTime: ["sipPassword"],
 
   afterRead(ctx, state, prior) {
     if (prior.sipPassword && prior.sipPasswordIssuedAt && state.sipPasswordIssuedAt && state.sipPasswordIssuedAt !== prior.sipPasswordIssuedAt) {

@@ -14,7 +14,7 @@ export const trunk = definePbxObject({
     host: z.string().min(1).nullable().optional().meta({ description: "The carrier's SIP host name or address." }),
     transport: z.string().min(1).optional().meta({ description: "SIP transport, such as `udp`, `tcp` or `tls`." }),
     username: z.string().min(1).nullable().optional().meta({ description: "User name for registration." }),
-    password: z.string().min(1).optional().meta({ description: "Password for registration. Secret; the API never returns it." }),
+    password: z.string().min(1).optional().meta({ description: "Password for registration. Secret; the API never returns it.", secret: true, writeOnly: true }),
     fromDomain: z.string().min(1).nullable().optional().meta({ description: "Domain put in the From header of outbound calls." }),
     callerId: e164.nullable().optional().meta({ description: "Caller number sent on outbound calls (E.164)." }),
     port: z.number().int().min(1).max(65535).optional().meta({ description: "The carrier's SIP port." }),
@@ -27,6 +27,4 @@ export const trunk = definePbxObject({
     state: z.string().optional().meta({ description: "Last reported registration state, such as `registered`, `up` or `failed`." }),
     checkedAt: z.string().optional().meta({ description: "When the state was last checked." }),
   },
-  secrets: ["password"],
-  writeOnly: ["password"],
 });
