@@ -128,6 +128,27 @@ describe("RateLimiter with shared pacing", () => {
     expect(rl.available()).toBe(remaining);
   });
 
+  it("takes its share of the server's rate, within the configured budget", async () => {
+    const clock = new FakeClock();
+    const capped = new RateLimiter({ requestsPerMinute: 60, now: clock.now, sleep: clock.sleep });
+    await capped.acquire();
+    capped.observe({ limit: 600, remaining: 0 });
+    // Alone on a 600/min token, but configured for 60/min: one a second.
+    expect((await capped.acquire()).waitedMs).toBe(1_000);
+
+    const half = new RateLimiter({ requestsPerMinute: 600, now: clock.now, sleep: clock.sleep });
+    observeDrain(half, clock, 600, 100, 40, 1);
+    expect(half.share).toBeCloseTo(0.5, 1);
+    // Its share of what remains goes at once; then it refills at half of 600/min and a little
+    // more, to probe: about 330/min, 180 ms a request.
+    const waits: number[] = [];
+    for (let i = 0; i < 12; i++) waits.push((await half.acquire()).waitedMs);
+    expect(waits.slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
+    const waited = waits.at(-1)!;
+    expect(waited).toBeGreaterThan(150);
+    expect(waited).toBeLessThan(250);
+  });
+
   it("holds back the answers still on the wire, which Remaining may not count yet", async () => {
     const clock = new FakeClock();
     const rl = new RateLimiter({ requestsPerMinute: 300, now: clock.now, sleep: clock.sleep });

@@ -162,10 +162,10 @@ export class RateLimiter {
     }
     this.#quota.record(now, info.limit, remaining, info.rejected === true);
     const share = this.#quota.share;
-    const rpm = Math.min(this.requestsPerMinute, info.limit);
-    this.#perMs = (rpm * Math.min(1, share + PROBE_SHARE)) / 60_000;
+    // The share is of the server's rate; the configured budget still caps this process.
+    this.#perMs = Math.min(this.requestsPerMinute, info.limit * Math.min(1, share + PROBE_SHARE)) / 60_000;
     // Tokens saved while idle are this process's share of a full bucket, not the whole of it.
-    this.#capacity = Math.max(1, rpm * share);
+    this.#capacity = Math.max(1, Math.min(this.requestsPerMinute, info.limit * share));
     const reserve = RESERVE_FRACTION * info.limit * (1 - share);
     // Set, not only lowered: once others stop, what they left in the bucket is ours to spend. The
     // requests still on the wire are subtracted, since Remaining may not count them yet.
