@@ -67,7 +67,7 @@ const MAX_PAUSE_JITTER_MS = 1_000;
  *
  * With shared pacing and a server that announces its Limit, the bucket follows the server's:
  * each response sets it to this process's share of what Remaining says is left (less a small
- * reserve and this process's requests still on the wire), and it refills at that share of the
+ * reserve and the requests still on the wire), and it refills at that share of the
  * server's rate. Alone, the share is 1 and nothing is slower than the plain bucket.
  */
 export class RateLimiter {
@@ -167,8 +167,9 @@ export class RateLimiter {
     // Tokens saved while idle are this process's share of a full bucket, not the whole of it.
     this.#capacity = Math.max(1, Math.min(this.requestsPerMinute, info.limit * share));
     const reserve = RESERVE_FRACTION * info.limit * (1 - share);
-    // Set, not only lowered: once others stop, what they left in the bucket is ours to spend. The
-    // requests still on the wire are subtracted, since Remaining may not count them yet.
+    // Set, not only lowered: once others stop, what they left in the bucket is ours to spend.
+    // Requests still on the wire are not in Remaining yet: ours, and others' in proportion to
+    // their share (without it, processes that start together all claim the same last units).
     const before = this.#tokens;
     this.#tokens = Math.min(this.#capacity, share * (remaining - reserve) - this.#inFlight / share);
     // The pump sleeps for a wait computed from the old count; a raised count may end it sooner.
