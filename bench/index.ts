@@ -1,4 +1,4 @@
-// `npm run bench [-- P1 P4 ...]`: the provider's performance measurements (P1 to P7), each
+// `npm run bench [-- P1 P4 ...]`: the provider's performance measurements (P1 to P8), each
 // beside a baseline taken in the same run. Not a test: it prints figures and whether each meets
 // its goal, and exits 0 unless a part could not run at all. Requests are counted by the
 // emulator (/_emulator/stats).
@@ -11,6 +11,7 @@ import { p4 } from "./p4-cold-start";
 import { p5 } from "./p5-memory";
 import { p6 } from "./p6-throughput";
 import { p7 } from "./p7-adopt";
+import { p8 } from "./p8-shared-quota";
 
 const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
@@ -20,10 +21,11 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promi
   P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
   P6: { title: "emulator requests per second", run: () => p6() },
   P7: { title: "adopting an account of 5 zones × 1,000 records: discovery and the import's Reads", run: () => p7() },
+  P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P7] [--p2-rate=N] [--no-build]]
-  With no part named, all run (about 9 minutes, P7 about 5). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+const USAGE = `usage: npm run bench [-- [P1 ... P8] [--p2-rate=N] [--no-build]]
+  With no part named, all run (about 12 minutes, P7 about 5, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 
 function uptime(): string {

@@ -21,6 +21,8 @@ export function openSession(config: ProviderConfig & { apiToken: string }, userA
     baseUrl: config.baseUrl,
     token: config.apiToken,
     requestsPerMinute: config.requestsPerMinute,
+    // Only to measure shared pacing against the pacing before it (bench P8); not a setting users need.
+    pacing: process.env.NSP_QUOTA_PACING === "local" ? "local" : "shared",
     maxRetries: config.maxRetries,
     userAgent,
     onLog: (level, message) => log(level === "warn" ? "warning" : level, message),

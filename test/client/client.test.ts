@@ -103,7 +103,8 @@ describe("requests", () => {
       json(200, {}),
     ]);
     await client.get("/x");
-    expect(client.stats()).toEqual({ requests: 3, retries: 2, rateLimited: 1, throttledMs: 1000 });
+    // Retry-After 1 s, lengthened by random 0.5 of its half.
+    expect(client.stats()).toEqual({ requests: 3, retries: 2, rateLimited: 1, throttledMs: 1250 });
   });
 
   it("warns once when the server reports another API version", async () => {

@@ -38,7 +38,7 @@ describe("RateLimiter", () => {
 
   it("a server pause holds everyone and is reported as the reason", async () => {
     const clock = new FakeClock();
-    const rl = new RateLimiter({ requestsPerMinute: 0, now: clock.now, sleep: clock.sleep });
+    const rl = new RateLimiter({ requestsPerMinute: 0, now: clock.now, sleep: clock.sleep, random: () => 0 });
     rl.pauseUntil(10_000);
     const r = await rl.acquire();
     expect(r).toEqual({ waitedMs: 10_000, reason: "server" });
@@ -46,7 +46,7 @@ describe("RateLimiter", () => {
 
   it("after a pause lets exactly one request go, then refills from zero (no burst into another 429)", async () => {
     const clock = new FakeClock();
-    const rl = new RateLimiter({ requestsPerMinute: 60, now: clock.now, sleep: clock.sleep });
+    const rl = new RateLimiter({ requestsPerMinute: 60, now: clock.now, sleep: clock.sleep, random: () => 0 });
     rl.pauseUntil(10_000);
     const served: number[] = [];
     await Promise.all([0, 1, 2].map(() => rl.acquire().then(() => served.push(clock.t))));

@@ -47,16 +47,17 @@ describe("backoff", () => {
 });
 
 describe("retries through the client", () => {
-  it("waits exactly Retry-After after a 429, then succeeds", async () => {
+  it("waits Retry-After after a 429 and a random part of a second more, then succeeds", async () => {
     const { client, calls, clock } = makeClient([
       apiError(429, "rate_limited", "too many requests", { "Retry-After": "3" }),
       json(200, { id: 1 }),
     ]);
     await expect(client.get("/dns/zones/1")).resolves.toEqual({ id: 1 });
     expect(calls).toHaveLength(2);
-    expect(clock.sleeps).toEqual([3000]);
-    expect(calls[1]!.at).toBe(3000);
-    expect(client.stats()).toEqual({ requests: 2, retries: 1, rateLimited: 1, throttledMs: 3000 });
+    // The retry's own sleep, then the rest of the client's pause: random 0.5 of the 1 s spread.
+    expect(clock.sleeps).toEqual([3000, 500]);
+    expect(calls[1]!.at).toBe(3500);
+    expect(client.stats()).toEqual({ requests: 2, retries: 1, rateLimited: 1, throttledMs: 3500 });
   });
 
   it("uses X-RateLimit-Reset when a 429 has no Retry-After", async () => {

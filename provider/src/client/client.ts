@@ -12,7 +12,7 @@ import {
   networkErrorFrom,
 } from "./errors";
 import { DEFAULT_PAGE_SIZE, MAX_PAGES, readPage } from "./paging";
-import { RateLimiter, type WaitReason } from "./rate-limiter";
+import { type QuotaPacing, RateLimiter, type WaitReason } from "./rate-limiter";
 import { scrub, truncate } from "./redact";
 import {
   MAX_SERVER_WAIT_MS,
@@ -49,6 +49,8 @@ export interface ApiClientOptions {
   token: string;
   /** Client-side request budget per minute (default 300, the documented per-token limit); 0 = none. */
   requestsPerMinute?: number;
+  /** How the budget is paced when other processes spend the same token (default `shared`). */
+  pacing?: QuotaPacing;
   /** Retries after the first attempt (default 5). */
   maxRetries?: number;
   /** Per attempt, including reading the body (default 30000). */
@@ -161,8 +163,10 @@ export class ApiClient {
     this.#onWrite = options.onWrite;
     this.#limiter = new RateLimiter({
       requestsPerMinute: options.requestsPerMinute ?? DEFAULTS.requestsPerMinute,
+      pacing: options.pacing,
       now: this.#now,
       sleep: this.#sleep,
+      random: this.#random,
     });
     if (options.fetch) {
       this.#fetch = options.fetch;
@@ -314,6 +318,7 @@ export class ApiClient {
       try {
         res = await this.#attempt(method, url, cleanPath, payload, signal);
       } catch (e) {
+        this.#limiter.observe({});
         if (!(e instanceof NetworkError)) throw e;
         if (!e.retryable || attempt + 1 >= attempts) throw e;
         const delay = backoffDelay(attempt, this.#random);
@@ -325,7 +330,7 @@ export class ApiClient {
 
       const now = this.#now();
       this.#log("debug", `${method} ${url.slice(this.baseUrl.length)} -> ${res.status} in ${now - started} ms`);
-      this.#limiter.observe(readRateLimitHeaders(res.headers, now));
+      this.#limiter.observe({ ...readRateLimitHeaders(res.headers, now), rejected: res.status === 429 });
       this.#checkApiVersion(res.headers);
 
       if (res.status >= 200 && res.status < 300) {

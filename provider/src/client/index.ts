@@ -35,7 +35,7 @@ export {
   type KnownErrorCode,
 } from "./errors";
 export { DEFAULT_PAGE_SIZE, readPage, type PageRead } from "./paging";
-export { RateLimiter, type AcquireResult, type RateLimiterOptions, type WaitReason } from "./rate-limiter";
+export { RateLimiter, type AcquireResult, type QuotaObservation, type QuotaPacing, type RateLimiterOptions, type WaitReason } from "./rate-limiter";
 export { REDACTED, scrub, redactHeaders } from "./redact";
 export {
   BACKOFF_BASE_MS,
