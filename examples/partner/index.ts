@@ -13,10 +13,12 @@ const customers = new pulumi.Config().getObject<string[]>("customers") ?? ["acme
 export const zoneIds: Record<string, pulumi.Output<string>> = {};
 for (const ref of customers) {
   const subject = new nsp.partner.Subject(ref, { externalRef: ref });
-  // partnerSubject from the subject's output, so this provider is configured once the customer exists.
-  const provider = new nsp.Provider(`${ref}-provider`, { apiToken: partnerToken, baseUrl, partnerSubject: subject.externalRef });
+  // The subject's id is its reference, known only once the customer exists: a preview does not
+  // configure this provider for a customer that is not there yet.
+  const provider = new nsp.Provider(`${ref}-provider`, { apiToken: partnerToken, baseUrl, partnerSubject: subject.id });
+  // Until then the lookup answers nothing (the engine does not call an unconfigured provider).
   const authDns = nsp.dns.getServicesOutput({ type: "auth_dns" }, { provider });
-  const zone = new nsp.dns.Zone(`${ref}-zone`, { serviceId: authDns.services.apply((s) => s[0].id), name: `${ref}.partner.example` }, { provider });
+  const zone = new nsp.dns.Zone(`${ref}-zone`, { serviceId: authDns.services.apply((s) => s?.[0]?.id), name: `${ref}.partner.example` }, { provider });
   new nsp.dns.Record(`${ref}-www`, { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.80" }, { provider });
   new nsp.dns.Record(`${ref}-mx`, { zoneId: zone.id, name: "@", type: "MX", content: `10 mail.${ref}.partner.example.` }, { provider });
   zoneIds[ref] = zone.id;

@@ -42,6 +42,11 @@ afterAll(async () => {
 });
 
 it("manages five customers' accounts with one partner token; minted credentials renew mid-up and appear nowhere", async () => {
+  // A first preview: the customers do not exist yet, so their providers stay unconfigured.
+  const preview = await stack.preview();
+  expect(preview.stdout).toMatch(/\+ 26 to create/);
+  expect(await minted()).toEqual([]);
+
   // Each zone and record create takes 2 s: a customer's write credential, minted for its zone,
   // has expired by the time its records are checked, so it must be renewed during the up.
   await partner.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 2_000, methods: ["POST"], path: "/dns/zones" });
