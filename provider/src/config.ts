@@ -50,7 +50,7 @@ export const providerConfig = z.object({
     .optional()
     .meta({
       description:
-        "Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.",
+        "Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).",
       env: ["NSP_PARTNER_SUBJECT"],
     }),
   batchReads: z

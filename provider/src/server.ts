@@ -228,9 +228,12 @@ export class NspProvider {
     const olds = unwrapProperties(structToObject(req.getOldInputs() ?? req.getOlds())).value;
     const news = unwrapProperties(structToObject(req.getNews())).value;
     const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && !deepEqual(olds[k], news[k]));
-    // Settings only change how the provider talks to the API; they never replace resources.
-    const detailed = Object.fromEntries(keys.map((k) => [k, "UPDATE" as const]));
-    return diffToPb({ changes: keys.length > 0, replaces: [], diffs: keys, detailed, deleteBeforeReplace: false });
+    // Settings only change how the provider talks to the API, except the customer a partner acts
+    // for: its objects live in another account, so they are made anew there (and deleted from the
+    // old one) rather than kept in state while out of reach.
+    const replaces: string[] = keys.filter((k) => k === "partnerSubject");
+    const detailed = Object.fromEntries(keys.map((k) => [k, replaces.includes(k) ? ("UPDATE_REPLACE" as const) : ("UPDATE" as const)]));
+    return diffToPb({ changes: keys.length > 0, replaces, diffs: keys, detailed, deleteBeforeReplace: false });
   });
 
   configure = this.unary<providerPb.ConfigureRequest, providerPb.ConfigureResponse>("Configure", async (req) => {

@@ -31,7 +31,7 @@ export class Provider extends pulumi.ProviderResource {
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
     /**
-     * Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+     * Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).
      */
     declare public readonly partnerSubject: pulumi.Output<string | undefined>;
 
@@ -86,7 +86,7 @@ export interface ProviderArgs {
      */
     maxRetries?: pulumi.Input<number | undefined>;
     /**
-     * Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+     * Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).
      */
     partnerSubject?: pulumi.Input<string | undefined>;
     /**

@@ -1,7 +1,9 @@
 // Partner mode (`partnerSubject`): the plugin acts for one managed customer with credentials it
 // mints from the partner's token, driven over gRPC against a live emulator.
+import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { describe, expect, it } from "vitest";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { secret, startPlugin, UNKNOWN, urn, type PluginHandle } from "../helpers/plugin";
 import { providerChecks } from "../helpers/provider-checks";
 import { useProvider } from "../helpers/use-provider";
 
@@ -122,6 +124,22 @@ describe("partner mode over gRPC", () => {
       expect([err, plugin.stderr(), ...plugin.engineLogs].join("\n")).not.toContain(partnerToken);
       const bad = await plugin.checkConfig({ apiToken: secret(partnerToken), partnerSubject: "has space" });
       expect(bad.failures.map((f) => f.property)).toEqual(["partnerSubject"]);
+    } finally {
+      await plugin.stop();
+    }
+  });
+
+  it("replaces the provider, and so its resources, when it is pointed at another customer; other settings only update", async () => {
+    const plugin = await startPlugin();
+    try {
+      const diffConfig = async (olds: Record<string, unknown>, news: Record<string, unknown>) => {
+        const req = new providerPb.DiffRequest().setUrn(urn("pulumi:providers:nsp", "cust")).setOlds(Struct.fromJavaScript(olds as never)).setNews(Struct.fromJavaScript(news as never));
+        const res = await plugin.call<providerPb.DiffRequest, providerPb.DiffResponse>("diffConfig", req);
+        return { replaces: res.getReplacesList(), diffs: res.getDiffsList() };
+      };
+      const base = { baseUrl: emulator.baseUrl, partnerSubject: "acme" };
+      expect(await diffConfig(base, { ...base, partnerSubject: "globex" })).toEqual({ replaces: ["partnerSubject"], diffs: ["partnerSubject"] });
+      expect(await diffConfig(base, { ...base, maxRetries: 2 })).toEqual({ replaces: [], diffs: ["maxRetries"] });
     } finally {
       await plugin.stop();
     }

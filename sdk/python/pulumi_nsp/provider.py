@@ -34,7 +34,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.bool] batch_reads: Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
         :param pulumi.Input[_builtins.bool] insecure_http: Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request that is safe to repeat is retried. Default: `5`.
-        :param pulumi.Input[_builtins.str] partner_subject: Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+        :param pulumi.Input[_builtins.str] partner_subject: Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).
         :param pulumi.Input[_builtins.int] requests_per_minute: Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
         """
         if api_token is None:
@@ -130,7 +130,7 @@ class ProviderArgs:
     @pulumi.getter(name="partnerSubject")
     def partner_subject(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).
         """
         return pulumi.get(self, "partner_subject")
 
@@ -175,7 +175,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.bool] batch_reads: Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
         :param pulumi.Input[_builtins.bool] insecure_http: Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request that is safe to repeat is retried. Default: `5`.
-        :param pulumi.Input[_builtins.str] partner_subject: Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+        :param pulumi.Input[_builtins.str] partner_subject: Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).
         :param pulumi.Input[_builtins.int] requests_per_minute: Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
         """
         ...
@@ -267,7 +267,7 @@ class Provider(pulumi.ProviderResource):
     @pulumi.getter(name="partnerSubject")
     def partner_subject(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).
         """
         return pulumi.get(self, "partner_subject")
 

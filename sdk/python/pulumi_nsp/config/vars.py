@@ -58,7 +58,7 @@ class _ExportableConfig(types.ModuleType):
     @_builtins.property
     def partner_subject(self) -> Optional[str]:
         """
-        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).
         """
         return __config__.get('partnerSubject') or _utilities.get_env('NSP_PARTNER_SUBJECT')
 
