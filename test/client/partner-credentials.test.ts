@@ -2,7 +2,7 @@
 // before expiry is exact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/src/server";
-import { ApiClient, PartnerCredentials, scrub } from "../../provider/src/client";
+import { ApiClient, PartnerCredentials, UnauthorizedError, scrub, type FetchLike } from "../../provider/src/client";
 
 const PARTNER = `svc_${"7c41".repeat(8)}`;
 let clock = Date.parse("2026-03-01T00:00:00.000Z");
@@ -55,5 +55,22 @@ describe("PartnerCredentials", () => {
     expect(tokens.length).toBeGreaterThan(0);
     const text = `leaked ${tokens.join(" and ")} ${encodeURIComponent(tokens[0]!)}`;
     expect(scrub(text)).toBe(`leaked ${tokens.map(() => "[REDACTED]").join(" and ")} [REDACTED]`);
+  });
+});
+
+describe("a credential refused even when fresh", () => {
+  it("is minted afresh once, then the refusal is the answer: no loop", async () => {
+    const sent: string[] = [];
+    let mints = 0;
+    const json = (status: number, body: unknown) => ({ status, headers: new Headers(), text: async () => JSON.stringify(body) });
+    const fetch: FetchLike = async (url, init) => {
+      sent.push(`${init.method} ${new URL(url).pathname}`);
+      if (url.endsWith("/token")) return json(201, { token: `svc_minted${++mints}`, expires_in: 900 });
+      return json(401, { error: { code: "unauthorized", message: "credential revoked" } });
+    };
+    const common = { baseUrl: "https://api.example.test/api/v1", token: PARTNER, fetch, requestsPerMinute: 0, sleep: async () => undefined };
+    const client = new ApiClient({ ...common, credentials: new PartnerCredentials(new ApiClient(common), "c9") });
+    await expect(client.get("/me")).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(sent).toEqual(["POST /api/v1/partner/subjects/c9/token", "GET /api/v1/me", "POST /api/v1/partner/subjects/c9/token", "GET /api/v1/me"]);
   });
 });
