@@ -21,6 +21,8 @@ import { allRoutes } from "./routes";
 import { Stats, type StatsSnapshot } from "./stats";
 import { type Scope, Store, type TokenRecord } from "./store";
 import { TOKEN_RE, newToken } from "./util/random";
+import { isoTime } from "./util/time";
+import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS, setPartnerTokenTtl } from "./partner/state";
 import { parseOrThrow } from "./validation";
 
 export interface AccountSpec {
@@ -47,6 +49,8 @@ export interface BuildOptions {
   routes?: Route[];
   /** Other answers to points the API leaves "not shown" (see alternatives.ts); default none. */
   alternatives?: Alternative[];
+  /** Lifetime of the credentials a partner mints for a customer; default 900 s. */
+  partnerTokenTtlSeconds?: number;
 }
 
 export interface EmulatorApp {
@@ -85,6 +89,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
   const env: Env = { store, publicDns, now };
   const timers = new Set<NodeJS.Timeout>();
   const alternatives = new AlternativeSet(options.alternatives);
+  setPartnerTokenTtl(store, options.partnerTokenTtlSeconds ?? DEFAULT_PARTNER_TOKEN_TTL_SECONDS);
 
   const addAccount = (spec: AccountSpec): AccountCredentials => {
     if (!ACCOUNT_NAME_RE.test(spec.name)) {
@@ -120,12 +125,19 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
   }
 
   async function runApi(req: IncomingMessage, url: URL, match: MatchResult, body: Buffer, oversize: boolean): Promise<Outcome> {
-    const token = authenticate(req);
+    const found = authenticate(req);
+    const expiredAt = found?.expires_at !== undefined && now() >= found.expires_at ? found.expires_at : undefined;
+    const token = expiredAt === undefined ? found : null;
     if (!token) {
       // Without a valid token the bucket is the client address, so floods of bad tokens are throttled too.
       const d = rateLimiter.take(`addr:${req.socket.remoteAddress ?? "?"}`);
       if (!d.allowed) return errorOutcome(new ApiError("rate_limited", "too many requests; retry later"), d.headers);
-      const msg = req.headers.authorization ? "invalid or unknown bearer token" : "missing bearer token";
+      const msg =
+        expiredAt !== undefined
+          ? `the credential expired at ${isoTime(expiredAt)}; mint a new one`
+          : req.headers.authorization
+            ? "invalid or unknown bearer token"
+            : "missing bearer token";
       return errorOutcome(new ApiError("unauthorized", msg), d.headers);
     }
     const rl = rateLimiter.take(`token:${token.token}`);

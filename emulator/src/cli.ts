@@ -3,17 +3,20 @@
 // stdout carries nothing else, ever; diagnostics go to stderr and never include tokens.
 import { ALTERNATIVES, type Alternative, isAlternative } from "./alternatives";
 import type { AccountSpec } from "./app";
+import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS } from "./partner/state";
 import { startEmulator } from "./server";
 import type { Scope } from "./store";
 import { TOKEN_RE } from "./util/random";
 
-const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:write|:link]] ...] [--rate-limit PER_MINUTE] [--alternative NAME ...]
+const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:write|:link]] ...] [--rate-limit PER_MINUTE] [--partner-token-ttl SECONDS] [--alternative NAME ...]
 
   --port N                 port on 127.0.0.1 (default 0: any free port)
   --account NAME           add an account with a random write token
   --account NAME=TOKEN     ... with this token (svc_ + 32 lowercase hex)
   --account NAME=TOKEN:read  ... as a read-scope token (also :write, :link)
   --rate-limit N           requests per minute per token (default 300, 0 = off)
+  --partner-token-ttl N    lifetime in seconds of the credentials a partner mints for a customer
+                           (POST /partner/subjects/{ref}/token; default 900)
   --alternative NAME       answer a point the API leaves "not shown" differently (repeatable):
                            ${ALTERNATIVES.join(", ")}
                            (see docs/api-assumptions.md; switch at run time with PUT /_emulator/alternatives)
@@ -27,6 +30,7 @@ interface CliOptions {
   port: number;
   accounts: AccountSpec[];
   rateLimitPerMinute: number;
+  partnerTokenTtlSeconds: number;
   alternatives: Alternative[];
 }
 
@@ -55,7 +59,7 @@ function parseAccount(v: string | undefined): AccountSpec {
 }
 
 export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { port: 0, accounts: [], rateLimitPerMinute: 300, alternatives: [] };
+  const opts: CliOptions = { port: 0, accounts: [], rateLimitPerMinute: 300, partnerTokenTtlSeconds: DEFAULT_PARTNER_TOKEN_TTL_SECONDS, alternatives: [] };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i] as string;
     const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
@@ -72,6 +76,10 @@ export function parseArgs(argv: string[]): CliOptions {
         break;
       case "--rate-limit":
         opts.rateLimitPerMinute = parseInteger("--rate-limit", value(), 1_000_000);
+        break;
+      case "--partner-token-ttl":
+        opts.partnerTokenTtlSeconds = parseInteger("--partner-token-ttl", value(), 86_400);
+        if (opts.partnerTokenTtlSeconds < 1) throw new UsageError("--partner-token-ttl needs at least 1 second");
         break;
       case "--alternative": {
         const name = value();
@@ -106,6 +114,7 @@ async function main(): Promise<void> {
   const emu = await startEmulator({
     port: opts.port,
     rateLimitPerMinute: opts.rateLimitPerMinute,
+    partnerTokenTtlSeconds: opts.partnerTokenTtlSeconds,
     alternatives: opts.alternatives,
     ...(opts.accounts.length > 0 ? { accounts: opts.accounts } : {}),
   });

@@ -11,6 +11,8 @@ import { confirmDestination, reportSelfCheck } from "./mail/state";
 import { parseOrThrow } from "./validation";
 import { endService } from "./services/state";
 import { setCallsUp } from "./vgate/state";
+import { expireCredentials, mintedCredentials, partnerTokenTtl, setPartnerTokenTtl } from "./partner/state";
+import { isoTime } from "./util/time";
 
 const publicDnsBody = z.strictObject({
   name: z.string().min(1),
@@ -106,6 +108,42 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
     PUT: (app, body) => {
       app.alternatives.set(parseOrThrow(z.strictObject({ alternatives: z.array(z.enum(ALTERNATIVES)) }), body(), "body").alternatives);
       return ok({ alternatives: app.alternatives.list() });
+    },
+  },
+  // The credentials partners minted for their customers, expired and revoked ones included, so
+  // tests can count renewals and look for a credential where it must never appear.
+  "/_emulator/partner/credentials": {
+    GET: (app, _body, url) => {
+      const partner = url.searchParams.get("partner");
+      const subject = url.searchParams.get("subject");
+      const now = app.store.now();
+      const data = mintedCredentials(app.store)
+        .filter((m) => (partner === null || m.partner === partner) && (subject === null || m.subject === subject))
+        .map((m) => ({
+          token: m.token,
+          partner: m.partner,
+          subject: m.subject,
+          account: m.account,
+          scope: m.scope,
+          created_at: isoTime(m.created_at),
+          expires_at: isoTime(m.expires_at),
+          expired: m.expires_at <= now,
+          revoked: m.revoked,
+        }));
+      return ok({ data, ttl_seconds: partnerTokenTtl(app.store) });
+    },
+  },
+  "/_emulator/partner/credentials/expire": {
+    POST: (app, body) => {
+      const spec = parseOrThrow(z.strictObject({ partner: z.string().min(1).optional(), subject: z.string().min(1).optional() }), body(), "body");
+      return ok({ expired: expireCredentials(app.store, spec) });
+    },
+  },
+  "/_emulator/partner/token-ttl": {
+    PUT: (app, body) => {
+      const spec = parseOrThrow(z.strictObject({ seconds: z.int().min(1).max(86_400) }), body(), "body");
+      setPartnerTokenTtl(app.store, spec.seconds);
+      return ok({ ttl_seconds: spec.seconds });
     },
   },
   "/_emulator/rate-limit/reset": {

@@ -11,6 +11,10 @@ export interface TokenRecord {
   token: string;
   account: string;
   scope: Scope;
+  /** Epoch ms after which the token is refused as expired; none for console-made tokens. */
+  expires_at?: number;
+  /** A credential a partner minted to act for one of its customers. */
+  acting_for?: { partner: string; subject: string };
 }
 
 export interface AccountRecord {

@@ -44,6 +44,15 @@ export const providerConfig = z.object({
     .max(20)
     .default(5)
     .meta({ description: "How many times a failed request that is safe to repeat is retried.", env: ["NSP_MAX_RETRIES"] }),
+  partnerSubject: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/, "must be a customer reference (`externalRef` of an `nsp:partner:Subject`): 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit")
+    .optional()
+    .meta({
+      description:
+        "Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.",
+      env: ["NSP_PARTNER_SUBJECT"],
+    }),
   batchReads: z
     .boolean()
     .default(true)

@@ -90,6 +90,8 @@ export class NspProvider {
   private token?: string;
   /** Name of the explicit provider instance this plugin serves; undefined for the default provider. */
   private instanceName?: string;
+  /** Partner mode with a customer reference that the engine has not computed yet. */
+  private subjectUnknown = false;
   private readonly cancel = new AbortController();
   private schemaJson?: string;
 
@@ -123,7 +125,7 @@ export class NspProvider {
   }
 
   private context(urn: string, timeoutSeconds?: number): OperationContext {
-    if (!this.client || !this.lists || !this.adoptions) throw new UserError(missingTokenMessage);
+    if (!this.client || !this.lists || !this.adoptions) throw new UserError(this.subjectUnknown ? "nsp: partnerSubject is not known yet (it is computed by this update), so this provider instance cannot reach the API yet" : missingTokenMessage);
     const signals = [this.cancel.signal];
     if (timeoutSeconds && timeoutSeconds > 0) signals.push(AbortSignal.timeout(timeoutSeconds * 1000));
     return {
@@ -231,7 +233,7 @@ export class NspProvider {
     return diffToPb({ changes: keys.length > 0, replaces: [], diffs: keys, detailed, deleteBeforeReplace: false });
   });
 
-  configure = this.unary<providerPb.ConfigureRequest, providerPb.ConfigureResponse>("Configure", (req) => {
+  configure = this.unary<providerPb.ConfigureRequest, providerPb.ConfigureResponse>("Configure", async (req) => {
     // Older engines send no name; the URN ends with it.
     const name = req.getName() || (req.getUrn() ?? "").split("::").pop() || "";
     this.instanceName = name && !isDefaultProviderName(name) ? name : undefined;
@@ -249,15 +251,27 @@ export class NspProvider {
     for (const [k, v] of Object.entries(raw)) if (!containsUnknown(v)) known[k] = v;
     const { config, failures } = parseConfig(known);
     if (!config) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+    const configured = new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
+    this.token = config.apiToken;
+    // A customer reference not known yet (made by a resource of the same `up`) must not leave
+    // this instance acting as the partner itself: no session until a Configure knows it.
+    this.subjectUnknown = containsUnknown(raw.partnerSubject);
+    if (this.subjectUnknown) return configured;
     if (config.apiToken) {
-      this.token = config.apiToken;
-      ({ client: this.client, lists: this.lists, adoptions: this.adoptions } = openSession({ ...config, apiToken: config.apiToken }, `pulumi-resource-nsp/${PROVIDER_VERSION}`, (level, message) => this.log(level, message)));
+      const session = openSession({ ...config, apiToken: config.apiToken }, `pulumi-resource-nsp/${PROVIDER_VERSION}`, (level, message) => this.log(level, message));
+      // Minted at once, so that a wrong reference fails here; read scope, as a preview only reads.
+      try {
+        await session.partner?.credential("read");
+      } catch (e) {
+        throw new UserError(`nsp: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      ({ client: this.client, lists: this.lists, adoptions: this.adoptions } = session);
       // For measurements (tests, benchmarks): what this plugin's client did, appended at exit.
       const statsFile = process.env.NSP_STATS_FILE;
       const client = this.client;
       if (statsFile) process.once("exit", () => appendFileSync(statsFile, `${JSON.stringify(client.stats())}\n`));
     }
-    return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
+    return configured;
   });
 
   // ---- resources -----------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { ApiClient } from "./client";
+import { ApiClient, PartnerCredentials } from "./client";
 import type { ProviderConfig } from "./config";
 import { Adoptions } from "./framework/adoption";
 import { ListCache } from "./framework/list-cache";
@@ -7,6 +7,8 @@ export interface ApiSession {
   client: ApiClient;
   lists: ListCache;
   adoptions: Adoptions;
+  /** Partner mode (`partnerSubject`): the credentials minted for the customer. */
+  partner?: PartnerCredentials;
 }
 
 /**
@@ -17,13 +19,20 @@ export interface ApiSession {
 export function openSession(config: ProviderConfig & { apiToken: string }, userAgent: string, log: (level: "debug" | "info" | "warning", message: string) => void): ApiSession {
   let lists: ListCache | undefined;
   let adoptions: Adoptions | undefined;
-  const client = new ApiClient({
+  const common = {
     baseUrl: config.baseUrl,
     token: config.apiToken,
     requestsPerMinute: config.requestsPerMinute,
     maxRetries: config.maxRetries,
     userAgent,
-    onLog: (level, message) => log(level === "warn" ? "warning" : level, message),
+    onLog: (level: "debug" | "info" | "warn", message: string) => log(level === "warn" ? "warning" : level, message),
+  };
+  // The partner's token and each credential minted with it have a rate-limit bucket of their
+  // own, so the minting client paces itself apart from the customer's requests.
+  const partner = config.partnerSubject ? new PartnerCredentials(new ApiClient(common), config.partnerSubject) : undefined;
+  const client = new ApiClient({
+    ...common,
+    ...(partner ? { credentials: partner } : {}),
     onWrite: (method, path) => {
       lists?.invalidate(path);
       adoptions?.sawWrite(method, path);
@@ -31,5 +40,5 @@ export function openSession(config: ProviderConfig & { apiToken: string }, userA
   });
   lists = new ListCache(client, config.batchReads);
   adoptions = new Adoptions(client);
-  return { client, lists, adoptions };
+  return { client, lists, adoptions, ...(partner ? { partner } : {}) };
 }

@@ -30,6 +30,10 @@ export class Provider extends pulumi.ProviderResource {
      * Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
      */
     declare public readonly baseUrl: pulumi.Output<string | undefined>;
+    /**
+     * Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+     */
+    declare public readonly partnerSubject: pulumi.Output<string | undefined>;
 
     /**
      * Create a Provider resource with the given unique name, arguments, and options.
@@ -47,6 +51,7 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["batchReads"] = pulumi.output((args?.batchReads) ?? (utilities.getEnvBoolean("NSP_BATCH_READS") || true)).apply(JSON.stringify);
             resourceInputs["insecureHttp"] = pulumi.output((args?.insecureHttp) ?? (utilities.getEnvBoolean("NSP_INSECURE_HTTP") || false)).apply(JSON.stringify);
             resourceInputs["maxRetries"] = pulumi.output((args?.maxRetries) ?? (utilities.getEnvNumber("NSP_MAX_RETRIES") || 5)).apply(JSON.stringify);
+            resourceInputs["partnerSubject"] = (args?.partnerSubject) ?? utilities.getEnv("NSP_PARTNER_SUBJECT");
             resourceInputs["requestsPerMinute"] = pulumi.output((args?.requestsPerMinute) ?? (utilities.getEnvNumber("NSP_REQUESTS_PER_MINUTE") || 300)).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -80,6 +85,10 @@ export interface ProviderArgs {
      * How many times a failed request that is safe to repeat is retried. Default: `5`.
      */
     maxRetries?: pulumi.Input<number | undefined>;
+    /**
+     * Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+     */
+    partnerSubject?: pulumi.Input<string | undefined>;
     /**
      * Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
      */

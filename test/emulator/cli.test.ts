@@ -85,6 +85,18 @@ describe("nsp-emulator CLI", () => {
     expect(code).toBe(0);
   });
 
+  it("gives minted partner credentials the lifetime of --partner-token-ttl", async () => {
+    const child = spawn(process.execPath, [BUNDLE, "--account", `p=${TOKEN_A}`, "--partner-token-ttl", "42"], { stdio: ["ignore", "pipe", "pipe"] });
+    const [first] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
+    const { baseUrl } = JSON.parse(first) as { baseUrl: string };
+    const headers = { authorization: `Bearer ${TOKEN_A}`, "content-type": "application/json" };
+    await fetch(`${baseUrl}/partner/subjects`, { method: "POST", headers, body: JSON.stringify({ external_ref: "c1" }) });
+    const minted = await fetch(`${baseUrl}/partner/subjects/c1/token`, { method: "POST", headers, body: "{}" });
+    expect(((await minted.json()) as { expires_in: number }).expires_in).toBe(42);
+    child.kill("SIGTERM");
+    await once(child, "exit");
+  });
+
   it("starts with the alternatives given by --alternative", async () => {
     const child = spawn(process.execPath, [BUNDLE, "--account", `a=${TOKEN_A}`, "--alternative", "bodiless-404", "--alternative=bare-lists"], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -104,7 +116,7 @@ describe("nsp-emulator CLI", () => {
   });
 
   it("exits 2 with usage on stderr and nothing on stdout for bad flags", async () => {
-    for (const args of [["--bogus"], ["--port", "x"], ["--account", "a=nottoken"], ["--account", "a", "--account", "a"], ["--alternative", "xml"]]) {
+    for (const args of [["--bogus"], ["--port", "x"], ["--account", "a=nottoken"], ["--account", "a", "--account", "a"], ["--alternative", "xml"], ["--partner-token-ttl", "0"]]) {
       const child = spawn(process.execPath, [BUNDLE, ...args], { stdio: ["ignore", "pipe", "pipe"] });
       const out = collect(child, "stdout");
       const err = collect(child, "stderr");

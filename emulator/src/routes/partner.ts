@@ -3,7 +3,8 @@ import { z } from "zod";
 import { ApiError, notFound } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { type Env, route } from "../router";
-import { type SubjectRow, partnerFor } from "../partner/state";
+import { type SubjectRow, addSubject, mintCredential, partnerFor, removeSubject } from "../partner/state";
+import { isoTime } from "../util/time";
 
 export const EXTERNAL_REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 
@@ -11,7 +12,14 @@ const subjectBody = z.strictObject({
   external_ref: z.string().regex(EXTERNAL_REF, { error: "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit" }),
 });
 
-type Ctx = Env & { account: { name: string } };
+const mintBody = z.strictObject({ scope: z.enum(["read", "write"]).default("read") });
+
+type Ctx = Env & { account: { name: string }; token: { acting_for?: { partner: string; subject: string } } };
+
+/** A credential minted for a customer acts as that customer, not as the partner. */
+function partnerOnly(ctx: Ctx): void {
+  if (ctx.token.acting_for) throw new ApiError("forbidden", "a credential minted for a customer cannot use the partner endpoints");
+}
 
 function subjectView(ctx: Ctx, s: SubjectRow) {
   const ranges = ctx.store
@@ -22,6 +30,7 @@ function subjectView(ctx: Ctx, s: SubjectRow) {
 }
 
 function subject(ctx: Ctx, ref: string): SubjectRow {
+  partnerOnly(ctx);
   const s = partnerFor(ctx.store, ctx.account.name).subjects.get(ref);
   if (!s) throw notFound("subject");
   return s;
@@ -33,8 +42,10 @@ export const partnerRoutes = [
     path: "/partner",
     scope: "read",
     handler: (ctx) => {
-      const p = partnerFor(ctx.store, ctx.account.name);
-      return { slug: ctx.account.name, name: ctx.account.name, mode: p.mode, acting_for: null, subjects: p.subjects.size };
+      const acting = ctx.token.acting_for;
+      const slug = acting?.partner ?? ctx.account.name;
+      const p = partnerFor(ctx.store, slug);
+      return { slug, name: slug, mode: p.mode, acting_for: acting?.subject ?? null, subjects: p.subjects.size };
     },
   }),
 
@@ -43,7 +54,10 @@ export const partnerRoutes = [
     path: "/partner/subjects",
     scope: "read",
     query: pagingOnlyQuery,
-    handler: (ctx) => paginate([...partnerFor(ctx.store, ctx.account.name).subjects.values()], ctx.query, (s) => subjectView(ctx, s)),
+    handler: (ctx) => {
+      partnerOnly(ctx);
+      return paginate([...partnerFor(ctx.store, ctx.account.name).subjects.values()], ctx.query, (s) => subjectView(ctx, s));
+    },
   }),
 
   route({
@@ -52,12 +66,12 @@ export const partnerRoutes = [
     scope: "write",
     body: subjectBody,
     handler: (ctx) => {
+      partnerOnly(ctx);
       const p = partnerFor(ctx.store, ctx.account.name);
       if (p.mode !== "managed") throw new ApiError("forbidden", `partner ${ctx.account.name} works in ${p.mode} mode; managed customers can be created only in managed mode`);
       const ref = ctx.body.external_ref;
       if (p.subjects.has(ref)) throw new ApiError("conflict", `external_ref: a customer with reference ${ref} already exists`);
-      const row: SubjectRow = { external_ref: ref, mode: "managed", created_at: ctx.store.timestamp() };
-      p.subjects.set(ref, row);
+      const row = addSubject(ctx.store, ctx.account.name, ref);
       ctx.status(201);
       return subjectView(ctx, row);
     },
@@ -70,8 +84,25 @@ export const partnerRoutes = [
     path: "/partner/subjects/{ref}",
     scope: "write",
     handler: (ctx) => {
-      const s = subject(ctx, ctx.params.ref);
-      partnerFor(ctx.store, ctx.account.name).subjects.delete(s.external_ref);
+      removeSubject(ctx.store, ctx.account.name, subject(ctx, ctx.params.ref));
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/partner/subjects/{ref}/token",
+    scope: "write",
+    body: mintBody,
+    handler: (ctx) => {
+      const minted = mintCredential(ctx.store, ctx.account.name, subject(ctx, ctx.params.ref), ctx.body.scope);
+      ctx.status(201);
+      return {
+        token: minted.token,
+        scope: minted.scope,
+        subject: minted.subject,
+        expires_in: Math.round((minted.expires_at - minted.created_at) / 1000),
+        expires_at: isoTime(minted.expires_at),
+      };
     },
   }),
 ];

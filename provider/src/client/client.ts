@@ -11,6 +11,7 @@ import {
   networkErrorFrom,
 } from "./errors";
 import { DEFAULT_PAGE_SIZE, MAX_PAGES, readPage } from "./paging";
+import type { BearerSource } from "./partner-credentials";
 import { RateLimiter, type WaitReason } from "./rate-limiter";
 import { scrub, truncate } from "./redact";
 import {
@@ -60,6 +61,8 @@ export interface ApiClientOptions {
   onLog?: (level: LogLevel, message: string) => void;
   /** Told of every write (non-GET), when it starts and when it ends, so caches can drop what it changed. */
   onWrite?: (method: HttpMethod, path: string) => void;
+  /** Partner mode: each request carries a credential from here instead of `token`. */
+  credentials?: BearerSource;
 }
 
 export type QueryScalar = string | number | boolean;
@@ -123,6 +126,7 @@ export class ApiClient {
   readonly #random: () => number;
   readonly #onLog: ((level: LogLevel, message: string) => void) | undefined;
   readonly #onWrite: ((method: HttpMethod, path: string) => void) | undefined;
+  readonly #credentials: BearerSource | undefined;
   readonly #limiter: RateLimiter;
   readonly #maxRetries: number;
   readonly #timeoutMs: number;
@@ -158,6 +162,7 @@ export class ApiClient {
     this.#random = options.random ?? Math.random;
     this.#onLog = options.onLog;
     this.#onWrite = options.onWrite;
+    this.#credentials = options.credentials;
     this.#limiter = new RateLimiter({
       requestsPerMinute: options.requestsPerMinute ?? DEFAULTS.requestsPerMinute,
       now: this.#now,
@@ -288,6 +293,7 @@ export class ApiClient {
     const url = this.#url(path, query);
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const attempts = this.#maxRetries + 1;
+    let renewedCredential = false;
 
     for (let attempt = 0; ; attempt++) {
       signal?.throwIfAborted();
@@ -297,11 +303,12 @@ export class ApiClient {
         if (turn.waitedMs >= LONG_WAIT_LOG_MS) this.#logLongWait(method, cleanPath, turn.waitedMs, turn.reason);
       }
 
+      const bearer = this.#credentials ? await this.#credentials.bearer(method) : this.#token;
       this.#stats.requests++;
       const started = this.#now();
       let res: { status: number; headers: HeadersLike; text: string };
       try {
-        res = await this.#attempt(method, url, cleanPath, payload, signal);
+        res = await this.#attempt(method, url, cleanPath, payload, signal, bearer);
       } catch (e) {
         if (!(e instanceof NetworkError)) throw e;
         if (!e.retryable || attempt + 1 >= attempts) throw e;
@@ -331,6 +338,15 @@ export class ApiClient {
         nowMs: now,
       });
       if (res.status === 404 && !isProbe) throw await this.#explainNotFound(err);
+      // A minted credential may expire or be revoked between its check and its use: one fresh
+      // credential, one more try, not counted as a retry.
+      if (this.#credentials && !renewedCredential && (err.code === "unauthorized" || res.status === 401)) {
+        renewedCredential = true;
+        this.#credentials.refused(bearer);
+        this.#log("debug", `${method} ${cleanPath}: the customer credential was refused; minting a fresh one`);
+        attempt--;
+        continue;
+      }
       const rateLimited = err.code === "rate_limited" || err.code === "http_429";
       let delay = err.retryAfterMs ?? backoffDelay(attempt, this.#random);
       if (rateLimited) {
@@ -358,6 +374,7 @@ export class ApiClient {
     path: string,
     payload: string | undefined,
     signal: AbortSignal | undefined,
+    bearer: string,
   ): Promise<{ status: number; headers: HeadersLike; text: string }> {
     const ctrl = new AbortController();
     let timedOut = false;
@@ -378,7 +395,7 @@ export class ApiClient {
       const headers: Record<string, string> = {
         accept: "application/json",
         "user-agent": this.#userAgent,
-        authorization: `Bearer ${this.#token}`,
+        authorization: `Bearer ${bearer}`,
       };
       if (payload !== undefined) headers["content-type"] = "application/json";
       const init: FetchInit = { method, headers, signal: ctrl.signal, redirect: "manual" };

@@ -36,7 +36,8 @@ export {
 } from "./errors";
 export { DEFAULT_PAGE_SIZE, readPage, type PageRead } from "./paging";
 export { RateLimiter, type AcquireResult, type RateLimiterOptions, type WaitReason } from "./rate-limiter";
-export { REDACTED, scrub, redactHeaders } from "./redact";
+export { REDACTED, registerSecret, scrub, redactHeaders } from "./redact";
+export { PartnerCredentials, type BearerSource } from "./partner-credentials";
 export {
   BACKOFF_BASE_MS,
   BACKOFF_CAP_MS,

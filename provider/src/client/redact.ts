@@ -10,13 +10,24 @@ export const MAX_TEXT_IN_MESSAGE = 300;
 // that prose such as "invalid Bearer token" stays readable.
 const BEARER_RE = /\bBearer\s+(?=[^\s"',;}\]]*[0-9_.\-+/=~])[^\s"',;}\]]{6,}/gi;
 
+/** Credentials this process obtained at run time; every scrub blanks them from then on. */
+const registered = new Set<string>();
+
 /**
- * Removes every occurrence of the given secrets (raw and URL-encoded) and any
- * `Bearer <credential>` from `text`. Empty secrets are ignored.
+ * Makes `scrub` blank `secret` wherever it is called, also where the caller does not know of
+ * it (a credential minted for a partner's customer, passing through any client or log line).
+ */
+export function registerSecret(secret: string): void {
+  if (secret) registered.add(secret);
+}
+
+/**
+ * Removes every occurrence of the given secrets and of the registered ones (raw and
+ * URL-encoded) and any `Bearer <credential>` from `text`. Empty secrets are ignored.
  */
 export function scrub(text: string, secrets: readonly string[] = []): string {
   let out = text;
-  for (const secret of secrets) {
+  for (const secret of [...secrets, ...registered]) {
     if (!secret) continue;
     out = out.split(secret).join(REDACTED);
     const encoded = encodeURIComponent(secret);

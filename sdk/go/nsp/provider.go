@@ -19,6 +19,8 @@ type Provider struct {
 	ApiToken pulumi.StringPtrOutput `pulumi:"apiToken"`
 	// Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
 	BaseUrl pulumi.StringPtrOutput `pulumi:"baseUrl"`
+	// Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+	PartnerSubject pulumi.StringPtrOutput `pulumi:"partnerSubject"`
 }
 
 // NewProvider registers a new resource with the given unique name, arguments, and options.
@@ -53,6 +55,11 @@ func NewProvider(ctx *pulumi.Context,
 			args.MaxRetries = pulumi.IntPtr(d.(int))
 		}
 	}
+	if args.PartnerSubject == nil {
+		if d := internal.GetEnvOrDefault(nil, nil, "NSP_PARTNER_SUBJECT"); d != nil {
+			args.PartnerSubject = pulumi.StringPtr(d.(string))
+		}
+	}
 	if args.RequestsPerMinute == nil {
 		if d := internal.GetEnvOrDefault(300, internal.ParseEnvInt, "NSP_REQUESTS_PER_MINUTE"); d != nil {
 			args.RequestsPerMinute = pulumi.IntPtr(d.(int))
@@ -85,6 +92,8 @@ type providerArgs struct {
 	InsecureHttp *bool `pulumi:"insecureHttp"`
 	// How many times a failed request that is safe to repeat is retried. Default: `5`.
 	MaxRetries *int `pulumi:"maxRetries"`
+	// Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+	PartnerSubject *string `pulumi:"partnerSubject"`
 	// Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
 	RequestsPerMinute *int `pulumi:"requestsPerMinute"`
 }
@@ -101,6 +110,8 @@ type ProviderArgs struct {
 	InsecureHttp pulumi.BoolPtrInput
 	// How many times a failed request that is safe to repeat is retried. Default: `5`.
 	MaxRetries pulumi.IntPtrInput
+	// Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+	PartnerSubject pulumi.StringPtrInput
 	// Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
 	RequestsPerMinute pulumi.IntPtrInput
 }
@@ -150,6 +161,11 @@ func (o ProviderOutput) ApiToken() pulumi.StringPtrOutput {
 // Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
 func (o ProviderOutput) BaseUrl() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.BaseUrl }).(pulumi.StringPtrOutput)
+}
+
+// Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+func (o ProviderOutput) PartnerSubject() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Provider) pulumi.StringPtrOutput { return v.PartnerSubject }).(pulumi.StringPtrOutput)
 }
 
 func init() {

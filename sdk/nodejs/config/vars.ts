@@ -63,6 +63,17 @@ Object.defineProperty(exports, "maxRetries", {
 });
 
 /**
+ * Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+ */
+export declare const partnerSubject: string | undefined;
+Object.defineProperty(exports, "partnerSubject", {
+    get() {
+        return __config.get("partnerSubject") ?? utilities.getEnv("NSP_PARTNER_SUBJECT");
+    },
+    enumerable: true,
+});
+
+/**
  * Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
  */
 export declare const requestsPerMinute: number;

@@ -24,6 +24,7 @@ class ProviderArgs:
                  batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 partner_subject: pulumi.Input[Optional[_builtins.str]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None):
         """
         The set of arguments for constructing a Provider resource.
@@ -33,6 +34,7 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.bool] batch_reads: Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
         :param pulumi.Input[_builtins.bool] insecure_http: Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request that is safe to repeat is retried. Default: `5`.
+        :param pulumi.Input[_builtins.str] partner_subject: Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
         :param pulumi.Input[_builtins.int] requests_per_minute: Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
         """
         if api_token is None:
@@ -55,6 +57,10 @@ class ProviderArgs:
             max_retries = (_utilities.get_env_int('NSP_MAX_RETRIES') or 5)
         if max_retries is not None:
             pulumi.set(__self__, "max_retries", max_retries)
+        if partner_subject is None:
+            partner_subject = _utilities.get_env('NSP_PARTNER_SUBJECT')
+        if partner_subject is not None:
+            pulumi.set(__self__, "partner_subject", partner_subject)
         if requests_per_minute is None:
             requests_per_minute = (_utilities.get_env_int('NSP_REQUESTS_PER_MINUTE') or 300)
         if requests_per_minute is not None:
@@ -121,6 +127,18 @@ class ProviderArgs:
         pulumi.set(self, "max_retries", value)
 
     @_builtins.property
+    @pulumi.getter(name="partnerSubject")
+    def partner_subject(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+        """
+        return pulumi.get(self, "partner_subject")
+
+    @partner_subject.setter
+    def partner_subject(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "partner_subject", value)
+
+    @_builtins.property
     @pulumi.getter(name="requestsPerMinute")
     def requests_per_minute(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
@@ -144,6 +162,7 @@ class Provider(pulumi.ProviderResource):
                  batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 partner_subject: pulumi.Input[Optional[_builtins.str]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
@@ -156,6 +175,7 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.bool] batch_reads: Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare. Default: `true`.
         :param pulumi.Input[_builtins.bool] insecure_http: Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network. Default: `false`.
         :param pulumi.Input[_builtins.int] max_retries: How many times a failed request that is safe to repeat is retried. Default: `5`.
+        :param pulumi.Input[_builtins.str] partner_subject: Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
         :param pulumi.Input[_builtins.int] requests_per_minute: Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
         """
         ...
@@ -187,6 +207,7 @@ class Provider(pulumi.ProviderResource):
                  batch_reads: pulumi.Input[Optional[_builtins.bool]] = None,
                  insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 partner_subject: pulumi.Input[Optional[_builtins.str]] = None,
                  requests_per_minute: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -212,6 +233,9 @@ class Provider(pulumi.ProviderResource):
             if max_retries is None:
                 max_retries = (_utilities.get_env_int('NSP_MAX_RETRIES') or 5)
             __props__.__dict__["max_retries"] = pulumi.Output.from_input(max_retries).apply(pulumi.runtime.to_json) if max_retries is not None else None
+            if partner_subject is None:
+                partner_subject = _utilities.get_env('NSP_PARTNER_SUBJECT')
+            __props__.__dict__["partner_subject"] = partner_subject
             if requests_per_minute is None:
                 requests_per_minute = (_utilities.get_env_int('NSP_REQUESTS_PER_MINUTE') or 300)
             __props__.__dict__["requests_per_minute"] = pulumi.Output.from_input(requests_per_minute).apply(pulumi.runtime.to_json) if requests_per_minute is not None else None
@@ -238,4 +262,12 @@ class Provider(pulumi.ProviderResource):
         Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set. Default: `"https://api.nsp.example/api/v1"`.
         """
         return pulumi.get(self, "base_url")
+
+    @_builtins.property
+    @pulumi.getter(name="partnerSubject")
+    def partner_subject(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+        """
+        return pulumi.get(self, "partner_subject")
 

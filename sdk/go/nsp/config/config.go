@@ -76,6 +76,19 @@ func GetMaxRetries(ctx *pulumi.Context) int {
 	return value
 }
 
+// Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+func GetPartnerSubject(ctx *pulumi.Context) string {
+	v, err := config.Try(ctx, "nsp:partnerSubject")
+	if err == nil {
+		return v
+	}
+	var value string
+	if d := internal.GetEnvOrDefault(nil, nil, "NSP_PARTNER_SUBJECT"); d != nil {
+		value = d.(string)
+	}
+	return value
+}
+
 // Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.
 func GetRequestsPerMinute(ctx *pulumi.Context) int {
 	v, err := config.TryInt(ctx, "nsp:requestsPerMinute")

@@ -39,6 +39,11 @@ maxRetries: int
 How many times a failed request that is safe to repeat is retried. Default: `5`.
 """
 
+partnerSubject: Optional[str]
+"""
+Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+"""
+
 requestsPerMinute: int
 """
 Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.

@@ -56,6 +56,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get_int('maxRetries') or (_utilities.get_env_int('NSP_MAX_RETRIES') or 5)
 
     @_builtins.property
+    def partner_subject(self) -> Optional[str]:
+        """
+        Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory.
+        """
+        return __config__.get('partnerSubject') or _utilities.get_env('NSP_PARTNER_SUBJECT')
+
+    @_builtins.property
     def requests_per_minute(self) -> int:
         """
         Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off). Default: `300`.

@@ -1,0 +1,100 @@
+// Partner mode: the partner's API token is used only to mint short-lived credentials acting for
+// one managed customer (POST /partner/subjects/{ref}/token); every other request carries one of
+// those. They live in this object only, never in state, and are blanked by every scrub.
+import { z } from "zod";
+import type { ApiClient } from "./client";
+import { ApiError, ForbiddenError, NotFoundError, UnauthorizedError } from "./errors";
+import { registerSecret } from "./redact";
+import type { HttpMethod } from "./retry";
+
+/** Where a client gets the bearer credential of each request, when it is not one fixed token. */
+export interface BearerSource {
+  bearer(method: HttpMethod): Promise<string>;
+  /** A request sent with `bearer` was answered unauthorized: the next bearer() must not be it. */
+  refused(bearer: string): void;
+}
+
+export type CredentialScope = "read" | "write";
+
+/** Renew when this much of a credential's life is left, or a tenth of its life if that is less. */
+export const RENEW_MARGIN_MS = 60_000;
+
+// The API documents show neither the response's fields nor the lifetime; both forms of an expiry
+// are accepted, and without one the credential is kept until it is refused.
+const mintedWire = z.looseObject({
+  token: z.string().regex(/^svc_/, "must be a token starting with svc_"),
+  expires_in: z.number().positive().optional(),
+  expires_at: z.string().optional(),
+});
+
+interface Held {
+  token: string;
+  renewAt: number;
+}
+
+export class PartnerCredentials implements BearerSource {
+  readonly #held = new Map<CredentialScope, Held>();
+  /** One mint at a time per scope: concurrent operations share it. */
+  readonly #minting = new Map<CredentialScope, Promise<Held>>();
+  #minted = 0;
+
+  constructor(
+    /** A client that authenticates with the partner's own token. */
+    private readonly partner: ApiClient,
+    readonly subject: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Reads (GET) carry a read credential, so a preview never holds a write credential. */
+  bearer(method: HttpMethod): Promise<string> {
+    return this.credential(method === "GET" ? "read" : "write").then((c) => c.token);
+  }
+
+  refused(bearer: string): void {
+    for (const [scope, held] of this.#held) if (held.token === bearer) this.#held.delete(scope);
+  }
+
+  /** How many credentials this object minted (both scopes, renewals included). */
+  get minted(): number {
+    return this.#minted;
+  }
+
+  async credential(scope: CredentialScope): Promise<Held> {
+    const held = this.#held.get(scope);
+    if (held && this.now() < held.renewAt) return held;
+    let pending = this.#minting.get(scope);
+    if (!pending) {
+      pending = this.#mint(scope).finally(() => this.#minting.delete(scope));
+      this.#minting.set(scope, pending);
+    }
+    return pending;
+  }
+
+  async #mint(scope: CredentialScope): Promise<Held> {
+    const asked = this.now();
+    let answer: z.output<typeof mintedWire>;
+    try {
+      answer = await this.partner.post(`/partner/subjects/${encodeURIComponent(this.subject)}/token`, { scope }, { schema: mintedWire });
+    } catch (e) {
+      throw this.#explain(e, scope);
+    }
+    registerSecret(answer.token);
+    this.#minted++;
+    // Measured from when it was asked for, so a slow answer only makes the renewal earlier.
+    const expiresAt = answer.expires_in !== undefined ? asked + answer.expires_in * 1000 : answer.expires_at !== undefined ? Date.parse(answer.expires_at) : Number.NaN;
+    const life = expiresAt - asked;
+    const renewAt = Number.isFinite(life) ? expiresAt - Math.min(RENEW_MARGIN_MS, life / 10) : Number.POSITIVE_INFINITY;
+    const held = { token: answer.token, renewAt };
+    this.#held.set(scope, held);
+    return held;
+  }
+
+  #explain(e: unknown, scope: CredentialScope): Error {
+    const who = `partnerSubject ${JSON.stringify(this.subject)}`;
+    const why = e instanceof ApiError ? e.serverMessage || e.message : e instanceof Error ? e.message : String(e);
+    if (e instanceof NotFoundError) return new Error(`${who}: the partner (apiToken) has no managed customer with this reference; create it with nsp:partner:Subject or check the reference (${why})`);
+    if (e instanceof UnauthorizedError) return new Error(`${who}: the partner's apiToken was refused while minting a credential for the customer (${why})`);
+    if (e instanceof ForbiddenError) return new Error(`${who}: the partner's apiToken may not mint a ${scope} credential for the customer; minting needs a write-scope token (${why})`);
+    return new Error(`${who}: minting a ${scope} credential for the customer failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
