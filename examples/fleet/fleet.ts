@@ -59,6 +59,8 @@ function parseArgs(argv: string[], env: NodeJS.ProcessEnv, home: string): Option
     opts.concurrency = Number(concurrency);
     if (!/^\d+$/.test(concurrency) || opts.concurrency < 1 || opts.concurrency > 64) throw new InputError(`--concurrency (or FLEET_CONCURRENCY): "${concurrency}" must be a whole number from 1 to 64`);
   }
+  // The SDK would give it to every provider that names no subject, the partner's own included.
+  if (env.NSP_PARTNER_SUBJECT !== undefined) throw new InputError("NSP_PARTNER_SUBJECT: unset it; the fleet gives each customer's provider the customer's own subject");
   const backend = env.PULUMI_BACKEND_URL ?? "";
   if (backend.startsWith("file:") && env.PULUMI_CONFIG_PASSPHRASE === undefined && env.PULUMI_CONFIG_PASSPHRASE_FILE === undefined) {
     throw new InputError("PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): a file backend encrypts each stack's secrets (the tokens) with it");

@@ -15,7 +15,7 @@ function customerProvider(customer: Customer, access: Access, baseUrl: string | 
   // for a subject that does not exist yet.
   const partner = new nsp.Provider("partner", { apiToken: pulumi.secret(access.partnerToken), baseUrl });
   const subject = new nsp.partner.Subject("subject", { externalRef: customer.ref }, { provider: partner, import: customer.adoptSubject ? customer.ref : undefined });
-  return new nsp.Provider("customer", { apiToken: pulumi.secret(access.partnerToken), partnerSubject: subject.id, baseUrl } as nsp.ProviderArgs /* TEMP */);
+  return new nsp.Provider("customer", { apiToken: pulumi.secret(access.partnerToken), partnerSubject: subject.id, baseUrl });
 }
 
 /**

@@ -1,5 +1,7 @@
 // examples/fleet: the Automation API runs one stack per customer, three at a time, against the
-// emulator as a process, with the real pulumi CLI and a local file backend.
+// emulator as a process, with the real pulumi CLI and a local file backend. Four customers are
+// reached in partner mode through one partner token (one of them already a subject, adopted), two
+// with a token of their own.
 import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,7 +25,10 @@ interface FleetReport {
   stacks: StackReport[];
 }
 
-const REFS = ["c1", "c2", "c3", "c4", "c5", "c6"];
+const VIA_PARTNER = ["c1", "c2", "c3", "c4"];
+const OWN_TOKEN = ["c5", "c6"];
+const REFS = [...VIA_PARTNER, ...OWN_TOKEN];
+const ADOPTED = "c4";
 const records = (ref: string) => [
   { name: "www", type: "A", content: "192.0.2.10" },
   { name: "api", type: "TXT", content: `customer=${ref}` },
@@ -38,6 +43,18 @@ function tokenEnv(ref: string) {
   return `FLEET_TOKEN_${ref.toUpperCase()}`;
 }
 
+function customer(ref: string) {
+  const auth = OWN_TOKEN.includes(ref) ? { tokenEnv: tokenEnv(ref) } : ref === ADOPTED ? { adoptSubject: true } : {};
+  return { ref, zone: `${ref}.fleet.example`, records: records(ref), ...auth };
+}
+
+/** The API as the customer's own account: its own token, or a read credential the partner mints. */
+async function accountOf(ref: string): Promise<EmulatorControl> {
+  if (OWN_TOKEN.includes(ref)) return emulator.control(ref);
+  const minted = await emulator.control("partner").post<{ token: string }>(`/partner/subjects/${ref}/token`, { scope: "read" });
+  return new EmulatorControl(emulator.baseUrl, minted.token);
+}
+
 /** Runs the fleet program as a user would, with the customers given; resolves with its report. */
 async function fleet(name: string, customers: object[], args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ run: RunResult; report?: FleetReport }> {
   const customersFile = join(scratch, `${name}.customers.json`);
@@ -46,7 +63,8 @@ async function fleet(name: string, customers: object[], args: string[] = [], ext
   const env = {
     ...pulumiEnv(join(scratch, "home"), join(scratch, "state")),
     NSP_BASE_URL: emulator.baseUrl,
-    ...Object.fromEntries(REFS.map((ref) => [tokenEnv(ref), emulator.accounts[ref]!])),
+    NSP_PARTNER_TOKEN: emulator.accounts.partner!,
+    ...Object.fromEntries(OWN_TOKEN.map((ref) => [tokenEnv(ref), emulator.accounts[ref]!])),
     ...extraEnv,
   };
   const child = spawn(process.execPath, [join(dir, "build", "fleet.js"), "--customers", customersFile, "--report", reportFile, "--work-dir", join(scratch, "work"), ...args], {
@@ -84,7 +102,7 @@ function mostAtOnce(stacks: StackReport[]): number {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulatorProcess(REFS.flatMap((ref) => ["--account", ref]));
+  emulator = await startEmulatorProcess(["partner", ...OWN_TOKEN].flatMap((name) => ["--account", name]));
   dir = prepareProject("fleet");
   execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { stdio: "pipe" });
   scratch = mkdtempSync(join(tmpdir(), "nsp-e2e-fleet-"));
@@ -97,17 +115,25 @@ afterAll(async () => {
 });
 
 it("provisions six customer stacks three at a time, each in its own account, and a second run changes nothing", async () => {
-  const customers = REFS.map((ref) => ({ ref, zone: `${ref}.fleet.example`, records: records(ref), tokenEnv: tokenEnv(ref) }));
+  const customers = REFS.map(customer);
+  // A customer the partner already acts for, from before the fleet.
+  await emulator.control("partner").post("/partner/subjects", { external_ref: ADOPTED });
 
   const first = await fleet("first", customers, ["--concurrency", "3"]);
   expect(first.run.code, first.run.stdout + first.run.stderr).toBe(0);
   expect(first.report!.stacks.map((s) => [s.stack, s.result, s.error])).toEqual(REFS.map((ref) => [ref, "succeeded", undefined]));
-  for (const s of first.report!.stacks) expect(s.changes.create, s.stack).toBe(6); // provider, zone, two records, mail domain, the stack
+  // The stack, its provider(s), the zone, two records, the mail domain; and the subject, but the adopted one.
+  const created = (ref: string) => (OWN_TOKEN.includes(ref) ? 6 : ref === ADOPTED ? 7 : 8);
+  expect(first.report!.stacks.map((s) => [s.stack, s.changes.create, s.changes.import])).toEqual(
+    REFS.map((ref) => [ref, created(ref), ref === ADOPTED ? 1 : undefined]),
+  );
   expect(mostAtOnce(first.report!.stacks)).toBe(3);
   expect(first.run.stdout).toMatch(/up: 6 succeeded, 0 failed, at most 3 at a time/);
 
+  expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(VIA_PARTNER);
+  expect(await emulator.control("partner").list("/dns/zones")).toEqual([]);
   for (const ref of REFS) {
-    const account = emulator.control(ref);
+    const account = await accountOf(ref);
     const zones = await account.list<{ id: number; name: string }>("/dns/zones");
     expect(zones.map((z) => z.name)).toEqual([`${ref}.fleet.example`]);
     const mail = await account.list<{ name: string; records: { record_id: number | null }[] }>("/mail/domains");
@@ -126,34 +152,49 @@ it("provisions six customer stacks three at a time, each in its own account, and
   expect(second.report!.stacks.map((s) => [s.stack, s.result, s.changed])).toEqual(REFS.map((ref) => [ref, "succeeded", 0]));
   expect(mostAtOnce(second.report!.stacks)).toBeLessThanOrEqual(3);
 
-  // The tokens are in each stack's state, encrypted, and in plaintext nowhere.
-  const stateFiles = filesText([join(scratch, "state")]);
-  expect(stateFiles).toContain("ciphertext");
+  // The tokens are in each stack's state, encrypted; they and the credentials the providers
+  // minted for the customers are in plaintext nowhere.
+  expect(filesText([join(scratch, "state")])).toContain("ciphertext");
+  const minted = await emulator.control().partnerCredentials();
+  expect(new Set(minted.map((m) => m.subject))).toEqual(new Set(VIA_PARTNER));
   const everything = filesText([scratch]) + runs.map((r) => r.stdout + r.stderr).join("\n");
-  for (const ref of REFS) expect(everything).not.toContain(emulator.accounts[ref]!);
+  for (const token of [...Object.values(emulator.accounts), ...minted.map((m) => m.token)]) expect(everything).not.toContain(token);
 });
 
 it("reports a stack that fails, runs the others, and exits non-zero", async () => {
   const refused = `svc_${"0refused9".repeat(4)}`;
   const customers = [
-    { ref: "c1", zone: "c1.fleet.example", records: records("c1"), tokenEnv: tokenEnv("c1") },
+    customer("c5"),
     { ref: "refused", zone: "refused.fleet.example", tokenEnv: "FLEET_REFUSED_TOKEN" },
   ];
   const { run, report } = await fleet("refused", customers, [], { FLEET_REFUSED_TOKEN: refused });
   expect(run.code).toBe(1);
   expect(report!.stacks.map((s) => [s.stack, s.result])).toEqual([
-    ["c1", "succeeded"],
+    ["c5", "succeeded"],
     ["refused", "failed"],
   ]);
   expect(report!.stacks[1]!.error).toMatch(/unauthorized: invalid or unknown bearer token \(provider "customer"\)/);
   expect(run.stdout + run.stderr + filesText([scratch])).not.toContain(refused);
 });
 
+it("destroys the stacks of the customers given, and only theirs", async () => {
+  const { run, report } = await fleet("destroy", [customer("c1"), customer("c5")], ["--destroy"]);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  expect(report!.stacks.map((s) => [s.stack, s.result, s.changes.delete])).toEqual([
+    ["c1", "succeeded", 8],
+    ["c5", "succeeded", 6],
+  ]);
+  expect(await emulator.control("c5").list("/dns/zones")).toEqual([]);
+  expect(await emulator.control("c5").list("/mail/domains")).toEqual([]);
+  expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(["c2", "c3", "c4"]);
+  expect(await emulator.control("c6").list("/dns/zones")).toHaveLength(1);
+});
+
 it("stops at a bad input before any stack runs, naming the property", async () => {
-  await emulator.control("c1").resetStats();
-  const { run, report } = await fleet("bad", [{ ref: "c1", zone: "Not A Domain", tokenEnv: tokenEnv("c1") }]);
+  await emulator.control().resetStats();
+  const { run, report } = await fleet("bad", [{ ...customer("c6"), zone: "Not A Domain" }]);
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(/customers\[0\]\.zone: "Not A Domain" must be a lower-case domain name/);
   expect(report).toBeUndefined();
-  expect((await emulator.control("c1").stats()).total).toBe(0);
+  expect((await emulator.control().stats()).total).toBe(0);
 });
