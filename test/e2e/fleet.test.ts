@@ -197,4 +197,10 @@ it("stops at a bad input before any stack runs, naming the property", async () =
   expect(run.stderr).toMatch(/customers\[0\]\.zone: "Not A Domain" must be a lower-case domain name/);
   expect(report).toBeUndefined();
   expect((await emulator.control().stats()).total).toBe(0);
+  // A subject for every provider from the environment would make the partner's own provider act
+  // for that one customer.
+  const subjectFromEnv = await fleet("subject-env", [customer("c1")], [], { NSP_PARTNER_SUBJECT: "c1" });
+  expect(subjectFromEnv.run.code).toBe(2);
+  expect(subjectFromEnv.run.stderr).toMatch(/NSP_PARTNER_SUBJECT: unset it/);
+  expect((await emulator.control().stats()).total).toBe(0);
 });
