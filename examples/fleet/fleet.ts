@@ -79,6 +79,44 @@ async function projectTemplate(home: string): Promise<ProjectTemplate> {
   return providers ? { ...project, plugins: { ...project.plugins, providers } } : project;
 }
 
+/**
+ * After SIGINT or SIGTERM no new stack starts. The running ones stop at a safe point, as
+ * `pulumi up` does on Ctrl-C: the operations under way finish, the state is written and the lock
+ * released, so no stack is left stuck. A terminal sends SIGINT to the pulumi commands itself (a
+ * second one would make them stop at once), so only SIGTERM, which reaches the fleet alone, is
+ * passed on to them. A second signal ends the fleet at once, as it does `pulumi up`.
+ *
+ * The listeners stay for good: execa (under the Automation API) re-sends a signal to the process
+ * when it finds no listener but its own, which would end the fleet before its stacks stop.
+ */
+function stopOnSignals(): { newStacks: AbortSignal; running: AbortSignal } {
+  const newStacks = new AbortController();
+  const running = new AbortController();
+  const stop = (signal: NodeJS.Signals) => {
+    if (newStacks.signal.aborted) process.exit(1);
+    process.stderr.write(`fleet: ${signal}: no new stack starts; the running ones stop at a safe point\n`);
+    newStacks.abort();
+    if (signal === "SIGTERM") running.abort();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return { newStacks: newStacks.signal, running: running.signal };
+}
+
+function stackRow(stack: string, started: Date, result: StackReport["result"], changes: Record<string, number>, error?: string): StackReport {
+  const finished = new Date();
+  return {
+    stack,
+    result,
+    changes,
+    changed: changedCount(changes),
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    ...(error === undefined ? {} : { error }),
+  };
+}
+
 async function main(): Promise<number> {
   const home = projectDir();
   const opts = parseArgs(process.argv.slice(2), process.env, home);
@@ -87,39 +125,27 @@ async function main(): Promise<number> {
   const secrets = [partnerToken ?? "", ...customerTokens.values()];
   const baseUrl = process.env.NSP_BASE_URL || undefined;
   const project = await projectTemplate(home);
+  const interrupted = stopOnSignals();
 
   const runStack = async (customer: Customer): Promise<StackReport> => {
     const started = new Date();
+    if (interrupted.newStacks.aborted) return stackRow(customer.ref, started, "cancelled", {}, "not started: the fleet was interrupted");
     const workDir = join(opts.workDir, customer.ref);
     const logFile = join(workDir, `${opts.operation}.log`);
     mkdirSync(workDir, { recursive: true });
     const customerToken = customerTokens.get(customer.ref);
     const access: Access = customerToken !== undefined ? { customerToken } : { partnerToken: partnerToken! };
     let output = "";
-    const onOutput = (text: string) => (output += text);
-    const row = (result: StackReport["result"], changes: Record<string, number>, error?: string): StackReport => {
-      const finished = new Date();
-      return {
-        stack: customer.ref,
-        result,
-        changes,
-        changed: changedCount(changes),
-        startedAt: started.toISOString(),
-        finishedAt: finished.toISOString(),
-        durationMs: finished.getTime() - started.getTime(),
-        ...(error === undefined ? {} : { error }),
-        logFile,
-      };
-    };
+    const run = { onOutput: (text: string) => (output += text), signal: interrupted.running };
     try {
       const stack = await LocalWorkspace.createOrSelectStack(
         { stackName: customer.ref, projectName: project.name, program: customerProgram(customer, access, baseUrl) },
         { workDir, projectSettings: project },
       );
-      const result = opts.operation === "up" ? await stack.up({ onOutput }) : await stack.destroy({ onOutput });
-      return row("succeeded", (result.summary.resourceChanges ?? {}) as Record<string, number>);
+      const result = opts.operation === "up" ? await stack.up(run) : await stack.destroy(run);
+      return { ...stackRow(customer.ref, started, "succeeded", (result.summary.resourceChanges ?? {}) as Record<string, number>), logFile };
     } catch (e) {
-      return row("failed", {}, errorSummary(scrub(e instanceof Error ? e.message : String(e), secrets)));
+      return { ...stackRow(customer.ref, started, "failed", {}, errorSummary(scrub(e instanceof Error ? e.message : String(e), secrets))), logFile };
     } finally {
       writeFileSync(logFile, scrub(output, secrets));
     }
@@ -127,7 +153,7 @@ async function main(): Promise<number> {
 
   const startedAt = new Date().toISOString();
   const stacks = await runPool(customers, opts.concurrency, runStack);
-  const failed = stacks.filter((s) => s.result === "failed").length;
+  const failed = stacks.filter((s) => s.result !== "succeeded").length;
   const report: FleetReport = {
     operation: opts.operation,
     concurrency: opts.concurrency,

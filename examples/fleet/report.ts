@@ -2,7 +2,8 @@
 
 export interface StackReport {
   stack: string;
-  result: "succeeded" | "failed";
+  /** `cancelled`: never started, the fleet was interrupted first. */
+  result: "succeeded" | "failed" | "cancelled";
   /** The engine's counts per operation (`create`, `update`, `delete`, `replace`, `same`, ...). */
   changes: Record<string, number>;
   /** Every count but `same`: 0 when the stack already matched its program. */
@@ -11,8 +12,8 @@ export interface StackReport {
   finishedAt: string;
   durationMs: number;
   error?: string;
-  /** The file holding the stack's whole CLI output, for a failure's details. */
-  logFile: string;
+  /** The file holding the stack's whole CLI output, for a failure's details (none when not started). */
+  logFile?: string;
 }
 
 export interface FleetReport {
@@ -21,6 +22,7 @@ export interface FleetReport {
   startedAt: string;
   finishedAt: string;
   succeeded: number;
+  /** Stacks that failed or were cancelled. */
   failed: number;
   stacks: StackReport[];
 }

@@ -55,8 +55,11 @@ async function accountOf(ref: string): Promise<EmulatorControl> {
   return new EmulatorControl(emulator.baseUrl, minted.token);
 }
 
-/** Runs the fleet program as a user would, with the customers given; resolves with its report. */
-async function fleet(name: string, customers: object[], args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ run: RunResult; report?: FleetReport }> {
+/**
+ * Starts the fleet program as a user would, with the customers given; `done` resolves with its
+ * exit and its report.
+ */
+function startFleet(name: string, customers: object[], args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}) {
   const customersFile = join(scratch, `${name}.customers.json`);
   const reportFile = join(scratch, `${name}.report.json`);
   writeFileSync(customersFile, JSON.stringify(customers));
@@ -76,15 +79,24 @@ async function fleet(name: string, customers: object[], args: string[] = [], ext
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const run = await new Promise<RunResult>((resolve) => child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr })));
-  runs.push(run);
-  let report: FleetReport | undefined;
-  try {
-    report = JSON.parse(readFileSync(reportFile, "utf8")) as FleetReport;
-  } catch {
-    report = undefined; // the fleet stopped before running any stack
-  }
-  return { run, report };
+  const done = new Promise<{ run: RunResult; report?: FleetReport }>((resolve) =>
+    child.on("close", (code) => {
+      const run = { code: code ?? -1, stdout, stderr };
+      runs.push(run);
+      let report: FleetReport | undefined;
+      try {
+        report = JSON.parse(readFileSync(reportFile, "utf8")) as FleetReport;
+      } catch {
+        report = undefined; // the fleet stopped before running any stack
+      }
+      resolve({ run, report });
+    }),
+  );
+  return { child, done };
+}
+
+function fleet(name: string, customers: object[], args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}) {
+  return startFleet(name, customers, args, extraEnv).done;
 }
 
 /** The most stacks that were running at one moment, from the report's start and end times. */
@@ -188,6 +200,29 @@ it("destroys the stacks of the customers given, and only theirs", async () => {
   expect(await emulator.control("c5").list("/mail/domains")).toEqual([]);
   expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(["c2", "c3", "c4"]);
   expect(await emulator.control("c6").list("/dns/zones")).toHaveLength(1);
+});
+
+it("stops at a safe point on SIGTERM, starts no further stack, and leaves every stack runnable", async () => {
+  const customers = [customer("c7"), customer("c8")];
+  await emulator.control().resetStats();
+  const { child, done } = startFleet("interrupted", customers, ["--concurrency", "1"]);
+  // Interrupted once the first stack has begun to change things (its subject is being made).
+  while ((await emulator.control().stats()).mutating === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  child.kill("SIGTERM");
+  const { run, report } = await done;
+  expect(run.code, run.stdout + run.stderr).toBe(1);
+  expect(run.stderr).toMatch(/SIGTERM: no new stack starts; the running ones stop at a safe point/);
+  expect(report!.stacks.map((s) => [s.stack, s.result])).toEqual([
+    ["c7", "failed"],
+    ["c8", "cancelled"],
+  ]);
+  const again = await fleet("after-interrupted", customers, ["--concurrency", "1"]);
+  expect(again.run.code, again.run.stdout + again.run.stderr).toBe(0);
+  expect(again.report!.stacks.map((s) => [s.stack, s.result])).toEqual([
+    ["c7", "succeeded"],
+    ["c8", "succeeded"],
+  ]);
+  expect((await (await accountOf("c7")).list<{ name: string }>("/dns/zones")).map((z) => z.name)).toEqual(["c7.fleet.example"]);
 });
 
 it("stops at a bad input before any stack runs, naming the property", async () => {
