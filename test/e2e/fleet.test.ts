@@ -216,7 +216,7 @@ it("stops at a safe point on SIGTERM, starts no further stack, and leaves every 
     ["c7", "failed"],
     ["c8", "cancelled"],
   ]);
-  const again = await fleet("after-interrupted", customers, ["--concurrency", "1"]);
+  const again = await fleet("after-interrupted", customers, ["--concurrency", "2"]);
   expect(again.run.code, again.run.stdout + again.run.stderr).toBe(0);
   expect(again.report!.stacks.map((s) => [s.stack, s.result])).toEqual([
     ["c7", "succeeded"],
