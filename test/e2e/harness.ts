@@ -92,17 +92,7 @@ export class Stack {
     this.home = mkdtempSync(join(tmpdir(), "nsp-e2e-home-"));
     this.backend = mkdtempSync(join(tmpdir(), "nsp-e2e-state-"));
     this.stack = opts.stack ?? "e2e";
-    this.env = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PULUMI_HOME: this.home,
-      PULUMI_BACKEND_URL: `file://${this.backend}`,
-      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_SKIP_CONFIRMATIONS: "true",
-      ...opts.env,
-    };
+    this.env = { ...pulumiEnv(this.home, this.backend), ...opts.env };
   }
 
   static async init(dir: string, opts: StackOptions = {}): Promise<Stack> {
@@ -201,17 +191,7 @@ variables:
 
   /** Every file the backend and PULUMI_HOME hold, plus the project's stack config, as one text. */
   artefacts(): string {
-    const texts: string[] = [];
-    const walk = (d: string) => {
-      for (const entry of readdirSync(d, { withFileTypes: true })) {
-        const p = join(d, entry.name);
-        if (entry.isDirectory()) {
-          if (entry.name !== "plugins" && entry.name !== "node_modules") walk(p);
-        } else if (entry.isFile() && statSync(p).size < 50 * 1024 * 1024) texts.push(readFileSync(p, "utf8"));
-      }
-    };
-    walk(this.backend);
-    walk(this.home);
+    const texts = [filesText([this.backend, this.home])];
     for (const f of readdirSync(this.dir)) if (/^Pulumi\..+\.yaml$/.test(f)) texts.push(readFileSync(join(this.dir, f), "utf8"));
     return texts.join("\n");
   }
@@ -219,6 +199,38 @@ variables:
   cleanup(): void {
     for (const d of [this.home, this.backend, this.dir]) rmSync(d, { recursive: true, force: true });
   }
+}
+
+/**
+ * The environment of every pulumi command of a test: the CLI from PATH, its own PULUMI_HOME, a
+ * local file backend, and nothing that would ask a question or fetch a plugin.
+ */
+export function pulumiEnv(home: string, backend: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+  };
+}
+
+/** Every file under the directories (but installed plugins and packages) as one text. */
+export function filesText(dirs: string[]): string {
+  const texts: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "plugins" && entry.name !== "node_modules") walk(p);
+      } else if (entry.isFile() && statSync(p).size < 50 * 1024 * 1024) texts.push(readFileSync(p, "utf8"));
+    }
+  };
+  dirs.forEach(walk);
+  return texts.join("\n");
 }
 
 export function pulumiAvailable(): boolean {

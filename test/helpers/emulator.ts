@@ -96,4 +96,8 @@ export class EmulatorControl {
     const res = await this.control<{ token: string }>("POST", "/accounts", { name, token, scope });
     return res.token;
   }
+  /** Every credential partners minted for their customers so far, expired and revoked ones included. */
+  async partnerCredentials(): Promise<{ token: string; partner: string; subject: string; scope: string; expired: boolean; revoked: boolean }[]> {
+    return (await this.control<{ data: { token: string; partner: string; subject: string; scope: string; expired: boolean; revoked: boolean }[] }>("GET", "/partner/credentials")).data;
+  }
 }

@@ -1,0 +1,63 @@
+// What the fleet reports: one row per stack, as a table for people and as JSON for a pipeline.
+
+export interface StackReport {
+  stack: string;
+  /** `cancelled`: never started, the fleet was interrupted first. */
+  result: "succeeded" | "failed" | "cancelled";
+  /** The engine's counts per operation (`create`, `update`, `delete`, `replace`, `same`, ...). */
+  changes: Record<string, number>;
+  /** Every count but `same`: 0 when the stack already matched its program. */
+  changed: number;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  error?: string;
+  /** The file holding the stack's whole CLI output, for a failure's details (none when not started). */
+  logFile?: string;
+}
+
+export interface FleetReport {
+  operation: "up" | "destroy";
+  concurrency: number;
+  startedAt: string;
+  finishedAt: string;
+  succeeded: number;
+  /** Stacks that failed or were cancelled. */
+  failed: number;
+  stacks: StackReport[];
+}
+
+export function changedCount(changes: Record<string, number>): number {
+  return Object.entries(changes).reduce((sum, [op, n]) => (op === "same" ? sum : sum + n), 0);
+}
+
+/**
+ * The lines of an engine failure that say what went wrong: the CLI's message holds the whole
+ * output of the command, the diagnostics are the lines with `error:`.
+ */
+export function errorSummary(message: string): string {
+  const lines = message.split("\n").map((l) => l.trim());
+  const errors = [...new Set(lines.filter((l) => /\berror:/.test(l)))];
+  return (errors.length > 0 ? errors.slice(0, 3) : lines.filter((l) => l !== "").slice(-1)).join(" | ");
+}
+
+/** The text with every given secret blanked, for anything the fleet prints or writes. */
+export function scrub(text: string, secrets: readonly string[]): string {
+  return secrets.filter((s) => s.length > 0).reduce((t, s) => t.split(s).join("[secret]"), text);
+}
+
+function formatChanges(r: StackReport): string {
+  const ops = Object.entries(r.changes).filter(([op, n]) => op !== "same" && n > 0);
+  return ops.length === 0 ? "none" : ops.map(([op, n]) => `${op} ${n}`).join(", ");
+}
+
+export function table(report: FleetReport): string {
+  const rows = [
+    ["STACK", "RESULT", "CHANGES", "DURATION", "ERROR"],
+    ...report.stacks.map((r) => [r.stack, r.result, formatChanges(r), `${(r.durationMs / 1000).toFixed(1)} s`, r.error ?? ""]),
+  ];
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
+  const lines = rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd());
+  lines.push(`${report.operation}: ${report.succeeded} succeeded, ${report.failed} failed, at most ${report.concurrency} at a time`);
+  return `${lines.join("\n")}\n`;
+}
