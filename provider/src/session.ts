@@ -1,4 +1,4 @@
-import { ApiClient, PartnerCredentials } from "./client";
+import { ApiClient, PartnerCredentials, type QuotaPacing } from "./client";
 import type { ProviderConfig } from "./config";
 import { Adoptions } from "./framework/adoption";
 import { ListCache } from "./framework/list-cache";
