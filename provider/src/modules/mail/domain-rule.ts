@@ -87,8 +87,7 @@ export const domainRule = defineResource({
       `${args.kind} rule ${args.pattern}`,
       () => ctx.client.post(path, api.createBody(args), { schema: api.wire, signal: ctx.signal }),
       // Kind, pattern and target identify a rule (like a record's name, type and content).
-      async () =>
-        (await ctx.client.listAll(path, { itemSchema: api.wire, signal: ctx.signal })).find((r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null)),
+      () => findInList(ctx, path, api.wire, (r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null)),
     );
     return api.toResult(created);
   },

@@ -85,7 +85,7 @@ export const group = defineResource({
       `group ${args.localPart}`,
       () => ctx.client.post(path, api.createBody(args), { schema: api.wire, signal: ctx.signal }),
       // A local part names one group in its domain: the natural key.
-      async () => (await ctx.client.listAll(path, { itemSchema: api.wire, signal: ctx.signal })).find((g) => g.local_part === args.localPart),
+      () => findInList(ctx, path, api.wire, (g) => g.local_part === args.localPart),
     );
     return api.toResult(created);
   },

@@ -73,7 +73,7 @@ export const mailbox = defineResource({
       `mailbox ${args.local}`,
       () => ctx.client.post(path, api.createBody(args), { schema: api.wire, signal: ctx.signal }),
       // A local part names one mailbox in its domain: the natural key.
-      async () => (await ctx.client.listAll(path, { itemSchema: api.wire, signal: ctx.signal })).find((b) => b.local === args.local),
+      () => findInList(ctx, path, api.wire, (b) => b.local === args.local),
     );
     const current = api.toResult(created);
     ctx.progress(current.id, current.state);
