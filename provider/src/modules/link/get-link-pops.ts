@@ -1,22 +1,19 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
-const popWire = z.looseObject({ id: z.number().int() });
+const pop = z
+  .object({
+    id: z.string().meta({ description: "Landing point id, for `popId` and `popId2` of `nsp:link:Tunnel`.", wireInteger: true }),
+    code: z.string().optional().meta({ description: "Short code, such as `ams`." }),
+    name: z.string().optional().meta({ description: "Display name, usually the city." }),
+    country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2 country code." }),
+  })
+  .meta({ typeName: "LinkPop", description: "A landing point (point of presence) of tunnels." });
+const popApi = wireModel(pop, z.object({}));
 
 const popsResult = z.object({
-  pops: z
-    .array(
-      z
-        .object({
-          id: z.string().meta({ description: "Landing point id, for `popId` and `popId2` of `nsp:link:Tunnel`." }),
-          code: z.string().optional().meta({ description: "Short code, such as `ams`." }),
-          name: z.string().optional().meta({ description: "Display name, usually the city." }),
-          country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2 country code." }),
-        })
-        .meta({ typeName: "LinkPop", description: "A landing point (point of presence) of tunnels." }),
-    )
-    .meta({ description: "The landing points, in the API's order." }),
+  pops: z.array(pop).meta({ description: "The landing points, in the API's order." }),
 });
 
 export const getLinkPops = defineFunction({
@@ -27,12 +24,12 @@ export const getLinkPops = defineFunction({
   }),
   result: popsResult,
   async invoke(ctx, args) {
-    const pops = await ctx.client.listAll("/link/pops", { itemSchema: popWire, signal: ctx.signal });
-    const picked = args.code === undefined ? pops : pops.filter((p) => typeof p.code === "string" && p.code.toLowerCase() === args.code);
+    const pops = (await ctx.client.listAll("/link/pops", { itemSchema: popApi.wire, signal: ctx.signal })).map(popApi.toState);
+    const picked = args.code === undefined ? pops : pops.filter((p) => p.code?.toLowerCase() === args.code);
     if (args.code !== undefined && picked.length === 0) {
       const known = pops.map((p) => p.code).filter((c) => typeof c === "string");
       throw new Error(`nsp:link:getLinkPops: no landing point with code "${args.code}" (known: ${known.join(", ") || "none"})`);
     }
-    return fromWire(popsResult, { pops: picked }) as z.output<typeof popsResult>;
+    return { pops: picked };
   },
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 import { hostName } from "../cdn/settings";
 import { tunnelIdOf } from "./tunnel";
 
@@ -22,7 +22,7 @@ const hostnameList = z
   .transform((list) => [...list].sort());
 
 const hostnamesArgs = z.object({
-  tunnelId: idRef("Id of the tunnel that serves the hostnames."),
+  tunnelId: idRef("Id of the tunnel that serves the hostnames.").meta({ replace: true }),
   managedBy: z
     .string()
     .regex(MANAGED_BY, "must be 1 to 64 letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit (no `/`)")
@@ -30,9 +30,12 @@ const hostnamesArgs = z.object({
     .meta({
       description:
         "Name of this hostname list on the tunnel. The API keeps one list per tunnel and name, and touches only the sites of that list, so several programs (or stacks) can each manage their own hostnames on one tunnel under different names.",
+      create: true,
+      replace: true,
     }),
   hostnames: hostnameList.meta({
     description: `The hostnames served through the tunnel, at most ${HOSTNAMES_MAX}; each becomes an edge site pointed at the tunnel. A hostname dropped from the list has its site removed.`,
+    create: true,
   }),
   adopt: z
     .boolean()
@@ -40,6 +43,7 @@ const hostnamesArgs = z.object({
     .meta({
       description:
         "Take over hostnames that are already edge sites of the account (made by hand, or by another list), pointing them at the tunnel instead of failing. An adopted site that was not made by a list is let go (pointed back at its own origin), not deleted, when it leaves the list. Also lets a replacement (new `tunnelId` or `managedBy`) take the sites over, keeping their targets, instead of deleting them first.",
+      create: true,
     }),
 });
 
@@ -61,6 +65,9 @@ const hostnamesProperties = hostnamesArgs.extend(hostnamesState.shape);
 type HostnamesArgs = z.output<typeof hostnamesArgs>;
 type HostnamesState = z.output<typeof hostnamesProperties>;
 
+// Not the wire model's: the state is the entries of one list among the tunnel's, sorted, so the
+// entries are checked field by field here. Every PUT sends the whole list (the create body).
+const { createBody } = wireModel(hostnamesArgs, z.object({}));
 const entryWire = z.looseObject({ hostname: z.string(), managed_by: z.string().optional(), site_id: z.number().int(), target: z.string().nullable().optional() });
 type EntryWire = z.output<typeof entryWire>;
 const listWire = z.looseObject({ hostnames: z.array(entryWire) });
@@ -87,7 +94,7 @@ function toState(tunnelId: string, managedBy: string, adopt: boolean, entries: r
 async function put(ctx: OperationContext, args: HostnamesArgs): Promise<HostnamesState> {
   const raw = await ctx.client.put(
     `/link/tunnels/${args.tunnelId}/hostnames`,
-    { managed_by: args.managedBy, hostnames: args.hostnames, adopt: args.adopt },
+    createBody(args),
     { schema: listWire, signal: ctx.signal },
   );
   // The answer lists the sites of this list; an entry of another list would be the API's mistake.
@@ -100,7 +107,6 @@ export const tunnelHostnames = defineResource({
     "The hostnames one tunnel serves through the edge proxy, as one named list (`managedBy`). Every apply sends the whole list to the API's idempotent hostnames endpoint, which creates an edge site for each new hostname, points sites of the list back at the tunnel when they were pointed elsewhere, and removes the sites of hostnames that left the list. Hostnames on the tunnel from other lists, and other sites of the account, are never touched. Deleting this resource removes exactly its own hostnames.\n\nRefresh reads the list from the tunnel: a hostname added to the list outside this program appears and the next `up` removes it; a site deleted or repointed outside it is missing and the next `up` restores it. Import id: `<tunnelId>/<managedBy>`.",
   args: hostnamesArgs,
   state: hostnamesState,
-  replaceOnChanges: ["tunnelId", "managedBy"],
   // Until the old list lets its sites go, the new one cannot have them, unless it adopts them.
   deleteBeforeReplace: (olds, news) => !news.adopt && olds.hostnames.some((h) => news.hostnames.includes(h)),
   importId: "<tunnelId>/<managedBy>",
@@ -112,13 +118,8 @@ export const tunnelHostnames = defineResource({
 
   async read(ctx, id, prior) {
     const { tunnelId, managedBy } = idOf(id);
-    let raw: z.output<typeof tunnelWire>;
-    try {
-      raw = await ctx.client.get(`/link/tunnels/${tunnelId}`, { schema: tunnelWire, signal: ctx.signal });
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/link/tunnels/${tunnelId}`, { schema: tunnelWire, signal: ctx.signal });
+    if (!raw) return undefined;
     const importing = Object.keys(prior).length === 0;
     if (raw.hostnames === undefined) {
       if (importing) throw new Error(`${TOKEN}: the API did not list the hostnames of tunnel ${tunnelId}, so they cannot be imported`);

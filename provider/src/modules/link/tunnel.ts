@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:link:Tunnel";
@@ -22,23 +22,26 @@ function isLocalUrl(s: string): boolean {
   }
 }
 
+// Every field the API takes is sent on create and on patch.
 const tunnelArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100).meta({ description: "Name of the tunnel, unique in the account (ignoring case)." }),
+  name: z.string().trim().min(1, "must not be empty").max(100).meta({ description: "Name of the tunnel, unique in the account (ignoring case).", create: true, patch: true }),
   localUrl: z
     .string()
     .trim()
     .refine(isLocalUrl, "must be an absolute http:// or https:// URL with a host and no credentials, such as http://localhost:8080")
-    .meta({ description: "The local address the tunnel exposes, as the connector reaches it, such as `http://localhost:8080`." }),
-  popId: idRef("Id of the landing point (point of presence) where the tunnel lands (see `nsp:link:getLinkPops`)."),
+    .meta({ description: "The local address the tunnel exposes, as the connector reaches it, such as `http://localhost:8080`.", create: true, patch: true }),
+  popId: idRef("Id of the landing point (point of presence) where the tunnel lands (see `nsp:link:getLinkPops`).").meta({ create: true, patch: true }),
   popId2: idRef("Id of a second landing point for redundancy; must differ from `popId`. Left to the API (none) when unset; removing it from the program removes the second landing point.")
     .nullable()
-    .optional(),
+    .optional()
+    .meta({ create: true, patch: true }),
   credentialRotation: z
     .union([z.string(), z.number()])
     .optional()
     .meta({
       description:
         "Any string or number; changing it (or removing it) rotates the tunnel's credential through the API's token endpoint, and `credential` holds the new one. The API never sees this value.",
+      local: true,
     }),
 });
 
@@ -51,30 +54,30 @@ const tunnelState = z.object({
     .meta({
       description:
         "The connector's credential. The API returns it only when the tunnel is created and when the credential is rotated, so it is kept from the state on every refresh. Null after an import: change `credentialRotation` to get one.",
+      secret: true,
+      oneTime: true,
     }),
   credentialIssuedAt: z.string().nullable().optional().meta({ description: "When the current credential was issued; a change on refresh means it was rotated outside this program." }),
   createdAt: z.string().meta({ description: "When the tunnel was created." }),
 });
 
-const tunnelProperties = tunnelArgs.extend(tunnelState.shape);
-type TunnelState = z.output<typeof tunnelProperties>;
+type TunnelState = z.output<typeof tunnelArgs> & z.output<typeof tunnelState>;
 
 // Where the credential sits in the create and rotate answers is not documented; `credential` is
 // the emulator's choice, `token` (the endpoint's name) is accepted too.
-const tunnelWire = z.looseObject({ id: z.number().int(), name: z.string(), credential: z.string().optional(), token: z.string().optional() });
+const api = wireModel(tunnelArgs, tunnelState, { id: z.number().int(), token: z.string().nullish() });
+const tunnelWire = api.wire as z.ZodType<z.output<typeof api.wire> & { id: number; token?: string | null }>;
 type TunnelWire = z.output<typeof tunnelWire>;
 
-const PATCHABLE = ["name", "localUrl", "popId", "popId2"] as const;
-
 function toState(raw: TunnelWire): TunnelState {
-  const state = fromWire(tunnelProperties, raw) as TunnelState;
+  const state = api.toState(raw);
   // Null when this answer carries none; the framework then keeps the one from the prior state.
-  return { ...state, credential: raw.credential ?? raw.token ?? null };
+  return { ...state, credential: state.credential ?? raw.token ?? null };
 }
 
 async function rotate(ctx: OperationContext, id: string): Promise<TunnelWire> {
   const raw = await ctx.client.post(`/link/tunnels/${id}/token`, undefined, { schema: tunnelWire, signal: ctx.signal });
-  if (raw.credential === undefined && raw.token === undefined) throw new Error(`${TOKEN}: the credential of tunnel ${id} was rotated, but the API's answer carried no credential`);
+  if (toState(raw).credential === null) throw new Error(`${TOKEN}: the credential of tunnel ${id} was rotated, but the API's answer carried no credential`);
   return raw;
 }
 
@@ -84,9 +87,6 @@ export const tunnel = defineResource({
     "A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.",
   args: tunnelArgs,
   state: tunnelState,
-  secrets: ["credential"],
-  writeOnly: ["credentialRotation"],
-  oneTime: ["credential"],
   importId: "<tunnelId>",
 
   check(args) {
@@ -99,11 +99,11 @@ export const tunnel = defineResource({
     const created = await createOnce(
       ctx,
       `tunnel ${args.name}`,
-      () => ctx.client.post("/link/tunnels", body(tunnelArgs, args, ["name", "localUrl", "popId", "popId2"]), { schema: tunnelWire, signal: ctx.signal }),
+      () => ctx.client.post("/link/tunnels", api.createBody(args), { schema: tunnelWire, signal: ctx.signal }),
       // Names are unique in the account (ignoring case); the URL and landing point must match too.
       async () =>
         (await ctx.client.listAll("/link/tunnels", { itemSchema: tunnelWire, signal: ctx.signal })).find(
-          (t) => t.name.toLowerCase() === args.name.toLowerCase() && t.local_url === args.localUrl && String(t.pop_id) === args.popId,
+          (t) => String(t.name).toLowerCase() === args.name.toLowerCase() && t.local_url === args.localUrl && String(t.pop_id) === args.popId,
         ),
     );
     const id = String(created.id);
@@ -116,13 +116,8 @@ export const tunnel = defineResource({
 
   async read(ctx, id, prior) {
     const tunnelId = tunnelIdOf(TOKEN, id);
-    let raw: TunnelWire;
-    try {
-      raw = await ctx.client.get(`/link/tunnels/${tunnelId}`, { schema: tunnelWire, signal: ctx.signal });
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/link/tunnels/${tunnelId}`, { schema: tunnelWire, signal: ctx.signal });
+    if (!raw) return undefined;
     const state = toState(raw);
     if (prior.credential && prior.credentialIssuedAt && state.credentialIssuedAt && state.credentialIssuedAt !== prior.credentialIssuedAt) {
       ctx.log("warning", `the credential of tunnel ${tunnelId} was rotated outside this program, so the one in the state no longer works; change credentialRotation to issue a new one`);
@@ -136,9 +131,8 @@ export const tunnel = defineResource({
     // fails after the patch, the whole update fails, so the next `up` patches (idempotently)
     // and rotates again.
     let state: TunnelState = { ...olds, ...news };
-    const patchKeys = PATCHABLE.filter((k) => changed.includes(k));
-    if (patchKeys.length > 0) {
-      state = toState(await ctx.client.patch(`/link/tunnels/${tunnelId}`, body(tunnelArgs, { ...news, popId2: news.popId2 ?? null }, patchKeys), { schema: tunnelWire, signal: ctx.signal }));
+    if (api.patchKeys(changed).length > 0) {
+      state = toState(await ctx.client.patch(`/link/tunnels/${tunnelId}`, api.patchBody(news, changed), { schema: tunnelWire, signal: ctx.signal }));
     }
     if (changed.includes("credentialRotation")) state = toState(await rotate(ctx, tunnelId));
     return state;

@@ -1,18 +1,20 @@
 import { z } from "zod";
-import { wireTimestamp } from "../../framework/wire";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { STRING_ID, childIdOf, stringRef } from "./fields";
+import { STRING_ID, childIdOf, mailModel, stringRef } from "./fields";
 import { findMailbox } from "./mailbox";
+import { domainWire } from "./domain";
 
 const TOKEN = "nsp:mail:AppPassword";
 
+// There is no change in place: every input replaces the password.
 const appPasswordArgs = z.object({
-  mailboxId: stringRef("Id of the mailbox (`nsp:mail:Mailbox`)."),
-  label: z.string().max(64, "must be at most 64 characters").optional().meta({ description: "What the password is for, such as `phone`." }),
+  mailboxId: stringRef("Id of the mailbox (`nsp:mail:Mailbox`).").meta({ create: true, replace: true }),
+  label: z.string().max(64, "must be at most 64 characters").optional().meta({ description: "What the password is for, such as `phone`.", create: true, replace: true }),
 });
 
 const appPasswordState = z.object({
-  domainId: z.string().meta({ description: "Id of the mailbox's mail domain." }),
+  // Found by looking for the mailbox in the account's domains (an app password does not say it).
+  domainId: z.string().meta({ description: "Id of the mailbox's mail domain.", local: true }),
   password: z
     .string()
     .nullable()
@@ -20,16 +22,16 @@ const appPasswordState = z.object({
     .meta({
       description:
         "The password, for a mail client's IMAP/SMTP log-in. The API shows it only when it is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
+      secret: true,
+      oneTime: true,
     }),
   createdAt: z.string().meta({ description: "When the password was created." }),
 });
 
-type AppPasswordState = z.output<typeof appPasswordArgs> & z.output<typeof appPasswordState>;
-
-const appPasswordWire = z.looseObject({ id: z.string(), label: z.string().nullable().optional(), created_at: wireTimestamp, password: z.string().optional() });
-type AppPasswordWire = z.output<typeof appPasswordWire>;
-const mailboxWithPasswords = z.looseObject({ id: z.string(), app_passwords: z.array(appPasswordWire).optional() });
-const domainWire = z.looseObject({ id: z.number().int() });
+const api = mailModel(appPasswordArgs, appPasswordState, z.string());
+type AppPasswordWire = z.output<typeof api.wire>;
+// A mailbox lists its app passwords (there is no GET of one).
+const mailboxWithPasswords = z.looseObject({ app_passwords: z.array(api.wire).optional() });
 
 const idOf = (id: string, mailboxId?: string) => {
   const { parent, child } = childIdOf(TOKEN, id, "<mailboxId>/<appPasswordId>", STRING_ID, STRING_ID, mailboxId);
@@ -54,10 +56,11 @@ async function locateMailbox(ctx: OperationContext, mailboxId: string, domainHin
   return undefined;
 }
 
-function toState(mailboxId: string, domainId: string, raw: AppPasswordWire) {
-  const state: AppPasswordState = { mailboxId, domainId, createdAt: raw.created_at, password: raw.password ?? null };
-  if (raw.label !== null && raw.label !== undefined) state.label = raw.label;
-  return { id: raw.id, state };
+function toState(domainId: string, raw: AppPasswordWire) {
+  const { id, state } = api.toResult(raw);
+  // An unlabelled password has no label in the state (not null), as the program wrote it.
+  const { label, ...rest } = state;
+  return { id, state: { ...rest, ...(label != null ? { label } : {}), domainId, password: state.password ?? null } };
 }
 
 export const appPassword = defineResource({
@@ -66,19 +69,16 @@ export const appPassword = defineResource({
     "An application password of a mailbox, for mail clients (IMAP, SMTP). The password is returned once, when it is created, and kept as a secret output. There is no change in place: a new label makes a new password.",
   args: appPasswordArgs,
   state: appPasswordState,
-  replaceOnChanges: ["mailboxId", "label"],
-  secrets: ["password"],
-  oneTime: ["password"],
   importId: "<mailboxId>/<appPasswordId>",
 
   async create(ctx, args) {
     const created = await ctx.client.post(
       `/mail/mailboxes/${encodeURIComponent(args.mailboxId)}/apppasswords`,
-      { mailbox_id: args.mailboxId, ...(args.label !== undefined ? { label: args.label } : {}) },
-      { schema: appPasswordWire, signal: ctx.signal },
+      api.createBody(args),
+      { schema: api.wire, signal: ctx.signal },
     );
     const located = await locateMailbox(ctx, args.mailboxId);
-    return toState(args.mailboxId, located?.domainId ?? "", created);
+    return toState(located?.domainId ?? "", created);
   },
 
   async read(ctx, id, prior) {
@@ -86,7 +86,7 @@ export const appPassword = defineResource({
     const located = await locateMailbox(ctx, mailboxId, prior.domainId);
     if (!located) return undefined;
     const found = mailboxWithPasswords.parse(located.mailbox).app_passwords?.find((p) => p.id === passwordId);
-    return found ? toState(mailboxId, located.domainId, found) : undefined;
+    return found ? toState(located.domainId, found) : undefined;
   },
 
   async delete(ctx, id, olds) {

@@ -1,29 +1,28 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { email } from "./fields";
+import { email, mailModel } from "./fields";
 
 const TOKEN = "nsp:mail:Destination";
 
 const destinationArgs = z.object({
-  addr: email.meta({ description: "The address mail may be forwarded to. Stored lower-case; the API sends it a confirmation link." }),
+  addr: email.meta({ description: "The address mail may be forwarded to. Stored lower-case; the API sends it a confirmation link.", create: true, replace: true }),
 });
 
 const destinationState = z.object({
-  destinationId: z.string().meta({ description: "The API's id of the destination." }),
+  destinationId: z.string().meta({ description: "The API's id of the destination.", wire: "id" }),
   confirmed: z.boolean().meta({ description: "Whether the owner of the address has followed the confirmation link; routes forward to it only once it is confirmed." }),
   confirmedAt: z.string().nullable().optional().meta({ description: "When the address was confirmed." }),
   createdAt: z.string().meta({ description: "When the destination was added." }),
 });
 
-const destinationProperties = destinationArgs.extend(destinationState.shape);
-type DestinationState = z.output<typeof destinationProperties>;
+const api = mailModel(destinationArgs, destinationState, z.string());
 
-const destinationWire = z.looseObject({ id: z.string(), addr: z.string() });
-type DestinationWire = z.output<typeof destinationWire>;
-
-const toState = (raw: DestinationWire) => ({ id: raw.addr, state: { ...(fromWire(destinationProperties, raw) as DestinationState), destinationId: raw.id } });
+// The resource is known by its address (the API's delete takes it), not by the API's id.
+const toState = (raw: Record<string, unknown>) => {
+  const state = api.toState(raw);
+  return { id: state.addr, state };
+};
 
 function addrOf(id: string): string {
   const parsed = email.safeParse(id);
@@ -37,16 +36,15 @@ export const destination = defineResource({
     "An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.",
   args: destinationArgs,
   state: destinationState,
-  replaceOnChanges: ["addr"],
   importId: "<addr>",
 
   async create(ctx, args) {
     const created = await createOnce(
       ctx,
       `destination ${args.addr}`,
-      () => ctx.client.post("/mail/destinations", { addr: args.addr }, { schema: destinationWire, signal: ctx.signal }),
+      () => ctx.client.post("/mail/destinations", api.createBody(args), { schema: api.wire, signal: ctx.signal }),
       // An address is one destination per account: the natural key.
-      async () => (await ctx.client.listAll("/mail/destinations", { itemSchema: destinationWire, signal: ctx.signal })).find((d) => d.addr === args.addr),
+      async () => (await ctx.client.listAll("/mail/destinations", { itemSchema: api.wire, signal: ctx.signal })).find((d) => d.addr === args.addr),
     );
     return toState(created);
   },
@@ -54,8 +52,8 @@ export const destination = defineResource({
   // There is no GET of one destination: it is found in the account's list.
   async read(ctx, id) {
     const addr = addrOf(id);
-    const all = await ctx.client.listAll("/mail/destinations", { itemSchema: destinationWire, signal: ctx.signal });
-    const found = all.find((d) => d.addr.toLowerCase() === addr);
+    const all = await ctx.client.listAll("/mail/destinations", { itemSchema: api.wire, signal: ctx.signal });
+    const found = all.find((d) => String(d.addr).toLowerCase() === addr);
     return found ? toState(found) : undefined;
   },
 

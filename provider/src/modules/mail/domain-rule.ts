@@ -1,49 +1,48 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { NUMERIC_ID, childIdOf, email } from "./fields";
+import { NUMERIC_ID, childIdOf, email, findInList, mailModel } from "./fields";
 
 const TOKEN = "nsp:mail:DomainRule";
 const KINDS = ["forward_copy", "reject_sender", "quarantine_sender", "relay_rcpt"] as const;
 const RELAY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/;
 
 const ruleArgs = z.object({
-  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`)."),
+  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
   kind: z
     .enum(KINDS)
     .meta({
       description:
         "`forward_copy` sends a copy of matching mail to `target` (an address); `reject_sender` and `quarantine_sender` refuse or hold mail from matching senders (no `target`); `relay_rcpt` hands matching recipients' mail to the relay host in `target`.",
+      create: true,
+      patch: true,
     }),
   pattern: z
     .string()
     .trim()
     .toLowerCase()
     .pipe(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters").regex(/^\S+$/, "must not contain spaces"))
-    .meta({ description: "Addresses the rule matches: an address, a wildcard such as `*@example.net`, or a domain. Stored lower-case." }),
+    .meta({ description: "Addresses the rule matches: an address, a wildcard such as `*@example.net`, or a domain. Stored lower-case.", create: true, patch: true }),
   target: z
     .string()
     .trim()
     .toLowerCase()
     .nullable()
     .optional()
-    .meta({ description: "The copy's address (`forward_copy`) or the relay host with an optional port (`relay_rcpt`, such as `relay.example.net:2525`); unset for the other kinds." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the rule applies." }),
+    .meta({
+      description: "The copy's address (`forward_copy`) or the relay host with an optional port (`relay_rcpt`, such as `relay.example.net:2525`); unset for the other kinds.",
+      create: true,
+      patch: true,
+    }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the rule applies.", create: true, patch: true }),
 });
 
 const ruleState = z.object({
   createdAt: z.string().meta({ description: "When the rule was created." }),
 });
 
-const ruleProperties = ruleArgs.extend(ruleState.shape);
-type RuleState = z.output<typeof ruleProperties>;
-
-const ruleWire = z.looseObject({ id: z.number().int(), domain_id: z.number().int(), kind: z.string(), pattern: z.string(), target: z.string().nullable().optional() });
-type RuleWire = z.output<typeof ruleWire>;
-
-const toState = (raw: RuleWire) => ({ id: String(raw.id), state: fromWire(ruleProperties, raw) as RuleState });
+const api = mailModel(ruleArgs, ruleState, z.number().int());
 const idOf = (id: string, domainId?: string) => {
   const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<ruleId>", NUMERIC_ID, NUMERIC_ID, domainId);
   return { domainId: parent, ruleId: child };
@@ -61,7 +60,6 @@ export const domainRule = defineResource({
   description: "A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.",
   args: ruleArgs,
   state: ruleState,
-  replaceOnChanges: ["domainId"],
   importId: "<domainId>/<ruleId>",
 
   check(args) {
@@ -87,36 +85,27 @@ export const domainRule = defineResource({
     const created = await createOnce(
       ctx,
       `${args.kind} rule ${args.pattern}`,
-      () => ctx.client.post(path, body(ruleArgs, args, ["kind", "pattern", "target", "enabled"]), { schema: ruleWire, signal: ctx.signal }),
+      () => ctx.client.post(path, api.createBody(args), { schema: api.wire, signal: ctx.signal }),
       // Kind, pattern and target identify a rule (like a record's name, type and content).
-      async () =>
-        (await ctx.client.listAll(path, { itemSchema: ruleWire, signal: ctx.signal })).find((r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null)),
+      () => findInList(ctx, path, api.wire, (r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null)),
     );
-    return toState(created);
+    return api.toResult(created);
   },
 
   // There is no GET of one rule: it is found in its domain's list.
   async read(ctx, id, prior) {
     const { domainId, ruleId } = idOf(id, prior.domainId);
-    try {
-      const rules = await ctx.client.listAll(`/mail/domains/${domainId}/rules`, { itemSchema: ruleWire, signal: ctx.signal });
-      const found = rules.find((r) => String(r.id) === ruleId);
-      return found ? toState(found) : undefined;
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const found = await findInList(ctx, `/mail/domains/${domainId}/rules`, api.wire, (r) => String(r.id) === ruleId);
+    return found && api.toResult(found);
   },
 
   async update(ctx, id, news, olds, changedInputs) {
     const { ruleId } = idOf(id, olds.domainId);
-    const changed = (["kind", "pattern", "target", "enabled"] as const).filter((k) => changedInputs.includes(k));
-    if (changed.length === 0) return { ...olds, ...news };
+    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
     // "Same body" as the create, where kind and pattern are required: they always go along, and
     // the target too, since whether it is allowed depends on the kind.
-    const keys = [...new Set(["kind" as const, "pattern" as const, "target" as const, ...changed])];
-    const patch = body(ruleArgs, { ...news, target: news.target ?? null }, keys);
-    return toState(await ctx.client.patch(`/mail/domainrules/${ruleId}`, patch, { schema: ruleWire, signal: ctx.signal })).state;
+    const patch = api.patchBody(news, [...new Set(["kind", "pattern", "target", ...changedInputs])]);
+    return api.toResult(await ctx.client.patch(`/mail/domainrules/${ruleId}`, patch, { schema: api.wire, signal: ctx.signal })).state;
   },
 
   async delete(ctx, id, olds) {

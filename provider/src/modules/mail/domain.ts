@@ -1,29 +1,36 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
 import { explainConflict } from "../../framework/adoption";
-import { domainName, email, numericIdOf, quotaBytes, stringRef } from "./fields";
+import { domainName, email, mailModel, numericIdOf, quotaBytes, settingsAfterCreate, stringRef } from "./fields";
 
 const TOKEN = "nsp:mail:Domain";
 export const MAIL_MODES = ["mailbox", "forward", "both"] as const;
 
+// The create body names the domain and where it lives; its settings are set by a patch.
 const domainArgs = z.object({
-  name: domainName.meta({ description: "The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot." }),
+  name: domainName.meta({ description: "The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot.", create: true, replace: true }),
   zoneId: idRef(
     "Id of the hosted zone (`nsp:dns:Zone`) that holds the domain; the domain's records (MX, SPF, DKIM, DMARC, TLS policy) are published into it. Without it nothing is published and `records` lists what to add at the zone's DNS provider.",
-  ).optional(),
-  zoneName: domainName
+  )
     .optional()
-    .meta({ description: "Name of the zone that holds the domain. With `zoneId` it must be that zone's name (the API fills it in when unset); without, it defaults to `name`." }),
-  serverId: stringRef("Id of a BYO mail server (`nsp:mail:Server`) that serves the domain; unset, the domain is served by the service's own nodes.").optional(),
-  mode: z.enum(MAIL_MODES).default("mailbox").meta({ description: "`mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the domain accepts mail." }),
-  catchAll: email.nullable().optional().meta({ description: "Address that receives mail for unknown local parts; unset (or null) turns catch-all off." }),
-  defaultQuotaBytes: quotaBytes.optional().meta({ description: "Quota of new mailboxes, in bytes (1 MiB to 1 TiB); the API's default (5 GiB) when unset." }),
-  dmarcPolicy: z.enum(["none", "quarantine", "reject"]).default("none").meta({ description: "Policy published in the domain's DMARC record." }),
-  backupEnabled: z.boolean().default(false).meta({ description: "Whether messages are kept in an encrypted backup copy." }),
+    .meta({ create: true, replace: true }),
+  zoneName: domainName.optional().meta({
+    description: "Name of the zone that holds the domain. With `zoneId` it must be that zone's name (the API fills it in when unset); without, it defaults to `name`.",
+    create: true,
+    replace: true,
+  }),
+  serverId: stringRef("Id of a BYO mail server (`nsp:mail:Server`) that serves the domain; unset, the domain is served by the service's own nodes.")
+    .optional()
+    .meta({ create: true, replace: true }),
+  mode: z.enum(MAIL_MODES).default("mailbox").meta({ description: "`mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both.", create: true, patch: true }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the domain accepts mail.", patch: true }),
+  catchAll: email.nullable().optional().meta({ description: "Address that receives mail for unknown local parts; unset (or null) turns catch-all off.", patch: true }),
+  // The API cannot unset the default quota; dropping it from the program leaves the last value.
+  defaultQuotaBytes: quotaBytes.optional().meta({ description: "Quota of new mailboxes, in bytes (1 MiB to 1 TiB); the API's default (5 GiB) when unset.", patch: true }),
+  dmarcPolicy: z.enum(["none", "quarantine", "reject"]).default("none").meta({ description: "Policy published in the domain's DMARC record.", patch: true }),
+  backupEnabled: z.boolean().default(false).meta({ description: "Whether messages are kept in an encrypted backup copy.", patch: true }),
 });
 
 const recordShape = z
@@ -33,7 +40,11 @@ const recordShape = z
     type: z.string().meta({ description: "Record type (`MX`, `TXT`, `CNAME`)." }),
     content: z.string().meta({ description: "Record content." }),
     ttl: z.number().int().meta({ description: "Time to live in seconds." }),
-    recordId: z.string().nullable().optional().meta({ description: "Id of the record in the hosted zone (`nsp:dns:Record` import id `<zoneId>/<recordId>`); null when not published." }),
+    recordId: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Id of the record in the hosted zone (`nsp:dns:Record` import id `<zoneId>/<recordId>`); null when not published.", wireInteger: true }),
     status: z
       .string()
       .meta({ description: "`published`, `missing`, `modified` or `not_published` for a domain on the service's nodes; for a BYO domain the last check's result (`unchecked`, `ok`, `missing`, `mismatch`)." }),
@@ -49,15 +60,10 @@ const domainState = z.object({
 });
 
 export const domainProperties = domainArgs.extend(domainState.shape);
-type DomainState = z.output<typeof domainProperties>;
 
-const domainWire = z.looseObject({ id: z.number().int(), name: z.string(), records: z.array(z.looseObject({ kind: z.string() })) });
-type DomainWire = z.output<typeof domainWire>;
-
-const PATCHABLE = ["enabled", "catchAll", "mode", "defaultQuotaBytes", "dmarcPolicy", "backupEnabled"] as const;
-const CREATE = ["zoneId", "serverId", "name", "zoneName", "mode"] as const;
-
-const toState = (raw: DomainWire) => ({ id: String(raw.id), state: fromWire(domainProperties, raw) as DomainState });
+const api = mailModel(domainArgs, domainState, z.number().int());
+/** A mail domain as the API returns it, every field the resource declares. */
+export const domainWire = api.wire as z.ZodType<z.output<typeof api.wire> & { name: string }>;
 const domainIdOf = (id: string) => numericIdOf(TOKEN, id, "<domainId>");
 
 const zoneWire = z.looseObject({ name: z.string() });
@@ -109,7 +115,6 @@ export const domain = defineResource({
     "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.",
   args: domainArgs,
   state: domainState,
-  replaceOnChanges: ["name", "zoneId", "zoneName", "serverId"],
   // A name is one mail domain per account, so a replacement with the same name waits for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
   importId: "<domainId>",
@@ -126,42 +131,30 @@ export const domain = defineResource({
 
   async create(ctx, args) {
     await warnAboutMailRecordsInPlace(ctx, args);
-    const existing = async () => (await ctx.client.listAll("/mail/domains", { itemSchema: domainWire, signal: ctx.signal })).find((d) => d.name === args.name);
+    const existing = async () => (await ctx.client.listAll("/mail/domains", { itemSchema: api.wire, signal: ctx.signal })).find((d) => d.name === args.name);
     const created = await createOnce(
       ctx,
       `mail domain ${args.name}`,
-      () => ctx.client.post("/mail/domains", body(domainArgs, args, CREATE), { schema: domainWire, signal: ctx.signal }),
+      () => ctx.client.post("/mail/domains", api.createBody(args), { schema: api.wire, signal: ctx.signal }),
       // A name is one mail domain per account: the natural key.
       existing,
     ).catch((e: unknown) => explainConflict(ctx, "nsp:mail:Domain", `mail domain ${args.name}`, e, existing));
-    ctx.progress(String(created.id), toState(created).state);
-    // The create body has no settings; values other than the API's defaults take a patch.
-    const settings = PATCHABLE.filter((k) => {
-      if (k === "mode") return false;
-      if (k === "enabled") return !args.enabled;
-      if (k === "dmarcPolicy") return args.dmarcPolicy !== "none";
-      if (k === "backupEnabled") return args.backupEnabled;
-      return args[k] !== undefined && args[k] !== null;
-    });
-    if (settings.length === 0) return toState(created);
-    return toState(await ctx.client.patch(`/mail/domains/${created.id}`, body(domainArgs, args, settings), { schema: domainWire, signal: ctx.signal }));
+    const current = api.toResult(created);
+    ctx.progress(current.id, current.state);
+    const settings = settingsAfterCreate(domainArgs, args, current.state);
+    if (settings.length === 0) return current;
+    return api.toResult(await ctx.client.patch(`/mail/domains/${current.id}`, api.patchBody(args, settings), { schema: api.wire, signal: ctx.signal }));
   },
 
   async read(ctx, id) {
-    try {
-      return toState(await ctx.client.get(`/mail/domains/${domainIdOf(id)}`, { schema: domainWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const found = await ctx.client.getOrUndefined(`/mail/domains/${domainIdOf(id)}`, { schema: api.wire, signal: ctx.signal });
+    return found && api.toResult(found);
   },
 
   async update(ctx, id, news, olds, changedInputs) {
-    // The API cannot unset the default quota; dropping it from the program leaves the last value.
-    const changed = PATCHABLE.filter((k) => changedInputs.includes(k) && !(k === "defaultQuotaBytes" && news[k] === undefined));
-    if (changed.length === 0) return { ...olds, ...news };
-    const patch = body(domainArgs, { ...news, catchAll: news.catchAll ?? null }, changed);
-    return toState(await ctx.client.patch(`/mail/domains/${domainIdOf(id)}`, patch, { schema: domainWire, signal: ctx.signal })).state;
+    const patch = api.patchBody(news, changedInputs);
+    if (Object.keys(patch).length === 0) return { ...olds, ...news };
+    return api.toResult(await ctx.client.patch(`/mail/domains/${domainIdOf(id)}`, patch, { schema: api.wire, signal: ctx.signal })).state;
   },
 
   async delete(ctx, id) {

@@ -1,6 +1,10 @@
 // Property schemas and id parsing shared by the mail resources, so a local part or an address is
 // validated the same way everywhere, and a malformed id is a clear error instead of a request.
 import { z } from "zod";
+import { isNotFound } from "../../client";
+import type { OperationContext } from "../../framework/definition";
+import { deepEqual } from "../../framework/diff";
+import { keysWithRole, wireModel } from "../../framework/fields";
 
 export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
 /** Ids the API gives as strings (servers, mailboxes, groups, app passwords): opaque, no `/` or spaces. */
@@ -70,4 +74,40 @@ export function childIdOf(token: string, id: string, form: string, parent: RegEx
     return { parent: knownParent, child: id };
   }
   throw new Error(`${token}: id "${id}" must have the form ${form}`);
+}
+
+type Shape = z.ZodRawShape;
+type Raw = Record<string, unknown> & { id: string | number };
+
+/**
+ * The resource's wire model (see wireModel) with the API's type of the object's id, and the
+ * `{ id, state }` of a validated response.
+ */
+export function mailModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>, state: z.ZodObject<S>, id: z.ZodType<string | number>) {
+  const api = wireModel(args, state, { id });
+  return { ...api, wire: api.wire as z.ZodType<Raw>, toResult: (raw: Raw) => ({ id: String(raw.id), state: api.toState(raw) }) };
+}
+
+/**
+ * The first object of a list that `matches`. Most mail objects have no GET of one, so a Read
+ * finds them in their domain's list; a domain that is gone answers its list with `not_found`,
+ * and its objects went with it.
+ */
+export async function findInList<T>(ctx: OperationContext, listPath: string, schema: z.ZodType<T>, matches: (item: T) => boolean): Promise<T | undefined> {
+  try {
+    return (await ctx.client.listAll(listPath, { itemSchema: schema, signal: ctx.signal })).find(matches);
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The patch-only inputs the program sets to something else than what the create answered: the
+ * create body has no place for them, so they take a patch right after.
+ */
+export function settingsAfterCreate(args: z.ZodObject, values: Record<string, unknown>, created: Record<string, unknown>): string[] {
+  const shape = args.shape as Record<string, z.ZodType>;
+  const createKeys = new Set(keysWithRole(shape, "create"));
+  return keysWithRole(shape, "patch").filter((k) => !createKeys.has(k) && values[k] !== undefined && !deepEqual(values[k], created[k]));
 }

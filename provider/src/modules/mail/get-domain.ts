@@ -2,10 +2,9 @@ import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
 import { checkNameOrId, findByNameOrId, nameOrIdArgs } from "../../framework/lookup";
 import { fromWire } from "../../framework/wire";
-import { domainProperties } from "./domain";
+import { domainProperties, domainWire } from "./domain";
 
 const TOKEN = "nsp:mail:getDomain";
-const domainWire = z.looseObject({ id: z.number().int(), name: z.string() });
 const domainResult = domainProperties.extend({ id: z.string().meta({ description: "Mail domain id." }) });
 
 export const getDomain = defineFunction({

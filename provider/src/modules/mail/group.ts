@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { NUMERIC_ID, STRING_ID, childIdOf, email, localPart } from "./fields";
+import { NUMERIC_ID, STRING_ID, childIdOf, email, findInList, localPart, mailModel } from "./fields";
 
 const TOKEN = "nsp:mail:Group";
 const MAX_MEMBERS = 1000;
@@ -15,22 +14,38 @@ const member = z
   })
   .meta({ typeName: "MailGroupMember", description: "One member of a group." });
 
+// Every field the API takes is sent on create and on patch.
 const groupArgs = z.object({
-  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`)."),
-  localPart: localPart.meta({ description: "The group's local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes. Changes in place." }),
-  name: z.string().max(128, "must be at most 128 characters").optional().meta({ description: "Name of the group; the API uses the local part when unset." }),
-  members: z.array(member).max(MAX_MEMBERS, `must have at most ${MAX_MEMBERS} items`).default([]).meta({ description: `Who receives the group's mail, at most ${MAX_MEMBERS}.` }),
-  allowExternalSenders: z.boolean().default(false).meta({ description: "Whether senders outside the organisation may write to the group." }),
-  membersCanSend: z.boolean().default(true).meta({ description: "Whether members may send to the group." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the group delivers." }),
-  archive: z.boolean().default(false).meta({ description: "Whether the group's mail is archived." }),
-  posting: z.enum(["anyone", "org", "members"]).default("members").meta({ description: "Who may post: `anyone`, the organisation (`org`), or `members`." }),
-  replyTo: z.enum(["sender", "group"]).default("sender").meta({ description: "Where replies go: to the `sender` or to the `group`." }),
-  subjectTag: z.string().max(32, "must be at most 32 characters").nullable().optional().meta({ description: "Tag put before the subject, such as `[team]`." }),
-  replaceAlias: z
-    .boolean()
+  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
+  localPart: localPart.meta({
+    description: "The group's local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes. Changes in place.",
+    create: true,
+    patch: true,
+  }),
+  name: z.string().max(128, "must be at most 128 characters").optional().meta({ description: "Name of the group; the API uses the local part when unset.", create: true, patch: true }),
+  members: z
+    .array(member)
+    .max(MAX_MEMBERS, `must have at most ${MAX_MEMBERS} items`)
+    .default([])
+    .meta({ description: `Who receives the group's mail, at most ${MAX_MEMBERS}.`, create: true, patch: true }),
+  allowExternalSenders: z.boolean().default(false).meta({ description: "Whether senders outside the organisation may write to the group.", create: true, patch: true }),
+  membersCanSend: z.boolean().default(true).meta({ description: "Whether members may send to the group.", create: true, patch: true }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the group delivers.", create: true, patch: true }),
+  archive: z.boolean().default(false).meta({ description: "Whether the group's mail is archived.", create: true, patch: true }),
+  posting: z.enum(["anyone", "org", "members"]).default("members").meta({ description: "Who may post: `anyone`, the organisation (`org`), or `members`.", create: true, patch: true }),
+  replyTo: z.enum(["sender", "group"]).default("sender").meta({ description: "Where replies go: to the `sender` or to the `group`.", create: true, patch: true }),
+  subjectTag: z
+    .string()
+    .max(32, "must be at most 32 characters")
+    .nullable()
     .optional()
-    .meta({ description: "When an alias already holds the local part, replace (delete) it instead of failing. Sent with the create and with a rename; the API does not return it." }),
+    .meta({ description: "Tag put before the subject, such as `[team]`.", create: true, patch: true }),
+  replaceAlias: z.boolean().optional().meta({
+    description: "When an alias already holds the local part, replace (delete) it instead of failing. Sent with the create and with a rename; the API does not return it.",
+    create: true,
+    patch: true,
+    writeOnly: true,
+  }),
 });
 
 const groupState = z.object({
@@ -38,15 +53,7 @@ const groupState = z.object({
   createdAt: z.string().meta({ description: "When the group was created." }),
 });
 
-const groupProperties = groupArgs.extend(groupState.shape);
-type GroupState = z.output<typeof groupProperties>;
-
-const groupWire = z.looseObject({ id: z.string(), domain_id: z.number().int(), local_part: z.string() });
-type GroupWire = z.output<typeof groupWire>;
-
-const FIELDS = ["localPart", "name", "members", "allowExternalSenders", "membersCanSend", "enabled", "archive", "posting", "replyTo", "subjectTag"] as const;
-
-const toState = (raw: GroupWire) => ({ id: raw.id, state: fromWire(groupProperties, raw) as GroupState });
+const api = mailModel(groupArgs, groupState, z.string());
 const idOf = (id: string, domainId?: string) => {
   const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<groupId>", NUMERIC_ID, STRING_ID, domainId);
   return { domainId: parent, groupId: child };
@@ -58,8 +65,6 @@ export const group = defineResource({
   description: "A mail group (distribution list) in a mail domain: mail to its address goes to every member.",
   args: groupArgs,
   state: groupState,
-  replaceOnChanges: ["domainId"],
-  writeOnly: ["replaceAlias"],
   importId: "<domainId>/<groupId>",
 
   check(args) {
@@ -78,34 +83,31 @@ export const group = defineResource({
     const created = await createOnce(
       ctx,
       `group ${args.localPart}`,
-      () => ctx.client.post(path, body(groupArgs, args, [...FIELDS, "replaceAlias"]), { schema: groupWire, signal: ctx.signal }),
+      () => ctx.client.post(path, api.createBody(args), { schema: api.wire, signal: ctx.signal }),
       // A local part names one group in its domain: the natural key.
-      async () => (await ctx.client.listAll(path, { itemSchema: groupWire, signal: ctx.signal })).find((g) => g.local_part === args.localPart),
+      () => findInList(ctx, path, api.wire, (g) => g.local_part === args.localPart),
     );
-    return toState(created);
+    return api.toResult(created);
   },
 
   // There is no GET of one group: it is found in its domain's list.
   async read(ctx, id, prior) {
     const { domainId, groupId } = idOf(id, prior.domainId);
-    try {
-      const groups = await ctx.client.listAll(`/mail/domains/${domainId}/groups`, { itemSchema: groupWire, signal: ctx.signal });
-      const found = groups.find((g) => g.id === groupId);
-      return found ? toState(found) : undefined;
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const found = await findInList(ctx, `/mail/domains/${domainId}/groups`, api.wire, (g) => g.id === groupId);
+    return found && api.toResult(found);
   },
 
   async update(ctx, id, news, olds, changedInputs) {
     const { groupId } = idOf(id, olds.domainId);
-    const changed = FIELDS.filter((k) => changedInputs.includes(k));
+    // replaceAlias alone changes nothing the API keeps; it goes along with a patch when set.
+    const changed = api.patchKeys(changedInputs).filter((k) => k !== "replaceAlias");
     if (changed.length === 0) return { ...olds, ...news };
     // The API lists local_part as required in the patch body, so it is always sent.
-    const keys = [...new Set(["localPart" as const, ...changed]), ...(news.replaceAlias ? (["replaceAlias"] as const) : [])];
-    const values = { ...news, name: news.name ?? null, subjectTag: news.subjectTag ?? null };
-    return toState(await ctx.client.patch(groupPath(groupId), body(groupArgs, values, keys), { schema: groupWire, signal: ctx.signal })).state;
+    const keys = ["localPart", ...changed, ...(news.replaceAlias ? ["replaceAlias"] : [])];
+    const patch = api.patchBody(news, keys);
+    // A name the program stops setting is cleared (the API then uses the local part).
+    if (changed.includes("name") && news.name === undefined) patch.name = null;
+    return api.toResult(await ctx.client.patch(groupPath(groupId), patch, { schema: api.wire, signal: ctx.signal })).state;
   },
 
   async delete(ctx, id, olds) {

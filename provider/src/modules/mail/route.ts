@@ -1,16 +1,24 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
-import { email, localPart } from "./fields";
+import { wireModel } from "../../framework/fields";
+import { idRef } from "../../framework/wire";
+import { email, findInList, localPart } from "./fields";
 
 const TOKEN = "nsp:mail:Route";
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 
 const routeArgs = z.object({
-  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `forward` or `both`."),
-  localPart: localPart.meta({ description: "The local part whose mail is forwarded. Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes." }),
-  dest: email.meta({ description: "Where the mail goes: an address added as an `nsp:mail:Destination` (use `dest: destination.addr`, so the destination is created first and deleted last)." }),
+  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `forward` or `both`.").meta({ replace: true }),
+  localPart: localPart.meta({
+    description: "The local part whose mail is forwarded. Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.",
+    create: true,
+    replace: true,
+  }),
+  // The PUT that creates a route also changes its destination, with the same body.
+  dest: email.meta({
+    description: "Where the mail goes: an address added as an `nsp:mail:Destination` (use `dest: destination.addr`, so the destination is created first and deleted last).",
+    create: true,
+  }),
 });
 
 const routeState = z.object({
@@ -20,13 +28,13 @@ const routeState = z.object({
   updatedAt: z.string().optional().meta({ description: "When the route last changed." }),
 });
 
-const routeProperties = routeArgs.extend(routeState.shape);
-type RouteState = z.output<typeof routeProperties>;
+const api = wireModel(routeArgs, routeState);
 
-const routeWire = z.looseObject({ domain_id: z.number().int(), local_part: z.string(), dest: z.string() });
-type RouteWire = z.output<typeof routeWire>;
-
-const toState = (raw: RouteWire) => ({ id: `${raw.domain_id}/${raw.local_part}`, state: fromWire(routeProperties, raw) as RouteState });
+// A route has no id of its own: its domain and local part name it.
+const toState = (raw: Record<string, unknown>) => {
+  const state = api.toState(raw);
+  return { id: `${state.domainId}/${state.localPart}`, state };
+};
 
 function idOf(id: string): { domainId: string; local: string } {
   const m = /^([1-9][0-9]{0,15})\/(.+)$/.exec(id);
@@ -35,8 +43,8 @@ function idOf(id: string): { domainId: string; local: string } {
   return { domainId: m[1] as string, local };
 }
 
-function put(ctx: OperationContext, domainId: string, localPart: string, dest: string) {
-  return ctx.client.put(`/mail/domains/${domainId}/routes`, { local_part: localPart, dest }, { schema: routeWire, signal: ctx.signal });
+function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {
+  return ctx.client.put(`/mail/domains/${args.domainId}/routes`, api.createBody(args), { schema: api.wire, signal: ctx.signal });
 }
 
 export const route = defineResource({
@@ -45,29 +53,22 @@ export const route = defineResource({
     "Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.",
   args: routeArgs,
   state: routeState,
-  replaceOnChanges: ["domainId", "localPart"],
   importId: "<domainId>/<localPart>",
 
   async create(ctx, args) {
-    return toState(await put(ctx, args.domainId, args.localPart, args.dest));
+    return toState(await put(ctx, args));
   },
 
   // There is no GET of one route: it is found in its domain's list.
   async read(ctx, id) {
     const { domainId, local } = idOf(id);
-    try {
-      const routes = await ctx.client.listAll(`/mail/domains/${domainId}/routes`, { itemSchema: routeWire, signal: ctx.signal });
-      const found = routes.find((r) => r.local_part === local);
-      return found ? toState(found) : undefined;
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const found = await findInList(ctx, `/mail/domains/${domainId}/routes`, api.wire, (r) => r.local_part === local);
+    return found && toState(found);
   },
 
   async update(ctx, id, news) {
     const { domainId, local } = idOf(id);
-    return toState(await put(ctx, domainId, local, news.dest)).state;
+    return toState(await put(ctx, { ...news, domainId, localPart: local })).state;
   },
 
   async delete(ctx, id) {

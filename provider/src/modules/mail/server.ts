@@ -2,28 +2,30 @@ import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
-import { body, fromWire } from "../../framework/wire";
-import { isNotFound } from "../../client";
-import { STRING_ID } from "./fields";
+import { isApiError } from "../../client";
+import { STRING_ID, mailModel } from "./fields";
+import { domainWire } from "./domain";
 
 const TOKEN = "nsp:mail:Server";
 
+// The API has no patch for servers: a change replaces the server.
 const serverArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ description: "Name of the server, for people." }),
-  ip4: z.string().trim().refine(isIPv4, "must be an IPv4 address").meta({ description: "IPv4 address the server sends and receives mail from." }),
+  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ description: "Name of the server, for people.", create: true, replace: true }),
+  ip4: z.string().trim().refine(isIPv4, "must be an IPv4 address").meta({ description: "IPv4 address the server sends and receives mail from.", create: true, replace: true }),
   ip6: z
     .string()
     .trim()
     .toLowerCase()
     .refine(isIPv6, "must be an IPv6 address")
     .optional()
-    .meta({ description: "IPv6 address of the server, if it has one." }),
+    .meta({ description: "IPv6 address of the server, if it has one.", create: true, replace: true }),
   tokenRotation: z
     .union([z.string(), z.number()])
     .optional()
     .meta({
       description:
         "Any string or number; changing it issues a fresh install command (a new agent credential in `installCommand`) and ends the agent's current session. The API never sees it.",
+      local: true,
     }),
 });
 
@@ -41,7 +43,7 @@ const serverState = z.object({
     .nullable()
     .optional()
     .meta({ typeName: "MailServerCheck", description: "The agent's last self-check." }),
-  domainIds: z.array(z.string()).meta({ description: "Ids of the mail domains the server serves." }),
+  domainIds: z.array(z.string().meta({ wireInteger: true })).meta({ description: "Ids of the mail domains the server serves." }),
   tokenIssuedAt: z.string().optional().meta({ description: "When the current install command was issued." }),
   installCommand: z
     .string()
@@ -50,19 +52,18 @@ const serverState = z.object({
     .meta({
       description:
         "Command that installs the agent on the server; it carries the agent's credential. The API shows it only when the server is created and on rotation, so it is kept from the state on every refresh; null after an import (change `tokenRotation` to get one).",
+      secret: true,
+      oneTime: true,
     }),
   createdAt: z.string().meta({ description: "When the server was registered." }),
 });
 
-const serverProperties = serverArgs.extend(serverState.shape);
-type ServerState = z.output<typeof serverProperties>;
+const api = mailModel(serverArgs, serverState, z.string());
 
-const serverWire = z.looseObject({ id: z.string(), name: z.string(), install_command: z.string().optional() });
-type ServerWire = z.output<typeof serverWire>;
-const domainWire = z.looseObject({ id: z.number().int(), name: z.string(), server_id: z.string().nullable().optional() });
-
-function toState(raw: ServerWire) {
-  return { id: raw.id, state: { ...(fromWire(serverProperties, raw) as ServerState), installCommand: raw.install_command ?? null } };
+function toState(raw: z.output<typeof api.wire>) {
+  const { id, state } = api.toResult(raw);
+  // Absent from every answer but the create and the rotation (see oneTime): null until then.
+  return { id, state: { ...state, installCommand: state.installCommand ?? null } };
 }
 
 function serverIdOf(id: string): string {
@@ -78,29 +79,20 @@ export const server = defineResource({
     "A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).",
   args: serverArgs,
   state: serverState,
-  // The API has no patch for servers.
-  replaceOnChanges: ["name", "ip4", "ip6"],
-  secrets: ["installCommand"],
-  writeOnly: ["tokenRotation"],
-  oneTime: ["installCommand"],
   importId: "<serverId>",
 
   async create(ctx, args) {
-    return toState(await ctx.client.post("/mail/servers", body(serverArgs, args, ["name", "ip4", "ip6"]), { schema: serverWire, signal: ctx.signal }));
+    return toState(await ctx.client.post("/mail/servers", api.createBody(args), { schema: api.wire, signal: ctx.signal }));
   },
 
   async read(ctx, id) {
-    try {
-      return toState(await ctx.client.get(path(id), { schema: serverWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const found = await ctx.client.getOrUndefined(path(id), { schema: api.wire, signal: ctx.signal });
+    return found && toState(found);
   },
 
   async update(ctx, id, news, olds, changed) {
     if (!changed.includes("tokenRotation") || deepEqual(news.tokenRotation, olds.tokenRotation)) return { ...olds, ...news };
-    const rotated = toState(await ctx.client.post(`${path(id)}/token`, undefined, { schema: serverWire, signal: ctx.signal }));
+    const rotated = toState(await ctx.client.post(`${path(id)}/token`, undefined, { schema: api.wire, signal: ctx.signal }));
     return { ...rotated.state, tokenRotation: news.tokenRotation };
   },
 
@@ -108,7 +100,7 @@ export const server = defineResource({
     try {
       await ctx.client.delete(path(id), { signal: ctx.signal });
     } catch (e) {
-      if ((e as { code?: string }).code !== "conflict") throw e;
+      if (!(isApiError(e) && e.code === "conflict")) throw e;
       // Name the domains in the way, whatever the API's message says.
       const domains = await ctx.client.listAll("/mail/domains", { itemSchema: domainWire, signal: ctx.signal }).catch(() => []);
       const users = domains.filter((d) => d.server_id === id);

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:meet:Settings";
 /** The account has one settings object; this is its id, and its import id. */
 export const SETTINGS_ID = "meet-settings";
 
-const flag = (what: string) => z.boolean().optional().meta({ description: `${what} Left as the account has it when unset.` });
+// Every setting is patched; one the program stops setting stays as it is (there is nothing to reset it to).
+const flag = (what: string) => z.boolean().optional().meta({ description: `${what} Left as the account has it when unset.`, patch: true });
 
 const settingsArgs = z.object({
   waitingRoom: flag("Whether guests wait in a waiting room until admitted."),
@@ -18,20 +19,20 @@ const settingsArgs = z.object({
   reactions: flag("Whether reactions are on."),
   hostMustJoinFirst: flag("Whether the meeting starts only when the host joins."),
   lockedDefault: flag("Whether new meetings start locked."),
-  sharePolicy: z.enum(["anyone", "host_only", "host_approve"]).optional().meta({ description: "Who may share a screen. Left as the account has it when unset." }),
-  recordPolicy: z.enum(["off", "host", "auto"]).optional().meta({ description: "Recording: `off`, by the `host`, or `auto`matic. Left as the account has it when unset." }),
+  sharePolicy: z.enum(["anyone", "host_only", "host_approve"]).optional().meta({ description: "Who may share a screen. Left as the account has it when unset.", patch: true }),
+  recordPolicy: z.enum(["off", "host", "auto"]).optional().meta({ description: "Recording: `off`, by the `host`, or `auto`matic. Left as the account has it when unset.", patch: true }),
   city: z
     .string()
     .trim()
     .toLowerCase()
     .pipe(z.string().regex(/^[a-z]{3}$/, "must be a three-letter city code such as fra"))
     .optional()
-    .meta({ description: "City that hosts new meetings; one of `cities`. Left as the account has it when unset." }),
-  phoneLang: z.enum(["en", "zh"]).optional().meta({ description: "Language of the dial-in prompts. Left as the account has it when unset." }),
+    .meta({ description: "City that hosts new meetings; one of `cities`. Left as the account has it when unset.", patch: true }),
+  phoneLang: z.enum(["en", "zh"]).optional().meta({ description: "Language of the dial-in prompts. Left as the account has it when unset.", patch: true }),
   retention: z
     .object({ days: z.number().int().min(1, "must be at least 1").max(3650, "must be at most 3650").meta({ description: "Days recordings are kept (1 to 3650)." }) })
     .optional()
-    .meta({ typeName: "MeetRetention", description: "How long recordings are kept. Left as the account has it when unset." }),
+    .meta({ typeName: "MeetRetention", description: "How long recordings are kept. Left as the account has it when unset.", patch: true }),
 });
 
 const settingsState = z.object({
@@ -44,12 +45,7 @@ const settingsState = z.object({
     .meta({ description: "The cities that accept new meetings." }),
 });
 
-const settingsProperties = settingsArgs.extend(settingsState.shape);
-type SettingsState = z.output<typeof settingsProperties>;
-const FIELDS = Object.keys(settingsArgs.shape) as (keyof z.output<typeof settingsArgs> & string)[];
-
-const settingsWire = z.looseObject({});
-const toState = (raw: unknown) => fromWire(settingsProperties, raw) as SettingsState;
+const api = wireModel(settingsArgs, settingsState);
 
 function idOf(id: string): string {
   if (id !== SETTINGS_ID) throw new Error(`${TOKEN}: id "${id}" must be "${SETTINGS_ID}" (the account has one meeting settings object)`);
@@ -70,22 +66,21 @@ export const settings = defineResource({
   },
 
   async create(ctx, args) {
-    const keys = FIELDS.filter((k) => args[k] !== undefined);
-    const raw = keys.length === 0 ? await ctx.client.get("/meet/settings", { schema: settingsWire, signal: ctx.signal }) : await ctx.client.patch("/meet/settings", body(settingsArgs, args, keys), { schema: settingsWire, signal: ctx.signal });
-    return { id: SETTINGS_ID, state: toState(raw) };
+    const patch = api.patchBody(args, Object.keys(args));
+    const raw = Object.keys(patch).length === 0 ? await ctx.client.get("/meet/settings", { schema: api.wire, signal: ctx.signal }) : await ctx.client.patch("/meet/settings", patch, { schema: api.wire, signal: ctx.signal });
+    return { id: SETTINGS_ID, state: api.toState(raw) };
   },
 
   async read(ctx, id) {
     idOf(id);
-    return { id: SETTINGS_ID, state: toState(await ctx.client.get("/meet/settings", { schema: settingsWire, signal: ctx.signal })) };
+    return { id: SETTINGS_ID, state: api.toState(await ctx.client.get("/meet/settings", { schema: api.wire, signal: ctx.signal })) };
   },
 
   async update(ctx, id, news, olds, changed) {
     idOf(id);
-    // A setting the program stops setting stays as it is: there is nothing to reset it to.
-    const keys = FIELDS.filter((k) => changed.includes(k) && news[k] !== undefined);
-    if (keys.length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch("/meet/settings", body(settingsArgs, news, keys), { schema: settingsWire, signal: ctx.signal }));
+    const patch = api.patchBody(news, changed);
+    if (Object.keys(patch).length === 0) return { ...olds, ...news };
+    return api.toState(await ctx.client.patch("/meet/settings", patch, { schema: api.wire, signal: ctx.signal }));
   },
 
   async delete(ctx, id) {

@@ -1,26 +1,28 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
+import { currentOrganization } from "./organization";
 
 const TOKEN = "nsp:org:Apps";
 const APPS_ID = "apps";
-const KEYS = ["mail", "meet", "chat", "drive"] as const;
 
-const flag = (what: string) => z.boolean().optional().meta({ description: `Whether ${what} is switched on for everybody in the organisation; left as it is when unset.` });
+const flag = (what: string) => z.boolean().optional().meta({ description: `Whether ${what} is switched on for everybody in the organisation; left as it is when unset.`, patch: true });
 
 const appsArgs = z.object({ mail: flag("mail"), meet: flag("meetings"), chat: flag("chat"), drive: flag("drive") });
 
-const appsState = z.object({ orgId: z.string().meta({ description: "Id of the organisation the switches belong to." }) });
+// The organisation's id, from `GET /org`; the switches' own answer does not carry it.
+const appsState = z.object({ orgId: z.string().meta({ description: "Id of the organisation the switches belong to.", local: true }) });
 
-const properties = appsArgs.extend(appsState.shape);
-type State = z.output<typeof properties>;
-const orgWire = z.looseObject({ id: z.string(), apps: z.looseObject({ mail: z.boolean(), meet: z.boolean(), chat: z.boolean(), drive: z.boolean() }) });
+const api = wireModel(appsArgs, appsState);
+// The switches are optional inputs but the API always answers all four: they are checked here,
+// not left to the optional wire model.
 const appsWire = z.looseObject({ mail: z.boolean(), meet: z.boolean(), chat: z.boolean(), drive: z.boolean() });
+type State = z.output<typeof appsArgs> & z.output<typeof appsState>;
 
-const toState = (orgId: string, raw: unknown): State => ({ ...(fromWire(appsArgs, raw) as z.output<typeof appsArgs>), orgId });
+const toState = (orgId: string, raw: Record<string, unknown>): State => ({ ...api.toState(raw), orgId });
 
-async function patch(ctx: OperationContext, orgId: string, args: z.output<typeof appsArgs>, keys: readonly (typeof KEYS)[number][]): Promise<State> {
-  return toState(orgId, await ctx.client.patch("/org/apps", body(appsArgs, args, keys), { schema: appsWire, signal: ctx.signal }));
+async function patch(ctx: OperationContext, orgId: string, args: z.output<typeof appsArgs>, keys: readonly string[]): Promise<State> {
+  return toState(orgId, await ctx.client.patch("/org/apps", api.patchBody(args, keys), { schema: appsWire, signal: ctx.signal }));
 }
 
 export const apps = defineResource({
@@ -32,19 +34,19 @@ export const apps = defineResource({
   importId: "apps",
 
   async create(ctx, args) {
-    const org = await ctx.client.get("/org", { schema: orgWire, signal: ctx.signal });
-    const keys = KEYS.filter((k) => args[k] !== undefined && args[k] !== org.apps[k]);
-    return { id: APPS_ID, state: keys.length === 0 ? toState(org.id, org.apps) : await patch(ctx, org.id, args, keys) };
+    const org = await currentOrganization(ctx);
+    const keys = api.patchKeys(Object.keys(args)).filter((k) => args[k] !== undefined && args[k] !== org.state.apps[k]);
+    return { id: APPS_ID, state: keys.length === 0 ? { ...org.state.apps, orgId: org.id } : await patch(ctx, org.id, args, keys) };
   },
 
   async read(ctx, id) {
     if (id !== APPS_ID) throw new Error(`${TOKEN}: id "${id}" must be "${APPS_ID}" (one per account)`);
-    const org = await ctx.client.get("/org", { schema: orgWire, signal: ctx.signal });
-    return { id, state: toState(org.id, org.apps) };
+    const org = await currentOrganization(ctx);
+    return { id, state: { ...org.state.apps, orgId: org.id } };
   },
 
   async update(ctx, _id, news, olds, changedInputs) {
-    const keys = KEYS.filter((k) => changedInputs.includes(k) && news[k] !== undefined);
+    const keys = api.patchKeys(changedInputs).filter((k) => news[k] !== undefined);
     if (keys.length === 0) return { ...olds, ...news };
     return patch(ctx, olds.orgId, news, keys);
   },

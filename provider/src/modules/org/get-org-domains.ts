@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
 const domainShape = z
   .object({
@@ -8,6 +8,8 @@ const domainShape = z
     verified: z.boolean().meta({ description: "Whether the organisation's control of the domain is verified." }),
   })
   .meta({ typeName: "OrgDomain", description: "A domain the organisation works under." });
+
+const domainApi = wireModel(domainShape, z.object({}));
 
 const result = z.object({ domains: z.array(domainShape).meta({ description: "The domains, in the API's order." }) });
 
@@ -17,7 +19,7 @@ export const getOrgDomains = defineFunction({
   args: z.object({}),
   result,
   async invoke(ctx) {
-    const rows = await ctx.client.listAll("/org/domains", { itemSchema: z.looseObject({ name: z.string(), verified: z.boolean() }), signal: ctx.signal });
-    return { domains: rows.map((r) => fromWire(domainShape, r) as z.output<typeof domainShape>) };
+    const rows = await ctx.client.listAll("/org/domains", { itemSchema: domainApi.wire, signal: ctx.signal });
+    return { domains: rows.map(domainApi.toState) };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { isNotFound } from "../../client";
 import { createOnce } from "../../framework/create-once";
 
@@ -14,9 +14,9 @@ const memberArgs = z.object({
     .trim()
     .toLowerCase()
     .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"))
-    .meta({ description: "Address the invitation goes to. Stored lower-case." }),
-  role: z.enum(["admin", "member"]).default("member").meta({ description: "`admin` or `member`." }),
-  state: z.enum(["active", "suspended"]).default("active").meta({ description: "`active`, or `suspended` to shut the member out without removing them." }),
+    .meta({ description: "Address the invitation goes to. Stored lower-case.", create: true, replace: true }),
+  role: z.enum(["admin", "member"]).default("member").meta({ description: "`admin` or `member`.", create: true, patch: true }),
+  state: z.enum(["active", "suspended"]).default("active").meta({ description: "`active`, or `suspended` to shut the member out without removing them.", patch: true }),
 });
 
 const memberState = z.object({
@@ -25,14 +25,13 @@ const memberState = z.object({
   createdAt: z.string().meta({ description: "When the member was first invited." }),
 });
 
-const properties = memberArgs.extend(memberState.shape);
-type State = z.output<typeof properties>;
-const memberWire = z.looseObject({ sub: z.string(), email: z.string(), role: z.string(), state: z.string() });
-type MemberWire = z.output<typeof memberWire>;
+const api = wireModel(memberArgs, memberState);
+const memberWire = api.wire;
 
-function toState(raw: MemberWire) {
-  if (raw.role === "owner") throw new Error(`${TOKEN}: ${raw.email} owns the organisation and cannot be managed as a member`);
-  return { id: raw.sub, state: fromWire(properties, raw) as State };
+function toState(raw: z.output<typeof memberWire>) {
+  if (raw.role === "owner") throw new Error(`${TOKEN}: ${String(raw.email)} owns the organisation and cannot be managed as a member`);
+  const state = api.toState(raw);
+  return { id: state.sub, state };
 }
 
 function subOf(id: string): string {
@@ -48,21 +47,20 @@ export const member = defineResource({
     "A member of the account's organisation, invited by email. Inviting an address the organisation already has replaces the earlier invitation link. Changing the address makes a new member; role and state change in place. Deleting the resource removes the member.",
   args: memberArgs,
   state: memberState,
-  replaceOnChanges: ["email"],
   importId: "<sub>",
 
   async create(ctx, args) {
     const created = await createOnce(
       ctx,
       `member ${args.email}`,
-      () => ctx.client.post("/org/members", body(memberArgs, args, ["email", "role"]), { schema: memberWire, signal: ctx.signal }),
+      () => ctx.client.post("/org/members", api.createBody(args), { schema: memberWire, signal: ctx.signal }),
       // One member per address: the natural key.
       async () => (await ctx.client.listAll("/org/members", { itemSchema: memberWire, signal: ctx.signal })).find((m) => m.email === args.email),
     );
     const made = toState(created);
-    if (args.state === "active" && created.role === args.role) return made;
+    if (args.state === "active" && made.state.role === args.role) return made;
     ctx.progress(made.id, made.state);
-    return toState(await ctx.client.patch(path(made.id), body(memberArgs, args, ["role", "state"]), { schema: memberWire, signal: ctx.signal }));
+    return toState(await ctx.client.patch(path(made.id), api.patchBody(args, ["role", "state"]), { schema: memberWire, signal: ctx.signal }));
   },
 
   async read(ctx, id) {
@@ -72,9 +70,9 @@ export const member = defineResource({
   },
 
   async update(ctx, id, news, olds, changedInputs) {
-    const changed = (["role", "state"] as const).filter((k) => changedInputs.includes(k));
-    if (changed.length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(path(subOf(id)), body(memberArgs, news, changed), { schema: memberWire, signal: ctx.signal })).state;
+    const patch = api.patchBody(news, changedInputs);
+    if (Object.keys(patch).length === 0) return { ...olds, ...news };
+    return toState(await ctx.client.patch(path(subOf(id)), patch, { schema: memberWire, signal: ctx.signal })).state;
   },
 
   async delete(ctx, id) {

@@ -1,17 +1,17 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
+import { defineResource, type OperationContext } from "../../framework/definition";
+import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:org:Organization";
 const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const orgArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional().meta({ description: "Display name of the organisation; the API's (the account name) when unset." }),
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional().meta({ description: "Display name of the organisation; the API's (the account name) when unset.", patch: true }),
   slug: z
     .string()
     .regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, "must be 3 to 63 lower-case letters, digits or '-', starting and ending with a letter or digit")
     .optional()
-    .meta({ description: "Short name used in addresses; unique across the platform. The API's when unset." }),
+    .meta({ description: "Short name used in addresses; unique across the platform. The API's when unset.", patch: true }),
 });
 
 const orgState = z.object({
@@ -27,12 +27,15 @@ const orgState = z.object({
   createdAt: z.string().meta({ description: "When the organisation was created." }),
 });
 
-const properties = orgArgs.extend(orgState.shape);
-type State = z.output<typeof properties>;
-const orgWire = z.looseObject({ id: z.string(), name: z.string(), slug: z.string() });
-type OrgWire = z.output<typeof orgWire>;
+const api = wireModel(orgArgs, orgState, { id: z.string() });
+const orgWire = api.wire as z.ZodType<z.output<typeof api.wire> & { id: string }>;
 
-const toState = (raw: OrgWire) => ({ id: raw.id, state: fromWire(properties, raw) as State });
+const toState = (raw: z.output<typeof orgWire>) => ({ id: raw.id, state: api.toState(raw) });
+
+/** The account's organisation (`GET /org`, which creates it the first time). */
+export async function currentOrganization(ctx: OperationContext) {
+  return toState(await ctx.client.get("/org", { schema: orgWire, signal: ctx.signal }));
+}
 
 export const organization = defineResource({
   token: TOKEN,
@@ -43,24 +46,24 @@ export const organization = defineResource({
   importId: "<orgId>",
 
   async create(ctx, args) {
-    const current = await ctx.client.get("/org", { schema: orgWire, signal: ctx.signal });
-    const changed = (["name", "slug"] as const).filter((k) => args[k] !== undefined && args[k] !== current[k]);
-    if (changed.length === 0) return toState(current);
-    return toState(await ctx.client.patch("/org", body(orgArgs, args, changed), { schema: orgWire, signal: ctx.signal }));
+    const current = await currentOrganization(ctx);
+    const changed = api.patchKeys(Object.keys(args)).filter((k) => args[k] !== undefined && args[k] !== current.state[k]);
+    if (changed.length === 0) return current;
+    return toState(await ctx.client.patch("/org", api.patchBody(args, changed), { schema: orgWire, signal: ctx.signal }));
   },
 
   async read(ctx, id) {
     if (!ORG_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" is not an organisation id (<orgId>, the id GET /org shows)`);
-    const current = await ctx.client.get("/org", { schema: orgWire, signal: ctx.signal });
+    const current = await currentOrganization(ctx);
     // One organisation per account: another id means the stack's organisation is not this account's.
-    return current.id === id ? toState(current) : undefined;
+    return current.id === id ? current : undefined;
   },
 
   async update(ctx, id, news, olds, changedInputs) {
     // The API cannot unset a name or slug; dropping one from the program leaves the last value.
-    const changed = (["name", "slug"] as const).filter((k) => changedInputs.includes(k) && news[k] !== undefined);
-    if (changed.length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch("/org", body(orgArgs, news, changed), { schema: orgWire, signal: ctx.signal })).state;
+    const patch = api.patchBody(news, changedInputs);
+    if (Object.keys(patch).length === 0) return { ...olds, ...news };
+    return toState(await ctx.client.patch("/org", patch, { schema: orgWire, signal: ctx.signal })).state;
   },
 
   async delete(ctx, id, olds) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { isNotFound } from "../../client";
 import { createOnce } from "../../framework/create-once";
 
@@ -9,7 +9,11 @@ const REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 const REF_RULE = "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit";
 
 const subjectArgs = z.object({
-  externalRef: z.string().regex(REF, REF_RULE).meta({ description: "The partner's own reference for the customer, such as its customer number. It names the customer in every partner endpoint." }),
+  externalRef: z.string().regex(REF, REF_RULE).meta({
+    description: "The partner's own reference for the customer, such as its customer number. It names the customer in every partner endpoint.",
+    create: true,
+    replace: true,
+  }),
 });
 
 const subjectState = z.object({
@@ -18,8 +22,8 @@ const subjectState = z.object({
     .array(
       z
         .object({
-          id: z.string().meta({ description: "Id of the range grant (`nsp:dns:Range`)." }),
-          zoneId: z.string().meta({ description: "Id of the reverse zone that holds the range." }),
+          id: z.string().meta({ description: "Id of the range grant (`nsp:dns:Range`).", wireInteger: true }),
+          zoneId: z.string().meta({ description: "Id of the reverse zone that holds the range.", wireInteger: true }),
           prefix: z.string().meta({ description: "The address range." }),
           enabled: z.boolean().meta({ description: "Whether the grant is in force." }),
         })
@@ -29,12 +33,14 @@ const subjectState = z.object({
   createdAt: z.string().meta({ description: "When the partner started acting for the customer." }),
 });
 
-const properties = subjectArgs.extend(subjectState.shape);
-type State = z.output<typeof properties>;
-const subjectWire = z.looseObject({ external_ref: z.string() });
-type SubjectWire = z.output<typeof subjectWire>;
+const api = wireModel(subjectArgs, subjectState);
+const subjectWire = api.wire;
 
-const toState = (raw: SubjectWire) => ({ id: raw.external_ref, state: fromWire(properties, raw) as State });
+// A customer is known by the partner's reference.
+const toState = (raw: z.output<typeof subjectWire>) => {
+  const state = api.toState(raw);
+  return { id: state.externalRef, state };
+};
 const path = (ref: string) => `/partner/subjects/${encodeURIComponent(ref)}`;
 
 function refOf(id: string): string {
@@ -48,33 +54,21 @@ export const subject = defineResource({
     "A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.",
   args: subjectArgs,
   state: subjectState,
-  replaceOnChanges: ["externalRef"],
   importId: "<ref>",
 
   async create(ctx, args) {
     const created = await createOnce(
       ctx,
       `partner customer ${args.externalRef}`,
-      () => ctx.client.post("/partner/subjects", { external_ref: args.externalRef }, { schema: subjectWire, signal: ctx.signal }),
-      async () => {
-        try {
-          return await ctx.client.get(path(args.externalRef), { schema: subjectWire, signal: ctx.signal });
-        } catch (e) {
-          if (isNotFound(e)) return undefined;
-          throw e;
-        }
-      },
+      () => ctx.client.post("/partner/subjects", api.createBody(args), { schema: subjectWire, signal: ctx.signal }),
+      () => ctx.client.getOrUndefined(path(args.externalRef), { schema: subjectWire, signal: ctx.signal }),
     );
     return toState(created);
   },
 
   async read(ctx, id) {
-    try {
-      return toState(await ctx.client.get(path(refOf(id)), { schema: subjectWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const found = await ctx.client.getOrUndefined(path(refOf(id)), { schema: subjectWire, signal: ctx.signal });
+    return found && toState(found);
   },
 
   async delete(ctx, id) {

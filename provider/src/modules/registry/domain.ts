@@ -1,25 +1,29 @@
 import { z } from "zod";
-import { wireTimestamp } from "../../framework/wire";
 import { defineResource, type OperationContext } from "../../framework/definition";
+import { wireModel } from "../../framework/fields";
 import { isNotFound } from "../../client";
 import { dsRdata, hostName, reverseDomain } from "./fields";
 
 const TOKEN = "nsp:registry:Domain";
 
 const domainArgs = z.object({
-  name: reverseDomain.meta({ description: "The domain object, a reverse zone of one of the maintainer's address blocks (or a name under it), such as `2.0.192.in-addr.arpa`." }),
+  name: reverseDomain.meta({
+    description: "The domain object, a reverse zone of one of the maintainer's address blocks (or a name under it), such as `2.0.192.in-addr.arpa`.",
+    replace: true,
+  }),
+  // A PUT of both sets the delegation, on create and on every change.
   nserver: z
     .array(hostName)
     .max(10, "must have at most 10 items")
     .refine((a) => new Set(a).size === a.length, "must not repeat a name server")
     .default([])
-    .meta({ description: "Name servers the domain object delegates to, such as the DNS service's two name servers." }),
+    .meta({ description: "Name servers the domain object delegates to, such as the DNS service's two name servers.", create: true }),
   dsRdata: z
     .array(dsRdata)
     .max(10, "must have at most 10 items")
     .refine((a) => new Set(a).size === a.length, "must not repeat a DS record")
     .default([])
-    .meta({ description: "DS records of the delegation, as `<key tag> <algorithm> <digest type> <hex digest>` (see `ds` of `nsp:dns:ZoneDnssec`). Needs `nserver`." }),
+    .meta({ description: "DS records of the delegation, as `<key tag> <algorithm> <digest type> <hex digest>` (see `ds` of `nsp:dns:ZoneDnssec`). Needs `nserver`.", create: true }),
 });
 
 const domainState = z.object({
@@ -27,12 +31,7 @@ const domainState = z.object({
   updatedAt: z.string().meta({ description: "When the domain object was last changed through the platform." }),
 });
 
-const properties = domainArgs.extend(domainState.shape);
-type State = z.output<typeof properties>;
-const domainWire = z.looseObject({ name: z.string(), nserver: z.array(z.string()), ds_rdata: z.array(z.string()), mntner: z.string(), updated_at: wireTimestamp });
-type DomainWire = z.output<typeof domainWire>;
-
-const toState = (raw: DomainWire): State => ({ name: raw.name, nserver: raw.nserver, dsRdata: raw.ds_rdata, mntner: raw.mntner, updatedAt: raw.updated_at });
+const api = wireModel(domainArgs, domainState);
 const path = (name: string) => `/registry/domains/${encodeURIComponent(name)}`;
 
 function nameOf(id: string): string {
@@ -41,8 +40,8 @@ function nameOf(id: string): string {
   return id;
 }
 
-async function put(ctx: OperationContext, args: z.output<typeof domainArgs>): Promise<State> {
-  return toState(await ctx.client.put(path(args.name), { nserver: args.nserver, ds_rdata: args.dsRdata }, { schema: domainWire, signal: ctx.signal }));
+async function put(ctx: OperationContext, args: z.output<typeof domainArgs>) {
+  return api.toState(await ctx.client.put(path(args.name), api.createBody(args), { schema: api.wire, signal: ctx.signal }));
 }
 
 export const domain = defineResource({
@@ -51,7 +50,6 @@ export const domain = defineResource({
     "The name servers and DS records of a domain object in the registry database, changed through the account's registry link (`nsp:registry:Link`). The domain object belongs to the registry: creating the resource takes it over and sets its delegation, deleting it deletes the domain object there.",
   args: domainArgs,
   state: domainState,
-  replaceOnChanges: ["name"],
   importId: "<name>",
 
   check(args) {
@@ -65,8 +63,8 @@ export const domain = defineResource({
 
   async read(ctx, id) {
     const name = nameOf(id);
-    const found = (await ctx.client.listAll("/registry/domains", { itemSchema: domainWire, signal: ctx.signal })).find((d) => d.name === name);
-    return found ? { id: name, state: toState(found) } : undefined;
+    const found = (await ctx.client.listAll("/registry/domains", { itemSchema: api.wire, signal: ctx.signal })).find((d) => d.name === name);
+    return found ? { id: name, state: api.toState(found) } : undefined;
   },
 
   async update(ctx, _id, news) {

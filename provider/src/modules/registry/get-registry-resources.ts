@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
 const resourcesResult = z.object({
   mntner: z.string().meta({ description: "The linked maintainer." }),
@@ -23,7 +23,7 @@ const resourcesResult = z.object({
           rdns: z
             .object({
               zone: z.string().meta({ description: "The block's reverse zone." }),
-              zoneId: z.string().nullable().optional().meta({ description: "Id of the hosted zone of that name (`nsp:dns:Zone`), or null." }),
+              zoneId: z.string().nullable().optional().meta({ description: "Id of the hosted zone of that name (`nsp:dns:Zone`), or null.", wireInteger: true }),
               status: z.string().meta({ description: "`delegated` (hosted here and the domain object points here), `zone_not_delegated` (hosted, not pointed here) or `not_hosted`." }),
               nserver: z.array(z.string()).meta({ description: "Name servers the domain object delegates to now." }),
             })
@@ -36,6 +36,8 @@ const resourcesResult = z.object({
   domains: z.array(z.string()).meta({ description: "Names of the domain objects the maintainer controls." }),
 });
 
+const api = wireModel(resourcesResult, z.object({}));
+
 export const getRegistryResources = defineFunction({
   token: "nsp:registry:getRegistryResources",
   description:
@@ -43,7 +45,7 @@ export const getRegistryResources = defineFunction({
   args: z.object({}),
   result: resourcesResult,
   async invoke(ctx) {
-    const raw = await ctx.client.get("/registry/resources", { schema: z.looseObject({ mntner: z.string() }), signal: ctx.signal });
-    return fromWire(resourcesResult, raw) as z.output<typeof resourcesResult>;
+    const raw = await ctx.client.get("/registry/resources", { schema: api.wire, signal: ctx.signal });
+    return api.toState(raw);
   },
 });

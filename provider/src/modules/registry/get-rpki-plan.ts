@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
 const planResult = z.object({
   suggestions: z
@@ -28,13 +28,15 @@ const planResult = z.object({
     .meta({ description: "The delegated-RPKI steps, in order." }),
 });
 
+const api = wireModel(planResult, z.object({}));
+
 export const getRpkiPlan = defineFunction({
   token: "nsp:registry:getRpkiPlan",
   description: "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.",
   args: z.object({}),
   result: planResult,
   async invoke(ctx) {
-    const raw = await ctx.client.get("/registry/rpki/plan", { schema: z.looseObject({ suggestions: z.array(z.unknown()), steps: z.array(z.unknown()) }), signal: ctx.signal });
-    return fromWire(planResult, raw) as z.output<typeof planResult>;
+    const raw = await ctx.client.get("/registry/rpki/plan", { schema: api.wire, signal: ctx.signal });
+    return api.toState(raw);
   },
 });

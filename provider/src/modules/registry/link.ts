@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { wireTimestamp } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { isNotFound } from "../../client";
 import { MNTNER } from "./fields";
@@ -11,16 +12,19 @@ const linkArgs = z.object({
   keyId: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-'")
-    .meta({ description: "Id of the registry-database API key." }),
+    .meta({ description: "Id of the registry-database API key.", create: true }),
   keySecret: z.string().min(1, "must not be empty").max(512, "must be at most 512 characters").meta({
     description: "Secret of the API key. Sent to the API, which stores it encrypted and never shows it again, so changes made outside this program cannot be seen.",
+    create: true,
+    secret: true,
+    writeOnly: true,
   }),
   mntner: z
     .string()
     .trim()
     .toUpperCase()
     .pipe(z.string().regex(MNTNER, "must be a maintainer name ending in -MNT, such as EXAMPLE-MNT"))
-    .meta({ description: "The maintainer the key belongs to, such as `EXAMPLE-MNT`. Stored upper-case." }),
+    .meta({ description: "The maintainer the key belongs to, such as `EXAMPLE-MNT`. Stored upper-case.", create: true }),
 });
 
 const linkState = z.object({
@@ -31,6 +35,8 @@ const linkState = z.object({
 
 const properties = linkArgs.extend(linkState.shape);
 type State = z.output<typeof properties>;
+// Not the wire model's: the API answers an unlinked account with `linked: false` and every other
+// field null, so each field is checked here and the state is made only for a linked account.
 const linkWire = z.looseObject({
   linked: z.boolean(),
   key_id: z.string().nullable().optional(),
@@ -40,6 +46,7 @@ const linkWire = z.looseObject({
   created_at: wireTimestamp.nullable().optional(),
 });
 type LinkWire = z.output<typeof linkWire>;
+const { createBody } = wireModel(linkArgs, linkState);
 
 function toState(raw: LinkWire): Omit<State, "keySecret"> | undefined {
   if (!raw.linked || !raw.key_id || !raw.mntner) return undefined;
@@ -47,7 +54,7 @@ function toState(raw: LinkWire): Omit<State, "keySecret"> | undefined {
 }
 
 async function put(ctx: OperationContext, args: z.output<typeof linkArgs>): Promise<State> {
-  const raw = await ctx.client.put("/registry/link", { key_id: args.keyId, key_secret: args.keySecret, mntner: args.mntner }, { schema: linkWire, signal: ctx.signal });
+  const raw = await ctx.client.put("/registry/link", createBody(args), { schema: linkWire, signal: ctx.signal });
   const state = toState(raw);
   if (!state) throw new Error(`${TOKEN}: the API accepted the link but reports the account as not linked`);
   return { ...state, keySecret: args.keySecret };
@@ -63,8 +70,6 @@ export const link = defineResource({
     "The account's link to the registry database: a maintainer's API key, verified against the maintainer and stored encrypted. One per account (id `link`); it lets the platform discover the maintainer's blocks, ASNs and domain objects and change those domain objects (`nsp:registry:Domain`). Every change sends the key again (the API replaces the link); deleting the resource unlinks and forgets the key.",
   args: linkArgs,
   state: linkState,
-  secrets: ["keySecret"],
-  writeOnly: ["keySecret"],
   importId: "link",
 
   async create(ctx, args) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { isApiError } from "../../client";
 import { createOnce } from "../../framework/create-once";
 
@@ -21,16 +21,16 @@ const destinationArgs = z.object({
     .string()
     .trim()
     .refine(isHttpsUrl, "must be an https:// URL without credentials, query or fragment, such as https://s3.eu-central-1.example.net")
-    .meta({ description: "The bucket service's address (S3-compatible), such as `https://s3.eu-central-1.example.net`." }),
+    .meta({ description: "The bucket service's address (S3-compatible), such as `https://s3.eu-central-1.example.net`.", create: true, replace: true }),
   bucket: z
     .string()
     .trim()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be 3 to 63 lower-case letters, digits, '.' or '-', starting and ending with a letter or digit")
-    .meta({ description: "The bucket that receives the copies." }),
-  region: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").optional().meta({ description: "The bucket's region, where the service needs one." }),
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional().meta({ description: "Display name; the API uses the bucket's name when unset." }),
-  prefix: z.string().max(200, "must be at most 200 characters").regex(/^\S*$/, "must not contain spaces").optional().meta({ description: "Key prefix of the copies, such as `recordings/`; none when unset." }),
-  accessKey: z.string().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ description: "Access key id of the credential the service writes with." }),
+    .meta({ description: "The bucket that receives the copies.", create: true, replace: true }),
+  region: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").optional().meta({ description: "The bucket's region, where the service needs one.", create: true, replace: true }),
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional().meta({ description: "Display name; the API uses the bucket's name when unset.", create: true, patch: true }),
+  prefix: z.string().max(200, "must be at most 200 characters").regex(/^\S*$/, "must not contain spaces").optional().meta({ description: "Key prefix of the copies, such as `recordings/`; none when unset.", create: true, patch: true }),
+  accessKey: z.string().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ description: "Access key id of the credential the service writes with.", create: true, patch: true }),
   secretKey: z
     .string()
     .min(1, "must not be empty")
@@ -39,8 +39,13 @@ const destinationArgs = z.object({
     .meta({
       description:
         "Secret key of the credential. Secret and write-only: the API never returns it. Required to create a destination (the API tests it with one small write and delete, and a failed test fails the create); after an import it may stay unset until it is to be changed.",
+      create: true,
+      patch: true,
+      secret: true,
+      writeOnly: true,
     }),
-  autoMeet: z.boolean().default(false).meta({ description: "Whether meeting recordings are copied here automatically." }),
+  // Not in the create body: turning it on takes a patch.
+  autoMeet: z.boolean().default(false).meta({ description: "Whether meeting recordings are copied here automatically.", patch: true }),
 });
 
 const destinationState = z.object({
@@ -48,14 +53,11 @@ const destinationState = z.object({
   createdAt: z.string().meta({ description: "When the destination was bound." }),
 });
 
-const destinationProperties = destinationArgs.extend(destinationState.shape);
-type DestinationState = z.output<typeof destinationProperties>;
+const api = wireModel(destinationArgs, destinationState, { id: z.string() });
+const destinationWire = api.wire as z.ZodType<z.output<typeof api.wire> & { id: string }>;
 
-const destinationWire = z.looseObject({ id: z.string(), endpoint: z.string(), bucket: z.string(), prefix: z.string().optional(), access_key: z.string() });
-type DestinationWire = z.output<typeof destinationWire>;
-
-function toState(raw: DestinationWire) {
-  const state = fromWire(destinationProperties, raw) as DestinationState;
+function toState(raw: z.output<typeof destinationWire>) {
+  const state = api.toState(raw);
   // No prefix and an empty one are the same to the API; the program writes no prefix as unset.
   if (state.prefix === "") delete state.prefix;
   return { id: raw.id, state };
@@ -74,17 +76,12 @@ function explainTest(e: unknown): never {
   throw e;
 }
 
-const PATCHABLE = ["name", "prefix", "accessKey", "secretKey", "autoMeet"] as const;
-
 export const destination = defineResource({
   token: TOKEN,
   description:
     "A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.",
   args: destinationArgs,
   state: destinationState,
-  replaceOnChanges: ["endpoint", "bucket", "region"],
-  secrets: ["secretKey"],
-  writeOnly: ["secretKey"],
   importId: "<destinationId>",
 
   async create(ctx, args) {
@@ -92,7 +89,7 @@ export const destination = defineResource({
     const created = await createOnce(
       ctx,
       `storage destination ${args.bucket}`,
-      () => ctx.client.post("/storage/destinations", body(destinationArgs, args, ["name", "region", "prefix", "endpoint", "bucket", "accessKey", "secretKey"]), { schema: destinationWire, signal: ctx.signal }).catch(explainTest),
+      () => ctx.client.post("/storage/destinations", api.createBody(args), { schema: destinationWire, signal: ctx.signal }).catch(explainTest),
       // The same bucket at the same address, prefix and key is the same destination.
       async () =>
         (await ctx.client.listAll("/storage/destinations", { itemSchema: destinationWire, signal: ctx.signal })).find(
@@ -102,7 +99,7 @@ export const destination = defineResource({
     const made = toState(created);
     if (!args.autoMeet) return made;
     ctx.progress(made.id, made.state);
-    return toState(await ctx.client.patch(`/storage/destinations/${encodeURIComponent(made.id)}`, { auto_meet: true }, { schema: destinationWire, signal: ctx.signal }));
+    return toState(await ctx.client.patch(`/storage/destinations/${encodeURIComponent(made.id)}`, api.patchBody(args, ["autoMeet"]), { schema: destinationWire, signal: ctx.signal }));
   },
 
   // There is no GET of one destination: it is found in the account's list.
@@ -115,9 +112,9 @@ export const destination = defineResource({
 
   async update(ctx, id, news, olds, changed) {
     // A name left to the API keeps the last one; a dropped prefix becomes none; a dropped secret key keeps the API's.
-    const keys = PATCHABLE.filter((k) => changed.includes(k) && (news[k] !== undefined || k === "prefix"));
-    if (keys.length === 0) return { ...olds, ...news };
-    const patch = body(destinationArgs, { ...news, prefix: news.prefix ?? "" }, keys);
+    const patch = api.patchBody(news, changed);
+    if (changed.includes("prefix") && news.prefix === undefined) patch.prefix = "";
+    if (Object.keys(patch).length === 0) return { ...olds, ...news };
     // The API tests a new key only with both halves; send the access key along with a new secret key.
     if (patch.secret_key !== undefined) patch.access_key = news.accessKey;
     const raw = await ctx.client.patch(`/storage/destinations/${encodeURIComponent(idOf(id))}`, patch, { schema: destinationWire, signal: ctx.signal }).catch(explainTest);
