@@ -1,3 +1,7 @@
+import type { z } from "zod";
+import { isNotFound } from "../../client";
+import type { OperationContext } from "../../framework/definition";
+
 // Parsing of the ids the DNS resources are known by, checked before they are put in a path so
 // that a malformed import id is a clear error instead of a request.
 
@@ -23,4 +27,17 @@ export function zoneChildOf(token: string, id: string, form: string, childPatter
     return { zoneId, child: id };
   }
   throw new Error(`${token}: id "${id}" must have the form ${form}`);
+}
+
+/**
+ * The whole list at `path`, or undefined when its parent is gone: for children the API has no
+ * GET of one for, a Read finds them in their parent's list (the client's getOrUndefined for a list).
+ */
+export async function listOrUndefined<T>(ctx: OperationContext, path: string, itemSchema: z.ZodType<T>): Promise<T[] | undefined> {
+  try {
+    return await ctx.client.listAll(path, { itemSchema, signal: ctx.signal });
+  } catch (e) {
+    if (isNotFound(e)) return undefined;
+    throw e;
+  }
 }
