@@ -3,7 +3,7 @@ import { createOnce } from "../../framework/create-once";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
-import { listOrUndefined, zoneChildOf } from "./ids";
+import { childIdOf, listOrUndefined, NUMERIC_ID } from "./ids";
 import { formatPrefix, parsePrefix, prefixesOverlap } from "./ip";
 
 const TOKEN = "nsp:dns:Range";
@@ -50,8 +50,8 @@ const api = wireModel(rangeArgs, rangeState, { id: z.number().int(), zone_id: z.
 const rangeWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; zone_id: number; prefix: string }>;
 
 function parseId(id: string, zoneId?: string) {
-  const { zoneId: zone, child } = zoneChildOf(TOKEN, id, "<zoneId>/<rangeId>", /^[1-9][0-9]{0,15}$/, zoneId);
-  return { zoneId: zone, rangeId: child };
+  const { parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<rangeId>", NUMERIC_ID, zoneId);
+  return { zoneId: parentId, rangeId: child };
 }
 
 function toState(raw: z.output<typeof rangeWire>) {

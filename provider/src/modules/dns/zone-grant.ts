@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
-import { listOrUndefined, zoneChildOf } from "./ids";
+import { childIdOf, listOrUndefined } from "./ids";
 
 const TOKEN = "nsp:dns:ZoneGrant";
 const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
@@ -30,8 +30,8 @@ const api = wireModel(grantArgs.omit({ zoneId: true }), grantState);
 const grantWire = api.wire as z.ZodType<Record<string, unknown> & { email: string }>;
 
 function parseId(id: string, zoneId?: string) {
-  const { zoneId: zone, child } = zoneChildOf(TOKEN, id, "<zoneId>/<email>", EMAIL, zoneId);
-  return { zoneId: zone, email: child };
+  const { parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<email>", EMAIL, zoneId);
+  return { zoneId: parentId, email: child };
 }
 
 function toState(zoneId: string, raw: z.output<typeof grantWire>) {
