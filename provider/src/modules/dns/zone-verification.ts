@@ -3,16 +3,13 @@ import { defineResource, type OperationContext } from "../../framework/definitio
 import { idRef, wireTimestamp } from "../../framework/wire";
 import { pollUntil } from "../../framework/poll";
 import { zoneIdOf } from "./ids";
-import { waitSettings } from "./wait-settings";
+import { waitSettings, waitSettingsOf } from "./wait-settings";
 
 const TOKEN = "nsp:dns:ZoneVerification";
-const DEFAULT_TIMEOUT_SECONDS = 300;
-const DEFAULT_POLL_SECONDS = 10;
 
 const verificationArgs = z.object({
   zoneId: idRef("Id of the zone whose delegation is awaited.").meta({ replace: true }),
   ...waitSettings(
-    { timeoutSeconds: DEFAULT_TIMEOUT_SECONDS, pollSeconds: DEFAULT_POLL_SECONDS },
     { timeout: "How long to wait for the delegation before failing, in seconds.", poll: "Seconds between two checks of the delegation." },
   ),
 });
@@ -55,8 +52,7 @@ async function waitForDelegation(ctx: OperationContext, zoneId: string, timeoutS
 function stateOf(zoneId: string, raw: z.output<typeof zoneWire>, settings: Partial<VerificationState>, nameServers: string[] | undefined): VerificationState {
   return {
     zoneId,
-    timeoutSeconds: settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
-    pollIntervalSeconds: settings.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS,
+    ...waitSettingsOf(settings),
     active: raw.status === "active",
     verifiedAt: raw.verified_at ?? null,
     nameServers: raw.name_servers ?? nameServers ?? [],
