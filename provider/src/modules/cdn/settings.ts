@@ -5,33 +5,34 @@ import { z } from "zod";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { body, fromWire, idRef } from "../../framework/wire";
+import { keysWithRole } from "../../framework/fields";
 
 export const ORIGIN_SCHEMES = ["http", "https", "strict"] as const;
 
-const nonNegative = (description: string) => z.number().int().min(0).optional().meta({ description });
+const nonNegative = (description: string) => z.number().int().min(0).optional().meta({ description, patch: true });
 
 export const ORIGIN_SCHEME_DESCRIPTION = "How the edge talks to the origin: `http`, `https` (certificate not checked) or `strict` (certificate checked).";
 
 /** The settings PATCH /cdn/sites/{id} takes. Unset means left as the API has it. */
 export const settingsShape = {
-  originScheme: z.enum(ORIGIN_SCHEMES).optional().meta({ description: ORIGIN_SCHEME_DESCRIPTION }),
-  originHostHeader: z.boolean().optional().meta({ description: "Send the site's hostname as the Host header to the origin, instead of the origin's own name." }),
+  originScheme: z.enum(ORIGIN_SCHEMES).optional().meta({ description: ORIGIN_SCHEME_DESCRIPTION, patch: true }),
+  originHostHeader: z.boolean().optional().meta({ description: "Send the site's hostname as the Host header to the origin, instead of the origin's own name.", patch: true }),
   waf: z
     .object({
       enabled: z.boolean().meta({ description: "Whether the web application firewall inspects requests." }),
       mode: z.enum(["block", "log"]).default("block").meta({ description: "`block` stops matching requests; `log` only records them." }),
     })
     .optional()
-    .meta({ typeName: "SiteWaf", description: "Web application firewall." }),
+    .meta({ typeName: "SiteWaf", description: "Web application firewall.", patch: true }),
   cacheTtl: nonNegative("How long the edge caches responses, in seconds."),
   cacheMode: z
     .enum(["all", "static", "origin"])
     .optional()
-    .meta({ description: "What the edge caches: `all` responses, `static` assets only, or what the `origin` headers allow." }),
+    .meta({ description: "What the edge caches: `all` responses, `static` assets only, or what the `origin` headers allow.", patch: true }),
   cacheHtmlTtl: nonNegative("How long the edge caches HTML, in seconds (0: not cached)."),
-  forceHttps: z.boolean().optional().meta({ description: "Redirect plain HTTP requests to HTTPS." }),
-  underAttack: z.boolean().optional().meta({ description: "Challenge every visitor before passing requests on (\"under attack\" mode)." }),
-  botFight: z.boolean().optional().meta({ description: "Challenge or block traffic recognised as automated." }),
+  forceHttps: z.boolean().optional().meta({ description: "Redirect plain HTTP requests to HTTPS.", patch: true }),
+  underAttack: z.boolean().optional().meta({ description: "Challenge every visitor before passing requests on (\"under attack\" mode).", patch: true }),
+  botFight: z.boolean().optional().meta({ description: "Challenge or block traffic recognised as automated.", patch: true }),
   rateLimit: nonNegative("Requests per minute allowed from one client address (0: no limit)."),
   waitingRoom: z
     .object({
@@ -39,7 +40,7 @@ export const settingsShape = {
       sessionMin: z.number().int().min(1).meta({ description: "Minutes a visitor keeps their place after the last request." }),
     })
     .optional()
-    .meta({ typeName: "SiteWaitingRoom", description: "Waiting room in front of the origin." }),
+    .meta({ typeName: "SiteWaitingRoom", description: "Waiting room in front of the origin.", patch: true }),
   sense: z
     .object({
       enabled: z.boolean().meta({ description: "Whether requests are scored for risk." }),
@@ -47,13 +48,19 @@ export const settingsShape = {
       threshold: z.number().int().min(1).max(100).default(50).meta({ description: "Risk score (1-100) from which `action` applies." }),
     })
     .optional()
-    .meta({ typeName: "SiteSense", description: "Risk scoring of requests (what the threats view reports on)." }),
+    .meta({ typeName: "SiteSense", description: "Risk scoring of requests (what the threats view reports on).", patch: true }),
+  // The certificate goes on the patch with its key, apart from the other settings (see settingsPatch).
   certPem: z
     .string()
     .min(1, "must not be empty")
     .optional()
     .meta({ description: "A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate." }),
-  keyPem: z.string().min(1, "must not be empty").optional().meta({ description: "Private key (PEM) of `certPem`. Stored as a secret; the API never returns it." }),
+  keyPem: z
+    .string()
+    .min(1, "must not be empty")
+    .optional()
+    .meta({ description: "Private key (PEM) of `certPem`. Stored as a secret; the API never returns it.", secret: true, writeOnly: true }),
+  // The origin is set by its own PUT (see originPut).
   pagesProjectId: idRef("Static-site project that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin.")
     .nullable()
     .default(null),
@@ -75,7 +82,7 @@ export const siteStateShape = {
 };
 
 /** The PATCH body's keys, in the order they are compared; the certificate is handled apart. */
-export const PATCHABLE = ["originScheme", "originHostHeader", "waf", "cacheTtl", "cacheMode", "cacheHtmlTtl", "forceHttps", "underAttack", "botFight", "rateLimit", "waitingRoom", "sense"] as const;
+const PATCHABLE = keysWithRole(settingsShape, "patch") as (keyof Settings & string)[];
 const ORIGIN_KEYS = ["pagesProjectId", "linkTunnelId"] as const;
 
 export function settingsCheck(args: Partial<Settings>): CheckFailure[] {
@@ -86,7 +93,15 @@ export function settingsCheck(args: Partial<Settings>): CheckFailure[] {
   return failures;
 }
 
-export const siteWire = z.looseObject({ id: z.number().int(), hostname: z.string(), dns_mode: z.string() });
+// Written by hand: siteFromWire keeps from the prior state what the site does not send and makes
+// `waf` out of two fields, so the state is not a straight mapping of the response.
+export const siteWire = z.looseObject({
+  id: z.number().int(),
+  hostname: z.string(),
+  dns_mode: z.string(),
+  waf: z.unknown().optional(),
+  waf_mode: z.unknown().optional(),
+});
 export type SiteWire = z.output<typeof siteWire>;
 
 /**
@@ -110,7 +125,7 @@ export function siteFromWire<T extends z.ZodObject>(schema: T, raw: SiteWire, pr
 }
 
 /** Whether a setting the program gives differs from what the site has. Unset settings are the API's. */
-function differs(news: Partial<Settings>, olds: Partial<Settings>, key: (typeof PATCHABLE)[number]): boolean {
+function differs(news: Partial<Settings>, olds: Partial<Settings>, key: keyof Settings): boolean {
   return news[key] !== undefined && !deepEqual(news[key], olds[key]);
 }
 
@@ -146,6 +161,11 @@ export async function applySettings(ctx: OperationContext, schema: z.ZodObject, 
   const origin = originPut(news, olds);
   if (origin) site = await ctx.client.put(`/cdn/sites/${id}/origin`, origin, { schema: siteWire, signal: ctx.signal });
   return site;
+}
+
+/** Site `siteId` as the API has it, or undefined when it is gone. */
+export function readSite(ctx: OperationContext, siteId: string): Promise<SiteWire | undefined> {
+  return ctx.client.getOrUndefined(`/cdn/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
 }
 
 export function siteIdOf(token: string, id: string): string {

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { isNotFound } from "../../client";
-import { applySettings, hostName, settingsCheck, settingsShape, siteFromWire, siteIdOf, siteStateShape, siteWire, type SiteWire } from "./settings";
+import { applySettings, hostName, readSite, settingsCheck, settingsShape, siteFromWire, siteIdOf, siteStateShape, siteWire, type SiteWire } from "./settings";
 
 const TOKEN = "nsp:cdn:SiteSettings";
 
 const settingsArgs = z.object({
-  hostname: hostName(true).meta({ description: "Hostname of the site, such as `www.example.com`: a proxied record's full name in a zone hosted here." }),
+  hostname: hostName(true).meta({ description: "Hostname of the site, such as `www.example.com`: a proxied record's full name in a zone hosted here.", replace: true }),
   ...settingsShape,
 });
 
@@ -32,9 +31,6 @@ export const siteSettings = defineResource({
     "The settings of a zone-mode edge site: the site that exists because a DNS record of a zone hosted here is proxied (`proxied: true` on an `nsp:dns:Record`). Such a site cannot be created or deleted through the site API, so this resource adopts it by `hostname` and manages its settings; settings left unset stay as they are, except the origin: with neither `pagesProjectId` nor `linkTunnelId` the site serves from its own origin (the proxied records). Make it depend on the proxied record. Deleting this resource leaves the site in place with its current settings; the site goes away when no record of its hostname is proxied any more.",
   args: settingsArgs,
   state: settingsState,
-  replaceOnChanges: ["hostname"],
-  secrets: ["keyPem"],
-  writeOnly: ["keyPem"],
   importId: "<siteId>",
 
   check: settingsCheck,
@@ -56,13 +52,8 @@ export const siteSettings = defineResource({
 
   async read(ctx, id, prior) {
     const siteId = siteIdOf(TOKEN, id);
-    let raw: SiteWire;
-    try {
-      raw = await ctx.client.get(`/cdn/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await readSite(ctx, siteId);
+    if (!raw) return undefined;
     requireZoneMode(raw);
     return { id: siteId, state: toState(raw, prior) };
   },

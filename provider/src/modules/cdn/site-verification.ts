@@ -2,22 +2,16 @@ import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef, wireTimestamp } from "../../framework/wire";
 import { pollUntil } from "../../framework/poll";
+import { waitSettings, waitSettingsOf } from "../dns/wait-settings";
 import { siteIdOf } from "./settings";
 
 const TOKEN = "nsp:cdn:SiteVerification";
-const DEFAULT_TIMEOUT_SECONDS = 300;
-const DEFAULT_POLL_SECONDS = 10;
 
 const verificationArgs = z.object({
-  siteId: idRef("Id of the cname-mode site (`nsp:cdn:Site`) whose DNS records are awaited."),
-  timeoutSeconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(86400)
-    .default(DEFAULT_TIMEOUT_SECONDS)
-    .meta({ description: "How long to wait for the CNAME before failing, in seconds." }),
-  pollIntervalSeconds: z.number().min(0.01).max(3600).default(DEFAULT_POLL_SECONDS).meta({ description: "Seconds between two checks." }),
+  siteId: idRef("Id of the cname-mode site (`nsp:cdn:Site`) whose DNS records are awaited.").meta({ replace: true }),
+  ...waitSettings(
+    { timeout: "How long to wait for the CNAME before failing, in seconds.", poll: "Seconds between two checks." },
+  ),
 });
 
 const verificationState = z.object({
@@ -36,6 +30,7 @@ const verifyWire = z.looseObject({
   expected: z.string(),
   certificate_requested: z.boolean(),
 });
+// Written by hand: this reads the site, not an object of its own, and works `verified` out of verified_at.
 const siteWire = z.looseObject({ hostname: z.string(), target: z.string().nullable().optional(), verified_at: wireTimestamp.nullable().optional() });
 
 function waitForVerification(ctx: OperationContext, siteId: string, timeoutSeconds: number, pollSeconds: number): Promise<z.output<typeof verifyWire>> {
@@ -58,8 +53,7 @@ function waitForVerification(ctx: OperationContext, siteId: string, timeoutSecon
 function stateOf(siteId: string, raw: z.output<typeof siteWire>, settings: Partial<State>): State {
   return {
     siteId,
-    timeoutSeconds: settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
-    pollIntervalSeconds: settings.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS,
+    ...waitSettingsOf(settings),
     verified: raw.verified_at != null,
     // Verification is what requests the certificate, so a verified site has had it requested.
     certificateRequested: raw.verified_at != null,
@@ -74,7 +68,6 @@ export const siteVerification = defineResource({
     "Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its `target`, and the service has requested the certificate. It polls the API's verify operation; when the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what needs the site to be live. Deleting it does nothing to the site.",
   args: verificationArgs,
   state: verificationState,
-  replaceOnChanges: ["siteId"],
   importId: "<siteId>",
 
   async create(ctx, args) {

@@ -3,13 +3,14 @@ import { z } from "zod";
 import { createOnce } from "../../framework/create-once";
 import { explainConflict } from "../../framework/adoption";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
+import { keysWithRole, wireModel } from "../../framework/fields";
 import {
   ORIGIN_SCHEMES,
   ORIGIN_SCHEME_DESCRIPTION,
   applySettings,
   hostName,
+  readSite,
   settingsCheck,
   settingsShape,
   siteFromWire,
@@ -36,11 +37,15 @@ const origin = z
   );
 
 const siteArgs = z.object({
-  hostname: hostName(false).meta({ description: "Hostname served through the edge, such as `www.example.com`." }),
-  origin: origin.meta({ description: "Where the edge fetches content: an IP address or a host name." }),
-  serviceId: idRef("Id of the owning `cdn` service (see `nsp:dns:getService`); the API picks the account's first when unset.").optional(),
+  hostname: hostName(false).meta({ description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),
+  origin: origin.meta({ description: "Where the edge fetches content: an IP address or a host name.", create: true, replace: true }),
+  serviceId: idRef("Id of the owning `cdn` service (see `nsp:dns:getService`); the API picks the account's first when unset.")
+    .optional()
+    .meta({ create: true, replace: true }),
   ...settingsShape,
-  originScheme: z.enum(ORIGIN_SCHEMES).default("http").meta({ description: ORIGIN_SCHEME_DESCRIPTION }),
+  // The create body carries the scheme and the host header; a later change is a patch.
+  originScheme: z.enum(ORIGIN_SCHEMES).default("http").meta({ description: ORIGIN_SCHEME_DESCRIPTION, create: true, patch: true }),
+  originHostHeader: settingsShape.originHostHeader.meta({ create: true }),
 });
 
 const siteState = z.object({
@@ -71,6 +76,10 @@ const siteState = z.object({
 export const siteProperties = siteArgs.extend(siteState.shape);
 type SiteState = z.output<typeof siteProperties>;
 
+const api = wireModel(siteArgs, siteState);
+/** The settings the create body already carried, which need no patch after it. */
+const sentOnCreate = keysWithRole(siteArgs.shape, "create");
+
 const toState = (raw: SiteWire, prior: Partial<SiteState>): SiteState => siteFromWire(siteProperties, raw, prior);
 
 export const site = defineResource({
@@ -79,9 +88,6 @@ export const site = defineResource({
     "An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.\n\nCreating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.",
   args: siteArgs,
   state: siteState,
-  replaceOnChanges: ["hostname", "origin", "serviceId"],
-  secrets: ["keyPem"],
-  writeOnly: ["keyPem"],
   // A hostname has one site per account, so a replacement of the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.hostname === news.hostname,
   importId: "<siteId>",
@@ -97,7 +103,7 @@ export const site = defineResource({
     const created = await createOnce(
       ctx,
       `site ${args.hostname}`,
-      () => ctx.client.post("/cdn/sites", body(siteArgs, args, ["hostname", "origin", "originScheme", "originHostHeader", "serviceId"]), { schema: siteWire, signal: ctx.signal }),
+      () => ctx.client.post("/cdn/sites", api.createBody(args), { schema: siteWire, signal: ctx.signal }),
       // One site per hostname in an account: the natural key.
       existing,
     ).catch((e: unknown) => explainConflict(ctx, "nsp:cdn:Site", `site ${args.hostname}`, e, existing));
@@ -105,20 +111,14 @@ export const site = defineResource({
     const createdState = toState(created, {});
     // If a setting fails below, the engine keeps the site with this state and the next up finishes it.
     ctx.progress(id, createdState);
-    // The create body already carried the scheme and host header.
-    const final = await applySettings(ctx, siteArgs, id, args, createdState, ["originScheme", "originHostHeader"]);
+    const final = await applySettings(ctx, siteArgs, id, args, createdState, sentOnCreate);
     return { id, state: toState(final ?? created, args) };
   },
 
   async read(ctx, id, prior) {
     const siteId = siteIdOf(TOKEN, id);
-    let raw: SiteWire;
-    try {
-      raw = await ctx.client.get(`/cdn/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await readSite(ctx, siteId);
+    if (!raw) return undefined;
     if (raw.dns_mode !== "cname") {
       throw new Error(`${TOKEN}: site ${siteId} (${raw.hostname}) is a ${raw.dns_mode}-mode site, made by proxying DNS records; manage its settings with nsp:cdn:SiteSettings (import id ${siteId})`);
     }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
 const vm = z
   .object({
@@ -19,6 +19,8 @@ const vm = z
   })
   .meta({ typeName: "ComputeVm" });
 
+const api = wireModel(z.object({}), vm, { id: z.number().int() });
+
 const vmsResult = z.object({ vms: z.array(vm).meta({ description: "The account's VMs, in id order." }) });
 
 export const getVms = defineFunction({
@@ -29,8 +31,8 @@ export const getVms = defineFunction({
   }),
   result: vmsResult,
   async invoke(ctx, args) {
-    const all = await ctx.client.listAll("/vms", { itemSchema: z.looseObject({ id: z.number().int(), name: z.string(), power: z.string() }), signal: ctx.signal });
-    const vms = all.filter((v) => args.name === undefined || v.name === args.name).map((v) => fromWire(vm, v) as z.output<typeof vm>);
+    const all = await ctx.client.listAll("/vms", { itemSchema: api.wire, signal: ctx.signal });
+    const vms = all.filter((v) => args.name === undefined || v.name === args.name).map((v) => api.toState(v));
     return { vms };
   },
 });

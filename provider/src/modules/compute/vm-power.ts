@@ -1,14 +1,16 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
-import { fromWire, idRef, wireTimestamp } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:compute:VmPower";
 const NUMERIC = /^[1-9][0-9]{0,15}$/;
 
 const vmPowerArgs = z.object({
-  vmId: idRef("Id of the virtual machine (see `nsp:compute:getVms`). VMs come with the account; the API cannot create or delete them."),
+  // The VM is the object itself: its id is the API's `id`.
+  vmId: idRef("Id of the virtual machine (see `nsp:compute:getVms`). VMs come with the account; the API cannot create or delete them.").meta({ replace: true, wire: "id" }),
+  // Set through the power action, not a patch.
   power: z.enum(["on", "off"]).meta({ description: "The wanted power state: `on` or `off`." }),
   reinstallTrigger: z
     .union([z.string(), z.number()])
@@ -16,6 +18,7 @@ const vmPowerArgs = z.object({
     .meta({
       description:
         "Any string or number; changing it to a new value REINSTALLS the VM from its image (its disk is wiped) and `rootPassword` holds the new root password. Setting it when the resource is created, or removing it, reinstalls nothing. The API never sees this value.",
+      local: true,
     }),
 });
 
@@ -37,18 +40,20 @@ const vmPowerState = z.object({
     .meta({
       description:
         "Root password set by the last reinstall made through `reinstallTrigger`. The API shows it only in the reinstall answer, so it is kept from the state on every refresh; null until this resource reinstalls the VM (and after an import).",
+      secret: true,
+      oneTime: true,
     }),
   createdAt: z.string().meta({ description: "When the VM was created." }),
 });
 
-const vmProperties = vmPowerArgs.extend(vmPowerState.shape);
-type VmState = z.output<typeof vmProperties>;
-
-const vmWire = z.looseObject({ id: z.number().int(), power: z.string(), root_password: z.string().optional(), reinstalled_at: wireTimestamp.nullable().optional() });
-type VmWire = z.output<typeof vmWire>;
+const api = wireModel(vmPowerArgs, vmPowerState);
+type VmWire = Record<string, unknown> & { power: string; root_password?: string | null };
+const vmWire = api.wire as z.ZodType<VmWire>;
+type VmState = ReturnType<typeof api.toState>;
 
 function toState(raw: VmWire): VmState {
-  return { ...(fromWire(vmProperties, raw) as VmState), vmId: String(raw.id), rootPassword: raw.root_password ?? null };
+  // Null, not absent, where this answer has no password: the state keeps the one last shown.
+  return { ...api.toState(raw), rootPassword: raw.root_password ?? null };
 }
 
 function vmIdOf(id: string): string {
@@ -66,10 +71,6 @@ export const vmPower = defineResource({
     "The power state of an existing virtual machine, and an optional reinstall trigger. VMs come with the account (see `nsp:compute:getVms`); this resource adopts one, powers it on or off, and reinstalls it when `reinstallTrigger` changes, keeping the new root password (shown by the API once) as a secret. Deleting the resource leaves the VM as it is, running or not.",
   args: vmPowerArgs,
   state: vmPowerState,
-  replaceOnChanges: ["vmId"],
-  secrets: ["rootPassword"],
-  writeOnly: ["reinstallTrigger"],
-  oneTime: ["rootPassword"],
   importId: "<vmId>",
 
   async create(ctx, args) {
@@ -80,12 +81,8 @@ export const vmPower = defineResource({
 
   async read(ctx, id) {
     const vmId = vmIdOf(id);
-    try {
-      return { id: vmId, state: toState(await ctx.client.get(`/vms/${vmId}`, { schema: vmWire, signal: ctx.signal })) };
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/vms/${vmId}`, { schema: vmWire, signal: ctx.signal });
+    return raw && { id: vmId, state: toState(raw) };
   },
 
   async update(ctx, id, news, olds, changed) {

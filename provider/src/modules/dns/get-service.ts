@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire, numericId } from "../../framework/wire";
-import { serviceShape, serviceWire } from "./service";
+import { numericId } from "../../framework/wire";
+import { serviceOf, serviceShape, serviceWire } from "./service";
 
 const serviceResult = z.object(serviceShape);
 
@@ -19,7 +19,7 @@ export const getService = defineFunction({
   },
   async invoke(ctx, args) {
     if (args.id !== undefined) {
-      return fromWire(serviceResult, await ctx.client.get(`/services/${args.id}`, { schema: serviceWire, signal: ctx.signal })) as z.output<typeof serviceResult>;
+      return serviceOf(await ctx.client.get(`/services/${args.id}`, { schema: serviceWire, signal: ctx.signal }));
     }
     const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });
     const matches = services.filter((s) => s.name === args.name);
@@ -27,6 +27,6 @@ export const getService = defineFunction({
       throw new Error(`nsp:dns:getService: no service named "${args.name}" in this account; its services are ${services.map((s) => `"${s.name}" (${s.type}, id ${s.id})`).join(", ") || "none"}`);
     }
     if (matches.length > 1) throw new Error(`nsp:dns:getService: ${matches.length} services are named "${args.name}" (ids ${matches.map((s) => s.id).join(", ")}); look one up by id`);
-    return fromWire(serviceResult, matches[0]) as z.output<typeof serviceResult>;
+    return serviceOf(matches[0]!);
   },
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
-import { SERVICE_TYPES, serviceShape, serviceWire } from "./service";
+import { SERVICE_TYPES, serviceOf, serviceShape, serviceWire } from "./service";
 
 const servicesResult = z.object({
   services: z.array(z.object(serviceShape).meta({ typeName: "ServiceInfo", description: "A service of the account." })).meta({ description: "The services, in the API's order." }),
@@ -18,6 +17,6 @@ export const getServices = defineFunction({
   async invoke(ctx, args) {
     const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });
     const picked = args.type === undefined ? services : services.filter((s) => s.type === args.type);
-    return fromWire(servicesResult, { services: picked }) as z.output<typeof servicesResult>;
+    return { services: picked.map(serviceOf) };
   },
 });

@@ -2,10 +2,9 @@ import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
 import { checkNameOrId, findByNameOrId, nameOrIdArgs } from "../../framework/lookup";
 import { fromWire } from "../../framework/wire";
-import { zoneProperties } from "./zone";
+import { zoneProperties, zoneWire } from "./zone";
 
 const TOKEN = "nsp:dns:getZone";
-const zoneWire = z.looseObject({ id: z.number().int(), name: z.string() });
 const zoneResult = zoneProperties.extend({ id: z.string().meta({ description: "Zone id." }) });
 
 export const getZone = defineFunction({

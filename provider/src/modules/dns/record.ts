@@ -5,6 +5,7 @@ import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { createOrAdopt } from "../../framework/create-once";
 import { sameContent } from "./record-content";
+import { childIdOf, NUMERIC_ID } from "./ids";
 
 export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;
 const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
@@ -62,11 +63,8 @@ function toState(raw: RecordWire) {
 
 /** Accepts the import form `<zoneId>/<recordId>` as well as a bare record id with a known zone. */
 export function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId: string } {
-  const numeric = /^[1-9][0-9]*$/;
-  const parts = id.split("/");
-  if (parts.length === 2 && numeric.test(parts[0]!) && numeric.test(parts[1]!)) return { zoneId: parts[0]!, recordId: parts[1]! };
-  if (parts.length === 1 && numeric.test(id) && zoneId) return { zoneId, recordId: id };
-  throw new Error(`nsp:dns:Record: id "${id}" must have the form <zoneId>/<recordId>`);
+  const { parentId, child } = childIdOf("nsp:dns:Record", id, "<zoneId>/<recordId>", NUMERIC_ID, zoneId);
+  return { zoneId: parentId, recordId: child };
 }
 
 export const record = defineResource({

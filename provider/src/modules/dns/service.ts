@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wireModel } from "../../framework/fields";
 
 /** A service as the functions return it: the API's fields in camelCase, the id as a string. */
 export const serviceShape = {
@@ -16,4 +17,8 @@ export const serviceShape = {
 
 export const SERVICE_TYPES = ["resolver", "auth_dns", "cdn", "vm"] as const;
 
-export const serviceWire = z.looseObject({ id: z.number().int(), name: z.string(), type: z.string() });
+const api = wireModel(z.object({}), z.object(serviceShape), { id: z.number().int() });
+/** A service as the API returns it: every field of serviceShape, with its integer id. */
+export const serviceWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string; type: string }>;
+/** A service as the functions return it. */
+export const serviceOf = (raw: z.output<typeof serviceWire>) => api.toState(raw);

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { zoneIdOf } from "./ids";
 
 const dnssecArgs = z.object({
-  zoneId: idRef("Id of the zone to sign."),
-  enabled: z.boolean().default(true).meta({ description: "Whether the zone is signed (online signing with ECDSA P-256)." }),
+  zoneId: idRef("Id of the zone to sign.").meta({ replace: true }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the zone is signed (online signing with ECDSA P-256).", create: true }),
 });
 
 const dnssecState = z.object({
@@ -15,14 +15,16 @@ const dnssecState = z.object({
   warning: z.string().optional().meta({ description: "What still has to be done by hand, typically publishing the DS at the registrar." }),
 });
 
-const dnssecProperties = dnssecArgs.extend(dnssecState.shape);
-type DnssecState = z.output<typeof dnssecProperties>;
+// The settings object of a zone, at the zone's path: the zone id is in the path, not in the object.
+const api = wireModel(dnssecArgs.omit({ zoneId: true }), dnssecState);
 
-const dnssecWire = z.looseObject({ enabled: z.boolean() });
+function stateOf(zoneId: string, raw: Record<string, unknown>) {
+  return { ...api.toState(raw), zoneId };
+}
 
-async function put(ctx: OperationContext, zoneId: string, enabled: boolean): Promise<DnssecState> {
-  const raw = await ctx.client.put(`/dns/zones/${zoneId}/dnssec`, { enabled }, { schema: dnssecWire, signal: ctx.signal });
-  return { ...(fromWire(dnssecProperties, raw) as DnssecState), zoneId };
+async function put(ctx: OperationContext, zoneId: string, enabled: boolean) {
+  const raw = await ctx.client.put(`/dns/zones/${zoneId}/dnssec`, api.createBody({ enabled }), { schema: api.wire, signal: ctx.signal });
+  return stateOf(zoneId, raw);
 }
 
 export const zoneDnssec = defineResource({
@@ -31,7 +33,6 @@ export const zoneDnssec = defineResource({
     "DNSSEC signing of a zone. Hand the `ds` output to the zone's registrar; until the DS is published resolvers treat the zone as unsigned. Disabling and enabling again makes a new key (and a new DS). Deleting this resource turns signing off.",
   args: dnssecArgs,
   state: dnssecState,
-  replaceOnChanges: ["zoneId"],
   importId: "<zoneId>",
 
   async create(ctx, args) {
@@ -40,13 +41,8 @@ export const zoneDnssec = defineResource({
 
   async read(ctx, id) {
     const zoneId = zoneIdOf("nsp:dns:ZoneDnssec", id);
-    try {
-      const raw = await ctx.client.get(`/dns/zones/${zoneId}/dnssec`, { schema: dnssecWire, signal: ctx.signal });
-      return { id: zoneId, state: { ...(fromWire(dnssecProperties, raw) as DnssecState), zoneId } };
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/dns/zones/${zoneId}/dnssec`, { schema: api.wire, signal: ctx.signal });
+    return raw && { id: zoneId, state: stateOf(zoneId, raw) };
   },
 
   async update(ctx, id, news) {

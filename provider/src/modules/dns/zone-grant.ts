@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
-import { zoneChildOf } from "./ids";
+import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
+import { childIdOf, listOrUndefined } from "./ids";
 
 const TOKEN = "nsp:dns:ZoneGrant";
 const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
@@ -14,27 +14,28 @@ const email = z
   .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
 
 const grantArgs = z.object({
-  zoneId: idRef("Id of the zone to share."),
-  email: email.meta({ description: "Address of the person the zone is shared with. Stored lower-case." }),
-  role: z.enum(["viewer", "operator"]).meta({ description: "`viewer` may read the zone; `operator` may also change its records." }),
+  zoneId: idRef("Id of the zone to share.").meta({ replace: true }),
+  // In the path of the PUT, not in its body.
+  email: email.meta({ description: "Address of the person the zone is shared with. Stored lower-case.", replace: true }),
+  // The PUT creates or updates, so its body is the same for both.
+  role: z.enum(["viewer", "operator"]).meta({ description: "`viewer` may read the zone; `operator` may also change its records.", create: true }),
 });
 
 const grantState = z.object({
   createdAt: z.string().meta({ description: "When the zone was first shared with this person." }),
 });
 
-const grantProperties = grantArgs.extend(grantState.shape);
-type GrantState = z.output<typeof grantProperties>;
-
-const grantWire = z.looseObject({ email: z.string(), role: z.string() });
+// A grant as its zone lists it: the zone id is in the path, not in the object.
+const api = wireModel(grantArgs.omit({ zoneId: true }), grantState);
+const grantWire = api.wire as z.ZodType<Record<string, unknown> & { email: string }>;
 
 function parseId(id: string, zoneId?: string) {
-  const { zoneId: zone, child } = zoneChildOf(TOKEN, id, "<zoneId>/<email>", EMAIL, zoneId);
-  return { zoneId: zone, email: child };
+  const { parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<email>", EMAIL, zoneId);
+  return { zoneId: parentId, email: child };
 }
 
 function toState(zoneId: string, raw: z.output<typeof grantWire>) {
-  return { id: `${zoneId}/${raw.email}`, state: { ...(fromWire(grantProperties, raw) as GrantState), zoneId } };
+  return { id: `${zoneId}/${raw.email}`, state: { ...api.toState(raw), zoneId } };
 }
 
 const path = (zoneId: string, address: string) => `/dns/zones/${zoneId}/grants/${encodeURIComponent(address)}`;
@@ -44,30 +45,23 @@ export const zoneGrant = defineResource({
   description: "Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.",
   args: grantArgs,
   state: grantState,
-  replaceOnChanges: ["zoneId", "email"],
   importId: "<zoneId>/<email>",
 
   async create(ctx, args) {
     // The PUT creates or updates, so an existing grant for the address is adopted.
-    return toState(args.zoneId, await ctx.client.put(path(args.zoneId, args.email), { role: args.role }, { schema: grantWire, signal: ctx.signal }));
+    return toState(args.zoneId, await ctx.client.put(path(args.zoneId, args.email), api.createBody(args), { schema: grantWire, signal: ctx.signal }));
   },
 
   async read(ctx, id, prior) {
     const { zoneId, email: address } = parseId(id.toLowerCase(), prior.zoneId);
-    try {
-      // There is no GET of one grant; the zone's list is short.
-      const grants = await ctx.client.listAll(`/dns/zones/${zoneId}/grants`, { itemSchema: grantWire, signal: ctx.signal });
-      const found = grants.find((g) => g.email.toLowerCase() === address);
-      return found ? toState(zoneId, found) : undefined;
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    // There is no GET of one grant; the zone's list is short.
+    const found = (await listOrUndefined(ctx, `/dns/zones/${zoneId}/grants`, grantWire))?.find((g) => g.email.toLowerCase() === address);
+    return found && toState(zoneId, found);
   },
 
   async update(ctx, id, news, olds) {
     const { zoneId, email: address } = parseId(id, olds.zoneId);
-    return toState(zoneId, await ctx.client.put(path(zoneId, address), { role: news.role }, { schema: grantWire, signal: ctx.signal })).state;
+    return toState(zoneId, await ctx.client.put(path(zoneId, address), api.createBody(news), { schema: grantWire, signal: ctx.signal })).state;
   },
 
   async delete(ctx, id, olds) {

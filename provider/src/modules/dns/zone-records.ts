@@ -45,7 +45,7 @@ const recordEntry = z
   .meta({ typeName: "ZoneRecordEntry", description: "One record of the zone." });
 
 const zoneRecordsArgs = z.object({
-  zoneId: idRef("Id of the zone whose records are managed."),
+  zoneId: idRef("Id of the zone whose records are managed.").meta({ replace: true }),
   records: z
     .array(recordEntry)
     .superRefine((records, ctx) => {
@@ -154,6 +154,7 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired:
   }
   // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
   for (const r of plan.remove) {
+    // Already gone (deleted meanwhile, or by a round whose answer was lost): nothing left to do.
     await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
       if (!isNotFound(e)) throw e;
     });
@@ -199,7 +200,6 @@ export const zoneRecords = defineResource({
   ].join("\n"),
   args: zoneRecordsArgs,
   state: zoneRecordsState,
-  replaceOnChanges: ["zoneId"],
   importId: "<zoneId>[/<name>[:<type>],...]",
 
   async create(ctx, args) {
@@ -209,13 +209,8 @@ export const zoneRecords = defineResource({
 
   async read(ctx, id, prior) {
     const { zoneId, scope } = parseZoneRecordsId(id);
-    let body: z.output<typeof exportWire>;
-    try {
-      body = await ctx.client.get(`/dns/zones/${zoneId}/export`, { schema: exportWire, signal: ctx.signal });
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const body = await ctx.client.getOrUndefined(`/dns/zones/${zoneId}/export`, { schema: exportWire, signal: ctx.signal });
+    if (body === undefined) return undefined;
     const text = typeof body === "string" ? body : (body.text ?? body.zonefile);
     if (text === undefined) throw new Error(`${TOKEN}: the export of zone ${zoneId} has no zone-file text`);
     const all = parseZoneFile(text, typeof body === "string" ? undefined : body.name);

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { fromWire, idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { zoneIdOf } from "./ids";
 import { isIpAddress, isPrefix } from "./ip";
 
@@ -10,22 +10,22 @@ const TOKEN = "nsp:dns:ZoneTransfer";
 const MAX_ITEMS = 16;
 
 const transferArgs = z.object({
-  zoneId: idRef("Id of the zone whose outbound transfers are configured."),
+  zoneId: idRef("Id of the zone whose outbound transfers are configured.").meta({ replace: true }),
   allow: z
     .array(z.string().trim().refine((s) => isIpAddress(s) || isPrefix(s), "must be an IP address or a prefix with its host bits zero (192.0.2.1, 192.0.2.0/24, 2001:db8::/48)"))
     .max(MAX_ITEMS, `must have at most ${MAX_ITEMS} items`)
     .default([])
-    .meta({ description: `Addresses and prefixes allowed to transfer the zone (AXFR), at most ${MAX_ITEMS}.` }),
+    .meta({ description: `Addresses and prefixes allowed to transfer the zone (AXFR), at most ${MAX_ITEMS}.`, create: true }),
   notify: z
     .array(z.string().trim().refine(isIpAddress, "must be an IP address"))
     .max(MAX_ITEMS, `must have at most ${MAX_ITEMS} items`)
     .default([])
-    .meta({ description: `Addresses sent a NOTIFY when the zone changes, at most ${MAX_ITEMS}.` }),
-  tsig: z.boolean().default(false).meta({ description: "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`." }),
+    .meta({ description: `Addresses sent a NOTIFY when the zone changes, at most ${MAX_ITEMS}.`, create: true }),
+  tsig: z.boolean().default(false).meta({ description: "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`.", create: true }),
   tsigRotation: z
     .union([z.string(), z.number()])
     .optional()
-    .meta({ description: "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it." }),
+    .meta({ description: "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it.", local: true }),
 });
 
 const transferState = z.object({
@@ -37,6 +37,7 @@ const transferState = z.object({
     .nullable()
     .optional()
     .meta({
+      secret: true,
       description:
         "The TSIG secret (base64). The API shows it only in the response that generates it, so it is kept from the state on every refresh while that key exists; null when TSIG is off, or when the key was made outside this resource (change `tsigRotation` to get a new one).",
     }),
@@ -45,6 +46,11 @@ const transferState = z.object({
 const transferProperties = transferArgs.extend(transferState.shape);
 type TransferState = z.output<typeof transferProperties>;
 
+// Every PUT sends the whole settings (the PUT replaces them).
+const api = wireModel(transferArgs, transferState);
+
+// Written by hand: `tsig` is read from tsig_configured, and the secret is kept from the prior state
+// (see toState), so the state is not a straight mapping of the response.
 const transferWire = z.looseObject({
   allow: z.array(z.string()),
   notify: z.array(z.string()),
@@ -85,13 +91,10 @@ export const zoneTransfer = defineResource({
     "Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting this resource empties both lists and removes the key.",
   args: transferArgs,
   state: transferState,
-  replaceOnChanges: ["zoneId"],
-  secrets: ["tsigKey"],
-  writeOnly: ["tsigRotation"],
   importId: "<zoneId>",
 
   async create(ctx, args) {
-    const raw = await put(ctx, args.zoneId, body(transferArgs, args, ["allow", "notify", "tsig"]));
+    const raw = await put(ctx, args.zoneId, api.createBody(args));
     if (args.tsig && raw.tsig_secret === undefined) {
       ctx.log(
         "warning",
@@ -103,25 +106,21 @@ export const zoneTransfer = defineResource({
 
   async read(ctx, id, prior) {
     const zoneId = zoneIdOf(TOKEN, id);
-    try {
-      return { id: zoneId, state: toState(zoneId, await ctx.client.get(`/dns/zones/${zoneId}/transfer`, { schema: transferWire, signal: ctx.signal }), prior) };
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/dns/zones/${zoneId}/transfer`, { schema: transferWire, signal: ctx.signal });
+    return raw && { id: zoneId, state: toState(zoneId, raw, prior) };
   },
 
   async update(ctx, id, news, olds) {
     const zoneId = zoneIdOf(TOKEN, id);
-    const lists = body(transferArgs, news, ["allow", "notify"]);
+    const settings = api.createBody(news);
     const rotate = news.tsig && olds.tsigConfigured && !deepEqual(news.tsigRotation, olds.tsigRotation);
     let raw: TransferWire;
     if (rotate) {
       // The API keeps an existing key on `tsig: true`; only removing it first makes a new one.
-      await put(ctx, zoneId, { ...lists, tsig: false });
+      await put(ctx, zoneId, { ...settings, tsig: false });
       raw = await put(ctx, zoneId, { tsig: true });
     } else {
-      raw = await put(ctx, zoneId, { ...lists, tsig: news.tsig });
+      raw = await put(ctx, zoneId, settings);
     }
     return toState(zoneId, raw, { ...olds, tsigRotation: news.tsigRotation });
   },

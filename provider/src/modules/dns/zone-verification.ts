@@ -3,26 +3,15 @@ import { defineResource, type OperationContext } from "../../framework/definitio
 import { idRef, wireTimestamp } from "../../framework/wire";
 import { pollUntil } from "../../framework/poll";
 import { zoneIdOf } from "./ids";
+import { waitSettings, waitSettingsOf } from "./wait-settings";
 
 const TOKEN = "nsp:dns:ZoneVerification";
-const DEFAULT_TIMEOUT_SECONDS = 300;
-const DEFAULT_POLL_SECONDS = 10;
 
 const verificationArgs = z.object({
-  zoneId: idRef("Id of the zone whose delegation is awaited."),
-  timeoutSeconds: z
-    .number()
-    .int()
-    .min(1)
-    .max(86400)
-    .default(DEFAULT_TIMEOUT_SECONDS)
-    .meta({ description: "How long to wait for the delegation before failing, in seconds." }),
-  pollIntervalSeconds: z
-    .number()
-    .min(0.01)
-    .max(3600)
-    .default(DEFAULT_POLL_SECONDS)
-    .meta({ description: "Seconds between two checks of the delegation." }),
+  zoneId: idRef("Id of the zone whose delegation is awaited.").meta({ replace: true }),
+  ...waitSettings(
+    { timeout: "How long to wait for the delegation before failing, in seconds.", poll: "Seconds between two checks of the delegation." },
+  ),
 });
 
 const verificationState = z.object({
@@ -34,6 +23,7 @@ const verificationState = z.object({
 type VerificationState = z.output<typeof verificationArgs> & z.output<typeof verificationState>;
 
 const verifyWire = z.looseObject({ active: z.boolean(), seen: z.array(z.string()).default([]), expected: z.array(z.string()).default([]) });
+// Written by hand: this reads the zone, not an object of its own, and works `active` out of its status.
 const zoneWire = z.looseObject({
   name: z.string(),
   status: z.string(),
@@ -62,8 +52,7 @@ async function waitForDelegation(ctx: OperationContext, zoneId: string, timeoutS
 function stateOf(zoneId: string, raw: z.output<typeof zoneWire>, settings: Partial<VerificationState>, nameServers: string[] | undefined): VerificationState {
   return {
     zoneId,
-    timeoutSeconds: settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
-    pollIntervalSeconds: settings.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS,
+    ...waitSettingsOf(settings),
     active: raw.status === "active",
     verifiedAt: raw.verified_at ?? null,
     nameServers: raw.name_servers ?? nameServers ?? [],
@@ -76,7 +65,6 @@ export const zoneVerification = defineResource({
     "Waits until a zone is active, that is until public DNS delegates it to the service's name servers, polling the API's verify operation. Create fails with the name servers seen and expected when the time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). Deleting it does nothing to the zone.",
   args: verificationArgs,
   state: verificationState,
-  replaceOnChanges: ["zoneId"],
   importId: "<zoneId>",
 
   async create(ctx, args) {

@@ -1,8 +1,8 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 import { explainConflict } from "../../framework/adoption";
 
@@ -14,20 +14,22 @@ const domainName = z
   .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a domain name such as example.com"));
 
 const zoneArgs = z.object({
-  serviceId: idRef("Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`)."),
-  name: domainName.meta({ description: "Zone name, such as `example.com`. Stored lower-case without a trailing dot." }),
+  serviceId: idRef("Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).").meta({ create: true, replace: true }),
+  name: domainName.meta({ description: "Zone name, such as `example.com`. Stored lower-case without a trailing dot.", create: true, replace: true }),
   mode: z
     .enum(["zone", "host"])
     .default("zone")
-    .meta({ description: "`zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the zone is served." }),
+    .meta({ description: "`zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere.", create: true, replace: true }),
+  // The create body takes only service, name and mode; the rest is set by a patch.
+  enabled: z.boolean().default(true).meta({ description: "Whether the zone is served.", patch: true }),
   secondaryMaster: z
     .string()
     .refine((s) => isIP(s) !== 0, "must be an IPv4 or IPv6 address")
     .nullable()
     .optional()
-    .meta({ description: "Master IP when the zone is served as a secondary; unset (or null) serves it as a primary." }),
-  negativeTtl: z.number().int().min(60).max(86400).optional().meta({ description: "TTL of negative answers (NXDOMAIN), in seconds." }),
+    .meta({ description: "Master IP when the zone is served as a secondary; unset (or null) serves it as a primary.", patch: true }),
+  // The API cannot unset it (not nullable): dropping it from the program leaves the last value.
+  negativeTtl: z.number().int().min(60).max(86400).optional().meta({ description: "TTL of negative answers (NXDOMAIN), in seconds.", patch: true }),
 });
 
 const zoneState = z.object({
@@ -57,11 +59,12 @@ export const zoneProperties = zoneArgs.extend(zoneState.shape);
 export type ZoneArgs = z.output<typeof zoneArgs>;
 export type ZoneState = z.output<typeof zoneProperties>;
 
-const zoneWire = z.looseObject({ id: z.number().int(), name: z.string() });
-const patchable = ["enabled", "secondaryMaster", "negativeTtl"] as const;
+const api = wireModel(zoneArgs, zoneState, { id: z.number().int() });
+/** A zone as the API returns it (getZone reads the same object). */
+export const zoneWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
 
 function toState(raw: z.output<typeof zoneWire>) {
-  return { id: String(raw.id), state: fromWire(zoneProperties, raw) as ZoneState };
+  return { id: String(raw.id), state: api.toState(raw) };
 }
 
 export const zone = defineResource({
@@ -70,7 +73,6 @@ export const zone = defineResource({
     "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.",
   args: zoneArgs,
   state: zoneState,
-  replaceOnChanges: ["serviceId", "name", "mode"],
   // Zone names are unique within an account, so a replacement with the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
   importId: "<zoneId>",
@@ -80,13 +82,13 @@ export const zone = defineResource({
     const created = await createOnce(
       ctx,
       `zone ${args.name}`,
-      () => ctx.client.post("/dns/zones", body(zoneArgs, args, ["serviceId", "name", "mode"]), { schema: zoneWire, signal: ctx.signal }),
+      () => ctx.client.post("/dns/zones", api.createBody(args), { schema: zoneWire, signal: ctx.signal }),
       // Zone names are unique in an account: the natural key.
       existing,
     ).catch((e: unknown) => explainConflict(ctx, "nsp:dns:Zone", `zone ${args.name}`, e, existing));
     ctx.progress(String(created.id), toState(created).state);
-    // The create body takes only service, name and mode; the rest is set by a patch.
-    const patch = body(zoneArgs, args, patchable.filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null)));
+    // What differs from the API's defaults (enabled, no secondary master, its own negative TTL) takes a patch.
+    const patch = api.patchBody(args, api.patchKeys(Object.keys(zoneArgs.shape)).filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null)));
     const final = Object.keys(patch).length
       ? await ctx.client.patch(`/dns/zones/${created.id}`, patch, { schema: zoneWire, signal: ctx.signal })
       : created;
@@ -95,19 +97,14 @@ export const zone = defineResource({
 
   async read(ctx, id) {
     if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`nsp:dns:Zone: "${id}" is not a zone id; import a zone by its numeric id (<zoneId>)`);
-    try {
-      return toState(await ctx.client.get(`/dns/zones/${encodeURIComponent(id)}`, { schema: zoneWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const found = await ctx.client.getOrUndefined(`/dns/zones/${encodeURIComponent(id)}`, { schema: zoneWire, signal: ctx.signal });
+    return found && toState(found);
   },
 
   async update(ctx, id, news, olds, changedInputs) {
-    // The API cannot unset negativeTtl; dropping it from the program leaves the last value.
-    const changed = patchable.filter((k) => changedInputs.includes(k) && !(k === "negativeTtl" && news[k] === undefined));
-    if (changed.length === 0) return { ...olds, ...news };
-    const patch = body(zoneArgs, { ...news, secondaryMaster: news.secondaryMaster ?? null }, changed);
+    // An unset secondaryMaster is sent as null; an unset negativeTtl is not sent at all.
+    const patch = api.patchBody(news, changedInputs);
+    if (Object.keys(patch).length === 0) return { ...olds, ...news };
     const updated = await ctx.client.patch(`/dns/zones/${encodeURIComponent(id)}`, patch, { schema: zoneWire, signal: ctx.signal });
     return toState(updated).state;
   },

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
 const meResult = z.object({
   email: z.string().meta({ description: "Email address of the account the token belongs to." }),
@@ -10,12 +10,14 @@ const meResult = z.object({
   apiEnabled: z.boolean().meta({ description: "Whether API access is switched on for the account." }),
 });
 
+const api = wireModel(z.object({}), meResult);
+
 export const getMe = defineFunction({
   token: "nsp:index:getMe",
   description: "Describes the account that the provider's API token belongs to.",
   args: z.object({}),
   result: meResult,
   async invoke(ctx) {
-    return fromWire(meResult, await ctx.client.get("/me", { schema: z.looseObject({ email: z.string() }), signal: ctx.signal })) as z.output<typeof meResult>;
+    return api.toState(await ctx.client.get("/me", { schema: api.wire, signal: ctx.signal }));
   },
 });

@@ -1,8 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { wireTimestamp } from "../../framework/wire";
 import { defineResource } from "../../framework/definition";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:index:Webhook";
 const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
@@ -29,14 +28,15 @@ const publicHttpsUrl = z
   });
 
 const webhookArgs = z.object({
-  url: publicHttpsUrl.meta({ description: "The public https:// endpoint deliveries are POSTed to." }),
+  url: publicHttpsUrl.meta({ description: "The public https:// endpoint deliveries are POSTed to.", create: true, patch: true }),
   events: z
     .array(z.string().trim().min(1, "must not be empty"))
     .min(1, "must name at least one event, or `*` for all")
     .default(["*"])
-    .meta({ description: "Event names to deliver (`nsp:index:getWebhookEvents` lists them), or `[\"*\"]` for all (the default)." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether deliveries are sent." }),
-  note: z.string().max(255, "must be at most 255 characters").optional().meta({ description: "Free-form note." }),
+    .meta({ description: "Event names to deliver (`nsp:index:getWebhookEvents` lists them), or `[\"*\"]` for all (the default).", create: true, patch: true }),
+  // The create body has no `enabled`; a disabled endpoint takes a patch.
+  enabled: z.boolean().default(true).meta({ description: "Whether deliveries are sent.", patch: true }),
+  note: z.string().max(255, "must be at most 255 characters").optional().meta({ description: "Free-form note.", create: true, patch: true }),
 });
 
 const webhookState = z.object({
@@ -47,6 +47,8 @@ const webhookState = z.object({
     .meta({
       description:
         "The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
+      secret: true,
+      oneTime: true,
     }),
   lastStatus: z.number().int().nullable().optional().meta({ description: "HTTP status of the last delivery." }),
   lastAt: z.string().nullable().optional().meta({ description: "When the last delivery was attempted." }),
@@ -54,35 +56,15 @@ const webhookState = z.object({
   createdAt: z.string().meta({ description: "When the endpoint was created." }),
 });
 
-type WebhookState = z.output<typeof webhookArgs> & z.output<typeof webhookState>;
-
-const webhookWire = z.looseObject({
-  id: z.number().int(),
-  url: z.string(),
-  events: z.array(z.string()),
-  enabled: z.boolean(),
-  note: z.string().nullable(),
-  last_status: z.number().int().nullable(),
-  last_at: wireTimestamp.nullable(),
-  failures: z.number().int(),
-  created_at: wireTimestamp,
-  secret: z.string().nullable().optional(),
-});
-type WebhookWire = z.output<typeof webhookWire>;
+const api = wireModel(webhookArgs, webhookState, { id: z.number().int() });
+type WebhookWire = Record<string, unknown> & { id: number };
+const webhookWire = api.wire as z.ZodType<WebhookWire>;
 
 function toState(w: WebhookWire) {
-  const state: WebhookState = {
-    url: w.url,
-    events: w.events,
-    enabled: w.enabled,
-    secret: w.secret ?? null,
-    lastStatus: w.last_status,
-    lastAt: w.last_at,
-    failures: w.failures,
-    createdAt: w.created_at,
-  };
-  if (w.note !== null) state.note = w.note;
-  return { id: String(w.id), state };
+  const { note, ...state } = api.toState(w);
+  // Null, not absent, where this answer has no secret: the state keeps the one shown at create.
+  // A note the API holds as null is no note, as the program leaves it unset.
+  return { id: String(w.id), state: { ...state, secret: state.secret ?? null, ...(note != null ? { note } : {}) } };
 }
 
 function webhookIdOf(id: string): string {
@@ -90,16 +72,12 @@ function webhookIdOf(id: string): string {
   return id;
 }
 
-const PATCHABLE = { url: "url", events: "events", enabled: "enabled", note: "note" } as const;
-
 export const webhook = defineResource({
   token: TOKEN,
   description:
     "A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.",
   args: webhookArgs,
   state: webhookState,
-  secrets: ["secret"],
-  oneTime: ["secret"],
   importId: "<webhookId>",
 
   check(args) {
@@ -111,33 +89,24 @@ export const webhook = defineResource({
   // Not createOnce: a URL may be registered twice, so there is no natural key to look up, and an
   // adopted endpoint would have lost its secret anyway.
   async create(ctx, args) {
-    const created = await ctx.client.post(
-      "/webhooks",
-      { url: args.url, events: args.events, ...(args.note !== undefined ? { note: args.note } : {}) },
-      { schema: webhookWire, signal: ctx.signal },
-    );
+    const created = await ctx.client.post("/webhooks", api.createBody(args), { schema: webhookWire, signal: ctx.signal });
     const result = toState(created);
     if (args.enabled) return result;
-    // The create body has no `enabled`; a disabled endpoint takes a patch.
     ctx.progress(result.id, result.state);
-    const patched = toState(await ctx.client.patch(`/webhooks/${result.id}`, { enabled: false }, { schema: webhookWire, signal: ctx.signal }));
+    const patched = toState(await ctx.client.patch(`/webhooks/${result.id}`, api.patchBody(args, ["enabled"]), { schema: webhookWire, signal: ctx.signal }));
     return { id: result.id, state: { ...patched.state, secret: result.state.secret } };
   },
 
   async read(ctx, id) {
-    try {
-      return toState(await ctx.client.get(`/webhooks/${webhookIdOf(id)}`, { schema: webhookWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/webhooks/${webhookIdOf(id)}`, { schema: webhookWire, signal: ctx.signal });
+    return raw && toState(raw);
   },
 
   async update(ctx, id, news, olds, changed) {
     if (changed.length === 0) return { ...olds, ...news };
-    const patch: Record<string, unknown> = {};
-    // A note the program stopped setting is cleared.
-    for (const k of changed) patch[PATCHABLE[k]] = news[k] ?? null;
+    const patch = api.patchBody(news, changed);
+    // A note the program stopped setting is cleared (the API takes null although the input is not nullable).
+    if (changed.includes("note") && news.note === undefined) patch.note = null;
     const updated = toState(await ctx.client.patch(`/webhooks/${webhookIdOf(id)}`, patch, { schema: webhookWire, signal: ctx.signal }));
     return updated.state;
   },

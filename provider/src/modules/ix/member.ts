@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:ix:Member";
@@ -15,8 +14,13 @@ const memberArgs = z.object({
     .min(1, "must be at least 1")
     .max(4294967294, "must be at most 4294967294")
     .refine((n) => n !== 23456, "23456 is AS_TRANS, not a network")
-    .meta({ description: "The network's autonomous system number. One membership per ASN; a new ASN is a new application (replacement)." }),
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ description: "The network's name, as listed to other members." }),
+    .meta({ description: "The network's autonomous system number. One membership per ASN; a new ASN is a new application (replacement).", create: true, replace: true }),
+  name: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(100, "must be at most 100 characters")
+    .meta({ description: "The network's name, as listed to other members.", create: true, patch: true }),
   asSet: z
     .string()
     .trim()
@@ -24,14 +28,14 @@ const memberArgs = z.object({
     .pipe(z.string().regex(AS_SET, "must be an AS-SET such as AS-EXAMPLE or AS64500:AS-CUSTOMERS"))
     .nullable()
     .optional()
-    .meta({ description: "AS-SET the route servers expand to filter the network's routes; stored upper-case. Unset (or null) for none." }),
+    .meta({ description: "AS-SET the route servers expand to filter the network's routes; stored upper-case. Unset (or null) for none.", create: true, patch: true }),
   contact: z
     .string()
     .trim()
     .toLowerCase()
     .pipe(z.string().max(254, "must be at most 254 characters").regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address such as noc@example.net"))
-    .meta({ description: "Technical contact (NOC) address." }),
-  listed: z.boolean().default(true).meta({ description: "Whether the network is listed in the exchange's member list." }),
+    .meta({ description: "Technical contact (NOC) address.", create: true, patch: true }),
+  listed: z.boolean().default(true).meta({ description: "Whether the network is listed in the exchange's member list.", create: true, patch: true }),
 });
 
 const sessionShape = z
@@ -48,14 +52,12 @@ const memberState = z.object({
   createdAt: z.string().meta({ description: "When the application was made." }),
 });
 
-const memberProperties = memberArgs.extend(memberState.shape);
-type MemberState = z.output<typeof memberProperties>;
+// Membership ids are strings such as ixm_0123456789ab.
+const api = wireModel(memberArgs, memberState, { id: z.string() });
+type MemberWire = Record<string, unknown> & { id: string; asn: number };
+const memberWire = api.wire as z.ZodType<MemberWire>;
 
-const memberWire = z.looseObject({ id: z.string(), asn: z.number().int() });
-type MemberWire = z.output<typeof memberWire>;
-
-const PATCHABLE = ["name", "asSet", "contact", "listed"] as const;
-const toState = (raw: MemberWire) => ({ id: raw.id, state: fromWire(memberProperties, raw) as MemberState });
+const toState = (raw: MemberWire) => ({ id: raw.id, state: api.toState(raw) });
 
 function idOf(id: string): string {
   if (!ID.test(id)) throw new Error(`${TOKEN}: "${id}" is not a member id (<memberId>, such as ixm_0123456789ab)`);
@@ -71,14 +73,13 @@ export const member = defineResource({
     "An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.",
   args: memberArgs,
   state: memberState,
-  replaceOnChanges: ["asn"],
   importId: "<memberId>",
 
   async create(ctx, args) {
     const created = await createOnce(
       ctx,
       `IX member AS${args.asn}`,
-      () => ctx.client.post("/ix/members", body(memberArgs, args, ["asn", "name", "asSet", "contact", "listed"]), { schema: memberWire, signal: ctx.signal }),
+      () => ctx.client.post("/ix/members", api.createBody(args), { schema: memberWire, signal: ctx.signal }),
       // One membership per ASN: the natural key, found in the overview's networks.
       async () => {
         const overview = await ctx.client.get("/ix/overview", { schema: z.looseObject({ networks: z.array(memberWire).optional() }), signal: ctx.signal });
@@ -89,18 +90,14 @@ export const member = defineResource({
   },
 
   async read(ctx, id) {
-    try {
-      return toState(await ctx.client.get(`/ix/members/${encodeURIComponent(idOf(id))}`, { schema: memberWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/ix/members/${encodeURIComponent(idOf(id))}`, { schema: memberWire, signal: ctx.signal });
+    return raw && toState(raw);
   },
 
   async update(ctx, id, news, olds, changed) {
-    const keys = PATCHABLE.filter((k) => changed.includes(k));
-    if (keys.length === 0) return { ...olds, ...news };
-    const patch = body(memberArgs, { ...news, asSet: news.asSet ?? null }, keys);
+    if (api.patchKeys(changed).length === 0) return { ...olds, ...news };
+    // An unset asSet is sent as null, which removes it.
+    const patch = api.patchBody(news, changed);
     return toState(await ctx.client.patch(`/ix/members/${encodeURIComponent(idOf(id))}`, patch, { schema: memberWire, signal: ctx.signal })).state;
   },
 

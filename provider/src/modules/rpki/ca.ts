@@ -3,8 +3,7 @@ import { createOnce } from "../../framework/create-once";
 import { explainConflict } from "../../framework/adoption";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
-import { body, fromWire } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 import { ASN_MAX } from "./roa";
 
 export const PARENT_RIRS = ["AFRINIC", "APNIC", "ARIN", "LACNIC", "RIPE"] as const;
@@ -24,16 +23,22 @@ const caArgs = z.object({
   handle: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter or digit")
-    .meta({ description: "The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case)." }),
+    .meta({ description: "The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).", create: true, replace: true }),
   parentRir: z
     .string()
     .trim()
     .toUpperCase()
     .pipe(z.enum(PARENT_RIRS))
     .optional()
-    .meta({ description: "The regional registry that is the CA's parent: `AFRINIC`, `APNIC`, `ARIN`, `LACNIC` or `RIPE`. Left to the API when unset." }),
-  asns: asns.default([]).meta({ description: "The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`)." }),
-  note: z.string().max(1024).optional().meta({ description: "Free-text note." }),
+    .meta({
+      description: "The regional registry that is the CA's parent: `AFRINIC`, `APNIC`, `ARIN`, `LACNIC` or `RIPE`. Left to the API when unset.",
+      create: true,
+      replace: true,
+    }),
+  // An API that leaves asns out of a CA means none.
+  asns: asns.default([]).meta({ description: "The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`).", create: true, patch: true, optionalOnWire: true }),
+  // The create body has no note; a patch sets it.
+  note: z.string().max(1024).optional().meta({ description: "Free-text note.", patch: true }),
   parentResponseXml: z
     .string()
     .refine((s) => /<([A-Za-z_][\w.-]*:)?parent_response[\s/>]/.test(s), "must be the RFC 8183 parent response XML (a <parent_response> document) that the parent RIR returned for `childRequestXml`")
@@ -41,6 +46,8 @@ const caArgs = z.object({
     .meta({
       description:
         "The RFC 8183 parent response the RIR returned for `childRequestXml`. Posting it activates the CA; a new value is posted again. The API never returns it, so it is compared with the value last applied.",
+      // Posted to its own endpoint, never in the CA's bodies.
+      writeOnly: true,
     }),
 });
 
@@ -49,7 +56,8 @@ const caState = z.object({
   parentHandle: z.string().nullable().optional().meta({ description: "The parent's handle, from the accepted parent response." }),
   serviceUri: z.string().nullable().optional().meta({ description: "The parent's up-down service URI, from the accepted parent response." }),
   syncedAt: z.string().nullable().optional().meta({ description: "When certified resources were last refreshed from the repository." }),
-  childRequestXml: z.string().meta({ description: "The RFC 8183 child request to hand to the parent RIR." }),
+  // Read from its own endpoint, not from the CA.
+  childRequestXml: z.string().meta({ description: "The RFC 8183 child request to hand to the parent RIR.", local: true }),
   createdAt: z.string().meta({ description: "When the CA was created." }),
 });
 
@@ -57,13 +65,13 @@ export const caProperties = caArgs.extend(caState.shape);
 export type CaArgs = z.output<typeof caArgs>;
 export type CaState = z.output<typeof caProperties>;
 
-const caWire = z.looseObject({ id: z.number().int(), handle: z.string(), state: z.string(), asns: z.array(z.number().int()).optional() });
+const api = wireModel(caArgs, caState, { id: z.number().int() });
+const caWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; handle: string; asns?: number[] | null }>;
 // Read from a JSON object's `xml`, or a bare JSON string: where the document sits is not documented.
 const childRequestWire = z.union([z.string(), z.looseObject({ xml: z.string() }).transform((o) => o.xml)]);
 
 function caStateOf(raw: z.output<typeof caWire>, childRequestXml: string): CaState {
-  const state = fromWire(caProperties, raw) as CaState;
-  return { ...state, asns: [...(raw.asns ?? [])].sort((a, b) => a - b), childRequestXml };
+  return { ...api.toState(raw), asns: [...(raw.asns ?? [])].sort((a, b) => a - b), childRequestXml };
 }
 
 async function childRequest(ctx: OperationContext, id: string | number): Promise<string> {
@@ -80,9 +88,6 @@ export const ca = defineResource({
     "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.",
   args: caArgs,
   state: caState,
-  // The patch body takes only asns and note.
-  replaceOnChanges: ["handle", "parentRir"],
-  writeOnly: ["parentResponseXml"],
   // Handles are unique in the account, so a replacement that keeps its handle must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.handle.toLowerCase() === news.handle.toLowerCase(),
   importId: "<caId>",
@@ -92,34 +97,28 @@ export const ca = defineResource({
     let last = await createOnce(
       ctx,
       `CA ${args.handle}`,
-      () => ctx.client.post("/rpki/cas", body(caArgs, args, ["handle", "parentRir", "asns"]), { schema: caWire, signal: ctx.signal }),
+      () => ctx.client.post("/rpki/cas", api.createBody(args), { schema: caWire, signal: ctx.signal }),
       // Handles are unique in an account, ignoring case.
       existing,
     ).catch((e: unknown) => explainConflict(ctx, "nsp:rpki:Ca", `CA ${args.handle}`, e, existing));
     // A later step failing leaves the CA in the state, half-made; the next up finishes it.
     ctx.progress(String(last.id), caStateOf(last, ""));
-    // The create body has no note, and the parent response has its own endpoint.
-    if (args.note !== undefined) last = await ctx.client.patch(`/rpki/cas/${last.id}`, body(caArgs, args, ["note"]), { schema: caWire, signal: ctx.signal });
+    if (args.note !== undefined) last = await ctx.client.patch(`/rpki/cas/${last.id}`, api.patchBody(args, ["note"]), { schema: caWire, signal: ctx.signal });
     if (args.parentResponseXml !== undefined) last = await postParentResponse(ctx, last.id, args.parentResponseXml);
     return { id: String(last.id), state: caStateOf(last, await childRequest(ctx, last.id)) };
   },
 
   async read(ctx, id) {
     if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`nsp:rpki:Ca: "${id}" is not a CA id; import a CA by its numeric id (<caId>)`);
-    try {
-      const raw = await ctx.client.get(`/rpki/cas/${id}`, { schema: caWire, signal: ctx.signal });
-      return { id, state: caStateOf(raw, await childRequest(ctx, id)) };
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/rpki/cas/${id}`, { schema: caWire, signal: ctx.signal });
+    return raw && { id, state: caStateOf(raw, await childRequest(ctx, id)) };
   },
 
   async update(ctx, id, news, olds) {
     let last: z.output<typeof caWire> | undefined;
     const patch: Record<string, unknown> = {};
-    if (!deepEqual(news.asns, olds.asns)) Object.assign(patch, body(caArgs, news, ["asns"]));
-    // Dropping the note from the program clears it.
+    if (!deepEqual(news.asns, olds.asns)) Object.assign(patch, api.patchBody(news, ["asns"]));
+    // Dropping the note from the program clears it (the API takes null although the input is not nullable).
     if (news.note !== olds.note && !(news.note === undefined && (olds.note === null || olds.note === undefined))) patch.note = news.note ?? null;
     if (Object.keys(patch).length) last = await ctx.client.patch(`/rpki/cas/${id}`, patch, { schema: caWire, signal: ctx.signal });
     // A parent response cannot be withdrawn; only a new one is posted.

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { createOrAdopt } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
+import { childIdOf, listOrUndefined, NUMERIC_ID } from "../dns/ids";
 import { familyBits, parsePrefix } from "./prefix";
 
 export const ASN_MAX = 4294967295;
@@ -20,23 +21,26 @@ const prefix = z
       "Prefix the ROA authorises, such as `192.0.2.0/24` or `2001:db8::/32`. Host bits must be zero; IPv6 is written lower-case and compressed, as the API stores it.",
   });
 
+// The API has no patch for ROAs: every input is sent on create, and a change replaces the ROA.
+const fixed = { create: true, replace: true } as const;
+
 const roaArgs = z.object({
-  caId: idRef("Id of the hosted RPKI CA that signs the ROA."),
+  caId: idRef("Id of the hosted RPKI CA that signs the ROA.").meta({ replace: true }),
   asn: z
     .number()
     .int()
     .min(0)
     .max(ASN_MAX)
-    .meta({ description: "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the prefix); 0 makes an AS0 ROA, which says no one may originate it." }),
-  prefix,
+    .meta({ description: "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the prefix); 0 makes an AS0 ROA, which says no one may originate it.", ...fixed }),
+  prefix: prefix.meta(fixed),
   maxLength: z
     .number()
     .int()
     .min(0)
     .max(128)
     .optional()
-    .meta({ description: "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: the prefix length." }),
-  comment: z.string().max(1024).optional().meta({ description: "Free-text comment, shown as `descr:` in the CA's RPSL." }),
+    .meta({ description: "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: the prefix length.", ...fixed }),
+  comment: z.string().max(1024).optional().meta({ description: "Free-text comment, shown as `descr:` in the CA's RPSL.", ...fixed }),
 });
 
 const roaState = z.object({
@@ -46,19 +50,18 @@ const roaState = z.object({
 export const roaProperties = roaArgs.extend(roaState.shape);
 export type RoaState = z.output<typeof roaProperties>;
 
-const roaWire = z.looseObject({ id: z.number().int(), asn: z.number().int(), prefix: z.string(), max_length: z.number().int() });
+// The API always stores a max length (the prefix length when none is given).
+const api = wireModel(roaArgs, roaState, { id: z.number().int(), max_length: z.number().int() });
+const roaWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; asn: number; prefix: string; max_length: number }>;
 
 function toState(raw: z.output<typeof roaWire>) {
-  return { id: String(raw.id), state: fromWire(roaProperties, raw) as RoaState };
+  return { id: String(raw.id), state: api.toState(raw) };
 }
 
 /** Accepts the import form `<caId>/<roaId>` as well as a bare ROA id with a known CA. */
 export function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } {
-  const numeric = /^[1-9][0-9]*$/;
-  const parts = id.split("/");
-  if (parts.length === 2 && numeric.test(parts[0]!) && numeric.test(parts[1]!)) return { caId: parts[0]!, roaId: parts[1]! };
-  if (parts.length === 1 && numeric.test(id) && caId) return { caId, roaId: id };
-  throw new Error(`nsp:rpki:Roa: id "${id}" must have the form <caId>/<roaId>`);
+  const { parentId, child } = childIdOf("nsp:rpki:Roa", id, "<caId>/<roaId>", NUMERIC_ID, caId);
+  return { caId: parentId, roaId: child };
 }
 
 export const roa = defineResource({
@@ -67,7 +70,6 @@ export const roa = defineResource({
     "A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.",
   args: roaArgs,
   state: roaState,
-  replaceOnChanges: ["caId", "asn", "prefix", "maxLength", "comment"],
   // The API refuses two ROAs with the same origin, prefix and maxLength in one CA, so a
   // replacement that keeps them (a new comment) must wait for the old ROA to go.
   deleteBeforeReplace: (olds, news) => olds.caId === news.caId && olds.asn === news.asn && olds.prefix === news.prefix && olds.maxLength === news.maxLength,
@@ -98,7 +100,7 @@ export const roa = defineResource({
       // The API refuses a second ROA with the same origin, prefix and max length: the conflict
       // itself says that the ROA exists, so nothing is listed before posting.
       { list: path, schema: roaWire, matches: (r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength, checkFirst: false },
-      () => ctx.client.post(path, body(roaArgs, args, ["asn", "prefix", "maxLength", "comment"]), { schema: roaWire, signal: ctx.signal }),
+      () => ctx.client.post(path, api.createBody(args), { schema: roaWire, signal: ctx.signal }),
     );
     return toState(object);
   },
@@ -108,14 +110,7 @@ export const roa = defineResource({
     const path = `/rpki/cas/${caId}/roas`;
     // There is no GET of one ROA: it is found in its CA's list, shared by the ROAs of one refresh
     // (and listed afresh to confirm one that the shared list lacks).
-    const fresh = () =>
-      ctx.client.listAll(path, { itemSchema: roaWire, signal: ctx.signal }).then(
-        (roas) => roas.find((r) => String(r.id) === roaId),
-        (e: unknown) => {
-          if (isNotFound(e)) return undefined;
-          throw e;
-        },
-      );
+    const fresh = async () => (await listOrUndefined(ctx, path, roaWire))?.find((r) => String(r.id) === roaId);
     const found = await ctx.lists.find(path, roaId, roaWire, ctx.signal, fresh);
     return found ? toState(found) : undefined;
   },

@@ -1,16 +1,20 @@
 import { z } from "zod";
 import { createOrAdopt } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, fromWire, idRef } from "../../framework/wire";
+import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { RULE_FIELDS, ruleValueProblem } from "./values";
 
 const TOKEN = "nsp:security:Rule";
 
+// The API patches nothing but `enabled`: every other input is sent on create and replaces the rule.
+const fixed = { create: true, replace: true } as const;
+
 const ruleArgs = z.object({
-  siteId: idRef("Id of the edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional(),
-  zoneId: idRef("Id of the zone whose every edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional(),
-  field: z.enum(RULE_FIELDS).meta({ description: "What of the request is matched: its `country`, `asn`, `ip` address or `isp`." }),
-  op: z.enum(["in", "not_in"]).meta({ description: "Whether the rule matches requests whose field is `in` the value's list or `not_in` it." }),
+  siteId: idRef("Id of the edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional().meta(fixed),
+  zoneId: idRef("Id of the zone whose every edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional().meta(fixed),
+  field: z.enum(RULE_FIELDS).meta({ description: "What of the request is matched: its `country`, `asn`, `ip` address or `isp`.", ...fixed }),
+  op: z.enum(["in", "not_in"]).meta({ description: "Whether the rule matches requests whose field is `in` the value's list or `not_in` it.", ...fixed }),
   value: z
     .string()
     .trim()
@@ -18,32 +22,29 @@ const ruleArgs = z.object({
     .meta({
       description:
         "Comma-separated list the field is matched against: ISO 3166-1 alpha-2 country codes (`DE,FR`), AS numbers (`64500` or `AS64500`), IP addresses and CIDR prefixes (`192.0.2.0/24`, host bits zero), or ISP names.",
+      ...fixed,
     }),
-  action: z.enum(["block", "allow", "challenge", "ratelimit"]).meta({ description: "What happens to a matching request." }),
-  seq: z.number().int().min(0).optional().meta({ description: "Evaluation order among the rules of the site or zone, lowest first; the API picks the next free one when unset." }),
-  note: z.string().optional().meta({ description: "Free-text note." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the rule is applied. The only setting that changes in place." }),
+  action: z.enum(["block", "allow", "challenge", "ratelimit"]).meta({ description: "What happens to a matching request.", ...fixed }),
+  seq: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .meta({ description: "Evaluation order among the rules of the site or zone, lowest first; the API picks the next free one when unset.", ...fixed }),
+  note: z.string().optional().meta({ description: "Free-text note.", ...fixed }),
+  // The create body has no enabled; a disabled rule takes a patch.
+  enabled: z.boolean().default(true).meta({ description: "Whether the rule is applied. The only setting that changes in place.", patch: true }),
 });
 
 const ruleState = z.object({
   createdAt: z.string().meta({ description: "When the rule was created." }),
 });
 
-const ruleProperties = ruleArgs.extend(ruleState.shape);
-type RuleState = z.output<typeof ruleProperties>;
+const api = wireModel(ruleArgs, ruleState, { id: z.number().int() });
+type RuleWire = Record<string, unknown> & { id: number };
+const ruleWire = api.wire as z.ZodType<RuleWire>;
 
-const ruleWire = z.looseObject({
-  id: z.number().int(),
-  site_id: z.number().int().nullable().optional(),
-  zone_id: z.number().int().nullable().optional(),
-  field: z.string().optional(),
-  op: z.string().optional(),
-  value: z.string().optional(),
-  action: z.string().optional(),
-});
-type RuleWire = z.output<typeof ruleWire>;
-
-const toState = (raw: RuleWire) => ({ id: String(raw.id), state: fromWire(ruleProperties, raw) as RuleState });
+const toState = (raw: RuleWire) => ({ id: String(raw.id), state: api.toState(raw) });
 
 function ruleIdOf(id: string): string {
   if (!/^[1-9][0-9]{0,15}$/.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a numeric rule id (<ruleId>)`);
@@ -56,8 +57,6 @@ export const rule = defineResource({
     "A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` changes in place; any other change replaces the rule.",
   args: ruleArgs,
   state: ruleState,
-  // The API patches nothing but `enabled`.
-  replaceOnChanges: ["siteId", "zoneId", "field", "op", "value", "action", "seq", "note"],
   importId: "<ruleId>",
 
   check(args) {
@@ -77,12 +76,12 @@ export const rule = defineResource({
       // A rule is what it matches and does, within its site or zone. The API accepts a second,
       // identical rule, so the site's or zone's rules are checked first.
       { list: "/security/rules", query: scope, schema: ruleWire, matches: (r) => r.field === args.field && r.op === args.op && r.value === args.value && r.action === args.action, checkFirst: true },
-      () => ctx.client.post("/security/rules", body(ruleArgs, args, ["siteId", "zoneId", "field", "op", "value", "action", "seq", "note"]), { schema: ruleWire, signal: ctx.signal }),
+      () => ctx.client.post("/security/rules", api.createBody(args), { schema: ruleWire, signal: ctx.signal }),
     );
     if (args.enabled) return toState(created);
     // If disabling fails, the engine keeps the (enabled) rule and the next up disables it.
     ctx.progress(String(created.id), toState(created).state);
-    return toState(await ctx.client.patch(`/security/rules/${created.id}`, { enabled: false }, { schema: ruleWire, signal: ctx.signal }));
+    return toState(await ctx.client.patch(`/security/rules/${created.id}`, api.patchBody(args, ["enabled"]), { schema: ruleWire, signal: ctx.signal }));
   },
 
   // The API has no single-rule GET: the rule is found in the list, filtered by its site or zone when known.
@@ -94,9 +93,9 @@ export const rule = defineResource({
     return found ? toState(found) : undefined;
   },
 
-  async update(ctx, id, news, olds) {
-    if (news.enabled === olds.enabled) return { ...olds, ...news };
-    const updated = await ctx.client.patch(`/security/rules/${ruleIdOf(id)}`, { enabled: news.enabled }, { schema: ruleWire, signal: ctx.signal });
+  async update(ctx, id, news, olds, changedInputs) {
+    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
+    const updated = await ctx.client.patch(`/security/rules/${ruleIdOf(id)}`, api.patchBody(news, changedInputs), { schema: ruleWire, signal: ctx.signal });
     return toState(updated).state;
   },
 
