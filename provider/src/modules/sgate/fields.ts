@@ -3,7 +3,7 @@
 // of a request.
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 
 /** Messaging ids are opaque strings: no `/` or spaces. */
 export const STRING_ID = /^[^/\s]+$/;
@@ -20,7 +20,16 @@ export function stringRef(description: string) {
 
 /** Optional free text the program may drop (the update then clears it with null). */
 export function optText(max: number, description: string) {
-  return z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`).nullable().optional().meta({ description });
+  return z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`).nullable().optional().meta({ description, create: true, patch: true });
+}
+
+/** Sent in the create body and, when changed, in the patch body. */
+export const both = { create: true, patch: true } as const;
+
+/** The wire schema of a messaging object: every declared field, and its string id. */
+export function messagingWire<A extends z.ZodRawShape, S extends z.ZodRawShape>(args: z.ZodObject<A>, state: z.ZodObject<S>) {
+  const api = wireModel(args, state, { id: z.string() });
+  return { api, wire: api.wire as z.ZodType<Record<string, unknown> & { id: string }> };
 }
 
 export function idOf(token: string, id: string, form: string): string {
@@ -28,24 +37,7 @@ export function idOf(token: string, id: string, form: string): string {
   return id;
 }
 
-/** GET of one object; undefined when the API answers not_found. */
-export async function getOrUndefined<T>(ctx: OperationContext, path: string, schema: z.ZodType<T>): Promise<T | undefined> {
-  try {
-    return await ctx.client.get(path, { schema, signal: ctx.signal });
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
-}
-
 /** An object of a list the API gives no GET of one item for (brands, campaigns, senders), through the refresh's shared list. */
 export function findInList<T extends { id: string }>(ctx: OperationContext, path: string, id: string, schema: z.ZodType<T>): Promise<T | undefined> {
   return ctx.lists.find(path, id, schema, ctx.signal, async () => (await ctx.client.listAll(path, { itemSchema: schema, signal: ctx.signal })).find((item) => item.id === id));
-}
-
-/** The values for a patch body: nullable inputs the program dropped are sent as null, which clears them. */
-export function patchValues<T extends Record<string, unknown>>(news: T, nullable: readonly (keyof T & string)[]): T {
-  const out: Record<string, unknown> = { ...news };
-  for (const k of nullable) if (out[k] === undefined) out[k] = null;
-  return out as T;
 }

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { e164, findInList, idOf, optText, patchValues } from "./fields";
+import { both, e164, findInList, idOf, messagingWire, optText } from "./fields";
 
 const TOKEN = "nsp:sgate:Sender";
 const ID_FORM = "a sender id such as snd_0123456789ab";
@@ -12,9 +11,9 @@ const senderArgs = z.object({
     .string()
     .trim()
     .regex(/^[A-Za-z][A-Za-z0-9 ]{0,10}$/, "must be 1 to 11 letters, digits or spaces, starting with a letter")
-    .meta({ description: "The name recipients see. A new name goes to review again; it changes in place." }),
+    .meta({ description: "The name recipients see. A new name goes to review again; it changes in place.", ...both }),
   description: optText(1024, "What the sender is used for."),
-  numbers: z.array(e164).max(100, "must have at most 100 items").default([]).meta({ description: "The account's numbers (E.164) the sender sends from." }),
+  numbers: z.array(e164).max(100, "must have at most 100 items").default([]).meta({ description: "The account's numbers (E.164) the sender sends from.", ...both }),
 });
 
 const senderState = z.object({
@@ -22,15 +21,9 @@ const senderState = z.object({
   createdAt: z.string().meta({ description: "When the sender was created." }),
 });
 
-const senderProperties = senderArgs.extend(senderState.shape);
-type SenderState = z.output<typeof senderProperties>;
+const { api, wire: senderWire } = messagingWire(senderArgs, senderState);
 
-const senderWire = z.looseObject({ id: z.string(), name: z.string() });
-type SenderWire = z.output<typeof senderWire>;
-
-const FIELDS = ["name", "description", "numbers"] as const;
-
-const toState = (raw: SenderWire) => ({ id: raw.id, state: fromWire(senderProperties, raw) as SenderState });
+const toState = (raw: z.output<typeof senderWire>) => ({ id: raw.id, state: api.toState(raw) });
 const senderPath = (id: string) => `/sgate/senders/${encodeURIComponent(idOf(TOKEN, id, ID_FORM))}`;
 
 export const sender = defineResource({
@@ -53,7 +46,7 @@ export const sender = defineResource({
     const created = await createOnce(
       ctx,
       `sender ${args.name}`,
-      () => ctx.client.post("/sgate/senders", body(senderArgs, args, FIELDS), { schema: senderWire, signal: ctx.signal }),
+      () => ctx.client.post("/sgate/senders", api.createBody(args), { schema: senderWire, signal: ctx.signal }),
       // A name is what recipients tell senders apart by: the natural key.
       async () => (await ctx.client.listAll("/sgate/senders", { itemSchema: senderWire, signal: ctx.signal })).find((s) => s.name === args.name),
     );
@@ -66,9 +59,8 @@ export const sender = defineResource({
   },
 
   async update(ctx, id, news, olds, changedInputs) {
-    const changed = FIELDS.filter((k) => changedInputs.includes(k));
-    if (changed.length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(senderPath(id), body(senderArgs, patchValues(news, ["description"]), changed), { schema: senderWire, signal: ctx.signal })).state;
+    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
+    return toState(await ctx.client.patch(senderPath(id), api.patchBody(news, changedInputs), { schema: senderWire, signal: ctx.signal })).state;
   },
 
   async delete(ctx, id) {
