@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { createOnce } from "../../framework/create-once";
-import { both, findInList, idOf, messagingWire, optText } from "./fields";
+import { both, messagingCollection, optText } from "./fields";
 
 const TOKEN = "nsp:sgate:Brand";
 const ID_FORM = "a brand id such as brd_0123456789ab";
@@ -33,10 +32,7 @@ const brandState = z.object({
   createdAt: z.string().meta({ description: "When the brand was created." }),
 });
 
-const { api, wire: brandWire } = messagingWire(brandArgs, brandState);
-
-const toState = (raw: z.output<typeof brandWire>) => ({ id: raw.id, state: api.toState(raw) });
-const brandPath = (id: string) => `/sgate/brands/${encodeURIComponent(idOf(TOKEN, id, ID_FORM))}`;
+const brands = messagingCollection(TOKEN, "/sgate/brands", ID_FORM, brandArgs, brandState);
 
 export const brand = defineResource({
   token: TOKEN,
@@ -46,31 +42,15 @@ export const brand = defineResource({
   state: brandState,
   importId: "<brandId>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `brand ${args.legalName}`,
-      () => ctx.client.post("/sgate/brands", api.createBody(args), { schema: brandWire, signal: ctx.signal }),
-      // The legal name with the tax id and country names one company: the natural key.
-      async () =>
-        (await ctx.client.listAll("/sgate/brands", { itemSchema: brandWire, signal: ctx.signal })).find(
+  create: (ctx, args) =>
+    // The legal name with the tax id and country names one company: the natural key.
+    brands.create(ctx, `brand ${args.legalName}`, args, async () =>
+      (await brands.list(ctx)).find(
           (b) => b.legal_name === args.legalName && (b.tax_id ?? undefined) === (args.taxId ?? undefined) && (b.country ?? undefined) === (args.country ?? undefined),
-        ),
-    );
-    return toState(created);
-  },
+      ),
+    ),
 
-  async read(ctx, id) {
-    const found = await findInList(ctx, "/sgate/brands", idOf(TOKEN, id, ID_FORM), brandWire);
-    return found ? toState(found) : undefined;
-  },
-
-  async update(ctx, id, news, olds, changedInputs) {
-    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(brandPath(id), api.patchBody(news, changedInputs), { schema: brandWire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(brandPath(id), { signal: ctx.signal });
-  },
+  read: (ctx, id) => brands.readFromList(ctx, id),
+  update: (ctx, id, news, olds, changed) => brands.update(ctx, id, news, olds, brands.api.patchKeys(changed)),
+  delete: (ctx, id) => brands.delete(ctx, id),
 });

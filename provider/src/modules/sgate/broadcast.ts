@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { createOnce } from "../../framework/create-once";
-import { both, e164, idOf, lang, messagingWire, stringRef } from "./fields";
+import { both, e164, lang, messagingCollection, stringRef } from "./fields";
 
 const TOKEN = "nsp:sgate:Broadcast";
 const MAX_RECIPIENTS = 10000;
@@ -48,10 +47,7 @@ const broadcastState = z.object({
   createdAt: z.string().meta({ description: "When the broadcast was created." }),
 });
 
-const { api, wire: broadcastWire } = messagingWire(broadcastArgs, broadcastState);
-
-const toState = (raw: z.output<typeof broadcastWire>) => ({ id: raw.id, state: api.toState(raw) });
-const broadcastPath = (id: string) => `/sgate/broadcasts/${encodeURIComponent(idOf(TOKEN, id, "a broadcast id such as bc_0123456789ab"))}`;
+const broadcasts = messagingCollection(TOKEN, "/sgate/broadcasts", "a broadcast id such as bc_0123456789ab", broadcastArgs, broadcastState);
 
 export const broadcast = defineResource({
   token: TOKEN,
@@ -73,27 +69,18 @@ export const broadcast = defineResource({
     return failures;
   },
 
-  async create(ctx, args) {
-    const post = () => ctx.client.post("/sgate/broadcasts", api.createBody(args), { schema: broadcastWire, signal: ctx.signal });
-    const created = await createOnce(ctx, `broadcast ${args.name ?? ""}`.trim(), post, async () => {
+  create: (ctx, args) =>
+    broadcasts.create(ctx, `broadcast ${args.name ?? ""}`.trim(), args, async () => {
       // Only a name tells drafts apart; without one a lost answer is sent again.
       if (!args.name) return undefined;
-      return (await ctx.client.listAll("/sgate/broadcasts", { itemSchema: broadcastWire, signal: ctx.signal })).find((b) => b.name === args.name && b.state === "draft");
-    });
-    return toState(created);
-  },
+      return (await broadcasts.list(ctx)).find((b) => b.name === args.name && b.state === "draft");
+    }),
 
   async read(ctx, id) {
-    const found = await ctx.client.getOrUndefined(broadcastPath(id), { schema: broadcastWire, signal: ctx.signal });
-    return found ? toState(found) : undefined;
+    const found = await broadcasts.getOrUndefined(ctx, id);
+    return found && broadcasts.toState(found);
   },
 
-  async update(ctx, id, news, olds, changedInputs) {
-    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(broadcastPath(id), api.patchBody(news, changedInputs), { schema: broadcastWire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(broadcastPath(id), { signal: ctx.signal });
-  },
+  update: (ctx, id, news, olds, changed) => broadcasts.update(ctx, id, news, olds, broadcasts.api.patchKeys(changed)),
+  delete: (ctx, id) => broadcasts.delete(ctx, id),
 });

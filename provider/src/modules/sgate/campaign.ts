@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { createOnce } from "../../framework/create-once";
-import { both, findInList, idOf, messagingWire, optText, stringRef } from "./fields";
+import { both, messagingCollection, optText, stringRef } from "./fields";
 
 const TOKEN = "nsp:sgate:Campaign";
 const ID_FORM = "a campaign id such as cmp_0123456789ab";
@@ -26,10 +25,7 @@ const campaignState = z.object({
   createdAt: z.string().meta({ description: "When the campaign was created." }),
 });
 
-const { api, wire: campaignWire } = messagingWire(campaignArgs, campaignState);
-
-const toState = (raw: z.output<typeof campaignWire>) => ({ id: raw.id, state: api.toState(raw) });
-const campaignPath = (id: string) => `/sgate/campaigns/${encodeURIComponent(idOf(TOKEN, id, ID_FORM))}`;
+const campaigns = messagingCollection(TOKEN, "/sgate/campaigns", ID_FORM, campaignArgs, campaignState);
 
 export const campaign = defineResource({
   token: TOKEN,
@@ -38,35 +34,19 @@ export const campaign = defineResource({
   state: campaignState,
   importId: "<campaignId>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `campaign of brand ${args.brandId}`,
-      () => ctx.client.post("/sgate/campaigns", api.createBody(args), { schema: campaignWire, signal: ctx.signal }),
-      // No field is unique; a campaign of the brand with the same use case and texts is taken as this one.
-      async () =>
-        (await ctx.client.listAll("/sgate/campaigns", { itemSchema: campaignWire, signal: ctx.signal })).find(
+  create: (ctx, args) =>
+    // No field is unique; a campaign of the brand with the same use case and texts is taken as this one.
+    campaigns.create(ctx, `campaign of brand ${args.brandId}`, args, async () =>
+      (await campaigns.list(ctx)).find(
           (c) =>
             c.brand_id === args.brandId &&
             c.use_case === args.useCase &&
             (c.description ?? undefined) === (args.description ?? undefined) &&
             (c.message_flow ?? undefined) === (args.messageFlow ?? undefined),
-        ),
-    );
-    return toState(created);
-  },
+      ),
+    ),
 
-  async read(ctx, id) {
-    const found = await findInList(ctx, "/sgate/campaigns", idOf(TOKEN, id, ID_FORM), campaignWire);
-    return found ? toState(found) : undefined;
-  },
-
-  async update(ctx, id, news, olds, changedInputs) {
-    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(campaignPath(id), api.patchBody(news, changedInputs), { schema: campaignWire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(campaignPath(id), { signal: ctx.signal });
-  },
+  read: (ctx, id) => campaigns.readFromList(ctx, id),
+  update: (ctx, id, news, olds, changed) => campaigns.update(ctx, id, news, olds, campaigns.api.patchKeys(changed)),
+  delete: (ctx, id) => campaigns.delete(ctx, id),
 });

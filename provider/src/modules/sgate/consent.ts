@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { createOnce } from "../../framework/create-once";
-import { e164, idOf, messagingWire, stringRef } from "./fields";
+import { e164, messagingCollection, stringRef } from "./fields";
 
 // The API cannot change a consent: every field is sent once, and a change replaces it.
 const sentOnce = { create: true, replace: true } as const;
@@ -25,15 +24,11 @@ const consentState = z.object({
   createdAt: z.string().meta({ description: "When the consent was recorded." }),
 });
 
-const { api, wire: consentWire } = messagingWire(consentArgs, consentState);
-type ConsentWire = z.output<typeof consentWire>;
-
-const toState = (raw: ConsentWire) => ({ id: raw.id, state: api.toState(raw) });
-const consentId = (id: string) => idOf(TOKEN, id, "a consent id such as cns_0123456789ab");
+const consents = messagingCollection(TOKEN, "/sgate/consents", "a consent id such as cns_0123456789ab", consentArgs, consentState);
+type ConsentWire = z.output<typeof consents.wire>;
 
 async function findConsent(ctx: OperationContext, recipient: string | undefined, match: (c: ConsentWire) => boolean): Promise<ConsentWire | undefined> {
-  const query = recipient === undefined ? {} : { q: recipient };
-  return (await ctx.client.listAll("/sgate/consents", { itemSchema: consentWire, query, signal: ctx.signal })).find(match);
+  return (await consents.list(ctx, recipient === undefined ? undefined : { q: recipient })).find(match);
 }
 
 export const consent = defineResource({
@@ -44,25 +39,18 @@ export const consent = defineResource({
   state: consentState,
   importId: "<consentId>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `consent of ${args.recipient}`,
-      () => ctx.client.post("/sgate/consents", api.createBody(args), { schema: consentWire, signal: ctx.signal }),
-      // A granted consent of the recipient with the same proof and sender is this one.
-      () => findConsent(ctx, args.recipient, (c) => c.recipient === args.recipient && c.proof === args.proof && c.status === "granted" && (c.sender_id ?? undefined) === args.senderId),
-    );
-    return toState(created);
-  },
+  create: (ctx, args) =>
+    // A granted consent of the recipient with the same proof and sender is this one.
+    consents.create(ctx, `consent of ${args.recipient}`, args, () =>
+      findConsent(ctx, args.recipient, (c) => c.recipient === args.recipient && c.proof === args.proof && c.status === "granted" && (c.sender_id ?? undefined) === args.senderId),
+    ),
 
   // There is no GET of one consent: it is found in the list, narrowed to its recipient when known.
   async read(ctx, id, prior) {
-    const wanted = consentId(id);
+    const wanted = consents.checkedId(id);
     const found = await findConsent(ctx, prior.recipient, (c) => c.id === wanted);
-    return found && found.status !== "revoked" ? toState(found) : undefined;
+    return found && found.status !== "revoked" ? consents.toState(found) : undefined;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(`/sgate/consents/${encodeURIComponent(consentId(id))}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => consents.delete(ctx, id),
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { createOnce } from "../../framework/create-once";
-import { both, e164, findInList, idOf, messagingWire, optText } from "./fields";
+import { both, e164, messagingCollection, optText } from "./fields";
 
 const TOKEN = "nsp:sgate:Sender";
 const ID_FORM = "a sender id such as snd_0123456789ab";
@@ -21,10 +20,7 @@ const senderState = z.object({
   createdAt: z.string().meta({ description: "When the sender was created." }),
 });
 
-const { api, wire: senderWire } = messagingWire(senderArgs, senderState);
-
-const toState = (raw: z.output<typeof senderWire>) => ({ id: raw.id, state: api.toState(raw) });
-const senderPath = (id: string) => `/sgate/senders/${encodeURIComponent(idOf(TOKEN, id, ID_FORM))}`;
+const senders = messagingCollection(TOKEN, "/sgate/senders", ID_FORM, senderArgs, senderState);
 
 export const sender = defineResource({
   token: TOKEN,
@@ -42,28 +38,11 @@ export const sender = defineResource({
     return failures;
   },
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `sender ${args.name}`,
-      () => ctx.client.post("/sgate/senders", api.createBody(args), { schema: senderWire, signal: ctx.signal }),
-      // A name is what recipients tell senders apart by: the natural key.
-      async () => (await ctx.client.listAll("/sgate/senders", { itemSchema: senderWire, signal: ctx.signal })).find((s) => s.name === args.name),
-    );
-    return toState(created);
-  },
+  create: (ctx, args) =>
+    // A name is what recipients tell senders apart by: the natural key.
+    senders.create(ctx, `sender ${args.name}`, args, async () => (await senders.list(ctx)).find((s) => s.name === args.name)),
 
-  async read(ctx, id) {
-    const found = await findInList(ctx, "/sgate/senders", idOf(TOKEN, id, ID_FORM), senderWire);
-    return found ? toState(found) : undefined;
-  },
-
-  async update(ctx, id, news, olds, changedInputs) {
-    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(senderPath(id), api.patchBody(news, changedInputs), { schema: senderWire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(senderPath(id), { signal: ctx.signal });
-  },
+  read: (ctx, id) => senders.readFromList(ctx, id),
+  update: (ctx, id, news, olds, changed) => senders.update(ctx, id, news, olds, senders.api.patchKeys(changed)),
+  delete: (ctx, id) => senders.delete(ctx, id),
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { createOnce } from "../../framework/create-once";
-import { LANG, both, idOf, lang, messagingWire } from "./fields";
+import { LANG, both, lang, messagingCollection } from "./fields";
 
 const TOKEN = "nsp:sgate:Template";
 const MAX_BODY = 1600;
@@ -40,10 +39,7 @@ const templateState = z.object({
   createdAt: z.string().meta({ description: "When the template was created." }),
 });
 
-const { api, wire: templateWire } = messagingWire(templateArgs, templateState);
-
-const toState = (raw: z.output<typeof templateWire>) => ({ id: raw.id, state: api.toState(raw) });
-const templatePath = (id: string) => `/sgate/templates/${encodeURIComponent(idOf(TOKEN, id, "a template id such as tpl_0123456789ab"))}`;
+const templates = messagingCollection(TOKEN, "/sgate/templates", "a template id such as tpl_0123456789ab", templateArgs, templateState);
 
 export const template = defineResource({
   token: TOKEN,
@@ -58,36 +54,25 @@ export const template = defineResource({
     return failures;
   },
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `template ${args.name}`,
-      () => ctx.client.post("/sgate/templates", api.createBody(args), { schema: templateWire, signal: ctx.signal }),
-      // The name is how templates are told apart in sends and in the console: the natural key.
-      async () => {
-        const found = (await ctx.client.listAll("/sgate/templates", { itemSchema: templateWire, signal: ctx.signal })).find((t) => t.name === args.name);
-        // The list has no versions; the object itself has.
-        return found && (await ctx.client.getOrUndefined(templatePath(found.id), { schema: templateWire, signal: ctx.signal }));
-      },
-    );
-    return toState(created);
-  },
+  create: (ctx, args) =>
+    // The name is how templates are told apart in sends and in the console: the natural key.
+    templates.create(ctx, `template ${args.name}`, args, async () => {
+      const found = (await templates.list(ctx)).find((t) => t.name === args.name);
+      // The list has no versions; the object itself has.
+      return found && (await templates.getOrUndefined(ctx, found.id));
+    }),
 
   async read(ctx, id) {
-    const found = await ctx.client.getOrUndefined(templatePath(id), { schema: templateWire, signal: ctx.signal });
-    return found ? toState(found) : undefined;
+    const found = await templates.getOrUndefined(ctx, id);
+    return found && templates.toState(found);
   },
 
-  async update(ctx, id, news, olds, changedInputs) {
+  update(ctx, id, news, olds, changedInputs) {
     // `submit` goes along with a change of text while it is on, and when it is turned on.
-    const changed = api.patchKeys(changedInputs).filter((k) => k !== "submit");
+    const changed = templates.api.patchKeys(changedInputs).filter((k) => k !== "submit");
     const submit = news.submit && (changed.length > 0 || changedInputs.includes("submit"));
-    if (!submit && changed.length === 0) return { ...olds, ...news };
-    const keys = submit ? [...changed, "submit" as const] : changed;
-    return toState(await ctx.client.patch(templatePath(id), api.patchBody(news, keys), { schema: templateWire, signal: ctx.signal })).state;
+    return templates.update(ctx, id, news, olds, submit ? [...changed, "submit"] : changed);
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(templatePath(id), { signal: ctx.signal });
-  },
+  delete: (ctx, id) => templates.delete(ctx, id),
 });
