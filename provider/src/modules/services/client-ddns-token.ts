@@ -7,12 +7,12 @@ import { clientIdOf, findClient } from "./client";
 const TOKEN = "nsp:services:ClientDdnsToken";
 
 const ddnsArgs = z.object({
-  serviceId: idRef("Id of the resolver service."),
-  clientGroupId: idRef("Id of the client group (`nsp:services:Client`)."),
+  serviceId: idRef("Id of the resolver service.").meta({ replace: true }),
+  clientGroupId: idRef("Id of the client group (`nsp:services:Client`).").meta({ replace: true }),
   rotation: z
     .union([z.string(), z.number()])
     .optional()
-    .meta({ description: "Any string or number; changing it issues a new token, and the old one stops working. The API never sees it." }),
+    .meta({ description: "Any string or number; changing it issues a new token, and the old one stops working. The API never sees it.", local: true }),
 });
 
 const ddnsState = z.object({
@@ -23,10 +23,13 @@ const ddnsState = z.object({
     .meta({
       description:
         "The token a router or script presents to update the group's address. The API shows it only when it is issued, so it is kept from the state on every refresh; null after an import (change `rotation` to get one).",
+      secret: true,
+      oneTime: true,
     }),
   issuedAt: z.string().nullable().optional().meta({ description: "When the current token was issued." }),
 });
 
+// The answer to an issue is the token alone; a read finds the group's `ddns` in its client group.
 const issuedWire = z.looseObject({ token: z.string(), issued_at: wireTimestamp });
 
 const path = (serviceId: string, clientGroupId: string) => `/services/${serviceId}/clients/${clientGroupId}/ddns-token`;
@@ -37,10 +40,6 @@ export const clientDdnsToken = defineResource({
     "The dynamic-address update token of a resolver client group. Creating it issues a token (a secret shown by the API once); changing `rotation` issues a new one; deleting it revokes the token. The id is `<serviceId>/<clientGroupId>`.",
   args: ddnsArgs,
   state: ddnsState,
-  replaceOnChanges: ["serviceId", "clientGroupId"],
-  secrets: ["token"],
-  writeOnly: ["rotation"],
-  oneTime: ["token"],
   importId: "<serviceId>/<clientGroupId>",
 
   async create(ctx, args) {

@@ -1,10 +1,8 @@
-// Shared by the resolver-service resources: the API keeps lists as text (one per line or comma
-// separated); the provider shows them as lists of strings, normalised the way the API stores them
-// so a second `up` shows no change.
+// Shared by the resolver-service resources: property schemas normalised the way the API stores
+// them, so a second `up` shows no change (lists travel as text, see text-lists.ts).
 import { isIP } from "node:net";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { isNotFound } from "../../client";
 
 export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
 export const BLOCK_MODES = ["nxdomain", "zero", "page"] as const;
@@ -59,11 +57,6 @@ export const timestamp = z
   .trim()
   .refine((s) => s === "" || (/^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s))), "must be an ISO 8601 timestamp such as 2030-01-01T00:00:00Z, or empty");
 
-export const joinLines = (v: readonly string[]) => v.join("\n");
-export const joinItems = (v: readonly string[]) => v.join(",");
-export const splitLines = (s: string | null | undefined) => (s ?? "").split("\n").filter((l) => l !== "");
-export const splitItems = (s: string | null | undefined) => (s ?? "").split(",").filter((l) => l !== "");
-
 export function serviceIdOf(token: string, id: string): string {
   if (!NUMERIC_ID.test(id)) throw new Error(`${token}: id "${id}" must be a numeric resolver service id (<serviceId>)`);
   return id;
@@ -76,13 +69,8 @@ const serviceWire = z.looseObject({ id: z.number().int(), name: z.string(), type
  * here with the service named, before anything is written. Undefined when the service is gone.
  */
 export async function resolverService(ctx: OperationContext, token: string, serviceId: string): Promise<{ id: number; name: string } | undefined> {
-  let s: z.output<typeof serviceWire>;
-  try {
-    s = await ctx.client.get(`/services/${serviceId}`, { schema: serviceWire, signal: ctx.signal });
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
+  const s = await ctx.client.getOrUndefined(`/services/${serviceId}`, { schema: serviceWire, signal: ctx.signal });
+  if (!s) return undefined;
   if (s.type !== "resolver") throw new Error(`${token}: service ${serviceId} ("${s.name}") is a ${s.type} service; only resolver services have filters, policies and client groups`);
   return s;
 }

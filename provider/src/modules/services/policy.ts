@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { LOG_MODES, SAFESEARCH, address, addressOrPrefix, joinItems, joinLines, key, requireResolver, resolverService, ruleLine, serviceIdOf, splitItems, splitLines, timestamp } from "./fields";
+import type { CheckFailure } from "../../framework/definition";
+import { LOG_MODES, SAFESEARCH, address, addressOrPrefix, key, ruleLine, timestamp } from "./fields";
+import { defineServiceDocument } from "./document";
+import { items, lines } from "./text-lists";
 
 const TOKEN = "nsp:services:Policy";
 
-const policyArgs = z.object({
-  serviceId: idRef("Id of the resolver service (`nsp:dns:getService` with its name finds it)."),
+const policyFields = {
   rules: z.array(ruleLine).default([]).meta({ description: "Custom filtering rules, one per item, in the resolver's rule syntax (the API's `POST /services/{id}/rule-test` tries them out)." }),
   blockedServices: z.array(key).default([]).meta({ description: "Keys of online services whose domains are blocked, such as `tiktok`." }),
   scheduleJson: z
@@ -49,105 +49,19 @@ const policyArgs = z.object({
   ratelimit: z.number().int("must be an integer").min(0, "must be between 0 and 100000").max(100_000, "must be between 0 and 100000").default(0).meta({ description: "Queries per second per client; 0 means no limit." }),
   ttlMin: z.number().int("must be an integer").min(0, "must be between 0 and 86400").max(86_400, "must be between 0 and 86400").default(0).meta({ description: "Lowest TTL handed to clients, in seconds; 0 leaves TTLs as they are." }),
   ttlMax: z.number().int("must be an integer").min(0, "must be between 0 and 86400").max(86_400, "must be between 0 and 86400").default(0).meta({ description: "Highest TTL handed to clients, in seconds; 0 means no cap." }),
-});
-type PolicyArgs = z.output<typeof policyArgs>;
+};
 
-const policyWire = z.looseObject({
-  rules: z.string(),
-  blocked_services: z.string(),
-  schedule_json: z.string(),
-  tz: z.string(),
-  safesearch: z.enum(SAFESEARCH),
-  access_allow: z.string(),
-  access_deny: z.string(),
-  forwards: z.string(),
-  paused_until: z.string(),
-  block_bypass: z.boolean(),
-  anonymize_ip: z.boolean(),
-  log_mode: z.enum(LOG_MODES),
-  log_days: z.number().int(),
-  ratelimit: z.number().int(),
-  ttl_min: z.number().int(),
-  ttl_max: z.number().int(),
-});
-type PolicyWire = z.output<typeof policyWire>;
-
-function toState(serviceId: string, w: PolicyWire): PolicyArgs {
-  return {
-    serviceId,
-    rules: splitLines(w.rules),
-    blockedServices: splitItems(w.blocked_services),
-    scheduleJson: w.schedule_json,
-    tz: w.tz,
-    safesearch: w.safesearch,
-    accessAllow: splitItems(w.access_allow),
-    accessDeny: splitItems(w.access_deny),
-    forwards: splitItems(w.forwards),
-    pausedUntil: w.paused_until,
-    blockBypass: w.block_bypass,
-    anonymizeIp: w.anonymize_ip,
-    logMode: w.log_mode,
-    logDays: w.log_days,
-    ratelimit: w.ratelimit,
-    ttlMin: w.ttl_min,
-    ttlMax: w.ttl_max,
-  };
-}
-
-async function put(ctx: OperationContext, a: PolicyArgs): Promise<PolicyArgs> {
-  const wire = {
-    rules: joinLines(a.rules),
-    blocked_services: joinItems(a.blockedServices),
-    schedule_json: a.scheduleJson,
-    tz: a.tz,
-    safesearch: a.safesearch,
-    access_allow: joinItems(a.accessAllow),
-    access_deny: joinItems(a.accessDeny),
-    forwards: joinItems(a.forwards),
-    paused_until: a.pausedUntil,
-    block_bypass: a.blockBypass,
-    anonymize_ip: a.anonymizeIp,
-    log_mode: a.logMode,
-    log_days: a.logDays,
-    ratelimit: a.ratelimit,
-    ttl_min: a.ttlMin,
-    ttl_max: a.ttlMax,
-  };
-  return toState(a.serviceId, await ctx.client.put(`/services/${a.serviceId}/policy`, wire, { schema: policyWire, signal: ctx.signal }));
-}
-
-export const policy = defineResource({
+export const policy = defineServiceDocument({
   token: TOKEN,
   description:
     "The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); deleting it restores the defaults. The id is the service id.",
-  args: policyArgs,
-  state: z.object({ serviceName: z.string().meta({ description: "Name of the resolver service." }) }),
-  replaceOnChanges: ["serviceId"],
-  importId: "<serviceId>",
+  path: "policy",
+  fields: policyFields,
+  codecs: { rules: lines, blockedServices: items, accessAllow: items, accessDeny: items, forwards: items },
 
   check(args) {
     const failures: CheckFailure[] = [];
     if (args.ttlMax !== 0 && args.ttlMin > args.ttlMax) failures.push({ property: "ttlMin", reason: `must not exceed ttlMax (${args.ttlMax})` });
     return failures;
-  },
-
-  async create(ctx, args) {
-    const service = await requireResolver(ctx, TOKEN, args.serviceId);
-    return { id: args.serviceId, state: { ...(await put(ctx, args)), serviceName: service.name } };
-  },
-
-  async read(ctx, id) {
-    const serviceId = serviceIdOf(TOKEN, id);
-    const service = await resolverService(ctx, TOKEN, serviceId);
-    if (!service) return undefined;
-    return { id: serviceId, state: { serviceName: service.name, ...toState(serviceId, await ctx.client.get(`/services/${serviceId}/policy`, { schema: policyWire, signal: ctx.signal })) } };
-  },
-
-  async update(ctx, _id, news, olds) {
-    return { ...(await put(ctx, news)), serviceName: olds.serviceName };
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.put(`/services/${serviceIdOf(TOKEN, id)}/policy`, {}, { signal: ctx.signal });
   },
 });

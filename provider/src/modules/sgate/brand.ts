@@ -1,14 +1,12 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { createOnce } from "../../framework/create-once";
-import { findInList, idOf, optText, patchValues } from "./fields";
+import { both, messagingCollection, optText } from "./fields";
 
 const TOKEN = "nsp:sgate:Brand";
 const ID_FORM = "a brand id such as brd_0123456789ab";
 
 const brandArgs = z.object({
-  legalName: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").meta({ description: "The company's legal name, as registered." }),
+  legalName: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").meta({ description: "The company's legal name, as registered.", ...both }),
   displayName: optText(255, "The name recipients know the brand by."),
   taxId: optText(64, "Tax identifier (for a US company, the EIN)."),
   country: z
@@ -18,15 +16,15 @@ const brandArgs = z.object({
     .pipe(z.string().regex(/^[A-Z]{2}$/, "must be a two-letter country code such as US"))
     .nullable()
     .optional()
-    .meta({ description: "Country of registration, a two-letter ISO 3166 code." }),
+    .meta({ description: "Country of registration, a two-letter ISO 3166 code.", ...both }),
   vertical: optText(64, "Industry of the brand."),
-  website: z.string().trim().regex(/^https?:\/\/\S+$/, "must be an http(s) URL").nullable().optional().meta({ description: "The brand's website." }),
-  contactEmail: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address").nullable().optional().meta({ description: "Where the reviewers write." }),
-  entityType: z.enum(["private", "public", "nonprofit", "government", "sole_proprietor"]).nullable().optional().meta({ description: "`private`, `public`, `nonprofit`, `government` or `sole_proprietor`." }),
+  website: z.string().trim().regex(/^https?:\/\/\S+$/, "must be an http(s) URL").nullable().optional().meta({ description: "The brand's website.", ...both }),
+  contactEmail: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address").nullable().optional().meta({ description: "Where the reviewers write.", ...both }),
+  entityType: z.enum(["private", "public", "nonprofit", "government", "sole_proprietor"]).nullable().optional().meta({ description: "`private`, `public`, `nonprofit`, `government` or `sole_proprietor`.", ...both }),
   status: z
     .enum(["draft", "submitted"])
     .default("draft")
-    .meta({ description: "`draft`, or `submitted` to send the brand for review. A submitted brand cannot go back to draft (the API refuses)." }),
+    .meta({ description: "`draft`, or `submitted` to send the brand for review. A submitted brand cannot go back to draft (the API refuses).", ...both }),
 });
 
 const brandState = z.object({
@@ -34,17 +32,7 @@ const brandState = z.object({
   createdAt: z.string().meta({ description: "When the brand was created." }),
 });
 
-const brandProperties = brandArgs.extend(brandState.shape);
-type BrandState = z.output<typeof brandProperties>;
-
-const brandWire = z.looseObject({ id: z.string(), legal_name: z.string(), tax_id: z.string().nullable().optional(), country: z.string().nullable().optional() });
-type BrandWire = z.output<typeof brandWire>;
-
-const FIELDS = ["legalName", "displayName", "taxId", "country", "vertical", "website", "contactEmail", "entityType", "status"] as const;
-const NULLABLE = ["displayName", "taxId", "country", "vertical", "website", "contactEmail", "entityType"] as const;
-
-const toState = (raw: BrandWire) => ({ id: raw.id, state: fromWire(brandProperties, raw) as BrandState });
-const brandPath = (id: string) => `/sgate/brands/${encodeURIComponent(idOf(TOKEN, id, ID_FORM))}`;
+const brands = messagingCollection(TOKEN, "/sgate/brands", ID_FORM, brandArgs, brandState);
 
 export const brand = defineResource({
   token: TOKEN,
@@ -54,32 +42,15 @@ export const brand = defineResource({
   state: brandState,
   importId: "<brandId>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `brand ${args.legalName}`,
-      () => ctx.client.post("/sgate/brands", body(brandArgs, args, FIELDS), { schema: brandWire, signal: ctx.signal }),
-      // The legal name with the tax id and country names one company: the natural key.
-      async () =>
-        (await ctx.client.listAll("/sgate/brands", { itemSchema: brandWire, signal: ctx.signal })).find(
+  create: (ctx, args) =>
+    // The legal name with the tax id and country names one company: the natural key.
+    brands.create(ctx, `brand ${args.legalName}`, args, async () =>
+      (await brands.list(ctx)).find(
           (b) => b.legal_name === args.legalName && (b.tax_id ?? undefined) === (args.taxId ?? undefined) && (b.country ?? undefined) === (args.country ?? undefined),
-        ),
-    );
-    return toState(created);
-  },
+      ),
+    ),
 
-  async read(ctx, id) {
-    const found = await findInList(ctx, "/sgate/brands", idOf(TOKEN, id, ID_FORM), brandWire);
-    return found ? toState(found) : undefined;
-  },
-
-  async update(ctx, id, news, olds, changedInputs) {
-    const changed = FIELDS.filter((k) => changedInputs.includes(k));
-    if (changed.length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(brandPath(id), body(brandArgs, patchValues(news, NULLABLE), changed), { schema: brandWire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(brandPath(id), { signal: ctx.signal });
-  },
+  read: (ctx, id) => brands.readFromList(ctx, id),
+  update: (ctx, id, news, olds, changed) => brands.update(ctx, id, news, olds, brands.api.patchKeys(changed)),
+  delete: (ctx, id) => brands.delete(ctx, id),
 });

@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { createOnce } from "../../framework/create-once";
-import { e164, getOrUndefined, idOf, lang, patchValues, stringRef } from "./fields";
+import { both, e164, lang, messagingCollection, stringRef } from "./fields";
 
 const TOKEN = "nsp:sgate:Broadcast";
 const MAX_RECIPIENTS = 10000;
@@ -18,15 +16,15 @@ const recipients = z
   .meta({ typeName: "SgateBroadcastRecipients", description: "Who a broadcast goes to." });
 
 const broadcastArgs = z.object({
-  recipients: recipients.meta({ description: "Who the broadcast goes to." }),
-  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").nullable().optional().meta({ description: "Name of the broadcast." }),
-  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) it goes out as.").nullable().optional(),
-  from: e164.nullable().optional().meta({ description: "The account's number (E.164) it goes out from." }),
-  templateId: stringRef("Id of the template (`nsp:sgate:Template`) to send; give either this or `body`.").nullable().optional(),
-  lang: lang.nullable().optional().meta({ description: "Language of the template to use; its default language when unset." }),
-  body: z.string().min(1, "must not be empty").max(1600, "must be at most 1600 characters").nullable().optional().meta({ description: "The text to send; give either this or `templateId`." }),
-  category: z.enum(["transactional", "marketing"]).default("marketing").meta({ description: "`transactional` or `marketing` (marketing reaches only recipients with a granted consent)." }),
-  ratePerMin: z.number().int().min(1, "must be at least 1").max(6000, "must be at most 6000").default(60).meta({ description: "Messages sent per minute once started." }),
+  recipients: recipients.meta({ description: "Who the broadcast goes to.", ...both }),
+  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").nullable().optional().meta({ description: "Name of the broadcast.", ...both }),
+  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) it goes out as.").nullable().optional().meta(both),
+  from: e164.nullable().optional().meta({ description: "The account's number (E.164) it goes out from.", ...both }),
+  templateId: stringRef("Id of the template (`nsp:sgate:Template`) to send; give either this or `body`.").nullable().optional().meta(both),
+  lang: lang.nullable().optional().meta({ description: "Language of the template to use; its default language when unset.", ...both }),
+  body: z.string().min(1, "must not be empty").max(1600, "must be at most 1600 characters").nullable().optional().meta({ description: "The text to send; give either this or `templateId`.", ...both }),
+  category: z.enum(["transactional", "marketing"]).default("marketing").meta({ description: "`transactional` or `marketing` (marketing reaches only recipients with a granted consent).", ...both }),
+  ratePerMin: z.number().int().min(1, "must be at least 1").max(6000, "must be at most 6000").default(60).meta({ description: "Messages sent per minute once started.", ...both }),
 });
 
 const report = z
@@ -49,17 +47,7 @@ const broadcastState = z.object({
   createdAt: z.string().meta({ description: "When the broadcast was created." }),
 });
 
-const broadcastProperties = broadcastArgs.extend(broadcastState.shape);
-type BroadcastState = z.output<typeof broadcastProperties>;
-
-const broadcastWire = z.looseObject({ id: z.string(), name: z.string().nullable().optional(), state: z.string() });
-type BroadcastWire = z.output<typeof broadcastWire>;
-
-const FIELDS = ["recipients", "name", "senderId", "from", "templateId", "lang", "body", "category", "ratePerMin"] as const;
-const NULLABLE = ["name", "senderId", "from", "templateId", "lang", "body"] as const;
-
-const toState = (raw: BroadcastWire) => ({ id: raw.id, state: fromWire(broadcastProperties, raw) as BroadcastState });
-const broadcastPath = (id: string) => `/sgate/broadcasts/${encodeURIComponent(idOf(TOKEN, id, "a broadcast id such as bc_0123456789ab"))}`;
+const broadcasts = messagingCollection(TOKEN, "/sgate/broadcasts", "a broadcast id such as bc_0123456789ab", broadcastArgs, broadcastState);
 
 export const broadcast = defineResource({
   token: TOKEN,
@@ -81,28 +69,18 @@ export const broadcast = defineResource({
     return failures;
   },
 
-  async create(ctx, args) {
-    const post = () => ctx.client.post("/sgate/broadcasts", body(broadcastArgs, args, FIELDS), { schema: broadcastWire, signal: ctx.signal });
-    const created = await createOnce(ctx, `broadcast ${args.name ?? ""}`.trim(), post, async () => {
+  create: (ctx, args) =>
+    broadcasts.create(ctx, `broadcast ${args.name ?? ""}`.trim(), args, async () => {
       // Only a name tells drafts apart; without one a lost answer is sent again.
       if (!args.name) return undefined;
-      return (await ctx.client.listAll("/sgate/broadcasts", { itemSchema: broadcastWire, signal: ctx.signal })).find((b) => b.name === args.name && b.state === "draft");
-    });
-    return toState(created);
-  },
+      return (await broadcasts.list(ctx)).find((b) => b.name === args.name && b.state === "draft");
+    }),
 
   async read(ctx, id) {
-    const found = await getOrUndefined(ctx, broadcastPath(id), broadcastWire);
-    return found ? toState(found) : undefined;
+    const found = await broadcasts.getOrUndefined(ctx, id);
+    return found && broadcasts.toState(found);
   },
 
-  async update(ctx, id, news, olds, changedInputs) {
-    const changed = FIELDS.filter((k) => changedInputs.includes(k));
-    if (changed.length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(broadcastPath(id), body(broadcastArgs, patchValues(news, NULLABLE), changed), { schema: broadcastWire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(broadcastPath(id), { signal: ctx.signal });
-  },
+  update: (ctx, id, news, olds, changed) => broadcasts.update(ctx, id, news, olds, broadcasts.api.patchKeys(changed)),
+  delete: (ctx, id) => broadcasts.delete(ctx, id),
 });

@@ -1,21 +1,22 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { createOnce } from "../../framework/create-once";
-import { e164, idOf, stringRef } from "./fields";
+import { e164, messagingCollection, stringRef } from "./fields";
+
+// The API cannot change a consent: every field is sent once, and a change replaces it.
+const sentOnce = { create: true, replace: true } as const;
 
 const TOKEN = "nsp:sgate:Consent";
 
 const consentArgs = z.object({
-  recipient: e164.meta({ description: "The number (E.164) that consented." }),
-  proof: z.string().trim().min(1, "must not be empty").max(2048, "must be at most 2048 characters").meta({ description: "Evidence of the consent (a form submission id, a keyword reply, a scan reference...)." }),
-  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) the consent is for; every sender when unset.").optional(),
+  recipient: e164.meta({ description: "The number (E.164) that consented.", ...sentOnce }),
+  proof: z.string().trim().min(1, "must not be empty").max(2048, "must be at most 2048 characters").meta({ description: "Evidence of the consent (a form submission id, a keyword reply, a scan reference...).", ...sentOnce }),
+  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) the consent is for; every sender when unset.").optional().meta(sentOnce),
   grantedAt: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/, "must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z")
     .optional()
-    .meta({ description: "When consent was given; the time of the create when unset." }),
-  source: z.enum(["web_form", "checkout", "keyword", "paper", "import", "api", "other"]).default("api").meta({ description: "How consent was collected." }),
+    .meta({ description: "When consent was given; the time of the create when unset.", ...sentOnce }),
+  source: z.enum(["web_form", "checkout", "keyword", "paper", "import", "api", "other"]).default("api").meta({ description: "How consent was collected.", ...sentOnce }),
 });
 
 const consentState = z.object({
@@ -23,18 +24,11 @@ const consentState = z.object({
   createdAt: z.string().meta({ description: "When the consent was recorded." }),
 });
 
-const consentProperties = consentArgs.extend(consentState.shape);
-type ConsentState = z.output<typeof consentProperties>;
-
-const consentWire = z.looseObject({ id: z.string(), recipient: z.string(), proof: z.string(), status: z.string(), sender_id: z.string().nullable().optional() });
-type ConsentWire = z.output<typeof consentWire>;
-
-const toState = (raw: ConsentWire) => ({ id: raw.id, state: fromWire(consentProperties, raw) as ConsentState });
-const consentId = (id: string) => idOf(TOKEN, id, "a consent id such as cns_0123456789ab");
+const consents = messagingCollection(TOKEN, "/sgate/consents", "a consent id such as cns_0123456789ab", consentArgs, consentState);
+type ConsentWire = z.output<typeof consents.wire>;
 
 async function findConsent(ctx: OperationContext, recipient: string | undefined, match: (c: ConsentWire) => boolean): Promise<ConsentWire | undefined> {
-  const query = recipient === undefined ? {} : { q: recipient };
-  return (await ctx.client.listAll("/sgate/consents", { itemSchema: consentWire, query, signal: ctx.signal })).find(match);
+  return (await consents.list(ctx, recipient === undefined ? undefined : { q: recipient })).find(match);
 }
 
 export const consent = defineResource({
@@ -43,28 +37,20 @@ export const consent = defineResource({
     "A recipient's consent to receive messages. The API cannot change a consent, so every change replaces it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource then reads as gone.",
   args: consentArgs,
   state: consentState,
-  replaceOnChanges: ["recipient", "proof", "senderId", "grantedAt", "source"],
   importId: "<consentId>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `consent of ${args.recipient}`,
-      () => ctx.client.post("/sgate/consents", body(consentArgs, args, ["recipient", "proof", "senderId", "grantedAt", "source"]), { schema: consentWire, signal: ctx.signal }),
-      // A granted consent of the recipient with the same proof and sender is this one.
-      () => findConsent(ctx, args.recipient, (c) => c.recipient === args.recipient && c.proof === args.proof && c.status === "granted" && (c.sender_id ?? undefined) === args.senderId),
-    );
-    return toState(created);
-  },
+  create: (ctx, args) =>
+    // A granted consent of the recipient with the same proof and sender is this one.
+    consents.create(ctx, `consent of ${args.recipient}`, args, () =>
+      findConsent(ctx, args.recipient, (c) => c.recipient === args.recipient && c.proof === args.proof && c.status === "granted" && (c.sender_id ?? undefined) === args.senderId),
+    ),
 
   // There is no GET of one consent: it is found in the list, narrowed to its recipient when known.
   async read(ctx, id, prior) {
-    const wanted = consentId(id);
+    const wanted = consents.checkedId(id);
     const found = await findConsent(ctx, prior.recipient, (c) => c.id === wanted);
-    return found && found.status !== "revoked" ? toState(found) : undefined;
+    return found && found.status !== "revoked" ? consents.toState(found) : undefined;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(`/sgate/consents/${encodeURIComponent(consentId(id))}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => consents.delete(ctx, id),
 });

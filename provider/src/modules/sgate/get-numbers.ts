@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
 import { fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:sgate:getNumbers";
 
@@ -19,7 +20,7 @@ const number = z
 const result = z.object({ numbers: z.array(number).meta({ description: "The account's numbers, with their messaging settings." }) });
 type Result = z.output<typeof result>;
 
-const numberWire = z.looseObject({ number: z.string() });
+const numberWire = wireModel(z.object({}), number).wire;
 
 export const getNumbers = defineFunction({
   token: TOKEN,

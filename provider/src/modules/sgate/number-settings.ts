@@ -1,21 +1,21 @@
 import { z } from "zod";
 import type { ApiClient } from "../../client";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { E164, e164, optText, patchValues, stringRef } from "./fields";
+import { wireModel } from "../../framework/fields";
+import { E164, e164, optText, stringRef } from "./fields";
 
 const TOKEN = "nsp:sgate:NumberSettings";
 
 const numberArgs = z.object({
-  number: e164.meta({ description: "The account's number in E.164 form (such as `+12025550101`), which is also the import id. A different number is a different resource." }),
-  enabled: z.boolean().optional().meta({ description: "Whether the number sends and receives messages; left as it is when unset." }),
+  number: e164.meta({ description: "The account's number in E.164 form (such as `+12025550101`), which is also the import id. A different number is a different resource.", replace: true }),
+  enabled: z.boolean().optional().meta({ description: "Whether the number sends and receives messages; left as it is when unset.", patch: true }),
   provider: z
     .string()
     .trim()
     .regex(/^[a-z0-9_]+$/, "must be a provider name such as primary (see GET /sgate/providers)")
     .optional()
-    .meta({ description: "Provider the number sends through; left as it is when unset." }),
-  campaignId: stringRef("Id of the campaign (`nsp:sgate:Campaign`) the number sends under; dropping it detaches the number.").nullable().optional(),
+    .meta({ description: "Provider the number sends through; left as it is when unset.", patch: true }),
+  campaignId: stringRef("Id of the campaign (`nsp:sgate:Campaign`) the number sends under; dropping it detaches the number.").nullable().optional().meta({ patch: true }),
   helpText: optText(160, "Reply sent when a recipient texts HELP."),
 });
 
@@ -24,15 +24,12 @@ const numberState = z.object({
   receives: z.boolean().meta({ description: "Whether the number receives." }),
 });
 
-const numberProperties = numberArgs.extend(numberState.shape);
-type NumberState = z.output<typeof numberProperties>;
-
-const numberWire = z.looseObject({ number: z.string() });
+// The settings are all the API has of a number: a create and an update are both patches.
+const api = wireModel(numberArgs, numberState);
+const numberWire = api.wire as z.ZodType<Record<string, unknown> & { number: string }>;
 type NumberWire = z.output<typeof numberWire>;
 
-const FIELDS = ["enabled", "provider", "campaignId", "helpText"] as const;
-
-const toState = (raw: NumberWire) => ({ id: raw.number, state: fromWire(numberProperties, raw) as NumberState });
+const toState = (raw: NumberWire) => ({ id: raw.number, state: api.toState(raw) });
 const numberPath = (number: string) => `/sgate/numbers/${encodeURIComponent(number)}`;
 
 export const numberSettings = defineResource({
@@ -41,18 +38,17 @@ export const numberSettings = defineResource({
     "The messaging settings of one of the account's numbers (the API has no create or delete of numbers). Create and update patch the settings the program sets; deleting the resource leaves the number's settings as they are and only stops managing them.",
   args: numberArgs,
   state: numberState,
-  replaceOnChanges: ["number"],
   importId: "<number>",
 
   async create(ctx, args) {
-    const keys = FIELDS.filter((k) => args[k] !== undefined && args[k] !== null);
+    const keys = api.patchKeys(Object.keys(numberArgs.shape)).filter((k) => args[k] !== undefined && args[k] !== null);
     // Nothing to set: the resource only adopts the number, which must exist.
     if (keys.length === 0) {
       const found = await findNumber(ctx.client, args.number, ctx.signal);
       if (!found) throw new Error(`${TOKEN}: ${args.number} is not a number of this account`);
       return toState(found);
     }
-    return toState(await ctx.client.patch(numberPath(args.number), body(numberArgs, args, keys), { schema: numberWire, signal: ctx.signal }));
+    return toState(await ctx.client.patch(numberPath(args.number), api.patchBody(args, keys), { schema: numberWire, signal: ctx.signal }));
   },
 
   async read(ctx, id) {
@@ -63,10 +59,9 @@ export const numberSettings = defineResource({
 
   async update(ctx, id, news, olds, changedInputs) {
     // A dropped `enabled` or `provider` leaves the last value: the API cannot unset them.
-    const changed = FIELDS.filter((k) => changedInputs.includes(k) && !((k === "enabled" || k === "provider") && news[k] === undefined));
+    const changed = api.patchKeys(changedInputs).filter((k) => !((k === "enabled" || k === "provider") && news[k] === undefined));
     if (changed.length === 0) return { ...olds, ...news };
-    const values = patchValues(news, ["campaignId", "helpText"]);
-    return toState(await ctx.client.patch(numberPath(id), body(numberArgs, values, changed), { schema: numberWire, signal: ctx.signal })).state;
+    return toState(await ctx.client.patch(numberPath(id), api.patchBody(news, changed), { schema: numberWire, signal: ctx.signal })).state;
   },
 });
 

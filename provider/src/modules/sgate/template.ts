@@ -1,25 +1,25 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { createOnce } from "../../framework/create-once";
-import { LANG, getOrUndefined, idOf, lang } from "./fields";
+import { LANG, both, lang, messagingCollection } from "./fields";
 
 const TOKEN = "nsp:sgate:Template";
 const MAX_BODY = 1600;
 
 const templateArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ description: "Name of the template." }),
-  defaultLang: lang.meta({ description: "Language used when a send names none; `bodies` must have a text for it." }),
-  category: z.enum(["transactional", "marketing", "otp"]).meta({ description: "`transactional`, `marketing` or `otp`." }),
+  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ description: "Name of the template.", ...both }),
+  defaultLang: lang.meta({ description: "Language used when a send names none; `bodies` must have a text for it.", ...both }),
+  category: z.enum(["transactional", "marketing", "otp"]).meta({ description: "`transactional`, `marketing` or `otp`.", ...both }),
   bodies: z
     .record(z.string().regex(LANG, "keys must be language tags such as en or en-US"), z.string().min(1, "must not be empty").max(MAX_BODY, `must be at most ${MAX_BODY} characters`))
-    .meta({ description: "The text in each language, by language tag; `{{name}}` marks a variable. New text creates a new version of the template; earlier versions are kept." }),
+    .meta({ description: "The text in each language, by language tag; `{{name}}` marks a variable. New text creates a new version of the template; earlier versions are kept.", ...both }),
   submit: z
     .boolean()
     .optional()
     .meta({
       description:
         "Submit the newest version for approval: with the create, when turned on, and with every change of text while it stays on. Turning it off does not withdraw a submitted version. The API does not return it.",
+      ...both,
+      writeOnly: true,
     }),
 });
 
@@ -39,23 +39,13 @@ const templateState = z.object({
   createdAt: z.string().meta({ description: "When the template was created." }),
 });
 
-const templateProperties = templateArgs.extend(templateState.shape);
-type TemplateState = z.output<typeof templateProperties>;
-
-const templateWire = z.looseObject({ id: z.string(), name: z.string() });
-type TemplateWire = z.output<typeof templateWire>;
-
-const FIELDS = ["name", "defaultLang", "category", "bodies"] as const;
-
-const toState = (raw: TemplateWire) => ({ id: raw.id, state: fromWire(templateProperties, raw) as TemplateState });
-const templatePath = (id: string) => `/sgate/templates/${encodeURIComponent(idOf(TOKEN, id, "a template id such as tpl_0123456789ab"))}`;
+const templates = messagingCollection(TOKEN, "/sgate/templates", "a template id such as tpl_0123456789ab", templateArgs, templateState);
 
 export const template = defineResource({
   token: TOKEN,
   description: "A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.",
   args: templateArgs,
   state: templateState,
-  writeOnly: ["submit"],
   importId: "<templateId>",
 
   check(args) {
@@ -64,35 +54,25 @@ export const template = defineResource({
     return failures;
   },
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `template ${args.name}`,
-      () => ctx.client.post("/sgate/templates", body(templateArgs, args, [...FIELDS, "submit"]), { schema: templateWire, signal: ctx.signal }),
-      // The name is how templates are told apart in sends and in the console: the natural key.
-      async () => {
-        const found = (await ctx.client.listAll("/sgate/templates", { itemSchema: templateWire, signal: ctx.signal })).find((t) => t.name === args.name);
-        // The list has no versions; the object itself has.
-        return found && (await getOrUndefined(ctx, templatePath(found.id), templateWire));
-      },
-    );
-    return toState(created);
-  },
+  create: (ctx, args) =>
+    // The name is how templates are told apart in sends and in the console: the natural key.
+    templates.create(ctx, `template ${args.name}`, args, async () => {
+      const found = (await templates.list(ctx)).find((t) => t.name === args.name);
+      // The list has no versions; the object itself has.
+      return found && (await templates.getOrUndefined(ctx, found.id));
+    }),
 
   async read(ctx, id) {
-    const found = await getOrUndefined(ctx, templatePath(id), templateWire);
-    return found ? toState(found) : undefined;
+    const found = await templates.getOrUndefined(ctx, id);
+    return found && templates.toState(found);
   },
 
-  async update(ctx, id, news, olds, changedInputs) {
-    const changed = FIELDS.filter((k) => changedInputs.includes(k));
+  update(ctx, id, news, olds, changedInputs) {
+    // `submit` goes along with a change of text while it is on, and when it is turned on.
+    const changed = templates.api.patchKeys(changedInputs).filter((k) => k !== "submit");
     const submit = news.submit && (changed.length > 0 || changedInputs.includes("submit"));
-    if (!submit && changed.length === 0) return { ...olds, ...news };
-    const keys = submit ? [...changed, "submit" as const] : changed;
-    return toState(await ctx.client.patch(templatePath(id), body(templateArgs, news, keys), { schema: templateWire, signal: ctx.signal })).state;
+    return templates.update(ctx, id, news, olds, submit ? [...changed, "submit"] : changed);
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(templatePath(id), { signal: ctx.signal });
-  },
+  delete: (ctx, id) => templates.delete(ctx, id),
 });

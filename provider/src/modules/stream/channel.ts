@@ -1,43 +1,45 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 import { channelIdOf } from "./ids";
 
 const TOKEN = "nsp:stream:Channel";
 
+// Every setting is in the create and the patch body; `name` goes in every patch, as the API requires it.
+const both = { create: true, patch: true } as const;
+
 const channelArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ description: "Name of the channel." }),
-  visibility: z.enum(["public", "unlisted"]).default("public").meta({ description: "`public` or `unlisted`." }),
-  placement: z.enum(["city", "anycast"]).default("anycast").meta({ description: "Where the ingest runs: `anycast` (nearest city) or `city` (the one named by `city`)." }),
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ description: "Name of the channel.", ...both }),
+  visibility: z.enum(["public", "unlisted"]).default("public").meta({ description: "`public` or `unlisted`.", ...both }),
+  placement: z.enum(["city", "anycast"]).default("anycast").meta({ description: "Where the ingest runs: `anycast` (nearest city) or `city` (the one named by `city`).", ...both }),
   city: z
     .string()
     .trim()
     .toLowerCase()
     .regex(/^[a-z0-9-]{2,16}$/, "must be a city code such as ams (see nsp:stream:getStreamCities)")
     .optional()
-    .meta({ description: "Ingest city code (see `nsp:stream:getStreamCities`); required with `placement: city`, not allowed otherwise." }),
-  renditions: z.number().int("must be an integer").min(1, "must be between 1 and 5").max(5, "must be between 1 and 5").default(3).meta({ description: "Number of renditions (quality steps) produced, 1 to 5." }),
-  record: z.boolean().default(false).meta({ description: "Whether broadcasts are recorded." }),
-  latencyMode: z.enum(["low", "standard"]).default("standard").meta({ description: "`low` or `standard` latency." }),
-  delayS: z.number().int("must be an integer").min(0, "must be between 0 and 300").max(300, "must be between 0 and 300").default(0).meta({ description: "Broadcast delay in seconds, 0 to 300." }),
-  quality: z.enum(["high", "standard"]).default("standard").meta({ description: "`high` or `standard` encoding quality." }),
-  watermark: z.enum(["off", "br", "tl"]).default("off").meta({ description: "Watermark position: `off`, `br` (bottom right) or `tl` (top left)." }),
-  allowRtmp: z.boolean().default(true).meta({ description: "Whether RTMP ingest is accepted besides SRT." }),
-  realtimePlay: z.boolean().default(false).meta({ description: "Whether viewers may play in realtime mode." }),
+    .meta({ description: "Ingest city code (see `nsp:stream:getStreamCities`); required with `placement: city`, not allowed otherwise.", ...both }),
+  renditions: z.number().int("must be an integer").min(1, "must be between 1 and 5").max(5, "must be between 1 and 5").default(3).meta({ description: "Number of renditions (quality steps) produced, 1 to 5.", ...both }),
+  record: z.boolean().default(false).meta({ description: "Whether broadcasts are recorded.", ...both }),
+  latencyMode: z.enum(["low", "standard"]).default("standard").meta({ description: "`low` or `standard` latency.", ...both }),
+  delayS: z.number().int("must be an integer").min(0, "must be between 0 and 300").max(300, "must be between 0 and 300").default(0).meta({ description: "Broadcast delay in seconds, 0 to 300.", ...both }),
+  quality: z.enum(["high", "standard"]).default("standard").meta({ description: "`high` or `standard` encoding quality.", ...both }),
+  watermark: z.enum(["off", "br", "tl"]).default("off").meta({ description: "Watermark position: `off`, `br` (bottom right) or `tl` (top left).", ...both }),
+  allowRtmp: z.boolean().default(true).meta({ description: "Whether RTMP ingest is accepted besides SRT.", ...both }),
+  realtimePlay: z.boolean().default(false).meta({ description: "Whether viewers may play in realtime mode.", ...both }),
   recordingStore: z
     .record(z.string(), z.unknown())
     .optional()
-    .meta({ description: "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the channel accepts broadcasts." }),
+    .meta({ description: "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it.", ...both }),
+  enabled: z.boolean().default(true).meta({ description: "Whether the channel accepts broadcasts.", ...both }),
   keyRotation: z
     .union([z.string(), z.number()])
     .optional()
-    .meta({ description: "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value." }),
+    .meta({ description: "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value.", local: true }),
   revokeOnRotation: z
     .boolean()
     .optional()
-    .meta({ description: "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it continue with the old key. The API never stores this value." }),
+    .meta({ description: "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it continue with the old key. The API never stores this value.", local: true }),
 });
 
 const channelState = z.object({
@@ -57,25 +59,24 @@ const channelState = z.object({
     .meta({
       description:
         "The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one).",
+      secret: true,
+      oneTime: true,
     }),
   keyIssuedAt: z.string().nullable().optional().meta({ description: "When the current stream key was issued; a change on refresh means a key was issued outside this program." }),
   createdAt: z.string().meta({ description: "When the channel was created." }),
 });
 
-const channelProperties = channelArgs.extend(channelState.shape);
-type ChannelState = z.output<typeof channelProperties>;
-
-const channelWire = z.looseObject({ id: z.number().int(), name: z.string(), city: z.string().nullable().optional(), recording_store: z.unknown().optional(), stream_key: z.string().optional() });
+const api = wireModel(channelArgs, channelState, { id: z.number().int() });
+const channelWire = api.wire as z.ZodType<Record<string, unknown> & { id: number }>;
 type ChannelWire = z.output<typeof channelWire>;
-
-/** Fields sent in the channel body; `name` always, as the API requires it in a patch too. */
-const SETTINGS = ["visibility", "placement", "city", "renditions", "record", "latencyMode", "delayS", "quality", "watermark", "allowRtmp", "realtimePlay", "recordingStore", "enabled"] as const;
+type ChannelState = ReturnType<typeof api.toState>;
 
 function toState(raw: ChannelWire): ChannelState {
-  const state = { ...(fromWire(channelProperties, raw) as ChannelState), streamKey: raw.stream_key ?? null };
+  const state = api.toState(raw);
+  state.streamKey ??= null;
   // Null on the wire means "none", which the program says by leaving the input out.
-  if (raw.city === null) delete state.city;
-  if (raw.recording_store === null) delete state.recordingStore;
+  if (state.city === null) delete state.city;
+  if (state.recordingStore === null) delete state.recordingStore;
   return state;
 }
 
@@ -89,9 +90,6 @@ export const channel = defineResource({
     "A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.",
   args: channelArgs,
   state: channelState,
-  secrets: ["streamKey"],
-  writeOnly: ["keyRotation", "revokeOnRotation"],
-  oneTime: ["streamKey"],
   importId: "<channelId>",
 
   check(args) {
@@ -102,7 +100,7 @@ export const channel = defineResource({
 
   // No natural key (names need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
   async create(ctx, args) {
-    const raw = await ctx.client.post("/stream/streams", body(channelArgs, args, ["name", ...SETTINGS]), { schema: channelWire, signal: ctx.signal });
+    const raw = await ctx.client.post("/stream/streams", api.createBody(args), { schema: channelWire, signal: ctx.signal });
     const state = toState(raw);
     if (args.keyRotation !== undefined) state.keyRotation = args.keyRotation;
     if (args.revokeOnRotation !== undefined) state.revokeOnRotation = args.revokeOnRotation;
@@ -111,13 +109,9 @@ export const channel = defineResource({
 
   async read(ctx, id, prior) {
     const channelId = channelIdOf(TOKEN, id);
-    let state: ChannelState;
-    try {
-      state = toState(await ctx.client.get(`/stream/streams/${channelId}`, { schema: channelWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/stream/streams/${channelId}`, { schema: channelWire, signal: ctx.signal });
+    if (!raw) return undefined;
+    const state = toState(raw);
     if (prior.streamKey && prior.keyIssuedAt && state.keyIssuedAt && prior.keyIssuedAt !== state.keyIssuedAt) {
       ctx.log("warning", `a new stream key was issued for channel ${channelId} outside this program, so the one in the state no longer works; change keyRotation to issue one here`);
     }
@@ -127,10 +121,10 @@ export const channel = defineResource({
   async update(ctx, id, news, olds, changed) {
     const channelId = channelIdOf(TOKEN, id);
     let state: ChannelState = { ...olds, ...news };
-    const patchKeys = SETTINGS.filter((k) => changed.includes(k));
-    if (patchKeys.length > 0 || changed.includes("name")) {
+    const patchKeys = api.patchKeys(changed);
+    if (patchKeys.length > 0) {
       // Dropped from the program: no city (anycast), no recording store.
-      const patch = body(channelArgs, news, ["name", ...patchKeys]);
+      const patch = api.patchBody(news, ["name", ...patchKeys]);
       if (patchKeys.includes("city") && news.city === undefined) patch.city = null;
       if (patchKeys.includes("recordingStore") && news.recordingStore === undefined) patch.recording_store = null;
       state = toState(await ctx.client.patch(`/stream/streams/${channelId}`, patch, { schema: channelWire, signal: ctx.signal }));

@@ -1,5 +1,10 @@
-// Shared by the chat and realtime rooms (and their city functions).
+// Shared by the chat and realtime rooms (and their city functions): the two APIs keep rooms the
+// same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
 import { z } from "zod";
+import { defineFunction, type OperationContext } from "../../framework/definition";
+import { wireModel } from "../../framework/fields";
+import { createOnce } from "../../framework/create-once";
+import { fromWire } from "../../framework/wire";
 
 const NUMERIC = /^[1-9][0-9]{0,15}$/;
 
@@ -10,13 +15,62 @@ export const cityCode = z
   .toLowerCase()
   .pipe(z.string().regex(/^[a-z]{3}$/, "must be a three-letter city code such as fra"));
 
+/** Secret and never returned; unset clears it. Each room kind adds how it is sent. */
+export const roomPasscode = z
+  .string()
+  .min(1, "must not be empty; leave it unset for no passcode")
+  .max(64, "must be at most 64 characters")
+  .optional()
+  .meta({ description: "Passcode people must give to join. Secret; the API never returns it (`hasPasscode` shows whether one is set). Unset clears it.", secret: true, writeOnly: true });
+
+export const roomState = z.object({
+  hasPasscode: z.boolean().meta({ description: "Whether the room has a passcode." }),
+  createdAt: z.string().meta({ description: "When the room was created." }),
+});
+
 /** A room's id as the path wants it; a malformed import id is an error before any request. */
 export function numericRoomId(token: string, id: string): string {
   if (!NUMERIC.test(id)) throw new Error(`${token}: "${id}" is not a room id; a room is known by its numeric id (<roomId>)`);
   return id;
 }
 
-export const citiesResult = z.object({
+type RoomWire = Record<string, unknown> & { id: number; name: string; city?: string | null; kind?: string };
+
+/**
+ * What both room kinds do alike: the wire model, the path of one room, the create that adopts a
+ * room whose answer was lost, the read and the delete.
+ */
+export function roomCollection<A extends z.ZodRawShape>(token: string, collection: string, args: z.ZodObject<A>) {
+  const api = wireModel(args, roomState, { id: z.number().int() });
+  const wire = api.wire as z.ZodType<RoomWire>;
+  const path = (id: string) => `${collection}/${numericRoomId(token, id)}`;
+  const toState = (raw: RoomWire) => ({ id: String(raw.id), state: api.toState(raw) });
+  return {
+    api,
+    wire,
+    path,
+    toState,
+    /** Room names need not be unique; `matches` says which listed room is the best match for a lost answer. */
+    async create(ctx: OperationContext, what: string, body: Record<string, unknown>, matches: (r: RoomWire) => boolean) {
+      const created = await createOnce(
+        ctx,
+        what,
+        () => ctx.client.post(collection, body, { schema: wire, signal: ctx.signal }),
+        async () => (await ctx.client.listAll(collection, { itemSchema: wire, signal: ctx.signal })).find(matches),
+      );
+      return toState(created);
+    },
+    async read(ctx: OperationContext, id: string) {
+      const raw = await ctx.client.getOrUndefined(path(id), { schema: wire, signal: ctx.signal });
+      return raw && toState(raw);
+    },
+    async delete(ctx: OperationContext, id: string) {
+      await ctx.client.delete(path(id), { signal: ctx.signal });
+    },
+  };
+}
+
+const citiesResult = z.object({
   cities: z
     .array(
       z
@@ -31,6 +85,23 @@ export const citiesResult = z.object({
     .meta({ description: "The cities, in the API's order." }),
 });
 
-export const citiesArgs = z.object({
+const citiesArgs = z.object({
   withRoomOnly: z.boolean().default(false).meta({ description: "Only the cities that accept new rooms now." }),
 });
+
+const cityWire = z.looseObject({ id: z.string(), has_room: z.boolean().optional() });
+
+/** The cities function of a room kind, such as `nsp:talk:getTalkCities` over `/talk/cities`. */
+export function roomCitiesFunction(token: string, path: string, description: string) {
+  return defineFunction({
+    token,
+    description,
+    args: citiesArgs,
+    result: citiesResult,
+    async invoke(ctx, args) {
+      const cities = await ctx.client.listAll(path, { itemSchema: cityWire, signal: ctx.signal });
+      const picked = args.withRoomOnly ? cities.filter((c) => c.has_room === true) : cities;
+      return fromWire(citiesResult, { cities: picked }) as z.output<typeof citiesResult>;
+    },
+  });
+}

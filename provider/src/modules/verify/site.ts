@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:verify:Site";
@@ -14,8 +13,10 @@ function siteIdOf(id: string): string {
   return id;
 }
 
+const both = { create: true, patch: true } as const;
+
 const siteArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100).meta({ description: "Name of the site key, unique in the account (ignoring case)." }),
+  name: z.string().trim().min(1, "must not be empty").max(100).meta({ description: "Name of the site key, unique in the account (ignoring case).", ...both }),
   hostnames: z
     .array(
       z
@@ -28,20 +29,22 @@ const siteArgs = z.object({
     .max(50)
     .refine((l) => new Set(l).size === l.length, "must not repeat a host name")
     .default([])
-    .meta({ description: "Host names the widget may run on (lower-cased, no trailing dot)." }),
-  mode: z.enum(["managed", "invisible", "interactive"]).default("managed").meta({ description: "How the widget challenges: `managed`, `invisible` or `interactive`." }),
-  fingerprint: z.boolean().default(false).meta({ description: "Whether the widget collects a browser fingerprint." }),
+    .meta({ description: "Host names the widget may run on (lower-cased, no trailing dot).", ...both }),
+  mode: z.enum(["managed", "invisible", "interactive"]).default("managed").meta({ description: "How the widget challenges: `managed`, `invisible` or `interactive`.", ...both }),
+  fingerprint: z.boolean().default(false).meta({ description: "Whether the widget collects a browser fingerprint.", ...both }),
   interaction: z
     .enum(["off", "soft", "strict", "present"])
     .default("off")
-    .meta({ description: "How much user interaction a pass requires: `off`, `soft`, `strict` or `present`. The API sets it at creation only, so a change replaces the site (and its keys)." }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the site's tokens verify." }),
+    .meta({ description: "How much user interaction a pass requires: `off`, `soft`, `strict` or `present`. The API sets it at creation only, so a change replaces the site (and its keys).", create: true, replace: true }),
+  // Sites are created enabled: `enabled` is only in the patch body.
+  enabled: z.boolean().default(true).meta({ description: "Whether the site's tokens verify.", patch: true }),
   secretRotation: z
     .union([z.string(), z.number()])
     .optional()
     .meta({
       description:
         "Any string or number; changing it (or removing it) rotates the server secret through the API's rotate endpoint (the old secret stops at once), and `secret` holds the new one. The API never sees this value.",
+      local: true,
     }),
 });
 
@@ -54,30 +57,30 @@ const siteState = z.object({
     .meta({
       description:
         "The server secret for server-side verification. The API returns it only when the site is created and when the secret is rotated, so it is kept from the state on every refresh. Null after an import: change `secretRotation` to get one.",
+      secret: true,
+      oneTime: true,
     }),
   secretIssuedAt: z.string().nullable().optional().meta({ description: "When the current secret was issued; a change on refresh means it was rotated outside this program." }),
   createdAt: z.string().meta({ description: "When the site was created." }),
 });
 
-const siteProperties = siteArgs.extend(siteState.shape);
-type SiteState = z.output<typeof siteProperties>;
 
 // Where the secret sits in the create and rotate answers is not documented; `secret` is the
 // emulator's choice (docs/api-assumptions.md).
-const siteWire = z.looseObject({ id: z.number().int(), name: z.string(), secret: z.string().optional() });
+const api = wireModel(siteArgs, siteState, { id: z.number().int() });
+const siteWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
 type SiteWire = z.output<typeof siteWire>;
-
-const PATCHABLE = ["name", "hostnames", "mode", "enabled", "fingerprint"] as const;
+type SiteState = ReturnType<typeof api.toState>;
 
 function toState(raw: SiteWire): SiteState {
-  const state = fromWire(siteProperties, raw) as SiteState;
+  const state = api.toState(raw);
   // Null when this answer carries none; the framework then keeps the one from the prior state.
-  return { ...state, secret: raw.secret ?? null };
+  return { ...state, secret: state.secret ?? null };
 }
 
 async function rotate(ctx: OperationContext, id: string): Promise<SiteWire> {
   const raw = await ctx.client.post(`/verify/sites/${id}/rotate`, undefined, { schema: siteWire, signal: ctx.signal });
-  if (raw.secret === undefined) throw new Error(`${TOKEN}: the secret of site ${id} was rotated, but the API's answer carried no secret`);
+  if (typeof raw.secret !== "string") throw new Error(`${TOKEN}: the secret of site ${id} was rotated, but the API's answer carried no secret`);
   return raw;
 }
 
@@ -87,17 +90,13 @@ export const site = defineResource({
     "A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.",
   args: siteArgs,
   state: siteState,
-  replaceOnChanges: ["interaction"],
-  secrets: ["secret"],
-  writeOnly: ["secretRotation"],
-  oneTime: ["secret"],
   importId: "<siteId>",
 
   async create(ctx, args) {
     const created = await createOnce(
       ctx,
       `verify site ${args.name}`,
-      () => ctx.client.post("/verify/sites", body(siteArgs, args, ["name", "hostnames", "mode", "fingerprint", "interaction"]), { schema: siteWire, signal: ctx.signal }),
+      () => ctx.client.post("/verify/sites", api.createBody(args), { schema: siteWire, signal: ctx.signal }),
       // Names are unique in the account (ignoring case).
       async () => (await ctx.client.listAll("/verify/sites", { itemSchema: siteWire, signal: ctx.signal })).find((s) => s.name.toLowerCase() === args.name.toLowerCase()),
     );
@@ -107,7 +106,7 @@ export const site = defineResource({
     if (!args.enabled && state.enabled) {
       ctx.progress(id, state);
       const secret = state.secret;
-      state = { ...toState(await ctx.client.patch(`/verify/sites/${id}`, { enabled: false }, { schema: siteWire, signal: ctx.signal })), secret };
+      state = { ...toState(await ctx.client.patch(`/verify/sites/${id}`, api.patchBody(args, ["enabled"]), { schema: siteWire, signal: ctx.signal })), secret };
     }
     if (state.secret !== null) return { id, state };
     // Adopted after a lost answer: the secret went with it, and only a rotation shows one again.
@@ -117,13 +116,8 @@ export const site = defineResource({
 
   async read(ctx, id, prior) {
     const siteId = siteIdOf(id);
-    let raw: SiteWire;
-    try {
-      raw = await ctx.client.get(`/verify/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/verify/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
+    if (!raw) return undefined;
     const state = toState(raw);
     if (prior.secret && prior.secretIssuedAt && state.secretIssuedAt && state.secretIssuedAt !== prior.secretIssuedAt) {
       ctx.log("warning", `the secret of verify site ${siteId} was rotated outside this program, so the one in the state no longer works; change secretRotation to issue a new one`);
@@ -137,9 +131,8 @@ export const site = defineResource({
     // after the patch, the whole update fails, so the next `up` patches (idempotently) and
     // rotates again.
     let state: SiteState = { ...olds, ...news };
-    const patchKeys = PATCHABLE.filter((k) => changed.includes(k));
-    if (patchKeys.length > 0) {
-      state = toState(await ctx.client.patch(`/verify/sites/${siteId}`, body(siteArgs, news, patchKeys), { schema: siteWire, signal: ctx.signal }));
+    if (api.patchKeys(changed).length > 0) {
+      state = toState(await ctx.client.patch(`/verify/sites/${siteId}`, api.patchBody(news, changed), { schema: siteWire, signal: ctx.signal }));
     }
     if (changed.includes("secretRotation")) state = toState(await rotate(ctx, siteId));
     return state;

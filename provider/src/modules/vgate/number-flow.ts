@@ -1,47 +1,42 @@
 import { z } from "zod";
-import { isNotFound } from "../../client";
 import { defineResource, type OperationContext } from "../../framework/definition";
+import { wireModel } from "../../framework/fields";
 import { gatewayRef, pbxChildOf, pbxIdField, pbxPath } from "./ids";
 
 const TOKEN = "nsp:vgate:NumberFlow";
 
 const flowArgs = z.object({
-  pbxId: pbxIdField,
-  numberId: gatewayRef("a number", "Id of the number (`nsp:vgate:Number`) whose calls the flow directs."),
+  pbxId: pbxIdField.meta({ replace: true }),
+  numberId: gatewayRef("a number", "Id of the number (`nsp:vgate:Number`) whose calls the flow directs.").meta({ replace: true }),
   flow: z
     .record(z.string(), z.unknown())
     .refine((f) => Object.keys(f).length > 0, "must not be empty; delete the resource to clear the number's flow")
     .meta({
       description:
         "What calls to the number do, sent to the API as written (field names in the API's snake_case). The API documents do not show the flow's fields; the emulator takes `ring` (extension ids rung together) or `destination`, with `ring_s` and `noanswer` for `ring`, and `hours` (schedule rules) with `after_hours` (see docs/api-assumptions.md).",
+      // A number without a flow has none (null or absent): Read tells that apart, not the wire schema.
+      optionalOnWire: true,
     }),
 });
 
 const flowState = z.object({
-  groupId: z.string().nullable().optional().meta({ description: "Id of the ring group the gateway made for the flow, if it needed one." }),
-  timeconditionId: z.string().nullable().optional().meta({ description: "Id of the business hours (time condition) the gateway made for the flow, if it needed them." }),
+  groupId: z.string().nullable().optional().meta({ description: "Id of the ring group the gateway made for the flow, if it needed one.", wire: "flow_group_id" }),
+  timeconditionId: z.string().nullable().optional().meta({ description: "Id of the business hours (time condition) the gateway made for the flow, if it needed them.", wire: "flow_timecond_id" }),
 });
 
 type FlowState = z.output<typeof flowArgs> & z.output<typeof flowState>;
 
-const numberWire = z.looseObject({
-  id: z.string(),
-  flow: z.record(z.string(), z.unknown()).nullable().optional(),
-  flow_group_id: z.string().nullable().optional(),
-  flow_timecond_id: z.string().nullable().optional(),
-});
+// The flow is read from the number it belongs to; the PBX and the number are its path.
+const api = wireModel(flowArgs.pick({ flow: true }), flowState, { id: z.string() });
+const numberWire = api.wire;
 
 /** The number's flow as the API holds it; undefined when the number has none (or is gone). */
 async function readFlow(ctx: OperationContext, pbxId: string, numberId: string): Promise<FlowState | undefined> {
-  let raw: z.output<typeof numberWire>;
-  try {
-    raw = await ctx.client.get(pbxPath(pbxId, "numbers", numberId), { schema: numberWire, signal: ctx.signal });
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
-  if (!raw.flow || Object.keys(raw.flow).length === 0) return undefined;
-  return { pbxId, numberId, flow: raw.flow, groupId: raw.flow_group_id ?? null, timeconditionId: raw.flow_timecond_id ?? null };
+  const raw = await ctx.client.getOrUndefined(pbxPath(pbxId, "numbers", numberId), { schema: numberWire, signal: ctx.signal });
+  if (!raw) return undefined;
+  const { flow, groupId, timeconditionId } = api.toState(raw);
+  if (!flow || Object.keys(flow).length === 0) return undefined;
+  return { pbxId, numberId, flow, groupId: groupId ?? null, timeconditionId: timeconditionId ?? null };
 }
 
 async function putFlow(ctx: OperationContext, pbxId: string, numberId: string, flow: Record<string, unknown>): Promise<FlowState> {
@@ -58,7 +53,6 @@ export const numberFlow = defineResource({
     "The flow of a number: what its calls do, set as one JSON document. The gateway makes or updates the ring group and business hours the flow needs (see `groupId` and `timeconditionId`). Deleting the resource clears the flow.",
   args: flowArgs,
   state: flowState,
-  replaceOnChanges: ["pbxId", "numberId"],
   importId: "<pbx>/<numberId>",
 
   async create(ctx, args) {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { isApiError, isNotFound } from "../../client";
+import { isApiError } from "../../client";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
+import { wireModel } from "../../framework/fields";
 import { apiObject, name, timezone } from "./fields";
 import { pbxIdOf, pbxPath } from "./ids";
 
@@ -9,16 +9,17 @@ const TOKEN = "nsp:vgate:Pbx";
 export const TEMPLATES = ["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"] as const;
 
 const pbxArgs = z.object({
-  name: name.meta({ description: "Display name of the PBX." }),
+  name: name.meta({ description: "Display name of the PBX.", create: true, patch: true }),
   city: z
     .string()
     .min(1)
     .optional()
-    .meta({ description: "Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up." }),
-  timezone: timezone.optional().meta({ description: "IANA time zone of the PBX's clock (schedules, business hours); the API uses the city's when unset." }),
-  template: z.enum(TEMPLATES).optional().meta({ description: "What the PBX starts with (see `nsp:vgate:getTemplates`); the API's default when unset. Only used at creation, so a change replaces the PBX." }),
-  language: z.enum(["en", "zh"]).optional().meta({ description: "Language of the PBX's prompts." }),
-  settings: apiObject("PBX-wide settings, replaced whole on change.").optional(),
+    .meta({ description: "Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.", create: true }),
+  timezone: timezone.optional().meta({ description: "IANA time zone of the PBX's clock (schedules, business hours); the API uses the city's when unset.", create: true, patch: true }),
+  template: z.enum(TEMPLATES).optional().meta({ description: "What the PBX starts with (see `nsp:vgate:getTemplates`); the API's default when unset. Only used at creation, so a change replaces the PBX.", create: true, replace: true }),
+  language: z.enum(["en", "zh"]).optional().meta({ description: "Language of the PBX's prompts.", create: true, patch: true }),
+  // Not in the documented create body: set by a patch after the create.
+  settings: apiObject("PBX-wide settings, replaced whole on change.").optional().meta({ patch: true }),
 });
 
 const pbxState = z.object({
@@ -28,6 +29,10 @@ const pbxState = z.object({
     .meta({
       description:
         "SIP passwords of the extensions the template made, by extension number. The API shows them once, at creation; they are kept from the state on every refresh (empty after an import).",
+      secret: true,
+      oneTime: true,
+      // Worked out from the answer's `extensions`, not a field of its own.
+      local: true,
     }),
   status: z.string().optional().meta({ description: "`active`, or `paused` while outbound calls are paused." }),
   callsUp: z.number().int().optional().meta({ description: "Calls up when the PBX was last read." }),
@@ -37,19 +42,15 @@ const pbxState = z.object({
   updatedAt: z.string().optional().meta({ description: "When the PBX was last changed." }),
 });
 
-const pbxProperties = pbxArgs.extend(pbxState.shape);
-type PbxState = z.output<typeof pbxProperties>;
-
-const pbxWire = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  extensions: z.array(z.looseObject({ number: z.string(), sip_password: z.string() })).optional(),
-});
+// The create answer lists the extensions the template made, with their SIP passwords.
+const api = wireModel(pbxArgs, pbxState, { id: z.string(), extensions: z.array(z.looseObject({ number: z.string(), sip_password: z.string() })).optional() });
+const pbxWire = api.wire as z.ZodType<Record<string, unknown> & { id: string; extensions?: { number: string; sip_password: string }[] }>;
 type PbxWire = z.output<typeof pbxWire>;
+type PbxState = ReturnType<typeof api.toState>;
 
 function toState(raw: PbxWire): PbxState {
-  const { extensions, ...rest } = raw;
-  const state = fromWire(pbxProperties, rest) as PbxState;
+  const { extensions } = raw;
+  const state = api.toState(raw);
   if (extensions) state.sipPasswords = Object.fromEntries(extensions.map((e) => [e.number, e.sip_password]));
   return state;
 }
@@ -69,29 +70,22 @@ export const pbx = defineResource({
     "A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.",
   args: pbxArgs,
   state: pbxState,
-  replaceOnChanges: ["template"],
-  secrets: ["sipPasswords"],
-  oneTime: ["sipPasswords"],
   importId: "<pbx>",
 
   async create(ctx, args) {
-    const created = await ctx.client.post("/vgate/pbx", body(pbxArgs, args, ["name", "city", "timezone", "template", "language"]), { schema: pbxWire, signal: ctx.signal });
+    const created = await ctx.client.post("/vgate/pbx", api.createBody(args), { schema: pbxWire, signal: ctx.signal });
     const state = toState(created);
     // The passwords are in this answer only; the engine must have them even if the patch fails.
     ctx.progress(created.id, state);
     if (args.settings === undefined) return { id: created.id, state };
-    const patched = await ctx.client.patch(pbxPath(created.id), body(pbxArgs, args, ["settings"]), { schema: pbxWire, signal: ctx.signal });
+    const patched = await ctx.client.patch(pbxPath(created.id), api.patchBody(args, ["settings"]), { schema: pbxWire, signal: ctx.signal });
     return { id: created.id, state: { ...toState(patched), sipPasswords: state.sipPasswords } };
   },
 
   async read(ctx, id) {
     const pbxId = pbxIdOf(TOKEN, id);
-    try {
-      return { id: pbxId, state: toState(await ctx.client.get(pbxPath(pbxId), { schema: pbxWire, signal: ctx.signal })) };
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(pbxPath(pbxId), { schema: pbxWire, signal: ctx.signal });
+    return raw && { id: pbxId, state: toState(raw) };
   },
 
   async update(ctx, id, news, olds, changedInputs) {
@@ -102,9 +96,9 @@ export const pbx = defineResource({
       ctx.progress(pbxId, state);
     }
     // Dropping settings from the program clears them; a dropped time zone or language stays as it is.
-    const patchable = (["name", "timezone", "language", "settings"] as const).filter((k) => changedInputs.includes(k) && (news[k] !== undefined || k === "settings"));
+    const patchable = api.patchKeys(changedInputs).filter((k) => news[k] !== undefined || k === "settings");
     if (patchable.length) {
-      const patch = body(pbxArgs, { ...news, settings: news.settings ?? {} }, patchable);
+      const patch = api.patchBody({ ...news, settings: news.settings ?? {} }, patchable);
       state = { ...toState(await ctx.client.patch(pbxPath(pbxId), patch, { schema: pbxWire, signal: ctx.signal })), sipPasswords: olds.sipPasswords };
     }
     return state;

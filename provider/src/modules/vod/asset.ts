@@ -1,20 +1,19 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { isNotFound } from "../../client";
-import { stringIdOf } from "./ids";
+import { wireModel } from "../../framework/fields";
+import { dropNone, stringIdOf } from "./ids";
 
 const TOKEN = "nsp:vod:Asset";
 
 const assetArgs = z.object({
-  title: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Title of the video." }),
-  description: z.string().max(5000, "must be at most 5000 characters").optional().meta({ description: "Description of the video." }),
+  title: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Title of the video.", create: true, patch: true }),
+  description: z.string().max(5000, "must be at most 5000 characters").optional().meta({ description: "Description of the video.", create: true, patch: true }),
   tags: z
     .record(z.string().min(1, "tag names must not be empty").max(64, "tag names must be at most 64 characters"), z.string().max(256, "must be at most 256 characters"))
     .refine((t) => Object.keys(t).length <= 50, "must have at most 50 tags")
     .optional()
-    .meta({ description: "Tags (name to value), at most 50." }),
-  visibility: z.enum(["public", "unlisted", "private"]).default("public").meta({ description: "`public`, `unlisted` or `private` (playback addresses are then signed and expire)." }),
+    .meta({ description: "Tags (name to value), at most 50.", create: true, patch: true }),
+  visibility: z.enum(["public", "unlisted", "private"]).default("public").meta({ description: "`public`, `unlisted` or `private` (playback addresses are then signed and expire).", create: true, patch: true }),
 });
 
 const assetState = z.object({
@@ -24,20 +23,11 @@ const assetState = z.object({
   createdAt: z.string().meta({ description: "When the asset was created." }),
 });
 
-const assetProperties = assetArgs.extend(assetState.shape);
-type AssetState = z.output<typeof assetProperties>;
+const api = wireModel(assetArgs, assetState, { id: z.string() });
+const assetWire = api.wire as z.ZodType<Record<string, unknown> & { id: string }>;
 
-const assetWire = z.looseObject({ id: z.string(), title: z.string().nullable().optional(), description: z.string().nullable().optional(), tags: z.record(z.string(), z.string()).optional() });
-type AssetWire = z.output<typeof assetWire>;
-
-function toState(raw: AssetWire): AssetState {
-  const state = fromWire(assetProperties, raw) as AssetState;
-  // "None" on the wire is an unset input in the program.
-  if (raw.title === null) delete state.title;
-  if (raw.description === null) delete state.description;
-  if (raw.tags !== undefined && Object.keys(raw.tags).length === 0) delete state.tags;
-  return state;
-}
+// "None" on the wire (null, no tags) is an unset input in the program.
+const toState = (raw: z.output<typeof assetWire>) => dropNone(api.toState(raw), ["title", "description", "tags"]);
 
 const path = (id: string) => `/vod/assets/${encodeURIComponent(stringIdOf(TOKEN, id, "a video asset id", "vid_0123456789ab"))}`;
 
@@ -51,24 +41,19 @@ export const asset = defineResource({
 
   // No natural key (titles need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
   async create(ctx, args) {
-    const raw = await ctx.client.post("/vod/assets", body(assetArgs, args, ["title", "description", "tags", "visibility"]), { schema: assetWire, signal: ctx.signal });
+    const raw = await ctx.client.post("/vod/assets", api.createBody(args), { schema: assetWire, signal: ctx.signal });
     return { id: raw.id, state: toState(raw) };
   },
 
   async read(ctx, id) {
-    try {
-      const raw = await ctx.client.get(path(id), { schema: assetWire, signal: ctx.signal });
-      return { id: raw.id, state: toState(raw) };
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(path(id), { schema: assetWire, signal: ctx.signal });
+    return raw && { id: raw.id, state: toState(raw) };
   },
 
   async update(ctx, id, news, olds, changed) {
-    const keys = (["title", "description", "tags", "visibility"] as const).filter((k) => changed.includes(k));
+    const keys = api.patchKeys(changed);
     if (keys.length === 0) return { ...olds, ...news };
-    const patch = body(assetArgs, news, keys);
+    const patch = api.patchBody(news, keys);
     // Dropped from the program: cleared.
     if (keys.includes("title") && news.title === undefined) patch.title = null;
     if (keys.includes("description") && news.description === undefined) patch.description = null;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
-import { numericIdOf } from "./ids";
+import { wireModel } from "../../framework/fields";
+import { dropNone, numericIdOf } from "./ids";
 
 const TOKEN = "nsp:vod:Webhook";
 
@@ -14,13 +14,16 @@ function isHttpUrl(s: string): boolean {
   }
 }
 
+// The API has no change in place: every field is sent at create, and a change makes a new endpoint.
+const sentOnce = { create: true, replace: true } as const;
+
 const webhookArgs = z.object({
-  url: z.string().trim().refine(isHttpUrl, "must be an absolute http:// or https:// URL without credentials").meta({ description: "Address the VOD events would be POSTed to." }),
+  url: z.string().trim().refine(isHttpUrl, "must be an absolute http:// or https:// URL without credentials").meta({ description: "Address the VOD events would be POSTed to.", ...sentOnce }),
   events: z
     .array(z.string().trim().min(1, "must not be empty"))
     .default(["*"])
-    .meta({ description: "Event names the endpoint subscribes to; `*` (the default) for all." }),
-  note: z.string().max(256, "must be at most 256 characters").optional().meta({ description: "A note for people." }),
+    .meta({ description: "Event names the endpoint subscribes to; `*` (the default) for all.", ...sentOnce }),
+  note: z.string().max(256, "must be at most 256 characters").optional().meta({ description: "A note for people.", ...sentOnce }),
 });
 
 const webhookState = z.object({
@@ -28,17 +31,10 @@ const webhookState = z.object({
   createdAt: z.string().meta({ description: "When the endpoint was added." }),
 });
 
-const webhookProperties = webhookArgs.extend(webhookState.shape);
-type WebhookState = z.output<typeof webhookProperties>;
+const api = wireModel(webhookArgs, webhookState, { id: z.number().int() });
+const webhookWire = api.wire as z.ZodType<Record<string, unknown> & { id: number }>;
 
-const webhookWire = z.looseObject({ id: z.number().int(), url: z.string(), note: z.string().nullable().optional() });
-type WebhookWire = z.output<typeof webhookWire>;
-
-function toState(raw: WebhookWire) {
-  const state = fromWire(webhookProperties, raw) as WebhookState;
-  if (raw.note === null) delete state.note;
-  return { id: String(raw.id), state };
-}
+const toState = (raw: z.output<typeof webhookWire>) => ({ id: String(raw.id), state: dropNone(api.toState(raw), ["note"]) });
 
 const hookIdOf = (id: string) => numericIdOf(TOKEN, id, "a VOD event endpoint id");
 
@@ -48,7 +44,6 @@ export const webhook = defineResource({
     "A video-on-demand event endpoint. The API stores it but does not deliver to it yet (`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.",
   args: webhookArgs,
   state: webhookState,
-  replaceOnChanges: ["url", "events", "note"],
   importId: "<hookId>",
 
   check(args) {
@@ -58,8 +53,7 @@ export const webhook = defineResource({
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
   async create(ctx, args) {
-    const payload = { url: args.url, events: args.events, ...(args.note !== undefined ? { note: args.note } : {}) };
-    return toState(await ctx.client.post("/vod/webhooks", payload, { schema: webhookWire, signal: ctx.signal }));
+    return toState(await ctx.client.post("/vod/webhooks", api.createBody(args), { schema: webhookWire, signal: ctx.signal }));
   },
 
   // There is no GET of one endpoint: it is found in the account's list.

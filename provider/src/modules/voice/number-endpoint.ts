@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 import { E164, numberOf } from "./number";
 
 const TOKEN = "nsp:voice:NumberEndpoint";
@@ -8,9 +8,9 @@ const FORM = "<number>/<pbxId>/<extensionId>";
 const OBJECT_ID = /^[^/\s]+$/;
 
 const endpointArgs = z.object({
-  number: z.string().trim().regex(E164, "must be a voice number in E.164 form, such as +31205550001").meta({ description: "The voice number (`nsp:voice:Number` id)." }),
-  pbxId: z.string().regex(OBJECT_ID, "must be the id of an existing PBX").meta({ description: "Id of the PBX (`nsp:vgate:Pbx`) that holds the extension." }),
-  ext: z.string().regex(OBJECT_ID, "must be the id of an existing extension").meta({ description: "Id of the extension (`nsp:vgate:Extension`) that rings for the number. An extension rings for at most one number." }),
+  number: z.string().trim().regex(E164, "must be a voice number in E.164 form, such as +31205550001").meta({ description: "The voice number (`nsp:voice:Number` id).", replace: true }),
+  pbxId: z.string().regex(OBJECT_ID, "must be the id of an existing PBX").meta({ description: "Id of the PBX (`nsp:vgate:Pbx`) that holds the extension.", create: true, replace: true }),
+  ext: z.string().regex(OBJECT_ID, "must be the id of an existing extension").meta({ description: "Id of the extension (`nsp:vgate:Extension`) that rings for the number. An extension rings for at most one number.", create: true, replace: true }),
 });
 
 type EndpointArgs = z.output<typeof endpointArgs>;
@@ -19,6 +19,9 @@ const endpointState = z.object({
   numberLabel: z.string().nullable().optional().meta({ description: "The number's label, as the API has it." }),
 });
 
+const api = wireModel(endpointArgs, endpointState);
+
+// The API answers with the number, not the endpoint: its label and the endpoints that ring for it.
 const numberWire = z.looseObject({ number: z.string(), label: z.string().nullable().optional(), endpoints: z.array(z.looseObject({ pbx_id: z.string(), ext: z.string() })).optional() });
 
 function idOf(id: string): EndpointArgs {
@@ -35,25 +38,19 @@ export const numberEndpoint = defineResource({
     "Makes a PBX extension ring for a voice number. There is no change in place: another number, PBX or extension is a new endpoint. An extension rings for at most one number, so moving an extension to another number removes the old endpoint first.",
   args: endpointArgs,
   state: endpointState,
-  replaceOnChanges: ["number", "pbxId", "ext"],
   deleteBeforeReplace: (olds, news) => olds.pbxId === news.pbxId && olds.ext === news.ext,
   importId: FORM,
 
   async create(ctx, args) {
-    const raw = await ctx.client.post(path(args), { pbx_id: args.pbxId, ext: args.ext }, { schema: numberWire, signal: ctx.signal });
+    const raw = await ctx.client.post(path(args), api.createBody(args), { schema: numberWire, signal: ctx.signal });
     return { id: `${args.number}/${args.pbxId}/${args.ext}`, state: { ...args, numberLabel: raw.label ?? null } };
   },
 
   async read(ctx, id) {
     const key = idOf(id);
-    try {
-      const raw = await ctx.client.get(`/voice/numbers/${encodeURIComponent(key.number)}`, { schema: numberWire, signal: ctx.signal });
-      const found = raw.endpoints?.some((e) => e.pbx_id === key.pbxId && e.ext === key.ext);
-      return found ? { id, state: { ...key, numberLabel: raw.label ?? null } } : undefined;
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/voice/numbers/${encodeURIComponent(key.number)}`, { schema: numberWire, signal: ctx.signal });
+    const found = raw?.endpoints?.some((e) => e.pbx_id === key.pbxId && e.ext === key.ext);
+    return raw && found ? { id, state: { ...key, numberLabel: raw.label ?? null } } : undefined;
   },
 
   async delete(ctx, id) {

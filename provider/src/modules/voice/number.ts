@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { body, fromWire } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:voice:Number";
@@ -13,11 +12,12 @@ export function numberOf(token: string, id: string, form = "<number>"): string {
   return id;
 }
 
-const destinationText = (what: string) => z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").nullable().optional().meta({ description: what });
+// Not in the documented create body: a value is set by a patch after the create.
+const destinationText = (what: string) => z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").nullable().optional().meta({ description: what, patch: true });
 
 const numberArgs = z.object({
-  label: z.string().trim().max(100, "must be at most 100 characters").optional().meta({ description: "What the number is for. Left to the API (none) when unset." }),
-  sipIn: z.boolean().default(false).meta({ description: "Whether calls may also arrive over SIP." }),
+  label: z.string().trim().max(100, "must be at most 100 characters").optional().meta({ description: "What the number is for. Left to the API (none) when unset.", create: true, patch: true }),
+  sipIn: z.boolean().default(false).meta({ description: "Whether calls may also arrive over SIP.", patch: true }),
   dest: destinationText("Where calls go besides the extensions that ring (see `nsp:voice:NumberEndpoint`): an IVR, queue, ring group, time condition or voicemail box of the caller's PBXs, as the API lists them at GET /voice/destinations. Unset (or null) for none."),
   noanswer: destinationText("Where unanswered calls go, in the same form as `dest`. Unset (or null) for none."),
 });
@@ -27,19 +27,14 @@ const numberState = z.object({
   createdAt: z.string().meta({ description: "When the number was claimed." }),
 });
 
-const numberProperties = numberArgs.extend(numberState.shape);
-type NumberState = z.output<typeof numberProperties>;
+const api = wireModel(numberArgs, numberState);
+const numberWire = api.wire as z.ZodType<Record<string, unknown> & { number: string; label?: string | null }>;
 
-const numberWire = z.looseObject({ number: z.string(), label: z.string().nullable().optional() });
-type NumberWire = z.output<typeof numberWire>;
-
-function toState(raw: NumberWire) {
-  const state = fromWire(numberProperties, raw) as NumberState;
+function toState(raw: z.output<typeof numberWire>) {
+  const state = api.toState(raw);
   if (state.label === null) delete state.label;
   return { id: raw.number, state };
 }
-
-const PATCHABLE = ["label", "sipIn", "dest", "noanswer"] as const;
 
 export const number = defineResource({
   token: TOKEN,
@@ -50,7 +45,7 @@ export const number = defineResource({
   importId: "<number>",
 
   async create(ctx, args) {
-    const post = () => ctx.client.post("/voice/numbers", body(numberArgs, args, ["label"]), { schema: numberWire, signal: ctx.signal });
+    const post = () => ctx.client.post("/voice/numbers", api.createBody(args), { schema: numberWire, signal: ctx.signal });
     // The API picks the number; only a label can find a claim whose answer was lost.
     const label = args.label;
     const created =
@@ -58,25 +53,23 @@ export const number = defineResource({
         ? await post()
         : await createOnce(ctx, `voice number "${label}"`, post, async () => (await ctx.client.listAll("/voice/numbers", { itemSchema: numberWire, signal: ctx.signal })).find((n) => n.label === label));
     const made = toState(created);
-    const rest = (["sipIn", "dest", "noanswer"] as const).filter((k) => args[k] !== undefined && args[k] !== null && args[k] !== false);
+    const rest = api.patchKeys(Object.keys(numberArgs.shape)).filter((k) => k !== "label" && args[k] !== undefined && args[k] !== null && args[k] !== false);
     if (rest.length === 0) return made;
     ctx.progress(made.id, made.state);
-    return toState(await ctx.client.patch(`/voice/numbers/${encodeURIComponent(made.id)}`, body(numberArgs, args, rest), { schema: numberWire, signal: ctx.signal }));
+    return toState(await ctx.client.patch(`/voice/numbers/${encodeURIComponent(made.id)}`, api.patchBody(args, rest), { schema: numberWire, signal: ctx.signal }));
   },
 
   async read(ctx, id) {
-    try {
-      return toState(await ctx.client.get(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, { schema: numberWire, signal: ctx.signal }));
-    } catch (e) {
-      if (isNotFound(e)) return undefined;
-      throw e;
-    }
+    const raw = await ctx.client.getOrUndefined(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, { schema: numberWire, signal: ctx.signal });
+    return raw && toState(raw);
   },
 
   async update(ctx, id, news, olds, changed) {
-    const keys = PATCHABLE.filter((k) => changed.includes(k));
+    const keys = api.patchKeys(changed);
     if (keys.length === 0) return { ...olds, ...news };
-    const patch = body(numberArgs, { ...news, label: news.label ?? null, dest: news.dest ?? null, noanswer: news.noanswer ?? null }, keys);
+    const patch = api.patchBody(news, keys);
+    // A dropped label is cleared as well (the nullable ones are sent as null anyway).
+    if (keys.includes("label") && news.label === undefined) patch.label = null;
     return toState(await ctx.client.patch(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, patch, { schema: numberWire, signal: ctx.signal })).state;
   },
 
