@@ -251,6 +251,19 @@ export class ApiClient {
     return all;
   }
 
+  /**
+   * All items of a list, or undefined when the API answers `not_found` because the list's parent
+   * is gone (a Read of a child the API has no GET of one for).
+   */
+  async listAllOrUndefined<T = unknown>(path: string, opts: ListOptions<T> = {}): Promise<T[] | undefined> {
+    try {
+      return await this.listAll(path, opts);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  }
+
   stats(): ClientStats {
     return { ...this.#stats };
   }

@@ -2,6 +2,7 @@
 // they go on the wire (PATCH /cdn/sites/{id} and PUT /cdn/sites/{id}/origin) and how the site
 // comes back into state.
 import { z } from "zod";
+import { NUMERIC_ID } from "../../framework/ids";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { body, fromWire, idRef } from "../../framework/wire";
@@ -169,7 +170,7 @@ export function readSite(ctx: OperationContext, siteId: string): Promise<SiteWir
 }
 
 export function siteIdOf(token: string, id: string): string {
-  if (!/^[1-9][0-9]{0,15}$/.test(id)) throw new Error(`${token}: id "${id}" must be a numeric site id (<siteId>)`);
+  if (!NUMERIC_ID.test(id)) throw new Error(`${token}: id "${id}" must be a numeric site id (<siteId>)`);
   return id;
 }
 

@@ -5,7 +5,7 @@ import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:compute:VmPower";
-const NUMERIC = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
 
 const vmPowerArgs = z.object({
   // The VM is the object itself: its id is the API's `id`.

@@ -3,7 +3,7 @@ import { createOnce } from "../../framework/create-once";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
-import { childIdOf, listOrUndefined, NUMERIC_ID } from "./ids";
+import { childIdOf, NUMERIC_ID } from "../../framework/ids";
 import { formatPrefix, parsePrefix, prefixesOverlap } from "./ip";
 
 const TOKEN = "nsp:dns:Range";
@@ -50,7 +50,7 @@ const api = wireModel(rangeArgs, rangeState, { id: z.number().int(), zone_id: z.
 const rangeWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; zone_id: number; prefix: string }>;
 
 function parseId(id: string, zoneId?: string) {
-  const { parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<rangeId>", NUMERIC_ID, zoneId);
+  const { parent: parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<rangeId>", NUMERIC_ID, NUMERIC_ID, zoneId);
   return { zoneId: parentId, rangeId: child };
 }
 
@@ -87,7 +87,7 @@ export const range = defineResource({
   async read(ctx, id, prior) {
     const { zoneId, rangeId } = parseId(id, prior.zoneId);
     // There is no GET of one range; the zone's list holds it.
-    const found = (await listOrUndefined(ctx, `/dns/zones/${zoneId}/ranges`, rangeWire))?.find((r) => String(r.id) === rangeId);
+    const found = (await ctx.client.listAllOrUndefined(`/dns/zones/${zoneId}/ranges`, { itemSchema: rangeWire, signal: ctx.signal }))?.find((r) => String(r.id) === rangeId);
     return found && toState(found);
   },
 

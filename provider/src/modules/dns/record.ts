@@ -5,7 +5,7 @@ import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { createOrAdopt } from "../../framework/create-once";
 import { sameContent } from "./record-content";
-import { childIdOf, NUMERIC_ID } from "./ids";
+import { childIdOf, NUMERIC_ID } from "../../framework/ids";
 
 export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;
 const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
@@ -63,7 +63,7 @@ function toState(raw: RecordWire) {
 
 /** Accepts the import form `<zoneId>/<recordId>` as well as a bare record id with a known zone. */
 export function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId: string } {
-  const { parentId, child } = childIdOf("nsp:dns:Record", id, "<zoneId>/<recordId>", NUMERIC_ID, zoneId);
+  const { parent: parentId, child } = childIdOf("nsp:dns:Record", id, "<zoneId>/<recordId>", NUMERIC_ID, NUMERIC_ID, zoneId);
   return { zoneId: parentId, recordId: child };
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
-import { childIdOf, listOrUndefined } from "./ids";
+import { childIdOf, NUMERIC_ID } from "../../framework/ids";
 
 const TOKEN = "nsp:dns:ZoneGrant";
 const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
@@ -30,7 +30,7 @@ const api = wireModel(grantArgs.omit({ zoneId: true }), grantState);
 const grantWire = api.wire as z.ZodType<Record<string, unknown> & { email: string }>;
 
 function parseId(id: string, zoneId?: string) {
-  const { parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<email>", EMAIL, zoneId);
+  const { parent: parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<email>", NUMERIC_ID, EMAIL, zoneId);
   return { zoneId: parentId, email: child };
 }
 
@@ -55,7 +55,7 @@ export const zoneGrant = defineResource({
   async read(ctx, id, prior) {
     const { zoneId, email: address } = parseId(id.toLowerCase(), prior.zoneId);
     // There is no GET of one grant; the zone's list is short.
-    const found = (await listOrUndefined(ctx, `/dns/zones/${zoneId}/grants`, grantWire))?.find((g) => g.email.toLowerCase() === address);
+    const found = (await ctx.client.listAllOrUndefined(`/dns/zones/${zoneId}/grants`, { itemSchema: grantWire, signal: ctx.signal }))?.find((g) => g.email.toLowerCase() === address);
     return found && toState(zoneId, found);
   },
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NUMERIC_ID } from "../../framework/ids";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
@@ -107,7 +108,7 @@ const importWire = z.looseObject({ added: z.number().int(), skipped: z.array(z.s
 export function parseZoneRecordsId(id: string): { zoneId: string; scope?: (r: ZoneRecord) => boolean } {
   const form = `${TOKEN}: id "${id}" must be a zone id (<zoneId>) or <zoneId>/<name>[:<type>],...`;
   const [zoneId = "", scopeText, ...extra] = id.split("/");
-  if (!/^[1-9][0-9]{0,15}$/.test(zoneId) || extra.length > 0) throw new Error(form);
+  if (!NUMERIC_ID.test(zoneId) || extra.length > 0) throw new Error(form);
   if (scopeText === undefined) return { zoneId };
   const wanted = scopeText.split(",").map((item) => {
     const [rawName = "", rawType, ...more] = item.split(":");

@@ -4,7 +4,7 @@ import { defineResource } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:index:Webhook";
-const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID } from "../../framework/ids";
 
 /** The URL as the API stores it (WHATWG-normalised), so a second `up` shows no change. */
 const publicHttpsUrl = z

@@ -5,7 +5,7 @@ import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:link:Tunnel";
-const NUMERIC = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
 
 /** A tunnel's id as the path wants it; a malformed import id is an error before any request. */
 export function tunnelIdOf(token: string, id: string): string {

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOrAdopt } from "../../framework/create-once";
-import { NUMERIC_ID, childIdOf, findInList, localPart, mailModel, stringRef } from "./fields";
+import { findInList, localPart, mailModel, stringRef } from "./fields";
+import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
 const TOKEN = "nsp:mail:Alias";
 

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { NUMERIC_ID, childIdOf, email, findInList, mailModel } from "./fields";
+import { email, findInList, mailModel } from "./fields";
+import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
 const TOKEN = "nsp:mail:DomainRule";
 const KINDS = ["forward_copy", "reject_sender", "quarantine_sender", "relay_rcpt"] as const;

@@ -1,14 +1,10 @@
 // Property schemas and id parsing shared by the mail resources, so a local part or an address is
 // validated the same way everywhere, and a malformed id is a clear error instead of a request.
 import { z } from "zod";
-import { isNotFound } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { keysWithRole, wireModel } from "../../framework/fields";
-
-export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
-/** Ids the API gives as strings (servers, mailboxes, groups, app passwords): opaque, no `/` or spaces. */
-export const STRING_ID = /^[^/\s]+$/;
+import { NUMERIC_ID, STRING_ID } from "../../framework/ids";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
@@ -60,22 +56,6 @@ export function numericIdOf(token: string, id: string, form: string): string {
   return id;
 }
 
-/**
- * A child known as `<parent>/<child>` (the import form), or by its own id when the parent is
- * known from the prior state; both parts must match their patterns.
- */
-export function childIdOf(token: string, id: string, form: string, parent: RegExp, child: RegExp, knownParent?: string): { parent: string; child: string } {
-  const slash = id.indexOf("/");
-  if (slash > 0) {
-    const p = id.slice(0, slash);
-    const c = id.slice(slash + 1);
-    if (parent.test(p) && child.test(c)) return { parent: p, child: c };
-  } else if (knownParent !== undefined && parent.test(knownParent) && child.test(id)) {
-    return { parent: knownParent, child: id };
-  }
-  throw new Error(`${token}: id "${id}" must have the form ${form}`);
-}
-
 type Shape = z.ZodRawShape;
 type Raw = Record<string, unknown> & { id: string | number };
 
@@ -94,12 +74,7 @@ export function mailModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
  * and its objects went with it.
  */
 export async function findInList<T>(ctx: OperationContext, listPath: string, schema: z.ZodType<T>, matches: (item: T) => boolean): Promise<T | undefined> {
-  try {
-    return (await ctx.client.listAll(listPath, { itemSchema: schema, signal: ctx.signal })).find(matches);
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
+  return (await ctx.client.listAllOrUndefined(listPath, { itemSchema: schema, signal: ctx.signal }))?.find(matches);
 }
 
 /**

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { NUMERIC_ID, STRING_ID, childIdOf, email, findInList, localPart, mailModel } from "./fields";
+import { email, findInList, localPart, mailModel } from "./fields";
+import { NUMERIC_ID, STRING_ID, childIdOf } from "../../framework/ids";
 
 const TOKEN = "nsp:mail:Group";
 const MAX_MEMBERS = 1000;

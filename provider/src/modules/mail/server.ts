@@ -3,7 +3,8 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { isApiError } from "../../client";
-import { STRING_ID, mailModel } from "./fields";
+import { mailModel } from "./fields";
+import { STRING_ID } from "../../framework/ids";
 import { domainWire } from "./domain";
 
 const TOKEN = "nsp:mail:Server";

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
-import { isNotFound } from "../../client";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:org:Member";
@@ -76,10 +75,6 @@ export const member = defineResource({
   },
 
   async delete(ctx, id) {
-    try {
-      await ctx.client.delete(path(subOf(id)), { signal: ctx.signal });
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
+    await ctx.client.delete(path(subOf(id)), { signal: ctx.signal });
   },
 });

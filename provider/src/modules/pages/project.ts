@@ -4,7 +4,7 @@ import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:pages:Project";
-const NUMERIC = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
 
 /** A project's id as the path wants it; a malformed import id is an error before any request. */
 function projectIdOf(id: string): string {

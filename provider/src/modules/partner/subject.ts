@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
-import { isNotFound } from "../../client";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:partner:Subject";
@@ -72,10 +71,6 @@ export const subject = defineResource({
   },
 
   async delete(ctx, id) {
-    try {
-      await ctx.client.delete(path(refOf(id)), { signal: ctx.signal });
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
+    await ctx.client.delete(path(refOf(id)), { signal: ctx.signal });
   },
 });

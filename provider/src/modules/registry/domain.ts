@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
-import { isNotFound } from "../../client";
 import { dsRdata, hostName, reverseDomain } from "./fields";
 
 const TOKEN = "nsp:registry:Domain";
@@ -73,10 +72,6 @@ export const domain = defineResource({
   },
 
   async delete(ctx, id) {
-    try {
-      await ctx.client.delete(path(nameOf(id)), { signal: ctx.signal });
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
+    await ctx.client.delete(path(nameOf(id)), { signal: ctx.signal });
   },
 });

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { wireTimestamp } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { isNotFound } from "../../client";
 import { MNTNER } from "./fields";
 
 const TOKEN = "nsp:registry:Link";
@@ -88,10 +87,6 @@ export const link = defineResource({
   },
 
   async delete(ctx) {
-    try {
-      await ctx.client.delete("/registry/link", { signal: ctx.signal });
-    } catch (e) {
-      if (!isNotFound(e)) throw e;
-    }
+    await ctx.client.delete("/registry/link", { signal: ctx.signal });
   },
 });

@@ -3,7 +3,7 @@ import { createOrAdopt } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
-import { childIdOf, listOrUndefined, NUMERIC_ID } from "../dns/ids";
+import { childIdOf, NUMERIC_ID } from "../../framework/ids";
 import { familyBits, parsePrefix } from "./prefix";
 
 export const ASN_MAX = 4294967295;
@@ -60,7 +60,7 @@ function toState(raw: z.output<typeof roaWire>) {
 
 /** Accepts the import form `<caId>/<roaId>` as well as a bare ROA id with a known CA. */
 export function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } {
-  const { parentId, child } = childIdOf("nsp:rpki:Roa", id, "<caId>/<roaId>", NUMERIC_ID, caId);
+  const { parent: parentId, child } = childIdOf("nsp:rpki:Roa", id, "<caId>/<roaId>", NUMERIC_ID, NUMERIC_ID, caId);
   return { caId: parentId, roaId: child };
 }
 
@@ -110,7 +110,7 @@ export const roa = defineResource({
     const path = `/rpki/cas/${caId}/roas`;
     // There is no GET of one ROA: it is found in its CA's list, shared by the ROAs of one refresh
     // (and listed afresh to confirm one that the shared list lacks).
-    const fresh = async () => (await listOrUndefined(ctx, path, roaWire))?.find((r) => String(r.id) === roaId);
+    const fresh = async () => (await ctx.client.listAllOrUndefined(path, { itemSchema: roaWire, signal: ctx.signal }))?.find((r) => String(r.id) === roaId);
     const found = await ctx.lists.find(path, roaId, roaWire, ctx.signal, fresh);
     return found ? toState(found) : undefined;
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NUMERIC_ID } from "../../framework/ids";
 import { createOrAdopt } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
@@ -47,7 +48,7 @@ const ruleWire = api.wire as z.ZodType<RuleWire>;
 const toState = (raw: RuleWire) => ({ id: String(raw.id), state: api.toState(raw) });
 
 function ruleIdOf(id: string): string {
-  if (!/^[1-9][0-9]{0,15}$/.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a numeric rule id (<ruleId>)`);
+  if (!NUMERIC_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a numeric rule id (<ruleId>)`);
   return id;
 }
 

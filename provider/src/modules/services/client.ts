@@ -2,7 +2,6 @@ import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { createOnce } from "../../framework/create-once";
 import { idRef, wireTimestamp } from "../../framework/wire";
-import { isNotFound } from "../../client";
 import { BLOCK_MODES, LOG_MODES, NUMERIC_ID, SAFESEARCH, addressOrPrefix, key, requireResolver, ruleLine, timestamp } from "./fields";
 import { items, lines, textListModel } from "./text-lists";
 
@@ -61,13 +60,8 @@ export function clientIdOf(token: string, id: string, knownService?: string): { 
 
 export async function findClient(ctx: OperationContext, serviceId: string, clientGroupId: string): Promise<ClientWire | undefined> {
   // There is no GET of one client group, only the service's list: not_found there means the service is gone.
-  try {
-    const all = await ctx.client.listAll(`/services/${serviceId}/clients`, { itemSchema: clientWire, signal: ctx.signal });
-    return all.find((c) => String(c.id) === clientGroupId);
-  } catch (e) {
-    if (isNotFound(e)) return undefined;
-    throw e;
-  }
+  const all = await ctx.client.listAllOrUndefined(`/services/${serviceId}/clients`, { itemSchema: clientWire, signal: ctx.signal });
+  return all?.find((c) => String(c.id) === clientGroupId);
 }
 
 export const client = defineResource({

@@ -4,7 +4,9 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 
-export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID } from "../../framework/ids";
+
+export { NUMERIC_ID };
 export const BLOCK_MODES = ["nxdomain", "zero", "page"] as const;
 export const LOG_MODES = ["off", "blocked", "all"] as const;
 export const SAFESEARCH = ["", "off", "on"] as const;

@@ -1,4 +1,4 @@
-const NUMERIC = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
 
 /** A channel's id as the path wants it; a malformed import id is an error before any request. */
 export function channelIdOf(token: string, id: string): string {

@@ -6,7 +6,7 @@ import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 import { fromWire } from "../../framework/wire";
 
-const NUMERIC = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
 
 export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 export const cityCode = z

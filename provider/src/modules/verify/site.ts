@@ -4,7 +4,7 @@ import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:verify:Site";
-const NUMERIC = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A site's id as the path wants it; a malformed import id is an error before any request. */

@@ -1,5 +1,5 @@
 const STRING_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
-const NUMERIC = /^[1-9][0-9]{0,15}$/;
+import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
 
 /** A string id (asset, signing key) as the path wants it; a malformed import id fails before any request. */
 export function stringIdOf(token: string, id: string, what: string, example: string): string {
