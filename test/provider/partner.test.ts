@@ -1,14 +1,14 @@
 // Managed partner customers, driven through the built plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
 import { setPartnerMode } from "../../emulator/src/partner/state";
-import { secret, startPlugin } from "../helpers/plugin";
+import { secret } from "../helpers/plugin";
 import { useProvider } from "../helpers/use-provider";
 
 const SUBJECT = "nsp:partner:Subject";
 type Obj = Record<string, unknown>;
 
 const token = `svc_${"9a27".repeat(8)}`;
-const { emulator, control, plugin, checked, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "partnertest", token }, { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` }] } });
+const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "partnertest", token }, { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` }] } });
 
 describe("nsp:partner:Subject over gRPC", () => {
   it("creates a managed customer, reads it, replaces on a new reference, stops acting on delete", async () => {
@@ -68,13 +68,8 @@ describe("nsp:partner:Subject over gRPC", () => {
 
   it("reports the API's refusal outside managed mode", async () => {
     setPartnerMode(emulator.app.store, "oauthpartner", "oauth");
-    const p = await startPlugin();
-    try {
-      await p.configure({ apiToken: secret(`svc_${"9a28".repeat(8)}`), baseUrl: emulator.baseUrl });
-      await expect(p.create(SUBJECT, "o", { externalRef: "c1" })).rejects.toThrow(/forbidden.*managed mode/);
-    } finally {
-      await p.stop();
-    }
+    const p = await anotherPlugin({ apiToken: secret(`svc_${"9a28".repeat(8)}`) });
+    await expect(p.create(SUBJECT, "o", { externalRef: "c1" })).rejects.toThrow(/forbidden.*managed mode/);
   });
 
   it("rejects bad input in Check, naming the property, before any request", async () => {

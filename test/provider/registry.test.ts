@@ -1,7 +1,7 @@
 // The registry-database link, domain objects and the discovery functions, driven through the
 // built plugin binary over gRPC against a live emulator.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isSecret, plain, secret, startPlugin } from "../helpers/plugin";
+import { isSecret, plain, secret } from "../helpers/plugin";
 import { useProvider } from "../helpers/use-provider";
 
 const LINK = "nsp:registry:Link";
@@ -17,7 +17,7 @@ type Obj = Record<string, unknown>;
 
 const token = `svc_${"4e61".repeat(8)}`;
 const linkToken = `svc_${"4e62".repeat(8)}`;
-const { emulator, control, plugin, checked, expectCheckFailures, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "regtest", token }, { name: "regtest", token: linkToken, scope: "link" }] } });
+const { emulator, control, plugin, anotherPlugin, checked, expectCheckFailures, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "regtest", token }, { name: "regtest", token: linkToken, scope: "link" }] } });
 
 const linkInputs = () => checked(LINK, { keyId: "key-1", keySecret: secret(SECRET), mntner: " example-mnt " });
 
@@ -89,18 +89,13 @@ describe("nsp:registry:Link over gRPC", () => {
     await expect(plugin.create(LINK, "bad", await checked(LINK, { keyId: "k", keySecret: secret("wrong-secret-long-enough"), mntner: "EXAMPLE-MNT" }))).rejects.toThrow(
       /key_secret: the registry database refused key k/,
     );
-    const p = await startPlugin();
-    try {
-      await p.configure({ apiToken: secret(linkToken), baseUrl: emulator.baseUrl });
-      const inputs = await linkInputs();
-      const l = await p.create(LINK, "scoped", inputs);
-      const d = await p.create(DOMAIN, "scoped", await checked(DOMAIN, { name: "2.0.192.in-addr.arpa", nserver: NS }));
-      expect(d.id).toBe("2.0.192.in-addr.arpa");
-      await p.delete(DOMAIN, "scoped", d.id, d.properties);
-      await p.delete(LINK, "scoped", l.id, l.properties);
-    } finally {
-      await p.stop();
-    }
+    const p = await anotherPlugin({ apiToken: secret(linkToken) });
+    const inputs = await linkInputs();
+    const l = await p.create(LINK, "scoped", inputs);
+    const d = await p.create(DOMAIN, "scoped", await checked(DOMAIN, { name: "2.0.192.in-addr.arpa", nserver: NS }));
+    expect(d.id).toBe("2.0.192.in-addr.arpa");
+    await p.delete(DOMAIN, "scoped", d.id, d.properties);
+    await p.delete(LINK, "scoped", l.id, l.properties);
   });
 
   it("rejects bad input in Check, naming the property, before any request", async () => {

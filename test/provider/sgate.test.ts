@@ -208,6 +208,7 @@ lifecycle(provider, [
     type: SENDER,
     create: { name: "Drift" },
     update: { name: "Walked" },
+    skip: { replace: "every input changes in place" },
     apiPath: (_inputs, id) => `/sgate/senders/${id}`,
     exists: async (_inputs, id) => (await control.list<Obj>("/sgate/senders")).some((sender) => sender.id === id),
     drift: { body: { name: "Other", numbers: [N3] }, inputs: { name: "Other", numbers: [N3] } },

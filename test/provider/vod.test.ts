@@ -59,6 +59,7 @@ lifecycle(provider, [
     type: ASSET,
     create: { title: "drift" },
     update: { title: "walked", visibility: "private" },
+    skip: { replace: "every input changes in place" },
     apiPath: (_inputs, id) => `/vod/assets/${id}`,
     drift: { body: { title: "edited" }, inputs: { title: "edited" } },
     bad: [

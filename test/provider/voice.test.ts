@@ -59,6 +59,7 @@ lifecycle(provider, [
     type: NUMBER,
     create: { label: "drift" },
     update: { label: "walked" },
+    skip: { replace: "every input changes in place" },
     apiPath: (_inputs, id) => `/voice/numbers/${encodeURIComponent(id)}`,
     drift: { body: { label: "edited" }, inputs: { label: "edited" } },
     bad: [
