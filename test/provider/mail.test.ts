@@ -7,6 +7,7 @@ import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { confirmDestination } from "../../emulator/src/mail/state";
 import { isSecret, plain, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
@@ -26,10 +27,11 @@ type Obj = Record<string, any>;
 
 // These tests change objects through the API between Reads of one plugin process; batched
 // reads (one list per parent and command) are tested on their own below.
-const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({
+const provider = useProvider({
   emulator: { accounts: [{ name: ACCOUNT, token: `svc_${"ab12".repeat(8)}` }], rateLimitPerMinute: 0 },
   config: { batchReads: false },
 });
+const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 let dnsService: number;
 
 beforeAll(async () => {
@@ -55,6 +57,79 @@ async function apiDomain(extra: Obj = {}): Promise<Obj> {
 async function apiMailbox(domainId: number, local = uniq("box")): Promise<Obj> {
   return control.post(`/mail/domains/${domainId}/mailboxes`, { domain_id: domainId, local });
 }
+
+lifecycle(provider, [
+  {
+    type: SERVER,
+    create: async () => ({ name: uniq("walk"), ip4: `192.0.2.${100 + seq}` }),
+    unknownOutput: "installCommand",
+    replace: { name: "walk-other" },
+    apiPath: (_inputs, id) => `/mail/servers/${id}`,
+    bad: [
+      [{ ip4: "192.0.2.1" }, "name"],
+      [{ name: " ", ip4: "192.0.2.1" }, "name"],
+      [{ name: "x" }, "ip4"],
+      [{ name: "x", ip4: "2001:db8::1" }, "ip4"],
+      [{ name: "x", ip4: "192.0.2.1", ip6: "192.0.2.1" }, "ip6"],
+      [{ name: "x", ip4: "192.0.2.1", tokenRotation: true }, "tokenRotation"],
+    ],
+    nestedFailures: ["["],
+    skip: {
+      update: "its name and addresses replace it; its one in-place change, the rotation trigger, is in the walk below",
+      "drift edit": "the API has no edit of a server (a rotation through the API is in the test of its own below)",
+    },
+  },
+  {
+    type: DOMAIN,
+    create: async () => {
+      const zone = await apiZone();
+      return { zoneId: String(zone.id), name: zone.name };
+    },
+    update: { dmarcPolicy: "reject", backupEnabled: true },
+    replace: { name: "walk-other.example" },
+    apiPath: (_inputs, id) => `/mail/domains/${id}`,
+    drift: { body: { dmarc_policy: "quarantine" }, inputs: { dmarcPolicy: "quarantine" } },
+    bad: [
+      [{}, "name"],
+      [{ name: "not a domain" }, "name"],
+      [{ name: "example.123" }, "name"],
+      [{ name: "a.example", zoneId: "zone-1" }, "zoneId"],
+      [{ name: "a.example", zoneName: "b.example" }, "name"],
+      [{ name: "a.example", serverId: "srv/1" }, "serverId"],
+      [{ name: "a.example", mode: "relay" }, "mode"],
+      [{ name: "a.example", dmarcPolicy: "strict" }, "dmarcPolicy"],
+      [{ name: "a.example", defaultQuotaBytes: 10 }, "defaultQuotaBytes"],
+      [{ name: "a.example", catchAll: "nobody" }, "catchAll"],
+      [{ name: "a.example", records: [] }, "records"],
+    ],
+    nestedFailures: ["["],
+  },
+  {
+    type: MAILBOX,
+    create: async () => ({ domainId: String((await apiDomain()).id), local: "walk", display: "Walk" }),
+    unknownOutput: "address",
+    update: { display: "Walked", state: "disabled" },
+    replace: { local: "walk-other" },
+    importId: (inputs, id) => `${inputs.domainId}/${id}`,
+    apiPath: (_inputs, id) => `/mail/mailboxes/${id}`,
+    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/mailboxes`)).some((b) => b.id === id),
+    drift: { body: { display: "Someone else" }, inputs: { display: "Someone else" } },
+    bad: [
+      [{ local: "x" }, "domainId"],
+      [{ domainId: "abc", local: "x" }, "domainId"],
+      [{ domainId: "1" }, "local"],
+      [{ domainId: "1", local: ".x" }, "local"],
+      [{ domainId: "1", local: "a..b" }, "local"],
+      [{ domainId: "1", local: "x", quotaBytes: 10 }, "quotaBytes"],
+      [{ domainId: "1", local: "x", state: "frozen" }, "state"],
+      [{ domainId: "1", local: "x", userEmail: "nobody" }, "userEmail"],
+      [{ domainId: "1", local: "x", sendLimitHour: -1 }, "sendLimitHour"],
+      [{ domainId: "1", local: "x", sharedWith: ["a@example.com", "A@example.com"] }, "sharedWith"],
+      [{ domainId: "1", local: "x", display: "d".repeat(129) }, "display"],
+    ],
+    nestedFailures: ["["],
+  },
+]);
 
 describe("nsp:mail:Server", () => {
   it("registers a server with a one-time install command kept as a secret, rotates it, imports, and deletes", async () => {
@@ -121,16 +196,6 @@ describe("nsp:mail:Server", () => {
     expect((await plugin.read(SERVER, "s", created.id, read.properties, inputs)).id).toBe("");
   });
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(SERVER, [
-      [{ ip4: "192.0.2.1" }, "name"],
-      [{ name: " ", ip4: "192.0.2.1" }, "name"],
-      [{ name: "x" }, "ip4"],
-      [{ name: "x", ip4: "2001:db8::1" }, "ip4"],
-      [{ name: "x", ip4: "192.0.2.1", ip6: "192.0.2.1" }, "ip6"],
-      [{ name: "x", ip4: "192.0.2.1", tokenRotation: true }, "tokenRotation"],
-    ], ["["]);
-  });
 });
 
 describe("nsp:mail:Domain", () => {
@@ -273,21 +338,6 @@ describe("nsp:mail:Domain", () => {
     await plugin.delete(DOMAIN, "d", created.id, repaired); // already gone
   });
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(DOMAIN, [
-      [{}, "name"],
-      [{ name: "not a domain" }, "name"],
-      [{ name: "example.123" }, "name"],
-      [{ name: "a.example", zoneId: "zone-1" }, "zoneId"],
-      [{ name: "a.example", zoneName: "b.example" }, "name"],
-      [{ name: "a.example", serverId: "srv/1" }, "serverId"],
-      [{ name: "a.example", mode: "relay" }, "mode"],
-      [{ name: "a.example", dmarcPolicy: "strict" }, "dmarcPolicy"],
-      [{ name: "a.example", defaultQuotaBytes: 10 }, "defaultQuotaBytes"],
-      [{ name: "a.example", catchAll: "nobody" }, "catchAll"],
-      [{ name: "a.example", records: [] }, "records"],
-    ], ["["]);
-  });
 });
 
 describe("a BYO server and the domains that use it", () => {
@@ -388,21 +438,6 @@ describe("nsp:mail:Mailbox", () => {
     expect((await plugin.read(MAILBOX, "m2", again.id, again.properties, inputs)).id).toBe("");
   });
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(MAILBOX, [
-      [{ local: "x" }, "domainId"],
-      [{ domainId: "abc", local: "x" }, "domainId"],
-      [{ domainId: "1" }, "local"],
-      [{ domainId: "1", local: ".x" }, "local"],
-      [{ domainId: "1", local: "a..b" }, "local"],
-      [{ domainId: "1", local: "x", quotaBytes: 10 }, "quotaBytes"],
-      [{ domainId: "1", local: "x", state: "frozen" }, "state"],
-      [{ domainId: "1", local: "x", userEmail: "nobody" }, "userEmail"],
-      [{ domainId: "1", local: "x", sendLimitHour: -1 }, "sendLimitHour"],
-      [{ domainId: "1", local: "x", sharedWith: ["a@example.com", "A@example.com"] }, "sharedWith"],
-      [{ domainId: "1", local: "x", display: "d".repeat(129) }, "display"],
-    ], ["["]);
-  });
 });
 
 describe("nsp:mail:AppPassword", () => {
