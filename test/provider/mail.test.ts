@@ -150,6 +150,18 @@ lifecycle(provider, [
     ],
     nestedFailures: ["["],
   },
+  {
+    type: RULE,
+    create: async () => ({ domainId: String((await apiDomain()).id), kind: "reject_sender", pattern: "*@spam.example" }),
+    unknownOutput: "createdAt",
+    update: { pattern: "*@junk.example", enabled: false },
+    replace: { domainId: "999999" },
+    importId: (inputs, id) => `${inputs.domainId}/${id}`,
+    apiPath: (_inputs, id) => `/mail/domainrules/${id}`,
+    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/rules`)).some((r) => String(r.id) === id),
+    drift: { body: { enabled: false }, inputs: { enabled: false } },
+    skip: { bad: "in the test of its own below" },
+  },
 ]);
 
 describe("nsp:mail:Server", () => {
