@@ -15,8 +15,11 @@ export interface LifecycleRow {
   create: Obj | (() => Promise<Obj>);
   /** An output only the API knows: a Create in preview leaves it unknown and sends no request. */
   unknownOutput?: string;
-  /** Inputs changed in place: Diff names exactly these, Update sends them, the state then shows them. */
-  update?: Obj;
+  /**
+   * Inputs changed in place: Diff names exactly these, Update sends them, the state then shows them.
+   * A function when they name objects that `create` made (it runs after `create`).
+   */
+  update?: Obj | (() => Obj);
   /** Inputs that replace the object: Diff asks to replace exactly these. */
   replace?: Obj;
   /** The object's API path (GET, PATCH and DELETE of one object), from the checked inputs and the id. */
@@ -103,15 +106,16 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         let state = read.properties;
         let current = inputs;
         if (row.update) {
-          const news = await checked(row.type, { ...inputs, ...row.update });
+          const update = typeof row.update === "function" ? row.update() : row.update;
+          const news = await checked(row.type, { ...inputs, ...update });
           const d = await plugin.diff(row.type, name, created.id, state, news, inputs);
           expect(d).toMatchObject({ changes: true, replaces: [] });
-          expect(d.diffs.sort()).toEqual(keys(row.update));
+          expect(d.diffs.sort()).toEqual(keys(update));
           await control.resetStats();
           await plugin.update(row.type, name, created.id, state, news, true, inputs);
           expect((await control.stats()).total, "an update in preview sends no request").toBe(0);
           const updated = await plugin.update(row.type, name, created.id, state, news, false, inputs);
-          expect(updated).toMatchObject(row.update);
+          expect(updated).toMatchObject(update);
           const after = await readBack(row, name, created.id, updated, news);
           expect(after.inputs).toEqual(news);
           expect((await plugin.diff(row.type, name, created.id, after.properties, news, news)).changes).toBe(false);
