@@ -227,18 +227,6 @@ describe("nsp:services:Client", () => {
     expect((await plugin.read(CLIENT, "c", created.id, updated, news)).id).toBe("");
   });
 
-  it("sees drift: an edit through the API, and a delete through the API", async () => {
-    const inputs = await checked(CLIENT, { serviceId: resolver, name: "Office" });
-    const created = await plugin.create(CLIENT, "c", inputs);
-    await control.patch(`/services/${resolver}/clients/${created.id}`, { name: "Renamed", log_mode: "all" });
-    const read = await plugin.read(CLIENT, "c", created.id, created.properties, inputs);
-    expect(read.inputs).toMatchObject({ name: "Renamed", logMode: "all" });
-    const d = await plugin.diff(CLIENT, "c", created.id, read.properties, inputs, read.inputs);
-    expect(d.diffs.sort()).toEqual(["logMode", "name"]);
-    await control.delete(`/services/${resolver}/clients/${created.id}`);
-    expect((await plugin.read(CLIENT, "c", created.id, read.properties, read.inputs)).id).toBe("");
-  });
-
   it("rejects bad input in Check without a request", async () => {
     await expectCheckFailures(CLIENT, [
       [{ serviceId: resolver }, "name"],
