@@ -68,14 +68,21 @@ export function useProvider(options: ProviderOptions = {}) {
 
   /**
    * Another plugin process configured against the same emulator (a later pulumi command, or other
-   * settings such as batchReads), stopped with the rest in afterAll.
+   * settings such as batchReads), stopped with the rest in afterAll unless the test stops it
+   * first. `env` is the process's environment; `configure: false` leaves Configure to the test (a
+   * missing token, NSP_* variables).
    */
-  async function anotherPlugin(config: Obj = {}): Promise<PluginHandle> {
+  async function anotherPlugin(config: Obj = {}, options: { env?: NodeJS.ProcessEnv; configure?: boolean } = {}): Promise<PluginHandle> {
     const running = started.emulator;
     if (!running) throw new Error("anotherPlugin is called before beforeAll started the emulator");
-    const another = await startPlugin();
+    const another = await startPlugin(options.env);
     others.push(another);
-    await another.configure({ apiToken: secret(running.token), baseUrl: running.baseUrl, ...config });
+    const stop = another.stop.bind(another);
+    another.stop = () => {
+      others.splice(others.indexOf(another) >>> 0, 1);
+      return stop();
+    };
+    if (options.configure !== false) await another.configure({ apiToken: secret(running.token), baseUrl: running.baseUrl, ...config });
     return another;
   }
 

@@ -11,7 +11,7 @@
 // its own GET (batchReads off): a new list per read would need a new process per read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
-import { plain, secret, startPlugin, type PluginHandle } from "../helpers/plugin";
+import { plain, secret, type PluginHandle } from "../helpers/plugin";
 import { providerChecks } from "../helpers/provider-checks";
 import { useProvider } from "../helpers/use-provider";
 
@@ -21,15 +21,13 @@ const MODES = [[], ["bare-lists"], ["status-422"], ["reset-epoch"], ["epoch-time
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Each mode below works in an account of its own, with plugins of its own.
-const { emulator } = useProvider({ emulator: { accounts: [{ name: "root" }] }, plugin: false });
+const { emulator, anotherPlugin } = useProvider({ emulator: { accounts: [{ name: "root" }] }, plugin: false });
 let plugin: PluginHandle;
 let refresher: PluginHandle;
 let control: EmulatorControl;
 const started = Date.now();
 
-afterAll(async () => {
-  await plugin?.stop();
-  await refresher?.stop();
+afterAll(() => {
   process.stderr.write(`alternatives suite: ${((Date.now() - started) / 1000).toFixed(1)} s for ${MODES.length} modes\n`);
 });
 
@@ -150,9 +148,7 @@ describe.each(MODES.map((m) => [m.length ? m.join("+") : "default", m] as const)
     const token = await new EmulatorControl(emulator.baseUrl, emulator.token).addAccount(uniq("mode"));
     control = new EmulatorControl(emulator.baseUrl, token);
     await control.setAlternatives(alternatives);
-    [plugin, refresher] = await Promise.all([startPlugin(), startPlugin()]);
-    await plugin.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-    await refresher.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
+    [plugin, refresher] = await Promise.all([anotherPlugin({ apiToken: secret(token) }), anotherPlugin({ apiToken: secret(token), batchReads: false })]);
   });
 
   it("reports a refusal of the API by its error code, whatever the status", async () => {
@@ -224,8 +220,7 @@ describe("switching the API between the alternatives", () => {
     await refresher?.stop();
     control = new EmulatorControl(emulator.baseUrl, emulator.token);
     await control.setAlternatives([]);
-    [plugin, refresher] = await Promise.all([startPlugin(), startPlugin()]);
-    await plugin.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl, batchReads: false });
+    [plugin, refresher] = await Promise.all([anotherPlugin({ batchReads: false }), anotherPlugin({}, { configure: false })]);
     const zoneInputs = await checked("nsp:dns:Zone", { serviceId: await service("auth_dns"), name: "switch.example" });
     const zone = await plugin.create("nsp:dns:Zone", "z", zoneInputs);
     const recInputs = await checked("nsp:dns:Record", { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.1" });

@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
 import { initFailure, isSecret, plain, secret } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const SITE = "nsp:cdn:Site";
@@ -53,7 +54,8 @@ buXjbMfVWPEsRokAqT+r6RG/WYShRANCAAROku6Xte437dnhdA6qdWI1emTTJ/fU
 `;
 
 const token = `svc_${"ed9e".repeat(8)}`;
-const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "cdn", token }] } });
+const provider = useProvider({ emulator: { accounts: [{ name: "cdn", token }] } });
+const { control, plugin, checked, previewSendsNothing } = provider;
 let cdnServiceId: string;
 let dnsServiceId: string;
 
@@ -75,6 +77,85 @@ async function proxiedRecord(zoneName: string, name: string): Promise<{ zoneId: 
   const rec = await control.post<{ id: number }>(`/dns/zones/${zone.id}/records`, { name, type: "A", content: "192.0.2.80", proxied: true });
   return { zoneId: zone.id, recordId: rec.id, hostname: `${name}.${zoneName}` };
 }
+
+let walks = 0;
+const base = { hostname: "ok.cdn-test.example", origin: "203.0.113.1" };
+lifecycle(provider, [
+  {
+    type: SITE,
+    create: { hostname: "walk.cdn-test.example", origin: "203.0.113.21", cacheTtl: 300 },
+    unknownOutput: "target",
+    update: { cacheTtl: 600, forceHttps: true, waf: { enabled: true, mode: "block" } },
+    replace: { origin: "203.0.113.22" },
+    apiPath: (_inputs, id) => `/cdn/sites/${id}`,
+    drift: { body: { cache_ttl: 5 }, inputs: { cacheTtl: 5 } },
+    bad: [
+      [{ ...base, hostname: "not a host" }, "hostname"],
+      [{ ...base, hostname: "localhost" }, "hostname"],
+      [{ ...base, origin: "https://203.0.113.1/" }, "origin"],
+      [{ ...base, origin: "OK.cdn-test.example" }, "origin"],
+      [{ ...base, originScheme: "ftp" }, "originScheme"],
+      [{ ...base, serviceId: "cdn" }, "serviceId"],
+      [{ ...base, cacheTtl: -1 }, "cacheTtl"],
+      [{ ...base, cacheMode: "everything" }, "cacheMode"],
+      [{ ...base, waf: { mode: "log" } }, "waf.enabled"],
+      [{ ...base, waf: { enabled: true, mode: "deny" } }, "waf.mode"],
+      [{ ...base, waitingRoom: { capacity: 10, sessionMin: 0 } }, "waitingRoom.sessionMin"],
+      [{ ...base, sense: { enabled: true, threshold: 101 } }, "sense.threshold"],
+      [{ ...base, keyPem: KEY_A }, "keyPem"],
+      [{ ...base, certPem: CERT_A }, "keyPem"],
+      [{ ...base, pagesProjectId: "1", linkTunnelId: "2" }, "linkTunnelId"],
+      [{ ...base, wafMode: "log" }, "wafMode"],
+      [{ origin: "203.0.113.1" }, "hostname"],
+    ],
+  },
+  {
+    type: SETTINGS,
+    create: async () => ({ hostname: (await proxiedRecord(`walk-zs${++walks}.example`, "www")).hostname, cacheTtl: 120 }),
+    unknownOutput: "dnsMode",
+    update: { cacheTtl: 30, underAttack: true },
+    replace: { hostname: "api.zs.example" },
+    apiPath: (_inputs, id) => `/cdn/sites/${id}`,
+    drift: { body: { cache_ttl: 999 }, inputs: { cacheTtl: 999 } },
+    bad: [
+      [{ hostname: "bad host" }, "hostname"],
+      [{}, "hostname"],
+      [{ hostname: "www.zs.example", rateLimit: -5 }, "rateLimit"],
+      [{ hostname: "www.zs.example", keyPem: KEY_A }, "keyPem"],
+      [{ hostname: "www.zs.example", pagesProjectId: "3", linkTunnelId: "4" }, "linkTunnelId"],
+      [{ hostname: "www.zs.example", origin: "203.0.113.1" }, "origin"],
+    ],
+    skip: {
+      delete: "the zone-mode site belongs to its proxied record: the delete leaves it in place (checked below)",
+      "drift delete": "a zone-mode site goes when its record stops being proxied (checked below)",
+    },
+  },
+  {
+    type: VERIFY,
+    create: async () => {
+      const hostname = `walk${++walks}.cdn-test.example`;
+      const site = await control.post<{ id: number; target: string }>("/cdn/sites", { hostname, origin: "203.0.113.52" });
+      await setPublicCname(hostname, site.target);
+      return { siteId: String(site.id), timeoutSeconds: 1, pollIntervalSeconds: 0.2 };
+    },
+    unknownOutput: "verified",
+    update: { timeoutSeconds: 600 },
+    replace: { siteId: "12345" },
+    apiPath: (_inputs, id) => `/cdn/sites/${id}`,
+    // How long to wait is the provider's, never the API's.
+    writeOnly: ["timeoutSeconds", "pollIntervalSeconds"],
+    bad: [
+      [{}, "siteId"],
+      [{ siteId: "abc" }, "siteId"],
+      [{ siteId: "1", timeoutSeconds: 0 }, "timeoutSeconds"],
+      [{ siteId: "1", pollIntervalSeconds: 0 }, "pollIntervalSeconds"],
+    ],
+    skip: {
+      delete: "a verification is a fact about its site: the delete leaves the site verified (checked below)",
+      "drift edit": "the API cannot unverify a site",
+    },
+  },
+]);
 
 describe("nsp:cdn:Site over gRPC", () => {
   it("walks a site through its whole lifecycle", async () => {
@@ -209,28 +290,6 @@ describe("nsp:cdn:Site over gRPC", () => {
     expect((await control.get<Obj>(`/cdn/sites/${partial.id}`)).hostname).toBe("partial.other.example");
   });
 
-  it("rejects bad input in Check, naming the property, before any request", async () => {
-    const base = { hostname: "ok.cdn-test.example", origin: "203.0.113.1" };
-    await expectCheckFailures(SITE, [
-      [{ ...base, hostname: "not a host" }, "hostname"],
-      [{ ...base, hostname: "localhost" }, "hostname"],
-      [{ ...base, origin: "https://203.0.113.1/" }, "origin"],
-      [{ ...base, origin: "OK.cdn-test.example" }, "origin"],
-      [{ ...base, originScheme: "ftp" }, "originScheme"],
-      [{ ...base, serviceId: "cdn" }, "serviceId"],
-      [{ ...base, cacheTtl: -1 }, "cacheTtl"],
-      [{ ...base, cacheMode: "everything" }, "cacheMode"],
-      [{ ...base, waf: { mode: "log" } }, "waf.enabled"],
-      [{ ...base, waf: { enabled: true, mode: "deny" } }, "waf.mode"],
-      [{ ...base, waitingRoom: { capacity: 10, sessionMin: 0 } }, "waitingRoom.sessionMin"],
-      [{ ...base, sense: { enabled: true, threshold: 101 } }, "sense.threshold"],
-      [{ ...base, keyPem: KEY_A }, "keyPem"],
-      [{ ...base, certPem: CERT_A }, "keyPem"],
-      [{ ...base, pagesProjectId: "1", linkTunnelId: "2" }, "linkTunnelId"],
-      [{ ...base, wafMode: "log" }, "wafMode"],
-      [{ origin: "203.0.113.1" }, "hostname"],
-    ]);
-  });
 });
 
 describe("nsp:cdn:SiteSettings over gRPC", () => {
@@ -292,16 +351,6 @@ describe("nsp:cdn:SiteSettings over gRPC", () => {
     await expect(plugin.read(SITE, "z", String(zoneSite.id))).rejects.toThrow(/zone-mode site.*nsp:cdn:SiteSettings/);
   });
 
-  it("rejects bad input in Check, naming the property, before any request", async () => {
-    await expectCheckFailures(SETTINGS, [
-      [{ hostname: "bad host" }, "hostname"],
-      [{}, "hostname"],
-      [{ hostname: "www.zs.example", rateLimit: -5 }, "rateLimit"],
-      [{ hostname: "www.zs.example", keyPem: KEY_A }, "keyPem"],
-      [{ hostname: "www.zs.example", pagesProjectId: "3", linkTunnelId: "4" }, "linkTunnelId"],
-      [{ hostname: "www.zs.example", origin: "203.0.113.1" }, "origin"],
-    ]);
-  });
 });
 
 describe("nsp:cdn:SiteVerification over gRPC", () => {
@@ -361,12 +410,5 @@ describe("nsp:cdn:SiteVerification over gRPC", () => {
     await expect(plugin.read(VERIFY, "nv", "abc")).rejects.toThrow(/must be a numeric site id/);
   });
 
-  it("rejects bad input in Check, naming the property, before any request", async () => {
-    await expectCheckFailures(VERIFY, [
-      [{}, "siteId"],
-      [{ siteId: "abc" }, "siteId"],
-      [{ siteId: "1", timeoutSeconds: 0 }, "timeoutSeconds"],
-      [{ siteId: "1", pollIntervalSeconds: 0 }, "pollIntervalSeconds"],
-    ]);
-  });
+
 });

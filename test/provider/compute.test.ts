@@ -3,46 +3,51 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { removeVm } from "../../emulator/src/compute/state";
 import { isSecret, plain, secret } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const VM = "nsp:compute:VmPower";
 type Obj = Record<string, any>;
 
 const token = `svc_${"c0de".repeat(8)}`;
-const { emulator, control, plugin, checked, previewSendsNothing } = useProvider({ emulator: { accounts: [{ name: "compute", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "compute", token }], rateLimitPerMinute: 0 } });
+const { emulator, control, plugin, checked } = provider;
 let vms: Obj[];
 
 beforeAll(async () => {
   vms = await control.list("/vms");
 });
 
+lifecycle(provider, [
+  {
+    type: VM,
+    create: async () => ({ vmId: String(vms[1]!.id), power: "on" }),
+    unknownOutput: "hostname",
+    update: { power: "off" },
+    replace: { vmId: "999999" },
+    apiPath: (_inputs, id) => `/vms/${id}`,
+    bad: [
+      [{ power: "on" }, "vmId"],
+      [{ vmId: "abc", power: "on" }, "vmId"],
+      [{ vmId: "1" }, "power"],
+      [{ vmId: "1", power: "restart" }, "power"],
+      [{ vmId: "1", power: "on", reinstallTrigger: true }, "reinstallTrigger"],
+    ],
+    skip: {
+      drift: "the power is changed through POST /vms/{id}/power and a VM goes only through the emulator's store: in the test of its own below",
+      delete: "the VM is made by the API and stays; the resource manages only its power",
+    },
+  },
+]);
+
 describe("nsp:compute:VmPower", () => {
-  it("adopts a VM, powers it, reinstalls it with a one-time root password kept as a secret, imports, and leaves the VM on delete", async () => {
+  it("reinstalls on its trigger with a one-time root password kept as a secret, and leaves the VM on delete", async () => {
     const web = vms[0]!;
+    const on = await checked(VM, { vmId: String(web.id), power: "on" });
     const inputs = await checked(VM, { vmId: String(web.id), power: "off" });
-    expect(inputs).toEqual({ vmId: String(web.id), power: "off" });
-
-    await previewSendsNothing(VM, inputs, "hostname");
-
-    const created = await plugin.create(VM, "v", inputs);
-    expect(created.id).toBe(String(web.id));
-    expect(created.properties).toMatchObject({ ...inputs, name: "web-1", image: "debian-12", reinstalledAt: null });
-    expect(plain(created.properties.rootPassword)).toBeNull();
-    expect((await control.get<Obj>(`/vms/${web.id}`)).power).toBe("off");
-
-    const read = await plugin.read(VM, "v", created.id, created.properties, inputs);
-    expect(read.inputs).toEqual(inputs);
-    expect((await plugin.diff(VM, "v", created.id, read.properties, inputs, inputs)).changes).toBe(false);
-
-    // Power on: an update in place.
-    const on = await checked(VM, { ...inputs, power: "on" });
-    expect(await plugin.diff(VM, "v", created.id, read.properties, on, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["power"] });
-    await control.resetStats();
-    await plugin.update(VM, "v", created.id, read.properties, on, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const poweredOn = await plugin.update(VM, "v", created.id, read.properties, on, false, inputs);
-    expect(poweredOn.power).toBe("on");
-    expect((await control.get<Obj>(`/vms/${web.id}`)).power).toBe("on");
+    const created = await plugin.create(VM, "v", on);
+    const poweredOn = created.properties;
+    expect(plain(poweredOn.rootPassword)).toBeNull();
 
     // The trigger reinstalls; the new root password is a secret, and the wanted power state is applied after it.
     const reinstall = await checked(VM, { ...inputs, reinstallTrigger: "r1" });
@@ -65,16 +70,7 @@ describe("nsp:compute:VmPower", () => {
     const again = await plugin.update(VM, "v", created.id, refreshed.properties, { ...reinstall, reinstallTrigger: 2 }, false, reinstall);
     expect(plain(again.rootPassword)).not.toBe(password);
 
-    // Another VM replaces.
-    const other = await checked(VM, { ...reinstall, vmId: String(vms[1]!.id) });
-    expect((await plugin.diff(VM, "v", created.id, refreshed.properties, other, reinstall)).replaces).toEqual(["vmId"]);
-
-    // Import by the VM id; the password cannot be known.
     const imported = await plugin.read(VM, "imp", String(web.id));
-    expect(imported.id).toBe(String(web.id));
-    expect(imported.inputs).toEqual({ vmId: String(web.id), power: "off" });
-    const importInputs = await checked(VM, imported.inputs);
-    expect((await plugin.diff(VM, "imp", imported.id, imported.properties, importInputs, imported.inputs)).changes).toBe(false);
     expect(plain(imported.properties.rootPassword)).toBeNull();
     await expect(plugin.read(VM, "imp", "web-1")).rejects.toThrow(/not a VM id/);
 
@@ -99,20 +95,6 @@ describe("nsp:compute:VmPower", () => {
     expect((await plugin.read(VM, "d", created.id, read.properties, inputs)).id).toBe("");
   });
 
-  it("rejects bad input in Check without a request", async () => {
-    await control.resetStats();
-    for (const [news, property] of [
-      [{ power: "on" }, "vmId"],
-      [{ vmId: "abc", power: "on" }, "vmId"],
-      [{ vmId: "1" }, "power"],
-      [{ vmId: "1", power: "restart" }, "power"],
-      [{ vmId: "1", power: "on", reinstallTrigger: true }, "reinstallTrigger"],
-    ] as [Obj, string][]) {
-      const { failures } = await plugin.check(VM, "bad", news);
-      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
-    }
-    expect((await control.stats()).total).toBe(0);
-  });
 });
 
 describe("nsp:compute:getVms", () => {

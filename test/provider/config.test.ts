@@ -1,29 +1,24 @@
 // The provider's own configuration over gRPC, as the engine sends it: plain http is refused
 // before any request, and errors of an explicit provider instance name that instance.
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { useProvider } from "../helpers/use-provider";
-import { secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { secret, UNKNOWN } from "../helpers/plugin";
 
 const ZONE = "nsp:dns:Zone";
 const REMOTE_HTTP = "http://10.0.0.1/api/v1";
 
-// Each test starts its own plugin: what is under test is how it is configured.
-const { emulator, control } = useProvider({ emulator: { rateLimitPerMinute: 0 }, plugin: false });
+// Each test starts its own plugin and configures it itself: what is under test is how it is configured.
+const { emulator, control, anotherPlugin } = useProvider({ emulator: { rateLimitPerMinute: 0 }, plugin: false });
+const unconfiguredPlugin = (env?: NodeJS.ProcessEnv) => anotherPlugin({}, { env, configure: false });
 let serviceId: string;
-let plugin: PluginHandle | undefined;
 
 beforeAll(async () => {
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
 });
 
-afterEach(async () => {
-  await plugin?.stop();
-  plugin = undefined;
-});
-
 describe("plain http only to loopback", () => {
   it("CheckConfig refuses http to another host, naming baseUrl and the opt-in; loopback, https and the opt-in pass", async () => {
-    plugin = await startPlugin();
+    const plugin = await unconfiguredPlugin();
     const refused = await plugin.checkConfig({ apiToken: secret(emulator.token), baseUrl: REMOTE_HTTP });
     expect(refused.failures).toHaveLength(1);
     expect(refused.failures[0]!.property).toBe("baseUrl");
@@ -43,7 +38,7 @@ describe("plain http only to loopback", () => {
   });
 
   it("Configure refuses it before any request, and no operation can then reach the API", async () => {
-    plugin = await startPlugin();
+    const plugin = await unconfiguredPlugin();
     await expect(plugin.configure({ apiToken: secret(emulator.token), baseUrl: REMOTE_HTTP })).rejects.toThrow(
       /invalid provider configuration: baseUrl uses plain http to 10\.0\.0\.1.*NSP_INSECURE_HTTP/,
     );
@@ -53,7 +48,7 @@ describe("plain http only to loopback", () => {
   });
 
   it("NSP_INSECURE_HTTP in the plugin's environment opts in, in CheckConfig and Configure", async () => {
-    plugin = await startPlugin({ NSP_INSECURE_HTTP: "true" });
+    const plugin = await unconfiguredPlugin({ NSP_INSECURE_HTTP: "true" });
     expect((await plugin.checkConfig({ apiToken: secret(emulator.token), baseUrl: REMOTE_HTTP })).failures).toEqual([]);
     await expect(plugin.configure({ apiToken: secret(emulator.token), baseUrl: REMOTE_HTTP })).resolves.toBeDefined();
   });
@@ -63,11 +58,11 @@ describe("errors name an explicit provider instance", () => {
   const wrongToken = `svc_${"0wrong9".repeat(5)}`;
 
   async function refusedErrors(instance?: string): Promise<string[]> {
-    plugin = await startPlugin();
+    const plugin = await unconfiguredPlugin();
     await plugin.configure({ apiToken: secret(wrongToken), baseUrl: emulator.baseUrl }, instance);
     const inputs = (await plugin.check(ZONE, "z", { serviceId, name: "wrong-token.example" })).inputs;
     const messages: string[] = [];
-    for (const attempt of [() => plugin!.create(ZONE, "z", inputs), () => plugin!.read(ZONE, "z", "1"), () => plugin!.invoke("nsp:dns:getService", { id: serviceId })]) {
+    for (const attempt of [() => plugin.create(ZONE, "z", inputs), () => plugin.read(ZONE, "z", "1"), () => plugin.invoke("nsp:dns:getService", { id: serviceId })]) {
       const err = await attempt().then(
         () => undefined,
         (e: Error) => e,
@@ -89,8 +84,6 @@ describe("errors name an explicit provider instance", () => {
     for (const instance of [undefined, "default_0_1_0"]) {
       const messages = await refusedErrors(instance);
       for (const m of messages) expect(m, String(instance)).not.toContain("(provider ");
-      await plugin!.stop();
-      plugin = undefined;
     }
   });
 });

@@ -2,7 +2,8 @@
 // operation until the emulator's public-DNS view delegates the zone to the service.
 import { beforeAll, describe, expect, it } from "vitest";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { secret, startPlugin, UNKNOWN } from "../helpers/plugin";
+import { UNKNOWN } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
@@ -12,7 +13,8 @@ const NS = ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"];
 type Obj = Record<string, unknown>;
 
 const token = `svc_${"a1b2".repeat(8)}`;
-const { emulator, control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
+const provider = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
+const { control, plugin, anotherPlugin, checked } = provider;
 let serviceId: string;
 
 beforeAll(async () => {
@@ -24,6 +26,37 @@ async function newZone(name: string): Promise<{ id: string; properties: Obj }> {
 }
 
 const verifyCalls = async () => (await control.stats()).byRoute["POST /dns/zones/:id/verify"] ?? 0;
+
+let walks = 0;
+lifecycle(provider, [
+  {
+    type: VERIFY,
+    create: async () => {
+      const name = `verify-walk${++walks}.example`;
+      const zone = await newZone(name);
+      await control.setPublicDns(name, NS);
+      return { zoneId: zone.id, timeoutSeconds: 5, pollIntervalSeconds: 0.5 };
+    },
+    unknownOutput: "verifiedAt",
+    update: { timeoutSeconds: 600 },
+    replace: { zoneId: "999999" },
+    apiPath: (inputs) => `/dns/zones/${inputs.zoneId}`,
+    // How long to wait is the provider's, never the API's.
+    writeOnly: ["timeoutSeconds", "pollIntervalSeconds"],
+    bad: [
+      [{}, "zoneId"],
+      [{ zoneId: "one" }, "zoneId"],
+      [{ zoneId: "1", timeoutSeconds: 0 }, "timeoutSeconds"],
+      [{ zoneId: "1", timeoutSeconds: 1.5 }, "timeoutSeconds"],
+      [{ zoneId: "1", pollIntervalSeconds: 0 }, "pollIntervalSeconds"],
+      [{ zoneId: "1", pollIntervalSeconds: "10" }, "pollIntervalSeconds"],
+    ],
+    skip: {
+      delete: "a verification is a fact about its zone: the delete leaves the zone verified",
+      "drift edit": "the API cannot unverify a zone (a lost delegation leaves it active: the test of its own below)",
+    },
+  },
+]);
 
 describe("nsp:dns:ZoneVerification", () => {
   it("is created once public DNS delegates the zone, and walks the rest of its lifecycle", async () => {
@@ -109,22 +142,18 @@ describe("nsp:dns:ZoneVerification", () => {
 
   it("stops waiting when the engine cancels", async () => {
     const zone = await newZone("cancelled.example");
-    const p = await startPlugin();
-    try {
-      await p.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-      const started = Date.now();
-      const creating = p.create(VERIFY, "v", { zoneId: zone.id, timeoutSeconds: 600, pollIntervalSeconds: 60 }).then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      await new Promise((r) => setTimeout(r, 300));
-      await p.call("cancel", new Empty());
-      const err = await creating;
-      expect(err?.message).toMatch(/cancelled/);
-      expect(Date.now() - started).toBeLessThan(5000);
-    } finally {
-      await p.stop();
-    }
+    // A plugin of its own: a cancelled plugin serves no further request.
+    const p = await anotherPlugin();
+    const started = Date.now();
+    const creating = p.create(VERIFY, "v", { zoneId: zone.id, timeoutSeconds: 600, pollIntervalSeconds: 60 }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    await p.call("cancel", new Empty());
+    const err = await creating;
+    expect(err?.message).toMatch(/cancelled/);
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it("is gone from the state when its zone is deleted", async () => {
@@ -145,20 +174,5 @@ describe("nsp:dns:ZoneVerification", () => {
     expect((await plugin.read(VERIFY, "imp", pending.id)).id).toBe("");
   });
 
-  it("rejects bad input in Check, naming the property, before any request", async () => {
-    await control.resetStats();
-    const cases: [Obj, string][] = [
-      [{}, "zoneId"],
-      [{ zoneId: "one" }, "zoneId"],
-      [{ zoneId: "1", timeoutSeconds: 0 }, "timeoutSeconds"],
-      [{ zoneId: "1", timeoutSeconds: 1.5 }, "timeoutSeconds"],
-      [{ zoneId: "1", pollIntervalSeconds: 0 }, "pollIntervalSeconds"],
-      [{ zoneId: "1", pollIntervalSeconds: "10" }, "pollIntervalSeconds"],
-    ];
-    for (const [news, property] of cases) {
-      const { failures } = await plugin.check(VERIFY, "bad", news);
-      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
-    }
-    expect((await control.stats()).total).toBe(0);
-  });
+
 });

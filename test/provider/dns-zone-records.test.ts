@@ -2,6 +2,7 @@
 // counts come from the emulator's /_emulator/stats.
 import { beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZR = "nsp:dns:ZoneRecords";
@@ -21,7 +22,8 @@ interface ApiRecord extends Rec {
 }
 
 const token = `svc_${"cd34".repeat(8)}`;
-const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 }, config: { requestsPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 }, config: { requestsPerMinute: 0 } });
+const { control, plugin, checked } = provider;
 let serviceId: number;
 
 beforeAll(async () => {
@@ -283,11 +285,35 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     await control.delete(`/dns/zones/${zoneId}`);
   });
 
-  it("rejects bad input in Check, naming the record and field, before any request", async () => {
-    await control.resetStats();
+  it("names the record a duplicate repeats, and only that record", async () => {
     const ok = { name: "www", type: "A", content: "192.0.2.1" };
-    const cases: [Obj, string][] = [
-      [{ zoneId: "1", records: [ok, { name: "x", type: "A", content: "192.0.2.2" }, { ...ok, name: "WWW", ttl: 60 }] }, "records[2]"],
+    const { failures } = await plugin.check(ZR, "bad", { zoneId: "1", records: [ok, { name: "x", type: "A", content: "192.0.2.2" }, { ...ok, name: "WWW", ttl: 60 }] });
+    expect(failures.map((f) => f.property)).toEqual(["records[2]"]);
+    expect(failures[0]!.reason).toMatch(/duplicates records\[0\] \(www A 192\.0\.2\.1\)/);
+  });
+});
+
+const ok = { name: "www", type: "A", content: "192.0.2.1" };
+let rowZones = 0;
+
+lifecycle(provider, [
+  {
+    type: ZR,
+    create: async () => ({ zoneId: await createZone(`lc${++rowZones}.example`), records: [ok, { type: "MX", content: "10 mx.example.net" }] }),
+    unknownOutput: "recordSets",
+    // Records as Check writes them: sorted, with the default TTL.
+    update: {
+      records: [
+        { name: "@", type: "MX", content: "10 mx.example.net", ttl: 3600 },
+        { name: "www", type: "A", content: "192.0.2.2", ttl: 3600 },
+        { name: "www", type: "TXT", content: "hello", ttl: 300 },
+      ],
+    },
+    replace: { zoneId: "999999" },
+    // The zone itself: the drift test deletes it, which takes the records with it.
+    apiPath: (_inputs, id) => `/dns/zones/${id}`,
+    exists: async (inputs) => (await apiRecords(inputs.zoneId)).length > 0,
+    bad: [
       [{ zoneId: "1", records: [ok, { ...ok, content: "not-an-ip" }] }, "records[1].content"],
       [{ zoneId: "1", records: [{ ...ok, ttl: 30 }] }, "records[0].ttl"],
       [{ zoneId: "1", records: [{ ...ok, name: "my host" }] }, "records[0].name"],
@@ -297,13 +323,10 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
       [{ zoneId: "1", records: [ok], maxDeletePercent: 150 }, "maxDeletePercent"],
       [{ zoneId: "zone", records: [ok] }, "zoneId"],
       [{ zoneId: "1" }, "records"],
-    ];
-    for (const [news, property] of cases) {
-      const { failures } = await plugin.check(ZR, "bad", news);
-      expect(failures.map((f) => f.property)).toEqual([property]);
-      expect(failures[0]!.reason.length).toBeGreaterThan(3);
-    }
-    expect((await plugin.check(ZR, "bad", cases[0]![0])).failures[0]!.reason).toMatch(/duplicates records\[0\] \(www A 192\.0\.2\.1\)/);
-    expect((await control.stats()).total).toBe(0);
-  });
-});
+    ],
+    skip: {
+      delete: "the zone stays, and a Read finds it with none of the records (the walk above checks what the delete removes)",
+      "drift edit": "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, adds and deletes records",
+    },
+  },
+]);

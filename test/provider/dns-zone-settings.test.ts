@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { isSecret, plain, secret, UNKNOWN } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
@@ -14,7 +15,8 @@ const Kind = providerPb.PropertyDiff.Kind;
 type Obj = Record<string, unknown>;
 
 const token = `svc_${"cd34".repeat(8)}`;
-const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = useProvider({ emulator: { accounts: [{ name: "settings", token }] } });
+const provider = useProvider({ emulator: { accounts: [{ name: "settings", token }] } });
+const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = provider;
 let serviceId: string;
 
 beforeAll(async () => {
@@ -26,6 +28,56 @@ async function newZone(name: string): Promise<{ id: string; properties: Obj }> {
 }
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
+
+let zones = 0;
+const walkZone = async () => (await newZone(`settings-walk${++zones}.example`)).id;
+const PART_OF_ZONE = "part of its zone: the delete resets it (checked in the walk below)";
+const GOES_WITH_ZONE = "it goes only with its zone (in the test of its own below)";
+lifecycle(provider, [
+  {
+    type: DNSSEC,
+    create: async () => ({ zoneId: await walkZone() }),
+    unknownOutput: "ds",
+    update: { enabled: false },
+    replace: { zoneId: "999999" },
+    apiPath: (inputs) => `/dns/zones/${inputs.zoneId}/dnssec`,
+    drift: { method: "PUT", body: { enabled: false }, inputs: { enabled: false } },
+    bad: [
+      [{ enabled: true }, "zoneId"],
+      [{ zoneId: "zone-1" }, "zoneId"],
+      [{ zoneId: "1", enabled: "on" }, "enabled"],
+      [{ zoneId: "1", ds: "x" }, "ds"],
+    ],
+    skip: { delete: PART_OF_ZONE, "drift delete": GOES_WITH_ZONE },
+  },
+  {
+    type: TRANSFER,
+    create: async () => ({ zoneId: await walkZone(), notify: ["192.0.2.1"] }),
+    update: { allow: ["192.0.2.10"], notify: ["192.0.2.2"] },
+    replace: { zoneId: "999999" },
+    apiPath: (inputs) => `/dns/zones/${inputs.zoneId}/transfer`,
+    drift: { method: "PUT", body: { notify: ["192.0.2.3"] }, inputs: { notify: ["192.0.2.3"] } },
+    skip: { bad: "in the test of its own below, with the sixteen addresses Check accepts", delete: PART_OF_ZONE, "drift delete": GOES_WITH_ZONE },
+  },
+  {
+    type: GRANT,
+    create: async () => ({ zoneId: await walkZone(), email: " Walk@Example.COM ", role: "viewer" }),
+    unknownOutput: "createdAt",
+    update: { role: "operator" },
+    replace: { email: "other@example.com" },
+    importId: (inputs) => `${inputs.zoneId}/${inputs.email}`,
+    apiPath: (inputs) => `/dns/zones/${inputs.zoneId}/grants/${inputs.email}`,
+    exists: async (inputs) => (await control.list<{ email: string }>(`/dns/zones/${inputs.zoneId}/grants`)).some((g) => g.email === inputs.email),
+    drift: { method: "PUT", body: { role: "operator" }, inputs: { role: "operator" } },
+    bad: [
+      [{ zoneId: "1", email: "not-an-email", role: "viewer" }, "email"],
+      [{ zoneId: "1", email: "a@b", role: "viewer" }, "email"],
+      [{ zoneId: "1", email: "ops@example.com", role: "owner" }, "role"],
+      [{ zoneId: "1", email: "ops@example.com" }, "role"],
+      [{ zoneId: "x", email: "ops@example.com", role: "viewer" }, "zoneId"],
+    ],
+  },
+]);
 
 describe("nsp:dns:Zone extras", () => {
   it("makes a zone secondary and primary again, with negativeTtl and enabled, and reports its outputs", async () => {
@@ -162,14 +214,6 @@ describe("nsp:dns:ZoneDnssec", () => {
     expect((await plugin.read(DNSSEC, "d", created.id, read.properties, inputs)).id).toBe("");
   });
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(DNSSEC, [
-      [{ enabled: true }, "zoneId"],
-      [{ zoneId: "zone-1" }, "zoneId"],
-      [{ zoneId: "1", enabled: "on" }, "enabled"],
-      [{ zoneId: "1", ds: "x" }, "ds"],
-    ]);
-  });
 });
 
 describe("nsp:dns:ZoneTransfer", () => {
@@ -355,13 +399,5 @@ describe("nsp:dns:ZoneGrant", () => {
     expect((await plugin.read(GRANT, "g", created.id, read.properties, inputs)).id).toBe("");
   });
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(GRANT, [
-      [{ zoneId: "1", email: "not-an-email", role: "viewer" }, "email"],
-      [{ zoneId: "1", email: "a@b", role: "viewer" }, "email"],
-      [{ zoneId: "1", email: "ops@example.com", role: "owner" }, "role"],
-      [{ zoneId: "1", email: "ops@example.com" }, "role"],
-      [{ zoneId: "x", email: "ops@example.com", role: "viewer" }, "zoneId"],
-    ]);
-  });
+
 });

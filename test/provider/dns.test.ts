@@ -1,19 +1,60 @@
 // The built plugin binary, driven over gRPC as the engine drives it, against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
-import { isSecret, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { isSecret, secret, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 import { EmulatorControl } from "../helpers/emulator";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const RECORD = "nsp:dns:Record";
 
 const token = `svc_${"ab12".repeat(8)}`;
-const { emulator, control, plugin } = useProvider({ emulator: { accounts: [{ name: "demo", token }] } });
+const provider = useProvider({ emulator: { accounts: [{ name: "demo", token }] } });
+const { emulator, control, plugin, anotherPlugin } = provider;
 let serviceId: string;
 
 beforeAll(async () => {
   serviceId = String((await control.services()).find((s) => s.type === "auth_dns")!.id);
 });
+
+let zones = 0;
+lifecycle(provider, [
+  {
+    type: ZONE,
+    create: async () => ({ serviceId, name: `walk${++zones}.example` }),
+    unknownOutput: "createdAt",
+    update: { enabled: false, negativeTtl: 600 },
+    replace: { name: "walk-other.example" },
+    apiPath: (_inputs, id) => `/dns/zones/${id}`,
+    drift: { body: { enabled: false }, inputs: { enabled: false } },
+    bad: [
+      [{ serviceId: "x", name: "a.example" }, "serviceId"],
+      [{ serviceId: "1", name: "not a domain" }, "name"],
+      [{ name: "a.example" }, "serviceId"],
+    ],
+  },
+  {
+    type: RECORD,
+    create: async () => ({
+      zoneId: String((await control.post<{ id: number }>("/dns/zones", { service_id: Number(serviceId), name: `records${++zones}.example` })).id),
+      name: "www",
+      type: "A",
+      content: "192.0.2.1",
+    }),
+    unknownOutput: "createdAt",
+    update: { content: "192.0.2.2", ttl: 600 },
+    replace: { name: "api" },
+    importId: (inputs, id) => `${inputs.zoneId}/${id}`,
+    apiPath: (inputs, id) => `/dns/zones/${inputs.zoneId}/records/${id}`,
+    drift: { body: { content: "198.51.100.99" }, inputs: { content: "198.51.100.99" } },
+    bad: [
+      [{ zoneId: "1", name: "www", type: "A", content: "192.0.2.1", ttl: 30 }, "ttl"],
+      [{ zoneId: "1", name: "www", type: "TXT", content: "v=spf1 -all", proxied: true }, "proxied"],
+      [{ zoneId: "1", name: "www", content: "192.0.2.1" }, "type"],
+      [{ zoneId: "1", name: "my host", type: "A", content: "192.0.2.1" }, "name"],
+    ],
+  },
+]);
 
 describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
   it("walks a zone and a record through their whole lifecycle", async () => {
@@ -103,31 +144,6 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     expect((await plugin.read(ZONE, "z", zone.id, zoneAfter, zoneUpd)).id).toBe("");
   });
 
-  it("sees drift made through the API on Read", async () => {
-    const zoneInputs = (await plugin.check(ZONE, "drift", { serviceId, name: "drift.example" })).inputs;
-    const zone = await plugin.create(ZONE, "drift", zoneInputs);
-    const inputs = (await plugin.check(RECORD, "r", { zoneId: zone.id, name: "api", type: "A", content: "198.51.100.1" })).inputs;
-    const rec = await plugin.create(RECORD, "r", inputs);
-
-    await control.patch(`/dns/zones/${zone.id}/records/${rec.id}`, { content: "198.51.100.99" });
-    const refreshed = await plugin.read(RECORD, "r", rec.id, rec.properties, inputs);
-    expect(refreshed.properties.content).toBe("198.51.100.99");
-    const d = await plugin.diff(RECORD, "r", rec.id, refreshed.properties, inputs, refreshed.inputs);
-    expect(d).toMatchObject({ changes: true, diffs: ["content"], replaces: [] });
-
-    // The next refresh is the next pulumi command, hence a new plugin process: the zone's record
-    // list, fetched once per command (see ListCache), is not carried over.
-    await control.delete(`/dns/zones/${zone.id}/records/${rec.id}`);
-    const next = await startPlugin();
-    try {
-      await next.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-      expect((await next.read(RECORD, "r", rec.id, refreshed.properties, inputs)).id).toBe("");
-    } finally {
-      await next.stop();
-    }
-    await plugin.delete(ZONE, "drift", zone.id, zone.properties);
-  });
-
   it("refreshes the records of a zone from one list, fetched once, unless batching is off", async () => {
     const zone = await plugin.create(ZONE, "batch", (await plugin.check(ZONE, "batch", { serviceId, name: "batch.example" })).inputs);
     const records: { inputs: Record<string, unknown>; id: string; properties: Record<string, unknown> }[] = [];
@@ -141,39 +157,13 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
       reads.forEach((read, i) => expect(read.properties).toEqual(records[i]!.properties));
       return (await control.stats()).total;
     };
-    const batched = await startPlugin();
-    const unbatched = await startPlugin();
-    try {
-      await batched.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl });
-      await unbatched.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, batchReads: false });
-      expect(await refreshAll(batched)).toBe(1);
-      expect(await refreshAll(unbatched)).toBe(30);
-      // A write through the provider drops the list: the next Read sees the provider's own change.
-      const changed = await batched.update(RECORD, "r0", records[0]!.id, records[0]!.properties, { ...records[0]!.inputs, ttl: 120 }, false, records[0]!.inputs);
-      expect((await batched.read(RECORD, "r0", records[0]!.id, changed, records[0]!.inputs)).properties.ttl).toBe(120);
-    } finally {
-      await batched.stop();
-      await unbatched.stop();
-    }
+    const [batched, unbatched] = await Promise.all([anotherPlugin(), anotherPlugin({ batchReads: false })]);
+    expect(await refreshAll(batched)).toBe(1);
+    expect(await refreshAll(unbatched)).toBe(30);
+    // A write through the provider drops the list: the next Read sees the provider's own change.
+    const changed = await batched.update(RECORD, "r0", records[0]!.id, records[0]!.properties, { ...records[0]!.inputs, ttl: 120 }, false, records[0]!.inputs);
+    expect((await batched.read(RECORD, "r0", records[0]!.id, changed, records[0]!.inputs)).properties.ttl).toBe(120);
     await plugin.delete(ZONE, "batch", zone.id, zone.properties);
-  });
-
-  it("rejects bad input in Check, naming the property, before any request", async () => {
-    await control.resetStats();
-    const base = { zoneId: "1", name: "www", type: "A", content: "192.0.2.1" };
-    const cases: [Record<string, unknown>, string][] = [
-      [{ ...base, ttl: 30 }, "ttl"],
-      [{ ...base, type: "TXT", content: "v=spf1 -all", proxied: true }, "proxied"],
-      [{ zoneId: "1", name: "www", content: "192.0.2.1" }, "type"],
-      [{ ...base, name: "my host" }, "name"],
-    ];
-    for (const [news, property] of cases) {
-      const { failures } = await plugin.check(RECORD, "bad", news);
-      expect(failures.map((f) => f.property)).toContain(property);
-      for (const f of failures) expect(f.reason.length).toBeGreaterThan(3);
-    }
-    expect((await plugin.check(ZONE, "bad", { serviceId: "x", name: "not a domain" })).failures.map((f) => f.property).sort()).toEqual(["name", "serviceId"]);
-    expect((await control.stats()).total).toBe(0);
   });
 
   it("finds a zone by name with nsp:dns:getZone", async () => {
@@ -193,47 +183,45 @@ describe("the API token", () => {
   it("appears in no plugin output, error or returned property", async () => {
     const secretToken = `svc_${"5eC7".repeat(8).toLowerCase()}`;
     await control.addAccount("leakcheck", secretToken);
-    const p = await startPlugin({ NSP_DEBUG: "1" });
+    const p = await anotherPlugin({}, { env: { NSP_DEBUG: "1" }, configure: false });
     const seen: string[] = [];
-    try {
-      const cfgCheck = await p.call<unknown, import("@pulumi/pulumi/proto/provider_pb").CheckResponse>(
-        "checkConfig",
-        new (await import("@pulumi/pulumi/proto/provider_pb")).CheckRequest()
-          .setUrn("urn:pulumi:test::nsp-test::pulumi:providers:nsp::default")
-          .setNews((await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(secretToken), baseUrl: emulator.baseUrl } as never)),
-      );
-      const cfgInputs = cfgCheck.getInputs()!.toJavaScript();
-      expect(isSecret(cfgInputs.apiToken)).toBe(true);
-      seen.push(JSON.stringify(cfgCheck.getFailuresList().map((f) => f.getReason())));
+    const cfgCheck = await p.call<unknown, import("@pulumi/pulumi/proto/provider_pb").CheckResponse>(
+      "checkConfig",
+      new (await import("@pulumi/pulumi/proto/provider_pb")).CheckRequest()
+        .setUrn("urn:pulumi:test::nsp-test::pulumi:providers:nsp::default")
+        .setNews((await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(secretToken), baseUrl: emulator.baseUrl } as never)),
+    );
+    const cfgInputs = cfgCheck.getInputs()!.toJavaScript();
+    expect(isSecret(cfgInputs.apiToken)).toBe(true);
+    seen.push(JSON.stringify(cfgCheck.getFailuresList().map((f) => f.getReason())));
 
-      await p.configure({ apiToken: secret(secretToken), baseUrl: emulator.baseUrl });
-      const services = await new EmulatorControl(emulator.baseUrl, secretToken).services();
-      const zoneIn = (await p.check(ZONE, "t", { serviceId: String(services.find((s) => s.type === "auth_dns")!.id), name: "token.example" })).inputs;
-      const z = await p.create(ZONE, "t", zoneIn);
-      seen.push(JSON.stringify(z), JSON.stringify(await p.read(ZONE, "t", z.id, z.properties, zoneIn)));
-      // Errors from the API, from the client and from Check all pass through the same scrubbing.
-      for (const attempt of [
-        () => p.create(ZONE, "dup", zoneIn),
-        () => p.create(RECORD, "bad", { zoneId: "999999", name: "x", type: "A", content: "192.0.2.1", ttl: 3600, enabled: true, proxied: false }),
-        () => p.read(ZONE, "x", "abc/def"),
-      ]) {
-        const err = await attempt().then(() => undefined, (e: Error) => e);
-        expect(err).toBeDefined();
-        seen.push(err!.message, String((err as { details?: string }).details));
-      }
-      // A rejected token is not echoed in the failure either.
-      const bad = await p.call<unknown, import("@pulumi/pulumi/proto/provider_pb").CheckResponse>(
-        "checkConfig",
-        new (await import("@pulumi/pulumi/proto/provider_pb")).CheckRequest().setNews(
-          (await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(`bad ${secretToken}`) } as never),
-        ),
-      );
-      expect(bad.getFailuresList()[0]?.getProperty()).toBe("apiToken");
-      seen.push(bad.getFailuresList().map((f) => f.getReason()).join(" "));
-      await p.delete(ZONE, "t", z.id, z.properties);
-    } finally {
-      await p.stop();
+    await p.configure({ apiToken: secret(secretToken), baseUrl: emulator.baseUrl });
+    const services = await new EmulatorControl(emulator.baseUrl, secretToken).services();
+    const zoneIn = (await p.check(ZONE, "t", { serviceId: String(services.find((s) => s.type === "auth_dns")!.id), name: "token.example" })).inputs;
+    const z = await p.create(ZONE, "t", zoneIn);
+    seen.push(JSON.stringify(z), JSON.stringify(await p.read(ZONE, "t", z.id, z.properties, zoneIn)));
+    // Errors from the API, from the client and from Check all pass through the same scrubbing.
+    for (const attempt of [
+      () => p.create(ZONE, "dup", zoneIn),
+      () => p.create(RECORD, "bad", { zoneId: "999999", name: "x", type: "A", content: "192.0.2.1", ttl: 3600, enabled: true, proxied: false }),
+      () => p.read(ZONE, "x", "abc/def"),
+    ]) {
+      const err = await attempt().then(() => undefined, (e: Error) => e);
+      expect(err).toBeDefined();
+      seen.push(err!.message, String((err as { details?: string }).details));
     }
+    // A rejected token is not echoed in the failure either.
+    const bad = await p.call<unknown, import("@pulumi/pulumi/proto/provider_pb").CheckResponse>(
+      "checkConfig",
+      new (await import("@pulumi/pulumi/proto/provider_pb")).CheckRequest().setNews(
+        (await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(`bad ${secretToken}`) } as never),
+      ),
+    );
+    expect(bad.getFailuresList()[0]?.getProperty()).toBe("apiToken");
+    seen.push(bad.getFailuresList().map((f) => f.getReason()).join(" "));
+    await p.delete(ZONE, "t", z.id, z.properties);
+    // Stopped now, for everything it printed up to its exit.
+    await p.stop();
     seen.push(p.stdout(), p.stderr(), ...p.engineLogs);
     const everything = seen.join("\n");
     expect(everything.length).toBeGreaterThan(100);
@@ -242,24 +230,16 @@ describe("the API token", () => {
   });
 
   it("is a clear error when missing", async () => {
-    const p = await startPlugin();
-    try {
-      await p.configure({ baseUrl: emulator.baseUrl });
-      const inputs = (await p.check(ZONE, "z", { serviceId, name: "no-token.example" })).inputs;
-      await expect(p.create(ZONE, "z", inputs)).rejects.toThrow(/no API token is configured.*NSP_API_TOKEN/);
-    } finally {
-      await p.stop();
-    }
+    const p = await anotherPlugin({}, { configure: false });
+    await p.configure({ baseUrl: emulator.baseUrl });
+    const inputs = (await p.check(ZONE, "z", { serviceId, name: "no-token.example" })).inputs;
+    await expect(p.create(ZONE, "z", inputs)).rejects.toThrow(/no API token is configured.*NSP_API_TOKEN/);
   });
 
   it("falls back to NSP_API_TOKEN and NSP_BASE_URL", async () => {
-    const p = await startPlugin({ NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl });
-    try {
-      await p.configure({});
-      const r = await p.invoke("nsp:dns:getZone", { name: "nothing-here.example" }).catch((e: Error) => e.message);
-      expect(String(r)).toMatch(/no zone named/);
-    } finally {
-      await p.stop();
-    }
+    const p = await anotherPlugin({}, { env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl }, configure: false });
+    await p.configure({});
+    const r = await p.invoke("nsp:dns:getZone", { name: "nothing-here.example" }).catch((e: Error) => e.message);
+    expect(String(r)).toMatch(/no zone named/);
   });
 });

@@ -6,7 +6,8 @@ import type * as grpc from "@grpc/grpc-js";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { confirmDestination } from "../../emulator/src/mail/state";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { isSecret, plain, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
@@ -26,15 +27,20 @@ type Obj = Record<string, any>;
 
 // These tests change objects through the API between Reads of one plugin process; batched
 // reads (one list per parent and command) are tested on their own below.
-const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, expectCheckFailures } = useProvider({
+const provider = useProvider({
   emulator: { accounts: [{ name: ACCOUNT, token: `svc_${"ab12".repeat(8)}` }], rateLimitPerMinute: 0 },
   config: { batchReads: false },
 });
+const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 let dnsService: number;
 
 beforeAll(async () => {
   dnsService = (await control.services()).find((s) => s.type === "auth_dns")!.id;
 });
+
+/** The parents the AppPassword and Route rows made, for their `exists` and `update`. */
+let appDomain = "";
+let routeDests: string[] = [];
 
 let seq = 0;
 const uniq = (base: string) => `${base}-${++seq}`;
@@ -55,6 +61,197 @@ async function apiDomain(extra: Obj = {}): Promise<Obj> {
 async function apiMailbox(domainId: number, local = uniq("box")): Promise<Obj> {
   return control.post(`/mail/domains/${domainId}/mailboxes`, { domain_id: domainId, local });
 }
+
+lifecycle(provider, [
+  {
+    type: SERVER,
+    create: async () => ({ name: uniq("walk"), ip4: `192.0.2.${100 + seq}` }),
+    unknownOutput: "installCommand",
+    replace: { name: "walk-other" },
+    apiPath: (_inputs, id) => `/mail/servers/${id}`,
+    bad: [
+      [{ ip4: "192.0.2.1" }, "name"],
+      [{ name: " ", ip4: "192.0.2.1" }, "name"],
+      [{ name: "x" }, "ip4"],
+      [{ name: "x", ip4: "2001:db8::1" }, "ip4"],
+      [{ name: "x", ip4: "192.0.2.1", ip6: "192.0.2.1" }, "ip6"],
+      [{ name: "x", ip4: "192.0.2.1", tokenRotation: true }, "tokenRotation"],
+    ],
+    nestedFailures: ["["],
+    skip: {
+      update: "its name and addresses replace it; its one in-place change, the rotation trigger, is in the walk below",
+      "drift edit": "the API has no edit of a server (a rotation through the API is in the test of its own below)",
+    },
+  },
+  {
+    type: DOMAIN,
+    create: async () => {
+      const zone = await apiZone();
+      return { zoneId: String(zone.id), name: zone.name };
+    },
+    update: { dmarcPolicy: "reject", backupEnabled: true },
+    replace: { name: "walk-other.example" },
+    apiPath: (_inputs, id) => `/mail/domains/${id}`,
+    drift: { body: { dmarc_policy: "quarantine" }, inputs: { dmarcPolicy: "quarantine" } },
+    bad: [
+      [{}, "name"],
+      [{ name: "not a domain" }, "name"],
+      [{ name: "example.123" }, "name"],
+      [{ name: "a.example", zoneId: "zone-1" }, "zoneId"],
+      [{ name: "a.example", zoneName: "b.example" }, "name"],
+      [{ name: "a.example", serverId: "srv/1" }, "serverId"],
+      [{ name: "a.example", mode: "relay" }, "mode"],
+      [{ name: "a.example", dmarcPolicy: "strict" }, "dmarcPolicy"],
+      [{ name: "a.example", defaultQuotaBytes: 10 }, "defaultQuotaBytes"],
+      [{ name: "a.example", catchAll: "nobody" }, "catchAll"],
+      [{ name: "a.example", records: [] }, "records"],
+    ],
+    nestedFailures: ["["],
+  },
+  {
+    type: MAILBOX,
+    create: async () => ({ domainId: String((await apiDomain()).id), local: "walk", display: "Walk" }),
+    unknownOutput: "address",
+    update: { display: "Walked", state: "disabled" },
+    replace: { local: "walk-other" },
+    importId: (inputs, id) => `${inputs.domainId}/${id}`,
+    apiPath: (_inputs, id) => `/mail/mailboxes/${id}`,
+    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/mailboxes`)).some((b) => b.id === id),
+    drift: { body: { display: "Someone else" }, inputs: { display: "Someone else" } },
+    bad: [
+      [{ local: "x" }, "domainId"],
+      [{ domainId: "abc", local: "x" }, "domainId"],
+      [{ domainId: "1" }, "local"],
+      [{ domainId: "1", local: ".x" }, "local"],
+      [{ domainId: "1", local: "a..b" }, "local"],
+      [{ domainId: "1", local: "x", quotaBytes: 10 }, "quotaBytes"],
+      [{ domainId: "1", local: "x", state: "frozen" }, "state"],
+      [{ domainId: "1", local: "x", userEmail: "nobody" }, "userEmail"],
+      [{ domainId: "1", local: "x", sendLimitHour: -1 }, "sendLimitHour"],
+      [{ domainId: "1", local: "x", sharedWith: ["a@example.com", "A@example.com"] }, "sharedWith"],
+      [{ domainId: "1", local: "x", display: "d".repeat(129) }, "display"],
+    ],
+    nestedFailures: ["["],
+  },
+  {
+    type: GROUP,
+    create: async () => ({ domainId: String((await apiDomain()).id), localPart: "walk-team", name: "Team" }),
+    unknownOutput: "address",
+    update: { name: "Renamed team", posting: "org" },
+    replace: { domainId: "999999" },
+    importId: (inputs, id) => `${inputs.domainId}/${id}`,
+    apiPath: (_inputs, id) => `/mail/groups/${id}`,
+    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/groups`)).some((g) => g.id === id),
+    drift: { body: { local_part: "walk-team", name: "Renamed" }, inputs: { name: "Renamed" } },
+    bad: [
+      [{ domainId: "1" }, "localPart"],
+      [{ domainId: "1", localPart: "x", posting: "all" }, "posting"],
+      [{ domainId: "1", localPart: "x", replyTo: "list" }, "replyTo"],
+      [{ domainId: "1", localPart: "x", members: [{ address: "nope" }] }, "members"],
+      [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com" }, { address: "A@example.com" }] }, "members"],
+      [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com", role: "admin" }] }, "members"],
+      [{ domainId: "1", localPart: "x", subjectTag: "t".repeat(33) }, "subjectTag"],
+    ],
+    nestedFailures: ["["],
+  },
+  {
+    type: RULE,
+    create: async () => ({ domainId: String((await apiDomain()).id), kind: "reject_sender", pattern: "*@spam.example" }),
+    unknownOutput: "createdAt",
+    update: { pattern: "*@junk.example", enabled: false },
+    replace: { domainId: "999999" },
+    importId: (inputs, id) => `${inputs.domainId}/${id}`,
+    apiPath: (_inputs, id) => `/mail/domainrules/${id}`,
+    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/rules`)).some((r) => String(r.id) === id),
+    drift: { body: { enabled: false }, inputs: { enabled: false } },
+    skip: { bad: "in the test of its own below" },
+  },
+  {
+    type: APP,
+    create: async () => {
+      appDomain = String((await apiDomain()).id);
+      return { mailboxId: (await apiMailbox(Number(appDomain))).id, label: "phone" };
+    },
+    unknownOutput: "password",
+    replace: { label: "laptop" },
+    importId: (inputs, id) => `${inputs.mailboxId}/${id}`,
+    apiPath: (_inputs, id) => `/mail/apppasswords/${id}`,
+    exists: async (_inputs, id) => (await control.list<Obj>(`/mail/domains/${appDomain}/mailboxes`)).some((b) => b.app_passwords.some((a: Obj) => a.id === id)),
+    bad: [
+      [{}, "mailboxId"],
+      [{ mailboxId: "mbx/1" }, "mailboxId"],
+      [{ mailboxId: "" }, "mailboxId"],
+      [{ mailboxId: "mbx_1", label: "l".repeat(65) }, "label"],
+      [{ mailboxId: "mbx_1", password: "x" }, "password"],
+    ],
+    nestedFailures: ["["],
+    skip: {
+      update: "every input replaces it: the API issues an app password once and has no edit of it",
+      "drift edit": "the API has no edit of an app password",
+    },
+  },
+  {
+    type: ALIAS,
+    create: async () => {
+      const domain = await apiDomain();
+      return { domainId: String(domain.id), localPart: "info", targetMailboxId: (await apiMailbox(domain.id)).id };
+    },
+    unknownOutput: "address",
+    replace: { localPart: "hello" },
+    importId: (inputs, id) => `${inputs.domainId}/${id}`,
+    apiPath: (_inputs, id) => `/mail/aliases/${id}`,
+    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/aliases`)).some((a) => String(a.id) === id),
+    bad: [
+      [{ localPart: "x", targetMailboxId: "mbx_1" }, "domainId"],
+      [{ domainId: "1", localPart: "a b", targetMailboxId: "mbx_1" }, "localPart"],
+      [{ domainId: "1", localPart: "x" }, "targetMailboxId"],
+      [{ domainId: "1", localPart: "x", targetMailboxId: "mbx_1", enabled: "yes" }, "enabled"],
+    ],
+    nestedFailures: ["["],
+    skip: {
+      update: "every change replaces an alias: the API has no edit of one",
+      "drift edit": "the API has no edit of an alias",
+    },
+  },
+  {
+    type: DEST,
+    create: async () => ({ addr: `${uniq("ops")}@example.net` }),
+    unknownOutput: "confirmed",
+    replace: { addr: "other@example.net" },
+    apiPath: (_inputs, id) => `/mail/destinations/${id}`,
+    exists: async (_inputs, id) => (await control.list<Obj>("/mail/destinations")).some((d) => d.addr === id),
+    bad: [
+      [{}, "addr"],
+      [{ addr: "ops" }, "addr"],
+    ],
+    nestedFailures: ["["],
+    skip: {
+      update: "its one input, the address, replaces it",
+      "drift edit": "the API has no edit of a destination; its owner confirms it by a link, which a test below follows",
+    },
+  },
+  {
+    type: ROUTE,
+    create: async () => {
+      const domainId = String((await apiDomain({ mode: "forward" })).id);
+      routeDests = [uniq("fwd-a"), uniq("fwd-b")].map((local) => `${local}@example.net`);
+      for (const addr of routeDests) await control.post("/mail/destinations", { addr });
+      return { domainId, localPart: "sales", dest: routeDests[0] };
+    },
+    unknownOutput: "address",
+    update: () => ({ dest: routeDests[1] }),
+    replace: { localPart: "info" },
+    apiPath: (inputs) => `/mail/domains/${inputs.domainId}/routes/${inputs.localPart}`,
+    exists: async (inputs) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/routes`)).some((r) => r.local_part === inputs.localPart),
+    bad: [
+      [{ localPart: "x", dest: "a@example.net" }, "domainId"],
+      [{ domainId: "1", localPart: "a b", dest: "a@example.net" }, "localPart"],
+      [{ domainId: "1", localPart: "x", dest: "nobody" }, "dest"],
+    ],
+    nestedFailures: ["["],
+    skip: { "drift edit": "the API edits a route by a PUT to its domain's routes, not to the route's path; a test below makes it" },
+  },
+]);
 
 describe("nsp:mail:Server", () => {
   it("registers a server with a one-time install command kept as a secret, rotates it, imports, and deletes", async () => {
@@ -119,17 +316,6 @@ describe("nsp:mail:Server", () => {
     expect(plain(read.properties.installCommand)).toBe(plain(created.properties.installCommand));
     await control.delete(`/mail/servers/${created.id}`);
     expect((await plugin.read(SERVER, "s", created.id, read.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(SERVER, [
-      [{ ip4: "192.0.2.1" }, "name"],
-      [{ name: " ", ip4: "192.0.2.1" }, "name"],
-      [{ name: "x" }, "ip4"],
-      [{ name: "x", ip4: "2001:db8::1" }, "ip4"],
-      [{ name: "x", ip4: "192.0.2.1", ip6: "192.0.2.1" }, "ip6"],
-      [{ name: "x", ip4: "192.0.2.1", tokenRotation: true }, "tokenRotation"],
-    ], ["["]);
   });
 });
 
@@ -272,22 +458,6 @@ describe("nsp:mail:Domain", () => {
     expect((await plugin.read(DOMAIN, "d", created.id, repaired, inputs)).id).toBe("");
     await plugin.delete(DOMAIN, "d", created.id, repaired); // already gone
   });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(DOMAIN, [
-      [{}, "name"],
-      [{ name: "not a domain" }, "name"],
-      [{ name: "example.123" }, "name"],
-      [{ name: "a.example", zoneId: "zone-1" }, "zoneId"],
-      [{ name: "a.example", zoneName: "b.example" }, "name"],
-      [{ name: "a.example", serverId: "srv/1" }, "serverId"],
-      [{ name: "a.example", mode: "relay" }, "mode"],
-      [{ name: "a.example", dmarcPolicy: "strict" }, "dmarcPolicy"],
-      [{ name: "a.example", defaultQuotaBytes: 10 }, "defaultQuotaBytes"],
-      [{ name: "a.example", catchAll: "nobody" }, "catchAll"],
-      [{ name: "a.example", records: [] }, "records"],
-    ], ["["]);
-  });
 });
 
 describe("a BYO server and the domains that use it", () => {
@@ -387,22 +557,6 @@ describe("nsp:mail:Mailbox", () => {
     await control.delete(`/mail/domains/${domain.id}`);
     expect((await plugin.read(MAILBOX, "m2", again.id, again.properties, inputs)).id).toBe("");
   });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(MAILBOX, [
-      [{ local: "x" }, "domainId"],
-      [{ domainId: "abc", local: "x" }, "domainId"],
-      [{ domainId: "1" }, "local"],
-      [{ domainId: "1", local: ".x" }, "local"],
-      [{ domainId: "1", local: "a..b" }, "local"],
-      [{ domainId: "1", local: "x", quotaBytes: 10 }, "quotaBytes"],
-      [{ domainId: "1", local: "x", state: "frozen" }, "state"],
-      [{ domainId: "1", local: "x", userEmail: "nobody" }, "userEmail"],
-      [{ domainId: "1", local: "x", sendLimitHour: -1 }, "sendLimitHour"],
-      [{ domainId: "1", local: "x", sharedWith: ["a@example.com", "A@example.com"] }, "sharedWith"],
-      [{ domainId: "1", local: "x", display: "d".repeat(129) }, "display"],
-    ], ["["]);
-  });
 });
 
 describe("nsp:mail:AppPassword", () => {
@@ -453,16 +607,6 @@ describe("nsp:mail:AppPassword", () => {
     const b = await plugin.create(APP, "b", inputs);
     await control.delete(`/mail/mailboxes/${box.id}`);
     expect((await plugin.read(APP, "b", b.id, b.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(APP, [
-      [{}, "mailboxId"],
-      [{ mailboxId: "mbx/1" }, "mailboxId"],
-      [{ mailboxId: "" }, "mailboxId"],
-      [{ mailboxId: "mbx_1", label: "l".repeat(65) }, "label"],
-      [{ mailboxId: "mbx_1", password: "x" }, "password"],
-    ], ["["]);
   });
 });
 
@@ -521,15 +665,6 @@ describe("nsp:mail:Alias", () => {
     const b = await plugin.create(ALIAS, "al2", inputs);
     await control.delete(`/mail/mailboxes/${box.id}`);
     expect((await plugin.read(ALIAS, "al2", b.id, b.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(ALIAS, [
-      [{ localPart: "x", targetMailboxId: "mbx_1" }, "domainId"],
-      [{ domainId: "1", localPart: "a b", targetMailboxId: "mbx_1" }, "localPart"],
-      [{ domainId: "1", localPart: "x" }, "targetMailboxId"],
-      [{ domainId: "1", localPart: "x", targetMailboxId: "mbx_1", enabled: "yes" }, "enabled"],
-    ], ["["]);
   });
 });
 
@@ -612,18 +747,6 @@ describe("nsp:mail:Group", () => {
     expect((await plugin.diff(GROUP, "g", created.id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual(["name", "posting"]);
     await control.delete(`/mail/groups/${created.id}`);
     expect((await plugin.read(GROUP, "g", created.id, read.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(GROUP, [
-      [{ domainId: "1" }, "localPart"],
-      [{ domainId: "1", localPart: "x", posting: "all" }, "posting"],
-      [{ domainId: "1", localPart: "x", replyTo: "list" }, "replyTo"],
-      [{ domainId: "1", localPart: "x", members: [{ address: "nope" }] }, "members"],
-      [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com" }, { address: "A@example.com" }] }, "members"],
-      [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com", role: "admin" }] }, "members"],
-      [{ domainId: "1", localPart: "x", subjectTag: "t".repeat(33) }, "subjectTag"],
-    ], ["["]);
   });
 });
 
@@ -717,12 +840,6 @@ describe("nsp:mail:Destination and nsp:mail:Route", () => {
     expect((await plugin.read(DEST, "d", created.id, confirmed.properties, inputs)).id).toBe("");
   });
 
-  it("sees a destination deleted through the API", async () => {
-    const inputs = await checked(DEST, { addr: "gone@example.net" });
-    const created = await plugin.create(DEST, "d", inputs);
-    await control.delete("/mail/destinations/gone@example.net");
-    expect((await plugin.read(DEST, "d", created.id, created.properties, inputs)).id).toBe("");
-  });
 
   it("forwards a local part, changes its destination in place, imports, and deletes", async () => {
     const domain = await apiDomain({ mode: "forward" });
@@ -765,18 +882,6 @@ describe("nsp:mail:Destination and nsp:mail:Route", () => {
     expect((await plugin.diff(ROUTE, "r", created.id, read.properties, inputs, read.inputs)).diffs).toEqual(["dest"]);
     await control.delete(`/mail/domains/${domain.id}/routes/help`);
     expect((await plugin.read(ROUTE, "r", created.id, read.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(DEST, [
-      [{}, "addr"],
-      [{ addr: "ops" }, "addr"],
-    ], ["["]);
-    await expectCheckFailures(ROUTE, [
-      [{ localPart: "x", dest: "a@example.net" }, "domainId"],
-      [{ domainId: "1", localPart: "a b", dest: "a@example.net" }, "localPart"],
-      [{ domainId: "1", localPart: "x", dest: "nobody" }, "dest"],
-    ], ["["]);
   });
 });
 
@@ -852,15 +957,10 @@ describe("batched reads", () => {
       const inputs = await checked(MAILBOX, { domainId: String(domain.id), local: `batch${i}` });
       boxes.push({ inputs, ...(await plugin.create(MAILBOX, `b${i}`, inputs)) });
     }
-    const batched = await startPlugin();
-    try {
-      await batched.configure({ apiToken: secret(control.token), baseUrl: emulator.baseUrl });
-      await control.resetStats();
-      const reads = await Promise.all(boxes.map((b, i) => batched.read(MAILBOX, `b${i}`, b.id, b.properties, b.inputs)));
-      reads.forEach((r, i) => expect(r.id).toBe(boxes[i]!.id));
-      expect((await control.stats()).total).toBe(1);
-    } finally {
-      await batched.stop();
-    }
+    const batched = await anotherPlugin();
+    await control.resetStats();
+    const reads = await Promise.all(boxes.map((b, i) => batched.read(MAILBOX, `b${i}`, b.id, b.properties, b.inputs)));
+    reads.forEach((r, i) => expect(r.id).toBe(boxes[i]!.id));
+    expect((await control.stats()).total).toBe(1);
   });
 });

@@ -138,5 +138,6 @@ lifecycle(provider, [
     apiPath: (_inputs, id) => `/security/rules/${id}`,
     exists: async (_inputs, id) => (await control.list<{ id: number }>("/security/rules")).some((r) => String(r.id) === id),
     drift: { body: { enabled: false }, inputs: { enabled: false } },
+    skip: { bad: "in the test of its own below, with the values Check accepts and the reason it gives" },
   },
 ]);

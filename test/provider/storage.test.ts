@@ -72,6 +72,7 @@ describe("nsp:storage:Destination", () => {
   });
 });
 
+let applications = 0;
 lifecycle(provider, [
   {
     type: DEST,
@@ -92,6 +93,29 @@ lifecycle(provider, [
       [{ ...base, prefix: "a b" }, "prefix"],
       [{ ...base, autoMeet: "yes" }, "autoMeet"],
     ],
+  },
+  {
+    type: MEMBER,
+    // The API takes one application per ASN and cannot delete one: each walk applies with its own.
+    create: async () => ({ asn: 64600 + ++applications, name: "Walk", contact: "noc@walk.example" }),
+    unknownOutput: "state",
+    update: { listed: false, contact: "peering@example.net" },
+    replace: { asn: 64999 },
+    apiPath: (_inputs, id) => `/ix/members/${id}`,
+    drift: { body: { name: "Drifted" }, inputs: { name: "Drifted" } },
+    bad: [
+      [{ asn: 0, name: "x", contact: "noc@example.net" }, "asn"],
+      [{ asn: 23456, name: "x", contact: "noc@example.net" }, "asn"],
+      [{ asn: 1.5, name: "x", contact: "noc@example.net" }, "asn"],
+      [{ asn: 64500, name: "", contact: "noc@example.net" }, "name"],
+      [{ asn: 64500, name: "x", asSet: "EXAMPLE", contact: "noc@example.net" }, "asSet"],
+      [{ asn: 64500, name: "x", contact: "noc" }, "contact"],
+      [{ asn: 64500, name: "x" }, "contact"],
+    ],
+    skip: {
+      delete: "the API cannot delete a membership: the delete leaves it (checked below)",
+      "drift delete": "the API cannot delete a membership",
+    },
   },
 ]);
 
@@ -149,16 +173,5 @@ describe("nsp:ix:Member", () => {
     expect((await plugin.read(MEMBER, "m", "ixm_000000000000", read.properties, inputs)).id).toBe("");
   });
 
-  it("rejects bad input in Check", async () => {
-    const ok = { asn: 64500, name: "x", contact: "noc@example.net" };
-    await expectCheckFailures(MEMBER, [
-      [{ ...ok, asn: 0 }, "asn"],
-      [{ ...ok, asn: 23456 }, "asn"],
-      [{ ...ok, asn: 1.5 }, "asn"],
-      [{ ...ok, name: "" }, "name"],
-      [{ ...ok, asSet: "EXAMPLE" }, "asSet"],
-      [{ ...ok, contact: "noc" }, "contact"],
-      [{ asn: 64500, name: "x" }, "contact"],
-    ]);
-  });
+
 });

@@ -112,6 +112,8 @@ lifecycle(provider, [
     create: { name: "walk", maxPeers: 10 },
     update: { maxPeers: 12, enabled: false },
     apiPath: (_inputs, id) => `/talk/rooms/${id}`,
+    drift: { body: { name: "walk", max_peers: 14 }, inputs: { maxPeers: 14 } },
+    skip: { replace: "every input changes in place" },
     bad: [
       [{}, "name"],
       [{ name: " " }, "name"],
@@ -128,6 +130,7 @@ lifecycle(provider, [
     create: { name: "drift-rtc", maxPeers: 10 },
     unknownOutput: "hasPasscode",
     update: { requireVerify: true, verifyLevel: "strict" },
+    skip: { replace: "every input changes in place" },
     apiPath: (_inputs, id) => `/rtc/rooms/${id}`,
     drift: { body: { name: "drift-rtc", max_peers: 12 }, inputs: { maxPeers: 12 } },
     bad: [

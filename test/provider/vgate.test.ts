@@ -1,13 +1,12 @@
 // The PBX gateway through the built plugin binary, driven over gRPC as the engine drives it,
 // against a live in-process emulator.
 import { beforeAll, describe, expect, it } from "vitest";
-import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { setCallsUp } from "../../emulator/src/vgate/state";
-import { isSecret, plain, secret, startPlugin, UNKNOWN, type PluginHandle } from "../helpers/plugin";
+import { isSecret, plain, secret, type PluginHandle } from "../helpers/plugin";
+import { lifecycle, type LifecycleRow } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 type Obj = Record<string, unknown>;
-const Kind = providerPb.PropertyDiff.Kind;
 
 const PBX = "nsp:vgate:Pbx";
 const EXTENSION = "nsp:vgate:Extension";
@@ -21,7 +20,8 @@ const GROUP = "nsp:vgate:RingGroup";
 const QUEUE = "nsp:vgate:Queue";
 const TIMECOND = "nsp:vgate:TimeCondition";
 
-const { emulator, control, plugin, anotherPlugin } = useProvider({ emulator: { accounts: [{ name: "pbx-owner", token: `svc_${"7a6b".repeat(8)}` }] } });
+const provider = useProvider({ emulator: { accounts: [{ name: "pbx-owner", token: `svc_${"7a6b".repeat(8)}` }] } });
+const { emulator, control, plugin, anotherPlugin } = provider;
 /**
  * Reads after a change made outside the provider. One plugin process serves one pulumi command
  * and reads the objects of a PBX from one list per command (batchReads), so a later command is a
@@ -43,66 +43,6 @@ async function apiObject(pbx: string, path: string, body: Obj): Promise<string> 
 }
 
 describe("nsp:vgate:Pbx over gRPC", () => {
-  it("walks a PBX through its lifecycle, keeping the template's SIP passwords secret across refreshes", async () => {
-    const checked = await plugin.check(PBX, "office", { name: "Office", template: "small-office", city: "lon", settings: { record_calls: false } });
-    expect(checked.failures).toEqual([]);
-    expect(checked.inputs).toEqual({ name: "Office", template: "small-office", city: "lon", settings: { record_calls: false } });
-
-    await control.resetStats();
-    const preview = await plugin.create(PBX, "office", checked.inputs, true);
-    expect(preview.id).toBe("");
-    expect(plain(preview.properties.sipPasswords)).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
-
-    const created = await plugin.create(PBX, "office", checked.inputs);
-    expect(created.id).toMatch(/^pbx_/);
-    expect(created.properties).toMatchObject({ name: "Office", city: "lon", timezone: "Europe/London", template: "small-office", language: "en", settings: { record_calls: false }, status: "active" });
-    expect(isSecret(created.properties.sipPasswords)).toBe(true);
-    const passwords = plain(created.properties.sipPasswords) as Record<string, string>;
-    expect(Object.keys(passwords).sort()).toEqual(["101", "102", "103"]);
-    for (const pw of Object.values(passwords)) expect(pw.length).toBeGreaterThan(8);
-
-    // The API never shows the passwords again; a refresh keeps them, still secret.
-    const read = await plugin.read(PBX, "office", created.id, created.properties, checked.inputs);
-    expect(read.properties).toEqual(created.properties);
-    expect(isSecret(read.properties.sipPasswords)).toBe(true);
-    expect(plain(read.properties.sipPasswords)).toEqual(passwords);
-    expect((await plugin.diff(PBX, "office", created.id, read.properties, checked.inputs, checked.inputs)).changes).toBe(false);
-
-    // Name, time zone, language and settings are patched; the city moves the PBX in place.
-    const next = (await plugin.check(PBX, "office", { ...checked.inputs, name: "Head office", city: "nyc", timezone: "America/Chicago", language: "zh", settings: { record_calls: true } })).inputs;
-    const diff = await plugin.diff(PBX, "office", created.id, read.properties, next, checked.inputs);
-    expect(diff).toMatchObject({ changes: true, replaces: [] });
-    expect(diff.detailed.city).toBe(Kind.UPDATE);
-    const updated = await plugin.update(PBX, "office", created.id, read.properties, next, false, checked.inputs);
-    expect(updated).toMatchObject({ name: "Head office", city: "nyc", timezone: "America/Chicago", language: "zh", settings: { record_calls: true } });
-    expect(plain(updated.sipPasswords)).toEqual(passwords);
-    expect(isSecret(updated.sipPasswords)).toBe(true);
-    const afterUpdate = await plugin.read(PBX, "office", created.id, updated, next);
-    expect(plain(afterUpdate.properties.sipPasswords)).toEqual(passwords);
-
-    // The template only matters at creation: replace.
-    const repl = await plugin.diff(PBX, "office", created.id, afterUpdate.properties, { ...next, template: "reception" }, next);
-    expect(repl.replaces).toEqual(["template"]);
-
-    // Dropping settings clears them.
-    const { settings: _, ...noSettings } = next;
-    const cleared = await plugin.update(PBX, "office", created.id, afterUpdate.properties, noSettings, false, next);
-    expect(cleared.settings).toEqual({});
-
-    // Import by id: the inputs are what the API holds; the passwords cannot be had.
-    const imported = await plugin.read(PBX, "imp", created.id);
-    expect(imported.inputs).toEqual({ name: "Head office", city: "nyc", timezone: "America/Chicago", template: "small-office", language: "zh", settings: {} });
-    expect(imported.properties.sipPasswords).toBeUndefined();
-    const importCheck = await plugin.check(PBX, "imp", imported.inputs);
-    expect((await plugin.diff(PBX, "imp", imported.id, imported.properties, importCheck.inputs, imported.inputs)).changes).toBe(false);
-    await expect(plugin.read(PBX, "imp", "not a pbx id")).rejects.toThrow(/must be a PBX id/);
-
-    await plugin.delete(PBX, "office", created.id, cleared);
-    expect((await plugin.read(PBX, "office", created.id, cleared, noSettings)).id).toBe("");
-    await plugin.delete(PBX, "office", created.id, cleared);
-  });
-
   it("moves a PBX only while no call is up, and the error says so", async () => {
     const inputs = (await plugin.check(PBX, "mv", { name: "Mover" })).inputs;
     const created = await plugin.create(PBX, "mv", inputs);
@@ -116,35 +56,6 @@ describe("nsp:vgate:Pbx over gRPC", () => {
     expect((await plugin.update(PBX, "mv", created.id, created.properties, moved, false, inputs)).city).toBe("sgp");
     await plugin.delete(PBX, "mv", created.id, created.properties);
   });
-
-  it("sees drift made through the API on Read", async () => {
-    const inputs = (await plugin.check(PBX, "d", { name: "Drift", language: "en" })).inputs;
-    const created = await plugin.create(PBX, "d", inputs);
-    await control.patch(`/vgate/pbx/${created.id}`, { language: "zh" });
-    const refreshed = await plugin.read(PBX, "d", created.id, created.properties, inputs);
-    expect(refreshed.properties.language).toBe("zh");
-    expect(await plugin.diff(PBX, "d", created.id, refreshed.properties, inputs, refreshed.inputs)).toMatchObject({ changes: true, diffs: ["language"], replaces: [] });
-    await control.delete(`/vgate/pbx/${created.id}`);
-    expect((await plugin.read(PBX, "d", created.id, refreshed.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check, naming the property, before any request", async () => {
-    await control.resetStats();
-    const cases: [Obj, string][] = [
-      [{ name: "" }, "name"],
-      [{}, "name"],
-      [{ name: "x", language: "fr" }, "language"],
-      [{ name: "x", template: "office" }, "template"],
-      [{ name: "x", timezone: "Mars/Olympus" }, "timezone"],
-      [{ name: "x", settings: "on" }, "settings"],
-      [{ name: "x", colour: "red" }, "colour"],
-    ];
-    for (const [news, property] of cases) {
-      const { failures } = await plugin.check(PBX, "bad", news);
-      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
-    }
-    expect((await control.stats()).total).toBe(0);
-  });
 });
 
 interface ObjectCase {
@@ -155,9 +66,11 @@ interface ObjectCase {
   setup: (pbx: string) => Promise<Obj>;
   inputs: (refs: Obj) => Obj;
   update: (refs: Obj) => Obj;
-  /** A patch through the API and the property that shows it. */
-  drift: { body: Obj; property: string; value: unknown };
+  /** A patch through the API and the inputs Read then reports. */
+  drift: { body: Obj; inputs: Obj };
   bad: [Obj, string][];
+  /** Inputs the API never returns. */
+  writeOnly?: string[];
 }
 
 const extFixture = async (pbx: string) => ({
@@ -173,7 +86,7 @@ const CASES: ObjectCase[] = [
     setup: async (pbx) => extFixture(pbx),
     inputs: () => ({ number: "101", name: "Alice", userEmail: "alice@example.test", voicemail: { enabled: true, pin: "2468" }, ringTimeout: 25 }),
     update: (r) => ({ name: "Alice B", dnd: true, forward: { busy: `voicemail:${r.ext1}` }, outboundClass: "international" }),
-    drift: { body: { name: "Changed" }, property: "name", value: "Changed" },
+    drift: { body: { name: "Changed" }, inputs: { name: "Changed" } },
     bad: [
       [{ number: "10a" }, "number"],
       [{ userEmail: "nope" }, "userEmail"],
@@ -187,9 +100,10 @@ const CASES: ObjectCase[] = [
     type: TRUNK,
     path: "trunks",
     setup: async () => ({}),
-    inputs: () => ({ name: "Carrier", host: "sip.carrier.example", username: "acct", password: "first-secret", maxChannels: 4 }),
-    update: () => ({ host: "sip2.carrier.example", codecs: ["opus", "ulaw"], password: "second-secret" }),
-    drift: { body: { max_channels: 9 }, property: "maxChannels", value: 9 },
+    inputs: () => ({ name: "Carrier", host: "sip.carrier.example", username: "acct", password: secret("first-secret"), maxChannels: 4 }),
+    update: () => ({ host: "sip2.carrier.example", codecs: ["opus", "ulaw"], password: secret("second-secret") }),
+    drift: { body: { max_channels: 9 }, inputs: { maxChannels: 9 } },
+    writeOnly: ["password"],
     bad: [
       [{ port: 70000 }, "port"],
       [{ authIps: ["not-an-ip"] }, "authIps[0]"],
@@ -203,8 +117,8 @@ const CASES: ObjectCase[] = [
     path: "numbers",
     setup: trunkFixture,
     inputs: (r) => ({ e164: "+4930555401", trunkId: r.trunk }),
-    update: () => ({ e164: "+4930555402", trunkId: null }),
-    drift: { body: { e164: "+4930555409" }, property: "e164", value: "+4930555409" },
+    update: () => ({ e164: "+4930555402" }),
+    drift: { body: { e164: "+4930555409" }, inputs: { e164: "+4930555409" } },
     bad: [
       [{ e164: undefined }, "e164"],
       [{ e164: "4930555" }, "e164"],
@@ -217,7 +131,7 @@ const CASES: ObjectCase[] = [
     setup: async (pbx) => ({ ...(await extFixture(pbx)), number: await apiObject(pbx, "numbers", { e164: `+4930555${410 + ++seq}` }) }),
     inputs: (r) => ({ name: "Main line", numberId: r.number, destination: `extension:${r.ext1}` }),
     update: (r) => ({ destination: `voicemail:${r.ext2}`, cidPattern: "+49." }),
-    drift: { body: { destination: "hangup" }, property: "destination", value: "hangup" },
+    drift: { body: { destination: "hangup" }, inputs: { destination: "hangup" } },
     bad: [
       [{ destination: undefined }, "destination"],
       [{ destination: "ivr: x" }, "destination"],
@@ -231,7 +145,7 @@ const CASES: ObjectCase[] = [
     setup: async (pbx) => ({ ...(await trunkFixture(pbx)), trunk2: await apiObject(pbx, "trunks", { mode: "peer", host: "192.0.2.51" }) }),
     inputs: (r) => ({ name: "National", patterns: [{ match: "0ZX.", strip: 1, prepend: "+49" }], trunks: [r.trunk], priority: 10 }),
     update: (r) => ({ trunks: [r.trunk2, r.trunk], emergency: true, callerIdOverride: "+4930555499" }),
-    drift: { body: { priority: 77 }, property: "priority", value: 77 },
+    drift: { body: { priority: 77 }, inputs: { priority: 77 } },
     bad: [
       [{ patterns: [] }, "patterns"],
       [{ trunks: undefined }, "trunks"],
@@ -245,7 +159,7 @@ const CASES: ObjectCase[] = [
     setup: extFixture,
     inputs: (r) => ({ name: "Menu", greeting: "welcome", options: { "1": `extension:${r.ext1}` }, repeat: 2 }),
     update: (r) => ({ options: { "1": `extension:${r.ext1}`, "2": `extension:${r.ext2}` }, timeoutS: 5, directDial: true, invalid: `voicemail:${r.ext1}` }),
-    drift: { body: { repeat: 4 }, property: "repeat", value: 4 },
+    drift: { body: { repeat: 4 }, inputs: { repeat: 4 } },
     bad: [
       [{ timeoutS: -1 }, "timeoutS"],
       [{ directDial: "yes" }, "directDial"],
@@ -259,7 +173,7 @@ const CASES: ObjectCase[] = [
     setup: extFixture,
     inputs: (r) => ({ number: "600", name: "Sales", members: [r.ext1], ringS: 20 }),
     update: (r) => ({ strategy: "hunt", members: [r.ext1, r.ext2], noanswer: `voicemail:${r.ext1}` }),
-    drift: { body: { ring_s: 45 }, property: "ringS", value: 45 },
+    drift: { body: { ring_s: 45 }, inputs: { ringS: 45 } },
     bad: [
       [{ members: "x" }, "members"],
       [{ ringS: 0 }, "ringS"],
@@ -272,7 +186,7 @@ const CASES: ObjectCase[] = [
     setup: extFixture,
     inputs: (r) => ({ number: "700", name: "Support", agents: [r.ext1], maxWaitS: 120 }),
     update: (r) => ({ agents: [r.ext2], announcePosition: true, announceEveryS: 30, timeout: `voicemail:${r.ext2}` }),
-    drift: { body: { max_wait_s: 99 }, property: "maxWaitS", value: 99 },
+    drift: { body: { max_wait_s: 99 }, inputs: { maxWaitS: 99 } },
     bad: [
       [{ maxWaitS: 1.5 }, "maxWaitS"],
       [{ announcePosition: "no" }, "announcePosition"],
@@ -285,7 +199,7 @@ const CASES: ObjectCase[] = [
     setup: async () => ({}),
     inputs: () => ({ name: "Business hours", schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "09:00", to: "17:00" }] }),
     update: () => ({ schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "18:00" }, { days: ["sat"], from: "10:00", to: "14:00" }] }),
-    drift: { body: { name: "Changed" }, property: "name", value: "Changed" },
+    drift: { body: { name: "Changed" }, inputs: { name: "Changed" } },
     bad: [
       [{ schedule: undefined }, "schedule"],
       [{ schedule: [] }, "schedule"],
@@ -294,78 +208,94 @@ const CASES: ObjectCase[] = [
   },
 ];
 
-describe.each(CASES)("$type over gRPC", (c) => {
-  it("walks through its lifecycle and imports as <pbx>/<id>", async () => {
-    const pbx = await apiPbx();
-    const refs = await c.setup(pbx);
-    const inputs = (await plugin.check(c.type, "obj", { pbxId: pbx, ...c.inputs(refs) })).inputs;
+/** Ids of the right form that name nothing: Check refuses the bad inputs before any request. */
+const NO_REFS = { ext1: "ext_000000000001", ext2: "ext_000000000002", trunk: "trk_000000000001", trunk2: "trk_000000000002", number: "num_000000000001" };
 
-    await control.resetStats();
-    const preview = await plugin.create(c.type, "obj", inputs, true);
-    expect(preview.id).toBe("");
-    expect(preview.properties.createdAt).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
+/** A row for an object of a PBX: made in a fresh PBX, imported as <pbx>/<id>, unable to move to another PBX. */
+function objectRow(c: ObjectCase): LifecycleRow {
+  let refs: Obj = {};
+  const base = { pbxId: "pbx_000000000000", ...c.inputs(NO_REFS) };
+  return {
+    type: c.type,
+    create: async () => {
+      const pbx = await apiPbx();
+      refs = await c.setup(pbx);
+      return { pbxId: pbx, ...c.inputs(refs) };
+    },
+    unknownOutput: "createdAt",
+    update: () => c.update(refs),
+    replace: { pbxId: "pbx_000000000000" },
+    apiPath: (inputs, id) => `/vgate/pbx/${inputs.pbxId}/${c.path}/${id}`,
+    importId: (inputs, id) => `${inputs.pbxId}/${id}`,
+    drift: c.drift,
+    writeOnly: c.writeOnly,
+    bad: [...c.bad, [{ pbxId: "" }, "pbxId"] as [Obj, string]].map(([change, property]) => [Object.fromEntries(Object.entries({ ...base, ...change }).filter(([, v]) => v !== undefined)), property]),
+    nestedFailures: ["["],
+  };
+}
 
-    const created = await plugin.create(c.type, "obj", inputs);
-    expect(created.id).toMatch(/^[a-z]+_[0-9a-f]{12}$/);
-    expect(created.properties).toMatchObject({ pbxId: pbx });
-    for (const [k, v] of Object.entries(inputs)) expect(plain(created.properties[k]), k).toEqual(plain(v));
-    const read = await plugin.read(c.type, "obj", created.id, created.properties, inputs);
-    expect(read.id).toBe(created.id);
-    expect(read.properties).toEqual(created.properties);
-    expect(await plugin.diff(c.type, "obj", created.id, read.properties, inputs, inputs)).toMatchObject({ changes: false, replaces: [] });
+let flowRefs: { pbx: string; ext1: string; ext2: string } | undefined;
+const flowPath = (inputs: Obj) => `/vgate/pbx/${inputs.pbxId}/numbers/${inputs.numberId}`;
 
-    const next = (await plugin.check(c.type, "obj", { ...inputs, ...c.update(refs) })).inputs;
-    const diff = await plugin.diff(c.type, "obj", created.id, read.properties, next, inputs);
-    expect(diff).toMatchObject({ changes: true, replaces: [] });
-    expect(diff.diffs.sort()).toEqual(Object.keys(c.update(refs)).sort());
-    const updated = await plugin.update(c.type, "obj", created.id, read.properties, next, false, inputs);
-    for (const [k, v] of Object.entries(next)) expect(plain(updated[k]), k).toEqual(plain(v));
-    const reread = await plugin.read(c.type, "obj", created.id, updated, next);
-    expect(reread.properties).toEqual(updated);
+lifecycle(provider, [
+  {
+    type: PBX,
+    create: { name: "Office", template: "small-office", city: "lon", language: "en", settings: { record_calls: false } },
+    unknownOutput: "sipPasswords",
+    // The city moves the PBX in place.
+    update: { name: "Head office", city: "nyc", timezone: "America/Chicago", language: "zh", settings: { record_calls: true } },
+    replace: { template: "reception" },
+    apiPath: (_inputs, id) => `/vgate/pbx/${id}`,
+    drift: { body: { language: "zh" }, inputs: { language: "zh" } },
+    bad: [
+      [{ name: "" }, "name"],
+      [{}, "name"],
+      [{ name: "x", language: "fr" }, "language"],
+      [{ name: "x", template: "office" }, "template"],
+      [{ name: "x", timezone: "Mars/Olympus" }, "timezone"],
+      [{ name: "x", settings: "on" }, "settings"],
+      [{ name: "x", colour: "red" }, "colour"],
+    ],
+  },
+  ...CASES.map(objectRow),
+  {
+    type: FLOW,
+    create: async () => {
+      const pbx = await apiPbx();
+      flowRefs = { pbx, ext1: await apiObject(pbx, "extensions", {}), ext2: await apiObject(pbx, "extensions", {}) };
+      const numberId = await apiObject(pbx, "numbers", { e164: `+4930555${500 + ++seq}` });
+      return { pbxId: pbx, numberId, flow: { ring: [flowRefs.ext1, flowRefs.ext2], ring_s: 15, hours: [{ days: ["mon"], from: "09:00", to: "17:00" }], after_hours: `voicemail:${flowRefs.ext1}` } };
+    },
+    unknownOutput: "groupId",
+    update: () => ({ flow: { destination: `extension:${flowRefs!.ext2}` } }),
+    replace: { numberId: "num_000000000000" },
+    apiPath: (inputs) => `${flowPath(inputs)}/flow`,
+    exists: async (inputs) => (await control.get<Obj>(flowPath(inputs))).flow !== null,
+    importId: (inputs) => `${inputs.pbxId}/${inputs.numberId}`,
+    drift: { method: "PUT", body: { destination: "hangup" }, inputs: { flow: { destination: "hangup" } } },
+    bad: [
+      [{ pbxId: "pbx_000000000000", numberId: "num_000000000000", flow: {} }, "flow"],
+      [{ pbxId: "pbx_000000000000", flow: { destination: "hangup" } }, "numberId"],
+      [{ pbxId: "pbx_000000000000", numberId: "num_000000000000", flow: "ring everyone" }, "flow"],
+    ],
+    skip: { "drift delete": "the API has no DELETE of a flow; a PUT of an empty flow clears it, which a test below makes" },
+  },
+]);
 
-    // Objects cannot move between PBXs.
-    const other = await apiPbx();
-    expect((await plugin.diff(c.type, "obj", created.id, reread.properties, { ...next, pbxId: other }, next)).replaces).toEqual(["pbxId"]);
-
-    const imported = await plugin.read(c.type, "imp", `${pbx}/${created.id}`);
-    expect(imported.id).toBe(created.id);
-    expect(imported.inputs).toMatchObject({ pbxId: pbx });
-    const importCheck = await plugin.check(c.type, "imp", imported.inputs);
-    expect(importCheck.failures).toEqual([]);
-    expect((await plugin.diff(c.type, "imp", imported.id, imported.properties, importCheck.inputs, imported.inputs)).changes).toBe(false);
-    await expect(plugin.read(c.type, "imp", "no-slash-and-no-pbx")).rejects.toThrow(/must have the form <pbx>\/<id>/);
-
-    await plugin.delete(c.type, "obj", created.id, reread.properties);
-    expect((await plugin.read(c.type, "obj", created.id, reread.properties, next)).id).toBe("");
-    await plugin.delete(c.type, "obj", created.id, reread.properties);
+describe("objects of a PBX", () => {
+  it("refuse an import id that is not <pbx>/<id>, and a PBX id that is not one", async () => {
+    for (const c of CASES) await expect(plugin.read(c.type, "imp", "no-slash-and-no-pbx"), c.type).rejects.toThrow(/must have the form <pbx>\/<id>/);
+    await expect(plugin.read(PBX, "imp", "not a pbx id")).rejects.toThrow(/must be a PBX id/);
   });
 
-  it("sees drift made through the API on Read", async () => {
-    const pbx = await apiPbx();
-    const inputs = (await plugin.check(c.type, "drift", { pbxId: pbx, ...c.inputs(await c.setup(pbx)) })).inputs;
-    const created = await plugin.create(c.type, "drift", inputs);
-    await control.patch(`/vgate/pbx/${pbx}/${c.path}/${created.id}`, c.drift.body);
-    const refreshed = await later.read(c.type, "drift", created.id, created.properties, inputs);
-    expect(refreshed.properties[c.drift.property]).toEqual(c.drift.value);
-    expect(await plugin.diff(c.type, "drift", created.id, refreshed.properties, inputs, refreshed.inputs)).toMatchObject({ changes: true, diffs: [c.drift.property], replaces: [] });
-    await control.delete(`/vgate/pbx/${pbx}/${c.path}/${created.id}`);
-    expect((await later.read(c.type, "drift", created.id, refreshed.properties, inputs)).id).toBe("");
-    // A PBX deleted underneath takes its objects with it.
-    const again = await plugin.create(c.type, "drift", inputs);
-    await control.delete(`/vgate/pbx/${pbx}`);
-    expect((await later.read(c.type, "drift", again.id, again.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check, naming the property, before any request", async () => {
-    const base = { pbxId: "pbx_000000000000", ...c.inputs({ ext1: "ext_000000000001", ext2: "ext_000000000002", trunk: "trk_000000000001", trunk2: "trk_000000000002", number: "num_000000000001" }) };
-    await control.resetStats();
-    for (const [change, property] of [...c.bad, [{ pbxId: "" }, "pbxId"] as [Obj, string]]) {
-      const news = Object.fromEntries(Object.entries({ ...base, ...change }).filter(([, v]) => v !== undefined));
-      const { failures } = await plugin.check(c.type, "bad", news);
-      expect(failures.map((f) => f.property), JSON.stringify(change)).toContain(property);
+  it("are gone when their PBX is deleted underneath", async () => {
+    for (const c of CASES) {
+      const pbx = await apiPbx();
+      const inputs = (await plugin.check(c.type, "under", { pbxId: pbx, ...c.inputs(await c.setup(pbx)) })).inputs;
+      const created = await plugin.create(c.type, "under", inputs);
+      await control.delete(`/vgate/pbx/${pbx}`);
+      expect((await later.read(c.type, "under", created.id, created.properties, inputs)).id, c.type).toBe("");
     }
-    expect((await control.stats()).total).toBe(0);
   });
 });
 
@@ -432,60 +362,19 @@ describe("secrets of extensions and trunks", () => {
 });
 
 describe("nsp:vgate:NumberFlow over gRPC", () => {
-  it("sets, reads, changes, imports and clears a number's flow", async () => {
+  it("is gone when the flow is cleared through the API, and its delete leaves the number without one", async () => {
     const pbx = await apiPbx();
-    const ext1 = await apiObject(pbx, "extensions", {});
-    const ext2 = await apiObject(pbx, "extensions", {});
-    const numberId = await apiObject(pbx, "numbers", { e164: "+4930555500" });
-    const flow = { ring: [ext1, ext2], ring_s: 15, hours: [{ days: ["mon"], from: "09:00", to: "17:00" }], after_hours: `voicemail:${ext1}` };
-    const inputs = (await plugin.check(FLOW, "f", { pbxId: pbx, numberId, flow })).inputs;
-    await control.resetStats();
-    const preview = await plugin.create(FLOW, "f", inputs, true);
-    expect(preview.properties.groupId).toBe(UNKNOWN);
-    expect((await control.stats()).total).toBe(0);
-
+    const ext = await apiObject(pbx, "extensions", {});
+    const numberId = await apiObject(pbx, "numbers", { e164: "+4930555700" });
+    const inputs = (await plugin.check(FLOW, "f", { pbxId: pbx, numberId, flow: { destination: `extension:${ext}` } })).inputs;
     const created = await plugin.create(FLOW, "f", inputs);
     expect(created.id).toBe(numberId);
-    expect(created.properties).toMatchObject({ flow, groupId: expect.stringMatching(/^grp_/), timeconditionId: expect.stringMatching(/^tc_/) });
-    const read = await plugin.read(FLOW, "f", created.id, created.properties, inputs);
-    expect(read.properties).toEqual(created.properties);
-    expect((await plugin.diff(FLOW, "f", created.id, read.properties, inputs, inputs)).changes).toBe(false);
-
-    const next = { ...inputs, flow: { destination: `extension:${ext2}` } };
-    expect((await plugin.diff(FLOW, "f", created.id, read.properties, next, inputs)).diffs).toEqual(["flow"]);
-    const updated = await plugin.update(FLOW, "f", created.id, read.properties, next, false, inputs);
-    expect(updated).toMatchObject({ flow: { destination: `extension:${ext2}` }, groupId: null, timeconditionId: null });
-    const replace = await plugin.diff(FLOW, "f", created.id, updated, { ...next, numberId: "num_000000000000" }, next);
-    expect(replace.replaces).toEqual(["numberId"]);
-
-    const imported = await plugin.read(FLOW, "imp", `${pbx}/${numberId}`);
-    expect(imported.inputs).toEqual({ pbxId: pbx, numberId, flow: { destination: `extension:${ext2}` } });
-    const importCheck = await plugin.check(FLOW, "imp", imported.inputs);
-    expect((await plugin.diff(FLOW, "imp", imported.id, imported.properties, importCheck.inputs, imported.inputs)).changes).toBe(false);
-
-    // Drift: a flow changed or cleared through the API.
-    await control.api("PUT", `/vgate/pbx/${pbx}/numbers/${numberId}/flow`, { destination: "hangup" });
-    const drifted = await plugin.read(FLOW, "f", created.id, updated, next);
-    expect(drifted.properties.flow).toEqual({ destination: "hangup" });
-    expect((await plugin.diff(FLOW, "f", created.id, drifted.properties, next, drifted.inputs)).diffs).toEqual(["flow"]);
     await control.api("PUT", `/vgate/pbx/${pbx}/numbers/${numberId}/flow`, {});
-    expect((await plugin.read(FLOW, "f", created.id, drifted.properties, next)).id).toBe("");
+    expect((await later.read(FLOW, "f", created.id, created.properties, inputs)).id).toBe("");
 
-    const again = await plugin.create(FLOW, "f", next);
+    const again = await plugin.create(FLOW, "f", inputs);
     await plugin.delete(FLOW, "f", again.id, again.properties);
-    expect((await control.get<Obj>(`/vgate/pbx/${pbx}/numbers/${numberId}`)).flow).toBeNull();
-    expect((await plugin.read(FLOW, "f", again.id, again.properties, next)).id).toBe("");
-  });
-
-  it("rejects bad input in Check before any request", async () => {
-    await control.resetStats();
-    const cases: [Obj, string][] = [
-      [{ pbxId: "pbx_000000000000", numberId: "num_000000000000", flow: {} }, "flow"],
-      [{ pbxId: "pbx_000000000000", flow: { destination: "hangup" } }, "numberId"],
-      [{ pbxId: "pbx_000000000000", numberId: "num_000000000000", flow: "ring everyone" }, "flow"],
-    ];
-    for (const [news, property] of cases) expect((await plugin.check(FLOW, "bad", news)).failures.map((f) => f.property)).toContain(property);
-    expect((await control.stats()).total).toBe(0);
+    expect(await control.get<Obj>(`/vgate/pbx/${pbx}/numbers/${numberId}`)).toMatchObject({ id: numberId, flow: null });
   });
 });
 
@@ -528,17 +417,12 @@ describe("a refresh of many objects of one PBX", () => {
       const inputs = (await plugin.check(EXTENSION, `e${i}`, { pbxId: pbx, name: `Desk ${i}` })).inputs;
       exts.push({ inputs, ...(await plugin.create(EXTENSION, `e${i}`, inputs)) });
     }
-    const refresh = await startPlugin();
-    try {
-      await refresh.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl });
-      await control.resetStats();
-      const read = await Promise.all(exts.map((e, i) => refresh.read(EXTENSION, `e${i}`, e.id, e.properties, e.inputs)));
-      expect(read.map((r) => r.properties.name)).toEqual(exts.map((_, i) => `Desk ${i}`));
-      expect(read.every((r, i) => plain(r.properties.sipPassword) === plain(exts[i]!.properties.sipPassword))).toBe(true);
-      expect((await control.stats()).byRoute).toEqual({ "GET /vgate/pbx/{pbx}/extensions": 1 });
-    } finally {
-      await refresh.stop();
-    }
+    const refresh = await anotherPlugin();
+    await control.resetStats();
+    const read = await Promise.all(exts.map((e, i) => refresh.read(EXTENSION, `e${i}`, e.id, e.properties, e.inputs)));
+    expect(read.map((r) => r.properties.name)).toEqual(exts.map((_, i) => `Desk ${i}`));
+    expect(read.every((r, i) => plain(r.properties.sipPassword) === plain(exts[i]!.properties.sipPassword))).toBe(true);
+    expect((await control.stats()).byRoute).toEqual({ "GET /vgate/pbx/{pbx}/extensions": 1 });
   });
 });
 

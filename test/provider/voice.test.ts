@@ -54,21 +54,6 @@ describe("nsp:voice:Number", () => {
 
 });
 
-lifecycle(provider, [
-  {
-    type: NUMBER,
-    create: { label: "drift" },
-    update: { label: "walked" },
-    apiPath: (_inputs, id) => `/voice/numbers/${encodeURIComponent(id)}`,
-    drift: { body: { label: "edited" }, inputs: { label: "edited" } },
-    bad: [
-      [{ label: "x".repeat(101) }, "label"],
-      [{ sipIn: "yes" }, "sipIn"],
-      [{ dest: "" }, "dest"],
-      [{ noanswer: "x".repeat(201) }, "noanswer"],
-    ],
-  },
-]);
 
 describe("nsp:voice:NumberEndpoint", () => {
   it("rings an extension, replaces (deleting first when the extension stays), imports, and removes it", async () => {
@@ -102,24 +87,13 @@ describe("nsp:voice:NumberEndpoint", () => {
     expect((await plugin.read(ENDPOINT, "e", created.id, read.properties, inputs)).id).toBe("");
   });
 
-  it("sees an endpoint removed through the API, and with its number", async () => {
+  it("is gone with its number", async () => {
     const { pbx, exts } = await pbxWithExtensions(1);
     const n = (await control.post<Obj>("/voice/numbers", {})).number as string;
     const inputs = await checked(ENDPOINT, { number: n, pbxId: pbx, ext: exts[0] });
     const created = await plugin.create(ENDPOINT, "e", inputs);
-    await control.delete(`/voice/numbers/${encodeURIComponent(n)}/endpoints/${pbx}/${exts[0]}`);
-    expect((await plugin.read(ENDPOINT, "e", created.id, created.properties, inputs)).id).toBe("");
-    await plugin.create(ENDPOINT, "e", inputs);
     await control.delete(`/voice/numbers/${encodeURIComponent(n)}`);
     expect((await plugin.read(ENDPOINT, "e", created.id, created.properties, inputs)).id).toBe("");
-  });
-
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(ENDPOINT, [
-      [{ number: "0301234", pbxId: "pbx_1", ext: "ext_1" }, "number"],
-      [{ number: "+31205550001", pbxId: "a/b", ext: "ext_1" }, "pbxId"],
-      [{ number: "+31205550001", pbxId: "pbx_1" }, "ext"],
-    ]);
   });
 });
 
@@ -161,18 +135,51 @@ describe("nsp:meet:Settings", () => {
     expect((await control.get<Obj>("/meet/settings")).chat).toBe(false);
   });
 
-  it("sees settings changed through the API", async () => {
-    const inputs = await checked(SETTINGS, { muteOnEntry: true });
-    const created = await plugin.create(SETTINGS, "s", inputs);
-    await control.patch("/meet/settings", { mute_on_entry: false, reactions: false });
-    const read = await plugin.read(SETTINGS, "s", created.id, created.properties, inputs);
-    // Only what the program manages comes back as an input.
-    expect(read.inputs).toEqual({ muteOnEntry: false });
-    expect(await plugin.diff(SETTINGS, "s", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["muteOnEntry"] });
-  });
 
-  it("rejects bad input in Check", async () => {
-    await expectCheckFailures(SETTINGS, [
+});
+
+// After the walks: the meet settings row changes what the settings walk leaves.
+lifecycle(provider, [
+  {
+    type: NUMBER,
+    create: { label: "drift" },
+    update: { label: "walked" },
+    skip: { replace: "every input changes in place" },
+    apiPath: (_inputs, id) => `/voice/numbers/${encodeURIComponent(id)}`,
+    drift: { body: { label: "edited" }, inputs: { label: "edited" } },
+    bad: [
+      [{ label: "x".repeat(101) }, "label"],
+      [{ sipIn: "yes" }, "sipIn"],
+      [{ dest: "" }, "dest"],
+      [{ noanswer: "x".repeat(201) }, "noanswer"],
+    ],
+  },
+  {
+    type: ENDPOINT,
+    create: async () => {
+      const { pbx, exts } = await pbxWithExtensions(1);
+      return { number: (await control.post<Obj>("/voice/numbers", {})).number, pbxId: pbx, ext: exts[0] };
+    },
+    unknownOutput: "numberLabel",
+    replace: { ext: "ext_other" },
+    apiPath: (inputs) => `/voice/numbers/${encodeURIComponent(inputs.number)}/endpoints/${inputs.pbxId}/${inputs.ext}`,
+    exists: async (inputs) => ((await control.get<Obj>(`/voice/numbers/${encodeURIComponent(inputs.number)}`)).endpoints as Obj[]).some((e) => e.pbx_id === inputs.pbxId && e.ext === inputs.ext),
+    bad: [
+      [{ number: "0301234", pbxId: "pbx_1", ext: "ext_1" }, "number"],
+      [{ number: "+31205550001", pbxId: "a/b", ext: "ext_1" }, "pbxId"],
+      [{ number: "+31205550001", pbxId: "pbx_1" }, "ext"],
+    ],
+    skip: { update: "every input replaces an endpoint", "drift edit": "the API has no edit of an endpoint" },
+  },
+  {
+    type: SETTINGS,
+    create: { waitingRoom: true, sharePolicy: "host_only", city: "AMS", retention: { days: 14 }, muteOnEntry: true },
+    unknownOutput: "cities",
+    update: { chat: true, retention: { days: 60 } },
+    apiPath: () => "/meet/settings",
+    importId: () => "meet-settings",
+    drift: { body: { mute_on_entry: false, reactions: false }, inputs: { muteOnEntry: false } },
+    bad: [
       [{ sharePolicy: "all" }, "sharePolicy"],
       [{ recordPolicy: "always" }, "recordPolicy"],
       [{ phoneLang: "de" }, "phoneLang"],
@@ -180,6 +187,11 @@ describe("nsp:meet:Settings", () => {
       [{ retention: { days: 0 } }, "retention.days"],
       [{ waitingRoom: false, waitingRoomAll: true }, "waitingRoomAll"],
       [{ chat: "on" }, "chat"],
-    ]);
-  });
-});
+    ],
+    skip: {
+      replace: "every setting changes in place",
+      delete: "the API cannot delete the settings: the delete leaves them (checked below)",
+      "drift delete": "the API cannot delete the settings",
+    },
+  },
+]);

@@ -96,6 +96,7 @@ lifecycle(provider, [
     create: { url: "https://drift.example.com/" },
     unknownOutput: "secret",
     update: { enabled: false, note: "ops" },
+    skip: { replace: "every input changes in place" },
     apiPath: (_inputs, id) => `/webhooks/${id}`,
     drift: { body: { enabled: false, url: "https://elsewhere.example.com/" }, inputs: { enabled: false, url: "https://elsewhere.example.com/" } },
     bad: [
