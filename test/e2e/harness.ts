@@ -25,10 +25,13 @@ export interface EmulatorProcess {
 /**
  * Starts `nsp-emulator` as its own process and reads the one JSON line it prints when ready.
  * `executable` is this repository's bundle unless given (e.g. the bin of an installed @nsp/emulator).
+ * Its request limit is off unless `args` name one (the last --rate-limit wins): the plugins of
+ * several pulumi commands and the test's own API calls would otherwise share one token's budget,
+ * and a fast machine would spend it.
  */
 export async function startEmulatorProcess(args: string[] = [], executable?: string): Promise<EmulatorProcess> {
   const [command, ...first] = executable ? [executable] : [process.execPath, join(ROOT, "dist/emulator.js")];
-  const child = spawn(command!, [...first, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(command!, [...first, "--rate-limit", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const ready = await new Promise<{ baseUrl: string; accounts: Record<string, string> }>((resolve, reject) => {

@@ -49,8 +49,9 @@ export interface Harness {
   origin: string;
 }
 
+/** An emulator without a request limit unless `rateLimitPerMinute` is given (a test about the limit). */
 export async function startHarness(options: BuildOptions = {}): Promise<Harness> {
-  const emu = await startEmulator(options);
+  const emu = await startEmulator({ rateLimitPerMinute: 0, ...options });
   const origin = emu.baseUrl.replace(/\/api\/v1$/, "");
   const ctl = makeApi(origin, "");
   return {

@@ -3,25 +3,48 @@
 
 type Obj = Record<string, unknown>;
 
+export interface EmulatorControlOptions {
+  /** How many times a request refused with 429 is sent again, each after the Retry-After it names. */
+  rateLimitRetries?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
 export class EmulatorControl {
   readonly root: string;
+  private readonly rateLimitRetries: number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
     readonly baseUrl: string,
     readonly token: string,
+    options: EmulatorControlOptions = {},
   ) {
     this.root = baseUrl.replace(/\/api\/v1\/?$/, "");
+    this.rateLimitRetries = options.rateLimitRetries ?? 3;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
+  /**
+   * One API request, as a user's script sends it: a 429 with a Retry-After is waited out and sent
+   * again (a few times at most; the API refused it before doing anything, so a POST is safe to
+   * repeat), any other failure throws with the status and the API's answer.
+   */
   async api<T = Obj>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      const retryAfterS = Number(res.headers.get("retry-after") ?? NaN);
+      if (res.status === 429 && Number.isFinite(retryAfterS) && retryAfterS >= 0 && attempt < this.rateLimitRetries) {
+        await this.sleep(retryAfterS * 1000);
+        continue;
+      }
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return (text ? JSON.parse(text) : undefined) as T;
+    }
   }
 
   get<T = Obj>(path: string) {

@@ -9,7 +9,11 @@ import { providerChecks } from "./provider-checks";
 type Obj = Record<string, unknown>;
 
 export interface ProviderOptions {
-  /** Options of the emulator (accounts, rate limit, ...). */
+  /**
+   * Options of the emulator (accounts, ...). Its request limit is off unless the file names one
+   * (`rateLimitPerMinute`): a file whose tests are not about pacing must not share one token's
+   * budget between its plugins, its own API calls and its tests, or a fast machine turns it red.
+   */
   emulator?: Parameters<typeof startEmulator>[0];
   /** Configuration beyond apiToken and baseUrl (e.g. maxRetries, batchReads). */
   config?: Obj;
@@ -50,7 +54,7 @@ export function useProvider(options: ProviderOptions = {}) {
   const others: PluginHandle[] = [];
 
   beforeAll(async () => {
-    started.emulator = await startEmulator(options.emulator);
+    started.emulator = await startEmulator({ rateLimitPerMinute: 0, ...options.emulator });
     emulator.set(started.emulator);
     control.set(new EmulatorControl(started.emulator.baseUrl, started.emulator.token));
     if (options.plugin === false) return;
