@@ -74,6 +74,7 @@ describe("credentials minted for a managed customer", () => {
     p = await startHarness({
       accounts: [{ name: "msp", token: PARTNER }, { name: "msp", token: PARTNER_READ, scope: "read" }],
       partnerTokenTtlSeconds: 60,
+      rateLimitPerMinute: 300,
       now: () => clock,
     });
     partner = p.api;

@@ -4,6 +4,9 @@ import { makeApi, startHarness } from "./helpers";
 
 const A = "svc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const B = "svc_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+// The buckets refill only when a test moves this clock, so no request is answered by a refill
+// that a slow machine's pauses happened to earn.
+const frozen = () => 1_700_000_000_000;
 
 describe("rate limit", () => {
   const closers: Array<() => Promise<void>> = [];
@@ -12,7 +15,7 @@ describe("rate limit", () => {
   });
 
   it("counts down in the headers and answers the 6th request of 5/min with 429 and Retry-After", async () => {
-    const h = await startHarness({ rateLimitPerMinute: 5, accounts: [{ name: "a", token: A }, { name: "b", token: B }] });
+    const h = await startHarness({ rateLimitPerMinute: 5, now: frozen, accounts: [{ name: "a", token: A }, { name: "b", token: B }] });
     closers.push(() => h.emu.close());
     const remaining: string[] = [];
     for (let i = 0; i < 5; i++) {
@@ -44,7 +47,7 @@ describe("rate limit", () => {
   });
 
   it("throttles requests without a valid token by client address", async () => {
-    const h = await startHarness({ rateLimitPerMinute: 3 });
+    const h = await startHarness({ rateLimitPerMinute: 3, now: frozen });
     closers.push(() => h.emu.close());
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await h.api("GET", "/me", undefined, { token: null })).status);

@@ -3,7 +3,7 @@ import { type Harness, createZone, startHarness } from "./helpers";
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ rateLimitPerMinute: 4 });
+  h = await startHarness({ rateLimitPerMinute: 4, now: () => 1_700_000_000_000 }); // a frozen clock: the bucket never refills mid-test
 });
 afterAll(() => h.emu.close());
 

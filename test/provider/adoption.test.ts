@@ -6,7 +6,7 @@ import { beforeAll, expect, it } from "vitest";
 import type { PluginHandle } from "../helpers/plugin";
 import { useProvider } from "../helpers/use-provider";
 
-const { control, anotherPlugin } = useProvider({ emulator: { rateLimitPerMinute: 0 }, plugin: false });
+const { control, anotherPlugin } = useProvider({ plugin: false });
 let serviceId: string;
 
 beforeAll(async () => {

@@ -21,7 +21,7 @@ const MODES = [[], ["bare-lists"], ["status-422"], ["reset-epoch"], ["epoch-time
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Each mode below works in an account of its own, with plugins of its own.
-const { emulator, anotherPlugin } = useProvider({ emulator: { accounts: [{ name: "root" }] }, plugin: false });
+const { emulator, anotherPlugin } = useProvider({ emulator: { accounts: [{ name: "root" }], rateLimitPerMinute: 300 }, plugin: false });
 let plugin: PluginHandle;
 let refresher: PluginHandle;
 let control: EmulatorControl;

@@ -10,7 +10,7 @@ const VM = "nsp:compute:VmPower";
 type Obj = Record<string, any>;
 
 const token = `svc_${"c0de".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "compute", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "compute", token }] } });
 const { emulator, control, plugin, checked } = provider;
 let vms: Obj[];
 

@@ -62,7 +62,6 @@ describe("nsp-discover", () => {
     const stats = await control.stats();
     expect(stats.mutating).toBe(0);
     expect(stats.total).toBeLessThanOrEqual(60);
-    expect(stats.rateLimited).toBe(0);
     expect(run.stderr).toMatch(/objects to import/);
     const file = JSON.parse(run.stdout) as ImportFile;
     expect(file.nameTable).toEqual({});

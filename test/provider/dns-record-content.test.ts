@@ -9,7 +9,7 @@ const RECORD = "nsp:dns:Record";
 const ZR = "nsp:dns:ZoneRecords";
 
 const token = `svc_${"ef56".repeat(8)}`;
-const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 }, config: { requestsPerMinute: 0 } });
+const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "demo", token }] }, config: { requestsPerMinute: 0 } });
 let serviceId: number;
 let zoneId: string;
 beforeAll(async () => {

@@ -22,7 +22,7 @@ interface ApiRecord extends Rec {
 }
 
 const token = `svc_${"cd34".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "demo", token }], rateLimitPerMinute: 0 }, config: { requestsPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "demo", token }] }, config: { requestsPerMinute: 0 } });
 const { control, plugin, checked } = provider;
 let serviceId: number;
 

@@ -28,7 +28,7 @@ type Obj = Record<string, any>;
 // These tests change objects through the API between Reads of one plugin process; batched
 // reads (one list per parent and command) are tested on their own below.
 const provider = useProvider({
-  emulator: { accounts: [{ name: ACCOUNT, token: `svc_${"ab12".repeat(8)}` }], rateLimitPerMinute: 0 },
+  emulator: { accounts: [{ name: ACCOUNT, token: `svc_${"ab12".repeat(8)}` }] },
   config: { batchReads: false },
 });
 const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;

@@ -30,7 +30,7 @@ interface Family {
 // Few retries: the fault rows below wait out the client's backoff on every failed request.
 const RETRIES = { maxRetries: 1 };
 const { control, plugin: unbatched, anotherPlugin, checked } = useProvider({
-  emulator: { accounts: [{ name: "gone", token: `svc_${"9a7e".repeat(8)}` }], rateLimitPerMinute: 0 },
+  emulator: { accounts: [{ name: "gone", token: `svc_${"9a7e".repeat(8)}` }] },
   config: { ...RETRIES, batchReads: false },
 });
 let batched: PluginHandle;

@@ -11,7 +11,7 @@ const ROA = "nsp:rpki:Roa";
 const NS = "http://www.hactrn.net/uris/rpki/rpki-setup/";
 
 const token = `svc_${"cd34".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "rpki", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "rpki", token }] } });
 const { control, plugin } = provider;
 
 beforeAll(async () => {

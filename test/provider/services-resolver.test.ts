@@ -12,7 +12,7 @@ const DDNS = "nsp:services:ClientDdnsToken";
 type Obj = Record<string, any>;
 
 const token = `svc_${"7e6f".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "homelab", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "homelab", token }] } });
 const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 let resolver: string;
 let authDns: string;

@@ -19,7 +19,7 @@ const enc = encodeURIComponent;
 type Obj = Record<string, any>;
 
 const token = `svc_${"5d5d".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "texter", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "texter", token }] } });
 const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */

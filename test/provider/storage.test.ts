@@ -10,7 +10,7 @@ const MEMBER = "nsp:ix:Member";
 type Obj = Record<string, any>;
 
 const token = `svc_${"5f0a".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "storage", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "storage", token }] } });
 const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 const base = { endpoint: "https://s3.example.net", bucket: "recordings", accessKey: "AKIA1" };

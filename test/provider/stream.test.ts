@@ -10,7 +10,7 @@ const PROGRAMME = "nsp:stream:Programme";
 type Obj = Record<string, any>;
 
 const token = `svc_${"5ea3".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "streamer", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "streamer", token }] } });
 const { control, plugin, checked, importClean } = provider;
 
 const DEFAULTS = {

@@ -10,7 +10,7 @@ const RTC = "nsp:rtc:Room";
 type Obj = Record<string, any>;
 
 const token = `svc_${"7a1c".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "rooms", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "rooms", token }] } });
 const { control, plugin, checked, previewSendsNothing, importClean } = provider;
 
 describe("nsp:talk:Room", () => {

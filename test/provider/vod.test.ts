@@ -12,7 +12,7 @@ const HOOK = "nsp:vod:Webhook";
 type Obj = Record<string, any>;
 
 const token = `svc_${"70d5".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "vod", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "vod", token }] } });
 const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 describe("nsp:vod:Asset", () => {

@@ -10,7 +10,7 @@ const SETTINGS = "nsp:meet:Settings";
 type Obj = Record<string, any>;
 
 const token = `svc_${"70ce".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "voice", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "voice", token }] } });
 const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 async function pbxWithExtensions(n: number): Promise<{ pbx: string; exts: string[] }> {

@@ -9,7 +9,7 @@ const WEBHOOK = "nsp:index:Webhook";
 type Obj = Record<string, any>;
 
 const token = `svc_${"9c8d".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "hooker", token }], rateLimitPerMinute: 0 } });
+const provider = useProvider({ emulator: { accounts: [{ name: "hooker", token }] } });
 const { control, plugin, checked, previewSendsNothing } = provider;
 
 async function clear(): Promise<void> {
