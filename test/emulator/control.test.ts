@@ -7,7 +7,7 @@ let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let api: EmulatorControl;
 
 beforeAll(async () => {
-  emulator = await startEmulator();
+  emulator = await startEmulator({ rateLimitPerMinute: 0 });
   api = new EmulatorControl(emulator.baseUrl, emulator.token);
 });
 afterAll(() => emulator.close());

@@ -132,7 +132,7 @@ describe("dynamic adapter: a create that fails half-way (in-process emulator on 
   let control: EmulatorControl;
 
   beforeAll(async () => {
-    emulator = await startEmulator();
+    emulator = await startEmulator({ rateLimitPerMinute: 0 });
     control = new EmulatorControl(emulator.baseUrl, emulator.token);
   });
   afterAll(async () => {
