@@ -70,6 +70,8 @@ export interface EmulatorApp {
   addAccount(spec: AccountSpec): AccountCredentials;
   /** The "daily" delegation re-check of active zones; returns how many were checked. */
   recheckDelegations(): number;
+  /** Drops every request a `timeout` fault holds now, as its timer would later; returns how many. */
+  releaseHeld(): number;
   /** Cancels pending fault timers (held requests, latency); server.close() calls it. */
   shutdown(): void;
 }
@@ -88,6 +90,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const env: Env = { store, publicDns, now };
   const timers = new Set<NodeJS.Timeout>();
+  const held = new Set<IncomingMessage>();
   const alternatives = new AlternativeSet(options.alternatives);
   setPartnerTokenTtl(store, options.partnerTokenTtlSeconds ?? DEFAULT_PARTNER_TOKEN_TTL_SECONDS);
 
@@ -216,7 +219,9 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     }
     if (fault?.kind === "timeout") {
       const t = later(fault.timeoutMs, () => req.socket.destroy());
+      held.add(req);
       req.socket.once("close", () => {
+        held.delete(req);
         clearTimeout(t);
         timers.delete(t);
       });
@@ -280,6 +285,11 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     resetStats: () => counters.reset(),
     addAccount,
     recheckDelegations: () => recheckActiveZones(store, publicDns),
+    releaseHeld: () => {
+      const n = held.size;
+      for (const req of held) req.socket.destroy();
+      return n;
+    },
     shutdown: () => {
       for (const t of timers) clearTimeout(t);
       timers.clear();

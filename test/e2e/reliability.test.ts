@@ -194,16 +194,27 @@ describe("with the real pulumi CLI", () => {
   it("stops cleanly on Ctrl-C in the middle of the creates, and the next up converges with nothing lost or doubled", async () => {
     const contents = Array.from({ length: 40 }, (_, i) => `172.16.0.${i + 1}`);
     const { stack, api } = await newStack(HEADER + zoneWithRecords("z", "cancel.example", contents));
-    // The emulator answers the first PASSED record creates and holds every later one (dropping it
-    // unwritten after a second, and every retry of it too): whenever the interrupt lands, exactly
-    // PASSED records exist, and the rest are still to make.
+    // The emulator answers the first PASSED record creates and holds every later one unwritten
+    // until the test lets it go: whenever the interrupt lands, exactly PASSED records exist and
+    // the rest are still to make.
     const PASSED = 12;
     await api.resetStats();
-    await api.setFaults({ rate: 1, kinds: ["timeout"], timeoutMs: 1000, methods: ["POST"], path: "/records$", after: PASSED });
+    await api.setFaults({ rate: 1, kinds: ["timeout"], timeoutMs: 3_600_000, methods: ["POST"], path: "/records$", after: PASSED });
     const run = stack.start(["up", "--yes", "--skip-preview", "--parallel", "4"]);
+    let output = "";
+    for (const stream of [run.child.stdout!, run.child.stderr!]) stream.on("data", (d: Buffer) => (output += d.toString()));
+    let exited = false;
+    const done = run.done.finally(() => (exited = true));
     await until(async () => ((await api.stats()).faults.timeout ?? 0) > 0);
     run.child.kill("SIGINT");
-    const interrupted = await run.done;
+    await until(() => /cancel/i.test(output));
+    // Interrupt seen: the held creates are dropped (the plugin finds them absent and, cancelled,
+    // makes no other attempt; one it does make is held and dropped again), as a dead server's would.
+    await until(async () => {
+      await fetch(`${api.root}/_emulator/faults/release`, { method: "POST" });
+      return exited;
+    });
+    const interrupted = await done;
     await api.clearFaults();
     expect(interrupted.code).not.toBe(0);
     expect(interrupted.stdout + interrupted.stderr).toMatch(/cancel/i);

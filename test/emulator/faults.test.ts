@@ -84,6 +84,25 @@ describe("fault injection", () => {
     expect(err).toBeInstanceOf(TypeError); // fetch's "the other side closed", not an abort
   });
 
+  it("release drops every held request at once, writing nothing", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["timeout"], timeoutMs: 3_600_000, count: 2 });
+    const arrived = new Promise<void>((resolve) => {
+      let n = 0;
+      const onRequest = () => {
+        if (++n < 2) return;
+        h.emu.server.off("request", onRequest);
+        resolve();
+      };
+      h.emu.server.on("request", onRequest);
+    });
+    const held = ["held-1.example", "held-2.example"].map((name) => h.api("POST", "/dns/zones", { service_id: sid, name }).then(() => "answered", (e: Error) => e));
+    await arrived;
+    expect((await h.control("POST", "/_emulator/faults/release")).body).toEqual({ released: 2 });
+    for (const outcome of await Promise.all(held)) expect(outcome).toBeInstanceOf(TypeError);
+    expect(await zoneNames()).not.toContain("held-1.example");
+    expect((await h.control("POST", "/_emulator/faults/release")).body).toEqual({ released: 0 });
+  });
+
   it("latency delays, then answers normally", async () => {
     h.emu.app.faults.set({ rate: 1, kinds: ["latency"], latencyMs: 200, count: 1 });
     const t0 = Date.now();
