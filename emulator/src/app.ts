@@ -70,7 +70,7 @@ export interface EmulatorApp {
   addAccount(spec: AccountSpec): AccountCredentials;
   /** The "daily" delegation re-check of active zones; returns how many were checked. */
   recheckDelegations(): number;
-  /** Drops every request a `timeout` fault holds now, as its timer would later; returns how many. */
+  /** Ends every fault's hold now, as its timer would later: a `timeout` drops its request, a `latency` handles it. Returns how many. */
   releaseHeld(): number;
   /** Cancels pending fault timers (held requests, latency); server.close() calls it. */
   shutdown(): void;
@@ -117,7 +117,19 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     timers.add(t);
     return t;
   };
-  const sleep = (ms: number) => new Promise<void>((resolve) => later(ms, resolve));
+  /** Latency waits still running; releasing one ends it now. */
+  const delayed = new Set<() => void>();
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        delayed.delete(go);
+        clearTimeout(t);
+        timers.delete(t);
+        resolve();
+      };
+      const t = later(ms, go);
+      delayed.add(go);
+    });
 
   function authenticate(req: IncomingMessage): TokenRecord | null {
     const h = req.headers.authorization;
@@ -251,7 +263,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       reply(errorOutcome(new ApiError("upstream_error", "upstream failure (injected fault)", { status: fault.status })));
       return;
     }
-    if (fault?.kind === "latency") await sleep(fault.latencyMs);
+    if (fault?.kind === "latency") await delay(fault.latencyMs);
 
     if (rel === null) {
       reply(errorOutcome(notFound("path")));
@@ -286,8 +298,9 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     addAccount,
     recheckDelegations: () => recheckActiveZones(store, publicDns),
     releaseHeld: () => {
-      const n = held.size;
+      const n = held.size + delayed.size;
       for (const req of held) req.socket.destroy();
+      for (const go of delayed) go();
       return n;
     },
     shutdown: () => {

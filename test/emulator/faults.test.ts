@@ -1,5 +1,7 @@
+import { once } from "node:events";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FaultInjector } from "../../emulator/src/faults";
+import { until } from "../helpers/until";
 import { type Harness, authDnsServiceId, startHarness } from "./helpers";
 
 let h: Harness;
@@ -101,6 +103,15 @@ describe("fault injection", () => {
     for (const outcome of await Promise.all(held)) expect(outcome).toBeInstanceOf(TypeError);
     expect(await zoneNames()).not.toContain("held-1.example");
     expect((await h.control("POST", "/_emulator/faults/release")).body).toEqual({ released: 0 });
+  });
+
+  it("release ends a latency wait at once, and the request is handled", async () => {
+    h.emu.app.faults.set({ rate: 1, kinds: ["latency"], latencyMs: 600_000, count: 1 });
+    const slow = h.api("POST", "/dns/zones", { service_id: sid, name: "delayed.example" });
+    // The wait starts once the body is read, so the release is repeated until it meets it.
+    await until(async () => (await h.control("POST", "/_emulator/faults/release")).body.released === 1);
+    expect((await slow).status).toBe(201);
+    expect(await zoneNames()).toContain("delayed.example");
   });
 
   it("latency delays, then answers normally", async () => {
