@@ -70,6 +70,8 @@ export interface EmulatorApp {
   addAccount(spec: AccountSpec): AccountCredentials;
   /** The "daily" delegation re-check of active zones; returns how many were checked. */
   recheckDelegations(): number;
+  /** Ends every fault's hold now, as its timer would later: a `timeout` drops its request, a `latency` handles it. Returns how many. */
+  releaseHeld(): number;
   /** Cancels pending fault timers (held requests, latency); server.close() calls it. */
   shutdown(): void;
 }
@@ -88,6 +90,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const env: Env = { store, publicDns, now };
   const timers = new Set<NodeJS.Timeout>();
+  const held = new Set<IncomingMessage>();
   const alternatives = new AlternativeSet(options.alternatives);
   setPartnerTokenTtl(store, options.partnerTokenTtlSeconds ?? DEFAULT_PARTNER_TOKEN_TTL_SECONDS);
 
@@ -114,7 +117,19 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     timers.add(t);
     return t;
   };
-  const sleep = (ms: number) => new Promise<void>((resolve) => later(ms, resolve));
+  /** Latency waits still running; releasing one ends it now. */
+  const delayed = new Set<() => void>();
+  const delay = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        delayed.delete(go);
+        clearTimeout(t);
+        timers.delete(t);
+        resolve();
+      };
+      const t = later(ms, go);
+      delayed.add(go);
+    });
 
   function authenticate(req: IncomingMessage): TokenRecord | null {
     const h = req.headers.authorization;
@@ -216,7 +231,9 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     }
     if (fault?.kind === "timeout") {
       const t = later(fault.timeoutMs, () => req.socket.destroy());
+      held.add(req);
       req.socket.once("close", () => {
+        held.delete(req);
         clearTimeout(t);
         timers.delete(t);
       });
@@ -246,7 +263,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       reply(errorOutcome(new ApiError("upstream_error", "upstream failure (injected fault)", { status: fault.status })));
       return;
     }
-    if (fault?.kind === "latency") await sleep(fault.latencyMs);
+    if (fault?.kind === "latency") await delay(fault.latencyMs);
 
     if (rel === null) {
       reply(errorOutcome(notFound("path")));
@@ -280,6 +297,12 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     resetStats: () => counters.reset(),
     addAccount,
     recheckDelegations: () => recheckActiveZones(store, publicDns),
+    releaseHeld: () => {
+      const n = held.size + delayed.size;
+      for (const req of held) req.socket.destroy();
+      for (const go of delayed) go();
+      return n;
+    },
     shutdown: () => {
       for (const t of timers) clearTimeout(t);
       timers.clear();

@@ -51,6 +51,9 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
       return ok();
     },
   },
+  "/_emulator/faults/release": {
+    POST: (app) => ok({ released: app.releaseHeld() }),
+  },
   "/_emulator/public-dns": {
     GET: (app) => ok({ data: app.publicDns.list() }),
     PUT: (app, body) => ok(app.publicDns.set(parseOrThrow(publicDnsBody, body(), "body"))),

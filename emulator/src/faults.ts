@@ -25,6 +25,7 @@ export const faultConfigSchema = z.strictObject({
     )
     .optional(),
   count: z.int().min(0).optional(),
+  after: z.int().min(0).optional(),
   latencyMs: z.int().min(0).max(600_000).optional(),
   timeoutMs: z.int().min(0).max(3_600_000).optional(),
   status: z.int().min(500).max(599).optional(),
@@ -49,6 +50,7 @@ interface Active {
   path: RegExp | null;
   random: () => number;
   injected: number;
+  passed: number;
 }
 
 export class FaultInjector {
@@ -63,6 +65,7 @@ export class FaultInjector {
       path: c.path !== undefined ? new RegExp(c.path) : null,
       random: c.seed !== undefined ? seededRandom(c.seed) : Math.random,
       injected: 0,
+      passed: 0,
     };
   }
 
@@ -87,6 +90,11 @@ export class FaultInjector {
     const c = a.config;
     if (a.methods && !a.methods.has(method)) return null;
     if (a.path && !a.path.test(path)) return null;
+    // Lets a test hold everything past a known point: the first `after` eligible requests pass.
+    if (c.after !== undefined && a.passed < c.after) {
+      a.passed++;
+      return null;
+    }
     if (c.count !== undefined && a.injected >= c.count) return null;
     if (!(a.random() < c.rate)) return null;
     const kind = c.kinds.length === 1 ? c.kinds[0] : c.kinds[Math.floor(a.random() * c.kinds.length)];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RateLimiter, type ApiClient } from "../../provider/src/client";
 import { FakeClock, apiError, caught, json, makeClient } from "./helpers";
+import { until } from "../helpers/until";
 
 describe("RateLimiter", () => {
   it("serves a full bucket at once, then one request per refill interval", async () => {
@@ -170,13 +171,16 @@ describe("client rate limiting", () => {
 
   it("an abort while queued for the quota rejects and sends nothing", async () => {
     const clock = new FakeClock();
-    const sleep = (_ms: number, signal?: AbortSignal) =>
-      new Promise<void>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    let queued = false;
+    const sleep = (_ms: number, signal?: AbortSignal) => {
+      queued = true;
+      return new Promise<void>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    };
     const { client, calls } = makeClient([json(200, {})], { clock, sleep, requestsPerMinute: 1 });
     await client.get("/a");
     const ctrl = new AbortController();
     const p = client.get("/b", { signal: ctrl.signal });
-    await new Promise((r) => setTimeout(r, 5));
+    await until(() => queued);
     ctrl.abort(new Error("cancelled"));
     expect(((await caught(p)) as Error).message).toBe("cancelled");
     expect(calls).toHaveLength(1);

@@ -9,6 +9,7 @@ import {
   parseRetryAfter,
 } from "../../provider/src/client";
 import { FakeClock, apiError, caught, json, makeClient, systemError } from "./helpers";
+import { until } from "../helpers/until";
 
 describe("backoff", () => {
   it("grows exponentially from 250 ms and is capped at 30 s", () => {
@@ -202,15 +203,16 @@ describe("cancellation", () => {
     const post = makeClient([slow]);
     const ctrl = new AbortController();
     const created = post.client.post("/dns/zones", { name: "a.test" }, { signal: ctrl.signal });
-    await new Promise((r) => setTimeout(r, 5));
+    await until(() => release !== undefined); // the write is on the wire
     ctrl.abort(new Error("cancelled by the engine"));
     release!(new Response(JSON.stringify({ id: 9 }), { status: 201, headers: { "content-type": "application/json" } }));
     await expect(created).resolves.toEqual({ id: 9 });
 
     const get = makeClient([slow]);
     const ctrl2 = new AbortController();
+    release = undefined;
     const read = get.client.get("/dns/zones/9", { signal: ctrl2.signal });
-    await new Promise((r) => setTimeout(r, 5));
+    await until(() => release !== undefined); // the read is on the wire
     ctrl2.abort(new Error("cancelled by the engine"));
     expect(((await caught(read)) as Error).message).toBe("cancelled by the engine");
   });
@@ -230,7 +232,7 @@ describe("cancellation", () => {
       sleep: pendingSleep,
     });
     const p = client.get("/x", { signal: ctrl.signal });
-    await new Promise((r) => setTimeout(r, 5));
+    await until(() => waiting !== undefined);
     expect(clock.sleeps).toEqual([60_000]);
     expect(waiting).toBeDefined();
     ctrl.abort(new Error("cancelled by the engine"));

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 import { filesText, prepareProject, pulumiEnv, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
+import { until } from "../helpers/until";
 
 interface StackReport {
   stack: string;
@@ -204,12 +205,26 @@ it("destroys the stacks of the customers given, and only theirs", async () => {
 
 it("stops at a safe point on SIGTERM, starts no further stack, and leaves every stack runnable", async () => {
   const customers = [customer("c7"), customer("c8")];
-  await emulator.control().resetStats();
+  const control = emulator.control();
+  await control.resetStats();
+  // The first write passes; every later one is held until the test lets it go, so the first
+  // stack is still under way when the signal lands, however fast or slow the machine.
+  await control.setFaults({ rate: 1, kinds: ["timeout"], timeoutMs: 3_600_000, methods: ["POST", "PUT", "PATCH", "DELETE"], after: 1 });
   const { child, done } = startFleet("interrupted", customers, ["--concurrency", "1"]);
-  // Interrupted once the first stack has begun to change things (its subject is being made).
-  while ((await emulator.control().stats()).mutating === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  let exited = false;
+  const finished = done.finally(() => (exited = true));
+  await until(async () => ((await control.stats()).faults.timeout ?? 0) > 0);
   child.kill("SIGTERM");
-  const { run, report } = await done;
+  // Once the fleet has taken the signal, the held writes are dropped unwritten (and any retry of them).
+  await until(() => /SIGTERM: no new stack starts/.test(stderr));
+  await until(async () => {
+    await fetch(`${control.root}/_emulator/faults/release`, { method: "POST" });
+    return exited;
+  });
+  await control.clearFaults();
+  const { run, report } = await finished;
   expect(run.code, run.stdout + run.stderr).toBe(1);
   expect(run.stderr).toMatch(/SIGTERM: no new stack starts; the running ones stop at a safe point/);
   expect(report!.stacks.map((s) => [s.stack, s.result])).toEqual([

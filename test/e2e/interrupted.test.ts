@@ -7,6 +7,7 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
+import { until } from "../helpers/until";
 import { Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
 
 let emulator: EmulatorProcess;
@@ -27,6 +28,8 @@ afterAll(async () => {
 });
 
 const RECORDS = 60;
+/** A kill point's request is held this long, far beyond any run: the test lets it go (faults/release). */
+const HOLD_MS = 600_000;
 
 function program(): string {
   let out = `${Stack.yamlProgramHead("nsp-interrupted")}resources:
@@ -67,14 +70,6 @@ function killTree(root: number): number {
     }
   }
   return tree.length;
-}
-
-async function until(what: string, test: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 interface ServerView {
@@ -148,13 +143,19 @@ function removeEmptySidecars(stack: Stack): number {
 
 async function killedUp(stack: Stack, api: EmulatorControl, point: string, killWhen: () => Promise<boolean>): Promise<RunResult> {
   const run = stack.start(["up", "--yes", "--skip-preview", "--parallel", "8"]);
-  await until(point, async () => run.child.exitCode !== null || (await killWhen()));
+  await until(async () => run.child.exitCode !== null || (await killWhen()));
   expect(run.child.exitCode, `the up ended before the kill point "${point}"`).toBeNull();
   killTree(run.child.pid!);
   const result = await run.done;
-  // What was on the wire lands now, after the kill, as it would on a real server.
-  await new Promise((r) => setTimeout(r, 2500));
+  // What was on the wire lands now, after the kill, as it would on a real server: the held
+  // requests are let go (again and again, as a body still being read is held only once read)
+  // until the emulator has answered every request it received.
   await api.clearFaults();
+  await until(async () => {
+    await fetch(`${api.root}/_emulator/faults/release`, { method: "POST" });
+    const stats = (await (await fetch(`${api.root}/_emulator/stats`)).json()) as { total: number; byStatus: Record<string, number> };
+    return Object.values(stats.byStatus).reduce((a, b) => a + b, 0) === stats.total;
+  });
   return result;
 }
 
@@ -168,32 +169,31 @@ describe("a pulumi up killed with SIGKILL", () => {
     [
       "before the zone's create (the program is reading the services)",
       async () => {
-        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 3000, methods: ["GET"], path: "/services$" });
+        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: HOLD_MS, methods: ["GET"], path: "/services$" });
         return async () => (await requests("GET /services")) > 0;
       },
     ],
     [
       "during the zone's create (its POST is on the wire)",
       async () => {
-        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 1500, methods: ["POST"], path: "/dns/zones$" });
+        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: HOLD_MS, methods: ["POST"], path: "/dns/zones$" });
         return async () => (await requests("POST /dns/zones")) > 0;
       },
     ],
     [
       "right after the zone's create (before any record is posted)",
-      async (api) => {
-        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 3000, methods: ["GET"], path: "/records" });
-        return async () => (await api.list("/dns/zones")).length > 0;
+      async () => {
+        // The records' first step is to list the zone's records: held, so no record is posted.
+        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: HOLD_MS, methods: ["GET"], path: "/records" });
+        return async () => (await requests("GET /dns/zones/:id/records")) > 0;
       },
     ],
     [
       `in the middle of the ${RECORDS} records (8 creates on the wire)`,
-      async (api) => {
-        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 1000, methods: ["POST"], path: "/records$" });
-        return async () => {
-          const zones = await api.list<{ id: number }>("/dns/zones");
-          return zones.length > 0 && (await api.list(`/dns/zones/${zones[0]!.id}/records`)).length >= RECORDS / 3;
-        };
+      async () => {
+        // A third of the records are made at once; every create after them is held on the wire.
+        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: HOLD_MS, methods: ["POST"], path: "/records$", after: RECORDS / 3 });
+        return async () => ((await admin.stats()).faults.latency ?? 0) >= 8;
       },
     ],
   ];

@@ -424,9 +424,10 @@ describe("zone-mode sites", () => {
 describe("analytics, threats, WAF hits and logs", () => {
   let site: any;
   let rays: string[];
+  // One instant for the traffic and the windows asked about it, so they stay minutes apart however long the tests take.
+  const now = Date.now();
   beforeAll(async () => {
     site = await createSite("traffic.example");
-    const now = Date.now();
     const ago = (min: number) => new Date(now - min * 60_000).toISOString();
     rays = addTraffic(h.emu.app.store, site.id, [
       { ts: ago(120), path: "/old", status: 200, cache: "hit", bytes: 100, duration_ms: 10, cc: "FR", asn: 3215 },
@@ -490,8 +491,8 @@ describe("analytics, threats, WAF hits and logs", () => {
     expect(await q("ip=203.0.113.50")).toEqual(["/admin"]);
     expect(await q("path=/login")).toEqual(["/login?id=1", "/login"]);
     expect(await q(`ray=${rays[4]}`)).toEqual(["/"]);
-    expect(await q(`since=${encodeURIComponent(new Date(Date.now() - 15 * 60_000).toISOString())}`)).toEqual(["/api/x", "/", "/admin"]);
-    expect(await q(`until=${encodeURIComponent(new Date(Date.now() - 60 * 60_000).toISOString())}`)).toEqual(["/old"]);
+    expect(await q(`since=${encodeURIComponent(new Date(now - 15 * 60_000).toISOString())}`)).toEqual(["/api/x", "/", "/admin"]);
+    expect(await q(`until=${encodeURIComponent(new Date(now - 60 * 60_000).toISOString())}`)).toEqual(["/old"]);
 
     const csv = await h.api("GET", `/cdn/sites/${site.id}/logs?format=csv&action=waf`);
     expect(csv.body).toMatchObject({ format: "csv", rows: 2, next_cursor: null });

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { buildApp, listen, startEmulator } from "../../emulator/src";
 
@@ -20,15 +21,17 @@ describe("server lifecycle", () => {
     const emu = await startEmulator();
     const auth = { authorization: `Bearer ${emu.token}` };
     expect((await fetch(`${emu.baseUrl}/me`, { headers: auth })).status).toBe(200); // leaves an idle keep-alive socket
-    emu.app.faults.set({ rate: 1, kinds: ["timeout"] });
+    // Held for an hour and kept alive for an hour: close() resolving at all shows it waited for neither.
+    emu.server.keepAliveTimeout = 3_600_000;
+    emu.app.faults.set({ rate: 1, kinds: ["timeout"], timeoutMs: 3_600_000 });
+    const arrived = once(emu.server, "request");
     const held = fetch(`${emu.baseUrl}/me`, { headers: auth }).then(
       () => "answered",
       () => "dropped",
     );
-    await new Promise((r) => setTimeout(r, 50));
-    const t0 = Date.now();
+    await arrived;
+    expect(emu.app.stats().faults).toEqual({ timeout: 1 });
     await emu.close();
-    expect(Date.now() - t0).toBeLessThan(1000);
     expect(await held).toBe("dropped");
     await emu.close(); // idempotent
   });

@@ -363,9 +363,7 @@ describe("nsp:cdn:SiteVerification over gRPC", () => {
     await previewSendsNothing(VERIFY, inputs, "verified");
 
     // Nothing in public DNS yet: the wait times out and says what was seen and expected.
-    const started = Date.now();
     const err = await plugin.create(VERIFY, "v", inputs).then(() => undefined, (e: Error) => e);
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(err?.message).toMatch(new RegExp(`site ${site.id} is not verified after 1s \\(\\d+ checks\\): public DNS shows no CNAME \\(seen\\), expected a CNAME to ${target.replace(/\./g, "\\.")}`));
     await setPublicCname("verify.cdn-test.example", "wrong.example.net");
     const err2 = await plugin.create(VERIFY, "v", inputs).then(() => undefined, (e: Error) => e);

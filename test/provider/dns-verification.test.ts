@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { UNKNOWN } from "../helpers/plugin";
 import { lifecycle } from "../helpers/lifecycle";
+import { until } from "../helpers/until";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
@@ -108,8 +109,7 @@ describe("nsp:dns:ZoneVerification", () => {
     const zone = await newZone("later.example");
     await control.resetStats();
     const creating = plugin.create(VERIFY, "v", await checked(VERIFY, { zoneId: zone.id, pollIntervalSeconds: 0.05, timeoutSeconds: 30 }));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await verifyCalls()).toBeGreaterThan(1);
+    await until(async () => (await verifyCalls()) >= 2);
     await control.setPublicDns("later.example.", ["NS2.nsp-emulator.test.", "ns1.nsp-emulator.test"]);
     const created = await creating;
     expect(created.properties).toMatchObject({ active: true, nameServers: NS });
@@ -126,11 +126,11 @@ describe("nsp:dns:ZoneVerification", () => {
       (e: Error) => e,
     );
     const elapsed = Date.now() - started;
-    expect(err?.message).toMatch(/nsp:dns:ZoneVerification: zone \d+ is not active after 1s/);
+    expect(err?.message).toMatch(/nsp:dns:ZoneVerification: zone \d+ is not active after 1s \(\d+ checks\)/);
     expect(err?.message).toMatch(/\[ns1\.other-dns\.test, ns2\.other-dns\.test\] \(seen\), expected \[ns1\.nsp-emulator\.test, ns2\.nsp-emulator\.test\]/);
+    // How many checks fit in the second depends on the machine; that each reported one reached the API does not.
     expect(elapsed).toBeGreaterThanOrEqual(900);
-    expect(elapsed).toBeLessThan(5000);
-    expect(await verifyCalls()).toBeGreaterThanOrEqual(4);
+    expect(await verifyCalls()).toBe(Number(/\((\d+) checks\)/.exec(err!.message)![1]));
     expect((await control.get(`/dns/zones/${zone.id}`)).status).toBe("pending");
 
     // Nothing in public DNS at all.
@@ -144,16 +144,18 @@ describe("nsp:dns:ZoneVerification", () => {
     const zone = await newZone("cancelled.example");
     // A plugin of its own: a cancelled plugin serves no further request.
     const p = await anotherPlugin();
-    const started = Date.now();
+    await control.resetStats();
     const creating = p.create(VERIFY, "v", { zoneId: zone.id, timeoutSeconds: 600, pollIntervalSeconds: 60 }).then(
       () => undefined,
       (e: Error) => e,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Cancelled once it sleeps after its first check: left alone it would check again in a minute
+    // and give up in ten, so an answer at all within the test's timeout is the cancel's doing.
+    await until(async () => (await verifyCalls()) >= 1);
     await p.call("cancel", new Empty());
     const err = await creating;
     expect(err?.message).toMatch(/cancelled/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await verifyCalls()).toBe(1);
   });
 
   it("is gone from the state when its zone is deleted", async () => {

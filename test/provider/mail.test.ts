@@ -9,6 +9,7 @@ import { confirmDestination } from "../../emulator/src/mail/state";
 import { isSecret, plain, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
+import { until } from "../helpers/until";
 
 const ZONE = "nsp:dns:Zone";
 const SERVER = "nsp:mail:Server";
@@ -387,7 +388,7 @@ describe("nsp:mail:Domain", () => {
   it("warns, in preview and before it publishes, of MX and SPF records already at its name; not on a clean name", async () => {
     const warningsAbout = (name: string) => plugin.engineLogs.filter((l) => l.includes(`${name} already has mail records`));
     async function waitForWarning(name: string): Promise<string> {
-      for (let i = 0; i < 100 && warningsAbout(name).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => warningsAbout(name).length > 0);
       expect(warningsAbout(name)).toHaveLength(1);
       return warningsAbout(name)[0]!;
     }
