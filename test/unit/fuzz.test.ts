@@ -5,7 +5,7 @@
 //
 // NSP_FUZZ_RUNS: cases per property and resource (default 100). The seed is printed on every
 // run; NSP_FUZZ_SEED=<seed> replays a run, and NSP_FUZZ_PATH=<path> (both from fast-check's
-// failure message) replays only the failing case.
+// failure message) with `-t "<the failing test's name>"` replays only the failing case.
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { checkProperties } from "../../provider/src/framework/check";
