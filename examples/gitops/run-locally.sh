@@ -31,6 +31,16 @@ sed "s|path: ../../bin|path: $root/bin|" "$here/Pulumi.yaml" >"$work/project/Pul
 cd "$work/project"
 pulumi stack init "$STACK" --non-interactive >/dev/null
 
+# For the end-to-end test (test/e2e/gitops.test.ts), which looks at the emulator between the
+# steps: with GITOPS_CHECKPOINTS set to a directory holding the fifos `at` and `go`, each
+# checkpoint says where the pipeline is (with the emulator's address and token) on `at`, then
+# waits for a line on `go`.
+checkpoint() {
+  [ -n "${GITOPS_CHECKPOINTS:-}" ] || return 0
+  printf '%s %s %s\n' "$1" "$NSP_BASE_URL" "$NSP_API_TOKEN" >"$GITOPS_CHECKPOINTS/at"
+  read -r _ <"$GITOPS_CHECKPOINTS/go"
+}
+
 # The `pulumi` command of one job in pipeline.yml.
 step() { awk -v job="  $1:" '$0 == job {in_job=1; next} /^  [a-z]/ {in_job=0} in_job && /- run: pulumi / {sub(/.*- run: /, ""); print}' "$here/pipeline.yml"; }
 
@@ -38,12 +48,14 @@ for job in preview up drift; do
   echo "== $job: $(step "$job")"
   eval "$(step "$job")"
 done
+checkpoint deployed
 
 echo "== someone changes the www record outside the pipeline"
 zone="$(pulumi stack output zoneId --stack "$STACK")"
 www="$(pulumi stack output wwwId --stack "$STACK")"
 curl -fsS -X PATCH -H "Authorization: Bearer $NSP_API_TOKEN" -H 'Content-Type: application/json' \
   -d '{"content":"203.0.113.66"}' "$NSP_BASE_URL/dns/zones/$zone/records/$www" >/dev/null
+checkpoint changed-outside
 
 echo "== drift: $(step drift)"
 if eval "$(step drift)"; then
@@ -51,9 +63,12 @@ if eval "$(step drift)"; then
   exit 1
 fi
 echo "== the drift alarm fired, as it should"
+checkpoint alarmed
 
 echo "== up puts the record back, and the alarm is quiet again"
 eval "$(step up)"
 eval "$(step drift)"
+checkpoint converged
 pulumi destroy --stack "$STACK" --yes --non-interactive >/dev/null
+checkpoint destroyed
 echo "== done"
