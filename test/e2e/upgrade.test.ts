@@ -51,7 +51,7 @@ interface Managed {
 async function managed(stack: Stack): Promise<Map<string, Managed>> {
   const state = await stack.exportState();
   const out = new Map<string, Managed>();
-  for (const r of state.deployment.resources) {
+  for (const r of state.deployment.resources ?? []) {
     if (!r.type.startsWith("nsp:")) continue;
     const def = resourcesByToken.get(r.type)!;
     out.set(r.urn, { type: r.type, id: r.id!, version: recordedVersion(def, r.outputs ?? {}) });
@@ -110,7 +110,8 @@ describe.each(RELEASES)("a stack of every resource kind brought up by the %s plu
     await timed("up", () => s.up(["--expect-no-changes"]));
 
     const after = await managed(s);
-    expect([...after.entries()].map(([urn, m]) => [urn, m.id])).toEqual([...before.entries()].map(([urn, m]) => [urn, m.id]));
+    const ids = (objects: Map<string, Managed>) => Object.fromEntries([...objects].map(([urn, m]) => [urn, m.id]));
+    expect(ids(after)).toEqual(ids(before));
     // Every state now has this release's shape; the ones that had an older one were migrated.
     for (const m of after.values()) expect(m.version, m.type).toBe(stateVersionOf(resourcesByToken.get(m.type)!));
     const migrated = [...new Set([...before.values()].filter((m) => m.version < stateVersionOf(resourcesByToken.get(m.type)!)).map((m) => m.type))].sort();
