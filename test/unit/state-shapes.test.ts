@@ -46,8 +46,8 @@ function shapeOf(token: string): Record<string, string> {
 }
 
 const current: Record<string, Recorded> = Object.fromEntries(resources.map((def) => [def.token, { version: stateVersionOf(def), shape: shapeOf(def.token) }]));
-if (process.env.NSP_RECORD_STATE_SHAPES) writeFileSync(RECORD, `${JSON.stringify(current, null, 2)}\n`);
-const recorded: Record<string, Recorded> = existsSync(RECORD) ? JSON.parse(readFileSync(RECORD, "utf8")) : {};
+if (process.env.NSP_RECORD_STATE_SHAPES) writeFileSync(RECORD, `${JSON.stringify({ generated: `by \`${RECORD_COMMAND}\`; do not edit`, resources: current }, null, 2)}\n`);
+const recorded: Record<string, Recorded> = existsSync(RECORD) ? (JSON.parse(readFileSync(RECORD, "utf8")) as { resources: Record<string, Recorded> }).resources : {};
 
 /** Why a shape and its record disagree, and what to do; undefined when they agree. */
 function shapeProblem(token: string, file: string, was: Recorded | undefined, now: Recorded): string | undefined {
