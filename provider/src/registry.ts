@@ -1,5 +1,5 @@
 // Every module the provider serves, one line each; a module's own index lists its definitions.
-import type { AnyFunction, AnyResource } from "./framework/definition";
+import { byToken, type AnyFunction, type AnyResource } from "./framework/definition";
 import * as cdn from "./modules/cdn";
 import * as compute from "./modules/compute";
 import * as dns from "./modules/dns";
@@ -70,5 +70,6 @@ const publishedRank = (token: string) => {
 export const resources: readonly AnyResource[] = modules.flatMap((m) => m.resources);
 export const functions: readonly AnyFunction[] = modules.flatMap((m) => m.functions).sort((a, b) => publishedRank(a.token) - publishedRank(b.token));
 
-export const resourcesByToken = new Map(resources.map((r) => [r.token, r]));
+/** A resource's earlier tokens lead to it too, so states written under them stay served. */
+export const resourcesByToken = byToken(resources);
 export const functionsByToken = new Map(functions.map((f) => [f.token, f]));

@@ -12,8 +12,9 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { scrub, type ApiClient } from "./client";
 import { missingTokenMessage, parseConfig, configSecrets } from "./config";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
-import { diffResource, deepEqual, type DiffResult } from "./framework/diff";
-import { checkResource, createResource, deleteResource, InitFailedError, invokeFunction, previewCreate, readResource, updateResource } from "./framework/operations";
+import { deepEqual, type DiffResult } from "./framework/diff";
+import { checkResource, createResource, deleteResource, diffStates, InitFailedError, invokeFunction, previewCreate, previewUpdate, readResource, updateResource } from "./framework/operations";
+import { upgradeKeys } from "./framework/state-version";
 import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
 import type { ListCache } from "./framework/list-cache";
 import type { Adoptions } from "./framework/adoption";
@@ -282,7 +283,7 @@ export class NspProvider {
     const def = this.resourceFor(req.getUrn(), req.getType());
     const news = unwrapProperties(structToObject(req.getNews()));
     const { inputs, failures } = checkResource(def, news.value);
-    const secretKeys = new Set([...news.secretKeys, ...(def.secrets ?? [])]);
+    const secretKeys = new Set([...upgradeKeys(def, news.secretKeys), ...(def.secrets ?? [])]);
     return new providerPb.CheckResponse().setInputs(objectToStruct(wrapSecrets(inputs, secretKeys))).setFailuresList(failuresToPb(failures));
   });
 
@@ -291,7 +292,7 @@ export class NspProvider {
     const olds = unwrapProperties(structToObject(req.getOlds())).value;
     const news = unwrapProperties(structToObject(req.getNews())).value;
     const oldInputs = req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined;
-    return diffToPb(diffResource(def, olds, news, oldInputs, req.getIgnorechangesList()));
+    return diffToPb(diffStates(def, olds, news, oldInputs, req.getIgnorechangesList()));
   });
 
   create = this.unary<providerPb.CreateRequest, providerPb.CreateResponse>("Create", async (req) => {
@@ -322,7 +323,7 @@ export class NspProvider {
     const priorInputs = unwrapProperties(structToObject(req.getInputs()));
     const found = await readResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), prior.value, priorInputs.value);
     if (!found) return new providerPb.ReadResponse().setId("");
-    const secretKeys = new Set([...prior.secretKeys, ...priorInputs.secretKeys, ...(def.secrets ?? [])]);
+    const secretKeys = new Set([...upgradeKeys(def, [...prior.secretKeys, ...priorInputs.secretKeys]), ...(def.secrets ?? [])]);
     return new providerPb.ReadResponse()
       .setId(found.id)
       .setProperties(objectToStruct(wrapSecrets(found.state, secretKeys)))
@@ -333,9 +334,9 @@ export class NspProvider {
     const def = this.resourceFor(req.getUrn(), req.getType());
     const olds = unwrapProperties(structToObject(req.getOlds()));
     const news = unwrapProperties(structToObject(req.getNews()));
-    const secretKeys = new Set([...olds.secretKeys, ...news.secretKeys, ...(def.secrets ?? [])]);
+    const secretKeys = new Set([...upgradeKeys(def, [...olds.secretKeys, ...news.secretKeys]), ...(def.secrets ?? [])]);
     const state = req.getPreview()
-      ? { ...olds.value, ...news.value }
+      ? previewUpdate(def, olds.value, news.value)
       : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value, req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined, req.getIgnorechangesList()).catch(
           (e: unknown) => {
             throw InitFailedError.annotate(e, def.token, secretKeys);

@@ -342,7 +342,7 @@ export function table(s: Seeds): Row[] {
         serviceId: s.resolver,
         rules: ["||ads.example^", " @@||ok.example^ "],
         blockedServices: ["TikTok"],
-        scheduleJson: '{ "mon": ["09:00", "17:00"] }',
+        schedule: { mon: ["09:00", "17:00"] },
         tz: "europe/berlin",
         safesearch: "on",
         accessAllow: ["192.0.2.0/24", "2001:0db8::0001"],

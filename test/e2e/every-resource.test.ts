@@ -3,20 +3,12 @@
 // and destroy must leave the account without what the stack made. Each row sets most optional
 // inputs (nested objects, lists, maps), so that every property really goes through the API and
 // back. The program is Pulumi YAML, written from the table in every-resource-table.ts.
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueCertificate, newCaKey } from "../../emulator/src/cdn/x509";
 import { resources as registered } from "../../provider/src/registry";
 import type { EmulatorControl } from "../helpers/emulator";
-import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
-import { NAME_SERVERS, SITE_HOST, table, VERIFIED_ZONE, type Obj, type Row } from "./every-resource-table";
-
-function programOf(rows: Row[]): string {
-  const resources: Obj = {};
-  for (const r of rows) resources[r.name] = { type: r.type, properties: r.properties, ...(r.dependsOn ? { options: { dependsOn: r.dependsOn.map((d) => `\${${d}}`) } } : {}) };
-  // YAML is a superset of JSON: the program is written as JSON so that no value needs quoting.
-  return JSON.stringify({ name: "nsp-every-resource", runtime: "yaml", plugins: { providers: [{ name: "nsp", path: join(ROOT, "bin") }] }, resources }, null, 2);
-}
+import { Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import type { Obj, Row } from "./every-resource-table";
+import { everyResourceRows, programOf, upEveryResource } from "./every-resource-stack";
 
 let emulator: EmulatorProcess;
 let api: EmulatorControl;
@@ -59,15 +51,8 @@ async function snapshot(): Promise<Obj> {
 beforeAll(async () => {
   emulator = await startEmulatorProcess();
   api = emulator.control();
-  const services = await api.services();
-  const serviceOf = (type: string) => String(services.find((s) => s.type === type)!.id);
-  const vms = await api.list<{ id: number }>("/vms");
-  const pops = await api.list<{ id: number }>("/link/pops");
-  const cert = issueCertificate(newCaKey(), [SITE_HOST], Date.now());
-  rows = table({ authDns: serviceOf("auth_dns"), resolver: serviceOf("resolver"), cdn: serviceOf("cdn"), vmId: String(vms[0]!.id), popA: String(pops[0]!.id), popB: String(pops[1]!.id), certPem: cert.certificate, keyPem: cert.private_key });
   before = await snapshot();
-  // Public DNS delegates the zone to the service's name servers, as the registrar would.
-  await api.setPublicDns(VERIFIED_ZONE, NAME_SERVERS);
+  rows = await everyResourceRows(api);
   stack = await Stack.init(Stack.yamlProject(programOf(rows)));
   await stack.setConfig("nsp:apiToken", api.token, true);
   await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
@@ -77,18 +62,6 @@ afterAll(async () => {
   stack?.cleanup();
   await emulator?.stop();
 });
-
-/** Sets the public CNAME of the edge site once the API has given it a target, as its owner would. */
-async function pointSiteWhenCreated(done: () => boolean): Promise<void> {
-  while (!done()) {
-    const site = (await api.list<{ hostname: string; target: string | null }>("/cdn/sites")).find((s) => s.hostname === SITE_HOST);
-    if (site?.target) {
-      await fetch(`${api.root}/_emulator/public-dns`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: SITE_HOST, cname: site.target }) });
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 /** Indices in stack.log of the runs that show secrets on purpose. */
@@ -129,14 +102,7 @@ describe("one instance of every resource type, through the API and back", () => 
   });
 
   it("up, then preview, refresh and preview again find no change", async () => {
-    let finished = false;
-    const pointing = pointSiteWhenCreated(() => finished);
-    try {
-      await stack.up();
-    } finally {
-      finished = true;
-      await pointing;
-    }
+    await upEveryResource(stack, api);
     await stack.preview(["--expect-no-changes", "--diff"]);
     const secretsAfterUp = await secretOutputs();
     await stack.refresh(["--expect-no-changes"]);

@@ -110,7 +110,7 @@ describe("nsp:services:Policy", () => {
       serviceId: resolver,
       rules: ["||ads.example^", " @@||ok.example^ "],
       blockedServices: ["TikTok"],
-      scheduleJson: '{"mon":["09:00","17:00"]}',
+      schedule: { mon: ["09:00", "17:00"] },
       tz: "Europe/Berlin",
       safesearch: "on",
       accessAllow: ["192.0.2.0/24", "2001:DB8::1"],
@@ -129,8 +129,8 @@ describe("nsp:services:Policy", () => {
     await previewSendsNothing(POLICY, inputs, "serviceName");
     const created = await plugin.create(POLICY, "p", inputs);
     expect(created.id).toBe(resolver);
-    expect(created.properties).toEqual({ ...inputs, serviceName: "Resolver" });
-    expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ rules: "||ads.example^\n@@||ok.example^", access_allow: "192.0.2.0/24,2001:db8::1", log_days: 30 });
+    expect(created.properties).toEqual({ ...inputs, serviceName: "Resolver", __nspStateVersion: 1 });
+    expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ rules: "||ads.example^\n@@||ok.example^", schedule_json: '{"mon":["09:00","17:00"]}', access_allow: "192.0.2.0/24,2001:db8::1", log_days: 30 });
 
     const read = await plugin.read(POLICY, "p", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
@@ -158,6 +158,42 @@ describe("nsp:services:Policy", () => {
     expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ log_mode: "off", ttl_max: 0, log_days: 7 });
   });
 
+  it("takes a state and inputs 0.1.0 wrote (scheduleJson text): no change, no replacement, and each operation moves them to schedule", async () => {
+    const inputs = await checked(POLICY, { serviceId: resolver, schedule: { mon: ["09:00", "17:00"] }, logMode: "blocked" });
+    const created = await plugin.create(POLICY, "p", inputs);
+    // As 0.1.0 stored them: no version, the schedule as its JSON text.
+    const toV010 = ({ schedule, __nspStateVersion, ...rest }: Obj) => ({ ...rest, scheduleJson: schedule === undefined ? "" : JSON.stringify(schedule) });
+    const oldState = toV010(created.properties);
+    const oldInputs = toV010(inputs);
+
+    const d = await plugin.diff(POLICY, "p", created.id, oldState, inputs, oldInputs);
+    expect(d).toMatchObject({ changes: false, replaces: [] });
+    // A refresh's diff swaps the roles: the state's (older) inputs stand where the program's would.
+    expect((await plugin.diff(POLICY, "p", created.id, created.properties, oldInputs, inputs)).changes).toBe(false);
+
+    await control.resetStats();
+    const read = await plugin.read(POLICY, "p", created.id, oldState, oldInputs);
+    expect(read.properties).toEqual(created.properties);
+    expect(read.inputs).toEqual(inputs);
+    expect(await plugin.update(POLICY, "p", created.id, oldState, inputs, true, oldInputs)).toEqual({ ...inputs, serviceName: "Resolver", __nspStateVersion: 1 });
+    expect((await control.stats()).mutating).toBe(0);
+
+    const news = await checked(POLICY, { serviceId: resolver, schedule: { tue: ["08:00", "12:00"] }, logMode: "blocked" });
+    const changed = await plugin.diff(POLICY, "p", created.id, oldState, news, oldInputs);
+    expect(changed).toMatchObject({ changes: true, diffs: ["schedule"], replaces: [] });
+    const updated = await plugin.update(POLICY, "p", created.id, oldState, news, false, oldInputs);
+    expect(updated).toMatchObject({ schedule: { tue: ["08:00", "12:00"] }, __nspStateVersion: 1 });
+    expect(updated).not.toHaveProperty("scheduleJson");
+
+    await plugin.delete(POLICY, "p", created.id, toV010(updated));
+    expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ schedule_json: "", log_mode: "off" });
+  });
+
+  it("refuses a state a later release wrote, naming what to do", async () => {
+    const inputs = await checked(POLICY, { serviceId: resolver });
+    await expect(plugin.diff(POLICY, "p", resolver, { ...inputs, serviceName: "Resolver", __nspStateVersion: 2 }, inputs, inputs)).rejects.toThrow(/later release of nsp .*shape version 2; this plugin reads up to 1/);
+  });
+
   it("sees drift made through the API", async () => {
     const inputs = await checked(POLICY, { serviceId: resolver, logMode: "blocked" });
     const created = await plugin.create(POLICY, "p", inputs);
@@ -172,8 +208,11 @@ describe("nsp:services:Policy", () => {
   it("rejects bad input in Check without a request", async () => {
     await expectCheckFailures(POLICY, [
       [{}, "serviceId"],
-      [{ serviceId: resolver, scheduleJson: "{" }, "scheduleJson"],
-      [{ serviceId: resolver, scheduleJson: "[1]" }, "scheduleJson"],
+      [{ serviceId: resolver, schedule: ["mon"] }, "schedule"],
+      [{ serviceId: resolver, schedule: "always" }, "schedule"],
+      // 0.1.0's spelling is still taken, and named as the property it now is.
+      [{ serviceId: resolver, scheduleJson: "{" }, "schedule"],
+      [{ serviceId: resolver, scheduleJson: "[1]" }, "schedule"],
       [{ serviceId: resolver, tz: "Mars/Olympus" }, "tz"],
       [{ serviceId: resolver, safesearch: "strict" }, "safesearch"],
       [{ serviceId: resolver, accessAllow: ["home"] }, "accessAllow"],

@@ -70,6 +70,15 @@ describe("dynamic adapter: diff", () => {
     expect(renamed).toMatchObject({ replaces: ["name"], deleteBeforeReplace: false });
   });
 
+  it("takes a state 0.1.0 wrote (the input names of 0.1.0 too) in the current shape: no change, and a real change still seen", async () => {
+    const policy = { serviceId: "7", logMode: "blocked" };
+    const olds = { [P]: closure, ...policy, scheduleJson: '{"mon":["09:00"]}', serviceName: "Resolver", [K]: [...Object.keys(policy), "scheduleJson"] };
+    expect(await adapter.diff("nsp:services:Policy", "7", olds, { [P]: closure, ...policy, schedule: { mon: ["09:00"] } })).toMatchObject({ changes: false, replaces: [] });
+    expect(await adapter.diff("nsp:services:Policy", "7", olds, { [P]: closure, ...policy })).toMatchObject({ changes: true, diffs: ["schedule"], replaces: [] });
+    // A program still spelling it the 0.1.0 way passes Check with the new shape.
+    expect((await adapter.check("nsp:services:Policy", {}, { [P]: closure, ...policy, scheduleJson: '{"mon":["09:00"]}' })).inputs).toMatchObject({ schedule: { mon: ["09:00"] } });
+  });
+
   it("an input the program stops setting is a change only if the program had set it (input names kept in the state)", async () => {
     const withWeight = recordState({ ...www, weight: 10 });
     expect(await adapter.diff("nsp:dns:Record", "9", withWeight, { [P]: closure, ...www })).toMatchObject({ changes: true, diffs: ["weight"] });

@@ -14,8 +14,8 @@ import { openSession, type ApiSession } from "../session";
 import { missingTokenMessage, parseConfig, providerConfig, type ProviderConfig } from "../config";
 import { UserError } from "../user-error";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
-import { diffResource } from "../framework/diff";
-import { checkResource, createResource, deleteResource, InitFailedError, readResource, updateResource } from "../framework/operations";
+import { checkResource, createResource, deleteResource, diffStates, InitFailedError, readResource, updateResource } from "../framework/operations";
+import { upgradeInputs, upgradeState } from "../framework/state-version";
 import { dropUndefined, type PropertyMap } from "../framework/property-values";
 import { PROVIDER_VERSION } from "../package-info";
 import { resourcesByToken } from "../registry";
@@ -122,13 +122,17 @@ function strip(props: PropertyMap | undefined): PropertyMap {
   return rest;
 }
 
-/** The prior inputs, rebuilt from the state: the values of the input names the program set. */
+/**
+ * The prior inputs, rebuilt from the state: the values of the input names the program set, in
+ * this release's shape (a state of an earlier release lists the names that release had).
+ */
 export function priorInputs(def: AnyResource, state: PropertyMap): PropertyMap | undefined {
   const names = state[INPUT_KEYS];
   if (!Array.isArray(names)) return undefined;
   const inputs: PropertyMap = {};
-  for (const name of names) if (typeof name === "string" && name in def.args.shape && state[name] !== undefined) inputs[name] = state[name];
-  return inputs;
+  for (const name of names) if (typeof name === "string" && state[name] !== undefined) inputs[name] = state[name];
+  const upgraded = upgradeInputs(def, inputs);
+  return Object.fromEntries(Object.entries(upgraded).filter(([name]) => name in def.args.shape));
 }
 
 function inputNames(def: AnyResource, inputs: PropertyMap): string[] {
@@ -181,7 +185,7 @@ export function check(token: string, _olds: PropertyMap, news: PropertyMap): Pro
 export function diff(token: string, _id: string, olds: PropertyMap, news: PropertyMap): Promise<DynamicDiffResult> {
   return guard(() => {
     const def = definition(token);
-    const d = diffResource(def, strip(olds), strip(news), priorInputs(def, olds ?? {}));
+    const d = diffStates(def, strip(olds), strip(news), priorInputs(def, olds ?? {}));
     const detailedDiff = Object.fromEntries(Object.entries(d.detailed).map(([k, kind]) => [k, { kind, inputDiff: true }]));
     return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, diffs: d.diffs, detailedDiff };
   });
@@ -209,7 +213,8 @@ export function read(token: string, id: string, props: PropertyMap): Promise<{ i
     const def = definition(token);
     const prior = strip(props);
     // A state without the input names (not written by this adapter): take every input it holds.
-    const inputs = priorInputs(def, props ?? {}) ?? Object.fromEntries(Object.keys(def.args.shape).filter((k) => prior[k] !== undefined).map((k) => [k, prior[k]]));
+    const current = upgradeState(def, prior);
+    const inputs = priorInputs(def, props ?? {}) ?? Object.fromEntries(Object.keys(def.args.shape).filter((k) => current[k] !== undefined).map((k) => [k, current[k]]));
     const found = await readResource(def, context(token), id, prior, inputs);
     // An empty id tells the engine the object is gone.
     if (!found) return { id: "" };

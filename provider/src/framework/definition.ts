@@ -3,6 +3,7 @@ import { keysWithRole } from "./fields";
 import type { ApiClient } from "../client";
 import type { Adoptions } from "./adoption";
 import type { ListCache } from "./list-cache";
+import type { StateMigration } from "./state-version";
 
 /** What a CRUD function gets besides its inputs. */
 export interface OperationContext {
@@ -41,6 +42,18 @@ type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = Shape> {
   /** `nsp:<module>:<Name>` */
   token: string;
+  /**
+   * Tokens this resource had in earlier releases, oldest first. The schema lists them as aliases
+   * (so the engine moves a state to the new token instead of replacing the object) and the plugin
+   * serves them too.
+   */
+  previousTokens?: readonly string[];
+  /**
+   * Every change of this resource's shape since 0.1.0, oldest first (see framework/
+   * state-version.ts). Adding one raises the version of the shape; a property is never renamed
+   * or reshaped without one.
+   */
+  migrations?: readonly StateMigration[];
   description: string;
   /** Pulumi inputs: the API's create and patch fields in camelCase. */
   args: z.ZodObject<A>;
@@ -134,6 +147,19 @@ export function defineResource<A extends Shape, S extends Shape>(def: ResourceDe
     writeOnly: merged(def.writeOnly, [...keysWithRole(args, "writeOnly"), ...keysWithRole(args, "local")]),
     oneTime: merged(def.oneTime, keysWithRole(outputs, "oneTime")),
   };
+}
+
+/** Definitions by token, each under its current token and every token it had before. */
+export function byToken(defs: readonly AnyResource[]): Map<string, AnyResource> {
+  const map = new Map<string, AnyResource>();
+  for (const def of defs) {
+    for (const token of [def.token, ...(def.previousTokens ?? [])]) {
+      const taken = map.get(token);
+      if (taken) throw new Error(`${token} is the token of both ${taken.token} and ${def.token}`);
+      map.set(token, def);
+    }
+  }
+  return map;
 }
 
 export function defineFunction<A extends Shape, R extends Shape>(def: FunctionDefinition<A, R>): FunctionDefinition<A, R> {

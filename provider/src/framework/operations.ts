@@ -2,14 +2,17 @@ import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
 import { deepEqual, diffResource, sameValue } from "./diff";
 import { UNKNOWN, type PropertyMap } from "./property-values";
+import { stampState, upgradeInputs, upgradeState } from "./state-version";
 import { unwrap } from "./zod-walk";
 
 // The resource operations on plain values. The gRPC server and the dynamic-provider adapter
 // both call these, adding only their own transport (Structs and secret wrappers, or
-// pulumi.dynamic results), so both modes behave identically.
+// pulumi.dynamic results), so both modes behave identically. Every state and input map that comes
+// in is brought to this release's shape first (state-version.ts), and every state that goes out
+// records that shape's version.
 
 export function checkResource(def: AnyResource, news: PropertyMap): { inputs: PropertyMap; failures: CheckFailure[] } {
-  const { value, failures, hasUnknowns } = checkProperties(def.args, news);
+  const { value, failures, hasUnknowns } = checkProperties(def.args, upgradeInputs(def, news));
   if (failures.length === 0 && !hasUnknowns && def.check) failures.push(...def.check(value));
   return { inputs: value, failures };
 }
@@ -18,7 +21,19 @@ export function checkResource(def: AnyResource, news: PropertyMap): { inputs: Pr
 export function previewCreate(def: AnyResource, inputs: PropertyMap): PropertyMap {
   const state: PropertyMap = { ...inputs };
   for (const key of Object.keys(def.state.shape)) if (state[key] === undefined) state[key] = UNKNOWN;
-  return state;
+  return stampState(def, state);
+}
+
+/** An update in preview sends nothing: the last state with the new inputs over it. */
+export function previewUpdate(def: AnyResource, olds: PropertyMap, news: PropertyMap): PropertyMap {
+  return { ...upgradeState(def, olds), ...upgradeInputs(def, news) };
+}
+
+/** The engine's Diff: the last state and inputs of any release against the program's inputs. */
+export function diffStates(def: AnyResource, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, ignoreChanges: readonly string[] = []) {
+  // A refresh asks for the diff with the roles swapped: the state's inputs as `news`, and those
+  // may be of an earlier release's shape too.
+  return diffResource(def, upgradeState(def, olds), upgradeInputs(def, news), upgradeInputs(def, oldInputs), ignoreChanges);
 }
 
 /**
@@ -49,9 +64,9 @@ export class InitFailedError extends Error {
 }
 
 /** Runs an operation with a context that remembers the last progress its resource reported. */
-async function tracking<T>(ctx: OperationContext, inputs: PropertyMap, fallback: { id: string; state: PropertyMap } | undefined, run: (ctx: OperationContext) => Promise<T>): Promise<T> {
-  let last = fallback;
-  const tracked: OperationContext = { ...ctx, progress: (id, state) => (last = { id, state }) };
+async function tracking<T>(def: AnyResource, ctx: OperationContext, inputs: PropertyMap, run: (ctx: OperationContext) => Promise<T>): Promise<T> {
+  let last: { id: string; state: PropertyMap } | undefined;
+  const tracked: OperationContext = { ...ctx, progress: (id, state) => (last = { id, state: stampState(def, state) }) };
   try {
     return await run(tracked);
   } catch (e) {
@@ -60,9 +75,10 @@ async function tracking<T>(ctx: OperationContext, inputs: PropertyMap, fallback:
   }
 }
 
-export async function createResource(def: AnyResource, ctx: OperationContext, inputs: PropertyMap): Promise<{ id: string; state: PropertyMap }> {
-  const { id, state } = await tracking(ctx, inputs, undefined, (c) => def.create(c, inputs));
-  return { id, state: carryOver(def, state, inputs) };
+export async function createResource(def: AnyResource, ctx: OperationContext, given: PropertyMap): Promise<{ id: string; state: PropertyMap }> {
+  const inputs = upgradeInputs(def, given);
+  const { id, state } = await tracking(def, ctx, inputs, (c) => def.create(c, inputs));
+  return { id, state: stampState(def, carryOver(def, state, inputs)) };
 }
 
 export interface ReadOutcome {
@@ -72,12 +88,14 @@ export interface ReadOutcome {
 }
 
 /** Serves refresh (with prior state) and import (without). Undefined means the object is gone. */
-export async function readResource(def: AnyResource, ctx: OperationContext, id: string, prior: PropertyMap, priorInputs: PropertyMap): Promise<ReadOutcome | undefined> {
+export async function readResource(def: AnyResource, ctx: OperationContext, id: string, priorState: PropertyMap, priorInputsGiven: PropertyMap): Promise<ReadOutcome | undefined> {
   if (!def.read) throw new Error(`${def.token} cannot be read back from the API`);
-  const importing = Object.keys(prior).length === 0;
+  const importing = Object.keys(priorState).length === 0;
+  const prior = importing ? priorState : upgradeState(def, priorState);
+  const priorInputs = upgradeInputs(def, priorInputsGiven);
   const found = await def.read(ctx, id, { ...priorInputs, ...prior });
   if (!found) return undefined;
-  const state = carryOver(def, found.state, priorInputs, prior);
+  const state = stampState(def, carryOver(def, found.state, priorInputs, prior));
   return { id: found.id, state, inputs: importing ? inputsForImport(def, state) : inputsForRefresh(def, state, priorInputs) };
 }
 
@@ -85,23 +103,25 @@ export async function updateResource(
   def: AnyResource,
   ctx: OperationContext,
   id: string,
-  olds: PropertyMap,
-  news: PropertyMap,
+  oldState: PropertyMap,
+  newInputs: PropertyMap,
   oldInputs?: PropertyMap,
   ignoreChanges: readonly string[] = [],
 ): Promise<PropertyMap> {
   if (!def.update) throw new Error(`${def.token} has no update; every change replaces it`);
+  const olds = upgradeState(def, oldState);
+  const news = upgradeInputs(def, newInputs);
   // The same diff the engine was shown: a property it was told to ignore must not reach the API.
-  const { diffs } = diffResource(def, olds, news, oldInputs, ignoreChanges);
+  const { diffs } = diffResource(def, olds, news, upgradeInputs(def, oldInputs), ignoreChanges);
   const update = def.update;
-  const state = await tracking(ctx, news, undefined, (c) => update(c, id, news, olds, diffs));
-  return carryOver(def, state, news, olds);
+  const state = await tracking(def, ctx, news, (c) => update(c, id, news, olds, diffs));
+  return stampState(def, carryOver(def, state, news, olds));
 }
 
 export async function deleteResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap): Promise<void> {
   if (!def.delete) return;
   try {
-    await def.delete(ctx, id, olds);
+    await def.delete(ctx, id, upgradeState(def, olds));
   } catch (e) {
     // Already gone is what delete wanted.
     if ((e as { code?: string }).code !== "not_found") throw e;

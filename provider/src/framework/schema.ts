@@ -162,6 +162,7 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
       ...(required.length ? { required } : {}),
       inputProperties: inputs.properties,
       ...(inputs.required.length ? { requiredInputs: inputs.required } : {}),
+      ...(def.previousTokens?.length ? { aliases: def.previousTokens.map((type) => ({ type })) } : {}),
     };
   }
 

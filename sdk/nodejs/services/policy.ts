@@ -89,9 +89,9 @@ export class Policy extends pulumi.CustomResource {
      */
     declare public readonly safesearch: pulumi.Output<string>;
     /**
-     * When filtering applies, as a JSON object; empty means always. Default: `""`.
+     * When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
      */
-    declare public readonly scheduleJson: pulumi.Output<string>;
+    declare public readonly schedule: pulumi.Output<{[key: string]: any} | undefined>;
     /**
      * Id of the resolver service (`nsp:dns:getService` with its name finds it).
      */
@@ -139,7 +139,7 @@ export class Policy extends pulumi.CustomResource {
             resourceInputs["ratelimit"] = args?.ratelimit;
             resourceInputs["rules"] = args?.rules;
             resourceInputs["safesearch"] = args?.safesearch;
-            resourceInputs["scheduleJson"] = args?.scheduleJson;
+            resourceInputs["schedule"] = args?.schedule;
             resourceInputs["serviceId"] = args?.serviceId;
             resourceInputs["ttlMax"] = args?.ttlMax;
             resourceInputs["ttlMin"] = args?.ttlMin;
@@ -158,7 +158,7 @@ export class Policy extends pulumi.CustomResource {
             resourceInputs["ratelimit"] = undefined /*out*/;
             resourceInputs["rules"] = undefined /*out*/;
             resourceInputs["safesearch"] = undefined /*out*/;
-            resourceInputs["scheduleJson"] = undefined /*out*/;
+            resourceInputs["schedule"] = undefined /*out*/;
             resourceInputs["serviceId"] = undefined /*out*/;
             resourceInputs["serviceName"] = undefined /*out*/;
             resourceInputs["ttlMax"] = undefined /*out*/;
@@ -223,9 +223,9 @@ export interface PolicyArgs {
      */
     safesearch?: pulumi.Input<string | undefined>;
     /**
-     * When filtering applies, as a JSON object; empty means always. Default: `""`.
+     * When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
      */
-    scheduleJson?: pulumi.Input<string | undefined>;
+    schedule?: pulumi.Input<{[key: string]: any} | undefined>;
     /**
      * Id of the resolver service (`nsp:dns:getService` with its name finds it).
      */

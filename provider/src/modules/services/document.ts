@@ -19,6 +19,7 @@ export interface ServiceDocumentSpec<F extends Shape> {
   /** Fields kept as text on the wire. */
   codecs: { readonly [K in keyof F & string]?: TextCodec };
   check?: (args: z.output<z.ZodObject<F>>) => CheckFailure[];
+  migrations?: ResourceDefinition["migrations"];
 }
 
 const documentState = z.object({
@@ -46,6 +47,7 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
     args,
     state: documentState,
     importId: "<serviceId>",
+    ...(spec.migrations ? { migrations: spec.migrations } : {}),
     ...(spec.check ? { check: spec.check as (a: Props) => CheckFailure[] } : {}),
 
     async create(ctx, values) {

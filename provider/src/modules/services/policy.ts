@@ -2,27 +2,17 @@ import { z } from "zod";
 import type { CheckFailure } from "../../framework/definition";
 import { LOG_MODES, SAFESEARCH, address, addressOrPrefix, key, ruleLine, timestamp } from "./fields";
 import { defineServiceDocument } from "./document";
-import { items, lines } from "./text-lists";
+import { items, jsonObject, lines } from "./text-lists";
 
 const TOKEN = "nsp:services:Policy";
 
 const policyFields = {
   rules: z.array(ruleLine).default([]).meta({ description: "Custom filtering rules, one per item, in the resolver's rule syntax (the API's `POST /services/{id}/rule-test` tries them out)." }),
   blockedServices: z.array(key).default([]).meta({ description: "Keys of online services whose domains are blocked, such as `tiktok`." }),
-  scheduleJson: z
-    .string()
-    .trim()
-    .refine((s) => {
-      if (s === "") return true;
-      try {
-        const v: unknown = JSON.parse(s);
-        return typeof v === "object" && v !== null && !Array.isArray(v);
-      } catch {
-        return false;
-      }
-    }, "must be a JSON object (such as JSON.stringify({...})), or empty")
-    .default("")
-    .meta({ description: "When filtering applies, as a JSON object; empty means always." }),
+  schedule: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: "When filtering applies, as an object in the resolver's schedule format (such as `{ mon: [\"09:00\", \"17:00\"] }`); unset means always.", wire: "schedule_json" }),
   tz: z
     .string()
     .trim()
@@ -51,13 +41,33 @@ const policyFields = {
   ttlMax: z.number().int("must be an integer").min(0, "must be between 0 and 86400").max(86_400, "must be between 0 and 86400").default(0).meta({ description: "Highest TTL handed to clients, in seconds; 0 means no cap." }),
 };
 
+/** 0.1.0's `scheduleJson` text as the object it holds; text that holds none is no schedule. */
+export function scheduleFromText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  if (value.trim() === "") return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    // Check names the property; a state of 0.1.0 always held an object's text.
+    return value;
+  }
+}
+
 export const policy = defineServiceDocument({
   token: TOKEN,
   description:
     "The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); deleting it restores the defaults. The id is the service id.",
   path: "policy",
   fields: policyFields,
-  codecs: { rules: lines, blockedServices: items, accessAllow: items, accessDeny: items, forwards: items },
+  codecs: { rules: lines, blockedServices: items, schedule: jsonObject, accessAllow: items, accessDeny: items, forwards: items },
+  migrations: [
+    {
+      release: "0.2.0",
+      change: "`scheduleJson` (the JSON text of an object, `\"\"` for always) is now `schedule`, the object itself (unset for always).",
+      renamed: { scheduleJson: "schedule" },
+      reshaped: { schedule: scheduleFromText },
+    },
+  ],
 
   check(args) {
     const failures: CheckFailure[] = [];

@@ -1,16 +1,18 @@
-// The resolver API keeps lists as text (one item per line, or comma separated); the provider
-// shows them as lists. This wraps the wire model of a resource so that its list fields travel
-// as that text: joined in the bodies, a string in the wire schema, split again into the state.
+// The resolver API keeps lists as text (one item per line, or comma separated), and the policy's
+// schedule as the text of a JSON object; the provider shows them as lists and an object. This
+// wraps the wire model of a resource so that those fields travel as that text: joined in the
+// bodies, a string in the wire schema, split again into the state.
 import { z } from "zod";
 import { wireModel, type WireModel } from "../../framework/fields";
 import { wireName } from "../../framework/wire";
 
 type Shape = z.ZodRawShape;
 
-/** How one list field is written as text. */
+/** How one field is written as text. */
 export interface TextCodec {
-  join(wire: unknown[]): string;
-  split(text: string | null | undefined): unknown[];
+  join(wire: never): string;
+  /** Undefined for text that holds no value. */
+  split(text: string | null | undefined): unknown;
 }
 
 export const joinLines = (v: readonly unknown[]) => v.join("\n");
@@ -22,6 +24,11 @@ export const splitItems = (s: string | null | undefined) => (s ?? "").split(",")
 export const lines: TextCodec = { join: joinLines, split: splitLines };
 /** Comma separated. */
 export const items: TextCodec = { join: joinItems, split: splitItems };
+/** The text of a JSON object; empty text for none. */
+export const jsonObject: TextCodec = {
+  join: (v: Record<string, unknown>) => JSON.stringify(v),
+  split: (s) => (s?.trim() ? (JSON.parse(s) as unknown) : undefined),
+};
 
 /**
  * `wireModel` for a resource whose `codecs` fields are lists on the Pulumi side and text on the
@@ -33,7 +40,7 @@ export function textListModel<A extends Shape, S extends Shape>(args: z.ZodObjec
   const text = Object.fromEntries(fields.map((f) => [f.name, z.string()]));
   const wire = (api.wire as unknown as z.ZodObject).extend(text) as unknown as z.ZodType<Record<string, unknown>>;
   const joined = (body: Record<string, unknown>) => {
-    for (const { name, codec } of fields) if (Array.isArray(body[name])) body[name] = codec.join(body[name]);
+    for (const { name, codec } of fields) if (body[name] !== undefined && body[name] !== null && typeof body[name] !== "string") body[name] = codec.join(body[name] as never);
     return body;
   };
   const split = (raw: Record<string, unknown>) => {

@@ -46,8 +46,8 @@ type Policy struct {
 	Rules pulumi.StringArrayOutput `pulumi:"rules"`
 	// Safe search enforcement: `on`, `off`, or empty (off). Default: `""`. One of: ``, `off`, `on`.
 	Safesearch pulumi.StringOutput `pulumi:"safesearch"`
-	// When filtering applies, as a JSON object; empty means always. Default: `""`.
-	ScheduleJson pulumi.StringOutput `pulumi:"scheduleJson"`
+	// When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
+	Schedule pulumi.MapOutput `pulumi:"schedule"`
 	// Id of the resolver service (`nsp:dns:getService` with its name finds it).
 	ServiceId pulumi.StringOutput `pulumi:"serviceId"`
 	// Name of the resolver service.
@@ -127,8 +127,8 @@ type policyArgs struct {
 	Rules []string `pulumi:"rules"`
 	// Safe search enforcement: `on`, `off`, or empty (off). Default: `""`. One of: ``, `off`, `on`.
 	Safesearch *string `pulumi:"safesearch"`
-	// When filtering applies, as a JSON object; empty means always. Default: `""`.
-	ScheduleJson *string `pulumi:"scheduleJson"`
+	// When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
+	Schedule map[string]interface{} `pulumi:"schedule"`
 	// Id of the resolver service (`nsp:dns:getService` with its name finds it).
 	ServiceId string `pulumi:"serviceId"`
 	// Highest TTL handed to clients, in seconds; 0 means no cap. Default: `0`.
@@ -165,8 +165,8 @@ type PolicyArgs struct {
 	Rules pulumi.StringArrayInput
 	// Safe search enforcement: `on`, `off`, or empty (off). Default: `""`. One of: ``, `off`, `on`.
 	Safesearch pulumi.StringPtrInput
-	// When filtering applies, as a JSON object; empty means always. Default: `""`.
-	ScheduleJson pulumi.StringPtrInput
+	// When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
+	Schedule pulumi.MapInput
 	// Id of the resolver service (`nsp:dns:getService` with its name finds it).
 	ServiceId pulumi.StringInput
 	// Highest TTL handed to clients, in seconds; 0 means no cap. Default: `0`.
@@ -324,9 +324,9 @@ func (o PolicyOutput) Safesearch() pulumi.StringOutput {
 	return o.ApplyT(func(v *Policy) pulumi.StringOutput { return v.Safesearch }).(pulumi.StringOutput)
 }
 
-// When filtering applies, as a JSON object; empty means always. Default: `""`.
-func (o PolicyOutput) ScheduleJson() pulumi.StringOutput {
-	return o.ApplyT(func(v *Policy) pulumi.StringOutput { return v.ScheduleJson }).(pulumi.StringOutput)
+// When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
+func (o PolicyOutput) Schedule() pulumi.MapOutput {
+	return o.ApplyT(func(v *Policy) pulumi.MapOutput { return v.Schedule }).(pulumi.MapOutput)
 }
 
 // Id of the resolver service (`nsp:dns:getService` with its name finds it).

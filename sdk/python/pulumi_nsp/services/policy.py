@@ -32,7 +32,7 @@ class PolicyArgs:
                  ratelimit: pulumi.Input[Optional[_builtins.int]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  safesearch: pulumi.Input[Optional[_builtins.str]] = None,
-                 schedule_json: pulumi.Input[Optional[_builtins.str]] = None,
+                 schedule: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  ttl_max: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl_min: pulumi.Input[Optional[_builtins.int]] = None,
                  tz: pulumi.Input[Optional[_builtins.str]] = None):
@@ -52,7 +52,7 @@ class PolicyArgs:
         :param pulumi.Input[_builtins.int] ratelimit: Queries per second per client; 0 means no limit. Default: `0`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] rules: Custom filtering rules, one per item, in the resolver's rule syntax (the API's `POST /services/{id}/rule-test` tries them out). Default: `[]`.
         :param pulumi.Input[_builtins.str] safesearch: Safe search enforcement: `on`, `off`, or empty (off). Default: `""`. One of: ``, `off`, `on`.
-        :param pulumi.Input[_builtins.str] schedule_json: When filtering applies, as a JSON object; empty means always. Default: `""`.
+        :param pulumi.Input[Mapping[str, Any]] schedule: When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
         :param pulumi.Input[_builtins.int] ttl_max: Highest TTL handed to clients, in seconds; 0 means no cap. Default: `0`.
         :param pulumi.Input[_builtins.int] ttl_min: Lowest TTL handed to clients, in seconds; 0 leaves TTLs as they are. Default: `0`.
         :param pulumi.Input[_builtins.str] tz: Time zone of the schedule, such as `Europe/Berlin`. Default: `""`.
@@ -82,8 +82,8 @@ class PolicyArgs:
             pulumi.set(__self__, "rules", rules)
         if safesearch is not None:
             pulumi.set(__self__, "safesearch", safesearch)
-        if schedule_json is not None:
-            pulumi.set(__self__, "schedule_json", schedule_json)
+        if schedule is not None:
+            pulumi.set(__self__, "schedule", schedule)
         if ttl_max is not None:
             pulumi.set(__self__, "ttl_max", ttl_max)
         if ttl_min is not None:
@@ -248,16 +248,16 @@ class PolicyArgs:
         pulumi.set(self, "safesearch", value)
 
     @_builtins.property
-    @pulumi.getter(name="scheduleJson")
-    def schedule_json(self) -> pulumi.Input[Optional[_builtins.str]]:
+    @pulumi.getter
+    def schedule(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
         """
-        When filtering applies, as a JSON object; empty means always. Default: `""`.
+        When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
         """
-        return pulumi.get(self, "schedule_json")
+        return pulumi.get(self, "schedule")
 
-    @schedule_json.setter
-    def schedule_json(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "schedule_json", value)
+    @schedule.setter
+    def schedule(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "schedule", value)
 
     @_builtins.property
     @pulumi.getter(name="ttlMax")
@@ -314,7 +314,7 @@ class Policy(pulumi.CustomResource):
                  ratelimit: pulumi.Input[Optional[_builtins.int]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  safesearch: pulumi.Input[Optional[_builtins.str]] = None,
-                 schedule_json: pulumi.Input[Optional[_builtins.str]] = None,
+                 schedule: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  ttl_max: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl_min: pulumi.Input[Optional[_builtins.int]] = None,
@@ -344,7 +344,7 @@ class Policy(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] ratelimit: Queries per second per client; 0 means no limit. Default: `0`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] rules: Custom filtering rules, one per item, in the resolver's rule syntax (the API's `POST /services/{id}/rule-test` tries them out). Default: `[]`.
         :param pulumi.Input[_builtins.str] safesearch: Safe search enforcement: `on`, `off`, or empty (off). Default: `""`. One of: ``, `off`, `on`.
-        :param pulumi.Input[_builtins.str] schedule_json: When filtering applies, as a JSON object; empty means always. Default: `""`.
+        :param pulumi.Input[Mapping[str, Any]] schedule: When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
         :param pulumi.Input[_builtins.str] service_id: Id of the resolver service (`nsp:dns:getService` with its name finds it).
         :param pulumi.Input[_builtins.int] ttl_max: Highest TTL handed to clients, in seconds; 0 means no cap. Default: `0`.
         :param pulumi.Input[_builtins.int] ttl_min: Lowest TTL handed to clients, in seconds; 0 leaves TTLs as they are. Default: `0`.
@@ -393,7 +393,7 @@ class Policy(pulumi.CustomResource):
                  ratelimit: pulumi.Input[Optional[_builtins.int]] = None,
                  rules: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  safesearch: pulumi.Input[Optional[_builtins.str]] = None,
-                 schedule_json: pulumi.Input[Optional[_builtins.str]] = None,
+                 schedule: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  ttl_max: pulumi.Input[Optional[_builtins.int]] = None,
                  ttl_min: pulumi.Input[Optional[_builtins.int]] = None,
@@ -419,7 +419,7 @@ class Policy(pulumi.CustomResource):
             __props__.__dict__["ratelimit"] = ratelimit
             __props__.__dict__["rules"] = rules
             __props__.__dict__["safesearch"] = safesearch
-            __props__.__dict__["schedule_json"] = schedule_json
+            __props__.__dict__["schedule"] = schedule
             if service_id is None and not opts.urn:
                 raise TypeError("Missing required property 'service_id'")
             __props__.__dict__["service_id"] = service_id
@@ -461,7 +461,7 @@ class Policy(pulumi.CustomResource):
         __props__.__dict__["ratelimit"] = None
         __props__.__dict__["rules"] = None
         __props__.__dict__["safesearch"] = None
-        __props__.__dict__["schedule_json"] = None
+        __props__.__dict__["schedule"] = None
         __props__.__dict__["service_id"] = None
         __props__.__dict__["service_name"] = None
         __props__.__dict__["ttl_max"] = None
@@ -566,12 +566,12 @@ class Policy(pulumi.CustomResource):
         return pulumi.get(self, "safesearch")
 
     @_builtins.property
-    @pulumi.getter(name="scheduleJson")
-    def schedule_json(self) -> pulumi.Output[_builtins.str]:
+    @pulumi.getter
+    def schedule(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
         """
-        When filtering applies, as a JSON object; empty means always. Default: `""`.
+        When filtering applies, as an object in the resolver's schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.
         """
-        return pulumi.get(self, "schedule_json")
+        return pulumi.get(self, "schedule")
 
     @_builtins.property
     @pulumi.getter(name="serviceId")
