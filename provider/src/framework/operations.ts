@@ -1,6 +1,7 @@
 import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
 import { deepEqual, diffResource, sameValue } from "./diff";
+import { explainConflict } from "./natural-key";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { unwrap } from "./zod-walk";
 
@@ -61,7 +62,9 @@ async function tracking<T>(ctx: OperationContext, inputs: PropertyMap, fallback:
 }
 
 export async function createResource(def: AnyResource, ctx: OperationContext, inputs: PropertyMap): Promise<{ id: string; state: PropertyMap }> {
-  const { id, state } = await tracking(ctx, inputs, undefined, (c) => def.create(c, inputs));
+  const { id, state } = await tracking(ctx, inputs, undefined, (c) => def.create(c, inputs)).catch(async (e: unknown) => {
+    throw await explainConflict(def, ctx.client, inputs, ctx.resourceName, e, ctx.signal);
+  });
   return { id, state: carryOver(def, state, inputs) };
 }
 

@@ -12,7 +12,7 @@ const both = { create: true, patch: true } as const;
 
 const clientArgs = z.object({
   serviceId: idRef("Id of the resolver service the client group belongs to.").meta({ replace: true }),
-  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ description: "Name of the client group, for people.", ...both }),
+  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ key: true, description: "Name of the client group, for people.", ...both }),
   clientId: z
     .string()
     .trim()
