@@ -1,6 +1,7 @@
 // nsp-discover: reads a whole account through the API and prints a `pulumi import --file`
 // document on stdout. Configured exactly as the provider (NSP_API_TOKEN, NSP_BASE_URL, ...);
 // progress and the summary go to stderr, so stdout stays a clean JSON document.
+import { execFileSync, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ApiClient } from "../client";
@@ -8,13 +9,25 @@ import { parseConfig } from "../config";
 import { PROVIDER_VERSION } from "../package-info";
 import { resources } from "../registry";
 import { discover } from "./discover";
+import { clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
 
 const USAGE = `Usage: nsp-discover [options] > import.json
        pulumi import --file import.json --yes --out index.ts
 
 Reads every object of the account (NSP_API_TOKEN, NSP_BASE_URL) and writes a Pulumi bulk-import file.
 
+       nsp-discover --pending-creates [--print] [--stack <name>]
+
+Reads every object of the account (NSP_API_TOKEN, NSP_BASE_URL) and writes a Pulumi bulk-import file.
+With --pending-creates, after a killed \`pulumi up\` (and \`pulumi cancel\`), run in the project directory:
+finds the object of each create the stack's state lists as pending by its natural key and runs
+\`pulumi refresh --import-pending-creates <urn> <id> ...\` (clearing the creates that never landed).
+
 Options:
+  --pending-creates          recover the creates a killed run left pending (see above); the API
+                             settings are the stack's provider configuration
+  --print                    with --pending-creates: print the refresh command instead of running it
+  --stack <name>             with --pending-creates: the stack (default: the selected one)
   --type <glob>              only these resource types, e.g. nsp:dns:* or nsp:mail:Mailbox (repeatable, or comma-separated)
   --zone <name|id>           only objects of these zones (repeatable, or comma-separated)
   --zone-records             one nsp:dns:ZoneRecords per zone instead of one nsp:dns:Record per record
@@ -39,6 +52,9 @@ async function main(): Promise<number> {
         report: { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean" },
+        "pending-creates": { type: "boolean" },
+        print: { type: "boolean" },
+        stack: { type: "string" },
       },
       allowPositionals: false,
     }).values;
@@ -50,6 +66,8 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+
+  if (args["pending-creates"]) return pendingCreates(args.stack, args.print ?? false, args.quiet ?? false);
 
   const raw: Record<string, unknown> = {};
   if (args["requests-per-minute"] !== undefined) raw.requestsPerMinute = args["requests-per-minute"];
@@ -103,6 +121,47 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     await client.close();
+  }
+}
+
+async function pendingCreates(stack: string | undefined, print: boolean, quiet: boolean): Promise<number> {
+  const say = quiet ? () => {} : (m: string) => process.stderr.write(`nsp-discover: ${m}\n`);
+  const stackArgs = stack ? ["--stack", stack] : [];
+  let exported: ExportedDeployment;
+  try {
+    // Secrets shown: the provider's token is needed to read the account; it stays in memory.
+    exported = JSON.parse(execFileSync("pulumi", ["stack", "export", "--show-secrets", ...stackArgs], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"] })) as ExportedDeployment;
+  } catch (e) {
+    process.stderr.write(`nsp-discover: pulumi stack export failed: ${(e as Error).message}\n`);
+    return 1;
+  }
+  const opened: ApiClient[] = [];
+  try {
+    const decided = await resolvePendingCreates(exported, resources, (settings) => {
+      const client = clientFromSettings(settings, `nsp-discover/${PROVIDER_VERSION}`, say);
+      opened.push(client);
+      return client;
+    });
+    if (decided.length === 0) say("no pending creates in the stack's state");
+    for (const d of decided) say(`${d.outcome}: ${d.urn}: ${d.detail}`);
+    const unsettled = decided.filter((d) => d.outcome !== "adopt" && d.outcome !== "absent");
+    if (unsettled.length) say(`${unsettled.length} pending create(s) left as they are; decide them with \`pulumi refresh --import-pending-creates <urn> <id>\` or \`--clear-pending-creates\``);
+    const refresh = refreshArgs(decided);
+    if (!refresh) return unsettled.length ? 1 : 0;
+    const full = [...refresh, ...stackArgs];
+    if (print) {
+      process.stdout.write(`${commandLine(full)}\n`);
+      return unsettled.length ? 1 : 0;
+    }
+    say(`running ${commandLine(full)}`);
+    const ran = spawnSync("pulumi", full, { stdio: "inherit" });
+    if (ran.status !== 0) return 1;
+    return unsettled.length ? 1 : 0;
+  } catch (e) {
+    process.stderr.write(`nsp-discover: ${(e as Error).message}\n`);
+    return 1;
+  } finally {
+    await Promise.all(opened.map((c) => c.close()));
   }
 }
 
