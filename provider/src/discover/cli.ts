@@ -2,14 +2,16 @@
 // document on stdout. Configured exactly as the provider (NSP_API_TOKEN, NSP_BASE_URL, ...);
 // progress and the summary go to stderr, so stdout stays a clean JSON document.
 import { execFileSync, spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ApiClient } from "../client";
 import { parseConfig } from "../config";
 import { PROVIDER_VERSION } from "../package-info";
 import { resources } from "../registry";
 import { discover } from "./discover";
-import { clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
+import { adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
 
 const USAGE = `Usage: nsp-discover [options] > import.json
        pulumi import --file import.json --yes --out index.ts
@@ -20,13 +22,14 @@ Reads every object of the account (NSP_API_TOKEN, NSP_BASE_URL) and writes a Pul
 
 Reads every object of the account (NSP_API_TOKEN, NSP_BASE_URL) and writes a Pulumi bulk-import file.
 With --pending-creates, after a killed \`pulumi up\` (and \`pulumi cancel\`), run in the project directory:
-finds the object of each create the stack's state lists as pending by its natural key and runs
-\`pulumi refresh --import-pending-creates <urn> <id> ...\` (clearing the creates that never landed).
+finds the object of each create the stack's state lists as pending by its natural key, records it
+in the state with its id, and runs \`pulumi refresh --clear-pending-creates\` (the creates that found
+no object never landed; the next \`pulumi up\` makes them).
 
 Options:
   --pending-creates          recover the creates a killed run left pending (see above); the API
                              settings are the stack's provider configuration
-  --print                    with --pending-creates: print the refresh command instead of running it
+  --print                    with --pending-creates: print what each pending create is (JSON lines) and change nothing
   --stack <name>             with --pending-creates: the stack (default: the selected one)
   --type <glob>              only these resource types, e.g. nsp:dns:* or nsp:mail:Mailbox (repeatable, or comma-separated)
   --zone <name|id>           only objects of these zones (repeatable, or comma-separated)
@@ -127,36 +130,56 @@ async function main(): Promise<number> {
 async function pendingCreates(stack: string | undefined, print: boolean, quiet: boolean): Promise<number> {
   const say = quiet ? () => {} : (m: string) => process.stderr.write(`nsp-discover: ${m}\n`);
   const stackArgs = stack ? ["--stack", stack] : [];
+  const pulumi = (args: string[]) => {
+    say(`running ${commandLine(args)}`);
+    return spawnSync("pulumi", [...args, ...stackArgs], { stdio: ["ignore", "inherit", "inherit"] }).status === 0;
+  };
+  const exportState = (showSecrets: boolean) =>
+    JSON.parse(execFileSync("pulumi", ["stack", "export", ...(showSecrets ? ["--show-secrets"] : []), ...stackArgs], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"] })) as ExportedDeployment;
   let exported: ExportedDeployment;
+  let revealedState: ExportedDeployment;
   try {
-    // Secrets shown: the provider's token is needed to read the account; it stays in memory.
-    exported = JSON.parse(execFileSync("pulumi", ["stack", "export", "--show-secrets", ...stackArgs], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"] })) as ExportedDeployment;
+    exported = exportState(false);
+    // Secrets shown only to read the provider's settings (its token); they stay in memory.
+    revealedState = exportState(true);
   } catch (e) {
     process.stderr.write(`nsp-discover: pulumi stack export failed: ${(e as Error).message}\n`);
     return 1;
   }
   const opened: ApiClient[] = [];
   try {
-    const decided = await resolvePendingCreates(exported, resources, (settings) => {
+    const decided = await resolvePendingCreates(revealedState, resources, (settings) => {
       const client = clientFromSettings(settings, `nsp-discover/${PROVIDER_VERSION}`, say);
       opened.push(client);
       return client;
     });
-    if (decided.length === 0) say("no pending creates in the stack's state");
+    if (decided.length === 0) {
+      say("no pending creates in the stack's state");
+      return 0;
+    }
     for (const d of decided) say(`${d.outcome}: ${d.urn}: ${d.detail}`);
     const unsettled = decided.filter((d) => d.outcome !== "adopt" && d.outcome !== "absent");
-    if (unsettled.length) say(`${unsettled.length} pending create(s) left as they are; decide them with \`pulumi refresh --import-pending-creates <urn> <id>\` or \`--clear-pending-creates\``);
-    const refresh = refreshArgs(decided);
-    if (!refresh) return unsettled.length ? 1 : 0;
-    const full = [...refresh, ...stackArgs];
     if (print) {
-      process.stdout.write(`${commandLine(full)}\n`);
+      for (const d of decided) process.stdout.write(`${JSON.stringify(d)}\n`);
       return unsettled.length ? 1 : 0;
     }
-    say(`running ${commandLine(full)}`);
-    const ran = spawnSync("pulumi", full, { stdio: "inherit" });
-    if (ran.status !== 0) return 1;
-    return unsettled.length ? 1 : 0;
+    // `pulumi stack import` drops every pending operation: with any create undecided, nothing
+    // is changed, so that none is lost before someone looks at it.
+    if (unsettled.length) {
+      say(`${unsettled.length} pending create(s) not decided, so nothing was changed: check each, adopt it with \`pulumi import <type> <name> <id>\` or let it go, then \`pulumi refresh --clear-pending-creates\``);
+      return 1;
+    }
+    if (decided.some((d) => d.outcome === "adopt")) {
+      const dir = mkdtempSync(join(tmpdir(), "nsp-pending-"));
+      const file = join(dir, "deployment.json");
+      try {
+        writeFileSync(file, JSON.stringify(adoptIntoDeployment(exported as never, decided)), { mode: 0o600 });
+        if (!pulumi(["stack", "import", "--file", file])) return 1;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    return pulumi(refreshArgs()) ? 0 : 1;
   } catch (e) {
     process.stderr.write(`nsp-discover: ${(e as Error).message}\n`);
     return 1;

@@ -1,10 +1,18 @@
 // nsp-discover --pending-creates: after a killed `pulumi up`, the stack's state lists the creates
 // that were on the wire as pending operations (URN, type, inputs, provider), because the engine
 // never heard back. A create that landed made an object no state tracks; one that did not, none.
-// This finds each pending create's object by its natural key and hands the ids to the engine
-// (`pulumi refresh --import-pending-creates <urn> <id> ...`); the creates that found nothing are
-// cleared, so the next `up` makes them. Nothing the engine did not say this stack was creating
-// is ever adopted, and a key that several untracked objects share is reported, not guessed.
+// This finds each pending create's object by its natural key and records it in the state as the
+// create's resource, with that id; the creates that found nothing are cleared, so the next `up`
+// makes them. Nothing the engine did not say this stack was creating is ever adopted, and a key
+// that several untracked objects share is reported, not guessed.
+//
+// Pulumi's own `pulumi refresh --import-pending-creates <urn> <id>` would be the way, but v3.259.0
+// marks the operation "importing" and then drops it without adopting anything (the refresh keeps
+// only "creating" operations), which loses the object as --clear-pending-creates would. So the
+// ids are written the way that command means to: the pending create's resource (its URN, inputs,
+// provider, parent and dependencies as the engine recorded them) moves to the resources with its
+// id (`pulumi stack import`, which drops the other pending operations, so it runs only once every
+// pending create is decided), and a `pulumi refresh` then reads its outputs.
 import { openSession } from "../session";
 import { parseConfig } from "../config";
 import { checkResource } from "../framework/operations";
@@ -103,15 +111,28 @@ export async function resolvePendingCreates(exported: ExportedDeployment, defini
 }
 
 /**
- * The refresh that applies the decisions: the ids of the found objects, and, when every pending
- * create is decided, the rest cleared. Undefined when there is nothing to do.
+ * The deployment (as `pulumi stack export` wrote it, secrets encrypted) with each adopted pending
+ * create moved to the resources with its id. Its outputs are its inputs until the refresh that
+ * follows reads them. A pending create never has dependents in the state (nothing waits on a
+ * create that has not finished), so the resources stay in dependency order when it is appended.
  */
-export function refreshArgs(decided: readonly PendingCreate[]): string[] | undefined {
-  const imports = decided.filter((d) => d.outcome === "adopt").flatMap((d) => ["--import-pending-creates", d.urn, "--import-pending-creates", d.id!]);
-  const settled = decided.every((d) => d.outcome === "adopt" || d.outcome === "absent");
-  const clear = settled && decided.some((d) => d.outcome === "absent") ? ["--clear-pending-creates"] : [];
-  if (!imports.length && !clear.length) return undefined;
-  return ["refresh", "--yes", "--skip-preview", ...imports, ...clear];
+export function adoptIntoDeployment<T extends { deployment: Item }>(exported: T, decided: readonly PendingCreate[]): T {
+  const ids = new Map(decided.filter((d) => d.outcome === "adopt").map((d) => [d.urn, d.id!]));
+  const ops = (exported.deployment.pending_operations ?? []) as { type: string; resource: Item & { urn: string } }[];
+  const adopted = ops.filter((op) => op.type === "creating" && ids.has(op.resource.urn));
+  return {
+    ...exported,
+    deployment: {
+      ...exported.deployment,
+      resources: [...((exported.deployment.resources ?? []) as Item[]), ...adopted.map((op) => ({ ...op.resource, id: ids.get(op.resource.urn), outputs: op.resource.outputs ?? op.resource.inputs ?? {} }))],
+      pending_operations: ops.filter((op) => !adopted.includes(op)),
+    },
+  };
+}
+
+/** The refresh after the ids are in: it reads the adopted objects' outputs and clears the creates that never landed. */
+export function refreshArgs(): string[] {
+  return ["refresh", "--yes", "--skip-preview", "--clear-pending-creates"];
 }
 
 export function commandLine(args: readonly string[]): string {
