@@ -230,7 +230,6 @@ describe("a pulumi up of many kinds killed with SIGKILL, then the README's recov
     // The README's recovery.
     await stack.run(["cancel", "--yes"]);
     const recovery = await recoverPendingCreates(stack);
-    console.log(`recovery (${point}):\n${recovery.stderr}`);
     expect(recovery.code, recovery.stderr).toBe(0);
     const outcomes = [...recovery.stderr.matchAll(/^nsp-discover: (adopt|absent|ambiguous|unidentifiable|foreign): /gm)].map((m) => m[1]!);
     const up = await stack.up();
