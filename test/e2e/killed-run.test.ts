@@ -231,7 +231,7 @@ describe("a pulumi up of many kinds killed with SIGKILL, then the README's recov
     await stack.run(["cancel", "--yes"]);
     const recovery = await recoverPendingCreates(stack);
     expect(recovery.code, recovery.stderr).toBe(0);
-    const outcomes = [...recovery.stderr.matchAll(/^nsp-discover: (adopt|absent|ambiguous|unidentifiable|foreign): /gm)].map((m) => m[1]!);
+    const outcomes = [...recovery.stderr.matchAll(/^nsp-discover: (adopt|absent|repeatable|ambiguous|unidentifiable|foreign): /gm)].map((m) => m[1]!);
     const up = await stack.up();
     const after_ = await accountAndState(stack, token);
     await stack.preview(["--expect-no-changes"]);
@@ -241,13 +241,13 @@ describe("a pulumi up of many kinds killed with SIGKILL, then the README's recov
       program: RESOURCES,
       postsServedAtKill: servedAtKill,
       afterKill: { onServer: afterKill.server.length, tracked: afterKill.state.length, pendingOperations: afterKill.pending, emptySidecars: sidecars },
-      recovery: { adopted: outcomes.filter((o) => o === "adopt").length, cleared: outcomes.filter((o) => o === "absent").length, other: outcomes.filter((o) => o !== "adopt" && o !== "absent").length },
+      recovery: { adopted: outcomes.filter((o) => o === "adopt").length, cleared: outcomes.filter((o) => o === "absent" || o === "repeatable").length, undecided: outcomes.filter((o) => !["adopt", "absent", "repeatable"].includes(o)).length },
       firstUp: up.stdout.match(/Resources:[\s\S]*?(?=\n\n)/)?.[0]?.replace(/\s+/g, " "),
       afterRecovery: { onServer: after_.server.length, tracked: after_.state.length, pendingOperations: after_.pending },
       seconds: Math.round((Date.now() - started) / 1000),
     });
 
-    expect(outcomes.filter((o) => o !== "adopt" && o !== "absent")).toEqual([]);
+    expect(outcomes.filter((o) => !["adopt", "absent", "repeatable"].includes(o))).toEqual([]);
     expect(after_.pending).toBe(0);
     // Every object of the account is tracked once, and every tracked object exists.
     expect(after_.server).toEqual(after_.state);

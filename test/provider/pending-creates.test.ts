@@ -1,7 +1,8 @@
 // nsp-discover --pending-creates decides each create a killed run left pending, against the
 // emulator over HTTP: the one untracked object with the create's natural key is adopted, an
 // object the state tracks or another pending create took is not, a key several untracked objects
-// share is reported, and a create with no object never landed.
+// share is reported, a create with no object never landed, and a create of an object its inputs
+// name (settings of a parent) is repeatable.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ApiClient } from "../../provider/src/client";
 import { adoptIntoDeployment, clientFromSettings, resolvePendingCreates, type ExportedDeployment } from "../../provider/src/discover/pending-creates";
@@ -48,6 +49,8 @@ beforeAll(async () => {
         pending("nsp:index:Webhook", "once-a", { url: "https://hooks.example.com/once", events: ["ping"] }),
         pending("nsp:index:Webhook", "once-b", { url: "https://hooks.example.com/once", events: ["ping"] }),
         pending("nsp:rpki:Ca", "ca", { handle: "pending-ca", asns: [64500] }),
+        // DNSSEC of a zone is a write to the zone: repeating it makes nothing twice.
+        pending("nsp:dns:ZoneDnssec", "dnssec", { zoneId: "42", enabled: true }),
         // An extension whose number the program leaves to the API has no key to find it by.
         pending("nsp:vgate:Extension", "ext", { pbxId: "pbx_0123456789ab" }),
         pending("aws:s3:Bucket", "bucket", { bucket: "b" }),
@@ -70,6 +73,7 @@ it("adopts only the one untracked object with the key, and reports what it canno
     ["once-a", "adopt", ids.once],
     ["once-b", "absent", undefined],
     ["ca", "adopt", ids.ca],
+    ["dnssec", "repeatable", undefined],
     ["ext", "unidentifiable", undefined],
     ["bucket", "foreign", undefined],
   ]);
@@ -85,5 +89,5 @@ it("adopts only the one untracked object with the key, and reports what it canno
     ["ca", ids.ca],
   ]);
   expect(edited.deployment.resources![4]).toMatchObject({ type: "nsp:mail:Mailbox", parent: STACK, provider: `${PROVIDER}::prov-1`, inputs: { local: "landed" }, outputs: { local: "landed" } });
-  expect(edited.deployment.pending_operations!.map((op) => op.resource.urn.split("::").pop())).toEqual(["tracked-twin", "never", "twice", "once-b", "ext", "bucket"]);
+  expect(edited.deployment.pending_operations!.map((op) => op.resource.urn.split("::").pop())).toEqual(["tracked-twin", "never", "twice", "once-b", "dnssec", "ext", "bucket"]);
 });

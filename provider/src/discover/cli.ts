@@ -11,7 +11,7 @@ import { parseConfig } from "../config";
 import { PROVIDER_VERSION } from "../package-info";
 import { resources } from "../registry";
 import { discover } from "./discover";
-import { adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
+import { SETTLED, adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
 
 const USAGE = `Usage: nsp-discover [options] > import.json
        pulumi import --file import.json --yes --out index.ts
@@ -158,7 +158,7 @@ async function pendingCreates(stack: string | undefined, print: boolean, quiet: 
       return 0;
     }
     for (const d of decided) say(`${d.outcome}: ${d.urn}: ${d.detail}`);
-    const unsettled = decided.filter((d) => d.outcome !== "adopt" && d.outcome !== "absent");
+    const unsettled = decided.filter((d) => !SETTLED.has(d.outcome));
     if (print) {
       for (const d of decided) process.stdout.write(`${JSON.stringify(d)}\n`);
       return unsettled.length ? 1 : 0;

@@ -16,7 +16,7 @@
 import { openSession } from "../session";
 import { parseConfig } from "../config";
 import { checkResource } from "../framework/operations";
-import { findByNaturalKey, describeKey, shellWord } from "../framework/natural-key";
+import { findByNaturalKey, describeKey, idFromInputs, shellWord } from "../framework/natural-key";
 import { unwrapProperties, type PropertyMap } from "../framework/property-values";
 import type { AnyResource } from "../framework/definition";
 import type { ApiClient } from "../client";
@@ -34,11 +34,18 @@ export interface ExportedDeployment {
 export interface PendingCreate {
   urn: string;
   type: string;
-  /** `adopt`: one untracked object has the key; `absent`: none (the create never landed). */
-  outcome: "adopt" | "absent" | "ambiguous" | "unidentifiable" | "foreign";
+  /**
+   * `adopt`: one untracked object has the key; `absent`: none (the create never landed);
+   * `repeatable`: the create writes an object its inputs name, so the next `up` writes it again
+   * and makes nothing twice. These are settled (cleared, or adopted); the others are reported.
+   */
+  outcome: "adopt" | "absent" | "repeatable" | "ambiguous" | "unidentifiable" | "foreign";
   id?: string;
   detail: string;
 }
+
+/** The outcomes the recovery acts on; any other leaves the state unchanged. */
+export const SETTLED: ReadonlySet<PendingCreate["outcome"]> = new Set(["adopt", "absent", "repeatable"]);
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
@@ -91,6 +98,11 @@ export async function resolvePendingCreates(exported: ExportedDeployment, defini
     }
     const found = await findByNaturalKey(def, client, args, signal);
     const key = describeKey(def, args);
+    const fixedId = found ? undefined : idFromInputs(def, args);
+    if (fixedId !== undefined) {
+      out.push({ urn, type, outcome: "repeatable", detail: `writes the object its inputs name (${fixedId}); the next up writes it again` });
+      continue;
+    }
     if (!found) {
       out.push({ urn, type, outcome: "unidentifiable", detail: `${type} has no natural key to find it by${key ? ` (${key})` : ""}; check by hand` });
       continue;

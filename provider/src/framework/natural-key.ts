@@ -84,6 +84,24 @@ export async function findByNaturalKey(def: AnyResource, client: ApiClient, args
     .map((item) => ({ importId: importIdOf(def.importId, item, parent, ownKey), ownId: String(item[ownKey]) }));
 }
 
+/**
+ * The import id a create with these inputs addresses, when the inputs alone make it: the
+ * object the create writes is named by its inputs (a zone's records or DNSSEC by the zone's id,
+ * the account's app switches by `apps`), so the create is a write to an object that exists
+ * anyway and repeating it makes no second one. Undefined when the id is the API's to choose.
+ */
+export function idFromInputs(def: AnyResource, args: Item): string | undefined {
+  const holes = def.importId.match(/<[^>]+>/g) ?? [];
+  const values = holes.map((hole) => {
+    const name = hole.slice(1, -1);
+    const value = args[name] ?? args[`${name}Id`];
+    return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+  });
+  if (values.some((v) => v === undefined) || /[[\]]/.test(def.importId)) return undefined;
+  let i = 0;
+  return def.importId.replace(/<[^>]+>/g, () => values[i++]!);
+}
+
 /** A shell word: names in a program may hold spaces or quotes. */
 export function shellWord(s: string): string {
   return /^[A-Za-z0-9_.:/@=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
