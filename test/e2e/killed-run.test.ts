@@ -188,13 +188,14 @@ function removeEmptySidecars(dir: string): number {
 }
 
 /** `nsp-discover --pending-creates` in the project, as a user runs it. */
-function recoverPendingCreates(stack: Stack): Promise<{ code: number; stderr: string }> {
+function recoverPendingCreates(stack: Stack, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, "bin", "nsp-discover"), "--pending-creates", "--stack", stack.stack], { cwd: stack.dir, env: stack.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "bin", "nsp-discover"), "--pending-creates", "--stack", stack.stack, ...extra], { cwd: stack.dir, env: stack.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code: code ?? -1, stderr }));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
 
@@ -229,9 +230,14 @@ describe("a pulumi up of many kinds killed with SIGKILL, then the README's recov
 
     // The README's recovery.
     await stack.run(["cancel", "--yes"]);
+    // --print says what it would do and changes nothing.
+    const printed = await recoverPendingCreates(stack, ["--print"]);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect((await accountAndState(stack, token)).pending).toBe(afterKill.pending);
     const recovery = await recoverPendingCreates(stack);
     expect(recovery.code, recovery.stderr).toBe(0);
     const outcomes = [...recovery.stderr.matchAll(/^nsp-discover: (adopt|absent|repeatable|ambiguous|unidentifiable|foreign): /gm)].map((m) => m[1]!);
+    expect(printed.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { outcome: string }).outcome)).toEqual(outcomes);
     const up = await stack.up();
     const after_ = await accountAndState(stack, token);
     await stack.preview(["--expect-no-changes"]);
