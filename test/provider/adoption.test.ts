@@ -121,6 +121,9 @@ describe("a create refused because its natural key is taken fails with the pulum
     ["nsp:mail:Group", (p) => ({ domainId: p.domain, localPart: "team", members: [{ address: "a@example.com" }] }), [domain("group")]],
     ["nsp:vgate:Extension", (p) => ({ pbxId: p.pbx, number: "101" }), [pbx]],
     ["nsp:vgate:RingGroup", (p) => ({ pbxId: p.pbx, number: "601" }), [pbx]],
+    ["nsp:vgate:Queue", (p) => ({ pbxId: p.pbx, number: "701" }), [pbx]],
+    ["nsp:mail:Destination", () => ({ addr: "ops@taken.example.net" }), []],
+    ["nsp:services:Client", () => ({ serviceId: resolverId, name: "office", clientId: "office" }), []],
     ["nsp:cdn:Site", () => ({ hostname: "www.taken-site.example", origin: "origin.example.net", serviceId: cdnServiceId }), []],
     ["nsp:rpki:Ca", () => ({ handle: "taken-ca", asns: [64500] }), []],
     ["nsp:link:Tunnel", () => ({ name: "taken-tunnel", localUrl: "http://localhost:8080", popId }), []],
@@ -129,11 +132,13 @@ describe("a create refused because its natural key is taken fails with the pulum
   ];
   let cdnServiceId: string;
   let popId: string;
+  let resolverId: string;
   // Shared by the rows, whose objects differ: these kinds claim nothing per command.
   let killedRun: PluginHandle;
   let next: PluginHandle;
   beforeAll(async () => {
     cdnServiceId = String((await control.services()).find((s) => s.type === "cdn")!.id);
+    resolverId = String((await control.services()).find((s) => s.type === "resolver")!.id);
     popId = String((await control.list<{ id: number | string }>("/link/pops"))[0]!.id);
     [killedRun, next] = await Promise.all([command(), command()]);
   });

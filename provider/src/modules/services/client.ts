@@ -19,7 +19,7 @@ const clientArgs = z.object({
     .toLowerCase()
     .pipe(z.string().regex(/^$|^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be letters, digits and '-', not starting or ending with '-', or empty"))
     .default("")
-    .meta({ description: "Identifier devices present (in a DoH path or DoT name) to be recognised as this group; unique within the service; empty for none.", ...both }),
+    .meta({ key: true, description: "Identifier devices present (in a DoH path or DoT name) to be recognised as this group; unique within the service; empty for none.", ...both }),
   addrs: z.array(addressOrPrefix).default([]).meta({ description: "Source addresses or prefixes recognised as this group.", ...both }),
   tags: z.array(key).default([]).meta({ description: "Tags of the group.", ...both }),
   pausedUntil: timestamp.default("").meta({ description: "Filtering is paused for the group until this time (ISO 8601); empty when not paused.", ...both }),
