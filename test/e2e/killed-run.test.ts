@@ -1,5 +1,6 @@
-// Killed runs with the real pulumi CLI. First, the CLI alone is killed with SIGKILL while the
-// plugin has a request on the wire: the plugin must end with its engine and send nothing more.
+// Killed runs with the real pulumi CLI. First, the CLI alone is killed with SIGKILL (during `up`,
+// then `preview`) while the plugin has a request on the wire: the plugin must end with its engine
+// and send nothing more.
 // Then a `pulumi up` of many kinds (mailboxes, groups, aliases, extensions, ring groups,
 // webhooks, security rules, ROAs, sites, tunnel hostnames) is killed with SIGKILL (CLI and
 // plugins) early, midway and late, chosen by the count of creates the emulator has served, and
@@ -80,23 +81,28 @@ async function settled(): Promise<boolean> {
 }
 
 describe("the plugin ends with its engine", () => {
-  it("exits once the pulumi CLI is killed with SIGKILL mid-request, and sends no further request", async () => {
+  // The request held on the wire far longer than the test waits: a mailbox's POST for `up` (a
+  // plugin that lived on would send the PATCH of `state: disabled` once the answer came), the
+  // services' GET for `preview`.
+  it.each([
+    ["up", "POST", "/mailboxes$"],
+    ["preview", "GET", "/services$"],
+  ])("exits once the pulumi CLI is killed with SIGKILL during %s with a request on the wire, and sends no further request", async (command, method, path) => {
     const { stack } = await newStack(`${Stack.yamlProgramHead("nsp-engine-gone")}resources:
   domain:
     type: nsp:mail:Domain
-    properties: { name: engine-gone.example, mode: both }
+    properties: { name: engine-gone-${command}.example, mode: both }
   mailbox:
     type: nsp:mail:Mailbox
     properties: { domainId: "\${domain.id}", local: alice, state: disabled }
 `);
     await admin.resetStats();
-    // The mailbox's POST is held long past the plugin's exit; a plugin that lived on would send
-    // the PATCH (state: disabled) once the answer came.
-    await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 120_000, methods: ["POST"], path: "/mailboxes$" });
+    await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 120_000, methods: [method], path });
     try {
-      const run = stack.start(["up", "--yes", "--skip-preview"]);
-      await until("the mailbox's create is on the wire", async () => run.child.exitCode !== null || Object.keys((await admin.stats()).byRoute).some((r) => r.startsWith("POST") && r.includes("mailboxes")));
-      expect(run.child.exitCode, "the up ended before its create was on the wire").toBeNull();
+      const run = stack.start(command === "up" ? ["up", "--yes", "--skip-preview"] : ["preview"]);
+      const onTheWire = (route: string) => route.startsWith(method) && new RegExp(path).test(route);
+      await until("the request is on the wire", async () => run.child.exitCode !== null || Object.keys((await admin.stats()).byRoute).some(onTheWire));
+      expect(run.child.exitCode, "the command ended before its request was on the wire").toBeNull();
       const tree = processTree(run.child.pid!);
       const plugins = tree.filter((p) => p.command.includes("provider.mjs")).map((p) => p.pid);
       leftovers.push(...tree.map((p) => p.pid));
@@ -106,7 +112,7 @@ describe("the plugin ends with its engine", () => {
       run.child.kill("SIGKILL");
       await until("every plugin process is gone", () => plugins.every((pid) => !signal(pid, 0)));
       expect((await admin.stats()).total).toBe(atKill);
-      figures.push({ test: "engine gone", plugins: plugins.length, requestsAtKill: atKill, requestsAfterExit: (await admin.stats()).total });
+      figures.push({ test: `engine gone during ${command}`, plugins: plugins.length, requestsAtKill: atKill, requestsAfterExit: (await admin.stats()).total });
     } finally {
       await admin.clearFaults();
     }
