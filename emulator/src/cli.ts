@@ -8,7 +8,7 @@ import { startEmulator } from "./server";
 import type { Scope } from "./store";
 import { TOKEN_RE } from "./util/random";
 
-const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:write|:link]] ...] [--rate-limit PER_MINUTE] [--partner-token-ttl SECONDS] [--alternative NAME ...]
+const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:write|:link]] ...] [--rate-limit PER_MINUTE] [--partner-token-ttl SECONDS] [--alternative NAME ...] [--outlive-parent]
 
   --port N                 port on 127.0.0.1 (default 0: any free port)
   --account NAME           add an account with a random write token
@@ -20,6 +20,8 @@ const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:writ
   --alternative NAME       answer a point the API leaves "not shown" differently (repeatable):
                            ${ALTERNATIVES.join(", ")}
                            (see docs/api-assumptions.md; switch at run time with PUT /_emulator/alternatives)
+  --outlive-parent         keep running when the process that started it is gone (by default the
+                           emulator exits then, so a killed test run or CI job leaves none behind)
 
 Prints one line when ready: {"baseUrl":"http://127.0.0.1:PORT/api/v1","accounts":{"NAME":"svc_..."}}
 `;
@@ -32,6 +34,7 @@ interface CliOptions {
   rateLimitPerMinute: number;
   partnerTokenTtlSeconds: number;
   alternatives: Alternative[];
+  outliveParent: boolean;
 }
 
 function parseInteger(flag: string, v: string | undefined, max: number): number {
@@ -59,7 +62,7 @@ function parseAccount(v: string | undefined): AccountSpec {
 }
 
 export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { port: 0, accounts: [], rateLimitPerMinute: 300, partnerTokenTtlSeconds: DEFAULT_PARTNER_TOKEN_TTL_SECONDS, alternatives: [] };
+  const opts: CliOptions = { port: 0, accounts: [], rateLimitPerMinute: 300, partnerTokenTtlSeconds: DEFAULT_PARTNER_TOKEN_TTL_SECONDS, alternatives: [], outliveParent: false };
   for (let i = 0; i < argv.length; i++) {
     const raw = argv[i] as string;
     const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
@@ -87,6 +90,10 @@ export function parseArgs(argv: string[]): CliOptions {
         if (!opts.alternatives.includes(name)) opts.alternatives.push(name);
         break;
       }
+      case "--outlive-parent":
+        if (inline !== undefined) throw new UsageError("--outlive-parent takes no value");
+        opts.outliveParent = true;
+        break;
       default:
         throw new UsageError(`unknown argument: ${raw}`);
     }
@@ -133,6 +140,22 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
+  if (!opts.outliveParent) exitWithParent(() => stop("parent process gone"));
+}
+
+/**
+ * A parent that dies without stopping its children (SIGKILL, a test runner's worker that
+ * crashed) hands them to init or a subreaper: the parent's pid changes. Polled, because no
+ * portable event says so.
+ */
+function exitWithParent(onGone: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    onGone();
+  }, 1000);
+  timer.unref();
 }
 
 main().catch((e: unknown) => {

@@ -1,6 +1,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type { NspProvider } from "./server";
+import { watchEngine } from "./engine-watch";
 
 // The engine starts the plugin with its own address as the last argument and waits for the port
 // on the first line of stdout; anything else on stdout would break that handshake. Only gRPC and
@@ -40,6 +41,15 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // An engine that died without stopping its plugins (SIGKILL, a lost CI runner) would leave
+  // this process running for good, finishing writes whose results nobody will record: end with
+  // the engine instead, at once, requests in flight included.
+  if (engineAddress) {
+    watchEngine(engineAddress, (reason) => {
+      process.stderr.write(`pulumi-resource-nsp: ${reason}; exiting\n`);
+      process.exit(1);
+    });
+  }
 }
 
 main().catch((err: unknown) => {

@@ -254,3 +254,46 @@ it("stops at a bad input before any stack runs, naming the property", async () =
   expect(subjectFromEnv.run.stderr).toMatch(/NSP_PARTNER_SUBJECT: unset it/);
   expect((await emulator.control().stats()).total).toBe(0);
 });
+
+it("leaves no process behind when the fleet is killed with SIGKILL mid-run", async () => {
+  const admin = emulator.control();
+  const refs = ["k1", "k2"];
+  const extraEnv: NodeJS.ProcessEnv = {};
+  for (const ref of refs) extraEnv[tokenEnv(ref)] = await admin.addAccount(`fleet-${ref}`);
+  const customers = refs.map((ref) => ({ ref, zone: `${ref}.fleet.example`, records: records(ref), tokenEnv: tokenEnv(ref) }));
+  await admin.resetStats();
+  // The records' creates are held on the wire long past the end the test waits for.
+  await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 120_000, methods: ["POST"], path: "/records$" });
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    const { child, done } = startFleet("killed", customers, ["--concurrency", "2"], extraEnv);
+    const deadline = Date.now() + 120_000;
+    while (child.exitCode === null && !Object.keys((await admin.stats()).byRoute).some((r) => r.startsWith("POST") && r.endsWith("/records"))) {
+      if (Date.now() > deadline) throw new Error("no record create went on the wire");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(child.exitCode, "the fleet ended before its creates were on the wire").toBeNull();
+    // Every process under the fleet: the pulumi CLIs, their language hosts and plugins.
+    const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+    const tree = [child.pid!];
+    for (let i = 0; i < tree.length; i++) tree.push(...rows.filter(([, ppid]) => ppid === tree[i]).map(([pid]) => pid));
+    expect(tree.length).toBeGreaterThan(1);
+    child.kill("SIGKILL");
+    await done;
+    // The timeout only guards against a hang.
+    const gone = Date.now() + 120_000;
+    while (tree.some(alive) && Date.now() < gone) await new Promise((r) => setTimeout(r, 200));
+    const left = tree.filter(alive);
+    for (const pid of left) process.kill(pid, "SIGKILL");
+    expect(left).toEqual([]);
+  } finally {
+    await admin.clearFaults();
+  }
+});

@@ -86,7 +86,8 @@ export class Stack {
   readonly backend: string;
   readonly stack: string;
   readonly log: RunResult[] = [];
-  private readonly env: NodeJS.ProcessEnv;
+  /** The environment of every command of this stack (its PULUMI_HOME, backend, passphrase). */
+  readonly env: NodeJS.ProcessEnv;
 
   private constructor(
     readonly dir: string,

@@ -1,7 +1,8 @@
 // A `pulumi up` killed with SIGKILL (CLI, language host and plugin at once, as when a CI runner
-// dies), at four points of a zone and its records, then the recovery the README documents
-// ("When a run is interrupted"), non-interactively. Afterwards the server must hold exactly the
-// program's objects, the state must name them, and a preview must find nothing to do.
+// dies), at four points of a zone and its records, then the recovery the README documents for
+// going without nsp-discover ("When a run is interrupted": refresh --clear-pending-creates, up),
+// non-interactively. Afterwards the server must hold exactly the program's objects, the state
+// must name them, and a preview must find nothing to do. (killed-run.test.ts: with nsp-discover.)
 import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";

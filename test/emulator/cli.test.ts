@@ -115,6 +115,41 @@ describe("nsp-emulator CLI", () => {
     expect(code).toBe(0);
   });
 
+  it("exits when the process that started it is killed, and outlives it with --outlive-parent", async () => {
+    // A parent that starts the emulator, prints the emulator's pid and waits to be killed.
+    const start = (extra: string[]) =>
+      spawn(
+        process.execPath,
+        ["-e", `const c = require("node:child_process").spawn(process.execPath, ${JSON.stringify([BUNDLE, ...extra])}, { stdio: ["ignore", "pipe", "inherit"] }); c.stdout.once("data", () => console.log(c.pid)); setInterval(() => {}, 1000);`],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      );
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const emulatorOf = async (parent: ChildProcess) => Number(((await once(createInterface({ input: parent.stdout! }), "line")) as [string])[0]);
+
+    const parent = start([]);
+    const emulator = await emulatorOf(parent);
+    const kept = start(["--outlive-parent"]);
+    const keptEmulator = await emulatorOf(kept);
+    parent.kill("SIGKILL");
+    kept.kill("SIGKILL");
+    // The timeout only guards against a hang; the emulator notices within about a second.
+    const deadline = Date.now() + 60_000;
+    while (alive(emulator) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    try {
+      expect(alive(emulator)).toBe(false);
+      expect(alive(keptEmulator)).toBe(true);
+    } finally {
+      for (const pid of [emulator, keptEmulator]) if (alive(pid)) process.kill(pid, "SIGTERM");
+    }
+  });
+
   it("exits 2 with usage on stderr and nothing on stdout for bad flags", async () => {
     for (const args of [["--bogus"], ["--port", "x"], ["--account", "a=nottoken"], ["--account", "a", "--account", "a"], ["--alternative", "xml"], ["--partner-token-ttl", "0"]]) {
       const child = spawn(process.execPath, [BUNDLE, ...args], { stdio: ["ignore", "pipe", "pipe"] });

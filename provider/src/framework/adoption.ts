@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { isApiError, type ApiClient } from "../client";
+import type { ApiClient } from "../client";
 
 /** How to recognise, in its parent's list, an object whose identity is its content. */
 export interface ContentIdentity<T extends { id: number | string }> {
@@ -90,34 +90,4 @@ export class Adoptions {
     }
     return undefined;
   }
-}
-
-/**
- * For an object whose name is unique in the account (a zone, a mail domain, a site's hostname):
- * a create refused because the name is taken fails with the `pulumi import` command that adopts
- * the existing object. Never adopted silently: it may belong to another stack or to someone
- * else, and a stack that deleted it would delete their object.
- */
-export async function explainConflict(
-  ctx: { resourceName?: string },
-  token: string,
-  what: string,
-  error: unknown,
-  findExisting: () => Promise<{ id: number | string } | undefined>,
-): Promise<never> {
-  if (!(isApiError(error) && error.code === "conflict")) throw error;
-  const existing = await findExisting().catch(() => undefined);
-  if (!existing) throw error;
-  const name = ctx.resourceName ?? "<name in the program>";
-  throw new Error(
-    `${what} already exists in this account (id ${existing.id}). If it is this stack's (a run that was killed created it ` +
-      `but never recorded it), adopt it with:\n    pulumi import ${token} ${quoteArg(name)} ${existing.id} --protect=false --yes\n` +
-      `then run \`pulumi up\` again. If it belongs to another stack or to someone else, give this resource another name. ` +
-      `nsp never adopts such an object by itself. (${error.message})`,
-  );
-}
-
-/** A shell word: names in a program may hold spaces or quotes. */
-function quoteArg(s: string): string {
-  return /^[A-Za-z0-9_.:/@=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -1,6 +1,7 @@
 import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
 import { deepEqual, diffResource, sameValue } from "./diff";
+import { explainConflict } from "./natural-key";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { stampState, upgradeInputs, upgradeState } from "./state-version";
 import { unwrap } from "./zod-walk";
@@ -77,7 +78,9 @@ async function tracking<T>(def: AnyResource, ctx: OperationContext, inputs: Prop
 
 export async function createResource(def: AnyResource, ctx: OperationContext, given: PropertyMap): Promise<{ id: string; state: PropertyMap }> {
   const inputs = upgradeInputs(def, given);
-  const { id, state } = await tracking(def, ctx, inputs, (c) => def.create(c, inputs));
+  const { id, state } = await tracking(def, ctx, inputs, (c) => def.create(c, inputs)).catch(async (e: unknown) => {
+    throw await explainConflict(def, ctx.client, inputs, ctx.resourceName, e, ctx.signal);
+  });
   return { id, state: stampState(def, carryOver(def, state, inputs)) };
 }
 

@@ -25,6 +25,13 @@ export interface FieldRoles {
   wire?: string;
   /** The API may leave it out of a response (or send null), so validation does not require it. */
   optionalOnWire?: boolean;
+  /**
+   * Part of the natural key: with the parent, the key inputs name one object (a zone's name, a
+   * mailbox's local part, an extension's number). A create refused because the key is taken
+   * names the object holding it, and a create a killed run left pending is found again by it
+   * (framework/natural-key.ts).
+   */
+  key?: boolean;
 }
 
 /** Metadata the framework reads from `.meta()` on a property schema. */

@@ -1,7 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { createOnce } from "../../framework/create-once";
-import { explainConflict } from "../../framework/adoption";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { keysWithRole, wireModel } from "../../framework/fields";
@@ -37,7 +36,7 @@ const origin = z
   );
 
 const siteArgs = z.object({
-  hostname: hostName(false).meta({ description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),
+  hostname: hostName(false).meta({ key: true, description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),
   origin: origin.meta({ description: "Where the edge fetches content: an IP address or a host name.", create: true, replace: true }),
   serviceId: idRef("Id of the owning `cdn` service (see `nsp:dns:getService`); the API picks the account's first when unset.")
     .optional()
@@ -106,7 +105,7 @@ export const site = defineResource({
       () => ctx.client.post("/cdn/sites", api.createBody(args), { schema: siteWire, signal: ctx.signal }),
       // One site per hostname in an account: the natural key.
       existing,
-    ).catch((e: unknown) => explainConflict(ctx, "nsp:cdn:Site", `site ${args.hostname}`, e, existing));
+    );
     const id = String(created.id);
     const createdState = toState(created, {});
     // If a setting fails below, the engine keeps the site with this state and the next up finishes it.

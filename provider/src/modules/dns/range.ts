@@ -29,6 +29,7 @@ const rangeArgs = z.object({
     .optional()
     .meta({ replace: true }),
   prefix: prefix.meta({
+    key: true,
     description: "The address block granted, such as `192.0.2.0/26`, host bits zero. Stored canonical (IPv6 lower-case and compressed). Changing it moves the grant.",
     create: true,
     patch: true,

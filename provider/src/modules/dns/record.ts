@@ -29,9 +29,9 @@ export function recordContentProblem(type: string, content: string): string | un
 
 const recordArgs = z.object({
   zoneId: idRef("Id of the zone that holds the record.").meta({ replace: true }),
-  name: recordName.default("@").meta({ description: "Name relative to the zone; `@` is the apex.", create: true, replace: true }),
-  type: z.enum(RECORD_TYPES).meta({ description: "Record type.", create: true, replace: true }),
-  content: recordContent.meta({ create: true, patch: true }),
+  name: recordName.default("@").meta({ key: true, description: "Name relative to the zone; `@` is the apex.", create: true, replace: true }),
+  type: z.enum(RECORD_TYPES).meta({ key: true, description: "Record type.", create: true, replace: true }),
+  content: recordContent.meta({ key: true, create: true, patch: true }),
   ttl: recordTtl.meta({ create: true, patch: true }),
   weight: z.number().int().min(0).max(2147483647).nullable().optional().meta({ description: "Steering weight among records of the same name and type.", create: true, patch: true }),
   healthCheck: z

@@ -16,7 +16,7 @@ const email = z
 const grantArgs = z.object({
   zoneId: idRef("Id of the zone to share.").meta({ replace: true }),
   // In the path of the PUT, not in its body.
-  email: email.meta({ description: "Address of the person the zone is shared with. Stored lower-case.", replace: true }),
+  email: email.meta({ key: true, description: "Address of the person the zone is shared with. Stored lower-case.", replace: true }),
   // The PUT creates or updates, so its body is the same for both.
   role: z.enum(["viewer", "operator"]).meta({ description: "`viewer` may read the zone; `operator` may also change its records.", create: true }),
 });

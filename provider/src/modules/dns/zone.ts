@@ -4,7 +4,6 @@ import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
-import { explainConflict } from "../../framework/adoption";
 
 const domainName = z
   .string()
@@ -15,7 +14,7 @@ const domainName = z
 
 const zoneArgs = z.object({
   serviceId: idRef("Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).").meta({ create: true, replace: true }),
-  name: domainName.meta({ description: "Zone name, such as `example.com`. Stored lower-case without a trailing dot.", create: true, replace: true }),
+  name: domainName.meta({ key: true, description: "Zone name, such as `example.com`. Stored lower-case without a trailing dot.", create: true, replace: true }),
   mode: z
     .enum(["zone", "host"])
     .default("zone")
@@ -85,7 +84,7 @@ export const zone = defineResource({
       () => ctx.client.post("/dns/zones", api.createBody(args), { schema: zoneWire, signal: ctx.signal }),
       // Zone names are unique in an account: the natural key.
       existing,
-    ).catch((e: unknown) => explainConflict(ctx, "nsp:dns:Zone", `zone ${args.name}`, e, existing));
+    );
     ctx.progress(String(created.id), toState(created).state);
     // What differs from the API's defaults (enabled, no secondary master, its own negative TTL) takes a patch.
     const patch = api.patchBody(args, api.patchKeys(Object.keys(zoneArgs.shape)).filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null)));

@@ -28,7 +28,7 @@ const publicHttpsUrl = z
   });
 
 const webhookArgs = z.object({
-  url: publicHttpsUrl.meta({ description: "The public https:// endpoint deliveries are POSTed to.", create: true, patch: true }),
+  url: publicHttpsUrl.meta({ key: true, description: "The public https:// endpoint deliveries are POSTed to.", create: true, patch: true }),
   events: z
     .array(z.string().trim().min(1, "must not be empty"))
     .min(1, "must name at least one event, or `*` for all")

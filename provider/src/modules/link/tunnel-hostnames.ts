@@ -28,6 +28,7 @@ const hostnamesArgs = z.object({
     .regex(MANAGED_BY, "must be 1 to 64 letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit (no `/`)")
     .default("pulumi")
     .meta({
+      key: true,
       description:
         "Name of this hostname list on the tunnel. The API keeps one list per tunnel and name, and touches only the sites of that list, so several programs (or stacks) can each manage their own hostnames on one tunnel under different names.",
       create: true,

@@ -24,7 +24,7 @@ function isLocalUrl(s: string): boolean {
 
 // Every field the API takes is sent on create and on patch.
 const tunnelArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100).meta({ description: "Name of the tunnel, unique in the account (ignoring case).", create: true, patch: true }),
+  name: z.string().trim().min(1, "must not be empty").max(100).meta({ key: true, description: "Name of the tunnel, unique in the account (ignoring case).", create: true, patch: true }),
   localUrl: z
     .string()
     .trim()

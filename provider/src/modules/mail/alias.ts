@@ -11,6 +11,7 @@ const TOKEN = "nsp:mail:Alias";
 const aliasArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
   localPart: localPart.meta({
+    key: true,
     description: "The alias's local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.",
     create: true,
     replace: true,

@@ -6,7 +6,7 @@ import { email, mailModel } from "./fields";
 const TOKEN = "nsp:mail:Destination";
 
 const destinationArgs = z.object({
-  addr: email.meta({ description: "The address mail may be forwarded to. Stored lower-case; the API sends it a confirmation link.", create: true, replace: true }),
+  addr: email.meta({ key: true, description: "The address mail may be forwarded to. Stored lower-case; the API sends it a confirmation link.", create: true, replace: true }),
 });
 
 const destinationState = z.object({

@@ -14,6 +14,7 @@ const ruleArgs = z.object({
   kind: z
     .enum(KINDS)
     .meta({
+      key: true,
       description:
         "`forward_copy` sends a copy of matching mail to `target` (an address); `reject_sender` and `quarantine_sender` refuse or hold mail from matching senders (no `target`); `relay_rcpt` hands matching recipients' mail to the relay host in `target`.",
       create: true,
@@ -24,7 +25,7 @@ const ruleArgs = z.object({
     .trim()
     .toLowerCase()
     .pipe(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters").regex(/^\S+$/, "must not contain spaces"))
-    .meta({ description: "Addresses the rule matches: an address, a wildcard such as `*@example.net`, or a domain. Stored lower-case.", create: true, patch: true }),
+    .meta({ key: true, description: "Addresses the rule matches: an address, a wildcard such as `*@example.net`, or a domain. Stored lower-case.", create: true, patch: true }),
   target: z
     .string()
     .trim()

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { explainConflict } from "../../framework/adoption";
 import { domainName, email, mailModel, numericIdOf, quotaBytes, settingsAfterCreate, stringRef } from "./fields";
 
 const TOKEN = "nsp:mail:Domain";
@@ -10,7 +9,7 @@ export const MAIL_MODES = ["mailbox", "forward", "both"] as const;
 
 // The create body names the domain and where it lives; its settings are set by a patch.
 const domainArgs = z.object({
-  name: domainName.meta({ description: "The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot.", create: true, replace: true }),
+  name: domainName.meta({ key: true, description: "The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot.", create: true, replace: true }),
   zoneId: idRef(
     "Id of the hosted zone (`nsp:dns:Zone`) that holds the domain; the domain's records (MX, SPF, DKIM, DMARC, TLS policy) are published into it. Without it nothing is published and `records` lists what to add at the zone's DNS provider.",
   )
@@ -138,7 +137,7 @@ export const domain = defineResource({
       () => ctx.client.post("/mail/domains", api.createBody(args), { schema: api.wire, signal: ctx.signal }),
       // A name is one mail domain per account: the natural key.
       existing,
-    ).catch((e: unknown) => explainConflict(ctx, "nsp:mail:Domain", `mail domain ${args.name}`, e, existing));
+    );
     const current = api.toResult(created);
     ctx.progress(current.id, current.state);
     const settings = settingsAfterCreate(domainArgs, args, current.state);

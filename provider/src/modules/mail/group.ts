@@ -19,6 +19,7 @@ const member = z
 const groupArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
   localPart: localPart.meta({
+    key: true,
     description: "The group's local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes. Changes in place.",
     create: true,
     patch: true,

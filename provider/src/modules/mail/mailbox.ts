@@ -11,7 +11,7 @@ const MAX_SHARED = 50;
 // The create body takes the first four; the rest are set by a patch.
 const mailboxArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `mailbox` or `both`.").meta({ create: true, replace: true }),
-  local: localPart.meta({ description: "The local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.", create: true, replace: true }),
+  local: localPart.meta({ key: true, description: "The local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.", create: true, replace: true }),
   display: z.string().max(128, "must be at most 128 characters").nullable().optional().meta({ description: "Display name.", create: true, patch: true }),
   // The API cannot unset the quota or the send limit; dropping them leaves the last value.
   quotaBytes: quotaBytes.optional().meta({ description: "Storage quota in bytes (1 MiB to 1 TiB); the domain's default quota when unset.", create: true, patch: true }),

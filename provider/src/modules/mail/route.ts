@@ -10,6 +10,7 @@ const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 const routeArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `forward` or `both`.").meta({ replace: true }),
   localPart: localPart.meta({
+    key: true,
     description: "The local part whose mail is forwarded. Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.",
     create: true,
     replace: true,

@@ -11,7 +11,7 @@ const TOKEN = "nsp:mail:Server";
 
 // The API has no patch for servers: a change replaces the server.
 const serverArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ description: "Name of the server, for people.", create: true, replace: true }),
+  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ key: true, description: "Name of the server, for people.", create: true, replace: true }),
   ip4: z.string().trim().refine(isIPv4, "must be an IPv4 address").meta({ description: "IPv4 address the server sends and receives mail from.", create: true, replace: true }),
   ip6: z
     .string()

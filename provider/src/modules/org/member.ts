@@ -13,7 +13,7 @@ const memberArgs = z.object({
     .trim()
     .toLowerCase()
     .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"))
-    .meta({ description: "Address the invitation goes to. Stored lower-case.", create: true, replace: true }),
+    .meta({ key: true, description: "Address the invitation goes to. Stored lower-case.", create: true, replace: true }),
   role: z.enum(["admin", "member"]).default("member").meta({ description: "`admin` or `member`.", create: true, patch: true }),
   state: z.enum(["active", "suspended"]).default("active").meta({ description: "`active`, or `suspended` to shut the member out without removing them.", patch: true }),
 });

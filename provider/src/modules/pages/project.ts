@@ -17,6 +17,7 @@ const projectArgs = z.object({
     .string()
     .regex(/^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$/, "must be 1 to 58 lower-case letters, digits or '-', starting and ending with a letter or digit")
     .meta({
+      key: true,
       description: "Name of the project, also its subdomain under the static-site domain; unique across the platform. The API cannot rename a project, so a change replaces it.",
       create: true,
       replace: true,

@@ -9,6 +9,7 @@ const REF_RULE = "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', s
 
 const subjectArgs = z.object({
   externalRef: z.string().regex(REF, REF_RULE).meta({
+    key: true,
     description: "The partner's own reference for the customer, such as its customer number. It names the customer in every partner endpoint.",
     create: true,
     replace: true,

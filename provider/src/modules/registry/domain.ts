@@ -7,6 +7,7 @@ const TOKEN = "nsp:registry:Domain";
 
 const domainArgs = z.object({
   name: reverseDomain.meta({
+    key: true,
     description: "The domain object, a reverse zone of one of the maintainer's address blocks (or a name under it), such as `2.0.192.in-addr.arpa`.",
     replace: true,
   }),

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { createOnce } from "../../framework/create-once";
-import { explainConflict } from "../../framework/adoption";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { wireModel } from "../../framework/fields";
@@ -23,7 +22,7 @@ const caArgs = z.object({
   handle: z
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, "must be 1 to 64 letters, digits, `-` or `_`, starting with a letter or digit")
-    .meta({ description: "The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).", create: true, replace: true }),
+    .meta({ key: true, description: "The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).", create: true, replace: true }),
   parentRir: z
     .string()
     .trim()
@@ -100,7 +99,7 @@ export const ca = defineResource({
       () => ctx.client.post("/rpki/cas", api.createBody(args), { schema: caWire, signal: ctx.signal }),
       // Handles are unique in an account, ignoring case.
       existing,
-    ).catch((e: unknown) => explainConflict(ctx, "nsp:rpki:Ca", `CA ${args.handle}`, e, existing));
+    );
     // A later step failing leaves the CA in the state, half-made; the next up finishes it.
     ctx.progress(String(last.id), caStateOf(last, ""));
     if (args.note !== undefined) last = await ctx.client.patch(`/rpki/cas/${last.id}`, api.patchBody(args, ["note"]), { schema: caWire, signal: ctx.signal });

@@ -31,15 +31,15 @@ const roaArgs = z.object({
     .int()
     .min(0)
     .max(ASN_MAX)
-    .meta({ description: "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the prefix); 0 makes an AS0 ROA, which says no one may originate it.", ...fixed }),
-  prefix: prefix.meta(fixed),
+    .meta({ key: true, description: "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the prefix); 0 makes an AS0 ROA, which says no one may originate it.", ...fixed }),
+  prefix: prefix.meta({ ...fixed, key: true }),
   maxLength: z
     .number()
     .int()
     .min(0)
     .max(128)
     .optional()
-    .meta({ description: "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: the prefix length.", ...fixed }),
+    .meta({ key: true, description: "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: the prefix length.", ...fixed }),
   comment: z.string().max(1024).optional().meta({ description: "Free-text comment, shown as `descr:` in the CA's RPSL.", ...fixed }),
 });
 

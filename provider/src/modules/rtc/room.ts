@@ -6,7 +6,7 @@ const TOKEN = "nsp:rtc:Room";
 const both = { create: true, patch: true } as const;
 
 const roomArgs = z.object({
-  name: roomName.meta({ description: "Name of the room.", ...both }),
+  name: roomName.meta({ key: true, description: "Name of the room.", ...both }),
   maxPeers: z.number().int().min(2, "must be at least 2").max(500, "must be at most 500").optional().meta({ description: "Most participants at once (2 to 500); the API's default (16 in the emulator) when unset.", ...both }),
   maxVideo: z.number().int().min(0, "must be at least 0").max(100, "must be at most 100").optional().meta({ description: "Most participants sending video at once; at most `maxPeers`. The API's default (9 in the emulator) when unset.", ...both }),
   enabled: z.boolean().default(true).meta({ description: "Whether the room can be joined.", ...both }),

@@ -12,20 +12,21 @@ const TOKEN = "nsp:security:Rule";
 const fixed = { create: true, replace: true } as const;
 
 const ruleArgs = z.object({
-  siteId: idRef("Id of the edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional().meta(fixed),
-  zoneId: idRef("Id of the zone whose every edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional().meta(fixed),
-  field: z.enum(RULE_FIELDS).meta({ description: "What of the request is matched: its `country`, `asn`, `ip` address or `isp`.", ...fixed }),
-  op: z.enum(["in", "not_in"]).meta({ description: "Whether the rule matches requests whose field is `in` the value's list or `not_in` it.", ...fixed }),
+  siteId: idRef("Id of the edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional().meta({ ...fixed, key: true }),
+  zoneId: idRef("Id of the zone whose every edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional().meta({ ...fixed, key: true }),
+  field: z.enum(RULE_FIELDS).meta({ key: true, description: "What of the request is matched: its `country`, `asn`, `ip` address or `isp`.", ...fixed }),
+  op: z.enum(["in", "not_in"]).meta({ key: true, description: "Whether the rule matches requests whose field is `in` the value's list or `not_in` it.", ...fixed }),
   value: z
     .string()
     .trim()
     .min(1, "must not be empty")
     .meta({
+      key: true,
       description:
         "Comma-separated list the field is matched against: ISO 3166-1 alpha-2 country codes (`DE,FR`), AS numbers (`64500` or `AS64500`), IP addresses and CIDR prefixes (`192.0.2.0/24`, host bits zero), or ISP names.",
       ...fixed,
     }),
-  action: z.enum(["block", "allow", "challenge", "ratelimit"]).meta({ description: "What happens to a matching request.", ...fixed }),
+  action: z.enum(["block", "allow", "challenge", "ratelimit"]).meta({ key: true, description: "What happens to a matching request.", ...fixed }),
   seq: z
     .number()
     .int()

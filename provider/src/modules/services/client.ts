@@ -12,14 +12,14 @@ const both = { create: true, patch: true } as const;
 
 const clientArgs = z.object({
   serviceId: idRef("Id of the resolver service the client group belongs to.").meta({ replace: true }),
-  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ description: "Name of the client group, for people.", ...both }),
+  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ key: true, description: "Name of the client group, for people.", ...both }),
   clientId: z
     .string()
     .trim()
     .toLowerCase()
     .pipe(z.string().regex(/^$|^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be letters, digits and '-', not starting or ending with '-', or empty"))
     .default("")
-    .meta({ description: "Identifier devices present (in a DoH path or DoT name) to be recognised as this group; unique within the service; empty for none.", ...both }),
+    .meta({ key: true, description: "Identifier devices present (in a DoH path or DoT name) to be recognised as this group; unique within the service; empty for none.", ...both }),
   addrs: z.array(addressOrPrefix).default([]).meta({ description: "Source addresses or prefixes recognised as this group.", ...both }),
   tags: z.array(key).default([]).meta({ description: "Tags of the group.", ...both }),
   pausedUntil: timestamp.default("").meta({ description: "Filtering is paused for the group until this time (ISO 8601); empty when not paused.", ...both }),

@@ -6,7 +6,7 @@ const TOKEN = "nsp:sgate:Brand";
 const ID_FORM = "a brand id such as brd_0123456789ab";
 
 const brandArgs = z.object({
-  legalName: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").meta({ description: "The company's legal name, as registered.", ...both }),
+  legalName: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").meta({ key: true, description: "The company's legal name, as registered.", ...both }),
   displayName: optText(255, "The name recipients know the brand by."),
   taxId: optText(64, "Tax identifier (for a US company, the EIN)."),
   country: z

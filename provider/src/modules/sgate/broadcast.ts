@@ -17,7 +17,7 @@ const recipients = z
 
 const broadcastArgs = z.object({
   recipients: recipients.meta({ description: "Who the broadcast goes to.", ...both }),
-  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").nullable().optional().meta({ description: "Name of the broadcast.", ...both }),
+  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").nullable().optional().meta({ key: true, description: "Name of the broadcast.", ...both }),
   senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) it goes out as.").nullable().optional().meta(both),
   from: e164.nullable().optional().meta({ description: "The account's number (E.164) it goes out from.", ...both }),
   templateId: stringRef("Id of the template (`nsp:sgate:Template`) to send; give either this or `body`.").nullable().optional().meta(both),

@@ -7,10 +7,10 @@ const ID_FORM = "a campaign id such as cmp_0123456789ab";
 const MAX_SAMPLES = 5;
 
 const campaignArgs = z.object({
-  brandId: stringRef("Id of the brand (`nsp:sgate:Brand`) the campaign belongs to. Changes in place.").meta(both),
+  brandId: stringRef("Id of the brand (`nsp:sgate:Brand`) the campaign belongs to. Changes in place.").meta({ ...both, key: true }),
   useCase: z
     .enum(["mixed", "account_notification", "customer_care", "delivery_notification", "2fa", "marketing", "low_volume", "charity", "polling"])
-    .meta({ description: "What the messages are for: `mixed`, `account_notification`, `customer_care`, `delivery_notification`, `2fa`, `marketing`, `low_volume`, `charity` or `polling`.", ...both }),
+    .meta({ key: true, description: "What the messages are for: `mixed`, `account_notification`, `customer_care`, `delivery_notification`, `2fa`, `marketing`, `low_volume`, `charity` or `polling`.", ...both }),
   description: optText(4096, "What the campaign sends, for the reviewers."),
   messageFlow: optText(4096, "How recipients opt in."),
   samples: z

@@ -8,9 +8,9 @@ const sentOnce = { create: true, replace: true } as const;
 const TOKEN = "nsp:sgate:Consent";
 
 const consentArgs = z.object({
-  recipient: e164.meta({ description: "The number (E.164) that consented.", ...sentOnce }),
+  recipient: e164.meta({ key: true, description: "The number (E.164) that consented.", ...sentOnce }),
   proof: z.string().trim().min(1, "must not be empty").max(2048, "must be at most 2048 characters").meta({ description: "Evidence of the consent (a form submission id, a keyword reply, a scan reference...).", ...sentOnce }),
-  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) the consent is for; every sender when unset.").optional().meta(sentOnce),
+  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) the consent is for; every sender when unset.").optional().meta({ ...sentOnce, key: true }),
   grantedAt: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/, "must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z")

@@ -10,7 +10,7 @@ const senderArgs = z.object({
     .string()
     .trim()
     .regex(/^[A-Za-z][A-Za-z0-9 ]{0,10}$/, "must be 1 to 11 letters, digits or spaces, starting with a letter")
-    .meta({ description: "The name recipients see. A new name goes to review again; it changes in place.", ...both }),
+    .meta({ key: true, description: "The name recipients see. A new name goes to review again; it changes in place.", ...both }),
   description: optText(1024, "What the sender is used for."),
   numbers: z.array(e164).max(100, "must have at most 100 items").default([]).meta({ description: "The account's numbers (E.164) the sender sends from.", ...both }),
 });

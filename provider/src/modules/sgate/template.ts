@@ -6,7 +6,7 @@ const TOKEN = "nsp:sgate:Template";
 const MAX_BODY = 1600;
 
 const templateArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ description: "Name of the template.", ...both }),
+  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ key: true, description: "Name of the template.", ...both }),
   defaultLang: lang.meta({ description: "Language used when a send names none; `bodies` must have a text for it.", ...both }),
   category: z.enum(["transactional", "marketing", "otp"]).meta({ description: "`transactional`, `marketing` or `otp`.", ...both }),
   bodies: z

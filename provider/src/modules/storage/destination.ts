@@ -26,10 +26,10 @@ const destinationArgs = z.object({
     .string()
     .trim()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be 3 to 63 lower-case letters, digits, '.' or '-', starting and ending with a letter or digit")
-    .meta({ description: "The bucket that receives the copies.", create: true, replace: true }),
+    .meta({ key: true, description: "The bucket that receives the copies.", create: true, replace: true }),
   region: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").optional().meta({ description: "The bucket's region, where the service needs one.", create: true, replace: true }),
   name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional().meta({ description: "Display name; the API uses the bucket's name when unset.", create: true, patch: true }),
-  prefix: z.string().max(200, "must be at most 200 characters").regex(/^\S*$/, "must not contain spaces").optional().meta({ description: "Key prefix of the copies, such as `recordings/`; none when unset.", create: true, patch: true }),
+  prefix: z.string().max(200, "must be at most 200 characters").regex(/^\S*$/, "must not contain spaces").optional().meta({ key: true, description: "Key prefix of the copies, such as `recordings/`; none when unset.", create: true, patch: true }),
   accessKey: z.string().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ description: "Access key id of the credential the service writes with.", create: true, patch: true }),
   secretKey: z
     .string()

@@ -9,7 +9,7 @@ const TOKEN = "nsp:stream:Channel";
 const both = { create: true, patch: true } as const;
 
 const channelArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ description: "Name of the channel.", ...both }),
+  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ key: true, description: "Name of the channel.", ...both }),
   visibility: z.enum(["public", "unlisted"]).default("public").meta({ description: "`public` or `unlisted`.", ...both }),
   placement: z.enum(["city", "anycast"]).default("anycast").meta({ description: "Where the ingest runs: `anycast` (nearest city) or `city` (the one named by `city`).", ...both }),
   city: z

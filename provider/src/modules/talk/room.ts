@@ -6,7 +6,7 @@ const TOKEN = "nsp:talk:Room";
 const both = { create: true, patch: true } as const;
 
 const roomArgs = z.object({
-  name: roomName.meta({ description: "Name of the room.", ...both }),
+  name: roomName.meta({ key: true, description: "Name of the room.", ...both }),
   kind: z.enum(["room", "live"]).default("room").meta({ description: "`room` (everybody talks) or `live` (a few talk, many read).", ...both }),
   city: cityCode.optional().meta({ description: "City that hosts the room (see `nsp:talk:getTalkCities`); the API's default (`fra` in the emulator) when unset. Moving to a city without room is refused.", ...both }),
   visibility: z.enum(["public", "unlisted"]).default("public").meta({ description: "`public` rooms are listed; `unlisted` ones are reachable by id only.", ...both }),

@@ -16,7 +16,7 @@ function siteIdOf(id: string): string {
 const both = { create: true, patch: true } as const;
 
 const siteArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100).meta({ description: "Name of the site key, unique in the account (ignoring case).", ...both }),
+  name: z.string().trim().min(1, "must not be empty").max(100).meta({ key: true, description: "Name of the site key, unique in the account (ignoring case).", ...both }),
   hostnames: z
     .array(
       z

@@ -15,7 +15,7 @@ export const extension = definePbxObject({
   path: "extensions",
   what: "extension",
   fields: {
-    number: dialNumber.optional().meta({ description: "Dial number, such as `101`; the API picks the lowest free one when unset." }),
+    number: dialNumber.optional().meta({ key: true, description: "Dial number, such as `101`; the API picks the lowest free one when unset." }),
     name: name.optional().meta({ description: "Display name; the API names it after the number when unset." }),
     userEmail: email.nullable().optional().meta({ description: "Email address of the person who uses the extension." }),
     callerIdName: z.string().nullable().optional().meta({ description: "Caller name shown on internal calls." }),

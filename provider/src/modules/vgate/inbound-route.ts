@@ -17,7 +17,7 @@ export const inboundRoute = definePbxObject({
   path: "inbound",
   what: "inbound route",
   fields: {
-    name: name.optional().meta({ description: "Display name." }),
+    name: name.optional().meta({ key: true, description: "Display name." }),
     numberId: gatewayRef("a number", "Id of the number whose calls this route takes (`nsp:vgate:Number`).").nullable().optional(),
     did: callPattern("Pattern of called numbers this route takes, such as `+4930555XXXX`."),
     cidPattern: callPattern("Pattern of caller numbers this route takes, such as `+49.`."),

@@ -8,7 +8,7 @@ export const ivr = definePbxObject({
   path: "ivrs",
   what: "IVR",
   fields: {
-    name: name.optional().meta({ description: "Display name." }),
+    name: name.optional().meta({ key: true, description: "Display name." }),
     greeting: z.string().min(1).nullable().optional().meta({ description: "The greeting callers hear (the name of a recording or prompt)." }),
     invalid: destination("Where a call goes after an invalid key.").optional(),
     timeout: destination("Where a call goes when no key is pressed.").optional(),

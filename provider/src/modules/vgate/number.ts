@@ -10,7 +10,7 @@ export const number = definePbxObject({
   path: "numbers",
   what: "number",
   fields: {
-    e164: e164.meta({ description: "The number in E.164 form, such as `+4930123456`." }),
+    e164: e164.meta({ key: true, description: "The number in E.164 form, such as `+4930123456`." }),
     trunkId: gatewayRef("a trunk", "Id of the trunk the number's calls arrive on (`nsp:vgate:Trunk`).").nullable().optional(),
   },
   outputs: {

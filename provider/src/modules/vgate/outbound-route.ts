@@ -10,7 +10,7 @@ export const outboundRoute = definePbxObject({
   path: "outbound",
   what: "outbound route",
   fields: {
-    name: name.optional().meta({ description: "Display name." }),
+    name: name.optional().meta({ key: true, description: "Display name." }),
     callerIdOverride: e164.nullable().optional().meta({ description: "Caller number sent instead of the extension's (E.164)." }),
     priority: z.number().int().min(0).optional().meta({ description: "Routes are tried in ascending priority; the API picks one after the highest when unset." }),
     patterns: z

@@ -9,7 +9,7 @@ const TOKEN = "nsp:vgate:Pbx";
 export const TEMPLATES = ["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"] as const;
 
 const pbxArgs = z.object({
-  name: name.meta({ description: "Display name of the PBX.", create: true, patch: true }),
+  name: name.meta({ key: true, description: "Display name of the PBX.", create: true, patch: true }),
   city: z
     .string()
     .min(1)

@@ -9,7 +9,7 @@ export const queue = definePbxObject({
   path: "queues",
   what: "queue",
   fields: {
-    number: dialNumber.nullable().optional().meta({ description: "Dial number of the queue, such as `700`." }),
+    number: dialNumber.nullable().optional().meta({ key: true, description: "Dial number of the queue, such as `700`." }),
     name: name.optional().meta({ description: "Display name." }),
     strategy: z.string().min(1).optional().meta({ description: "How agents are chosen, such as `ringall`, `leastrecent`, `fewestcalls`, `random`, `rrmemory` or `linear`." }),
     moh: z.string().min(1).optional().meta({ description: "Music on hold." }),

@@ -9,7 +9,7 @@ export const ringGroup = definePbxObject({
   path: "groups",
   what: "ring group",
   fields: {
-    number: dialNumber.nullable().optional().meta({ description: "Dial number of the group, such as `600`." }),
+    number: dialNumber.nullable().optional().meta({ key: true, description: "Dial number of the group, such as `600`." }),
     name: name.optional().meta({ description: "Display name." }),
     strategy: z.string().min(1).optional().meta({ description: "How members are rung, such as `ringall`, `hunt`, `memoryhunt` or `random`." }),
     noanswer: destination("Where a call goes when no member answers.").optional(),

@@ -9,7 +9,7 @@ export const timeCondition = definePbxObject({
   path: "timeconds",
   what: "time condition",
   fields: {
-    name: name.optional().meta({ description: "Display name." }),
+    name: name.optional().meta({ key: true, description: "Display name." }),
     schedule: z
       .array(apiObject("A rule of the schedule, such as `{days: [\"mon\", \"tue\"], from: \"09:00\", to: \"17:00\"}` (on the PBX's clock)."))
       .min(1, "must have at least one rule")

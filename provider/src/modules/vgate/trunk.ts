@@ -9,7 +9,7 @@ export const trunk = definePbxObject({
   path: "trunks",
   what: "trunk",
   fields: {
-    name: name.optional().meta({ description: "Display name." }),
+    name: name.optional().meta({ key: true, description: "Display name." }),
     mode: z.string().min(1).optional().meta({ description: "How the trunk connects, such as `register` (log in at `host` with `username` and `password`) or `peer` (calls accepted from `host` or `authIps`)." }),
     host: z.string().min(1).nullable().optional().meta({ description: "The carrier's SIP host name or address." }),
     transport: z.string().min(1).optional().meta({ description: "SIP transport, such as `udp`, `tcp` or `tls`." }),

@@ -6,7 +6,7 @@ import { dropNone, stringIdOf } from "./ids";
 const TOKEN = "nsp:vod:Asset";
 
 const assetArgs = z.object({
-  title: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Title of the video.", create: true, patch: true }),
+  title: z.string().max(200, "must be at most 200 characters").optional().meta({ key: true, description: "Title of the video.", create: true, patch: true }),
   description: z.string().max(5000, "must be at most 5000 characters").optional().meta({ description: "Description of the video.", create: true, patch: true }),
   tags: z
     .record(z.string().min(1, "tag names must not be empty").max(64, "tag names must be at most 64 characters"), z.string().max(256, "must be at most 256 characters"))

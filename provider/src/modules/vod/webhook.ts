@@ -18,7 +18,7 @@ function isHttpUrl(s: string): boolean {
 const sentOnce = { create: true, replace: true } as const;
 
 const webhookArgs = z.object({
-  url: z.string().trim().refine(isHttpUrl, "must be an absolute http:// or https:// URL without credentials").meta({ description: "Address the VOD events would be POSTed to.", ...sentOnce }),
+  url: z.string().trim().refine(isHttpUrl, "must be an absolute http:// or https:// URL without credentials").meta({ key: true, description: "Address the VOD events would be POSTed to.", ...sentOnce }),
   events: z
     .array(z.string().trim().min(1, "must not be empty"))
     .default(["*"])
