@@ -177,6 +177,17 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     await expect(plugin.invoke("nsp:dns:getZone", { name: "missing.example" })).rejects.toThrow(/no zone named "missing.example"/);
     await plugin.delete(ZONE, "fn", zone.id, zone.properties);
   });
+
+  it("refuses a serviceId copied from an example, naming the account's auth_dns services and getServices", async () => {
+    const inputs = (await plugin.check(ZONE, "copied", { serviceId: "42", name: "copied.example" })).inputs;
+    const err = await plugin.create(ZONE, "copied", inputs).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(String((err as { details?: string } | undefined)?.details)).toMatch(
+      new RegExp(`serviceId "42" is not an auth_dns service of this account \\(its auth_dns services: ${serviceId} \\(".+"\\)\\)\\. Look the id up in the program with nsp:dns:getServices`),
+    );
+  });
 });
 
 describe("the API token", () => {
@@ -217,7 +228,7 @@ describe("the API token", () => {
         (await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(`bad ${secretToken}`) } as never),
       ),
     );
-    expect(bad.getFailuresList()[0]?.getProperty()).toBe("apiToken");
+    expect(bad.getFailuresList()[0]?.getReason()).toMatch(/^apiToken /);
     seen.push(bad.getFailuresList().map((f) => f.getReason()).join(" "));
     await p.delete(ZONE, "t", z.id, z.properties);
     // Stopped now, for everything it printed up to its exit.
