@@ -293,7 +293,8 @@ export class NspProvider {
   check = this.unary<providerPb.CheckRequest, providerPb.CheckResponse>("Check", (req) => {
     const def = this.resourceFor(req.getUrn(), req.getType());
     const news = unwrapProperties(structToObject(req.getNews()));
-    const { inputs, failures } = checkResource(def, news.value);
+    const { inputs, failures, warnings } = checkResource(def, news.value);
+    for (const w of warnings) this.log("warning", w, req.getUrn());
     const secretKeys = new Set([...news.secretKeys, ...(def.secrets ?? [])]);
     return new providerPb.CheckResponse().setInputs(objectToStruct(wrapSecrets(inputs, secretKeys))).setFailuresList(failuresToPb(failures));
   });

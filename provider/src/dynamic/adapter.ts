@@ -188,7 +188,8 @@ async function checkConfiguredToken(): Promise<void> {
 export function check(token: string, _olds: PropertyMap, news: PropertyMap): Promise<DynamicCheckResult> {
   return guard(async () => {
     await checkConfiguredToken();
-    const { inputs, failures } = checkResource(definition(token), strip(news));
+    const { inputs, failures, warnings } = checkResource(definition(token), strip(news));
+    for (const w of warnings) log("warning", `${token}: ${w}`);
     return { inputs: dropUndefined(inputs) as PropertyMap, failures };
   });
 }

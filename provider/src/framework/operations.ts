@@ -8,10 +8,11 @@ import { unwrap } from "./zod-walk";
 // both call these, adding only their own transport (Structs and secret wrappers, or
 // pulumi.dynamic results), so both modes behave identically.
 
-export function checkResource(def: AnyResource, news: PropertyMap): { inputs: PropertyMap; failures: CheckFailure[] } {
+export function checkResource(def: AnyResource, news: PropertyMap): { inputs: PropertyMap; failures: CheckFailure[]; warnings: string[] } {
   const { value, failures, hasUnknowns } = checkProperties(def.args, news);
   if (failures.length === 0 && !hasUnknowns && def.check) failures.push(...def.check(value));
-  return { inputs: value, failures };
+  const warnings = failures.length === 0 && !hasUnknowns && def.warnings ? def.warnings(value) : [];
+  return { inputs: value, failures, warnings };
 }
 
 /** A create in preview sends nothing: what only the API can know is unknown. */
