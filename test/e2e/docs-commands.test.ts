@@ -76,10 +76,11 @@ const NOT_HERE: Record<string, string> = {
 if (!RELEASE_ARCH) NOT_HERE[PLUGIN_FROM_FILE] = "names the linux-amd64 archive, and this machine is not linux on x64";
 
 let dir: string;
-let emulatorPid: number | undefined;
+/** The process group of the emulator block: npx and the emulator it starts. */
+let emulatorGroup: number | undefined;
 
 afterAll(() => {
-  if (emulatorPid) process.kill(emulatorPid);
+  if (emulatorGroup) process.kill(-emulatorGroup);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -113,17 +114,16 @@ describe("the shell commands of the README and docs/", () => {
     if (RELEASE_ARCH) expect(bash("pulumi plugin ls")).toMatch(/nsp\s+resource\s+0\.1\.0/);
 
     // The emulator block as one script, as a CI step runs it; its first line leaves the emulator running.
-    const emulatorOut = join(dir, "emulator.out");
-    const block = spawn("bash", ["-e", "-c", `${EMULATOR_BLOCK.join("\n")}\necho "pid $!" >&2`], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+    const block = spawn("bash", ["-e", "-c", EMULATOR_BLOCK.join("\n")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    emulatorGroup = block.pid;
     let stdout = "";
     let stderr = "";
     const ready = new Promise<void>((resolve) => block.stdout.on("data", (d: Buffer) => (stdout += d.toString()).includes("\n") && resolve()));
     block.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const code = await new Promise<number | null>((resolve) => block.on("close", resolve));
-    emulatorPid = Number(/pid (\d+)/.exec(stderr)?.[1]) || undefined;
+    // "exit", not "close": the emulator the block leaves running holds the block's stdout open.
+    const code = await new Promise<number | null>((resolve) => block.on("exit", resolve));
     expect(code, stderr).toBe(0);
     await ready;
-    writeFileSync(emulatorOut, stdout);
     const printed = JSON.parse(stdout.split("\n")[0]!) as { baseUrl: string; accounts: Record<string, string> };
     expect(printed).toEqual({ baseUrl: "http://127.0.0.1:8787/api/v1", accounts: { ci: "svc_0123456789abcdef0123456789abcdef" } });
     expect(bash("pulumi config get nsp:baseUrl").trim()).toBe(printed.baseUrl);

@@ -67,9 +67,13 @@ describe("nsp-discover", () => {
     const file = JSON.parse(run.stdout) as ImportFile;
     expect(file.nameTable).toEqual({});
 
-    // Names: readable, unique per type, a suffix only where two records share zone, name and type.
-    const keys = file.resources.map((r) => `${r.type} ${r.name}`);
-    expect(new Set(keys).size).toBe(keys.length);
+    // Names: readable, unique across types (the program pulumi import writes declares each once,
+    // and refers to a zone only when no other object shares its name), a suffix only where two
+    // records share zone, name and type.
+    const all = file.resources.map((r) => r.name);
+    expect(new Set(all).size).toBe(all.length);
+    expect(file.resources.filter((r) => r.name === "adopt0-example").map((r) => r.type)).toEqual(["nsp:dns:Zone"]);
+    expect(file.resources.find((r) => r.type === "nsp:dns:ZoneDnssec")?.name).toBe("adopt0-example-zone-dnssec");
     const names = file.resources.filter((r) => r.type === "nsp:dns:Record").map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(["adopt0-example-www-a", "adopt0-example-www-a-2", "adopt1-example-txt0-txt"]));
     expect(names.filter((n) => /-\d+$/.test(n))).toEqual(["adopt0-example-www-a-2"]);

@@ -308,15 +308,20 @@ function nameEntries(entries: (ImportEntry & { sortKey: string })[]): void {
     const key = `${e.type}\u0000${base}`;
     (groups.get(key) ?? groups.set(key, []).get(key)!).push(e);
   }
+  // Unique across types too: the program \`pulumi import\` writes names every object once, and
+  // refers to an object (a record's zoneId to its zone) only when names and ids are unambiguous.
+  // A type after the first to want a name adds its own (\`example-com-zone-records\`).
   const taken = new Set<string>();
-  for (const [key, group] of groups) {
-    const base = key.split("\u0000")[1]!;
+  for (const key of [...groups.keys()].sort()) {
+    const group = groups.get(key)!;
+    const [type, label] = key.split("\u0000") as [string, string];
+    const base = taken.has(label) ? `${label}-${slug(type.split(":").pop()!.replace(/([a-z0-9])([A-Z])/g, "$1-$2"))}` : label;
     group.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
     group.forEach((e, i) => {
       let name = i === 0 ? base : `${base}-${i + 1}`;
       // A label ending in "-2" of its own could meet a suffixed one: keep counting.
-      for (let n = i + 2; taken.has(`${e.type}\u0000${name}`); n++) name = `${base}-${n}`;
-      taken.add(`${e.type}\u0000${name}`);
+      for (let n = i + 2; taken.has(name); n++) name = `${base}-${n}`;
+      taken.add(name);
       e.name = name;
     });
   }
