@@ -20,7 +20,7 @@ import type { ListCache } from "./framework/list-cache";
 import type { Adoptions } from "./framework/adoption";
 import { buildPackageSchema } from "./framework/schema";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
-import { openSession } from "./session";
+import { checkToken, openSession } from "./session";
 import { UserError } from "./user-error";
 import { functionsByToken, functions, resources, resourcesByToken } from "./registry";
 
@@ -221,7 +221,11 @@ export class NspProvider {
     if (containsUnknown(news.value.insecureHttp)) known.insecureHttp = true;
     const { failures } = parseConfig(known, { NSP_INSECURE_HTTP: process.env.NSP_INSECURE_HTTP });
     const inputs = wrapSecrets(news.value, new Set([...news.secretKeys, ...configSecrets]));
-    return new providerPb.CheckResponse().setInputs(objectToStruct(inputs)).setFailuresList(failuresToPb(failures));
+    // The engine prints a failure's property with its value, and a secret's value as
+    // `{&{{[secret]}}}`: a failure of a secret setting names it in the reason instead.
+    const secret = new Set<string>(configSecrets);
+    const named = failures.map((f) => (secret.has(f.property) ? { property: "", reason: `${f.property} ${f.reason} (nsp:${f.property}; the value is not shown)` } : f));
+    return new providerPb.CheckResponse().setInputs(objectToStruct(inputs)).setFailuresList(failuresToPb(named));
   });
 
   diffConfig = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("DiffConfig", (req) => {
@@ -268,6 +272,7 @@ export class NspProvider {
       } catch (e) {
         throw new UserError(`nsp: ${e instanceof Error ? e.message : String(e)}`);
       }
+      await checkToken(session, { ...config, apiToken: config.apiToken }, this.tokenSetting(raw.apiToken !== undefined && raw.apiToken !== ""));
       ({ client: this.client, lists: this.lists, adoptions: this.adoptions } = session);
       // For measurements (tests, benchmarks): what this plugin's client did, appended at exit.
       const statsFile = process.env.NSP_STATS_FILE;
@@ -277,12 +282,20 @@ export class NspProvider {
     return configured;
   });
 
+  /** Where the token of this instance was set, for an error that says what to fix. */
+  private tokenSetting(fromConfig: boolean): string {
+    if (!fromConfig) return "NSP_API_TOKEN (the plugin's environment)";
+    // An explicit instance's errors end with its name (errorMessage).
+    return this.instanceName ? "the apiToken of this provider instance" : "nsp:apiToken of the default provider (`pulumi config set --secret nsp:apiToken svc_...`)";
+  }
+
   // ---- resources -----------------------------------------------------------------------
 
   check = this.unary<providerPb.CheckRequest, providerPb.CheckResponse>("Check", (req) => {
     const def = this.resourceFor(req.getUrn(), req.getType());
     const news = unwrapProperties(structToObject(req.getNews()));
-    const { inputs, failures } = checkResource(def, news.value);
+    const { inputs, failures, warnings } = checkResource(def, news.value);
+    for (const w of warnings) this.log("warning", w, req.getUrn());
     const secretKeys = new Set([...upgradeKeys(def, news.secretKeys), ...(def.secrets ?? [])]);
     return new providerPb.CheckResponse().setInputs(objectToStruct(wrapSecrets(inputs, secretKeys))).setFailuresList(failuresToPb(failures));
   });

@@ -1,5 +1,7 @@
-import { ApiClient, PartnerCredentials, type QuotaPacing } from "./client";
+import { createHash } from "node:crypto";
+import { ApiClient, isApiError, PartnerCredentials, type QuotaPacing } from "./client";
 import type { ProviderConfig } from "./config";
+import { UserError } from "./user-error";
 import { Adoptions } from "./framework/adoption";
 import { ListCache } from "./framework/list-cache";
 
@@ -43,4 +45,31 @@ export function openSession(config: ProviderConfig & { apiToken: string }, userA
   lists = new ListCache(client, config.batchReads);
   adoptions = new Adoptions(client);
   return { client, lists, adoptions, ...(partner ? { partner } : {}) };
+}
+
+// Per process: whatever configures a provider with a token a second time needs no second read.
+const checkedTokens = new Map<string, Promise<void>>();
+
+/**
+ * One cheap read (`GET /me`) per process and token, so that a token the API does not know fails
+ * when the provider is configured, a preview included, instead of at the first write. Only a
+ * refused token fails here: any other problem (the network, a 5xx) is left to the operations,
+ * which report it in their own terms. A partner-mode session needs none: it minted a credential.
+ */
+export function checkToken(session: ApiSession, config: ProviderConfig & { apiToken: string }, setting: string): Promise<void> {
+  if (session.partner) return Promise.resolve();
+  const key = createHash("sha256").update(`${config.baseUrl}\u0000${config.apiToken}`).digest("hex");
+  let pending = checkedTokens.get(key);
+  if (!pending) {
+    pending = session.client.get("/me").then(
+      () => undefined,
+      (e: unknown) => {
+        if (isApiError(e) && e.status === 401) {
+          throw new UserError(`nsp: the API does not know the API token in ${setting} (${e.message}); nothing was changed. Set a valid token there.`);
+        }
+      },
+    );
+    checkedTokens.set(key, pending);
+  }
+  return pending;
 }

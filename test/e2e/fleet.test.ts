@@ -186,7 +186,7 @@ it("reports a stack that fails, runs the others, and exits non-zero", async () =
     ["c5", "succeeded"],
     ["refused", "failed"],
   ]);
-  expect(report!.stacks[1]!.error).toMatch(/unauthorized: invalid or unknown bearer token \(provider "customer"\)/);
+  expect(report!.stacks[1]!.error).toMatch(/does not know the API token in the apiToken of this provider instance .*unauthorized: invalid or unknown bearer token.*\(provider "customer"\)/);
   expect(run.stdout + run.stderr + filesText([scratch])).not.toContain(refused);
 });
 

@@ -64,36 +64,64 @@ describe("plain http only to loopback", () => {
   });
 });
 
-describe("errors name an explicit provider instance", () => {
+describe("a malformed token", () => {
+  it("is a CheckConfig failure worded without the property's value, which the engine would print as {&{{[secret]}}}", async () => {
+    const plugin = await unconfiguredPlugin();
+    const { failures } = await plugin.checkConfig({ apiToken: secret("not-a-token-value"), baseUrl: emulator.baseUrl });
+    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^apiToken must be an API token starting with "svc_" \(nsp:apiToken; the value is not shown\)$/) }]);
+  });
+});
+
+describe("a token the API does not know", () => {
   const wrongToken = `svc_${"0wrong9".repeat(5)}`;
 
-  async function refusedErrors(instance?: string): Promise<string[]> {
-    const plugin = await unconfiguredPlugin();
-    await plugin.configure({ apiToken: secret(wrongToken), baseUrl: emulator.baseUrl }, instance);
-    const inputs = (await plugin.check(ZONE, "z", { serviceId, name: "wrong-token.example" })).inputs;
-    const messages: string[] = [];
-    for (const attempt of [() => plugin.create(ZONE, "z", inputs), () => plugin.read(ZONE, "z", "1"), () => plugin.invoke("nsp:dns:getService", { id: serviceId })]) {
-      const err = await attempt().then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      expect(err, "the wrong token must be refused").toBeDefined();
-      messages.push(String((err as { details?: string }).details));
-    }
-    expect([...messages, plugin.stderr(), ...plugin.engineLogs].join("\n")).not.toContain(wrongToken);
-    return messages;
+  async function configureError(instance: string | undefined, token: { config?: string; env?: string }): Promise<string> {
+    const plugin = await unconfiguredPlugin(token.env ? { NSP_API_TOKEN: token.env } : undefined);
+    const args = { baseUrl: emulator.baseUrl, ...(token.config ? { apiToken: secret(token.config) } : {}) };
+    const err = await plugin.configure(args, instance).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err, "Configure must refuse a token the API does not know").toBeDefined();
+    const message = String((err as { details?: string }).details);
+    expect([message, plugin.stderr(), ...plugin.engineLogs].join("\n")).not.toContain(wrongToken);
+    return message;
   }
 
-  it("a resource operation or function call of an explicit instance says which one was refused", async () => {
-    const messages = await refusedErrors("acct-b");
-    for (const m of messages) expect(m).toMatch(/401|token|unauthori[sz]ed/i);
-    for (const m of messages) expect(m).toMatch(/\(provider "acct-b"\)$/);
+  it("fails Configure, and so a preview, naming the setting and an explicit instance", async () => {
+    expect(await configureError(undefined, { config: wrongToken })).toMatch(/does not know the API token in nsp:apiToken of the default provider .*unauthorized/);
+    expect(await configureError("default_0_1_0", { env: wrongToken })).toMatch(/does not know the API token in NSP_API_TOKEN/);
+    expect(await configureError("acct-b", { config: wrongToken })).toMatch(/does not know the API token in the apiToken of this provider instance .*\(provider "acct-b"\)$/);
+  });
+
+  it("costs one read per process, however often it is configured", async () => {
+    const plugin = await unconfiguredPlugin();
+    await control.resetStats();
+    await plugin.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl });
+    await plugin.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl });
+    const stats = await control.stats();
+    expect(stats.total).toBe(1);
+    expect(stats.byRoute).toEqual({ "GET /me": 1 });
+  });
+});
+
+describe("errors name an explicit provider instance", () => {
+  async function notFoundError(instance?: string): Promise<string> {
+    const plugin = await unconfiguredPlugin();
+    await plugin.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl }, instance);
+    const err = await plugin.invoke("nsp:dns:getService", { id: "999999" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err, "an unknown service must be an error").toBeDefined();
+    return String((err as { details?: string }).details);
+  }
+
+  it("an operation of an explicit instance says which one failed", async () => {
+    expect(await notFoundError("acct-b")).toMatch(/\(provider "acct-b"\)$/);
   });
 
   it("the default provider's errors stay as they were", async () => {
-    for (const instance of [undefined, "default_0_1_0"]) {
-      const messages = await refusedErrors(instance);
-      for (const m of messages) expect(m, String(instance)).not.toContain("(provider ");
-    }
+    for (const instance of [undefined, "default_0_1_0"]) expect(await notFoundError(instance), String(instance)).not.toContain("(provider ");
   });
 });

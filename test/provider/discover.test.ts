@@ -66,9 +66,13 @@ describe("nsp-discover", () => {
     const file = JSON.parse(run.stdout) as ImportFile;
     expect(file.nameTable).toEqual({});
 
-    // Names: readable, unique per type, a suffix only where two records share zone, name and type.
-    const keys = file.resources.map((r) => `${r.type} ${r.name}`);
-    expect(new Set(keys).size).toBe(keys.length);
+    // Names: readable, unique across types (the program pulumi import writes declares each once,
+    // and refers to a zone only when no other object shares its name), a suffix only where two
+    // records share zone, name and type.
+    const all = file.resources.map((r) => r.name);
+    expect(new Set(all).size).toBe(all.length);
+    expect(file.resources.filter((r) => r.name === "adopt0-example").map((r) => r.type)).toEqual(["nsp:dns:Zone"]);
+    expect(file.resources.find((r) => r.type === "nsp:dns:ZoneDnssec")?.name).toBe("adopt0-example-zone-dnssec");
     const names = file.resources.filter((r) => r.type === "nsp:dns:Record").map((r) => r.name);
     expect(names).toEqual(expect.arrayContaining(["adopt0-example-www-a", "adopt0-example-www-a-2", "adopt1-example-txt0-txt"]));
     expect(names.filter((n) => /-\d+$/.test(n))).toEqual(["adopt0-example-www-a-2"]);
@@ -134,14 +138,33 @@ describe("nsp-discover", () => {
     expect(one.resources.filter((r) => r.type === "nsp:dns:Zone").map((r) => r.id)).toEqual([String(seeded.zoneIds[1])]);
     expect(one.resources.every((r) => r.id.startsWith(`${seeded.zoneIds[1]}`))).toBe(true);
 
+    // Everything of the zone and what hangs from it: the mail domain on it and its mailboxes too.
+    const mailZone = await discoverFile(["--zone", "adopt0.example"]);
+    const domainIds = mailZone.resources.filter((r) => r.type === "nsp:mail:Domain").map((r) => r.id);
+    expect(domainIds).toHaveLength(1);
+    for (const type of ["nsp:mail:Mailbox", "nsp:mail:Alias", "nsp:mail:Group"]) {
+      const of = mailZone.resources.filter((r) => r.type === type);
+      expect(of.length, type).toBeGreaterThan(0);
+      expect(of.every((r) => r.id.startsWith(`${domainIds[0]}/`)), type).toBe(true);
+    }
+    expect(mailZone.resources.some((r) => r.type.startsWith("nsp:vgate:") || r.type === "nsp:index:Webhook")).toBe(false);
+
+    // A TXT at the apex of the mail zone, in the same record set as the mail domain's SPF record.
+    const apexTxt = await control.post<{ id: number }>(`/dns/zones/${seeded.zoneIds[0]}/records`, { name: "@", type: "TXT", content: "site-verification=abc" });
     const whole = await discoverFile(["--zone-records", "--type", "nsp:dns:*"]);
+    await control.delete(`/dns/zones/${seeded.zoneIds[0]}/records/${apexTxt.id}`);
     const lists = whole.resources.filter((r) => r.type === "nsp:dns:ZoneRecords");
-    expect(whole.resources.some((r) => r.type === "nsp:dns:Record")).toBe(false);
     expect(lists).toHaveLength(3);
-    // The zone with the mail domain names the record sets it adopts, leaving the published ones out.
+    // Its own id for each, never the zone's: the program pulumi import writes then refers to the zone.
+    const zoneIds = new Set(whole.resources.filter((r) => r.type === "nsp:dns:Zone").map((r) => r.id));
+    expect(lists.filter((r) => zoneIds.has(r.id))).toEqual([]);
+    // The zone with the mail domain names the record sets it adopts, leaving out every set that
+    // holds a published record; the apex TXT beside the SPF record is a Record of its own.
     const withMail = lists.find((r) => r.id.startsWith(`${seeded.zoneIds[0]}/`))!;
-    expect(withMail.id).toContain("www:A");
-    expect(withMail.id).not.toContain("_dmarc");
+    const sets = withMail.id.split("/")[1]!.split(",");
+    expect(sets).toContain("www");
+    for (const published of ["@", "@:TXT", "@:MX", "_dmarc", "_dmarc:TXT"]) expect(sets).not.toContain(published);
+    expect(whole.resources.filter((r) => r.type === "nsp:dns:Record")).toEqual([{ type: "nsp:dns:Record", name: "adopt0-example-apex-txt", id: `${seeded.zoneIds[0]}/${apexTxt.id}` }]);
     for (const r of lists) {
       const read = await plugin.read(r.type, r.name, r.id);
       const inputs = await checked(r.type, read.inputs);

@@ -154,6 +154,8 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     expect(importChecked.failures).toEqual([]);
     expect((await plugin.diff(ZR, "imp", zoneId, imported.result.properties, importChecked.inputs, imported.result.inputs)).changes).toBe(false);
     const scoped = await plugin.read(ZR, "imp2", `${zoneId}/api:A,new1`);
+    // A scoped import keeps its id, which the zone's id is not: generated programs refer to the zone.
+    expect(scoped.id).toBe(`${zoneId}/api:A,new1`);
     expect(scoped.inputs.records).toEqual([
       { name: "api", type: "A", content: "198.51.100.7", ttl: 3600 },
       { name: "new1", type: "A", content: "192.0.2.1", ttl: 3600 },
@@ -320,6 +322,7 @@ lifecycle(provider, [
       [{ zoneId: "1", records: [{ ...ok, type: "SPF" }] }, "records[0].type"],
       [{ zoneId: "1", records: [{ type: "NS", content: "ns1.example.net" }] }, "records[0].name"],
       [{ zoneId: "1", records: [{ type: "TXT", content: "two\nlines" }] }, "records[0].content"],
+      [{ zoneId: "1", records: [ok, { type: "MX", content: "mail.example.com" }] }, "records[1].content"],
       [{ zoneId: "1", records: [ok], maxDeletePercent: 150 }, "maxDeletePercent"],
       [{ zoneId: "zone", records: [ok] }, "zoneId"],
       [{ zoneId: "1" }, "records"],

@@ -52,6 +52,10 @@ lifecycle(provider, [
       [{ zoneId: "1", name: "www", type: "TXT", content: "v=spf1 -all", proxied: true }, "proxied"],
       [{ zoneId: "1", name: "www", content: "192.0.2.1" }, "type"],
       [{ zoneId: "1", name: "my host", type: "A", content: "192.0.2.1" }, "name"],
+      // The record has no preference field: an MX's data starts with it, as in a zone file.
+      [{ zoneId: "1", name: "@", type: "MX", content: "mail.example.com" }, "content"],
+      [{ zoneId: "1", name: "@", type: "MX", content: "70000 mail.example.com" }, "content"],
+      [{ zoneId: "1", name: "_sip._tcp", type: "SRV", content: "10 sip.example.com" }, "content"],
     ],
   },
 ]);
@@ -177,6 +181,63 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     await expect(plugin.invoke("nsp:dns:getZone", { name: "missing.example" })).rejects.toThrow(/no zone named "missing.example"/);
     await plugin.delete(ZONE, "fn", zone.id, zone.properties);
   });
+
+  it("warns, never refuses, of a CNAME beside other records of its name or at the apex (RFC 1034 §3.6.2)", async () => {
+    const zone = await plugin.create(ZONE, "rrset", (await plugin.check(ZONE, "rrset", { serviceId, name: "rrset.example" })).inputs);
+    await control.post(`/dns/zones/${zone.id}/records`, { name: "www", type: "A", content: "192.0.2.1" });
+    const p = await anotherPlugin();
+    const warnings = () => p.engineLogs.filter((l) => /RFC 1034 §3\.6\.2/.test(l));
+    async function waitForWarnings(n: number): Promise<string[]> {
+      for (let i = 0; i < 100 && warnings().length < n; i++) await new Promise((r) => setTimeout(r, 20));
+      return warnings();
+    }
+    // At the apex: from Check alone, with no request.
+    await control.resetStats();
+    const apex = await p.check(RECORD, "apex", { zoneId: zone.id, name: "@", type: "CNAME", content: "elsewhere.example.net" });
+    expect(apex.failures).toEqual([]);
+    expect((await waitForWarnings(1))[0]).toMatch(/a CNAME at the apex \(@\) shares its name with the zone's SOA and NS records/);
+    expect((await control.stats()).total).toBe(0);
+    // Beside the zone's A record: at the create, which goes ahead, from the zone's list the create
+    // reads anyway to adopt an identical record (a preview sends nothing).
+    const cname = (await p.check(RECORD, "cname", { zoneId: zone.id, name: "www", type: "CNAME", content: "cdn.example.net" })).inputs;
+    const made = await p.create(RECORD, "cname", cname);
+    expect(made.id).not.toBe("");
+    expect((await waitForWarnings(2))[1]).toMatch(/^www CNAME: the zone also has A "192\.0\.2\.1" at www \(RFC 1034 §3\.6\.2/);
+    // Two new records of one command are checked against each other too.
+    const mx = (await p.check(RECORD, "mx", { zoneId: zone.id, name: "mail", type: "MX", content: "10 mx.example.net" })).inputs;
+    await p.create(RECORD, "mx", mx);
+    await p.create(RECORD, "mailcname", (await p.check(RECORD, "mailcname", { zoneId: zone.id, name: "mail", type: "CNAME", content: "mx.example.net" })).inputs);
+    expect((await waitForWarnings(3))[2]).toMatch(/^mail CNAME: the zone also has MX "10 mx\.example\.net" at mail/);
+    // A record of a name of its own: no warning.
+    await p.create(RECORD, "api", (await p.check(RECORD, "api", { zoneId: zone.id, name: "api", type: "CNAME", content: "api.example.net" })).inputs);
+    await p.stop();
+    expect(warnings()).toHaveLength(3);
+    await plugin.delete(ZONE, "rrset", zone.id, zone.properties);
+  });
+
+  it("imports a record by the id `pulumi stack --show-ids` shows, finding its zone", async () => {
+    const zone = await plugin.create(ZONE, "bare", (await plugin.check(ZONE, "bare", { serviceId, name: "bare-id.example" })).inputs);
+    const inputs = (await plugin.check(RECORD, "r", { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.7" })).inputs;
+    const made = await plugin.create(RECORD, "r", inputs);
+    const p = await anotherPlugin();
+    const bare = await p.read(RECORD, "imp", made.id);
+    expect(bare.id).toBe(made.id);
+    expect(bare.inputs).toEqual((await p.read(RECORD, "imp", `${zone.id}/${made.id}`)).inputs);
+    expect(bare.inputs).toMatchObject({ zoneId: zone.id, name: "www", type: "A", content: "192.0.2.7" });
+    expect((await p.read(RECORD, "imp", "999999999")).id).toBe("");
+    await plugin.delete(ZONE, "bare", zone.id, zone.properties);
+  });
+
+  it("refuses a serviceId copied from an example, naming the account's auth_dns services and getServices", async () => {
+    const inputs = (await plugin.check(ZONE, "copied", { serviceId: "42", name: "copied.example" })).inputs;
+    const err = await plugin.create(ZONE, "copied", inputs).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(String((err as { details?: string } | undefined)?.details)).toMatch(
+      new RegExp(`serviceId "42" is not an auth_dns service of this account \\(its auth_dns services: ${serviceId} \\(".+"\\)\\)\\. Look the id up in the program with nsp:dns:getServices`),
+    );
+  });
 });
 
 describe("the API token", () => {
@@ -217,7 +278,7 @@ describe("the API token", () => {
         (await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(`bad ${secretToken}`) } as never),
       ),
     );
-    expect(bad.getFailuresList()[0]?.getProperty()).toBe("apiToken");
+    expect(bad.getFailuresList()[0]?.getReason()).toMatch(/^apiToken /);
     seen.push(bad.getFailuresList().map((f) => f.getReason()).join(" "));
     await p.delete(ZONE, "t", z.id, z.properties);
     // Stopped now, for everything it printed up to its exit.

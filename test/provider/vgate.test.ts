@@ -20,7 +20,9 @@ const GROUP = "nsp:vgate:RingGroup";
 const QUEUE = "nsp:vgate:Queue";
 const TIMECOND = "nsp:vgate:TimeCondition";
 
-const provider = useProvider({ emulator: { accounts: [{ name: "pbx-owner", token: `svc_${"7a6b".repeat(8)}` }] } });
+// No server-side rate limit: the test's own control requests share the token with every plugin it
+// starts (each checks the token at Configure), and what is under test here is not the quota.
+const provider = useProvider({ emulator: { rateLimitPerMinute: 0, accounts: [{ name: "pbx-owner", token: `svc_${"7a6b".repeat(8)}` }] } });
 const { emulator, control, plugin, anotherPlugin } = provider;
 /**
  * Reads after a change made outside the provider. One plugin process serves one pulumi command

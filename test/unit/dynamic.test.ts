@@ -149,6 +149,18 @@ describe("dynamic adapter: a create that fails half-way (in-process emulator on 
     await emulator?.close();
   });
 
+  it("refuses at the first check a token the API does not know, naming the setting, with one read per process", async () => {
+    const unknown = `svc_${"0f".repeat(16)}`;
+    adapter.configure({ get: (k) => ({ "nsp:apiToken": unknown, "nsp:baseUrl": emulator.baseUrl })[k] }, {});
+    const refused = await adapter.check("nsp:dns:Zone", {}, { [P]: closure, serviceId: "2", name: "a.example" }).catch((e: Error) => e);
+    expect(String(refused)).toMatch(/does not know the API token in nsp:apiToken .*unauthorized/);
+    expect(String(refused)).not.toContain(unknown);
+    adapter.configure({ get: (k) => ({ "nsp:apiToken": emulator.token, "nsp:baseUrl": emulator.baseUrl })[k] }, {});
+    await control.resetStats();
+    for (const name of ["a.example", "b.example"]) expect((await adapter.check("nsp:dns:Zone", {}, { [P]: closure, serviceId: "2", name })).failures).toEqual([]);
+    expect((await control.stats()).byRoute).toEqual({ "GET /me": 1 });
+  });
+
   it("throws what Pulumi's host turns into an initialization error: id, partial state with the provider, reasons", async () => {
     adapter.configure({ get: (k) => ({ "nsp:apiToken": emulator.token, "nsp:baseUrl": emulator.baseUrl, "nsp:maxRetries": "0" })[k] }, {});
     const serviceId = String((await control.services()).find((x) => x.type === "auth_dns")!.id);

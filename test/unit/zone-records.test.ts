@@ -224,6 +224,23 @@ describe("nsp:dns:ZoneRecords inputs", () => {
     expect(diffResource(zoneRecords, { ...a.inputs, recordSets: ["@ MX", "www CNAME"] }, b.inputs, a.inputs).changes).toBe(false);
   });
 
+  it("warns, and does not refuse, where a CNAME shares its name: beside other data or at the apex", () => {
+    const shared = checkResource(zoneRecords, {
+      zoneId: "7",
+      records: [
+        { name: "www", type: "A", content: "192.0.2.1" },
+        { name: "www", type: "CNAME", content: "cdn.example.net" },
+        { name: "@", type: "CNAME", content: "elsewhere.example.net" },
+        { name: "api", type: "CNAME", content: "api.example.net" },
+      ],
+    });
+    expect(shared.failures).toEqual([]);
+    expect(shared.warnings).toHaveLength(2);
+    expect(shared.warnings[0]).toMatch(/^a CNAME at the apex \(@\) shares its name with the zone's SOA and NS records \(RFC 1034 §3\.6\.2/);
+    expect(shared.warnings[1]).toMatch(/^www CNAME: the zone also has A "192\.0\.2\.1" at www \(RFC 1034 §3\.6\.2 and RFC 2181 §10\.1/);
+    expect(checkResource(zoneRecords, { zoneId: "7", records: [{ name: "api", type: "CNAME", content: "api.example.net" }, { name: "www", type: "A", content: "192.0.2.1" }] }).warnings).toEqual([]);
+  });
+
   it("names the failing record and field", () => {
     const { failures } = checkResource(zoneRecords, {
       zoneId: "7",

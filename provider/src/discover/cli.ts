@@ -32,8 +32,11 @@ Options:
   --print                    with --pending-creates: print what each pending create is (JSON lines) and change nothing
   --stack <name>             with --pending-creates: the stack (default: the selected one)
   --type <glob>              only these resource types, e.g. nsp:dns:* or nsp:mail:Mailbox (repeatable, or comma-separated)
-  --zone <name|id>           only objects of these zones (repeatable, or comma-separated)
-  --zone-records             one nsp:dns:ZoneRecords per zone instead of one nsp:dns:Record per record
+  --zone <name|id>           only objects of these zones and what hangs from them (a mail domain on
+                             the zone and its mailboxes, ...) (repeatable, or comma-separated)
+  --zone-records             one nsp:dns:ZoneRecords per zone instead of one nsp:dns:Record per record;
+                             a record set that holds a record another resource publishes (a TXT at
+                             the apex beside a mail domain's SPF) stays one nsp:dns:Record per record
   --requests-per-minute <n>  client-side request budget (default: NSP_REQUESTS_PER_MINUTE, else 300)
   --report <file>            write what was left out (owned by another resource, made by the API) as JSON
   --quiet                    no progress on stderr

@@ -72,8 +72,10 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
   for (const t of selected) need(t === ZONE_RECORDS ? RECORD : t);
   // Records published by a mail domain belong to it, so the mail domains are read with the records.
   if (needed.has(RECORD)) need("nsp:mail:Domain");
+  if (opts.zones?.length) for (const t of [...needed]) if (sourceOf.get(t)?.zoneVia) need(sourceOf.get(t)!.zoneVia!);
 
   const listed = new Map<string, { item: Item; parent?: Item }[]>();
+  const find = (token: string, id: unknown): Item | undefined => (id == null ? undefined : listed.get(token)?.find((r) => String(r.item.id) === String(id))?.item);
   let zoneFilter: Set<string> | undefined;
   const pool = limiter(opts.concurrency ?? 4);
   let lists = 0;
@@ -105,7 +107,9 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
       return;
     }
     let parents = (listed.get(source.parent) ?? []).filter((p) => source.parents?.(p.item) ?? true);
-    if (zoneFilter && source.parent === "nsp:dns:Zone") parents = parents.filter((p) => zoneFilter!.has(String(p.item.id)));
+    // Under --zone only the parents on those zones are listed (a zone's records, a mail domain's mailboxes).
+    const parentSource = sourceOf.get(source.parent)!;
+    if (zoneFilter && parentSource.zoneOf) parents = parents.filter((p) => zoneFilter!.has(String(parentSource.zoneOf!(p.item, p.parent, find))));
     await Promise.all(
       parents.map(({ item: parent }) =>
         source.derive
@@ -132,19 +136,17 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
   for (const token of selected) {
     const def = byToken.get(token)!;
     if (token === ZONE_RECORDS) {
-      entries.push(...zoneRecordEntries(listed.get(RECORD) ?? [], listed.get("nsp:dns:Zone") ?? [], owners, zoneFilter, leftOut));
+      const single = (item: Item, parent: Item) => entryOf(byToken.get(RECORD)!, sourceOf.get(RECORD)!, item, parent);
+      entries.push(...zoneRecordEntries(listed.get(RECORD) ?? [], listed.get("nsp:dns:Zone") ?? [], owners, zoneFilter, leftOut, single));
       continue;
     }
     const source = sourceOf.get(token)!;
     for (const { item, parent } of listed.get(token) ?? []) {
-      if (zoneFilter && !zoneFilter.has(String(source.zoneOf!(item, parent)))) continue;
-      const id = importIdOf(def.importId, item, parent, source.key ?? "id");
+      if (zoneFilter && !zoneFilter.has(String(source.zoneOf!(item, parent, find)))) continue;
+      const entry = entryOf(def, source, item, parent);
       const reason = source.skip?.(item, parent) ?? (token === RECORD ? recordLeftOut(item, owners) : undefined);
-      if (reason !== undefined) {
-        leftOut.push({ type: token, id, reason });
-        continue;
-      }
-      entries.push({ type: token, id, name: "", sortKey: `${labelOf(source, item, parent)}\u0000${sortKeyOf(item)}\u0000${id}` });
+      if (reason !== undefined) leftOut.push({ type: token, id: entry.id, reason });
+      else entries.push(entry);
     }
   }
 
@@ -227,33 +229,56 @@ function recordLeftOut(record: Item, owners: Map<string, string>): string | unde
   return undefined;
 }
 
-/** One ZoneRecords per zone, adopting exactly the record sets no other resource owns. */
+/**
+ * One ZoneRecords per zone, adopting exactly the record sets no other resource owns. A set that
+ * holds a record another resource owns (a TXT at the apex beside a mail domain's SPF) cannot be
+ * a ZoneRecords set: it would claim the owned record, or delete it as missing from its list. Its
+ * other records become one nsp:dns:Record each.
+ */
 function zoneRecordEntries(
   records: readonly { item: Item; parent?: Item }[],
   zones: readonly { item: Item }[],
   owners: Map<string, string>,
   zoneFilter: Set<string> | undefined,
   leftOut: LeftOut[],
+  single: (item: Item, parent: Item) => ImportEntry & { sortKey: string },
 ): (ImportEntry & { sortKey: string })[] {
   const out: (ImportEntry & { sortKey: string })[] = [];
+  const setOf = (r: Item) => `${String(r.name)}:${String(r.type)}`;
   for (const { item: zone } of zones) {
     if (zoneFilter && !zoneFilter.has(String(zone.id))) continue;
-    const own = new Set<string>();
-    let anyLeftOut = false;
-    for (const { item, parent } of records) {
-      if (parent?.id !== zone.id) continue;
+    const inZone = records.filter((r) => r.parent?.id === zone.id);
+    const mixed = new Set<string>();
+    for (const { item } of inZone) {
       const reason = recordLeftOut(item, owners);
-      if (reason) {
-        anyLeftOut = true;
-        leftOut.push({ type: RECORD, id: `${String(zone.id)}/${String(item.id)}`, reason });
-      } else own.add(`${String(item.name)}:${String(item.type)}`);
+      if (!reason) continue;
+      mixed.add(setOf(item));
+      leftOut.push({ type: RECORD, id: `${String(zone.id)}/${String(item.id)}`, reason });
     }
-    if (own.size === 0) continue;
-    // The bare zone id adopts every record; with some owned elsewhere, name the adopted sets.
-    const id = anyLeftOut ? `${String(zone.id)}/${[...own].sort().join(",")}` : String(zone.id);
-    out.push({ type: ZONE_RECORDS, id, name: "", sortKey: `${String(zone.name)}\u0000\u0000${String(zone.id)}` });
+    const adopted = new Map<string, Set<string>>(); // name -> its adopted types
+    const allTypes = new Map<string, Set<string>>();
+    for (const { item } of inZone) {
+      const name = String(item.name);
+      (allTypes.get(name) ?? allTypes.set(name, new Set()).get(name)!).add(String(item.type));
+      if (recordLeftOut(item, owners)) continue;
+      if (mixed.has(setOf(item))) out.push(single(item, zone));
+      else (adopted.get(name) ?? adopted.set(name, new Set()).get(name)!).add(String(item.type));
+    }
+    if (adopted.size === 0) continue;
+    // Always the scoped form, never the bare zone id: the resource then keeps an id of its own,
+    // and the program \`pulumi import\` writes refers to the imported zone instead of repeating its id.
+    const scope = [...adopted]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .flatMap(([name, types]) => (types.size === allTypes.get(name)!.size ? [name] : [...types].sort().map((t) => `${name}:${t}`)));
+    out.push({ type: ZONE_RECORDS, id: `${String(zone.id)}/${scope.join(",")}`, name: "", sortKey: `${String(zone.name)}\u0000\u0000${String(zone.id)}` });
   }
   return out;
+}
+
+/** An object's entry, named later (nameEntries) from the label at the front of its sort key. */
+function entryOf(def: AnyResource, source: Source, item: Item, parent: Item | undefined): ImportEntry & { sortKey: string } {
+  const id = importIdOf(def.importId, item, parent, source.key ?? "id");
+  return { type: def.token, id, name: "", sortKey: `${labelOf(source, item, parent)}\u0000${sortKeyOf(item)}\u0000${id}` };
 }
 
 function labelOf(source: Source, item: Item, parent: Item | undefined): string {
@@ -283,15 +308,20 @@ function nameEntries(entries: (ImportEntry & { sortKey: string })[]): void {
     const key = `${e.type}\u0000${base}`;
     (groups.get(key) ?? groups.set(key, []).get(key)!).push(e);
   }
+  // Unique across types too: the program \`pulumi import\` writes names every object once, and
+  // refers to an object (a record's zoneId to its zone) only when names and ids are unambiguous.
+  // A type after the first to want a name adds its own (\`example-com-zone-records\`).
   const taken = new Set<string>();
-  for (const [key, group] of groups) {
-    const base = key.split("\u0000")[1]!;
+  for (const key of [...groups.keys()].sort()) {
+    const group = groups.get(key)!;
+    const [type, label] = key.split("\u0000") as [string, string];
+    const base = taken.has(label) ? `${label}-${slug(type.split(":").pop()!.replace(/([a-z0-9])([A-Z])/g, "$1-$2"))}` : label;
     group.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
     group.forEach((e, i) => {
       let name = i === 0 ? base : `${base}-${i + 1}`;
       // A label ending in "-2" of its own could meet a suffixed one: keep counting.
-      for (let n = i + 2; taken.has(`${e.type}\u0000${name}`); n++) name = `${base}-${n}`;
-      taken.add(`${e.type}\u0000${name}`);
+      for (let n = i + 2; taken.has(name); n++) name = `${base}-${n}`;
+      taken.add(name);
       e.name = name;
     });
   }

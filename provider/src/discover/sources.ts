@@ -23,8 +23,13 @@ export interface Source {
   derive?: (parent: Item) => Item[];
   /** Listed only as the parent of other types; never emitted. */
   parentOnly?: boolean;
-  /** The zone an object belongs to, for --zone. */
-  zoneOf?: (item: Item, parent?: Item) => unknown;
+  /**
+   * The zone an object belongs to, for --zone: its own, its parent's (a mailbox is on the zone of
+   * its mail domain), or that of another object it hangs from, found with `find`.
+   */
+  zoneOf?: (item: Item, parent: Item | undefined, find: (token: string, id: unknown) => Item | undefined) => unknown;
+  /** The type `zoneOf` finds objects of, listed too when --zone is given. */
+  zoneVia?: string;
 }
 
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
@@ -76,7 +81,7 @@ export const sources: readonly Source[] = [
             : undefined,
     zoneOf: (s) => s.zone_id,
   },
-  { token: "nsp:security:Rule", list: "/security/rules", label: (r) => `${r.site_id != null ? `site${str(r.site_id)}` : `zone${str(r.zone_id)}`}-${ruleLabel(r)}`, zoneOf: (r) => r.zone_id },
+  { token: "nsp:security:Rule", list: "/security/rules", label: (r) => `${r.site_id != null ? `site${str(r.site_id)}` : `zone${str(r.zone_id)}`}-${ruleLabel(r)}`, zoneOf: (r, _p, find) => r.zone_id ?? find("nsp:cdn:Site", r.site_id)?.zone_id, zoneVia: "nsp:cdn:Site" },
   // Tunnels
   { token: "nsp:link:Tunnel", list: "/link/tunnels" },
   {
@@ -115,11 +120,11 @@ export const sources: readonly Source[] = [
   // Mail
   { token: "nsp:mail:Server", list: "/mail/servers" },
   { token: "nsp:mail:Domain", list: "/mail/domains", zoneOf: (d) => d.zone_id },
-  { token: "nsp:mail:Mailbox", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/mailboxes`, label: (m, d) => `${str(m.local)}@${str(d?.name)}` },
-  { token: "nsp:mail:Alias", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/aliases`, label: (a, d) => `${str(a.local_part)}@${str(d?.name)}` },
-  { token: "nsp:mail:Group", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/groups`, label: (g, d) => `${str(g.local_part)}@${str(d?.name)}` },
-  { token: "nsp:mail:DomainRule", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/rules`, label: (r, d) => `${str(d?.name)}-${str(r.kind)}-${str(r.pattern)}` },
-  { token: "nsp:mail:Route", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/routes`, key: "local_part", label: (r, d) => `${str(r.local_part)}@${str(d?.name)}` },
+  { token: "nsp:mail:Mailbox", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/mailboxes`, label: (m, d) => `${str(m.local)}@${str(d?.name)}`, zoneOf: (_x, d) => d?.zone_id },
+  { token: "nsp:mail:Alias", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/aliases`, label: (a, d) => `${str(a.local_part)}@${str(d?.name)}`, zoneOf: (_x, d) => d?.zone_id },
+  { token: "nsp:mail:Group", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/groups`, label: (g, d) => `${str(g.local_part)}@${str(d?.name)}`, zoneOf: (_x, d) => d?.zone_id },
+  { token: "nsp:mail:DomainRule", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/rules`, label: (r, d) => `${str(d?.name)}-${str(r.kind)}-${str(r.pattern)}`, zoneOf: (_x, d) => d?.zone_id },
+  { token: "nsp:mail:Route", parent: "nsp:mail:Domain", list: (d) => `/mail/domains/${d.id}/routes`, key: "local_part", label: (r, d) => `${str(r.local_part)}@${str(d?.name)}`, zoneOf: (_x, d) => d?.zone_id },
   { token: "nsp:mail:Destination", list: "/mail/destinations", key: "addr", label: (d) => str(d.addr) },
   // Everything else: one account-wide list each.
   { token: "nsp:index:Webhook", list: "/webhooks", label: (w) => str(w.url) },

@@ -10,7 +10,7 @@
 //    (write-only inputs are carried in the state by carryOver).
 //  - The host gives no engine log and no cancellation; messages go to stderr.
 import { scrub as scrubSecrets } from "../client";
-import { openSession, type ApiSession } from "../session";
+import { checkToken, openSession, type ApiSession } from "../session";
 import { missingTokenMessage, parseConfig, providerConfig, type ProviderConfig } from "../config";
 import { UserError } from "../user-error";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
@@ -50,6 +50,8 @@ class PartialFailure extends UserError {
 interface Session extends Partial<ApiSession> {
   key: string;
   config: ProviderConfig;
+  /** Where the token came from, for the error when the API does not know it. */
+  tokenSetting: string;
 }
 
 // One session per process, shared by every resource type: the host deserializes and configures
@@ -78,7 +80,7 @@ export function configure(config: DynamicConfig, env: NodeJS.ProcessEnv = proces
   if (!parsed) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
   const key = JSON.stringify(parsed);
   if (session?.key === key) return;
-  session = { key, config: parsed };
+  session = { key, config: parsed, tokenSetting: raw.apiToken !== undefined ? "nsp:apiToken (`pulumi config set --secret nsp:apiToken svc_...`)" : "NSP_API_TOKEN" };
   if (parsed.apiToken) {
     Object.assign(session, openSession({ ...parsed, apiToken: parsed.apiToken }, `nsp-dynamic/${PROVIDER_VERSION}`, (level, message) => log(level, message)));
   }
@@ -175,9 +177,23 @@ export interface DynamicDiffResult {
   detailedDiff: Record<string, { kind: string; inputDiff: boolean }>;
 }
 
+/**
+ * The dynamic host has no Configure step of its own that may fail, and a preview calls no more
+ * than check and diff: the token is checked at the first check of the process, as the plugin
+ * checks it at Configure, so that a preview with a token the API does not know fails.
+ */
+async function checkConfiguredToken(): Promise<void> {
+  if (!session) configure({ get: () => undefined });
+  if (session?.client && session.lists && session.adoptions && session.config.apiToken) {
+    await checkToken(session as ApiSession, { ...session.config, apiToken: session.config.apiToken }, session.tokenSetting);
+  }
+}
+
 export function check(token: string, _olds: PropertyMap, news: PropertyMap): Promise<DynamicCheckResult> {
-  return guard(() => {
-    const { inputs, failures } = checkResource(definition(token), strip(news));
+  return guard(async () => {
+    await checkConfiguredToken();
+    const { inputs, failures, warnings } = checkResource(definition(token), strip(news));
+    for (const w of warnings) log("warning", `${token}: ${w}`);
     return { inputs: dropUndefined(inputs) as PropertyMap, failures };
   });
 }

@@ -40,6 +40,14 @@ export class Adoptions {
    * looked at it, now claimed by the caller; undefined when there is none and the create must post.
    */
   async claimExisting<T extends { id: number | string }>(identity: ContentIdentity<T>, signal: AbortSignal): Promise<T | undefined> {
+    return this.claimFirst(identity, await this.listedBefore(identity, signal));
+  }
+
+  /**
+   * The parent's list as this command first saw it, read once per command and shared with
+   * claimExisting: checks across the objects of one parent cost no request of their own.
+   */
+  listedBefore<T extends { id: number | string }>(identity: Omit<ContentIdentity<T>, "matches">, signal: AbortSignal): Promise<T[]> {
     const parent = `${identity.list} ${JSON.stringify(identity.query ?? {})}`;
     let items = this.before.get(parent);
     if (!items) {
@@ -48,7 +56,7 @@ export class Adoptions {
       items.catch(() => this.before.get(parent) === items && this.before.delete(parent));
       this.before.set(parent, items);
     }
-    return this.claimFirst(identity, (await items) as T[]);
+    return items as Promise<T[]>;
   }
 
   /**

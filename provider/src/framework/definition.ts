@@ -91,6 +91,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   sameValue?: { readonly [K in keyof A & string]?: (prev: NonNullable<z.output<A[K]>>, next: NonNullable<z.output<A[K]>>, args: Out<A>) => boolean };
   /** Rules across several inputs, run on fully known inputs after each property validated. */
   check?: (args: Out<A>) => CheckFailure[];
+  /**
+   * Rules a user expects that the API documents do not state (DNS's own rules): shown as
+   * warnings at every Check of fully known, valid inputs, never refused.
+   */
+  warnings?: (args: Out<A>) => string[];
 
   /**
    * Reads only, never a write: warns (ctx.log) of what a create would change beyond the object

@@ -1,5 +1,7 @@
 // The ids resources are known by, checked before they are put in a path, so that a malformed
 // import id is a clear error instead of a request.
+import { z } from "zod";
+import type { OperationContext } from "./definition";
 
 /** Numeric ids, as most objects of the API have. */
 export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
@@ -21,4 +23,26 @@ export function childIdOf(token: string, id: string, form: string, parent: RegEx
     return { parent: knownParent, child: id };
   }
   throw new Error(`${token}: id "${id}" must have the form ${form}`);
+}
+
+const withId = z.looseObject({ id: z.union([z.number(), z.string()]) });
+
+/**
+ * At import, the parent of a child given by its own id alone: the id `pulumi stack --show-ids`
+ * shows. The API reads such a child only under its parent, so the parents are listed and each
+ * one's list of children is read (once per command, from the shared list cache); the id is
+ * accepted when exactly one parent holds it. Undefined when none does.
+ */
+export async function parentHolding(
+  ctx: OperationContext,
+  token: string,
+  childId: string,
+  form: string,
+  parents: { list: string; childList: (parentId: string) => string; /** Of the children's list. */ schema: z.ZodType<{ id: number | string }> },
+): Promise<string | undefined> {
+  const all = await ctx.client.listAll(parents.list, { itemSchema: withId, signal: ctx.signal });
+  const holders: string[] = [];
+  for (const p of all) if (await ctx.lists.holds(parents.childList(String(p.id)), childId, parents.schema, ctx.signal)) holders.push(String(p.id));
+  if (holders.length > 1) throw new Error(`${token}: id "${childId}" is in several parents (${holders.join(", ")}); import it as ${form}`);
+  return holders[0];
 }

@@ -61,6 +61,15 @@ export class ListCache {
     return (items.get(id) as T | undefined) ?? single();
   }
 
+  /**
+   * Whether the list holds the id, from the shared list whatever `enabled` says (that governs
+   * refreshes only); false when the parent is gone.
+   */
+  async holds(listPath: string, id: string, schema: z.ZodType<{ id: number | string }>, signal: AbortSignal): Promise<boolean> {
+    const items = await this.items(listPath, schema, signal);
+    return items !== PARENT_GONE && items.has(id);
+  }
+
   private items(listPath: string, schema: z.ZodType<{ id: number | string }>, signal: AbortSignal): Entry["items"] {
     const cached = this.entries.get(listPath);
     if (cached && this.now() - cached.fetchedAt < this.ttlMs) return cached.items;

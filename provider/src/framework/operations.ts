@@ -12,10 +12,11 @@ import { unwrap } from "./zod-walk";
 // in is brought to this release's shape first (state-version.ts), and every state that goes out
 // records that shape's version.
 
-export function checkResource(def: AnyResource, news: PropertyMap): { inputs: PropertyMap; failures: CheckFailure[] } {
+export function checkResource(def: AnyResource, news: PropertyMap): { inputs: PropertyMap; failures: CheckFailure[]; warnings: string[] } {
   const { value, failures, hasUnknowns } = checkProperties(def.args, upgradeInputs(def, news));
   if (failures.length === 0 && !hasUnknowns && def.check) failures.push(...def.check(value));
-  return { inputs: value, failures };
+  const warnings = failures.length === 0 && !hasUnknowns && def.warnings ? def.warnings(value) : [];
+  return { inputs: value, failures, warnings };
 }
 
 /** A create in preview sends nothing: what only the API can know is unknown. */

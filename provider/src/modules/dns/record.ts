@@ -5,7 +5,8 @@ import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { createOrAdopt } from "../../framework/create-once";
 import { sameContent } from "./record-content";
-import { childIdOf, NUMERIC_ID } from "../../framework/ids";
+import { childIdOf, NUMERIC_ID, parentHolding } from "../../framework/ids";
+import { apexCnameWarning, warnAboutCnameClash } from "./rrset-rules";
 
 export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;
 const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
@@ -20,10 +21,18 @@ export const recordName = z
 export const recordContent = z.string().min(1, "must not be empty").meta({ description: "Record data, such as an address, a target host name or TXT text." });
 export const recordTtl = z.number().int().min(60).max(86400).default(3600).meta({ description: "Time to live in seconds, 60 to 86400." });
 
+// The record has no priority, weight or port field (the API documents none), so an MX or SRV
+// record carries them in its data, as a zone file does; without them it is no MX or SRV record.
+const SIXTEEN_BITS = "(6553[0-5]|655[0-2]\\d|65[0-4]\\d{2}|6[0-4]\\d{3}|[1-5]?\\d{1,4})";
+const MX_CONTENT = new RegExp(`^\\s*${SIXTEEN_BITS}\\s+\\S+\\s*$`);
+const SRV_CONTENT = new RegExp(`^\\s*${SIXTEEN_BITS}\\s+${SIXTEEN_BITS}\\s+${SIXTEEN_BITS}\\s+\\S+\\s*$`);
+
 /** Why `content` cannot be the data of a `type` record, or undefined when it can. */
 export function recordContentProblem(type: string, content: string): string | undefined {
   if (type === "A" && !isIPv4(content)) return `an A record needs an IPv4 address, got ${JSON.stringify(content)}`;
   if (type === "AAAA" && !isIPv6(content)) return `an AAAA record needs an IPv6 address, got ${JSON.stringify(content)}`;
+  if (type === "MX" && !MX_CONTENT.test(content)) return `an MX record needs "<preference> <host>", such as "10 mail.example.com" (the preference is 0 to 65535), got ${JSON.stringify(content)}`;
+  if (type === "SRV" && !SRV_CONTENT.test(content)) return `an SRV record needs "<priority> <weight> <port> <target>", such as "10 5 5060 sip.example.com" (each number 0 to 65535), got ${JSON.stringify(content)}`;
   return undefined;
 }
 
@@ -76,6 +85,8 @@ export const record = defineResource({
   // The API keeps its own canonical spelling of the data (see record-content.ts).
   sameValue: { content: (prev, next, args) => sameContent(args.type, prev, next) },
 
+  warnings: (args) => [apexCnameWarning(args)].filter((w): w is string => w !== undefined),
+
   check(args) {
     const failures: CheckFailure[] = [];
     if (args.proxied && !PROXIABLE.has(args.type)) failures.push({ property: "proxied", reason: `only A, AAAA and CNAME records can be proxied, not ${args.type}` });
@@ -86,6 +97,8 @@ export const record = defineResource({
 
   async create(ctx, args) {
     const path = `/dns/zones/${args.zoneId}/records`;
+    // The zone's list is the one the adoption below reads anyway: the check costs no request.
+    await warnAboutCnameClash(ctx, path, recordWire, args).catch((e: unknown) => ctx.log("debug", `CNAME check skipped: ${e instanceof Error ? e.message : String(e)}`));
     const { object: created, adopted } = await createOrAdopt(
       ctx,
       `record ${args.name} ${args.type}`,
@@ -105,7 +118,10 @@ export const record = defineResource({
   },
 
   async read(ctx, id, prior) {
-    const { zoneId, recordId } = parseRecordId(id, prior.zoneId);
+    // At import, the record's own id (as `pulumi stack --show-ids` shows it) is enough.
+    const knownZone = prior.zoneId ?? (/^\d+$/.test(id) ? await parentHolding(ctx, "nsp:dns:Record", id, "<zoneId>/<recordId>", { list: "/dns/zones", childList: (z) => `/dns/zones/${z}/records`, schema: recordWire }) : undefined);
+    if (knownZone === undefined && !id.includes("/")) return undefined;
+    const { zoneId, recordId } = parseRecordId(id, knownZone);
     const single = () => ctx.client.getOrUndefined(`/dns/zones/${zoneId}/records/${recordId}`, { schema: recordWire, signal: ctx.signal });
     const found = await ctx.lists.find(`/dns/zones/${zoneId}/records`, recordId, recordWire, ctx.signal, single);
     return found && toState(found);

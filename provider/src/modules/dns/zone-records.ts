@@ -24,6 +24,7 @@ import {
   type Plan,
   type ZoneRecord,
 } from "./zone-records-plan";
+import { cnameWarningsOf } from "./rrset-rules";
 
 const TOKEN = "nsp:dns:ZoneRecords";
 const DEFAULT_MAX_DELETE_PERCENT = 20;
@@ -102,8 +103,8 @@ const exportWire = z.union([z.string(), z.looseObject({ name: z.string().optiona
 const importWire = z.looseObject({ added: z.number().int(), skipped: z.array(z.string()).optional() });
 
 /**
- * The resource's id is its zone's id. On import it may carry a scope, `<zoneId>/<name>[:<type>],...`,
- * naming the record sets to adopt.
+ * The resource's id is its zone's id, or, when imported with a scope, `<zoneId>/<name>[:<type>],...`
+ * naming the record sets it adopted.
  */
 export function parseZoneRecordsId(id: string): { zoneId: string; scope?: (r: ZoneRecord) => boolean } {
   const form = `${TOKEN}: id "${id}" must be a zone id (<zoneId>) or <zoneId>/<name>[:<type>],...`;
@@ -202,6 +203,7 @@ export const zoneRecords = defineResource({
   args: zoneRecordsArgs,
   state: zoneRecordsState,
   importId: "<zoneId>[/<name>[:<type>],...]",
+  warnings: (args) => cnameWarningsOf(args.records),
 
   async create(ctx, args) {
     await converge(ctx, args.zoneId, args.records, ownedRrsets(args.records), args.maxDeletePercent);
@@ -218,7 +220,9 @@ export const zoneRecords = defineResource({
     // On import nothing is owned yet: every record the zone serves is adopted, or those the id names.
     const owned = prior.records ? ownedRrsets(prior.records) : undefined;
     const records = canonicalRecords(all.filter((r) => (owned ? owned.has(rrsetKey(r)) : (scope?.(r) ?? true))));
-    return { id: zoneId, state: { zoneId, records, maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT, recordSets: recordSetsOf(records) } };
+    // The id stays as given: an import with a scope keeps an id of its own, unlike the zone's, so
+    // the program `pulumi import` writes can refer to the imported zone by its unique id.
+    return { id, state: { zoneId, records, maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT, recordSets: recordSetsOf(records) } };
   },
 
   async update(ctx, id, news, olds, changed) {

@@ -4,6 +4,9 @@ import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
+import { isApiError } from "../../client";
+import type { OperationContext } from "../../framework/definition";
+import { serviceWire } from "./service";
 
 const domainName = z
   .string()
@@ -66,6 +69,22 @@ function toState(raw: z.output<typeof zoneWire>) {
   return { id: String(raw.id), state: api.toState(raw) };
 }
 
+/**
+ * A refused `service_id` is usually an id copied from an example: the error names the account's
+ * auth_dns services and the function that finds them, so the fix needs no second look-up.
+ */
+async function explainUnknownService(ctx: OperationContext, serviceId: string, error: unknown): Promise<never> {
+  if (!(isApiError(error) && error.code === "validation_error" && /^service_id\b/.test(error.serverMessage))) throw error;
+  const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal }).catch(() => undefined);
+  if (!services) throw error;
+  const authDns = services.filter((s) => s.type === "auth_dns").map((s) => `${s.id} (${JSON.stringify(s.name)})`);
+  const choices = authDns.length ? `its auth_dns services: ${authDns.join(", ")}` : "it has no auth_dns service";
+  throw new Error(
+    `serviceId ${JSON.stringify(serviceId)} is not an auth_dns service of this account (${choices}). ` +
+      `Look the id up in the program with nsp:dns:getServices and type auth_dns instead of writing it. (${error.message})`,
+  );
+}
+
 export const zone = defineResource({
   token: "nsp:dns:Zone",
   description:
@@ -84,7 +103,7 @@ export const zone = defineResource({
       () => ctx.client.post("/dns/zones", api.createBody(args), { schema: zoneWire, signal: ctx.signal }),
       // Zone names are unique in an account: the natural key.
       existing,
-    );
+    ).catch((e: unknown) => explainUnknownService(ctx, args.serviceId, e));
     ctx.progress(String(created.id), toState(created).state);
     // What differs from the API's defaults (enabled, no secondary master, its own negative TTL) takes a patch.
     const patch = api.patchBody(args, api.patchKeys(Object.keys(zoneArgs.shape)).filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null)));

@@ -3,7 +3,7 @@ import { defineResource, type CheckFailure, type OperationContext } from "../../
 import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
 import { email, findInList, localPart, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
-import { NUMERIC_ID, STRING_ID, childIdOf } from "../../framework/ids";
+import { NUMERIC_ID, STRING_ID, childIdOf, parentHolding } from "../../framework/ids";
 
 const TOKEN = "nsp:mail:Mailbox";
 const MAX_SHARED = 50;
@@ -84,7 +84,10 @@ export const mailbox = defineResource({
   },
 
   async read(ctx, id, prior) {
-    const { domainId, mailboxId } = idOf(id, prior.domainId);
+    // At import, the mailbox's own id (as `pulumi stack --show-ids` shows it) is enough.
+    const knownDomain = prior.domainId ?? (STRING_ID.test(id) ? await parentHolding(ctx, TOKEN, id, "<domainId>/<mailboxId>", { list: "/mail/domains", childList: (d) => `/mail/domains/${d}/mailboxes`, schema: api.wire }) : undefined);
+    if (knownDomain === undefined && !id.includes("/")) return undefined;
+    const { domainId, mailboxId } = idOf(id, knownDomain);
     // The mailboxes of one domain are refreshed from one list of the domain.
     const found = await ctx.lists.find(`/mail/domains/${domainId}/mailboxes`, mailboxId, api.wire, ctx.signal, () => findMailbox(ctx, domainId, mailboxId));
     return found && api.toResult(found);
