@@ -3,10 +3,12 @@
 // in the backend PULUMI_BACKEND_URL names, and any Pulumi command works on it afterwards.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { Worker } from "node:worker_threads";
 import { LocalWorkspace, type ProjectSettings } from "@pulumi/pulumi/automation";
 import { credentials, InputError, parseCustomers, type Customer } from "./customers";
-import { customerProgram, type Access } from "./program";
+import type { Access } from "./program";
 import { runPool } from "./pool";
+import { STOP, type StackJob, type StackOutcome } from "./stack-run";
 import { changedCount, errorSummary, scrub, table, type FleetReport, type StackReport } from "./report";
 
 const USAGE = `usage: node build/fleet.js [--customers FILE] [--concurrency N] [--report FILE] [--work-dir DIR] [--destroy]
@@ -103,6 +105,25 @@ function stopOnSignals(): { newStacks: AbortSignal; running: AbortSignal } {
   return { newStacks: newStacks.signal, running: running.signal };
 }
 
+/**
+ * Runs one stack in a worker thread of its own (see stack-run.ts for why); `running` aborted
+ * stops it at a safe point.
+ */
+function inWorker(job: StackJob, running: AbortSignal): Promise<StackOutcome> {
+  return new Promise((resolveOutcome, reject) => {
+    const worker = new Worker(join(__dirname, "stack-run.js"), { workerData: job });
+    const stop = () => worker.postMessage(STOP);
+    if (running.aborted) stop();
+    else running.addEventListener("abort", stop, { once: true });
+    worker.once("message", (outcome: StackOutcome) => resolveOutcome(outcome));
+    worker.once("error", reject);
+    worker.once("exit", (code) => {
+      running.removeEventListener("abort", stop);
+      reject(new Error(`exited with code ${code} before reporting`));
+    });
+  });
+}
+
 function stackRow(stack: string, started: Date, result: StackReport["result"], changes: Record<string, number>, error?: string): StackReport {
   const finished = new Date();
   return {
@@ -135,20 +156,15 @@ async function main(): Promise<number> {
     mkdirSync(workDir, { recursive: true });
     const customerToken = customerTokens.get(customer.ref);
     const access: Access = customerToken !== undefined ? { customerToken } : { partnerToken: partnerToken! };
-    let output = "";
-    const run = { onOutput: (text: string) => (output += text), signal: interrupted.running };
+    let outcome: StackOutcome;
     try {
-      const stack = await LocalWorkspace.createOrSelectStack(
-        { stackName: customer.ref, projectName: project.name, program: customerProgram(customer, access, baseUrl) },
-        { workDir, projectSettings: project },
-      );
-      const result = opts.operation === "up" ? await stack.up(run) : await stack.destroy(run);
-      return { ...stackRow(customer.ref, started, "succeeded", (result.summary.resourceChanges ?? {}) as Record<string, number>), logFile };
+      outcome = await inWorker({ customer, access, baseUrl, project, workDir, operation: opts.operation }, interrupted.running);
     } catch (e) {
-      return { ...stackRow(customer.ref, started, "failed", {}, errorSummary(scrub(e instanceof Error ? e.message : String(e), secrets))), logFile };
-    } finally {
-      writeFileSync(logFile, scrub(output, secrets));
+      outcome = { output: "", error: `the stack's worker failed: ${e instanceof Error ? e.message : String(e)}` };
     }
+    writeFileSync(logFile, scrub(outcome.output, secrets));
+    if ("error" in outcome) return { ...stackRow(customer.ref, started, "failed", {}, errorSummary(scrub(outcome.error, secrets))), logFile };
+    return { ...stackRow(customer.ref, started, "succeeded", outcome.changes), logFile };
   };
 
   const startedAt = new Date().toISOString();
