@@ -13,4 +13,4 @@ if %NSP_NODE_MAJOR% LSS 20 (
   echo pulumi-resource-nsp: Node.js ^>= 20 is required but 'node' on PATH is major version %NSP_NODE_MAJOR%; install Node.js 20 or later 1>&2
   exit /b 1
 )
-node --max-old-space-size=96 "%~dp0plugin\provider.mjs" %*
+node "%~dp0plugin\provider.mjs" %*

@@ -28,7 +28,9 @@ async function main(): Promise<void> {
       );
     }) as grpc.UntypedHandleCall;
   }
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  // No size limit of our own on either direction: the engine sends what it holds (its own limit
+  // is on what it receives), and Check names a resource too large for it before anything is written.
+  const server = new grpc.Server({ "grpc.max_receive_message_length": -1, "grpc.max_send_message_length": -1 });
   server.addService(ResourceProviderService as unknown as grpc.ServiceDefinition, service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),

@@ -97,7 +97,45 @@ function zoneFileContent(r: ZoneRecord): string {
  * names in the data are written absolute, so the text does not need the zone's name.
  */
 export function renderZoneFile(records: readonly ZoneRecord[]): string {
-  return records.map((r) => `${r.name} ${r.ttl} IN ${r.type} ${zoneFileContent(r)}\n`).join("");
+  return records.map(zoneFileLine).join("");
+}
+
+function zoneFileLine(r: ZoneRecord): string {
+  return `${r.name} ${r.ttl} IN ${r.type} ${zoneFileContent(r)}\n`;
+}
+
+/** One import's worth of records and their zone-file text. */
+export interface ZoneFileChunk {
+  records: ZoneRecord[];
+  text: string;
+}
+
+/**
+ * Zone-file text cut into pieces of at most `maxBytes` (UTF-8) each, whole lines only, so that a
+ * large zone travels in several imports of a size any server takes. A single line longer than
+ * `maxBytes` gets a piece of its own.
+ */
+export function zoneFileChunks(records: readonly ZoneRecord[], maxBytes: number): ZoneFileChunk[] {
+  const chunks: ZoneFileChunk[] = [];
+  let lines: string[] = [];
+  let chunkRecords: ZoneRecord[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (chunkRecords.length > 0) chunks.push({ records: chunkRecords, text: lines.join("") });
+    lines = [];
+    chunkRecords = [];
+    bytes = 0;
+  };
+  for (const r of records) {
+    const line = zoneFileLine(r);
+    const size = Buffer.byteLength(line);
+    if (bytes + size > maxBytes) flush();
+    lines.push(line);
+    chunkRecords.push(r);
+    bytes += size;
+  }
+  flush();
+  return chunks;
 }
 
 interface LogicalLine {
@@ -306,6 +344,48 @@ export function planZone(live: readonly LiveRecord[], desired: readonly ZoneReco
     }),
     remove: m.removed.map((i) => existing[i]!),
   };
+}
+
+/**
+ * The writes of a plan that the API confirmed: records deleted, patched (to their new value) and
+ * added. What the owned part of the zone holds once they are done, without the writes that were
+ * not (yet) sent, is `recordsAfter`.
+ */
+export class WrittenChanges {
+  private readonly done = new Map<LiveRecord, ZoneRecord | null>();
+  private readonly added: ZoneRecord[] = [];
+  count = 0;
+
+  constructor(readonly plan: Plan) {}
+
+  removed(r: LiveRecord): void {
+    this.done.set(r, null);
+    this.count++;
+  }
+
+  patched(r: LiveRecord, to: ZoneRecord): void {
+    this.done.set(r, to);
+    this.count++;
+  }
+
+  imported(records: readonly ZoneRecord[]): void {
+    this.added.push(...records);
+    this.count++;
+  }
+
+  /** The owned records the zone serves after the confirmed writes, in canonical order. */
+  recordsAfter(): ZoneRecord[] {
+    const out: ZoneRecord[] = [];
+    for (const r of this.plan.existing) {
+      const written = this.done.get(r);
+      if (written === null) continue;
+      // A disabled record is not served (nor in the zone file) until a patch enables it.
+      if (written) out.push(written);
+      else if (r.enabled) out.push({ name: r.name, type: r.type, content: r.content, ttl: r.ttl });
+    }
+    out.push(...this.added);
+    return canonicalRecords(out);
+  }
 }
 
 export function isNoop(plan: Plan): boolean {

@@ -4,6 +4,7 @@ import { defineResource, type OperationContext } from "../../framework/definitio
 import { idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
 import { isAmbiguousWrite } from "../../framework/create-once";
+import { ENGINE_MAX_MESSAGE_BYTES, structSize } from "../../framework/message-size";
 import { RECORD_TYPES, recordContent, recordContentProblem, recordName, recordTtl } from "./record";
 import {
   canonicalContent,
@@ -19,6 +20,8 @@ import {
   recordKey,
   renderZoneFile,
   rrsetKey,
+  WrittenChanges,
+  zoneFileChunks,
   zoneFileContentProblem,
   type LiveRecord,
   type Plan,
@@ -29,6 +32,11 @@ const TOKEN = "nsp:dns:ZoneRecords";
 const DEFAULT_MAX_DELETE_PERCENT = 20;
 /** Rounds of list, plan and write when a write's answer is lost; each round starts from the live zone. */
 const MAX_ROUNDS = 3;
+/**
+ * Largest zone-file text sent in one import. The API documents no body limit; half a MiB stays
+ * well under the common 1 MiB default of HTTP servers, and a larger change takes several imports.
+ */
+export const MAX_IMPORT_BYTES = 512 * 1024;
 
 const recordEntry = z
   .object({
@@ -75,6 +83,8 @@ const zoneRecordsArgs = z.object({
     }),
 });
 
+type ZoneRecordsArgs = z.output<typeof zoneRecordsArgs>;
+
 const zoneRecordsState = z.object({
   recordSets: z
     .array(z.string())
@@ -83,6 +93,22 @@ const zoneRecordsState = z.object({
 
 function recordSetsOf(records: readonly ZoneRecord[]): string[] {
   return [...ownedRrsets(records)].sort();
+}
+
+/**
+ * Why the engine could not carry these records as one resource, or undefined when it can. The
+ * largest message it receives about the resource is a refresh's answer: the state (records and
+ * record sets) and the inputs (the records again).
+ */
+export function engineMessageProblem(args: ZoneRecordsArgs, limitBytes = ENGINE_MAX_MESSAGE_BYTES): string | undefined {
+  const inputs = structSize(args);
+  const answer = inputs + structSize({ ...args, recordSets: recordSetsOf(args.records) });
+  if (answer <= limitBytes) return undefined;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return (
+    `${args.records.length} records make a refresh answer of ${mib(answer)}, more than the ${mib(limitBytes)} the Pulumi engine accepts in one gRPC message; ` +
+    "split the zone into several nsp:dns:ZoneRecords resources that own disjoint names, for example one per label range (names a-m in one, n-z in another)"
+  );
 }
 
 const recordWire = z.looseObject({
@@ -120,37 +146,57 @@ export function parseZoneRecordsId(id: string): { zoneId: string; scope?: (r: Zo
   return { zoneId, scope: (r) => wanted.some((w) => w.name === r.name && (w.type === undefined || w.type === r.type)) };
 }
 
+/** The zone's records, page by page: each page is cut down to what planning needs before the next comes. */
 async function listLive(ctx: OperationContext, zoneId: string): Promise<LiveRecord[]> {
-  const raw = await ctx.client.listAll(`/dns/zones/${zoneId}/records`, { itemSchema: recordWire, signal: ctx.signal });
-  return raw.map((r) => {
-    const name = r.name.toLowerCase();
-    const type = r.type.toUpperCase();
-    const content = canonicalContent(type, r.content);
-    const enabled = r.enabled !== false;
-    const plain = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null && content === r.content;
-    return { id: String(r.id), name, type, content, ttl: r.ttl, enabled, plain };
-  });
+  const live: LiveRecord[] = [];
+  for await (const page of ctx.client.paginate(`/dns/zones/${zoneId}/records`, { itemSchema: recordWire, signal: ctx.signal })) {
+    for (const r of page) {
+      const name = r.name.toLowerCase();
+      const type = r.type.toUpperCase();
+      const content = canonicalContent(type, r.content);
+      const enabled = r.enabled !== false;
+      const plain = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null && content === r.content;
+      live.push({ id: String(r.id), name, type, content, ttl: r.ttl, enabled, plain });
+    }
+  }
+  return live;
 }
 
 /** One zone-file import; `added` must be `expected`, as every line sent that should be added is new to the zone. */
-async function importRecords(ctx: OperationContext, zoneId: string, records: readonly ZoneRecord[], replace: boolean, expected: number): Promise<void> {
-  const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text: renderZoneFile(records), mode: "apply", replace }, { schema: importWire, signal: ctx.signal });
+async function importText(ctx: OperationContext, zoneId: string, text: string, replace: boolean, expected: number): Promise<void> {
+  const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text, mode: "apply", replace }, { schema: importWire, signal: ctx.signal });
   if (res.added !== expected) {
     const skipped = res.skipped?.length ? `; skipped: ${res.skipped.join("; ")}` : "";
     throw new Error(`${TOKEN}: the import into zone ${zoneId} added ${res.added} records where ${expected} were expected${skipped}`);
   }
 }
 
-async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired: readonly ZoneRecord[]): Promise<void> {
-  const strategy = chooseStrategy(plan);
+/** New records in as few imports as the size of one import allows. */
+async function importRecords(ctx: OperationContext, zoneId: string, records: readonly ZoneRecord[], written?: WrittenChanges): Promise<void> {
+  for (const chunk of zoneFileChunks(records, MAX_IMPORT_BYTES)) {
+    await importText(ctx, zoneId, chunk.text, false, chunk.records.length);
+    written?.imported(chunk.records);
+  }
+}
+
+/** The whole zone as one import with replace, when the zone allows it and the text fits one import. */
+function replaceText(plan: Plan, desired: readonly ZoneRecord[]): string | undefined {
+  if (chooseStrategy(plan) !== "replace") return undefined;
+  const text = renderZoneFile(desired);
+  return Buffer.byteLength(text) <= MAX_IMPORT_BYTES ? text : undefined;
+}
+
+/** Sends the plan's writes, recording each one the API confirmed in `written`. */
+async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired: readonly ZoneRecord[], written: WrittenChanges): Promise<void> {
+  const replace = replaceText(plan, desired);
   ctx.log(
     "debug",
     `zone ${zoneId}: ${plan.create.length} to add, ${plan.update.length} to change, ${plan.remove.length} to delete; ` +
-      (strategy === "replace" ? "one import with replace" : `${recordCallCount(plan)} record calls`),
+      (replace !== undefined ? "one import with replace" : `${recordCallCount(plan)} record calls`),
   );
-  if (strategy === "replace") {
+  if (replace !== undefined) {
     // Records already there exactly (same data and TTL) are kept; a changed one is re-added.
-    await importRecords(ctx, zoneId, desired, true, plan.create.length + plan.update.length);
+    await importText(ctx, zoneId, replace, true, plan.create.length + plan.update.length);
     return;
   }
   // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
@@ -159,28 +205,48 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired:
     await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
       if (!isNotFound(e)) throw e;
     });
+    written.removed(r);
   }
-  for (const u of plan.update) await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
-  if (plan.create.length > 0) await importRecords(ctx, zoneId, plan.create, false, plan.create.length);
+  for (const u of plan.update) {
+    await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
+    written.patched(u.record, u.to);
+  }
+  if (plan.create.length > 0) await importRecords(ctx, zoneId, plan.create, written);
 }
 
 /**
  * Makes the owned sets of the zone equal `desired`. Every round plans from the live records, so
  * when a write's answer is lost the next round sees what happened and finishes the job.
  */
-async function converge(ctx: OperationContext, zoneId: string, desired: readonly ZoneRecord[], owned: ReadonlySet<string>, maxDeletePercent: number): Promise<void> {
-  for (let round = 1; ; round++) {
-    const plan = planZone(await listLive(ctx, zoneId), desired, owned);
-    const tooMany = deleteLimitProblem(plan, maxDeletePercent);
-    if (tooMany) throw new Error(`${TOKEN}: zone ${zoneId}: ${tooMany}`);
-    if (isNoop(plan)) return;
-    try {
-      await apply(ctx, zoneId, plan, desired);
-      return;
-    } catch (e) {
-      if (!isAmbiguousWrite(e) || round >= MAX_ROUNDS) throw e;
-      ctx.log("info", `zone ${zoneId}: the answer to a change was lost; reading the zone again to finish`);
+async function converge(ctx: OperationContext, args: ZoneRecordsArgs, owned: ReadonlySet<string>): Promise<void> {
+  const { zoneId, records: desired, maxDeletePercent } = args;
+  let written: WrittenChanges | undefined;
+  let writes = 0;
+  try {
+    for (let round = 1; ; round++) {
+      const plan = planZone(await listLive(ctx, zoneId), desired, owned);
+      const tooMany = deleteLimitProblem(plan, maxDeletePercent);
+      if (tooMany) throw new Error(`${TOKEN}: zone ${zoneId}: ${tooMany}`);
+      if (isNoop(plan)) return;
+      writes += written?.count ?? 0;
+      written = new WrittenChanges(plan);
+      try {
+        await apply(ctx, zoneId, plan, desired, written);
+        return;
+      } catch (e) {
+        if (!isAmbiguousWrite(e) || round >= MAX_ROUNDS) throw e;
+        ctx.log("info", `zone ${zoneId}: the answer to a change was lost; reading the zone again to finish`);
+      }
     }
+  } catch (e) {
+    // Some writes went through: the state must say so, so that the next `up` plans from what the
+    // zone holds now and sends only the rest (the engine keeps this partial state).
+    if (written && writes + written.count > 0) {
+      const records = written.recordsAfter();
+      ctx.progress(zoneId, { ...args, records, recordSets: recordSetsOf(records) });
+      throw new Error(`${TOKEN}: zone ${zoneId}: ${writes + written.count} change request(s) went through before this failure: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    throw e;
   }
 }
 
@@ -202,9 +268,14 @@ export const zoneRecords = defineResource({
   args: zoneRecordsArgs,
   state: zoneRecordsState,
   importId: "<zoneId>[/<name>[:<type>],...]",
+  // Before any request: a list the engine cannot carry would fail after the zone was written.
+  check(args) {
+    const problem = engineMessageProblem(args);
+    return problem ? [{ property: "records", reason: problem }] : [];
+  },
 
   async create(ctx, args) {
-    await converge(ctx, args.zoneId, args.records, ownedRrsets(args.records), args.maxDeletePercent);
+    await converge(ctx, args, ownedRrsets(args.records));
     return { id: args.zoneId, state: { ...args, recordSets: recordSetsOf(args.records) } };
   },
 
@@ -223,7 +294,7 @@ export const zoneRecords = defineResource({
 
   async update(ctx, id, news, olds, changed) {
     // A changed maxDeletePercent alone is the provider's own setting: nothing to send.
-    if (changed.includes("records")) await converge(ctx, parseZoneRecordsId(id).zoneId, news.records, ownedRrsets(news.records, olds.records), news.maxDeletePercent);
+    if (changed.includes("records")) await converge(ctx, { ...news, zoneId: parseZoneRecordsId(id).zoneId }, ownedRrsets(news.records, olds.records));
     return { ...news, recordSets: recordSetsOf(news.records) };
   },
 
@@ -233,9 +304,9 @@ export const zoneRecords = defineResource({
     if (plan.remove.length === 0) return;
     // With nothing else in the zone, an empty import with replace clears it in one request.
     if (plan.foreign.length === 0 && plan.remove.length > 1) {
-      await importRecords(ctx, zoneId, [], true, 0);
+      await importText(ctx, zoneId, "", true, 0);
       return;
     }
-    await apply(ctx, zoneId, plan, []);
+    await apply(ctx, zoneId, plan, [], new WrittenChanges(plan));
   },
 });
