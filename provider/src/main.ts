@@ -1,6 +1,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type { NspProvider } from "./server";
+import { installStructCodec } from "./struct-codec";
 
 // The engine starts the plugin with its own address as the last argument and waits for the port
 // on the first line of stdout; anything else on stdout would break that handshake. Only gRPC and
@@ -17,6 +18,8 @@ function load(engineAddress: string | undefined): Promise<grpc.UntypedServiceImp
 }
 
 async function main(): Promise<void> {
+  // Before the first message is read: properties decode to plain values, not protobuf objects.
+  installStructCodec();
   const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
   const engineAddress = args[args.length - 1];
   const service: grpc.UntypedServiceImplementation = {};
