@@ -30,7 +30,7 @@ function zoneRecords(zoneName: string, n: number): ZoneRecord[] {
       case 0:
         return { name: `host${i}`, type: "A", content: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, ttl: 3600 };
       case 1:
-        return { name: `host${i}`, type: "AAAA", content: `2001:db8::${i.toString(16)}`, ttl: 600 };
+        return { name: `host${i}`, type: "AAAA", content: `2001:db8::${(i >> 16).toString(16)}:${(i & 0xffff).toString(16)}`, ttl: 600 };
       case 2:
         return { name: `alias${i}`, type: "CNAME", content: `host${i - 2}.${zoneName}`, ttl: 3600 };
       case 3:
@@ -55,6 +55,8 @@ interface Step {
   maxReads: number;
   maxWrites: number;
   ms: number;
+  /** The plugin's peak RSS (VmHWM) when the step ended: which step set the peak. */
+  hwm: number;
   ok: boolean;
   detail: string;
 }
@@ -82,7 +84,8 @@ async function runSize(emu: SpawnedEmulator, n: number, notes: string[]): Promis
   const records = zoneRecords(zoneName, n);
   const maxReads = Math.ceil(n / DEFAULT_PAGE_SIZE) + 2;
   const before = childPids("provider.mjs");
-  const plugin = await startPlugin();
+  // P3_NODE_OPTIONS: to try V8 settings on the plugin (it gets no other environment from here).
+  const plugin = await startPlugin(process.env.P3_FLAGS ? { P3_FLAGS: process.env.P3_FLAGS } : {});
   const steps: Step[] = [];
   try {
     const pids = [...childPids("provider.mjs")].filter((p) => !before.has(p));
@@ -96,7 +99,7 @@ async function runSize(emu: SpawnedEmulator, n: number, notes: string[]): Promis
       const c = await counted(emu, run);
       const verdict = c.result === true ? await verify() : c.result;
       const ok = verdict === true && c.reads <= maxReads && c.writes <= maxWrites;
-      steps.push({ name, reads: c.reads, writes: c.writes, maxReads, maxWrites, ms: c.ms, ok, detail: verdict === true ? c.routes : `${verdict}; ${c.routes}` });
+      steps.push({ name, reads: c.reads, writes: c.writes, maxReads, maxWrites, ms: c.ms, hwm: procStatusKb(pid, "VmHWM"), ok, detail: verdict === true ? c.routes : `${verdict}; ${c.routes}` });
     };
     const check = async (list: ZoneRecord[], olds?: Obj) => {
       const { inputs, failures } = await plugin.check(ZR, "zone", { zoneId, records: list }, olds);
@@ -141,7 +144,7 @@ async function runSize(emu: SpawnedEmulator, n: number, notes: string[]): Promis
       );
     }, async () => (await live()) === n || "records were deleted");
     const peakRss = procStatusKb(pid, "VmHWM");
-    notes.push(...steps.map((s) => `P3 ${n.toLocaleString("en")} ${s.name}: ${s.reads} reads (≤ ${s.maxReads}), ${s.writes} writes (≤ ${s.maxWrites}), ${sec(s.ms)}${s.ok ? "" : " NOT OK"} [${s.detail}]`));
+    notes.push(...steps.map((s) => `P3 ${n.toLocaleString("en")} ${s.name}: ${s.reads} reads (≤ ${s.maxReads}), ${s.writes} writes (≤ ${s.maxWrites}), ${sec(s.ms)}, plugin peak RSS so far ${mb(s.hwm)}${s.ok ? "" : " NOT OK"} [${s.detail}]`));
     return { n, steps, ms: steps.reduce((a, s) => a + s.ms, 0), startRss, peakRss };
   } finally {
     await plugin.stop();

@@ -8,6 +8,7 @@
 // size of the plain values and time is linear in the bytes. The wire format is unchanged.
 import { BinaryReader, BinaryWriter } from "google-protobuf";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { structSize, varintSize } from "./framework/message-size";
 
 type Plain = Record<string, unknown>;
 
@@ -100,45 +101,91 @@ function readList(list: unknown[], reader: BinaryReader): void {
   }
 }
 
-/** Writes a plain object's fields as a Struct's (an undefined field is left out, as absent). */
-export function writeStruct(obj: Plain, writer: BinaryWriter): void {
-  for (const key of Object.keys(obj)) {
-    const value = obj[key];
-    if (value === undefined) continue;
-    writer.writeMessage(1, [key, value], writeEntry);
-  }
-}
-
-function writeEntry([key, value]: [string, unknown], writer: BinaryWriter): void {
-  writer.writeString(1, key);
-  writer.writeMessage(2, { value }, writeValue);
-}
-
-// Boxed: the writer leaves out a message given as null, and null is a Value of its own.
-function writeValue({ value }: { value: unknown }, writer: BinaryWriter): void {
-  switch (typeof value) {
-    case "string":
-      writer.writeString(3, value);
-      return;
-    case "number":
-      writer.writeDouble(2, value);
-      return;
-    case "boolean":
-      writer.writeBool(4, value);
-      return;
-    case "object":
-      if (value === null) writer.writeEnum(1, 0);
-      else if (Array.isArray(value)) writer.writeMessage(6, value, writeList);
-      else writer.writeMessage(5, value, writeStruct);
-      return;
-    default:
-      throw new Error(`a ${typeof value} cannot travel in a google.protobuf.Value`);
-  }
-}
-
-function writeList(list: unknown[], writer: BinaryWriter): void {
-  // An undefined element has no Value form; as in JSON, it travels as null.
-  for (const item of list) writer.writeMessage(1, { value: item === undefined ? null : item }, writeValue);
+/**
+ * A plain object as the bytes of a Struct (an undefined field is left out, as absent; an undefined
+ * list element travels as null). The size is known first (structSize), so the bytes are written
+ * back to front into one buffer: each length is known by the time its prefix is written.
+ */
+export function encodeStruct(obj: Plain): Uint8Array {
+  const size = structSize(obj);
+  const buf = Buffer.allocUnsafe(size);
+  let pos = size;
+  const varint = (n: number) => {
+    let p = (pos -= varintSize(n));
+    while (n >= 128) {
+      buf[p++] = (n % 128) | 128;
+      n = Math.floor(n / 128);
+    }
+    buf[p] = n;
+  };
+  const tag = (field: number, wireType: number) => (buf[--pos] = (field << 3) | wireType);
+  /** The length and tag of a field whose body ends at `end` and starts at `pos`. */
+  const delimited = (end: number, field: number) => {
+    varint(end - pos);
+    tag(field, 2);
+  };
+  const text = (s: string) => {
+    const length = Buffer.byteLength(s);
+    pos -= length;
+    buf.write(s, pos, length, "utf8");
+  };
+  const value = (v: unknown): void => {
+    const end = pos;
+    switch (typeof v) {
+      case "number":
+        pos -= 8;
+        buf.writeDoubleLE(v, pos);
+        tag(2, 1);
+        return;
+      case "boolean":
+        buf[--pos] = v ? 1 : 0;
+        tag(4, 0);
+        return;
+      case "string":
+        text(v);
+        return delimited(end, 3);
+      case "undefined":
+        buf[--pos] = 0;
+        tag(1, 0);
+        return;
+      case "object":
+        if (v === null) {
+          buf[--pos] = 0;
+          tag(1, 0);
+        } else if (Array.isArray(v)) {
+          for (let i = v.length - 1; i >= 0; i--) {
+            const itemEnd = pos;
+            value(v[i]);
+            delimited(itemEnd, 1);
+          }
+          delimited(end, 6);
+        } else {
+          struct(v as Plain);
+          delimited(end, 5);
+        }
+        return;
+      default:
+        text(String(v));
+        return delimited(end, 3);
+    }
+  };
+  const struct = (o: Plain): void => {
+    const keys = Object.keys(o);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const v = o[keys[i]!];
+      if (v === undefined) continue;
+      const entryEnd = pos;
+      value(v);
+      delimited(entryEnd, 2);
+      const keyEnd = pos;
+      text(keys[i]!);
+      delimited(keyEnd, 1);
+      delimited(entryEnd, 1);
+    }
+  };
+  struct(obj);
+  if (pos !== 0) throw new Error(`Struct encoding: ${pos} bytes of ${size} left unwritten`);
+  return buf;
 }
 
 const PLAIN = Symbol("plain value");
@@ -163,8 +210,10 @@ export function installStructCodec(): void {
   };
   S.serializeBinaryToWriter = (msg, writer) => {
     const plain = msg[PLAIN];
-    if (plain === undefined) serialize(msg, writer);
-    else writeStruct(plain, writer);
+    if (plain === undefined) return serialize(msg, writer);
+    // One buffer, appended as it is: google-protobuf's writer would keep a JavaScript array per field.
+    const bytes = encodeStruct(plain);
+    writer.writeSerializedMessage(bytes, 0, bytes.length);
   };
   S.fromJavaScript = (obj) => {
     const msg: PlainStruct = new Struct();

@@ -9,7 +9,7 @@
  */
 export const ENGINE_MAX_MESSAGE_BYTES = 400 * 1024 * 1024;
 
-function varintSize(n: number): number {
+export function varintSize(n: number): number {
   let size = 1;
   while (n >= 128) {
     n = Math.floor(n / 128);
@@ -25,7 +25,7 @@ function delimited(bodySize: number): number {
 
 /** The body of a google.protobuf.Value holding `v` (the value without its own tag and length). */
 export function valueSize(v: unknown): number {
-  if (v === null || v === undefined) return 2;
+  if (v === null) return 2;
   switch (typeof v) {
     case "number":
       return 9;
@@ -40,6 +40,8 @@ export function valueSize(v: unknown): number {
         return delimited(body);
       }
       return delimited(structSize(v as Record<string, unknown>));
+    case "undefined":
+      return 2;
     default:
       return delimited(Buffer.byteLength(String(v)));
   }

@@ -143,12 +143,25 @@ interface LogicalLine {
   words: string[];
 }
 
-/** Drops comments and joins parenthesised continuations, respecting quoted strings. */
-function logicalLines(text: string): LogicalLine[] {
-  const out: LogicalLine[] = [];
+/** The lines of a text one at a time, without an array of all of them. */
+function* physicalLines(text: string): Generator<string> {
+  let start = 0;
+  while (start <= text.length) {
+    const newline = text.indexOf("\n", start);
+    const end = newline < 0 ? text.length : newline;
+    yield text.slice(start, newline > start && text[newline - 1] === "\r" ? end - 1 : end);
+    start = end + 1;
+  }
+}
+
+/**
+ * Drops comments and joins parenthesised continuations, respecting quoted strings. A generator:
+ * the export of a 100,000-record zone is parsed line by line, never held as lines and words.
+ */
+function* logicalLines(text: string): Generator<LogicalLine> {
   let depth = 0;
   let cur: LogicalLine | undefined;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const raw of physicalLines(text)) {
     let content = "";
     let quoted = false;
     for (let i = 0; i < raw.length; i++) {
@@ -175,12 +188,11 @@ function logicalLines(text: string): LogicalLine[] {
     }
     cur.words.push(...(content.match(WORD) ?? []));
     if (depth === 0) {
-      if (cur.words.length > 0) out.push(cur);
+      if (cur.words.length > 0) yield cur;
       cur = undefined;
     }
   }
-  if (cur && cur.words.length > 0) out.push(cur);
-  return out;
+  if (cur && cur.words.length > 0) yield cur;
 }
 
 const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
@@ -212,8 +224,15 @@ const CLASSES = new Set(["IN", "CH", "HS", "CS", "ANY"]);
  * `zoneName` is the zone the names are relative to; without it the first `$ORIGIN` decides.
  */
 export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
-  const lines = logicalLines(text);
-  const firstOrigin = lines.find((l) => !l.indented && l.words[0]?.toUpperCase() === "$ORIGIN")?.words[1];
+  let firstOrigin: string | undefined;
+  if (zoneName === undefined) {
+    for (const l of logicalLines(text)) {
+      if (!l.indented && l.words[0]?.toUpperCase() === "$ORIGIN") {
+        firstOrigin = l.words[1];
+        break;
+      }
+    }
+  }
   const zone = (zoneName ?? firstOrigin)?.toLowerCase().replace(/\.$/, "");
   if (!zone) throw new Error("the zone file names no zone (no $ORIGIN)");
   const records: ZoneRecord[] = [];
@@ -221,8 +240,8 @@ export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
   let defaultTtl: number | undefined;
   let lastOwner: string | undefined;
 
-  for (const line of lines) {
-    const words = [...line.words];
+  for (const line of logicalLines(text)) {
+    const words = line.words;
     const first = words[0]!;
     if (!line.indented && first.startsWith("$")) {
       const directive = first.toUpperCase();
