@@ -92,7 +92,7 @@ export async function updateResource(
 ): Promise<PropertyMap> {
   if (!def.update) throw new Error(`${def.token} has no update; every change replaces it`);
   // The same diff the engine was shown: a property it was told to ignore must not reach the API.
-  const { diffs } = diffResource(def, olds, news, oldInputs, ignoreChanges);
+  const { diffs } = diffResource(def, olds, news, oldInputs, ignoreChanges, false);
   const update = def.update;
   const state = await tracking(ctx, news, undefined, (c) => update(c, id, news, olds, diffs));
   return carryOver(def, state, news, olds);
