@@ -84,8 +84,7 @@ async function runSize(emu: SpawnedEmulator, n: number, notes: string[]): Promis
   const records = zoneRecords(zoneName, n);
   const maxReads = Math.ceil(n / DEFAULT_PAGE_SIZE) + 2;
   const before = childPids("provider.mjs");
-  // P3_NODE_OPTIONS: to try V8 settings on the plugin (it gets no other environment from here).
-  const plugin = await startPlugin(process.env.P3_FLAGS ? { P3_FLAGS: process.env.P3_FLAGS } : {});
+  const plugin = await startPlugin();
   const steps: Step[] = [];
   try {
     const pids = [...childPids("provider.mjs")].filter((p) => !before.has(p));

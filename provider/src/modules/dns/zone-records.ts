@@ -10,6 +10,7 @@ import {
   canonicalContent,
   canonicalRecords,
   chooseStrategy,
+  compareRecords,
   deleteLimitProblem,
   isNoop,
   ownedRrsets,
@@ -136,14 +137,18 @@ export function parseZoneRecordsId(id: string): { zoneId: string; scope?: (r: Zo
   const [zoneId = "", scopeText, ...extra] = id.split("/");
   if (!NUMERIC_ID.test(zoneId) || extra.length > 0) throw new Error(form);
   if (scopeText === undefined) return { zoneId };
-  const wanted = scopeText.split(",").map((item) => {
+  // Sets, not a list to search: discovery names every adopted set of a zone, which may be 100,000.
+  const wholeNames = new Set<string>();
+  const sets = new Set<string>();
+  for (const item of scopeText.split(",")) {
     const [rawName = "", rawType, ...more] = item.split(":");
     const name = recordName.safeParse(rawName);
     const type = rawType?.toUpperCase();
     if (!name.success || more.length > 0 || (type !== undefined && !(RECORD_TYPES as readonly string[]).includes(type))) throw new Error(`${form}; "${item}" is not a record name, optionally followed by :<type>`);
-    return { name: name.data, type };
-  });
-  return { zoneId, scope: (r) => wanted.some((w) => w.name === r.name && (w.type === undefined || w.type === r.type)) };
+    if (type === undefined) wholeNames.add(name.data);
+    else sets.add(rrsetKey({ name: name.data, type }));
+  }
+  return { zoneId, scope: (r) => wholeNames.has(r.name) || sets.has(rrsetKey(r)) };
 }
 
 /** The zone's records, page by page: each page is cut down to what planning needs before the next comes. */
@@ -288,7 +293,8 @@ export const zoneRecords = defineResource({
     const all = parseZoneFile(text, typeof body === "string" ? undefined : body.name);
     // On import nothing is owned yet: every record the zone serves is adopted, or those the id names.
     const owned = prior.records ? ownedRrsets(prior.records) : undefined;
-    const records = canonicalRecords(all.filter((r) => (owned ? owned.has(rrsetKey(r)) : (scope?.(r) ?? true))));
+    // parseZoneFile's records are already canonical and fresh: sorted in place, not copied.
+    const records = all.filter((r) => (owned ? owned.has(rrsetKey(r)) : (scope?.(r) ?? true))).sort(compareRecords);
     return { id: zoneId, state: { zoneId, records, maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT, recordSets: recordSetsOf(records) } };
   },
 
