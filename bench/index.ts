@@ -6,17 +6,17 @@ import { execFileSync } from "node:child_process";
 import { type Figure, type PartResult, cpuCounters, cpuText, loadText, log } from "./lib";
 import { p1 } from "./p1-refresh";
 import { P2_DEFAULT_Q, p2 } from "./p2-quota";
-import { p3 } from "./p3-zone-records";
+import { P3_DEFAULT_SIZES, p3 } from "./p3-zone-records";
 import { p4 } from "./p4-cold-start";
 import { p5 } from "./p5-memory";
 import { p6 } from "./p6-throughput";
 import { p7 } from "./p7-adopt";
 import { p8 } from "./p8-shared-quota";
 
-const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promise<PartResult> }> = {
+const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[] }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
   P2: { title: "wall time to create 1,000 records under a quota", run: ({ q }) => p2(q) },
-  P3: { title: "nsp:dns:ZoneRecords: requests to apply and to diff a 1,000-record zone", run: () => p3() },
+  P3: { title: "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, preview, a change and a refused cut", run: ({ p3Sizes }) => p3(p3Sizes) },
   P4: { title: "plugin cold start to port", run: () => p4() },
   P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
   P6: { title: "emulator requests per second", run: () => p6() },
@@ -24,8 +24,9 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number }) => Promi
   P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P8] [--p2-rate=N] [--no-build]]
+const USAGE = `usage: npm run bench [-- [P1 ... P8] [--p2-rate=N] [--p3-sizes=N,N,...] [--no-build]]
   With no part named, all run (about 12 minutes, P7 about 5, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+  --p3-sizes sets the zone sizes of P3 (default ${P3_DEFAULT_SIZES.join(",")}); \`npm run bench -- P3\` runs P3 alone;
   --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 
 function uptime(): string {
@@ -51,10 +52,13 @@ async function main(): Promise<void> {
     return;
   }
   let q = P2_DEFAULT_Q;
+  let p3Sizes = P3_DEFAULT_SIZES;
   const selected: string[] = [];
   for (const a of args) {
     const rate = /^--p2-rate=(\d+)$/.exec(a);
+    const sizes = /^--p3-sizes=(\d+(?:,\d+)*)$/.exec(a);
     if (rate) q = Number(rate[1]);
+    else if (sizes) p3Sizes = sizes[1]!.split(",").map(Number);
     else if (PARTS[a.toUpperCase()]) selected.push(a.toUpperCase());
     else {
       console.error(`unknown argument: ${a}\n${USAGE}`);
@@ -77,7 +81,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const cpu0 = cpuCounters();
     try {
-      const res = await part.run({ q });
+      const res = await part.run({ q, p3Sizes });
       figures.push(...res.figures);
       notes.push(...res.notes, ...res.figures.flatMap((f) => f.notes ?? []));
     } catch (e) {

@@ -13,4 +13,5 @@ if %NSP_NODE_MAJOR% LSS 20 (
   echo pulumi-resource-nsp: Node.js ^>= 20 is required but 'node' on PATH is major version %NSP_NODE_MAJOR%; install Node.js 20 or later 1>&2
   exit /b 1
 )
-node --max-old-space-size=96 "%~dp0plugin\provider.mjs" %*
+rem No heap cap (it would crash on a large zone); the heap grows only 20% past the live data, as in pulumi-resource-nsp.
+node --heap-growing-percent=20 --max-semi-space-size=4 "%~dp0plugin\provider.mjs" %*

@@ -2,6 +2,7 @@ import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type { NspProvider } from "./server";
 import { watchEngine } from "./engine-watch";
+import { installStructCodec } from "./struct-codec";
 
 // The engine starts the plugin with its own address as the last argument and waits for the port
 // on the first line of stdout; anything else on stdout would break that handshake. Only gRPC and
@@ -18,6 +19,8 @@ function load(engineAddress: string | undefined): Promise<grpc.UntypedServiceImp
 }
 
 async function main(): Promise<void> {
+  // Before the first message is read: properties decode to plain values, not protobuf objects.
+  installStructCodec();
   const args = process.argv.slice(2).filter((a) => !a.startsWith("-"));
   const engineAddress = args[args.length - 1];
   const service: grpc.UntypedServiceImplementation = {};
@@ -29,7 +32,9 @@ async function main(): Promise<void> {
       );
     }) as grpc.UntypedHandleCall;
   }
-  const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  // No size limit of our own on either direction: the engine sends what it holds (its own limit
+  // is on what it receives), and Check names a resource too large for it before anything is written.
+  const server = new grpc.Server({ "grpc.max_receive_message_length": -1, "grpc.max_send_message_length": -1 });
   server.addService(ResourceProviderService as unknown as grpc.ServiceDefinition, service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),

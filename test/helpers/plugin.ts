@@ -92,7 +92,8 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}, executable = join
     });
     child.on("exit", (code) => reject(new Error(`plugin exited with ${code}: ${err}`)));
   });
-  const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  // As the engine: it takes answers up to its own 400 MiB limit, not gRPC's default of 4 MiB.
+  const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024 });
 
   function call<Req, Res>(method: string, req: Req): Promise<Res> {
     return new Promise((resolve, reject) => {

@@ -1,7 +1,8 @@
 // nsp:dns:ZoneRecords through the built plugin binary over gRPC, against a live emulator; request
 // counts come from the emulator's /_emulator/stats.
 import { beforeAll, describe, expect, it } from "vitest";
-import { UNKNOWN } from "../helpers/plugin";
+import type * as grpc from "@grpc/grpc-js";
+import { initFailure, secret, startPlugin, UNKNOWN } from "../helpers/plugin";
 import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
@@ -284,6 +285,47 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
       await control.clearFaults();
     }
     expect(await apiRecords(zoneId)).toHaveLength(5);
+    await control.delete(`/dns/zones/${zoneId}`);
+  });
+
+  it("keeps in the state the patches an update sent before it failed half-way, so the next update sends only the rest", async () => {
+    const zoneId = await createZone("halfway.example");
+    // Another resource's record in the zone: the change goes record by record, not as one import.
+    await control.post(`/dns/zones/${zoneId}/records`, { name: "other", type: "A", content: "198.51.100.1" });
+    const program = Array.from({ length: 8 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
+    const inputs = await checked(ZR, { zoneId, records: program });
+    const created = await plugin.create(ZR, "halfway", inputs);
+    const changed = await checked(ZR, { zoneId, records: program.map((r) => ({ ...r, ttl: 120 })) });
+
+    // The records are patched in order, h0 to h7, and the sixth PATCH always fails. The client does
+    // not retry here; a 5xx may have been applied, so each of the three rounds reads the zone again
+    // and finds h5 still to do.
+    const sixth = (await apiRecords(zoneId)).find((r) => r.name === "h5")!;
+    const noRetries = await startPlugin();
+    let partial: ReturnType<typeof initFailure>;
+    try {
+      await noRetries.configure({ apiToken: secret(provider.emulator.token), baseUrl: provider.emulator.baseUrl, requestsPerMinute: 0, maxRetries: 0 });
+      await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["PATCH"], path: `/records/${sixth.id}$` });
+      const failed = await requests(() => noRetries.update(ZR, "halfway", zoneId, created.properties, changed, false, inputs).then(() => undefined, (e: grpc.ServiceError) => e));
+      expect(failed.byRoute).toEqual({ "GET /dns/zones/:id/records": 3, "PATCH /dns/zones/:id/records/:rid": 5 + 3 });
+      expect(failed.faults).toEqual({ error5xx: 3 });
+      partial = initFailure(failed.result!);
+    } finally {
+      await control.clearFaults();
+      await noRetries.stop();
+    }
+    // The partial state the engine keeps: the five records patched, the other three as they were.
+    expect(partial.id).toBe(zoneId);
+    expect(partial.reasons[0]).toMatch(/zone \d+: 5 change request\(s\) went through before this failure/);
+    expect(partial.properties.records).toEqual((inputs.records as Rec[]).map((r, i) => ({ ...r, ttl: i < 5 ? 120 : r.ttl })));
+    expect(partial.properties.maxDeletePercent).toBe(20);
+
+    // The next up diffs the program against that state: three records to change, and only their PATCHes are sent.
+    const d = await plugin.diff(ZR, "halfway", zoneId, partial.properties, changed, changed);
+    expect(Object.keys(d.detailed).sort()).toEqual(["records[5]", "records[6]", "records[7]"]);
+    const next = await requests(() => plugin.update(ZR, "halfway", zoneId, partial.properties, changed, false, changed));
+    expect(next.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "PATCH /dns/zones/:id/records/:rid": 3 });
+    expect((await apiRecords(zoneId)).filter((r) => r.name !== "other").map((r) => r.ttl)).toEqual(Array(8).fill(120));
     await control.delete(`/dns/zones/${zoneId}`);
   });
 

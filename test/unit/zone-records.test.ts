@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkResource } from "../../provider/src/framework/operations";
 import { diffResource } from "../../provider/src/framework/diff";
-import { parseZoneRecordsId, zoneRecords } from "../../provider/src/modules/dns/zone-records";
+import { engineMessageProblem, parseZoneRecordsId, zoneRecords } from "../../provider/src/modules/dns/zone-records";
 import {
   canonicalContent,
   canonicalRecords,
@@ -13,6 +13,8 @@ import {
   planZone,
   recordCallCount,
   renderZoneFile,
+  WrittenChanges,
+  zoneFileChunks,
   zoneFileContentProblem,
   type LiveRecord,
   type ZoneRecord,
@@ -268,5 +270,51 @@ describe("nsp:dns:ZoneRecords inputs", () => {
     expect(zoneId).toBe("42");
     expect([rec("@", "TXT", "x"), rec("www", "A", "192.0.2.1"), rec("mail", "MX", "10 mx"), rec("mail", "A", "192.0.2.2"), rec("api", "A", "192.0.2.3")].filter(scope!)).toHaveLength(3);
     for (const bad of ["", "abc", "0", "42/", "42/bad name", "42/www:SPF", "42/a/b"]) expect(() => parseZoneRecordsId(bad)).toThrow(/must be a zone id/);
+  });
+});
+
+describe("large zones", () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => rec(`host${i}`, i % 2 ? "TXT" : "A", i % 2 ? `v=${"x".repeat(i % 300)}` : `10.0.${i >> 8}.${i & 255}`));
+
+  it("cuts zone-file text into imports of at most the given size, whole lines, every record once", () => {
+    const records = many(3000);
+    const chunks = zoneFileChunks(records, 16 * 1024);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) {
+      expect(Buffer.byteLength(c.text)).toBeLessThanOrEqual(16 * 1024);
+      expect(c.text).toBe(renderZoneFile(c.records));
+    }
+    expect(chunks.flatMap((c) => c.records)).toEqual(records);
+    // A line longer than the limit travels alone rather than not at all.
+    const long = rec("big", "TXT", "y".repeat(2000));
+    expect(zoneFileChunks([rec("a", "A", "192.0.2.1"), long, rec("b", "A", "192.0.2.2")], 1000).map((c) => c.records)).toEqual([[rec("a", "A", "192.0.2.1")], [long], [rec("b", "A", "192.0.2.2")]]);
+    expect(zoneFileChunks([], 1000)).toEqual([]);
+  });
+
+  it("refuses, naming the engine's limit and the way around it, a list whose refresh answer would not fit one gRPC message", () => {
+    const args = { zoneId: "42", records: canonicalRecords(many(2000)), maxDeletePercent: 20 };
+    expect(engineMessageProblem(args)).toBeUndefined();
+    const problem = engineMessageProblem(args, 64 * 1024);
+    expect(problem).toMatch(/^2000 records make a refresh answer of [\d.]+ MiB, more than the 0\.1 MiB the Pulumi engine accepts in one gRPC message; split the zone into several nsp:dns:ZoneRecords/);
+    expect(engineMessageProblem({ ...args, records: args.records.slice(0, 100) }, 64 * 1024)).toBeUndefined();
+  });
+
+  it("knows what the zone holds after some of a plan's writes went through", () => {
+    const a = live(rec("a", "A", "192.0.2.1"));
+    const b = live(rec("b", "A", "192.0.2.2"));
+    const c = live(rec("c", "A", "192.0.2.3"));
+    const off = live(rec("d", "A", "192.0.2.4"), { enabled: false });
+    const desired = [rec("a", "A", "192.0.2.1", 60), rec("b", "A", "192.0.2.9"), rec("d", "A", "192.0.2.4"), rec("e", "A", "192.0.2.5")];
+    const plan = planZone([a, b, c, off], desired, new Set(["a A", "b A", "c A", "d A", "e A"]));
+    const written = new WrittenChanges(plan);
+    // Nothing confirmed yet: the zone serves its enabled records as they were.
+    expect(written.recordsAfter()).toEqual([rec("a", "A", "192.0.2.1"), rec("b", "A", "192.0.2.2"), rec("c", "A", "192.0.2.3")]);
+    written.removed(c);
+    written.patched(a, desired[0]!);
+    expect(written.count).toBe(2);
+    expect(written.recordsAfter()).toEqual([rec("a", "A", "192.0.2.1", 60), rec("b", "A", "192.0.2.2")]);
+    written.patched(off, desired[2]!);
+    written.imported([desired[3]!]);
+    expect(written.recordsAfter()).toEqual([rec("a", "A", "192.0.2.1", 60), rec("b", "A", "192.0.2.2"), rec("d", "A", "192.0.2.4"), rec("e", "A", "192.0.2.5")]);
   });
 });

@@ -27,7 +27,15 @@ export function deepEqual(a: unknown, b: unknown): boolean {
  * property. Comparing against the state (what the API last returned) rather than the previous
  * inputs is what lets a refresh that saw drift lead to an update that repairs it.
  */
-export function diffResource(def: AnyResource, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, ignoreChanges: readonly string[] = []): DiffResult {
+export function diffResource(
+  def: AnyResource,
+  olds: PropertyMap,
+  news: PropertyMap,
+  oldInputs: PropertyMap | undefined,
+  ignoreChanges: readonly string[] = [],
+  /** False when only which properties changed matters (an update): skips the per-element detail, which for a large list costs as much as the update's own planning. */
+  elements = true,
+): DiffResult {
   const replaceKeys = new Set<string>(def.replaceOnChanges ?? []);
   const writeOnly = new Set<string>(def.writeOnly ?? []);
   const detailed: Record<string, DiffKind> = {};
@@ -50,9 +58,9 @@ export function diffResource(def: AnyResource, olds: PropertyMap, news: Property
     if (!kind) continue;
     changed.push(key);
     const suffix = replaceKeys.has(key) ? "_REPLACE" : "";
-    const elements = kind === "UPDATE" && !containsUnknown(next) ? elementDiff(def, key, prev, next) : undefined;
-    if (elements && Object.keys(elements).length) {
-      for (const [path, k] of Object.entries(elements)) detailed[path] = `${k}${suffix}` as DiffKind;
+    const perElement = elements && kind === "UPDATE" && !containsUnknown(next) ? elementDiff(def, key, prev, next) : undefined;
+    if (perElement && Object.keys(perElement).length) {
+      for (const [path, k] of Object.entries(perElement)) detailed[path] = `${k}${suffix}` as DiffKind;
     } else {
       detailed[key] = `${kind}${suffix}` as DiffKind;
     }

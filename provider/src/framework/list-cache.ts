@@ -84,6 +84,9 @@ export class ListCache {
     });
     items.catch(() => this.entries.get(listPath)?.items === items && this.entries.delete(listPath));
     this.entries.set(listPath, { items, fetchedAt: this.now() });
+    // Once its refresh is over nobody asks for the list again: let it go rather than hold a large
+    // zone's records for the rest of the process. Timer-driven, so it works without more calls.
+    setTimeout(() => this.entries.get(listPath)?.items === items && this.entries.delete(listPath), this.ttlMs).unref();
     return items;
   }
 }

@@ -116,7 +116,7 @@ export async function updateResource(
   const olds = upgradeState(def, oldState);
   const news = upgradeInputs(def, newInputs);
   // The same diff the engine was shown: a property it was told to ignore must not reach the API.
-  const { diffs } = diffResource(def, olds, news, upgradeInputs(def, oldInputs), ignoreChanges);
+  const { diffs } = diffResource(def, olds, news, upgradeInputs(def, oldInputs), ignoreChanges, false);
   const update = def.update;
   const state = await tracking(def, ctx, news, (c) => update(c, id, news, olds, diffs));
   return stampState(def, carryOver(def, state, news, olds));

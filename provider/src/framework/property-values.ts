@@ -59,13 +59,36 @@ function unwrapValue(raw: unknown, found: { secret: boolean }): unknown {
     if (raw.secret === true) found.secret = true;
     return "value" in raw ? unwrapValue(raw.value, found) : UNKNOWN;
   }
-  if (Array.isArray(raw)) return raw.map((v) => unwrapValue(v, found));
-  if (raw !== null && typeof raw === "object") {
-    const out: PropertyMap = {};
-    for (const [k, v] of Object.entries(raw)) out[k] = unwrapValue(v, found);
-    return out;
+  return mapShared(raw, (v) => unwrapValue(v, found));
+}
+
+/**
+ * `value` with `fn` applied to each element or property value, sharing every part that `fn` left
+ * as it was: a list of 100,000 records without a secret in it is not copied at all. Properties
+ * that `fn` turns undefined are left out.
+ */
+function mapShared(value: unknown, fn: (v: unknown) => unknown): unknown {
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const v = fn(value[i]);
+      if (out === undefined && v !== value[i]) out = value.slice(0, i);
+      out?.push(v);
+    }
+    return out ?? value;
   }
-  return raw;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    let out: PropertyMap | undefined;
+    for (let i = 0; i < entries.length; i++) {
+      const [k, raw] = entries[i]!;
+      const v = fn(raw);
+      if (out === undefined && (v !== raw || v === undefined)) out = Object.fromEntries(entries.slice(0, i));
+      if (out !== undefined && v !== undefined) out[k] = v;
+    }
+    return out ?? value;
+  }
+  return value;
 }
 
 /** Wraps the named top-level properties as secrets; undefined and null stay as they are. */
@@ -80,11 +103,5 @@ export function wrapSecrets(props: PropertyMap, keys: Iterable<string>): Propert
 
 /** Struct values cannot hold undefined; drop those keys recursively before marshalling. */
 export function dropUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropUndefined);
-  if (value !== null && typeof value === "object") {
-    const out: PropertyMap = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = dropUndefined(v);
-    return out;
-  }
-  return value;
+  return mapShared(value, dropUndefined);
 }

@@ -97,7 +97,45 @@ function zoneFileContent(r: ZoneRecord): string {
  * names in the data are written absolute, so the text does not need the zone's name.
  */
 export function renderZoneFile(records: readonly ZoneRecord[]): string {
-  return records.map((r) => `${r.name} ${r.ttl} IN ${r.type} ${zoneFileContent(r)}\n`).join("");
+  return records.map(zoneFileLine).join("");
+}
+
+function zoneFileLine(r: ZoneRecord): string {
+  return `${r.name} ${r.ttl} IN ${r.type} ${zoneFileContent(r)}\n`;
+}
+
+/** One import's worth of records and their zone-file text. */
+export interface ZoneFileChunk {
+  records: ZoneRecord[];
+  text: string;
+}
+
+/**
+ * Zone-file text cut into pieces of at most `maxBytes` (UTF-8) each, whole lines only, so that a
+ * large zone travels in several imports of a size any server takes. A single line longer than
+ * `maxBytes` gets a piece of its own.
+ */
+export function zoneFileChunks(records: readonly ZoneRecord[], maxBytes: number): ZoneFileChunk[] {
+  const chunks: ZoneFileChunk[] = [];
+  let lines: string[] = [];
+  let chunkRecords: ZoneRecord[] = [];
+  let bytes = 0;
+  const flush = () => {
+    if (chunkRecords.length > 0) chunks.push({ records: chunkRecords, text: lines.join("") });
+    lines = [];
+    chunkRecords = [];
+    bytes = 0;
+  };
+  for (const r of records) {
+    const line = zoneFileLine(r);
+    const size = Buffer.byteLength(line);
+    if (bytes + size > maxBytes) flush();
+    lines.push(line);
+    chunkRecords.push(r);
+    bytes += size;
+  }
+  flush();
+  return chunks;
 }
 
 interface LogicalLine {
@@ -105,12 +143,25 @@ interface LogicalLine {
   words: string[];
 }
 
-/** Drops comments and joins parenthesised continuations, respecting quoted strings. */
-function logicalLines(text: string): LogicalLine[] {
-  const out: LogicalLine[] = [];
+/** The lines of a text one at a time, without an array of all of them. */
+function* physicalLines(text: string): Generator<string> {
+  let start = 0;
+  while (start <= text.length) {
+    const newline = text.indexOf("\n", start);
+    const end = newline < 0 ? text.length : newline;
+    yield text.slice(start, newline > start && text[newline - 1] === "\r" ? end - 1 : end);
+    start = end + 1;
+  }
+}
+
+/**
+ * Drops comments and joins parenthesised continuations, respecting quoted strings. A generator:
+ * the export of a 100,000-record zone is parsed line by line, never held as lines and words.
+ */
+function* logicalLines(text: string): Generator<LogicalLine> {
   let depth = 0;
   let cur: LogicalLine | undefined;
-  for (const raw of text.split(/\r?\n/)) {
+  for (const raw of physicalLines(text)) {
     let content = "";
     let quoted = false;
     for (let i = 0; i < raw.length; i++) {
@@ -137,12 +188,11 @@ function logicalLines(text: string): LogicalLine[] {
     }
     cur.words.push(...(content.match(WORD) ?? []));
     if (depth === 0) {
-      if (cur.words.length > 0) out.push(cur);
+      if (cur.words.length > 0) yield cur;
       cur = undefined;
     }
   }
-  if (cur && cur.words.length > 0) out.push(cur);
-  return out;
+  if (cur && cur.words.length > 0) yield cur;
 }
 
 const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
@@ -174,8 +224,15 @@ const CLASSES = new Set(["IN", "CH", "HS", "CS", "ANY"]);
  * `zoneName` is the zone the names are relative to; without it the first `$ORIGIN` decides.
  */
 export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
-  const lines = logicalLines(text);
-  const firstOrigin = lines.find((l) => !l.indented && l.words[0]?.toUpperCase() === "$ORIGIN")?.words[1];
+  let firstOrigin: string | undefined;
+  if (zoneName === undefined) {
+    for (const l of logicalLines(text)) {
+      if (!l.indented && l.words[0]?.toUpperCase() === "$ORIGIN") {
+        firstOrigin = l.words[1];
+        break;
+      }
+    }
+  }
   const zone = (zoneName ?? firstOrigin)?.toLowerCase().replace(/\.$/, "");
   if (!zone) throw new Error("the zone file names no zone (no $ORIGIN)");
   const records: ZoneRecord[] = [];
@@ -183,8 +240,8 @@ export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
   let defaultTtl: number | undefined;
   let lastOwner: string | undefined;
 
-  for (const line of lines) {
-    const words = [...line.words];
+  for (const line of logicalLines(text)) {
+    const words = line.words;
     const first = words[0]!;
     if (!line.indented && first.startsWith("$")) {
       const directive = first.toUpperCase();
@@ -306,6 +363,48 @@ export function planZone(live: readonly LiveRecord[], desired: readonly ZoneReco
     }),
     remove: m.removed.map((i) => existing[i]!),
   };
+}
+
+/**
+ * The writes of a plan that the API confirmed: records deleted, patched (to their new value) and
+ * added. What the owned part of the zone holds once they are done, without the writes that were
+ * not (yet) sent, is `recordsAfter`.
+ */
+export class WrittenChanges {
+  private readonly done = new Map<LiveRecord, ZoneRecord | null>();
+  private readonly added: ZoneRecord[] = [];
+  count = 0;
+
+  constructor(readonly plan: Plan) {}
+
+  removed(r: LiveRecord): void {
+    this.done.set(r, null);
+    this.count++;
+  }
+
+  patched(r: LiveRecord, to: ZoneRecord): void {
+    this.done.set(r, to);
+    this.count++;
+  }
+
+  imported(records: readonly ZoneRecord[]): void {
+    this.added.push(...records);
+    this.count++;
+  }
+
+  /** The owned records the zone serves after the confirmed writes, in canonical order. */
+  recordsAfter(): ZoneRecord[] {
+    const out: ZoneRecord[] = [];
+    for (const r of this.plan.existing) {
+      const written = this.done.get(r);
+      if (written === null) continue;
+      // A disabled record is not served (nor in the zone file) until a patch enables it.
+      if (written) out.push(written);
+      else if (r.enabled) out.push({ name: r.name, type: r.type, content: r.content, ttl: r.ttl });
+    }
+    out.push(...this.added);
+    return canonicalRecords(out);
+  }
 }
 
 export function isNoop(plan: Plan): boolean {

@@ -4,11 +4,13 @@ import { defineResource, type OperationContext } from "../../framework/definitio
 import { idRef } from "../../framework/wire";
 import { isNotFound } from "../../client";
 import { isAmbiguousWrite } from "../../framework/create-once";
+import { ENGINE_MAX_MESSAGE_BYTES, structSize } from "../../framework/message-size";
 import { RECORD_TYPES, recordContent, recordContentProblem, recordName, recordTtl } from "./record";
 import {
   canonicalContent,
   canonicalRecords,
   chooseStrategy,
+  compareRecords,
   deleteLimitProblem,
   isNoop,
   ownedRrsets,
@@ -19,6 +21,8 @@ import {
   recordKey,
   renderZoneFile,
   rrsetKey,
+  WrittenChanges,
+  zoneFileChunks,
   zoneFileContentProblem,
   type LiveRecord,
   type Plan,
@@ -30,6 +34,11 @@ const TOKEN = "nsp:dns:ZoneRecords";
 const DEFAULT_MAX_DELETE_PERCENT = 20;
 /** Rounds of list, plan and write when a write's answer is lost; each round starts from the live zone. */
 const MAX_ROUNDS = 3;
+/**
+ * Largest zone-file text sent in one import. The API documents no body limit; half a MiB stays
+ * well under the common 1 MiB default of HTTP servers, and a larger change takes several imports.
+ */
+export const MAX_IMPORT_BYTES = 512 * 1024;
 
 const recordEntry = z
   .object({
@@ -76,6 +85,8 @@ const zoneRecordsArgs = z.object({
     }),
 });
 
+type ZoneRecordsArgs = z.output<typeof zoneRecordsArgs>;
+
 const zoneRecordsState = z.object({
   recordSets: z
     .array(z.string())
@@ -84,6 +95,22 @@ const zoneRecordsState = z.object({
 
 function recordSetsOf(records: readonly ZoneRecord[]): string[] {
   return [...ownedRrsets(records)].sort();
+}
+
+/**
+ * Why the engine could not carry these records as one resource, or undefined when it can. The
+ * largest message it receives about the resource is a refresh's answer: the state (records and
+ * record sets) and the inputs (the records again).
+ */
+export function engineMessageProblem(args: ZoneRecordsArgs, limitBytes = ENGINE_MAX_MESSAGE_BYTES): string | undefined {
+  const inputs = structSize(args);
+  const answer = inputs + structSize({ ...args, recordSets: recordSetsOf(args.records) });
+  if (answer <= limitBytes) return undefined;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return (
+    `${args.records.length} records make a refresh answer of ${mib(answer)}, more than the ${mib(limitBytes)} the Pulumi engine accepts in one gRPC message; ` +
+    "split the zone into several nsp:dns:ZoneRecords resources that own disjoint names, for example one per label range (names a-m in one, n-z in another)"
+  );
 }
 
 const recordWire = z.looseObject({
@@ -111,47 +138,71 @@ export function parseZoneRecordsId(id: string): { zoneId: string; scope?: (r: Zo
   const [zoneId = "", scopeText, ...extra] = id.split("/");
   if (!NUMERIC_ID.test(zoneId) || extra.length > 0) throw new Error(form);
   if (scopeText === undefined) return { zoneId };
-  const wanted = scopeText.split(",").map((item) => {
+  // Sets, not a list to search: discovery names every adopted set of a zone, which may be 100,000.
+  const wholeNames = new Set<string>();
+  const sets = new Set<string>();
+  for (const item of scopeText.split(",")) {
     const [rawName = "", rawType, ...more] = item.split(":");
     const name = recordName.safeParse(rawName);
     const type = rawType?.toUpperCase();
     if (!name.success || more.length > 0 || (type !== undefined && !(RECORD_TYPES as readonly string[]).includes(type))) throw new Error(`${form}; "${item}" is not a record name, optionally followed by :<type>`);
-    return { name: name.data, type };
-  });
-  return { zoneId, scope: (r) => wanted.some((w) => w.name === r.name && (w.type === undefined || w.type === r.type)) };
+    if (type === undefined) wholeNames.add(name.data);
+    else sets.add(rrsetKey({ name: name.data, type }));
+  }
+  return { zoneId, scope: (r) => wholeNames.has(r.name) || sets.has(rrsetKey(r)) };
 }
 
+/** The zone's records, page by page: each page is cut down to what planning needs before the next comes. */
 async function listLive(ctx: OperationContext, zoneId: string): Promise<LiveRecord[]> {
-  const raw = await ctx.client.listAll(`/dns/zones/${zoneId}/records`, { itemSchema: recordWire, signal: ctx.signal });
-  return raw.map((r) => {
-    const name = r.name.toLowerCase();
-    const type = r.type.toUpperCase();
-    const content = canonicalContent(type, r.content);
-    const enabled = r.enabled !== false;
-    const plain = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null && content === r.content;
-    return { id: String(r.id), name, type, content, ttl: r.ttl, enabled, plain };
-  });
+  const live: LiveRecord[] = [];
+  for await (const page of ctx.client.paginate(`/dns/zones/${zoneId}/records`, { itemSchema: recordWire, signal: ctx.signal })) {
+    for (const r of page) {
+      const name = r.name.toLowerCase();
+      const type = r.type.toUpperCase();
+      const content = canonicalContent(type, r.content);
+      const enabled = r.enabled !== false;
+      const plain = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null && content === r.content;
+      live.push({ id: String(r.id), name, type, content, ttl: r.ttl, enabled, plain });
+    }
+  }
+  return live;
 }
 
 /** One zone-file import; `added` must be `expected`, as every line sent that should be added is new to the zone. */
-async function importRecords(ctx: OperationContext, zoneId: string, records: readonly ZoneRecord[], replace: boolean, expected: number): Promise<void> {
-  const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text: renderZoneFile(records), mode: "apply", replace }, { schema: importWire, signal: ctx.signal });
+async function importText(ctx: OperationContext, zoneId: string, text: string, replace: boolean, expected: number): Promise<void> {
+  const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text, mode: "apply", replace }, { schema: importWire, signal: ctx.signal });
   if (res.added !== expected) {
     const skipped = res.skipped?.length ? `; skipped: ${res.skipped.join("; ")}` : "";
     throw new Error(`${TOKEN}: the import into zone ${zoneId} added ${res.added} records where ${expected} were expected${skipped}`);
   }
 }
 
-async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired: readonly ZoneRecord[]): Promise<void> {
-  const strategy = chooseStrategy(plan);
+/** New records in as few imports as the size of one import allows. */
+async function importRecords(ctx: OperationContext, zoneId: string, records: readonly ZoneRecord[], written?: WrittenChanges): Promise<void> {
+  for (const chunk of zoneFileChunks(records, MAX_IMPORT_BYTES)) {
+    await importText(ctx, zoneId, chunk.text, false, chunk.records.length);
+    written?.imported(chunk.records);
+  }
+}
+
+/** The whole zone as one import with replace, when the zone allows it and the text fits one import. */
+function replaceText(plan: Plan, desired: readonly ZoneRecord[]): string | undefined {
+  if (chooseStrategy(plan) !== "replace") return undefined;
+  const text = renderZoneFile(desired);
+  return Buffer.byteLength(text) <= MAX_IMPORT_BYTES ? text : undefined;
+}
+
+/** Sends the plan's writes, recording each one the API confirmed in `written`. */
+async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired: readonly ZoneRecord[], written: WrittenChanges): Promise<void> {
+  const replace = replaceText(plan, desired);
   ctx.log(
     "debug",
     `zone ${zoneId}: ${plan.create.length} to add, ${plan.update.length} to change, ${plan.remove.length} to delete; ` +
-      (strategy === "replace" ? "one import with replace" : `${recordCallCount(plan)} record calls`),
+      (replace !== undefined ? "one import with replace" : `${recordCallCount(plan)} record calls`),
   );
-  if (strategy === "replace") {
+  if (replace !== undefined) {
     // Records already there exactly (same data and TTL) are kept; a changed one is re-added.
-    await importRecords(ctx, zoneId, desired, true, plan.create.length + plan.update.length);
+    await importText(ctx, zoneId, replace, true, plan.create.length + plan.update.length);
     return;
   }
   // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
@@ -160,28 +211,48 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired:
     await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
       if (!isNotFound(e)) throw e;
     });
+    written.removed(r);
   }
-  for (const u of plan.update) await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
-  if (plan.create.length > 0) await importRecords(ctx, zoneId, plan.create, false, plan.create.length);
+  for (const u of plan.update) {
+    await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
+    written.patched(u.record, u.to);
+  }
+  if (plan.create.length > 0) await importRecords(ctx, zoneId, plan.create, written);
 }
 
 /**
  * Makes the owned sets of the zone equal `desired`. Every round plans from the live records, so
  * when a write's answer is lost the next round sees what happened and finishes the job.
  */
-async function converge(ctx: OperationContext, zoneId: string, desired: readonly ZoneRecord[], owned: ReadonlySet<string>, maxDeletePercent: number): Promise<void> {
-  for (let round = 1; ; round++) {
-    const plan = planZone(await listLive(ctx, zoneId), desired, owned);
-    const tooMany = deleteLimitProblem(plan, maxDeletePercent);
-    if (tooMany) throw new Error(`${TOKEN}: zone ${zoneId}: ${tooMany}`);
-    if (isNoop(plan)) return;
-    try {
-      await apply(ctx, zoneId, plan, desired);
-      return;
-    } catch (e) {
-      if (!isAmbiguousWrite(e) || round >= MAX_ROUNDS) throw e;
-      ctx.log("info", `zone ${zoneId}: the answer to a change was lost; reading the zone again to finish`);
+async function converge(ctx: OperationContext, args: ZoneRecordsArgs, owned: ReadonlySet<string>): Promise<void> {
+  const { zoneId, records: desired, maxDeletePercent } = args;
+  let written: WrittenChanges | undefined;
+  let writes = 0;
+  try {
+    for (let round = 1; ; round++) {
+      const plan = planZone(await listLive(ctx, zoneId), desired, owned);
+      const tooMany = deleteLimitProblem(plan, maxDeletePercent);
+      if (tooMany) throw new Error(`${TOKEN}: zone ${zoneId}: ${tooMany}`);
+      if (isNoop(plan)) return;
+      writes += written?.count ?? 0;
+      written = new WrittenChanges(plan);
+      try {
+        await apply(ctx, zoneId, plan, desired, written);
+        return;
+      } catch (e) {
+        if (!isAmbiguousWrite(e) || round >= MAX_ROUNDS) throw e;
+        ctx.log("info", `zone ${zoneId}: the answer to a change was lost; reading the zone again to finish`);
+      }
     }
+  } catch (e) {
+    // Some writes went through: the state must say so, so that the next `up` plans from what the
+    // zone holds now and sends only the rest (the engine keeps this partial state).
+    if (written && writes + written.count > 0) {
+      const records = written.recordsAfter();
+      ctx.progress(zoneId, { ...args, records, recordSets: recordSetsOf(records) });
+      throw new Error(`${TOKEN}: zone ${zoneId}: ${writes + written.count} change request(s) went through before this failure: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    throw e;
   }
 }
 
@@ -204,9 +275,14 @@ export const zoneRecords = defineResource({
   state: zoneRecordsState,
   importId: "<zoneId>[/<name>[:<type>],...]",
   warnings: (args) => cnameWarningsOf(args.records),
+  // Before any request: a list the engine cannot carry would fail after the zone was written.
+  check(args) {
+    const problem = engineMessageProblem(args);
+    return problem ? [{ property: "records", reason: problem }] : [];
+  },
 
   async create(ctx, args) {
-    await converge(ctx, args.zoneId, args.records, ownedRrsets(args.records), args.maxDeletePercent);
+    await converge(ctx, args, ownedRrsets(args.records));
     return { id: args.zoneId, state: { ...args, recordSets: recordSetsOf(args.records) } };
   },
 
@@ -219,7 +295,8 @@ export const zoneRecords = defineResource({
     const all = parseZoneFile(text, typeof body === "string" ? undefined : body.name);
     // On import nothing is owned yet: every record the zone serves is adopted, or those the id names.
     const owned = prior.records ? ownedRrsets(prior.records) : undefined;
-    const records = canonicalRecords(all.filter((r) => (owned ? owned.has(rrsetKey(r)) : (scope?.(r) ?? true))));
+    // parseZoneFile's records are already canonical and fresh: sorted in place, not copied.
+    const records = all.filter((r) => (owned ? owned.has(rrsetKey(r)) : (scope?.(r) ?? true))).sort(compareRecords);
     // The id stays as given: an import with a scope keeps an id of its own, unlike the zone's, so
     // the program `pulumi import` writes can refer to the imported zone by its unique id.
     return { id, state: { zoneId, records, maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT, recordSets: recordSetsOf(records) } };
@@ -227,7 +304,7 @@ export const zoneRecords = defineResource({
 
   async update(ctx, id, news, olds, changed) {
     // A changed maxDeletePercent alone is the provider's own setting: nothing to send.
-    if (changed.includes("records")) await converge(ctx, parseZoneRecordsId(id).zoneId, news.records, ownedRrsets(news.records, olds.records), news.maxDeletePercent);
+    if (changed.includes("records")) await converge(ctx, { ...news, zoneId: parseZoneRecordsId(id).zoneId }, ownedRrsets(news.records, olds.records));
     return { ...news, recordSets: recordSetsOf(news.records) };
   },
 
@@ -237,9 +314,9 @@ export const zoneRecords = defineResource({
     if (plan.remove.length === 0) return;
     // With nothing else in the zone, an empty import with replace clears it in one request.
     if (plan.foreign.length === 0 && plan.remove.length > 1) {
-      await importRecords(ctx, zoneId, [], true, 0);
+      await importText(ctx, zoneId, "", true, 0);
       return;
     }
-    await apply(ctx, zoneId, plan, []);
+    await apply(ctx, zoneId, plan, [], new WrittenChanges(plan));
   },
 });
