@@ -4,7 +4,7 @@
 // machine cannot download, and one CLI run per example and language; this covers the small
 // subset of Pulumi YAML the examples use, and refuses anything else by name:
 //
-//   variables:  <name>: { fn::invoke: { function: nsp:<module>:<fn>, arguments: {...}, options: { provider: ${p} } } }
+//   variables:  <name>: { fn::invoke: { function: nsp:<module>:<fn>, arguments: {...}, options: { provider: ${p}, dependsOn: [${a}] } } }
 //   resources:  <name>: { type: nsp:<module>:<Type> | pulumi:providers:nsp, properties: {...},
 //                         options: { dependsOn: [${a}], provider: ${p} } }
 //   outputs:    <name>: <value>
@@ -418,8 +418,8 @@ class Renderer {
 
   // Programs -----------------------------------------------------------------------------------
 
-  private optionsOf(name: string, options: Json | undefined, kind: "resource" | "invoke") {
-    const allowed = kind === "resource" ? ["dependsOn", "provider"] : ["provider"];
+  private optionsOf(name: string, options: Json | undefined) {
+    const allowed = ["dependsOn", "provider"];
     for (const k of Object.keys(options ?? {})) if (!allowed.includes(k)) throw new Error(`${this.where}: ${name}: option ${k} is outside the subset the generator handles`);
     const refName = (s: unknown) => {
       const v = parseValue(s, name);
@@ -445,19 +445,23 @@ class Renderer {
       const args = parseValue(invoke.arguments ?? {}, `${name}.arguments`) as Extract<Value, { kind: "object" }>;
       const inputs = { properties: f.inputs?.properties ?? {}, required: f.inputs?.required ?? [] };
       for (const [k] of args.entries) this.propOf(inputs, k);
-      const { provider } = this.optionsOf(name, invoke.options, "invoke");
+      const { provider, dependsOn } = this.optionsOf(name, invoke.options);
       const { module, name: fnName } = tokenParts(invoke.function);
       const tsFn = `${module === "index" ? "nsp" : `nsp.${module}`}.${fnName}Output`;
-      const tsArgs = args.entries.length ? this.objectLiteralTs(args, inputs) : provider ? "{}" : "";
-      ts.push(`const ${name} = ${tsFn}(${[tsArgs, provider ? `{ provider: ${provider} }` : ""].filter(Boolean).join(", ")});`);
+      const tsOpts = [provider ? `provider: ${provider}` : "", dependsOn.length ? `dependsOn: [${dependsOn.join(", ")}]` : ""].filter(Boolean);
+      // A function without arguments takes its options first.
+      const tsArgs = args.entries.length ? this.objectLiteralTs(args, inputs) : tsOpts.length && f.inputs ? "{}" : "";
+      ts.push(`const ${name} = ${tsFn}(${[tsArgs, tsOpts.length ? `{ ${tsOpts.join(", ")} }` : ""].filter(Boolean).join(", ")});`);
       const pyArgs = args.entries.map(([k, x]) => `${pythonName(k)}=${this.py(x, this.propOf(inputs, k), "")}`);
-      if (provider) pyArgs.push(`opts=pulumi.InvokeOutputOptions(provider=${pythonName(provider)})`);
+      const pyOpts = [provider ? `provider=${pythonName(provider)}` : "", dependsOn.length ? `depends_on=[${dependsOn.map(pythonName).join(", ")}]` : ""].filter(Boolean);
+      if (pyOpts.length) pyArgs.push(`opts=pulumi.InvokeOutputOptions(${pyOpts.join(", ")})`);
       py.push(`${pythonName(name)} = ${module === "index" ? "nsp" : `nsp.${module}`}.${pythonName(fnName)}_output(${pyArgs.join(", ")})`);
       const pkg = this.goPackage(invoke.function);
       const goArgs = [
         "ctx",
         ...(f.inputs ? [`${pkg}.${pascal(fnName)}OutputArgs{${args.entries.length ? "\n" + args.entries.map(([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`).join("\n") + "\n\t\t" : ""}}`] : []),
         ...(provider ? [`pulumi.Provider(${provider})`] : []),
+        ...(dependsOn.length ? [`pulumi.DependsOn([]pulumi.Resource{${dependsOn.join(", ")}})`] : []),
       ];
       go.push(`\t\t${this.used.has(name) ? `${name} :=` : "_ ="} ${pkg}.${pascal(fnName)}Output(${goArgs.join(", ")})`);
     }
@@ -467,7 +471,7 @@ class Renderer {
       const props = parseValue(r.properties ?? {}, `${name}.properties`) as Extract<Value, { kind: "object" }>;
       const inputs = { properties: spec.inputProperties ?? {}, required: spec.requiredInputs ?? [] };
       for (const k of inputs.required) if (!props.entries.some(([p]) => p === k)) throw new Error(`${this.where}: ${name} lacks the required ${k}`);
-      const { provider, dependsOn } = this.optionsOf(name, r.options, "resource");
+      const { provider, dependsOn } = this.optionsOf(name, r.options);
       const isProvider = r.type === PROVIDER_TYPE;
       const { module, name: typeName } = isProvider ? { module: "index", name: "Provider" } : tokenParts(r.type);
 

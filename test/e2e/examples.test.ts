@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../helpers/emulator";
 import { examplesOfSchema, type SchemaExample } from "./examples-of-schema";
 import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
@@ -16,6 +16,30 @@ const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
 const examples = examplesOfSchema(schema);
 /** Stacks run at a time: each waits mostly on its CLI, plugin and language host processes. */
 const CONCURRENCY = 4;
+
+/** The name servers of the emulator's authoritative DNS service. */
+const NAME_SERVERS = ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"];
+
+/**
+ * What the world outside the API does while an example's \`up\` runs, for the examples that wait
+ * for it: the registrar delegates a zone, the hostname's DNS shows a site's CNAME. Runs until
+ * \`done\` says the \`up\` ended.
+ */
+const WORLD: Record<string, (account: EmulatorControl, done: () => boolean) => Promise<void>> = {
+  "nsp:dns:ZoneVerification": async (account) => {
+    await account.setPublicDns("verified-example.example", NAME_SERVERS);
+  },
+  "nsp:cdn:SiteVerification": async (account, done) => {
+    while (!done()) {
+      const site = (await account.list<{ hostname: string; target: string | null }>("/cdn/sites")).find((s) => s.target);
+      if (site) {
+        await fetch(`${account.root}/_emulator/public-dns`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: site.hostname, cname: site.target }) });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  },
+};
 
 const work = mkdtempSync(join(tmpdir(), "nsp-examples-"));
 const fileOf = (e: SchemaExample, ext: string) => `${e.token.replace(/^nsp:/, "").replace(/:/g, "-")}-${e.index + 1}.${ext}`;
@@ -96,7 +120,10 @@ describe("the examples of schema.json", () => {
         try {
           await stack.setConfig("nsp:apiToken", token, true);
           await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
-          await stack.up();
+          let upEnded = false;
+          const world = WORLD[e.token]?.(new EmulatorControl(emulator.baseUrl, token), () => upEnded);
+          await stack.up().finally(() => (upEnded = true));
+          await world;
           await stack.preview(["--expect-no-changes"]);
           await stack.destroy();
         } catch (err) {

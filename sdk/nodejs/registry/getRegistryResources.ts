@@ -8,6 +8,23 @@ import * as utilities from "../utilities";
 
 /**
  * What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+ *
+ * ## Example Usage
+ * ### What the registry link discovered
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const discovered = nsp.registry.getRegistryResourcesOutput({ dependsOn: [registryLink] });
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * export const blocks = discovered.blocks;
+ * export const asns = discovered.asns;
+ * ```
  */
 export function getRegistryResources(opts?: pulumi.InvokeOptions): Promise<GetRegistryResourcesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -43,6 +60,23 @@ export interface GetRegistryResourcesResult {
 }
 /**
  * What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+ *
+ * ## Example Usage
+ * ### What the registry link discovered
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const discovered = nsp.registry.getRegistryResourcesOutput({ dependsOn: [registryLink] });
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * export const blocks = discovered.blocks;
+ * export const asns = discovered.asns;
+ * ```
  */
 export function getRegistryResourcesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistryResourcesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

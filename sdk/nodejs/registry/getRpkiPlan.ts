@@ -8,6 +8,23 @@ import * as utilities from "../utilities";
 
 /**
  * ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+ *
+ * ## Example Usage
+ * ### ROA suggestions for what the registry link discovered
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const plan = nsp.registry.getRpkiPlanOutput({ dependsOn: [registryLink] });
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * export const suggestions = plan.suggestions;
+ * export const steps = plan.steps;
+ * ```
  */
 export function getRpkiPlan(opts?: pulumi.InvokeOptions): Promise<GetRpkiPlanResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -27,6 +44,23 @@ export interface GetRpkiPlanResult {
 }
 /**
  * ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+ *
+ * ## Example Usage
+ * ### ROA suggestions for what the registry link discovered
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const plan = nsp.registry.getRpkiPlanOutput({ dependsOn: [registryLink] });
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * export const suggestions = plan.suggestions;
+ * export const steps = plan.steps;
+ * ```
  */
 export function getRpkiPlanOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRpkiPlanResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

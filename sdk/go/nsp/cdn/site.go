@@ -16,6 +16,48 @@ import (
 //
 // Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
 //
+// ## Example Usage
+// ### An edge site in CNAME mode
+//
+// The hostname's DNS stays where it is: add the records of `instructions` there (a CNAME to
+// `target`), then `nsp:cdn:SiteVerification` waits for them. For a hostname in a zone hosted
+// here, proxy its record instead (`proxied: true` on `nsp:dns:Record`, the zone mode) and tune
+// that site with `nsp:cdn:SiteSettings`.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/cdn"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			site, err := cdn.NewSite(ctx, "site", &cdn.SiteArgs{
+//				Hostname: pulumi.String("www.site-example.example"),
+//				Origin: pulumi.String("origin.site-example.example"),
+//				OriginScheme: pulumi.String("https"),
+//				Waf: &cdn.SiteWafArgs{
+//					Enabled: pulumi.Bool(true),
+//					Mode: pulumi.String("log"),
+//				},
+//				CacheTtl: pulumi.Int(600),
+//				CacheMode: pulumi.String("all"),
+//				ForceHttps: pulumi.Bool(true),
+//				RateLimit: pulumi.Int(300),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("target", site.Target.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

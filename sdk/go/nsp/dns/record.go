@@ -14,6 +14,128 @@ import (
 
 // A DNS record in a zone.
 //
+// ## Example Usage
+// ### Records of the common types
+//
+// `content` is written as in a zone file. MX is `<preference> <host>`, SRV is
+// `<priority> <weight> <port> <target>`, CAA is `<flags> <tag> "<value>"`, and HTTPS or SVCB is
+// `<priority> <target> <key=value ...>`. A name of `@` is the zone's apex.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("records-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			www, err := dns.NewRecord(ctx, "www", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("www"),
+//				Type: pulumi.String("A"),
+//				Content: pulumi.String("192.0.2.10"),
+//				Ttl: pulumi.Int(300),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "mx", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("@"),
+//				Type: pulumi.String("MX"),
+//				Content: pulumi.String("10 mail.records-example.example."),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "sip", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("_sip._tcp"),
+//				Type: pulumi.String("SRV"),
+//				Content: pulumi.String("10 5 5060 sip.records-example.example."),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "caa", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("@"),
+//				Type: pulumi.String("CAA"),
+//				Content: pulumi.String("0 issue \"letsencrypt.org\""),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "https", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("www"),
+//				Type: pulumi.String("HTTPS"),
+//				Content: pulumi.String("1 . alpn=h2,h3"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("wwwId", www.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+// ### A record proxied through the edge
+//
+// With `proxied: true` the name answers with the edge's addresses and the edge fetches from
+// `content`; the site that appears can be tuned with `nsp:cdn:SiteSettings`.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("proxied-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "shop", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("shop"),
+//				Type: pulumi.String("A"),
+//				Content: pulumi.String("192.0.2.80"),
+//				Proxied: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

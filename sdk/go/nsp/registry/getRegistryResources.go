@@ -12,6 +12,37 @@ import (
 )
 
 // What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+//
+// ## Example Usage
+// ### What the registry link discovered
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/registry"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			discovered := registry.GetRegistryResourcesOutput(ctx, pulumi.DependsOn([]pulumi.Resource{registryLink}))
+//			registryLink, err := registry.NewLink(ctx, "registryLink", &registry.LinkArgs{
+//				KeyId: pulumi.String("key-example"),
+//				KeySecret: pulumi.String("registry-key-secret-example"),
+//				Mntner: pulumi.String("EXAMPLE-MNT"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("blocks", discovered.Blocks())
+//			ctx.Export("asns", discovered.Asns())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetRegistryResources(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRegistryResourcesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRegistryResourcesResult

@@ -12,6 +12,37 @@ import (
 )
 
 // ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+//
+// ## Example Usage
+// ### ROA suggestions for what the registry link discovered
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/registry"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			plan := registry.GetRpkiPlanOutput(ctx, pulumi.DependsOn([]pulumi.Resource{registryLink}))
+//			registryLink, err := registry.NewLink(ctx, "registryLink", &registry.LinkArgs{
+//				KeyId: pulumi.String("key-example"),
+//				KeySecret: pulumi.String("registry-key-secret-example"),
+//				Mntner: pulumi.String("EXAMPLE-MNT"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("suggestions", plan.Suggestions())
+//			ctx.Export("steps", plan.Steps())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetRpkiPlan(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRpkiPlanResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRpkiPlanResult

@@ -360,6 +360,33 @@ class Site(pulumi.CustomResource):
 
         Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
 
+        ## Example Usage
+        ### An edge site in CNAME mode
+
+        The hostname's DNS stays where it is: add the records of `instructions` there (a CNAME to
+        `target`), then `nsp:cdn:SiteVerification` waits for them. For a hostname in a zone hosted
+        here, proxy its record instead (`proxied: true` on `nsp:dns:Record`, the zone mode) and tune
+        that site with `nsp:cdn:SiteSettings`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        site = nsp.cdn.Site("site",
+            hostname="www.site-example.example",
+            origin="origin.site-example.example",
+            origin_scheme="https",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="log",
+            ),
+            cache_ttl=600,
+            cache_mode="all",
+            force_https=True,
+            rate_limit=300,
+        )
+        pulumi.export("target", site.target)
+        ```
+
         ## Import
 
         ```sh
@@ -399,6 +426,33 @@ class Site(pulumi.CustomResource):
         An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.
 
         Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
+
+        ## Example Usage
+        ### An edge site in CNAME mode
+
+        The hostname's DNS stays where it is: add the records of `instructions` there (a CNAME to
+        `target`), then `nsp:cdn:SiteVerification` waits for them. For a hostname in a zone hosted
+        here, proxy its record instead (`proxied: true` on `nsp:dns:Record`, the zone mode) and tune
+        that site with `nsp:cdn:SiteSettings`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        site = nsp.cdn.Site("site",
+            hostname="www.site-example.example",
+            origin="origin.site-example.example",
+            origin_scheme="https",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="log",
+            ),
+            cache_ttl=600,
+            cache_mode="all",
+            force_https=True,
+            rate_limit=300,
+        )
+        pulumi.export("target", site.target)
+        ```
 
         ## Import
 

@@ -185,6 +185,76 @@ class Record(pulumi.CustomResource):
         """
         A DNS record in a zone.
 
+        ## Example Usage
+        ### Records of the common types
+
+        `content` is written as in a zone file. MX is `<preference> <host>`, SRV is
+        `<priority> <weight> <port> <target>`, CAA is `<flags> <tag> "<value>"`, and HTTPS or SVCB is
+        `<priority> <target> <key=value ...>`. A name of `@` is the zone's apex.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="records-example.example",
+        )
+        www = nsp.dns.Record("www",
+            zone_id=zone.id,
+            name="www",
+            type="A",
+            content="192.0.2.10",
+            ttl=300,
+        )
+        mx = nsp.dns.Record("mx",
+            zone_id=zone.id,
+            name="@",
+            type="MX",
+            content="10 mail.records-example.example.",
+        )
+        sip = nsp.dns.Record("sip",
+            zone_id=zone.id,
+            name="_sip._tcp",
+            type="SRV",
+            content="10 5 5060 sip.records-example.example.",
+        )
+        caa = nsp.dns.Record("caa",
+            zone_id=zone.id,
+            name="@",
+            type="CAA",
+            content="0 issue \\"letsencrypt.org\\"",
+        )
+        https = nsp.dns.Record("https",
+            zone_id=zone.id,
+            name="www",
+            type="HTTPS",
+            content="1 . alpn=h2,h3",
+        )
+        pulumi.export("wwwId", www.id)
+        ```
+        ### A record proxied through the edge
+
+        With `proxied: true` the name answers with the edge's addresses and the edge fetches from
+        `content`; the site that appears can be tuned with `nsp:cdn:SiteSettings`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="proxied-example.example",
+        )
+        shop = nsp.dns.Record("shop",
+            zone_id=zone.id,
+            name="shop",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -212,6 +282,76 @@ class Record(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A DNS record in a zone.
+
+        ## Example Usage
+        ### Records of the common types
+
+        `content` is written as in a zone file. MX is `<preference> <host>`, SRV is
+        `<priority> <weight> <port> <target>`, CAA is `<flags> <tag> "<value>"`, and HTTPS or SVCB is
+        `<priority> <target> <key=value ...>`. A name of `@` is the zone's apex.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="records-example.example",
+        )
+        www = nsp.dns.Record("www",
+            zone_id=zone.id,
+            name="www",
+            type="A",
+            content="192.0.2.10",
+            ttl=300,
+        )
+        mx = nsp.dns.Record("mx",
+            zone_id=zone.id,
+            name="@",
+            type="MX",
+            content="10 mail.records-example.example.",
+        )
+        sip = nsp.dns.Record("sip",
+            zone_id=zone.id,
+            name="_sip._tcp",
+            type="SRV",
+            content="10 5 5060 sip.records-example.example.",
+        )
+        caa = nsp.dns.Record("caa",
+            zone_id=zone.id,
+            name="@",
+            type="CAA",
+            content="0 issue \\"letsencrypt.org\\"",
+        )
+        https = nsp.dns.Record("https",
+            zone_id=zone.id,
+            name="www",
+            type="HTTPS",
+            content="1 . alpn=h2,h3",
+        )
+        pulumi.export("wwwId", www.id)
+        ```
+        ### A record proxied through the edge
+
+        With `proxied: true` the name answers with the edge's addresses and the edge fetches from
+        `content`; the site that appears can be tuned with `nsp:cdn:SiteSettings`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="proxied-example.example",
+        )
+        shop = nsp.dns.Record("shop",
+            zone_id=zone.id,
+            name="shop",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        ```
 
         ## Import
 

@@ -110,6 +110,22 @@ class AwaitableGetRegistryResourcesResult(GetRegistryResourcesResult):
 def get_registry_resources(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRegistryResourcesResult:
     """
     What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+
+    ## Example Usage
+    ### What the registry link discovered
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    discovered = nsp.registry.get_registry_resources_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
+    registry_link = nsp.registry.Link("registryLink",
+        key_id="key-example",
+        key_secret="registry-key-secret-example",
+        mntner="EXAMPLE-MNT",
+    )
+    pulumi.export("blocks", discovered.blocks)
+    pulumi.export("asns", discovered.asns)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -125,6 +141,22 @@ def get_registry_resources(opts: Optional[pulumi.InvokeOptions] = None) -> Await
 def get_registry_resources_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRegistryResourcesResult]:
     """
     What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+
+    ## Example Usage
+    ### What the registry link discovered
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    discovered = nsp.registry.get_registry_resources_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
+    registry_link = nsp.registry.Link("registryLink",
+        key_id="key-example",
+        key_secret="registry-key-secret-example",
+        mntner="EXAMPLE-MNT",
+    )
+    pulumi.export("blocks", discovered.blocks)
+    pulumi.export("asns", discovered.asns)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

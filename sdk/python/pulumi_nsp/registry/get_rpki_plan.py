@@ -62,6 +62,22 @@ class AwaitableGetRpkiPlanResult(GetRpkiPlanResult):
 def get_rpki_plan(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRpkiPlanResult:
     """
     ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+
+    ## Example Usage
+    ### ROA suggestions for what the registry link discovered
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    plan = nsp.registry.get_rpki_plan_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
+    registry_link = nsp.registry.Link("registryLink",
+        key_id="key-example",
+        key_secret="registry-key-secret-example",
+        mntner="EXAMPLE-MNT",
+    )
+    pulumi.export("suggestions", plan.suggestions)
+    pulumi.export("steps", plan.steps)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -73,6 +89,22 @@ def get_rpki_plan(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRp
 def get_rpki_plan_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRpkiPlanResult]:
     """
     ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+
+    ## Example Usage
+    ### ROA suggestions for what the registry link discovered
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    plan = nsp.registry.get_rpki_plan_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
+    registry_link = nsp.registry.Link("registryLink",
+        key_id="key-example",
+        key_secret="registry-key-secret-example",
+        mntner="EXAMPLE-MNT",
+    )
+    pulumi.export("suggestions", plan.suggestions)
+    pulumi.export("steps", plan.steps)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
