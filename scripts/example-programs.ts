@@ -124,6 +124,10 @@ class Types {
     return r;
   }
 
+  hasResource(token: string): boolean {
+    return token in this.schema.resources;
+  }
+
   fn(token: string): Json {
     const f = this.schema.functions[token];
     if (!f) throw new Error(`unknown function ${token}`);
@@ -151,11 +155,15 @@ function pascal(s: string): string {
 
 /** Python's spelling of a schema name, as Pulumi's Python code generator makes it. */
 export function pythonName(name: string): string {
-  return name
+  const snake = name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
     .toLowerCase();
+  // A keyword gets a trailing underscore (`from` is `from_`).
+  return PY_KEYWORDS.has(snake) ? `${snake}_` : snake;
 }
+
+const PY_KEYWORDS = new Set("and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(" "));
 
 /** Go's spelling of a schema property name, as Pulumi's Go code generator makes it. */
 export function goName(name: string): string {
@@ -347,6 +355,14 @@ class Renderer {
     return module;
   }
 
+  /** The name of a Go input type of the pulumi package for a type without a schema token: String, IntArray, StringMap, Map, ... */
+  private goBuiltin(spec: Spec): string {
+    if (isAny(spec)) return "";
+    if (spec.type === "array") return `${this.goBuiltin(spec.items ?? ANY)}Array`;
+    if (spec.type === "object") return `${this.goBuiltin(spec.additionalProperties ?? ANY)}Map`;
+    return this.goScalar(spec);
+  }
+
   private goScalar(spec: Spec): string {
     switch (spec.type) {
       case "integer":
@@ -395,7 +411,7 @@ class Renderer {
     if (v.kind === "list") {
       const items = spec.items ?? ANY;
       const element = refToken(items);
-      const arrayType = element ? `${this.goPackage(element)}.${tokenParts(element).name}Array` : isAny(items) ? "pulumi.Array" : `pulumi.${this.goScalar(items)}Array`;
+      const arrayType = element ? `${this.goPackage(element)}.${tokenParts(element).name}Array` : `pulumi.${this.goBuiltin(items)}Array`;
       if (v.items.length === 0) return `${arrayType}{}`;
       return `${arrayType}{\n${v.items.map((x) => `${inner}${this.go(x, items, inner, true)},`).join("\n")}\n${indent}}`;
     }
@@ -406,7 +422,7 @@ class Renderer {
       return `${args}{\n${v.entries.map(([k, x]) => `${inner}${goName(k)}: ${this.go(x, this.propOf(obj, k), inner, (obj.required ?? []).includes(k))},`).join("\n")}\n${indent}}`;
     }
     const values = spec.additionalProperties ?? ANY;
-    const mapType = isAny(values) ? "pulumi.Map" : `pulumi.${this.goScalar(values)}Map`;
+    const mapType = `pulumi.${this.goBuiltin(values)}Map`;
     return `${mapType}{\n${v.entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${this.go(x, values, inner, true)},`).join("\n")}\n${indent}}`;
   }
 
@@ -439,8 +455,8 @@ class Renderer {
     const go: string[] = [];
     let errDeclared = false;
 
-    for (const [name, v] of Object.entries(this.program.variables ?? {})) {
-      const invoke = v["fn::invoke"];
+    const emitVariable = (name: string) => {
+      const invoke = this.program.variables![name]!["fn::invoke"];
       const f = this.types.fn(invoke.function);
       const args = parseValue(invoke.arguments ?? {}, `${name}.arguments`) as Extract<Value, { kind: "object" }>;
       const inputs = { properties: f.inputs?.properties ?? {}, required: f.inputs?.required ?? [] };
@@ -457,16 +473,19 @@ class Renderer {
       if (pyOpts.length) pyArgs.push(`opts=pulumi.InvokeOutputOptions(${pyOpts.join(", ")})`);
       py.push(`${pythonName(name)} = ${module === "index" ? "nsp" : `nsp.${module}`}.${pythonName(fnName)}_output(${pyArgs.join(", ")})`);
       const pkg = this.goPackage(invoke.function);
+      // Pulumi's Go generator names getX LookupX when the module has a resource X.
+      const goFn = /^get[A-Z]/.test(fnName) && this.types.hasResource(`nsp:${module}:${fnName.slice(3)}`) ? `Lookup${fnName.slice(3)}` : pascal(fnName);
       const goArgs = [
         "ctx",
-        ...(f.inputs ? [`${pkg}.${pascal(fnName)}OutputArgs{${args.entries.length ? "\n" + args.entries.map(([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`).join("\n") + "\n\t\t" : ""}}`] : []),
+        ...(f.inputs ? [`${pkg}.${goFn}OutputArgs{${args.entries.length ? "\n" + args.entries.map(([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`).join("\n") + "\n\t\t" : ""}}`] : []),
         ...(provider ? [`pulumi.Provider(${provider})`] : []),
         ...(dependsOn.length ? [`pulumi.DependsOn([]pulumi.Resource{${dependsOn.join(", ")}})`] : []),
       ];
-      go.push(`\t\t${this.used.has(name) ? `${name} :=` : "_ ="} ${pkg}.${pascal(fnName)}Output(${goArgs.join(", ")})`);
-    }
+      go.push(`\t\t${this.used.has(name) ? `${name} :=` : "_ ="} ${pkg}.${goFn}Output(${goArgs.join(", ")})`);
+    };
 
-    for (const [name, r] of Object.entries(this.program.resources)) {
+    const emitResource = (name: string) => {
+      const r = this.program.resources[name]!;
       const spec = this.types.resource(r.type);
       const props = parseValue(r.properties ?? {}, `${name}.properties`) as Extract<Value, { kind: "object" }>;
       const inputs = { properties: spec.inputProperties ?? {}, required: spec.requiredInputs ?? [] };
@@ -492,11 +511,19 @@ class Renderer {
       errDeclared = true;
       go.push(`\t\t${target} ${pkg}.New${typeName}(ctx, ${JSON.stringify(name)}, &${pkg}.${typeName}Args{${goFields.length ? `\n${goFields.join("\n")}\n\t\t` : ""}}${goOpts.map((o) => `, ${o}`).join("")})`);
       go.push("\t\tif err != nil {", "\t\t\treturn err", "\t\t}");
+    };
+
+    // Each declaration after those it refers to (a lookup may need a resource the program makes).
+    for (const name of this.declarationOrder()) {
+      if (this.program.variables?.[name]) emitVariable(name);
+      else emitResource(name);
     }
 
     for (const [name, value] of Object.entries(this.program.outputs ?? {})) {
       const v = parseValue(value, `outputs.${name}`);
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || TS_RESERVED.has(name)) throw new Error(`${this.where}: output ${name} needs a plain identifier`);
+      // TypeScript exports outputs as constants beside the program's own.
+      if (this.symbols.has(name)) throw new Error(`${this.where}: output ${name} has the name of a variable or resource; choose another`);
       ts.push(`export const ${name} = ${this.ts(v, ANY, "")};`);
       py.push(`pulumi.export(${JSON.stringify(name)}, ${this.py(v, ANY, "")})`);
       go.push(`\t\tctx.Export(${JSON.stringify(name)}, ${this.go(v, ANY, "\t\t", true)})`);
@@ -520,6 +547,27 @@ class Renderer {
       "",
     ];
     return { typescript: ts.join("\n") + "\n", python: py.join("\n") + "\n", go: goProgram.join("\n") };
+  }
+
+  private declarationOrder(): string[] {
+    const roots = (v: Value, out: Set<string>) => {
+      if (v.kind === "ref") out.add(v.root);
+      else if (v.kind === "list") v.items.forEach((x) => roots(x, out));
+      else if (v.kind === "object") v.entries.forEach(([, x]) => roots(x, out));
+      else if (v.kind === "interp") v.parts.forEach((p) => typeof p !== "string" && roots(p, out));
+      return out;
+    };
+    const pending = new Map<string, Set<string>>();
+    for (const [name, v] of Object.entries(this.program.variables ?? {})) pending.set(name, roots(parseValue(v["fn::invoke"], name), new Set()));
+    for (const [name, r] of Object.entries(this.program.resources)) pending.set(name, roots(parseValue([r.properties ?? {}, r.options ?? {}], name), new Set()));
+    const order: string[] = [];
+    while (pending.size) {
+      const next = [...pending].find(([, deps]) => [...deps].every((d) => !pending.has(d)));
+      if (!next) throw new Error(`${this.where}: ${[...pending.keys()].join(", ")} refer to each other in a cycle`);
+      order.push(next[0]);
+      pending.delete(next[0]);
+    }
+    return order;
   }
 
   private objectLiteralTs(v: Extract<Value, { kind: "object" }>, inputs: Json): string {

@@ -1,8 +1,8 @@
 // The examples of every resource and function: one Pulumi YAML source beside each definition,
 // and the TypeScript, Python and Go that schema.json and the docs pages show are what the
 // generator makes of that source today. test/e2e/examples.test.ts runs and compiles them.
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { examples as generatedSections } from "../../provider/src/examples.generated";
 import { buildPackageSchema } from "../../provider/src/framework/schema";
@@ -50,6 +50,28 @@ describe("examples", () => {
     }
     // No token shows examples without a source.
     expect(Object.keys(generatedSections).sort()).toEqual(withSource.sort());
+  });
+});
+
+describe("the released docs", () => {
+  /** What a release ships as docs: the registry pages, the guides, the resource and function pages. */
+  const released = ["docs/_index.md", "docs/installation-configuration.md", ...["docs/guides", "docs/resources", "docs/functions"].flatMap((d) => readdirSync(join(ROOT, d)).map((f) => `${d}/${f}`))];
+
+  it("link to no repository file a release leaves out, and every relative link resolves", () => {
+    const unshipped = /\]\((?!https?:)[^)]*(CHANGELOG\.md|examples\/|Pulumi\.yaml)[^)]*\)/;
+    for (const file of released) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      expect(text, file).not.toMatch(unshipped);
+      for (const [, target] of text.matchAll(/\]\((?!https?:|#)([^)#]+)(#[^)]*)?\)/g)) {
+        expect(existsSync(resolve(dirname(join(ROOT, file)), target!)), `${file} links to ${target}`).toBe(true);
+      }
+    }
+    expect(JSON.stringify(committed)).not.toMatch(unshipped);
+  });
+
+  it("has the four guides, linked from _index.md", () => {
+    const index = readFileSync(join(ROOT, "docs/_index.md"), "utf8");
+    for (const guide of ["getting-started", "moving-a-zone", "gitops", "many-accounts"]) expect(index).toContain(`(./guides/${guide}.md)`);
   });
 });
 

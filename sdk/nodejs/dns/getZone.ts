@@ -19,12 +19,12 @@ import * as utilities from "../utilities";
  * const authDns = nsp.dns.getServicesOutput({
  *     type: "auth_dns",
  * });
- * const found = nsp.dns.getZoneOutput({
- *     name: zone.name,
- * });
  * const zone = new nsp.dns.Zone("zone", {
  *     serviceId: authDns.services[0].id,
  *     name: "lookup-example.example",
+ * });
+ * const found = nsp.dns.getZoneOutput({
+ *     name: zone.name,
  * });
  * export const status = found.status;
  * export const nameServers = found.nameServers;
@@ -125,12 +125,12 @@ export interface GetZoneResult {
  * const authDns = nsp.dns.getServicesOutput({
  *     type: "auth_dns",
  * });
- * const found = nsp.dns.getZoneOutput({
- *     name: zone.name,
- * });
  * const zone = new nsp.dns.Zone("zone", {
  *     serviceId: authDns.services[0].id,
  *     name: "lookup-example.example",
+ * });
+ * const found = nsp.dns.getZoneOutput({
+ *     name: zone.name,
  * });
  * export const status = found.status;
  * export const nameServers = found.nameServers;

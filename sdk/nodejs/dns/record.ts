@@ -7,6 +7,23 @@ import * as utilities from "../utilities";
 /**
  * A DNS record in a zone.
  *
+ * `content` is the record's data as a zone file writes it. The provider compares it in one canonical spelling (host names lower case without the trailing dot, TXT unquoted, IPv6 compressed), so a program may write either spelling without a diff.
+ *
+ * | type | content | example |
+ * |---|---|---|
+ * | `A` | IPv4 address | `192.0.2.10` |
+ * | `AAAA` | IPv6 address | `2001:db8::10` |
+ * | `CNAME`, `ALIAS` | target host name (`ALIAS` is allowed at the apex) | `www.example.net.` |
+ * | `NS` | name server host name | `ns1.example.net.` |
+ * | `PTR` | host name the address points back to | `host.example.com.` |
+ * | `TXT` | text, quoted or not | `v=spf1 -all` |
+ * | `MX` | `<preference> <mail host>`; a lower preference is tried first; `0 .` is a null MX | `10 mail.example.com.` |
+ * | `SRV` | `<priority> <weight> <port> <target>` | `10 5 5060 sip.example.com.` |
+ * | `CAA` | `<flags> <tag> "<value>"`, tag `issue`, `issuewild` or `iodef` | `0 issue "letsencrypt.org"` |
+ * | `HTTPS`, `SVCB` | `<priority> <target> [<key>=<value> ...]`; priority 0 is alias mode, `.` is the record's own name | `1 . alpn=h2,h3 ipv4hint=192.0.2.10` |
+ *
+ * `proxied: true` (A, AAAA and CNAME only) answers with the edge proxy's addresses and makes a zone-mode site (`nsp:cdn:SiteSettings`).
+ *
  * ## Example Usage
  * ### Records of the common types
  *

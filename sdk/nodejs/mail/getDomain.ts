@@ -16,12 +16,12 @@ import * as utilities from "../utilities";
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const found = nsp.mail.getDomainOutput({
- *     id: domain.id,
- * });
  * const domain = new nsp.mail.Domain("domain", {
  *     name: "getdomain-example.example",
  *     dmarcPolicy: "reject",
+ * });
+ * const found = nsp.mail.getDomainOutput({
+ *     id: domain.id,
  * });
  * export const records = found.records;
  * ```
@@ -122,12 +122,12 @@ export interface GetDomainResult {
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const found = nsp.mail.getDomainOutput({
- *     id: domain.id,
- * });
  * const domain = new nsp.mail.Domain("domain", {
  *     name: "getdomain-example.example",
  *     dmarcPolicy: "reject",
+ * });
+ * const found = nsp.mail.getDomainOutput({
+ *     id: domain.id,
  * });
  * export const records = found.records;
  * ```

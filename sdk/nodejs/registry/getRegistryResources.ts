@@ -16,12 +16,12 @@ import * as utilities from "../utilities";
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const discovered = nsp.registry.getRegistryResourcesOutput({ dependsOn: [registryLink] });
  * const registryLink = new nsp.registry.Link("registryLink", {
  *     keyId: "key-example",
  *     keySecret: "registry-key-secret-example",
  *     mntner: "EXAMPLE-MNT",
  * });
+ * const discovered = nsp.registry.getRegistryResourcesOutput({ dependsOn: [registryLink] });
  * export const blocks = discovered.blocks;
  * export const asns = discovered.asns;
  * ```
@@ -68,12 +68,12 @@ export interface GetRegistryResourcesResult {
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const discovered = nsp.registry.getRegistryResourcesOutput({ dependsOn: [registryLink] });
  * const registryLink = new nsp.registry.Link("registryLink", {
  *     keyId: "key-example",
  *     keySecret: "registry-key-secret-example",
  *     mntner: "EXAMPLE-MNT",
  * });
+ * const discovered = nsp.registry.getRegistryResourcesOutput({ dependsOn: [registryLink] });
  * export const blocks = discovered.blocks;
  * export const asns = discovered.asns;
  * ```

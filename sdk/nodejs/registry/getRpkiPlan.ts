@@ -16,12 +16,12 @@ import * as utilities from "../utilities";
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const plan = nsp.registry.getRpkiPlanOutput({ dependsOn: [registryLink] });
  * const registryLink = new nsp.registry.Link("registryLink", {
  *     keyId: "key-example",
  *     keySecret: "registry-key-secret-example",
  *     mntner: "EXAMPLE-MNT",
  * });
+ * const plan = nsp.registry.getRpkiPlanOutput({ dependsOn: [registryLink] });
  * export const suggestions = plan.suggestions;
  * export const steps = plan.steps;
  * ```
@@ -52,12 +52,12 @@ export interface GetRpkiPlanResult {
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const plan = nsp.registry.getRpkiPlanOutput({ dependsOn: [registryLink] });
  * const registryLink = new nsp.registry.Link("registryLink", {
  *     keyId: "key-example",
  *     keySecret: "registry-key-secret-example",
  *     mntner: "EXAMPLE-MNT",
  * });
+ * const plan = nsp.registry.getRpkiPlanOutput({ dependsOn: [registryLink] });
  * export const suggestions = plan.suggestions;
  * export const steps = plan.steps;
  * ```

@@ -16,15 +16,15 @@ import * as utilities from "../utilities";
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const suggested = nsp.rpki.getRpkiSuggestionsOutput({
- *     caId: ca.id,
- * });
  * const ca = new nsp.rpki.Ca("ca", {
  *     handle: "EXAMPLE-CA",
  *     parentRir: "ripe",
  *     asns: [
  *         64500,
  *     ],
+ * });
+ * const suggested = nsp.rpki.getRpkiSuggestionsOutput({
+ *     caId: ca.id,
  * });
  * export const suggestions = suggested.suggestions;
  * ```
@@ -59,15 +59,15 @@ export interface GetRpkiSuggestionsResult {
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const suggested = nsp.rpki.getRpkiSuggestionsOutput({
- *     caId: ca.id,
- * });
  * const ca = new nsp.rpki.Ca("ca", {
  *     handle: "EXAMPLE-CA",
  *     parentRir: "ripe",
  *     asns: [
  *         64500,
  *     ],
+ * });
+ * const suggested = nsp.rpki.getRpkiSuggestionsOutput({
+ *     caId: ca.id,
  * });
  * export const suggestions = suggested.suggestions;
  * ```

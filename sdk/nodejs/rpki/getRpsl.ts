@@ -14,9 +14,6 @@ import * as utilities from "../utilities";
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const rpsl = nsp.rpki.getRpslOutput({
- *     caId: ca.id,
- * }, { dependsOn: [anycast] });
  * const ca = new nsp.rpki.Ca("ca", {
  *     handle: "EXAMPLE-CA",
  *     parentRir: "ripe",
@@ -29,6 +26,9 @@ import * as utilities from "../utilities";
  *     asn: 64500,
  *     prefix: "192.0.2.0/24",
  * });
+ * const rpsl = nsp.rpki.getRpslOutput({
+ *     caId: ca.id,
+ * }, { dependsOn: [anycast] });
  * export const routes = rpsl.text;
  * ```
  */
@@ -62,9 +62,6 @@ export interface GetRpslResult {
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const rpsl = nsp.rpki.getRpslOutput({
- *     caId: ca.id,
- * }, { dependsOn: [anycast] });
  * const ca = new nsp.rpki.Ca("ca", {
  *     handle: "EXAMPLE-CA",
  *     parentRir: "ripe",
@@ -77,6 +74,9 @@ export interface GetRpslResult {
  *     asn: 64500,
  *     prefix: "192.0.2.0/24",
  * });
+ * const rpsl = nsp.rpki.getRpslOutput({
+ *     caId: ca.id,
+ * }, { dependsOn: [anycast] });
  * export const routes = rpsl.text;
  * ```
  */

@@ -19,7 +19,7 @@ import * as utilities from "../utilities";
  * const cities = nsp.rtc.getRtcCitiesOutput({
  *     withRoomOnly: true,
  * });
- * export const cities = cities.cities;
+ * export const cityList = cities.cities;
  * ```
  */
 export function getRtcCities(args?: GetRtcCitiesArgs, opts?: pulumi.InvokeOptions): Promise<GetRtcCitiesResult> {
@@ -56,7 +56,7 @@ export interface GetRtcCitiesResult {
  * const cities = nsp.rtc.getRtcCitiesOutput({
  *     withRoomOnly: true,
  * });
- * export const cities = cities.cities;
+ * export const cityList = cities.cities;
  * ```
  */
 export function getRtcCitiesOutput(args?: GetRtcCitiesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRtcCitiesResult> {

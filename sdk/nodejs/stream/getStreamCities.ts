@@ -17,7 +17,7 @@ import * as utilities from "../utilities";
  * import * as nsp from "@nsp/pulumi";
  *
  * const cities = nsp.stream.getStreamCitiesOutput();
- * export const cities = cities.cities;
+ * export const cityList = cities.cities;
  * ```
  */
 export function getStreamCities(opts?: pulumi.InvokeOptions): Promise<GetStreamCitiesResult> {
@@ -43,7 +43,7 @@ export interface GetStreamCitiesResult {
  * import * as nsp from "@nsp/pulumi";
  *
  * const cities = nsp.stream.getStreamCitiesOutput();
- * export const cities = cities.cities;
+ * export const cityList = cities.cities;
  * ```
  */
 export function getStreamCitiesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetStreamCitiesResult> {

@@ -17,7 +17,7 @@ import * as utilities from "../utilities";
  * import * as nsp from "@nsp/pulumi";
  *
  * const templates = nsp.vgate.getTemplatesOutput();
- * export const templates = templates.templates;
+ * export const templateList = templates.templates;
  * ```
  */
 export function getTemplates(opts?: pulumi.InvokeOptions): Promise<GetTemplatesResult> {
@@ -43,7 +43,7 @@ export interface GetTemplatesResult {
  * import * as nsp from "@nsp/pulumi";
  *
  * const templates = nsp.vgate.getTemplatesOutput();
- * export const templates = templates.templates;
+ * export const templateList = templates.templates;
  * ```
  */
 export function getTemplatesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTemplatesResult> {

@@ -30,9 +30,6 @@ import (
 //			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
 //				Type: pulumi.String("auth_dns"),
 //			})
-//			found := dns.GetZoneOutput(ctx, dns.GetZoneOutputArgs{
-//				Name: zone.Name,
-//			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
 //				Name: pulumi.String("lookup-example.example"),
@@ -40,6 +37,9 @@ import (
 //			if err != nil {
 //				return err
 //			}
+//			found := dns.LookupZoneOutput(ctx, dns.LookupZoneOutputArgs{
+//				Name: zone.Name,
+//			})
 //			ctx.Export("status", found.Status())
 //			ctx.Export("nameServers", found.NameServers())
 //			return nil

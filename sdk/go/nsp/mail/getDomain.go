@@ -27,9 +27,6 @@ import (
 //
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
-//			found := mail.GetDomainOutput(ctx, mail.GetDomainOutputArgs{
-//				Id: domain.ID().ToStringOutput(),
-//			})
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
 //				Name: pulumi.String("getdomain-example.example"),
 //				DmarcPolicy: pulumi.String("reject"),
@@ -37,6 +34,9 @@ import (
 //			if err != nil {
 //				return err
 //			}
+//			found := mail.LookupDomainOutput(ctx, mail.LookupDomainOutputArgs{
+//				Id: domain.ID().ToStringOutput(),
+//			})
 //			ctx.Export("records", found.Records())
 //			return nil
 //		})

@@ -27,7 +27,6 @@ import (
 //
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
-//			discovered := registry.GetRegistryResourcesOutput(ctx, pulumi.DependsOn([]pulumi.Resource{registryLink}))
 //			registryLink, err := registry.NewLink(ctx, "registryLink", &registry.LinkArgs{
 //				KeyId: pulumi.String("key-example"),
 //				KeySecret: pulumi.String("registry-key-secret-example"),
@@ -36,6 +35,7 @@ import (
 //			if err != nil {
 //				return err
 //			}
+//			discovered := registry.GetRegistryResourcesOutput(ctx, pulumi.DependsOn([]pulumi.Resource{registryLink}))
 //			ctx.Export("blocks", discovered.Blocks())
 //			ctx.Export("asns", discovered.Asns())
 //			return nil

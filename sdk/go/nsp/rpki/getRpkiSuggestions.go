@@ -27,9 +27,6 @@ import (
 //
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
-//			suggested := rpki.GetRpkiSuggestionsOutput(ctx, rpki.GetRpkiSuggestionsOutputArgs{
-//				CaId: ca.ID(),
-//			})
 //			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
 //				Handle: pulumi.String("EXAMPLE-CA"),
 //				ParentRir: pulumi.String("ripe"),
@@ -40,6 +37,9 @@ import (
 //			if err != nil {
 //				return err
 //			}
+//			suggested := rpki.GetRpkiSuggestionsOutput(ctx, rpki.GetRpkiSuggestionsOutputArgs{
+//				CaId: ca.ID(),
+//			})
 //			ctx.Export("suggestions", suggested.Suggestions())
 //			return nil
 //		})

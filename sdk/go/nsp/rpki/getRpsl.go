@@ -27,9 +27,6 @@ import (
 //
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
-//			rpsl := rpki.GetRpslOutput(ctx, rpki.GetRpslOutputArgs{
-//				CaId: ca.ID(),
-//			}, pulumi.DependsOn([]pulumi.Resource{anycast}))
 //			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
 //				Handle: pulumi.String("EXAMPLE-CA"),
 //				ParentRir: pulumi.String("ripe"),
@@ -48,6 +45,9 @@ import (
 //			if err != nil {
 //				return err
 //			}
+//			rpsl := rpki.GetRpslOutput(ctx, rpki.GetRpslOutputArgs{
+//				CaId: ca.ID(),
+//			}, pulumi.DependsOn([]pulumi.Resource{anycast}))
 //			ctx.Export("routes", rpsl.Text())
 //			return nil
 //		})

@@ -30,7 +30,7 @@ import (
 //			cities := rtc.GetRtcCitiesOutput(ctx, rtc.GetRtcCitiesOutputArgs{
 //				WithRoomOnly: pulumi.Bool(true),
 //			})
-//			ctx.Export("cities", cities.Cities())
+//			ctx.Export("cityList", cities.Cities())
 //			return nil
 //		})
 //	}

@@ -28,7 +28,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			cities := stream.GetStreamCitiesOutput(ctx)
-//			ctx.Export("cities", cities.Cities())
+//			ctx.Export("cityList", cities.Cities())
 //			return nil
 //		})
 //	}

@@ -37,7 +37,7 @@ import (
 //			_, err = stream.NewProgramme(ctx, "fallback", &stream.ProgrammeArgs{
 //				ChannelId: studio.ID(),
 //				Mode: pulumi.String("relay"),
-//				Items: pulumi.StringArray{
+//				Items: pulumi.MapArray{
 //					pulumi.Map{
 //						"url": pulumi.String("https://media.example.com/holding.mp4"),
 //					},

@@ -28,7 +28,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			templates := vgate.GetTemplatesOutput(ctx)
-//			ctx.Export("templates", templates.Templates())
+//			ctx.Export("templateList", templates.Templates())
 //			return nil
 //		})
 //	}

@@ -53,7 +53,7 @@ import (
 //				PbxId: pbx.ID(),
 //				Name: pulumi.String("National"),
 //				Priority: pulumi.Int(10),
-//				Patterns: pulumi.StringArray{
+//				Patterns: pulumi.MapArray{
 //					pulumi.Map{
 //						"match": pulumi.String("0ZX."),
 //						"strip": pulumi.Int(1),

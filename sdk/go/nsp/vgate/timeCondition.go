@@ -39,7 +39,7 @@ import (
 //			_, err = vgate.NewTimeCondition(ctx, "hours", &vgate.TimeConditionArgs{
 //				PbxId: pbx.ID(),
 //				Name: pulumi.String("Business hours"),
-//				Schedule: pulumi.StringArray{
+//				Schedule: pulumi.MapArray{
 //					pulumi.Map{
 //						"days": pulumi.Array{
 //							pulumi.String("mon"),

@@ -228,11 +228,11 @@ def get_zone(id: Optional[_builtins.str] = None,
     import pulumi_nsp as nsp
 
     auth_dns = nsp.dns.get_services_output(type="auth_dns")
-    found = nsp.dns.get_zone_output(name=zone.name)
     zone = nsp.dns.Zone("zone",
         service_id=auth_dns.services[0].id,
         name="lookup-example.example",
     )
+    found = nsp.dns.get_zone_output(name=zone.name)
     pulumi.export("status", found.status)
     pulumi.export("nameServers", found.name_servers)
     ```
@@ -275,11 +275,11 @@ def get_zone_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
     import pulumi_nsp as nsp
 
     auth_dns = nsp.dns.get_services_output(type="auth_dns")
-    found = nsp.dns.get_zone_output(name=zone.name)
     zone = nsp.dns.Zone("zone",
         service_id=auth_dns.services[0].id,
         name="lookup-example.example",
     )
+    found = nsp.dns.get_zone_output(name=zone.name)
     pulumi.export("status", found.status)
     pulumi.export("nameServers", found.name_servers)
     ```

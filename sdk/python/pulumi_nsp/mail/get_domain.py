@@ -239,11 +239,11 @@ def get_domain(id: Optional[_builtins.str] = None,
     import pulumi
     import pulumi_nsp as nsp
 
-    found = nsp.mail.get_domain_output(id=domain.id)
     domain = nsp.mail.Domain("domain",
         name="getdomain-example.example",
         dmarc_policy="reject",
     )
+    found = nsp.mail.get_domain_output(id=domain.id)
     pulumi.export("records", found.records)
     ```
 
@@ -285,11 +285,11 @@ def get_domain_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None
     import pulumi
     import pulumi_nsp as nsp
 
-    found = nsp.mail.get_domain_output(id=domain.id)
     domain = nsp.mail.Domain("domain",
         name="getdomain-example.example",
         dmarc_policy="reject",
     )
+    found = nsp.mail.get_domain_output(id=domain.id)
     pulumi.export("records", found.records)
     ```
 

@@ -117,12 +117,12 @@ def get_registry_resources(opts: Optional[pulumi.InvokeOptions] = None) -> Await
     import pulumi
     import pulumi_nsp as nsp
 
-    discovered = nsp.registry.get_registry_resources_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
     registry_link = nsp.registry.Link("registryLink",
         key_id="key-example",
         key_secret="registry-key-secret-example",
         mntner="EXAMPLE-MNT",
     )
+    discovered = nsp.registry.get_registry_resources_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
     pulumi.export("blocks", discovered.blocks)
     pulumi.export("asns", discovered.asns)
     ```
@@ -148,12 +148,12 @@ def get_registry_resources_output(opts: Optional[Union[pulumi.InvokeOptions, pul
     import pulumi
     import pulumi_nsp as nsp
 
-    discovered = nsp.registry.get_registry_resources_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
     registry_link = nsp.registry.Link("registryLink",
         key_id="key-example",
         key_secret="registry-key-secret-example",
         mntner="EXAMPLE-MNT",
     )
+    discovered = nsp.registry.get_registry_resources_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
     pulumi.export("blocks", discovered.blocks)
     pulumi.export("asns", discovered.asns)
     ```

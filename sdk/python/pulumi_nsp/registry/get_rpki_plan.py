@@ -69,12 +69,12 @@ def get_rpki_plan(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRp
     import pulumi
     import pulumi_nsp as nsp
 
-    plan = nsp.registry.get_rpki_plan_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
     registry_link = nsp.registry.Link("registryLink",
         key_id="key-example",
         key_secret="registry-key-secret-example",
         mntner="EXAMPLE-MNT",
     )
+    plan = nsp.registry.get_rpki_plan_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
     pulumi.export("suggestions", plan.suggestions)
     pulumi.export("steps", plan.steps)
     ```
@@ -96,12 +96,12 @@ def get_rpki_plan_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invok
     import pulumi
     import pulumi_nsp as nsp
 
-    plan = nsp.registry.get_rpki_plan_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
     registry_link = nsp.registry.Link("registryLink",
         key_id="key-example",
         key_secret="registry-key-secret-example",
         mntner="EXAMPLE-MNT",
     )
+    plan = nsp.registry.get_rpki_plan_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
     pulumi.export("suggestions", plan.suggestions)
     pulumi.export("steps", plan.steps)
     ```

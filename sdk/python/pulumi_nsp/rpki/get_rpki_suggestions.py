@@ -58,7 +58,6 @@ def get_rpki_suggestions(ca_id: Optional[_builtins.str] = None,
     import pulumi
     import pulumi_nsp as nsp
 
-    suggested = nsp.rpki.get_rpki_suggestions_output(ca_id=ca.id)
     ca = nsp.rpki.Ca("ca",
         handle="EXAMPLE-CA",
         parent_rir="ripe",
@@ -66,6 +65,7 @@ def get_rpki_suggestions(ca_id: Optional[_builtins.str] = None,
             64500,
         ],
     )
+    suggested = nsp.rpki.get_rpki_suggestions_output(ca_id=ca.id)
     pulumi.export("suggestions", suggested.suggestions)
     ```
 
@@ -89,7 +89,6 @@ def get_rpki_suggestions_output(ca_id: pulumi.Input[Optional[_builtins.str]] = N
     import pulumi
     import pulumi_nsp as nsp
 
-    suggested = nsp.rpki.get_rpki_suggestions_output(ca_id=ca.id)
     ca = nsp.rpki.Ca("ca",
         handle="EXAMPLE-CA",
         parent_rir="ripe",
@@ -97,6 +96,7 @@ def get_rpki_suggestions_output(ca_id: pulumi.Input[Optional[_builtins.str]] = N
             64500,
         ],
     )
+    suggested = nsp.rpki.get_rpki_suggestions_output(ca_id=ca.id)
     pulumi.export("suggestions", suggested.suggestions)
     ```
 

@@ -57,7 +57,6 @@ def get_rpsl(ca_id: Optional[_builtins.str] = None,
     import pulumi
     import pulumi_nsp as nsp
 
-    rpsl = nsp.rpki.get_rpsl_output(ca_id=ca.id, opts=pulumi.InvokeOutputOptions(depends_on=[anycast]))
     ca = nsp.rpki.Ca("ca",
         handle="EXAMPLE-CA",
         parent_rir="ripe",
@@ -70,6 +69,7 @@ def get_rpsl(ca_id: Optional[_builtins.str] = None,
         asn=64500,
         prefix="192.0.2.0/24",
     )
+    rpsl = nsp.rpki.get_rpsl_output(ca_id=ca.id, opts=pulumi.InvokeOutputOptions(depends_on=[anycast]))
     pulumi.export("routes", rpsl.text)
     ```
 
@@ -93,7 +93,6 @@ def get_rpsl_output(ca_id: pulumi.Input[Optional[_builtins.str]] = None,
     import pulumi
     import pulumi_nsp as nsp
 
-    rpsl = nsp.rpki.get_rpsl_output(ca_id=ca.id, opts=pulumi.InvokeOutputOptions(depends_on=[anycast]))
     ca = nsp.rpki.Ca("ca",
         handle="EXAMPLE-CA",
         parent_rir="ripe",
@@ -106,6 +105,7 @@ def get_rpsl_output(ca_id: pulumi.Input[Optional[_builtins.str]] = None,
         asn=64500,
         prefix="192.0.2.0/24",
     )
+    rpsl = nsp.rpki.get_rpsl_output(ca_id=ca.id, opts=pulumi.InvokeOutputOptions(depends_on=[anycast]))
     pulumi.export("routes", rpsl.text)
     ```
 

@@ -59,7 +59,7 @@ def get_rtc_cities(with_room_only: Optional[_builtins.bool] = None,
     import pulumi_nsp as nsp
 
     cities = nsp.rtc.get_rtc_cities_output(with_room_only=True)
-    pulumi.export("cities", cities.cities)
+    pulumi.export("cityList", cities.cities)
     ```
 
     :param _builtins.bool with_room_only: Only the cities that accept new rooms now. Default: `false`.
@@ -83,7 +83,7 @@ def get_rtc_cities_output(with_room_only: pulumi.Input[Optional[Optional[_builti
     import pulumi_nsp as nsp
 
     cities = nsp.rtc.get_rtc_cities_output(with_room_only=True)
-    pulumi.export("cities", cities.cities)
+    pulumi.export("cityList", cities.cities)
     ```
 
     :param _builtins.bool with_room_only: Only the cities that accept new rooms now. Default: `false`.

@@ -58,7 +58,7 @@ def get_stream_cities(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableG
     import pulumi_nsp as nsp
 
     cities = nsp.stream.get_stream_cities_output()
-    pulumi.export("cities", cities.cities)
+    pulumi.export("cityList", cities.cities)
     ```
     """
     __args__ = dict()
@@ -78,7 +78,7 @@ def get_stream_cities_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.I
     import pulumi_nsp as nsp
 
     cities = nsp.stream.get_stream_cities_output()
-    pulumi.export("cities", cities.cities)
+    pulumi.export("cityList", cities.cities)
     ```
     """
     __args__ = dict()

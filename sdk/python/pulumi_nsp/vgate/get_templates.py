@@ -58,7 +58,7 @@ def get_templates(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTe
     import pulumi_nsp as nsp
 
     templates = nsp.vgate.get_templates_output()
-    pulumi.export("templates", templates.templates)
+    pulumi.export("templateList", templates.templates)
     ```
     """
     __args__ = dict()
@@ -78,7 +78,7 @@ def get_templates_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.Invok
     import pulumi_nsp as nsp
 
     templates = nsp.vgate.get_templates_output()
-    pulumi.export("templates", templates.templates)
+    pulumi.export("templateList", templates.templates)
     ```
     """
     __args__ = dict()
