@@ -38,6 +38,38 @@ import * as utilities from "../utilities";
  * });
  * export const target = site.target;
  * ```
+ * ### An edge site in zone mode (a proxied record of a hosted zone)
+ *
+ * When the hostname's zone is hosted here, no `nsp:cdn:Site` is needed: proxying its record
+ * makes the site, and `nsp:cdn:SiteSettings` sets its options.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "zone-mode-example.example",
+ * });
+ * const www = new nsp.dns.Record("www", {
+ *     zoneId: zone.id,
+ *     name: "www",
+ *     type: "A",
+ *     content: "192.0.2.80",
+ *     proxied: true,
+ * });
+ * const settings = new nsp.cdn.SiteSettings("settings", {
+ *     hostname: "www.zone-mode-example.example",
+ *     waf: {
+ *         enabled: true,
+ *         mode: "block",
+ *     },
+ *     forceHttps: true,
+ * }, { dependsOn: [www] });
+ * ```
  *
  * ## Import
  *

@@ -57,6 +57,59 @@ import (
 //	}
 //
 // ```
+// ### An edge site in zone mode (a proxied record of a hosted zone)
+//
+// When the hostname's zone is hosted here, no `nsp:cdn:Site` is needed: proxying its record
+// makes the site, and `nsp:cdn:SiteSettings` sets its options.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/cdn"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("zone-mode-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			www, err := dns.NewRecord(ctx, "www", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("www"),
+//				Type: pulumi.String("A"),
+//				Content: pulumi.String("192.0.2.80"),
+//				Proxied: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cdn.NewSiteSettings(ctx, "settings", &cdn.SiteSettingsArgs{
+//				Hostname: pulumi.String("www.zone-mode-example.example"),
+//				Waf: &cdn.SiteWafArgs{
+//					Enabled: pulumi.Bool(true),
+//					Mode: pulumi.String("block"),
+//				},
+//				ForceHttps: pulumi.Bool(true),
+//			}, pulumi.DependsOn([]pulumi.Resource{www}))
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 //
 // ## Import
 //

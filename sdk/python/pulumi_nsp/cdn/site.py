@@ -386,6 +386,36 @@ class Site(pulumi.CustomResource):
         )
         pulumi.export("target", site.target)
         ```
+        ### An edge site in zone mode (a proxied record of a hosted zone)
+
+        When the hostname's zone is hosted here, no `nsp:cdn:Site` is needed: proxying its record
+        makes the site, and `nsp:cdn:SiteSettings` sets its options.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="zone-mode-example.example",
+        )
+        www = nsp.dns.Record("www",
+            zone_id=zone.id,
+            name="www",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        settings = nsp.cdn.SiteSettings("settings",
+            hostname="www.zone-mode-example.example",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="block",
+            ),
+            force_https=True,
+            opts=pulumi.ResourceOptions(depends_on=[www]),
+        )
+        ```
 
         ## Import
 
@@ -452,6 +482,36 @@ class Site(pulumi.CustomResource):
             rate_limit=300,
         )
         pulumi.export("target", site.target)
+        ```
+        ### An edge site in zone mode (a proxied record of a hosted zone)
+
+        When the hostname's zone is hosted here, no `nsp:cdn:Site` is needed: proxying its record
+        makes the site, and `nsp:cdn:SiteSettings` sets its options.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="zone-mode-example.example",
+        )
+        www = nsp.dns.Record("www",
+            zone_id=zone.id,
+            name="www",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        settings = nsp.cdn.SiteSettings("settings",
+            hostname="www.zone-mode-example.example",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="block",
+            ),
+            force_https=True,
+            opts=pulumi.ResourceOptions(depends_on=[www]),
+        )
         ```
 
         ## Import
