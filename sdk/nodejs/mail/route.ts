@@ -10,13 +10,15 @@ import * as utilities from "../utilities";
  * ## Example Usage
  * ### Forward one address to an outside destination
  *
+ * Forwarding routes need a domain in mode `forward` or `both`.
+ *
  * ```typescript
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
  * const domain = new nsp.mail.Domain("domain", {
  *     name: "route-example.example",
- *     dmarcPolicy: "reject",
+ *     mode: "both",
  * });
  * const ops = new nsp.mail.Destination("ops", {
  *     addr: "ops@example.net",

@@ -21,15 +21,26 @@ import * as utilities from "../utilities";
  *     keySecret: "registry-key-secret-example",
  *     mntner: "EXAMPLE-MNT",
  * });
- * const discovered = nsp.registry.getRegistryResourcesOutput({ dependsOn: [registryLink] });
+ * const discovered = nsp.registry.getRegistryResourcesOutput({
+ *     mntner: registryLink.mntner,
+ * });
  * export const blocks = discovered.blocks;
  * export const asns = discovered.asns;
  * ```
  */
-export function getRegistryResources(opts?: pulumi.InvokeOptions): Promise<GetRegistryResourcesResult> {
+export function getRegistryResources(args?: GetRegistryResourcesArgs, opts?: pulumi.InvokeOptions): Promise<GetRegistryResourcesResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("nsp:registry:getRegistryResources", {
+        "mntner": args.mntner,
     }, opts);
+}
+
+export interface GetRegistryResourcesArgs {
+    /**
+     * The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+     */
+    mntner?: string;
 }
 
 export interface GetRegistryResourcesResult {
@@ -73,13 +84,24 @@ export interface GetRegistryResourcesResult {
  *     keySecret: "registry-key-secret-example",
  *     mntner: "EXAMPLE-MNT",
  * });
- * const discovered = nsp.registry.getRegistryResourcesOutput({ dependsOn: [registryLink] });
+ * const discovered = nsp.registry.getRegistryResourcesOutput({
+ *     mntner: registryLink.mntner,
+ * });
  * export const blocks = discovered.blocks;
  * export const asns = discovered.asns;
  * ```
  */
-export function getRegistryResourcesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistryResourcesResult> {
+export function getRegistryResourcesOutput(args?: GetRegistryResourcesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistryResourcesResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("nsp:registry:getRegistryResources", {
+        "mntner": args.mntner,
     }, opts);
+}
+
+export interface GetRegistryResourcesOutputArgs {
+    /**
+     * The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+     */
+    mntner?: pulumi.Input<string | undefined>;
 }

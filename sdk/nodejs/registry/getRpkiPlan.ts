@@ -21,15 +21,26 @@ import * as utilities from "../utilities";
  *     keySecret: "registry-key-secret-example",
  *     mntner: "EXAMPLE-MNT",
  * });
- * const plan = nsp.registry.getRpkiPlanOutput({ dependsOn: [registryLink] });
+ * const plan = nsp.registry.getRpkiPlanOutput({
+ *     mntner: registryLink.mntner,
+ * });
  * export const suggestions = plan.suggestions;
  * export const steps = plan.steps;
  * ```
  */
-export function getRpkiPlan(opts?: pulumi.InvokeOptions): Promise<GetRpkiPlanResult> {
+export function getRpkiPlan(args?: GetRpkiPlanArgs, opts?: pulumi.InvokeOptions): Promise<GetRpkiPlanResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("nsp:registry:getRpkiPlan", {
+        "mntner": args.mntner,
     }, opts);
+}
+
+export interface GetRpkiPlanArgs {
+    /**
+     * The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+     */
+    mntner?: string;
 }
 
 export interface GetRpkiPlanResult {
@@ -57,13 +68,24 @@ export interface GetRpkiPlanResult {
  *     keySecret: "registry-key-secret-example",
  *     mntner: "EXAMPLE-MNT",
  * });
- * const plan = nsp.registry.getRpkiPlanOutput({ dependsOn: [registryLink] });
+ * const plan = nsp.registry.getRpkiPlanOutput({
+ *     mntner: registryLink.mntner,
+ * });
  * export const suggestions = plan.suggestions;
  * export const steps = plan.steps;
  * ```
  */
-export function getRpkiPlanOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRpkiPlanResult> {
+export function getRpkiPlanOutput(args?: GetRpkiPlanOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRpkiPlanResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("nsp:registry:getRpkiPlan", {
+        "mntner": args.mntner,
     }, opts);
+}
+
+export interface GetRpkiPlanOutputArgs {
+    /**
+     * The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+     */
+    mntner?: pulumi.Input<string | undefined>;
 }

@@ -16,6 +16,8 @@ import (
 //
 // ## Example Usage
 // ### Forward one address to an outside destination
+//
+// Forwarding routes need a domain in mode `forward` or `both`.
 // ```go
 // package main
 //
@@ -30,7 +32,7 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
 //				Name: pulumi.String("route-example.example"),
-//				DmarcPolicy: pulumi.String("reject"),
+//				Mode: pulumi.String("both"),
 //			})
 //			if err != nil {
 //				return err

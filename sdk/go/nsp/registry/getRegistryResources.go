@@ -35,7 +35,9 @@ import (
 //			if err != nil {
 //				return err
 //			}
-//			discovered := registry.GetRegistryResourcesOutput(ctx, pulumi.DependsOn([]pulumi.Resource{registryLink}))
+//			discovered := registry.GetRegistryResourcesOutput(ctx, registry.GetRegistryResourcesOutputArgs{
+//				Mntner: registryLink.Mntner,
+//			})
 //			ctx.Export("blocks", discovered.Blocks())
 //			ctx.Export("asns", discovered.Asns())
 //			return nil
@@ -43,14 +45,19 @@ import (
 //	}
 //
 // ```
-func GetRegistryResources(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRegistryResourcesResult, error) {
+func GetRegistryResources(ctx *pulumi.Context, args *GetRegistryResourcesArgs, opts ...pulumi.InvokeOption) (*GetRegistryResourcesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRegistryResourcesResult
-	err := ctx.Invoke("nsp:registry:getRegistryResources", nil, &rv, opts...)
+	err := ctx.Invoke("nsp:registry:getRegistryResources", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetRegistryResourcesArgs struct {
+	// The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+	Mntner *string `pulumi:"mntner"`
 }
 
 type GetRegistryResourcesResult struct {
@@ -68,9 +75,18 @@ type GetRegistryResourcesResult struct {
 	SyncedAt *string `pulumi:"syncedAt"`
 }
 
-func GetRegistryResourcesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetRegistryResourcesResultOutput {
+func GetRegistryResourcesOutput(ctx *pulumi.Context, args GetRegistryResourcesOutputArgs, opts ...pulumi.InvokeOption) GetRegistryResourcesResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("nsp:registry:getRegistryResources", nil, GetRegistryResourcesResultOutput{}, options).(GetRegistryResourcesResultOutput)
+	return ctx.InvokeOutput("nsp:registry:getRegistryResources", args, GetRegistryResourcesResultOutput{}, options).(GetRegistryResourcesResultOutput)
+}
+
+type GetRegistryResourcesOutputArgs struct {
+	// The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+	Mntner pulumi.StringPtrInput `pulumi:"mntner"`
+}
+
+func (GetRegistryResourcesOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRegistryResourcesArgs)(nil)).Elem()
 }
 
 type GetRegistryResourcesResultOutput struct{ *pulumi.OutputState }

@@ -35,7 +35,9 @@ import (
 //			if err != nil {
 //				return err
 //			}
-//			plan := registry.GetRpkiPlanOutput(ctx, pulumi.DependsOn([]pulumi.Resource{registryLink}))
+//			plan := registry.GetRpkiPlanOutput(ctx, registry.GetRpkiPlanOutputArgs{
+//				Mntner: registryLink.Mntner,
+//			})
 //			ctx.Export("suggestions", plan.Suggestions())
 //			ctx.Export("steps", plan.Steps())
 //			return nil
@@ -43,14 +45,19 @@ import (
 //	}
 //
 // ```
-func GetRpkiPlan(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRpkiPlanResult, error) {
+func GetRpkiPlan(ctx *pulumi.Context, args *GetRpkiPlanArgs, opts ...pulumi.InvokeOption) (*GetRpkiPlanResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRpkiPlanResult
-	err := ctx.Invoke("nsp:registry:getRpkiPlan", nil, &rv, opts...)
+	err := ctx.Invoke("nsp:registry:getRpkiPlan", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetRpkiPlanArgs struct {
+	// The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+	Mntner *string `pulumi:"mntner"`
 }
 
 type GetRpkiPlanResult struct {
@@ -60,9 +67,18 @@ type GetRpkiPlanResult struct {
 	Suggestions []RpkiPlanSuggestion `pulumi:"suggestions"`
 }
 
-func GetRpkiPlanOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetRpkiPlanResultOutput {
+func GetRpkiPlanOutput(ctx *pulumi.Context, args GetRpkiPlanOutputArgs, opts ...pulumi.InvokeOption) GetRpkiPlanResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("nsp:registry:getRpkiPlan", nil, GetRpkiPlanResultOutput{}, options).(GetRpkiPlanResultOutput)
+	return ctx.InvokeOutput("nsp:registry:getRpkiPlan", args, GetRpkiPlanResultOutput{}, options).(GetRpkiPlanResultOutput)
+}
+
+type GetRpkiPlanOutputArgs struct {
+	// The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+	Mntner pulumi.StringPtrInput `pulumi:"mntner"`
+}
+
+func (GetRpkiPlanOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRpkiPlanArgs)(nil)).Elem()
 }
 
 type GetRpkiPlanResultOutput struct{ *pulumi.OutputState }

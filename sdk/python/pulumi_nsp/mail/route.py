@@ -85,13 +85,15 @@ class Route(pulumi.CustomResource):
 
         ## Example Usage
         ### Forward one address to an outside destination
+
+        Forwarding routes need a domain in mode `forward` or `both`.
         ```python
         import pulumi
         import pulumi_nsp as nsp
 
         domain = nsp.mail.Domain("domain",
             name="route-example.example",
-            dmarc_policy="reject",
+            mode="both",
         )
         ops = nsp.mail.Destination("ops",
             addr="ops@example.net",
@@ -127,13 +129,15 @@ class Route(pulumi.CustomResource):
 
         ## Example Usage
         ### Forward one address to an outside destination
+
+        Forwarding routes need a domain in mode `forward` or `both`.
         ```python
         import pulumi
         import pulumi_nsp as nsp
 
         domain = nsp.mail.Domain("domain",
             name="route-example.example",
-            dmarc_policy="reject",
+            mode="both",
         )
         ops = nsp.mail.Destination("ops",
             addr="ops@example.net",

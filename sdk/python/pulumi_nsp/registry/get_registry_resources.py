@@ -107,7 +107,8 @@ class AwaitableGetRegistryResourcesResult(GetRegistryResourcesResult):
             synced_at=self.synced_at)
 
 
-def get_registry_resources(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRegistryResourcesResult:
+def get_registry_resources(mntner: Optional[_builtins.str] = None,
+                           opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRegistryResourcesResult:
     """
     What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
 
@@ -122,12 +123,15 @@ def get_registry_resources(opts: Optional[pulumi.InvokeOptions] = None) -> Await
         key_secret="registry-key-secret-example",
         mntner="EXAMPLE-MNT",
     )
-    discovered = nsp.registry.get_registry_resources_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
+    discovered = nsp.registry.get_registry_resources_output(mntner=registry_link.mntner)
     pulumi.export("blocks", discovered.blocks)
     pulumi.export("asns", discovered.asns)
     ```
+
+    :param _builtins.str mntner: The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
     """
     __args__ = dict()
+    __args__['mntner'] = mntner
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('nsp:registry:getRegistryResources', __args__, opts=opts, typ=GetRegistryResourcesResult).value
 
@@ -138,7 +142,8 @@ def get_registry_resources(opts: Optional[pulumi.InvokeOptions] = None) -> Await
         mntner=pulumi.get(__ret__, 'mntner'),
         organisations=pulumi.get(__ret__, 'organisations'),
         synced_at=pulumi.get(__ret__, 'synced_at'))
-def get_registry_resources_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRegistryResourcesResult]:
+def get_registry_resources_output(mntner: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                                  opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRegistryResourcesResult]:
     """
     What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
 
@@ -153,12 +158,15 @@ def get_registry_resources_output(opts: Optional[Union[pulumi.InvokeOptions, pul
         key_secret="registry-key-secret-example",
         mntner="EXAMPLE-MNT",
     )
-    discovered = nsp.registry.get_registry_resources_output(opts=pulumi.InvokeOutputOptions(depends_on=[registry_link]))
+    discovered = nsp.registry.get_registry_resources_output(mntner=registry_link.mntner)
     pulumi.export("blocks", discovered.blocks)
     pulumi.export("asns", discovered.asns)
     ```
+
+    :param _builtins.str mntner: The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
     """
     __args__ = dict()
+    __args__['mntner'] = mntner
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('nsp:registry:getRegistryResources', __args__, opts=opts, typ=GetRegistryResourcesResult)
     return __ret__.apply(lambda __response__: GetRegistryResourcesResult(
