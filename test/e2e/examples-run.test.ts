@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
+import { NAME_SERVERS } from "./every-resource-table";
 import { examplesOfSchema, type SchemaExample } from "./examples-of-schema";
 import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
@@ -13,9 +14,6 @@ const nameOf = (e: SchemaExample) => `${e.token.replace(/^nsp:/, "").replace(/:/
 
 /** Stacks run at a time: each waits mostly on its CLI, plugin and language host processes. */
 const CONCURRENCY = 4;
-
-/** The name servers of the emulator's authoritative DNS service. */
-const NAME_SERVERS = ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"];
 
 /**
  * What the world outside the API does while an example's \`up\` runs, for the examples that wait
