@@ -1,8 +1,9 @@
 // Writes what is derived from the resource definitions (the single source of truth):
-// schema.json, docs/resources/*.md, and the resource table in README.md.
+// schema.json, docs/resources/*.md, docs/functions/*.md, the resource table in README.md, and
+// provider/src/examples.generated.ts (the examples beside each definition, in four languages).
 // Usage: node scripts/generate.mjs [--check]   (--check fails when any of them is stale)
 import { build } from "esbuild";
-import { readFileSync, writeFileSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,7 +19,9 @@ await build({
       import { packageInfo } from "./provider/src/package-info";
       import { resources, functions } from "./provider/src/registry";
       import { notDiscovered } from "./provider/src/discover/sources";
-      export const schema = buildPackageSchema(packageInfo, resources, functions);
+      export { exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderExamples } from "./scripts/example-programs";
+      export const baseSchema = buildPackageSchema(packageInfo, resources, functions);
+      export const withExamples = (examples) => buildPackageSchema(packageInfo, resources, functions, examples);
       export const adoption = Object.fromEntries(
         resources.map((r) => [r.token, { oneTime: r.oneTime ?? [], writeOnly: r.writeOnly ?? [], notDiscovered: notDiscovered[r.token] }]),
       );`,
@@ -31,13 +34,28 @@ await build({
   outfile,
   logLevel: "warning",
 });
-const { schema, adoption } = createRequire(import.meta.url)(outfile);
+const { baseSchema, withExamples, adoption, exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderExamples } = createRequire(import.meta.url)(outfile);
 rmSync(dir, { recursive: true, force: true });
+
+// Each token's examples, from the Pulumi YAML beside its definition, in the four languages.
+const rendered = {};
+const sections = {};
+for (const token of [...Object.keys(baseSchema.resources), ...Object.keys(baseSchema.functions)]) {
+  const source = join(root, exampleSourcePath(token));
+  if (!existsSync(source)) continue;
+  rendered[token] = renderExamples(baseSchema, token, parseExampleSources(readFileSync(source, "utf8"), exampleSourcePath(token)));
+  sections[token] = examplesMarkdown(rendered[token]);
+}
+const schema = withExamples(sections);
 
 
 function typeText(spec) {
   if (!spec) return "any";
-  if (spec.$ref) return spec.$ref.startsWith("#/types/") ? spec.$ref.slice("#/types/".length).split(":").pop() : "any";
+  if (spec.$ref) {
+    if (!spec.$ref.startsWith("#/types/")) return "any";
+    const name = spec.$ref.slice("#/types/".length).split(":").pop();
+    return `[${name}](#${name.toLowerCase()})`;
+  }
   if (spec.type === "array") return `${typeText(spec.items)}[]`;
   if (spec.type === "object" && spec.additionalProperties) return `map of ${typeText(spec.additionalProperties)}`;
   return spec.type;
@@ -45,17 +63,60 @@ function typeText(spec) {
 
 const cell = (text) => (text ?? "").replace(/\n/g, " ").replace(/\|/g, "\\|");
 
+/** One row per property, named as TypeScript and YAML, Python and Go spell it. */
 function propertyTable(props, required = []) {
   const rows = Object.entries(props).map(([name, spec]) => {
     const notes = [required.includes(name) ? "required" : "", spec.replaceOnChanges ? "replaces" : "", spec.secret ? "secret" : ""].filter(Boolean).join(", ");
-    return `| \`${name}\` | ${typeText(spec)} | ${notes} | ${cell(spec.description)} |`;
+    return `| \`${name}\` | \`${pythonName(name)}\` | \`${goName(name)}\` | ${typeText(spec)} | ${notes} | ${cell(spec.description)} |`;
   });
-  return ["| property | type | notes | description |", "|---|---|---|---|", ...rows].join("\n");
+  return ["| property (TypeScript, YAML) | Python | Go | type | notes | description |", "|---|---|---|---|---|---|", ...rows].join("\n");
 }
+
+/** Every object type the properties use, nested ones included, each with its own table. */
+function typesSection(...propertyLists) {
+  const seen = new Set();
+  const visit = (spec) => {
+    if (!spec) return;
+    if (spec.$ref?.startsWith("#/types/")) {
+      const token = spec.$ref.slice("#/types/".length);
+      if (seen.has(token)) return;
+      seen.add(token);
+      for (const p of Object.values(schema.types[token].properties ?? {})) visit(p);
+    }
+    visit(spec.items);
+    visit(spec.additionalProperties);
+  };
+  for (const props of propertyLists) for (const p of Object.values(props ?? {})) visit(p);
+  if (seen.size === 0) return [];
+  const lines = ["## Types", ""];
+  for (const token of seen) {
+    const t = schema.types[token];
+    lines.push(`### ${token.split(":").pop()}`, "", ...(t.description ? [t.description, ""] : []), propertyTable(t.properties ?? {}, t.required ?? []), "");
+  }
+  return lines;
+}
+
+const LANGUAGE_TITLES = { typescript: "TypeScript", python: "Python", go: "Go", yaml: "YAML" };
+
+/** The page's examples: the same programs as schema.json's, as plain Markdown. */
+function examplesSection(token) {
+  const examples = rendered[token] ?? [];
+  if (examples.length === 0) return [];
+  const lines = ["## Example Usage", ""];
+  for (const e of examples) {
+    lines.push(`### ${e.title}`, "", ...(e.description ? [e.description, ""] : []));
+    for (const lang of LANGUAGES) lines.push(`**${LANGUAGE_TITLES[lang]}**`, "", "```" + lang, e[lang].trimEnd(), "```", "");
+  }
+  return lines;
+}
+
+/** A description without its schema-only examples section (the page renders its own). */
+const withoutExamples = (description) => description.split("\n\n{{% examples %}}")[0];
 
 function resourceDoc(token, spec) {
   const [, mod, name] = token.split(":");
-  const [description, importPart] = spec.description.split("\n\n## Import\n\n");
+  const [described, importPart] = spec.description.split("\n\n## Import\n\n");
+  const description = withoutExamples(described);
   const outputsOnly = Object.fromEntries(Object.entries(spec.properties).filter(([k]) => !(k in spec.inputProperties)));
   return [
     "<!-- Generated by scripts/generate.mjs from the resource definition; do not edit. -->",
@@ -63,6 +124,7 @@ function resourceDoc(token, spec) {
     "",
     description,
     "",
+    ...examplesSection(token),
     "## Inputs",
     "",
     propertyTable(spec.inputProperties, spec.requiredInputs),
@@ -73,6 +135,7 @@ function resourceDoc(token, spec) {
     "",
     propertyTable(outputsOnly, spec.required),
     "",
+    ...typesSection(spec.inputProperties, outputsOnly),
     "## Import",
     "",
     importPart.trim(),
@@ -107,8 +170,9 @@ function functionDoc(token, spec) {
     "<!-- Generated by scripts/generate.mjs from the function definition; do not edit. -->",
     `# ${token}`,
     "",
-    spec.description,
+    withoutExamples(spec.description),
     "",
+    ...examplesSection(token),
     "## Arguments",
     "",
     spec.inputs ? propertyTable(spec.inputs.properties, spec.inputs.required) : "None.",
@@ -117,6 +181,7 @@ function functionDoc(token, spec) {
     "",
     propertyTable(spec.outputs.properties, spec.outputs.required),
     "",
+    ...typesSection(spec.inputs?.properties, spec.outputs.properties),
   ].join("\n");
 }
 
@@ -132,6 +197,15 @@ function readmeTable() {
 
 const files = new Map();
 files.set(join(root, "schema.json"), JSON.stringify(schema, null, 2) + "\n");
+files.set(
+  join(root, "provider/src/examples.generated.ts"),
+  [
+    "// Generated by scripts/generate.mjs from provider/src/modules/*/*.examples.yaml; do not edit.",
+    "// Each token's \"Example Usage\" section of schema.json, so the plugin serves the same schema.",
+    `export const examples: Readonly<Record<string, string>> = ${JSON.stringify(sections, null, 2)};`,
+    "",
+  ].join("\n"),
+);
 for (const [token, spec] of Object.entries(schema.resources)) files.set(join(root, "docs/resources", `${token.split(":").slice(1).join("-")}.md`), resourceDoc(token, spec));
 for (const [token, spec] of Object.entries(schema.functions)) files.set(join(root, "docs/functions", `${token.split(":").slice(1).join("-")}.md`), functionDoc(token, spec));
 const readmePath = join(root, "README.md");

@@ -19,6 +19,7 @@ import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type Pro
 import type { ListCache } from "./framework/list-cache";
 import type { Adoptions } from "./framework/adoption";
 import { buildPackageSchema } from "./framework/schema";
+import { examples } from "./examples.generated";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
 import { checkToken, openSession } from "./session";
 import { UserError } from "./user-error";
@@ -194,7 +195,7 @@ export class NspProvider {
 
   getSchema = this.unary<providerPb.GetSchemaRequest, providerPb.GetSchemaResponse>("GetSchema", () => {
     // Built on first request only: most plugin runs never ask, and start-up time matters.
-    this.schemaJson ??= JSON.stringify(buildPackageSchema(packageInfo, resources, functions));
+    this.schemaJson ??= JSON.stringify(buildPackageSchema(packageInfo, resources, functions, examples));
     return new providerPb.GetSchemaResponse().setSchema(this.schemaJson);
   });
 

@@ -6,6 +6,18 @@ import * as utilities from "./utilities";
 
 /**
  * Describes the account that the provider's API token belongs to.
+ *
+ * ## Example Usage
+ * ### Who the API token belongs to
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const me = nsp.getMeOutput();
+ * export const email = me.email;
+ * export const role = me.role;
+ * ```
  */
 export function getMe(opts?: pulumi.InvokeOptions): Promise<GetMeResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -37,6 +49,18 @@ export interface GetMeResult {
 }
 /**
  * Describes the account that the provider's API token belongs to.
+ *
+ * ## Example Usage
+ * ### Who the API token belongs to
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const me = nsp.getMeOutput();
+ * export const email = me.email;
+ * export const role = me.role;
+ * ```
  */
 export function getMeOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetMeResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,6 +8,18 @@ import * as utilities from "./utilities";
 
 /**
  * The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.
+ *
+ * ## Example Usage
+ * ### The account's quotas and usage
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const quota = nsp.getQuotaOutput();
+ * export const plan = quota.label;
+ * export const limits = quota.limits;
+ * ```
  */
 export function getQuota(opts?: pulumi.InvokeOptions): Promise<GetQuotaResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -35,6 +47,18 @@ export interface GetQuotaResult {
 }
 /**
  * The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.
+ *
+ * ## Example Usage
+ * ### The account's quotas and usage
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const quota = nsp.getQuotaOutput();
+ * export const plan = quota.label;
+ * export const limits = quota.limits;
+ * ```
  */
 export function getQuotaOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetQuotaResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,6 +8,20 @@ import * as utilities from "./utilities";
 
 /**
  * Lists the event names a webhook endpoint (`nsp:index:Webhook`) can subscribe to.
+ *
+ * ## Example Usage
+ * ### Subscribe a webhook to every event
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const events = nsp.getWebhookEventsOutput();
+ * const everything = new nsp.Webhook("everything", {
+ *     url: "https://hooks.example.com/all",
+ *     events: events.names,
+ * });
+ * ```
  */
 export function getWebhookEvents(opts?: pulumi.InvokeOptions): Promise<GetWebhookEventsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -27,6 +41,20 @@ export interface GetWebhookEventsResult {
 }
 /**
  * Lists the event names a webhook endpoint (`nsp:index:Webhook`) can subscribe to.
+ *
+ * ## Example Usage
+ * ### Subscribe a webhook to every event
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const events = nsp.getWebhookEventsOutput();
+ * const everything = new nsp.Webhook("everything", {
+ *     url: "https://hooks.example.com/all",
+ *     events: events.names,
+ * });
+ * ```
  */
 export function getWebhookEventsOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetWebhookEventsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

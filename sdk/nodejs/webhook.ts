@@ -7,6 +7,23 @@ import * as utilities from "./utilities";
 /**
  * A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.
  *
+ * ## Example Usage
+ * ### A webhook endpoint for broadcast events
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const hook = new nsp.Webhook("hook", {
+ *     url: "https://hooks.example.com/nsp",
+ *     events: [
+ *         "ping",
+ *         "sgate.broadcast.completed",
+ *     ],
+ *     note: "ops",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

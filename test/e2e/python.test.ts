@@ -1,18 +1,23 @@
 // examples/python (the generated Python SDK) driven by the real pulumi CLI against the emulator.
 import { execFileSync } from "node:child_process";
-import { cpSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { EmulatorControl } from "../helpers/emulator";
+import { examplesOfSchema } from "./examples-of-schema";
 import { prepareProject, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 let emulator: EmulatorProcess;
 let stack: Stack;
+let venv: string;
 
 beforeAll(async () => {
   emulator = await startEmulatorProcess();
   const dir = prepareProject("python");
   // The virtualenv the program's Pulumi.yaml names, with Pulumi's SDK and the generated one.
-  execFileSync("python3", ["-m", "venv", join(dir, "venv")], { stdio: "pipe" });
+  venv = join(dir, "venv");
+  execFileSync("python3", ["-m", "venv", venv], { stdio: "pipe" });
   // pip builds in the source folder; a copy keeps build output out of the repository.
   const sdk = join(dir, "sdk-python");
   cpSync(join(ROOT, "sdk/python"), sdk, { recursive: true });
@@ -36,4 +41,27 @@ it("runs examples/python: up, a second preview with no change, destroy", async (
   await stack.preview(["--expect-no-changes"]);
   await stack.destroy();
   expect((await api.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("python.example");
+});
+
+// test/e2e/examples.test.ts compiles every Python example of schema.json; this runs one, with the
+// virtualenv above, on a fresh account.
+it("runs the first Python example of nsp:dns:Zone's page: up, a no-change preview, destroy", async () => {
+  const example = examplesOfSchema(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"))).find((e) => e.token === "nsp:dns:Zone")!;
+  const dir = mkdtempSync(join(tmpdir(), "nsp-e2e-python-example-"));
+  writeFileSync(join(dir, "Pulumi.yaml"), `name: zone-example\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\nplugins:\n  providers:\n    - name: nsp\n      path: ${join(ROOT, "bin")}\n`);
+  writeFileSync(join(dir, "__main__.py"), example.code.python!);
+  const token = await emulator.control().addAccount("python-example");
+  const api = new EmulatorControl(emulator.baseUrl, token);
+  const exampleStack = await Stack.init(dir);
+  try {
+    await exampleStack.setConfig("nsp:apiToken", token, true);
+    await exampleStack.setConfig("nsp:baseUrl", emulator.baseUrl);
+    await exampleStack.up();
+    const { zoneId } = await exampleStack.outputs();
+    expect((await api.get(`/dns/zones/${zoneId as string}`)).name).toBe("zone-example.example");
+    await exampleStack.preview(["--expect-no-changes"]);
+    await exampleStack.destroy();
+  } finally {
+    exampleStack.cleanup();
+  }
 });

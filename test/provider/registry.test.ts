@@ -208,4 +208,13 @@ describe("registry functions over gRPC", () => {
     await plugin.delete(LINK, "fn", l.id, l.properties);
     await expect(plugin.invoke(PLAN, {})).rejects.toThrow(/no registry link/);
   });
+
+  it("check the link's maintainer when given mntner, naming the argument", async () => {
+    const l = await plugin.create(LINK, "fn-mntner", await linkInputs());
+    expect((await plugin.invoke(RESOURCES, { mntner: " example-mnt " })).result).toMatchObject({ mntner: "EXAMPLE-MNT" });
+    expect((await plugin.invoke(PLAN, { mntner: "EXAMPLE-MNT" })).failures).toEqual([]);
+    await expect(plugin.invoke(RESOURCES, { mntner: "OTHER-MNT" })).rejects.toThrow(/mntner: the account's registry link is for EXAMPLE-MNT, not for OTHER-MNT/);
+    await plugin.delete(LINK, "fn-mntner", l.id, l.properties);
+    await expect(plugin.invoke(PLAN, { mntner: "EXAMPLE-MNT" })).rejects.toThrow(/mntner: the account's registry link is missing, not for EXAMPLE-MNT/);
+  });
 });

@@ -3,12 +3,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { describe, expect, it } from "vitest";
+import { examples } from "../../provider/src/examples.generated";
 import { buildPackageSchema } from "../../provider/src/framework/schema";
 import { packageInfo } from "../../provider/src/package-info";
 import { functions, resources } from "../../provider/src/registry";
 
 const ROOT = join(__dirname, "..", "..");
-const generated = buildPackageSchema(packageInfo, resources, functions);
+const generated = buildPackageSchema(packageInfo, resources, functions, examples);
 
 describe("schema.json", () => {
   it("is what the definitions generate (run `npm run generate` when this fails)", () => {

@@ -114,8 +114,12 @@ function objectProperties(builder: SchemaBuilder, shape: Record<string, z.ZodTyp
   return { properties, required };
 }
 
-/** Builds Pulumi's package schema (schema.json) from the resource and function definitions. */
-export function buildPackageSchema(info: PackageInfo, resources: readonly AnyResource[], functions: readonly AnyFunction[]): Json {
+/**
+ * Builds Pulumi's package schema (schema.json) from the resource and function definitions.
+ * `examples` holds each token's "Example Usage" section (provider/src/examples.generated.ts).
+ */
+export function buildPackageSchema(info: PackageInfo, resources: readonly AnyResource[], functions: readonly AnyFunction[], examples: Readonly<Record<string, string>> = {}): Json {
+  const withExamples = (token: string, description: string) => (examples[token] ? `${description}\n\n${examples[token]}` : description);
   const builder = new SchemaBuilder(info.name);
   const configSecrets = new Set(info.configSecrets);
   const configShape = info.config.shape as Record<string, z.ZodType>;
@@ -157,7 +161,7 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     // Empty lists are left out, as the CLI writes a schema back (`pulumi package get-schema`).
     const required = [...new Set(outputRequired)].filter((k) => !writeOnly.has(k)).sort();
     resourceSpecs[def.token] = {
-      description: `${def.description}\n\n## Import\n\n\`\`\`sh\npulumi import ${def.token} <name> '${def.importId}'\n\`\`\`\n`,
+      description: `${withExamples(def.token, def.description)}\n\n## Import\n\n\`\`\`sh\npulumi import ${def.token} <name> '${def.importId}'\n\`\`\`\n`,
       properties: outputProperties,
       ...(required.length ? { required } : {}),
       inputProperties: inputs.properties,
@@ -173,7 +177,7 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     const args = objectProperties(builder, fn.args.shape as Record<string, z.ZodType>, module, `${owner}Args`, new Set());
     const result = objectProperties(builder, fn.result.shape as Record<string, z.ZodType>, module, `${owner}Result`, new Set<string>(fn.secrets ?? []));
     functionSpecs[fn.token] = {
-      description: fn.description,
+      description: withExamples(fn.token, fn.description),
       // A function without arguments has no inputs object at all, as the CLI writes it back.
       ...(Object.keys(args.properties).length ? { inputs: { properties: args.properties, ...(args.required.length ? { required: args.required } : {}) } } : {}),
       outputs: { properties: result.properties, ...(result.required.length ? { required: result.required } : {}) },

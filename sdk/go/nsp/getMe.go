@@ -12,6 +12,29 @@ import (
 )
 
 // Describes the account that the provider's API token belongs to.
+//
+// ## Example Usage
+// ### Who the API token belongs to
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			me := nsp.GetMeOutput(ctx)
+//			ctx.Export("email", me.Email())
+//			ctx.Export("role", me.Role())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetMe(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetMeResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetMeResult

@@ -12,6 +12,29 @@ import (
 )
 
 // The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.
+//
+// ## Example Usage
+// ### The account's quotas and usage
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			quota := nsp.GetQuotaOutput(ctx)
+//			ctx.Export("plan", quota.Label())
+//			ctx.Export("limits", quota.Limits())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetQuota(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetQuotaResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetQuotaResult

@@ -12,6 +12,34 @@ import (
 )
 
 // Lists the event names a webhook endpoint (`nsp:index:Webhook`) can subscribe to.
+//
+// ## Example Usage
+// ### Subscribe a webhook to every event
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			events := nsp.GetWebhookEventsOutput(ctx)
+//			_, err := nsp.NewWebhook(ctx, "everything", &nsp.WebhookArgs{
+//				Url: pulumi.String("https://hooks.example.com/all"),
+//				Events: events.Names(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetWebhookEvents(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetWebhookEventsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWebhookEventsResult

@@ -14,6 +14,37 @@ import (
 
 // A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.
 //
+// ## Example Usage
+// ### A webhook endpoint for broadcast events
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := nsp.NewWebhook(ctx, "hook", &nsp.WebhookArgs{
+//				Url: pulumi.String("https://hooks.example.com/nsp"),
+//				Events: pulumi.StringArray{
+//					pulumi.String("ping"),
+//					pulumi.String("sgate.broadcast.completed"),
+//				},
+//				Note: pulumi.String("ops"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -11,6 +11,66 @@ import * as utilities from "../utilities";
  *
  * Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
  *
+ * ## Example Usage
+ * ### An edge site in CNAME mode
+ *
+ * The hostname's DNS stays where it is: add the records of `instructions` there (a CNAME to
+ * `target`), then `nsp:cdn:SiteVerification` waits for them. For a hostname in a zone hosted
+ * here, proxy its record instead (`proxied: true` on `nsp:dns:Record`, the zone mode) and tune
+ * that site with `nsp:cdn:SiteSettings`.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const site = new nsp.cdn.Site("site", {
+ *     hostname: "www.site-example.example",
+ *     origin: "origin.site-example.example",
+ *     originScheme: "https",
+ *     waf: {
+ *         enabled: true,
+ *         mode: "log",
+ *     },
+ *     cacheTtl: 600,
+ *     cacheMode: "all",
+ *     forceHttps: true,
+ *     rateLimit: 300,
+ * });
+ * export const target = site.target;
+ * ```
+ * ### An edge site in zone mode (a proxied record of a hosted zone)
+ *
+ * When the hostname's zone is hosted here, no `nsp:cdn:Site` is needed: proxying its record
+ * makes the site, and `nsp:cdn:SiteSettings` sets its options.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "zone-mode-example.example",
+ * });
+ * const www = new nsp.dns.Record("www", {
+ *     zoneId: zone.id,
+ *     name: "www",
+ *     type: "A",
+ *     content: "192.0.2.80",
+ *     proxied: true,
+ * });
+ * const settings = new nsp.cdn.SiteSettings("settings", {
+ *     hostname: "www.zone-mode-example.example",
+ *     waf: {
+ *         enabled: true,
+ *         mode: "block",
+ *     },
+ *     forceHttps: true,
+ * }, { dependsOn: [www] });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -9,6 +9,40 @@ import * as utilities from "../utilities";
 /**
  * The settings of a zone-mode edge site: the site that exists because a DNS record of a zone hosted here is proxied (`proxied: true` on an `nsp:dns:Record`). Such a site cannot be created or deleted through the site API, so this resource adopts it by `hostname` and manages its settings; settings left unset stay as they are, except the origin: with neither `pagesProjectId` nor `linkTunnelId` the site serves from its own origin (the proxied records). Make it depend on the proxied record. Deleting this resource leaves the site in place with its current settings; the site goes away when no record of its hostname is proxied any more.
  *
+ * ## Example Usage
+ * ### Settings of a zone-mode site (a proxied record)
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "settings-example.example",
+ * });
+ * const shop = new nsp.dns.Record("shop", {
+ *     zoneId: zone.id,
+ *     name: "shop",
+ *     type: "A",
+ *     content: "192.0.2.80",
+ *     proxied: true,
+ * });
+ * const settings = new nsp.cdn.SiteSettings("settings", {
+ *     hostname: "shop.settings-example.example",
+ *     originScheme: "strict",
+ *     waf: {
+ *         enabled: true,
+ *         mode: "block",
+ *     },
+ *     cacheTtl: 120,
+ *     cacheMode: "static",
+ *     forceHttps: true,
+ * }, { dependsOn: [shop] });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,27 @@ import * as utilities from "../utilities";
 /**
  * Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its `target`, and the service has requested the certificate. It polls the API's verify operation; when the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what needs the site to be live. Deleting it does nothing to the site.
  *
+ * ## Example Usage
+ * ### Wait until a CNAME-mode site is verified
+ *
+ * Create waits until public DNS shows the CNAME from the hostname to the site's `target`, as the
+ * site's `instructions` ask, and fails after `timeoutSeconds` otherwise.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const site = new nsp.cdn.Site("site", {
+ *     hostname: "www.verify-site-example.example",
+ *     origin: "origin.verify-site-example.example",
+ * });
+ * const verification = new nsp.cdn.SiteVerification("verification", {
+ *     siteId: site.id,
+ *     timeoutSeconds: 120,
+ * });
+ * export const verified = verification.verified;
+ * ```
+ *
  * ## Import
  *
  * ```sh

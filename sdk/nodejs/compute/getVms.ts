@@ -8,6 +8,18 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the account's virtual machines (the API cannot create them; they come with the account).
+ *
+ * ## Example Usage
+ * ### The account's virtual machines
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const machines = nsp.compute.getVmsOutput();
+ * export const firstVm = machines.vms[0].name;
+ * export const firstVmAddress = machines.vms[0].ip4;
+ * ```
  */
 export function getVms(args?: GetVmsArgs, opts?: pulumi.InvokeOptions): Promise<GetVmsResult> {
     args = args || {};
@@ -32,6 +44,18 @@ export interface GetVmsResult {
 }
 /**
  * Lists the account's virtual machines (the API cannot create them; they come with the account).
+ *
+ * ## Example Usage
+ * ### The account's virtual machines
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const machines = nsp.compute.getVmsOutput();
+ * export const firstVm = machines.vms[0].name;
+ * export const firstVmAddress = machines.vms[0].ip4;
+ * ```
  */
 export function getVmsOutput(args?: GetVmsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetVmsResult> {
     args = args || {};

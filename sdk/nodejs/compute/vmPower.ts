@@ -7,6 +7,20 @@ import * as utilities from "../utilities";
 /**
  * The power state of an existing virtual machine, and an optional reinstall trigger. VMs come with the account (see `nsp:compute:getVms`); this resource adopts one, powers it on or off, and reinstalls it when `reinstallTrigger` changes, keeping the new root password (shown by the API once) as a secret. Deleting the resource leaves the VM as it is, running or not.
  *
+ * ## Example Usage
+ * ### Power off the account's first VM
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const machines = nsp.compute.getVmsOutput();
+ * const power = new nsp.compute.VmPower("power", {
+ *     vmId: machines.vms[0].id,
+ *     power: "off",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

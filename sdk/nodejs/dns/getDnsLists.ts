@@ -8,6 +8,22 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the blocklist catalogue that resolver services filter with (`nsp:services:Filter`), optionally only the lists with the given keys.
+ *
+ * ## Example Usage
+ * ### The blocklists a resolver can filter with
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const lists = nsp.dns.getDnsListsOutput({
+ *     keys: [
+ *         "ads",
+ *         "malware",
+ *     ],
+ * });
+ * export const keys = lists.keys;
+ * ```
  */
 export function getDnsLists(args?: GetDnsListsArgs, opts?: pulumi.InvokeOptions): Promise<GetDnsListsResult> {
     args = args || {};
@@ -36,6 +52,22 @@ export interface GetDnsListsResult {
 }
 /**
  * Lists the blocklist catalogue that resolver services filter with (`nsp:services:Filter`), optionally only the lists with the given keys.
+ *
+ * ## Example Usage
+ * ### The blocklists a resolver can filter with
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const lists = nsp.dns.getDnsListsOutput({
+ *     keys: [
+ *         "ads",
+ *         "malware",
+ *     ],
+ * });
+ * export const keys = lists.keys;
+ * ```
  */
 export function getDnsListsOutput(args?: GetDnsListsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetDnsListsResult> {
     args = args || {};

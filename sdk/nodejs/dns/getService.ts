@@ -6,6 +6,23 @@ import * as utilities from "../utilities";
 
 /**
  * Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.
+ *
+ * ## Example Usage
+ * ### One service by id
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const service = nsp.dns.getServiceOutput({
+ *     id: authDns.services[0].id,
+ * });
+ * export const plan = service.plan;
+ * export const enabled = service.enabled;
+ * ```
  */
 export function getService(args?: GetServiceArgs, opts?: pulumi.InvokeOptions): Promise<GetServiceResult> {
     args = args || {};
@@ -71,6 +88,23 @@ export interface GetServiceResult {
 }
 /**
  * Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.
+ *
+ * ## Example Usage
+ * ### One service by id
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const service = nsp.dns.getServiceOutput({
+ *     id: authDns.services[0].id,
+ * });
+ * export const plan = service.plan;
+ * export const enabled = service.enabled;
+ * ```
  */
 export function getServiceOutput(args?: GetServiceOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetServiceResult> {
     args = args || {};

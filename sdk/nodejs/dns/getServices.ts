@@ -8,6 +8,20 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the account's services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: "auth_dns"})` finds it.
+ *
+ * ## Example Usage
+ * ### The account's authoritative DNS services
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * export const serviceId = authDns.services[0].id;
+ * export const serviceName = authDns.services[0].name;
+ * ```
  */
 export function getServices(args?: GetServicesArgs, opts?: pulumi.InvokeOptions): Promise<GetServicesResult> {
     args = args || {};
@@ -32,6 +46,20 @@ export interface GetServicesResult {
 }
 /**
  * Lists the account's services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: "auth_dns"})` finds it.
+ *
+ * ## Example Usage
+ * ### The account's authoritative DNS services
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * export const serviceId = authDns.services[0].id;
+ * export const serviceName = authDns.services[0].name;
+ * ```
  */
 export function getServicesOutput(args?: GetServicesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetServicesResult> {
     args = args || {};

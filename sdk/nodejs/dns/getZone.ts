@@ -8,6 +8,27 @@ import * as utilities from "../utilities";
 
 /**
  * Looks up an existing zone by name or by id.
+ *
+ * ## Example Usage
+ * ### Look up a zone by name
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "lookup-example.example",
+ * });
+ * const found = nsp.dns.getZoneOutput({
+ *     name: zone.name,
+ * });
+ * export const status = found.status;
+ * export const nameServers = found.nameServers;
+ * ```
  */
 export function getZone(args?: GetZoneArgs, opts?: pulumi.InvokeOptions): Promise<GetZoneResult> {
     args = args || {};
@@ -93,6 +114,27 @@ export interface GetZoneResult {
 }
 /**
  * Looks up an existing zone by name or by id.
+ *
+ * ## Example Usage
+ * ### Look up a zone by name
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "lookup-example.example",
+ * });
+ * const found = nsp.dns.getZoneOutput({
+ *     name: zone.name,
+ * });
+ * export const status = found.status;
+ * export const nameServers = found.nameServers;
+ * ```
  */
 export function getZoneOutput(args?: GetZoneOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetZoneResult> {
     args = args || {};

@@ -7,6 +7,28 @@ import * as utilities from "../utilities";
 /**
  * An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. Deleting it withdraws the grant; PTR records are left alone.
  *
+ * ## Example Usage
+ * ### An address block inside a reverse zone
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const reverse = new nsp.dns.Zone("reverse", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "2.0.192.in-addr.arpa",
+ * });
+ * const block = new nsp.dns.Range("block", {
+ *     zoneId: reverse.id,
+ *     prefix: "192.0.2.0/26",
+ *     owner: "customer@example.com",
+ *     note: "first block",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -9,6 +9,44 @@ import * as utilities from "../utilities";
 /**
  * An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.
  *
+ * ## Example Usage
+ * ### A zone on the account's authoritative DNS service
+ *
+ * A zone needs the id of an `auth_dns` service; `nsp:dns:getServices` finds it. The zone stays
+ * `pending` until the domain's delegation points at `nameServers`.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "zone-example.example",
+ *     negativeTtl: 300,
+ * });
+ * export const zoneId = zone.id;
+ * export const nameServers = zone.nameServers;
+ * ```
+ * ### A secondary zone that transfers from another primary
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const secondary = new nsp.dns.Zone("secondary", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "secondary-example.example",
+ *     secondaryMaster: "192.0.2.53",
+ * });
+ * export const status = secondary.status;
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,27 @@ import * as utilities from "../utilities";
 /**
  * DNSSEC signing of a zone. Hand the `ds` output to the zone's registrar; until the DS is published resolvers treat the zone as unsigned. Disabling and enabling again makes a new key (and a new DS). Deleting this resource turns signing off.
  *
+ * ## Example Usage
+ * ### DNSSEC signing, with the DS record for the registrar
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "dnssec-example.example",
+ * });
+ * const signing = new nsp.dns.ZoneDnssec("signing", {
+ *     zoneId: zone.id,
+ *     enabled: true,
+ * });
+ * export const ds = signing.ds;
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,27 @@ import * as utilities from "../utilities";
 /**
  * Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.
  *
+ * ## Example Usage
+ * ### Share a zone with a colleague as operator
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "grant-example.example",
+ * });
+ * const grant = new nsp.dns.ZoneGrant("grant", {
+ *     zoneId: zone.id,
+ *     email: "ops@grant-example.example",
+ *     role: "operator",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -17,6 +17,52 @@ import * as utilities from "../utilities";
  *
  * **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.
  *
+ * ## Example Usage
+ * ### A whole zone's records as one list
+ *
+ * Records missing from the list are deleted, unless that would delete more than
+ * `maxDeletePercent` of the zone's records: then the update fails before changing anything.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "zonerecords-example.example",
+ * });
+ * const records = new nsp.dns.ZoneRecords("records", {
+ *     zoneId: zone.id,
+ *     maxDeletePercent: 50,
+ *     records: [
+ *         {
+ *             name: "@",
+ *             type: "A",
+ *             content: "192.0.2.1",
+ *             ttl: 300,
+ *         },
+ *         {
+ *             name: "www",
+ *             type: "CNAME",
+ *             content: "zonerecords-example.example.",
+ *         },
+ *         {
+ *             name: "@",
+ *             type: "MX",
+ *             content: "10 mail.example.com.",
+ *         },
+ *         {
+ *             name: "@",
+ *             type: "TXT",
+ *             content: "v=spf1 -all",
+ *         },
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

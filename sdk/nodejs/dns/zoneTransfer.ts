@@ -7,6 +7,33 @@ import * as utilities from "../utilities";
 /**
  * Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting this resource empties both lists and removes the key.
  *
+ * ## Example Usage
+ * ### Zone transfers to secondaries, with a TSIG key
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "transfer-example.example",
+ * });
+ * const transfer = new nsp.dns.ZoneTransfer("transfer", {
+ *     zoneId: zone.id,
+ *     allow: [
+ *         "192.0.2.0/24",
+ *     ],
+ *     notify: [
+ *         "192.0.2.53",
+ *     ],
+ *     tsig: true,
+ * });
+ * export const tsigName = transfer.tsigName;
+ * ```
+ *
  * ## Import
  *
  * ```sh

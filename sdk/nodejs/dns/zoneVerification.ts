@@ -7,6 +7,30 @@ import * as utilities from "../utilities";
 /**
  * Waits until a zone is active, that is until public DNS delegates it to the service's name servers, polling the API's verify operation. Create fails with the name servers seen and expected when the time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). Deleting it does nothing to the zone.
  *
+ * ## Example Usage
+ * ### Wait until the zone's delegation is in place
+ *
+ * Create fails after `timeoutSeconds` if public DNS does not yet delegate the zone to
+ * `nameServers`; resources that need an active zone depend on the verification.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "verified-example.example",
+ * });
+ * const verification = new nsp.dns.ZoneVerification("verification", {
+ *     zoneId: zone.id,
+ *     timeoutSeconds: 120,
+ * });
+ * export const active = verification.active;
+ * ```
+ *
  * ## Import
  *
  * ```sh

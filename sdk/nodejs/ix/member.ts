@@ -9,6 +9,22 @@ import * as utilities from "../utilities";
 /**
  * An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.
  *
+ * ## Example Usage
+ * ### Apply for internet-exchange membership
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const membership = new nsp.ix.Member("membership", {
+ *     asn: 64500,
+ *     name: "Example Net",
+ *     asSet: "AS-EXAMPLE",
+ *     contact: "noc@example.net",
+ *     listed: true,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -8,6 +8,18 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the landing points (points of presence) where tunnels can land, optionally only the one with a given code.
+ *
+ * ## Example Usage
+ * ### The landing points tunnels can use
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pops = nsp.link.getLinkPopsOutput();
+ * export const firstPop = pops.pops[0].code;
+ * export const firstPopCountry = pops.pops[0].country;
+ * ```
  */
 export function getLinkPops(args?: GetLinkPopsArgs, opts?: pulumi.InvokeOptions): Promise<GetLinkPopsResult> {
     args = args || {};
@@ -32,6 +44,18 @@ export interface GetLinkPopsResult {
 }
 /**
  * Lists the landing points (points of presence) where tunnels can land, optionally only the one with a given code.
+ *
+ * ## Example Usage
+ * ### The landing points tunnels can use
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pops = nsp.link.getLinkPopsOutput();
+ * export const firstPop = pops.pops[0].code;
+ * export const firstPopCountry = pops.pops[0].country;
+ * ```
  */
 export function getLinkPopsOutput(args?: GetLinkPopsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetLinkPopsResult> {
     args = args || {};

@@ -7,6 +7,23 @@ import * as utilities from "../utilities";
 /**
  * A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.
  *
+ * ## Example Usage
+ * ### A tunnel to a local web server, landing at two points of presence
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pops = nsp.link.getLinkPopsOutput();
+ * const tunnel = new nsp.link.Tunnel("tunnel", {
+ *     name: "home lab",
+ *     localUrl: "http://localhost:3000",
+ *     popId: pops.pops[0].id,
+ *     popId2: pops.pops[1].id,
+ * });
+ * export const tunnelId = tunnel.id;
+ * ```
+ *
  * ## Import
  *
  * ```sh

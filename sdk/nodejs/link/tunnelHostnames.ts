@@ -11,6 +11,28 @@ import * as utilities from "../utilities";
  *
  * Refresh reads the list from the tunnel: a hostname added to the list outside this program appears and the next `up` removes it; a site deleted or repointed outside it is missing and the next `up` restores it. Import id: `<tunnelId>/<managedBy>`.
  *
+ * ## Example Usage
+ * ### The hostnames a tunnel serves
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pops = nsp.link.getLinkPopsOutput();
+ * const tunnel = new nsp.link.Tunnel("tunnel", {
+ *     name: "api",
+ *     localUrl: "http://localhost:8080",
+ *     popId: pops.pops[0].id,
+ * });
+ * const hostnames = new nsp.link.TunnelHostnames("hostnames", {
+ *     tunnelId: tunnel.id,
+ *     hostnames: [
+ *         "api.tunnel-example.example",
+ *         "www.tunnel-example.example",
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

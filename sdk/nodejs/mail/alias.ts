@@ -7,6 +7,29 @@ import * as utilities from "../utilities";
 /**
  * An alias address that delivers to a mailbox. The API has no patch for aliases, so every change replaces the alias.
  *
+ * ## Example Usage
+ * ### An alias that delivers to a mailbox
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "alias-example.example",
+ *     dmarcPolicy: "reject",
+ * });
+ * const alice = new nsp.mail.Mailbox("alice", {
+ *     domainId: domain.id,
+ *     local: "alice",
+ *     display: "Alice",
+ * });
+ * const info = new nsp.mail.Alias("info", {
+ *     domainId: domain.id,
+ *     localPart: "info",
+ *     targetMailboxId: alice.id,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

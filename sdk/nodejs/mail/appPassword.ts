@@ -7,6 +7,28 @@ import * as utilities from "../utilities";
 /**
  * An application password of a mailbox, for mail clients (IMAP, SMTP). The password is returned once, when it is created, and kept as a secret output. There is no change in place: a new label makes a new password.
  *
+ * ## Example Usage
+ * ### An application password for a phone's mail client
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "apppassword-example.example",
+ *     dmarcPolicy: "reject",
+ * });
+ * const alice = new nsp.mail.Mailbox("alice", {
+ *     domainId: domain.id,
+ *     local: "alice",
+ *     display: "Alice",
+ * });
+ * const phone = new nsp.mail.AppPassword("phone", {
+ *     mailboxId: alice.id,
+ *     label: "phone",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,21 @@ import * as utilities from "../utilities";
 /**
  * An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.
  *
+ * ## Example Usage
+ * ### An address mail may be forwarded to
+ *
+ * The API sends a confirmation link to the address; `confirmed` shows whether it was followed.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const ops = new nsp.mail.Destination("ops", {
+ *     addr: "ops@example.net",
+ * });
+ * export const confirmed = ops.confirmed;
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -9,6 +9,45 @@ import * as utilities from "../utilities";
 /**
  * A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.
  *
+ * ## Example Usage
+ * ### A mail domain in a hosted zone, which publishes its records there
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const authDns = nsp.dns.getServicesOutput({
+ *     type: "auth_dns",
+ * });
+ * const zone = new nsp.dns.Zone("zone", {
+ *     serviceId: authDns.services[0].id,
+ *     name: "maildomain-example.example",
+ * });
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "maildomain-example.example",
+ *     zoneId: zone.id,
+ *     dmarcPolicy: "reject",
+ *     defaultQuotaBytes: 1073741824,
+ * });
+ * export const records = domain.records;
+ * ```
+ * ### A mail domain served by a customer-run server
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const server = new nsp.mail.Server("server", {
+ *     name: "mx-home",
+ *     ip4: "192.0.2.25",
+ * });
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "byo-mail-example.example",
+ *     serverId: server.id,
+ *     mode: "both",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,25 @@ import * as utilities from "../utilities";
 /**
  * A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.
  *
+ * ## Example Usage
+ * ### Copy the CEO's mail to an archive
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "domainrule-example.example",
+ *     dmarcPolicy: "reject",
+ * });
+ * const archive = new nsp.mail.DomainRule("archive", {
+ *     domainId: domain.id,
+ *     kind: "forward_copy",
+ *     pattern: "ceo@*",
+ *     target: "archive@example.net",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

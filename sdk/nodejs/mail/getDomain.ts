@@ -8,6 +8,23 @@ import * as utilities from "../utilities";
 
 /**
  * Looks up an existing mail domain by name or by id, with the DNS records it publishes (or needs).
+ *
+ * ## Example Usage
+ * ### The DNS records a mail domain needs
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "getdomain-example.example",
+ *     dmarcPolicy: "reject",
+ * });
+ * const found = nsp.mail.getDomainOutput({
+ *     id: domain.id,
+ * });
+ * export const records = found.records;
+ * ```
  */
 export function getDomain(args?: GetDomainArgs, opts?: pulumi.InvokeOptions): Promise<GetDomainResult> {
     args = args || {};
@@ -97,6 +114,23 @@ export interface GetDomainResult {
 }
 /**
  * Looks up an existing mail domain by name or by id, with the DNS records it publishes (or needs).
+ *
+ * ## Example Usage
+ * ### The DNS records a mail domain needs
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "getdomain-example.example",
+ *     dmarcPolicy: "reject",
+ * });
+ * const found = nsp.mail.getDomainOutput({
+ *     id: domain.id,
+ * });
+ * export const records = found.records;
+ * ```
  */
 export function getDomainOutput(args?: GetDomainOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetDomainResult> {
     args = args || {};

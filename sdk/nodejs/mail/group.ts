@@ -9,6 +9,35 @@ import * as utilities from "../utilities";
 /**
  * A mail group (distribution list) in a mail domain: mail to its address goes to every member.
  *
+ * ## Example Usage
+ * ### A distribution list
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "group-example.example",
+ *     dmarcPolicy: "reject",
+ * });
+ * const team = new nsp.mail.Group("team", {
+ *     domainId: domain.id,
+ *     localPart: "team",
+ *     name: "The team",
+ *     members: [
+ *         {
+ *             address: "a@example.com",
+ *         },
+ *         {
+ *             address: "b@example.com",
+ *             role: "owner",
+ *         },
+ *     ],
+ *     posting: "org",
+ *     subjectTag: "[team]",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

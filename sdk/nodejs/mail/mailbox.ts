@@ -7,6 +7,26 @@ import * as utilities from "../utilities";
 /**
  * A mailbox in a mail domain. Deleting it deletes its messages, its app passwords and the aliases that deliver to it.
  *
+ * ## Example Usage
+ * ### A mailbox with a quota
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "mailbox-example.example",
+ *     dmarcPolicy: "reject",
+ * });
+ * const alice = new nsp.mail.Mailbox("alice", {
+ *     domainId: domain.id,
+ *     local: "alice",
+ *     display: "Alice",
+ *     quotaBytes: 2147483648,
+ *     sendLimitHour: 100,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,29 @@ import * as utilities from "../utilities";
 /**
  * Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.
  *
+ * ## Example Usage
+ * ### Forward one address to an outside destination
+ *
+ * Forwarding routes need a domain in mode `forward` or `both`.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const domain = new nsp.mail.Domain("domain", {
+ *     name: "route-example.example",
+ *     mode: "both",
+ * });
+ * const ops = new nsp.mail.Destination("ops", {
+ *     addr: "ops@example.net",
+ * });
+ * const sales = new nsp.mail.Route("sales", {
+ *     domainId: domain.id,
+ *     localPart: "sales",
+ *     dest: ops.addr,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

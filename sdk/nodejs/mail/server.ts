@@ -9,6 +9,21 @@ import * as utilities from "../utilities";
 /**
  * A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).
  *
+ * ## Example Usage
+ * ### A customer-run mail server and its agent's install command
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const server = new nsp.mail.Server("server", {
+ *     name: "mx-home",
+ *     ip4: "192.0.2.25",
+ *     ip6: "2001:db8::25",
+ * });
+ * export const installCommand = server.installCommand;
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -9,6 +9,24 @@ import * as utilities from "../utilities";
 /**
  * The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: `meet-settings`.
  *
+ * ## Example Usage
+ * ### Defaults for new meetings
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const defaults = new nsp.meet.Settings("defaults", {
+ *     waitingRoom: true,
+ *     muteOnEntry: true,
+ *     sharePolicy: "host_only",
+ *     recordPolicy: "host",
+ *     retention: {
+ *         days: 14,
+ *     },
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,20 @@ import * as utilities from "../utilities";
 /**
  * The applications (mail, meetings, chat, drive) switched on for everybody in the account's organisation. One per account; switches left unset stay as they are. Deleting the resource leaves the switches as they are (and says so).
  *
+ * ## Example Usage
+ * ### Switch on mail and meetings for everybody
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const apps = new nsp.org.Apps("apps", {
+ *     mail: true,
+ *     meet: true,
+ *     chat: false,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

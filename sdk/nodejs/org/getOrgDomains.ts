@@ -8,6 +8,17 @@ import * as utilities from "../utilities";
 
 /**
  * The domains the account's organisation works under, each with a verified flag.
+ *
+ * ## Example Usage
+ * ### The organisation's domains
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const orgDomains = nsp.org.getOrgDomainsOutput();
+ * export const domains = orgDomains.domains;
+ * ```
  */
 export function getOrgDomains(opts?: pulumi.InvokeOptions): Promise<GetOrgDomainsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -23,6 +34,17 @@ export interface GetOrgDomainsResult {
 }
 /**
  * The domains the account's organisation works under, each with a verified flag.
+ *
+ * ## Example Usage
+ * ### The organisation's domains
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const orgDomains = nsp.org.getOrgDomainsOutput();
+ * export const domains = orgDomains.domains;
+ * ```
  */
 export function getOrgDomainsOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetOrgDomainsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

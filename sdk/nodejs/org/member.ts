@@ -7,6 +7,19 @@ import * as utilities from "../utilities";
 /**
  * A member of the account's organisation, invited by email. Inviting an address the organisation already has replaces the earlier invitation link. Changing the address makes a new member; role and state change in place. Deleting the resource removes the member.
  *
+ * ## Example Usage
+ * ### Invite an administrator
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const dana = new nsp.org.Member("dana", {
+ *     email: "dana@example.com",
+ *     role: "admin",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

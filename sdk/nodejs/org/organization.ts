@@ -9,6 +9,19 @@ import * as utilities from "../utilities";
 /**
  * The account's organisation. Every account has exactly one, created by the API the first time it is read, so this resource adopts it and manages its name and slug; inputs left unset keep the API's values. The organisation cannot be deleted: deleting this resource only forgets it (and says so), leaving name and slug as they are. The import id is the organisation's `id` as `GET /org` shows it.
  *
+ * ## Example Usage
+ * ### Name the account's organisation
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const organisation = new nsp.org.Organization("organisation", {
+ *     name: "Example Ltd",
+ *     slug: "example-ltd",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,19 @@ import * as utilities from "../utilities";
 /**
  * A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.
  *
+ * ## Example Usage
+ * ### A static-site project
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const docsSite = new nsp.pages.Project("docsSite", {
+ *     name: "docs",
+ * });
+ * export const projectId = docsSite.id;
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -9,6 +9,32 @@ import * as utilities from "../utilities";
 /**
  * A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.
  *
+ * ## Example Usage
+ * ### A managed customer, and a provider acting for it (partner mode)
+ *
+ * The default provider (the partner's own token) creates the customer. The explicit provider
+ * uses the same token only to mint short-lived credentials for that customer
+ * (`partnerSubject`); it reads the token and base URL from `NSP_API_TOKEN` and `NSP_BASE_URL`
+ * unless given `apiToken` and `baseUrl`. Everything made with it belongs to the customer.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const acme = new nsp.partner.Subject("acme", {
+ *     externalRef: "cust-acme",
+ * });
+ * const acmeProvider = new nsp.Provider("acmeProvider", {
+ *     partnerSubject: acme.id,
+ * });
+ * const acmeHook = new nsp.Webhook("acmeHook", {
+ *     url: "https://hooks.example.com/acme",
+ *     events: [
+ *         "ping",
+ *     ],
+ * }, { provider: acmeProvider });
+ * ```
+ *
  * ## Import
  *
  * ```sh

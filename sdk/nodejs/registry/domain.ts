@@ -7,6 +7,27 @@ import * as utilities from "../utilities";
 /**
  * The name servers and DS records of a domain object in the registry database, changed through the account's registry link (`nsp:registry:Link`). The domain object belongs to the registry: creating the resource takes it over and sets its delegation, deleting it deletes the domain object there.
  *
+ * ## Example Usage
+ * ### Delegate a reverse domain in the registry database
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * const reverseDomain = new nsp.registry.Domain("reverseDomain", {
+ *     name: "2.0.192.in-addr.arpa",
+ *     nserver: [
+ *         "ns1.example.net",
+ *         "ns2.example.net",
+ *     ],
+ * }, { dependsOn: [registryLink] });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -8,11 +8,39 @@ import * as utilities from "../utilities";
 
 /**
  * What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+ *
+ * ## Example Usage
+ * ### What the registry link discovered
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * const discovered = nsp.registry.getRegistryResourcesOutput({
+ *     mntner: registryLink.mntner,
+ * });
+ * export const blocks = discovered.blocks;
+ * export const asns = discovered.asns;
+ * ```
  */
-export function getRegistryResources(opts?: pulumi.InvokeOptions): Promise<GetRegistryResourcesResult> {
+export function getRegistryResources(args?: GetRegistryResourcesArgs, opts?: pulumi.InvokeOptions): Promise<GetRegistryResourcesResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("nsp:registry:getRegistryResources", {
+        "mntner": args.mntner,
     }, opts);
+}
+
+export interface GetRegistryResourcesArgs {
+    /**
+     * The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+     */
+    mntner?: string;
 }
 
 export interface GetRegistryResourcesResult {
@@ -43,9 +71,37 @@ export interface GetRegistryResourcesResult {
 }
 /**
  * What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+ *
+ * ## Example Usage
+ * ### What the registry link discovered
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * const discovered = nsp.registry.getRegistryResourcesOutput({
+ *     mntner: registryLink.mntner,
+ * });
+ * export const blocks = discovered.blocks;
+ * export const asns = discovered.asns;
+ * ```
  */
-export function getRegistryResourcesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistryResourcesResult> {
+export function getRegistryResourcesOutput(args?: GetRegistryResourcesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRegistryResourcesResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("nsp:registry:getRegistryResources", {
+        "mntner": args.mntner,
     }, opts);
+}
+
+export interface GetRegistryResourcesOutputArgs {
+    /**
+     * The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+     */
+    mntner?: pulumi.Input<string | undefined>;
 }

@@ -8,11 +8,39 @@ import * as utilities from "../utilities";
 
 /**
  * ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+ *
+ * ## Example Usage
+ * ### ROA suggestions for what the registry link discovered
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * const plan = nsp.registry.getRpkiPlanOutput({
+ *     mntner: registryLink.mntner,
+ * });
+ * export const suggestions = plan.suggestions;
+ * export const steps = plan.steps;
+ * ```
  */
-export function getRpkiPlan(opts?: pulumi.InvokeOptions): Promise<GetRpkiPlanResult> {
+export function getRpkiPlan(args?: GetRpkiPlanArgs, opts?: pulumi.InvokeOptions): Promise<GetRpkiPlanResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("nsp:registry:getRpkiPlan", {
+        "mntner": args.mntner,
     }, opts);
+}
+
+export interface GetRpkiPlanArgs {
+    /**
+     * The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+     */
+    mntner?: string;
 }
 
 export interface GetRpkiPlanResult {
@@ -27,9 +55,37 @@ export interface GetRpkiPlanResult {
 }
 /**
  * ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+ *
+ * ## Example Usage
+ * ### ROA suggestions for what the registry link discovered
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * const plan = nsp.registry.getRpkiPlanOutput({
+ *     mntner: registryLink.mntner,
+ * });
+ * export const suggestions = plan.suggestions;
+ * export const steps = plan.steps;
+ * ```
  */
-export function getRpkiPlanOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRpkiPlanResult> {
+export function getRpkiPlanOutput(args?: GetRpkiPlanOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRpkiPlanResult> {
+    args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("nsp:registry:getRpkiPlan", {
+        "mntner": args.mntner,
     }, opts);
+}
+
+export interface GetRpkiPlanOutputArgs {
+    /**
+     * The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+     */
+    mntner?: pulumi.Input<string | undefined>;
 }

@@ -10,12 +10,12 @@ export type Domain = import("./domain").Domain;
 export const Domain: typeof import("./domain").Domain = null as any;
 utilities.lazyLoad(exports, ["Domain"], () => require("./domain"));
 
-export { GetRegistryResourcesResult } from "./getRegistryResources";
+export { GetRegistryResourcesArgs, GetRegistryResourcesResult, GetRegistryResourcesOutputArgs } from "./getRegistryResources";
 export const getRegistryResources: typeof import("./getRegistryResources").getRegistryResources = null as any;
 export const getRegistryResourcesOutput: typeof import("./getRegistryResources").getRegistryResourcesOutput = null as any;
 utilities.lazyLoad(exports, ["getRegistryResources","getRegistryResourcesOutput"], () => require("./getRegistryResources"));
 
-export { GetRpkiPlanResult } from "./getRpkiPlan";
+export { GetRpkiPlanArgs, GetRpkiPlanResult, GetRpkiPlanOutputArgs } from "./getRpkiPlan";
 export const getRpkiPlan: typeof import("./getRpkiPlan").getRpkiPlan = null as any;
 export const getRpkiPlanOutput: typeof import("./getRpkiPlan").getRpkiPlanOutput = null as any;
 utilities.lazyLoad(exports, ["getRpkiPlan","getRpkiPlanOutput"], () => require("./getRpkiPlan"));

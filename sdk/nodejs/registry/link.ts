@@ -7,6 +7,20 @@ import * as utilities from "../utilities";
 /**
  * The account's link to the registry database: a maintainer's API key, verified against the maintainer and stored encrypted. One per account (id `link`); it lets the platform discover the maintainer's blocks, ASNs and domain objects and change those domain objects (`nsp:registry:Domain`). Every change sends the key again (the API replaces the link); deleting the resource unlinks and forgets the key.
  *
+ * ## Example Usage
+ * ### Link the account to a maintainer in the registry database
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const registryLink = new nsp.registry.Link("registryLink", {
+ *     keyId: "key-example",
+ *     keySecret: "registry-key-secret-example",
+ *     mntner: "EXAMPLE-MNT",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,25 @@ import * as utilities from "../utilities";
 /**
  * A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.
  *
+ * ## Example Usage
+ * ### A hosted RPKI certificate authority
+ *
+ * Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA.
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const ca = new nsp.rpki.Ca("ca", {
+ *     handle: "EXAMPLE-CA",
+ *     parentRir: "ripe",
+ *     asns: [
+ *         64500,
+ *     ],
+ * });
+ * export const childRequestXml = ca.childRequestXml;
+ * ```
+ *
  * ## Import
  *
  * ```sh

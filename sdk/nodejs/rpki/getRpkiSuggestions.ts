@@ -8,6 +8,26 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the prefixes announced by a hosted CA's ASNs and whether a ROA of the CA covers each, with a suggested ROA for those that are not covered.
+ *
+ * ## Example Usage
+ * ### Prefixes a CA's ASNs announce, and whether a ROA covers them
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const ca = new nsp.rpki.Ca("ca", {
+ *     handle: "EXAMPLE-CA",
+ *     parentRir: "ripe",
+ *     asns: [
+ *         64500,
+ *     ],
+ * });
+ * const suggested = nsp.rpki.getRpkiSuggestionsOutput({
+ *     caId: ca.id,
+ * });
+ * export const suggestions = suggested.suggestions;
+ * ```
  */
 export function getRpkiSuggestions(args: GetRpkiSuggestionsArgs, opts?: pulumi.InvokeOptions): Promise<GetRpkiSuggestionsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -31,6 +51,26 @@ export interface GetRpkiSuggestionsResult {
 }
 /**
  * Lists the prefixes announced by a hosted CA's ASNs and whether a ROA of the CA covers each, with a suggested ROA for those that are not covered.
+ *
+ * ## Example Usage
+ * ### Prefixes a CA's ASNs announce, and whether a ROA covers them
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const ca = new nsp.rpki.Ca("ca", {
+ *     handle: "EXAMPLE-CA",
+ *     parentRir: "ripe",
+ *     asns: [
+ *         64500,
+ *     ],
+ * });
+ * const suggested = nsp.rpki.getRpkiSuggestionsOutput({
+ *     caId: ca.id,
+ * });
+ * export const suggestions = suggested.suggestions;
+ * ```
  */
 export function getRpkiSuggestionsOutput(args: GetRpkiSuggestionsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRpkiSuggestionsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -6,6 +6,31 @@ import * as utilities from "../utilities";
 
 /**
  * Renders a hosted CA's ROAs as RPSL `route:` and `route6:` objects, for a routing registry.
+ *
+ * ## Example Usage
+ * ### A CA's ROAs as RPSL route objects
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const ca = new nsp.rpki.Ca("ca", {
+ *     handle: "EXAMPLE-CA",
+ *     parentRir: "ripe",
+ *     asns: [
+ *         64500,
+ *     ],
+ * });
+ * const anycast = new nsp.rpki.Roa("anycast", {
+ *     caId: ca.id,
+ *     asn: 64500,
+ *     prefix: "192.0.2.0/24",
+ * });
+ * const rpsl = nsp.rpki.getRpslOutput({
+ *     caId: ca.id,
+ * }, { dependsOn: [anycast] });
+ * export const routes = rpsl.text;
+ * ```
  */
 export function getRpsl(args: GetRpslArgs, opts?: pulumi.InvokeOptions): Promise<GetRpslResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -29,6 +54,31 @@ export interface GetRpslResult {
 }
 /**
  * Renders a hosted CA's ROAs as RPSL `route:` and `route6:` objects, for a routing registry.
+ *
+ * ## Example Usage
+ * ### A CA's ROAs as RPSL route objects
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const ca = new nsp.rpki.Ca("ca", {
+ *     handle: "EXAMPLE-CA",
+ *     parentRir: "ripe",
+ *     asns: [
+ *         64500,
+ *     ],
+ * });
+ * const anycast = new nsp.rpki.Roa("anycast", {
+ *     caId: ca.id,
+ *     asn: 64500,
+ *     prefix: "192.0.2.0/24",
+ * });
+ * const rpsl = nsp.rpki.getRpslOutput({
+ *     caId: ca.id,
+ * }, { dependsOn: [anycast] });
+ * export const routes = rpsl.text;
+ * ```
  */
 export function getRpslOutput(args: GetRpslOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRpslResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

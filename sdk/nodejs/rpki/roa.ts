@@ -7,6 +7,29 @@ import * as utilities from "../utilities";
 /**
  * A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.
  *
+ * ## Example Usage
+ * ### A ROA for an anycast prefix
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const ca = new nsp.rpki.Ca("ca", {
+ *     handle: "EXAMPLE-CA",
+ *     parentRir: "ripe",
+ *     asns: [
+ *         64500,
+ *     ],
+ * });
+ * const anycast = new nsp.rpki.Roa("anycast", {
+ *     caId: ca.id,
+ *     asn: 64500,
+ *     prefix: "192.0.2.0/24",
+ *     maxLength: 25,
+ *     comment: "anycast",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -8,6 +8,19 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the cities that host realtime rooms (`nsp:rtc:Room`) and whether each accepts new rooms now.
+ *
+ * ## Example Usage
+ * ### Cities that accept realtime rooms now
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.rtc.getRtcCitiesOutput({
+ *     withRoomOnly: true,
+ * });
+ * export const cityList = cities.cities;
+ * ```
  */
 export function getRtcCities(args?: GetRtcCitiesArgs, opts?: pulumi.InvokeOptions): Promise<GetRtcCitiesResult> {
     args = args || {};
@@ -32,6 +45,19 @@ export interface GetRtcCitiesResult {
 }
 /**
  * Lists the cities that host realtime rooms (`nsp:rtc:Room`) and whether each accepts new rooms now.
+ *
+ * ## Example Usage
+ * ### Cities that accept realtime rooms now
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.rtc.getRtcCitiesOutput({
+ *     withRoomOnly: true,
+ * });
+ * export const cityList = cities.cities;
+ * ```
  */
 export function getRtcCitiesOutput(args?: GetRtcCitiesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetRtcCitiesResult> {
     args = args || {};

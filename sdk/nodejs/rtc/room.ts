@@ -7,6 +7,22 @@ import * as utilities from "../utilities";
 /**
  * A realtime audio/video room. Participants join with short-lived tokens minted by the customer's backend (not managed here). The passcode is a secret input the API never returns.
  *
+ * ## Example Usage
+ * ### A realtime room with a passcode
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const stage = new nsp.rtc.Room("stage", {
+ *     name: "stage",
+ *     maxPeers: 8,
+ *     maxVideo: 4,
+ *     publicJoin: true,
+ *     passcode: "s3cret-passcode",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

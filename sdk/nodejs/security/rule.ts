@@ -7,6 +7,28 @@ import * as utilities from "../utilities";
 /**
  * A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` changes in place; any other change replaces the rule.
  *
+ * ## Example Usage
+ * ### Block two countries on one edge site
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const site = new nsp.cdn.Site("site", {
+ *     hostname: "www.rule-example.example",
+ *     origin: "origin.rule-example.example",
+ * });
+ * const geoBlock = new nsp.security.Rule("geoBlock", {
+ *     siteId: site.id,
+ *     field: "country",
+ *     op: "in",
+ *     value: "RU, CN",
+ *     action: "block",
+ *     seq: 10,
+ *     note: "geo",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

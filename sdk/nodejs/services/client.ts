@@ -7,6 +7,31 @@ import * as utilities from "../utilities";
 /**
  * A client group of a resolver service: devices recognised by their addresses or client id, with their own lists, rules and modes (empty values follow the service's filter and policy). Its dynamic-address update token is `nsp:services:ClientDdnsToken`.
  *
+ * ## Example Usage
+ * ### A client group with its own lists
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const resolver = nsp.dns.getServicesOutput({
+ *     type: "resolver",
+ * });
+ * const kids = new nsp.services.Client("kids", {
+ *     serviceId: resolver.services[0].id,
+ *     name: "Kids",
+ *     clientId: "kids-tablet",
+ *     addrs: [
+ *         "192.0.2.10",
+ *     ],
+ *     lists: [
+ *         "ads",
+ *         "adult",
+ *     ],
+ *     safesearch: "on",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,36 @@ import * as utilities from "../utilities";
 /**
  * The dynamic-address update token of a resolver client group. Creating it issues a token (a secret shown by the API once); changing `rotation` issues a new one; deleting it revokes the token. The id is `<serviceId>/<clientGroupId>`.
  *
+ * ## Example Usage
+ * ### A dynamic-address update token for a client group
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const resolver = nsp.dns.getServicesOutput({
+ *     type: "resolver",
+ * });
+ * const kids = new nsp.services.Client("kids", {
+ *     serviceId: resolver.services[0].id,
+ *     name: "Kids",
+ *     clientId: "kids-tablet",
+ *     addrs: [
+ *         "192.0.2.10",
+ *     ],
+ *     lists: [
+ *         "ads",
+ *         "adult",
+ *     ],
+ *     safesearch: "on",
+ * });
+ * const ddns = new nsp.services.ClientDdnsToken("ddns", {
+ *     serviceId: resolver.services[0].id,
+ *     clientGroupId: kids.id,
+ * });
+ * export const token = ddns.token;
+ * ```
+ *
  * ## Import
  *
  * ```sh

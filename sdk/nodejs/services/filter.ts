@@ -9,6 +9,39 @@ import * as utilities from "../utilities";
 /**
  * The filter of a resolver service: custom block and allow lists, rewrites, the block answer and the blocklists applied. There is one per service and the API replaces it whole, so this resource owns all of it; deleting it empties the filter (the API's defaults). The id is the service id.
  *
+ * ## Example Usage
+ * ### Block lists, allow lists and rewrites of a resolver service
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const resolver = nsp.dns.getServicesOutput({
+ *     type: "resolver",
+ * });
+ * const filter = new nsp.services.Filter("filter", {
+ *     serviceId: resolver.services[0].id,
+ *     customBlock: [
+ *         "ads.example.com",
+ *         "*.tracker.example",
+ *     ],
+ *     customAllow: [
+ *         "ok.example",
+ *     ],
+ *     rewrites: [
+ *         {
+ *             name: "printer.home.example",
+ *             target: "192.0.2.9",
+ *         },
+ *     ],
+ *     blockMode: "zero",
+ *     filterLists: [
+ *         "ads",
+ *         "malware",
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

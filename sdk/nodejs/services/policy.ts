@@ -7,6 +7,37 @@ import * as utilities from "../utilities";
 /**
  * The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); deleting it restores the defaults. The id is the service id.
  *
+ * ## Example Usage
+ * ### A resolver's filtering policy
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const resolver = nsp.dns.getServicesOutput({
+ *     type: "resolver",
+ * });
+ * const policy = new nsp.services.Policy("policy", {
+ *     serviceId: resolver.services[0].id,
+ *     rules: [
+ *         "||ads.example^",
+ *         "@@||ok.example^",
+ *     ],
+ *     blockedServices: [
+ *         "tiktok",
+ *     ],
+ *     safesearch: "on",
+ *     accessAllow: [
+ *         "192.0.2.0/24",
+ *     ],
+ *     forwards: [
+ *         "9.9.9.9",
+ *     ],
+ *     logMode: "blocked",
+ *     logDays: 14,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,24 @@ import * as utilities from "../utilities";
 /**
  * A US 10DLC brand: the company behind the messages. It enters as a draft; set `status` to `submitted` to send it for review. A brand that still has campaigns cannot be deleted: the API refuses and names them, so delete the campaigns first.
  *
+ * ## Example Usage
+ * ### A 10DLC brand, as a draft
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const brand = new nsp.sgate.Brand("brand", {
+ *     legalName: "Example Inc",
+ *     displayName: "Example",
+ *     country: "us",
+ *     vertical: "technology",
+ *     website: "https://example.com",
+ *     contactEmail: "sms@example.com",
+ *     entityType: "private",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

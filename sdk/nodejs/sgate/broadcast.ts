@@ -9,6 +9,45 @@ import * as utilities from "../utilities";
 /**
  * A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it is paused, cancelled or finished.
  *
+ * ## Example Usage
+ * ### A broadcast draft from a template
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const numbers = nsp.sgate.getNumbersOutput();
+ * const sender = new nsp.sgate.Sender("sender", {
+ *     name: "ExampleCo",
+ *     numbers: [
+ *         numbers.numbers[0].number,
+ *     ],
+ * });
+ * const code = new nsp.sgate.Template("code", {
+ *     name: "otp",
+ *     defaultLang: "en",
+ *     category: "otp",
+ *     bodies: {
+ *         en: "Your code: {{code}}",
+ *         de: "Ihr Code: {{code}}",
+ *     },
+ * });
+ * const sale = new nsp.sgate.Broadcast("sale", {
+ *     name: "spring sale",
+ *     recipients: {
+ *         numbers: [
+ *             "+12025550111",
+ *             "+12025550112",
+ *         ],
+ *     },
+ *     senderId: sender.id,
+ *     from: numbers.numbers[0].number,
+ *     templateId: code.id,
+ *     lang: "en",
+ *     category: "transactional",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,33 @@ import * as utilities from "../utilities";
 /**
  * A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their `campaignId` becomes empty).
  *
+ * ## Example Usage
+ * ### A campaign for log-in codes
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const brand = new nsp.sgate.Brand("brand", {
+ *     legalName: "Example Inc",
+ *     displayName: "Example",
+ *     country: "us",
+ *     vertical: "technology",
+ *     website: "https://example.com",
+ *     contactEmail: "sms@example.com",
+ *     entityType: "private",
+ * });
+ * const otp = new nsp.sgate.Campaign("otp", {
+ *     brandId: brand.id,
+ *     useCase: "2fa",
+ *     description: "Log-in codes",
+ *     messageFlow: "Opt in at sign-up",
+ *     samples: [
+ *         "Your code is 1234",
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,28 @@ import * as utilities from "../utilities";
 /**
  * A recipient's consent to receive messages. The API cannot change a consent, so every change replaces it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource then reads as gone.
  *
+ * ## Example Usage
+ * ### A recipient's consent, recorded with its proof
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const numbers = nsp.sgate.getNumbersOutput();
+ * const sender = new nsp.sgate.Sender("sender", {
+ *     name: "ExampleCo",
+ *     numbers: [
+ *         numbers.numbers[0].number,
+ *     ],
+ * });
+ * const consent = new nsp.sgate.Consent("consent", {
+ *     recipient: "+12025550177",
+ *     proof: "keyword START",
+ *     senderId: sender.id,
+ *     source: "keyword",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

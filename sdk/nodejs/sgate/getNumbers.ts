@@ -8,6 +8,17 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).
+ *
+ * ## Example Usage
+ * ### The account's messaging numbers
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const numbers = nsp.sgate.getNumbersOutput();
+ * export const firstNumber = numbers.numbers[0].number;
+ * ```
  */
 export function getNumbers(opts?: pulumi.InvokeOptions): Promise<GetNumbersResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -23,6 +34,17 @@ export interface GetNumbersResult {
 }
 /**
  * Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).
+ *
+ * ## Example Usage
+ * ### The account's messaging numbers
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const numbers = nsp.sgate.getNumbersOutput();
+ * export const firstNumber = numbers.numbers[0].number;
+ * ```
  */
 export function getNumbersOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNumbersResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -7,6 +7,39 @@ import * as utilities from "../utilities";
 /**
  * The messaging settings of one of the account's numbers (the API has no create or delete of numbers). Create and update patch the settings the program sets; deleting the resource leaves the number's settings as they are and only stops managing them.
  *
+ * ## Example Usage
+ * ### Send a number's messages under a campaign
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const numbers = nsp.sgate.getNumbersOutput();
+ * const brand = new nsp.sgate.Brand("brand", {
+ *     legalName: "Example Inc",
+ *     displayName: "Example",
+ *     country: "us",
+ *     vertical: "technology",
+ *     website: "https://example.com",
+ *     contactEmail: "sms@example.com",
+ *     entityType: "private",
+ * });
+ * const otp = new nsp.sgate.Campaign("otp", {
+ *     brandId: brand.id,
+ *     useCase: "2fa",
+ *     description: "Log-in codes",
+ *     messageFlow: "Opt in at sign-up",
+ *     samples: [
+ *         "Your code is 1234",
+ *     ],
+ * });
+ * const firstNumber = new nsp.sgate.NumberSettings("firstNumber", {
+ *     number: numbers.numbers[0].number,
+ *     campaignId: otp.id,
+ *     helpText: "Text STOP to stop",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,22 @@ import * as utilities from "../utilities";
 /**
  * A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.
  *
+ * ## Example Usage
+ * ### A sender name and the number it sends from
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const numbers = nsp.sgate.getNumbersOutput();
+ * const sender = new nsp.sgate.Sender("sender", {
+ *     name: "ExampleCo",
+ *     numbers: [
+ *         numbers.numbers[0].number,
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -9,6 +9,24 @@ import * as utilities from "../utilities";
 /**
  * A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.
  *
+ * ## Example Usage
+ * ### A message template in two languages
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const code = new nsp.sgate.Template("code", {
+ *     name: "otp",
+ *     defaultLang: "en",
+ *     category: "otp",
+ *     bodies: {
+ *         en: "Your code: {{code}}",
+ *         de: "Ihr Code: {{code}}",
+ *     },
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,25 @@ import * as utilities from "../utilities";
 /**
  * A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.
  *
+ * ## Example Usage
+ * ### A bucket that receives copies of recordings
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const recordings = new nsp.storage.Destination("recordings", {
+ *     endpoint: "https://s3.example.net",
+ *     bucket: "recordings",
+ *     region: "eu-central-1",
+ *     name: "Recordings",
+ *     prefix: "meet/",
+ *     accessKey: "AKIAEXAMPLE",
+ *     secretKey: "example-secret-key",
+ *     autoMeet: true,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

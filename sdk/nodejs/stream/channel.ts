@@ -9,6 +9,23 @@ import * as utilities from "../utilities";
 /**
  * A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.
  *
+ * ## Example Usage
+ * ### A live-streaming channel that records
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const studio = new nsp.stream.Channel("studio", {
+ *     name: "studio",
+ *     visibility: "unlisted",
+ *     record: true,
+ *     latencyMode: "low",
+ * });
+ * export const ingest = studio.ingest;
+ * export const playbackUrl = studio.playbackUrl;
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -8,6 +8,17 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the live-streaming ingest cities and whether they have room for another channel.
+ *
+ * ## Example Usage
+ * ### Ingest cities with room for a channel
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.stream.getStreamCitiesOutput();
+ * export const cityList = cities.cities;
+ * ```
  */
 export function getStreamCities(opts?: pulumi.InvokeOptions): Promise<GetStreamCitiesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -23,6 +34,17 @@ export interface GetStreamCitiesResult {
 }
 /**
  * Lists the live-streaming ingest cities and whether they have room for another channel.
+ *
+ * ## Example Usage
+ * ### Ingest cities with room for a channel
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.stream.getStreamCitiesOutput();
+ * export const cityList = cities.cities;
+ * ```
  */
 export function getStreamCitiesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetStreamCitiesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

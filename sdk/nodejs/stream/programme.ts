@@ -7,6 +7,27 @@ import * as utilities from "../utilities";
 /**
  * The fallback programme of a live-streaming channel: what it plays when nobody publishes. One per channel; the API replaces its items and their order as a whole. Deleting the resource empties and disables the programme.
  *
+ * ## Example Usage
+ * ### What a channel plays when nobody publishes
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const studio = new nsp.stream.Channel("studio", {
+ *     name: "studio",
+ * });
+ * const fallback = new nsp.stream.Programme("fallback", {
+ *     channelId: studio.id,
+ *     mode: "relay",
+ *     items: [
+ *         {
+ *             url: "https://media.example.com/holding.mp4",
+ *         },
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -8,6 +8,17 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the cities that host chat rooms (`nsp:talk:Room`) and whether each accepts new rooms now.
+ *
+ * ## Example Usage
+ * ### Cities that host chat rooms
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.talk.getTalkCitiesOutput();
+ * export const firstCity = cities.cities[0].id;
+ * ```
  */
 export function getTalkCities(args?: GetTalkCitiesArgs, opts?: pulumi.InvokeOptions): Promise<GetTalkCitiesResult> {
     args = args || {};
@@ -32,6 +43,17 @@ export interface GetTalkCitiesResult {
 }
 /**
  * Lists the cities that host chat rooms (`nsp:talk:Room`) and whether each accepts new rooms now.
+ *
+ * ## Example Usage
+ * ### Cities that host chat rooms
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.talk.getTalkCitiesOutput();
+ * export const firstCity = cities.cities[0].id;
+ * ```
  */
 export function getTalkCitiesOutput(args?: GetTalkCitiesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTalkCitiesResult> {
     args = args || {};

@@ -7,6 +7,25 @@ import * as utilities from "../utilities";
 /**
  * A chat room (conversation with history). The passcode is set through its own endpoint: a room with a passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi up` sets the passcode. Deleting the room deletes its history.
  *
+ * ## Example Usage
+ * ### A chat room in a city with room
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.talk.getTalkCitiesOutput({
+ *     withRoomOnly: true,
+ * });
+ * const lobby = new nsp.talk.Room("lobby", {
+ *     name: "lobby",
+ *     kind: "live",
+ *     city: cities.cities[0].id,
+ *     maxPeers: 20,
+ *     retentionDays: 30,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,23 @@ import * as utilities from "../utilities";
 /**
  * A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.
  *
+ * ## Example Usage
+ * ### A bot-verification site key
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const shop = new nsp.verify.Site("shop", {
+ *     name: "shop",
+ *     hostnames: [
+ *         "shop.example.com",
+ *     ],
+ *     mode: "interactive",
+ * });
+ * export const sitekey = shop.sitekey;
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,30 @@ import * as utilities from "../utilities";
 /**
  * An extension of a PBX: a SIP account with a dial number. The API shows its SIP password only when it is issued, so `sipPassword` is a secret output kept from the state on every refresh; change `passwordRotation` to issue a new one (the old one stops working).
  *
+ * ## Example Usage
+ * ### An extension with voicemail
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const reception = new nsp.vgate.Extension("reception", {
+ *     pbxId: pbx.id,
+ *     number: "201",
+ *     name: "Reception",
+ *     voicemail: {
+ *         enabled: true,
+ *         pin: "1234",
+ *     },
+ * });
+ * export const sipPassword = reception.sipPassword;
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -8,6 +8,18 @@ import * as utilities from "../utilities";
 
 /**
  * Reads the prepaid balance of the PBX gateway and its latest movements. Top-ups are console only.
+ *
+ * ## Example Usage
+ * ### The prepaid balance of the PBX gateway
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const balance = nsp.vgate.getBalanceOutput();
+ * export const balanceMicros = balance.balanceMicros;
+ * export const currency = balance.currency;
+ * ```
  */
 export function getBalance(opts?: pulumi.InvokeOptions): Promise<GetBalanceResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -31,6 +43,18 @@ export interface GetBalanceResult {
 }
 /**
  * Reads the prepaid balance of the PBX gateway and its latest movements. Top-ups are console only.
+ *
+ * ## Example Usage
+ * ### The prepaid balance of the PBX gateway
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const balance = nsp.vgate.getBalanceOutput();
+ * export const balanceMicros = balance.balanceMicros;
+ * export const currency = balance.currency;
+ * ```
  */
 export function getBalanceOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetBalanceResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -8,6 +8,19 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.
+ *
+ * ## Example Usage
+ * ### Where a new PBX can run
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.vgate.getCitiesOutput({
+ *     acceptingOnly: true,
+ * });
+ * export const firstCity = cities.cities[0].id;
+ * ```
  */
 export function getCities(args?: GetCitiesArgs, opts?: pulumi.InvokeOptions): Promise<GetCitiesResult> {
     args = args || {};
@@ -32,6 +45,19 @@ export interface GetCitiesResult {
 }
 /**
  * Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.
+ *
+ * ## Example Usage
+ * ### Where a new PBX can run
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.vgate.getCitiesOutput({
+ *     acceptingOnly: true,
+ * });
+ * export const firstCity = cities.cities[0].id;
+ * ```
  */
 export function getCitiesOutput(args?: GetCitiesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetCitiesResult> {
     args = args || {};

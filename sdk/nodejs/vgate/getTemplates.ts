@@ -8,6 +8,17 @@ import * as utilities from "../utilities";
 
 /**
  * Lists the starting templates for a PBX and what each sets up.
+ *
+ * ## Example Usage
+ * ### The starting templates of a PBX
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const templates = nsp.vgate.getTemplatesOutput();
+ * export const templateList = templates.templates;
+ * ```
  */
 export function getTemplates(opts?: pulumi.InvokeOptions): Promise<GetTemplatesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -23,6 +34,17 @@ export interface GetTemplatesResult {
 }
 /**
  * Lists the starting templates for a PBX and what each sets up.
+ *
+ * ## Example Usage
+ * ### The starting templates of a PBX
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const templates = nsp.vgate.getTemplatesOutput();
+ * export const templateList = templates.templates;
+ * ```
  */
 export function getTemplatesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTemplatesResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

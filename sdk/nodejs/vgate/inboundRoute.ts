@@ -7,6 +7,50 @@ import * as utilities from "../utilities";
 /**
  * An inbound route of a PBX: calls to a number (or matching a DID pattern, optionally from matching callers) go to a destination.
  *
+ * ## Example Usage
+ * ### Calls to a number go to the reception
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const reception = new nsp.vgate.Extension("reception", {
+ *     pbxId: pbx.id,
+ *     number: "201",
+ *     name: "Reception",
+ *     voicemail: {
+ *         enabled: true,
+ *         pin: "1234",
+ *     },
+ * });
+ * const carrier = new nsp.vgate.Trunk("carrier", {
+ *     pbxId: pbx.id,
+ *     name: "Carrier",
+ *     mode: "register",
+ *     host: "sip.carrier.example",
+ *     transport: "tls",
+ *     username: "acct",
+ *     password: "carrier-password",
+ *     port: 5061,
+ * });
+ * const mainLine = new nsp.vgate.Number("mainLine", {
+ *     pbxId: pbx.id,
+ *     e164: "+4930555401",
+ *     trunkId: carrier.id,
+ * });
+ * const inbound = new nsp.vgate.InboundRoute("inbound", {
+ *     pbxId: pbx.id,
+ *     name: "Main line",
+ *     numberId: mainLine.id,
+ *     destination: pulumi.interpolate`extension:${reception.id}`,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

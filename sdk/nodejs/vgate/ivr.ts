@@ -7,6 +7,45 @@ import * as utilities from "../utilities";
 /**
  * An IVR (voice menu) of a PBX: callers hear a greeting and press a key to choose a destination.
  *
+ * ## Example Usage
+ * ### A voice menu
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const reception = new nsp.vgate.Extension("reception", {
+ *     pbxId: pbx.id,
+ *     number: "201",
+ *     name: "Reception",
+ *     voicemail: {
+ *         enabled: true,
+ *         pin: "1234",
+ *     },
+ * });
+ * const sales = new nsp.vgate.Extension("sales", {
+ *     pbxId: pbx.id,
+ *     number: "202",
+ *     name: "Sales",
+ * });
+ * const menu = new nsp.vgate.Ivr("menu", {
+ *     pbxId: pbx.id,
+ *     name: "Menu",
+ *     greeting: "welcome",
+ *     timeout: "hangup",
+ *     invalid: pulumi.interpolate`voicemail:${reception.id}`,
+ *     options: {
+ *         "1": pulumi.interpolate`extension:${reception.id}`,
+ *         "2": pulumi.interpolate`extension:${sales.id}`,
+ *     },
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

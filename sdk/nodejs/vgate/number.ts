@@ -7,6 +7,35 @@ import * as utilities from "../utilities";
 /**
  * A telephone number of a PBX that arrives through one of its trunks (a number the customer brings). What calls to it do is set by an `nsp:vgate:InboundRoute` or by its `nsp:vgate:NumberFlow`. The gateway refuses to delete a number while an inbound route uses it.
  *
+ * ## Example Usage
+ * ### A number that arrives through a trunk
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const carrier = new nsp.vgate.Trunk("carrier", {
+ *     pbxId: pbx.id,
+ *     name: "Carrier",
+ *     mode: "register",
+ *     host: "sip.carrier.example",
+ *     transport: "tls",
+ *     username: "acct",
+ *     password: "carrier-password",
+ *     port: 5061,
+ * });
+ * const mainLine = new nsp.vgate.Number("mainLine", {
+ *     pbxId: pbx.id,
+ *     e164: "+4930555401",
+ *     trunkId: carrier.id,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

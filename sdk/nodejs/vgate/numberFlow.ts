@@ -7,6 +7,63 @@ import * as utilities from "../utilities";
 /**
  * The flow of a number: what its calls do, set as one JSON document. The gateway makes or updates the ring group and business hours the flow needs (see `groupId` and `timeconditionId`). Deleting the resource clears the flow.
  *
+ * ## Example Usage
+ * ### Ring two extensions in business hours, voicemail after
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const reception = new nsp.vgate.Extension("reception", {
+ *     pbxId: pbx.id,
+ *     number: "201",
+ *     name: "Reception",
+ *     voicemail: {
+ *         enabled: true,
+ *         pin: "1234",
+ *     },
+ * });
+ * const sales = new nsp.vgate.Extension("sales", {
+ *     pbxId: pbx.id,
+ *     number: "202",
+ *     name: "Sales",
+ * });
+ * const mainLine = new nsp.vgate.Number("mainLine", {
+ *     pbxId: pbx.id,
+ *     e164: "+4930555402",
+ * });
+ * const flow = new nsp.vgate.NumberFlow("flow", {
+ *     pbxId: pbx.id,
+ *     numberId: mainLine.id,
+ *     flow: {
+ *         ring: [
+ *             reception.id,
+ *             sales.id,
+ *         ],
+ *         ring_s: 15,
+ *         hours: [
+ *             {
+ *                 days: [
+ *                     "mon",
+ *                     "tue",
+ *                     "wed",
+ *                     "thu",
+ *                     "fri",
+ *                 ],
+ *                 from: "09:00",
+ *                 to: "17:00",
+ *             },
+ *         ],
+ *         after_hours: pulumi.interpolate`voicemail:${reception.id}`,
+ *     },
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,45 @@ import * as utilities from "../utilities";
 /**
  * An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.
  *
+ * ## Example Usage
+ * ### National calls out over the carrier
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const carrier = new nsp.vgate.Trunk("carrier", {
+ *     pbxId: pbx.id,
+ *     name: "Carrier",
+ *     mode: "register",
+ *     host: "sip.carrier.example",
+ *     transport: "tls",
+ *     username: "acct",
+ *     password: "carrier-password",
+ *     port: 5061,
+ * });
+ * const national = new nsp.vgate.OutboundRoute("national", {
+ *     pbxId: pbx.id,
+ *     name: "National",
+ *     priority: 10,
+ *     patterns: [
+ *         {
+ *             match: "0ZX.",
+ *             strip: 1,
+ *             prepend: "+49",
+ *         },
+ *     ],
+ *     trunks: [
+ *         carrier.id,
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

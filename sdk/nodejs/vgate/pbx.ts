@@ -7,6 +7,26 @@ import * as utilities from "../utilities";
 /**
  * A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.
  *
+ * ## Example Usage
+ * ### A PBX from a template, in a city that accepts new PBXs
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const cities = nsp.vgate.getCitiesOutput({
+ *     acceptingOnly: true,
+ * });
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: cities.cities[0].id,
+ *     timezone: "Europe/Berlin",
+ *     template: "small-office",
+ *     language: "en",
+ * });
+ * export const sipDomain = pbx.sipDomain;
+ * ```
+ *
  * ## Import
  *
  * ```sh

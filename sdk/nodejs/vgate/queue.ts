@@ -7,6 +7,46 @@ import * as utilities from "../utilities";
 /**
  * A call queue of a PBX: callers wait until one of its agents answers. The gateway refuses to delete an extension while a queue has it as an agent.
  *
+ * ## Example Usage
+ * ### A support queue with two agents
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const reception = new nsp.vgate.Extension("reception", {
+ *     pbxId: pbx.id,
+ *     number: "201",
+ *     name: "Reception",
+ *     voicemail: {
+ *         enabled: true,
+ *         pin: "1234",
+ *     },
+ * });
+ * const sales = new nsp.vgate.Extension("sales", {
+ *     pbxId: pbx.id,
+ *     number: "202",
+ *     name: "Sales",
+ * });
+ * const support = new nsp.vgate.Queue("support", {
+ *     pbxId: pbx.id,
+ *     number: "700",
+ *     name: "Support",
+ *     strategy: "leastrecent",
+ *     agents: [
+ *         reception.id,
+ *         sales.id,
+ *     ],
+ *     maxWaitS: 120,
+ *     timeout: pulumi.interpolate`voicemail:${sales.id}`,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

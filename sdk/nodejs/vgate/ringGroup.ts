@@ -7,6 +7,45 @@ import * as utilities from "../utilities";
 /**
  * A ring group of a PBX: a dial number that rings several extensions. The gateway refuses to delete an extension while a ring group has it as a member.
  *
+ * ## Example Usage
+ * ### A ring group that hunts through two extensions
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const reception = new nsp.vgate.Extension("reception", {
+ *     pbxId: pbx.id,
+ *     number: "201",
+ *     name: "Reception",
+ *     voicemail: {
+ *         enabled: true,
+ *         pin: "1234",
+ *     },
+ * });
+ * const sales = new nsp.vgate.Extension("sales", {
+ *     pbxId: pbx.id,
+ *     number: "202",
+ *     name: "Sales",
+ * });
+ * const group = new nsp.vgate.RingGroup("group", {
+ *     pbxId: pbx.id,
+ *     number: "610",
+ *     name: "Sales",
+ *     strategy: "hunt",
+ *     members: [
+ *         reception.id,
+ *         sales.id,
+ *     ],
+ *     noanswer: pulumi.interpolate`voicemail:${reception.id}`,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,37 @@ import * as utilities from "../utilities";
 /**
  * A time condition of a PBX: a named weekly schedule (business hours). The API documents cut off after the first fields of its body (`name`, `schedu...`), so only the name and the schedule are managed; see docs/api-assumptions.md for the schedule's form. The gateway refuses to delete one while a number's flow uses it.
  *
+ * ## Example Usage
+ * ### Business hours
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const hours = new nsp.vgate.TimeCondition("hours", {
+ *     pbxId: pbx.id,
+ *     name: "Business hours",
+ *     schedule: [
+ *         {
+ *             days: [
+ *                 "mon",
+ *                 "tue",
+ *                 "wed",
+ *                 "thu",
+ *                 "fri",
+ *             ],
+ *             from: "08:00",
+ *             to: "18:00",
+ *         },
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,30 @@ import * as utilities from "../utilities";
 /**
  * A SIP trunk of a PBX: the connection to a carrier, either registering with it (`register`) or accepting its calls by address (`peer`). `password` is a secret the API never returns; it is kept from the program.
  *
+ * ## Example Usage
+ * ### A SIP trunk that registers with a carrier
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const carrier = new nsp.vgate.Trunk("carrier", {
+ *     pbxId: pbx.id,
+ *     name: "Carrier",
+ *     mode: "register",
+ *     host: "sip.carrier.example",
+ *     transport: "tls",
+ *     username: "acct",
+ *     password: "carrier-password",
+ *     port: 5061,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

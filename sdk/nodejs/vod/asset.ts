@@ -7,6 +7,23 @@ import * as utilities from "../utilities";
 /**
  * A video-on-demand asset: its metadata (title, description, tags, visibility). The original is uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. Deleting it deletes everything stored for the video.
  *
+ * ## Example Usage
+ * ### A video's metadata
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const intro = new nsp.vod.Asset("intro", {
+ *     title: "Intro",
+ *     description: "About us",
+ *     tags: {
+ *         lang: "en",
+ *     },
+ *     visibility: "private",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,18 @@ import * as utilities from "../utilities";
 /**
  * A playback signing key for private videos. Its secret is returned once, when the key is created, and kept as a secret output. There is no change in place: a new note makes a new key.
  *
+ * ## Example Usage
+ * ### A key that signs playback of private videos
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const player = new nsp.vod.SigningKey("player", {
+ *     note: "player",
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,22 @@ import * as utilities from "../utilities";
 /**
  * A video-on-demand event endpoint. The API stores it but does not deliver to it yet (`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.
  *
+ * ## Example Usage
+ * ### An endpoint for encoder events
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const encoderEvents = new nsp.vod.Webhook("encoderEvents", {
+ *     url: "https://hooks.example.com/vod",
+ *     events: [
+ *         "asset.ready",
+ *         "asset.failed",
+ *     ],
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

@@ -7,6 +7,43 @@ import * as utilities from "../utilities";
 /**
  * A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails the number stays in the stack and the next `pulumi up` finishes it.
  *
+ * ## Example Usage
+ * ### A voice number that rings a PBX's voice menu
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const reception = new nsp.vgate.Extension("reception", {
+ *     pbxId: pbx.id,
+ *     number: "201",
+ *     name: "Reception",
+ *     voicemail: {
+ *         enabled: true,
+ *         pin: "1234",
+ *     },
+ * });
+ * const menu = new nsp.vgate.Ivr("menu", {
+ *     pbxId: pbx.id,
+ *     name: "Menu",
+ *     options: {
+ *         "1": pulumi.interpolate`extension:${reception.id}`,
+ *     },
+ * });
+ * const line = new nsp.voice.Number("line", {
+ *     label: "main line",
+ *     sipIn: true,
+ *     dest: pulumi.interpolate`ivr:${menu.id}`,
+ *     noanswer: pulumi.interpolate`voicemail:${reception.id}`,
+ * });
+ * export const number = line.number;
+ * ```
+ *
  * ## Import
  *
  * ```sh

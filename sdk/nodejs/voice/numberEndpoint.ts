@@ -7,6 +7,33 @@ import * as utilities from "../utilities";
 /**
  * Makes a PBX extension ring for a voice number. There is no change in place: another number, PBX or extension is a new endpoint. An extension rings for at most one number, so moving an extension to another number removes the old endpoint first.
  *
+ * ## Example Usage
+ * ### A voice number that rings an extension
+ *
+ * ```typescript
+ * import * as pulumi from "@pulumi/pulumi";
+ * import * as nsp from "@nsp/pulumi";
+ *
+ * const pbx = new nsp.vgate.Pbx("pbx", {
+ *     name: "Head office",
+ *     city: "fra",
+ *     timezone: "Europe/Berlin",
+ * });
+ * const sales = new nsp.vgate.Extension("sales", {
+ *     pbxId: pbx.id,
+ *     number: "202",
+ *     name: "Sales",
+ * });
+ * const line = new nsp.voice.Number("line", {
+ *     label: "sales line",
+ * });
+ * const endpoint = new nsp.voice.NumberEndpoint("endpoint", {
+ *     number: line.number,
+ *     pbxId: pbx.id,
+ *     ext: sales.id,
+ * });
+ * ```
+ *
  * ## Import
  *
  * ```sh

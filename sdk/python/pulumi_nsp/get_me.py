@@ -97,6 +97,17 @@ class AwaitableGetMeResult(GetMeResult):
 def get_me(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetMeResult:
     """
     Describes the account that the provider's API token belongs to.
+
+    ## Example Usage
+    ### Who the API token belongs to
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    me = nsp.get_me_output()
+    pulumi.export("email", me.email)
+    pulumi.export("role", me.role)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -111,6 +122,17 @@ def get_me(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetMeResult:
 def get_me_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetMeResult]:
     """
     Describes the account that the provider's API token belongs to.
+
+    ## Example Usage
+    ### Who the API token belongs to
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    me = nsp.get_me_output()
+    pulumi.export("email", me.email)
+    pulumi.export("role", me.role)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -86,6 +86,17 @@ class AwaitableGetQuotaResult(GetQuotaResult):
 def get_quota(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetQuotaResult:
     """
     The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.
+
+    ## Example Usage
+    ### The account's quotas and usage
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    quota = nsp.get_quota_output()
+    pulumi.export("plan", quota.label)
+    pulumi.export("limits", quota.limits)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -99,6 +110,17 @@ def get_quota(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetQuotaR
 def get_quota_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetQuotaResult]:
     """
     The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.
+
+    ## Example Usage
+    ### The account's quotas and usage
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    quota = nsp.get_quota_output()
+    pulumi.export("plan", quota.label)
+    pulumi.export("limits", quota.limits)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

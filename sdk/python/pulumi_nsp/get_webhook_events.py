@@ -62,6 +62,19 @@ class AwaitableGetWebhookEventsResult(GetWebhookEventsResult):
 def get_webhook_events(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetWebhookEventsResult:
     """
     Lists the event names a webhook endpoint (`nsp:index:Webhook`) can subscribe to.
+
+    ## Example Usage
+    ### Subscribe a webhook to every event
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    events = nsp.get_webhook_events_output()
+    everything = nsp.Webhook("everything",
+        url="https://hooks.example.com/all",
+        events=events.names,
+    )
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -73,6 +86,19 @@ def get_webhook_events(opts: Optional[pulumi.InvokeOptions] = None) -> Awaitable
 def get_webhook_events_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWebhookEventsResult]:
     """
     Lists the event names a webhook endpoint (`nsp:index:Webhook`) can subscribe to.
+
+    ## Example Usage
+    ### Subscribe a webhook to every event
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    events = nsp.get_webhook_events_output()
+    everything = nsp.Webhook("everything",
+        url="https://hooks.example.com/all",
+        events=events.names,
+    )
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -102,6 +102,22 @@ class Webhook(pulumi.CustomResource):
         """
         A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.
 
+        ## Example Usage
+        ### A webhook endpoint for broadcast events
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        hook = nsp.Webhook("hook",
+            url="https://hooks.example.com/nsp",
+            events=[
+                "ping",
+                "sgate.broadcast.completed",
+            ],
+            note="ops",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -124,6 +140,22 @@ class Webhook(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.
+
+        ## Example Usage
+        ### A webhook endpoint for broadcast events
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        hook = nsp.Webhook("hook",
+            url="https://hooks.example.com/nsp",
+            events=[
+                "ping",
+                "sgate.broadcast.completed",
+            ],
+            note="ops",
+        )
+        ```
 
         ## Import
 

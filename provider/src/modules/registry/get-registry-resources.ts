@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
+import { linkedMaintainer, requireLinkedMaintainer } from "./fields";
 
 const resourcesResult = z.object({
   mntner: z.string().meta({ description: "The linked maintainer." }),
@@ -38,13 +39,16 @@ const resourcesResult = z.object({
 
 const api = wireModel(resourcesResult, z.object({}));
 
+const TOKEN = "nsp:registry:getRegistryResources";
+
 export const getRegistryResources = defineFunction({
-  token: "nsp:registry:getRegistryResources",
+  token: TOKEN,
   description:
     "What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.",
-  args: z.object({}),
+  args: z.object({ mntner: linkedMaintainer }),
   result: resourcesResult,
-  async invoke(ctx) {
+  async invoke(ctx, args) {
+    await requireLinkedMaintainer(ctx, TOKEN, args.mntner);
     const raw = await ctx.client.get("/registry/resources", { schema: api.wire, signal: ctx.signal });
     return api.toState(raw);
   },

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
+import { linkedMaintainer, requireLinkedMaintainer } from "./fields";
 
 const planResult = z.object({
   suggestions: z
@@ -30,12 +31,15 @@ const planResult = z.object({
 
 const api = wireModel(planResult, z.object({}));
 
+const TOKEN = "nsp:registry:getRpkiPlan";
+
 export const getRpkiPlan = defineFunction({
-  token: "nsp:registry:getRpkiPlan",
+  token: TOKEN,
   description: "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.",
-  args: z.object({}),
+  args: z.object({ mntner: linkedMaintainer }),
   result: planResult,
-  async invoke(ctx) {
+  async invoke(ctx, args) {
+    await requireLinkedMaintainer(ctx, TOKEN, args.mntner);
     const raw = await ctx.client.get("/registry/rpki/plan", { schema: api.wire, signal: ctx.signal });
     return api.toState(raw);
   },

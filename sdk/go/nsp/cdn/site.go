@@ -16,6 +16,101 @@ import (
 //
 // Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
 //
+// ## Example Usage
+// ### An edge site in CNAME mode
+//
+// The hostname's DNS stays where it is: add the records of `instructions` there (a CNAME to
+// `target`), then `nsp:cdn:SiteVerification` waits for them. For a hostname in a zone hosted
+// here, proxy its record instead (`proxied: true` on `nsp:dns:Record`, the zone mode) and tune
+// that site with `nsp:cdn:SiteSettings`.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/cdn"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			site, err := cdn.NewSite(ctx, "site", &cdn.SiteArgs{
+//				Hostname: pulumi.String("www.site-example.example"),
+//				Origin: pulumi.String("origin.site-example.example"),
+//				OriginScheme: pulumi.String("https"),
+//				Waf: &cdn.SiteWafArgs{
+//					Enabled: pulumi.Bool(true),
+//					Mode: pulumi.String("log"),
+//				},
+//				CacheTtl: pulumi.Int(600),
+//				CacheMode: pulumi.String("all"),
+//				ForceHttps: pulumi.Bool(true),
+//				RateLimit: pulumi.Int(300),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("target", site.Target.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+// ### An edge site in zone mode (a proxied record of a hosted zone)
+//
+// When the hostname's zone is hosted here, no `nsp:cdn:Site` is needed: proxying its record
+// makes the site, and `nsp:cdn:SiteSettings` sets its options.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/cdn"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("zone-mode-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			www, err := dns.NewRecord(ctx, "www", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("www"),
+//				Type: pulumi.String("A"),
+//				Content: pulumi.String("192.0.2.80"),
+//				Proxied: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cdn.NewSiteSettings(ctx, "settings", &cdn.SiteSettingsArgs{
+//				Hostname: pulumi.String("www.zone-mode-example.example"),
+//				Waf: &cdn.SiteWafArgs{
+//					Enabled: pulumi.Bool(true),
+//					Mode: pulumi.String("block"),
+//				},
+//				ForceHttps: pulumi.Bool(true),
+//			}, pulumi.DependsOn([]pulumi.Resource{www}))
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,61 @@ import (
 
 // The settings of a zone-mode edge site: the site that exists because a DNS record of a zone hosted here is proxied (`proxied: true` on an `nsp:dns:Record`). Such a site cannot be created or deleted through the site API, so this resource adopts it by `hostname` and manages its settings; settings left unset stay as they are, except the origin: with neither `pagesProjectId` nor `linkTunnelId` the site serves from its own origin (the proxied records). Make it depend on the proxied record. Deleting this resource leaves the site in place with its current settings; the site goes away when no record of its hostname is proxied any more.
 //
+// ## Example Usage
+// ### Settings of a zone-mode site (a proxied record)
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/cdn"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("settings-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			shop, err := dns.NewRecord(ctx, "shop", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("shop"),
+//				Type: pulumi.String("A"),
+//				Content: pulumi.String("192.0.2.80"),
+//				Proxied: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = cdn.NewSiteSettings(ctx, "settings", &cdn.SiteSettingsArgs{
+//				Hostname: pulumi.String("shop.settings-example.example"),
+//				OriginScheme: pulumi.String("strict"),
+//				Waf: &cdn.SiteWafArgs{
+//					Enabled: pulumi.Bool(true),
+//					Mode: pulumi.String("block"),
+//				},
+//				CacheTtl: pulumi.Int(120),
+//				CacheMode: pulumi.String("static"),
+//				ForceHttps: pulumi.Bool(true),
+//			}, pulumi.DependsOn([]pulumi.Resource{shop}))
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

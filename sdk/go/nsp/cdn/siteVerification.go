@@ -14,6 +14,44 @@ import (
 
 // Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its `target`, and the service has requested the certificate. It polls the API's verify operation; when the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what needs the site to be live. Deleting it does nothing to the site.
 //
+// ## Example Usage
+// ### Wait until a CNAME-mode site is verified
+//
+// Create waits until public DNS shows the CNAME from the hostname to the site's `target`, as the
+// site's `instructions` ask, and fails after `timeoutSeconds` otherwise.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/cdn"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			site, err := cdn.NewSite(ctx, "site", &cdn.SiteArgs{
+//				Hostname: pulumi.String("www.verify-site-example.example"),
+//				Origin: pulumi.String("origin.verify-site-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			verification, err := cdn.NewSiteVerification(ctx, "verification", &cdn.SiteVerificationArgs{
+//				SiteId: site.ID(),
+//				TimeoutSeconds: pulumi.Int(120),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("verified", verification.Verified)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

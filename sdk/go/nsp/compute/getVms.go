@@ -12,6 +12,29 @@ import (
 )
 
 // Lists the account's virtual machines (the API cannot create them; they come with the account).
+//
+// ## Example Usage
+// ### The account's virtual machines
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/compute"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			machines := compute.GetVmsOutput(ctx, compute.GetVmsOutputArgs{})
+//			ctx.Export("firstVm", machines.Vms().Index(pulumi.Int(0)).Name())
+//			ctx.Export("firstVmAddress", machines.Vms().Index(pulumi.Int(0)).Ip4().Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetVms(ctx *pulumi.Context, args *GetVmsArgs, opts ...pulumi.InvokeOption) (*GetVmsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetVmsResult

@@ -14,6 +14,34 @@ import (
 
 // The power state of an existing virtual machine, and an optional reinstall trigger. VMs come with the account (see `nsp:compute:getVms`); this resource adopts one, powers it on or off, and reinstalls it when `reinstallTrigger` changes, keeping the new root password (shown by the API once) as a secret. Deleting the resource leaves the VM as it is, running or not.
 //
+// ## Example Usage
+// ### Power off the account's first VM
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/compute"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			machines := compute.GetVmsOutput(ctx, compute.GetVmsOutputArgs{})
+//			_, err := compute.NewVmPower(ctx, "power", &compute.VmPowerArgs{
+//				VmId: machines.Vms().Index(pulumi.Int(0)).Id(),
+//				Power: pulumi.String("off"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -12,6 +12,33 @@ import (
 )
 
 // Lists the blocklist catalogue that resolver services filter with (`nsp:services:Filter`), optionally only the lists with the given keys.
+//
+// ## Example Usage
+// ### The blocklists a resolver can filter with
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			lists := dns.GetDnsListsOutput(ctx, dns.GetDnsListsOutputArgs{
+//				Keys: pulumi.StringArray{
+//					pulumi.String("ads"),
+//					pulumi.String("malware"),
+//				},
+//			})
+//			ctx.Export("keys", lists.Keys())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetDnsLists(ctx *pulumi.Context, args *GetDnsListsArgs, opts ...pulumi.InvokeOption) (*GetDnsListsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetDnsListsResult

@@ -12,6 +12,34 @@ import (
 )
 
 // Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.
+//
+// ## Example Usage
+// ### One service by id
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			service := dns.GetServiceOutput(ctx, dns.GetServiceOutputArgs{
+//				Id: authDns.Services().Index(pulumi.Int(0)).Id(),
+//			})
+//			ctx.Export("plan", service.Plan())
+//			ctx.Export("enabled", service.Enabled())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetService(ctx *pulumi.Context, args *GetServiceArgs, opts ...pulumi.InvokeOption) (*GetServiceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetServiceResult

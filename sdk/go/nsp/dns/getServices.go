@@ -12,6 +12,31 @@ import (
 )
 
 // Lists the account's services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: "auth_dns"})` finds it.
+//
+// ## Example Usage
+// ### The account's authoritative DNS services
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			ctx.Export("serviceId", authDns.Services().Index(pulumi.Int(0)).Id())
+//			ctx.Export("serviceName", authDns.Services().Index(pulumi.Int(0)).Name())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetServices(ctx *pulumi.Context, args *GetServicesArgs, opts ...pulumi.InvokeOption) (*GetServicesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetServicesResult

@@ -12,6 +12,41 @@ import (
 )
 
 // Looks up an existing zone by name or by id.
+//
+// ## Example Usage
+// ### Look up a zone by name
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("lookup-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			found := dns.LookupZoneOutput(ctx, dns.LookupZoneOutputArgs{
+//				Name: zone.Name,
+//			})
+//			ctx.Export("status", found.Status())
+//			ctx.Export("nameServers", found.NameServers())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupZone(ctx *pulumi.Context, args *LookupZoneArgs, opts ...pulumi.InvokeOption) (*LookupZoneResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupZoneResult

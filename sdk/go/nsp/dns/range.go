@@ -14,6 +14,45 @@ import (
 
 // An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. Deleting it withdraws the grant; PTR records are left alone.
 //
+// ## Example Usage
+// ### An address block inside a reverse zone
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			reverse, err := dns.NewZone(ctx, "reverse", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("2.0.192.in-addr.arpa"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRange(ctx, "block", &dns.RangeArgs{
+//				ZoneId: reverse.ID().ToStringOutput(),
+//				Prefix: pulumi.String("192.0.2.0/26"),
+//				Owner: pulumi.String("customer@example.com"),
+//				Note: pulumi.String("first block"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

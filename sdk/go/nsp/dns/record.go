@@ -14,6 +14,145 @@ import (
 
 // A DNS record in a zone.
 //
+// `content` is the record's data as a zone file writes it. The provider compares it in one canonical spelling (host names lower case without the trailing dot, TXT unquoted, IPv6 compressed), so a program may write either spelling without a diff.
+//
+// | type | content | example |
+// |---|---|---|
+// | `A` | IPv4 address | `192.0.2.10` |
+// | `AAAA` | IPv6 address | `2001:db8::10` |
+// | `CNAME`, `ALIAS` | target host name (`ALIAS` is allowed at the apex) | `www.example.net.` |
+// | `NS` | name server host name | `ns1.example.net.` |
+// | `PTR` | host name the address points back to | `host.example.com.` |
+// | `TXT` | text, quoted or not | `v=spf1 -all` |
+// | `MX` | `<preference> <mail host>`; a lower preference is tried first; `0 .` is a null MX | `10 mail.example.com.` |
+// | `SRV` | `<priority> <weight> <port> <target>` | `10 5 5060 sip.example.com.` |
+// | `CAA` | `<flags> <tag> "<value>"`, tag `issue`, `issuewild` or `iodef` | `0 issue "letsencrypt.org"` |
+// | `HTTPS`, `SVCB` | `<priority> <target> [<key>=<value> ...]`; priority 0 is alias mode, `.` is the record's own name | `1 . alpn=h2,h3 ipv4hint=192.0.2.10` |
+//
+// `proxied: true` (A, AAAA and CNAME only) answers with the edge proxy's addresses and makes a zone-mode site (`nsp:cdn:SiteSettings`).
+//
+// ## Example Usage
+// ### Records of the common types
+//
+// `content` is written as in a zone file. MX is `<preference> <host>`, SRV is
+// `<priority> <weight> <port> <target>`, CAA is `<flags> <tag> "<value>"`, and HTTPS or SVCB is
+// `<priority> <target> <key=value ...>`. A name of `@` is the zone's apex.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("records-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			www, err := dns.NewRecord(ctx, "www", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("www"),
+//				Type: pulumi.String("A"),
+//				Content: pulumi.String("192.0.2.10"),
+//				Ttl: pulumi.Int(300),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "mx", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("@"),
+//				Type: pulumi.String("MX"),
+//				Content: pulumi.String("10 mail.records-example.example."),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "sip", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("_sip._tcp"),
+//				Type: pulumi.String("SRV"),
+//				Content: pulumi.String("10 5 5060 sip.records-example.example."),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "caa", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("@"),
+//				Type: pulumi.String("CAA"),
+//				Content: pulumi.String("0 issue \"letsencrypt.org\""),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "https", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("www"),
+//				Type: pulumi.String("HTTPS"),
+//				Content: pulumi.String("1 . alpn=h2,h3"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("wwwId", www.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+// ### A record proxied through the edge
+//
+// With `proxied: true` the name answers with the edge's addresses and the edge fetches from
+// `content`; the site that appears can be tuned with `nsp:cdn:SiteSettings`.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("proxied-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewRecord(ctx, "shop", &dns.RecordArgs{
+//				ZoneId: zone.ID(),
+//				Name: pulumi.String("shop"),
+//				Type: pulumi.String("A"),
+//				Content: pulumi.String("192.0.2.80"),
+//				Proxied: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

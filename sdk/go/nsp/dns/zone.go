@@ -14,6 +14,72 @@ import (
 
 // An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.
 //
+// ## Example Usage
+// ### A zone on the account's authoritative DNS service
+//
+// A zone needs the id of an `auth_dns` service; `nsp:dns:getServices` finds it. The zone stays
+// `pending` until the domain's delegation points at `nameServers`.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("zone-example.example"),
+//				NegativeTtl: pulumi.Int(300),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("zoneId", zone.ID())
+//			ctx.Export("nameServers", zone.NameServers)
+//			return nil
+//		})
+//	}
+//
+// ```
+// ### A secondary zone that transfers from another primary
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			secondary, err := dns.NewZone(ctx, "secondary", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("secondary-example.example"),
+//				SecondaryMaster: pulumi.String("192.0.2.53"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("status", secondary.Status)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

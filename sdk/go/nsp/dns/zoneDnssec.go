@@ -14,6 +14,44 @@ import (
 
 // DNSSEC signing of a zone. Hand the `ds` output to the zone's registrar; until the DS is published resolvers treat the zone as unsigned. Disabling and enabling again makes a new key (and a new DS). Deleting this resource turns signing off.
 //
+// ## Example Usage
+// ### DNSSEC signing, with the DS record for the registrar
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("dnssec-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			signing, err := dns.NewZoneDnssec(ctx, "signing", &dns.ZoneDnssecArgs{
+//				ZoneId: zone.ID(),
+//				Enabled: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("ds", signing.Ds.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

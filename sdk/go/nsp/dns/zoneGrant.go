@@ -14,6 +14,44 @@ import (
 
 // Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.
 //
+// ## Example Usage
+// ### Share a zone with a colleague as operator
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("grant-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewZoneGrant(ctx, "grant", &dns.ZoneGrantArgs{
+//				ZoneId: zone.ID(),
+//				Email: pulumi.String("ops@grant-example.example"),
+//				Role: pulumi.String("operator"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

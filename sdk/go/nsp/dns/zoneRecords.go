@@ -22,6 +22,69 @@ import (
 //
 // **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.
 //
+// ## Example Usage
+// ### A whole zone's records as one list
+//
+// Records missing from the list are deleted, unless that would delete more than
+// `maxDeletePercent` of the zone's records: then the update fails before changing anything.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("zonerecords-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = dns.NewZoneRecords(ctx, "records", &dns.ZoneRecordsArgs{
+//				ZoneId: zone.ID(),
+//				MaxDeletePercent: pulumi.Int(50),
+//				Records: dns.ZoneRecordEntryArray{
+//					&dns.ZoneRecordEntryArgs{
+//						Name: pulumi.String("@"),
+//						Type: pulumi.String("A"),
+//						Content: pulumi.String("192.0.2.1"),
+//						Ttl: pulumi.Int(300),
+//					},
+//					&dns.ZoneRecordEntryArgs{
+//						Name: pulumi.String("www"),
+//						Type: pulumi.String("CNAME"),
+//						Content: pulumi.String("zonerecords-example.example."),
+//					},
+//					&dns.ZoneRecordEntryArgs{
+//						Name: pulumi.String("@"),
+//						Type: pulumi.String("MX"),
+//						Content: pulumi.String("10 mail.example.com."),
+//					},
+//					&dns.ZoneRecordEntryArgs{
+//						Name: pulumi.String("@"),
+//						Type: pulumi.String("TXT"),
+//						Content: pulumi.String("v=spf1 -all"),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,50 @@ import (
 
 // Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting this resource empties both lists and removes the key.
 //
+// ## Example Usage
+// ### Zone transfers to secondaries, with a TSIG key
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("transfer-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			transfer, err := dns.NewZoneTransfer(ctx, "transfer", &dns.ZoneTransferArgs{
+//				ZoneId: zone.ID(),
+//				Allow: pulumi.StringArray{
+//					pulumi.String("192.0.2.0/24"),
+//				},
+//				Notify: pulumi.StringArray{
+//					pulumi.String("192.0.2.53"),
+//				},
+//				Tsig: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("tsigName", transfer.TsigName.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,47 @@ import (
 
 // Waits until a zone is active, that is until public DNS delegates it to the service's name servers, polling the API's verify operation. Create fails with the name servers seen and expected when the time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). Deleting it does nothing to the zone.
 //
+// ## Example Usage
+// ### Wait until the zone's delegation is in place
+//
+// Create fails after `timeoutSeconds` if public DNS does not yet delegate the zone to
+// `nameServers`; resources that need an active zone depend on the verification.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("verified-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			verification, err := dns.NewZoneVerification(ctx, "verification", &dns.ZoneVerificationArgs{
+//				ZoneId: zone.ID(),
+//				TimeoutSeconds: pulumi.Int(120),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("active", verification.Active)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,36 @@ import (
 
 // An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.
 //
+// ## Example Usage
+// ### Apply for internet-exchange membership
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/ix"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := ix.NewMember(ctx, "membership", &ix.MemberArgs{
+//				Asn: pulumi.Int(64500),
+//				Name: pulumi.String("Example Net"),
+//				AsSet: pulumi.String("AS-EXAMPLE"),
+//				Contact: pulumi.String("noc@example.net"),
+//				Listed: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

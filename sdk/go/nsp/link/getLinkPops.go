@@ -12,6 +12,29 @@ import (
 )
 
 // Lists the landing points (points of presence) where tunnels can land, optionally only the one with a given code.
+//
+// ## Example Usage
+// ### The landing points tunnels can use
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/link"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pops := link.GetLinkPopsOutput(ctx, link.GetLinkPopsOutputArgs{})
+//			ctx.Export("firstPop", pops.Pops().Index(pulumi.Int(0)).Code().Elem())
+//			ctx.Export("firstPopCountry", pops.Pops().Index(pulumi.Int(0)).Country().Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetLinkPops(ctx *pulumi.Context, args *GetLinkPopsArgs, opts ...pulumi.InvokeOption) (*GetLinkPopsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetLinkPopsResult

@@ -14,6 +14,37 @@ import (
 
 // A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.
 //
+// ## Example Usage
+// ### A tunnel to a local web server, landing at two points of presence
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/link"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pops := link.GetLinkPopsOutput(ctx, link.GetLinkPopsOutputArgs{})
+//			tunnel, err := link.NewTunnel(ctx, "tunnel", &link.TunnelArgs{
+//				Name: pulumi.String("home lab"),
+//				LocalUrl: pulumi.String("http://localhost:3000"),
+//				PopId: pops.Pops().Index(pulumi.Int(0)).Id(),
+//				PopId2: pops.Pops().Index(pulumi.Int(1)).Id(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("tunnelId", tunnel.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -16,6 +16,45 @@ import (
 //
 // Refresh reads the list from the tunnel: a hostname added to the list outside this program appears and the next `up` removes it; a site deleted or repointed outside it is missing and the next `up` restores it. Import id: `<tunnelId>/<managedBy>`.
 //
+// ## Example Usage
+// ### The hostnames a tunnel serves
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/link"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pops := link.GetLinkPopsOutput(ctx, link.GetLinkPopsOutputArgs{})
+//			tunnel, err := link.NewTunnel(ctx, "tunnel", &link.TunnelArgs{
+//				Name: pulumi.String("api"),
+//				LocalUrl: pulumi.String("http://localhost:8080"),
+//				PopId: pops.Pops().Index(pulumi.Int(0)).Id(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = link.NewTunnelHostnames(ctx, "hostnames", &link.TunnelHostnamesArgs{
+//				TunnelId: tunnel.ID(),
+//				Hostnames: pulumi.StringArray{
+//					pulumi.String("api.tunnel-example.example"),
+//					pulumi.String("www.tunnel-example.example"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

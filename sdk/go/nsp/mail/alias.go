@@ -14,6 +14,49 @@ import (
 
 // An alias address that delivers to a mailbox. The API has no patch for aliases, so every change replaces the alias.
 //
+// ## Example Usage
+// ### An alias that delivers to a mailbox
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("alias-example.example"),
+//				DmarcPolicy: pulumi.String("reject"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			alice, err := mail.NewMailbox(ctx, "alice", &mail.MailboxArgs{
+//				DomainId: domain.ID(),
+//				Local: pulumi.String("alice"),
+//				Display: pulumi.String("Alice"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = mail.NewAlias(ctx, "info", &mail.AliasArgs{
+//				DomainId: domain.ID(),
+//				LocalPart: pulumi.String("info"),
+//				TargetMailboxId: alice.ID(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

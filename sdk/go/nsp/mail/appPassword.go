@@ -14,6 +14,48 @@ import (
 
 // An application password of a mailbox, for mail clients (IMAP, SMTP). The password is returned once, when it is created, and kept as a secret output. There is no change in place: a new label makes a new password.
 //
+// ## Example Usage
+// ### An application password for a phone's mail client
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("apppassword-example.example"),
+//				DmarcPolicy: pulumi.String("reject"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			alice, err := mail.NewMailbox(ctx, "alice", &mail.MailboxArgs{
+//				DomainId: domain.ID(),
+//				Local: pulumi.String("alice"),
+//				Display: pulumi.String("Alice"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = mail.NewAppPassword(ctx, "phone", &mail.AppPasswordArgs{
+//				MailboxId: alice.ID(),
+//				Label: pulumi.String("phone"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,35 @@ import (
 
 // An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.
 //
+// ## Example Usage
+// ### An address mail may be forwarded to
+//
+// The API sends a confirmation link to the address; `confirmed` shows whether it was followed.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ops, err := mail.NewDestination(ctx, "ops", &mail.DestinationArgs{
+//				Addr: pulumi.String("ops@example.net"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("confirmed", ops.Confirmed)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

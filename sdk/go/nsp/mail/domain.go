@@ -14,6 +14,80 @@ import (
 
 // A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.
 //
+// ## Example Usage
+// ### A mail domain in a hosted zone, which publishes its records there
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("auth_dns"),
+//			})
+//			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
+//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("maildomain-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("maildomain-example.example"),
+//				ZoneId: zone.ID().ToStringOutput(),
+//				DmarcPolicy: pulumi.String("reject"),
+//				DefaultQuotaBytes: pulumi.Int(1073741824),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("records", domain.Records)
+//			return nil
+//		})
+//	}
+//
+// ```
+// ### A mail domain served by a customer-run server
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			server, err := mail.NewServer(ctx, "server", &mail.ServerArgs{
+//				Name: pulumi.String("mx-home"),
+//				Ip4: pulumi.String("192.0.2.25"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("byo-mail-example.example"),
+//				ServerId: server.ID().ToStringOutput(),
+//				Mode: pulumi.String("both"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

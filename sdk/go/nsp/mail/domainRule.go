@@ -14,6 +14,42 @@ import (
 
 // A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.
 //
+// ## Example Usage
+// ### Copy the CEO's mail to an archive
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("domainrule-example.example"),
+//				DmarcPolicy: pulumi.String("reject"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = mail.NewDomainRule(ctx, "archive", &mail.DomainRuleArgs{
+//				DomainId: domain.ID(),
+//				Kind: pulumi.String("forward_copy"),
+//				Pattern: pulumi.String("ceo@*"),
+//				Target: pulumi.String("archive@example.net"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

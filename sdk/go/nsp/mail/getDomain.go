@@ -12,6 +12,37 @@ import (
 )
 
 // Looks up an existing mail domain by name or by id, with the DNS records it publishes (or needs).
+//
+// ## Example Usage
+// ### The DNS records a mail domain needs
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("getdomain-example.example"),
+//				DmarcPolicy: pulumi.String("reject"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			found := mail.LookupDomainOutput(ctx, mail.LookupDomainOutputArgs{
+//				Id: domain.ID().ToStringOutput(),
+//			})
+//			ctx.Export("records", found.Records())
+//			return nil
+//		})
+//	}
+//
+// ```
 func LookupDomain(ctx *pulumi.Context, args *LookupDomainArgs, opts ...pulumi.InvokeOption) (*LookupDomainResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv LookupDomainResult

@@ -14,6 +14,52 @@ import (
 
 // A mail group (distribution list) in a mail domain: mail to its address goes to every member.
 //
+// ## Example Usage
+// ### A distribution list
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("group-example.example"),
+//				DmarcPolicy: pulumi.String("reject"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = mail.NewGroup(ctx, "team", &mail.GroupArgs{
+//				DomainId: domain.ID(),
+//				LocalPart: pulumi.String("team"),
+//				Name: pulumi.String("The team"),
+//				Members: mail.MailGroupMemberArray{
+//					&mail.MailGroupMemberArgs{
+//						Address: pulumi.String("a@example.com"),
+//					},
+//					&mail.MailGroupMemberArgs{
+//						Address: pulumi.String("b@example.com"),
+//						Role: pulumi.String("owner"),
+//					},
+//				},
+//				Posting: pulumi.String("org"),
+//				SubjectTag: pulumi.String("[team]"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

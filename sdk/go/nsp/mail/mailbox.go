@@ -14,6 +14,43 @@ import (
 
 // A mailbox in a mail domain. Deleting it deletes its messages, its app passwords and the aliases that deliver to it.
 //
+// ## Example Usage
+// ### A mailbox with a quota
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("mailbox-example.example"),
+//				DmarcPolicy: pulumi.String("reject"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = mail.NewMailbox(ctx, "alice", &mail.MailboxArgs{
+//				DomainId: domain.ID(),
+//				Local: pulumi.String("alice"),
+//				Display: pulumi.String("Alice"),
+//				QuotaBytes: pulumi.Int(2147483648),
+//				SendLimitHour: pulumi.Int(100),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,49 @@ import (
 
 // Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.
 //
+// ## Example Usage
+// ### Forward one address to an outside destination
+//
+// Forwarding routes need a domain in mode `forward` or `both`.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
+//				Name: pulumi.String("route-example.example"),
+//				Mode: pulumi.String("both"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ops, err := mail.NewDestination(ctx, "ops", &mail.DestinationArgs{
+//				Addr: pulumi.String("ops@example.net"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = mail.NewRoute(ctx, "sales", &mail.RouteArgs{
+//				DomainId: domain.ID(),
+//				LocalPart: pulumi.String("sales"),
+//				Dest: ops.Addr,
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,35 @@ import (
 
 // A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).
 //
+// ## Example Usage
+// ### A customer-run mail server and its agent's install command
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/mail"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			server, err := mail.NewServer(ctx, "server", &mail.ServerArgs{
+//				Name: pulumi.String("mx-home"),
+//				Ip4: pulumi.String("192.0.2.25"),
+//				Ip6: pulumi.String("2001:db8::25"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("installCommand", server.InstallCommand.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

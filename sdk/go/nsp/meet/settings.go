@@ -13,6 +13,38 @@ import (
 
 // The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: `meet-settings`.
 //
+// ## Example Usage
+// ### Defaults for new meetings
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/meet"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := meet.NewSettings(ctx, "defaults", &meet.SettingsArgs{
+//				WaitingRoom: pulumi.Bool(true),
+//				MuteOnEntry: pulumi.Bool(true),
+//				SharePolicy: pulumi.String("host_only"),
+//				RecordPolicy: pulumi.String("host"),
+//				Retention: &meet.MeetRetentionArgs{
+//					Days: pulumi.Int(14),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -13,6 +13,34 @@ import (
 
 // The applications (mail, meetings, chat, drive) switched on for everybody in the account's organisation. One per account; switches left unset stay as they are. Deleting the resource leaves the switches as they are (and says so).
 //
+// ## Example Usage
+// ### Switch on mail and meetings for everybody
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/org"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := org.NewApps(ctx, "apps", &org.AppsArgs{
+//				Mail: pulumi.Bool(true),
+//				Meet: pulumi.Bool(true),
+//				Chat: pulumi.Bool(false),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

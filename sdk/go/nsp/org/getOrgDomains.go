@@ -12,6 +12,28 @@ import (
 )
 
 // The domains the account's organisation works under, each with a verified flag.
+//
+// ## Example Usage
+// ### The organisation's domains
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/org"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			orgDomains := org.GetOrgDomainsOutput(ctx)
+//			ctx.Export("domains", orgDomains.Domains())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetOrgDomains(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetOrgDomainsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetOrgDomainsResult

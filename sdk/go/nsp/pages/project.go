@@ -14,6 +14,33 @@ import (
 
 // A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.
 //
+// ## Example Usage
+// ### A static-site project
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/pages"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			docsSite, err := pages.NewProject(ctx, "docsSite", &pages.ProjectArgs{
+//				Name: pulumi.String("docs"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("projectId", docsSite.ID())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

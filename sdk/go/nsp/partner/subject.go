@@ -14,6 +14,53 @@ import (
 
 // A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.
 //
+// ## Example Usage
+// ### A managed customer, and a provider acting for it (partner mode)
+//
+// The default provider (the partner's own token) creates the customer. The explicit provider
+// uses the same token only to mint short-lived credentials for that customer
+// (`partnerSubject`); it reads the token and base URL from `NSP_API_TOKEN` and `NSP_BASE_URL`
+// unless given `apiToken` and `baseUrl`. Everything made with it belongs to the customer.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/partner"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			acme, err := partner.NewSubject(ctx, "acme", &partner.SubjectArgs{
+//				ExternalRef: pulumi.String("cust-acme"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			acmeProvider, err := nsp.NewProvider(ctx, "acmeProvider", &nsp.ProviderArgs{
+//				PartnerSubject: acme.ID().ToStringOutput(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = nsp.NewWebhook(ctx, "acmeHook", &nsp.WebhookArgs{
+//				Url: pulumi.String("https://hooks.example.com/acme"),
+//				Events: pulumi.StringArray{
+//					pulumi.String("ping"),
+//				},
+//			}, pulumi.Provider(acmeProvider))
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,44 @@ import (
 
 // The name servers and DS records of a domain object in the registry database, changed through the account's registry link (`nsp:registry:Link`). The domain object belongs to the registry: creating the resource takes it over and sets its delegation, deleting it deletes the domain object there.
 //
+// ## Example Usage
+// ### Delegate a reverse domain in the registry database
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/registry"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			registryLink, err := registry.NewLink(ctx, "registryLink", &registry.LinkArgs{
+//				KeyId: pulumi.String("key-example"),
+//				KeySecret: pulumi.String("registry-key-secret-example"),
+//				Mntner: pulumi.String("EXAMPLE-MNT"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = registry.NewDomain(ctx, "reverseDomain", &registry.DomainArgs{
+//				Name: pulumi.String("2.0.192.in-addr.arpa"),
+//				Nserver: pulumi.StringArray{
+//					pulumi.String("ns1.example.net"),
+//					pulumi.String("ns2.example.net"),
+//				},
+//			}, pulumi.DependsOn([]pulumi.Resource{registryLink}))
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

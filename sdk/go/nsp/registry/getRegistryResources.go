@@ -12,14 +12,52 @@ import (
 )
 
 // What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
-func GetRegistryResources(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRegistryResourcesResult, error) {
+//
+// ## Example Usage
+// ### What the registry link discovered
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/registry"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			registryLink, err := registry.NewLink(ctx, "registryLink", &registry.LinkArgs{
+//				KeyId: pulumi.String("key-example"),
+//				KeySecret: pulumi.String("registry-key-secret-example"),
+//				Mntner: pulumi.String("EXAMPLE-MNT"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			discovered := registry.GetRegistryResourcesOutput(ctx, registry.GetRegistryResourcesOutputArgs{
+//				Mntner: registryLink.Mntner,
+//			})
+//			ctx.Export("blocks", discovered.Blocks())
+//			ctx.Export("asns", discovered.Asns())
+//			return nil
+//		})
+//	}
+//
+// ```
+func GetRegistryResources(ctx *pulumi.Context, args *GetRegistryResourcesArgs, opts ...pulumi.InvokeOption) (*GetRegistryResourcesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRegistryResourcesResult
-	err := ctx.Invoke("nsp:registry:getRegistryResources", nil, &rv, opts...)
+	err := ctx.Invoke("nsp:registry:getRegistryResources", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetRegistryResourcesArgs struct {
+	// The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+	Mntner *string `pulumi:"mntner"`
 }
 
 type GetRegistryResourcesResult struct {
@@ -37,9 +75,18 @@ type GetRegistryResourcesResult struct {
 	SyncedAt *string `pulumi:"syncedAt"`
 }
 
-func GetRegistryResourcesOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetRegistryResourcesResultOutput {
+func GetRegistryResourcesOutput(ctx *pulumi.Context, args GetRegistryResourcesOutputArgs, opts ...pulumi.InvokeOption) GetRegistryResourcesResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("nsp:registry:getRegistryResources", nil, GetRegistryResourcesResultOutput{}, options).(GetRegistryResourcesResultOutput)
+	return ctx.InvokeOutput("nsp:registry:getRegistryResources", args, GetRegistryResourcesResultOutput{}, options).(GetRegistryResourcesResultOutput)
+}
+
+type GetRegistryResourcesOutputArgs struct {
+	// The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+	Mntner pulumi.StringPtrInput `pulumi:"mntner"`
+}
+
+func (GetRegistryResourcesOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRegistryResourcesArgs)(nil)).Elem()
 }
 
 type GetRegistryResourcesResultOutput struct{ *pulumi.OutputState }

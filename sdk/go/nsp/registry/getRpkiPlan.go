@@ -12,14 +12,52 @@ import (
 )
 
 // ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
-func GetRpkiPlan(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetRpkiPlanResult, error) {
+//
+// ## Example Usage
+// ### ROA suggestions for what the registry link discovered
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/registry"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			registryLink, err := registry.NewLink(ctx, "registryLink", &registry.LinkArgs{
+//				KeyId: pulumi.String("key-example"),
+//				KeySecret: pulumi.String("registry-key-secret-example"),
+//				Mntner: pulumi.String("EXAMPLE-MNT"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			plan := registry.GetRpkiPlanOutput(ctx, registry.GetRpkiPlanOutputArgs{
+//				Mntner: registryLink.Mntner,
+//			})
+//			ctx.Export("suggestions", plan.Suggestions())
+//			ctx.Export("steps", plan.Steps())
+//			return nil
+//		})
+//	}
+//
+// ```
+func GetRpkiPlan(ctx *pulumi.Context, args *GetRpkiPlanArgs, opts ...pulumi.InvokeOption) (*GetRpkiPlanResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRpkiPlanResult
-	err := ctx.Invoke("nsp:registry:getRpkiPlan", nil, &rv, opts...)
+	err := ctx.Invoke("nsp:registry:getRpkiPlan", args, &rv, opts...)
 	if err != nil {
 		return nil, err
 	}
 	return &rv, nil
+}
+
+type GetRpkiPlanArgs struct {
+	// The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+	Mntner *string `pulumi:"mntner"`
 }
 
 type GetRpkiPlanResult struct {
@@ -29,9 +67,18 @@ type GetRpkiPlanResult struct {
 	Suggestions []RpkiPlanSuggestion `pulumi:"suggestions"`
 }
 
-func GetRpkiPlanOutput(ctx *pulumi.Context, opts ...pulumi.InvokeOption) GetRpkiPlanResultOutput {
+func GetRpkiPlanOutput(ctx *pulumi.Context, args GetRpkiPlanOutputArgs, opts ...pulumi.InvokeOption) GetRpkiPlanResultOutput {
 	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-	return ctx.InvokeOutput("nsp:registry:getRpkiPlan", nil, GetRpkiPlanResultOutput{}, options).(GetRpkiPlanResultOutput)
+	return ctx.InvokeOutput("nsp:registry:getRpkiPlan", args, GetRpkiPlanResultOutput{}, options).(GetRpkiPlanResultOutput)
+}
+
+type GetRpkiPlanOutputArgs struct {
+	// The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
+	Mntner pulumi.StringPtrInput `pulumi:"mntner"`
+}
+
+func (GetRpkiPlanOutputArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*GetRpkiPlanArgs)(nil)).Elem()
 }
 
 type GetRpkiPlanResultOutput struct{ *pulumi.OutputState }

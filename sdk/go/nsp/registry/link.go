@@ -14,6 +14,34 @@ import (
 
 // The account's link to the registry database: a maintainer's API key, verified against the maintainer and stored encrypted. One per account (id `link`); it lets the platform discover the maintainer's blocks, ASNs and domain objects and change those domain objects (`nsp:registry:Domain`). Every change sends the key again (the API replaces the link); deleting the resource unlinks and forgets the key.
 //
+// ## Example Usage
+// ### Link the account to a maintainer in the registry database
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/registry"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := registry.NewLink(ctx, "registryLink", &registry.LinkArgs{
+//				KeyId: pulumi.String("key-example"),
+//				KeySecret: pulumi.String("registry-key-secret-example"),
+//				Mntner: pulumi.String("EXAMPLE-MNT"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

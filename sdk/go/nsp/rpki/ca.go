@@ -14,6 +14,39 @@ import (
 
 // A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.
 //
+// ## Example Usage
+// ### A hosted RPKI certificate authority
+//
+// Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA.
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/rpki"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
+//				Handle: pulumi.String("EXAMPLE-CA"),
+//				ParentRir: pulumi.String("ripe"),
+//				Asns: pulumi.IntArray{
+//					pulumi.Int(64500),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("childRequestXml", ca.ChildRequestXml)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -12,6 +12,40 @@ import (
 )
 
 // Lists the prefixes announced by a hosted CA's ASNs and whether a ROA of the CA covers each, with a suggested ROA for those that are not covered.
+//
+// ## Example Usage
+// ### Prefixes a CA's ASNs announce, and whether a ROA covers them
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/rpki"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
+//				Handle: pulumi.String("EXAMPLE-CA"),
+//				ParentRir: pulumi.String("ripe"),
+//				Asns: pulumi.IntArray{
+//					pulumi.Int(64500),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			suggested := rpki.GetRpkiSuggestionsOutput(ctx, rpki.GetRpkiSuggestionsOutputArgs{
+//				CaId: ca.ID(),
+//			})
+//			ctx.Export("suggestions", suggested.Suggestions())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetRpkiSuggestions(ctx *pulumi.Context, args *GetRpkiSuggestionsArgs, opts ...pulumi.InvokeOption) (*GetRpkiSuggestionsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRpkiSuggestionsResult

@@ -12,6 +12,48 @@ import (
 )
 
 // Renders a hosted CA's ROAs as RPSL `route:` and `route6:` objects, for a routing registry.
+//
+// ## Example Usage
+// ### A CA's ROAs as RPSL route objects
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/rpki"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
+//				Handle: pulumi.String("EXAMPLE-CA"),
+//				ParentRir: pulumi.String("ripe"),
+//				Asns: pulumi.IntArray{
+//					pulumi.Int(64500),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			anycast, err := rpki.NewRoa(ctx, "anycast", &rpki.RoaArgs{
+//				CaId: ca.ID(),
+//				Asn: pulumi.Int(64500),
+//				Prefix: pulumi.String("192.0.2.0/24"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			rpsl := rpki.GetRpslOutput(ctx, rpki.GetRpslOutputArgs{
+//				CaId: ca.ID(),
+//			}, pulumi.DependsOn([]pulumi.Resource{anycast}))
+//			ctx.Export("routes", rpsl.Text())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetRpsl(ctx *pulumi.Context, args *GetRpslArgs, opts ...pulumi.InvokeOption) (*GetRpslResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRpslResult

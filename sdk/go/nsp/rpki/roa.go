@@ -14,6 +14,46 @@ import (
 
 // A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.
 //
+// ## Example Usage
+// ### A ROA for an anycast prefix
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/rpki"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
+//				Handle: pulumi.String("EXAMPLE-CA"),
+//				ParentRir: pulumi.String("ripe"),
+//				Asns: pulumi.IntArray{
+//					pulumi.Int(64500),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = rpki.NewRoa(ctx, "anycast", &rpki.RoaArgs{
+//				CaId: ca.ID(),
+//				Asn: pulumi.Int(64500),
+//				Prefix: pulumi.String("192.0.2.0/24"),
+//				MaxLength: pulumi.Int(25),
+//				Comment: pulumi.String("anycast"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

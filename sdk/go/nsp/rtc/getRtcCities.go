@@ -12,6 +12,30 @@ import (
 )
 
 // Lists the cities that host realtime rooms (`nsp:rtc:Room`) and whether each accepts new rooms now.
+//
+// ## Example Usage
+// ### Cities that accept realtime rooms now
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/rtc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cities := rtc.GetRtcCitiesOutput(ctx, rtc.GetRtcCitiesOutputArgs{
+//				WithRoomOnly: pulumi.Bool(true),
+//			})
+//			ctx.Export("cityList", cities.Cities())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetRtcCities(ctx *pulumi.Context, args *GetRtcCitiesArgs, opts ...pulumi.InvokeOption) (*GetRtcCitiesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetRtcCitiesResult

@@ -14,6 +14,36 @@ import (
 
 // A realtime audio/video room. Participants join with short-lived tokens minted by the customer's backend (not managed here). The passcode is a secret input the API never returns.
 //
+// ## Example Usage
+// ### A realtime room with a passcode
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/rtc"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := rtc.NewRoom(ctx, "stage", &rtc.RoomArgs{
+//				Name: pulumi.String("stage"),
+//				MaxPeers: pulumi.Int(8),
+//				MaxVideo: pulumi.Int(4),
+//				PublicJoin: pulumi.Bool(true),
+//				Passcode: pulumi.String("s3cret-passcode"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,46 @@ import (
 
 // A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` changes in place; any other change replaces the rule.
 //
+// ## Example Usage
+// ### Block two countries on one edge site
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/cdn"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/security"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			site, err := cdn.NewSite(ctx, "site", &cdn.SiteArgs{
+//				Hostname: pulumi.String("www.rule-example.example"),
+//				Origin: pulumi.String("origin.rule-example.example"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = security.NewRule(ctx, "geoBlock", &security.RuleArgs{
+//				SiteId: site.ID().ToStringOutput(),
+//				Field: pulumi.String("country"),
+//				Op: pulumi.String("in"),
+//				Value: pulumi.String("RU, CN"),
+//				Action: pulumi.String("block"),
+//				Seq: pulumi.Int(10),
+//				Note: pulumi.String("geo"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

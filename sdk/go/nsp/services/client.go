@@ -14,6 +14,46 @@ import (
 
 // A client group of a resolver service: devices recognised by their addresses or client id, with their own lists, rules and modes (empty values follow the service's filter and policy). Its dynamic-address update token is `nsp:services:ClientDdnsToken`.
 //
+// ## Example Usage
+// ### A client group with its own lists
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/services"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			resolver := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("resolver"),
+//			})
+//			_, err := services.NewClient(ctx, "kids", &services.ClientArgs{
+//				ServiceId: resolver.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("Kids"),
+//				ClientId: pulumi.String("kids-tablet"),
+//				Addrs: pulumi.StringArray{
+//					pulumi.String("192.0.2.10"),
+//				},
+//				Lists: pulumi.StringArray{
+//					pulumi.String("ads"),
+//					pulumi.String("adult"),
+//				},
+//				Safesearch: pulumi.String("on"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,54 @@ import (
 
 // The dynamic-address update token of a resolver client group. Creating it issues a token (a secret shown by the API once); changing `rotation` issues a new one; deleting it revokes the token. The id is `<serviceId>/<clientGroupId>`.
 //
+// ## Example Usage
+// ### A dynamic-address update token for a client group
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/services"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			resolver := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("resolver"),
+//			})
+//			kids, err := services.NewClient(ctx, "kids", &services.ClientArgs{
+//				ServiceId: resolver.Services().Index(pulumi.Int(0)).Id(),
+//				Name: pulumi.String("Kids"),
+//				ClientId: pulumi.String("kids-tablet"),
+//				Addrs: pulumi.StringArray{
+//					pulumi.String("192.0.2.10"),
+//				},
+//				Lists: pulumi.StringArray{
+//					pulumi.String("ads"),
+//					pulumi.String("adult"),
+//				},
+//				Safesearch: pulumi.String("on"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ddns, err := services.NewClientDdnsToken(ctx, "ddns", &services.ClientDdnsTokenArgs{
+//				ServiceId: resolver.Services().Index(pulumi.Int(0)).Id(),
+//				ClientGroupId: kids.ID(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("token", ddns.Token.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

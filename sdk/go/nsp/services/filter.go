@@ -14,6 +14,54 @@ import (
 
 // The filter of a resolver service: custom block and allow lists, rewrites, the block answer and the blocklists applied. There is one per service and the API replaces it whole, so this resource owns all of it; deleting it empties the filter (the API's defaults). The id is the service id.
 //
+// ## Example Usage
+// ### Block lists, allow lists and rewrites of a resolver service
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/services"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			resolver := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("resolver"),
+//			})
+//			_, err := services.NewFilter(ctx, "filter", &services.FilterArgs{
+//				ServiceId: resolver.Services().Index(pulumi.Int(0)).Id(),
+//				CustomBlock: pulumi.StringArray{
+//					pulumi.String("ads.example.com"),
+//					pulumi.String("*.tracker.example"),
+//				},
+//				CustomAllow: pulumi.StringArray{
+//					pulumi.String("ok.example"),
+//				},
+//				Rewrites: services.ResolverRewriteArray{
+//					&services.ResolverRewriteArgs{
+//						Name: pulumi.String("printer.home.example"),
+//						Target: pulumi.String("192.0.2.9"),
+//					},
+//				},
+//				BlockMode: pulumi.String("zero"),
+//				FilterLists: pulumi.StringArray{
+//					pulumi.String("ads"),
+//					pulumi.String("malware"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

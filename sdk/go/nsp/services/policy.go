@@ -14,6 +14,52 @@ import (
 
 // The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); deleting it restores the defaults. The id is the service id.
 //
+// ## Example Usage
+// ### A resolver's filtering policy
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/dns"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/services"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			resolver := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
+//				Type: pulumi.String("resolver"),
+//			})
+//			_, err := services.NewPolicy(ctx, "policy", &services.PolicyArgs{
+//				ServiceId: resolver.Services().Index(pulumi.Int(0)).Id(),
+//				Rules: pulumi.StringArray{
+//					pulumi.String("||ads.example^"),
+//					pulumi.String("@@||ok.example^"),
+//				},
+//				BlockedServices: pulumi.StringArray{
+//					pulumi.String("tiktok"),
+//				},
+//				Safesearch: pulumi.String("on"),
+//				AccessAllow: pulumi.StringArray{
+//					pulumi.String("192.0.2.0/24"),
+//				},
+//				Forwards: pulumi.StringArray{
+//					pulumi.String("9.9.9.9"),
+//				},
+//				LogMode: pulumi.String("blocked"),
+//				LogDays: pulumi.Int(14),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,38 @@ import (
 
 // A US 10DLC brand: the company behind the messages. It enters as a draft; set `status` to `submitted` to send it for review. A brand that still has campaigns cannot be deleted: the API refuses and names them, so delete the campaigns first.
 //
+// ## Example Usage
+// ### A 10DLC brand, as a draft
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/sgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := sgate.NewBrand(ctx, "brand", &sgate.BrandArgs{
+//				LegalName: pulumi.String("Example Inc"),
+//				DisplayName: pulumi.String("Example"),
+//				Country: pulumi.String("us"),
+//				Vertical: pulumi.String("technology"),
+//				Website: pulumi.String("https://example.com"),
+//				ContactEmail: pulumi.String("sms@example.com"),
+//				EntityType: pulumi.String("private"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

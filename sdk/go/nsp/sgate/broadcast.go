@@ -14,6 +14,65 @@ import (
 
 // A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it is paused, cancelled or finished.
 //
+// ## Example Usage
+// ### A broadcast draft from a template
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/sgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			numbers := sgate.GetNumbersOutput(ctx)
+//			sender, err := sgate.NewSender(ctx, "sender", &sgate.SenderArgs{
+//				Name: pulumi.String("ExampleCo"),
+//				Numbers: pulumi.StringArray{
+//					numbers.Numbers().Index(pulumi.Int(0)).Number(),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			code, err := sgate.NewTemplate(ctx, "code", &sgate.TemplateArgs{
+//				Name: pulumi.String("otp"),
+//				DefaultLang: pulumi.String("en"),
+//				Category: pulumi.String("otp"),
+//				Bodies: pulumi.StringMap{
+//					"en": pulumi.String("Your code: {{code}}"),
+//					"de": pulumi.String("Ihr Code: {{code}}"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = sgate.NewBroadcast(ctx, "sale", &sgate.BroadcastArgs{
+//				Name: pulumi.String("spring sale"),
+//				Recipients: &sgate.SgateBroadcastRecipientsArgs{
+//					Numbers: pulumi.StringArray{
+//						pulumi.String("+12025550111"),
+//						pulumi.String("+12025550112"),
+//					},
+//				},
+//				SenderId: sender.ID().ToStringOutput(),
+//				From: numbers.Numbers().Index(pulumi.Int(0)).Number(),
+//				TemplateId: code.ID().ToStringOutput(),
+//				Lang: pulumi.String("en"),
+//				Category: pulumi.String("transactional"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,50 @@ import (
 
 // A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their `campaignId` becomes empty).
 //
+// ## Example Usage
+// ### A campaign for log-in codes
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/sgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			brand, err := sgate.NewBrand(ctx, "brand", &sgate.BrandArgs{
+//				LegalName: pulumi.String("Example Inc"),
+//				DisplayName: pulumi.String("Example"),
+//				Country: pulumi.String("us"),
+//				Vertical: pulumi.String("technology"),
+//				Website: pulumi.String("https://example.com"),
+//				ContactEmail: pulumi.String("sms@example.com"),
+//				EntityType: pulumi.String("private"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = sgate.NewCampaign(ctx, "otp", &sgate.CampaignArgs{
+//				BrandId: brand.ID(),
+//				UseCase: pulumi.String("2fa"),
+//				Description: pulumi.String("Log-in codes"),
+//				MessageFlow: pulumi.String("Opt in at sign-up"),
+//				Samples: pulumi.StringArray{
+//					pulumi.String("Your code is 1234"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,45 @@ import (
 
 // A recipient's consent to receive messages. The API cannot change a consent, so every change replaces it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource then reads as gone.
 //
+// ## Example Usage
+// ### A recipient's consent, recorded with its proof
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/sgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			numbers := sgate.GetNumbersOutput(ctx)
+//			sender, err := sgate.NewSender(ctx, "sender", &sgate.SenderArgs{
+//				Name: pulumi.String("ExampleCo"),
+//				Numbers: pulumi.StringArray{
+//					numbers.Numbers().Index(pulumi.Int(0)).Number(),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = sgate.NewConsent(ctx, "consent", &sgate.ConsentArgs{
+//				Recipient: pulumi.String("+12025550177"),
+//				Proof: pulumi.String("keyword START"),
+//				SenderId: sender.ID().ToStringOutput(),
+//				Source: pulumi.String("keyword"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -12,6 +12,28 @@ import (
 )
 
 // Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).
+//
+// ## Example Usage
+// ### The account's messaging numbers
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/sgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			numbers := sgate.GetNumbersOutput(ctx)
+//			ctx.Export("firstNumber", numbers.Numbers().Index(pulumi.Int(0)).Number())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetNumbers(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetNumbersResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetNumbersResult

@@ -14,6 +14,59 @@ import (
 
 // The messaging settings of one of the account's numbers (the API has no create or delete of numbers). Create and update patch the settings the program sets; deleting the resource leaves the number's settings as they are and only stops managing them.
 //
+// ## Example Usage
+// ### Send a number's messages under a campaign
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/sgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			numbers := sgate.GetNumbersOutput(ctx)
+//			brand, err := sgate.NewBrand(ctx, "brand", &sgate.BrandArgs{
+//				LegalName: pulumi.String("Example Inc"),
+//				DisplayName: pulumi.String("Example"),
+//				Country: pulumi.String("us"),
+//				Vertical: pulumi.String("technology"),
+//				Website: pulumi.String("https://example.com"),
+//				ContactEmail: pulumi.String("sms@example.com"),
+//				EntityType: pulumi.String("private"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			otp, err := sgate.NewCampaign(ctx, "otp", &sgate.CampaignArgs{
+//				BrandId: brand.ID(),
+//				UseCase: pulumi.String("2fa"),
+//				Description: pulumi.String("Log-in codes"),
+//				MessageFlow: pulumi.String("Opt in at sign-up"),
+//				Samples: pulumi.StringArray{
+//					pulumi.String("Your code is 1234"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = sgate.NewNumberSettings(ctx, "firstNumber", &sgate.NumberSettingsArgs{
+//				Number: numbers.Numbers().Index(pulumi.Int(0)).Number(),
+//				CampaignId: otp.ID().ToStringOutput(),
+//				HelpText: pulumi.String("Text STOP to stop"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,36 @@ import (
 
 // A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.
 //
+// ## Example Usage
+// ### A sender name and the number it sends from
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/sgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			numbers := sgate.GetNumbersOutput(ctx)
+//			_, err := sgate.NewSender(ctx, "sender", &sgate.SenderArgs{
+//				Name: pulumi.String("ExampleCo"),
+//				Numbers: pulumi.StringArray{
+//					numbers.Numbers().Index(pulumi.Int(0)).Number(),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

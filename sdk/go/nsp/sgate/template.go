@@ -14,6 +14,38 @@ import (
 
 // A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.
 //
+// ## Example Usage
+// ### A message template in two languages
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/sgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := sgate.NewTemplate(ctx, "code", &sgate.TemplateArgs{
+//				Name: pulumi.String("otp"),
+//				DefaultLang: pulumi.String("en"),
+//				Category: pulumi.String("otp"),
+//				Bodies: pulumi.StringMap{
+//					"en": pulumi.String("Your code: {{code}}"),
+//					"de": pulumi.String("Ihr Code: {{code}}"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,39 @@ import (
 
 // A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.
 //
+// ## Example Usage
+// ### A bucket that receives copies of recordings
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/storage"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := storage.NewDestination(ctx, "recordings", &storage.DestinationArgs{
+//				Endpoint: pulumi.String("https://s3.example.net"),
+//				Bucket: pulumi.String("recordings"),
+//				Region: pulumi.String("eu-central-1"),
+//				Name: pulumi.String("Recordings"),
+//				Prefix: pulumi.String("meet/"),
+//				AccessKey: pulumi.String("AKIAEXAMPLE"),
+//				SecretKey: pulumi.String("example-secret-key"),
+//				AutoMeet: pulumi.Bool(true),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,37 @@ import (
 
 // A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.
 //
+// ## Example Usage
+// ### A live-streaming channel that records
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/stream"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			studio, err := stream.NewChannel(ctx, "studio", &stream.ChannelArgs{
+//				Name: pulumi.String("studio"),
+//				Visibility: pulumi.String("unlisted"),
+//				Record: pulumi.Bool(true),
+//				LatencyMode: pulumi.String("low"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("ingest", studio.Ingest.Elem())
+//			ctx.Export("playbackUrl", studio.PlaybackUrl.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

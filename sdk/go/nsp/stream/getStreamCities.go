@@ -12,6 +12,28 @@ import (
 )
 
 // Lists the live-streaming ingest cities and whether they have room for another channel.
+//
+// ## Example Usage
+// ### Ingest cities with room for a channel
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/stream"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cities := stream.GetStreamCitiesOutput(ctx)
+//			ctx.Export("cityList", cities.Cities())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetStreamCities(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetStreamCitiesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetStreamCitiesResult

@@ -14,6 +14,44 @@ import (
 
 // The fallback programme of a live-streaming channel: what it plays when nobody publishes. One per channel; the API replaces its items and their order as a whole. Deleting the resource empties and disables the programme.
 //
+// ## Example Usage
+// ### What a channel plays when nobody publishes
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/stream"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			studio, err := stream.NewChannel(ctx, "studio", &stream.ChannelArgs{
+//				Name: pulumi.String("studio"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = stream.NewProgramme(ctx, "fallback", &stream.ProgrammeArgs{
+//				ChannelId: studio.ID(),
+//				Mode: pulumi.String("relay"),
+//				Items: pulumi.MapArray{
+//					pulumi.Map{
+//						"url": pulumi.String("https://media.example.com/holding.mp4"),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

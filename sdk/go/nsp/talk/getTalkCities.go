@@ -12,6 +12,28 @@ import (
 )
 
 // Lists the cities that host chat rooms (`nsp:talk:Room`) and whether each accepts new rooms now.
+//
+// ## Example Usage
+// ### Cities that host chat rooms
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/talk"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cities := talk.GetTalkCitiesOutput(ctx, talk.GetTalkCitiesOutputArgs{})
+//			ctx.Export("firstCity", cities.Cities().Index(pulumi.Int(0)).Id())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetTalkCities(ctx *pulumi.Context, args *GetTalkCitiesArgs, opts ...pulumi.InvokeOption) (*GetTalkCitiesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTalkCitiesResult

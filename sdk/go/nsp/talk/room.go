@@ -14,6 +14,39 @@ import (
 
 // A chat room (conversation with history). The passcode is set through its own endpoint: a room with a passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi up` sets the passcode. Deleting the room deletes its history.
 //
+// ## Example Usage
+// ### A chat room in a city with room
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/talk"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cities := talk.GetTalkCitiesOutput(ctx, talk.GetTalkCitiesOutputArgs{
+//				WithRoomOnly: pulumi.Bool(true),
+//			})
+//			_, err := talk.NewRoom(ctx, "lobby", &talk.RoomArgs{
+//				Name: pulumi.String("lobby"),
+//				Kind: pulumi.String("live"),
+//				City: cities.Cities().Index(pulumi.Int(0)).Id(),
+//				MaxPeers: pulumi.Int(20),
+//				RetentionDays: pulumi.Int(30),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

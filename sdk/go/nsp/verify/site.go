@@ -14,6 +14,37 @@ import (
 
 // A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.
 //
+// ## Example Usage
+// ### A bot-verification site key
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/verify"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			shop, err := verify.NewSite(ctx, "shop", &verify.SiteArgs{
+//				Name: pulumi.String("shop"),
+//				Hostnames: pulumi.StringArray{
+//					pulumi.String("shop.example.com"),
+//				},
+//				Mode: pulumi.String("interactive"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("sitekey", shop.Sitekey)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

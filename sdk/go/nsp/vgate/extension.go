@@ -14,6 +14,47 @@ import (
 
 // An extension of a PBX: a SIP account with a dial number. The API shows its SIP password only when it is issued, so `sipPassword` is a secret output kept from the state on every refresh; change `passwordRotation` to issue a new one (the old one stops working).
 //
+// ## Example Usage
+// ### An extension with voicemail
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("201"),
+//				Name: pulumi.String("Reception"),
+//				Voicemail: pulumi.Map{
+//					"enabled": pulumi.Bool(true),
+//					"pin": pulumi.String("1234"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("sipPassword", reception.SipPassword.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -12,6 +12,29 @@ import (
 )
 
 // Reads the prepaid balance of the PBX gateway and its latest movements. Top-ups are console only.
+//
+// ## Example Usage
+// ### The prepaid balance of the PBX gateway
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			balance := vgate.GetBalanceOutput(ctx)
+//			ctx.Export("balanceMicros", balance.BalanceMicros())
+//			ctx.Export("currency", balance.Currency().Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetBalance(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetBalanceResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetBalanceResult

@@ -12,6 +12,30 @@ import (
 )
 
 // Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.
+//
+// ## Example Usage
+// ### Where a new PBX can run
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cities := vgate.GetCitiesOutput(ctx, vgate.GetCitiesOutputArgs{
+//				AcceptingOnly: pulumi.Bool(true),
+//			})
+//			ctx.Export("firstCity", cities.Cities().Index(pulumi.Int(0)).Id())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetCities(ctx *pulumi.Context, args *GetCitiesArgs, opts ...pulumi.InvokeOption) (*GetCitiesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetCitiesResult

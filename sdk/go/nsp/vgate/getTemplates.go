@@ -12,6 +12,28 @@ import (
 )
 
 // Lists the starting templates for a PBX and what each sets up.
+//
+// ## Example Usage
+// ### The starting templates of a PBX
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			templates := vgate.GetTemplatesOutput(ctx)
+//			ctx.Export("templateList", templates.Templates())
+//			return nil
+//		})
+//	}
+//
+// ```
 func GetTemplates(ctx *pulumi.Context, opts ...pulumi.InvokeOption) (*GetTemplatesResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTemplatesResult

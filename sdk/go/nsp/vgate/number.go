@@ -14,6 +14,55 @@ import (
 
 // A telephone number of a PBX that arrives through one of its trunks (a number the customer brings). What calls to it do is set by an `nsp:vgate:InboundRoute` or by its `nsp:vgate:NumberFlow`. The gateway refuses to delete a number while an inbound route uses it.
 //
+// ## Example Usage
+// ### A number that arrives through a trunk
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			carrier, err := vgate.NewTrunk(ctx, "carrier", &vgate.TrunkArgs{
+//				PbxId: pbx.ID(),
+//				Name: pulumi.String("Carrier"),
+//				Mode: pulumi.String("register"),
+//				Host: pulumi.String("sip.carrier.example"),
+//				Transport: pulumi.String("tls"),
+//				Username: pulumi.String("acct"),
+//				Password: pulumi.String("carrier-password"),
+//				Port: pulumi.Int(5061),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = vgate.NewNumber(ctx, "mainLine", &vgate.NumberArgs{
+//				PbxId: pbx.ID(),
+//				E164: pulumi.String("+4930555401"),
+//				TrunkId: carrier.ID().ToStringOutput(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

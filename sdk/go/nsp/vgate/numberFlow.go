@@ -14,6 +14,89 @@ import (
 
 // The flow of a number: what its calls do, set as one JSON document. The gateway makes or updates the ring group and business hours the flow needs (see `groupId` and `timeconditionId`). Deleting the resource clears the flow.
 //
+// ## Example Usage
+// ### Ring two extensions in business hours, voicemail after
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("201"),
+//				Name: pulumi.String("Reception"),
+//				Voicemail: pulumi.Map{
+//					"enabled": pulumi.Bool(true),
+//					"pin": pulumi.String("1234"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("202"),
+//				Name: pulumi.String("Sales"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			mainLine, err := vgate.NewNumber(ctx, "mainLine", &vgate.NumberArgs{
+//				PbxId: pbx.ID(),
+//				E164: pulumi.String("+4930555402"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = vgate.NewNumberFlow(ctx, "flow", &vgate.NumberFlowArgs{
+//				PbxId: pbx.ID(),
+//				NumberId: mainLine.ID(),
+//				Flow: pulumi.Map{
+//					"ring": pulumi.Array{
+//						reception.ID(),
+//						sales.ID(),
+//					},
+//					"ring_s": pulumi.Int(15),
+//					"hours": pulumi.Array{
+//						pulumi.Map{
+//							"days": pulumi.Array{
+//								pulumi.String("mon"),
+//								pulumi.String("tue"),
+//								pulumi.String("wed"),
+//								pulumi.String("thu"),
+//								pulumi.String("fri"),
+//							},
+//							"from": pulumi.String("09:00"),
+//							"to": pulumi.String("17:00"),
+//						},
+//					},
+//					"after_hours": pulumi.Sprintf("voicemail:%v", reception.ID()),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,65 @@ import (
 
 // An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.
 //
+// ## Example Usage
+// ### National calls out over the carrier
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			carrier, err := vgate.NewTrunk(ctx, "carrier", &vgate.TrunkArgs{
+//				PbxId: pbx.ID(),
+//				Name: pulumi.String("Carrier"),
+//				Mode: pulumi.String("register"),
+//				Host: pulumi.String("sip.carrier.example"),
+//				Transport: pulumi.String("tls"),
+//				Username: pulumi.String("acct"),
+//				Password: pulumi.String("carrier-password"),
+//				Port: pulumi.Int(5061),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = vgate.NewOutboundRoute(ctx, "national", &vgate.OutboundRouteArgs{
+//				PbxId: pbx.ID(),
+//				Name: pulumi.String("National"),
+//				Priority: pulumi.Int(10),
+//				Patterns: pulumi.MapArray{
+//					pulumi.Map{
+//						"match": pulumi.String("0ZX."),
+//						"strip": pulumi.Int(1),
+//						"prepend": pulumi.String("+49"),
+//					},
+//				},
+//				Trunks: pulumi.StringArray{
+//					carrier.ID(),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,40 @@ import (
 
 // A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.
 //
+// ## Example Usage
+// ### A PBX from a template, in a city that accepts new PBXs
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			cities := vgate.GetCitiesOutput(ctx, vgate.GetCitiesOutputArgs{
+//				AcceptingOnly: pulumi.Bool(true),
+//			})
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: cities.Cities().Index(pulumi.Int(0)).Id(),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//				Template: pulumi.String("small-office"),
+//				Language: pulumi.String("en"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("sipDomain", pbx.SipDomain.Elem())
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,69 @@ import (
 
 // A call queue of a PBX: callers wait until one of its agents answers. The gateway refuses to delete an extension while a queue has it as an agent.
 //
+// ## Example Usage
+// ### A support queue with two agents
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("201"),
+//				Name: pulumi.String("Reception"),
+//				Voicemail: pulumi.Map{
+//					"enabled": pulumi.Bool(true),
+//					"pin": pulumi.String("1234"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("202"),
+//				Name: pulumi.String("Sales"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = vgate.NewQueue(ctx, "support", &vgate.QueueArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("700"),
+//				Name: pulumi.String("Support"),
+//				Strategy: pulumi.String("leastrecent"),
+//				Agents: pulumi.StringArray{
+//					reception.ID(),
+//					sales.ID(),
+//				},
+//				MaxWaitS: pulumi.Int(120),
+//				Timeout: pulumi.Sprintf("voicemail:%v", sales.ID()),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

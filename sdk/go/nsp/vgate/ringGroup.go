@@ -14,6 +14,68 @@ import (
 
 // A ring group of a PBX: a dial number that rings several extensions. The gateway refuses to delete an extension while a ring group has it as a member.
 //
+// ## Example Usage
+// ### A ring group that hunts through two extensions
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("201"),
+//				Name: pulumi.String("Reception"),
+//				Voicemail: pulumi.Map{
+//					"enabled": pulumi.Bool(true),
+//					"pin": pulumi.String("1234"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("202"),
+//				Name: pulumi.String("Sales"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = vgate.NewRingGroup(ctx, "group", &vgate.RingGroupArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("610"),
+//				Name: pulumi.String("Sales"),
+//				Strategy: pulumi.String("hunt"),
+//				Members: pulumi.StringArray{
+//					reception.ID(),
+//					sales.ID(),
+//				},
+//				Noanswer: pulumi.Sprintf("voicemail:%v", reception.ID()),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,54 @@ import (
 
 // A time condition of a PBX: a named weekly schedule (business hours). The API documents cut off after the first fields of its body (`name`, `schedu...`), so only the name and the schedule are managed; see docs/api-assumptions.md for the schedule's form. The gateway refuses to delete one while a number's flow uses it.
 //
+// ## Example Usage
+// ### Business hours
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = vgate.NewTimeCondition(ctx, "hours", &vgate.TimeConditionArgs{
+//				PbxId: pbx.ID(),
+//				Name: pulumi.String("Business hours"),
+//				Schedule: pulumi.MapArray{
+//					pulumi.Map{
+//						"days": pulumi.Array{
+//							pulumi.String("mon"),
+//							pulumi.String("tue"),
+//							pulumi.String("wed"),
+//							pulumi.String("thu"),
+//							pulumi.String("fri"),
+//						},
+//						"from": pulumi.String("08:00"),
+//						"to": pulumi.String("18:00"),
+//					},
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

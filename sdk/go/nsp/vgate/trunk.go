@@ -14,6 +14,47 @@ import (
 
 // A SIP trunk of a PBX: the connection to a carrier, either registering with it (`register`) or accepting its calls by address (`peer`). `password` is a secret the API never returns; it is kept from the program.
 //
+// ## Example Usage
+// ### A SIP trunk that registers with a carrier
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = vgate.NewTrunk(ctx, "carrier", &vgate.TrunkArgs{
+//				PbxId: pbx.ID(),
+//				Name: pulumi.String("Carrier"),
+//				Mode: pulumi.String("register"),
+//				Host: pulumi.String("sip.carrier.example"),
+//				Transport: pulumi.String("tls"),
+//				Username: pulumi.String("acct"),
+//				Password: pulumi.String("carrier-password"),
+//				Port: pulumi.Int(5061),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -13,6 +13,37 @@ import (
 
 // A video-on-demand asset: its metadata (title, description, tags, visibility). The original is uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. Deleting it deletes everything stored for the video.
 //
+// ## Example Usage
+// ### A video's metadata
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vod"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := vod.NewAsset(ctx, "intro", &vod.AssetArgs{
+//				Title: pulumi.String("Intro"),
+//				Description: pulumi.String("About us"),
+//				Tags: pulumi.StringMap{
+//					"lang": pulumi.String("en"),
+//				},
+//				Visibility: pulumi.String("private"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,36 @@ import (
 
 // A video-on-demand event endpoint. The API stores it but does not deliver to it yet (`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.
 //
+// ## Example Usage
+// ### An endpoint for encoder events
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vod"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			_, err := vod.NewWebhook(ctx, "encoderEvents", &vod.WebhookArgs{
+//				Url: pulumi.String("https://hooks.example.com/vod"),
+//				Events: pulumi.StringArray{
+//					pulumi.String("asset.ready"),
+//					pulumi.String("asset.failed"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -13,6 +13,67 @@ import (
 
 // A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails the number stays in the stack and the next `pulumi up` finishes it.
 //
+// ## Example Usage
+// ### A voice number that rings a PBX's voice menu
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/voice"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("201"),
+//				Name: pulumi.String("Reception"),
+//				Voicemail: pulumi.Map{
+//					"enabled": pulumi.Bool(true),
+//					"pin": pulumi.String("1234"),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			menu, err := vgate.NewIvr(ctx, "menu", &vgate.IvrArgs{
+//				PbxId: pbx.ID(),
+//				Name: pulumi.String("Menu"),
+//				Options: pulumi.Map{
+//					"1": pulumi.Sprintf("extension:%v", reception.ID()),
+//				},
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			line, err := voice.NewNumber(ctx, "line", &voice.NumberArgs{
+//				Label: pulumi.String("main line"),
+//				SipIn: pulumi.Bool(true),
+//				Dest: pulumi.Sprintf("ivr:%v", menu.ID()),
+//				Noanswer: pulumi.Sprintf("voicemail:%v", reception.ID()),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			ctx.Export("number", line.Number)
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -14,6 +14,57 @@ import (
 
 // Makes a PBX extension ring for a voice number. There is no change in place: another number, PBX or extension is a new endpoint. An extension rings for at most one number, so moving an extension to another number removes the old endpoint first.
 //
+// ## Example Usage
+// ### A voice number that rings an extension
+// ```go
+// package main
+//
+// import (
+//
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/vgate"
+//	"github.com/nsp-platform/pulumi-nsp/sdk/go/nsp/voice"
+//	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+//
+// )
+//
+//	func main() {
+//		pulumi.Run(func(ctx *pulumi.Context) error {
+//			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
+//				Name: pulumi.String("Head office"),
+//				City: pulumi.String("fra"),
+//				Timezone: pulumi.String("Europe/Berlin"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
+//				PbxId: pbx.ID(),
+//				Number: pulumi.String("202"),
+//				Name: pulumi.String("Sales"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			line, err := voice.NewNumber(ctx, "line", &voice.NumberArgs{
+//				Label: pulumi.String("sales line"),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			_, err = voice.NewNumberEndpoint(ctx, "endpoint", &voice.NumberEndpointArgs{
+//				Number: line.Number,
+//				PbxId: pbx.ID(),
+//				Ext: sales.ID(),
+//			})
+//			if err != nil {
+//				return err
+//			}
+//			return nil
+//		})
+//	}
+//
+// ```
+//
 // ## Import
 //
 // ```sh

@@ -360,6 +360,63 @@ class Site(pulumi.CustomResource):
 
         Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
 
+        ## Example Usage
+        ### An edge site in CNAME mode
+
+        The hostname's DNS stays where it is: add the records of `instructions` there (a CNAME to
+        `target`), then `nsp:cdn:SiteVerification` waits for them. For a hostname in a zone hosted
+        here, proxy its record instead (`proxied: true` on `nsp:dns:Record`, the zone mode) and tune
+        that site with `nsp:cdn:SiteSettings`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        site = nsp.cdn.Site("site",
+            hostname="www.site-example.example",
+            origin="origin.site-example.example",
+            origin_scheme="https",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="log",
+            ),
+            cache_ttl=600,
+            cache_mode="all",
+            force_https=True,
+            rate_limit=300,
+        )
+        pulumi.export("target", site.target)
+        ```
+        ### An edge site in zone mode (a proxied record of a hosted zone)
+
+        When the hostname's zone is hosted here, no `nsp:cdn:Site` is needed: proxying its record
+        makes the site, and `nsp:cdn:SiteSettings` sets its options.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="zone-mode-example.example",
+        )
+        www = nsp.dns.Record("www",
+            zone_id=zone.id,
+            name="www",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        settings = nsp.cdn.SiteSettings("settings",
+            hostname="www.zone-mode-example.example",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="block",
+            ),
+            force_https=True,
+            opts=pulumi.ResourceOptions(depends_on=[www]),
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -399,6 +456,63 @@ class Site(pulumi.CustomResource):
         An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.
 
         Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
+
+        ## Example Usage
+        ### An edge site in CNAME mode
+
+        The hostname's DNS stays where it is: add the records of `instructions` there (a CNAME to
+        `target`), then `nsp:cdn:SiteVerification` waits for them. For a hostname in a zone hosted
+        here, proxy its record instead (`proxied: true` on `nsp:dns:Record`, the zone mode) and tune
+        that site with `nsp:cdn:SiteSettings`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        site = nsp.cdn.Site("site",
+            hostname="www.site-example.example",
+            origin="origin.site-example.example",
+            origin_scheme="https",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="log",
+            ),
+            cache_ttl=600,
+            cache_mode="all",
+            force_https=True,
+            rate_limit=300,
+        )
+        pulumi.export("target", site.target)
+        ```
+        ### An edge site in zone mode (a proxied record of a hosted zone)
+
+        When the hostname's zone is hosted here, no `nsp:cdn:Site` is needed: proxying its record
+        makes the site, and `nsp:cdn:SiteSettings` sets its options.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="zone-mode-example.example",
+        )
+        www = nsp.dns.Record("www",
+            zone_id=zone.id,
+            name="www",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        settings = nsp.cdn.SiteSettings("settings",
+            hostname="www.zone-mode-example.example",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="block",
+            ),
+            force_https=True,
+            opts=pulumi.ResourceOptions(depends_on=[www]),
+        )
+        ```
 
         ## Import
 

@@ -325,6 +325,38 @@ class SiteSettings(pulumi.CustomResource):
         """
         The settings of a zone-mode edge site: the site that exists because a DNS record of a zone hosted here is proxied (`proxied: true` on an `nsp:dns:Record`). Such a site cannot be created or deleted through the site API, so this resource adopts it by `hostname` and manages its settings; settings left unset stay as they are, except the origin: with neither `pagesProjectId` nor `linkTunnelId` the site serves from its own origin (the proxied records). Make it depend on the proxied record. Deleting this resource leaves the site in place with its current settings; the site goes away when no record of its hostname is proxied any more.
 
+        ## Example Usage
+        ### Settings of a zone-mode site (a proxied record)
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="settings-example.example",
+        )
+        shop = nsp.dns.Record("shop",
+            zone_id=zone.id,
+            name="shop",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        settings = nsp.cdn.SiteSettings("settings",
+            hostname="shop.settings-example.example",
+            origin_scheme="strict",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="block",
+            ),
+            cache_ttl=120,
+            cache_mode="static",
+            force_https=True,
+            opts=pulumi.ResourceOptions(depends_on=[shop]),
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -360,6 +392,38 @@ class SiteSettings(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The settings of a zone-mode edge site: the site that exists because a DNS record of a zone hosted here is proxied (`proxied: true` on an `nsp:dns:Record`). Such a site cannot be created or deleted through the site API, so this resource adopts it by `hostname` and manages its settings; settings left unset stay as they are, except the origin: with neither `pagesProjectId` nor `linkTunnelId` the site serves from its own origin (the proxied records). Make it depend on the proxied record. Deleting this resource leaves the site in place with its current settings; the site goes away when no record of its hostname is proxied any more.
+
+        ## Example Usage
+        ### Settings of a zone-mode site (a proxied record)
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="settings-example.example",
+        )
+        shop = nsp.dns.Record("shop",
+            zone_id=zone.id,
+            name="shop",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        settings = nsp.cdn.SiteSettings("settings",
+            hostname="shop.settings-example.example",
+            origin_scheme="strict",
+            waf=nsp.cdn.SiteWafArgs(
+                enabled=True,
+                mode="block",
+            ),
+            cache_ttl=120,
+            cache_mode="static",
+            force_https=True,
+            opts=pulumi.ResourceOptions(depends_on=[shop]),
+        )
+        ```
 
         ## Import
 

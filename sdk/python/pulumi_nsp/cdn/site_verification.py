@@ -85,6 +85,26 @@ class SiteVerification(pulumi.CustomResource):
         """
         Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its `target`, and the service has requested the certificate. It polls the API's verify operation; when the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what needs the site to be live. Deleting it does nothing to the site.
 
+        ## Example Usage
+        ### Wait until a CNAME-mode site is verified
+
+        Create waits until public DNS shows the CNAME from the hostname to the site's `target`, as the
+        site's `instructions` ask, and fails after `timeoutSeconds` otherwise.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        site = nsp.cdn.Site("site",
+            hostname="www.verify-site-example.example",
+            origin="origin.verify-site-example.example",
+        )
+        verification = nsp.cdn.SiteVerification("verification",
+            site_id=site.id,
+            timeout_seconds=120,
+        )
+        pulumi.export("verified", verification.verified)
+        ```
+
         ## Import
 
         ```sh
@@ -106,6 +126,26 @@ class SiteVerification(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its `target`, and the service has requested the certificate. It polls the API's verify operation; when the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what needs the site to be live. Deleting it does nothing to the site.
+
+        ## Example Usage
+        ### Wait until a CNAME-mode site is verified
+
+        Create waits until public DNS shows the CNAME from the hostname to the site's `target`, as the
+        site's `instructions` ask, and fails after `timeoutSeconds` otherwise.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        site = nsp.cdn.Site("site",
+            hostname="www.verify-site-example.example",
+            origin="origin.verify-site-example.example",
+        )
+        verification = nsp.cdn.SiteVerification("verification",
+            site_id=site.id,
+            timeout_seconds=120,
+        )
+        pulumi.export("verified", verification.verified)
+        ```
 
         ## Import
 

@@ -52,6 +52,17 @@ def get_vms(name: Optional[_builtins.str] = None,
     """
     Lists the account's virtual machines (the API cannot create them; they come with the account).
 
+    ## Example Usage
+    ### The account's virtual machines
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    machines = nsp.compute.get_vms_output()
+    pulumi.export("firstVm", machines.vms[0].name)
+    pulumi.export("firstVmAddress", machines.vms[0].ip4)
+    ```
+
     :param _builtins.str name: Only the VMs with this name.
     """
     __args__ = dict()
@@ -65,6 +76,17 @@ def get_vms_output(name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                    opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetVmsResult]:
     """
     Lists the account's virtual machines (the API cannot create them; they come with the account).
+
+    ## Example Usage
+    ### The account's virtual machines
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    machines = nsp.compute.get_vms_output()
+    pulumi.export("firstVm", machines.vms[0].name)
+    pulumi.export("firstVmAddress", machines.vms[0].ip4)
+    ```
 
     :param _builtins.str name: Only the VMs with this name.
     """

@@ -84,6 +84,19 @@ class VmPower(pulumi.CustomResource):
         """
         The power state of an existing virtual machine, and an optional reinstall trigger. VMs come with the account (see `nsp:compute:getVms`); this resource adopts one, powers it on or off, and reinstalls it when `reinstallTrigger` changes, keeping the new root password (shown by the API once) as a secret. Deleting the resource leaves the VM as it is, running or not.
 
+        ## Example Usage
+        ### Power off the account's first VM
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        machines = nsp.compute.get_vms_output()
+        power = nsp.compute.VmPower("power",
+            vm_id=machines.vms[0].id,
+            power="off",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -105,6 +118,19 @@ class VmPower(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The power state of an existing virtual machine, and an optional reinstall trigger. VMs come with the account (see `nsp:compute:getVms`); this resource adopts one, powers it on or off, and reinstalls it when `reinstallTrigger` changes, keeping the new root password (shown by the API once) as a secret. Deleting the resource leaves the VM as it is, running or not.
+
+        ## Example Usage
+        ### Power off the account's first VM
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        machines = nsp.compute.get_vms_output()
+        power = nsp.compute.VmPower("power",
+            vm_id=machines.vms[0].id,
+            power="off",
+        )
+        ```
 
         ## Import
 

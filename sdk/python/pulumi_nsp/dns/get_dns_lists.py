@@ -64,6 +64,19 @@ def get_dns_lists(keys: Optional[Sequence[_builtins.str]] = None,
     """
     Lists the blocklist catalogue that resolver services filter with (`nsp:services:Filter`), optionally only the lists with the given keys.
 
+    ## Example Usage
+    ### The blocklists a resolver can filter with
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    lists = nsp.dns.get_dns_lists_output(keys=[
+        "ads",
+        "malware",
+    ])
+    pulumi.export("keys", lists.keys)
+    ```
+
     :param Sequence[_builtins.str] keys: Only these lists; an unknown key is an error.
     """
     __args__ = dict()
@@ -78,6 +91,19 @@ def get_dns_lists_output(keys: pulumi.Input[Optional[Optional[Sequence[_builtins
                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDnsListsResult]:
     """
     Lists the blocklist catalogue that resolver services filter with (`nsp:services:Filter`), optionally only the lists with the given keys.
+
+    ## Example Usage
+    ### The blocklists a resolver can filter with
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    lists = nsp.dns.get_dns_lists_output(keys=[
+        "ads",
+        "malware",
+    ])
+    pulumi.export("keys", lists.keys)
+    ```
 
     :param Sequence[_builtins.str] keys: Only these lists; an unknown key is an error.
     """

@@ -160,6 +160,18 @@ def get_service(id: Optional[_builtins.str] = None,
     """
     Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.
 
+    ## Example Usage
+    ### One service by id
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    auth_dns = nsp.dns.get_services_output(type="auth_dns")
+    service = nsp.dns.get_service_output(id=auth_dns.services[0].id)
+    pulumi.export("plan", service.plan)
+    pulumi.export("enabled", service.enabled)
+    ```
+
     :param _builtins.str id: Service id.
     :param _builtins.str name: Service name, matched exactly.
     """
@@ -185,6 +197,18 @@ def get_service_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = Non
                        opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetServiceResult]:
     """
     Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.
+
+    ## Example Usage
+    ### One service by id
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    auth_dns = nsp.dns.get_services_output(type="auth_dns")
+    service = nsp.dns.get_service_output(id=auth_dns.services[0].id)
+    pulumi.export("plan", service.plan)
+    pulumi.export("enabled", service.enabled)
+    ```
 
     :param _builtins.str id: Service id.
     :param _builtins.str name: Service name, matched exactly.

@@ -52,6 +52,17 @@ def get_services(type: Optional[_builtins.str] = None,
     """
     Lists the account's services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: "auth_dns"})` finds it.
 
+    ## Example Usage
+    ### The account's authoritative DNS services
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    auth_dns = nsp.dns.get_services_output(type="auth_dns")
+    pulumi.export("serviceId", auth_dns.services[0].id)
+    pulumi.export("serviceName", auth_dns.services[0].name)
+    ```
+
     :param _builtins.str type: Only services of this type. One of: `resolver`, `auth_dns`, `cdn`, `vm`.
     """
     __args__ = dict()
@@ -65,6 +76,17 @@ def get_services_output(type: pulumi.Input[Optional[Optional[_builtins.str]]] = 
                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetServicesResult]:
     """
     Lists the account's services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: "auth_dns"})` finds it.
+
+    ## Example Usage
+    ### The account's authoritative DNS services
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    auth_dns = nsp.dns.get_services_output(type="auth_dns")
+    pulumi.export("serviceId", auth_dns.services[0].id)
+    pulumi.export("serviceName", auth_dns.services[0].name)
+    ```
 
     :param _builtins.str type: Only services of this type. One of: `resolver`, `auth_dns`, `cdn`, `vm`.
     """

@@ -221,6 +221,22 @@ def get_zone(id: Optional[_builtins.str] = None,
     """
     Looks up an existing zone by name or by id.
 
+    ## Example Usage
+    ### Look up a zone by name
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    auth_dns = nsp.dns.get_services_output(type="auth_dns")
+    zone = nsp.dns.Zone("zone",
+        service_id=auth_dns.services[0].id,
+        name="lookup-example.example",
+    )
+    found = nsp.dns.get_zone_output(name=zone.name)
+    pulumi.export("status", found.status)
+    pulumi.export("nameServers", found.name_servers)
+    ```
+
     :param _builtins.str id: Zone id.
     :param _builtins.str name: Zone name, such as `example.com`.
     """
@@ -251,6 +267,22 @@ def get_zone_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetZoneResult]:
     """
     Looks up an existing zone by name or by id.
+
+    ## Example Usage
+    ### Look up a zone by name
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    auth_dns = nsp.dns.get_services_output(type="auth_dns")
+    zone = nsp.dns.Zone("zone",
+        service_id=auth_dns.services[0].id,
+        name="lookup-example.example",
+    )
+    found = nsp.dns.get_zone_output(name=zone.name)
+    pulumi.export("status", found.status)
+    pulumi.export("nameServers", found.name_servers)
+    ```
 
     :param _builtins.str id: Zone id.
     :param _builtins.str name: Zone name, such as `example.com`.

@@ -136,6 +136,25 @@ class Range(pulumi.CustomResource):
         """
         An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. Deleting it withdraws the grant; PTR records are left alone.
 
+        ## Example Usage
+        ### An address block inside a reverse zone
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        reverse = nsp.dns.Zone("reverse",
+            service_id=auth_dns.services[0].id,
+            name="2.0.192.in-addr.arpa",
+        )
+        block = nsp.dns.Range("block",
+            zone_id=reverse.id,
+            prefix="192.0.2.0/26",
+            owner="customer@example.com",
+            note="first block",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -160,6 +179,25 @@ class Range(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. Deleting it withdraws the grant; PTR records are left alone.
+
+        ## Example Usage
+        ### An address block inside a reverse zone
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        reverse = nsp.dns.Zone("reverse",
+            service_id=auth_dns.services[0].id,
+            name="2.0.192.in-addr.arpa",
+        )
+        block = nsp.dns.Range("block",
+            zone_id=reverse.id,
+            prefix="192.0.2.0/26",
+            owner="customer@example.com",
+            note="first block",
+        )
+        ```
 
         ## Import
 

@@ -185,6 +185,93 @@ class Record(pulumi.CustomResource):
         """
         A DNS record in a zone.
 
+        `content` is the record's data as a zone file writes it. The provider compares it in one canonical spelling (host names lower case without the trailing dot, TXT unquoted, IPv6 compressed), so a program may write either spelling without a diff.
+
+        | type | content | example |
+        |---|---|---|
+        | `A` | IPv4 address | `192.0.2.10` |
+        | `AAAA` | IPv6 address | `2001:db8::10` |
+        | `CNAME`, `ALIAS` | target host name (`ALIAS` is allowed at the apex) | `www.example.net.` |
+        | `NS` | name server host name | `ns1.example.net.` |
+        | `PTR` | host name the address points back to | `host.example.com.` |
+        | `TXT` | text, quoted or not | `v=spf1 -all` |
+        | `MX` | `<preference> <mail host>`; a lower preference is tried first; `0 .` is a null MX | `10 mail.example.com.` |
+        | `SRV` | `<priority> <weight> <port> <target>` | `10 5 5060 sip.example.com.` |
+        | `CAA` | `<flags> <tag> "<value>"`, tag `issue`, `issuewild` or `iodef` | `0 issue "letsencrypt.org"` |
+        | `HTTPS`, `SVCB` | `<priority> <target> [<key>=<value> ...]`; priority 0 is alias mode, `.` is the record's own name | `1 . alpn=h2,h3 ipv4hint=192.0.2.10` |
+
+        `proxied: true` (A, AAAA and CNAME only) answers with the edge proxy's addresses and makes a zone-mode site (`nsp:cdn:SiteSettings`).
+
+        ## Example Usage
+        ### Records of the common types
+
+        `content` is written as in a zone file. MX is `<preference> <host>`, SRV is
+        `<priority> <weight> <port> <target>`, CAA is `<flags> <tag> "<value>"`, and HTTPS or SVCB is
+        `<priority> <target> <key=value ...>`. A name of `@` is the zone's apex.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="records-example.example",
+        )
+        www = nsp.dns.Record("www",
+            zone_id=zone.id,
+            name="www",
+            type="A",
+            content="192.0.2.10",
+            ttl=300,
+        )
+        mx = nsp.dns.Record("mx",
+            zone_id=zone.id,
+            name="@",
+            type="MX",
+            content="10 mail.records-example.example.",
+        )
+        sip = nsp.dns.Record("sip",
+            zone_id=zone.id,
+            name="_sip._tcp",
+            type="SRV",
+            content="10 5 5060 sip.records-example.example.",
+        )
+        caa = nsp.dns.Record("caa",
+            zone_id=zone.id,
+            name="@",
+            type="CAA",
+            content="0 issue \\"letsencrypt.org\\"",
+        )
+        https = nsp.dns.Record("https",
+            zone_id=zone.id,
+            name="www",
+            type="HTTPS",
+            content="1 . alpn=h2,h3",
+        )
+        pulumi.export("wwwId", www.id)
+        ```
+        ### A record proxied through the edge
+
+        With `proxied: true` the name answers with the edge's addresses and the edge fetches from
+        `content`; the site that appears can be tuned with `nsp:cdn:SiteSettings`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="proxied-example.example",
+        )
+        shop = nsp.dns.Record("shop",
+            zone_id=zone.id,
+            name="shop",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -212,6 +299,93 @@ class Record(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A DNS record in a zone.
+
+        `content` is the record's data as a zone file writes it. The provider compares it in one canonical spelling (host names lower case without the trailing dot, TXT unquoted, IPv6 compressed), so a program may write either spelling without a diff.
+
+        | type | content | example |
+        |---|---|---|
+        | `A` | IPv4 address | `192.0.2.10` |
+        | `AAAA` | IPv6 address | `2001:db8::10` |
+        | `CNAME`, `ALIAS` | target host name (`ALIAS` is allowed at the apex) | `www.example.net.` |
+        | `NS` | name server host name | `ns1.example.net.` |
+        | `PTR` | host name the address points back to | `host.example.com.` |
+        | `TXT` | text, quoted or not | `v=spf1 -all` |
+        | `MX` | `<preference> <mail host>`; a lower preference is tried first; `0 .` is a null MX | `10 mail.example.com.` |
+        | `SRV` | `<priority> <weight> <port> <target>` | `10 5 5060 sip.example.com.` |
+        | `CAA` | `<flags> <tag> "<value>"`, tag `issue`, `issuewild` or `iodef` | `0 issue "letsencrypt.org"` |
+        | `HTTPS`, `SVCB` | `<priority> <target> [<key>=<value> ...]`; priority 0 is alias mode, `.` is the record's own name | `1 . alpn=h2,h3 ipv4hint=192.0.2.10` |
+
+        `proxied: true` (A, AAAA and CNAME only) answers with the edge proxy's addresses and makes a zone-mode site (`nsp:cdn:SiteSettings`).
+
+        ## Example Usage
+        ### Records of the common types
+
+        `content` is written as in a zone file. MX is `<preference> <host>`, SRV is
+        `<priority> <weight> <port> <target>`, CAA is `<flags> <tag> "<value>"`, and HTTPS or SVCB is
+        `<priority> <target> <key=value ...>`. A name of `@` is the zone's apex.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="records-example.example",
+        )
+        www = nsp.dns.Record("www",
+            zone_id=zone.id,
+            name="www",
+            type="A",
+            content="192.0.2.10",
+            ttl=300,
+        )
+        mx = nsp.dns.Record("mx",
+            zone_id=zone.id,
+            name="@",
+            type="MX",
+            content="10 mail.records-example.example.",
+        )
+        sip = nsp.dns.Record("sip",
+            zone_id=zone.id,
+            name="_sip._tcp",
+            type="SRV",
+            content="10 5 5060 sip.records-example.example.",
+        )
+        caa = nsp.dns.Record("caa",
+            zone_id=zone.id,
+            name="@",
+            type="CAA",
+            content="0 issue \\"letsencrypt.org\\"",
+        )
+        https = nsp.dns.Record("https",
+            zone_id=zone.id,
+            name="www",
+            type="HTTPS",
+            content="1 . alpn=h2,h3",
+        )
+        pulumi.export("wwwId", www.id)
+        ```
+        ### A record proxied through the edge
+
+        With `proxied: true` the name answers with the edge's addresses and the edge fetches from
+        `content`; the site that appears can be tuned with `nsp:cdn:SiteSettings`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="proxied-example.example",
+        )
+        shop = nsp.dns.Record("shop",
+            zone_id=zone.id,
+            name="shop",
+            type="A",
+            content="192.0.2.80",
+            proxied=True,
+        )
+        ```
 
         ## Import
 

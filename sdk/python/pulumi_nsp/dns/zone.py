@@ -136,6 +136,38 @@ class Zone(pulumi.CustomResource):
         """
         An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.
 
+        ## Example Usage
+        ### A zone on the account's authoritative DNS service
+
+        A zone needs the id of an `auth_dns` service; `nsp:dns:getServices` finds it. The zone stays
+        `pending` until the domain's delegation points at `nameServers`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="zone-example.example",
+            negative_ttl=300,
+        )
+        pulumi.export("zoneId", zone.id)
+        pulumi.export("nameServers", zone.name_servers)
+        ```
+        ### A secondary zone that transfers from another primary
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        secondary = nsp.dns.Zone("secondary",
+            service_id=auth_dns.services[0].id,
+            name="secondary-example.example",
+            secondary_master="192.0.2.53",
+        )
+        pulumi.export("status", secondary.status)
+        ```
+
         ## Import
 
         ```sh
@@ -160,6 +192,38 @@ class Zone(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.
+
+        ## Example Usage
+        ### A zone on the account's authoritative DNS service
+
+        A zone needs the id of an `auth_dns` service; `nsp:dns:getServices` finds it. The zone stays
+        `pending` until the domain's delegation points at `nameServers`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="zone-example.example",
+            negative_ttl=300,
+        )
+        pulumi.export("zoneId", zone.id)
+        pulumi.export("nameServers", zone.name_servers)
+        ```
+        ### A secondary zone that transfers from another primary
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        secondary = nsp.dns.Zone("secondary",
+            service_id=auth_dns.services[0].id,
+            name="secondary-example.example",
+            secondary_master="192.0.2.53",
+        )
+        pulumi.export("status", secondary.status)
+        ```
 
         ## Import
 

@@ -68,6 +68,24 @@ class ZoneDnssec(pulumi.CustomResource):
         """
         DNSSEC signing of a zone. Hand the `ds` output to the zone's registrar; until the DS is published resolvers treat the zone as unsigned. Disabling and enabling again makes a new key (and a new DS). Deleting this resource turns signing off.
 
+        ## Example Usage
+        ### DNSSEC signing, with the DS record for the registrar
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="dnssec-example.example",
+        )
+        signing = nsp.dns.ZoneDnssec("signing",
+            zone_id=zone.id,
+            enabled=True,
+        )
+        pulumi.export("ds", signing.ds)
+        ```
+
         ## Import
 
         ```sh
@@ -88,6 +106,24 @@ class ZoneDnssec(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         DNSSEC signing of a zone. Hand the `ds` output to the zone's registrar; until the DS is published resolvers treat the zone as unsigned. Disabling and enabling again makes a new key (and a new DS). Deleting this resource turns signing off.
+
+        ## Example Usage
+        ### DNSSEC signing, with the DS record for the registrar
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="dnssec-example.example",
+        )
+        signing = nsp.dns.ZoneDnssec("signing",
+            zone_id=zone.id,
+            enabled=True,
+        )
+        pulumi.export("ds", signing.ds)
+        ```
 
         ## Import
 

@@ -83,6 +83,24 @@ class ZoneGrant(pulumi.CustomResource):
         """
         Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.
 
+        ## Example Usage
+        ### Share a zone with a colleague as operator
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="grant-example.example",
+        )
+        grant = nsp.dns.ZoneGrant("grant",
+            zone_id=zone.id,
+            email="ops@grant-example.example",
+            role="operator",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -104,6 +122,24 @@ class ZoneGrant(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.
+
+        ## Example Usage
+        ### Share a zone with a colleague as operator
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="grant-example.example",
+        )
+        grant = nsp.dns.ZoneGrant("grant",
+            zone_id=zone.id,
+            email="ops@grant-example.example",
+            role="operator",
+        )
+        ```
 
         ## Import
 

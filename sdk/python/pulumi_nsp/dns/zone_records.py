@@ -94,6 +94,49 @@ class ZoneRecords(pulumi.CustomResource):
 
         **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.
 
+        ## Example Usage
+        ### A whole zone's records as one list
+
+        Records missing from the list are deleted, unless that would delete more than
+        `maxDeletePercent` of the zone's records: then the update fails before changing anything.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="zonerecords-example.example",
+        )
+        records = nsp.dns.ZoneRecords("records",
+            zone_id=zone.id,
+            max_delete_percent=50,
+            records=[
+                nsp.dns.ZoneRecordEntryArgs(
+                    name="@",
+                    type="A",
+                    content="192.0.2.1",
+                    ttl=300,
+                ),
+                nsp.dns.ZoneRecordEntryArgs(
+                    name="www",
+                    type="CNAME",
+                    content="zonerecords-example.example.",
+                ),
+                nsp.dns.ZoneRecordEntryArgs(
+                    name="@",
+                    type="MX",
+                    content="10 mail.example.com.",
+                ),
+                nsp.dns.ZoneRecordEntryArgs(
+                    name="@",
+                    type="TXT",
+                    content="v=spf1 -all",
+                ),
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -123,6 +166,49 @@ class ZoneRecords(pulumi.CustomResource):
         **Safety.** `maxDeletePercent` refuses a change that deletes more than that share of the managed records, before anything is written.
 
         **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.
+
+        ## Example Usage
+        ### A whole zone's records as one list
+
+        Records missing from the list are deleted, unless that would delete more than
+        `maxDeletePercent` of the zone's records: then the update fails before changing anything.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="zonerecords-example.example",
+        )
+        records = nsp.dns.ZoneRecords("records",
+            zone_id=zone.id,
+            max_delete_percent=50,
+            records=[
+                nsp.dns.ZoneRecordEntryArgs(
+                    name="@",
+                    type="A",
+                    content="192.0.2.1",
+                    ttl=300,
+                ),
+                nsp.dns.ZoneRecordEntryArgs(
+                    name="www",
+                    type="CNAME",
+                    content="zonerecords-example.example.",
+                ),
+                nsp.dns.ZoneRecordEntryArgs(
+                    name="@",
+                    type="MX",
+                    content="10 mail.example.com.",
+                ),
+                nsp.dns.ZoneRecordEntryArgs(
+                    name="@",
+                    type="TXT",
+                    content="v=spf1 -all",
+                ),
+            ],
+        )
+        ```
 
         ## Import
 

@@ -119,6 +119,30 @@ class ZoneTransfer(pulumi.CustomResource):
         """
         Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting this resource empties both lists and removes the key.
 
+        ## Example Usage
+        ### Zone transfers to secondaries, with a TSIG key
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="transfer-example.example",
+        )
+        transfer = nsp.dns.ZoneTransfer("transfer",
+            zone_id=zone.id,
+            allow=[
+                "192.0.2.0/24",
+            ],
+            notify=[
+                "192.0.2.53",
+            ],
+            tsig=True,
+        )
+        pulumi.export("tsigName", transfer.tsig_name)
+        ```
+
         ## Import
 
         ```sh
@@ -142,6 +166,30 @@ class ZoneTransfer(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting this resource empties both lists and removes the key.
+
+        ## Example Usage
+        ### Zone transfers to secondaries, with a TSIG key
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="transfer-example.example",
+        )
+        transfer = nsp.dns.ZoneTransfer("transfer",
+            zone_id=zone.id,
+            allow=[
+                "192.0.2.0/24",
+            ],
+            notify=[
+                "192.0.2.53",
+            ],
+            tsig=True,
+        )
+        pulumi.export("tsigName", transfer.tsig_name)
+        ```
 
         ## Import
 

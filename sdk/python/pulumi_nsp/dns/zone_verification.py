@@ -85,6 +85,27 @@ class ZoneVerification(pulumi.CustomResource):
         """
         Waits until a zone is active, that is until public DNS delegates it to the service's name servers, polling the API's verify operation. Create fails with the name servers seen and expected when the time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). Deleting it does nothing to the zone.
 
+        ## Example Usage
+        ### Wait until the zone's delegation is in place
+
+        Create fails after `timeoutSeconds` if public DNS does not yet delegate the zone to
+        `nameServers`; resources that need an active zone depend on the verification.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="verified-example.example",
+        )
+        verification = nsp.dns.ZoneVerification("verification",
+            zone_id=zone.id,
+            timeout_seconds=120,
+        )
+        pulumi.export("active", verification.active)
+        ```
+
         ## Import
 
         ```sh
@@ -106,6 +127,27 @@ class ZoneVerification(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Waits until a zone is active, that is until public DNS delegates it to the service's name servers, polling the API's verify operation. Create fails with the name servers seen and expected when the time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). Deleting it does nothing to the zone.
+
+        ## Example Usage
+        ### Wait until the zone's delegation is in place
+
+        Create fails after `timeoutSeconds` if public DNS does not yet delegate the zone to
+        `nameServers`; resources that need an active zone depend on the verification.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="verified-example.example",
+        )
+        verification = nsp.dns.ZoneVerification("verification",
+            zone_id=zone.id,
+            timeout_seconds=120,
+        )
+        pulumi.export("active", verification.active)
+        ```
 
         ## Import
 

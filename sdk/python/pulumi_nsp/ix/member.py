@@ -118,6 +118,21 @@ class Member(pulumi.CustomResource):
         """
         An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.
 
+        ## Example Usage
+        ### Apply for internet-exchange membership
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        membership = nsp.ix.Member("membership",
+            asn=64500,
+            name="Example Net",
+            as_set="AS-EXAMPLE",
+            contact="noc@example.net",
+            listed=True,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -141,6 +156,21 @@ class Member(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.
+
+        ## Example Usage
+        ### Apply for internet-exchange membership
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        membership = nsp.ix.Member("membership",
+            asn=64500,
+            name="Example Net",
+            as_set="AS-EXAMPLE",
+            contact="noc@example.net",
+            listed=True,
+        )
+        ```
 
         ## Import
 

@@ -52,6 +52,17 @@ def get_link_pops(code: Optional[_builtins.str] = None,
     """
     Lists the landing points (points of presence) where tunnels can land, optionally only the one with a given code.
 
+    ## Example Usage
+    ### The landing points tunnels can use
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    pops = nsp.link.get_link_pops_output()
+    pulumi.export("firstPop", pops.pops[0].code)
+    pulumi.export("firstPopCountry", pops.pops[0].country)
+    ```
+
     :param _builtins.str code: Only the landing point with this code, such as `ams` (any case).
     """
     __args__ = dict()
@@ -65,6 +76,17 @@ def get_link_pops_output(code: pulumi.Input[Optional[Optional[_builtins.str]]] =
                          opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetLinkPopsResult]:
     """
     Lists the landing points (points of presence) where tunnels can land, optionally only the one with a given code.
+
+    ## Example Usage
+    ### The landing points tunnels can use
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    pops = nsp.link.get_link_pops_output()
+    pulumi.export("firstPop", pops.pops[0].code)
+    pulumi.export("firstPopCountry", pops.pops[0].country)
+    ```
 
     :param _builtins.str code: Only the landing point with this code, such as `ams` (any case).
     """

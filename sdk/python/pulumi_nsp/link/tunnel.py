@@ -117,6 +117,22 @@ class Tunnel(pulumi.CustomResource):
         """
         A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.
 
+        ## Example Usage
+        ### A tunnel to a local web server, landing at two points of presence
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pops = nsp.link.get_link_pops_output()
+        tunnel = nsp.link.Tunnel("tunnel",
+            name="home lab",
+            local_url="http://localhost:3000",
+            pop_id=pops.pops[0].id,
+            pop_id2=pops.pops[1].id,
+        )
+        pulumi.export("tunnelId", tunnel.id)
+        ```
+
         ## Import
 
         ```sh
@@ -140,6 +156,22 @@ class Tunnel(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.
+
+        ## Example Usage
+        ### A tunnel to a local web server, landing at two points of presence
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pops = nsp.link.get_link_pops_output()
+        tunnel = nsp.link.Tunnel("tunnel",
+            name="home lab",
+            local_url="http://localhost:3000",
+            pop_id=pops.pops[0].id,
+            pop_id2=pops.pops[1].id,
+        )
+        pulumi.export("tunnelId", tunnel.id)
+        ```
 
         ## Import
 

@@ -104,6 +104,27 @@ class TunnelHostnames(pulumi.CustomResource):
 
         Refresh reads the list from the tunnel: a hostname added to the list outside this program appears and the next `up` removes it; a site deleted or repointed outside it is missing and the next `up` restores it. Import id: `<tunnelId>/<managedBy>`.
 
+        ## Example Usage
+        ### The hostnames a tunnel serves
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pops = nsp.link.get_link_pops_output()
+        tunnel = nsp.link.Tunnel("tunnel",
+            name="api",
+            local_url="http://localhost:8080",
+            pop_id=pops.pops[0].id,
+        )
+        hostnames = nsp.link.TunnelHostnames("hostnames",
+            tunnel_id=tunnel.id,
+            hostnames=[
+                "api.tunnel-example.example",
+                "www.tunnel-example.example",
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -128,6 +149,27 @@ class TunnelHostnames(pulumi.CustomResource):
         The hostnames one tunnel serves through the edge proxy, as one named list (`managedBy`). Every apply sends the whole list to the API's idempotent hostnames endpoint, which creates an edge site for each new hostname, points sites of the list back at the tunnel when they were pointed elsewhere, and removes the sites of hostnames that left the list. Hostnames on the tunnel from other lists, and other sites of the account, are never touched. Deleting this resource removes exactly its own hostnames.
 
         Refresh reads the list from the tunnel: a hostname added to the list outside this program appears and the next `up` removes it; a site deleted or repointed outside it is missing and the next `up` restores it. Import id: `<tunnelId>/<managedBy>`.
+
+        ## Example Usage
+        ### The hostnames a tunnel serves
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pops = nsp.link.get_link_pops_output()
+        tunnel = nsp.link.Tunnel("tunnel",
+            name="api",
+            local_url="http://localhost:8080",
+            pop_id=pops.pops[0].id,
+        )
+        hostnames = nsp.link.TunnelHostnames("hostnames",
+            tunnel_id=tunnel.id,
+            hostnames=[
+                "api.tunnel-example.example",
+                "www.tunnel-example.example",
+            ],
+        )
+        ```
 
         ## Import
 

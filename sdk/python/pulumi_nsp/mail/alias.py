@@ -100,6 +100,28 @@ class Alias(pulumi.CustomResource):
         """
         An alias address that delivers to a mailbox. The API has no patch for aliases, so every change replaces the alias.
 
+        ## Example Usage
+        ### An alias that delivers to a mailbox
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="alias-example.example",
+            dmarc_policy="reject",
+        )
+        alice = nsp.mail.Mailbox("alice",
+            domain_id=domain.id,
+            local="alice",
+            display="Alice",
+        )
+        info = nsp.mail.Alias("info",
+            domain_id=domain.id,
+            local_part="info",
+            target_mailbox_id=alice.id,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -122,6 +144,28 @@ class Alias(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An alias address that delivers to a mailbox. The API has no patch for aliases, so every change replaces the alias.
+
+        ## Example Usage
+        ### An alias that delivers to a mailbox
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="alias-example.example",
+            dmarc_policy="reject",
+        )
+        alice = nsp.mail.Mailbox("alice",
+            domain_id=domain.id,
+            local="alice",
+            display="Alice",
+        )
+        info = nsp.mail.Alias("info",
+            domain_id=domain.id,
+            local_part="info",
+            target_mailbox_id=alice.id,
+        )
+        ```
 
         ## Import
 

@@ -68,6 +68,27 @@ class AppPassword(pulumi.CustomResource):
         """
         An application password of a mailbox, for mail clients (IMAP, SMTP). The password is returned once, when it is created, and kept as a secret output. There is no change in place: a new label makes a new password.
 
+        ## Example Usage
+        ### An application password for a phone's mail client
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="apppassword-example.example",
+            dmarc_policy="reject",
+        )
+        alice = nsp.mail.Mailbox("alice",
+            domain_id=domain.id,
+            local="alice",
+            display="Alice",
+        )
+        phone = nsp.mail.AppPassword("phone",
+            mailbox_id=alice.id,
+            label="phone",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -88,6 +109,27 @@ class AppPassword(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An application password of a mailbox, for mail clients (IMAP, SMTP). The password is returned once, when it is created, and kept as a secret output. There is no change in place: a new label makes a new password.
+
+        ## Example Usage
+        ### An application password for a phone's mail client
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="apppassword-example.example",
+            dmarc_policy="reject",
+        )
+        alice = nsp.mail.Mailbox("alice",
+            domain_id=domain.id,
+            local="alice",
+            display="Alice",
+        )
+        phone = nsp.mail.AppPassword("phone",
+            mailbox_id=alice.id,
+            label="phone",
+        )
+        ```
 
         ## Import
 

@@ -51,6 +51,20 @@ class Destination(pulumi.CustomResource):
         """
         An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.
 
+        ## Example Usage
+        ### An address mail may be forwarded to
+
+        The API sends a confirmation link to the address; `confirmed` shows whether it was followed.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        ops = nsp.mail.Destination("ops",
+            addr="ops@example.net",
+        )
+        pulumi.export("confirmed", ops.confirmed)
+        ```
+
         ## Import
 
         ```sh
@@ -70,6 +84,20 @@ class Destination(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.
+
+        ## Example Usage
+        ### An address mail may be forwarded to
+
+        The API sends a confirmation link to the address; `confirmed` shows whether it was followed.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        ops = nsp.mail.Destination("ops",
+            addr="ops@example.net",
+        )
+        pulumi.export("confirmed", ops.confirmed)
+        ```
 
         ## Import
 

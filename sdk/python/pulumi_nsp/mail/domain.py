@@ -205,6 +205,41 @@ class Domain(pulumi.CustomResource):
         """
         A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.
 
+        ## Example Usage
+        ### A mail domain in a hosted zone, which publishes its records there
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="maildomain-example.example",
+        )
+        domain = nsp.mail.Domain("domain",
+            name="maildomain-example.example",
+            zone_id=zone.id,
+            dmarc_policy="reject",
+            default_quota_bytes=1073741824,
+        )
+        pulumi.export("records", domain.records)
+        ```
+        ### A mail domain served by a customer-run server
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        server = nsp.mail.Server("server",
+            name="mx-home",
+            ip4="192.0.2.25",
+        )
+        domain = nsp.mail.Domain("domain",
+            name="byo-mail-example.example",
+            server_id=server.id,
+            mode="both",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -233,6 +268,41 @@ class Domain(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.
+
+        ## Example Usage
+        ### A mail domain in a hosted zone, which publishes its records there
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        auth_dns = nsp.dns.get_services_output(type="auth_dns")
+        zone = nsp.dns.Zone("zone",
+            service_id=auth_dns.services[0].id,
+            name="maildomain-example.example",
+        )
+        domain = nsp.mail.Domain("domain",
+            name="maildomain-example.example",
+            zone_id=zone.id,
+            dmarc_policy="reject",
+            default_quota_bytes=1073741824,
+        )
+        pulumi.export("records", domain.records)
+        ```
+        ### A mail domain served by a customer-run server
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        server = nsp.mail.Server("server",
+            name="mx-home",
+            ip4="192.0.2.25",
+        )
+        domain = nsp.mail.Domain("domain",
+            name="byo-mail-example.example",
+            server_id=server.id,
+            mode="both",
+        )
+        ```
 
         ## Import
 

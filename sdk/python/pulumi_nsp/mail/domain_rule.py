@@ -117,6 +117,24 @@ class DomainRule(pulumi.CustomResource):
         """
         A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.
 
+        ## Example Usage
+        ### Copy the CEO's mail to an archive
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="domainrule-example.example",
+            dmarc_policy="reject",
+        )
+        archive = nsp.mail.DomainRule("archive",
+            domain_id=domain.id,
+            kind="forward_copy",
+            pattern="ceo@*",
+            target="archive@example.net",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -140,6 +158,24 @@ class DomainRule(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.
+
+        ## Example Usage
+        ### Copy the CEO's mail to an archive
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="domainrule-example.example",
+            dmarc_policy="reject",
+        )
+        archive = nsp.mail.DomainRule("archive",
+            domain_id=domain.id,
+            kind="forward_copy",
+            pattern="ceo@*",
+            target="archive@example.net",
+        )
+        ```
 
         ## Import
 

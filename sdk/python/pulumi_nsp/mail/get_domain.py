@@ -233,6 +233,20 @@ def get_domain(id: Optional[_builtins.str] = None,
     """
     Looks up an existing mail domain by name or by id, with the DNS records it publishes (or needs).
 
+    ## Example Usage
+    ### The DNS records a mail domain needs
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    domain = nsp.mail.Domain("domain",
+        name="getdomain-example.example",
+        dmarc_policy="reject",
+    )
+    found = nsp.mail.get_domain_output(id=domain.id)
+    pulumi.export("records", found.records)
+    ```
+
     :param _builtins.str id: Mail domain id.
     :param _builtins.str name: Mail domain name, such as `example.com`.
     """
@@ -264,6 +278,20 @@ def get_domain_output(id: pulumi.Input[Optional[Optional[_builtins.str]]] = None
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetDomainResult]:
     """
     Looks up an existing mail domain by name or by id, with the DNS records it publishes (or needs).
+
+    ## Example Usage
+    ### The DNS records a mail domain needs
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    domain = nsp.mail.Domain("domain",
+        name="getdomain-example.example",
+        dmarc_policy="reject",
+    )
+    found = nsp.mail.get_domain_output(id=domain.id)
+    pulumi.export("records", found.records)
+    ```
 
     :param _builtins.str id: Mail domain id.
     :param _builtins.str name: Mail domain name, such as `example.com`.

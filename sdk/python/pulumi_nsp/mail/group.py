@@ -239,6 +239,34 @@ class Group(pulumi.CustomResource):
         """
         A mail group (distribution list) in a mail domain: mail to its address goes to every member.
 
+        ## Example Usage
+        ### A distribution list
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="group-example.example",
+            dmarc_policy="reject",
+        )
+        team = nsp.mail.Group("team",
+            domain_id=domain.id,
+            local_part="team",
+            name="The team",
+            members=[
+                nsp.mail.MailGroupMemberArgs(
+                    address="a@example.com",
+                ),
+                nsp.mail.MailGroupMemberArgs(
+                    address="b@example.com",
+                    role="owner",
+                ),
+            ],
+            posting="org",
+            subject_tag="[team]",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -269,6 +297,34 @@ class Group(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A mail group (distribution list) in a mail domain: mail to its address goes to every member.
+
+        ## Example Usage
+        ### A distribution list
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="group-example.example",
+            dmarc_policy="reject",
+        )
+        team = nsp.mail.Group("team",
+            domain_id=domain.id,
+            local_part="team",
+            name="The team",
+            members=[
+                nsp.mail.MailGroupMemberArgs(
+                    address="a@example.com",
+                ),
+                nsp.mail.MailGroupMemberArgs(
+                    address="b@example.com",
+                    role="owner",
+                ),
+            ],
+            posting="org",
+            subject_tag="[team]",
+        )
+        ```
 
         ## Import
 

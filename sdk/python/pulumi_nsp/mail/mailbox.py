@@ -186,6 +186,25 @@ class Mailbox(pulumi.CustomResource):
         """
         A mailbox in a mail domain. Deleting it deletes its messages, its app passwords and the aliases that deliver to it.
 
+        ## Example Usage
+        ### A mailbox with a quota
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="mailbox-example.example",
+            dmarc_policy="reject",
+        )
+        alice = nsp.mail.Mailbox("alice",
+            domain_id=domain.id,
+            local="alice",
+            display="Alice",
+            quota_bytes=2147483648,
+            send_limit_hour=100,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -213,6 +232,25 @@ class Mailbox(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A mailbox in a mail domain. Deleting it deletes its messages, its app passwords and the aliases that deliver to it.
+
+        ## Example Usage
+        ### A mailbox with a quota
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="mailbox-example.example",
+            dmarc_policy="reject",
+        )
+        alice = nsp.mail.Mailbox("alice",
+            domain_id=domain.id,
+            local="alice",
+            display="Alice",
+            quota_bytes=2147483648,
+            send_limit_hour=100,
+        )
+        ```
 
         ## Import
 

@@ -83,6 +83,28 @@ class Route(pulumi.CustomResource):
         """
         Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.
 
+        ## Example Usage
+        ### Forward one address to an outside destination
+
+        Forwarding routes need a domain in mode `forward` or `both`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="route-example.example",
+            mode="both",
+        )
+        ops = nsp.mail.Destination("ops",
+            addr="ops@example.net",
+        )
+        sales = nsp.mail.Route("sales",
+            domain_id=domain.id,
+            local_part="sales",
+            dest=ops.addr,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -104,6 +126,28 @@ class Route(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.
+
+        ## Example Usage
+        ### Forward one address to an outside destination
+
+        Forwarding routes need a domain in mode `forward` or `both`.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        domain = nsp.mail.Domain("domain",
+            name="route-example.example",
+            mode="both",
+        )
+        ops = nsp.mail.Destination("ops",
+            addr="ops@example.net",
+        )
+        sales = nsp.mail.Route("sales",
+            domain_id=domain.id,
+            local_part="sales",
+            dest=ops.addr,
+        )
+        ```
 
         ## Import
 

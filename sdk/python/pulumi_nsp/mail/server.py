@@ -102,6 +102,20 @@ class Server(pulumi.CustomResource):
         """
         A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).
 
+        ## Example Usage
+        ### A customer-run mail server and its agent's install command
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        server = nsp.mail.Server("server",
+            name="mx-home",
+            ip4="192.0.2.25",
+            ip6="2001:db8::25",
+        )
+        pulumi.export("installCommand", server.install_command)
+        ```
+
         ## Import
 
         ```sh
@@ -124,6 +138,20 @@ class Server(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).
+
+        ## Example Usage
+        ### A customer-run mail server and its agent's install command
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        server = nsp.mail.Server("server",
+            name="mx-home",
+            ip4="192.0.2.25",
+            ip6="2001:db8::25",
+        )
+        pulumi.export("installCommand", server.install_command)
+        ```
 
         ## Import
 

@@ -275,6 +275,23 @@ class Settings(pulumi.CustomResource):
         """
         The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: `meet-settings`.
 
+        ## Example Usage
+        ### Defaults for new meetings
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        defaults = nsp.meet.Settings("defaults",
+            waiting_room=True,
+            mute_on_entry=True,
+            share_policy="host_only",
+            record_policy="host",
+            retention=nsp.meet.MeetRetentionArgs(
+                days=14,
+            ),
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -307,6 +324,23 @@ class Settings(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: `meet-settings`.
+
+        ## Example Usage
+        ### Defaults for new meetings
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        defaults = nsp.meet.Settings("defaults",
+            waiting_room=True,
+            mute_on_entry=True,
+            share_policy="host_only",
+            record_policy="host",
+            retention=nsp.meet.MeetRetentionArgs(
+                days=14,
+            ),
+        )
+        ```
 
         ## Import
 

@@ -103,6 +103,19 @@ class Apps(pulumi.CustomResource):
         """
         The applications (mail, meetings, chat, drive) switched on for everybody in the account's organisation. One per account; switches left unset stay as they are. Deleting the resource leaves the switches as they are (and says so).
 
+        ## Example Usage
+        ### Switch on mail and meetings for everybody
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        apps = nsp.org.Apps("apps",
+            mail=True,
+            meet=True,
+            chat=False,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -125,6 +138,19 @@ class Apps(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The applications (mail, meetings, chat, drive) switched on for everybody in the account's organisation. One per account; switches left unset stay as they are. Deleting the resource leaves the switches as they are (and says so).
+
+        ## Example Usage
+        ### Switch on mail and meetings for everybody
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        apps = nsp.org.Apps("apps",
+            mail=True,
+            meet=True,
+            chat=False,
+        )
+        ```
 
         ## Import
 

@@ -50,6 +50,16 @@ class AwaitableGetOrgDomainsResult(GetOrgDomainsResult):
 def get_org_domains(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetOrgDomainsResult:
     """
     The domains the account's organisation works under, each with a verified flag.
+
+    ## Example Usage
+    ### The organisation's domains
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    org_domains = nsp.org.get_org_domains_output()
+    pulumi.export("domains", org_domains.domains)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -60,6 +70,16 @@ def get_org_domains(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGet
 def get_org_domains_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetOrgDomainsResult]:
     """
     The domains the account's organisation works under, each with a verified flag.
+
+    ## Example Usage
+    ### The organisation's domains
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    org_domains = nsp.org.get_org_domains_output()
+    pulumi.export("domains", org_domains.domains)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

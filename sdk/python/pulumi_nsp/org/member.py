@@ -85,6 +85,18 @@ class Member(pulumi.CustomResource):
         """
         A member of the account's organisation, invited by email. Inviting an address the organisation already has replaces the earlier invitation link. Changing the address makes a new member; role and state change in place. Deleting the resource removes the member.
 
+        ## Example Usage
+        ### Invite an administrator
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        dana = nsp.org.Member("dana",
+            email="dana@example.com",
+            role="admin",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -106,6 +118,18 @@ class Member(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A member of the account's organisation, invited by email. Inviting an address the organisation already has replaces the earlier invitation link. Changing the address makes a new member; role and state change in place. Deleting the resource removes the member.
+
+        ## Example Usage
+        ### Invite an administrator
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        dana = nsp.org.Member("dana",
+            email="dana@example.com",
+            role="admin",
+        )
+        ```
 
         ## Import
 

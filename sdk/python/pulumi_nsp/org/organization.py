@@ -70,6 +70,18 @@ class Organization(pulumi.CustomResource):
         """
         The account's organisation. Every account has exactly one, created by the API the first time it is read, so this resource adopts it and manages its name and slug; inputs left unset keep the API's values. The organisation cannot be deleted: deleting this resource only forgets it (and says so), leaving name and slug as they are. The import id is the organisation's `id` as `GET /org` shows it.
 
+        ## Example Usage
+        ### Name the account's organisation
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        organisation = nsp.org.Organization("organisation",
+            name="Example Ltd",
+            slug="example-ltd",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -90,6 +102,18 @@ class Organization(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The account's organisation. Every account has exactly one, created by the API the first time it is read, so this resource adopts it and manages its name and slug; inputs left unset keep the API's values. The organisation cannot be deleted: deleting this resource only forgets it (and says so), leaving name and slug as they are. The import id is the organisation's `id` as `GET /org` shows it.
+
+        ## Example Usage
+        ### Name the account's organisation
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        organisation = nsp.org.Organization("organisation",
+            name="Example Ltd",
+            slug="example-ltd",
+        )
+        ```
 
         ## Import
 

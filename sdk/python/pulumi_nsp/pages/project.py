@@ -51,6 +51,18 @@ class Project(pulumi.CustomResource):
         """
         A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.
 
+        ## Example Usage
+        ### A static-site project
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        docs_site = nsp.pages.Project("docsSite",
+            name="docs",
+        )
+        pulumi.export("projectId", docs_site.id)
+        ```
+
         ## Import
 
         ```sh
@@ -70,6 +82,18 @@ class Project(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.
+
+        ## Example Usage
+        ### A static-site project
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        docs_site = nsp.pages.Project("docsSite",
+            name="docs",
+        )
+        pulumi.export("projectId", docs_site.id)
+        ```
 
         ## Import
 

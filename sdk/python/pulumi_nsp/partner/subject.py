@@ -52,6 +52,32 @@ class Subject(pulumi.CustomResource):
         """
         A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.
 
+        ## Example Usage
+        ### A managed customer, and a provider acting for it (partner mode)
+
+        The default provider (the partner's own token) creates the customer. The explicit provider
+        uses the same token only to mint short-lived credentials for that customer
+        (`partnerSubject`); it reads the token and base URL from `NSP_API_TOKEN` and `NSP_BASE_URL`
+        unless given `apiToken` and `baseUrl`. Everything made with it belongs to the customer.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        acme = nsp.partner.Subject("acme",
+            external_ref="cust-acme",
+        )
+        acme_provider = nsp.Provider("acmeProvider",
+            partner_subject=acme.id,
+        )
+        acme_hook = nsp.Webhook("acmeHook",
+            url="https://hooks.example.com/acme",
+            events=[
+                "ping",
+            ],
+            opts=pulumi.ResourceOptions(provider=acme_provider),
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -71,6 +97,32 @@ class Subject(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.
+
+        ## Example Usage
+        ### A managed customer, and a provider acting for it (partner mode)
+
+        The default provider (the partner's own token) creates the customer. The explicit provider
+        uses the same token only to mint short-lived credentials for that customer
+        (`partnerSubject`); it reads the token and base URL from `NSP_API_TOKEN` and `NSP_BASE_URL`
+        unless given `apiToken` and `baseUrl`. Everything made with it belongs to the customer.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        acme = nsp.partner.Subject("acme",
+            external_ref="cust-acme",
+        )
+        acme_provider = nsp.Provider("acmeProvider",
+            partner_subject=acme.id,
+        )
+        acme_hook = nsp.Webhook("acmeHook",
+            url="https://hooks.example.com/acme",
+            events=[
+                "ping",
+            ],
+            opts=pulumi.ResourceOptions(provider=acme_provider),
+        )
+        ```
 
         ## Import
 

@@ -85,6 +85,27 @@ class Domain(pulumi.CustomResource):
         """
         The name servers and DS records of a domain object in the registry database, changed through the account's registry link (`nsp:registry:Link`). The domain object belongs to the registry: creating the resource takes it over and sets its delegation, deleting it deletes the domain object there.
 
+        ## Example Usage
+        ### Delegate a reverse domain in the registry database
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        registry_link = nsp.registry.Link("registryLink",
+            key_id="key-example",
+            key_secret="registry-key-secret-example",
+            mntner="EXAMPLE-MNT",
+        )
+        reverse_domain = nsp.registry.Domain("reverseDomain",
+            name="2.0.192.in-addr.arpa",
+            nserver=[
+                "ns1.example.net",
+                "ns2.example.net",
+            ],
+            opts=pulumi.ResourceOptions(depends_on=[registry_link]),
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -106,6 +127,27 @@ class Domain(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The name servers and DS records of a domain object in the registry database, changed through the account's registry link (`nsp:registry:Link`). The domain object belongs to the registry: creating the resource takes it over and sets its delegation, deleting it deletes the domain object there.
+
+        ## Example Usage
+        ### Delegate a reverse domain in the registry database
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        registry_link = nsp.registry.Link("registryLink",
+            key_id="key-example",
+            key_secret="registry-key-secret-example",
+            mntner="EXAMPLE-MNT",
+        )
+        reverse_domain = nsp.registry.Domain("reverseDomain",
+            name="2.0.192.in-addr.arpa",
+            nserver=[
+                "ns1.example.net",
+                "ns2.example.net",
+            ],
+            opts=pulumi.ResourceOptions(depends_on=[registry_link]),
+        )
+        ```
 
         ## Import
 

@@ -107,11 +107,31 @@ class AwaitableGetRegistryResourcesResult(GetRegistryResourcesResult):
             synced_at=self.synced_at)
 
 
-def get_registry_resources(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRegistryResourcesResult:
+def get_registry_resources(mntner: Optional[_builtins.str] = None,
+                           opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRegistryResourcesResult:
     """
     What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+
+    ## Example Usage
+    ### What the registry link discovered
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    registry_link = nsp.registry.Link("registryLink",
+        key_id="key-example",
+        key_secret="registry-key-secret-example",
+        mntner="EXAMPLE-MNT",
+    )
+    discovered = nsp.registry.get_registry_resources_output(mntner=registry_link.mntner)
+    pulumi.export("blocks", discovered.blocks)
+    pulumi.export("asns", discovered.asns)
+    ```
+
+    :param _builtins.str mntner: The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
     """
     __args__ = dict()
+    __args__['mntner'] = mntner
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('nsp:registry:getRegistryResources', __args__, opts=opts, typ=GetRegistryResourcesResult).value
 
@@ -122,11 +142,31 @@ def get_registry_resources(opts: Optional[pulumi.InvokeOptions] = None) -> Await
         mntner=pulumi.get(__ret__, 'mntner'),
         organisations=pulumi.get(__ret__, 'organisations'),
         synced_at=pulumi.get(__ret__, 'synced_at'))
-def get_registry_resources_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRegistryResourcesResult]:
+def get_registry_resources_output(mntner: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                                  opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRegistryResourcesResult]:
     """
     What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.
+
+    ## Example Usage
+    ### What the registry link discovered
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    registry_link = nsp.registry.Link("registryLink",
+        key_id="key-example",
+        key_secret="registry-key-secret-example",
+        mntner="EXAMPLE-MNT",
+    )
+    discovered = nsp.registry.get_registry_resources_output(mntner=registry_link.mntner)
+    pulumi.export("blocks", discovered.blocks)
+    pulumi.export("asns", discovered.asns)
+    ```
+
+    :param _builtins.str mntner: The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
     """
     __args__ = dict()
+    __args__['mntner'] = mntner
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('nsp:registry:getRegistryResources', __args__, opts=opts, typ=GetRegistryResourcesResult)
     return __ret__.apply(lambda __response__: GetRegistryResourcesResult(

@@ -59,22 +59,62 @@ class AwaitableGetRpkiPlanResult(GetRpkiPlanResult):
             suggestions=self.suggestions)
 
 
-def get_rpki_plan(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRpkiPlanResult:
+def get_rpki_plan(mntner: Optional[_builtins.str] = None,
+                  opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetRpkiPlanResult:
     """
     ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+
+    ## Example Usage
+    ### ROA suggestions for what the registry link discovered
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    registry_link = nsp.registry.Link("registryLink",
+        key_id="key-example",
+        key_secret="registry-key-secret-example",
+        mntner="EXAMPLE-MNT",
+    )
+    plan = nsp.registry.get_rpki_plan_output(mntner=registry_link.mntner)
+    pulumi.export("suggestions", plan.suggestions)
+    pulumi.export("steps", plan.steps)
+    ```
+
+    :param _builtins.str mntner: The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
     """
     __args__ = dict()
+    __args__['mntner'] = mntner
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke('nsp:registry:getRpkiPlan', __args__, opts=opts, typ=GetRpkiPlanResult).value
 
     return AwaitableGetRpkiPlanResult(
         steps=pulumi.get(__ret__, 'steps'),
         suggestions=pulumi.get(__ret__, 'suggestions'))
-def get_rpki_plan_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRpkiPlanResult]:
+def get_rpki_plan_output(mntner: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                         opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRpkiPlanResult]:
     """
     ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.
+
+    ## Example Usage
+    ### ROA suggestions for what the registry link discovered
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    registry_link = nsp.registry.Link("registryLink",
+        key_id="key-example",
+        key_secret="registry-key-secret-example",
+        mntner="EXAMPLE-MNT",
+    )
+    plan = nsp.registry.get_rpki_plan_output(mntner=registry_link.mntner)
+    pulumi.export("suggestions", plan.suggestions)
+    pulumi.export("steps", plan.steps)
+    ```
+
+    :param _builtins.str mntner: The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.
     """
     __args__ = dict()
+    __args__['mntner'] = mntner
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('nsp:registry:getRpkiPlan', __args__, opts=opts, typ=GetRpkiPlanResult)
     return __ret__.apply(lambda __response__: GetRpkiPlanResult(

@@ -83,6 +83,19 @@ class Link(pulumi.CustomResource):
         """
         The account's link to the registry database: a maintainer's API key, verified against the maintainer and stored encrypted. One per account (id `link`); it lets the platform discover the maintainer's blocks, ASNs and domain objects and change those domain objects (`nsp:registry:Domain`). Every change sends the key again (the API replaces the link); deleting the resource unlinks and forgets the key.
 
+        ## Example Usage
+        ### Link the account to a maintainer in the registry database
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        registry_link = nsp.registry.Link("registryLink",
+            key_id="key-example",
+            key_secret="registry-key-secret-example",
+            mntner="EXAMPLE-MNT",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -104,6 +117,19 @@ class Link(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The account's link to the registry database: a maintainer's API key, verified against the maintainer and stored encrypted. One per account (id `link`); it lets the platform discover the maintainer's blocks, ASNs and domain objects and change those domain objects (`nsp:registry:Domain`). Every change sends the key again (the API replaces the link); deleting the resource unlinks and forgets the key.
+
+        ## Example Usage
+        ### Link the account to a maintainer in the registry database
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        registry_link = nsp.registry.Link("registryLink",
+            key_id="key-example",
+            key_secret="registry-key-secret-example",
+            mntner="EXAMPLE-MNT",
+        )
+        ```
 
         ## Import
 

@@ -119,6 +119,24 @@ class Ca(pulumi.CustomResource):
         """
         A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.
 
+        ## Example Usage
+        ### A hosted RPKI certificate authority
+
+        Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        ca = nsp.rpki.Ca("ca",
+            handle="EXAMPLE-CA",
+            parent_rir="ripe",
+            asns=[
+                64500,
+            ],
+        )
+        pulumi.export("childRequestXml", ca.child_request_xml)
+        ```
+
         ## Import
 
         ```sh
@@ -142,6 +160,24 @@ class Ca(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.
+
+        ## Example Usage
+        ### A hosted RPKI certificate authority
+
+        Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA.
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        ca = nsp.rpki.Ca("ca",
+            handle="EXAMPLE-CA",
+            parent_rir="ripe",
+            asns=[
+                64500,
+            ],
+        )
+        pulumi.export("childRequestXml", ca.child_request_xml)
+        ```
 
         ## Import
 

@@ -52,6 +52,23 @@ def get_rpki_suggestions(ca_id: Optional[_builtins.str] = None,
     """
     Lists the prefixes announced by a hosted CA's ASNs and whether a ROA of the CA covers each, with a suggested ROA for those that are not covered.
 
+    ## Example Usage
+    ### Prefixes a CA's ASNs announce, and whether a ROA covers them
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    ca = nsp.rpki.Ca("ca",
+        handle="EXAMPLE-CA",
+        parent_rir="ripe",
+        asns=[
+            64500,
+        ],
+    )
+    suggested = nsp.rpki.get_rpki_suggestions_output(ca_id=ca.id)
+    pulumi.export("suggestions", suggested.suggestions)
+    ```
+
     :param _builtins.str ca_id: Id of the hosted RPKI CA.
     """
     __args__ = dict()
@@ -65,6 +82,23 @@ def get_rpki_suggestions_output(ca_id: pulumi.Input[Optional[_builtins.str]] = N
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRpkiSuggestionsResult]:
     """
     Lists the prefixes announced by a hosted CA's ASNs and whether a ROA of the CA covers each, with a suggested ROA for those that are not covered.
+
+    ## Example Usage
+    ### Prefixes a CA's ASNs announce, and whether a ROA covers them
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    ca = nsp.rpki.Ca("ca",
+        handle="EXAMPLE-CA",
+        parent_rir="ripe",
+        asns=[
+            64500,
+        ],
+    )
+    suggested = nsp.rpki.get_rpki_suggestions_output(ca_id=ca.id)
+    pulumi.export("suggestions", suggested.suggestions)
+    ```
 
     :param _builtins.str ca_id: Id of the hosted RPKI CA.
     """

@@ -51,6 +51,28 @@ def get_rpsl(ca_id: Optional[_builtins.str] = None,
     """
     Renders a hosted CA's ROAs as RPSL `route:` and `route6:` objects, for a routing registry.
 
+    ## Example Usage
+    ### A CA's ROAs as RPSL route objects
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    ca = nsp.rpki.Ca("ca",
+        handle="EXAMPLE-CA",
+        parent_rir="ripe",
+        asns=[
+            64500,
+        ],
+    )
+    anycast = nsp.rpki.Roa("anycast",
+        ca_id=ca.id,
+        asn=64500,
+        prefix="192.0.2.0/24",
+    )
+    rpsl = nsp.rpki.get_rpsl_output(ca_id=ca.id, opts=pulumi.InvokeOutputOptions(depends_on=[anycast]))
+    pulumi.export("routes", rpsl.text)
+    ```
+
     :param _builtins.str ca_id: Id of the hosted RPKI CA.
     """
     __args__ = dict()
@@ -64,6 +86,28 @@ def get_rpsl_output(ca_id: pulumi.Input[Optional[_builtins.str]] = None,
                     opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRpslResult]:
     """
     Renders a hosted CA's ROAs as RPSL `route:` and `route6:` objects, for a routing registry.
+
+    ## Example Usage
+    ### A CA's ROAs as RPSL route objects
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    ca = nsp.rpki.Ca("ca",
+        handle="EXAMPLE-CA",
+        parent_rir="ripe",
+        asns=[
+            64500,
+        ],
+    )
+    anycast = nsp.rpki.Roa("anycast",
+        ca_id=ca.id,
+        asn=64500,
+        prefix="192.0.2.0/24",
+    )
+    rpsl = nsp.rpki.get_rpsl_output(ca_id=ca.id, opts=pulumi.InvokeOutputOptions(depends_on=[anycast]))
+    pulumi.export("routes", rpsl.text)
+    ```
 
     :param _builtins.str ca_id: Id of the hosted RPKI CA.
     """

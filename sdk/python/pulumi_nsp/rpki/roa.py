@@ -117,6 +117,28 @@ class Roa(pulumi.CustomResource):
         """
         A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.
 
+        ## Example Usage
+        ### A ROA for an anycast prefix
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        ca = nsp.rpki.Ca("ca",
+            handle="EXAMPLE-CA",
+            parent_rir="ripe",
+            asns=[
+                64500,
+            ],
+        )
+        anycast = nsp.rpki.Roa("anycast",
+            ca_id=ca.id,
+            asn=64500,
+            prefix="192.0.2.0/24",
+            max_length=25,
+            comment="anycast",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -140,6 +162,28 @@ class Roa(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.
+
+        ## Example Usage
+        ### A ROA for an anycast prefix
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        ca = nsp.rpki.Ca("ca",
+            handle="EXAMPLE-CA",
+            parent_rir="ripe",
+            asns=[
+                64500,
+            ],
+        )
+        anycast = nsp.rpki.Roa("anycast",
+            ca_id=ca.id,
+            asn=64500,
+            prefix="192.0.2.0/24",
+            max_length=25,
+            comment="anycast",
+        )
+        ```
 
         ## Import
 

@@ -52,6 +52,16 @@ def get_rtc_cities(with_room_only: Optional[_builtins.bool] = None,
     """
     Lists the cities that host realtime rooms (`nsp:rtc:Room`) and whether each accepts new rooms now.
 
+    ## Example Usage
+    ### Cities that accept realtime rooms now
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    cities = nsp.rtc.get_rtc_cities_output(with_room_only=True)
+    pulumi.export("cityList", cities.cities)
+    ```
+
     :param _builtins.bool with_room_only: Only the cities that accept new rooms now. Default: `false`.
     """
     __args__ = dict()
@@ -65,6 +75,16 @@ def get_rtc_cities_output(with_room_only: pulumi.Input[Optional[Optional[_builti
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetRtcCitiesResult]:
     """
     Lists the cities that host realtime rooms (`nsp:rtc:Room`) and whether each accepts new rooms now.
+
+    ## Example Usage
+    ### Cities that accept realtime rooms now
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    cities = nsp.rtc.get_rtc_cities_output(with_room_only=True)
+    pulumi.export("cityList", cities.cities)
+    ```
 
     :param _builtins.bool with_room_only: Only the cities that accept new rooms now. Default: `false`.
     """

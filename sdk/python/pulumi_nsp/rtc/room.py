@@ -221,6 +221,21 @@ class Room(pulumi.CustomResource):
         """
         A realtime audio/video room. Participants join with short-lived tokens minted by the customer's backend (not managed here). The passcode is a secret input the API never returns.
 
+        ## Example Usage
+        ### A realtime room with a passcode
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        stage = nsp.rtc.Room("stage",
+            name="stage",
+            max_peers=8,
+            max_video=4,
+            public_join=True,
+            passcode="s3cret-passcode",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -250,6 +265,21 @@ class Room(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A realtime audio/video room. Participants join with short-lived tokens minted by the customer's backend (not managed here). The passcode is a secret input the API never returns.
+
+        ## Example Usage
+        ### A realtime room with a passcode
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        stage = nsp.rtc.Room("stage",
+            name="stage",
+            max_peers=8,
+            max_video=4,
+            public_join=True,
+            passcode="s3cret-passcode",
+        )
+        ```
 
         ## Import
 

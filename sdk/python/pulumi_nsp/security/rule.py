@@ -184,6 +184,27 @@ class Rule(pulumi.CustomResource):
         """
         A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` changes in place; any other change replaces the rule.
 
+        ## Example Usage
+        ### Block two countries on one edge site
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        site = nsp.cdn.Site("site",
+            hostname="www.rule-example.example",
+            origin="origin.rule-example.example",
+        )
+        geo_block = nsp.security.Rule("geoBlock",
+            site_id=site.id,
+            field="country",
+            op="in",
+            value="RU, CN",
+            action="block",
+            seq=10,
+            note="geo",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -211,6 +232,27 @@ class Rule(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` changes in place; any other change replaces the rule.
+
+        ## Example Usage
+        ### Block two countries on one edge site
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        site = nsp.cdn.Site("site",
+            hostname="www.rule-example.example",
+            origin="origin.rule-example.example",
+        )
+        geo_block = nsp.security.Rule("geoBlock",
+            site_id=site.id,
+            field="country",
+            op="in",
+            value="RU, CN",
+            action="block",
+            seq=10,
+            note="geo",
+        )
+        ```
 
         ## Import
 

@@ -254,6 +254,28 @@ class Client(pulumi.CustomResource):
         """
         A client group of a resolver service: devices recognised by their addresses or client id, with their own lists, rules and modes (empty values follow the service's filter and policy). Its dynamic-address update token is `nsp:services:ClientDdnsToken`.
 
+        ## Example Usage
+        ### A client group with its own lists
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        resolver = nsp.dns.get_services_output(type="resolver")
+        kids = nsp.services.Client("kids",
+            service_id=resolver.services[0].id,
+            name="Kids",
+            client_id="kids-tablet",
+            addrs=[
+                "192.0.2.10",
+            ],
+            lists=[
+                "ads",
+                "adult",
+            ],
+            safesearch="on",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -285,6 +307,28 @@ class Client(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A client group of a resolver service: devices recognised by their addresses or client id, with their own lists, rules and modes (empty values follow the service's filter and policy). Its dynamic-address update token is `nsp:services:ClientDdnsToken`.
+
+        ## Example Usage
+        ### A client group with its own lists
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        resolver = nsp.dns.get_services_output(type="resolver")
+        kids = nsp.services.Client("kids",
+            service_id=resolver.services[0].id,
+            name="Kids",
+            client_id="kids-tablet",
+            addrs=[
+                "192.0.2.10",
+            ],
+            lists=[
+                "ads",
+                "adult",
+            ],
+            safesearch="on",
+        )
+        ```
 
         ## Import
 

@@ -84,6 +84,33 @@ class ClientDdnsToken(pulumi.CustomResource):
         """
         The dynamic-address update token of a resolver client group. Creating it issues a token (a secret shown by the API once); changing `rotation` issues a new one; deleting it revokes the token. The id is `<serviceId>/<clientGroupId>`.
 
+        ## Example Usage
+        ### A dynamic-address update token for a client group
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        resolver = nsp.dns.get_services_output(type="resolver")
+        kids = nsp.services.Client("kids",
+            service_id=resolver.services[0].id,
+            name="Kids",
+            client_id="kids-tablet",
+            addrs=[
+                "192.0.2.10",
+            ],
+            lists=[
+                "ads",
+                "adult",
+            ],
+            safesearch="on",
+        )
+        ddns = nsp.services.ClientDdnsToken("ddns",
+            service_id=resolver.services[0].id,
+            client_group_id=kids.id,
+        )
+        pulumi.export("token", ddns.token)
+        ```
+
         ## Import
 
         ```sh
@@ -105,6 +132,33 @@ class ClientDdnsToken(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The dynamic-address update token of a resolver client group. Creating it issues a token (a secret shown by the API once); changing `rotation` issues a new one; deleting it revokes the token. The id is `<serviceId>/<clientGroupId>`.
+
+        ## Example Usage
+        ### A dynamic-address update token for a client group
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        resolver = nsp.dns.get_services_output(type="resolver")
+        kids = nsp.services.Client("kids",
+            service_id=resolver.services[0].id,
+            name="Kids",
+            client_id="kids-tablet",
+            addrs=[
+                "192.0.2.10",
+            ],
+            lists=[
+                "ads",
+                "adult",
+            ],
+            safesearch="on",
+        )
+        ddns = nsp.services.ClientDdnsToken("ddns",
+            service_id=resolver.services[0].id,
+            client_group_id=kids.id,
+        )
+        pulumi.export("token", ddns.token)
+        ```
 
         ## Import
 

@@ -138,6 +138,36 @@ class Filter(pulumi.CustomResource):
         """
         The filter of a resolver service: custom block and allow lists, rewrites, the block answer and the blocklists applied. There is one per service and the API replaces it whole, so this resource owns all of it; deleting it empties the filter (the API's defaults). The id is the service id.
 
+        ## Example Usage
+        ### Block lists, allow lists and rewrites of a resolver service
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        resolver = nsp.dns.get_services_output(type="resolver")
+        filter = nsp.services.Filter("filter",
+            service_id=resolver.services[0].id,
+            custom_block=[
+                "ads.example.com",
+                "*.tracker.example",
+            ],
+            custom_allow=[
+                "ok.example",
+            ],
+            rewrites=[
+                nsp.services.ResolverRewriteArgs(
+                    name="printer.home.example",
+                    target="192.0.2.9",
+                ),
+            ],
+            block_mode="zero",
+            filter_lists=[
+                "ads",
+                "malware",
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -162,6 +192,36 @@ class Filter(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The filter of a resolver service: custom block and allow lists, rewrites, the block answer and the blocklists applied. There is one per service and the API replaces it whole, so this resource owns all of it; deleting it empties the filter (the API's defaults). The id is the service id.
+
+        ## Example Usage
+        ### Block lists, allow lists and rewrites of a resolver service
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        resolver = nsp.dns.get_services_output(type="resolver")
+        filter = nsp.services.Filter("filter",
+            service_id=resolver.services[0].id,
+            custom_block=[
+                "ads.example.com",
+                "*.tracker.example",
+            ],
+            custom_allow=[
+                "ok.example",
+            ],
+            rewrites=[
+                nsp.services.ResolverRewriteArgs(
+                    name="printer.home.example",
+                    target="192.0.2.9",
+                ),
+            ],
+            block_mode="zero",
+            filter_lists=[
+                "ads",
+                "malware",
+            ],
+        )
+        ```
 
         ## Import
 

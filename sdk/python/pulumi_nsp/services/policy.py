@@ -323,6 +323,34 @@ class Policy(pulumi.CustomResource):
         """
         The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); deleting it restores the defaults. The id is the service id.
 
+        ## Example Usage
+        ### A resolver's filtering policy
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        resolver = nsp.dns.get_services_output(type="resolver")
+        policy = nsp.services.Policy("policy",
+            service_id=resolver.services[0].id,
+            rules=[
+                "||ads.example^",
+                "@@||ok.example^",
+            ],
+            blocked_services=[
+                "tiktok",
+            ],
+            safesearch="on",
+            access_allow=[
+                "192.0.2.0/24",
+            ],
+            forwards=[
+                "9.9.9.9",
+            ],
+            log_mode="blocked",
+            log_days=14,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -358,6 +386,34 @@ class Policy(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); deleting it restores the defaults. The id is the service id.
+
+        ## Example Usage
+        ### A resolver's filtering policy
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        resolver = nsp.dns.get_services_output(type="resolver")
+        policy = nsp.services.Policy("policy",
+            service_id=resolver.services[0].id,
+            rules=[
+                "||ads.example^",
+                "@@||ok.example^",
+            ],
+            blocked_services=[
+                "tiktok",
+            ],
+            safesearch="on",
+            access_allow=[
+                "192.0.2.0/24",
+            ],
+            forwards=[
+                "9.9.9.9",
+            ],
+            log_mode="blocked",
+            log_days=14,
+        )
+        ```
 
         ## Import
 

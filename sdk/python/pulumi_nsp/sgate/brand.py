@@ -187,6 +187,23 @@ class Brand(pulumi.CustomResource):
         """
         A US 10DLC brand: the company behind the messages. It enters as a draft; set `status` to `submitted` to send it for review. A brand that still has campaigns cannot be deleted: the API refuses and names them, so delete the campaigns first.
 
+        ## Example Usage
+        ### A 10DLC brand, as a draft
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        brand = nsp.sgate.Brand("brand",
+            legal_name="Example Inc",
+            display_name="Example",
+            country="us",
+            vertical="technology",
+            website="https://example.com",
+            contact_email="sms@example.com",
+            entity_type="private",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -214,6 +231,23 @@ class Brand(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A US 10DLC brand: the company behind the messages. It enters as a draft; set `status` to `submitted` to send it for review. A brand that still has campaigns cannot be deleted: the API refuses and names them, so delete the campaigns first.
+
+        ## Example Usage
+        ### A 10DLC brand, as a draft
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        brand = nsp.sgate.Brand("brand",
+            legal_name="Example Inc",
+            display_name="Example",
+            country="us",
+            vertical="technology",
+            website="https://example.com",
+            contact_email="sms@example.com",
+            entity_type="private",
+        )
+        ```
 
         ## Import
 

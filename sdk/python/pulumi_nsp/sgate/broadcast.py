@@ -189,6 +189,44 @@ class Broadcast(pulumi.CustomResource):
         """
         A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it is paused, cancelled or finished.
 
+        ## Example Usage
+        ### A broadcast draft from a template
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        numbers = nsp.sgate.get_numbers_output()
+        sender = nsp.sgate.Sender("sender",
+            name="ExampleCo",
+            numbers=[
+                numbers.numbers[0].number,
+            ],
+        )
+        code = nsp.sgate.Template("code",
+            name="otp",
+            default_lang="en",
+            category="otp",
+            bodies={
+                "en": "Your code: {{code}}",
+                "de": "Ihr Code: {{code}}",
+            },
+        )
+        sale = nsp.sgate.Broadcast("sale",
+            name="spring sale",
+            recipients=nsp.sgate.SgateBroadcastRecipientsArgs(
+                numbers=[
+                    "+12025550111",
+                    "+12025550112",
+                ],
+            ),
+            sender_id=sender.id,
+            from_=numbers.numbers[0].number,
+            template_id=code.id,
+            lang="en",
+            category="transactional",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -216,6 +254,44 @@ class Broadcast(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it is paused, cancelled or finished.
+
+        ## Example Usage
+        ### A broadcast draft from a template
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        numbers = nsp.sgate.get_numbers_output()
+        sender = nsp.sgate.Sender("sender",
+            name="ExampleCo",
+            numbers=[
+                numbers.numbers[0].number,
+            ],
+        )
+        code = nsp.sgate.Template("code",
+            name="otp",
+            default_lang="en",
+            category="otp",
+            bodies={
+                "en": "Your code: {{code}}",
+                "de": "Ihr Code: {{code}}",
+            },
+        )
+        sale = nsp.sgate.Broadcast("sale",
+            name="spring sale",
+            recipients=nsp.sgate.SgateBroadcastRecipientsArgs(
+                numbers=[
+                    "+12025550111",
+                    "+12025550112",
+                ],
+            ),
+            sender_id=sender.id,
+            from_=numbers.numbers[0].number,
+            template_id=code.id,
+            lang="en",
+            category="transactional",
+        )
+        ```
 
         ## Import
 

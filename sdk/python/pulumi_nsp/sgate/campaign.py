@@ -135,6 +135,32 @@ class Campaign(pulumi.CustomResource):
         """
         A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their `campaignId` becomes empty).
 
+        ## Example Usage
+        ### A campaign for log-in codes
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        brand = nsp.sgate.Brand("brand",
+            legal_name="Example Inc",
+            display_name="Example",
+            country="us",
+            vertical="technology",
+            website="https://example.com",
+            contact_email="sms@example.com",
+            entity_type="private",
+        )
+        otp = nsp.sgate.Campaign("otp",
+            brand_id=brand.id,
+            use_case="2fa",
+            description="Log-in codes",
+            message_flow="Opt in at sign-up",
+            samples=[
+                "Your code is 1234",
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -159,6 +185,32 @@ class Campaign(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their `campaignId` becomes empty).
+
+        ## Example Usage
+        ### A campaign for log-in codes
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        brand = nsp.sgate.Brand("brand",
+            legal_name="Example Inc",
+            display_name="Example",
+            country="us",
+            vertical="technology",
+            website="https://example.com",
+            contact_email="sms@example.com",
+            entity_type="private",
+        )
+        otp = nsp.sgate.Campaign("otp",
+            brand_id=brand.id,
+            use_case="2fa",
+            description="Log-in codes",
+            message_flow="Opt in at sign-up",
+            samples=[
+                "Your code is 1234",
+            ],
+        )
+        ```
 
         ## Import
 

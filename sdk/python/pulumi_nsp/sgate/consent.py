@@ -118,6 +118,27 @@ class Consent(pulumi.CustomResource):
         """
         A recipient's consent to receive messages. The API cannot change a consent, so every change replaces it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource then reads as gone.
 
+        ## Example Usage
+        ### A recipient's consent, recorded with its proof
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        numbers = nsp.sgate.get_numbers_output()
+        sender = nsp.sgate.Sender("sender",
+            name="ExampleCo",
+            numbers=[
+                numbers.numbers[0].number,
+            ],
+        )
+        consent = nsp.sgate.Consent("consent",
+            recipient="+12025550177",
+            proof="keyword START",
+            sender_id=sender.id,
+            source="keyword",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -141,6 +162,27 @@ class Consent(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A recipient's consent to receive messages. The API cannot change a consent, so every change replaces it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource then reads as gone.
+
+        ## Example Usage
+        ### A recipient's consent, recorded with its proof
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        numbers = nsp.sgate.get_numbers_output()
+        sender = nsp.sgate.Sender("sender",
+            name="ExampleCo",
+            numbers=[
+                numbers.numbers[0].number,
+            ],
+        )
+        consent = nsp.sgate.Consent("consent",
+            recipient="+12025550177",
+            proof="keyword START",
+            sender_id=sender.id,
+            source="keyword",
+        )
+        ```
 
         ## Import
 

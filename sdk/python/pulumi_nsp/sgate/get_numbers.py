@@ -50,6 +50,16 @@ class AwaitableGetNumbersResult(GetNumbersResult):
 def get_numbers(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNumbersResult:
     """
     Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).
+
+    ## Example Usage
+    ### The account's messaging numbers
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    numbers = nsp.sgate.get_numbers_output()
+    pulumi.export("firstNumber", numbers.numbers[0].number)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -60,6 +70,16 @@ def get_numbers(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNumb
 def get_numbers_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNumbersResult]:
     """
     Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).
+
+    ## Example Usage
+    ### The account's messaging numbers
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    numbers = nsp.sgate.get_numbers_output()
+    pulumi.export("firstNumber", numbers.numbers[0].number)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -119,6 +119,38 @@ class NumberSettings(pulumi.CustomResource):
         """
         The messaging settings of one of the account's numbers (the API has no create or delete of numbers). Create and update patch the settings the program sets; deleting the resource leaves the number's settings as they are and only stops managing them.
 
+        ## Example Usage
+        ### Send a number's messages under a campaign
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        numbers = nsp.sgate.get_numbers_output()
+        brand = nsp.sgate.Brand("brand",
+            legal_name="Example Inc",
+            display_name="Example",
+            country="us",
+            vertical="technology",
+            website="https://example.com",
+            contact_email="sms@example.com",
+            entity_type="private",
+        )
+        otp = nsp.sgate.Campaign("otp",
+            brand_id=brand.id,
+            use_case="2fa",
+            description="Log-in codes",
+            message_flow="Opt in at sign-up",
+            samples=[
+                "Your code is 1234",
+            ],
+        )
+        first_number = nsp.sgate.NumberSettings("firstNumber",
+            number=numbers.numbers[0].number,
+            campaign_id=otp.id,
+            help_text="Text STOP to stop",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -142,6 +174,38 @@ class NumberSettings(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The messaging settings of one of the account's numbers (the API has no create or delete of numbers). Create and update patch the settings the program sets; deleting the resource leaves the number's settings as they are and only stops managing them.
+
+        ## Example Usage
+        ### Send a number's messages under a campaign
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        numbers = nsp.sgate.get_numbers_output()
+        brand = nsp.sgate.Brand("brand",
+            legal_name="Example Inc",
+            display_name="Example",
+            country="us",
+            vertical="technology",
+            website="https://example.com",
+            contact_email="sms@example.com",
+            entity_type="private",
+        )
+        otp = nsp.sgate.Campaign("otp",
+            brand_id=brand.id,
+            use_case="2fa",
+            description="Log-in codes",
+            message_flow="Opt in at sign-up",
+            samples=[
+                "Your code is 1234",
+            ],
+        )
+        first_number = nsp.sgate.NumberSettings("firstNumber",
+            number=numbers.numbers[0].number,
+            campaign_id=otp.id,
+            help_text="Text STOP to stop",
+        )
+        ```
 
         ## Import
 

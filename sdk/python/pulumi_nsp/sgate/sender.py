@@ -85,6 +85,21 @@ class Sender(pulumi.CustomResource):
         """
         A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.
 
+        ## Example Usage
+        ### A sender name and the number it sends from
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        numbers = nsp.sgate.get_numbers_output()
+        sender = nsp.sgate.Sender("sender",
+            name="ExampleCo",
+            numbers=[
+                numbers.numbers[0].number,
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -106,6 +121,21 @@ class Sender(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.
+
+        ## Example Usage
+        ### A sender name and the number it sends from
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        numbers = nsp.sgate.get_numbers_output()
+        sender = nsp.sgate.Sender("sender",
+            name="ExampleCo",
+            numbers=[
+                numbers.numbers[0].number,
+            ],
+        )
+        ```
 
         ## Import
 

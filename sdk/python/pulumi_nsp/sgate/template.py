@@ -117,6 +117,23 @@ class Template(pulumi.CustomResource):
         """
         A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.
 
+        ## Example Usage
+        ### A message template in two languages
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        code = nsp.sgate.Template("code",
+            name="otp",
+            default_lang="en",
+            category="otp",
+            bodies={
+                "en": "Your code: {{code}}",
+                "de": "Ihr Code: {{code}}",
+            },
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -140,6 +157,23 @@ class Template(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.
+
+        ## Example Usage
+        ### A message template in two languages
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        code = nsp.sgate.Template("code",
+            name="otp",
+            default_lang="en",
+            category="otp",
+            bodies={
+                "en": "Your code: {{code}}",
+                "de": "Ihr Code: {{code}}",
+            },
+        )
+        ```
 
         ## Import
 

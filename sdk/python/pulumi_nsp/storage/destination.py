@@ -168,6 +168,24 @@ class Destination(pulumi.CustomResource):
         """
         A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.
 
+        ## Example Usage
+        ### A bucket that receives copies of recordings
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        recordings = nsp.storage.Destination("recordings",
+            endpoint="https://s3.example.net",
+            bucket="recordings",
+            region="eu-central-1",
+            name="Recordings",
+            prefix="meet/",
+            access_key="AKIAEXAMPLE",
+            secret_key="example-secret-key",
+            auto_meet=True,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -194,6 +212,24 @@ class Destination(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.
+
+        ## Example Usage
+        ### A bucket that receives copies of recordings
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        recordings = nsp.storage.Destination("recordings",
+            endpoint="https://s3.example.net",
+            bucket="recordings",
+            region="eu-central-1",
+            name="Recordings",
+            prefix="meet/",
+            access_key="AKIAEXAMPLE",
+            secret_key="example-secret-key",
+            auto_meet=True,
+        )
+        ```
 
         ## Import
 

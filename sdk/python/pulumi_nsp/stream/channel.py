@@ -307,6 +307,22 @@ class Channel(pulumi.CustomResource):
         """
         A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.
 
+        ## Example Usage
+        ### A live-streaming channel that records
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        studio = nsp.stream.Channel("studio",
+            name="studio",
+            visibility="unlisted",
+            record=True,
+            latency_mode="low",
+        )
+        pulumi.export("ingest", studio.ingest)
+        pulumi.export("playbackUrl", studio.playback_url)
+        ```
+
         ## Import
 
         ```sh
@@ -341,6 +357,22 @@ class Channel(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.
+
+        ## Example Usage
+        ### A live-streaming channel that records
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        studio = nsp.stream.Channel("studio",
+            name="studio",
+            visibility="unlisted",
+            record=True,
+            latency_mode="low",
+        )
+        pulumi.export("ingest", studio.ingest)
+        pulumi.export("playbackUrl", studio.playback_url)
+        ```
 
         ## Import
 

@@ -50,6 +50,16 @@ class AwaitableGetStreamCitiesResult(GetStreamCitiesResult):
 def get_stream_cities(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetStreamCitiesResult:
     """
     Lists the live-streaming ingest cities and whether they have room for another channel.
+
+    ## Example Usage
+    ### Ingest cities with room for a channel
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    cities = nsp.stream.get_stream_cities_output()
+    pulumi.export("cityList", cities.cities)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -60,6 +70,16 @@ def get_stream_cities(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableG
 def get_stream_cities_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetStreamCitiesResult]:
     """
     Lists the live-streaming ingest cities and whether they have room for another channel.
+
+    ## Example Usage
+    ### Ingest cities with room for a channel
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    cities = nsp.stream.get_stream_cities_output()
+    pulumi.export("cityList", cities.cities)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

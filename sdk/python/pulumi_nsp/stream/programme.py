@@ -102,6 +102,26 @@ class Programme(pulumi.CustomResource):
         """
         The fallback programme of a live-streaming channel: what it plays when nobody publishes. One per channel; the API replaces its items and their order as a whole. Deleting the resource empties and disables the programme.
 
+        ## Example Usage
+        ### What a channel plays when nobody publishes
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        studio = nsp.stream.Channel("studio",
+            name="studio",
+        )
+        fallback = nsp.stream.Programme("fallback",
+            channel_id=studio.id,
+            mode="relay",
+            items=[
+                {
+                    "url": "https://media.example.com/holding.mp4",
+                },
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -124,6 +144,26 @@ class Programme(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The fallback programme of a live-streaming channel: what it plays when nobody publishes. One per channel; the API replaces its items and their order as a whole. Deleting the resource empties and disables the programme.
+
+        ## Example Usage
+        ### What a channel plays when nobody publishes
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        studio = nsp.stream.Channel("studio",
+            name="studio",
+        )
+        fallback = nsp.stream.Programme("fallback",
+            channel_id=studio.id,
+            mode="relay",
+            items=[
+                {
+                    "url": "https://media.example.com/holding.mp4",
+                },
+            ],
+        )
+        ```
 
         ## Import
 

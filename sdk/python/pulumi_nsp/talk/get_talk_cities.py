@@ -52,6 +52,16 @@ def get_talk_cities(with_room_only: Optional[_builtins.bool] = None,
     """
     Lists the cities that host chat rooms (`nsp:talk:Room`) and whether each accepts new rooms now.
 
+    ## Example Usage
+    ### Cities that host chat rooms
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    cities = nsp.talk.get_talk_cities_output()
+    pulumi.export("firstCity", cities.cities[0].id)
+    ```
+
     :param _builtins.bool with_room_only: Only the cities that accept new rooms now. Default: `false`.
     """
     __args__ = dict()
@@ -65,6 +75,16 @@ def get_talk_cities_output(with_room_only: pulumi.Input[Optional[Optional[_built
                            opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTalkCitiesResult]:
     """
     Lists the cities that host chat rooms (`nsp:talk:Room`) and whether each accepts new rooms now.
+
+    ## Example Usage
+    ### Cities that host chat rooms
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    cities = nsp.talk.get_talk_cities_output()
+    pulumi.export("firstCity", cities.cities[0].id)
+    ```
 
     :param _builtins.bool with_room_only: Only the cities that accept new rooms now. Default: `false`.
     """

@@ -204,6 +204,22 @@ class Room(pulumi.CustomResource):
         """
         A chat room (conversation with history). The passcode is set through its own endpoint: a room with a passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi up` sets the passcode. Deleting the room deletes its history.
 
+        ## Example Usage
+        ### A chat room in a city with room
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        cities = nsp.talk.get_talk_cities_output(with_room_only=True)
+        lobby = nsp.talk.Room("lobby",
+            name="lobby",
+            kind="live",
+            city=cities.cities[0].id,
+            max_peers=20,
+            retention_days=30,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -232,6 +248,22 @@ class Room(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A chat room (conversation with history). The passcode is set through its own endpoint: a room with a passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi up` sets the passcode. Deleting the room deletes its history.
+
+        ## Example Usage
+        ### A chat room in a city with room
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        cities = nsp.talk.get_talk_cities_output(with_room_only=True)
+        lobby = nsp.talk.Room("lobby",
+            name="lobby",
+            kind="live",
+            city=cities.cities[0].id,
+            max_peers=20,
+            retention_days=30,
+        )
+        ```
 
         ## Import
 

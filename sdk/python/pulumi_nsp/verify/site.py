@@ -153,6 +153,22 @@ class Site(pulumi.CustomResource):
         """
         A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.
 
+        ## Example Usage
+        ### A bot-verification site key
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        shop = nsp.verify.Site("shop",
+            name="shop",
+            hostnames=[
+                "shop.example.com",
+            ],
+            mode="interactive",
+        )
+        pulumi.export("sitekey", shop.sitekey)
+        ```
+
         ## Import
 
         ```sh
@@ -178,6 +194,22 @@ class Site(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.
+
+        ## Example Usage
+        ### A bot-verification site key
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        shop = nsp.verify.Site("shop",
+            name="shop",
+            hostnames=[
+                "shop.example.com",
+            ],
+            mode="interactive",
+        )
+        pulumi.export("sitekey", shop.sitekey)
+        ```
 
         ## Import
 

@@ -272,6 +272,29 @@ class Extension(pulumi.CustomResource):
         """
         An extension of a PBX: a SIP account with a dial number. The API shows its SIP password only when it is issued, so `sipPassword` is a secret output kept from the state on every refresh; change `passwordRotation` to issue a new one (the old one stops working).
 
+        ## Example Usage
+        ### An extension with voicemail
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        pulumi.export("sipPassword", reception.sip_password)
+        ```
+
         ## Import
 
         ```sh
@@ -304,6 +327,29 @@ class Extension(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An extension of a PBX: a SIP account with a dial number. The API shows its SIP password only when it is issued, so `sipPassword` is a secret output kept from the state on every refresh; change `passwordRotation` to issue a new one (the old one stops working).
+
+        ## Example Usage
+        ### An extension with voicemail
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        pulumi.export("sipPassword", reception.sip_password)
+        ```
 
         ## Import
 

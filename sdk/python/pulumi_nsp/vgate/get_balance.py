@@ -74,6 +74,17 @@ class AwaitableGetBalanceResult(GetBalanceResult):
 def get_balance(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetBalanceResult:
     """
     Reads the prepaid balance of the PBX gateway and its latest movements. Top-ups are console only.
+
+    ## Example Usage
+    ### The prepaid balance of the PBX gateway
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    balance = nsp.vgate.get_balance_output()
+    pulumi.export("balanceMicros", balance.balance_micros)
+    pulumi.export("currency", balance.currency)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -86,6 +97,17 @@ def get_balance(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetBala
 def get_balance_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetBalanceResult]:
     """
     Reads the prepaid balance of the PBX gateway and its latest movements. Top-ups are console only.
+
+    ## Example Usage
+    ### The prepaid balance of the PBX gateway
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    balance = nsp.vgate.get_balance_output()
+    pulumi.export("balanceMicros", balance.balance_micros)
+    pulumi.export("currency", balance.currency)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -52,6 +52,16 @@ def get_cities(accepting_only: Optional[_builtins.bool] = None,
     """
     Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.
 
+    ## Example Usage
+    ### Where a new PBX can run
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    cities = nsp.vgate.get_cities_output(accepting_only=True)
+    pulumi.export("firstCity", cities.cities[0].id)
+    ```
+
     :param _builtins.bool accepting_only: Only the cities that accept new PBXs.
     """
     __args__ = dict()
@@ -65,6 +75,16 @@ def get_cities_output(accepting_only: pulumi.Input[Optional[Optional[_builtins.b
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetCitiesResult]:
     """
     Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.
+
+    ## Example Usage
+    ### Where a new PBX can run
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    cities = nsp.vgate.get_cities_output(accepting_only=True)
+    pulumi.export("firstCity", cities.cities[0].id)
+    ```
 
     :param _builtins.bool accepting_only: Only the cities that accept new PBXs.
     """

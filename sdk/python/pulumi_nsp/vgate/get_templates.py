@@ -50,6 +50,16 @@ class AwaitableGetTemplatesResult(GetTemplatesResult):
 def get_templates(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTemplatesResult:
     """
     Lists the starting templates for a PBX and what each sets up.
+
+    ## Example Usage
+    ### The starting templates of a PBX
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    templates = nsp.vgate.get_templates_output()
+    pulumi.export("templateList", templates.templates)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
@@ -60,6 +70,16 @@ def get_templates(opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTe
 def get_templates_output(opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTemplatesResult]:
     """
     Lists the starting templates for a PBX and what each sets up.
+
+    ## Example Usage
+    ### The starting templates of a PBX
+    ```python
+    import pulumi
+    import pulumi_nsp as nsp
+
+    templates = nsp.vgate.get_templates_output()
+    pulumi.export("templateList", templates.templates)
+    ```
     """
     __args__ = dict()
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)

@@ -135,6 +135,49 @@ class InboundRoute(pulumi.CustomResource):
         """
         An inbound route of a PBX: calls to a number (or matching a DID pattern, optionally from matching callers) go to a destination.
 
+        ## Example Usage
+        ### Calls to a number go to the reception
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        carrier = nsp.vgate.Trunk("carrier",
+            pbx_id=pbx.id,
+            name="Carrier",
+            mode="register",
+            host="sip.carrier.example",
+            transport="tls",
+            username="acct",
+            password="carrier-password",
+            port=5061,
+        )
+        main_line = nsp.vgate.Number("mainLine",
+            pbx_id=pbx.id,
+            e164="+4930555401",
+            trunk_id=carrier.id,
+        )
+        inbound = nsp.vgate.InboundRoute("inbound",
+            pbx_id=pbx.id,
+            name="Main line",
+            number_id=main_line.id,
+            destination=pulumi.Output.concat("extension:", reception.id),
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -159,6 +202,49 @@ class InboundRoute(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An inbound route of a PBX: calls to a number (or matching a DID pattern, optionally from matching callers) go to a destination.
+
+        ## Example Usage
+        ### Calls to a number go to the reception
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        carrier = nsp.vgate.Trunk("carrier",
+            pbx_id=pbx.id,
+            name="Carrier",
+            mode="register",
+            host="sip.carrier.example",
+            transport="tls",
+            username="acct",
+            password="carrier-password",
+            port=5061,
+        )
+        main_line = nsp.vgate.Number("mainLine",
+            pbx_id=pbx.id,
+            e164="+4930555401",
+            trunk_id=carrier.id,
+        )
+        inbound = nsp.vgate.InboundRoute("inbound",
+            pbx_id=pbx.id,
+            name="Main line",
+            number_id=main_line.id,
+            destination=pulumi.Output.concat("extension:", reception.id),
+        )
+        ```
 
         ## Import
 

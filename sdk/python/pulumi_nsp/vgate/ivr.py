@@ -187,6 +187,44 @@ class Ivr(pulumi.CustomResource):
         """
         An IVR (voice menu) of a PBX: callers hear a greeting and press a key to choose a destination.
 
+        ## Example Usage
+        ### A voice menu
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        menu = nsp.vgate.Ivr("menu",
+            pbx_id=pbx.id,
+            name="Menu",
+            greeting="welcome",
+            timeout="hangup",
+            invalid=pulumi.Output.concat("voicemail:", reception.id),
+            options={
+                "1": pulumi.Output.concat("extension:", reception.id),
+                "2": pulumi.Output.concat("extension:", sales.id),
+            },
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -214,6 +252,44 @@ class Ivr(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An IVR (voice menu) of a PBX: callers hear a greeting and press a key to choose a destination.
+
+        ## Example Usage
+        ### A voice menu
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        menu = nsp.vgate.Ivr("menu",
+            pbx_id=pbx.id,
+            name="Menu",
+            greeting="welcome",
+            timeout="hangup",
+            invalid=pulumi.Output.concat("voicemail:", reception.id),
+            options={
+                "1": pulumi.Output.concat("extension:", reception.id),
+                "2": pulumi.Output.concat("extension:", sales.id),
+            },
+        )
+        ```
 
         ## Import
 

@@ -84,6 +84,34 @@ class Number(pulumi.CustomResource):
         """
         A telephone number of a PBX that arrives through one of its trunks (a number the customer brings). What calls to it do is set by an `nsp:vgate:InboundRoute` or by its `nsp:vgate:NumberFlow`. The gateway refuses to delete a number while an inbound route uses it.
 
+        ## Example Usage
+        ### A number that arrives through a trunk
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        carrier = nsp.vgate.Trunk("carrier",
+            pbx_id=pbx.id,
+            name="Carrier",
+            mode="register",
+            host="sip.carrier.example",
+            transport="tls",
+            username="acct",
+            password="carrier-password",
+            port=5061,
+        )
+        main_line = nsp.vgate.Number("mainLine",
+            pbx_id=pbx.id,
+            e164="+4930555401",
+            trunk_id=carrier.id,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -105,6 +133,34 @@ class Number(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A telephone number of a PBX that arrives through one of its trunks (a number the customer brings). What calls to it do is set by an `nsp:vgate:InboundRoute` or by its `nsp:vgate:NumberFlow`. The gateway refuses to delete a number while an inbound route uses it.
+
+        ## Example Usage
+        ### A number that arrives through a trunk
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        carrier = nsp.vgate.Trunk("carrier",
+            pbx_id=pbx.id,
+            name="Carrier",
+            mode="register",
+            host="sip.carrier.example",
+            transport="tls",
+            username="acct",
+            password="carrier-password",
+            port=5061,
+        )
+        main_line = nsp.vgate.Number("mainLine",
+            pbx_id=pbx.id,
+            e164="+4930555401",
+            trunk_id=carrier.id,
+        )
+        ```
 
         ## Import
 

@@ -83,6 +83,62 @@ class NumberFlow(pulumi.CustomResource):
         """
         The flow of a number: what its calls do, set as one JSON document. The gateway makes or updates the ring group and business hours the flow needs (see `groupId` and `timeconditionId`). Deleting the resource clears the flow.
 
+        ## Example Usage
+        ### Ring two extensions in business hours, voicemail after
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        main_line = nsp.vgate.Number("mainLine",
+            pbx_id=pbx.id,
+            e164="+4930555402",
+        )
+        flow = nsp.vgate.NumberFlow("flow",
+            pbx_id=pbx.id,
+            number_id=main_line.id,
+            flow={
+                "ring": [
+                    reception.id,
+                    sales.id,
+                ],
+                "ring_s": 15,
+                "hours": [
+                    {
+                        "days": [
+                            "mon",
+                            "tue",
+                            "wed",
+                            "thu",
+                            "fri",
+                        ],
+                        "from": "09:00",
+                        "to": "17:00",
+                    },
+                ],
+                "after_hours": pulumi.Output.concat("voicemail:", reception.id),
+            },
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -104,6 +160,62 @@ class NumberFlow(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         The flow of a number: what its calls do, set as one JSON document. The gateway makes or updates the ring group and business hours the flow needs (see `groupId` and `timeconditionId`). Deleting the resource clears the flow.
+
+        ## Example Usage
+        ### Ring two extensions in business hours, voicemail after
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        main_line = nsp.vgate.Number("mainLine",
+            pbx_id=pbx.id,
+            e164="+4930555402",
+        )
+        flow = nsp.vgate.NumberFlow("flow",
+            pbx_id=pbx.id,
+            number_id=main_line.id,
+            flow={
+                "ring": [
+                    reception.id,
+                    sales.id,
+                ],
+                "ring_s": 15,
+                "hours": [
+                    {
+                        "days": [
+                            "mon",
+                            "tue",
+                            "wed",
+                            "thu",
+                            "fri",
+                        ],
+                        "from": "09:00",
+                        "to": "17:00",
+                    },
+                ],
+                "after_hours": pulumi.Output.concat("voicemail:", reception.id),
+            },
+        )
+        ```
 
         ## Import
 

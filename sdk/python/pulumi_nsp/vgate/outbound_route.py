@@ -151,6 +151,44 @@ class OutboundRoute(pulumi.CustomResource):
         """
         An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.
 
+        ## Example Usage
+        ### National calls out over the carrier
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        carrier = nsp.vgate.Trunk("carrier",
+            pbx_id=pbx.id,
+            name="Carrier",
+            mode="register",
+            host="sip.carrier.example",
+            transport="tls",
+            username="acct",
+            password="carrier-password",
+            port=5061,
+        )
+        national = nsp.vgate.OutboundRoute("national",
+            pbx_id=pbx.id,
+            name="National",
+            priority=10,
+            patterns=[
+                {
+                    "match": "0ZX.",
+                    "strip": 1,
+                    "prepend": "+49",
+                },
+            ],
+            trunks=[
+                carrier.id,
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -176,6 +214,44 @@ class OutboundRoute(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.
+
+        ## Example Usage
+        ### National calls out over the carrier
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        carrier = nsp.vgate.Trunk("carrier",
+            pbx_id=pbx.id,
+            name="Carrier",
+            mode="register",
+            host="sip.carrier.example",
+            transport="tls",
+            username="acct",
+            password="carrier-password",
+            port=5061,
+        )
+        national = nsp.vgate.OutboundRoute("national",
+            pbx_id=pbx.id,
+            name="National",
+            priority=10,
+            patterns=[
+                {
+                    "match": "0ZX.",
+                    "strip": 1,
+                    "prepend": "+49",
+                },
+            ],
+            trunks=[
+                carrier.id,
+            ],
+        )
+        ```
 
         ## Import
 

@@ -136,6 +136,23 @@ class Pbx(pulumi.CustomResource):
         """
         A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.
 
+        ## Example Usage
+        ### A PBX from a template, in a city that accepts new PBXs
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        cities = nsp.vgate.get_cities_output(accepting_only=True)
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city=cities.cities[0].id,
+            timezone="Europe/Berlin",
+            template="small-office",
+            language="en",
+        )
+        pulumi.export("sipDomain", pbx.sip_domain)
+        ```
+
         ## Import
 
         ```sh
@@ -160,6 +177,23 @@ class Pbx(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.
+
+        ## Example Usage
+        ### A PBX from a template, in a city that accepts new PBXs
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        cities = nsp.vgate.get_cities_output(accepting_only=True)
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city=cities.cities[0].id,
+            timezone="Europe/Berlin",
+            template="small-office",
+            language="en",
+        )
+        pulumi.export("sipDomain", pbx.sip_domain)
+        ```
 
         ## Import
 

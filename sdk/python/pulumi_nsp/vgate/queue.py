@@ -221,6 +221,45 @@ class Queue(pulumi.CustomResource):
         """
         A call queue of a PBX: callers wait until one of its agents answers. The gateway refuses to delete an extension while a queue has it as an agent.
 
+        ## Example Usage
+        ### A support queue with two agents
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        support = nsp.vgate.Queue("support",
+            pbx_id=pbx.id,
+            number="700",
+            name="Support",
+            strategy="leastrecent",
+            agents=[
+                reception.id,
+                sales.id,
+            ],
+            max_wait_s=120,
+            timeout=pulumi.Output.concat("voicemail:", sales.id),
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -250,6 +289,45 @@ class Queue(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A call queue of a PBX: callers wait until one of its agents answers. The gateway refuses to delete an extension while a queue has it as an agent.
+
+        ## Example Usage
+        ### A support queue with two agents
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        support = nsp.vgate.Queue("support",
+            pbx_id=pbx.id,
+            number="700",
+            name="Support",
+            strategy="leastrecent",
+            agents=[
+                reception.id,
+                sales.id,
+            ],
+            max_wait_s=120,
+            timeout=pulumi.Output.concat("voicemail:", sales.id),
+        )
+        ```
 
         ## Import
 

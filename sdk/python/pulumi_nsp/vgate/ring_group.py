@@ -170,6 +170,44 @@ class RingGroup(pulumi.CustomResource):
         """
         A ring group of a PBX: a dial number that rings several extensions. The gateway refuses to delete an extension while a ring group has it as a member.
 
+        ## Example Usage
+        ### A ring group that hunts through two extensions
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        group = nsp.vgate.RingGroup("group",
+            pbx_id=pbx.id,
+            number="610",
+            name="Sales",
+            strategy="hunt",
+            members=[
+                reception.id,
+                sales.id,
+            ],
+            noanswer=pulumi.Output.concat("voicemail:", reception.id),
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -196,6 +234,44 @@ class RingGroup(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A ring group of a PBX: a dial number that rings several extensions. The gateway refuses to delete an extension while a ring group has it as a member.
+
+        ## Example Usage
+        ### A ring group that hunts through two extensions
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        group = nsp.vgate.RingGroup("group",
+            pbx_id=pbx.id,
+            number="610",
+            name="Sales",
+            strategy="hunt",
+            members=[
+                reception.id,
+                sales.id,
+            ],
+            noanswer=pulumi.Output.concat("voicemail:", reception.id),
+        )
+        ```
 
         ## Import
 

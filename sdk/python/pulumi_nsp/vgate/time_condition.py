@@ -84,6 +84,36 @@ class TimeCondition(pulumi.CustomResource):
         """
         A time condition of a PBX: a named weekly schedule (business hours). The API documents cut off after the first fields of its body (`name`, `schedu...`), so only the name and the schedule are managed; see docs/api-assumptions.md for the schedule's form. The gateway refuses to delete one while a number's flow uses it.
 
+        ## Example Usage
+        ### Business hours
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        hours = nsp.vgate.TimeCondition("hours",
+            pbx_id=pbx.id,
+            name="Business hours",
+            schedule=[
+                {
+                    "days": [
+                        "mon",
+                        "tue",
+                        "wed",
+                        "thu",
+                        "fri",
+                    ],
+                    "from": "08:00",
+                    "to": "18:00",
+                },
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -105,6 +135,36 @@ class TimeCondition(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A time condition of a PBX: a named weekly schedule (business hours). The API documents cut off after the first fields of its body (`name`, `schedu...`), so only the name and the schedule are managed; see docs/api-assumptions.md for the schedule's form. The gateway refuses to delete one while a number's flow uses it.
+
+        ## Example Usage
+        ### Business hours
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        hours = nsp.vgate.TimeCondition("hours",
+            pbx_id=pbx.id,
+            name="Business hours",
+            schedule=[
+                {
+                    "days": [
+                        "mon",
+                        "tue",
+                        "wed",
+                        "thu",
+                        "fri",
+                    ],
+                    "from": "08:00",
+                    "to": "18:00",
+                },
+            ],
+        )
+        ```
 
         ## Import
 

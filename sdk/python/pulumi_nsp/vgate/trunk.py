@@ -255,6 +255,29 @@ class Trunk(pulumi.CustomResource):
         """
         A SIP trunk of a PBX: the connection to a carrier, either registering with it (`register`) or accepting its calls by address (`peer`). `password` is a secret the API never returns; it is kept from the program.
 
+        ## Example Usage
+        ### A SIP trunk that registers with a carrier
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        carrier = nsp.vgate.Trunk("carrier",
+            pbx_id=pbx.id,
+            name="Carrier",
+            mode="register",
+            host="sip.carrier.example",
+            transport="tls",
+            username="acct",
+            password="carrier-password",
+            port=5061,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -286,6 +309,29 @@ class Trunk(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A SIP trunk of a PBX: the connection to a carrier, either registering with it (`register`) or accepting its calls by address (`peer`). `password` is a secret the API never returns; it is kept from the program.
+
+        ## Example Usage
+        ### A SIP trunk that registers with a carrier
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        carrier = nsp.vgate.Trunk("carrier",
+            pbx_id=pbx.id,
+            name="Carrier",
+            mode="register",
+            host="sip.carrier.example",
+            transport="tls",
+            username="acct",
+            password="carrier-password",
+            port=5061,
+        )
+        ```
 
         ## Import
 

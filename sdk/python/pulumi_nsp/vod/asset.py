@@ -103,6 +103,22 @@ class Asset(pulumi.CustomResource):
         """
         A video-on-demand asset: its metadata (title, description, tags, visibility). The original is uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. Deleting it deletes everything stored for the video.
 
+        ## Example Usage
+        ### A video's metadata
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        intro = nsp.vod.Asset("intro",
+            title="Intro",
+            description="About us",
+            tags={
+                "lang": "en",
+            },
+            visibility="private",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -125,6 +141,22 @@ class Asset(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A video-on-demand asset: its metadata (title, description, tags, visibility). The original is uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. Deleting it deletes everything stored for the video.
+
+        ## Example Usage
+        ### A video's metadata
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        intro = nsp.vod.Asset("intro",
+            title="Intro",
+            description="About us",
+            tags={
+                "lang": "en",
+            },
+            visibility="private",
+        )
+        ```
 
         ## Import
 

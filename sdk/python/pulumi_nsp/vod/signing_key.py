@@ -52,6 +52,17 @@ class SigningKey(pulumi.CustomResource):
         """
         A playback signing key for private videos. Its secret is returned once, when the key is created, and kept as a secret output. There is no change in place: a new note makes a new key.
 
+        ## Example Usage
+        ### A key that signs playback of private videos
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        player = nsp.vod.SigningKey("player",
+            note="player",
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -71,6 +82,17 @@ class SigningKey(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A playback signing key for private videos. Its secret is returned once, when the key is created, and kept as a secret output. There is no change in place: a new note makes a new key.
+
+        ## Example Usage
+        ### A key that signs playback of private videos
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        player = nsp.vod.SigningKey("player",
+            note="player",
+        )
+        ```
 
         ## Import
 

@@ -85,6 +85,21 @@ class Webhook(pulumi.CustomResource):
         """
         A video-on-demand event endpoint. The API stores it but does not deliver to it yet (`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.
 
+        ## Example Usage
+        ### An endpoint for encoder events
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        encoder_events = nsp.vod.Webhook("encoderEvents",
+            url="https://hooks.example.com/vod",
+            events=[
+                "asset.ready",
+                "asset.failed",
+            ],
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -106,6 +121,21 @@ class Webhook(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A video-on-demand event endpoint. The API stores it but does not deliver to it yet (`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.
+
+        ## Example Usage
+        ### An endpoint for encoder events
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        encoder_events = nsp.vod.Webhook("encoderEvents",
+            url="https://hooks.example.com/vod",
+            events=[
+                "asset.ready",
+                "asset.failed",
+            ],
+        )
+        ```
 
         ## Import
 

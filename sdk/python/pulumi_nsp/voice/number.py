@@ -103,6 +103,42 @@ class Number(pulumi.CustomResource):
         """
         A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails the number stays in the stack and the next `pulumi up` finishes it.
 
+        ## Example Usage
+        ### A voice number that rings a PBX's voice menu
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        menu = nsp.vgate.Ivr("menu",
+            pbx_id=pbx.id,
+            name="Menu",
+            options={
+                "1": pulumi.Output.concat("extension:", reception.id),
+            },
+        )
+        line = nsp.voice.Number("line",
+            label="main line",
+            sip_in=True,
+            dest=pulumi.Output.concat("ivr:", menu.id),
+            noanswer=pulumi.Output.concat("voicemail:", reception.id),
+        )
+        pulumi.export("number", line.number)
+        ```
+
         ## Import
 
         ```sh
@@ -125,6 +161,42 @@ class Number(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails the number stays in the stack and the next `pulumi up` finishes it.
+
+        ## Example Usage
+        ### A voice number that rings a PBX's voice menu
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        reception = nsp.vgate.Extension("reception",
+            pbx_id=pbx.id,
+            number="201",
+            name="Reception",
+            voicemail={
+                "enabled": True,
+                "pin": "1234",
+            },
+        )
+        menu = nsp.vgate.Ivr("menu",
+            pbx_id=pbx.id,
+            name="Menu",
+            options={
+                "1": pulumi.Output.concat("extension:", reception.id),
+            },
+        )
+        line = nsp.voice.Number("line",
+            label="main line",
+            sip_in=True,
+            dest=pulumi.Output.concat("ivr:", menu.id),
+            noanswer=pulumi.Output.concat("voicemail:", reception.id),
+        )
+        pulumi.export("number", line.number)
+        ```
 
         ## Import
 

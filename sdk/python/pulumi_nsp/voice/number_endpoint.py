@@ -83,6 +83,32 @@ class NumberEndpoint(pulumi.CustomResource):
         """
         Makes a PBX extension ring for a voice number. There is no change in place: another number, PBX or extension is a new endpoint. An extension rings for at most one number, so moving an extension to another number removes the old endpoint first.
 
+        ## Example Usage
+        ### A voice number that rings an extension
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        line = nsp.voice.Number("line",
+            label="sales line",
+        )
+        endpoint = nsp.voice.NumberEndpoint("endpoint",
+            number=line.number,
+            pbx_id=pbx.id,
+            ext=sales.id,
+        )
+        ```
+
         ## Import
 
         ```sh
@@ -104,6 +130,32 @@ class NumberEndpoint(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         Makes a PBX extension ring for a voice number. There is no change in place: another number, PBX or extension is a new endpoint. An extension rings for at most one number, so moving an extension to another number removes the old endpoint first.
+
+        ## Example Usage
+        ### A voice number that rings an extension
+        ```python
+        import pulumi
+        import pulumi_nsp as nsp
+
+        pbx = nsp.vgate.Pbx("pbx",
+            name="Head office",
+            city="fra",
+            timezone="Europe/Berlin",
+        )
+        sales = nsp.vgate.Extension("sales",
+            pbx_id=pbx.id,
+            number="202",
+            name="Sales",
+        )
+        line = nsp.voice.Number("line",
+            label="sales line",
+        )
+        endpoint = nsp.voice.NumberEndpoint("endpoint",
+            number=line.number,
+            pbx_id=pbx.id,
+            ext=sales.id,
+        )
+        ```
 
         ## Import
 
