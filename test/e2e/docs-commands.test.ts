@@ -27,8 +27,10 @@ function commandsOf(page: string): string[] {
   return out;
 }
 
+// The pages show the version of package.json, as `npm run release` names its files.
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const RELEASE_ARCH = process.platform === "linux" && process.arch === "x64" ? "linux-amd64" : undefined;
-const PLUGIN_FROM_FILE = "pulumi plugin install resource nsp 0.1.0 --file pulumi-resource-nsp-v0.1.0-linux-amd64.tar.gz";
+const PLUGIN_FROM_FILE = `pulumi plugin install resource nsp ${VERSION} --file pulumi-resource-nsp-v${VERSION}-linux-amd64.tar.gz`;
 const EMULATOR_BLOCK = [
   "npx nsp-emulator --port 8787 --account ci=svc_0123456789abcdef0123456789abcdef &",
   "pulumi config set nsp:baseUrl http://127.0.0.1:8787/api/v1",
@@ -38,27 +40,27 @@ const DISCOVER_BLOCK = ["npx nsp-discover --report left-out.json > import.json",
 /** Run below, in this order. */
 const RUN = [
   PLUGIN_FROM_FILE,
-  "npm install @pulumi/pulumi ./nsp-pulumi-0.1.0.tgz",
-  "npm install @pulumi/pulumi ./nsp-pulumi-dynamic-0.1.0.tgz",
-  "npm install --save-dev ./nsp-emulator-0.1.0.tgz",
+  `npm install @pulumi/pulumi ./nsp-pulumi-${VERSION}.tgz`,
+  `npm install @pulumi/pulumi ./nsp-pulumi-dynamic-${VERSION}.tgz`,
+  `npm install --save-dev ./nsp-emulator-${VERSION}.tgz`,
   ...EMULATOR_BLOCK,
-  "npm install --save-dev ./nsp-discover-0.1.0.tgz",
+  `npm install --save-dev ./nsp-discover-${VERSION}.tgz`,
   ...DISCOVER_BLOCK,
 ];
 
 const PUBLISHED = "the published package: nothing is published from these machines (the README says so); its local-file twin beside it is run";
 const PLACEHOLDER = "a placeholder (`svc_...`, `PORT`, `<name>`) the reader replaces";
 const NOT_HERE: Record<string, string> = {
-  "pulumi plugin install resource nsp 0.1.0": PUBLISHED,
+  [`pulumi plugin install resource nsp ${VERSION}`]: PUBLISHED,
   "npm install @pulumi/pulumi @nsp/pulumi": PUBLISHED,
   "pip install pulumi_nsp": PUBLISHED,
-  "go get github.com/nsp-platform/pulumi-nsp/sdk/go/nsp@v0.1.0": PUBLISHED,
+  [`go get github.com/nsp-platform/pulumi-nsp/sdk/go/nsp@v${VERSION}`]: PUBLISHED,
   "npm install @pulumi/pulumi @nsp/pulumi-dynamic": PUBLISHED,
   "npm install --save-dev @nsp/emulator": PUBLISHED,
   "npm install --save-dev @nsp/discover": PUBLISHED,
-  "pip install ./pulumi_nsp-0.1.0-py3-none-any.whl": "run in a virtual environment by test/e2e/installed.test.ts (step 3), which then runs a Python stack on it",
-  "mkdir -p third_party && tar -xzf pulumi-nsp-sdk-go-v0.1.0.tar.gz -C third_party": "the Go steps need a Go program's module: test/e2e/installed.test.ts (step 4) unpacks and replaces the module so",
-  "go mod edit -require=github.com/nsp-platform/pulumi-nsp/sdk/go/nsp@v0.1.0 -replace=github.com/nsp-platform/pulumi-nsp/sdk/go/nsp=./third_party/nsp": "as above (test/e2e/installed.test.ts, step 4)",
+  [`pip install ./pulumi_nsp-${VERSION}-py3-none-any.whl`]: "run in a virtual environment by test/e2e/installed.test.ts (step 3), which then runs a Python stack on it",
+  [`mkdir -p third_party && tar -xzf pulumi-nsp-sdk-go-v${VERSION}.tar.gz -C third_party`]: "the Go steps need a Go program's module: test/e2e/installed.test.ts (step 4) unpacks and replaces the module so",
+  [`go mod edit -require=github.com/nsp-platform/pulumi-nsp/sdk/go/nsp@v${VERSION} -replace=github.com/nsp-platform/pulumi-nsp/sdk/go/nsp=./third_party/nsp`]: "as above (test/e2e/installed.test.ts, step 4)",
   "go mod tidy": "as above (test/e2e/installed.test.ts, step 4)",
   "npm ci && npm run demo": "a contributor's command on a clone; the demo is the quickstart that test/e2e/yaml.test.ts runs",
   "npm ci && npm test": "a contributor's command on a clone: the whole suite, this test included",
@@ -67,11 +69,10 @@ const NOT_HERE: Record<string, string> = {
   "export NSP_API_TOKEN=svc_... NSP_BASE_URL=https://.../api/v1": `${PLACEHOLDER}; the test sets both to the emulator's before the lines after it`,
   "export NSP_API_TOKEN=svc_...": PLACEHOLDER,
   "find <backend-dir> -name '*.attrs' -empty -delete": `${PLACEHOLDER}; the recovery after a killed up is test/e2e/interrupted.test.ts`,
-  "pulumi cancel --yes": "needs a run killed outright; test/e2e/interrupted.test.ts kills one and runs the recovery",
-  "pulumi refresh --yes --clear-pending-creates": "as above (test/e2e/interrupted.test.ts)",
-  "pulumi up --yes": "as above (test/e2e/interrupted.test.ts)",
-  "pulumi import nsp:dns:Zone <name> <id> --protect=false --yes": PLACEHOLDER,
-  "npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE] [--alternative NAME ...]": "a synopsis of the options, not a command",
+  "pulumi cancel --yes": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
+  "pulumi up --yes": "as above (test/e2e/killed-run.test.ts)",
+  "npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE] [--alternative NAME ...] [--outlive-parent]": "a synopsis of the options, not a command",
+  "nsp-discover --pending-creates": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
 };
 if (!RELEASE_ARCH) NOT_HERE[PLUGIN_FROM_FILE] = "names the linux-amd64 archive, and this machine is not linux on x64";
 
@@ -111,7 +112,7 @@ describe("the shell commands of the README and docs/", () => {
 
     const runnable = RUN.filter((c) => !(c in NOT_HERE));
     for (const command of runnable.slice(0, runnable.indexOf(EMULATOR_BLOCK[0]!))) bash(command);
-    if (RELEASE_ARCH) expect(bash("pulumi plugin ls")).toMatch(/nsp\s+resource\s+0\.1\.0/);
+    if (RELEASE_ARCH) expect(bash("pulumi plugin ls")).toMatch(new RegExp(`nsp\\s+resource\\s+${VERSION.replaceAll(".", "\\.")}\\s`));
 
     // The emulator block as one script, as a CI step runs it; its first line leaves the emulator running.
     const block = spawn("bash", ["-e", "-c", EMULATOR_BLOCK.join("\n")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -128,7 +129,7 @@ describe("the shell commands of the README and docs/", () => {
     expect(printed).toEqual({ baseUrl: "http://127.0.0.1:8787/api/v1", accounts: { ci: "svc_0123456789abcdef0123456789abcdef" } });
     expect(bash("pulumi config get nsp:baseUrl").trim()).toBe(printed.baseUrl);
 
-    bash("npm install --save-dev ./nsp-discover-0.1.0.tgz");
+    bash(`npm install --save-dev ./nsp-discover-${VERSION}.tgz`);
     // An account with something to adopt: a zone with a record and a mail domain.
     const api = new EmulatorControl(printed.baseUrl, printed.accounts.ci!);
     const authDns = (await api.services()).find((s) => s.type === "auth_dns")!;
