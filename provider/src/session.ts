@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ApiClient, isApiError, PartnerCredentials, type QuotaPacing } from "./client";
+import { ApiClient, PartnerCredentials, UnauthorizedError, type QuotaPacing } from "./client";
 import type { ProviderConfig } from "./config";
 import { UserError } from "./user-error";
 import { Adoptions } from "./framework/adoption";
@@ -64,7 +64,7 @@ export function checkToken(session: ApiSession, config: ProviderConfig & { apiTo
     pending = session.client.get("/me").then(
       () => undefined,
       (e: unknown) => {
-        if (isApiError(e) && e.status === 401) {
+        if (e instanceof UnauthorizedError) {
           throw new UserError(`nsp: the API does not know the API token in ${setting} (${e.message}); nothing was changed. Set a valid token there.`);
         }
       },
