@@ -82,6 +82,18 @@ async function importAll(stack: Stack, out: string): Promise<string> {
   return readFileSync(out, "utf8");
 }
 
+/**
+ * The seeded mail domain is named as its zone. The program must refer to the imported zone
+ * (`pulumi import` falls back to literal ids everywhere when it finds a cycle of references).
+ */
+function expectZoneReferences(code: string, reference: RegExp, literal: RegExp): void {
+  const zones = file.resources.filter((r) => r.type === "nsp:dns:Zone");
+  const domains = file.resources.filter((r) => r.type === "nsp:mail:Domain");
+  expect(zones.some((z) => domains.some((d) => d.name === `${z.name}-domain`))).toBe(true);
+  expect(code).toMatch(reference);
+  expect(code).not.toMatch(literal);
+}
+
 describe("adopting a whole account with nsp-discover and pulumi import", () => {
   it("the file holds every object of the account, or reports it as owned by another", async () => {
     const inFile = new Set(file.resources.map((r) => `${r.type} ${r.id}`));
@@ -130,6 +142,7 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
     const code = await importAll(stack, join(dir, "index.ts"));
     expect(code).toContain('from "@nsp/pulumi"');
     expect(code).toContain("new nsp.dns.Record(");
+    expectZoneReferences(code, /new nsp\.mail\.Domain\([^;]*zoneId: \w+\.id/, /zoneId: "\d+"/);
     execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { stdio: "pipe" });
     await stack.preview(["--expect-no-changes"]);
     expect(stack.artefacts()).not.toContain(token);
@@ -140,6 +153,7 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
     writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-yaml\nruntime: yaml\n${plugins}`);
     const stack = await freshStack(dir);
     const generated = await importAll(stack, join(dir, "program.yaml"));
+    expectZoneReferences(generated, /type: nsp:mail:Domain\n\s+properties:\n(\s+\w+: .*\n)*\s+zoneId: \$\{[\w-]+\.id\}/, /zoneId: "?\d+"?$/m);
     writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-yaml\nruntime: yaml\n${plugins}\n${generated}`);
     await stack.preview(["--expect-no-changes"]);
     expect(stack.artefacts()).not.toContain(token);

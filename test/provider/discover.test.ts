@@ -130,6 +130,20 @@ describe("nsp-discover", () => {
     );
   }, 120_000);
 
+  it("imports a zone under a name no mail domain's name equals, even a domain named as the zone", async () => {
+    // pulumi import's program refers to another object where a value equals its id or name; a
+    // zone's name equal to its mail domain's would refer both ways, a cycle it resolves with literal ids.
+    const file = await discoverFile(["--type", "nsp:dns:Zone", "--type", "nsp:mail:Domain"]);
+    const reads = await Promise.all(file.resources.map(async (r) => ({ ...r, read: await plugin.read(r.type, r.name, r.id) })));
+    const zones = reads.filter((r) => r.type === "nsp:dns:Zone");
+    const domainNames = reads.filter((r) => r.type === "nsp:mail:Domain").map((r) => r.read.properties.name);
+    expect(zones.some((z) => domainNames.includes(z.read.properties.name))).toBe(true);
+    for (const z of zones) {
+      expect(domainNames).not.toContain(z.read.inputs.name);
+      expect((await checked(z.type, z.read.inputs)).name).toBe(z.read.properties.name);
+    }
+  });
+
   it("filters by type and zone, and emits one ZoneRecords per zone on request", async () => {
     const dns = await discoverFile(["--type", "nsp:dns:*"]);
     expect(new Set(dns.resources.map((r) => r.type))).toEqual(new Set(["nsp:dns:Zone", "nsp:dns:Record", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer", "nsp:dns:Range"]));

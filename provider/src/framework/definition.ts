@@ -89,6 +89,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
    * inputs (Diff) or the values read back (refresh). Called only when both values are known.
    */
   sameValue?: { readonly [K in keyof A & string]?: (prev: NonNullable<z.output<A[K]>>, next: NonNullable<z.output<A[K]>>, args: Out<A>) => boolean };
+  /**
+   * How the program `pulumi import` writes spells an input, where the API's spelling would
+   * mislead the importer (see the zone's name). Check must read the spelling back to the value.
+   */
+  importSpelling?: { readonly [K in keyof A & string]?: (value: NonNullable<z.output<A[K]>>) => z.input<A[K]> };
   /** Rules across several inputs, run on fully known inputs after each property validated. */
   check?: (args: Out<A>) => CheckFailure[];
   /**

@@ -158,7 +158,8 @@ function inputsForImport(def: AnyResource, state: PropertyMap): PropertyMap {
     if (value === undefined || value === null) continue;
     const u = unwrap(field as never);
     if (u.hasDefault && deepEqual(u.defaultValue, value)) continue;
-    inputs[key] = value;
+    const spell = (def.importSpelling as Record<string, ((v: unknown) => unknown) | undefined> | undefined)?.[key];
+    inputs[key] = spell ? spell(value) : value;
   }
   return inputs;
 }

@@ -94,6 +94,14 @@ export const zone = defineResource({
   // Zone names are unique within an account, so a replacement with the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
   importId: "<zoneId>",
+  // The program `pulumi import` writes refers to another imported object wherever a value equals
+  // that object's id or name, and only one object's does. A mail domain named as its zone (the
+  // usual case) would make the zone's name refer to the domain while the domain's zoneId refers
+  // to the zone: the importer sees the cycle and writes every reference of the program as a
+  // literal id. The absolute spelling of the zone's own name matches no other object's name.
+  importSpelling: { name: (name) => `${name}.` },
+  // ...and a refresh keeps that spelling in the inputs.
+  sameValue: { name: (prev, next) => prev.replace(/\.$/, "") === next.replace(/\.$/, "") },
 
   async create(ctx, args) {
     const existing = async () => (await ctx.client.listAll("/dns/zones", { itemSchema: zoneWire, signal: ctx.signal })).find((z) => z.name === args.name);
