@@ -161,8 +161,9 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
     writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-mail\nruntime: yaml\n${plugins}`);
     const stack = await freshStack(dir);
     const generated = await importAll(stack, join(dir, "program.yaml"), path, imported);
-    expect(generated).toContain(`zoneId: \${${zone.name}.id}`);
-    expect(generated).not.toMatch(/zoneId: "?\d+"?$/m);
+    // YAML writes a name with dashes as `${["adopt0-example"].id}`.
+    expect(generated).toMatch(new RegExp(`zoneId: \\$\\{(${zone.name}|\\["${zone.name}"\\])\\.id\\}`));
+    expect(generated).not.toMatch(/zoneId: ['"]?\d+['"]?$/m);
     writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-mail\nruntime: yaml\n${plugins}\n${generated}`);
     await stack.preview(["--expect-no-changes"]);
   });
