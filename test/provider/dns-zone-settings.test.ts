@@ -132,7 +132,7 @@ describe("nsp:dns:Zone extras", () => {
     // Import with only the id; defaults are left out of the inputs.
     await control.patch(`/dns/zones/${zone.id}`, { secondary_master: null });
     const imported = await plugin.read(ZONE, "imp", zone.id);
-    expect(imported.inputs).toEqual({ serviceId, name: "secondary.example", negativeTtl: 600 });
+    expect(imported.inputs).toEqual({ serviceId, name: "secondary.example.", negativeTtl: 600 });
     const importChecked = await checked(ZONE, imported.inputs);
     expect((await plugin.diff(ZONE, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
 

@@ -138,7 +138,8 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     const importCheck = await plugin.check(RECORD, "imp", imported.inputs);
     expect((await plugin.diff(RECORD, "imp", imported.id, imported.properties, importCheck.inputs, imported.inputs)).changes).toBe(false);
     const zoneImported = await plugin.read(ZONE, "zimp", zone.id);
-    expect(zoneImported.inputs).toMatchObject({ serviceId, name: "example.com", enabled: false, negativeTtl: 900 });
+    // The absolute spelling of its name: see the zone's importSpelling.
+    expect(zoneImported.inputs).toMatchObject({ serviceId, name: "example.com.", enabled: false, negativeTtl: 900 });
 
     // Delete, and delete again (already gone is fine).
     await plugin.delete(RECORD, "www", created.id, read2.properties);
