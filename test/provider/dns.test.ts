@@ -140,6 +140,8 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     const zoneImported = await plugin.read(ZONE, "zimp", zone.id);
     // The absolute spelling of its name: see the zone's importSpelling.
     expect(zoneImported.inputs).toMatchObject({ serviceId, name: "example.com.", enabled: false, negativeTtl: 900 });
+    // ...which a refresh of the adopted zone keeps.
+    expect((await plugin.read(ZONE, "zimp", zone.id, zoneImported.properties, zoneImported.inputs)).inputs.name).toBe("example.com.");
 
     // Delete, and delete again (already gone is fine).
     await plugin.delete(RECORD, "www", created.id, read2.properties);
