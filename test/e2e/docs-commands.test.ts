@@ -41,7 +41,7 @@ const EMULATOR_BLOCK = [
 const DISCOVER_BLOCK = ["npx nsp-discover --report left-out.json > import.json", "pulumi import --file import.json --yes --out index.ts", "pulumi preview --expect-no-changes"];
 /** docs/guides/getting-started.md: the emulator in the foreground (run in the background here), then step 3. */
 const FIRST_EMULATOR = "npx nsp-emulator --port 8787 --account demo=svc_0123456789abcdef0123456789abcdef";
-const FIRST_STEPS = ["pulumi login --local", "pulumi stack init dev", ...EMULATOR_BLOCK.slice(1), "pulumi up"];
+const FIRST_STEPS = ["pulumi stack init dev", ...EMULATOR_BLOCK.slice(1), "pulumi up"];
 /** docs/guides/moving-a-zone.md, steps 2 and 3. */
 const LOAD_BLOCK = [
   "zone=$(pulumi stack output zoneId)",
@@ -93,6 +93,8 @@ const NOT_HERE: Record<string, string> = {
   "pulumi cancel --yes": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
   "pulumi up --yes": "as above (test/e2e/killed-run.test.ts)",
   "npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE] [--alternative NAME ...] [--outlive-parent]": "a synopsis of the options, not a command",
+  "pulumi login --local":
+    "logs in to the real ~/.pulumi (pulumi finds `~` in the user database, not in HOME), which a test must not touch; the test's stacks use their own file backend (PULUMI_BACKEND_URL) instead",
   "pulumi config set --secret shopToken svc_...": PLACEHOLDER,
   "pulumi config set --secret blogToken svc_...": PLACEHOLDER,
   "pulumi preview --policy-pack policy":
@@ -212,9 +214,7 @@ describe("the shell commands of the README and docs/", () => {
     process.kill(-emulatorGroup!);
     while (alive(emulatorGroup!)) await new Promise((resolve) => setTimeout(resolve, 20));
     emulatorGroup = undefined;
-    // `pulumi login --local` logs in to ~/.pulumi: a HOME of the test's, and no backend from the environment.
-    const guideEnv = { HOME: dir, PULUMI_BACKEND_URL: undefined };
-    const started = await firstLineOf(FIRST_EMULATOR, { cwd: app, env: { ...env, ...guideEnv } });
+    const started = await firstLineOf(FIRST_EMULATOR, { cwd: app, env });
     firstEmulatorGroup = started.group;
     const demo = JSON.parse(started.line) as { baseUrl: string; accounts: Record<string, string> };
     expect(demo).toEqual({ baseUrl: "http://127.0.0.1:8787/api/v1", accounts: { demo: "svc_0123456789abcdef0123456789abcdef" } });
@@ -222,9 +222,9 @@ describe("the shell commands of the README and docs/", () => {
     mkdirSync(first);
     writeFileSync(join(first, "Pulumi.yaml"), yamlOf("docs/guides/getting-started.md", 0));
     // PULUMI_SKIP_CONFIRMATIONS (pulumiEnv) answers `pulumi up`'s question as the reader does at a terminal.
-    const inFirst = (command: string) => bash(command, guideEnv, first);
+    const inFirst = (command: string) => bash(command, {}, first);
     for (const command of FIRST_STEPS) inFirst(command);
-    expect(existsSync(join(dir, ".pulumi", "stacks", "first-zone", "dev.json"))).toBe(true);
+    expect(existsSync(join(dir, "backend", ".pulumi", "stacks", "first-zone", "dev.json"))).toBe(true);
     const made = new EmulatorControl(demo.baseUrl, demo.accounts.demo!);
     expect((await made.list<{ name: string }>("/dns/zones")).map((z) => z.name)).toContain("first-zone.example");
     inFirst("pulumi preview --expect-no-changes");
@@ -235,7 +235,7 @@ describe("the shell commands of the README and docs/", () => {
     mkdirSync(moved);
     writeFileSync(join(moved, "Pulumi.yaml"), yamlOf("docs/guides/moving-a-zone.md", 0));
     writeFileSync(join(moved, "example.com.zone"), ZONE_FILE);
-    const inMoved = (command: string) => bash(command, { ...guideEnv, NSP_API_TOKEN: demo.accounts.demo!, NSP_BASE_URL: demo.baseUrl }, moved);
+    const inMoved = (command: string) => bash(command, { NSP_API_TOKEN: demo.accounts.demo!, NSP_BASE_URL: demo.baseUrl }, moved);
     inMoved("pulumi stack init dev");
     inMoved("pulumi up");
     expect(inMoved(LOAD_BLOCK.join("\n"))).toContain('{"mode":"preview","added":3,"skipped":[]');
