@@ -11,7 +11,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 import { pulumiEnv, ROOT } from "./harness";
 
-const PAGES = ["README.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const PAGES = ["README.md", "docs", "docs/guides"].flatMap((d) =>
+  d.endsWith(".md") ? [d] : readdirSync(join(ROOT, d)).filter((f) => f.endsWith(".md")).map((f) => `${d}/${f}`),
+);
 
 /** The commands of the shell blocks of a page, one per line as printed (continuations joined). */
 function commandsOf(page: string): string[] {
@@ -37,6 +39,21 @@ const EMULATOR_BLOCK = [
   "pulumi config set --secret nsp:apiToken svc_0123456789abcdef0123456789abcdef",
 ];
 const DISCOVER_BLOCK = ["npx nsp-discover --report left-out.json > import.json", "pulumi import --file import.json --yes --out index.ts", "pulumi preview --expect-no-changes"];
+/** docs/guides/getting-started.md: the emulator in the foreground (run in the background here), then step 3. */
+const FIRST_EMULATOR = "npx nsp-emulator --port 8787 --account demo=svc_0123456789abcdef0123456789abcdef";
+const FIRST_STEPS = ["pulumi stack init dev", ...EMULATOR_BLOCK.slice(1), "pulumi up"];
+/** docs/guides/moving-a-zone.md, steps 2 and 3. */
+const LOAD_BLOCK = [
+  "zone=$(pulumi stack output zoneId)",
+  "mode=preview",
+  `jq -n --rawfile text example.com.zone --arg mode "$mode" '{text: $text, mode: $mode}' | curl -fsS -X POST -H "Authorization: Bearer $NSP_API_TOKEN" -H 'Content-Type: application/json' --data @- "$NSP_BASE_URL/dns/zones/$zone/import"`,
+];
+const ADOPT_BLOCK = [
+  "npx nsp-discover --zone example.com --zone-records --type nsp:dns:ZoneRecords > import.json",
+  "pulumi import --file import.json --yes --out records.yaml",
+  "tail -n +2 records.yaml >> Pulumi.yaml",
+  "pulumi preview --expect-no-changes",
+];
 /** Run below, in this order. */
 const RUN = [
   PLUGIN_FROM_FILE,
@@ -46,6 +63,10 @@ const RUN = [
   ...EMULATOR_BLOCK,
   `npm install --save-dev ./nsp-discover-${VERSION}.tgz`,
   ...DISCOVER_BLOCK,
+  FIRST_EMULATOR,
+  ...FIRST_STEPS,
+  ...LOAD_BLOCK,
+  ...ADOPT_BLOCK,
 ];
 
 const PUBLISHED = "the published package: nothing is published from these machines (the README says so); its local-file twin beside it is run";
@@ -72,18 +93,65 @@ const NOT_HERE: Record<string, string> = {
   "pulumi cancel --yes": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
   "pulumi up --yes": "as above (test/e2e/killed-run.test.ts)",
   "npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE] [--alternative NAME ...] [--outlive-parent]": "a synopsis of the options, not a command",
+  "pulumi login --local":
+    "logs in to the real ~/.pulumi (pulumi finds `~` in the user database, not in HOME), which a test must not touch; the test's stacks use their own file backend (PULUMI_BACKEND_URL) instead",
+  "pulumi config set --secret shopToken svc_...": PLACEHOLDER,
+  "pulumi config set --secret blogToken svc_...": PLACEHOLDER,
+  "pulumi preview --policy-pack policy":
+    "needs the repository's examples/policy-pack (not a release file) with @pulumi/policy installed; test/e2e/policy.test.ts runs previews with that pack",
   "nsp-discover --pending-creates": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
 };
 if (!RELEASE_ARCH) NOT_HERE[PLUGIN_FROM_FILE] = "names the linux-amd64 archive, and this machine is not linux on x64";
 
+/** The `n`th YAML block of a page: the program the guide has the reader save. */
+function yamlOf(page: string, n: number): string {
+  const blocks = [...readFileSync(join(ROOT, page), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)];
+  return blocks[n]![1]!;
+}
+
+/** A BIND export as another provider gives it: its SOA and apex NS are ignored by the import. */
+const ZONE_FILE = `$ORIGIN example.com.
+$TTL 3600
+@    IN SOA ns1.old-provider.net. hostmaster.example.com. 2024010101 7200 3600 1209600 3600
+@    IN NS  ns1.old-provider.net.
+@    IN A   192.0.2.1
+www  IN CNAME example.com.
+@    IN MX  10 mail.example.com.
+`;
+
 let dir: string;
 /** The process group of the emulator block: npx and the emulator it starts. */
 let emulatorGroup: number | undefined;
+/** The process group of getting-started's emulator. */
+let firstEmulatorGroup: number | undefined;
+
+/** Whether any process of the group is still running. */
+function alive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 afterAll(() => {
-  if (emulatorGroup) process.kill(-emulatorGroup);
+  for (const group of [emulatorGroup, firstEmulatorGroup]) if (group && alive(group)) process.kill(-group);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/** Starts `command` in its own process group and resolves with the first line it prints. */
+async function firstLineOf(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ group: number; line: string }> {
+  const child = spawn("bash", ["-e", "-c", command], { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const line = await new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()).includes("\n") && resolve(stdout.split("\n")[0]!));
+    child.on("exit", (code) => reject(new Error(`${command} exited ${code} before printing a line: ${stderr}`)));
+  });
+  return { group: child.pid!, line };
+}
 
 describe("the shell commands of the README and docs/", () => {
   it("each one runs here as printed, or is listed with the reason it cannot", async () => {
@@ -103,8 +171,8 @@ describe("the shell commands of the README and docs/", () => {
     writeFileSync(join(app, "Pulumi.yaml"), "name: app\nruntime: nodejs\n");
     writeFileSync(join(app, "index.ts"), "");
     const env = { ...pulumiEnv(join(dir, "home"), join(dir, "backend")), PULUMI_CONFIG_PASSPHRASE: "" };
-    const bash = (command: string, extra: NodeJS.ProcessEnv = {}) => {
-      const r = spawnSync("bash", ["-e", "-c", command], { cwd: app, env: { ...env, ...extra }, encoding: "utf8", timeout: 600_000 });
+    const bash = (command: string, extra: NodeJS.ProcessEnv = {}, cwd = app) => {
+      const r = spawnSync("bash", ["-e", "-c", command], { cwd, env: { ...env, ...extra }, encoding: "utf8", timeout: 600_000 });
       expect(r.status, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
       return r.stdout + r.stderr;
     };
@@ -141,5 +209,39 @@ describe("the shell commands of the README and docs/", () => {
     for (const command of DISCOVER_BLOCK) bash(command, account);
     expect(existsSync(join(app, "left-out.json"))).toBe(true);
     expect(readFileSync(join(app, "index.ts"), "utf8")).toContain("new nsp.dns.Record(");
+
+    // docs/guides/getting-started.md starts its own emulator on the same port: the block's one stops first.
+    process.kill(-emulatorGroup!);
+    while (alive(emulatorGroup!)) await new Promise((resolve) => setTimeout(resolve, 20));
+    emulatorGroup = undefined;
+    const started = await firstLineOf(FIRST_EMULATOR, { cwd: app, env });
+    firstEmulatorGroup = started.group;
+    const demo = JSON.parse(started.line) as { baseUrl: string; accounts: Record<string, string> };
+    expect(demo).toEqual({ baseUrl: "http://127.0.0.1:8787/api/v1", accounts: { demo: "svc_0123456789abcdef0123456789abcdef" } });
+    const first = join(dir, "first");
+    mkdirSync(first);
+    writeFileSync(join(first, "Pulumi.yaml"), yamlOf("docs/guides/getting-started.md", 0));
+    // PULUMI_SKIP_CONFIRMATIONS (pulumiEnv) answers `pulumi up`'s question as the reader does at a terminal.
+    const inFirst = (command: string) => bash(command, {}, first);
+    for (const command of FIRST_STEPS) inFirst(command);
+    expect(existsSync(join(dir, "backend", ".pulumi", "stacks", "first-zone", "dev.json"))).toBe(true);
+    const made = new EmulatorControl(demo.baseUrl, demo.accounts.demo!);
+    expect((await made.list<{ name: string }>("/dns/zones")).map((z) => z.name)).toContain("first-zone.example");
+
+    // docs/guides/moving-a-zone.md against the same account, in a project of the reader's
+    // beside the installed nsp-discover; the `export` line of the guide, with the emulator's values.
+    const moved = join(app, "moved");
+    mkdirSync(moved);
+    writeFileSync(join(moved, "Pulumi.yaml"), yamlOf("docs/guides/moving-a-zone.md", 0));
+    writeFileSync(join(moved, "example.com.zone"), ZONE_FILE);
+    const inMoved = (command: string) => bash(command, { NSP_API_TOKEN: demo.accounts.demo!, NSP_BASE_URL: demo.baseUrl }, moved);
+    inMoved("pulumi stack init dev");
+    inMoved("pulumi up");
+    // The block, then its last command again with mode=apply, as its comment says.
+    const loaded = inMoved([...LOAD_BLOCK, "mode=apply", LOAD_BLOCK.at(-1)!].join("\n"));
+    expect(loaded).toContain('{"mode":"preview","added":3,"skipped":[]');
+    expect(loaded).toContain('{"mode":"apply","added":3,"skipped":[]');
+    for (const command of ADOPT_BLOCK) inMoved(command);
+    expect(readFileSync(join(moved, "Pulumi.yaml"), "utf8")).toContain("type: nsp:dns:ZoneRecords");
   }, 1_200_000);
 });
