@@ -24,7 +24,7 @@ export type SessionLog = (level: "debug" | "info" | "warning", message: string) 
  * objects its creates adopted, built the same way for every caller, so that all of them pace,
  * retry and batch alike. The token goes to the client that sends it and nowhere else.
  */
-export function openSession(settings: ProviderSettings, token: string, userAgent: string, log: SessionLog): ApiSession {
+function openSession(settings: ProviderSettings, token: string, userAgent: string, log: SessionLog): ApiSession {
   let lists: ListCache | undefined;
   let adoptions: Adoptions | undefined;
   const common = {
