@@ -121,18 +121,13 @@ export class NspProvider {
 
   private context(urn: string, timeoutSeconds?: number): OperationContext {
     if (!this.session) throw new UserError(missingTokenMessage(true));
-    const { client, lists, adoptions } = this.session.api();
     const signals = [this.cancel.signal];
     if (timeoutSeconds && timeoutSeconds > 0) signals.push(AbortSignal.timeout(timeoutSeconds * 1000));
-    return {
-      client,
-      lists,
-      adoptions,
+    return this.session.context({
       resourceName: nameFromUrn(urn),
       signal: AbortSignal.any(signals),
       log: (severity, message) => this.log(severity, message, urn),
-      progress: () => undefined,
-    };
+    });
   }
 
   private resourceFor(urn: string, type?: string): AnyResource {

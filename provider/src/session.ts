@@ -5,6 +5,7 @@ import { UserError } from "./user-error";
 import { Adoptions } from "./framework/adoption";
 import { ListCache } from "./framework/list-cache";
 import { containsUnknown, type PropertyMap } from "./framework/property-values";
+import type { OperationContext } from "./framework/definition";
 
 export interface ApiSession {
   client: ApiClient;
@@ -112,6 +113,12 @@ export class ProviderSession {
     if (this.#unavailable !== undefined || this.#token === undefined) throw new UserError(this.#unavailable ?? missingTokenMessage(this.options.explicitProviders));
     this.#api ??= openSession(this.settings, this.#token, this.options.userAgent, this.options.log);
     return this.#api;
+  }
+
+  /** What an operation runs with: this session's API, with the caller's cancellation and log. */
+  context(run: Pick<OperationContext, "signal" | "log" | "resourceName">): OperationContext {
+    const { client, lists, adoptions } = this.api();
+    return { client, lists, adoptions, progress: () => undefined, ...run };
   }
 
   /** `text` without this provider's token (raw or URL-encoded), any bearer credential or minted secret. */

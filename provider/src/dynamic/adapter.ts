@@ -97,15 +97,10 @@ function configured(): ProviderSession {
 }
 
 function context(token: string): OperationContext {
-  const { client, lists, adoptions } = configured().api();
-  return {
-    client,
-    lists,
-    adoptions,
+  return configured().context({
     signal: new AbortController().signal,
     log: (severity, message) => log(severity, `${token}: ${message}`),
-    progress: () => undefined,
-  };
+  });
 }
 
 function definition(token: string): AnyResource {
@@ -193,21 +188,21 @@ export function diff(token: string, _id: string, olds: PropertyMap, news: Proper
   });
 }
 
-/** The partial state of an object a failed create or update left, with the provider to run it later. */
-function partialState(def: AnyResource, e: InitFailedError, inputs: PropertyMap): PropertyMap {
-  return { ...outputs(def, e.state, strip(inputs)), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+/**
+ * A create or update: when the object exists despite the error, the engine keeps its partial
+ * state, with the provider to run it later.
+ */
+function guardWrite<T>(token: string, inputs: PropertyMap, fn: (def: AnyResource) => Promise<T>): Promise<T> {
+  const def = resourcesByToken.get(token);
+  return guard(() => fn(definition(token)), def && ((e) => ({ ...outputs(def, e.state, strip(inputs)), [PROVIDER_KEY]: inputs[PROVIDER_KEY] })));
 }
 
 export function create(token: string, inputs: PropertyMap): Promise<{ id: string; outs: PropertyMap }> {
-  const def = resourcesByToken.get(token);
-  return guard(
-    async () => {
-      const news = strip(inputs);
-      const { id, state } = await createResource(definition(token), context(token), news);
-      return { id, outs: outputs(definition(token), state, news) };
-    },
-    def && ((e) => partialState(def, e, inputs)),
-  );
+  return guardWrite(token, inputs, async (def) => {
+    const news = strip(inputs);
+    const { id, state } = await createResource(def, context(token), news);
+    return { id, outs: outputs(def, state, news) };
+  });
 }
 
 export function read(token: string, id: string, props: PropertyMap): Promise<{ id: string; props?: PropertyMap; inputs?: PropertyMap }> {
@@ -225,16 +220,11 @@ export function read(token: string, id: string, props: PropertyMap): Promise<{ i
 }
 
 export function update(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<{ outs: PropertyMap }> {
-  const def = resourcesByToken.get(token);
-  return guard(
-    async () => {
-      const d = definition(token);
-      const next = strip(news);
-      const state = await updateResource(d, context(token), id, strip(olds), next, priorInputs(d, olds ?? {}));
-      return { outs: outputs(d, state, next) };
-    },
-    def && ((e) => partialState(def, e, news)),
-  );
+  return guardWrite(token, news, async (def) => {
+    const next = strip(news);
+    const state = await updateResource(def, context(token), id, strip(olds), next, priorInputs(def, olds ?? {}));
+    return { outs: outputs(def, state, next) };
+  });
 }
 
 export function remove(token: string, id: string, props: PropertyMap): Promise<void> {
