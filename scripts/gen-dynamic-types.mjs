@@ -23,7 +23,7 @@ export async function renderDeclarations() {
       stdin: {
         contents: `
           import { renderDeclarations } from "./provider/src/dynamic/declarations";
-          import { resources } from "./provider/src/registry";
+          import { resources } from "./provider/src/all-definitions";
           import { PROVIDER_VERSION } from "./provider/src/package-info";
           export const text = renderDeclarations(resources, PROVIDER_VERSION);`,
         resolveDir: root,

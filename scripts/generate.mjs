@@ -17,7 +17,7 @@ await build({
     contents: `
       import { buildPackageSchema } from "./provider/src/framework/schema";
       import { packageInfo } from "./provider/src/package-info";
-      import { resources, functions } from "./provider/src/registry";
+      import { resources, functions } from "./provider/src/all-definitions";
       import { notDiscovered } from "./provider/src/discover/sources";
       export { exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderExamples } from "./scripts/example-programs";
       export const baseSchema = buildPackageSchema(packageInfo, resources, functions);

@@ -9,21 +9,19 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Any } from "google-protobuf/google/protobuf/any_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 
-import { scrub, type ApiClient } from "./client";
+import { scrub } from "./client";
 import { missingTokenMessage, parseConfig, configSecrets } from "./config";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
 import { deepEqual, type DiffResult } from "./framework/diff";
 import { checkResource, createResource, deleteResource, diffStates, InitFailedError, invokeFunction, previewCreate, previewUpdate, readResource, updateResource } from "./framework/operations";
 import { upgradeKeys } from "./framework/state-version";
 import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
-import type { ListCache } from "./framework/list-cache";
-import type { Adoptions } from "./framework/adoption";
 import { buildPackageSchema } from "./framework/schema";
 import { examples } from "./examples.generated";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
-import { checkToken, openSession } from "./session";
+import { configureSession, type ProviderSession } from "./session";
 import { UserError } from "./user-error";
-import { functionsByToken, functions, resources, resourcesByToken } from "./registry";
+import { functionsByToken, functions, resources, resourcesByToken } from "./all-definitions";
 
 type Handler<Req, Res> = grpc.handleUnaryCall<Req, Res>;
 
@@ -84,15 +82,11 @@ function diffToPb(d: DiffResult): providerPb.DiffResponse {
  * because the SDK's own provider host drops Configure's settings and has no detailed diff.
  */
 export class NspProvider {
-  private client?: ApiClient;
-  private lists?: ListCache;
-  private adoptions?: Adoptions;
   private engine?: engineGrpc.EngineClient;
-  private token?: string;
+  /** Set by Configure; it alone holds the API token. */
+  private session?: ProviderSession;
   /** Name of the explicit provider instance this plugin serves; undefined for the default provider. */
   private instanceName?: string;
-  /** Partner mode with a customer reference that the engine has not computed yet. */
-  private subjectUnknown = false;
   private readonly cancel = new AbortController();
   private schemaJson?: string;
 
@@ -113,7 +107,7 @@ export class NspProvider {
 
   /** Defence in depth: whatever reaches the engine never carries the token. */
   private scrub(text: string): string {
-    return scrub(text, this.token ? [this.token] : []);
+    return this.session ? this.session.scrub(text) : scrub(text);
   }
 
   /**
@@ -126,18 +120,14 @@ export class NspProvider {
   }
 
   private context(urn: string, timeoutSeconds?: number): OperationContext {
-    if (!this.client || !this.lists || !this.adoptions) throw new UserError(this.subjectUnknown ? "nsp: partnerSubject is not known yet (it is computed by this update), so this provider instance cannot reach the API yet" : missingTokenMessage(true));
+    if (!this.session) throw new UserError(missingTokenMessage(true));
     const signals = [this.cancel.signal];
     if (timeoutSeconds && timeoutSeconds > 0) signals.push(AbortSignal.timeout(timeoutSeconds * 1000));
-    return {
-      client: this.client,
-      lists: this.lists,
-      adoptions: this.adoptions,
+    return this.session.context({
       resourceName: nameFromUrn(urn),
       signal: AbortSignal.any(signals),
       log: (severity, message) => this.log(severity, message, urn),
-      progress: () => undefined,
-    };
+    });
   }
 
   private resourceFor(urn: string, type?: string): AnyResource {
@@ -255,40 +245,27 @@ export class NspProvider {
         raw[key.replace(/^nsp:(config:)?/, "")] = value;
       });
     }
-    const known: PropertyMap = {};
-    for (const [k, v] of Object.entries(raw)) if (!containsUnknown(v)) known[k] = v;
-    const { config, failures } = parseConfig(known);
-    if (!config) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
-    const configured = new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
-    this.token = config.apiToken;
-    // A customer reference not known yet (made by a resource of the same `up`) must not leave
-    // this instance acting as the partner itself: no session until a Configure knows it.
-    this.subjectUnknown = containsUnknown(raw.partnerSubject);
-    if (this.subjectUnknown) return configured;
-    if (config.apiToken) {
-      const session = openSession({ ...config, apiToken: config.apiToken }, `pulumi-resource-nsp/${PROVIDER_VERSION}`, (level, message) => this.log(level, message));
-      // Minted at once, so that a wrong reference fails here; read scope, as a preview only reads.
-      try {
-        await session.partner?.credential("read");
-      } catch (e) {
-        throw new UserError(`nsp: ${e instanceof Error ? e.message : String(e)}`);
-      }
-      await checkToken(session, { ...config, apiToken: config.apiToken }, this.tokenSetting(raw.apiToken !== undefined && raw.apiToken !== ""));
-      ({ client: this.client, lists: this.lists, adoptions: this.adoptions } = session);
-      // For measurements (tests, benchmarks): what this plugin's client did, appended at exit.
-      const statsFile = process.env.NSP_STATS_FILE;
-      const client = this.client;
-      if (statsFile) process.once("exit", () => appendFileSync(statsFile, `${JSON.stringify(client.stats())}\n`));
+    // Set before the checks, so that their errors are scrubbed of this configuration's token.
+    this.session = configureSession(raw, {
+      userAgent: `pulumi-resource-nsp/${PROVIDER_VERSION}`,
+      log: (level, message) => this.log(level, message),
+      tokenSettings: {
+        // An explicit instance's errors end with its name (errorMessage).
+        config: this.instanceName ? "the apiToken of this provider instance" : "nsp:apiToken of the default provider (`pulumi config set --secret nsp:apiToken svc_...`)",
+        env: "NSP_API_TOKEN (the plugin's environment)",
+      },
+      explicitProviders: true,
+    });
+    // A wrong partner reference or a token the API does not know fails here, a preview included.
+    await this.session.verify();
+    // For measurements (tests, benchmarks): what this plugin's client did, appended at exit.
+    const statsFile = process.env.NSP_STATS_FILE;
+    if (statsFile && this.session.ready) {
+      const { client } = this.session.api();
+      process.once("exit", () => appendFileSync(statsFile, `${JSON.stringify(client.stats())}\n`));
     }
-    return configured;
+    return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
   });
-
-  /** Where the token of this instance was set, for an error that says what to fix. */
-  private tokenSetting(fromConfig: boolean): string {
-    if (!fromConfig) return "NSP_API_TOKEN (the plugin's environment)";
-    // An explicit instance's errors end with its name (errorMessage).
-    return this.instanceName ? "the apiToken of this provider instance" : "nsp:apiToken of the default provider (`pulumi config set --secret nsp:apiToken svc_...`)";
-  }
 
   // ---- resources -----------------------------------------------------------------------
 
@@ -325,7 +302,7 @@ export class NspProvider {
 
   /** A preview's warnings are a courtesy: unknown inputs, no token or a failed read skip them. */
   private async warnBeforeCreate(def: AnyResource, urn: string, inputs: PropertyMap): Promise<void> {
-    if (!def.warnBeforeCreate || !this.client || containsUnknown(inputs)) return;
+    if (!def.warnBeforeCreate || !this.session?.ready || containsUnknown(inputs)) return;
     const { inputs: args, failures } = checkResource(def, inputs);
     if (failures.length) return;
     await def.warnBeforeCreate(this.context(urn), args).catch((e: unknown) => this.log("debug", `preview warnings of ${def.token} skipped: ${e instanceof Error ? e.message : String(e)}`, urn));

@@ -4,7 +4,7 @@
 // inputs (nested objects, lists, maps), so that every property really goes through the API and
 // back. The program is Pulumi YAML, written from the table in every-resource-table.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resources as registered } from "../../provider/src/registry";
+import { resources as registered } from "../../provider/src/all-definitions";
 import type { EmulatorControl } from "../helpers/emulator";
 import { Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
 import type { Obj, Row } from "./every-resource-table";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../provider/src/client";
 import { discover } from "../../provider/src/discover/discover";
-import { resources as definitions } from "../../provider/src/registry";
+import { resources as definitions } from "../../provider/src/all-definitions";
 import { EmulatorControl } from "../helpers/emulator";
 import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
 

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resourcesByToken } from "../../provider/src/registry";
+import { resourcesByToken } from "../../provider/src/all-definitions";
 import { recordedVersion, stateVersionOf, STATE_VERSION_KEY } from "../../provider/src/framework/state-version";
 import type { EmulatorControl } from "../helpers/emulator";
 import { pulumiEnv, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";

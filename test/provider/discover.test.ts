@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sources, notDiscovered } from "../../provider/src/discover/sources";
-import { resources } from "../../provider/src/registry";
+import { resources } from "../../provider/src/all-definitions";
 import { seedAccount, type Seeded } from "../helpers/account-seed";
 import { ROOT } from "../helpers/plugin";
 import { useProvider } from "../helpers/use-provider";

@@ -12,7 +12,7 @@ import { diffResource } from "../../provider/src/framework/diff";
 import { UNKNOWN } from "../../provider/src/framework/property-values";
 import { record } from "../../provider/src/modules/dns/record";
 import { zone } from "../../provider/src/modules/dns/zone";
-import { resources } from "../../provider/src/registry";
+import { resources } from "../../provider/src/all-definitions";
 
 const P = adapter.PROVIDER_KEY;
 const K = adapter.INPUT_KEYS;

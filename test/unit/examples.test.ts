@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { examples as generatedSections } from "../../provider/src/examples.generated";
 import { buildPackageSchema } from "../../provider/src/framework/schema";
 import { packageInfo } from "../../provider/src/package-info";
-import { functions, resources } from "../../provider/src/registry";
+import { functions, resources } from "../../provider/src/all-definitions";
 import { exampleSourcePath, examplesMarkdown, LANGUAGES, parseExampleSources, pythonName, renderExamples } from "../../scripts/example-programs";
 
 const ROOT = join(__dirname, "..", "..");

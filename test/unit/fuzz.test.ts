@@ -14,7 +14,7 @@ import { diffResource } from "../../provider/src/framework/diff";
 import { checkResource } from "../../provider/src/framework/operations";
 import { UNKNOWN, type PropertyMap } from "../../provider/src/framework/property-values";
 import { defOf, isIntegerSchema, unwrap } from "../../provider/src/framework/zod-walk";
-import { resources } from "../../provider/src/registry";
+import { resources } from "../../provider/src/all-definitions";
 import { table, type Row } from "../e2e/every-resource-table";
 
 function positiveInteger(text: string | undefined, name: string): number | undefined {

@@ -9,7 +9,7 @@ import { UNKNOWN } from "../../provider/src/framework/property-values";
 import { buildPackageSchema } from "../../provider/src/framework/schema";
 import { recordedVersion, stampState, STATE_VERSION_KEY, stateVersionOf, upgradeInputs, upgradeKeys, upgradeState, type StateMigration } from "../../provider/src/framework/state-version";
 import { packageInfo } from "../../provider/src/package-info";
-import { resources, resourcesByToken } from "../../provider/src/registry";
+import { resources, resourcesByToken } from "../../provider/src/all-definitions";
 
 type Obj = Record<string, unknown>;
 

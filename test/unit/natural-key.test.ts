@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { sources } from "../../provider/src/discover/sources";
 import { idFromInputs, naturalKeyOf, parentInputOf } from "../../provider/src/framework/natural-key";
-import { resourcesByToken } from "../../provider/src/registry";
+import { resourcesByToken } from "../../provider/src/all-definitions";
 
 describe("natural keys", () => {
   const listed = sources.filter((s) => !s.parentOnly);

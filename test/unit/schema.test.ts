@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { examples } from "../../provider/src/examples.generated";
 import { buildPackageSchema } from "../../provider/src/framework/schema";
 import { packageInfo } from "../../provider/src/package-info";
-import { functions, resources } from "../../provider/src/registry";
+import { functions, resources } from "../../provider/src/all-definitions";
 
 const ROOT = join(__dirname, "..", "..");
 const generated = buildPackageSchema(packageInfo, resources, functions, examples);

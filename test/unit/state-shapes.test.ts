@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { buildPackageSchema } from "../../provider/src/framework/schema";
 import { stateVersionOf } from "../../provider/src/framework/state-version";
 import { packageInfo } from "../../provider/src/package-info";
-import { functions, resources } from "../../provider/src/registry";
+import { functions, resources } from "../../provider/src/all-definitions";
 
 type Json = Record<string, any>;
 interface Recorded {

@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { ApiClient } from "../client";
 import { parseConfig } from "../config";
 import { PROVIDER_VERSION } from "../package-info";
-import { resources } from "../registry";
+import { resources } from "../all-definitions";
 import { discover } from "./discover";
 import { SETTLED, adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
 

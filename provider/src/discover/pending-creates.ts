@@ -13,8 +13,7 @@
 // provider, parent and dependencies as the engine recorded them) moves to the resources with its
 // id (`pulumi stack import`, which drops the other pending operations, so it runs only once every
 // pending create is decided), and a `pulumi refresh` then reads its outputs.
-import { openSession } from "../session";
-import { parseConfig } from "../config";
+import { configureSession } from "../session";
 import { checkResource } from "../framework/operations";
 import { findByNaturalKey, describeKey, idFromInputs, shellWord } from "../framework/natural-key";
 import { unwrapProperties, type PropertyMap } from "../framework/property-values";
@@ -153,8 +152,11 @@ export function commandLine(args: readonly string[]): string {
 
 /** The API client of one provider configuration of the stack, environment variables as fallback. */
 export function clientFromSettings(settings: PropertyMap, userAgent: string, log: (message: string) => void): ApiClient {
-  const { config, failures } = parseConfig(settings);
-  if (!config) throw new Error(`the provider's configuration does not check: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
-  if (!config.apiToken) throw new Error("no API token in the stack's provider configuration; export NSP_API_TOKEN=svc_...");
-  return openSession({ ...config, apiToken: config.apiToken }, userAgent, (level, message) => level !== "debug" && log(message)).client;
+  const session = configureSession(settings, {
+    userAgent,
+    log: (level, message) => level !== "debug" && log(message),
+    tokenSettings: { config: "the stack's nsp:apiToken", env: "NSP_API_TOKEN" },
+    explicitProviders: true,
+  });
+  return session.api().client;
 }

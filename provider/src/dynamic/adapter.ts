@@ -10,15 +10,15 @@
 //    (write-only inputs are carried in the state by carryOver).
 //  - The host gives no engine log and no cancellation; messages go to stderr.
 import { scrub as scrubSecrets } from "../client";
-import { checkToken, openSession, type ApiSession } from "../session";
-import { missingTokenMessage, parseConfig, providerConfig, type ProviderConfig } from "../config";
+import { configureSession, type ProviderSession } from "../session";
+import { providerConfig } from "../config";
 import { UserError } from "../user-error";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
 import { checkResource, createResource, deleteResource, diffStates, InitFailedError, readResource, updateResource } from "../framework/operations";
 import { upgradeInputs, upgradeState } from "../framework/state-version";
 import { dropUndefined, type PropertyMap } from "../framework/property-values";
 import { PROVIDER_VERSION } from "../package-info";
-import { resourcesByToken } from "../registry";
+import { resourcesByToken } from "../all-definitions";
 
 /** Key Pulumi reserves for the serialized provider; it travels with every input and output. */
 export const PROVIDER_KEY = "__provider";
@@ -47,21 +47,13 @@ class PartialFailure extends UserError {
   }
 }
 
-interface Session extends Partial<ApiSession> {
-  key: string;
-  config: ProviderConfig;
-  /** Where the token came from, for the error when the API does not know it. */
-  tokenSetting: string;
-}
-
 // One session per process, shared by every resource type: the host deserializes and configures
 // one provider object per type, but they must share one rate limiter, as the plugin's one
 // ApiClient does.
-let session: Session | undefined;
+let session: ProviderSession | undefined;
 
 function scrub(text: string): string {
-  const token = session?.config.apiToken;
-  return scrubSecrets(text, token ? [token] : []);
+  return session ? session.scrub(text) : scrubSecrets(text);
 }
 
 function log(severity: "debug" | "info" | "warning" | "error", message: string): void {
@@ -76,21 +68,21 @@ export function configure(config: DynamicConfig, env: NodeJS.ProcessEnv = proces
     const value = config.get(`nsp:${key}`);
     if (value !== undefined) raw[key] = value;
   }
-  const { config: parsed, failures } = parseConfig(raw, env);
-  if (!parsed) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
-  const key = JSON.stringify(parsed);
-  if (session?.key === key) return;
-  session = { key, config: parsed, tokenSetting: raw.apiToken !== undefined ? "nsp:apiToken (`pulumi config set --secret nsp:apiToken svc_...`)" : "NSP_API_TOKEN" };
-  if (parsed.apiToken) {
-    Object.assign(session, openSession({ ...parsed, apiToken: parsed.apiToken }, `nsp-dynamic/${PROVIDER_VERSION}`, (level, message) => log(level, message)));
-  }
+  const next = configureSession(raw, {
+    userAgent: `nsp-dynamic/${PROVIDER_VERSION}`,
+    log,
+    tokenSettings: { config: "nsp:apiToken (`pulumi config set --secret nsp:apiToken svc_...`)", env: "NSP_API_TOKEN" },
+    explicitProviders: false,
+    env,
+  });
+  if (session?.key !== next.key) session = next;
 }
 
 /** The settings in use, without the token (tests, diagnostics). */
 export function settings(): { baseUrl: string; requestsPerMinute: number; maxRetries: number; hasToken: boolean } | undefined {
   if (!session) return undefined;
-  const { baseUrl, requestsPerMinute, maxRetries } = session.config;
-  return { baseUrl, requestsPerMinute, maxRetries, hasToken: !!session.client };
+  const { baseUrl, requestsPerMinute, maxRetries } = session.settings;
+  return { baseUrl, requestsPerMinute, maxRetries, hasToken: session.hasToken };
 }
 
 /** Forgets the configuration (tests). */
@@ -98,18 +90,17 @@ export function reset(): void {
   session = undefined;
 }
 
-function context(token: string): OperationContext {
-  // The host calls configure before any operation; the environment alone is enough when it did not.
+/** The host calls configure before any operation; the environment alone is enough when it did not. */
+function configured(): ProviderSession {
   if (!session) configure({ get: () => undefined });
-  if (!session?.client || !session.lists || !session.adoptions) throw new UserError(missingTokenMessage(false));
-  return {
-    client: session.client,
-    lists: session.lists,
-    adoptions: session.adoptions,
+  return session!;
+}
+
+function context(token: string): OperationContext {
+  return configured().context({
     signal: new AbortController().signal,
     log: (severity, message) => log(severity, `${token}: ${message}`),
-    progress: () => undefined,
-  };
+  });
 }
 
 function definition(token: string): AnyResource {
@@ -177,21 +168,11 @@ export interface DynamicDiffResult {
   detailedDiff: Record<string, { kind: string; inputDiff: boolean }>;
 }
 
-/**
- * The dynamic host has no Configure step of its own that may fail, and a preview calls no more
- * than check and diff: the token is checked at the first check of the process, as the plugin
- * checks it at Configure, so that a preview with a token the API does not know fails.
- */
-async function checkConfiguredToken(): Promise<void> {
-  if (!session) configure({ get: () => undefined });
-  if (session?.client && session.lists && session.adoptions && session.config.apiToken) {
-    await checkToken(session as ApiSession, { ...session.config, apiToken: session.config.apiToken }, session.tokenSetting);
-  }
-}
-
 export function check(token: string, _olds: PropertyMap, news: PropertyMap): Promise<DynamicCheckResult> {
   return guard(async () => {
-    await checkConfiguredToken();
+    // The host has no Configure step of its own that may fail, and a preview calls no more than
+    // check and diff: the first check verifies what the plugin verifies at Configure.
+    await configured().verify();
     const { inputs, failures, warnings } = checkResource(definition(token), strip(news));
     for (const w of warnings) log("warning", `${token}: ${w}`);
     return { inputs: dropUndefined(inputs) as PropertyMap, failures };
@@ -207,21 +188,21 @@ export function diff(token: string, _id: string, olds: PropertyMap, news: Proper
   });
 }
 
-/** The partial state of an object a failed create or update left, with the provider to run it later. */
-function partialState(def: AnyResource, e: InitFailedError, inputs: PropertyMap): PropertyMap {
-  return { ...outputs(def, e.state, strip(inputs)), [PROVIDER_KEY]: inputs[PROVIDER_KEY] };
+/**
+ * A create or update: when the object exists despite the error, the engine keeps its partial
+ * state, with the provider to run it later.
+ */
+function guardWrite<T>(token: string, inputs: PropertyMap, fn: (def: AnyResource) => Promise<T>): Promise<T> {
+  const def = resourcesByToken.get(token);
+  return guard(() => fn(definition(token)), def && ((e) => ({ ...outputs(def, e.state, strip(inputs)), [PROVIDER_KEY]: inputs[PROVIDER_KEY] })));
 }
 
 export function create(token: string, inputs: PropertyMap): Promise<{ id: string; outs: PropertyMap }> {
-  const def = resourcesByToken.get(token);
-  return guard(
-    async () => {
-      const news = strip(inputs);
-      const { id, state } = await createResource(definition(token), context(token), news);
-      return { id, outs: outputs(definition(token), state, news) };
-    },
-    def && ((e) => partialState(def, e, inputs)),
-  );
+  return guardWrite(token, inputs, async (def) => {
+    const news = strip(inputs);
+    const { id, state } = await createResource(def, context(token), news);
+    return { id, outs: outputs(def, state, news) };
+  });
 }
 
 export function read(token: string, id: string, props: PropertyMap): Promise<{ id: string; props?: PropertyMap; inputs?: PropertyMap }> {
@@ -239,16 +220,11 @@ export function read(token: string, id: string, props: PropertyMap): Promise<{ i
 }
 
 export function update(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<{ outs: PropertyMap }> {
-  const def = resourcesByToken.get(token);
-  return guard(
-    async () => {
-      const d = definition(token);
-      const next = strip(news);
-      const state = await updateResource(d, context(token), id, strip(olds), next, priorInputs(d, olds ?? {}));
-      return { outs: outputs(d, state, next) };
-    },
-    def && ((e) => partialState(def, e, news)),
-  );
+  return guardWrite(token, news, async (def) => {
+    const next = strip(news);
+    const state = await updateResource(def, context(token), id, strip(olds), next, priorInputs(def, olds ?? {}));
+    return { outs: outputs(def, state, next) };
+  });
 }
 
 export function remove(token: string, id: string, props: PropertyMap): Promise<void> {

@@ -5,7 +5,7 @@
 // (scripts/gen-dynamic-types.mjs).
 import * as pulumi from "@pulumi/pulumi";
 import type { AnyResource } from "../framework/definition";
-import { resources } from "../registry";
+import { resources } from "../all-definitions";
 import * as adapter from "./adapter";
 
 /**
@@ -104,7 +104,7 @@ for (const def of resources) {
 }
 
 // The modules as named exports, as the generated SDK has them. test/unit/dynamic.test.ts checks
-// that every module of the registry is listed here.
+// that every module of all-definitions.ts is listed here.
 export const dns = classes.dns ?? {};
 export const cdn = classes.cdn ?? {};
 export const rpki = classes.rpki ?? {};
