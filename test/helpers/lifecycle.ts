@@ -27,6 +27,10 @@ export interface LifecycleRow {
   absentOutputs?: string[];
   /** Read returns exactly the outputs the last Create or Update returned. */
   stableReads?: true;
+  /** Outputs that every Update and an import show exactly as Create returned them. */
+  keptOutputs?: string[];
+  /** Outputs an import shows (after the updates). */
+  importedOutputs?: Obj;
   /**
    * Inputs changed in place: Diff names exactly these, Update sends them, the state then shows them.
    * A function when they name objects that `create` made (it runs after `create`). Several steps
@@ -141,7 +145,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         const given = typeof row.create === "function" ? await row.create() : row.create;
         const inputs = await checked(row.type, given);
         if (row.checkedAs) expect(inputs, "what Check makes of the inputs").toEqual(valueOf(row.checkedAs, given));
-        for (const output of [row.unknownOutput ?? []].flat()) await previewSendsNothing(row.type, inputs, output);
+        for (const output of [row.unknownOutput ?? []].flat()) expect(await previewSendsNothing(row.type, inputs, output), "a preview shows the inputs").toMatchObject(inputs);
 
         const created = await plugin.create(row.type, name, inputs);
         expect(created.id).not.toBe("");
@@ -168,12 +172,13 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           expect(d).toMatchObject({ changes: true, replaces: [] });
           expect(d.diffs.sort()).toEqual(keys(update));
           await control.resetStats();
-          await plugin.update(row.type, name, created.id, state, news, true, current);
+          expect(await plugin.update(row.type, name, created.id, state, news, true, current), "a preview shows the change").toMatchObject(defined(update));
           expect((await control.stats()).total, "an update in preview sends no request").toBe(0);
           const updated = await plugin.update(row.type, name, created.id, state, news, false, current);
           if (step.requests) expect((await control.stats()).byRoute).toEqual(step.requests);
           expect(updated).toMatchObject(defined(update));
           if (step.outputs) expect(updated).toMatchObject(step.outputs);
+          for (const key of row.keptOutputs ?? []) expect(updated[key], key).toEqual(created.properties[key]);
           const after = await readBack(row, name, created.id, updated, news);
           if (row.stableReads) expect(after.properties).toEqual(updated);
           expect(after.inputs).toEqual(news);
@@ -197,6 +202,8 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           // An import writes out only what differs from the defaults; Check fills those back in.
           expect(await checked(row.type, imported.inputs)).toMatchObject(kept);
           if (row.imported) expect(imported.inputs).toEqual(valueOf(row.imported, current));
+          if (row.importedOutputs) expect(imported.properties).toMatchObject(row.importedOutputs);
+          for (const key of row.keptOutputs ?? []) expect(imported.properties[key], key).toEqual(created.properties[key]);
         }
         if (row.badImportIds) {
           await control.resetStats();
