@@ -19,8 +19,8 @@ export interface LifecycleRow {
   equivalent?: Obj;
   /** Outputs only the API knows: a Create in preview leaves them unknown and sends no request. */
   unknownOutput?: string | string[];
-  /** The form of the id Create returns. */
-  idPattern?: RegExp;
+  /** The form of the id Create returns, or the id itself from the checked inputs. */
+  idPattern?: RegExp | ((inputs: Obj) => string);
   /** Outputs Create returns besides the inputs (the API's defaults, derived values). */
   outputs?: Obj | ((inputs: Obj, id: string) => Obj);
   /** Create returns the inputs and `outputs`, nothing else. */
@@ -44,6 +44,10 @@ export interface LifecycleRow {
   replace?: Obj | ReplaceStep[];
   /** The object's API path (GET, PATCH and DELETE of one object), from the checked inputs and the id. */
   apiPath(inputs: Obj, id: string): string;
+  /** What a GET of apiPath shows after the create (and after a delete that leaves the object). */
+  apiObject?: Obj;
+  /** Exactly the requests the delete sends, by route. */
+  deleteRequests?: Record<string, number>;
   /** Whether the API still has the object, for an API without a GET of one object (a GET of apiPath that is not a 404 when unset). */
   exists?(inputs: Obj, id: string): Promise<boolean>;
   /** The API path of the parent whose delete takes the object with it. */
@@ -153,12 +157,14 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
 
         const created = await plugin.create(row.type, name, inputs);
         expect(created.id).not.toBe("");
-        if (row.idPattern) expect(created.id).toMatch(row.idPattern);
+        if (row.idPattern instanceof RegExp) expect(created.id).toMatch(row.idPattern);
+        else if (row.idPattern) expect(created.id).toBe(row.idPattern(inputs));
         expect(created.properties).toMatchObject(inputs);
         if (row.outputs) expect(created.properties).toMatchObject(valueOf(row.outputs, inputs, created.id));
         if (row.exactOutputs) expect(created.properties).toEqual({ ...inputs, ...valueOf(row.outputs ?? {}, inputs, created.id) });
         for (const key of row.absentOutputs ?? []) expect(created.properties).not.toHaveProperty(key);
         if (row.exists) expect(await row.exists(inputs, created.id), "the API has the object").toBe(true);
+        if (row.apiObject) expect(await control.get(row.apiPath(inputs, created.id))).toMatchObject(row.apiObject);
         const read = await readBack(row, name, created.id, created.properties, inputs);
         if (row.stableReads) expect(read.properties).toEqual(created.properties);
         expect(read.inputs).toEqual(inputs);
@@ -216,8 +222,13 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           expect((await control.stats()).total, "a refused import id sends no request").toBe(0);
         }
 
+        await control.resetStats();
         await plugin.delete(row.type, name, created.id, state);
-        if (skip.delete) return;
+        if (row.deleteRequests) expect((await control.stats()).byRoute, "the requests of the delete").toEqual(row.deleteRequests);
+        if (skip.delete) {
+          if (row.apiObject) expect(await control.get(row.apiPath(current, created.id)), "the delete leaves the object").toMatchObject(row.apiObject);
+          return;
+        }
         await gone(row, name, created.id, state, current);
         if (row.exists) expect(await row.exists(current, created.id), "the API no longer has the object").toBe(false);
         else await expect(control.get(row.apiPath(current, created.id))).rejects.toThrow(/: 404 /);
