@@ -87,6 +87,8 @@ export interface UpdateStep {
   outputs?: Obj;
   /** Exactly the requests the Update sends, by route. */
   requests?: Record<string, number>;
+  /** What a GET of apiPath then shows. */
+  apiObject?: Obj;
 }
 
 export interface ReplaceStep {
@@ -190,6 +192,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           expect(updated).toMatchObject(defined(update));
           if (step.outputs) expect(updated).toMatchObject(step.outputs);
           for (const key of row.keptOutputs ?? []) expect(updated[key], key).toEqual(created.properties[key]);
+          if (step.apiObject) expect(await control.get(row.apiPath(news, created.id))).toMatchObject(step.apiObject);
           const after = await readBack(row, name, created.id, updated, news);
           if (row.stableReads) expect(after.properties).toEqual(updated);
           expect(after.inputs).toEqual(news);
