@@ -1,14 +1,9 @@
 // The internet exchange (/ix): member applications, their ports and routes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { useAccounts } from "./helpers";
 
-let h: Harness;
-let other: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "exchange" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("exchange");
+const { other } = h;
 
 describe("/ix", () => {
   it("applies, reads, patches, refuses a second application for the ASN, and has no delete", async () => {

@@ -1,12 +1,8 @@
 // Meeting settings (/meet) and its read-only views.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { useAccounts } from "./helpers";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "meet" }] });
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("meet");
 
 describe("/meet", () => {
   it("reads defaults with the cities, patches some settings and leaves the others", async () => {

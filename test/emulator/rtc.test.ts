@@ -1,12 +1,8 @@
 // Realtime rooms (/rtc): create, passcodes, patch limits, joins, recordings.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { useAccounts } from "./helpers";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "rooms" }] });
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("rooms");
 
 describe("/rtc", () => {
   it("creates a room with a passcode in the body, patches, clears it with an empty one, and deletes", async () => {

@@ -1,14 +1,9 @@
 // Storage destinations (/storage).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { useAccounts } from "./helpers";
 
-let h: Harness;
-let other: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "store" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("store");
+const { other } = h;
 
 const dest = { endpoint: "https://s3.example.net", bucket: "recordings", access_key: "AKIA1", secret_key: "good-secret" };
 

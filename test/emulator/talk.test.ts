@@ -1,14 +1,9 @@
 // Chat rooms (/talk): create, defaults, patch, passcodes, cities, joins.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { useAccounts } from "./helpers";
 
-let h: Harness;
-let other: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "rooms" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("rooms");
+const { other } = h;
 
 describe("/talk", () => {
   it("lists seeded cities, with and without room", async () => {
