@@ -217,7 +217,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           expect(await checked(row.type, imported.inputs)).toMatchObject(kept);
           if (row.imported) expect(imported.inputs).toEqual(valueOf(row.imported, current));
           if (row.importedOutputs) expect(imported.properties).toMatchObject(row.importedOutputs);
-          const refreshed = await plugin.read(row.type, "imp", imported.id ?? created.id, imported.properties, imported.inputs);
+          const refreshed = await plugin.read(row.type, "imp", created.id, imported.properties, imported.inputs);
           expect(refreshed.inputs, "a refresh of the imported object keeps what the import wrote").toEqual(imported.inputs);
           for (const key of row.keptOutputs ?? []) expect(imported.properties[key], key).toEqual(created.properties[key]);
         }
