@@ -25,6 +25,11 @@ export interface LifecycleRow {
   outputs?: Obj | ((inputs: Obj, id: string) => Obj);
   /** Create returns the inputs and `outputs`, nothing else. */
   exactOutputs?: true;
+  /**
+   * Outputs Create returns as secrets of this form, which the API never shows again: every Read and
+   * Update keeps them, unless an update step rotates them.
+   */
+  secretOutputs?: Record<string, RegExp>;
   /** Outputs Create never returns. */
   absentOutputs?: string[];
   /** Read returns exactly the outputs the last Create or Update returned. */
@@ -89,6 +94,10 @@ export interface UpdateStep {
   requests?: Record<string, number>;
   /** What a GET of apiPath then shows. */
   apiObject?: Obj;
+  /** The kind of change Diff reports for each input (1 update, 2 delete, ...). */
+  detailed?: Record<string, number>;
+  /** Secret outputs (of `secretOutputs`) the Update replaces with new ones. */
+  rotates?: string[];
 }
 
 export interface ReplaceStep {
@@ -165,6 +174,13 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         if (row.outputs) expect(created.properties).toMatchObject(valueOf(row.outputs, inputs, created.id));
         if (row.exactOutputs) expect(created.properties).toEqual({ ...inputs, ...valueOf(row.outputs ?? {}, inputs, created.id) });
         for (const key of row.absentOutputs ?? []) expect(created.properties).not.toHaveProperty(key);
+        const secrets: Obj = {};
+        for (const [key, form] of Object.entries(row.secretOutputs ?? {})) {
+          expect(isSecret(created.properties[key]), `${key} is a secret`).toBe(true);
+          expect(plain(created.properties[key])).toMatch(form);
+          expect(await control.get(row.apiPath(inputs, created.id)), `the API shows ${key} only once`).not.toHaveProperty(key);
+          secrets[key] = plain(created.properties[key]);
+        }
         if (row.exists) expect(await row.exists(inputs, created.id), "the API has the object").toBe(true);
         if (row.apiObject) expect(await control.get(row.apiPath(inputs, created.id))).toMatchObject(row.apiObject);
         const read = await readBack(row, name, created.id, created.properties, inputs);
@@ -184,6 +200,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           const d = await plugin.diff(row.type, name, created.id, state, news, current);
           expect(d).toMatchObject({ changes: true, replaces: [] });
           expect(d.diffs.sort()).toEqual(keys(update));
+          if (step.detailed) expect(d.detailed).toEqual(step.detailed);
           await control.resetStats();
           expect(await plugin.update(row.type, name, created.id, state, news, true, current), "a preview shows the change").toMatchObject(defined(update));
           expect((await control.stats()).total, "an update in preview sends no request").toBe(0);
@@ -193,6 +210,15 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           if (step.outputs) expect(updated).toMatchObject(step.outputs);
           for (const key of row.keptOutputs ?? []) expect(updated[key], key).toEqual(created.properties[key]);
           if (step.apiObject) expect(await control.get(row.apiPath(news, created.id))).toMatchObject(step.apiObject);
+          for (const [key, form] of Object.entries(row.secretOutputs ?? {})) {
+            expect(isSecret(updated[key]), `${key} stays a secret`).toBe(true);
+            if (!step.rotates?.includes(key)) expect(plain(updated[key]), `${key} is kept`).toBe(secrets[key]);
+            else {
+              expect(plain(updated[key])).toMatch(form);
+              expect(plain(updated[key]), `${key} is rotated`).not.toBe(secrets[key]);
+              secrets[key] = plain(updated[key]);
+            }
+          }
           const after = await readBack(row, name, created.id, updated, news);
           if (row.stableReads) expect(after.properties).toEqual(updated);
           expect(after.inputs).toEqual(news);
