@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { removeVm } from "../../emulator/src/compute/state";
-import { ISO_MS, type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { type Api, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_c0a70000000000000000000000000001";
-const READ = "svc_c0a70000000000000000000000000002";
-
-let h: Harness;
-let other: Api;
-let ro: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "vmowner", token: WRITE }, { name: "vmowner", token: READ, scope: "read" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-  ro = makeApi(h.emu.baseUrl, READ);
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("vmowner");
+const { ro, other } = h;
 
 const VM_FIELDS = ["id", "name", "hostname", "image", "vcpus", "memory_mb", "disk_gb", "ip4", "ip6", "power", "power_changed_at", "reinstalled_at", "created_at"].sort();
 

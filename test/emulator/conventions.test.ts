@@ -1,29 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Harness, type Res, authDnsServiceId, createZone, makeApi, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { authDnsServiceId, createZone, expectError, ISO_MS, makeApi, type Res, startHarness, useAccounts } from "./helpers";
 
-const WRITE = "svc_11111111111111111111111111111111";
-const READ = "svc_22222222222222222222222222222222";
-const OTHER = "svc_33333333333333333333333333333333";
-
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({
-    accounts: [
-      { name: "alice", token: WRITE },
-      { name: "alice", token: READ, scope: "read" },
-      { name: "bob", token: OTHER },
-    ],
-  });
-});
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string): void {
-  expect(r.status).toBe(status);
-  expect(Object.keys(r.body)).toEqual(["error"]);
-  expect(Object.keys(r.body.error).sort()).toEqual(["code", "message"]);
-  expect(r.body.error.code).toBe(code);
-  expect(typeof r.body.error.message).toBe("string");
-}
+const h = useAccounts("alice");
 
 describe("authentication and scope", () => {
   it("refuses a request without a token", async () => {
@@ -33,7 +11,7 @@ describe("authentication and scope", () => {
 
   it("refuses an unknown token and a non-bearer scheme", async () => {
     expectError(await h.api("GET", "/me", undefined, { token: "svc_ffffffffffffffffffffffffffffffff" }), 401, "unauthorized");
-    const basic = await h.api("GET", "/me", undefined, { token: null, headers: { authorization: `Basic ${WRITE}` } });
+    const basic = await h.api("GET", "/me", undefined, { token: null, headers: { authorization: `Basic ${h.tokens.write}` } });
     expectError(basic, 401, "unauthorized");
   });
 
@@ -42,15 +20,15 @@ describe("authentication and scope", () => {
   });
 
   it("lets a read token read and forbids it to write", async () => {
-    const read = await h.api("GET", "/me", undefined, { token: READ });
+    const read = await h.api("GET", "/me", undefined, { token: h.tokens.read });
     expect(read.status).toBe(200);
     expect(read.body.name).toBe("alice");
     const sid = await authDnsServiceId(h.api);
-    const w = await h.api("POST", "/dns/zones", { service_id: sid, name: "forbidden.example" }, { token: READ });
+    const w = await h.api("POST", "/dns/zones", { service_id: sid, name: "forbidden.example" }, { token: h.tokens.read });
     expectError(w, 403, "forbidden");
     // forbidden wins over a bad body: scope is checked before validation
-    expectError(await h.api("POST", "/dns/zones", { nope: 1 }, { token: READ }), 403, "forbidden");
-    const list = await h.api("GET", "/dns/zones", undefined, { token: READ });
+    expectError(await h.api("POST", "/dns/zones", { nope: 1 }, { token: h.tokens.read }), 403, "forbidden");
+    const list = await h.api("GET", "/dns/zones", undefined, { token: h.tokens.read });
     expect(list.body.data.map((z: any) => z.name)).not.toContain("forbidden.example");
   });
 
@@ -91,7 +69,7 @@ describe("version header and error statuses", () => {
     expectError(await h.api("GET", "/dns/zones/1.5"), 404, "not_found");
     expectError(await h.api("GET", "/dns/zones/-1"), 404, "not_found");
     expectError(await h.api("GET", "/dns/zones/999999"), 404, "not_found");
-    const v2 = await fetch(`${h.origin}/api/v2/me`, { headers: { authorization: `Bearer ${WRITE}` } });
+    const v2 = await fetch(`${h.origin}/api/v2/me`, { headers: { authorization: `Bearer ${h.tokens.write}` } });
     expect(v2.status).toBe(404);
     expect(((await v2.json()) as any).error.code).toBe("not_found");
   });
@@ -188,7 +166,7 @@ describe("paging", () => {
 describe("accounts", () => {
   it("keeps accounts isolated: another account's ids are not_found", async () => {
     const zone = await createZone(h.api, "isolated.example");
-    const bob = makeApi(h.emu.baseUrl, OTHER);
+    const bob = makeApi(h.emu.baseUrl, h.tokens.other);
     expectError(await bob("GET", `/dns/zones/${zone.id}`), 404, "not_found");
     expectError(await bob("PATCH", `/dns/zones/${zone.id}`, { enabled: false }), 404, "not_found");
     expectError(await bob("DELETE", `/dns/zones/${zone.id}`), 404, "not_found");
@@ -208,7 +186,7 @@ describe("accounts", () => {
   });
 
   it("hands out integer ids that are unique across accounts, and RFC 3339 ms timestamps", async () => {
-    const bob = makeApi(h.emu.baseUrl, OTHER);
+    const bob = makeApi(h.emu.baseUrl, h.tokens.other);
     const aliceSvc = (await h.api("GET", "/services")).body.data.map((s: any) => s.id);
     const bobSvc = (await bob("GET", "/services")).body.data.map((s: any) => s.id);
     const all = [...aliceSvc, ...bobSvc];

@@ -1,5 +1,7 @@
 // Shared helpers for the emulator contract tests: a real server on an ephemeral port and a
 // tiny fetch wrapper that never throws on HTTP errors.
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, expect } from "vitest";
 import { type BuildOptions, type RunningEmulator, startEmulator } from "../../emulator/src";
 
 export interface Res<T = any> {
@@ -78,3 +80,53 @@ export async function createZone(api: Api, name: string, extra: Record<string, u
 }
 
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** An error answer: the envelope `{ error: { code, message } }` and nothing more, with this status and code, and the message when given. */
+export function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
+  expect(r.status, JSON.stringify(r.body)).toBe(status);
+  expect(Object.keys(r.body)).toEqual(["error"]);
+  expect(Object.keys(r.body.error).sort()).toEqual(["code", "message"]);
+  expect(r.body.error.code).toBe(code);
+  expect(typeof r.body.error.message).toBe("string");
+  if (typeof message === "string") expect(r.body.error.message).toBe(message);
+  else if (message) expect(r.body.error.message).toMatch(message);
+}
+
+/** A token of the `svc_` form, the same for the same name and role on every run. */
+const tokenFor = (name: string, role: string) => `svc_${createHash("sha256").update(`${name}/${role}`).digest("hex").slice(0, 32)}`;
+
+export interface Accounts extends Harness {
+  /** The account's read-scoped token. */
+  ro: Api;
+  /** Another account, which must see none of this one's objects. */
+  other: Api;
+  tokens: { write: string; read: string; other: string };
+}
+
+/**
+ * A harness for the file, started before its tests and closed after them, with the account `name`
+ * (a write and a read-scoped token), an account named "other", and `options.accounts` besides.
+ * Its fields are usable once the tests run.
+ */
+export function useAccounts(name: string, options: BuildOptions = {}): Accounts {
+  const tokens = { write: tokenFor(name, "write"), read: tokenFor(name, "read"), other: tokenFor(name, "other") };
+  let h: Harness | undefined;
+  const current = () => h ?? (() => { throw new Error("the harness starts in beforeAll"); })();
+  beforeAll(async () => {
+    h = await startHarness({ ...options, accounts: [{ name, token: tokens.write }, { name, token: tokens.read, scope: "read" }, { name: "other", token: tokens.other }, ...(options.accounts ?? [])] });
+  });
+  afterAll(() => h?.emu.close());
+  return {
+    tokens,
+    api: (method, path, body, opts) => current().api(method, path, body, opts),
+    ro: (method, path, body, opts) => current().api(method, path, body, { token: tokens.read, ...opts }),
+    other: (method, path, body, opts) => current().api(method, path, body, { token: tokens.other, ...opts }),
+    control: (method, path, body) => current().control(method, path, body),
+    get emu() {
+      return current().emu;
+    },
+    get origin() {
+      return current().origin;
+    },
+  };
+}

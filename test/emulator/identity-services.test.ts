@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Harness, createZone, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { createZone, ISO_MS, useAccounts } from "./helpers";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "acme" }] });
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("acme");
 
 describe("identity", () => {
   it("GET /me describes the token's account", async () => {

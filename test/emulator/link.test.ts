@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Api, type Harness, createZone, makeApi, startHarness } from "./helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createZone, expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_7e770000000000000000000000000001";
-const READ = "svc_7e770000000000000000000000000002";
-
-let h: Harness;
-let other: Api;
-let ro: Api;
+const h = useAccounts("tun");
+const { ro, other } = h;
 let pops: Array<{ id: number; code: string }>;
 beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "tun", token: WRITE }, { name: "tun", token: READ, scope: "read" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-  ro = makeApi(h.emu.baseUrl, READ);
   pops = (await h.api("GET", "/link/pops")).body.data;
 });
-afterAll(() => h.emu.close());
 
 const TUNNEL_FIELDS = ["id", "name", "local_url", "pop_id", "pop_id2", "address", "hostnames", "credential_issued_at", "created_at"].sort();
 
@@ -36,13 +28,6 @@ async function site(id: number): Promise<any> {
 async function sitesByHost(): Promise<Map<string, any>> {
   const list = (await h.api("GET", "/cdn/sites?limit=500")).body.data as any[];
   return new Map(list.map((s) => [s.hostname, s]));
-}
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (typeof message === "string") expect(r.body.error.message).toBe(message);
-  else if (message) expect(r.body.error.message).toMatch(message);
 }
 
 describe("landing points", () => {

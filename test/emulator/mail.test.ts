@@ -1,37 +1,12 @@
 // The mail area of the emulator over HTTP: BYO servers, domains and the records they publish
 // into hosted zones, mailboxes, app passwords, aliases, groups, domain rules, forwarding routes
 // and destinations.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { confirmDestination, reportSelfCheck } from "../../emulator/src/mail/state";
-import { ISO_MS, type Api, type Harness, createZone, makeApi, startHarness } from "./helpers";
+import { createZone, expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_77777777777777777777777777777777";
-const READ = "svc_88888888888888888888888888888888";
-const OTHER = "svc_99999999999999999999999999999999";
-
-let h: Harness;
-let ro: Api;
-let other: Api;
-beforeAll(async () => {
-  h = await startHarness({
-    accounts: [
-      { name: "mailer", token: WRITE },
-      { name: "mailer", token: READ, scope: "read" },
-      { name: "stranger", token: OTHER },
-    ],
-    rateLimitPerMinute: 0,
-  });
-  ro = makeApi(h.emu.baseUrl, READ);
-  other = makeApi(h.emu.baseUrl, OTHER);
-});
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (typeof message === "string") expect(r.body.error.message).toBe(message);
-  else if (message) expect(r.body.error.message).toMatch(message);
-}
+const h = useAccounts("mailer");
+const { ro, other } = h;
 
 async function created(method: string, path: string, body: unknown): Promise<any> {
   const r = await h.api(method, path, body);

@@ -1,25 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Api, type Harness, createZone, makeApi, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { createZone, expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_0e600000000000000000000000000001";
-const READ = "svc_0e600000000000000000000000000002";
-
-let h: Harness;
-let other: Api;
-let ro: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "acme", token: WRITE }, { name: "acme", token: READ, scope: "read" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-  ro = makeApi(h.emu.baseUrl, READ);
-});
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (typeof message === "string") expect(r.body.error.message).toBe(message);
-  else if (message) expect(r.body.error.message).toMatch(message);
-}
+const h = useAccounts("acme");
+const { ro, other } = h;
 
 describe("organisation", () => {
   it("is created on first read, with the account holder as owner, and patches name and slug", async () => {

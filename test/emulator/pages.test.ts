@@ -1,24 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_9a9e5000000000000000000000000001";
-const READ = "svc_9a9e5000000000000000000000000002";
-
-let h: Harness;
-let other: Api;
-let ro: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "pg", token: WRITE }, { name: "pg", token: READ, scope: "read" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-  ro = makeApi(h.emu.baseUrl, READ);
-});
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: RegExp) {
-  expect(r.status).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (message) expect(r.body.error.message).toMatch(message);
-}
+const h = useAccounts("pg");
+const { ro, other } = h;
 
 describe("static-site projects", () => {
   it("creates, lists, reads and deletes a project", async () => {

@@ -1,26 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Api, type Harness, createZone, makeApi, startHarness } from "./helpers";
+import { type Api, createZone, expectError, type Harness, ISO_MS, makeApi, startHarness, useAccounts } from "./helpers";
 import { setPartnerMode } from "../../emulator/src/partner/state";
 
-const WRITE = "svc_9a870000000000000000000000000001";
-const READ = "svc_9a870000000000000000000000000002";
-
-let h: Harness;
-let other: Api;
-let ro: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "reseller", token: WRITE }, { name: "reseller", token: READ, scope: "read" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-  ro = makeApi(h.emu.baseUrl, READ);
-});
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (typeof message === "string") expect(r.body.error.message).toBe(message);
-  else if (message) expect(r.body.error.message).toMatch(message);
-}
+const h = useAccounts("reseller");
+const { ro, other } = h;
 
 describe("partner access", () => {
   it("describes the partner behind the credential", async () => {

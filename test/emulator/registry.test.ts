@@ -1,31 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Api, type Harness, createZone, makeApi, startHarness } from "./helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Api, createZone, expectError, ISO_MS, makeApi, useAccounts } from "./helpers";
 
-const WRITE = "svc_4e610000000000000000000000000001";
-const READ = "svc_4e610000000000000000000000000002";
 const LINK = "svc_4e610000000000000000000000000003";
 const SECRET = "s3cret-key-material-0001";
 
-let h: Harness;
-let other: Api;
-let ro: Api;
+const h = useAccounts("isp", { accounts: [{ name: "isp", token: LINK, scope: "link" }] });
+const { ro, other } = h;
 let linkTok: Api;
-beforeAll(async () => {
-  h = await startHarness({
-    accounts: [{ name: "isp", token: WRITE }, { name: "isp", token: READ, scope: "read" }, { name: "isp", token: LINK, scope: "link" }, { name: "other" }],
-  });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-  ro = makeApi(h.emu.baseUrl, READ);
+beforeAll(() => {
   linkTok = makeApi(h.emu.baseUrl, LINK);
 });
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (typeof message === "string") expect(r.body.error.message).toBe(message);
-  else if (message) expect(r.body.error.message).toMatch(message);
-}
 
 describe("registry link", () => {
   it("is absent at first, and every other registry endpoint needs it", async () => {

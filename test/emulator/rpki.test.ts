@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setAnnouncements } from "../../emulator/src/rpki/state";
 import { parseXml } from "../../emulator/src/rpki/xml";
-import { ISO_MS, type Harness, startHarness } from "./helpers";
+import { expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_44444444444444444444444444444444";
-const READ = "svc_55555555555555555555555555555555";
-const OTHER = "svc_66666666666666666666666666666666";
 const NS = "http://www.hactrn.net/uris/rpki/rpki-setup/";
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({
-    accounts: [
-      { name: "carol", token: WRITE },
-      { name: "carol", token: READ, scope: "read" },
-      { name: "dave", token: OTHER },
-    ],
-  });
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("carol");
 
 let seq = 0;
 async function newCa(extra: Record<string, unknown> = {}): Promise<any> {
@@ -34,13 +21,6 @@ function parentResponse(attrs: Record<string, string> = {}, inner = "<parent_bpk
     .map(([k, v]) => `${k}="${v}"`)
     .join(" ");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<parent_response ${text}>\n  ${inner}\n</parent_response>\n`;
-}
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
-  expect(r.status).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (typeof message === "string") expect(r.body.error.message).toBe(message);
-  else if (message) expect(r.body.error.message).toMatch(message);
 }
 
 describe("RPKI CAs", () => {
@@ -90,7 +70,7 @@ describe("RPKI CAs", () => {
     await h.api("POST", "/rpki/cas", { handle: "dup-handle" });
     expectError(await h.api("POST", "/rpki/cas", { handle: "DUP-handle" }), 409, "conflict", /^handle: a CA with handle dup-handle already exists/);
     // Another account has its own namespace.
-    expect((await h.api("POST", "/rpki/cas", { handle: "dup-handle" }, { token: OTHER })).status).toBe(201);
+    expect((await h.api("POST", "/rpki/cas", { handle: "dup-handle" }, { token: h.tokens.other })).status).toBe(201);
   });
 
   it("patches asns and note, and nothing else", async () => {
@@ -119,11 +99,11 @@ describe("RPKI CAs", () => {
 
   it("keeps accounts apart and enforces scopes", async () => {
     const ca = await newCa();
-    expectError(await h.api("GET", `/rpki/cas/${ca.id}`, undefined, { token: OTHER }), 404, "not_found");
-    expectError(await h.api("POST", `/rpki/cas/${ca.id}/roas`, { asn: 1, prefix: "192.0.2.0/24" }, { token: OTHER }), 404, "not_found");
-    const others = await h.api("GET", "/rpki/cas", undefined, { token: OTHER });
+    expectError(await h.api("GET", `/rpki/cas/${ca.id}`, undefined, { token: h.tokens.other }), 404, "not_found");
+    expectError(await h.api("POST", `/rpki/cas/${ca.id}/roas`, { asn: 1, prefix: "192.0.2.0/24" }, { token: h.tokens.other }), 404, "not_found");
+    const others = await h.api("GET", "/rpki/cas", undefined, { token: h.tokens.other });
     expect(others.body.data.map((c: any) => c.id)).not.toContain(ca.id);
-    expect((await h.api("GET", `/rpki/cas/${ca.id}/child-request`, undefined, { token: READ })).status).toBe(200);
+    expect((await h.api("GET", `/rpki/cas/${ca.id}/child-request`, undefined, { token: h.tokens.read })).status).toBe(200);
     for (const [method, path, body] of [
       ["POST", "/rpki/cas", { handle: "nope" }],
       ["PATCH", `/rpki/cas/${ca.id}`, { note: "x" }],
@@ -133,7 +113,7 @@ describe("RPKI CAs", () => {
       ["POST", `/rpki/cas/${ca.id}/roas`, { asn: 1, prefix: "192.0.2.0/24" }],
       ["DELETE", `/rpki/cas/${ca.id}/roas/1`, undefined],
     ] as const) {
-      expectError(await h.api(method, path, body, { token: READ }), 403, "forbidden");
+      expectError(await h.api(method, path, body, { token: h.tokens.read }), 403, "forbidden");
     }
   });
 

@@ -1,39 +1,17 @@
 // A resolver service's filter, policy and client groups (with DDNS tokens) over HTTP: defaults,
 // whole replacement by PUT, normalisation and validation, resolver-only, ownership and scopes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d4d";
-const READ = "svc_5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e";
-const OTHER = "svc_6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f6f";
-
-let h: Harness;
-let ro: Api;
-let other: Api;
+const h = useAccounts("home");
+const { ro, other } = h;
 let resolver: number;
 let authDns: number;
 beforeAll(async () => {
-  h = await startHarness({
-    accounts: [
-      { name: "home", token: WRITE },
-      { name: "home", token: READ, scope: "read" },
-      { name: "stranger", token: OTHER },
-    ],
-    rateLimitPerMinute: 0,
-  });
-  ro = makeApi(h.emu.baseUrl, READ);
-  other = makeApi(h.emu.baseUrl, OTHER);
   const services = (await h.api("GET", "/services")).body.data as any[];
   resolver = services.find((s) => s.type === "resolver").id;
   authDns = services.find((s) => s.type === "auth_dns").id;
 });
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (message) expect(r.body.error.message).toMatch(message);
-}
 
 describe("resolver filter", () => {
   it("starts empty, is replaced whole by PUT and stored normalised", async () => {

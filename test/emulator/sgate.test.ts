@@ -4,35 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { receiveMessage, verificationCode } from "../../emulator/src/sgate/messaging";
 import { SEED_NUMBERS } from "../../emulator/src/sgate/state";
-import { type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { expectError, type Harness, startHarness, useAccounts } from "./helpers";
 
-const WRITE = "svc_5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a";
-const READ = "svc_5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b5b";
-const OTHER = "svc_5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c5c";
 const [N1, N2] = SEED_NUMBERS;
 
-let h: Harness;
-let ro: Api;
-let other: Api;
-beforeAll(async () => {
-  h = await startHarness({
-    accounts: [
-      { name: "texter", token: WRITE },
-      { name: "texter", token: READ, scope: "read" },
-      { name: "stranger", token: OTHER },
-    ],
-    rateLimitPerMinute: 0,
-  });
-  ro = makeApi(h.emu.baseUrl, READ);
-  other = makeApi(h.emu.baseUrl, OTHER);
-});
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (message) expect(r.body.error.message).toMatch(message);
-}
+const h = useAccounts("texter");
+const { ro, other } = h;
 
 async function ok(method: string, path: string, body?: unknown): Promise<any> {
   const r = await h.api(method, path, body);
@@ -200,7 +177,7 @@ describe("verifications", () => {
   let clock = Date.parse("2026-03-01T00:00:00Z");
   let v: Harness;
   beforeAll(async () => {
-    v = await startHarness({ accounts: [{ name: "otp", token: WRITE.replace("5a", "5e") }], rateLimitPerMinute: 0, now: () => clock });
+    v = await startHarness({ accounts: [{ name: "otp", token: h.tokens.write.replace("5a", "5e") }], rateLimitPerMinute: 0, now: () => clock });
   });
   afterAll(() => v.emu.close());
   const call = async (method: string, path: string, body?: unknown) => (await v.api(method, path, body));

@@ -1,19 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { setOnAir } from "../../emulator/src/stream/state";
-import { ISO_MS, type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_57e40000000000000000000000000001";
-const READ = "svc_57e40000000000000000000000000002";
-
-let h: Harness;
-let other: Api;
-let ro: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "caster", token: WRITE }, { name: "caster", token: READ, scope: "read" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-  ro = makeApi(h.emu.baseUrl, READ);
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("caster");
+const { ro, other } = h;
 
 let seq = 0;
 async function newChannel(extra: Record<string, unknown> = {}): Promise<any> {

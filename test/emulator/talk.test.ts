@@ -1,14 +1,9 @@
-// Chat rooms (/talk) and realtime rooms (/rtc): create, defaults, patch, passcodes, cities, joins.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type Harness, makeApi, startHarness } from "./helpers";
+// Chat rooms (/talk): create, defaults, patch, passcodes, cities, joins.
+import { describe, expect, it } from "vitest";
+import { useAccounts } from "./helpers";
 
-let h: Harness;
-let other: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "rooms" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("rooms");
+const { other } = h;
 
 describe("/talk", () => {
   it("lists seeded cities, with and without room", async () => {
@@ -44,29 +39,5 @@ describe("/talk", () => {
     expect((await h.api("POST", "/talk/rooms", { name: "x", kind: "stage" })).body.error.code).toBe("validation_error");
     expect((await h.api("POST", "/talk/rooms", { name: "x", city: "xyz" })).body.error.message).toMatch(/^city: unknown city/);
     expect((await h.api("POST", "/talk/rooms", { name: "x", city: "sin" })).body.error.code).toBe("limit_exceeded");
-  });
-});
-
-describe("/rtc", () => {
-  it("creates a room with a passcode in the body, patches, clears it with an empty one, and deletes", async () => {
-    expect((await h.api("GET", "/rtc/cities")).body.data).toHaveLength(4);
-    const c = await h.api("POST", "/rtc/rooms", { name: "stage", passcode: "s3cret" });
-    expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ max_peers: 16, max_video: 9, enabled: true, verify_level: "standard", city: "fra", has_passcode: true });
-    expect(c.body.passcode).toBeUndefined();
-    const id = c.body.id;
-    expect((await h.api("PATCH", `/rtc/rooms/${id}`, { name: "stage", record: true })).body).toMatchObject({ record: true, has_passcode: true });
-    expect((await h.api("PATCH", `/rtc/rooms/${id}`, { name: "stage", passcode: "" })).body.has_passcode).toBe(false);
-    expect((await h.api("PATCH", `/rtc/rooms/${id}`, { name: "stage", max_peers: 4 })).body.error.message).toMatch(/^max_peers: must not exceed/);
-    expect((await h.api("POST", `/rtc/rooms/${id}/join`, { near: { lat: 1 } })).body).toMatchObject({ node: "fra1.rtc.nsp-emulator.test", token: expect.stringMatching(/^jt_/) });
-    expect((await h.api("GET", `/rtc/rooms/${id}/recordings`)).body.data).toEqual([]);
-    expect((await h.api("DELETE", `/rtc/rooms/${id}/recordings/rec1`)).status).toBe(404);
-    expect((await h.api("DELETE", `/rtc/rooms/${id}`)).status).toBe(204);
-    expect((await h.api("GET", `/rtc/rooms/${id}`)).status).toBe(404);
-  });
-
-  it("refuses more video than peers and unknown verify levels", async () => {
-    expect((await h.api("POST", "/rtc/rooms", { name: "x", max_peers: 2, max_video: 3 })).body.error.message).toMatch(/^max_video/);
-    expect((await h.api("POST", "/rtc/rooms", { name: "x", verify_level: "extreme" })).body.error.code).toBe("validation_error");
   });
 });

@@ -1,26 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_7e71f000000000000000000000000001";
-const READ = "svc_7e71f000000000000000000000000002";
-
-let h: Harness;
-let other: Api;
-let ro: Api;
-beforeAll(async () => {
-  h = await startHarness({ accounts: [{ name: "ver", token: WRITE }, { name: "ver", token: READ, scope: "read" }, { name: "other" }] });
-  other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
-  ro = makeApi(h.emu.baseUrl, READ);
-});
-afterAll(() => h.emu.close());
+const h = useAccounts("ver");
+const { ro, other } = h;
 
 const SITE_FIELDS = ["id", "name", "hostnames", "mode", "fingerprint", "interaction", "enabled", "sitekey", "secret_issued_at", "created_at"].sort();
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: RegExp) {
-  expect(r.status).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (message) expect(r.body.error.message).toMatch(message);
-}
 
 describe("bot verification sites", () => {
   it("creates a site with defaults, showing the secret once", async () => {

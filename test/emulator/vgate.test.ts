@@ -1,29 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pauseOutbound, setCallsUp } from "../../emulator/src/vgate/state";
-import { ISO_MS, type Harness, startHarness } from "./helpers";
+import { expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_77777777777777777777777777777777";
-const READ = "svc_88888888888888888888888888888888";
-const OTHER = "svc_99999999999999999999999999999999";
-
-let h: Harness;
-beforeAll(async () => {
-  h = await startHarness({
-    accounts: [
-      { name: "pat", token: WRITE },
-      { name: "pat", token: READ, scope: "read" },
-      { name: "quinn", token: OTHER },
-    ],
-  });
-});
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (typeof message === "string") expect(r.body.error.message).toBe(message);
-  else if (message) expect(r.body.error.message).toMatch(message);
-}
+const h = useAccounts("pat");
 
 let seq = 0;
 async function newPbx(extra: Record<string, unknown> = {}): Promise<any> {
@@ -46,7 +25,7 @@ describe("cities and templates", () => {
     expect(r.body.data.map((c: any) => c.id)).toEqual(["fra", "lon", "nyc", "sgp", "syd"]);
     expect(r.body.data[0]).toEqual({ id: "fra", name: "Frankfurt", country: "DE", timezone: "Europe/Berlin", accepting: true });
     expect(r.body.data.find((c: any) => c.id === "syd").accepting).toBe(false);
-    expect((await h.api("GET", "/vgate/cities", undefined, { token: READ })).status).toBe(200);
+    expect((await h.api("GET", "/vgate/cities", undefined, { token: h.tokens.read })).status).toBe(200);
   });
 
   it("lists the seven documented templates with what each makes", async () => {
@@ -103,7 +82,7 @@ describe("PBXs", () => {
       [{ name: "x", settings: {} }, 400, "validation_error", "settings: unknown field"],
     ];
     for (const [body, status, code, msg] of cases) expectError(await h.api("POST", "/vgate/pbx", body), status, code, msg);
-    expectError(await h.api("POST", "/vgate/pbx", { name: "x" }, { token: READ }), 403, "forbidden");
+    expectError(await h.api("POST", "/vgate/pbx", { name: "x" }, { token: h.tokens.read }), 403, "forbidden");
   });
 
   it("patches name, time zone, language and settings (replaced whole)", async () => {
@@ -139,9 +118,9 @@ describe("PBXs", () => {
 
   it("deletes a PBX with everything in it; other accounts never see it", async () => {
     const p = await newPbx({ template: "contact-centre" });
-    expectError(await h.api("GET", `/vgate/pbx/${p.id}`, undefined, { token: OTHER }), 404, "not_found", "PBX not found");
-    expectError(await h.api("DELETE", `/vgate/pbx/${p.id}`, undefined, { token: OTHER }), 404, "not_found");
-    expect((await h.api("GET", "/vgate/pbx", undefined, { token: OTHER })).body.data).toEqual([]);
+    expectError(await h.api("GET", `/vgate/pbx/${p.id}`, undefined, { token: h.tokens.other }), 404, "not_found", "PBX not found");
+    expectError(await h.api("DELETE", `/vgate/pbx/${p.id}`, undefined, { token: h.tokens.other }), 404, "not_found");
+    expect((await h.api("GET", "/vgate/pbx", undefined, { token: h.tokens.other })).body.data).toEqual([]);
     expect((await h.api("DELETE", `/vgate/pbx/${p.id}`)).status).toBe(204);
     expectError(await h.api("GET", `/vgate/pbx/${p.id}`), 404, "not_found");
     expectError(await h.api("GET", `/vgate/pbx/${p.id}/extensions`), 404, "not_found", "PBX not found");

@@ -1,34 +1,10 @@
 // Webhook endpoints over HTTP: the public https:// rule, events, the ten-endpoint limit, the
 // secret shown once, patching, test pings and their delivery records, ownership and scopes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { describe, expect, it } from "vitest";
+import { expectError, ISO_MS, useAccounts } from "./helpers";
 
-const WRITE = "svc_1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a";
-const READ = "svc_2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b";
-const OTHER = "svc_3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c";
-
-let h: Harness;
-let ro: Api;
-let other: Api;
-beforeAll(async () => {
-  h = await startHarness({
-    accounts: [
-      { name: "hooks", token: WRITE },
-      { name: "hooks", token: READ, scope: "read" },
-      { name: "stranger", token: OTHER },
-    ],
-    rateLimitPerMinute: 0,
-  });
-  ro = makeApi(h.emu.baseUrl, READ);
-  other = makeApi(h.emu.baseUrl, OTHER);
-});
-afterAll(() => h.emu.close());
-
-function expectError(r: { status: number; body: any }, status: number, code: string, message?: RegExp): void {
-  expect(r.status, JSON.stringify(r.body)).toBe(status);
-  expect(r.body.error.code).toBe(code);
-  if (message) expect(r.body.error.message).toMatch(message);
-}
+const h = useAccounts("hooks");
+const { ro, other } = h;
 
 async function clear(): Promise<void> {
   for (const w of (await h.api("GET", "/webhooks")).body.data) await h.api("DELETE", `/webhooks/${w.id}`);

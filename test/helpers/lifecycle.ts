@@ -13,25 +13,65 @@ export interface LifecycleRow {
   type: string;
   /** Inputs as the program writes them; a function when parents must be made first (through the API). */
   create: Obj | (() => Promise<Obj>);
-  /** An output only the API knows: a Create in preview leaves it unknown and sends no request. */
-  unknownOutput?: string;
+  /** What Check makes of `create` (defaults filled in, values normalised): exactly these inputs. */
+  checkedAs?: Obj | ((given: Obj) => Obj);
+  /** Inputs written differently that mean the same object: a Diff against them finds no change. */
+  equivalent?: Obj;
+  /** Outputs only the API knows: a Create in preview leaves them unknown and sends no request. */
+  unknownOutput?: string | string[];
+  /** The form of the id Create returns, or the id itself from the checked inputs. */
+  idPattern?: RegExp | ((inputs: Obj) => string);
+  /** Outputs Create returns besides the inputs (the API's defaults, derived values). */
+  outputs?: Obj | ((inputs: Obj, id: string) => Obj);
+  /** Create returns the inputs and `outputs`, nothing else. */
+  exactOutputs?: true;
+  /**
+   * Outputs Create returns as secrets of this form, which the API never shows again: every Read and
+   * Update keeps them, unless an update step rotates them.
+   */
+  secretOutputs?: Record<string, RegExp>;
+  /** Outputs Create never returns. */
+  absentOutputs?: string[];
+  /** Read returns exactly the outputs the last Create or Update returned. */
+  stableReads?: true;
+  /** Outputs that every Update and an import show exactly as Create returned them. */
+  keptOutputs?: string[];
+  /** Outputs an import shows (after the updates). */
+  importedOutputs?: Obj;
   /**
    * Inputs changed in place: Diff names exactly these, Update sends them, the state then shows them.
-   * A function when they name objects that `create` made (it runs after `create`).
+   * A function when they name objects that `create` made (it runs after `create`). Several steps
+   * are walked one after the other, each with the outputs it must show and the requests it may
+   * send (by route). An input set to `undefined` is removed from the program.
    */
-  update?: Obj | (() => Obj);
-  /** Inputs that replace the object: Diff asks to replace exactly these. */
-  replace?: Obj;
+  update?: Obj | (() => Obj) | UpdateStep[];
+  /** Inputs that replace the object: Diff asks to replace exactly these (and deletes first when told so). */
+  replace?: Obj | ReplaceStep[];
   /** The object's API path (GET, PATCH and DELETE of one object), from the checked inputs and the id. */
   apiPath(inputs: Obj, id: string): string;
+  /** What a GET of apiPath shows after the create (and after a delete that leaves the object). */
+  apiObject?: Obj;
+  /** Exactly the requests the delete sends, by route. */
+  deleteRequests?: Record<string, number>;
   /** Whether the API still has the object, for an API without a GET of one object (a GET of apiPath that is not a 404 when unset). */
   exists?(inputs: Obj, id: string): Promise<boolean>;
+  /** The API path of the parent whose delete takes the object with it. */
+  parentPath?(inputs: Obj): string;
   /** The id `pulumi import` takes (the id when unset). */
   importId?(inputs: Obj, id: string): string;
+  /** Exactly the inputs an import writes out (after the updates). */
+  imported?: Obj | ((inputs: Obj) => Obj);
+  /** Ids an import refuses before any request, each with the error it gives. */
+  badImportIds?: (inputs: Obj, id: string) => [string, RegExp][];
   /** Inputs the API never returns (write-only secrets): an import cannot bring them back. */
   writeOnly?: string[];
-  /** A change made through the API (PATCH of apiPath unless `method` says otherwise), and the inputs Read must then report: Diff names exactly those. */
-  drift?: { body: Obj; inputs: Obj; method?: "PATCH" | "PUT" };
+  /**
+   * A change made through the API (PATCH of apiPath unless `method` says otherwise, then the
+   * requests of `also`, their paths under apiPath), and the inputs Read must then report: Diff names
+   * exactly those. `properties`: outputs Read must show besides; `ignored`: outputs the program
+   * never set, which are not drift; `repaired`: the outputs an Update back to the program shows.
+   */
+  drift?: { body: Obj; inputs: Obj; method?: "PATCH" | "PUT"; also?: { method: string; path: string; body: Obj }[]; properties?: Obj; ignored?: string[]; repaired?: Obj };
   /** Inputs Check refuses, each with the property its failure must name. */
   bad?: [Obj, string][];
   /** Check names the element at fault inside a list or an object (`events[1]`, `rule.field`). */
@@ -46,12 +86,41 @@ export interface LifecycleRow {
   skip?: Partial<Record<SkippableStep, string>>;
 }
 
+export interface UpdateStep {
+  inputs: Obj | (() => Obj);
+  /** Outputs the Update returns. */
+  outputs?: Obj;
+  /** Exactly the requests the Update sends, by route. */
+  requests?: Record<string, number>;
+  /** What a GET of apiPath then shows. */
+  apiObject?: Obj;
+  /** The kind of change Diff reports for each input (1 update, 2 delete, ...). */
+  detailed?: Record<string, number>;
+  /** Secret outputs (of `secretOutputs`) the Update replaces with new ones. */
+  rotates?: string[];
+}
+
+export interface ReplaceStep {
+  /** A function when they name objects made after the rows are declared. */
+  inputs: Obj | (() => Obj);
+  /** Whether the replacement deletes the object first (unchecked when unset). */
+  deleteBeforeReplace?: boolean;
+  /** The inputs Diff asks to replace, when not all of `inputs` (some of them change in place). */
+  replaces?: string[];
+}
+
 export type SkippableStep = "update" | "replace" | "import" | "drift" | "drift edit" | "drift delete" | "bad" | "delete";
 
 type Provider = ReturnType<typeof useProvider>;
 
 /** The keys of an object, sorted: what a Diff must name. */
 const keys = (o: Obj) => Object.keys(o).sort();
+/** The inputs with a change applied: a key set to `undefined` is removed. */
+const changed = (inputs: Obj, change: Obj) => Object.fromEntries(Object.entries({ ...inputs, ...change }).filter(([, v]) => v !== undefined));
+const defined = (o: Obj) => changed({}, o);
+const updateSteps = (row: LifecycleRow): UpdateStep[] => (!row.update ? [] : Array.isArray(row.update) ? row.update : [{ inputs: row.update }]);
+const replaceSteps = (row: LifecycleRow): ReplaceStep[] => (!row.replace ? [] : Array.isArray(row.replace) ? row.replace : [{ inputs: row.replace }]);
+const valueOf = <T>(v: T | ((...a: any[]) => T), ...args: unknown[]): T => (typeof v === "function" ? (v as (...a: unknown[]) => T)(...args) : v);
 
 export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
   const { plugin, control, checked, previewSendsNothing, importClean, expectCheckFailures, anotherPlugin } = provider;
@@ -92,41 +161,78 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
       const skipped = Object.entries(skip).map(([step, reason]) => `no ${step}: ${reason}`);
       it(`${steps.filter(Boolean).join(", ")}${skipped.length ? ` (${skipped.join("; ")})` : ""}`, async () => {
         const name = `lc${++seq}`;
-        const inputs = await inputsOf(row);
-        if (row.unknownOutput) await previewSendsNothing(row.type, inputs, row.unknownOutput);
+        const given = typeof row.create === "function" ? await row.create() : row.create;
+        const inputs = await checked(row.type, given);
+        if (row.checkedAs) expect(inputs, "what Check makes of the inputs").toEqual(valueOf(row.checkedAs, given));
+        for (const output of [row.unknownOutput ?? []].flat()) expect(await previewSendsNothing(row.type, inputs, output), "a preview shows the inputs").toMatchObject(inputs);
 
         const created = await plugin.create(row.type, name, inputs);
         expect(created.id).not.toBe("");
+        if (row.idPattern instanceof RegExp) expect(created.id).toMatch(row.idPattern);
+        else if (row.idPattern) expect(created.id).toBe(row.idPattern(inputs));
         expect(created.properties).toMatchObject(inputs);
+        if (row.outputs) expect(created.properties).toMatchObject(valueOf(row.outputs, inputs, created.id));
+        if (row.exactOutputs) expect(created.properties).toEqual({ ...inputs, ...valueOf(row.outputs ?? {}, inputs, created.id) });
+        for (const key of row.absentOutputs ?? []) expect(created.properties).not.toHaveProperty(key);
+        const secrets: Obj = {};
+        for (const [key, form] of Object.entries(row.secretOutputs ?? {})) {
+          expect(isSecret(created.properties[key]), `${key} is a secret`).toBe(true);
+          expect(plain(created.properties[key])).toMatch(form);
+          expect(await control.get(row.apiPath(inputs, created.id)), `the API shows ${key} only once`).not.toHaveProperty(key);
+          secrets[key] = plain(created.properties[key]);
+        }
         if (row.exists) expect(await row.exists(inputs, created.id), "the API has the object").toBe(true);
+        if (row.apiObject) expect(await control.get(row.apiPath(inputs, created.id))).toMatchObject(row.apiObject);
         const read = await readBack(row, name, created.id, created.properties, inputs);
+        if (row.stableReads) expect(read.properties).toEqual(created.properties);
         expect(read.inputs).toEqual(inputs);
         expect((await plugin.diff(row.type, name, created.id, read.properties, inputs, inputs)).changes).toBe(false);
+        if (row.equivalent) {
+          const same = await checked(row.type, changed(given, row.equivalent));
+          expect((await plugin.diff(row.type, name, created.id, read.properties, same, inputs)).changes, "inputs that mean the same object").toBe(false);
+        }
 
         let state = read.properties;
         let current = inputs;
-        if (row.update) {
-          const update = typeof row.update === "function" ? row.update() : row.update;
-          const news = await checked(row.type, { ...inputs, ...update });
-          const d = await plugin.diff(row.type, name, created.id, state, news, inputs);
+        for (const step of updateSteps(row)) {
+          const update = valueOf(step.inputs);
+          const news = await checked(row.type, changed(current, update));
+          const d = await plugin.diff(row.type, name, created.id, state, news, current);
           expect(d).toMatchObject({ changes: true, replaces: [] });
           expect(d.diffs.sort()).toEqual(keys(update));
+          if (step.detailed) expect(d.detailed).toEqual(step.detailed);
           await control.resetStats();
-          await plugin.update(row.type, name, created.id, state, news, true, inputs);
+          expect(await plugin.update(row.type, name, created.id, state, news, true, current), "a preview shows the change").toMatchObject(defined(update));
           expect((await control.stats()).total, "an update in preview sends no request").toBe(0);
-          const updated = await plugin.update(row.type, name, created.id, state, news, false, inputs);
-          expect(updated).toMatchObject(update);
+          const updated = await plugin.update(row.type, name, created.id, state, news, false, current);
+          if (step.requests) expect((await control.stats()).byRoute).toEqual(step.requests);
+          expect(updated).toMatchObject(defined(update));
+          if (step.outputs) expect(updated).toMatchObject(step.outputs);
+          for (const key of row.keptOutputs ?? []) expect(updated[key], key).toEqual(created.properties[key]);
+          if (step.apiObject) expect(await control.get(row.apiPath(news, created.id))).toMatchObject(step.apiObject);
+          for (const [key, form] of Object.entries(row.secretOutputs ?? {})) {
+            expect(isSecret(updated[key]), `${key} stays a secret`).toBe(true);
+            if (!step.rotates?.includes(key)) expect(plain(updated[key]), `${key} is kept`).toBe(secrets[key]);
+            else {
+              expect(plain(updated[key])).toMatch(form);
+              expect(plain(updated[key]), `${key} is rotated`).not.toBe(secrets[key]);
+              secrets[key] = plain(updated[key]);
+            }
+          }
           const after = await readBack(row, name, created.id, updated, news);
+          if (row.stableReads) expect(after.properties).toEqual(updated);
           expect(after.inputs).toEqual(news);
           expect((await plugin.diff(row.type, name, created.id, after.properties, news, news)).changes).toBe(false);
           [state, current] = [after.properties, news];
         }
 
-        if (row.replace) {
-          const news = await checked(row.type, { ...current, ...row.replace });
+        for (const step of replaceSteps(row)) {
+          const change = valueOf(step.inputs);
+          const news = await checked(row.type, changed(current, change));
           const d = await plugin.diff(row.type, name, created.id, state, news, current);
           expect(d.changes).toBe(true);
-          expect(d.replaces.sort()).toEqual(keys(row.replace));
+          expect(d.replaces.sort()).toEqual(step.replaces?.sort() ?? keys(change));
+          if (step.deleteBeforeReplace !== undefined) expect(d.deleteBeforeReplace ?? false, "deletes before it replaces").toBe(step.deleteBeforeReplace);
         }
 
         if (!skip.import) {
@@ -135,19 +241,36 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           for (const key of row.writeOnly ?? []) delete kept[key];
           // An import writes out only what differs from the defaults; Check fills those back in.
           expect(await checked(row.type, imported.inputs)).toMatchObject(kept);
+          if (row.imported) expect(imported.inputs).toEqual(valueOf(row.imported, current));
+          if (row.importedOutputs) expect(imported.properties).toMatchObject(row.importedOutputs);
+          const refreshed = await plugin.read(row.type, "imp", created.id, imported.properties, imported.inputs);
+          expect(refreshed.inputs, "a refresh of the imported object keeps what the import wrote").toEqual(imported.inputs);
+          for (const key of row.keptOutputs ?? []) expect(imported.properties[key], key).toEqual(created.properties[key]);
+        }
+        if (row.badImportIds) {
+          await control.resetStats();
+          for (const [id, error] of row.badImportIds(current, created.id)) await expect(plugin.read(row.type, "imp", id), id).rejects.toThrow(error);
+          expect((await control.stats()).total, "a refused import id sends no request").toBe(0);
         }
 
+        await control.resetStats();
         await plugin.delete(row.type, name, created.id, state);
-        if (skip.delete) return;
+        if (row.deleteRequests) expect((await control.stats()).byRoute, "the requests of the delete").toEqual(row.deleteRequests);
+        if (skip.delete) {
+          if (row.apiObject) expect(await control.get(row.apiPath(current, created.id)), "the delete leaves the object").toMatchObject(row.apiObject);
+          return;
+        }
         await gone(row, name, created.id, state, current);
         if (row.exists) expect(await row.exists(current, created.id), "the API no longer has the object").toBe(false);
         else await expect(control.get(row.apiPath(current, created.id))).rejects.toThrow(/: 404 /);
+        // The engine may delete again after an interrupted run: nothing there is no error.
+        await plugin.delete(row.type, name, created.id, state);
       });
 
       if (!skip.drift && (row.drift || skip["drift edit"])) {
         const drift = row.drift;
         const what = [drift && "an edit", !skip["drift delete"] && "a delete"].filter(Boolean).join(" and ");
-        it(`sees ${what} made through the API`, async () => {
+        it(`sees ${what} made through the API${row.parentPath ? ", and the object gone with its parent" : ""}`, async () => {
           const name = `drift${++seq}`;
           const inputs = await inputsOf(row);
           const created = await plugin.create(row.type, name, inputs);
@@ -155,17 +278,31 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           let read = { properties: created.properties, inputs };
           if (drift) {
             await control.api(drift.method ?? "PATCH", path, drift.body);
+            for (const call of drift.also ?? []) await control.api(call.method, path + call.path, call.body);
             read = await readBack(row, name, created.id, created.properties, inputs, await laterCommand());
             expect(read.inputs).toMatchObject(drift.inputs);
-            expect(read.properties).toMatchObject(drift.inputs);
+            expect(read.properties).toMatchObject({ ...drift.inputs, ...drift.properties });
+            for (const key of drift.ignored ?? []) expect(read.inputs, `${key} was never set by the program: not drift`).not.toHaveProperty(key);
             const d = await plugin.diff(row.type, name, created.id, read.properties, inputs, read.inputs);
             expect(d.changes).toBe(true);
             expect(d.diffs.sort()).toEqual(keys(drift.inputs));
-            expect(d.replaces.sort(), "a drifted property replaces only when the row says it does").toEqual(keys(drift.inputs).filter((k) => row.replace && k in row.replace));
+            const replacing = new Set(replaceSteps(row).flatMap((step) => Object.keys(valueOf(step.inputs))));
+            expect(d.replaces.sort(), "a drifted property replaces only when the row says it does").toEqual(keys(drift.inputs).filter((k) => replacing.has(k)));
+            if (drift.repaired) {
+              const repaired = await plugin.update(row.type, name, created.id, read.properties, inputs, false, read.inputs);
+              expect(repaired, "an update back to the program").toMatchObject(drift.repaired);
+              read = { properties: repaired, inputs };
+            }
           }
-          if (skip["drift delete"]) return;
-          await control.delete(path);
-          await gone(row, name, created.id, read.properties, read.inputs, await laterCommand());
+          if (!skip["drift delete"]) {
+            await control.delete(path);
+            await gone(row, name, created.id, read.properties, read.inputs, await laterCommand());
+          }
+          if (row.parentPath) {
+            const again = await plugin.create(row.type, `${name}b`, inputs);
+            await control.delete(row.parentPath(inputs));
+            await gone(row, `${name}b`, again.id, again.properties, inputs, await laterCommand());
+          }
         });
       }
 

@@ -14,14 +14,15 @@ export function providerChecks(current: () => { plugin: PluginHandle; control: E
     return inputs;
   }
 
-  /** Create in preview sends no request and leaves what only the API knows unknown. */
-  async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<void> {
+  /** Create in preview sends no request and leaves what only the API knows unknown; returns the preview's outputs. */
+  async function previewSendsNothing(type: string, inputs: Obj, unknownOutput: string): Promise<Obj> {
     const { plugin, control } = current();
     await control.resetStats();
     const preview = await plugin.create(type, "p", inputs, true);
     expect(preview.id).toBe("");
     expect(plain(preview.properties[unknownOutput])).toBe(UNKNOWN);
     expect((await control.stats()).total).toBe(0);
+    return preview.properties;
   }
 
   /** Import through Read with only the id, then Check and a Diff that finds no change. */

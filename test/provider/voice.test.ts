@@ -1,12 +1,11 @@
-// nsp:voice:Number, nsp:voice:NumberEndpoint and nsp:meet:Settings, through the built plugin binary
-// over gRPC against a live emulator.
+// nsp:voice:Number and nsp:voice:NumberEndpoint, through the built plugin binary over gRPC
+// against a live emulator.
 import { describe, expect, it } from "vitest";
 import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:voice:Number";
 const ENDPOINT = "nsp:voice:NumberEndpoint";
-const SETTINGS = "nsp:meet:Settings";
 type Obj = Record<string, any>;
 
 const token = `svc_${"70ce".repeat(8)}`;
@@ -51,9 +50,7 @@ describe("nsp:voice:Number", () => {
     await plugin.delete(NUMBER, "n", created.id, updated);
     expect((await plugin.read(NUMBER, "n", created.id, updated, changed)).id).toBe("");
   });
-
 });
-
 
 describe("nsp:voice:NumberEndpoint", () => {
   it("rings an extension, replaces (deleting first when the extension stays), imports, and removes it", async () => {
@@ -97,48 +94,6 @@ describe("nsp:voice:NumberEndpoint", () => {
   });
 });
 
-describe("nsp:meet:Settings", () => {
-  it("patches the settings the program sets, leaves the others, imports, and leaves them on delete", async () => {
-    const inputs = await checked(SETTINGS, { waitingRoom: true, sharePolicy: "host_only", city: "AMS", retention: { days: 14 } });
-    expect(inputs).toEqual({ waitingRoom: true, sharePolicy: "host_only", city: "ams", retention: { days: 14 } });
-    await previewSendsNothing(SETTINGS, inputs, "cities");
-
-    const created = await plugin.create(SETTINGS, "s", inputs);
-    expect(created.id).toBe("meet-settings");
-    expect(created.properties).toMatchObject({ ...inputs, chat: true, recordPolicy: "host" });
-    expect((created.properties.cities as Obj[]).map((c) => c.id)).toEqual(["fra", "ams", "iad"]);
-
-    const read = await plugin.read(SETTINGS, "s", created.id, created.properties, inputs);
-    expect(read.inputs).toEqual(inputs);
-    expect((await plugin.diff(SETTINGS, "s", created.id, read.properties, inputs, inputs)).changes).toBe(false);
-
-    const changed = await checked(SETTINGS, { ...inputs, chat: false, retention: { days: 60 } });
-    const d = await plugin.diff(SETTINGS, "s", created.id, read.properties, changed, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["chat", "retention"]);
-    await control.resetStats();
-    await plugin.update(SETTINGS, "s", created.id, read.properties, changed, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(SETTINGS, "s", created.id, read.properties, changed, false, inputs);
-    expect(updated).toMatchObject({ chat: false, retention: { days: 60 }, waitingRoom: true });
-
-    const imported = await importClean(SETTINGS, "meet-settings");
-    expect(imported.inputs).toMatchObject({ chat: false, waitingRoom: true, sharePolicy: "host_only", city: "ams" });
-    await expect(plugin.read(SETTINGS, "imp", "settings/1")).rejects.toThrow(/must be "meet-settings"/);
-
-    // No delete endpoint: the settings stay, and the engine is told so.
-    await control.resetStats();
-    const logsBefore = plugin.engineLogs.length;
-    await plugin.delete(SETTINGS, "s", created.id, updated);
-    expect((await control.stats()).mutating).toBe(0);
-    expect(plugin.engineLogs.slice(logsBefore).join("\n")).toMatch(/cannot be deleted/);
-    expect((await control.get<Obj>("/meet/settings")).chat).toBe(false);
-  });
-
-
-});
-
-// After the walks: the meet settings row changes what the settings walk leaves.
 lifecycle(provider, [
   {
     type: NUMBER,
@@ -170,28 +125,5 @@ lifecycle(provider, [
       [{ number: "+31205550001", pbxId: "pbx_1" }, "ext"],
     ],
     skip: { update: "every input replaces an endpoint", "drift edit": "the API has no edit of an endpoint" },
-  },
-  {
-    type: SETTINGS,
-    create: { waitingRoom: true, sharePolicy: "host_only", city: "AMS", retention: { days: 14 }, muteOnEntry: true },
-    unknownOutput: "cities",
-    update: { chat: true, retention: { days: 60 } },
-    apiPath: () => "/meet/settings",
-    importId: () => "meet-settings",
-    drift: { body: { mute_on_entry: false, reactions: false }, inputs: { muteOnEntry: false } },
-    bad: [
-      [{ sharePolicy: "all" }, "sharePolicy"],
-      [{ recordPolicy: "always" }, "recordPolicy"],
-      [{ phoneLang: "de" }, "phoneLang"],
-      [{ city: "frankfurt" }, "city"],
-      [{ retention: { days: 0 } }, "retention.days"],
-      [{ waitingRoom: false, waitingRoomAll: true }, "waitingRoomAll"],
-      [{ chat: "on" }, "chat"],
-    ],
-    skip: {
-      replace: "every setting changes in place",
-      delete: "the API cannot delete the settings: the delete leaves them (checked below)",
-      "drift delete": "the API cannot delete the settings",
-    },
   },
 ]);
