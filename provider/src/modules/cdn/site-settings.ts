@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { applySettings, hostName, readSite, settingsCheck, settingsShape, siteFromWire, siteIdOf, siteStateShape, siteWire, type SiteWire } from "./settings";
+import { applySettings, readSite, settingsCheck, settingsShape, siteFromWire, siteIdOf, siteStateShape, siteWire, type SiteWire } from "./settings";
+import { hostName } from "../../framework/validators";
 
 const TOKEN = "nsp:cdn:SiteSettings";
 
 const settingsArgs = z.object({
-  hostname: hostName(true).meta({ description: "Hostname of the site, such as `www.example.com`: a proxied record's full name in a zone hosted here.", replace: true }),
+  hostname: hostName({ wildcard: true }).meta({ description: "Hostname of the site, such as `www.example.com`: a proxied record's full name in a zone hosted here.", replace: true }),
   ...settingsShape,
 });
 

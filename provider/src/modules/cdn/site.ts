@@ -8,7 +8,6 @@ import {
   ORIGIN_SCHEMES,
   ORIGIN_SCHEME_DESCRIPTION,
   applySettings,
-  hostName,
   readSite,
   settingsCheck,
   settingsShape,
@@ -18,6 +17,7 @@ import {
   siteWire,
   type SiteWire,
 } from "./settings";
+import { hostName } from "../../framework/validators";
 
 const TOKEN = "nsp:cdn:Site";
 
@@ -36,7 +36,7 @@ const origin = z
   );
 
 const siteArgs = z.object({
-  hostname: hostName(false).meta({ key: true, description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),
+  hostname: hostName().meta({ key: true, description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),
   origin: origin.meta({ description: "Where the edge fetches content: an IP address or a host name.", create: true, replace: true }),
   serviceId: idRef("Id of the owning `cdn` service (see `nsp:dns:getService`); the API picks the account's first when unset.")
     .optional()

@@ -60,8 +60,6 @@ const recordState = z.object({
 
 export const recordProperties = recordArgs.extend(recordState.shape);
 export type RecordArgs = z.output<typeof recordArgs>;
-export type RecordState = z.output<typeof recordProperties>;
-
 const api = wireModel(recordArgs, recordState, { id: z.number().int() });
 type RecordWire = Record<string, unknown> & { id: number; name: string; type: string; content: string };
 const recordWire = api.wire as z.ZodType<RecordWire>;

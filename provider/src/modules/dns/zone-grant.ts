@@ -3,16 +3,9 @@ import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { childIdOf, NUMERIC_ID } from "../../framework/ids";
+import { EMAIL, email } from "../../framework/validators";
 
 const TOKEN = "nsp:dns:ZoneGrant";
-const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
-
-const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
-
 const grantArgs = z.object({
   zoneId: idRef("Id of the zone to share.").meta({ replace: true }),
   // In the path of the PUT, not in its body.

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOrAdopt } from "../../framework/create-once";
-import { findInList, localPart, mailModel, stringRef } from "./fields";
+import { findInList, localPart, mailModel } from "./fields";
+import { stringRef } from "../../framework/validators";
 import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
 const TOKEN = "nsp:mail:Alias";

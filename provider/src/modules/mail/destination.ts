@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { createOnce } from "../../framework/create-once";
-import { email, mailModel } from "./fields";
+import { mailModel } from "./fields";
+import { email } from "../../framework/validators";
 
 const TOKEN = "nsp:mail:Destination";
 

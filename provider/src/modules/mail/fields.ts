@@ -7,7 +7,6 @@ import { keysWithRole, wireModel } from "../../framework/fields";
 import { NUMERIC_ID, STRING_ID } from "../../framework/ids";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
-const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 
 export const MIB = 1024 * 1024;
 export const QUOTA_MIN = MIB;
@@ -25,12 +24,6 @@ export const localPart = z
       .refine((s) => !s.includes(".."), "must not contain '..'"),
   );
 
-export const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
-
 export const domainName = z
   .string()
   .trim()
@@ -44,11 +37,6 @@ export const domainName = z
   );
 
 export const quotaBytes = z.number().int().min(QUOTA_MIN, `must be at least ${QUOTA_MIN} (1 MiB)`).max(QUOTA_MAX, `must be at most ${QUOTA_MAX} (1 TiB)`);
-
-/** A reference to an object the API names by a string id (a mail server, a mailbox). */
-export function stringRef(description: string) {
-  return z.string().regex(STRING_ID, "must be the id of an existing object").meta({ description });
-}
 
 /** A top-level object known by its numeric id. */
 export function numericIdOf(token: string, id: string, form: string): string {

@@ -3,16 +3,8 @@ import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 
 export const MNTNER = /^[A-Z][A-Z0-9-]{0,77}-MNT$/;
-const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const DS = /^\d{1,5} \d{1,3} \d{1,3} [0-9A-Fa-f]{20,128}$/;
 export const REVERSE_DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+(in-addr|ip6)\.arpa$/;
-
-export const hostName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((s) => s.replace(/\.$/, ""))
-  .pipe(z.string().regex(HOST, "must be a host name such as ns1.example.net"));
 
 export const dsRdata = z
   .string()

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { both, e164, lang, messagingCollection, stringRef } from "./fields";
+import { both, lang, messagingCollection } from "./fields";
+import { e164, stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:Broadcast";
 const MAX_RECIPIENTS = 10000;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { both, messagingCollection, optText, stringRef } from "./fields";
+import { both, messagingCollection, optText } from "./fields";
+import { stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:Campaign";
 const ID_FORM = "a campaign id such as cmp_0123456789ab";

@@ -5,19 +5,11 @@ import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
+import { STRING_ID } from "../../framework/validators";
 
-/** Messaging ids are opaque strings: no `/` or spaces. */
-export const STRING_ID = /^[^/\s]+$/;
-export const E164 = /^\+[1-9][0-9]{6,14}$/;
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
 
-export const e164 = z.string().trim().regex(E164, "must be a number in E.164 form such as +12025550101");
 export const lang = z.string().trim().regex(LANG, "must be a language tag such as en or en-US");
-
-/** A reference to another messaging object by its string id. */
-export function stringRef(description: string) {
-  return z.string().regex(STRING_ID, "must be the id of an existing object").meta({ description });
-}
 
 /** Optional free text the program may drop (the update then clears it with null). */
 export function optText(max: number, description: string) {

@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { ApiClient } from "../../client";
 import { defineResource } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
-import { E164, e164, optText, stringRef } from "./fields";
+import { optText } from "./fields";
+import { E164, e164, stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:NumberSettings";
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { both, e164, messagingCollection, optText } from "./fields";
+import { both, messagingCollection, optText } from "./fields";
+import { e164 } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:Sender";
 const ID_FORM = "a sender id such as snd_0123456789ab";

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
 import { createOnce } from "../../framework/create-once";
+import { E164 } from "../../framework/validators";
 
 const TOKEN = "nsp:voice:Number";
-export const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 /** A number's id is the number itself; a malformed one is an error before any request. */
 export function numberOf(token: string, id: string, form = "<number>"): string {
