@@ -35,6 +35,8 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
 export interface Collection<A extends Shape, S extends Shape> {
   api: WireModel<A, S>;
   wire: z.ZodType<Item>;
+  /** The spec's id check. */
+  idOf(id: string): string;
   /** `<collection>/<id>`, the id checked and URL-encoded. */
   itemPath(id: string): string;
   toState(raw: Item): { id: string; state: Out<A> & Out<S> };
@@ -45,10 +47,17 @@ export interface Collection<A extends Shape, S extends Shape> {
    * listed object that `matches`, or what `find` finds elsewhere.
    */
   create(ctx: OperationContext, what: string, values: Out<A>, existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> }): Promise<{ id: string; state: Out<A> & Out<S> }>;
+  /** GET of one object as the API returns it; undefined when it is gone. */
+  get(ctx: OperationContext, id: string): Promise<Item | undefined>;
   /** GET of one object; undefined when it is gone. */
   read(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
   /** For a collection without a GET of one object: the first listed object that `matches`. */
   readFromList(ctx: OperationContext, matches: (item: Item) => boolean): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /**
+   * For a collection without a GET of one object, by the API's id: from the list a refresh
+   * reads once for all the objects of the collection (list-cache.ts).
+   */
+  readListed(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
   /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
   update<T extends object>(ctx: OperationContext, id: string, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
   delete(ctx: OperationContext, id: string): Promise<void>;
@@ -67,6 +76,7 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
   return {
     api,
     wire,
+    idOf: spec.idOf,
     itemPath,
     toState,
     list,
@@ -74,9 +84,17 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
       return toState(await createOnce(ctx, what, () => ctx.client.post(spec.path, api.createBody(values), { schema: wire, signal: ctx.signal }), lookup));
     },
+    get: (ctx, id) => ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal }),
     async read(ctx, id) {
       const raw = await ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal });
       return raw && toState(raw);
+    },
+    async readListed(ctx, id) {
+      const wanted = spec.idOf(id);
+      type Listed = Item & { id: string | number };
+      const listed = wire as z.ZodType<Listed>;
+      const found = await ctx.lists.find(spec.path, wanted, listed, ctx.signal, async () => ((await list(ctx)) as Listed[]).find((item) => String(item.id) === wanted));
+      return found && toState(found);
     },
     async readFromList(ctx, matches) {
       const found = (await list(ctx)).find(matches);

@@ -41,9 +41,9 @@ export const sender = defineResource({
 
   create: (ctx, args) =>
     // A name is what recipients tell senders apart by: the natural key.
-    senders.create(ctx, `sender ${args.name}`, args, async () => (await senders.list(ctx)).find((s) => s.name === args.name)),
+    senders.create(ctx, `sender ${args.name}`, args, { matches: (s) => s.name === args.name }),
 
-  read: (ctx, id) => senders.readFromList(ctx, id),
-  update: (ctx, id, news, olds, changed) => senders.update(ctx, id, news, olds, senders.api.patchKeys(changed)),
+  read: (ctx, id) => senders.readListed(ctx, id),
+  update: (ctx, id, news, olds, changed) => senders.update(ctx, id, news, olds, changed),
   delete: (ctx, id) => senders.delete(ctx, id),
 });
