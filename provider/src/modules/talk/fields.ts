@@ -1,12 +1,10 @@
 // Shared by the chat and realtime rooms (and their city functions): the two APIs keep rooms the
 // same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
 import { z } from "zod";
-import { defineFunction, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
+import { defineFunction } from "../../framework/definition";
+import { collection } from "../../framework/shapes/collection";
 import { fromWire } from "../../framework/wire";
-
-import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
+import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
 
 export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 export const cityCode = z
@@ -34,40 +32,9 @@ export function numericRoomId(token: string, id: string): string {
   return id;
 }
 
-type RoomWire = Record<string, unknown> & { id: number; name: string; city?: string | null; kind?: string };
-
-/**
- * What both room kinds do alike: the wire model, the path of one room, the create that adopts a
- * room whose answer was lost, the read and the delete.
- */
-export function roomCollection<A extends z.ZodRawShape>(token: string, collection: string, args: z.ZodObject<A>) {
-  const api = wireModel(args, roomState, { id: z.number().int() });
-  const wire = api.wire as z.ZodType<RoomWire>;
-  const path = (id: string) => `${collection}/${numericRoomId(token, id)}`;
-  const toState = (raw: RoomWire) => ({ id: String(raw.id), state: api.toState(raw) });
-  return {
-    api,
-    wire,
-    path,
-    toState,
-    /** Room names need not be unique; `matches` says which listed room is the best match for a lost answer. */
-    async create(ctx: OperationContext, what: string, body: Record<string, unknown>, matches: (r: RoomWire) => boolean) {
-      const created = await createOnce(
-        ctx,
-        what,
-        () => ctx.client.post(collection, body, { schema: wire, signal: ctx.signal }),
-        async () => (await ctx.client.listAll(collection, { itemSchema: wire, signal: ctx.signal })).find(matches),
-      );
-      return toState(created);
-    },
-    async read(ctx: OperationContext, id: string) {
-      const raw = await ctx.client.getOrUndefined(path(id), { schema: wire, signal: ctx.signal });
-      return raw && toState(raw);
-    },
-    async delete(ctx: OperationContext, id: string) {
-      await ctx.client.delete(path(id), { signal: ctx.signal });
-    },
-  };
+/** Both room kinds are top-level collections of numeric ids. */
+export function roomCollection<A extends z.ZodRawShape>(token: string, path: string, args: z.ZodObject<A>) {
+  return collection({ token, path, args, state: roomState, idOnWire: z.number().int(), idOf: (id) => numericRoomId(token, id) });
 }
 
 const citiesResult = z.object({
