@@ -33,14 +33,23 @@ export const email = z
 
 const LABELS = "([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?";
 
-/** Host names as the API stores them: lower case, no trailing dot; `wildcard` allows a leading `*.`. */
-export function hostName(options: { wildcard?: boolean } = {}) {
+/** A DNS name of two labels or more, as the API stores it (lower case, no trailing dot). */
+export const HOST_NAME = new RegExp(`^(?=.{1,253}$)${LABELS}$`);
+
+/** A DNS name in the form the API stores (lower case, no trailing dot), then checked by `rule`. */
+export function dnsName<T>(rule: z.ZodType<T, string>) {
   return z
     .string()
     .trim()
     .toLowerCase()
     .transform((s) => s.replace(/\.$/, ""))
-    .pipe(z.string().regex(new RegExp(`^(?=.{1,253}$)${options.wildcard ? "(\\*\\.)?" : ""}${LABELS}$`), "must be a host name such as www.example.com"));
+    .pipe(rule);
+}
+
+/** Host names as the API stores them; `wildcard` allows a leading `*.`. */
+export function hostName(options: { wildcard?: boolean } = {}) {
+  const pattern = options.wildcard ? new RegExp(`^(?=.{1,253}$)(\\*\\.)?${LABELS}$`) : HOST_NAME;
+  return dnsName(z.string().regex(pattern, "must be a host name such as www.example.com"));
 }
 
 /**

@@ -17,23 +17,13 @@ import {
   siteWire,
   type SiteWire,
 } from "./settings";
-import { hostName } from "../../framework/validators";
+import { HOST_NAME, dnsName, hostName } from "../../framework/validators";
 
 const TOKEN = "nsp:cdn:Site";
 
-const origin = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((s) => s.replace(/\.$/, ""))
-  .pipe(
-    z
-      .string()
-      .refine(
-        (s) => isIP(s) !== 0 || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(s),
-        "must be an IP address or a host name such as origin.example.net (no scheme, port or path)",
-      ),
-  );
+const origin = dnsName(
+  z.string().refine((s) => isIP(s) !== 0 || HOST_NAME.test(s), "must be an IP address or a host name such as origin.example.net (no scheme, port or path)"),
+);
 
 const siteArgs = z.object({
   hostname: hostName().meta({ key: true, description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),

@@ -4,7 +4,8 @@ import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { keysWithRole, wireModel } from "../../framework/fields";
-import { NUMERIC_ID, STRING_ID } from "../../framework/ids";
+import { NUMERIC_ID } from "../../framework/ids";
+import { HOST_NAME, dnsName } from "../../framework/validators";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 
@@ -24,17 +25,12 @@ export const localPart = z
       .refine((s) => !s.includes(".."), "must not contain '..'"),
   );
 
-export const domainName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((s) => s.replace(/\.$/, ""))
-  .pipe(
-    z
-      .string()
-      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a domain name such as example.com")
-      .refine((s) => !/\.[0-9]+$/.test(s), "must end in a name, not a number"),
-  );
+export const domainName = dnsName(
+  z
+    .string()
+    .regex(HOST_NAME, "must be a domain name such as example.com")
+    .refine((s) => !/\.[0-9]+$/.test(s), "must end in a name, not a number"),
+);
 
 export const quotaBytes = z.number().int().min(QUOTA_MIN, `must be at least ${QUOTA_MIN} (1 MiB)`).max(QUOTA_MAX, `must be at most ${QUOTA_MAX} (1 TiB)`);
 

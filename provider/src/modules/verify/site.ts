@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { collection, type Item } from "../../framework/shapes/collection";
-import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
+import { NUMERIC_ID as NUMERIC, dnsName } from "../../framework/validators";
 
 const TOKEN = "nsp:verify:Site";
+// Unlike HOST_NAME, the last label must start with a letter.
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A site's id as the path wants it; a malformed import id is an error before any request. */
@@ -18,12 +19,7 @@ const siteArgs = z.object({
   name: z.string().trim().min(1, "must not be empty").max(100).meta({ key: true, description: "Name of the site key, unique in the account (ignoring case).", ...both }),
   hostnames: z
     .array(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .transform((h) => h.replace(/\.$/, ""))
-        .refine((h) => HOST.test(h), "must be a host name such as www.example.com"),
+      dnsName(z.string().refine((h) => HOST.test(h), "must be a host name such as www.example.com")),
     )
     .max(50)
     .refine((l) => new Set(l).size === l.length, "must not repeat a host name")
