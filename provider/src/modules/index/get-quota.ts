@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 
 const counts = (description: string) => z.record(z.string(), z.number().int()).meta({ description });
 
@@ -22,13 +21,9 @@ const quotaResult = z.object({
     .meta({ description: "The packs whose limits add up to `limits`." }),
 });
 
-export const getQuota = defineFunction({
+export const getQuota = defineReadFunction({
   token: "nsp:index:getQuota",
   description: "The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.",
-  args: z.object({}),
   result: quotaResult,
-  async invoke(ctx) {
-    const raw = await ctx.client.get("/account/quota", { schema: z.looseObject({ limits: z.record(z.string(), z.number()) }), signal: ctx.signal });
-    return fromWire(quotaResult, raw) as z.output<typeof quotaResult>;
-  },
+  read: (ctx) => ctx.client.get("/account/quota", { schema: z.looseObject({ limits: z.record(z.string(), z.number()) }), signal: ctx.signal }),
 });

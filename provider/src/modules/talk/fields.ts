@@ -1,9 +1,8 @@
 // Shared by the chat and realtime rooms (and their city functions): the two APIs keep rooms the
 // same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { fromWire } from "../../framework/wire";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
 
 export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
@@ -60,15 +59,14 @@ const cityWire = z.looseObject({ id: z.string(), has_room: z.boolean().optional(
 
 /** The cities function of a room kind, such as `nsp:talk:getTalkCities` over `/talk/cities`. */
 export function roomCitiesFunction(token: string, path: string, description: string) {
-  return defineFunction({
+  return defineReadFunction({
     token,
     description,
     args: citiesArgs,
     result: citiesResult,
-    async invoke(ctx, args) {
+    async read(ctx, args) {
       const cities = await ctx.client.listAll(path, { itemSchema: cityWire, signal: ctx.signal });
-      const picked = args.withRoomOnly ? cities.filter((c) => c.has_room === true) : cities;
-      return fromWire(citiesResult, { cities: picked }) as z.output<typeof citiesResult>;
+      return { cities: args.withRoomOnly ? cities.filter((c) => c.has_room === true) : cities };
     },
   });
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 
 const cityWire = z.looseObject({ id: z.string() });
 
@@ -20,16 +19,15 @@ const citiesResult = z.object({
     .meta({ description: "The cities, in the API's order." }),
 });
 
-export const getCities = defineFunction({
+export const getCities = defineReadFunction({
   token: "nsp:vgate:getCities",
   description: "Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.",
   args: z.object({
     acceptingOnly: z.boolean().optional().meta({ description: "Only the cities that accept new PBXs." }),
   }),
   result: citiesResult,
-  async invoke(ctx, args) {
+  async read(ctx, args) {
     const cities = await ctx.client.listAll("/vgate/cities", { itemSchema: cityWire, signal: ctx.signal });
-    const picked = args.acceptingOnly ? cities.filter((c) => c.accepting === true) : cities;
-    return fromWire(citiesResult, { cities: picked }) as z.output<typeof citiesResult>;
+    return { cities: args.acceptingOnly ? cities.filter((c) => c.accepting === true) : cities };
   },
 });

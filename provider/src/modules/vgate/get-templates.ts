@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 
 const templateWire = z.looseObject({ id: z.string() });
 
@@ -29,13 +28,9 @@ const templatesResult = z.object({
     .meta({ description: "The templates, in the API's order." }),
 });
 
-export const getTemplates = defineFunction({
+export const getTemplates = defineReadFunction({
   token: "nsp:vgate:getTemplates",
   description: "Lists the starting templates for a PBX and what each sets up.",
-  args: z.object({}),
   result: templatesResult,
-  async invoke(ctx) {
-    const templates = await ctx.client.listAll("/vgate/templates", { itemSchema: templateWire, signal: ctx.signal });
-    return fromWire(templatesResult, { templates }) as z.output<typeof templatesResult>;
-  },
+  read: async (ctx) => ({ templates: await ctx.client.listAll("/vgate/templates", { itemSchema: templateWire, signal: ctx.signal }) }),
 });
