@@ -30,3 +30,8 @@ export function defineReadFunction<R extends Shape, A extends Shape = Record<nev
     },
   });
 }
+
+/** A list of objects of one named type (cities, templates, events), as the catalogue functions return. */
+export function listOf<F extends Shape>(typeName: string, description: string, listDescription: string, fields: F) {
+  return z.array(z.object(fields).meta({ typeName, description })).meta({ description: listDescription });
+}

@@ -2,7 +2,7 @@
 // same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
 import { z } from "zod";
 import { collection } from "../../framework/shapes/collection";
-import { defineReadFunction } from "../../framework/shapes/read-function";
+import { defineReadFunction, listOf } from "../../framework/shapes/read-function";
 import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
 
 export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
@@ -37,18 +37,12 @@ export function roomCollection<A extends z.ZodRawShape>(token: string, path: str
 }
 
 const citiesResult = z.object({
-  cities: z
-    .array(
-      z
-        .object({
-          id: z.string().meta({ description: "City code, for a room's `city`." }),
-          name: z.string().optional().meta({ description: "Display name." }),
-          country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2 country code." }),
-          hasRoom: z.boolean().optional().meta({ description: "Whether the city accepts new rooms now." }),
-        })
-        .meta({ typeName: "RoomCity", description: "A city that hosts rooms." }),
-    )
-    .meta({ description: "The cities, in the API's order." }),
+  cities: listOf("RoomCity", "A city that hosts rooms.", "The cities, in the API's order.", {
+    id: z.string().meta({ description: "City code, for a room's `city`." }),
+    name: z.string().optional().meta({ description: "Display name." }),
+    country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2 country code." }),
+    hasRoom: z.boolean().optional().meta({ description: "Whether the city accepts new rooms now." }),
+  }),
 });
 
 const citiesArgs = z.object({

@@ -1,22 +1,16 @@
 import { z } from "zod";
-import { defineReadFunction } from "../../framework/shapes/read-function";
+import { defineReadFunction, listOf } from "../../framework/shapes/read-function";
 
 const cityWire = z.looseObject({ id: z.string() });
 
 const citiesResult = z.object({
-  cities: z
-    .array(
-      z
-        .object({
-          id: z.string().meta({ description: "City id, for a PBX's `city`." }),
-          name: z.string().optional().meta({ description: "City name." }),
-          country: z.string().optional().meta({ description: "Country code." }),
-          timezone: z.string().optional().meta({ description: "The city's time zone, a new PBX's default." }),
-          accepting: z.boolean().optional().meta({ description: "Whether the city accepts new PBXs (and moves)." }),
-        })
-        .meta({ typeName: "City", description: "A location PBXs run in." }),
-    )
-    .meta({ description: "The cities, in the API's order." }),
+  cities: listOf("City", "A location PBXs run in.", "The cities, in the API's order.", {
+    id: z.string().meta({ description: "City id, for a PBX's `city`." }),
+    name: z.string().optional().meta({ description: "City name." }),
+    country: z.string().optional().meta({ description: "Country code." }),
+    timezone: z.string().optional().meta({ description: "The city's time zone, a new PBX's default." }),
+    accepting: z.boolean().optional().meta({ description: "Whether the city accepts new PBXs (and moves)." }),
+  }),
 });
 
 export const getCities = defineReadFunction({

@@ -1,31 +1,25 @@
 import { z } from "zod";
-import { defineReadFunction } from "../../framework/shapes/read-function";
+import { defineReadFunction, listOf } from "../../framework/shapes/read-function";
 
 const templateWire = z.looseObject({ id: z.string() });
 
 const templatesResult = z.object({
-  templates: z
-    .array(
-      z
-        .object({
-          id: z.string().meta({ description: "Template id, for a PBX's `template`." }),
-          name: z.string().optional().meta({ description: "Template name." }),
-          description: z.string().optional().meta({ description: "What the template sets up." }),
-          extensions: z
-            .array(
-              z
-                .object({
-                  number: z.string().meta({ description: "Dial number." }),
-                  name: z.string().optional().meta({ description: "Display name." }),
-                })
-                .meta({ typeName: "TemplateExtension", description: "An extension the template makes." }),
-            )
-            .optional()
-            .meta({ description: "The extensions the template makes; their SIP passwords come back when the PBX is created." }),
-        })
-        .meta({ typeName: "Template", description: "A starting template for a PBX." }),
-    )
-    .meta({ description: "The templates, in the API's order." }),
+  templates: listOf("Template", "A starting template for a PBX.", "The templates, in the API's order.", {
+    id: z.string().meta({ description: "Template id, for a PBX's `template`." }),
+    name: z.string().optional().meta({ description: "Template name." }),
+    description: z.string().optional().meta({ description: "What the template sets up." }),
+    extensions: z
+      .array(
+        z
+          .object({
+            number: z.string().meta({ description: "Dial number." }),
+            name: z.string().optional().meta({ description: "Display name." }),
+          })
+          .meta({ typeName: "TemplateExtension", description: "An extension the template makes." }),
+      )
+      .optional()
+      .meta({ description: "The extensions the template makes; their SIP passwords come back when the PBX is created." }),
+  }),
 });
 
 export const getTemplates = defineReadFunction({
