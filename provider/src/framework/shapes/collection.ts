@@ -44,9 +44,11 @@ export interface Collection<A extends Shape, S extends Shape> {
   /**
    * POSTs the create body; when the answer is lost, `existing` finds the object that create
    * made (its natural key) so it is adopted instead of made twice (create-once.ts): the first
-   * listed object that `matches`, or what `find` finds elsewhere.
+   * listed object that `matches`, or what `find` finds elsewhere. An object without a natural key
+   * (`"none"`) is posted once: a lost answer is an error, since the client never repeats a POST
+   * blindly.
    */
-  create(ctx: OperationContext, what: string, values: Out<A>, existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> }): Promise<{ id: string; state: Out<A> & Out<S> }>;
+  create(ctx: OperationContext, what: string, values: Out<A>, existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> } | "none"): Promise<{ id: string; state: Out<A> & Out<S> }>;
   /** GET of one object as the API returns it; undefined when it is gone. */
   get(ctx: OperationContext, id: string): Promise<Item | undefined>;
   /** GET of one object; undefined when it is gone. */
@@ -81,8 +83,10 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     toState,
     list,
     async create(ctx, what, values, existing) {
+      const post = () => ctx.client.post(spec.path, api.createBody(values), { schema: wire, signal: ctx.signal });
+      if (existing === "none") return toState(await post());
       const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
-      return toState(await createOnce(ctx, what, () => ctx.client.post(spec.path, api.createBody(values), { schema: wire, signal: ctx.signal }), lookup));
+      return toState(await createOnce(ctx, what, post, lookup));
     },
     get: (ctx, id) => ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal }),
     async read(ctx, id) {
