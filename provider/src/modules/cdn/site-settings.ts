@@ -26,6 +26,7 @@ function requireZoneMode(raw: SiteWire): void {
   }
 }
 
+// No shape: it adopts the site a proxied DNS record made; the site has no create or delete of its own here.
 export const siteSettings = defineResource({
   token: TOKEN,
   description:

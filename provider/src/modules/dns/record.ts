@@ -74,6 +74,7 @@ export function parseRecordId(id: string, zoneId?: string): { zoneId: string; re
   return { zoneId: parentId, recordId: child };
 }
 
+// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const record = defineResource({
   token: "nsp:dns:Record",
   description: [

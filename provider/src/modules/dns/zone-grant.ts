@@ -33,6 +33,7 @@ function toState(zoneId: string, raw: z.output<typeof grantWire>) {
 
 const path = (zoneId: string, address: string) => `/dns/zones/${zoneId}/grants/${encodeURIComponent(address)}`;
 
+// No shape: a PUT at <zone>/grants/<email> creates and updates it (the key is in the path), and it is read from the zone's list.
 export const zoneGrant = defineResource({
   token: TOKEN,
   description: "Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.",

@@ -102,6 +102,7 @@ async function put(ctx: OperationContext, args: HostnamesArgs): Promise<Hostname
   return toState(args.tunnelId, args.managedBy, args.adopt, raw.hostnames.filter((e) => e.managed_by === undefined || e.managed_by === args.managedBy));
 }
 
+// No shape: one program's share of a tunnel's hostname list, written by PUT with the others' entries kept and read from the tunnel.
 export const tunnelHostnames = defineResource({
   token: TOKEN,
   description:

@@ -33,6 +33,7 @@ const idOf = (id: string, domainId?: string) => {
   return { domainId: parent, aliasId: child };
 };
 
+// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const alias = defineResource({
   token: TOKEN,
   description: "An alias address that delivers to a mailbox. The API has no patch for aliases, so every change replaces the alias.",

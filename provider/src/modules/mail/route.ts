@@ -49,6 +49,7 @@ function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {
   return ctx.client.put(`/mail/domains/${args.domainId}/routes`, api.createBody(args), { schema: api.wire, signal: ctx.signal });
 }
 
+// No shape: a PUT of the domain's routes creates and updates it, and its delete is per local part.
 export const route = defineResource({
   token: TOKEN,
   description:

@@ -45,6 +45,7 @@ async function put(ctx: OperationContext, args: z.output<typeof domainArgs>) {
   return api.toState(await ctx.client.put(path(args.name), api.createBody(args), { schema: api.wire, signal: ctx.signal }));
 }
 
+// No shape: a PUT at the domain's name creates and updates it, and it is read from the account's list.
 export const domain = defineResource({
   token: TOKEN,
   description:

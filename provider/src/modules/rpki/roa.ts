@@ -62,6 +62,7 @@ export function parseRoaId(id: string, caId?: string): { caId: string; roaId: st
   return { caId: parentId, roaId: child };
 }
 
+// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const roa = defineResource({
   token: "nsp:rpki:Roa",
   description:

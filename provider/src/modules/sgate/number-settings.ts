@@ -33,6 +33,7 @@ type NumberWire = z.output<typeof numberWire>;
 const toState = (raw: NumberWire) => ({ id: raw.number, state: api.toState(raw) });
 const numberPath = (number: string) => `/sgate/numbers/${encodeURIComponent(number)}`;
 
+// No shape: it adopts a number the account holds (found in the list) and patches its settings; nothing is created or deleted.
 export const numberSettings = defineResource({
   token: TOKEN,
   description:

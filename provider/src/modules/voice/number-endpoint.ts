@@ -33,6 +33,7 @@ function idOf(id: string): EndpointArgs {
 
 const path = (a: EndpointArgs) => `/voice/numbers/${encodeURIComponent(a.number)}/endpoints`;
 
+// No shape: the API answers with the number, not the endpoint, so the state is built from the inputs and the id.
 export const numberEndpoint = defineResource({
   token: TOKEN,
   description:
