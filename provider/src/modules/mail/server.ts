@@ -64,16 +64,8 @@ function serverIdOf(id: string): string {
   return id;
 }
 
-const servers = collection({
-  token: TOKEN,
-  path: "/mail/servers",
-  args: serverArgs,
-  state: serverState,
-  idOnWire: z.string(),
-  idOf: serverIdOf,
-  // Absent from every answer but the create and the rotation (see oneTime): null until then.
-  adjust: (state) => ({ ...state, installCommand: state.installCommand ?? null }),
-});
+// Absent from every answer but the create and the rotation (see oneTime): null until then.
+const servers = collection({ token: TOKEN, path: "/mail/servers", args: serverArgs, state: serverState, idOnWire: z.string(), idOf: serverIdOf, adjust: (state) => ({ ...state, installCommand: state.installCommand ?? null }) });
 
 export const server = defineResource({
   token: TOKEN,

@@ -62,16 +62,8 @@ const siteState = z.object({
 
 // Where the secret sits in the create and rotate answers is not documented; `secret` is the
 // emulator's choice (docs/api-assumptions.md).
-const sites = collection({
-  token: TOKEN,
-  path: "/verify/sites",
-  args: siteArgs,
-  state: siteState,
-  idOnWire: z.number().int(),
-  idOf: siteIdOf,
-  // Null when this answer carries none; the framework then keeps the one from the prior state.
-  adjust: (state) => ({ ...state, secret: state.secret ?? null }),
-});
+// Null when this answer carries none; the framework then keeps the one from the prior state.
+const sites = collection({ token: TOKEN, path: "/verify/sites", args: siteArgs, state: siteState, idOnWire: z.number().int(), idOf: siteIdOf, adjust: (state) => ({ ...state, secret: state.secret ?? null }) });
 const toState = (raw: Item) => sites.toState(raw).state;
 type SiteState = ReturnType<typeof toState>;
 

@@ -23,16 +23,9 @@ const assetState = z.object({
   createdAt: z.string().meta({ description: "When the asset was created." }),
 });
 
-const assets = collection({
-  token: TOKEN,
-  path: "/vod/assets",
-  args: assetArgs,
-  state: assetState,
-  idOnWire: z.string(),
-  idOf: (id) => stringIdOf(TOKEN, id, "a video asset id", "vid_0123456789ab"),
-  // "None" on the wire (null, no tags) is an unset input in the program.
-  adjust: (state) => dropNone(state, ["title", "description", "tags"]),
-});
+// "None" on the wire (null, no tags) is an unset input in the program.
+const assetIdOf = (id: string) => stringIdOf(TOKEN, id, "a video asset id", "vid_0123456789ab");
+const assets = collection({ token: TOKEN, path: "/vod/assets", args: assetArgs, state: assetState, idOnWire: z.string(), idOf: assetIdOf, adjust: (state) => dropNone(state, ["title", "description", "tags"]) });
 const { api } = assets;
 
 export const asset = defineResource({

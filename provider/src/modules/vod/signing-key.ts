@@ -23,16 +23,9 @@ const keyState = z.object({
   createdAt: z.string().meta({ description: "When the key was created." }),
 });
 
-const keys = collection({
-  token: TOKEN,
-  path: "/vod/keys",
-  args: keyArgs,
-  state: keyState,
-  idOnWire: z.string(),
-  idOf: (id) => stringIdOf(TOKEN, id, "a VOD signing key id", "key_0123456789ab"),
-  // Null when this answer carries none; the framework then keeps the one from the prior state.
-  adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }),
-});
+// Null when this answer carries none; the framework then keeps the one from the prior state.
+const keyIdOf = (id: string) => stringIdOf(TOKEN, id, "a VOD signing key id", "key_0123456789ab");
+const keys = collection({ token: TOKEN, path: "/vod/keys", args: keyArgs, state: keyState, idOnWire: z.string(), idOf: keyIdOf, adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }) });
 
 export const signingKey = defineResource({
   token: TOKEN,

@@ -31,15 +31,7 @@ const webhookState = z.object({
   createdAt: z.string().meta({ description: "When the endpoint was added." }),
 });
 
-const webhooks = collection({
-  token: TOKEN,
-  path: "/vod/webhooks",
-  args: webhookArgs,
-  state: webhookState,
-  idOnWire: z.number().int(),
-  idOf: (id) => numericIdOf(TOKEN, id, "a VOD event endpoint id"),
-  adjust: (state) => dropNone(state, ["note"]),
-});
+const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => numericIdOf(TOKEN, id, "a VOD event endpoint id"), adjust: (state) => dropNone(state, ["note"]) });
 
 export const webhook = defineResource({
   token: TOKEN,
