@@ -59,6 +59,8 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   args: z.ZodObject<A>;
   /** Output-only properties: what the API returns beyond the inputs. */
   state: z.ZodObject<S>;
+  // The four lists below are derived by defineResource from the roles the properties declare
+  // (`replace`, `secret`, `writeOnly`/`local`, `oneTime`); a definition never lists them itself.
   /** Inputs the API cannot change in place; a change replaces the object. */
   replaceOnChanges?: readonly (keyof A & string)[];
   /** Properties (inputs or outputs) always stored as Pulumi secrets. */
@@ -130,6 +132,8 @@ export interface FunctionDefinition<A extends Shape = Shape, R extends Shape = S
   invoke(ctx: OperationContext, args: Out<A>): Promise<Out<R>>;
 }
 
+type DerivedLists = "replaceOnChanges" | "secrets" | "writeOnly" | "oneTime";
+
 // The registry holds definitions of many shapes; erase the shape there, keep it at the definition.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyResource = ResourceDefinition<any, any>;
@@ -141,21 +145,18 @@ export type AnyFunction = FunctionDefinition<any, any>;
  * replace-on-change, write-only and one-time lists that Diff, Read, the schema and the secret
  * handling consult. TypeScript infers the shapes from the zod objects.
  */
-export function defineResource<A extends Shape, S extends Shape>(def: ResourceDefinition<A, S>): ResourceDefinition<A, S> {
+export function defineResource<A extends Shape, S extends Shape>(def: Omit<ResourceDefinition<A, S>, DerivedLists>): ResourceDefinition<A, S> {
   const args = def.args.shape as unknown as Record<string, z.ZodType>;
   const outputs = def.state.shape as unknown as Record<string, z.ZodType>;
   const all = { ...args, ...outputs };
-  const merged = <K extends string>(listed: readonly K[] | undefined, derived: string[]) => {
-    const keys = [...new Set([...(listed ?? []), ...derived])] as K[];
-    return keys.length ? keys : undefined;
-  };
+  const listed = <K extends string>(keys: string[]) => (keys.length ? (keys as K[]) : undefined);
   return {
     ...def,
-    replaceOnChanges: merged(def.replaceOnChanges, keysWithRole(args, "replace")),
-    secrets: merged(def.secrets, keysWithRole(all, "secret")),
+    replaceOnChanges: listed(keysWithRole(args, "replace")),
+    secrets: listed(keysWithRole(all, "secret")),
     // A local input is never returned either, so refresh keeps it as it keeps a write-only one.
-    writeOnly: merged(def.writeOnly, [...keysWithRole(args, "writeOnly"), ...keysWithRole(args, "local")]),
-    oneTime: merged(def.oneTime, keysWithRole(outputs, "oneTime")),
+    writeOnly: listed([...keysWithRole(args, "writeOnly"), ...keysWithRole(args, "local")]),
+    oneTime: listed(keysWithRole(outputs, "oneTime")),
   };
 }
 

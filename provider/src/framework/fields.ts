@@ -2,13 +2,13 @@
 // (FieldRoles in zod-walk.ts): the create and patch bodies, the wire schema every response is
 // validated against, and the mapping from a response to the Pulumi state.
 import { z } from "zod";
+import { TIMESTAMP_PROPERTY } from "./validators";
 import { fromWire, toWire, wireName, wireTimestamp } from "./wire";
 import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap, type FieldRoles } from "./zod-walk";
 
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 
-const TIMESTAMP_PROPERTY = /(^a|A)t$/;
 
 /** The properties of `shape` that declare `role`. */
 export function keysWithRole(shape: Record<string, z.ZodType>, role: keyof FieldRoles): string[] {

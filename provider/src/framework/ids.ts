@@ -3,11 +3,7 @@
 import { z } from "zod";
 import type { OperationContext } from "./definition";
 
-/** Numeric ids, as most objects of the API have. */
-export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
-
-/** Ids the API chooses as strings: anything that stays one path segment. */
-export const STRING_ID = /^[^/\s]+$/;
+export { NUMERIC_ID, STRING_ID } from "./validators";
 
 /**
  * A child known as `<parent>/<child>` (the import form), or by its own id when the parent is

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TIMESTAMP_PROPERTY } from "./validators";
 import { defOf, metaOf, shapeOf, unwrap } from "./zod-walk";
 
 export function snakeCase(name: string): string {
@@ -30,7 +31,6 @@ export function idRef(description: string) {
 // `checkedAt`, `at`) are therefore read as an RFC 3339 string or as epoch seconds, and stored in
 // one form, the ISO-8601 UTC string with milliseconds, so that an API switching between the two
 // never shows up as a change.
-const TIMESTAMP_PROPERTY = /(^a|A)t$/;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** An API timestamp (RFC 3339 string or epoch seconds) as the ISO-8601 UTC string kept in state; anything else unchanged. */

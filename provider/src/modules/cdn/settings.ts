@@ -174,14 +174,3 @@ export function siteIdOf(token: string, id: string): string {
   return id;
 }
 
-const LABELS = "([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?";
-
-/** Host names as the API stores them: lower case, no trailing dot. A proxied wildcard record makes a `*.` site. */
-export function hostName(wildcard: boolean) {
-  return z
-    .string()
-    .trim()
-    .toLowerCase()
-    .transform((s) => s.replace(/\.$/, ""))
-    .pipe(z.string().regex(new RegExp(`^(?=.{1,253}$)${wildcard ? "(\\*\\.)?" : ""}${LABELS}$`), "must be a host name such as www.example.com"));
-}

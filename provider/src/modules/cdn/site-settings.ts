@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { applySettings, hostName, readSite, settingsCheck, settingsShape, siteFromWire, siteIdOf, siteStateShape, siteWire, type SiteWire } from "./settings";
+import { applySettings, readSite, settingsCheck, settingsShape, siteFromWire, siteIdOf, siteStateShape, siteWire, type SiteWire } from "./settings";
+import { hostName } from "../../framework/validators";
 
 const TOKEN = "nsp:cdn:SiteSettings";
 
 const settingsArgs = z.object({
-  hostname: hostName(true).meta({ description: "Hostname of the site, such as `www.example.com`: a proxied record's full name in a zone hosted here.", replace: true }),
+  hostname: hostName({ wildcard: true }).meta({ description: "Hostname of the site, such as `www.example.com`: a proxied record's full name in a zone hosted here.", replace: true }),
   ...settingsShape,
 });
 
@@ -25,6 +26,7 @@ function requireZoneMode(raw: SiteWire): void {
   }
 }
 
+// No shape: it adopts the site a proxied DNS record made; the site has no create or delete of its own here.
 export const siteSettings = defineResource({
   token: TOKEN,
   description:

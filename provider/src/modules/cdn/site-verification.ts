@@ -62,6 +62,7 @@ function stateOf(siteId: string, raw: z.output<typeof siteWire>, settings: Parti
   };
 }
 
+// No shape: an action on a site (POST .../verify until it passes), not an object of its own.
 export const siteVerification = defineResource({
   token: TOKEN,
   description:

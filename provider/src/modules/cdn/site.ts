@@ -8,7 +8,6 @@ import {
   ORIGIN_SCHEMES,
   ORIGIN_SCHEME_DESCRIPTION,
   applySettings,
-  hostName,
   readSite,
   settingsCheck,
   settingsShape,
@@ -18,25 +17,16 @@ import {
   siteWire,
   type SiteWire,
 } from "./settings";
+import { HOST_NAME, dnsName, hostName } from "../../framework/validators";
 
 const TOKEN = "nsp:cdn:Site";
 
-const origin = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((s) => s.replace(/\.$/, ""))
-  .pipe(
-    z
-      .string()
-      .refine(
-        (s) => isIP(s) !== 0 || /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(s),
-        "must be an IP address or a host name such as origin.example.net (no scheme, port or path)",
-      ),
-  );
+const origin = dnsName(
+  z.string().refine((s) => isIP(s) !== 0 || HOST_NAME.test(s), "must be an IP address or a host name such as origin.example.net (no scheme, port or path)"),
+);
 
 const siteArgs = z.object({
-  hostname: hostName(false).meta({ key: true, description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),
+  hostname: hostName().meta({ key: true, description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),
   origin: origin.meta({ description: "Where the edge fetches content: an IP address or a host name.", create: true, replace: true }),
   serviceId: idRef("Id of the owning `cdn` service (see `nsp:dns:getService`); the API picks the account's first when unset.")
     .optional()

@@ -65,6 +65,7 @@ function setPower(ctx: OperationContext, vmId: string, state: "on" | "off"): Pro
   return ctx.client.post(`/vms/${vmId}/power`, { state }, { schema: vmWire, signal: ctx.signal });
 }
 
+// No shape: it adopts a VM that comes with the account and drives its power actions; nothing is created.
 export const vmPower = defineResource({
   token: TOKEN,
   description:

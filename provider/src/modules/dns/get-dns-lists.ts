@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { listOf } from "../../framework/shapes/read-function";
 import { defineFunction } from "../../framework/definition";
 import { fromWire } from "../../framework/wire";
 
@@ -6,18 +7,12 @@ const listWire = z.looseObject({ key: z.string() });
 
 const listsResult = z.object({
   keys: z.array(z.string()).meta({ description: "The blocklist keys, for `filterLists` of `nsp:services:Filter` and `lists` of `nsp:services:Client`." }),
-  lists: z
-    .array(
-      z
-        .object({
-          key: z.string().meta({ description: "Blocklist key, such as `ads`." }),
-          name: z.string().optional().meta({ description: "Display name." }),
-          description: z.string().optional().meta({ description: "What the list blocks." }),
-          entries: z.number().int().optional().meta({ description: "Number of domains in the list." }),
-        })
-        .meta({ typeName: "DnsBlocklist", description: "A blocklist resolver services can apply." }),
-    )
-    .meta({ description: "The blocklists, in the API's order." }),
+  lists: listOf("DnsBlocklist", "A blocklist resolver services can apply.", "The blocklists, in the API's order.", {
+    key: z.string().meta({ description: "Blocklist key, such as `ads`." }),
+    name: z.string().optional().meta({ description: "Display name." }),
+    description: z.string().optional().meta({ description: "What the list blocks." }),
+    entries: z.number().int().optional().meta({ description: "Number of domains in the list." }),
+  }),
 });
 
 export const getDnsLists = defineFunction({

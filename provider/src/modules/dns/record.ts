@@ -60,8 +60,6 @@ const recordState = z.object({
 
 export const recordProperties = recordArgs.extend(recordState.shape);
 export type RecordArgs = z.output<typeof recordArgs>;
-export type RecordState = z.output<typeof recordProperties>;
-
 const api = wireModel(recordArgs, recordState, { id: z.number().int() });
 type RecordWire = Record<string, unknown> & { id: number; name: string; type: string; content: string };
 const recordWire = api.wire as z.ZodType<RecordWire>;
@@ -76,6 +74,7 @@ export function parseRecordId(id: string, zoneId?: string): { zoneId: string; re
   return { zoneId: parentId, recordId: child };
 }
 
+// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const record = defineResource({
   token: "nsp:dns:Record",
   description: [

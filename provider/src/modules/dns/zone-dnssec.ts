@@ -27,6 +27,7 @@ async function put(ctx: OperationContext, zoneId: string, enabled: boolean) {
   return stateOf(zoneId, raw);
 }
 
+// No shape: a document of a zone written by PUT, whose read must find the zone gone (getOrUndefined), which documentAt's get does not.
 export const zoneDnssec = defineResource({
   token: "nsp:dns:ZoneDnssec",
   description:

@@ -3,16 +3,9 @@ import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { childIdOf, NUMERIC_ID } from "../../framework/ids";
+import { EMAIL, email } from "../../framework/validators";
 
 const TOKEN = "nsp:dns:ZoneGrant";
-const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
-
-const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
-
 const grantArgs = z.object({
   zoneId: idRef("Id of the zone to share.").meta({ replace: true }),
   // In the path of the PUT, not in its body.
@@ -40,6 +33,7 @@ function toState(zoneId: string, raw: z.output<typeof grantWire>) {
 
 const path = (zoneId: string, address: string) => `/dns/zones/${zoneId}/grants/${encodeURIComponent(address)}`;
 
+// No shape: a PUT at <zone>/grants/<email> creates and updates it (the key is in the path), and it is read from the zone's list.
 export const zoneGrant = defineResource({
   token: TOKEN,
   description: "Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.",

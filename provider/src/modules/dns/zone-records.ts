@@ -256,6 +256,7 @@ async function converge(ctx: OperationContext, args: ZoneRecordsArgs, owned: Rea
   }
 }
 
+// No shape: it manages a set of a zone's records through the zone's export and import, not one object.
 export const zoneRecords = defineResource({
   token: TOKEN,
   // The engine shows each record added, changed or removed, not one change of the whole list.

@@ -85,6 +85,7 @@ function put(ctx: OperationContext, zoneId: string, settings: Record<string, unk
   return ctx.client.put(`/dns/zones/${zoneId}/transfer`, settings, { schema: transferWire, signal: ctx.signal });
 }
 
+// No shape: a document of a zone written by PUT, whose read must find the zone gone (getOrUndefined), which documentAt's get does not.
 export const zoneTransfer = defineResource({
   token: TOKEN,
   description:

@@ -59,6 +59,7 @@ function stateOf(zoneId: string, raw: z.output<typeof zoneWire>, settings: Parti
   };
 }
 
+// No shape: an action on a zone (POST .../verify until it passes), not an object of its own.
 export const zoneVerification = defineResource({
   token: TOKEN,
   description:

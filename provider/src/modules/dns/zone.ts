@@ -59,8 +59,6 @@ const zoneState = z.object({
 
 export const zoneProperties = zoneArgs.extend(zoneState.shape);
 export type ZoneArgs = z.output<typeof zoneArgs>;
-export type ZoneState = z.output<typeof zoneProperties>;
-
 const api = wireModel(zoneArgs, zoneState, { id: z.number().int() });
 /** A zone as the API returns it (getZone reads the same object). */
 export const zoneWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;

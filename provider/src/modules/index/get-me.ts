@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 import { wireModel } from "../../framework/fields";
 
 const meResult = z.object({
@@ -12,12 +12,9 @@ const meResult = z.object({
 
 const api = wireModel(z.object({}), meResult);
 
-export const getMe = defineFunction({
+export const getMe = defineReadFunction({
   token: "nsp:index:getMe",
   description: "Describes the account that the provider's API token belongs to.",
-  args: z.object({}),
   result: meResult,
-  async invoke(ctx) {
-    return api.toState(await ctx.client.get("/me", { schema: api.wire, signal: ctx.signal }));
-  },
+  read: (ctx) => ctx.client.get("/me", { schema: api.wire, signal: ctx.signal }),
 });

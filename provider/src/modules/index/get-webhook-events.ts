@@ -1,20 +1,15 @@
 import { z } from "zod";
+import { listOf } from "../../framework/shapes/read-function";
 import { defineFunction } from "../../framework/definition";
 
 const eventWire = z.looseObject({ name: z.string(), description: z.string().nullable().optional() });
 
 const eventsResult = z.object({
   names: z.array(z.string()).meta({ description: "The event names, for `events` of `nsp:index:Webhook`." }),
-  events: z
-    .array(
-      z
-        .object({
-          name: z.string().meta({ description: "Event name, such as `ping`." }),
-          description: z.string().optional().meta({ description: "What emits the event." }),
-        })
-        .meta({ typeName: "WebhookEvent", description: "An event a webhook endpoint can subscribe to." }),
-    )
-    .meta({ description: "The events with their descriptions, in the API's order." }),
+  events: listOf("WebhookEvent", "An event a webhook endpoint can subscribe to.", "The events with their descriptions, in the API's order.", {
+    name: z.string().meta({ description: "Event name, such as `ping`." }),
+    description: z.string().optional().meta({ description: "What emits the event." }),
+  }),
 });
 
 export const getWebhookEvents = defineFunction({

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { collection } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:index:Webhook";
 import { NUMERIC_ID } from "../../framework/ids";
@@ -56,21 +56,18 @@ const webhookState = z.object({
   createdAt: z.string().meta({ description: "When the endpoint was created." }),
 });
 
-const api = wireModel(webhookArgs, webhookState, { id: z.number().int() });
-type WebhookWire = Record<string, unknown> & { id: number };
-const webhookWire = api.wire as z.ZodType<WebhookWire>;
-
-function toState(w: WebhookWire) {
-  const { note, ...state } = api.toState(w);
-  // Null, not absent, where this answer has no secret: the state keeps the one shown at create.
-  // A note the API holds as null is no note, as the program leaves it unset.
-  return { id: String(w.id), state: { ...state, secret: state.secret ?? null, ...(note != null ? { note } : {}) } };
-}
-
 function webhookIdOf(id: string): string {
   if (!NUMERIC_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a numeric webhook id (<webhookId>)`);
   return id;
 }
+
+// Null, not absent, where an answer has no secret: the state keeps the one shown at create.
+// A note the API holds as null is no note, as the program leaves it unset.
+function adjust<T extends { note?: string | null; secret?: string | null }>({ note, ...state }: T) {
+  return { ...state, secret: state.secret ?? null, ...(note != null ? { note } : {}) } as T;
+}
+const webhooks = collection({ token: TOKEN, path: "/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: webhookIdOf, adjust });
+const { api } = webhooks;
 
 export const webhook = defineResource({
   token: TOKEN,
@@ -89,29 +86,22 @@ export const webhook = defineResource({
   // Not createOnce: a URL may be registered twice, so there is no natural key to look up, and an
   // adopted endpoint would have lost its secret anyway.
   async create(ctx, args) {
-    const created = await ctx.client.post("/webhooks", api.createBody(args), { schema: webhookWire, signal: ctx.signal });
-    const result = toState(created);
+    const result = await webhooks.create(ctx, "webhook", args, "none");
     if (args.enabled) return result;
     ctx.progress(result.id, result.state);
-    const patched = toState(await ctx.client.patch(`/webhooks/${result.id}`, api.patchBody(args, ["enabled"]), { schema: webhookWire, signal: ctx.signal }));
-    return { id: result.id, state: { ...patched.state, secret: result.state.secret } };
+    const patched = await webhooks.update(ctx, result.id, args, result.state, ["enabled"]);
+    return { id: result.id, state: { ...patched, secret: result.state.secret } };
   },
 
-  async read(ctx, id) {
-    const raw = await ctx.client.getOrUndefined(`/webhooks/${webhookIdOf(id)}`, { schema: webhookWire, signal: ctx.signal });
-    return raw && toState(raw);
-  },
+  read: (ctx, id) => webhooks.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     if (changed.length === 0) return { ...olds, ...news };
     const patch = api.patchBody(news, changed);
     // A note the program stopped setting is cleared (the API takes null although the input is not nullable).
     if (changed.includes("note") && news.note === undefined) patch.note = null;
-    const updated = toState(await ctx.client.patch(`/webhooks/${webhookIdOf(id)}`, patch, { schema: webhookWire, signal: ctx.signal }));
-    return updated.state;
+    return webhooks.toState(await ctx.client.patch(webhooks.itemPath(id), patch, { schema: webhooks.wire, signal: ctx.signal })).state;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(`/webhooks/${webhookIdOf(id)}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => webhooks.delete(ctx, id),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
+import { collection } from "../../framework/shapes/collection";
+import { email } from "../../framework/validators";
 
 const TOKEN = "nsp:ix:Member";
 const ID = /^[^/\s]+$/;
@@ -29,12 +29,7 @@ const memberArgs = z.object({
     .nullable()
     .optional()
     .meta({ description: "AS-SET the route servers expand to filter the network's routes; stored upper-case. Unset (or null) for none.", create: true, patch: true }),
-  contact: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.string().max(254, "must be at most 254 characters").regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address such as noc@example.net"))
-    .meta({ description: "Technical contact (NOC) address.", create: true, patch: true }),
+  contact: email.meta({ description: "Technical contact (NOC) address.", create: true, patch: true }),
   listed: z.boolean().default(true).meta({ description: "Whether the network is listed in the exchange's member list.", create: true, patch: true }),
 });
 
@@ -52,17 +47,13 @@ const memberState = z.object({
   createdAt: z.string().meta({ description: "When the application was made." }),
 });
 
-// Membership ids are strings such as ixm_0123456789ab.
-const api = wireModel(memberArgs, memberState, { id: z.string() });
-type MemberWire = Record<string, unknown> & { id: string; asn: number };
-const memberWire = api.wire as z.ZodType<MemberWire>;
-
-const toState = (raw: MemberWire) => ({ id: raw.id, state: api.toState(raw) });
-
 function idOf(id: string): string {
   if (!ID.test(id)) throw new Error(`${TOKEN}: "${id}" is not a member id (<memberId>, such as ixm_0123456789ab)`);
   return id;
 }
+
+// Membership ids are strings such as ixm_0123456789ab.
+const members = collection({ token: TOKEN, path: "/ix/members", args: memberArgs, state: memberState, idOnWire: z.string(), idOf });
 
 export const FORGET_NOTE =
   "the API has no endpoint to delete an internet-exchange membership, so it was only removed from the stack: the membership, its ports and sessions remain at the exchange. Ask the exchange to end it.";
@@ -75,31 +66,17 @@ export const member = defineResource({
   state: memberState,
   importId: "<memberId>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `IX member AS${args.asn}`,
-      () => ctx.client.post("/ix/members", api.createBody(args), { schema: memberWire, signal: ctx.signal }),
+  create: (ctx, args) =>
+    members.create(ctx, `IX member AS${args.asn}`, args, {
       // One membership per ASN: the natural key, found in the overview's networks.
-      async () => {
-        const overview = await ctx.client.get("/ix/overview", { schema: z.looseObject({ networks: z.array(memberWire).optional() }), signal: ctx.signal });
+      async find() {
+        const overview = await ctx.client.get("/ix/overview", { schema: z.looseObject({ networks: z.array(members.wire).optional() }), signal: ctx.signal });
         return overview.networks?.find((m) => m.asn === args.asn);
       },
-    );
-    return toState(created);
-  },
-
-  async read(ctx, id) {
-    const raw = await ctx.client.getOrUndefined(`/ix/members/${encodeURIComponent(idOf(id))}`, { schema: memberWire, signal: ctx.signal });
-    return raw && toState(raw);
-  },
-
-  async update(ctx, id, news, olds, changed) {
-    if (api.patchKeys(changed).length === 0) return { ...olds, ...news };
-    // An unset asSet is sent as null, which removes it.
-    const patch = api.patchBody(news, changed);
-    return toState(await ctx.client.patch(`/ix/members/${encodeURIComponent(idOf(id))}`, patch, { schema: memberWire, signal: ctx.signal })).state;
-  },
+    }),
+  read: (ctx, id) => members.read(ctx, id),
+  // An unset asSet is sent as null, which removes it.
+  update: (ctx, id, news, olds, changed) => members.update(ctx, id, news, olds, changed),
 
   async delete(ctx, id) {
     ctx.log("warning", `member ${idOf(id)}: ${FORGET_NOTE}`);

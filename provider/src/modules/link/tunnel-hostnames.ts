@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
-import { hostName } from "../cdn/settings";
+import { hostName } from "../../framework/validators";
 import { tunnelIdOf } from "./tunnel";
 
 const TOKEN = "nsp:link:TunnelHostnames";
@@ -10,7 +10,7 @@ const MANAGED_BY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 export const HOSTNAMES_MAX = 100;
 
 const hostnameList = z
-  .array(hostName(false))
+  .array(hostName())
   .max(HOSTNAMES_MAX, `must have at most ${HOSTNAMES_MAX} items`)
   .superRefine((list, ctx) => {
     list.forEach((h, i) => {
@@ -102,6 +102,7 @@ async function put(ctx: OperationContext, args: HostnamesArgs): Promise<Hostname
   return toState(args.tunnelId, args.managedBy, args.adopt, raw.hostnames.filter((e) => e.managed_by === undefined || e.managed_by === args.managedBy));
 }
 
+// No shape: one program's share of a tunnel's hostname list, written by PUT with the others' entries kept and read from the tunnel.
 export const tunnelHostnames = defineResource({
   token: TOKEN,
   description:

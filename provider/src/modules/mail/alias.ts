@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOrAdopt } from "../../framework/create-once";
-import { findInList, localPart, mailModel, stringRef } from "./fields";
+import { findInList, localPart, mailModel } from "./fields";
+import { stringRef } from "../../framework/validators";
 import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
 const TOKEN = "nsp:mail:Alias";
@@ -32,6 +33,7 @@ const idOf = (id: string, domainId?: string) => {
   return { domainId: parent, aliasId: child };
 };
 
+// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const alias = defineResource({
   token: TOKEN,
   description: "An alias address that delivers to a mailbox. The API has no patch for aliases, so every change replaces the alias.",

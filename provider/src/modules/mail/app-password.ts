@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { mailModel, stringRef } from "./fields";
+import { mailModel } from "./fields";
+import { stringRef } from "../../framework/validators";
 import { STRING_ID, childIdOf } from "../../framework/ids";
 import { findMailbox } from "./mailbox";
 import { domainWire } from "./domain";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { createOnce } from "../../framework/create-once";
-import { email, mailModel } from "./fields";
+import { collection } from "../../framework/shapes/collection";
+import { email } from "../../framework/validators";
 
 const TOKEN = "nsp:mail:Destination";
 
@@ -16,19 +16,14 @@ const destinationState = z.object({
   createdAt: z.string().meta({ description: "When the destination was added." }),
 });
 
-const api = mailModel(destinationArgs, destinationState, z.string());
-
-// The resource is known by its address (the API's delete takes it), not by the API's id.
-const toState = (raw: Record<string, unknown>) => {
-  const state = api.toState(raw);
-  return { id: state.addr, state };
-};
-
 function addrOf(id: string): string {
   const parsed = email.safeParse(id);
   if (!parsed.success) throw new Error(`${TOKEN}: id "${id}" must be the destination's address (<addr>), such as ops@example.net`);
   return parsed.data;
 }
+
+// The resource is known by its address (the API's delete takes it), not by the API's id.
+const destinations = collection({ token: TOKEN, path: "/mail/destinations", args: destinationArgs, state: destinationState, idOf: addrOf, idProperty: "addr" });
 
 export const destination = defineResource({
   token: TOKEN,
@@ -38,26 +33,12 @@ export const destination = defineResource({
   state: destinationState,
   importId: "<addr>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `destination ${args.addr}`,
-      () => ctx.client.post("/mail/destinations", api.createBody(args), { schema: api.wire, signal: ctx.signal }),
-      // An address is one destination per account: the natural key.
-      async () => (await ctx.client.listAll("/mail/destinations", { itemSchema: api.wire, signal: ctx.signal })).find((d) => d.addr === args.addr),
-    );
-    return toState(created);
-  },
-
+  // An address is one destination per account: the natural key.
+  create: (ctx, args) => destinations.create(ctx, `destination ${args.addr}`, args, { matches: (d) => d.addr === args.addr }),
   // There is no GET of one destination: it is found in the account's list.
-  async read(ctx, id) {
+  read(ctx, id) {
     const addr = addrOf(id);
-    const all = await ctx.client.listAll("/mail/destinations", { itemSchema: api.wire, signal: ctx.signal });
-    const found = all.find((d) => String(d.addr).toLowerCase() === addr);
-    return found ? toState(found) : undefined;
+    return destinations.readFromList(ctx, (d) => String(d.addr).toLowerCase() === addr);
   },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(`/mail/destinations/${encodeURIComponent(addrOf(id))}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => destinations.delete(ctx, id),
 });

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { email, findInList, mailModel } from "./fields";
+import { findInList, mailModel } from "./fields";
+import { email } from "../../framework/validators";
 import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
 const TOKEN = "nsp:mail:DomainRule";

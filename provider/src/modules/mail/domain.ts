@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { domainName, email, mailModel, numericIdOf, quotaBytes, settingsAfterCreate, stringRef } from "./fields";
+import { domainName, mailModel, numericIdOf, quotaBytes, settingsAfterCreate } from "./fields";
+import { email, stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:mail:Domain";
 export const MAIL_MODES = ["mailbox", "forward", "both"] as const;

@@ -4,10 +4,10 @@ import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { keysWithRole, wireModel } from "../../framework/fields";
-import { NUMERIC_ID, STRING_ID } from "../../framework/ids";
+import { NUMERIC_ID } from "../../framework/ids";
+import { HOST_NAME, dnsName } from "../../framework/validators";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
-const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 
 export const MIB = 1024 * 1024;
 export const QUOTA_MIN = MIB;
@@ -25,30 +25,14 @@ export const localPart = z
       .refine((s) => !s.includes(".."), "must not contain '..'"),
   );
 
-export const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
-
-export const domainName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((s) => s.replace(/\.$/, ""))
-  .pipe(
-    z
-      .string()
-      .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a domain name such as example.com")
-      .refine((s) => !/\.[0-9]+$/.test(s), "must end in a name, not a number"),
-  );
+export const domainName = dnsName(
+  z
+    .string()
+    .regex(HOST_NAME, "must be a domain name such as example.com")
+    .refine((s) => !/\.[0-9]+$/.test(s), "must end in a name, not a number"),
+);
 
 export const quotaBytes = z.number().int().min(QUOTA_MIN, `must be at least ${QUOTA_MIN} (1 MiB)`).max(QUOTA_MAX, `must be at most ${QUOTA_MAX} (1 TiB)`);
-
-/** A reference to an object the API names by a string id (a mail server, a mailbox). */
-export function stringRef(description: string) {
-  return z.string().regex(STRING_ID, "must be the id of an existing object").meta({ description });
-}
 
 /** A top-level object known by its numeric id. */
 export function numericIdOf(token: string, id: string, form: string): string {

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { createOnce } from "../../framework/create-once";
-import { email, findInList, localPart, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
+import { findInList, localPart, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
+import { email } from "../../framework/validators";
 import { NUMERIC_ID, STRING_ID, childIdOf, parentHolding } from "../../framework/ids";
 
 const TOKEN = "nsp:mail:Mailbox";

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
 import { idRef } from "../../framework/wire";
-import { email, findInList, localPart } from "./fields";
+import { findInList, localPart } from "./fields";
+import { email } from "../../framework/validators";
 
 const TOKEN = "nsp:mail:Route";
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
@@ -48,6 +49,7 @@ function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {
   return ctx.client.put(`/mail/domains/${args.domainId}/routes`, api.createBody(args), { schema: api.wire, signal: ctx.signal });
 }
 
+// No shape: a PUT of the domain's routes creates and updates it, and its delete is per local part.
 export const route = defineResource({
   token: TOKEN,
   description:

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { isApiError } from "../../client";
-import { mailModel } from "./fields";
+import { collection } from "../../framework/shapes/collection";
 import { STRING_ID } from "../../framework/ids";
 import { domainWire } from "./domain";
 
@@ -59,20 +59,13 @@ const serverState = z.object({
   createdAt: z.string().meta({ description: "When the server was registered." }),
 });
 
-const api = mailModel(serverArgs, serverState, z.string());
-
-function toState(raw: z.output<typeof api.wire>) {
-  const { id, state } = api.toResult(raw);
-  // Absent from every answer but the create and the rotation (see oneTime): null until then.
-  return { id, state: { ...state, installCommand: state.installCommand ?? null } };
-}
-
 function serverIdOf(id: string): string {
   if (!STRING_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a mail server id (<serverId>), such as srv_0123456789ab`);
   return id;
 }
 
-const path = (id: string) => `/mail/servers/${encodeURIComponent(serverIdOf(id))}`;
+// Absent from every answer but the create and the rotation (see oneTime): null until then.
+const servers = collection({ token: TOKEN, path: "/mail/servers", args: serverArgs, state: serverState, idOnWire: z.string(), idOf: serverIdOf, adjust: (state) => ({ ...state, installCommand: state.installCommand ?? null }) });
 
 export const server = defineResource({
   token: TOKEN,
@@ -82,24 +75,19 @@ export const server = defineResource({
   state: serverState,
   importId: "<serverId>",
 
-  async create(ctx, args) {
-    return toState(await ctx.client.post("/mail/servers", api.createBody(args), { schema: api.wire, signal: ctx.signal }));
-  },
-
-  async read(ctx, id) {
-    const found = await ctx.client.getOrUndefined(path(id), { schema: api.wire, signal: ctx.signal });
-    return found && toState(found);
-  },
+  // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
+  create: (ctx, args) => servers.create(ctx, `mail server ${args.name}`, args, "none"),
+  read: (ctx, id) => servers.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     if (!changed.includes("tokenRotation") || deepEqual(news.tokenRotation, olds.tokenRotation)) return { ...olds, ...news };
-    const rotated = toState(await ctx.client.post(`${path(id)}/token`, undefined, { schema: api.wire, signal: ctx.signal }));
+    const rotated = servers.toState(await ctx.client.post(`${servers.itemPath(id)}/token`, undefined, { schema: servers.wire, signal: ctx.signal }));
     return { ...rotated.state, tokenRotation: news.tokenRotation };
   },
 
   async delete(ctx, id, olds) {
     try {
-      await ctx.client.delete(path(id), { signal: ctx.signal });
+      await servers.delete(ctx, id);
     } catch (e) {
       if (!(isApiError(e) && e.code === "conflict")) throw e;
       // Name the domains in the way, whatever the API's message says.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { singleton } from "../../framework/shapes/singleton";
 
 const TOKEN = "nsp:meet:Settings";
 /** The account has one settings object; this is its id, and its import id. */
@@ -45,7 +45,8 @@ const settingsState = z.object({
     .meta({ description: "The cities that accept new meetings." }),
 });
 
-const api = wireModel(settingsArgs, settingsState);
+const meetSettings = singleton({ path: "/meet/settings", args: settingsArgs, state: settingsState });
+const { api } = meetSettings;
 
 function idOf(id: string): string {
   if (id !== SETTINGS_ID) throw new Error(`${TOKEN}: id "${id}" must be "${SETTINGS_ID}" (the account has one meeting settings object)`);
@@ -67,20 +68,18 @@ export const settings = defineResource({
 
   async create(ctx, args) {
     const patch = api.patchBody(args, Object.keys(args));
-    const raw = Object.keys(patch).length === 0 ? await ctx.client.get("/meet/settings", { schema: api.wire, signal: ctx.signal }) : await ctx.client.patch("/meet/settings", patch, { schema: api.wire, signal: ctx.signal });
+    const raw = Object.keys(patch).length === 0 ? await meetSettings.get(ctx) : await meetSettings.patch(ctx, patch);
     return { id: SETTINGS_ID, state: api.toState(raw) };
   },
 
   async read(ctx, id) {
     idOf(id);
-    return { id: SETTINGS_ID, state: api.toState(await ctx.client.get("/meet/settings", { schema: api.wire, signal: ctx.signal })) };
+    return { id: SETTINGS_ID, state: api.toState(await meetSettings.get(ctx)) };
   },
 
   async update(ctx, id, news, olds, changed) {
     idOf(id);
-    const patch = api.patchBody(news, changed);
-    if (Object.keys(patch).length === 0) return { ...olds, ...news };
-    return api.toState(await ctx.client.patch("/meet/settings", patch, { schema: api.wire, signal: ctx.signal }));
+    return meetSettings.update(ctx, news, olds, changed);
   },
 
   async delete(ctx, id) {

@@ -25,6 +25,7 @@ async function patch(ctx: OperationContext, orgId: string, args: z.output<typeof
   return toState(orgId, await ctx.client.patch("/org/apps", api.patchBody(args, keys), { schema: appsWire, signal: ctx.signal }));
 }
 
+// No shape: the switches are read from the organisation (GET /org) and patched at /org/apps.
 export const apps = defineResource({
   token: TOKEN,
   description:

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { singleton } from "../../framework/shapes/singleton";
+import type { Item } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:org:Organization";
 const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -27,14 +28,14 @@ const orgState = z.object({
   createdAt: z.string().meta({ description: "When the organisation was created." }),
 });
 
-const api = wireModel(orgArgs, orgState, { id: z.string() });
-const orgWire = api.wire as z.ZodType<z.output<typeof api.wire> & { id: string }>;
+const org = singleton({ path: "/org", args: orgArgs, state: orgState, idOnWire: z.string() });
+const { api } = org;
 
-const toState = (raw: z.output<typeof orgWire>) => ({ id: raw.id, state: api.toState(raw) });
+const toState = (raw: Item) => ({ id: String(raw.id), state: api.toState(raw) });
 
 /** The account's organisation (`GET /org`, which creates it the first time). */
 export async function currentOrganization(ctx: OperationContext) {
-  return toState(await ctx.client.get("/org", { schema: orgWire, signal: ctx.signal }));
+  return toState(await org.get(ctx));
 }
 
 export const organization = defineResource({
@@ -49,7 +50,7 @@ export const organization = defineResource({
     const current = await currentOrganization(ctx);
     const changed = api.patchKeys(Object.keys(args)).filter((k) => args[k] !== undefined && args[k] !== current.state[k]);
     if (changed.length === 0) return current;
-    return toState(await ctx.client.patch("/org", api.patchBody(args, changed), { schema: orgWire, signal: ctx.signal }));
+    return toState(await org.patch(ctx, api.patchBody(args, changed)));
   },
 
   async read(ctx, id) {
@@ -61,9 +62,7 @@ export const organization = defineResource({
 
   async update(ctx, id, news, olds, changedInputs) {
     // The API cannot unset a name or slug; dropping one from the program leaves the last value.
-    const patch = api.patchBody(news, changedInputs);
-    if (Object.keys(patch).length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch("/org", patch, { schema: orgWire, signal: ctx.signal })).state;
+    return org.update(ctx, news, olds, changedInputs);
   },
 
   async delete(ctx, id, olds) {

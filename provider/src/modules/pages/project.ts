@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
+import { collection } from "../../framework/shapes/collection";
+import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
 
 const TOKEN = "nsp:pages:Project";
-import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
 
 /** A project's id as the path wants it; a malformed import id is an error before any request. */
 function projectIdOf(id: string): string {
@@ -34,9 +33,7 @@ const projectState = z.object({
   createdAt: z.string().meta({ description: "When the project was created." }),
 });
 
-const api = wireModel(projectArgs, projectState, { id: z.number().int() });
-const projectWire = api.wire as z.ZodType<z.output<typeof api.wire> & { id: number }>;
-const toState = (raw: z.output<typeof projectWire>) => ({ id: String(raw.id), state: api.toState(raw) });
+const projects = collection({ token: TOKEN, path: "/pages/projects", args: projectArgs, state: projectState, idOnWire: z.number().int(), idOf: projectIdOf });
 
 export const project = defineResource({
   token: TOKEN,
@@ -46,22 +43,7 @@ export const project = defineResource({
   state: projectState,
   importId: "<projectId>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `static-site project ${args.name}`,
-      () => ctx.client.post("/pages/projects", api.createBody(args), { schema: projectWire, signal: ctx.signal }),
-      async () => (await ctx.client.listAll("/pages/projects", { itemSchema: projectWire, signal: ctx.signal })).find((p) => p.name === args.name),
-    );
-    return toState(created);
-  },
-
-  async read(ctx, id) {
-    const found = await ctx.client.getOrUndefined(`/pages/projects/${projectIdOf(id)}`, { schema: projectWire, signal: ctx.signal });
-    return found && toState(found);
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(`/pages/projects/${projectIdOf(id)}`, { signal: ctx.signal });
-  },
+  create: (ctx, args) => projects.create(ctx, `static-site project ${args.name}`, args, { matches: (p) => p.name === args.name }),
+  read: (ctx, id) => projects.read(ctx, id),
+  delete: (ctx, id) => projects.delete(ctx, id),
 });

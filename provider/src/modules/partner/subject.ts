@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
+import { collection } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:partner:Subject";
 const REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
@@ -33,20 +32,13 @@ const subjectState = z.object({
   createdAt: z.string().meta({ description: "When the partner started acting for the customer." }),
 });
 
-const api = wireModel(subjectArgs, subjectState);
-const subjectWire = api.wire;
-
-// A customer is known by the partner's reference.
-const toState = (raw: z.output<typeof subjectWire>) => {
-  const state = api.toState(raw);
-  return { id: state.externalRef, state };
-};
-const path = (ref: string) => `/partner/subjects/${encodeURIComponent(ref)}`;
-
 function refOf(id: string): string {
   if (!REF.test(id)) throw new Error(`${TOKEN}: id "${id}" is not a customer reference (<ref>: ${REF_RULE})`);
   return id;
 }
+
+// A customer is known by the partner's reference.
+const subjects = collection({ token: TOKEN, path: "/partner/subjects", args: subjectArgs, state: subjectState, idOf: refOf, idProperty: "externalRef" });
 
 export const subject = defineResource({
   token: TOKEN,
@@ -56,22 +48,10 @@ export const subject = defineResource({
   state: subjectState,
   importId: "<ref>",
 
-  async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `partner customer ${args.externalRef}`,
-      () => ctx.client.post("/partner/subjects", api.createBody(args), { schema: subjectWire, signal: ctx.signal }),
-      () => ctx.client.getOrUndefined(path(args.externalRef), { schema: subjectWire, signal: ctx.signal }),
-    );
-    return toState(created);
-  },
-
-  async read(ctx, id) {
-    const found = await ctx.client.getOrUndefined(path(refOf(id)), { schema: subjectWire, signal: ctx.signal });
-    return found && toState(found);
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(path(refOf(id)), { signal: ctx.signal });
-  },
+  create: (ctx, args) =>
+    subjects.create(ctx, `partner customer ${args.externalRef}`, args, {
+      find: () => ctx.client.getOrUndefined(subjects.itemPath(args.externalRef), { schema: subjects.wire, signal: ctx.signal }),
+    }),
+  read: (ctx, id) => subjects.read(ctx, id),
+  delete: (ctx, id) => subjects.delete(ctx, id),
 });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
-import { dsRdata, hostName, reverseDomain } from "./fields";
+import { dsRdata, reverseDomain } from "./fields";
+import { hostName } from "../../framework/validators";
 
 const TOKEN = "nsp:registry:Domain";
 
@@ -13,7 +14,7 @@ const domainArgs = z.object({
   }),
   // A PUT of both sets the delegation, on create and on every change.
   nserver: z
-    .array(hostName)
+    .array(hostName())
     .max(10, "must have at most 10 items")
     .refine((a) => new Set(a).size === a.length, "must not repeat a name server")
     .default([])
@@ -44,6 +45,7 @@ async function put(ctx: OperationContext, args: z.output<typeof domainArgs>) {
   return api.toState(await ctx.client.put(path(args.name), api.createBody(args), { schema: api.wire, signal: ctx.signal }));
 }
 
+// No shape: a PUT at the domain's name creates and updates it, and it is read from the account's list.
 export const domain = defineResource({
   token: TOKEN,
   description:

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 import { wireModel } from "../../framework/fields";
 import { linkedMaintainer, requireLinkedMaintainer } from "./fields";
 
@@ -41,15 +41,14 @@ const api = wireModel(resourcesResult, z.object({}));
 
 const TOKEN = "nsp:registry:getRegistryResources";
 
-export const getRegistryResources = defineFunction({
+export const getRegistryResources = defineReadFunction({
   token: TOKEN,
   description:
     "What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.",
   args: z.object({ mntner: linkedMaintainer }),
   result: resourcesResult,
-  async invoke(ctx, args) {
+  async read(ctx, args) {
     await requireLinkedMaintainer(ctx, TOKEN, args.mntner);
-    const raw = await ctx.client.get("/registry/resources", { schema: api.wire, signal: ctx.signal });
-    return api.toState(raw);
+    return ctx.client.get("/registry/resources", { schema: api.wire, signal: ctx.signal });
   },
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 import { wireModel } from "../../framework/fields";
 import { linkedMaintainer, requireLinkedMaintainer } from "./fields";
 
@@ -33,14 +33,13 @@ const api = wireModel(planResult, z.object({}));
 
 const TOKEN = "nsp:registry:getRpkiPlan";
 
-export const getRpkiPlan = defineFunction({
+export const getRpkiPlan = defineReadFunction({
   token: TOKEN,
   description: "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.",
   args: z.object({ mntner: linkedMaintainer }),
   result: planResult,
-  async invoke(ctx, args) {
+  async read(ctx, args) {
     await requireLinkedMaintainer(ctx, TOKEN, args.mntner);
-    const raw = await ctx.client.get("/registry/rpki/plan", { schema: api.wire, signal: ctx.signal });
-    return api.toState(raw);
+    return ctx.client.get("/registry/rpki/plan", { schema: api.wire, signal: ctx.signal });
   },
 });

@@ -63,6 +63,7 @@ async function readLink(ctx: OperationContext) {
   return toState(await ctx.client.get("/registry/link", { schema: linkWire, signal: ctx.signal }));
 }
 
+// No shape: the account's one registry link, written by PUT and deletable, unlike a settings object.
 export const link = defineResource({
   token: TOKEN,
   description:

@@ -61,7 +61,6 @@ const caState = z.object({
 });
 
 export const caProperties = caArgs.extend(caState.shape);
-export type CaArgs = z.output<typeof caArgs>;
 export type CaState = z.output<typeof caProperties>;
 
 const api = wireModel(caArgs, caState, { id: z.number().int() });

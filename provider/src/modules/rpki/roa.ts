@@ -48,8 +48,6 @@ const roaState = z.object({
 });
 
 export const roaProperties = roaArgs.extend(roaState.shape);
-export type RoaState = z.output<typeof roaProperties>;
-
 // The API always stores a max length (the prefix length when none is given).
 const api = wireModel(roaArgs, roaState, { id: z.number().int(), max_length: z.number().int() });
 const roaWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; asn: number; prefix: string; max_length: number }>;
@@ -64,6 +62,7 @@ export function parseRoaId(id: string, caId?: string): { caId: string; roaId: st
   return { caId: parentId, roaId: child };
 }
 
+// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const roa = defineResource({
   token: "nsp:rpki:Roa",
   description:

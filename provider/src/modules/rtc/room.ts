@@ -36,7 +36,7 @@ export const rtcRoom = defineResource({
 
   create: (ctx, args) =>
     // Room names need not be unique; the name and city are the best key there is.
-    rooms.create(ctx, `realtime room ${args.name}`, rooms.api.createBody(args), (r) => r.name === args.name && (args.city === undefined || r.city === args.city)),
+    rooms.create(ctx, `realtime room ${args.name}`, args, { matches: (r) => r.name === args.name && (args.city === undefined || r.city === args.city) }),
 
   read: (ctx, id) => rooms.read(ctx, id),
 
@@ -45,7 +45,7 @@ export const rtcRoom = defineResource({
     const keys = rooms.api.patchKeys(changed).filter((k) => news[k] !== undefined || k === "passcode");
     if (keys.length === 0) return { ...olds, ...news };
     const patch = rooms.api.patchBody({ ...news, passcode: news.passcode ?? "" }, ["name", ...keys]);
-    return rooms.toState(await ctx.client.patch(rooms.path(id), patch, { schema: rooms.wire, signal: ctx.signal })).state;
+    return rooms.toState(await ctx.client.patch(rooms.itemPath(id), patch, { schema: rooms.wire, signal: ctx.signal })).state;
   },
 
   delete: (ctx, id) => rooms.delete(ctx, id),

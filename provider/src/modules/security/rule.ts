@@ -53,6 +53,7 @@ function ruleIdOf(id: string): string {
   return id;
 }
 
+// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const rule = defineResource({
   token: TOKEN,
   description:

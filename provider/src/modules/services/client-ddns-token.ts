@@ -34,6 +34,7 @@ const issuedWire = z.looseObject({ token: z.string(), issued_at: wireTimestamp }
 
 const path = (serviceId: string, clientGroupId: string) => `/services/${serviceId}/clients/${clientGroupId}/ddns-token`;
 
+// No shape: a token issued and revoked by POSTs to one path, not an object with its own id.
 export const clientDdnsToken = defineResource({
   token: TOKEN,
   description:

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext, type ResourceDefinition } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { metaOf } from "../../framework/zod-walk";
+import { documentAt, type DocumentModel } from "../../framework/shapes/document";
 import { requireResolver, resolverService, serviceIdOf } from "./fields";
 import { textListModel, type TextCodec } from "./text-lists";
 
@@ -34,12 +35,8 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
   const fields = Object.fromEntries(Object.entries(spec.fields).map(([key, field]) => [key, (field as z.ZodType).meta({ create: true, ...metaOf(field as z.ZodType) })])) as Shape;
   const args = z.object({ serviceId: idRef("Id of the resolver service (`nsp:dns:getService` with its name finds it).").meta({ replace: true }), ...fields });
   const api = textListModel(z.object(fields), documentState, spec.codecs as Record<string, TextCodec>);
-  const path = (serviceId: string) => `/services/${serviceId}/${spec.path}`;
-
-  const put = async (ctx: OperationContext, serviceId: string, values: Props): Promise<Props> => {
-    const raw = await ctx.client.put(path(serviceId), api.createBody(values), { schema: api.wire, signal: ctx.signal });
-    return { ...api.toState(raw), serviceId };
-  };
+  const document = documentAt((serviceId) => `/services/${serviceId}/${spec.path}`, api as unknown as DocumentModel);
+  const put = async (ctx: OperationContext, serviceId: string, values: Props): Promise<Props> => ({ ...(await document.put(ctx, serviceId, values)), serviceId });
 
   return defineResource({
     token: spec.token,
@@ -59,8 +56,7 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
       const serviceId = serviceIdOf(spec.token, id);
       const service = await resolverService(ctx, spec.token, serviceId);
       if (!service) return undefined;
-      const raw = await ctx.client.get(path(serviceId), { schema: api.wire, signal: ctx.signal });
-      return { id: serviceId, state: { ...api.toState(raw), serviceId, serviceName: service.name } as never };
+      return { id: serviceId, state: { ...(await document.get(ctx, serviceId)), serviceId, serviceName: service.name } as never };
     },
 
     async update(ctx, _id, news, olds) {
@@ -68,7 +64,7 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
     },
 
     async delete(ctx, id) {
-      await ctx.client.put(path(serviceIdOf(spec.token, id)), {}, { signal: ctx.signal });
+      await document.reset(ctx, serviceIdOf(spec.token, id));
     },
   }) as unknown as ResourceDefinition;
 }

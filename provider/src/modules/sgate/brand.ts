@@ -44,13 +44,11 @@ export const brand = defineResource({
 
   create: (ctx, args) =>
     // The legal name with the tax id and country names one company: the natural key.
-    brands.create(ctx, `brand ${args.legalName}`, args, async () =>
-      (await brands.list(ctx)).find(
-          (b) => b.legal_name === args.legalName && (b.tax_id ?? undefined) === (args.taxId ?? undefined) && (b.country ?? undefined) === (args.country ?? undefined),
-      ),
-    ),
+    brands.create(ctx, `brand ${args.legalName}`, args, {
+      matches: (b) => b.legal_name === args.legalName && (b.tax_id ?? undefined) === (args.taxId ?? undefined) && (b.country ?? undefined) === (args.country ?? undefined),
+    }),
 
-  read: (ctx, id) => brands.readFromList(ctx, id),
-  update: (ctx, id, news, olds, changed) => brands.update(ctx, id, news, olds, brands.api.patchKeys(changed)),
+  read: (ctx, id) => brands.readListed(ctx, id),
+  update: (ctx, id, news, olds, changed) => brands.update(ctx, id, news, olds, changed),
   delete: (ctx, id) => brands.delete(ctx, id),
 });

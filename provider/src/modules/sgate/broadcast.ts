@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { both, e164, lang, messagingCollection, stringRef } from "./fields";
+import { both, lang, messagingCollection } from "./fields";
+import { e164, stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:Broadcast";
 const MAX_RECIPIENTS = 10000;
@@ -70,17 +71,13 @@ export const broadcast = defineResource({
   },
 
   create: (ctx, args) =>
-    broadcasts.create(ctx, `broadcast ${args.name ?? ""}`.trim(), args, async () => {
+    broadcasts.create(ctx, `broadcast ${args.name ?? ""}`.trim(), args, {
       // Only a name tells drafts apart; without one a lost answer is sent again.
-      if (!args.name) return undefined;
-      return (await broadcasts.list(ctx)).find((b) => b.name === args.name && b.state === "draft");
+      find: async () => (args.name ? (await broadcasts.list(ctx)).find((b) => b.name === args.name && b.state === "draft") : undefined),
     }),
 
-  async read(ctx, id) {
-    const found = await broadcasts.getOrUndefined(ctx, id);
-    return found && broadcasts.toState(found);
-  },
+  read: (ctx, id) => broadcasts.read(ctx, id),
 
-  update: (ctx, id, news, olds, changed) => broadcasts.update(ctx, id, news, olds, broadcasts.api.patchKeys(changed)),
+  update: (ctx, id, news, olds, changed) => broadcasts.update(ctx, id, news, olds, changed),
   delete: (ctx, id) => broadcasts.delete(ctx, id),
 });

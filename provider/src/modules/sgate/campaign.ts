@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { both, messagingCollection, optText, stringRef } from "./fields";
+import { both, messagingCollection, optText } from "./fields";
+import { stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:Campaign";
 const ID_FORM = "a campaign id such as cmp_0123456789ab";
@@ -36,17 +37,15 @@ export const campaign = defineResource({
 
   create: (ctx, args) =>
     // No field is unique; a campaign of the brand with the same use case and texts is taken as this one.
-    campaigns.create(ctx, `campaign of brand ${args.brandId}`, args, async () =>
-      (await campaigns.list(ctx)).find(
-          (c) =>
+    campaigns.create(ctx, `campaign of brand ${args.brandId}`, args, {
+      matches: (c) =>
             c.brand_id === args.brandId &&
             c.use_case === args.useCase &&
             (c.description ?? undefined) === (args.description ?? undefined) &&
             (c.message_flow ?? undefined) === (args.messageFlow ?? undefined),
-      ),
-    ),
+    }),
 
-  read: (ctx, id) => campaigns.readFromList(ctx, id),
-  update: (ctx, id, news, olds, changed) => campaigns.update(ctx, id, news, olds, campaigns.api.patchKeys(changed)),
+  read: (ctx, id) => campaigns.readListed(ctx, id),
+  update: (ctx, id, news, olds, changed) => campaigns.update(ctx, id, news, olds, changed),
   delete: (ctx, id) => campaigns.delete(ctx, id),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { e164, messagingCollection, stringRef } from "./fields";
+import { messagingCollection } from "./fields";
+import { e164, stringRef } from "../../framework/validators";
 
 // The API cannot change a consent: every field is sent once, and a change replaces it.
 const sentOnce = { create: true, replace: true } as const;
@@ -41,13 +42,13 @@ export const consent = defineResource({
 
   create: (ctx, args) =>
     // A granted consent of the recipient with the same proof and sender is this one.
-    consents.create(ctx, `consent of ${args.recipient}`, args, () =>
-      findConsent(ctx, args.recipient, (c) => c.recipient === args.recipient && c.proof === args.proof && c.status === "granted" && (c.sender_id ?? undefined) === args.senderId),
-    ),
+    consents.create(ctx, `consent of ${args.recipient}`, args, {
+      find: () => findConsent(ctx, args.recipient, (c) => c.recipient === args.recipient && c.proof === args.proof && c.status === "granted" && (c.sender_id ?? undefined) === args.senderId),
+    }),
 
   // There is no GET of one consent: it is found in the list, narrowed to its recipient when known.
   async read(ctx, id, prior) {
-    const wanted = consents.checkedId(id);
+    const wanted = consents.idOf(id);
     const found = await findConsent(ctx, prior.recipient, (c) => c.id === wanted);
     return found && found.status !== "revoked" ? consents.toState(found) : undefined;
   },

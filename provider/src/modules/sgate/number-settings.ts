@@ -2,7 +2,8 @@ import { z } from "zod";
 import type { ApiClient } from "../../client";
 import { defineResource } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
-import { E164, e164, optText, stringRef } from "./fields";
+import { optText } from "./fields";
+import { E164, e164, stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:NumberSettings";
 
@@ -32,6 +33,7 @@ type NumberWire = z.output<typeof numberWire>;
 const toState = (raw: NumberWire) => ({ id: raw.number, state: api.toState(raw) });
 const numberPath = (number: string) => `/sgate/numbers/${encodeURIComponent(number)}`;
 
+// No shape: it adopts a number the account holds (found in the list) and patches its settings; nothing is created or deleted.
 export const numberSettings = defineResource({
   token: TOKEN,
   description:

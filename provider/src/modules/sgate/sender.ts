@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { both, e164, messagingCollection, optText } from "./fields";
+import { both, messagingCollection, optText } from "./fields";
+import { e164 } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:Sender";
 const ID_FORM = "a sender id such as snd_0123456789ab";
@@ -40,9 +41,9 @@ export const sender = defineResource({
 
   create: (ctx, args) =>
     // A name is what recipients tell senders apart by: the natural key.
-    senders.create(ctx, `sender ${args.name}`, args, async () => (await senders.list(ctx)).find((s) => s.name === args.name)),
+    senders.create(ctx, `sender ${args.name}`, args, { matches: (s) => s.name === args.name }),
 
-  read: (ctx, id) => senders.readFromList(ctx, id),
-  update: (ctx, id, news, olds, changed) => senders.update(ctx, id, news, olds, senders.api.patchKeys(changed)),
+  read: (ctx, id) => senders.readListed(ctx, id),
+  update: (ctx, id, news, olds, changed) => senders.update(ctx, id, news, olds, changed),
   delete: (ctx, id) => senders.delete(ctx, id),
 });

@@ -56,16 +56,15 @@ export const template = defineResource({
 
   create: (ctx, args) =>
     // The name is how templates are told apart in sends and in the console: the natural key.
-    templates.create(ctx, `template ${args.name}`, args, async () => {
-      const found = (await templates.list(ctx)).find((t) => t.name === args.name);
-      // The list has no versions; the object itself has.
-      return found && (await templates.getOrUndefined(ctx, found.id));
+    templates.create(ctx, `template ${args.name}`, args, {
+      async find() {
+        const found = (await templates.list(ctx)).find((t) => t.name === args.name);
+        // The list has no versions; the object itself has.
+        return found && (await templates.get(ctx, String(found.id)));
+      },
     }),
 
-  async read(ctx, id) {
-    const found = await templates.getOrUndefined(ctx, id);
-    return found && templates.toState(found);
-  },
+  read: (ctx, id) => templates.read(ctx, id),
 
   update(ctx, id, news, olds, changedInputs) {
     // `submit` goes along with a change of text while it is on, and when it is turned on.

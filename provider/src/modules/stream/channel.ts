@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { collection, type Item } from "../../framework/shapes/collection";
 import { channelIdOf } from "./ids";
 
 const TOKEN = "nsp:stream:Channel";
@@ -66,22 +66,19 @@ const channelState = z.object({
   createdAt: z.string().meta({ description: "When the channel was created." }),
 });
 
-const api = wireModel(channelArgs, channelState, { id: z.number().int() });
-const channelWire = api.wire as z.ZodType<Record<string, unknown> & { id: number }>;
-type ChannelWire = z.output<typeof channelWire>;
-type ChannelState = ReturnType<typeof api.toState>;
-
-function toState(raw: ChannelWire): ChannelState {
-  const state = api.toState(raw);
+function adjust<T extends { streamKey?: string | null; city?: string | null; recordingStore?: unknown }>(state: T): T {
   state.streamKey ??= null;
   // Null on the wire means "none", which the program says by leaving the input out.
   if (state.city === null) delete state.city;
   if (state.recordingStore === null) delete state.recordingStore;
   return state;
 }
+const channels = collection({ token: TOKEN, path: "/stream/streams", args: channelArgs, state: channelState, idOnWire: z.number().int(), idOf: (id) => channelIdOf(TOKEN, id), adjust });
+const toState = (raw: Item) => channels.toState(raw).state;
+type ChannelState = ReturnType<typeof toState>;
 
-function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | undefined): Promise<ChannelWire> {
-  return ctx.client.post(`/stream/streams/${channelId}/key`, revokeNow === undefined ? {} : { revoke_now: revokeNow }, { schema: channelWire, signal: ctx.signal });
+function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | undefined): Promise<Item> {
+  return ctx.client.post(`${channels.itemPath(channelId)}/key`, revokeNow === undefined ? {} : { revoke_now: revokeNow }, { schema: channels.wire, signal: ctx.signal });
 }
 
 export const channel = defineResource({
@@ -100,18 +97,16 @@ export const channel = defineResource({
 
   // No natural key (names need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
   async create(ctx, args) {
-    const raw = await ctx.client.post("/stream/streams", api.createBody(args), { schema: channelWire, signal: ctx.signal });
-    const state = toState(raw);
+    const { id, state } = await channels.create(ctx, "channel", args, "none");
     if (args.keyRotation !== undefined) state.keyRotation = args.keyRotation;
     if (args.revokeOnRotation !== undefined) state.revokeOnRotation = args.revokeOnRotation;
-    return { id: String(raw.id), state };
+    return { id, state };
   },
 
   async read(ctx, id, prior) {
-    const channelId = channelIdOf(TOKEN, id);
-    const raw = await ctx.client.getOrUndefined(`/stream/streams/${channelId}`, { schema: channelWire, signal: ctx.signal });
-    if (!raw) return undefined;
-    const state = toState(raw);
+    const found = await channels.read(ctx, id);
+    if (!found) return undefined;
+    const { id: channelId, state } = found;
     if (prior.streamKey && prior.keyIssuedAt && state.keyIssuedAt && prior.keyIssuedAt !== state.keyIssuedAt) {
       ctx.log("warning", `a new stream key was issued for channel ${channelId} outside this program, so the one in the state no longer works; change keyRotation to issue one here`);
     }
@@ -121,13 +116,14 @@ export const channel = defineResource({
   async update(ctx, id, news, olds, changed) {
     const channelId = channelIdOf(TOKEN, id);
     let state: ChannelState = { ...olds, ...news };
+    const { api } = channels;
     const patchKeys = api.patchKeys(changed);
     if (patchKeys.length > 0) {
       // Dropped from the program: no city (anycast), no recording store.
       const patch = api.patchBody(news, ["name", ...patchKeys]);
       if (patchKeys.includes("city") && news.city === undefined) patch.city = null;
       if (patchKeys.includes("recordingStore") && news.recordingStore === undefined) patch.recording_store = null;
-      state = toState(await ctx.client.patch(`/stream/streams/${channelId}`, patch, { schema: channelWire, signal: ctx.signal }));
+      state = toState(await ctx.client.patch(channels.itemPath(channelId), patch, { schema: channels.wire, signal: ctx.signal }));
     }
     if (changed.includes("keyRotation")) state = toState(await rotate(ctx, channelId, news.revokeOnRotation));
     const out: ChannelState = { ...state };
@@ -138,7 +134,5 @@ export const channel = defineResource({
     return out;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(`/stream/streams/${channelIdOf(TOKEN, id)}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => channels.delete(ctx, id),
 });

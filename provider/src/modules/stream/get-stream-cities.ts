@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 
 const city = z
   .object({
@@ -14,14 +13,12 @@ const city = z
 const citiesResult = z.object({ cities: z.array(city).meta({ description: "The ingest cities." }) });
 const cityWire = z.looseObject({ code: z.string(), has_room: z.boolean() });
 
-export const getStreamCities = defineFunction({
+export const getStreamCities = defineReadFunction({
   token: "nsp:stream:getStreamCities",
   description: "Lists the live-streaming ingest cities and whether they have room for another channel.",
-  args: z.object({}),
   result: citiesResult,
-  async invoke(ctx) {
+  async read(ctx) {
     const raw = await ctx.client.get("/stream/cities", { schema: z.union([z.array(cityWire), z.looseObject({ data: z.array(cityWire) })]), signal: ctx.signal });
-    const rows = Array.isArray(raw) ? raw : raw.data;
-    return { cities: rows.map((c) => fromWire(city, c) as z.output<typeof city>) };
+    return { cities: Array.isArray(raw) ? raw : raw.data };
   },
 });

@@ -34,6 +34,7 @@ function put(ctx: OperationContext, channelId: string, programme: z.output<typeo
   return ctx.client.put(`/stream/streams/${channelId}/programme`, payload, { schema: programmeWire, signal: ctx.signal });
 }
 
+// No shape: a document of a channel written by PUT, whose read must find the channel gone (getOrUndefined), which documentAt's get does not.
 export const programme = defineResource({
   token: TOKEN,
   description:

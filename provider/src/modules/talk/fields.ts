@@ -1,12 +1,9 @@
 // Shared by the chat and realtime rooms (and their city functions): the two APIs keep rooms the
 // same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
 import { z } from "zod";
-import { defineFunction, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
-import { fromWire } from "../../framework/wire";
-
-import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
+import { collection } from "../../framework/shapes/collection";
+import { defineReadFunction, listOf } from "../../framework/shapes/read-function";
+import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
 
 export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 export const cityCode = z
@@ -34,55 +31,18 @@ export function numericRoomId(token: string, id: string): string {
   return id;
 }
 
-type RoomWire = Record<string, unknown> & { id: number; name: string; city?: string | null; kind?: string };
-
-/**
- * What both room kinds do alike: the wire model, the path of one room, the create that adopts a
- * room whose answer was lost, the read and the delete.
- */
-export function roomCollection<A extends z.ZodRawShape>(token: string, collection: string, args: z.ZodObject<A>) {
-  const api = wireModel(args, roomState, { id: z.number().int() });
-  const wire = api.wire as z.ZodType<RoomWire>;
-  const path = (id: string) => `${collection}/${numericRoomId(token, id)}`;
-  const toState = (raw: RoomWire) => ({ id: String(raw.id), state: api.toState(raw) });
-  return {
-    api,
-    wire,
-    path,
-    toState,
-    /** Room names need not be unique; `matches` says which listed room is the best match for a lost answer. */
-    async create(ctx: OperationContext, what: string, body: Record<string, unknown>, matches: (r: RoomWire) => boolean) {
-      const created = await createOnce(
-        ctx,
-        what,
-        () => ctx.client.post(collection, body, { schema: wire, signal: ctx.signal }),
-        async () => (await ctx.client.listAll(collection, { itemSchema: wire, signal: ctx.signal })).find(matches),
-      );
-      return toState(created);
-    },
-    async read(ctx: OperationContext, id: string) {
-      const raw = await ctx.client.getOrUndefined(path(id), { schema: wire, signal: ctx.signal });
-      return raw && toState(raw);
-    },
-    async delete(ctx: OperationContext, id: string) {
-      await ctx.client.delete(path(id), { signal: ctx.signal });
-    },
-  };
+/** Both room kinds are top-level collections of numeric ids. */
+export function roomCollection<A extends z.ZodRawShape>(token: string, path: string, args: z.ZodObject<A>) {
+  return collection({ token, path, args, state: roomState, idOnWire: z.number().int(), idOf: (id) => numericRoomId(token, id) });
 }
 
 const citiesResult = z.object({
-  cities: z
-    .array(
-      z
-        .object({
-          id: z.string().meta({ description: "City code, for a room's `city`." }),
-          name: z.string().optional().meta({ description: "Display name." }),
-          country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2 country code." }),
-          hasRoom: z.boolean().optional().meta({ description: "Whether the city accepts new rooms now." }),
-        })
-        .meta({ typeName: "RoomCity", description: "A city that hosts rooms." }),
-    )
-    .meta({ description: "The cities, in the API's order." }),
+  cities: listOf("RoomCity", "A city that hosts rooms.", "The cities, in the API's order.", {
+    id: z.string().meta({ description: "City code, for a room's `city`." }),
+    name: z.string().optional().meta({ description: "Display name." }),
+    country: z.string().optional().meta({ description: "ISO 3166-1 alpha-2 country code." }),
+    hasRoom: z.boolean().optional().meta({ description: "Whether the city accepts new rooms now." }),
+  }),
 });
 
 const citiesArgs = z.object({
@@ -93,15 +53,14 @@ const cityWire = z.looseObject({ id: z.string(), has_room: z.boolean().optional(
 
 /** The cities function of a room kind, such as `nsp:talk:getTalkCities` over `/talk/cities`. */
 export function roomCitiesFunction(token: string, path: string, description: string) {
-  return defineFunction({
+  return defineReadFunction({
     token,
     description,
     args: citiesArgs,
     result: citiesResult,
-    async invoke(ctx, args) {
+    async read(ctx, args) {
       const cities = await ctx.client.listAll(path, { itemSchema: cityWire, signal: ctx.signal });
-      const picked = args.withRoomOnly ? cities.filter((c) => c.has_room === true) : cities;
-      return fromWire(citiesResult, { cities: picked }) as z.output<typeof citiesResult>;
+      return { cities: args.withRoomOnly ? cities.filter((c) => c.has_room === true) : cities };
     },
   });
 }

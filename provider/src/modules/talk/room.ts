@@ -24,7 +24,7 @@ type RoomState = z.output<typeof roomArgs> & z.output<typeof roomState>;
 const rooms = roomCollection(TOKEN, "/talk/rooms", roomArgs);
 
 function setPasscode(ctx: OperationContext, id: string, passcode: string | undefined) {
-  return ctx.client.put(`${rooms.path(id)}/passcode`, { passcode: passcode ?? "" }, { schema: rooms.wire, signal: ctx.signal });
+  return ctx.client.put(`${rooms.itemPath(id)}/passcode`, { passcode: passcode ?? "" }, { schema: rooms.wire, signal: ctx.signal });
 }
 
 export const talkRoom = defineResource({
@@ -37,7 +37,7 @@ export const talkRoom = defineResource({
 
   async create(ctx, args) {
     // Room names need not be unique; the name with its kind and city is the best key there is.
-    const made = await rooms.create(ctx, `chat room ${args.name}`, rooms.api.createBody(args), (r) => r.name === args.name && r.kind === args.kind && (args.city === undefined || r.city === args.city));
+    const made = await rooms.create(ctx, `chat room ${args.name}`, args, { matches: (r) => r.name === args.name && r.kind === args.kind && (args.city === undefined || r.city === args.city) });
     if (args.passcode === undefined) return made;
     ctx.progress(made.id, made.state);
     return rooms.toState(await setPasscode(ctx, made.id, args.passcode));
@@ -49,7 +49,7 @@ export const talkRoom = defineResource({
     let state: RoomState = { ...olds, ...news };
     // Dropping a field the API defaults leaves the last value; `name` goes along, as the API requires it.
     const keys = rooms.api.patchKeys(changed).filter((k) => news[k] !== undefined);
-    if (keys.length > 0) state = rooms.toState(await ctx.client.patch(rooms.path(id), rooms.api.patchBody(news, ["name", ...keys]), { schema: rooms.wire, signal: ctx.signal })).state;
+    if (keys.length > 0) state = rooms.toState(await ctx.client.patch(rooms.itemPath(id), rooms.api.patchBody(news, ["name", ...keys]), { schema: rooms.wire, signal: ctx.signal })).state;
     if (changed.includes("passcode")) state = rooms.toState(await setPasscode(ctx, id, news.passcode)).state;
     return state;
   },

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
+import { collection, type Item } from "../../framework/shapes/collection";
+import { NUMERIC_ID as NUMERIC, dnsName } from "../../framework/validators";
 
 const TOKEN = "nsp:verify:Site";
-import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
+// Unlike HOST_NAME, the last label must start with a letter.
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** A site's id as the path wants it; a malformed import id is an error before any request. */
@@ -19,12 +19,7 @@ const siteArgs = z.object({
   name: z.string().trim().min(1, "must not be empty").max(100).meta({ key: true, description: "Name of the site key, unique in the account (ignoring case).", ...both }),
   hostnames: z
     .array(
-      z
-        .string()
-        .trim()
-        .toLowerCase()
-        .transform((h) => h.replace(/\.$/, ""))
-        .refine((h) => HOST.test(h), "must be a host name such as www.example.com"),
+      dnsName(z.string().refine((h) => HOST.test(h), "must be a host name such as www.example.com")),
     )
     .max(50)
     .refine((l) => new Set(l).size === l.length, "must not repeat a host name")
@@ -67,19 +62,13 @@ const siteState = z.object({
 
 // Where the secret sits in the create and rotate answers is not documented; `secret` is the
 // emulator's choice (docs/api-assumptions.md).
-const api = wireModel(siteArgs, siteState, { id: z.number().int() });
-const siteWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
-type SiteWire = z.output<typeof siteWire>;
-type SiteState = ReturnType<typeof api.toState>;
+// Null when this answer carries none; the framework then keeps the one from the prior state.
+const sites = collection({ token: TOKEN, path: "/verify/sites", args: siteArgs, state: siteState, idOnWire: z.number().int(), idOf: siteIdOf, adjust: (state) => ({ ...state, secret: state.secret ?? null }) });
+const toState = (raw: Item) => sites.toState(raw).state;
+type SiteState = ReturnType<typeof toState>;
 
-function toState(raw: SiteWire): SiteState {
-  const state = api.toState(raw);
-  // Null when this answer carries none; the framework then keeps the one from the prior state.
-  return { ...state, secret: state.secret ?? null };
-}
-
-async function rotate(ctx: OperationContext, id: string): Promise<SiteWire> {
-  const raw = await ctx.client.post(`/verify/sites/${id}/rotate`, undefined, { schema: siteWire, signal: ctx.signal });
+async function rotate(ctx: OperationContext, id: string): Promise<Item> {
+  const raw = await ctx.client.post(`${sites.itemPath(id)}/rotate`, undefined, { schema: sites.wire, signal: ctx.signal });
   if (typeof raw.secret !== "string") throw new Error(`${TOKEN}: the secret of site ${id} was rotated, but the API's answer carried no secret`);
   return raw;
 }
@@ -93,20 +82,15 @@ export const site = defineResource({
   importId: "<siteId>",
 
   async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `verify site ${args.name}`,
-      () => ctx.client.post("/verify/sites", api.createBody(args), { schema: siteWire, signal: ctx.signal }),
-      // Names are unique in the account (ignoring case).
-      async () => (await ctx.client.listAll("/verify/sites", { itemSchema: siteWire, signal: ctx.signal })).find((s) => s.name.toLowerCase() === args.name.toLowerCase()),
-    );
-    const id = String(created.id);
-    let state = toState(created);
+    // Names are unique in the account (ignoring case).
+    const created = await sites.create(ctx, `verify site ${args.name}`, args, { matches: (s) => String(s.name).toLowerCase() === args.name.toLowerCase() });
+    const id = created.id;
+    let state: SiteState = created.state;
     // Sites are created enabled; `enabled` is only in the patch body.
     if (!args.enabled && state.enabled) {
       ctx.progress(id, state);
       const secret = state.secret;
-      state = { ...toState(await ctx.client.patch(`/verify/sites/${id}`, api.patchBody(args, ["enabled"]), { schema: siteWire, signal: ctx.signal })), secret };
+      state = { ...(await sites.update(ctx, id, args, state, ["enabled"])), secret };
     }
     if (state.secret !== null) return { id, state };
     // Adopted after a lost answer: the secret went with it, and only a rotation shows one again.
@@ -115,10 +99,9 @@ export const site = defineResource({
   },
 
   async read(ctx, id, prior) {
-    const siteId = siteIdOf(id);
-    const raw = await ctx.client.getOrUndefined(`/verify/sites/${siteId}`, { schema: siteWire, signal: ctx.signal });
-    if (!raw) return undefined;
-    const state = toState(raw);
+    const found = await sites.read(ctx, id);
+    if (!found) return undefined;
+    const { id: siteId, state } = found;
     if (prior.secret && prior.secretIssuedAt && state.secretIssuedAt && state.secretIssuedAt !== prior.secretIssuedAt) {
       ctx.log("warning", `the secret of verify site ${siteId} was rotated outside this program, so the one in the state no longer works; change secretRotation to issue a new one`);
     }
@@ -126,19 +109,12 @@ export const site = defineResource({
   },
 
   async update(ctx, id, news, olds, changed) {
-    const siteId = siteIdOf(id);
     // The secret is carried over from olds unless this update rotates it. If the rotation fails
     // after the patch, the whole update fails, so the next `up` patches (idempotently) and
     // rotates again.
-    let state: SiteState = { ...olds, ...news };
-    if (api.patchKeys(changed).length > 0) {
-      state = toState(await ctx.client.patch(`/verify/sites/${siteId}`, api.patchBody(news, changed), { schema: siteWire, signal: ctx.signal }));
-    }
-    if (changed.includes("secretRotation")) state = toState(await rotate(ctx, siteId));
-    return state;
+    const state = await sites.update(ctx, id, news, olds, changed);
+    return changed.includes("secretRotation") ? toState(await rotate(ctx, id)) : state;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(`/verify/sites/${siteIdOf(id)}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => sites.delete(ctx, id),
 });

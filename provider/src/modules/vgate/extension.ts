@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { wireTimestamp } from "../../framework/wire";
 import { deepEqual } from "../../framework/diff";
-import { apiObject, dialNumber, e164, email, name } from "./fields";
+import { apiObject, dialNumber, name } from "./fields";
+import { e164, email } from "../../framework/validators";
 import { pbxPath } from "./ids";
 import { definePbxObject } from "./object";
 

@@ -15,11 +15,7 @@ export function destination(description: string) {
     .meta({ description: `${description} One of ${DESTINATION_FORMS}, built from the object's id (\`ivr:\${menu.id}\`).` });
 }
 
-export const e164 = z.string().regex(/^\+[1-9][0-9]{1,14}$/, "must be an E.164 number: + and up to 15 digits, such as +4930123456");
-
 export const dialNumber = z.string().regex(/^[0-9]{1,15}$/, "must be digits, such as 101");
-
-export const email = z.string().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address");
 
 export const name = z.string().min(1, "must not be empty");
 

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { defineReadFunction } from "../../framework/shapes/read-function";
 
 const balanceWire = z.looseObject({ balance_micros: z.number().int() });
 
@@ -22,13 +21,9 @@ const balanceResult = z.object({
     .meta({ description: "The latest movements, newest first, as the API lists them." }),
 });
 
-export const getBalance = defineFunction({
+export const getBalance = defineReadFunction({
   token: "nsp:vgate:getBalance",
   description: "Reads the prepaid balance of the PBX gateway and its latest movements. Top-ups are console only.",
-  args: z.object({}),
   result: balanceResult,
-  async invoke(ctx) {
-    const raw = await ctx.client.get("/vgate/balance", { schema: balanceWire, signal: ctx.signal });
-    return fromWire(balanceResult, raw) as z.output<typeof balanceResult>;
-  },
+  read: (ctx) => ctx.client.get("/vgate/balance", { schema: balanceWire, signal: ctx.signal }),
 });

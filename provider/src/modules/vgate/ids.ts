@@ -5,10 +5,6 @@ import { z } from "zod";
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
-export function isGatewayId(s: string): boolean {
-  return ID.test(s);
-}
-
 /** An input naming another gateway object by its Pulumi id (the API's string id). */
 export function gatewayRef(what: string, description: string) {
   return z.string().regex(ID, `must be the id of ${what}`).meta({ description });

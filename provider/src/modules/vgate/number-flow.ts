@@ -47,6 +47,7 @@ async function putFlow(ctx: OperationContext, pbxId: string, numberId: string, f
   return state;
 }
 
+// No shape: a document of a PBX number written by PUT and read from the number itself (getOrUndefined), not from the document's path.
 export const numberFlow = defineResource({
   token: TOKEN,
   description:

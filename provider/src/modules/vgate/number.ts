@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { e164 } from "./fields";
+import { e164 } from "../../framework/validators";
 import { gatewayRef } from "./ids";
 import { definePbxObject } from "./object";
 

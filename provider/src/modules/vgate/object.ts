@@ -1,7 +1,7 @@
 // The objects of a PBX (extensions, trunks, numbers, routes, IVRs, ring groups, queues, time
 // conditions) are children of the PBX with string ids, and their patch takes the create fields.
 import { z } from "zod";
-import { defineChildResource, type ChildResourceSpec } from "../../framework/child-resource";
+import { defineChildCollection, type ChildCollectionSpec } from "../../framework/shapes/child-collection";
 import type { ResourceDefinition } from "../../framework/definition";
 import { metaOf } from "../../framework/zod-walk";
 import { pbxChildOf, pbxIdField, pbxPath } from "./ids";
@@ -9,7 +9,7 @@ import { timestamps } from "./fields";
 
 type Shape = z.ZodRawShape;
 
-export interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<ChildResourceSpec<F, S>, "token" | "description" | "what" | "fields" | "outputs" | "check" | "afterRead" | "afterUpdate"> {
+export interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<ChildCollectionSpec<F, S>, "token" | "description" | "what" | "fields" | "outputs" | "check" | "afterRead" | "afterUpdate"> {
   /** Path segment under /vgate/pbx/{pbx}/. */
   path: string;
 }
@@ -22,7 +22,7 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
       return [key, roles.local ? field : (field as z.ZodType).meta({ create: true, patch: true, ...roles })];
     }),
   ) as F;
-  return defineChildResource({
+  return defineChildCollection({
     ...spec,
     fields,
     outputs: { ...(spec.outputs ?? {}), ...timestamps } as unknown as S,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { apiObject, e164, name } from "./fields";
+import { apiObject, name } from "./fields";
+import { e164 } from "../../framework/validators";
 import { gatewayRef } from "./ids";
 import { definePbxObject } from "./object";
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { e164, ipOrPrefix, name } from "./fields";
+import { ipOrPrefix, name } from "./fields";
+import { e164 } from "../../framework/validators";
 import { definePbxObject } from "./object";
 
 export const trunk = definePbxObject({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { collection } from "../../framework/shapes/collection";
 import { dropNone, stringIdOf } from "./ids";
 
 const TOKEN = "nsp:vod:Asset";
@@ -23,13 +23,10 @@ const assetState = z.object({
   createdAt: z.string().meta({ description: "When the asset was created." }),
 });
 
-const api = wireModel(assetArgs, assetState, { id: z.string() });
-const assetWire = api.wire as z.ZodType<Record<string, unknown> & { id: string }>;
-
 // "None" on the wire (null, no tags) is an unset input in the program.
-const toState = (raw: z.output<typeof assetWire>) => dropNone(api.toState(raw), ["title", "description", "tags"]);
-
-const path = (id: string) => `/vod/assets/${encodeURIComponent(stringIdOf(TOKEN, id, "a video asset id", "vid_0123456789ab"))}`;
+const assetIdOf = (id: string) => stringIdOf(TOKEN, id, "a video asset id", "vid_0123456789ab");
+const assets = collection({ token: TOKEN, path: "/vod/assets", args: assetArgs, state: assetState, idOnWire: z.string(), idOf: assetIdOf, adjust: (state) => dropNone(state, ["title", "description", "tags"]) });
+const { api } = assets;
 
 export const asset = defineResource({
   token: TOKEN,
@@ -40,15 +37,8 @@ export const asset = defineResource({
   importId: "<assetId>",
 
   // No natural key (titles need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
-  async create(ctx, args) {
-    const raw = await ctx.client.post("/vod/assets", api.createBody(args), { schema: assetWire, signal: ctx.signal });
-    return { id: raw.id, state: toState(raw) };
-  },
-
-  async read(ctx, id) {
-    const raw = await ctx.client.getOrUndefined(path(id), { schema: assetWire, signal: ctx.signal });
-    return raw && { id: raw.id, state: toState(raw) };
-  },
+  create: (ctx, args) => assets.create(ctx, "video asset", args, "none"),
+  read: (ctx, id) => assets.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     const keys = api.patchKeys(changed);
@@ -58,10 +48,8 @@ export const asset = defineResource({
     if (keys.includes("title") && news.title === undefined) patch.title = null;
     if (keys.includes("description") && news.description === undefined) patch.description = null;
     if (keys.includes("tags") && news.tags === undefined) patch.tags = {};
-    return toState(await ctx.client.patch(path(id), patch, { schema: assetWire, signal: ctx.signal }));
+    return assets.toState(await ctx.client.patch(assets.itemPath(id), patch, { schema: assets.wire, signal: ctx.signal })).state;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(path(id), { signal: ctx.signal });
-  },
+  delete: (ctx, id) => assets.delete(ctx, id),
 });

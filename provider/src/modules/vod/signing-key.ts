@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { collection } from "../../framework/shapes/collection";
 import { dropNone, stringIdOf } from "./ids";
 
 const TOKEN = "nsp:vod:SigningKey";
@@ -23,16 +23,9 @@ const keyState = z.object({
   createdAt: z.string().meta({ description: "When the key was created." }),
 });
 
-const api = wireModel(keyArgs, keyState, { id: z.string() });
-const keyWire = api.wire as z.ZodType<Record<string, unknown> & { id: string }>;
-
-function toState(raw: z.output<typeof keyWire>) {
-  // Null when this answer carries none; the framework then keeps the one from the prior state.
-  const state = dropNone(api.toState(raw), ["note"]);
-  return { id: raw.id, state: { ...state, secret: state.secret ?? null } };
-}
-
+// Null when this answer carries none; the framework then keeps the one from the prior state.
 const keyIdOf = (id: string) => stringIdOf(TOKEN, id, "a VOD signing key id", "key_0123456789ab");
+const keys = collection({ token: TOKEN, path: "/vod/keys", args: keyArgs, state: keyState, idOnWire: z.string(), idOf: keyIdOf, adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }) });
 
 export const signingKey = defineResource({
   token: TOKEN,
@@ -42,18 +35,11 @@ export const signingKey = defineResource({
   importId: "<keyId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
-  async create(ctx, args) {
-    return toState(await ctx.client.post("/vod/keys", api.createBody(args), { schema: keyWire, signal: ctx.signal }));
-  },
-
+  create: (ctx, args) => keys.create(ctx, "signing key", args, "none"),
   // There is no GET of one key: it is found in the account's list.
-  async read(ctx, id) {
-    const keyId = keyIdOf(id);
-    const found = (await ctx.client.listAll("/vod/keys", { itemSchema: keyWire, signal: ctx.signal })).find((k) => k.id === keyId);
-    return found ? toState(found) : undefined;
+  read(ctx, id) {
+    const keyId = keys.idOf(id);
+    return keys.readFromList(ctx, (k) => k.id === keyId);
   },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(`/vod/keys/${encodeURIComponent(keyIdOf(id))}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => keys.delete(ctx, id),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { collection } from "../../framework/shapes/collection";
 import { dropNone, numericIdOf } from "./ids";
 
 const TOKEN = "nsp:vod:Webhook";
@@ -31,12 +31,7 @@ const webhookState = z.object({
   createdAt: z.string().meta({ description: "When the endpoint was added." }),
 });
 
-const api = wireModel(webhookArgs, webhookState, { id: z.number().int() });
-const webhookWire = api.wire as z.ZodType<Record<string, unknown> & { id: number }>;
-
-const toState = (raw: z.output<typeof webhookWire>) => ({ id: String(raw.id), state: dropNone(api.toState(raw), ["note"]) });
-
-const hookIdOf = (id: string) => numericIdOf(TOKEN, id, "a VOD event endpoint id");
+const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => numericIdOf(TOKEN, id, "a VOD event endpoint id"), adjust: (state) => dropNone(state, ["note"]) });
 
 export const webhook = defineResource({
   token: TOKEN,
@@ -52,18 +47,11 @@ export const webhook = defineResource({
   },
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
-  async create(ctx, args) {
-    return toState(await ctx.client.post("/vod/webhooks", api.createBody(args), { schema: webhookWire, signal: ctx.signal }));
-  },
-
+  create: (ctx, args) => webhooks.create(ctx, "VOD event endpoint", args, "none"),
   // There is no GET of one endpoint: it is found in the account's list.
-  async read(ctx, id) {
-    const hookId = hookIdOf(id);
-    const found = (await ctx.client.listAll("/vod/webhooks", { itemSchema: webhookWire, signal: ctx.signal })).find((w) => String(w.id) === hookId);
-    return found ? toState(found) : undefined;
+  read(ctx, id) {
+    const hookId = webhooks.idOf(id);
+    return webhooks.readFromList(ctx, (w) => String(w.id) === hookId);
   },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(`/vod/webhooks/${hookIdOf(id)}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => webhooks.delete(ctx, id),
 });

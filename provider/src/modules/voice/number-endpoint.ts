@@ -1,14 +1,15 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
-import { E164, numberOf } from "./number";
+import { numberOf } from "./number";
+import { e164 } from "../../framework/validators";
 
 const TOKEN = "nsp:voice:NumberEndpoint";
 const FORM = "<number>/<pbxId>/<extensionId>";
 const OBJECT_ID = /^[^/\s]+$/;
 
 const endpointArgs = z.object({
-  number: z.string().trim().regex(E164, "must be a voice number in E.164 form, such as +31205550001").meta({ description: "The voice number (`nsp:voice:Number` id).", replace: true }),
+  number: e164.meta({ description: "The voice number (`nsp:voice:Number` id).", replace: true }),
   pbxId: z.string().regex(OBJECT_ID, "must be the id of an existing PBX").meta({ description: "Id of the PBX (`nsp:vgate:Pbx`) that holds the extension.", create: true, replace: true }),
   ext: z.string().regex(OBJECT_ID, "must be the id of an existing extension").meta({ description: "Id of the extension (`nsp:vgate:Extension`) that rings for the number. An extension rings for at most one number.", create: true, replace: true }),
 });
@@ -32,6 +33,7 @@ function idOf(id: string): EndpointArgs {
 
 const path = (a: EndpointArgs) => `/voice/numbers/${encodeURIComponent(a.number)}/endpoints`;
 
+// No shape: the API answers with the number, not the endpoint, so the state is built from the inputs and the id.
 export const numberEndpoint = defineResource({
   token: TOKEN,
   description:

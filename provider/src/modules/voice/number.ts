@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
+import { collection } from "../../framework/shapes/collection";
+import { E164 } from "../../framework/validators";
 
 const TOKEN = "nsp:voice:Number";
-export const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 /** A number's id is the number itself; a malformed one is an error before any request. */
 export function numberOf(token: string, id: string, form = "<number>"): string {
@@ -27,14 +26,12 @@ const numberState = z.object({
   createdAt: z.string().meta({ description: "When the number was claimed." }),
 });
 
-const api = wireModel(numberArgs, numberState);
-const numberWire = api.wire as z.ZodType<Record<string, unknown> & { number: string; label?: string | null }>;
-
-function toState(raw: z.output<typeof numberWire>) {
-  const state = api.toState(raw);
+function adjust<T extends { label?: string | null }>(state: T): T {
   if (state.label === null) delete state.label;
-  return { id: raw.number, state };
+  return state;
 }
+const numbers = collection({ token: TOKEN, path: "/voice/numbers", args: numberArgs, state: numberState, idOf: (id) => numberOf(TOKEN, id), idProperty: "number", adjust });
+const { api } = numbers;
 
 export const number = defineResource({
   token: TOKEN,
@@ -45,24 +42,16 @@ export const number = defineResource({
   importId: "<number>",
 
   async create(ctx, args) {
-    const post = () => ctx.client.post("/voice/numbers", api.createBody(args), { schema: numberWire, signal: ctx.signal });
     // The API picks the number; only a label can find a claim whose answer was lost.
     const label = args.label;
-    const created =
-      label === undefined || label === ""
-        ? await post()
-        : await createOnce(ctx, `voice number "${label}"`, post, async () => (await ctx.client.listAll("/voice/numbers", { itemSchema: numberWire, signal: ctx.signal })).find((n) => n.label === label));
-    const made = toState(created);
+    const made = await numbers.create(ctx, `voice number "${label}"`, args, label === undefined || label === "" ? "none" : { matches: (n) => n.label === label });
     const rest = api.patchKeys(Object.keys(numberArgs.shape)).filter((k) => k !== "label" && args[k] !== undefined && args[k] !== null && args[k] !== false);
     if (rest.length === 0) return made;
     ctx.progress(made.id, made.state);
-    return toState(await ctx.client.patch(`/voice/numbers/${encodeURIComponent(made.id)}`, api.patchBody(args, rest), { schema: numberWire, signal: ctx.signal }));
+    return numbers.toState(await ctx.client.patch(numbers.itemPath(made.id), api.patchBody(args, rest), { schema: numbers.wire, signal: ctx.signal }));
   },
 
-  async read(ctx, id) {
-    const raw = await ctx.client.getOrUndefined(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, { schema: numberWire, signal: ctx.signal });
-    return raw && toState(raw);
-  },
+  read: (ctx, id) => numbers.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     const keys = api.patchKeys(changed);
@@ -70,10 +59,8 @@ export const number = defineResource({
     const patch = api.patchBody(news, keys);
     // A dropped label is cleared as well (the nullable ones are sent as null anyway).
     if (keys.includes("label") && news.label === undefined) patch.label = null;
-    return toState(await ctx.client.patch(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, patch, { schema: numberWire, signal: ctx.signal })).state;
+    return numbers.toState(await ctx.client.patch(numbers.itemPath(id), patch, { schema: numbers.wire, signal: ctx.signal })).state;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(`/voice/numbers/${encodeURIComponent(numberOf(TOKEN, id))}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => numbers.delete(ctx, id),
 });

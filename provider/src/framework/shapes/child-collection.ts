@@ -1,17 +1,17 @@
-// Most objects of the API live in a collection under a parent (the objects of a PBX, the aliases
-// of a mail domain, ...): list and create at `<collection>`, get, patch and delete at
+// The objects of a collection under a parent object (the objects of a PBX, the aliases of a
+// mail domain, ...): list and create at `<collection>`, get, patch and delete at
 // `<collection>/<id>`. This turns a description of such a collection into a resource
 // definition; the properties declare their own roles (create, patch, secret, ...), and the
 // hooks cover what differs.
 import { z } from "zod";
-import { isApiError } from "../client";
-import { defineResource, type CheckFailure, type OperationContext, type ResourceDefinition } from "./definition";
-import { wireModel } from "./fields";
+import { isApiError } from "../../client";
+import { defineResource, type CheckFailure, type OperationContext, type ResourceDefinition } from "../definition";
+import { wireModel } from "../fields";
 
 type Shape = z.ZodRawShape;
 type Props = Record<string, unknown>;
 
-export interface ChildResourceSpec<F extends Shape, S extends Shape> {
+export interface ChildCollectionSpec<F extends Shape, S extends Shape> {
   token: string;
   description: string;
   /** What a person calls one, for messages. */
@@ -38,7 +38,7 @@ export interface ChildResourceSpec<F extends Shape, S extends Shape> {
   afterUpdate?: (ctx: OperationContext, parentId: string, id: string, state: Props, news: Props, olds: Props, changed: readonly string[]) => Promise<Props>;
 }
 
-export function defineChildResource<F extends Shape, S extends Shape = Record<never, never>>(spec: ChildResourceSpec<F, S>): ResourceDefinition {
+export function defineChildCollection<F extends Shape, S extends Shape = Record<never, never>>(spec: ChildCollectionSpec<F, S>): ResourceDefinition {
   const parentKey = spec.parent.key;
   const args = z.object({ [parentKey]: spec.parent.field.meta({ replace: true }), ...spec.fields });
   const state = z.object({ ...(spec.outputs ?? {}) });

@@ -1,0 +1,116 @@
+// The shape most objects of the API have: a collection at one path (`/pages/projects`), listed
+// and created there (POST), each object read, patched and deleted at `<collection>/<id>`. A
+// definition describes its collection once and writes its CRUD functions with these calls;
+// what really differs between resources (a natural key for adoption, a follow-up call) stays
+// in the definition. A collection under a parent object is child-collection.ts.
+import { z } from "zod";
+import type { OperationContext } from "../definition";
+import { wireModel, type WireModel } from "../fields";
+import { createOnce } from "../create-once";
+
+type Shape = z.ZodRawShape;
+type Out<S extends Shape> = z.output<z.ZodObject<S>>;
+/** An object as the API returns it, validated by the wire model. */
+export type Item = Record<string, unknown> & { id?: string | number };
+
+export interface CollectionSpec<A extends Shape, S extends Shape> {
+  token: string;
+  /** The collection's path, such as `/pages/projects`. */
+  path: string;
+  args: z.ZodObject<A>;
+  state: z.ZodObject<S>;
+  /** The API's type of an object's `id`; unset when `id` is not a property the API returns. */
+  idOnWire?: z.ZodType<string | number>;
+  /** Checks a resource id before it goes into a path, so a malformed import id fails before any request. */
+  idOf(id: string): string;
+  /**
+   * The property that is the resource's id, where the resource is known by something else than
+   * the API's `id` (an address, a subject): the path and the import use it.
+   */
+  idProperty?: keyof (A & S) & string;
+  /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
+  adjust?(state: Out<A> & Out<S>, raw: Item): Out<A> & Out<S>;
+}
+
+export interface Collection<A extends Shape, S extends Shape> {
+  api: WireModel<A, S>;
+  wire: z.ZodType<Item>;
+  /** The spec's id check. */
+  idOf(id: string): string;
+  /** `<collection>/<id>`, the id checked and URL-encoded. */
+  itemPath(id: string): string;
+  toState(raw: Item): { id: string; state: Out<A> & Out<S> };
+  list(ctx: OperationContext, query?: Record<string, string>): Promise<Item[]>;
+  /**
+   * POSTs the create body; when the answer is lost, `existing` finds the object that create
+   * made (its natural key) so it is adopted instead of made twice (create-once.ts): the first
+   * listed object that `matches`, or what `find` finds elsewhere. An object without a natural key
+   * (`"none"`) is posted once: a lost answer is an error, since the client never repeats a POST
+   * blindly.
+   */
+  create(ctx: OperationContext, what: string, values: Out<A>, existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> } | "none"): Promise<{ id: string; state: Out<A> & Out<S> }>;
+  /** GET of one object as the API returns it; undefined when it is gone. */
+  get(ctx: OperationContext, id: string): Promise<Item | undefined>;
+  /** GET of one object; undefined when it is gone. */
+  read(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /** For a collection without a GET of one object: the first listed object that `matches`. */
+  readFromList(ctx: OperationContext, matches: (item: Item) => boolean): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /**
+   * For a collection without a GET of one object, by the API's id: from the list a refresh
+   * reads once for all the objects of the collection (list-cache.ts).
+   */
+  readListed(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
+  update<T extends object>(ctx: OperationContext, id: string, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
+  delete(ctx: OperationContext, id: string): Promise<void>;
+}
+
+export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
+  const api = wireModel(spec.args, spec.state, spec.idOnWire ? { id: spec.idOnWire } : {});
+  const wire = api.wire as z.ZodType<Item>;
+  const itemPath = (id: string) => `${spec.path}/${encodeURIComponent(spec.idOf(id))}`;
+  const toState = (raw: Item) => {
+    const parsed = api.toState(raw);
+    const state = spec.adjust ? spec.adjust(parsed, raw) : parsed;
+    return { id: String(spec.idProperty ? (state as Record<string, unknown>)[spec.idProperty] : raw.id), state };
+  };
+  const list = (ctx: OperationContext, query?: Record<string, string>) => ctx.client.listAll(spec.path, { itemSchema: wire, signal: ctx.signal, ...(query ? { query } : {}) });
+  return {
+    api,
+    wire,
+    idOf: spec.idOf,
+    itemPath,
+    toState,
+    list,
+    async create(ctx, what, values, existing) {
+      const post = () => ctx.client.post(spec.path, api.createBody(values), { schema: wire, signal: ctx.signal });
+      if (existing === "none") return toState(await post());
+      const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
+      return toState(await createOnce(ctx, what, post, lookup));
+    },
+    get: (ctx, id) => ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal }),
+    async read(ctx, id) {
+      const raw = await ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal });
+      return raw && toState(raw);
+    },
+    async readListed(ctx, id) {
+      const wanted = spec.idOf(id);
+      type Listed = Item & { id: string | number };
+      const listed = wire as z.ZodType<Listed>;
+      const found = await ctx.lists.find(spec.path, wanted, listed, ctx.signal, async () => ((await list(ctx)) as Listed[]).find((item) => String(item.id) === wanted));
+      return found && toState(found);
+    },
+    async readFromList(ctx, matches) {
+      const found = (await list(ctx)).find(matches);
+      return found && toState(found);
+    },
+    async update(ctx, id, news, olds, changed) {
+      const patch = api.patchBody(news, changed);
+      if (Object.keys(patch).length === 0) return { ...olds, ...news };
+      return toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state;
+    },
+    async delete(ctx, id) {
+      await ctx.client.delete(itemPath(id), { signal: ctx.signal });
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// The value rules several modules share (ids, phone numbers, email addresses, host names,
+// timestamps), written once so a property is checked the same way in every module that has it.
+import { z } from "zod";
+
+/** Numeric ids, as most objects of the API have. */
+export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
+
+/** Ids the API chooses as strings: anything that stays one path segment. */
+export const STRING_ID = /^[^/\s]+$/;
+
+/** A reference to an object the API names by a string id (a mail server, a sender). */
+export function stringRef(description: string) {
+  return z.string().regex(STRING_ID, "must be the id of an existing object").meta({ description });
+}
+
+/**
+ * A telephone number in E.164 form. The API refuses fewer than 7 digits or more than 15 (its
+ * voice, messaging and PBX endpoints alike), so Check does too.
+ */
+export const E164 = /^\+[1-9][0-9]{6,14}$/;
+
+export const e164 = z.string().trim().regex(E164, "must be a number in E.164 form such as +12025550101");
+
+/** An address as the API stores it (lower case), also the form of ids such as `<zoneId>/<email>`. */
+export const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
+
+/** An email address, stored lower-case by the API. */
+export const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
+
+const LABELS = "([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?";
+
+/** A DNS name of two labels or more, as the API stores it (lower case, no trailing dot). */
+export const HOST_NAME = new RegExp(`^(?=.{1,253}$)${LABELS}$`);
+
+/** A DNS name in the form the API stores (lower case, no trailing dot), then checked by `rule`. */
+export function dnsName<T>(rule: z.ZodType<T, string>) {
+  return z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((s) => s.replace(/\.$/, ""))
+    .pipe(rule);
+}
+
+/** Host names as the API stores them; `wildcard` allows a leading `*.`. */
+export function hostName(options: { wildcard?: boolean } = {}) {
+  const pattern = options.wildcard ? new RegExp(`^(?=.{1,253}$)(\\*\\.)?${LABELS}$`) : HOST_NAME;
+  return dnsName(z.string().regex(pattern, "must be a host name such as www.example.com"));
+}
+
+/**
+ * Properties named like timestamps (`createdAt`, `checkedAt`, `at`). The API documents do not
+ * show the timestamp format, so such fields are read in either form (see wire.ts).
+ */
+export const TIMESTAMP_PROPERTY = /(^a|A)t$/;
