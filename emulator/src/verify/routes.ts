@@ -1,0 +1,204 @@
+// Bot verification: site keys for the challenge widget. The server secret is shown by the create
+// and rotate answers only (see ../verify/state.ts).
+import { z } from "zod";
+import { ApiError, invalid } from "../errors";
+import { normalizeZoneName } from "../dns/names";
+import { paginate, pagingOnlyQuery } from "../paging";
+import { type Env, route } from "../router";
+import { VERIFY_INTERACTIONS, VERIFY_MODES, type VerifySiteRow, newSecret, newSitekey, verifySites } from "./state";
+
+export const VERIFY_NAME_MAX = 100;
+export const VERIFY_HOSTNAMES_MAX = 50;
+
+const name = z.string().trim().min(1).max(VERIFY_NAME_MAX);
+const hostnames = z.array(z.string()).max(VERIFY_HOSTNAMES_MAX);
+const mode = z.enum(VERIFY_MODES);
+
+const createBody = z.strictObject({
+  name,
+  hostnames: hostnames.optional(),
+  mode: mode.optional(),
+  fingerprint: z.boolean().optional(),
+  interaction: z.enum(VERIFY_INTERACTIONS).optional(),
+});
+
+const patchBody = z.strictObject({
+  name: name.optional(),
+  hostnames: hostnames.optional(),
+  mode: mode.optional(),
+  enabled: z.boolean().optional(),
+  fingerprint: z.boolean().optional(),
+});
+
+type Ctx = Env & { account: { name: string } };
+
+/** Host names, lower-cased without a trailing dot; duplicates are refused rather than merged. */
+function normalizeHostnames(list: string[]): string[] {
+  const out = list.map((h, i) => {
+    const n = normalizeZoneName(h);
+    if (n === null) throw invalid(`hostnames[${i}]`, "must be a host name such as www.example.com");
+    return n;
+  });
+  out.forEach((h, i) => {
+    const first = out.indexOf(h);
+    if (first !== i) throw invalid(`hostnames[${i}]`, `duplicate of hostnames[${first}] (${h})`);
+  });
+  return out;
+}
+
+function checkName(ctx: Ctx, value: string, self?: number): void {
+  const clash = ctx.store.list(verifySites(ctx.store), ctx.account.name).find((s) => s.id !== self && s.name.toLowerCase() === value.toLowerCase());
+  if (clash) throw new ApiError("conflict", `name: a verify site named ${clash.name} already exists (id ${clash.id})`);
+}
+
+function own(ctx: Ctx, id: number): VerifySiteRow {
+  return ctx.store.owned(verifySites(ctx.store), id, ctx.account.name, "verify site");
+}
+
+function siteView(s: VerifySiteRow) {
+  return {
+    id: s.id,
+    name: s.name,
+    hostnames: [...s.hostnames],
+    mode: s.mode,
+    fingerprint: s.fingerprint,
+    interaction: s.interaction,
+    enabled: s.enabled,
+    sitekey: s.sitekey,
+    secret_issued_at: s.secret_issued_at,
+    created_at: s.created_at,
+  };
+}
+
+/** Deterministic per site and bucket, so two reads of the same range agree. */
+function counts(siteId: number, bucket: number) {
+  const seed = (siteId * 7919 + bucket * 104729) % 1000;
+  const challenges = 50 + seed;
+  const passes = Math.floor(challenges * 0.9);
+  const escalations = Math.floor(challenges * 0.06);
+  const fails = challenges - passes - escalations;
+  return { challenges, passes, escalations, fails, siteverify_calls: passes };
+}
+
+const RANGE_BUCKETS = { "1h": { n: 12, ms: 5 * 60_000 }, "24h": { n: 24, ms: 3_600_000 }, "7d": { n: 7, ms: 86_400_000 } } as const;
+
+export const verifyRoutes = [
+  route({
+    method: "GET",
+    path: "/verify/sites",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate(ctx.store.list(verifySites(ctx.store), ctx.account.name), ctx.query, siteView),
+  }),
+
+  route({
+    method: "POST",
+    path: "/verify/sites",
+    scope: "write",
+    body: createBody,
+    handler: (ctx) => {
+      const { store, account, body } = ctx;
+      const hosts = normalizeHostnames(body.hostnames ?? []);
+      checkName(ctx, body.name);
+      const now = store.timestamp();
+      const row: VerifySiteRow = {
+        id: store.nextId(),
+        account: account.name,
+        name: body.name,
+        hostnames: hosts,
+        mode: body.mode ?? "managed",
+        fingerprint: body.fingerprint ?? false,
+        interaction: body.interaction ?? "off",
+        enabled: true,
+        sitekey: newSitekey(),
+        secret: newSecret(),
+        secret_issued_at: now,
+        created_at: now,
+      };
+      verifySites(store).set(row.id, row);
+      ctx.status(201);
+      return { ...siteView(row), secret: row.secret };
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/verify/sites/:id",
+    scope: "read",
+    handler: (ctx) => siteView(own(ctx, ctx.params.id)),
+  }),
+
+  route({
+    method: "PATCH",
+    path: "/verify/sites/:id",
+    scope: "write",
+    body: patchBody,
+    handler: (ctx) => {
+      const { body } = ctx;
+      const hosts = body.hostnames === undefined ? undefined : normalizeHostnames(body.hostnames);
+      const site = own(ctx, ctx.params.id);
+      if (body.name !== undefined) checkName(ctx, body.name, site.id);
+      Object.assign(site, {
+        name: body.name ?? site.name,
+        hostnames: hosts ?? site.hostnames,
+        mode: body.mode ?? site.mode,
+        enabled: body.enabled ?? site.enabled,
+        fingerprint: body.fingerprint ?? site.fingerprint,
+      });
+      return siteView(site);
+    },
+  }),
+
+  route({
+    method: "DELETE",
+    path: "/verify/sites/:id",
+    scope: "write",
+    handler: (ctx) => {
+      const site = own(ctx, ctx.params.id);
+      verifySites(ctx.store).delete(site.id);
+      return undefined;
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/verify/sites/:id/rotate",
+    scope: "write",
+    handler: (ctx) => {
+      const site = own(ctx, ctx.params.id);
+      site.secret = newSecret();
+      site.secret_issued_at = ctx.store.timestamp();
+      return { ...siteView(site), secret: site.secret };
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/verify/sites/:id/insights",
+    scope: "read",
+    query: z.strictObject({ range: z.enum(["24h", "7d"]).optional() }),
+    handler: (ctx) => {
+      const site = own(ctx, ctx.params.id);
+      const range = ctx.query.range ?? "24h";
+      const b = RANGE_BUCKETS[range];
+      const total = { challenges: 0, passes: 0, escalations: 0, fails: 0, siteverify_calls: 0 };
+      for (let i = 0; i < b.n; i++) for (const [k, v] of Object.entries(counts(site.id, i))) total[k as keyof typeof total] += v;
+      return { range, ...total, pass_rate: total.challenges === 0 ? 0 : total.passes / total.challenges };
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/verify/sites/:id/analytics",
+    scope: "read",
+    query: z.strictObject({ range: z.enum(["1h", "24h", "7d"]).optional() }),
+    handler: (ctx) => {
+      const site = own(ctx, ctx.params.id);
+      const range = ctx.query.range ?? "24h";
+      const b = RANGE_BUCKETS[range];
+      const end = Math.floor(ctx.now() / b.ms) * b.ms;
+      const buckets = Array.from({ length: b.n }, (_, i) => ({ at: new Date(end - (b.n - 1 - i) * b.ms).toISOString(), ...counts(site.id, i) }));
+      return { range, buckets };
+    },
+  }),
+];
