@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { normalizeZoneName } from "../dns/names";
-import { paginate, pagingOnlyQuery } from "../paging";
+import { assignDefined, collection } from "../collection";
 import { type Env, route } from "../router";
 import { VERIFY_INTERACTIONS, VERIFY_MODES, type VerifySiteRow, newSecret, newSitekey, verifySites } from "./state";
 
@@ -51,10 +51,6 @@ function checkName(ctx: Ctx, value: string, self?: number): void {
   if (clash) throw new ApiError("conflict", `name: a verify site named ${clash.name} already exists (id ${clash.id})`);
 }
 
-function own(ctx: Ctx, id: number): VerifySiteRow {
-  return ctx.store.owned(verifySites(ctx.store), id, ctx.account.name, "verify site");
-}
-
 function siteView(s: VerifySiteRow) {
   return {
     id: s.id,
@@ -70,38 +66,23 @@ function siteView(s: VerifySiteRow) {
   };
 }
 
-/** Deterministic per site and bucket, so two reads of the same range agree. */
-function counts(siteId: number, bucket: number) {
-  const seed = (siteId * 7919 + bucket * 104729) % 1000;
-  const challenges = 50 + seed;
-  const passes = Math.floor(challenges * 0.9);
-  const escalations = Math.floor(challenges * 0.06);
-  const fails = challenges - passes - escalations;
-  return { challenges, passes, escalations, fails, siteverify_calls: passes };
-}
+/** The secret is shown by the create and rotate answers only. */
+const withSecret = (s: VerifySiteRow) => ({ ...siteView(s), secret: s.secret });
 
-const RANGE_BUCKETS = { "1h": { n: 12, ms: 5 * 60_000 }, "24h": { n: 24, ms: 3_600_000 }, "7d": { n: 7, ms: 86_400_000 } } as const;
-
-export const verifyRoutes = [
-  route({
-    method: "GET",
-    path: "/verify/sites",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(ctx.store.list(verifySites(ctx.store), ctx.account.name), ctx.query, siteView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/verify/sites",
-    scope: "write",
+const sites = collection({
+  path: "/verify/sites",
+  what: "verify site",
+  table: ({ store }) => verifySites(store),
+  view: siteView,
+  create: {
     body: createBody,
-    handler: (ctx) => {
+    answer: withSecret,
+    build: (ctx) => {
       const { store, account, body } = ctx;
       const hosts = normalizeHostnames(body.hostnames ?? []);
       checkName(ctx, body.name);
       const now = store.timestamp();
-      const row: VerifySiteRow = {
+      return {
         id: store.nextId(),
         account: account.name,
         name: body.name,
@@ -115,60 +96,44 @@ export const verifyRoutes = [
         secret_issued_at: now,
         created_at: now,
       };
-      verifySites(store).set(row.id, row);
-      ctx.status(201);
-      return { ...siteView(row), secret: row.secret };
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/verify/sites/:id",
-    scope: "read",
-    handler: (ctx) => siteView(own(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/verify/sites/:id",
-    scope: "write",
+  },
+  patch: {
     body: patchBody,
-    handler: (ctx) => {
+    apply: (ctx, site) => {
       const { body } = ctx;
-      const hosts = body.hostnames === undefined ? undefined : normalizeHostnames(body.hostnames);
-      const site = own(ctx, ctx.params.id);
+      const hostnames = body.hostnames === undefined ? undefined : normalizeHostnames(body.hostnames);
       if (body.name !== undefined) checkName(ctx, body.name, site.id);
-      Object.assign(site, {
-        name: body.name ?? site.name,
-        hostnames: hosts ?? site.hostnames,
-        mode: body.mode ?? site.mode,
-        enabled: body.enabled ?? site.enabled,
-        fingerprint: body.fingerprint ?? site.fingerprint,
-      });
-      return siteView(site);
+      assignDefined(site, { ...body, hostnames }, ["name", "hostnames", "mode", "enabled", "fingerprint"]);
     },
-  }),
+  },
+  remove: true,
+});
 
-  route({
-    method: "DELETE",
-    path: "/verify/sites/:id",
-    scope: "write",
-    handler: (ctx) => {
-      const site = own(ctx, ctx.params.id);
-      verifySites(ctx.store).delete(site.id);
-      return undefined;
-    },
-  }),
+/** Deterministic per site and bucket, so two reads of the same range agree. */
+function counts(siteId: number, bucket: number) {
+  const seed = (siteId * 7919 + bucket * 104729) % 1000;
+  const challenges = 50 + seed;
+  const passes = Math.floor(challenges * 0.9);
+  const escalations = Math.floor(challenges * 0.06);
+  const fails = challenges - passes - escalations;
+  return { challenges, passes, escalations, fails, siteverify_calls: passes };
+}
+
+const RANGE_BUCKETS = { "1h": { n: 12, ms: 5 * 60_000 }, "24h": { n: 24, ms: 3_600_000 }, "7d": { n: 7, ms: 86_400_000 } } as const;
+
+export const verifyRoutes = [
+  ...sites.routes,
 
   route({
     method: "POST",
     path: "/verify/sites/:id/rotate",
     scope: "write",
     handler: (ctx) => {
-      const site = own(ctx, ctx.params.id);
+      const site = sites.own(ctx, ctx.params.id);
       site.secret = newSecret();
       site.secret_issued_at = ctx.store.timestamp();
-      return { ...siteView(site), secret: site.secret };
+      return withSecret(site);
     },
   }),
 
@@ -178,7 +143,7 @@ export const verifyRoutes = [
     scope: "read",
     query: z.strictObject({ range: z.enum(["24h", "7d"]).optional() }),
     handler: (ctx) => {
-      const site = own(ctx, ctx.params.id);
+      const site = sites.own(ctx, ctx.params.id);
       const range = ctx.query.range ?? "24h";
       const b = RANGE_BUCKETS[range];
       const total = { challenges: 0, passes: 0, escalations: 0, fails: 0, siteverify_calls: 0 };
@@ -193,7 +158,7 @@ export const verifyRoutes = [
     scope: "read",
     query: z.strictObject({ range: z.enum(["1h", "24h", "7d"]).optional() }),
     handler: (ctx) => {
-      const site = own(ctx, ctx.params.id);
+      const site = sites.own(ctx, ctx.params.id);
       const range = ctx.query.range ?? "24h";
       const b = RANGE_BUCKETS[range];
       const end = Math.floor(ctx.now() / b.ms) * b.ms;
