@@ -4,7 +4,7 @@
 // its schemas and the few rules of its rows) and gets plain `route()` declarations back; routes
 // that are not CRUD stay plain `route()` declarations beside them.
 import type { z } from "zod";
-import { notFound } from "./errors";
+import { ApiError, notFound } from "./errors";
 import { paginate, pagingOnlyQuery } from "./paging";
 import { type Ctx, type Env, type HttpMethod, type Route, route } from "./router";
 
@@ -44,8 +44,8 @@ export interface CollectionSpec<
   item?: I;
   /** The noun of the not_found message: `verify site not found`. */
   what: string;
-  table: (env: Env) => Map<Row["id"], Row>;
-  view: (row: Row, env: Env) => unknown;
+  table: (ctx: AccountEnv) => Map<Row["id"], Row>;
+  view: (row: Row, ctx: AccountEnv) => unknown;
   /** A child collection: rows are listed and created under the parent the path names. */
   parent?: ParentSpec<P, Parent, Row>;
   /** How the item routes find their row, when not by id and account (or parent). */
@@ -56,21 +56,23 @@ export interface CollectionSpec<
     | {
         query?: QS;
         rows?: (ctx: Ctx<P, undefined, Out<QS>>) => Row[];
-        view?: (row: Row, env: Env) => unknown;
+        view?: (row: Row, ctx: AccountEnv) => unknown;
       };
   /** POST <path>: `build` checks the body and returns the new row, which is then stored. */
   create?: {
     body: CS;
     build: (ctx: Ctx<P, Out<CS>, undefined>, parent: Parent) => Row;
     /** The answer when it shows more than the view (a secret shown once). */
-    answer?: (row: Row, env: Env) => unknown;
+    answer?: (row: Row, ctx: AccountEnv) => unknown;
   };
   /** GET <item>; default true. */
-  get?: boolean | ((row: Row, env: Env) => unknown);
+  get?: boolean | ((row: Row, ctx: AccountEnv) => unknown);
   /** PATCH (or PUT) <item>: `apply` changes the row found; the answer is the view. */
   patch?: {
     method?: "PATCH" | "PUT";
     body: PS;
+    /** Checks of the body alone, made before the row is looked up (bad input beats not_found). */
+    check?: (ctx: Ctx<I, Out<PS>, undefined>) => void;
     apply: (ctx: Ctx<I, Out<PS>, undefined>, row: Row) => void;
   };
   /** DELETE <item>; `true` removes the row from its table, a function also removes what hangs off it. */
@@ -154,6 +156,7 @@ export function collection<
       body: patch.body,
       handler: (raw) => {
         const ctx = raw as unknown as Ctx<I, Out<PS>, undefined>;
+        patch.check?.(ctx);
         const row = ownItem(ctx);
         patch.apply(ctx, row);
         return view(row, ctx);
@@ -189,6 +192,15 @@ export function settings<P extends string, BS extends z.ZodType>(spec: {
     route({ method: "GET", path: spec.path, scope: "read", handler: spec.read }),
     route({ method: spec.method ?? "PATCH", path: spec.path, scope: "write", body: spec.body as z.ZodType, handler: (ctx) => spec.write(ctx as Ctx<P, z.output<BS>, undefined>) }),
   ];
+}
+
+/** Refuses a name another row of the account already has, whatever its case. */
+export function checkUniqueName(rows: Iterable<{ id: RowId; name: string }>, value: string, noun: string, self?: RowId): void {
+  for (const row of rows) {
+    if (row.id !== self && row.name.toLowerCase() === value.toLowerCase()) {
+      throw new ApiError("conflict", `name: ${noun} named ${row.name} already exists (id ${row.id})`);
+    }
+  }
 }
 
 /** Copies the fields of a PATCH body that are present onto the row; absent ones keep their value. */

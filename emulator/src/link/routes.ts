@@ -1,8 +1,9 @@
 // Tunnels: landing points, tunnels with a one-time credential, and the hostnames a tunnel serves
 // through the edge proxy (see ../link/sites.ts).
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
-import { normalizeZoneName } from "../dns/names";
+import { invalid } from "../errors";
+import { assignDefined, checkUniqueName, collection } from "../collection";
+import { normalizeHostnames } from "../dns/names";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { type Env, route } from "../router";
 import { putHostnames, releaseTunnel, tunnelHostnames } from "./sites";
@@ -54,18 +55,18 @@ function localUrlProblem(value: string): string | null {
   return null;
 }
 
-function ownTunnel(ctx: Ctx, t: LinkTables, id: number): TunnelRow {
-  return ctx.store.owned(t.tunnels, id, ctx.account.name, "tunnel");
-}
-
 function checkPop(ctx: Ctx, t: LinkTables, field: string, id: number): void {
   const pop = t.pops.get(id);
   if (!pop || pop.account !== ctx.account.name) throw invalid(field, `no point of presence ${id} in this account (see GET /link/pops)`);
 }
 
 function checkName(ctx: Ctx, t: LinkTables, value: string, self?: number): void {
-  const clash = ctx.store.list(t.tunnels, ctx.account.name).find((tn) => tn.id !== self && tn.name.toLowerCase() === value.toLowerCase());
-  if (clash) throw new ApiError("conflict", `name: a tunnel named ${clash.name} already exists (id ${clash.id})`);
+  checkUniqueName(ctx.store.list(t.tunnels, ctx.account.name), value, "a tunnel", self);
+}
+
+function checkLocalUrl(value: string): void {
+  const problem = localUrlProblem(value);
+  if (problem) throw invalid("local_url", problem);
 }
 
 function tunnelView(ctx: Ctx, t: LinkTables, tn: TunnelRow) {
@@ -82,35 +83,18 @@ function tunnelView(ctx: Ctx, t: LinkTables, tn: TunnelRow) {
   };
 }
 
-export const linkRoutes = [
-  route({
-    method: "GET",
-    path: "/link/pops",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(ctx.store.list(linkFor(ctx).pops, ctx.account.name), ctx.query, popView),
-  }),
-
-  route({
-    method: "GET",
-    path: "/link/tunnels",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const t = linkFor(ctx);
-      return paginate(ctx.store.list(t.tunnels, ctx.account.name), ctx.query, (tn) => tunnelView(ctx, t, tn));
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/link/tunnels",
-    scope: "write",
+const tunnels = collection({
+  path: "/link/tunnels",
+  what: "tunnel",
+  table: (ctx) => linkFor(ctx).tunnels,
+  view: (tn, ctx) => tunnelView(ctx, linkFor(ctx), tn),
+  create: {
     body: createBody,
-    handler: (ctx) => {
+    // The connector's credential is shown by the create and token answers only.
+    answer: (tn, ctx) => ({ ...tunnelView(ctx, linkFor(ctx), tn), credential: newCredential() }),
+    build: (ctx) => {
       const { store, account, body } = ctx;
-      const problem = localUrlProblem(body.local_url);
-      if (problem) throw invalid("local_url", problem);
+      checkLocalUrl(body.local_url);
       const t = linkFor(ctx);
       checkPop(ctx, t, "pop_id", body.pop_id);
       const pop2 = body.pop_id2 ?? null;
@@ -120,7 +104,7 @@ export const linkRoutes = [
       }
       checkName(ctx, t, body.name);
       const now = store.timestamp();
-      const tunnel: TunnelRow = {
+      return {
         id: store.nextId(),
         account: account.name,
         name: body.name,
@@ -131,64 +115,37 @@ export const linkRoutes = [
         credential_issued_at: now,
         created_at: now,
       };
-      t.tunnels.set(tunnel.id, tunnel);
-      ctx.status(201);
-      return { ...tunnelView(ctx, t, tunnel), credential: newCredential() };
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/link/tunnels/:id",
-    scope: "read",
-    handler: (ctx) => {
-      const t = linkFor(ctx);
-      return tunnelView(ctx, t, ownTunnel(ctx, t, ctx.params.id));
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/link/tunnels/:id",
-    scope: "write",
+  },
+  patch: {
     body: patchBody,
-    handler: (ctx) => {
+    check: ({ body }) => body.local_url === undefined || checkLocalUrl(body.local_url),
+    apply: (ctx, tunnel) => {
       const { body } = ctx;
-      if (body.local_url !== undefined) {
-        const problem = localUrlProblem(body.local_url);
-        if (problem) throw invalid("local_url", problem);
-      }
       const t = linkFor(ctx);
-      const tunnel = ownTunnel(ctx, t, ctx.params.id);
       if (body.pop_id !== undefined) checkPop(ctx, t, "pop_id", body.pop_id);
       if (body.pop_id2 !== undefined && body.pop_id2 !== null) checkPop(ctx, t, "pop_id2", body.pop_id2);
       const pop = body.pop_id ?? tunnel.pop_id;
       const pop2 = body.pop_id2 === undefined ? tunnel.pop_id2 : body.pop_id2;
       if (pop2 === pop) throw invalid(body.pop_id2 === undefined ? "pop_id" : "pop_id2", body.pop_id2 === undefined ? "must differ from the tunnel's pop_id2" : "must differ from pop_id");
       if (body.name !== undefined) checkName(ctx, t, body.name, tunnel.id);
-      Object.assign(tunnel, {
-        name: body.name ?? tunnel.name,
-        local_url: body.local_url ?? tunnel.local_url,
-        pop_id: pop,
-        pop_id2: pop2,
-      });
-      return tunnelView(ctx, t, tunnel);
+      assignDefined(tunnel, { ...body, pop_id: pop, pop_id2: pop2 }, ["name", "local_url", "pop_id", "pop_id2"]);
     },
+  },
+  // Removing the row is what frees the address: allocation skips only addresses in use.
+  remove: (ctx, tunnel) => releaseTunnel(ctx, linkFor(ctx), tunnel),
+});
+
+export const linkRoutes = [
+  route({
+    method: "GET",
+    path: "/link/pops",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate(ctx.store.list(linkFor(ctx).pops, ctx.account.name), ctx.query, popView),
   }),
 
-  route({
-    method: "DELETE",
-    path: "/link/tunnels/:id",
-    scope: "write",
-    handler: (ctx) => {
-      const t = linkFor(ctx);
-      const tunnel = ownTunnel(ctx, t, ctx.params.id);
-      releaseTunnel(ctx, t, tunnel);
-      // Removing the row is what frees the address: allocation skips only addresses in use.
-      t.tunnels.delete(tunnel.id);
-      return undefined;
-    },
-  }),
+  ...tunnels.routes,
 
   route({
     method: "PUT",
@@ -197,18 +154,9 @@ export const linkRoutes = [
     body: hostnamesBody,
     handler: (ctx) => {
       const { body } = ctx;
-      const normalized = body.hostnames.map((h, i) => {
-        const n = normalizeZoneName(h);
-        if (n === null) throw invalid(`hostnames[${i}]`, "must be a host name such as app.example.com");
-        return n;
-      });
-      normalized.forEach((h, i) => {
-        const first = normalized.indexOf(h);
-        if (first !== i) throw invalid(`hostnames[${i}]`, `duplicate of hostnames[${first}] (${h})`);
-      });
-      const t = linkFor(ctx);
-      const tunnel = ownTunnel(ctx, t, ctx.params.id);
-      return putHostnames(ctx, t, tunnel, body.managed_by, normalized, body.adopt ?? false);
+      const normalized = normalizeHostnames(body.hostnames, "app.example.com");
+      const tunnel = tunnels.own(ctx, ctx.params.id);
+      return putHostnames(ctx, linkFor(ctx), tunnel, body.managed_by, normalized, body.adopt ?? false);
     },
   }),
 
@@ -217,10 +165,9 @@ export const linkRoutes = [
     path: "/link/tunnels/:id/token",
     scope: "write",
     handler: (ctx) => {
-      const t = linkFor(ctx);
-      const tunnel = ownTunnel(ctx, t, ctx.params.id);
+      const tunnel = tunnels.own(ctx, ctx.params.id);
       tunnel.credential_issued_at = ctx.store.timestamp();
-      return { ...tunnelView(ctx, t, tunnel), credential: newCredential() };
+      return { ...tunnelView(ctx, linkFor(ctx), tunnel), credential: newCredential() };
     },
   }),
 ];

@@ -2,8 +2,8 @@
 // requests to one edge site or to every site of a zone. Only `enabled` can change afterwards.
 import { z } from "zod";
 import { invalid } from "../errors";
-import { paginate, pagingQuery } from "../paging";
-import { route } from "../router";
+import { collection } from "../collection";
+import { pagingQuery } from "../paging";
 import { RULE_ACTIONS, RULE_OPS, type RuleRow, cdnFor, ruleView } from "../cdn/state";
 import { RULE_FIELDS, ruleValueProblem } from "../cdn/rule-values";
 import { intBetween, optText, queryInt } from "../validation";
@@ -22,27 +22,24 @@ const createBody = z.strictObject({
   note: optText(),
 });
 
-export const securityRuleRoutes = [
-  route({
-    method: "GET",
-    path: "/security/rules",
-    scope: "read",
+export const securityRuleRoutes = collection({
+  path: "/security/rules",
+  what: "security rule",
+  table: (ctx) => cdnFor(ctx).rules,
+  view: ruleView,
+  list: {
     query: z.strictObject({ ...pagingQuery, site_id: queryInt(1).optional(), zone_id: queryInt(1).optional() }),
-    handler: (ctx) => {
-      const { store, account, query } = ctx;
-      let rules = store.list(cdnFor(ctx).rules, account.name);
+    rows: (ctx) => {
+      const { query } = ctx;
+      let rules = ctx.store.list(cdnFor(ctx).rules, ctx.account.name);
       if (query.site_id !== undefined) rules = rules.filter((r) => r.site_id === query.site_id);
       if (query.zone_id !== undefined) rules = rules.filter((r) => r.zone_id === query.zone_id);
-      return paginate(rules, query, ruleView);
+      return rules;
     },
-  }),
-
-  route({
-    method: "POST",
-    path: "/security/rules",
-    scope: "write",
+  },
+  create: {
     body: createBody,
-    handler: (ctx) => {
+    build: (ctx): RuleRow => {
       const { store, account, body } = ctx;
       const st = cdnFor(ctx);
       if ((body.site_id === undefined) === (body.zone_id === undefined)) {
@@ -63,7 +60,7 @@ export const securityRuleRoutes = [
       const siteId = body.site_id ?? null;
       const zoneId = body.zone_id ?? null;
       const siblings = store.list(st.rules, account.name).filter((r) => r.site_id === siteId && r.zone_id === zoneId);
-      const rule: RuleRow = {
+      return {
         id: store.nextId(),
         account: account.name,
         site_id: siteId,
@@ -77,32 +74,9 @@ export const securityRuleRoutes = [
         enabled: true,
         created_at: store.timestamp(),
       };
-      st.rules.set(rule.id, rule);
-      ctx.status(201);
-      return ruleView(rule);
     },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/security/rules/:id",
-    scope: "write",
-    body: z.strictObject({ enabled: z.boolean() }),
-    handler: (ctx) => {
-      const rule = ctx.store.owned(cdnFor(ctx).rules, ctx.params.id, ctx.account.name, "security rule");
-      rule.enabled = ctx.body.enabled;
-      return ruleView(rule);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/security/rules/:id",
-    scope: "write",
-    handler: (ctx) => {
-      const st = cdnFor(ctx);
-      st.rules.delete(ctx.store.owned(st.rules, ctx.params.id, ctx.account.name, "security rule").id);
-      return undefined;
-    },
-  }),
-];
+  },
+  get: false,
+  patch: { body: z.strictObject({ enabled: z.boolean() }), apply: (ctx, rule) => void (rule.enabled = ctx.body.enabled) },
+  remove: true,
+}).routes;

@@ -1,9 +1,8 @@
 // Bot verification: site keys for the challenge widget. The server secret is shown by the create
 // and rotate answers only (see ../verify/state.ts).
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
-import { normalizeZoneName } from "../dns/names";
-import { assignDefined, collection } from "../collection";
+import { normalizeHostnames } from "../dns/names";
+import { assignDefined, checkUniqueName, collection } from "../collection";
 import { type Env, route } from "../router";
 import { VERIFY_INTERACTIONS, VERIFY_MODES, type VerifySiteRow, newSecret, newSitekey, verifySites } from "./state";
 
@@ -32,24 +31,11 @@ const patchBody = z.strictObject({
 
 type Ctx = Env & { account: { name: string } };
 
-/** Host names, lower-cased without a trailing dot; duplicates are refused rather than merged. */
-function normalizeHostnames(list: string[]): string[] {
-  const out = list.map((h, i) => {
-    const n = normalizeZoneName(h);
-    if (n === null) throw invalid(`hostnames[${i}]`, "must be a host name such as www.example.com");
-    return n;
-  });
-  out.forEach((h, i) => {
-    const first = out.indexOf(h);
-    if (first !== i) throw invalid(`hostnames[${i}]`, `duplicate of hostnames[${first}] (${h})`);
-  });
-  return out;
+function checkName(ctx: Ctx, value: string, self?: number): void {
+  checkUniqueName(ctx.store.list(verifySites(ctx.store), ctx.account.name), value, "a verify site", self);
 }
 
-function checkName(ctx: Ctx, value: string, self?: number): void {
-  const clash = ctx.store.list(verifySites(ctx.store), ctx.account.name).find((s) => s.id !== self && s.name.toLowerCase() === value.toLowerCase());
-  if (clash) throw new ApiError("conflict", `name: a verify site named ${clash.name} already exists (id ${clash.id})`);
-}
+const hostList = (list: string[]) => normalizeHostnames(list, "www.example.com");
 
 function siteView(s: VerifySiteRow) {
   return {
@@ -79,7 +65,7 @@ const sites = collection({
     answer: withSecret,
     build: (ctx) => {
       const { store, account, body } = ctx;
-      const hosts = normalizeHostnames(body.hostnames ?? []);
+      const hosts = hostList(body.hostnames ?? []);
       checkName(ctx, body.name);
       const now = store.timestamp();
       return {
@@ -100,9 +86,10 @@ const sites = collection({
   },
   patch: {
     body: patchBody,
+    check: ({ body }) => body.hostnames === undefined || hostList(body.hostnames),
     apply: (ctx, site) => {
       const { body } = ctx;
-      const hostnames = body.hostnames === undefined ? undefined : normalizeHostnames(body.hostnames);
+      const hostnames = body.hostnames === undefined ? undefined : hostList(body.hostnames);
       if (body.name !== undefined) checkName(ctx, body.name, site.id);
       assignDefined(site, { ...body, hostnames }, ["name", "hostnames", "mode", "enabled", "fingerprint"]);
     },
