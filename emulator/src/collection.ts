@@ -83,6 +83,13 @@ export interface Collection<I extends string, Row extends OwnedRow> {
   routes: Route[];
   /** The row an item path names, as the item routes find it; for the area's other routes. */
   own: (ctx: Ctx<I, unknown, unknown>, id: Row["id"]) => Row;
+  /** A route below one row (`<item>/<suffix>`, e.g. POST .../rotate); `handle` gets the row found. */
+  member<S extends string, BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
+    method: HttpMethod,
+    suffix: S,
+    handle: (row: Row, ctx: Ctx<`${I}/${S}`, Out<BS>, Out<QS>>) => unknown,
+    schemas?: { body?: BS; query?: QS },
+  ): Route;
 }
 
 /** Declares a collection's CRUD routes; see CollectionSpec for what each hook does. */
@@ -177,7 +184,16 @@ export function collection<
     });
   }
 
-  return { routes, own };
+  const member: Collection<I, Row>["member"] = (method, suffix, handle, schemas = {}) =>
+    route({
+      method,
+      path: `${item}/${suffix}`,
+      scope: method === "GET" ? "read" : "write",
+      ...schemas,
+      handler: (ctx) => handle(ownItem(ctx as unknown as Ctx<I, unknown, unknown>), ctx as never),
+    } as Parameters<typeof route>[0]);
+
+  return { routes, own, member };
 }
 
 /** A singleton settings object at `path`: GET reads it, PATCH (or PUT) changes it and answers it. */

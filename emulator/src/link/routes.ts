@@ -83,15 +83,15 @@ function tunnelView(ctx: Ctx, t: LinkTables, tn: TunnelRow) {
   };
 }
 
+/** The connector's credential is shown by the create and token answers only. */
+const withCredential = (tn: TunnelRow, ctx: Ctx) => ({ ...tunnelView(ctx, linkFor(ctx), tn), credential: newCredential() });
+
 const tunnels = collection({
-  path: "/link/tunnels",
-  what: "tunnel",
-  table: (ctx) => linkFor(ctx).tunnels,
-  view: (tn, ctx) => tunnelView(ctx, linkFor(ctx), tn),
+  path: "/link/tunnels", what: "tunnel",
+  table: (ctx) => linkFor(ctx).tunnels, view: (tn, ctx) => tunnelView(ctx, linkFor(ctx), tn),
   create: {
     body: createBody,
-    // The connector's credential is shown by the create and token answers only.
-    answer: (tn, ctx) => ({ ...tunnelView(ctx, linkFor(ctx), tn), credential: newCredential() }),
+    answer: withCredential,
     build: (ctx) => {
       const { store, account, body } = ctx;
       checkLocalUrl(body.local_url);
@@ -160,14 +160,8 @@ export const linkRoutes = [
     },
   }),
 
-  route({
-    method: "POST",
-    path: "/link/tunnels/:id/token",
-    scope: "write",
-    handler: (ctx) => {
-      const tunnel = tunnels.own(ctx, ctx.params.id);
-      tunnel.credential_issued_at = ctx.store.timestamp();
-      return { ...tunnelView(ctx, linkFor(ctx), tunnel), credential: newCredential() };
-    },
+  tunnels.member("POST", "token", (tunnel, ctx) => {
+    tunnel.credential_issued_at = ctx.store.timestamp();
+    return withCredential(tunnel, ctx);
   }),
 ];

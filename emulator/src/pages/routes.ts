@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { ApiError, notFound } from "../errors";
 import { collection } from "../collection";
-import { route } from "../router";
 import { type DeployRow, PAGES_DOMAIN, type PagesProjectRow, pagesProjects } from "./state";
 
 /** The name is the project's subdomain under the pages domain, so it is one DNS label. */
@@ -29,10 +28,8 @@ function projectView(p: PagesProjectRow) {
 }
 
 const projects = collection({
-  path: "/pages/projects",
-  what: "pages project",
-  table: ({ store }) => pagesProjects(store),
-  view: projectView,
+  path: "/pages/projects", what: "pages project",
+  table: ({ store }) => pagesProjects(store), view: projectView,
   create: {
     body: createBody,
     build: ({ store, account, body }) => {
@@ -50,44 +47,26 @@ const projects = collection({
 export const pagesRoutes = [
   ...projects.routes,
 
-  route({
-    method: "POST",
-    path: "/pages/projects/:id/deploys",
-    scope: "write",
-    handler: (ctx) => {
-      const p = projects.own(ctx, ctx.params.id);
-      const d: DeployRow = { id: ctx.store.nextId(), status: "uploading", created_at: ctx.store.timestamp(), finished_at: null };
-      p.deploys.push(d);
-      ctx.status(201);
-      return deployView(p, d);
-    },
+  projects.member("POST", "deploys", (p, ctx) => {
+    const d: DeployRow = { id: ctx.store.nextId(), status: "uploading", created_at: ctx.store.timestamp(), finished_at: null };
+    p.deploys.push(d);
+    ctx.status(201);
+    return deployView(p, d);
   }),
 
-  route({
-    method: "POST",
-    path: "/pages/projects/:id/deploys/:deploy/finish",
-    scope: "write",
-    handler: (ctx) => {
-      const p = projects.own(ctx, ctx.params.id);
-      const d = ownDeploy(p, ctx.params.deploy);
-      if (d.status !== "uploading") throw new ApiError("conflict", `deploy ${d.id} is already finished`);
-      d.status = "ready";
-      d.finished_at = ctx.store.timestamp();
-      p.live_deploy_id = d.id;
-      return deployView(p, d);
-    },
+  projects.member("POST", "deploys/:deploy/finish", (p, ctx) => {
+    const d = ownDeploy(p, ctx.params.deploy);
+    if (d.status !== "uploading") throw new ApiError("conflict", `deploy ${d.id} is already finished`);
+    d.status = "ready";
+    d.finished_at = ctx.store.timestamp();
+    p.live_deploy_id = d.id;
+    return deployView(p, d);
   }),
 
-  route({
-    method: "POST",
-    path: "/pages/projects/:id/deploys/:deploy/activate",
-    scope: "write",
-    handler: (ctx) => {
-      const p = projects.own(ctx, ctx.params.id);
-      const d = ownDeploy(p, ctx.params.deploy);
-      if (d.status !== "ready") throw new ApiError("conflict", `deploy ${d.id} is not finished; finish it first`);
-      p.live_deploy_id = d.id;
-      return deployView(p, d);
-    },
+  projects.member("POST", "deploys/:deploy/activate", (p, ctx) => {
+    const d = ownDeploy(p, ctx.params.deploy);
+    if (d.status !== "ready") throw new ApiError("conflict", `deploy ${d.id} is not finished; finish it first`);
+    p.live_deploy_id = d.id;
+    return deployView(p, d);
   }),
 ];

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { normalizeHostnames } from "../dns/names";
 import { assignDefined, checkUniqueName, collection } from "../collection";
-import { type Env, route } from "../router";
+import type { Env } from "../router";
 import { VERIFY_INTERACTIONS, VERIFY_MODES, type VerifySiteRow, newSecret, newSitekey, verifySites } from "./state";
 
 export const VERIFY_NAME_MAX = 100;
@@ -56,10 +56,8 @@ function siteView(s: VerifySiteRow) {
 const withSecret = (s: VerifySiteRow) => ({ ...siteView(s), secret: s.secret });
 
 const sites = collection({
-  path: "/verify/sites",
-  what: "verify site",
-  table: ({ store }) => verifySites(store),
-  view: siteView,
+  path: "/verify/sites", what: "verify site",
+  table: ({ store }) => verifySites(store), view: siteView,
   create: {
     body: createBody,
     answer: withSecret,
@@ -112,45 +110,35 @@ const RANGE_BUCKETS = { "1h": { n: 12, ms: 5 * 60_000 }, "24h": { n: 24, ms: 3_6
 export const verifyRoutes = [
   ...sites.routes,
 
-  route({
-    method: "POST",
-    path: "/verify/sites/:id/rotate",
-    scope: "write",
-    handler: (ctx) => {
-      const site = sites.own(ctx, ctx.params.id);
-      site.secret = newSecret();
-      site.secret_issued_at = ctx.store.timestamp();
-      return withSecret(site);
-    },
+  sites.member("POST", "rotate", (site, ctx) => {
+    site.secret = newSecret();
+    site.secret_issued_at = ctx.store.timestamp();
+    return withSecret(site);
   }),
 
-  route({
-    method: "GET",
-    path: "/verify/sites/:id/insights",
-    scope: "read",
-    query: z.strictObject({ range: z.enum(["24h", "7d"]).optional() }),
-    handler: (ctx) => {
-      const site = sites.own(ctx, ctx.params.id);
+  sites.member(
+    "GET",
+    "insights",
+    (site, ctx) => {
       const range = ctx.query.range ?? "24h";
       const b = RANGE_BUCKETS[range];
       const total = { challenges: 0, passes: 0, escalations: 0, fails: 0, siteverify_calls: 0 };
       for (let i = 0; i < b.n; i++) for (const [k, v] of Object.entries(counts(site.id, i))) total[k as keyof typeof total] += v;
       return { range, ...total, pass_rate: total.challenges === 0 ? 0 : total.passes / total.challenges };
     },
-  }),
+    { query: z.strictObject({ range: z.enum(["24h", "7d"]).optional() }) },
+  ),
 
-  route({
-    method: "GET",
-    path: "/verify/sites/:id/analytics",
-    scope: "read",
-    query: z.strictObject({ range: z.enum(["1h", "24h", "7d"]).optional() }),
-    handler: (ctx) => {
-      const site = sites.own(ctx, ctx.params.id);
+  sites.member(
+    "GET",
+    "analytics",
+    (site, ctx) => {
       const range = ctx.query.range ?? "24h";
       const b = RANGE_BUCKETS[range];
       const end = Math.floor(ctx.now() / b.ms) * b.ms;
       const buckets = Array.from({ length: b.n }, (_, i) => ({ at: new Date(end - (b.n - 1 - i) * b.ms).toISOString(), ...counts(site.id, i) }));
       return { range, buckets };
     },
-  }),
+    { query: z.strictObject({ range: z.enum(["1h", "24h", "7d"]).optional() }) },
+  ),
 ];
