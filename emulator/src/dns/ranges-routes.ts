@@ -1,6 +1,7 @@
 // Address-range grants inside reverse zones (in-addr.arpa / ip6.arpa).
 import { z } from "zod";
-import { ApiError, invalid, notFound } from "../errors";
+import { ApiError, invalid } from "../errors";
+import { assignDefined, collection } from "../collection";
 import { reverseZonePrefix } from "./names";
 import { ownZone, rangeView } from "./views";
 import { paginate, pagingOnlyQuery } from "../paging";
@@ -46,9 +47,9 @@ function placeInZone(store: Store, zone: ZoneRow, cidr: Cidr, self?: number): st
   return formatCidr(cidr);
 }
 
-function createRange(store: Store, zone: ZoneRow, body: z.output<typeof createBody>): RangeRow {
+function newRange(store: Store, zone: ZoneRow, body: z.output<typeof createBody>): RangeRow {
   const prefix = placeInZone(store, zone, parsePrefix(body.prefix));
-  const row: RangeRow = {
+  return {
     id: store.nextId(),
     account: zone.account,
     zone_id: zone.id,
@@ -59,66 +60,27 @@ function createRange(store: Store, zone: ZoneRow, body: z.output<typeof createBo
     enabled: true,
     created_at: store.timestamp(),
   };
-  store.ranges.set(row.id, row);
-  return row;
 }
 
-export const dnsRangeRoutes = [
-  route({
-    method: "GET",
-    path: "/dns/zones/:id/ranges",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const rows = [...ctx.store.ranges.values()].filter((r) => r.zone_id === zone.id);
-      return paginate(rows, ctx.query, rangeView);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/dns/zones/:id/ranges",
-    scope: "write",
-    body: createBody,
-    handler: (ctx) => {
-      const row = createRange(ctx.store, ownZone(ctx, ctx.params.id), ctx.body);
-      ctx.status(201);
-      return rangeView(row);
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/dns/zones/:id/ranges/:rid",
-    scope: "write",
+const zoneRanges = collection({
+  path: "/dns/zones/:id/ranges", item: "/dns/zones/:id/ranges/:rid", what: "range",
+  table: ({ store }) => store.ranges, view: rangeView,
+  parent: { own: (ctx) => ownZone(ctx, ctx.params.id), of: (r) => r.zone_id },
+  create: { body: createBody, build: (ctx, zone) => newRange(ctx.store, zone, ctx.body) },
+  get: false,
+  patch: {
     body: patchBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
-      const zone = ownZone(ctx, ctx.params.id);
-      const row = store.ranges.get(ctx.params.rid);
-      if (!row || row.zone_id !== zone.id) throw notFound("range");
-      const prefix = body.prefix !== undefined ? placeInZone(store, zone, parsePrefix(body.prefix), row.id) : row.prefix;
-      row.prefix = prefix;
-      if (body.owner !== undefined) row.owner = body.owner;
-      if (body.note !== undefined) row.note = body.note;
-      if (body.enabled !== undefined) row.enabled = body.enabled;
-      return rangeView(row);
+    apply: ({ store, body }, row) => {
+      const zone = store.zones.get(row.zone_id) as ZoneRow;
+      row.prefix = body.prefix !== undefined ? placeInZone(store, zone, parsePrefix(body.prefix), row.id) : row.prefix;
+      assignDefined(row, body, ["owner", "note", "enabled"]);
     },
-  }),
+  },
+  remove: true,
+});
 
-  route({
-    method: "DELETE",
-    path: "/dns/zones/:id/ranges/:rid",
-    scope: "write",
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const row = ctx.store.ranges.get(ctx.params.rid);
-      if (!row || row.zone_id !== zone.id) throw notFound("range");
-      ctx.store.ranges.delete(row.id);
-      return undefined;
-    },
-  }),
+export const dnsRangeRoutes = [
+  ...zoneRanges.routes,
 
   route({
     method: "GET",
@@ -143,7 +105,8 @@ export const dnsRangeRoutes = [
         if (cover && cidrContains(cover, cidr) && (!best || cover.len > best.len)) best = { zone, len: cover.len };
       }
       if (!best) throw invalid("prefix", `no reverse zone of this account covers ${formatCidr(cidr)}`);
-      const row = createRange(store, best.zone, body);
+      const row = newRange(store, best.zone, body);
+      store.ranges.set(row.id, row);
       ctx.status(201);
       return rangeView(row);
     },

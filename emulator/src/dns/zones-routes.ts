@@ -3,9 +3,9 @@ import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { checkDelegation } from "./delegation";
 import { normalizeZoneName } from "./names";
-import { ownZone, zoneView } from "./views";
-import { paginate, pagingQuery } from "../paging";
-import { route } from "../router";
+import { zoneView } from "./views";
+import { collection } from "../collection";
+import { pagingQuery } from "../paging";
 import type { ZoneRow } from "../store";
 import { isIP } from "../util/ip";
 import { intBetween, queryInt } from "../validation";
@@ -26,25 +26,16 @@ const patchBody = z.strictObject({
   negative_ttl: intBetween(NEGATIVE_TTL_MIN, NEGATIVE_TTL_MAX).optional(),
 });
 
-export const dnsZoneRoutes = [
-  route({
-    method: "GET",
-    path: "/dns/zones",
-    scope: "read",
+const zones = collection({
+  path: "/dns/zones", what: "zone",
+  table: ({ store }) => store.zones, view: (zn, { store }) => zoneView(store, zn),
+  list: {
     query: z.strictObject({ ...pagingQuery, service_id: queryInt(1).optional() }),
-    handler: ({ store, account, query }) => {
-      let zones = store.list(store.zones, account.name);
-      if (query.service_id !== undefined) zones = zones.filter((zn) => zn.service_id === query.service_id);
-      return paginate(zones, query, (zn) => zoneView(store, zn));
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/dns/zones",
-    scope: "write",
+    rows: ({ store, account, query }) => store.list(store.zones, account.name).filter((zn) => query.service_id === undefined || zn.service_id === query.service_id),
+  },
+  create: {
     body: createBody,
-    handler: (ctx) => {
+    build: (ctx): ZoneRow => {
       const { store, account, body } = ctx;
       const name = normalizeZoneName(body.name);
       if (name === null) throw invalid("name", "must be a valid domain name such as example.com");
@@ -55,7 +46,7 @@ export const dnsZoneRoutes = [
       if (store.list(store.zones, account.name).some((zn) => zn.name === name)) {
         throw new ApiError("conflict", `zone ${name} already exists in this account`);
       }
-      const zone: ZoneRow = {
+      return {
         id: store.nextId(),
         account: account.name,
         service_id: svc.id,
@@ -72,27 +63,12 @@ export const dnsZoneRoutes = [
         verified_at: null,
         created_at: store.timestamp(),
       };
-      store.zones.set(zone.id, zone);
-      ctx.status(201);
-      return zoneView(store, zone);
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/dns/zones/:id",
-    scope: "read",
-    handler: (ctx) => zoneView(ctx.store, ownZone(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/dns/zones/:id",
-    scope: "write",
+  },
+  patch: {
     body: patchBody,
-    handler: (ctx) => {
+    apply: (ctx, zone) => {
       const { store, body } = ctx;
-      const zone = ownZone(ctx, ctx.params.id);
       let master = zone.secondary_master;
       if (body.secondary_master !== undefined) {
         const v = body.secondary_master === null ? "" : body.secondary_master.trim();
@@ -115,24 +91,12 @@ export const dnsZoneRoutes = [
         changed = true;
       }
       if (changed) store.bumpSerial(zone);
-      return zoneView(store, zone);
     },
-  }),
+  },
+  remove: (ctx, zone) => ctx.store.deleteZone(zone),
+});
 
-  route({
-    method: "DELETE",
-    path: "/dns/zones/:id",
-    scope: "write",
-    handler: (ctx) => {
-      ctx.store.deleteZone(ownZone(ctx, ctx.params.id));
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/dns/zones/:id/verify",
-    scope: "write",
-    handler: (ctx) => checkDelegation(ctx.store, ctx.publicDns, ownZone(ctx, ctx.params.id)),
-  }),
+export const dnsZoneRoutes = [
+  ...zones.routes,
+  zones.member("POST", "verify", (zone, ctx) => checkDelegation(ctx.store, ctx.publicDns, zone)),
 ];
