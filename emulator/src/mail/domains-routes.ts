@@ -28,7 +28,8 @@ import {
 } from "./state";
 import { destinationView, domainRecordsView, domainView, routeView, ruleView } from "./views";
 import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
+import type { Env } from "../router";
+import { collection } from "../collection";
 import type { Store, ZoneRow } from "../store";
 import { intBetween, queryInt } from "../validation";
 
@@ -90,10 +91,6 @@ function checkRuleTarget(kind: DomainRuleRow["kind"], target: string | null): st
   return null;
 }
 
-function ownRule(env: AccountEnv, id: number): DomainRuleRow {
-  return env.store.owned(mail(env.store).rules, id, env.account.name, "domain rule");
-}
-
 function ownDestination(env: AccountEnv, addr: string): DestinationRow {
   const d = destinationByAddr(mail(env.store), env.account.name, addr.trim().toLowerCase());
   if (!d) throw notFound("destination");
@@ -105,21 +102,12 @@ function stsId(store: Store): string {
   return store.timestamp().replace(/[-:.TZ]/g, "").slice(0, 14);
 }
 
-export const mailDomainRoutes = [
-  route({
-    method: "GET",
-    path: "/mail/domains",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: ({ store, account, query }) => paginate(store.list(mail(store).domains, account.name), query, (d) => domainView(store, d)),
-  }),
-
-  route({
-    method: "POST",
-    path: "/mail/domains",
-    scope: "write",
+const domains = collection({
+  path: "/mail/domains", what: "mail domain",
+  table: ({ store }) => mail(store).domains, view: (d, { store }) => domainView(store, d),
+  create: {
     body: createDomainBody,
-    handler: (ctx) => {
+    build: (ctx): MailDomainRow => {
       const { store, account, body } = ctx;
       const t = mail(store);
       const name = domainName("name", body.name);
@@ -167,28 +155,13 @@ export const mailDomainRoutes = [
       };
       if (zone) publish(store, domain, zone, server);
       else domain.records = unpublished(domain, server);
-      t.domains.set(domain.id, domain);
-      ctx.status(201);
-      return domainView(store, domain);
+      return domain;
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/mail/domains/:id",
-    scope: "read",
-    handler: (ctx) => domainView(ctx.store, ownDomain(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/mail/domains/:id",
-    scope: "write",
+  },
+  patch: {
     body: patchDomainBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
+    apply: ({ store, body }, domain) => {
       const t = mail(store);
-      const domain = ownDomain(ctx, ctx.params.id);
       let catchAll: string | null = null;
       if (body.catch_all) {
         const addr = normalizeEmail(body.catch_all);
@@ -212,77 +185,97 @@ export const mailDomainRoutes = [
         domain.dmarc_policy = body.dmarc_policy;
         updateDmarc(store, domain);
       }
-      return domainView(store, domain);
     },
+  },
+  remove: ({ store }, domain) => {
+    unpublish(store, domain);
+    deleteDomainObjects(mail(store), domain);
+  },
+});
+
+const destinations = collection({
+  path: "/mail/destinations", item: "/mail/destinations/{addr}", what: "destination",
+  table: ({ store }) => mail(store).destinations, view: destinationView,
+  own: (ctx, addr) => ownDestination(ctx, addr),
+  create: {
+    body: z.strictObject({ addr: emailAddress }),
+    build: ({ store, account, body }): DestinationRow => {
+      const t = mail(store);
+      if (destinationByAddr(t, account.name, body.addr)) throw new ApiError("conflict", `addr: ${body.addr} is already a destination of this account`);
+      return { id: newStringId("dst", t.destinations), account: account.name, addr: body.addr, confirmed_at: null, created_at: store.timestamp() };
+    },
+  },
+  get: false,
+  remove: ({ store, account }, dest) => {
+    const t = mail(store);
+    const users: string[] = [];
+    for (const d of store.list(t.domains, account.name)) {
+      for (const r of domainRoutes(t, d.id).values()) if (r.dest === dest.addr) users.push(`${r.local_part}@${d.name}`);
+    }
+    if (users.length) throw new ApiError("conflict", `destination ${dest.addr} is used by the forwarding routes of ${users.join(", ")}; delete or change them first`);
+  },
+});
+
+const domainRules = collection({
+  path: "/mail/domains/:id/rules", item: "/mail/domainrules/:id", what: "domain rule",
+  table: ({ store }) => mail(store).rules, view: ruleView,
+  parent: { own: (ctx) => ownDomain(ctx, ctx.params.id), of: (r) => r.domain_id },
+  create: {
+    body: createRuleBody,
+    build: ({ store, body }, domain): DomainRuleRow => ({
+      id: store.nextId(),
+      account: domain.account,
+      domain_id: domain.id,
+      kind: body.kind,
+      pattern: body.pattern,
+      target: checkRuleTarget(body.kind, body.target ?? null),
+      enabled: body.enabled ?? true,
+      created_at: store.timestamp(),
+    }),
+  },
+  get: false,
+  patch: {
+    body: patchRuleBody,
+    apply: ({ body }, rule) => {
+      const kind = body.kind ?? rule.kind;
+      // A kind change without a target keeps the old target only when the new kind takes one.
+      const target = checkRuleTarget(kind, body.target !== undefined ? body.target : rule.target);
+      Object.assign(rule, { kind, target, pattern: body.pattern ?? rule.pattern, enabled: body.enabled ?? rule.enabled });
+    },
+  },
+  remove: true,
+});
+
+/** The delivery log: the emulator delivers no mail, so it is always empty. */
+const emptyLog = () => ({ data: [], next_cursor: null });
+
+export const mailDomainRoutes = [
+  ...domains.routes,
+
+  domains.member("GET", "records", (domain, { store }) => recordsAnswer(store, domain)),
+
+  domains.member("POST", "records", (domain, { store }) => {
+    const zone = domain.zone_id === null ? undefined : store.zones.get(domain.zone_id);
+    if (!zone) throw new ApiError("conflict", `mail domain ${domain.name} is not in a zone hosted here; add its records at the zone's DNS provider (GET /mail/domains/${domain.id}/records lists them)`);
+    publish(store, domain, zone, serverOf(store, domain));
+    return recordsAnswer(store, domain);
   }),
 
-  route({
-    method: "DELETE",
-    path: "/mail/domains/:id",
-    scope: "write",
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.id);
-      unpublish(ctx.store, domain);
-      deleteDomainObjects(mail(ctx.store), domain);
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/mail/domains/:id/records",
-    scope: "read",
-    handler: (ctx) => recordsAnswer(ctx.store, ownDomain(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "POST",
-    path: "/mail/domains/:id/records",
-    scope: "write",
-    handler: (ctx) => {
-      const { store } = ctx;
-      const domain = ownDomain(ctx, ctx.params.id);
-      const zone = domain.zone_id === null ? undefined : store.zones.get(domain.zone_id);
-      if (!zone) throw new ApiError("conflict", `mail domain ${domain.name} is not in a zone hosted here; add its records at the zone's DNS provider (GET /mail/domains/${domain.id}/records lists them)`);
-      publish(store, domain, zone, serverOf(store, domain));
-      return recordsAnswer(store, domain);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/mail/domains/:id/check",
-    scope: "write",
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.id);
-      if (domain.server_id === null) throw new ApiError("conflict", `mail domain ${domain.name} is served by the service's nodes; only BYO domains are checked`);
-      checkRecords(ctx.store, domain);
-      return recordsAnswer(ctx.store, domain);
-    },
+  domains.member("POST", "check", (domain, { store }) => {
+    if (domain.server_id === null) throw new ApiError("conflict", `mail domain ${domain.name} is served by the service's nodes; only BYO domains are checked`);
+    checkRecords(store, domain);
+    return recordsAnswer(store, domain);
   }),
 
   // ---- forwarding routes --------------------------------------------------------------------
 
-  route({
-    method: "GET",
-    path: "/mail/domains/:id/routes",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.id);
-      return paginate([...domainRoutes(mail(ctx.store), domain.id).values()], ctx.query, (r) => routeView(ctx.store, r));
-    },
-  }),
+  domains.member("GET", "routes", (domain, { store, query }) => paginate([...domainRoutes(mail(store), domain.id).values()], query, (r) => routeView(store, r)), { query: pagingOnlyQuery }),
 
-  route({
-    method: "PUT",
-    path: "/mail/domains/:id/routes",
-    scope: "write",
-    body: routeBody,
-    handler: (ctx) => {
-      const { store, account, body } = ctx;
+  domains.member(
+    "PUT",
+    "routes",
+    (domain, { store, account, body }) => {
       const t = mail(store);
-      const domain = ownDomain(ctx, ctx.params.id);
       if (!destinationByAddr(t, account.name, body.dest)) {
         throw invalid("dest", `${body.dest} is not a forwarding destination of this account; add it with POST /mail/destinations first`);
       }
@@ -296,162 +289,36 @@ export const mailDomainRoutes = [
       routes.set(row.local_part, row);
       return routeView(store, row);
     },
+    { body: routeBody },
+  ),
+
+  domains.member("DELETE", "routes/{local}", (domain, { store, params }) => {
+    if (!domainRoutes(mail(store), domain.id).delete(params.local.trim().toLowerCase())) throw notFound("route");
+    return undefined;
   }),
 
-  route({
-    method: "DELETE",
-    path: "/mail/domains/:id/routes/{local}",
-    scope: "write",
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.id);
-      if (!domainRoutes(mail(ctx.store), domain.id).delete(ctx.params.local.trim().toLowerCase())) throw notFound("route");
-      return undefined;
-    },
-  }),
+  ...destinations.routes,
+  ...domainRules.routes,
 
-  // ---- destinations -------------------------------------------------------------------------
+  // ---- delivery log and counters ------------------------------------------------------------
 
-  route({
-    method: "GET",
-    path: "/mail/destinations",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: ({ store, account, query }) => paginate([...mail(store).destinations.values()].filter((d) => d.account === account.name), query, destinationView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/mail/destinations",
-    scope: "write",
-    body: z.strictObject({ addr: emailAddress }),
-    handler: (ctx) => {
-      const { store, account, body } = ctx;
-      const t = mail(store);
-      if (destinationByAddr(t, account.name, body.addr)) throw new ApiError("conflict", `addr: ${body.addr} is already a destination of this account`);
-      const row: DestinationRow = { id: newStringId("dst", t.destinations), account: account.name, addr: body.addr, confirmed_at: null, created_at: store.timestamp() };
-      t.destinations.set(row.id, row);
-      ctx.status(201);
-      return destinationView(row);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/mail/destinations/{addr}",
-    scope: "write",
-    handler: (ctx) => {
-      const t = mail(ctx.store);
-      const dest = ownDestination(ctx, ctx.params.addr);
-      const users: string[] = [];
-      for (const d of ctx.store.list(t.domains, ctx.account.name)) {
-        for (const r of domainRoutes(t, d.id).values()) if (r.dest === dest.addr) users.push(`${r.local_part}@${d.name}`);
-      }
-      if (users.length) throw new ApiError("conflict", `destination ${dest.addr} is used by the forwarding routes of ${users.join(", ")}; delete or change them first`);
-      t.destinations.delete(dest.id);
-      return undefined;
-    },
-  }),
-
-  // ---- domain rules -------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/mail/domains/:id/rules",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.id);
-      return paginate([...mail(ctx.store).rules.values()].filter((r) => r.domain_id === domain.id), ctx.query, ruleView);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/mail/domains/:id/rules",
-    scope: "write",
-    body: createRuleBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
-      const domain = ownDomain(ctx, ctx.params.id);
-      const target = checkRuleTarget(body.kind, body.target ?? null);
-      const row: DomainRuleRow = {
-        id: store.nextId(),
-        account: domain.account,
-        domain_id: domain.id,
-        kind: body.kind,
-        pattern: body.pattern,
-        target,
-        enabled: body.enabled ?? true,
-        created_at: store.timestamp(),
-      };
-      mail(store).rules.set(row.id, row);
-      ctx.status(201);
-      return ruleView(row);
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/mail/domainrules/:id",
-    scope: "write",
-    body: patchRuleBody,
-    handler: (ctx) => {
-      const { body } = ctx;
-      const rule = ownRule(ctx, ctx.params.id);
-      const kind = body.kind ?? rule.kind;
-      // A kind change without a target keeps the old target only when the new kind takes one.
-      const target = checkRuleTarget(kind, body.target !== undefined ? body.target : rule.target);
-      Object.assign(rule, { kind, target, pattern: body.pattern ?? rule.pattern, enabled: body.enabled ?? rule.enabled });
-      return ruleView(rule);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/mail/domainrules/:id",
-    scope: "write",
-    handler: (ctx) => {
-      mail(ctx.store).rules.delete(ownRule(ctx, ctx.params.id).id);
-      return undefined;
-    },
-  }),
-
-  // ---- delivery log and counters: the emulator delivers no mail, so these are empty ----------
-
-  route({
-    method: "GET",
-    path: "/mail/domains/:id/log",
-    scope: "read",
+  domains.member("GET", "log", emptyLog, {
     query: z.strictObject({ verdict: z.enum(["delivered", "rejected", "deferred", "dropped"]).optional(), limit: queryInt(1, 1000).optional() }),
-    handler: (ctx) => {
-      ownDomain(ctx, ctx.params.id);
-      return { data: [], next_cursor: null };
-    },
   }),
 
-  route({
-    method: "GET",
-    path: "/mail/domains/:id/logs",
-    scope: "read",
+  domains.member("GET", "logs", emptyLog, {
     query: z.strictObject({
       kind: z.enum(["received", "rejected", "delivered", "bounced", "action_failed"]).optional(),
       q: z.string().optional(),
       cursor: z.string().optional(),
       limit: queryInt(1, 1000).optional(),
     }),
-    handler: (ctx) => {
-      ownDomain(ctx, ctx.params.id);
-      return { data: [], next_cursor: null };
-    },
   }),
 
-  route({
-    method: "GET",
-    path: "/mail/domains/:id/stats",
-    scope: "read",
-    query: z.strictObject({ days: queryInt(1, 90).optional() }),
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.id);
+  domains.member(
+    "GET",
+    "stats",
+    (domain, ctx) => {
       const days = ctx.query.days ?? 7;
       const hour = 3600_000;
       const end = Math.floor(ctx.now() / hour) * hour;
@@ -466,5 +333,6 @@ export const mailDomainRoutes = [
       }));
       return { domain_id: domain.id, days, hours };
     },
-  }),
+    { query: z.strictObject({ days: queryInt(1, 90).optional() }) },
+  ),
 ];
