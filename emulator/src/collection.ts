@@ -61,6 +61,8 @@ export interface CollectionSpec<
   /** POST <path>: `build` checks the body and returns the new row, which is then stored. */
   create?: {
     body: CS;
+    /** Checks of the body alone, made before the parent is looked up. */
+    check?: (ctx: Ctx<P, Out<CS>, undefined>) => void;
     build: (ctx: Ctx<P, Out<CS>, undefined>, parent: Parent) => Row;
     /** The answer when it shows more than the view (a secret shown once). */
     answer?: (row: Row, ctx: AccountEnv) => unknown;
@@ -144,6 +146,7 @@ export function collection<
       body: create.body,
       handler: (raw) => {
         const ctx = raw as unknown as Ctx<P, Out<CS>, undefined>;
+        create.check?.(ctx);
         const row = create.build(ctx, (parent ? parent.own(ctx as Ctx<P, unknown, unknown>) : undefined) as Parent);
         table(ctx).set(row.id, row);
         ctx.status(201);

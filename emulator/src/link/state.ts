@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "../errors";
 import type { Env } from "../router";
-import { areaState, type Store } from "../store";
+import { areaState } from "../store";
 
 export interface PopRow {
   id: number;

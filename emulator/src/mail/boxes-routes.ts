@@ -26,14 +26,11 @@ import {
   mail,
   newAppPassword,
   newStringId,
-  ownAppPassword,
   ownDomain,
-  ownGroup,
   ownMailbox,
 } from "./state";
 import { aliasView, appPasswordView, groupView, mailboxView } from "./views";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
+import { assignDefined, collection } from "../collection";
 import { intBetween } from "../validation";
 
 const MAX_SHARED = 50;
@@ -95,8 +92,6 @@ const groupFields = {
 };
 const groupBody = z.strictObject(groupFields);
 
-type AccountEnv = Env & { account: { name: string } };
-
 function domainOf(t: MailTables, domainId: number): MailDomainRow {
   // Children never outlive their domain (deleting it deletes them), so this always finds it.
   return t.domains.get(domainId) as MailDomainRow;
@@ -114,38 +109,21 @@ function claimForGroup(t: MailTables, domain: MailDomainRow, local: string, repl
   throw new ApiError("conflict", `${local}@${domain.name} is already used by ${holder.kind} ${holder.id}${hint}`);
 }
 
-function ownAlias(env: AccountEnv, id: number): AliasRow {
-  return env.store.owned(mail(env.store).aliases, id, env.account.name, "alias");
-}
-
-export const mailBoxRoutes = [
-  // ---- mailboxes ----------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/mail/domains/:domain_id/mailboxes",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.domain_id);
-      return paginate([...mail(ctx.store).mailboxes.values()].filter((m) => m.domain_id === domain.id), ctx.query, (m) => mailboxView(ctx.store, m));
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/mail/domains/:domain_id/mailboxes",
-    scope: "write",
+const mailboxes = collection({
+  path: "/mail/domains/:domain_id/mailboxes", item: "/mail/mailboxes/{id}", what: "mailbox",
+  table: ({ store }) => mail(store).mailboxes, view: (m, { store }) => mailboxView(store, m),
+  parent: { own: (ctx) => ownDomain(ctx, ctx.params.domain_id), of: (m) => m.domain_id },
+  create: {
     body: createMailboxBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
+    check: ({ body, params }) => {
+      if (body.domain_id !== params.domain_id) throw invalid("domain_id", `must be the domain in the path (${params.domain_id})`);
+    },
+    build: ({ store, body }, domain): MailboxRow => {
       const t = mail(store);
-      if (body.domain_id !== ctx.params.domain_id) throw invalid("domain_id", `must be the domain in the path (${ctx.params.domain_id})`);
-      const domain = ownDomain(ctx, ctx.params.domain_id);
       if (domain.mode === "forward") throw new ApiError("conflict", `mail domain ${domain.name} is forward-only; mailboxes need mode mailbox or both`);
       const holder = localPartHolder(t, domain.id, body.local);
       if (holder) throw localPartTaken(domain, body.local, holder);
-      const box: MailboxRow = {
+      return {
         id: newStringId("mbx", t.mailboxes),
         account: domain.account,
         domain_id: domain.id,
@@ -159,100 +137,52 @@ export const mailBoxRoutes = [
         collab: false,
         created_at: store.timestamp(),
       };
-      t.mailboxes.set(box.id, box);
-      ctx.status(201);
-      return mailboxView(store, box);
     },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/mail/mailboxes/{id}",
-    scope: "write",
+  },
+  get: false,
+  patch: {
     body: patchMailboxBody,
-    handler: (ctx) => {
-      const { body } = ctx;
-      const box = ownMailbox(ctx, ctx.params.id);
-      if (body.display !== undefined) box.display = body.display;
-      if (body.quota_bytes !== undefined) box.quota_bytes = body.quota_bytes;
-      if (body.state !== undefined) box.state = body.state;
-      if (body.user_email !== undefined) box.user_email = body.user_email;
-      if (body.send_limit_hour !== undefined) box.send_limit_hour = body.send_limit_hour;
-      if (body.shared_with !== undefined) box.shared_with = body.shared_with;
-      if (body.collab !== undefined) box.collab = body.collab;
-      return mailboxView(ctx.store, box);
-    },
-  }),
+    apply: ({ body }, box) => assignDefined(box, body, ["display", "quota_bytes", "state", "user_email", "send_limit_hour", "shared_with", "collab"]),
+  },
+  remove: ({ store }, box) => deleteMailbox(mail(store), box),
+});
 
-  route({
-    method: "DELETE",
-    path: "/mail/mailboxes/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      deleteMailbox(mail(ctx.store), ownMailbox(ctx, ctx.params.id));
-      return undefined;
-    },
-  }),
-
-  // ---- app passwords ------------------------------------------------------------------------
-
-  route({
-    method: "POST",
-    path: "/mail/mailboxes/{id}/apppasswords",
-    scope: "write",
+const appPasswords = collection({
+  path: "/mail/mailboxes/{id}/apppasswords", item: "/mail/apppasswords/{id}", what: "app password",
+  table: ({ store }) => mail(store).appPasswords, view: appPasswordView,
+  parent: { own: (ctx) => ownMailbox(ctx, ctx.params.id), of: (p) => p.mailbox_id },
+  list: false,
+  create: {
     body: createAppPasswordBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
+    // The only answer that ever carries the password; only a digest would be kept by a real service.
+    answer: (row) => ({ ...appPasswordView(row), password: newAppPassword() }),
+    check: ({ body, params }) => {
+      if (body.mailbox_id !== params.id) throw invalid("mailbox_id", `must be the mailbox in the path (${params.id})`);
+    },
+    build: ({ store, body }, box): AppPasswordRow => {
       const t = mail(store);
-      if (body.mailbox_id !== ctx.params.id) throw invalid("mailbox_id", `must be the mailbox in the path (${ctx.params.id})`);
-      const box = ownMailbox(ctx, ctx.params.id);
       const count = [...t.appPasswords.values()].filter((p) => p.mailbox_id === box.id).length;
       if (count >= MAX_APP_PASSWORDS) throw new ApiError("limit_exceeded", `mailbox ${box.id} already has ${MAX_APP_PASSWORDS} app passwords; delete one first`);
-      const row: AppPasswordRow = { id: newStringId("app", t.appPasswords), account: box.account, mailbox_id: box.id, label: body.label ?? null, created_at: store.timestamp() };
-      t.appPasswords.set(row.id, row);
-      ctx.status(201);
-      // The only answer that ever carries the password; only a digest would be kept by a real service.
-      return { ...appPasswordView(row), password: newAppPassword() };
+      return { id: newStringId("app", t.appPasswords), account: box.account, mailbox_id: box.id, label: body.label ?? null, created_at: store.timestamp() };
     },
-  }),
+  },
+  get: false,
+  remove: true,
+});
 
-  route({
-    method: "DELETE",
-    path: "/mail/apppasswords/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      mail(ctx.store).appPasswords.delete(ownAppPassword(ctx, ctx.params.id).id);
-      return undefined;
-    },
-  }),
-
-  // ---- aliases ------------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/mail/domains/:id/aliases",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.id);
-      return paginate([...mail(ctx.store).aliases.values()].filter((a) => a.domain_id === domain.id), ctx.query, (a) => aliasView(ctx.store, a));
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/mail/domains/:id/aliases",
-    scope: "write",
+const aliases = collection({
+  path: "/mail/domains/:id/aliases", item: "/mail/aliases/:id", what: "alias",
+  table: ({ store }) => mail(store).aliases, view: (a, { store }) => aliasView(store, a),
+  parent: { own: (ctx) => ownDomain(ctx, ctx.params.id), of: (a) => a.domain_id },
+  create: {
     body: createAliasBody,
-    handler: (ctx) => {
-      const { store, account, body } = ctx;
+    build: ({ store, account, body }, domain): AliasRow => {
       const t = mail(store);
-      const domain = ownDomain(ctx, ctx.params.id);
       const target = t.mailboxes.get(body.target_mailbox_id);
       if (!target || target.account !== account.name) throw invalid("target_mailbox_id", `no mailbox ${body.target_mailbox_id} in this account`);
       const holder = localPartHolder(t, domain.id, body.local_part);
       if (holder) throw localPartTaken(domain, body.local_part, holder);
-      const row: AliasRow = {
+      return {
         id: store.nextId(),
         account: domain.account,
         domain_id: domain.id,
@@ -261,47 +191,22 @@ export const mailBoxRoutes = [
         enabled: body.enabled ?? true,
         created_at: store.timestamp(),
       };
-      t.aliases.set(row.id, row);
-      ctx.status(201);
-      return aliasView(store, row);
     },
-  }),
+  },
+  get: false,
+  remove: true,
+});
 
-  route({
-    method: "DELETE",
-    path: "/mail/aliases/:id",
-    scope: "write",
-    handler: (ctx) => {
-      mail(ctx.store).aliases.delete(ownAlias(ctx, ctx.params.id).id);
-      return undefined;
-    },
-  }),
-
-  // ---- groups -------------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/mail/domains/:id/groups",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const domain = ownDomain(ctx, ctx.params.id);
-      return paginate([...mail(ctx.store).groups.values()].filter((g) => g.domain_id === domain.id), ctx.query, (g) => groupView(ctx.store, g));
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/mail/domains/:id/groups",
-    scope: "write",
+const groups = collection({
+  path: "/mail/domains/:id/groups", item: "/mail/groups/{id}", what: "group",
+  table: ({ store }) => mail(store).groups, view: (g, { store }) => groupView(store, g),
+  parent: { own: (ctx) => ownDomain(ctx, ctx.params.id), of: (g) => g.domain_id },
+  create: {
     body: groupBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
-      const t = mail(store);
-      const domain = ownDomain(ctx, ctx.params.id);
-      claimForGroup(t, domain, body.local_part, body.replace_alias ?? false);
-      const row: GroupRow = {
-        id: newStringId("grp", t.groups),
+    build: ({ store, body }, domain): GroupRow => {
+      claimForGroup(mail(store), domain, body.local_part, body.replace_alias ?? false);
+      return {
+        id: newStringId("grp", mail(store).groups),
         account: domain.account,
         domain_id: domain.id,
         local_part: body.local_part,
@@ -316,43 +221,21 @@ export const mailBoxRoutes = [
         subject_tag: body.subject_tag ?? null,
         created_at: store.timestamp(),
       };
-      t.groups.set(row.id, row);
-      ctx.status(201);
-      return groupView(store, row);
     },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/mail/groups/{id}",
-    scope: "write",
+  },
+  get: false,
+  patch: {
     body: groupBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
+    apply: ({ store, body }, group) => {
       const t = mail(store);
-      const group = ownGroup(ctx, ctx.params.id);
       claimForGroup(t, domainOf(t, group.domain_id), body.local_part, body.replace_alias ?? false, group.id);
       group.local_part = body.local_part;
       if (body.name !== undefined) group.name = body.name ?? body.local_part;
       if (body.members !== undefined) group.members = body.members.map((m) => ({ address: m.address, role: m.role ?? "member" }));
-      if (body.allow_external_senders !== undefined) group.allow_external_senders = body.allow_external_senders;
-      if (body.members_can_send !== undefined) group.members_can_send = body.members_can_send;
-      if (body.enabled !== undefined) group.enabled = body.enabled;
-      if (body.archive !== undefined) group.archive = body.archive;
-      if (body.posting !== undefined) group.posting = body.posting;
-      if (body.reply_to !== undefined) group.reply_to = body.reply_to;
-      if (body.subject_tag !== undefined) group.subject_tag = body.subject_tag;
-      return groupView(store, group);
+      assignDefined(group, body, ["allow_external_senders", "members_can_send", "enabled", "archive", "posting", "reply_to", "subject_tag"]);
     },
-  }),
+  },
+  remove: true,
+});
 
-  route({
-    method: "DELETE",
-    path: "/mail/groups/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      mail(ctx.store).groups.delete(ownGroup(ctx, ctx.params.id).id);
-      return undefined;
-    },
-  }),
-];
+export const mailBoxRoutes = [...mailboxes.routes, ...appPasswords.routes, ...aliases.routes, ...groups.routes];

@@ -260,8 +260,6 @@ type AccountEnv = Env & { account: { name: string } };
 export const ownDomain = (env: AccountEnv, id: number): MailDomainRow => env.store.owned(mail(env.store).domains, id, env.account.name, "mail domain");
 export const ownServer = (env: AccountEnv, id: string): MailServerRow => ownedStr(mail(env.store).servers, id, env.account.name, "mail server");
 export const ownMailbox = (env: AccountEnv, id: string): MailboxRow => ownedStr(mail(env.store).mailboxes, id, env.account.name, "mailbox");
-export const ownGroup = (env: AccountEnv, id: string): GroupRow => ownedStr(mail(env.store).groups, id, env.account.name, "group");
-export const ownAppPassword = (env: AccountEnv, id: string): AppPasswordRow => ownedStr(mail(env.store).appPasswords, id, env.account.name, "app password");
 
 export function domainRoutes(t: MailTables, domainId: number): Map<string, RouteRow> {
   let m = t.routes.get(domainId);

@@ -1,6 +1,6 @@
 // Static-site projects and their deploys. The tables hang off the Store through a WeakMap, like
 // the other areas; ids come from the store's one counter and rows carry their account.
-import { accountTable, type Store } from "../store";
+import { accountTable } from "../store";
 
 export interface DeployRow {
   id: number;
