@@ -1,9 +1,8 @@
 // Hosted RPKI: certificate authorities under an RIR parent (RFC 8183 setup), their ROAs, and
 // what the routing table says about the CA's ASNs.
 import { z } from "zod";
-import { ApiError, invalid, notFound } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
+import { ApiError, invalid } from "../errors";
+import { assignDefined, collection } from "../collection";
 import { parseRoaPrefix } from "./prefix";
 import { type CaRow, PARENT_RIRS, type RoaRow, caRoas, deleteCa, newBpkiTa, rpki } from "./state";
 import { caView, roaView, rpsl, suggestions } from "./views";
@@ -45,32 +44,17 @@ const createRoaBody = z.strictObject({
   comment: optText(),
 });
 
-function ownCa(ctx: Env & { account: { name: string } }, id: number): CaRow {
-  return ctx.store.owned(rpki(ctx.store).cas, id, ctx.account.name, "CA");
-}
-
 const sorted = (asns: readonly number[]) => [...asns].sort((a, b) => a - b);
 
-export const rpkiRoutes = [
-  route({
-    method: "GET",
-    path: "/rpki/cas",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: ({ store, account, query }) => paginate(store.list(rpki(store).cas, account.name), query, (ca) => caView(store, ca)),
-  }),
-
-  route({
-    method: "POST",
-    path: "/rpki/cas",
-    scope: "write",
+const cas = collection({
+  path: "/rpki/cas", what: "CA",
+  table: ({ store }) => rpki(store).cas, view: (ca, { store }) => caView(store, ca),
+  create: {
     body: createCaBody,
-    handler: (ctx) => {
-      const { store, account, body } = ctx;
-      const t = rpki(store);
-      const clash = store.list(t.cas, account.name).find((c) => c.handle.toLowerCase() === body.handle.toLowerCase());
+    build: ({ store, account, body }): CaRow => {
+      const clash = store.list(rpki(store).cas, account.name).find((c) => c.handle.toLowerCase() === body.handle.toLowerCase());
       if (clash) throw new ApiError("conflict", `handle: a CA with handle ${clash.handle} already exists (id ${clash.id})`);
-      const ca: CaRow = {
+      return {
         id: store.nextId(),
         account: account.name,
         handle: body.handle,
@@ -85,119 +69,22 @@ export const rpkiRoutes = [
         synced_at: null,
         created_at: store.timestamp(),
       };
-      t.cas.set(ca.id, ca);
-      ctx.status(201);
-      return caView(store, ca);
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/rpki/cas/:id",
-    scope: "read",
-    handler: (ctx) => caView(ctx.store, ownCa(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/rpki/cas/:id",
-    scope: "write",
+  },
+  patch: {
     body: patchCaBody,
-    handler: (ctx) => {
-      const ca = ownCa(ctx, ctx.params.id);
-      if (ctx.body.asns !== undefined) ca.asns = sorted(ctx.body.asns);
-      if (ctx.body.note !== undefined) ca.note = ctx.body.note;
-      return caView(ctx.store, ca);
-    },
-  }),
+    apply: ({ body }, ca) => assignDefined(ca, { ...body, asns: body.asns && sorted(body.asns) }, ["asns", "note"]),
+  },
+  remove: ({ store }, ca) => deleteCa(store, ca),
+});
 
-  route({
-    method: "DELETE",
-    path: "/rpki/cas/:id",
-    scope: "write",
-    handler: (ctx) => {
-      deleteCa(ctx.store, ownCa(ctx, ctx.params.id));
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/rpki/cas/:id/child-request",
-    scope: "read",
-    handler: (ctx) => {
-      const ca = ownCa(ctx, ctx.params.id);
-      return { ca_id: ca.id, handle: ca.handle, xml: childRequestXml(ca.handle, ca.bpki_ta) };
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/rpki/cas/:id/parent-response",
-    scope: "write",
-    body: parentResponseBody,
-    handler: (ctx) => {
-      const ca = ownCa(ctx, ctx.params.id);
-      const parsed = readParentResponse(ctx.body.xml);
-      if (!parsed.ok) throw invalid("xml", parsed.problem);
-      ca.parent_response = ctx.body.xml;
-      ca.parent_handle = parsed.value.parentHandle;
-      ca.service_uri = parsed.value.serviceUri;
-      ca.state = "active";
-      return caView(ctx.store, ca);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/rpki/cas/:id/sync",
-    scope: "write",
-    handler: (ctx) => {
-      const ca = ownCa(ctx, ctx.params.id);
-      if (ca.state !== "active") {
-        throw new ApiError("conflict", `CA ${ca.handle} has no parent yet; post the parent's response to /rpki/cas/${ca.id}/parent-response first`);
-      }
-      ca.synced_at = ctx.store.timestamp();
-      return caView(ctx.store, ca);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/rpki/cas/:id/suggestions",
-    scope: "read",
-    handler: (ctx) => {
-      const ca = ownCa(ctx, ctx.params.id);
-      return { ca_id: ca.id, suggestions: suggestions(ctx.store, ca) };
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/rpki/cas/:id/rpsl",
-    scope: "read",
-    handler: (ctx) => {
-      const ca = ownCa(ctx, ctx.params.id);
-      return { ca_id: ca.id, text: rpsl(ctx.store, ca) };
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/rpki/cas/:id/roas",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(caRoas(ctx.store, ownCa(ctx, ctx.params.id).id), ctx.query, roaView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/rpki/cas/:id/roas",
-    scope: "write",
+const roas = collection({
+  path: "/rpki/cas/:id/roas", item: "/rpki/cas/:id/roas/:rid", what: "ROA",
+  table: ({ store }) => rpki(store).roas, view: roaView,
+  parent: { own: (ctx) => cas.own(ctx, ctx.params.id), of: (r) => r.ca_id },
+  create: {
     body: createRoaBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
-      const ca = ownCa(ctx, ctx.params.id);
+    build: ({ store, body }, ca): RoaRow => {
       const p = parseRoaPrefix(body.prefix);
       if (!p.ok) throw invalid("prefix", p.reason);
       const familyMax = p.cidr.version === 4 ? 32 : 128;
@@ -205,7 +92,7 @@ export const rpkiRoutes = [
       if (maxLength < p.cidr.len || maxLength > familyMax) throw invalid("max_length", `must be between ${p.cidr.len} and ${familyMax}`);
       const dup = caRoas(store, ca.id).find((r) => r.asn === body.asn && r.prefix === p.text && r.max_length === maxLength);
       if (dup) throw new ApiError("conflict", `a ROA for AS${body.asn} ${p.text} max_length ${maxLength} already exists in this CA (id ${dup.id})`);
-      const roa: RoaRow = {
+      return {
         id: store.nextId(),
         account: ca.account,
         ca_id: ca.id,
@@ -215,23 +102,42 @@ export const rpkiRoutes = [
         comment: body.comment ?? null,
         created_at: store.timestamp(),
       };
-      rpki(store).roas.set(roa.id, roa);
-      ctx.status(201);
-      return roaView(roa);
     },
+  },
+  get: false,
+  remove: true,
+});
+
+export const rpkiRoutes = [
+  ...cas.routes,
+
+  cas.member("GET", "child-request", (ca) => ({ ca_id: ca.id, handle: ca.handle, xml: childRequestXml(ca.handle, ca.bpki_ta) })),
+
+  cas.member(
+    "POST",
+    "parent-response",
+    (ca, { store, body }) => {
+      const parsed = readParentResponse(body.xml);
+      if (!parsed.ok) throw invalid("xml", parsed.problem);
+      ca.parent_response = body.xml;
+      ca.parent_handle = parsed.value.parentHandle;
+      ca.service_uri = parsed.value.serviceUri;
+      ca.state = "active";
+      return caView(store, ca);
+    },
+    { body: parentResponseBody },
+  ),
+
+  cas.member("POST", "sync", (ca, { store }) => {
+    if (ca.state !== "active") {
+      throw new ApiError("conflict", `CA ${ca.handle} has no parent yet; post the parent's response to /rpki/cas/${ca.id}/parent-response first`);
+    }
+    ca.synced_at = store.timestamp();
+    return caView(store, ca);
   }),
 
-  route({
-    method: "DELETE",
-    path: "/rpki/cas/:id/roas/:rid",
-    scope: "write",
-    handler: (ctx) => {
-      const ca = ownCa(ctx, ctx.params.id);
-      const t = rpki(ctx.store);
-      const roa = t.roas.get(ctx.params.rid);
-      if (!roa || roa.ca_id !== ca.id) throw notFound("ROA");
-      t.roas.delete(roa.id);
-      return undefined;
-    },
-  }),
+  cas.member("GET", "suggestions", (ca, { store }) => ({ ca_id: ca.id, suggestions: suggestions(store, ca) })),
+  cas.member("GET", "rpsl", (ca, { store }) => ({ ca_id: ca.id, text: rpsl(store, ca) })),
+
+  ...roas.routes,
 ];
