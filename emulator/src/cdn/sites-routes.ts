@@ -4,8 +4,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { normalizeZoneName } from "../dns/names";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { route } from "../router";
+import { collection } from "../collection";
 import { isIP } from "../util/ip";
 import {
   CACHE_MODES,
@@ -20,7 +19,6 @@ import {
   deleteSite,
   newSite,
   originCa,
-  ownSite,
   siteTarget,
   siteView,
 } from "./state";
@@ -108,24 +106,12 @@ function urlProblem(u: string, hostname: string): string | null {
   return null;
 }
 
-export const cdnSiteRoutes = [
-  route({
-    method: "GET",
-    path: "/cdn/sites",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const st = cdnFor(ctx);
-      return paginate(ctx.store.list(st.sites, ctx.account.name), ctx.query, (s) => siteView(ctx.store, s));
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/cdn/sites",
-    scope: "write",
+export const cdnSites = collection({
+  path: "/cdn/sites", what: "site",
+  table: (ctx) => cdnFor(ctx).sites, view: (site, { store }) => siteView(store, site),
+  create: {
     body: createBody,
-    handler: (ctx) => {
+    build: (ctx) => {
       const { store, account, body } = ctx;
       const st = cdnFor(ctx);
       const hostname = normalizeZoneName(body.hostname);
@@ -142,7 +128,7 @@ export const cdnSiteRoutes = [
       }
       const clash = store.list(st.sites, account.name).find((s) => s.hostname === hostname);
       if (clash) throw new ApiError("conflict", `${hostname} is already an edge site of this account (site ${clash.id}, ${clash.dns_mode} mode)`);
-      const site = newSite(store, {
+      return newSite(store, {
         account: account.name,
         service_id: serviceId,
         zone_id: null,
@@ -152,26 +138,12 @@ export const cdnSiteRoutes = [
         ...(body.origin_scheme !== undefined ? { origin_scheme: body.origin_scheme } : {}),
         ...(body.origin_host_header !== undefined ? { origin_host_header: body.origin_host_header } : {}),
       });
-      ctx.status(201);
-      return siteView(store, site);
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/cdn/sites/:id",
-    scope: "read",
-    handler: (ctx) => siteView(ctx.store, ownSite(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/cdn/sites/:id",
-    scope: "write",
+  },
+  patch: {
     body: patchBody,
-    handler: (ctx) => {
+    apply: (ctx, site) => {
       const { body } = ctx;
-      const site = ownSite(ctx, ctx.params.id);
       const cert = applyCertificate(site, body.cert_pem, body.key_pem, ctx.now());
       Object.assign(site, {
         ...cert,
@@ -188,131 +160,94 @@ export const cdnSiteRoutes = [
         bot_fight: body.bot_fight ?? site.bot_fight,
         rate_limit: body.rate_limit ?? site.rate_limit,
       });
-      return siteView(ctx.store, site);
     },
-  }),
+  },
+  remove: (ctx, site) => {
+    requireCname(site, "un-proxy its DNS records to remove it");
+    deleteSite(cdnFor(ctx), site);
+    // A proxied record of the same hostname was waiting for this name; it now gets its zone-mode site.
+    cdnFor(ctx);
+  },
+});
 
-  route({
-    method: "DELETE",
-    path: "/cdn/sites/:id",
-    scope: "write",
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      requireCname(site, "un-proxy its DNS records to remove it");
-      deleteSite(cdnFor(ctx), site);
-      // A proxied record of the same hostname was waiting for this name; it now gets its zone-mode site.
-      cdnFor(ctx);
-      return undefined;
-    },
-  }),
+export const cdnSiteRoutes = [
+  ...cdnSites.routes,
 
-  route({
-    method: "PUT",
-    path: "/cdn/sites/:id/origin",
-    scope: "write",
-    body: originBody,
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      const pages = ctx.body.pages_project_id ?? null;
-      const tunnel = ctx.body.link_tunnel_id ?? null;
-      if (pages !== null && tunnel !== null) throw invalid("link_tunnel_id", "cannot be combined with pages_project_id; a site has one origin");
-      site.pages_project_id = pages;
-      site.link_tunnel_id = tunnel;
-      return siteView(ctx.store, site);
-    },
-  }),
+  cdnSites.member("PUT", "origin", (site, ctx) => {
+    const pages = ctx.body.pages_project_id ?? null;
+    const tunnel = ctx.body.link_tunnel_id ?? null;
+    if (pages !== null && tunnel !== null) throw invalid("link_tunnel_id", "cannot be combined with pages_project_id; a site has one origin");
+    site.pages_project_id = pages;
+    site.link_tunnel_id = tunnel;
+    return siteView(ctx.store, site);
+  }, { body: originBody }),
 
-  route({
-    method: "POST",
-    path: "/cdn/sites/:id/verify",
-    scope: "write",
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      requireCname(site, "it is verified through its zone's delegation (POST /dns/zones/{id}/verify)");
-      const expected = siteTarget(site) as string;
-      const cname = ctx.publicDns.get(site.hostname)?.cname ?? null;
-      const verified = cname === expected;
-      if (verified) {
-        site.verified_at ??= ctx.store.timestamp();
-        // The emulator's certificate authority answers at once, so the certificate is also there.
-        site.certificate_requested = true;
-        site.managed_certificate = true;
-      }
-      return {
-        verified,
-        cname,
-        acme_cname: ctx.publicDns.get(acmeName(site))?.cname ?? null,
-        expected,
-        certificate_requested: site.certificate_requested,
-      };
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/cdn/sites/:id/purge",
-    scope: "write",
-    body: purgeBody,
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      const urls = ctx.body.urls;
-      if (urls !== undefined) {
-        if (urls.length === 0) throw invalid("urls", "must not be empty; leave it out to purge everything");
-        urls.forEach((u, i) => {
-          const p = urlProblem(u, site.hostname);
-          if (p) throw invalid(`urls[${i}]`, p);
-        });
-      }
-      return {
-        id: `purge_${randomBytes(8).toString("hex")}`,
-        site_id: site.id,
-        scope: urls === undefined ? "everything" : "urls",
-        urls: urls ?? [],
-        created_at: ctx.store.timestamp(),
-      };
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/cdn/sites/:id/origin-certificate",
-    scope: "write",
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      return { site_id: site.id, ...issueCertificate(originCa(cdnFor(ctx)), [site.hostname], ctx.now()) };
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/cdn/sites/:id/acme",
-    scope: "write",
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      let challenge: { name: string; type: string; content: string };
-      if (site.dns_mode === "zone") {
-        const zone = site.zone_id === null ? undefined : ctx.store.zones.get(site.zone_id);
-        if (zone?.status !== "active") {
-          throw new ApiError("conflict", `zone ${zone?.name ?? "?"} is not active yet; the dns-01 challenge would not be visible in public DNS`);
-        }
-        challenge = { name: acmeName(site), type: "TXT", content: randomBytes(32).toString("base64url") };
-      } else {
-        const expected = acmeTarget(site) as string;
-        const seen = ctx.publicDns.get(acmeName(site))?.cname ?? null;
-        if (seen !== expected) {
-          throw new ApiError("conflict", `public DNS shows ${seen ?? "no CNAME"} for ${acmeName(site)}; expected a CNAME to ${expected}`);
-        }
-        challenge = { name: acmeName(site), type: "CNAME", content: expected };
-      }
+  cdnSites.member("POST", "verify", (site, ctx) => {
+    requireCname(site, "it is verified through its zone's delegation (POST /dns/zones/{id}/verify)");
+    const expected = siteTarget(site) as string;
+    const cname = ctx.publicDns.get(site.hostname)?.cname ?? null;
+    const verified = cname === expected;
+    if (verified) {
+      site.verified_at ??= ctx.store.timestamp();
+      // The emulator's certificate authority answers at once, so the certificate is also there.
+      site.certificate_requested = true;
       site.managed_certificate = true;
-      return {
-        site_id: site.id,
-        status: "issued",
-        method: "dns-01",
-        authority: "emulated ACME authority",
-        challenge,
-        expires_at: new Date(ctx.now() + 90 * 86_400_000).toISOString(),
-      };
-    },
+    }
+    return {
+      verified,
+      cname,
+      acme_cname: ctx.publicDns.get(acmeName(site))?.cname ?? null,
+      expected,
+      certificate_requested: site.certificate_requested,
+    };
+  }),
+
+  cdnSites.member("POST", "purge", (site, ctx) => {
+    const urls = ctx.body.urls;
+    if (urls !== undefined) {
+      if (urls.length === 0) throw invalid("urls", "must not be empty; leave it out to purge everything");
+      urls.forEach((u, i) => {
+        const p = urlProblem(u, site.hostname);
+        if (p) throw invalid(`urls[${i}]`, p);
+      });
+    }
+    return {
+      id: `purge_${randomBytes(8).toString("hex")}`,
+      site_id: site.id,
+      scope: urls === undefined ? "everything" : "urls",
+      urls: urls ?? [],
+      created_at: ctx.store.timestamp(),
+    };
+  }, { body: purgeBody }),
+
+  cdnSites.member("POST", "origin-certificate", (site, ctx) => {
+    return { site_id: site.id, ...issueCertificate(originCa(cdnFor(ctx)), [site.hostname], ctx.now()) };
+  }),
+
+  cdnSites.member("POST", "acme", (site, ctx) => {
+    let challenge: { name: string; type: string; content: string };
+    if (site.dns_mode === "zone") {
+      const zone = site.zone_id === null ? undefined : ctx.store.zones.get(site.zone_id);
+      if (zone?.status !== "active") {
+        throw new ApiError("conflict", `zone ${zone?.name ?? "?"} is not active yet; the dns-01 challenge would not be visible in public DNS`);
+      }
+      challenge = { name: acmeName(site), type: "TXT", content: randomBytes(32).toString("base64url") };
+    } else {
+      const expected = acmeTarget(site) as string;
+      const seen = ctx.publicDns.get(acmeName(site))?.cname ?? null;
+      if (seen !== expected) {
+        throw new ApiError("conflict", `public DNS shows ${seen ?? "no CNAME"} for ${acmeName(site)}; expected a CNAME to ${expected}`);
+      }
+      challenge = { name: acmeName(site), type: "CNAME", content: expected };
+    }
+    site.managed_certificate = true;
+    return {
+      site_id: site.id,
+      status: "issued",
+      method: "dns-01",
+      authority: "emulated ACME authority",
+      challenge,
+      expires_at: new Date(ctx.now() + 90 * 86_400_000).toISOString(),
+    };
   }),
 ];

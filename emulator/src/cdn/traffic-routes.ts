@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { invalid, notFound } from "../errors";
 import { route } from "../router";
-import { ownSite } from "./state";
+import { cdnSites } from "./sites-routes";
 import { LOG_ACTIONS, type TrafficEntry, analytics, logDetail, logLine, threats, toCsv, trafficOf, wafHits } from "./traffic";
 import { queryInt } from "../validation";
 
@@ -41,37 +41,16 @@ function decodeCursor(c: string): number {
 }
 
 export const cdnTrafficRoutes = [
-  route({
-    method: "GET",
-    path: "/cdn/sites/:id/analytics",
-    scope: "read",
+  cdnSites.member("GET", "analytics", (site, ctx) => analytics(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()), {
     query: z.strictObject({ range: z.enum(["1h", "24h", "7d"]).optional() }),
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      return analytics(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now());
-    },
   }),
 
-  route({
-    method: "GET",
-    path: "/cdn/sites/:id/threats",
-    scope: "read",
+  cdnSites.member("GET", "threats", (site, ctx) => threats(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()), {
     query: z.strictObject({ range: z.enum(["24h", "7d"]).optional() }),
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      return threats(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now());
-    },
   }),
 
-  route({
-    method: "GET",
-    path: "/cdn/sites/:id/waf/hits",
-    scope: "read",
+  cdnSites.member("GET", "waf/hits", (site, ctx) => wafHits(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()), {
     query: z.strictObject({ range: z.enum(["15m", "1h", "24h", "7d"]).optional() }),
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      return wafHits(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now());
-    },
   }),
 
   route({
@@ -81,7 +60,7 @@ export const cdnTrafficRoutes = [
     query: logsQuery,
     handler: (ctx) => {
       const q = ctx.query;
-      const site = ownSite(ctx, ctx.params.id);
+      const site = cdnSites.own(ctx, ctx.params.id);
       const since = timeParam("since", q.since);
       const until = timeParam("until", q.until);
       const csv = q.format === "csv";
@@ -124,15 +103,9 @@ export const cdnTrafficRoutes = [
     },
   }),
 
-  route({
-    method: "GET",
-    path: "/cdn/sites/:id/logs/{ray}",
-    scope: "read",
-    handler: (ctx) => {
-      const site = ownSite(ctx, ctx.params.id);
-      const entry = trafficOf(ctx.store, site.id).find((e) => e.ray === ctx.params.ray);
-      if (!entry) throw notFound("request");
-      return logDetail(entry);
-    },
+  cdnSites.member("GET", "logs/{ray}", (site, ctx) => {
+    const entry = trafficOf(ctx.store, site.id).find((e) => e.ray === ctx.params.ray);
+    if (!entry) throw notFound("request");
+    return logDetail(entry);
   }),
 ];
