@@ -4,8 +4,8 @@
 // docs/api-assumptions.md, "Webhooks and resolver services").
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { route, type Ctx } from "../router";
+import { type AccountEnv, collection, settings } from "../collection";
+import type { Ctx } from "../router";
 import {
   BLOCK_MODES,
   type ClientRow,
@@ -16,7 +16,6 @@ import {
   type ResolverPolicy,
   clientView,
   newDdnsToken,
-  ownClient,
   ownResolver,
   resolverTables,
 } from "./state";
@@ -192,25 +191,61 @@ function clientChanges(serviceId: number, body: ClientBody, store: Ctx<string, u
   return out;
 }
 
-export const resolverServiceRoutes = [
-  route({
-    method: "GET",
-    path: "/services/:id/filter",
-    scope: "read",
-    handler: ({ store, account, params }) => {
-      const s = ownResolver(store, params.id, account.name);
-      const f = resolverTables(store).filters.get(s.id) ?? DEFAULT_FILTER;
-      return { service_id: s.id, ...f, filter_lists: [...f.filter_lists] };
-    },
-  }),
+type ServiceCtx = AccountEnv & { params: { id: number } };
+const resolverOf = ({ store, account, params }: ServiceCtx) => ownResolver(store, params.id, account.name);
+const filterView = (serviceId: number, f: ResolverFilter) => ({ service_id: serviceId, ...f, filter_lists: [...f.filter_lists] });
 
-  route({
-    method: "PUT",
+const clients = collection({
+  path: "/services/:id/clients", item: "/services/:id/clients/:client_id", what: "client",
+  table: ({ store }) => resolverTables(store).clients, view: clientView,
+  parent: { own: resolverOf, of: (c) => c.service_id },
+  create: {
+    body: createClientBody,
+    build: ({ store, account, body }, s): ClientRow => {
+      const changes = clientChanges(s.id, body, store, account.name);
+      return {
+        id: store.nextId(),
+        account: account.name,
+        service_id: s.id,
+        name: body.name,
+        client_id: "",
+        addrs: "",
+        tags: "",
+        paused_until: "",
+        lists: "",
+        rules: "",
+        blocked_services: "",
+        safesearch: "",
+        block_mode: "",
+        log_mode: "",
+        enabled: true,
+        ...changes,
+        ddns_token: null,
+        ddns_issued_at: null,
+        created_at: store.timestamp(),
+      };
+    },
+  },
+  get: false,
+  patch: {
+    body: patchClientBody,
+    apply: ({ store, account, body }, c) => void Object.assign(c, clientChanges(c.service_id, body, store, account.name, c.id)),
+  },
+  remove: true,
+});
+
+export const resolverServiceRoutes = [
+  ...settings({
     path: "/services/:id/filter",
-    scope: "write",
+    method: "PUT",
+    read: (ctx) => {
+      const s = resolverOf(ctx);
+      return filterView(s.id, resolverTables(ctx.store).filters.get(s.id) ?? DEFAULT_FILTER);
+    },
     body: filterBody,
-    handler: ({ store, account, params, body }) => {
-      const s = ownResolver(store, params.id, account.name);
+    write: (ctx) => {
+      const { store, body } = ctx;
+      const s = resolverOf(ctx);
       // PUT replaces: an absent field takes its default.
       const f: ResolverFilter = {
         custom_block: domainLines("custom_block", body.custom_block ?? ""),
@@ -220,27 +255,21 @@ export const resolverServiceRoutes = [
         filter_lists: listKeys("filter_lists", body.filter_lists ?? []),
       };
       resolverTables(store).filters.set(s.id, f);
-      return { service_id: s.id, ...f, filter_lists: [...f.filter_lists] };
+      return filterView(s.id, f);
     },
   }),
 
-  route({
-    method: "GET",
+  ...settings({
     path: "/services/:id/policy",
-    scope: "read",
-    handler: ({ store, account, params }) => {
-      const s = ownResolver(store, params.id, account.name);
-      return { service_id: s.id, ...(resolverTables(store).policies.get(s.id) ?? DEFAULT_POLICY) };
-    },
-  }),
-
-  route({
     method: "PUT",
-    path: "/services/:id/policy",
-    scope: "write",
+    read: (ctx) => {
+      const s = resolverOf(ctx);
+      return { service_id: s.id, ...(resolverTables(ctx.store).policies.get(s.id) ?? DEFAULT_POLICY) };
+    },
     body: policyBody,
-    handler: ({ store, account, params, body }) => {
-      const s = ownResolver(store, params.id, account.name);
+    write: (ctx) => {
+      const { store, body } = ctx;
+      const s = resolverOf(ctx);
       const d = DEFAULT_POLICY;
       const p: ResolverPolicy = {
         rules: lines(body.rules ?? "").join("\n"),
@@ -266,89 +295,12 @@ export const resolverServiceRoutes = [
     },
   }),
 
-  route({
-    method: "GET",
-    path: "/services/:id/clients",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: ({ store, account, params, query }) => {
-      const s = ownResolver(store, params.id, account.name);
-      return paginate(
-        store.list(resolverTables(store).clients, account.name).filter((c) => c.service_id === s.id),
-        query,
-        clientView,
-      );
-    },
-  }),
+  ...clients.routes,
 
-  route({
-    method: "POST",
-    path: "/services/:id/clients",
-    scope: "write",
-    body: createClientBody,
-    handler: (ctx) => {
-      const { store, account, params, body } = ctx;
-      const s = ownResolver(store, params.id, account.name);
-      const changes = clientChanges(s.id, body, store, account.name);
-      const row: ClientRow = {
-        id: store.nextId(),
-        account: account.name,
-        service_id: s.id,
-        name: body.name,
-        client_id: "",
-        addrs: "",
-        tags: "",
-        paused_until: "",
-        lists: "",
-        rules: "",
-        blocked_services: "",
-        safesearch: "",
-        block_mode: "",
-        log_mode: "",
-        enabled: true,
-        ...changes,
-        ddns_token: null,
-        ddns_issued_at: null,
-        created_at: store.timestamp(),
-      };
-      resolverTables(store).clients.set(row.id, row);
-      ctx.status(201);
-      return clientView(row);
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/services/:id/clients/:client_id",
-    scope: "write",
-    body: patchClientBody,
-    handler: ({ store, account, params, body }) => {
-      const s = ownResolver(store, params.id, account.name);
-      const c = ownClient(store, s.id, params.client_id, account.name);
-      Object.assign(c, clientChanges(s.id, body, store, account.name, c.id));
-      return clientView(c);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/services/:id/clients/:client_id",
-    scope: "write",
-    handler: ({ store, account, params }) => {
-      const s = ownResolver(store, params.id, account.name);
-      resolverTables(store).clients.delete(ownClient(store, s.id, params.client_id, account.name).id);
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/services/:id/clients/:client_id/ddns-token",
-    scope: "write",
-    body: z.strictObject({ revoke: z.boolean().optional() }),
-    handler: ({ store, account, params, body }) => {
-      const s = ownResolver(store, params.id, account.name);
-      const c = ownClient(store, s.id, params.client_id, account.name);
+  clients.member(
+    "POST",
+    "ddns-token",
+    (c, { store, body }) => {
       if (body.revoke) {
         c.ddns_token = null;
         c.ddns_issued_at = null;
@@ -359,5 +311,6 @@ export const resolverServiceRoutes = [
       c.ddns_issued_at = store.timestamp();
       return { client_id: c.id, token: c.ddns_token, issued_at: c.ddns_issued_at, revoked: false };
     },
-  }),
+    { body: z.strictObject({ revoke: z.boolean().optional() }) },
+  ),
 ];

@@ -95,12 +95,6 @@ export function ownResolver(store: Store, id: number, account: string): ServiceR
   return s;
 }
 
-export function ownClient(store: Store, serviceId: number, clientId: number, account: string): ClientRow {
-  const c = resolverTables(store).clients.get(clientId);
-  if (!c || c.account !== account || c.service_id !== serviceId) throw notFound("client");
-  return c;
-}
-
 /**
  * A service ended outside the API (a cancelled subscription; the API has no DELETE for services):
  * its resolver configuration and client groups go with it. Test control only.
