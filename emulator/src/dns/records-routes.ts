@@ -4,6 +4,7 @@ import { invalid } from "../errors";
 import { normalizeRecordName } from "./names";
 import { PROXIABLE_TYPES, contentProblem, healthCheckProblem, insertRecord, storedContent } from "./records";
 import { ownRecord, ownZone, recordView } from "./views";
+import { dnsZones } from "./zones-routes";
 // Hook of the edge-proxy area: proxying a record makes a zone-mode site, un-proxying or deleting removes it.
 import { syncZoneSites } from "../cdn/state";
 import { paginate, pagingOnlyQuery } from "../paging";
@@ -58,16 +59,9 @@ function checkProxied(type: RecordType, proxied: boolean | undefined): void {
 }
 
 export const dnsRecordRoutes = [
-  route({
-    method: "GET",
-    path: "/dns/zones/:id/records",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      return paginate([...ctx.store.zoneRecords(zone.id).values()], ctx.query, recordView);
-    },
-  }),
+  dnsZones.member("GET", "records", (zone, ctx) => {
+    return paginate([...ctx.store.zoneRecords(zone.id).values()], ctx.query, recordView);
+  }, { query: pagingOnlyQuery }),
 
   route({
     method: "POST",
@@ -141,17 +135,11 @@ export const dnsRecordRoutes = [
     },
   }),
 
-  route({
-    method: "DELETE",
-    path: "/dns/zones/:id/records/:rid",
-    scope: "write",
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const rec = ownRecord(ctx.store, zone, ctx.params.rid);
-      ctx.store.zoneRecords(zone.id).delete(rec.id);
-      ctx.store.bumpSerial(zone);
-      syncZoneSites(ctx.store, zone);
-      return undefined;
-    },
+  dnsZones.member("DELETE", "records/:rid", (zone, ctx) => {
+    const rec = ownRecord(ctx.store, zone, ctx.params.rid);
+    ctx.store.zoneRecords(zone.id).delete(rec.id);
+    ctx.store.bumpSerial(zone);
+    syncZoneSites(ctx.store, zone);
+    return undefined;
   }),
 ];

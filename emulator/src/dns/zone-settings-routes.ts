@@ -5,6 +5,7 @@ import { POPS } from "./delegation";
 import { generateDnssecKey } from "./dnssec";
 import { normalizeEmail } from "./names";
 import { dnssecView, grantView, ownZone, transferView } from "./views";
+import { dnsZones } from "./zones-routes";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { route } from "../router";
 import type { GrantRow } from "../store";
@@ -29,78 +30,41 @@ function sameList(a: string[], b: string[]): boolean {
 }
 
 export const dnsZoneSettingRoutes = [
-  route({
-    method: "GET",
-    path: "/dns/zones/:id/dnssec",
-    scope: "read",
-    handler: (ctx) => dnssecView(ownZone(ctx, ctx.params.id)),
+  dnsZones.member("GET", "dnssec", (zone) => dnssecView(zone)),
+
+  dnsZones.member("PUT", "dnssec", (zone, ctx) => {
+    // Enabling twice keeps the key, so the DS at the registrar stays valid.
+    if (ctx.body.enabled && zone.dnssec === null) {
+      zone.dnssec = generateDnssecKey(zone.name);
+      ctx.store.bumpSerial(zone);
+    } else if (!ctx.body.enabled && zone.dnssec !== null) {
+      zone.dnssec = null;
+      ctx.store.bumpSerial(zone);
+    }
+    return dnssecView(zone);
+  }, { body: z.strictObject({ enabled: z.boolean() }) }),
+
+  dnsZones.member("GET", "grants", (zone, ctx) => {
+    return paginate([...ctx.store.zoneGrants(zone.id).values()], ctx.query, grantView);
+  }, { query: pagingOnlyQuery }),
+
+  dnsZones.member("PUT", "grants/{email}", (zone, ctx) => {
+    const email = normalizeEmail(ctx.params.email);
+    if (email === null) throw invalid("email", "must be an email address");
+    const grants = ctx.store.zoneGrants(zone.id);
+    const existing = grants.get(email);
+    const grant: GrantRow = { email, role: ctx.body.role, created_at: existing?.created_at ?? ctx.store.timestamp() };
+    grants.set(email, grant);
+    return grantView(grant);
+  }, { body: z.strictObject({ role: z.enum(["viewer", "operator"]) }) }),
+
+  dnsZones.member("DELETE", "grants/{email}", (zone, ctx) => {
+    const email = normalizeEmail(ctx.params.email);
+    if (email === null || !ctx.store.zoneGrants(zone.id).delete(email)) throw notFound("grant");
+    return undefined;
   }),
 
-  route({
-    method: "PUT",
-    path: "/dns/zones/:id/dnssec",
-    scope: "write",
-    body: z.strictObject({ enabled: z.boolean() }),
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      // Enabling twice keeps the key, so the DS at the registrar stays valid.
-      if (ctx.body.enabled && zone.dnssec === null) {
-        zone.dnssec = generateDnssecKey(zone.name);
-        ctx.store.bumpSerial(zone);
-      } else if (!ctx.body.enabled && zone.dnssec !== null) {
-        zone.dnssec = null;
-        ctx.store.bumpSerial(zone);
-      }
-      return dnssecView(zone);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/dns/zones/:id/grants",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      return paginate([...ctx.store.zoneGrants(zone.id).values()], ctx.query, grantView);
-    },
-  }),
-
-  route({
-    method: "PUT",
-    path: "/dns/zones/:id/grants/{email}",
-    scope: "write",
-    body: z.strictObject({ role: z.enum(["viewer", "operator"]) }),
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const email = normalizeEmail(ctx.params.email);
-      if (email === null) throw invalid("email", "must be an email address");
-      const grants = ctx.store.zoneGrants(zone.id);
-      const existing = grants.get(email);
-      const grant: GrantRow = { email, role: ctx.body.role, created_at: existing?.created_at ?? ctx.store.timestamp() };
-      grants.set(email, grant);
-      return grantView(grant);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/dns/zones/:id/grants/{email}",
-    scope: "write",
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const email = normalizeEmail(ctx.params.email);
-      if (email === null || !ctx.store.zoneGrants(zone.id).delete(email)) throw notFound("grant");
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/dns/zones/:id/transfer",
-    scope: "read",
-    handler: (ctx) => transferView(ownZone(ctx, ctx.params.id)),
-  }),
+  dnsZones.member("GET", "transfer", (zone) => transferView(zone)),
 
   route({
     method: "PUT",

@@ -3,8 +3,9 @@ import { z } from "zod";
 import { invalid } from "../errors";
 import { exportZone, parseZoneFile } from "./bind";
 import { storedContent, insertRecord } from "./records";
-import { ownZone, zoneService } from "./views";
-import { route } from "../router";
+import { zoneService } from "./views";
+import { dnsZones } from "./zones-routes";
+
 import type { RecordType, Store, ZoneRow } from "../store";
 import { isIP } from "../util/ip";
 import { TTL_MAX, TTL_MIN } from "./records-routes";
@@ -75,88 +76,62 @@ function registrarSteps(zone: ZoneRow, ns: string[]): string[] {
 }
 
 export const dnsZoneFileRoutes = [
-  route({
-    method: "GET",
-    path: "/dns/zones/:id/export",
-    scope: "read",
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const ns = zoneService(ctx.store, zone)?.name_servers ?? [];
-      return {
-        zone_id: zone.id,
-        name: zone.name,
-        serial: zone.serial,
-        text: exportZone(zone, ctx.store.zoneRecords(zone.id).values(), ns),
-      };
-    },
+  dnsZones.member("GET", "export", (zone, ctx) => {
+    const ns = zoneService(ctx.store, zone)?.name_servers ?? [];
+    return {
+      zone_id: zone.id,
+      name: zone.name,
+      serial: zone.serial,
+      text: exportZone(zone, ctx.store.zoneRecords(zone.id).values(), ns),
+    };
   }),
 
-  route({
-    method: "POST",
-    path: "/dns/zones/:id/import",
-    scope: "write",
-    body: importBody,
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const b = ctx.body;
-      return importZoneText(ctx.store, zone, b.text, (b.mode ?? "preview") === "apply", b.replace ?? false);
-    },
+  dnsZones.member("POST", "import", (zone, ctx) => {
+    const b = ctx.body;
+    return importZoneText(ctx.store, zone, b.text, (b.mode ?? "preview") === "apply", b.replace ?? false);
+  }, { body: importBody }),
+
+  dnsZones.member("POST", "migration/plan", (zone, ctx) => {
+    const expected = zoneService(ctx.store, zone)?.name_servers ?? [];
+    const current = ctx.publicDns.get(zone.name)?.ns ?? [];
+    const servedHere = current.length > 0 && current.every((h) => expected.includes(h));
+    const servedElsewhere = current.length > 0 && !servedHere;
+    return {
+      zone_id: zone.id,
+      name: zone.name,
+      current_ns: current,
+      expected_ns: [...expected],
+      served_here: servedHere,
+      modes: [
+        { mode: "axfr", available: servedElsewhere, note: "transfer the zone from the current primary (needs master_ip)" },
+        { mode: "zonefile", available: true, note: "import a BIND zone file" },
+        { mode: "fresh", available: true, note: "start with an empty zone" },
+      ],
+      recommended: servedElsewhere ? "axfr" : "fresh",
+      steps: servedHere ? [] : registrarSteps(zone, expected),
+    };
   }),
 
-  route({
-    method: "POST",
-    path: "/dns/zones/:id/migration/plan",
-    scope: "read",
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const expected = zoneService(ctx.store, zone)?.name_servers ?? [];
-      const current = ctx.publicDns.get(zone.name)?.ns ?? [];
-      const servedHere = current.length > 0 && current.every((h) => expected.includes(h));
-      const servedElsewhere = current.length > 0 && !servedHere;
-      return {
-        zone_id: zone.id,
-        name: zone.name,
-        current_ns: current,
-        expected_ns: [...expected],
-        served_here: servedHere,
-        modes: [
-          { mode: "axfr", available: servedElsewhere, note: "transfer the zone from the current primary (needs master_ip)" },
-          { mode: "zonefile", available: true, note: "import a BIND zone file" },
-          { mode: "fresh", available: true, note: "start with an empty zone" },
-        ],
-        recommended: servedElsewhere ? "axfr" : "fresh",
-        steps: servedHere ? [] : registrarSteps(zone, expected),
-      };
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/dns/zones/:id/migration/apply",
-    scope: "write",
-    body: migrationBody,
-    handler: (ctx) => {
-      const zone = ownZone(ctx, ctx.params.id);
-      const b = ctx.body;
-      if (b.mode === "axfr") {
-        if (b.master_ip === undefined) throw invalid("master_ip", "is required for mode axfr");
-        if (!isIP(b.master_ip)) throw invalid("master_ip", "must be an IP address");
-      } else if (b.master_ip !== undefined) {
-        throw invalid("master_ip", "is only used with mode axfr");
-      }
-      if (b.mode === "zonefile" && b.zonefile === undefined) throw invalid("zonefile", "is required for mode zonefile");
-      if (b.mode !== "zonefile" && b.zonefile !== undefined) throw invalid("zonefile", "is only used with mode zonefile");
-      let result: ImportResult = { mode: "apply", added: 0, skipped: [], deleted: 0 };
-      // The emulator cannot reach a real primary, so an AXFR migration transfers nothing.
-      if (b.mode === "zonefile") result = importZoneText(ctx.store, zone, b.zonefile ?? "", true, false);
-      const ns = zoneService(ctx.store, zone)?.name_servers ?? [];
-      return {
-        zone_id: zone.id,
-        mode: b.mode,
-        added: result.added,
-        skipped: result.skipped,
-        registrar_steps: registrarSteps(zone, ns),
-      };
-    },
-  }),
+  dnsZones.member("POST", "migration/apply", (zone, ctx) => {
+    const b = ctx.body;
+    if (b.mode === "axfr") {
+      if (b.master_ip === undefined) throw invalid("master_ip", "is required for mode axfr");
+      if (!isIP(b.master_ip)) throw invalid("master_ip", "must be an IP address");
+    } else if (b.master_ip !== undefined) {
+      throw invalid("master_ip", "is only used with mode axfr");
+    }
+    if (b.mode === "zonefile" && b.zonefile === undefined) throw invalid("zonefile", "is required for mode zonefile");
+    if (b.mode !== "zonefile" && b.zonefile !== undefined) throw invalid("zonefile", "is only used with mode zonefile");
+    let result: ImportResult = { mode: "apply", added: 0, skipped: [], deleted: 0 };
+    // The emulator cannot reach a real primary, so an AXFR migration transfers nothing.
+    if (b.mode === "zonefile") result = importZoneText(ctx.store, zone, b.zonefile ?? "", true, false);
+    const ns = zoneService(ctx.store, zone)?.name_servers ?? [];
+    return {
+      zone_id: zone.id,
+      mode: b.mode,
+      added: result.added,
+      skipped: result.skipped,
+      registrar_steps: registrarSteps(zone, ns),
+    };
+  }, { body: migrationBody }),
 ];

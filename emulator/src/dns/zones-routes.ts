@@ -26,7 +26,7 @@ const patchBody = z.strictObject({
   negative_ttl: intBetween(NEGATIVE_TTL_MIN, NEGATIVE_TTL_MAX).optional(),
 });
 
-const zones = collection({
+export const dnsZones = collection({
   path: "/dns/zones", what: "zone",
   table: ({ store }) => store.zones, view: (zn, { store }) => zoneView(store, zn),
   list: {
@@ -97,6 +97,6 @@ const zones = collection({
 });
 
 export const dnsZoneRoutes = [
-  ...zones.routes,
-  zones.member("POST", "verify", (zone, ctx) => checkDelegation(ctx.store, ctx.publicDns, zone)),
+  ...dnsZones.routes,
+  dnsZones.member("POST", "verify", (zone, ctx) => checkDelegation(ctx.store, ctx.publicDns, zone)),
 ];
