@@ -107,17 +107,11 @@ export const dnsZoneSettingRoutes = [
     },
   }),
 
-  route({
-    method: "GET",
-    path: "/dns/zones/:id/analytics",
-    scope: "read",
-    handler: (ctx) => {
-      ownZone(ctx, ctx.params.id);
-      // The emulator answers no real queries, so every counter is an honest zero.
-      return {
-        dims: { queries: 0, noerror: 0, nxdomain: 0, servfail: 0, refused: 0 },
-        per_pop: Object.fromEntries(POPS.map((p) => [p, 0])),
-      };
-    },
+  dnsZones.member("GET", "analytics", () => {
+    // The emulator answers no real queries, so every counter is an honest zero.
+    return {
+      dims: { queries: 0, noerror: 0, nxdomain: 0, servfail: 0, refused: 0 },
+      per_pop: Object.fromEntries(POPS.map((p) => [p, 0])),
+    };
   }),
 ];
