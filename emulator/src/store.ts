@@ -290,3 +290,35 @@ export class Store {
     return out;
   }
 }
+
+/**
+ * The state of one area, kept beside the Store rather than in it and made on the area's first
+ * use (when it also registers its quota counters and zone-delete hooks).
+ */
+export function areaState<T>(make: (store: Store) => T): AreaState<T> {
+  const states = new WeakMap<Store, T>();
+  const of = (store: Store): T => {
+    let state = states.get(store);
+    if (state === undefined) {
+      state = make(store);
+      states.set(store, state);
+    }
+    return state;
+  };
+  return Object.assign(of, { started: (store: Store) => states.has(store) });
+}
+
+export interface AreaState<T> {
+  (store: Store): T;
+  /** Whether the area was used yet on this store (reading it would start it). */
+  started(store: Store): boolean;
+}
+
+/** An area's one table of account rows, counted under `usageKey` in the account's usage. */
+export function accountTable<Row extends Owned>(usageKey: string): (store: Store) => Map<number, Row> {
+  return areaState((store) => {
+    const rows = new Map<number, Row>();
+    store.registerUsage(usageKey, (a) => store.list(rows, a).length);
+    return rows;
+  });
+}

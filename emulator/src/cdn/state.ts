@@ -4,7 +4,7 @@
 import type { KeyObject } from "node:crypto";
 import { fqdn } from "../dns/names";
 import type { Env } from "../router";
-import type { Store, ZoneRow } from "../store";
+import { areaState, type Store, type ZoneRow } from "../store";
 import type { RuleField } from "./rule-values";
 import type { TrafficEntry } from "./traffic";
 import { newCaKey } from "./x509";
@@ -82,13 +82,8 @@ export interface CdnState {
   originCa: KeyObject | null;
 }
 
-const states = new WeakMap<Store, CdnState>();
-
-export function cdnState(store: Store): CdnState {
-  const existing = states.get(store);
-  if (existing) return existing;
+export const cdnState = areaState((store): CdnState => {
   const st: CdnState = { sites: new Map(), rules: new Map(), traffic: new Map(), originCa: null };
-  states.set(store, st);
   store.onZoneDelete((zone) => {
     for (const site of [...st.sites.values()]) if (site.zone_id === zone.id) deleteSite(st, site);
     for (const [id, rule] of st.rules) if (rule.zone_id === zone.id) st.rules.delete(id);
@@ -96,7 +91,7 @@ export function cdnState(store: Store): CdnState {
   store.registerUsage("sites", (a) => store.list(st.sites, a).length);
   store.registerUsage("rules", (a) => store.list(st.rules, a).length);
   return st;
-}
+});
 
 export function originCa(st: CdnState): KeyObject {
   st.originCa ??= newCaKey();
@@ -164,7 +159,7 @@ export function syncZoneSites(store: Store, zone: ZoneRow): void {
   const wanted = new Set<string>();
   for (const r of store.zoneRecords(zone.id).values()) if (r.proxied) wanted.add(fqdn(r.name, zone.name));
   // Record edits of accounts that never touched the edge proxy leave the area uninitialised.
-  if (wanted.size === 0 && !states.has(store)) return;
+  if (wanted.size === 0 && !cdnState.started(store)) return;
   const st = cdnState(store);
   for (const site of [...st.sites.values()]) {
     if (site.zone_id === zone.id && !wanted.has(site.hostname)) deleteSite(st, site);

@@ -1,7 +1,25 @@
 // Name rules for zones and records.
+import { invalid } from "../errors";
 import { type Cidr } from "../util/ip";
 
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * A list of host names, lower-cased without a trailing dot; a bad or repeated one is a validation
+ * error on `hostnames[i]` (duplicates are refused rather than merged). `example` shows a good one.
+ */
+export function normalizeHostnames(list: readonly string[], example: string): string[] {
+  const out = list.map((h, i) => {
+    const n = normalizeZoneName(h);
+    if (n === null) throw invalid(`hostnames[${i}]`, `must be a host name such as ${example}`);
+    return n;
+  });
+  out.forEach((h, i) => {
+    const first = out.indexOf(h);
+    if (first !== i) throw invalid(`hostnames[${i}]`, `duplicate of hostnames[${first}] (${h})`);
+  });
+  return out;
+}
 
 /** Lowercases and strips one trailing dot; returns null unless it is a valid domain name. */
 export function normalizeZoneName(input: string): string | null {

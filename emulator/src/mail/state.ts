@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound } from "../errors";
 import type { Env } from "../router";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 export const MAIL_MODES = ["mailbox", "forward", "both"] as const;
 export const DMARC_POLICIES = ["none", "quarantine", "reject"] as const;
@@ -187,11 +187,7 @@ export interface MailTables {
   destinations: Map<string, DestinationRow>;
 }
 
-const tables = new WeakMap<Store, MailTables>();
-
-export function mail(store: Store): MailTables {
-  const existing = tables.get(store);
-  if (existing) return existing;
+export const mail = areaState((store): MailTables => {
   const t: MailTables = {
     servers: new Map(),
     domains: new Map(),
@@ -203,7 +199,6 @@ export function mail(store: Store): MailTables {
     routes: new Map(),
     destinations: new Map(),
   };
-  tables.set(store, t);
   // The zone's records go with it; the domain stays, with nothing published, until deleted.
   store.onZoneDelete((zone) => {
     for (const d of t.domains.values()) {
@@ -215,7 +210,7 @@ export function mail(store: Store): MailTables {
   store.registerUsage("mail_domains", (a) => store.list(t.domains, a).length);
   store.registerUsage("mailboxes", (a) => ownedRows(t.mailboxes, a).length);
   return t;
-}
+});
 
 /** `<prefix>_<12 hex>`, unique in its table. */
 export function newStringId(prefix: string, table: Map<string, unknown>): string {
@@ -265,8 +260,6 @@ type AccountEnv = Env & { account: { name: string } };
 export const ownDomain = (env: AccountEnv, id: number): MailDomainRow => env.store.owned(mail(env.store).domains, id, env.account.name, "mail domain");
 export const ownServer = (env: AccountEnv, id: string): MailServerRow => ownedStr(mail(env.store).servers, id, env.account.name, "mail server");
 export const ownMailbox = (env: AccountEnv, id: string): MailboxRow => ownedStr(mail(env.store).mailboxes, id, env.account.name, "mailbox");
-export const ownGroup = (env: AccountEnv, id: string): GroupRow => ownedStr(mail(env.store).groups, id, env.account.name, "group");
-export const ownAppPassword = (env: AccountEnv, id: string): AppPasswordRow => ownedStr(mail(env.store).appPasswords, id, env.account.name, "app password");
 
 export function domainRoutes(t: MailTables, domainId: number): Map<string, RouteRow> {
   let m = t.routes.get(domainId);

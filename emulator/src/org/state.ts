@@ -1,7 +1,7 @@
 // The account's organisation: made on the first request that needs it (the API creates it on the
 // first GET /org), with its members, pending invitations and application switches.
 import { createHash, randomBytes } from "node:crypto";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 export const ROLES = ["admin", "member"] as const;
 export const STATES = ["active", "suspended"] as const;
@@ -38,8 +38,6 @@ export interface OrgRow {
   updated_at: string;
 }
 
-const tables = new WeakMap<Store, Map<string, OrgRow>>();
-
 /** A person's subject is derived from the address, so the same person keeps one `sub`. */
 export function subOf(email: string): string {
   return `usr_${createHash("sha256").update(email).digest("hex").slice(0, 16)}`;
@@ -54,14 +52,7 @@ export function newInviteId(): string {
   return `inv_${randomBytes(12).toString("hex")}`;
 }
 
-export function orgs(store: Store): Map<string, OrgRow> {
-  let t = tables.get(store);
-  if (!t) {
-    t = new Map();
-    tables.set(store, t);
-  }
-  return t;
-}
+export const orgs = areaState(() => new Map<string, OrgRow>());
 
 /** The account's organisation, created with the account holder as owner on first use. */
 export function orgFor(store: Store, account: { name: string; email: string }): OrgRow {

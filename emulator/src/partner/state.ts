@@ -5,7 +5,7 @@
 // A managed customer is a customer account of its own (zones, records, mail, ... apart from the
 // partner's), created with the subject. The partner reaches it only through short-lived
 // credentials minted for it; they are bearer tokens like any other, with an expiry.
-import type { Store, TokenRecord } from "../store";
+import { areaState, type Store, type TokenRecord } from "../store";
 import { newToken } from "../util/random";
 
 export type PartnerMode = "managed" | "oauth";
@@ -44,16 +44,7 @@ interface PartnerTables {
   ttlSeconds: number;
 }
 
-const tables = new WeakMap<Store, PartnerTables>();
-
-function tablesOf(store: Store): PartnerTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { partners: new Map(), minted: [], ttlSeconds: DEFAULT_PARTNER_TOKEN_TTL_SECONDS };
-    tables.set(store, t);
-  }
-  return t;
-}
+const tablesOf = areaState((): PartnerTables => ({ partners: new Map(), minted: [], ttlSeconds: DEFAULT_PARTNER_TOKEN_TTL_SECONDS }));
 
 export function partnerFor(store: Store, account: string): PartnerRow {
   const t = tablesOf(store).partners;

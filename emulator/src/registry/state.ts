@@ -1,7 +1,7 @@
 // The registry-database link. The registry database itself is simulated: every maintainer holds
 // the same documentation blocks and ASNs, and the domain objects of those blocks' reverse zones,
 // so tests can rely on what a link discovers. See docs/api-assumptions.md.
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 export const MNTNER = /^[A-Z][A-Z0-9-]{0,77}-MNT$/;
 export const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -39,16 +39,7 @@ export interface RegistryTables {
   domains: Map<string, Map<string, DomainObject>>;
 }
 
-const tables = new WeakMap<Store, RegistryTables>();
-
-export function registryTables(store: Store): RegistryTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { links: new Map(), domains: new Map() };
-    tables.set(store, t);
-  }
-  return t;
-}
+export const registryTables = areaState((): RegistryTables => ({ links: new Map(), domains: new Map() }));
 
 /**
  * Why the registry database refuses this maintainer and key, or null when it accepts them: a

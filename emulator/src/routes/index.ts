@@ -1,42 +1,32 @@
-// Every API path prefix, in one list: one route file each (a large prefix may be split over
-// several files). A new prefix is a new file added here; the router and the pipeline stay as they are.
+// Every API area's route list, in one list. An area is a folder of emulator/src holding its state
+// and its routes (`<area>/routes.ts`); a new area is one more line here, and the router and the
+// pipeline stay as they are.
 import type { Route } from "../router";
-import { cdnSiteRoutes } from "./cdn-sites";
-import { cdnTrafficRoutes } from "./cdn-traffic";
-import { dnsListRoutes } from "./dns-lists";
-import { dnsRangeRoutes } from "./dns-ranges";
-import { dnsRecordRoutes } from "./dns-records";
-import { dnsZoneFileRoutes } from "./dns-zonefile";
-import { dnsZoneSettingRoutes } from "./dns-zone-settings";
-import { dnsZoneRoutes } from "./dns-zones";
-import { accountRoutes } from "./account";
-import { meRoutes } from "./me";
-import { onboardRoutes } from "./onboard";
-import { webhookEventRoutes } from "./webhook-events";
-import { ixRoutes } from "./ix";
-import { meetRoutes } from "./meet";
-import { rtcRoutes } from "./rtc";
-import { storageRoutes } from "./storage";
-import { talkRoutes } from "./talk";
-import { voiceRoutes } from "./voice";
-import { linkRoutes } from "./link";
-import { mailRoutes } from "./mail";
-import { rpkiRoutes } from "./rpki";
-import { securityRuleRoutes } from "./security-rules";
-import { serviceRoutes } from "./services";
-import { sgateRoutes } from "./sgate";
-import { webhookRoutes } from "./webhooks";
-import { vgateRoutes } from "./vgate";
-import { verifyRoutes } from "./verify";
-import { pagesRoutes } from "./pages";
-
-import { vmRoutes } from "./vms";
-import { streamRoutes } from "./stream";
-import { vodRoutes } from "./vod";
-
-import { orgRoutes } from "./org";
-import { partnerRoutes } from "./partner";
-import { registryRoutes } from "./registry";
+import { accountRoutes } from "../account/routes";
+import { cdnRoutes } from "../cdn/routes";
+import { vmRoutes } from "../compute/routes";
+import { dnsRoutes } from "../dns/routes";
+import { ixRoutes } from "../ix/routes";
+import { linkRoutes } from "../link/routes";
+import { mailRoutes } from "../mail/routes";
+import { meetRoutes } from "../meet/routes";
+import { orgRoutes } from "../org/routes";
+import { pagesRoutes } from "../pages/routes";
+import { partnerRoutes } from "../partner/routes";
+import { registryRoutes } from "../registry/routes";
+import { rpkiRoutes } from "../rpki/routes";
+import { rtcRoutes } from "../rtc/routes";
+import { securityRuleRoutes } from "../security/routes";
+import { serviceRoutes } from "../services/routes";
+import { sgateRoutes } from "../sgate/routes";
+import { storageRoutes } from "../storage/routes";
+import { streamRoutes } from "../stream/routes";
+import { talkRoutes } from "../talk/routes";
+import { verifyRoutes } from "../verify/routes";
+import { vgateRoutes } from "../vgate/routes";
+import { vodRoutes } from "../vod/routes";
+import { voiceRoutes } from "../voice/routes";
+import { webhookRoutes } from "../webhooks/routes";
 
 export const allRoutes: Route[] = [
   ...orgRoutes,
@@ -45,21 +35,12 @@ export const allRoutes: Route[] = [
   ...vmRoutes,
   ...streamRoutes,
   ...vodRoutes,
-  ...meRoutes,
   ...accountRoutes,
   ...serviceRoutes,
-  ...webhookEventRoutes,
   ...webhookRoutes,
-  ...dnsListRoutes,
-  ...dnsZoneRoutes,
-  ...dnsZoneSettingRoutes,
-  ...dnsZoneFileRoutes,
-  ...dnsRecordRoutes,
-  ...dnsRangeRoutes,
+  ...dnsRoutes,
   ...rpkiRoutes,
-  ...cdnSiteRoutes,
-  ...onboardRoutes,
-  ...cdnTrafficRoutes,
+  ...cdnRoutes,
   ...securityRuleRoutes,
   ...linkRoutes,
   ...mailRoutes,

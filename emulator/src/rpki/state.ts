@@ -3,7 +3,7 @@
 // one counter and rows carry their account like every other table.
 import { randomBytes } from "node:crypto";
 import { invalid } from "../errors";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 import { formatCidr } from "../util/ip";
 import { parseRoaPrefix } from "./prefix";
 
@@ -47,16 +47,7 @@ export interface RpkiTables {
   announcements: Map<number, string[]>;
 }
 
-const tables = new WeakMap<Store, RpkiTables>();
-
-export function rpki(store: Store): RpkiTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { cas: new Map(), roas: new Map(), announcements: new Map() };
-    tables.set(store, t);
-  }
-  return t;
-}
+export const rpki = areaState((): RpkiTables => ({ cas: new Map(), roas: new Map(), announcements: new Map() }));
 
 /** The CA's ROAs in id order. */
 export function caRoas(store: Store, caId: number): RoaRow[] {

@@ -2,7 +2,7 @@
 // the Store in a WeakMap like the other areas; a service without a row has the defaults.
 import { randomBytes } from "node:crypto";
 import { invalid, notFound } from "../errors";
-import type { ServiceRow, Store } from "../store";
+import { areaState, type ServiceRow, type Store } from "../store";
 
 export const BLOCK_MODES = ["nxdomain", "zero", "page"] as const;
 export const LOG_MODES = ["off", "blocked", "all"] as const;
@@ -82,30 +82,17 @@ interface ResolverTables {
   clients: Map<number, ClientRow>;
 }
 
-const tables = new WeakMap<Store, ResolverTables>();
-
-export function resolverTables(store: Store): ResolverTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { filters: new Map(), policies: new Map(), clients: new Map() };
-    tables.set(store, t);
-    const tt = t;
-    store.registerUsage("clients", (a) => store.list(tt.clients, a).length);
-  }
+export const resolverTables = areaState((store): ResolverTables => {
+  const t: ResolverTables = { filters: new Map(), policies: new Map(), clients: new Map() };
+  store.registerUsage("clients", (a) => store.list(t.clients, a).length);
   return t;
-}
+});
 
 /** The account's service, which must be a resolver: filters, policies and clients exist only there. */
 export function ownResolver(store: Store, id: number, account: string): ServiceRow {
   const s = store.owned(store.services, id, account, "service");
   if (s.type !== "resolver") throw invalid("service", `service ${id} is a ${s.type} service; filters, policies and clients belong to resolver services`);
   return s;
-}
-
-export function ownClient(store: Store, serviceId: number, clientId: number, account: string): ClientRow {
-  const c = resolverTables(store).clients.get(clientId);
-  if (!c || c.account !== account || c.service_id !== serviceId) throw notFound("client");
-  return c;
 }
 
 /**

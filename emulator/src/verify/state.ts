@@ -1,7 +1,7 @@
 // Bot-verification site keys. The tables hang off the Store through a WeakMap, like the other
 // areas; ids come from the store's one counter and rows carry their account.
 import { randomBytes } from "node:crypto";
-import type { Store } from "../store";
+import { accountTable } from "../store";
 
 export const VERIFY_MODES = ["managed", "invisible", "interactive"] as const;
 export const VERIFY_INTERACTIONS = ["off", "soft", "strict", "present"] as const;
@@ -23,18 +23,7 @@ export interface VerifySiteRow {
   created_at: string;
 }
 
-const tables = new WeakMap<Store, Map<number, VerifySiteRow>>();
-
-export function verifySites(store: Store): Map<number, VerifySiteRow> {
-  let t = tables.get(store);
-  if (!t) {
-    const created = new Map<number, VerifySiteRow>();
-    store.registerUsage("verify_sites", (a) => store.list(created, a).length);
-    tables.set(store, created);
-    t = created;
-  }
-  return t;
-}
+export const verifySites = accountTable<VerifySiteRow>("verify_sites");
 
 export function newSitekey(): string {
   return `vsk_${randomBytes(12).toString("hex")}`;

@@ -1,0 +1,298 @@
+// Live streaming: channels (the stream key is in the create and new-key answers only), the
+// fallback programme, ingest cities, and the read-only history. The emulator has no ingest, so
+// sessions and recordings are always empty and recording ids are never found.
+import { z } from "zod";
+import { ApiError, invalid, notFound } from "../errors";
+import { paginate, pagingOnlyQuery } from "../paging";
+import { type Env, route } from "../router";
+import {
+  CITIES,
+  type ChannelRow,
+  DELAY_MAX,
+  LATENCY_MODES,
+  PLACEMENTS,
+  PROGRAMME_ITEMS_MAX,
+  PROGRAMME_MODES,
+  QUALITIES,
+  RENDITIONS_MAX,
+  RENDITIONS_MIN,
+  VISIBILITIES,
+  WATERMARKS,
+  channelView,
+  newStreamKey,
+  streamTables,
+} from "./state";
+import { intBetween } from "../validation";
+
+const settings = {
+  visibility: z.enum(VISIBILITIES).optional(),
+  placement: z.enum(PLACEMENTS).optional(),
+  city: z.string().trim().toLowerCase().nullable().optional(),
+  renditions: intBetween(RENDITIONS_MIN, RENDITIONS_MAX).optional(),
+  record: z.boolean().optional(),
+  latency_mode: z.enum(LATENCY_MODES).optional(),
+  delay_s: intBetween(0, DELAY_MAX).optional(),
+  quality: z.enum(QUALITIES).optional(),
+  watermark: z.enum(WATERMARKS).optional(),
+  allow_rtmp: z.boolean().optional(),
+  realtime_play: z.boolean().optional(),
+  recording_store: z.record(z.string(), z.unknown()).nullable().optional(),
+  enabled: z.boolean().optional(),
+};
+
+// The API documents one channel body for create and patch, `name` required in both.
+const channelBody = z.strictObject({ name: z.string().trim().min(1).max(100), ...settings });
+type ChannelBody = z.output<typeof channelBody>;
+
+const keyBody = z.strictObject({ revoke_now: z.boolean().optional() });
+
+const programmeBody = z.strictObject({
+  enabled: z.boolean().optional(),
+  mode: z.enum(PROGRAMME_MODES).optional(),
+  items: z.array(z.record(z.string(), z.unknown())).max(PROGRAMME_ITEMS_MAX).optional(),
+  updated_at: z.string().optional(),
+});
+
+const recordingPatchBody = z.strictObject({
+  title: z.string().max(200).optional(),
+  description: z.string().max(5000).optional(),
+  passcode: z.string().max(64).optional(),
+  visibility: z.enum(["public", "unlisted", "private"]).optional(),
+});
+
+type Ctx = Env & { account: { name: string } };
+
+function ownChannel(ctx: Ctx, id: number): ChannelRow {
+  return ctx.store.owned(streamTables(ctx.store).channels, id, ctx.account.name, "stream channel");
+}
+
+/** Placement and city taken together, after merging a patch into the channel. */
+function placementOf(body: ChannelBody, prior?: ChannelRow): { placement: ChannelRow["placement"]; city: string | null } {
+  const placement = body.placement ?? prior?.placement ?? "anycast";
+  let city = body.city !== undefined ? body.city || null : (prior?.city ?? null);
+  if (placement === "anycast") {
+    if (body.city) throw invalid("city", "must be empty unless placement is city");
+    city = null;
+  } else {
+    if (city === null) throw invalid("city", "is required when placement is city (see GET /stream/cities)");
+    const known = CITIES.find((c) => c.code === city);
+    if (!known) throw invalid("city", `must be one of ${CITIES.map((c) => c.code).join(", ")}`);
+    // A channel already in the city keeps its place; only a move needs room.
+    if (!known.has_room && city !== prior?.city) throw new ApiError("conflict", `city: ${city} has no room for another channel now; choose another city or anycast`);
+  }
+  return { placement, city };
+}
+
+export const streamRoutes = [
+  route({
+    method: "GET",
+    path: "/stream/cities",
+    scope: "read",
+    handler: () => ({ data: CITIES.map((c) => ({ ...c })) }),
+  }),
+
+  route({
+    method: "GET",
+    path: "/stream/streams",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate(ctx.store.list(streamTables(ctx.store).channels, ctx.account.name), ctx.query, channelView),
+  }),
+
+  route({
+    method: "POST",
+    path: "/stream/streams",
+    scope: "write",
+    body: channelBody,
+    handler: (ctx) => {
+      const { body, store } = ctx;
+      const where = placementOf(body);
+      const now = store.timestamp();
+      const id = store.nextId();
+      const channel: ChannelRow = {
+        id,
+        account: ctx.account.name,
+        name: body.name,
+        visibility: body.visibility ?? "public",
+        ...where,
+        renditions: body.renditions ?? 3,
+        record: body.record ?? false,
+        latency_mode: body.latency_mode ?? "standard",
+        delay_s: body.delay_s ?? 0,
+        quality: body.quality ?? "standard",
+        watermark: body.watermark ?? "off",
+        allow_rtmp: body.allow_rtmp ?? true,
+        realtime_play: body.realtime_play ?? false,
+        recording_store: body.recording_store ?? null,
+        enabled: body.enabled ?? true,
+        stream_key: newStreamKey(),
+        key_issued_at: now,
+        state: "idle",
+        programme: { enabled: false, mode: "loop", items: [], updated_at: now },
+        created_at: now,
+      };
+      streamTables(store).channels.set(id, channel);
+      ctx.status(201);
+      return { ...channelView(channel), stream_key: channel.stream_key };
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/stream/streams/:id",
+    scope: "read",
+    handler: (ctx) => channelView(ownChannel(ctx, ctx.params.id)),
+  }),
+
+  route({
+    method: "PATCH",
+    path: "/stream/streams/:id",
+    scope: "write",
+    body: channelBody,
+    handler: (ctx) => {
+      const c = ownChannel(ctx, ctx.params.id);
+      const { body } = ctx;
+      const where = placementOf(body, c);
+      c.name = body.name;
+      Object.assign(c, where);
+      if (body.visibility !== undefined) c.visibility = body.visibility;
+      if (body.renditions !== undefined) c.renditions = body.renditions;
+      if (body.record !== undefined) c.record = body.record;
+      if (body.latency_mode !== undefined) c.latency_mode = body.latency_mode;
+      if (body.delay_s !== undefined) c.delay_s = body.delay_s;
+      if (body.quality !== undefined) c.quality = body.quality;
+      if (body.watermark !== undefined) c.watermark = body.watermark;
+      if (body.allow_rtmp !== undefined) c.allow_rtmp = body.allow_rtmp;
+      if (body.realtime_play !== undefined) c.realtime_play = body.realtime_play;
+      if (body.recording_store !== undefined) c.recording_store = body.recording_store;
+      if (body.enabled !== undefined) c.enabled = body.enabled;
+      return channelView(c);
+    },
+  }),
+
+  route({
+    method: "DELETE",
+    path: "/stream/streams/:id",
+    scope: "write",
+    handler: (ctx) => {
+      const c = ownChannel(ctx, ctx.params.id);
+      streamTables(ctx.store).channels.delete(c.id);
+      return undefined;
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/stream/streams/:id/key",
+    scope: "write",
+    body: keyBody,
+    handler: (ctx) => {
+      const c = ownChannel(ctx, ctx.params.id);
+      c.stream_key = newStreamKey();
+      c.key_issued_at = ctx.store.timestamp();
+      if (ctx.body.revoke_now) c.state = "idle";
+      return { ...channelView(c), stream_key: c.stream_key };
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/stream/streams/:id/stop",
+    scope: "write",
+    handler: (ctx) => {
+      const c = ownChannel(ctx, ctx.params.id);
+      c.state = "idle";
+      return channelView(c);
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/stream/streams/:id/sessions",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => {
+      ownChannel(ctx, ctx.params.id);
+      return paginate([], ctx.query);
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/stream/streams/:id/programme",
+    scope: "read",
+    handler: (ctx) => ({ channel_id: ctx.params.id, ...ownChannel(ctx, ctx.params.id).programme }),
+  }),
+
+  route({
+    method: "PUT",
+    path: "/stream/streams/:id/programme",
+    scope: "write",
+    body: programmeBody,
+    handler: (ctx) => {
+      const c = ownChannel(ctx, ctx.params.id);
+      const { body } = ctx;
+      // `updated_at` guards against overwriting a programme somebody else changed meanwhile.
+      if (body.updated_at !== undefined && body.updated_at !== c.programme.updated_at) {
+        throw new ApiError("conflict", `updated_at: the programme was changed at ${c.programme.updated_at}; read it again`);
+      }
+      c.programme = {
+        enabled: body.enabled ?? false,
+        mode: body.mode ?? "loop",
+        items: body.items ?? [],
+        updated_at: ctx.store.timestamp(),
+      };
+      return { channel_id: c.id, ...c.programme };
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/stream/streams/:id/recordings",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => {
+      ownChannel(ctx, ctx.params.id);
+      return paginate([], ctx.query);
+    },
+  }),
+
+  route({
+    method: "DELETE",
+    path: "/stream/streams/:id/recordings/{rec_id}",
+    scope: "write",
+    handler: (ctx) => {
+      ownChannel(ctx, ctx.params.id);
+      throw notFound("recording");
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/stream/streams/:id/recordings/{rec_id}/reexport",
+    scope: "write",
+    handler: (ctx) => {
+      ownChannel(ctx, ctx.params.id);
+      throw notFound("recording");
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/stream/recordings/{rec_id}",
+    scope: "read",
+    handler: () => {
+      throw notFound("recording");
+    },
+  }),
+
+  route({
+    method: "PATCH",
+    path: "/stream/recordings/{rec_id}",
+    scope: "write",
+    body: recordingPatchBody,
+    handler: () => {
+      throw notFound("recording");
+    },
+  }),
+];

@@ -1,0 +1,202 @@
+// PBX gateway (/vgate): cities and templates (seeded; the API cannot create them), PBXs with their
+// move, resume and reload operations, and the call-path simulator. The PBX's objects live in
+// vgate-objects.ts and the other operations in vgate-actions.ts; this module exports them all.
+import { z } from "zod";
+import { ApiError } from "../errors";
+import { paginate, pagingOnlyQuery } from "../paging";
+import { type Route, route } from "../router";
+import { nameField } from "./fields";
+import { simulate, simulateBody } from "./simulate";
+import { CITIES, DEFAULT_CITY, LANGUAGES, type PbxRow, TEMPLATE_IDS, cityById, deletePbx, emptyObjects, newId, ownPbx, vgate } from "./state";
+import { TEMPLATES, applyTemplate, templateView } from "./templates";
+import { pbxView } from "./views";
+import { dropPbxEndpoints } from "../voice/routes";
+import { vgateActionRoutes } from "./actions-routes";
+import { vgateObjectRoutes } from "./objects-routes";
+
+function isTimeZone(tz: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/.test(tz)) return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const timezone = z.string().refine(isTimeZone, { error: "must be an IANA time zone such as Europe/Berlin" });
+const cityId = z.string().min(1).max(32);
+const settings = z.record(z.string(), z.unknown()).refine((s) => JSON.stringify(s).length <= 65536, { error: "must be at most 65536 characters as JSON" });
+
+const createPbxBody = z.strictObject({
+  name: nameField,
+  city: cityId.optional(),
+  timezone: timezone.optional(),
+  template: z.enum(TEMPLATE_IDS).optional(),
+  language: z.enum(LANGUAGES).optional(),
+});
+
+const patchPbxBody = z.strictObject({
+  name: nameField.optional(),
+  timezone: timezone.optional(),
+  language: z.enum(LANGUAGES).optional(),
+  settings: settings.optional(),
+});
+
+/** A city that exists and takes new PBXs; `field` names it in the error. */
+function acceptingCity(id: string, field: string) {
+  const city = cityById(id);
+  if (!city) throw new ApiError("validation_error", `${field}: no city ${id}; GET /vgate/cities lists them`);
+  if (!city.accepting) throw new ApiError("conflict", `${field}: ${city.name} (${city.id}) does not accept new PBXs`);
+  return city;
+}
+
+const pbxRoutes: Route[] = [
+  route({
+    method: "GET",
+    path: "/vgate/cities",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate(CITIES, ctx.query, (c) => ({ ...c })),
+  }),
+
+  route({
+    method: "GET",
+    path: "/vgate/templates",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate(TEMPLATES, ctx.query, templateView),
+  }),
+
+  route({
+    method: "GET",
+    path: "/vgate/pbx",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate([...vgate(ctx.store).pbxs.values()].filter((p) => p.account === ctx.account.name), ctx.query, pbxView),
+  }),
+
+  route({
+    method: "POST",
+    path: "/vgate/pbx",
+    scope: "write",
+    body: createPbxBody,
+    handler: (ctx) => {
+      const { store, body } = ctx;
+      const t = vgate(store);
+      const city = acceptingCity(body.city ?? DEFAULT_CITY, "city");
+      const now = store.timestamp();
+      const id = newId(t, "pbx");
+      const pbx: PbxRow = {
+        id,
+        account: ctx.account.name,
+        name: body.name,
+        city: city.id,
+        timezone: body.timezone ?? city.timezone,
+        template: body.template ?? "blank",
+        language: body.language ?? "en",
+        settings: {},
+        status: "active",
+        calls_up: 0,
+        sip_domain: `${id.replace("_", "-")}.sip.nsp-emulator.test`,
+        reloaded_at: null,
+        created_at: now,
+        updated_at: now,
+        objects: emptyObjects(),
+      };
+      const made = applyTemplate(t, pbx, now);
+      t.pbxs.set(id, pbx);
+      ctx.status(201);
+      return {
+        ...pbxView(pbx),
+        extensions: made.map((e) => ({ id: e.id, number: e.number, name: e.name, sip_username: e.number, sip_password: e.sip_password })),
+      };
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/vgate/pbx/{pbx}",
+    scope: "read",
+    handler: (ctx) => pbxView(ownPbx(ctx.store, ctx.account.name, ctx.params.pbx)),
+  }),
+
+  route({
+    method: "PATCH",
+    path: "/vgate/pbx/{pbx}",
+    scope: "write",
+    body: patchPbxBody,
+    handler: (ctx) => {
+      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
+      const b = ctx.body;
+      if (b.name !== undefined) pbx.name = b.name;
+      if (b.timezone !== undefined) pbx.timezone = b.timezone;
+      if (b.language !== undefined) pbx.language = b.language;
+      if (b.settings !== undefined) pbx.settings = structuredClone(b.settings);
+      pbx.updated_at = ctx.store.timestamp();
+      return pbxView(pbx);
+    },
+  }),
+
+  route({
+    method: "DELETE",
+    path: "/vgate/pbx/{pbx}",
+    scope: "write",
+    handler: (ctx) => {
+      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
+      deletePbx(ctx.store, pbx);
+      dropPbxEndpoints(ctx.store, pbx.id);
+      return undefined;
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/vgate/pbx/{pbx}/move",
+    scope: "write",
+    body: z.strictObject({ city: cityId }),
+    handler: (ctx) => {
+      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
+      if (ctx.body.city === pbx.city) return pbxView(pbx);
+      const city = acceptingCity(ctx.body.city, "city");
+      if (pbx.calls_up > 0) {
+        throw new ApiError("conflict", `PBX ${pbx.id} cannot move while a call is up (${pbx.calls_up} up now); try again when the calls have ended`);
+      }
+      pbx.city = city.id;
+      pbx.updated_at = ctx.store.timestamp();
+      return pbxView(pbx);
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/vgate/pbx/{pbx}/resume",
+    scope: "write",
+    handler: (ctx) => {
+      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
+      pbx.status = "active";
+      return pbxView(pbx);
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/vgate/pbx/{pbx}/reload",
+    scope: "write",
+    handler: (ctx) => {
+      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
+      pbx.reloaded_at = ctx.store.timestamp();
+      return pbxView(pbx);
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/vgate/pbx/{pbx}/simulate",
+    scope: "write",
+    body: simulateBody,
+    handler: (ctx) => simulate(ownPbx(ctx.store, ctx.account.name, ctx.params.pbx), ctx.body, ctx.store.now()),
+  }),
+];
+
+export const vgateRoutes: Route[] = [...pbxRoutes, ...vgateObjectRoutes, ...vgateActionRoutes];

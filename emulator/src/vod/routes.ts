@@ -1,0 +1,261 @@
+// Video on demand: asset metadata (the transcoder is not emulated: see setAssetState), renditions
+// and playback addresses, playback signing keys (secret in the create answer only) and the VOD
+// event endpoints (stored, never delivered to). The resumable upload needs raw-byte bodies,
+// which the emulator's pipeline does not take, so its three routes are not emulated.
+import { createHmac } from "node:crypto";
+import { z } from "zod";
+import { ApiError, invalid, notFound } from "../errors";
+import { paginate, pagingQuery } from "../paging";
+import { type Env, route } from "../router";
+import {
+  ASSET_STATES,
+  ASSET_VISIBILITIES,
+  type AssetRow,
+  MAX_KEYS,
+  MAX_WEBHOOKS,
+  VOD_EVENTS,
+  assetView,
+  keyView,
+  newSigningSecret,
+  newVodId,
+  vodTables,
+  webhookView,
+} from "./state";
+import { intBetween, optText } from "../validation";
+
+const tags = z
+  .record(z.string().min(1).max(64), z.string().max(256))
+  .refine((t) => Object.keys(t).length <= 50, { error: "must have at most 50 keys" });
+
+const assetBody = z.strictObject({
+  title: optText(200),
+  description: optText(5000),
+  tags: tags.optional(),
+  visibility: z.enum(ASSET_VISIBILITIES).optional(),
+});
+
+const listAssetsQuery = z.strictObject({ ...pagingQuery, state: z.enum(ASSET_STATES).optional() });
+const playbackBody = z.strictObject({ expires_in: intBetween(60, 604800).optional() });
+const keyBody = z.strictObject({ note: optText(256) });
+const webhookBody = z.strictObject({
+  url: z.string().trim().min(1).max(2048),
+  events: z.array(z.enum(VOD_EVENTS)).max(VOD_EVENTS.length).optional(),
+  note: optText(256),
+});
+
+type Ctx = Env & { account: { name: string } };
+
+function ownAsset(ctx: Ctx, id: string): AssetRow {
+  const a = vodTables(ctx.store).assets.get(id);
+  if (!a || a.account !== ctx.account.name) throw notFound("asset");
+  return a;
+}
+
+function urlProblem(value: string): string | null {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== "https:" && u.protocol !== "http:") return "must be an http:// or https:// URL";
+    if (u.username || u.password) return "must not carry credentials";
+    return null;
+  } catch {
+    return "must be an absolute http:// or https:// URL";
+  }
+}
+
+const RENDITION_LADDER = [
+  { name: "1080p", width: 1920, height: 1080, bitrate_kbps: 5000 },
+  { name: "720p", width: 1280, height: 720, bitrate_kbps: 2800 },
+  { name: "480p", width: 854, height: 480, bitrate_kbps: 1400 },
+];
+
+export const vodRoutes = [
+  route({
+    method: "GET",
+    path: "/vod/assets",
+    scope: "read",
+    query: listAssetsQuery,
+    handler: (ctx) => {
+      const rows = [...vodTables(ctx.store).assets.values()].filter((a) => a.account === ctx.account.name && (ctx.query.state === undefined || a.state === ctx.query.state));
+      return paginate(rows, ctx.query, assetView);
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/vod/assets",
+    scope: "write",
+    body: assetBody,
+    handler: (ctx) => {
+      const t = vodTables(ctx.store);
+      const now = ctx.store.timestamp();
+      const a: AssetRow = {
+        id: newVodId("vid", t.assets),
+        account: ctx.account.name,
+        title: ctx.body.title ?? null,
+        description: ctx.body.description ?? null,
+        tags: ctx.body.tags ?? {},
+        visibility: ctx.body.visibility ?? "public",
+        state: "uploading",
+        progress: null,
+        duration_s: null,
+        created_at: now,
+        updated_at: now,
+      };
+      t.assets.set(a.id, a);
+      ctx.status(201);
+      return assetView(a);
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/vod/assets/{id}",
+    scope: "read",
+    handler: (ctx) => assetView(ownAsset(ctx, ctx.params.id)),
+  }),
+
+  route({
+    method: "PATCH",
+    path: "/vod/assets/{id}",
+    scope: "write",
+    body: assetBody,
+    handler: (ctx) => {
+      const a = ownAsset(ctx, ctx.params.id);
+      const { body } = ctx;
+      if (body.title !== undefined) a.title = body.title || null;
+      if (body.description !== undefined) a.description = body.description || null;
+      if (body.tags !== undefined) a.tags = body.tags;
+      if (body.visibility !== undefined) a.visibility = body.visibility;
+      a.updated_at = ctx.store.timestamp();
+      return assetView(a);
+    },
+  }),
+
+  route({
+    method: "DELETE",
+    path: "/vod/assets/{id}",
+    scope: "write",
+    handler: (ctx) => {
+      vodTables(ctx.store).assets.delete(ownAsset(ctx, ctx.params.id).id);
+      return undefined;
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/vod/assets/{id}/reprocess",
+    scope: "write",
+    handler: (ctx) => {
+      const a = ownAsset(ctx, ctx.params.id);
+      if (a.state === "uploading") throw new ApiError("conflict", `asset ${a.id} has no original yet; upload it first`);
+      if (a.state === "processing") throw new ApiError("conflict", `asset ${a.id} is being encoded already`);
+      a.state = "processing";
+      a.progress = 0;
+      a.updated_at = ctx.store.timestamp();
+      return assetView(a);
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/vod/assets/{id}/renditions",
+    scope: "read",
+    handler: (ctx) => {
+      const a = ownAsset(ctx, ctx.params.id);
+      return { asset_id: a.id, data: a.state === "ready" ? RENDITION_LADDER : [] };
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/vod/assets/{id}/playback",
+    scope: "write",
+    body: playbackBody,
+    handler: (ctx) => {
+      const a = ownAsset(ctx, ctx.params.id);
+      if (a.state !== "ready") throw new ApiError("conflict", `asset ${a.id} is ${a.state}; playback needs a ready asset`);
+      const base = `https://vod.nsp-emulator.test/${a.id}/index.m3u8`;
+      if (a.visibility !== "private") return { asset_id: a.id, url: base, expires_at: null };
+      const exp = Math.floor(ctx.now() / 1000) + (ctx.body.expires_in ?? 3600);
+      const sig = createHmac("sha256", "nsp-emulator").update(`${a.id}:${exp}`).digest("hex").slice(0, 32);
+      return { asset_id: a.id, url: `${base}?exp=${exp}&sig=${sig}`, expires_at: new Date(exp * 1000).toISOString() };
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/vod/keys",
+    scope: "read",
+    query: z.strictObject(pagingQuery),
+    handler: (ctx) => paginate([...vodTables(ctx.store).keys.values()].filter((k) => k.account === ctx.account.name), ctx.query, keyView),
+  }),
+
+  route({
+    method: "POST",
+    path: "/vod/keys",
+    scope: "write",
+    body: keyBody,
+    handler: (ctx) => {
+      const t = vodTables(ctx.store);
+      const mine = [...t.keys.values()].filter((k) => k.account === ctx.account.name);
+      if (mine.length >= MAX_KEYS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_KEYS} signing keys; delete one first`);
+      const k = { id: newVodId("key", t.keys), account: ctx.account.name, note: ctx.body.note || null, secret: newSigningSecret(), created_at: ctx.store.timestamp() };
+      t.keys.set(k.id, k);
+      ctx.status(201);
+      return { ...keyView(k), secret: k.secret };
+    },
+  }),
+
+  route({
+    method: "DELETE",
+    path: "/vod/keys/{key_id}",
+    scope: "write",
+    handler: (ctx) => {
+      const t = vodTables(ctx.store);
+      const k = t.keys.get(ctx.params.key_id);
+      if (!k || k.account !== ctx.account.name) throw notFound("signing key");
+      t.keys.delete(k.id);
+      return undefined;
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/vod/webhooks",
+    scope: "read",
+    query: z.strictObject(pagingQuery),
+    handler: (ctx) => paginate(ctx.store.list(vodTables(ctx.store).webhooks, ctx.account.name), ctx.query, webhookView),
+  }),
+
+  route({
+    method: "POST",
+    path: "/vod/webhooks",
+    scope: "write",
+    body: webhookBody,
+    handler: (ctx) => {
+      const { body, store } = ctx;
+      const problem = urlProblem(body.url);
+      if (problem) throw invalid("url", problem);
+      const events = body.events ?? ["*"];
+      const dup = events.findIndex((e, i) => events.indexOf(e) !== i);
+      if (dup >= 0) throw invalid(`events[${dup}]`, `duplicate of events[${events.indexOf(events[dup]!)}]`);
+      const t = vodTables(store);
+      if (store.list(t.webhooks, ctx.account.name).length >= MAX_WEBHOOKS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_WEBHOOKS} VOD event endpoints; delete one first`);
+      const w = { id: store.nextId(), account: ctx.account.name, url: body.url, events, note: body.note || null, created_at: store.timestamp() };
+      t.webhooks.set(w.id, w);
+      ctx.status(201);
+      return webhookView(w);
+    },
+  }),
+
+  route({
+    method: "DELETE",
+    path: "/vod/webhooks/:hook_id",
+    scope: "write",
+    handler: (ctx) => {
+      const t = vodTables(ctx.store);
+      t.webhooks.delete(ctx.store.owned(t.webhooks, ctx.params.hook_id, ctx.account.name, "VOD event endpoint").id);
+      return undefined;
+    },
+  }),
+];

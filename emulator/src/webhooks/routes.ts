@@ -1,0 +1,184 @@
+// Webhook endpoints: at most ten per account, public https:// URLs only, a signing secret shown
+// once on create. The test endpoint records a ping delivery; nothing is actually sent.
+import { z } from "zod";
+import { ApiError, invalid } from "../errors";
+import { paginate, pagingOnlyQuery } from "../paging";
+import { route } from "../router";
+import { bits, cidrContains, isIP, parseAddress, parseCidr } from "../util/ip";
+import { MAX_WEBHOOKS, WEBHOOK_EVENTS, type WebhookRow, deliveryView, newWebhookSecret, webhookView, webhooks } from "./state";
+import { webhookEventRoutes } from "./events-routes";
+
+const PRIVATE_RANGES = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16", "::1/128", "::/128", "fc00::/7", "fe80::/10"].map((c) => {
+  const r = parseCidr(c);
+  if (!r.ok) throw new Error(c);
+  return r.cidr;
+});
+
+function isPrivateAddress(host: string): boolean {
+  const a = parseAddress(host);
+  if (!a) return false;
+  const self = { version: a.version, addr: a.addr, len: bits(a.version) };
+  return PRIVATE_RANGES.some((c) => cidrContains(c, self));
+}
+
+/** A public https:// URL: no credentials, no loopback, private or link-local address, no single-label or local host. */
+function publicHttpsUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    throw invalid("url", "must be an absolute https:// URL");
+  }
+  if (u.protocol !== "https:") throw invalid("url", "must use https://");
+  if (u.username || u.password) throw invalid("url", "must not carry credentials");
+  const host = u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (isIP(host)) {
+    if (isPrivateAddress(host)) throw invalid("url", "must be a public address, not a private, loopback or link-local one");
+  } else if (!host.includes(".") || /(^|\.)(localhost|local|internal|localdomain)$/.test(host)) {
+    throw invalid("url", "must be a public host name");
+  }
+  if (u.href.length > 2048) throw invalid("url", "must be at most 2048 characters");
+  return u.href;
+}
+
+function eventList(events: string[]): string[] {
+  if (events.length === 0) throw invalid("events", "must name at least one event, or `*` for all");
+  const known = new Set(WEBHOOK_EVENTS.map((e) => e.name));
+  const out: string[] = [];
+  for (const e of events) {
+    if (e !== "*" && !known.has(e)) throw invalid("events", `unknown event "${e}"; GET /webhook-events lists them`);
+    if (!out.includes(e)) out.push(e);
+  }
+  if (out.includes("*") && out.length > 1) throw invalid("events", "`*` already subscribes to every event; give it alone");
+  return out;
+}
+
+const note = z.string().max(255).nullable().optional();
+const createBody = z.strictObject({ url: z.string(), events: z.array(z.string()).optional(), note });
+const patchBody = z.strictObject({ url: z.string().optional(), events: z.array(z.string()).optional(), enabled: z.boolean().optional(), note });
+
+function own(store: Parameters<typeof webhooks>[0], id: number, account: string): WebhookRow {
+  return store.owned(webhooks(store).webhooks, id, account, "webhook");
+}
+
+export const webhookRoutes = [
+  route({
+    method: "GET",
+    path: "/webhooks",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: ({ store, account, query }) => paginate(store.list(webhooks(store).webhooks, account.name), query, webhookView),
+  }),
+
+  route({
+    method: "POST",
+    path: "/webhooks",
+    scope: "write",
+    body: createBody,
+    handler: (ctx) => {
+      const { store, account, body } = ctx;
+      const url = publicHttpsUrl(body.url);
+      const events = eventList(body.events ?? ["*"]);
+      const t = webhooks(store);
+      if (store.list(t.webhooks, account.name).length >= MAX_WEBHOOKS) {
+        throw new ApiError("limit_exceeded", `an account may have at most ${MAX_WEBHOOKS} webhook endpoints; delete one first`);
+      }
+      const row: WebhookRow = {
+        id: store.nextId(),
+        account: account.name,
+        url,
+        events,
+        enabled: true,
+        note: body.note ?? null,
+        secret: newWebhookSecret(),
+        last_status: null,
+        last_at: null,
+        failures: 0,
+        created_at: store.timestamp(),
+      };
+      t.webhooks.set(row.id, row);
+      ctx.status(201);
+      return { ...webhookView(row), secret: row.secret };
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/webhooks/:id",
+    scope: "read",
+    handler: ({ store, account, params }) => webhookView(own(store, params.id, account.name)),
+  }),
+
+  route({
+    method: "PATCH",
+    path: "/webhooks/:id",
+    scope: "write",
+    body: patchBody,
+    handler: ({ store, account, params, body }) => {
+      const row = own(store, params.id, account.name);
+      // Validate everything before changing anything.
+      const url = body.url !== undefined ? publicHttpsUrl(body.url) : row.url;
+      const events = body.events !== undefined ? eventList(body.events) : row.events;
+      row.url = url;
+      row.events = events;
+      if (body.enabled !== undefined) row.enabled = body.enabled;
+      if (body.note !== undefined) row.note = body.note;
+      return webhookView(row);
+    },
+  }),
+
+  route({
+    method: "DELETE",
+    path: "/webhooks/:id",
+    scope: "write",
+    handler: ({ store, account, params }) => {
+      const row = own(store, params.id, account.name);
+      const t = webhooks(store);
+      t.webhooks.delete(row.id);
+      for (const [id, d] of t.deliveries) if (d.webhook_id === row.id) t.deliveries.delete(id);
+      return undefined;
+    },
+  }),
+
+  route({
+    method: "POST",
+    path: "/webhooks/:id/test",
+    scope: "write",
+    handler: (ctx) => {
+      const { store, account, params } = ctx;
+      const row = own(store, params.id, account.name);
+      const now = store.timestamp();
+      const id = store.nextId();
+      const delivery = {
+        id,
+        account: account.name,
+        webhook_id: row.id,
+        event: "ping",
+        status: "pending" as const,
+        attempts: 0,
+        http_status: null,
+        response: null,
+        next_attempt: now,
+        created_at: now,
+        delivered_at: null,
+        payload: { event: "ping", webhook_id: row.id, delivery_id: id, created_at: now },
+      };
+      webhooks(store).deliveries.set(id, delivery);
+      ctx.status(202);
+      return deliveryView(delivery);
+    },
+  }),
+
+  route({
+    method: "GET",
+    path: "/webhooks/:id/deliveries",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: ({ store, account, params, query }) => {
+      const row = own(store, params.id, account.name);
+      const rows = [...webhooks(store).deliveries.values()].filter((d) => d.webhook_id === row.id).reverse();
+      return paginate(rows, query, deliveryView);
+    },
+  }),
+  ...webhookEventRoutes,
+];
