@@ -1,8 +1,10 @@
 // Meetings: the account's default policy for new meetings (a singleton, read and patched, never
 // created or deleted), plus the read-only views and the few actions on meetings and recordings.
 import { z } from "zod";
+import { settings } from "../collection";
 import { invalid, notFound } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
+import { assignPresent } from "../patch";
 import { route } from "../router";
 import type { Store } from "../store";
 import { intBetween, queryInt } from "../validation";
@@ -25,7 +27,7 @@ export interface MeetSettings {
   retention: { days: number };
 }
 
-export const MEET_DEFAULTS: MeetSettings = {
+const MEET_DEFAULTS: MeetSettings = {
   waiting_room: false,
   waiting_room_all: false,
   guests_allowed: true,
@@ -75,18 +77,16 @@ const meetCities = () => ROOM_CITIES.filter((c) => c.has_room).map((c) => ({ id:
 const view = (s: MeetSettings) => ({ ...s, retention: { ...s.retention }, cities: meetCities() });
 
 export const meetRoutes = [
-  route({ method: "GET", path: "/meet/settings", scope: "read", handler: (ctx) => view(settingsOf(ctx.store, ctx.account.name)) }),
-  route({
-    method: "PATCH",
+  ...settings({
     path: "/meet/settings",
-    scope: "write",
+    read: (ctx) => view(settingsOf(ctx.store, ctx.account.name)),
     body: patchBody,
-    handler: (ctx) => {
+    write: (ctx) => {
       const s = settingsOf(ctx.store, ctx.account.name);
       const b = ctx.body;
       if (b.city !== undefined && !meetCities().some((c) => c.id === b.city)) throw invalid("city", `must be a city that accepts meetings (${meetCities().map((c) => c.id).join(", ")})`);
       if (b.waiting_room_all === true && (b.waiting_room ?? s.waiting_room) === false) throw invalid("waiting_room_all", "needs waiting_room");
-      for (const [k, v] of Object.entries(b)) if (v !== undefined) (s as unknown as Record<string, unknown>)[k] = v;
+      assignPresent(s, b);
       return view(s);
     },
   }),

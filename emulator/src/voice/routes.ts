@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { ApiError, notFound } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
+import { assignPresent } from "../patch";
 import { route, type Env } from "../router";
 import type { Store } from "../store";
 import { ownObject, ownPbx, vgate } from "../vgate/state";
@@ -82,7 +83,7 @@ export const voiceRoutes = [
     body: z.strictObject({ sip_in: z.boolean().optional(), noanswer: text, label: z.string().max(100).nullable().optional(), dest: text }),
     handler: (ctx) => {
       const row = own(ctx, ctx.params.number);
-      for (const [k, v] of Object.entries(ctx.body)) if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = v;
+      assignPresent(row, ctx.body);
       return view(row);
     },
   }),
