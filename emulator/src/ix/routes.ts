@@ -61,7 +61,7 @@ const members = collection({
   list: false,
   create: {
     body: createBody,
-    build: (ctx) => {
+    build: (ctx): MemberRow => {
       const b = ctx.body;
       const clash = [...ixMembers(ctx.store).values()].find((m) => m.account === ctx.account.name && m.asn === b.asn);
       if (clash) throw new ApiError("conflict", `asn: AS${b.asn} has already applied (member ${clash.id})`);

@@ -88,7 +88,7 @@ const channels = collection({
   view: channelView,
   create: {
     body: channelBody,
-    build: (ctx) => {
+    build: (ctx): ChannelRow => {
       const { body, store } = ctx;
       const where = placementOf(body);
       const now = store.timestamp();

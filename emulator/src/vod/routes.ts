@@ -11,6 +11,7 @@ import { route } from "../router";
 import {
   ASSET_STATES,
   ASSET_VISIBILITIES,
+  type AssetRow,
   MAX_KEYS,
   MAX_WEBHOOKS,
   VOD_EVENTS,
@@ -72,7 +73,7 @@ const assets = collection({
   },
   create: {
     body: assetBody,
-    build: (ctx) => {
+    build: (ctx): AssetRow => {
       const now = ctx.store.timestamp();
       return {
         id: newVodId("vid", vodTables(ctx.store).assets),
