@@ -1,6 +1,7 @@
 // Sending, the message log, opt-outs, scheduled messages and one-time-code verifications of the
 // messaging gateway: the imperative endpoints the provider does not manage.
 import { z } from "zod";
+import { collection } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
 import { type Env, route } from "../router";
@@ -17,12 +18,11 @@ import {
   scheduledView,
   verificationView,
 } from "./messaging";
-import { E164, LANG, MESSAGE_CATEGORIES, accountNumbers, newId, newestVersion, ownSender, ownTemplate, rowsOf, sgate } from "./state";
+import { E164, ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newId, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
 import { intBetween, queryInt } from "../validation";
 
 type AccountEnv = Env & { account: { name: string } };
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const MAX_TO = 1000;
 const RESEND_AFTER_MS = 30_000;
 const MAX_RESENDS = 4;
@@ -53,9 +53,6 @@ const verifyBody = z.strictObject({
   variables: z.record(z.string(), z.unknown()).optional(),
 });
 
-function render(text: string, variables: Record<string, unknown>): string {
-  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) => (name in variables ? String(variables[name]) : m));
-}
 
 /** The sending identity and text shared by sends and verifications. */
 function checkFrom(env: AccountEnv, b: { from?: string | undefined; sender_id?: string | undefined }): void {
@@ -72,6 +69,48 @@ function ownVerification(env: AccountEnv, id: string): VerificationRow {
 function needPending(v: VerificationRow, op: string): void {
   if (v.status !== "pending") throw new ApiError("conflict", `verification ${v.id} is ${v.status}; only a pending verification can be ${op}`);
 }
+
+const verifications = collection({
+  path: "/sgate/verifications",
+  item: "/sgate/verifications/{id}",
+  what: "verification",
+  table: ({ store }) => messaging(store).verifications,
+  view: verificationView,
+  // The list is newest first and not paged (GET /sgate/verifications below).
+  list: false,
+  // A verification's expiry is applied whenever it is looked at.
+  own: (ctx, id) => ownVerification(ctx, id),
+  create: {
+    body: verifyBody,
+    build: (ctx): VerificationRow => {
+      const b = ctx.body;
+      checkFrom(ctx, b);
+      if (b.template_id) ownTemplate(ctx, b.template_id);
+      const now = ctx.now();
+      const length = b.code_length ?? 6;
+      const attempts = b.max_attempts ?? 5;
+      return {
+        id: newId("ver", messaging(ctx.store).verifications),
+        account: ctx.account.name,
+        to: b.to,
+        sender_id: b.sender_id ?? null,
+        from: b.from ?? null,
+        lang: b.lang ?? null,
+        template_id: b.template_id ?? null,
+        client_ref: b.client_ref ?? null,
+        code_length: length,
+        code: newCode(length),
+        attempts_left: attempts,
+        max_attempts: attempts,
+        resends: 0,
+        last_sent_at: now,
+        expires_at: now + (b.ttl_s ?? 600) * 1000,
+        status: "pending",
+        created_at: ctx.store.timestamp(),
+      };
+    },
+  },
+});
 
 export const sgateMessagingRoutes = [
   route({
@@ -183,50 +222,7 @@ export const sgateMessagingRoutes = [
     },
   }),
 
-  route({
-    method: "POST",
-    path: "/sgate/verifications",
-    scope: "write",
-    body: verifyBody,
-    handler: (ctx) => {
-      const b = ctx.body;
-      checkFrom(ctx, b);
-      if (b.template_id) ownTemplate(ctx, b.template_id);
-      const t = messaging(ctx.store);
-      const now = ctx.now();
-      const length = b.code_length ?? 6;
-      const attempts = b.max_attempts ?? 5;
-      const row: VerificationRow = {
-        id: newId("ver", t.verifications),
-        account: ctx.account.name,
-        to: b.to,
-        sender_id: b.sender_id ?? null,
-        from: b.from ?? null,
-        lang: b.lang ?? null,
-        template_id: b.template_id ?? null,
-        client_ref: b.client_ref ?? null,
-        code_length: length,
-        code: newCode(length),
-        attempts_left: attempts,
-        max_attempts: attempts,
-        resends: 0,
-        last_sent_at: now,
-        expires_at: now + (b.ttl_s ?? 600) * 1000,
-        status: "pending",
-        created_at: ctx.store.timestamp(),
-      };
-      t.verifications.set(row.id, row);
-      ctx.status(201);
-      return verificationView(row);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/sgate/verifications/{id}",
-    scope: "read",
-    handler: (ctx) => verificationView(ownVerification(ctx, ctx.params.id)),
-  }),
+  ...verifications.routes,
 
   route({
     method: "POST",

@@ -8,6 +8,8 @@ import type { Store } from "../store";
 
 export const E164 = /^\+[1-9][0-9]{6,14}$/;
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
+/** An ISO 8601 UTC timestamp, as `granted_at`, `start_at` and `send_at` take it. */
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 export const ENTITY_TYPES = ["private", "public", "nonprofit", "government", "sole_proprietor"] as const;
 export const REVIEW_STATUSES = ["draft", "submitted"] as const;
 export const USE_CASES = ["mixed", "account_notification", "customer_care", "delivery_notification", "2fa", "marketing", "low_volume", "charity", "polling"] as const;
@@ -171,8 +173,6 @@ export const ownBrand = (env: AccountEnv, id: string) => owned(sgate(env.store).
 export const ownCampaign = (env: AccountEnv, id: string) => owned(sgate(env.store).campaigns, id, env.account.name, "campaign");
 export const ownSender = (env: AccountEnv, id: string) => owned(sgate(env.store).senders, id, env.account.name, "sender");
 export const ownTemplate = (env: AccountEnv, id: string) => owned(sgate(env.store).templates, id, env.account.name, "template");
-export const ownConsent = (env: AccountEnv, id: string) => owned(sgate(env.store).consents, id, env.account.name, "consent");
-export const ownBroadcast = (env: AccountEnv, id: string) => owned(sgate(env.store).broadcasts, id, env.account.name, "broadcast");
 
 export function ownNumber(env: AccountEnv, number: string): NumberRow {
   const row = accountNumbers(env).get(number);
@@ -225,4 +225,9 @@ export function broadcastReport(b: BroadcastRow): Record<RecipientStatus | "tota
 export function broadcastView(b: BroadcastRow) {
   const { account: _a, results: _r, ...rest } = b;
   return { ...rest, report: broadcastReport(b) };
+}
+
+/** A template text with its `{{ name }}` variables filled; unknown ones stay as written. */
+export function render(text: string, variables: Record<string, unknown>): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) => (name in variables ? String(variables[name]) : m));
 }
