@@ -5,8 +5,8 @@ import { collection } from "../collection";
 import { ApiError } from "../errors";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import type { Store } from "../store";
-import { stringId, tablesOf } from "../talk/tables";
+import { perStore } from "../per-store";
+import { stringId } from "../talk/tables";
 
 interface MemberRow {
   id: string;
@@ -20,8 +20,7 @@ interface MemberRow {
   created_at: string;
 }
 
-const tables = new WeakMap<Store, Map<string, MemberRow>>();
-const ixMembers = (store: Store) => tablesOf(tables, store, () => new Map<string, MemberRow>());
+const ixMembers = perStore(() => new Map<string, MemberRow>());
 
 const ROUTE_SERVERS = [
   { name: "rs1", asn: 64999, ip4: "198.51.100.1", ip6: "2001:db8:ffff::1" },

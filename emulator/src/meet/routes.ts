@@ -6,9 +6,10 @@ import { invalid, notFound } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
 import { assignPresent } from "../patch";
 import { route } from "../router";
+import { perStore } from "../per-store";
 import type { Store } from "../store";
 import { intBetween, queryInt } from "../validation";
-import { ROOM_CITIES, tablesOf } from "../talk/tables";
+import { ROOM_CITIES } from "../talk/tables";
 
 export interface MeetSettings {
   waiting_room: boolean;
@@ -44,9 +45,9 @@ const MEET_DEFAULTS: MeetSettings = {
   retention: { days: 30 },
 };
 
-const tables = new WeakMap<Store, Map<string, MeetSettings>>();
+const meetSettings = perStore(() => new Map<string, MeetSettings>());
 function settingsOf(store: Store, account: string): MeetSettings {
-  const t = tablesOf(tables, store, () => new Map<string, MeetSettings>());
+  const t = meetSettings(store);
   let s = t.get(account);
   if (!s) {
     s = { ...MEET_DEFAULTS, retention: { ...MEET_DEFAULTS.retention } };

@@ -6,8 +6,8 @@ import { invalid, notFound } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import type { Store } from "../store";
-import { ROOM_CITIES, checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView, tablesOf } from "../talk/tables";
+import { perStore } from "../per-store";
+import { ROOM_CITIES, checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "../talk/tables";
 import { intBetween } from "../validation";
 
 export interface RtcRoomRow {
@@ -27,8 +27,7 @@ export interface RtcRoomRow {
   created_at: string;
 }
 
-const tables = new WeakMap<Store, Map<number, RtcRoomRow>>();
-const rtcRooms = (store: Store) => tablesOf(tables, store, () => new Map<number, RtcRoomRow>());
+const rtcRooms = perStore(() => new Map<number, RtcRoomRow>());
 
 // The same body for create and patch, `name` required in both.
 const roomBody = z.strictObject({

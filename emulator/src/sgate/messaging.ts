@@ -2,6 +2,7 @@
 // messages and one-time-code verifications. Nothing is delivered; tests drive inbound messages
 // and read codes in-process (`receiveMessage`, `verificationCode`).
 import { randomInt } from "node:crypto";
+import { perStore } from "../per-store";
 import type { Store } from "../store";
 import { newId } from "./state";
 
@@ -70,16 +71,7 @@ export interface MessagingTables {
   verifications: Map<string, VerificationRow>;
 }
 
-const tables = new WeakMap<Store, MessagingTables>();
-
-export function messaging(store: Store): MessagingTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() };
-    tables.set(store, t);
-  }
-  return t;
-}
+export const messaging = perStore((): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }));
 
 export function accountOptOuts(store: Store, account: string): Map<string, OptOutRow> {
   const t = messaging(store);

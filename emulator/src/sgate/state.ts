@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { notFound } from "../errors";
 import type { Env } from "../router";
+import { perStore } from "../per-store";
 import type { Store } from "../store";
 
 export const E164 = /^\+[1-9][0-9]{6,14}$/;
@@ -127,15 +128,7 @@ export interface SgateTables {
   broadcasts: Map<string, BroadcastRow>;
 }
 
-const tables = new WeakMap<Store, SgateTables>();
-
-export function sgate(store: Store): SgateTables {
-  const existing = tables.get(store);
-  if (existing) return existing;
-  const t: SgateTables = { numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() };
-  tables.set(store, t);
-  return t;
-}
+export const sgate = perStore((): SgateTables => ({ numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() }));
 
 /** `<prefix>_<12 hex>`, unique in its table. */
 export function newId(prefix: string, table: Map<string, unknown>): string {

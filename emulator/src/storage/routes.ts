@@ -7,9 +7,9 @@ import { collection } from "../collection";
 import { invalid, notFound } from "../errors";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import type { Store } from "../store";
+import { perStore } from "../per-store";
 import { queryInt } from "../validation";
-import { stringId, tablesOf } from "../talk/tables";
+import { stringId } from "../talk/tables";
 
 export interface DestinationRow {
   id: string;
@@ -26,8 +26,7 @@ export interface DestinationRow {
   created_at: string;
 }
 
-const tables = new WeakMap<Store, Map<string, DestinationRow>>();
-const destinations = (store: Store) => tablesOf(tables, store, () => new Map<string, DestinationRow>());
+const destinations = perStore(() => new Map<string, DestinationRow>());
 
 const FAILING_KEY_PREFIX = "deny";
 

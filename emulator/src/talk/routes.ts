@@ -5,9 +5,9 @@ import { collection } from "../collection";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import type { Store } from "../store";
+import { perStore } from "../per-store";
 import { intBetween, queryInt } from "../validation";
-import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView, tablesOf } from "./tables";
+import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "./tables";
 
 export interface TalkRoomRow {
   id: number;
@@ -25,8 +25,7 @@ export interface TalkRoomRow {
   created_at: string;
 }
 
-const tables = new WeakMap<Store, Map<number, TalkRoomRow>>();
-const talkRooms = (store: Store) => tablesOf(tables, store, () => new Map<number, TalkRoomRow>());
+const talkRooms = perStore(() => new Map<number, TalkRoomRow>());
 
 // The same body for create and patch, `name` required in both (as the API lists it).
 const roomBody = z.strictObject({

@@ -1,21 +1,11 @@
-// Per-store tables of an area, hung off the Store through a WeakMap like the other areas, and what
-// the chat rooms (talk) and the realtime rooms (rtc) share: their cities, views and join rule.
+// What the chat rooms (talk) and the realtime rooms (rtc) share: their cities, views and join
+// rule, and the string ids and join tokens of the smaller media areas.
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
 import { type Route, route } from "../router";
-import type { Store } from "../store";
 import { queryBool } from "../validation";
-
-export function tablesOf<T>(map: WeakMap<Store, T>, store: Store, make: () => T): T {
-  let t = map.get(store);
-  if (!t) {
-    t = make();
-    map.set(store, t);
-  }
-  return t;
-}
 
 /** `<prefix>_` + 12 hex characters; the areas whose ids are strings (destinations, IX members). */
 export function stringId(prefix: string): string {

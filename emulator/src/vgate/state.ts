@@ -4,6 +4,7 @@
 // everything at once, and an object id under another PBX is simply not found.
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound } from "../errors";
+import { perStore } from "../per-store";
 import type { Store } from "../store";
 
 export const LANGUAGES = ["en", "zh"] as const;
@@ -243,17 +244,11 @@ export interface VgateTables {
   balances: Map<string, Balance>;
 }
 
-const tables = new WeakMap<Store, VgateTables>();
-
-export function vgate(store: Store): VgateTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { pbxs: new Map(), ids: new Set(), platformNumbers: [], balances: new Map() };
-    seedPlatformNumbers(t);
-    tables.set(store, t);
-  }
+export const vgate = perStore((): VgateTables => {
+  const t: VgateTables = { pbxs: new Map(), ids: new Set(), platformNumbers: [], balances: new Map() };
+  seedPlatformNumbers(t);
   return t;
-}
+});
 
 /** `<prefix>_` + 12 hex characters, unique for the emulator's life. */
 export function newId(t: VgateTables, prefix: string): string {

@@ -3,6 +3,7 @@
 // WeakMap, like the other areas. Assets and keys have prefixed random string ids; event
 // endpoints integer ids from the store's counter.
 import { randomBytes } from "node:crypto";
+import { perStore } from "../per-store";
 import type { Store } from "../store";
 
 export const ASSET_STATES = ["uploading", "processing", "ready", "failed"] as const;
@@ -52,18 +53,11 @@ interface VodTables {
   webhooks: Map<number, VodWebhookRow>;
 }
 
-const tables = new WeakMap<Store, VodTables>();
-
-export function vodTables(store: Store): VodTables {
-  let t = tables.get(store);
-  if (!t) {
-    const created: VodTables = { assets: new Map(), keys: new Map(), webhooks: new Map() };
-    store.registerUsage("vod_assets", (a) => [...created.assets.values()].filter((r) => r.account === a).length);
-    tables.set(store, created);
-    t = created;
-  }
+export const vodTables = perStore((store): VodTables => {
+  const t: VodTables = { assets: new Map(), keys: new Map(), webhooks: new Map() };
+  store.registerUsage("vod_assets", (a) => [...t.assets.values()].filter((r) => r.account === a).length);
   return t;
-}
+});
 
 export function newVodId(prefix: string, taken: Map<string, unknown>): string {
   for (;;) {

@@ -5,9 +5,9 @@ import { ApiError, notFound } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { assignPresent } from "../patch";
 import { route, type Env } from "../router";
+import { perStore } from "../per-store";
 import type { Store } from "../store";
 import { ownObject, ownPbx, vgate } from "../vgate/state";
-import { tablesOf } from "../talk/tables";
 
 /** What the emulator's packs allow: numbers claimable per account. */
 export const VOICE_NUMBER_LIMIT = 10;
@@ -28,8 +28,7 @@ interface VoiceTables {
   next: number;
 }
 
-const tables = new WeakMap<Store, VoiceTables>();
-export const voice = (store: Store) => tablesOf(tables, store, (): VoiceTables => ({ numbers: new Map(), next: 1 }));
+const voice = perStore((): VoiceTables => ({ numbers: new Map(), next: 1 }));
 
 /** A deleted PBX takes with it the endpoints that rang its extensions (docs/api-assumptions.md). */
 export function dropPbxEndpoints(store: Store, pbxId: string): void {
