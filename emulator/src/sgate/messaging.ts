@@ -6,34 +6,29 @@ import { perStore } from "../per-store";
 import type { Store } from "../store";
 import { newId } from "./state";
 
-export interface MessageRow {
+/** What a sent and a scheduled message both carry. */
+interface OutgoingFields {
   id: string;
   account: string;
-  direction: "in" | "out";
   from: string | null;
   sender_id: string | null;
   to: string;
   body: string;
   category: string | null;
   client_ref: string | null;
-  status: "sent" | "received" | "opted_out" | "no_consent";
   created_at: string;
+}
+
+export interface MessageRow extends OutgoingFields {
+  direction: "in" | "out";
+  status: "sent" | "received" | "opted_out" | "no_consent";
   /** Milliseconds, for `before` and newest-first order. */
   at: number;
 }
 
-export interface ScheduledRow {
-  id: string;
-  account: string;
-  from: string | null;
-  sender_id: string | null;
-  to: string;
-  body: string;
-  category: string | null;
-  client_ref: string | null;
+export interface ScheduledRow extends OutgoingFields {
   send_at: string;
   status: "scheduled" | "cancelled";
-  created_at: string;
 }
 
 export interface OptOutRow {
