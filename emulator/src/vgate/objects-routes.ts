@@ -42,7 +42,7 @@ import {
   checkDialNumber,
   checkTarget,
   newId,
-  newSipPassword,
+  newExtensionFields,
   nextExtensionNumber,
   ownObject,
   ownPbx,
@@ -103,23 +103,7 @@ export const extensionSpec: ObjectSpec<"extension"> = {
   }),
   build({ store, pbx }, body) {
     const number = (body.number as string | undefined) ?? nextExtensionNumber(pbx);
-    return {
-      number,
-      name: `Extension ${number}`,
-      user_email: null,
-      caller_id_name: null,
-      caller_id_number: null,
-      outbound_class: "national",
-      record: "never",
-      voicemail: null,
-      forward: null,
-      dnd: false,
-      ring_timeout: 30,
-      max_calls: 2,
-      sip_password: newSipPassword(),
-      sip_password_issued_at: store.timestamp(),
-      ...(defined(body) as object),
-    };
+    return { ...newExtensionFields(number, store.timestamp()), ...(defined(body) as object) };
   },
   validate({ pbx }, row) {
     checkDialNumber(pbx, row.number, row.id);

@@ -265,6 +265,26 @@ export function newSipPassword(): string {
   return randomBytes(12).toString("base64url");
 }
 
+/** A new extension as every maker of one (POST, the CSV import, a template) starts it. */
+export function newExtensionFields(number: string, now: string): Omit<ExtensionRow, "id" | "pbx_id" | "created_at" | "updated_at"> {
+  return {
+    number,
+    name: `Extension ${number}`,
+    user_email: null,
+    caller_id_name: null,
+    caller_id_number: null,
+    outbound_class: "national",
+    record: "never",
+    voicemail: null,
+    forward: null,
+    dnd: false,
+    ring_timeout: 30,
+    max_calls: 2,
+    sip_password: newSipPassword(),
+    sip_password_issued_at: now,
+  };
+}
+
 export function emptyObjects(): PbxRow["objects"] {
   return {
     extension: new Map(),
