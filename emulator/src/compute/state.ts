@@ -6,9 +6,9 @@ import { perStore } from "../per-store";
 import type { Env } from "../router";
 import type { Store } from "../store";
 
-export type PowerState = "on" | "off";
+type PowerState = "on" | "off";
 
-export interface VmRow {
+interface VmRow {
   id: number;
   account: string;
   name: string;
@@ -36,7 +36,7 @@ const SEED_VMS: ReadonlyArray<Pick<VmRow, "name" | "image" | "vcpus" | "memory_m
   { name: "db-1", image: "ubuntu-24.04", vcpus: 4, memory_mb: 8192, disk_gb: 160, power: "off" },
 ];
 
-export const computeTables = perStore((store): ComputeTables => {
+const computeTables = perStore((store): ComputeTables => {
   const t: ComputeTables = { vms: new Map(), seeded: new Set() };
   store.registerUsage("vms", (a) => store.list(t.vms, a).length);
   return t;

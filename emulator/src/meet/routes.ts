@@ -11,7 +11,7 @@ import type { Store } from "../store";
 import { intBetween, queryInt } from "../validation";
 import { ROOM_CITIES } from "../talk/tables";
 
-export interface MeetSettings {
+interface MeetSettings {
   waiting_room: boolean;
   waiting_room_all: boolean;
   guests_allowed: boolean;

@@ -10,7 +10,7 @@ import { perStore } from "../per-store";
 import { ROOM_CITIES, checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "../talk/tables";
 import { intBetween } from "../validation";
 
-export interface RtcRoomRow {
+interface RtcRoomRow {
   id: number;
   account: string;
   name: string;

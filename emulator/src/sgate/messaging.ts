@@ -31,7 +31,7 @@ export interface ScheduledRow extends OutgoingFields {
   status: "scheduled" | "cancelled";
 }
 
-export interface OptOutRow {
+interface OptOutRow {
   account: string;
   number: string;
   status: "opted_out" | "opted_in";
@@ -58,7 +58,7 @@ export interface VerificationRow {
   created_at: string;
 }
 
-export interface MessagingTables {
+interface MessagingTables {
   messages: Map<string, MessageRow>;
   scheduled: Map<string, ScheduledRow>;
   /** account -> number -> opt-out */

@@ -23,7 +23,7 @@ export const PROVIDERS = ["primary", "secondary"] as const;
 /** The numbers every account starts with (the API has no endpoint that adds one). */
 export const SEED_NUMBERS = ["+12025550101", "+12025550102", "+12025550103"] as const;
 
-export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 interface Owned {
   account: string;
@@ -71,7 +71,7 @@ export interface SenderRow extends Owned {
   created_at: string;
 }
 
-export interface TemplateVersion {
+interface TemplateVersion {
   version: number;
   bodies: Record<string, string>;
   status: "draft" | "submitted";
@@ -117,7 +117,7 @@ export interface BroadcastRow extends Owned {
   created_at: string;
 }
 
-export interface SgateTables {
+interface SgateTables {
   /** account -> number -> settings */
   numbers: Map<string, Map<string, NumberRow>>;
   brands: Map<string, BrandRow>;
@@ -208,7 +208,7 @@ export function consentView(c: ConsentRow) {
   return rest;
 }
 
-export function broadcastReport(b: BroadcastRow): Record<RecipientStatus | "total", number> {
+function broadcastReport(b: BroadcastRow): Record<RecipientStatus | "total", number> {
   const report = Object.fromEntries(RECIPIENT_STATUSES.map((s) => [s, 0])) as Record<RecipientStatus | "total", number>;
   report.total = b.recipients.numbers.length;
   for (const s of b.results.values()) report[s] += 1;

@@ -80,7 +80,7 @@ export function newStreamKey(): string {
   return `sk_${randomBytes(20).toString("hex")}`;
 }
 
-export const INGEST_HOST = "ingest.stream.nsp-emulator.test";
+const INGEST_HOST = "ingest.stream.nsp-emulator.test";
 
 export function channelView(c: ChannelRow) {
   const host = c.placement === "city" && c.city ? `${c.city}.${INGEST_HOST}` : INGEST_HOST;

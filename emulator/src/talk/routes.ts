@@ -9,7 +9,7 @@ import { perStore } from "../per-store";
 import { intBetween, queryInt } from "../validation";
 import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "./tables";
 
-export interface TalkRoomRow {
+interface TalkRoomRow {
   id: number;
   account: string;
   name: string;

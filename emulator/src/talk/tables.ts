@@ -18,7 +18,7 @@ export function joinToken(): string {
 }
 
 /** Cities of the chat and realtime room areas: which accept new rooms. Seeded, not writable through the API. */
-export interface RoomCity {
+interface RoomCity {
   id: string;
   name: string;
   country: string;

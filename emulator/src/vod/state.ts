@@ -12,7 +12,7 @@ export const VOD_EVENTS = ["*", "asset.created", "asset.ready", "asset.failed", 
 export const MAX_KEYS = 10;
 export const MAX_WEBHOOKS = 10;
 
-export type AssetState = (typeof ASSET_STATES)[number];
+type AssetState = (typeof ASSET_STATES)[number];
 
 export interface AssetRow {
   id: string;
@@ -29,7 +29,7 @@ export interface AssetRow {
   updated_at: string;
 }
 
-export interface SigningKeyRow {
+interface SigningKeyRow {
   id: string;
   account: string;
   note: string | null;
@@ -38,7 +38,7 @@ export interface SigningKeyRow {
   created_at: string;
 }
 
-export interface VodWebhookRow {
+interface VodWebhookRow {
   id: number;
   account: string;
   url: string;

@@ -17,7 +17,7 @@ export const WEBHOOK_EVENTS: ReadonlyArray<{ name: string; description: string }
   { name: "sgate.broadcast.completed", description: "A messaging broadcast finished" },
 ];
 
-export interface WebhookRow {
+interface WebhookRow {
   id: number;
   account: string;
   url: string;
@@ -32,7 +32,7 @@ export interface WebhookRow {
   created_at: string;
 }
 
-export interface DeliveryRow {
+interface DeliveryRow {
   id: number;
   account: string;
   webhook_id: number;
