@@ -5,8 +5,7 @@ import { collection } from "../collection";
 import { ApiError } from "../errors";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import { perStore } from "../per-store";
-import { stringId } from "../talk/tables";
+import { perStore, uniqueId } from "../per-store";
 
 interface MemberRow {
   id: string;
@@ -64,7 +63,7 @@ const members = collection({
       const b = ctx.body;
       const clash = [...ixMembers(ctx.store).values()].find((m) => m.account === ctx.account.name && m.asn === b.asn);
       if (clash) throw new ApiError("conflict", `asn: AS${b.asn} has already applied (member ${clash.id})`);
-      return { id: stringId("ixm"), account: ctx.account.name, asn: b.asn, name: b.name, as_set: b.as_set ?? null, contact: b.contact, listed: b.listed ?? true, state: "applied", created_at: ctx.store.timestamp() };
+      return { id: uniqueId("ixm", ixMembers(ctx.store)), account: ctx.account.name, asn: b.asn, name: b.name, as_set: b.as_set ?? null, contact: b.contact, listed: b.listed ?? true, state: "applied", created_at: ctx.store.timestamp() };
     },
   },
   patch: { body: patchBody, apply: (ctx, row) => assignPresent(row, ctx.body) },

@@ -6,7 +6,7 @@ import { invalid, notFound } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import { perStore } from "../per-store";
+import { entryOf, perStore } from "../per-store";
 import type { Store } from "../store";
 import { intBetween, queryInt } from "../validation";
 import { ROOM_CITIES } from "../talk/tables";
@@ -47,13 +47,7 @@ const MEET_DEFAULTS: MeetSettings = {
 
 const meetSettings = perStore(() => new Map<string, MeetSettings>());
 function settingsOf(store: Store, account: string): MeetSettings {
-  const t = meetSettings(store);
-  let s = t.get(account);
-  if (!s) {
-    s = { ...MEET_DEFAULTS, retention: { ...MEET_DEFAULTS.retention } };
-    t.set(account, s);
-  }
-  return s;
+  return entryOf(meetSettings(store), account, () => ({ ...MEET_DEFAULTS, retention: { ...MEET_DEFAULTS.retention } }));
 }
 
 const bool = z.boolean().optional();

@@ -3,6 +3,7 @@
 // drafts, never deleted while sending).
 import { z } from "zod";
 import { assignDefined, collection } from "../collection";
+import { uniqueId } from "../per-store";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingQuery } from "../paging";
 import { type Env, route } from "../router";
@@ -20,7 +21,6 @@ import {
   accountNumbers,
   broadcastView,
   consentView,
-  newId,
   newestVersion,
   ownSender,
   ownTemplate,
@@ -80,7 +80,7 @@ function newConsent(env: AccountEnv, b: z.output<typeof consentBody>): ConsentRo
   const t = sgate(env.store);
   const now = env.store.timestamp();
   const row: ConsentRow = {
-    id: newId("cns", t.consents),
+    id: uniqueId("cns", t.consents),
     account: env.account.name,
     recipient: b.recipient,
     proof: b.proof,
@@ -121,7 +121,7 @@ const templates = collection({
       if (!(b.default_lang! in texts)) throw invalid("bodies", `has no text for the default language ${b.default_lang}`);
       const now = ctx.store.timestamp();
       return {
-        id: newId("tpl", sgate(ctx.store).templates),
+        id: uniqueId("tpl", sgate(ctx.store).templates),
         account: ctx.account.name,
         name: b.name!,
         default_lang: b.default_lang!,
@@ -184,7 +184,7 @@ const broadcasts = collection({
       const draft = { sender_id: b.sender_id ?? null, from: b.from ?? null, template_id: b.template_id ?? null, body: b.body ?? null };
       checkBroadcast(ctx, draft);
       return {
-        id: newId("bc", sgate(ctx.store).broadcasts),
+        id: uniqueId("bc", sgate(ctx.store).broadcasts),
         account: ctx.account.name,
         name: b.name ?? null,
         ...draft,

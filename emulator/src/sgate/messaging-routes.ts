@@ -1,6 +1,7 @@
 // Sending, the message log, opt-outs, scheduled messages and one-time-code verifications of the
 // messaging gateway: the imperative endpoints the provider does not manage.
 import { z } from "zod";
+import { uniqueId } from "../per-store";
 import { collection } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
@@ -18,7 +19,7 @@ import {
   scheduledView,
   verificationView,
 } from "./messaging";
-import { E164, ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newId, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
+import { E164, ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
 import { intBetween, queryInt } from "../validation";
 
 type AccountEnv = Env & { account: { name: string } };
@@ -90,7 +91,7 @@ const verifications = collection({
       const length = b.code_length ?? 6;
       const attempts = b.max_attempts ?? 5;
       return {
-        id: newId("ver", messaging(ctx.store).verifications),
+        id: uniqueId("ver", messaging(ctx.store).verifications),
         account: ctx.account.name,
         to: b.to,
         sender_id: b.sender_id ?? null,
@@ -142,11 +143,11 @@ export const sgateMessagingRoutes = [
       for (const to of new Set(b.to)) {
         const blocked = isOptedOut(ctx.store, ctx.account.name, to) ? "opted_out" : category === "marketing" && !granted.has(to) ? "no_consent" : null;
         if (later && !blocked) {
-          const row: ScheduledRow = { ...common, id: newId("sch", t.scheduled), to, send_at: b.send_at!, status: "scheduled" };
+          const row: ScheduledRow = { ...common, id: uniqueId("sch", t.scheduled), to, send_at: b.send_at!, status: "scheduled" };
           t.scheduled.set(row.id, row);
           scheduled.push(row);
         } else {
-          const row: MessageRow = { ...common, id: newId("msg", t.messages), direction: "out", to, status: blocked ?? "sent", at: ctx.now() };
+          const row: MessageRow = { ...common, id: uniqueId("msg", t.messages), direction: "out", to, status: blocked ?? "sent", at: ctx.now() };
           t.messages.set(row.id, row);
           messages.push(row);
         }

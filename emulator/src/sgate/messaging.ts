@@ -2,9 +2,8 @@
 // messages and one-time-code verifications. Nothing is delivered; tests drive inbound messages
 // and read codes in-process (`receiveMessage`, `verificationCode`).
 import { randomInt } from "node:crypto";
-import { perStore } from "../per-store";
+import { entryOf, perStore, uniqueId } from "../per-store";
 import type { Store } from "../store";
-import { newId } from "./state";
 
 /** What a sent and a scheduled message both carry. */
 interface OutgoingFields {
@@ -69,13 +68,7 @@ interface MessagingTables {
 export const messaging = perStore((): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }));
 
 export function accountOptOuts(store: Store, account: string): Map<string, OptOutRow> {
-  const t = messaging(store);
-  let m = t.optouts.get(account);
-  if (!m) {
-    m = new Map();
-    t.optouts.set(account, m);
-  }
-  return m;
+  return entryOf(messaging(store).optouts, account, () => new Map());
 }
 
 export function isOptedOut(store: Store, account: string, number: string): boolean {
@@ -116,7 +109,7 @@ export function scheduledView(s: ScheduledRow) {
 export function receiveMessage(store: Store, account: string, from: string, to: string, body: string): MessageRow {
   const t = messaging(store);
   const now = store.now();
-  const row: MessageRow = { id: newId("msg", t.messages), account, direction: "in", from, sender_id: null, to, body, category: null, client_ref: null, status: "received", created_at: store.timestamp(), at: now };
+  const row: MessageRow = { id: uniqueId("msg", t.messages), account, direction: "in", from, sender_id: null, to, body, category: null, client_ref: null, status: "received", created_at: store.timestamp(), at: now };
   t.messages.set(row.id, row);
   const word = body.trim().toUpperCase();
   if (word === "STOP" || word === "START") accountOptOuts(store, account).set(from, { account, number: from, status: word === "STOP" ? "opted_out" : "opted_in", updated_at: store.timestamp() });

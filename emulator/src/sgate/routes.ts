@@ -2,6 +2,7 @@
 // and campaigns, senders; templates, consents and broadcasts are in content-routes.ts, sends,
 // opt-outs, scheduled messages and verifications in messaging-routes.ts.
 import { z } from "zod";
+import { uniqueId } from "../per-store";
 import { collection } from "../collection";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
@@ -18,7 +19,6 @@ import {
   accountNumbers,
   brandView,
   campaignView,
-  newId,
   numberView,
   ownBrand,
   ownCampaign,
@@ -125,7 +125,7 @@ const brands = collection({
       const b = ctx.body;
       if (b.legal_name === undefined) throw invalid("legal_name", "is required");
       return {
-        id: newId("brd", sgate(ctx.store).brands),
+        id: uniqueId("brd", sgate(ctx.store).brands),
         account: ctx.account.name,
         legal_name: b.legal_name,
         display_name: b.display_name ?? null,
@@ -170,7 +170,7 @@ const campaigns = collection({
       if (b.use_case === undefined) throw invalid("use_case", "is required");
       ownBrand(ctx, b.brand_id);
       return {
-        id: newId("cmp", sgate(ctx.store).campaigns),
+        id: uniqueId("cmp", sgate(ctx.store).campaigns),
         account: ctx.account.name,
         brand_id: b.brand_id,
         description: b.description ?? null,
@@ -210,7 +210,7 @@ const senders = collection({
       const b = ctx.body;
       if (b.name === undefined) throw invalid("name", "is required");
       return {
-        id: newId("snd", sgate(ctx.store).senders),
+        id: uniqueId("snd", sgate(ctx.store).senders),
         account: ctx.account.name,
         name: b.name,
         description: b.description ?? null,

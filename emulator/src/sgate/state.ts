@@ -1,10 +1,9 @@
 // The messaging gateway: numbers (seeded per account), brands, campaigns, senders, templates with
 // versions, consents and broadcasts. The tables hang off the Store through a WeakMap like the
 // other areas. Every messaging id is a prefixed random string.
-import { randomBytes } from "node:crypto";
 import { notFound } from "../errors";
 import type { Env } from "../router";
-import { perStore } from "../per-store";
+import { entryOf, perStore } from "../per-store";
 import type { Store } from "../store";
 
 export const E164 = /^\+[1-9][0-9]{6,14}$/;
@@ -130,14 +129,6 @@ interface SgateTables {
 
 export const sgate = perStore((): SgateTables => ({ numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() }));
 
-/** `<prefix>_<12 hex>`, unique in its table. */
-export function newId(prefix: string, table: Map<string, unknown>): string {
-  for (;;) {
-    const id = `${prefix}_${randomBytes(6).toString("hex")}`;
-    if (!table.has(id)) return id;
-  }
-}
-
 export function rowsOf<T extends Owned>(table: Map<string, T>, account: string): T[] {
   return [...table.values()].filter((r) => r.account === account);
 }
@@ -152,14 +143,8 @@ function owned<T extends Owned>(table: Map<string, T>, id: string, account: stri
 
 /** The account's numbers, seeded the first time the account uses the gateway. */
 export function accountNumbers(env: AccountEnv): Map<string, NumberRow> {
-  const t = sgate(env.store);
-  let m = t.numbers.get(env.account.name);
-  if (!m) {
-    m = new Map();
-    for (const number of SEED_NUMBERS) m.set(number, { account: env.account.name, number, enabled: true, provider: "primary", campaign_id: null, help_text: null });
-    t.numbers.set(env.account.name, m);
-  }
-  return m;
+  const account = env.account.name;
+  return entryOf(sgate(env.store).numbers, account, () => new Map(SEED_NUMBERS.map((number) => [number, { account, number, enabled: true, provider: "primary", campaign_id: null, help_text: null }])));
 }
 
 export const ownBrand = (env: AccountEnv, id: string) => owned(sgate(env.store).brands, id, env.account.name, "brand");

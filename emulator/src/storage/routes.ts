@@ -7,9 +7,8 @@ import { collection } from "../collection";
 import { invalid, notFound } from "../errors";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import { perStore } from "../per-store";
+import { perStore, uniqueId } from "../per-store";
 import { queryInt } from "../validation";
-import { stringId } from "../talk/tables";
 
 export interface DestinationRow {
   id: string;
@@ -84,7 +83,7 @@ const destinationCollection = collection({
       testWrite(b);
       const now = ctx.store.timestamp();
       return {
-        id: stringId("dst"),
+        id: uniqueId("dst", destinations(ctx.store)),
         account: ctx.account.name,
         name: b.name ?? b.bucket,
         region: b.region ?? null,

@@ -1,16 +1,11 @@
 // What the chat rooms (talk) and the realtime rooms (rtc) share: their cities, views and join
-// rule, and the string ids and join tokens of the smaller media areas.
+// rule and their join tokens.
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
 import { type Route, route } from "../router";
 import { queryBool } from "../validation";
-
-/** `<prefix>_` + 12 hex characters; the areas whose ids are strings (destinations, IX members). */
-export function stringId(prefix: string): string {
-  return `${prefix}_${randomBytes(6).toString("hex")}`;
-}
 
 /** A short-lived join token for one participant of a chat or realtime room. */
 export function joinToken(): string {

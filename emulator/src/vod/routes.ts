@@ -5,6 +5,7 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { collection } from "../collection";
+import { uniqueId } from "../per-store";
 import { ApiError, invalid } from "../errors";
 import { pagingQuery } from "../paging";
 import { route } from "../router";
@@ -18,7 +19,6 @@ import {
   assetView,
   keyView,
   newSigningSecret,
-  newVodId,
   vodTables,
   webhookView,
 } from "./state";
@@ -76,7 +76,7 @@ const assets = collection({
     build: (ctx): AssetRow => {
       const now = ctx.store.timestamp();
       return {
-        id: newVodId("vid", vodTables(ctx.store).assets),
+        id: uniqueId("vid", vodTables(ctx.store).assets),
         account: ctx.account.name,
         title: ctx.body.title ?? null,
         description: ctx.body.description ?? null,
@@ -116,7 +116,7 @@ const signingKeys = collection({
       const t = vodTables(ctx.store);
       const mine = [...t.keys.values()].filter((k) => k.account === ctx.account.name);
       if (mine.length >= MAX_KEYS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_KEYS} signing keys; delete one first`);
-      return { id: newVodId("key", t.keys), account: ctx.account.name, note: ctx.body.note || null, secret: newSigningSecret(), created_at: ctx.store.timestamp() };
+      return { id: uniqueId("key", t.keys), account: ctx.account.name, note: ctx.body.note || null, secret: newSigningSecret(), created_at: ctx.store.timestamp() };
     },
     // The secret is in the create answer only.
     answer: (k) => ({ ...keyView(k), secret: k.secret }),

@@ -59,13 +59,6 @@ export const vodTables = perStore((store): VodTables => {
   return t;
 });
 
-export function newVodId(prefix: string, taken: Map<string, unknown>): string {
-  for (;;) {
-    const id = `${prefix}_${randomBytes(6).toString("hex")}`;
-    if (!taken.has(id)) return id;
-  }
-}
-
 export function newSigningSecret(): string {
   return randomBytes(32).toString("base64url");
 }
