@@ -67,8 +67,11 @@ function ownVerification(env: AccountEnv, id: string): VerificationRow {
   return refreshVerification(v, env.now());
 }
 
-function needPending(v: VerificationRow, op: string): void {
+/** The caller's verification named in the path, refused unless it is still pending. */
+function pendingVerification(ctx: AccountEnv & { params: { id: string } }, op: string): VerificationRow {
+  const v = ownVerification(ctx, ctx.params.id);
   if (v.status !== "pending") throw new ApiError("conflict", `verification ${v.id} is ${v.status}; only a pending verification can be ${op}`);
+  return v;
 }
 
 const verifications = collection({
@@ -231,8 +234,7 @@ export const sgateMessagingRoutes = [
     scope: "write",
     body: z.strictObject({ code: z.string().min(1).max(16) }),
     handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "checked");
+      const v = pendingVerification(ctx, "checked");
       // Every check uses up one attempt, right or wrong.
       v.attempts_left -= 1;
       const valid = ctx.body.code === v.code;
@@ -247,8 +249,7 @@ export const sgateMessagingRoutes = [
     path: "/sgate/verifications/{id}/resend",
     scope: "write",
     handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "resent");
+      const v = pendingVerification(ctx, "resent");
       if (v.resends >= MAX_RESENDS) throw new ApiError("conflict", `verification ${v.id} was resent ${MAX_RESENDS} times already`);
       const wait = v.last_sent_at + RESEND_AFTER_MS - ctx.now();
       if (wait > 0) throw new ApiError("conflict", `verification ${v.id} can be resent in ${Math.ceil(wait / 1000)} s`);
@@ -266,8 +267,7 @@ export const sgateMessagingRoutes = [
     path: "/sgate/verifications/{id}/cancel",
     scope: "write",
     handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "cancelled");
+      const v = pendingVerification(ctx, "cancelled");
       v.status = "canceled";
       return verificationView(v);
     },
