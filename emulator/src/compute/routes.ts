@@ -1,28 +1,23 @@
 // Compute VMs: listed and read, powered on/off/restarted, reinstalled from their image (the new
 // root password is in that one answer only). There is no create, patch or delete.
 import { z } from "zod";
+import { type AccountEnv, collection } from "../collection";
 import { ApiError } from "../errors";
-import { computeFor, newRootPassword, vmView } from "./state";
-import { paginate, pagingOnlyQuery } from "../paging";
 import { route } from "../router";
+import { computeFor, newRootPassword, vmView } from "./state";
 
 const powerBody = z.strictObject({ state: z.enum(["on", "off", "restart"]) });
 
-export const vmRoutes = [
-  route({
-    method: "GET",
-    path: "/vms",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(ctx.store.list(computeFor(ctx).vms, ctx.account.name), ctx.query, vmView),
-  }),
+const vms = collection({
+  path: "/vms",
+  what: "vm",
+  // Every request reaches the table through computeFor, which seeds the caller's machines first.
+  table: (env) => computeFor(env as AccountEnv).vms,
+  view: vmView,
+});
 
-  route({
-    method: "GET",
-    path: "/vms/:id",
-    scope: "read",
-    handler: (ctx) => vmView(ctx.store.owned(computeFor(ctx).vms, ctx.params.id, ctx.account.name, "vm")),
-  }),
+export const vmRoutes = [
+  ...vms.routes,
 
   route({
     method: "POST",
@@ -30,7 +25,7 @@ export const vmRoutes = [
     scope: "write",
     body: powerBody,
     handler: (ctx) => {
-      const vm = ctx.store.owned(computeFor(ctx).vms, ctx.params.id, ctx.account.name, "vm");
+      const vm = vms.own(ctx, ctx.params.id);
       const wanted = ctx.body.state;
       if (wanted === "restart") {
         if (vm.power !== "on") throw new ApiError("conflict", `vm ${vm.id} (${vm.name}) is off; power it on instead of restarting it`);
@@ -48,7 +43,7 @@ export const vmRoutes = [
     path: "/vms/:id/reinstall",
     scope: "write",
     handler: (ctx) => {
-      const vm = ctx.store.owned(computeFor(ctx).vms, ctx.params.id, ctx.account.name, "vm");
+      const vm = vms.own(ctx, ctx.params.id);
       const now = ctx.store.timestamp();
       vm.reinstalled_at = now;
       // A reinstall boots the fresh system.

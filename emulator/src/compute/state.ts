@@ -2,12 +2,13 @@
 // the same two on its first compute request. The table hangs off the Store through a WeakMap,
 // like the other areas; ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
+import { perStore } from "../per-store";
 import type { Env } from "../router";
 import type { Store } from "../store";
 
-export type PowerState = "on" | "off";
+type PowerState = "on" | "off";
 
-export interface VmRow {
+interface VmRow {
   id: number;
   account: string;
   name: string;
@@ -35,18 +36,11 @@ const SEED_VMS: ReadonlyArray<Pick<VmRow, "name" | "image" | "vcpus" | "memory_m
   { name: "db-1", image: "ubuntu-24.04", vcpus: 4, memory_mb: 8192, disk_gb: 160, power: "off" },
 ];
 
-const tables = new WeakMap<Store, ComputeTables>();
-
-export function computeTables(store: Store): ComputeTables {
-  let t = tables.get(store);
-  if (!t) {
-    const created: ComputeTables = { vms: new Map(), seeded: new Set() };
-    store.registerUsage("vms", (a) => store.list(created.vms, a).length);
-    tables.set(store, created);
-    t = created;
-  }
+const computeTables = perStore((store): ComputeTables => {
+  const t: ComputeTables = { vms: new Map(), seeded: new Set() };
+  store.registerUsage("vms", (a) => store.list(t.vms, a).length);
   return t;
-}
+});
 
 /** The tables, with the caller's machines seeded on the account's first compute request. */
 export function computeFor(env: Env & { account: { name: string } }): ComputeTables {

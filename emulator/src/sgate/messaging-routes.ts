@@ -1,6 +1,8 @@
 // Sending, the message log, opt-outs, scheduled messages and one-time-code verifications of the
 // messaging gateway: the imperative endpoints the provider does not manage.
 import { z } from "zod";
+import { uniqueId } from "../per-store";
+import { collection } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
 import { type Env, route } from "../router";
@@ -17,12 +19,11 @@ import {
   scheduledView,
   verificationView,
 } from "./messaging";
-import { E164, LANG, MESSAGE_CATEGORIES, accountNumbers, newId, newestVersion, ownSender, ownTemplate, rowsOf, sgate } from "./state";
+import { E164, ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
 import { intBetween, queryInt } from "../validation";
 
 type AccountEnv = Env & { account: { name: string } };
 
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const MAX_TO = 1000;
 const RESEND_AFTER_MS = 30_000;
 const MAX_RESENDS = 4;
@@ -53,9 +54,6 @@ const verifyBody = z.strictObject({
   variables: z.record(z.string(), z.unknown()).optional(),
 });
 
-function render(text: string, variables: Record<string, unknown>): string {
-  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) => (name in variables ? String(variables[name]) : m));
-}
 
 /** The sending identity and text shared by sends and verifications. */
 function checkFrom(env: AccountEnv, b: { from?: string | undefined; sender_id?: string | undefined }): void {
@@ -69,9 +67,54 @@ function ownVerification(env: AccountEnv, id: string): VerificationRow {
   return refreshVerification(v, env.now());
 }
 
-function needPending(v: VerificationRow, op: string): void {
+/** The caller's verification named in the path, refused unless it is still pending. */
+function pendingVerification(ctx: AccountEnv & { params: { id: string } }, op: string): VerificationRow {
+  const v = ownVerification(ctx, ctx.params.id);
   if (v.status !== "pending") throw new ApiError("conflict", `verification ${v.id} is ${v.status}; only a pending verification can be ${op}`);
+  return v;
 }
+
+const verifications = collection({
+  path: "/sgate/verifications",
+  item: "/sgate/verifications/{id}",
+  what: "verification",
+  table: ({ store }) => messaging(store).verifications,
+  view: verificationView,
+  // The list is newest first and not paged (GET /sgate/verifications below).
+  list: false,
+  // A verification's expiry is applied whenever it is looked at.
+  own: (ctx, id) => ownVerification(ctx, id),
+  create: {
+    body: verifyBody,
+    build: (ctx): VerificationRow => {
+      const b = ctx.body;
+      checkFrom(ctx, b);
+      if (b.template_id) ownTemplate(ctx, b.template_id);
+      const now = ctx.now();
+      const length = b.code_length ?? 6;
+      const attempts = b.max_attempts ?? 5;
+      return {
+        id: uniqueId("ver", messaging(ctx.store).verifications),
+        account: ctx.account.name,
+        to: b.to,
+        sender_id: b.sender_id ?? null,
+        from: b.from ?? null,
+        lang: b.lang ?? null,
+        template_id: b.template_id ?? null,
+        client_ref: b.client_ref ?? null,
+        code_length: length,
+        code: newCode(length),
+        attempts_left: attempts,
+        max_attempts: attempts,
+        resends: 0,
+        last_sent_at: now,
+        expires_at: now + (b.ttl_s ?? 600) * 1000,
+        status: "pending",
+        created_at: ctx.store.timestamp(),
+      };
+    },
+  },
+});
 
 export const sgateMessagingRoutes = [
   route({
@@ -103,11 +146,11 @@ export const sgateMessagingRoutes = [
       for (const to of new Set(b.to)) {
         const blocked = isOptedOut(ctx.store, ctx.account.name, to) ? "opted_out" : category === "marketing" && !granted.has(to) ? "no_consent" : null;
         if (later && !blocked) {
-          const row: ScheduledRow = { ...common, id: newId("sch", t.scheduled), to, send_at: b.send_at!, status: "scheduled" };
+          const row: ScheduledRow = { ...common, id: uniqueId("sch", t.scheduled), to, send_at: b.send_at!, status: "scheduled" };
           t.scheduled.set(row.id, row);
           scheduled.push(row);
         } else {
-          const row: MessageRow = { ...common, id: newId("msg", t.messages), direction: "out", to, status: blocked ?? "sent", at: ctx.now() };
+          const row: MessageRow = { ...common, id: uniqueId("msg", t.messages), direction: "out", to, status: blocked ?? "sent", at: ctx.now() };
           t.messages.set(row.id, row);
           messages.push(row);
         }
@@ -183,50 +226,7 @@ export const sgateMessagingRoutes = [
     },
   }),
 
-  route({
-    method: "POST",
-    path: "/sgate/verifications",
-    scope: "write",
-    body: verifyBody,
-    handler: (ctx) => {
-      const b = ctx.body;
-      checkFrom(ctx, b);
-      if (b.template_id) ownTemplate(ctx, b.template_id);
-      const t = messaging(ctx.store);
-      const now = ctx.now();
-      const length = b.code_length ?? 6;
-      const attempts = b.max_attempts ?? 5;
-      const row: VerificationRow = {
-        id: newId("ver", t.verifications),
-        account: ctx.account.name,
-        to: b.to,
-        sender_id: b.sender_id ?? null,
-        from: b.from ?? null,
-        lang: b.lang ?? null,
-        template_id: b.template_id ?? null,
-        client_ref: b.client_ref ?? null,
-        code_length: length,
-        code: newCode(length),
-        attempts_left: attempts,
-        max_attempts: attempts,
-        resends: 0,
-        last_sent_at: now,
-        expires_at: now + (b.ttl_s ?? 600) * 1000,
-        status: "pending",
-        created_at: ctx.store.timestamp(),
-      };
-      t.verifications.set(row.id, row);
-      ctx.status(201);
-      return verificationView(row);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/sgate/verifications/{id}",
-    scope: "read",
-    handler: (ctx) => verificationView(ownVerification(ctx, ctx.params.id)),
-  }),
+  ...verifications.routes,
 
   route({
     method: "POST",
@@ -234,8 +234,7 @@ export const sgateMessagingRoutes = [
     scope: "write",
     body: z.strictObject({ code: z.string().min(1).max(16) }),
     handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "checked");
+      const v = pendingVerification(ctx, "checked");
       // Every check uses up one attempt, right or wrong.
       v.attempts_left -= 1;
       const valid = ctx.body.code === v.code;
@@ -250,8 +249,7 @@ export const sgateMessagingRoutes = [
     path: "/sgate/verifications/{id}/resend",
     scope: "write",
     handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "resent");
+      const v = pendingVerification(ctx, "resent");
       if (v.resends >= MAX_RESENDS) throw new ApiError("conflict", `verification ${v.id} was resent ${MAX_RESENDS} times already`);
       const wait = v.last_sent_at + RESEND_AFTER_MS - ctx.now();
       if (wait > 0) throw new ApiError("conflict", `verification ${v.id} can be resent in ${Math.ceil(wait / 1000)} s`);
@@ -269,8 +267,7 @@ export const sgateMessagingRoutes = [
     path: "/sgate/verifications/{id}/cancel",
     scope: "write",
     handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "cancelled");
+      const v = pendingVerification(ctx, "cancelled");
       v.status = "canceled";
       return verificationView(v);
     },

@@ -2,6 +2,7 @@
 // fallback programme of each channel, and the ingest cities. The tables hang off the Store through
 // a WeakMap, like the other areas; channel ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
+import { perStore } from "../per-store";
 import type { Store } from "../store";
 
 export const VISIBILITIES = ["public", "unlisted"] as const;
@@ -69,24 +70,17 @@ interface StreamTables {
   channels: Map<number, ChannelRow>;
 }
 
-const tables = new WeakMap<Store, StreamTables>();
-
-export function streamTables(store: Store): StreamTables {
-  let t = tables.get(store);
-  if (!t) {
-    const created: StreamTables = { channels: new Map() };
-    store.registerUsage("stream_channels", (a) => store.list(created.channels, a).length);
-    tables.set(store, created);
-    t = created;
-  }
+export const streamTables = perStore((store): StreamTables => {
+  const t: StreamTables = { channels: new Map() };
+  store.registerUsage("stream_channels", (a) => store.list(t.channels, a).length);
   return t;
-}
+});
 
 export function newStreamKey(): string {
   return `sk_${randomBytes(20).toString("hex")}`;
 }
 
-export const INGEST_HOST = "ingest.stream.nsp-emulator.test";
+const INGEST_HOST = "ingest.stream.nsp-emulator.test";
 
 export function channelView(c: ChannelRow) {
   const host = c.placement === "city" && c.city ? `${c.city}.${INGEST_HOST}` : INGEST_HOST;

@@ -11,7 +11,7 @@ import {
   type TimecondRow,
   type VgateTables,
   newId,
-  newSipPassword,
+  newExtensionFields,
 } from "./state";
 
 interface TemplateSpec {
@@ -104,24 +104,7 @@ export function applyTemplate(t: VgateTables, pbx: PbxRow, now: string): Extensi
   if (!spec) return [];
   const stamp = { pbx_id: pbx.id, created_at: now, updated_at: now };
   const made = spec.extensions.map((e) => {
-    const row: ExtensionRow = {
-      id: newId(t, "ext"),
-      ...stamp,
-      number: e.number,
-      name: e.name,
-      user_email: null,
-      caller_id_name: null,
-      caller_id_number: null,
-      outbound_class: "national",
-      record: "never",
-      voicemail: null,
-      forward: null,
-      dnd: false,
-      ring_timeout: 30,
-      max_calls: 2,
-      sip_password: newSipPassword(),
-      sip_password_issued_at: now,
-    };
+    const row: ExtensionRow = { id: newId(t, "ext"), ...stamp, ...newExtensionFields(e.number, now), name: e.name };
     pbx.objects.extension.set(row.id, row);
     return row;
   });
