@@ -1,37 +1,15 @@
-// Routes over things the emulator never holds: the sessions, recordings and usage that only real
-// media traffic would make. A list of them is empty and one of them is not found, but only after
-// the caller is shown to own the room or channel they hang under, as the API would check.
+// Answers about things the emulator never holds: the sessions, recordings and usage that only real
+// media traffic would make. A list of them is an empty page and one of them is not found; under a
+// room or channel they are member routes, so the caller is first shown to own it, as the API would.
 import { notFound } from "./errors";
-import { paginate, pagingOnlyQuery } from "./paging";
-import { type Ctx, type HttpMethod, type Route, route } from "./router";
+import { paginate } from "./paging";
 
-/** Finds (or refuses) the owned row a path's `:id` names. */
-type OwnParent = (ctx: Ctx<"/:id", unknown, unknown>) => unknown;
+/** An empty page, whatever row it hangs under. */
+export const emptyPage = (_row: unknown, ctx: { query: { limit?: number; offset?: number } }) => paginate([], ctx.query);
 
-/** GET `path`: an empty page, after `ownParent` (when given) found the parent. */
-export function emptyList(path: string, ownParent?: OwnParent): Route {
-  return route({
-    method: "GET",
-    path,
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      ownParent?.(ctx as unknown as Ctx<"/:id", unknown, unknown>);
-      return paginate([], ctx.query);
-    },
-  });
-}
-
-/** `method path`: `<what> not found`, after `ownParent` (when given) found the parent. */
-export function neverFound(method: HttpMethod, path: string, what: string, ownParent?: OwnParent, extra: Pick<Route, "body" | "query"> = {}): Route {
-  return route({
-    method,
-    path,
-    scope: method === "GET" ? "read" : "write",
-    ...extra,
-    handler: (ctx) => {
-      ownParent?.(ctx as unknown as Ctx<"/:id", unknown, unknown>);
-      throw notFound(what);
-    },
-  });
-}
+/** `<what> not found`, for any request. */
+export const neverHeld =
+  (what: string) =>
+  (): never => {
+    throw notFound(what);
+  };

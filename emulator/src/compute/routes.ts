@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { type AccountEnv, collection } from "../collection";
 import { ApiError } from "../errors";
-import { route } from "../router";
 import { computeFor, newRootPassword, vmView } from "./state";
 
 const powerBody = z.strictObject({ state: z.enum(["on", "off", "restart"]) });
@@ -19,13 +18,10 @@ const vms = collection({
 export const vmRoutes = [
   ...vms.routes,
 
-  route({
-    method: "POST",
-    path: "/vms/:id/power",
-    scope: "write",
-    body: powerBody,
-    handler: (ctx) => {
-      const vm = vms.own(ctx, ctx.params.id);
+  vms.member(
+    "POST",
+    "power",
+    (vm, ctx) => {
       const wanted = ctx.body.state;
       if (wanted === "restart") {
         if (vm.power !== "on") throw new ApiError("conflict", `vm ${vm.id} (${vm.name}) is off; power it on instead of restarting it`);
@@ -36,20 +32,15 @@ export const vmRoutes = [
       }
       return vmView(vm);
     },
-  }),
+    { body: powerBody },
+  ),
 
-  route({
-    method: "POST",
-    path: "/vms/:id/reinstall",
-    scope: "write",
-    handler: (ctx) => {
-      const vm = vms.own(ctx, ctx.params.id);
-      const now = ctx.store.timestamp();
-      vm.reinstalled_at = now;
-      // A reinstall boots the fresh system.
-      vm.power = "on";
-      vm.power_changed_at = now;
-      return { ...vmView(vm), root_password: newRootPassword() };
-    },
+  vms.member("POST", "reinstall", (vm, ctx) => {
+    const now = ctx.store.timestamp();
+    vm.reinstalled_at = now;
+    // A reinstall boots the fresh system.
+    vm.power = "on";
+    vm.power_changed_at = now;
+    return { ...vmView(vm), root_password: newRootPassword() };
   }),
 ];

@@ -2,9 +2,8 @@
 // the same two on its first compute request. The table hangs off the Store through a WeakMap,
 // like the other areas; ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
-import { perStore } from "../per-store";
 import type { Env } from "../router";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 type PowerState = "on" | "off";
 
@@ -36,7 +35,7 @@ const SEED_VMS: ReadonlyArray<Pick<VmRow, "name" | "image" | "vcpus" | "memory_m
   { name: "db-1", image: "ubuntu-24.04", vcpus: 4, memory_mb: 8192, disk_gb: 160, power: "off" },
 ];
 
-const computeTables = perStore((store): ComputeTables => {
+const computeTables = areaState((store): ComputeTables => {
   const t: ComputeTables = { vms: new Map(), seeded: new Set() };
   store.registerUsage("vms", (a) => store.list(t.vms, a).length);
   return t;

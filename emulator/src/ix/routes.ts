@@ -5,7 +5,8 @@ import { collection } from "../collection";
 import { ApiError } from "../errors";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import { perStore, uniqueId } from "../per-store";
+import { uniqueId } from "../tables";
+import { areaState } from "../store";
 
 interface MemberRow {
   id: string;
@@ -19,7 +20,7 @@ interface MemberRow {
   created_at: string;
 }
 
-const ixMembers = perStore(() => new Map<string, MemberRow>());
+const ixMembers = areaState(() => new Map<string, MemberRow>());
 
 const ROUTE_SERVERS = [
   { name: "rs1", asn: 64999, ip4: "198.51.100.1", ip6: "2001:db8:ffff::1" },
@@ -81,14 +82,5 @@ export const ixRoutes = [
     }),
   }),
   ...members.routes,
-  route({
-    method: "GET",
-    path: "/ix/members/{id}/routes",
-    scope: "read",
-    query: z.strictObject({ family: z.enum(["v4", "v6"]).optional() }),
-    handler: (ctx) => {
-      members.own(ctx, ctx.params.id);
-      return { data: [] };
-    },
-  }),
+  members.member("GET", "routes", () => ({ data: [] }), { query: z.strictObject({ family: z.enum(["v4", "v6"]).optional() }) }),
 ];

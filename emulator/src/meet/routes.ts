@@ -6,8 +6,8 @@ import { invalid, notFound } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import { entryOf, perStore } from "../per-store";
-import type { Store } from "../store";
+import { entryOf } from "../tables";
+import { areaState, type Store } from "../store";
 import { intBetween, queryInt } from "../validation";
 import { ROOM_CITIES } from "../talk/tables";
 
@@ -45,7 +45,7 @@ const MEET_DEFAULTS: MeetSettings = {
   retention: { days: 30 },
 };
 
-const meetSettings = perStore(() => new Map<string, MeetSettings>());
+const meetSettings = areaState(() => new Map<string, MeetSettings>());
 function settingsOf(store: Store, account: string): MeetSettings {
   return entryOf(meetSettings(store), account, () => ({ ...MEET_DEFAULTS, retention: { ...MEET_DEFAULTS.retention } }));
 }

@@ -2,13 +2,13 @@
 // short-lived token, recordings are one file per participant.
 import { z } from "zod";
 import { collection } from "../collection";
-import { invalid, notFound } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
+import { emptyPage, neverHeld } from "../empty";
+import { invalid } from "../errors";
+import { pagingOnlyQuery } from "../paging";
 import { assignPresent } from "../patch";
-import { route } from "../router";
-import { perStore } from "../per-store";
 import { ROOM_CITIES, checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "../talk/tables";
 import { intBetween } from "../validation";
+import { areaState } from "../store";
 
 interface RtcRoomRow {
   id: number;
@@ -27,7 +27,7 @@ interface RtcRoomRow {
   created_at: string;
 }
 
-const rtcRooms = perStore(() => new Map<number, RtcRoomRow>());
+const rtcRooms = areaState(() => new Map<number, RtcRoomRow>());
 
 // The same body for create and patch, `name` required in both.
 const roomBody = z.strictObject({
@@ -83,35 +83,16 @@ const rooms = collection({
 export const rtcRoutes = [
   roomCitiesRoute("/rtc/cities"),
   ...rooms.routes,
-  route({
-    method: "POST",
-    path: "/rtc/rooms/:id/join",
-    scope: "write",
-    body: z.strictObject({ label: z.string().max(100).optional(), peer_id: z.string().max(100).optional(), near: z.record(z.string(), z.unknown()).optional(), readonly: z.boolean().optional() }),
-    handler: (ctx) => {
-      const row = rooms.own(ctx, ctx.params.id);
+  rooms.member(
+    "POST",
+    "join",
+    (row, ctx) => {
       checkJoinable(row);
       const city = ROOM_CITIES.find((c) => c.id === row.city);
       return { room_id: row.id, node: `${row.city}1.rtc.nsp-emulator.test`, city: city?.id ?? row.city, token: joinToken(), expires_in: 300, readonly: ctx.body.readonly ?? false };
     },
-  }),
-  route({
-    method: "GET",
-    path: "/rtc/rooms/:id/recordings",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      rooms.own(ctx, ctx.params.id);
-      return paginate([], ctx.query);
-    },
-  }),
-  route({
-    method: "DELETE",
-    path: "/rtc/rooms/:id/recordings/{rec_id}",
-    scope: "write",
-    handler: (ctx) => {
-      rooms.own(ctx, ctx.params.id);
-      throw notFound("recording");
-    },
-  }),
+    { body: z.strictObject({ label: z.string().max(100).optional(), peer_id: z.string().max(100).optional(), near: z.record(z.string(), z.unknown()).optional(), readonly: z.boolean().optional() }) },
+  ),
+  rooms.member("GET", "recordings", emptyPage, { query: pagingOnlyQuery }),
+  rooms.member("DELETE", "recordings/{rec_id}", neverHeld("recording")),
 ];

@@ -3,7 +3,7 @@
 // drafts, never deleted while sending).
 import { z } from "zod";
 import { assignDefined, collection } from "../collection";
-import { uniqueId } from "../per-store";
+import { uniqueId } from "../tables";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingQuery } from "../paging";
 import { type Env, route } from "../router";

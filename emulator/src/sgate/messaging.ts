@@ -2,8 +2,8 @@
 // messages and one-time-code verifications. Nothing is delivered; tests drive inbound messages
 // and read codes in-process (`receiveMessage`, `verificationCode`).
 import { randomInt } from "node:crypto";
-import { entryOf, perStore, uniqueId } from "../per-store";
-import type { Store } from "../store";
+import { entryOf, uniqueId } from "../tables";
+import { areaState, type Store } from "../store";
 
 /** What a sent and a scheduled message both carry. */
 interface OutgoingFields {
@@ -65,7 +65,7 @@ interface MessagingTables {
   verifications: Map<string, VerificationRow>;
 }
 
-export const messaging = perStore((): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }));
+export const messaging = areaState((): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }));
 
 export function accountOptOuts(store: Store, account: string): Map<string, OptOutRow> {
   return entryOf(messaging(store).optouts, account, () => new Map());

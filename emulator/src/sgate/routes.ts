@@ -2,7 +2,7 @@
 // and campaigns, senders; templates, consents and broadcasts are in content-routes.ts, sends,
 // opt-outs, scheduled messages and verifications in messaging-routes.ts.
 import { z } from "zod";
-import { uniqueId } from "../per-store";
+import { uniqueId } from "../tables";
 import { collection } from "../collection";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";

@@ -3,8 +3,8 @@
 // other areas. Every messaging id is a prefixed random string.
 import { notFound } from "../errors";
 import type { Env } from "../router";
-import { entryOf, perStore } from "../per-store";
-import type { Store } from "../store";
+import { entryOf } from "../tables";
+import { areaState, type Store } from "../store";
 
 export const E164 = /^\+[1-9][0-9]{6,14}$/;
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
@@ -127,7 +127,7 @@ interface SgateTables {
   broadcasts: Map<string, BroadcastRow>;
 }
 
-export const sgate = perStore((): SgateTables => ({ numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() }));
+export const sgate = areaState((): SgateTables => ({ numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() }));
 
 export function rowsOf<T extends Owned>(table: Map<string, T>, account: string): T[] {
   return [...table.values()].filter((r) => r.account === account);

@@ -7,8 +7,9 @@ import { collection } from "../collection";
 import { invalid, notFound } from "../errors";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import { perStore, uniqueId } from "../per-store";
+import { uniqueId } from "../tables";
 import { queryInt } from "../validation";
+import { areaState } from "../store";
 
 export interface DestinationRow {
   id: string;
@@ -25,7 +26,7 @@ export interface DestinationRow {
   created_at: string;
 }
 
-const destinations = perStore(() => new Map<string, DestinationRow>());
+const destinations = areaState(() => new Map<string, DestinationRow>());
 
 const FAILING_KEY_PREFIX = "deny";
 
@@ -116,16 +117,10 @@ const destinationCollection = collection({
 
 export const storageRoutes = [
   ...destinationCollection.routes,
-  route({
-    method: "POST",
-    path: "/storage/destinations/{id}/test",
-    scope: "write",
-    handler: (ctx) => {
-      const row = destinationCollection.own(ctx, ctx.params.id);
-      testWrite(row);
-      row.last_test_at = ctx.store.timestamp();
-      return { ok: true, tested_at: row.last_test_at };
-    },
+  destinationCollection.member("POST", "test", (row, ctx) => {
+    testWrite(row);
+    row.last_test_at = ctx.store.timestamp();
+    return { ok: true, tested_at: row.last_test_at };
   }),
   route({
     method: "GET",

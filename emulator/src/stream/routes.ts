@@ -3,9 +3,10 @@
 // sessions and recordings are always empty and recording ids are never found.
 import { z } from "zod";
 import { assignDefined, collection } from "../collection";
-import { emptyList, neverFound } from "../empty";
+import { emptyPage, neverHeld } from "../empty";
+import { pagingOnlyQuery } from "../paging";
 import { ApiError, invalid } from "../errors";
-import { type Ctx, route } from "../router";
+import { route } from "../router";
 import {
   CITIES,
   type ChannelRow,
@@ -127,8 +128,6 @@ const channels = collection({
   remove: true,
 });
 
-const ownChannel = (ctx: Ctx<"/:id", unknown, unknown>) => channels.own(ctx, ctx.params.id);
-
 export const streamRoutes = [
   route({
     method: "GET",
@@ -139,45 +138,29 @@ export const streamRoutes = [
 
   ...channels.routes,
 
-  route({
-    method: "POST",
-    path: "/stream/streams/:id/key",
-    scope: "write",
-    body: keyBody,
-    handler: (ctx) => {
-      const c = ownChannel(ctx);
+  channels.member(
+    "POST",
+    "key",
+    (c, ctx) => {
       c.stream_key = newStreamKey();
       c.key_issued_at = ctx.store.timestamp();
       if (ctx.body.revoke_now) c.state = "idle";
       return withKey(c);
     },
+    { body: keyBody },
+  ),
+
+  channels.member("POST", "stop", (c) => {
+    c.state = "idle";
+    return channelView(c);
   }),
 
-  route({
-    method: "POST",
-    path: "/stream/streams/:id/stop",
-    scope: "write",
-    handler: (ctx) => {
-      const c = ownChannel(ctx);
-      c.state = "idle";
-      return channelView(c);
-    },
-  }),
+  channels.member("GET", "programme", (c) => ({ channel_id: c.id, ...c.programme })),
 
-  route({
-    method: "GET",
-    path: "/stream/streams/:id/programme",
-    scope: "read",
-    handler: (ctx) => ({ channel_id: ctx.params.id, ...ownChannel(ctx).programme }),
-  }),
-
-  route({
-    method: "PUT",
-    path: "/stream/streams/:id/programme",
-    scope: "write",
-    body: programmeBody,
-    handler: (ctx) => {
-      const c = ownChannel(ctx);
+  channels.member(
+    "PUT",
+    "programme",
+    (c, ctx) => {
       const { body } = ctx;
       // `updated_at` guards against overwriting a programme somebody else changed meanwhile.
       if (body.updated_at !== undefined && body.updated_at !== c.programme.updated_at) {
@@ -191,12 +174,13 @@ export const streamRoutes = [
       };
       return { channel_id: c.id, ...c.programme };
     },
-  }),
+    { body: programmeBody },
+  ),
 
-  emptyList("/stream/streams/:id/sessions", ownChannel),
-  emptyList("/stream/streams/:id/recordings", ownChannel),
-  neverFound("DELETE", "/stream/streams/:id/recordings/{rec_id}", "recording", ownChannel),
-  neverFound("POST", "/stream/streams/:id/recordings/{rec_id}/reexport", "recording", ownChannel),
-  neverFound("GET", "/stream/recordings/{rec_id}", "recording"),
-  neverFound("PATCH", "/stream/recordings/{rec_id}", "recording", undefined, { body: recordingPatchBody }),
+  channels.member("GET", "sessions", emptyPage, { query: pagingOnlyQuery }),
+  channels.member("GET", "recordings", emptyPage, { query: pagingOnlyQuery }),
+  channels.member("DELETE", "recordings/{rec_id}", neverHeld("recording")),
+  channels.member("POST", "recordings/{rec_id}/reexport", neverHeld("recording")),
+  route({ method: "GET", path: "/stream/recordings/{rec_id}", scope: "read", handler: neverHeld("recording") }),
+  route({ method: "PATCH", path: "/stream/recordings/{rec_id}", scope: "write", body: recordingPatchBody, handler: neverHeld("recording") }),
 ];

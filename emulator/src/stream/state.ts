@@ -2,8 +2,7 @@
 // fallback programme of each channel, and the ingest cities. The tables hang off the Store through
 // a WeakMap, like the other areas; channel ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
-import { perStore } from "../per-store";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 export const VISIBILITIES = ["public", "unlisted"] as const;
 export const PLACEMENTS = ["city", "anycast"] as const;
@@ -70,7 +69,7 @@ interface StreamTables {
   channels: Map<number, ChannelRow>;
 }
 
-export const streamTables = perStore((store): StreamTables => {
+export const streamTables = areaState((store): StreamTables => {
   const t: StreamTables = { channels: new Map() };
   store.registerUsage("stream_channels", (a) => store.list(t.channels, a).length);
   return t;

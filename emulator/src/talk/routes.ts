@@ -2,12 +2,12 @@
 // people the customer's backend admitted, history and per-minute usage.
 import { z } from "zod";
 import { collection } from "../collection";
-import { paginate, pagingOnlyQuery } from "../paging";
+import { emptyPage } from "../empty";
+import { pagingOnlyQuery } from "../paging";
 import { assignPresent } from "../patch";
-import { route } from "../router";
-import { perStore } from "../per-store";
 import { intBetween, queryInt } from "../validation";
 import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "./tables";
+import { areaState } from "../store";
 
 interface TalkRoomRow {
   id: number;
@@ -25,7 +25,7 @@ interface TalkRoomRow {
   created_at: string;
 }
 
-const talkRooms = perStore(() => new Map<number, TalkRoomRow>());
+const talkRooms = areaState(() => new Map<number, TalkRoomRow>());
 
 // The same body for create and patch, `name` required in both (as the API lists it).
 const roomBody = z.strictObject({
@@ -69,46 +69,24 @@ const rooms = collection({
 export const talkRoutes = [
   roomCitiesRoute("/talk/cities"),
   ...rooms.routes,
-  route({
-    method: "PUT",
-    path: "/talk/rooms/:id/passcode",
-    scope: "write",
-    body: z.strictObject({ passcode: z.string().max(64) }),
-    handler: (ctx) => {
-      const row = rooms.own(ctx, ctx.params.id);
+  rooms.member(
+    "PUT",
+    "passcode",
+    (row, ctx) => {
       row.passcode = ctx.body.passcode === "" ? null : ctx.body.passcode;
       return roomView(row);
     },
-  }),
-  route({
-    method: "POST",
-    path: "/talk/rooms/:id/join",
-    scope: "write",
-    body: z.strictObject({ label: z.string().max(100).optional(), peer_id: z.string().max(100).optional(), readonly: z.boolean().optional() }),
-    handler: (ctx) => {
-      const row = rooms.own(ctx, ctx.params.id);
+    { body: z.strictObject({ passcode: z.string().max(64) }) },
+  ),
+  rooms.member(
+    "POST",
+    "join",
+    (row, ctx) => {
       checkJoinable(row);
       return { room_id: row.id, token: joinToken(), readonly: ctx.body.readonly ?? false, expires_in: 300 };
     },
-  }),
-  route({
-    method: "GET",
-    path: "/talk/rooms/:id/history",
-    scope: "read",
-    query: z.strictObject({ cursor: queryInt(0).optional(), limit: queryInt(1).optional() }),
-    handler: (ctx) => {
-      rooms.own(ctx, ctx.params.id);
-      return { data: [], next_cursor: null };
-    },
-  }),
-  route({
-    method: "GET",
-    path: "/talk/rooms/:id/usage",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      rooms.own(ctx, ctx.params.id);
-      return paginate([], ctx.query);
-    },
-  }),
+    { body: z.strictObject({ label: z.string().max(100).optional(), peer_id: z.string().max(100).optional(), readonly: z.boolean().optional() }) },
+  ),
+  rooms.member("GET", "history", () => ({ data: [], next_cursor: null }), { query: z.strictObject({ cursor: queryInt(0).optional(), limit: queryInt(1).optional() }) }),
+  rooms.member("GET", "usage", emptyPage, { query: pagingOnlyQuery }),
 ];

@@ -4,8 +4,7 @@
 // everything at once, and an object id under another PBX is simply not found.
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound } from "../errors";
-import { perStore } from "../per-store";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export const TEMPLATE_IDS = ["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"] as const;
@@ -244,7 +243,7 @@ export interface VgateTables {
   balances: Map<string, Balance>;
 }
 
-export const vgate = perStore((): VgateTables => {
+export const vgate = areaState((): VgateTables => {
   const t: VgateTables = { pbxs: new Map(), ids: new Set(), platformNumbers: [], balances: new Map() };
   seedPlatformNumbers(t);
   return t;

@@ -5,10 +5,9 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { collection } from "../collection";
-import { uniqueId } from "../per-store";
+import { uniqueId } from "../tables";
 import { ApiError, invalid } from "../errors";
 import { pagingQuery } from "../paging";
-import { route } from "../router";
 import {
   ASSET_STATES,
   ASSET_VISIBILITIES,
@@ -151,38 +150,21 @@ const eventEndpoints = collection({
 export const vodRoutes = [
   ...assets.routes,
 
-  route({
-    method: "POST",
-    path: "/vod/assets/{id}/reprocess",
-    scope: "write",
-    handler: (ctx) => {
-      const a = assets.own(ctx, ctx.params.id);
-      if (a.state === "uploading") throw new ApiError("conflict", `asset ${a.id} has no original yet; upload it first`);
-      if (a.state === "processing") throw new ApiError("conflict", `asset ${a.id} is being encoded already`);
-      a.state = "processing";
-      a.progress = 0;
-      a.updated_at = ctx.store.timestamp();
-      return assetView(a);
-    },
+  assets.member("POST", "reprocess", (a, ctx) => {
+    if (a.state === "uploading") throw new ApiError("conflict", `asset ${a.id} has no original yet; upload it first`);
+    if (a.state === "processing") throw new ApiError("conflict", `asset ${a.id} is being encoded already`);
+    a.state = "processing";
+    a.progress = 0;
+    a.updated_at = ctx.store.timestamp();
+    return assetView(a);
   }),
 
-  route({
-    method: "GET",
-    path: "/vod/assets/{id}/renditions",
-    scope: "read",
-    handler: (ctx) => {
-      const a = assets.own(ctx, ctx.params.id);
-      return { asset_id: a.id, data: a.state === "ready" ? RENDITION_LADDER : [] };
-    },
-  }),
+  assets.member("GET", "renditions", (a) => ({ asset_id: a.id, data: a.state === "ready" ? RENDITION_LADDER : [] })),
 
-  route({
-    method: "POST",
-    path: "/vod/assets/{id}/playback",
-    scope: "write",
-    body: playbackBody,
-    handler: (ctx) => {
-      const a = assets.own(ctx, ctx.params.id);
+  assets.member(
+    "POST",
+    "playback",
+    (a, ctx) => {
       if (a.state !== "ready") throw new ApiError("conflict", `asset ${a.id} is ${a.state}; playback needs a ready asset`);
       const base = `https://vod.nsp-emulator.test/${a.id}/index.m3u8`;
       if (a.visibility !== "private") return { asset_id: a.id, url: base, expires_at: null };
@@ -190,7 +172,8 @@ export const vodRoutes = [
       const sig = createHmac("sha256", "nsp-emulator").update(`${a.id}:${exp}`).digest("hex").slice(0, 32);
       return { asset_id: a.id, url: `${base}?exp=${exp}&sig=${sig}`, expires_at: new Date(exp * 1000).toISOString() };
     },
-  }),
+    { body: playbackBody },
+  ),
 
   ...signingKeys.routes,
   ...eventEndpoints.routes,

@@ -3,8 +3,7 @@
 // WeakMap, like the other areas. Assets and keys have prefixed random string ids; event
 // endpoints integer ids from the store's counter.
 import { randomBytes } from "node:crypto";
-import { perStore } from "../per-store";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 export const ASSET_STATES = ["uploading", "processing", "ready", "failed"] as const;
 export const ASSET_VISIBILITIES = ["public", "unlisted", "private"] as const;
@@ -53,7 +52,7 @@ interface VodTables {
   webhooks: Map<number, VodWebhookRow>;
 }
 
-export const vodTables = perStore((store): VodTables => {
+export const vodTables = areaState((store): VodTables => {
   const t: VodTables = { assets: new Map(), keys: new Map(), webhooks: new Map() };
   store.registerUsage("vod_assets", (a) => [...t.assets.values()].filter((r) => r.account === a).length);
   return t;

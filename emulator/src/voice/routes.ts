@@ -5,8 +5,7 @@ import { collection } from "../collection";
 import { ApiError, notFound } from "../errors";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import { perStore } from "../per-store";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 import { ownObject, ownPbx, vgate } from "../vgate/state";
 
 /** What the emulator's packs allow: numbers claimable per account. */
@@ -30,7 +29,7 @@ interface VoiceTables {
   next: number;
 }
 
-const voice = perStore((): VoiceTables => ({ numbers: new Map(), next: 1 }));
+const voice = areaState((): VoiceTables => ({ numbers: new Map(), next: 1 }));
 
 /** A deleted PBX takes with it the endpoints that rang its extensions (docs/api-assumptions.md). */
 export function dropPbxEndpoints(store: Store, pbxId: string): void {
@@ -75,13 +74,10 @@ const accountPbxs = (ctx: { store: Store; account: { name: string } }) => [...vg
 
 export const voiceRoutes = [
   ...numbers.routes,
-  route({
-    method: "POST",
-    path: "/voice/numbers/{number}/endpoints",
-    scope: "write",
-    body: z.strictObject({ pbx_id: z.string().min(1), ext: z.string().min(1) }),
-    handler: (ctx) => {
-      const row = numbers.own(ctx, ctx.params.number);
+  numbers.member(
+    "POST",
+    "endpoints",
+    (row, ctx) => {
       const { pbx_id, ext } = ctx.body;
       ownObject(ownPbx(ctx.store, ctx.account.name, pbx_id), "extension", ext);
       for (const n of voice(ctx.store).numbers.values()) {
@@ -93,18 +89,13 @@ export const voiceRoutes = [
       ctx.status(201);
       return view(row);
     },
-  }),
-  route({
-    method: "DELETE",
-    path: "/voice/numbers/{number}/endpoints/{pbx}/{ext}",
-    scope: "write",
-    handler: (ctx) => {
-      const row = numbers.own(ctx, ctx.params.number);
-      const i = row.endpoints.findIndex((e) => e.pbx_id === ctx.params.pbx && e.ext === ctx.params.ext);
-      if (i < 0) throw notFound("endpoint");
-      row.endpoints.splice(i, 1);
-      return undefined;
-    },
+    { body: z.strictObject({ pbx_id: z.string().min(1), ext: z.string().min(1) }) },
+  ),
+  numbers.member("DELETE", "endpoints/{pbx}/{ext}", (row, { params }) => {
+    const i = row.endpoints.findIndex((e) => e.pbx_id === params.pbx && e.ext === params.ext);
+    if (i < 0) throw notFound("endpoint");
+    row.endpoints.splice(i, 1);
+    return undefined;
   }),
   route({
     method: "GET",

@@ -111,13 +111,8 @@ export const webhookRoutes = [
   route({ method: "GET", path: "/webhook-events", scope: "read", handler: () => ({ data: WEBHOOK_EVENTS.map((e) => ({ ...e })) }) }),
   ...endpoints.routes,
 
-  route({
-    method: "POST",
-    path: "/webhooks/:id/test",
-    scope: "write",
-    handler: (ctx) => {
-      const { store, account, params } = ctx;
-      const row = endpoints.own(ctx, params.id);
+  endpoints.member("POST", "test", (row, ctx) => {
+      const { store, account } = ctx;
       const now = store.timestamp();
       const id = store.nextId();
       const delivery = {
@@ -137,18 +132,15 @@ export const webhookRoutes = [
       webhooks(store).deliveries.set(id, delivery);
       ctx.status(202);
       return deliveryView(delivery);
-    },
   }),
 
-  route({
-    method: "GET",
-    path: "/webhooks/:id/deliveries",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      const row = endpoints.own(ctx, ctx.params.id);
+  endpoints.member(
+    "GET",
+    "deliveries",
+    (row, ctx) => {
       const rows = [...webhooks(ctx.store).deliveries.values()].filter((d) => d.webhook_id === row.id).reverse();
       return paginate(rows, ctx.query, deliveryView);
     },
-  }),
+    { query: pagingOnlyQuery },
+  ),
 ];

@@ -2,8 +2,7 @@
 // like the other areas. The emulator never makes outbound HTTP calls: a delivery is recorded, not
 // sent (see docs/api-assumptions.md, "Webhooks and resolver services").
 import { randomBytes } from "node:crypto";
-import { perStore } from "../per-store";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 export const MAX_WEBHOOKS = 10;
 
@@ -52,7 +51,7 @@ interface WebhookTables {
   deliveries: Map<number, DeliveryRow>;
 }
 
-export const webhooks = perStore((): WebhookTables => ({ webhooks: new Map(), deliveries: new Map() }));
+export const webhooks = areaState((): WebhookTables => ({ webhooks: new Map(), deliveries: new Map() }));
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString("hex")}`;
