@@ -220,28 +220,15 @@ const broadcasts = collection({
 export const sgateContentRoutes = [
   ...templates.routes,
 
-  route({
-    method: "POST",
-    path: "/sgate/templates/{id}/submit",
-    scope: "write",
-    handler: (ctx) => {
-      const row = templates.own(ctx, ctx.params.id);
-      newestVersion(row).status = "submitted";
-      return templateView(row, true);
-    },
+  templates.member("POST", "submit", (row) => {
+    newestVersion(row).status = "submitted";
+    return templateView(row, true);
   }),
 
-  route({
-    method: "POST",
-    path: "/sgate/templates/{id}/preview",
-    scope: "write",
-    body: z.strictObject({
-      lang: z.string().regex(LANG).optional(),
-      variables: z.record(z.string(), z.unknown()).optional(),
-      version: z.enum(["latest", "approved"]).optional(),
-    }),
-    handler: (ctx) => {
-      const row = templates.own(ctx, ctx.params.id);
+  templates.member(
+    "POST",
+    "preview",
+    (row, ctx) => {
       const b = ctx.body;
       // The emulator never approves a version; `approved` finds none.
       if (b.version === "approved") throw new ApiError("conflict", `template ${row.id} has no approved version`);
@@ -251,7 +238,14 @@ export const sgateContentRoutes = [
       if (source === undefined) throw invalid("lang", `template ${row.id} has no text in ${lang}`);
       return { version: newest.version, lang, text: render(source, b.variables ?? {}) };
     },
-  }),
+    {
+      body: z.strictObject({
+        lang: z.string().regex(LANG).optional(),
+        variables: z.record(z.string(), z.unknown()).optional(),
+        version: z.enum(["latest", "approved"]).optional(),
+      }),
+    },
+  ),
 
   ...consents.routes,
 
@@ -284,25 +278,20 @@ export const sgateContentRoutes = [
 
   ...broadcasts.routes,
 
-  route({
-    method: "GET",
-    path: "/sgate/broadcasts/{id}/recipients",
-    scope: "read",
-    query: z.strictObject({ ...pagingQuery, status: z.enum(RECIPIENT_STATUSES).optional() }),
-    handler: (ctx) => {
-      const row = broadcasts.own(ctx, ctx.params.id);
+  broadcasts.member(
+    "GET",
+    "recipients",
+    (row, ctx) => {
       const all = row.recipients.numbers.map((number) => ({ number, status: row.results.get(number) ?? "pending" }));
       return paginate(ctx.query.status ? all.filter((r) => r.status === ctx.query.status) : all, ctx.query);
     },
-  }),
+    { query: z.strictObject({ ...pagingQuery, status: z.enum(RECIPIENT_STATUSES).optional() }) },
+  ),
 
-  route({
-    method: "POST",
-    path: "/sgate/broadcasts/{id}/start",
-    scope: "write",
-    body: z.strictObject({ start_at: z.string().regex(ISO, "must be an ISO 8601 UTC timestamp").optional() }).optional(),
-    handler: (ctx) => {
-      const row = broadcasts.own(ctx, ctx.params.id);
+  broadcasts.member(
+    "POST",
+    "start",
+    (row, ctx) => {
       if (row.state !== "draft") throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; only a draft can be started`);
       const startAt = ctx.body?.start_at;
       const later = startAt !== undefined && Date.parse(startAt) > ctx.now();
@@ -313,7 +302,8 @@ export const sgateContentRoutes = [
       row.start_at = startAt ?? ctx.store.timestamp();
       return broadcastView(row);
     },
-  }),
+    { body: z.strictObject({ start_at: z.string().regex(ISO, "must be an ISO 8601 UTC timestamp").optional() }).optional() },
+  ),
 
   ...(
     [
@@ -322,18 +312,12 @@ export const sgateContentRoutes = [
       ["cancel", ["sending", "paused", "scheduled"], "cancelled"],
     ] as const
   ).map(([op, from, to]) =>
-    route({
-      method: "POST",
-      path: `/sgate/broadcasts/{id}/${op}`,
-      scope: "write",
-      handler: (ctx) => {
-        const row = broadcasts.own(ctx, ctx.params.id);
-        if (!(from as readonly string[]).includes(row.state)) throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; ${op} needs ${from.join(" or ")}`);
-        row.state = to;
-        // Recipients not reached are marked skipped.
-        if (op === "cancel") for (const [n, s] of row.results) if (s === "pending") row.results.set(n, "skipped");
-        return broadcastView(row);
-      },
+    broadcasts.member("POST", op, (row) => {
+      if (!(from as readonly string[]).includes(row.state)) throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; ${op} needs ${from.join(" or ")}`);
+      row.state = to;
+      // Recipients not reached are marked skipped.
+      if (op === "cancel") for (const [n, s] of row.results) if (s === "pending") row.results.set(n, "skipped");
+      return broadcastView(row);
     }),
   ),
 ];

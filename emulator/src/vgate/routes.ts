@@ -109,18 +109,11 @@ const pbxs = collection({
 });
 
 /** POST /vgate/pbx/{pbx}/<op>: a change without a body, answered with the PBX. */
-function pbxOperation(op: "resume" | "reload", change: (pbx: PbxRow, now: string) => void): Route {
-  return route({
-    method: "POST",
-    path: `/vgate/pbx/{pbx}/${op}`,
-    scope: "write",
-    handler: (ctx) => {
-      const pbx = pbxs.own(ctx, ctx.params.pbx);
-      change(pbx, ctx.store.timestamp());
-      return pbxView(pbx);
-    },
+const pbxOperation = (op: "resume" | "reload", change: (pbx: PbxRow, now: string) => void): Route =>
+  pbxs.member("POST", op, (pbx, ctx) => {
+    change(pbx, ctx.store.timestamp());
+    return pbxView(pbx);
   });
-}
 
 const pbxRoutes: Route[] = [
   route({
@@ -141,13 +134,10 @@ const pbxRoutes: Route[] = [
 
   ...pbxs.routes,
 
-  route({
-    method: "POST",
-    path: "/vgate/pbx/{pbx}/move",
-    scope: "write",
-    body: z.strictObject({ city: cityId }),
-    handler: (ctx) => {
-      const pbx = pbxs.own(ctx, ctx.params.pbx);
+  pbxs.member(
+    "POST",
+    "move",
+    (pbx, ctx) => {
       if (ctx.body.city === pbx.city) return pbxView(pbx);
       const city = acceptingCity(ctx.body.city, "city");
       if (pbx.calls_up > 0) {
@@ -157,7 +147,8 @@ const pbxRoutes: Route[] = [
       pbx.updated_at = ctx.store.timestamp();
       return pbxView(pbx);
     },
-  }),
+    { body: z.strictObject({ city: cityId }) },
+  ),
 
   pbxOperation("resume", (pbx) => {
     pbx.status = "active";
@@ -166,13 +157,7 @@ const pbxRoutes: Route[] = [
     pbx.reloaded_at = now;
   }),
 
-  route({
-    method: "POST",
-    path: "/vgate/pbx/{pbx}/simulate",
-    scope: "write",
-    body: simulateBody,
-    handler: (ctx) => simulate(pbxs.own(ctx, ctx.params.pbx), ctx.body, ctx.store.now()),
-  }),
+  pbxs.member("POST", "simulate", (pbx, ctx) => simulate(pbx, ctx.body, ctx.store.now()), { body: simulateBody }),
 ];
 
 export const vgateRoutes: Route[] = [...pbxRoutes, ...vgateObjectRoutes, ...vgateActionRoutes];
