@@ -67,9 +67,8 @@ function ownVerification(env: AccountEnv, id: string): VerificationRow {
   return refreshVerification(v, env.now());
 }
 
-/** The caller's verification named in the path, refused unless it is still pending. */
-function pendingVerification(ctx: AccountEnv & { params: { id: string } }, op: string): VerificationRow {
-  const v = ownVerification(ctx, ctx.params.id);
+/** The verification, refused unless it is still pending. */
+function pending(v: VerificationRow, op: string): VerificationRow {
   if (v.status !== "pending") throw new ApiError("conflict", `verification ${v.id} is ${v.status}; only a pending verification can be ${op}`);
   return v;
 }
@@ -228,13 +227,11 @@ export const sgateMessagingRoutes = [
 
   ...verifications.routes,
 
-  route({
-    method: "POST",
-    path: "/sgate/verifications/{id}/check",
-    scope: "write",
-    body: z.strictObject({ code: z.string().min(1).max(16) }),
-    handler: (ctx) => {
-      const v = pendingVerification(ctx, "checked");
+  verifications.member(
+    "POST",
+    "check",
+    (row, ctx) => {
+      const v = pending(row, "checked");
       // Every check uses up one attempt, right or wrong.
       v.attempts_left -= 1;
       const valid = ctx.body.code === v.code;
@@ -242,34 +239,25 @@ export const sgateMessagingRoutes = [
       else if (v.attempts_left === 0) v.status = "failed";
       return { ...verificationView(v), valid };
     },
+    { body: z.strictObject({ code: z.string().min(1).max(16) }) },
+  ),
+
+  verifications.member("POST", "resend", (row, ctx) => {
+    const v = pending(row, "resent");
+    if (v.resends >= MAX_RESENDS) throw new ApiError("conflict", `verification ${v.id} was resent ${MAX_RESENDS} times already`);
+    const wait = v.last_sent_at + RESEND_AFTER_MS - ctx.now();
+    if (wait > 0) throw new ApiError("conflict", `verification ${v.id} can be resent in ${Math.ceil(wait / 1000)} s`);
+    // The new code replaces the old one, which stops working.
+    const old = v.code;
+    while (v.code === old) v.code = newCode(v.code_length);
+    v.resends += 1;
+    v.last_sent_at = ctx.now();
+    return verificationView(v);
   }),
 
-  route({
-    method: "POST",
-    path: "/sgate/verifications/{id}/resend",
-    scope: "write",
-    handler: (ctx) => {
-      const v = pendingVerification(ctx, "resent");
-      if (v.resends >= MAX_RESENDS) throw new ApiError("conflict", `verification ${v.id} was resent ${MAX_RESENDS} times already`);
-      const wait = v.last_sent_at + RESEND_AFTER_MS - ctx.now();
-      if (wait > 0) throw new ApiError("conflict", `verification ${v.id} can be resent in ${Math.ceil(wait / 1000)} s`);
-      // The new code replaces the old one, which stops working.
-      const old = v.code;
-      while (v.code === old) v.code = newCode(v.code_length);
-      v.resends += 1;
-      v.last_sent_at = ctx.now();
-      return verificationView(v);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/verifications/{id}/cancel",
-    scope: "write",
-    handler: (ctx) => {
-      const v = pendingVerification(ctx, "cancelled");
-      v.status = "canceled";
-      return verificationView(v);
-    },
+  verifications.member("POST", "cancel", (row) => {
+    const v = pending(row, "cancelled");
+    v.status = "canceled";
+    return verificationView(v);
   }),
 ];

@@ -329,7 +329,15 @@ export function pbxEnv(ctx: { store: Store; account: { name: string } }, pbxId: 
   return { store: ctx.store, account: ctx.account.name, pbx: ownPbx(ctx.store, ctx.account.name, pbxId) };
 }
 
-function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
+/** A new object of `spec`'s kind in `e`'s PBX, built from a checked body and validated, not yet stored. */
+export function newObject<K extends Kind>(spec: ObjectSpec<K>, e: Env, body: Record<string, unknown>): Rows[K] {
+  const now = e.store.timestamp();
+  const row = { id: newId(vgate(e.store), KINDS[spec.kind].prefix), pbx_id: e.pbx.id, ...spec.build(e, body), created_at: now, updated_at: now } as Rows[K];
+  spec.validate(e, row);
+  return row;
+}
+
+function objectCollection<K extends Kind>(spec: ObjectSpec<K>) {
   const info = KINDS[spec.kind];
   const path = `/vgate/pbx/{pbx}/${info.path}` as "/vgate/pbx/{pbx}/objects";
   // A PBX's objects are owned through their PBX (the PBX named in the path), not by an account
@@ -347,13 +355,7 @@ function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
     list: { rows: (ctx) => [...rowsOf(envOf(ctx).pbx).values()] },
     create: {
       body: spec.create,
-      build: (ctx) => {
-        const e = envOf(ctx);
-        const now = ctx.store.timestamp();
-        const row = { id: newId(vgate(ctx.store), info.prefix), pbx_id: e.pbx.id, ...spec.build(e, ctx.body as Record<string, unknown>), created_at: now, updated_at: now } as Row;
-        spec.validate(e, row);
-        return row;
-      },
+      build: (ctx) => newObject(spec, envOf(ctx), ctx.body as Record<string, unknown>) as Row,
       answer: (row) => ({ ...objectView(spec.kind, row), ...spec.createExtras?.(row) }),
     },
     patch: {
@@ -370,17 +372,17 @@ function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
       refuseWhileRouted(e.pbx, spec.kind, row);
       spec.beforeDelete?.(e, row);
     },
-  }).routes;
+  });
 }
 
+/** The collections whose rows have operations of their own (actions-routes.ts). */
+export const extensions = objectCollection(extensionSpec);
+export const trunks = objectCollection(trunk);
+export const numbers = objectCollection(number);
+
 export const vgateObjectRoutes: Route[] = [
-  ...objectRoutes(extensionSpec),
-  ...objectRoutes(trunk),
-  ...objectRoutes(number),
-  ...objectRoutes(inbound),
-  ...objectRoutes(outbound),
-  ...objectRoutes(ivr),
-  ...objectRoutes(group),
-  ...objectRoutes(queue),
-  ...objectRoutes(timecond),
+  ...extensions.routes,
+  ...trunks.routes,
+  ...numbers.routes,
+  ...[inbound, outbound, ivr, group, queue, timecond].flatMap((spec) => objectCollection(spec as ObjectSpec<Kind>).routes),
 ];

@@ -112,26 +112,26 @@ export const webhookRoutes = [
   ...endpoints.routes,
 
   endpoints.member("POST", "test", (row, ctx) => {
-      const { store, account } = ctx;
-      const now = store.timestamp();
-      const id = store.nextId();
-      const delivery = {
-        id,
-        account: account.name,
-        webhook_id: row.id,
-        event: "ping",
-        status: "pending" as const,
-        attempts: 0,
-        http_status: null,
-        response: null,
-        next_attempt: now,
-        created_at: now,
-        delivered_at: null,
-        payload: { event: "ping", webhook_id: row.id, delivery_id: id, created_at: now },
-      };
-      webhooks(store).deliveries.set(id, delivery);
-      ctx.status(202);
-      return deliveryView(delivery);
+    const { store, account } = ctx;
+    const now = store.timestamp();
+    const id = store.nextId();
+    const delivery = {
+      id,
+      account: account.name,
+      webhook_id: row.id,
+      event: "ping",
+      status: "pending" as const,
+      attempts: 0,
+      http_status: null,
+      response: null,
+      next_attempt: now,
+      created_at: now,
+      delivered_at: null,
+      payload: { event: "ping", webhook_id: row.id, delivery_id: id, created_at: now },
+    };
+    webhooks(store).deliveries.set(id, delivery);
+    ctx.status(202);
+    return deliveryView(delivery);
   }),
 
   endpoints.member(
