@@ -2,7 +2,7 @@
 // the same two on its first compute request. The table hangs off the Store through a WeakMap,
 // like the other areas; ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
-import type { Env } from "../router";
+import type { AccountEnv } from "../collection";
 import { areaState, type Store } from "../store";
 
 type PowerState = "on" | "off";
@@ -42,7 +42,7 @@ const computeTables = areaState((store): ComputeTables => {
 });
 
 /** The tables, with the caller's machines seeded on the account's first compute request. */
-export function computeFor(env: Env & { account: { name: string } }): ComputeTables {
+export function computeFor(env: AccountEnv): ComputeTables {
   const t = computeTables(env.store);
   if (!t.seeded.has(env.account.name)) {
     t.seeded.add(env.account.name);

@@ -2,11 +2,11 @@
 // to review), consents (a delete keeps the record as revoked) and broadcasts (patched only as
 // drafts, never deleted while sending).
 import { z } from "zod";
-import { assignDefined, collection } from "../collection";
+import { type AccountEnv, assignDefined, collection } from "../collection";
 import { uniqueId } from "../tables";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingQuery } from "../paging";
-import { type Env, route } from "../router";
+import { route } from "../router";
 import {
   type BroadcastRow,
   CONSENT_SOURCES,
@@ -29,8 +29,6 @@ import {
   sgate,
   templateView,
 } from "./state";
-
-type AccountEnv = Env & { account: { name: string } };
 
 const MAX_BODY = 1600;
 

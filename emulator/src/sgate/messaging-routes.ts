@@ -2,10 +2,10 @@
 // messaging gateway: the imperative endpoints the provider does not manage.
 import { z } from "zod";
 import { uniqueId } from "../tables";
-import { collection } from "../collection";
+import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
-import { type Env, route } from "../router";
+import { route } from "../router";
 import {
   type MessageRow,
   type ScheduledRow,
@@ -21,8 +21,6 @@ import {
 } from "./messaging";
 import { E164, ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
 import { intBetween, queryInt } from "../validation";
-
-type AccountEnv = Env & { account: { name: string } };
 
 const MAX_TO = 1000;
 const RESEND_AFTER_MS = 30_000;

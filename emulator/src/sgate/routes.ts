@@ -3,10 +3,10 @@
 // opt-outs, scheduled messages and verifications in messaging-routes.ts.
 import { z } from "zod";
 import { uniqueId } from "../tables";
-import { collection } from "../collection";
+import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
+import { route } from "../router";
 import {
   type BrandRow,
   type CampaignRow,
@@ -29,8 +29,6 @@ import {
 } from "./state";
 import { sgateContentRoutes } from "./content-routes";
 import { sgateMessagingRoutes } from "./messaging-routes";
-
-type AccountEnv = Env & { account: { name: string } };
 
 const text = (max: number) =>
   z

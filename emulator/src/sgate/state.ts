@@ -2,7 +2,7 @@
 // versions, consents and broadcasts. The tables hang off the Store through a WeakMap like the
 // other areas. Every messaging id is a prefixed random string.
 import { notFound } from "../errors";
-import type { Env } from "../router";
+import type { AccountEnv } from "../collection";
 import { entryOf } from "../tables";
 import { areaState, type Store } from "../store";
 
@@ -132,8 +132,6 @@ export const sgate = areaState((): SgateTables => ({ numbers: new Map(), brands:
 export function rowsOf<T extends Owned>(table: Map<string, T>, account: string): T[] {
   return [...table.values()].filter((r) => r.account === account);
 }
-
-type AccountEnv = Env & { account: { name: string } };
 
 function owned<T extends Owned>(table: Map<string, T>, id: string, account: string, what: string): T {
   const row = table.get(id);
