@@ -19,3 +19,9 @@ export function uniqueId(prefix: string, taken: { has(id: string): boolean }): s
     if (!taken.has(id)) return id;
   }
 }
+
+/** The row as the API shows it: every column but the owning account. */
+export function withoutAccount<R extends { account: string }>(row: R): Omit<R, "account"> {
+  const { account: _account, ...rest } = row;
+  return rest;
+}

@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { AccountEnv } from "../collection";
 import { areaState, type Store } from "../store";
+import { withoutAccount } from "../tables";
 
 type PowerState = "on" | "off";
 
@@ -70,10 +71,7 @@ export function newRootPassword(): string {
   return randomBytes(18).toString("base64url");
 }
 
-export function vmView(vm: VmRow) {
-  const { account: _account, ...view } = vm;
-  return view;
-}
+export const vmView = (vm: VmRow) => withoutAccount(vm);
 
 /**
  * Removes a machine as the console (or the service's billing) would; the API itself cannot.

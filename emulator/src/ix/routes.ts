@@ -5,7 +5,7 @@ import { collection } from "../collection";
 import { ApiError } from "../errors";
 import { assignPresent } from "../patch";
 import { route } from "../router";
-import { uniqueId } from "../tables";
+import { uniqueId, withoutAccount } from "../tables";
 import { areaState } from "../store";
 
 interface MemberRow {
@@ -46,8 +46,7 @@ const createBody = z.strictObject({
 const patchBody = z.strictObject({ name: name.optional(), as_set: asSet.nullable().optional(), contact: contact.optional(), listed: z.boolean().optional() });
 
 function view(r: MemberRow) {
-  const { account: _a, ...rest } = r;
-  return { ...rest, ports: [], sessions: ROUTE_SERVERS.map((rs) => ({ route_server: rs.name, family: "v4", state: r.state === "active" ? "established" : "idle" })) };
+  return { ...withoutAccount(r), ports: [], sessions: ROUTE_SERVERS.map((rs) => ({ route_server: rs.name, family: "v4", state: r.state === "active" ? "established" : "idle" })) };
 }
 
 const members = collection({

@@ -2,7 +2,7 @@
 // messages and one-time-code verifications. Nothing is delivered; tests drive inbound messages
 // and read codes in-process (`receiveMessage`, `verificationCode`).
 import { randomInt } from "node:crypto";
-import { entryOf, uniqueId } from "../tables";
+import { entryOf, uniqueId, withoutAccount } from "../tables";
 import { areaState, type Store } from "../store";
 
 /** What a sent and a scheduled message both carry. */
@@ -97,10 +97,7 @@ export function messageView(m: MessageRow) {
   return rest;
 }
 
-export function scheduledView(s: ScheduledRow) {
-  const { account: _a, ...rest } = s;
-  return rest;
-}
+export const scheduledView = (s: ScheduledRow) => withoutAccount(s);
 
 /**
  * An inbound message, as a recipient's phone would send it (tests call this in-process). STOP

@@ -3,7 +3,7 @@
 // other areas. Every messaging id is a prefixed random string.
 import { notFound } from "../errors";
 import type { AccountEnv } from "../collection";
-import { entryOf } from "../tables";
+import { entryOf, withoutAccount } from "../tables";
 import { areaState, type Store } from "../store";
 
 export const E164 = /^\+[1-9][0-9]{6,14}$/;
@@ -157,24 +157,16 @@ export function ownNumber(env: AccountEnv, number: string): NumberRow {
 }
 
 export function numberView(n: NumberRow) {
-  const { account: _a, ...rest } = n;
-  return { ...rest, sends: n.enabled, receives: n.enabled };
+  return { ...withoutAccount(n), sends: n.enabled, receives: n.enabled };
 }
 
 export function brandView(store: Store, b: BrandRow) {
-  const { account: _a, ...rest } = b;
-  return { ...rest, campaign_ids: rowsOf(sgate(store).campaigns, b.account).filter((c) => c.brand_id === b.id).map((c) => c.id) };
+  return { ...withoutAccount(b), campaign_ids: rowsOf(sgate(store).campaigns, b.account).filter((c) => c.brand_id === b.id).map((c) => c.id) };
 }
 
-export function campaignView(c: CampaignRow) {
-  const { account: _a, ...rest } = c;
-  return rest;
-}
+export const campaignView = (c: CampaignRow) => withoutAccount(c);
 
-export function senderView(s: SenderRow) {
-  const { account: _a, ...rest } = s;
-  return rest;
-}
+export const senderView = (s: SenderRow) => withoutAccount(s);
 
 export function newestVersion(t: TemplateRow): TemplateVersion {
   return t.versions[t.versions.length - 1] as TemplateVersion;
@@ -186,10 +178,7 @@ export function templateView(t: TemplateRow, withVersions: boolean) {
   return withVersions ? { ...base, versions: t.versions } : base;
 }
 
-export function consentView(c: ConsentRow) {
-  const { account: _a, ...rest } = c;
-  return rest;
-}
+export const consentView = (c: ConsentRow) => withoutAccount(c);
 
 function broadcastReport(b: BroadcastRow): Record<RecipientStatus | "total", number> {
   const report = Object.fromEntries(RECIPIENT_STATUSES.map((s) => [s, 0])) as Record<RecipientStatus | "total", number>;

@@ -22,7 +22,7 @@ import {
   WATERMARKS,
   channelView,
   newStreamKey,
-  streamTables,
+  streamChannels,
 } from "./state";
 import { intBetween } from "../validation";
 
@@ -85,7 +85,7 @@ function placementOf(body: ChannelBody, prior?: ChannelRow): { placement: Channe
 const channels = collection({
   path: "/stream/streams",
   what: "stream channel",
-  table: ({ store }) => streamTables(store).channels,
+  table: ({ store }) => streamChannels(store),
   view: channelView,
   create: {
     body: channelBody,

@@ -4,6 +4,7 @@
 // endpoints integer ids from the store's counter.
 import { randomBytes } from "node:crypto";
 import { areaState, type Store } from "../store";
+import { withoutAccount } from "../tables";
 
 export const ASSET_STATES = ["uploading", "processing", "ready", "failed"] as const;
 export const ASSET_VISIBILITIES = ["public", "unlisted", "private"] as const;
@@ -62,10 +63,7 @@ export function newSigningSecret(): string {
   return randomBytes(32).toString("base64url");
 }
 
-export function assetView(a: AssetRow) {
-  const { account: _account, ...view } = a;
-  return view;
-}
+export const assetView = (a: AssetRow) => withoutAccount(a);
 
 export function keyView(k: SigningKeyRow) {
   return { id: k.id, note: k.note, created_at: k.created_at };

@@ -3,6 +3,7 @@
 // sent (see docs/api-assumptions.md, "Webhooks and resolver services").
 import { randomBytes } from "node:crypto";
 import { areaState, type Store } from "../store";
+import { withoutAccount } from "../tables";
 
 export const MAX_WEBHOOKS = 10;
 
@@ -73,6 +74,5 @@ export function webhookView(w: WebhookRow) {
 }
 
 export function deliveryView(d: DeliveryRow) {
-  const { account: _a, ...rest } = d;
-  return { ...rest, payload: structuredClone(d.payload) };
+  return { ...withoutAccount(d), payload: structuredClone(d.payload) };
 }
