@@ -2,12 +2,13 @@
 // the same two on its first compute request. The table hangs off the Store through a WeakMap,
 // like the other areas; ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
-import type { Env } from "../router";
-import type { Store } from "../store";
+import type { AccountEnv } from "../collection";
+import { areaState, type Store } from "../store";
+import { withoutAccount } from "../tables";
 
-export type PowerState = "on" | "off";
+type PowerState = "on" | "off";
 
-export interface VmRow {
+interface VmRow {
   id: number;
   account: string;
   name: string;
@@ -35,21 +36,14 @@ const SEED_VMS: ReadonlyArray<Pick<VmRow, "name" | "image" | "vcpus" | "memory_m
   { name: "db-1", image: "ubuntu-24.04", vcpus: 4, memory_mb: 8192, disk_gb: 160, power: "off" },
 ];
 
-const tables = new WeakMap<Store, ComputeTables>();
-
-export function computeTables(store: Store): ComputeTables {
-  let t = tables.get(store);
-  if (!t) {
-    const created: ComputeTables = { vms: new Map(), seeded: new Set() };
-    store.registerUsage("vms", (a) => store.list(created.vms, a).length);
-    tables.set(store, created);
-    t = created;
-  }
+const computeTables = areaState((store): ComputeTables => {
+  const t: ComputeTables = { vms: new Map(), seeded: new Set() };
+  store.registerUsage("vms", (a) => store.list(t.vms, a).length);
   return t;
-}
+});
 
 /** The tables, with the caller's machines seeded on the account's first compute request. */
-export function computeFor(env: Env & { account: { name: string } }): ComputeTables {
+export function computeFor(env: AccountEnv): ComputeTables {
   const t = computeTables(env.store);
   if (!t.seeded.has(env.account.name)) {
     t.seeded.add(env.account.name);
@@ -77,10 +71,7 @@ export function newRootPassword(): string {
   return randomBytes(18).toString("base64url");
 }
 
-export function vmView(vm: VmRow) {
-  const { account: _account, ...view } = vm;
-  return view;
-}
+export const vmView = (vm: VmRow) => withoutAccount(vm);
 
 /**
  * Removes a machine as the console (or the service's billing) would; the API itself cannot.

@@ -1,12 +1,14 @@
 // Internet exchange: an account applies for membership with a network (ASN, AS-SET, contact); the
 // exchange assigns ports and route-server sessions. The API has no way to delete a member.
 import { z } from "zod";
-import { ApiError, notFound } from "../errors";
-import { route, type Env } from "../router";
-import type { Store } from "../store";
-import { stringId, tablesOf } from "../talk/tables";
+import { collection } from "../collection";
+import { ApiError } from "../errors";
+import { assignPresent } from "../patch";
+import { route } from "../router";
+import { uniqueId, withoutAccount } from "../tables";
+import { areaState } from "../store";
 
-export interface MemberRow {
+interface MemberRow {
   id: string;
   account: string;
   asn: number;
@@ -18,10 +20,9 @@ export interface MemberRow {
   created_at: string;
 }
 
-const tables = new WeakMap<Store, Map<string, MemberRow>>();
-export const ixMembers = (store: Store) => tablesOf(tables, store, () => new Map<string, MemberRow>());
+const ixMembers = areaState(() => new Map<string, MemberRow>());
 
-export const ROUTE_SERVERS = [
+const ROUTE_SERVERS = [
   { name: "rs1", asn: 64999, ip4: "198.51.100.1", ip6: "2001:db8:ffff::1" },
   { name: "rs2", asn: 64999, ip4: "198.51.100.2", ip6: "2001:db8:ffff::2" },
 ];
@@ -44,18 +45,29 @@ const createBody = z.strictObject({
 });
 const patchBody = z.strictObject({ name: name.optional(), as_set: asSet.nullable().optional(), contact: contact.optional(), listed: z.boolean().optional() });
 
-type Ctx = Env & { account: { name: string } };
-
-function own(ctx: Ctx, id: string): MemberRow {
-  const row = ixMembers(ctx.store).get(id);
-  if (!row || row.account !== ctx.account.name) throw notFound("member");
-  return row;
-}
-
 function view(r: MemberRow) {
-  const { account: _a, ...rest } = r;
-  return { ...rest, ports: [], sessions: ROUTE_SERVERS.map((rs) => ({ route_server: rs.name, family: "v4", state: r.state === "active" ? "established" : "idle" })) };
+  return { ...withoutAccount(r), ports: [], sessions: ROUTE_SERVERS.map((rs) => ({ route_server: rs.name, family: "v4", state: r.state === "active" ? "established" : "idle" })) };
 }
+
+const members = collection({
+  path: "/ix/members",
+  item: "/ix/members/{id}",
+  what: "member",
+  table: ({ store }) => ixMembers(store),
+  view,
+  // The members are listed by GET /ix/overview, and the API has no way to delete one.
+  list: false,
+  create: {
+    body: createBody,
+    build: (ctx): MemberRow => {
+      const b = ctx.body;
+      const clash = [...ixMembers(ctx.store).values()].find((m) => m.account === ctx.account.name && m.asn === b.asn);
+      if (clash) throw new ApiError("conflict", `asn: AS${b.asn} has already applied (member ${clash.id})`);
+      return { id: uniqueId("ixm", ixMembers(ctx.store)), account: ctx.account.name, asn: b.asn, name: b.name, as_set: b.as_set ?? null, contact: b.contact, listed: b.listed ?? true, state: "applied", created_at: ctx.store.timestamp() };
+    },
+  },
+  patch: { body: patchBody, apply: (ctx, row) => assignPresent(row, ctx.body) },
+});
 
 export const ixRoutes = [
   route({
@@ -68,41 +80,6 @@ export const ixRoutes = [
       networks: [...ixMembers(ctx.store).values()].filter((m) => m.account === ctx.account.name).map(view),
     }),
   }),
-  route({
-    method: "POST",
-    path: "/ix/members",
-    scope: "write",
-    body: createBody,
-    handler: (ctx) => {
-      const b = ctx.body;
-      const clash = [...ixMembers(ctx.store).values()].find((m) => m.account === ctx.account.name && m.asn === b.asn);
-      if (clash) throw new ApiError("conflict", `asn: AS${b.asn} has already applied (member ${clash.id})`);
-      const row: MemberRow = { id: stringId("ixm"), account: ctx.account.name, asn: b.asn, name: b.name, as_set: b.as_set ?? null, contact: b.contact, listed: b.listed ?? true, state: "applied", created_at: ctx.store.timestamp() };
-      ixMembers(ctx.store).set(row.id, row);
-      ctx.status(201);
-      return view(row);
-    },
-  }),
-  route({ method: "GET", path: "/ix/members/{id}", scope: "read", handler: (ctx) => view(own(ctx, ctx.params.id)) }),
-  route({
-    method: "PATCH",
-    path: "/ix/members/{id}",
-    scope: "write",
-    body: patchBody,
-    handler: (ctx) => {
-      const row = own(ctx, ctx.params.id);
-      for (const [k, v] of Object.entries(ctx.body)) if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = v;
-      return view(row);
-    },
-  }),
-  route({
-    method: "GET",
-    path: "/ix/members/{id}/routes",
-    scope: "read",
-    query: z.strictObject({ family: z.enum(["v4", "v6"]).optional() }),
-    handler: (ctx) => {
-      own(ctx, ctx.params.id);
-      return { data: [] };
-    },
-  }),
+  ...members.routes,
+  members.member("GET", "routes", () => ({ data: [] }), { query: z.strictObject({ family: z.enum(["v4", "v6"]).optional() }) }),
 ];

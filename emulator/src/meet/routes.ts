@@ -1,14 +1,17 @@
 // Meetings: the account's default policy for new meetings (a singleton, read and patched, never
 // created or deleted), plus the read-only views and the few actions on meetings and recordings.
 import { z } from "zod";
+import { settings } from "../collection";
 import { invalid, notFound } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
+import { assignPresent } from "../patch";
 import { route } from "../router";
-import type { Store } from "../store";
+import { entryOf } from "../tables";
+import { areaState, type Store } from "../store";
 import { intBetween, queryInt } from "../validation";
-import { ROOM_CITIES, tablesOf } from "../talk/tables";
+import { ROOM_CITIES } from "../talk/tables";
 
-export interface MeetSettings {
+interface MeetSettings {
   waiting_room: boolean;
   waiting_room_all: boolean;
   guests_allowed: boolean;
@@ -25,7 +28,7 @@ export interface MeetSettings {
   retention: { days: number };
 }
 
-export const MEET_DEFAULTS: MeetSettings = {
+const MEET_DEFAULTS: MeetSettings = {
   waiting_room: false,
   waiting_room_all: false,
   guests_allowed: true,
@@ -42,15 +45,9 @@ export const MEET_DEFAULTS: MeetSettings = {
   retention: { days: 30 },
 };
 
-const tables = new WeakMap<Store, Map<string, MeetSettings>>();
+const meetSettings = areaState(() => new Map<string, MeetSettings>());
 function settingsOf(store: Store, account: string): MeetSettings {
-  const t = tablesOf(tables, store, () => new Map<string, MeetSettings>());
-  let s = t.get(account);
-  if (!s) {
-    s = { ...MEET_DEFAULTS, retention: { ...MEET_DEFAULTS.retention } };
-    t.set(account, s);
-  }
-  return s;
+  return entryOf(meetSettings(store), account, () => ({ ...MEET_DEFAULTS, retention: { ...MEET_DEFAULTS.retention } }));
 }
 
 const bool = z.boolean().optional();
@@ -75,18 +72,16 @@ const meetCities = () => ROOM_CITIES.filter((c) => c.has_room).map((c) => ({ id:
 const view = (s: MeetSettings) => ({ ...s, retention: { ...s.retention }, cities: meetCities() });
 
 export const meetRoutes = [
-  route({ method: "GET", path: "/meet/settings", scope: "read", handler: (ctx) => view(settingsOf(ctx.store, ctx.account.name)) }),
-  route({
-    method: "PATCH",
+  ...settings({
     path: "/meet/settings",
-    scope: "write",
+    read: (ctx) => view(settingsOf(ctx.store, ctx.account.name)),
     body: patchBody,
-    handler: (ctx) => {
+    write: (ctx) => {
       const s = settingsOf(ctx.store, ctx.account.name);
       const b = ctx.body;
       if (b.city !== undefined && !meetCities().some((c) => c.id === b.city)) throw invalid("city", `must be a city that accepts meetings (${meetCities().map((c) => c.id).join(", ")})`);
       if (b.waiting_room_all === true && (b.waiting_room ?? s.waiting_room) === false) throw invalid("waiting_room_all", "needs waiting_room");
-      for (const [k, v] of Object.entries(b)) if (v !== undefined) (s as unknown as Record<string, unknown>)[k] = v;
+      assignPresent(s, b);
       return view(s);
     },
   }),

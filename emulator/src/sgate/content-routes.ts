@@ -2,14 +2,17 @@
 // to review), consents (a delete keeps the record as revoked) and broadcasts (patched only as
 // drafts, never deleted while sending).
 import { z } from "zod";
+import { type AccountEnv, assignDefined, collection } from "../collection";
+import { uniqueId } from "../tables";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingQuery } from "../paging";
-import { type Env, route } from "../router";
+import { route } from "../router";
 import {
   type BroadcastRow,
   CONSENT_SOURCES,
   type ConsentRow,
   E164,
+  ISO,
   LANG,
   MESSAGE_CATEGORIES,
   RECIPIENT_STATUSES,
@@ -18,20 +21,15 @@ import {
   accountNumbers,
   broadcastView,
   consentView,
-  newId,
   newestVersion,
-  ownBroadcast,
-  ownConsent,
   ownSender,
   ownTemplate,
+  render,
   rowsOf,
   sgate,
   templateView,
 } from "./state";
 
-type AccountEnv = Env & { account: { name: string } };
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const MAX_BODY = 1600;
 
 const bodies = z.record(z.string().regex(LANG, "keys must be language tags such as en or en-US"), z.string().min(1).max(MAX_BODY));
@@ -50,9 +48,6 @@ function sameBodies(a: Record<string, string>, b: Record<string, string>): boole
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
 }
 
-function render(text: string, variables: Record<string, unknown>): string {
-  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) => (name in variables ? String(variables[name]) : m));
-}
 
 const consentBody = z.strictObject({
   recipient: z.string().regex(E164, "must be a number in E.164 form such as +12025550101"),
@@ -83,7 +78,7 @@ function newConsent(env: AccountEnv, b: z.output<typeof consentBody>): ConsentRo
   const t = sgate(env.store);
   const now = env.store.timestamp();
   const row: ConsentRow = {
-    id: newId("cns", t.consents),
+    id: uniqueId("cns", t.consents),
     account: env.account.name,
     recipient: b.recipient,
     proof: b.proof,
@@ -107,31 +102,24 @@ function checkBroadcast(env: AccountEnv, b: Pick<BroadcastRow, "sender_id" | "fr
   if (!b.body && !b.template_id) throw invalid("body", "is required when template_id is not set");
 }
 
-export const sgateContentRoutes = [
-  // ---- templates ---------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/sgate/templates",
-    scope: "read",
-    query: z.strictObject(pagingQuery),
-    handler: (ctx) => paginate(rowsOf(sgate(ctx.store).templates, ctx.account.name), ctx.query, (t) => templateView(t, false)),
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/templates",
-    scope: "write",
+const templates = collection({
+  path: "/sgate/templates",
+  item: "/sgate/templates/{id}",
+  what: "template",
+  table: ({ store }) => sgate(store).templates,
+  view: (t) => templateView(t, true),
+  // The list shows each template's newest version only.
+  list: { view: (t) => templateView(t, false) },
+  create: {
     body: templateBody,
-    handler: (ctx) => {
+    build: (ctx): TemplateRow => {
       const b = ctx.body;
       for (const k of ["name", "default_lang", "category", "bodies"] as const) if (b[k] === undefined) throw invalid(k, "is required");
       const texts = b.bodies as Record<string, string>;
       if (!(b.default_lang! in texts)) throw invalid("bodies", `has no text for the default language ${b.default_lang}`);
-      const t = sgate(ctx.store);
       const now = ctx.store.timestamp();
-      const row: TemplateRow = {
-        id: newId("tpl", t.templates),
+      return {
+        id: uniqueId("tpl", sgate(ctx.store).templates),
         account: ctx.account.name,
         name: b.name!,
         default_lang: b.default_lang!,
@@ -139,26 +127,11 @@ export const sgateContentRoutes = [
         versions: [{ version: 1, bodies: texts, status: b.submit ? "submitted" : "draft", created_at: now }],
         created_at: now,
       };
-      t.templates.set(row.id, row);
-      ctx.status(201);
-      return templateView(row, true);
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/sgate/templates/{id}",
-    scope: "read",
-    handler: (ctx) => templateView(ownTemplate(ctx, ctx.params.id), true),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/sgate/templates/{id}",
-    scope: "write",
+  },
+  patch: {
     body: templateBody,
-    handler: (ctx) => {
-      const row = ownTemplate(ctx, ctx.params.id);
+    apply: (ctx, row) => {
       const b = ctx.body;
       const newest = newestVersion(row);
       const texts = b.bodies ?? newest.bodies;
@@ -172,43 +145,88 @@ export const sgateContentRoutes = [
         row.versions.push({ version: newest.version + 1, bodies: b.bodies, status: "draft", created_at: ctx.store.timestamp() });
       }
       if (b.submit) newestVersion(row).status = "submitted";
-      return templateView(row, true);
     },
+  },
+  remove: true,
+});
+
+// A consent has no GET of its own, and its DELETE revokes it rather than removing it.
+const consents = collection({
+  path: "/sgate/consents",
+  item: "/sgate/consents/{id}",
+  what: "consent",
+  table: ({ store }) => sgate(store).consents,
+  view: consentView,
+  list: {
+    query: z.strictObject({ ...pagingQuery, q: z.string().optional(), status: z.enum(["granted", "revoked"]).optional() }),
+    rows: (ctx) => {
+      const { q, status } = ctx.query;
+      return rowsOf(sgate(ctx.store).consents, ctx.account.name).filter((c) => (status === undefined || c.status === status) && (q === undefined || c.recipient.includes(q)));
+    },
+  },
+  create: { body: consentBody, build: (ctx) => newConsent(ctx, ctx.body) },
+  get: false,
+});
+
+const broadcasts = collection({
+  path: "/sgate/broadcasts",
+  item: "/sgate/broadcasts/{id}",
+  what: "broadcast",
+  table: ({ store }) => sgate(store).broadcasts,
+  view: broadcastView,
+  create: {
+    body: broadcastBody,
+    build: (ctx): BroadcastRow => {
+      const b = ctx.body;
+      if (b.recipients === undefined) throw invalid("recipients", "is required");
+      const draft = { sender_id: b.sender_id ?? null, from: b.from ?? null, template_id: b.template_id ?? null, body: b.body ?? null };
+      checkBroadcast(ctx, draft);
+      return {
+        id: uniqueId("bc", sgate(ctx.store).broadcasts),
+        account: ctx.account.name,
+        name: b.name ?? null,
+        ...draft,
+        lang: b.lang ?? null,
+        category: b.category ?? "marketing",
+        rate_per_min: b.rate_per_min ?? 60,
+        recipients: { numbers: [...new Set(b.recipients.numbers)] },
+        state: "draft",
+        start_at: null,
+        results: new Map(),
+        created_at: ctx.store.timestamp(),
+      };
+    },
+  },
+  patch: {
+    body: broadcastBody,
+    apply: (ctx, row) => {
+      if (row.state !== "draft") throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; only a draft can be changed`);
+      const b = ctx.body;
+      const pick = <K extends keyof BroadcastRow>(k: K, v: BroadcastRow[K] | undefined): BroadcastRow[K] => (v === undefined ? row[k] : v);
+      const next = { sender_id: pick("sender_id", b.sender_id), from: pick("from", b.from), template_id: pick("template_id", b.template_id), body: pick("body", b.body) };
+      checkBroadcast(ctx, next);
+      Object.assign(row, next);
+      assignDefined(row, b, ["name", "lang", "category", "rate_per_min"]);
+      if (b.recipients !== undefined) row.recipients = { numbers: [...new Set(b.recipients.numbers)] };
+    },
+  },
+  remove: (_ctx, row) => {
+    if (row.state === "sending") throw new ApiError("conflict", `broadcast ${row.id} is sending and cannot be deleted; pause or cancel it first`);
+  },
+});
+
+export const sgateContentRoutes = [
+  ...templates.routes,
+
+  templates.member("POST", "submit", (row) => {
+    newestVersion(row).status = "submitted";
+    return templateView(row, true);
   }),
 
-  route({
-    method: "DELETE",
-    path: "/sgate/templates/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      const row = ownTemplate(ctx, ctx.params.id);
-      sgate(ctx.store).templates.delete(row.id);
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/templates/{id}/submit",
-    scope: "write",
-    handler: (ctx) => {
-      const row = ownTemplate(ctx, ctx.params.id);
-      newestVersion(row).status = "submitted";
-      return templateView(row, true);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/templates/{id}/preview",
-    scope: "write",
-    body: z.strictObject({
-      lang: z.string().regex(LANG).optional(),
-      variables: z.record(z.string(), z.unknown()).optional(),
-      version: z.enum(["latest", "approved"]).optional(),
-    }),
-    handler: (ctx) => {
-      const row = ownTemplate(ctx, ctx.params.id);
+  templates.member(
+    "POST",
+    "preview",
+    (row, ctx) => {
       const b = ctx.body;
       // The emulator never approves a version; `approved` finds none.
       if (b.version === "approved") throw new ApiError("conflict", `template ${row.id} has no approved version`);
@@ -218,33 +236,16 @@ export const sgateContentRoutes = [
       if (source === undefined) throw invalid("lang", `template ${row.id} has no text in ${lang}`);
       return { version: newest.version, lang, text: render(source, b.variables ?? {}) };
     },
-  }),
-
-  // ---- consents ----------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/sgate/consents",
-    scope: "read",
-    query: z.strictObject({ ...pagingQuery, q: z.string().optional(), status: z.enum(["granted", "revoked"]).optional() }),
-    handler: (ctx) => {
-      const { q, status } = ctx.query;
-      const rows = rowsOf(sgate(ctx.store).consents, ctx.account.name).filter((c) => (status === undefined || c.status === status) && (q === undefined || c.recipient.includes(q)));
-      return paginate(rows, ctx.query, consentView);
+    {
+      body: z.strictObject({
+        lang: z.string().regex(LANG).optional(),
+        variables: z.record(z.string(), z.unknown()).optional(),
+        version: z.enum(["latest", "approved"]).optional(),
+      }),
     },
-  }),
+  ),
 
-  route({
-    method: "POST",
-    path: "/sgate/consents",
-    scope: "write",
-    body: consentBody,
-    handler: (ctx) => {
-      const row = newConsent(ctx, ctx.body);
-      ctx.status(201);
-      return consentView(row);
-    },
-  }),
+  ...consents.routes,
 
   route({
     method: "POST",
@@ -264,7 +265,7 @@ export const sgateContentRoutes = [
     path: "/sgate/consents/{id}",
     scope: "write",
     handler: (ctx) => {
-      const row = ownConsent(ctx, ctx.params.id);
+      const row = consents.own(ctx, ctx.params.id);
       if (row.status === "granted") {
         row.status = "revoked";
         row.revoked_at = ctx.store.timestamp();
@@ -273,107 +274,22 @@ export const sgateContentRoutes = [
     },
   }),
 
-  // ---- broadcasts --------------------------------------------------------------------------
+  ...broadcasts.routes,
 
-  route({
-    method: "GET",
-    path: "/sgate/broadcasts",
-    scope: "read",
-    query: z.strictObject(pagingQuery),
-    handler: (ctx) => paginate(rowsOf(sgate(ctx.store).broadcasts, ctx.account.name), ctx.query, broadcastView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/broadcasts",
-    scope: "write",
-    body: broadcastBody,
-    handler: (ctx) => {
-      const b = ctx.body;
-      if (b.recipients === undefined) throw invalid("recipients", "is required");
-      const draft = { sender_id: b.sender_id ?? null, from: b.from ?? null, template_id: b.template_id ?? null, body: b.body ?? null };
-      checkBroadcast(ctx, draft);
-      const t = sgate(ctx.store);
-      const row: BroadcastRow = {
-        id: newId("bc", t.broadcasts),
-        account: ctx.account.name,
-        name: b.name ?? null,
-        ...draft,
-        lang: b.lang ?? null,
-        category: b.category ?? "marketing",
-        rate_per_min: b.rate_per_min ?? 60,
-        recipients: { numbers: [...new Set(b.recipients.numbers)] },
-        state: "draft",
-        start_at: null,
-        results: new Map(),
-        created_at: ctx.store.timestamp(),
-      };
-      t.broadcasts.set(row.id, row);
-      ctx.status(201);
-      return broadcastView(row);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/sgate/broadcasts/{id}",
-    scope: "read",
-    handler: (ctx) => broadcastView(ownBroadcast(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/sgate/broadcasts/{id}",
-    scope: "write",
-    body: broadcastBody,
-    handler: (ctx) => {
-      const row = ownBroadcast(ctx, ctx.params.id);
-      if (row.state !== "draft") throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; only a draft can be changed`);
-      const b = ctx.body;
-      const pick = <K extends keyof BroadcastRow>(k: K, v: BroadcastRow[K] | undefined): BroadcastRow[K] => (v === undefined ? row[k] : v);
-      const next = { sender_id: pick("sender_id", b.sender_id), from: pick("from", b.from), template_id: pick("template_id", b.template_id), body: pick("body", b.body) };
-      checkBroadcast(ctx, next);
-      Object.assign(row, next);
-      if (b.name !== undefined) row.name = b.name;
-      if (b.lang !== undefined) row.lang = b.lang;
-      if (b.category !== undefined) row.category = b.category;
-      if (b.rate_per_min !== undefined) row.rate_per_min = b.rate_per_min;
-      if (b.recipients !== undefined) row.recipients = { numbers: [...new Set(b.recipients.numbers)] };
-      return broadcastView(row);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/sgate/broadcasts/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      const row = ownBroadcast(ctx, ctx.params.id);
-      if (row.state === "sending") throw new ApiError("conflict", `broadcast ${row.id} is sending and cannot be deleted; pause or cancel it first`);
-      sgate(ctx.store).broadcasts.delete(row.id);
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/sgate/broadcasts/{id}/recipients",
-    scope: "read",
-    query: z.strictObject({ ...pagingQuery, status: z.enum(RECIPIENT_STATUSES).optional() }),
-    handler: (ctx) => {
-      const row = ownBroadcast(ctx, ctx.params.id);
+  broadcasts.member(
+    "GET",
+    "recipients",
+    (row, ctx) => {
       const all = row.recipients.numbers.map((number) => ({ number, status: row.results.get(number) ?? "pending" }));
       return paginate(ctx.query.status ? all.filter((r) => r.status === ctx.query.status) : all, ctx.query);
     },
-  }),
+    { query: z.strictObject({ ...pagingQuery, status: z.enum(RECIPIENT_STATUSES).optional() }) },
+  ),
 
-  route({
-    method: "POST",
-    path: "/sgate/broadcasts/{id}/start",
-    scope: "write",
-    body: z.strictObject({ start_at: z.string().regex(ISO, "must be an ISO 8601 UTC timestamp").optional() }).optional(),
-    handler: (ctx) => {
-      const row = ownBroadcast(ctx, ctx.params.id);
+  broadcasts.member(
+    "POST",
+    "start",
+    (row, ctx) => {
       if (row.state !== "draft") throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; only a draft can be started`);
       const startAt = ctx.body?.start_at;
       const later = startAt !== undefined && Date.parse(startAt) > ctx.now();
@@ -384,7 +300,8 @@ export const sgateContentRoutes = [
       row.start_at = startAt ?? ctx.store.timestamp();
       return broadcastView(row);
     },
-  }),
+    { body: z.strictObject({ start_at: z.string().regex(ISO, "must be an ISO 8601 UTC timestamp").optional() }).optional() },
+  ),
 
   ...(
     [
@@ -393,18 +310,12 @@ export const sgateContentRoutes = [
       ["cancel", ["sending", "paused", "scheduled"], "cancelled"],
     ] as const
   ).map(([op, from, to]) =>
-    route({
-      method: "POST",
-      path: `/sgate/broadcasts/{id}/${op}`,
-      scope: "write",
-      handler: (ctx) => {
-        const row = ownBroadcast(ctx, ctx.params.id);
-        if (!(from as readonly string[]).includes(row.state)) throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; ${op} needs ${from.join(" or ")}`);
-        row.state = to;
-        // Recipients not reached are marked skipped.
-        if (op === "cancel") for (const [n, s] of row.results) if (s === "pending") row.results.set(n, "skipped");
-        return broadcastView(row);
-      },
+    broadcasts.member("POST", op, (row) => {
+      if (!(from as readonly string[]).includes(row.state)) throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; ${op} needs ${from.join(" or ")}`);
+      row.state = to;
+      // Recipients not reached are marked skipped.
+      if (op === "cancel") for (const [n, s] of row.results) if (s === "pending") row.results.set(n, "skipped");
+      return broadcastView(row);
     }),
   ),
 ];

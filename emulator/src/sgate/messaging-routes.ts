@@ -1,9 +1,11 @@
 // Sending, the message log, opt-outs, scheduled messages and one-time-code verifications of the
 // messaging gateway: the imperative endpoints the provider does not manage.
 import { z } from "zod";
+import { uniqueId } from "../tables";
+import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
-import { type Env, route } from "../router";
+import { route } from "../router";
 import {
   type MessageRow,
   type ScheduledRow,
@@ -17,12 +19,9 @@ import {
   scheduledView,
   verificationView,
 } from "./messaging";
-import { E164, LANG, MESSAGE_CATEGORIES, accountNumbers, newId, newestVersion, ownSender, ownTemplate, rowsOf, sgate } from "./state";
+import { E164, ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
 import { intBetween, queryInt } from "../validation";
 
-type AccountEnv = Env & { account: { name: string } };
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const MAX_TO = 1000;
 const RESEND_AFTER_MS = 30_000;
 const MAX_RESENDS = 4;
@@ -53,9 +52,6 @@ const verifyBody = z.strictObject({
   variables: z.record(z.string(), z.unknown()).optional(),
 });
 
-function render(text: string, variables: Record<string, unknown>): string {
-  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) => (name in variables ? String(variables[name]) : m));
-}
 
 /** The sending identity and text shared by sends and verifications. */
 function checkFrom(env: AccountEnv, b: { from?: string | undefined; sender_id?: string | undefined }): void {
@@ -69,9 +65,53 @@ function ownVerification(env: AccountEnv, id: string): VerificationRow {
   return refreshVerification(v, env.now());
 }
 
-function needPending(v: VerificationRow, op: string): void {
+/** The verification, refused unless it is still pending. */
+function pending(v: VerificationRow, op: string): VerificationRow {
   if (v.status !== "pending") throw new ApiError("conflict", `verification ${v.id} is ${v.status}; only a pending verification can be ${op}`);
+  return v;
 }
+
+const verifications = collection({
+  path: "/sgate/verifications",
+  item: "/sgate/verifications/{id}",
+  what: "verification",
+  table: ({ store }) => messaging(store).verifications,
+  view: verificationView,
+  // The list is newest first and not paged (GET /sgate/verifications below).
+  list: false,
+  // A verification's expiry is applied whenever it is looked at.
+  own: (ctx, id) => ownVerification(ctx, id),
+  create: {
+    body: verifyBody,
+    build: (ctx): VerificationRow => {
+      const b = ctx.body;
+      checkFrom(ctx, b);
+      if (b.template_id) ownTemplate(ctx, b.template_id);
+      const now = ctx.now();
+      const length = b.code_length ?? 6;
+      const attempts = b.max_attempts ?? 5;
+      return {
+        id: uniqueId("ver", messaging(ctx.store).verifications),
+        account: ctx.account.name,
+        to: b.to,
+        sender_id: b.sender_id ?? null,
+        from: b.from ?? null,
+        lang: b.lang ?? null,
+        template_id: b.template_id ?? null,
+        client_ref: b.client_ref ?? null,
+        code_length: length,
+        code: newCode(length),
+        attempts_left: attempts,
+        max_attempts: attempts,
+        resends: 0,
+        last_sent_at: now,
+        expires_at: now + (b.ttl_s ?? 600) * 1000,
+        status: "pending",
+        created_at: ctx.store.timestamp(),
+      };
+    },
+  },
+});
 
 export const sgateMessagingRoutes = [
   route({
@@ -103,11 +143,11 @@ export const sgateMessagingRoutes = [
       for (const to of new Set(b.to)) {
         const blocked = isOptedOut(ctx.store, ctx.account.name, to) ? "opted_out" : category === "marketing" && !granted.has(to) ? "no_consent" : null;
         if (later && !blocked) {
-          const row: ScheduledRow = { ...common, id: newId("sch", t.scheduled), to, send_at: b.send_at!, status: "scheduled" };
+          const row: ScheduledRow = { ...common, id: uniqueId("sch", t.scheduled), to, send_at: b.send_at!, status: "scheduled" };
           t.scheduled.set(row.id, row);
           scheduled.push(row);
         } else {
-          const row: MessageRow = { ...common, id: newId("msg", t.messages), direction: "out", to, status: blocked ?? "sent", at: ctx.now() };
+          const row: MessageRow = { ...common, id: uniqueId("msg", t.messages), direction: "out", to, status: blocked ?? "sent", at: ctx.now() };
           t.messages.set(row.id, row);
           messages.push(row);
         }
@@ -183,59 +223,13 @@ export const sgateMessagingRoutes = [
     },
   }),
 
-  route({
-    method: "POST",
-    path: "/sgate/verifications",
-    scope: "write",
-    body: verifyBody,
-    handler: (ctx) => {
-      const b = ctx.body;
-      checkFrom(ctx, b);
-      if (b.template_id) ownTemplate(ctx, b.template_id);
-      const t = messaging(ctx.store);
-      const now = ctx.now();
-      const length = b.code_length ?? 6;
-      const attempts = b.max_attempts ?? 5;
-      const row: VerificationRow = {
-        id: newId("ver", t.verifications),
-        account: ctx.account.name,
-        to: b.to,
-        sender_id: b.sender_id ?? null,
-        from: b.from ?? null,
-        lang: b.lang ?? null,
-        template_id: b.template_id ?? null,
-        client_ref: b.client_ref ?? null,
-        code_length: length,
-        code: newCode(length),
-        attempts_left: attempts,
-        max_attempts: attempts,
-        resends: 0,
-        last_sent_at: now,
-        expires_at: now + (b.ttl_s ?? 600) * 1000,
-        status: "pending",
-        created_at: ctx.store.timestamp(),
-      };
-      t.verifications.set(row.id, row);
-      ctx.status(201);
-      return verificationView(row);
-    },
-  }),
+  ...verifications.routes,
 
-  route({
-    method: "GET",
-    path: "/sgate/verifications/{id}",
-    scope: "read",
-    handler: (ctx) => verificationView(ownVerification(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/verifications/{id}/check",
-    scope: "write",
-    body: z.strictObject({ code: z.string().min(1).max(16) }),
-    handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "checked");
+  verifications.member(
+    "POST",
+    "check",
+    (row, ctx) => {
+      const v = pending(row, "checked");
       // Every check uses up one attempt, right or wrong.
       v.attempts_left -= 1;
       const valid = ctx.body.code === v.code;
@@ -243,36 +237,25 @@ export const sgateMessagingRoutes = [
       else if (v.attempts_left === 0) v.status = "failed";
       return { ...verificationView(v), valid };
     },
+    { body: z.strictObject({ code: z.string().min(1).max(16) }) },
+  ),
+
+  verifications.member("POST", "resend", (row, ctx) => {
+    const v = pending(row, "resent");
+    if (v.resends >= MAX_RESENDS) throw new ApiError("conflict", `verification ${v.id} was resent ${MAX_RESENDS} times already`);
+    const wait = v.last_sent_at + RESEND_AFTER_MS - ctx.now();
+    if (wait > 0) throw new ApiError("conflict", `verification ${v.id} can be resent in ${Math.ceil(wait / 1000)} s`);
+    // The new code replaces the old one, which stops working.
+    const old = v.code;
+    while (v.code === old) v.code = newCode(v.code_length);
+    v.resends += 1;
+    v.last_sent_at = ctx.now();
+    return verificationView(v);
   }),
 
-  route({
-    method: "POST",
-    path: "/sgate/verifications/{id}/resend",
-    scope: "write",
-    handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "resent");
-      if (v.resends >= MAX_RESENDS) throw new ApiError("conflict", `verification ${v.id} was resent ${MAX_RESENDS} times already`);
-      const wait = v.last_sent_at + RESEND_AFTER_MS - ctx.now();
-      if (wait > 0) throw new ApiError("conflict", `verification ${v.id} can be resent in ${Math.ceil(wait / 1000)} s`);
-      // The new code replaces the old one, which stops working.
-      const old = v.code;
-      while (v.code === old) v.code = newCode(v.code_length);
-      v.resends += 1;
-      v.last_sent_at = ctx.now();
-      return verificationView(v);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/verifications/{id}/cancel",
-    scope: "write",
-    handler: (ctx) => {
-      const v = ownVerification(ctx, ctx.params.id);
-      needPending(v, "cancelled");
-      v.status = "canceled";
-      return verificationView(v);
-    },
+  verifications.member("POST", "cancel", (row) => {
+    const v = pending(row, "cancelled");
+    v.status = "canceled";
+    return verificationView(v);
   }),
 ];

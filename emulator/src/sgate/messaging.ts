@@ -2,40 +2,35 @@
 // messages and one-time-code verifications. Nothing is delivered; tests drive inbound messages
 // and read codes in-process (`receiveMessage`, `verificationCode`).
 import { randomInt } from "node:crypto";
-import type { Store } from "../store";
-import { newId } from "./state";
+import { entryOf, uniqueId, withoutAccount } from "../tables";
+import { areaState, type Store } from "../store";
 
-export interface MessageRow {
+/** What a sent and a scheduled message both carry. */
+interface OutgoingFields {
   id: string;
   account: string;
-  direction: "in" | "out";
   from: string | null;
   sender_id: string | null;
   to: string;
   body: string;
   category: string | null;
   client_ref: string | null;
-  status: "sent" | "received" | "opted_out" | "no_consent";
   created_at: string;
+}
+
+export interface MessageRow extends OutgoingFields {
+  direction: "in" | "out";
+  status: "sent" | "received" | "opted_out" | "no_consent";
   /** Milliseconds, for `before` and newest-first order. */
   at: number;
 }
 
-export interface ScheduledRow {
-  id: string;
-  account: string;
-  from: string | null;
-  sender_id: string | null;
-  to: string;
-  body: string;
-  category: string | null;
-  client_ref: string | null;
+export interface ScheduledRow extends OutgoingFields {
   send_at: string;
   status: "scheduled" | "cancelled";
-  created_at: string;
 }
 
-export interface OptOutRow {
+interface OptOutRow {
   account: string;
   number: string;
   status: "opted_out" | "opted_in";
@@ -62,7 +57,7 @@ export interface VerificationRow {
   created_at: string;
 }
 
-export interface MessagingTables {
+interface MessagingTables {
   messages: Map<string, MessageRow>;
   scheduled: Map<string, ScheduledRow>;
   /** account -> number -> opt-out */
@@ -70,25 +65,10 @@ export interface MessagingTables {
   verifications: Map<string, VerificationRow>;
 }
 
-const tables = new WeakMap<Store, MessagingTables>();
-
-export function messaging(store: Store): MessagingTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() };
-    tables.set(store, t);
-  }
-  return t;
-}
+export const messaging = areaState((): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }));
 
 export function accountOptOuts(store: Store, account: string): Map<string, OptOutRow> {
-  const t = messaging(store);
-  let m = t.optouts.get(account);
-  if (!m) {
-    m = new Map();
-    t.optouts.set(account, m);
-  }
-  return m;
+  return entryOf(messaging(store).optouts, account, () => new Map());
 }
 
 export function isOptedOut(store: Store, account: string, number: string): boolean {
@@ -117,10 +97,7 @@ export function messageView(m: MessageRow) {
   return rest;
 }
 
-export function scheduledView(s: ScheduledRow) {
-  const { account: _a, ...rest } = s;
-  return rest;
-}
+export const scheduledView = (s: ScheduledRow) => withoutAccount(s);
 
 /**
  * An inbound message, as a recipient's phone would send it (tests call this in-process). STOP
@@ -129,7 +106,7 @@ export function scheduledView(s: ScheduledRow) {
 export function receiveMessage(store: Store, account: string, from: string, to: string, body: string): MessageRow {
   const t = messaging(store);
   const now = store.now();
-  const row: MessageRow = { id: newId("msg", t.messages), account, direction: "in", from, sender_id: null, to, body, category: null, client_ref: null, status: "received", created_at: store.timestamp(), at: now };
+  const row: MessageRow = { id: uniqueId("msg", t.messages), account, direction: "in", from, sender_id: null, to, body, category: null, client_ref: null, status: "received", created_at: store.timestamp(), at: now };
   t.messages.set(row.id, row);
   const word = body.trim().toUpperCase();
   if (word === "STOP" || word === "START") accountOptOuts(store, account).set(from, { account, number: from, status: word === "STOP" ? "opted_out" : "opted_in", updated_at: store.timestamp() });

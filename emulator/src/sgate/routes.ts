@@ -1,11 +1,12 @@
 // The messaging gateway, as one area for the route list: numbers and providers, US 10DLC brands
-// and campaigns, senders; templates, consents and broadcasts are in sgate-content.ts, sends,
-// opt-outs, scheduled messages and verifications in sgate-messaging.ts. Brands,
-// campaigns, senders and numbers have no GET of one object in the API: only their lists.
+// and campaigns, senders; templates, consents and broadcasts are in content-routes.ts, sends,
+// opt-outs, scheduled messages and verifications in messaging-routes.ts.
 import { z } from "zod";
+import { uniqueId } from "../tables";
+import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
+import { route } from "../router";
 import {
   type BrandRow,
   type CampaignRow,
@@ -18,20 +19,16 @@ import {
   accountNumbers,
   brandView,
   campaignView,
-  newId,
   numberView,
   ownBrand,
   ownCampaign,
   ownNumber,
-  ownSender,
   rowsOf,
   senderView,
   sgate,
 } from "./state";
 import { sgateContentRoutes } from "./content-routes";
 import { sgateMessagingRoutes } from "./messaging-routes";
-
-type AccountEnv = Env & { account: { name: string } };
 
 const text = (max: number) =>
   z
@@ -107,6 +104,136 @@ function checkNumbers(env: AccountEnv, numbers: string[]): string[] {
   return numbers;
 }
 
+/** The text fields of a patch onto the row; an empty string clears a field. */
+function assignTexts(row: object, fields: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) (row as Record<string, unknown>)[k] = v === "" ? null : v;
+}
+
+// Brands, campaigns and senders have no GET of one object in the API: only their lists.
+const brands = collection({
+  path: "/sgate/brands",
+  item: "/sgate/brands/{id}",
+  what: "brand",
+  table: ({ store }) => sgate(store).brands,
+  view: (b, env) => brandView(env.store, b),
+  get: false,
+  create: {
+    body: brandBody,
+    build: (ctx): BrandRow => {
+      const b = ctx.body;
+      if (b.legal_name === undefined) throw invalid("legal_name", "is required");
+      return {
+        id: uniqueId("brd", sgate(ctx.store).brands),
+        account: ctx.account.name,
+        legal_name: b.legal_name,
+        display_name: b.display_name ?? null,
+        tax_id: b.tax_id ?? null,
+        country: b.country ?? null,
+        vertical: b.vertical ?? null,
+        website: b.website ?? null,
+        contact_email: b.contact_email ?? null,
+        entity_type: b.entity_type ?? null,
+        // A brand enters as a draft; `submitted` on create submits it at once.
+        status: b.status ?? "draft",
+        created_at: ctx.store.timestamp(),
+      };
+    },
+  },
+  patch: {
+    body: brandBody,
+    apply: (ctx, row) => {
+      const { status, ...fields } = ctx.body;
+      moveStatus(row, status, `brand ${row.id}`);
+      assignTexts(row, fields);
+    },
+  },
+  remove: (ctx, row) => {
+    const campaigns = rowsOf(sgate(ctx.store).campaigns, row.account).filter((c) => c.brand_id === row.id);
+    if (campaigns.length) throw new ApiError("conflict", `brand ${row.id} (${row.legal_name}) has campaign(s) ${campaigns.map((c) => c.id).join(", ")}; delete them first`);
+  },
+});
+
+const campaigns = collection({
+  path: "/sgate/campaigns",
+  item: "/sgate/campaigns/{id}",
+  what: "campaign",
+  table: ({ store }) => sgate(store).campaigns,
+  view: campaignView,
+  get: false,
+  create: {
+    body: campaignBody,
+    build: (ctx): CampaignRow => {
+      const b = ctx.body;
+      if (b.brand_id === undefined) throw invalid("brand_id", "is required");
+      if (b.use_case === undefined) throw invalid("use_case", "is required");
+      ownBrand(ctx, b.brand_id);
+      return {
+        id: uniqueId("cmp", sgate(ctx.store).campaigns),
+        account: ctx.account.name,
+        brand_id: b.brand_id,
+        description: b.description ?? null,
+        message_flow: b.message_flow ?? null,
+        samples: b.samples ?? [],
+        use_case: b.use_case,
+        status: b.status ?? "draft",
+        created_at: ctx.store.timestamp(),
+      };
+    },
+  },
+  patch: {
+    body: campaignBody,
+    apply: (ctx, row) => {
+      const { status, ...fields } = ctx.body;
+      if (fields.brand_id !== undefined) ownBrand(ctx, fields.brand_id);
+      moveStatus(row, status, `campaign ${row.id}`);
+      assignTexts(row, fields);
+    },
+  },
+  // Numbers sending under the campaign are detached, not refused.
+  remove: (ctx, row) => {
+    for (const n of accountNumbers(ctx).values()) if (n.campaign_id === row.id) n.campaign_id = null;
+  },
+});
+
+const senders = collection({
+  path: "/sgate/senders",
+  item: "/sgate/senders/{id}",
+  what: "sender",
+  table: ({ store }) => sgate(store).senders,
+  view: senderView,
+  get: false,
+  create: {
+    body: senderBody,
+    build: (ctx): SenderRow => {
+      const b = ctx.body;
+      if (b.name === undefined) throw invalid("name", "is required");
+      return {
+        id: uniqueId("snd", sgate(ctx.store).senders),
+        account: ctx.account.name,
+        name: b.name,
+        description: b.description ?? null,
+        numbers: checkNumbers(ctx, b.numbers ?? []),
+        name_status: "in_review",
+        created_at: ctx.store.timestamp(),
+      };
+    },
+  },
+  patch: {
+    body: senderBody,
+    apply: (ctx, row) => {
+      const b = ctx.body;
+      if (b.numbers !== undefined) row.numbers = checkNumbers(ctx, b.numbers);
+      if (b.description !== undefined) row.description = b.description || null;
+      // A new name goes to review again.
+      if (b.name !== undefined && b.name !== row.name) {
+        row.name = b.name;
+        row.name_status = "in_review";
+      }
+    },
+  },
+  remove: true,
+});
+
 export const sgateRoutes = [
   route({
     method: "GET",
@@ -168,203 +295,9 @@ export const sgateRoutes = [
     },
   }),
 
-  // ---- brands ------------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/sgate/brands",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(rowsOf(sgate(ctx.store).brands, ctx.account.name), ctx.query, (b) => brandView(ctx.store, b)),
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/brands",
-    scope: "write",
-    body: brandBody,
-    handler: (ctx) => {
-      const b = ctx.body;
-      if (b.legal_name === undefined) throw invalid("legal_name", "is required");
-      const t = sgate(ctx.store);
-      const row: BrandRow = {
-        id: newId("brd", t.brands),
-        account: ctx.account.name,
-        legal_name: b.legal_name,
-        display_name: b.display_name ?? null,
-        tax_id: b.tax_id ?? null,
-        country: b.country ?? null,
-        vertical: b.vertical ?? null,
-        website: b.website ?? null,
-        contact_email: b.contact_email ?? null,
-        entity_type: b.entity_type ?? null,
-        // A brand enters as a draft; `submitted` on create submits it at once.
-        status: b.status ?? "draft",
-        created_at: ctx.store.timestamp(),
-      };
-      t.brands.set(row.id, row);
-      ctx.status(201);
-      return brandView(ctx.store, row);
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/sgate/brands/{id}",
-    scope: "write",
-    body: brandBody,
-    handler: (ctx) => {
-      const row = ownBrand(ctx, ctx.params.id);
-      const { status, ...fields } = ctx.body;
-      moveStatus(row, status, `brand ${row.id}`);
-      for (const [k, v] of Object.entries(fields)) if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = v === "" ? null : v;
-      return brandView(ctx.store, row);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/sgate/brands/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      const row = ownBrand(ctx, ctx.params.id);
-      const t = sgate(ctx.store);
-      const campaigns = rowsOf(t.campaigns, row.account).filter((c) => c.brand_id === row.id);
-      if (campaigns.length) throw new ApiError("conflict", `brand ${row.id} (${row.legal_name}) has campaign(s) ${campaigns.map((c) => c.id).join(", ")}; delete them first`);
-      t.brands.delete(row.id);
-      return undefined;
-    },
-  }),
-
-  // ---- campaigns ---------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/sgate/campaigns",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(rowsOf(sgate(ctx.store).campaigns, ctx.account.name), ctx.query, campaignView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/campaigns",
-    scope: "write",
-    body: campaignBody,
-    handler: (ctx) => {
-      const b = ctx.body;
-      if (b.brand_id === undefined) throw invalid("brand_id", "is required");
-      if (b.use_case === undefined) throw invalid("use_case", "is required");
-      ownBrand(ctx, b.brand_id);
-      const t = sgate(ctx.store);
-      const row: CampaignRow = {
-        id: newId("cmp", t.campaigns),
-        account: ctx.account.name,
-        brand_id: b.brand_id,
-        description: b.description ?? null,
-        message_flow: b.message_flow ?? null,
-        samples: b.samples ?? [],
-        use_case: b.use_case,
-        status: b.status ?? "draft",
-        created_at: ctx.store.timestamp(),
-      };
-      t.campaigns.set(row.id, row);
-      ctx.status(201);
-      return campaignView(row);
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/sgate/campaigns/{id}",
-    scope: "write",
-    body: campaignBody,
-    handler: (ctx) => {
-      const row = ownCampaign(ctx, ctx.params.id);
-      const { status, ...fields } = ctx.body;
-      if (fields.brand_id !== undefined) ownBrand(ctx, fields.brand_id);
-      moveStatus(row, status, `campaign ${row.id}`);
-      for (const [k, v] of Object.entries(fields)) if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = v === "" ? null : v;
-      return campaignView(row);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/sgate/campaigns/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      const row = ownCampaign(ctx, ctx.params.id);
-      // Numbers sending under the campaign are detached, not refused.
-      for (const n of accountNumbers(ctx).values()) if (n.campaign_id === row.id) n.campaign_id = null;
-      sgate(ctx.store).campaigns.delete(row.id);
-      return undefined;
-    },
-  }),
-
-  // ---- senders -----------------------------------------------------------------------------
-
-  route({
-    method: "GET",
-    path: "/sgate/senders",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(rowsOf(sgate(ctx.store).senders, ctx.account.name), ctx.query, senderView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/sgate/senders",
-    scope: "write",
-    body: senderBody,
-    handler: (ctx) => {
-      const b = ctx.body;
-      if (b.name === undefined) throw invalid("name", "is required");
-      const t = sgate(ctx.store);
-      const row: SenderRow = {
-        id: newId("snd", t.senders),
-        account: ctx.account.name,
-        name: b.name,
-        description: b.description ?? null,
-        numbers: checkNumbers(ctx, b.numbers ?? []),
-        name_status: "in_review",
-        created_at: ctx.store.timestamp(),
-      };
-      t.senders.set(row.id, row);
-      ctx.status(201);
-      return senderView(row);
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/sgate/senders/{id}",
-    scope: "write",
-    body: senderBody,
-    handler: (ctx) => {
-      const row = ownSender(ctx, ctx.params.id);
-      const b = ctx.body;
-      if (b.numbers !== undefined) row.numbers = checkNumbers(ctx, b.numbers);
-      if (b.description !== undefined) row.description = b.description || null;
-      // A new name goes to review again.
-      if (b.name !== undefined && b.name !== row.name) {
-        row.name = b.name;
-        row.name_status = "in_review";
-      }
-      return senderView(row);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/sgate/senders/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      const row = ownSender(ctx, ctx.params.id);
-      sgate(ctx.store).senders.delete(row.id);
-      return undefined;
-    },
-  }),
+  ...brands.routes,
+  ...campaigns.routes,
+  ...senders.routes,
 
   ...sgateContentRoutes,
   ...sgateMessagingRoutes,

@@ -1,13 +1,15 @@
 // The messaging gateway: numbers (seeded per account), brands, campaigns, senders, templates with
 // versions, consents and broadcasts. The tables hang off the Store through a WeakMap like the
 // other areas. Every messaging id is a prefixed random string.
-import { randomBytes } from "node:crypto";
 import { notFound } from "../errors";
-import type { Env } from "../router";
-import type { Store } from "../store";
+import type { AccountEnv } from "../collection";
+import { entryOf, withoutAccount } from "../tables";
+import { areaState, type Store } from "../store";
 
 export const E164 = /^\+[1-9][0-9]{6,14}$/;
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
+/** An ISO 8601 UTC timestamp, as `granted_at`, `start_at` and `send_at` take it. */
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 export const ENTITY_TYPES = ["private", "public", "nonprofit", "government", "sole_proprietor"] as const;
 export const REVIEW_STATUSES = ["draft", "submitted"] as const;
 export const USE_CASES = ["mixed", "account_notification", "customer_care", "delivery_notification", "2fa", "marketing", "low_volume", "charity", "polling"] as const;
@@ -20,7 +22,7 @@ export const PROVIDERS = ["primary", "secondary"] as const;
 /** The numbers every account starts with (the API has no endpoint that adds one). */
 export const SEED_NUMBERS = ["+12025550101", "+12025550102", "+12025550103"] as const;
 
-export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 interface Owned {
   account: string;
@@ -68,7 +70,7 @@ export interface SenderRow extends Owned {
   created_at: string;
 }
 
-export interface TemplateVersion {
+interface TemplateVersion {
   version: number;
   bodies: Record<string, string>;
   status: "draft" | "submitted";
@@ -114,7 +116,7 @@ export interface BroadcastRow extends Owned {
   created_at: string;
 }
 
-export interface SgateTables {
+interface SgateTables {
   /** account -> number -> settings */
   numbers: Map<string, Map<string, NumberRow>>;
   brands: Map<string, BrandRow>;
@@ -125,29 +127,11 @@ export interface SgateTables {
   broadcasts: Map<string, BroadcastRow>;
 }
 
-const tables = new WeakMap<Store, SgateTables>();
-
-export function sgate(store: Store): SgateTables {
-  const existing = tables.get(store);
-  if (existing) return existing;
-  const t: SgateTables = { numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() };
-  tables.set(store, t);
-  return t;
-}
-
-/** `<prefix>_<12 hex>`, unique in its table. */
-export function newId(prefix: string, table: Map<string, unknown>): string {
-  for (;;) {
-    const id = `${prefix}_${randomBytes(6).toString("hex")}`;
-    if (!table.has(id)) return id;
-  }
-}
+export const sgate = areaState((): SgateTables => ({ numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() }));
 
 export function rowsOf<T extends Owned>(table: Map<string, T>, account: string): T[] {
   return [...table.values()].filter((r) => r.account === account);
 }
-
-type AccountEnv = Env & { account: { name: string } };
 
 function owned<T extends Owned>(table: Map<string, T>, id: string, account: string, what: string): T {
   const row = table.get(id);
@@ -157,22 +141,14 @@ function owned<T extends Owned>(table: Map<string, T>, id: string, account: stri
 
 /** The account's numbers, seeded the first time the account uses the gateway. */
 export function accountNumbers(env: AccountEnv): Map<string, NumberRow> {
-  const t = sgate(env.store);
-  let m = t.numbers.get(env.account.name);
-  if (!m) {
-    m = new Map();
-    for (const number of SEED_NUMBERS) m.set(number, { account: env.account.name, number, enabled: true, provider: "primary", campaign_id: null, help_text: null });
-    t.numbers.set(env.account.name, m);
-  }
-  return m;
+  const account = env.account.name;
+  return entryOf(sgate(env.store).numbers, account, () => new Map(SEED_NUMBERS.map((number) => [number, { account, number, enabled: true, provider: "primary", campaign_id: null, help_text: null }])));
 }
 
 export const ownBrand = (env: AccountEnv, id: string) => owned(sgate(env.store).brands, id, env.account.name, "brand");
 export const ownCampaign = (env: AccountEnv, id: string) => owned(sgate(env.store).campaigns, id, env.account.name, "campaign");
 export const ownSender = (env: AccountEnv, id: string) => owned(sgate(env.store).senders, id, env.account.name, "sender");
 export const ownTemplate = (env: AccountEnv, id: string) => owned(sgate(env.store).templates, id, env.account.name, "template");
-export const ownConsent = (env: AccountEnv, id: string) => owned(sgate(env.store).consents, id, env.account.name, "consent");
-export const ownBroadcast = (env: AccountEnv, id: string) => owned(sgate(env.store).broadcasts, id, env.account.name, "broadcast");
 
 export function ownNumber(env: AccountEnv, number: string): NumberRow {
   const row = accountNumbers(env).get(number);
@@ -181,24 +157,16 @@ export function ownNumber(env: AccountEnv, number: string): NumberRow {
 }
 
 export function numberView(n: NumberRow) {
-  const { account: _a, ...rest } = n;
-  return { ...rest, sends: n.enabled, receives: n.enabled };
+  return { ...withoutAccount(n), sends: n.enabled, receives: n.enabled };
 }
 
 export function brandView(store: Store, b: BrandRow) {
-  const { account: _a, ...rest } = b;
-  return { ...rest, campaign_ids: rowsOf(sgate(store).campaigns, b.account).filter((c) => c.brand_id === b.id).map((c) => c.id) };
+  return { ...withoutAccount(b), campaign_ids: rowsOf(sgate(store).campaigns, b.account).filter((c) => c.brand_id === b.id).map((c) => c.id) };
 }
 
-export function campaignView(c: CampaignRow) {
-  const { account: _a, ...rest } = c;
-  return rest;
-}
+export const campaignView = (c: CampaignRow) => withoutAccount(c);
 
-export function senderView(s: SenderRow) {
-  const { account: _a, ...rest } = s;
-  return rest;
-}
+export const senderView = (s: SenderRow) => withoutAccount(s);
 
 export function newestVersion(t: TemplateRow): TemplateVersion {
   return t.versions[t.versions.length - 1] as TemplateVersion;
@@ -210,12 +178,9 @@ export function templateView(t: TemplateRow, withVersions: boolean) {
   return withVersions ? { ...base, versions: t.versions } : base;
 }
 
-export function consentView(c: ConsentRow) {
-  const { account: _a, ...rest } = c;
-  return rest;
-}
+export const consentView = (c: ConsentRow) => withoutAccount(c);
 
-export function broadcastReport(b: BroadcastRow): Record<RecipientStatus | "total", number> {
+function broadcastReport(b: BroadcastRow): Record<RecipientStatus | "total", number> {
   const report = Object.fromEntries(RECIPIENT_STATUSES.map((s) => [s, 0])) as Record<RecipientStatus | "total", number>;
   report.total = b.recipients.numbers.length;
   for (const s of b.results.values()) report[s] += 1;
@@ -225,4 +190,9 @@ export function broadcastReport(b: BroadcastRow): Record<RecipientStatus | "tota
 export function broadcastView(b: BroadcastRow) {
   const { account: _a, results: _r, ...rest } = b;
   return { ...rest, report: broadcastReport(b) };
+}
+
+/** A template text with its `{{ name }}` variables filled; unknown ones stay as written. */
+export function render(text: string, variables: Record<string, unknown>): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) => (name in variables ? String(variables[name]) : m));
 }

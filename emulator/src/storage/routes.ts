@@ -3,12 +3,13 @@
 // real buckets: a secret key that starts with `deny` fails the test, as a validation_error on
 // secret_key (docs/api-assumptions.md).
 import { z } from "zod";
+import { collection } from "../collection";
 import { invalid, notFound } from "../errors";
-import { paginate, pagingQuery } from "../paging";
-import { route, type Env } from "../router";
-import type { Store } from "../store";
+import { assignPresent } from "../patch";
+import { route } from "../router";
+import { uniqueId } from "../tables";
 import { queryInt } from "../validation";
-import { stringId, tablesOf } from "../talk/tables";
+import { areaState } from "../store";
 
 export interface DestinationRow {
   id: string;
@@ -25,10 +26,9 @@ export interface DestinationRow {
   created_at: string;
 }
 
-const tables = new WeakMap<Store, Map<string, DestinationRow>>();
-export const destinations = (store: Store) => tablesOf(tables, store, () => new Map<string, DestinationRow>());
+const destinations = areaState(() => new Map<string, DestinationRow>());
 
-export const FAILING_KEY_PREFIX = "deny";
+const FAILING_KEY_PREFIX = "deny";
 
 const name = z.string().trim().min(1).max(100);
 const prefix = z.string().max(200).regex(/^[^\s]*$/, { error: "must not contain spaces" });
@@ -46,14 +46,6 @@ const createBody = z.strictObject({
 });
 
 const patchBody = z.strictObject({ name: name.optional(), prefix: prefix.optional(), access_key: accessKey.optional(), secret_key: secretKey.optional(), auto_meet: z.boolean().optional() });
-
-type Ctx = Env & { account: { name: string } };
-
-function own(ctx: Ctx, id: string): DestinationRow {
-  const row = destinations(ctx.store).get(id);
-  if (!row || row.account !== ctx.account.name) throw notFound("destination");
-  return row;
-}
 
 function checkEndpoint(value: string): void {
   let url: URL;
@@ -78,26 +70,21 @@ const view = (r: DestinationRow) => {
   return rest;
 };
 
-export const storageRoutes = [
-  route({
-    method: "GET",
-    path: "/storage/destinations",
-    scope: "read",
-    query: z.strictObject(pagingQuery),
-    handler: (ctx) => paginate([...destinations(ctx.store).values()].filter((d) => d.account === ctx.account.name), ctx.query, view),
-  }),
-  route({
-    method: "POST",
-    path: "/storage/destinations",
-    scope: "write",
+const destinationCollection = collection({
+  path: "/storage/destinations",
+  item: "/storage/destinations/{id}",
+  what: "destination",
+  table: ({ store }) => destinations(store),
+  view,
+  create: {
     body: createBody,
-    handler: (ctx) => {
+    build: (ctx) => {
       const b = ctx.body;
       checkEndpoint(b.endpoint);
       testWrite(b);
       const now = ctx.store.timestamp();
-      const row: DestinationRow = {
-        id: stringId("dst"),
+      return {
+        id: uniqueId("dst", destinations(ctx.store)),
         account: ctx.account.name,
         name: b.name ?? b.bucket,
         region: b.region ?? null,
@@ -110,46 +97,30 @@ export const storageRoutes = [
         last_test_at: now,
         created_at: now,
       };
-      destinations(ctx.store).set(row.id, row);
-      ctx.status(201);
-      return view(row);
     },
-  }),
-  route({
-    method: "PATCH",
-    path: "/storage/destinations/{id}",
-    scope: "write",
+  },
+  // The API has no GET of one destination: only the list.
+  get: false,
+  patch: {
     body: patchBody,
-    handler: (ctx) => {
-      const row = own(ctx, ctx.params.id);
+    apply: (ctx, row) => {
       const b = ctx.body;
       if (b.access_key !== undefined || b.secret_key !== undefined) {
         testWrite({ ...row, secret_key: b.secret_key ?? row.secret_key });
         row.last_test_at = ctx.store.timestamp();
       }
-      for (const [k, v] of Object.entries(b)) if (v !== undefined) (row as unknown as Record<string, unknown>)[k] = v;
-      return view(row);
+      assignPresent(row, b);
     },
-  }),
-  route({
-    method: "DELETE",
-    path: "/storage/destinations/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      destinations(ctx.store).delete(own(ctx, ctx.params.id).id);
-      return undefined;
-    },
-  }),
-  route({
-    method: "POST",
-    path: "/storage/destinations/{id}/test",
-    scope: "write",
-    handler: (ctx) => {
-      const row = own(ctx, ctx.params.id);
-      testWrite(row);
-      row.last_test_at = ctx.store.timestamp();
-      return { ok: true, tested_at: row.last_test_at };
-    },
+  },
+  remove: true,
+});
+
+export const storageRoutes = [
+  ...destinationCollection.routes,
+  destinationCollection.member("POST", "test", (row, ctx) => {
+    testWrite(row);
+    row.last_test_at = ctx.store.timestamp();
+    return { ok: true, tested_at: row.last_test_at };
   }),
   route({
     method: "GET",

@@ -2,9 +2,11 @@
 // fallback programme, ingest cities, and the read-only history. The emulator has no ingest, so
 // sessions and recordings are always empty and recording ids are never found.
 import { z } from "zod";
-import { ApiError, invalid, notFound } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
+import { assignDefined, collection } from "../collection";
+import { emptyPage, neverHeld } from "../empty";
+import { pagingOnlyQuery } from "../paging";
+import { ApiError, invalid } from "../errors";
+import { route } from "../router";
 import {
   CITIES,
   type ChannelRow,
@@ -20,7 +22,7 @@ import {
   WATERMARKS,
   channelView,
   newStreamKey,
-  streamTables,
+  streamChannels,
 } from "./state";
 import { intBetween } from "../validation";
 
@@ -60,11 +62,8 @@ const recordingPatchBody = z.strictObject({
   visibility: z.enum(["public", "unlisted", "private"]).optional(),
 });
 
-type Ctx = Env & { account: { name: string } };
-
-function ownChannel(ctx: Ctx, id: number): ChannelRow {
-  return ctx.store.owned(streamTables(ctx.store).channels, id, ctx.account.name, "stream channel");
-}
+/** The stream key is in the create and new-key answers only. */
+const withKey = (c: ChannelRow) => ({ ...channelView(c), stream_key: c.stream_key });
 
 /** Placement and city taken together, after merging a patch into the channel. */
 function placementOf(body: ChannelBody, prior?: ChannelRow): { placement: ChannelRow["placement"]; city: string | null } {
@@ -83,34 +82,19 @@ function placementOf(body: ChannelBody, prior?: ChannelRow): { placement: Channe
   return { placement, city };
 }
 
-export const streamRoutes = [
-  route({
-    method: "GET",
-    path: "/stream/cities",
-    scope: "read",
-    handler: () => ({ data: CITIES.map((c) => ({ ...c })) }),
-  }),
-
-  route({
-    method: "GET",
-    path: "/stream/streams",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(ctx.store.list(streamTables(ctx.store).channels, ctx.account.name), ctx.query, channelView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/stream/streams",
-    scope: "write",
+const channels = collection({
+  path: "/stream/streams",
+  what: "stream channel",
+  table: ({ store }) => streamChannels(store),
+  view: channelView,
+  create: {
     body: channelBody,
-    handler: (ctx) => {
+    build: (ctx): ChannelRow => {
       const { body, store } = ctx;
       const where = placementOf(body);
       const now = store.timestamp();
-      const id = store.nextId();
-      const channel: ChannelRow = {
-        id,
+      return {
+        id: store.nextId(),
         account: ctx.account.name,
         name: body.name,
         visibility: body.visibility ?? "public",
@@ -131,106 +115,52 @@ export const streamRoutes = [
         programme: { enabled: false, mode: "loop", items: [], updated_at: now },
         created_at: now,
       };
-      streamTables(store).channels.set(id, channel);
-      ctx.status(201);
-      return { ...channelView(channel), stream_key: channel.stream_key };
     },
-  }),
+    answer: withKey,
+  },
+  patch: {
+    body: channelBody,
+    apply: ({ body }, c) => {
+      Object.assign(c, placementOf(body, c));
+      assignDefined(c, body, ["name", "visibility", "renditions", "record", "latency_mode", "delay_s", "quality", "watermark", "allow_rtmp", "realtime_play", "recording_store", "enabled"]);
+    },
+  },
+  remove: true,
+});
 
+export const streamRoutes = [
   route({
     method: "GET",
-    path: "/stream/streams/:id",
+    path: "/stream/cities",
     scope: "read",
-    handler: (ctx) => channelView(ownChannel(ctx, ctx.params.id)),
+    handler: () => ({ data: CITIES.map((c) => ({ ...c })) }),
   }),
 
-  route({
-    method: "PATCH",
-    path: "/stream/streams/:id",
-    scope: "write",
-    body: channelBody,
-    handler: (ctx) => {
-      const c = ownChannel(ctx, ctx.params.id);
-      const { body } = ctx;
-      const where = placementOf(body, c);
-      c.name = body.name;
-      Object.assign(c, where);
-      if (body.visibility !== undefined) c.visibility = body.visibility;
-      if (body.renditions !== undefined) c.renditions = body.renditions;
-      if (body.record !== undefined) c.record = body.record;
-      if (body.latency_mode !== undefined) c.latency_mode = body.latency_mode;
-      if (body.delay_s !== undefined) c.delay_s = body.delay_s;
-      if (body.quality !== undefined) c.quality = body.quality;
-      if (body.watermark !== undefined) c.watermark = body.watermark;
-      if (body.allow_rtmp !== undefined) c.allow_rtmp = body.allow_rtmp;
-      if (body.realtime_play !== undefined) c.realtime_play = body.realtime_play;
-      if (body.recording_store !== undefined) c.recording_store = body.recording_store;
-      if (body.enabled !== undefined) c.enabled = body.enabled;
-      return channelView(c);
-    },
-  }),
+  ...channels.routes,
 
-  route({
-    method: "DELETE",
-    path: "/stream/streams/:id",
-    scope: "write",
-    handler: (ctx) => {
-      const c = ownChannel(ctx, ctx.params.id);
-      streamTables(ctx.store).channels.delete(c.id);
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/stream/streams/:id/key",
-    scope: "write",
-    body: keyBody,
-    handler: (ctx) => {
-      const c = ownChannel(ctx, ctx.params.id);
+  channels.member(
+    "POST",
+    "key",
+    (c, ctx) => {
       c.stream_key = newStreamKey();
       c.key_issued_at = ctx.store.timestamp();
       if (ctx.body.revoke_now) c.state = "idle";
-      return { ...channelView(c), stream_key: c.stream_key };
+      return withKey(c);
     },
+    { body: keyBody },
+  ),
+
+  channels.member("POST", "stop", (c) => {
+    c.state = "idle";
+    return channelView(c);
   }),
 
-  route({
-    method: "POST",
-    path: "/stream/streams/:id/stop",
-    scope: "write",
-    handler: (ctx) => {
-      const c = ownChannel(ctx, ctx.params.id);
-      c.state = "idle";
-      return channelView(c);
-    },
-  }),
+  channels.member("GET", "programme", (c) => ({ channel_id: c.id, ...c.programme })),
 
-  route({
-    method: "GET",
-    path: "/stream/streams/:id/sessions",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      ownChannel(ctx, ctx.params.id);
-      return paginate([], ctx.query);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/stream/streams/:id/programme",
-    scope: "read",
-    handler: (ctx) => ({ channel_id: ctx.params.id, ...ownChannel(ctx, ctx.params.id).programme }),
-  }),
-
-  route({
-    method: "PUT",
-    path: "/stream/streams/:id/programme",
-    scope: "write",
-    body: programmeBody,
-    handler: (ctx) => {
-      const c = ownChannel(ctx, ctx.params.id);
+  channels.member(
+    "PUT",
+    "programme",
+    (c, ctx) => {
       const { body } = ctx;
       // `updated_at` guards against overwriting a programme somebody else changed meanwhile.
       if (body.updated_at !== undefined && body.updated_at !== c.programme.updated_at) {
@@ -244,55 +174,13 @@ export const streamRoutes = [
       };
       return { channel_id: c.id, ...c.programme };
     },
-  }),
+    { body: programmeBody },
+  ),
 
-  route({
-    method: "GET",
-    path: "/stream/streams/:id/recordings",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      ownChannel(ctx, ctx.params.id);
-      return paginate([], ctx.query);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/stream/streams/:id/recordings/{rec_id}",
-    scope: "write",
-    handler: (ctx) => {
-      ownChannel(ctx, ctx.params.id);
-      throw notFound("recording");
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/stream/streams/:id/recordings/{rec_id}/reexport",
-    scope: "write",
-    handler: (ctx) => {
-      ownChannel(ctx, ctx.params.id);
-      throw notFound("recording");
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/stream/recordings/{rec_id}",
-    scope: "read",
-    handler: () => {
-      throw notFound("recording");
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/stream/recordings/{rec_id}",
-    scope: "write",
-    body: recordingPatchBody,
-    handler: () => {
-      throw notFound("recording");
-    },
-  }),
+  channels.member("GET", "sessions", emptyPage, { query: pagingOnlyQuery }),
+  channels.member("GET", "recordings", emptyPage, { query: pagingOnlyQuery }),
+  channels.member("DELETE", "recordings/{rec_id}", neverHeld("recording")),
+  channels.member("POST", "recordings/{rec_id}/reexport", neverHeld("recording")),
+  route({ method: "GET", path: "/stream/recordings/{rec_id}", scope: "read", handler: neverHeld("recording") }),
+  route({ method: "PATCH", path: "/stream/recordings/{rec_id}", scope: "write", body: recordingPatchBody, handler: neverHeld("recording") }),
 ];

@@ -2,7 +2,7 @@
 // fallback programme of each channel, and the ingest cities. The tables hang off the Store through
 // a WeakMap, like the other areas; channel ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
-import type { Store } from "../store";
+import { type Store, accountTable } from "../store";
 
 export const VISIBILITIES = ["public", "unlisted"] as const;
 export const PLACEMENTS = ["city", "anycast"] as const;
@@ -65,28 +65,13 @@ export const CITIES: readonly City[] = [
   { code: "sin", name: "Singapore", country: "SG", has_room: true },
 ];
 
-interface StreamTables {
-  channels: Map<number, ChannelRow>;
-}
-
-const tables = new WeakMap<Store, StreamTables>();
-
-export function streamTables(store: Store): StreamTables {
-  let t = tables.get(store);
-  if (!t) {
-    const created: StreamTables = { channels: new Map() };
-    store.registerUsage("stream_channels", (a) => store.list(created.channels, a).length);
-    tables.set(store, created);
-    t = created;
-  }
-  return t;
-}
+export const streamChannels = accountTable<ChannelRow>("stream_channels");
 
 export function newStreamKey(): string {
   return `sk_${randomBytes(20).toString("hex")}`;
 }
 
-export const INGEST_HOST = "ingest.stream.nsp-emulator.test";
+const INGEST_HOST = "ingest.stream.nsp-emulator.test";
 
 export function channelView(c: ChannelRow) {
   const host = c.placement === "city" && c.city ? `${c.city}.${INGEST_HOST}` : INGEST_HOST;
@@ -116,6 +101,6 @@ export function channelView(c: ChannelRow) {
 
 /** Somebody starts (or stops) publishing to the channel; the emulator has no ingest of its own. */
 export function setOnAir(store: Store, id: number, live: boolean): void {
-  const c = streamTables(store).channels.get(id);
+  const c = streamChannels(store).get(id);
   if (c) c.state = live ? "live" : "idle";
 }

@@ -1,20 +1,11 @@
-// Per-store tables of an area, hung off the Store through a WeakMap like the other areas.
+// What the chat rooms (talk) and the realtime rooms (rtc) share: their cities, views and join
+// rule and their join tokens.
 import { randomBytes } from "node:crypto";
-import type { Store } from "../store";
-
-export function tablesOf<T>(map: WeakMap<Store, T>, store: Store, make: () => T): T {
-  let t = map.get(store);
-  if (!t) {
-    t = make();
-    map.set(store, t);
-  }
-  return t;
-}
-
-/** `<prefix>_` + 12 hex characters; the areas whose ids are strings (destinations, IX members). */
-export function stringId(prefix: string): string {
-  return `${prefix}_${randomBytes(6).toString("hex")}`;
-}
+import { z } from "zod";
+import { ApiError, invalid } from "../errors";
+import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
+import { type Route, route } from "../router";
+import { queryBool } from "../validation";
 
 /** A short-lived join token for one participant of a chat or realtime room. */
 export function joinToken(): string {
@@ -22,7 +13,7 @@ export function joinToken(): string {
 }
 
 /** Cities of the chat and realtime room areas: which accept new rooms. Seeded, not writable through the API. */
-export interface RoomCity {
+interface RoomCity {
   id: string;
   name: string;
   country: string;
@@ -35,3 +26,29 @@ export const ROOM_CITIES: readonly RoomCity[] = [
   { id: "iad", name: "Ashburn", country: "US", has_room: true },
   { id: "sin", name: "Singapore", country: "SG", has_room: false },
 ];
+
+/** GET /<area>/cities: the room cities, paged. */
+export function roomCitiesRoute(path: "/talk/cities" | "/rtc/cities"): Route {
+  return route({ method: "GET", path, scope: "read", query: pagingOnlyQuery, handler: (ctx) => paginate(ROOM_CITIES, ctx.query, (c) => ({ ...c })) });
+}
+
+/** The room list's query: paging, and `all` (the emulator lists the account's rooms either way). */
+export const roomListQuery = z.strictObject({ ...pagingQuery, all: queryBool().optional() });
+
+/** A room as the API shows it: the passcode only as whether there is one. */
+export function roomView<R extends { account: string; passcode: string | null }>(r: R): Omit<R, "account" | "passcode"> & { has_passcode: boolean } {
+  const { account: _a, passcode, ...rest } = r;
+  return { ...rest, has_passcode: passcode !== null };
+}
+
+/** Only an enabled room can be joined. */
+export function checkJoinable(r: { id: number; enabled: boolean }): void {
+  if (!r.enabled) throw new ApiError("conflict", `room ${r.id} is disabled`);
+}
+
+/** A room may only be placed (or moved) in a known city that has room. */
+export function checkCity(city: string, current?: string): void {
+  const c = ROOM_CITIES.find((x) => x.id === city);
+  if (!c) throw invalid("city", `unknown city ${city} (known: ${ROOM_CITIES.map((x) => x.id).join(", ")})`);
+  if (!c.has_room && city !== current) throw new ApiError("limit_exceeded", `city: ${city} has no room for new rooms at the moment`);
+}

@@ -6,9 +6,9 @@ import { paginate, pagingOnlyQuery } from "../paging";
 import { type Route, route } from "../router";
 import { formatIssues } from "../validation";
 import { applyFlow, flowBody, validateFlow } from "./flow";
-import { type ExtensionRow, type NumberRow, balanceOf, newId, newSipPassword, ownObject, vgate } from "./state";
+import { type NumberRow, balanceOf, newId, newSipPassword, vgate } from "./state";
 import { objectView } from "./views";
-import { extensionSpec, pbxEnv, trunkState } from "./objects-routes";
+import { extensionSpec, extensions, newObject, numbers, pbxEnv, trunkState, trunks } from "./objects-routes";
 
 const MAX_IMPORT_ROWS = 1000;
 const IMPORT_COLUMNS = ["number", "name", "user_email"] as const;
@@ -40,16 +40,10 @@ function csvFields(line: string): string[] | null {
 const importRow = extensionSpec.create.pick({ number: true, name: true, user_email: true });
 
 export const vgateActionRoutes: Route[] = [
-  route({
-    method: "POST",
-    path: "/vgate/pbx/{pbx}/extensions/{id}/password",
-    scope: "write",
-    handler: (ctx) => {
-      const ext = ownObject(pbxEnv(ctx, ctx.params.pbx).pbx, "extension", ctx.params.id);
-      ext.sip_password = newSipPassword();
-      ext.sip_password_issued_at = ext.updated_at = ctx.store.timestamp();
-      return { id: ext.id, number: ext.number, sip_username: ext.number, sip_password: ext.sip_password, sip_password_issued_at: ext.sip_password_issued_at };
-    },
+  extensions.member("POST", "password", (ext, ctx) => {
+    ext.sip_password = newSipPassword();
+    ext.sip_password_issued_at = ext.updated_at = ctx.store.timestamp();
+    return { id: ext.id, number: ext.number, sip_username: ext.number, sip_password: ext.sip_password, sip_password_issued_at: ext.sip_password_issued_at };
   }),
 
   route({
@@ -91,9 +85,7 @@ export const vgateActionRoutes: Route[] = [
           return;
         }
         try {
-          const now = ctx.store.timestamp();
-          const row = { id: newId(vgate(ctx.store), "ext"), pbx_id: e.pbx.id, ...extensionSpec.build(e, parsed.data), created_at: now, updated_at: now } as ExtensionRow;
-          extensionSpec.validate(e, row);
+          const row = newObject(extensionSpec, e, parsed.data);
           e.pbx.objects.extension.set(row.id, row);
           created++;
           rows.push({ line, status: "created", id: row.id, number: row.number, sip_password: row.sip_password });
@@ -106,32 +98,24 @@ export const vgateActionRoutes: Route[] = [
     },
   }),
 
-  route({
-    method: "POST",
-    path: "/vgate/pbx/{pbx}/trunks/{id}/test",
-    scope: "write",
-    handler: (ctx) => {
-      const trunk = ownObject(pbxEnv(ctx, ctx.params.pbx).pbx, "trunk", ctx.params.id);
-      trunk.state = trunkState(trunk);
-      trunk.checked_at = ctx.store.timestamp();
-      const detail = trunk.state === "failed" ? `no answer from ${trunk.host}:${trunk.port}` : trunk.mode === "register" ? `registered as ${trunk.username} at ${trunk.host}` : "peer answers OPTIONS";
-      return { trunk_id: trunk.id, state: trunk.state, checked_at: trunk.checked_at, detail };
-    },
+  trunks.member("POST", "test", (trunk, ctx) => {
+    trunk.state = trunkState(trunk);
+    trunk.checked_at = ctx.store.timestamp();
+    const detail = trunk.state === "failed" ? `no answer from ${trunk.host}:${trunk.port}` : trunk.mode === "register" ? `registered as ${trunk.username} at ${trunk.host}` : "peer answers OPTIONS";
+    return { trunk_id: trunk.id, state: trunk.state, checked_at: trunk.checked_at, detail };
   }),
 
-  route({
-    method: "PUT",
-    path: "/vgate/pbx/{pbx}/numbers/{id}/flow",
-    scope: "write",
-    body: flowBody,
-    handler: (ctx) => {
+  numbers.member(
+    "PUT",
+    "flow",
+    (number, ctx) => {
       const { pbx } = pbxEnv(ctx, ctx.params.pbx);
-      const number = ownObject(pbx, "number", ctx.params.id);
       validateFlow(pbx, ctx.body);
       applyFlow(vgate(ctx.store), pbx, number, ctx.body, ctx.store.timestamp());
       return objectView("number", number);
     },
-  }),
+    { body: flowBody },
+  ),
 
   route({
     method: "GET",

@@ -44,7 +44,7 @@ export function uniqueArray<T extends z.ZodType>(item: T, min: number, max: numb
 
 const clock = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$/, { error: "must be a time HH:MM (00:00 to 24:00)" });
 
-export const scheduleRule = z
+const scheduleRule = z
   .strictObject({
     days: uniqueArray(z.enum(DAYS), 1, 7),
     from: clock,

@@ -41,38 +41,36 @@ function release(pbx: PbxRow, number: NumberRow, kind: "group" | "timecond", id:
   if (others.length === 0) pbx.objects[kind].delete(id);
 }
 
+const FLOW_ID = { group: "flow_group_id", timecond: "flow_timecond_id" } as const;
+
+/** The flow's ring group or time condition: updated with `fields`, made when missing, released when the flow has none. */
+function keepFlowObject<K extends "group" | "timecond">(pbx: PbxRow, number: NumberRow, kind: K, fields: object | undefined, make: () => GroupRow | TimecondRow): void {
+  const key = FLOW_ID[kind];
+  const old = number[key];
+  const table = pbx.objects[kind] as Map<string, GroupRow | TimecondRow>;
+  if (!fields) {
+    number[key] = null;
+    release(pbx, number, kind, old);
+    return;
+  }
+  const existing = old ? table.get(old) : undefined;
+  if (existing) Object.assign(existing, fields);
+  else {
+    const row = make();
+    table.set(row.id, row);
+    number[key] = row.id;
+  }
+}
+
 export function applyFlow(t: VgateTables, pbx: PbxRow, number: NumberRow, f: FlowBody, now: string): void {
   if (Object.keys(f).length === 0) {
     clearFlow(pbx, number);
     return;
   }
-  if (f.ring) {
-    const existing = number.flow_group_id ? pbx.objects.group.get(number.flow_group_id) : undefined;
-    const fields = { members: [...f.ring], ring_s: f.ring_s ?? 20, noanswer: f.noanswer ?? "hangup", updated_at: now };
-    if (existing) Object.assign(existing, fields);
-    else {
-      const g: GroupRow = { id: newId(t, "grp"), pbx_id: pbx.id, created_at: now, number: null, name: `Flow ${number.e164}`, strategy: "ringall", moh: "default", ...fields };
-      pbx.objects.group.set(g.id, g);
-      number.flow_group_id = g.id;
-    }
-  } else {
-    const old = number.flow_group_id;
-    number.flow_group_id = null;
-    release(pbx, number, "group", old);
-  }
-  if (f.hours) {
-    const existing = number.flow_timecond_id ? pbx.objects.timecond.get(number.flow_timecond_id) : undefined;
-    if (existing) Object.assign(existing, { schedule: structuredClone(f.hours), updated_at: now });
-    else {
-      const tc: TimecondRow = { id: newId(t, "tc"), pbx_id: pbx.id, created_at: now, updated_at: now, name: `Hours ${number.e164}`, schedule: structuredClone(f.hours) };
-      pbx.objects.timecond.set(tc.id, tc);
-      number.flow_timecond_id = tc.id;
-    }
-  } else {
-    const old = number.flow_timecond_id;
-    number.flow_timecond_id = null;
-    release(pbx, number, "timecond", old);
-  }
+  const ring = f.ring && { members: [...f.ring], ring_s: f.ring_s ?? 20, noanswer: f.noanswer ?? "hangup", updated_at: now };
+  keepFlowObject(pbx, number, "group", ring, (): GroupRow => ({ id: newId(t, "grp"), pbx_id: pbx.id, created_at: now, number: null, name: `Flow ${number.e164}`, strategy: "ringall", moh: "default", ...ring! }));
+  const hours = f.hours && { schedule: structuredClone(f.hours), updated_at: now };
+  keepFlowObject(pbx, number, "timecond", hours, (): TimecondRow => ({ id: newId(t, "tc"), pbx_id: pbx.id, created_at: now, updated_at: now, name: `Hours ${number.e164}`, schedule: structuredClone(f.hours!) }));
   number.flow = structuredClone(f);
   number.updated_at = now;
 }

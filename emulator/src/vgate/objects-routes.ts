@@ -3,9 +3,9 @@
 // patch, delete); a spec per kind says its body, its defaults and the rules a stored row must
 // satisfy. Deletes are refused while anything routes to the object.
 import { z } from "zod";
+import { type OwnedRow, collection } from "../collection";
 import { ApiError } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { type Route, route } from "../router";
+import type { Ctx, Route } from "../router";
 import type { Store } from "../store";
 import { intBetween } from "../validation";
 import {
@@ -42,7 +42,7 @@ import {
   checkDialNumber,
   checkTarget,
   newId,
-  newSipPassword,
+  newExtensionFields,
   nextExtensionNumber,
   ownObject,
   ownPbx,
@@ -103,23 +103,7 @@ export const extensionSpec: ObjectSpec<"extension"> = {
   }),
   build({ store, pbx }, body) {
     const number = (body.number as string | undefined) ?? nextExtensionNumber(pbx);
-    return {
-      number,
-      name: `Extension ${number}`,
-      user_email: null,
-      caller_id_name: null,
-      caller_id_number: null,
-      outbound_class: "national",
-      record: "never",
-      voicemail: null,
-      forward: null,
-      dnd: false,
-      ring_timeout: 30,
-      max_calls: 2,
-      sip_password: newSipPassword(),
-      sip_password_issued_at: store.timestamp(),
-      ...(defined(body) as object),
-    };
+    return { ...newExtensionFields(number, store.timestamp()), ...(defined(body) as object) };
   },
   validate({ pbx }, row) {
     checkDialNumber(pbx, row.number, row.id);
@@ -345,81 +329,60 @@ export function pbxEnv(ctx: { store: Store; account: { name: string } }, pbxId: 
   return { store: ctx.store, account: ctx.account.name, pbx: ownPbx(ctx.store, ctx.account.name, pbxId) };
 }
 
-function objectRoutes<K extends Kind>(spec: ObjectSpec<K>): Route[] {
-  const info = KINDS[spec.kind];
-  const list = `/vgate/pbx/{pbx}/${info.path}` as "/vgate/pbx/{pbx}/objects";
-  const one = `/vgate/pbx/{pbx}/${info.path}/{id}` as "/vgate/pbx/{pbx}/objects/{id}";
-  const patch = spec.create.partial();
-  return [
-    route({
-      method: "GET",
-      path: list,
-      scope: "read",
-      query: pagingOnlyQuery,
-      handler: (ctx) => {
-        const e = pbxEnv(ctx, ctx.params.pbx);
-        return paginate([...e.pbx.objects[spec.kind].values()] as Rows[K][], ctx.query, (row) => objectView(spec.kind, row));
-      },
-    }),
-    route({
-      method: "POST",
-      path: list,
-      scope: "write",
-      body: spec.create,
-      handler: (ctx) => {
-        const e = pbxEnv(ctx, ctx.params.pbx);
-        const now = ctx.store.timestamp();
-        const row = { id: newId(vgate(ctx.store), info.prefix), pbx_id: e.pbx.id, ...spec.build(e, ctx.body as Record<string, unknown>), created_at: now, updated_at: now } as Rows[K];
-        spec.validate(e, row);
-        (e.pbx.objects[spec.kind] as Map<string, Rows[K]>).set(row.id, row);
-        ctx.status(201);
-        return { ...objectView(spec.kind, row), ...spec.createExtras?.(row) };
-      },
-    }),
-    route({
-      method: "GET",
-      path: one,
-      scope: "read",
-      handler: (ctx) => objectView(spec.kind, ownObject(pbxEnv(ctx, ctx.params.pbx).pbx, spec.kind, ctx.params.id)),
-    }),
-    route({
-      method: "PATCH",
-      path: one,
-      scope: "write",
-      body: patch,
-      handler: (ctx) => {
-        const e = pbxEnv(ctx, ctx.params.pbx);
-        const row = ownObject(e.pbx, spec.kind, ctx.params.id);
-        const next = { ...structuredClone(row), ...defined(ctx.body as Record<string, unknown>) } as Rows[K];
-        spec.validate(e, next, row);
-        Object.assign(row, next, { updated_at: ctx.store.timestamp() });
-        return objectView(spec.kind, row);
-      },
-    }),
-    route({
-      method: "DELETE",
-      path: one,
-      scope: "write",
-      handler: (ctx) => {
-        const e = pbxEnv(ctx, ctx.params.pbx);
-        const row = ownObject(e.pbx, spec.kind, ctx.params.id);
-        refuseWhileRouted(e.pbx, spec.kind, row);
-        spec.beforeDelete?.(e, row);
-        e.pbx.objects[spec.kind].delete(row.id);
-        return undefined;
-      },
-    }),
-  ];
+/** A new object of `spec`'s kind in `e`'s PBX, built from a checked body and validated, not yet stored. */
+export function newObject<K extends Kind>(spec: ObjectSpec<K>, e: Env, body: Record<string, unknown>): Rows[K] {
+  const now = e.store.timestamp();
+  const row = { id: newId(vgate(e.store), KINDS[spec.kind].prefix), pbx_id: e.pbx.id, ...spec.build(e, body), created_at: now, updated_at: now } as Rows[K];
+  spec.validate(e, row);
+  return row;
 }
 
+function objectCollection<K extends Kind>(spec: ObjectSpec<K>) {
+  const info = KINDS[spec.kind];
+  const path = `/vgate/pbx/{pbx}/${info.path}` as "/vgate/pbx/{pbx}/objects";
+  // A PBX's objects are owned through their PBX (the PBX named in the path), not by an account
+  // field of their own, so the finding and listing of rows are the PBX's.
+  type Row = Rows[K] & OwnedRow;
+  const envOf = (ctx: { store: Store; account: { name: string }; params: { pbx: string } }) => pbxEnv(ctx, ctx.params.pbx);
+  const rowsOf = (pbx: PbxRow) => pbx.objects[spec.kind] as unknown as Map<string, Row>;
+  return collection({
+    path,
+    item: `${path}/{id}` as "/vgate/pbx/{pbx}/objects/{id}",
+    what: info.label,
+    table: (env) => rowsOf(envOf(env as Ctx<typeof path, unknown, unknown>).pbx),
+    view: (row) => objectView(spec.kind, row),
+    own: (ctx, id) => ownObject(envOf(ctx).pbx, spec.kind, id) as Row,
+    list: { rows: (ctx) => [...rowsOf(envOf(ctx).pbx).values()] },
+    create: {
+      body: spec.create,
+      build: (ctx) => newObject(spec, envOf(ctx), ctx.body as Record<string, unknown>) as Row,
+      answer: (row) => ({ ...objectView(spec.kind, row), ...spec.createExtras?.(row) }),
+    },
+    patch: {
+      body: spec.create.partial(),
+      apply: (ctx, row) => {
+        const next = { ...structuredClone(row), ...defined(ctx.body as Record<string, unknown>) } as Row;
+        spec.validate(envOf(ctx), next, row);
+        Object.assign(row, next, { updated_at: ctx.store.timestamp() });
+      },
+    },
+    // Refused while anything routes to the object.
+    remove: (ctx, row) => {
+      const e = envOf(ctx);
+      refuseWhileRouted(e.pbx, spec.kind, row);
+      spec.beforeDelete?.(e, row);
+    },
+  });
+}
+
+/** The collections whose rows have operations of their own (actions-routes.ts). */
+export const extensions = objectCollection(extensionSpec);
+export const trunks = objectCollection(trunk);
+export const numbers = objectCollection(number);
+
 export const vgateObjectRoutes: Route[] = [
-  ...objectRoutes(extensionSpec),
-  ...objectRoutes(trunk),
-  ...objectRoutes(number),
-  ...objectRoutes(inbound),
-  ...objectRoutes(outbound),
-  ...objectRoutes(ivr),
-  ...objectRoutes(group),
-  ...objectRoutes(queue),
-  ...objectRoutes(timecond),
+  ...extensions.routes,
+  ...trunks.routes,
+  ...numbers.routes,
+  ...[inbound, outbound, ivr, group, queue, timecond].flatMap((spec) => objectCollection(spec as ObjectSpec<Kind>).routes),
 ];

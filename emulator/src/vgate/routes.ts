@@ -1,13 +1,14 @@
 // PBX gateway (/vgate): cities and templates (seeded; the API cannot create them), PBXs with their
 // move, resume and reload operations, and the call-path simulator. The PBX's objects live in
-// vgate-objects.ts and the other operations in vgate-actions.ts; this module exports them all.
+// objects-routes.ts and the other operations in actions-routes.ts; this module exports them all.
 import { z } from "zod";
+import { assignDefined, collection } from "../collection";
 import { ApiError } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { type Route, route } from "../router";
 import { nameField } from "./fields";
 import { simulate, simulateBody } from "./simulate";
-import { CITIES, DEFAULT_CITY, LANGUAGES, type PbxRow, TEMPLATE_IDS, cityById, deletePbx, emptyObjects, newId, ownPbx, vgate } from "./state";
+import { CITIES, DEFAULT_CITY, LANGUAGES, type PbxRow, TEMPLATE_IDS, cityById, deletePbx, emptyObjects, newId, vgate } from "./state";
 import { TEMPLATES, applyTemplate, templateView } from "./templates";
 import { pbxView } from "./views";
 import { dropPbxEndpoints } from "../voice/routes";
@@ -51,37 +52,15 @@ function acceptingCity(id: string, field: string) {
   return city;
 }
 
-const pbxRoutes: Route[] = [
-  route({
-    method: "GET",
-    path: "/vgate/cities",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(CITIES, ctx.query, (c) => ({ ...c })),
-  }),
-
-  route({
-    method: "GET",
-    path: "/vgate/templates",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate(TEMPLATES, ctx.query, templateView),
-  }),
-
-  route({
-    method: "GET",
-    path: "/vgate/pbx",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate([...vgate(ctx.store).pbxs.values()].filter((p) => p.account === ctx.account.name), ctx.query, pbxView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/vgate/pbx",
-    scope: "write",
+const pbxs = collection({
+  path: "/vgate/pbx",
+  item: "/vgate/pbx/{pbx}",
+  what: "PBX",
+  table: ({ store }) => vgate(store).pbxs,
+  view: pbxView,
+  create: {
     body: createPbxBody,
-    handler: (ctx) => {
+    build: (ctx): PbxRow => {
       const { store, body } = ctx;
       const t = vgate(store);
       const city = acceptingCity(body.city ?? DEFAULT_CITY, "city");
@@ -104,59 +83,61 @@ const pbxRoutes: Route[] = [
         updated_at: now,
         objects: emptyObjects(),
       };
-      const made = applyTemplate(t, pbx, now);
-      t.pbxs.set(id, pbx);
-      ctx.status(201);
-      return {
-        ...pbxView(pbx),
-        extensions: made.map((e) => ({ id: e.id, number: e.number, name: e.name, sip_username: e.number, sip_password: e.sip_password })),
-      };
+      applyTemplate(t, pbx, now);
+      return pbx;
     },
+    // The template's extensions, with their SIP passwords: the only answer that shows them.
+    answer: (pbx) => ({
+      ...pbxView(pbx),
+      extensions: [...pbx.objects.extension.values()].map((e) => ({ id: e.id, number: e.number, name: e.name, sip_username: e.number, sip_password: e.sip_password })),
+    }),
+  },
+  patch: {
+    body: patchPbxBody,
+    apply: (ctx, pbx) => {
+      const b = ctx.body;
+      assignDefined(pbx, b, ["name", "timezone", "language"]);
+      if (b.settings !== undefined) pbx.settings = structuredClone(b.settings);
+      pbx.updated_at = ctx.store.timestamp();
+    },
+  },
+  // Its numbers go back to the platform, and voice numbers stop ringing its extensions.
+  remove: (ctx, pbx) => {
+    deletePbx(ctx.store, pbx);
+    dropPbxEndpoints(ctx.store, pbx.id);
+  },
+});
+
+/** POST /vgate/pbx/{pbx}/<op>: a change without a body, answered with the PBX. */
+const pbxOperation = (op: "resume" | "reload", change: (pbx: PbxRow, now: string) => void): Route =>
+  pbxs.member("POST", op, (pbx, ctx) => {
+    change(pbx, ctx.store.timestamp());
+    return pbxView(pbx);
+  });
+
+const pbxRoutes: Route[] = [
+  route({
+    method: "GET",
+    path: "/vgate/cities",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate(CITIES, ctx.query, (c) => ({ ...c })),
   }),
 
   route({
     method: "GET",
-    path: "/vgate/pbx/{pbx}",
+    path: "/vgate/templates",
     scope: "read",
-    handler: (ctx) => pbxView(ownPbx(ctx.store, ctx.account.name, ctx.params.pbx)),
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate(TEMPLATES, ctx.query, templateView),
   }),
 
-  route({
-    method: "PATCH",
-    path: "/vgate/pbx/{pbx}",
-    scope: "write",
-    body: patchPbxBody,
-    handler: (ctx) => {
-      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
-      const b = ctx.body;
-      if (b.name !== undefined) pbx.name = b.name;
-      if (b.timezone !== undefined) pbx.timezone = b.timezone;
-      if (b.language !== undefined) pbx.language = b.language;
-      if (b.settings !== undefined) pbx.settings = structuredClone(b.settings);
-      pbx.updated_at = ctx.store.timestamp();
-      return pbxView(pbx);
-    },
-  }),
+  ...pbxs.routes,
 
-  route({
-    method: "DELETE",
-    path: "/vgate/pbx/{pbx}",
-    scope: "write",
-    handler: (ctx) => {
-      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
-      deletePbx(ctx.store, pbx);
-      dropPbxEndpoints(ctx.store, pbx.id);
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/vgate/pbx/{pbx}/move",
-    scope: "write",
-    body: z.strictObject({ city: cityId }),
-    handler: (ctx) => {
-      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
+  pbxs.member(
+    "POST",
+    "move",
+    (pbx, ctx) => {
       if (ctx.body.city === pbx.city) return pbxView(pbx);
       const city = acceptingCity(ctx.body.city, "city");
       if (pbx.calls_up > 0) {
@@ -166,37 +147,17 @@ const pbxRoutes: Route[] = [
       pbx.updated_at = ctx.store.timestamp();
       return pbxView(pbx);
     },
+    { body: z.strictObject({ city: cityId }) },
+  ),
+
+  pbxOperation("resume", (pbx) => {
+    pbx.status = "active";
+  }),
+  pbxOperation("reload", (pbx, now) => {
+    pbx.reloaded_at = now;
   }),
 
-  route({
-    method: "POST",
-    path: "/vgate/pbx/{pbx}/resume",
-    scope: "write",
-    handler: (ctx) => {
-      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
-      pbx.status = "active";
-      return pbxView(pbx);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/vgate/pbx/{pbx}/reload",
-    scope: "write",
-    handler: (ctx) => {
-      const pbx = ownPbx(ctx.store, ctx.account.name, ctx.params.pbx);
-      pbx.reloaded_at = ctx.store.timestamp();
-      return pbxView(pbx);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/vgate/pbx/{pbx}/simulate",
-    scope: "write",
-    body: simulateBody,
-    handler: (ctx) => simulate(ownPbx(ctx.store, ctx.account.name, ctx.params.pbx), ctx.body, ctx.store.now()),
-  }),
+  pbxs.member("POST", "simulate", (pbx, ctx) => simulate(pbx, ctx.body, ctx.store.now()), { body: simulateBody }),
 ];
 
 export const vgateRoutes: Route[] = [...pbxRoutes, ...vgateObjectRoutes, ...vgateActionRoutes];

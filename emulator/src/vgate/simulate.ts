@@ -39,7 +39,7 @@ interface Result {
 const MAX_DEPTH = 20;
 
 /** Dial patterns: X any digit, Z 1-9, N 2-9, a trailing `.` one or more of anything. */
-export function matchesPattern(pattern: string, value: string): boolean {
+function matchesPattern(pattern: string, value: string): boolean {
   let re = "^";
   for (const c of pattern) {
     if (c === "X") re += "[0-9]";
@@ -53,7 +53,7 @@ export function matchesPattern(pattern: string, value: string): boolean {
 }
 
 /** Whether `at` falls inside one of the rules, on the PBX's clock. */
-export function isOpen(schedule: readonly ScheduleRule[], at: number, timezone: string): boolean {
+function isOpen(schedule: readonly ScheduleRule[], at: number, timezone: string): boolean {
   const parts = new Intl.DateTimeFormat("en-GB", { timeZone: timezone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(at));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   const day = get("weekday").toLowerCase().slice(0, 3) as (typeof DAYS)[number];

@@ -4,13 +4,13 @@
 // everything at once, and an object id under another PBX is simply not found.
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound } from "../errors";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export const TEMPLATE_IDS = ["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 export const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
-export type Day = (typeof DAYS)[number];
+type Day = (typeof DAYS)[number];
 
 export const OUTBOUND_CLASSES = ["internal", "local", "national", "international"] as const;
 export const RECORD_MODES = ["never", "always", "on_demand"] as const;
@@ -106,7 +106,7 @@ export interface NumberRow extends ObjectRow {
   flow_timecond_id: string | null;
 }
 
-export interface InboundRow extends ObjectRow {
+interface InboundRow extends ObjectRow {
   name: string;
   number_id: string | null;
   did: string | null;
@@ -114,7 +114,7 @@ export interface InboundRow extends ObjectRow {
   destination: string;
 }
 
-export interface OutboundRow extends ObjectRow {
+interface OutboundRow extends ObjectRow {
   name: string;
   caller_id_override: string | null;
   priority: number;
@@ -176,7 +176,7 @@ export interface Rows {
 export type Kind = keyof Rows;
 export type AnyRow = Rows[Kind];
 
-export interface KindInfo {
+interface KindInfo {
   /** Path segment under /vgate/pbx/{pbx}/. */
   path: string;
   prefix: string;
@@ -215,7 +215,7 @@ export interface PbxRow {
   objects: { [K in Kind]: Map<string, Rows[K]> };
 }
 
-export interface PlatformNumber {
+interface PlatformNumber {
   id: string;
   e164: string;
   city: string;
@@ -224,14 +224,14 @@ export interface PlatformNumber {
   held_by: string | null;
 }
 
-export interface Movement {
+interface Movement {
   at: string;
   amount_micros: number;
   kind: "opening" | "number" | "topup";
   note: string;
 }
 
-export interface Balance {
+interface Balance {
   balance_micros: number;
   movements: Movement[];
 }
@@ -243,17 +243,11 @@ export interface VgateTables {
   balances: Map<string, Balance>;
 }
 
-const tables = new WeakMap<Store, VgateTables>();
-
-export function vgate(store: Store): VgateTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { pbxs: new Map(), ids: new Set(), platformNumbers: [], balances: new Map() };
-    seedPlatformNumbers(t);
-    tables.set(store, t);
-  }
+export const vgate = areaState((): VgateTables => {
+  const t: VgateTables = { pbxs: new Map(), ids: new Set(), platformNumbers: [], balances: new Map() };
+  seedPlatformNumbers(t);
   return t;
-}
+});
 
 /** `<prefix>_` + 12 hex characters, unique for the emulator's life. */
 export function newId(t: VgateTables, prefix: string): string {
@@ -268,6 +262,26 @@ export function newId(t: VgateTables, prefix: string): string {
 
 export function newSipPassword(): string {
   return randomBytes(12).toString("base64url");
+}
+
+/** A new extension as every maker of one (POST, the CSV import, a template) starts it. */
+export function newExtensionFields(number: string, now: string): Omit<ExtensionRow, "id" | "pbx_id" | "created_at" | "updated_at"> {
+  return {
+    number,
+    name: `Extension ${number}`,
+    user_email: null,
+    caller_id_name: null,
+    caller_id_number: null,
+    outbound_class: "national",
+    record: "never",
+    voicemail: null,
+    forward: null,
+    dnd: false,
+    ring_timeout: 30,
+    max_calls: 2,
+    sip_password: newSipPassword(),
+    sip_password_issued_at: now,
+  };
 }
 
 export function emptyObjects(): PbxRow["objects"] {
@@ -416,7 +430,7 @@ export function refuseWhileRouted(pbx: PbxRow, kind: Kind, row: AnyRow): void {
 // ---- the dial plan --------------------------------------------------------------------------
 
 /** Extensions, ring groups and queues share the PBX's dial numbers. */
-export function dialNumberOwner(pbx: PbxRow, number: string, except?: string): string | undefined {
+function dialNumberOwner(pbx: PbxRow, number: string, except?: string): string | undefined {
   for (const kind of ["extension", "group", "queue"] as const) {
     for (const row of pbx.objects[kind].values()) {
       if (row.id !== except && row.number === number) return describe(kind, row);
@@ -444,8 +458,8 @@ const POOLS: Array<{ city: string; prefix: string }> = [
   { city: "nyc", prefix: "+121255501" },
   { city: "sgp", prefix: "+6565550" },
 ];
-export const MONTHLY_MICROS = 1_000_000;
-export const OPENING_BALANCE_MICROS = 20_000_000;
+const MONTHLY_MICROS = 1_000_000;
+const OPENING_BALANCE_MICROS = 20_000_000;
 
 function seedPlatformNumbers(t: VgateTables): void {
   for (const pool of POOLS) {

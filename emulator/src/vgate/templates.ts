@@ -11,7 +11,7 @@ import {
   type TimecondRow,
   type VgateTables,
   newId,
-  newSipPassword,
+  newExtensionFields,
 } from "./state";
 
 interface TemplateSpec {
@@ -25,62 +25,49 @@ interface TemplateSpec {
   hours?: { name: string };
 }
 
+/** Extensions numbered from `first` up, one per name. */
+const phones = (first: number, ...names: string[]) => names.map((name, i) => ({ number: String(first + i), name }));
+
 export const TEMPLATES: readonly TemplateSpec[] = [
   {
     id: "small-office",
     name: "Small office",
     description: "Three desk phones and a ring group that rings them all.",
-    extensions: [
-      { number: "101", name: "Desk 1" },
-      { number: "102", name: "Desk 2" },
-      { number: "103", name: "Desk 3" },
-    ],
+    extensions: phones(101, "Desk 1", "Desk 2", "Desk 3"),
     group: { number: "600", name: "Office" },
   },
   {
     id: "reception",
     name: "Reception",
     description: "A reception desk and two staff phones behind a menu: 0 reception, 1 and 2 staff.",
-    extensions: [
-      { number: "100", name: "Reception" },
-      { number: "101", name: "Staff 1" },
-      { number: "102", name: "Staff 2" },
-    ],
+    extensions: phones(100, "Reception", "Staff 1", "Staff 2"),
     ivr: { name: "Main menu", greeting: "welcome" },
   },
   {
     id: "after-hours",
     name: "After hours",
     description: "One phone and business hours, Monday to Friday 09:00 to 17:00.",
-    extensions: [{ number: "101", name: "Office" }],
+    extensions: phones(101, "Office"),
     hours: { name: "Business hours" },
   },
   {
     id: "contact-centre",
     name: "Contact centre",
     description: "Four agents in a queue.",
-    extensions: [
-      { number: "101", name: "Agent 1" },
-      { number: "102", name: "Agent 2" },
-      { number: "103", name: "Agent 3" },
-      { number: "104", name: "Agent 4" },
-    ],
+    extensions: phones(101, "Agent 1", "Agent 2", "Agent 3", "Agent 4"),
     queue: { number: "700", name: "Support" },
   },
   {
     id: "conference",
     name: "Conference",
     description: "A host phone and a room phone.",
-    extensions: [
-      { number: "101", name: "Host" },
-      { number: "102", name: "Room" },
-    ],
+    extensions: phones(101, "Host", "Room"),
   },
   {
     id: "personal",
     name: "Personal",
     description: "One phone.",
-    extensions: [{ number: "101", name: "Me" }],
+    extensions: phones(101, "Me"),
   },
   { id: "blank", name: "Blank", description: "Nothing; build the PBX yourself.", extensions: [] },
 ];
@@ -104,24 +91,7 @@ export function applyTemplate(t: VgateTables, pbx: PbxRow, now: string): Extensi
   if (!spec) return [];
   const stamp = { pbx_id: pbx.id, created_at: now, updated_at: now };
   const made = spec.extensions.map((e) => {
-    const row: ExtensionRow = {
-      id: newId(t, "ext"),
-      ...stamp,
-      number: e.number,
-      name: e.name,
-      user_email: null,
-      caller_id_name: null,
-      caller_id_number: null,
-      outbound_class: "national",
-      record: "never",
-      voicemail: null,
-      forward: null,
-      dnd: false,
-      ring_timeout: 30,
-      max_calls: 2,
-      sip_password: newSipPassword(),
-      sip_password_issued_at: now,
-    };
+    const row: ExtensionRow = { id: newId(t, "ext"), ...stamp, ...newExtensionFields(e.number, now), name: e.name };
     pbx.objects.extension.set(row.id, row);
     return row;
   });

@@ -4,9 +4,10 @@
 // which the emulator's pipeline does not take, so its three routes are not emulated.
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { ApiError, invalid, notFound } from "../errors";
-import { paginate, pagingQuery } from "../paging";
-import { type Env, route } from "../router";
+import { collection } from "../collection";
+import { uniqueId } from "../tables";
+import { ApiError, invalid } from "../errors";
+import { pagingQuery } from "../paging";
 import {
   ASSET_STATES,
   ASSET_VISIBILITIES,
@@ -17,7 +18,6 @@ import {
   assetView,
   keyView,
   newSigningSecret,
-  newVodId,
   vodTables,
   webhookView,
 } from "./state";
@@ -43,14 +43,6 @@ const webhookBody = z.strictObject({
   note: optText(256),
 });
 
-type Ctx = Env & { account: { name: string } };
-
-function ownAsset(ctx: Ctx, id: string): AssetRow {
-  const a = vodTables(ctx.store).assets.get(id);
-  if (!a || a.account !== ctx.account.name) throw notFound("asset");
-  return a;
-}
-
 function urlProblem(value: string): string | null {
   try {
     const u = new URL(value);
@@ -68,28 +60,22 @@ const RENDITION_LADDER = [
   { name: "480p", width: 854, height: 480, bitrate_kbps: 1400 },
 ];
 
-export const vodRoutes = [
-  route({
-    method: "GET",
-    path: "/vod/assets",
-    scope: "read",
+const assets = collection({
+  path: "/vod/assets",
+  item: "/vod/assets/{id}",
+  what: "asset",
+  table: ({ store }) => vodTables(store).assets,
+  view: assetView,
+  list: {
     query: listAssetsQuery,
-    handler: (ctx) => {
-      const rows = [...vodTables(ctx.store).assets.values()].filter((a) => a.account === ctx.account.name && (ctx.query.state === undefined || a.state === ctx.query.state));
-      return paginate(rows, ctx.query, assetView);
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/vod/assets",
-    scope: "write",
+    rows: (ctx) => [...vodTables(ctx.store).assets.values()].filter((a) => a.account === ctx.account.name && (ctx.query.state === undefined || a.state === ctx.query.state)),
+  },
+  create: {
     body: assetBody,
-    handler: (ctx) => {
-      const t = vodTables(ctx.store);
+    build: (ctx): AssetRow => {
       const now = ctx.store.timestamp();
-      const a: AssetRow = {
-        id: newVodId("vid", t.assets),
+      return {
+        id: uniqueId("vid", vodTables(ctx.store).assets),
         account: ctx.account.name,
         title: ctx.body.title ?? null,
         description: ctx.body.description ?? null,
@@ -101,78 +87,84 @@ export const vodRoutes = [
         created_at: now,
         updated_at: now,
       };
-      t.assets.set(a.id, a);
-      ctx.status(201);
-      return assetView(a);
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/vod/assets/{id}",
-    scope: "read",
-    handler: (ctx) => assetView(ownAsset(ctx, ctx.params.id)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/vod/assets/{id}",
-    scope: "write",
+  },
+  patch: {
     body: assetBody,
-    handler: (ctx) => {
-      const a = ownAsset(ctx, ctx.params.id);
+    apply: (ctx, a) => {
       const { body } = ctx;
       if (body.title !== undefined) a.title = body.title || null;
       if (body.description !== undefined) a.description = body.description || null;
       if (body.tags !== undefined) a.tags = body.tags;
       if (body.visibility !== undefined) a.visibility = body.visibility;
       a.updated_at = ctx.store.timestamp();
-      return assetView(a);
     },
+  },
+  remove: true,
+});
+
+const signingKeys = collection({
+  path: "/vod/keys",
+  item: "/vod/keys/{key_id}",
+  what: "signing key",
+  table: ({ store }) => vodTables(store).keys,
+  view: keyView,
+  create: {
+    body: keyBody,
+    build: (ctx) => {
+      const t = vodTables(ctx.store);
+      const mine = [...t.keys.values()].filter((k) => k.account === ctx.account.name);
+      if (mine.length >= MAX_KEYS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_KEYS} signing keys; delete one first`);
+      return { id: uniqueId("key", t.keys), account: ctx.account.name, note: ctx.body.note || null, secret: newSigningSecret(), created_at: ctx.store.timestamp() };
+    },
+    // The secret is in the create answer only.
+    answer: (k) => ({ ...keyView(k), secret: k.secret }),
+  },
+  get: false,
+  remove: true,
+});
+
+const eventEndpoints = collection({
+  path: "/vod/webhooks",
+  item: "/vod/webhooks/:hook_id",
+  what: "VOD event endpoint",
+  table: ({ store }) => vodTables(store).webhooks,
+  view: webhookView,
+  create: {
+    body: webhookBody,
+    build: (ctx) => {
+      const { body, store } = ctx;
+      const problem = urlProblem(body.url);
+      if (problem) throw invalid("url", problem);
+      const events = body.events ?? ["*"];
+      const dup = events.findIndex((e, i) => events.indexOf(e) !== i);
+      if (dup >= 0) throw invalid(`events[${dup}]`, `duplicate of events[${events.indexOf(events[dup]!)}]`);
+      if (store.list(vodTables(store).webhooks, ctx.account.name).length >= MAX_WEBHOOKS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_WEBHOOKS} VOD event endpoints; delete one first`);
+      return { id: store.nextId(), account: ctx.account.name, url: body.url, events, note: body.note || null, created_at: store.timestamp() };
+    },
+  },
+  get: false,
+  remove: true,
+});
+
+export const vodRoutes = [
+  ...assets.routes,
+
+  assets.member("POST", "reprocess", (a, ctx) => {
+    if (a.state === "uploading") throw new ApiError("conflict", `asset ${a.id} has no original yet; upload it first`);
+    if (a.state === "processing") throw new ApiError("conflict", `asset ${a.id} is being encoded already`);
+    a.state = "processing";
+    a.progress = 0;
+    a.updated_at = ctx.store.timestamp();
+    return assetView(a);
   }),
 
-  route({
-    method: "DELETE",
-    path: "/vod/assets/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      vodTables(ctx.store).assets.delete(ownAsset(ctx, ctx.params.id).id);
-      return undefined;
-    },
-  }),
+  assets.member("GET", "renditions", (a) => ({ asset_id: a.id, data: a.state === "ready" ? RENDITION_LADDER : [] })),
 
-  route({
-    method: "POST",
-    path: "/vod/assets/{id}/reprocess",
-    scope: "write",
-    handler: (ctx) => {
-      const a = ownAsset(ctx, ctx.params.id);
-      if (a.state === "uploading") throw new ApiError("conflict", `asset ${a.id} has no original yet; upload it first`);
-      if (a.state === "processing") throw new ApiError("conflict", `asset ${a.id} is being encoded already`);
-      a.state = "processing";
-      a.progress = 0;
-      a.updated_at = ctx.store.timestamp();
-      return assetView(a);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/vod/assets/{id}/renditions",
-    scope: "read",
-    handler: (ctx) => {
-      const a = ownAsset(ctx, ctx.params.id);
-      return { asset_id: a.id, data: a.state === "ready" ? RENDITION_LADDER : [] };
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/vod/assets/{id}/playback",
-    scope: "write",
-    body: playbackBody,
-    handler: (ctx) => {
-      const a = ownAsset(ctx, ctx.params.id);
+  assets.member(
+    "POST",
+    "playback",
+    (a, ctx) => {
       if (a.state !== "ready") throw new ApiError("conflict", `asset ${a.id} is ${a.state}; playback needs a ready asset`);
       const base = `https://vod.nsp-emulator.test/${a.id}/index.m3u8`;
       if (a.visibility !== "private") return { asset_id: a.id, url: base, expires_at: null };
@@ -180,82 +172,9 @@ export const vodRoutes = [
       const sig = createHmac("sha256", "nsp-emulator").update(`${a.id}:${exp}`).digest("hex").slice(0, 32);
       return { asset_id: a.id, url: `${base}?exp=${exp}&sig=${sig}`, expires_at: new Date(exp * 1000).toISOString() };
     },
-  }),
+    { body: playbackBody },
+  ),
 
-  route({
-    method: "GET",
-    path: "/vod/keys",
-    scope: "read",
-    query: z.strictObject(pagingQuery),
-    handler: (ctx) => paginate([...vodTables(ctx.store).keys.values()].filter((k) => k.account === ctx.account.name), ctx.query, keyView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/vod/keys",
-    scope: "write",
-    body: keyBody,
-    handler: (ctx) => {
-      const t = vodTables(ctx.store);
-      const mine = [...t.keys.values()].filter((k) => k.account === ctx.account.name);
-      if (mine.length >= MAX_KEYS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_KEYS} signing keys; delete one first`);
-      const k = { id: newVodId("key", t.keys), account: ctx.account.name, note: ctx.body.note || null, secret: newSigningSecret(), created_at: ctx.store.timestamp() };
-      t.keys.set(k.id, k);
-      ctx.status(201);
-      return { ...keyView(k), secret: k.secret };
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/vod/keys/{key_id}",
-    scope: "write",
-    handler: (ctx) => {
-      const t = vodTables(ctx.store);
-      const k = t.keys.get(ctx.params.key_id);
-      if (!k || k.account !== ctx.account.name) throw notFound("signing key");
-      t.keys.delete(k.id);
-      return undefined;
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/vod/webhooks",
-    scope: "read",
-    query: z.strictObject(pagingQuery),
-    handler: (ctx) => paginate(ctx.store.list(vodTables(ctx.store).webhooks, ctx.account.name), ctx.query, webhookView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/vod/webhooks",
-    scope: "write",
-    body: webhookBody,
-    handler: (ctx) => {
-      const { body, store } = ctx;
-      const problem = urlProblem(body.url);
-      if (problem) throw invalid("url", problem);
-      const events = body.events ?? ["*"];
-      const dup = events.findIndex((e, i) => events.indexOf(e) !== i);
-      if (dup >= 0) throw invalid(`events[${dup}]`, `duplicate of events[${events.indexOf(events[dup]!)}]`);
-      const t = vodTables(store);
-      if (store.list(t.webhooks, ctx.account.name).length >= MAX_WEBHOOKS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_WEBHOOKS} VOD event endpoints; delete one first`);
-      const w = { id: store.nextId(), account: ctx.account.name, url: body.url, events, note: body.note || null, created_at: store.timestamp() };
-      t.webhooks.set(w.id, w);
-      ctx.status(201);
-      return webhookView(w);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/vod/webhooks/:hook_id",
-    scope: "write",
-    handler: (ctx) => {
-      const t = vodTables(ctx.store);
-      t.webhooks.delete(ctx.store.owned(t.webhooks, ctx.params.hook_id, ctx.account.name, "VOD event endpoint").id);
-      return undefined;
-    },
-  }),
+  ...signingKeys.routes,
+  ...eventEndpoints.routes,
 ];

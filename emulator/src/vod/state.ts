@@ -3,7 +3,8 @@
 // WeakMap, like the other areas. Assets and keys have prefixed random string ids; event
 // endpoints integer ids from the store's counter.
 import { randomBytes } from "node:crypto";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
+import { withoutAccount } from "../tables";
 
 export const ASSET_STATES = ["uploading", "processing", "ready", "failed"] as const;
 export const ASSET_VISIBILITIES = ["public", "unlisted", "private"] as const;
@@ -11,7 +12,7 @@ export const VOD_EVENTS = ["*", "asset.created", "asset.ready", "asset.failed", 
 export const MAX_KEYS = 10;
 export const MAX_WEBHOOKS = 10;
 
-export type AssetState = (typeof ASSET_STATES)[number];
+type AssetState = (typeof ASSET_STATES)[number];
 
 export interface AssetRow {
   id: string;
@@ -28,7 +29,7 @@ export interface AssetRow {
   updated_at: string;
 }
 
-export interface SigningKeyRow {
+interface SigningKeyRow {
   id: string;
   account: string;
   note: string | null;
@@ -37,7 +38,7 @@ export interface SigningKeyRow {
   created_at: string;
 }
 
-export interface VodWebhookRow {
+interface VodWebhookRow {
   id: number;
   account: string;
   url: string;
@@ -52,34 +53,17 @@ interface VodTables {
   webhooks: Map<number, VodWebhookRow>;
 }
 
-const tables = new WeakMap<Store, VodTables>();
-
-export function vodTables(store: Store): VodTables {
-  let t = tables.get(store);
-  if (!t) {
-    const created: VodTables = { assets: new Map(), keys: new Map(), webhooks: new Map() };
-    store.registerUsage("vod_assets", (a) => [...created.assets.values()].filter((r) => r.account === a).length);
-    tables.set(store, created);
-    t = created;
-  }
+export const vodTables = areaState((store): VodTables => {
+  const t: VodTables = { assets: new Map(), keys: new Map(), webhooks: new Map() };
+  store.registerUsage("vod_assets", (a) => [...t.assets.values()].filter((r) => r.account === a).length);
   return t;
-}
-
-export function newVodId(prefix: string, taken: Map<string, unknown>): string {
-  for (;;) {
-    const id = `${prefix}_${randomBytes(6).toString("hex")}`;
-    if (!taken.has(id)) return id;
-  }
-}
+});
 
 export function newSigningSecret(): string {
   return randomBytes(32).toString("base64url");
 }
 
-export function assetView(a: AssetRow) {
-  const { account: _account, ...view } = a;
-  return view;
-}
+export const assetView = (a: AssetRow) => withoutAccount(a);
 
 export function keyView(k: SigningKeyRow) {
   return { id: k.id, note: k.note, created_at: k.created_at };

@@ -1,12 +1,13 @@
 // Webhook endpoints: at most ten per account, public https:// URLs only, a signing secret shown
-// once on create. The test endpoint records a ping delivery; nothing is actually sent.
+// once on create, and the event names they subscribe to. The test endpoint records a ping
+// delivery; nothing is actually sent.
 import { z } from "zod";
+import { assignDefined, collection } from "../collection";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { route } from "../router";
 import { bits, cidrContains, isIP, parseAddress, parseCidr } from "../util/ip";
-import { MAX_WEBHOOKS, WEBHOOK_EVENTS, type WebhookRow, deliveryView, newWebhookSecret, webhookView, webhooks } from "./state";
-import { webhookEventRoutes } from "./events-routes";
+import { MAX_WEBHOOKS, WEBHOOK_EVENTS, deliveryView, newWebhookSecret, webhookView, webhooks } from "./state";
 
 const PRIVATE_RANGES = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16", "::1/128", "::/128", "fc00::/7", "fe80::/10"].map((c) => {
   const r = parseCidr(c);
@@ -57,33 +58,20 @@ const note = z.string().max(255).nullable().optional();
 const createBody = z.strictObject({ url: z.string(), events: z.array(z.string()).optional(), note });
 const patchBody = z.strictObject({ url: z.string().optional(), events: z.array(z.string()).optional(), enabled: z.boolean().optional(), note });
 
-function own(store: Parameters<typeof webhooks>[0], id: number, account: string): WebhookRow {
-  return store.owned(webhooks(store).webhooks, id, account, "webhook");
-}
-
-export const webhookRoutes = [
-  route({
-    method: "GET",
-    path: "/webhooks",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: ({ store, account, query }) => paginate(store.list(webhooks(store).webhooks, account.name), query, webhookView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/webhooks",
-    scope: "write",
+const endpoints = collection({
+  path: "/webhooks",
+  what: "webhook",
+  table: ({ store }) => webhooks(store).webhooks,
+  view: webhookView,
+  create: {
     body: createBody,
-    handler: (ctx) => {
-      const { store, account, body } = ctx;
+    build: ({ store, account, body }) => {
       const url = publicHttpsUrl(body.url);
       const events = eventList(body.events ?? ["*"]);
-      const t = webhooks(store);
-      if (store.list(t.webhooks, account.name).length >= MAX_WEBHOOKS) {
+      if (store.list(webhooks(store).webhooks, account.name).length >= MAX_WEBHOOKS) {
         throw new ApiError("limit_exceeded", `an account may have at most ${MAX_WEBHOOKS} webhook endpoints; delete one first`);
       }
-      const row: WebhookRow = {
+      return {
         id: store.nextId(),
         account: account.name,
         url,
@@ -96,89 +84,63 @@ export const webhookRoutes = [
         failures: 0,
         created_at: store.timestamp(),
       };
-      t.webhooks.set(row.id, row);
-      ctx.status(201);
-      return { ...webhookView(row), secret: row.secret };
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/webhooks/:id",
-    scope: "read",
-    handler: ({ store, account, params }) => webhookView(own(store, params.id, account.name)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/webhooks/:id",
-    scope: "write",
+    // The signing secret is in the create answer only.
+    answer: (row) => ({ ...webhookView(row), secret: row.secret }),
+  },
+  patch: {
     body: patchBody,
-    handler: ({ store, account, params, body }) => {
-      const row = own(store, params.id, account.name);
+    apply: ({ body }, row) => {
       // Validate everything before changing anything.
       const url = body.url !== undefined ? publicHttpsUrl(body.url) : row.url;
       const events = body.events !== undefined ? eventList(body.events) : row.events;
       row.url = url;
       row.events = events;
-      if (body.enabled !== undefined) row.enabled = body.enabled;
-      if (body.note !== undefined) row.note = body.note;
-      return webhookView(row);
+      assignDefined(row, body, ["enabled", "note"]);
     },
+  },
+  // The endpoint's deliveries go with it.
+  remove: ({ store }, row) => {
+    const { deliveries } = webhooks(store);
+    for (const [id, d] of deliveries) if (d.webhook_id === row.id) deliveries.delete(id);
+  },
+});
+
+export const webhookRoutes = [
+  // The event names an endpoint can subscribe to.
+  route({ method: "GET", path: "/webhook-events", scope: "read", handler: () => ({ data: WEBHOOK_EVENTS.map((e) => ({ ...e })) }) }),
+  ...endpoints.routes,
+
+  endpoints.member("POST", "test", (row, ctx) => {
+    const { store, account } = ctx;
+    const now = store.timestamp();
+    const id = store.nextId();
+    const delivery = {
+      id,
+      account: account.name,
+      webhook_id: row.id,
+      event: "ping",
+      status: "pending" as const,
+      attempts: 0,
+      http_status: null,
+      response: null,
+      next_attempt: now,
+      created_at: now,
+      delivered_at: null,
+      payload: { event: "ping", webhook_id: row.id, delivery_id: id, created_at: now },
+    };
+    webhooks(store).deliveries.set(id, delivery);
+    ctx.status(202);
+    return deliveryView(delivery);
   }),
 
-  route({
-    method: "DELETE",
-    path: "/webhooks/:id",
-    scope: "write",
-    handler: ({ store, account, params }) => {
-      const row = own(store, params.id, account.name);
-      const t = webhooks(store);
-      t.webhooks.delete(row.id);
-      for (const [id, d] of t.deliveries) if (d.webhook_id === row.id) t.deliveries.delete(id);
-      return undefined;
+  endpoints.member(
+    "GET",
+    "deliveries",
+    (row, ctx) => {
+      const rows = [...webhooks(ctx.store).deliveries.values()].filter((d) => d.webhook_id === row.id).reverse();
+      return paginate(rows, ctx.query, deliveryView);
     },
-  }),
-
-  route({
-    method: "POST",
-    path: "/webhooks/:id/test",
-    scope: "write",
-    handler: (ctx) => {
-      const { store, account, params } = ctx;
-      const row = own(store, params.id, account.name);
-      const now = store.timestamp();
-      const id = store.nextId();
-      const delivery = {
-        id,
-        account: account.name,
-        webhook_id: row.id,
-        event: "ping",
-        status: "pending" as const,
-        attempts: 0,
-        http_status: null,
-        response: null,
-        next_attempt: now,
-        created_at: now,
-        delivered_at: null,
-        payload: { event: "ping", webhook_id: row.id, delivery_id: id, created_at: now },
-      };
-      webhooks(store).deliveries.set(id, delivery);
-      ctx.status(202);
-      return deliveryView(delivery);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/webhooks/:id/deliveries",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: ({ store, account, params, query }) => {
-      const row = own(store, params.id, account.name);
-      const rows = [...webhooks(store).deliveries.values()].filter((d) => d.webhook_id === row.id).reverse();
-      return paginate(rows, query, deliveryView);
-    },
-  }),
-  ...webhookEventRoutes,
+    { query: pagingOnlyQuery },
+  ),
 ];

@@ -2,7 +2,8 @@
 // like the other areas. The emulator never makes outbound HTTP calls: a delivery is recorded, not
 // sent (see docs/api-assumptions.md, "Webhooks and resolver services").
 import { randomBytes } from "node:crypto";
-import type { Store } from "../store";
+import { areaState, type Store } from "../store";
+import { withoutAccount } from "../tables";
 
 export const MAX_WEBHOOKS = 10;
 
@@ -16,7 +17,7 @@ export const WEBHOOK_EVENTS: ReadonlyArray<{ name: string; description: string }
   { name: "sgate.broadcast.completed", description: "A messaging broadcast finished" },
 ];
 
-export interface WebhookRow {
+interface WebhookRow {
   id: number;
   account: string;
   url: string;
@@ -31,7 +32,7 @@ export interface WebhookRow {
   created_at: string;
 }
 
-export interface DeliveryRow {
+interface DeliveryRow {
   id: number;
   account: string;
   webhook_id: number;
@@ -51,16 +52,7 @@ interface WebhookTables {
   deliveries: Map<number, DeliveryRow>;
 }
 
-const tables = new WeakMap<Store, WebhookTables>();
-
-export function webhooks(store: Store): WebhookTables {
-  let t = tables.get(store);
-  if (!t) {
-    t = { webhooks: new Map(), deliveries: new Map() };
-    tables.set(store, t);
-  }
-  return t;
-}
+export const webhooks = areaState((): WebhookTables => ({ webhooks: new Map(), deliveries: new Map() }));
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString("hex")}`;
@@ -82,6 +74,5 @@ export function webhookView(w: WebhookRow) {
 }
 
 export function deliveryView(d: DeliveryRow) {
-  const { account: _a, ...rest } = d;
-  return { ...rest, payload: structuredClone(d.payload) };
+  return { ...withoutAccount(d), payload: structuredClone(d.payload) };
 }
