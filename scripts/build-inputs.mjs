@@ -32,14 +32,14 @@ export const RELEASE_INPUTS = [...new Set([...BUILD_INPUTS, "sdk", "bin", "schem
 export const BUILD_STAMP = "dist/build-inputs.json";
 export const RELEASE_STAMP = "dist/release-inputs.json";
 
-function addTree(hash, root, rel, top) {
+function addTree(hash, root, rel) {
   const abs = join(root, rel);
   if (!existsSync(abs) && !isLink(abs)) return void hash.update(`missing\0${rel}\0`);
   const st = lstatSync(abs);
   if (st.isSymbolicLink()) return void hash.update(`link\0${rel}\0${readlinkSync(abs)}\0`);
   if (st.isFile()) return void hash.update(`file\0${rel}\0${st.size}\0`).update(readFileSync(abs));
   hash.update(`dir\0${rel}\0`);
-  for (const entry of readdirSync(abs).sort()) if (top || !skipped(entry)) addTree(hash, root, join(rel, entry), false);
+  for (const entry of readdirSync(abs).sort()) if (!skipped(entry)) addTree(hash, root, join(rel, entry));
 }
 
 function isLink(path) {
@@ -53,9 +53,9 @@ function isLink(path) {
 /** The sha256 of the paths (files or folders, walked in a fixed order) under root. */
 export function fingerprint(root, paths) {
   const hash = createHash("sha256");
-  // An output folder given by name is hashed whole; inside it, and inside source folders, the
-  // generated folders above are left out.
-  for (const p of paths) addTree(hash, root, p, true);
+  // A folder given by name is hashed even when its name is one of the generated folders' above
+  // (sdk/nodejs/bin is an output); inside any folder they are left out.
+  for (const p of paths) addTree(hash, root, p);
   return hash.digest("hex");
 }
 
