@@ -25,8 +25,8 @@ const out = join(root, "dist", "release");
 const readJson = (p) => JSON.parse(readFileSync(join(root, p), "utf8"));
 const version = readJson("package.json").version;
 const RELEASE_OUTPUTS = ["dist/release"];
-const stale = staleness(root, RELEASE_STAMP, RELEASE_INPUTS, RELEASE_OUTPUTS);
-if (process.argv.includes("--if-stale") && !stale) {
+const releaseStale = staleness(root, RELEASE_STAMP, RELEASE_INPUTS, RELEASE_OUTPUTS);
+if (process.argv.includes("--if-stale") && !releaseStale) {
   process.stderr.write(`release: up to date (${RELEASE_STAMP} matches the tree)\n`);
   process.exit(0);
 }
