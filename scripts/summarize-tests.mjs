@@ -1,6 +1,6 @@
 // Adds up vitest's JSON reports into the one closing line CI reads: "N passed, N failed", then on
 // the same line each phase's time as scripts/test.sh recorded it (`--phases FILE`, lines of
-// name TAB seconds).
+// name TAB seconds, or name TAB "failed" for a phase that failed outside vitest).
 //
 // `--npm-ci` prints the phase line of the `npm ci` that ran just before, if one did: npm ci
 // empties and recreates node_modules first and runs the build (its prepare) last, and the build
@@ -52,6 +52,8 @@ for (const file of args) {
   failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites && !report.numFailedTests ? report.numFailedTestSuites : 0);
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
-const times = phases.map(([name, seconds]) => `${name} ${seconds} s`).join(", ");
+// A phase that failed outside vitest (the typecheck) counts as one failed test.
+failed += phases.filter(([, seconds]) => seconds === "failed").length;
+const times = phases.map(([name, seconds]) => (seconds === "failed" ? `${name} failed` : `${name} ${seconds} s`)).join(", ");
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${times ? ` (${times})` : ""}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -29,12 +29,18 @@ timed() {
 step "build (esbuild bundles of the plugin and the emulator), unless dist/ is fresh"
 timed build node scripts/build.mjs --if-stale
 
-step "typecheck (strict TypeScript)"
-timed typecheck npx tsc -p tsconfig.json --noEmit
-
-step "unit, emulator, client and provider (gRPC) tests"
+# The typecheck runs beside the main tests, which mostly wait on sockets and child processes;
+# its output is shown when it is done, and a failure counts as one failed test in the summary.
+step "typecheck (strict TypeScript), beside the unit, emulator, client and provider (gRPC) tests"
 status=0
+timed typecheck npx tsc -p tsconfig.json --noEmit >"$NSP_TEST_RESULTS/typecheck.log" 2>&1 &
+typecheck=$!
 timed "main tests" npx vitest run --reporter=default --reporter=json --outputFile.json="$NSP_TEST_RESULTS/main.json" || status=$?
+if ! wait $typecheck; then
+  status=1
+  cat "$NSP_TEST_RESULTS/typecheck.log" >&2
+  printf 'typecheck\tfailed\n' >>"$PHASES"
+fi
 
 step "Pulumi CLI (pinned, cached under ~/.cache/nsp)"
 install_pulumi() { PULUMI_BIN="$(bash scripts/install-pulumi.sh)"; }
