@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -8,5 +9,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Test files spend most of their time waiting on sockets and child processes (the emulator,
+    // the plugin binary), so one worker per core leaves cores idle: one more keeps them busy.
+    // Measured on 2 cores (see the README's Tests section); `--maxWorkers` or VITEST_MAX_WORKERS
+    // overrides it.
+    maxWorkers: availableParallelism() + 1,
   },
 });

@@ -2,13 +2,26 @@
 // of modules (the engine waits for its port line). Then compiles
 // the generated Node.js SDK and links it as node_modules/@nsp/pulumi, so the examples and the
 // end-to-end tests import it exactly as a user's program would, sharing one @pulumi/pulumi.
-import { build } from "esbuild";
+// Last it records the fingerprint of what it built from (scripts/build-inputs.mjs). With
+// `--if-stale` it builds only when that record does not match the tree: `npm ci`'s prepare builds,
+// and the test command, the test setups and the release reuse that build while it is fresh.
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, lstatSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUILD_INPUTS, BUILD_OUTPUTS, BUILD_STAMP, fingerprint, staleness, writeStamp } from "./build-inputs.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const started = Date.now();
+const stale = staleness(root, BUILD_STAMP, BUILD_INPUTS, BUILD_OUTPUTS);
+if (process.argv.includes("--if-stale") && !stale) {
+  process.stderr.write(`build: up to date (${BUILD_STAMP} matches the tree)\n`);
+  process.exit(0);
+}
+if (stale && process.argv.includes("--if-stale")) process.stderr.write(`build: ${stale}; building\n`);
+// Taken before building: a source edited meanwhile makes the next check rebuild.
+const inputs = fingerprint(root, BUILD_INPUTS);
+const { build } = await import("esbuild");
 // The plugin is ESM split in chunks: what prints the port (gRPC and the protocol) loads at once,
 // the provider itself (definitions, zod, the HTTP client) on the first call. ESM output needs a
 // `require` for the CommonJS dependencies inside the bundle.
@@ -65,3 +78,13 @@ if (existsSync(join(sdk, "tsconfig.json"))) {
   } catch {}
   symlinkSync(join("..", "..", "sdk", "nodejs", "bin"), link, "dir");
 }
+
+// `npm_lifecycle_event` says whether npm ran this (its prepare) and when: the test command's
+// summary then shows how long npm ci took before it.
+const finished = Date.now();
+writeStamp(root, BUILD_STAMP, inputs, BUILD_OUTPUTS, {
+  by: process.env.npm_lifecycle_event ?? "node scripts/build.mjs",
+  startedAt: new Date(started).toISOString(),
+  seconds: (finished - started) / 1000,
+});
+process.stderr.write(`build: built in ${((finished - started) / 1000).toFixed(1)} s\n`);

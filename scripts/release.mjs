@@ -10,17 +10,28 @@
 //   manifest.json                                       the list above with sizes and the time taken
 // Nothing is published: the archives go to GitHub releases and the packages to npm, PyPI and a
 // Go module tag from CI with the project's credentials, which our machines do not have.
+// With `--if-stale` it does nothing while dist/release-inputs.json matches the tree (see
+// scripts/build-inputs.mjs), and it reuses dist/ when the build is fresh.
 import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RELEASE_INPUTS, RELEASE_STAMP, fingerprint, staleness, writeStamp } from "./build-inputs.mjs";
 
 const started = Date.now();
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "release");
 const readJson = (p) => JSON.parse(readFileSync(join(root, p), "utf8"));
 const version = readJson("package.json").version;
+const RELEASE_OUTPUTS = ["dist/release"];
+const releaseStale = staleness(root, RELEASE_STAMP, RELEASE_INPUTS, RELEASE_OUTPUTS);
+if (process.argv.includes("--if-stale") && !releaseStale) {
+  process.stderr.write(`release: up to date (${RELEASE_STAMP} matches the tree)\n`);
+  process.exit(0);
+}
+// Taken before building: a source edited meanwhile makes the next check make the release again.
+const inputs = fingerprint(root, RELEASE_INPUTS);
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", ...opts });
@@ -49,7 +60,7 @@ if (stale.length > 0) {
 if (!readJson("schema.json").pluginDownloadURL) throw new Error("schema.json has no pluginDownloadURL: run `npm run generate`");
 
 step(`building ${version} from the tree`);
-run(process.execPath, [join(root, "scripts", "build.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
+run(process.execPath, [join(root, "scripts", "build.mjs"), "--if-stale"], { stdio: ["ignore", "ignore", "inherit"] });
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
@@ -211,5 +222,6 @@ writeFileSync(
   join(out, "manifest.json"),
   `${JSON.stringify({ version, pluginDownloadURL: readJson("schema.json").pluginDownloadURL, artifacts, seconds, steps: timings }, null, 2)}\n`,
 );
+writeStamp(root, RELEASE_STAMP, inputs, RELEASE_OUTPUTS);
 for (const a of artifacts) step(`${a.name}  ${(a.bytes / 1024).toFixed(0)} KiB`);
 step(`wrote ${artifacts.length} artifacts of ${version} to dist/release/ in ${seconds.toFixed(1)} s`);

@@ -2,34 +2,58 @@
 # The project's one test command (`npm test`, after `npm ci`). It installs what the tests need
 # that npm does not (the Pulumi CLI, built from the Go module proxy and cached outside the repo),
 # then runs every suite: unit, emulator contract, client, provider over gRPC, and end-to-end
-# with the real `pulumi` CLI. It ends with one "N passed, N failed" line.
+# with the real `pulumi` CLI. It ends with one "N passed, N failed" line, followed on the same
+# line by each phase's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NSP_TEST_RESULTS="${NSP_TEST_RESULTS:-$(mktemp -d)}"
+PHASES="$NSP_TEST_RESULTS/phases.tsv"
+: >"$PHASES"
+
+# Read before anything rebuilds: how long the `npm ci` just before took, when this follows one.
+node scripts/summarize-tests.mjs --npm-ci >>"$PHASES" || true
 
 step() { printf '\n== %s\n' "$*" >&2; }
+# `timed NAME COMMAND...` runs COMMAND, appends NAME and its seconds to $PHASES, and returns
+# COMMAND's status (the caller decides whether it ends the run).
+timed() {
+  local name="$1" started="$EPOCHREALTIME" rc=0
+  shift
+  "$@" || rc=$?
+  printf '%s\t%s\n' "$name" "$(awk -v a="$started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')" >>"$PHASES"
+  return $rc
+}
 
-step "build (esbuild bundles of the plugin and the emulator)"
-npm run --silent build
+# npm ci's prepare has built dist/ from this tree: the build runs again only if a source or an
+# output changed since (scripts/build-inputs.mjs), and the test setups check the same way.
+step "build (esbuild bundles of the plugin and the emulator), unless dist/ is fresh"
+timed build node scripts/build.mjs --if-stale
 
-step "typecheck (strict TypeScript)"
-npx tsc -p tsconfig.json --noEmit
-
-step "unit, emulator, client and provider (gRPC) tests"
+# The typecheck runs beside the main tests, which mostly wait on sockets and child processes;
+# its output is shown when it is done, and a failure counts as one failed test in the summary.
+step "typecheck (strict TypeScript), beside the unit, emulator, client and provider (gRPC) tests"
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json="$NSP_TEST_RESULTS/main.json" || status=$?
+timed typecheck npx tsc -p tsconfig.json --noEmit >"$NSP_TEST_RESULTS/typecheck.log" 2>&1 &
+typecheck=$!
+timed "main tests" npx vitest run --reporter=default --reporter=json --outputFile.json="$NSP_TEST_RESULTS/main.json" || status=$?
+if ! wait $typecheck; then
+  status=1
+  cat "$NSP_TEST_RESULTS/typecheck.log" >&2
+  printf 'typecheck\tfailed\n' >>"$PHASES"
+fi
 
 step "Pulumi CLI (pinned, cached under ~/.cache/nsp)"
-PULUMI_BIN="$(bash scripts/install-pulumi.sh)"
+install_pulumi() { PULUMI_BIN="$(bash scripts/install-pulumi.sh)"; }
+timed "pulumi CLI" install_pulumi
 export PATH="$PULUMI_BIN:$PATH"
 pulumi version >&2
 
 if [ -d test/e2e ]; then
-  # Their setup also runs `npm run release` when dist/release is older than the tree: the release
-  # tests install those artifacts in a clean directory.
+  # Their setup also runs `scripts/release.mjs --if-stale`: the release tests install those
+  # artifacts in a clean directory.
   step "SDKs, the release and end-to-end tests with the real pulumi CLI"
-  npx vitest run --config test/e2e/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$NSP_TEST_RESULTS/e2e.json" || status=$?
+  timed e2e npx vitest run --config test/e2e/vitest.config.mts --reporter=default --reporter=json --outputFile.json="$NSP_TEST_RESULTS/e2e.json" || status=$?
 fi
 
-node scripts/summarize-tests.mjs "$NSP_TEST_RESULTS"/*.json
+node scripts/summarize-tests.mjs --phases "$PHASES" "$NSP_TEST_RESULTS"/*.json || status=$?
 exit $status

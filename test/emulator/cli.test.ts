@@ -13,7 +13,7 @@ let BUNDLE = resolve(ROOT, "dist/emulator.js");
 
 beforeAll(async () => {
   try {
-    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "pipe" });
+    execFileSync(process.execPath, ["scripts/build.mjs", "--if-stale"], { cwd: ROOT, stdio: "pipe" });
   } catch (e) {
     // The project build also bundles the provider, which is developed in parallel; when that part
     // does not build, bundle the emulator alone so this test still checks the emulator's CLI.
