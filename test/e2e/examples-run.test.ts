@@ -124,7 +124,10 @@ describe("YAML examples: each runs up, a no-change preview and destroy on a fres
       const members = await Promise.all(batch.map(async (example) => ({ example, token: await api.addAccount(`example-${nameOf(example)}`) })));
       const stack = await Stack.init(Stack.yamlProject(batchProgram(members, emulator.baseUrl)));
       try {
-        await stack.up();
+        // Every example's resources and its account's provider, plus the stack itself.
+        const expected = 1 + members.reduce((n, { example }) => n + 1 + Object.keys((load(example.code.yaml!) as { resources?: YamlMap }).resources ?? {}).length, 0);
+        const created = /\+ (\d+) created/.exec((await stack.up()).stdout)?.[1];
+        if (Number(created) !== expected) throw new Error(`up created ${created} resources, expected ${expected}`);
         await stack.preview(["--expect-no-changes"]);
         await stack.destroy();
       } catch (err) {
