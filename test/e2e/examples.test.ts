@@ -1,7 +1,7 @@
 // Every example of schema.json, as a user would copy it from a registry page: all TypeScript
 // programs type-check against the generated SDK in one tsc run; all Python programs compile
-// (python.test.ts runs one); all Go programs build and vet as files of one package in one module. examples-run.test.ts
-// runs every YAML program.
+// (python.test.ts runs one); all Go programs build and vet as files of one package in one
+// module. examples-run.test.ts runs every YAML program.
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
