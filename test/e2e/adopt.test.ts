@@ -62,8 +62,7 @@ afterAll(async () => {
 async function freshStack(dir: string): Promise<Stack> {
   const stack = await Stack.init(dir);
   stacks.push(stack);
-  await stack.setConfig("nsp:apiToken", token, true);
-  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  await stack.useAccount(emulator.baseUrl, token);
   return stack;
 }
 

@@ -1,19 +1,9 @@
 // The design-card examples (mail, tunnel, PBX) with the real pulumi CLI: up, no change on a
 // second preview or after a refresh, one-time secrets kept as secrets, destroy.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { describe, expect, it } from "vitest";
+import { emulatorOfFile, prepareProject, Stack } from "./harness";
 
-let emulator: EmulatorProcess;
-const stacks: Stack[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulatorProcess(["--rate-limit", "0"]);
-});
-
-afterAll(async () => {
-  for (const s of stacks) s.cleanup();
-  await emulator?.stop();
-});
+const emulator = emulatorOfFile(["--rate-limit", "0"]);
 
 /** Every string inside a value (a secret may be a map of passwords). */
 function leaves(value: unknown): string[] {
@@ -28,11 +18,10 @@ describe.each([
   ["pbx", ["sipPasswords"]],
 ])("examples/%s", (example, secretOutputs) => {
   it("goes up, stays unchanged through a refresh, keeps its secrets, and is destroyed", async () => {
-    const token = await emulator.control().addAccount(`example-${example}`);
+    const token = await emulator.process.control().addAccount(`example-${example}`);
     const stack = await Stack.init(prepareProject(example));
-    stacks.push(stack);
-    await stack.setConfig("nsp:apiToken", token, true);
-    await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+    emulator.stacks.push(stack);
+    await stack.useAccount(emulator.process.baseUrl, token);
     await stack.up();
     const masked = await stack.outputs();
     const revealed = await stack.outputs(true);

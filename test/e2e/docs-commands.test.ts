@@ -5,6 +5,7 @@
 // a page is either run or explained, never skipped silently.
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -140,6 +141,18 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The port the pages print for the emulator. */
+const PRINTED_PORT = "8787";
+
+/** A port free on 127.0.0.1 now, so that two suites on one machine do not meet on the printed one. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** Starts `command` in its own process group and resolves with the first line it prints. */
 async function firstLineOf(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ group: number; line: string }> {
   const child = spawn("bash", ["-e", "-c", command], { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -177,13 +190,17 @@ describe("the shell commands of the README and docs/", () => {
       return r.stdout + r.stderr;
     };
     bash("pulumi stack init dev");
+    // The commands as printed but for the emulator's port.
+    const port = String(await freePort());
+    const onPort = (command: string) => command.replaceAll(`:${PRINTED_PORT}/`, `:${port}/`).replaceAll(`--port ${PRINTED_PORT} `, `--port ${port} `);
+    const baseUrl = `http://127.0.0.1:${port}/api/v1`;
 
     const runnable = RUN.filter((c) => !(c in NOT_HERE));
     for (const command of runnable.slice(0, runnable.indexOf(EMULATOR_BLOCK[0]!))) bash(command);
     if (RELEASE_ARCH) expect(bash("pulumi plugin ls")).toMatch(new RegExp(`nsp\\s+resource\\s+${VERSION.replaceAll(".", "\\.")}\\s`));
 
     // The emulator block as one script, as a CI step runs it; its first line leaves the emulator running.
-    const block = spawn("bash", ["-e", "-c", EMULATOR_BLOCK.join("\n")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const block = spawn("bash", ["-e", "-c", EMULATOR_BLOCK.map(onPort).join("\n")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     emulatorGroup = block.pid;
     let stdout = "";
     let stderr = "";
@@ -194,7 +211,7 @@ describe("the shell commands of the README and docs/", () => {
     expect(code, stderr).toBe(0);
     await ready;
     const printed = JSON.parse(stdout.split("\n")[0]!) as { baseUrl: string; accounts: Record<string, string> };
-    expect(printed).toEqual({ baseUrl: "http://127.0.0.1:8787/api/v1", accounts: { ci: "svc_0123456789abcdef0123456789abcdef" } });
+    expect(printed).toEqual({ baseUrl, accounts: { ci: "svc_0123456789abcdef0123456789abcdef" } });
     expect(bash("pulumi config get nsp:baseUrl").trim()).toBe(printed.baseUrl);
 
     bash(`npm install --save-dev ./nsp-discover-${VERSION}.tgz`);
@@ -214,16 +231,16 @@ describe("the shell commands of the README and docs/", () => {
     process.kill(-emulatorGroup!);
     while (alive(emulatorGroup!)) await new Promise((resolve) => setTimeout(resolve, 20));
     emulatorGroup = undefined;
-    const started = await firstLineOf(FIRST_EMULATOR, { cwd: app, env });
+    const started = await firstLineOf(onPort(FIRST_EMULATOR), { cwd: app, env });
     firstEmulatorGroup = started.group;
     const demo = JSON.parse(started.line) as { baseUrl: string; accounts: Record<string, string> };
-    expect(demo).toEqual({ baseUrl: "http://127.0.0.1:8787/api/v1", accounts: { demo: "svc_0123456789abcdef0123456789abcdef" } });
+    expect(demo).toEqual({ baseUrl, accounts: { demo: "svc_0123456789abcdef0123456789abcdef" } });
     const first = join(dir, "first");
     mkdirSync(first);
     writeFileSync(join(first, "Pulumi.yaml"), yamlOf("docs/guides/getting-started.md", 0));
     // PULUMI_SKIP_CONFIRMATIONS (pulumiEnv) answers `pulumi up`'s question as the reader does at a terminal.
     const inFirst = (command: string) => bash(command, {}, first);
-    for (const command of FIRST_STEPS) inFirst(command);
+    for (const command of FIRST_STEPS) inFirst(onPort(command));
     expect(existsSync(join(dir, "backend", ".pulumi", "stacks", "first-zone", "dev.json"))).toBe(true);
     const made = new EmulatorControl(demo.baseUrl, demo.accounts.demo!);
     expect((await made.list<{ name: string }>("/dns/zones")).map((z) => z.name)).toContain("first-zone.example");

@@ -54,8 +54,7 @@ beforeAll(async () => {
   before = await snapshot();
   rows = await everyResourceRows(api);
   stack = await Stack.init(Stack.yamlProject(programOf(rows)));
-  await stack.setConfig("nsp:apiToken", api.token, true);
-  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  await stack.useAccount(emulator.baseUrl, api.token);
 });
 
 afterAll(async () => {

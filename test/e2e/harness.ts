@@ -5,6 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 
 export const ROOT = join(__dirname, "..", "..");
@@ -56,6 +57,23 @@ export async function startEmulatorProcess(args: string[] = [], executable?: str
         child.kill("SIGTERM");
       }),
   };
+}
+
+/**
+ * One emulator process for a test file, and the stacks its tests make: started before the file's
+ * tests; after them (and after the file's own afterAll hooks) the stacks are removed and the
+ * emulator stops.
+ */
+export function emulatorOfFile(args: string[] = []): { readonly process: EmulatorProcess; readonly stacks: Stack[] } {
+  const file = { process: undefined as unknown as EmulatorProcess, stacks: [] as Stack[] };
+  beforeAll(async () => {
+    file.process = await startEmulatorProcess(args);
+  });
+  afterAll(async () => {
+    for (const s of file.stacks) s.cleanup();
+    await file.process?.stop();
+  });
+  return file;
 }
 
 /**
@@ -149,6 +167,11 @@ export class Stack {
   destroy() {
     return this.run(["destroy", "--yes", "--skip-preview"]);
   }
+  /** Points the stack at an emulator account (the token as a secret) and sets more plain config, in one CLI run. */
+  useAccount(baseUrl: string, token: string, plain: Record<string, string> = {}) {
+    const pairs = Object.entries({ "nsp:baseUrl": baseUrl, ...plain }).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]);
+    return this.run(["config", "set-all", "--secret", `nsp:apiToken=${token}`, ...pairs]);
+  }
   setConfig(key: string, value: string, secret = false) {
     return this.run(["config", "set", key, value, ...(secret ? ["--secret"] : [])]);
   }
@@ -173,18 +196,23 @@ export class Stack {
    * more variables, if any, then `resources:`.
    */
   static yamlProgramHead(project: string): string {
+    return `${Stack.yamlPluginHead(project)}variables:
+  authDns:
+    fn::invoke:
+      function: nsp:dns:getServices
+      arguments: { type: auth_dns }
+      return: services
+`;
+  }
+
+  /** The first lines of a YAML program for the emulator: its name and the plugin from this repository's bin/. */
+  static yamlPluginHead(project: string): string {
     return `name: ${project}
 runtime: yaml
 plugins:
   providers:
     - name: nsp
       path: ../../bin
-variables:
-  authDns:
-    fn::invoke:
-      function: nsp:dns:getServices
-      arguments: { type: auth_dns }
-      return: services
 `;
   }
 

@@ -43,9 +43,7 @@ function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {
 async function userStack(dir: string, pulumiHome?: string, env: NodeJS.ProcessEnv = {}): Promise<Stack> {
   const stack = await Stack.init(dir, { env: { PATH: userPath(), ...(pulumiHome ? { PULUMI_HOME: pulumiHome } : {}), ...env } });
   stacks.push(stack);
-  await stack.setConfig("nsp:apiToken", emulator.accounts.demo!, true);
-  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
-  await stack.setConfig("serviceId", serviceId);
+  await stack.useAccount(emulator.baseUrl, emulator.accounts.demo!, { serviceId });
   return stack;
 }
 

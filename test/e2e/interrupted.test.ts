@@ -49,8 +49,7 @@ async function newStack(): Promise<{ stack: Stack; api: EmulatorControl }> {
   const token = await admin.addAccount(`interrupted${stacks.length}`);
   const stack = await Stack.init(Stack.yamlProject(program()));
   stacks.push(stack);
-  await stack.setConfig("nsp:apiToken", token, true);
-  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  await stack.useAccount(emulator.baseUrl, token);
   return { stack, api: new EmulatorControl(emulator.baseUrl, token) };
 }
 

@@ -14,25 +14,24 @@ import { ApiClient } from "../../provider/src/client";
 import { discover } from "../../provider/src/discover/discover";
 import { resources as definitions } from "../../provider/src/all-definitions";
 import { EmulatorControl } from "../helpers/emulator";
-import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { emulatorOfFile, ROOT, Stack, type EmulatorProcess } from "./harness";
 
+const file = emulatorOfFile(["--rate-limit", "0"]);
 let emulator: EmulatorProcess;
 let admin: EmulatorControl;
-const stacks: Stack[] = [];
+const stacks = file.stacks;
 const figures: Record<string, unknown>[] = [];
 const leftovers: number[] = [];
 
-beforeAll(async () => {
-  emulator = await startEmulatorProcess(["--rate-limit", "0"]);
+beforeAll(() => {
+  emulator = file.process;
   admin = emulator.control();
 });
 
 afterAll(async () => {
   console.log(`killed-run figures:\n${figures.map((f) => JSON.stringify(f)).join("\n")}`);
   for (const pid of leftovers) signal(pid, "SIGKILL");
-  for (const s of stacks) s.cleanup();
   await admin?.clearFaults().catch(() => undefined);
-  await emulator?.stop();
 });
 
 function signal(pid: number, sig: NodeJS.Signals | 0): boolean {
@@ -69,8 +68,7 @@ async function newStack(program: string): Promise<{ stack: Stack; api: EmulatorC
   const token = await admin.addAccount(`killed${stacks.length}`);
   const stack = await Stack.init(Stack.yamlProject(program));
   stacks.push(stack);
-  await stack.setConfig("nsp:apiToken", token, true);
-  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  await stack.useAccount(emulator.baseUrl, token);
   return { stack, api: new EmulatorControl(emulator.baseUrl, token), token };
 }
 

@@ -40,12 +40,7 @@ function records(n: number): Rec[] {
 
 function program(list: Rec[]): string {
   const lines = [
-    "name: nsp-large-zone",
-    "runtime: yaml",
-    "plugins:",
-    "  providers:",
-    "    - name: nsp",
-    "      path: ../../bin",
+    Stack.yamlPluginHead("nsp-large-zone").trimEnd(),
     "config:",
     "  svcId:",
     "    type: integer",
@@ -71,9 +66,7 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     const serviceId = (await api.services()).find((s) => s.type === "auth_dns")!.id;
     const all = records(N);
     stack = await Stack.init(Stack.yamlProject(program(all)));
-    await stack.setConfig("nsp:apiToken", api.token, true);
-    await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
-    await stack.setConfig("svcId", String(serviceId));
+    await stack.useAccount(emulator.baseUrl, api.token, { svcId: String(serviceId) });
     const rewrite = (list: Rec[]) => writeFileSync(join(stack!.dir, "Pulumi.yaml"), Stack.yamlProgramText(program(list)));
     const counted = async <T>(run: () => Promise<T>) => {
       await api.resetStats();

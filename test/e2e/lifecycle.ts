@@ -35,8 +35,7 @@ export function describeLifecycle(opts: LifecycleOptions): void {
     token = emulator.accounts.demo!;
     api = emulator.control();
     stack = await Stack.init(prepareProject(opts.example));
-    await stack.setConfig("nsp:apiToken", token, true);
-    await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+    await stack.useAccount(emulator.baseUrl, token);
   });
 
   afterAll(async () => {

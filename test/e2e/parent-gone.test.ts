@@ -1,21 +1,11 @@
 // Parents deleted outside Pulumi, with the real pulumi CLI: `refresh` drops them and their children
 // from the state instead of failing, `up` recreates everything, and nothing is left to change.
 // Run with batched reads on and off.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
-import { Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { emulatorOfFile, Stack } from "./harness";
 
-let emulator: EmulatorProcess;
-const stacks: Stack[] = [];
-
-beforeAll(async () => {
-  emulator = await startEmulatorProcess(["--rate-limit", "0"]);
-});
-
-afterAll(async () => {
-  for (const s of stacks) s.cleanup();
-  await emulator?.stop();
-});
+const emulator = emulatorOfFile(["--rate-limit", "0"]);
 
 function program(tag: string): string {
   return `${Stack.yamlProgramHead("nsp-parent-gone")}  ams:
@@ -77,14 +67,12 @@ async function held(stack: Stack): Promise<{ type: string; id?: string }[]> {
 describe("parents deleted outside Pulumi, with the pulumi CLI", () => {
   it.each([true, false])("batchReads=%s: refresh drops them and their children, up recreates them", async (batchReads) => {
     const tag = batchReads ? "batched" : "unbatched";
-    const admin = emulator.control();
+    const admin = emulator.process.control();
     const token = await admin.addAccount(`gone-${tag}`);
-    const api = new EmulatorControl(emulator.baseUrl, token);
+    const api = new EmulatorControl(emulator.process.baseUrl, token);
     const stack = await Stack.init(Stack.yamlProject(program(tag)), { stack: tag });
-    stacks.push(stack);
-    await stack.setConfig("nsp:apiToken", token, true);
-    await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
-    await stack.setConfig("nsp:batchReads", String(batchReads));
+    emulator.stacks.push(stack);
+    await stack.useAccount(emulator.process.baseUrl, token, { "nsp:batchReads": String(batchReads) });
 
     await stack.up();
     const before = await held(stack);

@@ -32,8 +32,7 @@ beforeAll(async () => {
   emulator = await startEmulatorProcess(["--account", "msp", "--partner-token-ttl", "3"]);
   partner = emulator.control("msp");
   stack = await Stack.init(prepareProject("partner"));
-  await stack.setConfig("nsp:apiToken", emulator.accounts.msp!, true);
-  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  await stack.useAccount(emulator.baseUrl, emulator.accounts.msp!);
 });
 
 afterAll(async () => {

@@ -23,8 +23,7 @@ beforeAll(async () => {
   cpSync(join(ROOT, "sdk/python"), sdk, { recursive: true });
   execFileSync(join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", "pulumi==3.259.0", sdk], { stdio: "pipe" });
   stack = await Stack.init(dir);
-  await stack.setConfig("nsp:apiToken", emulator.accounts.demo!, true);
-  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  await stack.useAccount(emulator.baseUrl, emulator.accounts.demo!);
 });
 
 afterAll(async () => {
@@ -54,8 +53,7 @@ it("runs the first Python example of nsp:dns:Zone's page: up, a no-change previe
   const api = new EmulatorControl(emulator.baseUrl, token);
   const exampleStack = await Stack.init(dir);
   try {
-    await exampleStack.setConfig("nsp:apiToken", token, true);
-    await exampleStack.setConfig("nsp:baseUrl", emulator.baseUrl);
+    await exampleStack.useAccount(emulator.baseUrl, token);
     await exampleStack.up();
     const { zoneId } = await exampleStack.outputs();
     expect((await api.get(`/dns/zones/${zoneId as string}`)).name).toBe("zone-example.example");

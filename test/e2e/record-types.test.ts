@@ -45,12 +45,7 @@ const RECORDS: [string, string, string][] = [
 
 function program(): string {
   const lines = [
-    "name: nsp-record-types",
-    "runtime: yaml",
-    "plugins:",
-    "  providers:",
-    "    - name: nsp",
-    "      path: ../../bin",
+    Stack.yamlPluginHead("nsp-record-types").trimEnd(),
     "config:",
     "  svcId:",
     "    type: integer",
@@ -75,9 +70,7 @@ describe("every record type converges", () => {
     const api = emulator.control();
     const serviceId = (await api.services()).find((s) => s.type === "auth_dns")!.id;
     stack = await Stack.init(Stack.yamlProject(program()));
-    await stack.setConfig("nsp:apiToken", api.token, true);
-    await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
-    await stack.setConfig("svcId", String(serviceId));
+    await stack.useAccount(emulator.baseUrl, api.token, { svcId: String(serviceId) });
 
     await stack.up();
     const zones = await api.list<{ id: number; name: string }>("/dns/zones");

@@ -31,8 +31,7 @@ async function newStack(program: string): Promise<{ stack: Stack; api: EmulatorC
   const token = await admin.addAccount(`reliability${stacks.length}`);
   const stack = await Stack.init(Stack.yamlProject(program), { env: { NSP_STATS_FILE: join(results, `stats-${stacks.length}.jsonl`) } });
   stacks.push(stack);
-  await stack.setConfig("nsp:apiToken", token, true);
-  await stack.setConfig("nsp:baseUrl", emulator.baseUrl);
+  await stack.useAccount(emulator.baseUrl, token);
   return { stack, api: new EmulatorControl(emulator.baseUrl, token) };
 }
 

@@ -95,8 +95,7 @@ describe.each(RELEASES)("a stack of every resource kind brought up by the %s plu
     // no plugin path and the engine may fetch none, so this is the only nsp plugin it can run.
     const install = spawnSync("pulumi", ["plugin", "install", "resource", "nsp", release, "--file", archiveOf(release)], { env: pulumiEnv(s.home, s.backend), encoding: "utf8" });
     expect(install.status, install.stderr).toBe(0);
-    await s.setConfig("nsp:apiToken", api.token, true);
-    await s.setConfig("nsp:baseUrl", emulator.baseUrl);
+    await s.useAccount(emulator.baseUrl, api.token);
     await timed(`up (${release})`, () => upEveryResource(s, api));
     const before = await managed(s);
     expect(before.size).toBe(rows.length);
