@@ -31,6 +31,16 @@ export const email = z
   .toLowerCase()
   .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
 
+/**
+ * The only shape the PBX and the exchange check (`local@domain.tld`, any case, any characters but
+ * spaces and `@`): the PBX keeps the address as written, so a Check that lower-cased it or applied
+ * EMAIL's stricter rule would change or refuse what states of earlier releases hold.
+ */
+export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An address the API keeps exactly as written (the PBX's users). */
+export const emailAsWritten = z.string().regex(EMAIL_SHAPE, "must be an email address such as ops@example.com");
+
 const LABELS = "([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?";
 
 /** A DNS name of two labels or more, as the API stores it (lower case, no trailing dot). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { email } from "../../framework/validators";
+import { EMAIL_SHAPE } from "../../framework/validators";
 
 const TOKEN = "nsp:ix:Member";
 const ID = /^[^/\s]+$/;
@@ -29,7 +29,12 @@ const memberArgs = z.object({
     .nullable()
     .optional()
     .meta({ description: "AS-SET the route servers expand to filter the network's routes; stored upper-case. Unset (or null) for none.", create: true, patch: true }),
-  contact: email.meta({ description: "Technical contact (NOC) address.", create: true, patch: true }),
+  contact: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL_SHAPE, "must be an email address such as noc@example.net"))
+    .meta({ description: "Technical contact (NOC) address.", create: true, patch: true }),
   listed: z.boolean().default(true).meta({ description: "Whether the network is listed in the exchange's member list.", create: true, patch: true }),
 });
 

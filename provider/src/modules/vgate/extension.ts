@@ -2,7 +2,7 @@ import { z } from "zod";
 import { wireTimestamp } from "../../framework/wire";
 import { deepEqual } from "../../framework/diff";
 import { apiObject, dialNumber, name } from "./fields";
-import { e164, email } from "../../framework/validators";
+import { e164, emailAsWritten } from "../../framework/validators";
 import { pbxPath } from "./ids";
 import { definePbxObject } from "./object";
 
@@ -18,7 +18,7 @@ export const extension = definePbxObject({
   fields: {
     number: dialNumber.optional().meta({ key: true, description: "Dial number, such as `101`; the API picks the lowest free one when unset." }),
     name: name.optional().meta({ description: "Display name; the API names it after the number when unset." }),
-    userEmail: email.nullable().optional().meta({ description: "Email address of the person who uses the extension." }),
+    userEmail: emailAsWritten.nullable().optional().meta({ description: "Email address of the person who uses the extension." }),
     callerIdName: z.string().nullable().optional().meta({ description: "Caller name shown on internal calls." }),
     callerIdNumber: e164.nullable().optional().meta({ description: "Caller number shown on outbound calls (E.164)." }),
     outboundClass: z.string().min(1).optional().meta({ description: "Which outbound calls are allowed, such as `internal`, `local`, `national` or `international`." }),
