@@ -40,7 +40,7 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
   adjust?(state: Out<A> & Out<S>, raw: Item): Out<A> & Out<S>;
   /** The patch body an update sends, from the changed inputs' (where the API wants more, or a cleared value). */
-  patchBody?(patch: Record<string, unknown>, news: Out<A>, changed: readonly string[]): Record<string, unknown>;
+  patchBody?(patch: Record<string, unknown>, news: Out<A>, changed: readonly string[], api: WireModel<A, S>): Record<string, unknown>;
 }
 
 export interface Collection<A extends Shape, S extends Shape> {
@@ -120,7 +120,7 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     },
     async update(ctx, id, news, olds, changed) {
       const changedBody = api.patchBody(news, changed);
-      const patch = spec.patchBody ? spec.patchBody(changedBody, news, changed) : changedBody;
+      const patch = spec.patchBody ? spec.patchBody(changedBody, news, changed, api) : changedBody;
       if (Object.keys(patch).length === 0) return { ...olds, ...news };
       return toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state;
     },
