@@ -58,12 +58,7 @@ function idOf(id: string): string {
 }
 
 const destinations = collection({
-  token: TOKEN,
-  path: "/storage/destinations",
-  args: destinationArgs,
-  state: destinationState,
-  idOnWire: z.string(),
-  idOf,
+  token: TOKEN, path: "/storage/destinations", args: destinationArgs, state: destinationState, idOnWire: z.string(), idOf,
   adjust(state) {
     // No prefix and an empty one are the same to the API; the program writes no prefix as unset.
     if (state.prefix === "") delete state.prefix;
