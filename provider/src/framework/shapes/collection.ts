@@ -21,6 +21,8 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   state: z.ZodObject<S>;
   /** The API's type of an object's `id`; unset when `id` is not a property the API returns. */
   idOnWire?: z.ZodType<string | number>;
+  /** A wire model built otherwise (lists kept as text, services/text-lists.ts); idOnWire and wireExtras are then its own. */
+  model?: WireModel<A, S>;
   /** Wire fields the answer always has although no input or output declares them so. */
   wireExtras?: Record<string, z.ZodType>;
   /**
@@ -39,6 +41,8 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   idProperty?: keyof (A & S) & string;
   /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
   adjust?(state: Out<A> & Out<S>, raw: Item): Out<A> & Out<S>;
+  /** The create body, from the inputs' (where the API wants more). */
+  createBody?(body: Record<string, unknown>, values: Out<A>): Record<string, unknown>;
   /** The patch body an update sends, from the changed inputs' (where the API wants more, or a cleared value). */
   patchBody?(patch: Record<string, unknown>, news: Out<A>, changed: readonly string[], api: WireModel<A, S>): Record<string, unknown>;
 }
@@ -77,7 +81,7 @@ export interface Collection<A extends Shape, S extends Shape> {
 }
 
 export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
-  const api = wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras });
+  const api = spec.model ?? wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras });
   const wire = api.wire as z.ZodType<Item>;
   const itemPath = (id: string) => `${spec.itemsAt ?? spec.path}/${encodeURIComponent(spec.idOf(id))}`;
   const toState = (raw: Item) => {
@@ -97,7 +101,8 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     toState,
     list,
     async create(ctx, what, values, existing) {
-      const post = () => ctx.client.post(spec.path, api.createBody(values), { schema: wire, signal: ctx.signal });
+      const body = () => (spec.createBody ? spec.createBody(api.createBody(values), values) : api.createBody(values));
+      const post = () => ctx.client.post(spec.path, body(), { schema: wire, signal: ctx.signal });
       if (existing === "none") return toState(await post());
       const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
       return toState(await createOnce(ctx, what, post, lookup));
