@@ -80,6 +80,7 @@ async function postParentResponse(ctx: OperationContext, id: string | number, xm
   return ctx.client.post(`/rpki/cas/${id}/parent-response`, { xml }, { schema: caWire, signal: ctx.signal });
 }
 
+// No shape: every read takes a second GET (the child request) into the state, and an update posts the parent response beside the patch.
 export const ca = defineResource({
   token: "nsp:rpki:Ca",
   description:
