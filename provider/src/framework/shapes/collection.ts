@@ -134,3 +134,14 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     },
   };
 }
+
+/**
+ * For a collection per parent (`underParent`): runs `op` on the collection of the parent that a
+ * resource id `<parent>/<child>` names, or the state knows, with the child's own id.
+ */
+export function perParent<C>(locate: (id: string, parentId?: string) => { parent: string; child: string }, collectionOf: (parentId: string) => C) {
+  return <T>(id: string, parentId: string | undefined, op: (objects: C, child: string) => T): T => {
+    const { parent, child } = locate(id, parentId);
+    return op(collectionOf(parent), child);
+  };
+}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { collection } from "../../framework/shapes/collection";
+import { collection, perParent } from "../../framework/shapes/collection";
 import { email } from "../../framework/validators";
 import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
@@ -44,10 +44,7 @@ const ruleState = z.object({
   createdAt: z.string().meta({ description: "When the rule was created." }),
 });
 
-const idOf = (id: string, domainId?: string) => {
-  const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<ruleId>", NUMERIC_ID, NUMERIC_ID, domainId);
-  return { domainId: parent, ruleId: child };
-};
+const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<ruleId>", NUMERIC_ID, NUMERIC_ID, domainId);
 
 // Listed and created under the domain, patched and deleted at /mail/domainrules/<id>.
 const rulesOf = (domainId: string) =>
@@ -59,7 +56,7 @@ const rulesOf = (domainId: string) =>
     args: ruleArgs,
     state: ruleState,
     idOnWire: z.number().int(),
-    idOf: (id) => idOf(id, domainId).ruleId,
+    idOf: (id) => idOf(id, domainId).child,
     patchBody(_patch, news, changedInputs, api) {
       if (api.patchKeys(changedInputs).length === 0) return {};
       // "Same body" as the create, where kind and pattern are required: they always go along, and
@@ -67,6 +64,7 @@ const rulesOf = (domainId: string) =>
       return api.patchBody(news, [...new Set(["kind", "pattern", "target", ...changedInputs])]);
     },
   });
+const inDomain = perParent(idOf, rulesOf);
 
 function relayProblem(target: string): string | null {
   const m = RELAY.exec(target);
@@ -107,18 +105,8 @@ export const domainRule = defineResource({
     }),
 
   // There is no GET of one rule: it is found in its domain's list.
-  read(ctx, id, prior) {
-    const { domainId, ruleId } = idOf(id, prior.domainId);
-    return rulesOf(domainId).readFromList(ctx, (r) => String(r.id) === ruleId);
-  },
+  read: (ctx, id, prior) => inDomain(id, prior.domainId, (objects, child) => objects.readFromList(ctx, (r) => String(r.id) === child)),
 
-  update(ctx, id, news, olds, changedInputs) {
-    const { domainId, ruleId } = idOf(id, olds.domainId);
-    return rulesOf(domainId).update(ctx, ruleId, news, olds, changedInputs);
-  },
-
-  delete(ctx, id, olds) {
-    const { domainId, ruleId } = idOf(id, olds.domainId);
-    return rulesOf(domainId).delete(ctx, ruleId);
-  },
+  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
+  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
 });

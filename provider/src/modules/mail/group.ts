@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { collection } from "../../framework/shapes/collection";
+import { collection, perParent } from "../../framework/shapes/collection";
 import { localPart } from "./fields";
 import { email } from "../../framework/validators";
 import { NUMERIC_ID, STRING_ID, childIdOf } from "../../framework/ids";
@@ -56,10 +56,7 @@ const groupState = z.object({
   createdAt: z.string().meta({ description: "When the group was created." }),
 });
 
-const idOf = (id: string, domainId?: string) => {
-  const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<groupId>", NUMERIC_ID, STRING_ID, domainId);
-  return { domainId: parent, groupId: child };
-};
+const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<groupId>", NUMERIC_ID, STRING_ID, domainId);
 
 // Listed and created under the domain, patched and deleted at /mail/groups/<id>.
 const groupsOf = (domainId: string) =>
@@ -71,7 +68,7 @@ const groupsOf = (domainId: string) =>
     args: groupArgs,
     state: groupState,
     idOnWire: z.string(),
-    idOf: (id) => idOf(id, domainId).groupId,
+    idOf: (id) => idOf(id, domainId).child,
     patchBody(_patch, news, changedInputs, api) {
       // replaceAlias alone changes nothing the API keeps; it goes along with a patch when set.
       const changed = api.patchKeys(changedInputs).filter((k) => k !== "replaceAlias");
@@ -83,6 +80,7 @@ const groupsOf = (domainId: string) =>
       return patch;
     },
   });
+const inDomain = perParent(idOf, groupsOf);
 
 export const group = defineResource({
   token: TOKEN,
@@ -106,18 +104,8 @@ export const group = defineResource({
   create: (ctx, args) => groupsOf(args.domainId).create(ctx, `group ${args.localPart}`, args, { matches: (g) => g.local_part === args.localPart }),
 
   // There is no GET of one group: it is found in its domain's list.
-  read(ctx, id, prior) {
-    const { domainId, groupId } = idOf(id, prior.domainId);
-    return groupsOf(domainId).readFromList(ctx, (g) => g.id === groupId);
-  },
+  read: (ctx, id, prior) => inDomain(id, prior.domainId, (objects, child) => objects.readFromList(ctx, (g) => g.id === child)),
 
-  update(ctx, id, news, olds, changedInputs) {
-    const { domainId, groupId } = idOf(id, olds.domainId);
-    return groupsOf(domainId).update(ctx, groupId, news, olds, changedInputs);
-  },
-
-  delete(ctx, id, olds) {
-    const { domainId, groupId } = idOf(id, olds.domainId);
-    return groupsOf(domainId).delete(ctx, groupId);
-  },
+  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
+  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { collection, type Item } from "../../framework/shapes/collection";
+import { collection, perParent, type Item } from "../../framework/shapes/collection";
 import { localPart, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
 import { email } from "../../framework/validators";
 import { NUMERIC_ID, STRING_ID, childIdOf, parentHolding } from "../../framework/ids";
@@ -40,13 +40,11 @@ const mailboxState = z.object({
 });
 
 const api = mailModel(mailboxArgs, mailboxState, z.string());
-const idOf = (id: string, domainId?: string) => {
-  const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<mailboxId>", NUMERIC_ID, STRING_ID, domainId);
-  return { domainId: parent, mailboxId: child };
-};
+const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<mailboxId>", NUMERIC_ID, STRING_ID, domainId);
 // Listed and created under the domain, patched and deleted at /mail/mailboxes/<id>.
 const mailboxesOf = (domainId: string) =>
-  collection({ token: TOKEN, path: `/mail/domains/${domainId}/mailboxes`, itemsAt: "/mail/mailboxes", underParent: true, args: mailboxArgs, state: mailboxState, model: api, idOf: (id) => idOf(id, domainId).mailboxId });
+  collection({ token: TOKEN, path: `/mail/domains/${domainId}/mailboxes`, itemsAt: "/mail/mailboxes", underParent: true, args: mailboxArgs, state: mailboxState, model: api, idOf: (id) => idOf(id, domainId).child });
+const inDomain = perParent(idOf, mailboxesOf);
 
 /** The mailbox in its domain's list (there is no GET of one mailbox); undefined when either is gone. */
 export async function findMailbox(ctx: OperationContext, domainId: string, mailboxId: string): Promise<Item | undefined> {
@@ -83,18 +81,11 @@ export const mailbox = defineResource({
     // At import, the mailbox's own id (as `pulumi stack --show-ids` shows it) is enough.
     const knownDomain = prior.domainId ?? (STRING_ID.test(id) ? await parentHolding(ctx, TOKEN, id, "<domainId>/<mailboxId>", { list: "/mail/domains", childList: (d) => `/mail/domains/${d}/mailboxes`, schema: api.wire }) : undefined);
     if (knownDomain === undefined && !id.includes("/")) return undefined;
-    const { domainId, mailboxId } = idOf(id, knownDomain);
+    const { parent: domainId, child: mailboxId } = idOf(id, knownDomain);
     // The mailboxes of one domain are refreshed from one list of the domain.
     return mailboxesOf(domainId).readListed(ctx, mailboxId);
   },
 
-  update(ctx, id, news, olds, changedInputs) {
-    const { domainId, mailboxId } = idOf(id, olds.domainId);
-    return mailboxesOf(domainId).update(ctx, mailboxId, news, olds, changedInputs);
-  },
-
-  delete(ctx, id, olds) {
-    const { domainId, mailboxId } = idOf(id, olds.domainId);
-    return mailboxesOf(domainId).delete(ctx, mailboxId);
-  },
+  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
+  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
 });
