@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
+import { digitsIdOf } from "../../framework/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { serviceWire } from "./service";
@@ -58,12 +59,7 @@ const zoneState = z.object({
 
 export const zoneProperties = zoneArgs.extend(zoneState.shape);
 export type ZoneArgs = z.output<typeof zoneArgs>;
-function zoneIdOf(id: string): string {
-  if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`nsp:dns:Zone: "${id}" is not a zone id; import a zone by its numeric id (<zoneId>)`);
-  return id;
-}
-
-const zones = collection({ token: "nsp:dns:Zone", path: "/dns/zones", args: zoneArgs, state: zoneState, idOnWire: z.number().int(), idOf: zoneIdOf });
+const zones = collection({ token: "nsp:dns:Zone", path: "/dns/zones", args: zoneArgs, state: zoneState, idOnWire: z.number().int(), idOf: (id) => digitsIdOf("nsp:dns:Zone", id, "zone", "<zoneId>") });
 /** A zone as the API returns it (getZone reads the same object). */
 export const zoneWire = zones.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
 
