@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { collection } from "../../framework/shapes/collection";
+import { collection, perParent } from "../../framework/shapes/collection";
 import { childIdOf, NUMERIC_ID } from "../../framework/ids";
 import { formatPrefix, parsePrefix, prefixesOverlap } from "./ip";
 
@@ -45,19 +45,17 @@ const rangeState = z.object({
   createdAt: z.string().meta({ description: "When the range was granted." }),
 });
 
-function parseId(id: string, zoneId?: string) {
-  const { parent: parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<rangeId>", NUMERIC_ID, NUMERIC_ID, zoneId);
-  return { zoneId: parentId, rangeId: child };
-}
+const parseId = (id: string, zoneId?: string) => childIdOf(TOKEN, id, "<zoneId>/<rangeId>", NUMERIC_ID, NUMERIC_ID, zoneId);
 
 // A zone's ranges; `/dns/ranges` takes a create whose zone the API picks. The API always says
 // which zone a range is in, also when the program leaves that to it.
 const rangesAt = (path: string, zoneId?: string) =>
   collection({
     token: TOKEN, path, underParent: true, args: rangeArgs, state: rangeState, idOnWire: z.number().int(), wireExtras: { zone_id: z.number().int() },
-    idOf: (id) => parseId(id, zoneId).rangeId,
+    idOf: (id) => parseId(id, zoneId).child,
   });
 const rangesOf = (zoneId: string) => rangesAt(`/dns/zones/${zoneId}/ranges`, zoneId);
+const inZone = perParent(parseId, rangesOf);
 
 export const range = defineResource({
   token: TOKEN,
@@ -78,22 +76,16 @@ export const range = defineResource({
     return { id: created.id, state: await rangesOf(String(created.state.zoneId)).update(ctx, created.id, args, created.state, ["enabled"]) };
   },
 
-  read(ctx, id, prior) {
-    const { zoneId, rangeId } = parseId(id, prior.zoneId);
-    // There is no GET of one range; the zone's list holds it.
-    return rangesOf(zoneId).readFromList(ctx, (r) => String(r.id) === rangeId);
-  },
+  // There is no GET of one range; the zone's list holds it.
+  read: (ctx, id, prior) => inZone(id, prior.zoneId, (ranges, child) => ranges.readFromList(ctx, (r) => String(r.id) === child)),
 
   async update(ctx, id, news, olds) {
-    const { zoneId, rangeId } = parseId(id, olds.zoneId);
+    const { parent: zoneId, child: rangeId } = parseId(id, olds.zoneId);
     const ranges = rangesOf(zoneId);
     const changed = ranges.api.patchKeys(Object.keys(rangeArgs.shape)).filter((k) => news[k] !== olds[k]);
     if (changed.length === 0) return { ...olds, ...news, zoneId };
     return ranges.update(ctx, rangeId, news, olds, changed);
   },
 
-  delete(ctx, id, olds) {
-    const { zoneId, rangeId } = parseId(id, olds.zoneId);
-    return rangesOf(zoneId).delete(ctx, rangeId);
-  },
+  delete: (ctx, id, olds) => inZone(id, olds.zoneId, (ranges, child) => ranges.delete(ctx, child)),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { collection } from "../../framework/shapes/collection";
+import { collection, perParent } from "../../framework/shapes/collection";
 import { idRef, wireTimestamp } from "../../framework/wire";
 import { BLOCK_MODES, LOG_MODES, NUMERIC_ID, SAFESEARCH, addressOrPrefix, key, requireResolver, ruleLine, timestamp } from "./fields";
 import { items, lines, textListModel } from "./text-lists";
@@ -71,6 +71,11 @@ const clientsOf = (serviceId: string) =>
     patchBody: (patch, _news, changed) => (changed.length === 0 ? {} : withServiceId(serviceId, patch)),
   });
 
+const inService = perParent((id, serviceId) => {
+  const { serviceId: parent, clientGroupId: child } = clientIdOf(TOKEN, id, serviceId);
+  return { parent, child };
+}, clientsOf);
+
 export const client = defineResource({
   token: TOKEN,
   description:
@@ -85,18 +90,7 @@ export const client = defineResource({
     return clientsOf(args.serviceId).create(ctx, `client group ${args.name}`, args, { matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name) });
   },
 
-  read(ctx, id, prior) {
-    const { serviceId, clientGroupId } = clientIdOf(TOKEN, id, prior.serviceId);
-    return clientsOf(serviceId).readFromList(ctx, (c) => String(c.id) === clientGroupId);
-  },
-
-  update(ctx, id, news, olds, changed) {
-    const { serviceId, clientGroupId } = clientIdOf(TOKEN, id, olds.serviceId);
-    return clientsOf(serviceId).update(ctx, clientGroupId, news, olds, changed);
-  },
-
-  delete(ctx, id, olds) {
-    const { serviceId, clientGroupId } = clientIdOf(TOKEN, id, olds.serviceId);
-    return clientsOf(serviceId).delete(ctx, clientGroupId);
-  },
+  read: (ctx, id, prior) => inService(id, prior.serviceId, (clients, child) => clients.readFromList(ctx, (c) => String(c.id) === child)),
+  update: (ctx, id, news, olds, changed) => inService(id, olds.serviceId, (clients, child) => clients.update(ctx, child, news, olds, changed)),
+  delete: (ctx, id, olds) => inService(id, olds.serviceId, (clients, child) => clients.delete(ctx, child)),
 });
