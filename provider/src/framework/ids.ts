@@ -42,3 +42,9 @@ export async function parentHolding(
   if (holders.length > 1) throw new Error(`${token}: id "${childId}" is in several parents (${holders.join(", ")}); import it as ${form}`);
   return holders[0];
 }
+
+/** An id of digits as the path wants it; a malformed import id is an error before any request. */
+export function digitsIdOf(token: string, id: string, what: string, form: string): string {
+  if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`${token}: "${id}" is not a ${what} id; import a ${what} by its numeric id (${form})`);
+  return id;
+}

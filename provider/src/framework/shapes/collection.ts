@@ -21,6 +21,17 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   state: z.ZodObject<S>;
   /** The API's type of an object's `id`; unset when `id` is not a property the API returns. */
   idOnWire?: z.ZodType<string | number>;
+  /** A wire model built otherwise (lists kept as text, services/text-lists.ts); idOnWire and wireExtras are then its own. */
+  model?: WireModel<A, S>;
+  /** Wire fields the answer always has although no input or output declares them so. */
+  wireExtras?: Record<string, z.ZodType>;
+  /**
+   * The collection is one parent's (`/mail/domains/<id>/groups`): a list answered `not_found`
+   * means the parent is gone, and its objects with it.
+   */
+  underParent?: boolean;
+  /** Where one object is patched and deleted, when not under the collection (`/mail/groups`). */
+  itemsAt?: string;
   /** Checks a resource id before it goes into a path, so a malformed import id fails before any request. */
   idOf(id: string): string;
   /**
@@ -30,6 +41,10 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   idProperty?: keyof (A & S) & string;
   /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
   adjust?(state: Out<A> & Out<S>, raw: Item): Out<A> & Out<S>;
+  /** The create body, from the inputs' (where the API wants more). */
+  createBody?(body: Record<string, unknown>, values: Out<A>): Record<string, unknown>;
+  /** The patch body an update sends, from the changed inputs' (where the API wants more, or a cleared value). */
+  patchBody?(patch: Record<string, unknown>, news: Out<A>, changed: readonly string[], api: WireModel<A, S>): Record<string, unknown>;
 }
 
 export interface Collection<A extends Shape, S extends Shape> {
@@ -66,15 +81,18 @@ export interface Collection<A extends Shape, S extends Shape> {
 }
 
 export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
-  const api = wireModel(spec.args, spec.state, spec.idOnWire ? { id: spec.idOnWire } : {});
+  const api = spec.model ?? wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras });
   const wire = api.wire as z.ZodType<Item>;
-  const itemPath = (id: string) => `${spec.path}/${encodeURIComponent(spec.idOf(id))}`;
+  const itemPath = (id: string) => `${spec.itemsAt ?? spec.path}/${encodeURIComponent(spec.idOf(id))}`;
   const toState = (raw: Item) => {
     const parsed = api.toState(raw);
     const state = spec.adjust ? spec.adjust(parsed, raw) : parsed;
     return { id: String(spec.idProperty ? (state as Record<string, unknown>)[spec.idProperty] : raw.id), state };
   };
-  const list = (ctx: OperationContext, query?: Record<string, string>) => ctx.client.listAll(spec.path, { itemSchema: wire, signal: ctx.signal, ...(query ? { query } : {}) });
+  const list = async (ctx: OperationContext, query?: Record<string, string>) => {
+    const options = { itemSchema: wire, signal: ctx.signal, ...(query ? { query } : {}) };
+    return spec.underParent ? ((await ctx.client.listAllOrUndefined(spec.path, options)) ?? []) : ctx.client.listAll(spec.path, options);
+  };
   return {
     api,
     wire,
@@ -83,7 +101,8 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     toState,
     list,
     async create(ctx, what, values, existing) {
-      const post = () => ctx.client.post(spec.path, api.createBody(values), { schema: wire, signal: ctx.signal });
+      const body = () => (spec.createBody ? spec.createBody(api.createBody(values), values) : api.createBody(values));
+      const post = () => ctx.client.post(spec.path, body(), { schema: wire, signal: ctx.signal });
       if (existing === "none") return toState(await post());
       const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
       return toState(await createOnce(ctx, what, post, lookup));
@@ -105,12 +124,24 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       return found && toState(found);
     },
     async update(ctx, id, news, olds, changed) {
-      const patch = api.patchBody(news, changed);
+      const changedBody = api.patchBody(news, changed);
+      const patch = spec.patchBody ? spec.patchBody(changedBody, news, changed, api) : changedBody;
       if (Object.keys(patch).length === 0) return { ...olds, ...news };
       return toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state;
     },
     async delete(ctx, id) {
       await ctx.client.delete(itemPath(id), { signal: ctx.signal });
     },
+  };
+}
+
+/**
+ * For a collection per parent (`underParent`): runs `op` on the collection of the parent that a
+ * resource id `<parent>/<child>` names, or the state knows, with the child's own id.
+ */
+export function perParent<C>(locate: (id: string, parentId?: string) => { parent: string; child: string }, collectionOf: (parentId: string) => C) {
+  return <T>(id: string, parentId: string | undefined, op: (objects: C, child: string) => T): T => {
+    const { parent, child } = locate(id, parentId);
+    return op(collectionOf(parent), child);
   };
 }

@@ -71,6 +71,7 @@ const sentOnCreate = keysWithRole(siteArgs.shape, "create");
 
 const toState = (raw: SiteWire, prior: Partial<SiteState>): SiteState => siteFromWire(siteProperties, raw, prior);
 
+// No shape: its state and its settings go through settings.ts, which it shares with nsp:cdn:SiteSettings (siteFromWire keeps prior values, applySettings makes several calls), not a wire model and one patch.
 export const site = defineResource({
   token: TOKEN,
   description:

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { createOnce } from "../../framework/create-once";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
+import { collection, perParent } from "../../framework/shapes/collection";
 import { childIdOf, NUMERIC_ID } from "../../framework/ids";
 import { formatPrefix, parsePrefix, prefixesOverlap } from "./ip";
 
@@ -46,18 +45,17 @@ const rangeState = z.object({
   createdAt: z.string().meta({ description: "When the range was granted." }),
 });
 
-// The API always says which zone a range is in, also when the program leaves that to it.
-const api = wireModel(rangeArgs, rangeState, { id: z.number().int(), zone_id: z.number().int() });
-const rangeWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; zone_id: number; prefix: string }>;
+const parseId = (id: string, zoneId?: string) => childIdOf(TOKEN, id, "<zoneId>/<rangeId>", NUMERIC_ID, NUMERIC_ID, zoneId);
 
-function parseId(id: string, zoneId?: string) {
-  const { parent: parentId, child } = childIdOf(TOKEN, id, "<zoneId>/<rangeId>", NUMERIC_ID, NUMERIC_ID, zoneId);
-  return { zoneId: parentId, rangeId: child };
-}
-
-function toState(raw: z.output<typeof rangeWire>) {
-  return { id: String(raw.id), state: api.toState(raw) };
-}
+// A zone's ranges; `/dns/ranges` takes a create whose zone the API picks. The API always says
+// which zone a range is in, also when the program leaves that to it.
+const rangesAt = (path: string, zoneId?: string) =>
+  collection({
+    token: TOKEN, path, underParent: true, args: rangeArgs, state: rangeState, idOnWire: z.number().int(), wireExtras: { zone_id: z.number().int() },
+    idOf: (id) => parseId(id, zoneId).child,
+  });
+const rangesOf = (zoneId: string) => rangesAt(`/dns/zones/${zoneId}/ranges`, zoneId);
+const inZone = perParent(parseId, rangesOf);
 
 export const range = defineResource({
   token: TOKEN,
@@ -70,38 +68,24 @@ export const range = defineResource({
   importId: "<zoneId>/<rangeId>",
 
   async create(ctx, args) {
-    const path = args.zoneId === undefined ? "/dns/ranges" : `/dns/zones/${args.zoneId}/ranges`;
-    const created = await createOnce(
-      ctx,
-      `range ${args.prefix}`,
-      () => ctx.client.post(path, api.createBody(args), { schema: rangeWire, signal: ctx.signal }),
-      // Ranges may not overlap, so the prefix identifies one.
-      async () => (await ctx.client.listAll(path, { itemSchema: rangeWire, signal: ctx.signal })).find((r) => r.prefix === args.prefix),
-    );
-    ctx.progress(String(created.id), toState(created).state);
-    const final = args.enabled
-      ? created
-      : await ctx.client.patch(`/dns/zones/${created.zone_id}/ranges/${created.id}`, api.patchBody(args, ["enabled"]), { schema: rangeWire, signal: ctx.signal });
-    return toState(final);
+    const ranges = args.zoneId === undefined ? rangesAt("/dns/ranges") : rangesOf(args.zoneId);
+    // Ranges may not overlap, so the prefix identifies one.
+    const created = await ranges.create(ctx, `range ${args.prefix}`, args, { matches: (r) => r.prefix === args.prefix });
+    ctx.progress(created.id, created.state);
+    if (args.enabled) return created;
+    return { id: created.id, state: await rangesOf(String(created.state.zoneId)).update(ctx, created.id, args, created.state, ["enabled"]) };
   },
 
-  async read(ctx, id, prior) {
-    const { zoneId, rangeId } = parseId(id, prior.zoneId);
-    // There is no GET of one range; the zone's list holds it.
-    const found = (await ctx.client.listAllOrUndefined(`/dns/zones/${zoneId}/ranges`, { itemSchema: rangeWire, signal: ctx.signal }))?.find((r) => String(r.id) === rangeId);
-    return found && toState(found);
-  },
+  // There is no GET of one range; the zone's list holds it.
+  read: (ctx, id, prior) => inZone(id, prior.zoneId, (ranges, child) => ranges.readFromList(ctx, (r) => String(r.id) === child)),
 
   async update(ctx, id, news, olds) {
-    const { zoneId, rangeId } = parseId(id, olds.zoneId);
-    const changed = api.patchKeys(Object.keys(rangeArgs.shape)).filter((k) => news[k] !== olds[k]);
+    const { parent: zoneId, child: rangeId } = parseId(id, olds.zoneId);
+    const ranges = rangesOf(zoneId);
+    const changed = ranges.api.patchKeys(Object.keys(rangeArgs.shape)).filter((k) => news[k] !== olds[k]);
     if (changed.length === 0) return { ...olds, ...news, zoneId };
-    const updated = await ctx.client.patch(`/dns/zones/${zoneId}/ranges/${rangeId}`, api.patchBody(news, changed), { schema: rangeWire, signal: ctx.signal });
-    return toState(updated).state;
+    return ranges.update(ctx, rangeId, news, olds, changed);
   },
 
-  async delete(ctx, id, olds) {
-    const { zoneId, rangeId } = parseId(id, olds.zoneId);
-    await ctx.client.delete(`/dns/zones/${zoneId}/ranges/${rangeId}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id, olds) => inZone(id, olds.zoneId, (ranges, child) => ranges.delete(ctx, child)),
 });

@@ -2,8 +2,8 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
+import { collection } from "../../framework/shapes/collection";
+import { digitsIdOf } from "../../framework/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { serviceWire } from "./service";
@@ -59,13 +59,9 @@ const zoneState = z.object({
 
 export const zoneProperties = zoneArgs.extend(zoneState.shape);
 export type ZoneArgs = z.output<typeof zoneArgs>;
-const api = wireModel(zoneArgs, zoneState, { id: z.number().int() });
+const zones = collection({ token: "nsp:dns:Zone", path: "/dns/zones", args: zoneArgs, state: zoneState, idOnWire: z.number().int(), idOf: (id) => digitsIdOf("nsp:dns:Zone", id, "zone", "<zoneId>") });
 /** A zone as the API returns it (getZone reads the same object). */
-export const zoneWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
-
-function toState(raw: z.output<typeof zoneWire>) {
-  return { id: String(raw.id), state: api.toState(raw) };
-}
+export const zoneWire = zones.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
 
 /**
  * A refused `service_id` is usually an id copied from an example: the error names the account's
@@ -102,38 +98,17 @@ export const zone = defineResource({
   sameValue: { name: (prev, next) => prev.replace(/\.$/, "") === next.replace(/\.$/, "") },
 
   async create(ctx, args) {
-    const existing = async () => (await ctx.client.listAll("/dns/zones", { itemSchema: zoneWire, signal: ctx.signal })).find((z) => z.name === args.name);
-    const created = await createOnce(
-      ctx,
-      `zone ${args.name}`,
-      () => ctx.client.post("/dns/zones", api.createBody(args), { schema: zoneWire, signal: ctx.signal }),
-      // Zone names are unique in an account: the natural key.
-      existing,
-    ).catch((e: unknown) => explainUnknownService(ctx, args.serviceId, e));
-    ctx.progress(String(created.id), toState(created).state);
+    // Zone names are unique in an account: the natural key.
+    const created = await zones.create(ctx, `zone ${args.name}`, args, { matches: (z) => z.name === args.name }).catch((e: unknown) => explainUnknownService(ctx, args.serviceId, e));
+    ctx.progress(created.id, created.state);
     // What differs from the API's defaults (enabled, no secondary master, its own negative TTL) takes a patch.
-    const patch = api.patchBody(args, api.patchKeys(Object.keys(zoneArgs.shape)).filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null)));
-    const final = Object.keys(patch).length
-      ? await ctx.client.patch(`/dns/zones/${created.id}`, patch, { schema: zoneWire, signal: ctx.signal })
-      : created;
-    return toState(final);
+    const differing = zones.api.patchKeys(Object.keys(zoneArgs.shape)).filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null));
+    if (Object.keys(zones.api.patchBody(args, differing)).length === 0) return created;
+    return { id: created.id, state: await zones.update(ctx, created.id, args, created.state, differing) };
   },
 
-  async read(ctx, id) {
-    if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`nsp:dns:Zone: "${id}" is not a zone id; import a zone by its numeric id (<zoneId>)`);
-    const found = await ctx.client.getOrUndefined(`/dns/zones/${encodeURIComponent(id)}`, { schema: zoneWire, signal: ctx.signal });
-    return found && toState(found);
-  },
-
-  async update(ctx, id, news, olds, changedInputs) {
-    // An unset secondaryMaster is sent as null; an unset negativeTtl is not sent at all.
-    const patch = api.patchBody(news, changedInputs);
-    if (Object.keys(patch).length === 0) return { ...olds, ...news };
-    const updated = await ctx.client.patch(`/dns/zones/${encodeURIComponent(id)}`, patch, { schema: zoneWire, signal: ctx.signal });
-    return toState(updated).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(`/dns/zones/${encodeURIComponent(id)}`, { signal: ctx.signal });
-  },
+  read: (ctx, id) => zones.read(ctx, id),
+  // An unset secondaryMaster is sent as null; an unset negativeTtl is not sent at all.
+  update: (ctx, id, news, olds, changedInputs) => zones.update(ctx, id, news, olds, changedInputs),
+  delete: (ctx, id) => zones.delete(ctx, id),
 });

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
-import { createOnce } from "../../framework/create-once";
+import { collection, type Item } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:link:Tunnel";
 import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
@@ -65,20 +64,16 @@ type TunnelState = z.output<typeof tunnelArgs> & z.output<typeof tunnelState>;
 
 // Where the credential sits in the create and rotate answers is not documented; `credential` is
 // the emulator's choice, `token` (the endpoint's name) is accepted too.
-const api = wireModel(tunnelArgs, tunnelState, { id: z.number().int(), token: z.string().nullish() });
-const tunnelWire = api.wire as z.ZodType<z.output<typeof api.wire> & { id: number; token?: string | null }>;
-type TunnelWire = z.output<typeof tunnelWire>;
-
-function toState(raw: TunnelWire): TunnelState {
-  const state = api.toState(raw);
+const tunnels = collection({
+  token: TOKEN, path: "/link/tunnels", args: tunnelArgs, state: tunnelState, idOnWire: z.number().int(), wireExtras: { token: z.string().nullish() }, idOf: (id) => tunnelIdOf(TOKEN, id),
   // Null when this answer carries none; the framework then keeps the one from the prior state.
-  return { ...state, credential: state.credential ?? raw.token ?? null };
-}
+  adjust: (state, raw) => ({ ...state, credential: state.credential ?? (raw.token as string | null | undefined) ?? null }),
+});
 
-async function rotate(ctx: OperationContext, id: string): Promise<TunnelWire> {
-  const raw = await ctx.client.post(`/link/tunnels/${id}/token`, undefined, { schema: tunnelWire, signal: ctx.signal });
-  if (toState(raw).credential === null) throw new Error(`${TOKEN}: the credential of tunnel ${id} was rotated, but the API's answer carried no credential`);
-  return raw;
+async function rotate(ctx: OperationContext, id: string): Promise<TunnelState> {
+  const { state } = tunnels.toState(await ctx.client.post(`${tunnels.itemPath(id)}/token`, undefined, { schema: tunnels.wire, signal: ctx.signal }));
+  if (state.credential === null) throw new Error(`${TOKEN}: the credential of tunnel ${id} was rotated, but the API's answer carried no credential`);
+  return state;
 }
 
 export const tunnel = defineResource({
@@ -96,29 +91,20 @@ export const tunnel = defineResource({
   },
 
   async create(ctx, args) {
-    const created = await createOnce(
-      ctx,
-      `tunnel ${args.name}`,
-      () => ctx.client.post("/link/tunnels", api.createBody(args), { schema: tunnelWire, signal: ctx.signal }),
-      // Names are unique in the account (ignoring case); the URL and landing point must match too.
-      async () =>
-        (await ctx.client.listAll("/link/tunnels", { itemSchema: tunnelWire, signal: ctx.signal })).find(
-          (t) => String(t.name).toLowerCase() === args.name.toLowerCase() && t.local_url === args.localUrl && String(t.pop_id) === args.popId,
-        ),
-    );
-    const id = String(created.id);
-    const state = toState(created);
-    if (state.credential !== null) return { id, state };
+    // Names are unique in the account (ignoring case); the URL and landing point must match too.
+    const matches = (t: Item) => String(t.name).toLowerCase() === args.name.toLowerCase() && t.local_url === args.localUrl && String(t.pop_id) === args.popId;
+    const created = await tunnels.create(ctx, `tunnel ${args.name}`, args, { matches });
+    if (created.state.credential !== null) return created;
     // Adopted after a lost answer: the credential went with it, and only a rotation shows one again.
-    ctx.progress(id, state);
-    return { id, state: toState(await rotate(ctx, id)) };
+    ctx.progress(created.id, created.state);
+    return { id: created.id, state: await rotate(ctx, created.id) };
   },
 
   async read(ctx, id, prior) {
     const tunnelId = tunnelIdOf(TOKEN, id);
-    const raw = await ctx.client.getOrUndefined(`/link/tunnels/${tunnelId}`, { schema: tunnelWire, signal: ctx.signal });
-    if (!raw) return undefined;
-    const state = toState(raw);
+    const found = await tunnels.read(ctx, tunnelId);
+    if (!found) return undefined;
+    const { state } = found;
     if (prior.credential && prior.credentialIssuedAt && state.credentialIssuedAt && state.credentialIssuedAt !== prior.credentialIssuedAt) {
       ctx.log("warning", `the credential of tunnel ${tunnelId} was rotated outside this program, so the one in the state no longer works; change credentialRotation to issue a new one`);
     }
@@ -130,15 +116,9 @@ export const tunnel = defineResource({
     // The credential is carried over from olds unless this update rotates it. If the rotation
     // fails after the patch, the whole update fails, so the next `up` patches (idempotently)
     // and rotates again.
-    let state: TunnelState = { ...olds, ...news };
-    if (api.patchKeys(changed).length > 0) {
-      state = toState(await ctx.client.patch(`/link/tunnels/${tunnelId}`, api.patchBody(news, changed), { schema: tunnelWire, signal: ctx.signal }));
-    }
-    if (changed.includes("credentialRotation")) state = toState(await rotate(ctx, tunnelId));
-    return state;
+    const state: TunnelState = await tunnels.update(ctx, tunnelId, news, olds, changed);
+    return changed.includes("credentialRotation") ? rotate(ctx, tunnelId) : state;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(`/link/tunnels/${tunnelIdOf(TOKEN, id)}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => tunnels.delete(ctx, id),
 });

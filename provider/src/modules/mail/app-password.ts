@@ -65,6 +65,7 @@ function toState(domainId: string, raw: AppPasswordWire) {
   return { id, state: { ...rest, ...(label != null ? { label } : {}), domainId, password: state.password ?? null } };
 }
 
+// No shape: it is read from its mailbox's entry, found by searching the account's domains, not from a list or GET of its own.
 export const appPassword = defineResource({
   token: TOKEN,
   description:

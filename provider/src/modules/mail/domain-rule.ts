@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { createOnce } from "../../framework/create-once";
-import { findInList, mailModel } from "./fields";
+import { collection, perParent } from "../../framework/shapes/collection";
 import { email } from "../../framework/validators";
 import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
@@ -45,11 +44,27 @@ const ruleState = z.object({
   createdAt: z.string().meta({ description: "When the rule was created." }),
 });
 
-const api = mailModel(ruleArgs, ruleState, z.number().int());
-const idOf = (id: string, domainId?: string) => {
-  const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<ruleId>", NUMERIC_ID, NUMERIC_ID, domainId);
-  return { domainId: parent, ruleId: child };
-};
+const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<ruleId>", NUMERIC_ID, NUMERIC_ID, domainId);
+
+// Listed and created under the domain, patched and deleted at /mail/domainrules/<id>.
+const rulesOf = (domainId: string) =>
+  collection({
+    token: TOKEN,
+    path: `/mail/domains/${domainId}/rules`,
+    itemsAt: "/mail/domainrules",
+    underParent: true,
+    args: ruleArgs,
+    state: ruleState,
+    idOnWire: z.number().int(),
+    idOf: (id) => idOf(id, domainId).child,
+    patchBody(_patch, news, changedInputs, api) {
+      if (api.patchKeys(changedInputs).length === 0) return {};
+      // "Same body" as the create, where kind and pattern are required: they always go along, and
+      // the target too, since whether it is allowed depends on the kind.
+      return api.patchBody(news, [...new Set(["kind", "pattern", "target", ...changedInputs])]);
+    },
+  });
+const inDomain = perParent(idOf, rulesOf);
 
 function relayProblem(target: string): string | null {
   const m = RELAY.exec(target);
@@ -83,35 +98,15 @@ export const domainRule = defineResource({
     return failures;
   },
 
-  async create(ctx, args) {
-    const path = `/mail/domains/${args.domainId}/rules`;
-    const created = await createOnce(
-      ctx,
-      `${args.kind} rule ${args.pattern}`,
-      () => ctx.client.post(path, api.createBody(args), { schema: api.wire, signal: ctx.signal }),
-      // Kind, pattern and target identify a rule (like a record's name, type and content).
-      () => findInList(ctx, path, api.wire, (r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null)),
-    );
-    return api.toResult(created);
-  },
+  // Kind, pattern and target identify a rule (like a record's name, type and content).
+  create: (ctx, args) =>
+    rulesOf(args.domainId).create(ctx, `${args.kind} rule ${args.pattern}`, args, {
+      matches: (r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null),
+    }),
 
   // There is no GET of one rule: it is found in its domain's list.
-  async read(ctx, id, prior) {
-    const { domainId, ruleId } = idOf(id, prior.domainId);
-    const found = await findInList(ctx, `/mail/domains/${domainId}/rules`, api.wire, (r) => String(r.id) === ruleId);
-    return found && api.toResult(found);
-  },
+  read: (ctx, id, prior) => inDomain(id, prior.domainId, (objects, child) => objects.readFromList(ctx, (r) => String(r.id) === child)),
 
-  async update(ctx, id, news, olds, changedInputs) {
-    const { ruleId } = idOf(id, olds.domainId);
-    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
-    // "Same body" as the create, where kind and pattern are required: they always go along, and
-    // the target too, since whether it is allowed depends on the kind.
-    const patch = api.patchBody(news, [...new Set(["kind", "pattern", "target", ...changedInputs])]);
-    return api.toResult(await ctx.client.patch(`/mail/domainrules/${ruleId}`, patch, { schema: api.wire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id, olds) {
-    await ctx.client.delete(`/mail/domainrules/${idOf(id, olds.domainId).ruleId}`, { signal: ctx.signal });
-  },
+  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
+  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
 });

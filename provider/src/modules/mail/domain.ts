@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { createOnce } from "../../framework/create-once";
-import { domainName, mailModel, numericIdOf, quotaBytes, settingsAfterCreate } from "./fields";
+import { collection } from "../../framework/shapes/collection";
+import { domainName, numericIdOf, quotaBytes, settingsAfterCreate } from "./fields";
 import { email, stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:mail:Domain";
@@ -61,10 +61,9 @@ const domainState = z.object({
 
 export const domainProperties = domainArgs.extend(domainState.shape);
 
-const api = mailModel(domainArgs, domainState, z.number().int());
+const domains = collection({ token: TOKEN, path: "/mail/domains", args: domainArgs, state: domainState, idOnWire: z.number().int(), idOf: (id) => numericIdOf(TOKEN, id, "<domainId>") });
 /** A mail domain as the API returns it, every field the resource declares. */
-export const domainWire = api.wire as z.ZodType<z.output<typeof api.wire> & { name: string }>;
-const domainIdOf = (id: string) => numericIdOf(TOKEN, id, "<domainId>");
+export const domainWire = domains.wire as z.ZodType<z.output<typeof domains.wire> & { name: string }>;
 
 const zoneWire = z.looseObject({ name: z.string() });
 const zoneRecordWire = z.looseObject({ id: z.number().int(), name: z.string(), type: z.string(), content: z.string(), enabled: z.boolean().optional() });
@@ -131,33 +130,15 @@ export const domain = defineResource({
 
   async create(ctx, args) {
     await warnAboutMailRecordsInPlace(ctx, args);
-    const existing = async () => (await ctx.client.listAll("/mail/domains", { itemSchema: api.wire, signal: ctx.signal })).find((d) => d.name === args.name);
-    const created = await createOnce(
-      ctx,
-      `mail domain ${args.name}`,
-      () => ctx.client.post("/mail/domains", api.createBody(args), { schema: api.wire, signal: ctx.signal }),
-      // A name is one mail domain per account: the natural key.
-      existing,
-    );
-    const current = api.toResult(created);
+    // A name is one mail domain per account: the natural key.
+    const current = await domains.create(ctx, `mail domain ${args.name}`, args, { matches: (d) => d.name === args.name });
     ctx.progress(current.id, current.state);
     const settings = settingsAfterCreate(domainArgs, args, current.state);
     if (settings.length === 0) return current;
-    return api.toResult(await ctx.client.patch(`/mail/domains/${current.id}`, api.patchBody(args, settings), { schema: api.wire, signal: ctx.signal }));
+    return { id: current.id, state: await domains.update(ctx, current.id, args, current.state, settings) };
   },
 
-  async read(ctx, id) {
-    const found = await ctx.client.getOrUndefined(`/mail/domains/${domainIdOf(id)}`, { schema: api.wire, signal: ctx.signal });
-    return found && api.toResult(found);
-  },
-
-  async update(ctx, id, news, olds, changedInputs) {
-    const patch = api.patchBody(news, changedInputs);
-    if (Object.keys(patch).length === 0) return { ...olds, ...news };
-    return api.toResult(await ctx.client.patch(`/mail/domains/${domainIdOf(id)}`, patch, { schema: api.wire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(`/mail/domains/${domainIdOf(id)}`, { signal: ctx.signal });
-  },
+  read: (ctx, id) => domains.read(ctx, id),
+  update: (ctx, id, news, olds, changedInputs) => domains.update(ctx, id, news, olds, changedInputs),
+  delete: (ctx, id) => domains.delete(ctx, id),
 });

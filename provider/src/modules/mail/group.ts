@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { createOnce } from "../../framework/create-once";
-import { findInList, localPart, mailModel } from "./fields";
+import { collection, perParent } from "../../framework/shapes/collection";
+import { localPart } from "./fields";
 import { email } from "../../framework/validators";
 import { NUMERIC_ID, STRING_ID, childIdOf } from "../../framework/ids";
 
@@ -56,12 +56,31 @@ const groupState = z.object({
   createdAt: z.string().meta({ description: "When the group was created." }),
 });
 
-const api = mailModel(groupArgs, groupState, z.string());
-const idOf = (id: string, domainId?: string) => {
-  const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<groupId>", NUMERIC_ID, STRING_ID, domainId);
-  return { domainId: parent, groupId: child };
-};
-const groupPath = (groupId: string) => `/mail/groups/${encodeURIComponent(groupId)}`;
+const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<groupId>", NUMERIC_ID, STRING_ID, domainId);
+
+// Listed and created under the domain, patched and deleted at /mail/groups/<id>.
+const groupsOf = (domainId: string) =>
+  collection({
+    token: TOKEN,
+    path: `/mail/domains/${domainId}/groups`,
+    itemsAt: "/mail/groups",
+    underParent: true,
+    args: groupArgs,
+    state: groupState,
+    idOnWire: z.string(),
+    idOf: (id) => idOf(id, domainId).child,
+    patchBody(_patch, news, changedInputs, api) {
+      // replaceAlias alone changes nothing the API keeps; it goes along with a patch when set.
+      const changed = api.patchKeys(changedInputs).filter((k) => k !== "replaceAlias");
+      if (changed.length === 0) return {};
+      // The API lists local_part as required in the patch body, so it is always sent.
+      const patch = api.patchBody(news, ["localPart", ...changed, ...(news.replaceAlias ? ["replaceAlias"] : [])]);
+      // A name the program stops setting is cleared (the API then uses the local part).
+      if (changed.includes("name") && news.name === undefined) patch.name = null;
+      return patch;
+    },
+  });
+const inDomain = perParent(idOf, groupsOf);
 
 export const group = defineResource({
   token: TOKEN,
@@ -81,39 +100,12 @@ export const group = defineResource({
     return failures;
   },
 
-  async create(ctx, args) {
-    const path = `/mail/domains/${args.domainId}/groups`;
-    const created = await createOnce(
-      ctx,
-      `group ${args.localPart}`,
-      () => ctx.client.post(path, api.createBody(args), { schema: api.wire, signal: ctx.signal }),
-      // A local part names one group in its domain: the natural key.
-      () => findInList(ctx, path, api.wire, (g) => g.local_part === args.localPart),
-    );
-    return api.toResult(created);
-  },
+  // A local part names one group in its domain: the natural key.
+  create: (ctx, args) => groupsOf(args.domainId).create(ctx, `group ${args.localPart}`, args, { matches: (g) => g.local_part === args.localPart }),
 
   // There is no GET of one group: it is found in its domain's list.
-  async read(ctx, id, prior) {
-    const { domainId, groupId } = idOf(id, prior.domainId);
-    const found = await findInList(ctx, `/mail/domains/${domainId}/groups`, api.wire, (g) => g.id === groupId);
-    return found && api.toResult(found);
-  },
+  read: (ctx, id, prior) => inDomain(id, prior.domainId, (objects, child) => objects.readFromList(ctx, (g) => g.id === child)),
 
-  async update(ctx, id, news, olds, changedInputs) {
-    const { groupId } = idOf(id, olds.domainId);
-    // replaceAlias alone changes nothing the API keeps; it goes along with a patch when set.
-    const changed = api.patchKeys(changedInputs).filter((k) => k !== "replaceAlias");
-    if (changed.length === 0) return { ...olds, ...news };
-    // The API lists local_part as required in the patch body, so it is always sent.
-    const keys = ["localPart", ...changed, ...(news.replaceAlias ? ["replaceAlias"] : [])];
-    const patch = api.patchBody(news, keys);
-    // A name the program stops setting is cleared (the API then uses the local part).
-    if (changed.includes("name") && news.name === undefined) patch.name = null;
-    return api.toResult(await ctx.client.patch(groupPath(groupId), patch, { schema: api.wire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id, olds) {
-    await ctx.client.delete(groupPath(idOf(id, olds.domainId).groupId), { signal: ctx.signal });
-  },
+  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
+  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
 });

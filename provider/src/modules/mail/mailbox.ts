@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { createOnce } from "../../framework/create-once";
-import { findInList, localPart, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
+import { collection, perParent, type Item } from "../../framework/shapes/collection";
+import { localPart, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
 import { email } from "../../framework/validators";
 import { NUMERIC_ID, STRING_ID, childIdOf, parentHolding } from "../../framework/ids";
 
@@ -40,16 +40,15 @@ const mailboxState = z.object({
 });
 
 const api = mailModel(mailboxArgs, mailboxState, z.string());
-type MailboxWire = z.output<typeof api.wire>;
-const idOf = (id: string, domainId?: string) => {
-  const { parent, child } = childIdOf(TOKEN, id, "<domainId>/<mailboxId>", NUMERIC_ID, STRING_ID, domainId);
-  return { domainId: parent, mailboxId: child };
-};
-const mailboxPath = (mailboxId: string) => `/mail/mailboxes/${encodeURIComponent(mailboxId)}`;
+const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<mailboxId>", NUMERIC_ID, STRING_ID, domainId);
+// Listed and created under the domain, patched and deleted at /mail/mailboxes/<id>.
+const mailboxesOf = (domainId: string) =>
+  collection({ token: TOKEN, path: `/mail/domains/${domainId}/mailboxes`, itemsAt: "/mail/mailboxes", underParent: true, args: mailboxArgs, state: mailboxState, model: api, idOf: (id) => idOf(id, domainId).child });
+const inDomain = perParent(idOf, mailboxesOf);
 
 /** The mailbox in its domain's list (there is no GET of one mailbox); undefined when either is gone. */
-export async function findMailbox(ctx: OperationContext, domainId: string, mailboxId: string): Promise<MailboxWire | undefined> {
-  return findInList(ctx, `/mail/domains/${domainId}/mailboxes`, api.wire, (b) => b.id === mailboxId);
+export async function findMailbox(ctx: OperationContext, domainId: string, mailboxId: string): Promise<Item | undefined> {
+  return (await mailboxesOf(domainId).list(ctx)).find((b) => b.id === mailboxId);
 }
 
 export const mailbox = defineResource({
@@ -69,39 +68,24 @@ export const mailbox = defineResource({
   },
 
   async create(ctx, args) {
-    const path = `/mail/domains/${args.domainId}/mailboxes`;
-    const created = await createOnce(
-      ctx,
-      `mailbox ${args.local}`,
-      () => ctx.client.post(path, api.createBody(args), { schema: api.wire, signal: ctx.signal }),
-      // A local part names one mailbox in its domain: the natural key.
-      () => findInList(ctx, path, api.wire, (b) => b.local === args.local),
-    );
-    const current = api.toResult(created);
+    const mailboxes = mailboxesOf(args.domainId);
+    // A local part names one mailbox in its domain: the natural key.
+    const current = await mailboxes.create(ctx, `mailbox ${args.local}`, args, { matches: (b) => b.local === args.local });
     ctx.progress(current.id, current.state);
     const settings = settingsAfterCreate(mailboxArgs, args, current.state);
     if (settings.length === 0) return current;
-    return api.toResult(await ctx.client.patch(mailboxPath(current.id), api.patchBody(args, settings), { schema: api.wire, signal: ctx.signal }));
+    return { id: current.id, state: await mailboxes.update(ctx, current.id, args, current.state, settings) };
   },
 
   async read(ctx, id, prior) {
     // At import, the mailbox's own id (as `pulumi stack --show-ids` shows it) is enough.
     const knownDomain = prior.domainId ?? (STRING_ID.test(id) ? await parentHolding(ctx, TOKEN, id, "<domainId>/<mailboxId>", { list: "/mail/domains", childList: (d) => `/mail/domains/${d}/mailboxes`, schema: api.wire }) : undefined);
     if (knownDomain === undefined && !id.includes("/")) return undefined;
-    const { domainId, mailboxId } = idOf(id, knownDomain);
+    const { parent: domainId, child: mailboxId } = idOf(id, knownDomain);
     // The mailboxes of one domain are refreshed from one list of the domain.
-    const found = await ctx.lists.find(`/mail/domains/${domainId}/mailboxes`, mailboxId, api.wire, ctx.signal, () => findMailbox(ctx, domainId, mailboxId));
-    return found && api.toResult(found);
+    return mailboxesOf(domainId).readListed(ctx, mailboxId);
   },
 
-  async update(ctx, id, news, olds, changedInputs) {
-    const { mailboxId } = idOf(id, olds.domainId);
-    const patch = api.patchBody(news, changedInputs);
-    if (Object.keys(patch).length === 0) return { ...olds, ...news };
-    return api.toResult(await ctx.client.patch(mailboxPath(mailboxId), patch, { schema: api.wire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id, olds) {
-    await ctx.client.delete(mailboxPath(idOf(id, olds.domainId).mailboxId), { signal: ctx.signal });
-  },
+  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
+  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
 });

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { createOnce } from "../../framework/create-once";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
-import { wireModel } from "../../framework/fields";
+import { collection } from "../../framework/shapes/collection";
+import { digitsIdOf } from "../../framework/ids";
 import { ASN_MAX } from "./roa";
 
 export const PARENT_RIRS = ["AFRINIC", "APNIC", "ARIN", "LACNIC", "RIPE"] as const;
@@ -63,21 +63,22 @@ const caState = z.object({
 export const caProperties = caArgs.extend(caState.shape);
 export type CaState = z.output<typeof caProperties>;
 
-const api = wireModel(caArgs, caState, { id: z.number().int() });
-const caWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; handle: string; asns?: number[] | null }>;
+const cas = collection({
+  token: "nsp:rpki:Ca", path: "/rpki/cas", args: caArgs, state: caState, idOnWire: z.number().int(), idOf: (id) => digitsIdOf("nsp:rpki:Ca", id, "CA", "<caId>"),
+  adjust: (state, raw) => ({ ...state, asns: [...((raw.asns as number[] | null | undefined) ?? [])].sort((a, b) => a - b) }),
+  // Dropping the note from the program clears it (the API takes null although the input is not nullable).
+  patchBody: (patch, news, changed) => (changed.includes("note") ? { ...patch, note: news.note ?? null } : patch),
+});
 // Read from a JSON object's `xml`, or a bare JSON string: where the document sits is not documented.
 const childRequestWire = z.union([z.string(), z.looseObject({ xml: z.string() }).transform((o) => o.xml)]);
 
-function caStateOf(raw: z.output<typeof caWire>, childRequestXml: string): CaState {
-  return { ...api.toState(raw), asns: [...(raw.asns ?? [])].sort((a, b) => a - b), childRequestXml };
+/** The state of a CA with its child request, which is read from its own endpoint. */
+async function withChildRequest(ctx: OperationContext, id: string, state: CaState): Promise<CaState> {
+  return { ...state, childRequestXml: await ctx.client.get(`${cas.itemPath(id)}/child-request`, { schema: childRequestWire, signal: ctx.signal }) };
 }
 
-async function childRequest(ctx: OperationContext, id: string | number): Promise<string> {
-  return ctx.client.get(`/rpki/cas/${id}/child-request`, { schema: childRequestWire, signal: ctx.signal });
-}
-
-async function postParentResponse(ctx: OperationContext, id: string | number, xml: string) {
-  return ctx.client.post(`/rpki/cas/${id}/parent-response`, { xml }, { schema: caWire, signal: ctx.signal });
+async function postParentResponse(ctx: OperationContext, id: string, xml: string): Promise<CaState> {
+  return cas.toState(await ctx.client.post(`${cas.itemPath(id)}/parent-response`, { xml }, { schema: cas.wire, signal: ctx.signal })).state;
 }
 
 export const ca = defineResource({
@@ -91,41 +92,33 @@ export const ca = defineResource({
   importId: "<caId>",
 
   async create(ctx, args) {
-    const existing = async () => (await ctx.client.listAll("/rpki/cas", { itemSchema: caWire, signal: ctx.signal })).find((c) => c.handle.toLowerCase() === args.handle.toLowerCase());
-    let last = await createOnce(
-      ctx,
-      `CA ${args.handle}`,
-      () => ctx.client.post("/rpki/cas", api.createBody(args), { schema: caWire, signal: ctx.signal }),
-      // Handles are unique in an account, ignoring case.
-      existing,
-    );
+    // Handles are unique in an account, ignoring case.
+    const { id, state } = await cas.create(ctx, `CA ${args.handle}`, args, { matches: (c) => String(c.handle).toLowerCase() === args.handle.toLowerCase() });
+    let last: CaState = { ...state, childRequestXml: "" };
     // A later step failing leaves the CA in the state, half-made; the next up finishes it.
-    ctx.progress(String(last.id), caStateOf(last, ""));
-    if (args.note !== undefined) last = await ctx.client.patch(`/rpki/cas/${last.id}`, api.patchBody(args, ["note"]), { schema: caWire, signal: ctx.signal });
-    if (args.parentResponseXml !== undefined) last = await postParentResponse(ctx, last.id, args.parentResponseXml);
-    return { id: String(last.id), state: caStateOf(last, await childRequest(ctx, last.id)) };
+    ctx.progress(id, last);
+    if (args.note !== undefined) last = await cas.update(ctx, id, args, last, ["note"]);
+    if (args.parentResponseXml !== undefined) last = await postParentResponse(ctx, id, args.parentResponseXml);
+    return { id, state: await withChildRequest(ctx, id, last) };
   },
 
   async read(ctx, id) {
-    if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`nsp:rpki:Ca: "${id}" is not a CA id; import a CA by its numeric id (<caId>)`);
-    const raw = await ctx.client.getOrUndefined(`/rpki/cas/${id}`, { schema: caWire, signal: ctx.signal });
-    return raw && { id, state: caStateOf(raw, await childRequest(ctx, id)) };
+    const found = await cas.read(ctx, id);
+    return found && { id, state: await withChildRequest(ctx, id, found.state) };
   },
 
   async update(ctx, id, news, olds) {
-    let last: z.output<typeof caWire> | undefined;
-    const patch: Record<string, unknown> = {};
-    if (!deepEqual(news.asns, olds.asns)) Object.assign(patch, api.patchBody(news, ["asns"]));
-    // Dropping the note from the program clears it (the API takes null although the input is not nullable).
-    if (news.note !== olds.note && !(news.note === undefined && (olds.note === null || olds.note === undefined))) patch.note = news.note ?? null;
-    if (Object.keys(patch).length) last = await ctx.client.patch(`/rpki/cas/${id}`, patch, { schema: caWire, signal: ctx.signal });
+    let last: CaState | undefined;
+    const changed = [
+      ...(deepEqual(news.asns, olds.asns) ? [] : ["asns"]),
+      ...(news.note !== olds.note && !(news.note === undefined && (olds.note === null || olds.note === undefined)) ? ["note"] : []),
+    ];
+    if (changed.length) last = await cas.update(ctx, id, news, olds, changed);
     // A parent response cannot be withdrawn; only a new one is posted.
     if (news.parentResponseXml !== undefined && news.parentResponseXml !== olds.parentResponseXml) last = await postParentResponse(ctx, id, news.parentResponseXml);
     if (!last) return { ...olds, ...news };
-    return caStateOf(last, olds.childRequestXml);
+    return { ...last, childRequestXml: olds.childRequestXml };
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(`/rpki/cas/${id}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => cas.delete(ctx, id),
 });

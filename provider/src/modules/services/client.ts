@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { createOnce } from "../../framework/create-once";
+import { collection, perParent } from "../../framework/shapes/collection";
 import { idRef, wireTimestamp } from "../../framework/wire";
 import { BLOCK_MODES, LOG_MODES, NUMERIC_ID, SAFESEARCH, addressOrPrefix, key, requireResolver, ruleLine, timestamp } from "./fields";
 import { items, lines, textListModel } from "./text-lists";
@@ -43,10 +43,6 @@ const api = textListModel(clientArgs, clientState, { addrs: items, tags: items, 
 export const clientWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string; client_id: string; ddns: z.output<typeof ddnsWire> }>;
 export type ClientWire = z.output<typeof clientWire>;
 
-function toState(w: ClientWire) {
-  return { id: String(w.id), state: { ...api.toState(w), ddnsConfigured: w.ddns.configured } };
-}
-
 /** The documented bodies carry the service's id as `id`, besides the path. */
 const withServiceId = (serviceId: string, body: Record<string, unknown>) => ({ id: Number(serviceId), ...body });
 
@@ -64,6 +60,22 @@ export async function findClient(ctx: OperationContext, serviceId: string, clien
   return all?.find((c) => String(c.id) === clientGroupId);
 }
 
+// A service's client groups; the service's id goes in every body too, and the state tells
+// whether a dynamic-address token is issued.
+const clientsOf = (serviceId: string) =>
+  collection({
+    token: TOKEN, path: `/services/${serviceId}/clients`, underParent: true, args: clientArgs, state: clientState, model: api,
+    idOf: (id) => clientIdOf(TOKEN, id, serviceId).clientGroupId,
+    adjust: (state, raw) => ({ ...state, ddnsConfigured: (raw as ClientWire).ddns.configured }),
+    createBody: (body) => withServiceId(serviceId, body),
+    patchBody: (patch, _news, changed) => (changed.length === 0 ? {} : withServiceId(serviceId, patch)),
+  });
+
+const inService = perParent((id, serviceId) => {
+  const { serviceId: parent, clientGroupId: child } = clientIdOf(TOKEN, id, serviceId);
+  return { parent, child };
+}, clientsOf);
+
 export const client = defineResource({
   token: TOKEN,
   description:
@@ -74,33 +86,11 @@ export const client = defineResource({
 
   async create(ctx, args) {
     await requireResolver(ctx, TOKEN, args.serviceId);
-    const created = await createOnce(
-      ctx,
-      `client group ${args.name}`,
-      () => ctx.client.post(`/services/${args.serviceId}/clients`, withServiceId(args.serviceId, api.createBody(args)), { schema: clientWire, signal: ctx.signal }),
-      // A client id is unique within the service; without one, the name is the best key there is.
-      async () =>
-        (await ctx.client.listAll(`/services/${args.serviceId}/clients`, { itemSchema: clientWire, signal: ctx.signal })).find((c) =>
-          args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name,
-        ),
-    );
-    return toState(created);
+    // A client id is unique within the service; without one, the name is the best key there is.
+    return clientsOf(args.serviceId).create(ctx, `client group ${args.name}`, args, { matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name) });
   },
 
-  async read(ctx, id, prior) {
-    const { serviceId, clientGroupId } = clientIdOf(TOKEN, id, prior.serviceId);
-    const found = await findClient(ctx, serviceId, clientGroupId);
-    return found ? toState(found) : undefined;
-  },
-
-  async update(ctx, id, news, olds, changed) {
-    const { serviceId, clientGroupId } = clientIdOf(TOKEN, id, olds.serviceId);
-    if (changed.length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(`/services/${serviceId}/clients/${clientGroupId}`, withServiceId(serviceId, api.patchBody(news, changed)), { schema: clientWire, signal: ctx.signal })).state;
-  },
-
-  async delete(ctx, id, olds) {
-    const { serviceId, clientGroupId } = clientIdOf(TOKEN, id, olds.serviceId);
-    await ctx.client.delete(`/services/${serviceId}/clients/${clientGroupId}`, { signal: ctx.signal });
-  },
+  read: (ctx, id, prior) => inService(id, prior.serviceId, (clients, child) => clients.readFromList(ctx, (c) => String(c.id) === child)),
+  update: (ctx, id, news, olds, changed) => inService(id, olds.serviceId, (clients, child) => clients.update(ctx, child, news, olds, changed)),
+  delete: (ctx, id, olds) => inService(id, olds.serviceId, (clients, child) => clients.delete(ctx, child)),
 });

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { collection } from "../../framework/shapes/collection";
 import { isApiError } from "../../client";
-import { createOnce } from "../../framework/create-once";
 
 const TOKEN = "nsp:storage:Destination";
 const ID = /^[^/\s]+$/;
@@ -53,20 +52,26 @@ const destinationState = z.object({
   createdAt: z.string().meta({ description: "When the destination was bound." }),
 });
 
-const api = wireModel(destinationArgs, destinationState, { id: z.string() });
-const destinationWire = api.wire as z.ZodType<z.output<typeof api.wire> & { id: string }>;
-
-function toState(raw: z.output<typeof destinationWire>) {
-  const state = api.toState(raw);
-  // No prefix and an empty one are the same to the API; the program writes no prefix as unset.
-  if (state.prefix === "") delete state.prefix;
-  return { id: raw.id, state };
-}
-
 function idOf(id: string): string {
   if (!ID.test(id)) throw new Error(`${TOKEN}: "${id}" is not a destination id (<destinationId>, such as dst_0123456789ab)`);
   return id;
 }
+
+const destinations = collection({
+  token: TOKEN, path: "/storage/destinations", args: destinationArgs, state: destinationState, idOnWire: z.string(), idOf,
+  adjust(state) {
+    // No prefix and an empty one are the same to the API; the program writes no prefix as unset.
+    if (state.prefix === "") delete state.prefix;
+    return state;
+  },
+  // A name left to the API keeps the last one; a dropped prefix becomes none; a dropped secret key keeps the API's.
+  patchBody(patch, news, changed) {
+    if (changed.includes("prefix") && news.prefix === undefined) patch.prefix = "";
+    // The API tests a new key only with both halves; send the access key along with a new secret key.
+    if (patch.secret_key !== undefined) patch.access_key = news.accessKey;
+    return patch;
+  },
+});
 
 /** A failed key test is a validation error on the key; say what was tested and what to fix. */
 function explainTest(e: unknown): never {
@@ -86,42 +91,23 @@ export const destination = defineResource({
 
   async create(ctx, args) {
     if (args.secretKey === undefined) throw new Error(`${TOKEN}: secretKey is required to create a destination (the API tests the key before binding the bucket)`);
-    const created = await createOnce(
-      ctx,
-      `storage destination ${args.bucket}`,
-      () => ctx.client.post("/storage/destinations", api.createBody(args), { schema: destinationWire, signal: ctx.signal }).catch(explainTest),
-      // The same bucket at the same address, prefix and key is the same destination.
-      async () =>
-        (await ctx.client.listAll("/storage/destinations", { itemSchema: destinationWire, signal: ctx.signal })).find(
-          (d) => d.endpoint === args.endpoint && d.bucket === args.bucket && (d.prefix ?? "") === (args.prefix ?? "") && d.access_key === args.accessKey,
-        ),
-    );
-    const made = toState(created);
+    const made = await destinations
+      .create(ctx, `storage destination ${args.bucket}`, args, {
+        // The same bucket at the same address, prefix and key is the same destination.
+        matches: (d) => d.endpoint === args.endpoint && d.bucket === args.bucket && (d.prefix ?? "") === (args.prefix ?? "") && d.access_key === args.accessKey,
+      })
+      .catch(explainTest);
     if (!args.autoMeet) return made;
     ctx.progress(made.id, made.state);
-    return toState(await ctx.client.patch(`/storage/destinations/${encodeURIComponent(made.id)}`, api.patchBody(args, ["autoMeet"]), { schema: destinationWire, signal: ctx.signal }));
+    return { id: made.id, state: await destinations.update(ctx, made.id, args, made.state, ["autoMeet"]) };
   },
 
   // There is no GET of one destination: it is found in the account's list.
-  async read(ctx, id) {
+  read(ctx, id) {
     const destId = idOf(id);
-    const all = await ctx.client.listAll("/storage/destinations", { itemSchema: destinationWire, signal: ctx.signal });
-    const found = all.find((d) => d.id === destId);
-    return found ? toState(found) : undefined;
+    return destinations.readFromList(ctx, (d) => d.id === destId);
   },
 
-  async update(ctx, id, news, olds, changed) {
-    // A name left to the API keeps the last one; a dropped prefix becomes none; a dropped secret key keeps the API's.
-    const patch = api.patchBody(news, changed);
-    if (changed.includes("prefix") && news.prefix === undefined) patch.prefix = "";
-    if (Object.keys(patch).length === 0) return { ...olds, ...news };
-    // The API tests a new key only with both halves; send the access key along with a new secret key.
-    if (patch.secret_key !== undefined) patch.access_key = news.accessKey;
-    const raw = await ctx.client.patch(`/storage/destinations/${encodeURIComponent(idOf(id))}`, patch, { schema: destinationWire, signal: ctx.signal }).catch(explainTest);
-    return toState(raw).state;
-  },
-
-  async delete(ctx, id) {
-    await ctx.client.delete(`/storage/destinations/${encodeURIComponent(idOf(id))}`, { signal: ctx.signal });
-  },
+  update: (ctx, id, news, olds, changed) => destinations.update(ctx, id, news, olds, changed).catch(explainTest),
+  delete: (ctx, id) => destinations.delete(ctx, id),
 });

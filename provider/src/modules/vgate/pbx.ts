@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isApiError } from "../../client";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { collection } from "../../framework/shapes/collection";
 import { apiObject, name, timezone } from "./fields";
 import { pbxIdOf, pbxPath } from "./ids";
 
@@ -43,21 +43,20 @@ const pbxState = z.object({
 });
 
 // The create answer lists the extensions the template made, with their SIP passwords.
-const api = wireModel(pbxArgs, pbxState, { id: z.string(), extensions: z.array(z.looseObject({ number: z.string(), sip_password: z.string() })).optional() });
-const pbxWire = api.wire as z.ZodType<Record<string, unknown> & { id: string; extensions?: { number: string; sip_password: string }[] }>;
-type PbxWire = z.output<typeof pbxWire>;
-type PbxState = ReturnType<typeof api.toState>;
+const pbxs = collection({
+  token: TOKEN, path: "/vgate/pbx", args: pbxArgs, state: pbxState, idOnWire: z.string(), idOf: (id) => pbxIdOf(TOKEN, id),
+  wireExtras: { extensions: z.array(z.looseObject({ number: z.string(), sip_password: z.string() })).optional() },
+  adjust(state, raw) {
+    const extensions = raw.extensions as { number: string; sip_password: string }[] | undefined;
+    if (extensions) state.sipPasswords = Object.fromEntries(extensions.map((e) => [e.number, e.sip_password]));
+    return state;
+  },
+});
+type PbxState = ReturnType<typeof pbxs.toState>["state"];
 
-function toState(raw: PbxWire): PbxState {
-  const { extensions } = raw;
-  const state = api.toState(raw);
-  if (extensions) state.sipPasswords = Object.fromEntries(extensions.map((e) => [e.number, e.sip_password]));
-  return state;
-}
-
-async function move(ctx: OperationContext, id: string, city: string): Promise<PbxWire> {
+async function move(ctx: OperationContext, id: string, city: string): Promise<PbxState> {
   try {
-    return await ctx.client.post(pbxPath(id, "move"), { city }, { schema: pbxWire, signal: ctx.signal });
+    return pbxs.toState(await ctx.client.post(pbxPath(id, "move"), { city }, { schema: pbxs.wire, signal: ctx.signal })).state;
   } catch (e) {
     if (isApiError(e) && e.code === "conflict") throw new Error(`${TOKEN}: the gateway refused to move PBX ${id} to ${city}: ${e.serverMessage || e.message}`, { cause: e });
     throw e;
@@ -73,38 +72,32 @@ export const pbx = defineResource({
   importId: "<pbx>",
 
   async create(ctx, args) {
-    const created = await ctx.client.post("/vgate/pbx", api.createBody(args), { schema: pbxWire, signal: ctx.signal });
-    const state = toState(created);
+    // Posted once: a PBX has no natural key to find it by after a lost answer.
+    const { id, state } = await pbxs.create(ctx, `PBX ${args.name}`, args, "none");
     // The passwords are in this answer only; the engine must have them even if the patch fails.
-    ctx.progress(created.id, state);
-    if (args.settings === undefined) return { id: created.id, state };
-    const patched = await ctx.client.patch(pbxPath(created.id), api.patchBody(args, ["settings"]), { schema: pbxWire, signal: ctx.signal });
-    return { id: created.id, state: { ...toState(patched), sipPasswords: state.sipPasswords } };
+    ctx.progress(id, state);
+    if (args.settings === undefined) return { id, state };
+    return { id, state: { ...(await pbxs.update(ctx, id, args, state, ["settings"])), sipPasswords: state.sipPasswords } };
   },
 
   async read(ctx, id) {
     const pbxId = pbxIdOf(TOKEN, id);
-    const raw = await ctx.client.getOrUndefined(pbxPath(pbxId), { schema: pbxWire, signal: ctx.signal });
-    return raw && { id: pbxId, state: toState(raw) };
+    const found = await pbxs.read(ctx, pbxId);
+    return found && { id: pbxId, state: found.state };
   },
 
   async update(ctx, id, news, olds, changedInputs) {
     const pbxId = pbxIdOf(TOKEN, id);
     let state: PbxState = { ...olds, ...news };
     if (changedInputs.includes("city") && news.city !== undefined) {
-      state = { ...toState(await move(ctx, pbxId, news.city)), sipPasswords: olds.sipPasswords };
+      state = { ...(await move(ctx, pbxId, news.city)), sipPasswords: olds.sipPasswords };
       ctx.progress(pbxId, state);
     }
     // Dropping settings from the program clears them; a dropped time zone or language stays as it is.
-    const patchable = api.patchKeys(changedInputs).filter((k) => news[k] !== undefined || k === "settings");
-    if (patchable.length) {
-      const patch = api.patchBody({ ...news, settings: news.settings ?? {} }, patchable);
-      state = { ...toState(await ctx.client.patch(pbxPath(pbxId), patch, { schema: pbxWire, signal: ctx.signal })), sipPasswords: olds.sipPasswords };
-    }
+    const patchable = pbxs.api.patchKeys(changedInputs).filter((k) => news[k] !== undefined || k === "settings");
+    if (patchable.length) state = { ...(await pbxs.update(ctx, pbxId, { ...news, settings: news.settings ?? {} }, olds, patchable)), sipPasswords: olds.sipPasswords };
     return state;
   },
 
-  async delete(ctx, id) {
-    await ctx.client.delete(pbxPath(pbxIdOf(TOKEN, id)), { signal: ctx.signal });
-  },
+  delete: (ctx, id) => pbxs.delete(ctx, id),
 });
