@@ -225,10 +225,19 @@ export function settings<P extends string, BS extends z.ZodType>(spec: {
   read: (ctx: Ctx<P, undefined, undefined>) => unknown;
   body: BS;
   write: (ctx: Ctx<P, z.output<BS>, undefined>) => unknown;
+  /** The write is also open to `link`-scope tokens. */
+  linkWrite?: boolean;
 }): Route[] {
   return [
     route({ method: "GET", path: spec.path, scope: "read", handler: spec.read }),
-    route({ method: spec.method ?? "PATCH", path: spec.path, scope: "write", body: spec.body as z.ZodType, handler: (ctx) => spec.write(ctx as Ctx<P, z.output<BS>, undefined>) }),
+    route({
+      method: spec.method ?? "PATCH",
+      path: spec.path,
+      scope: "write",
+      ...(spec.linkWrite ? { linkWrite: true } : {}),
+      body: spec.body as z.ZodType,
+      handler: (ctx) => spec.write(ctx as Ctx<P, z.output<BS>, undefined>),
+    }),
   ];
 }
 

@@ -2,8 +2,8 @@
 // organisations, domain objects), the domain objects' name servers and DS records, and the ROA
 // plan from what was discovered. Every write here is also open to `link`-scope tokens.
 import { z } from "zod";
+import { collection, settings } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
 import { type Env, route } from "../router";
 import { NAME_SERVERS } from "../store";
 import { rpki } from "../rpki/state";
@@ -107,16 +107,34 @@ function rpkiPlan(ctx: Ctx, link: LinkRow) {
   };
 }
 
-export const registryRoutes = [
-  route({ method: "GET", path: "/registry/link", scope: "read", handler: (ctx) => linkView(registryTables(ctx.store).links.get(ctx.account.name)) }),
+// The maintainer's domain objects: they belong to the maintainer the account's link names (one
+// registry table per maintainer), and PUT both creates and replaces one, so only list and delete fit.
+const domains = collection({
+  path: "/registry/domains",
+  item: "/registry/domains/{name}",
+  what: "domain object",
+  key: (d: DomainObject) => d.name,
+  linkWrite: true,
+  table: (ctx) => maintainerDomains(ctx.store, requireLink(ctx).mntner),
+  own: (ctx, name) => {
+    const d = maintainerDomains(ctx.store, requireLink(ctx).mntner).get(normalizeDomain(String(name)));
+    if (!d) throw notFound("domain object");
+    return d;
+  },
+  list: { rows: (ctx) => [...maintainerDomains(ctx.store, requireLink(ctx).mntner).values()] },
+  view: domainView,
+  get: false,
+  remove: true,
+});
 
-  route({
-    method: "PUT",
+export const registryRoutes = [
+  ...settings({
     path: "/registry/link",
-    scope: "write",
+    method: "PUT",
     linkWrite: true,
+    read: (ctx) => linkView(registryTables(ctx.store).links.get(ctx.account.name)),
     body: linkBody,
-    handler: (ctx) => {
+    write: (ctx) => {
       const { key_id, key_secret, mntner } = ctx.body;
       const refused = verifyKey(mntner, key_id, key_secret);
       if (refused) throw invalid(refused.field, refused.message);
@@ -157,13 +175,7 @@ export const registryRoutes = [
 
   route({ method: "GET", path: "/registry/rpki/plan", scope: "read", handler: (ctx) => rpkiPlan(ctx, requireLink(ctx)) }),
 
-  route({
-    method: "GET",
-    path: "/registry/domains",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate([...maintainerDomains(ctx.store, requireLink(ctx).mntner).values()], ctx.query, domainView),
-  }),
+  ...domains.routes,
 
   route({
     method: "PUT",
@@ -183,17 +195,6 @@ export const registryRoutes = [
       const obj: DomainObject = { name, nserver, ds_rdata: ds, mntner: link.mntner, updated_at: ctx.store.timestamp() };
       if (!ctx.body.dry_run) maintainerDomains(ctx.store, link.mntner).set(name, obj);
       return { ...domainView(obj), dry_run: ctx.body.dry_run ?? false };
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/registry/domains/{name}",
-    scope: "write",
-    linkWrite: true,
-    handler: (ctx) => {
-      const link = requireLink(ctx);
-      if (!maintainerDomains(ctx.store, link.mntner).delete(normalizeDomain(ctx.params.name))) throw notFound("domain object");
     },
   }),
 ];
