@@ -49,6 +49,8 @@ export interface CollectionSpec<
   what: string;
   /** The key of a row that has no `id` (a member's `sub`, a customer's reference). */
   key?: (row: Row) => RowId;
+  /** The table holds the caller's rows only (it is found through the account): no row is checked for its owner. */
+  perAccount?: boolean;
   /** Runs first in every route of the collection (who may use these endpoints at all). */
   guard?: (ctx: AccountEnv) => void;
   /** The writes are also open to `link`-scope tokens. */
@@ -124,7 +126,7 @@ export function collection<
     if (spec.own) return spec.own(ctx, id);
     const owner = nested ? (parent as ParentSpec<P, Parent, Row>).own(ctx as unknown as Ctx<P, unknown, unknown>) : undefined;
     const row = table(ctx).get(id);
-    if (!row || (owner ? parent?.of(row) !== owner.id : accountOf(row) !== ctx.account.name)) throw notFound(what);
+    if (!row || (owner ? parent?.of(row) !== owner.id : !spec.perAccount && accountOf(row) !== ctx.account.name)) throw notFound(what);
     return row;
   };
   const ownItem = (ctx: Ctx<I, unknown, unknown>): Row => own(ctx, (ctx.params as Record<string, RowId>)[idParam] as KeyOf<Row>);
@@ -156,7 +158,7 @@ export function collection<
         else if (parent) {
           const owner = parent.own(ctx);
           rows = [...table(ctx).values()].filter((r) => parent.of(r) === owner.id);
-        } else rows = [...table(ctx).values()].filter((r) => accountOf(r) === ctx.account.name);
+        } else rows = [...table(ctx).values()].filter((r) => spec.perAccount || accountOf(r) === ctx.account.name);
         return paginate(rows, ctx.query as { limit?: number; offset?: number }, (r) => listView(r, ctx));
       },
     });

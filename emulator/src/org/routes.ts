@@ -2,7 +2,7 @@
 // applications switched on for everybody, and the domains the organisation works under.
 import { z } from "zod";
 import { type AccountEnv, collection, settings } from "../collection";
-import { ApiError, invalid, notFound } from "../errors";
+import { ApiError, invalid } from "../errors";
 import { normalizeEmail } from "../dns/names";
 import { route } from "../router";
 import type { AccountRecord } from "../store";
@@ -35,23 +35,13 @@ function refuseOwner(m: MemberRow, what: string): void {
   if (m.role === "owner") throw new ApiError("conflict", `${m.email} owns the organisation; the owner cannot be ${what}`);
 }
 
-/** Finds a row of one of the organisation's tables; the organisation itself is the owner. */
-function inOrg<Row>(pick: (org: OrgRow) => Map<string, Row>, what: string) {
-  return (ctx: AccountEnv, key: string | number): Row => {
-    const row = pick(orgOf(ctx)).get(String(key));
-    if (!row) throw notFound(what);
-    return row;
-  };
-}
-
 const members = collection({
   path: "/org/members",
   item: "/org/members/{sub}",
   what: "member",
   key: (m: MemberRow) => m.sub,
   table: (ctx) => orgOf(ctx).members,
-  own: inOrg((org) => org.members, "member"),
-  list: { rows: (ctx) => [...orgOf(ctx).members.values()] },
+  perAccount: true,
   view: memberView,
   get: false,
   create: {
@@ -95,8 +85,7 @@ const invites = collection({
   what: "invitation",
   key: (i: InviteRow) => i.id,
   table: (ctx) => orgOf(ctx).invites,
-  own: inOrg((org) => org.invites, "invitation"),
-  list: { rows: (ctx) => [...orgOf(ctx).invites.values()] },
+  perAccount: true,
   view: (i) => i,
   get: false,
   remove: (ctx, invite) => {

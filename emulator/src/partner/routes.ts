@@ -1,7 +1,7 @@
 // Partner access: the partner behind the credential and the managed customers it acts for.
 import { z } from "zod";
 import { type AccountEnv, collection } from "../collection";
-import { ApiError, notFound } from "../errors";
+import { ApiError } from "../errors";
 import { route } from "../router";
 import type { TokenRecord } from "../store";
 import { type SubjectRow, addSubject, mintCredential, partnerFor, removeSubject } from "./state";
@@ -28,8 +28,6 @@ function subjectView(s: SubjectRow, ctx: AccountEnv) {
   return { external_ref: s.external_ref, mode: s.mode, ranges, created_at: s.created_at };
 }
 
-const subjectsOf = (ctx: AccountEnv) => partnerFor(ctx.store, ctx.account.name).subjects;
-
 // A subject's `account` is the customer's own account: the partner owns the row through its table.
 const subjects = collection({
   path: "/partner/subjects",
@@ -37,13 +35,8 @@ const subjects = collection({
   what: "subject",
   key: (s: SubjectRow) => s.external_ref,
   guard: partnerOnly,
-  table: subjectsOf,
-  own: (ctx, ref) => {
-    const s = subjectsOf(ctx).get(String(ref));
-    if (!s) throw notFound("subject");
-    return s;
-  },
-  list: { rows: (ctx) => [...subjectsOf(ctx).values()] },
+  table: (ctx) => partnerFor(ctx.store, ctx.account.name).subjects,
+  perAccount: true,
   view: subjectView,
   create: {
     body: subjectBody,

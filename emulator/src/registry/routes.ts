@@ -115,13 +115,13 @@ const domains = collection({
   what: "domain object",
   key: (d: DomainObject) => d.name,
   linkWrite: true,
+  perAccount: true,
   table: (ctx) => maintainerDomains(ctx.store, requireLink(ctx).mntner),
   own: (ctx, name) => {
     const d = maintainerDomains(ctx.store, requireLink(ctx).mntner).get(normalizeDomain(String(name)));
     if (!d) throw notFound("domain object");
     return d;
   },
-  list: { rows: (ctx) => [...maintainerDomains(ctx.store, requireLink(ctx).mntner).values()] },
   view: domainView,
   get: false,
   remove: true,
