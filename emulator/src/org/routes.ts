@@ -36,12 +36,8 @@ function refuseOwner(m: MemberRow, what: string): void {
 }
 
 const members = collection({
-  path: "/org/members",
-  item: "/org/members/{sub}",
-  what: "member",
-  key: (m: MemberRow) => m.sub,
-  table: (ctx) => orgOf(ctx).members,
-  perAccount: true,
+  path: "/org/members", item: "/org/members/{sub}", what: "member",
+  table: (ctx) => orgOf(ctx).members, key: (m: MemberRow) => m.sub, perAccount: true,
   view: memberView,
   get: false,
   create: {
@@ -80,12 +76,8 @@ const members = collection({
 });
 
 const invites = collection({
-  path: "/org/invites",
-  item: "/org/invites/{id}",
-  what: "invitation",
-  key: (i: InviteRow) => i.id,
-  table: (ctx) => orgOf(ctx).invites,
-  perAccount: true,
+  path: "/org/invites", item: "/org/invites/{id}", what: "invitation",
+  table: (ctx) => orgOf(ctx).invites, key: (i: InviteRow) => i.id, perAccount: true,
   view: (i) => i,
   get: false,
   remove: (ctx, invite) => {

@@ -30,13 +30,8 @@ function subjectView(s: SubjectRow, ctx: AccountEnv) {
 
 // A subject's `account` is the customer's own account: the partner owns the row through its table.
 const subjects = collection({
-  path: "/partner/subjects",
-  item: "/partner/subjects/{ref}",
-  what: "subject",
-  key: (s: SubjectRow) => s.external_ref,
-  guard: partnerOnly,
-  table: (ctx) => partnerFor(ctx.store, ctx.account.name).subjects,
-  perAccount: true,
+  path: "/partner/subjects", item: "/partner/subjects/{ref}", what: "subject", guard: partnerOnly,
+  table: (ctx) => partnerFor(ctx.store, ctx.account.name).subjects, key: (s: SubjectRow) => s.external_ref, perAccount: true,
   view: subjectView,
   create: {
     body: subjectBody,

@@ -46,6 +46,13 @@ function requireLink(ctx: Ctx): LinkRow {
   return link;
 }
 
+/** The account's link, marked as just synced with the registry. */
+function synced(ctx: Ctx): LinkRow {
+  const link = requireLink(ctx);
+  link.synced_at = ctx.store.timestamp();
+  return link;
+}
+
 function normalizeDomain(name: string): string {
   return name.trim().toLowerCase().replace(/\.$/, "");
 }
@@ -110,13 +117,8 @@ function rpkiPlan(ctx: Ctx, link: LinkRow) {
 // The maintainer's domain objects: they belong to the maintainer the account's link names (one
 // registry table per maintainer), and PUT both creates and replaces one, so only list and delete fit.
 const domains = collection({
-  path: "/registry/domains",
-  item: "/registry/domains/{name}",
-  what: "domain object",
-  key: (d: DomainObject) => d.name,
-  linkWrite: true,
-  perAccount: true,
-  table: (ctx) => maintainerDomains(ctx.store, requireLink(ctx).mntner),
+  path: "/registry/domains", item: "/registry/domains/{name}", what: "domain object", linkWrite: true,
+  table: (ctx) => maintainerDomains(ctx.store, requireLink(ctx).mntner), key: (d: DomainObject) => d.name, perAccount: true,
   own: (ctx, name) => {
     const d = maintainerDomains(ctx.store, requireLink(ctx).mntner).get(normalizeDomain(String(name)));
     if (!d) throw notFound("domain object");
@@ -159,17 +161,7 @@ export const registryRoutes = [
     },
   }),
 
-  route({
-    method: "POST",
-    path: "/registry/sync",
-    scope: "write",
-    linkWrite: true,
-    handler: (ctx) => {
-      const link = requireLink(ctx);
-      link.synced_at = ctx.store.timestamp();
-      return resourcesView(ctx, link);
-    },
-  }),
+  route({ method: "POST", path: "/registry/sync", scope: "write", linkWrite: true, handler: (ctx) => resourcesView(ctx, synced(ctx)) }),
 
   route({ method: "GET", path: "/registry/resources", scope: "read", handler: (ctx) => resourcesView(ctx, requireLink(ctx)) }),
 
