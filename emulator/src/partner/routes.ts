@@ -29,6 +29,13 @@ function subjectView(s: SubjectRow, ctx: AccountEnv) {
 }
 
 // A subject's `account` is the customer's own account: the partner owns the row through its table.
+/** The partner behind the credential, also when the credential acts for one of its customers. */
+function partnerView(ctx: AccountEnv, acting: TokenRecord["acting_for"]) {
+  const slug = acting?.partner ?? ctx.account.name;
+  const p = partnerFor(ctx.store, slug);
+  return { slug, name: slug, mode: p.mode, acting_for: acting?.subject ?? null, subjects: p.subjects.size };
+}
+
 const subjects = collection({
   path: "/partner/subjects", item: "/partner/subjects/{ref}", what: "subject", guard: partnerOnly,
   table: (ctx) => partnerFor(ctx.store, ctx.account.name).subjects, key: (s: SubjectRow) => s.external_ref, perAccount: true,
@@ -47,17 +54,7 @@ const subjects = collection({
 });
 
 export const partnerRoutes = [
-  route({
-    method: "GET",
-    path: "/partner",
-    scope: "read",
-    handler: (ctx) => {
-      const acting = ctx.token.acting_for;
-      const slug = acting?.partner ?? ctx.account.name;
-      const p = partnerFor(ctx.store, slug);
-      return { slug, name: slug, mode: p.mode, acting_for: acting?.subject ?? null, subjects: p.subjects.size };
-    },
-  }),
+  route({ method: "GET", path: "/partner", scope: "read", handler: (ctx) => partnerView(ctx, ctx.token.acting_for) }),
 
   ...subjects.routes,
 
