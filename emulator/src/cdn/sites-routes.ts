@@ -6,6 +6,7 @@ import { ApiError, invalid } from "../errors";
 import { normalizeZoneName } from "../dns/names";
 import { assignDefined, collection } from "../collection";
 import { isIP } from "../util/ip";
+import { httpUrl } from "../util/url";
 import {
   CACHE_MODES,
   ORIGIN_SCHEMES,
@@ -95,13 +96,8 @@ function applyCertificate(site: SiteRow, certPem: string | null | undefined, key
 }
 
 function urlProblem(u: string, hostname: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(u);
-  } catch {
-    return "must be an absolute http:// or https:// URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an absolute http:// or https:// URL";
+  const url = httpUrl(u);
+  if (!url) return "must be an absolute http:// or https:// URL";
   if (url.hostname.toLowerCase() !== hostname) return `must be a URL on ${hostname}`;
   return null;
 }
