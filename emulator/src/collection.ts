@@ -16,6 +16,9 @@ export interface OwnedRow {
   account: string;
 }
 
+/** The key a row is stored under: its `id`, or what the collection's `key` names. */
+type KeyOf<Row> = Row extends { id: infer K extends RowId } ? K : RowId;
+
 /** The part of a request every hook may rely on, whatever the path's params. */
 export type AccountEnv = Env & { account: { name: string } };
 
@@ -32,7 +35,7 @@ export interface ParentSpec<P extends string, Parent extends { id: RowId }, Row>
 export interface CollectionSpec<
   P extends string,
   I extends string,
-  Row extends OwnedRow,
+  Row extends object,
   Parent extends { id: RowId },
   CS extends z.ZodType | undefined,
   PS extends z.ZodType | undefined,
@@ -44,12 +47,20 @@ export interface CollectionSpec<
   item?: I;
   /** The noun of the not_found message: `verify site not found`. */
   what: string;
-  table: (ctx: AccountEnv) => Map<Row["id"], Row>;
+  /** The key of a row that has no `id` (a member's `sub`, a customer's reference). */
+  key?: (row: Row) => RowId;
+  /** The table holds the caller's rows only (it is found through the account): no row is checked for its owner. */
+  perAccount?: boolean;
+  /** Runs first in every route of the collection (who may use these endpoints at all). */
+  guard?: (ctx: AccountEnv) => void;
+  /** The writes are also open to `link`-scope tokens. */
+  linkWrite?: boolean;
+  table: (ctx: AccountEnv) => Map<KeyOf<Row>, Row>;
   view: (row: Row, ctx: AccountEnv) => unknown;
   /** A child collection: rows are listed and created under the parent the path names. */
   parent?: ParentSpec<P, Parent, Row>;
   /** How the item routes find their row, when not by id and account (or parent). */
-  own?: (ctx: Ctx<I, unknown, unknown>, id: Row["id"]) => Row;
+  own?: (ctx: Ctx<I, unknown, unknown>, id: KeyOf<Row>) => Row;
   /** GET <path>: paged. `false` when the API has no list; `rows` when it filters. */
   list?:
     | false
@@ -81,10 +92,10 @@ export interface CollectionSpec<
   remove?: boolean | ((ctx: Ctx<I, undefined, undefined>, row: Row) => void);
 }
 
-export interface Collection<I extends string, Row extends OwnedRow> {
+export interface Collection<I extends string, Row extends object> {
   routes: Route[];
   /** The row an item path names, as the item routes find it; for the area's other routes. */
-  own: (ctx: Ctx<I, unknown, unknown>, id: Row["id"]) => Row;
+  own: (ctx: Ctx<I, unknown, unknown>, id: KeyOf<Row>) => Row;
   /** A route below one row (`<item>/<suffix>`, e.g. POST .../rotate); `handle` gets the row found. */
   member<S extends string, BS extends z.ZodType | undefined = undefined, QS extends z.ZodType | undefined = undefined>(
     method: HttpMethod,
@@ -97,7 +108,7 @@ export interface Collection<I extends string, Row extends OwnedRow> {
 /** Declares a collection's CRUD routes; see CollectionSpec for what each hook does. */
 export function collection<
   P extends string,
-  Row extends OwnedRow,
+  Row extends object,
   CS extends z.ZodType | undefined = undefined,
   PS extends z.ZodType | undefined = undefined,
   QS extends z.ZodType = typeof pagingOnlyQuery,
@@ -108,19 +119,32 @@ export function collection<
   const idParam = (item.split("/").pop() as string).replace(/^:|^\{|\}$/g, "");
   const nested = spec.parent !== undefined && item.startsWith(`${spec.path}/`);
   const { what, table, view, parent } = spec;
+  const keyOf = (row: Row) => (spec.key ? spec.key(row) : (row as unknown as OwnedRow).id) as KeyOf<Row>;
+  const accountOf = (row: Row) => (row as unknown as OwnedRow).account;
 
-  const own = (ctx: Ctx<I, unknown, unknown>, id: Row["id"]): Row => {
+  const own = (ctx: Ctx<I, unknown, unknown>, id: KeyOf<Row>): Row => {
     if (spec.own) return spec.own(ctx, id);
     const owner = nested ? (parent as ParentSpec<P, Parent, Row>).own(ctx as unknown as Ctx<P, unknown, unknown>) : undefined;
     const row = table(ctx).get(id);
-    if (!row || (owner ? parent?.of(row) !== owner.id : row.account !== ctx.account.name)) throw notFound(what);
+    if (!row || (owner ? parent?.of(row) !== owner.id : !spec.perAccount && accountOf(row) !== ctx.account.name)) throw notFound(what);
     return row;
   };
-  const ownItem = (ctx: Ctx<I, unknown, unknown>): Row => own(ctx, (ctx.params as Record<string, RowId>)[idParam] as Row["id"]);
+  const ownItem = (ctx: Ctx<I, unknown, unknown>): Row => own(ctx, (ctx.params as Record<string, RowId>)[idParam] as KeyOf<Row>);
 
   const routes: Route[] = [];
-  const add = (method: HttpMethod, path: string, def: Omit<Route, "method" | "path" | "scope">) =>
-    routes.push(route({ method, path, scope: method === "GET" ? "read" : "write", ...def } as Parameters<typeof route>[0]));
+  const declare = (method: HttpMethod, path: string, def: Omit<Route, "method" | "path" | "scope">) => {
+    const write = method !== "GET";
+    const { handler } = def;
+    return route({
+      method,
+      path,
+      scope: write ? "write" : "read",
+      ...(write && spec.linkWrite ? { linkWrite: true } : {}),
+      ...def,
+      handler: spec.guard ? (ctx: Parameters<typeof handler>[0]) => (spec.guard?.(ctx as unknown as AccountEnv), handler(ctx)) : handler,
+    } as Parameters<typeof route>[0]);
+  };
+  const add = (method: HttpMethod, path: string, def: Omit<Route, "method" | "path" | "scope">) => routes.push(declare(method, path, def));
 
   if (spec.list !== false) {
     const list = spec.list ?? {};
@@ -134,7 +158,7 @@ export function collection<
         else if (parent) {
           const owner = parent.own(ctx);
           rows = [...table(ctx).values()].filter((r) => parent.of(r) === owner.id);
-        } else rows = [...table(ctx).values()].filter((r) => r.account === ctx.account.name);
+        } else rows = [...table(ctx).values()].filter((r) => spec.perAccount || accountOf(r) === ctx.account.name);
         return paginate(rows, ctx.query as { limit?: number; offset?: number }, (r) => listView(r, ctx));
       },
     });
@@ -148,7 +172,7 @@ export function collection<
         const ctx = raw as unknown as Ctx<P, Out<CS>, undefined>;
         create.check?.(ctx);
         const row = create.build(ctx, (parent ? parent.own(ctx as Ctx<P, unknown, unknown>) : undefined) as Parent);
-        table(ctx).set(row.id, row);
+        table(ctx).set(keyOf(row), row);
         ctx.status(201);
         return (create.answer ?? view)(row, ctx);
       },
@@ -181,20 +205,17 @@ export function collection<
         const ctx = raw as unknown as Ctx<I, undefined, undefined>;
         const row = ownItem(ctx);
         if (typeof remove === "function") remove(ctx, row);
-        table(ctx).delete(row.id);
+        table(ctx).delete(keyOf(row));
         return undefined;
       },
     });
   }
 
   const member: Collection<I, Row>["member"] = (method, suffix, handle, schemas = {}) =>
-    route({
-      method,
-      path: `${item}/${suffix}`,
-      scope: method === "GET" ? "read" : "write",
+    declare(method, `${item}/${suffix}`, {
       ...schemas,
       handler: (ctx) => handle(ownItem(ctx as unknown as Ctx<I, unknown, unknown>), ctx as never),
-    } as Parameters<typeof route>[0]);
+    } as Omit<Route, "method" | "path" | "scope">);
 
   return { routes, own, member };
 }
@@ -206,10 +227,19 @@ export function settings<P extends string, BS extends z.ZodType>(spec: {
   read: (ctx: Ctx<P, undefined, undefined>) => unknown;
   body: BS;
   write: (ctx: Ctx<P, z.output<BS>, undefined>) => unknown;
+  /** The write is also open to `link`-scope tokens. */
+  linkWrite?: boolean;
 }): Route[] {
   return [
     route({ method: "GET", path: spec.path, scope: "read", handler: spec.read }),
-    route({ method: spec.method ?? "PATCH", path: spec.path, scope: "write", body: spec.body as z.ZodType, handler: (ctx) => spec.write(ctx as Ctx<P, z.output<BS>, undefined>) }),
+    route({
+      method: spec.method ?? "PATCH",
+      path: spec.path,
+      scope: "write",
+      ...(spec.linkWrite ? { linkWrite: true } : {}),
+      body: spec.body as z.ZodType,
+      handler: (ctx) => spec.write(ctx as Ctx<P, z.output<BS>, undefined>),
+    }),
   ];
 }
 

@@ -165,6 +165,16 @@ const SEED_SERVICES: Array<Omit<ServiceRow, "id" | "account" | "created_at">> = 
   },
 ];
 
+/** A zone's own table in a table of zones, made empty on first use. */
+function tableOfZone<K, V>(tables: Map<number, Map<K, V>>, zoneId: number): Map<K, V> {
+  let m = tables.get(zoneId);
+  if (!m) {
+    m = new Map();
+    tables.set(zoneId, m);
+  }
+  return m;
+}
+
 export class Store {
   readonly accounts = new Map<string, AccountRecord>();
   readonly tokens = new Map<string, TokenRecord>();
@@ -235,21 +245,11 @@ export class Store {
   }
 
   zoneRecords(zoneId: number): Map<number, RecordRow> {
-    let m = this.records.get(zoneId);
-    if (!m) {
-      m = new Map();
-      this.records.set(zoneId, m);
-    }
-    return m;
+    return tableOfZone(this.records, zoneId);
   }
 
   zoneGrants(zoneId: number): Map<string, GrantRow> {
-    let m = this.grants.get(zoneId);
-    if (!m) {
-      m = new Map();
-      this.grants.set(zoneId, m);
-    }
-    return m;
+    return tableOfZone(this.grants, zoneId);
   }
 
   // ---- zones ---------------------------------------------------------------------------------

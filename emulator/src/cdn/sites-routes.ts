@@ -4,8 +4,9 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { normalizeZoneName } from "../dns/names";
-import { collection } from "../collection";
+import { assignDefined, collection } from "../collection";
 import { isIP } from "../util/ip";
+import { httpUrl } from "../util/url";
 import {
   CACHE_MODES,
   ORIGIN_SCHEMES,
@@ -95,13 +96,8 @@ function applyCertificate(site: SiteRow, certPem: string | null | undefined, key
 }
 
 function urlProblem(u: string, hostname: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(u);
-  } catch {
-    return "must be an absolute http:// or https:// URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an absolute http:// or https:// URL";
+  const url = httpUrl(u);
+  if (!url) return "must be an absolute http:// or https:// URL";
   if (url.hostname.toLowerCase() !== hostname) return `must be a URL on ${hostname}`;
   return null;
 }
@@ -150,16 +146,8 @@ export const cdnSites = collection({
         waf: { ...site.waf, ...body.waf },
         waiting_room: { ...site.waiting_room, ...body.waiting_room },
         sense: { ...site.sense, ...body.sense },
-        cache_ttl: body.cache_ttl ?? site.cache_ttl,
-        cache_mode: body.cache_mode ?? site.cache_mode,
-        cache_html_ttl: body.cache_html_ttl ?? site.cache_html_ttl,
-        force_https: body.force_https ?? site.force_https,
-        origin_scheme: body.origin_scheme ?? site.origin_scheme,
-        origin_host_header: body.origin_host_header ?? site.origin_host_header,
-        under_attack: body.under_attack ?? site.under_attack,
-        bot_fight: body.bot_fight ?? site.bot_fight,
-        rate_limit: body.rate_limit ?? site.rate_limit,
       });
+      assignDefined(site, body, ["cache_ttl", "cache_mode", "cache_html_ttl", "force_https", "origin_scheme", "origin_host_header", "under_attack", "bot_fight", "rate_limit"]);
     },
   },
   remove: (ctx, site) => {

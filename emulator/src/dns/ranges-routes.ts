@@ -4,8 +4,6 @@ import { ApiError, invalid } from "../errors";
 import { assignDefined, collection } from "../collection";
 import { reverseZonePrefix } from "./names";
 import { ownZone, rangeView } from "./views";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { route } from "../router";
 import type { RangeRow, Store, ZoneRow } from "../store";
 import { type Cidr, cidrContains, cidrOverlaps, formatCidr, parseCidr } from "../util/ip";
 import { optText } from "../validation";
@@ -79,24 +77,13 @@ const zoneRanges = collection({
   remove: true,
 });
 
-export const dnsRangeRoutes = [
-  ...zoneRanges.routes,
-
-  route({
-    method: "GET",
-    path: "/dns/ranges",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: ({ store, account, query }) => paginate(store.list(store.ranges, account.name), query, rangeView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/dns/ranges",
-    scope: "write",
+// The account's ranges across its zones; a range created here lands in the zone that covers it.
+const accountRanges = collection({
+  path: "/dns/ranges", what: "range",
+  table: ({ store }) => store.ranges, view: rangeView,
+  create: {
     body: createBody,
-    handler: (ctx) => {
-      const { store, account, body } = ctx;
+    build: ({ store, account, body }) => {
       const cidr = parsePrefix(body.prefix);
       // The most specific of the caller's reverse zones that covers the prefix.
       let best: { zone: ZoneRow; len: number } | null = null;
@@ -105,10 +92,10 @@ export const dnsRangeRoutes = [
         if (cover && cidrContains(cover, cidr) && (!best || cover.len > best.len)) best = { zone, len: cover.len };
       }
       if (!best) throw invalid("prefix", `no reverse zone of this account covers ${formatCidr(cidr)}`);
-      const row = newRange(store, best.zone, body);
-      store.ranges.set(row.id, row);
-      ctx.status(201);
-      return rangeView(row);
+      return newRange(store, best.zone, body);
     },
-  }),
-];
+  },
+  get: false,
+});
+
+export const dnsRangeRoutes = [...zoneRanges.routes, ...accountRanges.routes];

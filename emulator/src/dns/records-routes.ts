@@ -3,13 +3,11 @@ import { z } from "zod";
 import { invalid } from "../errors";
 import { normalizeRecordName } from "./names";
 import { PROXIABLE_TYPES, contentProblem, healthCheckProblem, insertRecord, storedContent } from "./records";
-import { ownRecord, ownZone, recordView } from "./views";
-import { dnsZones } from "./zones-routes";
+import { ownZone, recordView } from "./views";
 // Hook of the edge-proxy area: proxying a record makes a zone-mode site, un-proxying or deleting removes it.
 import { syncZoneSites } from "../cdn/state";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { route } from "../router";
-import { RECORD_TYPES, type RecordRow, type RecordType } from "../store";
+import { type AccountEnv, collection } from "../collection";
+import { RECORD_TYPES, type RecordRow, type RecordType, type ZoneRow } from "../store";
 import { intBetween } from "../validation";
 
 export const TTL_MIN = 60;
@@ -32,14 +30,8 @@ const createBody = z.strictObject({
   proxied: z.boolean().optional(),
 });
 
-const patchBody = z.strictObject({
-  content: z.string().optional(),
-  ttl: ttl.optional(),
-  weight: weight.optional(),
-  health_check: z.string().nullable().optional(),
-  enabled: z.boolean().optional(),
-  proxied: z.boolean().optional(),
-});
+// A record's type and name are fixed once it exists; the rest may change.
+const patchBody = createBody.omit({ type: true, name: true }).partial();
 
 function checkContent(type: RecordType, content: string): void {
   const p = contentProblem(type, content);
@@ -58,19 +50,16 @@ function checkProxied(type: RecordType, proxied: boolean | undefined): void {
   }
 }
 
-export const dnsRecordRoutes = [
-  dnsZones.member("GET", "records", (zone, ctx) => {
-    return paginate([...ctx.store.zoneRecords(zone.id).values()], ctx.query, recordView);
-  }, { query: pagingOnlyQuery }),
+// Each zone keeps its records in a table of its own, named by the path's zone id.
+const zoneOfPath = (ctx: AccountEnv) => (ctx as AccountEnv & { params: { id: number } }).params.id;
 
-  route({
-    method: "POST",
-    path: "/dns/zones/:id/records",
-    scope: "write",
+const zoneRecords = collection({
+  path: "/dns/zones/:id/records", item: "/dns/zones/:id/records/:rid", what: "record",
+  table: (ctx) => ctx.store.zoneRecords(zoneOfPath(ctx)), view: recordView,
+  parent: { own: (ctx) => ownZone(ctx, ctx.params.id), of: (r) => r.zone_id },
+  create: {
     body: createBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
-      const zone = ownZone(ctx, ctx.params.id);
+    build: ({ store, body }, zone) => {
       const name = normalizeRecordName(body.name ?? "@");
       if (name === null) {
         throw invalid("name", "must be @ or labels of letters, digits, hyphens and underscores (optionally starting with *)");
@@ -92,27 +81,13 @@ export const dnsRecordRoutes = [
       });
       store.bumpSerial(zone);
       syncZoneSites(store, zone);
-      ctx.status(201);
-      return recordView(row);
+      return row;
     },
-  }),
-
-  route({
-    method: "GET",
-    path: "/dns/zones/:id/records/:rid",
-    scope: "read",
-    handler: (ctx) => recordView(ownRecord(ctx.store, ownZone(ctx, ctx.params.id), ctx.params.rid)),
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/dns/zones/:id/records/:rid",
-    scope: "write",
+  },
+  patch: {
     body: patchBody,
-    handler: (ctx) => {
-      const { store, body } = ctx;
-      const zone = ownZone(ctx, ctx.params.id);
-      const rec = ownRecord(store, zone, ctx.params.rid);
+    apply: ({ store, body }, rec) => {
+      const zone = store.zones.get(rec.zone_id) as ZoneRow;
       if (body.content !== undefined) checkContent(rec.type, body.content);
       checkHealth(body.health_check);
       checkProxied(rec.type, body.proxied);
@@ -131,15 +106,15 @@ export const dnsRecordRoutes = [
         store.bumpSerial(zone);
         syncZoneSites(store, zone);
       }
-      return recordView(rec);
     },
-  }),
+  },
+  remove: ({ store }, rec) => {
+    const zone = store.zones.get(rec.zone_id) as ZoneRow;
+    // Gone before the sites follow the records, which must no longer count this one.
+    store.zoneRecords(zone.id).delete(rec.id);
+    store.bumpSerial(zone);
+    syncZoneSites(store, zone);
+  },
+});
 
-  dnsZones.member("DELETE", "records/:rid", (zone, ctx) => {
-    const rec = ownRecord(ctx.store, zone, ctx.params.rid);
-    ctx.store.zoneRecords(zone.id).delete(rec.id);
-    ctx.store.bumpSerial(zone);
-    syncZoneSites(ctx.store, zone);
-    return undefined;
-  }),
-];
+export const dnsRecordRoutes = zoneRecords.routes;

@@ -1,6 +1,5 @@
 // What the API returns for each DNS object. Internal fields (owning account, TSIG secret, keys)
 // never leave through anything but these functions.
-import { notFound } from "../errors";
 import type { Env } from "../router";
 import type { GrantRow, RangeRow, RecordRow, ServiceRow, Store, ZoneRow } from "../store";
 
@@ -85,10 +84,4 @@ export function dnssecView(z: ZoneRow) {
 /** The caller's zone with this id, or not_found. */
 export function ownZone(env: Env & { account: { name: string } }, id: number): ZoneRow {
   return env.store.owned(env.store.zones, id, env.account.name, "zone");
-}
-
-export function ownRecord(store: Store, zone: ZoneRow, rid: number): RecordRow {
-  const r = store.zoneRecords(zone.id).get(rid);
-  if (!r) throw notFound("record");
-  return r;
 }

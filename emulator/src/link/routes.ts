@@ -6,6 +6,7 @@ import { assignDefined, checkUniqueName, collection } from "../collection";
 import { normalizeHostnames } from "../dns/names";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { type Env, route } from "../router";
+import { httpUrl } from "../util/url";
 import { putHostnames, releaseTunnel, tunnelHostnames } from "./sites";
 import { type LinkTables, type TunnelRow, allocateAddress, linkFor, newCredential, popView } from "./state";
 
@@ -42,13 +43,8 @@ type Ctx = Env & { account: { name: string } };
 
 /** The address of the service the tunnel exposes: an http:// or https:// URL with a host, as the connector reaches it. */
 function localUrlProblem(value: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "must be an absolute http:// or https:// URL such as http://localhost:8080";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "must be an absolute http:// or https:// URL such as http://localhost:8080";
+  const url = httpUrl(value);
+  if (!url) return "must be an absolute http:// or https:// URL such as http://localhost:8080";
   if (url.hostname === "") return "must name a host";
   if (url.username !== "" || url.password !== "") return "must not carry credentials";
   if (url.hash !== "") return "must not have a fragment";

@@ -71,14 +71,18 @@ export function appPasswordView(p: AppPasswordRow) {
   return { id: p.id, mailbox_id: p.mailbox_id, label: p.label, created_at: p.created_at, last_used_at: null };
 }
 
+/** `local@domain` for a local part of one of the account's mail domains. */
+function addressAt(store: Store, local: string, domainId: number): string {
+  return `${local}@${mail(store).domains.get(domainId)?.name ?? ""}`;
+}
+
 export function mailboxView(store: Store, m: MailboxRow) {
   const t = mail(store);
-  const domain = t.domains.get(m.domain_id);
   return {
     id: m.id,
     domain_id: m.domain_id,
     local: m.local,
-    address: `${m.local}@${domain?.name ?? ""}`,
+    address: addressAt(store, m.local, m.domain_id),
     display: m.display,
     quota_bytes: m.quota_bytes,
     used_bytes: 0,
@@ -94,14 +98,13 @@ export function mailboxView(store: Store, m: MailboxRow) {
 
 export function aliasView(store: Store, a: AliasRow) {
   const t = mail(store);
-  const domain = t.domains.get(a.domain_id);
   const target = t.mailboxes.get(a.target_mailbox_id);
   const targetDomain = target ? t.domains.get(target.domain_id) : undefined;
   return {
     id: a.id,
     domain_id: a.domain_id,
     local_part: a.local_part,
-    address: `${a.local_part}@${domain?.name ?? ""}`,
+    address: addressAt(store, a.local_part, a.domain_id),
     target_mailbox_id: a.target_mailbox_id,
     target_address: target && targetDomain ? `${target.local}@${targetDomain.name}` : null,
     enabled: a.enabled,
@@ -110,12 +113,11 @@ export function aliasView(store: Store, a: AliasRow) {
 }
 
 export function groupView(store: Store, g: GroupRow) {
-  const domain = mail(store).domains.get(g.domain_id);
   return {
     id: g.id,
     domain_id: g.domain_id,
     local_part: g.local_part,
-    address: `${g.local_part}@${domain?.name ?? ""}`,
+    address: addressAt(store, g.local_part, g.domain_id),
     name: g.name,
     members: g.members.map((m) => ({ ...m })),
     allow_external_senders: g.allow_external_senders,
@@ -134,13 +136,11 @@ export function ruleView(r: DomainRuleRow) {
 }
 
 export function routeView(store: Store, r: RouteRow) {
-  const t = mail(store);
-  const domain = t.domains.get(r.domain_id);
-  const dest = destinationByAddr(t, r.account, r.dest);
+  const dest = destinationByAddr(mail(store), r.account, r.dest);
   return {
     domain_id: r.domain_id,
     local_part: r.local_part,
-    address: `${r.local_part}@${domain?.name ?? ""}`,
+    address: addressAt(store, r.local_part, r.domain_id),
     dest: r.dest,
     dest_confirmed: dest?.confirmed_at != null,
     created_at: r.created_at,

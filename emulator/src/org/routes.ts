@@ -1,11 +1,12 @@
 // The organisation: name and slug, members (invited by address), pending invitations, the
 // applications switched on for everybody, and the domains the organisation works under.
 import { z } from "zod";
-import { ApiError, invalid, notFound } from "../errors";
+import { type AccountEnv, collection, settings } from "../collection";
+import { ApiError, invalid } from "../errors";
 import { normalizeEmail } from "../dns/names";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
-import { APPS, type MemberRow, type OrgRow, ROLES, STATES, newInviteId, orgFor, orgs, subOf } from "./state";
+import { route } from "../router";
+import type { AccountRecord } from "../store";
+import { APPS, type InviteRow, type MemberRow, type OrgRow, ROLES, STATES, newInviteId, orgFor, orgs, subOf } from "./state";
 
 export const ORG_NAME_MAX = 100;
 export const SLUG = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
@@ -19,7 +20,8 @@ const inviteBody = z.strictObject({ email: z.string(), role: z.enum(ROLES).optio
 const memberPatchBody = z.strictObject({ role: z.enum(ROLES).optional(), state: z.enum(STATES).optional() });
 const appsBody = z.strictObject(Object.fromEntries(APPS.map((a) => [a, z.boolean().optional()])) as Record<(typeof APPS)[number], z.ZodOptional<z.ZodBoolean>>);
 
-type Ctx = Env & { account: { name: string; email: string } };
+/** The caller's organisation; every request carries the whole account record. */
+const orgOf = (ctx: AccountEnv) => orgFor(ctx.store, ctx.account as AccountRecord);
 
 function orgView(org: OrgRow) {
   return { id: org.id, name: org.name, slug: org.slug, owner: [...org.members.values()].find((m) => m.role === "owner")?.email ?? null, apps: { ...org.apps }, members: org.members.size, created_at: org.created_at, updated_at: org.updated_at };
@@ -29,27 +31,70 @@ function memberView(m: MemberRow) {
   return { sub: m.sub, email: m.email, role: m.role, state: m.state, accepted: m.invite_id === null, created_at: m.created_at, updated_at: m.updated_at };
 }
 
-function member(ctx: Ctx, sub: string): { org: OrgRow; m: MemberRow } {
-  const org = orgFor(ctx.store, ctx.account);
-  const m = org.members.get(sub);
-  if (!m) throw notFound("member");
-  return { org, m };
-}
-
 function refuseOwner(m: MemberRow, what: string): void {
   if (m.role === "owner") throw new ApiError("conflict", `${m.email} owns the organisation; the owner cannot be ${what}`);
 }
 
-export const orgRoutes = [
-  route({ method: "GET", path: "/org", scope: "read", handler: (ctx) => orgView(orgFor(ctx.store, ctx.account)) }),
+const members = collection({
+  path: "/org/members", item: "/org/members/{sub}", what: "member",
+  table: (ctx) => orgOf(ctx).members, key: (m: MemberRow) => m.sub, perAccount: true,
+  view: memberView,
+  get: false,
+  create: {
+    body: inviteBody,
+    build: (ctx): MemberRow => {
+      const email = normalizeEmail(ctx.body.email);
+      if (email === null) throw invalid("email", "must be an email address such as ops@example.com");
+      const org = orgOf(ctx);
+      const sub = subOf(email);
+      const existing = org.members.get(sub);
+      if (existing) refuseOwner(existing, "invited again");
+      const now = ctx.store.timestamp();
+      const role = ctx.body.role ?? "member";
+      // Inviting the same address again replaces the earlier link: the old invitation stops working.
+      if (existing?.invite_id) org.invites.delete(existing.invite_id);
+      const invite = { id: newInviteId(), email, role, created_at: now };
+      org.invites.set(invite.id, invite);
+      // Stored anew, so the member moves to the end of the invitation order.
+      org.members.delete(sub);
+      return { sub, email, role, state: "active", invite_id: invite.id, created_at: existing?.created_at ?? now, updated_at: now };
+    },
+  },
+  patch: {
+    body: memberPatchBody,
+    apply: (ctx, m) => {
+      if (ctx.body.role !== undefined || ctx.body.state !== undefined) refuseOwner(m, "changed");
+      if (ctx.body.role !== undefined) m.role = ctx.body.role;
+      if (ctx.body.state !== undefined) m.state = ctx.body.state;
+      m.updated_at = ctx.store.timestamp();
+    },
+  },
+  remove: (ctx, m) => {
+    refuseOwner(m, "removed");
+    if (m.invite_id) orgOf(ctx).invites.delete(m.invite_id);
+  },
+});
 
-  route({
-    method: "PATCH",
+const invites = collection({
+  path: "/org/invites", item: "/org/invites/{id}", what: "invitation",
+  table: (ctx) => orgOf(ctx).invites, key: (i: InviteRow) => i.id, perAccount: true,
+  view: (i) => i,
+  get: false,
+  remove: (ctx, invite) => {
+    // The person was never let in: withdrawing the link withdraws the membership it offered.
+    const org = orgOf(ctx);
+    const m = org.members.get(subOf(invite.email));
+    if (m?.invite_id === invite.id) org.members.delete(m.sub);
+  },
+});
+
+export const orgRoutes = [
+  ...settings({
     path: "/org",
-    scope: "write",
+    read: (ctx) => orgView(orgOf(ctx)),
     body: patchOrgBody,
-    handler: (ctx) => {
-      const org = orgFor(ctx.store, ctx.account);
+    write: (ctx) => {
+      const org = orgOf(ctx);
       const { name, slug } = ctx.body;
       if (slug !== undefined) {
         const clash = [...orgs(ctx.store).values()].find((o) => o !== org && o.slug === slug);
@@ -62,89 +107,8 @@ export const orgRoutes = [
     },
   }),
 
-  route({
-    method: "GET",
-    path: "/org/members",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate([...orgFor(ctx.store, ctx.account).members.values()], ctx.query, memberView),
-  }),
-
-  route({
-    method: "POST",
-    path: "/org/members",
-    scope: "write",
-    body: inviteBody,
-    handler: (ctx) => {
-      const email = normalizeEmail(ctx.body.email);
-      if (email === null) throw invalid("email", "must be an email address such as ops@example.com");
-      const org = orgFor(ctx.store, ctx.account);
-      const sub = subOf(email);
-      const existing = org.members.get(sub);
-      if (existing) refuseOwner(existing, "invited again");
-      const now = ctx.store.timestamp();
-      const role = ctx.body.role ?? "member";
-      // Inviting the same address again replaces the earlier link: the old invitation stops working.
-      if (existing?.invite_id) org.invites.delete(existing.invite_id);
-      const invite = { id: newInviteId(), email, role, created_at: now };
-      org.invites.set(invite.id, invite);
-      const row: MemberRow = { sub, email, role, state: "active", invite_id: invite.id, created_at: existing?.created_at ?? now, updated_at: now };
-      org.members.delete(sub);
-      org.members.set(sub, row);
-      ctx.status(201);
-      return memberView(row);
-    },
-  }),
-
-  route({
-    method: "PATCH",
-    path: "/org/members/{sub}",
-    scope: "write",
-    body: memberPatchBody,
-    handler: (ctx) => {
-      const { m } = member(ctx, ctx.params.sub);
-      if (ctx.body.role !== undefined || ctx.body.state !== undefined) refuseOwner(m, "changed");
-      if (ctx.body.role !== undefined) m.role = ctx.body.role;
-      if (ctx.body.state !== undefined) m.state = ctx.body.state;
-      m.updated_at = ctx.store.timestamp();
-      return memberView(m);
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/org/members/{sub}",
-    scope: "write",
-    handler: (ctx) => {
-      const { org, m } = member(ctx, ctx.params.sub);
-      refuseOwner(m, "removed");
-      if (m.invite_id) org.invites.delete(m.invite_id);
-      org.members.delete(m.sub);
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/org/invites",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate([...orgFor(ctx.store, ctx.account).invites.values()], ctx.query),
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/org/invites/{id}",
-    scope: "write",
-    handler: (ctx) => {
-      const org = orgFor(ctx.store, ctx.account);
-      const invite = org.invites.get(ctx.params.id);
-      if (!invite) throw notFound("invitation");
-      org.invites.delete(invite.id);
-      // The person was never let in: withdrawing the link withdraws the membership it offered.
-      const m = org.members.get(subOf(invite.email));
-      if (m?.invite_id === invite.id) org.members.delete(m.sub);
-    },
-  }),
+  ...members.routes,
+  ...invites.routes,
 
   route({
     method: "PATCH",
@@ -152,7 +116,7 @@ export const orgRoutes = [
     scope: "write",
     body: appsBody,
     handler: (ctx) => {
-      const org = orgFor(ctx.store, ctx.account);
+      const org = orgOf(ctx);
       for (const app of APPS) {
         const v = ctx.body[app];
         if (v !== undefined) org.apps[app] = v;
@@ -162,12 +126,12 @@ export const orgRoutes = [
     },
   }),
 
-  route({
-    method: "GET",
+  // The account's zones, seen as the organisation's domains: a list and nothing more.
+  ...collection({
     path: "/org/domains",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) =>
-      paginate(ctx.store.list(ctx.store.zones, ctx.account.name), ctx.query, (z) => ({ name: z.name, zone_id: z.id, verified: z.status === "active" })),
-  }),
+    what: "domain",
+    table: (ctx) => ctx.store.zones,
+    view: (z) => ({ name: z.name, zone_id: z.id, verified: z.status === "active" }),
+    get: false,
+  }).routes,
 ];

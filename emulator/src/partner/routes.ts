@@ -1,8 +1,9 @@
 // Partner access: the partner behind the credential and the managed customers it acts for.
 import { z } from "zod";
-import { ApiError, notFound } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
+import { type AccountEnv, collection } from "../collection";
+import { ApiError } from "../errors";
+import { route } from "../router";
+import type { TokenRecord } from "../store";
 import { type SubjectRow, addSubject, mintCredential, partnerFor, removeSubject } from "./state";
 import { isoTime } from "../util/time";
 
@@ -14,14 +15,12 @@ const subjectBody = z.strictObject({
 
 const mintBody = z.strictObject({ scope: z.enum(["read", "write"]).default("read") });
 
-type Ctx = Env & { account: { name: string }; token: { acting_for?: { partner: string; subject: string } } };
-
 /** A credential minted for a customer acts as that customer, not as the partner. */
-function partnerOnly(ctx: Ctx): void {
-  if (ctx.token.acting_for) throw new ApiError("forbidden", "a credential minted for a customer cannot use the partner endpoints");
+function partnerOnly(ctx: AccountEnv): void {
+  if ((ctx as AccountEnv & { token: TokenRecord }).token.acting_for) throw new ApiError("forbidden", "a credential minted for a customer cannot use the partner endpoints");
 }
 
-function subjectView(ctx: Ctx, s: SubjectRow) {
+function subjectView(s: SubjectRow, ctx: AccountEnv) {
   const ranges = ctx.store
     .list(ctx.store.ranges, ctx.account.name)
     .filter((r) => r.external_ref === s.external_ref)
@@ -29,72 +28,41 @@ function subjectView(ctx: Ctx, s: SubjectRow) {
   return { external_ref: s.external_ref, mode: s.mode, ranges, created_at: s.created_at };
 }
 
-function subject(ctx: Ctx, ref: string): SubjectRow {
-  partnerOnly(ctx);
-  const s = partnerFor(ctx.store, ctx.account.name).subjects.get(ref);
-  if (!s) throw notFound("subject");
-  return s;
+// A subject's `account` is the customer's own account: the partner owns the row through its table.
+/** The partner behind the credential, also when the credential acts for one of its customers. */
+function partnerView(ctx: AccountEnv, acting: TokenRecord["acting_for"]) {
+  const slug = acting?.partner ?? ctx.account.name;
+  const p = partnerFor(ctx.store, slug);
+  return { slug, name: slug, mode: p.mode, acting_for: acting?.subject ?? null, subjects: p.subjects.size };
 }
 
-export const partnerRoutes = [
-  route({
-    method: "GET",
-    path: "/partner",
-    scope: "read",
-    handler: (ctx) => {
-      const acting = ctx.token.acting_for;
-      const slug = acting?.partner ?? ctx.account.name;
-      const p = partnerFor(ctx.store, slug);
-      return { slug, name: slug, mode: p.mode, acting_for: acting?.subject ?? null, subjects: p.subjects.size };
-    },
-  }),
-
-  route({
-    method: "GET",
-    path: "/partner/subjects",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => {
-      partnerOnly(ctx);
-      return paginate([...partnerFor(ctx.store, ctx.account.name).subjects.values()], ctx.query, (s) => subjectView(ctx, s));
-    },
-  }),
-
-  route({
-    method: "POST",
-    path: "/partner/subjects",
-    scope: "write",
+const subjects = collection({
+  path: "/partner/subjects", item: "/partner/subjects/{ref}", what: "subject", guard: partnerOnly,
+  table: (ctx) => partnerFor(ctx.store, ctx.account.name).subjects, key: (s: SubjectRow) => s.external_ref, perAccount: true,
+  view: subjectView,
+  create: {
     body: subjectBody,
-    handler: (ctx) => {
-      partnerOnly(ctx);
+    build: (ctx) => {
       const p = partnerFor(ctx.store, ctx.account.name);
       if (p.mode !== "managed") throw new ApiError("forbidden", `partner ${ctx.account.name} works in ${p.mode} mode; managed customers can be created only in managed mode`);
       const ref = ctx.body.external_ref;
       if (p.subjects.has(ref)) throw new ApiError("conflict", `external_ref: a customer with reference ${ref} already exists`);
-      const row = addSubject(ctx.store, ctx.account.name, ref);
-      ctx.status(201);
-      return subjectView(ctx, row);
+      return addSubject(ctx.store, ctx.account.name, ref);
     },
-  }),
+  },
+  remove: (ctx, s) => removeSubject(ctx.store, ctx.account.name, s),
+});
 
-  route({ method: "GET", path: "/partner/subjects/{ref}", scope: "read", handler: (ctx) => subjectView(ctx, subject(ctx, ctx.params.ref)) }),
+export const partnerRoutes = [
+  route({ method: "GET", path: "/partner", scope: "read", handler: (ctx) => partnerView(ctx, ctx.token.acting_for) }),
 
-  route({
-    method: "DELETE",
-    path: "/partner/subjects/{ref}",
-    scope: "write",
-    handler: (ctx) => {
-      removeSubject(ctx.store, ctx.account.name, subject(ctx, ctx.params.ref));
-    },
-  }),
+  ...subjects.routes,
 
-  route({
-    method: "POST",
-    path: "/partner/subjects/{ref}/token",
-    scope: "write",
-    body: mintBody,
-    handler: (ctx) => {
-      const minted = mintCredential(ctx.store, ctx.account.name, subject(ctx, ctx.params.ref), ctx.body.scope);
+  subjects.member(
+    "POST",
+    "token",
+    (s, ctx) => {
+      const minted = mintCredential(ctx.store, ctx.account.name, s, ctx.body.scope);
       ctx.status(201);
       return {
         token: minted.token,
@@ -104,5 +72,6 @@ export const partnerRoutes = [
         expires_at: isoTime(minted.expires_at),
       };
     },
-  }),
+    { body: mintBody },
+  ),
 ];

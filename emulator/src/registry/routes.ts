@@ -2,8 +2,8 @@
 // organisations, domain objects), the domain objects' name servers and DS records, and the ROA
 // plan from what was discovered. Every write here is also open to `link`-scope tokens.
 import { z } from "zod";
+import { collection, settings } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
 import { type Env, route } from "../router";
 import { NAME_SERVERS } from "../store";
 import { rpki } from "../rpki/state";
@@ -43,6 +43,13 @@ function linkView(link: LinkRow | undefined) {
 function requireLink(ctx: Ctx): LinkRow {
   const link = registryTables(ctx.store).links.get(ctx.account.name);
   if (!link) throw new ApiError("conflict", "no registry link for this account; PUT /registry/link first");
+  return link;
+}
+
+/** The account's link, marked as just synced with the registry. */
+function synced(ctx: Ctx): LinkRow {
+  const link = requireLink(ctx);
+  link.synced_at = ctx.store.timestamp();
   return link;
 }
 
@@ -107,16 +114,29 @@ function rpkiPlan(ctx: Ctx, link: LinkRow) {
   };
 }
 
-export const registryRoutes = [
-  route({ method: "GET", path: "/registry/link", scope: "read", handler: (ctx) => linkView(registryTables(ctx.store).links.get(ctx.account.name)) }),
+// The maintainer's domain objects: they belong to the maintainer the account's link names (one
+// registry table per maintainer), and PUT both creates and replaces one, so only list and delete fit.
+const domains = collection({
+  path: "/registry/domains", item: "/registry/domains/{name}", what: "domain object", linkWrite: true,
+  table: (ctx) => maintainerDomains(ctx.store, requireLink(ctx).mntner), key: (d: DomainObject) => d.name, perAccount: true,
+  own: (ctx, name) => {
+    const d = maintainerDomains(ctx.store, requireLink(ctx).mntner).get(normalizeDomain(String(name)));
+    if (!d) throw notFound("domain object");
+    return d;
+  },
+  view: domainView,
+  get: false,
+  remove: true,
+});
 
-  route({
-    method: "PUT",
+export const registryRoutes = [
+  ...settings({
     path: "/registry/link",
-    scope: "write",
+    method: "PUT",
     linkWrite: true,
+    read: (ctx) => linkView(registryTables(ctx.store).links.get(ctx.account.name)),
     body: linkBody,
-    handler: (ctx) => {
+    write: (ctx) => {
       const { key_id, key_secret, mntner } = ctx.body;
       const refused = verifyKey(mntner, key_id, key_secret);
       if (refused) throw invalid(refused.field, refused.message);
@@ -141,29 +161,13 @@ export const registryRoutes = [
     },
   }),
 
-  route({
-    method: "POST",
-    path: "/registry/sync",
-    scope: "write",
-    linkWrite: true,
-    handler: (ctx) => {
-      const link = requireLink(ctx);
-      link.synced_at = ctx.store.timestamp();
-      return resourcesView(ctx, link);
-    },
-  }),
+  route({ method: "POST", path: "/registry/sync", scope: "write", linkWrite: true, handler: (ctx) => resourcesView(ctx, synced(ctx)) }),
 
   route({ method: "GET", path: "/registry/resources", scope: "read", handler: (ctx) => resourcesView(ctx, requireLink(ctx)) }),
 
   route({ method: "GET", path: "/registry/rpki/plan", scope: "read", handler: (ctx) => rpkiPlan(ctx, requireLink(ctx)) }),
 
-  route({
-    method: "GET",
-    path: "/registry/domains",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: (ctx) => paginate([...maintainerDomains(ctx.store, requireLink(ctx).mntner).values()], ctx.query, domainView),
-  }),
+  ...domains.routes,
 
   route({
     method: "PUT",
@@ -183,17 +187,6 @@ export const registryRoutes = [
       const obj: DomainObject = { name, nserver, ds_rdata: ds, mntner: link.mntner, updated_at: ctx.store.timestamp() };
       if (!ctx.body.dry_run) maintainerDomains(ctx.store, link.mntner).set(name, obj);
       return { ...domainView(obj), dry_run: ctx.body.dry_run ?? false };
-    },
-  }),
-
-  route({
-    method: "DELETE",
-    path: "/registry/domains/{name}",
-    scope: "write",
-    linkWrite: true,
-    handler: (ctx) => {
-      const link = requireLink(ctx);
-      if (!maintainerDomains(ctx.store, link.mntner).delete(normalizeDomain(ctx.params.name))) throw notFound("domain object");
     },
   }),
 ];

@@ -1,5 +1,4 @@
-import { paginate, pagingOnlyQuery } from "../paging";
-import { route } from "../router";
+import { collection } from "../collection";
 import type { ServiceRow } from "../store";
 import { serviceAnalyticsRoutes } from "./analytics-routes";
 import { resolverServiceRoutes } from "./resolver-routes";
@@ -19,22 +18,9 @@ export function serviceView(s: ServiceRow) {
   };
 }
 
+// The services themselves are listed and read only; their resolver and analytics routes follow.
 export const serviceRoutes = [
-  route({
-    method: "GET",
-    path: "/services",
-    scope: "read",
-    query: pagingOnlyQuery,
-    handler: ({ store, account, query }) => paginate(store.list(store.services, account.name), query, serviceView),
-  }),
-
-  route({
-    method: "GET",
-    path: "/services/:id",
-    scope: "read",
-    handler: ({ store, account, params }) => serviceView(store.owned(store.services, params.id, account.name, "service")),
-  }),
-
+  ...collection({ path: "/services", what: "service", table: (ctx) => ctx.store.services, view: serviceView }).routes,
   ...resolverServiceRoutes,
   ...serviceAnalyticsRoutes,
 ];

@@ -107,6 +107,12 @@ function counts(siteId: number, bucket: number) {
 
 const RANGE_BUCKETS = { "1h": { n: 12, ms: 5 * 60_000 }, "24h": { n: 24, ms: 3_600_000 }, "7d": { n: 7, ms: 86_400_000 } } as const;
 
+/** The range a query asks for (24 hours unless told) with its buckets. */
+function rangeOf(query: { range?: keyof typeof RANGE_BUCKETS }) {
+  const range = query.range ?? "24h";
+  return { range, b: RANGE_BUCKETS[range] };
+}
+
 export const verifyRoutes = [
   ...sites.routes,
 
@@ -120,8 +126,7 @@ export const verifyRoutes = [
     "GET",
     "insights",
     (site, ctx) => {
-      const range = ctx.query.range ?? "24h";
-      const b = RANGE_BUCKETS[range];
+      const { range, b } = rangeOf(ctx.query);
       const total = { challenges: 0, passes: 0, escalations: 0, fails: 0, siteverify_calls: 0 };
       for (let i = 0; i < b.n; i++) for (const [k, v] of Object.entries(counts(site.id, i))) total[k as keyof typeof total] += v;
       return { range, ...total, pass_rate: total.challenges === 0 ? 0 : total.passes / total.challenges };
@@ -133,8 +138,7 @@ export const verifyRoutes = [
     "GET",
     "analytics",
     (site, ctx) => {
-      const range = ctx.query.range ?? "24h";
-      const b = RANGE_BUCKETS[range];
+      const { range, b } = rangeOf(ctx.query);
       const end = Math.floor(ctx.now() / b.ms) * b.ms;
       const buckets = Array.from({ length: b.n }, (_, i) => ({ at: new Date(end - (b.n - 1 - i) * b.ms).toISOString(), ...counts(site.id, i) }));
       return { range, buckets };
