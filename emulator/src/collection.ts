@@ -17,7 +17,7 @@ export interface OwnedRow {
 }
 
 /** The key a row is stored under: its `id`, or what the collection's `key` names. */
-type KeyOf<Row> = Row extends { id: infer K extends RowId } ? K : RowId;
+export type KeyOf<Row> = Row extends { id: infer K extends RowId } ? K : RowId;
 
 /** The part of a request every hook may rely on, whatever the path's params. */
 export type AccountEnv = Env & { account: { name: string } };

@@ -3,7 +3,7 @@
 // patch, delete); a spec per kind says its body, its defaults and the rules a stored row must
 // satisfy. Deletes are refused while anything routes to the object.
 import { z } from "zod";
-import { type OwnedRow, collection } from "../collection";
+import { type KeyOf, type OwnedRow, collection } from "../collection";
 import { ApiError } from "../errors";
 import type { Ctx, Route } from "../router";
 import type { Store } from "../store";
@@ -344,7 +344,7 @@ function objectCollection<K extends Kind>(spec: ObjectSpec<K>) {
   // field of their own, so the finding and listing of rows are the PBX's.
   type Row = Rows[K] & OwnedRow;
   const envOf = (ctx: { store: Store; account: { name: string }; params: { pbx: string } }) => pbxEnv(ctx, ctx.params.pbx);
-  const rowsOf = (pbx: PbxRow) => pbx.objects[spec.kind] as unknown as Map<string, Row>;
+  const rowsOf = (pbx: PbxRow) => pbx.objects[spec.kind] as unknown as Map<KeyOf<Row>, Row>;
   return collection({
     path,
     item: `${path}/{id}` as "/vgate/pbx/{pbx}/objects/{id}",
