@@ -259,3 +259,26 @@ export function assignDefined<R extends object, B extends object>(row: R, body: 
     if (v !== undefined) (row as Record<PropertyKey, unknown>)[k as PropertyKey] = v;
   }
 }
+
+/**
+ * A PATCH body onto its row when every field of the body is a column of the row (the rooms, IX
+ * members, destinations, voice numbers, meeting settings): present fields replace, absent ones
+ * keep. Bodies with fields that are not columns name their keys to assignDefined instead.
+ */
+export function assignPresent<R extends object>(row: R, body: Partial<R>): void {
+  assignDefined<R, Partial<R>>(row, body, Object.keys(body) as Array<keyof R>);
+}
+
+// Member handlers for what the emulator never holds: the sessions, recordings and usage that only
+// real media traffic would make. A list of them is an empty page and one of them is not found;
+// as member routes of a room or channel, the caller is first shown to own it, as the API would.
+
+/** An empty page, whatever row it hangs under. */
+export const emptyPage = (_row: unknown, ctx: { query: { limit?: number; offset?: number } }) => paginate([], ctx.query);
+
+/** `<what> not found`, for any request. */
+export const neverHeld =
+  (what: string) =>
+  (): never => {
+    throw notFound(what);
+  };

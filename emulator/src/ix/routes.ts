@@ -1,9 +1,8 @@
 // Internet exchange: an account applies for membership with a network (ASN, AS-SET, contact); the
 // exchange assigns ports and route-server sessions. The API has no way to delete a member.
 import { z } from "zod";
-import { collection } from "../collection";
+import { assignPresent, collection } from "../collection";
 import { ApiError } from "../errors";
-import { assignPresent } from "../patch";
 import { route } from "../router";
 import { uniqueId, withoutAccount } from "../tables";
 import { areaState } from "../store";

@@ -1,10 +1,9 @@
 // Meetings: the account's default policy for new meetings (a singleton, read and patched, never
 // created or deleted), plus the read-only views and the few actions on meetings and recordings.
 import { z } from "zod";
-import { settings } from "../collection";
+import { assignPresent, settings } from "../collection";
 import { invalid, notFound } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
-import { assignPresent } from "../patch";
 import { route } from "../router";
 import { entryOf } from "../tables";
 import { areaState, type Store } from "../store";

@@ -1,11 +1,9 @@
 // Realtime audio/video rooms: the passcode is part of the room body, joining returns a node and a
 // short-lived token, recordings are one file per participant.
 import { z } from "zod";
-import { collection } from "../collection";
-import { emptyPage, neverHeld } from "../empty";
+import { assignPresent, collection, emptyPage, neverHeld } from "../collection";
 import { invalid } from "../errors";
 import { pagingOnlyQuery } from "../paging";
-import { assignPresent } from "../patch";
 import { ROOM_CITIES, checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "../talk/tables";
 import { intBetween } from "../validation";
 import { areaState } from "../store";

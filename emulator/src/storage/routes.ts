@@ -3,9 +3,8 @@
 // real buckets: a secret key that starts with `deny` fails the test, as a validation_error on
 // secret_key (docs/api-assumptions.md).
 import { z } from "zod";
-import { collection } from "../collection";
+import { assignPresent, collection } from "../collection";
 import { invalid, notFound } from "../errors";
-import { assignPresent } from "../patch";
 import { route } from "../router";
 import { uniqueId } from "../tables";
 import { queryInt } from "../validation";

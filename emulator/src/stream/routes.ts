@@ -2,8 +2,7 @@
 // fallback programme, ingest cities, and the read-only history. The emulator has no ingest, so
 // sessions and recordings are always empty and recording ids are never found.
 import { z } from "zod";
-import { assignDefined, collection } from "../collection";
-import { emptyPage, neverHeld } from "../empty";
+import { assignDefined, collection, emptyPage, neverHeld } from "../collection";
 import { pagingOnlyQuery } from "../paging";
 import { ApiError, invalid } from "../errors";
 import { route } from "../router";

@@ -1,10 +1,8 @@
 // Chat rooms: conversations with a passcode set apart (PUT .../passcode), join tokens minted for
 // people the customer's backend admitted, history and per-minute usage.
 import { z } from "zod";
-import { collection } from "../collection";
-import { emptyPage } from "../empty";
+import { assignPresent, collection, emptyPage } from "../collection";
 import { pagingOnlyQuery } from "../paging";
-import { assignPresent } from "../patch";
 import { intBetween, queryInt } from "../validation";
 import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "./tables";
 import { areaState } from "../store";

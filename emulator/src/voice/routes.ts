@@ -1,9 +1,8 @@
 // Voice numbers: claimed numbers (as many as the packs allow) that ring PBX extensions. A number is
 // addressed by its E.164 string; an extension rings for at most one number.
 import { z } from "zod";
-import { collection } from "../collection";
+import { assignPresent, collection } from "../collection";
 import { ApiError, notFound } from "../errors";
-import { assignPresent } from "../patch";
 import { route } from "../router";
 import { areaState, type Store } from "../store";
 import { ownObject, ownPbx, vgate } from "../vgate/state";
