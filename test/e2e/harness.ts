@@ -1,10 +1,11 @@
 // End-to-end harness: the real `pulumi` CLI (from scripts/install-pulumi.sh, on PATH), a local
 // file backend in a temporary directory, and the emulator as a separate process, exactly as a
 // user would run them. Nothing here stands in for the engine.
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 
@@ -267,4 +268,50 @@ export function filesText(dirs: string[]): string {
 
 export function pulumiAvailable(): boolean {
   return spawnSync("pulumi", ["version"], { encoding: "utf8" }).stdout?.trim() === "v3.259.0";
+}
+
+/** The version of Pulumi's SDKs this repository pins (package.json), for the Python and Go programs. */
+export const PULUMI_SDK_VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
+
+/**
+ * A virtualenv holding Pulumi's Python SDK and this tree's generated one (sdk/python), as the
+ * Python programs of python.test.ts and sdk.test.ts need it. pip's resolve and the SDK's build
+ * take tens of seconds, so it is made once per content of sdk/python (every file, with the pinned
+ * SDK and the Python version, is in the key: a changed SDK never reuses an old one) and kept
+ * outside the repository, under NSP_CACHE_DIR (default ~/.cache/nsp). It is made in a folder of
+ * its own and renamed into place, so two test files asking at once each get a whole one.
+ */
+export function treeSdkVirtualenv(): string {
+  const sdk = join(ROOT, "sdk/python");
+  const hash = createHash("sha256");
+  hash.update(`pulumi ${PULUMI_SDK_VERSION}\n${execFileSync("python3", ["--version"], { encoding: "utf8" })}`);
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== "__pycache__" && !entry.name.endsWith(".egg-info") && entry.name !== "build") walk(path);
+      } else if (entry.isFile()) hash.update(`${relative(sdk, path)}\0`).update(readFileSync(path));
+    }
+  };
+  walk(sdk);
+  const root = join(process.env.NSP_CACHE_DIR ?? join(homedir(), ".cache", "nsp"), "venvs");
+  const venv = join(root, `sdk-python-${hash.digest("hex").slice(0, 16)}`);
+  if (existsSync(join(venv, "bin", "python"))) return venv;
+  mkdirSync(root, { recursive: true });
+  const work = mkdtempSync(join(root, ".making-"));
+  try {
+    execFileSync("python3", ["-m", "venv", join(work, "venv")], { stdio: "pipe" });
+    // pip builds in the source folder; a copy keeps build output out of the repository.
+    cpSync(sdk, join(work, "sdk-python"), { recursive: true });
+    execFileSync(join(work, "venv/bin/python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_SDK_VERSION}`, join(work, "sdk-python")], { stdio: "pipe" });
+    try {
+      renameSync(join(work, "venv"), venv);
+    } catch (err) {
+      // Another file made it first: theirs is as good.
+      if (!existsSync(join(venv, "bin", "python"))) throw err;
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return venv;
 }

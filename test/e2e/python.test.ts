@@ -1,12 +1,11 @@
 // examples/python (the generated Python SDK) driven by the real pulumi CLI against the emulator.
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 import { examplesOfSchema } from "./examples-of-schema";
-import { prepareProject, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { prepareProject, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness";
 
 let emulator: EmulatorProcess;
 let stack: Stack;
@@ -15,13 +14,9 @@ let venv: string;
 beforeAll(async () => {
   emulator = await startEmulatorProcess();
   const dir = prepareProject("python");
-  // The virtualenv the program's Pulumi.yaml names, with Pulumi's SDK and the generated one.
-  venv = join(dir, "venv");
-  execFileSync("python3", ["-m", "venv", venv], { stdio: "pipe" });
-  // pip builds in the source folder; a copy keeps build output out of the repository.
-  const sdk = join(dir, "sdk-python");
-  cpSync(join(ROOT, "sdk/python"), sdk, { recursive: true });
-  execFileSync(join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", "pulumi==3.259.0", sdk], { stdio: "pipe" });
+  // The virtualenv the program's Pulumi.yaml names (`venv`), with Pulumi's SDK and the generated one.
+  venv = treeSdkVirtualenv();
+  symlinkSync(venv, join(dir, "venv"), "dir");
   stack = await Stack.init(dir);
   await stack.useAccount(emulator.baseUrl, emulator.accounts.demo!);
 });

@@ -5,9 +5,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { PULUMI_SDK_VERSION, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness";
 
-const pulumiSdkVersion: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
 const env = { ...process.env, PULUMI_HOME: mkdtempSync(join(tmpdir(), "nsp-sdk-home-")), PULUMI_SKIP_UPDATE_CHECK: "true" };
 
 describe("schema.json and the generated SDKs", () => {
@@ -62,11 +61,7 @@ const programs: Record<string, { runtime: string; prepare(dir: string): void }> 
   python: {
     runtime: "python\n  options:\n    virtualenv: venv",
     prepare(dir) {
-      execFileSync("python3", ["-m", "venv", join(dir, "venv")], { stdio: "pipe" });
-      // pip builds in the source folder; a copy keeps build output out of the repository.
-      const sdk = join(dir, "sdk-python");
-      cpSync(join(ROOT, "sdk/python"), sdk, { recursive: true });
-      execFileSync(join(dir, "venv/bin/pip"), ["install", "--quiet", "--disable-pip-version-check", `pulumi==${pulumiSdkVersion}`, sdk], { stdio: "pipe" });
+      symlinkSync(treeSdkVirtualenv(), join(dir, "venv"), "dir");
       writeFileSync(
         join(dir, "__main__.py"),
         [
@@ -89,10 +84,10 @@ const programs: Record<string, { runtime: string; prepare(dir: string): void }> 
       const sdk = join(dir, "sdk-go");
       mkdirSync(sdk);
       cpSync(join(ROOT, "sdk/go/nsp"), sdk, { recursive: true });
-      writeFileSync(join(sdk, "go.mod"), `module ${modulePath}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pulumiSdkVersion}\n`);
+      writeFileSync(join(sdk, "go.mod"), `module ${modulePath}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n`);
       writeFileSync(
         join(dir, "go.mod"),
-        `module example.com/sdk-env\n\ngo 1.24\n\nrequire (\n\t${modulePath} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v${pulumiSdkVersion}\n)\n\nreplace ${modulePath} => ./sdk-go\n`,
+        `module example.com/sdk-env\n\ngo 1.24\n\nrequire (\n\t${modulePath} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n)\n\nreplace ${modulePath} => ./sdk-go\n`,
       );
       writeFileSync(
         join(dir, "main.go"),
