@@ -5,10 +5,10 @@
 // Last it records the fingerprint of what it built from (scripts/build-inputs.mjs). With
 // `--if-stale` it builds only when that record does not match the tree: `npm ci`'s prepare builds,
 // and the test command, the test setups and the release reuse that build while it is fresh.
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync, lstatSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { BUILD_INPUTS, BUILD_OUTPUTS, BUILD_STAMP, fingerprint, staleness, writeStamp } from "./build-inputs.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -61,8 +61,17 @@ await Promise.all(
 );
 
 // Swapped in whole, so that a plugin starting meanwhile never finds half of its chunks.
+// The schema beside the bundle, made by the bundle's own provider: the plugin serves it without
+// loading the provider (provider/src/startup-calls.ts).
+const next = join(root, "dist", "plugin.next");
+const serverChunk = readdirSync(next).find((f) => /^server-.*\.mjs$/.test(f));
+if (!serverChunk) throw new Error("build: the plugin bundle has no server chunk");
+const schema = spawnSync(process.execPath, ["--input-type=module", "-e", "process.stdout.write((await import(process.argv[1])).packageSchemaJson())", pathToFileURL(join(next, serverChunk)).href], { encoding: "utf8", maxBuffer: 64 << 20 });
+if (schema.status !== 0) throw new Error(`build: the plugin's schema: ${schema.stderr}`);
+writeFileSync(join(next, "schema.json"), schema.stdout);
+
 rmSync(join(root, "dist", "plugin"), { recursive: true, force: true });
-renameSync(join(root, "dist", "plugin.next"), join(root, "dist", "plugin"));
+renameSync(next, join(root, "dist", "plugin"));
 
 const sdk = join(root, "sdk", "nodejs");
 if (existsSync(join(sdk, "tsconfig.json"))) {

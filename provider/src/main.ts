@@ -1,13 +1,15 @@
 import * as grpc from "@grpc/grpc-js";
 import { ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { NspProvider } from "./server";
 import { watchEngine } from "./engine-watch";
 import { installStructCodec } from "./struct-codec";
+import { startupCalls } from "./startup-calls";
 
 // The engine starts the plugin with its own address as the last argument and waits for the port
 // on the first line of stdout; anything else on stdout would break that handshake. Only gRPC and
 // the protocol's messages load before the port is printed: the provider (its resource
-// definitions, zod, the HTTP client) loads on the first call, so start-up stays fast.
+// definitions, zod, the HTTP client) loads on the first call that needs it, so start-up stays fast.
 
 let provider: Promise<grpc.UntypedServiceImplementation> | undefined;
 
@@ -32,6 +34,11 @@ async function main(): Promise<void> {
       );
     }) as grpc.UntypedHandleCall;
   }
+  Object.assign(service, startupCalls(() => import("./server").then((m) => m.packageSchemaJson())));
+  // The engine cancels every plugin it shuts down, the one it asked only for the schema included:
+  // before the provider has loaded there is nothing to stop, and nothing to load for it.
+  const cancel = service.cancel as grpc.handleUnaryCall<unknown, Empty>;
+  service.cancel = ((call, callback) => (provider ? cancel(call, callback) : callback(null, new Empty()))) as grpc.handleUnaryCall<unknown, Empty>;
   // No size limit of our own on either direction: the engine sends what it holds (its own limit
   // is on what it receives), and Check names a resource too large for it before anything is written.
   const server = new grpc.Server({ "grpc.max_receive_message_length": -1, "grpc.max_send_message_length": -1 });

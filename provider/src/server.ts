@@ -77,6 +77,17 @@ function diffToPb(d: DiffResult): providerPb.DiffResponse {
   return res;
 }
 
+let schemaJson: string | undefined;
+
+/**
+ * The package schema this provider's definitions make. The build writes it beside the bundle,
+ * where the plugin reads it without loading this module (startup-calls.ts).
+ */
+export function packageSchemaJson(): string {
+  schemaJson ??= JSON.stringify(buildPackageSchema(packageInfo, resources, functions, examples));
+  return schemaJson;
+}
+
 /**
  * The provider plugin: pulumirpc.ResourceProvider implemented directly on the generated stubs,
  * because the SDK's own provider host drops Configure's settings and has no detailed diff.
@@ -88,7 +99,6 @@ export class NspProvider {
   /** Name of the explicit provider instance this plugin serves; undefined for the default provider. */
   private instanceName?: string;
   private readonly cancel = new AbortController();
-  private schemaJson?: string;
 
   constructor(engineAddress?: string) {
     if (engineAddress) this.engine = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
@@ -177,17 +187,7 @@ export class NspProvider {
 
   // ---- plugin lifecycle ----------------------------------------------------------------
 
-  handshake = this.unary<providerPb.ProviderHandshakeRequest, providerPb.ProviderHandshakeResponse>("Handshake", () =>
-    new providerPb.ProviderHandshakeResponse().setAcceptSecrets(true).setAcceptResources(false).setAcceptOutputs(false),
-  );
-
-  getPluginInfo = this.unary<Empty, pluginPb.PluginInfo>("GetPluginInfo", () => new pluginPb.PluginInfo().setVersion(PROVIDER_VERSION));
-
-  getSchema = this.unary<providerPb.GetSchemaRequest, providerPb.GetSchemaResponse>("GetSchema", () => {
-    // Built on first request only: most plugin runs never ask, and start-up time matters.
-    this.schemaJson ??= JSON.stringify(buildPackageSchema(packageInfo, resources, functions, examples));
-    return new providerPb.GetSchemaResponse().setSchema(this.schemaJson);
-  });
+  // Handshake, GetPluginInfo and GetSchema are answered before the provider loads (startup-calls.ts).
 
   attach = this.unary<pluginPb.PluginAttach, Empty>("Attach", (req) => {
     const address = req.getAddress();
@@ -357,9 +357,7 @@ export class NspProvider {
     const unimplemented: grpc.handleUnaryCall<unknown, unknown> = (_call, callback) =>
       callback({ code: grpc.status.UNIMPLEMENTED, details: "not implemented by nsp", message: "not implemented by nsp" } as grpc.ServiceError, null);
     return {
-      handshake: this.handshake,
       parameterize: unimplemented,
-      getSchema: this.getSchema,
       checkConfig: this.checkConfig,
       diffConfig: this.diffConfig,
       configure: this.configure,
@@ -374,7 +372,6 @@ export class NspProvider {
       delete: this.delete,
       construct: unimplemented,
       cancel: this.cancelRpc,
-      getPluginInfo: this.getPluginInfo,
       attach: this.attach,
       // Only `pulumi convert` asks for mappings; there are none.
       getMapping: ((_call, callback) => callback(null, new providerPb.GetMappingResponse())) as grpc.handleUnaryCall<unknown, providerPb.GetMappingResponse>,

@@ -1,12 +1,13 @@
 // The plugin archives of `npm run release` (dist/release), laid out as Pulumi expects: the
-// executable at the archive's root (a .cmd launcher on Windows), the bundle beside it, and the
-// version the plugin reports equal to package.json's.
+// executable at the archive's root (a .cmd launcher on Windows), the bundle and its schema beside
+// it, and the version the plugin reports equal to package.json's.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
+import { GetSchemaRequest, type GetSchemaResponse } from "@pulumi/pulumi/proto/provider_pb";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, startPlugin } from "../helpers/plugin";
 
@@ -32,6 +33,7 @@ describe.each(["linux", "darwin", "windows"])("the %s plugin archives", (os) => 
     const launcher = os === "windows" ? "pulumi-resource-nsp.cmd" : "pulumi-resource-nsp";
     expect(entries).toContain(launcher);
     expect(entries).toContain("plugin/provider.mjs");
+    expect(entries).toContain("plugin/schema.json");
     // Only the launcher of its own OS, and no source maps or sources.
     expect(entries).not.toContain(os === "windows" ? "pulumi-resource-nsp" : "pulumi-resource-nsp.cmd");
     expect(entries.filter((e) => /\.(map|ts)$/.test(e))).toEqual([]);
@@ -58,6 +60,28 @@ describe("the unpacked linux-amd64 plugin", () => {
     } finally {
       await plugin.stop();
     }
+  });
+
+  /** The schema the unpacked plugin serves, with the files `remove` names taken out of its plugin/ first. */
+  async function servedSchema(remove: (file: string) => boolean): Promise<unknown> {
+    const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
+    for (const f of readdirSync(join(dir, "plugin")).filter(remove)) rmSync(join(dir, "plugin", f));
+    const plugin = await startPlugin({ PATH: `${join(process.execPath, "..")}:/usr/bin:/bin`, NODE_PATH: "" }, join(dir, "pulumi-resource-nsp"));
+    try {
+      await plugin.call("cancel", new Empty());
+      return JSON.parse((await plugin.call<GetSchemaRequest, GetSchemaResponse>("getSchema", new GetSchemaRequest())).getSchema());
+    } finally {
+      await plugin.stop();
+    }
+  }
+
+  it("answers Cancel and GetSchema from the schema.json beside the bundle, without loading the provider", async () => {
+    // The provider's chunk is gone: a plugin that loaded it would fail the calls.
+    expect(await servedSchema((f) => /^server-.*\.mjs$/.test(f))).toEqual(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")));
+  });
+
+  it("without schema.json beside the bundle, serves the same schema built from its definitions", async () => {
+    expect(await servedSchema((f) => f === "schema.json")).toEqual(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")));
   });
 
   it("says plainly that Node.js >= 20 is missing, before anything else", () => {
