@@ -1,7 +1,9 @@
 // A table-driven lifecycle runner, in the spirit of pulumi-go-provider's LifeCycleTest: each
 // resource's test gives a few rows, and the runner walks every row through create, read, a
 // no-change diff, an in-place update, a replacing change, import, a drift edit and a drift delete
-// made through the API, delete, and bad inputs, over gRPC against the emulator.
+// made through the API, delete, and bad inputs, over gRPC against the emulator. What a row must see
+// beyond the object itself (other objects, the API's lists) it checks in small hooks between the
+// steps, so that no walk of a resource is written by hand beside its row.
 import { describe, expect, it } from "vitest";
 import { isSecret, plain } from "./plugin";
 import type { useProvider } from "./use-provider";
@@ -79,8 +81,8 @@ export interface LifecycleRow {
   /** Exactly the requests the import sends, by route. */
   importRequests?: Record<string, number>;
   /**
-   * Inputs into which an import also takes what other resources made (every record the zone
-   * serves, ...): they are not the program's, so only `imported` says what they hold.
+   * Inputs an import fills with what other resources made as well (every record the zone serves,
+   * ...): Check of them does not give the program's inputs back, so only `imported` says what they hold.
    */
   importAdopts?: string[];
   /**
@@ -171,7 +173,7 @@ const keys = (o: Obj) => Object.keys(o).sort();
 /** The inputs with a change applied: a key set to `undefined` is removed. */
 const changed = (inputs: Obj, change: Obj) => Object.fromEntries(Object.entries({ ...inputs, ...change }).filter(([, v]) => v !== undefined));
 const defined = (o: Obj) => changed({}, o);
-/** The values of these inputs as Check wrote them. */
+/** The values Check gave the inputs a change names: it may rewrite them (sorted, canonical), and the state shows its form. */
 const pick = (inputs: Obj, change: Obj) => Object.fromEntries(Object.keys(defined(change)).map((k) => [k, inputs[k]]));
 const updateSteps = (row: LifecycleRow): UpdateStep[] => (!row.update ? [] : Array.isArray(row.update) ? row.update : [{ inputs: row.update }]);
 const replaceSteps = (row: LifecycleRow): ReplaceStep[] => (!row.replace ? [] : Array.isArray(row.replace) ? row.replace : [{ inputs: row.replace }]);
