@@ -275,7 +275,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           expect((await control.stats()).total, "an update in preview sends no request").toBe(0);
           const updated = await plugin.update(row.type, name, created.id, state, news, false, current);
           await expectRequests(step.requests, "the requests of the update");
-          expect(updated).toMatchObject(pick(news, update));
+          for (const [key, value] of Object.entries(pick(news, update))) expect(updated[key], key).toEqual(value);
           if (step.outputs) expect(updated).toMatchObject(step.outputs);
           for (const key of row.keptOutputs ?? []) expect(updated[key], key).toEqual(created.properties[key]);
           if (step.apiObject) expect(await control.get(row.apiPath(news, created.id))).toMatchObject(step.apiObject);
