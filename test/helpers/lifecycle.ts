@@ -1,7 +1,9 @@
 // A table-driven lifecycle runner, in the spirit of pulumi-go-provider's LifeCycleTest: each
 // resource's test gives a few rows, and the runner walks every row through create, read, a
 // no-change diff, an in-place update, a replacing change, import, a drift edit and a drift delete
-// made through the API, delete, and bad inputs, over gRPC against the emulator.
+// made through the API, delete, and bad inputs, over gRPC against the emulator. What a row must see
+// beyond the object itself (other objects, the API's lists) it checks in small hooks between the
+// steps, so that no walk of a resource is written by hand beside its row.
 import { describe, expect, it } from "vitest";
 import { isSecret, plain } from "./plugin";
 import type { useProvider } from "./use-provider";
@@ -17,6 +19,8 @@ export interface LifecycleRow {
   checkedAs?: Obj | ((given: Obj) => Obj);
   /** Inputs written differently that mean the same object: a Diff against them finds no change. */
   equivalent?: Obj;
+  /** Changes to `create` that only write it another way (another order, ...): Check makes exactly the same inputs of them. */
+  checkedSame?: Obj;
   /** Outputs only the API knows: a Create in preview leaves them unknown and sends no request. */
   unknownOutput?: string | string[];
   /** The form of the id Create returns, or the id itself from the checked inputs. */
@@ -32,14 +36,21 @@ export interface LifecycleRow {
   secretOutputs?: Record<string, RegExp>;
   /** Outputs Create never returns. */
   absentOutputs?: string[];
+  /** Exactly the requests Create sends, by route (the total follows: the emulator counts a request once in each). */
+  createRequests?: Record<string, number>;
+  /** Exactly the requests the Read after the create sends, by route. */
+  readRequests?: Record<string, number>;
+  /** Checks of what the create did that the runner cannot see (other objects, the API's lists). */
+  afterCreate?(walk: Walk): unknown;
   /** Read returns exactly the outputs the last Create or Update returned. */
   stableReads?: true;
   /** Outputs that every Update and an import show exactly as Create returned them. */
   keptOutputs?: string[];
-  /** Outputs an import shows (after the updates). */
-  importedOutputs?: Obj;
+  /** Outputs an import shows exactly as given (after the updates); a function of the state the engine then holds. */
+  importedOutputs?: Obj | ((state: Obj) => Obj);
   /**
-   * Inputs changed in place: Diff names exactly these, Update sends them, the state then shows them.
+   * Inputs changed in place: Diff names exactly these, Update sends them, the state then shows them
+   * as Check writes them.
    * A function when they name objects that `create` made (it runs after `create`). Several steps
    * are walked one after the other, each with the outputs it must show and the requests it may
    * send (by route). An input set to `undefined` is removed from the program.
@@ -53,6 +64,12 @@ export interface LifecycleRow {
   apiObject?: Obj;
   /** Exactly the requests the delete sends, by route. */
   deleteRequests?: Record<string, number>;
+  /** What the test does before the delete (removes another resource's object the delete must not meet, ...). */
+  beforeDelete?(walk: Walk): unknown;
+  /** Checks of what the delete did that the runner cannot see (which other objects it left, ...). */
+  afterDelete?(walk: Walk): unknown;
+  /** With `skip.delete`: outputs a Read shows of the object the delete leaves. */
+  readAfterDelete?: Obj;
   /** Whether the API still has the object, for an API without a GET of one object (a GET of apiPath that is not a 404 when unset). */
   exists?(inputs: Obj, id: string): Promise<boolean>;
   /** The API path of the parent whose delete takes the object with it. */
@@ -61,6 +78,18 @@ export interface LifecycleRow {
   importId?(inputs: Obj, id: string): string;
   /** Exactly the inputs an import writes out (after the updates). */
   imported?: Obj | ((inputs: Obj) => Obj);
+  /** Exactly the requests the import sends, by route. */
+  importRequests?: Record<string, number>;
+  /**
+   * Inputs an import fills with what other resources made as well (every record the zone serves,
+   * ...): Check of them does not give the program's inputs back, so only `imported` says what they hold.
+   */
+  importAdopts?: string[];
+  /**
+   * Further ids an import takes, each with exactly the inputs it writes out (a clean import, kept
+   * under the id it was given), or `null` when the id names nothing to import.
+   */
+  moreImports?: (inputs: Obj, id: string) => [string, Obj | null][];
   /** Ids an import refuses before any request, each with the error it gives. */
   badImportIds?: (inputs: Obj, id: string) => [string, RegExp][];
   /** Inputs the API never returns (write-only secrets): an import cannot bring them back. */
@@ -69,9 +98,11 @@ export interface LifecycleRow {
    * A change made through the API (PATCH of apiPath unless `method` says otherwise, then the
    * requests of `also`, their paths under apiPath), and the inputs Read must then report: Diff names
    * exactly those. `properties`: outputs Read must show besides; `ignored`: outputs the program
-   * never set, which are not drift; `repaired`: the outputs an Update back to the program shows.
+   * never set, which are not drift; `repaired`: the outputs an Update back to the program shows;
+   * `warning`: what the Read must tell the engine's log of the change. A function when it names
+   * what the API lists (it runs inside the test).
    */
-  drift?: { body: Obj; inputs: Obj; method?: "PATCH" | "PUT"; also?: { method: string; path: string; body: Obj }[]; properties?: Obj; ignored?: string[]; repaired?: Obj };
+  drift?: Drift | (() => Drift);
   /** Inputs Check refuses, each with the property its failure must name. */
   bad?: [Obj, string][];
   /** Check names the element at fault inside a list or an object (`events[1]`, `rule.field`). */
@@ -86,8 +117,32 @@ export interface LifecycleRow {
   skip?: Partial<Record<SkippableStep, string>>;
 }
 
+export interface Drift {
+  body: Obj;
+  inputs: Obj;
+  method?: "PATCH" | "PUT";
+  also?: { method: string; path: string; body: Obj }[];
+  properties?: Obj;
+  ignored?: string[];
+  repaired?: Obj;
+  warning?: RegExp;
+}
+
+/** Where a walk stands, for the checks and acts a row adds of its own. */
+export interface Walk {
+  id: string;
+  /** The inputs the engine holds, as Check wrote them. */
+  inputs: Obj;
+  /** The outputs the engine holds. */
+  state: Obj;
+}
+
 export interface UpdateStep {
   inputs: Obj | (() => Obj);
+  /** What the test does first (makes another object the Update must work around, ...). */
+  before?(walk: Walk): unknown;
+  /** Checks of what the Update did that the runner cannot see; `state` is what it returned. */
+  after?(walk: Walk): unknown;
   /** Outputs the Update returns. */
   outputs?: Obj;
   /** Exactly the requests the Update sends, by route. */
@@ -118,6 +173,8 @@ const keys = (o: Obj) => Object.keys(o).sort();
 /** The inputs with a change applied: a key set to `undefined` is removed. */
 const changed = (inputs: Obj, change: Obj) => Object.fromEntries(Object.entries({ ...inputs, ...change }).filter(([, v]) => v !== undefined));
 const defined = (o: Obj) => changed({}, o);
+/** The values Check gave the inputs a change names: it may rewrite them (sorted, canonical), and the state shows its form. */
+const pick = (inputs: Obj, change: Obj) => Object.fromEntries(Object.keys(defined(change)).map((k) => [k, inputs[k]]));
 const updateSteps = (row: LifecycleRow): UpdateStep[] => (!row.update ? [] : Array.isArray(row.update) ? row.update : [{ inputs: row.update }]);
 const replaceSteps = (row: LifecycleRow): ReplaceStep[] => (!row.replace ? [] : Array.isArray(row.replace) ? row.replace : [{ inputs: row.replace }]);
 const valueOf = <T>(v: T | ((...a: any[]) => T), ...args: unknown[]): T => (typeof v === "function" ? (v as (...a: unknown[]) => T)(...args) : v);
@@ -147,6 +204,11 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
     return read;
   }
 
+  /** Exactly these requests, by route, since the last reset of the emulator's counts. */
+  async function expectRequests(expected: Record<string, number> | undefined, what: string): Promise<void> {
+    if (expected) expect((await control.stats()).byRoute, what).toEqual(expected);
+  }
+
   async function gone(row: LifecycleRow, name: string, id: string, state: Obj, inputs: Obj, reader = plugin): Promise<void> {
     expect((await reader.read(row.type, name, id, state, inputs)).id).toBe("");
   }
@@ -164,9 +226,12 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         const given = typeof row.create === "function" ? await row.create() : row.create;
         const inputs = await checked(row.type, given);
         if (row.checkedAs) expect(inputs, "what Check makes of the inputs").toEqual(valueOf(row.checkedAs, given));
+        if (row.checkedSame) expect(await checked(row.type, changed(given, row.checkedSame)), "the same inputs written another way").toEqual(inputs);
         for (const output of [row.unknownOutput ?? []].flat()) expect(await previewSendsNothing(row.type, inputs, output), "a preview shows the inputs").toMatchObject(inputs);
 
+        await control.resetStats();
         const created = await plugin.create(row.type, name, inputs);
+        await expectRequests(row.createRequests, "the requests of the create");
         expect(created.id).not.toBe("");
         if (row.idPattern instanceof RegExp) expect(created.id).toMatch(row.idPattern);
         else if (row.idPattern) expect(created.id).toBe(row.idPattern(inputs));
@@ -183,10 +248,13 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         }
         if (row.exists) expect(await row.exists(inputs, created.id), "the API has the object").toBe(true);
         if (row.apiObject) expect(await control.get(row.apiPath(inputs, created.id))).toMatchObject(row.apiObject);
+        await row.afterCreate?.({ id: created.id, inputs, state: created.properties });
+        await control.resetStats();
         const read = await readBack(row, name, created.id, created.properties, inputs);
+        await expectRequests(row.readRequests, "the requests of the read");
         if (row.stableReads) expect(read.properties).toEqual(created.properties);
         expect(read.inputs).toEqual(inputs);
-        expect((await plugin.diff(row.type, name, created.id, read.properties, inputs, inputs)).changes).toBe(false);
+        expect(await plugin.diff(row.type, name, created.id, read.properties, inputs, inputs)).toMatchObject({ changes: false, replaces: [] });
         if (row.equivalent) {
           const same = await checked(row.type, changed(given, row.equivalent));
           expect((await plugin.diff(row.type, name, created.id, read.properties, same, inputs)).changes, "inputs that mean the same object").toBe(false);
@@ -195,6 +263,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         let state = read.properties;
         let current = inputs;
         for (const step of updateSteps(row)) {
+          await step.before?.({ id: created.id, inputs: current, state });
           const update = valueOf(step.inputs);
           const news = await checked(row.type, changed(current, update));
           const d = await plugin.diff(row.type, name, created.id, state, news, current);
@@ -202,11 +271,11 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           expect(d.diffs.sort()).toEqual(keys(update));
           if (step.detailed) expect(d.detailed).toEqual(step.detailed);
           await control.resetStats();
-          expect(await plugin.update(row.type, name, created.id, state, news, true, current), "a preview shows the change").toMatchObject(defined(update));
+          expect(await plugin.update(row.type, name, created.id, state, news, true, current), "a preview shows the change").toMatchObject(pick(news, update));
           expect((await control.stats()).total, "an update in preview sends no request").toBe(0);
           const updated = await plugin.update(row.type, name, created.id, state, news, false, current);
-          if (step.requests) expect((await control.stats()).byRoute).toEqual(step.requests);
-          expect(updated).toMatchObject(defined(update));
+          await expectRequests(step.requests, "the requests of the update");
+          for (const [key, value] of Object.entries(pick(news, update))) expect(updated[key], key).toEqual(value);
           if (step.outputs) expect(updated).toMatchObject(step.outputs);
           for (const key of row.keptOutputs ?? []) expect(updated[key], key).toEqual(created.properties[key]);
           if (step.apiObject) expect(await control.get(row.apiPath(news, created.id))).toMatchObject(step.apiObject);
@@ -219,6 +288,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
               secrets[key] = plain(updated[key]);
             }
           }
+          await step.after?.({ id: created.id, inputs: news, state: updated });
           const after = await readBack(row, name, created.id, updated, news);
           if (row.stableReads) expect(after.properties).toEqual(updated);
           expect(after.inputs).toEqual(news);
@@ -236,16 +306,22 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         }
 
         if (!skip.import) {
+          await control.resetStats();
           const imported = await importClean(row.type, row.importId?.(current, created.id) ?? created.id, created.id);
+          await expectRequests(row.importRequests, "the requests of the import");
           const kept = { ...current };
-          for (const key of row.writeOnly ?? []) delete kept[key];
+          for (const key of [...(row.writeOnly ?? []), ...(row.importAdopts ?? [])]) delete kept[key];
           // An import writes out only what differs from the defaults; Check fills those back in.
           expect(await checked(row.type, imported.inputs)).toMatchObject(kept);
           if (row.imported) expect(imported.inputs).toEqual(valueOf(row.imported, current));
-          if (row.importedOutputs) expect(imported.properties).toMatchObject(row.importedOutputs);
+          for (const [key, value] of Object.entries(valueOf(row.importedOutputs ?? {}, state))) expect(imported.properties[key], key).toEqual(value);
           const refreshed = await plugin.read(row.type, "imp", created.id, imported.properties, imported.inputs);
           expect(refreshed.inputs, "a refresh of the imported object keeps what the import wrote").toEqual(imported.inputs);
           for (const key of row.keptOutputs ?? []) expect(imported.properties[key], key).toEqual(created.properties[key]);
+          for (const [id, writes] of row.moreImports?.(current, created.id) ?? []) {
+            if (writes) expect((await importClean(row.type, id)).inputs, id).toEqual(writes);
+            else expect((await plugin.read(row.type, "imp", id)).id, `${id} names nothing to import`).toBe("");
+          }
         }
         if (row.badImportIds) {
           await control.resetStats();
@@ -253,13 +329,16 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           expect((await control.stats()).total, "a refused import id sends no request").toBe(0);
         }
 
+        await row.beforeDelete?.({ id: created.id, inputs: current, state });
         await control.resetStats();
         await plugin.delete(row.type, name, created.id, state);
-        if (row.deleteRequests) expect((await control.stats()).byRoute, "the requests of the delete").toEqual(row.deleteRequests);
+        await expectRequests(row.deleteRequests, "the requests of the delete");
         if (skip.delete) {
           if (row.apiObject) expect(await control.get(row.apiPath(current, created.id)), "the delete leaves the object").toMatchObject(row.apiObject);
-          return;
+          if (row.readAfterDelete) expect((await plugin.read(row.type, name, created.id, state, current)).properties, "a Read of what the delete leaves").toMatchObject(row.readAfterDelete);
         }
+        await row.afterDelete?.({ id: created.id, inputs: current, state });
+        if (skip.delete) return;
         await gone(row, name, created.id, state, current);
         if (row.exists) expect(await row.exists(current, created.id), "the API no longer has the object").toBe(false);
         else await expect(control.get(row.apiPath(current, created.id))).rejects.toThrow(/: 404 /);
@@ -268,10 +347,10 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
       });
 
       if (!skip.drift && (row.drift || skip["drift edit"])) {
-        const drift = row.drift;
-        const what = [drift && "an edit", !skip["drift delete"] && "a delete"].filter(Boolean).join(" and ");
+        const what = [row.drift && "an edit", !skip["drift delete"] && "a delete"].filter(Boolean).join(" and ");
         it(`sees ${what} made through the API${row.parentPath ? ", and the object gone with its parent" : ""}`, async () => {
           const name = `drift${++seq}`;
+          const drift = row.drift && valueOf(row.drift);
           const inputs = await inputsOf(row);
           const created = await plugin.create(row.type, name, inputs);
           const path = row.apiPath(inputs, created.id);
@@ -279,7 +358,10 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           if (drift) {
             await control.api(drift.method ?? "PATCH", path, drift.body);
             for (const call of drift.also ?? []) await control.api(call.method, path + call.path, call.body);
-            read = await readBack(row, name, created.id, created.properties, inputs, await laterCommand());
+            const reader = await laterCommand();
+            const logged = reader.engineLogs.length;
+            read = await readBack(row, name, created.id, created.properties, inputs, reader);
+            if (drift.warning) expect(reader.engineLogs.slice(logged).join("\n"), "the Read warns of the change").toMatch(drift.warning);
             expect(read.inputs).toMatchObject(drift.inputs);
             expect(read.properties).toMatchObject({ ...drift.inputs, ...drift.properties });
             for (const key of drift.ignored ?? []) expect(read.inputs, `${key} was never set by the program: not drift`).not.toHaveProperty(key);

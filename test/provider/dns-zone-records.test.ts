@@ -1,8 +1,9 @@
 // nsp:dns:ZoneRecords through the built plugin binary over gRPC, against a live emulator; request
 // counts come from the emulator's /_emulator/stats.
+import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
-import { initFailure, secret, startPlugin, UNKNOWN } from "../helpers/plugin";
+import { initFailure, secret, startPlugin } from "../helpers/plugin";
 import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
@@ -64,115 +65,6 @@ async function requests<T>(run: () => Promise<T>): Promise<{ result: T; total: n
 }
 
 describe("nsp:dns:ZoneRecords over gRPC", () => {
-  it("walks a 200-record zone through its lifecycle with a handful of requests", async () => {
-    const zoneId = await createZone("zr.example");
-    const program = manyRecords(200);
-
-    // Check canonicalises and sorts: the order in the program does not matter.
-    const inputs = await checked(ZR, { zoneId, records: program });
-    const records = inputs.records as Rec[];
-    expect(records).toHaveLength(200);
-    expect(inputs.maxDeletePercent).toBe(20);
-    expect(records).toContainEqual({ name: "host0", type: "A", content: "10.0.0.0", ttl: 3600 });
-    expect(records).toContainEqual({ name: "host1", type: "AAAA", content: "2001:db8::1", ttl: 600 });
-    expect(records).toContainEqual({ name: "alias2", type: "CNAME", content: "host0.zr.example", ttl: 3600 });
-    expect(records).toContainEqual({ name: "txt3", type: "TXT", content: "v=test3; spaces  kept", ttl: 300 });
-    expect(records).toContainEqual({ name: "@", type: "MX", content: "4 mx4.example.net", ttl: 3600 });
-    expect(await checked(ZR, { zoneId, records: [...program].reverse() })).toEqual(inputs);
-
-    // Preview sends nothing.
-    const preview = await requests(() => plugin.create(ZR, "zr", inputs, true));
-    expect(preview.total).toBe(0);
-    expect(preview.result.id).toBe("");
-    expect(preview.result.properties.recordSets).toBe(UNKNOWN);
-
-    // Create: one list (for ids and what is there) and one import.
-    const created = await requests(() => plugin.create(ZR, "zr", inputs));
-    expect(created.total).toBe(2);
-    expect(created.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 });
-    expect(created.result.id).toBe(zoneId);
-    expect(created.result.properties).toMatchObject({ zoneId, records, maxDeletePercent: 20 });
-    expect(created.result.properties.recordSets).toContain("@ MX");
-    expect(await apiRecords(zoneId)).toHaveLength(200);
-
-    // Read is one export.
-    const read = await requests(() => plugin.read(ZR, "zr", zoneId, created.result.properties, inputs));
-    expect(read.total).toBe(1);
-    expect(read.byRoute).toEqual({ "GET /dns/zones/:id/export": 1 });
-    expect(read.result.properties).toEqual(created.result.properties);
-    expect(read.result.inputs).toEqual(inputs);
-    expect((await plugin.diff(ZR, "zr", zoneId, read.result.properties, inputs, inputs)).changes).toBe(false);
-
-    // Update: two added, two changed, two removed. The zone holds nothing else, so one import
-    // with replace does it after the list.
-    const changedProgram = program
-      .filter((r) => r.name !== "Host0" && r.name !== "txt3")
-      .map((r) => (r.name === "Host5" ? { ...r, content: "10.0.0.255" } : r.name === "txt8" ? { ...r, ttl: 120 } : r))
-      .concat([
-        { name: "new1", type: "A", content: "192.0.2.1" },
-        { name: "new2", type: "TXT", content: "hello" },
-      ]);
-    const news = await checked(ZR, { zoneId, records: changedProgram });
-    const d = await plugin.diff(ZR, "zr", zoneId, read.result.properties, news, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [], diffs: ["records"] });
-    const updPreview = await requests(() => plugin.update(ZR, "zr", zoneId, read.result.properties, news, true, inputs));
-    expect(updPreview.total).toBe(0);
-    const upd = await requests(() => plugin.update(ZR, "zr", zoneId, read.result.properties, news, false, inputs));
-    expect(upd.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 });
-    const afterUpd = await plugin.read(ZR, "zr", zoneId, upd.result, news);
-    expect(afterUpd.properties.records).toEqual(news.records);
-    expect((await plugin.diff(ZR, "zr", zoneId, afterUpd.properties, news, news)).changes).toBe(false);
-
-    // Another resource's record in the zone: an nsp:dns:Record for a name the list does not have.
-    // Now the import with replace is off the table; the change takes the minimal record calls.
-    const apiInputs = (await plugin.check(RECORD, "api", { zoneId, name: "api", type: "A", content: "198.51.100.7" })).inputs;
-    const apiRecord = await plugin.create(RECORD, "api", apiInputs);
-    const smallChange = await checked(ZR, {
-      zoneId,
-      records: changedProgram
-        .filter((r) => r.name !== "Host10")
-        .map((r) => (r.name === "host1" ? { ...r, ttl: 60 } : r))
-        .concat([{ name: "new3", type: "A", content: "192.0.2.3" }]),
-    });
-    const upd2 = await requests(() => plugin.update(ZR, "zr", zoneId, afterUpd.properties, smallChange, false, news));
-    expect(upd2.byRoute).toEqual({
-      "GET /dns/zones/:id/records": 1,
-      "DELETE /dns/zones/:id/records/:rid": 1,
-      "PATCH /dns/zones/:id/records/:rid": 1,
-      "POST /dns/zones/:id/import": 1,
-    });
-    const afterUpd2 = await plugin.read(ZR, "zr", zoneId, upd2.result, smallChange);
-    expect(afterUpd2.properties.records).toEqual(smallChange.records);
-    expect((await plugin.read(RECORD, "api", apiRecord.id, apiRecord.properties, apiInputs)).properties).toEqual(apiRecord.properties);
-
-    // Import by zone id adopts every record the zone serves; a scoped id adopts only some sets.
-    const imported = await requests(() => plugin.read(ZR, "imp", zoneId));
-    expect(imported.total).toBe(1);
-    expect(imported.result.id).toBe(zoneId);
-    expect(imported.result.inputs).toEqual({ zoneId, records: expect.any(Array) });
-    expect(imported.result.inputs.records).toHaveLength(201);
-    const importChecked = await plugin.check(ZR, "imp", imported.result.inputs);
-    expect(importChecked.failures).toEqual([]);
-    expect((await plugin.diff(ZR, "imp", zoneId, imported.result.properties, importChecked.inputs, imported.result.inputs)).changes).toBe(false);
-    const scoped = await plugin.read(ZR, "imp2", `${zoneId}/api:A,new1`);
-    // A scoped import keeps its id, which the zone's id is not: generated programs refer to the zone.
-    expect(scoped.id).toBe(`${zoneId}/api:A,new1`);
-    expect(scoped.inputs.records).toEqual([
-      { name: "api", type: "A", content: "198.51.100.7", ttl: 3600 },
-      { name: "new1", type: "A", content: "192.0.2.1", ttl: 3600 },
-    ]);
-    await expect(plugin.read(ZR, "bad", "zr.example")).rejects.toThrow(/must be a zone id/);
-
-    // Delete removes what it manages and nothing else; without the other record, the zone is
-    // cleared with one import.
-    await plugin.delete(RECORD, "api", apiRecord.id, apiRecord.properties);
-    const del = await requests(() => plugin.delete(ZR, "zr", zoneId, afterUpd2.properties));
-    expect(del.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 });
-    expect(await apiRecords(zoneId)).toEqual([]);
-    expect((await plugin.read(ZR, "zr", zoneId, afterUpd2.properties, smallChange)).properties.records).toEqual([]);
-    await control.delete(`/dns/zones/${zoneId}`);
-  });
-
   it("refuses to delete more than maxDeletePercent of its records unless the program raises it", async () => {
     const zoneId = await createZone("guard.example");
     const program = Array.from({ length: 30 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
@@ -340,7 +232,88 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 const ok = { name: "www", type: "A", content: "192.0.2.1" };
 let rowZones = 0;
 
+/** A list of exactly `n` elements with these among them, in whatever order Check keeps. */
+const holding = (n: number, items: Obj[]) =>
+  expect.toSatisfy((list: Obj[]) => list.length === n && items.every((item) => list.some((x) => isDeepStrictEqual(x, item))), `${n} records with the ${items.length} given among them`);
+
+const program = manyRecords(200);
+// Two added, two changed, two removed.
+const changedProgram = program
+  .filter((r) => r.name !== "Host0" && r.name !== "txt3")
+  .map((r) => (r.name === "Host5" ? { ...r, content: "10.0.0.255" } : r.name === "txt8" ? { ...r, ttl: 120 } : r))
+  .concat([
+    { name: "new1", type: "A", content: "192.0.2.1" },
+    { name: "new2", type: "TXT", content: "hello" },
+  ]);
+const apiRecordAsChecked = { name: "api", type: "A", content: "198.51.100.7", ttl: 3600 };
+// Another resource's record in the zone, for a name the list does not have.
+let apiRecord: { id: string; properties: Obj; inputs: Obj } | undefined;
+
 lifecycle(provider, [
+  {
+    type: ZR,
+    create: async () => ({ zoneId: await createZone("zr.example"), records: program }),
+    // Check canonicalises and sorts: the order in the program does not matter.
+    checkedAs: (given) => ({
+      zoneId: given.zoneId,
+      maxDeletePercent: 20,
+      records: holding(200, [
+        { name: "host0", type: "A", content: "10.0.0.0", ttl: 3600 },
+        { name: "host1", type: "AAAA", content: "2001:db8::1", ttl: 600 },
+        { name: "alias2", type: "CNAME", content: "host0.zr.example", ttl: 3600 },
+        { name: "txt3", type: "TXT", content: "v=test3; spaces  kept", ttl: 300 },
+        { name: "@", type: "MX", content: "4 mx4.example.net", ttl: 3600 },
+      ]),
+    }),
+    checkedSame: { records: [...program].reverse() },
+    unknownOutput: "recordSets",
+    // A handful of requests for 200 records: one list (for ids and what is there) and one import; a Read is one export.
+    createRequests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 },
+    readRequests: { "GET /dns/zones/:id/export": 1 },
+    idPattern: (inputs) => inputs.zoneId,
+    outputs: { recordSets: expect.arrayContaining(["@ MX"]) },
+    stableReads: true,
+    afterCreate: async ({ id }) => expect(await apiRecords(id)).toHaveLength(200),
+    update: [
+      // The zone holds nothing else, so one import with replace does it after the list.
+      { inputs: { records: changedProgram }, requests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 } },
+      {
+        // With another resource's record in the zone the import with replace is off the table: the
+        // change takes the minimal record calls, and leaves that record as it was.
+        before: async ({ inputs }) => {
+          const apiInputs = await checked(RECORD, { zoneId: inputs.zoneId, name: "api", type: "A", content: "198.51.100.7" });
+          apiRecord = { ...(await plugin.create(RECORD, "api", apiInputs)), inputs: apiInputs };
+        },
+        inputs: {
+          records: changedProgram
+            .filter((r) => r.name !== "Host10")
+            .map((r) => (r.name === "host1" ? { ...r, ttl: 60 } : r))
+            .concat([{ name: "new3", type: "A", content: "192.0.2.3" }]),
+        },
+        requests: { "GET /dns/zones/:id/records": 1, "DELETE /dns/zones/:id/records/:rid": 1, "PATCH /dns/zones/:id/records/:rid": 1, "POST /dns/zones/:id/import": 1 },
+        after: async () => expect((await plugin.read(RECORD, "api", apiRecord!.id, apiRecord!.properties, apiRecord!.inputs)).properties).toEqual(apiRecord!.properties),
+      },
+    ],
+    replace: { zoneId: "999999" },
+    // Import by zone id adopts every record the zone serves, the other resource's too.
+    imported: (inputs) => ({ zoneId: inputs.zoneId, records: holding(201, [...inputs.records, apiRecordAsChecked]) }),
+    importAdopts: ["records"],
+    importRequests: { "GET /dns/zones/:id/export": 1 },
+    // A scoped id adopts only some sets, and keeps that id, which the zone's id is not: generated programs refer to the zone.
+    moreImports: (inputs, id) => [[`${id}/api:A,new1`, { zoneId: inputs.zoneId, records: [apiRecordAsChecked, { name: "new1", type: "A", content: "192.0.2.1", ttl: 3600 }] }]],
+    badImportIds: () => [["zr.example", /must be a zone id/]],
+    apiPath: (_inputs, id) => `/dns/zones/${id}`,
+    // Without the other record, the delete clears the zone with one import.
+    beforeDelete: () => plugin.delete(RECORD, "api", apiRecord!.id, apiRecord!.properties),
+    deleteRequests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 },
+    afterDelete: async ({ id }) => expect(await apiRecords(id)).toEqual([]),
+    readAfterDelete: { records: [] },
+    skip: {
+      delete: "the zone stays, and a Read finds it with none of the records",
+      drift: "the row below, and the drift test above",
+      bad: "the row below",
+    },
+  },
   {
     type: ZR,
     create: async () => ({ zoneId: await createZone(`lc${++rowZones}.example`), records: [ok, { type: "MX", content: "10 mx.example.net" }] }),
@@ -357,6 +330,7 @@ lifecycle(provider, [
     // The zone itself: the drift test deletes it, which takes the records with it.
     apiPath: (_inputs, id) => `/dns/zones/${id}`,
     exists: async (inputs) => (await apiRecords(inputs.zoneId)).length > 0,
+    readAfterDelete: { records: [] },
     bad: [
       [{ zoneId: "1", records: [ok, { ...ok, content: "not-an-ip" }] }, "records[1].content"],
       [{ zoneId: "1", records: [{ ...ok, ttl: 30 }] }, "records[0].ttl"],
@@ -370,7 +344,7 @@ lifecycle(provider, [
       [{ zoneId: "1" }, "records"],
     ],
     skip: {
-      delete: "the zone stays, and a Read finds it with none of the records (the walk above checks what the delete removes)",
+      delete: "the zone stays, and a Read finds it with none of the records (the row above checks what the delete removes)",
       "drift edit": "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, adds and deletes records",
     },
   },

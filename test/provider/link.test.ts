@@ -1,7 +1,7 @@
 // Tunnels, their hostname lists and the landing-point lookup, driven through the built plugin
 // binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
-import { isSecret, plain, secret } from "../helpers/plugin";
+import { isSecret, plain } from "../helpers/plugin";
 import { lifecycle } from "../helpers/lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
@@ -14,7 +14,7 @@ type Site = { id: number; hostname: string; link_tunnel_id: number | null; pages
 
 const token = `svc_${"7a11".repeat(8)}`;
 const provider = useProvider({ emulator: { accounts: [{ name: "link", token }] } });
-const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = provider;
+const { control, plugin, checked, expectCheckFailures } = provider;
 let pops: Array<{ id: number; code: string }>;
 let ams: string;
 let fra: string;
@@ -30,6 +30,12 @@ async function sites(): Promise<Map<string, Site>> {
 }
 
 let seq = 0;
+// The hostname list row's tunnel, another it is moved to, and a site of the account it must leave alone.
+let walkTunnel: { id: string; properties: Obj };
+let otherTunnel: { id: string; properties: Obj };
+let bystander: Site;
+let wwwSiteId: string;
+
 async function newTunnel(): Promise<{ id: string; properties: Obj }> {
   return plugin.create(TUNNEL, "t", await checked(TUNNEL, { name: `tunnel-${++seq}`, localUrl: "http://localhost:8080", popId: ams }));
 }
@@ -41,7 +47,13 @@ lifecycle(provider, [
     unknownOutput: "credential",
     update: { name: "lab", localUrl: "https://localhost:8443" },
     apiPath: (_inputs, id) => `/link/tunnels/${id}`,
-    drift: { body: { name: "drifted", local_url: "http://localhost:9001" }, inputs: { name: "drifted", localUrl: "http://localhost:9001" } },
+    // Renamed, moved and rotated outside the program: the stored credential is kept (never empty), with a warning.
+    drift: () => ({
+      body: { name: "drifted", local_url: "http://localhost:9001", pop_id: Number(iad) },
+      inputs: { name: "drifted", localUrl: "http://localhost:9001", popId: iad },
+      also: [{ method: "POST", path: "/token", body: {} }],
+      warning: /rotated outside this program.*credentialRotation/,
+    }),
     skip: {
       replace: "every input changes in place",
       bad: "in the test of its own below: its cases need the landing points the API lists",
@@ -77,12 +89,69 @@ lifecycle(provider, [
   },
   {
     type: HOSTNAMES,
-    create: async () => ({ tunnelId: (await newTunnel()).id, hostnames: [`www.walk-${seq}.example`] }),
+    create: async () => {
+      [walkTunnel, otherTunnel] = [await newTunnel(), await newTunnel()];
+      // Bystanders: another list on the same tunnel and a site of the account.
+      await control.api("PUT", `/link/tunnels/${walkTunnel.id}/hostnames`, { managed_by: "ci", hostnames: ["ci.tun-a.example"] });
+      bystander = await control.post<Site>("/cdn/sites", { hostname: "plain.tun-a.example", origin: "203.0.113.5" });
+      return { tunnelId: walkTunnel.id, hostnames: ["WWW.tun-a.example.", "api.tun-a.example"] };
+    },
+    checkedAs: (given) => ({ tunnelId: given.tunnelId, managedBy: "pulumi", hostnames: ["api.tun-a.example", "www.tun-a.example"], adopt: false }),
     unknownOutput: "sites",
-    update: { hostnames: ["api.walk.example"] },
-    replace: { managedBy: "ci" },
+    createRequests: { "PUT /link/tunnels/:id/hostnames": 1 },
+    idPattern: (inputs) => `${inputs.tunnelId}/pulumi`,
+    outputs: { sites: expect.any(Array) },
+    exactOutputs: true,
+    stableReads: true,
+    afterCreate: async ({ inputs, state }) => {
+      const live = await sites();
+      expect(state.sites).toEqual(["api.tun-a.example", "www.tun-a.example"].map((h) => ({ hostname: h, siteId: String(live.get(h)!.id), target: live.get(h)!.target })));
+      for (const h of inputs.hostnames as string[]) expect(live.get(h)).toMatchObject({ link_tunnel_id: Number(inputs.tunnelId), origin: null });
+      wwwSiteId = String(live.get("www.tun-a.example")!.id);
+    },
+    update: [
+      {
+        // One hostname goes (its site is deleted), one comes (a site is created).
+        inputs: { hostnames: ["api.tun-a.example", "new.tun-a.example"] },
+        after: async ({ inputs, state }) => {
+          const live = await sites();
+          expect(live.has("www.tun-a.example")).toBe(false);
+          expect(live.get("new.tun-a.example")).toMatchObject({ link_tunnel_id: Number(inputs.tunnelId) });
+          expect((state.sites as Obj[]).map((s) => s.siteId)).not.toContain(wwwSiteId);
+        },
+      },
+    ],
+    // A new tunnel or list name replaces; the replacement deletes first unless it adopts the sites.
+    replace: [
+      { inputs: () => ({ tunnelId: otherTunnel.id }), deleteBeforeReplace: true },
+      { inputs: { managedBy: "web", adopt: true }, replaces: ["managedBy"], deleteBeforeReplace: false },
+    ],
     apiPath: (inputs) => `/link/tunnels/${inputs.tunnelId}/hostnames`,
+    // Import with <tunnelId>/<managedBy>; the default name is left out of the inputs.
     importId: (inputs) => `${inputs.tunnelId}/pulumi`,
+    imported: (inputs) => ({ tunnelId: inputs.tunnelId, hostnames: inputs.hostnames }),
+    importedOutputs: (state) => ({ sites: state.sites }),
+    // A name with no hostnames on the tunnel has nothing to import.
+    moreImports: (inputs) => [
+      [`${inputs.tunnelId}/ci`, { tunnelId: inputs.tunnelId, managedBy: "ci", hostnames: ["ci.tun-a.example"] }],
+      [`${inputs.tunnelId}/nothing`, null],
+    ],
+    badImportIds: (inputs) => [
+      [inputs.tunnelId, /<tunnelId>\/<managedBy>/],
+      ["x/pulumi", /not a tunnel id/],
+    ],
+    readAfterDelete: { hostnames: [] },
+    afterDelete: async ({ id, inputs, state }) => {
+      // Exactly this list's hostnames go.
+      const live = await sites();
+      expect(live.has("api.tun-a.example") || live.has("new.tun-a.example")).toBe(false);
+      expect(live.get("ci.tun-a.example")).toMatchObject({ link_tunnel_id: Number(inputs.tunnelId) });
+      expect(live.get("plain.tun-a.example")).toMatchObject({ id: bystander.id, link_tunnel_id: null, origin: "203.0.113.5" });
+      // Deleting again after the tunnel is gone is fine.
+      await plugin.delete(TUNNEL, "t", walkTunnel.id, walkTunnel.properties);
+      await plugin.delete(HOSTNAMES, "h", id, state);
+      await plugin.delete(TUNNEL, "o", otherTunnel.id, otherTunnel.properties);
+    },
     bad: [
       [{ hostnames: ["a.example"] }, "tunnelId"],
       [{ tunnelId: "abc", hostnames: ["a.example"] }, "tunnelId"],
@@ -98,35 +167,12 @@ lifecycle(provider, [
     ],
     skip: {
       drift: "in the test of its own below, which also repoints and repairs hostnames changed outside",
-      delete: "the list lives as long as its tunnel: a Read after the delete finds it empty, not gone; the walk below checks that the delete removes exactly its own sites",
+      delete: "the list lives as long as its tunnel: a Read after the delete finds it empty, not gone",
     },
   },
 ]);
 
 describe("nsp:link:Tunnel over gRPC", () => {
-  it("sees changes made through the API, and the tunnel deleted", async () => {
-    const inputs = await checked(TUNNEL, { name: "drift", localUrl: "http://localhost:9000", popId: ams });
-    const t = await plugin.create(TUNNEL, "d", inputs);
-    await control.patch(`/link/tunnels/${t.id}`, { name: "drifted", pop_id: Number(iad) });
-    const read = await plugin.read(TUNNEL, "d", t.id, t.properties, inputs);
-    expect(read.properties).toMatchObject({ name: "drifted", popId: iad });
-    expect(read.inputs).toMatchObject({ name: "drifted", popId: iad });
-    const d = await plugin.diff(TUNNEL, "d", t.id, read.properties, inputs, read.inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["name", "popId"]);
-
-    // A rotation outside the program: the stored credential is kept (never empty), with a warning.
-    const logs = plugin.engineLogs.length;
-    await control.post(`/link/tunnels/${t.id}/token`, {});
-    const afterRotation = await plugin.read(TUNNEL, "d", t.id, read.properties, inputs);
-    expect(plain(afterRotation.properties.credential)).toBe(plain(t.properties.credential));
-    expect(isSecret(afterRotation.properties.credential)).toBe(true);
-    expect(plugin.engineLogs.slice(logs).join("\n")).toMatch(/rotated outside this program.*credentialRotation/);
-
-    await control.delete(`/link/tunnels/${t.id}`);
-    expect((await plugin.read(TUNNEL, "d", t.id, read.properties, inputs)).id).toBe("");
-  });
-
   it("adopts a tunnel whose create answer was lost, and rotates to get its credential", async () => {
     const inputs = await checked(TUNNEL, { name: "lost-answer", localUrl: "http://localhost:7000", popId: fra });
     await control.resetStats();
@@ -162,81 +208,6 @@ describe("nsp:link:Tunnel over gRPC", () => {
 });
 
 describe("nsp:link:TunnelHostnames over gRPC", () => {
-  it("walks a hostname list through its lifecycle: create, repoint, remove, replace, import, delete exactly its own", async () => {
-    const t = await newTunnel();
-    const inputs = await checked(HOSTNAMES, { tunnelId: t.id, hostnames: ["WWW.tun-a.example.", "api.tun-a.example"] });
-    expect(inputs).toEqual({ tunnelId: t.id, managedBy: "pulumi", hostnames: ["api.tun-a.example", "www.tun-a.example"], adopt: false });
-    await previewSendsNothing(HOSTNAMES, inputs, "sites");
-
-    // Bystanders: another list on the same tunnel and a site of the account.
-    await control.api("PUT", `/link/tunnels/${t.id}/hostnames`, { managed_by: "ci", hostnames: ["ci.tun-a.example"] });
-    const bystander = await control.post<Site>("/cdn/sites", { hostname: "plain.tun-a.example", origin: "203.0.113.5" });
-
-    await control.resetStats();
-    const created = await plugin.create(HOSTNAMES, "h", inputs);
-    expect((await control.stats()).byRoute).toEqual({ "PUT /link/tunnels/:id/hostnames": 1 });
-    expect(created.id).toBe(`${t.id}/pulumi`);
-    let live = await sites();
-    expect(created.properties).toEqual({
-      ...inputs,
-      sites: ["api.tun-a.example", "www.tun-a.example"].map((h) => ({ hostname: h, siteId: String(live.get(h)!.id), target: live.get(h)!.target })),
-    });
-    for (const h of inputs.hostnames as string[]) expect(live.get(h)).toMatchObject({ link_tunnel_id: Number(t.id), origin: null });
-
-    const read = await plugin.read(HOSTNAMES, "h", created.id, created.properties, inputs);
-    expect(read.properties).toEqual(created.properties);
-    expect(read.inputs).toEqual(inputs);
-    expect(await plugin.diff(HOSTNAMES, "h", created.id, read.properties, inputs, inputs)).toMatchObject({ changes: false, replaces: [] });
-
-    // Update: one hostname goes (its site is deleted), one comes (a site is created).
-    const wwwId = live.get("www.tun-a.example")!.id;
-    const changed = await checked(HOSTNAMES, { tunnelId: t.id, hostnames: ["api.tun-a.example", "new.tun-a.example"] });
-    const d = await plugin.diff(HOSTNAMES, "h", created.id, read.properties, changed, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [], diffs: ["hostnames"] });
-    const updated = await plugin.update(HOSTNAMES, "h", created.id, read.properties, changed, false, inputs);
-    expect(updated.hostnames).toEqual(["api.tun-a.example", "new.tun-a.example"]);
-    live = await sites();
-    expect(live.has("www.tun-a.example")).toBe(false);
-    expect(live.get("new.tun-a.example")).toMatchObject({ link_tunnel_id: Number(t.id) });
-    expect((updated.sites as Obj[]).map((s) => s.siteId)).not.toContain(String(wwwId));
-
-    // A new tunnel or list name replaces; the replacement deletes first unless it adopts the sites.
-    const other = await newTunnel();
-    const moved = await plugin.diff(HOSTNAMES, "h", created.id, updated, { ...changed, tunnelId: other.id }, changed);
-    expect(moved).toMatchObject({ changes: true, replaces: ["tunnelId"], deleteBeforeReplace: true });
-    const renamed = await plugin.diff(HOSTNAMES, "h", created.id, updated, { ...changed, managedBy: "web", adopt: true }, changed);
-    expect(renamed).toMatchObject({ replaces: ["managedBy"], deleteBeforeReplace: false });
-
-    // Import with <tunnelId>/<managedBy>; the default name is left out of the inputs.
-    const imported = await plugin.read(HOSTNAMES, "imp", `${t.id}/pulumi`);
-    expect(imported.id).toBe(`${t.id}/pulumi`);
-    expect(imported.inputs).toEqual({ tunnelId: t.id, hostnames: ["api.tun-a.example", "new.tun-a.example"] });
-    expect(imported.properties.sites).toEqual(updated.sites);
-    const importChecked = await checked(HOSTNAMES, imported.inputs);
-    expect((await plugin.diff(HOSTNAMES, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
-    const ci = await plugin.read(HOSTNAMES, "ci", `${t.id}/ci`);
-    expect(ci.inputs).toEqual({ tunnelId: t.id, managedBy: "ci", hostnames: ["ci.tun-a.example"] });
-    // A name with no hostnames on the tunnel has nothing to import.
-    expect((await plugin.read(HOSTNAMES, "none", `${t.id}/nothing`)).id).toBe("");
-    await control.resetStats();
-    await expect(plugin.read(HOSTNAMES, "imp", t.id)).rejects.toThrow(/<tunnelId>\/<managedBy>/);
-    await expect(plugin.read(HOSTNAMES, "imp", `x/pulumi`)).rejects.toThrow(/not a tunnel id/);
-    expect((await control.stats()).total).toBe(0);
-
-    // Delete removes exactly this list's hostnames.
-    await plugin.delete(HOSTNAMES, "h", created.id, updated);
-    live = await sites();
-    expect(live.has("api.tun-a.example") || live.has("new.tun-a.example")).toBe(false);
-    expect(live.get("ci.tun-a.example")).toMatchObject({ link_tunnel_id: Number(t.id) });
-    expect(live.get("plain.tun-a.example")).toMatchObject({ id: bystander.id, link_tunnel_id: null, origin: "203.0.113.5" });
-    const gone = await plugin.read(HOSTNAMES, "h", created.id, updated, changed);
-    expect(gone.properties.hostnames).toEqual([]);
-    // Deleting again, or after the tunnel is gone, is fine.
-    await plugin.delete(TUNNEL, "t", t.id, t.properties);
-    await plugin.delete(HOSTNAMES, "h", created.id, updated);
-    await plugin.delete(TUNNEL, "o", other.id, other.properties);
-  });
-
   it("adopts existing sites only when told to", async () => {
     const t = await newTunnel();
     const existing = await control.post<Site>("/cdn/sites", { hostname: "own.tun-b.example", origin: "203.0.113.6" });
@@ -288,8 +259,6 @@ describe("nsp:link:TunnelHostnames over gRPC", () => {
     await control.delete(`/link/tunnels/${t.id}`);
     expect((await plugin.read(HOSTNAMES, "h", created.id, restored, inputs)).id).toBe("");
   });
-
-
 });
 
 describe("nsp:link:getLinkPops", () => {
