@@ -14,5 +14,11 @@ export default defineConfig({
     // Measured on 2 cores (see the README's Tests section); `--maxWorkers` or VITEST_MAX_WORKERS
     // overrides it.
     maxWorkers: availableParallelism() + 1,
+    // A worker runs its files one after another in one process, sharing the modules they import:
+    // importing the provider's definitions again for every file was a third of the run. Every
+    // file starts its own emulator, plugin and accounts, and module-level caches are keyed by
+    // what they hold (a token, a base URL), so files do not see each other; the suite passes
+    // with its files in any order (`--sequence.shuffle.files`) and all in one worker.
+    isolate: false,
   },
 });
