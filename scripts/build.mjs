@@ -5,10 +5,10 @@
 // Last it records the fingerprint of what it built from (scripts/build-inputs.mjs). With
 // `--if-stale` it builds only when that record does not match the tree: `npm ci`'s prepare builds,
 // and the test command, the test setups and the release reuse that build while it is fresh.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { BUILD_INPUTS, BUILD_OUTPUTS, BUILD_STAMP, fingerprint, staleness, writeStamp } from "./build-inputs.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -22,28 +22,21 @@ if (stale && process.argv.includes("--if-stale")) process.stderr.write(`build: $
 // Taken before building: a source edited meanwhile makes the next check rebuild.
 const inputs = fingerprint(root, BUILD_INPUTS);
 const { build } = await import("esbuild");
-// The plugin is ESM split in chunks: what prints the port (gRPC and the protocol) loads at once,
-// the provider itself (definitions, zod, the HTTP client) on the first call. ESM output needs a
-// `require` for the CommonJS dependencies inside the bundle.
-const plugin = {
-  format: "esm",
-  splitting: true,
-  outfile: undefined,
-  outdir: join(root, "dist", "plugin.next"),
-  outExtension: { ".js": ".mjs" },
-  entryNames: "provider",
-  chunkNames: "[name]-[hash]",
-  banner: { js: 'import { createRequire as __nspCreateRequire } from "node:module"; const require = __nspCreateRequire(import.meta.url);' },
-};
+// The plugin is one CommonJS bundle behind a small launcher: what prints the port (gRPC and the
+// protocol) runs at once, the provider itself (definitions, zod, the HTTP client) on the first
+// call that needs it (esbuild wraps a module imported with import() in a function run then).
+const next = join(root, "dist", "plugin.next");
 const entries = [
-  { in: "provider/src/main.ts", out: "dist/plugin/provider.mjs", options: plugin },
+  // The file the engine runs, and the plugin it compiles from the code cache made below.
+  { in: "provider/src/launcher.ts", out: "dist/plugin.next/provider.mjs", options: { format: "esm", outExtension: undefined } },
+  { in: "provider/src/main.ts", out: "dist/plugin.next/plugin.cjs" },
   { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
   { in: "provider/src/discover/cli.ts", out: "dist/discover.js" },
   // @nsp/pulumi-dynamic: also writes its .d.ts and links node_modules/@nsp/pulumi-dynamic (see the script).
   { in: "provider/src/dynamic/index.ts", out: "sdk/dynamic/dist/index.js", options: (await import("./gen-dynamic-types.mjs")).dynamicSdkOptions },
 ];
 
-rmSync(join(root, "dist", "plugin.next"), { recursive: true, force: true });
+rmSync(next, { recursive: true, force: true });
 await Promise.all(
   entries.map((e) =>
     build({
@@ -60,16 +53,17 @@ await Promise.all(
   ),
 );
 
-// Swapped in whole, so that a plugin starting meanwhile never finds half of its chunks.
-// The schema beside the bundle, made by the bundle's own provider: the plugin serves it without
-// loading the provider (provider/src/startup-calls.ts).
-const next = join(root, "dist", "plugin.next");
-const serverChunk = readdirSync(next).find((f) => /^server-.*\.mjs$/.test(f));
-if (!serverChunk) throw new Error("build: the plugin bundle has no server chunk");
-const schema = spawnSync(process.execPath, ["--input-type=module", "-e", "process.stdout.write((await import(process.argv[1])).packageSchemaJson())", pathToFileURL(join(next, serverChunk)).href], { encoding: "utf8", maxBuffer: 64 << 20 });
-if (schema.status !== 0) throw new Error(`build: the plugin's schema: ${schema.stderr}`);
-writeFileSync(join(next, "schema.json"), schema.stdout);
+// Beside the bundle, made by the bundle itself: the package schema, which the plugin serves
+// without loading the provider (provider/src/startup-calls.ts), and the V8 code cache it starts
+// from (provider/src/launcher.ts). V8 takes a cache only under the flags it was made with: the
+// launcher's.
+const launcher = readFileSync(join(root, "bin", "pulumi-resource-nsp"), "utf8");
+const flags = /^exec node (.*) "\$bundle" "\$@"$/m.exec(launcher)?.[1]?.split(" ");
+if (!flags) throw new Error("build: no `exec node <flags> \"$bundle\" \"$@\"` line in bin/pulumi-resource-nsp");
+const prepared = spawnSync(process.execPath, [...flags, join(next, "provider.mjs"), "--prepare"], { encoding: "utf8" });
+if (prepared.status !== 0) throw new Error(`build: the plugin's schema and code cache: ${prepared.stderr}`);
 
+// Swapped in whole, so that a plugin starting meanwhile never finds half of its files.
 rmSync(join(root, "dist", "plugin"), { recursive: true, force: true });
 renameSync(next, join(root, "dist", "plugin"));
 

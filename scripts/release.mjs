@@ -83,7 +83,7 @@ timed("plugin archives", () => {
   const plugin = join(work, "plugin");
   mkdirSync(join(plugin, "plugin"), { recursive: true });
   for (const f of readdirSync(join(root, "dist", "plugin"))) {
-    if (f.endsWith(".mjs") || f === "schema.json") copyFileSync(join(root, "dist", "plugin", f), join(plugin, "plugin", f));
+    if (!f.endsWith(".map")) copyFileSync(join(root, "dist", "plugin", f), join(plugin, "plugin", f));
   }
   for (const [os, launcher] of [["linux", "pulumi-resource-nsp"], ["darwin", "pulumi-resource-nsp"], ["windows", "pulumi-resource-nsp.cmd"]]) {
     const stage = join(work, `plugin-${os}`);

@@ -64,7 +64,22 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`pulumi-resource-nsp: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+/** Serves the engine: what the launcher (launcher.ts) calls once it has loaded this bundle. */
+export function run(): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`pulumi-resource-nsp: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+/**
+ * For the build: loads the provider and runs what every plugin run runs first (the modules'
+ * definitions, the service), so that the code cache made after it holds their compiled code;
+ * returns the package schema, which the build writes beside the bundle.
+ */
+export async function prepare(): Promise<string> {
+  installStructCodec();
+  const { NspProvider: Provider, packageSchemaJson } = await import("./server");
+  new Provider().service();
+  return packageSchemaJson();
+}

@@ -2,7 +2,7 @@
 // executable at the archive's root (a .cmd launcher on Windows), the bundle and its schema beside
 // it, and the version the plugin reports equal to package.json's.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
@@ -34,6 +34,8 @@ describe.each(["linux", "darwin", "windows"])("the %s plugin archives", (os) => 
     expect(entries).toContain(launcher);
     expect(entries).toContain("plugin/provider.mjs");
     expect(entries).toContain("plugin/schema.json");
+    expect(entries).toContain("plugin/plugin.cjs");
+    expect(entries).toContain("plugin/plugin.cjs.cache");
     // Only the launcher of its own OS, and no source maps or sources.
     expect(entries).not.toContain(os === "windows" ? "pulumi-resource-nsp" : "pulumi-resource-nsp.cmd");
     expect(entries.filter((e) => /\.(map|ts)$/.test(e))).toEqual([]);
@@ -62,26 +64,43 @@ describe("the unpacked linux-amd64 plugin", () => {
     }
   });
 
-  /** The schema the unpacked plugin serves, with the files `remove` names taken out of its plugin/ first. */
-  async function servedSchema(remove: (file: string) => boolean): Promise<unknown> {
+  /** The unpacked linux-amd64 plugin, its plugin/ folder first changed by `change`, and the schema it serves after a Cancel. */
+  async function servedSchema(change: (pluginDir: string) => void): Promise<unknown> {
     const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
-    for (const f of readdirSync(join(dir, "plugin")).filter(remove)) rmSync(join(dir, "plugin", f));
-    const plugin = await startPlugin({ PATH: `${join(process.execPath, "..")}:/usr/bin:/bin`, NODE_PATH: "" }, join(dir, "pulumi-resource-nsp"));
+    change(join(dir, "plugin"));
+    const plugin = await startPlugin({ PATH: `${join(process.execPath, "..")}:/usr/bin:/bin`, NODE_PATH: "", NSP_DEBUG: "1" }, join(dir, "pulumi-resource-nsp"));
     try {
+      // The engine cancels every plugin it stops, this one before its provider ever loaded.
       await plugin.call("cancel", new Empty());
       return JSON.parse((await plugin.call<GetSchemaRequest, GetSchemaResponse>("getSchema", new GetSchemaRequest())).getSchema());
     } finally {
       await plugin.stop();
+      // Under its launcher's flags V8 takes the code cache the release ships (NSP_DEBUG would say otherwise).
+      expect(plugin.stderr()).not.toMatch(/refused/);
     }
   }
+  const schemaJson = () => JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")) as { description: string };
 
-  it("answers Cancel and GetSchema from the schema.json beside the bundle, without loading the provider", async () => {
-    // The provider's chunk is gone: a plugin that loaded it would fail the calls.
-    expect(await servedSchema((f) => /^server-.*\.mjs$/.test(f))).toEqual(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")));
+  it("answers GetSchema with the schema.json beside the bundle as it stands, without building one", async () => {
+    const marked = { ...schemaJson(), description: "read from the file beside the bundle" };
+    expect(await servedSchema((plugin) => writeFileSync(join(plugin, "schema.json"), JSON.stringify(marked)))).toEqual(marked);
   });
 
   it("without schema.json beside the bundle, serves the same schema built from its definitions", async () => {
-    expect(await servedSchema((f) => f === "schema.json")).toEqual(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")));
+    expect(await servedSchema((plugin) => rmSync(join(plugin, "schema.json")))).toEqual(schemaJson());
+  });
+
+  it("starts without the code cache, or with one V8 refuses, and says so under NSP_DEBUG", async () => {
+    expect(await servedSchema((plugin) => rmSync(join(plugin, "plugin.cjs.cache")))).toEqual(schemaJson());
+    const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
+    writeFileSync(join(dir, "plugin", "plugin.cjs.cache"), "not a code cache");
+    const plugin = await startPlugin({ PATH: `${join(process.execPath, "..")}:/usr/bin:/bin`, NODE_PATH: "", NSP_DEBUG: "1" }, join(dir, "pulumi-resource-nsp"));
+    try {
+      expect(JSON.parse((await plugin.call<GetSchemaRequest, GetSchemaResponse>("getSchema", new GetSchemaRequest())).getSchema())).toEqual(schemaJson());
+    } finally {
+      await plugin.stop();
+    }
+    expect(plugin.stderr()).toMatch(/V8 refused .*plugin\.cjs\.cache/);
   });
 
   it("says plainly that Node.js >= 20 is missing, before anything else", () => {
