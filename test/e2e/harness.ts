@@ -271,6 +271,13 @@ export function pulumiAvailable(): boolean {
 }
 
 /** The version of Pulumi's SDKs this repository pins (package.json), for the Python and Go programs. */
+/**
+ * GOFLAGS of the tests that build Go programs against the SDK. Each builds in a new temporary
+ * directory, and Go's build cache keys a package on its directory unless -trimpath: with it the
+ * SDK (the same files every time) is compiled once per machine, not once per test run.
+ */
+export const GO_FLAGS = "-mod=mod -trimpath";
+
 export const PULUMI_SDK_VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
 
 /**

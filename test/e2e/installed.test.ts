@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { GO_FLAGS, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 const version: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const pulumiSdkVersion: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
@@ -215,7 +215,7 @@ describe("nsp installed from its release, outside the repository", () => {
       ].join("\n"),
     );
     // The modules come from the Go module proxy into ~/go; the build cache makes later builds fast.
-    const goEnv = { GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" };
+    const goEnv = { GOFLAGS: GO_FLAGS, GOWORK: "off", GOTOOLCHAIN: "local" };
     const started = Date.now();
     sh("go", ["mod", "tidy"], dir, goEnv);
     sh("go", ["build", "-o", "installed-go", "."], dir, goEnv);
