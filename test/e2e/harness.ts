@@ -270,7 +270,6 @@ export function pulumiAvailable(): boolean {
   return spawnSync("pulumi", ["version"], { encoding: "utf8" }).stdout?.trim() === "v3.259.0";
 }
 
-/** The version of Pulumi's SDKs this repository pins (package.json), for the Python and Go programs. */
 /**
  * GOFLAGS of the tests that build Go programs against the SDK. Each builds in a new temporary
  * directory, and Go's build cache keys a package on its directory unless -trimpath: with it the
@@ -278,6 +277,7 @@ export function pulumiAvailable(): boolean {
  */
 export const GO_FLAGS = "-mod=mod -trimpath";
 
+/** The version of Pulumi's SDKs this repository pins (package.json), for the Python and Go programs. */
 export const PULUMI_SDK_VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
 
 /**
