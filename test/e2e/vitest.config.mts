@@ -3,10 +3,10 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
- * Seconds each of the longest files takes on a quiet 2-core machine (the summary of `npm test`
- * prints them). Two workers end together only if the long files start first: vitest orders by
- * the timings of earlier runs, which a fresh clone has none of, and otherwise by file size, which
- * put the 20,000-record zone last. A stale figure only changes the order.
+ * Seconds each of the longest files takes on a quiet 2-core machine (vitest prints each file's
+ * time in the output of `npm test`). Two workers end together only if the long files start first:
+ * vitest orders by the timings of earlier runs, which a fresh clone has none of, and otherwise by
+ * file size, which put the 20,000-record zone near the end. A stale figure only changes the order.
  */
 const EXPECTED_SECONDS: Record<string, number> = {
   "examples-run": 80,
