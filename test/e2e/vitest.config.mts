@@ -10,7 +10,6 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 const EXPECTED_SECONDS: Record<string, number> = {
   "examples-run": 80,
-  "large-zone": 65,
   installed: 50,
   "killed-run": 50,
   fleet: 47,
@@ -23,6 +22,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   adopt: 24,
   partner: 22,
   interrupted: 22,
+  "large-zone": 20,
   "design-card": 17,
   yaml: 14,
 };
