@@ -30,8 +30,19 @@ function oid(dotted: string): Buffer {
   return tlv(0x06, Buffer.from(out));
 }
 
+/** A DER INTEGER of the unsigned big-endian `bytes`: minimal, as DER demands and OpenSSL checks. */
 function positiveInt(bytes: Buffer): Buffer {
-  return tlv(0x02, (bytes[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = bytes.subarray(start);
+  return tlv(0x02, (minimal[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+}
+
+/** 16 random bytes read as a positive number of 16 bytes: the first is 0x01 to 0x7f. */
+export function randomSerial(): Buffer {
+  const serial = randomBytes(16);
+  serial[0] = 1 + ((serial[0] ?? 0) % 0x7f);
+  return serial;
 }
 
 /** UTCTime until 2049, GeneralizedTime after, as RFC 5280 asks. */
@@ -56,10 +67,8 @@ export interface IssuedCertificate {
 }
 
 /** A leaf certificate for `hostnames`, signed by `caKey`, with a fresh P-256 key. */
-export function issueCertificate(caKey: KeyObject, hostnames: string[], nowMs: number): IssuedCertificate {
+export function issueCertificate(caKey: KeyObject, hostnames: string[], nowMs: number, serial: Buffer = randomSerial()): IssuedCertificate {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
   const notBefore = new Date(nowMs - 60_000);
   const notAfter = new Date(nowMs + ORIGIN_CERT_DAYS * 86_400_000);
   const san = seq(oid("2.5.29.17"), tlv(0x04, seq(...hostnames.map((h) => tlv(0x82, Buffer.from(h, "ascii"))))));
