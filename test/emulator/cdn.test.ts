@@ -544,8 +544,8 @@ describe("GET /onboard/recommend", () => {
 });
 
 describe("origin certificates", () => {
-  // DER wants an INTEGER's shortest form and OpenSSL refuses any other, so a serial that starts
-  // with zero bytes must lose them: before, about one certificate in 256 did not parse.
+  // DER wants an INTEGER's shortest form and OpenSSL refuses any other, so a serial's leading zero
+  // bytes must go: a random 16-byte serial starts with 0x00 and then a byte below 0x80 once in 256.
   it("encode any serial as a DER integer that parses, leading zero bytes or high bit", () => {
     const ca = newCaKey();
     const now = Date.parse("2026-01-01T00:00:00Z");
