@@ -13,7 +13,7 @@ import { scrub } from "./client";
 import { missingTokenMessage, parseConfig, configSecrets } from "./config";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
 import { deepEqual, type DiffResult } from "./framework/diff";
-import { checkResource, createResource, deleteResource, diffStates, InitFailedError, invokeFunction, previewCreate, previewUpdate, readResource, updateResource } from "./framework/operations";
+import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, invokeFunction, previewCreate, previewUpdate, readResource, updateResource } from "./framework/operations";
 import { upgradeKeys } from "./framework/state-version";
 import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
 import { buildPackageSchema } from "./framework/schema";
@@ -278,12 +278,13 @@ export class NspProvider {
     return new providerPb.CheckResponse().setInputs(objectToStruct(wrapSecrets(inputs, secretKeys))).setFailuresList(failuresToPb(failures));
   });
 
-  diff = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("Diff", (req) => {
+  diff = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("Diff", async (req) => {
     const def = this.resourceFor(req.getUrn(), req.getType());
     const olds = unwrapProperties(structToObject(req.getOlds())).value;
     const news = unwrapProperties(structToObject(req.getNews())).value;
     const oldInputs = req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined;
-    return diffToPb(diffStates(def, olds, news, oldInputs, req.getIgnorechangesList()));
+    const ctx = () => (this.session?.ready ? this.context(req.getUrn()) : undefined);
+    return diffToPb(await diffChecked(def, ctx, olds, news, oldInputs, req.getIgnorechangesList()));
   });
 
   create = this.unary<providerPb.CreateRequest, providerPb.CreateResponse>("Create", async (req) => {

@@ -188,6 +188,32 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
       new RegExp(`serviceId "42" is not an auth_dns service of this account \\(its auth_dns services: ${serviceId} \\(".+"\\)\\)\\. Look the id up in the program with nsp:dns:getServices`),
     );
   });
+
+  it("refuses, in Diff and before any delete, to move a zone to a service that is not one of the account's auth_dns services", async () => {
+    const inputs = (await plugin.check(ZONE, "moved", { serviceId, name: "moved.example" })).inputs;
+    const created = await plugin.create(ZONE, "moved", inputs);
+    const cdnService = String((await control.services()).find((s) => s.type === "cdn")!.id);
+    for (const elsewhere of ["42", cdnService]) {
+      const news = (await plugin.check(ZONE, "moved", { ...inputs, serviceId: elsewhere }, inputs)).inputs;
+      const err = await plugin.diff(ZONE, "moved", created.id, created.properties, news, inputs).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(String((err as { details?: string } | undefined)?.details)).toMatch(
+        new RegExp(`serviceId "${elsewhere}" is not an auth_dns service of this account .*The zone "moved.example" is kept: replacing it would delete it first`),
+      );
+    }
+    // A move to one of the account's auth_dns services goes ahead (here from a state that names another).
+    const movable = await plugin.diff(ZONE, "moved", created.id, { ...created.properties, serviceId: "42" }, inputs, { ...inputs, serviceId: "42" });
+    expect(movable.replaces).toEqual(["serviceId"]);
+    expect(movable.deleteBeforeReplace).toBe(true);
+    // Other replacements that delete first are not held back.
+    const hosted = (await plugin.check(ZONE, "moved", { ...inputs, mode: "host" }, inputs)).inputs;
+    const d = await plugin.diff(ZONE, "moved", created.id, created.properties, hosted, inputs);
+    expect(d.replaces).toEqual(["mode"]);
+    expect(d.deleteBeforeReplace).toBe(true);
+    expect((await control.get<{ name: string }>(`/dns/zones/${created.id}`)).name).toBe("moved.example");
+  });
 });
 
 describe("the API token", () => {

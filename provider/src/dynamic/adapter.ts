@@ -14,7 +14,7 @@ import { configureSession, type ProviderSession } from "../session";
 import { providerConfig } from "../config";
 import { UserError } from "../user-error";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
-import { checkResource, createResource, deleteResource, diffStates, InitFailedError, readResource, updateResource } from "../framework/operations";
+import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, readResource, updateResource } from "../framework/operations";
 import { upgradeInputs, upgradeState } from "../framework/state-version";
 import { dropUndefined, type PropertyMap } from "../framework/property-values";
 import { PROVIDER_VERSION } from "../package-info";
@@ -180,9 +180,9 @@ export function check(token: string, _olds: PropertyMap, news: PropertyMap): Pro
 }
 
 export function diff(token: string, _id: string, olds: PropertyMap, news: PropertyMap): Promise<DynamicDiffResult> {
-  return guard(() => {
+  return guard(async () => {
     const def = definition(token);
-    const d = diffStates(def, strip(olds), strip(news), priorInputs(def, olds ?? {}));
+    const d = await diffChecked(def, () => (configured().ready ? context(token) : undefined), strip(olds), strip(news), priorInputs(def, olds ?? {}));
     const detailedDiff = Object.fromEntries(Object.entries(d.detailed).map(([k, kind]) => [k, { kind, inputDiff: true }]));
     return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, diffs: d.diffs, detailedDiff };
   });

@@ -77,6 +77,12 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   oneTime?: readonly (keyof S & string)[];
   /** When the replacement would collide with the old object (same natural key), delete first. */
   deleteBeforeReplace?: (olds: Out<A>, news: Out<A>) => boolean;
+  /**
+   * Called by Diff (in a preview too) when the replacement deletes first. Whatever would make the
+   * new object's create fail and can be read beforehand belongs here: a throw stops the update
+   * while the old object still exists, where a failed create after the delete loses it.
+   */
+  beforeDeleteFirst?: (ctx: OperationContext, olds: Out<A>, news: Out<A>) => Promise<void>;
   /** How `pulumi import` names an existing object, e.g. `<zoneId>/<recordId>`. */
   importId: string;
   /**

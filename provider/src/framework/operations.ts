@@ -39,6 +39,24 @@ export function diffStates(def: AnyResource, olds: PropertyMap, news: PropertyMa
 }
 
 /**
+ * Diff, and the definition's check of a delete-first replacement before anything is deleted. The
+ * check needs the API, so it runs only when `ctx` gives a context (a token is configured).
+ */
+export async function diffChecked(
+  def: AnyResource,
+  ctx: () => OperationContext | undefined,
+  olds: PropertyMap,
+  news: PropertyMap,
+  oldInputs: PropertyMap | undefined,
+  ignoreChanges: readonly string[] = [],
+) {
+  const d = diffStates(def, olds, news, oldInputs, ignoreChanges);
+  const context = d.deleteBeforeReplace && def.beforeDeleteFirst ? ctx() : undefined;
+  if (context) await def.beforeDeleteFirst!(context, upgradeState(def, olds), upgradeInputs(def, news));
+  return d;
+}
+
+/**
  * The object exists but a later step of its create or update failed: the engine must keep it,
  * with this state, so that the next `up` finishes it rather than creating another.
  */

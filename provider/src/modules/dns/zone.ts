@@ -71,11 +71,15 @@ async function explainUnknownService(ctx: OperationContext, serviceId: string, e
   if (!(isApiError(error) && error.code === "validation_error" && /^service_id\b/.test(error.serverMessage))) throw error;
   const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal }).catch(() => undefined);
   if (!services) throw error;
+  throw new Error(`${unknownServiceMessage(serviceId, services)} (${error.message})`);
+}
+
+function unknownServiceMessage(serviceId: string, services: { id: unknown; name: string; type: string }[]): string {
   const authDns = services.filter((s) => s.type === "auth_dns").map((s) => `${s.id} (${JSON.stringify(s.name)})`);
   const choices = authDns.length ? `its auth_dns services: ${authDns.join(", ")}` : "it has no auth_dns service";
-  throw new Error(
+  return (
     `serviceId ${JSON.stringify(serviceId)} is not an auth_dns service of this account (${choices}). ` +
-      `Look the id up in the program with nsp:dns:getServices and type auth_dns instead of writing it. (${error.message})`,
+    `Look the id up in the program with nsp:dns:getServices and type auth_dns instead of writing it.`
   );
 }
 
@@ -87,6 +91,14 @@ export const zone = defineResource({
   state: zoneState,
   // Zone names are unique within an account, so a replacement with the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
+  // Moving a zone to another service is such a replacement (the API cannot move one): a service
+  // the create would refuse is found before the zone, and every record in it, is deleted.
+  async beforeDeleteFirst(ctx, olds, news) {
+    if (String(news.serviceId) === String(olds.serviceId)) return;
+    const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });
+    if (services.some((s) => s.type === "auth_dns" && String(s.id) === String(news.serviceId))) return;
+    throw new Error(`${unknownServiceMessage(String(news.serviceId), services)} The zone ${JSON.stringify(olds.name)} is kept: replacing it would delete it first.`);
+  },
   importId: "<zoneId>",
   // The program `pulumi import` writes refers to another imported object wherever a value equals
   // that object's id or name, and only one object's does. A mail domain named as its zone (the
