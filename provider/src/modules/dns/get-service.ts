@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
 import { numericId } from "../../framework/wire";
-import { serviceOf, serviceShape, serviceWire } from "./service";
+import { listServices, serviceOf, serviceShape, serviceWire } from "./service";
 
 const serviceResult = z.object(serviceShape);
 
@@ -21,7 +21,7 @@ export const getService = defineFunction({
     if (args.id !== undefined) {
       return serviceOf(await ctx.client.get(`/services/${args.id}`, { schema: serviceWire, signal: ctx.signal }));
     }
-    const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });
+    const services = await listServices(ctx);
     const matches = services.filter((s) => s.name === args.name);
     if (matches.length === 0) {
       throw new Error(`nsp:dns:getService: no service named "${args.name}" in this account; its services are ${services.map((s) => `"${s.name}" (${s.type}, id ${s.id})`).join(", ") || "none"}`);

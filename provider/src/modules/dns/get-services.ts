@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { SERVICE_TYPES, serviceOf, serviceShape, serviceWire } from "./service";
+import { listServices, SERVICE_TYPES, serviceOf, serviceShape } from "./service";
 
 const servicesResult = z.object({
   services: z.array(z.object(serviceShape).meta({ typeName: "ServiceInfo", description: "A service of the account." })).meta({ description: "The services, in the API's order." }),
@@ -15,7 +15,7 @@ export const getServices = defineFunction({
   }),
   result: servicesResult,
   async invoke(ctx, args) {
-    const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });
+    const services = await listServices(ctx);
     const picked = args.type === undefined ? services : services.filter((s) => s.type === args.type);
     return { services: picked.map(serviceOf) };
   },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { OperationContext } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
 
 /** A service as the functions return it: the API's fields in camelCase, the id as a string. */
@@ -22,3 +23,5 @@ const api = wireModel(z.object({}), z.object(serviceShape), { id: z.number().int
 export const serviceWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string; type: string }>;
 /** A service as the functions return it. */
 export const serviceOf = (raw: z.output<typeof serviceWire>) => api.toState(raw);
+/** Every service of the account, as the API returns them. */
+export const listServices = (ctx: OperationContext) => ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });

@@ -6,7 +6,7 @@ import { collection } from "../../framework/shapes/collection";
 import { digitsIdOf } from "../../framework/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
-import { serviceWire } from "./service";
+import { listServices } from "./service";
 
 const domainName = z
   .string()
@@ -69,7 +69,7 @@ export const zoneWire = zones.wire as z.ZodType<Record<string, unknown> & { id: 
  */
 async function explainUnknownService(ctx: OperationContext, serviceId: string, error: unknown): Promise<never> {
   if (!(isApiError(error) && error.code === "validation_error" && /^service_id\b/.test(error.serverMessage))) throw error;
-  const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal }).catch(() => undefined);
+  const services = await listServices(ctx).catch(() => undefined);
   if (!services) throw error;
   throw new Error(`${unknownServiceMessage(serviceId, services)} (${error.message})`);
 }
@@ -95,7 +95,7 @@ export const zone = defineResource({
   // the create would refuse is found before the zone, and every record in it, is deleted.
   async beforeDeleteFirst(ctx, olds, news) {
     if (String(news.serviceId) === String(olds.serviceId)) return;
-    const services = await ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });
+    const services = await listServices(ctx);
     if (services.some((s) => s.type === "auth_dns" && String(s.id) === String(news.serviceId))) return;
     throw new Error(`${unknownServiceMessage(String(news.serviceId), services)} The zone ${JSON.stringify(olds.name)} is kept: replacing it would delete it first.`);
   },
