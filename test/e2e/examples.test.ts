@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { examplesOfSchema, type SchemaExample } from "./examples-of-schema";
-import { GO_FLAGS, ROOT } from "./harness";
+import { GO_ENV, ROOT } from "./harness";
 
 const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
 const examples = examplesOfSchema(schema);
@@ -67,7 +67,7 @@ describe("the examples of schema.json", () => {
       writeFileSync(join(examplesDir, fileOf(e, "go").replace(/-/g, "_")), program.replace(/^func main\(\) \{$/m, `func example${i}() {`));
     });
     writeFileSync(join(examplesDir, "main.go"), "package main\n\nfunc main() {}\n");
-    const env = { ...process.env, GOFLAGS: GO_FLAGS, GOWORK: "off", GOTOOLCHAIN: "local" };
+    const env = { ...process.env, ...GO_ENV };
     const go = (...args: string[]) => execFileSync("go", args, { cwd: dir, env, encoding: "utf8", stdio: "pipe" });
     go("mod", "tidy");
     go("build", "-o", join(dir, "examples.bin"), "./examples");

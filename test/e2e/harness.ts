@@ -286,11 +286,12 @@ export function pulumiAvailable(): boolean {
 }
 
 /**
- * GOFLAGS of the tests that build Go programs against the SDK. Each builds in a new temporary
- * directory, and Go's build cache keys a package on its directory unless -trimpath: with it the
- * SDK (the same files every time) is compiled once per machine, not once per test run.
+ * The Go environment of the tests that build Go programs against the SDK: modules resolved by the
+ * program's own go.mod and the installed toolchain. Each builds in a new temporary directory, and
+ * Go's build cache keys a package on its directory unless -trimpath: with it the SDK (the same
+ * files every time) is compiled once per machine, not once per test run.
  */
-export const GO_FLAGS = "-mod=mod -trimpath";
+export const GO_ENV = { GOFLAGS: "-mod=mod -trimpath", GOWORK: "off", GOTOOLCHAIN: "local" };
 
 /** The version of Pulumi's SDKs this repository pins (package.json), for the Python and Go programs. */
 export const PULUMI_SDK_VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GO_FLAGS, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { GO_ENV, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
 
 const version: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
 const pulumiSdkVersion: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
@@ -215,10 +215,9 @@ describe("nsp installed from its release, outside the repository", () => {
       ].join("\n"),
     );
     // The modules come from the Go module proxy into ~/go; the build cache makes later builds fast.
-    const goEnv = { GOFLAGS: GO_FLAGS, GOWORK: "off", GOTOOLCHAIN: "local" };
     const started = Date.now();
-    sh("go", ["mod", "tidy"], dir, goEnv);
-    sh("go", ["build", "-o", "installed-go", "."], dir, goEnv);
+    sh("go", ["mod", "tidy"], dir, GO_ENV);
+    sh("go", ["build", "-o", "installed-go", "."], dir, GO_ENV);
     process.stderr.write(`installed.test: go mod tidy and go build of the Go program took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
     const stack = await userStack(dir, home);

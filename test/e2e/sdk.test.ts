@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GO_FLAGS, PULUMI_SDK_VERSION, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness";
+import { GO_ENV, PULUMI_SDK_VERSION, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness";
 
 const env = { ...process.env, PULUMI_HOME: mkdtempSync(join(tmpdir(), "nsp-sdk-home-")), PULUMI_SKIP_UPDATE_CHECK: "true" };
 
@@ -114,7 +114,7 @@ const programs: Record<string, { runtime: string; prepare(dir: string): void }> 
           "",
         ].join("\n"),
       );
-      const goEnv = { ...process.env, GOFLAGS: GO_FLAGS, GOWORK: "off", GOTOOLCHAIN: "local" };
+      const goEnv = { ...process.env, ...GO_ENV };
       execFileSync("go", ["mod", "tidy"], { cwd: dir, env: goEnv, stdio: "pipe" });
       execFileSync("go", ["build", "-o", "sdk-env", "."], { cwd: dir, env: goEnv, stdio: "pipe" });
     },
