@@ -158,9 +158,10 @@ function adoptionNotes(token, spec) {
   for (const name of oneTime) {
     lines.push(`- \`${name}\` is shown by the API once, so an imported object has it empty. ${rotation ? `Set or change \`${rotation}\` to get a fresh one (the old one stops working).` : "The API has no way to issue it again; replace the object to get a new one."}`);
   }
-  for (const name of writeOnly.filter((n) => n !== rotation)) {
+  for (const name of writeOnly.filter((n) => n !== rotation && n !== "forceDestroy")) {
     lines.push(`- \`${name}\` is never returned by the API, so the import leaves it out of the program; setting it afterwards shows one update, which sends it.`);
   }
+  if (writeOnly.includes("forceDestroy")) lines.push("- `forceDestroy` is the provider's own setting, never sent to the API: an imported object has it false, and setting it afterwards is an update that sends nothing.");
   if (notDiscovered) lines.push(`- \`nsp-discover\` does not list it: ${notDiscovered}.`);
   return lines.length ? ["### What import cannot read back", "", ...lines, ""] : [];
 }

@@ -284,7 +284,7 @@ export class NspProvider {
     const news = unwrapProperties(structToObject(req.getNews())).value;
     const oldInputs = req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined;
     const ctx = () => (this.session?.ready ? this.context(req.getUrn()) : undefined);
-    return diffToPb(await diffChecked(def, ctx, olds, news, oldInputs, req.getIgnorechangesList()));
+    return diffToPb(await diffChecked(def, ctx, req.getId(), olds, news, oldInputs, req.getIgnorechangesList()));
   });
 
   create = this.unary<providerPb.CreateRequest, providerPb.CreateResponse>("Create", async (req) => {

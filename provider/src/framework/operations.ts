@@ -2,6 +2,7 @@ import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
 import { deepEqual, diffResource, sameValue } from "./diff";
 import { explainConflict } from "./natural-key";
+import { FORCE_DESTROY, refuseDeleteWhileHolding, refuseReplaceWhileHolding } from "./held-objects";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { stampState, upgradeInputs, upgradeState } from "./state-version";
 import { unwrap } from "./zod-walk";
@@ -39,20 +40,25 @@ export function diffStates(def: AnyResource, olds: PropertyMap, news: PropertyMa
 }
 
 /**
- * Diff, and the definition's check of a delete-first replacement before anything is deleted. The
- * check needs the API, so it runs only when `ctx` gives a context (a token is configured).
+ * Diff, and the checks of a delete-first replacement before anything is deleted: the definition's
+ * own, and what the object holds (held-objects.ts). They need the API, so they run only when `ctx`
+ * gives a context (a token is configured).
  */
 export async function diffChecked(
   def: AnyResource,
   ctx: () => OperationContext | undefined,
+  id: string,
   olds: PropertyMap,
   news: PropertyMap,
   oldInputs: PropertyMap | undefined,
   ignoreChanges: readonly string[] = [],
 ) {
   const d = diffStates(def, olds, news, oldInputs, ignoreChanges);
-  const context = d.deleteBeforeReplace && def.beforeDeleteFirst ? ctx() : undefined;
-  if (context) await def.beforeDeleteFirst!(context, upgradeState(def, olds), upgradeInputs(def, news));
+  const context = d.deleteBeforeReplace && (def.beforeDeleteFirst || def.holds) ? ctx() : undefined;
+  if (!context) return d;
+  const state = upgradeState(def, olds);
+  if (def.beforeDeleteFirst) await def.beforeDeleteFirst(context, state, upgradeInputs(def, news));
+  if (def.holds) await refuseReplaceWhileHolding(def.token, def.holds, context, id, state);
   return d;
 }
 
@@ -135,15 +141,20 @@ export async function updateResource(
   const news = upgradeInputs(def, newInputs);
   // The same diff the engine was shown: a property it was told to ignore must not reach the API.
   const { diffs } = diffResource(def, olds, news, upgradeInputs(def, oldInputs), ignoreChanges, false);
+  // forceDestroy is the provider's own: a change of it alone sends nothing.
+  const toApi = diffs.filter((k) => k !== FORCE_DESTROY);
   const update = def.update;
-  const state = await tracking(def, ctx, news, (c) => update(c, id, news, olds, diffs));
+  const state = toApi.length === 0 && diffs.length > 0 ? { ...olds, ...news } : await tracking(def, ctx, news, (c) => update(c, id, news, olds, toApi));
+  if (def.holds) state[FORCE_DESTROY] = news[FORCE_DESTROY];
   return stampState(def, carryOver(def, state, news, olds));
 }
 
 export async function deleteResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap): Promise<void> {
   if (!def.delete) return;
+  const state = upgradeState(def, olds);
+  if (def.holds) await refuseDeleteWhileHolding(def.token, def.holds, ctx, id, state);
   try {
-    await def.delete(ctx, id, upgradeState(def, olds));
+    await def.delete(ctx, id, state);
   } catch (e) {
     // Already gone is what delete wanted.
     if ((e as { code?: string }).code !== "not_found") throw e;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { AnyFunction, AnyResource } from "./definition";
 import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap } from "./zod-walk";
+import { deletingDoc } from "./held-objects";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -161,7 +162,7 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     // Empty lists are left out, as the CLI writes a schema back (`pulumi package get-schema`).
     const required = [...new Set(outputRequired)].filter((k) => !writeOnly.has(k)).sort();
     resourceSpecs[def.token] = {
-      description: `${withExamples(def.token, def.description)}\n\n## Import\n\n\`\`\`sh\npulumi import ${def.token} <name> '${def.importId}'\n\`\`\`\n`,
+      description: `${withExamples(def.token, def.holds ? `${def.description}\n\n${deletingDoc(def.holds)}` : def.description)}\n\n## Import\n\n\`\`\`sh\npulumi import ${def.token} <name> '${def.importId}'\n\`\`\`\n`,
       properties: outputProperties,
       ...(required.length ? { required } : {}),
       inputProperties: inputs.properties,
