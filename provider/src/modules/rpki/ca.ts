@@ -84,7 +84,7 @@ async function postParentResponse(ctx: OperationContext, id: string, xml: string
 
 const caHolds: Holds = {
   what: "CA",
-  kinds: [{ names: ["ROA", "ROAs"], listPath: (id) => `/rpki/cas/${id}/roas`, nameOf: (r) => `${String(r.prefix)}${r.max_length == null ? "" : `-${String(r.max_length)}`} AS${String(r.asn)}` }],
+  kinds: [{ names: ["ROA", "ROAs"], listPath: (id) => `/rpki/cas/${id}/roas`, nameOf: (r) => `${String(r.prefix)} AS${String(r.asn)}` }],
 };
 
 export const ca = defineResource({
