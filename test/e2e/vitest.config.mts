@@ -25,6 +25,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   "large-zone": 20,
   "design-card": 17,
   yaml: 14,
+  "force-destroy": 13,
 };
 
 class LongestFirst extends BaseSequencer {
