@@ -106,6 +106,16 @@ const rows: Row[] = [
     refusal: /still holds objects this program does not manage: 1 ROA \("192\.0\.2\.0\/24 AS64500"\)\./,
     parentPath: (id) => `/rpki/cas/${id}`,
   },
+  {
+    type: "nsp:cdn:Site",
+    inputs: async () => ({ hostname: `${uniq("shop")}.customer.example`, origin: "192.0.2.80" }),
+    async handmade(id) {
+      const rule = await control.post<{ id: number }>("/security/rules", { site_id: Number(id), field: "asn", op: "in", value: "64496", action: "challenge" });
+      return [{ list: `/security/rules?site_id=${id}`, id: rule.id }];
+    },
+    refusal: /still holds objects this program does not manage: 1 security rule \("challenge asn in 64496"\)\./,
+    parentPath: (id) => `/cdn/sites/${id}`,
+  },
 ];
 
 describe.each(rows)("$type with objects the program does not manage", (row) => {

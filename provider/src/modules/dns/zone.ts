@@ -8,6 +8,7 @@ import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { listServices } from "./service";
 import type { HeldItem, Holds } from "../../framework/held-objects";
+import { heldRules } from "../security/held-rules";
 
 const domainName = z
   .string()
@@ -96,12 +97,7 @@ const zoneHolds: Holds = {
   what: "zone",
   kinds: [
     heldRecords,
-    {
-      names: ["security rule", "security rules"],
-      listPath: () => "/security/rules",
-      query: (id) => ({ zone_id: id }),
-      nameOf: (r) => `${String(r.action)} ${String(r.field)} ${String(r.op)} ${String(r.value)}`,
-    },
+    heldRules("zone_id"),
     { names: ["address range", "address ranges"], listPath: (id) => `/dns/zones/${id}/ranges`, nameOf: (r) => String(r.prefix) },
   ],
   ownCost: "one list of the account's mail domains (for the records they publish)",
