@@ -7,7 +7,7 @@
 // so what the parent's lists still show is what the program does not manage. A delete-first
 // replacement is checked in Diff instead, before the engine deletes anything: there the
 // program's children are still in the lists and the provider cannot tell them apart, so every
-// held object counts, and the replacement takes `forceDestroy: true` (see heldBeforeReplace).
+// held object counts, and the replacement takes `forceDestroy: true`.
 import { z } from "zod";
 import type { OperationContext } from "./definition";
 import { UserError } from "../user-error";
@@ -94,36 +94,28 @@ async function heldBy(ctx: OperationContext, holds: Holds, parentId: string, par
   return found;
 }
 
-function describe(found: Found[]): string {
+function heldText(found: Found[]): string {
   return found
     .map(({ kind, count, names }) => `${count} ${kind.names[count === 1 ? 0 : 1]} (${names.map((n) => JSON.stringify(n)).join(", ")}${count > names.length ? `, and ${count - names.length} more` : ""})`)
     .join("; ");
 }
 
-function who(token: string, ctx: OperationContext, parentId: string): string {
-  return `${token} ${ctx.resourceName ? `${JSON.stringify(ctx.resourceName)} ` : ""}(id ${parentId})`;
-}
-
-/** Throws, naming forceDestroy, when the parent still holds objects that are not its own. */
-export async function refuseDeleteWhileHolding(token: string, holds: Holds, ctx: OperationContext, parentId: string, parent: Record<string, unknown>): Promise<void> {
+/**
+ * Throws, naming forceDestroy, when the parent still holds objects that are not its own: at its
+ * `delete`, or in Diff for a `replacement` that would delete it first.
+ */
+export async function refuseWhileHolding(occasion: "delete" | "replacement", token: string, holds: Holds, ctx: OperationContext, parentId: string, parent: Record<string, unknown>): Promise<void> {
   if (parent[FORCE_DESTROY] === true) return;
   const found = await heldBy(ctx, holds, parentId, parent);
   if (!found?.length) return;
+  const who = `${token} ${ctx.resourceName ? `${JSON.stringify(ctx.resourceName)} ` : ""}(id ${parentId})`;
   throw new UserError(
-    `${who(token, ctx, parentId)} still holds objects this program does not manage: ${describe(found)}. ` +
-      `Deleting it would delete them too, so nothing was deleted. Set \`forceDestroy: true\` on it (an update in place, then delete again) to delete them with it, or move or delete them first.`,
-  );
-}
-
-/** The same check for a replacement that deletes first, run in Diff before the engine deletes anything. */
-export async function refuseReplaceWhileHolding(token: string, holds: Holds, ctx: OperationContext, parentId: string, parent: Record<string, unknown>): Promise<void> {
-  if (parent[FORCE_DESTROY] === true) return;
-  const found = await heldBy(ctx, holds, parentId, parent);
-  if (!found?.length) return;
-  throw new UserError(
-    `${who(token, ctx, parentId)} must be deleted before its replacement is created, and it holds ${describe(found)}. ` +
-      `The replacement would delete them all, the program's own included, so nothing was changed. ` +
-      `Set \`forceDestroy: true\` on it in a \`pulumi up\` of its own (an update in place), then make the change again; or undo the change that replaces it.`,
+    occasion === "delete"
+      ? `${who} still holds objects this program does not manage: ${heldText(found)}. ` +
+          `Deleting it would delete them too, so nothing was deleted. Set \`forceDestroy: true\` on it (an update in place, then delete again) to delete them with it, or move or delete them first.`
+      : `${who} must be deleted before its replacement is created, and it holds ${heldText(found)}. ` +
+          `The replacement would delete them all, the program's own included, so nothing was changed. ` +
+          `Set \`forceDestroy: true\` on it in a \`pulumi up\` of its own (an update in place), then make the change again; or undo the change that replaces it.`,
   );
 }
 

@@ -2,7 +2,7 @@ import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
 import { deepEqual, diffResource, sameValue } from "./diff";
 import { explainConflict } from "./natural-key";
-import { FORCE_DESTROY, refuseDeleteWhileHolding, refuseReplaceWhileHolding } from "./held-objects";
+import { FORCE_DESTROY, refuseWhileHolding } from "./held-objects";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { stampState, upgradeInputs, upgradeState } from "./state-version";
 import { unwrap } from "./zod-walk";
@@ -58,7 +58,7 @@ export async function diffChecked(
   if (!context) return d;
   const state = upgradeState(def, olds);
   if (def.beforeDeleteFirst) await def.beforeDeleteFirst(context, state, upgradeInputs(def, news));
-  if (def.holds) await refuseReplaceWhileHolding(def.token, def.holds, context, id, state);
+  if (def.holds) await refuseWhileHolding("replacement", def.token, def.holds, context, id, state);
   return d;
 }
 
@@ -152,7 +152,7 @@ export async function updateResource(
 export async function deleteResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap): Promise<void> {
   if (!def.delete) return;
   const state = upgradeState(def, olds);
-  if (def.holds) await refuseDeleteWhileHolding(def.token, def.holds, ctx, id, state);
+  if (def.holds) await refuseWhileHolding("delete", def.token, def.holds, ctx, id, state);
   try {
     await def.delete(ctx, id, state);
   } catch (e) {
