@@ -8,6 +8,13 @@
 // replacement is checked in Diff instead, before the engine deletes anything: there the
 // program's children are still in the lists and the provider cannot tell them apart, so every
 // held object counts, and the replacement takes `forceDestroy: true`.
+//
+// Deletes the API documents as taking something along that do not check: a mail server's (refused
+// while it has domains), a voice number's (the extensions it rings, links that mean nothing
+// without it), a tunnel's (its address; the edge sites of its TunnelHostnames go with those), a
+// campaign's (numbers are detached, not deleted), and those that take only the object's own
+// content, which no program can create: a chat room's history, a video's renditions, a
+// channel's or room's recordings, a static site's deploys.
 import { z } from "zod";
 import type { OperationContext } from "./definition";
 import { UserError } from "../user-error";

@@ -15,7 +15,7 @@ import * as utilities from "../utilities";
  *
  * A replacement that deletes the zone first is checked in the preview, before anything is deleted, while the program's own records, security rules and address ranges are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the zone holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
  *
- * The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true` to go in one request.
+ * The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true` to go in one request.
  *
  * ## Example Usage
  * ### A zone on the account's authoritative DNS service

@@ -107,7 +107,7 @@ const zoneHolds: Holds = {
     const apex = new Set(["@", "", String(zone.name)]);
     return (kind, item) => kind === heldRecords && (item.type === "SOA" || (item.type === "NS" && apex.has(String(item.name).replace(/\.$/, ""))) || published.has(String(item.id)));
   },
-  note: "The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true` to go in one request.",
+  note: "The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true` to go in one request.",
 };
 
 export const zone = defineResource({
