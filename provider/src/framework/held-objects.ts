@@ -74,7 +74,7 @@ export function deletingDoc({ what, ...holds }: Holds): string {
   return [
     `## Deleting`,
     ``,
-    `Deleting the ${what} deletes the ${kinds} it holds. Unless \`forceDestroy\` is true, the provider first lists them (${cost}) and refuses the delete, before any request that changes something, while the ${what} holds any that this program does not manage: the message names \`forceDestroy\`, how many of each kind remain and the first few by name. At a \`pulumi destroy\` or when the ${what} leaves the program, the engine has already deleted the program's own ${kinds}, so only the others count.`,
+    `Deleting the ${what} deletes the ${kinds} it holds. Unless \`forceDestroy\` is true, the provider first lists them (${cost}) and refuses the delete, before any request that changes something, while the ${what} holds any that this program does not manage: the message names \`forceDestroy\`, how many of each kind remain and the first few by name. At a \`pulumi destroy\` or when the ${what} leaves the program, the engine has already deleted the program's own ${kinds}, so only the others count. A child whose delete the program skips with \`deletedWith\` is still there and counts too: a ${what} with such children needs \`forceDestroy: true\`.`,
     ``,
     `A replacement that deletes the ${what} first is checked in the preview, before anything is deleted, while the program's own ${kinds} are still there: every one counts, so such a replacement needs \`forceDestroy: true\` set by an earlier \`pulumi up\` whenever the ${what} holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.${holds.note ? `\n\n${holds.note}` : ""}`,
   ].join("\n");

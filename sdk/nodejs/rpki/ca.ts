@@ -9,7 +9,7 @@ import * as utilities from "../utilities";
  *
  * ## Deleting
  *
- * Deleting the CA deletes the ROAs it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the CA holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the CA leaves the program, the engine has already deleted the program's own ROAs, so only the others count.
+ * Deleting the CA deletes the ROAs it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the CA holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the CA leaves the program, the engine has already deleted the program's own ROAs, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a CA with such children needs `forceDestroy: true`.
  *
  * A replacement that deletes the CA first is checked in the preview, before anything is deleted, while the program's own ROAs are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the CA holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
  *

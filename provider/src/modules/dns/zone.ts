@@ -100,14 +100,14 @@ const zoneHolds: Holds = {
     heldRules("zone_id"),
     { names: ["address range", "address ranges"], listPath: (id) => `/dns/zones/${id}/ranges`, nameOf: (r) => String(r.prefix) },
   ],
-  ownCost: "one list of the account's mail domains (for the records they publish)",
+  ownCost: "one list of the account's mail domains, for the records they publish",
   async own(ctx, id, zone) {
     const domains = await ctx.client.listAll<{ zone_id?: unknown; records?: { record_id?: unknown }[] }>("/mail/domains", { signal: ctx.signal });
     const published = new Set(domains.filter((d) => String(d.zone_id) === id).flatMap((d) => (d.records ?? []).map((r) => String(r.record_id))));
     const apex = new Set(["@", "", String(zone.name)]);
     return (kind, item) => kind === heldRecords && (item.type === "SOA" || (item.type === "NS" && apex.has(String(item.name).replace(/\.$/, ""))) || published.has(String(item.id)));
   },
-  note: "The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true` to go in one request.",
+  note: "The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.",
 };
 
 export const zone = defineResource({

@@ -88,7 +88,7 @@ const pbxKinds = [
 const pbxHolds: Holds = {
   what: "PBX",
   kinds: pbxKinds,
-  ownCost: "one list of the templates (for the objects the PBX's template made)",
+  ownCost: "one list of the templates, for the objects the PBX's template made",
   async own(ctx, _id, pbx) {
     if (!pbx.template || pbx.template === "blank") return () => false;
     const templates = await ctx.client.listAll<TemplateContents & { id?: unknown }>("/vgate/templates", { signal: ctx.signal });

@@ -381,7 +381,7 @@ class Site(pulumi.CustomResource):
 
         ## Deleting
 
-        Deleting the site deletes the security rules it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the site holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the site leaves the program, the engine has already deleted the program's own security rules, so only the others count.
+        Deleting the site deletes the security rules it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the site holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the site leaves the program, the engine has already deleted the program's own security rules, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a site with such children needs `forceDestroy: true`.
 
         A replacement that deletes the site first is checked in the preview, before anything is deleted, while the program's own security rules are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the site holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
@@ -487,7 +487,7 @@ class Site(pulumi.CustomResource):
 
         ## Deleting
 
-        Deleting the site deletes the security rules it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the site holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the site leaves the program, the engine has already deleted the program's own security rules, so only the others count.
+        Deleting the site deletes the security rules it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the site holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the site leaves the program, the engine has already deleted the program's own security rules, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a site with such children needs `forceDestroy: true`.
 
         A replacement that deletes the site first is checked in the preview, before anything is deleted, while the program's own security rules are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the site holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
