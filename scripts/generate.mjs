@@ -18,7 +18,7 @@ await build({
       import { buildPackageSchema } from "./provider/src/framework/schema";
       import { packageInfo } from "./provider/src/package-info";
       import { resources, functions } from "./provider/src/all-definitions";
-      import { notDiscovered } from "./provider/src/discover/sources";
+      import { notDiscovered } from "./provider/src/discover/not-discovered";
       export { exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderExamples } from "./scripts/example-programs";
       export const baseSchema = buildPackageSchema(packageInfo, resources, functions);
       export const withExamples = (examples) => buildPackageSchema(packageInfo, resources, functions, examples);
