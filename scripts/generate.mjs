@@ -141,6 +141,7 @@ function resourceDoc(token, spec) {
     importPart.trim(),
     "",
     ...adoptionNotes(token, spec),
+    ...listingNote(token, spec),
     `Module \`${mod}\`, resource \`${name}\`.`,
     "",
   ].join("\n");
@@ -163,6 +164,25 @@ function adoptionNotes(token, spec) {
   }
   if (notDiscovered) lines.push(`- \`nsp-discover\` does not list it: ${notDiscovered}.`);
   return lines.length ? ["### What import cannot read back", "", ...lines, ""] : [];
+}
+
+/** How `pulumi do` lists the kind's objects (docs/guides/pulumi-do.md), from its `listInputs`. */
+function listingNote(token, spec) {
+  if (!spec.listInputs) return [];
+  // `pulumi do` spells each input as a kebab-case flag: zoneId -> --zone-id.
+  const flag = (k) => `--${k.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()} <${k}>`;
+  const required = spec.listInputs.required ?? [];
+  const optional = Object.keys(spec.listInputs.properties).filter((k) => !required.includes(k));
+  return [
+    "### Listing",
+    "",
+    "```sh",
+    ["pulumi do", token, "list", ...required.map(flag), ...optional.map((k) => `[${flag(k)}]`), "--all"].join(" "),
+    "```",
+    "",
+    `Each result is an id \`pulumi import\` takes. See [pulumi do](../guides/pulumi-do.md).${optional.length ? ` Optional filters: ${optional.map((k) => `\`${k}\``).join(", ")}.` : ""}`,
+    "",
+  ];
 }
 
 function functionDoc(token, spec) {

@@ -2,10 +2,10 @@
 // the list path, the parent and the input naming it, the field that is the object's own id and
 // the filters the list can narrow by. nsp-discover, the natural key's look-ups (a conflict's
 // message, the pending-creates recovery) and the plugin's List all read these facts.
-import type { ApiClient } from "../client";
+import { DEFAULT_PAGE_SIZE as DEFAULT_LIST_PAGE, type ApiClient } from "../client";
 import type { AnyResource } from "./definition";
 import { toWire, wireName } from "./wire";
-import type { z } from "zod";
+import { ZodDefault, type z } from "zod";
 
 export type Item = Record<string, unknown>;
 
@@ -126,4 +126,80 @@ export async function listUnder(def: AnyResource, client: ApiClient, parentId: u
   }
   const items = (await client.listAllOrUndefined(listPath(facts.path, parentId), { signal })) as Item[] | undefined;
   return items && { items, ...(facts.parent ? { parent: { id: parentId } } : {}) };
+}
+
+/**
+ * The inputs a List of the kind takes, as schema.json publishes them (`listInputs`): the
+ * parent's id, required where the API lists the kind only under a parent, and the filters.
+ */
+export function listInputsOf(def: AnyResource): { shape: Record<string, z.ZodType>; required: string[] } {
+  const facts = def.list!;
+  const args = def.args.shape as Record<string, z.ZodType>;
+  const shape: Record<string, z.ZodType> = {};
+  const required: string[] = [];
+  const parentInput = facts.parent?.input;
+  if (parentInput) {
+    shape[parentInput] = needsParent(facts) ? args[parentInput]! : args[parentInput]!.optional();
+    if (needsParent(facts)) required.push(parentInput);
+  }
+  // A filter not given filters nothing: an input's default (a record's name `@`) does not apply.
+  for (const key of Object.keys(facts.filters ?? {})) shape[key] = withoutDefault(args[key]!).optional();
+  return { shape, required };
+}
+
+function withoutDefault(field: z.ZodType): z.ZodType {
+  return field instanceof ZodDefault ? withoutDefault(field.unwrap() as z.ZodType) : field;
+}
+
+/** One object a List found: the id `pulumi import` takes and a readable name. */
+export interface ListedObject {
+  id: string;
+  name: string;
+}
+
+export interface ListPageOptions {
+  /** Where the previous page ended (the continuation token it returned); empty for the first. */
+  continuation?: string;
+  /** At most this many objects (the API is asked for no more). */
+  limit?: number;
+  /** The page size the caller would like; the API's own (500) when larger or not given. */
+  pageSize?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * One page of a List: one request to the API's list (the page the continuation token names),
+ * and the token of the next page, undefined after the last. `query` holds checked list inputs.
+ */
+export async function listKindPage(def: AnyResource, client: ApiClient, query: Item, opts: ListPageOptions = {}): Promise<{ objects: ListedObject[]; continuation?: string }> {
+  const facts = def.list!;
+  const shape = def.args.shape as Record<string, z.ZodType>;
+  const parentInput = facts.parent?.input;
+  const parentId = parentInput && query[parentInput] !== undefined ? toWire(shape[parentInput]!, query[parentInput]) : undefined;
+  const token = opts.continuation ?? "";
+  if (!/^\d*$/.test(token)) throw new Error(`${def.token}: continuation token "${token}" is not one this provider gave`);
+  const offset = token === "" ? 0 : Number(token);
+  const apiQuery: Record<string, string> = {};
+  const matched: string[] = [];
+  for (const [key, how] of Object.entries(facts.filters ?? {})) {
+    if (query[key] === undefined || query[key] === null) continue;
+    if (how === "query") apiQuery[wireName(key, shape[key])] = String(toWire(shape[key]!, query[key]));
+    else matched.push(key);
+  }
+  const page = await client.listPage<Item>(facts.fromParent ? facts.path : listPath(facts.path, parentId), offset, {
+    ...(Object.keys(apiQuery).length ? { query: apiQuery } : {}),
+    pageSize: Math.min(DEFAULT_LIST_PAGE, ...[opts.limit, opts.pageSize].filter((n): n is number => n !== undefined && n > 0)),
+    signal: opts.signal,
+  });
+  const rows: { item: Item; parent?: Item }[] = facts.fromParent
+    ? page.items.filter((p) => parentId === undefined || String(p.id) === String(parentId)).flatMap((p) => facts.fromParent!(p).map((item) => ({ item, parent: p })))
+    : page.items.map((item) => ({ item, ...(facts.parent ? { parent: { id: parentId } } : {}) }));
+  const objects = rows
+    .filter(({ item, parent }) => !facts.skip?.(item, parent) && matchesInputs(def, item, query, matched))
+    .map(({ item, parent }) => {
+      const id = listedImportId(def, item, parent);
+      // A child's label names its parent, which a page of children does not hold: only its id.
+      return { id, name: slug(labelOf(facts, item, parent && { name: "", handle: "", ...parent })) || slug(id) };
+    });
+  return { objects, ...(page.nextOffset !== null ? { continuation: String(page.nextOffset) } : {}) };
 }
