@@ -38,6 +38,9 @@ Options:
                              a record set that holds a record another resource publishes (a TXT at
                              the apex beside a mail domain's SPF) stays one nsp:dns:Record per record
   --requests-per-minute <n>  client-side request budget (default: NSP_REQUESTS_PER_MINUTE, else 300)
+  --skip-tracked <stack>     leave out every object these stacks already manage (read with
+                             \`pulumi stack export --stack <stack>\` in the current directory's
+                             project or backend; repeatable, or comma-separated)
   --report <file>            write what was left out (owned by another resource, made by the API) as JSON
   --quiet                    no progress on stderr
   --help`;
@@ -61,6 +64,7 @@ async function main(): Promise<number> {
         "pending-creates": { type: "boolean" },
         print: { type: "boolean" },
         stack: { type: "string" },
+        "skip-tracked": { type: "string", multiple: true },
       },
       allowPositionals: false,
     }).values;
@@ -88,6 +92,13 @@ async function main(): Promise<number> {
   }
 
   const say = args.quiet ? () => {} : (m: string) => process.stderr.write(`nsp-discover: ${m}\n`);
+  let tracked: Map<string, string>;
+  try {
+    tracked = trackedObjects(list(args["skip-tracked"]));
+  } catch (e) {
+    process.stderr.write(`nsp-discover: --skip-tracked: ${(e as Error).message}\n`);
+    return 2;
+  }
   const client = new ApiClient({
     baseUrl: config.baseUrl,
     token: config.apiToken,
@@ -104,6 +115,7 @@ async function main(): Promise<number> {
       types: list(args.type),
       zones: list(args.zone),
       zoneRecords: args["zone-records"] ?? false,
+      tracked,
       onProgress: say,
       signal: cancel.signal,
       onFailure: () => cancel.abort(),
@@ -115,6 +127,8 @@ async function main(): Promise<number> {
         `${result.unavailable.length} lists unavailable; ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     for (const u of result.unavailable) say(`not readable: ${u.type} (${u.path}: ${u.reason})`);
+    const skipped = result.leftOut.filter((l) => l.reason.startsWith("tracked by stack "));
+    if (tracked.size) say(`${skipped.length} objects left out because ${list(args["skip-tracked"]).join(", ")} already manage them`);
     if (args.report) {
       writeFileSync(args.report, `${JSON.stringify({ leftOut: result.leftOut, notDiscovered: result.notDiscovered, unavailable: result.unavailable }, null, 2)}\n`);
       say(`wrote ${args.report}`);
@@ -128,6 +142,28 @@ async function main(): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The objects the stacks' states hold, `<type> <id>` and `<type> <own id>` -> the stack, from
+ * `pulumi stack export` (run as the user would, in the current directory).
+ */
+function trackedObjects(stacks: readonly string[]): Map<string, string> {
+  const tracked = new Map<string, string>();
+  for (const stack of stacks) {
+    let exported: ExportedDeployment;
+    try {
+      exported = JSON.parse(execFileSync("pulumi", ["stack", "export", "--stack", stack], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] })) as ExportedDeployment;
+    } catch (e) {
+      throw new Error(`pulumi stack export --stack ${stack} failed: ${((e as { stderr?: string }).stderr || (e as Error).message).trim()}`);
+    }
+    for (const r of exported.deployment.resources ?? []) {
+      if (!r.id || !r.type.startsWith("nsp:")) continue;
+      tracked.set(`${r.type} ${r.id}`, stack);
+      tracked.set(`${r.type} ${r.id.split("/").pop()}`, stack);
+    }
+  }
+  return tracked;
 }
 
 async function pendingCreates(stack: string | undefined, print: boolean, quiet: boolean): Promise<number> {

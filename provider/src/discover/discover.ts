@@ -30,6 +30,11 @@ export interface DiscoverOptions {
   /** Lists fetched at once; the client's rate limiter paces them all the same. */
   concurrency?: number;
   onProgress?: (message: string) => void;
+  /**
+   * Objects other stacks already manage, left out of the file: `<type> <own id>` (the last part
+   * of the import id, as a stack's state holds it) -> the stack's name.
+   */
+  tracked?: ReadonlyMap<string, string>;
   /** Called at the first list that fails, before the error reaches the caller. */
   onFailure?: () => void;
   signal?: AbortSignal;
@@ -145,6 +150,16 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
   progress(`read the account with ${lists} lists`);
 
   const owners = ownedRecords(listed.get("nsp:mail:Domain") ?? []);
+  // A stack's state holds the id the resource's Read gave: the import id, or for some kinds the
+  // object's own id alone, which names one object account-wide only where it is the API's id
+  // (a route's local part is unique only within its domain).
+  const trackedBy = (type: string, id: string) =>
+    opts.tracked?.get(`${type} ${id}`) ?? (byToken.get(type)?.list?.key ? undefined : opts.tracked?.get(`${type} ${id.split("/").pop()}`));
+  // A record another stack manages is owned like a mail domain's: no ZoneRecords set claims it.
+  for (const { item, parent } of listed.get(RECORD) ?? []) {
+    const stack = trackedBy(RECORD, `${String(parent?.id)}/${String(item.id)}`);
+    if (stack !== undefined && !owners.has(String(item.id))) owners.set(String(item.id), `stack ${stack}`);
+  }
   const entries: (ImportEntry & { sortKey: string })[] = [];
 
   for (const token of selected) {
@@ -158,7 +173,8 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     for (const { item, parent } of listed.get(token) ?? []) {
       if (zoneFilter && !zoneFilter.has(String(source.zoneOf!(item, parent, find)))) continue;
       const entry = entryOf(def, item, parent);
-      const reason = source.skip?.(item, parent) ?? (token === RECORD ? recordLeftOut(item, owners) : undefined);
+      const stack = trackedBy(token, entry.id);
+      const reason = source.skip?.(item, parent) ?? (token === RECORD ? recordLeftOut(item, owners) : undefined) ?? (stack === undefined ? undefined : `tracked by stack ${stack}`);
       if (reason !== undefined) leftOut.push({ type: token, id: entry.id, reason });
       else entries.push(entry);
     }
@@ -224,7 +240,7 @@ function ownedRecords(domains: readonly { item: Item }[]): Map<string, string> {
 
 function recordLeftOut(record: Item, owners: Map<string, string>): string | undefined {
   const owner = owners.get(String(record.id));
-  if (owner) return `published by ${owner}`;
+  if (owner) return owner.startsWith("stack ") ? `tracked by ${owner}` : `published by ${owner}`;
   if (record.type === "NS" && record.name === "@") return "the service's own name servers at the apex";
   return undefined;
 }
