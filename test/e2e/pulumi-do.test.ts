@@ -3,7 +3,7 @@
 // List of a zone of 1,200 records in the API's pages; read, create, patch and delete of a record
 // (a secret output shown as a secret); and nsp-discover --skip-tracked next to a stack that
 // manages half of an account.
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,10 +11,9 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccount } from "../helpers/account-seed";
 import type { EmulatorControl } from "../helpers/emulator";
-import { pulumiEnv, pulumiHome, ROOT, Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
+import { lastJson, pulumiDo as runPulumiDo, pulumiEnv, pulumiHome, ROOT, Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
 
 const execFileAsync = promisify(execFile);
-const PLUGIN = join(ROOT, "bin", "pulumi-resource-nsp");
 const BIG = 1200;
 const PAGE = 500;
 
@@ -26,26 +25,9 @@ let env: NodeJS.ProcessEnv;
 let cwd: string;
 const stacks: Stack[] = [];
 
-/** `pulumi do --package <this plugin> <args>`, outside any project, configured by the environment only. */
+/** `pulumi do` outside any project, configured by the environment only. */
 function pulumiDo(args: string[]): Promise<RunResult> {
-  const child = spawn("pulumi", ["do", "--package", PLUGIN, "--non-interactive", ...args], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const result = { code: code ?? -1, stdout, stderr };
-      if (code !== 0) reject(new Error(`pulumi do ${args.join(" ")} exited ${code}\n${stdout}\n${stderr}`));
-      else resolve(result);
-    });
-  });
-}
-
-/** The JSON `pulumi do --output json` prints last (a create prints its plan before it). */
-function lastJson<T>(out: string): T {
-  return JSON.parse(out.slice(out.search(/^[[{]/m))) as T;
+  return runPulumiDo(args, { cwd, env });
 }
 
 beforeAll(async () => {
