@@ -1,8 +1,8 @@
 // The account through Pulumi's own commands, with no program: the real `pulumi do` of the pinned
 // CLI, the plugin configured from NSP_API_TOKEN and NSP_BASE_URL alone. A function by name; the
 // List of a zone of 1,200 records in the API's pages; read, create, patch and delete of a record
-// (a secret output shown as a secret); and nsp-discover --skip-tracked next to a stack that
-// manages half of an account.
+// (a secret output shown as a secret); and nsp-discover --skip-tracked --with-state next to a
+// stack that manages half of an account, whose import file then imports with no reads.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -108,7 +108,7 @@ describe("nsp-discover --skip-tracked", () => {
     await seedAccount(api, { zones: 2, records: 6, prefix: "half" });
     const work = mkdtempSync(join(tmpdir(), "nsp-e2e-skip-"));
     const discoverIn = async (dir: string, args: string[], stackEnv: NodeJS.ProcessEnv) => {
-      const run = await execFileAsync(process.execPath, [join(ROOT, "bin/nsp-discover"), "--type", "nsp:dns:*,nsp:mail:*", ...args], {
+      const run = await execFileAsync(process.execPath, [join(ROOT, "bin/nsp-discover"), "--type", "nsp:dns:*,nsp:mail:*", "--zone", "half0.example,half1.example", ...args], {
         cwd: dir,
         env: { ...stackEnv, NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl },
         encoding: "utf8",
@@ -127,7 +127,7 @@ describe("nsp-discover --skip-tracked", () => {
     writeFileSync(join(work, "half.json"), JSON.stringify({ resources: half }));
     await managing.run(["import", "--file", join(work, "half.json"), "--yes", "--skip-preview", "--protect=false"]);
 
-    const { file, stderr } = await discoverIn(managing.dir, ["--skip-tracked", managing.stack], managing.env);
+    const { file, stderr } = await discoverIn(managing.dir, ["--skip-tracked", managing.stack, "--with-state"], managing.env);
     const key = (r: { type: string; id: string }) => `${r.type} ${r.id}`;
     expect(file.resources.map(key).sort()).toEqual(other.map(key).sort());
     expect(stderr).toContain(`${half.length} objects left out because ${managing.stack} already manage them`);
@@ -136,7 +136,15 @@ describe("nsp-discover --skip-tracked", () => {
     stacks.push(adopting);
     await adopting.useAccount(emulator.baseUrl, token);
     writeFileSync(join(work, "other.json"), JSON.stringify(file));
+    // --with-state: every entry without a secret carries its Read's state, and the import reads only those with one.
+    const leftToRead = file.resources.filter((r) => !("outputs" in r));
+    expect(stderr).toContain(`${file.resources.length - leftToRead.length} entries carry their state; ${leftToRead.length} left to the import's read`);
+    await api.resetStats();
     await adopting.run(["import", "--file", join(work, "other.json"), "--yes", "--skip-preview", "--protect=false", "--out", join(work, "other.yaml")]);
+    const stats = await api.stats();
+    expect(stats.mutating).toBe(0);
+    expect(stats.total, JSON.stringify(stats.byRoute)).toBeLessThanOrEqual(1 + leftToRead.length);
+    console.log(`import of ${file.resources.length} objects with their state (${leftToRead.length} left to read): ${stats.total} requests ${JSON.stringify(stats.byRoute)}`);
     // The program the import wrote, run as the stack's program, changes nothing.
     writeFileSync(join(adopting.dir, "Pulumi.yaml"), `${Stack.yamlProgramText(Stack.yamlPluginHead("nsp-half-b"))}\n${readFileSync(join(work, "other.yaml"), "utf8")}`);
     await adopting.preview(["--expect-no-changes"]);

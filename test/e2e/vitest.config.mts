@@ -17,7 +17,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   dynamic: 42,
   sdk: 35,
   "every-resource": 60,
-  "pulumi-do": 45,
+  "pulumi-do": 30,
   typescript: 25,
   "docs-commands": 25,
   adopt: 24,

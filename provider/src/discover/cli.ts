@@ -10,7 +10,9 @@ import { ApiClient } from "../client";
 import { parseConfig } from "../config";
 import { PROVIDER_VERSION } from "../package-info";
 import { resources } from "../all-definitions";
-import { discover } from "./discover";
+import { discover, type ImportEntry } from "./discover";
+import { withState } from "./with-state";
+import { configureSession } from "../session";
 import { SETTLED, adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
 
 const USAGE = `Usage: nsp-discover [options] > import.json
@@ -41,6 +43,10 @@ Options:
   --skip-tracked <stack>     leave out every object these stacks already manage (read with
                              \`pulumi stack export --stack <stack>\` in the current directory's
                              project or backend; repeatable, or comma-separated)
+  --with-state               give each entry the inputs and outputs its Read gives (read here,
+                             one request per object but the records, read in their zone's pages),
+                             so that \`pulumi import --file\` reads nothing; an object holding a
+                             secret is left to the import's own read
   --report <file>            write what was left out (owned by another resource, made by the API) as JSON
   --quiet                    no progress on stderr
   --help`;
@@ -65,6 +71,7 @@ async function main(): Promise<number> {
         print: { type: "boolean" },
         stack: { type: "string" },
         "skip-tracked": { type: "string", multiple: true },
+        "with-state": { type: "boolean" },
       },
       allowPositionals: false,
     }).values;
@@ -120,7 +127,24 @@ async function main(): Promise<number> {
       signal: cancel.signal,
       onFailure: () => cancel.abort(),
     });
-    process.stdout.write(`${JSON.stringify(result.file, null, 2)}\n`);
+    let file: { nameTable: Record<string, string>; resources: ImportEntry[] } = result.file;
+    if (args["with-state"]) {
+      const session = configureSession(raw, {
+        userAgent: `nsp-discover/${PROVIDER_VERSION}`,
+        log: (level, message) => level !== "debug" && say(message),
+        tokenSettings: { config: "NSP_API_TOKEN", env: "NSP_API_TOKEN" },
+        explicitProviders: true,
+      });
+      try {
+        const read = await withState(file.resources, resources, () => session.context({ signal: cancel.signal, log: (severity, message) => severity !== "debug" && say(message) }));
+        file = { ...file, resources: read.entries };
+        say(`${read.entries.length - read.leftToRead.length} entries carry their state; ${read.leftToRead.length} left to the import's read (${session.api().client.stats().requests} requests to read them)`);
+        for (const l of read.leftToRead) say(`left to the import's read: ${l.type} ${l.id}: ${l.reason}`);
+      } finally {
+        await session.api().client.close();
+      }
+    }
+    process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
     const stats = client.stats();
     say(
       `${result.file.resources.length} objects to import, ${result.leftOut.length} left out (owned or made by the API), ` +
