@@ -5,6 +5,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../provider/src/client";
 import { discover } from "../../provider/src/discover/discover";
+import { withState } from "../../provider/src/discover/with-state";
+import { configureSession } from "../../provider/src/session";
 import { resources } from "../../provider/src/all-definitions";
 import { DEFAULT_BASE_URL } from "../../provider/src/config";
 import { seedAccount, type Seeded } from "../helpers/account-seed";
@@ -64,6 +66,21 @@ describe("List", () => {
       const listed = new Set<string>();
       for (const parent of parents) for (const id of (await listAll(plugin, type, parent ? { [parentInput!]: parent } : {})).ids) listed.add(id);
       expect(ids.filter((id) => !listed.has(id)), `${type}: found by nsp-discover, not by List`).toEqual([]);
+    }
+  });
+
+  it("nsp-discover --with-state gives each entry the inputs and outputs the plugin's Read gives at import", async () => {
+    const client = new ApiClient({ baseUrl: emulator.baseUrl, token: emulator.token, requestsPerMinute: 0 });
+    const { file } = await discover(client, resources, { zones: seeded.zoneIds.map(String) }).finally(() => client.close());
+    const session = configureSession({ apiToken: emulator.token, baseUrl: emulator.baseUrl, requestsPerMinute: 0 }, { userAgent: "test", log: () => {}, tokenSettings: { config: "test", env: "test" }, explicitProviders: true });
+    const signal = new AbortController().signal;
+    const { entries, leftToRead } = await withState(file.resources, resources, () => session.context({ signal, log: () => {} })).finally(() => session.api().client.close());
+    // Only objects holding a secret are left to the import's read (the seeded zone's transfer has a TSIG key).
+    expect(leftToRead.map((l) => l.reason)).toEqual(leftToRead.map(() => expect.stringMatching(/^holds the secret /)));
+    expect(entries.filter((e) => e.outputs).length).toBeGreaterThan(file.resources.length / 2);
+    for (const entry of entries.filter((e) => e.outputs)) {
+      const read = await plugin.read(entry.type, entry.name, entry.id);
+      expect({ inputs: entry.inputs, outputs: entry.outputs }, `${entry.type} ${entry.id}`).toEqual({ inputs: read.inputs, outputs: read.properties });
     }
   });
 
