@@ -20,7 +20,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   "pulumi-do": 30,
   typescript: 25,
   "docs-commands": 25,
-  adopt: 24,
+  adopt: 38,
   partner: 22,
   interrupted: 22,
   "large-zone": 20,
