@@ -3,6 +3,7 @@ import { keysWithRole } from "./fields";
 import type { ApiClient } from "../client";
 import type { Adoptions } from "./adoption";
 import type { ListCache } from "./list-cache";
+import type { ListFacts } from "./list-facts";
 import type { StateMigration } from "./state-version";
 import { FORCE_DESTROY, forceDestroyInput, type Holds } from "./held-objects";
 
@@ -55,6 +56,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
    * or reshaped without one.
    */
   migrations?: readonly StateMigration[];
+  /**
+   * How the API lists objects of this kind (see ListFacts): nsp-discover, the plugin's List and
+   * the look-ups by natural key read them. Absent for a kind the API has no list of.
+   */
+  list?: ListFacts<keyof A & string>;
   description: string;
   /** Pulumi inputs: the API's create and patch fields in camelCase. */
   args: z.ZodObject<A>;

@@ -1,11 +1,13 @@
 import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
 import { deepEqual, diffResource, sameValue } from "./diff";
+import { listInputsOf, listKindPage, type ListedObject, type ListPageOptions } from "./list-facts";
 import { explainConflict } from "./natural-key";
 import { FORCE_DESTROY, refuseWhileHolding } from "./held-objects";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { stampState, upgradeInputs, upgradeState } from "./state-version";
 import { unwrap } from "./zod-walk";
+import { z } from "zod";
 
 // The resource operations on plain values. The gRPC server and the dynamic-provider adapter
 // both call these, adding only their own transport (Structs and secret wrappers, or
@@ -166,6 +168,19 @@ export async function invokeFunction(fn: AnyFunction, ctx: () => OperationContex
   if (failures.length === 0 && fn.check) failures.push(...fn.check(value));
   if (failures.length) return { failures };
   return { result: (await fn.invoke(ctx(), value)) as PropertyMap, failures };
+}
+
+/**
+ * One page of the kind's objects (the plugin's List): the list inputs are checked first, so a
+ * missing parent or a bad filter is named before any request. A kind with no list facts has none.
+ */
+export async function listResources(def: AnyResource, ctx: () => OperationContext, query: PropertyMap, opts: Omit<ListPageOptions, "signal">): Promise<{ objects?: ListedObject[]; continuation?: string; failures: CheckFailure[] }> {
+  if (!def.list) return { failures: [{ property: "", reason: `${def.token} cannot be listed: the API has no list of it` }] };
+  const { shape } = listInputsOf(def);
+  const { value, failures } = checkProperties(z.object(shape), query);
+  if (failures.length) return { failures };
+  const context = ctx();
+  return { ...(await listKindPage(def, context.client, value, { ...opts, signal: context.signal })), failures };
 }
 
 /**

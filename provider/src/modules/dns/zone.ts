@@ -112,6 +112,7 @@ const zoneHolds: Holds = {
 
 export const zone = defineResource({
   token: "nsp:dns:Zone",
+  list: { path: zones.path, filters: { serviceId: "query" }, zoneOf: (z) => z.id },
   description:
     "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.",
   args: zoneArgs,

@@ -126,6 +126,7 @@ const domainHolds: Holds = {
 
 export const domain = defineResource({
   token: TOKEN,
+  list: { path: domains.path, zoneOf: (d) => d.zone_id },
   description:
     "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.",
   args: domainArgs,

@@ -89,6 +89,7 @@ const caHolds: Holds = {
 
 export const ca = defineResource({
   token: "nsp:rpki:Ca",
+  list: { path: cas.path, label: (c) => String(c.handle) },
   description:
     "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.",
   args: caArgs,
