@@ -108,7 +108,7 @@ describe("the unpacked linux-amd64 plugin", () => {
     expect(refused.stderr).toMatch(/V8 refused .*plugin\.cjs\.cache/);
   });
 
-  it("says plainly that Node.js >= 20 is missing, before anything else", () => {
+  it("says plainly that Node.js >= 22 is missing, before anything else", () => {
     const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
     // A PATH with the shell tools the launcher uses and no node (which lives in /usr/bin here).
     const tools = mkdtempSync(join(tmpdir(), "nsp-no-node-"));
@@ -122,6 +122,6 @@ describe("the unpacked linux-amd64 plugin", () => {
     } catch (e) {
       stderr = (e as { stderr: string }).stderr;
     }
-    expect(stderr).toMatch(/Node\.js >= 20 is required but 'node' was not found on PATH/);
+    expect(stderr).toMatch(/Node\.js >= 22 is required but 'node' was not found on PATH/);
   });
 });

@@ -10,6 +10,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 const EXPECTED_SECONDS: Record<string, number> = {
   "examples-run": 80,
+  "node-versions": 90,
   installed: 50,
   "killed-run": 50,
   fleet: 47,
