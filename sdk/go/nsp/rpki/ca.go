@@ -49,6 +49,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<caId>`:
+//
 // ```sh
 // pulumi import nsp:rpki:Ca <name> '<caId>'
 // ```

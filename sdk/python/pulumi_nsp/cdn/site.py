@@ -419,6 +419,8 @@ class Site(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
+
         ```sh
         pulumi import nsp:cdn:Site <name> '<siteId>'
         ```
@@ -515,6 +517,8 @@ class Site(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
 
         ```sh
         pulumi import nsp:cdn:Site <name> '<siteId>'

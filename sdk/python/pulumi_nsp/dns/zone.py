@@ -170,6 +170,8 @@ class Zone(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
+
         ```sh
         pulumi import nsp:dns:Zone <name> '<zoneId>'
         ```
@@ -226,6 +228,8 @@ class Zone(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
 
         ```sh
         pulumi import nsp:dns:Zone <name> '<zoneId>'

@@ -242,6 +242,8 @@ class Domain(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<domainId>`:
+
         ```sh
         pulumi import nsp:mail:Domain <name> '<domainId>'
         ```
@@ -305,6 +307,8 @@ class Domain(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<domainId>`:
 
         ```sh
         pulumi import nsp:mail:Domain <name> '<domainId>'

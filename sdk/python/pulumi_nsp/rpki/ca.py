@@ -139,6 +139,8 @@ class Ca(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<caId>`:
+
         ```sh
         pulumi import nsp:rpki:Ca <name> '<caId>'
         ```
@@ -180,6 +182,8 @@ class Ca(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<caId>`:
 
         ```sh
         pulumi import nsp:rpki:Ca <name> '<caId>'

@@ -155,6 +155,8 @@ class Pbx(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<pbx>`:
+
         ```sh
         pulumi import nsp:vgate:Pbx <name> '<pbx>'
         ```
@@ -196,6 +198,8 @@ class Pbx(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<pbx>`:
 
         ```sh
         pulumi import nsp:vgate:Pbx <name> '<pbx>'
