@@ -36,6 +36,11 @@ if [ ! -x "$cache/bin/node" ]; then
   trap 'rm -rf "$work"' EXIT
   tarball="$(cd "$work" && npm pack "$package@$version" --silent)"
   tar -xzf "$work/$tarball" -C "$work"
+  # npm reads its global settings (a registry, a proxy, a CA file) from etc/npmrc under the prefix
+  # of the node it runs on: this machine's own settings go with the new prefix, so npm behaves the
+  # same whichever of the versions runs it.
+  global="$(npm config get globalconfig)"
+  if [ -f "$global" ]; then mkdir -p "$work/package/etc" && cp "$global" "$work/package/etc/npmrc"; fi
   # The unpacked folder takes its final name in one rename, so a run stopped halfway leaves
   # nothing a later run would take for a complete install.
   mkdir -p "$(dirname "$cache")"

@@ -119,6 +119,8 @@ function blocksOf(page: string): { h2: string; h3: string; block: Block }[] {
   let h2 = "";
   let h3 = "";
   let paragraph = "";
+  /** The last paragraph of prose before the line at hand. */
+  let previous = "";
   const lines = readFileSync(join(ROOT, page), "utf8").split("\n");
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -129,17 +131,17 @@ function blocksOf(page: string): { h2: string; h3: string; block: Block }[] {
       if (["sh", "bash", "shell"].includes(fence[1]!)) out.push({ h2, h3, block: { kind: "sh", text } });
       else {
         // A file block: the paragraph before it starts with the file's name, in backquotes.
-        const name = /^`([^`\s]+)`/.exec(paragraph)?.[1];
+        const name = /^`([^`\s]+)`/.exec(paragraph || previous)?.[1];
         if (!name) throw new Error(`${page}: a ${fence[1]} block under "${h3 || h2}" has no file name above it`);
         out.push({ h2, h3, block: { kind: "file", name, text } });
       }
       i = end;
-      paragraph = "";
+      paragraph = previous = "";
       continue;
     }
     if (line.startsWith("## ")) [h2, h3] = [line.slice(3), ""];
     else if (line.startsWith("### ")) h3 = line.slice(4);
-    if (line.trim() === "") paragraph = "";
+    if (line.trim() === "") [previous, paragraph] = [paragraph || previous, ""];
     else paragraph = paragraph ? `${paragraph} ${line}` : line;
   }
   return out;
@@ -313,7 +315,10 @@ describe("the shell commands of the README and docs/", () => {
     cpSync(join(ROOT, "dist", "release"), guideDir, { recursive: true, filter: (src) => !src.endsWith("manifest.json") });
     mkdirSync(join(dir, "guide-home"));
     mkdirSync(join(dir, "guide-backend"));
-    const guideEnv = { ...pulumiEnv(join(dir, "guide-home"), join(dir, "guide-backend")), PULUMI_CONFIG_PASSPHRASE: "", ...GO_ENV };
+    // The reader's terminal: this process's environment (its CA files for pip, Go's settings), a
+    // PULUMI_HOME and backend of its own, nothing pointing nsp at an account.
+    const { NSP_API_TOKEN: _token, NSP_BASE_URL: _url, ...terminal } = process.env;
+    const guideEnv = { ...terminal, ...pulumiEnv(join(dir, "guide-home"), join(dir, "guide-backend")), PULUMI_CONFIG_PASSPHRASE: "", ...GO_ENV };
     const guide = spawn("bash", ["-e", "-c", onPort(script)], { cwd: guideDir, env: guideEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
     guideGroup = guide.pid;
     let guideOut = "";
@@ -341,7 +346,7 @@ describe("the shell commands of the README and docs/", () => {
     // declaration in pulumi/pulumi-nsp.
     const yamlProject = join(guideDir, "first-yaml");
     const noPlugin = { ...guideEnv, PULUMI_HOME: join(dir, "no-plugin-home"), PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" };
-    const previewWithoutPlugin = () => spawnSync("pulumi", ["preview", "--non-interactive"], { cwd: yamlProject, env: noPlugin, encoding: "utf8", timeout: 300_000 });
+    const previewWithoutPlugin = () => spawnSync("pulumi", ["preview", "--non-interactive", "--stack", "dev"], { cwd: yamlProject, env: noPlugin, encoding: "utf8", timeout: 300_000 });
     const declared = previewWithoutPlugin();
     expect(declared.status).not.toBe(0);
     expect(declared.stdout + declared.stderr).toContain("github://api.github.com/nsp-platform/pulumi-nsp");
