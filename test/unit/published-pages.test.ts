@@ -100,6 +100,18 @@ describe("the published pages", () => {
     expect(named.filter((n) => n.version !== floor).map((n) => n.where)).toEqual([]);
   });
 
+  it("name the Node.js lines package.json's testedNodeVersions lists, where they say what nsp is tested on", () => {
+    const tested = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { testedNodeVersions: string[] }).testedNodeVersions.map((v) => Number(v.split(".")[0]));
+    const claims = PUBLISHED.flatMap((page) =>
+      [...readFileSync(join(ROOT, page), "utf8").replace(/\s+/g, " ").matchAll(/tested on (?:the (?:Node\.js )?LTS lines )?(\d+(?:, \d+)*(?:,? and \d+)?)/g)].map((m) => ({
+        page,
+        lines: m[1]!.split(/, | and |,/).map(Number),
+      })),
+    );
+    expect(claims.map((c) => c.page)).toEqual(expect.arrayContaining(["README.md", "docs/guides/getting-started.md"]));
+    for (const claim of claims) expect(claim.lines, claim.page).toEqual(tested);
+  });
+
   it("keep the README a user's page, short enough to read", () => {
     expect(statSync(join(ROOT, "README.md")).size).toBeLessThanOrEqual(25 * 1024);
   });
