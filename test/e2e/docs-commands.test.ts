@@ -322,9 +322,17 @@ describe("the shell commands of the README and docs/", () => {
     const guide = spawn("bash", ["-e", "-c", onPort(script)], { cwd: guideDir, env: guideEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
     guideGroup = guide.pid;
     let guideOut = "";
-    guide.stdout.on("data", (d: Buffer) => (guideOut += d.toString()));
+    // When each language's project starts, for the log: the guide's cost per language.
+    const startedAt = new Map<string, number>();
+    guide.stdout.on("data", (d: Buffer) => {
+      guideOut += d.toString();
+      for (const m of guideOut.matchAll(/^@@ (\S+) project 0$/gm)) if (!startedAt.has(m[1]!)) startedAt.set(m[1]!, Date.now());
+    });
     guide.stderr.on("data", (d: Buffer) => (guideOut += d.toString()));
     const guideCode = await new Promise<number | null>((resolve) => guide.on("exit", resolve));
+    const ended = Date.now();
+    const seconds = [...startedAt.entries()].map(([language, at], i, all) => `${language} ${(((all[i + 1]?.[1] ?? ended) - at) / 1000).toFixed(0)} s`);
+    process.stderr.write(`docs-commands: the guide, per language: ${seconds.join(", ")}\n`);
     expect(guideCode, guideOut).toBe(0);
     const out = outputsByMarker(guideOut);
     const readyLine = (out.get("setup 0") ?? "").split("\n").find((line) => line.startsWith('{"baseUrl"'));

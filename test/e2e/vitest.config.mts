@@ -19,7 +19,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   sdk: 35,
   "every-resource": 25,
   typescript: 25,
-  "docs-commands": 25,
+  "docs-commands": 240,
   adopt: 24,
   partner: 22,
   interrupted: 22,
