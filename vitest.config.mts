@@ -11,7 +11,7 @@ export default defineConfig({
     pool: "forks",
     // Test files spend most of their time waiting on sockets and child processes (the emulator,
     // the plugin binary), so one worker per core leaves cores idle: one more keeps them busy.
-    // Measured on 2 cores (see the README's Tests section); `--maxWorkers` or VITEST_MAX_WORKERS
+    // Measured on 2 cores (see CONTRIBUTING.md, Tests); `--maxWorkers` or VITEST_MAX_WORKERS
     // overrides it.
     maxWorkers: availableParallelism() + 1,
     // A worker runs its files one after another in one process, sharing the modules they import:

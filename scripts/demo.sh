@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
+# The plugin needs a supported Node.js: the one the tests run on, whatever node is on PATH.
+export PATH="$(bash scripts/install-node.sh suite):$PATH"
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 

@@ -24,6 +24,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(root, "dist", "release");
 const readJson = (p) => JSON.parse(readFileSync(join(root, p), "utf8"));
 const version = readJson("package.json").version;
+// The Node.js floor every artifact declares: package.json's, the oldest line the tests run on.
+const nodeEngines = readJson("package.json").engines;
 const RELEASE_OUTPUTS = ["dist/release"];
 const releaseStale = staleness(root, RELEASE_STAMP, RELEASE_INPUTS, RELEASE_OUTPUTS);
 if (process.argv.includes("--if-stale") && !releaseStale) {
@@ -99,7 +101,7 @@ function pluginReadme(os) {
   return [
     `# pulumi-resource-nsp v${version} (${os})`,
     "",
-    "The Pulumi resource plugin of the Network Services Platform provider. It needs Node.js >= 20 on PATH.",
+    `The Pulumi resource plugin of the Network Services Platform provider. It needs Node.js ${nodeEngines.node} on PATH.`,
     "",
     "```sh",
     `pulumi plugin install resource nsp ${version} --file pulumi-resource-nsp-v${version}-${os}-<arch>.tar.gz`,
@@ -124,7 +126,7 @@ timed("@nsp/pulumi", () => {
   delete pkg.devDependencies;
   pkg.main = "index.js";
   pkg.types = "index.d.ts";
-  pkg.engines = { node: ">=20" };
+  pkg.engines = nodeEngines;
   writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
   npmPack(stage);
 });
@@ -139,7 +141,7 @@ function toolPackage({ name, bin, bundle, description, keywords, usage }) {
   copyFileSync(join(root, "bin", bin), join(stage, "bin", bin));
   chmodSync(join(stage, "bin", bin), 0o755);
   copyFileSync(join(root, "dist", bundle), join(stage, "dist", bundle));
-  const { license, homepage, repository, engines } = readJson("package.json");
+  const { license, homepage, repository } = readJson("package.json");
   const pkg = {
     name,
     version,
@@ -150,7 +152,7 @@ function toolPackage({ name, bin, bundle, description, keywords, usage }) {
     ...(repository ? { repository } : {}),
     bin: { [bin]: `bin/${bin}` },
     files: [`bin/${bin}`, `dist/${bundle}`],
-    engines,
+    engines: nodeEngines,
   };
   writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
   writeFileSync(join(stage, "README.md"), `# ${name}\n\n${description}\n\n${usage}\n`);

@@ -6,6 +6,9 @@
 # line by each phase's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The suite runs on the first of package.json's testedNodeVersions, whatever node is on PATH;
+# test/e2e/node-versions.test.ts runs a smoke test on each of the others (scripts/install-node.sh).
+export PATH="$(bash scripts/install-node.sh suite):$PATH"
 export NSP_TEST_RESULTS="${NSP_TEST_RESULTS:-$(mktemp -d)}"
 PHASES="$NSP_TEST_RESULTS/phases.tsv"
 : >"$PHASES"

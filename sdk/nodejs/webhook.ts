@@ -26,6 +26,8 @@ import * as utilities from "./utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<webhookId>`:
+ *
  * ```sh
  * pulumi import nsp:index:Webhook <name> '<webhookId>'
  * ```

@@ -1,8 +1,10 @@
 // Every shell command that the README and docs/ show, run with bash exactly as printed, as a
 // newcomer copies it: in a fresh directory outside the repository that holds the files of
 // `npm run release` (as a download leaves them), with a fresh PULUMI_HOME and a file backend.
-// A command that cannot run here is listed below with the reason, so that a command added to
-// a page is either run or explained, never skipped silently.
+// The pages a reader follows top to bottom in one terminal (getting-started, the API page) run
+// as one script each: their shell blocks as printed, and each file they show written under the
+// name printed above it. A command that cannot run here is listed below with the reason, so that
+// a command added to a page is either run or explained, never skipped silently.
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -10,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
-import { pulumiEnv, ROOT } from "./harness";
+import { GO_ENV, pulumiEnv, ROOT } from "./harness";
 
 const PAGES = ["README.md", "docs", "docs/guides"].flatMap((d) =>
   d.endsWith(".md") ? [d] : readdirSync(join(ROOT, d)).filter((f) => f.endsWith(".md")).map((f) => `${d}/${f}`),
@@ -42,9 +44,11 @@ const EMULATOR_BLOCK = [
 const DISCOVER_BLOCK = ["npx nsp-discover --report left-out.json > import.json", "pulumi import --file import.json --yes --out index.ts", "pulumi preview --expect-no-changes"];
 /** docs/guides/pulumi-do.md: a function and a list, configured from the variables alone. */
 const DO_BLOCK = ["pulumi do nsp:dns:getServices --type auth_dns", "pulumi do nsp:dns:Zone list --all"];
-/** docs/guides/getting-started.md: the emulator in the foreground (run in the background here), then step 3. */
-const FIRST_EMULATOR = "npx nsp-emulator --port 8787 --account demo=svc_0123456789abcdef0123456789abcdef";
-const FIRST_STEPS = ["pulumi stack init dev", ...EMULATOR_BLOCK.slice(1), "pulumi up"];
+/** The pages run as one script each, top to bottom (see scriptOf). */
+const GUIDE = "docs/guides/getting-started.md";
+const API_PAGE = "docs/api.md";
+/** The emulator moving-a-zone and the API page use: the guide's, started again. */
+const GUIDE_EMULATOR = "npx nsp-emulator --port 8787 --account demo=svc_0123456789abcdef0123456789abcdef";
 /** docs/guides/moving-a-zone.md, steps 2 and 3. */
 const LOAD_BLOCK = [
   "zone=$(pulumi stack output zoneId)",
@@ -67,8 +71,6 @@ const RUN = [
   `npm install --save-dev ./nsp-discover-${VERSION}.tgz`,
   ...DISCOVER_BLOCK,
   ...DO_BLOCK,
-  FIRST_EMULATOR,
-  ...FIRST_STEPS,
   ...LOAD_BLOCK,
   ...ADOPT_BLOCK,
 ];
@@ -83,10 +85,8 @@ const NOT_HERE: Record<string, string> = {
   "npm install @pulumi/pulumi @nsp/pulumi-dynamic": PUBLISHED,
   "npm install --save-dev @nsp/emulator": PUBLISHED,
   "npm install --save-dev @nsp/discover": PUBLISHED,
-  [`pip install ./pulumi_nsp-${VERSION}-py3-none-any.whl`]: "run in a virtual environment by test/e2e/installed.test.ts (step 3), which then runs a Python stack on it",
-  [`mkdir -p third_party && tar -xzf pulumi-nsp-sdk-go-v${VERSION}.tar.gz -C third_party`]: "the Go steps need a Go program's module: test/e2e/installed.test.ts (step 4) unpacks and replaces the module so",
-  [`go mod edit -require=github.com/nsp-platform/pulumi-nsp/sdk/go/nsp@v${VERSION} -replace=github.com/nsp-platform/pulumi-nsp/sdk/go/nsp=./third_party/nsp`]: "as above (test/e2e/installed.test.ts, step 4)",
-  "go mod tidy": "as above (test/e2e/installed.test.ts, step 4)",
+  [`pip install ./pulumi_nsp-${VERSION}-py3-none-any.whl`]: "the README's form of the guide's Python step, which the guide's script runs in the project's virtual environment",
+  [`mkdir -p third_party && tar -xzf pulumi-nsp-sdk-go-v${VERSION}.tar.gz -C third_party`]: "the README's form of the guide's Go step, which the guide's script runs (from the project folder, `../` before the file)",
   "npm ci && npm run demo": "a contributor's command on a clone; the demo is the quickstart that test/e2e/yaml.test.ts runs",
   "npm ci && npm test": "a contributor's command on a clone: the whole suite, this test included",
   "pulumi config set --secret nsp:apiToken svc_...": PLACEHOLDER,
@@ -98,7 +98,7 @@ const NOT_HERE: Record<string, string> = {
   "pulumi up --yes": "as above (test/e2e/killed-run.test.ts)",
   "npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE] [--alternative NAME ...] [--outlive-parent]": "a synopsis of the options, not a command",
   "pulumi login --local":
-    "logs in to the real ~/.pulumi (pulumi finds `~` in the user database, not in HOME), which a test must not touch; the test's stacks use their own file backend (PULUMI_BACKEND_URL) instead",
+    "logs in to the real ~/.pulumi (pulumi finds `~` in the user database, not in HOME), which a test must not touch; the guide's script leaves it out and its stacks use their own file backend (PULUMI_BACKEND_URL) instead",
   "pulumi config set --secret shopToken svc_...": PLACEHOLDER,
   "pulumi config set --secret blogToken svc_...": PLACEHOLDER,
   "pulumi preview --policy-pack policy":
@@ -123,6 +123,64 @@ function yamlOf(page: string, n: number): string {
   return blocks[n]![1]!;
 }
 
+/** A block of a page: a shell block, or a file the reader saves under the name printed above it. */
+type Block = { kind: "sh"; text: string } | { kind: "file"; name: string; text: string };
+
+/** The blocks of a page in order, each with the `##` and `###` headings it sits under. */
+function blocksOf(page: string): { h2: string; h3: string; block: Block }[] {
+  const out: { h2: string; h3: string; block: Block }[] = [];
+  let h2 = "";
+  let h3 = "";
+  let paragraph = "";
+  /** The last paragraph of prose before the line at hand. */
+  let previous = "";
+  const lines = readFileSync(join(ROOT, page), "utf8").split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fence = /^```(\w*)$/.exec(line);
+    if (fence) {
+      const end = lines.indexOf("```", i + 1);
+      const text = `${lines.slice(i + 1, end).join("\n")}\n`;
+      if (["sh", "bash", "shell"].includes(fence[1]!)) out.push({ h2, h3, block: { kind: "sh", text } });
+      else {
+        // A file block: the paragraph before it starts with the file's name, in backquotes.
+        const name = /^`([^`\s]+)`/.exec(paragraph || previous)?.[1];
+        if (!name) throw new Error(`${page}: a ${fence[1]} block under "${h3 || h2}" has no file name above it`);
+        out.push({ h2, h3, block: { kind: "file", name, text } });
+      }
+      i = end;
+      paragraph = previous = "";
+      continue;
+    }
+    if (line.startsWith("## ")) [h2, h3] = [line.slice(3), ""];
+    else if (line.startsWith("### ")) h3 = line.slice(4);
+    if (line.trim() === "") [previous, paragraph] = [paragraph || previous, ""];
+    else paragraph = paragraph ? `${paragraph} ${line}` : line;
+  }
+  return out;
+}
+
+/**
+ * A block as a reader runs it: a shell block as printed (but for the lines in `leaveOut`), a file
+ * written under its name; an `echo` before it marks where its output starts.
+ */
+function scriptLines(label: string, block: Block, leaveOut: string[] = []): string {
+  const marker = `echo '@@ ${label}'`;
+  if (block.kind === "file") return `${marker}\ncat > '${block.name}' <<'NSP_FILE_END'\n${block.text}NSP_FILE_END\n`;
+  const kept = block.text.split("\n").filter((line) => !leaveOut.includes(line.replace(/\s+#.*$/, "").trim()));
+  return `${marker}\n${kept.join("\n")}`;
+}
+
+/** What a script printed after each marker. */
+function outputsByMarker(output: string): Map<string, string> {
+  const parts = new Map<string, string>();
+  for (const part of output.split(/^@@ /m).slice(1)) {
+    const newline = part.indexOf("\n");
+    parts.set(part.slice(0, newline), (parts.get(part.slice(0, newline)) ?? "") + part.slice(newline + 1));
+  }
+  return parts;
+}
+
 /** A BIND export as another provider gives it: its SOA and apex NS are ignored by the import. */
 const ZONE_FILE = `$ORIGIN example.com.
 $TTL 3600
@@ -136,8 +194,9 @@ www  IN CNAME example.com.
 let dir: string;
 /** The process group of the emulator block: npx and the emulator it starts. */
 let emulatorGroup: number | undefined;
-/** The process group of getting-started's emulator. */
-let firstEmulatorGroup: number | undefined;
+/** The process group of the guide's script (and the emulator it starts), then of the emulator after it. */
+let guideGroup: number | undefined;
+let guideEmulatorGroup: number | undefined;
 
 /** Whether any process of the group is still running. */
 function alive(group: number): boolean {
@@ -150,7 +209,7 @@ function alive(group: number): boolean {
 }
 
 afterAll(() => {
-  for (const group of [emulatorGroup, firstEmulatorGroup]) if (group && alive(group)) process.kill(-group);
+  for (const group of [emulatorGroup, guideGroup, guideEmulatorGroup]) if (group && alive(group)) process.kill(-group);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -182,7 +241,9 @@ async function firstLineOf(command: string, options: { cwd: string; env: NodeJS.
 describe("the shell commands of the README and docs/", () => {
   it("each one runs here as printed, or is listed with the reason it cannot", async () => {
     const shown = new Set(PAGES.flatMap(commandsOf));
-    const unexplained = [...shown].filter((c) => !RUN.includes(c) && !(c in NOT_HERE));
+    // The pages run as one script each run every command they show, but the ones listed here.
+    const scripted = new Set([GUIDE, API_PAGE].flatMap(commandsOf));
+    const unexplained = [...shown].filter((c) => !RUN.includes(c) && !(c in NOT_HERE) && !scripted.has(c));
     expect(unexplained, "commands on a page that this test neither runs nor explains").toEqual([]);
     // Nothing listed here that no page shows any more.
     expect([...RUN, ...Object.keys(NOT_HERE)].filter((c) => !shown.has(c))).toEqual([]);
@@ -237,6 +298,10 @@ describe("the shell commands of the README and docs/", () => {
     // The `export` line of the block, with the emulator's values.
     const account = { NSP_API_TOKEN: printed.accounts.ci!, NSP_BASE_URL: printed.baseUrl };
     for (const command of DISCOVER_BLOCK) bash(command, account);
+    // docs/guides/pulumi-do.md: a function and a list with no program, from the same two variables.
+    const [services, zones] = DO_BLOCK.map((command) => bash(command, account));
+    expect(services).toContain("auth_dns");
+    expect(zones).toContain("docs.example");
     expect(existsSync(join(app, "left-out.json"))).toBe(true);
     expect(readFileSync(join(app, "index.ts"), "utf8")).toContain("new nsp.dns.Record(");
 
@@ -244,19 +309,97 @@ describe("the shell commands of the README and docs/", () => {
     process.kill(-emulatorGroup!);
     while (alive(emulatorGroup!)) await new Promise((resolve) => setTimeout(resolve, 20));
     emulatorGroup = undefined;
-    const started = await firstLineOf(onPort(FIRST_EMULATOR), { cwd: app, env });
-    firstEmulatorGroup = started.group;
+
+    // The guide as one script, in a folder of its own holding the release files, with a
+    // PULUMI_HOME of its own (the plugin from its archive): step 1, then for each language its
+    // project and step 3, then step 4. PULUMI_SKIP_CONFIRMATIONS (pulumiEnv) answers the
+    // questions of `up`, `refresh` and `destroy` as the reader does at a terminal.
+    const guideBlocks = blocksOf(GUIDE);
+    const languages = [...new Set(guideBlocks.filter((b) => b.h2.startsWith("2.")).map((b) => b.h3))];
+    expect(languages).toEqual(["YAML", "TypeScript", "Python", "Go"]);
+    const step = (n: string) => guideBlocks.filter((b) => b.h2.startsWith(`${n}.`)).map((b) => b.block);
+    expect(guideBlocks.filter((b) => !/^[1-4]\./.test(b.h2)), "blocks outside the guide's four steps").toEqual([]);
+    const leaveOut = ["pulumi login --local"];
+    const script = [
+      ...step("1").map((b, i) => scriptLines(`setup ${i}`, b, leaveOut)),
+      ...languages.flatMap((language) => [
+        ...guideBlocks.filter((b) => b.h3 === language).map((b, i) => scriptLines(`${language} project ${i}`, b.block)),
+        ...step("3").map((b, i) => scriptLines(`${language} run ${i}`, b)),
+      ]),
+      ...step("4").map((b, i) => scriptLines(`stop ${i}`, b)),
+    ].join("\n");
+    const guideDir = join(dir, "guide");
+    cpSync(join(ROOT, "dist", "release"), guideDir, { recursive: true, filter: (src) => !src.endsWith("manifest.json") });
+    mkdirSync(join(dir, "guide-home"));
+    mkdirSync(join(dir, "guide-backend"));
+    // The reader's terminal: this process's environment (its CA files for pip, Go's settings), a
+    // PULUMI_HOME and backend of its own, nothing pointing nsp at an account.
+    const { NSP_API_TOKEN: _token, NSP_BASE_URL: _url, ...terminal } = process.env;
+    const guideEnv = { ...terminal, ...pulumiEnv(join(dir, "guide-home"), join(dir, "guide-backend")), PULUMI_CONFIG_PASSPHRASE: "", ...GO_ENV };
+    const guide = spawn("bash", ["-e", "-c", onPort(script)], { cwd: guideDir, env: guideEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    guideGroup = guide.pid;
+    let guideOut = "";
+    // When each language's project starts, for the log: the guide's cost per language.
+    const startedAt = new Map<string, number>();
+    guide.stdout.on("data", (d: Buffer) => {
+      guideOut += d.toString();
+      for (const m of guideOut.matchAll(/^@@ (\S+) project 0$/gm)) if (!startedAt.has(m[1]!)) startedAt.set(m[1]!, Date.now());
+    });
+    guide.stderr.on("data", (d: Buffer) => (guideOut += d.toString()));
+    const guideCode = await new Promise<number | null>((resolve) => guide.on("exit", resolve));
+    const ended = Date.now();
+    const seconds = [...startedAt.entries()].map(([language, at], i, all) => `${language} ${(((all[i + 1]?.[1] ?? ended) - at) / 1000).toFixed(0)} s`);
+    process.stderr.write(`docs-commands: the guide, per language: ${seconds.join(", ")}\n`);
+    expect(guideCode, guideOut).toBe(0);
+    const out = outputsByMarker(guideOut);
+    const readyLine = (out.get("setup 0") ?? "").split("\n").find((line) => line.startsWith('{"baseUrl"'));
+    expect(JSON.parse(readyLine ?? "null"), out.get("setup 0")).toEqual({ baseUrl, accounts: { demo: "svc_0123456789abcdef0123456789abcdef" } });
+    for (const language of languages) {
+      const run = (i: number) => out.get(`${language} run ${i}`) ?? "";
+      const [upAndPreview, drift, destroy] = [run(0), run(1), run(2)];
+      expect(upAndPreview, language).toMatch(/\+ 4 created/); // the stack, the zone and two records
+      // The curl answers the changed record; refresh takes the drift in; up puts 300 back.
+      expect(drift, language).toMatch(/"ttl":900/);
+      expect(drift.match(/~ 1 updated/g), `${language}: refresh, then up, each update the record`).toHaveLength(2);
+      expect(destroy, language).toMatch(/- 4 deleted/);
+    }
+    // An install as printed warns of no engine on a supported Node.js (this suite runs on one).
+    expect(guideOut).not.toContain("EBADENGINE");
+
+    // YAML finds the plugin where the SDKs do, through the project's package declaration: on a
+    // machine without the plugin, the engine looks for it in nsp's repository, and without the
+    // declaration in pulumi/pulumi-nsp.
+    const yamlProject = join(guideDir, "first-yaml");
+    const noPlugin = { ...guideEnv, PULUMI_HOME: join(dir, "no-plugin-home"), PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" };
+    const previewWithoutPlugin = () => spawnSync("pulumi", ["preview", "--non-interactive", "--stack", "dev"], { cwd: yamlProject, env: noPlugin, encoding: "utf8", timeout: 300_000 });
+    const declared = previewWithoutPlugin();
+    expect(declared.status).not.toBe(0);
+    expect(declared.stdout + declared.stderr).toContain("github://api.github.com/nsp-platform/pulumi-nsp");
+    expect(declared.stdout + declared.stderr).not.toContain("pulumi/pulumi-nsp");
+    rmSync(join(yamlProject, "nsp-package.yaml"));
+    const undeclared = previewWithoutPlugin();
+    expect(undeclared.stdout + undeclared.stderr).toContain("pulumi/pulumi-nsp");
+
+    // The emulator of the guide again, for the API page and moving-a-zone.
+    const started = await firstLineOf(onPort(GUIDE_EMULATOR), { cwd: app, env });
+    guideEmulatorGroup = started.group;
     const demo = JSON.parse(started.line) as { baseUrl: string; accounts: Record<string, string> };
     expect(demo).toEqual({ baseUrl, accounts: { demo: "svc_0123456789abcdef0123456789abcdef" } });
-    const first = join(dir, "first");
-    mkdirSync(first);
-    writeFileSync(join(first, "Pulumi.yaml"), yamlOf("docs/guides/getting-started.md", 0));
-    // PULUMI_SKIP_CONFIRMATIONS (pulumiEnv) answers `pulumi up`'s question as the reader does at a terminal.
-    const inFirst = (command: string) => bash(command, {}, first);
-    for (const command of FIRST_STEPS) inFirst(onPort(command));
-    expect(existsSync(join(dir, "backend", ".pulumi", "stacks", "first-zone", "dev.json"))).toBe(true);
+
+    // docs/api.md as one script, its first line pointing at that emulator.
+    const apiScript = blocksOf(API_PAGE).map((b, i) => scriptLines(`api ${i}`, b.block)).join("\n");
+    const apiOut = outputsByMarker(bash(onPort(apiScript), {}, app));
+    expect([...apiOut.values()].join("")).toContain('{"id":2,"type":"auth_dns","name":"Authoritative DNS"}');
+    const errors = [...apiOut.entries()].find(([, text]) => text.includes("unauthorized"))?.[1] ?? "";
+    expect(errors).toContain('{"error":{"code":"unauthorized"');
+    expect(errors).toContain('{"error":{"code":"not_found"');
+    const all = [...apiOut.values()].join("");
+    expect(all).toMatch(/"name":"www","ttl":900/);
+    expect(all).toMatch(/"address":"alice@api-example.example","display":"Alice Liddell"/);
+    expect(all).toMatch(/"field":"country","op":"in","value":"AQ","action":"challenge","enabled":true/);
+    expect(all).toMatch(/"enabled":false/);
     const made = new EmulatorControl(demo.baseUrl, demo.accounts.demo!);
-    expect((await made.list<{ name: string }>("/dns/zones")).map((z) => z.name)).toContain("first-zone.example");
+    expect((await made.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("api-example.example");
 
     // docs/guides/moving-a-zone.md against the same account, in a project of the reader's
     // beside the installed nsp-discover; the `export` line of the guide, with the emulator's values.

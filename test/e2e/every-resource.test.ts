@@ -164,6 +164,23 @@ describe("one instance of every resource type, through the API and back", () => 
     expect(missing).toEqual([]);
   });
 
+  it("each resource's id has the form its page's Import section says `pulumi stack --show-ids` prints", async () => {
+    const definitions = new Map(registered.map((d) => [d.token, d]));
+    const state = await stack.exportState();
+    const wrong: string[] = [];
+    for (const r of state.deployment.resources.filter((r) => r.type.startsWith("nsp:"))) {
+      const definition = definitions.get(r.type)!;
+      // The form without its optional parts (`<zoneId>[/<name>...]`): each <part> is one segment.
+      const form = (definition.shownId?.form ?? definition.importId).replace(/\[.*\]/, "");
+      const pattern = form
+        .split(/(<[^>]+>)/)
+        .map((part) => (part.startsWith("<") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+        .join("");
+      if (!new RegExp(`^${pattern}$`).test(r.id ?? "")) wrong.push(`${r.type}: id ${r.id} is not of the form ${form}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it("destroy leaves the account as it was, but for what the API keeps by design", async () => {
     await stack.destroy();
     const after = await snapshot();

@@ -1,5 +1,5 @@
 // A `pulumi up` killed with SIGKILL (CLI, language host and plugin at once, as when a CI runner
-// dies), at four points of a zone and its records, then the recovery the README documents for
+// dies), at four points of a zone and its records, then the recovery docs/guides/interrupted-runs.md documents for
 // going without nsp-discover ("When a run is interrupted": refresh --clear-pending-creates, up),
 // non-interactively. Afterwards the server must hold exactly the program's objects, the state
 // must name them, and a preview must find nothing to do. (killed-run.test.ts: with nsp-discover.)
@@ -98,7 +98,7 @@ function count(view: ServerView, state: Set<string>) {
 }
 
 /**
- * The recovery of the README, step by step: drop the dead run's lock, drop its pending creates
+ * The recovery of docs/guides/interrupted-runs.md, step by step: drop the dead run's lock, drop its pending creates
  * (nsp finds those objects again by their content), and run `up`; a unique name that a dead
  * create took fails with the `pulumi import` command that adopts it, which is run before the
  * `up` is repeated.
@@ -121,7 +121,7 @@ async function recover(stack: Stack): Promise<{ steps: string[] }> {
 }
 
 /**
- * The README's first recovery step, for a file backend: a kill between the truncation and the
+ * The guide's first recovery step, for a file backend: a kill between the truncation and the
  * write of a checkpoint's metadata sidecar leaves it empty, and every command then fails with
  * "failed to load checkpoint: EOF". A missing sidecar is read as no metadata.
  */

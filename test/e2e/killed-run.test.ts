@@ -4,7 +4,7 @@
 // Then a `pulumi up` of many kinds (mailboxes, groups, aliases, extensions, ring groups,
 // webhooks, security rules, ROAs, sites, tunnel hostnames) is killed with SIGKILL (CLI and
 // plugins) early, midway and late, chosen by the count of creates the emulator has served, and
-// recovered as the README says: `pulumi cancel`, `nsp-discover --pending-creates`, `pulumi up`.
+// recovered as docs/guides/interrupted-runs.md says: `pulumi cancel`, `nsp-discover --pending-creates`, `pulumi up`.
 // Afterwards the server holds exactly the program's objects, each tracked once by the state.
 import { execFileSync, spawn } from "node:child_process";
 import { readdirSync, rmSync, statSync } from "node:fs";
@@ -177,7 +177,7 @@ async function accountAndState(stack: Stack, token: string): Promise<{ server: s
   }
 }
 
-/** A kill between the truncation and the write of a file backend's metadata sidecar leaves it empty (see README). */
+/** A kill between the truncation and the write of a file backend's metadata sidecar leaves it empty (see docs/guides/interrupted-runs.md). */
 function removeEmptySidecars(dir: string): number {
   let removed = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -203,7 +203,7 @@ function recoverPendingCreates(stack: Stack, extra: string[] = []): Promise<{ co
   });
 }
 
-describe("a pulumi up of many kinds killed with SIGKILL, then the README's recovery", () => {
+describe("a pulumi up of many kinds killed with SIGKILL, then the recovery of the interrupted-runs guide", () => {
   const points: [string, number][] = [
     ["early", 4],
     ["midway", Math.round(POSTS / 2)],
@@ -232,7 +232,7 @@ describe("a pulumi up of many kinds killed with SIGKILL, then the README's recov
     const sidecars = removeEmptySidecars(stack.backend);
     const afterKill = await accountAndState(stack, token);
 
-    // The README's recovery.
+    // The recovery of docs/guides/interrupted-runs.md.
     await stack.run(["cancel", "--yes"]);
     // --print says what it would do and changes nothing.
     const printed = await recoverPendingCreates(stack, ["--print"]);

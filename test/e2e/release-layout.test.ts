@@ -44,7 +44,8 @@ describe.each(["linux", "darwin", "windows"])("the %s plugin archives", (os) => 
       const cmd = readFileSync(join(dir, launcher), "utf8");
       expect(cmd).toContain("\r\n"); // cmd.exe reads batch files line by CRLF line
       expect(cmd).toContain('"%~dp0plugin\\provider.mjs"');
-      expect(cmd).toMatch(/LSS 20/);
+      // The floor of package.json's engines, as the POSIX launcher checks it.
+      expect(cmd).toContain(`LSS ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).engines.node.replace(">=", "")}`);
     } else {
       expect(statSync(join(dir, launcher)).mode & 0o111).toBe(0o111);
     }
@@ -108,7 +109,7 @@ describe("the unpacked linux-amd64 plugin", () => {
     expect(refused.stderr).toMatch(/V8 refused .*plugin\.cjs\.cache/);
   });
 
-  it("says plainly that Node.js >= 20 is missing, before anything else", () => {
+  it("says plainly that Node.js >= 22 is missing, before anything else", () => {
     const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
     // A PATH with the shell tools the launcher uses and no node (which lives in /usr/bin here).
     const tools = mkdtempSync(join(tmpdir(), "nsp-no-node-"));
@@ -122,6 +123,6 @@ describe("the unpacked linux-amd64 plugin", () => {
     } catch (e) {
       stderr = (e as { stderr: string }).stderr;
     }
-    expect(stderr).toMatch(/Node\.js >= 20 is required but 'node' was not found on PATH/);
+    expect(stderr).toMatch(/Node\.js >= 22 is required but 'node' was not found on PATH/);
   });
 });

@@ -15,7 +15,7 @@ describe("schema.json", () => {
   it("is what the definitions generate (run `npm run generate` when this fails)", () => {
     const committed = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
     expect(committed).toEqual(JSON.parse(JSON.stringify(generated)));
-    // The same generator writes the docs and the README table; none of them may be stale.
+    // The same generator writes the docs and the resource table of docs/_index.md; none of them may be stale.
     const run = spawnSync(process.execPath, [join(ROOT, "scripts/generate.mjs"), "--check"], { encoding: "utf8" });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);

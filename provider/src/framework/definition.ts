@@ -98,6 +98,12 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   /** How `pulumi import` names an existing object, e.g. `<zoneId>/<recordId>`. */
   importId: string;
   /**
+   * When the resource's id (what `pulumi stack --show-ids` prints) is only the object's own part
+   * of `importId`, e.g. `<recordId>`; and whether `pulumi import` takes that id as it is (the
+   * parent is then found by listing). The docs' Import section shows the id users see.
+   */
+  shownId?: { form: string; importable: boolean };
+  /**
    * Per-element detail of a list or map input (e.g. `records[3]`), which the engine shows instead
    * of one UPDATE of the whole property. Called only when both values are known.
    */

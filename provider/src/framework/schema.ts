@@ -170,7 +170,7 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     // Empty lists are left out, as the CLI writes a schema back (`pulumi package get-schema`).
     const required = [...new Set(outputRequired)].filter((k) => !writeOnly.has(k)).sort();
     resourceSpecs[def.token] = {
-      description: `${withExamples(def.token, def.holds ? `${def.description}\n\n${deletingDoc(def.holds)}` : def.description)}\n\n## Import\n\n\`\`\`sh\npulumi import ${def.token} <name> '${def.importId}'\n\`\`\`\n`,
+      description: `${withExamples(def.token, def.holds ? `${def.description}\n\n${deletingDoc(def.holds)}` : def.description)}\n\n${importSection(def)}`,
       properties: outputProperties,
       ...(required.length ? { required } : {}),
       inputProperties: inputs.properties,
@@ -226,4 +226,19 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     functions: functionSpecs,
     types: builder.types,
   };
+}
+
+/**
+ * The Import section of a resource's docs: the id as `pulumi stack --show-ids` prints it, and the
+ * command that adopts an object by it (and by the composite form, when the shown id is only the
+ * object's own part of it).
+ */
+function importSection(def: { token: string; importId: string; shownId?: { form: string; importable: boolean } }): string {
+  const command = (id: string) => `pulumi import ${def.token} <name> '${id}'`;
+  const block = (ids: string[]) => `\`\`\`sh\n${ids.map(command).join("\n")}\n\`\`\`\n`;
+  if (!def.shownId) return `## Import\n\nBy the id \`pulumi stack --show-ids\` prints for it, \`${def.importId}\`:\n\n${block([def.importId])}`;
+  const { form, importable } = def.shownId;
+  return importable
+    ? `## Import\n\n\`pulumi stack --show-ids\` prints the object's own id, \`${form}\`: import it as it is (the parent is found by listing), or as \`${def.importId}\`:\n\n${block([form, def.importId])}`
+    : `## Import\n\n\`pulumi stack --show-ids\` prints the object's own id, \`${form}\`; import it with its parent's id before it, as \`${def.importId}\`:\n\n${block([def.importId])}`;
 }

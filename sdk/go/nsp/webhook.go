@@ -47,6 +47,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<webhookId>`:
+//
 // ```sh
 // pulumi import nsp:index:Webhook <name> '<webhookId>'
 // ```

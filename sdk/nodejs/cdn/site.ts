@@ -81,6 +81,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
+ *
  * ```sh
  * pulumi import nsp:cdn:Site <name> '<siteId>'
  * ```

@@ -11,7 +11,13 @@ import * as utilities from "../utilities";
  * ### Wait until a CNAME-mode site is verified
  *
  * Create waits until public DNS shows the CNAME from the hostname to the site's `target`, as the
- * site's `instructions` ask, and fails after `timeoutSeconds` otherwise.
+ * site's `instructions` ask, and fails after `timeoutSeconds` otherwise. **What must exist
+ * first:** that CNAME, which can be made only once the site exists and has its `target`. In
+ * production, add the records of the site's `instructions` at the DNS host of the hostname's
+ * zone while `up` waits (or bring the site up first, then the verification). On the emulator,
+ * whose public DNS is a view you set, do it from a second terminal while `up` waits:
+ * `target=$(curl -fsS -H "Authorization: Bearer $NSP_API_TOKEN" "$NSP_BASE_URL/cdn/sites" | jq -r '.data[] | select(.hostname == "www.verify-site-example.example") | .target')`,
+ * then `curl -fsS -X PUT -H 'Content-Type: application/json' --data "{\"name\":\"www.verify-site-example.example\",\"cname\":\"$target\"}" "${NSP_BASE_URL%/api/v1}/_emulator/public-dns"`.
  *
  * ```typescript
  * import * as pulumi from "@pulumi/pulumi";
@@ -29,6 +35,8 @@ import * as utilities from "../utilities";
  * ```
  *
  * ## Import
+ *
+ * By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
  *
  * ```sh
  * pulumi import nsp:cdn:SiteVerification <name> '<siteId>'

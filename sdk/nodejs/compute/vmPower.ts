@@ -23,6 +23,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<vmId>`:
+ *
  * ```sh
  * pulumi import nsp:compute:VmPower <name> '<vmId>'
  * ```

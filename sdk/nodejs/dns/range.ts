@@ -31,6 +31,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<rangeId>`; import it with its parent's id before it, as `<zoneId>/<rangeId>`:
+ *
  * ```sh
  * pulumi import nsp:dns:Range <name> '<zoneId>/<rangeId>'
  * ```

@@ -30,6 +30,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
+ *
  * ```sh
  * pulumi import nsp:dns:ZoneDnssec <name> '<zoneId>'
  * ```

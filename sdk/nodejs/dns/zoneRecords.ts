@@ -65,6 +65,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<zoneId>[/<name>[:<type>],...]`:
+ *
  * ```sh
  * pulumi import nsp:dns:ZoneRecords <name> '<zoneId>[/<name>[:<type>],...]'
  * ```

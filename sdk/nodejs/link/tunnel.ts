@@ -26,6 +26,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<tunnelId>`:
+ *
  * ```sh
  * pulumi import nsp:link:Tunnel <name> '<tunnelId>'
  * ```

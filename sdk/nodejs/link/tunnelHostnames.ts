@@ -35,6 +35,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<tunnelId>/<managedBy>`:
+ *
  * ```sh
  * pulumi import nsp:link:TunnelHostnames <name> '<tunnelId>/<managedBy>'
  * ```

@@ -32,6 +32,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<aliasId>`; import it with its parent's id before it, as `<domainId>/<aliasId>`:
+ *
  * ```sh
  * pulumi import nsp:mail:Alias <name> '<domainId>/<aliasId>'
  * ```

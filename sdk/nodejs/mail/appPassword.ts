@@ -31,6 +31,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<appPasswordId>`; import it with its parent's id before it, as `<mailboxId>/<appPasswordId>`:
+ *
  * ```sh
  * pulumi import nsp:mail:AppPassword <name> '<mailboxId>/<appPasswordId>'
  * ```

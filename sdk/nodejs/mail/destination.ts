@@ -24,6 +24,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<addr>`:
+ *
  * ```sh
  * pulumi import nsp:mail:Destination <name> '<addr>'
  * ```

@@ -56,6 +56,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<domainId>`:
+ *
  * ```sh
  * pulumi import nsp:mail:Domain <name> '<domainId>'
  * ```

@@ -28,6 +28,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<ruleId>`; import it with its parent's id before it, as `<domainId>/<ruleId>`:
+ *
  * ```sh
  * pulumi import nsp:mail:DomainRule <name> '<domainId>/<ruleId>'
  * ```

@@ -40,6 +40,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<groupId>`; import it with its parent's id before it, as `<domainId>/<groupId>`:
+ *
  * ```sh
  * pulumi import nsp:mail:Group <name> '<domainId>/<groupId>'
  * ```

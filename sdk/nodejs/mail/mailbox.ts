@@ -29,7 +29,10 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<mailboxId>`: import it as it is (the parent is found by listing), or as `<domainId>/<mailboxId>`:
+ *
  * ```sh
+ * pulumi import nsp:mail:Mailbox <name> '<mailboxId>'
  * pulumi import nsp:mail:Mailbox <name> '<domainId>/<mailboxId>'
  * ```
  */

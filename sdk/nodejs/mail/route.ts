@@ -32,6 +32,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<domainId>/<localPart>`:
+ *
  * ```sh
  * pulumi import nsp:mail:Route <name> '<domainId>/<localPart>'
  * ```

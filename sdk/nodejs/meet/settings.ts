@@ -29,6 +29,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `meet-settings`:
+ *
  * ```sh
  * pulumi import nsp:meet:Settings <name> 'meet-settings'
  * ```

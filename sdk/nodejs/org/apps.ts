@@ -23,6 +23,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `apps`:
+ *
  * ```sh
  * pulumi import nsp:org:Apps <name> 'apps'
  * ```

@@ -24,6 +24,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<orgId>`:
+ *
  * ```sh
  * pulumi import nsp:org:Organization <name> '<orgId>'
  * ```

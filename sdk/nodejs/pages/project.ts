@@ -22,6 +22,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<projectId>`:
+ *
  * ```sh
  * pulumi import nsp:pages:Project <name> '<projectId>'
  * ```

@@ -37,6 +37,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<ref>`:
+ *
  * ```sh
  * pulumi import nsp:partner:Subject <name> '<ref>'
  * ```

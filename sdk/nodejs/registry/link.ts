@@ -23,6 +23,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `link`:
+ *
  * ```sh
  * pulumi import nsp:registry:Link <name> 'link'
  * ```

@@ -34,6 +34,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<caId>`:
+ *
  * ```sh
  * pulumi import nsp:rpki:Ca <name> '<caId>'
  * ```

@@ -32,6 +32,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<roaId>`; import it with its parent's id before it, as `<caId>/<roaId>`:
+ *
  * ```sh
  * pulumi import nsp:rpki:Roa <name> '<caId>/<roaId>'
  * ```

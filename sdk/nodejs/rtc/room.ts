@@ -25,6 +25,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<roomId>`:
+ *
  * ```sh
  * pulumi import nsp:rtc:Room <name> '<roomId>'
  * ```

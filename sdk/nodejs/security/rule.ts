@@ -31,6 +31,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<ruleId>`:
+ *
  * ```sh
  * pulumi import nsp:security:Rule <name> '<ruleId>'
  * ```

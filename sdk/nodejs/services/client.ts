@@ -34,6 +34,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<clientGroupId>`; import it with its parent's id before it, as `<serviceId>/<clientGroupId>`:
+ *
  * ```sh
  * pulumi import nsp:services:Client <name> '<serviceId>/<clientGroupId>'
  * ```

@@ -39,6 +39,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<serviceId>/<clientGroupId>`:
+ *
  * ```sh
  * pulumi import nsp:services:ClientDdnsToken <name> '<serviceId>/<clientGroupId>'
  * ```

@@ -44,6 +44,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<serviceId>`:
+ *
  * ```sh
  * pulumi import nsp:services:Filter <name> '<serviceId>'
  * ```

@@ -40,6 +40,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<serviceId>`:
+ *
  * ```sh
  * pulumi import nsp:services:Policy <name> '<serviceId>'
  * ```

@@ -27,6 +27,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<brandId>`:
+ *
  * ```sh
  * pulumi import nsp:sgate:Brand <name> '<brandId>'
  * ```

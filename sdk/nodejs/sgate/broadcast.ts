@@ -50,6 +50,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<broadcastId>`:
+ *
  * ```sh
  * pulumi import nsp:sgate:Broadcast <name> '<broadcastId>'
  * ```

@@ -36,6 +36,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<campaignId>`:
+ *
  * ```sh
  * pulumi import nsp:sgate:Campaign <name> '<campaignId>'
  * ```

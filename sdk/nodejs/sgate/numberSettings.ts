@@ -42,6 +42,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<number>`:
+ *
  * ```sh
  * pulumi import nsp:sgate:NumberSettings <name> '<number>'
  * ```

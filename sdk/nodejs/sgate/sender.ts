@@ -25,6 +25,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<senderId>`:
+ *
  * ```sh
  * pulumi import nsp:sgate:Sender <name> '<senderId>'
  * ```

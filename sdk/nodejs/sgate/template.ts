@@ -29,6 +29,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<templateId>`:
+ *
  * ```sh
  * pulumi import nsp:sgate:Template <name> '<templateId>'
  * ```

@@ -28,6 +28,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<destinationId>`:
+ *
  * ```sh
  * pulumi import nsp:storage:Destination <name> '<destinationId>'
  * ```

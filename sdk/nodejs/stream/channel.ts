@@ -28,6 +28,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<channelId>`:
+ *
  * ```sh
  * pulumi import nsp:stream:Channel <name> '<channelId>'
  * ```

@@ -53,6 +53,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+ *
  * ```sh
  * pulumi import nsp:vgate:InboundRoute <name> '<pbx>/<id>'
  * ```

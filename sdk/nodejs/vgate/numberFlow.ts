@@ -66,6 +66,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * `pulumi stack --show-ids` prints the object's own id, `<numberId>`; import it with its parent's id before it, as `<pbx>/<numberId>`:
+ *
  * ```sh
  * pulumi import nsp:vgate:NumberFlow <name> '<pbx>/<numberId>'
  * ```

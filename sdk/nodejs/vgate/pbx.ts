@@ -35,6 +35,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<pbx>`:
+ *
  * ```sh
  * pulumi import nsp:vgate:Pbx <name> '<pbx>'
  * ```

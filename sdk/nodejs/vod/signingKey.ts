@@ -21,6 +21,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<keyId>`:
+ *
  * ```sh
  * pulumi import nsp:vod:SigningKey <name> '<keyId>'
  * ```

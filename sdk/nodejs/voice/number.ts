@@ -46,6 +46,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<number>`:
+ *
  * ```sh
  * pulumi import nsp:voice:Number <name> '<number>'
  * ```

@@ -36,6 +36,8 @@ import * as utilities from "../utilities";
  *
  * ## Import
  *
+ * By the id `pulumi stack --show-ids` prints for it, `<number>/<pbxId>/<extensionId>`:
+ *
  * ```sh
  * pulumi import nsp:voice:NumberEndpoint <name> '<number>/<pbxId>/<extensionId>'
  * ```

@@ -120,6 +120,8 @@ class Webhook(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<webhookId>`:
+
         ```sh
         pulumi import nsp:index:Webhook <name> '<webhookId>'
         ```
@@ -158,6 +160,8 @@ class Webhook(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<webhookId>`:
 
         ```sh
         pulumi import nsp:index:Webhook <name> '<webhookId>'

@@ -27,6 +27,7 @@ export interface ChildCollectionSpec<F extends Shape, S extends Shape> {
   /** Splits an import id `<parent>/<id>`, or takes a bare id when the parent is known. */
   parseId(token: string, id: string, parentId?: string): { parentId: string; child: string };
   importId: string;
+  shownId?: ResourceDefinition["shownId"];
   fields: F;
   outputs?: S;
   check?: (args: Props) => CheckFailure[];
@@ -54,6 +55,7 @@ export function defineChildCollection<F extends Shape, S extends Shape = Record<
     args,
     state,
     importId: spec.importId,
+    ...(spec.shownId ? { shownId: spec.shownId } : {}),
     ...(spec.check ? { check: spec.check as never } : {}),
 
     async create(ctx, inputs) {

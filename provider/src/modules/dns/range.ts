@@ -73,6 +73,7 @@ export const range = defineResource({
   // Ranges of one zone may not overlap, so a replacement covering the same addresses must wait.
   deleteBeforeReplace: (olds, news) => prefixesOverlap(olds.prefix, news.prefix),
   importId: "<zoneId>/<rangeId>",
+  shownId: { form: "<rangeId>", importable: false },
 
   async create(ctx, args) {
     const ranges = args.zoneId === undefined ? rangesAt("/dns/ranges") : rangesOf(args.zoneId);

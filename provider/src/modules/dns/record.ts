@@ -107,6 +107,7 @@ export const record = defineResource({
   args: recordArgs,
   state: recordState,
   importId: "<zoneId>/<recordId>",
+  shownId: { form: "<recordId>", importable: true },
   // The API keeps its own canonical spelling of the data (see record-content.ts).
   sameValue: { content: (prev, next, args) => sameContent(args.type, prev, next) },
 

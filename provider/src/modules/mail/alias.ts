@@ -43,6 +43,7 @@ export const alias = defineResource({
   // The local part is taken until the old alias is gone.
   deleteBeforeReplace: (olds, news) => olds.domainId === news.domainId && olds.localPart === news.localPart,
   importId: "<domainId>/<aliasId>",
+  shownId: { form: "<aliasId>", importable: false },
 
   async create(ctx, args) {
     const path = `/mail/domains/${args.domainId}/aliases`;

@@ -73,6 +73,7 @@ export const appPassword = defineResource({
   args: appPasswordArgs,
   state: appPasswordState,
   importId: "<mailboxId>/<appPasswordId>",
+  shownId: { form: "<appPasswordId>", importable: false },
 
   async create(ctx, args) {
     const created = await ctx.client.post(

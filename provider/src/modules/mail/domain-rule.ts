@@ -80,6 +80,7 @@ export const domainRule = defineResource({
   args: ruleArgs,
   state: ruleState,
   importId: "<domainId>/<ruleId>",
+  shownId: { form: "<ruleId>", importable: false },
 
   check(args) {
     const failures: CheckFailure[] = [];

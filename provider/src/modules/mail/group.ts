@@ -89,6 +89,7 @@ export const group = defineResource({
   args: groupArgs,
   state: groupState,
   importId: "<domainId>/<groupId>",
+  shownId: { form: "<groupId>", importable: false },
 
   check(args) {
     const failures: CheckFailure[] = [];

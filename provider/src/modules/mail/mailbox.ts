@@ -58,6 +58,7 @@ export const mailbox = defineResource({
   args: mailboxArgs,
   state: mailboxState,
   importId: "<domainId>/<mailboxId>",
+  shownId: { form: "<mailboxId>", importable: true },
 
   check(args) {
     const failures: CheckFailure[] = [];

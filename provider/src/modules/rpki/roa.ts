@@ -74,6 +74,7 @@ export const roa = defineResource({
   // replacement that keeps them (a new comment) must wait for the old ROA to go.
   deleteBeforeReplace: (olds, news) => olds.caId === news.caId && olds.asn === news.asn && olds.prefix === news.prefix && olds.maxLength === news.maxLength,
   importId: "<caId>/<roaId>",
+  shownId: { form: "<roaId>", importable: false },
 
   check(args) {
     const failures: CheckFailure[] = [];

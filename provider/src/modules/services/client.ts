@@ -89,6 +89,7 @@ export const client = defineResource({
   args: clientArgs,
   state: clientState,
   importId: "<serviceId>/<clientGroupId>",
+  shownId: { form: "<clientGroupId>", importable: false },
 
   async create(ctx, args) {
     await requireResolver(ctx, TOKEN, args.serviceId);

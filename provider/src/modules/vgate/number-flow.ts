@@ -55,6 +55,7 @@ export const numberFlow = defineResource({
   args: flowArgs,
   state: flowState,
   importId: "<pbx>/<numberId>",
+  shownId: { form: "<numberId>", importable: false },
 
   async create(ctx, args) {
     return { id: args.numberId, state: await putFlow(ctx, args.pbxId, args.numberId, args.flow) };

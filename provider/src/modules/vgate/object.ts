@@ -35,6 +35,7 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
       return { parentId, child };
     },
     importId: "<pbx>/<id>",
+    shownId: { form: "<id>", importable: false },
     inUse: (name) => `the gateway refuses to delete ${name} while something routes to it`,
   });
   return {

@@ -121,6 +121,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
+//
 // ```sh
 // pulumi import nsp:cdn:Site <name> '<siteId>'
 // ```

@@ -71,6 +71,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
+//
 // ```sh
 // pulumi import nsp:cdn:SiteSettings <name> '<siteId>'
 // ```

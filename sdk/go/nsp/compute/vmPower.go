@@ -44,6 +44,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<vmId>`:
+//
 // ```sh
 // pulumi import nsp:compute:VmPower <name> '<vmId>'
 // ```

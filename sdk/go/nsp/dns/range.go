@@ -55,6 +55,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<rangeId>`; import it with its parent's id before it, as `<zoneId>/<rangeId>`:
+//
 // ```sh
 // pulumi import nsp:dns:Range <name> '<zoneId>/<rangeId>'
 // ```

@@ -155,7 +155,10 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<recordId>`: import it as it is (the parent is found by listing), or as `<zoneId>/<recordId>`:
+//
 // ```sh
+// pulumi import nsp:dns:Record <name> '<recordId>'
 // pulumi import nsp:dns:Record <name> '<zoneId>/<recordId>'
 // ```
 type Record struct {

@@ -90,6 +90,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
+//
 // ```sh
 // pulumi import nsp:dns:Zone <name> '<zoneId>'
 // ```

@@ -54,6 +54,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
+//
 // ```sh
 // pulumi import nsp:dns:ZoneDnssec <name> '<zoneId>'
 // ```

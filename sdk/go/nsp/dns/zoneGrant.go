@@ -54,6 +54,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<zoneId>/<email>`:
+//
 // ```sh
 // pulumi import nsp:dns:ZoneGrant <name> '<zoneId>/<email>'
 // ```

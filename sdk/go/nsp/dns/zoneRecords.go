@@ -87,6 +87,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<zoneId>[/<name>[:<type>],...]`:
+//
 // ```sh
 // pulumi import nsp:dns:ZoneRecords <name> '<zoneId>[/<name>[:<type>],...]'
 // ```

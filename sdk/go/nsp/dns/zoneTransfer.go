@@ -60,6 +60,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
+//
 // ```sh
 // pulumi import nsp:dns:ZoneTransfer <name> '<zoneId>'
 // ```

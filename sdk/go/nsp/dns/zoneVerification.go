@@ -17,8 +17,13 @@ import (
 // ## Example Usage
 // ### Wait until the zone's delegation is in place
 //
-// Create fails after `timeoutSeconds` if public DNS does not yet delegate the zone to
-// `nameServers`; resources that need an active zone depend on the verification.
+// **What must exist first:** public DNS must delegate the zone to the service's two name servers
+// (the zone's `nameServers`), or create fails after `timeoutSeconds` with the name servers it saw
+// and expected. In production, set them at the zone's registrar. On the emulator, whose public
+// DNS is a view you set, tell it what the registrar would publish, before or during `up`:
+// `curl -fsS -X PUT -H 'Content-Type: application/json' --data '{"name":"verified-example.example","ns":["ns1.nsp-emulator.test","ns2.nsp-emulator.test"]}' http://127.0.0.1:8787/_emulator/public-dns`
+// (the emulator's address without `/api/v1`). Resources that need an active zone depend on the
+// verification.
 // ```go
 // package main
 //
@@ -56,6 +61,8 @@ import (
 // ```
 //
 // ## Import
+//
+// By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
 //
 // ```sh
 // pulumi import nsp:dns:ZoneVerification <name> '<zoneId>'

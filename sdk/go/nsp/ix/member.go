@@ -46,6 +46,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<memberId>`:
+//
 // ```sh
 // pulumi import nsp:ix:Member <name> '<memberId>'
 // ```

@@ -47,6 +47,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<tunnelId>`:
+//
 // ```sh
 // pulumi import nsp:link:Tunnel <name> '<tunnelId>'
 // ```

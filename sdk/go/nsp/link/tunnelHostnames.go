@@ -57,6 +57,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<tunnelId>/<managedBy>`:
+//
 // ```sh
 // pulumi import nsp:link:TunnelHostnames <name> '<tunnelId>/<managedBy>'
 // ```

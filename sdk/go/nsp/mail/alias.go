@@ -59,6 +59,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<aliasId>`; import it with its parent's id before it, as `<domainId>/<aliasId>`:
+//
 // ```sh
 // pulumi import nsp:mail:Alias <name> '<domainId>/<aliasId>'
 // ```

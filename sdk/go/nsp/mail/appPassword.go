@@ -58,6 +58,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<appPasswordId>`; import it with its parent's id before it, as `<mailboxId>/<appPasswordId>`:
+//
 // ```sh
 // pulumi import nsp:mail:AppPassword <name> '<mailboxId>/<appPasswordId>'
 // ```

@@ -45,6 +45,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<addr>`:
+//
 // ```sh
 // pulumi import nsp:mail:Destination <name> '<addr>'
 // ```

@@ -96,6 +96,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<domainId>`:
+//
 // ```sh
 // pulumi import nsp:mail:Domain <name> '<domainId>'
 // ```

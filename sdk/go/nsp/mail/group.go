@@ -62,6 +62,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<groupId>`; import it with its parent's id before it, as `<domainId>/<groupId>`:
+//
 // ```sh
 // pulumi import nsp:mail:Group <name> '<domainId>/<groupId>'
 // ```

@@ -53,7 +53,10 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<mailboxId>`: import it as it is (the parent is found by listing), or as `<domainId>/<mailboxId>`:
+//
 // ```sh
+// pulumi import nsp:mail:Mailbox <name> '<mailboxId>'
 // pulumi import nsp:mail:Mailbox <name> '<domainId>/<mailboxId>'
 // ```
 type Mailbox struct {

@@ -59,6 +59,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<domainId>/<localPart>`:
+//
 // ```sh
 // pulumi import nsp:mail:Route <name> '<domainId>/<localPart>'
 // ```

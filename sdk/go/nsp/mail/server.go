@@ -45,6 +45,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<serverId>`:
+//
 // ```sh
 // pulumi import nsp:mail:Server <name> '<serverId>'
 // ```

@@ -47,6 +47,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `meet-settings`:
+//
 // ```sh
 // pulumi import nsp:meet:Settings <name> 'meet-settings'
 // ```

@@ -43,6 +43,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `apps`:
+//
 // ```sh
 // pulumi import nsp:org:Apps <name> 'apps'
 // ```

@@ -43,6 +43,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<sub>`:
+//
 // ```sh
 // pulumi import nsp:org:Member <name> '<sub>'
 // ```

@@ -42,6 +42,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<orgId>`:
+//
 // ```sh
 // pulumi import nsp:org:Organization <name> '<orgId>'
 // ```

@@ -43,6 +43,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<projectId>`:
+//
 // ```sh
 // pulumi import nsp:pages:Project <name> '<projectId>'
 // ```

@@ -63,6 +63,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<ref>`:
+//
 // ```sh
 // pulumi import nsp:partner:Subject <name> '<ref>'
 // ```

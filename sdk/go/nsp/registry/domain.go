@@ -54,6 +54,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<name>`:
+//
 // ```sh
 // pulumi import nsp:registry:Domain <name> '<name>'
 // ```

@@ -44,6 +44,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `link`:
+//
 // ```sh
 // pulumi import nsp:registry:Link <name> 'link'
 // ```

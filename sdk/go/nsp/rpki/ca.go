@@ -55,6 +55,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<caId>`:
+//
 // ```sh
 // pulumi import nsp:rpki:Ca <name> '<caId>'
 // ```

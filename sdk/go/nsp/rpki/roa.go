@@ -56,6 +56,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<roaId>`; import it with its parent's id before it, as `<caId>/<roaId>`:
+//
 // ```sh
 // pulumi import nsp:rpki:Roa <name> '<caId>/<roaId>'
 // ```

@@ -46,6 +46,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<roomId>`:
+//
 // ```sh
 // pulumi import nsp:rtc:Room <name> '<roomId>'
 // ```

@@ -56,6 +56,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<ruleId>`:
+//
 // ```sh
 // pulumi import nsp:security:Rule <name> '<ruleId>'
 // ```

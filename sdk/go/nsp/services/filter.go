@@ -64,6 +64,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<serviceId>`:
+//
 // ```sh
 // pulumi import nsp:services:Filter <name> '<serviceId>'
 // ```

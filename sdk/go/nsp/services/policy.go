@@ -62,6 +62,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<serviceId>`:
+//
 // ```sh
 // pulumi import nsp:services:Policy <name> '<serviceId>'
 // ```

@@ -48,6 +48,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<brandId>`:
+//
 // ```sh
 // pulumi import nsp:sgate:Brand <name> '<brandId>'
 // ```

@@ -75,6 +75,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<broadcastId>`:
+//
 // ```sh
 // pulumi import nsp:sgate:Broadcast <name> '<broadcastId>'
 // ```

@@ -60,6 +60,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<campaignId>`:
+//
 // ```sh
 // pulumi import nsp:sgate:Campaign <name> '<campaignId>'
 // ```

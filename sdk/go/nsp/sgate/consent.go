@@ -55,6 +55,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<consentId>`:
+//
 // ```sh
 // pulumi import nsp:sgate:Consent <name> '<consentId>'
 // ```

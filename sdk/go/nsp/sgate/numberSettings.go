@@ -69,6 +69,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<number>`:
+//
 // ```sh
 // pulumi import nsp:sgate:NumberSettings <name> '<number>'
 // ```

@@ -46,6 +46,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<senderId>`:
+//
 // ```sh
 // pulumi import nsp:sgate:Sender <name> '<senderId>'
 // ```

@@ -48,6 +48,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<templateId>`:
+//
 // ```sh
 // pulumi import nsp:sgate:Template <name> '<templateId>'
 // ```

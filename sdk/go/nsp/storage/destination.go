@@ -49,6 +49,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<destinationId>`:
+//
 // ```sh
 // pulumi import nsp:storage:Destination <name> '<destinationId>'
 // ```

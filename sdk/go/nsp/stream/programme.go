@@ -54,6 +54,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<channelId>`:
+//
 // ```sh
 // pulumi import nsp:stream:Programme <name> '<channelId>'
 // ```

@@ -49,6 +49,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<roomId>`:
+//
 // ```sh
 // pulumi import nsp:talk:Room <name> '<roomId>'
 // ```

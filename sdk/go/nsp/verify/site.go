@@ -47,6 +47,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
+//
 // ```sh
 // pulumi import nsp:verify:Site <name> '<siteId>'
 // ```

@@ -65,6 +65,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+//
 // ```sh
 // pulumi import nsp:vgate:Number <name> '<pbx>/<id>'
 // ```

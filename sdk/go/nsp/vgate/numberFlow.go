@@ -99,6 +99,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<numberId>`; import it with its parent's id before it, as `<pbx>/<numberId>`:
+//
 // ```sh
 // pulumi import nsp:vgate:NumberFlow <name> '<pbx>/<numberId>'
 // ```

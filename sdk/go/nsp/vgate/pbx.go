@@ -56,6 +56,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<pbx>`:
+//
 // ```sh
 // pulumi import nsp:vgate:Pbx <name> '<pbx>'
 // ```

@@ -78,6 +78,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+//
 // ```sh
 // pulumi import nsp:vgate:RingGroup <name> '<pbx>/<id>'
 // ```

@@ -57,6 +57,8 @@ import (
 //
 // ## Import
 //
+// `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+//
 // ```sh
 // pulumi import nsp:vgate:Trunk <name> '<pbx>/<id>'
 // ```

@@ -46,6 +46,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<assetId>`:
+//
 // ```sh
 // pulumi import nsp:vod:Asset <name> '<assetId>'
 // ```

@@ -41,6 +41,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<keyId>`:
+//
 // ```sh
 // pulumi import nsp:vod:SigningKey <name> '<keyId>'
 // ```

@@ -46,6 +46,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<hookId>`:
+//
 // ```sh
 // pulumi import nsp:vod:Webhook <name> '<hookId>'
 // ```

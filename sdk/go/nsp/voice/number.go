@@ -76,6 +76,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<number>`:
+//
 // ```sh
 // pulumi import nsp:voice:Number <name> '<number>'
 // ```

@@ -67,6 +67,8 @@ import (
 //
 // ## Import
 //
+// By the id `pulumi stack --show-ids` prints for it, `<number>/<pbxId>/<extensionId>`:
+//
 // ```sh
 // pulumi import nsp:voice:NumberEndpoint <name> '<number>/<pbxId>/<extensionId>'
 // ```

@@ -444,6 +444,8 @@ class Site(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
+
         ```sh
         pulumi import nsp:cdn:Site <name> '<siteId>'
         ```
@@ -549,6 +551,8 @@ class Site(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
 
         ```sh
         pulumi import nsp:cdn:Site <name> '<siteId>'

@@ -359,6 +359,8 @@ class SiteSettings(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
+
         ```sh
         pulumi import nsp:cdn:SiteSettings <name> '<siteId>'
         ```
@@ -426,6 +428,8 @@ class SiteSettings(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
 
         ```sh
         pulumi import nsp:cdn:SiteSettings <name> '<siteId>'

@@ -99,6 +99,8 @@ class VmPower(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<vmId>`:
+
         ```sh
         pulumi import nsp:compute:VmPower <name> '<vmId>'
         ```
@@ -133,6 +135,8 @@ class VmPower(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<vmId>`:
 
         ```sh
         pulumi import nsp:compute:VmPower <name> '<vmId>'

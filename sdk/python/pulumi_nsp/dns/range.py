@@ -157,6 +157,8 @@ class Range(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<rangeId>`; import it with its parent's id before it, as `<zoneId>/<rangeId>`:
+
         ```sh
         pulumi import nsp:dns:Range <name> '<zoneId>/<rangeId>'
         ```
@@ -200,6 +202,8 @@ class Range(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<rangeId>`; import it with its parent's id before it, as `<zoneId>/<rangeId>`:
 
         ```sh
         pulumi import nsp:dns:Range <name> '<zoneId>/<rangeId>'

@@ -274,7 +274,10 @@ class Record(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<recordId>`: import it as it is (the parent is found by listing), or as `<zoneId>/<recordId>`:
+
         ```sh
+        pulumi import nsp:dns:Record <name> '<recordId>'
         pulumi import nsp:dns:Record <name> '<zoneId>/<recordId>'
         ```
 
@@ -389,7 +392,10 @@ class Record(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<recordId>`: import it as it is (the parent is found by listing), or as `<zoneId>/<recordId>`:
+
         ```sh
+        pulumi import nsp:dns:Record <name> '<recordId>'
         pulumi import nsp:dns:Record <name> '<zoneId>/<recordId>'
         ```
 

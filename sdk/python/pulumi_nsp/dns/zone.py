@@ -195,6 +195,8 @@ class Zone(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
+
         ```sh
         pulumi import nsp:dns:Zone <name> '<zoneId>'
         ```
@@ -260,6 +262,8 @@ class Zone(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
 
         ```sh
         pulumi import nsp:dns:Zone <name> '<zoneId>'

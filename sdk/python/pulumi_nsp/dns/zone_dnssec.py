@@ -88,6 +88,8 @@ class ZoneDnssec(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
+
         ```sh
         pulumi import nsp:dns:ZoneDnssec <name> '<zoneId>'
         ```
@@ -126,6 +128,8 @@ class ZoneDnssec(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
 
         ```sh
         pulumi import nsp:dns:ZoneDnssec <name> '<zoneId>'

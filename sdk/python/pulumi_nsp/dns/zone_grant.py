@@ -103,6 +103,8 @@ class ZoneGrant(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>/<email>`:
+
         ```sh
         pulumi import nsp:dns:ZoneGrant <name> '<zoneId>/<email>'
         ```
@@ -142,6 +144,8 @@ class ZoneGrant(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>/<email>`:
 
         ```sh
         pulumi import nsp:dns:ZoneGrant <name> '<zoneId>/<email>'

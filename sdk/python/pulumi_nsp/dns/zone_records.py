@@ -139,6 +139,8 @@ class ZoneRecords(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>[/<name>[:<type>],...]`:
+
         ```sh
         pulumi import nsp:dns:ZoneRecords <name> '<zoneId>[/<name>[:<type>],...]'
         ```
@@ -211,6 +213,8 @@ class ZoneRecords(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>[/<name>[:<type>],...]`:
 
         ```sh
         pulumi import nsp:dns:ZoneRecords <name> '<zoneId>[/<name>[:<type>],...]'

@@ -145,6 +145,8 @@ class ZoneTransfer(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
+
         ```sh
         pulumi import nsp:dns:ZoneTransfer <name> '<zoneId>'
         ```
@@ -192,6 +194,8 @@ class ZoneTransfer(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<zoneId>`:
 
         ```sh
         pulumi import nsp:dns:ZoneTransfer <name> '<zoneId>'

@@ -135,6 +135,8 @@ class Member(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<memberId>`:
+
         ```sh
         pulumi import nsp:ix:Member <name> '<memberId>'
         ```
@@ -173,6 +175,8 @@ class Member(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<memberId>`:
 
         ```sh
         pulumi import nsp:ix:Member <name> '<memberId>'

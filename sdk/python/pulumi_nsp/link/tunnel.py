@@ -135,6 +135,8 @@ class Tunnel(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<tunnelId>`:
+
         ```sh
         pulumi import nsp:link:Tunnel <name> '<tunnelId>'
         ```
@@ -174,6 +176,8 @@ class Tunnel(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<tunnelId>`:
 
         ```sh
         pulumi import nsp:link:Tunnel <name> '<tunnelId>'

@@ -127,6 +127,8 @@ class TunnelHostnames(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<tunnelId>/<managedBy>`:
+
         ```sh
         pulumi import nsp:link:TunnelHostnames <name> '<tunnelId>/<managedBy>'
         ```
@@ -172,6 +174,8 @@ class TunnelHostnames(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<tunnelId>/<managedBy>`:
 
         ```sh
         pulumi import nsp:link:TunnelHostnames <name> '<tunnelId>/<managedBy>'

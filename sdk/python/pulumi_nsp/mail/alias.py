@@ -124,6 +124,8 @@ class Alias(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<aliasId>`; import it with its parent's id before it, as `<domainId>/<aliasId>`:
+
         ```sh
         pulumi import nsp:mail:Alias <name> '<domainId>/<aliasId>'
         ```
@@ -168,6 +170,8 @@ class Alias(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<aliasId>`; import it with its parent's id before it, as `<domainId>/<aliasId>`:
 
         ```sh
         pulumi import nsp:mail:Alias <name> '<domainId>/<aliasId>'

@@ -91,6 +91,8 @@ class AppPassword(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<appPasswordId>`; import it with its parent's id before it, as `<mailboxId>/<appPasswordId>`:
+
         ```sh
         pulumi import nsp:mail:AppPassword <name> '<mailboxId>/<appPasswordId>'
         ```
@@ -132,6 +134,8 @@ class AppPassword(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<appPasswordId>`; import it with its parent's id before it, as `<mailboxId>/<appPasswordId>`:
 
         ```sh
         pulumi import nsp:mail:AppPassword <name> '<mailboxId>/<appPasswordId>'

@@ -67,6 +67,8 @@ class Destination(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<addr>`:
+
         ```sh
         pulumi import nsp:mail:Destination <name> '<addr>'
         ```
@@ -100,6 +102,8 @@ class Destination(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<addr>`:
 
         ```sh
         pulumi import nsp:mail:Destination <name> '<addr>'

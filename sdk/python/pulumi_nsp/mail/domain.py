@@ -265,6 +265,8 @@ class Domain(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<domainId>`:
+
         ```sh
         pulumi import nsp:mail:Domain <name> '<domainId>'
         ```
@@ -335,6 +337,8 @@ class Domain(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<domainId>`:
 
         ```sh
         pulumi import nsp:mail:Domain <name> '<domainId>'

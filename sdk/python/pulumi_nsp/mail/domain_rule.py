@@ -137,6 +137,8 @@ class DomainRule(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<ruleId>`; import it with its parent's id before it, as `<domainId>/<ruleId>`:
+
         ```sh
         pulumi import nsp:mail:DomainRule <name> '<domainId>/<ruleId>'
         ```
@@ -178,6 +180,8 @@ class DomainRule(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<ruleId>`; import it with its parent's id before it, as `<domainId>/<ruleId>`:
 
         ```sh
         pulumi import nsp:mail:DomainRule <name> '<domainId>/<ruleId>'

@@ -269,6 +269,8 @@ class Group(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<groupId>`; import it with its parent's id before it, as `<domainId>/<groupId>`:
+
         ```sh
         pulumi import nsp:mail:Group <name> '<domainId>/<groupId>'
         ```
@@ -327,6 +329,8 @@ class Group(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<groupId>`; import it with its parent's id before it, as `<domainId>/<groupId>`:
 
         ```sh
         pulumi import nsp:mail:Group <name> '<domainId>/<groupId>'

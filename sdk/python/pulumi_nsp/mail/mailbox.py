@@ -207,7 +207,10 @@ class Mailbox(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<mailboxId>`: import it as it is (the parent is found by listing), or as `<domainId>/<mailboxId>`:
+
         ```sh
+        pulumi import nsp:mail:Mailbox <name> '<mailboxId>'
         pulumi import nsp:mail:Mailbox <name> '<domainId>/<mailboxId>'
         ```
 
@@ -254,7 +257,10 @@ class Mailbox(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<mailboxId>`: import it as it is (the parent is found by listing), or as `<domainId>/<mailboxId>`:
+
         ```sh
+        pulumi import nsp:mail:Mailbox <name> '<mailboxId>'
         pulumi import nsp:mail:Mailbox <name> '<domainId>/<mailboxId>'
         ```
 

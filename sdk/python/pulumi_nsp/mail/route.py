@@ -107,6 +107,8 @@ class Route(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<domainId>/<localPart>`:
+
         ```sh
         pulumi import nsp:mail:Route <name> '<domainId>/<localPart>'
         ```
@@ -150,6 +152,8 @@ class Route(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<domainId>/<localPart>`:
 
         ```sh
         pulumi import nsp:mail:Route <name> '<domainId>/<localPart>'

@@ -118,6 +118,8 @@ class Server(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<serverId>`:
+
         ```sh
         pulumi import nsp:mail:Server <name> '<serverId>'
         ```
@@ -154,6 +156,8 @@ class Server(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<serverId>`:
 
         ```sh
         pulumi import nsp:mail:Server <name> '<serverId>'

@@ -294,6 +294,8 @@ class Settings(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `meet-settings`:
+
         ```sh
         pulumi import nsp:meet:Settings <name> 'meet-settings'
         ```
@@ -343,6 +345,8 @@ class Settings(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `meet-settings`:
 
         ```sh
         pulumi import nsp:meet:Settings <name> 'meet-settings'

@@ -118,6 +118,8 @@ class Apps(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `apps`:
+
         ```sh
         pulumi import nsp:org:Apps <name> 'apps'
         ```
@@ -153,6 +155,8 @@ class Apps(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `apps`:
 
         ```sh
         pulumi import nsp:org:Apps <name> 'apps'

@@ -99,6 +99,8 @@ class Member(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<sub>`:
+
         ```sh
         pulumi import nsp:org:Member <name> '<sub>'
         ```
@@ -132,6 +134,8 @@ class Member(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<sub>`:
 
         ```sh
         pulumi import nsp:org:Member <name> '<sub>'

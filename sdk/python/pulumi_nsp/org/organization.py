@@ -84,6 +84,8 @@ class Organization(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<orgId>`:
+
         ```sh
         pulumi import nsp:org:Organization <name> '<orgId>'
         ```
@@ -116,6 +118,8 @@ class Organization(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<orgId>`:
 
         ```sh
         pulumi import nsp:org:Organization <name> '<orgId>'

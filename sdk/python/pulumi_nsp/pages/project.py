@@ -65,6 +65,8 @@ class Project(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<projectId>`:
+
         ```sh
         pulumi import nsp:pages:Project <name> '<projectId>'
         ```
@@ -96,6 +98,8 @@ class Project(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<projectId>`:
 
         ```sh
         pulumi import nsp:pages:Project <name> '<projectId>'

@@ -80,6 +80,8 @@ class Subject(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<ref>`:
+
         ```sh
         pulumi import nsp:partner:Subject <name> '<ref>'
         ```
@@ -125,6 +127,8 @@ class Subject(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<ref>`:
 
         ```sh
         pulumi import nsp:partner:Subject <name> '<ref>'

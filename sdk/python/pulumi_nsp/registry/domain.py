@@ -108,6 +108,8 @@ class Domain(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<name>`:
+
         ```sh
         pulumi import nsp:registry:Domain <name> '<name>'
         ```
@@ -150,6 +152,8 @@ class Domain(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<name>`:
 
         ```sh
         pulumi import nsp:registry:Domain <name> '<name>'

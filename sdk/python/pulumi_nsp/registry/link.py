@@ -98,6 +98,8 @@ class Link(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `link`:
+
         ```sh
         pulumi import nsp:registry:Link <name> 'link'
         ```
@@ -132,6 +134,8 @@ class Link(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `link`:
 
         ```sh
         pulumi import nsp:registry:Link <name> 'link'

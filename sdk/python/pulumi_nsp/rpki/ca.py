@@ -162,6 +162,8 @@ class Ca(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<caId>`:
+
         ```sh
         pulumi import nsp:rpki:Ca <name> '<caId>'
         ```
@@ -210,6 +212,8 @@ class Ca(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<caId>`:
 
         ```sh
         pulumi import nsp:rpki:Ca <name> '<caId>'

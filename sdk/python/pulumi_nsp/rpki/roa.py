@@ -141,6 +141,8 @@ class Roa(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<roaId>`; import it with its parent's id before it, as `<caId>/<roaId>`:
+
         ```sh
         pulumi import nsp:rpki:Roa <name> '<caId>/<roaId>'
         ```
@@ -186,6 +188,8 @@ class Roa(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<roaId>`; import it with its parent's id before it, as `<caId>/<roaId>`:
 
         ```sh
         pulumi import nsp:rpki:Roa <name> '<caId>/<roaId>'

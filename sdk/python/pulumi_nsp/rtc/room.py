@@ -238,6 +238,8 @@ class Room(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<roomId>`:
+
         ```sh
         pulumi import nsp:rtc:Room <name> '<roomId>'
         ```
@@ -282,6 +284,8 @@ class Room(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<roomId>`:
 
         ```sh
         pulumi import nsp:rtc:Room <name> '<roomId>'

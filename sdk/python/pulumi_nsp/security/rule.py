@@ -207,6 +207,8 @@ class Rule(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<ruleId>`:
+
         ```sh
         pulumi import nsp:security:Rule <name> '<ruleId>'
         ```
@@ -255,6 +257,8 @@ class Rule(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<ruleId>`:
 
         ```sh
         pulumi import nsp:security:Rule <name> '<ruleId>'

@@ -278,6 +278,8 @@ class Client(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<clientGroupId>`; import it with its parent's id before it, as `<serviceId>/<clientGroupId>`:
+
         ```sh
         pulumi import nsp:services:Client <name> '<serviceId>/<clientGroupId>'
         ```
@@ -331,6 +333,8 @@ class Client(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<clientGroupId>`; import it with its parent's id before it, as `<serviceId>/<clientGroupId>`:
 
         ```sh
         pulumi import nsp:services:Client <name> '<serviceId>/<clientGroupId>'

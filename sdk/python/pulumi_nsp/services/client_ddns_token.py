@@ -113,6 +113,8 @@ class ClientDdnsToken(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<serviceId>/<clientGroupId>`:
+
         ```sh
         pulumi import nsp:services:ClientDdnsToken <name> '<serviceId>/<clientGroupId>'
         ```
@@ -161,6 +163,8 @@ class ClientDdnsToken(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<serviceId>/<clientGroupId>`:
 
         ```sh
         pulumi import nsp:services:ClientDdnsToken <name> '<serviceId>/<clientGroupId>'

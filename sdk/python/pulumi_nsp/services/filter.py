@@ -170,6 +170,8 @@ class Filter(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<serviceId>`:
+
         ```sh
         pulumi import nsp:services:Filter <name> '<serviceId>'
         ```
@@ -224,6 +226,8 @@ class Filter(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<serviceId>`:
 
         ```sh
         pulumi import nsp:services:Filter <name> '<serviceId>'

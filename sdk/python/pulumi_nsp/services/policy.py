@@ -353,6 +353,8 @@ class Policy(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<serviceId>`:
+
         ```sh
         pulumi import nsp:services:Policy <name> '<serviceId>'
         ```
@@ -416,6 +418,8 @@ class Policy(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<serviceId>`:
 
         ```sh
         pulumi import nsp:services:Policy <name> '<serviceId>'

@@ -206,6 +206,8 @@ class Brand(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<brandId>`:
+
         ```sh
         pulumi import nsp:sgate:Brand <name> '<brandId>'
         ```
@@ -250,6 +252,8 @@ class Brand(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<brandId>`:
 
         ```sh
         pulumi import nsp:sgate:Brand <name> '<brandId>'

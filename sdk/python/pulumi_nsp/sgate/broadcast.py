@@ -229,6 +229,8 @@ class Broadcast(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<broadcastId>`:
+
         ```sh
         pulumi import nsp:sgate:Broadcast <name> '<broadcastId>'
         ```
@@ -294,6 +296,8 @@ class Broadcast(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<broadcastId>`:
 
         ```sh
         pulumi import nsp:sgate:Broadcast <name> '<broadcastId>'

@@ -163,6 +163,8 @@ class Campaign(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<campaignId>`:
+
         ```sh
         pulumi import nsp:sgate:Campaign <name> '<campaignId>'
         ```
@@ -213,6 +215,8 @@ class Campaign(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<campaignId>`:
 
         ```sh
         pulumi import nsp:sgate:Campaign <name> '<campaignId>'

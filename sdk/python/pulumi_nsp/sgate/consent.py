@@ -141,6 +141,8 @@ class Consent(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<consentId>`:
+
         ```sh
         pulumi import nsp:sgate:Consent <name> '<consentId>'
         ```
@@ -185,6 +187,8 @@ class Consent(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<consentId>`:
 
         ```sh
         pulumi import nsp:sgate:Consent <name> '<consentId>'

@@ -153,6 +153,8 @@ class NumberSettings(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<number>`:
+
         ```sh
         pulumi import nsp:sgate:NumberSettings <name> '<number>'
         ```
@@ -208,6 +210,8 @@ class NumberSettings(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<number>`:
 
         ```sh
         pulumi import nsp:sgate:NumberSettings <name> '<number>'

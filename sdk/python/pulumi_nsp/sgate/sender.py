@@ -102,6 +102,8 @@ class Sender(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<senderId>`:
+
         ```sh
         pulumi import nsp:sgate:Sender <name> '<senderId>'
         ```
@@ -138,6 +140,8 @@ class Sender(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<senderId>`:
 
         ```sh
         pulumi import nsp:sgate:Sender <name> '<senderId>'

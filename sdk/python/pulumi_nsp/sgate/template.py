@@ -136,6 +136,8 @@ class Template(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<templateId>`:
+
         ```sh
         pulumi import nsp:sgate:Template <name> '<templateId>'
         ```
@@ -176,6 +178,8 @@ class Template(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<templateId>`:
 
         ```sh
         pulumi import nsp:sgate:Template <name> '<templateId>'

@@ -188,6 +188,8 @@ class Destination(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<destinationId>`:
+
         ```sh
         pulumi import nsp:storage:Destination <name> '<destinationId>'
         ```
@@ -232,6 +234,8 @@ class Destination(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<destinationId>`:
 
         ```sh
         pulumi import nsp:storage:Destination <name> '<destinationId>'

@@ -325,6 +325,8 @@ class Channel(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<channelId>`:
+
         ```sh
         pulumi import nsp:stream:Channel <name> '<channelId>'
         ```
@@ -375,6 +377,8 @@ class Channel(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<channelId>`:
 
         ```sh
         pulumi import nsp:stream:Channel <name> '<channelId>'

@@ -124,6 +124,8 @@ class Programme(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<channelId>`:
+
         ```sh
         pulumi import nsp:stream:Programme <name> '<channelId>'
         ```
@@ -166,6 +168,8 @@ class Programme(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<channelId>`:
 
         ```sh
         pulumi import nsp:stream:Programme <name> '<channelId>'

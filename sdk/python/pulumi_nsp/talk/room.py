@@ -222,6 +222,8 @@ class Room(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<roomId>`:
+
         ```sh
         pulumi import nsp:talk:Room <name> '<roomId>'
         ```
@@ -266,6 +268,8 @@ class Room(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<roomId>`:
 
         ```sh
         pulumi import nsp:talk:Room <name> '<roomId>'

@@ -171,6 +171,8 @@ class Site(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
+
         ```sh
         pulumi import nsp:verify:Site <name> '<siteId>'
         ```
@@ -212,6 +214,8 @@ class Site(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<siteId>`:
 
         ```sh
         pulumi import nsp:verify:Site <name> '<siteId>'

@@ -180,6 +180,8 @@ class InboundRoute(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+
         ```sh
         pulumi import nsp:vgate:InboundRoute <name> '<pbx>/<id>'
         ```
@@ -247,6 +249,8 @@ class InboundRoute(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
 
         ```sh
         pulumi import nsp:vgate:InboundRoute <name> '<pbx>/<id>'

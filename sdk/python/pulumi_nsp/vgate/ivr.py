@@ -227,6 +227,8 @@ class Ivr(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+
         ```sh
         pulumi import nsp:vgate:Ivr <name> '<pbx>/<id>'
         ```
@@ -292,6 +294,8 @@ class Ivr(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
 
         ```sh
         pulumi import nsp:vgate:Ivr <name> '<pbx>/<id>'

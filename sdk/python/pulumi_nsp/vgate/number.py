@@ -114,6 +114,8 @@ class Number(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+
         ```sh
         pulumi import nsp:vgate:Number <name> '<pbx>/<id>'
         ```
@@ -163,6 +165,8 @@ class Number(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
 
         ```sh
         pulumi import nsp:vgate:Number <name> '<pbx>/<id>'

@@ -141,6 +141,8 @@ class NumberFlow(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<numberId>`; import it with its parent's id before it, as `<pbx>/<numberId>`:
+
         ```sh
         pulumi import nsp:vgate:NumberFlow <name> '<pbx>/<numberId>'
         ```
@@ -218,6 +220,8 @@ class NumberFlow(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<numberId>`; import it with its parent's id before it, as `<pbx>/<numberId>`:
 
         ```sh
         pulumi import nsp:vgate:NumberFlow <name> '<pbx>/<numberId>'

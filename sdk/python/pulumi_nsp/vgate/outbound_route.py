@@ -191,6 +191,8 @@ class OutboundRoute(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+
         ```sh
         pulumi import nsp:vgate:OutboundRoute <name> '<pbx>/<id>'
         ```
@@ -254,6 +256,8 @@ class OutboundRoute(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
 
         ```sh
         pulumi import nsp:vgate:OutboundRoute <name> '<pbx>/<id>'

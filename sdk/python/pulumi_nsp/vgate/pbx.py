@@ -178,6 +178,8 @@ class Pbx(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<pbx>`:
+
         ```sh
         pulumi import nsp:vgate:Pbx <name> '<pbx>'
         ```
@@ -226,6 +228,8 @@ class Pbx(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<pbx>`:
 
         ```sh
         pulumi import nsp:vgate:Pbx <name> '<pbx>'

@@ -262,6 +262,8 @@ class Queue(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+
         ```sh
         pulumi import nsp:vgate:Queue <name> '<pbx>/<id>'
         ```
@@ -330,6 +332,8 @@ class Queue(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
 
         ```sh
         pulumi import nsp:vgate:Queue <name> '<pbx>/<id>'

@@ -210,6 +210,8 @@ class RingGroup(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+
         ```sh
         pulumi import nsp:vgate:RingGroup <name> '<pbx>/<id>'
         ```
@@ -274,6 +276,8 @@ class RingGroup(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
 
         ```sh
         pulumi import nsp:vgate:RingGroup <name> '<pbx>/<id>'

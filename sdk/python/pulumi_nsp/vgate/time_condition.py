@@ -116,6 +116,8 @@ class TimeCondition(pulumi.CustomResource):
 
         ## Import
 
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
+
         ```sh
         pulumi import nsp:vgate:TimeCondition <name> '<pbx>/<id>'
         ```
@@ -167,6 +169,8 @@ class TimeCondition(pulumi.CustomResource):
         ```
 
         ## Import
+
+        `pulumi stack --show-ids` prints the object's own id, `<id>`; import it with its parent's id before it, as `<pbx>/<id>`:
 
         ```sh
         pulumi import nsp:vgate:TimeCondition <name> '<pbx>/<id>'

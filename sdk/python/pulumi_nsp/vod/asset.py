@@ -121,6 +121,8 @@ class Asset(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<assetId>`:
+
         ```sh
         pulumi import nsp:vod:Asset <name> '<assetId>'
         ```
@@ -159,6 +161,8 @@ class Asset(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<assetId>`:
 
         ```sh
         pulumi import nsp:vod:Asset <name> '<assetId>'

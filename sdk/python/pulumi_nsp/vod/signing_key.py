@@ -65,6 +65,8 @@ class SigningKey(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<keyId>`:
+
         ```sh
         pulumi import nsp:vod:SigningKey <name> '<keyId>'
         ```
@@ -95,6 +97,8 @@ class SigningKey(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<keyId>`:
 
         ```sh
         pulumi import nsp:vod:SigningKey <name> '<keyId>'

@@ -102,6 +102,8 @@ class Webhook(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<hookId>`:
+
         ```sh
         pulumi import nsp:vod:Webhook <name> '<hookId>'
         ```
@@ -138,6 +140,8 @@ class Webhook(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<hookId>`:
 
         ```sh
         pulumi import nsp:vod:Webhook <name> '<hookId>'

@@ -141,6 +141,8 @@ class Number(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<number>`:
+
         ```sh
         pulumi import nsp:voice:Number <name> '<number>'
         ```
@@ -199,6 +201,8 @@ class Number(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<number>`:
 
         ```sh
         pulumi import nsp:voice:Number <name> '<number>'

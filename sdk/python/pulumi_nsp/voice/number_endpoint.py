@@ -111,6 +111,8 @@ class NumberEndpoint(pulumi.CustomResource):
 
         ## Import
 
+        By the id `pulumi stack --show-ids` prints for it, `<number>/<pbxId>/<extensionId>`:
+
         ```sh
         pulumi import nsp:voice:NumberEndpoint <name> '<number>/<pbxId>/<extensionId>'
         ```
@@ -158,6 +160,8 @@ class NumberEndpoint(pulumi.CustomResource):
         ```
 
         ## Import
+
+        By the id `pulumi stack --show-ids` prints for it, `<number>/<pbxId>/<extensionId>`:
 
         ```sh
         pulumi import nsp:voice:NumberEndpoint <name> '<number>/<pbxId>/<extensionId>'
