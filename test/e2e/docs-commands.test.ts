@@ -301,7 +301,7 @@ describe("the shell commands of the README and docs/", () => {
     // docs/guides/pulumi-do.md: a function and a list with no program, from the same two variables.
     const [services, zones] = DO_BLOCK.map((command) => bash(command, account));
     expect(services).toContain("auth_dns");
-    expect(zones).toContain("docs.example");
+    expect(zones).toContain(`"id": "${zone.id}"`);
     expect(existsSync(join(app, "left-out.json"))).toBe(true);
     expect(readFileSync(join(app, "index.ts"), "utf8")).toContain("new nsp.dns.Record(");
 
