@@ -1,9 +1,9 @@
 // The fleet's own parts, without the engine: the input checks, the pool and the report's text.
 // test/e2e/fleet.test.ts runs the whole fleet with the pulumi CLI.
 import { describe, expect, it } from "vitest";
-import { credentials, parseCustomers } from "./customers";
-import { runPool } from "./pool";
-import { errorSummary, scrub } from "./report";
+import { credentials, parseCustomers } from "../../provider/src/fleet/customers";
+import { runPool } from "../../provider/src/fleet/pool";
+import { errorSummary, scrub } from "../../provider/src/fleet/report";
 
 const acme = { ref: "acme", zone: "acme.example" };
 
