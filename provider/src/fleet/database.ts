@@ -1,7 +1,7 @@
 // The fleet's database (FLEET_DATABASE_URL): the queue (pg-boss's tables, in its `pgboss` schema)
 // and the fleet's own record of each run and each stack's result (the `nsp_fleet` schema), which
 // `status` reads. Every connection problem is told as what to do, with the URL's password blanked.
-import { Client } from "pg";
+import { Client, Pool } from "pg";
 import { InputError } from "./customers";
 
 export const DATABASE_ENV = "FLEET_DATABASE_URL";
@@ -66,6 +66,19 @@ export async function connect(url: string): Promise<Client> {
   return client;
 }
 
+/** A pool of `max` connections, its first one opened to check the URL. */
+export async function connectPool(url: string, max: number): Promise<Pool> {
+  const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: 10_000, application_name: "nsp-fleet" });
+  pool.on("error", () => {});
+  try {
+    (await pool.connect()).release();
+  } catch (e) {
+    await pool.end().catch(() => {});
+    throw connectionError(e, url);
+  }
+  return pool;
+}
+
 /** The fleet's own tables; made by `enqueue` and `worker`, idempotently. */
 export const FLEET_SCHEMA = `
 CREATE SCHEMA IF NOT EXISTS nsp_fleet;
@@ -90,14 +103,9 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.stacks (
   PRIMARY KEY (run_id, stack)
 );`;
 
-export async function ensureSchema(client: Client): Promise<void> {
-  // Two workers starting at once would race on CREATE ... IF NOT EXISTS.
-  await client.query("SELECT pg_advisory_lock(hashtext('nsp_fleet schema'))");
-  try {
-    await client.query(FLEET_SCHEMA);
-  } finally {
-    await client.query("SELECT pg_advisory_unlock(hashtext('nsp_fleet schema'))");
-  }
+export async function ensureSchema(client: Client | Pool): Promise<void> {
+  // One text, so one connection: two workers starting at once would race on CREATE ... IF NOT EXISTS.
+  await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} COMMIT;`);
 }
 
 /** For the commands that only read: no fleet tables means nothing was ever enqueued there. */

@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import PgBoss from "pg-boss";
 import { InputError, type Customer } from "./customers";
-import { connect, connectionError, ensureSchema, requireSchema, shownUrl, DATABASE_ENV } from "./database";
+import { connect, connectPool, connectionError, ensureSchema, requireSchema, shownUrl, DATABASE_ENV } from "./database";
 import { changedCount, scrub, type StackReport } from "./report";
 import { runStack, type Operation } from "./stack-run";
 
@@ -35,12 +35,14 @@ export interface JobData {
  * A pg-boss that reports a connection problem as what to do, at start, instead of retrying.
  * Its own pool: `max` connections.
  */
-async function startBoss(url: string, max: number, maintenanceSeconds: number): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: url, max, schedule: false, supervise: true, maintenanceIntervalSeconds: maintenanceSeconds, application_name: "nsp-fleet" });
+async function startBoss(url: string, max: number, supervision?: { maintenanceSeconds: number; say: (message: string) => void }): Promise<PgBoss> {
+  const boss = new PgBoss({ connectionString: url, max, schedule: false, supervise: supervision !== undefined, ...(supervision ? { maintenanceIntervalSeconds: supervision.maintenanceSeconds } : {}), application_name: "nsp-fleet" });
+  let started = false;
   let failure: unknown;
-  boss.on("error", (e) => (failure ??= e));
+  boss.on("error", (e) => (started ? supervision?.say(`the queue: ${(e as Error).message}`) : (failure ??= e)));
   try {
     await boss.start();
+    started = true;
   } catch (e) {
     await boss.stop({ graceful: false, wait: false }).catch(() => {});
     throw connectionError(failure ?? e, url);
@@ -64,7 +66,7 @@ export interface EnqueueOptions {
 /** One job per customer, and the run's rows, in one transaction: all or nothing. Returns the run's id. */
 export async function enqueue(opts: EnqueueOptions): Promise<string> {
   const client = await connect(opts.url);
-  const boss = await startBoss(opts.url, 2, 120).catch(async (e) => {
+  const boss = await startBoss(opts.url, 2).catch(async (e) => {
     await client.end();
     throw e;
   });
@@ -126,8 +128,8 @@ type FetchedJob = PgBoss.JobWithMetadata<JobData>;
  */
 export async function work(opts: WorkerOptions): Promise<number> {
   const me = `${hostname()}:${process.pid}`;
-  const boss = await startBoss(opts.url, opts.concurrency + 2, Math.max(1, Math.floor(opts.leaseSeconds / 4)));
-  const client = await connect(opts.url);
+  const boss = await startBoss(opts.url, opts.concurrency + 2, { maintenanceSeconds: Math.max(1, Math.floor(opts.leaseSeconds / 4)), say: opts.say });
+  const client = await connectPool(opts.url, 2);
   const listener = await connect(opts.url);
   let failedForGood = 0;
   const running = new Map<string, Promise<void>>();

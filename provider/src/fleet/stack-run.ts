@@ -3,9 +3,6 @@
 // program runs in the CLI's own language host, not in the fleet's process: a customer whose
 // program fails fails only its own stack.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { recoverPendingCreates } from "../discover/recover-pending";
 import type { Customer } from "./customers";
 import { errorSummary } from "./report";
@@ -39,7 +36,9 @@ const DIE_WITH_PARENT = process.platform === "linux" && spawnSync("setpriv", ["-
 
 interface CommandResult {
   code: number;
+  /** stdout and stderr as they came. */
   output: string;
+  stdout: string;
 }
 
 function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<CommandResult> {
@@ -48,27 +47,41 @@ function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<C
   return new Promise((resolve) => {
     const child = spawn(command!, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => {
+      output += d.toString();
+      stdout += d.toString();
+    });
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
     const stop = () => child.kill("SIGINT");
     interrupt?.addEventListener("abort", stop, { once: true });
-    child.on("error", (e) => resolve({ code: -1, output: `${output}pulumi did not start: ${e.message}\n` }));
+    child.on("error", (e) => resolve({ code: -1, output: `${output}pulumi did not start: ${e.message}\n`, stdout }));
     child.on("close", (code) => {
       interrupt?.removeEventListener("abort", stop);
-      resolve({ code: code ?? -1, output });
+      resolve({ code: code ?? -1, output, stdout });
     });
   });
 }
 
-/** The engine's counts per operation, from the summary event of `--event-log`. */
-function summaryOf(eventLog: string): Record<string, number> | undefined {
+/**
+ * What `--json` streams on stdout, one engine event a line: the counts per operation of the
+ * summary event, and the messages of the error diagnostics.
+ */
+function engineEvents(stdout: string): { changes?: Record<string, number>; errors: string[] } {
   let changes: Record<string, number> | undefined;
-  for (const line of eventLog.split("\n")) {
-    if (!line.includes("summaryEvent")) continue;
-    const event = JSON.parse(line) as { summaryEvent?: { resourceChanges?: Record<string, number> } };
+  const errors: string[] = [];
+  for (const line of stdout.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    let event: { summaryEvent?: { resourceChanges?: Record<string, number> }; diagnosticEvent?: { severity?: string; message?: string } };
+    try {
+      event = JSON.parse(line);
+    } catch {
+      continue;
+    }
     if (event.summaryEvent) changes = event.summaryEvent.resourceChanges ?? {};
+    if (event.diagnosticEvent?.severity === "error" && event.diagnosticEvent.message) errors.push(event.diagnosticEvent.message.trim());
   }
-  return changes;
+  return { changes, errors };
 }
 
 export async function runStack(task: StackTask): Promise<StackOutcome> {
@@ -95,19 +108,12 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
     if (recovered !== 0) return { output, error: `the pending creates of a run that died could not all be recovered: ${lines.filter((l) => /not decided|failed|ambiguous|unidentifiable|foreign/.test(l)).join(" | ")}` };
   }
 
-  const dir = mkdtempSync(join(tmpdir(), "nsp-fleet-events-"));
-  try {
-    const eventLog = join(dir, "events.jsonl");
-    writeFileSync(eventLog, "");
-    const args =
-      task.operation === "up"
-        ? ["up", "--yes", "--skip-preview", "--suppress-progress", "--config", `customer=${JSON.stringify(customer)}`, "--event-log", eventLog, ...stack]
-        : ["destroy", "--yes", "--skip-preview", "--suppress-progress", "--event-log", eventLog, ...stack];
-    const r = await step(args, task.interrupt);
-    if (r.code !== 0) return failed(r, `pulumi ${task.operation}`);
-    const changes = summaryOf(readFileSync(eventLog, "utf8"));
-    return changes ? { output, changes } : { output, error: `pulumi ${task.operation} ended without its summary` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const args =
+    task.operation === "up"
+      ? ["up", "--yes", "--skip-preview", "--json", "--config", `customer=${JSON.stringify(customer)}`, ...stack]
+      : ["destroy", "--yes", "--skip-preview", "--json", ...stack];
+  const r = await step(args, task.interrupt);
+  const { changes, errors } = engineEvents(r.stdout);
+  if (r.code !== 0) return { output, error: [...new Set(errors)].slice(0, 3).join(" | ") || errorSummary(r.output) || `pulumi ${task.operation} exited with ${r.code}` };
+  return changes ? { output, changes } : { output, error: `pulumi ${task.operation} ended without its summary` };
 }
