@@ -4,7 +4,7 @@
 // the customers' jobs; one is killed with SIGKILL while it runs stacks, another is stopped with
 // SIGTERM. The PostgreSQL server is the test command's (scripts/postgres.sh), or one started here.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
@@ -201,7 +201,7 @@ describe("three workers on one queue", () => {
     // one the killed worker finished in the instant before the kill, if any).
     const taken = held.map((r) => after.stacks.find((x) => x.stack === r)!).filter((x) => !x.worker!.endsWith(`:${victim.child.pid}`));
     expect(taken.length).toBeGreaterThan(0);
-    for (const row of taken) expect(row.attempts).toBe(2);
+    for (const row of taken) expect(row.attempts, logsOf(run, row.stack)).toBe(2);
     await expectServerMatchesState(refs);
     const shown = await fleet(0, ["status", "--run", run]);
     expect(shown.code).toBe(0);
@@ -302,6 +302,15 @@ describe("bad input", () => {
     expect(unknown.stderr).toMatch(/--run: no run 00000000-0000-4000-8000-000000000000 in the database/);
   });
 });
+
+/** What every worker wrote of a stack's attempts in a run. */
+function logsOf(run: string, stack: string): string {
+  return machines
+    .map((m) => join(m.dir, ".nsp-fleet", "logs", run, `${stack}.log`))
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f, "utf8"))
+    .join("\n");
+}
 
 function logFiles(dir: string): string[] {
   return execFileSync("find", [join(dir, ".nsp-fleet"), "-type", "f"], { encoding: "utf8" }).trim().split("\n").filter(Boolean);

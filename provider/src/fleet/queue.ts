@@ -12,7 +12,7 @@
 // - Retries: pg-boss's retry limit and exponential backoff, per job.
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import PgBoss from "pg-boss";
 import { InputError, type Customer } from "./customers";
@@ -176,7 +176,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
         const secrets = opts.secretsOf(customer);
         const runDir = join(opts.logDir, runId);
         mkdirSync(runDir, { recursive: true });
-        writeFileSync(join(runDir, `${customer.ref}.log`), scrub(outcome.output, secrets));
+        // One file per stack and run, each attempt on this worker appended.
+        appendFileSync(join(runDir, `${customer.ref}.log`), `# attempt ${attempt} on ${me}\n${scrub(outcome.output, secrets)}\n`);
         if ("changes" in outcome) {
           await client.query("UPDATE nsp_fleet.stacks SET result = 'succeeded', changes = $3, error = NULL, finished_at = now() WHERE run_id = $1 AND stack = $2", [runId, customer.ref, outcome.changes]);
           await boss.complete(QUEUE, job.id, { changes: outcome.changes });
