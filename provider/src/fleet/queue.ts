@@ -148,6 +148,7 @@ export async function work(opts: WorkerOptions): Promise<number> {
     await ensureQueue(boss);
     await listener.query(`LISTEN ${CHANNEL}`);
     listener.on("notification", () => wake());
+    opts.say(`worker ${me}: up to ${opts.concurrency} stack(s) at a time, lease ${opts.leaseSeconds} s`);
 
     // pg-boss 10 has no lease renewal of its own: the worker moves the job's expiry forward, on
     // pg-boss's job table (the version is pinned), for as long as it holds the job.

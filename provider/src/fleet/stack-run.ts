@@ -2,7 +2,7 @@
 // Pulumi.yaml and its program, which reads the customer from the stack's configuration). The
 // program runs in the CLI's own language host, not in the fleet's process: a customer whose
 // program fails fails only its own stack.
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { recoverPendingCreates } from "../discover/recover-pending";
 import type { Customer } from "./customers";
 import { errorSummary } from "./report";
@@ -27,12 +27,47 @@ export interface StackTask {
 export type StackOutcome = { output: string } & ({ changes: Record<string, number> } | { error: string });
 
 /**
- * On Linux each command runs under `setpriv --pdeathsig KILL`: when the worker dies (a SIGKILL, a
- * machine going down), its pulumi commands die with it instead of running on unseen, so that the
- * worker that takes the stack over is the only one writing it. Elsewhere the commands outlive a
- * killed worker and the stack's lock keeps the next run off until they end.
+ * The commands of a worker that dies (a SIGKILL, a machine going down) must die with it, and so
+ * must their language hosts and plugins: an orphaned `pulumi up` would go on writing the stack
+ * while another worker takes it over. Each command runs in a session of its own (the language
+ * hosts pulumi starts have process groups of their own, but stay in its session), and a small
+ * watchdog process, told each session's id on a pipe, kills every process of the sessions still
+ * open when the pipe closes, which the kernel does when the worker ends, however it ends. When a
+ * command ends, the watchdog kills what is left of its session at once: nothing outlives it.
  */
-const DIE_WITH_PARENT = process.platform === "linux" && spawnSync("setpriv", ["--help"], { stdio: "ignore" }).status === 0 ? ["setpriv", "--pdeathsig", "KILL", "--"] : [];
+const WATCHDOG = `
+const { execFileSync } = require("node:child_process");
+const sessions = new Set();
+function end(sids) {
+  let rows = [];
+  try { rows = execFileSync("ps", ["-eo", "pid=,sess="], { encoding: "utf8" }).trim().split("\\n").map((l) => l.trim().split(/\\s+/).map(Number)); } catch {}
+  for (const [pid, sid] of rows) if (sids.has(sid)) try { process.kill(pid, "SIGKILL"); } catch {}
+}
+let buffered = "";
+process.stdin.on("data", (d) => {
+  buffered += d;
+  const lines = buffered.split("\\n");
+  buffered = lines.pop();
+  for (const l of lines) {
+    const sid = Number(l.slice(1));
+    if (l[0] === "+") sessions.add(sid);
+    else { sessions.delete(sid); end(new Set([sid])); }
+  }
+});
+process.stdin.on("end", () => {
+  end(sessions);
+  process.exit(0);
+});`;
+
+let watchdog: ChildProcess | undefined;
+function watched(): ChildProcess {
+  if (!watchdog) {
+    watchdog = spawn(process.execPath, ["-e", WATCHDOG], { stdio: ["pipe", "ignore", "ignore"], detached: true });
+    watchdog.unref();
+    (watchdog.stdin as unknown as { unref(): void }).unref();
+  }
+  return watchdog;
+}
 
 interface CommandResult {
   code: number;
@@ -42,10 +77,10 @@ interface CommandResult {
 }
 
 function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<CommandResult> {
-  const [command, ...prefix] = DIE_WITH_PARENT.length > 0 ? DIE_WITH_PARENT : ["pulumi"];
-  const argv = DIE_WITH_PARENT.length > 0 ? [...prefix, "pulumi", ...args] : args;
   return new Promise((resolve) => {
-    const child = spawn(command!, argv, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("pulumi", args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const dog = watched();
+    if (child.pid !== undefined) dog.stdin!.write(`+${child.pid}\n`);
     let output = "";
     let stdout = "";
     child.stdout.on("data", (d: Buffer) => {
@@ -53,11 +88,13 @@ function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<C
       stdout += d.toString();
     });
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    // Its own session hears no Ctrl-C from the terminal: the fleet passes the stop on.
     const stop = () => child.kill("SIGINT");
     interrupt?.addEventListener("abort", stop, { once: true });
     child.on("error", (e) => resolve({ code: -1, output: `${output}pulumi did not start: ${e.message}\n`, stdout }));
     child.on("close", (code) => {
       interrupt?.removeEventListener("abort", stop);
+      if (child.pid !== undefined) dog.stdin!.write(`-${child.pid}\n`);
       resolve({ code: code ?? -1, output, stdout });
     });
   });
