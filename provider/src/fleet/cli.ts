@@ -88,8 +88,19 @@ function checkStackEnvironment(env: NodeJS.ProcessEnv): void {
   }
 }
 
+/** The password of a URL, decoded and as written: pulumi prints a backend URL it cannot open whole. */
+function passwordsOf(url: string | undefined): string[] {
+  try {
+    const raw = new URL(url ?? "").password;
+    return raw ? [raw, decodeURIComponent(raw)] : [];
+  } catch {
+    return [];
+  }
+}
+
 function secretsOf(env: NodeJS.ProcessEnv) {
-  return (customer: Customer): string[] => [env[PARTNER_TOKEN_ENV] ?? "", customer.tokenEnv ? (env[customer.tokenEnv] ?? "") : ""];
+  const passwords = [...passwordsOf(env.PULUMI_BACKEND_URL), ...passwordsOf(env.FLEET_DATABASE_URL)];
+  return (customer: Customer): string[] => [env[PARTNER_TOKEN_ENV] ?? "", customer.tokenEnv ? (env[customer.tokenEnv] ?? "") : "", ...passwords];
 }
 
 /**
@@ -160,7 +171,7 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const project = projectDir(f.project);
   checkStackEnvironment(env);
   const { partnerToken, customerTokens } = credentials(customers, env, PARTNER_TOKEN_ENV);
-  const secrets = [partnerToken ?? "", ...customerTokens.values()];
+  const secrets = [partnerToken ?? "", ...customerTokens.values(), ...passwordsOf(env.PULUMI_BACKEND_URL)];
   const logDir = resolve(typeof f["log-dir"] === "string" ? f["log-dir"] : join(".nsp-fleet", "logs"));
   const operation = f.destroy ? "destroy" : "up";
   // SIGTERM or Ctrl-C: no further stack starts, the running ones stop at a safe point as `pulumi
