@@ -1,7 +1,8 @@
 // F1: the fleet on its PostgreSQL queue: the same customers (40 by default) with 1, 2 and 3
-// workers (`nsp-fleet worker --concurrency 2 --until-idle`, each with its own copy of the customer
-// project and PULUMI_HOME), Pulumi's PostgreSQL state backend, the emulator at its default quota,
-// one partner token. For each: the wall time from the enqueue to the last worker's exit, the CPU
+// workers (`nsp-fleet worker --concurrency 2`, each with its own copy of the customer project and
+// PULUMI_HOME, started idle before the enqueue and stopped with SIGTERM after the last stack),
+// Pulumi's PostgreSQL state backend, the emulator at its default quota, one partner token. For
+// each: the wall time from the enqueue to the last stack's end (the database's times), the CPU
 // time of everything the workers ran (read from this process's reaped children), and the queue's
 // overhead per job: from the enqueue to a job's start while a worker has a free slot (the first
 // jobs), and from a slot freeing to the next job's start on that worker (the others). The
@@ -70,7 +71,7 @@ async function oneRun(workers: number, customers: number, postgresUrl: (prefix: 
     const cpu0 = reapedChildrenCpuMs();
     // The workers start idle, then the jobs arrive: the first ones' wait is the queue's alone.
     const started = dirs.map((dir, m) => {
-      const child = spawn(process.execPath, [join(ROOT, "dist", "fleet.js"), "worker", "--concurrency", String(CONCURRENCY), "--until-idle"], { cwd: dir, env: envOf(m), stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(process.execPath, [join(ROOT, "dist", "fleet.js"), "worker", "--concurrency", String(CONCURRENCY)], { cwd: dir, env: envOf(m), stdio: ["ignore", "ignore", "pipe"] });
       let stderr = "";
       let markReady = () => {};
       const ready = new Promise<void>((r) => (markReady = r));
@@ -79,22 +80,24 @@ async function oneRun(workers: number, customers: number, postgresUrl: (prefix: 
         if (/stack\(s\) at a time/.test(stderr)) markReady();
       });
       const exit = new Promise<{ code: number | null; stderr: string }>((r) => child.on("close", (code) => r({ code, stderr })));
-      return { ready, exit };
+      return { ready, exit, stop: () => child.kill("SIGTERM") };
     });
     await Promise.all(started.map((w) => w.ready));
     await emulator.control().resetStats();
-    const t0 = performance.now();
     execFileSync(process.execPath, [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", file], { cwd: dirs[0], env: envOf(0), stdio: ["ignore", "pipe", "pipe"] });
+    const client = new Client(queueUrl);
+    await client.connect();
+    const finished = async () => Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM nsp_fleet.stacks WHERE result IN ('succeeded', 'failed')")).rows[0]!.n);
+    while ((await finished()) < customers) await new Promise((r) => setTimeout(r, 500));
+    const rows = (await client.query<Row>("SELECT stack, worker, result, enqueued_at, started_at, finished_at FROM nsp_fleet.stacks")).rows;
+    await client.end();
+    for (const w of started) w.stop();
     const ended = await Promise.all(started.map((w) => w.exit));
-    const wallMs = performance.now() - t0;
     const cpuMs = reapedChildrenCpuMs() - cpu0;
+    const wallMs = Math.max(...rows.map((r) => r.finished_at.getTime())) - Math.min(...rows.map((r) => r.enqueued_at.getTime()));
     for (const e of ended) if (e.code !== 0) log(`F1: a worker exited ${e.code}: ${e.stderr.slice(-2000)}`);
     const stats = await emulator.control().stats();
 
-    const client = new Client(queueUrl);
-    await client.connect();
-    const rows = (await client.query<Row>("SELECT stack, worker, result, enqueued_at, started_at, finished_at FROM nsp_fleet.stacks")).rows;
-    await client.end();
     const firstMs: number[] = [];
     const nextMs: number[] = [];
     for (const w of new Set(rows.map((r) => r.worker))) {
@@ -133,7 +136,7 @@ export async function f1(customers: number): Promise<PartResult> {
       const cpuPerStack = r.cpuMs / customers;
       notes.push(
         `F1 ${r.workers} worker(s) × ${CONCURRENCY}: ${r.succeeded}/${customers} succeeded; wall ${sec(r.wallMs)}; CPU ${sec(r.cpuMs)} (${sec(cpuPerStack)} a stack); ` +
-          `queue overhead: enqueue to start ${ms(mean(r.firstMs))} (mean of ${r.firstMs.length}), slot free to next start ${ms(mean(r.nextMs))} (mean of ${r.nextMs.length}, max ${ms(Math.max(...r.nextMs))}); ` +
+          `queue overhead: enqueue to start ${ms(mean(r.firstMs))} (mean of ${r.firstMs.length}), slot free to next start ${r.nextMs.length ? `${ms(mean(r.nextMs))} (mean of ${r.nextMs.length}, max ${ms(Math.max(...r.nextMs))})` : "none (no slot took a second job)"}; ` +
           `429s ${r.rateLimited} of ${r.requests} requests (${((r.rateLimited / Math.max(1, r.requests)) * 100).toFixed(2)}%).`,
       );
       figures.push({

@@ -201,7 +201,12 @@ describe("three workers on one queue", () => {
     // one the killed worker finished in the instant before the kill, if any).
     const taken = held.map((r) => after.stacks.find((x) => x.stack === r)!).filter((x) => !x.worker!.endsWith(`:${victim.child.pid}`));
     expect(taken.length).toBeGreaterThan(0);
-    for (const row of taken) expect(row.attempts, logsOf(run, row.stack)).toBe(2);
+    for (const row of taken) {
+      const log = logsOf(run, row.stack);
+      expect(row.attempts, log).toBe(2);
+      // The second attempt cleared the dead run's lock and settled its pending creates first.
+      expect(log).toMatch(/# attempt 2 on [\s\S]*\$ pulumi cancel --yes --stack [\s\S]*\$ nsp-discover --pending-creates --stack [\s\S]*\$ pulumi up /);
+    }
     await expectServerMatchesState(refs);
     const shown = await fleet(0, ["status", "--run", run]);
     expect(shown.code).toBe(0);
