@@ -1,7 +1,7 @@
 // The recovery of a killed run's pending creates (see pending-creates.ts), as `nsp-discover
 // --pending-creates` runs it in the project directory, and as the fleet's workers run it in
 // their project directory before they rerun a stack whose worker died.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,33 +20,45 @@ export interface RecoverOptions {
   /** The project directory (default: the current one). */
   cwd?: string;
   /**
-   * Where the pulumi commands' own output goes: the terminal (the default), or `say`, for a
-   * caller that keeps each stack's output in its log.
+   * Runs one pulumi command and returns its exit code and stdout, its stderr (and, for the
+   * commands that change the state, stdout too) passed on. The default runs it from PATH,
+   * stderr to the terminal; the fleet runs it as it runs its other commands and logs the output.
    */
-  commandOutput?: "inherit" | "say";
+  pulumi?: PulumiRunner;
 }
+
+export type PulumiRunner = (args: string[], opts: { cwd?: string; showStdout: boolean }) => Promise<{ code: number; stdout: string }>;
+
+/** The pulumi CLI from PATH, its stderr (and stdout, when shown) on the terminal. */
+const terminalPulumi: PulumiRunner = (args, opts) =>
+  new Promise((resolve) => {
+    const child = spawn("pulumi", args, { cwd: opts.cwd, stdio: ["ignore", opts.showStdout ? "inherit" : "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.on("error", (e) => resolve({ code: -1, stdout: `pulumi did not start: ${e.message}` }));
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout }));
+  });
 
 /** Returns 0 when every pending create was settled (or there was none), 1 otherwise. */
 export async function recoverPendingCreates(opts: RecoverOptions): Promise<number> {
   const { say, cwd } = opts;
+  const run = opts.pulumi ?? terminalPulumi;
   const stackArgs = opts.stack ? ["--stack", opts.stack] : [];
-  const captured = opts.commandOutput === "say";
-  const pulumi = (args: string[]) => {
+  const pulumi = async (args: string[]) => {
     say(`running ${commandLine(args)}`);
-    const r = spawnSync("pulumi", [...args, ...stackArgs], { cwd, encoding: "utf8", stdio: ["ignore", captured ? "pipe" : "inherit", captured ? "pipe" : "inherit"] });
-    if (captured) say(`${r.stdout ?? ""}${r.stderr ?? ""}`.trimEnd());
-    return r.status === 0;
+    return (await run([...args, ...stackArgs], { cwd, showStdout: true })).code === 0;
   };
-  const exportState = (showSecrets: boolean) =>
-    JSON.parse(
-      execFileSync("pulumi", ["stack", "export", ...(showSecrets ? ["--show-secrets"] : []), ...stackArgs], { cwd, encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", captured ? "pipe" : "inherit"] }),
-    ) as ExportedDeployment;
+  const exportState = async (showSecrets: boolean) => {
+    const r = await run(["stack", "export", ...(showSecrets ? ["--show-secrets"] : []), ...stackArgs], { cwd, showStdout: false });
+    if (r.code !== 0) throw new Error(`exited with ${r.code}`);
+    return JSON.parse(r.stdout) as ExportedDeployment;
+  };
   let exported: ExportedDeployment;
   let revealedState: ExportedDeployment;
   try {
-    exported = exportState(false);
+    exported = await exportState(false);
     // Secrets shown only to read the provider's settings (its token); they stay in memory.
-    revealedState = exportState(true);
+    revealedState = await exportState(true);
   } catch (e) {
     say(`pulumi stack export failed: ${(e as Error).message}`);
     return 1;
@@ -79,12 +91,12 @@ export async function recoverPendingCreates(opts: RecoverOptions): Promise<numbe
       const file = join(dir, "deployment.json");
       try {
         writeFileSync(file, JSON.stringify(adoptIntoDeployment(exported as never, decided)), { mode: 0o600 });
-        if (!pulumi(["stack", "import", "--file", file])) return 1;
+        if (!(await pulumi(["stack", "import", "--file", file]))) return 1;
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     }
-    return pulumi(refreshArgs()) ? 0 : 1;
+    return (await pulumi(refreshArgs())) ? 0 : 1;
   } catch (e) {
     say((e as Error).message);
     return 1;

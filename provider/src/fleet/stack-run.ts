@@ -74,6 +74,7 @@ interface CommandResult {
   /** stdout and stderr as they came. */
   output: string;
   stdout: string;
+  stderr: string;
 }
 
 function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<CommandResult> {
@@ -87,15 +88,19 @@ function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<C
       output += d.toString();
       stdout += d.toString();
     });
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      output += d.toString();
+      stderr += d.toString();
+    });
     // Its own session hears no Ctrl-C from the terminal: the fleet passes the stop on.
     const stop = () => child.kill("SIGINT");
     interrupt?.addEventListener("abort", stop, { once: true });
-    child.on("error", (e) => resolve({ code: -1, output: `${output}pulumi did not start: ${e.message}\n`, stdout }));
+    child.on("error", (e) => resolve({ code: -1, output: `${output}pulumi did not start: ${e.message}\n`, stdout, stderr }));
     child.on("close", (code) => {
       interrupt?.removeEventListener("abort", stop);
       if (child.pid !== undefined) dog.stdin!.write(`-${child.pid}\n`);
-      resolve({ code: code ?? -1, output, stdout });
+      resolve({ code: code ?? -1, output, stdout, stderr });
     });
   });
 }
@@ -140,7 +145,18 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
     const cancelled = await step(["cancel", "--yes", ...stack]);
     if (cancelled.code !== 0 && !/no (update|operation)s? (is )?in progress|not (currently )?(running|locked)/i.test(cancelled.output)) return failed(cancelled, "pulumi cancel");
     const lines: string[] = [];
-    const recovered = await recoverPendingCreates({ stack: customer.ref, cwd, say: (m) => lines.push(m), commandOutput: "say" });
+    const recovered = await recoverPendingCreates({
+      stack: customer.ref,
+      cwd,
+      say: (m) => lines.push(m),
+      // Its commands run as the fleet's others do (a session the watchdog ends with the worker),
+      // their output in the stack's log; the exported state, which holds the secrets, is not logged.
+      pulumi: async (args, opts) => {
+        const r = await pulumi(args, cwd);
+        lines.push((opts.showStdout ? r.output : r.stderr).trimEnd());
+        return { code: r.code, stdout: r.stdout };
+      },
+    });
     output += `$ nsp-discover --pending-creates --stack ${customer.ref}\n${lines.join("\n")}\n`;
     if (recovered !== 0) return { output, error: `the pending creates of a run that died could not all be recovered: ${lines.filter((l) => /not decided|failed|ambiguous|unidentifiable|foreign/.test(l)).join(" | ")}` };
   }
