@@ -94,13 +94,18 @@ async function query<T extends object>(url: string, text: string, values: unknow
   }
 }
 
-/** Each stack's resources in Pulumi's PostgreSQL backend: type and id. */
-async function stateOf(stack: string): Promise<{ type: string; id?: string }[]> {
+/** A stack's last checkpoint in Pulumi's PostgreSQL backend (the engine writes one before and after each operation). */
+async function checkpointOf(stack: string): Promise<{ resources?: { type: string; id?: string }[]; pending_operations?: { type: string }[] }> {
   const rows = await query<{ data: { data: string } }>(stateUrl, "SELECT data FROM pulumi_state WHERE key LIKE $1", [`%/.pulumi/stacks/nsp-fleet/${stack}.json`]);
-  if (rows.length === 0) return [];
-  const checkpoint = JSON.parse(Buffer.from(rows[0]!.data.data, "base64").toString()) as { checkpoint: { latest?: { resources?: { type: string; id?: string }[]; pending_operations?: unknown[] } } };
-  expect(checkpoint.checkpoint.latest?.pending_operations ?? []).toEqual([]);
-  return checkpoint.checkpoint.latest?.resources ?? [];
+  if (rows.length === 0) return {};
+  return (JSON.parse(Buffer.from(rows[0]!.data.data, "base64").toString()) as { checkpoint: { latest?: object } }).checkpoint.latest ?? {};
+}
+
+/** Each stack's resources: type and id; none left pending. */
+async function stateOf(stack: string): Promise<{ type: string; id?: string }[]> {
+  const latest = await checkpointOf(stack);
+  expect(latest.pending_operations ?? []).toEqual([]);
+  return latest.resources ?? [];
 }
 
 /** The customer's account, through a read credential the partner mints. */
@@ -172,22 +177,26 @@ describe("three workers on one queue", () => {
   const refs = Array.from({ length: CUSTOMERS }, (_, i) => ref(i + 1));
 
   it("survives a worker killed with SIGKILL mid-stack: every customer once, nothing doubled, missing or untracked; a second run changes nothing; --destroy leaves nothing", async () => {
-    await emulator.control().resetStats();
+    const control = emulator.control();
+    await control.resetStats();
+    // Each record's create is held on the wire a while, so that a create is in flight when the kill lands.
+    await control.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 3000, methods: ["POST"], path: "/records$" });
     const run = await enqueue(refs.map(customer));
     const workerArgs = ["worker", "--concurrency", "2", "--until-idle", "--lease", "8"];
     const workers = [0, 1, 2].map((m) => start(m, workerArgs));
     const victim = workers[2]!;
-    // The third worker holds stacks whose pulumi commands are under way.
+    const victims = async () => (await status(run)).stacks.filter((x) => x.result === "running" && x.worker?.endsWith(`:${victim.child.pid}`)).map((x) => x.stack);
+    // The third worker holds a stack whose state lists a create in flight.
     await until(async () => {
-      const s = await status(run);
-      return s.stacks.filter((x) => x.result === "running" && x.worker?.endsWith(`:${victim.child.pid}`)).length === 2 || victim.child.exitCode !== null;
-    }, 200);
+      for (const r of await victims()) if ((await checkpointOf(r)).pending_operations?.length) return true;
+      return victim.child.exitCode !== null;
+    }, 100);
     expect(victim.child.exitCode, victim.stderr()).toBeNull();
-    await until(() => processTree(victim.child.pid!).length > 3, 50);
     const tree = processTree(victim.child.pid!);
-    const held = (await status(run)).stacks.filter((x) => x.result === "running" && x.worker?.endsWith(`:${victim.child.pid}`)).map((x) => x.stack);
+    const held = await victims();
     victim.child.kill("SIGKILL");
     await victim.done;
+    await control.clearFaults();
     // Its pulumi commands die with it (and their plugins with them): no run of its stacks goes on unseen.
     await until(() => !tree.some(alive), 200);
 
@@ -207,6 +216,8 @@ describe("three workers on one queue", () => {
       // The second attempt cleared the dead run's lock and settled its pending creates first.
       expect(log).toMatch(/# attempt 2 on [\s\S]*\$ pulumi cancel --yes --stack [\s\S]*\$ nsp-discover --pending-creates --stack [\s\S]*\$ pulumi up /);
     }
+    // The create in flight was settled: adopted if it landed, cleared if it did not (or written again, for an object its inputs name).
+    expect(taken.map((row) => logsOf(run, row.stack)).join("\n")).toMatch(/^(adopt|absent|repeatable): urn:pulumi:/m);
     await expectServerMatchesState(refs);
     const shown = await fleet(0, ["status", "--run", run]);
     expect(shown.code).toBe(0);
