@@ -118,6 +118,8 @@ function mostAtOnce(stacks: StackReport[]): number {
 beforeAll(async () => {
   emulator = await startEmulatorProcess(["partner", ...OWN_TOKEN].flatMap((name) => ["--account", name]));
   dir = prepareProject("fleet");
+  // The customer program type-checks as a user's editor would check it (the CLI runs it with ts-node).
+  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { stdio: "pipe" });
   scratch = mkdtempSync(join(tmpdir(), "nsp-e2e-fleet-"));
   for (const d of ["home", "state"]) mkdirSync(join(scratch, d));
 });
