@@ -25,7 +25,7 @@ export const BUILD_INPUTS = [
   "tsconfig.json",
 ];
 /** What the build writes: the bundles, the compiled Node.js SDK and its link, @nsp/pulumi-dynamic. */
-export const BUILD_OUTPUTS = ["dist/plugin", "dist/emulator.js", "dist/discover.js", "sdk/nodejs/bin", "node_modules/@nsp/pulumi", "sdk/dynamic/dist", "node_modules/@nsp/pulumi-dynamic"];
+export const BUILD_OUTPUTS = ["dist/plugin", "dist/emulator.js", "dist/discover.js", "dist/fleet.js", "sdk/nodejs/bin", "node_modules/@nsp/pulumi", "sdk/dynamic/dist", "node_modules/@nsp/pulumi-dynamic"];
 /** What dist/release is made from: the build's inputs, the SDKs, the launchers and the release script. */
 export const RELEASE_INPUTS = [...new Set([...BUILD_INPUTS, "sdk", "bin", "schema.json", "scripts/release.mjs"])];
 

@@ -7,6 +7,7 @@
 //   nsp-pulumi-dynamic-<version>.tgz                    @nsp/pulumi-dynamic
 //   nsp-emulator-<version>.tgz                          @nsp/emulator (bin nsp-emulator)
 //   nsp-discover-<version>.tgz                          @nsp/discover (bin nsp-discover)
+//   nsp-fleet-<version>.tgz                             @nsp/fleet (bin nsp-fleet)
 //   manifest.json                                       the list above with sizes and the time taken
 // Nothing is published: the archives go to GitHub releases and the packages to npm, PyPI and a
 // Go module tag from CI with the project's credentials, which our machines do not have.
@@ -180,6 +181,19 @@ timed("@nsp/discover", () =>
     description: "Reads a whole Network Services Platform account and writes a Pulumi bulk-import file (`pulumi import --file`) for the nsp provider.",
     keywords: ["nsp", "pulumi", "import"],
     usage: "`NSP_API_TOKEN=svc_... npx nsp-discover > import.json`, then `pulumi import --file import.json --yes --out index.ts`. `--help` lists the filters.",
+  }),
+);
+
+timed("@nsp/fleet", () =>
+  toolPackage({
+    name: "@nsp/fleet",
+    bin: "nsp-fleet",
+    bundle: "fleet.js",
+    description: "One Pulumi stack per customer of the nsp provider, on one machine or on a PostgreSQL queue shared by any number of workers.",
+    keywords: ["nsp", "pulumi", "fleet", "automation"],
+    usage:
+      "`FLEET_DATABASE_URL=postgres://... npx nsp-fleet enqueue --customers customers.json`, then `npx nsp-fleet worker` on each machine, in the customer project's directory, " +
+      "and `npx nsp-fleet status`. `npx nsp-fleet run --customers customers.json` runs them all from one process, without a database. `--help` lists the options.",
   }),
 );
 

@@ -51,6 +51,10 @@ timed "pulumi CLI" install_pulumi
 export PATH="$PULUMI_BIN:$PATH"
 pulumi version >&2
 
+step "PostgreSQL: a throwaway server on loopback, for the fleet's queue and state (scripts/postgres.sh)"
+eval "$(bash scripts/postgres.sh start)"
+trap 'bash scripts/postgres.sh stop "$NSP_TEST_POSTGRES_DIR"' EXIT
+
 if [ -d test/e2e ]; then
   # Their setup also runs `scripts/release.mjs --if-stale`: the release tests install those
   # artifacts in a clean directory.

@@ -1,5 +1,6 @@
-// examples/fleet: the Automation API runs one stack per customer, three at a time, against the
-// emulator as a process, with the real pulumi CLI and a local file backend. Four customers are
+// `nsp-fleet run`: one stack of the customer project (examples/fleet) per customer, three at a
+// time, from one process, against the emulator as a process, with the real pulumi CLI and a local
+// file backend. Four customers are
 // reached in partner mode through one partner token (one of them already a subject, adopted), two
 // with a token of their own.
 import { execFileSync, spawn } from "node:child_process";
@@ -36,7 +37,7 @@ const records = (ref: string) => [
 ];
 
 let emulator: EmulatorProcess;
-let dir: string; // the example, copied and compiled
+let dir: string; // the customer project, copied
 let scratch: string; // PULUMI_HOME, the backend, the stacks' workspaces, inputs and reports
 const runs: RunResult[] = [];
 
@@ -71,7 +72,7 @@ function startFleet(name: string, customers: object[], args: string[] = [], extr
     ...Object.fromEntries(OWN_TOKEN.map((ref) => [tokenEnv(ref), emulator.accounts[ref]!])),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, [join(dir, "build", "fleet.js"), "--customers", customersFile, "--report", reportFile, "--work-dir", join(scratch, "work"), ...args], {
+  const child = spawn(process.execPath, [join(ROOT, "dist", "fleet.js"), "run", "--customers", customersFile, "--report", reportFile, "--log-dir", join(scratch, "logs"), ...args], {
     cwd: dir,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -117,6 +118,7 @@ function mostAtOnce(stacks: StackReport[]): number {
 beforeAll(async () => {
   emulator = await startEmulatorProcess(["partner", ...OWN_TOKEN].flatMap((name) => ["--account", name]));
   dir = prepareProject("fleet");
+  // The customer program type-checks as a user's editor would check it (the CLI runs it with ts-node).
   execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { stdio: "pipe" });
   scratch = mkdtempSync(join(tmpdir(), "nsp-e2e-fleet-"));
   for (const d of ["home", "state"]) mkdirSync(join(scratch, d));

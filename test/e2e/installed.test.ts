@@ -72,6 +72,7 @@ beforeAll(async () => {
         "@nsp/pulumi-dynamic": `file:../downloads/nsp-pulumi-dynamic-${version}.tgz`,
         "@nsp/emulator": `file:../downloads/nsp-emulator-${version}.tgz`,
         "@nsp/discover": `file:../downloads/nsp-discover-${version}.tgz`,
+        "@nsp/fleet": `file:../downloads/nsp-fleet-${version}.tgz`,
         typescript: "^5.9.3",
         "@types/node": "^20.19.0",
       },
@@ -209,6 +210,17 @@ describe("nsp installed from its release, outside the repository", () => {
     expect((await emulator.control().get(`/dns/zones/${zoneId as string}`)).name).toBe("installed-dynamic.example");
     await stack.preview(["--expect-no-changes"]);
     await stack.destroy();
+  });
+
+  it("7. nsp-fleet from @nsp/fleet: its commands, the Operator's Stack objects, and a missing database named", () => {
+    const fleet = join(root, "node", "node_modules", ".bin", "nsp-fleet");
+    expect(sh(fleet, ["--help"], root)).toMatch(/enqueue --customers FILE[\s\S]*worker \[--concurrency N\][\s\S]*status \[--run ID\][\s\S]*run --customers FILE/);
+    write(join(root, "fleet", "customers.json"), JSON.stringify([{ ref: "acme", zone: "acme.example" }]));
+    const manifests = sh(fleet, ["manifests", "--operator", "--customers", "customers.json", "--repo", "https://github.com/example/nsp"], join(root, "fleet"));
+    expect(manifests).toMatch(/^---\napiVersion: pulumi\.com\/v1\nkind: Stack\n[\s\S]*stack: acme\n/);
+    const r = spawnSync(fleet, ["status"], { cwd: root, env: { ...process.env, PATH: userPath(), FLEET_DATABASE_URL: "" }, encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/FLEET_DATABASE_URL: not set/);
   });
 
   it("no file the user wrote mentions the repository or a plugin path", () => {

@@ -10,11 +10,12 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 const EXPECTED_SECONDS: Record<string, number> = {
   "docs-commands": 170,
+  "fleet-queue": 150,
   "node-versions": 90,
   "examples-run": 80,
-  installed: 30,
+  fleet: 60,
+  installed: 50,
   "killed-run": 50,
-  fleet: 47,
   reliability: 45,
   dynamic: 42,
   sdk: 35,

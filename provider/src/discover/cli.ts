@@ -1,10 +1,8 @@
 // nsp-discover: reads a whole account through the API and prints a `pulumi import --file`
 // document on stdout. Configured exactly as the provider (NSP_API_TOKEN, NSP_BASE_URL, ...);
 // progress and the summary go to stderr, so stdout stays a clean JSON document.
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ApiClient } from "../client";
 import { parseConfig } from "../config";
@@ -13,7 +11,8 @@ import { resources } from "../all-definitions";
 import { discover, type ImportEntry } from "./discover";
 import { withState } from "./with-state";
 import { configureSession } from "../session";
-import { SETTLED, adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
+import { type ExportedDeployment } from "./pending-creates";
+import { recoverPendingCreates } from "./recover-pending";
 
 const USAGE = `Usage: nsp-discover [options] > import.json
        pulumi import --file import.json --yes --out index.ts
@@ -84,7 +83,10 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  if (args["pending-creates"]) return pendingCreates(args.stack, args.print ?? false, args.quiet ?? false);
+  if (args["pending-creates"]) {
+    const say = args.quiet ? () => {} : (m: string) => process.stderr.write(`nsp-discover: ${m}\n`);
+    return recoverPendingCreates({ stack: args.stack, print: args.print ?? false, say });
+  }
 
   const raw: Record<string, unknown> = {};
   if (args["requests-per-minute"] !== undefined) raw.requestsPerMinute = args["requests-per-minute"];
@@ -188,67 +190,6 @@ function trackedObjects(stacks: readonly string[]): Map<string, string> {
     }
   }
   return tracked;
-}
-
-async function pendingCreates(stack: string | undefined, print: boolean, quiet: boolean): Promise<number> {
-  const say = quiet ? () => {} : (m: string) => process.stderr.write(`nsp-discover: ${m}\n`);
-  const stackArgs = stack ? ["--stack", stack] : [];
-  const pulumi = (args: string[]) => {
-    say(`running ${commandLine(args)}`);
-    return spawnSync("pulumi", [...args, ...stackArgs], { stdio: ["ignore", "inherit", "inherit"] }).status === 0;
-  };
-  const exportState = (showSecrets: boolean) =>
-    JSON.parse(execFileSync("pulumi", ["stack", "export", ...(showSecrets ? ["--show-secrets"] : []), ...stackArgs], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "inherit"] })) as ExportedDeployment;
-  let exported: ExportedDeployment;
-  let revealedState: ExportedDeployment;
-  try {
-    exported = exportState(false);
-    // Secrets shown only to read the provider's settings (its token); they stay in memory.
-    revealedState = exportState(true);
-  } catch (e) {
-    process.stderr.write(`nsp-discover: pulumi stack export failed: ${(e as Error).message}\n`);
-    return 1;
-  }
-  const opened: ApiClient[] = [];
-  try {
-    const decided = await resolvePendingCreates(revealedState, resources, (settings) => {
-      const client = clientFromSettings(settings, `nsp-discover/${PROVIDER_VERSION}`, say);
-      opened.push(client);
-      return client;
-    });
-    if (decided.length === 0) {
-      say("no pending creates in the stack's state");
-      return 0;
-    }
-    for (const d of decided) say(`${d.outcome}: ${d.urn}: ${d.detail}`);
-    const unsettled = decided.filter((d) => !SETTLED.has(d.outcome));
-    if (print) {
-      for (const d of decided) process.stdout.write(`${JSON.stringify(d)}\n`);
-      return unsettled.length ? 1 : 0;
-    }
-    // `pulumi stack import` drops every pending operation: with any create undecided, nothing
-    // is changed, so that none is lost before someone looks at it.
-    if (unsettled.length) {
-      say(`${unsettled.length} pending create(s) not decided, so nothing was changed: check each, adopt it with \`pulumi import <type> <name> <id>\` or let it go, then \`pulumi refresh --clear-pending-creates\``);
-      return 1;
-    }
-    if (decided.some((d) => d.outcome === "adopt")) {
-      const dir = mkdtempSync(join(tmpdir(), "nsp-pending-"));
-      const file = join(dir, "deployment.json");
-      try {
-        writeFileSync(file, JSON.stringify(adoptIntoDeployment(exported as never, decided)), { mode: 0o600 });
-        if (!pulumi(["stack", "import", "--file", file])) return 1;
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
-    return pulumi(refreshArgs()) ? 0 : 1;
-  } catch (e) {
-    process.stderr.write(`nsp-discover: ${(e as Error).message}\n`);
-    return 1;
-  } finally {
-    await Promise.all(opened.map((c) => c.close()));
-  }
 }
 
 main().then(

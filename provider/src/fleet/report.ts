@@ -46,18 +46,30 @@ export function scrub(text: string, secrets: readonly string[]): string {
   return secrets.filter((s) => s.length > 0).reduce((t, s) => t.split(s).join("[secret]"), text);
 }
 
-function formatChanges(r: StackReport): string {
-  const ops = Object.entries(r.changes).filter(([op, n]) => op !== "same" && n > 0);
+function formatChanges(changes: Record<string, number>): string {
+  const ops = Object.entries(changes).filter(([op, n]) => op !== "same" && n > 0);
   return ops.length === 0 ? "none" : ops.map(([op, n]) => `${op} ${n}`).join(", ");
 }
 
-export function table(report: FleetReport): string {
-  const rows = [
-    ["STACK", "RESULT", "CHANGES", "DURATION", "ERROR"],
-    ...report.stacks.map((r) => [r.stack, r.result, formatChanges(r), `${(r.durationMs / 1000).toFixed(1)} s`, r.error ?? ""]),
+/** A row of the table: a stack's report, and for a queued run its attempts and worker. */
+export type TableRow = Pick<StackReport, "stack" | "changes" | "durationMs" | "error"> & { result: string; attempts?: number; worker?: string };
+
+/** The rows as a table, then the summary line. */
+export function table(rows: TableRow[], summary: string): string {
+  const queued = rows.some((r) => r.attempts !== undefined);
+  const cells = [
+    ["STACK", "RESULT", "CHANGES", ...(queued ? ["ATTEMPTS", "WORKER"] : []), "DURATION", "ERROR"],
+    ...rows.map((r) => [
+      r.stack,
+      r.result,
+      r.result === "succeeded" ? formatChanges(r.changes) : "",
+      ...(queued ? [String(r.attempts ?? ""), r.worker ?? ""] : []),
+      r.durationMs > 0 ? `${(r.durationMs / 1000).toFixed(1)} s` : "",
+      r.error ?? "",
+    ]),
   ];
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  const lines = rows.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd());
-  lines.push(`${report.operation}: ${report.succeeded} succeeded, ${report.failed} failed, at most ${report.concurrency} at a time`);
+  const widths = cells[0]!.map((_, col) => Math.max(...cells.map((row) => row[col]!.length)));
+  const lines = cells.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd());
+  lines.push(summary);
   return `${lines.join("\n")}\n`;
 }

@@ -1,9 +1,11 @@
-// The fleet's own parts, without the engine: the input checks, the pool and the report's text.
-// test/e2e/fleet.test.ts runs the whole fleet with the pulumi CLI.
+// nsp-fleet's own parts, without the engine: the input checks, the pool, the report's text and
+// the database settings. test/e2e/fleet.test.ts and fleet-queue.test.ts run the whole tool with
+// the pulumi CLI.
 import { describe, expect, it } from "vitest";
-import { credentials, parseCustomers } from "./customers";
-import { runPool } from "./pool";
-import { errorSummary, scrub } from "./report";
+import { credentials, parseCustomers } from "../../provider/src/fleet/customers";
+import { runPool } from "../../provider/src/fleet/pool";
+import { errorSummary, scrub, table } from "../../provider/src/fleet/report";
+import { connectionError, databaseUrl, shownUrl } from "../../provider/src/fleet/database";
 
 const acme = { ref: "acme", zone: "acme.example" };
 
@@ -60,5 +62,46 @@ describe("report text", () => {
   it("keeps the error lines of a CLI failure and blanks the secrets", () => {
     const message = "code: 255\n stdout: Updating (acme)\n stderr: error: unauthorized: invalid token svc_abc\nerror: update failed\n";
     expect(errorSummary(scrub(message, ["svc_abc", ""]))).toBe("stderr: error: unauthorized: invalid token [secret] | error: update failed");
+  });
+});
+
+describe("database settings", () => {
+  it("show a URL with its password blanked", () => {
+    expect(shownUrl("postgres://fleet:s3cret@db.internal:5432/fleet")).toBe("postgres://fleet:***@db.internal:5432/fleet");
+    expect(shownUrl("not a url")).toBe("(not a URL)");
+  });
+
+  it("say what to do about a refused connection, without the password", () => {
+    const url = "postgres://fleet:s3cret@db.internal:5432/fleet";
+    expect(connectionError({ code: "28P01", message: 'password authentication failed for user "fleet"' }, url).message).toBe(
+      'the database refused user "fleet" (FLEET_DATABASE_URL=postgres://fleet:***@db.internal:5432/fleet): password authentication failed for user "fleet"; correct the user or password in the URL',
+    );
+    expect(connectionError({ code: "3D000", message: "" }, url).message).toMatch(/^database "fleet" does not exist .*; create it \(createdb fleet\)/);
+  });
+
+  it("refuse a missing or non-postgres URL, naming the variable", () => {
+    expect(() => databaseUrl({})).toThrow(/^FLEET_DATABASE_URL: not set/);
+    expect(() => databaseUrl({ FLEET_DATABASE_URL: "mysql://a:b@h/d" })).toThrow("FLEET_DATABASE_URL: mysql://a:***@h/d is not a postgres:// URL");
+  });
+});
+
+describe("the report's table", () => {
+  it("shows the attempts and worker of queued stacks, and the changes of succeeded ones", () => {
+    const text = table(
+      [
+        { stack: "acme", result: "succeeded", changes: { create: 8, same: 1 }, durationMs: 13_200, attempts: 2, worker: "runner-1:41" },
+        { stack: "globex", result: "queued", changes: {}, durationMs: 0, attempts: 0 },
+      ],
+      "run r (up): 1 succeeded, 0 failed, 1 queued or running",
+    );
+    expect(text).toBe(
+      [
+        "STACK   RESULT     CHANGES   ATTEMPTS  WORKER       DURATION  ERROR",
+        "acme    succeeded  create 8  2         runner-1:41  13.2 s",
+        "globex  queued               0",
+        "run r (up): 1 succeeded, 0 failed, 1 queued or running",
+        "",
+      ].join("\n"),
+    );
   });
 });

@@ -1,0 +1,260 @@
+// nsp-fleet: one Pulumi stack per customer of customers.json, each an ordinary stack of the
+// customer project (a Pulumi.yaml and its program, which reads the customer from the stack's
+// configuration). On one machine (`run`), or on a PostgreSQL queue shared by any number of
+// workers on any number of machines (`enqueue`, `worker`, `status`). See examples/fleet/README.md.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { credentials, InputError, parseCustomers, type Customer } from "./customers";
+import { databaseUrl } from "./database";
+import { operatorManifests } from "./manifests";
+import { runPool } from "./pool";
+import { enqueue, status, work } from "./queue";
+import { errorSummary, scrub, table, type FleetReport, type StackReport } from "./report";
+import { runStack } from "./stack-run";
+
+const USAGE = `usage: nsp-fleet <command> [options]
+
+  enqueue --customers FILE [--destroy] [--retries N] [--retry-delay S]
+      checks the whole file, then queues one job per customer; prints the run's id
+  worker [--concurrency N] [--until-idle] [--lease S] [--project DIR] [--log-dir DIR]
+      runs queued stacks, up to N at a time, until SIGTERM (or, with --until-idle, until no job is
+      queued, waiting for a retry or running anywhere)
+  status [--run ID] [--json]
+      each stack's result in a run (default: the latest); exit 1 while any failed
+  run --customers FILE [--concurrency N] [--destroy] [--report FILE] [--project DIR] [--log-dir DIR]
+      every customer's stack from this one process, no database
+  manifests --operator --customers FILE --repo URL [--branch B] [--repo-dir DIR] [--secret NAME] [--backend URL]
+      a Pulumi Kubernetes Operator Stack object per customer, as a YAML list, on stdout
+
+Options:
+  --customers FILE   the customers, a JSON list: [{"ref", "zone", "records", "tokenEnv"?, "adoptSubject"?}]
+  --concurrency N    stacks at a time, 1 to 64 (default: FLEET_CONCURRENCY or 4)
+  --destroy          destroy the customers' stacks instead of updating them
+  --retries N        a failed stack's retries, 0 to 10, the delay doubling each time (default 2)
+  --retry-delay S    seconds before the first retry (default 10)
+  --lease S          seconds a worker's hold on a job lasts unless renewed; it renews it while the
+                     stack runs, and a dead worker's job is taken again after it (default 60)
+  --project DIR      the customer project, holding Pulumi.yaml (default: the current directory)
+  --log-dir DIR      each stack's CLI output, one file per stack (default: .nsp-fleet/logs)
+  --report FILE      run: the report as JSON too
+
+Environment: FLEET_DATABASE_URL (the queue: postgres://user:password@host:5432/db),
+PULUMI_BACKEND_URL (the stacks' state: postgres://..., s3://..., file://...; the same database
+works), PULUMI_CONFIG_PASSPHRASE for a self-managed backend, NSP_BASE_URL, NSP_PARTNER_TOKEN (the
+partner token), and each customer's tokenEnv, if any.`;
+
+const PARTNER_TOKEN_ENV = "NSP_PARTNER_TOKEN";
+
+function flags(argv: string[], options: Record<string, { type: "string" | "boolean" }>) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values as Record<string, string | boolean | undefined>;
+  } catch (e) {
+    throw new InputError(`${(e as Error).message}\n\n${USAGE}`);
+  }
+}
+
+function whole(value: string | boolean | undefined, name: string, min: number, max: number, fallback: number): number {
+  if (value === undefined || typeof value === "boolean") return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new InputError(`${name}: "${value}" must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function readCustomers(file: string | boolean | undefined): Customer[] {
+  if (typeof file !== "string") throw new InputError(`--customers FILE is required\n\n${USAGE}`);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new InputError(`--customers: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return parseCustomers(text, file);
+}
+
+function projectDir(value: string | boolean | undefined): string {
+  const dir = resolve(typeof value === "string" ? value : ".");
+  if (!existsSync(join(dir, "Pulumi.yaml"))) throw new InputError(`--project: no Pulumi.yaml in ${dir}; run nsp-fleet in the customer project's directory (examples/fleet) or name it`);
+  return dir;
+}
+
+/** What every command that runs stacks needs of the environment. */
+function checkStackEnvironment(env: NodeJS.ProcessEnv): void {
+  // The SDK would give it to every provider that names no subject, the partner's own included.
+  if (env.NSP_PARTNER_SUBJECT !== undefined) throw new InputError("NSP_PARTNER_SUBJECT: unset it; the fleet gives each customer's provider the customer's own subject");
+  const backend = env.PULUMI_BACKEND_URL ?? "";
+  if (/^(file|postgres|postgresql|s3|gs|azblob):/.test(backend) && env.PULUMI_CONFIG_PASSPHRASE === undefined && env.PULUMI_CONFIG_PASSPHRASE_FILE === undefined) {
+    throw new InputError("PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): a self-managed backend encrypts each stack's secrets (the tokens) with it");
+  }
+}
+
+/** The password of a URL, decoded and as written: pulumi prints a backend URL it cannot open whole. */
+function passwordsOf(url: string | undefined): string[] {
+  try {
+    const raw = new URL(url ?? "").password;
+    return raw ? [raw, decodeURIComponent(raw)] : [];
+  } catch {
+    return [];
+  }
+}
+
+function secretsOf(env: NodeJS.ProcessEnv) {
+  const passwords = [...passwordsOf(env.PULUMI_BACKEND_URL), ...passwordsOf(env.FLEET_DATABASE_URL)];
+  return (customer: Customer): string[] => [env[PARTNER_TOKEN_ENV] ?? "", customer.tokenEnv ? (env[customer.tokenEnv] ?? "") : "", ...passwords];
+}
+
+/**
+ * The first SIGINT or SIGTERM aborts `first`; a second one ends the process at once, as it does
+ * `pulumi up`. The listeners stay for good, so that the signal never ends the process by default.
+ */
+function onSignals(what: string): AbortSignal {
+  const first = new AbortController();
+  const stop = (signal: NodeJS.Signals) => {
+    if (first.signal.aborted) process.exit(1);
+    process.stderr.write(`nsp-fleet: ${signal}: ${what}\n`);
+    first.abort();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  return first.signal;
+}
+
+const say = (message: string) => process.stderr.write(`nsp-fleet: ${message}\n`);
+
+async function enqueueCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const f = flags(argv, { customers: { type: "string" }, destroy: { type: "boolean" }, retries: { type: "string" }, "retry-delay": { type: "string" } });
+  const customers = readCustomers(f.customers);
+  const retries = whole(f.retries, "--retries", 0, 10, 2);
+  const retryDelaySeconds = whole(f["retry-delay"], "--retry-delay", 1, 3600, 10);
+  const operation = f.destroy ? "destroy" : "up";
+  const runId = await enqueue({ url: databaseUrl(env), customers, operation, retries, retryDelaySeconds });
+  say(`queued ${customers.length} stack(s) to ${operation} as run ${runId}`);
+  process.stdout.write(`${runId}\n`);
+  return 0;
+}
+
+async function workerCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const f = flags(argv, { concurrency: { type: "string" }, "until-idle": { type: "boolean" }, lease: { type: "string" }, project: { type: "string" }, "log-dir": { type: "string" } });
+  const concurrency = whole(f.concurrency ?? env.FLEET_CONCURRENCY, "--concurrency (or FLEET_CONCURRENCY)", 1, 64, 4);
+  const leaseSeconds = whole(f.lease, "--lease", 4, 3600, 60);
+  const project = projectDir(f.project);
+  const url = databaseUrl(env);
+  checkStackEnvironment(env);
+  const drain = onSignals("no new job is taken; the running stacks finish, then the worker exits");
+  const failed = await work({
+    url,
+    concurrency,
+    untilIdle: f["until-idle"] === true,
+    leaseSeconds,
+    projectDir: project,
+    logDir: resolve(typeof f["log-dir"] === "string" ? f["log-dir"] : join(".nsp-fleet", "logs")),
+    say,
+    secretsOf: secretsOf(env),
+    drain,
+  });
+  say(drain.aborted ? "drained: every stack it ran is finished" : "the queue is empty and no stack runs");
+  return failed > 0 ? 1 : 0;
+}
+
+async function statusCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const f = flags(argv, { run: { type: "string" }, json: { type: "boolean" } });
+  const s = await status(databaseUrl(env), typeof f.run === "string" ? f.run : undefined);
+  if (f.json) process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+  else process.stdout.write(table(s.stacks, `run ${s.run} (${s.operation}): ${s.succeeded} succeeded, ${s.failed} failed, ${s.pending} queued or running`));
+  return s.failed > 0 ? 1 : 0;
+}
+
+async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const f = flags(argv, { customers: { type: "string" }, concurrency: { type: "string" }, destroy: { type: "boolean" }, report: { type: "string" }, project: { type: "string" }, "log-dir": { type: "string" } });
+  const customers = readCustomers(f.customers);
+  const concurrency = whole(f.concurrency ?? env.FLEET_CONCURRENCY, "--concurrency (or FLEET_CONCURRENCY)", 1, 64, 4);
+  const project = projectDir(f.project);
+  checkStackEnvironment(env);
+  const { partnerToken, customerTokens } = credentials(customers, env, PARTNER_TOKEN_ENV);
+  const secrets = [partnerToken ?? "", ...customerTokens.values(), ...passwordsOf(env.PULUMI_BACKEND_URL)];
+  const logDir = resolve(typeof f["log-dir"] === "string" ? f["log-dir"] : join(".nsp-fleet", "logs"));
+  const operation = f.destroy ? "destroy" : "up";
+  // SIGTERM or Ctrl-C: no further stack starts, the running ones stop at a safe point as `pulumi
+  // up` does on Ctrl-C (their state written, their lock released); the next run carries on.
+  const interrupt = onSignals("no new stack starts; the running ones stop at a safe point");
+
+  const one = async (customer: Customer): Promise<StackReport> => {
+    const started = new Date();
+    const row = (result: StackReport["result"], changes: Record<string, number>, error?: string): StackReport => {
+      const finished = new Date();
+      const changed = Object.entries(changes).reduce((sum, [op, n]) => (op === "same" ? sum : sum + n), 0);
+      return { stack: customer.ref, result, changes, changed, startedAt: started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime(), ...(error === undefined ? {} : { error }) };
+    };
+    if (interrupt.aborted) return row("cancelled", {}, "not started: the fleet was interrupted");
+    const outcome = await runStack({ customer, operation, projectDir: project, recover: false, interrupt });
+    const logFile = join(logDir, `${customer.ref}.${operation}.log`);
+    writeFileSync(logFile, scrub(outcome.output, secrets));
+    if ("error" in outcome) return { ...row("failed", {}, errorSummary(scrub(outcome.error, secrets)) || scrub(outcome.error, secrets)), logFile };
+    return { ...row("succeeded", outcome.changes), logFile };
+  };
+
+  mkdirSync(logDir, { recursive: true });
+  const startedAt = new Date().toISOString();
+  const stacks = await runPool(customers, concurrency, one);
+  const failed = stacks.filter((s) => s.result !== "succeeded").length;
+  const report: FleetReport = { operation, concurrency, startedAt, finishedAt: new Date().toISOString(), succeeded: stacks.length - failed, failed, stacks };
+  process.stdout.write(table(stacks, `${operation}: ${report.succeeded} succeeded, ${failed} failed, at most ${concurrency} at a time`));
+  if (typeof f.report === "string") writeFileSync(f.report, `${scrub(JSON.stringify(report, null, 2), secrets)}\n`);
+  return failed === 0 ? 0 : 1;
+}
+
+function manifestsCommand(argv: string[]): number {
+  const f = flags(argv, {
+    operator: { type: "boolean" },
+    customers: { type: "string" },
+    repo: { type: "string" },
+    branch: { type: "string" },
+    "repo-dir": { type: "string" },
+    secret: { type: "string" },
+    backend: { type: "string" },
+  });
+  if (!f.operator) throw new InputError("manifests: --operator is the one kind of manifest nsp-fleet writes (Pulumi Kubernetes Operator Stack objects)");
+  const customers = readCustomers(f.customers);
+  if (typeof f.repo !== "string") throw new InputError("--repo URL is required: the git repository holding the customer project");
+  process.stdout.write(
+    operatorManifests(customers, {
+      repo: f.repo,
+      branch: typeof f.branch === "string" ? f.branch : "main",
+      repoDir: typeof f["repo-dir"] === "string" ? f["repo-dir"] : "examples/fleet",
+      secret: typeof f.secret === "string" ? f.secret : "nsp-fleet",
+      backend: typeof f.backend === "string" ? f.backend : undefined,
+    }),
+  );
+  return 0;
+}
+
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "enqueue":
+      return enqueueCommand(rest, env);
+    case "worker":
+      return workerCommand(rest, env);
+    case "status":
+      return statusCommand(rest, env);
+    case "run":
+      return runCommand(rest, env);
+    case "manifests":
+      return manifestsCommand(rest);
+    case "--help":
+    case "-h":
+    case "help":
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    default:
+      throw new InputError(`${command === undefined ? "no command" : `unknown command ${command}`}\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2), process.env).then(
+  (code) => (process.exitCode = code),
+  (e: unknown) => {
+    say(e instanceof Error ? e.message : String(e));
+    process.exitCode = e instanceof InputError ? 2 : 1;
+  },
+);

@@ -1,0 +1,62 @@
+// `nsp-fleet manifests --operator`: the customers as Pulumi Kubernetes Operator `Stack` objects
+// (pulumi.com/v1), one per customer, each running the customer project from its git repository
+// with the customer in the stack's configuration, as the fleet's workers run it. The tokens come
+// from a Kubernetes secret as environment variables: no manifest holds one.
+import { dump } from "js-yaml";
+import { InputError, type Customer } from "./customers";
+
+export interface OperatorOptions {
+  /** The git repository holding the customer project. */
+  repo: string;
+  branch: string;
+  /** The project's directory in the repository. */
+  repoDir: string;
+  /** The Kubernetes secret holding NSP_PARTNER_TOKEN, each customer's tokenEnv, and the passphrase. */
+  secret: string;
+  /** The state backend (a self-managed one: postgres://, s3://, ...); unset, Pulumi Cloud. */
+  backend?: string;
+}
+
+/** The project's name in Pulumi.yaml: stack configuration keys are namespaced by it. */
+const PROJECT = "nsp-fleet";
+
+/** A Kubernetes object name (RFC 1123 subdomain) for the customer's Stack object. */
+function objectName(ref: string): string {
+  return `${PROJECT}-${ref.toLowerCase().replace(/[^a-z0-9.-]/g, "-")}`.replace(/[.-]+$/, "");
+}
+
+export function operatorStacks(customers: Customer[], opts: OperatorOptions): object[] {
+  const fromSecret = (key: string) => ({ type: "Secret", secret: { name: opts.secret, key } });
+  const names = new Map<string, string>();
+  return customers.map((customer) => {
+    const name = objectName(customer.ref);
+    const other = names.get(name);
+    if (other !== undefined) throw new InputError(`customers: "${customer.ref}" and "${other}" would both be the Stack object ${name}; rename one`);
+    names.set(name, customer.ref);
+    const envRefs: Record<string, object> = { [customer.tokenEnv ?? "NSP_PARTNER_TOKEN"]: fromSecret(customer.tokenEnv ?? "NSP_PARTNER_TOKEN") };
+    if (opts.backend !== undefined) envRefs.PULUMI_CONFIG_PASSPHRASE = fromSecret("PULUMI_CONFIG_PASSPHRASE");
+    return {
+      apiVersion: "pulumi.com/v1",
+      kind: "Stack",
+      metadata: { name, labels: { "app.kubernetes.io/part-of": PROJECT } },
+      spec: {
+        stack: customer.ref,
+        projectRepo: opts.repo,
+        branch: opts.branch,
+        repoDir: opts.repoDir,
+        ...(opts.backend !== undefined ? { backend: opts.backend } : {}),
+        config: { [`${PROJECT}:customer`]: JSON.stringify(customer) },
+        envRefs,
+        // A customer removed from the file keeps its objects until its stack is destroyed on purpose.
+        destroyOnFinalize: false,
+      },
+    };
+  });
+}
+
+/** The Stack objects as one YAML stream, ready for `kubectl apply -f -`. */
+export function operatorManifests(customers: Customer[], opts: OperatorOptions): string {
+  return operatorStacks(customers, opts)
+    .map((o) => `---\n${dump(o, { lineWidth: -1, noRefs: true })}`)
+    .join("");
+}

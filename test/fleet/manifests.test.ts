@@ -1,0 +1,74 @@
+// `nsp-fleet manifests --operator`, checked against the Pulumi Kubernetes Operator's published
+// Stack CRD (its v1 schema, test/fixtures/pulumi-operator-stack-v1.schema.json): every object is
+// valid, and every field it sets is one the CRD declares (a structural schema does not refuse an
+// unknown field: the API server drops it silently, so a misspelt field would be lost unseen).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Ajv from "ajv";
+import { load } from "js-yaml";
+import { describe, expect, it } from "vitest";
+import { parseCustomers } from "../../provider/src/fleet/customers";
+import { operatorManifests, operatorStacks } from "../../provider/src/fleet/manifests";
+
+type Schema = { type?: string; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; items?: Schema; "x-kubernetes-preserve-unknown-fields"?: boolean; [k: string]: unknown };
+const crd = JSON.parse(readFileSync(join(__dirname, "..", "fixtures", "pulumi-operator-stack-v1.schema.json"), "utf8")) as { group: string; kind: string; version: string; openAPIV3Schema: Schema };
+
+/** The paths of the fields `value` sets that `schema` does not declare. */
+function undeclared(value: unknown, schema: Schema, path: string): string[] {
+  if (schema["x-kubernetes-preserve-unknown-fields"]) return [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => (schema.items ? undeclared(v, schema.items, `${path}[${i}]`) : []));
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const sub = schema.properties?.[k] ?? (typeof schema.additionalProperties === "object" ? schema.additionalProperties : undefined);
+    return sub ? undeclared(v, sub, `${path}.${k}`) : [`${path}.${k}`];
+  });
+}
+
+/** The CRD's schema as JSON Schema for ajv: Kubernetes' own keywords are annotations. */
+function forAjv(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(forAjv);
+  if (schema === null || typeof schema !== "object") return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => !k.startsWith("x-kubernetes-")).map(([k, v]) => [k, k === "properties" ? Object.fromEntries(Object.entries(v as object).map(([p, s]) => [p, forAjv(s)])) : forAjv(v)]));
+}
+
+const customers = parseCustomers(
+  JSON.stringify([
+    { ref: "acme", zone: "acme.example", records: [{ name: "www", type: "A", content: "192.0.2.10" }] },
+    { ref: "Own_Token", zone: "own.example", tokenEnv: "OWN_NSP_TOKEN" },
+  ]),
+  "customers.json",
+);
+const options = { repo: "https://github.com/example/nsp", branch: "main", repoDir: "examples/fleet", secret: "nsp-fleet", backend: "postgres://fleet@db:5432/state" };
+
+describe("operator manifests", () => {
+  it("are Stack objects the Operator's CRD accepts, every field one it declares", () => {
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(forAjv(crd.openAPIV3Schema) as object);
+    const objects = load(`[${operatorManifests(customers, options).split("---\n").filter(Boolean).map((doc) => JSON.stringify(load(doc))).join(",")}]`) as object[];
+    expect(objects).toEqual(operatorStacks(customers, options));
+    expect(objects).toHaveLength(2);
+    for (const o of objects) {
+      expect(validate(o), JSON.stringify(validate.errors)).toBe(true);
+      // metadata is Kubernetes' ObjectMeta, which the CRD leaves to the API server.
+      const { metadata, ...rest } = o as { metadata: unknown };
+      expect(metadata).toBeDefined();
+      expect(undeclared(rest, crd.openAPIV3Schema, "")).toEqual([]);
+      expect(o).toMatchObject({ apiVersion: `${crd.group}/${crd.version}`, kind: crd.kind });
+    }
+  });
+
+  it("run the customer project with the customer in its configuration and the tokens from the secret only", () => {
+    const [acme, own] = operatorStacks(customers, options) as { metadata: { name: string }; spec: { stack: string; config: Record<string, string>; envRefs: Record<string, { secret: { name: string; key: string } }> } }[];
+    expect(acme!.metadata.name).toBe("nsp-fleet-acme");
+    expect(acme!.spec.stack).toBe("acme");
+    expect(JSON.parse(acme!.spec.config["nsp-fleet:customer"]!)).toEqual(customers[0]);
+    expect(Object.keys(acme!.spec.envRefs).sort()).toEqual(["NSP_PARTNER_TOKEN", "PULUMI_CONFIG_PASSPHRASE"]);
+    // A Kubernetes name has no capitals or '_'.
+    expect(own!.metadata.name).toBe("nsp-fleet-own-token");
+    expect(own!.spec.envRefs.OWN_NSP_TOKEN).toEqual({ type: "Secret", secret: { name: "nsp-fleet", key: "OWN_NSP_TOKEN" } });
+  });
+
+  it("refuse two customers that would be one Stack object", () => {
+    const clash = parseCustomers(JSON.stringify([{ ref: "a_b", zone: "a.example" }, { ref: "a-b", zone: "b.example" }]), "f");
+    expect(() => operatorStacks(clash, options)).toThrow(/"a-b" and "a_b" would both be the Stack object nsp-fleet-a-b/);
+  });
+});
