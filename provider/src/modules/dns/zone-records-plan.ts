@@ -19,10 +19,10 @@ export interface LiveRecord extends ZoneRecord {
   id: string;
   enabled: boolean;
   /**
-   * Nothing would be lost if a zone-file import deleted and re-added it: enabled, not proxied, no
-   * weight or health check, content stored in canonical form.
+   * What the zone file cannot carry is at the API's defaults (enabled, not proxied, no weight or
+   * health check), so nothing is lost when an import deletes the record and adds its new value.
    */
-  plain: boolean;
+  apiDefaults: boolean;
 }
 
 export const DEFAULT_TTL = 3600;
@@ -387,8 +387,20 @@ export class WrittenChanges {
     this.count++;
   }
 
+  /** The import with replace of `bulk`: what it deletes is gone, what it adds is there. */
+  replaced(bulk: BulkChange): void {
+    const leftovers = new Set(bulk.leftovers);
+    for (const r of this.plan.remove) if (!leftovers.has(r)) this.done.set(r, null);
+    for (const u of bulk.readded) {
+      this.done.set(u.record, null);
+      this.added.push(u.to);
+    }
+    for (const r of this.plan.create) this.added.push(r);
+    this.count++;
+  }
+
   imported(records: readonly ZoneRecord[]): void {
-    this.added.push(...records);
+    for (const r of records) this.added.push(r);
     this.count++;
   }
 
@@ -416,22 +428,74 @@ export function recordCallCount(plan: Plan): number {
   return (plan.create.length > 0 ? 1 : 0) + plan.update.length + plan.remove.length;
 }
 
-/**
- * An import with `replace` rewrites the zone in one request, but it deletes every record the text
- * does not list and re-adds a changed record as a new one. So it is used only when the zone holds
- * nothing but this resource's records, each of them plain (nothing an import would lose) and none
- * an exact duplicate of another (the import would keep both).
- */
-export function canReplaceZone(plan: Plan): boolean {
-  if (plan.foreign.length > 0 || !plan.existing.every((r) => r.plain)) return false;
-  const keys = new Set(plan.existing.map((r) => `${recordKey(r)} ${r.ttl}`));
-  return keys.size === plan.existing.length;
+/** What makes a record one exact duplicate of another for the import: name, type, data and TTL. */
+function exactKey(r: ZoneRecord): string {
+  return `${recordKey(r)} ${r.ttl}`;
 }
 
-export type Strategy = "replace" | "records";
+/**
+ * A change as one zone-file import with `replace`, which keeps every live record that a line of
+ * the text matches exactly and deletes the others. The text is what must remain: the owned records
+ * kept, every record of other sets as it is, the current value of each changed record whose
+ * API-only attributes must survive (patched afterwards), and the records to add (the new ones and
+ * the new value of the other changed ones). Its preview must report exactly `added` new records and
+ * `kept` lines matched (the import lists those as skipped duplicates); `deleted` is what goes.
+ */
+export interface BulkChange {
+  text: string;
+  added: number;
+  kept: number;
+  deleted: number;
+  /** Changed records patched after the import, so that what the zone file cannot carry stays. */
+  patches: Plan["update"];
+  /** Changed records the import re-adds with their new value (a new id). */
+  readded: Plan["update"];
+  /** Records to delete that a line of the text matches exactly (duplicates of a kept one): one delete each. */
+  leftovers: LiveRecord[];
+}
 
+/** The apex NS set is the service's own: an import ignores such lines and never deletes it. */
+const isServiceOwned = (r: ZoneRecord) => r.type === "NS" && r.name === "@";
+
+export function bulkChange(plan: Plan): BulkChange {
+  const patches = plan.update.filter((u) => !u.record.apiDefaults);
+  const readded = plan.update.filter((u) => u.record.apiDefaults);
+  const changing = new Set<LiveRecord>([...plan.remove, ...plan.update.map((u) => u.record)]);
+  const keptLines: ZoneRecord[] = [];
+  for (const r of plan.foreign) if (!isServiceOwned(r)) keptLines.push(r);
+  for (const r of plan.existing) if (!changing.has(r)) keptLines.push(r);
+  for (const u of patches) keptLines.push(u.record);
+  const addedLines = [...plan.create, ...readded.map((u) => u.to)];
+  const lineKeys = new Set<string>();
+  for (const r of keptLines) lineKeys.add(exactKey(r));
+  for (const r of addedLines) lineKeys.add(exactKey(r));
+  // A record the text matches exactly would survive the replace: it goes by its own request.
+  const leftovers = plan.remove.filter((r) => lineKeys.has(exactKey(r)));
+  // Lines are built one record at a time: at 100,000 records the text is a few MB, held once.
+  const text = renderZoneFile(keptLines) + renderZoneFile(addedLines);
+  return {
+    text,
+    added: addedLines.length,
+    kept: keptLines.length,
+    deleted: plan.remove.length - leftovers.length + readded.length,
+    patches,
+    readded,
+    leftovers,
+  };
+}
+
+export type Strategy = "bulk" | "records";
+
+/**
+ * The bulk import only where it deletes or re-adds something (adding alone never needs `replace`)
+ * and takes fewer requests than the record calls.
+ */
 export function chooseStrategy(plan: Plan): Strategy {
-  return recordCallCount(plan) > 1 && canReplaceZone(plan) ? "replace" : "records";
+  const readded = plan.update.filter((u) => u.record.apiDefaults).length;
+  if (plan.remove.length + readded === 0) return "records";
+  // A preview and the import, then a patch for each record that keeps its API-only attributes.
+  const patches = plan.update.length - readded;
+  return 2 + patches < recordCallCount(plan) ? "bulk" : "records";
 }
 
 /** Below this many managed records the delete threshold does not apply (as in octoDNS). */

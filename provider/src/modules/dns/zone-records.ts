@@ -2,12 +2,13 @@ import { z } from "zod";
 import { NUMERIC_ID } from "../../framework/ids";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { isApiError, isNotFound } from "../../client";
 import { isAmbiguousWrite } from "../../framework/create-once";
 import { ENGINE_MAX_MESSAGE_BYTES, structSize } from "../../framework/message-size";
 import { RECORD_TYPES, recordContent, recordContentProblem, recordName, recordTtl } from "./record";
 import {
   canonicalContent,
+  bulkChange,
   canonicalRecords,
   chooseStrategy,
   compareRecords,
@@ -19,11 +20,11 @@ import {
   planZone,
   recordCallCount,
   recordKey,
-  renderZoneFile,
   rrsetKey,
   WrittenChanges,
   zoneFileChunks,
   zoneFileContentProblem,
+  type BulkChange,
   type LiveRecord,
   type Plan,
   type ZoneRecord,
@@ -127,7 +128,8 @@ const recordWire = z.looseObject({
 
 // How the export is wrapped is not documented: accept the zone-file text bare or in an object.
 const exportWire = z.union([z.string(), z.looseObject({ name: z.string().optional(), text: z.string().optional(), zonefile: z.string().optional() })]);
-const importWire = z.looseObject({ added: z.number().int(), skipped: z.array(z.string()).optional() });
+// `deleted` is the emulator's, not documented: used only to check a preview when it is there.
+const importWire = z.looseObject({ added: z.number().int(), skipped: z.array(z.string()).optional(), deleted: z.number().int().optional() });
 
 /**
  * The resource's id is its zone's id, or, when imported with a scope, `<zoneId>/<name>[:<type>],...`
@@ -161,20 +163,27 @@ async function listLive(ctx: OperationContext, zoneId: string): Promise<LiveReco
       const type = r.type.toUpperCase();
       const content = canonicalContent(type, r.content);
       const enabled = r.enabled !== false;
-      const plain = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null && content === r.content;
-      live.push({ id: String(r.id), name, type, content, ttl: r.ttl, enabled, plain });
+      const apiDefaults = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null;
+      live.push({ id: String(r.id), name, type, content, ttl: r.ttl, enabled, apiDefaults });
     }
   }
   return live;
 }
 
+type ImportAnswer = z.output<typeof importWire>;
+
+async function postImport(ctx: OperationContext, zoneId: string, text: string, mode: "preview" | "apply", replace: boolean): Promise<ImportAnswer> {
+  return ctx.client.post(`/dns/zones/${zoneId}/import`, { text, mode, replace }, { schema: importWire, signal: ctx.signal });
+}
+
 /** One zone-file import; `added` must be `expected`, as every line sent that should be added is new to the zone. */
-async function importText(ctx: OperationContext, zoneId: string, text: string, replace: boolean, expected: number): Promise<void> {
-  const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text, mode: "apply", replace }, { schema: importWire, signal: ctx.signal });
+async function importText(ctx: OperationContext, zoneId: string, text: string, replace: boolean, expected: number): Promise<ImportAnswer> {
+  const res = await postImport(ctx, zoneId, text, "apply", replace);
   if (res.added !== expected) {
     const skipped = res.skipped?.length ? `; skipped: ${res.skipped.join("; ")}` : "";
     throw new Error(`${TOKEN}: the import into zone ${zoneId} added ${res.added} records where ${expected} were expected${skipped}`);
   }
+  return res;
 }
 
 /** New records in as few imports as the size of one import allows. */
@@ -185,34 +194,76 @@ async function importRecords(ctx: OperationContext, zoneId: string, records: rea
   }
 }
 
-/** The whole zone as one import with replace, when the zone allows it and the text fits one import. */
-function replaceText(plan: Plan, desired: readonly ZoneRecord[]): string | undefined {
-  if (chooseStrategy(plan) !== "replace") return undefined;
-  const text = renderZoneFile(desired);
-  return Buffer.byteLength(text) <= MAX_IMPORT_BYTES ? text : undefined;
+/** The answer as the change needs it; `deleted` is not documented, so it is checked only when given. */
+function answerProblem(res: ImportAnswer, bulk: BulkChange): string | undefined {
+  const deleted = typeof res.deleted === "number" ? res.deleted : undefined;
+  const skipped = res.skipped?.length;
+  if (res.added === bulk.added && (skipped === undefined || skipped === bulk.kept) && (deleted === undefined || deleted === bulk.deleted)) return undefined;
+  const seen = [`add ${res.added}`, skipped === undefined ? undefined : `keep ${skipped}`, deleted === undefined ? undefined : `delete ${deleted}`].filter(Boolean).join(", ");
+  return `it would ${seen} where this change needs add ${bulk.added}, keep ${bulk.kept}, delete ${bulk.deleted}`;
+}
+
+function duration(requests: number, perMinute: number): string {
+  if (perMinute <= 0) return "as fast as the API answers (requestsPerMinute is 0: no pacing)";
+  const seconds = (requests / perMinute) * 60;
+  const text = seconds < 90 ? `${Math.ceil(seconds)} seconds` : seconds < 5400 ? `${Math.round(seconds / 60)} minutes` : `${(seconds / 3600).toFixed(1)} hours`;
+  return `about ${text} at requestsPerMinute ${perMinute}`;
+}
+
+/**
+ * The plan as one import with replace, previewed first: it is applied only when the preview shows
+ * exactly the records meant to go going and the records meant to be added added, so a record of
+ * another resource keeps its id. Returns why it was not applied, or undefined when it was.
+ */
+async function applyInBulk(ctx: OperationContext, zoneId: string, plan: Plan, written: WrittenChanges): Promise<string | undefined> {
+  const bulk = bulkChange(plan);
+  let preview: ImportAnswer;
+  try {
+    preview = await postImport(ctx, zoneId, bulk.text, "preview", true);
+  } catch (e) {
+    // The API documents no largest body; a zone's text that it refuses for its size goes record by record.
+    if (isApiError(e) && e.status === 413) return `the API refused the ${(Buffer.byteLength(bulk.text) / 1024 / 1024).toFixed(1)} MiB of zone-file text as too large (${e.message})`;
+    throw e;
+  }
+  const problem = answerProblem(preview, bulk);
+  if (problem) return `the preview of the zone-file import with replace says ${problem}`;
+  const applied = await importText(ctx, zoneId, bulk.text, true, bulk.added);
+  written.replaced(bulk);
+  const after = answerProblem(applied, bulk);
+  // Something changed the zone between preview and import; what is done is done, and the next refresh shows it.
+  if (after) ctx.log("warning", `zone ${zoneId}: the zone changed between the preview and the import: ${after}`);
+  for (const u of bulk.patches) {
+    await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
+    written.patched(u.record, u.to);
+  }
+  for (const r of bulk.leftovers) await deleteRecord(ctx, zoneId, r, written);
+  return undefined;
+}
+
+async function deleteRecord(ctx: OperationContext, zoneId: string, r: LiveRecord, written: WrittenChanges): Promise<void> {
+  // Already gone (deleted meanwhile, or by a round whose answer was lost): nothing left to do.
+  await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
+    if (!isNotFound(e)) throw e;
+  });
+  written.removed(r);
 }
 
 /** Sends the plan's writes, recording each one the API confirmed in `written`. */
-async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired: readonly ZoneRecord[], written: WrittenChanges): Promise<void> {
-  const replace = replaceText(plan, desired);
+async function apply(ctx: OperationContext, zoneId: string, plan: Plan, written: WrittenChanges): Promise<void> {
+  const strategy = chooseStrategy(plan);
   ctx.log(
     "debug",
     `zone ${zoneId}: ${plan.create.length} to add, ${plan.update.length} to change, ${plan.remove.length} to delete; ` +
-      (replace !== undefined ? "one import with replace" : `${recordCallCount(plan)} record calls`),
+      (strategy === "bulk" ? "one import with replace" : `${recordCallCount(plan)} record calls`),
   );
-  if (replace !== undefined) {
-    // Records already there exactly (same data and TTL) are kept; a changed one is re-added.
-    await importText(ctx, zoneId, replace, true, plan.create.length + plan.update.length);
-    return;
+  if (strategy === "bulk") {
+    const refused = await applyInBulk(ctx, zoneId, plan, written);
+    if (refused === undefined) return;
+    const calls = recordCallCount(plan);
+    ctx.log("warning", `zone ${zoneId}: ${refused}; nothing was imported, and the change goes one request per record instead: ${calls} requests, ${duration(calls, ctx.client.requestsPerMinute)}`);
   }
   // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
-  for (const r of plan.remove) {
-    // Already gone (deleted meanwhile, or by a round whose answer was lost): nothing left to do.
-    await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
-      if (!isNotFound(e)) throw e;
-    });
-    written.removed(r);
-  }
+  for (const r of plan.remove) await deleteRecord(ctx, zoneId, r, written);
   for (const u of plan.update) {
     await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
     written.patched(u.record, u.to);
@@ -237,7 +288,7 @@ async function converge(ctx: OperationContext, args: ZoneRecordsArgs, owned: Rea
       writes += written?.count ?? 0;
       written = new WrittenChanges(plan);
       try {
-        await apply(ctx, zoneId, plan, desired, written);
+        await apply(ctx, zoneId, plan, written);
         return;
       } catch (e) {
         if (!isAmbiguousWrite(e) || round >= MAX_ROUNDS) throw e;
@@ -313,11 +364,6 @@ export const zoneRecords = defineResource({
     const { zoneId } = parseZoneRecordsId(id);
     const plan = planZone(await listLive(ctx, zoneId), [], ownedRrsets(olds.records));
     if (plan.remove.length === 0) return;
-    // With nothing else in the zone, an empty import with replace clears it in one request.
-    if (plan.foreign.length === 0 && plan.remove.length > 1) {
-      await importText(ctx, zoneId, "", true, 0);
-      return;
-    }
-    await apply(ctx, zoneId, plan, [], new WrittenChanges(plan));
+    await apply(ctx, zoneId, plan, new WrittenChanges(plan));
   },
 });
