@@ -281,49 +281,67 @@ export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
 
 // ---- matching and planning ------------------------------------------------------------------
 
-/** Index pairs `[current, desired]`. */
+/** Index pairs `[current, desired]`; `kept` counts the exact matches, which need nothing. */
 export interface Matching {
-  kept: [number, number][];
+  kept: number;
   changed: [number, number][];
   added: number[];
   removed: number[];
 }
 
+type Current = ZoneRecord & { enabled?: boolean };
+const exactMatch = (c: Current, d: ZoneRecord) => c.content === d.content && c.ttl === d.ttl && c.enabled !== false;
+const sameData = (c: Current, d: ZoneRecord) => c.content === d.content;
+const anyRecord = () => true;
+
 /**
  * Pairs the current records with the desired ones, set by set (same name and type): first exact
  * matches, then the same data with another TTL (or disabled), then any leftovers of the same set,
- * whose data changes in place. What remains is added or removed.
+ * whose data changes in place. What remains is added or removed. Kept lean for 100,000 records:
+ * a set of one record (most of them) is one index, not a list, and exact matches are only counted.
  */
-export function matchRecords(current: readonly (ZoneRecord & { enabled?: boolean })[], desired: readonly ZoneRecord[]): Matching {
-  const pools = new Map<string, number[]>();
-  current.forEach((c, i) => {
-    const pool = pools.get(rrsetKey(c)) ?? [];
-    pool.push(i);
-    pools.set(rrsetKey(c), pool);
-  });
-  const take = (d: ZoneRecord, fits: (c: ZoneRecord & { enabled?: boolean }) => boolean): number | undefined => {
-    const pool = pools.get(rrsetKey(d)) ?? [];
-    const at = pool.findIndex((i) => fits(current[i]!));
+export function matchRecords(current: readonly Current[], desired: readonly ZoneRecord[]): Matching {
+  const pools = new Map<string, number | number[]>();
+  for (let i = 0; i < current.length; i++) {
+    const key = rrsetKey(current[i]!);
+    const pool = pools.get(key);
+    if (pool === undefined) pools.set(key, i);
+    else if (typeof pool === "number") pools.set(key, [pool, i]);
+    else pool.push(i);
+  }
+  const take = (d: ZoneRecord, fits: (c: Current, d: ZoneRecord) => boolean): number | undefined => {
+    const key = rrsetKey(d);
+    const pool = pools.get(key);
+    if (pool === undefined) return undefined;
+    if (typeof pool === "number") {
+      if (!fits(current[pool]!, d)) return undefined;
+      pools.delete(key);
+      return pool;
+    }
+    const at = pool.findIndex((i) => fits(current[i]!, d));
     return at < 0 ? undefined : pool.splice(at, 1)[0];
   };
-  const m: Matching = { kept: [], changed: [], added: [], removed: [] };
-  const passes: [(d: ZoneRecord) => (c: ZoneRecord & { enabled?: boolean }) => boolean, [number, number][]][] = [
-    [(d) => (c) => c.content === d.content && c.ttl === d.ttl && c.enabled !== false, m.kept],
-    [(d) => (c) => c.content === d.content, m.changed],
-    [() => () => true, m.changed],
-  ];
-  let pending = desired.map((_, j) => j);
-  for (const [fits, into] of passes) {
+  const m: Matching = { kept: 0, changed: [], added: [], removed: [] };
+  let pending: number[] = [];
+  for (let j = 0; j < desired.length; j++) {
+    if (take(desired[j]!, exactMatch) === undefined) pending.push(j);
+    else m.kept++;
+  }
+  for (const fits of [sameData, anyRecord]) {
     const next: number[] = [];
     for (const j of pending) {
-      const i = take(desired[j]!, fits(desired[j]!));
+      const i = take(desired[j]!, fits);
       if (i === undefined) next.push(j);
-      else into.push([i, j]);
+      else m.changed.push([i, j]);
     }
     pending = next;
   }
   m.added = pending;
-  m.removed = [...pools.values()].flat().sort((a, b) => a - b);
+  for (const pool of pools.values()) {
+    if (typeof pool === "number") m.removed.push(pool);
+    else for (const i of pool) m.removed.push(i);
+  }
+  m.removed.sort((a, b) => a - b);
   return m;
 }
 
@@ -461,22 +479,28 @@ export function bulkChange(plan: Plan): BulkChange {
   const patches = plan.update.filter((u) => !u.record.apiDefaults);
   const readded = plan.update.filter((u) => u.record.apiDefaults);
   const changing = new Set<LiveRecord>([...plan.remove, ...plan.update.map((u) => u.record)]);
-  const keptLines: ZoneRecord[] = [];
-  for (const r of plan.foreign) if (!isServiceOwned(r)) keptLines.push(r);
-  for (const r of plan.existing) if (!changing.has(r)) keptLines.push(r);
-  for (const u of patches) keptLines.push(u.record);
-  const addedLines = [...plan.create, ...readded.map((u) => u.to)];
-  const lineKeys = new Set<string>();
-  for (const r of keptLines) lineKeys.add(exactKey(r));
-  for (const r of addedLines) lineKeys.add(exactKey(r));
-  // A record the text matches exactly would survive the replace: it goes by its own request.
-  const leftovers = plan.remove.filter((r) => lineKeys.has(exactKey(r)));
-  // Lines are built one record at a time: at 100,000 records the text is a few MB, held once.
-  const text = renderZoneFile(keptLines) + renderZoneFile(addedLines);
+  const lines: ZoneRecord[] = [];
+  for (const r of plan.foreign) if (!isServiceOwned(r)) lines.push(r);
+  for (const r of plan.existing) if (!changing.has(r)) lines.push(r);
+  for (const u of patches) lines.push(u.record);
+  const kept = lines.length;
+  for (const r of plan.create) lines.push(r);
+  for (const u of readded) lines.push(u.to);
+  // A record the text matches exactly would survive the replace: it goes by its own request. Only
+  // the keys of the records to delete are held, not one per line of a 100,000-record zone.
+  const removedKeys = new Set(plan.remove.map(exactKey));
+  const matched = new Set<string>();
+  if (removedKeys.size > 0) {
+    for (const r of lines) {
+      const key = exactKey(r);
+      if (removedKeys.has(key)) matched.add(key);
+    }
+  }
+  const leftovers = plan.remove.filter((r) => matched.has(exactKey(r)));
   return {
-    text,
-    added: addedLines.length,
-    kept: keptLines.length,
+    text: renderZoneFile(lines),
+    added: lines.length - kept,
+    kept,
     deleted: plan.remove.length - leftovers.length + readded.length,
     patches,
     readded,

@@ -217,9 +217,14 @@ function duration(requests: number, perMinute: number): string {
  */
 async function applyInBulk(ctx: OperationContext, zoneId: string, plan: Plan, written: WrittenChanges): Promise<string | undefined> {
   const bulk = bulkChange(plan);
+  const sendPreview = () => postImport(ctx, zoneId, bulk.text, "preview", true);
   let preview: ImportAnswer;
   try {
-    preview = await postImport(ctx, zoneId, bulk.text, "preview", true);
+    // A preview writes nothing: one whose answer is lost is sent again, not the whole round (a list of the zone).
+    preview = await sendPreview().catch((e: unknown) => {
+      if (isAmbiguousWrite(e)) return sendPreview();
+      throw e;
+    });
   } catch (e) {
     // The API documents no largest body; a zone's text that it refuses for its size goes record by record.
     if (isApiError(e) && e.status === 413) return `the API refused the ${(Buffer.byteLength(bulk.text) / 1024 / 1024).toFixed(1)} MiB of zone-file text as too large (${e.message})`;
