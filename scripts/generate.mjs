@@ -18,7 +18,7 @@ await build({
       import { buildPackageSchema } from "./provider/src/framework/schema";
       import { packageInfo } from "./provider/src/package-info";
       import { resources, functions } from "./provider/src/all-definitions";
-      import { notDiscovered } from "./provider/src/discover/sources";
+      import { notDiscovered } from "./provider/src/discover/not-discovered";
       export { exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderExamples } from "./scripts/example-programs";
       export const baseSchema = buildPackageSchema(packageInfo, resources, functions);
       export const withExamples = (examples) => buildPackageSchema(packageInfo, resources, functions, examples);
@@ -141,6 +141,7 @@ function resourceDoc(token, spec) {
     importPart.trim(),
     "",
     ...adoptionNotes(token, spec),
+    ...listingNote(token, spec),
     `Module \`${mod}\`, resource \`${name}\`.`,
     "",
   ].join("\n");
@@ -158,11 +159,31 @@ function adoptionNotes(token, spec) {
   for (const name of oneTime) {
     lines.push(`- \`${name}\` is shown by the API once, so an imported object has it empty. ${rotation ? `Set or change \`${rotation}\` to get a fresh one (the old one stops working).` : "The API has no way to issue it again; replace the object to get a new one."}`);
   }
-  for (const name of writeOnly.filter((n) => n !== rotation)) {
+  for (const name of writeOnly.filter((n) => n !== rotation && n !== "forceDestroy")) {
     lines.push(`- \`${name}\` is never returned by the API, so the import leaves it out of the program; setting it afterwards shows one update, which sends it.`);
   }
+  if (writeOnly.includes("forceDestroy")) lines.push("- `forceDestroy` is the provider's own setting, never sent to the API: an imported object has it false, and setting it afterwards is an update that sends nothing.");
   if (notDiscovered) lines.push(`- \`nsp-discover\` does not list it: ${notDiscovered}.`);
   return lines.length ? ["### What import cannot read back", "", ...lines, ""] : [];
+}
+
+/** How `pulumi do` lists the kind's objects (docs/guides/pulumi-do.md), from its `listInputs`. */
+function listingNote(token, spec) {
+  if (!spec.listInputs) return [];
+  // `pulumi do` spells each input as a kebab-case flag: zoneId -> --zone-id.
+  const flag = (k) => `--${k.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()} <${k}>`;
+  const required = spec.listInputs.required ?? [];
+  const optional = Object.keys(spec.listInputs.properties).filter((k) => !required.includes(k));
+  return [
+    "### Listing",
+    "",
+    "```sh",
+    ["pulumi do", token, "list", ...required.map(flag), ...optional.map((k) => `[${flag(k)}]`), "--all"].join(" "),
+    "```",
+    "",
+    `Each result is an id \`pulumi import\` takes. See [pulumi do](../guides/pulumi-do.md).${optional.length ? ` Optional filters: ${optional.map((k) => `\`${k}\``).join(", ")}.` : ""}`,
+    "",
+  ];
 }
 
 function functionDoc(token, spec) {

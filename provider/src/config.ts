@@ -96,19 +96,11 @@ export function plainHttpRefusal(baseUrl: string, insecureHttp: boolean): string
   );
 }
 
-/**
- * Reads the configuration the engine sent, falling back to the environment. Values set with
- * `pulumi config set` arrive as strings even for numbers, so numeric strings are accepted.
- */
-export function parseConfig(raw: PropertyMap, env: NodeJS.ProcessEnv = process.env): { config?: ProviderConfig; failures: CheckFailure[] } {
-  const input: PropertyMap = {};
-  for (const [key, value] of Object.entries(raw)) {
-    if (key === "version" || key.startsWith("__")) continue; // engine bookkeeping, not settings
-    input[key] = value;
-  }
-  for (const [key, variable] of Object.entries(envFallback)) {
-    if ((input[key] === undefined || input[key] === "") && env[variable]) input[key] = env[variable];
-  }
+// What each setting is when neither the user nor the environment gives it.
+const defaults = providerConfig.parse({}) as Record<string, unknown>;
+
+/** Strings to the numbers and booleans they spell: `pulumi config set` and variables give strings. */
+function coerce(input: PropertyMap): void {
   for (const key of ["requestsPerMinute", "maxRetries"]) {
     const v = input[key];
     if (typeof v === "string" && /^\s*-?\d+\s*$/.test(v)) input[key] = Number(v);
@@ -117,6 +109,35 @@ export function parseConfig(raw: PropertyMap, env: NodeJS.ProcessEnv = process.e
     const v = input[key];
     if (v === "true" || v === "false") input[key] = v === "true";
   }
+}
+
+/**
+ * Whether the user left a setting to the environment. Besides a setting absent or null (a secret
+ * with no value arrives as null), the engine fills a setting it was not given from the schema's
+ * `default` on some paths (`pulumi do`, explicit providers of some SDKs), which is
+ * indistinguishable from the same value set by hand: the default counts as not set.
+ */
+function leftUnset(key: string, value: unknown): boolean {
+  return value === undefined || value === null || value === "" || (key in defaults && value === defaults[key]);
+}
+
+/**
+ * Reads the configuration the engine sent, falling back to the environment: what the user set,
+ * else the setting's variable, else its default. Values set with `pulumi config set` arrive as
+ * strings even for numbers, so numeric strings are accepted.
+ */
+export function parseConfig(raw: PropertyMap, env: NodeJS.ProcessEnv = process.env): { config?: ProviderConfig; failures: CheckFailure[] } {
+  const input: PropertyMap = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (key === "version" || key.startsWith("__")) continue; // engine bookkeeping, not settings
+    if (value !== null) input[key] = value;
+  }
+  coerce(input);
+  for (const [key, variable] of Object.entries(envFallback)) {
+    if (leftUnset(key, input[key]) && env[variable]) input[key] = env[variable];
+  }
+  coerce(input);
+  for (const [key, value] of Object.entries(input)) if (value === "") delete input[key];
   const { value, failures } = checkProperties(providerConfig, input);
   // Never echo a rejected token back: the reason must not carry the value.
   for (const f of failures) if (f.property === "apiToken") f.reason = 'must be an API token starting with "svc_"';

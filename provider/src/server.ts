@@ -13,7 +13,7 @@ import { scrub } from "./client";
 import { missingTokenMessage, parseConfig, configSecrets } from "./config";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./framework/definition";
 import { deepEqual, type DiffResult } from "./framework/diff";
-import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, invokeFunction, previewCreate, previewUpdate, readResource, updateResource } from "./framework/operations";
+import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, invokeFunction, listResources, previewCreate, previewUpdate, readResource, updateResource } from "./framework/operations";
 import { upgradeKeys } from "./framework/state-version";
 import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
 import { buildPackageSchema } from "./framework/schema";
@@ -284,7 +284,7 @@ export class NspProvider {
     const news = unwrapProperties(structToObject(req.getNews())).value;
     const oldInputs = req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined;
     const ctx = () => (this.session?.ready ? this.context(req.getUrn()) : undefined);
-    return diffToPb(await diffChecked(def, ctx, olds, news, oldInputs, req.getIgnorechangesList()));
+    return diffToPb(await diffChecked(def, ctx, req.getId(), olds, news, oldInputs, req.getIgnorechangesList()));
   });
 
   create = this.unary<providerPb.CreateRequest, providerPb.CreateResponse>("Create", async (req) => {
@@ -353,6 +353,36 @@ export class NspProvider {
     return new providerPb.InvokeResponse().setReturn(objectToStruct(wrapSecrets(result, fn.secrets ?? [])));
   });
 
+  /**
+   * `pulumi do <kind> list`: one page of the API's list per call, streamed as results, then the
+   * continuation token of the next page (none after the last), which the engine sends back for it.
+   */
+  list: grpc.handleServerStreamingCall<providerPb.ListRequest, providerPb.ListResponse> = (call) => {
+    const req = call.request;
+    const fail = (err: unknown) => {
+      const message = this.errorMessage(err);
+      call.emit("error", { code: grpc.status.UNKNOWN, details: message, message });
+    };
+    Promise.resolve()
+      .then(async () => {
+        const def = this.resourceFor("", req.getToken());
+        const query = unwrapProperties(structToObject(req.getQuery())).value;
+        if (containsUnknown(query)) return call.write(new providerPb.ListResponse().setComputed(new providerPb.ListResponse.Computed()));
+        const limit = req.getLimit();
+        const pageSize = req.getPageSize();
+        const page = await listResources(def, () => this.context(""), query, {
+          continuation: req.getContinuationToken(),
+          ...(limit > 0 ? { limit } : {}),
+          ...(pageSize > 0 ? { pageSize } : {}),
+        });
+        if (!page.objects) throw new UserError(`${def.token} list: ${page.failures.map((f) => (f.property ? `${f.property} ${f.reason}` : f.reason)).join("; ")}`);
+        for (const o of page.objects) call.write(new providerPb.ListResponse().setResult(new providerPb.ListResponse.Result().setId(o.id).setName(o.name)));
+        if (page.continuation) call.write(new providerPb.ListResponse().setContinuation(new providerPb.ListResponse.Continuation().setContinuationToken(page.continuation)));
+        return undefined;
+      })
+      .then(() => call.end(), fail);
+  };
+
   /** The gRPC service implementation, as registered on the server. */
   service(): grpc.UntypedServiceImplementation {
     const unimplemented: grpc.handleUnaryCall<unknown, unknown> = (_call, callback) =>
@@ -368,7 +398,7 @@ export class NspProvider {
       diff: this.diff,
       create: this.create,
       read: this.read,
-      list: unimplemented,
+      list: this.list,
       update: this.update,
       delete: this.delete,
       construct: unimplemented,

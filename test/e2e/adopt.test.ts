@@ -1,6 +1,7 @@
 // Adopting an existing account in one step, with the real pulumi CLI: an account seeded through
 // the API, `nsp-discover > import.json`, `pulumi import --file` in a fresh stack for TypeScript
-// and YAML, the generated program compiles, and `pulumi preview --expect-no-changes` passes.
+// and YAML, the generated program compiles, and `pulumi preview --expect-no-changes` passes; with
+// --with-state the import reads nothing but the token.
 import { execFile, execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -145,6 +146,30 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
     const stack = await freshStack(dir);
     const generated = await importAll(stack, join(dir, "program.yaml"));
     writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-yaml\nruntime: yaml\n${plugins}\n${generated}`);
+    await stack.preview(["--expect-no-changes"]);
+    expect(stack.artefacts()).not.toContain(token);
+  });
+
+  it("with --with-state the whole account imports with only the token check, and previews with no change", async () => {
+    const path = join(work, "with-state.json");
+    await api.resetStats();
+    const stateful = (await discoverTo(path, ["--with-state"])) as { resources: { type: string; id: string; outputs?: unknown }[] };
+    const discovering = await api.stats();
+    const leftToRead = stateful.resources.filter((r) => !r.outputs);
+    expect(stateful.resources.map((r) => `${r.type} ${r.id}`)).toEqual(file.resources.map((r) => `${r.type} ${r.id}`));
+    const dir = mkdtempSync(join(tmpdir(), "nsp-e2e-adopt-state-"));
+    writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-state\nruntime: yaml\n${plugins}`);
+    const stack = await freshStack(dir);
+    await api.resetStats();
+    await stack.run(["import", "--file", path, "--yes", "--skip-preview", "--out", join(dir, "program.yaml")]);
+    const importing = await api.stats();
+    expect(importing.mutating).toBe(0);
+    // The token check, and one read of each object that holds a secret (left out of the file).
+    expect(importing.total, JSON.stringify(importing.byRoute)).toBeLessThanOrEqual(1 + leftToRead.length);
+    console.log(
+      `--with-state: nsp-discover ${discovering.total} requests for ${stateful.resources.length} objects (${leftToRead.length} holding a secret, left to read); pulumi import ${importing.total} requests ${JSON.stringify(importing.byRoute)}`,
+    );
+    writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-state\nruntime: yaml\n${plugins}\n${readFileSync(join(dir, "program.yaml"), "utf8")}`);
     await stack.preview(["--expect-no-changes"]);
     expect(stack.artefacts()).not.toContain(token);
   });

@@ -40,6 +40,8 @@ const EMULATOR_BLOCK = [
   "pulumi config set --secret nsp:apiToken svc_0123456789abcdef0123456789abcdef",
 ];
 const DISCOVER_BLOCK = ["npx nsp-discover --report left-out.json > import.json", "pulumi import --file import.json --yes --out index.ts", "pulumi preview --expect-no-changes"];
+/** docs/guides/pulumi-do.md: a function and a list, configured from the variables alone. */
+const DO_BLOCK = ["pulumi do nsp:dns:getServices --type auth_dns", "pulumi do nsp:dns:Zone list --all"];
 /** docs/guides/getting-started.md: the emulator in the foreground (run in the background here), then step 3. */
 const FIRST_EMULATOR = "npx nsp-emulator --port 8787 --account demo=svc_0123456789abcdef0123456789abcdef";
 const FIRST_STEPS = ["pulumi stack init dev", ...EMULATOR_BLOCK.slice(1), "pulumi up"];
@@ -64,6 +66,7 @@ const RUN = [
   ...EMULATOR_BLOCK,
   `npm install --save-dev ./nsp-discover-${VERSION}.tgz`,
   ...DISCOVER_BLOCK,
+  ...DO_BLOCK,
   FIRST_EMULATOR,
   ...FIRST_STEPS,
   ...LOAD_BLOCK,
@@ -100,6 +103,16 @@ const NOT_HERE: Record<string, string> = {
   "pulumi config set --secret blogToken svc_...": PLACEHOLDER,
   "pulumi preview --policy-pack policy":
     "needs the repository's examples/policy-pack (not a release file) with @pulumi/policy installed; test/e2e/policy.test.ts runs previews with that pack",
+  ...Object.fromEntries(
+    [
+      "pulumi do --stateless nsp:dns:Record create --zone-id <zoneId> --name www --type A --content 192.0.2.10 --yes",
+      "pulumi do nsp:dns:Record list --zone-id <zoneId> --name www --all",
+      "pulumi do nsp:dns:Record read <zoneId>/<recordId>",
+      "pulumi do --stateless nsp:dns:Record patch <zoneId>/<recordId> --ttl 600 --yes",
+      "pulumi do --stateless nsp:dns:Record delete <zoneId>/<recordId> --yes",
+    ].map((c) => [c, `${PLACEHOLDER}; test/e2e/pulumi-do.test.ts runs each with a real zone and record`]),
+  ),
+  "npx nsp-discover --skip-tracked prod --with-state > import.json": "needs a stack named prod that manages part of the account; test/e2e/pulumi-do.test.ts runs it beside such a stack",
   "nsp-discover --pending-creates": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
 };
 if (!RELEASE_ARCH) NOT_HERE[PLUGIN_FROM_FILE] = "names the linux-amd64 archive, and this machine is not linux on x64";

@@ -237,6 +237,30 @@ plugins:
 }
 
 /**
+ * `pulumi do --package <this repository's plugin> <args>` (no program needed) in `cwd`; throws
+ * with the output unless it exits 0.
+ */
+export function pulumiDo(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunResult> {
+  const child = spawn("pulumi", ["do", "--package", join(ROOT, "bin", "pulumi-resource-nsp"), "--non-interactive", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.on("error", (err) => reject(new Error(`pulumi do ${args.join(" ")} did not start: ${err.message}`)));
+    child.on("close", (code) => {
+      if (code === 0) resolve({ code, stdout, stderr });
+      else reject(new Error(`pulumi do ${args.join(" ")} exited ${code}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
+    });
+  });
+}
+
+/** The JSON `pulumi do --output json` prints last (a create prints its plan before it). */
+export function lastJson<T>(out: string): T {
+  return JSON.parse(out.slice(out.search(/^[[{]/m))) as T;
+}
+
+/**
  * The environment of every pulumi command of a test: the CLI from PATH, its own PULUMI_HOME, a
  * local file backend, and nothing that would ask a question or fetch a plugin.
  */

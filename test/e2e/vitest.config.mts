@@ -16,15 +16,17 @@ const EXPECTED_SECONDS: Record<string, number> = {
   reliability: 45,
   dynamic: 42,
   sdk: 35,
+  "every-resource": 60,
   "large-zone": 34,
-  "every-resource": 25,
+  "pulumi-do": 30,
   typescript: 25,
   "docs-commands": 25,
-  adopt: 24,
+  adopt: 38,
   partner: 22,
   interrupted: 22,
   "design-card": 17,
   yaml: 14,
+  "force-destroy": 13,
 };
 
 class LongestFirst extends BaseSequencer {

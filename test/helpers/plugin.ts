@@ -66,6 +66,8 @@ export interface PluginHandle {
   update(type: string, name: string, id: string, olds: Obj, news: Obj, preview?: boolean, oldInputs?: Obj, ignoreChanges?: string[]): Promise<Obj>;
   delete(type: string, name: string, id: string, properties: Obj): Promise<void>;
   invoke(tok: string, args: Obj): Promise<{ result: Obj; failures: { property: string; reason: string }[] }>;
+  /** One List call as `pulumi do <type> list` makes it: the results streamed, and the next page's token. */
+  list(type: string, query?: Obj, opts?: { continuation?: string; limit?: number; pageSize?: number }): Promise<{ results: { id: string; name: string }[]; continuation?: string; computed: boolean }>;
   call<Req, Res>(method: string, req: Req): Promise<Res>;
   stop(): Promise<number | null>;
 }
@@ -167,6 +169,22 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}, executable = join
     async invoke(tok, args) {
       const res = await call<providerPb.InvokeRequest, providerPb.InvokeResponse>("invoke", new providerPb.InvokeRequest().setTok(tok).setArgs(toStruct(args)));
       return { result: fromStruct(res.getReturn()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+    },
+    list(type, query = {}, opts = {}) {
+      const req = new providerPb.ListRequest().setToken(type).setQuery(toStruct(query)).setContinuationToken(opts.continuation ?? "").setLimit(opts.limit ?? 0).setPageSize(opts.pageSize ?? 0);
+      return new Promise((resolve, reject) => {
+        const results: { id: string; name: string }[] = [];
+        let continuation: string | undefined;
+        let computed = false;
+        const stream = client.list(req);
+        stream.on("data", (res: providerPb.ListResponse) => {
+          if (res.hasResult()) results.push({ id: res.getResult()!.getId(), name: res.getResult()!.getName() });
+          if (res.hasContinuation()) continuation = res.getContinuation()!.getContinuationToken();
+          if (res.hasComputed()) computed = true;
+        });
+        stream.on("error", reject);
+        stream.on("end", () => resolve({ results, ...(continuation !== undefined ? { continuation } : {}), computed }));
+      });
     },
     async stop() {
       client.close();

@@ -140,6 +140,7 @@ lifecycle(provider, [
       linkTunnelId: null,
       waf: { enabled: true, mode: "block" },
       sense: { enabled: true, action: "challenge", threshold: 70 },
+      forceDestroy: false,
     }),
     unknownOutput: "target",
     idPattern: /^\d+$/,

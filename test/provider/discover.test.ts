@@ -6,7 +6,9 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sources, notDiscovered } from "../../provider/src/discover/sources";
+import { notDiscovered } from "../../provider/src/discover/not-discovered";
+import { discover } from "../../provider/src/discover/discover";
+import { ApiClient } from "../../provider/src/client";
 import { resources } from "../../provider/src/all-definitions";
 import { seedAccount, type Seeded } from "../helpers/account-seed";
 import { ROOT } from "../helpers/plugin";
@@ -47,7 +49,7 @@ beforeAll(async () => {
 
 describe("nsp-discover", () => {
   it("knows every resource type: discovered from a list, or left out with a reason", () => {
-    const covered = new Set([...sources.map((s) => s.token), ...Object.keys(notDiscovered)]);
+    const covered = new Set([...resources.filter((r) => r.list).map((r) => r.token), ...Object.keys(notDiscovered)]);
     expect(resources.map((r) => r.token).filter((t) => !covered.has(t))).toEqual([]);
     // ...and names nothing the provider does not serve (a renamed type would go unnoticed).
     const tokens = new Set(resources.map((r) => r.token));
@@ -185,6 +187,33 @@ describe("nsp-discover", () => {
       expect((await plugin.diff(r.type, r.name, read.id, read.properties, inputs, read.inputs)).changes).toBe(false);
     }
   }, 120_000);
+
+  it("leaves out what other stacks track, and no ZoneRecords set claims a tracked record", async () => {
+    const client = new ApiClient({ baseUrl: emulator.baseUrl, token, requestsPerMinute: 0 });
+    try {
+      const zone = String(seeded.zoneIds[1]);
+      const records = await control.list<{ id: number; name: string; type: string }>(`/dns/zones/${seeded.zoneIds[0]}/records`);
+      const [www1, www2] = records.filter((r) => r.name === "www" && r.type === "A");
+      // As a stack's state holds them: a zone by its id, a record by its own id.
+      const tracked = new Map([[`nsp:dns:Zone ${zone}`, "prod"], [`nsp:dns:Record ${www1!.id}`, "prod"]]);
+      const result = await discover(client, resources, { types: ["nsp:dns:Zone", "nsp:dns:ZoneRecords"], zoneRecords: true, tracked });
+      const ids = result.file.resources.map((r) => `${r.type} ${r.id}`);
+      expect(ids).not.toContain(`nsp:dns:Zone ${zone}`);
+      expect(result.leftOut).toEqual(
+        expect.arrayContaining([
+          { type: "nsp:dns:Zone", id: zone, reason: "tracked by stack prod" },
+          { type: "nsp:dns:Record", id: `${seeded.zoneIds[0]}/${www1!.id}`, reason: "tracked by stack prod" },
+        ]),
+      );
+      // The other www A record stays, on its own: its set holds the tracked one.
+      expect(ids).toContain(`nsp:dns:Record ${seeded.zoneIds[0]}/${www2!.id}`);
+      const sets = result.file.resources.find((r) => r.type === "nsp:dns:ZoneRecords" && r.id.startsWith(`${seeded.zoneIds[0]}/`))!.id.split("/")[1]!.split(",");
+      expect(sets).not.toContain("www");
+      expect(sets).not.toContain("www:A");
+    } finally {
+      await client.close();
+    }
+  });
 
   it("rejects bad options before any request, naming the option, and never prints the token", async () => {
     await control.resetStats();

@@ -82,7 +82,7 @@ lifecycle(provider, [
 describe("nsp:dns:Zone extras", () => {
   it("makes a zone secondary and primary again, with negativeTtl and enabled, and reports its outputs", async () => {
     const inputs = await checked(ZONE, { serviceId, name: "secondary.example", secondaryMaster: "192.0.2.53", negativeTtl: 600, enabled: false });
-    expect(inputs).toEqual({ serviceId, name: "secondary.example", mode: "zone", enabled: false, secondaryMaster: "192.0.2.53", negativeTtl: 600 });
+    expect(inputs).toEqual({ serviceId, name: "secondary.example", mode: "zone", enabled: false, secondaryMaster: "192.0.2.53", negativeTtl: 600, forceDestroy: false });
     await control.resetStats();
     const preview = await plugin.create(ZONE, "z", inputs, true);
     for (const out of ["status", "serial", "delegation", "nameServers"]) expect(preview.properties[out]).toBe(UNKNOWN);

@@ -62,7 +62,7 @@ lifecycle(provider, [
     type: ZONE,
     create: async () => ({ serviceId, name: "Example.COM." }),
     // Check fills defaults and normalises.
-    checkedAs: (given) => ({ serviceId: given.serviceId, name: "example.com", mode: "zone", enabled: true }),
+    checkedAs: (given) => ({ serviceId: given.serviceId, name: "example.com", mode: "zone", enabled: true, forceDestroy: false }),
     unknownOutput: "status",
     idPattern: /^\d+$/,
     outputs: { status: "pending" },
@@ -117,7 +117,7 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     // A write through the provider drops the list: the next Read sees the provider's own change.
     const changed = await batched.update(RECORD, "r0", records[0]!.id, records[0]!.properties, { ...records[0]!.inputs, ttl: 120 }, false, records[0]!.inputs);
     expect((await batched.read(RECORD, "r0", records[0]!.id, changed, records[0]!.inputs)).properties.ttl).toBe(120);
-    await plugin.delete(ZONE, "batch", zone.id, zone.properties);
+    await plugin.delete(ZONE, "batch", zone.id, { ...zone.properties, forceDestroy: true });
   });
 
   it("finds a zone by name with nsp:dns:getZone", async () => {
@@ -162,7 +162,7 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     await p.create(RECORD, "api", (await p.check(RECORD, "api", { zoneId: zone.id, name: "api", type: "CNAME", content: "api.example.net" })).inputs);
     await p.stop();
     expect(warnings()).toHaveLength(3);
-    await plugin.delete(ZONE, "rrset", zone.id, zone.properties);
+    await plugin.delete(ZONE, "rrset", zone.id, { ...zone.properties, forceDestroy: true });
   });
 
   it("imports a record by the id `pulumi stack --show-ids` shows, finding its zone", async () => {
@@ -175,7 +175,7 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     expect(bare.inputs).toEqual((await p.read(RECORD, "imp", `${zone.id}/${made.id}`)).inputs);
     expect(bare.inputs).toMatchObject({ zoneId: zone.id, name: "www", type: "A", content: "192.0.2.7" });
     expect((await p.read(RECORD, "imp", "999999999")).id).toBe("");
-    await plugin.delete(ZONE, "bare", zone.id, zone.properties);
+    await plugin.delete(ZONE, "bare", zone.id, { ...zone.properties, forceDestroy: true });
   });
 
   it("refuses a serviceId copied from an example, naming the account's auth_dns services and getServices", async () => {

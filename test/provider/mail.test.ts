@@ -324,7 +324,7 @@ describe("nsp:mail:Domain", () => {
   it("publishes records into its zone, patches settings, replaces, imports, and removes its records on delete", async () => {
     const zone = await apiZone();
     const inputs = await checked(DOMAIN, { zoneId: String(zone.id), name: ` ${zone.name.toUpperCase()}. ` });
-    expect(inputs).toEqual({ zoneId: String(zone.id), name: zone.name, mode: "mailbox", enabled: true, dmarcPolicy: "none", backupEnabled: false });
+    expect(inputs).toEqual({ zoneId: String(zone.id), name: zone.name, mode: "mailbox", enabled: true, dmarcPolicy: "none", backupEnabled: false, forceDestroy: false });
     // Preview may read the zone (to warn of mail records already there) but writes nothing.
     await control.resetStats();
     const preview = await plugin.create(DOMAIN, "p", inputs, true);

@@ -32,7 +32,7 @@ lifecycle(provider, [
   {
     type: CA,
     create: { handle: "acme", parentRir: " ripe ", asns: [64501, 64500], note: "mine" },
-    checkedAs: { handle: "acme", parentRir: "RIPE", asns: [64500, 64501], note: "mine" },
+    checkedAs: { handle: "acme", parentRir: "RIPE", asns: [64500, 64501], note: "mine", forceDestroy: false },
     unknownOutput: ["state", "childRequestXml", "createdAt"],
     idPattern: /^\d+$/,
     outputs: { state: "awaiting_parent", parentHandle: null, childRequestXml: expect.stringContaining(`<child_request xmlns="${NS}" version="1" child_handle="acme">`) },

@@ -10,7 +10,7 @@ import { serviceWire } from "../../provider/src/modules/dns/service";
 type Lists = { replaceOnChanges?: string[]; secrets?: string[]; writeOnly?: string[]; oneTime?: string[] };
 
 const expected: Record<string, Lists> = {
-  "nsp:dns:Zone": { replaceOnChanges: ["serviceId", "name", "mode"] },
+  "nsp:dns:Zone": { replaceOnChanges: ["serviceId", "name", "mode"], writeOnly: ["forceDestroy"] },
   "nsp:dns:Record": { replaceOnChanges: ["zoneId", "name", "type"] },
   "nsp:dns:ZoneDnssec": { replaceOnChanges: ["zoneId"] },
   "nsp:dns:ZoneTransfer": { replaceOnChanges: ["zoneId"], secrets: ["tsigKey"], writeOnly: ["tsigRotation"] },
@@ -18,11 +18,11 @@ const expected: Record<string, Lists> = {
   "nsp:dns:Range": { replaceOnChanges: ["zoneId", "externalRef"] },
   "nsp:dns:ZoneVerification": { replaceOnChanges: ["zoneId"] },
   "nsp:dns:ZoneRecords": { replaceOnChanges: ["zoneId"] },
-  "nsp:cdn:Site": { replaceOnChanges: ["hostname", "origin", "serviceId"], secrets: ["keyPem"], writeOnly: ["keyPem"] },
+  "nsp:cdn:Site": { replaceOnChanges: ["hostname", "origin", "serviceId"], secrets: ["keyPem"], writeOnly: ["keyPem", "forceDestroy"] },
   "nsp:cdn:SiteSettings": { replaceOnChanges: ["hostname"], secrets: ["keyPem"], writeOnly: ["keyPem"] },
   "nsp:cdn:SiteVerification": { replaceOnChanges: ["siteId"] },
   "nsp:security:Rule": { replaceOnChanges: ["siteId", "zoneId", "field", "op", "value", "action", "seq", "note"] },
-  "nsp:rpki:Ca": { replaceOnChanges: ["handle", "parentRir"], writeOnly: ["parentResponseXml"] },
+  "nsp:rpki:Ca": { replaceOnChanges: ["handle", "parentRir"], writeOnly: ["parentResponseXml", "forceDestroy"] },
   "nsp:rpki:Roa": { replaceOnChanges: ["caId", "asn", "prefix", "maxLength", "comment"] },
   "nsp:compute:VmPower": { replaceOnChanges: ["vmId"], secrets: ["rootPassword"], writeOnly: ["reinstallTrigger"], oneTime: ["rootPassword"] },
   "nsp:index:Webhook": { secrets: ["secret"], oneTime: ["secret"] },

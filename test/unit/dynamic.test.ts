@@ -26,7 +26,7 @@ function recordState(inputs: Record<string, unknown>, extra: Record<string, unkn
 describe("dynamic adapter: check", () => {
   it("drops __provider, applies defaults and normalises, as the plugin's Check does", async () => {
     const r = await adapter.check("nsp:dns:Zone", {}, { [P]: closure, serviceId: "2", name: "Example.COM." });
-    expect(r).toEqual({ inputs: { serviceId: "2", name: "example.com", mode: "zone", enabled: true }, failures: [] });
+    expect(r).toEqual({ inputs: { serviceId: "2", name: "example.com", mode: "zone", enabled: true, forceDestroy: false }, failures: [] });
   });
 
   it("names each failing property: unknown keys, then the definition's rules across properties", async () => {
@@ -172,7 +172,7 @@ describe("dynamic adapter: a create that fails half-way (in-process emulator on 
     expect(err.message).not.toContain(emulator.token);
     expect(err.id).toMatch(/^\d+$/);
     expect(err.reasons).toEqual([err.message]);
-    expect(err.properties).toMatchObject({ [P]: closure, name: "half.example", enabled: true, [K]: ["serviceId", "name", "mode", "enabled"] });
+    expect(err.properties).toMatchObject({ [P]: closure, name: "half.example", enabled: true, [K]: ["serviceId", "name", "mode", "enabled", "forceDestroy"] });
     // The next up: the partial state differs from the program, and the update finishes the object.
     const d = await adapter.diff("nsp:dns:Zone", err.id, err.properties, { ...inputs, [P]: closure });
     expect(d).toMatchObject({ changes: true, replaces: [], diffs: ["enabled"] });

@@ -2,19 +2,16 @@
 // as a duplicate names the object to import and a create a killed run left pending is found:
 // by the natural key its definition declares, or by an import id its inputs make on their own.
 import { describe, expect, it } from "vitest";
-import { sources } from "../../provider/src/discover/sources";
-import { idFromInputs, naturalKeyOf, parentInputOf } from "../../provider/src/framework/natural-key";
-import { resourcesByToken } from "../../provider/src/all-definitions";
+import { idFromInputs, naturalKeyOf } from "../../provider/src/framework/natural-key";
+import { resources, resourcesByToken } from "../../provider/src/all-definitions";
 
 describe("natural keys", () => {
-  const listed = sources.filter((s) => !s.parentOnly);
+  const listed = resources.filter((r) => r.list);
 
-  it.each(listed.map((s) => [s.token, s] as const))("%s declares a natural key or is named by its inputs", (token, source) => {
-    const def = resourcesByToken.get(token)!;
+  it.each(listed.map((r) => [r.token, r] as const))("%s declares a natural key or is named by its inputs", (token, def) => {
     const args = Object.fromEntries(Object.keys(def.args.shape).map((k) => [k, "1"]));
     expect(naturalKeyOf(def).length > 0 || idFromInputs(def, args) !== undefined, `${token}: mark the inputs that name one object with .meta({ key: true })`).toBe(true);
-    // The parent's id is the input named after the parent type (`nsp:mail:Domain` -> domainId).
-    const parentInput = parentInputOf(source);
+    const parentInput = def.list!.parent?.input;
     if (parentInput) expect(Object.keys(def.args.shape)).toContain(parentInput);
   });
 

@@ -215,32 +215,33 @@ export class ApiClient {
   }
 
   /**
-   * Yields the pages of a list endpoint in order, following `next_offset`. Stops with an
-   * ApiResponseError when the server does not move forward (a repeated or smaller offset).
+   * One page of a list endpoint from `offset`, and where the next one starts (null after the
+   * last). An ApiResponseError when the server does not move forward (a repeated or smaller offset).
    */
-  async *paginate<T = unknown>(path: string, opts: ListOptions<T> = {}): AsyncGenerator<T[], void, undefined> {
+  async listPage<T = unknown>(path: string, offset: number, opts: ListOptions<T> = {}): Promise<{ items: T[]; nextOffset: number | null }> {
     const limit = opts.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`pageSize must be a positive integer, got ${limit}`);
+    const body = await this.#request("GET", path, undefined, { ...opts.query, limit, offset }, opts.signal);
+    const read = readPage(body.data, { limit, offset });
+    if (!read.ok) throw this.#responseError("GET", path, body.status, `list page at offset ${offset}: ${read.problem}`);
+    const items = opts.itemSchema ? this.#validateItems(path, body.status, offset, read.items, opts.itemSchema) : (read.items as T[]);
+    if (read.nextOffset !== null && read.nextOffset <= offset) {
+      throw this.#responseError("GET", path, body.status, `list page at offset ${offset} gave next_offset ${read.nextOffset}, which does not move forward; stopping instead of looping`);
+    }
+    return { items, nextOffset: read.nextOffset };
+  }
+
+  /** Yields the pages of a list endpoint in order, following `next_offset`. */
+  async *paginate<T = unknown>(path: string, opts: ListOptions<T> = {}): AsyncGenerator<T[], void, undefined> {
     let offset = 0;
     for (let page = 0; ; page++) {
       if (page >= MAX_PAGES) {
         throw this.#responseError("GET", path, 200, `gave up after ${MAX_PAGES} pages; the list never ended`);
       }
-      const body = await this.#request("GET", path, undefined, { ...opts.query, limit, offset }, opts.signal);
-      const read = readPage(body.data, { limit, offset });
-      if (!read.ok) throw this.#responseError("GET", path, body.status, `list page at offset ${offset}: ${read.problem}`);
-      const items = opts.itemSchema ? this.#validateItems(path, body.status, offset, read.items, opts.itemSchema) : (read.items as T[]);
-      if (read.nextOffset !== null && read.nextOffset <= offset) {
-        throw this.#responseError(
-          "GET",
-          path,
-          body.status,
-          `list page at offset ${offset} gave next_offset ${read.nextOffset}, which does not move forward; stopping instead of looping`,
-        );
-      }
+      const { items, nextOffset } = await this.listPage(path, offset, opts);
       yield items;
-      if (read.nextOffset === null) return;
-      offset = read.nextOffset;
+      if (nextOffset === null) return;
+      offset = nextOffset;
     }
   }
 

@@ -10,7 +10,9 @@ import { ApiClient } from "../client";
 import { parseConfig } from "../config";
 import { PROVIDER_VERSION } from "../package-info";
 import { resources } from "../all-definitions";
-import { discover } from "./discover";
+import { discover, type ImportEntry } from "./discover";
+import { withState } from "./with-state";
+import { configureSession } from "../session";
 import { SETTLED, adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
 
 const USAGE = `Usage: nsp-discover [options] > import.json
@@ -38,6 +40,13 @@ Options:
                              a record set that holds a record another resource publishes (a TXT at
                              the apex beside a mail domain's SPF) stays one nsp:dns:Record per record
   --requests-per-minute <n>  client-side request budget (default: NSP_REQUESTS_PER_MINUTE, else 300)
+  --skip-tracked <stack>     leave out every object these stacks already manage (read with
+                             \`pulumi stack export --stack <stack>\` in the current directory's
+                             project or backend; repeatable, or comma-separated)
+  --with-state               give each entry the inputs and outputs its Read gives (read here,
+                             one request per object but the records, read in their zone's pages),
+                             so that \`pulumi import --file\` reads nothing; an object holding a
+                             secret is left to the import's own read
   --report <file>            write what was left out (owned by another resource, made by the API) as JSON
   --quiet                    no progress on stderr
   --help`;
@@ -61,6 +70,8 @@ async function main(): Promise<number> {
         "pending-creates": { type: "boolean" },
         print: { type: "boolean" },
         stack: { type: "string" },
+        "skip-tracked": { type: "string", multiple: true },
+        "with-state": { type: "boolean" },
       },
       allowPositionals: false,
     }).values;
@@ -88,6 +99,13 @@ async function main(): Promise<number> {
   }
 
   const say = args.quiet ? () => {} : (m: string) => process.stderr.write(`nsp-discover: ${m}\n`);
+  let tracked: Map<string, string>;
+  try {
+    tracked = trackedObjects(list(args["skip-tracked"]));
+  } catch (e) {
+    process.stderr.write(`nsp-discover: --skip-tracked: ${(e as Error).message}\n`);
+    return 2;
+  }
   const client = new ApiClient({
     baseUrl: config.baseUrl,
     token: config.apiToken,
@@ -104,17 +122,37 @@ async function main(): Promise<number> {
       types: list(args.type),
       zones: list(args.zone),
       zoneRecords: args["zone-records"] ?? false,
+      tracked,
       onProgress: say,
       signal: cancel.signal,
       onFailure: () => cancel.abort(),
     });
-    process.stdout.write(`${JSON.stringify(result.file, null, 2)}\n`);
+    let file: { nameTable: Record<string, string>; resources: ImportEntry[] } = result.file;
+    if (args["with-state"]) {
+      const session = configureSession(raw, {
+        userAgent: `nsp-discover/${PROVIDER_VERSION}`,
+        log: (level, message) => level !== "debug" && say(message),
+        tokenSettings: { config: "NSP_API_TOKEN", env: "NSP_API_TOKEN" },
+        explicitProviders: true,
+      });
+      try {
+        const read = await withState(file.resources, resources, () => session.context({ signal: cancel.signal, log: (severity, message) => severity !== "debug" && say(message) }));
+        file = { ...file, resources: read.entries };
+        say(`${read.entries.length - read.leftToRead.length} entries carry their state; ${read.leftToRead.length} left to the import's read (${session.api().client.stats().requests} requests to read them)`);
+        for (const l of read.leftToRead) say(`left to the import's read: ${l.type} ${l.id}: ${l.reason}`);
+      } finally {
+        await session.api().client.close();
+      }
+    }
+    process.stdout.write(`${JSON.stringify(file, null, 2)}\n`);
     const stats = client.stats();
     say(
       `${result.file.resources.length} objects to import, ${result.leftOut.length} left out (owned or made by the API), ` +
         `${result.unavailable.length} lists unavailable; ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
     for (const u of result.unavailable) say(`not readable: ${u.type} (${u.path}: ${u.reason})`);
+    const skipped = result.leftOut.filter((l) => l.reason.startsWith("tracked by stack "));
+    if (tracked.size) say(`${skipped.length} objects left out because ${list(args["skip-tracked"]).join(", ")} already manage them`);
     if (args.report) {
       writeFileSync(args.report, `${JSON.stringify({ leftOut: result.leftOut, notDiscovered: result.notDiscovered, unavailable: result.unavailable }, null, 2)}\n`);
       say(`wrote ${args.report}`);
@@ -128,6 +166,28 @@ async function main(): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * The objects the stacks' states hold, `<type> <id>` and `<type> <own id>` -> the stack, from
+ * `pulumi stack export` (run as the user would, in the current directory).
+ */
+function trackedObjects(stacks: readonly string[]): Map<string, string> {
+  const tracked = new Map<string, string>();
+  for (const stack of stacks) {
+    let exported: ExportedDeployment;
+    try {
+      exported = JSON.parse(execFileSync("pulumi", ["stack", "export", "--stack", stack], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] })) as ExportedDeployment;
+    } catch (e) {
+      throw new Error(`pulumi stack export --stack ${stack} failed: ${((e as { stderr?: string }).stderr || (e as Error).message).trim()}`);
+    }
+    for (const r of exported.deployment.resources ?? []) {
+      if (!r.id || !r.type.startsWith("nsp:")) continue;
+      tracked.set(`${r.type} ${r.id}`, stack);
+      tracked.set(`${r.type} ${r.id.split("/").pop()}`, stack);
+    }
+  }
+  return tracked;
 }
 
 async function pendingCreates(stack: string | undefined, print: boolean, quiet: boolean): Promise<number> {

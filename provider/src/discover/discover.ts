@@ -1,7 +1,8 @@
 import type { ApiClient } from "../client";
 import { isApiError } from "../client";
 import type { AnyResource } from "../framework/definition";
-import { notDiscovered, sources, type Source } from "./sources";
+import { labelOf, listPath, listedImportId, slug, type ListFacts } from "../framework/list-facts";
+import { notDiscovered } from "./not-discovered";
 
 type Item = Record<string, unknown>;
 
@@ -29,6 +30,11 @@ export interface DiscoverOptions {
   /** Lists fetched at once; the client's rate limiter paces them all the same. */
   concurrency?: number;
   onProgress?: (message: string) => void;
+  /**
+   * Objects other stacks already manage, left out of the file: `<type> <own id>` (the last part
+   * of the import id, as a stack's state holds it) -> the stack's name.
+   */
+  tracked?: ReadonlyMap<string, string>;
   /** Called at the first list that fails, before the error reaches the caller. */
   onFailure?: () => void;
   signal?: AbortSignal;
@@ -45,6 +51,19 @@ export interface DiscoverResult {
   unavailable: { type: string; path: string; reason: string }[];
 }
 
+/** A kind to list: a resource's list facts, or a parent that is no resource (the services the API makes). */
+type Source = ListFacts & { token: string };
+
+function sourcesOf(definitions: readonly AnyResource[]): Map<string, Source> {
+  const out = new Map<string, Source>();
+  for (const d of definitions) if (d.list) out.set(d.token, { ...d.list, token: d.token });
+  for (const d of definitions) {
+    const parent = d.list?.parent;
+    if (parent?.path && !out.has(parent.token)) out.set(parent.token, { token: parent.token, path: parent.path });
+  }
+  return out;
+}
+
 const ZONE_RECORDS = "nsp:dns:ZoneRecords";
 const RECORD = "nsp:dns:Record";
 
@@ -55,7 +74,7 @@ const RECORD = "nsp:dns:Record";
  */
 export async function discover(client: ApiClient, definitions: readonly AnyResource[], opts: DiscoverOptions = {}): Promise<DiscoverResult> {
   const byToken = new Map(definitions.map((d) => [d.token, d]));
-  const sourceOf = new Map(sources.map((s) => [s.token, s]));
+  const sourceOf = sourcesOf(definitions);
   const selected = selectTypes(definitions, opts);
   const progress = opts.onProgress ?? (() => {});
   const leftOut: LeftOut[] = [];
@@ -67,7 +86,7 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     const s = sourceOf.get(token);
     if (!s || needed.has(token)) return;
     needed.add(token);
-    if (s.parent) need(s.parent);
+    if (s.parent) need(s.parent.token);
   };
   for (const t of selected) need(t === ZONE_RECORDS ? RECORD : t);
   // Records published by a mail domain belong to it, so the mail domains are read with the records.
@@ -103,19 +122,19 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     const rows: { item: Item; parent?: Item }[] = [];
     listed.set(token, rows);
     if (!source.parent) {
-      for (const item of (await fetchList(source, source.list as string)) ?? []) rows.push({ item });
+      for (const item of (await fetchList(source, source.path)) ?? []) rows.push({ item });
       return;
     }
-    let parents = (listed.get(source.parent) ?? []).filter((p) => source.parents?.(p.item) ?? true);
+    let parents = (listed.get(source.parent.token) ?? []).filter((p) => source.parent!.holds?.(p.item) ?? true);
     // Under --zone only the parents on those zones are listed (a zone's records, a mail domain's mailboxes).
-    const parentSource = sourceOf.get(source.parent)!;
+    const parentSource = sourceOf.get(source.parent.token)!;
     if (zoneFilter && parentSource.zoneOf) parents = parents.filter((p) => zoneFilter!.has(String(parentSource.zoneOf!(p.item, p.parent, find))));
     await Promise.all(
       parents.map(({ item: parent }) =>
-        source.derive
-          ? Promise.resolve(source.derive(parent).forEach((item) => rows.push({ item, parent })))
+        source.fromParent
+          ? Promise.resolve(source.fromParent(parent).forEach((item) => rows.push({ item, parent })))
           : pool(async () => {
-              const path = (source.list as (p: Item) => string)(parent);
+              const path = listPath(source.path, parent.id);
               for (const item of (await fetchList(source, path)) ?? []) rows.push({ item, parent });
             }),
       ),
@@ -131,20 +150,31 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
   progress(`read the account with ${lists} lists`);
 
   const owners = ownedRecords(listed.get("nsp:mail:Domain") ?? []);
+  // A stack's state holds the id the resource's Read gave: the import id, or for some kinds the
+  // object's own id alone, which names one object account-wide only where it is the API's id
+  // (a route's local part is unique only within its domain).
+  const trackedBy = (type: string, id: string) =>
+    opts.tracked?.get(`${type} ${id}`) ?? (byToken.get(type)?.list?.key ? undefined : opts.tracked?.get(`${type} ${id.split("/").pop()}`));
+  // A record another stack manages is owned like a mail domain's: no ZoneRecords set claims it.
+  for (const { item, parent } of listed.get(RECORD) ?? []) {
+    const stack = trackedBy(RECORD, `${String(parent?.id)}/${String(item.id)}`);
+    if (stack !== undefined && !owners.has(String(item.id))) owners.set(String(item.id), `stack ${stack}`);
+  }
   const entries: (ImportEntry & { sortKey: string })[] = [];
 
   for (const token of selected) {
     const def = byToken.get(token)!;
     if (token === ZONE_RECORDS) {
-      const single = (item: Item, parent: Item) => entryOf(byToken.get(RECORD)!, sourceOf.get(RECORD)!, item, parent);
+      const single = (item: Item, parent: Item) => entryOf(byToken.get(RECORD)!, item, parent);
       entries.push(...zoneRecordEntries(listed.get(RECORD) ?? [], listed.get("nsp:dns:Zone") ?? [], owners, zoneFilter, leftOut, single));
       continue;
     }
     const source = sourceOf.get(token)!;
     for (const { item, parent } of listed.get(token) ?? []) {
       if (zoneFilter && !zoneFilter.has(String(source.zoneOf!(item, parent, find)))) continue;
-      const entry = entryOf(def, source, item, parent);
-      const reason = source.skip?.(item, parent) ?? (token === RECORD ? recordLeftOut(item, owners) : undefined);
+      const entry = entryOf(def, item, parent);
+      const stack = trackedBy(token, entry.id);
+      const reason = source.skip?.(item, parent) ?? (token === RECORD ? recordLeftOut(item, owners) : undefined) ?? (stack === undefined ? undefined : `tracked by stack ${stack}`);
       if (reason !== undefined) leftOut.push({ type: token, id: entry.id, reason });
       else entries.push(entry);
     }
@@ -155,7 +185,7 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     file: { nameTable: {}, resources: entries.map(({ type, name, id }) => ({ type, name, id })) },
     leftOut,
     notDiscovered: definitions
-      .filter((d) => !sourceOf.has(d.token) && !selected.has(d.token) && matchesTypes(d.token, opts.types))
+      .filter((d) => !d.list && !selected.has(d.token) && matchesTypes(d.token, opts.types))
       .map((d) => ({ type: d.token, reason: notDiscovered[d.token] ?? "no list in the API" })),
     unavailable,
   };
@@ -164,14 +194,14 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
 /** The types to emit: those the filters select that have a source (ZoneRecords replaces Record). */
 function selectTypes(definitions: readonly AnyResource[], opts: DiscoverOptions): Set<string> {
   const out = new Set<string>();
-  const known = new Set(sources.filter((s) => !s.parentOnly).map((s) => s.token));
+  const known = new Set(definitions.filter((d) => d.list).map((d) => d.token));
   for (const d of definitions) {
     let token = d.token;
     if (token === ZONE_RECORDS) continue;
     if (token === RECORD && opts.zoneRecords) token = ZONE_RECORDS;
     const wanted = matchesTypes(d.token, opts.types) || matchesTypes(token, opts.types);
     if (!known.has(d.token) || !wanted) continue;
-    if (opts.zones?.length && !sources.find((s) => s.token === d.token)?.zoneOf) continue;
+    if (opts.zones?.length && !d.list?.zoneOf) continue;
     out.add(token);
   }
   const unknown = (opts.types ?? []).filter((g) => !definitions.some((d) => matchesTypes(d.token, [g])));
@@ -199,20 +229,6 @@ function resolveZones(wanted: readonly string[], zones: readonly Item[]): Set<st
   return out;
 }
 
-/**
- * The id `pulumi import` takes, built from the definition's documented form: the last
- * placeholder is the object's own key, the one before it (if any) its parent's id.
- */
-export function importIdOf(form: string, item: Item, parent: Item | undefined, key: string): string {
-  const holes = form.match(/<[^>]+>/g) ?? [];
-  const values = holes.length >= 2 ? [String(parent?.id), String(item[key])] : [String(item[key])];
-  if (holes.length < 1 || holes.length > 2 || values.some((v) => v === "undefined" || v === "")) {
-    throw new Error(`cannot build an import id of the form ${form} from the API's list`);
-  }
-  let i = 0;
-  return form.replace(/<[^>]+>/g, () => values[i++]!);
-}
-
 /** Record id -> the mail domain that published it. */
 function ownedRecords(domains: readonly { item: Item }[]): Map<string, string> {
   const owners = new Map<string, string>();
@@ -224,7 +240,7 @@ function ownedRecords(domains: readonly { item: Item }[]): Map<string, string> {
 
 function recordLeftOut(record: Item, owners: Map<string, string>): string | undefined {
   const owner = owners.get(String(record.id));
-  if (owner) return `published by ${owner}`;
+  if (owner) return owner.startsWith("stack ") ? `tracked by ${owner}` : `published by ${owner}`;
   if (record.type === "NS" && record.name === "@") return "the service's own name servers at the apex";
   return undefined;
 }
@@ -276,16 +292,9 @@ function zoneRecordEntries(
 }
 
 /** An object's entry, named later (nameEntries) from the label at the front of its sort key. */
-function entryOf(def: AnyResource, source: Source, item: Item, parent: Item | undefined): ImportEntry & { sortKey: string } {
-  const id = importIdOf(def.importId, item, parent, source.key ?? "id");
-  return { type: def.token, id, name: "", sortKey: `${labelOf(source, item, parent)}\u0000${sortKeyOf(item)}\u0000${id}` };
-}
-
-function labelOf(source: Source, item: Item, parent: Item | undefined): string {
-  if (source.label) return source.label(item, parent);
-  if (source.token === RECORD) return `${String(parent?.name)}-${item.name === "@" ? "apex" : String(item.name)}-${String(item.type)}`;
-  const own = item.name ?? item.hostname ?? item.handle ?? item.id;
-  return parent ? `${String(parent.name ?? parent.id)}-${String(own)}` : String(own);
+function entryOf(def: AnyResource, item: Item, parent: Item | undefined): ImportEntry & { sortKey: string } {
+  const id = listedImportId(def, item, parent);
+  return { type: def.token, id, name: "", sortKey: `${labelOf(def.list!, item, parent)}\u0000${sortKeyOf(item)}\u0000${id}` };
 }
 
 /**
@@ -326,18 +335,6 @@ function nameEntries(entries: (ImportEntry & { sortKey: string })[]): void {
     });
   }
   entries.sort((a, b) => (a.type === b.type ? (a.name < b.name ? -1 : 1) : a.type < b.type ? -1 : 1));
-}
-
-/** Lower-case letters, digits and dashes; URLs lose their scheme and query (which may carry a secret). */
-export function slug(label: string): string {
-  const noUrl = label.replace(/^[a-z]+:\/\//i, "").replace(/[?#].*$/, "");
-  return noUrl
-    .toLowerCase()
-    .replace(/@/g, "-at-")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/, "");
 }
 
 function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {

@@ -179,10 +179,10 @@ export function check(token: string, _olds: PropertyMap, news: PropertyMap): Pro
   });
 }
 
-export function diff(token: string, _id: string, olds: PropertyMap, news: PropertyMap): Promise<DynamicDiffResult> {
+export function diff(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<DynamicDiffResult> {
   return guard(async () => {
     const def = definition(token);
-    const d = await diffChecked(def, () => (configured().ready ? context(token) : undefined), strip(olds), strip(news), priorInputs(def, olds ?? {}));
+    const d = await diffChecked(def, () => (configured().ready ? context(token) : undefined), id, strip(olds), strip(news), priorInputs(def, olds ?? {}));
     const detailedDiff = Object.fromEntries(Object.entries(d.detailed).map(([k, kind]) => [k, { kind, inputDiff: true }]));
     return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, diffs: d.diffs, detailedDiff };
   });

@@ -3,7 +3,9 @@ import { keysWithRole } from "./fields";
 import type { ApiClient } from "../client";
 import type { Adoptions } from "./adoption";
 import type { ListCache } from "./list-cache";
+import type { ListFacts } from "./list-facts";
 import type { StateMigration } from "./state-version";
+import { FORCE_DESTROY, forceDestroyInput, type Holds } from "./held-objects";
 
 /** What a CRUD function gets besides its inputs. */
 export interface OperationContext {
@@ -54,6 +56,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
    * or reshaped without one.
    */
   migrations?: readonly StateMigration[];
+  /**
+   * How the API lists objects of this kind (see ListFacts): nsp-discover, the plugin's List and
+   * the look-ups by natural key read them. Absent for a kind the API has no list of.
+   */
+  list?: ListFacts<keyof A & string>;
   description: string;
   /** Pulumi inputs: the API's create and patch fields in camelCase. */
   args: z.ZodObject<A>;
@@ -83,6 +90,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
    * while the old object still exists, where a failed create after the delete loses it.
    */
   beforeDeleteFirst?: (ctx: OperationContext, olds: Out<A>, news: Out<A>) => Promise<void>;
+  /**
+   * What deleting the object deletes with it (a zone's records). Gives the resource the input
+   * `forceDestroy`, without which a delete is refused while it holds objects (framework/held-objects.ts).
+   */
+  holds?: Holds;
   /** How `pulumi import` names an existing object, e.g. `<zoneId>/<recordId>`. */
   importId: string;
   /**
@@ -151,7 +163,9 @@ export type AnyFunction = FunctionDefinition<any, any>;
  * replace-on-change, write-only and one-time lists that Diff, Read, the schema and the secret
  * handling consult. TypeScript infers the shapes from the zod objects.
  */
-export function defineResource<A extends Shape, S extends Shape>(def: Omit<ResourceDefinition<A, S>, DerivedLists>): ResourceDefinition<A, S> {
+export function defineResource<A extends Shape, S extends Shape>(given: Omit<ResourceDefinition<A, S>, DerivedLists>): ResourceDefinition<A, S> {
+  // The provider's own input, never on the wire: the definition's CRUD ignores it.
+  const def = given.holds ? { ...given, args: given.args.extend({ [FORCE_DESTROY]: forceDestroyInput(given.holds) }) as unknown as z.ZodObject<A> } : given;
   const args = def.args.shape as unknown as Record<string, z.ZodType>;
   const outputs = def.state.shape as unknown as Record<string, z.ZodType>;
   const all = { ...args, ...outputs };

@@ -1,6 +1,7 @@
 import type { AnyResource } from "./definition";
 import { isUnknown, containsUnknown, type PropertyMap } from "./property-values";
 import { sameInstant } from "./wire";
+import { unwrap } from "./zod-walk";
 
 export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
 
@@ -44,7 +45,7 @@ export function diffResource(
   for (const key of Object.keys(def.args.shape)) {
     if (ignoreChanges.includes(key)) continue;
     const next = news[key];
-    const prev = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
+    const prev = writeOnly.has(key) ? (oldInputs?.[key] ?? addedSince(def, key, oldInputs)) : olds[key];
     let kind: "ADD" | "DELETE" | "UPDATE" | undefined;
     if (next !== undefined && (isUnknown(next) || containsUnknown(next))) {
       kind = prev === undefined ? "ADD" : "UPDATE";
@@ -71,6 +72,16 @@ export function diffResource(
   const oldArgs: PropertyMap = {};
   for (const key of Object.keys(def.args.shape)) oldArgs[key] = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
   return { changes: diffs.length > 0, replaces, diffs, detailed, deleteBeforeReplace: replaces.length > 0 && mustDeleteFirst(def, oldArgs, news) };
+}
+
+/**
+ * A write-only input the last inputs lack was added by a later release (forceDestroy, added after
+ * 0.2.0): a state written before meant its default, so that default is no change.
+ */
+function addedSince(def: AnyResource, key: string, oldInputs: PropertyMap | undefined): unknown {
+  if (!oldInputs || key in oldInputs) return undefined;
+  const field = unwrap(def.args.shape[key] as never);
+  return field.hasDefault ? field.defaultValue : undefined;
 }
 
 /**

@@ -4,11 +4,10 @@
 // the API refuses as a duplicate into the `pulumi import` command that adopts the object, and to
 // give the creates a killed run left pending their ids (nsp-discover --pending-creates).
 import { isApiError, type ApiClient } from "../client";
-import { importIdOf } from "../discover/discover";
-import { sources, type Source } from "../discover/sources";
 import type { AnyResource } from "./definition";
 import { keysWithRole } from "./fields";
-import { toWire, wireName } from "./wire";
+import { listedImportId, listUnder, matchesInputs } from "./list-facts";
+import { toWire } from "./wire";
 import type { z } from "zod";
 
 type Item = Record<string, unknown>;
@@ -21,67 +20,36 @@ export interface KeyMatch {
   ownId: string;
 }
 
-const sourceOf = new Map(sources.map((s) => [s.token, s]));
-
 /** The inputs of the resource's natural key, or none when it has no key or no list to look in. */
 export function naturalKeyOf(def: AnyResource): string[] {
-  return sourceOf.has(def.token) ? keysWithRole(def.args.shape as Record<string, z.ZodType>, "key") : [];
-}
-
-/** The input holding the parent's id, by the providers' naming: `nsp:mail:Domain` -> `domainId`. */
-export function parentInputOf(source: Source): string | undefined {
-  if (!source.parent) return undefined;
-  const name = source.parent.split(":").pop()!;
-  return `${name[0]!.toLowerCase()}${name.slice(1)}Id`;
+  return def.list ? keysWithRole(def.args.shape as Record<string, z.ZodType>, "key") : [];
 }
 
 /** `local "m15" (domainId 6)`: what the key says, for messages. */
 export function describeKey(def: AnyResource, args: Item): string {
-  const source = sourceOf.get(def.token);
-  const parentInput = source && parentInputOf(source);
+  const parentInput = def.list?.parent?.input;
   const parts = naturalKeyOf(def).map((k) => `${k} ${JSON.stringify(args[k])}`);
   return parentInput && args[parentInput] !== undefined ? `${parts.join(", ")} (${parentInput} ${String(args[parentInput])})` : parts.join(", ");
 }
 
-function sameOnWire(want: unknown, have: unknown): boolean {
-  if (want === undefined || want === null) return have === undefined || have === null;
-  if (typeof want === "object" || typeof have === "object") return JSON.stringify(want) === JSON.stringify(have);
-  return String(want) === String(have);
-}
-
 /**
  * The objects of the account whose natural key is the one of `args` (checked inputs), read
- * through the same lists nsp-discover reads. Undefined when the resource has no natural key.
+ * through the list the definition declares. Undefined when the resource has no natural key.
  */
 export async function findByNaturalKey(def: AnyResource, client: ApiClient, args: Item, signal?: AbortSignal): Promise<KeyMatch[] | undefined> {
   const keys = naturalKeyOf(def);
-  const source = sourceOf.get(def.token);
+  const facts = def.list;
   // A key the program leaves to the API (an extension's number when unset) names nothing.
-  if (!keys.length || !source || keys.every((k) => args[k] === undefined || args[k] === null)) return undefined;
+  if (!keys.length || !facts || keys.every((k) => args[k] === undefined || args[k] === null)) return undefined;
+  const parentInput = facts.parent?.input;
+  if (parentInput && args[parentInput] === undefined) return undefined;
   const shape = def.args.shape as Record<string, z.ZodType>;
-  const parentInput = parentInputOf(source);
-  let parent: Item | undefined;
-  let items: Item[];
-  if (parentInput) {
-    if (args[parentInput] === undefined) return undefined;
-    parent = { id: toWire(shape[parentInput]!, args[parentInput]) };
-    if (source.derive) {
-      // Objects derived from the parent's own fields: read the parent from its list.
-      const parentSource = sourceOf.get(source.parent!)!;
-      const all = (await client.listAll(parentSource.list as string, { signal })) as Item[];
-      parent = all.find((p) => String(p.id) === String(parent!.id));
-      items = parent ? source.derive(parent) : [];
-    } else {
-      items = ((await client.listAllOrUndefined((source.list as (p: Item) => string)(parent), { signal })) ?? []) as Item[];
-    }
-  } else {
-    items = (await client.listAll(source.list as string, { signal })) as Item[];
-  }
-  const ownKey = source.key ?? "id";
-  return items
-    .filter((item) => !source.skip?.(item, parent))
-    .filter((item) => keys.every((k) => sameOnWire(toWire(shape[k]!, args[k]), item[wireName(k, shape[k])])))
-    .map((item) => ({ importId: importIdOf(def.importId, item, parent, ownKey), ownId: String(item[ownKey]) }));
+  const parentId = parentInput ? toWire(shape[parentInput]!, args[parentInput]) : undefined;
+  const listed = (await listUnder(def, client, parentId, signal)) ?? { items: [] };
+  return listed.items
+    .filter((item) => !facts.skip?.(item, listed.parent))
+    .filter((item) => matchesInputs(def, item, args, keys))
+    .map((item) => ({ importId: listedImportId(def, item, listed.parent), ownId: String(item[facts.key ?? "id"]) }));
 }
 
 /**

@@ -1,10 +1,13 @@
 import { checkProperties } from "./check";
 import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "./definition";
 import { deepEqual, diffResource, sameValue } from "./diff";
+import { listInputsOf, listKindPage, type ListedObject, type ListPageOptions } from "./list-facts";
 import { explainConflict } from "./natural-key";
+import { FORCE_DESTROY, refuseWhileHolding } from "./held-objects";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { stampState, upgradeInputs, upgradeState } from "./state-version";
 import { unwrap } from "./zod-walk";
+import { z } from "zod";
 
 // The resource operations on plain values. The gRPC server and the dynamic-provider adapter
 // both call these, adding only their own transport (Structs and secret wrappers, or
@@ -39,20 +42,25 @@ export function diffStates(def: AnyResource, olds: PropertyMap, news: PropertyMa
 }
 
 /**
- * Diff, and the definition's check of a delete-first replacement before anything is deleted. The
- * check needs the API, so it runs only when `ctx` gives a context (a token is configured).
+ * Diff, and the checks of a delete-first replacement before anything is deleted: the definition's
+ * own, and what the object holds (held-objects.ts). They need the API, so they run only when `ctx`
+ * gives a context (a token is configured).
  */
 export async function diffChecked(
   def: AnyResource,
   ctx: () => OperationContext | undefined,
+  id: string,
   olds: PropertyMap,
   news: PropertyMap,
   oldInputs: PropertyMap | undefined,
   ignoreChanges: readonly string[] = [],
 ) {
   const d = diffStates(def, olds, news, oldInputs, ignoreChanges);
-  const context = d.deleteBeforeReplace && def.beforeDeleteFirst ? ctx() : undefined;
-  if (context) await def.beforeDeleteFirst!(context, upgradeState(def, olds), upgradeInputs(def, news));
+  const context = d.deleteBeforeReplace && (def.beforeDeleteFirst || def.holds) ? ctx() : undefined;
+  if (!context) return d;
+  const state = upgradeState(def, olds);
+  if (def.beforeDeleteFirst) await def.beforeDeleteFirst(context, state, upgradeInputs(def, news));
+  if (def.holds) await refuseWhileHolding("replacement", def.token, def.holds, context, id, state);
   return d;
 }
 
@@ -135,15 +143,20 @@ export async function updateResource(
   const news = upgradeInputs(def, newInputs);
   // The same diff the engine was shown: a property it was told to ignore must not reach the API.
   const { diffs } = diffResource(def, olds, news, upgradeInputs(def, oldInputs), ignoreChanges, false);
+  // forceDestroy is the provider's own: a change of it alone sends nothing.
+  const toApi = diffs.filter((k) => k !== FORCE_DESTROY);
   const update = def.update;
-  const state = await tracking(def, ctx, news, (c) => update(c, id, news, olds, diffs));
+  const state = toApi.length === 0 && diffs.length > 0 ? { ...olds, ...news } : await tracking(def, ctx, news, (c) => update(c, id, news, olds, toApi));
+  if (def.holds) state[FORCE_DESTROY] = news[FORCE_DESTROY];
   return stampState(def, carryOver(def, state, news, olds));
 }
 
 export async function deleteResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap): Promise<void> {
   if (!def.delete) return;
+  const state = upgradeState(def, olds);
+  if (def.holds) await refuseWhileHolding("delete", def.token, def.holds, ctx, id, state);
   try {
-    await def.delete(ctx, id, upgradeState(def, olds));
+    await def.delete(ctx, id, state);
   } catch (e) {
     // Already gone is what delete wanted.
     if ((e as { code?: string }).code !== "not_found") throw e;
@@ -155,6 +168,19 @@ export async function invokeFunction(fn: AnyFunction, ctx: () => OperationContex
   if (failures.length === 0 && fn.check) failures.push(...fn.check(value));
   if (failures.length) return { failures };
   return { result: (await fn.invoke(ctx(), value)) as PropertyMap, failures };
+}
+
+/**
+ * One page of the kind's objects (the plugin's List): the list inputs are checked first, so a
+ * missing parent or a bad filter is named before any request. A kind with no list facts has none.
+ */
+export async function listResources(def: AnyResource, ctx: () => OperationContext, query: PropertyMap, opts: Omit<ListPageOptions, "signal">): Promise<{ objects?: ListedObject[]; continuation?: string; failures: CheckFailure[] }> {
+  if (!def.list) return { failures: [{ property: "", reason: `${def.token} cannot be listed: the API has no list of it` }] };
+  const { shape } = listInputsOf(def);
+  const { value, failures } = checkProperties(z.object(shape), query);
+  if (failures.length) return { failures };
+  const context = ctx();
+  return { ...(await listKindPage(def, context.client, value, { ...opts, signal: context.signal })), failures };
 }
 
 /**

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import type { AnyFunction, AnyResource } from "./definition";
+import { listInputsOf } from "./list-facts";
 import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap } from "./zod-walk";
+import { deletingDoc } from "./held-objects";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Json = Record<string, any>;
@@ -114,6 +116,13 @@ function objectProperties(builder: SchemaBuilder, shape: Record<string, z.ZodTyp
   return { properties, required };
 }
 
+/** What `pulumi do <kind> list` takes: the parent's id and the filters (list-facts.ts). */
+function listInputsSpec(builder: SchemaBuilder, def: AnyResource, module: string, owner: string): Json {
+  const { shape, required } = listInputsOf(def);
+  const { properties } = objectProperties(builder, shape, module, owner, new Set());
+  return { type: "object", properties, ...(required.length ? { required } : {}) };
+}
+
 /**
  * Builds Pulumi's package schema (schema.json) from the resource and function definitions.
  * `examples` holds each token's "Example Usage" section (provider/src/examples.generated.ts).
@@ -161,12 +170,13 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     // Empty lists are left out, as the CLI writes a schema back (`pulumi package get-schema`).
     const required = [...new Set(outputRequired)].filter((k) => !writeOnly.has(k)).sort();
     resourceSpecs[def.token] = {
-      description: `${withExamples(def.token, def.description)}\n\n## Import\n\n\`\`\`sh\npulumi import ${def.token} <name> '${def.importId}'\n\`\`\`\n`,
+      description: `${withExamples(def.token, def.holds ? `${def.description}\n\n${deletingDoc(def.holds)}` : def.description)}\n\n## Import\n\n\`\`\`sh\npulumi import ${def.token} <name> '${def.importId}'\n\`\`\`\n`,
       properties: outputProperties,
       ...(required.length ? { required } : {}),
       inputProperties: inputs.properties,
       ...(inputs.required.length ? { requiredInputs: inputs.required } : {}),
       ...(def.previousTokens?.length ? { aliases: def.previousTokens.map((type) => ({ type })) } : {}),
+      ...(def.list ? { listInputs: listInputsSpec(builder, def, module, owner) } : {}),
     };
   }
 

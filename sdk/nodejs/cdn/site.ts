@@ -11,6 +11,14 @@ import * as utilities from "../utilities";
  *
  * Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
  *
+ * Deleting a site deletes its security rules: see Deleting.
+ *
+ * ## Deleting
+ *
+ * Deleting the site deletes the security rules it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the site holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the site leaves the program, the engine has already deleted the program's own security rules, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a site with such children needs `forceDestroy: true`.
+ *
+ * A replacement that deletes the site first is checked in the preview, before anything is deleted, while the program's own security rules are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the site holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
+ *
  * ## Example Usage
  * ### An edge site in CNAME mode
  *
@@ -133,6 +141,10 @@ export class Site extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly dnsMode: pulumi.Output<string>;
     /**
+     * Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    declare public readonly forceDestroy: pulumi.Output<boolean | undefined>;
+    /**
      * Redirect plain HTTP requests to HTTPS.
      */
     declare public readonly forceHttps: pulumi.Output<boolean | undefined>;
@@ -231,6 +243,7 @@ export class Site extends pulumi.CustomResource {
             resourceInputs["cacheMode"] = args?.cacheMode;
             resourceInputs["cacheTtl"] = args?.cacheTtl;
             resourceInputs["certPem"] = args?.certPem;
+            resourceInputs["forceDestroy"] = args?.forceDestroy;
             resourceInputs["forceHttps"] = args?.forceHttps;
             resourceInputs["hostname"] = args?.hostname;
             resourceInputs["keyPem"] = args?.keyPem ? pulumi.secret(args.keyPem) : undefined;
@@ -260,6 +273,7 @@ export class Site extends pulumi.CustomResource {
             resourceInputs["certPem"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["dnsMode"] = undefined /*out*/;
+            resourceInputs["forceDestroy"] = undefined /*out*/;
             resourceInputs["forceHttps"] = undefined /*out*/;
             resourceInputs["hasCertificate"] = undefined /*out*/;
             resourceInputs["hostname"] = undefined /*out*/;
@@ -311,6 +325,10 @@ export interface SiteArgs {
      * A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.
      */
     certPem?: pulumi.Input<string | undefined>;
+    /**
+     * Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    forceDestroy?: pulumi.Input<boolean | undefined>;
     /**
      * Redirect plain HTTP requests to HTTPS.
      */

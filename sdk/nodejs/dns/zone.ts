@@ -7,7 +7,15 @@ import * as outputs from "../types/output";
 import * as utilities from "../utilities";
 
 /**
- * An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.
+ * An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.
+ *
+ * ## Deleting
+ *
+ * Deleting the zone deletes the records, security rules and address ranges it holds. Unless `forceDestroy` is true, the provider first lists them (3 list requests, one per kind, each paged, and one list of the account's mail domains, for the records they publish) and refuses the delete, before any request that changes something, while the zone holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the zone leaves the program, the engine has already deleted the program's own records, security rules and address ranges, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a zone with such children needs `forceDestroy: true`.
+ *
+ * A replacement that deletes the zone first is checked in the preview, before anything is deleted, while the program's own records, security rules and address ranges are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the zone holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
+ *
+ * The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.
  *
  * ## Example Usage
  * ### A zone on the account's authoritative DNS service
@@ -97,6 +105,10 @@ export class Zone extends pulumi.CustomResource {
      */
     declare public readonly enabled: pulumi.Output<boolean>;
     /**
+     * Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    declare public readonly forceDestroy: pulumi.Output<boolean | undefined>;
+    /**
      * `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.
      */
     declare public readonly mode: pulumi.Output<string>;
@@ -155,6 +167,7 @@ export class Zone extends pulumi.CustomResource {
                 throw new Error("Missing required property 'serviceId'");
             }
             resourceInputs["enabled"] = args?.enabled;
+            resourceInputs["forceDestroy"] = args?.forceDestroy;
             resourceInputs["mode"] = args?.mode;
             resourceInputs["name"] = args?.name;
             resourceInputs["negativeTtl"] = args?.negativeTtl;
@@ -173,6 +186,7 @@ export class Zone extends pulumi.CustomResource {
             resourceInputs["delegation"] = undefined /*out*/;
             resourceInputs["dnssec"] = undefined /*out*/;
             resourceInputs["enabled"] = undefined /*out*/;
+            resourceInputs["forceDestroy"] = undefined /*out*/;
             resourceInputs["mode"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["nameServers"] = undefined /*out*/;
@@ -197,6 +211,10 @@ export interface ZoneArgs {
      * Whether the zone is served. Default: `true`.
      */
     enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    forceDestroy?: pulumi.Input<boolean | undefined>;
     /**
      * `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.
      */

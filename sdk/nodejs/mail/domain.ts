@@ -7,7 +7,13 @@ import * as outputs from "../types/output";
 import * as utilities from "../utilities";
 
 /**
- * A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.
+ * A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.
+ *
+ * ## Deleting
+ *
+ * Deleting the mail domain deletes the mailboxes, aliases, groups, domain rules and forwarding routes it holds. Unless `forceDestroy` is true, the provider first lists them (5 list requests, one per kind, each paged) and refuses the delete, before any request that changes something, while the mail domain holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the mail domain leaves the program, the engine has already deleted the program's own mailboxes, aliases, groups, domain rules and forwarding routes, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a mail domain with such children needs `forceDestroy: true`.
+ *
+ * A replacement that deletes the mail domain first is checked in the preview, before anything is deleted, while the program's own mailboxes, aliases, groups, domain rules and forwarding routes are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the mail domain holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
  *
  * ## Example Usage
  * ### A mail domain in a hosted zone, which publishes its records there
@@ -118,6 +124,10 @@ export class Domain extends pulumi.CustomResource {
      */
     declare public readonly enabled: pulumi.Output<boolean>;
     /**
+     * Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    declare public readonly forceDestroy: pulumi.Output<boolean | undefined>;
+    /**
      * `mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both. Default: `"mailbox"`. One of: `mailbox`, `forward`, `both`.
      */
     declare public readonly mode: pulumi.Output<string>;
@@ -161,6 +171,7 @@ export class Domain extends pulumi.CustomResource {
             resourceInputs["defaultQuotaBytes"] = args?.defaultQuotaBytes;
             resourceInputs["dmarcPolicy"] = args?.dmarcPolicy;
             resourceInputs["enabled"] = args?.enabled;
+            resourceInputs["forceDestroy"] = args?.forceDestroy;
             resourceInputs["mode"] = args?.mode;
             resourceInputs["name"] = args?.name;
             resourceInputs["serverId"] = args?.serverId;
@@ -181,6 +192,7 @@ export class Domain extends pulumi.CustomResource {
             resourceInputs["dkimSelector"] = undefined /*out*/;
             resourceInputs["dmarcPolicy"] = undefined /*out*/;
             resourceInputs["enabled"] = undefined /*out*/;
+            resourceInputs["forceDestroy"] = undefined /*out*/;
             resourceInputs["mode"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["records"] = undefined /*out*/;
@@ -217,6 +229,10 @@ export interface DomainArgs {
      * Whether the domain accepts mail. Default: `true`.
      */
     enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    forceDestroy?: pulumi.Input<boolean | undefined>;
     /**
      * `mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both. Default: `"mailbox"`. One of: `mailbox`, `forward`, `both`.
      */

@@ -5,7 +5,13 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "../utilities";
 
 /**
- * A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.
+ * A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.
+ *
+ * ## Deleting
+ *
+ * Deleting the CA deletes the ROAs it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the CA holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the CA leaves the program, the engine has already deleted the program's own ROAs, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a CA with such children needs `forceDestroy: true`.
+ *
+ * A replacement that deletes the CA first is checked in the preview, before anything is deleted, while the program's own ROAs are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the CA holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
  *
  * ## Example Usage
  * ### A hosted RPKI certificate authority
@@ -72,6 +78,10 @@ export class Ca extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly createdAt: pulumi.Output<string>;
     /**
+     * Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    declare public readonly forceDestroy: pulumi.Output<boolean | undefined>;
+    /**
      * The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).
      */
     declare public readonly handle: pulumi.Output<string>;
@@ -119,6 +129,7 @@ export class Ca extends pulumi.CustomResource {
                 throw new Error("Missing required property 'handle'");
             }
             resourceInputs["asns"] = args?.asns;
+            resourceInputs["forceDestroy"] = args?.forceDestroy;
             resourceInputs["handle"] = args?.handle;
             resourceInputs["note"] = args?.note;
             resourceInputs["parentResponseXml"] = args?.parentResponseXml;
@@ -133,6 +144,7 @@ export class Ca extends pulumi.CustomResource {
             resourceInputs["asns"] = undefined /*out*/;
             resourceInputs["childRequestXml"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
+            resourceInputs["forceDestroy"] = undefined /*out*/;
             resourceInputs["handle"] = undefined /*out*/;
             resourceInputs["note"] = undefined /*out*/;
             resourceInputs["parentHandle"] = undefined /*out*/;
@@ -155,6 +167,10 @@ export interface CaArgs {
      * The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`). Default: `[]`.
      */
     asns?: pulumi.Input<pulumi.Input<number>[] | undefined>;
+    /**
+     * Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    forceDestroy?: pulumi.Input<boolean | undefined>;
     /**
      * The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).
      */

@@ -5,7 +5,13 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "../utilities";
 
 /**
- * A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.
+ * A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.
+ *
+ * ## Deleting
+ *
+ * Deleting the PBX deletes the numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions it holds. Unless `forceDestroy` is true, the provider first lists them (9 list requests, one per kind, each paged, and one list of the templates, for the objects the PBX's template made) and refuses the delete, before any request that changes something, while the PBX holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the PBX leaves the program, the engine has already deleted the program's own numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a PBX with such children needs `forceDestroy: true`.
+ *
+ * A replacement that deletes the PBX first is checked in the preview, before anything is deleted, while the program's own numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the PBX holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
  *
  * ## Example Usage
  * ### A PBX from a template, in a city that accepts new PBXs
@@ -73,6 +79,10 @@ export class Pbx extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly createdAt: pulumi.Output<string | undefined>;
     /**
+     * Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    declare public readonly forceDestroy: pulumi.Output<boolean | undefined>;
+    /**
      * Language of the PBX's prompts. One of: `en`, `zh`.
      */
     declare public readonly language: pulumi.Output<string | undefined>;
@@ -128,6 +138,7 @@ export class Pbx extends pulumi.CustomResource {
                 throw new Error("Missing required property 'name'");
             }
             resourceInputs["city"] = args?.city;
+            resourceInputs["forceDestroy"] = args?.forceDestroy;
             resourceInputs["language"] = args?.language;
             resourceInputs["name"] = args?.name;
             resourceInputs["settings"] = args?.settings;
@@ -144,6 +155,7 @@ export class Pbx extends pulumi.CustomResource {
             resourceInputs["callsUp"] = undefined /*out*/;
             resourceInputs["city"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
+            resourceInputs["forceDestroy"] = undefined /*out*/;
             resourceInputs["language"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["reloadedAt"] = undefined /*out*/;
@@ -170,6 +182,10 @@ export interface PbxArgs {
      * Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.
      */
     city?: pulumi.Input<string | undefined>;
+    /**
+     * Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+     */
+    forceDestroy?: pulumi.Input<boolean | undefined>;
     /**
      * Language of the PBX's prompts. One of: `en`, `zh`.
      */

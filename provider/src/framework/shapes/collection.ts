@@ -48,6 +48,8 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
 }
 
 export interface Collection<A extends Shape, S extends Shape> {
+  /** The collection's path: what a definition's list facts name as its list. */
+  path: string;
   api: WireModel<A, S>;
   wire: z.ZodType<Item>;
   /** The spec's id check. */
@@ -94,6 +96,7 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     return spec.underParent ? ((await ctx.client.listAllOrUndefined(spec.path, options)) ?? []) : ctx.client.listAll(spec.path, options);
   };
   return {
+    path: spec.path,
     api,
     wire,
     idOf: spec.idOf,

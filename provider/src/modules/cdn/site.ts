@@ -2,6 +2,8 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { createOnce } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
+import type { Holds } from "../../framework/held-objects";
+import { heldRules } from "../security/held-rules";
 import { idRef } from "../../framework/wire";
 import { keysWithRole, wireModel } from "../../framework/fields";
 import {
@@ -71,13 +73,29 @@ const sentOnCreate = keysWithRole(siteArgs.shape, "create");
 
 const toState = (raw: SiteWire, prior: Partial<SiteState>): SiteState => siteFromWire(siteProperties, raw, prior);
 
+const siteHolds: Holds = { what: "site", kinds: [heldRules("site_id")] };
+
 // No shape: its state and its settings go through settings.ts, which it shares with nsp:cdn:SiteSettings (siteFromWire keeps prior values, applySettings makes several calls), not a wire model and one patch.
 export const site = defineResource({
   token: TOKEN,
+  list: {
+    path: "/cdn/sites",
+    label: (s) => String(s.hostname),
+    skip: (s) =>
+      s.dns_mode === "zone"
+        ? "zone-mode site: exists because a record of its zone is proxied (owned by that nsp:dns:Record; its settings are nsp:cdn:SiteSettings)"
+        : s.link_tunnel_id != null
+          ? `served by tunnel ${String(s.link_tunnel_id)} (owned by its nsp:link:TunnelHostnames)`
+          : s.pages_project_id != null
+            ? `custom domain of pages project ${String(s.pages_project_id)} (owned by its nsp:pages:Project)`
+            : undefined,
+    zoneOf: (s) => s.zone_id,
+  },
   description:
-    "An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.\n\nCreating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.",
+    "An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.\n\nCreating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.\n\nDeleting a site deletes its security rules: see Deleting.",
   args: siteArgs,
   state: siteState,
+  holds: siteHolds,
   // A hostname has one site per account, so a replacement of the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.hostname === news.hostname,
   importId: "<siteId>",

@@ -59,6 +59,13 @@ const inZone = perParent(parseId, rangesOf);
 
 export const range = defineResource({
   token: TOKEN,
+  list: {
+    path: "/dns/zones/{zoneId}/ranges",
+    // The API documents ranges as "address-range grants in a reverse zone": a forward zone has none.
+    parent: { token: "nsp:dns:Zone", input: "zoneId", holds: (z) => /\.(in-addr|ip6)\.arpa\.?$/i.test(String(z.name)) },
+    label: (r) => String(r.prefix),
+    zoneOf: (_r, z) => z?.id,
+  },
   description:
     "An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. Deleting it withdraws the grant; PTR records are left alone.",
   args: rangeArgs,

@@ -77,6 +77,13 @@ export function parseRecordId(id: string, zoneId?: string): { zoneId: string; re
 // No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const record = defineResource({
   token: "nsp:dns:Record",
+  list: {
+    path: "/dns/zones/{zoneId}/records",
+    parent: { token: "nsp:dns:Zone", input: "zoneId" },
+    filters: { name: "match", type: "match" },
+    label: (r, z) => `${String(z?.name)}-${r.name === "@" ? "apex" : String(r.name)}-${String(r.type)}`,
+    zoneOf: (_r, z) => z?.id,
+  },
   description: [
     "A DNS record in a zone.",
     "",

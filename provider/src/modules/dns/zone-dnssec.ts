@@ -30,6 +30,7 @@ async function put(ctx: OperationContext, zoneId: string, enabled: boolean) {
 // No shape: a document of a zone written by PUT, whose read must find the zone gone (getOrUndefined), which documentAt's get does not.
 export const zoneDnssec = defineResource({
   token: "nsp:dns:ZoneDnssec",
+  list: { path: "/dns/zones", parent: { token: "nsp:dns:Zone", input: "zoneId" }, fromParent: (z) => (z.dnssec === true ? [z] : []), label: (z) => String(z.name), zoneOf: (z) => z.id },
   description:
     "DNSSEC signing of a zone. Hand the `ds` output to the zone's registrar; until the DS is published resolvers treat the zone as unsigned. Disabling and enabling again makes a new key (and a new DS). Deleting this resource turns signing off.",
   args: dnssecArgs,

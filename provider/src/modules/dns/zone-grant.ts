@@ -36,6 +36,7 @@ const path = (zoneId: string, address: string) => `/dns/zones/${zoneId}/grants/$
 // No shape: a PUT at <zone>/grants/<email> creates and updates it (the key is in the path), and it is read from the zone's list.
 export const zoneGrant = defineResource({
   token: TOKEN,
+  list: { path: "/dns/zones/{zoneId}/grants", parent: { token: "nsp:dns:Zone", input: "zoneId" }, key: "email", label: (g, z) => `${String(z?.name)}-${String(g.email)}`, zoneOf: (_g, z) => z?.id },
   description: "Shares a zone with a person, by email address, as viewer or operator. Deleting it stops sharing.",
   args: grantArgs,
   state: grantState,

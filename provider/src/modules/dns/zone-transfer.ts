@@ -88,6 +88,17 @@ function put(ctx: OperationContext, zoneId: string, settings: Record<string, unk
 // No shape: a document of a zone written by PUT, whose read must find the zone gone (getOrUndefined), which documentAt's get does not.
 export const zoneTransfer = defineResource({
   token: TOKEN,
+  list: {
+    path: "/dns/zones",
+    parent: { token: "nsp:dns:Zone", input: "zoneId" },
+    // Only zones that transfer anywhere have settings of their own to adopt.
+    fromParent: (z) => {
+      const t = (z.transfer ?? {}) as { allow?: unknown[]; notify?: unknown[]; tsig_configured?: boolean };
+      return (t.allow?.length ?? 0) + (t.notify?.length ?? 0) > 0 || t.tsig_configured ? [z] : [];
+    },
+    label: (z) => String(z.name),
+    zoneOf: (z) => z.id,
+  },
   description:
     "Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting this resource empties both lists and removes the key.",
   args: transferArgs,

@@ -7,6 +7,8 @@ import { digitsIdOf } from "../../framework/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { listServices } from "./service";
+import type { HeldItem, Holds } from "../../framework/held-objects";
+import { heldRules } from "../security/held-rules";
 
 const domainName = z
   .string()
@@ -83,12 +85,39 @@ function unknownServiceMessage(serviceId: string, services: { id: unknown; name:
   );
 }
 
+const heldRecords = { names: ["record", "records"], listPath: (id: string) => `/dns/zones/${id}/records`, nameOf: (r: HeldItem) => `${String(r.name)} ${String(r.type)}` } as const;
+
+/**
+ * A zone's delete takes its records, its zone-wide security rules and its address-range grants
+ * (its edge sites are those of its proxied records). Its own records are not the program's:
+ * the SOA, the apex NS the service manages, and what its mail domains publish (a mail domain
+ * unpublishes them when it is deleted, and a zone's delete keeps the mail domain).
+ */
+const zoneHolds: Holds = {
+  what: "zone",
+  kinds: [
+    heldRecords,
+    heldRules("zone_id"),
+    { names: ["address range", "address ranges"], listPath: (id) => `/dns/zones/${id}/ranges`, nameOf: (r) => String(r.prefix) },
+  ],
+  ownCost: "one list of the account's mail domains, for the records they publish",
+  async own(ctx, id, zone) {
+    const domains = await ctx.client.listAll<{ zone_id?: unknown; records?: { record_id?: unknown }[] }>("/mail/domains", { signal: ctx.signal });
+    const published = new Set(domains.filter((d) => String(d.zone_id) === id).flatMap((d) => (d.records ?? []).map((r) => String(r.record_id))));
+    const apex = new Set(["@", "", String(zone.name)]);
+    return (kind, item) => kind === heldRecords && (item.type === "SOA" || (item.type === "NS" && apex.has(String(item.name).replace(/\.$/, ""))) || published.has(String(item.id)));
+  },
+  note: "The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.",
+};
+
 export const zone = defineResource({
   token: "nsp:dns:Zone",
+  list: { path: zones.path, filters: { serviceId: "query" }, zoneOf: (z) => z.id },
   description:
-    "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.",
+    "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.",
   args: zoneArgs,
   state: zoneState,
+  holds: zoneHolds,
   // Zone names are unique within an account, so a replacement with the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
   // Moving a zone to another service is such a replacement (the API cannot move one): a service

@@ -71,6 +71,7 @@ const { api } = webhooks;
 
 export const webhook = defineResource({
   token: TOKEN,
+  list: { path: webhooks.path, label: (w) => String(w.url) },
   description:
     "A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.",
   args: webhookArgs,

@@ -105,6 +105,17 @@ async function put(ctx: OperationContext, args: HostnamesArgs): Promise<Hostname
 // No shape: one program's share of a tunnel's hostname list, written by PUT with the others' entries kept and read from the tunnel.
 export const tunnelHostnames = defineResource({
   token: TOKEN,
+  list: {
+    path: "/link/tunnels",
+    parent: { token: "nsp:link:Tunnel", input: "tunnelId" },
+    key: "managed_by",
+    // One list per `managedBy` the tunnel's hostnames carry.
+    fromParent: (t) => {
+      const names = new Set(((t.hostnames ?? []) as Record<string, unknown>[]).map((h) => h.managed_by).filter((m): m is string => typeof m === "string"));
+      return [...names].sort().map((managed_by) => ({ managed_by }));
+    },
+    label: (h, t) => `${String(t?.name)}-${String(h.managed_by)}`,
+  },
   description:
     "The hostnames one tunnel serves through the edge proxy, as one named list (`managedBy`). Every apply sends the whole list to the API's idempotent hostnames endpoint, which creates an edge site for each new hostname, points sites of the list back at the tunnel when they were pointed elsewhere, and removes the sites of hostnames that left the list. Hostnames on the tunnel from other lists, and other sites of the account, are never touched. Deleting this resource removes exactly its own hostnames.\n\nRefresh reads the list from the tunnel: a hostname added to the list outside this program appears and the next `up` removes it; a site deleted or repointed outside it is missing and the next `up` restores it. Import id: `<tunnelId>/<managedBy>`.",
   args: hostnamesArgs,

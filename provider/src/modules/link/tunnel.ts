@@ -78,6 +78,7 @@ async function rotate(ctx: OperationContext, id: string): Promise<TunnelState> {
 
 export const tunnel = defineResource({
   token: TOKEN,
+  list: { path: tunnels.path },
   description:
     "A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.",
   args: tunnelArgs,

@@ -36,6 +36,7 @@ const idOf = (id: string, domainId?: string) => {
 // No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const alias = defineResource({
   token: TOKEN,
+  list: { path: "/mail/domains/{domainId}/aliases", parent: { token: "nsp:mail:Domain", input: "domainId" }, label: (a, d) => `${String(a.local_part)}@${String(d?.name)}`, zoneOf: (_a, d) => d?.zone_id },
   description: "An alias address that delivers to a mailbox. The API has no patch for aliases, so every change replaces the alias.",
   args: aliasArgs,
   state: aliasState,

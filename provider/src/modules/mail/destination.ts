@@ -27,6 +27,7 @@ const destinations = collection({ token: TOKEN, path: "/mail/destinations", args
 
 export const destination = defineResource({
   token: TOKEN,
+  list: { path: destinations.path, key: "addr", label: (d) => String(d.addr) },
   description:
     "An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.",
   args: destinationArgs,

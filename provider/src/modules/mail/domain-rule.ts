@@ -75,6 +75,7 @@ function relayProblem(target: string): string | null {
 
 export const domainRule = defineResource({
   token: TOKEN,
+  list: { path: "/mail/domains/{domainId}/rules", parent: { token: "nsp:mail:Domain", input: "domainId" }, label: (r, d) => `${String(d?.name)}-${String(r.kind)}-${String(r.pattern)}`, zoneOf: (_r, d) => d?.zone_id },
   description: "A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.",
   args: ruleArgs,
   state: ruleState,

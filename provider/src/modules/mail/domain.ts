@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
+import type { HeldItem, Holds } from "../../framework/held-objects";
 import { domainName, numericIdOf, quotaBytes, settingsAfterCreate } from "./fields";
 import { email, stringRef } from "../../framework/validators";
 
@@ -108,12 +109,29 @@ async function warnAboutMailRecordsInPlace(ctx: OperationContext, args: z.output
   }
 }
 
+/** `local@domain` as the API shows it, else made from the local part and the domain's name. */
+const addressOf = (item: HeldItem, domain: Record<string, unknown>) => (typeof item.address === "string" && item.address ? item.address : `${String(item.local ?? item.local_part)}@${String(domain.name)}`);
+
+// Aliases of a mailbox go with it too; counted as aliases, they are named however they go.
+const domainHolds: Holds = {
+  what: "mail domain",
+  kinds: [
+    { names: ["mailbox", "mailboxes"], listPath: (id) => `/mail/domains/${id}/mailboxes`, nameOf: addressOf },
+    { names: ["alias", "aliases"], listPath: (id) => `/mail/domains/${id}/aliases`, nameOf: addressOf },
+    { names: ["group", "groups"], listPath: (id) => `/mail/domains/${id}/groups`, nameOf: addressOf },
+    { names: ["domain rule", "domain rules"], listPath: (id) => `/mail/domains/${id}/rules`, nameOf: (r) => `${String(r.kind)} ${String(r.pattern)}` },
+    { names: ["forwarding route", "forwarding routes"], listPath: (id) => `/mail/domains/${id}/routes`, nameOf: (r, d) => `${addressOf(r, d)} -> ${String(r.dest)}` },
+  ],
+};
+
 export const domain = defineResource({
   token: TOKEN,
+  list: { path: domains.path, zoneOf: (d) => d.zone_id },
   description:
-    "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.",
+    "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.",
   args: domainArgs,
   state: domainState,
+  holds: domainHolds,
   // A name is one mail domain per account, so a replacement with the same name waits for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
   importId: "<domainId>",

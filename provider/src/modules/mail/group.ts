@@ -84,6 +84,7 @@ const inDomain = perParent(idOf, groupsOf);
 
 export const group = defineResource({
   token: TOKEN,
+  list: { path: "/mail/domains/{domainId}/groups", parent: { token: "nsp:mail:Domain", input: "domainId" }, label: (g, d) => `${String(g.local_part)}@${String(d?.name)}`, zoneOf: (_g, d) => d?.zone_id },
   description: "A mail group (distribution list) in a mail domain: mail to its address goes to every member.",
   args: groupArgs,
   state: groupState,

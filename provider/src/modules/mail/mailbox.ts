@@ -53,6 +53,7 @@ export async function findMailbox(ctx: OperationContext, domainId: string, mailb
 
 export const mailbox = defineResource({
   token: TOKEN,
+  list: { path: "/mail/domains/{domainId}/mailboxes", parent: { token: "nsp:mail:Domain", input: "domainId" }, label: (m, d) => `${String(m.local)}@${String(d?.name)}`, zoneOf: (_m, d) => d?.zone_id },
   description: "A mailbox in a mail domain. Deleting it deletes its messages, its app passwords and the aliases that deliver to it.",
   args: mailboxArgs,
   state: mailboxState,

@@ -52,6 +52,7 @@ function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {
 // No shape: a PUT of the domain's routes creates and updates it, and its delete is per local part.
 export const route = defineResource({
   token: TOKEN,
+  list: { path: "/mail/domains/{domainId}/routes", parent: { token: "nsp:mail:Domain", input: "domainId" }, key: "local_part", label: (r, d) => `${String(r.local_part)}@${String(d?.name)}`, zoneOf: (_r, d) => d?.zone_id },
   description:
     "Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.",
   args: routeArgs,

@@ -38,6 +38,7 @@ const members = collection({
 
 export const member = defineResource({
   token: TOKEN,
+  list: { path: members.path, key: "sub", label: (m) => String(m.email), skip: (m) => (m.role === "owner" ? "the account's owner, made with the account" : undefined) },
   description:
     "A member of the account's organisation, invited by email. Inviting an address the organisation already has replaces the earlier invitation link. Changing the address makes a new member; role and state change in place. Deleting the resource removes the member.",
   args: memberArgs,

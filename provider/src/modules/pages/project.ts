@@ -37,6 +37,7 @@ const projects = collection({ token: TOKEN, path: "/pages/projects", args: proje
 
 export const project = defineResource({
   token: TOKEN,
+  list: { path: projects.path },
   description:
     "A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.",
   args: projectArgs,

@@ -42,6 +42,7 @@ const subjects = collection({ token: TOKEN, path: "/partner/subjects", args: sub
 
 export const subject = defineResource({
   token: TOKEN,
+  list: { path: subjects.path, key: "external_ref", label: (s) => String(s.external_ref) },
   description:
     "A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.",
   args: subjectArgs,

@@ -48,6 +48,7 @@ async function put(ctx: OperationContext, args: z.output<typeof domainArgs>) {
 // No shape: a PUT at the domain's name creates and updates it, and it is read from the account's list.
 export const domain = defineResource({
   token: TOKEN,
+  list: { path: "/registry/domains", key: "name" },
   description:
     "The name servers and DS records of a domain object in the registry database, changed through the account's registry link (`nsp:registry:Link`). The domain object belongs to the registry: creating the resource takes it over and sets its delegation, deleting it deletes the domain object there.",
   args: domainArgs,

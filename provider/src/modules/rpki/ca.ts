@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Holds } from "../../framework/held-objects";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { collection } from "../../framework/shapes/collection";
@@ -81,12 +82,19 @@ async function postParentResponse(ctx: OperationContext, id: string, xml: string
   return cas.toState(await ctx.client.post(`${cas.itemPath(id)}/parent-response`, { xml }, { schema: cas.wire, signal: ctx.signal })).state;
 }
 
+const caHolds: Holds = {
+  what: "CA",
+  kinds: [{ names: ["ROA", "ROAs"], listPath: (id) => `/rpki/cas/${id}/roas`, nameOf: (r) => `${String(r.prefix)} AS${String(r.asn)}` }],
+};
+
 export const ca = defineResource({
   token: "nsp:rpki:Ca",
+  list: { path: cas.path, label: (c) => String(c.handle) },
   description:
-    "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.",
+    "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.",
   args: caArgs,
   state: caState,
+  holds: caHolds,
   // Handles are unique in the account, so a replacement that keeps its handle must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.handle.toLowerCase() === news.handle.toLowerCase(),
   importId: "<caId>",

@@ -65,6 +65,7 @@ export function parseRoaId(id: string, caId?: string): { caId: string; roaId: st
 // No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const roa = defineResource({
   token: "nsp:rpki:Roa",
+  list: { path: "/rpki/cas/{caId}/roas", parent: { token: "nsp:rpki:Ca", input: "caId" }, label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },
   description:
     "A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.",
   args: roaArgs,

@@ -23,6 +23,7 @@ const rooms = roomCollection(TOKEN, "/rtc/rooms", roomArgs);
 
 export const rtcRoom = defineResource({
   token: TOKEN,
+  list: { path: rooms.path },
   description: "A realtime audio/video room. Participants join with short-lived tokens minted by the customer's backend (not managed here). The passcode is a secret input the API never returns.",
   args: roomArgs,
   state: roomState,

@@ -56,6 +56,13 @@ function ruleIdOf(id: string): string {
 // No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
 export const rule = defineResource({
   token: TOKEN,
+  list: {
+    path: "/security/rules",
+    filters: { siteId: "query", zoneId: "query" },
+    label: (r) => `${r.site_id != null ? `site${String(r.site_id)}` : `zone${String(r.zone_id)}`}-${[r.field, r.op, r.value, r.action].filter((v) => v != null && v !== "").join("-")}`,
+    zoneOf: (r, _p, find) => r.zone_id ?? find("nsp:cdn:Site", r.site_id)?.zone_id,
+    zoneVia: "nsp:cdn:Site",
+  },
   description:
     "A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` changes in place; any other change replaces the rule.",
   args: ruleArgs,

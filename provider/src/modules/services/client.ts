@@ -78,6 +78,12 @@ const inService = perParent((id, serviceId) => {
 
 export const client = defineResource({
   token: TOKEN,
+  list: {
+    path: "/services/{serviceId}/clients",
+    // The resolver services the API makes with the account, no resource of this provider.
+    parent: { token: "nsp:services:Service", input: "serviceId", path: "/services", holds: (s) => s.type === "resolver" },
+    label: (c, s) => `${String(s?.name)}-${String(c.name)}`,
+  },
   description:
     "A client group of a resolver service: devices recognised by their addresses or client id, with their own lists, rules and modes (empty values follow the service's filter and policy). Its dynamic-address update token is `nsp:services:ClientDdnsToken`.",
   args: clientArgs,

@@ -36,6 +36,7 @@ const brands = messagingCollection(TOKEN, "/sgate/brands", ID_FORM, brandArgs, b
 
 export const brand = defineResource({
   token: TOKEN,
+  list: { path: brands.path, label: (b) => String(b.legal_name) },
   description:
     "A US 10DLC brand: the company behind the messages. It enters as a draft; set `status` to `submitted` to send it for review. A brand that still has campaigns cannot be deleted: the API refuses and names them, so delete the campaigns first.",
   args: brandArgs,

@@ -52,6 +52,7 @@ const broadcasts = messagingCollection(TOKEN, "/sgate/broadcasts", "a broadcast 
 
 export const broadcast = defineResource({
   token: TOKEN,
+  list: { path: broadcasts.path, skip: (b) => (b.state === "draft" ? undefined : `broadcast in state ${String(b.state)}: only drafts are managed`) },
   description:
     "A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it is paused, cancelled or finished.",
   args: broadcastArgs,

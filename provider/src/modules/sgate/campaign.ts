@@ -30,6 +30,7 @@ const campaigns = messagingCollection(TOKEN, "/sgate/campaigns", ID_FORM, campai
 
 export const campaign = defineResource({
   token: TOKEN,
+  list: { path: campaigns.path, label: (c) => `${String(c.use_case)}-${String(c.id)}` },
   description: "A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their `campaignId` becomes empty).",
   args: campaignArgs,
   state: campaignState,

@@ -34,6 +34,7 @@ async function findConsent(ctx: OperationContext, recipient: string | undefined,
 
 export const consent = defineResource({
   token: TOKEN,
+  list: { path: consents.path, label: (c) => String(c.recipient) },
   description:
     "A recipient's consent to receive messages. The API cannot change a consent, so every change replaces it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource then reads as gone.",
   args: consentArgs,

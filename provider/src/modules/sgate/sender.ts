@@ -25,6 +25,7 @@ const senders = messagingCollection(TOKEN, "/sgate/senders", ID_FORM, senderArgs
 
 export const sender = defineResource({
   token: TOKEN,
+  list: { path: senders.path },
   description: "A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.",
   args: senderArgs,
   state: senderState,

@@ -43,6 +43,7 @@ const templates = messagingCollection(TOKEN, "/sgate/templates", "a template id 
 
 export const template = defineResource({
   token: TOKEN,
+  list: { path: templates.path },
   description: "A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.",
   args: templateArgs,
   state: templateState,

@@ -83,6 +83,7 @@ function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | u
 
 export const channel = defineResource({
   token: TOKEN,
+  list: { path: channels.path },
   description:
     "A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.",
   args: channelArgs,

@@ -29,6 +29,7 @@ function setPasscode(ctx: OperationContext, id: string, passcode: string | undef
 
 export const talkRoom = defineResource({
   token: TOKEN,
+  list: { path: rooms.path },
   description:
     "A chat room (conversation with history). The passcode is set through its own endpoint: a room with a passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi up` sets the passcode. Deleting the room deletes its history.",
   args: roomArgs,

@@ -22,7 +22,7 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
       return [key, roles.local ? field : (field as z.ZodType).meta({ create: true, patch: true, ...roles })];
     }),
   ) as F;
-  return defineChildCollection({
+  const definition = defineChildCollection({
     ...spec,
     fields,
     outputs: { ...(spec.outputs ?? {}), ...timestamps } as unknown as S,
@@ -37,4 +37,12 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
     importId: "<pbx>/<id>",
     inUse: (name) => `the gateway refuses to delete ${name} while something routes to it`,
   });
+  return {
+    ...definition,
+    list: {
+      path: `/vgate/pbx/{pbxId}/${spec.path}`,
+      parent: { token: "nsp:vgate:Pbx", input: "pbxId" },
+      label: (o, p) => `${String(p?.name)}-${String(o.name ?? o.number ?? o.id)}`,
+    },
+  };
 }

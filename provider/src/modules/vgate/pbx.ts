@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isApiError } from "../../client";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
+import type { HeldKind, Holds } from "../../framework/held-objects";
 import { apiObject, name, timezone } from "./fields";
 import { pbxIdOf, pbxPath } from "./ids";
 
@@ -63,12 +64,50 @@ async function move(ctx: OperationContext, id: string, city: string): Promise<Pb
   }
 }
 
+type TemplateContents = Partial<Record<"extensions" | "groups" | "queues" | "ivrs" | "timeconds", { number?: unknown; name?: unknown }[]>>;
+
+/** One kind of object under a PBX; `template` says how a template's object of the kind is recognised. */
+function pbxKind(names: readonly [string, string], collection: string, template?: { key: keyof TemplateContents; by: "number" | "name" }): HeldKind & { template?: typeof template } {
+  return { names, listPath: (id) => pbxPath(id, collection), nameOf: (o) => [o.number ?? o.e164, o.name].filter((v) => v !== undefined && v !== null && v !== "").map(String).join(" ") || String(o.id), template };
+}
+
+const pbxKinds = [
+  pbxKind(["number", "numbers"], "numbers"),
+  pbxKind(["extension", "extensions"], "extensions", { key: "extensions", by: "number" }),
+  pbxKind(["trunk", "trunks"], "trunks"),
+  pbxKind(["inbound route", "inbound routes"], "inbound"),
+  pbxKind(["outbound route", "outbound routes"], "outbound"),
+  pbxKind(["IVR", "IVRs"], "ivrs", { key: "ivrs", by: "name" }),
+  pbxKind(["ring group", "ring groups"], "groups", { key: "groups", by: "number" }),
+  pbxKind(["queue", "queues"], "queues", { key: "queues", by: "number" }),
+  pbxKind(["time condition", "time conditions"], "timeconds", { key: "timeconds", by: "name" }),
+];
+
+// What the PBX's template made is what the program asked for with `template`, not an object it
+// left unmanaged; the API lists each template's contents (by extension number, IVR name...).
+const pbxHolds: Holds = {
+  what: "PBX",
+  kinds: pbxKinds,
+  ownCost: "one list of the templates, for the objects the PBX's template made",
+  async own(ctx, _id, pbx) {
+    if (!pbx.template || pbx.template === "blank") return () => false;
+    const templates = await ctx.client.listAll<TemplateContents & { id?: unknown }>("/vgate/templates", { signal: ctx.signal });
+    const contents = templates.find((t) => t.id === pbx.template) ?? {};
+    return (kind, item) => {
+      const from = (kind as (typeof pbxKinds)[number]).template;
+      return from !== undefined && (contents[from.key] ?? []).some((made) => made[from.by] !== undefined && String(made[from.by]) === String(item[from.by]));
+    };
+  },
+};
+
 export const pbx = defineResource({
   token: TOKEN,
+  list: { path: pbxs.path },
   description:
-    "A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.",
+    "A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.",
   args: pbxArgs,
   state: pbxState,
+  holds: pbxHolds,
   importId: "<pbx>",
 
   async create(ctx, args) {

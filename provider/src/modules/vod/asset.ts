@@ -30,6 +30,7 @@ const { api } = assets;
 
 export const asset = defineResource({
   token: TOKEN,
+  list: { path: assets.path, label: (a) => String(a.title || a.id) },
   description:
     "A video-on-demand asset: its metadata (title, description, tags, visibility). The original is uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. Deleting it deletes everything stored for the video.",
   args: assetArgs,

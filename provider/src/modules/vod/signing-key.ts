@@ -29,6 +29,7 @@ const keys = collection({ token: TOKEN, path: "/vod/keys", args: keyArgs, state:
 
 export const signingKey = defineResource({
   token: TOKEN,
+  list: { path: keys.path, label: (k) => String(k.id) },
   description: "A playback signing key for private videos. Its secret is returned once, when the key is created, and kept as a secret output. There is no change in place: a new note makes a new key.",
   args: keyArgs,
   state: keyState,

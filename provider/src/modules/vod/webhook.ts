@@ -35,6 +35,7 @@ const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhook
 
 export const webhook = defineResource({
   token: TOKEN,
+  list: { path: webhooks.path, label: (w) => String(w.url) },
   description:
     "A video-on-demand event endpoint. The API stores it but does not deliver to it yet (`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.",
   args: webhookArgs,

@@ -16,6 +16,14 @@ import (
 //
 // Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
 //
+// Deleting a site deletes its security rules: see Deleting.
+//
+// ## Deleting
+//
+// Deleting the site deletes the security rules it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the site holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the site leaves the program, the engine has already deleted the program's own security rules, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a site with such children needs `forceDestroy: true`.
+//
+// A replacement that deletes the site first is checked in the preview, before anything is deleted, while the program's own security rules are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the site holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
+//
 // ## Example Usage
 // ### An edge site in CNAME mode
 //
@@ -133,6 +141,8 @@ type Site struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// `zone` (a proxied record in a hosted zone) or `cname` (the customer's DNS points a CNAME at `target`).
 	DnsMode pulumi.StringOutput `pulumi:"dnsMode"`
+	// Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrOutput `pulumi:"forceDestroy"`
 	// Redirect plain HTTP requests to HTTPS.
 	ForceHttps pulumi.BoolPtrOutput `pulumi:"forceHttps"`
 	// Whether the edge has a certificate for the hostname.
@@ -236,6 +246,8 @@ type siteArgs struct {
 	CacheTtl *int `pulumi:"cacheTtl"`
 	// A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.
 	CertPem *string `pulumi:"certPem"`
+	// Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy *bool `pulumi:"forceDestroy"`
 	// Redirect plain HTTP requests to HTTPS.
 	ForceHttps *bool `pulumi:"forceHttps"`
 	// Hostname served through the edge, such as `www.example.com`.
@@ -278,6 +290,8 @@ type SiteArgs struct {
 	CacheTtl pulumi.IntPtrInput
 	// A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.
 	CertPem pulumi.StringPtrInput
+	// Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrInput
 	// Redirect plain HTTP requests to HTTPS.
 	ForceHttps pulumi.BoolPtrInput
 	// Hostname served through the edge, such as `www.example.com`.
@@ -428,6 +442,11 @@ func (o SiteOutput) CreatedAt() pulumi.StringOutput {
 // `zone` (a proxied record in a hosted zone) or `cname` (the customer's DNS points a CNAME at `target`).
 func (o SiteOutput) DnsMode() pulumi.StringOutput {
 	return o.ApplyT(func(v *Site) pulumi.StringOutput { return v.DnsMode }).(pulumi.StringOutput)
+}
+
+// Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+func (o SiteOutput) ForceDestroy() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Site) pulumi.BoolPtrOutput { return v.ForceDestroy }).(pulumi.BoolPtrOutput)
 }
 
 // Redirect plain HTTP requests to HTTPS.

@@ -12,7 +12,15 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.
+// An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.
+//
+// ## Deleting
+//
+// Deleting the zone deletes the records, security rules and address ranges it holds. Unless `forceDestroy` is true, the provider first lists them (3 list requests, one per kind, each paged, and one list of the account's mail domains, for the records they publish) and refuses the delete, before any request that changes something, while the zone holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the zone leaves the program, the engine has already deleted the program's own records, security rules and address ranges, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a zone with such children needs `forceDestroy: true`.
+//
+// A replacement that deletes the zone first is checked in the preview, before anything is deleted, while the program's own records, security rules and address ranges are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the zone holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
+//
+// The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.
 //
 // ## Example Usage
 // ### A zone on the account's authoritative DNS service
@@ -96,6 +104,8 @@ type Zone struct {
 	Dnssec pulumi.BoolOutput `pulumi:"dnssec"`
 	// Whether the zone is served. Default: `true`.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
+	// Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrOutput `pulumi:"forceDestroy"`
 	// `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.
 	Mode pulumi.StringOutput `pulumi:"mode"`
 	// Zone name, such as `example.com`. Stored lower-case without a trailing dot.
@@ -166,6 +176,8 @@ func (ZoneState) ElementType() reflect.Type {
 type zoneArgs struct {
 	// Whether the zone is served. Default: `true`.
 	Enabled *bool `pulumi:"enabled"`
+	// Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy *bool `pulumi:"forceDestroy"`
 	// `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.
 	Mode *string `pulumi:"mode"`
 	// Zone name, such as `example.com`. Stored lower-case without a trailing dot.
@@ -182,6 +194,8 @@ type zoneArgs struct {
 type ZoneArgs struct {
 	// Whether the zone is served. Default: `true`.
 	Enabled pulumi.BoolPtrInput
+	// Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrInput
 	// `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.
 	Mode pulumi.StringPtrInput
 	// Zone name, such as `example.com`. Stored lower-case without a trailing dot.
@@ -299,6 +313,11 @@ func (o ZoneOutput) Dnssec() pulumi.BoolOutput {
 // Whether the zone is served. Default: `true`.
 func (o ZoneOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Zone) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+func (o ZoneOutput) ForceDestroy() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Zone) pulumi.BoolPtrOutput { return v.ForceDestroy }).(pulumi.BoolPtrOutput)
 }
 
 // `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.

@@ -12,7 +12,13 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.
+// A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.
+//
+// ## Deleting
+//
+// Deleting the mail domain deletes the mailboxes, aliases, groups, domain rules and forwarding routes it holds. Unless `forceDestroy` is true, the provider first lists them (5 list requests, one per kind, each paged) and refuses the delete, before any request that changes something, while the mail domain holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the mail domain leaves the program, the engine has already deleted the program's own mailboxes, aliases, groups, domain rules and forwarding routes, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a mail domain with such children needs `forceDestroy: true`.
+//
+// A replacement that deletes the mail domain first is checked in the preview, before anything is deleted, while the program's own mailboxes, aliases, groups, domain rules and forwarding routes are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the mail domain holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 //
 // ## Example Usage
 // ### A mail domain in a hosted zone, which publishes its records there
@@ -114,6 +120,8 @@ type Domain struct {
 	DmarcPolicy pulumi.StringOutput `pulumi:"dmarcPolicy"`
 	// Whether the domain accepts mail. Default: `true`.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
+	// Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrOutput `pulumi:"forceDestroy"`
 	// `mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both. Default: `"mailbox"`. One of: `mailbox`, `forward`, `both`.
 	Mode pulumi.StringOutput `pulumi:"mode"`
 	// The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot.
@@ -181,6 +189,8 @@ type domainArgs struct {
 	DmarcPolicy *string `pulumi:"dmarcPolicy"`
 	// Whether the domain accepts mail. Default: `true`.
 	Enabled *bool `pulumi:"enabled"`
+	// Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy *bool `pulumi:"forceDestroy"`
 	// `mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both. Default: `"mailbox"`. One of: `mailbox`, `forward`, `both`.
 	Mode *string `pulumi:"mode"`
 	// The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot.
@@ -205,6 +215,8 @@ type DomainArgs struct {
 	DmarcPolicy pulumi.StringPtrInput
 	// Whether the domain accepts mail. Default: `true`.
 	Enabled pulumi.BoolPtrInput
+	// Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrInput
 	// `mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both. Default: `"mailbox"`. One of: `mailbox`, `forward`, `both`.
 	Mode pulumi.StringPtrInput
 	// The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot.
@@ -347,6 +359,11 @@ func (o DomainOutput) DmarcPolicy() pulumi.StringOutput {
 // Whether the domain accepts mail. Default: `true`.
 func (o DomainOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Domain) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+func (o DomainOutput) ForceDestroy() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Domain) pulumi.BoolPtrOutput { return v.ForceDestroy }).(pulumi.BoolPtrOutput)
 }
 
 // `mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both. Default: `"mailbox"`. One of: `mailbox`, `forward`, `both`.

@@ -12,7 +12,13 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.
+// A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.
+//
+// ## Deleting
+//
+// Deleting the CA deletes the ROAs it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the CA holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the CA leaves the program, the engine has already deleted the program's own ROAs, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a CA with such children needs `forceDestroy: true`.
+//
+// A replacement that deletes the CA first is checked in the preview, before anything is deleted, while the program's own ROAs are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the CA holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 //
 // ## Example Usage
 // ### A hosted RPKI certificate authority
@@ -61,6 +67,8 @@ type Ca struct {
 	ChildRequestXml pulumi.StringOutput `pulumi:"childRequestXml"`
 	// When the CA was created.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	// Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrOutput `pulumi:"forceDestroy"`
 	// The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).
 	Handle pulumi.StringOutput `pulumi:"handle"`
 	// Free-text note.
@@ -124,6 +132,8 @@ func (CaState) ElementType() reflect.Type {
 type caArgs struct {
 	// The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`). Default: `[]`.
 	Asns []int `pulumi:"asns"`
+	// Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy *bool `pulumi:"forceDestroy"`
 	// The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).
 	Handle string `pulumi:"handle"`
 	// Free-text note.
@@ -138,6 +148,8 @@ type caArgs struct {
 type CaArgs struct {
 	// The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`). Default: `[]`.
 	Asns pulumi.IntArrayInput
+	// Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrInput
 	// The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).
 	Handle pulumi.StringInput
 	// Free-text note.
@@ -248,6 +260,11 @@ func (o CaOutput) ChildRequestXml() pulumi.StringOutput {
 // When the CA was created.
 func (o CaOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Ca) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
+}
+
+// Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+func (o CaOutput) ForceDestroy() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Ca) pulumi.BoolPtrOutput { return v.ForceDestroy }).(pulumi.BoolPtrOutput)
 }
 
 // The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).

@@ -12,7 +12,13 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.
+// A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.
+//
+// ## Deleting
+//
+// Deleting the PBX deletes the numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions it holds. Unless `forceDestroy` is true, the provider first lists them (9 list requests, one per kind, each paged, and one list of the templates, for the objects the PBX's template made) and refuses the delete, before any request that changes something, while the PBX holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the PBX leaves the program, the engine has already deleted the program's own numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a PBX with such children needs `forceDestroy: true`.
+//
+// A replacement that deletes the PBX first is checked in the preview, before anything is deleted, while the program's own numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the PBX holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 //
 // ## Example Usage
 // ### A PBX from a template, in a city that accepts new PBXs
@@ -62,6 +68,8 @@ type Pbx struct {
 	City pulumi.StringPtrOutput `pulumi:"city"`
 	// When the PBX was created.
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
+	// Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrOutput `pulumi:"forceDestroy"`
 	// Language of the PBX's prompts. One of: `en`, `zh`.
 	Language pulumi.StringPtrOutput `pulumi:"language"`
 	// Display name of the PBX.
@@ -133,6 +141,8 @@ func (PbxState) ElementType() reflect.Type {
 type pbxArgs struct {
 	// Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.
 	City *string `pulumi:"city"`
+	// Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy *bool `pulumi:"forceDestroy"`
 	// Language of the PBX's prompts. One of: `en`, `zh`.
 	Language *string `pulumi:"language"`
 	// Display name of the PBX.
@@ -149,6 +159,8 @@ type pbxArgs struct {
 type PbxArgs struct {
 	// Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.
 	City pulumi.StringPtrInput
+	// Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+	ForceDestroy pulumi.BoolPtrInput
 	// Language of the PBX's prompts. One of: `en`, `zh`.
 	Language pulumi.StringPtrInput
 	// Display name of the PBX.
@@ -261,6 +273,11 @@ func (o PbxOutput) City() pulumi.StringPtrOutput {
 // When the PBX was created.
 func (o PbxOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pbx) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
+}
+
+// Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+func (o PbxOutput) ForceDestroy() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Pbx) pulumi.BoolPtrOutput { return v.ForceDestroy }).(pulumi.BoolPtrOutput)
 }
 
 // Language of the PBX's prompts. One of: `en`, `zh`.

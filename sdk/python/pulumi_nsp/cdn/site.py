@@ -28,6 +28,7 @@ class SiteArgs:
                  cache_mode: pulumi.Input[Optional[_builtins.str]] = None,
                  cache_ttl: pulumi.Input[Optional[_builtins.int]] = None,
                  cert_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  force_https: pulumi.Input[Optional[_builtins.bool]] = None,
                  key_pem: pulumi.Input[Optional[_builtins.str]] = None,
                  link_tunnel_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -50,6 +51,7 @@ class SiteArgs:
         :param pulumi.Input[_builtins.str] cache_mode: What the edge caches: `all` responses, `static` assets only, or what the `origin` headers allow. One of: `all`, `static`, `origin`.
         :param pulumi.Input[_builtins.int] cache_ttl: How long the edge caches responses, in seconds.
         :param pulumi.Input[_builtins.str] cert_pem: A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.bool] force_https: Redirect plain HTTP requests to HTTPS.
         :param pulumi.Input[_builtins.str] key_pem: Private key (PEM) of `certPem`. Stored as a secret; the API never returns it.
         :param pulumi.Input[_builtins.str] link_tunnel_id: Tunnel that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin. Default: `null`.
@@ -75,6 +77,8 @@ class SiteArgs:
             pulumi.set(__self__, "cache_ttl", cache_ttl)
         if cert_pem is not None:
             pulumi.set(__self__, "cert_pem", cert_pem)
+        if force_destroy is not None:
+            pulumi.set(__self__, "force_destroy", force_destroy)
         if force_https is not None:
             pulumi.set(__self__, "force_https", force_https)
         if key_pem is not None:
@@ -183,6 +187,18 @@ class SiteArgs:
     @cert_pem.setter
     def cert_pem(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "cert_pem", value)
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
+
+    @force_destroy.setter
+    def force_destroy(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "force_destroy", value)
 
     @_builtins.property
     @pulumi.getter(name="forceHttps")
@@ -340,6 +356,7 @@ class Site(pulumi.CustomResource):
                  cache_mode: pulumi.Input[Optional[_builtins.str]] = None,
                  cache_ttl: pulumi.Input[Optional[_builtins.int]] = None,
                  cert_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  force_https: pulumi.Input[Optional[_builtins.bool]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  key_pem: pulumi.Input[Optional[_builtins.str]] = None,
@@ -359,6 +376,14 @@ class Site(pulumi.CustomResource):
         An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.
 
         Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
+
+        Deleting a site deletes its security rules: see Deleting.
+
+        ## Deleting
+
+        Deleting the site deletes the security rules it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the site holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the site leaves the program, the engine has already deleted the program's own security rules, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a site with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the site first is checked in the preview, before anything is deleted, while the program's own security rules are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the site holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
         ## Example Usage
         ### An edge site in CNAME mode
@@ -431,6 +456,7 @@ class Site(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] cache_mode: What the edge caches: `all` responses, `static` assets only, or what the `origin` headers allow. One of: `all`, `static`, `origin`.
         :param pulumi.Input[_builtins.int] cache_ttl: How long the edge caches responses, in seconds.
         :param pulumi.Input[_builtins.str] cert_pem: A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.bool] force_https: Redirect plain HTTP requests to HTTPS.
         :param pulumi.Input[_builtins.str] hostname: Hostname served through the edge, such as `www.example.com`.
         :param pulumi.Input[_builtins.str] key_pem: Private key (PEM) of `certPem`. Stored as a secret; the API never returns it.
@@ -456,6 +482,14 @@ class Site(pulumi.CustomResource):
         An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.
 
         Creating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.
+
+        Deleting a site deletes its security rules: see Deleting.
+
+        ## Deleting
+
+        Deleting the site deletes the security rules it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the site holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the site leaves the program, the engine has already deleted the program's own security rules, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a site with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the site first is checked in the preview, before anything is deleted, while the program's own security rules are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the site holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
         ## Example Usage
         ### An edge site in CNAME mode
@@ -541,6 +575,7 @@ class Site(pulumi.CustomResource):
                  cache_mode: pulumi.Input[Optional[_builtins.str]] = None,
                  cache_ttl: pulumi.Input[Optional[_builtins.int]] = None,
                  cert_pem: pulumi.Input[Optional[_builtins.str]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  force_https: pulumi.Input[Optional[_builtins.bool]] = None,
                  hostname: pulumi.Input[Optional[_builtins.str]] = None,
                  key_pem: pulumi.Input[Optional[_builtins.str]] = None,
@@ -569,6 +604,7 @@ class Site(pulumi.CustomResource):
             __props__.__dict__["cache_mode"] = cache_mode
             __props__.__dict__["cache_ttl"] = cache_ttl
             __props__.__dict__["cert_pem"] = cert_pem
+            __props__.__dict__["force_destroy"] = force_destroy
             __props__.__dict__["force_https"] = force_https
             if hostname is None and not opts.urn:
                 raise TypeError("Missing required property 'hostname'")
@@ -625,6 +661,7 @@ class Site(pulumi.CustomResource):
         __props__.__dict__["cert_pem"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["dns_mode"] = None
+        __props__.__dict__["force_destroy"] = None
         __props__.__dict__["force_https"] = None
         __props__.__dict__["has_certificate"] = None
         __props__.__dict__["hostname"] = None
@@ -701,6 +738,14 @@ class Site(pulumi.CustomResource):
         `zone` (a proxied record in a hosted zone) or `cname` (the customer's DNS points a CNAME at `target`).
         """
         return pulumi.get(self, "dns_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Delete the site even while it holds security rules that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
 
     @_builtins.property
     @pulumi.getter(name="forceHttps")

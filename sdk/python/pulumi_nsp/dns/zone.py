@@ -23,6 +23,7 @@ class ZoneArgs:
                  name: pulumi.Input[_builtins.str],
                  service_id: pulumi.Input[_builtins.str],
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  mode: pulumi.Input[Optional[_builtins.str]] = None,
                  negative_ttl: pulumi.Input[Optional[_builtins.int]] = None,
                  secondary_master: pulumi.Input[Optional[_builtins.str]] = None):
@@ -32,6 +33,7 @@ class ZoneArgs:
         :param pulumi.Input[_builtins.str] name: Zone name, such as `example.com`. Stored lower-case without a trailing dot.
         :param pulumi.Input[_builtins.str] service_id: Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
         :param pulumi.Input[_builtins.bool] enabled: Whether the zone is served. Default: `true`.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] mode: `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.
         :param pulumi.Input[_builtins.int] negative_ttl: TTL of negative answers (NXDOMAIN), in seconds.
         :param pulumi.Input[_builtins.str] secondary_master: Master IP when the zone is served as a secondary; unset (or null) serves it as a primary.
@@ -40,6 +42,8 @@ class ZoneArgs:
         pulumi.set(__self__, "service_id", service_id)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
+        if force_destroy is not None:
+            pulumi.set(__self__, "force_destroy", force_destroy)
         if mode is not None:
             pulumi.set(__self__, "mode", mode)
         if negative_ttl is not None:
@@ -82,6 +86,18 @@ class ZoneArgs:
     @enabled.setter
     def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
+
+    @force_destroy.setter
+    def force_destroy(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "force_destroy", value)
 
     @_builtins.property
     @pulumi.getter
@@ -127,6 +143,7 @@ class Zone(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  mode: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  negative_ttl: pulumi.Input[Optional[_builtins.int]] = None,
@@ -134,7 +151,15 @@ class Zone(pulumi.CustomResource):
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.
+        An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.
+
+        ## Deleting
+
+        Deleting the zone deletes the records, security rules and address ranges it holds. Unless `forceDestroy` is true, the provider first lists them (3 list requests, one per kind, each paged, and one list of the account's mail domains, for the records they publish) and refuses the delete, before any request that changes something, while the zone holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the zone leaves the program, the engine has already deleted the program's own records, security rules and address ranges, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a zone with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the zone first is checked in the preview, before anything is deleted, while the program's own records, security rules and address ranges are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the zone holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
+
+        The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.
 
         ## Example Usage
         ### A zone on the account's authoritative DNS service
@@ -178,6 +203,7 @@ class Zone(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.bool] enabled: Whether the zone is served. Default: `true`.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] mode: `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.
         :param pulumi.Input[_builtins.str] name: Zone name, such as `example.com`. Stored lower-case without a trailing dot.
         :param pulumi.Input[_builtins.int] negative_ttl: TTL of negative answers (NXDOMAIN), in seconds.
@@ -191,7 +217,15 @@ class Zone(pulumi.CustomResource):
                  args: ZoneArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records.
+        An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.
+
+        ## Deleting
+
+        Deleting the zone deletes the records, security rules and address ranges it holds. Unless `forceDestroy` is true, the provider first lists them (3 list requests, one per kind, each paged, and one list of the account's mail domains, for the records they publish) and refuses the delete, before any request that changes something, while the zone holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the zone leaves the program, the engine has already deleted the program's own records, security rules and address ranges, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a zone with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the zone first is checked in the preview, before anything is deleted, while the program's own records, security rules and address ranges are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the zone holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
+
+        The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.
 
         ## Example Usage
         ### A zone on the account's authoritative DNS service
@@ -248,6 +282,7 @@ class Zone(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  mode: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  negative_ttl: pulumi.Input[Optional[_builtins.int]] = None,
@@ -263,6 +298,7 @@ class Zone(pulumi.CustomResource):
             __props__ = ZoneArgs.__new__(ZoneArgs)
 
             __props__.__dict__["enabled"] = enabled
+            __props__.__dict__["force_destroy"] = force_destroy
             __props__.__dict__["mode"] = mode
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
@@ -306,6 +342,7 @@ class Zone(pulumi.CustomResource):
         __props__.__dict__["delegation"] = None
         __props__.__dict__["dnssec"] = None
         __props__.__dict__["enabled"] = None
+        __props__.__dict__["force_destroy"] = None
         __props__.__dict__["mode"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["name_servers"] = None
@@ -349,6 +386,14 @@ class Zone(pulumi.CustomResource):
         Whether the zone is served. Default: `true`.
         """
         return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
 
     @_builtins.property
     @pulumi.getter

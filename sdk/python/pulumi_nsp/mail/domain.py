@@ -26,6 +26,7 @@ class DomainArgs:
                  default_quota_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  dmarc_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  mode: pulumi.Input[Optional[_builtins.str]] = None,
                  server_id: pulumi.Input[Optional[_builtins.str]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -39,6 +40,7 @@ class DomainArgs:
         :param pulumi.Input[_builtins.int] default_quota_bytes: Quota of new mailboxes, in bytes (1 MiB to 1 TiB); the API's default (5 GiB) when unset.
         :param pulumi.Input[_builtins.str] dmarc_policy: Policy published in the domain's DMARC record. Default: `"none"`. One of: `none`, `quarantine`, `reject`.
         :param pulumi.Input[_builtins.bool] enabled: Whether the domain accepts mail. Default: `true`.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] mode: `mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both. Default: `"mailbox"`. One of: `mailbox`, `forward`, `both`.
         :param pulumi.Input[_builtins.str] server_id: Id of a BYO mail server (`nsp:mail:Server`) that serves the domain; unset, the domain is served by the service's own nodes.
         :param pulumi.Input[_builtins.str] zone_id: Id of the hosted zone (`nsp:dns:Zone`) that holds the domain; the domain's records (MX, SPF, DKIM, DMARC, TLS policy) are published into it. Without it nothing is published and `records` lists what to add at the zone's DNS provider.
@@ -55,6 +57,8 @@ class DomainArgs:
             pulumi.set(__self__, "dmarc_policy", dmarc_policy)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
+        if force_destroy is not None:
+            pulumi.set(__self__, "force_destroy", force_destroy)
         if mode is not None:
             pulumi.set(__self__, "mode", mode)
         if server_id is not None:
@@ -137,6 +141,18 @@ class DomainArgs:
         pulumi.set(self, "enabled", value)
 
     @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
+
+    @force_destroy.setter
+    def force_destroy(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "force_destroy", value)
+
+    @_builtins.property
     @pulumi.getter
     def mode(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -196,6 +212,7 @@ class Domain(pulumi.CustomResource):
                  default_quota_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  dmarc_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  mode: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  server_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -203,7 +220,13 @@ class Domain(pulumi.CustomResource):
                  zone_name: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.
+        A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.
+
+        ## Deleting
+
+        Deleting the mail domain deletes the mailboxes, aliases, groups, domain rules and forwarding routes it holds. Unless `forceDestroy` is true, the provider first lists them (5 list requests, one per kind, each paged) and refuses the delete, before any request that changes something, while the mail domain holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the mail domain leaves the program, the engine has already deleted the program's own mailboxes, aliases, groups, domain rules and forwarding routes, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a mail domain with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the mail domain first is checked in the preview, before anything is deleted, while the program's own mailboxes, aliases, groups, domain rules and forwarding routes are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the mail domain holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
         ## Example Usage
         ### A mail domain in a hosted zone, which publishes its records there
@@ -254,6 +277,7 @@ class Domain(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] default_quota_bytes: Quota of new mailboxes, in bytes (1 MiB to 1 TiB); the API's default (5 GiB) when unset.
         :param pulumi.Input[_builtins.str] dmarc_policy: Policy published in the domain's DMARC record. Default: `"none"`. One of: `none`, `quarantine`, `reject`.
         :param pulumi.Input[_builtins.bool] enabled: Whether the domain accepts mail. Default: `true`.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] mode: `mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both. Default: `"mailbox"`. One of: `mailbox`, `forward`, `both`.
         :param pulumi.Input[_builtins.str] name: The mail domain, such as `example.com` or `lists.example.com`. Stored lower-case without a trailing dot.
         :param pulumi.Input[_builtins.str] server_id: Id of a BYO mail server (`nsp:mail:Server`) that serves the domain; unset, the domain is served by the service's own nodes.
@@ -267,7 +291,13 @@ class Domain(pulumi.CustomResource):
                  args: DomainArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes, aliases, groups, rules and routes.
+        A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.
+
+        ## Deleting
+
+        Deleting the mail domain deletes the mailboxes, aliases, groups, domain rules and forwarding routes it holds. Unless `forceDestroy` is true, the provider first lists them (5 list requests, one per kind, each paged) and refuses the delete, before any request that changes something, while the mail domain holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the mail domain leaves the program, the engine has already deleted the program's own mailboxes, aliases, groups, domain rules and forwarding routes, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a mail domain with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the mail domain first is checked in the preview, before anything is deleted, while the program's own mailboxes, aliases, groups, domain rules and forwarding routes are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the mail domain holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
         ## Example Usage
         ### A mail domain in a hosted zone, which publishes its records there
@@ -331,6 +361,7 @@ class Domain(pulumi.CustomResource):
                  default_quota_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  dmarc_policy: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  mode: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  server_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -350,6 +381,7 @@ class Domain(pulumi.CustomResource):
             __props__.__dict__["default_quota_bytes"] = default_quota_bytes
             __props__.__dict__["dmarc_policy"] = dmarc_policy
             __props__.__dict__["enabled"] = enabled
+            __props__.__dict__["force_destroy"] = force_destroy
             __props__.__dict__["mode"] = mode
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
@@ -393,6 +425,7 @@ class Domain(pulumi.CustomResource):
         __props__.__dict__["dkim_selector"] = None
         __props__.__dict__["dmarc_policy"] = None
         __props__.__dict__["enabled"] = None
+        __props__.__dict__["force_destroy"] = None
         __props__.__dict__["mode"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["records"] = None
@@ -472,6 +505,14 @@ class Domain(pulumi.CustomResource):
         Whether the domain accepts mail. Default: `true`.
         """
         return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Delete the mail domain even while it holds mailboxes, aliases, groups, domain rules and forwarding routes that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
 
     @_builtins.property
     @pulumi.getter

@@ -21,6 +21,7 @@ class CaArgs:
     def __init__(__self__, *,
                  handle: pulumi.Input[_builtins.str],
                  asns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  note: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_response_xml: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_rir: pulumi.Input[Optional[_builtins.str]] = None):
@@ -29,6 +30,7 @@ class CaArgs:
 
         :param pulumi.Input[_builtins.str] handle: The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] asns: The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`). Default: `[]`.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] note: Free-text note.
         :param pulumi.Input[_builtins.str] parent_response_xml: The RFC 8183 parent response the RIR returned for `childRequestXml`. Posting it activates the CA; a new value is posted again. The API never returns it, so it is compared with the value last applied.
         :param pulumi.Input[_builtins.str] parent_rir: The regional registry that is the CA's parent: `AFRINIC`, `APNIC`, `ARIN`, `LACNIC` or `RIPE`. Left to the API when unset.
@@ -36,6 +38,8 @@ class CaArgs:
         pulumi.set(__self__, "handle", handle)
         if asns is not None:
             pulumi.set(__self__, "asns", asns)
+        if force_destroy is not None:
+            pulumi.set(__self__, "force_destroy", force_destroy)
         if note is not None:
             pulumi.set(__self__, "note", note)
         if parent_response_xml is not None:
@@ -66,6 +70,18 @@ class CaArgs:
     @asns.setter
     def asns(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]]):
         pulumi.set(self, "asns", value)
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
+
+    @force_destroy.setter
+    def force_destroy(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "force_destroy", value)
 
     @_builtins.property
     @pulumi.getter
@@ -111,13 +127,20 @@ class Ca(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  asns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  handle: pulumi.Input[Optional[_builtins.str]] = None,
                  note: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_response_xml: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_rir: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.
+        A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.
+
+        ## Deleting
+
+        Deleting the CA deletes the ROAs it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the CA holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the CA leaves the program, the engine has already deleted the program's own ROAs, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a CA with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the CA first is checked in the preview, before anything is deleted, while the program's own ROAs are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the CA holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
         ## Example Usage
         ### A hosted RPKI certificate authority
@@ -147,6 +170,7 @@ class Ca(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.int]]] asns: The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`). Default: `[]`.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] handle: The CA's handle, which the parent RIR sees in the child request. Unique in the account (ignoring case).
         :param pulumi.Input[_builtins.str] note: Free-text note.
         :param pulumi.Input[_builtins.str] parent_response_xml: The RFC 8183 parent response the RIR returned for `childRequestXml`. Posting it activates the CA; a new value is posted again. The API never returns it, so it is compared with the value last applied.
@@ -159,7 +183,13 @@ class Ca(pulumi.CustomResource):
                  args: CaArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs.
+        A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.
+
+        ## Deleting
+
+        Deleting the CA deletes the ROAs it holds. Unless `forceDestroy` is true, the provider first lists them (one list request, paged) and refuses the delete, before any request that changes something, while the CA holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the CA leaves the program, the engine has already deleted the program's own ROAs, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a CA with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the CA first is checked in the preview, before anything is deleted, while the program's own ROAs are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the CA holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
         ## Example Usage
         ### A hosted RPKI certificate authority
@@ -202,6 +232,7 @@ class Ca(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  asns: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.int]]]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  handle: pulumi.Input[Optional[_builtins.str]] = None,
                  note: pulumi.Input[Optional[_builtins.str]] = None,
                  parent_response_xml: pulumi.Input[Optional[_builtins.str]] = None,
@@ -216,6 +247,7 @@ class Ca(pulumi.CustomResource):
             __props__ = CaArgs.__new__(CaArgs)
 
             __props__.__dict__["asns"] = asns
+            __props__.__dict__["force_destroy"] = force_destroy
             if handle is None and not opts.urn:
                 raise TypeError("Missing required property 'handle'")
             __props__.__dict__["handle"] = handle
@@ -253,6 +285,7 @@ class Ca(pulumi.CustomResource):
         __props__.__dict__["asns"] = None
         __props__.__dict__["child_request_xml"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["force_destroy"] = None
         __props__.__dict__["handle"] = None
         __props__.__dict__["note"] = None
         __props__.__dict__["parent_handle"] = None
@@ -286,6 +319,14 @@ class Ca(pulumi.CustomResource):
         When the CA was created.
         """
         return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Delete the CA even while it holds ROAs that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
 
     @_builtins.property
     @pulumi.getter

@@ -21,6 +21,7 @@ class PbxArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
                  city: pulumi.Input[Optional[_builtins.str]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  language: pulumi.Input[Optional[_builtins.str]] = None,
                  settings: pulumi.Input[Optional[Mapping[str, Any]]] = None,
                  template: pulumi.Input[Optional[_builtins.str]] = None,
@@ -30,6 +31,7 @@ class PbxArgs:
 
         :param pulumi.Input[_builtins.str] name: Display name of the PBX.
         :param pulumi.Input[_builtins.str] city: Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] language: Language of the PBX's prompts. One of: `en`, `zh`.
         :param pulumi.Input[Mapping[str, Any]] settings: PBX-wide settings, replaced whole on change. Sent to the API as written, field names in the API's snake_case.
         :param pulumi.Input[_builtins.str] template: What the PBX starts with (see `nsp:vgate:getTemplates`); the API's default when unset. Only used at creation, so a change replaces the PBX. One of: `small-office`, `reception`, `after-hours`, `contact-centre`, `conference`, `personal`, `blank`.
@@ -38,6 +40,8 @@ class PbxArgs:
         pulumi.set(__self__, "name", name)
         if city is not None:
             pulumi.set(__self__, "city", city)
+        if force_destroy is not None:
+            pulumi.set(__self__, "force_destroy", force_destroy)
         if language is not None:
             pulumi.set(__self__, "language", language)
         if settings is not None:
@@ -70,6 +74,18 @@ class PbxArgs:
     @city.setter
     def city(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "city", value)
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
+
+    @force_destroy.setter
+    def force_destroy(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "force_destroy", value)
 
     @_builtins.property
     @pulumi.getter
@@ -127,6 +143,7 @@ class Pbx(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  city: pulumi.Input[Optional[_builtins.str]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  language: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  settings: pulumi.Input[Optional[Mapping[str, Any]]] = None,
@@ -134,7 +151,13 @@ class Pbx(pulumi.CustomResource):
                  timezone: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.
+        A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.
+
+        ## Deleting
+
+        Deleting the PBX deletes the numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions it holds. Unless `forceDestroy` is true, the provider first lists them (9 list requests, one per kind, each paged, and one list of the templates, for the objects the PBX's template made) and refuses the delete, before any request that changes something, while the PBX holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the PBX leaves the program, the engine has already deleted the program's own numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a PBX with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the PBX first is checked in the preview, before anything is deleted, while the program's own numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the PBX holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
         ## Example Usage
         ### A PBX from a template, in a city that accepts new PBXs
@@ -163,6 +186,7 @@ class Pbx(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] city: Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.
+        :param pulumi.Input[_builtins.bool] force_destroy: Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] language: Language of the PBX's prompts. One of: `en`, `zh`.
         :param pulumi.Input[_builtins.str] name: Display name of the PBX.
         :param pulumi.Input[Mapping[str, Any]] settings: PBX-wide settings, replaced whole on change. Sent to the API as written, field names in the API's snake_case.
@@ -176,7 +200,13 @@ class Pbx(pulumi.CustomResource):
                  args: PbxArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers.
+        A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.
+
+        ## Deleting
+
+        Deleting the PBX deletes the numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions it holds. Unless `forceDestroy` is true, the provider first lists them (9 list requests, one per kind, each paged, and one list of the templates, for the objects the PBX's template made) and refuses the delete, before any request that changes something, while the PBX holds any that this program does not manage: the message names `forceDestroy`, how many of each kind remain and the first few by name. At a `pulumi destroy` or when the PBX leaves the program, the engine has already deleted the program's own numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions, so only the others count. A child whose delete the program skips with `deletedWith` is still there and counts too: a PBX with such children needs `forceDestroy: true`.
+
+        A replacement that deletes the PBX first is checked in the preview, before anything is deleted, while the program's own numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions are still there: every one counts, so such a replacement needs `forceDestroy: true` set by an earlier `pulumi up` whenever the PBX holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.
 
         ## Example Usage
         ### A PBX from a template, in a city that accepts new PBXs
@@ -218,6 +248,7 @@ class Pbx(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  city: pulumi.Input[Optional[_builtins.str]] = None,
+                 force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  language: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  settings: pulumi.Input[Optional[Mapping[str, Any]]] = None,
@@ -233,6 +264,7 @@ class Pbx(pulumi.CustomResource):
             __props__ = PbxArgs.__new__(PbxArgs)
 
             __props__.__dict__["city"] = city
+            __props__.__dict__["force_destroy"] = force_destroy
             __props__.__dict__["language"] = language
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
@@ -274,6 +306,7 @@ class Pbx(pulumi.CustomResource):
         __props__.__dict__["calls_up"] = None
         __props__.__dict__["city"] = None
         __props__.__dict__["created_at"] = None
+        __props__.__dict__["force_destroy"] = None
         __props__.__dict__["language"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["reloaded_at"] = None
@@ -309,6 +342,14 @@ class Pbx(pulumi.CustomResource):
         When the PBX was created.
         """
         return pulumi.get(self, "created_at")
+
+    @_builtins.property
+    @pulumi.getter(name="forceDestroy")
+    def force_destroy(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Delete the PBX even while it holds numbers, extensions, trunks, inbound routes, outbound routes, IVRs, ring groups, queues and time conditions that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
+        """
+        return pulumi.get(self, "force_destroy")
 
     @_builtins.property
     @pulumi.getter

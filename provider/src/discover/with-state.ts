@@ -1,0 +1,47 @@
+// nsp-discover --with-state: each entry of the import file carries the inputs and outputs the
+// resource's Read gives, so that `pulumi import --file` reads nothing (the pinned CLI, v3.259,
+// takes an entry's `outputs` as the object's state and skips the provider's Read; its `inputs`
+// become the resource's inputs). The reads move to nsp-discover, through the same Read the import
+// would call, so the state is the one an import without them would record.
+import type { AnyResource, OperationContext } from "../framework/definition";
+import { readResource } from "../framework/operations";
+import { dropUndefined, type PropertyMap } from "../framework/property-values";
+import type { ImportEntry } from "./discover";
+
+export interface StatefulEntry extends ImportEntry {
+  inputs?: PropertyMap;
+  outputs?: PropertyMap;
+}
+
+/**
+ * Reads every entry's object and adds its inputs and outputs, `concurrency` reads at a time.
+ * An object holding a secret is left to the import's own Read, so that the file never holds a
+ * secret in plaintext; one that is gone since it was listed is left as it is. Returns how many
+ * entries were left without a state, and why.
+ */
+export async function withState(entries: readonly ImportEntry[], definitions: readonly AnyResource[], ctx: () => OperationContext, concurrency = 4): Promise<{ entries: StatefulEntry[]; leftToRead: { type: string; id: string; reason: string }[] }> {
+  const byToken = new Map(definitions.map((d) => [d.token, d]));
+  const out: StatefulEntry[] = entries.map((e) => ({ ...e }));
+  const leftToRead: { type: string; id: string; reason: string }[] = [];
+  const queue = [...out];
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let entry = queue.shift(); entry; entry = queue.shift()) {
+        const def = byToken.get(entry.type)!;
+        const read = await readResource(def, ctx(), entry.id, {}, {});
+        if (!read) {
+          leftToRead.push({ type: entry.type, id: entry.id, reason: "gone since it was listed" });
+          continue;
+        }
+        const secret = (def.secrets ?? []).find((k) => (read.state[k] ?? read.inputs[k]) != null);
+        if (secret) {
+          leftToRead.push({ type: entry.type, id: entry.id, reason: `holds the secret ${secret}` });
+          continue;
+        }
+        entry.inputs = dropUndefined(read.inputs) as PropertyMap;
+        entry.outputs = dropUndefined(read.state) as PropertyMap;
+      }
+    }),
+  );
+  return { entries: out, leftToRead };
+}

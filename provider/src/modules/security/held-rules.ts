@@ -1,0 +1,14 @@
+import type { HeldKind } from "../../framework/held-objects";
+
+/**
+ * The security rules of one zone or one site, which the zone's or the site's delete takes with it
+ * (held-objects.ts): listed through `/security/rules`, filtered by their parent.
+ */
+export function heldRules(parent: "zone_id" | "site_id"): HeldKind {
+  return {
+    names: ["security rule", "security rules"],
+    listPath: () => "/security/rules",
+    query: (id) => ({ [parent]: id }),
+    nameOf: (r) => `${String(r.action)} ${String(r.field)} ${String(r.op)} ${String(r.value)}`,
+  };
+}
