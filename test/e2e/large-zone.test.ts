@@ -51,7 +51,7 @@ const PROJECT = Stack.yamlPluginHead("nsp-large-zone");
 
 interface ProgramOptions {
   maxDeletePercent?: number;
-  /** The ZoneRecords is deleted with the zone (Pulumi's deletedWith): its own delete is skipped. */
+  /** The ZoneRecords is deleted with the zone (Pulumi's deletedWith, and the zone's forceDestroy): its own delete is skipped. */
   deletedWithZone?: boolean;
 }
 
@@ -64,7 +64,8 @@ function program(list: Rec[] | undefined, opts: ProgramOptions = {}): string {
     "resources:",
     "  zone:",
     "    type: nsp:dns:Zone",
-    '    properties: { serviceId: "${svcId}", name: large.example }',
+    // A zone holding records the program does not delete first is deleted only with forceDestroy.
+    `    properties: { serviceId: "\${svcId}", name: large.example${opts.deletedWithZone ? ", forceDestroy: true" : ""} }`,
   ];
   if (list === undefined) return `${lines.join("\n")}\n`;
   lines.push(
@@ -182,8 +183,8 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     expect(noRecordCalls(removed.byRoute)).toEqual([]);
     expect(await owned()).toEqual([]);
 
-    // Records again, deleted with their zone: the destroy sends the zone's delete and nothing for
-    // the records, which the zone's delete takes.
+    // Records again, deleted with their zone (whose forceDestroy the same up sets): the destroy
+    // sends the zone's delete and nothing for the records, which the zone's delete takes.
     rewrite(changed.slice(0, 1_000), { deletedWithZone: true });
     await stack!.up();
     expect(await owned()).toHaveLength(1_000);
