@@ -193,5 +193,8 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     expect(destroy.writes).toBe(1);
     expect(destroy.byRoute["DELETE /dns/zones/:id"]).toBe(1);
     expect((await emulator.control().list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("large.example");
+    process.stderr.write(
+      `large-zone requests: 30% cut ${cut.total}, 30% data change ${change.total}, delete ${removed.total} (bounds ${BULK_BOUND}, ${2 * Math.ceil(N / PAGE) + 4}, ${BULK_BOUND}); destroy with deletedWith ${destroy.total}\n`,
+    );
   });
 });
