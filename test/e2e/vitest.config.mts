@@ -17,7 +17,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   dynamic: 42,
   sdk: 35,
   "every-resource": 60,
-  "large-zone": 34,
+  "large-zone": 42,
   "pulumi-do": 30,
   typescript: 25,
   "docs-commands": 25,
