@@ -17,7 +17,7 @@ import { F1_DEFAULT_CUSTOMERS, f1 } from "./f1-fleet";
 const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
   P2: { title: "wall time to create 1,000 records under a quota", run: ({ q }) => p2(q) },
-  P3: { title: "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, preview, a change and a refused cut", run: ({ p3Sizes }) => p3(p3Sizes) },
+  P3: { title: "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, preview, a change, a refused and an allowed cut, and destroy", run: ({ p3Sizes }) => p3(p3Sizes) },
   P4: { title: "plugin cold start to port", run: () => p4() },
   P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
   P6: { title: "emulator requests per second", run: () => p6() },

@@ -14,4 +14,4 @@ if %NSP_NODE_MAJOR% LSS 22 (
   exit /b 1
 )
 rem No heap cap (it would crash on a large zone); the heap grows only 20% past the live data, as in pulumi-resource-nsp.
-node --heap-growing-percent=20 --max-semi-space-size=4 "%~dp0plugin\provider.mjs" %*
+node --heap-growing-percent=20 --max-semi-space-size=4 --expose-gc "%~dp0plugin\provider.mjs" %*

@@ -1,10 +1,11 @@
 // Other plausible answers to the points the API documents leave "not shown". The emulator's
 // default choices are in docs/api-assumptions.md; each alternative here swaps one of them, so the
 // provider can be tested against every answer it must survive. They are applied to a finished
-// response in one place (shapeOutcome), never inside a route.
+// response in one place (shapeOutcome), never inside a route, except replace-rewrites: it changes
+// what the zone-file import writes, so the import reads it (importZoneText).
 import type { Outcome } from "./http";
 
-export const ALTERNATIVES = ["bare-lists", "status-422", "reset-epoch", "epoch-timestamps", "bodiless-404"] as const;
+export const ALTERNATIVES = ["bare-lists", "status-422", "reset-epoch", "epoch-timestamps", "bodiless-404", "replace-rewrites"] as const;
 export type Alternative = (typeof ALTERNATIVES)[number];
 
 export function isAlternative(name: string): name is Alternative {

@@ -44,6 +44,7 @@ export interface BuildOptions {
   /** Requests per minute per token; default 300; 0 disables the limit and its headers. */
   rateLimitPerMinute?: number;
   now?: () => number;
+  /** The largest request body (default 1 MiB); it also caps a route's own larger limit (the zone-file import's). */
   maxBodyBytes?: number;
   /** Replaces the API routes (tests of the router itself). */
   routes?: Route[];
@@ -88,10 +89,10 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
   const rateLimiter = new RateLimiter(options.rateLimitPerMinute ?? 300, now);
   const router = new Router(options.routes ?? allRoutes);
   const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const env: Env = { store, publicDns, now };
+  const alternatives = new AlternativeSet(options.alternatives);
+  const env: Env = { store, publicDns, now, alternatives };
   const timers = new Set<NodeJS.Timeout>();
   const held = new Set<IncomingMessage>();
-  const alternatives = new AlternativeSet(options.alternatives);
   setPartnerTokenTtl(store, options.partnerTokenTtlSeconds ?? DEFAULT_PARTNER_TOKEN_TTL_SECONDS);
 
   const addAccount = (spec: AccountSpec): AccountCredentials => {
@@ -139,6 +140,13 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     return store.tokens.get(m[1] ?? "") ?? null;
   }
 
+  /** A route may take larger bodies than the rest (zone files), up to an explicit `maxBodyBytes` option. */
+  const bodyLimit = (match: MatchResult): number => {
+    const own = match.kind === "found" ? match.route.maxBodyBytes : undefined;
+    if (own === undefined) return maxBody;
+    return options.maxBodyBytes === undefined ? own : Math.min(own, options.maxBodyBytes);
+  };
+
   async function runApi(req: IncomingMessage, url: URL, match: MatchResult, body: Buffer, oversize: boolean): Promise<Outcome> {
     const found = authenticate(req);
     const expiredAt = found?.expires_at !== undefined && now() >= found.expires_at ? found.expires_at : undefined;
@@ -176,7 +184,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
         throw new ApiError("forbidden", `this endpoint needs a write-scope token; this token has scope ${token.scope}`);
       }
       if (oversize) {
-        throw new ApiError("validation_error", `body: must be at most ${maxBody} bytes`, { status: 413 });
+        throw new ApiError("validation_error", `body: must be at most ${bodyLimit(match)} bytes`, { status: 413 });
       }
       const query = parseOrThrow(r.query ?? EMPTY_QUERY, Object.fromEntries(url.searchParams), "query");
       const parsedBody = r.body ? parseOrThrow(r.body, parseJsonBody(body), "body") : undefined;
@@ -240,7 +248,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       return;
     }
 
-    const body = await readBody(req, maxBody);
+    const body = await readBody(req, bodyLimit(match));
     if (body.aborted) return;
     const reply = (o: Outcome) => {
       const shaped = shapeOutcome(o, alternatives, now());

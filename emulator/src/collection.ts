@@ -101,7 +101,7 @@ export interface Collection<I extends string, Row extends object> {
     method: HttpMethod,
     suffix: S,
     handle: (row: Row, ctx: Ctx<`${I}/${S}`, Out<BS>, Out<QS>>) => unknown,
-    schemas?: { body?: BS; query?: QS },
+    schemas?: { body?: BS; query?: QS; maxBodyBytes?: number },
   ): Route;
 }
 

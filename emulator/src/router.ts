@@ -7,6 +7,7 @@
 import type { z } from "zod";
 import type { AccountRecord, Store, TokenRecord } from "./store";
 import type { PublicDns } from "./public-dns";
+import type { AlternativeSet } from "./alternatives";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type RouteScope = "read" | "write";
@@ -24,6 +25,8 @@ export interface Env {
   store: Store;
   publicDns: PublicDns;
   now: () => number;
+  /** The alternatives switched on: read by a route only where one changes what is written (replace-rewrites). */
+  alternatives: AlternativeSet;
 }
 
 export interface Ctx<P extends string, B, Q> extends Env {
@@ -43,6 +46,8 @@ export interface Route {
   scope: RouteScope;
   /** A `link`-scope token may call this write route (the registry-link endpoints). */
   linkWrite?: boolean;
+  /** The largest body this route takes, where it is not the emulator's usual limit (zone files). */
+  maxBodyBytes?: number;
   body?: z.ZodType;
   query?: z.ZodType;
   handler: (ctx: Ctx<string, unknown, unknown>) => unknown;
@@ -60,6 +65,7 @@ export function route<
   path: P;
   scope: RouteScope;
   linkWrite?: boolean;
+  maxBodyBytes?: number;
   body?: BS;
   query?: QS;
   handler: (ctx: Ctx<P, Out<BS>, Out<QS>>) => unknown;

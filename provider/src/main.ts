@@ -13,6 +13,48 @@ import { startupCalls } from "./startup-calls";
 
 let provider: Promise<grpc.UntypedServiceImplementation> | undefined;
 
+/**
+ * A request this large (a zone of tens of thousands of records, three times over in an Update)
+ * leaves its message bytes and their decoding behind as garbage that V8 would keep until its
+ * next full collection, while the call itself allocates as much again; and its work (the zone's
+ * list, the plan) is garbage once the answer is built, while encoding the answer allocates as
+ * much again. Collected at those two points (bin/pulumi-resource-nsp exposes `gc`; without it
+ * nothing changes), the call's peak memory is its live data, not twice that. A full collection
+ * of such a heap takes tens of milliseconds, against seconds of work.
+ */
+const LARGE_REQUEST_BYTES = 4 * 1024 * 1024;
+const largeRequests = new WeakSet<object>();
+
+/**
+ * The protocol's service as generated, but remembering each request that arrived as a large
+ * message, and answering with the encoded bytes as they are (the generated serializer copies them
+ * into a new Buffer first: tens of MB more at the peak for a large answer).
+ */
+function providerServiceDefinition(): grpc.ServiceDefinition {
+  const out: Record<string, grpc.MethodDefinition<object, { serializeBinary(): Uint8Array }>> = {};
+  const generated = ResourceProviderService as unknown as Record<string, grpc.MethodDefinition<object, { serializeBinary(): Uint8Array }>>;
+  for (const [name, def] of Object.entries(generated)) {
+    out[name] = {
+      ...def,
+      requestDeserialize: (bytes: Buffer) => {
+        const message = def.requestDeserialize(bytes);
+        if (bytes.length >= LARGE_REQUEST_BYTES) largeRequests.add(message);
+        return message;
+      },
+      responseSerialize: (message) => {
+        const bytes = message.serializeBinary();
+        return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      },
+    };
+  }
+  return out as grpc.ServiceDefinition;
+}
+
+function collectAfterLargeRequest(call: { request?: unknown }): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc && typeof call.request === "object" && call.request !== null && largeRequests.has(call.request)) gc();
+}
+
 function load(engineAddress: string | undefined): Promise<grpc.UntypedServiceImplementation> {
   // A dynamic import: the build splits the provider into its own chunk, which Node reads and
   // parses only now, on the first call.
@@ -29,7 +71,15 @@ async function main(): Promise<void> {
   for (const method of Object.keys(ResourceProviderService)) {
     service[method] = ((call: never, callback: (err: Error) => void) => {
       load(engineAddress).then(
-        (impl) => (impl[method] as (c: never, cb: never) => void)(call, callback as never),
+        (impl) => {
+          collectAfterLargeRequest(call);
+          // And once more before the answer is encoded: what the call built to do its work is garbage by then.
+          const answer = (...result: unknown[]) => {
+            collectAfterLargeRequest(call);
+            (callback as (...r: unknown[]) => void)(...result);
+          };
+          (impl[method] as (c: never, cb: never) => void)(call, answer as never);
+        },
         (err: Error) => callback(err),
       );
     }) as grpc.UntypedHandleCall;
@@ -42,7 +92,7 @@ async function main(): Promise<void> {
   // No size limit of our own on either direction: the engine sends what it holds (its own limit
   // is on what it receives), and Check names a resource too large for it before anything is written.
   const server = new grpc.Server({ "grpc.max_receive_message_length": -1, "grpc.max_send_message_length": -1 });
-  server.addService(ResourceProviderService as unknown as grpc.ServiceDefinition, service);
+  server.addService(providerServiceDefinition(), service);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );

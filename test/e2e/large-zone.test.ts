@@ -1,7 +1,10 @@
-// One nsp:dns:ZoneRecords of 20,000 records through the real pulumi CLI against the emulator: up,
-// a no-change preview, a 5-record change, refresh, and a 30% cut that maxDeletePercent refuses
-// before any write. Request counts come from the emulator: each command stays within
-// ceil(N/page)+2 reads plus the writes its change needs.
+// One nsp:dns:ZoneRecords of 20,000 records through the real pulumi CLI against the emulator, in a
+// zone that also holds a record made through the API: up, a no-change preview, a 5-record change,
+// refresh, a 30% cut that maxDeletePercent refuses before any write; then the cut allowed, a change
+// of 30% of the records' data and the resource's delete, each in bulk (ceil(N/page)+4 requests, the
+// change 2·ceil(N/page)+4) with the outside record kept with its id; and a destroy whose
+// ZoneRecords has `deletedWith` the zone, which sends the zone's delete and nothing for the records.
+// Request counts come from the emulator.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +13,9 @@ import { startEmulatorProcess, Stack, type EmulatorProcess } from "./harness";
 const N = 20_000;
 const PAGE = 500;
 const MAX_READS = Math.ceil(N / PAGE) + 2;
+/** The list, then the zone-file import with replace and its preview, with two to spare. */
+const BULK_BOUND = Math.ceil(N / PAGE) + 4;
+const OUTSIDE = { name: "outside", type: "TXT", content: "made through the API" };
 
 let emulator: EmulatorProcess;
 let stack: Stack | undefined;
@@ -43,7 +49,14 @@ function records(n: number): Rec[] {
 // command, even `stack init`: with 20,000 records in it, that alone is seconds of CPU per command.
 const PROJECT = Stack.yamlPluginHead("nsp-large-zone");
 
-function program(list: Rec[]): string {
+interface ProgramOptions {
+  maxDeletePercent?: number;
+  /** The ZoneRecords is deleted with the zone (Pulumi's deletedWith, and the zone's forceDestroy): its own delete is skipped. */
+  deletedWithZone?: boolean;
+}
+
+/** The program; without a list, the zone alone (the ZoneRecords removed, so `up` deletes it). */
+function program(list: Rec[] | undefined, opts: ProgramOptions = {}): string {
   const lines = [
     "config:",
     "  svcId:",
@@ -51,16 +64,44 @@ function program(list: Rec[]): string {
     "resources:",
     "  zone:",
     "    type: nsp:dns:Zone",
-    '    properties: { serviceId: "${svcId}", name: large.example }',
+    // A zone holding records the program does not delete first is deleted only with forceDestroy.
+    `    properties: { serviceId: "\${svcId}", name: large.example${opts.deletedWithZone ? ", forceDestroy: true" : ""} }`,
+  ];
+  if (list === undefined) return `${lines.join("\n")}\n`;
+  lines.push(
     "  records:",
     "    type: nsp:dns:ZoneRecords",
+    ...(opts.deletedWithZone ? ['    options: { deletedWith: "${zone}" }'] : []),
     "    properties:",
     '      zoneId: "${zone.id}"',
+    ...(opts.maxDeletePercent === undefined ? [] : [`      maxDeletePercent: ${opts.maxDeletePercent}`]),
     "      records:",
     ...list.map((r) => `        - { name: ${r.name}, type: ${r.type}, content: ${JSON.stringify(r.content)}, ttl: ${r.ttl} }`),
-  ];
+  );
   return `${lines.join("\n")}\n`;
 }
+
+const counted = async <T>(run: () => Promise<T>) => {
+  const api = emulator.control();
+  await api.resetStats();
+  const result = await run();
+  const s = await api.stats();
+  return { result, reads: s.total - s.mutating, writes: s.mutating, total: s.total, byRoute: s.byRoute };
+};
+
+let dir = "";
+let zoneId = 0;
+let outsideId = 0;
+/** The records at the end of the first test: its 30% cut refused. */
+let current: Rec[] = [];
+const rewrite = (list: Rec[] | undefined, opts?: ProgramOptions) => writeFileSync(join(dir, "Main.yaml"), program(list, opts));
+const live = () => emulator.control().list<Rec & { id: number }>(`/dns/zones/${zoneId}/records`);
+/** The zone's records other than the outside one, after checking that one is there with its id. */
+const owned = async () => {
+  const all = await live();
+  expect(all.find((r) => r.name === OUTSIDE.name)).toMatchObject({ ...OUTSIDE, id: outsideId });
+  return all.filter((r) => r.id !== outsideId);
+};
 
 describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, () => {
   // Five pulumi commands over a 20,000-element property: most of their time is the engine's (the
@@ -69,22 +110,16 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     const api = emulator.control();
     const serviceId = (await api.services()).find((s) => s.type === "auth_dns")!.id;
     const all = records(N);
-    const dir = Stack.yamlProject(PROJECT);
-    const rewrite = (list: Rec[]) => writeFileSync(join(dir, "Main.yaml"), program(list));
+    dir = Stack.yamlProject(PROJECT);
     rewrite(all);
     stack = await Stack.init(dir);
     await stack.useAccount(emulator.baseUrl, api.token, { svcId: String(serviceId) });
-    const counted = async <T>(run: () => Promise<T>) => {
-      await api.resetStats();
-      const result = await run();
-      const s = await api.stats();
-      return { result, reads: s.total - s.mutating, writes: s.mutating, byRoute: s.byRoute };
-    };
 
     const up = await counted(() => stack!.up());
-    const zoneId = (await api.list<{ id: number; name: string }>("/dns/zones")).find((z) => z.name === "large.example")!.id;
-    const live = () => api.list<Rec & { id: number }>(`/dns/zones/${zoneId}/records`);
+    zoneId = (await api.list<{ id: number; name: string }>("/dns/zones")).find((z) => z.name === "large.example")!.id;
     expect(await live()).toHaveLength(N);
+    // A record the resource does not own, made through the API: every later step keeps it.
+    outsideId = (await api.post<{ id: number }>(`/dns/zones/${zoneId}/records`, OUTSIDE)).id;
     // The zone's create, one list of the (empty) zone, and the records in imports of at most 512 KiB.
     expect(up.reads).toBeLessThanOrEqual(MAX_READS);
     expect(up.byRoute["POST /dns/zones/:id/import"]).toBeGreaterThanOrEqual(1);
@@ -93,7 +128,7 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     const preview = await counted(() => stack!.preview(["--expect-no-changes"]));
     expect(preview.writes).toBe(0);
 
-    // Five TTLs change: five patches, or one import with replace when the whole zone fits one.
+    // Five TTLs change: five patches, or one import with replace and its preview.
     const changedAt = [0, 4001, 8002, 12003, 19999];
     const changed = all.map((r, i) => (changedAt.includes(i) ? { ...r, ttl: 120 } : r));
     rewrite(changed);
@@ -101,7 +136,7 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     expect(change.reads).toBeLessThanOrEqual(MAX_READS);
     expect(change.writes).toBeGreaterThanOrEqual(1);
     expect(change.writes).toBeLessThanOrEqual(5);
-    const after = await live();
+    const after = await owned();
     expect(after).toHaveLength(N);
     expect(after.filter((r) => r.ttl === 120).map((r) => r.name).sort()).toEqual(changedAt.map((i) => all[i]!.name).sort());
 
@@ -116,6 +151,50 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     expect(cut.result.stdout + cut.result.stderr).toMatch(/maxDeletePercent: this change would delete 6000 of the 20000 records .*\(30%\)/);
     expect(cut.writes).toBe(0);
     expect(cut.reads).toBeLessThanOrEqual(MAX_READS);
-    expect(await live()).toHaveLength(N);
+    expect(await owned()).toHaveLength(N);
+    current = changed;
+  });
+
+  it("cuts 30% when allowed, changes 30% of the data and deletes the resource in bulk, keeping the outside record; with deletedWith a destroy deletes only the zone", { timeout: 1_200_000 }, async () => {
+    expect(current).toHaveLength(N);
+    const noRecordCalls = (byRoute: Record<string, number>) => Object.keys(byRoute).filter((k) => /records\/:rid/.test(k));
+
+    const kept = current.slice(0, Math.floor(N * 0.7));
+    rewrite(kept, { maxDeletePercent: 30 });
+    const cut = await counted(() => stack!.up());
+    expect(cut.total).toBeLessThanOrEqual(BULK_BOUND);
+    expect(noRecordCalls(cut.byRoute)).toEqual([]);
+    expect((await owned()).length).toBe(kept.length);
+
+    // The data of three records in ten changes: re-added by the import with replace.
+    const changed = kept.map((r, i) => (i % 10 < 3 ? { ...r, content: r.type === "A" ? `10.200.${(i >> 8) & 255}.${i & 255}` : `v=changed${i}` } : r));
+    rewrite(changed, { maxDeletePercent: 30 });
+    const change = await counted(() => stack!.up());
+    expect(change.total).toBeLessThanOrEqual(2 * Math.ceil(N / PAGE) + 4);
+    expect(noRecordCalls(change.byRoute)).toEqual([]);
+    const liveContent = new Set((await owned()).map((r) => `${r.name} ${r.content}`));
+    expect(liveContent.size).toBe(changed.length);
+    expect(changed.every((r) => liveContent.has(`${r.name} ${r.content}`))).toBe(true);
+
+    // The ZoneRecords leaves the program: its delete is one import whose text is the outside record.
+    rewrite(undefined);
+    const removed = await counted(() => stack!.up());
+    expect(removed.total).toBeLessThanOrEqual(BULK_BOUND);
+    expect(noRecordCalls(removed.byRoute)).toEqual([]);
+    expect(await owned()).toEqual([]);
+
+    // Records again, deleted with their zone (whose forceDestroy the same up sets): the destroy
+    // sends the zone's delete and nothing for the records, which the zone's delete takes.
+    rewrite(changed.slice(0, 1_000), { deletedWithZone: true });
+    await stack!.up();
+    expect(await owned()).toHaveLength(1_000);
+    const destroy = await counted(() => stack!.destroy());
+    expect(Object.keys(destroy.byRoute).filter((k) => /records|import/.test(k))).toEqual([]);
+    expect(destroy.writes).toBe(1);
+    expect(destroy.byRoute["DELETE /dns/zones/:id"]).toBe(1);
+    expect((await emulator.control().list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("large.example");
+    process.stderr.write(
+      `large-zone requests: 30% cut ${cut.total}, 30% data change ${change.total}, delete ${removed.total} (bounds ${BULK_BOUND}, ${2 * Math.ceil(N / PAGE) + 4}, ${BULK_BOUND}); destroy with deletedWith ${destroy.total}\n`,
+    );
   });
 });

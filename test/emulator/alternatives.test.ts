@@ -85,6 +85,26 @@ it("bodiless-404: not_found answers 404 with no body, inside and outside /api/v1
   expect(bad.body.error.code).toBe("validation_error");
 });
 
+it("replace-rewrites: an import with replace deletes every record and adds every line anew, in its preview too", async () => {
+  const zone = await createZone(h.api, "rewrite.example");
+  const kept = (await h.api("POST", `/dns/zones/${zone.id}/records`, { type: "A", name: "kept", content: "192.0.2.1", proxied: true })).body;
+  await h.api("POST", `/dns/zones/${zone.id}/records`, { type: "A", name: "gone", content: "192.0.2.2" });
+  const text = "kept 3600 IN A 192.0.2.1\nnew 3600 IN A 192.0.2.3\n";
+  const matching = await h.api("POST", `/dns/zones/${zone.id}/import`, { text, mode: "preview", replace: true });
+  expect(matching.body).toMatchObject({ added: 1, deleted: 1, skipped: ["kept 3600 IN A 192.0.2.1 (duplicate)"] });
+  await use("replace-rewrites");
+  const preview = await h.api("POST", `/dns/zones/${zone.id}/import`, { text, mode: "preview", replace: true });
+  expect(preview.body).toEqual({ mode: "preview", added: 2, deleted: 2, skipped: [] });
+  await h.api("POST", `/dns/zones/${zone.id}/import`, { text, mode: "apply", replace: true });
+  const after = (await h.api("GET", `/dns/zones/${zone.id}/records`)).body.data;
+  expect(after.map((r: { name: string }) => r.name).sort()).toEqual(["kept", "new"]);
+  // The record of the same name and data is a new one: another id, the proxy gone.
+  expect(after.find((r: { name: string }) => r.name === "kept")).toMatchObject({ proxied: false });
+  expect(after.find((r: { name: string }) => r.name === "kept").id).not.toBe(kept.id);
+  // Without replace an import is the same as by default.
+  expect((await h.api("POST", `/dns/zones/${zone.id}/import`, { text, mode: "preview" })).body).toMatchObject({ added: 0, deleted: 0 });
+});
+
 it("several alternatives combine", async () => {
   await use("bare-lists", "epoch-timestamps");
   const list = await h.api("GET", "/dns/zones");

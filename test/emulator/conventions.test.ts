@@ -121,6 +121,15 @@ describe("version header and error statuses", () => {
     // the connection is still usable afterwards
     expect((await h.api("GET", "/me")).status).toBe(200);
   });
+
+  it("takes a zone file over 1 MiB in an import, as the one body that grows with the zone", async () => {
+    const zone = (await h.api("POST", "/dns/zones", { service_id: await authDnsServiceId(h.api), name: "bigfile.example" })).body;
+    const lines = Array.from({ length: 40_000 }, (_, i) => `host${i} 3600 IN A 10.0.${(i >> 8) & 255}.${i & 255}`).join("\n");
+    expect(lines.length).toBeGreaterThan(1024 * 1024);
+    const r = await h.api("POST", `/dns/zones/${zone.id}/import`, { text: lines, mode: "preview" });
+    expect(r.status).toBe(200);
+    expect(r.body.added).toBe(40_000);
+  });
 });
 
 describe("paging", () => {

@@ -25,7 +25,7 @@ interface ApiRecord extends Rec {
 
 const token = `svc_${"cd34".repeat(8)}`;
 const provider = useProvider({ emulator: { accounts: [{ name: "demo", token }] }, config: { requestsPerMinute: 0 } });
-const { control, plugin, checked } = provider;
+const { control, plugin, checked, anotherPlugin } = provider;
 let serviceId: number;
 
 beforeAll(async () => {
@@ -80,7 +80,8 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 
     const allowed = await checked(ZR, { zoneId, records: program.slice(0, 10), maxDeletePercent: 70 });
     const upd = await requests(() => plugin.update(ZR, "guard", zoneId, created.properties, allowed, false, inputs));
-    expect(upd.total).toBe(2);
+    // The list, then the import with replace and its preview.
+    expect(upd.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 });
     expect(await apiRecords(zoneId)).toHaveLength(10);
 
     // Only the threshold changes: the provider's own setting, nothing is sent.
@@ -133,9 +134,10 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     const d = await plugin.diff(ZR, "drift", zoneId, refreshed.properties, inputs, refreshed.inputs);
     expect(d).toMatchObject({ changes: true, diffs: ["records"] });
 
-    // The repair patches, deletes and adds one record each; the foreign record keeps its id.
+    // The repair (a TTL back, a record deleted, one added) is one import with replace after its
+    // preview; the foreign record is in the text, so it keeps its id.
     const repair = await requests(() => plugin.update(ZR, "drift", zoneId, refreshed.properties, inputs, false, refreshed.inputs));
-    expect(repair.total).toBe(4);
+    expect(repair.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 });
     expect((await plugin.read(ZR, "drift", zoneId, repair.result, inputs)).properties.records).toEqual(inputs.records);
     expect((await apiRecords(zoneId)).find((r) => r.name === "other")).toMatchObject({ id: foreign.id, content: "192.0.2.9" });
 
@@ -153,14 +155,71 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     expect(live.find((r) => r.id === www1.id)).toMatchObject({ proxied: true });
     expect((await plugin.read(ZR, "drift", zoneId, fix.result, inputs)).properties.records).toEqual(inputs.records);
 
-    // Delete with another record in the zone: one call per managed record, the other one stays.
+    // Delete with another record in the zone: an import with replace whose text is that record alone.
     const del = await requests(() => plugin.delete(ZR, "drift", zoneId, fix.result));
-    expect(del.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "DELETE /dns/zones/:id/records/:rid": 5 });
+    expect(del.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 });
     expect((await apiRecords(zoneId)).map((r) => r.id)).toEqual([foreign.id]);
 
     // The zone deleted through the API: Read reports the resource gone.
     await control.delete(`/dns/zones/${zoneId}`);
     expect((await plugin.read(ZR, "drift", zoneId, fix.result, inputs)).id).toBe("");
+  });
+
+  it("cuts and changes many records in bulk beside records it does not own, patching those with API-only attributes", async () => {
+    const zoneId = await createZone("bulk.example");
+    const outside = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, { name: "outside", type: "TXT", content: "made through the API", weight: 5 });
+    const program = Array.from({ length: 20 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
+    const inputs = await checked(ZR, { zoneId, records: program });
+    const created = await plugin.create(ZR, "bulk", inputs);
+    const byName = async () => new Map((await apiRecords(zoneId)).map((r) => [r.name, r]));
+    const proxied = (await byName()).get("h0")!;
+    await control.patch(`/dns/zones/${zoneId}/records/${proxied.id}`, { proxied: true });
+
+    // Six records cut, six records' data changed (h0 among them, proxied): the list, the preview,
+    // the import with replace and one patch, where record calls would take twelve.
+    const cutAndChanged = program.slice(0, 14).map((r, i) => (i < 6 ? { ...r, content: `198.51.100.${i + 1}` } : r));
+    const news = await checked(ZR, { zoneId, records: cutAndChanged, maxDeletePercent: 30 });
+    const upd = await requests(() => plugin.update(ZR, "bulk", zoneId, created.properties, news, false, inputs));
+    expect(upd.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2, "PATCH /dns/zones/:id/records/:rid": 1 });
+    const after = await byName();
+    expect(after.get("outside")).toMatchObject({ id: outside.id, weight: 5, content: "made through the API" });
+    expect(after.get("h0")).toMatchObject({ id: proxied.id, proxied: true, content: "198.51.100.1" });
+    expect((await plugin.read(ZR, "bulk", zoneId, upd.result, news)).properties.records).toEqual(news.records);
+
+    // Deleting the resource: one import whose text is the outside record alone.
+    const del = await requests(() => plugin.delete(ZR, "bulk", zoneId, upd.result));
+    expect(del.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 });
+    expect(await apiRecords(zoneId)).toEqual([expect.objectContaining({ id: outside.id, weight: 5 })]);
+    await control.delete(`/dns/zones/${zoneId}`);
+  });
+
+  it("goes record by record, and says how long that takes, when the import's preview shows replace doing something else", async () => {
+    const zoneId = await createZone("rewrite.example");
+    const outside = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, { name: "outside", type: "A", content: "198.51.100.9" });
+    const program = Array.from({ length: 20 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
+    const paced = await anotherPlugin({ requestsPerMinute: 300 });
+    const inputs = await checked(ZR, { zoneId, records: program });
+    const created = await paced.create(ZR, "rewrite", inputs);
+    // An API whose replace deletes every record and adds every line anew would give the outside
+    // record a new id; the preview says so (two added where one was meant), and nothing is imported.
+    await control.setAlternatives(["replace-rewrites"]);
+    try {
+      const cut = await checked(ZR, { zoneId, records: program.slice(0, 15).concat([{ name: "new", type: "A", content: "192.0.2.99" }]), maxDeletePercent: 30 });
+      const upd = await requests(() => paced.update(ZR, "rewrite", zoneId, created.properties, cut, false, inputs));
+      expect(upd.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2, "DELETE /dns/zones/:id/records/:rid": 5 });
+      expect(paced.engineLogs.join("\n")).toMatch(
+        /zone \d+: the preview of the zone-file import with replace says it would add 17, keep 0, delete 21 where this change needs add 1, keep 16, delete 5; nothing was imported, and the change goes one request per record instead: 6 requests, about 2 seconds at requestsPerMinute 300/,
+      );
+      expect((await apiRecords(zoneId)).find((r) => r.name === "outside")).toMatchObject({ id: outside.id });
+      expect((await paced.read(ZR, "rewrite", zoneId, upd.result, cut)).properties.records).toEqual(cut.records);
+      // The delete takes the same way: one request per record, and the outside record stays.
+      const del = await requests(() => paced.delete(ZR, "rewrite", zoneId, upd.result));
+      expect(del.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1, "DELETE /dns/zones/:id/records/:rid": 16 });
+      expect((await apiRecords(zoneId)).map((r) => r.id)).toEqual([outside.id]);
+    } finally {
+      await control.setAlternatives([]);
+    }
+    await control.delete(`/dns/zones/${zoneId}`);
   });
 
   it("finishes a change whose answer was lost, without adding records twice", async () => {
@@ -182,11 +241,12 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 
   it("keeps in the state the patches an update sent before it failed half-way, so the next update sends only the rest", async () => {
     const zoneId = await createZone("halfway.example");
-    // Another resource's record in the zone: the change goes record by record, not as one import.
     await control.post(`/dns/zones/${zoneId}/records`, { name: "other", type: "A", content: "198.51.100.1" });
     const program = Array.from({ length: 8 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
     const inputs = await checked(ZR, { zoneId, records: program });
     const created = await plugin.create(ZR, "halfway", inputs);
+    // Proxied records keep their proxy only when patched: the change goes record by record.
+    for (const r of await apiRecords(zoneId)) if (r.name !== "other") await control.patch(`/dns/zones/${zoneId}/records/${r.id}`, { proxied: true });
     const changed = await checked(ZR, { zoneId, records: program.map((r) => ({ ...r, ttl: 120 })) });
 
     // The records are patched in order, h0 to h7, and the sixth PATCH always fails. The client does
@@ -275,11 +335,11 @@ lifecycle(provider, [
     stableReads: true,
     afterCreate: async ({ id }) => expect(await apiRecords(id)).toHaveLength(200),
     update: [
-      // The zone holds nothing else, so one import with replace does it after the list.
-      { inputs: { records: changedProgram }, requests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 } },
+      // One import with replace, after the list and the import's preview.
+      { inputs: { records: changedProgram }, requests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 } },
       {
-        // With another resource's record in the zone the import with replace is off the table: the
-        // change takes the minimal record calls, and leaves that record as it was.
+        // With another resource's record in the zone the import with replace still does it: that
+        // record is a line of the text, and stays as it was.
         before: async ({ inputs }) => {
           const apiInputs = await checked(RECORD, { zoneId: inputs.zoneId, name: "api", type: "A", content: "198.51.100.7" });
           apiRecord = { ...(await plugin.create(RECORD, "api", apiInputs)), inputs: apiInputs };
@@ -290,7 +350,7 @@ lifecycle(provider, [
             .map((r) => (r.name === "host1" ? { ...r, ttl: 60 } : r))
             .concat([{ name: "new3", type: "A", content: "192.0.2.3" }]),
         },
-        requests: { "GET /dns/zones/:id/records": 1, "DELETE /dns/zones/:id/records/:rid": 1, "PATCH /dns/zones/:id/records/:rid": 1, "POST /dns/zones/:id/import": 1 },
+        requests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 },
         after: async () => expect((await plugin.read(RECORD, "api", apiRecord!.id, apiRecord!.properties, apiRecord!.inputs)).properties).toEqual(apiRecord!.properties),
       },
     ],
@@ -303,9 +363,9 @@ lifecycle(provider, [
     moreImports: (inputs, id) => [[`${id}/api:A,new1`, { zoneId: inputs.zoneId, records: [apiRecordAsChecked, { name: "new1", type: "A", content: "192.0.2.1", ttl: 3600 }] }]],
     badImportIds: () => [["zr.example", /must be a zone id/]],
     apiPath: (_inputs, id) => `/dns/zones/${id}`,
-    // Without the other record, the delete clears the zone with one import.
+    // Without the other record, the delete clears the zone with one import of empty text.
     beforeDelete: () => plugin.delete(RECORD, "api", apiRecord!.id, apiRecord!.properties),
-    deleteRequests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1 },
+    deleteRequests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 },
     afterDelete: async ({ id }) => expect(await apiRecords(id)).toEqual([]),
     readAfterDelete: { records: [] },
     skip: {

@@ -3,6 +3,7 @@ import { checkResource } from "../../provider/src/framework/operations";
 import { diffResource } from "../../provider/src/framework/diff";
 import { engineMessageProblem, parseZoneRecordsId, zoneRecords } from "../../provider/src/modules/dns/zone-records";
 import {
+  bulkChange,
   canonicalContent,
   canonicalRecords,
   chooseStrategy,
@@ -21,11 +22,13 @@ import {
 } from "../../provider/src/modules/dns/zone-records-plan";
 import { exportZone, parseZoneFile as emulatorParse } from "../../emulator/src/dns/bind";
 import { storedContent } from "../../emulator/src/dns/records";
-import type { RecordRow, RecordType, ZoneRow } from "../../emulator/src/store";
+import { insertRecord } from "../../emulator/src/dns/records";
+import { importZoneText } from "../../emulator/src/dns/zonefile-routes";
+import { Store, type RecordRow, type RecordType, type ZoneRow } from "../../emulator/src/store";
 
 const rec = (name: string, type: string, content: string, ttl = 3600): ZoneRecord => ({ name, type, content, ttl });
 let nextId = 1;
-const live = (r: ZoneRecord, extra: Partial<LiveRecord> = {}): LiveRecord => ({ ...r, id: String(nextId++), enabled: true, plain: true, ...extra });
+const live = (r: ZoneRecord, extra: Partial<LiveRecord> = {}): LiveRecord => ({ ...r, id: String(nextId++), enabled: true, apiDefaults: true, ...extra });
 
 describe("canonical records", () => {
   it("spells data one way whatever its source", () => {
@@ -140,11 +143,11 @@ describe("matching and planning", () => {
   it("pairs exact matches, then TTL changes, then data changes within a set", () => {
     const current = [rec("www", "A", "192.0.2.1"), rec("www", "A", "192.0.2.2"), rec("www", "A", "192.0.2.3"), rec("ftp", "CNAME", "www.example.com")];
     const desired = [rec("www", "A", "192.0.2.1"), rec("www", "A", "192.0.2.2", 300), rec("www", "A", "192.0.2.9"), rec("mail", "A", "192.0.2.25")];
-    expect(matchRecords(current, desired)).toEqual({ kept: [[0, 0]], changed: [[1, 1], [2, 2]], added: [3], removed: [3] });
+    expect(matchRecords(current, desired)).toEqual({ kept: 1, changed: [[1, 1], [2, 2]], added: [3], removed: [3] });
   });
 
   it("plans patches that keep a record's id, and touches only owned sets", () => {
-    const off = live(rec("www", "A", "192.0.2.1"), { enabled: false, plain: false });
+    const off = live(rec("www", "A", "192.0.2.1"), { enabled: false, apiDefaults: false });
     const ttl = live(rec("www", "A", "192.0.2.2"));
     const gone = live(rec("www", "TXT", "old"));
     const foreign = live(rec("api", "A", "192.0.2.7"));
@@ -160,23 +163,72 @@ describe("matching and planning", () => {
     ]);
     expect(plan.remove).toEqual([gone]);
     expect(recordCallCount(plan)).toBe(4);
-    // Another resource's record is in the zone: no import with replace.
-    expect(chooseStrategy(plan)).toBe("records");
+    // A preview and one import with replace, then the disabled record's patch: three instead of four.
+    expect(chooseStrategy(plan)).toBe("bulk");
   });
 
-  it("replaces the zone in one request only when nothing but plain owned records is there", () => {
+  it("goes in bulk when a preview and one import with replace take fewer requests than the record calls", () => {
     const existing = Array.from({ length: 5 }, (_, i) => live(rec(`h${i}`, "A", `192.0.2.${i + 1}`)));
     const desired = canonicalRecords([...existing.slice(2).map((r) => rec(r.name, r.type, r.content, 60)), rec("new", "A", "192.0.2.99")]);
     const owned = new Set(existing.map((r) => `${r.name} A`).concat("new A"));
     const plan = planZone(existing, desired, owned);
     expect(recordCallCount(plan)).toBe(6);
-    expect(chooseStrategy(plan)).toBe("replace");
-    // A proxied (not plain) record would lose its proxy when re-added by an import.
-    expect(chooseStrategy(planZone([...existing.slice(1), { ...existing[0]!, plain: false }], desired, owned))).toBe("records");
-    // Exact duplicates would both survive a replace.
-    expect(chooseStrategy(planZone([...existing, { ...existing[4]!, id: "dup" }], desired, owned))).toBe("records");
-    // A single call is never beaten by an import.
+    expect(chooseStrategy(plan)).toBe("bulk");
+    // Records of other sets do not change that: the import keeps them.
+    expect(chooseStrategy(planZone([...existing, live(rec("api", "A", "198.51.100.1"))], desired, owned))).toBe("bulk");
+    // Adding alone never needs replace.
     expect(chooseStrategy(planZone(existing, [...existing, rec("new", "A", "192.0.2.99")], owned))).toBe("records");
+    // Two record calls are not beaten by a preview and an import.
+    expect(chooseStrategy(planZone(existing, existing.slice(0, 3), owned))).toBe("records");
+    // Changed records that keep API-only attributes are patched either way.
+    const proxied = existing.map((r) => ({ ...r, apiDefaults: false }));
+    expect(chooseStrategy(planZone(proxied, proxied.map((r) => rec(r.name, r.type, r.content, 60)), owned))).toBe("records");
+  });
+
+  it("writes as the replace text what must remain and what is added, and says what the preview must show", () => {
+    const kept = live(rec("h0", "A", "192.0.2.1"));
+    const ttl = live(rec("h1", "A", "192.0.2.2"));
+    const proxied = live(rec("h2", "A", "192.0.2.3"), { apiDefaults: false });
+    const gone = live(rec("h3", "A", "192.0.2.4"));
+    const twin = live(rec("h0", "A", "192.0.2.1"));
+    const foreign = live(rec("api", "TXT", "kept as it is"), { enabled: false, apiDefaults: false });
+    const apexNs = live(rec("@", "NS", "ns1.example.net"));
+    const desired = canonicalRecords([rec("h0", "A", "192.0.2.1"), rec("h1", "A", "192.0.2.2", 60), rec("h2", "A", "192.0.2.3", 60), rec("new", "AAAA", "2001:db8::1")]);
+    const plan = planZone([kept, ttl, proxied, gone, twin, foreign, apexNs], desired, new Set(["h0 A", "h1 A", "h2 A", "h3 A", "new AAAA"]));
+    const bulk = bulkChange(plan);
+    expect(bulk.text.split("\n").filter(Boolean).sort()).toEqual(
+      ['api 3600 IN TXT "kept as it is"', "h0 3600 IN A 192.0.2.1", "h1 60 IN A 192.0.2.2", "h2 3600 IN A 192.0.2.3", "new 3600 IN AAAA 2001:db8::1"].sort(),
+    );
+    expect({ added: bulk.added, kept: bulk.kept, deleted: bulk.deleted }).toEqual({ added: 2, kept: 3, deleted: 2 });
+    expect(bulk.patches.map((u) => [u.record.id, u.patch])).toEqual([[proxied.id, { ttl: 60 }]]);
+    expect(bulk.readded.map((u) => u.record.id)).toEqual([ttl.id]);
+    // The exact twin of a kept record survives a replace: it is deleted by its own request.
+    expect(bulk.leftovers).toEqual([twin]);
+
+    const written = new WrittenChanges(plan);
+    written.replaced(bulk);
+    expect(written.recordsAfter()).toEqual(canonicalRecords([rec("h0", "A", "192.0.2.1"), rec("h0", "A", "192.0.2.1"), rec("h1", "A", "192.0.2.2", 60), rec("h2", "A", "192.0.2.3"), rec("new", "AAAA", "2001:db8::1")]));
+    written.patched(proxied, desired.find((r) => r.name === "h2")!);
+    written.removed(twin);
+    expect(written.recordsAfter()).toEqual(desired);
+  });
+
+  it("sends text the emulator's import with replace keeps, adds and deletes exactly as the change means", () => {
+    const store = new Store(() => 0);
+    const acct = "acct";
+    const zone = { id: 1, account: acct, name: "bulk.example", serial: 1, negative_ttl: 300 } as unknown as ZoneRow;
+    const rows = [rec("h0", "A", "192.0.2.1"), rec("h1", "A", "192.0.2.2"), rec("gone", "A", "192.0.2.9"), rec("api", "CNAME", "Target.Example.NET.")].map((r) => insertRecord(store, zone, { ...r, type: r.type as RecordType }));
+    rows[3]!.proxied = true;
+    const liveRecs = rows.map((r) => live({ name: r.name, type: r.type, content: canonicalContent(r.type, r.content), ttl: r.ttl }, { id: String(r.id), apiDefaults: !r.proxied }));
+    const desired = canonicalRecords([rec("h0", "A", "192.0.2.1"), rec("h1", "A", "192.0.2.2", 60), rec("new", "TXT", 'say "hi"')]);
+    const bulk = bulkChange(planZone(liveRecs, desired, new Set(["h0 A", "h1 A", "gone A", "new TXT"])));
+    const preview = importZoneText(store, zone, bulk.text, false, true);
+    expect({ added: preview.added, kept: preview.skipped.length, deleted: preview.deleted }).toEqual({ added: bulk.added, kept: bulk.kept, deleted: bulk.deleted });
+    importZoneText(store, zone, bulk.text, true, true);
+    const after = [...store.zoneRecords(zone.id).values()];
+    expect(after.find((r) => r.name === "api")).toMatchObject({ id: rows[3]!.id, proxied: true });
+    expect(after.find((r) => r.name === "h0")!.id).toBe(rows[0]!.id);
+    expect(after.map((r) => `${r.name} ${r.ttl}`).sort()).toEqual(["api 3600", "h0 3600", "h1 60", "new 3600"]);
   });
 
   it("refuses to delete more than maxDeletePercent of at least 10 managed records", () => {

@@ -269,6 +269,11 @@ export class ApiClient {
     return { ...this.#stats };
   }
 
+  /** The configured client-side budget (0: no pacing), for messages that say how long a run of requests takes. */
+  get requestsPerMinute(): number {
+    return this.#limiter.requestsPerMinute;
+  }
+
   /** Closes this client's keep-alive connections. Calls made afterwards fail. */
   async close(): Promise<void> {
     await this.#agent?.close();

@@ -19,10 +19,10 @@ export interface LiveRecord extends ZoneRecord {
   id: string;
   enabled: boolean;
   /**
-   * Nothing would be lost if a zone-file import deleted and re-added it: enabled, not proxied, no
-   * weight or health check, content stored in canonical form.
+   * What the zone file cannot carry is at the API's defaults (enabled, not proxied, no weight or
+   * health check), so nothing is lost when an import deletes the record and adds its new value.
    */
-  plain: boolean;
+  apiDefaults: boolean;
 }
 
 export const DEFAULT_TTL = 3600;
@@ -281,49 +281,67 @@ export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
 
 // ---- matching and planning ------------------------------------------------------------------
 
-/** Index pairs `[current, desired]`. */
+/** Index pairs `[current, desired]`; `kept` counts the exact matches, which need nothing. */
 export interface Matching {
-  kept: [number, number][];
+  kept: number;
   changed: [number, number][];
   added: number[];
   removed: number[];
 }
 
+type Current = ZoneRecord & { enabled?: boolean };
+const exactMatch = (c: Current, d: ZoneRecord) => c.content === d.content && c.ttl === d.ttl && c.enabled !== false;
+const sameData = (c: Current, d: ZoneRecord) => c.content === d.content;
+const anyRecord = () => true;
+
 /**
  * Pairs the current records with the desired ones, set by set (same name and type): first exact
  * matches, then the same data with another TTL (or disabled), then any leftovers of the same set,
- * whose data changes in place. What remains is added or removed.
+ * whose data changes in place. What remains is added or removed. Kept lean for 100,000 records:
+ * a set of one record (most of them) is one index, not a list, and exact matches are only counted.
  */
-export function matchRecords(current: readonly (ZoneRecord & { enabled?: boolean })[], desired: readonly ZoneRecord[]): Matching {
-  const pools = new Map<string, number[]>();
-  current.forEach((c, i) => {
-    const pool = pools.get(rrsetKey(c)) ?? [];
-    pool.push(i);
-    pools.set(rrsetKey(c), pool);
-  });
-  const take = (d: ZoneRecord, fits: (c: ZoneRecord & { enabled?: boolean }) => boolean): number | undefined => {
-    const pool = pools.get(rrsetKey(d)) ?? [];
-    const at = pool.findIndex((i) => fits(current[i]!));
+export function matchRecords(current: readonly Current[], desired: readonly ZoneRecord[]): Matching {
+  const pools = new Map<string, number | number[]>();
+  for (let i = 0; i < current.length; i++) {
+    const key = rrsetKey(current[i]!);
+    const pool = pools.get(key);
+    if (pool === undefined) pools.set(key, i);
+    else if (typeof pool === "number") pools.set(key, [pool, i]);
+    else pool.push(i);
+  }
+  const take = (d: ZoneRecord, fits: (c: Current, d: ZoneRecord) => boolean): number | undefined => {
+    const key = rrsetKey(d);
+    const pool = pools.get(key);
+    if (pool === undefined) return undefined;
+    if (typeof pool === "number") {
+      if (!fits(current[pool]!, d)) return undefined;
+      pools.delete(key);
+      return pool;
+    }
+    const at = pool.findIndex((i) => fits(current[i]!, d));
     return at < 0 ? undefined : pool.splice(at, 1)[0];
   };
-  const m: Matching = { kept: [], changed: [], added: [], removed: [] };
-  const passes: [(d: ZoneRecord) => (c: ZoneRecord & { enabled?: boolean }) => boolean, [number, number][]][] = [
-    [(d) => (c) => c.content === d.content && c.ttl === d.ttl && c.enabled !== false, m.kept],
-    [(d) => (c) => c.content === d.content, m.changed],
-    [() => () => true, m.changed],
-  ];
-  let pending = desired.map((_, j) => j);
-  for (const [fits, into] of passes) {
+  const m: Matching = { kept: 0, changed: [], added: [], removed: [] };
+  let pending: number[] = [];
+  for (let j = 0; j < desired.length; j++) {
+    if (take(desired[j]!, exactMatch) === undefined) pending.push(j);
+    else m.kept++;
+  }
+  for (const fits of [sameData, anyRecord]) {
     const next: number[] = [];
     for (const j of pending) {
-      const i = take(desired[j]!, fits(desired[j]!));
+      const i = take(desired[j]!, fits);
       if (i === undefined) next.push(j);
-      else into.push([i, j]);
+      else m.changed.push([i, j]);
     }
     pending = next;
   }
   m.added = pending;
-  m.removed = [...pools.values()].flat().sort((a, b) => a - b);
+  for (const pool of pools.values()) {
+    if (typeof pool === "number") m.removed.push(pool);
+    else for (const i of pool) m.removed.push(i);
+  }
+  m.removed.sort((a, b) => a - b);
   return m;
 }
 
@@ -387,8 +405,20 @@ export class WrittenChanges {
     this.count++;
   }
 
+  /** The import with replace of `bulk`: what it deletes is gone, what it adds is there. */
+  replaced(bulk: BulkChange): void {
+    const leftovers = new Set(bulk.leftovers);
+    for (const r of this.plan.remove) if (!leftovers.has(r)) this.done.set(r, null);
+    for (const u of bulk.readded) {
+      this.done.set(u.record, null);
+      this.added.push(u.to);
+    }
+    for (const r of this.plan.create) this.added.push(r);
+    this.count++;
+  }
+
   imported(records: readonly ZoneRecord[]): void {
-    this.added.push(...records);
+    for (const r of records) this.added.push(r);
     this.count++;
   }
 
@@ -416,22 +446,80 @@ export function recordCallCount(plan: Plan): number {
   return (plan.create.length > 0 ? 1 : 0) + plan.update.length + plan.remove.length;
 }
 
-/**
- * An import with `replace` rewrites the zone in one request, but it deletes every record the text
- * does not list and re-adds a changed record as a new one. So it is used only when the zone holds
- * nothing but this resource's records, each of them plain (nothing an import would lose) and none
- * an exact duplicate of another (the import would keep both).
- */
-export function canReplaceZone(plan: Plan): boolean {
-  if (plan.foreign.length > 0 || !plan.existing.every((r) => r.plain)) return false;
-  const keys = new Set(plan.existing.map((r) => `${recordKey(r)} ${r.ttl}`));
-  return keys.size === plan.existing.length;
+/** What makes a record one exact duplicate of another for the import: name, type, data and TTL. */
+function exactKey(r: ZoneRecord): string {
+  return `${recordKey(r)} ${r.ttl}`;
 }
 
-export type Strategy = "replace" | "records";
+/**
+ * A change as one zone-file import with `replace`, which keeps every live record that a line of
+ * the text matches exactly and deletes the others. The text is what must remain: the owned records
+ * kept, every record of other sets as it is, the current value of each changed record whose
+ * API-only attributes must survive (patched afterwards), and the records to add (the new ones and
+ * the new value of the other changed ones). Its preview must report exactly `added` new records and
+ * `kept` lines matched (the import lists those as skipped duplicates); `deleted` is what goes.
+ */
+export interface BulkChange {
+  text: string;
+  added: number;
+  kept: number;
+  deleted: number;
+  /** Changed records patched after the import, so that what the zone file cannot carry stays. */
+  patches: Plan["update"];
+  /** Changed records the import re-adds with their new value (a new id). */
+  readded: Plan["update"];
+  /** Records to delete that a line of the text matches exactly (duplicates of a kept one): one delete each. */
+  leftovers: LiveRecord[];
+}
 
+/** The apex NS set is the service's own: an import ignores such lines and never deletes it. */
+const isServiceOwned = (r: ZoneRecord) => r.type === "NS" && r.name === "@";
+
+export function bulkChange(plan: Plan): BulkChange {
+  const patches = plan.update.filter((u) => !u.record.apiDefaults);
+  const readded = plan.update.filter((u) => u.record.apiDefaults);
+  const changing = new Set<LiveRecord>([...plan.remove, ...plan.update.map((u) => u.record)]);
+  const lines: ZoneRecord[] = [];
+  for (const r of plan.foreign) if (!isServiceOwned(r)) lines.push(r);
+  for (const r of plan.existing) if (!changing.has(r)) lines.push(r);
+  for (const u of patches) lines.push(u.record);
+  const kept = lines.length;
+  for (const r of plan.create) lines.push(r);
+  for (const u of readded) lines.push(u.to);
+  // A record the text matches exactly would survive the replace: it goes by its own request. Only
+  // the keys of the records to delete are held, not one per line of a 100,000-record zone.
+  const removedKeys = new Set(plan.remove.map(exactKey));
+  const matched = new Set<string>();
+  if (removedKeys.size > 0) {
+    for (const r of lines) {
+      const key = exactKey(r);
+      if (removedKeys.has(key)) matched.add(key);
+    }
+  }
+  const leftovers = plan.remove.filter((r) => matched.has(exactKey(r)));
+  return {
+    text: renderZoneFile(lines),
+    added: lines.length - kept,
+    kept,
+    deleted: plan.remove.length - leftovers.length + readded.length,
+    patches,
+    readded,
+    leftovers,
+  };
+}
+
+export type Strategy = "bulk" | "records";
+
+/**
+ * The bulk import only where it deletes or re-adds something (adding alone never needs `replace`)
+ * and takes fewer requests than the record calls.
+ */
 export function chooseStrategy(plan: Plan): Strategy {
-  return recordCallCount(plan) > 1 && canReplaceZone(plan) ? "replace" : "records";
+  const readded = plan.update.filter((u) => u.record.apiDefaults).length;
+  if (plan.remove.length + readded === 0) return "records";
+  // A preview and the import, then a patch for each record that keeps its API-only attributes.
+  const patches = plan.update.length - readded;
+  return 2 + patches < recordCallCount(plan) ? "bulk" : "records";
 }
 
 /** Below this many managed records the delete threshold does not apply (as in octoDNS). */

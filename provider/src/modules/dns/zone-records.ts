@@ -2,12 +2,13 @@ import { z } from "zod";
 import { NUMERIC_ID } from "../../framework/ids";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { isNotFound } from "../../client";
+import { isApiError, isNotFound } from "../../client";
 import { isAmbiguousWrite } from "../../framework/create-once";
 import { ENGINE_MAX_MESSAGE_BYTES, structSize } from "../../framework/message-size";
 import { RECORD_TYPES, recordContent, recordContentProblem, recordName, recordTtl } from "./record";
 import {
   canonicalContent,
+  bulkChange,
   canonicalRecords,
   chooseStrategy,
   compareRecords,
@@ -19,11 +20,11 @@ import {
   planZone,
   recordCallCount,
   recordKey,
-  renderZoneFile,
   rrsetKey,
   WrittenChanges,
   zoneFileChunks,
   zoneFileContentProblem,
+  type BulkChange,
   type LiveRecord,
   type Plan,
   type ZoneRecord,
@@ -127,7 +128,8 @@ const recordWire = z.looseObject({
 
 // How the export is wrapped is not documented: accept the zone-file text bare or in an object.
 const exportWire = z.union([z.string(), z.looseObject({ name: z.string().optional(), text: z.string().optional(), zonefile: z.string().optional() })]);
-const importWire = z.looseObject({ added: z.number().int(), skipped: z.array(z.string()).optional() });
+// `deleted` is the emulator's, not documented: used only to check a preview when it is there.
+const importWire = z.looseObject({ added: z.number().int(), skipped: z.array(z.string()).optional(), deleted: z.number().int().optional() });
 
 /**
  * The resource's id is its zone's id, or, when imported with a scope, `<zoneId>/<name>[:<type>],...`
@@ -161,20 +163,27 @@ async function listLive(ctx: OperationContext, zoneId: string): Promise<LiveReco
       const type = r.type.toUpperCase();
       const content = canonicalContent(type, r.content);
       const enabled = r.enabled !== false;
-      const plain = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null && content === r.content;
-      live.push({ id: String(r.id), name, type, content, ttl: r.ttl, enabled, plain });
+      const apiDefaults = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null;
+      live.push({ id: String(r.id), name, type, content, ttl: r.ttl, enabled, apiDefaults });
     }
   }
   return live;
 }
 
+type ImportAnswer = z.output<typeof importWire>;
+
+async function postImport(ctx: OperationContext, zoneId: string, text: string, mode: "preview" | "apply", replace: boolean): Promise<ImportAnswer> {
+  return ctx.client.post(`/dns/zones/${zoneId}/import`, { text, mode, replace }, { schema: importWire, signal: ctx.signal });
+}
+
 /** One zone-file import; `added` must be `expected`, as every line sent that should be added is new to the zone. */
-async function importText(ctx: OperationContext, zoneId: string, text: string, replace: boolean, expected: number): Promise<void> {
-  const res = await ctx.client.post(`/dns/zones/${zoneId}/import`, { text, mode: "apply", replace }, { schema: importWire, signal: ctx.signal });
+async function importText(ctx: OperationContext, zoneId: string, text: string, replace: boolean, expected: number): Promise<ImportAnswer> {
+  const res = await postImport(ctx, zoneId, text, "apply", replace);
   if (res.added !== expected) {
     const skipped = res.skipped?.length ? `; skipped: ${res.skipped.join("; ")}` : "";
     throw new Error(`${TOKEN}: the import into zone ${zoneId} added ${res.added} records where ${expected} were expected${skipped}`);
   }
+  return res;
 }
 
 /** New records in as few imports as the size of one import allows. */
@@ -185,34 +194,81 @@ async function importRecords(ctx: OperationContext, zoneId: string, records: rea
   }
 }
 
-/** The whole zone as one import with replace, when the zone allows it and the text fits one import. */
-function replaceText(plan: Plan, desired: readonly ZoneRecord[]): string | undefined {
-  if (chooseStrategy(plan) !== "replace") return undefined;
-  const text = renderZoneFile(desired);
-  return Buffer.byteLength(text) <= MAX_IMPORT_BYTES ? text : undefined;
+/** The answer as the change needs it; `deleted` is not documented, so it is checked only when given. */
+function answerProblem(res: ImportAnswer, bulk: BulkChange): string | undefined {
+  const deleted = typeof res.deleted === "number" ? res.deleted : undefined;
+  const skipped = res.skipped?.length;
+  if (res.added === bulk.added && (skipped === undefined || skipped === bulk.kept) && (deleted === undefined || deleted === bulk.deleted)) return undefined;
+  const seen = [`add ${res.added}`, skipped === undefined ? undefined : `keep ${skipped}`, deleted === undefined ? undefined : `delete ${deleted}`].filter(Boolean).join(", ");
+  return `it would ${seen} where this change needs add ${bulk.added}, keep ${bulk.kept}, delete ${bulk.deleted}`;
+}
+
+function duration(requests: number, perMinute: number): string {
+  if (perMinute <= 0) return "as fast as the API answers (requestsPerMinute is 0: no pacing)";
+  const seconds = (requests / perMinute) * 60;
+  const text = seconds < 90 ? `${Math.ceil(seconds)} seconds` : seconds < 5400 ? `${Math.round(seconds / 60)} minutes` : `${(seconds / 3600).toFixed(1)} hours`;
+  return `about ${text} at requestsPerMinute ${perMinute}`;
+}
+
+/**
+ * The plan as one import with replace, previewed first: it is applied only when the preview shows
+ * exactly the records meant to go going and the records meant to be added added, so a record of
+ * another resource keeps its id. Returns why it was not applied, or undefined when it was.
+ */
+async function applyInBulk(ctx: OperationContext, zoneId: string, plan: Plan, written: WrittenChanges): Promise<string | undefined> {
+  const bulk = bulkChange(plan);
+  const sendPreview = () => postImport(ctx, zoneId, bulk.text, "preview", true);
+  let preview: ImportAnswer;
+  try {
+    // A preview writes nothing: one whose answer is lost is sent again, not the whole round (a list of the zone).
+    preview = await sendPreview().catch((e: unknown) => {
+      if (isAmbiguousWrite(e)) return sendPreview();
+      throw e;
+    });
+  } catch (e) {
+    // The API documents no largest body; a zone's text that it refuses for its size goes record by record.
+    if (isApiError(e) && e.status === 413) return `the API refused the ${(Buffer.byteLength(bulk.text) / 1024 / 1024).toFixed(1)} MiB of zone-file text as too large (${e.message})`;
+    throw e;
+  }
+  const problem = answerProblem(preview, bulk);
+  if (problem) return `the preview of the zone-file import with replace says ${problem}`;
+  const applied = await importText(ctx, zoneId, bulk.text, true, bulk.added);
+  written.replaced(bulk);
+  const after = answerProblem(applied, bulk);
+  // Something changed the zone between preview and import; what is done is done, and the next refresh shows it.
+  if (after) ctx.log("warning", `zone ${zoneId}: the zone changed between the preview and the import: ${after}`);
+  for (const u of bulk.patches) {
+    await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
+    written.patched(u.record, u.to);
+  }
+  for (const r of bulk.leftovers) await deleteRecord(ctx, zoneId, r, written);
+  return undefined;
+}
+
+async function deleteRecord(ctx: OperationContext, zoneId: string, r: LiveRecord, written: WrittenChanges): Promise<void> {
+  // Already gone (deleted meanwhile, or by a round whose answer was lost): nothing left to do.
+  await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
+    if (!isNotFound(e)) throw e;
+  });
+  written.removed(r);
 }
 
 /** Sends the plan's writes, recording each one the API confirmed in `written`. */
-async function apply(ctx: OperationContext, zoneId: string, plan: Plan, desired: readonly ZoneRecord[], written: WrittenChanges): Promise<void> {
-  const replace = replaceText(plan, desired);
+async function apply(ctx: OperationContext, zoneId: string, plan: Plan, written: WrittenChanges): Promise<void> {
+  const strategy = chooseStrategy(plan);
   ctx.log(
     "debug",
     `zone ${zoneId}: ${plan.create.length} to add, ${plan.update.length} to change, ${plan.remove.length} to delete; ` +
-      (replace !== undefined ? "one import with replace" : `${recordCallCount(plan)} record calls`),
+      (strategy === "bulk" ? "one import with replace" : `${recordCallCount(plan)} record calls`),
   );
-  if (replace !== undefined) {
-    // Records already there exactly (same data and TTL) are kept; a changed one is re-added.
-    await importText(ctx, zoneId, replace, true, plan.create.length + plan.update.length);
-    return;
+  if (strategy === "bulk") {
+    const refused = await applyInBulk(ctx, zoneId, plan, written);
+    if (refused === undefined) return;
+    const calls = recordCallCount(plan);
+    ctx.log("warning", `zone ${zoneId}: ${refused}; nothing was imported, and the change goes one request per record instead: ${calls} requests, ${duration(calls, ctx.client.requestsPerMinute)}`);
   }
   // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
-  for (const r of plan.remove) {
-    // Already gone (deleted meanwhile, or by a round whose answer was lost): nothing left to do.
-    await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
-      if (!isNotFound(e)) throw e;
-    });
-    written.removed(r);
-  }
+  for (const r of plan.remove) await deleteRecord(ctx, zoneId, r, written);
   for (const u of plan.update) {
     await ctx.client.patch(`/dns/zones/${zoneId}/records/${u.record.id}`, u.patch, { signal: ctx.signal });
     written.patched(u.record, u.to);
@@ -237,7 +293,7 @@ async function converge(ctx: OperationContext, args: ZoneRecordsArgs, owned: Rea
       writes += written?.count ?? 0;
       written = new WrittenChanges(plan);
       try {
-        await apply(ctx, zoneId, plan, desired, written);
+        await apply(ctx, zoneId, plan, written);
         return;
       } catch (e) {
         if (!isAmbiguousWrite(e) || round >= MAX_ROUNDS) throw e;
@@ -262,13 +318,25 @@ export const zoneRecords = defineResource({
   // The engine shows each record added, changed or removed, not one change of the whole list.
   detailedDiff: { records: (prev, next) => diffRecords(prev as ZoneRecord[], next as ZoneRecord[]) },
   description: [
-    "The records of a zone managed as one list, as whole-zone tools (DNSControl, octoDNS) do. A refresh reads the zone with one request (its zone-file export) instead of one per record. A change lists the zone's records once (for their ids) and then takes one zone-file import with `replace`, or one import for all new records plus a patch or delete per changed or removed record, whichever is fewer requests.",
+    "The records of a zone managed as one list, as whole-zone tools (DNSControl, octoDNS) do. A refresh reads the zone with one request (its zone-file export) instead of one per record. A change lists the zone's records once (for their ids), then either imports the new records (adding alone), or, for a cut, a change of many records or the delete of the resource, takes one zone-file import with `replace` whose text is everything that must remain: the records kept, the records added and every record of the zone this resource does not own, as it is. That import is first sent with `mode: preview`, and applied only when the preview shows exactly the records meant to go going and nothing else changing, so records of other resources keep their ids. When it shows anything else, or the API refuses the text, the change goes one request per record (a delete per removed record, a patch per changed one) with a warning saying how long that takes at `requestsPerMinute`. Whichever way takes fewer requests is used.",
     "",
-    "**What it owns.** The resource owns every *name and type* (record set) that appears in `records`, and only those: all records of an owned name and type that are not listed are deleted, including ones added through the API or the console, and records of other names and types are never touched. A name and type dropped from `records` is deleted. So `nsp:dns:ZoneRecords` and `nsp:dns:Record` can share a zone as long as no name and type is managed by both (a `Record` for `www` `A` next to a `ZoneRecords` listing `www` `TXT` is fine), and so can several `ZoneRecords` resources with disjoint names and types. The import with `replace` is used only when the zone holds nothing but this resource's records, so it can never delete another resource's record.",
+    "**What it owns.** The resource owns every *name and type* (record set) that appears in `records`, and only those: all records of an owned name and type that are not listed are deleted, including ones added through the API or the console, and records of other names and types are never touched. A name and type dropped from `records` is deleted. So `nsp:dns:ZoneRecords` and `nsp:dns:Record` can share a zone as long as no name and type is managed by both (a `Record` for `www` `A` next to a `ZoneRecords` listing `www` `TXT` is fine), and so can several `ZoneRecords` resources with disjoint names and types. Records of other sets are part of the text of every import with `replace`, and its preview must show them kept, so it never deletes another resource's record.",
     "",
-    "**What it manages of a record.** Name, type, data and TTL: what a zone file carries. The API's `enabled`, `proxied`, `weight` and `healthCheck` are left as they are (a changed record is patched in place, keeping them), except that a disabled record that the list wants is enabled again, since a disabled record is not served and not in the zone file. The zone's SOA and apex NS records belong to the service and cannot be listed.",
+    "**What it manages of a record.** Name, type, data and TTL: what a zone file carries. The API's `enabled`, `proxied`, `weight` and `healthCheck` are left as they are, except that a disabled record that the list wants is enabled again, since a disabled record is not served and not in the zone file. A changed record whose API-only attributes are at their defaults (enabled, not proxied, no weight, no health check) goes in the bulk import, which deletes it and adds its new value (a new id); a changed record with any of them set is patched in place by its own request, keeping them and its id. The zone's SOA and apex NS records belong to the service and cannot be listed.",
     "",
     "**Safety.** `maxDeletePercent` refuses a change that deletes more than that share of the managed records, before anything is written.",
+    "",
+    "**Deleted with its zone.** When the program deletes the zone together with its records (a `pulumi destroy`, or both removed from the program), the zone's delete takes its records: give the `ZoneRecords` Pulumi's `deletedWith` option naming the zone, and its delete sends no request at all. The zone then still holds the records when it is deleted, so set `forceDestroy: true` on the zone, which otherwise refuses to delete a zone holding records:",
+    "",
+    "```yaml",
+    "zone:",
+    "  type: nsp:dns:Zone",
+    "  properties: { serviceId: ${authDns.services[0].id}, name: example.com, forceDestroy: true }",
+    "records:",
+    "  type: nsp:dns:ZoneRecords",
+    "  properties: { zoneId: ${zone.id}, records: [{ name: www, type: A, content: 192.0.2.1 }] }",
+    "  options: { deletedWith: ${zone} }",
+    "```",
     "",
     "**Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.",
   ].join("\n"),
@@ -313,11 +381,6 @@ export const zoneRecords = defineResource({
     const { zoneId } = parseZoneRecordsId(id);
     const plan = planZone(await listLive(ctx, zoneId), [], ownedRrsets(olds.records));
     if (plan.remove.length === 0) return;
-    // With nothing else in the zone, an empty import with replace clears it in one request.
-    if (plan.foreign.length === 0 && plan.remove.length > 1) {
-      await importText(ctx, zoneId, "", true, 0);
-      return;
-    }
-    await apply(ctx, zoneId, plan, [], new WrittenChanges(plan));
+    await apply(ctx, zoneId, plan, new WrittenChanges(plan));
   },
 });
