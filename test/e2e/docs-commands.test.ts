@@ -1,39 +1,19 @@
 // Every shell command that the README and docs/ show, run with bash exactly as printed, as a
 // newcomer copies it: in a fresh directory outside the repository that holds the files of
 // `npm run release` (as a download leaves them), with a fresh PULUMI_HOME and a file backend.
-// The pages a reader follows top to bottom in one terminal (getting-started, the API page) run
-// as one script each: their shell blocks as printed, and each file they show written under the
+// The pages a reader follows top to bottom in one terminal (getting-started, the API page, and the
+// fleet's in test/e2e/docs-fleet.test.ts) run as one script each: their shell blocks as printed, and each file they show written under the
 // name printed above it. A command that cannot run here is listed below with the reason, so that
 // a command added to a page is either run or explained, never skipped silently.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
+import { blocksOf, commandsOf, FLEET_PAGE, FLEET_PAGE_NOT_HERE, freePort, onPort as onPortOf, outputsByMarker, PAGES, scriptLines, VERSION } from "./doc-pages";
 import { GO_ENV, pulumiEnv, ROOT } from "./harness";
 
-const PAGES = ["README.md", "docs", "docs/guides"].flatMap((d) =>
-  d.endsWith(".md") ? [d] : readdirSync(join(ROOT, d)).filter((f) => f.endsWith(".md")).map((f) => `${d}/${f}`),
-);
-
-/** The commands of the shell blocks of a page, one per line as printed (continuations joined). */
-function commandsOf(page: string): string[] {
-  const text = readFileSync(join(ROOT, page), "utf8");
-  const out: string[] = [];
-  for (const block of text.matchAll(/```(?:sh|bash|shell)\n([\s\S]*?)```/g)) {
-    const joined = block[1]!.replace(/\\\n\s*/g, "");
-    for (const line of joined.split("\n")) {
-      const command = line.replace(/\s+#.*$/, "").trim();
-      if (command && !command.startsWith("#")) out.push(command);
-    }
-  }
-  return out;
-}
-
-// The pages show the version of package.json, as `npm run release` names its files.
-const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 const RELEASE_ARCH = process.platform === "linux" && process.arch === "x64" ? "linux-amd64" : undefined;
 const PLUGIN_FROM_FILE = `pulumi plugin install resource nsp ${VERSION} --file pulumi-resource-nsp-v${VERSION}-linux-amd64.tar.gz`;
 const EMULATOR_BLOCK = [
@@ -113,6 +93,7 @@ const NOT_HERE: Record<string, string> = {
     ].map((c) => [c, `${PLACEHOLDER}; test/e2e/pulumi-do.test.ts runs each with a real zone and record`]),
   ),
   "npx nsp-discover --skip-tracked prod --with-state > import.json": "needs a stack named prod that manages part of the account; test/e2e/pulumi-do.test.ts runs it beside such a stack",
+  ...FLEET_PAGE_NOT_HERE,
   "nsp-discover --pending-creates": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
 };
 if (!RELEASE_ARCH) NOT_HERE[PLUGIN_FROM_FILE] = "names the linux-amd64 archive, and this machine is not linux on x64";
@@ -121,64 +102,6 @@ if (!RELEASE_ARCH) NOT_HERE[PLUGIN_FROM_FILE] = "names the linux-amd64 archive, 
 function yamlOf(page: string, n: number): string {
   const blocks = [...readFileSync(join(ROOT, page), "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)];
   return blocks[n]![1]!;
-}
-
-/** A block of a page: a shell block, or a file the reader saves under the name printed above it. */
-type Block = { kind: "sh"; text: string } | { kind: "file"; name: string; text: string };
-
-/** The blocks of a page in order, each with the `##` and `###` headings it sits under. */
-function blocksOf(page: string): { h2: string; h3: string; block: Block }[] {
-  const out: { h2: string; h3: string; block: Block }[] = [];
-  let h2 = "";
-  let h3 = "";
-  let paragraph = "";
-  /** The last paragraph of prose before the line at hand. */
-  let previous = "";
-  const lines = readFileSync(join(ROOT, page), "utf8").split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const fence = /^```(\w*)$/.exec(line);
-    if (fence) {
-      const end = lines.indexOf("```", i + 1);
-      const text = `${lines.slice(i + 1, end).join("\n")}\n`;
-      if (["sh", "bash", "shell"].includes(fence[1]!)) out.push({ h2, h3, block: { kind: "sh", text } });
-      else {
-        // A file block: the paragraph before it starts with the file's name, in backquotes.
-        const name = /^`([^`\s]+)`/.exec(paragraph || previous)?.[1];
-        if (!name) throw new Error(`${page}: a ${fence[1]} block under "${h3 || h2}" has no file name above it`);
-        out.push({ h2, h3, block: { kind: "file", name, text } });
-      }
-      i = end;
-      paragraph = previous = "";
-      continue;
-    }
-    if (line.startsWith("## ")) [h2, h3] = [line.slice(3), ""];
-    else if (line.startsWith("### ")) h3 = line.slice(4);
-    if (line.trim() === "") [previous, paragraph] = [paragraph || previous, ""];
-    else paragraph = paragraph ? `${paragraph} ${line}` : line;
-  }
-  return out;
-}
-
-/**
- * A block as a reader runs it: a shell block as printed (but for the lines in `leaveOut`), a file
- * written under its name; an `echo` before it marks where its output starts.
- */
-function scriptLines(label: string, block: Block, leaveOut: string[] = []): string {
-  const marker = `echo '@@ ${label}'`;
-  if (block.kind === "file") return `${marker}\ncat > '${block.name}' <<'NSP_FILE_END'\n${block.text}NSP_FILE_END\n`;
-  const kept = block.text.split("\n").filter((line) => !leaveOut.includes(line.replace(/\s+#.*$/, "").trim()));
-  return `${marker}\n${kept.join("\n")}`;
-}
-
-/** What a script printed after each marker. */
-function outputsByMarker(output: string): Map<string, string> {
-  const parts = new Map<string, string>();
-  for (const part of output.split(/^@@ /m).slice(1)) {
-    const newline = part.indexOf("\n");
-    parts.set(part.slice(0, newline), (parts.get(part.slice(0, newline)) ?? "") + part.slice(newline + 1));
-  }
-  return parts;
 }
 
 /** A BIND export as another provider gives it: its SOA and apex NS are ignored by the import. */
@@ -213,18 +136,6 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** The port the pages print for the emulator. */
-const PRINTED_PORT = "8787";
-
-/** A port free on 127.0.0.1 now, so that two suites on one machine do not meet on the printed one. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Starts `command` in its own process group and resolves with the first line it prints. */
 async function firstLineOf(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ group: number; line: string }> {
   const child = spawn("bash", ["-e", "-c", command], { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -242,7 +153,8 @@ describe("the shell commands of the README and docs/", () => {
   it("each one runs here as printed, or is listed with the reason it cannot", async () => {
     const shown = new Set(PAGES.flatMap(commandsOf));
     // The pages run as one script each run every command they show, but the ones listed here.
-    const scripted = new Set([GUIDE, API_PAGE].flatMap(commandsOf));
+    // The fleet's page runs in test/e2e/docs-fleet.test.ts, as one script but for FLEET_PAGE_NOT_HERE.
+    const scripted = new Set([GUIDE, API_PAGE, FLEET_PAGE].flatMap(commandsOf));
     const unexplained = [...shown].filter((c) => !RUN.includes(c) && !(c in NOT_HERE) && !scripted.has(c));
     expect(unexplained, "commands on a page that this test neither runs nor explains").toEqual([]);
     // Nothing listed here that no page shows any more.
@@ -266,7 +178,7 @@ describe("the shell commands of the README and docs/", () => {
     bash("pulumi stack init dev");
     // The commands as printed but for the emulator's port.
     const port = String(await freePort());
-    const onPort = (command: string) => command.replaceAll(`:${PRINTED_PORT}/`, `:${port}/`).replaceAll(`--port ${PRINTED_PORT} `, `--port ${port} `);
+    const onPort = (command: string) => onPortOf(command, port);
     const baseUrl = `http://127.0.0.1:${port}/api/v1`;
 
     const runnable = RUN.filter((c) => !(c in NOT_HERE));
