@@ -42,6 +42,13 @@ function tableOf(text: string): { header: string; rows: Map<string, string[]>; s
   return { header: header.split(/\s+/).join(" "), rows, summary: lines.at(-1) ?? "" };
 }
 
+it("shows the program of examples/fleet, which the fleet's other tests run", () => {
+  const page = blocksOf(FLEET_PAGE).find((b) => b.block.kind === "file" && b.block.name === "index.ts")?.block.text;
+  const example = readFileSync(join(ROOT, "examples", "fleet", "index.ts"), "utf8");
+  // The example's opening comment is the repository's; the program after it is the page's.
+  expect(page).toBe(example.slice(example.indexOf("import ")));
+});
+
 it("docs/guides/fleet.md runs as printed: the release files, the customer project, run, the queue (up, then --destroy) and the operator's manifests", async () => {
   const blocks = blocksOf(FLEET_PAGE);
   pg = await testPostgres();

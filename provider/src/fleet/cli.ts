@@ -1,7 +1,7 @@
 // nsp-fleet: one Pulumi stack per customer of customers.json, each an ordinary stack of the
 // customer project (a Pulumi.yaml and its program, which reads the customer from the stack's
 // configuration). On one machine (`run`), or on a PostgreSQL queue shared by any number of
-// workers on any number of machines (`enqueue`, `worker`, `status`). See examples/fleet/README.md.
+// workers on any number of machines (`enqueue`, `worker`, `status`). See docs/guides/fleet.md.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -74,7 +74,7 @@ function readCustomers(file: string | boolean | undefined): Customer[] {
 
 function projectDir(value: string | boolean | undefined): string {
   const dir = resolve(typeof value === "string" ? value : ".");
-  if (!existsSync(join(dir, "Pulumi.yaml"))) throw new InputError(`--project: no Pulumi.yaml in ${dir}; run nsp-fleet in the customer project's directory (examples/fleet) or name it`);
+  if (!existsSync(join(dir, "Pulumi.yaml"))) throw new InputError(`--project: no Pulumi.yaml in ${dir}; run nsp-fleet in the customer project's directory or name it`);
   return dir;
 }
 
