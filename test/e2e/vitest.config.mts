@@ -15,7 +15,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   "examples-run": 80,
   fleet: 60,
   installed: 50,
-  "docs-fleet": 50,
+  "docs-fleet": 70,
   "killed-run": 50,
   reliability: 45,
   dynamic: 42,
