@@ -173,7 +173,7 @@ function listingNote(token, spec) {
   // `pulumi do` spells each input as a kebab-case flag: zoneId -> --zone-id.
   const flag = (k) => `--${k.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()} <${k}>`;
   const required = spec.listInputs.required ?? [];
-  const optional = Object.keys(spec.listInputs.properties).filter((k) => !required.includes(k));
+  const optional = Object.keys(spec.listInputs.properties ?? {}).filter((k) => !required.includes(k));
   return [
     "### Listing",
     "",

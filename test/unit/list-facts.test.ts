@@ -9,7 +9,7 @@ import { notDiscovered } from "../../provider/src/discover/not-discovered";
 import { importIdOf, listPath, needsParent } from "../../provider/src/framework/list-facts";
 
 const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "schema.json"), "utf8")) as {
-  resources: Record<string, { inputProperties: Record<string, unknown>; listInputs?: { properties: Record<string, unknown>; required?: string[] } }>;
+  resources: Record<string, { inputProperties: Record<string, unknown>; listInputs?: { properties?: Record<string, unknown>; required?: string[] } }>;
 };
 const listed = resources.filter((r) => r.list);
 
@@ -24,7 +24,7 @@ describe("list facts", () => {
     expect(spec.listInputs, `${token} can be discovered but has no listInputs`).toBeDefined();
     const facts = def.list!;
     const expected = [...(facts.parent ? [facts.parent.input] : []), ...Object.keys(facts.filters ?? {})];
-    expect(Object.keys(spec.listInputs!.properties).sort()).toEqual(expected.sort());
+    expect(Object.keys(spec.listInputs!.properties ?? {}).sort()).toEqual(expected.sort());
     for (const key of expected) expect(Object.keys(spec.inputProperties), `${token} list input ${key} is one of its inputs`).toContain(key);
     expect(spec.listInputs!.required ?? []).toEqual(needsParent(facts) ? [facts.parent!.input] : []);
     // A placeholder in the path is the parent's input, and the import id holds the parent first.

@@ -120,7 +120,9 @@ function objectProperties(builder: SchemaBuilder, shape: Record<string, z.ZodTyp
 function listInputsSpec(builder: SchemaBuilder, def: AnyResource, module: string, owner: string): Json {
   const { shape, required } = listInputsOf(def);
   const { properties } = objectProperties(builder, shape, module, owner, new Set());
-  return { type: "object", properties, ...(required.length ? { required } : {}) };
+  // A kind listed with no inputs declares an empty object: the CLI drops empty `properties` when it
+  // writes a schema back, and the plugin must serve exactly what schema.json holds.
+  return { type: "object", ...(Object.keys(properties).length ? { properties } : {}), ...(required.length ? { required } : {}) };
 }
 
 /**
