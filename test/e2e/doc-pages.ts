@@ -115,7 +115,7 @@ export const FLEET_PAGE = "docs/guides/fleet.md";
 /** The commands of the fleet's page its script leaves out, with the reason. */
 export const FLEET_PAGE_NOT_HERE: Record<string, string> = Object.fromEntries(
   [
-    'kubectl create secret generic nsp-fleet --from-literal=NSP_PARTNER_TOKEN="$NSP_PARTNER_TOKEN" --from-literal=INITECH_NSP_TOKEN="$INITECH_NSP_TOKEN" --from-literal=PULUMI_CONFIG_PASSPHRASE="$PULUMI_CONFIG_PASSPHRASE"',
+    'kubectl create secret generic nsp-fleet --from-literal=NSP_PARTNER_TOKEN="$NSP_PARTNER_TOKEN" --from-literal=INITECH_NSP_TOKEN="$INITECH_NSP_TOKEN" --from-literal=PULUMI_CONFIG_PASSPHRASE="$PULUMI_CONFIG_PASSPHRASE" --from-literal=PULUMI_BACKEND_URL="$PULUMI_BACKEND_URL"',
     "kubectl apply -f stacks.yaml",
   ].map((c) => [c, "needs a Kubernetes cluster with the Pulumi Operator; test/e2e/docs-fleet.test.ts checks the Stack objects the line before writes"]),
 );

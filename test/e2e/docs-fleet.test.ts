@@ -114,6 +114,9 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   for (const ref of REFS) expect(manifests).toContain(`stack: ${ref}\n`);
   expect(manifests).toContain("nsp-fleet:customer");
   expect(manifests).toContain("key: INITECH_NSP_TOKEN");
+  // The page's backend URL holds the database's password: the objects read it from the secret.
+  expect(manifests).toContain("key: PULUMI_BACKEND_URL");
+  expect(manifests).not.toMatch(/^\s+backend:/m);
 
   // No token, and not the database's password, in what the fleet printed (the emulator's block
   // prints its tokens, as the page says), its logs, report or manifests.

@@ -67,6 +67,19 @@ describe("operator manifests", () => {
     expect(own!.spec.envRefs.OWN_NSP_TOKEN).toEqual({ type: "Secret", secret: { name: "nsp-fleet", key: "OWN_NSP_TOKEN" } });
   });
 
+  it("never write a backend URL's password: the workspace reads that URL from the secret", () => {
+    const withPassword = { ...options, backend: "postgres://fleet:s3cret-pw@db:5432/state" };
+    const text = operatorManifests(customers, withPassword);
+    expect(text).not.toContain("s3cret-pw");
+    const [acme] = operatorStacks(customers, withPassword) as { spec: { backend?: string; envRefs: Record<string, { secret: { key: string } }> } }[];
+    expect(acme!.spec.backend).toBeUndefined();
+    expect(acme!.spec.envRefs.PULUMI_BACKEND_URL!.secret.key).toBe("PULUMI_BACKEND_URL");
+    // Without a password the URL is no secret, and stays in the object where a reader sees it.
+    const [plain] = operatorStacks(customers, options) as { spec: { backend?: string; envRefs: Record<string, unknown> } }[];
+    expect(plain!.spec.backend).toBe(options.backend);
+    expect(plain!.spec.envRefs.PULUMI_BACKEND_URL).toBeUndefined();
+  });
+
   it("refuse two customers that would be one Stack object", () => {
     const clash = parseCustomers(JSON.stringify([{ ref: "a_b", zone: "a.example" }, { ref: "a-b", zone: "b.example" }]), "f");
     expect(() => operatorStacks(clash, options)).toThrow(/"a-b" and "a_b" would both be the Stack object nsp-fleet-a-b/);

@@ -37,6 +37,7 @@ Options:
                      stack runs, and a dead worker's job is taken again after it (default 60)
   --project DIR      the customer project, holding Pulumi.yaml (default: the current directory)
   --log-dir DIR      each stack's CLI output, one file per stack (default: .nsp-fleet/logs)
+  --repo-dir DIR     manifests: the customer project's folder in the git repository (default: its root)
   --report FILE      run: the report as JSON too
 
 Environment: FLEET_DATABASE_URL (the queue: postgres://user:password@host:5432/db),
@@ -220,7 +221,7 @@ function manifestsCommand(argv: string[]): number {
     operatorManifests(customers, {
       repo: f.repo,
       branch: typeof f.branch === "string" ? f.branch : "main",
-      repoDir: typeof f["repo-dir"] === "string" ? f["repo-dir"] : "examples/fleet",
+      repoDir: typeof f["repo-dir"] === "string" ? f["repo-dir"] : ".",
       secret: typeof f.secret === "string" ? f.secret : "nsp-fleet",
       backend: typeof f.backend === "string" ? f.backend : undefined,
     }),

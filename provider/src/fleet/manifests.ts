@@ -13,7 +13,10 @@ export interface OperatorOptions {
   repoDir: string;
   /** The Kubernetes secret holding NSP_PARTNER_TOKEN, each customer's tokenEnv, and the passphrase. */
   secret: string;
-  /** The state backend (a self-managed one: postgres://, s3://, ...); unset, Pulumi Cloud. */
+  /**
+   * The state backend (a self-managed one: postgres://, s3://, ...); unset, Pulumi Cloud. A URL
+   * holding a password is never written into a manifest: the workspace reads it from the secret.
+   */
   backend?: string;
 }
 
@@ -28,6 +31,9 @@ function objectName(ref: string): string {
 export function operatorStacks(customers: Customer[], opts: OperatorOptions): object[] {
   const fromSecret = (key: string) => ({ type: "Secret", secret: { name: opts.secret, key } });
   const names = new Map<string, string>();
+  // A Stack object is read by anyone who may list them in its namespace, and lands in git with
+  // the rest of a GitOps repository: a password in it would be a plaintext secret.
+  const backendInSecret = opts.backend !== undefined && hasPassword(opts.backend);
   return customers.map((customer) => {
     const name = objectName(customer.ref);
     const other = names.get(name);
@@ -35,6 +41,7 @@ export function operatorStacks(customers: Customer[], opts: OperatorOptions): ob
     names.set(name, customer.ref);
     const envRefs: Record<string, object> = { [customer.tokenEnv ?? "NSP_PARTNER_TOKEN"]: fromSecret(customer.tokenEnv ?? "NSP_PARTNER_TOKEN") };
     if (opts.backend !== undefined) envRefs.PULUMI_CONFIG_PASSPHRASE = fromSecret("PULUMI_CONFIG_PASSPHRASE");
+    if (backendInSecret) envRefs.PULUMI_BACKEND_URL = fromSecret("PULUMI_BACKEND_URL");
     return {
       apiVersion: "pulumi.com/v1",
       kind: "Stack",
@@ -44,7 +51,7 @@ export function operatorStacks(customers: Customer[], opts: OperatorOptions): ob
         projectRepo: opts.repo,
         branch: opts.branch,
         repoDir: opts.repoDir,
-        ...(opts.backend !== undefined ? { backend: opts.backend } : {}),
+        ...(opts.backend !== undefined && !backendInSecret ? { backend: opts.backend } : {}),
         config: { [`${PROJECT}:customer`]: JSON.stringify(customer) },
         envRefs,
         // A customer removed from the file keeps its objects until its stack is destroyed on purpose.
@@ -52,6 +59,14 @@ export function operatorStacks(customers: Customer[], opts: OperatorOptions): ob
       },
     };
   });
+}
+
+function hasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== "";
+  } catch {
+    return /\/\/[^/@]*:[^/@]*@/.test(url);
+  }
 }
 
 /** The Stack objects as one YAML stream, ready for `kubectl apply -f -`. */
