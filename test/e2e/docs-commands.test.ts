@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 import { blocksOf, commandsOf, FLEET_PAGE, FLEET_PAGE_NOT_HERE, freePort, onPort as onPortOf, outputsByMarker, PAGES, scriptLines, VERSION } from "./doc-pages";
-import { GO_ENV, pulumiEnv, ROOT } from "./harness";
+import { GO_ENV, isRunning, pulumiEnv, ROOT } from "./harness";
 
 const RELEASE_ARCH = process.platform === "linux" && process.arch === "x64" ? "linux-amd64" : undefined;
 const PLUGIN_FROM_FILE = `pulumi plugin install resource nsp ${VERSION} --file pulumi-resource-nsp-v${VERSION}-linux-amd64.tar.gz`;
@@ -122,14 +122,7 @@ let guideGroup: number | undefined;
 let guideEmulatorGroup: number | undefined;
 
 /** Whether any process of the group is still running. */
-function alive(group: number): boolean {
-  try {
-    process.kill(-group, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const alive = (group: number) => isRunning(-group);
 
 afterAll(() => {
   for (const group of [emulatorGroup, guideGroup, guideEmulatorGroup]) if (group && alive(group)) process.kill(-group);

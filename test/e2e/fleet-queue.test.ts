@@ -11,7 +11,7 @@ import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 import { until } from "../helpers/until";
-import { pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
+import { isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
 import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./postgres";
 
 /**
@@ -143,15 +143,6 @@ function processTree(pid: number): number[] {
   return tree;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 beforeAll(async () => {
   pg = await testPostgres();
   queueUrl = await pg.database("fleet_queue");
@@ -198,7 +189,7 @@ describe("three workers on one queue", () => {
     await victim.done;
     await control.clearFaults();
     // Its pulumi commands die with it (and their plugins with them): no run of its stacks goes on unseen.
-    await until(() => !tree.some(alive), 200);
+    await until(() => !tree.some(isRunning), 200);
 
     const [a, b] = await Promise.all([workers[0]!.done, workers[1]!.done]);
     expect(a.code, a.stderr).toBe(0);

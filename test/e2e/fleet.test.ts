@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
-import { filesText, prepareProject, pulumiEnv, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
+import { filesText, isRunning, prepareProject, pulumiEnv, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
 import { until } from "../helpers/until";
 
 interface StackReport {
@@ -266,14 +266,6 @@ it("leaves no process behind when the fleet is killed with SIGKILL mid-run", asy
   await admin.resetStats();
   // The records' creates are held on the wire long past the end the test waits for.
   await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 120_000, methods: ["POST"], path: "/records$" });
-  const alive = (pid: number) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   try {
     const { child, done } = startFleet("killed", customers, ["--concurrency", "2"], extraEnv);
     const deadline = Date.now() + 120_000;
@@ -291,8 +283,8 @@ it("leaves no process behind when the fleet is killed with SIGKILL mid-run", asy
     await done;
     // The timeout only guards against a hang.
     const gone = Date.now() + 120_000;
-    while (tree.some(alive) && Date.now() < gone) await new Promise((r) => setTimeout(r, 200));
-    const left = tree.filter(alive);
+    while (tree.some(isRunning) && Date.now() < gone) await new Promise((r) => setTimeout(r, 200));
+    const left = tree.filter(isRunning);
     for (const pid of left) process.kill(pid, "SIGKILL");
     expect(left).toEqual([]);
   } finally {

@@ -256,6 +256,16 @@ export function pulumiDo(args: string[], opts: { cwd: string; env: NodeJS.Proces
 }
 
 /** The JSON `pulumi do --output json` prints last (a create prints its plan before it). */
+/** Whether the process (or, given a negative number, any process of that group) is still running. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function lastJson<T>(out: string): T {
   return JSON.parse(out.slice(out.search(/^[[{]/m))) as T;
 }
