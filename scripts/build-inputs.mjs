@@ -19,6 +19,9 @@ export const BUILD_INPUTS = [
   "sdk/nodejs",
   "scripts/build.mjs",
   "scripts/build-inputs.mjs",
+  "scripts/schema-examples.mjs",
+  // The examples the plugin serves come from it (scripts/build.mjs).
+  "schema.json",
   "scripts/gen-dynamic-types.mjs",
   "package.json",
   "package-lock.json",
@@ -27,7 +30,7 @@ export const BUILD_INPUTS = [
 /** What the build writes: the bundles, the compiled Node.js SDK and its link, @nsp/pulumi-dynamic. */
 export const BUILD_OUTPUTS = ["dist/plugin", "dist/emulator.js", "dist/discover.js", "dist/fleet.js", "sdk/nodejs/bin", "node_modules/@nsp/pulumi", "sdk/dynamic/dist", "node_modules/@nsp/pulumi-dynamic"];
 /** What dist/release is made from: the build's inputs, the SDKs, the launchers and the release script. */
-export const RELEASE_INPUTS = [...new Set([...BUILD_INPUTS, "sdk", "bin", "schema.json", "scripts/release.mjs"])];
+export const RELEASE_INPUTS = [...new Set([...BUILD_INPUTS, "sdk", "bin", "scripts/release.mjs"])];
 
 export const BUILD_STAMP = "dist/build-inputs.json";
 export const RELEASE_STAMP = "dist/release-inputs.json";

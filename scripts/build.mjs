@@ -5,11 +5,12 @@
 // Last it records the fingerprint of what it built from (scripts/build-inputs.mjs). With
 // `--if-stale` it builds only when that record does not match the tree: `npm ci`'s prepare builds,
 // and the test command, the test setups and the release reuse that build while it is fresh.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILD_INPUTS, BUILD_OUTPUTS, BUILD_STAMP, fingerprint, staleness, writeStamp } from "./build-inputs.mjs";
+import { exampleSections, withExampleSections } from "./schema-examples.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const started = Date.now();
@@ -64,6 +65,11 @@ const flags = /^exec node (.*) "\$bundle" "\$@"$/m.exec(launcher)?.[1]?.split(" 
 if (!flags) throw new Error("build: no `exec node <flags> \"$bundle\" \"$@\"` line in bin/pulumi-resource-nsp");
 const prepared = spawnSync(process.execPath, [...flags, join(next, "provider.mjs"), "--prepare"], { encoding: "utf8" });
 if (prepared.status !== 0) throw new Error(`build: the plugin's schema and code cache: ${prepared.stderr}`);
+// The examples live in schema.json only (scripts/generate.mjs): the schema the bundle makes from
+// its definitions gets them from there.
+const served = join(next, "schema.json");
+const committed = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
+writeFileSync(served, JSON.stringify(withExampleSections(JSON.parse(readFileSync(served, "utf8")), exampleSections(committed))));
 
 // Swapped in whole, so that a plugin starting meanwhile never finds half of its files.
 rmSync(join(root, "dist", "plugin"), { recursive: true, force: true });

@@ -17,7 +17,6 @@ import { checkResource, createResource, deleteResource, diffChecked, InitFailedE
 import { upgradeKeys } from "./framework/state-version";
 import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "./framework/property-values";
 import { buildPackageSchema } from "./framework/schema";
-import { examples } from "./examples.generated";
 import { packageInfo, PROVIDER_VERSION } from "./package-info";
 import { configureSession, type ProviderSession } from "./session";
 import { UserError } from "./user-error";
@@ -80,11 +79,12 @@ function diffToPb(d: DiffResult): providerPb.DiffResponse {
 let schemaJson: string | undefined;
 
 /**
- * The package schema this provider's definitions make. The build writes it beside the bundle,
- * where the plugin reads it without loading this module (startup-calls.ts).
+ * The package schema this provider's definitions make, without the examples, which only
+ * schema.json holds. The build writes it beside the bundle with schema.json's examples added, where
+ * the plugin reads it without loading this module (startup-calls.ts).
  */
 export function packageSchemaJson(): string {
-  schemaJson ??= JSON.stringify(buildPackageSchema(packageInfo, resources, functions, examples));
+  schemaJson ??= JSON.stringify(buildPackageSchema(packageInfo, resources, functions));
   return schemaJson;
 }
 

@@ -127,7 +127,7 @@ function listInputsSpec(builder: SchemaBuilder, def: AnyResource, module: string
 
 /**
  * Builds Pulumi's package schema (schema.json) from the resource and function definitions.
- * `examples` holds each token's "Example Usage" section (provider/src/examples.generated.ts).
+ * `examples` holds each token's "Example Usage" section (scripts/generate.mjs makes them).
  */
 export function buildPackageSchema(info: PackageInfo, resources: readonly AnyResource[], functions: readonly AnyFunction[], examples: Readonly<Record<string, string>> = {}): Json {
   const withExamples = (token: string, description: string) => (examples[token] ? `${description}\n\n${examples[token]}` : description);
