@@ -1,7 +1,7 @@
 // Every example of schema.json, as a user would copy it from a registry page: all TypeScript
 // programs type-check against the generated SDK in one tsc run; all Python programs compile
-// (python.test.ts runs one); all Go programs build and vet as files of one package in one
-// module. examples-run.test.ts runs every YAML program.
+// (python.test.ts runs one); all Go programs are gofmt'd and build and vet as files of one
+// package in one module. examples-run.test.ts runs every YAML program.
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -67,6 +67,8 @@ describe("the examples of schema.json", () => {
       writeFileSync(join(examplesDir, fileOf(e, "go").replace(/-/g, "_")), program.replace(/^func main\(\) \{$/m, `func example${i}() {`));
     });
     writeFileSync(join(examplesDir, "main.go"), "package main\n\nfunc main() {}\n");
+    // As `go fmt` would leave a user's copy (the renamed main changes no layout).
+    expect(execFileSync("gofmt", ["-l", examplesDir], { encoding: "utf8" })).toBe("");
     const env = { ...process.env, ...GO_ENV };
     const go = (...args: string[]) => execFileSync("go", args, { cwd: dir, env, encoding: "utf8", stdio: "pipe" });
     go("mod", "tidy");

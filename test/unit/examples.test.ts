@@ -108,7 +108,9 @@ describe("the example generator", () => {
     expect(e.python).toContain("opts=pulumi.ResourceOptions(depends_on=[zone]),");
     expect(e.go).toContain("ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),");
     expect(e.go).toContain('Content: pulumi.Sprintf("10 mail.%v.", zone.Name),');
-    expect(e.go).toContain("Ttl: pulumi.Int(300),");
+    // Laid out by gofmt: the fields of one literal aligned on its longest name (Content).
+    expect(e.go).toContain("\t\t\tZoneId:  zone.ID(),\n\t\t\tName:    pulumi.String(\"@\"),");
+    expect(e.go).toContain("\t\t\tTtl:     pulumi.Int(300),");
     expect(e.go).toContain("_, err = dns.NewRecord(ctx, \"mx\"");
     expect(e.go).toContain("pulumi.DependsOn([]pulumi.Resource{zone})");
     expect(e.yaml).toMatch(/^name: dns-record\nruntime: yaml\n/);

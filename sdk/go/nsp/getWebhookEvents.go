@@ -29,7 +29,7 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			events := nsp.GetWebhookEventsOutput(ctx)
 //			_, err := nsp.NewWebhook(ctx, "everything", &nsp.WebhookArgs{
-//				Url: pulumi.String("https://hooks.example.com/all"),
+//				Url:    pulumi.String("https://hooks.example.com/all"),
 //				Events: events.Names(),
 //			})
 //			if err != nil {

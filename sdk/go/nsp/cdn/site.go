@@ -44,17 +44,17 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			site, err := cdn.NewSite(ctx, "site", &cdn.SiteArgs{
-//				Hostname: pulumi.String("www.site-example.example"),
-//				Origin: pulumi.String("origin.site-example.example"),
+//				Hostname:     pulumi.String("www.site-example.example"),
+//				Origin:       pulumi.String("origin.site-example.example"),
 //				OriginScheme: pulumi.String("https"),
 //				Waf: &cdn.SiteWafArgs{
 //					Enabled: pulumi.Bool(true),
-//					Mode: pulumi.String("log"),
+//					Mode:    pulumi.String("log"),
 //				},
-//				CacheTtl: pulumi.Int(600),
-//				CacheMode: pulumi.String("all"),
+//				CacheTtl:   pulumi.Int(600),
+//				CacheMode:  pulumi.String("all"),
 //				ForceHttps: pulumi.Bool(true),
-//				RateLimit: pulumi.Int(300),
+//				RateLimit:  pulumi.Int(300),
 //			})
 //			if err != nil {
 //				return err
@@ -87,15 +87,15 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("zone-mode-example.example"),
+//				Name:      pulumi.String("zone-mode-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			www, err := dns.NewRecord(ctx, "www", &dns.RecordArgs{
-//				ZoneId: zone.ID(),
-//				Name: pulumi.String("www"),
-//				Type: pulumi.String("A"),
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("www"),
+//				Type:    pulumi.String("A"),
 //				Content: pulumi.String("192.0.2.80"),
 //				Proxied: pulumi.Bool(true),
 //			})
@@ -106,7 +106,7 @@ import (
 //				Hostname: pulumi.String("www.zone-mode-example.example"),
 //				Waf: &cdn.SiteWafArgs{
 //					Enabled: pulumi.Bool(true),
-//					Mode: pulumi.String("block"),
+//					Mode:    pulumi.String("block"),
 //				},
 //				ForceHttps: pulumi.Bool(true),
 //			}, pulumi.DependsOn([]pulumi.Resource{www}))

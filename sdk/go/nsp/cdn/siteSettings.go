@@ -34,15 +34,15 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("settings-example.example"),
+//				Name:      pulumi.String("settings-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			shop, err := dns.NewRecord(ctx, "shop", &dns.RecordArgs{
-//				ZoneId: zone.ID(),
-//				Name: pulumi.String("shop"),
-//				Type: pulumi.String("A"),
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("shop"),
+//				Type:    pulumi.String("A"),
 //				Content: pulumi.String("192.0.2.80"),
 //				Proxied: pulumi.Bool(true),
 //			})
@@ -50,14 +50,14 @@ import (
 //				return err
 //			}
 //			_, err = cdn.NewSiteSettings(ctx, "settings", &cdn.SiteSettingsArgs{
-//				Hostname: pulumi.String("shop.settings-example.example"),
+//				Hostname:     pulumi.String("shop.settings-example.example"),
 //				OriginScheme: pulumi.String("strict"),
 //				Waf: &cdn.SiteWafArgs{
 //					Enabled: pulumi.Bool(true),
-//					Mode: pulumi.String("block"),
+//					Mode:    pulumi.String("block"),
 //				},
-//				CacheTtl: pulumi.Int(120),
-//				CacheMode: pulumi.String("static"),
+//				CacheTtl:   pulumi.Int(120),
+//				CacheMode:  pulumi.String("static"),
 //				ForceHttps: pulumi.Bool(true),
 //			}, pulumi.DependsOn([]pulumi.Resource{shop}))
 //			if err != nil {

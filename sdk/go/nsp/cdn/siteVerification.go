@@ -39,13 +39,13 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			site, err := cdn.NewSite(ctx, "site", &cdn.SiteArgs{
 //				Hostname: pulumi.String("www.verify-site-example.example"),
-//				Origin: pulumi.String("origin.verify-site-example.example"),
+//				Origin:   pulumi.String("origin.verify-site-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			verification, err := cdn.NewSiteVerification(ctx, "verification", &cdn.SiteVerificationArgs{
-//				SiteId: site.ID(),
+//				SiteId:         site.ID(),
 //				TimeoutSeconds: pulumi.Int(120),
 //			})
 //			if err != nil {

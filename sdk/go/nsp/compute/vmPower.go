@@ -30,7 +30,7 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			machines := compute.GetVmsOutput(ctx, compute.GetVmsOutputArgs{})
 //			_, err := compute.NewVmPower(ctx, "power", &compute.VmPowerArgs{
-//				VmId: machines.Vms().Index(pulumi.Int(0)).Id(),
+//				VmId:  machines.Vms().Index(pulumi.Int(0)).Id(),
 //				Power: pulumi.String("off"),
 //			})
 //			if err != nil {

@@ -32,7 +32,7 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("lookup-example.example"),
+//				Name:      pulumi.String("lookup-example.example"),
 //			})
 //			if err != nil {
 //				return err

@@ -33,7 +33,7 @@ import (
 //			})
 //			reverse, err := dns.NewZone(ctx, "reverse", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("2.0.192.in-addr.arpa"),
+//				Name:      pulumi.String("2.0.192.in-addr.arpa"),
 //			})
 //			if err != nil {
 //				return err
@@ -41,8 +41,8 @@ import (
 //			_, err = dns.NewRange(ctx, "block", &dns.RangeArgs{
 //				ZoneId: reverse.ID().ToStringOutput(),
 //				Prefix: pulumi.String("192.0.2.0/26"),
-//				Owner: pulumi.String("customer@example.com"),
-//				Note: pulumi.String("first block"),
+//				Owner:  pulumi.String("customer@example.com"),
+//				Note:   pulumi.String("first block"),
 //			})
 //			if err != nil {
 //				return err

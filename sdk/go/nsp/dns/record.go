@@ -54,52 +54,52 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("records-example.example"),
+//				Name:      pulumi.String("records-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			www, err := dns.NewRecord(ctx, "www", &dns.RecordArgs{
-//				ZoneId: zone.ID(),
-//				Name: pulumi.String("www"),
-//				Type: pulumi.String("A"),
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("www"),
+//				Type:    pulumi.String("A"),
 //				Content: pulumi.String("192.0.2.10"),
-//				Ttl: pulumi.Int(300),
+//				Ttl:     pulumi.Int(300),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = dns.NewRecord(ctx, "mx", &dns.RecordArgs{
-//				ZoneId: zone.ID(),
-//				Name: pulumi.String("@"),
-//				Type: pulumi.String("MX"),
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("@"),
+//				Type:    pulumi.String("MX"),
 //				Content: pulumi.String("10 mail.records-example.example."),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = dns.NewRecord(ctx, "sip", &dns.RecordArgs{
-//				ZoneId: zone.ID(),
-//				Name: pulumi.String("_sip._tcp"),
-//				Type: pulumi.String("SRV"),
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("_sip._tcp"),
+//				Type:    pulumi.String("SRV"),
 //				Content: pulumi.String("10 5 5060 sip.records-example.example."),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = dns.NewRecord(ctx, "caa", &dns.RecordArgs{
-//				ZoneId: zone.ID(),
-//				Name: pulumi.String("@"),
-//				Type: pulumi.String("CAA"),
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("@"),
+//				Type:    pulumi.String("CAA"),
 //				Content: pulumi.String("0 issue \"letsencrypt.org\""),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = dns.NewRecord(ctx, "https", &dns.RecordArgs{
-//				ZoneId: zone.ID(),
-//				Name: pulumi.String("www"),
-//				Type: pulumi.String("HTTPS"),
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("www"),
+//				Type:    pulumi.String("HTTPS"),
 //				Content: pulumi.String("1 . alpn=h2,h3"),
 //			})
 //			if err != nil {
@@ -132,15 +132,15 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("proxied-example.example"),
+//				Name:      pulumi.String("proxied-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = dns.NewRecord(ctx, "shop", &dns.RecordArgs{
-//				ZoneId: zone.ID(),
-//				Name: pulumi.String("shop"),
-//				Type: pulumi.String("A"),
+//				ZoneId:  zone.ID(),
+//				Name:    pulumi.String("shop"),
+//				Type:    pulumi.String("A"),
 //				Content: pulumi.String("192.0.2.80"),
 //				Proxied: pulumi.Bool(true),
 //			})

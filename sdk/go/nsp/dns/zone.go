@@ -43,8 +43,8 @@ import (
 //				Type: pulumi.String("auth_dns"),
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
-//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("zone-example.example"),
+//				ServiceId:   authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name:        pulumi.String("zone-example.example"),
 //				NegativeTtl: pulumi.Int(300),
 //			})
 //			if err != nil {
@@ -74,8 +74,8 @@ import (
 //				Type: pulumi.String("auth_dns"),
 //			})
 //			secondary, err := dns.NewZone(ctx, "secondary", &dns.ZoneArgs{
-//				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("secondary-example.example"),
+//				ServiceId:       authDns.Services().Index(pulumi.Int(0)).Id(),
+//				Name:            pulumi.String("secondary-example.example"),
 //				SecondaryMaster: pulumi.String("192.0.2.53"),
 //			})
 //			if err != nil {

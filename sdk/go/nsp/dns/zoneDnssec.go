@@ -33,13 +33,13 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("dnssec-example.example"),
+//				Name:      pulumi.String("dnssec-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			signing, err := dns.NewZoneDnssec(ctx, "signing", &dns.ZoneDnssecArgs{
-//				ZoneId: zone.ID(),
+//				ZoneId:  zone.ID(),
 //				Enabled: pulumi.Bool(true),
 //			})
 //			if err != nil {

@@ -33,15 +33,15 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("grant-example.example"),
+//				Name:      pulumi.String("grant-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = dns.NewZoneGrant(ctx, "grant", &dns.ZoneGrantArgs{
 //				ZoneId: zone.ID(),
-//				Email: pulumi.String("ops@grant-example.example"),
-//				Role: pulumi.String("operator"),
+//				Email:  pulumi.String("ops@grant-example.example"),
+//				Role:   pulumi.String("operator"),
 //			})
 //			if err != nil {
 //				return err

@@ -46,34 +46,34 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("zonerecords-example.example"),
+//				Name:      pulumi.String("zonerecords-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = dns.NewZoneRecords(ctx, "records", &dns.ZoneRecordsArgs{
-//				ZoneId: zone.ID(),
+//				ZoneId:           zone.ID(),
 //				MaxDeletePercent: pulumi.Int(50),
 //				Records: dns.ZoneRecordEntryArray{
 //					&dns.ZoneRecordEntryArgs{
-//						Name: pulumi.String("@"),
-//						Type: pulumi.String("A"),
+//						Name:    pulumi.String("@"),
+//						Type:    pulumi.String("A"),
 //						Content: pulumi.String("192.0.2.1"),
-//						Ttl: pulumi.Int(300),
+//						Ttl:     pulumi.Int(300),
 //					},
 //					&dns.ZoneRecordEntryArgs{
-//						Name: pulumi.String("www"),
-//						Type: pulumi.String("CNAME"),
+//						Name:    pulumi.String("www"),
+//						Type:    pulumi.String("CNAME"),
 //						Content: pulumi.String("zonerecords-example.example."),
 //					},
 //					&dns.ZoneRecordEntryArgs{
-//						Name: pulumi.String("@"),
-//						Type: pulumi.String("MX"),
+//						Name:    pulumi.String("@"),
+//						Type:    pulumi.String("MX"),
 //						Content: pulumi.String("10 mail.example.com."),
 //					},
 //					&dns.ZoneRecordEntryArgs{
-//						Name: pulumi.String("@"),
-//						Type: pulumi.String("TXT"),
+//						Name:    pulumi.String("@"),
+//						Type:    pulumi.String("TXT"),
 //						Content: pulumi.String("v=spf1 -all"),
 //					},
 //				},

@@ -33,7 +33,7 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("transfer-example.example"),
+//				Name:      pulumi.String("transfer-example.example"),
 //			})
 //			if err != nil {
 //				return err

@@ -41,13 +41,13 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("verified-example.example"),
+//				Name:      pulumi.String("verified-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			verification, err := dns.NewZoneVerification(ctx, "verification", &dns.ZoneVerificationArgs{
-//				ZoneId: zone.ID(),
+//				ZoneId:         zone.ID(),
 //				TimeoutSeconds: pulumi.Int(120),
 //			})
 //			if err != nil {

@@ -29,11 +29,11 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := ix.NewMember(ctx, "membership", &ix.MemberArgs{
-//				Asn: pulumi.Int(64500),
-//				Name: pulumi.String("Example Net"),
-//				AsSet: pulumi.String("AS-EXAMPLE"),
+//				Asn:     pulumi.Int(64500),
+//				Name:    pulumi.String("Example Net"),
+//				AsSet:   pulumi.String("AS-EXAMPLE"),
 //				Contact: pulumi.String("noc@example.net"),
-//				Listed: pulumi.Bool(true),
+//				Listed:  pulumi.Bool(true),
 //			})
 //			if err != nil {
 //				return err

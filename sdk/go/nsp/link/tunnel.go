@@ -30,10 +30,10 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pops := link.GetLinkPopsOutput(ctx, link.GetLinkPopsOutputArgs{})
 //			tunnel, err := link.NewTunnel(ctx, "tunnel", &link.TunnelArgs{
-//				Name: pulumi.String("home lab"),
+//				Name:     pulumi.String("home lab"),
 //				LocalUrl: pulumi.String("http://localhost:3000"),
-//				PopId: pops.Pops().Index(pulumi.Int(0)).Id(),
-//				PopId2: pops.Pops().Index(pulumi.Int(1)).Id(),
+//				PopId:    pops.Pops().Index(pulumi.Int(0)).Id(),
+//				PopId2:   pops.Pops().Index(pulumi.Int(1)).Id(),
 //			})
 //			if err != nil {
 //				return err

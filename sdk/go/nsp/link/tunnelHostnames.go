@@ -32,9 +32,9 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pops := link.GetLinkPopsOutput(ctx, link.GetLinkPopsOutputArgs{})
 //			tunnel, err := link.NewTunnel(ctx, "tunnel", &link.TunnelArgs{
-//				Name: pulumi.String("api"),
+//				Name:     pulumi.String("api"),
 //				LocalUrl: pulumi.String("http://localhost:8080"),
-//				PopId: pops.Pops().Index(pulumi.Int(0)).Id(),
+//				PopId:    pops.Pops().Index(pulumi.Int(0)).Id(),
 //			})
 //			if err != nil {
 //				return err

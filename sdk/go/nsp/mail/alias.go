@@ -29,7 +29,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
-//				Name: pulumi.String("alias-example.example"),
+//				Name:        pulumi.String("alias-example.example"),
 //				DmarcPolicy: pulumi.String("reject"),
 //			})
 //			if err != nil {
@@ -37,15 +37,15 @@ import (
 //			}
 //			alice, err := mail.NewMailbox(ctx, "alice", &mail.MailboxArgs{
 //				DomainId: domain.ID(),
-//				Local: pulumi.String("alice"),
-//				Display: pulumi.String("Alice"),
+//				Local:    pulumi.String("alice"),
+//				Display:  pulumi.String("Alice"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = mail.NewAlias(ctx, "info", &mail.AliasArgs{
-//				DomainId: domain.ID(),
-//				LocalPart: pulumi.String("info"),
+//				DomainId:        domain.ID(),
+//				LocalPart:       pulumi.String("info"),
 //				TargetMailboxId: alice.ID(),
 //			})
 //			if err != nil {

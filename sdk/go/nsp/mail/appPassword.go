@@ -29,7 +29,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
-//				Name: pulumi.String("apppassword-example.example"),
+//				Name:        pulumi.String("apppassword-example.example"),
 //				DmarcPolicy: pulumi.String("reject"),
 //			})
 //			if err != nil {
@@ -37,15 +37,15 @@ import (
 //			}
 //			alice, err := mail.NewMailbox(ctx, "alice", &mail.MailboxArgs{
 //				DomainId: domain.ID(),
-//				Local: pulumi.String("alice"),
-//				Display: pulumi.String("Alice"),
+//				Local:    pulumi.String("alice"),
+//				Display:  pulumi.String("Alice"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = mail.NewAppPassword(ctx, "phone", &mail.AppPasswordArgs{
 //				MailboxId: alice.ID(),
-//				Label: pulumi.String("phone"),
+//				Label:     pulumi.String("phone"),
 //			})
 //			if err != nil {
 //				return err

@@ -40,15 +40,15 @@ import (
 //			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
 //				ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("maildomain-example.example"),
+//				Name:      pulumi.String("maildomain-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
-//				Name: pulumi.String("maildomain-example.example"),
-//				ZoneId: zone.ID().ToStringOutput(),
-//				DmarcPolicy: pulumi.String("reject"),
+//				Name:              pulumi.String("maildomain-example.example"),
+//				ZoneId:            zone.ID().ToStringOutput(),
+//				DmarcPolicy:       pulumi.String("reject"),
 //				DefaultQuotaBytes: pulumi.Int(1073741824),
 //			})
 //			if err != nil {
@@ -75,15 +75,15 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			server, err := mail.NewServer(ctx, "server", &mail.ServerArgs{
 //				Name: pulumi.String("mx-home"),
-//				Ip4: pulumi.String("192.0.2.25"),
+//				Ip4:  pulumi.String("192.0.2.25"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = mail.NewDomain(ctx, "domain", &mail.DomainArgs{
-//				Name: pulumi.String("byo-mail-example.example"),
+//				Name:     pulumi.String("byo-mail-example.example"),
 //				ServerId: server.ID().ToStringOutput(),
-//				Mode: pulumi.String("both"),
+//				Mode:     pulumi.String("both"),
 //			})
 //			if err != nil {
 //				return err

@@ -29,7 +29,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
-//				Name: pulumi.String("domainrule-example.example"),
+//				Name:        pulumi.String("domainrule-example.example"),
 //				DmarcPolicy: pulumi.String("reject"),
 //			})
 //			if err != nil {
@@ -37,9 +37,9 @@ import (
 //			}
 //			_, err = mail.NewDomainRule(ctx, "archive", &mail.DomainRuleArgs{
 //				DomainId: domain.ID(),
-//				Kind: pulumi.String("forward_copy"),
-//				Pattern: pulumi.String("ceo@*"),
-//				Target: pulumi.String("archive@example.net"),
+//				Kind:     pulumi.String("forward_copy"),
+//				Pattern:  pulumi.String("ceo@*"),
+//				Target:   pulumi.String("archive@example.net"),
 //			})
 //			if err != nil {
 //				return err

@@ -28,7 +28,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
-//				Name: pulumi.String("getdomain-example.example"),
+//				Name:        pulumi.String("getdomain-example.example"),
 //				DmarcPolicy: pulumi.String("reject"),
 //			})
 //			if err != nil {

@@ -29,26 +29,26 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
-//				Name: pulumi.String("group-example.example"),
+//				Name:        pulumi.String("group-example.example"),
 //				DmarcPolicy: pulumi.String("reject"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = mail.NewGroup(ctx, "team", &mail.GroupArgs{
-//				DomainId: domain.ID(),
+//				DomainId:  domain.ID(),
 //				LocalPart: pulumi.String("team"),
-//				Name: pulumi.String("The team"),
+//				Name:      pulumi.String("The team"),
 //				Members: mail.MailGroupMemberArray{
 //					&mail.MailGroupMemberArgs{
 //						Address: pulumi.String("a@example.com"),
 //					},
 //					&mail.MailGroupMemberArgs{
 //						Address: pulumi.String("b@example.com"),
-//						Role: pulumi.String("owner"),
+//						Role:    pulumi.String("owner"),
 //					},
 //				},
-//				Posting: pulumi.String("org"),
+//				Posting:    pulumi.String("org"),
 //				SubjectTag: pulumi.String("[team]"),
 //			})
 //			if err != nil {

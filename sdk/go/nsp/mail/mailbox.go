@@ -29,17 +29,17 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			domain, err := mail.NewDomain(ctx, "domain", &mail.DomainArgs{
-//				Name: pulumi.String("mailbox-example.example"),
+//				Name:        pulumi.String("mailbox-example.example"),
 //				DmarcPolicy: pulumi.String("reject"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = mail.NewMailbox(ctx, "alice", &mail.MailboxArgs{
-//				DomainId: domain.ID(),
-//				Local: pulumi.String("alice"),
-//				Display: pulumi.String("Alice"),
-//				QuotaBytes: pulumi.Int(2147483648),
+//				DomainId:      domain.ID(),
+//				Local:         pulumi.String("alice"),
+//				Display:       pulumi.String("Alice"),
+//				QuotaBytes:    pulumi.Int(2147483648),
 //				SendLimitHour: pulumi.Int(100),
 //			})
 //			if err != nil {

@@ -44,9 +44,9 @@ import (
 //				return err
 //			}
 //			_, err = mail.NewRoute(ctx, "sales", &mail.RouteArgs{
-//				DomainId: domain.ID(),
+//				DomainId:  domain.ID(),
 //				LocalPart: pulumi.String("sales"),
-//				Dest: ops.Addr,
+//				Dest:      ops.Addr,
 //			})
 //			if err != nil {
 //				return err

@@ -30,8 +30,8 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			server, err := mail.NewServer(ctx, "server", &mail.ServerArgs{
 //				Name: pulumi.String("mx-home"),
-//				Ip4: pulumi.String("192.0.2.25"),
-//				Ip6: pulumi.String("2001:db8::25"),
+//				Ip4:  pulumi.String("192.0.2.25"),
+//				Ip6:  pulumi.String("2001:db8::25"),
 //			})
 //			if err != nil {
 //				return err

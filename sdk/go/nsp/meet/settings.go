@@ -28,9 +28,9 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := meet.NewSettings(ctx, "defaults", &meet.SettingsArgs{
-//				WaitingRoom: pulumi.Bool(true),
-//				MuteOnEntry: pulumi.Bool(true),
-//				SharePolicy: pulumi.String("host_only"),
+//				WaitingRoom:  pulumi.Bool(true),
+//				MuteOnEntry:  pulumi.Bool(true),
+//				SharePolicy:  pulumi.String("host_only"),
 //				RecordPolicy: pulumi.String("host"),
 //				Retention: &meet.MeetRetentionArgs{
 //					Days: pulumi.Int(14),

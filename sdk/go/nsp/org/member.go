@@ -30,7 +30,7 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := org.NewMember(ctx, "dana", &org.MemberArgs{
 //				Email: pulumi.String("dana@example.com"),
-//				Role: pulumi.String("admin"),
+//				Role:  pulumi.String("admin"),
 //			})
 //			if err != nil {
 //				return err

@@ -29,9 +29,9 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			registryLink, err := registry.NewLink(ctx, "registryLink", &registry.LinkArgs{
-//				KeyId: pulumi.String("key-example"),
+//				KeyId:     pulumi.String("key-example"),
 //				KeySecret: pulumi.String("registry-key-secret-example"),
-//				Mntner: pulumi.String("EXAMPLE-MNT"),
+//				Mntner:    pulumi.String("EXAMPLE-MNT"),
 //			})
 //			if err != nil {
 //				return err

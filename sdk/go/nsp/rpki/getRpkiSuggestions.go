@@ -28,7 +28,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
-//				Handle: pulumi.String("EXAMPLE-CA"),
+//				Handle:    pulumi.String("EXAMPLE-CA"),
 //				ParentRir: pulumi.String("ripe"),
 //				Asns: pulumi.IntArray{
 //					pulumi.Int(64500),

@@ -28,7 +28,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
-//				Handle: pulumi.String("EXAMPLE-CA"),
+//				Handle:    pulumi.String("EXAMPLE-CA"),
 //				ParentRir: pulumi.String("ripe"),
 //				Asns: pulumi.IntArray{
 //					pulumi.Int(64500),
@@ -38,8 +38,8 @@ import (
 //				return err
 //			}
 //			anycast, err := rpki.NewRoa(ctx, "anycast", &rpki.RoaArgs{
-//				CaId: ca.ID(),
-//				Asn: pulumi.Int(64500),
+//				CaId:   ca.ID(),
+//				Asn:    pulumi.Int(64500),
 //				Prefix: pulumi.String("192.0.2.0/24"),
 //			})
 //			if err != nil {

@@ -29,7 +29,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			ca, err := rpki.NewCa(ctx, "ca", &rpki.CaArgs{
-//				Handle: pulumi.String("EXAMPLE-CA"),
+//				Handle:    pulumi.String("EXAMPLE-CA"),
 //				ParentRir: pulumi.String("ripe"),
 //				Asns: pulumi.IntArray{
 //					pulumi.Int(64500),
@@ -39,11 +39,11 @@ import (
 //				return err
 //			}
 //			_, err = rpki.NewRoa(ctx, "anycast", &rpki.RoaArgs{
-//				CaId: ca.ID(),
-//				Asn: pulumi.Int(64500),
-//				Prefix: pulumi.String("192.0.2.0/24"),
+//				CaId:      ca.ID(),
+//				Asn:       pulumi.Int(64500),
+//				Prefix:    pulumi.String("192.0.2.0/24"),
 //				MaxLength: pulumi.Int(25),
-//				Comment: pulumi.String("anycast"),
+//				Comment:   pulumi.String("anycast"),
 //			})
 //			if err != nil {
 //				return err

@@ -29,11 +29,11 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := rtc.NewRoom(ctx, "stage", &rtc.RoomArgs{
-//				Name: pulumi.String("stage"),
-//				MaxPeers: pulumi.Int(8),
-//				MaxVideo: pulumi.Int(4),
+//				Name:       pulumi.String("stage"),
+//				MaxPeers:   pulumi.Int(8),
+//				MaxVideo:   pulumi.Int(4),
 //				PublicJoin: pulumi.Bool(true),
-//				Passcode: pulumi.String("s3cret-passcode"),
+//				Passcode:   pulumi.String("s3cret-passcode"),
 //			})
 //			if err != nil {
 //				return err

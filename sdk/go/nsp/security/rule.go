@@ -31,19 +31,19 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			site, err := cdn.NewSite(ctx, "site", &cdn.SiteArgs{
 //				Hostname: pulumi.String("www.rule-example.example"),
-//				Origin: pulumi.String("origin.rule-example.example"),
+//				Origin:   pulumi.String("origin.rule-example.example"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = security.NewRule(ctx, "geoBlock", &security.RuleArgs{
 //				SiteId: site.ID().ToStringOutput(),
-//				Field: pulumi.String("country"),
-//				Op: pulumi.String("in"),
-//				Value: pulumi.String("RU, CN"),
+//				Field:  pulumi.String("country"),
+//				Op:     pulumi.String("in"),
+//				Value:  pulumi.String("RU, CN"),
 //				Action: pulumi.String("block"),
-//				Seq: pulumi.Int(10),
-//				Note: pulumi.String("geo"),
+//				Seq:    pulumi.Int(10),
+//				Note:   pulumi.String("geo"),
 //			})
 //			if err != nil {
 //				return err

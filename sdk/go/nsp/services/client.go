@@ -34,8 +34,8 @@ import (
 //			})
 //			_, err := services.NewClient(ctx, "kids", &services.ClientArgs{
 //				ServiceId: resolver.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("Kids"),
-//				ClientId: pulumi.String("kids-tablet"),
+//				Name:      pulumi.String("Kids"),
+//				ClientId:  pulumi.String("kids-tablet"),
 //				Addrs: pulumi.StringArray{
 //					pulumi.String("192.0.2.10"),
 //				},

@@ -34,8 +34,8 @@ import (
 //			})
 //			kids, err := services.NewClient(ctx, "kids", &services.ClientArgs{
 //				ServiceId: resolver.Services().Index(pulumi.Int(0)).Id(),
-//				Name: pulumi.String("Kids"),
-//				ClientId: pulumi.String("kids-tablet"),
+//				Name:      pulumi.String("Kids"),
+//				ClientId:  pulumi.String("kids-tablet"),
 //				Addrs: pulumi.StringArray{
 //					pulumi.String("192.0.2.10"),
 //				},
@@ -49,7 +49,7 @@ import (
 //				return err
 //			}
 //			ddns, err := services.NewClientDdnsToken(ctx, "ddns", &services.ClientDdnsTokenArgs{
-//				ServiceId: resolver.Services().Index(pulumi.Int(0)).Id(),
+//				ServiceId:     resolver.Services().Index(pulumi.Int(0)).Id(),
 //				ClientGroupId: kids.ID(),
 //			})
 //			if err != nil {

@@ -43,7 +43,7 @@ import (
 //				},
 //				Rewrites: services.ResolverRewriteArray{
 //					&services.ResolverRewriteArgs{
-//						Name: pulumi.String("printer.home.example"),
+//						Name:   pulumi.String("printer.home.example"),
 //						Target: pulumi.String("192.0.2.9"),
 //					},
 //				},

@@ -29,13 +29,13 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := sgate.NewBrand(ctx, "brand", &sgate.BrandArgs{
-//				LegalName: pulumi.String("Example Inc"),
-//				DisplayName: pulumi.String("Example"),
-//				Country: pulumi.String("us"),
-//				Vertical: pulumi.String("technology"),
-//				Website: pulumi.String("https://example.com"),
+//				LegalName:    pulumi.String("Example Inc"),
+//				DisplayName:  pulumi.String("Example"),
+//				Country:      pulumi.String("us"),
+//				Vertical:     pulumi.String("technology"),
+//				Website:      pulumi.String("https://example.com"),
 //				ContactEmail: pulumi.String("sms@example.com"),
-//				EntityType: pulumi.String("private"),
+//				EntityType:   pulumi.String("private"),
 //			})
 //			if err != nil {
 //				return err

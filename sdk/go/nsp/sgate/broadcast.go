@@ -39,9 +39,9 @@ import (
 //				return err
 //			}
 //			code, err := sgate.NewTemplate(ctx, "code", &sgate.TemplateArgs{
-//				Name: pulumi.String("otp"),
+//				Name:        pulumi.String("otp"),
 //				DefaultLang: pulumi.String("en"),
-//				Category: pulumi.String("otp"),
+//				Category:    pulumi.String("otp"),
 //				Bodies: pulumi.StringMap{
 //					"en": pulumi.String("Your code: {{code}}"),
 //					"de": pulumi.String("Ihr Code: {{code}}"),
@@ -58,11 +58,11 @@ import (
 //						pulumi.String("+12025550112"),
 //					},
 //				},
-//				SenderId: sender.ID().ToStringOutput(),
-//				From: numbers.Numbers().Index(pulumi.Int(0)).Number(),
+//				SenderId:   sender.ID().ToStringOutput(),
+//				From:       numbers.Numbers().Index(pulumi.Int(0)).Number(),
 //				TemplateId: code.ID().ToStringOutput(),
-//				Lang: pulumi.String("en"),
-//				Category: pulumi.String("transactional"),
+//				Lang:       pulumi.String("en"),
+//				Category:   pulumi.String("transactional"),
 //			})
 //			if err != nil {
 //				return err

@@ -29,20 +29,20 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			brand, err := sgate.NewBrand(ctx, "brand", &sgate.BrandArgs{
-//				LegalName: pulumi.String("Example Inc"),
-//				DisplayName: pulumi.String("Example"),
-//				Country: pulumi.String("us"),
-//				Vertical: pulumi.String("technology"),
-//				Website: pulumi.String("https://example.com"),
+//				LegalName:    pulumi.String("Example Inc"),
+//				DisplayName:  pulumi.String("Example"),
+//				Country:      pulumi.String("us"),
+//				Vertical:     pulumi.String("technology"),
+//				Website:      pulumi.String("https://example.com"),
 //				ContactEmail: pulumi.String("sms@example.com"),
-//				EntityType: pulumi.String("private"),
+//				EntityType:   pulumi.String("private"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = sgate.NewCampaign(ctx, "otp", &sgate.CampaignArgs{
-//				BrandId: brand.ID(),
-//				UseCase: pulumi.String("2fa"),
+//				BrandId:     brand.ID(),
+//				UseCase:     pulumi.String("2fa"),
 //				Description: pulumi.String("Log-in codes"),
 //				MessageFlow: pulumi.String("Opt in at sign-up"),
 //				Samples: pulumi.StringArray{

@@ -40,9 +40,9 @@ import (
 //			}
 //			_, err = sgate.NewConsent(ctx, "consent", &sgate.ConsentArgs{
 //				Recipient: pulumi.String("+12025550177"),
-//				Proof: pulumi.String("keyword START"),
-//				SenderId: sender.ID().ToStringOutput(),
-//				Source: pulumi.String("keyword"),
+//				Proof:     pulumi.String("keyword START"),
+//				SenderId:  sender.ID().ToStringOutput(),
+//				Source:    pulumi.String("keyword"),
 //			})
 //			if err != nil {
 //				return err

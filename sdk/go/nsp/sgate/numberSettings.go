@@ -30,20 +30,20 @@ import (
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			numbers := sgate.GetNumbersOutput(ctx)
 //			brand, err := sgate.NewBrand(ctx, "brand", &sgate.BrandArgs{
-//				LegalName: pulumi.String("Example Inc"),
-//				DisplayName: pulumi.String("Example"),
-//				Country: pulumi.String("us"),
-//				Vertical: pulumi.String("technology"),
-//				Website: pulumi.String("https://example.com"),
+//				LegalName:    pulumi.String("Example Inc"),
+//				DisplayName:  pulumi.String("Example"),
+//				Country:      pulumi.String("us"),
+//				Vertical:     pulumi.String("technology"),
+//				Website:      pulumi.String("https://example.com"),
 //				ContactEmail: pulumi.String("sms@example.com"),
-//				EntityType: pulumi.String("private"),
+//				EntityType:   pulumi.String("private"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			otp, err := sgate.NewCampaign(ctx, "otp", &sgate.CampaignArgs{
-//				BrandId: brand.ID(),
-//				UseCase: pulumi.String("2fa"),
+//				BrandId:     brand.ID(),
+//				UseCase:     pulumi.String("2fa"),
 //				Description: pulumi.String("Log-in codes"),
 //				MessageFlow: pulumi.String("Opt in at sign-up"),
 //				Samples: pulumi.StringArray{
@@ -54,9 +54,9 @@ import (
 //				return err
 //			}
 //			_, err = sgate.NewNumberSettings(ctx, "firstNumber", &sgate.NumberSettingsArgs{
-//				Number: numbers.Numbers().Index(pulumi.Int(0)).Number(),
+//				Number:     numbers.Numbers().Index(pulumi.Int(0)).Number(),
 //				CampaignId: otp.ID().ToStringOutput(),
-//				HelpText: pulumi.String("Text STOP to stop"),
+//				HelpText:   pulumi.String("Text STOP to stop"),
 //			})
 //			if err != nil {
 //				return err

@@ -29,9 +29,9 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := sgate.NewTemplate(ctx, "code", &sgate.TemplateArgs{
-//				Name: pulumi.String("otp"),
+//				Name:        pulumi.String("otp"),
 //				DefaultLang: pulumi.String("en"),
-//				Category: pulumi.String("otp"),
+//				Category:    pulumi.String("otp"),
 //				Bodies: pulumi.StringMap{
 //					"en": pulumi.String("Your code: {{code}}"),
 //					"de": pulumi.String("Ihr Code: {{code}}"),

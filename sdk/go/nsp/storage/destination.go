@@ -29,14 +29,14 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := storage.NewDestination(ctx, "recordings", &storage.DestinationArgs{
-//				Endpoint: pulumi.String("https://s3.example.net"),
-//				Bucket: pulumi.String("recordings"),
-//				Region: pulumi.String("eu-central-1"),
-//				Name: pulumi.String("Recordings"),
-//				Prefix: pulumi.String("meet/"),
+//				Endpoint:  pulumi.String("https://s3.example.net"),
+//				Bucket:    pulumi.String("recordings"),
+//				Region:    pulumi.String("eu-central-1"),
+//				Name:      pulumi.String("Recordings"),
+//				Prefix:    pulumi.String("meet/"),
 //				AccessKey: pulumi.String("AKIAEXAMPLE"),
 //				SecretKey: pulumi.String("example-secret-key"),
-//				AutoMeet: pulumi.Bool(true),
+//				AutoMeet:  pulumi.Bool(true),
 //			})
 //			if err != nil {
 //				return err

@@ -29,9 +29,9 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			studio, err := stream.NewChannel(ctx, "studio", &stream.ChannelArgs{
-//				Name: pulumi.String("studio"),
-//				Visibility: pulumi.String("unlisted"),
-//				Record: pulumi.Bool(true),
+//				Name:        pulumi.String("studio"),
+//				Visibility:  pulumi.String("unlisted"),
+//				Record:      pulumi.Bool(true),
 //				LatencyMode: pulumi.String("low"),
 //			})
 //			if err != nil {

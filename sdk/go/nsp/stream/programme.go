@@ -36,7 +36,7 @@ import (
 //			}
 //			_, err = stream.NewProgramme(ctx, "fallback", &stream.ProgrammeArgs{
 //				ChannelId: studio.ID(),
-//				Mode: pulumi.String("relay"),
+//				Mode:      pulumi.String("relay"),
 //				Items: pulumi.MapArray{
 //					pulumi.Map{
 //						"url": pulumi.String("https://media.example.com/holding.mp4"),

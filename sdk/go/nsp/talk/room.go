@@ -32,10 +32,10 @@ import (
 //				WithRoomOnly: pulumi.Bool(true),
 //			})
 //			_, err := talk.NewRoom(ctx, "lobby", &talk.RoomArgs{
-//				Name: pulumi.String("lobby"),
-//				Kind: pulumi.String("live"),
-//				City: cities.Cities().Index(pulumi.Int(0)).Id(),
-//				MaxPeers: pulumi.Int(20),
+//				Name:          pulumi.String("lobby"),
+//				Kind:          pulumi.String("live"),
+//				City:          cities.Cities().Index(pulumi.Int(0)).Id(),
+//				MaxPeers:      pulumi.Int(20),
 //				RetentionDays: pulumi.Int(30),
 //			})
 //			if err != nil {

@@ -29,50 +29,50 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("201"),
-//				Name: pulumi.String("Reception"),
+//				Name:   pulumi.String("Reception"),
 //				Voicemail: pulumi.Map{
 //					"enabled": pulumi.Bool(true),
-//					"pin": pulumi.String("1234"),
+//					"pin":     pulumi.String("1234"),
 //				},
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			carrier, err := vgate.NewTrunk(ctx, "carrier", &vgate.TrunkArgs{
-//				PbxId: pbx.ID(),
-//				Name: pulumi.String("Carrier"),
-//				Mode: pulumi.String("register"),
-//				Host: pulumi.String("sip.carrier.example"),
+//				PbxId:     pbx.ID(),
+//				Name:      pulumi.String("Carrier"),
+//				Mode:      pulumi.String("register"),
+//				Host:      pulumi.String("sip.carrier.example"),
 //				Transport: pulumi.String("tls"),
-//				Username: pulumi.String("acct"),
-//				Password: pulumi.String("carrier-password"),
-//				Port: pulumi.Int(5061),
+//				Username:  pulumi.String("acct"),
+//				Password:  pulumi.String("carrier-password"),
+//				Port:      pulumi.Int(5061),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			mainLine, err := vgate.NewNumber(ctx, "mainLine", &vgate.NumberArgs{
-//				PbxId: pbx.ID(),
-//				E164: pulumi.String("+4930555401"),
+//				PbxId:   pbx.ID(),
+//				E164:    pulumi.String("+4930555401"),
 //				TrunkId: carrier.ID().ToStringOutput(),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = vgate.NewInboundRoute(ctx, "inbound", &vgate.InboundRouteArgs{
-//				PbxId: pbx.ID(),
-//				Name: pulumi.String("Main line"),
-//				NumberId: mainLine.ID().ToStringOutput(),
+//				PbxId:       pbx.ID(),
+//				Name:        pulumi.String("Main line"),
+//				NumberId:    mainLine.ID().ToStringOutput(),
 //				Destination: pulumi.Sprintf("extension:%v", reception.ID()),
 //			})
 //			if err != nil {

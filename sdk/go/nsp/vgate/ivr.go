@@ -29,39 +29,39 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("201"),
-//				Name: pulumi.String("Reception"),
+//				Name:   pulumi.String("Reception"),
 //				Voicemail: pulumi.Map{
 //					"enabled": pulumi.Bool(true),
-//					"pin": pulumi.String("1234"),
+//					"pin":     pulumi.String("1234"),
 //				},
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("202"),
-//				Name: pulumi.String("Sales"),
+//				Name:   pulumi.String("Sales"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = vgate.NewIvr(ctx, "menu", &vgate.IvrArgs{
-//				PbxId: pbx.ID(),
-//				Name: pulumi.String("Menu"),
+//				PbxId:    pbx.ID(),
+//				Name:     pulumi.String("Menu"),
 //				Greeting: pulumi.String("welcome"),
-//				Timeout: pulumi.String("hangup"),
-//				Invalid: pulumi.Sprintf("voicemail:%v", reception.ID()),
+//				Timeout:  pulumi.String("hangup"),
+//				Invalid:  pulumi.Sprintf("voicemail:%v", reception.ID()),
 //				Options: pulumi.Map{
 //					"1": pulumi.Sprintf("extension:%v", reception.ID()),
 //					"2": pulumi.Sprintf("extension:%v", sales.ID()),

@@ -29,42 +29,42 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("201"),
-//				Name: pulumi.String("Reception"),
+//				Name:   pulumi.String("Reception"),
 //				Voicemail: pulumi.Map{
 //					"enabled": pulumi.Bool(true),
-//					"pin": pulumi.String("1234"),
+//					"pin":     pulumi.String("1234"),
 //				},
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("202"),
-//				Name: pulumi.String("Sales"),
+//				Name:   pulumi.String("Sales"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			mainLine, err := vgate.NewNumber(ctx, "mainLine", &vgate.NumberArgs{
 //				PbxId: pbx.ID(),
-//				E164: pulumi.String("+4930555402"),
+//				E164:  pulumi.String("+4930555402"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = vgate.NewNumberFlow(ctx, "flow", &vgate.NumberFlowArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:    pbx.ID(),
 //				NumberId: mainLine.ID(),
 //				Flow: pulumi.Map{
 //					"ring": pulumi.Array{
@@ -82,7 +82,7 @@ import (
 //								pulumi.String("fri"),
 //							},
 //							"from": pulumi.String("09:00"),
-//							"to": pulumi.String("17:00"),
+//							"to":   pulumi.String("17:00"),
 //						},
 //					},
 //					"after_hours": pulumi.Sprintf("voicemail:%v", reception.ID()),

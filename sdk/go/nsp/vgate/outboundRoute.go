@@ -29,34 +29,34 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			carrier, err := vgate.NewTrunk(ctx, "carrier", &vgate.TrunkArgs{
-//				PbxId: pbx.ID(),
-//				Name: pulumi.String("Carrier"),
-//				Mode: pulumi.String("register"),
-//				Host: pulumi.String("sip.carrier.example"),
+//				PbxId:     pbx.ID(),
+//				Name:      pulumi.String("Carrier"),
+//				Mode:      pulumi.String("register"),
+//				Host:      pulumi.String("sip.carrier.example"),
 //				Transport: pulumi.String("tls"),
-//				Username: pulumi.String("acct"),
-//				Password: pulumi.String("carrier-password"),
-//				Port: pulumi.Int(5061),
+//				Username:  pulumi.String("acct"),
+//				Password:  pulumi.String("carrier-password"),
+//				Port:      pulumi.Int(5061),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = vgate.NewOutboundRoute(ctx, "national", &vgate.OutboundRouteArgs{
-//				PbxId: pbx.ID(),
-//				Name: pulumi.String("National"),
+//				PbxId:    pbx.ID(),
+//				Name:     pulumi.String("National"),
 //				Priority: pulumi.Int(10),
 //				Patterns: pulumi.MapArray{
 //					pulumi.Map{
-//						"match": pulumi.String("0ZX."),
-//						"strip": pulumi.Int(1),
+//						"match":   pulumi.String("0ZX."),
+//						"strip":   pulumi.Int(1),
 //						"prepend": pulumi.String("+49"),
 //					},
 //				},

@@ -38,8 +38,8 @@ import (
 //				AcceptingOnly: pulumi.Bool(true),
 //			})
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: cities.Cities().Index(pulumi.Int(0)).Id(),
+//				Name:     pulumi.String("Head office"),
+//				City:     cities.Cities().Index(pulumi.Int(0)).Id(),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //				Template: pulumi.String("small-office"),
 //				Language: pulumi.String("en"),

@@ -29,44 +29,44 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("201"),
-//				Name: pulumi.String("Reception"),
+//				Name:   pulumi.String("Reception"),
 //				Voicemail: pulumi.Map{
 //					"enabled": pulumi.Bool(true),
-//					"pin": pulumi.String("1234"),
+//					"pin":     pulumi.String("1234"),
 //				},
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("202"),
-//				Name: pulumi.String("Sales"),
+//				Name:   pulumi.String("Sales"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = vgate.NewQueue(ctx, "support", &vgate.QueueArgs{
-//				PbxId: pbx.ID(),
-//				Number: pulumi.String("700"),
-//				Name: pulumi.String("Support"),
+//				PbxId:    pbx.ID(),
+//				Number:   pulumi.String("700"),
+//				Name:     pulumi.String("Support"),
 //				Strategy: pulumi.String("leastrecent"),
 //				Agents: pulumi.StringArray{
 //					reception.ID(),
 //					sales.ID(),
 //				},
 //				MaxWaitS: pulumi.Int(120),
-//				Timeout: pulumi.Sprintf("voicemail:%v", sales.ID()),
+//				Timeout:  pulumi.Sprintf("voicemail:%v", sales.ID()),
 //			})
 //			if err != nil {
 //				return err

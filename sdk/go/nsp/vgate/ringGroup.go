@@ -29,37 +29,37 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("201"),
-//				Name: pulumi.String("Reception"),
+//				Name:   pulumi.String("Reception"),
 //				Voicemail: pulumi.Map{
 //					"enabled": pulumi.Bool(true),
-//					"pin": pulumi.String("1234"),
+//					"pin":     pulumi.String("1234"),
 //				},
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("202"),
-//				Name: pulumi.String("Sales"),
+//				Name:   pulumi.String("Sales"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			_, err = vgate.NewRingGroup(ctx, "group", &vgate.RingGroupArgs{
-//				PbxId: pbx.ID(),
-//				Number: pulumi.String("610"),
-//				Name: pulumi.String("Sales"),
+//				PbxId:    pbx.ID(),
+//				Number:   pulumi.String("610"),
+//				Name:     pulumi.String("Sales"),
 //				Strategy: pulumi.String("hunt"),
 //				Members: pulumi.StringArray{
 //					reception.ID(),

@@ -29,8 +29,8 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
@@ -38,7 +38,7 @@ import (
 //			}
 //			_, err = vgate.NewTimeCondition(ctx, "hours", &vgate.TimeConditionArgs{
 //				PbxId: pbx.ID(),
-//				Name: pulumi.String("Business hours"),
+//				Name:  pulumi.String("Business hours"),
 //				Schedule: pulumi.MapArray{
 //					pulumi.Map{
 //						"days": pulumi.Array{
@@ -49,7 +49,7 @@ import (
 //							pulumi.String("fri"),
 //						},
 //						"from": pulumi.String("08:00"),
-//						"to": pulumi.String("18:00"),
+//						"to":   pulumi.String("18:00"),
 //					},
 //				},
 //			})

@@ -28,7 +28,7 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := vod.NewAsset(ctx, "intro", &vod.AssetArgs{
-//				Title: pulumi.String("Intro"),
+//				Title:       pulumi.String("Intro"),
 //				Description: pulumi.String("About us"),
 //				Tags: pulumi.StringMap{
 //					"lang": pulumi.String("en"),

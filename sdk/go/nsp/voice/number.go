@@ -29,20 +29,20 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			reception, err := vgate.NewExtension(ctx, "reception", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("201"),
-//				Name: pulumi.String("Reception"),
+//				Name:   pulumi.String("Reception"),
 //				Voicemail: pulumi.Map{
 //					"enabled": pulumi.Bool(true),
-//					"pin": pulumi.String("1234"),
+//					"pin":     pulumi.String("1234"),
 //				},
 //			})
 //			if err != nil {
@@ -50,7 +50,7 @@ import (
 //			}
 //			menu, err := vgate.NewIvr(ctx, "menu", &vgate.IvrArgs{
 //				PbxId: pbx.ID(),
-//				Name: pulumi.String("Menu"),
+//				Name:  pulumi.String("Menu"),
 //				Options: pulumi.Map{
 //					"1": pulumi.Sprintf("extension:%v", reception.ID()),
 //				},
@@ -59,9 +59,9 @@ import (
 //				return err
 //			}
 //			line, err := voice.NewNumber(ctx, "line", &voice.NumberArgs{
-//				Label: pulumi.String("main line"),
-//				SipIn: pulumi.Bool(true),
-//				Dest: pulumi.Sprintf("ivr:%v", menu.ID()),
+//				Label:    pulumi.String("main line"),
+//				SipIn:    pulumi.Bool(true),
+//				Dest:     pulumi.Sprintf("ivr:%v", menu.ID()),
 //				Noanswer: pulumi.Sprintf("voicemail:%v", reception.ID()),
 //			})
 //			if err != nil {

@@ -30,17 +30,17 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			pbx, err := vgate.NewPbx(ctx, "pbx", &vgate.PbxArgs{
-//				Name: pulumi.String("Head office"),
-//				City: pulumi.String("fra"),
+//				Name:     pulumi.String("Head office"),
+//				City:     pulumi.String("fra"),
 //				Timezone: pulumi.String("Europe/Berlin"),
 //			})
 //			if err != nil {
 //				return err
 //			}
 //			sales, err := vgate.NewExtension(ctx, "sales", &vgate.ExtensionArgs{
-//				PbxId: pbx.ID(),
+//				PbxId:  pbx.ID(),
 //				Number: pulumi.String("202"),
-//				Name: pulumi.String("Sales"),
+//				Name:   pulumi.String("Sales"),
 //			})
 //			if err != nil {
 //				return err
@@ -53,8 +53,8 @@ import (
 //			}
 //			_, err = voice.NewNumberEndpoint(ctx, "endpoint", &voice.NumberEndpointArgs{
 //				Number: line.Number,
-//				PbxId: pbx.ID(),
-//				Ext: sales.ID(),
+//				PbxId:  pbx.ID(),
+//				Ext:    sales.ID(),
 //			})
 //			if err != nil {
 //				return err
