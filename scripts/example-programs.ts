@@ -14,6 +14,9 @@
 //   values:     literals, lists, maps, "${res.id}", "${res.prop.sub[0]}", "${fnResult.list[0].field}",
 //               and strings with interpolations ("voicemail:${ext.id}").
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { dump, load } from "js-yaml";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -550,7 +553,7 @@ class Renderer {
       "}",
       "",
     ];
-    return { typescript: ts.join("\n") + "\n", python: py.join("\n") + "\n", go: gofmt(goProgram.join("\n"), this.where) };
+    return { typescript: ts.join("\n") + "\n", python: py.join("\n") + "\n", go: goProgram.join("\n") };
   }
 
   private declarationOrder(): string[] {
@@ -580,12 +583,25 @@ class Renderer {
   }
 }
 
-/** The Go program as gofmt lays it out (aligned fields, as `go fmt` would leave a user's copy). */
-function gofmt(source: string, where: string): string {
-  const run = spawnSync("gofmt", [], { input: source, encoding: "utf8" });
-  if (run.error) throw new Error(`${where}: gofmt (part of Go) is needed to write the Go examples: ${run.error.message}`);
-  if (run.status !== 0) throw new Error(`${where}: gofmt refused the Go program: ${run.stderr}`);
-  return run.stdout;
+/**
+ * The Go programs as gofmt lays them out (aligned fields, as `go fmt` would leave a user's copy):
+ * one gofmt run over all of them, since starting a process per program costs more than the work.
+ */
+function gofmtAll(programs: { where: string; source: string }[]): string[] {
+  const dir = mkdtempSync(join(tmpdir(), "nsp-gofmt-"));
+  try {
+    const files = programs.map((_, i) => join(dir, `example${i}.go`));
+    programs.forEach((p, i) => writeFileSync(files[i]!, p.source));
+    const run = spawnSync("gofmt", ["-w", dir], { encoding: "utf8" });
+    if (run.error) throw new Error(`gofmt (part of Go) is needed to write the Go examples: ${run.error.message}`);
+    if (run.status !== 0) {
+      const named = run.stderr.replace(/\S*example(\d+)\.go/g, (_, i: string) => programs[Number(i)]!.where);
+      throw new Error(`gofmt refused a Go program: ${named}`);
+    }
+    return files.map((f) => readFileSync(f, "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The Pulumi.yaml of an example, as a user would save it. */
@@ -601,17 +617,29 @@ export function exampleProjectName(token: string, n: number): string {
 
 /** Renders every example of one token in the four languages. */
 export function renderExamples(schema: Json, token: string, sources: ExampleSource[]): RenderedExample[] {
+  return renderAllExamples(schema, { [token]: sources })[token]!;
+}
+
+/** Renders the examples of many tokens (token → its sources) in the four languages. */
+export function renderAllExamples(schema: Json, sourcesByToken: Readonly<Record<string, ExampleSource[]>>): Record<string, RenderedExample[]> {
   const types = new Types(schema);
-  return sources.map((source, i) => {
-    const where = `${token} example "${source.title}"`;
-    const rendered = new Renderer(types, source.program, where).render();
-    return {
-      title: source.title,
-      ...(source.description ? { description: source.description.trim() } : {}),
-      yaml: yamlProgram(exampleProjectName(token, i), source.program),
-      ...rendered,
-    };
-  });
+  const rendered = Object.entries(sourcesByToken).map(([token, sources]) =>
+    sources.map((source, i) => {
+      const where = `${token} example "${source.title}"`;
+      return {
+        where,
+        example: {
+          title: source.title,
+          ...(source.description ? { description: source.description.trim() } : {}),
+          yaml: yamlProgram(exampleProjectName(token, i), source.program),
+          ...new Renderer(types, source.program, where).render(),
+        } as RenderedExample,
+      };
+    }),
+  );
+  const all = rendered.flat();
+  gofmtAll(all.map(({ where, example }) => ({ where, source: example.go }))).forEach((go, i) => (all[i]!.example.go = go));
+  return Object.fromEntries(Object.keys(sourcesByToken).map((token, i) => [token, rendered[i]!.map((r) => r.example)]));
 }
 
 /** The definition file a token's examples sit beside: nsp:dns:ZoneDnssec → dns/zone-dnssec.examples.yaml. */

@@ -20,7 +20,7 @@ await build({
       import { packageInfo } from "./provider/src/package-info";
       import { resources, functions } from "./provider/src/all-definitions";
       import { notDiscovered } from "./provider/src/discover/not-discovered";
-      export { exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderExamples } from "./scripts/example-programs";
+      export { exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderAllExamples } from "./scripts/example-programs";
       export const baseSchema = buildPackageSchema(packageInfo, resources, functions);
       export const withExamples = (examples) => buildPackageSchema(packageInfo, resources, functions, examples);
       export const adoption = Object.fromEntries(
@@ -35,18 +35,17 @@ await build({
   outfile,
   logLevel: "warning",
 });
-const { baseSchema, withExamples, adoption, exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderExamples } = createRequire(import.meta.url)(outfile);
+const { baseSchema, withExamples, adoption, exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderAllExamples } = createRequire(import.meta.url)(outfile);
 rmSync(dir, { recursive: true, force: true });
 
 // Each token's examples, from the Pulumi YAML beside its definition, in the four languages.
-const rendered = {};
-const sections = {};
+const sources = {};
 for (const token of [...Object.keys(baseSchema.resources), ...Object.keys(baseSchema.functions)]) {
   const source = join(root, exampleSourcePath(token));
-  if (!existsSync(source)) continue;
-  rendered[token] = renderExamples(baseSchema, token, parseExampleSources(readFileSync(source, "utf8"), exampleSourcePath(token)));
-  sections[token] = examplesMarkdown(rendered[token]);
+  if (existsSync(source)) sources[token] = parseExampleSources(readFileSync(source, "utf8"), exampleSourcePath(token));
 }
+const rendered = renderAllExamples(baseSchema, sources);
+const sections = Object.fromEntries(Object.entries(rendered).map(([token, examples]) => [token, examplesMarkdown(examples)]));
 const schema = withExamples(sections);
 
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { buildPackageSchema } from "../../provider/src/framework/schema";
 import { packageInfo } from "../../provider/src/package-info";
 import { functions, resources } from "../../provider/src/all-definitions";
-import { exampleSourcePath, examplesMarkdown, LANGUAGES, parseExampleSources, pythonName, renderExamples } from "../../scripts/example-programs";
+import { exampleSourcePath, examplesMarkdown, LANGUAGES, parseExampleSources, pythonName, renderAllExamples, renderExamples } from "../../scripts/example-programs";
 import { exampleSections } from "../../scripts/schema-examples.mjs";
 
 const ROOT = join(__dirname, "..", "..");
@@ -34,9 +34,9 @@ describe("examples", () => {
   it("schema.json and the docs pages show what the generator makes of each source today, in four languages", () => {
     const withSource = tokens.filter((t) => existsSync(join(ROOT, exampleSourcePath(t))));
     expect(withSource.length).toBe(tokens.length);
+    const renderedByToken = renderAllExamples(baseSchema, Object.fromEntries(withSource.map((t) => [t, parseExampleSources(readFileSync(join(ROOT, exampleSourcePath(t)), "utf8"), exampleSourcePath(t))])));
     for (const token of withSource) {
-      const path = exampleSourcePath(token);
-      const rendered = renderExamples(baseSchema, token, parseExampleSources(readFileSync(join(ROOT, path), "utf8"), path));
+      const rendered = renderedByToken[token]!;
       expect(rendered.length).toBeGreaterThan(0);
       const section = examplesMarkdown(rendered);
       expect(generatedSections[token], token).toBe(section);
