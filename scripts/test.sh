@@ -10,6 +10,10 @@ cd "$(dirname "$0")/.."
 # test/e2e/node-versions.test.ts runs a smoke test on each of the others (scripts/install-node.sh).
 export PATH="$(bash scripts/install-node.sh suite):$PATH"
 export NSP_TEST_RESULTS="${NSP_TEST_RESULTS:-$(mktemp -d)}"
+# Node's cache of compiled code, outside the repository beside the pinned CLI: the suite starts
+# node hundreds of times on the same files (vitest's workers, the emulator, every TypeScript
+# program's @pulumi/pulumi and TypeScript), and Node keys each entry on the file's content.
+export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-${NSP_CACHE_DIR:-$HOME/.cache/nsp}/node-compile-cache}"
 PHASES="$NSP_TEST_RESULTS/phases.tsv"
 : >"$PHASES"
 

@@ -32,8 +32,7 @@ beforeAll(async () => {
   api = emulator.control();
   const authDns = (await api.services()).find((s) => s.type === "auth_dns")!;
   stack = await Stack.init(prepareProject("dynamic"), { env: { PATH } });
-  await stack.useAccount(emulator.baseUrl, token);
-  await stack.setConfig("serviceId", String(authDns.id));
+  await stack.useAccount(emulator.baseUrl, token, { serviceId: String(authDns.id) });
 });
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
 
@@ -284,6 +284,9 @@ export function pulumiEnv(home: string, backend: string): NodeJS.ProcessEnv {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_SKIP_CONFIRMATIONS: "true",
+    // Node's cache of compiled code (scripts/test.sh sets it): the programs' node processes load
+    // @pulumi/pulumi and TypeScript again for every command, the same files every time.
+    ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
   };
 }
 
@@ -323,52 +326,85 @@ export function pulumiAvailable(): boolean {
  * The Go environment of the tests that build Go programs against the SDK: modules resolved by the
  * program's own go.mod and the installed toolchain. Each builds in a new temporary directory, and
  * Go's build cache keys a package on its directory unless -trimpath: with it the SDK (the same
- * files every time) is compiled once per machine, not once per test run.
+ * files every time) is compiled once per machine, not once per test run. The link is not cached:
+ * without DWARF (-w; a panic's stack trace does not need it) it takes a third less CPU, and Pulumi's
+ * Go host links the program again for every command.
  */
-export const GO_ENV = { GOFLAGS: "-mod=mod -trimpath", GOWORK: "off", GOTOOLCHAIN: "local" };
+export const GO_ENV = { GOFLAGS: "-mod=mod -trimpath -ldflags=-w", GOWORK: "off", GOTOOLCHAIN: "local" };
 
 /** The version of Pulumi's SDKs this repository pins (package.json), for the Python and Go programs. */
 export const PULUMI_SDK_VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
 
 /**
- * A virtualenv holding Pulumi's Python SDK and this tree's generated one (sdk/python), as the
- * Python programs of python.test.ts and sdk.test.ts need it. pip's resolve and the SDK's build
- * take tens of seconds, so it is made once per content of sdk/python (every file, with the pinned
- * SDK and the Python version, is in the key: a changed SDK never reuses an old one) and kept
- * outside the repository, under NSP_CACHE_DIR (default ~/.cache/nsp). It is made in a folder of
- * its own and renamed into place, so two test files asking at once each get a whole one.
+ * Makes something once per content and keeps it outside the repository, under NSP_CACHE_DIR
+ * (default ~/.cache/nsp, beside the pinned CLI): `<kind>/<name>-<hash>`, where the hash covers
+ * `seed` and every file under `sources` (its path and bytes, build leftovers aside), so a changed
+ * input never reuses an old result. `make(work)` fills a folder of its own that is then renamed
+ * into place: two test files asking at once each get a whole one.
  */
-export function treeSdkVirtualenv(): string {
-  const sdk = join(ROOT, "sdk/python");
-  const hash = createHash("sha256");
-  hash.update(`pulumi ${PULUMI_SDK_VERSION}\n${execFileSync("python3", ["--version"], { encoding: "utf8" })}`);
+function madeOncePerContent(kind: string, name: string, seed: string, sources: string, make: (work: string) => void): string {
+  const hash = createHash("sha256").update(seed);
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (entry.name !== "__pycache__" && !entry.name.endsWith(".egg-info") && entry.name !== "build") walk(path);
-      } else if (entry.isFile()) hash.update(`${relative(sdk, path)}\0`).update(readFileSync(path));
+      } else if (entry.isFile()) hash.update(`${relative(sources, path)}\0`).update(readFileSync(path));
     }
   };
-  walk(sdk);
-  const root = join(process.env.NSP_CACHE_DIR ?? join(homedir(), ".cache", "nsp"), "venvs");
-  const venv = join(root, `sdk-python-${hash.digest("hex").slice(0, 16)}`);
-  if (existsSync(join(venv, "bin", "python"))) return venv;
+  walk(sources);
+  const root = join(process.env.NSP_CACHE_DIR ?? join(homedir(), ".cache", "nsp"), kind);
+  const made = join(root, `${name}-${hash.digest("hex").slice(0, 16)}`);
+  if (existsSync(made)) return made;
   mkdirSync(root, { recursive: true });
   const work = mkdtempSync(join(root, ".making-"));
   try {
-    execFileSync("python3", ["-m", "venv", join(work, "venv")], { stdio: "pipe" });
-    // pip builds in the source folder; a copy keeps build output out of the repository.
-    cpSync(sdk, join(work, "sdk-python"), { recursive: true });
-    execFileSync(join(work, "venv/bin/python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_SDK_VERSION}`, join(work, "sdk-python")], { stdio: "pipe" });
+    make(join(work, "made"));
     try {
-      renameSync(join(work, "venv"), venv);
+      renameSync(join(work, "made"), made);
     } catch (err) {
       // Another file made it first: theirs is as good.
-      if (!existsSync(join(venv, "bin", "python"))) throw err;
+      if (!existsSync(made)) throw err;
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  return venv;
+  return made;
+}
+
+/**
+ * A virtualenv holding Pulumi's Python SDK and this tree's generated one (sdk/python), as the
+ * Python programs of python.test.ts and sdk.test.ts need it. pip's resolve and the SDK's build
+ * take tens of seconds, so it is made once per content of sdk/python, the pinned SDK and the
+ * Python version (madeOncePerContent).
+ */
+export function treeSdkVirtualenv(): string {
+  const sdk = join(ROOT, "sdk/python");
+  const seed = `pulumi ${PULUMI_SDK_VERSION}\n${execFileSync("python3", ["--version"], { encoding: "utf8" })}`;
+  return madeOncePerContent("venvs", "sdk-python", seed, sdk, (venv) => {
+    execFileSync("python3", ["-m", "venv", venv], { stdio: "pipe" });
+    // pip builds in the source folder; a copy keeps build output out of the repository.
+    const copy = join(dirname(venv), "sdk-python");
+    cpSync(sdk, copy, { recursive: true });
+    execFileSync(join(venv, "bin/python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_SDK_VERSION}`, copy], { stdio: "pipe" });
+  });
+}
+
+/**
+ * The executable of the Go program in `dir` (its go.mod, its sources, a replaced module inside
+ * it, nothing else: every file is in the key), built with GO_ENV once per content of `dir` and the Go version (madeOncePerContent): Go
+ * compiles from its cache, but links the Pulumi SDK into every binary again, seconds of CPU for
+ * the same bytes each run.
+ */
+export function goProgram(name: string, dir: string): string {
+  const env = { ...process.env, ...GO_ENV };
+  const seed = `${execFileSync("go", ["version"], { env, encoding: "utf8" })}${JSON.stringify(GO_ENV)}`;
+  const made = madeOncePerContent("go-programs", name, seed, dir, (out) => {
+    const build = join(dirname(out), "src");
+    cpSync(dir, build, { recursive: true });
+    execFileSync("go", ["mod", "tidy"], { cwd: build, env, stdio: "pipe" });
+    mkdirSync(out);
+    execFileSync("go", ["build", "-o", join(out, "program"), "."], { cwd: build, env, stdio: "pipe" });
+  });
+  return join(made, "program");
 }
