@@ -10,10 +10,9 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 const EXPECTED_SECONDS: Record<string, number> = {
   "docs-commands": 170,
-  "fleet-queue": 150,
   "node-versions": 90,
   "examples-run": 80,
-  fleet: 60,
+  fleet: 190,
   installed: 50,
   "docs-fleet": 70,
   "killed-run": 50,
