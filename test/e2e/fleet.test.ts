@@ -17,6 +17,7 @@ import { EmulatorControl } from "../helpers/emulator";
 import { until } from "../helpers/until";
 import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
 import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./postgres";
+import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
 
 const CUSTOMERS = 40;
 const FLEET = join(ROOT, "dist", "fleet.js");
@@ -223,6 +224,7 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     // Each record's create is held on the wire a while, so that a create is in flight when the kill lands.
     await control.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 3000, methods: ["POST"], path: "/records$" });
     const run = (killRun = await enqueue(refs.map(customer)));
+    const cpuBefore = reapedChildrenCpuMs();
     const workerArgs = ["worker", "--concurrency", "2", "--until-idle", "--lease", "8"];
     const workers = [0, 1, 2].map((m) => start(m, workerArgs));
     const victim = workers[2]!;
@@ -246,7 +248,11 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const [a, b] = await Promise.all([workers[0]!.done, workers[1]!.done]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
+    const cpuMs = reapedChildrenCpuMs() - cpuBefore;
     const after = await status(run);
+    // For the record (not a bound): what the run cost, and what the kill cost it.
+    const wallMs = Math.max(...after.stacks.map((x) => Date.parse(x.finishedAt))) - Math.min(...after.stacks.map((x) => Date.parse(x.startedAt)));
+    console.log(`fleet kill run: ${CUSTOMERS} stacks in ${(wallMs / 1000).toFixed(1)} s, the workers' CPU ${(cpuMs / 1000).toFixed(1)} s (${(cpuMs / 1000 / CUSTOMERS).toFixed(2)} s a stack), ${held.length} stack(s) running on the killed worker, ${after.stacks.filter((x) => x.attempts > 1).length} job(s) run again`);
     expect(after.stacks.map((x) => [x.stack, x.result, x.error])).toEqual(refs.map((r) => [r, "succeeded", undefined]));
     expect([after.succeeded, after.failed, after.pending]).toEqual([CUSTOMERS, 0, 0]);
     // The killed worker's stacks ran again on another worker, after clearing the dead run (but
