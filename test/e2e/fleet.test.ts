@@ -221,8 +221,9 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const control = emulator.control();
     await control.resetStats();
     await emulator.control("partner").post("/partner/subjects", { external_ref: ADOPTED });
-    // Each record's create is held on the wire a while, so that a create is in flight when the kill lands.
-    await control.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 3000, methods: ["POST"], path: "/records$" });
+    // Each record's create is held on the wire a while, so that a create is in flight when the kill
+    // lands, however long the test takes between seeing it and killing on a loaded machine.
+    await control.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 15_000, methods: ["POST"], path: "/records$" });
     const run = (killRun = await enqueue(refs.map(customer)));
     const cpuBefore = reapedChildrenCpuMs();
     const workerArgs = ["worker", "--concurrency", "2", "--until-idle", "--lease", "8"];
