@@ -42,7 +42,7 @@ interface Run {
 }
 
 /** CPU time (user + system) of this process's children that have ended and been waited for, in ms. */
-function reapedChildrenCpuMs(): number {
+export function reapedChildrenCpuMs(): number {
   const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ");
   // After the command's name: cutime and cstime are the 14th and 15th fields, in clock ticks.
   const ticks = Number(fields[13]) + Number(fields[14]);

@@ -1,108 +1,207 @@
-// `nsp-fleet run`: one stack of the customer project (examples/fleet) per customer, three at a
-// time, from one process, against the emulator as a process, with the real pulumi CLI and a local
-// file backend. Four customers are
-// reached in partner mode through one partner token (one of them already a subject, adopted), two
-// with a token of their own.
-import { execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// nsp-fleet end to end, with the real pulumi CLI, Pulumi's PostgreSQL state backend and the emulator
+// as a process at its default request quota. One fleet of 40 customers serves every step, as a
+// partner's would: three worker processes, each with its own copy of the customer project and its
+// own PULUMI_HOME (three machines), take its jobs from a shared PostgreSQL queue while one of them
+// is killed with SIGKILL; a second run changes nothing while another worker is stopped with
+// SIGTERM; `nsp-fleet run` (one process, no queue) destroys a few of them and reports one that
+// fails; `--destroy` through the queue leaves nothing. Most customers are reached in partner mode
+// through one partner token (one already a subject, adopted), two with a token of their own.
+// The PostgreSQL server is the test command's (scripts/postgres.sh), or one started here.
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { Client } from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator";
-import { filesText, isRunning, prepareProject, pulumiEnv, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
 import { until } from "../helpers/until";
+import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
+import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./postgres";
+import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
 
-interface StackReport {
-  stack: string;
-  result: string;
-  changes: Record<string, number>;
-  changed: number;
-  startedAt: string;
-  finishedAt: string;
-  error?: string;
-}
-interface FleetReport {
+const CUSTOMERS = 40;
+const FLEET = join(ROOT, "dist", "fleet.js");
+/** Customers with a token of their own; the others are reached through the partner token. */
+const OWN_TOKEN = ["q39", "q40"];
+/** A subject the partner already acts for, from before the fleet: its stack adopts it. */
+const ADOPTED = "q38";
+
+interface StatusJson {
+  run: string;
   succeeded: number;
   failed: number;
-  stacks: StackReport[];
+  pending: number;
+  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; attempts: number; worker?: string; startedAt: string; finishedAt: string; error?: string }[];
 }
 
-const VIA_PARTNER = ["c1", "c2", "c3", "c4"];
-const OWN_TOKEN = ["c5", "c6"];
-const REFS = [...VIA_PARTNER, ...OWN_TOKEN];
-const ADOPTED = "c4";
-const records = (ref: string) => [
-  { name: "www", type: "A", content: "192.0.2.10" },
-  { name: "api", type: "TXT", content: `customer=${ref}` },
-];
-
+let pg: TestPostgres;
 let emulator: EmulatorProcess;
-let dir: string; // the customer project, copied
-let scratch: string; // PULUMI_HOME, the backend, the stacks' workspaces, inputs and reports
-const runs: RunResult[] = [];
+let queueUrl: string;
+let stateUrl: string;
+let scratch: string;
+const machines: { dir: string; home: string }[] = [];
+const outputs: RunResult[] = [];
 
-function tokenEnv(ref: string) {
-  return `FLEET_TOKEN_${ref.toUpperCase()}`;
+const ref = (i: number) => `q${String(i).padStart(2, "0")}`;
+const refs = Array.from({ length: CUSTOMERS }, (_, i) => ref(i + 1));
+const viaPartner = refs.filter((r) => !OWN_TOKEN.includes(r));
+const tokenEnv = (r: string) => `FLEET_TOKEN_${r.toUpperCase()}`;
+const records = (r: string) => [{ name: "www", type: "A", content: "192.0.2.10" }, ...(r.endsWith("0") ? [{ name: "api", type: "TXT", content: `customer=${r}` }] : [])];
+const customer = (r: string) => ({
+  ref: r,
+  zone: `${r}.queue.example`,
+  records: records(r),
+  ...(OWN_TOKEN.includes(r) ? { tokenEnv: tokenEnv(r) } : r === ADOPTED ? { adoptSubject: true } : {}),
+});
+
+function env(machine: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...pulumiEnv(machines[machine]!.home, ""),
+    PULUMI_BACKEND_URL: pulumiBackendUrl(stateUrl),
+    FLEET_DATABASE_URL: queueUrl,
+    NSP_BASE_URL: emulator.baseUrl,
+    NSP_PARTNER_TOKEN: emulator.accounts.partner!,
+    ...Object.fromEntries(OWN_TOKEN.map((r) => [tokenEnv(r), emulator.accounts[r]!])),
+    ...extra,
+  };
 }
 
-function customer(ref: string) {
-  const auth = OWN_TOKEN.includes(ref) ? { tokenEnv: tokenEnv(ref) } : ref === ADOPTED ? { adoptSubject: true } : {};
-  return { ref, zone: `${ref}.fleet.example`, records: records(ref), ...auth };
+/** `nsp-fleet <args>` on a machine, as a process; `done` resolves when it has exited. */
+function start(machine: number, args: string[], extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<RunResult>; stderr: () => string } {
+  const child = spawn(process.execPath, [FLEET, ...args], { cwd: machines[machine]!.dir, env: env(machine, extra), stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<RunResult>((resolve) =>
+    child.on("close", (code, signal) => {
+      const r = { code: code ?? (signal ? -1 : 0), stdout, stderr };
+      outputs.push(r);
+      resolve(r);
+    }),
+  );
+  return { child, done, stderr: () => stderr };
 }
 
-/** The API as the customer's own account: its own token, or a read credential the partner mints. */
-async function accountOf(ref: string): Promise<EmulatorControl> {
-  if (OWN_TOKEN.includes(ref)) return emulator.control(ref);
-  const minted = await emulator.control("partner").post<{ token: string }>(`/partner/subjects/${ref}/token`, { scope: "read" });
+const fleet = (machine: number, args: string[], extra: NodeJS.ProcessEnv = {}) => start(machine, args, extra).done;
+
+async function enqueue(customers: object[], extra: string[] = []): Promise<string> {
+  const file = join(scratch, `customers-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(customers));
+  const r = await fleet(0, ["enqueue", "--customers", file, "--retry-delay", "1", ...extra]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.trim();
+}
+
+async function status(run: string): Promise<StatusJson> {
+  const r = await fleet(0, ["status", "--run", run, "--json"]);
+  return JSON.parse(r.stdout) as StatusJson;
+}
+
+async function query<T extends object>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new Client(url);
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A stack's last checkpoint in Pulumi's PostgreSQL backend (the engine writes one before and after each operation). */
+async function checkpointOf(stack: string): Promise<{ resources?: { type: string; id?: string }[]; pending_operations?: { type: string; resource?: { type?: string } }[] }> {
+  const rows = await query<{ data: { data: string } }>(stateUrl, "SELECT data FROM pulumi_state WHERE key LIKE $1", [`%/.pulumi/stacks/nsp-fleet/${stack}.json`]);
+  if (rows.length === 0) return {};
+  return (JSON.parse(Buffer.from(rows[0]!.data.data, "base64").toString()) as { checkpoint: { latest?: object } }).checkpoint.latest ?? {};
+}
+
+/** Each stack's resources: type and id; none left pending. */
+async function stateOf(stack: string): Promise<{ type: string; id?: string }[]> {
+  const latest = await checkpointOf(stack);
+  expect(latest.pending_operations ?? []).toEqual([]);
+  return latest.resources ?? [];
+}
+
+/** The customer's account, through a read credential the partner mints. */
+async function accountOf(r: string): Promise<EmulatorControl> {
+  if (OWN_TOKEN.includes(r)) return emulator.control(r);
+  const minted = await emulator.control("partner").post<{ token: string }>(`/partner/subjects/${r}/token`, { scope: "read" });
   return new EmulatorControl(emulator.baseUrl, minted.token);
 }
 
 /**
- * Starts the fleet program as a user would, with the customers given; `done` resolves with its
- * exit and its report.
+ * Every object of the fleet on the server is one stack's and in that stack's state; each stack has
+ * exactly its own, the records its customer names; the partner's own account holds none.
  */
-function startFleet(name: string, customers: object[], args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}) {
-  const customersFile = join(scratch, `${name}.customers.json`);
+async function expectServerMatchesState(): Promise<void> {
+  const subjects = await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects");
+  expect(subjects.map((s) => s.external_ref).sort()).toEqual([...viaPartner].sort());
+  expect(await emulator.control("partner").list("/dns/zones")).toEqual([]);
+  for (const r of refs) {
+    const account = await accountOf(r);
+    const zones = await account.list<{ id: number; name: string }>("/dns/zones");
+    expect(zones.map((z) => z.name)).toEqual([`${r}.queue.example`]);
+    const mail = await account.list<{ id: number; records: { record_id: number | null }[] }>("/mail/domains");
+    expect(mail).toHaveLength(1);
+    const published = new Set(mail[0]!.records.map((x) => x.record_id));
+    const own = (await account.list<{ id: number; name: string; type: string; content: string }>(`/dns/zones/${zones[0]!.id}/records`)).filter((x) => !published.has(x.id));
+    expect(own.map(({ name, type, content }) => ({ name, type, content })).sort((x, y) => x.name.localeCompare(y.name))).toEqual([...records(r)].sort((x, y) => x.name.localeCompare(y.name)));
+    const state = await stateOf(r);
+    const ids = (type: string) => state.filter((x) => x.type === type).map((x) => String(x.id));
+    expect(ids("nsp:partner:Subject")).toEqual(OWN_TOKEN.includes(r) ? [] : [r]);
+    expect(ids("nsp:dns:Zone")).toEqual([String(zones[0]!.id)]);
+    expect(ids("nsp:mail:Domain")).toEqual([String(mail[0]!.id)]);
+    expect(ids("nsp:dns:Record").sort()).toEqual(own.map((x) => String(x.id)).sort());
+  }
+}
+
+/** The processes under `pid`: pulumi, its language host and plugins. */
+function processTree(pid: number): number[] {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...rows.filter(([, ppid]) => ppid === tree[i]).map(([p]) => p));
+  return tree;
+}
+
+beforeAll(async () => {
+  pg = await testPostgres();
+  queueUrl = await pg.database("fleet_queue");
+  stateUrl = await pg.database("fleet_state");
+  // The emulator's default quota (300 requests a minute per token): the workers share it.
+  emulator = await startEmulatorProcess(["partner", ...OWN_TOKEN].flatMap((a) => ["--account", a]).concat(["--rate-limit", "300"]));
+  scratch = mkdtempSync(join(tmpdir(), "nsp-e2e-fleet-"));
+  for (let m = 0; m < 3; m++) {
+    const home = pulumiHome(join(scratch, `home-${m}`));
+    machines.push({ dir: prepareProject("fleet"), home });
+  }
+  // The customer program type-checks as a user's editor would check it (the CLI runs it with ts-node).
+  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(machines[0]!.dir, "tsconfig.json")], { stdio: "pipe" });
+});
+
+afterAll(async () => {
+  for (const m of machines) rmSync(m.dir, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  await emulator?.stop();
+  pg?.stop();
+});
+
+/** `nsp-fleet run` (one process, no queue) on a machine, with its report. */
+async function runFleet(machine: number, name: string, customers: object[], args: string[] = [], extra: NodeJS.ProcessEnv = {}): Promise<{ run: RunResult; report?: FleetReport }> {
+  const file = join(scratch, `${name}.customers.json`);
   const reportFile = join(scratch, `${name}.report.json`);
-  writeFileSync(customersFile, JSON.stringify(customers));
-  const env = {
-    ...pulumiEnv(join(scratch, "home"), join(scratch, "state")),
-    NSP_BASE_URL: emulator.baseUrl,
-    NSP_PARTNER_TOKEN: emulator.accounts.partner!,
-    ...Object.fromEntries(OWN_TOKEN.map((ref) => [tokenEnv(ref), emulator.accounts[ref]!])),
-    ...extraEnv,
-  };
-  const child = spawn(process.execPath, [join(ROOT, "dist", "fleet.js"), "run", "--customers", customersFile, "--report", reportFile, "--log-dir", join(scratch, "logs"), ...args], {
-    cwd: dir,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const done = new Promise<{ run: RunResult; report?: FleetReport }>((resolve) =>
-    child.on("close", (code) => {
-      const run = { code: code ?? -1, stdout, stderr };
-      runs.push(run);
-      let report: FleetReport | undefined;
-      try {
-        report = JSON.parse(readFileSync(reportFile, "utf8")) as FleetReport;
-      } catch {
-        report = undefined; // the fleet stopped before running any stack
-      }
-      resolve({ run, report });
-    }),
-  );
-  return { child, done };
+  writeFileSync(file, JSON.stringify(customers));
+  const run = await fleet(machine, ["run", "--customers", file, "--report", reportFile, ...args], extra);
+  return { run, report: existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, "utf8")) as FleetReport) : undefined };
 }
 
-function fleet(name: string, customers: object[], args: string[] = [], extraEnv: NodeJS.ProcessEnv = {}) {
-  return startFleet(name, customers, args, extraEnv).done;
+interface FleetReport {
+  succeeded: number;
+  failed: number;
+  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; startedAt: string; finishedAt: string; error?: string }[];
 }
 
-/** The most stacks that were running at one moment, from the report's start and end times. */
-function mostAtOnce(stacks: StackReport[]): number {
+/** The most stacks that were running at one moment, from their start and end times. */
+function mostAtOnce(stacks: { startedAt: string; finishedAt: string }[]): number {
   const events = stacks.flatMap((s) => [
     { at: Date.parse(s.startedAt), delta: 1 },
     { at: Date.parse(s.finishedAt), delta: -1 },
@@ -115,179 +214,268 @@ function mostAtOnce(stacks: StackReport[]): number {
   return most;
 }
 
-beforeAll(async () => {
-  emulator = await startEmulatorProcess(["partner", ...OWN_TOKEN].flatMap((name) => ["--account", name]));
-  dir = prepareProject("fleet");
-  // The customer program type-checks as a user's editor would check it (the CLI runs it with ts-node).
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { stdio: "pipe" });
-  scratch = mkdtempSync(join(tmpdir(), "nsp-e2e-fleet-"));
-  for (const d of ["home", "state"]) mkdirSync(join(scratch, d));
-});
+describe("a fleet of 40 customers on one queue, three workers", () => {
+  let killRun: string;
 
-afterAll(async () => {
-  for (const d of [dir, scratch]) if (d) rmSync(d, { recursive: true, force: true });
-  await emulator?.stop();
-});
+  it("survives a worker killed with SIGKILL mid-stack: every customer once, in its own account, nothing doubled, missing or untracked", async () => {
+    const control = emulator.control();
+    await control.resetStats();
+    await emulator.control("partner").post("/partner/subjects", { external_ref: ADOPTED });
+    // Each record's create is held on the wire a while, so that a create is in flight when the kill
+    // lands, however long the test takes between seeing it and killing on a loaded machine.
+    await control.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 15_000, methods: ["POST"], path: "/records$" });
+    const run = (killRun = await enqueue(refs.map(customer)));
+    const cpuBefore = reapedChildrenCpuMs();
+    const workerArgs = ["worker", "--concurrency", "2", "--until-idle", "--lease", "8"];
+    const workers = [0, 1, 2].map((m) => start(m, workerArgs));
+    const victim = workers[2]!;
+    const victims = async () => (await status(run)).stacks.filter((x) => x.result === "running" && x.worker?.endsWith(`:${victim.child.pid}`)).map((x) => x.stack);
+    // The third worker holds a stack whose state lists a record's create in flight: only those are
+    // held on the wire, so it is still in flight at the kill (a zone's create may land in between).
+    const recordInFlight = (op: { type: string; resource?: { type?: string } }) => op.type === "creating" && op.resource?.type === "nsp:dns:Record";
+    await until(async () => {
+      for (const r of await victims()) if ((await checkpointOf(r)).pending_operations?.some(recordInFlight)) return true;
+      return victim.child.exitCode !== null;
+    }, 100);
+    expect(victim.child.exitCode, victim.stderr()).toBeNull();
+    const tree = processTree(victim.child.pid!);
+    const held = await victims();
+    victim.child.kill("SIGKILL");
+    await victim.done;
+    await control.clearFaults();
+    // Its pulumi commands die with it (and their plugins with them): no run of its stacks goes on unseen.
+    await until(() => !tree.some(isRunning), 200);
 
-it("provisions six customer stacks three at a time, each in its own account, and a second run changes nothing", async () => {
-  const customers = REFS.map(customer);
-  // A customer the partner already acts for, from before the fleet.
-  await emulator.control("partner").post("/partner/subjects", { external_ref: ADOPTED });
-
-  const first = await fleet("first", customers, ["--concurrency", "3"]);
-  expect(first.run.code, first.run.stdout + first.run.stderr).toBe(0);
-  expect(first.report!.stacks.map((s) => [s.stack, s.result, s.error])).toEqual(REFS.map((ref) => [ref, "succeeded", undefined]));
-  // The stack, its provider(s), the zone, two records, the mail domain; and the subject, but the adopted one.
-  const created = (ref: string) => (OWN_TOKEN.includes(ref) ? 6 : ref === ADOPTED ? 7 : 8);
-  expect(first.report!.stacks.map((s) => [s.stack, s.changes.create, s.changes.import])).toEqual(
-    REFS.map((ref) => [ref, created(ref), ref === ADOPTED ? 1 : undefined]),
-  );
-  expect(mostAtOnce(first.report!.stacks)).toBe(3);
-  expect(first.run.stdout).toMatch(/up: 6 succeeded, 0 failed, at most 3 at a time/);
-
-  expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(VIA_PARTNER);
-  expect(await emulator.control("partner").list("/dns/zones")).toEqual([]);
-  for (const ref of REFS) {
-    const account = await accountOf(ref);
-    const zones = await account.list<{ id: number; name: string }>("/dns/zones");
-    expect(zones.map((z) => z.name)).toEqual([`${ref}.fleet.example`]);
-    const mail = await account.list<{ name: string; records: { record_id: number | null }[] }>("/mail/domains");
-    expect(mail.map((d) => d.name)).toEqual([`${ref}.fleet.example`]);
-    // The zone holds the customer's records and the ones its mail domain published, nothing else.
-    const published = new Set(mail[0]!.records.map((r) => r.record_id));
-    const own = (await account.list<{ id: number; name: string; type: string; content: string }>(`/dns/zones/${zones[0]!.id}/records`))
-      .filter((r) => !published.has(r.id))
-      .map(({ name, type, content }) => ({ name, type, content }));
-    expect(own).toEqual(expect.arrayContaining(records(ref)));
-    expect(own).toHaveLength(records(ref).length);
-  }
-
-  const second = await fleet("second", customers, ["--concurrency", "3"]);
-  expect(second.run.code, second.run.stdout + second.run.stderr).toBe(0);
-  expect(second.report!.stacks.map((s) => [s.stack, s.result, s.changed])).toEqual(REFS.map((ref) => [ref, "succeeded", 0]));
-  expect(mostAtOnce(second.report!.stacks)).toBeLessThanOrEqual(3);
-
-  // The tokens are in each stack's state, encrypted; they and the credentials the providers
-  // minted for the customers are in plaintext nowhere.
-  expect(filesText([join(scratch, "state")])).toContain("ciphertext");
-  const minted = await emulator.control().partnerCredentials();
-  expect(new Set(minted.map((m) => m.subject))).toEqual(new Set(VIA_PARTNER));
-  const everything = filesText([scratch]) + runs.map((r) => r.stdout + r.stderr).join("\n");
-  for (const token of [...Object.values(emulator.accounts), ...minted.map((m) => m.token)]) expect(everything).not.toContain(token);
-});
-
-it("reports a stack that fails, runs the others, and exits non-zero", async () => {
-  const refused = `svc_${"0refused9".repeat(4)}`;
-  const customers = [
-    customer("c5"),
-    { ref: "refused", zone: "refused.fleet.example", tokenEnv: "FLEET_REFUSED_TOKEN" },
-  ];
-  const { run, report } = await fleet("refused", customers, [], { FLEET_REFUSED_TOKEN: refused });
-  expect(run.code).toBe(1);
-  expect(report!.stacks.map((s) => [s.stack, s.result])).toEqual([
-    ["c5", "succeeded"],
-    ["refused", "failed"],
-  ]);
-  expect(report!.stacks[1]!.error).toMatch(/does not know the API token in the apiToken of this provider instance .*unauthorized: invalid or unknown bearer token.*\(provider "customer"\)/);
-  expect(run.stdout + run.stderr + filesText([scratch])).not.toContain(refused);
-});
-
-it("destroys the stacks of the customers given, and only theirs", async () => {
-  const { run, report } = await fleet("destroy", [customer("c1"), customer("c5")], ["--destroy"]);
-  expect(run.code, run.stdout + run.stderr).toBe(0);
-  expect(report!.stacks.map((s) => [s.stack, s.result, s.changes.delete])).toEqual([
-    ["c1", "succeeded", 8],
-    ["c5", "succeeded", 6],
-  ]);
-  expect(await emulator.control("c5").list("/dns/zones")).toEqual([]);
-  expect(await emulator.control("c5").list("/mail/domains")).toEqual([]);
-  expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(["c2", "c3", "c4"]);
-  expect(await emulator.control("c6").list("/dns/zones")).toHaveLength(1);
-});
-
-it("stops at a safe point on SIGTERM, starts no further stack, and leaves every stack runnable", async () => {
-  const customers = [customer("c7"), customer("c8")];
-  const control = emulator.control();
-  await control.resetStats();
-  // The first write passes; every later one is held until the test lets it go, so the first
-  // stack is still under way when the signal lands, however fast or slow the machine.
-  await control.setFaults({ rate: 1, kinds: ["timeout"], timeoutMs: 3_600_000, methods: ["POST", "PUT", "PATCH", "DELETE"], after: 1 });
-  const { child, done } = startFleet("interrupted", customers, ["--concurrency", "1"]);
-  let stderr = "";
-  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  let exited = false;
-  const finished = done.finally(() => (exited = true));
-  await until(async () => ((await control.stats()).faults.timeout ?? 0) > 0);
-  child.kill("SIGTERM");
-  // Once the fleet has taken the signal, the held writes are dropped unwritten (and any retry of them).
-  await until(() => /SIGTERM: no new stack starts/.test(stderr));
-  await until(async () => {
-    await fetch(`${control.root}/_emulator/faults/release`, { method: "POST" });
-    return exited;
-  });
-  await control.clearFaults();
-  const { run, report } = await finished;
-  expect(run.code, run.stdout + run.stderr).toBe(1);
-  expect(run.stderr).toMatch(/SIGTERM: no new stack starts; the running ones stop at a safe point/);
-  expect(report!.stacks.map((s) => [s.stack, s.result])).toEqual([
-    ["c7", "failed"],
-    ["c8", "cancelled"],
-  ]);
-  const again = await fleet("after-interrupted", customers, ["--concurrency", "2"]);
-  expect(again.run.code, again.run.stdout + again.run.stderr).toBe(0);
-  expect(again.report!.stacks.map((s) => [s.stack, s.result])).toEqual([
-    ["c7", "succeeded"],
-    ["c8", "succeeded"],
-  ]);
-  expect((await (await accountOf("c7")).list<{ name: string }>("/dns/zones")).map((z) => z.name)).toEqual(["c7.fleet.example"]);
-});
-
-it("stops at a bad input before any stack runs, naming the property", async () => {
-  await emulator.control().resetStats();
-  const { run, report } = await fleet("bad", [{ ...customer("c6"), zone: "Not A Domain" }]);
-  expect(run.code).toBe(2);
-  expect(run.stderr).toMatch(/customers\[0\]\.zone: "Not A Domain" must be a lower-case domain name/);
-  expect(report).toBeUndefined();
-  expect((await emulator.control().stats()).total).toBe(0);
-  // A subject for every provider from the environment would make the partner's own provider act
-  // for that one customer.
-  const subjectFromEnv = await fleet("subject-env", [customer("c1")], [], { NSP_PARTNER_SUBJECT: "c1" });
-  expect(subjectFromEnv.run.code).toBe(2);
-  expect(subjectFromEnv.run.stderr).toMatch(/NSP_PARTNER_SUBJECT: unset it/);
-  expect((await emulator.control().stats()).total).toBe(0);
-});
-
-it("leaves no process behind when the fleet is killed with SIGKILL mid-run", async () => {
-  const admin = emulator.control();
-  const refs = ["k1", "k2"];
-  const extraEnv: NodeJS.ProcessEnv = {};
-  for (const ref of refs) extraEnv[tokenEnv(ref)] = await admin.addAccount(`fleet-${ref}`);
-  const customers = refs.map((ref) => ({ ref, zone: `${ref}.fleet.example`, records: records(ref), tokenEnv: tokenEnv(ref) }));
-  await admin.resetStats();
-  // The records' creates are held on the wire long past the end the test waits for.
-  await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 120_000, methods: ["POST"], path: "/records$" });
-  try {
-    const { child, done } = startFleet("killed", customers, ["--concurrency", "2"], extraEnv);
-    const deadline = Date.now() + 120_000;
-    while (child.exitCode === null && !Object.keys((await admin.stats()).byRoute).some((r) => r.startsWith("POST") && r.endsWith("/records"))) {
-      if (Date.now() > deadline) throw new Error("no record create went on the wire");
-      await new Promise((r) => setTimeout(r, 100));
+    const [a, b] = await Promise.all([workers[0]!.done, workers[1]!.done]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const cpuMs = reapedChildrenCpuMs() - cpuBefore;
+    const after = await status(run);
+    // For the record (not a bound): what the run cost, and what the kill cost it.
+    const wallMs = Math.max(...after.stacks.map((x) => Date.parse(x.finishedAt))) - Math.min(...after.stacks.map((x) => Date.parse(x.startedAt)));
+    console.log(`fleet kill run: ${CUSTOMERS} stacks in ${(wallMs / 1000).toFixed(1)} s, the workers' CPU ${(cpuMs / 1000).toFixed(1)} s (${(cpuMs / 1000 / CUSTOMERS).toFixed(2)} s a stack), ${held.length} stack(s) running on the killed worker, ${after.stacks.filter((x) => x.attempts > 1).length} job(s) run again`);
+    expect(after.stacks.map((x) => [x.stack, x.result, x.error])).toEqual(refs.map((r) => [r, "succeeded", undefined]));
+    expect([after.succeeded, after.failed, after.pending]).toEqual([CUSTOMERS, 0, 0]);
+    // The killed worker's stacks ran again on another worker, after clearing the dead run (but
+    // one the killed worker finished in the instant before the kill, if any).
+    const taken = held.map((r) => after.stacks.find((x) => x.stack === r)!).filter((x) => !x.worker!.endsWith(`:${victim.child.pid}`));
+    expect(taken.length).toBeGreaterThan(0);
+    for (const row of taken) {
+      const log = logsOf(run, row.stack);
+      expect(row.attempts, log).toBe(2);
+      // The second attempt cleared the dead run's lock and settled its pending creates first.
+      expect(log).toMatch(/# attempt 2 on [\s\S]*\$ pulumi cancel --yes --stack [\s\S]*\$ nsp-discover --pending-creates --stack [\s\S]*\$ pulumi up /);
     }
-    expect(child.exitCode, "the fleet ended before its creates were on the wire").toBeNull();
-    // Every process under the fleet: the pulumi CLIs, their language hosts and plugins.
-    const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
-    const tree = [child.pid!];
-    for (let i = 0; i < tree.length; i++) tree.push(...rows.filter(([, ppid]) => ppid === tree[i]).map(([pid]) => pid));
-    expect(tree.length).toBeGreaterThan(1);
-    child.kill("SIGKILL");
-    await done;
-    // The timeout only guards against a hang.
-    const gone = Date.now() + 120_000;
-    while (tree.some(isRunning) && Date.now() < gone) await new Promise((r) => setTimeout(r, 200));
-    const left = tree.filter(isRunning);
-    for (const pid of left) process.kill(pid, "SIGKILL");
-    expect(left).toEqual([]);
-  } finally {
-    await admin.clearFaults();
-  }
+    // The create in flight was settled: adopted if it landed, cleared if it did not (or written again, for an object its inputs name).
+    expect(taken.map((row) => logsOf(run, row.stack)).join("\n")).toMatch(/^(adopt|absent|repeatable): urn:pulumi:/m);
+    // A stack run once made its stack, its provider(s), the zone, its records and the mail domain,
+    // and the subject, which the adopted customer's stack imported instead.
+    const created = (r: string) => (OWN_TOKEN.includes(r) ? 4 : r === ADOPTED ? 5 : 6) + records(r).length;
+    const once = after.stacks.filter((x) => x.attempts === 1);
+    expect(once.map((x) => [x.stack, x.changes.create, x.changes.import])).toEqual(once.map((x) => [x.stack, created(x.stack), x.stack === ADOPTED ? 1 : undefined]));
+    expect(once.map((x) => x.stack)).toEqual(expect.arrayContaining([ADOPTED, ...OWN_TOKEN].filter((r) => !held.includes(r))));
+    await expectServerMatchesState();
+    const shown = await fleet(0, ["status", "--run", run]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`run ${run} (up): ${CUSTOMERS} succeeded, 0 failed, 0 queued or running`);
+    // The three workers on one partner token at the default quota.
+    const stats = await emulator.control().stats();
+    expect(stats.rateLimited / stats.total).toBeLessThan(0.02);
+  });
+
+  it("runs a second run enqueued at once with no change for all 40, one stack on one worker at a time across runs; a worker stopped with SIGTERM takes no new job, finishes its running stacks and exits 0", async () => {
+    expect(killRun).toBeDefined();
+    const second = await enqueue(refs.map(customer));
+    // A third run of one customer, queued behind the second's job of the same stack.
+    const third = await enqueue([customer(refs[0]!)]);
+    const stopped = start(1, ["worker", "--concurrency", "2"]);
+    await until(async () => (await status(second)).stacks.filter((x) => x.result === "running").length === 2 || stopped.child.exitCode !== null, 200);
+    const running = (await status(second)).stacks.filter((x) => x.result === "running").map((x) => x.stack);
+    expect(running).toHaveLength(2);
+    stopped.child.kill("SIGTERM");
+    const drained = await stopped.done;
+    expect(drained.code, drained.stderr).toBe(0);
+    expect(drained.stderr).toMatch(/SIGTERM: no new job is taken; the running stacks finish/);
+    const mid = await status(second);
+    expect(mid.stacks.filter((x) => running.includes(x.stack)).map((x) => [x.result, x.attempts])).toEqual([
+      ["succeeded", 1],
+      ["succeeded", 1],
+    ]);
+    expect(mid.stacks.filter((x) => !running.includes(x.stack)).every((x) => x.result === "queued")).toBe(true);
+
+    const again = await Promise.all([0, 1, 2].map((m) => fleet(m, ["worker", "--concurrency", "2", "--until-idle"])));
+    for (const r of again) expect(r.code, r.stderr).toBe(0);
+    const unchanged = await status(second);
+    expect(unchanged.stacks.map((x) => [x.stack, x.result, x.changed])).toEqual(refs.map((r) => [r, "succeeded", 0]));
+    // The two jobs of one stack, in two runs: neither was refused by the state's lock and retried,
+    // the queue held the later back until the first ended.
+    const [a, b] = [unchanged.stacks[0]!, (await status(third)).stacks[0]!];
+    expect([a.result, a.attempts, b.result, b.attempts, b.changed]).toEqual(["succeeded", 1, "succeeded", 1, 0]);
+    expect(Date.parse(b.startedAt) >= Date.parse(a.finishedAt) || Date.parse(a.startedAt) >= Date.parse(b.finishedAt)).toBe(true);
+  });
+
+  it("`run` runs the customers given three at a time from one process, reports a stack that fails with exit 1, and destroys the stacks of the customers given, and only theirs", async () => {
+    const refused = `svc_${"0refused9".repeat(4)}`;
+    const given = [customer("q37"), customer("q39"), customer("q10"), { ref: "refused", zone: "refused.queue.example", tokenEnv: "FLEET_REFUSED_TOKEN" }];
+    const { run, report } = await runFleet(0, "run", given, ["--concurrency", "3"], { FLEET_REFUSED_TOKEN: refused });
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(report!.stacks.map((s) => [s.stack, s.result, s.changed])).toEqual([
+      ["q37", "succeeded", 0],
+      ["q39", "succeeded", 0],
+      ["q10", "succeeded", 0],
+      ["refused", "failed", 0],
+    ]);
+    expect(report!.stacks[3]!.error).toMatch(/does not know the API token in the apiToken of this provider instance .*unauthorized: invalid or unknown bearer token.*\(provider "customer"\)/);
+    expect(mostAtOnce(report!.stacks)).toBe(3);
+    expect(run.stdout).toMatch(/up: 3 succeeded, 1 failed, at most 3 at a time/);
+    expect(run.stdout + run.stderr + filesText([join(machines[0]!.dir, ".nsp-fleet", "logs")])).not.toContain(refused);
+
+    const destroyed = await runFleet(0, "run-destroy", [customer("q37"), customer("q39")], ["--destroy"]);
+    expect(destroyed.run.code, destroyed.run.stdout + destroyed.run.stderr).toBe(0);
+    expect(destroyed.report!.stacks.map((s) => [s.stack, s.result, s.changes.delete])).toEqual([
+      ["q37", "succeeded", 6 + records("q37").length],
+      ["q39", "succeeded", 4 + records("q39").length],
+    ]);
+    expect(await emulator.control("q39").list("/dns/zones")).toEqual([]);
+    expect(await emulator.control("q39").list("/mail/domains")).toEqual([]);
+    expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(viaPartner.filter((r) => r !== "q37").sort());
+    expect(await emulator.control("q40").list("/dns/zones")).toHaveLength(1);
+  });
+
+  it("destroys every stack through the queue and leaves nothing; no token or password in any output, log or state", async () => {
+    const destroy = await enqueue(refs.map(customer), ["--destroy"]);
+    const gone = await Promise.all([0, 1, 2].map((m) => fleet(m, ["worker", "--concurrency", "2", "--until-idle"])));
+    for (const r of gone) expect(r.code, r.stderr).toBe(0);
+    expect((await status(destroy)).stacks.every((x) => x.result === "succeeded")).toBe(true);
+    expect(await emulator.control("partner").list("/partner/subjects")).toEqual([]);
+    for (const r of OWN_TOKEN) expect(await emulator.control(r).list("/dns/zones")).toEqual([]);
+    for (const r of refs) expect((await stateOf(r)).filter((x) => x.type.startsWith("nsp:"))).toEqual([]);
+
+    // The tokens are in each stack's state, encrypted; they, the credentials the providers minted
+    // for the customers and the database's password are in plaintext nowhere.
+    const states = (await query<{ data: { data: string } }>(stateUrl, "SELECT data FROM pulumi_state WHERE key LIKE '%/.pulumi/history/%' OR key LIKE '%/.pulumi/stacks/%'")).map((row) => Buffer.from(row.data.data, "base64").toString());
+    expect(states.join("\n")).toContain("ciphertext");
+    const minted = await emulator.control().partnerCredentials();
+    expect(new Set(minted.map((m) => m.subject))).toEqual(new Set(viaPartner));
+    const everything = [outputs.map((o) => o.stdout + o.stderr).join("\n"), ...states, ...machines.map((m) => filesText([join(m.dir, ".nsp-fleet", "logs")]))].join("\n");
+    for (const token of [...Object.values(emulator.accounts), ...minted.map((m) => m.token)]) expect(everything).not.toContain(token);
+    expect(everything).not.toContain(new URL(queueUrl).password);
+  });
 });
+
+describe("stopping", () => {
+  it("`run` stops at a safe point on SIGTERM, starts no further stack, and leaves every stack runnable", async () => {
+    const customers = [customer("s1"), customer("s2")];
+    const control = emulator.control();
+    // The first write passes; every later one is held until the test lets it go, so the first
+    // stack is still under way when the signal lands, however fast or slow the machine.
+    await control.resetStats();
+    await control.setFaults({ rate: 1, kinds: ["timeout"], timeoutMs: 3_600_000, methods: ["POST", "PUT", "PATCH", "DELETE"], after: 1 });
+    const file = join(scratch, "interrupted.customers.json");
+    const reportFile = join(scratch, "interrupted.report.json");
+    writeFileSync(file, JSON.stringify(customers));
+    const w = start(0, ["run", "--customers", file, "--report", reportFile, "--concurrency", "1"]);
+    let exited = false;
+    const finished = w.done.finally(() => (exited = true));
+    await until(async () => ((await control.stats()).faults.timeout ?? 0) > 0);
+    w.child.kill("SIGTERM");
+    // Once the fleet has taken the signal, the held writes are dropped unwritten (and any retry of them).
+    await until(() => /SIGTERM: no new stack starts/.test(w.stderr()));
+    await until(async () => {
+      await fetch(`${control.root}/_emulator/faults/release`, { method: "POST" });
+      return exited;
+    });
+    await control.clearFaults();
+    const run = await finished;
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/SIGTERM: no new stack starts; the running ones stop at a safe point/);
+    const report = JSON.parse(readFileSync(reportFile, "utf8")) as FleetReport;
+    expect(report.stacks.map((s) => [s.stack, s.result])).toEqual([
+      ["s1", "failed"],
+      ["s2", "cancelled"],
+    ]);
+    const again = await runFleet(0, "after-interrupted", customers, ["--concurrency", "2"]);
+    expect(again.run.code, again.run.stdout + again.run.stderr).toBe(0);
+    expect(again.report!.stacks.map((s) => [s.stack, s.result])).toEqual([
+      ["s1", "succeeded"],
+      ["s2", "succeeded"],
+    ]);
+    expect((await (await accountOf("s1")).list<{ name: string }>("/dns/zones")).map((z) => z.name)).toEqual(["s1.queue.example"]);
+  });
+
+  it("a worker whose database connection is cut ends with exit 1 and a message naming the database without its password", async () => {
+    const w = start(1, ["worker", "--concurrency", "1"]);
+    await until(() => /worker \S+: up to 1 stack/.test(w.stderr()) || w.child.exitCode !== null);
+    expect(w.child.exitCode, w.stderr()).toBeNull();
+    const database = new URL(queueUrl).pathname.slice(1);
+    // Every connection of the fleet to the queue's database, as when the server restarts.
+    const cut = await query<{ pid: number }>(pg.url, "SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'nsp-fleet'", [database]);
+    expect(cut.length).toBeGreaterThan(0);
+    const r = await w.done;
+    expect(r.code, r.stderr).toBe(1);
+    const shown = new URL(queueUrl);
+    shown.password = "***";
+    expect(r.stderr).toContain(`lost the connection to the database (FLEET_DATABASE_URL=${shown.toString()})`);
+    expect(r.stderr).toMatch(/exits for its supervisor to restart it once the database is back; their jobs return to the queue after the lease \(60 s\)/);
+    expect(r.stderr).not.toContain(new URL(queueUrl).password);
+  });
+});
+
+describe("bad input", () => {
+  it("an unreachable database, a wrong password, a missing table, a bad customers file and an unknown run: each a clear message, nothing enqueued", async () => {
+    const file = join(scratch, "good.json");
+    writeFileSync(file, JSON.stringify([customer("b1")]));
+    const closed = new URL(queueUrl);
+    closed.port = "1";
+    const unreachable = await fleet(0, ["enqueue", "--customers", file], { FLEET_DATABASE_URL: closed.toString() });
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toMatch(/cannot reach the database \(FLEET_DATABASE_URL=postgres:\/\/nsp:\*\*\*@127\.0\.0\.1:1\/fleet_queue_\w+\): ECONNREFUSED; start PostgreSQL there/);
+
+    const wrong = new URL(queueUrl);
+    wrong.password = "not-the-password";
+    const refused = await fleet(0, ["worker", "--until-idle"], { FLEET_DATABASE_URL: wrong.toString() });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/the database refused user "nsp" .*password authentication failed.*; correct the user or password in the URL/);
+    expect(refused.stderr).not.toContain("not-the-password");
+
+    const empty = await pg.database("fleet_empty");
+    const noTables = await fleet(0, ["status"], { FLEET_DATABASE_URL: empty });
+    expect(noTables.code).toBe(2);
+    expect(noTables.stderr).toMatch(/holds no fleet tables \(nsp_fleet\.stacks\).*run `nsp-fleet enqueue` against it first/);
+
+    const runsBefore = await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks");
+    const bad = join(scratch, "bad.json");
+    writeFileSync(bad, JSON.stringify([customer("b2"), { ...customer("b3"), zone: "Not A Domain" }]));
+    const badFile = await fleet(0, ["enqueue", "--customers", bad]);
+    expect(badFile.code).toBe(2);
+    expect(badFile.stderr).toMatch(/customers\[1\]\.zone: "Not A Domain" must be a lower-case domain name/);
+    expect(await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks")).toEqual(runsBefore);
+
+    const unknown = await fleet(0, ["status", "--run", "00000000-0000-4000-8000-000000000000"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--run: no run 00000000-0000-4000-8000-000000000000 in the database/);
+  });
+
+  it("`run` stops at a bad input before any stack runs, naming the property", async () => {
+    await emulator.control().resetStats();
+    const { run, report } = await runFleet(0, "bad", [{ ...customer("b4"), zone: "Not A Domain" }]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/customers\[0\]\.zone: "Not A Domain" must be a lower-case domain name/);
+    expect(report).toBeUndefined();
+    // A subject for every provider from the environment would make the partner's own provider act
+    // for that one customer.
+    const subjectFromEnv = await runFleet(0, "subject-env", [customer("b5")], [], { NSP_PARTNER_SUBJECT: "b5" });
+    expect(subjectFromEnv.run.code).toBe(2);
+    expect(subjectFromEnv.run.stderr).toMatch(/NSP_PARTNER_SUBJECT: unset it/);
+    expect((await emulator.control().stats()).total).toBe(0);
+  });
+});
+
+/** What every worker wrote of a stack's attempts in a run. */
+function logsOf(run: string, stack: string): string {
+  return machines
+    .map((m) => join(m.dir, ".nsp-fleet", "logs", run, `${stack}.log`))
+    .filter((f) => existsSync(f))
+    .map((f) => readFileSync(f, "utf8"))
+    .join("\n");
+}

@@ -1,6 +1,5 @@
 // nsp-fleet's own parts, without the engine: the input checks, the pool, the report's text and
-// the database settings. test/e2e/fleet.test.ts and fleet-queue.test.ts run the whole tool with
-// the pulumi CLI.
+// the database settings. test/e2e/fleet.test.ts runs the whole tool with the pulumi CLI.
 import { describe, expect, it } from "vitest";
 import { credentials, parseCustomers } from "../../provider/src/fleet/customers";
 import { runPool } from "../../provider/src/fleet/pool";

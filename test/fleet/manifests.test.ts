@@ -2,13 +2,14 @@
 // Stack CRD (its v1 schema, test/fixtures/pulumi-operator-stack-v1.schema.json): every object is
 // valid, and every field it sets is one the CRD declares (a structural schema does not refuse an
 // unknown field: the API server drops it silently, so a misspelt field would be lost unseen).
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv from "ajv";
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { parseCustomers } from "../../provider/src/fleet/customers";
-import { operatorManifests, operatorStacks } from "../../provider/src/fleet/manifests";
+import { operatorManifests, operatorStacks, projectName } from "../../provider/src/fleet/manifests";
 
 type Schema = { type?: string; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; items?: Schema; "x-kubernetes-preserve-unknown-fields"?: boolean; [k: string]: unknown };
 const crd = JSON.parse(readFileSync(join(__dirname, "..", "fixtures", "pulumi-operator-stack-v1.schema.json"), "utf8")) as { group: string; kind: string; version: string; openAPIV3Schema: Schema };
@@ -38,7 +39,7 @@ const customers = parseCustomers(
   ]),
   "customers.json",
 );
-const options = { repo: "https://github.com/example/nsp", branch: "main", repoDir: "examples/fleet", secret: "nsp-fleet", backend: "postgres://fleet@db:5432/state" };
+const options = { project: "nsp-fleet", repo: "https://github.com/example/nsp", branch: "main", repoDir: "examples/fleet", secret: "nsp-fleet", backend: "postgres://fleet@db:5432/state" };
 
 describe("operator manifests", () => {
   it("are Stack objects the Operator's CRD accepts, every field one it declares", () => {
@@ -83,5 +84,22 @@ describe("operator manifests", () => {
   it("refuse two customers that would be one Stack object", () => {
     const clash = parseCustomers(JSON.stringify([{ ref: "a_b", zone: "a.example" }, { ref: "a-b", zone: "b.example" }]), "f");
     expect(() => operatorStacks(clash, options)).toThrow(/"a-b" and "a_b" would both be the Stack object nsp-fleet-a-b/);
+  });
+
+  it("name the configuration and the objects after the project's name in its Pulumi.yaml, and say which file is missing or nameless", () => {
+    expect(projectName(join(__dirname, "..", "..", "examples", "fleet"))).toBe("nsp-fleet");
+    const dir = mkdtempSync(join(tmpdir(), "nsp-manifests-"));
+    try {
+      expect(() => projectName(dir)).toThrow(`${join(dir, "Pulumi.yaml")}: cannot read it (ENOENT); run nsp-fleet manifests in the customer project's folder or name it with --project`);
+      writeFileSync(join(dir, "Pulumi.yaml"), "runtime: nodejs\n");
+      expect(() => projectName(dir)).toThrow(`${join(dir, "Pulumi.yaml")}: name: the project has no name`);
+      writeFileSync(join(dir, "Pulumi.yaml"), "name: Customers\nruntime: nodejs\n");
+      const [acme] = operatorStacks(customers, { ...options, project: projectName(dir) }) as { metadata: { name: string; labels: Record<string, string> }; spec: { config: Record<string, string> } }[];
+      expect(acme!.metadata.name).toBe("customers-acme");
+      expect(acme!.metadata.labels["app.kubernetes.io/part-of"]).toBe("Customers");
+      expect(Object.keys(acme!.spec.config)).toEqual(["Customers:customer"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

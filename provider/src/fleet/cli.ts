@@ -7,7 +7,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { credentials, InputError, parseCustomers, type Customer } from "./customers";
 import { databaseUrl } from "./database";
-import { operatorManifests } from "./manifests";
+import { operatorManifests, projectName } from "./manifests";
 import { runPool } from "./pool";
 import { enqueue, status, work } from "./queue";
 import { errorSummary, scrub, table, type FleetReport, type StackReport } from "./report";
@@ -24,7 +24,7 @@ const USAGE = `usage: nsp-fleet <command> [options]
       each stack's result in a run (default: the latest); exit 1 while any failed
   run --customers FILE [--concurrency N] [--destroy] [--report FILE] [--project DIR] [--log-dir DIR]
       every customer's stack from this one process, no database
-  manifests --operator --customers FILE --repo URL [--branch B] [--repo-dir DIR] [--secret NAME] [--backend URL]
+  manifests --operator --customers FILE --repo URL [--branch B] [--repo-dir DIR] [--secret NAME] [--backend URL] [--project DIR]
       a Pulumi Kubernetes Operator Stack object per customer, as a YAML list, on stdout
 
 Options:
@@ -35,7 +35,8 @@ Options:
   --retry-delay S    seconds before the first retry (default 10)
   --lease S          seconds a worker's hold on a job lasts unless renewed; it renews it while the
                      stack runs, and a dead worker's job is taken again after it (default 60)
-  --project DIR      the customer project, holding Pulumi.yaml (default: the current directory)
+  --project DIR      the customer project, holding Pulumi.yaml (default: the current directory); manifests
+                     reads the project's name from it
   --log-dir DIR      each stack's CLI output, one file per stack (default: .nsp-fleet/logs)
   --repo-dir DIR     manifests: the customer project's folder in the git repository (default: its root)
   --report FILE      run: the report as JSON too
@@ -213,12 +214,14 @@ function manifestsCommand(argv: string[]): number {
     "repo-dir": { type: "string" },
     secret: { type: "string" },
     backend: { type: "string" },
+    project: { type: "string" },
   });
   if (!f.operator) throw new InputError("manifests: --operator is the one kind of manifest nsp-fleet writes (Pulumi Kubernetes Operator Stack objects)");
   const customers = readCustomers(f.customers);
   if (typeof f.repo !== "string") throw new InputError("--repo URL is required: the git repository holding the customer project");
   process.stdout.write(
     operatorManifests(customers, {
+      project: projectName(resolve(typeof f.project === "string" ? f.project : ".")),
       repo: f.repo,
       branch: typeof f.branch === "string" ? f.branch : "main",
       repoDir: typeof f["repo-dir"] === "string" ? f["repo-dir"] : ".",

@@ -2,10 +2,14 @@
 // (pulumi.com/v1), one per customer, each running the customer project from its git repository
 // with the customer in the stack's configuration, as the fleet's workers run it. The tokens come
 // from a Kubernetes secret as environment variables: no manifest holds one.
-import { dump } from "js-yaml";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { dump, load } from "js-yaml";
 import { InputError, type Customer } from "./customers";
 
 export interface OperatorOptions {
+  /** The project's name (Pulumi.yaml's `name`): stack configuration keys are namespaced by it. */
+  project: string;
   /** The git repository holding the customer project. */
   repo: string;
   branch: string;
@@ -20,12 +24,29 @@ export interface OperatorOptions {
   backend?: string;
 }
 
-/** The project's name in Pulumi.yaml: stack configuration keys are namespaced by it. */
-const PROJECT = "nsp-fleet";
+/** The `name` of the project's Pulumi.yaml in `dir`. */
+export function projectName(dir: string): string {
+  const file = join(dir, "Pulumi.yaml");
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new InputError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run nsp-fleet manifests in the customer project's folder or name it with --project`);
+  }
+  let project: unknown;
+  try {
+    project = load(text);
+  } catch (e) {
+    throw new InputError(`${file}: not YAML: ${(e as Error).message.split("\n")[0]}`);
+  }
+  const name = (project as { name?: unknown } | null)?.name;
+  if (typeof name !== "string" || name === "") throw new InputError(`${file}: name: the project has no name; Pulumi.yaml must set one`);
+  return name;
+}
 
 /** A Kubernetes object name (RFC 1123 subdomain) for the customer's Stack object. */
-function objectName(ref: string): string {
-  return `${PROJECT}-${ref.toLowerCase().replace(/[^a-z0-9.-]/g, "-")}`.replace(/[.-]+$/, "");
+function objectName(project: string, ref: string): string {
+  return `${project}-${ref}`.toLowerCase().replace(/[^a-z0-9.-]/g, "-").replace(/[.-]+$/, "");
 }
 
 export function operatorStacks(customers: Customer[], opts: OperatorOptions): object[] {
@@ -35,7 +56,7 @@ export function operatorStacks(customers: Customer[], opts: OperatorOptions): ob
   // the rest of a GitOps repository: a password in it would be a plaintext secret.
   const backendInSecret = opts.backend !== undefined && hasPassword(opts.backend);
   return customers.map((customer) => {
-    const name = objectName(customer.ref);
+    const name = objectName(opts.project, customer.ref);
     const other = names.get(name);
     if (other !== undefined) throw new InputError(`customers: "${customer.ref}" and "${other}" would both be the Stack object ${name}; rename one`);
     names.set(name, customer.ref);
@@ -45,14 +66,14 @@ export function operatorStacks(customers: Customer[], opts: OperatorOptions): ob
     return {
       apiVersion: "pulumi.com/v1",
       kind: "Stack",
-      metadata: { name, labels: { "app.kubernetes.io/part-of": PROJECT } },
+      metadata: { name, labels: { "app.kubernetes.io/part-of": opts.project } },
       spec: {
         stack: customer.ref,
         projectRepo: opts.repo,
         branch: opts.branch,
         repoDir: opts.repoDir,
         ...(opts.backend !== undefined && !backendInSecret ? { backend: opts.backend } : {}),
-        config: { [`${PROJECT}:customer`]: JSON.stringify(customer) },
+        config: { [`${opts.project}:customer`]: JSON.stringify(customer) },
         envRefs,
         // A customer removed from the file keeps its objects until its stack is destroyed on purpose.
         destroyOnFinalize: false,

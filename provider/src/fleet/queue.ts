@@ -143,6 +143,18 @@ export async function work(opts: WorkerOptions): Promise<number> {
   });
   const onDrain = () => wake();
   opts.drain.addEventListener("abort", onDrain);
+  // The database gone (stopped, restarted, the connection cut): a worker that polled on would
+  // neither record its stacks' results nor hold their leases. It stops its running stacks at a
+  // safe point, as Ctrl-C stops `pulumi up`, and ends with an error, for its supervisor to
+  // restart it; their jobs come back to the queue when their lease runs out.
+  const lost = new AbortController();
+  let closing = false;
+  const loseDatabase = (e: Error) => {
+    if (closing || lost.signal.aborted) return;
+    lost.abort(new Error(`lost the connection to the database (${DATABASE_ENV}=${shownUrl(opts.url)}): ${e.message}; the worker stops its running stacks and exits for its supervisor to restart it once the database is back; their jobs return to the queue after the lease (${opts.leaseSeconds} s)`));
+    wake();
+  };
+  listener.on("error", loseDatabase);
   try {
     await ensureSchema(client);
     await ensureQueue(boss);
@@ -173,7 +185,9 @@ export async function work(opts: WorkerOptions): Promise<number> {
       try {
         await client.query("UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), finished_at = NULL WHERE run_id = $1 AND stack = $2", [runId, customer.ref, me, attempt]);
         opts.say(`${customer.ref}: ${operation}, attempt ${attempt} (run ${runId})`);
-        const outcome = await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0 });
+        const outcome = await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, interrupt: lost.signal });
+        // Nothing can be recorded: the job comes back after its lease, and the next attempt recovers the stack.
+        if (lost.signal.aborted) return;
         const secrets = opts.secretsOf(customer);
         const runDir = join(opts.logDir, runId);
         mkdirSync(runDir, { recursive: true });
@@ -196,29 +210,37 @@ export async function work(opts: WorkerOptions): Promise<number> {
       }
     };
 
-    while (!opts.drain.aborted) {
-      const free = opts.concurrency - running.size;
-      if (free > 0) {
-        const jobs = await boss.fetch<JobData>(QUEUE, { batchSize: free, includeMetadata: true });
-        for (const job of jobs) {
-          const done = handle(job)
-            .catch((e) => opts.say(`${job.data.customer.ref}: ${(e as Error).message}`))
-            .finally(() => {
-              running.delete(job.id);
-              wake();
-            });
-          running.set(job.id, done);
+    try {
+      while (!opts.drain.aborted && !lost.signal.aborted) {
+        const free = opts.concurrency - running.size;
+        if (free > 0) {
+          const jobs = await boss.fetch<JobData>(QUEUE, { batchSize: free, includeMetadata: true });
+          for (const job of jobs) {
+            const done = handle(job)
+              .catch((e) => opts.say(`${job.data.customer.ref}: ${(e as Error).message}`))
+              .finally(() => {
+                running.delete(job.id);
+                wake();
+              });
+            running.set(job.id, done);
+          }
+          if (jobs.length > 0) continue;
+          // Queued, retrying (waiting out its backoff) or active anywhere: a job still to come.
+          if (opts.untilIdle && running.size === 0 && (await boss.getQueueSize(QUEUE, { before: "completed" })) === 0) break;
         }
-        if (jobs.length > 0) continue;
-        // Queued, retrying (waiting out its backoff) or active anywhere: a job still to come.
-        if (opts.untilIdle && running.size === 0 && (await boss.getQueueSize(QUEUE, { before: "completed" })) === 0) break;
+        await woken();
       }
-      await woken();
+    } catch (e) {
+      // A query of the loop failed as the connection went: the same end as the listener's.
+      loseDatabase(e as Error);
+      if (!lost.signal.aborted) throw e;
     }
     if (opts.drain.aborted && running.size > 0) opts.say(`draining: ${running.size} running stack(s) finish, no new job is taken`);
     await Promise.all(running.values());
+    if (lost.signal.aborted) throw lost.signal.reason;
     return failedForGood;
   } finally {
+    closing = true;
     opts.drain.removeEventListener("abort", onDrain);
     await boss.stop({ graceful: false, wait: false, close: true });
     await Promise.all([client.end(), listener.end()]);

@@ -3,6 +3,7 @@
 // program runs in the CLI's own language host, not in the fleet's process: a customer whose
 // program fails fails only its own stack.
 import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
 import { recoverPendingCreates } from "../discover/recover-pending";
 import type { Customer } from "./customers";
 import { errorSummary } from "./report";
@@ -21,6 +22,17 @@ export interface StackTask {
   recover: boolean;
   /** Aborted: the operation stops at a safe point, as `pulumi up` does on Ctrl-C. */
   interrupt?: AbortSignal;
+}
+
+/**
+ * The environment of the fleet's pulumi commands. Every stack starts the same Node.js programs
+ * afresh: the customer program (ts-node and @pulumi/pulumi) and a provider plugin per provider
+ * instance. Node's compile cache (NODE_COMPILE_CACHE, keyed by each file's contents and the Node
+ * version) lets all but the first skip compiling them: a quarter of a stack's CPU when nothing
+ * changes, measured. The user's own setting wins.
+ */
+export function stackEnvironment(env: NodeJS.ProcessEnv, projectDir: string): NodeJS.ProcessEnv {
+  return { ...env, NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE || join(projectDir, ".nsp-fleet", "compile-cache") };
 }
 
 /** The CLI's whole output, and the engine's counts per operation or the error. */
@@ -79,7 +91,7 @@ interface CommandResult {
 
 function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<CommandResult> {
   return new Promise((resolve) => {
-    const child = spawn("pulumi", args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn("pulumi", args, { cwd, env: stackEnvironment(process.env, cwd), stdio: ["ignore", "pipe", "pipe"], detached: true });
     const dog = watched();
     if (child.pid !== undefined) dog.stdin!.write(`+${child.pid}\n`);
     let output = "";
