@@ -18,6 +18,33 @@ function setKey(target: Plain, key: string, value: unknown): void {
   else target[key] = value;
 }
 
+/**
+ * The strings of the message being decoded, each kept once. An Update or a Diff carries a large
+ * list three times over (the state, the new inputs, the old inputs) and their names, types and
+ * data are mostly the same strings: decoded into one string each, the copies share them. The
+ * table lives only while one message is decoded (decoding is synchronous; it is emptied on the
+ * next microtask).
+ */
+const decoded = new Map<string, string>();
+let clearScheduled = false;
+
+function readShared(reader: BinaryReader): string {
+  const s = reader.readString();
+  // Long strings are seldom repeated; a table of them would only hold memory.
+  if (s.length > 256) return s;
+  if (!clearScheduled) {
+    clearScheduled = true;
+    queueMicrotask(() => {
+      decoded.clear();
+      clearScheduled = false;
+    });
+  }
+  const known = decoded.get(s);
+  if (known !== undefined) return known;
+  decoded.set(s, s);
+  return s;
+}
+
 /** A Struct's fields from a reader positioned inside it. */
 export function readStruct(reader: BinaryReader): Plain {
   const out: Plain = {};
@@ -39,7 +66,7 @@ function readEntry(entry: { key: string; value: unknown }, reader: BinaryReader)
     if (reader.isEndGroup()) break;
     switch (reader.getFieldNumber()) {
       case 1:
-        entry.key = reader.readString();
+        entry.key = readShared(reader);
         break;
       case 2: {
         const box = { value: null as unknown };
@@ -65,7 +92,7 @@ function readValue(box: { value: unknown }, reader: BinaryReader): void {
         box.value = reader.readDouble();
         break;
       case 3:
-        box.value = reader.readString();
+        box.value = readShared(reader);
         break;
       case 4:
         box.value = reader.readBool();
