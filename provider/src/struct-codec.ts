@@ -18,6 +18,82 @@ function setKey(target: Plain, key: string, value: unknown): void {
   else target[key] = value;
 }
 
+/**
+ * What the message being decoded already holds, each kept once. An Update or a Diff carries a
+ * large list three times over (the state, the new inputs, the old inputs), mostly the same
+ * records: an object of a list whose bytes were decoded before is that same object, and a string
+ * decoded before is that same string, so the copies cost one list of references each. Decoded
+ * values are never changed in place (the operations build new values), so sharing them is safe.
+ * The tables live only while one message is decoded (decoding is synchronous; they are emptied
+ * on the next microtask).
+ */
+const decoded = new Map<string, string>();
+/** Objects of lists by a hash of their bytes; a hash whose bytes differ is simply not shared. */
+const objectsByHash = new Map<number, { bytes: Uint8Array; start: number; end: number; value: unknown }>();
+let clearScheduled = false;
+
+function clearSoon(): void {
+  if (clearScheduled) return;
+  clearScheduled = true;
+  queueMicrotask(() => {
+    decoded.clear();
+    objectsByHash.clear();
+    clearScheduled = false;
+  });
+}
+
+function readShared(reader: BinaryReader): string {
+  const s = reader.readString();
+  // Long strings are seldom repeated; a table of them would only hold memory.
+  if (s.length > 256) return s;
+  clearSoon();
+  const known = decoded.get(s);
+  if (known !== undefined) return known;
+  decoded.set(s, s);
+  return s;
+}
+
+/** The tag of a google.protobuf.Value's struct_value (field 5, length-delimited). */
+const STRUCT_VALUE_TAG = (5 << 3) | 2;
+
+/**
+ * A list element (a Value) at the reader's cursor, which sits on its length: an object decoded
+ * before from the same bytes is returned as it is, without decoding these.
+ */
+function readListElement(reader: BinaryReader): unknown {
+  const bytes = reader.getBuffer();
+  const start = reader.getCursor();
+  let length = 0;
+  let p = start;
+  for (let shift = 1; ; shift *= 128) {
+    const b = bytes[p++]!;
+    length += (b & 127) * shift;
+    if (b < 128) break;
+  }
+  const end = p + length;
+  const box = { value: null as unknown };
+  if (bytes[p] !== STRUCT_VALUE_TAG || length > 4096) {
+    reader.readMessage(box, readValue);
+    return box.value;
+  }
+  let hash = 0x811c9dc5;
+  for (let i = p; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  clearSoon();
+  const seen = objectsByHash.get(hash);
+  if (seen && seen.end - seen.start === end - start && sameBytes(seen.bytes, seen.start, bytes, start, end - start)) {
+    reader.skipField();
+    return seen.value;
+  }
+  reader.readMessage(box, readValue);
+  if (!seen) objectsByHash.set(hash, { bytes, start, end, value: box.value });
+  return box.value;
+}
+
+function sameBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false;
+  return true;
+}
+
 /** A Struct's fields from a reader positioned inside it. */
 export function readStruct(reader: BinaryReader): Plain {
   const out: Plain = {};
@@ -39,7 +115,7 @@ function readEntry(entry: { key: string; value: unknown }, reader: BinaryReader)
     if (reader.isEndGroup()) break;
     switch (reader.getFieldNumber()) {
       case 1:
-        entry.key = reader.readString();
+        entry.key = readShared(reader);
         break;
       case 2: {
         const box = { value: null as unknown };
@@ -65,7 +141,7 @@ function readValue(box: { value: unknown }, reader: BinaryReader): void {
         box.value = reader.readDouble();
         break;
       case 3:
-        box.value = reader.readString();
+        box.value = readShared(reader);
         break;
       case 4:
         box.value = reader.readBool();
@@ -95,9 +171,7 @@ function readList(list: unknown[], reader: BinaryReader): void {
       reader.skipField();
       continue;
     }
-    const box = { value: null as unknown };
-    reader.readMessage(box, readValue);
-    list.push(box.value);
+    list.push(readListElement(reader));
   }
 }
 

@@ -55,6 +55,18 @@ describe("the Struct codec", () => {
     expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
   });
 
+  it("decodes the same record in the state and the inputs of one message into one object, and different ones apart", () => {
+    const www = { name: "www", type: "A", content: "192.0.2.1", ttl: 3600 };
+    const records = [www, { name: "mail", type: "MX", content: "10 mx.example.com", ttl: 300 }, { ...www, ttl: 60 }];
+    const value = { olds: { records }, news: { records: [...records].reverse() }, nested: [[www], [], null] };
+    const read = readStruct(new BinaryReader(codecBytes(value))) as typeof value;
+    expect(read).toEqual(value);
+    expect(read.news.records[2]).toBe(read.olds.records[0]);
+    expect(read.news.records[0]).toBe(read.olds.records[2]);
+    expect(read.olds.records[2]).not.toBe(read.olds.records[0]);
+    expect((read.nested[0] as unknown[])[0]).toBe(read.olds.records[0]);
+  });
+
   it("once installed, carries plain values through the generated messages of the provider protocol", () => {
     // What the engine would send, encoded by google-protobuf before the codec is installed.
     const request = new providerPb.DiffRequest().setUrn("urn:x").setOlds(Struct.fromJavaScript(SAMPLE as never)).setNews(Struct.fromJavaScript({ zoneId: "42" } as never));

@@ -36,8 +36,13 @@ export function cnameWarningsOf(records: readonly RecordLike[]): string[] {
   const warnings: string[] = [];
   const apex = records.find((r) => apexCnameWarning(r));
   if (apex) warnings.push(apexCnameWarning(apex)!);
-  for (const name of new Set(records.filter((r) => r.type === "CNAME").map((r) => r.name))) {
-    const [first, ...rest] = records.filter((r) => r.name === name).sort((a, b) => (a.type === "CNAME" ? -1 : b.type === "CNAME" ? 1 : 0));
+  // Grouped in one pass: a zone of 100,000 records may hold 20,000 CNAMEs, and a search of the
+  // whole list per CNAME made every Check of such a zone take most of a minute.
+  const byName = new Map<string, RecordLike[]>();
+  for (const r of records) if (r.type === "CNAME") byName.set(r.name, []);
+  for (const r of records) byName.get(r.name)?.push(r);
+  for (const named of byName.values()) {
+    const [first, ...rest] = named.sort((a, b) => (a.type === "CNAME" ? -1 : b.type === "CNAME" ? 1 : 0));
     const w = first && rest.length ? cnameConflictWarning(first, rest) : undefined;
     if (w) warnings.push(w);
   }

@@ -101,7 +101,9 @@ export function renderZoneFile(records: readonly ZoneRecord[]): string {
 }
 
 function zoneFileLine(r: ZoneRecord): string {
-  return `${r.name} ${r.ttl} IN ${r.type} ${zoneFileContent(r)}\n`;
+  // Joined, not a template: a template's result is a tree of pieces until something reads it
+  // whole, about three times the size of the flat text, and a zone's text holds 100,000 lines.
+  return [r.name, " ", r.ttl, " IN ", r.type, " ", zoneFileContent(r), "\n"].join("");
 }
 
 /** One import's worth of records and their zone-file text. */
