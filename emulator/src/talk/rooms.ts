@@ -1,31 +1,17 @@
-// What the chat rooms (talk) and the realtime rooms (rtc) share: their cities, views and join
-// rule and their join tokens.
+// What the chat rooms (talk) and the realtime rooms (rtc) share: the cities route, the list
+// query, the view, the join rule and the join tokens.
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
 import { type Route, route } from "../router";
 import { queryBool } from "../validation";
+import { ROOM_CITIES } from "./state";
 
 /** A short-lived join token for one participant of a chat or realtime room. */
 export function joinToken(): string {
   return `jt_${randomBytes(16).toString("hex")}`;
 }
-
-/** Cities of the chat and realtime room areas: which accept new rooms. Seeded, not writable through the API. */
-interface RoomCity {
-  id: string;
-  name: string;
-  country: string;
-  has_room: boolean;
-}
-
-export const ROOM_CITIES: readonly RoomCity[] = [
-  { id: "fra", name: "Frankfurt", country: "DE", has_room: true },
-  { id: "ams", name: "Amsterdam", country: "NL", has_room: true },
-  { id: "iad", name: "Ashburn", country: "US", has_room: true },
-  { id: "sin", name: "Singapore", country: "SG", has_room: false },
-];
 
 /** GET /<area>/cities: the room cities, paged. */
 export function roomCitiesRoute(path: "/talk/cities" | "/rtc/cities"): Route {
