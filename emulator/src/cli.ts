@@ -2,7 +2,7 @@
 // (base URL and tokens) when ready, so scripts can start it and read where it is.
 // stdout carries nothing else, ever; diagnostics go to stderr and never include tokens.
 import { ALTERNATIVES, type Alternative, isAlternative } from "./alternatives";
-import type { AccountSpec } from "./app";
+import type { AccountSpec } from "./emulator-app";
 import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS } from "./partner/state";
 import { startEmulator } from "./server";
 import type { Scope } from "./store";

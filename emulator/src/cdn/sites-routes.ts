@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
-import { normalizeZoneName } from "../dns/names";
+import { normalizeZoneName } from "../names";
 import { assignDefined, collection } from "../collection";
 import { isIP } from "../util/ip";
 import { httpUrl } from "../util/url";

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { invalid, notFound } from "../errors";
 import { route } from "../router";
 import { cdnSites } from "./sites-routes";
-import { LOG_ACTIONS, type TrafficEntry, analytics, logDetail, logLine, threats, toCsv, trafficOf, wafHits } from "./traffic";
+import { LOG_ACTIONS, type TrafficEntry } from "./state";
+import { analytics, logDetail, logLine, threats, toCsv, trafficOf, wafHits } from "./traffic";
 import { queryInt } from "../validation";
 
 export const LOG_LIMIT_DEFAULT = 100;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { invalid, notFound } from "../errors";
 import { POPS } from "./delegation";
 import { generateDnssecKey } from "./dnssec";
-import { normalizeEmail } from "./names";
+import { normalizeEmail } from "../names";
 import { dnssecView, grantView, transferView } from "./views";
 import { dnsZones } from "./zones-routes";
 import { paginate, pagingOnlyQuery } from "../paging";

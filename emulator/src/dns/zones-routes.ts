@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { checkDelegation } from "./delegation";
-import { normalizeZoneName } from "./names";
+import { normalizeZoneName } from "../names";
 import { zoneView } from "./views";
 import { collection } from "../collection";
 import { pagingQuery } from "../paging";

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { invalid } from "../errors";
 import { assignDefined, checkUniqueName, collection } from "../collection";
-import { normalizeHostnames } from "../dns/names";
+import { normalizeHostnames } from "../names";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { type Env, route } from "../router";
 import { httpUrl } from "../util/url";

@@ -1,7 +1,7 @@
 // Field rules shared by the mail routes.
 import { z } from "zod";
 import { invalid } from "../errors";
-import { normalizeEmail, normalizeZoneName } from "../dns/names";
+import { normalizeEmail, normalizeZoneName } from "../names";
 import { isIPv4, isIPv6 } from "../util/ip";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;

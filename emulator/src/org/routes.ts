@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { type AccountEnv, collection, settings } from "../collection";
 import { ApiError, invalid } from "../errors";
-import { normalizeEmail } from "../dns/names";
+import { normalizeEmail } from "../names";
 import { route } from "../router";
 import type { AccountRecord } from "../store";
 import { APPS, type InviteRow, type MemberRow, type OrgRow, ROLES, STATES, newInviteId, orgFor, orgs, subOf } from "./state";

@@ -11,7 +11,6 @@ import {
   type BroadcastRow,
   CONSENT_SOURCES,
   type ConsentRow,
-  E164,
   ISO,
   LANG,
   MESSAGE_CATEGORIES,
@@ -29,6 +28,7 @@ import {
   sgate,
   templateView,
 } from "./state";
+import { E164 } from "../validation";
 
 const MAX_BODY = 1600;
 

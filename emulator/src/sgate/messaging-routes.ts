@@ -19,8 +19,8 @@ import {
   scheduledView,
   verificationView,
 } from "./messaging";
-import { E164, ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
-import { intBetween, queryInt } from "../validation";
+import { ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
+import { E164, intBetween, queryInt } from "../validation";
 
 const MAX_TO = 1000;
 const RESEND_AFTER_MS = 30_000;

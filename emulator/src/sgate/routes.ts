@@ -10,7 +10,6 @@ import { route } from "../router";
 import {
   type BrandRow,
   type CampaignRow,
-  E164,
   ENTITY_TYPES,
   PROVIDERS,
   REVIEW_STATUSES,
@@ -27,6 +26,7 @@ import {
   senderView,
   sgate,
 } from "./state";
+import { E164 } from "../validation";
 import { sgateContentRoutes } from "./content-routes";
 import { sgateMessagingRoutes } from "./messaging-routes";
 

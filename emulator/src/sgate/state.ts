@@ -6,7 +6,6 @@ import type { AccountEnv } from "../collection";
 import { entryOf, withoutAccount } from "../tables";
 import { areaState, type Store } from "../store";
 
-export const E164 = /^\+[1-9][0-9]{6,14}$/;
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
 /** An ISO 8601 UTC timestamp, as `granted_at`, `start_at` and `send_at` take it. */
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;

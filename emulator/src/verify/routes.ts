@@ -1,7 +1,7 @@
 // Bot verification: site keys for the challenge widget. The server secret is shown by the create
 // and rotate answers only (see ../verify/state.ts).
 import { z } from "zod";
-import { normalizeHostnames } from "../dns/names";
+import { normalizeHostnames } from "../names";
 import { assignDefined, checkUniqueName, collection } from "../collection";
 import type { Env } from "../router";
 import { VERIFY_INTERACTIONS, VERIFY_MODES, type VerifySiteRow, newSecret, newSitekey, verifySites } from "./state";

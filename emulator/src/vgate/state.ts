@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound } from "../errors";
 import { areaState, type Store } from "../store";
+import { E164 } from "../validation";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export const TEMPLATE_IDS = ["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"] as const;
@@ -334,7 +335,6 @@ export const DESTINATION_KINDS: Record<string, Kind> = {
   queue: "queue",
   ivr: "ivr",
 };
-export const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 export function parseDestination(value: string): { ok: true; target: Target | null } | { ok: false; reason: string } {
   if (value === "hangup") return { ok: true, target: null };
