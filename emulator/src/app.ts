@@ -11,7 +11,7 @@ import { z } from "zod";
 import { type Alternative, AlternativeSet, shapeOutcome } from "./alternatives";
 import { handleControl } from "./control";
 import { recheckActiveZones } from "./dns/delegation";
-import type { AccountCredentials, AccountSpec, EmulatorApp } from "./emulator-app";
+import { ACCOUNT_NAME_RE, type AccountCredentials, type AccountSpec, type EmulatorApp } from "./emulator-app";
 import { ApiError, notFound } from "./errors";
 import { FaultInjector } from "./faults";
 import { API_PREFIX, MAX_BODY_BYTES, type Outcome, errorOutcome, parseJsonBody, readBody, send } from "./http";
@@ -43,7 +43,6 @@ export interface BuildOptions {
 }
 
 const EMPTY_QUERY = z.strictObject({});
-const ACCOUNT_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
 
 export function buildApp(options: BuildOptions = {}): EmulatorApp {
   const now = options.now ?? Date.now;

@@ -9,6 +9,9 @@ import type { Router } from "./router";
 import type { Stats, StatsSnapshot } from "./stats";
 import type { Scope, Store } from "./store";
 
+/** An account name: letters, digits, hyphens or underscores, at most 63. */
+export const ACCOUNT_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
+
 export interface AccountSpec {
   name: string;
   /** `svc_` + 32 lowercase hex; random when omitted. */
