@@ -9,7 +9,7 @@ import type { RuleField } from "./rule-values";
 import { newCaKey } from "./x509";
 
 /** The zone under which cname-mode sites get their targets. */
-export const EDGE_ZONE = "edge.nsp-emulator.test";
+const EDGE_ZONE = "edge.nsp-emulator.test";
 
 export const ORIGIN_SCHEMES = ["http", "https", "strict"] as const;
 export const CACHE_MODES = ["all", "static", "origin"] as const;
@@ -75,7 +75,7 @@ export interface RuleRow {
 // The request log a site keeps: tests put requests in with traffic.ts `addTraffic`.
 export const LOG_ACTIONS = ["pass", "netrule_block", "waf", "challenge", "ratelimit", "waiting", "origin_error", "redirect"] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
-export const CACHE_STATUSES = ["hit", "miss", "bypass", "none"] as const;
+const CACHE_STATUSES = ["hit", "miss", "bypass", "none"] as const;
 
 export interface TrafficEntry {
   /** Arrival order; what log cursors point at. */
@@ -129,7 +129,7 @@ export function originCa(st: CdnState): KeyObject {
   return st.originCa;
 }
 
-export const DEFAULT_SETTINGS: Readonly<SiteSettings> = {
+const DEFAULT_SETTINGS: Readonly<SiteSettings> = {
   origin_scheme: "http",
   origin_host_header: false,
   waf: { enabled: false, mode: "block" },

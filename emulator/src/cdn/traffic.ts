@@ -8,7 +8,7 @@ import { type TrafficEntry, cdnState } from "./state";
 export type TrafficInput = Partial<Omit<TrafficEntry, "seq" | "host">>;
 
 /** How many entries a site keeps; older ones fall off as on a real sampled log. */
-export const TRAFFIC_KEEP = 100_000;
+const TRAFFIC_KEEP = 100_000;
 let seqCounter = 0;
 
 /** Records requests against a site (in-process test hook); returns the stored entries. */
@@ -52,7 +52,7 @@ export function trafficOf(store: Store, siteId: number): TrafficEntry[] {
   return cdnState(store).traffic.get(siteId) ?? [];
 }
 
-export const RANGE_SECONDS = { "15m": 900, "1h": 3600, "24h": 86400, "7d": 604800 } as const;
+const RANGE_SECONDS = { "15m": 900, "1h": 3600, "24h": 86400, "7d": 604800 } as const;
 export type RangeKey = keyof typeof RANGE_SECONDS;
 
 interface Window {

@@ -15,7 +15,7 @@ export const GROUP_POSTING = ["anyone", "org", "members"] as const;
 export const GROUP_REPLY_TO = ["sender", "group"] as const;
 export const GROUP_ROLES = ["member", "manager", "owner"] as const;
 export const RULE_KINDS = ["forward_copy", "reject_sender", "quarantine_sender", "relay_rcpt"] as const;
-export const RECORD_KINDS = ["mx", "spf", "dkim", "dmarc", "tls_policy", "tls_rpt"] as const;
+const RECORD_KINDS = ["mx", "spf", "dkim", "dmarc", "tls_policy", "tls_rpt"] as const;
 
 export type MailMode = (typeof MAIL_MODES)[number];
 export type DmarcPolicy = (typeof DMARC_POLICIES)[number];
@@ -245,7 +245,7 @@ interface StrOwned {
 }
 
 /** The account's rows of a string-keyed table, in creation order. */
-export function ownedRows<T extends StrOwned>(table: Map<string, T>, account: string): T[] {
+function ownedRows<T extends StrOwned>(table: Map<string, T>, account: string): T[] {
   return [...table.values()].filter((r) => r.account === account);
 }
 
@@ -258,7 +258,6 @@ function ownedStr<T extends StrOwned>(table: Map<string, T>, id: string, account
 type AccountEnv = Env & { account: { name: string } };
 
 export const ownDomain = (env: AccountEnv, id: number): MailDomainRow => env.store.owned(mail(env.store).domains, id, env.account.name, "mail domain");
-export const ownServer = (env: AccountEnv, id: string): MailServerRow => ownedStr(mail(env.store).servers, id, env.account.name, "mail server");
 export const ownMailbox = (env: AccountEnv, id: string): MailboxRow => ownedStr(mail(env.store).mailboxes, id, env.account.name, "mailbox");
 
 export function domainRoutes(t: MailTables, domainId: number): Map<string, RouteRow> {

@@ -73,7 +73,7 @@ export function newBpkiTa(): string {
  * `a = n mod 65536`, `hi = a >> 8`, `lo = a & 255`) announces `10.<hi>.<lo>.0/24`,
  * `2001:db8:<a hex>::/48` and the more specific `2001:db8:<a hex>:100::/56`.
  */
-export function seededAnnouncements(asn: number): string[] {
+function seededAnnouncements(asn: number): string[] {
   const a = asn % 65536;
   const v6 = (BigInt(0x20010db8) << 96n) | (BigInt(a) << 80n);
   return [

@@ -6,8 +6,8 @@ import { assignDefined, checkUniqueName, collection } from "../collection";
 import type { Env } from "../router";
 import { VERIFY_INTERACTIONS, VERIFY_MODES, type VerifySiteRow, newSecret, newSitekey, verifySites } from "./state";
 
-export const VERIFY_NAME_MAX = 100;
-export const VERIFY_HOSTNAMES_MAX = 50;
+const VERIFY_NAME_MAX = 100;
+const VERIFY_HOSTNAMES_MAX = 50;
 
 const name = z.string().trim().min(1).max(VERIFY_NAME_MAX);
 const hostnames = z.array(z.string()).max(VERIFY_HOSTNAMES_MAX);
