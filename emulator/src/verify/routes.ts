@@ -38,18 +38,8 @@ function checkName(ctx: Ctx, value: string, self?: number): void {
 const hostList = (list: string[]) => normalizeHostnames(list, "www.example.com");
 
 function siteView(s: VerifySiteRow) {
-  return {
-    id: s.id,
-    name: s.name,
-    hostnames: [...s.hostnames],
-    mode: s.mode,
-    fingerprint: s.fingerprint,
-    interaction: s.interaction,
-    enabled: s.enabled,
-    sitekey: s.sitekey,
-    secret_issued_at: s.secret_issued_at,
-    created_at: s.created_at,
-  };
+  const { account: _account, secret: _secret, ...shown } = s;
+  return { ...shown, hostnames: [...s.hostnames] };
 }
 
 /** The secret is shown by the create and rotate answers only. */
