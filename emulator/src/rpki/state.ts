@@ -40,14 +40,12 @@ export interface RoaRow {
   created_at: string;
 }
 
-export interface RpkiTables {
-  cas: Map<number, CaRow>;
-  roas: Map<number, RoaRow>;
+export const rpki = areaState(() => ({
+  cas: new Map<number, CaRow>(),
+  roas: new Map<number, RoaRow>(),
   /** asn -> the prefixes it announces, replacing the seeded table for that ASN. */
-  announcements: Map<number, string[]>;
-}
-
-export const rpki = areaState((): RpkiTables => ({ cas: new Map(), roas: new Map(), announcements: new Map() }));
+  announcements: new Map<number, string[]>(),
+}));
 
 /** The CA's ROAs in id order. */
 export function caRoas(store: Store, caId: number): RoaRow[] {

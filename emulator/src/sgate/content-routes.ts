@@ -24,7 +24,6 @@ import {
   ownSender,
   ownTemplate,
   render,
-  rowsOf,
   sgate,
   templateView,
 } from "./state";
@@ -161,7 +160,7 @@ const consents = collection({
     query: z.strictObject({ ...pagingQuery, q: z.string().optional(), status: z.enum(["granted", "revoked"]).optional() }),
     rows: (ctx) => {
       const { q, status } = ctx.query;
-      return rowsOf(sgate(ctx.store).consents, ctx.account.name).filter((c) => (status === undefined || c.status === status) && (q === undefined || c.recipient.includes(q)));
+      return ctx.store.list(sgate(ctx.store).consents, ctx.account.name).filter((c) => (status === undefined || c.status === status) && (q === undefined || c.recipient.includes(q)));
     },
   },
   create: { body: consentBody, build: (ctx) => newConsent(ctx, ctx.body) },
@@ -294,7 +293,7 @@ export const sgateContentRoutes = [
       const startAt = ctx.body?.start_at;
       const later = startAt !== undefined && Date.parse(startAt) > ctx.now();
       // Marketing needs a granted consent per recipient; the others are marked at once.
-      const granted = new Set(rowsOf(sgate(ctx.store).consents, row.account).filter((c) => c.status === "granted").map((c) => c.recipient));
+      const granted = new Set(ctx.store.list(sgate(ctx.store).consents, row.account).filter((c) => c.status === "granted").map((c) => c.recipient));
       for (const n of row.recipients.numbers) row.results.set(n, row.category === "marketing" && !granted.has(n) ? "no_consent" : "pending");
       row.state = later ? "scheduled" : "sending";
       row.start_at = startAt ?? ctx.store.timestamp();

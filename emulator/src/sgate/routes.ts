@@ -22,7 +22,6 @@ import {
   ownBrand,
   ownCampaign,
   ownNumber,
-  rowsOf,
   senderView,
   sgate,
 } from "./state";
@@ -148,7 +147,7 @@ const brands = collection({
     },
   },
   remove: (ctx, row) => {
-    const campaigns = rowsOf(sgate(ctx.store).campaigns, row.account).filter((c) => c.brand_id === row.id);
+    const campaigns = ctx.store.list(sgate(ctx.store).campaigns, row.account).filter((c) => c.brand_id === row.id);
     if (campaigns.length) throw new ApiError("conflict", `brand ${row.id} (${row.legal_name}) has campaign(s) ${campaigns.map((c) => c.id).join(", ")}; delete them first`);
   },
 });

@@ -2,7 +2,7 @@
 // like the other areas. The emulator never makes outbound HTTP calls: a delivery is recorded, not
 // sent (see docs/api-assumptions.md, "Webhooks and resolver services").
 import { randomBytes } from "node:crypto";
-import { areaState, type Store } from "../store";
+import { areaState } from "../store";
 import { withoutAccount } from "../tables";
 
 export const MAX_WEBHOOKS = 10;
