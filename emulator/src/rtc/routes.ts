@@ -4,7 +4,7 @@ import { z } from "zod";
 import { assignPresent, collection, emptyPage, neverHeld } from "../collection";
 import { invalid } from "../errors";
 import { pagingOnlyQuery } from "../paging";
-import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "../talk/rooms";
+import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomCollectionSpec } from "../talk/rooms";
 import { ROOM_CITIES } from "../talk/state";
 import { intBetween } from "../validation";
 import { type RtcRoomRow, rtcRooms } from "./state";
@@ -32,10 +32,8 @@ function checkVideo(r: { max_peers: number; max_video: number }, field: string):
 
 const rooms = collection({
   path: "/rtc/rooms",
-  what: "room",
   table: ({ store }) => rtcRooms(store),
-  view: roomView,
-  list: { query: roomListQuery },
+  ...roomCollectionSpec,
   create: {
     body: roomBody,
     build: (ctx) => {
@@ -57,7 +55,6 @@ const rooms = collection({
       if (passcode !== undefined) row.passcode = passcode === "" ? null : passcode;
     },
   },
-  remove: true,
 });
 
 export const rtcRoutes = [

@@ -19,7 +19,7 @@ export function roomCitiesRoute(path: "/talk/cities" | "/rtc/cities"): Route {
 }
 
 /** The room list's query: paging, and `all` (the emulator lists the account's rooms either way). */
-export const roomListQuery = z.strictObject({ ...pagingQuery, all: queryBool().optional() });
+const roomListQuery = z.strictObject({ ...pagingQuery, all: queryBool().optional() });
 
 /** A room as the API shows it: the passcode only as whether there is one. */
 export function roomView<R extends { account: string; passcode: string | null }>(r: R): Omit<R, "account" | "passcode"> & { has_passcode: boolean } {
@@ -38,3 +38,9 @@ export function checkCity(city: string, current?: string): void {
   if (!c) throw invalid("city", `unknown city ${city} (known: ${ROOM_CITIES.map((x) => x.id).join(", ")})`);
   if (!c.has_room && city !== current) throw new ApiError("limit_exceeded", `city: ${city} has no room for new rooms at the moment`);
 }
+
+/**
+ * What the chat and realtime room collections declare alike: the noun, the view, the list and
+ * its query, the delete. Spread into `collection()` beside the area's path, table and bodies.
+ */
+export const roomCollectionSpec = { what: "room", view: roomView, list: { query: roomListQuery }, remove: true } as const;
