@@ -3,7 +3,7 @@
 // drafts, never deleted while sending).
 import { z } from "zod";
 import { type AccountEnv, assignDefined, collection } from "../collection";
-import { uniqueId } from "../tables";
+import { nullWhereAbsent, uniqueId } from "../tables";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingQuery } from "../paging";
 import { route } from "../router";
@@ -178,7 +178,7 @@ const broadcasts = collection({
     build: (ctx): BroadcastRow => {
       const b = ctx.body;
       if (b.recipients === undefined) throw invalid("recipients", "is required");
-      const draft = { sender_id: b.sender_id ?? null, from: b.from ?? null, template_id: b.template_id ?? null, body: b.body ?? null };
+      const draft = nullWhereAbsent(b, ["sender_id", "from", "template_id", "body"]);
       checkBroadcast(ctx, draft);
       return {
         id: uniqueId("bc", sgate(ctx.store).broadcasts),

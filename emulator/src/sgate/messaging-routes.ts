@@ -1,7 +1,7 @@
 // Sending, the message log, opt-outs, scheduled messages and one-time-code verifications of the
 // messaging gateway: the imperative endpoints the provider does not manage.
 import { z } from "zod";
-import { uniqueId } from "../tables";
+import { nullWhereAbsent, uniqueId } from "../tables";
 import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
@@ -94,11 +94,7 @@ const verifications = collection({
         id: uniqueId("ver", messaging(ctx.store).verifications),
         account: ctx.account.name,
         to: b.to,
-        sender_id: b.sender_id ?? null,
-        from: b.from ?? null,
-        lang: b.lang ?? null,
-        template_id: b.template_id ?? null,
-        client_ref: b.client_ref ?? null,
+        ...nullWhereAbsent(b, ["sender_id", "from", "lang", "template_id", "client_ref"]),
         code_length: length,
         code: newCode(length),
         attempts_left: attempts,

@@ -2,7 +2,7 @@
 // and campaigns, senders; templates, consents and broadcasts are in content-routes.ts, sends,
 // opt-outs, scheduled messages and verifications in messaging-routes.ts.
 import { z } from "zod";
-import { uniqueId } from "../tables";
+import { nullWhereAbsent, uniqueId } from "../tables";
 import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
@@ -125,13 +125,7 @@ const brands = collection({
         id: uniqueId("brd", sgate(ctx.store).brands),
         account: ctx.account.name,
         legal_name: b.legal_name,
-        display_name: b.display_name ?? null,
-        tax_id: b.tax_id ?? null,
-        country: b.country ?? null,
-        vertical: b.vertical ?? null,
-        website: b.website ?? null,
-        contact_email: b.contact_email ?? null,
-        entity_type: b.entity_type ?? null,
+        ...nullWhereAbsent(b, ["display_name", "tax_id", "country", "vertical", "website", "contact_email", "entity_type"]),
         // A brand enters as a draft; `submitted` on create submits it at once.
         status: b.status ?? "draft",
         created_at: ctx.store.timestamp(),
