@@ -11,6 +11,7 @@ import { z } from "zod";
 import { type Alternative, AlternativeSet, shapeOutcome } from "./alternatives";
 import { handleControl } from "./control";
 import { recheckActiveZones } from "./dns/delegation";
+import { ACCOUNT_NAME_RE, type AccountCredentials, type AccountSpec, type EmulatorApp } from "./emulator-app";
 import { ApiError, notFound } from "./errors";
 import { FaultInjector } from "./faults";
 import { API_PREFIX, MAX_BODY_BYTES, type Outcome, errorOutcome, parseJsonBody, readBody, send } from "./http";
@@ -18,25 +19,12 @@ import { PublicDns } from "./public-dns";
 import { RateLimiter } from "./rate-limit";
 import { type Ctx, type Env, type MatchResult, type Route, Router } from "./router";
 import { allRoutes } from "./routes";
-import { Stats, type StatsSnapshot } from "./stats";
-import { type Scope, Store, type TokenRecord } from "./store";
+import { Stats } from "./stats";
+import { Store, type TokenRecord } from "./store";
 import { TOKEN_RE, newToken } from "./util/random";
 import { isoTime } from "./util/time";
 import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS, setPartnerTokenTtl } from "./partner/state";
 import { parseOrThrow } from "./validation";
-
-export interface AccountSpec {
-  name: string;
-  /** `svc_` + 32 lowercase hex; random when omitted. */
-  token?: string;
-  scope?: Scope;
-}
-
-export interface AccountCredentials {
-  name: string;
-  token: string;
-  scope: Scope;
-}
 
 export interface BuildOptions {
   /** Default: one account `demo` with a random write token. */
@@ -54,31 +42,7 @@ export interface BuildOptions {
   partnerTokenTtlSeconds?: number;
 }
 
-export interface EmulatorApp {
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
-  store: Store;
-  faults: FaultInjector;
-  publicDns: PublicDns;
-  rateLimiter: RateLimiter;
-  router: Router;
-  counters: Stats;
-  alternatives: AlternativeSet;
-  /** The credentials created by buildApp, in the order given. */
-  accounts: AccountCredentials[];
-  stats(): StatsSnapshot;
-  resetStats(): void;
-  /** Adds a token, creating (and seeding) the account when the name is new. */
-  addAccount(spec: AccountSpec): AccountCredentials;
-  /** The "daily" delegation re-check of active zones; returns how many were checked. */
-  recheckDelegations(): number;
-  /** Ends every fault's hold now, as its timer would later: a `timeout` drops its request, a `latency` handles it. Returns how many. */
-  releaseHeld(): number;
-  /** Cancels pending fault timers (held requests, latency); server.close() calls it. */
-  shutdown(): void;
-}
-
 const EMPTY_QUERY = z.strictObject({});
-const ACCOUNT_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
 
 export function buildApp(options: BuildOptions = {}): EmulatorApp {
   const now = options.now ?? Date.now;

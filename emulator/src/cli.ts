@@ -1,8 +1,9 @@
 // nsp-emulator: runs the emulator on 127.0.0.1 and prints exactly one JSON line on stdout
 // (base URL and tokens) when ready, so scripts can start it and read where it is.
 // stdout carries nothing else, ever; diagnostics go to stderr and never include tokens.
+import { parseArgs } from "node:util";
 import { ALTERNATIVES, type Alternative, isAlternative } from "./alternatives";
-import type { AccountSpec } from "./app";
+import { ACCOUNT_NAME_RE, type AccountSpec } from "./emulator-app";
 import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS } from "./partner/state";
 import { startEmulator } from "./server";
 import type { Scope } from "./store";
@@ -37,16 +38,48 @@ interface CliOptions {
   outliveParent: boolean;
 }
 
-function parseInteger(flag: string, v: string | undefined, max: number): number {
-  if (v === undefined || !/^\d+$/.test(v) || Number(v) > max) throw new UsageError(`${flag} needs an integer between 0 and ${max}`);
+const OPTIONS = {
+  port: { type: "string" },
+  account: { type: "string", multiple: true },
+  "rate-limit": { type: "string" },
+  "partner-token-ttl": { type: "string" },
+  alternative: { type: "string", multiple: true },
+  "outlive-parent": { type: "boolean" },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+/** What each option wants, said when it is given without a value (or with one it does not take). */
+const WANTS: Record<OptionName, string> = {
+  port: "--port needs an integer between 0 and 65535",
+  account: "--account needs NAME or NAME=TOKEN",
+  "rate-limit": "--rate-limit needs an integer between 0 and 1000000",
+  "partner-token-ttl": "--partner-token-ttl needs an integer between 0 and 86400",
+  alternative: `--alternative needs one of ${ALTERNATIVES.join(", ")}`,
+  "outlive-parent": "--outlive-parent takes no value",
+};
+
+/** parseArgs's refusal in this command's words: it names the argument in quotes. */
+function usageProblem(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code ?? "";
+  if (!code.startsWith("ERR_PARSE_ARGS_")) throw e;
+  const quoted = /'([^' ]+)/.exec((e as Error).message)?.[1] ?? "";
+  const name = quoted.replace(/^--/, "");
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && name in WANTS) return WANTS[name as OptionName];
+  return `unknown argument: ${quoted}`;
+}
+
+function parseInteger(flag: OptionName, v: string | undefined, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\d+$/.test(v) || Number(v) > max) throw new UsageError(WANTS[flag]);
   return Number(v);
 }
 
-function parseAccount(v: string | undefined): AccountSpec {
-  if (v === undefined || v === "") throw new UsageError("--account needs NAME or NAME=TOKEN");
+function parseAccount(v: string): AccountSpec {
+  if (v === "") throw new UsageError(WANTS.account);
   const eq = v.indexOf("=");
   const name = eq < 0 ? v : v.slice(0, eq);
-  if (!/^[a-z0-9][a-z0-9_-]{0,62}$/i.test(name)) throw new UsageError(`--account: bad account name "${name}"`);
+  if (!ACCOUNT_NAME_RE.test(name)) throw new UsageError(`--account: bad account name "${name}"`);
   if (eq < 0) return { name };
   let token = v.slice(eq + 1);
   let scope: Scope = "write";
@@ -61,47 +94,33 @@ function parseAccount(v: string | undefined): AccountSpec {
   return { name, token, scope };
 }
 
-export function parseArgs(argv: string[]): CliOptions {
-  const opts: CliOptions = { port: 0, accounts: [], rateLimitPerMinute: 300, partnerTokenTtlSeconds: DEFAULT_PARTNER_TOKEN_TTL_SECONDS, alternatives: [], outliveParent: false };
-  for (let i = 0; i < argv.length; i++) {
-    const raw = argv[i] as string;
-    const eq = raw.startsWith("--") ? raw.indexOf("=") : -1;
-    // Both "--port 8080" and "--port=8080".
-    const flag = eq > 0 ? raw.slice(0, eq) : raw;
-    const inline = eq > 0 ? raw.slice(eq + 1) : undefined;
-    const value = () => inline ?? argv[++i];
-    switch (flag) {
-      case "--port":
-        opts.port = parseInteger("--port", value(), 65535);
-        break;
-      case "--account":
-        opts.accounts.push(parseAccount(value()));
-        break;
-      case "--rate-limit":
-        opts.rateLimitPerMinute = parseInteger("--rate-limit", value(), 1_000_000);
-        break;
-      case "--partner-token-ttl":
-        opts.partnerTokenTtlSeconds = parseInteger("--partner-token-ttl", value(), 86_400);
-        if (opts.partnerTokenTtlSeconds < 1) throw new UsageError("--partner-token-ttl needs at least 1 second");
-        break;
-      case "--alternative": {
-        const name = value();
-        if (name === undefined || !isAlternative(name)) throw new UsageError(`--alternative needs one of ${ALTERNATIVES.join(", ")}`);
-        if (!opts.alternatives.includes(name)) opts.alternatives.push(name);
-        break;
-      }
-      case "--outlive-parent":
-        if (inline !== undefined) throw new UsageError("--outlive-parent takes no value");
-        opts.outliveParent = true;
-        break;
-      default:
-        throw new UsageError(`unknown argument: ${raw}`);
-    }
+/** The command line as options; both `--port 8080` and `--port=8080`, the repeatable ones repeated. */
+function parseCommandLine(argv: string[]): CliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (e) {
+    throw new UsageError(usageProblem(e));
   }
-  const names = opts.accounts.map((a) => a.name);
+  const accounts = (values.account ?? []).map(parseAccount);
+  const names = accounts.map((a) => a.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) throw new UsageError(`--account ${dup} given twice`);
-  return opts;
+  const alternatives: Alternative[] = [];
+  for (const name of values.alternative ?? []) {
+    if (!isAlternative(name)) throw new UsageError(WANTS.alternative);
+    if (!alternatives.includes(name)) alternatives.push(name);
+  }
+  const partnerTokenTtlSeconds = parseInteger("partner-token-ttl", values["partner-token-ttl"], 86_400) ?? DEFAULT_PARTNER_TOKEN_TTL_SECONDS;
+  if (partnerTokenTtlSeconds < 1) throw new UsageError("--partner-token-ttl needs at least 1 second");
+  return {
+    port: parseInteger("port", values.port, 65535) ?? 0,
+    accounts,
+    rateLimitPerMinute: parseInteger("rate-limit", values["rate-limit"], 1_000_000) ?? 300,
+    partnerTokenTtlSeconds,
+    alternatives,
+    outliveParent: values["outlive-parent"] === true,
+  };
 }
 
 async function main(): Promise<void> {
@@ -112,7 +131,7 @@ async function main(): Promise<void> {
   }
   let opts: CliOptions;
   try {
-    opts = parseArgs(args);
+    opts = parseCommandLine(args);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`nsp-emulator: ${e.message}\n\n${USAGE}`);

@@ -75,6 +75,8 @@ export interface CollectionSpec<
     /** Checks of the body alone, made before the parent is looked up. */
     check?: (ctx: Ctx<P, Out<CS>, undefined>) => void;
     build: (ctx: Ctx<P, Out<CS>, undefined>, parent: Parent) => Row;
+    /** How many rows an account may hold; checked once the body is found good, before the row is stored. */
+    limit?: { max: number; what: string };
     /** The answer when it shows more than the view (a secret shown once). */
     answer?: (row: Row, ctx: AccountEnv) => unknown;
   };
@@ -172,6 +174,10 @@ export function collection<
         const ctx = raw as unknown as Ctx<P, Out<CS>, undefined>;
         create.check?.(ctx);
         const row = create.build(ctx, (parent ? parent.own(ctx as Ctx<P, unknown, unknown>) : undefined) as Parent);
+        const limit = create.limit;
+        if (limit && [...table(ctx).values()].filter((r) => accountOf(r) === ctx.account.name).length >= limit.max) {
+          throw new ApiError("limit_exceeded", `an account may have at most ${limit.max} ${limit.what}; delete one first`);
+        }
         table(ctx).set(keyOf(row), row);
         ctx.status(201);
         return (create.answer ?? view)(row, ctx);

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { ALTERNATIVES } from "./alternatives";
-import type { EmulatorApp } from "./app";
+import type { EmulatorApp } from "./emulator-app";
 import { ApiError, notFound } from "./errors";
 import { faultConfigSchema } from "./faults";
 import { type Outcome, errorOutcome, parseJsonBody, readBody, send } from "./http";

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { seededRandom } from "./util/random";
 
-export const FAULT_KINDS = ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"] as const;
+const FAULT_KINDS = ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export const faultConfigSchema = z.strictObject({
@@ -40,9 +40,9 @@ export interface FaultDecision {
   status: number;
 }
 
-export const DEFAULT_LATENCY_MS = 500;
-export const DEFAULT_TIMEOUT_MS = 60_000;
-export const DEFAULT_FAULT_STATUS = 503;
+const DEFAULT_LATENCY_MS = 500;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_FAULT_STATUS = 503;
 
 interface Active {
   config: z.output<typeof faultConfigSchema>;

@@ -3,8 +3,8 @@
 import { z } from "zod";
 import { queryInt } from "./validation";
 
-export const DEFAULT_LIMIT = 100;
-export const MAX_LIMIT = 500;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
 
 /** Spread into a route's query schema: `z.strictObject({ ...pagingQuery, service_id: ... })`. */
 export const pagingQuery = {

@@ -2,7 +2,8 @@
 // requests at once, so a test run never waits for idle sockets to time out.
 import { type Server, createServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { type BuildOptions, type EmulatorApp, buildApp } from "./app";
+import { type BuildOptions, buildApp } from "./app";
+import type { EmulatorApp } from "./emulator-app";
 import { API_PREFIX } from "./http";
 
 export interface ListenOptions {

@@ -231,14 +231,14 @@ export class Store {
   // ---- ownership-checked access ------------------------------------------------------------
 
   /** The row with this id if the account owns it; not_found otherwise (existence never leaks). */
-  owned<T extends Owned>(table: Map<number, T>, id: number, account: string, what: string): T {
+  owned<K, T extends { account: string }>(table: ReadonlyMap<K, T>, id: K, account: string, what: string): T {
     const row = table.get(id);
     if (!row || row.account !== account) throw notFound(what);
     return row;
   }
 
-  /** The account's rows in id order (Maps keep insertion order and ids only grow). */
-  list<T extends Owned>(table: Map<number, T>, account: string): T[] {
+  /** The account's rows in creation order (Maps keep insertion order). */
+  list<T extends { account: string }>(table: ReadonlyMap<unknown, T>, account: string): T[] {
     const out: T[] = [];
     for (const row of table.values()) if (row.account === account) out.push(row);
     return out;

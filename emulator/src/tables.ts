@@ -1,5 +1,5 @@
-// Two things the areas' tables keep needing: a row made on first use, and a prefixed string id
-// unused in its table.
+// What the areas' tables keep needing: a row made on first use, a prefixed string id unused in
+// its table, a row's columns from a body's optional fields, and a row without its account.
 import { randomBytes } from "node:crypto";
 
 /** The value under `key`, made and stored on first use (an account's numbers, its settings). */
@@ -24,4 +24,14 @@ export function uniqueId(prefix: string, taken: { has(id: string): boolean }): s
 export function withoutAccount<R extends { account: string }>(row: R): Omit<R, "account"> {
   const { account: _account, ...rest } = row;
   return rest;
+}
+
+/**
+ * The body's optional fields as columns, in the order given: each one's value, null where the
+ * body leaves it out (a new row's `note`, `owner`, `client_ref`...).
+ */
+export function nullWhereAbsent<B extends object, K extends keyof B>(body: B, keys: readonly K[]): { [P in K]-?: Exclude<B[P], undefined> | null } {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const k of keys) out[k] = body[k] ?? null;
+  return out as { [P in K]-?: Exclude<B[P], undefined> | null };
 }

@@ -84,6 +84,9 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, roo
 
 // ---- Shared field schemas -------------------------------------------------------------------
 
+/** A phone number in E.164 form (`+4930123456`), as the PBX and the messaging gateway take it. */
+export const E164 = /^\+[1-9][0-9]{6,14}$/;
+
 /** An integer in a query string ("?limit=20"). */
 export function queryInt(min: number, max = Number.MAX_SAFE_INTEGER) {
   return z

@@ -150,14 +150,27 @@ describe("nsp-emulator CLI", () => {
     }
   });
 
-  it("exits 2 with usage on stderr and nothing on stdout for bad flags", async () => {
-    for (const args of [["--bogus"], ["--port", "x"], ["--account", "a=nottoken"], ["--account", "a", "--account", "a"], ["--alternative", "xml"], ["--partner-token-ttl", "0"]]) {
+  it("exits 2 with what is wrong and the usage on stderr, and nothing on stdout, for bad flags", async () => {
+    const cases: Array<[string[], string]> = [
+      [["--bogus"], "unknown argument: --bogus"],
+      [["stray"], "unknown argument: stray"],
+      [["--port", "x"], "--port needs an integer between 0 and 65535"],
+      [["--port"], "--port needs an integer between 0 and 65535"],
+      [["--rate-limit", "--port", "1"], "--rate-limit needs an integer between 0 and 1000000"],
+      [["--account", "a=nottoken"], "--account a: the token must be svc_ followed by 32 lowercase hex characters"],
+      [["--account", "a", "--account", "a"], "--account a given twice"],
+      [["--alternative", "xml"], "--alternative needs one of"],
+      [["--partner-token-ttl", "0"], "--partner-token-ttl needs at least 1 second"],
+      [["--outlive-parent=yes"], "--outlive-parent takes no value"],
+    ];
+    for (const [args, problem] of cases) {
       const child = spawn(process.execPath, [BUNDLE, ...args], { stdio: ["ignore", "pipe", "pipe"] });
       const out = collect(child, "stdout");
       const err = collect(child, "stderr");
       const [code] = (await once(child, "exit")) as [number | null];
       expect(code, args.join(" ")).toBe(2);
       expect(out()).toBe("");
+      expect(err(), args.join(" ")).toContain(`nsp-emulator: ${problem}`);
       expect(err()).toContain("usage: nsp-emulator");
     }
   });

@@ -1,7 +1,8 @@
 // Unit tests of the pure helpers behind the DNS rules (no server).
 import { describe, expect, it } from "vitest";
 import { parseZoneFile } from "../../emulator/src/dns/bind";
-import { normalizeRecordName, normalizeZoneName, reverseZonePrefix } from "../../emulator/src/dns/names";
+import { normalizeRecordName, reverseZonePrefix } from "../../emulator/src/dns/names";
+import { normalizeZoneName } from "../../emulator/src/names";
 import { cidrContains, formatCidr, parseCidr, parseIPv4, parseIPv6 } from "../../emulator/src/util/ip";
 
 describe("ip helpers", () => {

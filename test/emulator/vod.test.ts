@@ -69,6 +69,7 @@ describe("vod signing keys", () => {
     const over = await h.api("POST", "/vod/keys", {});
     expect(over.status).toBe(422);
     expect(over.body.error.code).toBe("limit_exceeded");
+    expect(over.body.error.message).toBe("an account may have at most 10 signing keys; delete one first");
     for (const id of ids) await h.api("DELETE", `/vod/keys/${id}`);
   });
 });

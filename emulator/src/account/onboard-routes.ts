@@ -2,7 +2,7 @@
 // shows of it and which zones the account hosts.
 import { z } from "zod";
 import { invalid } from "../errors";
-import { normalizeZoneName } from "../dns/names";
+import { normalizeZoneName } from "../names";
 import { type PublicDns, normalizeName } from "../public-dns";
 import { route } from "../router";
 

@@ -6,9 +6,9 @@ import { COUNTRY_CODES } from "./countries";
 export const RULE_FIELDS = ["country", "asn", "ip", "isp"] as const;
 export type RuleField = (typeof RULE_FIELDS)[number];
 
-export const RULE_VALUE_MAX_ITEMS = 100;
-export const RULE_VALUE_MAX_LENGTH = 4096;
-export const ISP_NAME_MAX_LENGTH = 200;
+const RULE_VALUE_MAX_ITEMS = 100;
+const RULE_VALUE_MAX_LENGTH = 4096;
+const ISP_NAME_MAX_LENGTH = 200;
 const AS_MAX = 4294967295;
 
 function itemProblem(field: RuleField, item: string): string | null {

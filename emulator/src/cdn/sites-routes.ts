@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
-import { normalizeZoneName } from "../dns/names";
+import { normalizeZoneName } from "../names";
 import { assignDefined, collection } from "../collection";
 import { isIP } from "../util/ip";
 import { httpUrl } from "../util/url";
@@ -26,11 +26,11 @@ import {
 import { certificateProblem, issueCertificate } from "./x509";
 import { intBetween } from "../validation";
 
-export const CACHE_TTL_MAX = 31_536_000;
-export const RATE_LIMIT_MAX = 1_000_000;
-export const WAITING_ROOM_CAPACITY_MAX = 1_000_000;
-export const WAITING_ROOM_SESSION_MAX = 1440;
-export const PURGE_MAX_URLS = 30;
+const CACHE_TTL_MAX = 31_536_000;
+const RATE_LIMIT_MAX = 1_000_000;
+const WAITING_ROOM_CAPACITY_MAX = 1_000_000;
+const WAITING_ROOM_SESSION_MAX = 1440;
+const PURGE_MAX_URLS = 30;
 
 const createBody = z.strictObject({
   hostname: z.string(),

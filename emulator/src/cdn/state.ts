@@ -2,15 +2,14 @@
 // its zone-delete cascade and quota counters with it the first time the area is touched; until
 // then the account has no sites or rules, so there is nothing to cascade or count.
 import type { KeyObject } from "node:crypto";
-import { fqdn } from "../dns/names";
+import { fqdn } from "../names";
 import type { Env } from "../router";
 import { areaState, type Store, type ZoneRow } from "../store";
 import type { RuleField } from "./rule-values";
-import type { TrafficEntry } from "./traffic";
 import { newCaKey } from "./x509";
 
 /** The zone under which cname-mode sites get their targets. */
-export const EDGE_ZONE = "edge.nsp-emulator.test";
+const EDGE_ZONE = "edge.nsp-emulator.test";
 
 export const ORIGIN_SCHEMES = ["http", "https", "strict"] as const;
 export const CACHE_MODES = ["all", "static", "origin"] as const;
@@ -73,6 +72,38 @@ export interface RuleRow {
   created_at: string;
 }
 
+// The request log a site keeps: tests put requests in with traffic.ts `addTraffic`.
+export const LOG_ACTIONS = ["pass", "netrule_block", "waf", "challenge", "ratelimit", "waiting", "origin_error", "redirect"] as const;
+export type LogAction = (typeof LOG_ACTIONS)[number];
+const CACHE_STATUSES = ["hit", "miss", "bypass", "none"] as const;
+
+export interface TrafficEntry {
+  /** Arrival order; what log cursors point at. */
+  seq: number;
+  ray: string;
+  ts: string;
+  ip: string;
+  cc: string;
+  asn: number;
+  isp: string;
+  method: string;
+  host: string;
+  path: string;
+  status: number;
+  action: LogAction;
+  cache: (typeof CACHE_STATUSES)[number];
+  bytes: number;
+  duration_ms: number;
+  /** 0..100; the bands of the threats view are low < 30 <= medium < 70 <= high. */
+  risk: number;
+  /** Why the request was scored or stopped, e.g. `tor_exit`, `sqli`. */
+  reason: string | null;
+  /** The firewall or security rule that matched, if any. */
+  rule: string | null;
+  user_agent: string;
+  headers: Record<string, string>;
+}
+
 export interface CdnState {
   sites: Map<number, SiteRow>;
   rules: Map<number, RuleRow>;
@@ -98,7 +129,7 @@ export function originCa(st: CdnState): KeyObject {
   return st.originCa;
 }
 
-export const DEFAULT_SETTINGS: Readonly<SiteSettings> = {
+const DEFAULT_SETTINGS: Readonly<SiteSettings> = {
   origin_scheme: "http",
   origin_host_header: false,
   waf: { enabled: false, mode: "block" },

@@ -3,12 +3,13 @@ import { z } from "zod";
 import { invalid, notFound } from "../errors";
 import { route } from "../router";
 import { cdnSites } from "./sites-routes";
-import { LOG_ACTIONS, type TrafficEntry, analytics, logDetail, logLine, threats, toCsv, trafficOf, wafHits } from "./traffic";
+import { LOG_ACTIONS, type TrafficEntry } from "./state";
+import { analytics, logDetail, logLine, threats, toCsv, trafficOf, wafHits } from "./traffic";
 import { queryInt } from "../validation";
 
-export const LOG_LIMIT_DEFAULT = 100;
-export const LOG_LIMIT_MAX = 1000;
-export const CSV_ROWS_MAX = 10_000;
+const LOG_LIMIT_DEFAULT = 100;
+const LOG_LIMIT_MAX = 1000;
+const CSV_ROWS_MAX = 10_000;
 
 const logsQuery = z.strictObject({
   since: z.string().optional(),

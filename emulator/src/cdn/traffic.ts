@@ -3,43 +3,12 @@
 // entry counts both as an exact counter and as a sampled log line.
 import { randomBytes } from "node:crypto";
 import type { Store } from "../store";
-import { cdnState } from "./state";
-
-export const LOG_ACTIONS = ["pass", "netrule_block", "waf", "challenge", "ratelimit", "waiting", "origin_error", "redirect"] as const;
-export type LogAction = (typeof LOG_ACTIONS)[number];
-export const CACHE_STATUSES = ["hit", "miss", "bypass", "none"] as const;
-
-export interface TrafficEntry {
-  /** Arrival order; what log cursors point at. */
-  seq: number;
-  ray: string;
-  ts: string;
-  ip: string;
-  cc: string;
-  asn: number;
-  isp: string;
-  method: string;
-  host: string;
-  path: string;
-  status: number;
-  action: LogAction;
-  cache: (typeof CACHE_STATUSES)[number];
-  bytes: number;
-  duration_ms: number;
-  /** 0..100; the bands of the threats view are low < 30 <= medium < 70 <= high. */
-  risk: number;
-  /** Why the request was scored or stopped, e.g. `tor_exit`, `sqli`. */
-  reason: string | null;
-  /** The firewall or security rule that matched, if any. */
-  rule: string | null;
-  user_agent: string;
-  headers: Record<string, string>;
-}
+import { type TrafficEntry, cdnState } from "./state";
 
 export type TrafficInput = Partial<Omit<TrafficEntry, "seq" | "host">>;
 
 /** How many entries a site keeps; older ones fall off as on a real sampled log. */
-export const TRAFFIC_KEEP = 100_000;
+const TRAFFIC_KEEP = 100_000;
 let seqCounter = 0;
 
 /** Records requests against a site (in-process test hook); returns the stored entries. */
@@ -83,7 +52,7 @@ export function trafficOf(store: Store, siteId: number): TrafficEntry[] {
   return cdnState(store).traffic.get(siteId) ?? [];
 }
 
-export const RANGE_SECONDS = { "15m": 900, "1h": 3600, "24h": 86400, "7d": 604800 } as const;
+const RANGE_SECONDS = { "15m": 900, "1h": 3600, "24h": 86400, "7d": 604800 } as const;
 export type RangeKey = keyof typeof RANGE_SECONDS;
 
 interface Window {

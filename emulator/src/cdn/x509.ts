@@ -54,8 +54,8 @@ function time(d: Date): Buffer {
 const name = (cn: string) => seq(set(seq(oid("2.5.4.10"), utf8("NSP Emulator"))), set(seq(oid("2.5.4.3"), utf8(cn))));
 const ECDSA_SHA256 = seq(oid("1.2.840.10045.4.3.2"));
 
-export const ORIGIN_CA_NAME = "NSP Emulator Origin CA";
-export const ORIGIN_CERT_DAYS = 5475; // 15 years: origin certificates are long-lived by design
+const ORIGIN_CA_NAME = "NSP Emulator Origin CA";
+const ORIGIN_CERT_DAYS = 5475; // 15 years: origin certificates are long-lived by design
 
 export interface IssuedCertificate {
   certificate: string;

@@ -5,11 +5,11 @@ import { RECORD_TYPES, type RecordRow, type RecordType, type ZoneRow } from "../
 import { normalizeRecordName } from "./names";
 import { NAME_TARGET_TYPES, contentProblem, quoteTxt, storedContent, unquoteTxt } from "./records";
 
-export const SOA_REFRESH = 7200;
-export const SOA_RETRY = 3600;
-export const SOA_EXPIRE = 1209600;
-export const APEX_NS_TTL = 86400;
-export const DEFAULT_RECORD_TTL = 3600;
+const SOA_REFRESH = 7200;
+const SOA_RETRY = 3600;
+const SOA_EXPIRE = 1209600;
+const APEX_NS_TTL = 86400;
+const DEFAULT_RECORD_TTL = 3600;
 
 function absoluteTarget(content: string): string {
   const parts = content.trim().split(/\s+/);

@@ -6,6 +6,7 @@ import { reverseZonePrefix } from "./names";
 import { ownZone, rangeView } from "./views";
 import type { RangeRow, Store, ZoneRow } from "../store";
 import { type Cidr, cidrContains, cidrOverlaps, formatCidr, parseCidr } from "../util/ip";
+import { nullWhereAbsent } from "../tables";
 import { optText } from "../validation";
 
 const createBody = z.strictObject({
@@ -52,9 +53,7 @@ function newRange(store: Store, zone: ZoneRow, body: z.output<typeof createBody>
     account: zone.account,
     zone_id: zone.id,
     prefix,
-    owner: body.owner ?? null,
-    external_ref: body.external_ref ?? null,
-    note: body.note ?? null,
+    ...nullWhereAbsent(body, ["owner", "external_ref", "note"]),
     enabled: true,
     created_at: store.timestamp(),
   };

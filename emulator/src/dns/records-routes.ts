@@ -12,8 +12,8 @@ import { intBetween } from "../validation";
 
 export const TTL_MIN = 60;
 export const TTL_MAX = 86400;
-export const TTL_DEFAULT = 3600;
-export const WEIGHT_MAX = 2147483647;
+const TTL_DEFAULT = 3600;
+const WEIGHT_MAX = 2147483647;
 
 const ttl = intBetween(TTL_MIN, TTL_MAX);
 const weight = intBetween(0, WEIGHT_MAX).nullable();

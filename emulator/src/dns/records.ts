@@ -8,7 +8,7 @@ export const PROXIABLE_TYPES: ReadonlySet<RecordType> = new Set(["A", "AAAA", "C
 /** Types whose content ends in a host name (a trailing dot there is cosmetic). */
 export const NAME_TARGET_TYPES: ReadonlySet<RecordType> = new Set(["CNAME", "NS", "PTR", "ALIAS", "MX", "SRV"]);
 
-export const MAX_CONTENT_LENGTH = 4096;
+const MAX_CONTENT_LENGTH = 4096;
 
 /** Null when valid, else the reason (without the field name). */
 export function contentProblem(type: RecordType, content: string): string | null {
@@ -20,7 +20,7 @@ export function contentProblem(type: RecordType, content: string): string | null
 }
 
 // Only the shape is documented, not a list of schemes, so any URL-style scheme is accepted.
-export const HEALTH_CHECK_RE = /^([a-z][a-z0-9+.-]*):(\d{1,5})(\/\S*)?$/;
+const HEALTH_CHECK_RE = /^([a-z][a-z0-9+.-]*):(\d{1,5})(\/\S*)?$/;
 
 export function healthCheckProblem(v: string): string | null {
   const m = HEALTH_CHECK_RE.exec(v);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { invalid, notFound } from "../errors";
 import { POPS } from "./delegation";
 import { generateDnssecKey } from "./dnssec";
-import { normalizeEmail } from "./names";
+import { normalizeEmail } from "../names";
 import { dnssecView, grantView, transferView } from "./views";
 import { dnsZones } from "./zones-routes";
 import { paginate, pagingOnlyQuery } from "../paging";
@@ -11,7 +11,7 @@ import type { GrantRow } from "../store";
 import { isIP, parseCidr } from "../util/ip";
 import { randomBase64 } from "../util/random";
 
-export const TRANSFER_MAX_ITEMS = 16;
+const TRANSFER_MAX_ITEMS = 16;
 
 const ipOrPrefix = z.string().refine((s) => isIP(s) || parseCidr(s).ok, {
   error: "must be an IP address or prefix (192.0.2.1, 192.0.2.0/24)",

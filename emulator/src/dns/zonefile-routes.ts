@@ -38,7 +38,7 @@ function recordKey(r: { name: string; type: RecordType; content: string; ttl: nu
  * one body that grows with the zone (100,000 records are about 4 MB), so the zone-file endpoints
  * take up to 64 MiB where every other takes 1 MiB.
  */
-export const ZONE_FILE_MAX_BODY_BYTES = 64 * 1024 * 1024;
+const ZONE_FILE_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 /**
  * Imports BIND text into `zone`. Everything is parsed and planned first and written only at the

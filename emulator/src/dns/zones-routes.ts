@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { checkDelegation } from "./delegation";
-import { normalizeZoneName } from "./names";
+import { normalizeZoneName } from "../names";
 import { zoneView } from "./views";
 import { collection } from "../collection";
 import { pagingQuery } from "../paging";
@@ -10,9 +10,9 @@ import type { ZoneRow } from "../store";
 import { isIP } from "../util/ip";
 import { intBetween, queryInt } from "../validation";
 
-export const NEGATIVE_TTL_DEFAULT = 300;
-export const NEGATIVE_TTL_MIN = 60;
-export const NEGATIVE_TTL_MAX = 86400;
+const NEGATIVE_TTL_DEFAULT = 300;
+const NEGATIVE_TTL_MIN = 60;
+const NEGATIVE_TTL_MAX = 86400;
 
 const createBody = z.strictObject({
   service_id: z.int(),

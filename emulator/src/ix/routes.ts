@@ -5,21 +5,7 @@ import { assignPresent, collection } from "../collection";
 import { ApiError } from "../errors";
 import { route } from "../router";
 import { uniqueId, withoutAccount } from "../tables";
-import { areaState } from "../store";
-
-interface MemberRow {
-  id: string;
-  account: string;
-  asn: number;
-  name: string;
-  as_set: string | null;
-  contact: string;
-  listed: boolean;
-  state: "applied" | "active";
-  created_at: string;
-}
-
-const ixMembers = areaState(() => new Map<string, MemberRow>());
+import { type MemberRow, ixMembers } from "./state";
 
 const ROUTE_SERVERS = [
   { name: "rs1", asn: 64999, ip4: "198.51.100.1", ip6: "2001:db8:ffff::1" },

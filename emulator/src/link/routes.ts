@@ -3,15 +3,15 @@
 import { z } from "zod";
 import { invalid } from "../errors";
 import { assignDefined, checkUniqueName, collection } from "../collection";
-import { normalizeHostnames } from "../dns/names";
+import { normalizeHostnames } from "../names";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { type Env, route } from "../router";
 import { httpUrl } from "../util/url";
 import { putHostnames, releaseTunnel, tunnelHostnames } from "./sites";
 import { type LinkTables, type TunnelRow, allocateAddress, linkFor, newCredential, popView } from "./state";
 
-export const TUNNEL_NAME_MAX = 100;
-export const LOCAL_URL_MAX = 2048;
+const TUNNEL_NAME_MAX = 100;
+const LOCAL_URL_MAX = 2048;
 export const HOSTNAMES_MAX = 100;
 export const MANAGED_BY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 

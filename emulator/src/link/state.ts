@@ -44,7 +44,7 @@ export interface LinkTables {
 }
 
 /** The landing points every account is given; the API has no way to create them. */
-export const SEED_POPS: ReadonlyArray<Omit<PopRow, "id" | "account">> = [
+const SEED_POPS: ReadonlyArray<Omit<PopRow, "id" | "account">> = [
   { code: "ams", name: "Amsterdam", country: "NL" },
   { code: "fra", name: "Frankfurt", country: "DE" },
   { code: "iad", name: "Ashburn", country: "US" },
@@ -55,7 +55,7 @@ export const SEED_POPS: ReadonlyArray<Omit<PopRow, "id" | "account">> = [
 const POOL_BASE = (100 << 24) | (96 << 16);
 const POOL_SIZE = 1 << 16;
 
-export const linkTables = areaState((store): LinkTables => {
+const linkTables = areaState((store): LinkTables => {
   const t: LinkTables = { pops: new Map(), tunnels: new Map(), managed: new Map(), seeded: new Set() };
   store.registerUsage("tunnels", (a) => store.list(t.tunnels, a).length);
   return t;

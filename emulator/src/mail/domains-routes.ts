@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid, notFound } from "../errors";
-import { normalizeEmail } from "../dns/names";
+import { normalizeEmail } from "../names";
 import { checkRecords, isInside, publish, unpublish, unpublished, updateDmarc } from "./records";
 import { clearableText, domainName, emailAddress, isRelayHost, localPart } from "./fields";
 import {

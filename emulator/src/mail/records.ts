@@ -5,7 +5,7 @@ import { storedContent, insertRecord } from "../dns/records";
 import type { Store, ZoneRow } from "../store";
 import { MAIL_ZONE, type MailDomainRow, type MailServerRow, type PublishedRecord, type RecordKind } from "./state";
 
-export const MAIL_RECORD_TTL = 3600;
+const MAIL_RECORD_TTL = 3600;
 
 /** `name` relative to `zone` (`@` for the apex). The caller has checked that it is inside. */
 export function relativeName(name: string, zone: string): string {
@@ -21,7 +21,7 @@ const under = (prefix: string, rel: string) => (rel === "@" ? prefix : `${prefix
 type Wanted = Pick<PublishedRecord, "kind" | "name" | "type" | "content">;
 
 /** The records the domain needs, in publishing order. */
-export function wantedRecords(domain: MailDomainRow, server: MailServerRow | null): Wanted[] {
+function wantedRecords(domain: MailDomainRow, server: MailServerRow | null): Wanted[] {
   const rel = relativeName(domain.name, domain.zone_name);
   const rec = (kind: RecordKind, name: string, type: Wanted["type"], content: string): Wanted => ({ kind, name, type, content });
   const mx = server
@@ -39,7 +39,7 @@ export function wantedRecords(domain: MailDomainRow, server: MailServerRow | nul
   ];
 }
 
-export function dmarcContent(domain: MailDomainRow): string {
+function dmarcContent(domain: MailDomainRow): string {
   return `v=DMARC1; p=${domain.dmarc_policy}; rua=mailto:dmarc-reports+${domain.id}@${MAIL_ZONE}`;
 }
 

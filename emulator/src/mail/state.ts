@@ -15,7 +15,7 @@ export const GROUP_POSTING = ["anyone", "org", "members"] as const;
 export const GROUP_REPLY_TO = ["sender", "group"] as const;
 export const GROUP_ROLES = ["member", "manager", "owner"] as const;
 export const RULE_KINDS = ["forward_copy", "reject_sender", "quarantine_sender", "relay_rcpt"] as const;
-export const RECORD_KINDS = ["mx", "spf", "dkim", "dmarc", "tls_policy", "tls_rpt"] as const;
+const RECORD_KINDS = ["mx", "spf", "dkim", "dmarc", "tls_policy", "tls_rpt"] as const;
 
 export type MailMode = (typeof MAIL_MODES)[number];
 export type DmarcPolicy = (typeof DMARC_POLICIES)[number];
@@ -174,30 +174,18 @@ export interface DestinationRow {
   created_at: string;
 }
 
-export interface MailTables {
-  servers: Map<string, MailServerRow>;
-  domains: Map<number, MailDomainRow>;
-  mailboxes: Map<string, MailboxRow>;
-  appPasswords: Map<string, AppPasswordRow>;
-  aliases: Map<number, AliasRow>;
-  groups: Map<string, GroupRow>;
-  rules: Map<number, DomainRuleRow>;
-  /** domain id -> local part -> route */
-  routes: Map<number, Map<string, RouteRow>>;
-  destinations: Map<string, DestinationRow>;
-}
-
-export const mail = areaState((store): MailTables => {
-  const t: MailTables = {
-    servers: new Map(),
-    domains: new Map(),
-    mailboxes: new Map(),
-    appPasswords: new Map(),
-    aliases: new Map(),
-    groups: new Map(),
-    rules: new Map(),
-    routes: new Map(),
-    destinations: new Map(),
+export const mail = areaState((store) => {
+  const t = {
+    servers: new Map<string, MailServerRow>(),
+    domains: new Map<number, MailDomainRow>(),
+    mailboxes: new Map<string, MailboxRow>(),
+    appPasswords: new Map<string, AppPasswordRow>(),
+    aliases: new Map<number, AliasRow>(),
+    groups: new Map<string, GroupRow>(),
+    rules: new Map<number, DomainRuleRow>(),
+    /** domain id -> local part -> route */
+    routes: new Map<number, Map<string, RouteRow>>(),
+    destinations: new Map<string, DestinationRow>(),
   };
   // The zone's records go with it; the domain stays, with nothing published, until deleted.
   store.onZoneDelete((zone) => {
@@ -208,7 +196,7 @@ export const mail = areaState((store): MailTables => {
     }
   });
   store.registerUsage("mail_domains", (a) => store.list(t.domains, a).length);
-  store.registerUsage("mailboxes", (a) => ownedRows(t.mailboxes, a).length);
+  store.registerUsage("mailboxes", (a) => store.list(t.mailboxes, a).length);
   return t;
 });
 
@@ -240,26 +228,12 @@ export function installCommand(server: MailServerRow): string {
   return `curl -fsSL https://get.${MAIL_ZONE}/byo.sh | sudo sh -s -- --server ${server.id} --token ${server.install_token}`;
 }
 
-interface StrOwned {
-  account: string;
-}
-
-/** The account's rows of a string-keyed table, in creation order. */
-export function ownedRows<T extends StrOwned>(table: Map<string, T>, account: string): T[] {
-  return [...table.values()].filter((r) => r.account === account);
-}
-
-function ownedStr<T extends StrOwned>(table: Map<string, T>, id: string, account: string, what: string): T {
-  const row = table.get(id);
-  if (!row || row.account !== account) throw notFound(what);
-  return row;
-}
-
 type AccountEnv = Env & { account: { name: string } };
 
 export const ownDomain = (env: AccountEnv, id: number): MailDomainRow => env.store.owned(mail(env.store).domains, id, env.account.name, "mail domain");
-export const ownServer = (env: AccountEnv, id: string): MailServerRow => ownedStr(mail(env.store).servers, id, env.account.name, "mail server");
-export const ownMailbox = (env: AccountEnv, id: string): MailboxRow => ownedStr(mail(env.store).mailboxes, id, env.account.name, "mailbox");
+export const ownMailbox = (env: AccountEnv, id: string): MailboxRow => env.store.owned(mail(env.store).mailboxes, id, env.account.name, "mailbox");
+
+export type MailTables = ReturnType<typeof mail>;
 
 export function domainRoutes(t: MailTables, domainId: number): Map<string, RouteRow> {
   let m = t.routes.get(domainId);

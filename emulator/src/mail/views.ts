@@ -2,7 +2,7 @@
 // internal fields never leave through anything but these functions, except in the one answer
 // that creates them.
 import type { Store } from "../store";
-import { fqdn } from "../dns/names";
+import { fqdn } from "../names";
 import { recordStatus } from "./records";
 import {
   type AliasRow,

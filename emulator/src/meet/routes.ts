@@ -5,49 +5,9 @@ import { assignPresent, settings } from "../collection";
 import { invalid, notFound } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
 import { route } from "../router";
-import { entryOf } from "../tables";
-import { areaState, type Store } from "../store";
 import { intBetween, queryInt } from "../validation";
-import { ROOM_CITIES } from "../talk/tables";
-
-interface MeetSettings {
-  waiting_room: boolean;
-  waiting_room_all: boolean;
-  guests_allowed: boolean;
-  mute_on_entry: boolean;
-  cam_off_on_entry: boolean;
-  chat: boolean;
-  reactions: boolean;
-  host_must_join_first: boolean;
-  locked_default: boolean;
-  share_policy: "anyone" | "host_only" | "host_approve";
-  record_policy: "off" | "host" | "auto";
-  city: string;
-  phone_lang: "en" | "zh";
-  retention: { days: number };
-}
-
-const MEET_DEFAULTS: MeetSettings = {
-  waiting_room: false,
-  waiting_room_all: false,
-  guests_allowed: true,
-  mute_on_entry: false,
-  cam_off_on_entry: false,
-  chat: true,
-  reactions: true,
-  host_must_join_first: false,
-  locked_default: false,
-  share_policy: "anyone",
-  record_policy: "host",
-  city: "fra",
-  phone_lang: "en",
-  retention: { days: 30 },
-};
-
-const meetSettings = areaState(() => new Map<string, MeetSettings>());
-function settingsOf(store: Store, account: string): MeetSettings {
-  return entryOf(meetSettings(store), account, () => ({ ...MEET_DEFAULTS, retention: { ...MEET_DEFAULTS.retention } }));
-}
+import { ROOM_CITIES } from "../talk/state";
+import { type MeetSettings, settingsOf } from "./state";
 
 const bool = z.boolean().optional();
 const patchBody = z.strictObject({

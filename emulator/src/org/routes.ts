@@ -3,13 +3,13 @@
 import { z } from "zod";
 import { type AccountEnv, collection, settings } from "../collection";
 import { ApiError, invalid } from "../errors";
-import { normalizeEmail } from "../dns/names";
+import { normalizeEmail } from "../names";
 import { route } from "../router";
 import type { AccountRecord } from "../store";
 import { APPS, type InviteRow, type MemberRow, type OrgRow, ROLES, STATES, newInviteId, orgFor, orgs, subOf } from "./state";
 
-export const ORG_NAME_MAX = 100;
-export const SLUG = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
+const ORG_NAME_MAX = 100;
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
 
 const patchOrgBody = z.strictObject({
   name: z.string().trim().min(1).max(ORG_NAME_MAX).optional(),

@@ -43,7 +43,7 @@ export function subOf(email: string): string {
   return `usr_${createHash("sha256").update(email).digest("hex").slice(0, 16)}`;
 }
 
-export function slugOf(name: string): string {
+function slugOf(name: string): string {
   const s = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63);
   return s.length >= 3 ? s : `org-${s || "x"}`;
 }

@@ -6,7 +6,7 @@ import { collection } from "../collection";
 import { type DeployRow, PAGES_DOMAIN, type PagesProjectRow, pagesProjects } from "./state";
 
 /** The name is the project's subdomain under the pages domain, so it is one DNS label. */
-export const PROJECT_NAME = /^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$/;
+const PROJECT_NAME = /^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$/;
 const RECENT_DEPLOYS = 10;
 
 const createBody = z.strictObject({

@@ -7,7 +7,7 @@ import type { TokenRecord } from "../store";
 import { type SubjectRow, addSubject, mintCredential, partnerFor, removeSubject } from "./state";
 import { isoTime } from "../util/time";
 
-export const EXTERNAL_REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+const EXTERNAL_REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 
 const subjectBody = z.strictObject({
   external_ref: z.string().regex(EXTERNAL_REF, { error: "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit" }),

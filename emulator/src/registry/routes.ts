@@ -10,10 +10,10 @@ import { rpki } from "../rpki/state";
 import { roaMatches, storedCidr } from "../rpki/prefix";
 import { type DomainObject, KEY_ID, type LinkRow, MAINTAINER_ASNS, MAINTAINER_BLOCKS, MNTNER, maintainerDomains, registryTables, verifyKey } from "./state";
 
-export const NSERVER_MAX = 10;
-export const DS_MAX = 10;
+const NSERVER_MAX = 10;
+const DS_MAX = 10;
 const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-export const DS_RDATA = /^\d{1,5} \d{1,3} \d{1,3} [0-9A-Fa-f]{20,128}$/;
+const DS_RDATA = /^\d{1,5} \d{1,3} \d{1,3} [0-9A-Fa-f]{20,128}$/;
 
 const linkBody = z.strictObject({
   key_id: z.string().regex(KEY_ID, { error: "must be 1 to 64 letters, digits, '.', '_' or '-'" }),

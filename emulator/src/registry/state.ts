@@ -5,7 +5,7 @@ import { areaState, type Store } from "../store";
 
 export const MNTNER = /^[A-Z][A-Z0-9-]{0,77}-MNT$/;
 export const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-export const KEY_SECRET_MIN = 16;
+const KEY_SECRET_MIN = 16;
 
 /** What every maintainer holds in the simulated registry database. */
 export const MAINTAINER_BLOCKS = [
@@ -14,7 +14,7 @@ export const MAINTAINER_BLOCKS = [
   { prefix: "2001:db8::/32", zone: "8.b.d.0.1.0.0.2.ip6.arpa", asn: 64501 },
 ] as const;
 export const MAINTAINER_ASNS = [64500, 64501] as const;
-export const PREVIOUS_NSERVERS = ["ns1.previous-dns.example", "ns2.previous-dns.example"];
+const PREVIOUS_NSERVERS = ["ns1.previous-dns.example", "ns2.previous-dns.example"];
 
 export interface LinkRow {
   key_id: string;

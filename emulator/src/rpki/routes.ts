@@ -10,7 +10,7 @@ import { childRequestXml, readParentResponse } from "./xml";
 import { intBetween, optText } from "../validation";
 
 export const ASN_MAX = 4294967295;
-export const MAX_CA_ASNS = 64;
+const MAX_CA_ASNS = 64;
 const HANDLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 const asnList = z

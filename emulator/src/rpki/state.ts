@@ -40,14 +40,12 @@ export interface RoaRow {
   created_at: string;
 }
 
-export interface RpkiTables {
-  cas: Map<number, CaRow>;
-  roas: Map<number, RoaRow>;
+export const rpki = areaState(() => ({
+  cas: new Map<number, CaRow>(),
+  roas: new Map<number, RoaRow>(),
   /** asn -> the prefixes it announces, replacing the seeded table for that ASN. */
-  announcements: Map<number, string[]>;
-}
-
-export const rpki = areaState((): RpkiTables => ({ cas: new Map(), roas: new Map(), announcements: new Map() }));
+  announcements: new Map<number, string[]>(),
+}));
 
 /** The CA's ROAs in id order. */
 export function caRoas(store: Store, caId: number): RoaRow[] {
@@ -73,7 +71,7 @@ export function newBpkiTa(): string {
  * `a = n mod 65536`, `hi = a >> 8`, `lo = a & 255`) announces `10.<hi>.<lo>.0/24`,
  * `2001:db8:<a hex>::/48` and the more specific `2001:db8:<a hex>:100::/56`.
  */
-export function seededAnnouncements(asn: number): string[] {
+function seededAnnouncements(asn: number): string[] {
   const a = asn % 65536;
   const v6 = (BigInt(0x20010db8) << 96n) | (BigInt(a) << 80n);
   return [

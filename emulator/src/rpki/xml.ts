@@ -2,7 +2,7 @@
 // (no DTDs, so no entity expansion from the outside) and the child request / parent response
 // shapes.
 
-export const RPKI_SETUP_NS = "http://www.hactrn.net/uris/rpki/rpki-setup/";
+const RPKI_SETUP_NS = "http://www.hactrn.net/uris/rpki/rpki-setup/";
 
 export interface XmlElement {
   name: string;

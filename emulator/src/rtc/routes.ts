@@ -4,28 +4,10 @@ import { z } from "zod";
 import { assignPresent, collection, emptyPage, neverHeld } from "../collection";
 import { invalid } from "../errors";
 import { pagingOnlyQuery } from "../paging";
-import { ROOM_CITIES, checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "../talk/tables";
+import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomCollectionSpec } from "../talk/rooms";
+import { ROOM_CITIES } from "../talk/state";
 import { intBetween } from "../validation";
-import { areaState } from "../store";
-
-interface RtcRoomRow {
-  id: number;
-  account: string;
-  name: string;
-  max_peers: number;
-  max_video: number;
-  enabled: boolean;
-  public_join: boolean;
-  require_verify: boolean;
-  cascade: boolean;
-  record: boolean;
-  verify_level: "standard" | "strict" | "maximum";
-  city: string;
-  passcode: string | null;
-  created_at: string;
-}
-
-const rtcRooms = areaState(() => new Map<number, RtcRoomRow>());
+import { type RtcRoomRow, rtcRooms } from "./state";
 
 // The same body for create and patch, `name` required in both.
 const roomBody = z.strictObject({
@@ -50,10 +32,8 @@ function checkVideo(r: { max_peers: number; max_video: number }, field: string):
 
 const rooms = collection({
   path: "/rtc/rooms",
-  what: "room",
   table: ({ store }) => rtcRooms(store),
-  view: roomView,
-  list: { query: roomListQuery },
+  ...roomCollectionSpec,
   create: {
     body: roomBody,
     build: (ctx) => {
@@ -75,7 +55,6 @@ const rooms = collection({
       if (passcode !== undefined) row.passcode = passcode === "" ? null : passcode;
     },
   },
-  remove: true,
 });
 
 export const rtcRoutes = [

@@ -8,8 +8,8 @@ import { RULE_ACTIONS, RULE_OPS, type RuleRow, cdnFor, ruleView } from "../cdn/s
 import { RULE_FIELDS, ruleValueProblem } from "../cdn/rule-values";
 import { intBetween, optText, queryInt } from "../validation";
 
-export const SEQ_MAX = 1_000_000;
-export const SEQ_STEP = 10;
+const SEQ_MAX = 1_000_000;
+const SEQ_STEP = 10;
 
 const createBody = z.strictObject({
   site_id: z.int().optional(),

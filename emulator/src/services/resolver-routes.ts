@@ -20,17 +20,11 @@ import {
   resolverTables,
 } from "./state";
 import { isIP, parseCidr } from "../util/ip";
-import { dnsListRoutes } from "../dns/lists-routes";
+import { BLOCK_LIST_KEYS } from "../dns/block-lists";
 
 export const SAFESEARCH = ["", "off", "on"] as const;
 const DOMAIN = /^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const KEY = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-
-/** The blocklist keys, read from the catalogue route itself so the two never disagree. */
-function catalogueKeys(): Set<string> {
-  const page = dnsListRoutes[0]!.handler({ query: { limit: 500 } } as unknown as Ctx<string, unknown, unknown>) as { data: Array<{ key: string }> };
-  return new Set(page.data.map((l) => l.key));
-}
 
 const lines = (text: string) =>
   text
@@ -64,10 +58,9 @@ function rewriteLines(text: string): string {
 }
 
 function listKeys(field: string, keys: string[]): string[] {
-  const known = catalogueKeys();
   const out: string[] = [];
   for (const k of keys.map((s) => s.trim().toLowerCase())) {
-    if (!known.has(k)) throw invalid(field, `unknown blocklist "${k}"; GET /dns/lists lists them`);
+    if (!BLOCK_LIST_KEYS.has(k)) throw invalid(field, `unknown blocklist "${k}"; GET /dns/lists lists them`);
     if (!out.includes(k)) out.push(k);
   }
   return out;

@@ -3,7 +3,7 @@ import type { ServiceRow } from "../store";
 import { serviceAnalyticsRoutes } from "./analytics-routes";
 import { resolverServiceRoutes } from "./resolver-routes";
 
-export function serviceView(s: ServiceRow) {
+function serviceView(s: ServiceRow) {
   return {
     id: s.id,
     name: s.name,

@@ -76,14 +76,8 @@ export interface ClientRow {
   created_at: string;
 }
 
-interface ResolverTables {
-  filters: Map<number, ResolverFilter>;
-  policies: Map<number, ResolverPolicy>;
-  clients: Map<number, ClientRow>;
-}
-
-export const resolverTables = areaState((store): ResolverTables => {
-  const t: ResolverTables = { filters: new Map(), policies: new Map(), clients: new Map() };
+export const resolverTables = areaState((store) => {
+  const t = { filters: new Map<number, ResolverFilter>(), policies: new Map<number, ResolverPolicy>(), clients: new Map<number, ClientRow>() };
   store.registerUsage("clients", (a) => store.list(t.clients, a).length);
   return t;
 });

@@ -3,7 +3,7 @@
 // drafts, never deleted while sending).
 import { z } from "zod";
 import { type AccountEnv, assignDefined, collection } from "../collection";
-import { uniqueId } from "../tables";
+import { nullWhereAbsent, uniqueId } from "../tables";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingQuery } from "../paging";
 import { route } from "../router";
@@ -11,7 +11,6 @@ import {
   type BroadcastRow,
   CONSENT_SOURCES,
   type ConsentRow,
-  E164,
   ISO,
   LANG,
   MESSAGE_CATEGORIES,
@@ -25,10 +24,10 @@ import {
   ownSender,
   ownTemplate,
   render,
-  rowsOf,
   sgate,
   templateView,
 } from "./state";
+import { E164 } from "../validation";
 
 const MAX_BODY = 1600;
 
@@ -161,7 +160,7 @@ const consents = collection({
     query: z.strictObject({ ...pagingQuery, q: z.string().optional(), status: z.enum(["granted", "revoked"]).optional() }),
     rows: (ctx) => {
       const { q, status } = ctx.query;
-      return rowsOf(sgate(ctx.store).consents, ctx.account.name).filter((c) => (status === undefined || c.status === status) && (q === undefined || c.recipient.includes(q)));
+      return ctx.store.list(sgate(ctx.store).consents, ctx.account.name).filter((c) => (status === undefined || c.status === status) && (q === undefined || c.recipient.includes(q)));
     },
   },
   create: { body: consentBody, build: (ctx) => newConsent(ctx, ctx.body) },
@@ -179,7 +178,7 @@ const broadcasts = collection({
     build: (ctx): BroadcastRow => {
       const b = ctx.body;
       if (b.recipients === undefined) throw invalid("recipients", "is required");
-      const draft = { sender_id: b.sender_id ?? null, from: b.from ?? null, template_id: b.template_id ?? null, body: b.body ?? null };
+      const draft = nullWhereAbsent(b, ["sender_id", "from", "template_id", "body"]);
       checkBroadcast(ctx, draft);
       return {
         id: uniqueId("bc", sgate(ctx.store).broadcasts),
@@ -294,7 +293,7 @@ export const sgateContentRoutes = [
       const startAt = ctx.body?.start_at;
       const later = startAt !== undefined && Date.parse(startAt) > ctx.now();
       // Marketing needs a granted consent per recipient; the others are marked at once.
-      const granted = new Set(rowsOf(sgate(ctx.store).consents, row.account).filter((c) => c.status === "granted").map((c) => c.recipient));
+      const granted = new Set(ctx.store.list(sgate(ctx.store).consents, row.account).filter((c) => c.status === "granted").map((c) => c.recipient));
       for (const n of row.recipients.numbers) row.results.set(n, row.category === "marketing" && !granted.has(n) ? "no_consent" : "pending");
       row.state = later ? "scheduled" : "sending";
       row.start_at = startAt ?? ctx.store.timestamp();

@@ -1,7 +1,7 @@
 // Sending, the message log, opt-outs, scheduled messages and one-time-code verifications of the
 // messaging gateway: the imperative endpoints the provider does not manage.
 import { z } from "zod";
-import { uniqueId } from "../tables";
+import { nullWhereAbsent, uniqueId } from "../tables";
 import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
@@ -19,8 +19,8 @@ import {
   scheduledView,
   verificationView,
 } from "./messaging";
-import { E164, ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, rowsOf, sgate } from "./state";
-import { intBetween, queryInt } from "../validation";
+import { ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, sgate } from "./state";
+import { E164, intBetween, queryInt } from "../validation";
 
 const MAX_TO = 1000;
 const RESEND_AFTER_MS = 30_000;
@@ -94,11 +94,7 @@ const verifications = collection({
         id: uniqueId("ver", messaging(ctx.store).verifications),
         account: ctx.account.name,
         to: b.to,
-        sender_id: b.sender_id ?? null,
-        from: b.from ?? null,
-        lang: b.lang ?? null,
-        template_id: b.template_id ?? null,
-        client_ref: b.client_ref ?? null,
+        ...nullWhereAbsent(b, ["sender_id", "from", "lang", "template_id", "client_ref"]),
         code_length: length,
         code: newCode(length),
         attempts_left: attempts,
@@ -135,7 +131,7 @@ export const sgateMessagingRoutes = [
       text = render(text, b.variables ?? {});
       const later = b.send_at !== undefined && Date.parse(b.send_at) > ctx.now();
       const category = b.category ?? "transactional";
-      const granted = new Set(rowsOf(sgate(ctx.store).consents, ctx.account.name).filter((c) => c.status === "granted").map((c) => c.recipient));
+      const granted = new Set(ctx.store.list(sgate(ctx.store).consents, ctx.account.name).filter((c) => c.status === "granted").map((c) => c.recipient));
       const t = messaging(ctx.store);
       const messages: MessageRow[] = [];
       const scheduled: ScheduledRow[] = [];
@@ -171,7 +167,7 @@ export const sgateMessagingRoutes = [
     handler: (ctx) => {
       const { q, number, direction, before, limit } = ctx.query;
       const cut = before === undefined ? Infinity : Date.parse(before);
-      const rows = rowsOf(messaging(ctx.store).messages, ctx.account.name)
+      const rows = ctx.store.list(messaging(ctx.store).messages, ctx.account.name)
         .filter((m) => m.at < cut && (direction === undefined || m.direction === direction) && (number === undefined || m.to === number || m.from === number) && (q === undefined || m.body.toLowerCase().includes(q.toLowerCase())))
         .reverse();
       return { data: rows.slice(0, limit ?? 100).map(messageView) };
@@ -192,7 +188,7 @@ export const sgateMessagingRoutes = [
     scope: "read",
     query: z.strictObject({ ...pagingQuery, status: z.enum(["scheduled", "cancelled"]).optional() }),
     handler: (ctx) => {
-      const rows = rowsOf(messaging(ctx.store).scheduled, ctx.account.name).filter((s) => ctx.query.status === undefined || s.status === ctx.query.status);
+      const rows = ctx.store.list(messaging(ctx.store).scheduled, ctx.account.name).filter((s) => ctx.query.status === undefined || s.status === ctx.query.status);
       return paginate(rows, ctx.query, scheduledView);
     },
   }),
@@ -218,7 +214,7 @@ export const sgateMessagingRoutes = [
     scope: "read",
     query: z.strictObject({ limit: queryInt(1, 500).optional() }),
     handler: (ctx) => {
-      const rows = rowsOf(messaging(ctx.store).verifications, ctx.account.name).reverse();
+      const rows = ctx.store.list(messaging(ctx.store).verifications, ctx.account.name).reverse();
       return { data: rows.slice(0, ctx.query.limit ?? 100).map((v) => verificationView(refreshVerification(v, ctx.now()))) };
     },
   }),

@@ -2,7 +2,7 @@
 // and campaigns, senders; templates, consents and broadcasts are in content-routes.ts, sends,
 // opt-outs, scheduled messages and verifications in messaging-routes.ts.
 import { z } from "zod";
-import { uniqueId } from "../tables";
+import { nullWhereAbsent, uniqueId } from "../tables";
 import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
@@ -10,7 +10,6 @@ import { route } from "../router";
 import {
   type BrandRow,
   type CampaignRow,
-  E164,
   ENTITY_TYPES,
   PROVIDERS,
   REVIEW_STATUSES,
@@ -23,10 +22,10 @@ import {
   ownBrand,
   ownCampaign,
   ownNumber,
-  rowsOf,
   senderView,
   sgate,
 } from "./state";
+import { E164 } from "../validation";
 import { sgateContentRoutes } from "./content-routes";
 import { sgateMessagingRoutes } from "./messaging-routes";
 
@@ -126,13 +125,7 @@ const brands = collection({
         id: uniqueId("brd", sgate(ctx.store).brands),
         account: ctx.account.name,
         legal_name: b.legal_name,
-        display_name: b.display_name ?? null,
-        tax_id: b.tax_id ?? null,
-        country: b.country ?? null,
-        vertical: b.vertical ?? null,
-        website: b.website ?? null,
-        contact_email: b.contact_email ?? null,
-        entity_type: b.entity_type ?? null,
+        ...nullWhereAbsent(b, ["display_name", "tax_id", "country", "vertical", "website", "contact_email", "entity_type"]),
         // A brand enters as a draft; `submitted` on create submits it at once.
         status: b.status ?? "draft",
         created_at: ctx.store.timestamp(),
@@ -148,7 +141,7 @@ const brands = collection({
     },
   },
   remove: (ctx, row) => {
-    const campaigns = rowsOf(sgate(ctx.store).campaigns, row.account).filter((c) => c.brand_id === row.id);
+    const campaigns = ctx.store.list(sgate(ctx.store).campaigns, row.account).filter((c) => c.brand_id === row.id);
     if (campaigns.length) throw new ApiError("conflict", `brand ${row.id} (${row.legal_name}) has campaign(s) ${campaigns.map((c) => c.id).join(", ")}; delete them first`);
   },
 });

@@ -6,7 +6,6 @@ import type { AccountEnv } from "../collection";
 import { entryOf, withoutAccount } from "../tables";
 import { areaState, type Store } from "../store";
 
-export const E164 = /^\+[1-9][0-9]{6,14}$/;
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
 /** An ISO 8601 UTC timestamp, as `granted_at`, `start_at` and `send_at` take it. */
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -116,28 +115,16 @@ export interface BroadcastRow extends Owned {
   created_at: string;
 }
 
-interface SgateTables {
+export const sgate = areaState(() => ({
   /** account -> number -> settings */
-  numbers: Map<string, Map<string, NumberRow>>;
-  brands: Map<string, BrandRow>;
-  campaigns: Map<string, CampaignRow>;
-  senders: Map<string, SenderRow>;
-  templates: Map<string, TemplateRow>;
-  consents: Map<string, ConsentRow>;
-  broadcasts: Map<string, BroadcastRow>;
-}
-
-export const sgate = areaState((): SgateTables => ({ numbers: new Map(), brands: new Map(), campaigns: new Map(), senders: new Map(), templates: new Map(), consents: new Map(), broadcasts: new Map() }));
-
-export function rowsOf<T extends Owned>(table: Map<string, T>, account: string): T[] {
-  return [...table.values()].filter((r) => r.account === account);
-}
-
-function owned<T extends Owned>(table: Map<string, T>, id: string, account: string, what: string): T {
-  const row = table.get(id);
-  if (!row || row.account !== account) throw notFound(what);
-  return row;
-}
+  numbers: new Map<string, Map<string, NumberRow>>(),
+  brands: new Map<string, BrandRow>(),
+  campaigns: new Map<string, CampaignRow>(),
+  senders: new Map<string, SenderRow>(),
+  templates: new Map<string, TemplateRow>(),
+  consents: new Map<string, ConsentRow>(),
+  broadcasts: new Map<string, BroadcastRow>(),
+}));
 
 /** The account's numbers, seeded the first time the account uses the gateway. */
 export function accountNumbers(env: AccountEnv): Map<string, NumberRow> {
@@ -145,10 +132,10 @@ export function accountNumbers(env: AccountEnv): Map<string, NumberRow> {
   return entryOf(sgate(env.store).numbers, account, () => new Map(SEED_NUMBERS.map((number) => [number, { account, number, enabled: true, provider: "primary", campaign_id: null, help_text: null }])));
 }
 
-export const ownBrand = (env: AccountEnv, id: string) => owned(sgate(env.store).brands, id, env.account.name, "brand");
-export const ownCampaign = (env: AccountEnv, id: string) => owned(sgate(env.store).campaigns, id, env.account.name, "campaign");
-export const ownSender = (env: AccountEnv, id: string) => owned(sgate(env.store).senders, id, env.account.name, "sender");
-export const ownTemplate = (env: AccountEnv, id: string) => owned(sgate(env.store).templates, id, env.account.name, "template");
+export const ownBrand = (env: AccountEnv, id: string) => env.store.owned(sgate(env.store).brands, id, env.account.name, "brand");
+export const ownCampaign = (env: AccountEnv, id: string) => env.store.owned(sgate(env.store).campaigns, id, env.account.name, "campaign");
+export const ownSender = (env: AccountEnv, id: string) => env.store.owned(sgate(env.store).senders, id, env.account.name, "sender");
+export const ownTemplate = (env: AccountEnv, id: string) => env.store.owned(sgate(env.store).templates, id, env.account.name, "template");
 
 export function ownNumber(env: AccountEnv, number: string): NumberRow {
   const row = accountNumbers(env).get(number);
@@ -161,7 +148,7 @@ export function numberView(n: NumberRow) {
 }
 
 export function brandView(store: Store, b: BrandRow) {
-  return { ...withoutAccount(b), campaign_ids: rowsOf(sgate(store).campaigns, b.account).filter((c) => c.brand_id === b.id).map((c) => c.id) };
+  return { ...withoutAccount(b), campaign_ids: store.list(sgate(store).campaigns, b.account).filter((c) => c.brand_id === b.id).map((c) => c.id) };
 }
 
 export const campaignView = (c: CampaignRow) => withoutAccount(c);

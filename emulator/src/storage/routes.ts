@@ -8,24 +8,7 @@ import { invalid, notFound } from "../errors";
 import { route } from "../router";
 import { uniqueId } from "../tables";
 import { queryInt } from "../validation";
-import { areaState } from "../store";
-
-export interface DestinationRow {
-  id: string;
-  account: string;
-  name: string;
-  region: string | null;
-  prefix: string;
-  endpoint: string;
-  bucket: string;
-  access_key: string;
-  secret_key: string;
-  auto_meet: boolean;
-  last_test_at: string;
-  created_at: string;
-}
-
-const destinations = areaState(() => new Map<string, DestinationRow>());
+import { type DestinationRow, destinations } from "./state";
 
 const FAILING_KEY_PREFIX = "deny";
 

@@ -4,26 +4,8 @@ import { z } from "zod";
 import { assignPresent, collection, emptyPage } from "../collection";
 import { pagingOnlyQuery } from "../paging";
 import { intBetween, queryInt } from "../validation";
-import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomListQuery, roomView } from "./tables";
-import { areaState } from "../store";
-
-interface TalkRoomRow {
-  id: number;
-  account: string;
-  name: string;
-  kind: "room" | "live";
-  city: string;
-  visibility: "public" | "unlisted";
-  max_peers: number;
-  max_kbps: number;
-  retention_days: number;
-  public_join: boolean;
-  enabled: boolean;
-  passcode: string | null;
-  created_at: string;
-}
-
-const talkRooms = areaState(() => new Map<number, TalkRoomRow>());
+import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomCollectionSpec, roomView } from "./rooms";
+import { type TalkRoomRow, talkRooms } from "./state";
 
 // The same body for create and patch, `name` required in both (as the API lists it).
 const roomBody = z.strictObject({
@@ -42,10 +24,8 @@ const TALK_DEFAULTS = { kind: "room", city: "fra", visibility: "public", max_pee
 
 const rooms = collection({
   path: "/talk/rooms",
-  what: "room",
   table: ({ store }) => talkRooms(store),
-  view: roomView,
-  list: { query: roomListQuery },
+  ...roomCollectionSpec,
   create: {
     body: roomBody,
     build: (ctx) => {
@@ -61,7 +41,6 @@ const rooms = collection({
       assignPresent(row, ctx.body);
     },
   },
-  remove: true,
 });
 
 export const talkRoutes = [

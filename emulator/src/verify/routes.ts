@@ -1,13 +1,13 @@
 // Bot verification: site keys for the challenge widget. The server secret is shown by the create
 // and rotate answers only (see ../verify/state.ts).
 import { z } from "zod";
-import { normalizeHostnames } from "../dns/names";
+import { normalizeHostnames } from "../names";
 import { assignDefined, checkUniqueName, collection } from "../collection";
 import type { Env } from "../router";
 import { VERIFY_INTERACTIONS, VERIFY_MODES, type VerifySiteRow, newSecret, newSitekey, verifySites } from "./state";
 
-export const VERIFY_NAME_MAX = 100;
-export const VERIFY_HOSTNAMES_MAX = 50;
+const VERIFY_NAME_MAX = 100;
+const VERIFY_HOSTNAMES_MAX = 50;
 
 const name = z.string().trim().min(1).max(VERIFY_NAME_MAX);
 const hostnames = z.array(z.string()).max(VERIFY_HOSTNAMES_MAX);
@@ -38,18 +38,8 @@ function checkName(ctx: Ctx, value: string, self?: number): void {
 const hostList = (list: string[]) => normalizeHostnames(list, "www.example.com");
 
 function siteView(s: VerifySiteRow) {
-  return {
-    id: s.id,
-    name: s.name,
-    hostnames: [...s.hostnames],
-    mode: s.mode,
-    fingerprint: s.fingerprint,
-    interaction: s.interaction,
-    enabled: s.enabled,
-    sitekey: s.sitekey,
-    secret_issued_at: s.secret_issued_at,
-    created_at: s.created_at,
-  };
+  const { account: _account, secret: _secret, ...shown } = s;
+  return { ...shown, hostnames: [...s.hostnames] };
 }
 
 /** The secret is shown by the create and rotate answers only. */

@@ -2,8 +2,8 @@
 // types; the values and ranges below are the emulator's choices (docs/api-assumptions.md).
 import { isIP } from "node:net";
 import { z } from "zod";
-import { intBetween } from "../validation";
-import { DAYS, E164 } from "./state";
+import { E164, intBetween } from "../validation";
+import { DAYS } from "./state";
 
 export const nameField = z.string().trim().min(1).max(100);
 export const dialNumber = z.string().regex(/^[1-9][0-9]{1,5}$/, { error: "must be 2 to 6 digits, not starting with 0" });

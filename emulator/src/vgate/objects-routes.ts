@@ -63,8 +63,8 @@ export interface Env {
 interface ObjectSpec<K extends Kind> {
   kind: K;
   create: z.ZodObject;
-  /** The fields of a new row, defaults filled, from a create body. */
-  build(env: Env, body: Record<string, unknown>): Omit<Rows[K], Stamp>;
+  /** The fields of a new row before the create body's own (which replace them). */
+  defaults(env: Env, body: Record<string, unknown>): Omit<Rows[K], Stamp>;
   /** Rules a row must satisfy before it is stored (after a create, or a patch of `prior`). */
   validate(env: Env, row: Rows[K], prior?: Rows[K]): void;
   /** Added to the create answer only (the extension's SIP password). */
@@ -101,9 +101,9 @@ export const extensionSpec: ObjectSpec<"extension"> = {
     ring_timeout: intBetween(5, 300).optional(),
     max_calls: intBetween(1, 10).optional(),
   }),
-  build({ store, pbx }, body) {
+  defaults({ store, pbx }, body) {
     const number = (body.number as string | undefined) ?? nextExtensionNumber(pbx);
-    return { ...newExtensionFields(number, store.timestamp()), ...(defined(body) as object) };
+    return newExtensionFields(number, store.timestamp());
   },
   validate({ pbx }, row) {
     checkDialNumber(pbx, row.number, row.id);
@@ -128,7 +128,7 @@ const trunk: ObjectSpec<"trunk"> = {
     auth_ips: uniqueArray(ipOrPrefix, 0, 32).optional(),
     codecs: uniqueArray(z.enum(CODECS), 1, CODECS.length).optional(),
   }),
-  build({ store }, body) {
+  defaults({ store }, body) {
     return {
       name: "Trunk",
       mode: "register",
@@ -144,7 +144,6 @@ const trunk: ObjectSpec<"trunk"> = {
       codecs: ["ulaw", "alaw"],
       state: "registered",
       checked_at: store.timestamp(),
-      ...(defined(body) as object),
     };
   },
   validate(_env, row) {
@@ -169,8 +168,8 @@ const number: ObjectSpec<"number"> = {
     e164,
     trunk_id: objectId.nullable().optional(),
   }),
-  build(_env, body) {
-    return { e164: body.e164 as string, trunk_id: (body.trunk_id as string | null | undefined) ?? null, source: "byo", flow: null, flow_group_id: null, flow_timecond_id: null };
+  defaults(_env, body) {
+    return { e164: body.e164 as string, trunk_id: null, source: "byo", flow: null, flow_group_id: null, flow_timecond_id: null };
   },
   validate({ store, account, pbx }, row, prior) {
     if (prior && prior.source === "platform" && prior.e164 !== row.e164) throw new ApiError("conflict", `e164: ${prior.e164} is a platform number; its digits cannot change`);
@@ -197,8 +196,8 @@ const inbound: ObjectSpec<"inbound"> = {
     cid_pattern: callPattern.nullable().optional(),
     destination,
   }),
-  build(_env, body) {
-    return { name: "Inbound route", number_id: null, did: null, cid_pattern: null, destination: "hangup", ...(defined(body) as object) };
+  defaults(_env, _body) {
+    return { name: "Inbound route", number_id: null, did: null, cid_pattern: null, destination: "hangup" };
   },
   validate({ pbx }, row) {
     if (row.number_id !== null) checkTarget(pbx, "number_id", { kind: "number", id: row.number_id });
@@ -216,7 +215,7 @@ const outbound: ObjectSpec<"outbound"> = {
     trunks: uniqueArray(objectId, 1, 10),
     emergency: z.boolean().optional(),
   }),
-  build({ pbx }, body) {
+  defaults({ pbx }, _body) {
     const highest = Math.max(0, ...[...pbx.objects.outbound.values()].map((r) => r.priority));
     return {
       name: "Outbound route",
@@ -225,7 +224,6 @@ const outbound: ObjectSpec<"outbound"> = {
       patterns: [],
       trunks: [],
       emergency: false,
-      ...(defined(body) as object),
     };
   },
   validate({ pbx }, row) {
@@ -245,8 +243,8 @@ const ivr: ObjectSpec<"ivr"> = {
     timeout_s: intBetween(1, 60).optional(),
     repeat: intBetween(0, 5).optional(),
   }),
-  build(_env, body) {
-    return { name: "IVR", greeting: null, invalid: "hangup", timeout: "hangup", options: {}, direct_dial: false, timeout_s: 10, repeat: 2, ...(defined(body) as object) };
+  defaults(_env, _body) {
+    return { name: "IVR", greeting: null, invalid: "hangup", timeout: "hangup", options: {}, direct_dial: false, timeout_s: 10, repeat: 2 };
   },
   validate({ pbx }, row) {
     for (const [key, v] of Object.entries(row.options)) checkDestination(pbx, `options.${key}`, v);
@@ -266,8 +264,8 @@ const group: ObjectSpec<"group"> = {
     members: uniqueArray(objectId, 0, 50).optional(),
     ring_s: intBetween(5, 300).optional(),
   }),
-  build(_env, body) {
-    return { number: null, name: "Ring group", strategy: "ringall", noanswer: "hangup", moh: "default", members: [], ring_s: 20, ...(defined(body) as object) };
+  defaults(_env, _body) {
+    return { number: null, name: "Ring group", strategy: "ringall", noanswer: "hangup", moh: "default", members: [], ring_s: 20 };
   },
   validate({ pbx }, row) {
     checkDialNumber(pbx, row.number, row.id);
@@ -290,7 +288,7 @@ const queue: ObjectSpec<"queue"> = {
     announce_position: z.boolean().optional(),
     announce_wait: z.boolean().optional(),
   }),
-  build(_env, body) {
+  defaults(_env, _body) {
     return {
       number: null,
       name: "Queue",
@@ -302,7 +300,6 @@ const queue: ObjectSpec<"queue"> = {
       announce_every_s: 0,
       announce_position: false,
       announce_wait: false,
-      ...(defined(body) as object),
     };
   },
   validate({ pbx }, row) {
@@ -318,8 +315,8 @@ const timecond: ObjectSpec<"timecond"> = {
     name: nameField.optional(),
     schedule,
   }),
-  build(_env, body) {
-    return { name: "Time condition", schedule: [], ...(defined(body) as object) };
+  defaults(_env, _body) {
+    return { name: "Time condition", schedule: [] };
   },
   validate() {},
 };
@@ -332,7 +329,7 @@ export function pbxEnv(ctx: { store: Store; account: { name: string } }, pbxId: 
 /** A new object of `spec`'s kind in `e`'s PBX, built from a checked body and validated, not yet stored. */
 export function newObject<K extends Kind>(spec: ObjectSpec<K>, e: Env, body: Record<string, unknown>): Rows[K] {
   const now = e.store.timestamp();
-  const row = { id: newId(vgate(e.store), KINDS[spec.kind].prefix), pbx_id: e.pbx.id, ...spec.build(e, body), created_at: now, updated_at: now } as Rows[K];
+  const row = { id: newId(vgate(e.store), KINDS[spec.kind].prefix), pbx_id: e.pbx.id, ...spec.defaults(e, body), ...defined(body), created_at: now, updated_at: now } as Rows[K];
   spec.validate(e, row);
   return row;
 }

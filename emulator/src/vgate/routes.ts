@@ -11,7 +11,6 @@ import { simulate, simulateBody } from "./simulate";
 import { CITIES, DEFAULT_CITY, LANGUAGES, type PbxRow, TEMPLATE_IDS, cityById, deletePbx, emptyObjects, newId, vgate } from "./state";
 import { TEMPLATES, applyTemplate, templateView } from "./templates";
 import { pbxView } from "./views";
-import { dropPbxEndpoints } from "../voice/routes";
 import { vgateActionRoutes } from "./actions-routes";
 import { vgateObjectRoutes } from "./objects-routes";
 
@@ -102,10 +101,7 @@ const pbxs = collection({
     },
   },
   // Its numbers go back to the platform, and voice numbers stop ringing its extensions.
-  remove: (ctx, pbx) => {
-    deletePbx(ctx.store, pbx);
-    dropPbxEndpoints(ctx.store, pbx.id);
-  },
+  remove: (ctx, pbx) => deletePbx(ctx.store, pbx),
 });
 
 /** POST /vgate/pbx/{pbx}/<op>: a change without a body, answered with the PBX. */

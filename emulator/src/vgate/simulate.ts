@@ -2,7 +2,8 @@
 // one. The answer lists every object the call passes and how it ends (see
 // docs/api-assumptions.md for the body and the answer).
 import { z } from "zod";
-import { type ExtensionRow, type PbxRow, type ScheduleRule, E164, DAYS, parseDestination } from "./state";
+import { type ExtensionRow, type PbxRow, type ScheduleRule, DAYS, parseDestination } from "./state";
+import { E164 } from "../validation";
 
 export const simulateBody = z.strictObject({
   kind: z.enum(["inbound", "internal"]).optional(),
@@ -99,6 +100,13 @@ export function simulate(pbx: PbxRow, body: SimulateBody, now: number) {
     return undefined;
   }
 
+  /** A ring group or a queue: the first free of `ringing` answers, else the call goes on to `next`. */
+  function hunt(kind: "group" | "queue", row: { id: string; name: string }, ringing: readonly string[], noAnswer: string, next: string, depth: number): Result {
+    const who = ringAll(ringing);
+    step(kind, row.id, row.name, who ? `${who.number} answers` : noAnswer);
+    return who ? { outcome: "answered", answered_by: who.id } : go(next, depth + 1);
+  }
+
   function dialOut(number: string): Result {
     const routes = [...o.outbound.values()].sort((a, b) => a.priority - b.priority);
     for (const r of routes) {
@@ -151,17 +159,11 @@ export function simulate(pbx: PbxRow, body: SimulateBody, now: number) {
     }
     if (kind === "group") {
       const g = o.group.get(id);
-      if (!g) return { outcome: "hangup" };
-      const who = ringAll(g.members);
-      step("group", g.id, g.name, who ? `${who.number} answers` : `nobody answers in ${g.ring_s} s`);
-      return who ? { outcome: "answered", answered_by: who.id } : go(g.noanswer, depth + 1);
+      return g ? hunt("group", g, g.members, `nobody answers in ${g.ring_s} s`, g.noanswer, depth) : { outcome: "hangup" };
     }
     if (kind === "queue") {
       const q = o.queue.get(id);
-      if (!q) return { outcome: "hangup" };
-      const who = ringAll(q.agents);
-      step("queue", q.id, q.name, who ? `${who.number} answers` : `no agent within ${q.max_wait_s} s`);
-      return who ? { outcome: "answered", answered_by: who.id } : go(q.timeout, depth + 1);
+      return q ? hunt("queue", q, q.agents, `no agent within ${q.max_wait_s} s`, q.timeout, depth) : { outcome: "hangup" };
     }
     const ivr = o.ivr.get(id);
     if (!ivr) return { outcome: "hangup" };

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound } from "../errors";
 import { areaState, type Store } from "../store";
+import { E164 } from "../validation";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export const TEMPLATE_IDS = ["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"] as const;
@@ -241,10 +242,12 @@ export interface VgateTables {
   ids: Set<string>;
   platformNumbers: PlatformNumber[];
   balances: Map<string, Balance>;
+  /** What other areas drop with a PBX (voice numbers' endpoints on its extensions). */
+  pbxDeleteHooks: Array<(pbx: PbxRow) => void>;
 }
 
 export const vgate = areaState((): VgateTables => {
-  const t: VgateTables = { pbxs: new Map(), ids: new Set(), platformNumbers: [], balances: new Map() };
+  const t: VgateTables = { pbxs: new Map(), ids: new Set(), platformNumbers: [], balances: new Map(), pbxDeleteHooks: [] };
   seedPlatformNumbers(t);
   return t;
 });
@@ -332,7 +335,6 @@ export const DESTINATION_KINDS: Record<string, Kind> = {
   queue: "queue",
   ivr: "ivr",
 };
-export const E164 = /^\+[1-9][0-9]{6,14}$/;
 
 export function parseDestination(value: string): { ok: true; target: Target | null } | { ok: false; reason: string } {
   if (value === "hangup") return { ok: true, target: null };
@@ -487,9 +489,16 @@ export function releaseNumber(store: Store, pbx: PbxRow, number: NumberRow): voi
   if (held) held.held_by = null;
 }
 
+/** Other areas that point at a PBX's objects register here to let go of them with the PBX. */
+export function onPbxDelete(store: Store, hook: (pbx: PbxRow) => void): void {
+  vgate(store).pbxDeleteHooks.push(hook);
+}
+
 export function deletePbx(store: Store, pbx: PbxRow): void {
   for (const n of pbx.objects.number.values()) releaseNumber(store, pbx, n);
-  vgate(store).pbxs.delete(pbx.id);
+  const t = vgate(store);
+  for (const hook of t.pbxDeleteHooks) hook(pbx);
+  t.pbxs.delete(pbx.id);
 }
 
 // ---- in-process hooks for tests ------------------------------------------------------------

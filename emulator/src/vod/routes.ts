@@ -113,10 +113,9 @@ const signingKeys = collection({
     body: keyBody,
     build: (ctx) => {
       const t = vodTables(ctx.store);
-      const mine = [...t.keys.values()].filter((k) => k.account === ctx.account.name);
-      if (mine.length >= MAX_KEYS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_KEYS} signing keys; delete one first`);
       return { id: uniqueId("key", t.keys), account: ctx.account.name, note: ctx.body.note || null, secret: newSigningSecret(), created_at: ctx.store.timestamp() };
     },
+    limit: { max: MAX_KEYS, what: "signing keys" },
     // The secret is in the create answer only.
     answer: (k) => ({ ...keyView(k), secret: k.secret }),
   },
@@ -139,9 +138,9 @@ const eventEndpoints = collection({
       const events = body.events ?? ["*"];
       const dup = events.findIndex((e, i) => events.indexOf(e) !== i);
       if (dup >= 0) throw invalid(`events[${dup}]`, `duplicate of events[${events.indexOf(events[dup]!)}]`);
-      if (store.list(vodTables(store).webhooks, ctx.account.name).length >= MAX_WEBHOOKS) throw new ApiError("limit_exceeded", `an account holds at most ${MAX_WEBHOOKS} VOD event endpoints; delete one first`);
       return { id: store.nextId(), account: ctx.account.name, url: body.url, events, note: body.note || null, created_at: store.timestamp() };
     },
+    limit: { max: MAX_WEBHOOKS, what: "VOD event endpoints" },
   },
   get: false,
   remove: true,

@@ -47,15 +47,9 @@ interface VodWebhookRow {
   created_at: string;
 }
 
-interface VodTables {
-  assets: Map<string, AssetRow>;
-  keys: Map<string, SigningKeyRow>;
-  webhooks: Map<number, VodWebhookRow>;
-}
-
-export const vodTables = areaState((store): VodTables => {
-  const t: VodTables = { assets: new Map(), keys: new Map(), webhooks: new Map() };
-  store.registerUsage("vod_assets", (a) => [...t.assets.values()].filter((r) => r.account === a).length);
+export const vodTables = areaState((store) => {
+  const t = { assets: new Map<string, AssetRow>(), keys: new Map<string, SigningKeyRow>(), webhooks: new Map<number, VodWebhookRow>() };
+  store.registerUsage("vod_assets", (a) => store.list(t.assets, a).length);
   return t;
 });
 

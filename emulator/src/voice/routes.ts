@@ -4,36 +4,9 @@ import { z } from "zod";
 import { assignPresent, collection } from "../collection";
 import { ApiError, notFound } from "../errors";
 import { route } from "../router";
-import { areaState, type Store } from "../store";
+import type { Store } from "../store";
 import { ownObject, ownPbx, vgate } from "../vgate/state";
-
-/** What the emulator's packs allow: numbers claimable per account. */
-const VOICE_NUMBER_LIMIT = 10;
-
-interface VoiceNumberRow {
-  /** The number itself, which is how the API addresses it (not shown apart in the view). */
-  id: string;
-  number: string;
-  account: string;
-  label: string | null;
-  sip_in: boolean;
-  noanswer: string | null;
-  dest: string | null;
-  endpoints: Array<{ pbx_id: string; ext: string }>;
-  created_at: string;
-}
-
-interface VoiceTables {
-  numbers: Map<string, VoiceNumberRow>;
-  next: number;
-}
-
-const voice = areaState((): VoiceTables => ({ numbers: new Map(), next: 1 }));
-
-/** A deleted PBX takes with it the endpoints that rang its extensions (docs/api-assumptions.md). */
-export function dropPbxEndpoints(store: Store, pbxId: string): void {
-  for (const n of voice(store).numbers.values()) n.endpoints = n.endpoints.filter((e) => e.pbx_id !== pbxId);
-}
+import { VOICE_NUMBER_LIMIT, type VoiceNumberRow, voice } from "./state";
 
 const view = (r: VoiceNumberRow) => {
   const { account: _a, id: _id, ...rest } = r;

@@ -3,7 +3,7 @@
 // delivery; nothing is actually sent.
 import { z } from "zod";
 import { assignDefined, collection } from "../collection";
-import { ApiError, invalid } from "../errors";
+import { invalid } from "../errors";
 import { paginate, pagingOnlyQuery } from "../paging";
 import { route } from "../router";
 import { bits, cidrContains, isIP, parseAddress, parseCidr } from "../util/ip";
@@ -68,9 +68,6 @@ const endpoints = collection({
     build: ({ store, account, body }) => {
       const url = publicHttpsUrl(body.url);
       const events = eventList(body.events ?? ["*"]);
-      if (store.list(webhooks(store).webhooks, account.name).length >= MAX_WEBHOOKS) {
-        throw new ApiError("limit_exceeded", `an account may have at most ${MAX_WEBHOOKS} webhook endpoints; delete one first`);
-      }
       return {
         id: store.nextId(),
         account: account.name,
@@ -85,6 +82,7 @@ const endpoints = collection({
         created_at: store.timestamp(),
       };
     },
+    limit: { max: MAX_WEBHOOKS, what: "webhook endpoints" },
     // The signing secret is in the create answer only.
     answer: (row) => ({ ...webhookView(row), secret: row.secret }),
   },

@@ -2,7 +2,7 @@
 // like the other areas. The emulator never makes outbound HTTP calls: a delivery is recorded, not
 // sent (see docs/api-assumptions.md, "Webhooks and resolver services").
 import { randomBytes } from "node:crypto";
-import { areaState, type Store } from "../store";
+import { areaState } from "../store";
 import { withoutAccount } from "../tables";
 
 export const MAX_WEBHOOKS = 10;
@@ -58,19 +58,10 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString("hex")}`;
 }
 
+/** The secret only as the create answer shows it; every other answer says null. */
 export function webhookView(w: WebhookRow) {
-  return {
-    id: w.id,
-    url: w.url,
-    events: [...w.events],
-    enabled: w.enabled,
-    note: w.note,
-    last_status: w.last_status,
-    last_at: w.last_at,
-    failures: w.failures,
-    created_at: w.created_at,
-    secret: null as string | null,
-  };
+  const { account: _account, secret: _secret, ...shown } = w;
+  return { ...shown, events: [...w.events], secret: null as string | null };
 }
 
 export function deliveryView(d: DeliveryRow) {

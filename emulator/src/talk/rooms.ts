@@ -1,31 +1,17 @@
-// What the chat rooms (talk) and the realtime rooms (rtc) share: their cities, views and join
-// rule and their join tokens.
+// What the chat rooms (talk) and the realtime rooms (rtc) share: the cities route, the list
+// query, the view, the join rule and the join tokens.
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
 import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
 import { type Route, route } from "../router";
 import { queryBool } from "../validation";
+import { ROOM_CITIES } from "./state";
 
 /** A short-lived join token for one participant of a chat or realtime room. */
 export function joinToken(): string {
   return `jt_${randomBytes(16).toString("hex")}`;
 }
-
-/** Cities of the chat and realtime room areas: which accept new rooms. Seeded, not writable through the API. */
-interface RoomCity {
-  id: string;
-  name: string;
-  country: string;
-  has_room: boolean;
-}
-
-export const ROOM_CITIES: readonly RoomCity[] = [
-  { id: "fra", name: "Frankfurt", country: "DE", has_room: true },
-  { id: "ams", name: "Amsterdam", country: "NL", has_room: true },
-  { id: "iad", name: "Ashburn", country: "US", has_room: true },
-  { id: "sin", name: "Singapore", country: "SG", has_room: false },
-];
 
 /** GET /<area>/cities: the room cities, paged. */
 export function roomCitiesRoute(path: "/talk/cities" | "/rtc/cities"): Route {
@@ -33,7 +19,7 @@ export function roomCitiesRoute(path: "/talk/cities" | "/rtc/cities"): Route {
 }
 
 /** The room list's query: paging, and `all` (the emulator lists the account's rooms either way). */
-export const roomListQuery = z.strictObject({ ...pagingQuery, all: queryBool().optional() });
+const roomListQuery = z.strictObject({ ...pagingQuery, all: queryBool().optional() });
 
 /** A room as the API shows it: the passcode only as whether there is one. */
 export function roomView<R extends { account: string; passcode: string | null }>(r: R): Omit<R, "account" | "passcode"> & { has_passcode: boolean } {
@@ -52,3 +38,9 @@ export function checkCity(city: string, current?: string): void {
   if (!c) throw invalid("city", `unknown city ${city} (known: ${ROOM_CITIES.map((x) => x.id).join(", ")})`);
   if (!c.has_room && city !== current) throw new ApiError("limit_exceeded", `city: ${city} has no room for new rooms at the moment`);
 }
+
+/**
+ * What the chat and realtime room collections declare alike: the noun, the view, the list and
+ * its query, the delete. Spread into `collection()` beside the area's path, table and bodies.
+ */
+export const roomCollectionSpec = { what: "room", view: roomView, list: { query: roomListQuery }, remove: true } as const;

@@ -1,0 +1,49 @@
+// The app object as its users see it (server.ts, the test-control API, in-process tests): the
+// request handler, the state behind it and the test hooks. app.ts builds it.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AlternativeSet } from "./alternatives";
+import type { FaultInjector } from "./faults";
+import type { PublicDns } from "./public-dns";
+import type { RateLimiter } from "./rate-limit";
+import type { Router } from "./router";
+import type { Stats, StatsSnapshot } from "./stats";
+import type { Scope, Store } from "./store";
+
+/** An account name: letters, digits, hyphens or underscores, at most 63. */
+export const ACCOUNT_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
+
+export interface AccountSpec {
+  name: string;
+  /** `svc_` + 32 lowercase hex; random when omitted. */
+  token?: string;
+  scope?: Scope;
+}
+
+export interface AccountCredentials {
+  name: string;
+  token: string;
+  scope: Scope;
+}
+
+export interface EmulatorApp {
+  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  store: Store;
+  faults: FaultInjector;
+  publicDns: PublicDns;
+  rateLimiter: RateLimiter;
+  router: Router;
+  counters: Stats;
+  alternatives: AlternativeSet;
+  /** The credentials created by buildApp, in the order given. */
+  accounts: AccountCredentials[];
+  stats(): StatsSnapshot;
+  resetStats(): void;
+  /** Adds a token, creating (and seeding) the account when the name is new. */
+  addAccount(spec: AccountSpec): AccountCredentials;
+  /** The "daily" delegation re-check of active zones; returns how many were checked. */
+  recheckDelegations(): number;
+  /** Ends every fault's hold now, as its timer would later: a `timeout` drops its request, a `latency` handles it. Returns how many. */
+  releaseHeld(): number;
+  /** Cancels pending fault timers (held requests, latency); server.close() calls it. */
+  shutdown(): void;
+}
