@@ -2,7 +2,7 @@ import { X509Certificate, createPrivateKey } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addTraffic } from "../../emulator/src/cdn/traffic";
 import { certificateProblem, issueCertificate, newCaKey, randomSerial } from "../../emulator/src/cdn/x509";
-import { ISO_MS, type Harness, createZone, makeApi, startHarness } from "./helpers";
+import { ISO_MS, type Harness, createZone, makeApi, startHarness } from "../helpers/emulator-http";
 
 let h: Harness;
 let cdnService: number;

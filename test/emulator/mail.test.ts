@@ -3,7 +3,7 @@
 // and destinations.
 import { describe, expect, it } from "vitest";
 import { confirmDestination, reportSelfCheck } from "../../emulator/src/mail/state";
-import { createZone, expectError, ISO_MS, useAccounts } from "./helpers";
+import { createZone, expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("mailer");
 const { ro, other } = h;

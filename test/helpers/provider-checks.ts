@@ -1,6 +1,6 @@
 // The checks every resource's gRPC test makes, bound to that file's plugin and emulator.
 import { expect } from "vitest";
-import type { EmulatorControl } from "./emulator";
+import type { EmulatorControl } from "./emulator-control";
 import { plain, UNKNOWN, type PluginHandle } from "./plugin";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -2,7 +2,7 @@
 // against it as the engine would, the emulator's control client, and the shared checks.
 import { afterAll, beforeAll } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/src/server";
-import { EmulatorControl } from "./emulator";
+import { EmulatorControl } from "./emulator-control";
 import { secret, startPlugin, type PluginHandle } from "./plugin";
 import { providerChecks } from "./provider-checks";
 

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
 import { initFailure, isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const SITE = "nsp:cdn:Site";

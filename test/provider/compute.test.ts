@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { removeVm } from "../../emulator/src/compute/state";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const VM = "nsp:compute:VmPower";

@@ -2,7 +2,7 @@
 // operation until the emulator's public-DNS view delegates the zone to the service.
 import { beforeAll, describe, expect, it } from "vitest";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { until } from "../helpers/until";
 import { useProvider } from "../helpers/use-provider";
 

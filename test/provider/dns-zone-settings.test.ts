@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { isSecret, plain, secret, UNKNOWN } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";

@@ -1,8 +1,8 @@
 // The built plugin binary, driven over gRPC as the engine drives it, against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import { isSecret, secret, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { lifecycle } from "../helpers/lifecycle";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";

@@ -1,6 +1,6 @@
 // nsp:ix:Member, through the built plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const MEMBER = "nsp:ix:Member";

@@ -2,7 +2,7 @@
 // binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import { isSecret, plain } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const TUNNEL = "nsp:link:Tunnel";

@@ -7,7 +7,7 @@ import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { confirmDestination } from "../../emulator/src/mail/state";
 import { isSecret, plain, UNKNOWN, type PluginHandle } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 import { until } from "../helpers/until";
 

@@ -1,7 +1,7 @@
 // The organisation, its members and application switches, driven through the built plugin binary
 // over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ORG = "nsp:org:Organization";

@@ -1,6 +1,6 @@
 // Static-site projects, driven through the built plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const PROJECT = "nsp:pages:Project";

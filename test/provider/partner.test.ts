@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { setPartnerMode } from "../../emulator/src/partner/state";
 import { secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const SUBJECT = "nsp:partner:Subject";

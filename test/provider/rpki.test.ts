@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
 import { initFailure } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const CA = "nsp:rpki:Ca";

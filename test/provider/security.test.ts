@@ -1,6 +1,6 @@
 // Security rules, driven through the built plugin binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const RULE = "nsp:security:Rule";

@@ -3,7 +3,7 @@
 // against a live emulator.
 import { describe, expect, it } from "vitest";
 import { SEED_NUMBERS } from "../../emulator/src/sgate/state";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:sgate:NumberSettings";

@@ -2,7 +2,7 @@
 // gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const TALK = "nsp:talk:Room";

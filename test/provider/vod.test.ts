@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { setAssetState } from "../../emulator/src/vod/state";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ASSET = "nsp:vod:Asset";

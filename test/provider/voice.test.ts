@@ -1,7 +1,7 @@
 // nsp:voice:Number and nsp:voice:NumberEndpoint, through the built plugin binary over gRPC
 // against a live emulator.
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:voice:Number";
