@@ -13,7 +13,7 @@ type Obj = Record<string, any>;
 
 const token = `svc_${"70d5".repeat(8)}`;
 const provider = useProvider({ emulator: { accounts: [{ name: "vod", token }] } });
-const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
+const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
 
 describe("nsp:vod:Asset", () => {
   it("creates metadata, patches and clears fields, imports, and deletes", async () => {
@@ -30,13 +30,7 @@ describe("nsp:vod:Asset", () => {
     expect((await plugin.diff(ASSET, "a", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(ASSET, { description: "About us", visibility: "private" });
-    const d = await plugin.diff(ASSET, "a", created.id, read.properties, changed, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["description", "tags", "title", "visibility"]);
-    await control.resetStats();
-    await plugin.update(ASSET, "a", created.id, read.properties, changed, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(ASSET, "a", created.id, read.properties, changed, false, inputs);
+    const updated = await updatesInPlace(ASSET, "a", created.id, read.properties, changed, inputs, ["description", "tags", "title", "visibility"]);
     expect(updated).toMatchObject({ description: "About us", visibility: "private" });
     expect(updated.title).toBeUndefined();
     expect(updated.tags).toBeUndefined();
