@@ -1,7 +1,7 @@
 // The parents a mail resource needs (a zone, a domain, a mailbox), made straight through the API
 // so that a test exercises only the resource it is about; shared by test/provider/mail-*.test.ts.
 import type { EmulatorControl } from "./emulator-control";
-import type { ProviderOptions } from "./use-provider";
+import { useProvider, type ProviderOptions } from "./use-provider";
 
 type Obj = Record<string, any>;
 
@@ -11,10 +11,13 @@ export const MAIL_ACCOUNT = "mailer";
  * These files change objects through the API between Reads of one plugin process; batched reads
  * (one list per parent and command) are tested on their own, by a plugin that turns them on.
  */
-export const mailProviderOptions: ProviderOptions = {
-  emulator: { accounts: [{ name: MAIL_ACCOUNT, token: `svc_${"ab12".repeat(8)}` }] },
-  config: { batchReads: false },
-};
+const mailProviderOptions: ProviderOptions = { account: MAIL_ACCOUNT, config: { batchReads: false } };
+
+/** useProvider with the mail account, and the parents made through its API. */
+export function useMailProvider() {
+  const provider = useProvider(mailProviderOptions);
+  return { ...provider, ...mailParents(provider.control) };
+}
 
 export function mailParents(control: EmulatorControl) {
   let seq = 0;

@@ -53,8 +53,7 @@ buXjbMfVWPEsRokAqT+r6RG/WYShRANCAAROku6Xte437dnhdA6qdWI1emTTJ/fU
 -----END PRIVATE KEY-----
 `;
 
-const token = `svc_${"ed9e".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "cdn", token }] } });
+const provider = useProvider({ account: "cdn" });
 const { control, plugin, checked, previewSendsNothing } = provider;
 let cdnServiceId: string;
 let dnsServiceId: string;

@@ -9,8 +9,7 @@ import { useProvider } from "../helpers/use-provider";
 const VM = "nsp:compute:VmPower";
 type Obj = Record<string, any>;
 
-const token = `svc_${"c0de".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "compute", token }] } });
+const provider = useProvider({ account: "compute" });
 const { emulator, control, plugin, checked } = provider;
 let vms: Obj[];
 

@@ -9,8 +9,7 @@ const RANGE = "nsp:dns:Range";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"ef56".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "ranges", token }] } });
+const provider = useProvider({ account: "ranges" });
 const { control, plugin, checked } = provider;
 let serviceId: string;
 

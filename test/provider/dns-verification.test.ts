@@ -12,8 +12,7 @@ const NS = ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"];
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"a1b2".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
+const provider = useProvider({ account: "verify" });
 const { control, plugin, anotherPlugin, checked } = provider;
 let serviceId: string;
 

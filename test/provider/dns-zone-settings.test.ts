@@ -14,8 +14,7 @@ const Kind = providerPb.PropertyDiff.Kind;
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"cd34".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "settings", token }] } });
+const provider = useProvider({ account: "settings" });
 const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = provider;
 let serviceId: string;
 

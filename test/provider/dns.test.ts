@@ -8,9 +8,8 @@ import { useProvider } from "../helpers/use-provider";
 const ZONE = "nsp:dns:Zone";
 const RECORD = "nsp:dns:Record";
 
-const token = `svc_${"ab12".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "demo", token }] } });
-const { emulator, control, plugin, anotherPlugin } = provider;
+const provider = useProvider({ account: "demo" });
+const { emulator, control, plugin, anotherPlugin, token } = provider;
 let serviceId: string;
 
 beforeAll(async () => {

@@ -6,8 +6,7 @@ import { useProvider } from "../helpers/use-provider";
 const MEMBER = "nsp:ix:Member";
 type Obj = Record<string, any>;
 
-const token = `svc_${"1e0a".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "exchange", token }] } });
+const provider = useProvider({ account: "exchange" });
 const { control, plugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
 
 let applications = 0;

@@ -12,9 +12,8 @@ const POPS = "nsp:link:getLinkPops";
 type Obj = Record<string, unknown>;
 type Site = { id: number; hostname: string; link_tunnel_id: number | null; pages_project_id: number | null; origin: string | null; target: string };
 
-const token = `svc_${"7a11".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "link", token }] } });
-const { control, plugin, checked, expectCheckFailures, createWithLostAnswer } = provider;
+const provider = useProvider({ account: "link" });
+const { control, plugin, checked, expectCheckFailures, createWithLostAnswer, token } = provider;
 let pops: Array<{ id: number; code: string }>;
 let ams: string;
 let fra: string;

@@ -2,8 +2,7 @@
 // nsp:mail:DomainRule, through the built plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
 import { lifecycle } from "../helpers/grpc-lifecycle";
-import { mailParents, mailProviderOptions } from "../helpers/mail-parents";
-import { useProvider } from "../helpers/use-provider";
+import { useMailProvider } from "../helpers/mail-parents";
 
 const ALIAS = "nsp:mail:Alias";
 const GROUP = "nsp:mail:Group";
@@ -11,9 +10,8 @@ const RULE = "nsp:mail:DomainRule";
 
 type Obj = Record<string, any>;
 
-const provider = useProvider(mailProviderOptions);
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
-const { apiDomain, apiMailbox } = mailParents(provider.control);
+const provider = useMailProvider();
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, apiDomain, apiMailbox } = provider;
 
 lifecycle(provider, [
   {

@@ -6,8 +6,7 @@ import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { isSecret, plain, UNKNOWN, type PluginHandle } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
-import { mailParents, mailProviderOptions } from "../helpers/mail-parents";
-import { useProvider } from "../helpers/use-provider";
+import { useMailProvider } from "../helpers/mail-parents";
 import { until } from "../helpers/until";
 
 const ZONE = "nsp:dns:Zone";
@@ -18,9 +17,8 @@ const Kind = providerPb.PropertyDiff.Kind;
 
 type Obj = Record<string, any>;
 
-const provider = useProvider(mailProviderOptions);
-const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
-const { serial, uniq, dnsServiceId, apiZone, apiDomain } = mailParents(provider.control);
+const provider = useMailProvider();
+const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, updatesInPlace, serial, uniq, dnsServiceId, apiZone, apiDomain } = provider;
 
 lifecycle(provider, [
   {

@@ -3,17 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { confirmDestination } from "../../emulator/src/mail/state";
 import { lifecycle } from "../helpers/grpc-lifecycle";
-import { MAIL_ACCOUNT, mailParents, mailProviderOptions } from "../helpers/mail-parents";
-import { useProvider } from "../helpers/use-provider";
+import { MAIL_ACCOUNT, useMailProvider } from "../helpers/mail-parents";
 
 const DEST = "nsp:mail:Destination";
 const ROUTE = "nsp:mail:Route";
 
 type Obj = Record<string, any>;
 
-const provider = useProvider(mailProviderOptions);
-const { emulator, control, plugin, checked, previewSendsNothing, importClean } = provider;
-const { uniq, apiDomain } = mailParents(provider.control);
+const provider = useMailProvider();
+const { emulator, control, plugin, checked, previewSendsNothing, importClean, uniq, apiDomain } = provider;
 
 /** The destinations the Route row made, for its `update`. */
 let routeDests: string[] = [];

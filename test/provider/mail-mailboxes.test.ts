@@ -3,17 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { isSecret, plain } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
-import { mailParents, mailProviderOptions } from "../helpers/mail-parents";
-import { useProvider } from "../helpers/use-provider";
+import { useMailProvider } from "../helpers/mail-parents";
 
 const MAILBOX = "nsp:mail:Mailbox";
 const APP = "nsp:mail:AppPassword";
 
 type Obj = Record<string, any>;
 
-const provider = useProvider(mailProviderOptions);
-const { control, plugin, anotherPlugin, checked, previewSendsNothing, importClean } = provider;
-const { apiDomain, apiMailbox } = mailParents(provider.control);
+const provider = useMailProvider();
+const { control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, apiDomain, apiMailbox } = provider;
 
 /** The domain the AppPassword row made, for its `exists`. */
 let appDomain = "";

@@ -6,8 +6,7 @@ import { useProvider } from "../helpers/use-provider";
 const SETTINGS = "nsp:meet:Settings";
 type Obj = Record<string, any>;
 
-const token = `svc_${"3ee7".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "meet", token }] } });
+const provider = useProvider({ account: "meet" });
 const { control, plugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
 
 describe("nsp:meet:Settings", () => {

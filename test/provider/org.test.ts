@@ -11,8 +11,7 @@ const DOMAINS = "nsp:org:getOrgDomains";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"0a9e".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "orgtest", token }] } });
+const provider = useProvider({ account: "orgtest" });
 const { control, plugin, checked, createWithLostAnswer } = provider;
 
 async function routes(): Promise<Record<string, number>> {

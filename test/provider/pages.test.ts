@@ -5,8 +5,7 @@ import { useProvider } from "../helpers/use-provider";
 
 const PROJECT = "nsp:pages:Project";
 
-const token = `svc_${"9a9e".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "pages", token }] } });
+const provider = useProvider({ account: "pages" });
 const { control, plugin, checked, createWithLostAnswer } = provider;
 
 lifecycle(provider, [

@@ -10,8 +10,7 @@ const CA = "nsp:rpki:Ca";
 const ROA = "nsp:rpki:Roa";
 const NS = "http://www.hactrn.net/uris/rpki/rpki-setup/";
 
-const token = `svc_${"cd34".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "rpki", token }] } });
+const provider = useProvider({ account: "rpki" });
 const { control, plugin } = provider;
 
 function parentResponse(parentHandle = "ripe-ncc"): string {

@@ -6,8 +6,7 @@ import { useProvider } from "../helpers/use-provider";
 
 const RTC = "nsp:rtc:Room";
 
-const token = `svc_${"47c0".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "rtc", token }] } });
+const provider = useProvider({ account: "rtc" });
 const { plugin, checked, previewSendsNothing, importClean } = provider;
 
 describe("nsp:rtc:Room", () => {

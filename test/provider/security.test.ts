@@ -7,8 +7,7 @@ const RULE = "nsp:security:Rule";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"5ec0".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "security", token }] } });
+const provider = useProvider({ account: "security" });
 const { control, plugin, checked } = provider;
 let siteId: string;
 let zoneId: string;

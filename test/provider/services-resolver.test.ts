@@ -11,9 +11,8 @@ const CLIENT = "nsp:services:Client";
 const DDNS = "nsp:services:ClientDdnsToken";
 type Obj = Record<string, any>;
 
-const token = `svc_${"7e6f".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "homelab", token }] } });
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
+const provider = useProvider({ account: "homelab" });
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace, token } = provider;
 let resolver: string;
 let authDns: string;
 

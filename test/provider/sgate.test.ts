@@ -18,8 +18,7 @@ const enc = encodeURIComponent;
 
 type Obj = Record<string, any>;
 
-const token = `svc_${"5d5d".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "texter", token }] } });
+const provider = useProvider({ account: "texter" });
 const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */

@@ -7,8 +7,7 @@ import { useProvider } from "../helpers/use-provider";
 const DEST = "nsp:storage:Destination";
 type Obj = Record<string, any>;
 
-const token = `svc_${"5f0a".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "storage", token }] } });
+const provider = useProvider({ account: "storage" });
 const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
 
 const base = { endpoint: "https://s3.example.net", bucket: "recordings", accessKey: "AKIA1" };

@@ -9,8 +9,7 @@ const CHANNEL = "nsp:stream:Channel";
 const PROGRAMME = "nsp:stream:Programme";
 type Obj = Record<string, any>;
 
-const token = `svc_${"5ea3".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "streamer", token }] } });
+const provider = useProvider({ account: "streamer" });
 const { control, plugin, checked, importClean } = provider;
 
 const DEFAULTS = {

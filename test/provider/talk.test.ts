@@ -8,8 +8,7 @@ import { useProvider } from "../helpers/use-provider";
 const TALK = "nsp:talk:Room";
 type Obj = Record<string, any>;
 
-const token = `svc_${"7a1c".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "rooms", token }] } });
+const provider = useProvider({ account: "rooms" });
 const { control, plugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
 
 describe("nsp:talk:Room", () => {

@@ -10,8 +10,7 @@ const BALANCE = "nsp:vgate:getBalance";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"7e71".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
+const provider = useProvider({ account: "verify" });
 const { control, plugin, checked, createWithLostAnswer } = provider;
 
 lifecycle(provider, [

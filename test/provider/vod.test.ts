@@ -11,8 +11,7 @@ const KEY = "nsp:vod:SigningKey";
 const HOOK = "nsp:vod:Webhook";
 type Obj = Record<string, any>;
 
-const token = `svc_${"70d5".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "vod", token }] } });
+const provider = useProvider({ account: "vod" });
 const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
 
 describe("nsp:vod:Asset", () => {

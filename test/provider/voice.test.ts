@@ -8,8 +8,7 @@ const NUMBER = "nsp:voice:Number";
 const ENDPOINT = "nsp:voice:NumberEndpoint";
 type Obj = Record<string, any>;
 
-const token = `svc_${"70ce".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "voice", token }] } });
+const provider = useProvider({ account: "voice" });
 const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
 
 async function pbxWithExtensions(n: number): Promise<{ pbx: string; exts: string[] }> {

@@ -8,8 +8,7 @@ import { useProvider } from "../helpers/use-provider";
 const WEBHOOK = "nsp:index:Webhook";
 type Obj = Record<string, any>;
 
-const token = `svc_${"9c8d".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "hooker", token }] } });
+const provider = useProvider({ account: "hooker" });
 const { control, plugin, checked, previewSendsNothing, updatesInPlace } = provider;
 
 async function clear(): Promise<void> {
