@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useProvider } from "../helpers/use-provider";
 
-const { control, plugin, token } = useProvider({ account: "lookups" });
+const { control, plugin } = useProvider({ account: "lookups" });
 let services: { id: number; type: string; name: string }[];
 
 beforeAll(async () => {

@@ -13,7 +13,7 @@ type Obj = Record<string, unknown>;
 type Site = { id: number; hostname: string; link_tunnel_id: number | null; pages_project_id: number | null; origin: string | null; target: string };
 
 const provider = useProvider({ account: "link" });
-const { control, plugin, checked, expectCheckFailures, createWithLostAnswer, token } = provider;
+const { control, plugin, checked, expectCheckFailures, createWithLostAnswer } = provider;
 let pops: Array<{ id: number; code: string }>;
 let ams: string;
 let fra: string;

@@ -12,7 +12,7 @@ const DDNS = "nsp:services:ClientDdnsToken";
 type Obj = Record<string, any>;
 
 const provider = useProvider({ account: "homelab" });
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace, token } = provider;
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
 let resolver: string;
 let authDns: string;
 
