@@ -1,12 +1,11 @@
 // The mail area of the emulator over HTTP: the addresses of a domain besides its mailboxes (aliases,
 // groups) and its domain rules.
 import { describe, expect, it } from "vitest";
-import { expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
-import { mailObjects } from "../helpers/emulator-mail";
+import { expectError, ISO_MS } from "../helpers/emulator-http";
+import { useMailAccounts } from "../helpers/emulator-mail";
 
-const h = useAccounts("mailer");
-const { other } = h;
-const { created, newDomain, newMailbox, newMailboxRaw } = mailObjects(h);
+const h = useMailAccounts();
+const { other, created, newDomain, newMailbox, newMailboxRaw } = h;
 
 describe("aliases and groups", () => {
   it("creates and deletes aliases, sharing the local-part space with mailboxes", async () => {

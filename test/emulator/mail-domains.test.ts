@@ -2,12 +2,11 @@
 // into hosted zones.
 import { describe, expect, it } from "vitest";
 import { reportSelfCheck } from "../../emulator/src/mail/state";
-import { createZone, expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
-import { mailObjects } from "../helpers/emulator-mail";
+import { createZone, expectError, ISO_MS } from "../helpers/emulator-http";
+import { useMailAccounts } from "../helpers/emulator-mail";
 
-const h = useAccounts("mailer");
-const { ro, other } = h;
-const { created, newDomain, zoneRecords, newServer, newMailbox } = mailObjects(h);
+const h = useMailAccounts();
+const { ro, other, created, newDomain, zoneRecords, newServer, newMailbox } = h;
 
 describe("BYO mail servers", () => {
   it("registers a server and shows the install command only on create and rotation", async () => {

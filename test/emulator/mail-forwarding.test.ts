@@ -2,12 +2,11 @@
 // deleting a domain takes with it.
 import { describe, expect, it } from "vitest";
 import { confirmDestination } from "../../emulator/src/mail/state";
-import { expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
-import { mailObjects } from "../helpers/emulator-mail";
+import { expectError, ISO_MS } from "../helpers/emulator-http";
+import { useMailAccounts } from "../helpers/emulator-mail";
 
-const h = useAccounts("mailer");
-const { other } = h;
-const { created, newDomain, newMailbox, newMailboxRaw } = mailObjects(h);
+const h = useMailAccounts();
+const { other, created, newDomain, newMailbox, newMailboxRaw } = h;
 
 describe("forwarding routes and destinations", () => {
   it("forwards local parts to registered destinations and shows whether they are confirmed", async () => {

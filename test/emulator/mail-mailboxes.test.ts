@@ -1,11 +1,10 @@
 // The mail area of the emulator over HTTP: mailboxes and their app passwords.
 import { describe, expect, it } from "vitest";
-import { expectError, useAccounts } from "../helpers/emulator-http";
-import { mailObjects } from "../helpers/emulator-mail";
+import { expectError } from "../helpers/emulator-http";
+import { useMailAccounts } from "../helpers/emulator-mail";
 
-const h = useAccounts("mailer");
-const { other } = h;
-const { created, newDomain, newMailbox, newMailboxRaw } = mailObjects(h);
+const h = useMailAccounts();
+const { other, created, newDomain, newMailbox, newMailboxRaw } = h;
 
 describe("mailboxes and app passwords", () => {
   it("creates a mailbox with the defaults, patches every field, and deletes it with its passwords and aliases", async () => {

@@ -1,10 +1,10 @@
 // Mail objects made over the emulator's HTTP API as the parents a test needs; shared by
 // test/emulator/mail-*.test.ts.
-import { type Api, createZone } from "./emulator-http";
+import { type Api, createZone, useAccounts } from "./emulator-http";
 
 type Obj = Record<string, unknown>;
 
-export function mailObjects(h: { api: Api }) {
+function mailObjects(h: { api: Api }) {
   let seq = 0;
   /** A name no other object of the file has. */
   const uniq = (base: string) => `${base}${++seq}`;
@@ -33,4 +33,10 @@ export function mailObjects(h: { api: Api }) {
   const newMailboxRaw = (domainId: number, local: string) => h.api("POST", `/mail/domains/${domainId}/mailboxes`, { domain_id: domainId, local });
 
   return { uniq, created, newDomain, zoneRecords, newServer, newMailbox, newMailboxRaw };
+}
+
+/** The file's emulator with the mail account (useAccounts), and the objects made over its API. */
+export function useMailAccounts() {
+  const h = useAccounts("mailer");
+  return Object.assign(h, mailObjects(h));
 }

@@ -19,7 +19,7 @@ export function useMailProvider() {
   return { ...provider, ...mailParents(provider.control) };
 }
 
-export function mailParents(control: EmulatorControl) {
+function mailParents(control: EmulatorControl) {
   let seq = 0;
   let dnsService: string | undefined;
   const serial = () => ++seq;

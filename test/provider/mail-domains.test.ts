@@ -13,12 +13,11 @@ const ZONE = "nsp:dns:Zone";
 const SERVER = "nsp:mail:Server";
 const DOMAIN = "nsp:mail:Domain";
 const MAILBOX = "nsp:mail:Mailbox";
-const Kind = providerPb.PropertyDiff.Kind;
 
 type Obj = Record<string, any>;
 
 const provider = useMailProvider();
-const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, updatesInPlace, serial, uniq, dnsServiceId, apiZone, apiDomain } = provider;
+const { control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, updatesInPlace, serial, uniq, dnsServiceId, apiZone, apiDomain } = provider;
 
 lifecycle(provider, [
   {
@@ -174,7 +173,7 @@ describe("nsp:mail:Domain", () => {
     const { catchAll: _c, ...noCatchAll } = settings;
     const drop = await plugin.diff(DOMAIN, "d", created.id, updated, noCatchAll, settings);
     expect(drop).toMatchObject({ diffs: ["catchAll"], replaces: [] });
-    expect(drop.detailed.catchAll).toBe(Kind.DELETE);
+    expect(drop.detailed.catchAll).toBe(providerPb.PropertyDiff.Kind.DELETE);
     const dropped = await plugin.update(DOMAIN, "d", created.id, updated, noCatchAll, false, settings);
     expect(dropped.catchAll).toBeNull();
 
