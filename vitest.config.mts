@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    globalSetup: ["test/setup/build-if-stale.ts"],
+    globalSetup: ["test/helpers/build-if-stale.ts"],
     include: ["test/**/*.test.ts", "examples/typescript/*.test.ts"],
     exclude: ["test/e2e/**"],
     testTimeout: 30_000,

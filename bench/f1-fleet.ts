@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
-import { prepareProject, pulumiAvailable, pulumiEnv, pulumiHome, startEmulatorProcess } from "../test/e2e/harness";
-import { pulumiBackendUrl, testPostgres } from "../test/e2e/postgres";
+import { prepareProject, pulumiAvailable, pulumiEnv, pulumiHome, startEmulatorProcess } from "../test/e2e/harness/pulumi-cli";
+import { pulumiBackendUrl, testPostgres } from "../test/e2e/harness/postgres-backend";
 import { type Figure, type PartResult, ROOT, log, ms, notAvailable, sec, x } from "./lib";
 
 export const F1_DEFAULT_CUSTOMERS = 40;

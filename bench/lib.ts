@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
-import { EmulatorControl } from "../test/helpers/emulator";
+import { EmulatorControl } from "../test/helpers/emulator-control";
 import { ROOT } from "../test/helpers/plugin";
 
 export { ROOT };

@@ -4,7 +4,7 @@
 // exactly the requests the server counted / the quota. Baseline, from the same run: the same
 // four ups with the pacing before shared pacing (NSP_QUOTA_PACING=local).
 import { execFileSync } from "node:child_process";
-import { Stack, pulumiAvailable } from "../test/e2e/harness";
+import { Stack, pulumiAvailable } from "../test/e2e/harness/pulumi-cli";
 import { type Figure, type PartResult, ROOT, type SpawnedEmulator, log, notAvailable, resetRateLimit, sec, spawnEmulator, x } from "./lib";
 
 const STACKS = 4;

@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiClient, ApiError, ApiResponseError, NetworkError } from "../../provider/src/client";
-import { BASE, TOKEN, apiError, caught, json, makeClient, scriptedFetch, systemError } from "./helpers";
+import { BASE, TOKEN, apiError, caught, json, makeClient, scriptedFetch, systemError } from "../helpers/scripted-client";
 
 const Zone = z.object({ id: z.number().int(), name: z.string(), ttl: z.number().optional() });
 

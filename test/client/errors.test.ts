@@ -15,7 +15,7 @@ import {
   isNotFound,
   networkErrorFrom,
 } from "../../provider/src/client";
-import { TOKEN, apiError, caught, json, makeClient, systemError } from "./helpers";
+import { TOKEN, apiError, caught, json, makeClient, systemError } from "../helpers/scripted-client";
 
 const ME = { email: "a@example.test", name: "a", role: "admin", auth: "token", api_enabled: true };
 const bodiless404 = () => new Response(null, { status: 404 });

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, NetworkError } from "../../provider/src/client";
-import { TOKEN } from "./helpers";
+import { TOKEN } from "../helpers/scripted-client";
 
 let server: Server;
 let base: string;

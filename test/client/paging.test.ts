@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiResponseError, readPage } from "../../provider/src/client";
-import { apiError, caught, json, makeClient, type Call } from "./helpers";
+import { apiError, caught, json, makeClient, type Call } from "../helpers/scripted-client";
 
 const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ id: from + i }));
 const pageOf = (c: Call) => [c.query.get("limit"), c.query.get("offset")];

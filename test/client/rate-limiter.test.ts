@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RateLimiter, type ApiClient } from "../../provider/src/client";
-import { FakeClock, apiError, caught, json, makeClient } from "./helpers";
+import { FakeClock, apiError, caught, json, makeClient } from "../helpers/scripted-client";
 import { until } from "../helpers/until";
 
 describe("RateLimiter", () => {

@@ -8,7 +8,7 @@ import {
   parseRateLimitReset,
   parseRetryAfter,
 } from "../../provider/src/client";
-import { FakeClock, apiError, caught, json, makeClient, systemError } from "./helpers";
+import { FakeClock, apiError, caught, json, makeClient, systemError } from "../helpers/scripted-client";
 import { until } from "../helpers/until";
 
 describe("backoff", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RateLimiter as ServerBucket } from "../../emulator/src/rate-limit";
 import { ApiClient, type QuotaPacing, RateLimiter } from "../../provider/src/client";
-import { BASE, FakeClock, TOKEN, apiError, json } from "./helpers";
+import { BASE, FakeClock, TOKEN, apiError, json } from "../helpers/scripted-client";
 
 /** Deterministic stand-in for Math.random, one sequence per simulated process. */
 function seeded(seed: number): () => number {

@@ -9,8 +9,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccount, type Seeded } from "../helpers/account-seed";
-import type { EmulatorControl } from "../helpers/emulator";
-import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import type { EmulatorControl } from "../helpers/emulator-control";
+import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const execFileAsync = promisify(execFile);
 

@@ -1,7 +1,7 @@
 // The design-card examples (mail, tunnel, PBX) with the real pulumi CLI: up, no change on a
 // second preview or after a refresh, one-time secrets kept as secrets, destroy.
 import { describe, expect, it } from "vitest";
-import { emulatorOfFile, prepareProject, Stack } from "./harness";
+import { emulatorOfFile, prepareProject, Stack } from "./harness/pulumi-cli";
 
 const emulator = emulatorOfFile(["--rate-limit", "0"]);
 

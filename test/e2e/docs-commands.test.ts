@@ -10,9 +10,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
-import { blocksOf, commandsOf, FLEET_PAGE, FLEET_PAGE_NOT_HERE, freePort, onPort as onPortOf, outputsByMarker, PAGES, scriptLines, VERSION } from "./doc-pages";
-import { GO_ENV, isRunning, pulumiEnv, ROOT } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { blocksOf, commandsOf, FLEET_PAGE, FLEET_PAGE_NOT_HERE, freePort, onPort as onPortOf, outputsByMarker, PAGES, scriptLines, VERSION } from "./harness/doc-pages";
+import { GO_ENV, isRunning, pulumiEnv, ROOT } from "./harness/pulumi-cli";
 
 const RELEASE_ARCH = process.platform === "linux" && process.arch === "x64" ? "linux-amd64" : undefined;
 const PLUGIN_FROM_FILE = `pulumi plugin install resource nsp ${VERSION} --file pulumi-resource-nsp-v${VERSION}-linux-amd64.tar.gz`;

@@ -9,9 +9,9 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { blocksOf, FLEET_PAGE, FLEET_PAGE_NOT_HERE, freePort, onPort, outputsByMarker, scriptLines } from "./doc-pages";
-import { pulumiEnv, pulumiHome, ROOT } from "./harness";
-import { testPostgres, type TestPostgres } from "./postgres";
+import { blocksOf, FLEET_PAGE, FLEET_PAGE_NOT_HERE, freePort, onPort, outputsByMarker, scriptLines } from "./harness/doc-pages";
+import { pulumiEnv, pulumiHome, ROOT } from "./harness/pulumi-cli";
+import { testPostgres, type TestPostgres } from "./harness/postgres-backend";
 
 /** The database the page names, which the reader replaces with theirs. */
 const PRINTED_DATABASE = "postgres://fleet:secret@127.0.0.1:5432/fleet";

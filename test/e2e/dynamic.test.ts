@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmulatorControl } from "../helpers/emulator";
-import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import type { EmulatorControl } from "../helpers/emulator-control";
+import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const ZONE = "dynamic.example";
 // PATH without any directory that holds the plugin.

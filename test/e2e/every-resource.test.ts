@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources as registered } from "../../provider/src/all-definitions";
-import type { EmulatorControl } from "../helpers/emulator";
-import { lastJson, pulumiDo, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
-import type { Obj, Row } from "./every-resource-table";
-import { everyResourceRows, programOf, upEveryResource } from "./every-resource-stack";
+import type { EmulatorControl } from "../helpers/emulator-control";
+import { lastJson, pulumiDo, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
+import type { Obj, Row } from "./harness/every-resource-table";
+import { everyResourceRows, programOf, upEveryResource } from "./harness/every-resource-stack";
 
 const execFileAsync = promisify(execFile);
 let emulator: EmulatorProcess;

@@ -8,10 +8,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { dump, load } from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
-import { NAME_SERVERS } from "./every-resource-table";
-import { examplesOfSchema, type SchemaExample } from "./examples-of-schema";
-import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { NAME_SERVERS } from "./harness/every-resource-table";
+import { examplesOfSchema, type SchemaExample } from "./harness/examples-of-schema";
+import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const examples = examplesOfSchema(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")));
 const nameOf = (e: SchemaExample) => `${e.token.replace(/^nsp:/, "").replace(/:/g, "-")}-${e.index + 1}`;

@@ -7,8 +7,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { examplesOfSchema, type SchemaExample } from "./examples-of-schema";
-import { GO_ENV, ROOT } from "./harness";
+import { examplesOfSchema, type SchemaExample } from "./harness/examples-of-schema";
+import { GO_ENV, ROOT } from "./harness/pulumi-cli";
 
 const schema = JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"));
 const examples = examplesOfSchema(schema);

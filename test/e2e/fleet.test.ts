@@ -13,10 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../helpers/emulator-control";
 import { until } from "../helpers/until";
-import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
-import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./postgres";
+import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness/pulumi-cli";
+import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./harness/postgres-backend";
 import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
 
 const CUSTOMERS = 40;

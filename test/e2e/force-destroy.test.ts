@@ -6,8 +6,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
-import { emulatorOfFile, Stack } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { emulatorOfFile, Stack } from "./harness/pulumi-cli";
 
 const emulator = emulatorOfFile(["--rate-limit", "0"]);
 

@@ -6,8 +6,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
-import { ROOT } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { ROOT } from "./harness/pulumi-cli";
 
 interface Checkpoint {
   phase: string;

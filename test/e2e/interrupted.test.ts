@@ -7,9 +7,9 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../helpers/emulator-control";
 import { until } from "../helpers/until";
-import { Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
+import { Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness/pulumi-cli";
 
 let emulator: EmulatorProcess;
 let admin: EmulatorControl;

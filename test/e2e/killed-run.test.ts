@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../provider/src/client";
 import { discover } from "../../provider/src/discover/discover";
 import { resources as definitions } from "../../provider/src/all-definitions";
-import { EmulatorControl } from "../helpers/emulator";
-import { emulatorOfFile, ROOT, Stack, type EmulatorProcess } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { emulatorOfFile, ROOT, Stack, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const file = emulatorOfFile(["--rate-limit", "0"]);
 let emulator: EmulatorProcess;

@@ -8,7 +8,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulatorProcess, Stack, type EmulatorProcess } from "./harness";
+import { startEmulatorProcess, Stack, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const N = 20_000;
 const PAGE = 500;

@@ -1,6 +1,6 @@
 // examples/multi-account: two explicit provider instances with two tokens, two emulator accounts.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 
 let emulator: EmulatorProcess;
 let stack: Stack;

@@ -8,8 +8,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
-import { pulumiEnv, pulumiHome, ROOT } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { pulumiEnv, pulumiHome, ROOT } from "./harness/pulumi-cli";
 
 const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; engines: { node: string }; testedNodeVersions: string[] };
 const VERSION = pkg.version;

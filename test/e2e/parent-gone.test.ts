@@ -2,8 +2,8 @@
 // from the state instead of failing, `up` recreates everything, and nothing is left to change.
 // Run with batched reads on and off.
 import { describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
-import { emulatorOfFile, Stack } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { emulatorOfFile, Stack } from "./harness/pulumi-cli";
 
 const emulator = emulatorOfFile(["--rate-limit", "0"]);
 

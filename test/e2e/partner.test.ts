@@ -2,8 +2,8 @@
 // with the real pulumi CLI. The emulator's credentials live 3 s and the changes of the `up` are
 // slowed so that it outlasts them: credentials expire and are renewed in the middle of it.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
-import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const CUSTOMERS = ["acme", "globex", "initech", "umbrella", "hooli"];
 

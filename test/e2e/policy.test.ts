@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, startEmulatorProcess, Stack, type EmulatorProcess } from "./harness";
+import { ROOT, startEmulatorProcess, Stack, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const PACK = join(ROOT, "examples/policy-pack");
 

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedAccount } from "../helpers/account-seed";
-import type { EmulatorControl } from "../helpers/emulator";
-import { lastJson, pulumiDo as runPulumiDo, pulumiEnv, pulumiHome, ROOT, Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness";
+import type { EmulatorControl } from "../helpers/emulator-control";
+import { lastJson, pulumiDo as runPulumiDo, pulumiEnv, pulumiHome, ROOT, Stack, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness/pulumi-cli";
 
 const execFileAsync = promisify(execFile);
 const BIG = 1200;

@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
-import { examplesOfSchema } from "./examples-of-schema";
-import { prepareProject, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { examplesOfSchema } from "./harness/examples-of-schema";
+import { prepareProject, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness/pulumi-cli";
 
 let emulator: EmulatorProcess;
 let stack: Stack;

@@ -3,7 +3,7 @@
 // nsp:dns:Record and for nsp:dns:ZoneRecords. The DNS service id comes from stack configuration
 // as a number, as `pulumi config set svcId 2` gives it.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulatorProcess, Stack, type EmulatorProcess } from "./harness";
+import { startEmulatorProcess, Stack, type EmulatorProcess } from "./harness/pulumi-cli";
 
 let emulator: EmulatorProcess;
 let stack: Stack | undefined;

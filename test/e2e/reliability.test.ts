@@ -4,9 +4,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../helpers/emulator-control";
 import { until } from "../helpers/until";
-import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 
 let emulator: EmulatorProcess;
 /** The emulator's demo account: the control endpoints (faults, stats, accounts) are global. */

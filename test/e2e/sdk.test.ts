@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { goProgram, PULUMI_SDK_VERSION, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness";
+import { goProgram, PULUMI_SDK_VERSION, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const env = { ...process.env, PULUMI_HOME: mkdtempSync(join(tmpdir(), "nsp-sdk-home-")), PULUMI_SKIP_UPDATE_CHECK: "true" };
 

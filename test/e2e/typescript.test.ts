@@ -1,8 +1,8 @@
 // examples/typescript (the generated Node.js SDK) driven by the real pulumi CLI against the emulator.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { ROOT } from "./harness";
-import { describeLifecycle } from "./lifecycle";
+import { ROOT } from "./harness/pulumi-cli";
+import { describeLifecycle } from "./harness/cli-lifecycle";
 
 describeLifecycle({
   example: "typescript",

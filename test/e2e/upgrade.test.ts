@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resourcesByToken } from "../../provider/src/all-definitions";
 import { recordedVersion, stateVersionOf, STATE_VERSION_KEY } from "../../provider/src/framework/state-version";
-import type { EmulatorControl } from "../helpers/emulator";
-import { pulumiEnv, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
-import type { Obj, Row } from "./every-resource-table";
-import { everyResourceRows, programOf, upEveryResource } from "./every-resource-stack";
+import type { EmulatorControl } from "../helpers/emulator-control";
+import { pulumiEnv, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
+import type { Obj, Row } from "./harness/every-resource-table";
+import { everyResourceRows, programOf, upEveryResource } from "./harness/every-resource-stack";
 
 /** Every release, oldest first. A release adds its archive to test/fixtures/releases and its line here. */
 const RELEASES = ["0.1.0"];

@@ -1,5 +1,5 @@
 // examples/yaml driven by the real pulumi CLI against the emulator.
-import { describeLifecycle } from "./lifecycle";
+import { describeLifecycle } from "./harness/cli-lifecycle";
 
 describeLifecycle({
   example: "yaml",

@@ -1,7 +1,7 @@
 // The emulator's other answers to points the API leaves "not shown", each switched on through the
 // control API of a running emulator, as the provider's alternative suite does.
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { type Harness, ISO_MS, createZone, startHarness } from "./helpers";
+import { type Harness, ISO_MS, createZone, startHarness } from "../helpers/emulator-http";
 
 let h: Harness;
 

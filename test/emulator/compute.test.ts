@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { removeVm } from "../../emulator/src/compute/state";
-import { type Api, ISO_MS, useAccounts } from "./helpers";
+import { type Api, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("vmowner");
 const { ro, other } = h;

@@ -1,7 +1,7 @@
 // The control endpoints for states only the outside world changes.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
-import { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../helpers/emulator-control";
 
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let api: EmulatorControl;

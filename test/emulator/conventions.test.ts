@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authDnsServiceId, createZone, expectError, ISO_MS, makeApi, type Res, startHarness, useAccounts } from "./helpers";
+import { authDnsServiceId, createZone, expectError, ISO_MS, makeApi, type Res, startHarness, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("alice");
 

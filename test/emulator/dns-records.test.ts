@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISO_MS, type Harness, createZone, startHarness } from "./helpers";
+import { ISO_MS, type Harness, createZone, startHarness } from "../helpers/emulator-http";
 
 let h: Harness;
 let zid: number;

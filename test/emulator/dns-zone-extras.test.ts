@@ -1,7 +1,7 @@
 // Contract details of the per-zone settings that the provider's resources rely on: key
 // rotation, scoping to the caller's account, scopes, and range moves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, type Harness, createZone, makeApi, startHarness } from "./helpers";
+import { type Api, type Harness, createZone, makeApi, startHarness } from "../helpers/emulator-http";
 
 let h: Harness;
 let other: Api;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, createZone, startHarness } from "./helpers";
+import { type Harness, createZone, startHarness } from "../helpers/emulator-http";
 
 let h: Harness;
 beforeAll(async () => {
@@ -123,7 +123,7 @@ describe("export", () => {
     expect(back.body.skipped).toHaveLength(4);
     // and into a fresh zone of the same name in another account it recreates the records
     const other = await h.control("POST", "/_emulator/accounts", { name: "exporter" });
-    const { makeApi } = await import("./helpers");
+    const { makeApi } = await import("../helpers/emulator-http");
     const api2 = makeApi(h.emu.baseUrl, other.body.token);
     const z2 = await createZone(api2, "export.example");
     const imp = await api2("POST", `/dns/zones/${z2.id}/import`, { text: r.body.text, mode: "apply" });

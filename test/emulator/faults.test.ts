@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FaultInjector } from "../../emulator/src/faults";
 import { until } from "../helpers/until";
-import { type Harness, authDnsServiceId, startHarness } from "./helpers";
+import { type Harness, authDnsServiceId, startHarness } from "../helpers/emulator-http";
 
 let h: Harness;
 let sid: number;

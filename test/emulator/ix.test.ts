@@ -1,6 +1,6 @@
 // The internet exchange (/ix): member applications, their ports and routes.
 import { describe, expect, it } from "vitest";
-import { useAccounts } from "./helpers";
+import { useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("exchange");
 const { other } = h;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createZone, expectError, ISO_MS, useAccounts } from "./helpers";
+import { createZone, expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("tun");
 const { ro, other } = h;

@@ -1,6 +1,6 @@
 // Meeting settings (/meet) and its read-only views.
 import { describe, expect, it } from "vitest";
-import { useAccounts } from "./helpers";
+import { useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("meet");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createZone, expectError, ISO_MS, useAccounts } from "./helpers";
+import { createZone, expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("acme");
 const { ro, other } = h;

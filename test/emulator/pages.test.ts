@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectError, ISO_MS, useAccounts } from "./helpers";
+import { expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("pg");
 const { ro, other } = h;

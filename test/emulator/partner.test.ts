@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, createZone, expectError, type Harness, ISO_MS, makeApi, startHarness, useAccounts } from "./helpers";
+import { type Api, createZone, expectError, type Harness, ISO_MS, makeApi, startHarness, useAccounts } from "../helpers/emulator-http";
 import { setPartnerMode } from "../../emulator/src/partner/state";
 
 const h = useAccounts("reseller");

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { buildApp, listen } from "../../emulator/src";
-import { makeApi, startHarness } from "./helpers";
+import { makeApi, startHarness } from "../helpers/emulator-http";
 
 const A = "svc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
 const B = "svc_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb";

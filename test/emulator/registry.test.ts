@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { type Api, createZone, expectError, ISO_MS, makeApi, useAccounts } from "./helpers";
+import { type Api, createZone, expectError, ISO_MS, makeApi, useAccounts } from "../helpers/emulator-http";
 
 const LINK = "svc_4e610000000000000000000000000003";
 const SECRET = "s3cret-key-material-0001";

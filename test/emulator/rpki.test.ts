@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { setAnnouncements } from "../../emulator/src/rpki/state";
 import { parseXml } from "../../emulator/src/rpki/xml";
-import { expectError, ISO_MS, useAccounts } from "./helpers";
+import { expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const NS = "http://www.hactrn.net/uris/rpki/rpki-setup/";
 

@@ -1,6 +1,6 @@
 // Realtime rooms (/rtc): create, passcodes, patch limits, joins, recordings.
 import { describe, expect, it } from "vitest";
-import { useAccounts } from "./helpers";
+import { useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("rooms");
 

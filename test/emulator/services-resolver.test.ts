@@ -1,7 +1,7 @@
 // A resolver service's filter, policy and client groups (with DDNS tokens) over HTTP: defaults,
 // whole replacement by PUT, normalisation and validation, resolver-only, ownership and scopes.
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectError, ISO_MS, useAccounts } from "./helpers";
+import { expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("home");
 const { ro, other } = h;

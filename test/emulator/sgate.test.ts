@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { receiveMessage, verificationCode } from "../../emulator/src/sgate/messaging";
 import { SEED_NUMBERS } from "../../emulator/src/sgate/state";
-import { expectError, type Harness, startHarness, useAccounts } from "./helpers";
+import { expectError, type Harness, startHarness, useAccounts } from "../helpers/emulator-http";
 
 const [N1, N2] = SEED_NUMBERS;
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, createZone, startHarness } from "./helpers";
+import { type Harness, createZone, startHarness } from "../helpers/emulator-http";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // Storage destinations (/storage).
 import { describe, expect, it } from "vitest";
-import { useAccounts } from "./helpers";
+import { useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("store");
 const { other } = h;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { setOnAir } from "../../emulator/src/stream/state";
-import { ISO_MS, useAccounts } from "./helpers";
+import { ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("caster");
 const { ro, other } = h;

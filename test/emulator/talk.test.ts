@@ -1,6 +1,6 @@
 // Chat rooms (/talk): create, defaults, patch, passcodes, cities, joins.
 import { describe, expect, it } from "vitest";
-import { useAccounts } from "./helpers";
+import { useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("rooms");
 const { other } = h;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pauseOutbound, setCallsUp } from "../../emulator/src/vgate/state";
-import { expectError, ISO_MS, useAccounts } from "./helpers";
+import { expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("pat");
 

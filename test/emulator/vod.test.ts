@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setAssetState } from "../../emulator/src/vod/state";
-import { ISO_MS, type Api, type Harness, makeApi, startHarness } from "./helpers";
+import { ISO_MS, type Api, type Harness, makeApi, startHarness } from "../helpers/emulator-http";
 
 const WRITE = "svc_70d00000000000000000000000000001";
 

@@ -1,6 +1,6 @@
 // Voice numbers (/voice) with endpoints on PBX extensions.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./helpers";
+import { type Harness, startHarness } from "../helpers/emulator-http";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // Webhook endpoints over HTTP: the public https:// rule, events, the ten-endpoint limit, the
 // secret shown once, patching, test pings and their delivery records, ownership and scopes.
 import { describe, expect, it } from "vitest";
-import { expectError, ISO_MS, useAccounts } from "./helpers";
+import { expectError, ISO_MS, useAccounts } from "../helpers/emulator-http";
 
 const h = useAccounts("hooks");
 const { ro, other } = h;

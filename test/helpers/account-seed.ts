@@ -1,7 +1,7 @@
 // Fills an emulator account through the API with one or more of every kind of object a team
 // brings to adoption: zones full of records of every type, zone settings, a reverse zone with a
 // range, an edge site with a rule, RPKI, mail, a tunnel, a PBX and a webhook. Used by the adoption e2e test and bench P7.
-import type { EmulatorControl } from "./emulator";
+import type { EmulatorControl } from "./emulator-control";
 
 export interface SeedOptions {
   zones: number;

@@ -1,6 +1,6 @@
 // The checks every resource's gRPC test makes, bound to that file's plugin and emulator.
 import { expect } from "vitest";
-import type { EmulatorControl } from "./emulator";
+import type { EmulatorControl } from "./emulator-control";
 import { plain, UNKNOWN, type PluginHandle } from "./plugin";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -53,5 +53,37 @@ export function providerChecks(current: () => { plugin: PluginHandle; control: E
     expect((await control.stats()).total).toBe(0);
   }
 
-  return { checked, previewSendsNothing, importClean, expectCheckFailures };
+  /**
+   * Diff finds exactly the properties `changed`, none replacing; the update's preview sends no
+   * request; returns the outputs of the update itself.
+   */
+  async function updatesInPlace(type: string, name: string, id: string, olds: Obj, news: Obj, oldInputs: Obj, changed: string[]): Promise<Obj> {
+    const { plugin, control } = current();
+    const d = await plugin.diff(type, name, id, olds, news, oldInputs);
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect([...d.diffs].sort()).toEqual([...changed].sort());
+    await control.resetStats();
+    await plugin.update(type, name, id, olds, news, true, oldInputs);
+    expect((await control.stats()).total).toBe(0);
+    return plugin.update(type, name, id, olds, news, false, oldInputs);
+  }
+
+  /**
+   * Create while the API acts on the first POST to `path` but its answer is lost (the connection
+   * resets after): the provider must find and adopt what the API made rather than make it twice.
+   * Returns the created resource and the requests of the create, by route.
+   */
+  async function createWithLostAnswer(type: string, name: string, inputs: Obj, path: string) {
+    const { plugin, control } = current();
+    await control.resetStats();
+    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: `${path}$`, count: 1 });
+    try {
+      const created = await plugin.create(type, name, inputs);
+      return { ...created, byRoute: (await control.stats()).byRoute };
+    } finally {
+      await control.clearFaults();
+    }
+  }
+
+  return { checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace, createWithLostAnswer };
 }

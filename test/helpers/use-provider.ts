@@ -1,14 +1,20 @@
 // One setup for every gRPC provider test file: a live emulator, the built plugin configured
 // against it as the engine would, the emulator's control client, and the shared checks.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/src/server";
-import { EmulatorControl } from "./emulator";
+import { EmulatorControl } from "./emulator-control";
 import { secret, startPlugin, type PluginHandle } from "./plugin";
 import { providerChecks } from "./provider-checks";
 
 type Obj = Record<string, unknown>;
 
 export interface ProviderOptions {
+  /**
+   * The emulator's one account, named for the file; its API token (`token` among the handles) is
+   * made from the name, the same on every run. `emulator.accounts` instead for several.
+   */
+  account?: string;
   /**
    * Options of the emulator (accounts, ...). Its request limit is off unless the file names one
    * (`rateLimitPerMinute`): a file whose tests are not about pacing must not share one token's
@@ -47,6 +53,8 @@ function late<T extends object>(what: string): { handle: T; set(value: T | undef
 
 /** Registers beforeAll/afterAll for the emulator, the plugin and Configure; returns their handles and the shared checks. */
 export function useProvider(options: ProviderOptions = {}) {
+  const token = options.account === undefined ? undefined : `svc_${createHash("sha256").update(options.account).digest("hex").slice(0, 32)}`;
+  const accounts = options.account === undefined ? {} : { accounts: [{ name: options.account, token: token! }] };
   const emulator = late<RunningEmulator>("emulator");
   const control = late<EmulatorControl>("emulator control");
   const plugin = late<PluginHandle>("plugin");
@@ -54,7 +62,7 @@ export function useProvider(options: ProviderOptions = {}) {
   const others: PluginHandle[] = [];
 
   beforeAll(async () => {
-    started.emulator = await startEmulator({ rateLimitPerMinute: 0, ...options.emulator });
+    started.emulator = await startEmulator({ rateLimitPerMinute: 0, ...accounts, ...options.emulator });
     emulator.set(started.emulator);
     control.set(new EmulatorControl(started.emulator.baseUrl, started.emulator.token));
     if (options.plugin === false) return;
@@ -91,5 +99,5 @@ export function useProvider(options: ProviderOptions = {}) {
   }
 
   const handles: ProviderHandles = { emulator: emulator.handle, control: control.handle, plugin: plugin.handle };
-  return { ...handles, anotherPlugin, ...providerChecks(() => handles) };
+  return { ...handles, token: token!, anotherPlugin, ...providerChecks(() => handles) };
 }

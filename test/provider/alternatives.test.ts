@@ -10,7 +10,7 @@
 // after such changes therefore go to a second process, `refresher`, that reads each object with
 // its own GET (batchReads off): a new list per read would need a new process per read.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../helpers/emulator-control";
 import { plain, secret, type PluginHandle } from "../helpers/plugin";
 import { providerChecks } from "../helpers/provider-checks";
 import { useProvider } from "../helpers/use-provider";

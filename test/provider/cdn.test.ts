@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
 import { initFailure, isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const SITE = "nsp:cdn:Site";
@@ -53,8 +53,7 @@ buXjbMfVWPEsRokAqT+r6RG/WYShRANCAAROku6Xte437dnhdA6qdWI1emTTJ/fU
 -----END PRIVATE KEY-----
 `;
 
-const token = `svc_${"ed9e".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "cdn", token }] } });
+const provider = useProvider({ account: "cdn" });
 const { control, plugin, checked, previewSendsNothing } = provider;
 let cdnServiceId: string;
 let dnsServiceId: string;

@@ -3,14 +3,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { removeVm } from "../../emulator/src/compute/state";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const VM = "nsp:compute:VmPower";
 type Obj = Record<string, any>;
 
-const token = `svc_${"c0de".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "compute", token }] } });
+const provider = useProvider({ account: "compute" });
 const { emulator, control, plugin, checked } = provider;
 let vms: Obj[];
 

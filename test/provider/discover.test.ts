@@ -19,8 +19,7 @@ interface ImportFile {
   resources: { type: string; name: string; id: string }[];
 }
 
-const token = `svc_${"cd34".repeat(8)}`;
-const { emulator, control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "demo", token }] }, config: { requestsPerMinute: 0 } });
+const { emulator, control, plugin, checked, token } = useProvider({ account: "demo", config: { requestsPerMinute: 0 } });
 let seeded: Seeded;
 
 async function runDiscover(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -2,8 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useProvider } from "../helpers/use-provider";
 
-const token = `svc_${"9f8e".repeat(8)}`;
-const { control, plugin } = useProvider({ emulator: { accounts: [{ name: "lookups", token }] } });
+const { control, plugin } = useProvider({ account: "lookups" });
 let services: { id: number; type: string; name: string }[];
 
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // nsp:dns:Range (address-range grants in reverse zones) through the built plugin over gRPC.
 import { beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
@@ -9,8 +9,7 @@ const RANGE = "nsp:dns:Range";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"ef56".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "ranges", token }] } });
+const provider = useProvider({ account: "ranges" });
 const { control, plugin, checked } = provider;
 let serviceId: string;
 

@@ -8,8 +8,7 @@ const ZONE = "nsp:dns:Zone";
 const RECORD = "nsp:dns:Record";
 const ZR = "nsp:dns:ZoneRecords";
 
-const token = `svc_${"ef56".repeat(8)}`;
-const { control, plugin, checked } = useProvider({ emulator: { accounts: [{ name: "demo", token }] }, config: { requestsPerMinute: 0 } });
+const { control, plugin, checked } = useProvider({ account: "demo", config: { requestsPerMinute: 0 } });
 let serviceId: number;
 let zoneId: string;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 // operation until the emulator's public-DNS view delegates the zone to the service.
 import { beforeAll, describe, expect, it } from "vitest";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { until } from "../helpers/until";
 import { useProvider } from "../helpers/use-provider";
 
@@ -12,8 +12,7 @@ const NS = ["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"];
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"a1b2".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
+const provider = useProvider({ account: "verify" });
 const { control, plugin, anotherPlugin, checked } = provider;
 let serviceId: string;
 

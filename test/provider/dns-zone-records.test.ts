@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
 import { initFailure, secret, startPlugin } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZR = "nsp:dns:ZoneRecords";

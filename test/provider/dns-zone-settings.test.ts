@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { isSecret, plain, secret, UNKNOWN } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
@@ -14,8 +14,7 @@ const Kind = providerPb.PropertyDiff.Kind;
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"cd34".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "settings", token }] } });
+const provider = useProvider({ account: "settings" });
 const { control, plugin, checked, previewSendsNothing, expectCheckFailures } = provider;
 let serviceId: string;
 

@@ -1,16 +1,15 @@
 // The built plugin binary, driven over gRPC as the engine drives it, against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import { isSecret, secret, type PluginHandle } from "../helpers/plugin";
-import { EmulatorControl } from "../helpers/emulator";
-import { lifecycle } from "../helpers/lifecycle";
+import { EmulatorControl } from "../helpers/emulator-control";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ZONE = "nsp:dns:Zone";
 const RECORD = "nsp:dns:Record";
 
-const token = `svc_${"ab12".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "demo", token }] } });
-const { emulator, control, plugin, anotherPlugin } = provider;
+const provider = useProvider({ account: "demo" });
+const { emulator, control, plugin, anotherPlugin, token } = provider;
 let serviceId: string;
 
 beforeAll(async () => {

@@ -7,8 +7,7 @@ import { useProvider } from "../helpers/use-provider";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"fd31".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "force", token }] } });
+const provider = useProvider({ account: "force" });
 const { control, plugin } = provider;
 let dnsService = "";
 let seq = 0;

@@ -2,7 +2,7 @@
 // binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import { isSecret, plain } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const TUNNEL = "nsp:link:Tunnel";
@@ -12,9 +12,8 @@ const POPS = "nsp:link:getLinkPops";
 type Obj = Record<string, unknown>;
 type Site = { id: number; hostname: string; link_tunnel_id: number | null; pages_project_id: number | null; origin: string | null; target: string };
 
-const token = `svc_${"7a11".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "link", token }] } });
-const { control, plugin, checked, expectCheckFailures } = provider;
+const provider = useProvider({ account: "link" });
+const { control, plugin, checked, expectCheckFailures, createWithLostAnswer } = provider;
 let pops: Array<{ id: number; code: string }>;
 let ams: string;
 let fra: string;
@@ -175,18 +174,12 @@ lifecycle(provider, [
 describe("nsp:link:Tunnel over gRPC", () => {
   it("adopts a tunnel whose create answer was lost, and rotates to get its credential", async () => {
     const inputs = await checked(TUNNEL, { name: "lost-answer", localUrl: "http://localhost:7000", popId: fra });
-    await control.resetStats();
-    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/link/tunnels$", count: 1 });
-    try {
-      const created = await plugin.create(TUNNEL, "lost", inputs);
-      expect((await control.stats()).byRoute).toMatchObject({ "POST /link/tunnels": 1, "GET /link/tunnels": 1, "POST /link/tunnels/:id/token": 1 });
-      expect(isSecret(created.properties.credential)).toBe(true);
-      expect(plain(created.properties.credential)).toMatch(/^lnk_/);
-      expect((await control.list<{ name: string }>("/link/tunnels")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
-      await plugin.delete(TUNNEL, "lost", created.id, created.properties);
-    } finally {
-      await control.clearFaults();
-    }
+    const created = await createWithLostAnswer(TUNNEL, "lost", inputs, "/link/tunnels");
+    expect(created.byRoute).toMatchObject({ "POST /link/tunnels": 1, "GET /link/tunnels": 1, "POST /link/tunnels/:id/token": 1 });
+    expect(isSecret(created.properties.credential)).toBe(true);
+    expect(plain(created.properties.credential)).toMatch(/^lnk_/);
+    expect((await control.list<{ name: string }>("/link/tunnels")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
+    await plugin.delete(TUNNEL, "lost", created.id, created.properties);
   });
 
   it("rejects bad input in Check, naming the property, before any request", async () => {

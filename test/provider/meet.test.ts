@@ -1,14 +1,13 @@
 // nsp:meet:Settings, through the built plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const SETTINGS = "nsp:meet:Settings";
 type Obj = Record<string, any>;
 
-const token = `svc_${"3ee7".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "meet", token }] } });
-const { control, plugin, checked, previewSendsNothing, importClean } = provider;
+const provider = useProvider({ account: "meet" });
+const { control, plugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
 
 describe("nsp:meet:Settings", () => {
   it("patches the settings the program sets, leaves the others, imports, and leaves them on delete", async () => {
@@ -26,13 +25,7 @@ describe("nsp:meet:Settings", () => {
     expect((await plugin.diff(SETTINGS, "s", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(SETTINGS, { ...inputs, chat: false, retention: { days: 60 } });
-    const d = await plugin.diff(SETTINGS, "s", created.id, read.properties, changed, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["chat", "retention"]);
-    await control.resetStats();
-    await plugin.update(SETTINGS, "s", created.id, read.properties, changed, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(SETTINGS, "s", created.id, read.properties, changed, false, inputs);
+    const updated = await updatesInPlace(SETTINGS, "s", created.id, read.properties, changed, inputs, ["chat", "retention"]);
     expect(updated).toMatchObject({ chat: false, retention: { days: 60 }, waitingRoom: true });
 
     const imported = await importClean(SETTINGS, "meet-settings");

@@ -1,7 +1,7 @@
 // The organisation, its members and application switches, driven through the built plugin binary
 // over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ORG = "nsp:org:Organization";
@@ -11,9 +11,8 @@ const DOMAINS = "nsp:org:getOrgDomains";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"0a9e".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "orgtest", token }] } });
-const { control, plugin, checked } = provider;
+const provider = useProvider({ account: "orgtest" });
+const { control, plugin, checked, createWithLostAnswer } = provider;
 
 async function routes(): Promise<Record<string, number>> {
   return (await control.stats()).byRoute;
@@ -108,17 +107,11 @@ describe("nsp:org:Member over gRPC", () => {
 
   it("adopts a member whose invitation answer was lost, instead of inviting twice", async () => {
     const inputs = await checked(MEMBER, { email: "lost@example.com" });
-    await control.resetStats();
-    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/org/members$", count: 1 });
-    try {
-      const m = await plugin.create(MEMBER, "lost", inputs);
-      expect((await control.stats()).byRoute).toMatchObject({ "POST /org/members": 1, "GET /org/members": 1 });
-      expect(m.properties).toMatchObject({ email: "lost@example.com", role: "member" });
-      expect((await control.list<Obj>("/org/invites")).filter((i) => i.email === "lost@example.com")).toHaveLength(1);
-      await plugin.delete(MEMBER, "lost", m.id, m.properties);
-    } finally {
-      await control.clearFaults();
-    }
+    const m = await createWithLostAnswer(MEMBER, "lost", inputs, "/org/members");
+    expect(m.byRoute).toMatchObject({ "POST /org/members": 1, "GET /org/members": 1 });
+    expect(m.properties).toMatchObject({ email: "lost@example.com", role: "member" });
+    expect((await control.list<Obj>("/org/invites")).filter((i) => i.email === "lost@example.com")).toHaveLength(1);
+    await plugin.delete(MEMBER, "lost", m.id, m.properties);
   });
 
   it("creates a suspended member with a second call", async () => {

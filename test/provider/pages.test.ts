@@ -1,13 +1,12 @@
 // Static-site projects, driven through the built plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const PROJECT = "nsp:pages:Project";
 
-const token = `svc_${"9a9e".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "pages", token }] } });
-const { control, plugin, checked } = provider;
+const provider = useProvider({ account: "pages" });
+const { control, plugin, checked, createWithLostAnswer } = provider;
 
 lifecycle(provider, [
   {
@@ -37,15 +36,9 @@ describe("nsp:pages:Project over gRPC", () => {
 
   it("adopts a project whose create answer was lost", async () => {
     const inputs = await checked(PROJECT, { name: "lost-answer" });
-    await control.resetStats();
-    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/pages/projects$", count: 1 });
-    try {
-      const created = await plugin.create(PROJECT, "lost", inputs);
-      expect((await control.stats()).byRoute).toMatchObject({ "POST /pages/projects": 1, "GET /pages/projects": 1 });
-      expect((await control.list<{ name: string }>("/pages/projects")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
-      await plugin.delete(PROJECT, "lost", created.id, created.properties);
-    } finally {
-      await control.clearFaults();
-    }
+    const created = await createWithLostAnswer(PROJECT, "lost", inputs, "/pages/projects");
+    expect(created.byRoute).toMatchObject({ "POST /pages/projects": 1, "GET /pages/projects": 1 });
+    expect((await control.list<{ name: string }>("/pages/projects")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
+    await plugin.delete(PROJECT, "lost", created.id, created.properties);
   });
 });

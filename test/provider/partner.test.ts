@@ -2,14 +2,14 @@
 import { describe, expect, it } from "vitest";
 import { setPartnerMode } from "../../emulator/src/partner/state";
 import { secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const SUBJECT = "nsp:partner:Subject";
 
 const token = `svc_${"9a27".repeat(8)}`;
 const provider = useProvider({ emulator: { accounts: [{ name: "partnertest", token }, { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` }] } });
-const { emulator, control, plugin, anotherPlugin, checked } = provider;
+const { emulator, control, plugin, anotherPlugin, checked, createWithLostAnswer } = provider;
 
 lifecycle(provider, [
   {
@@ -39,16 +39,10 @@ describe("nsp:partner:Subject over gRPC", () => {
 
   it("adopts a customer whose create answer was lost", async () => {
     const inputs = await checked(SUBJECT, { externalRef: "cust-lost" });
-    await control.resetStats();
-    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/partner/subjects$", count: 1 });
-    try {
-      const s = await plugin.create(SUBJECT, "lost", inputs);
-      expect((await control.stats()).byRoute).toMatchObject({ "POST /partner/subjects": 1, "GET /partner/subjects/{ref}": 1 });
-      expect(s.id).toBe("cust-lost");
-      await plugin.delete(SUBJECT, "lost", s.id, s.properties);
-    } finally {
-      await control.clearFaults();
-    }
+    const s = await createWithLostAnswer(SUBJECT, "lost", inputs, "/partner/subjects");
+    expect(s.byRoute).toMatchObject({ "POST /partner/subjects": 1, "GET /partner/subjects/{ref}": 1 });
+    expect(s.id).toBe("cust-lost");
+    await plugin.delete(SUBJECT, "lost", s.id, s.properties);
   });
 
   it("reports the API's refusal outside managed mode", async () => {

@@ -2,7 +2,7 @@
 // built plugin binary over gRPC against a live emulator.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const LINK = "nsp:registry:Link";

@@ -3,15 +3,14 @@
 import { describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
 import { initFailure } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const CA = "nsp:rpki:Ca";
 const ROA = "nsp:rpki:Roa";
 const NS = "http://www.hactrn.net/uris/rpki/rpki-setup/";
 
-const token = `svc_${"cd34".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "rpki", token }] } });
+const provider = useProvider({ account: "rpki" });
 const { control, plugin } = provider;
 
 function parentResponse(parentHandle = "ripe-ncc"): string {

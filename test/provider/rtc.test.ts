@@ -1,13 +1,12 @@
 // nsp:rtc:Room, through the built plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const RTC = "nsp:rtc:Room";
 
-const token = `svc_${"47c0".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "rtc", token }] } });
+const provider = useProvider({ account: "rtc" });
 const { plugin, checked, previewSendsNothing, importClean } = provider;
 
 describe("nsp:rtc:Room", () => {

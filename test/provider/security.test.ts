@@ -1,14 +1,13 @@
 // Security rules, driven through the built plugin binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const RULE = "nsp:security:Rule";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"5ec0".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "security", token }] } });
+const provider = useProvider({ account: "security" });
 const { control, plugin, checked } = provider;
 let siteId: string;
 let zoneId: string;

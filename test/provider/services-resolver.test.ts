@@ -2,7 +2,7 @@
 // nsp:dns:getDnsLists, through the built plugin binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const FILTER = "nsp:services:Filter";
@@ -11,9 +11,8 @@ const CLIENT = "nsp:services:Client";
 const DDNS = "nsp:services:ClientDdnsToken";
 type Obj = Record<string, any>;
 
-const token = `svc_${"7e6f".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "homelab", token }] } });
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
+const provider = useProvider({ account: "homelab" });
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
 let resolver: string;
 let authDns: string;
 
@@ -52,13 +51,7 @@ describe("nsp:services:Filter", () => {
     expect((await plugin.diff(FILTER, "f", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const news = await checked(FILTER, { serviceId: resolver, customAllow: ["ok.example"], blockMode: "zero", rewrites: [{ name: "nas.home.example", target: "Box.Home.Example." }] });
-    const d = await plugin.diff(FILTER, "f", created.id, read.properties, news, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["blockMode", "customAllow", "customBlock", "filterLists", "rewrites"]);
-    await control.resetStats();
-    await plugin.update(FILTER, "f", created.id, read.properties, news, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(FILTER, "f", created.id, read.properties, news, false, inputs);
+    const updated = await updatesInPlace(FILTER, "f", created.id, read.properties, news, inputs, ["blockMode", "customAllow", "customBlock", "filterLists", "rewrites"]);
     expect(updated).toEqual({ ...news, rewrites: [{ name: "nas.home.example", target: "box.home.example" }], serviceName: "Resolver" });
     expect((await plugin.diff(FILTER, "f", created.id, updated, news, news)).changes).toBe(false);
 
@@ -244,13 +237,7 @@ describe("nsp:services:Client", () => {
     expect((await plugin.diff(CLIENT, "c", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const news = await checked(CLIENT, { ...inputs, enabled: false, lists: [], rules: ["||games.example^"], tags: ["kids"] });
-    const d = await plugin.diff(CLIENT, "c", created.id, read.properties, news, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["enabled", "lists", "rules", "tags"]);
-    await control.resetStats();
-    await plugin.update(CLIENT, "c", created.id, read.properties, news, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(CLIENT, "c", created.id, read.properties, news, false, inputs);
+    const updated = await updatesInPlace(CLIENT, "c", created.id, read.properties, news, inputs, ["enabled", "lists", "rules", "tags"]);
     expect(updated).toMatchObject({ enabled: false, lists: [], rules: ["||games.example^"], tags: ["kids"], clientId: "kids-tablet" });
     expect((await plugin.diff(CLIENT, "c", created.id, updated, news, news)).changes).toBe(false);
     expect(await plugin.diff(CLIENT, "c", created.id, updated, { ...news, serviceId: authDns }, news)).toMatchObject({ replaces: ["serviceId"] });

@@ -3,7 +3,7 @@
 // against a live emulator.
 import { describe, expect, it } from "vitest";
 import { SEED_NUMBERS } from "../../emulator/src/sgate/state";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:sgate:NumberSettings";
@@ -18,8 +18,7 @@ const enc = encodeURIComponent;
 
 type Obj = Record<string, any>;
 
-const token = `svc_${"5d5d".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "texter", token }] } });
+const provider = useProvider({ account: "texter" });
 const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */

@@ -2,15 +2,14 @@
 // plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const CHANNEL = "nsp:stream:Channel";
 const PROGRAMME = "nsp:stream:Programme";
 type Obj = Record<string, any>;
 
-const token = `svc_${"5ea3".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "streamer", token }] } });
+const provider = useProvider({ account: "streamer" });
 const { control, plugin, checked, importClean } = provider;
 
 const DEFAULTS = {

@@ -2,15 +2,14 @@
 // gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const TALK = "nsp:talk:Room";
 type Obj = Record<string, any>;
 
-const token = `svc_${"7a1c".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "rooms", token }] } });
-const { control, plugin, checked, previewSendsNothing, importClean } = provider;
+const provider = useProvider({ account: "rooms" });
+const { control, plugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
 
 describe("nsp:talk:Room", () => {
   it("creates a room with a secret passcode, patches, changes and clears the passcode, imports, and deletes", async () => {
@@ -31,13 +30,7 @@ describe("nsp:talk:Room", () => {
     expect((await plugin.diff(TALK, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(TALK, { ...inputs, visibility: "unlisted", maxPeers: 30, passcode: secret("9999") });
-    const d = await plugin.diff(TALK, "r", created.id, read.properties, changed, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["maxPeers", "passcode", "visibility"]);
-    await control.resetStats();
-    await plugin.update(TALK, "r", created.id, read.properties, changed, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(TALK, "r", created.id, read.properties, changed, false, inputs);
+    const updated = await updatesInPlace(TALK, "r", created.id, read.properties, changed, inputs, ["maxPeers", "passcode", "visibility"]);
     expect(updated).toMatchObject({ visibility: "unlisted", maxPeers: 30, hasPasscode: true });
     expect(plain(updated.passcode)).toBe("9999");
 

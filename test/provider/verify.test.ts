@@ -2,7 +2,7 @@
 // plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const SITE = "nsp:verify:Site";
@@ -10,9 +10,8 @@ const BALANCE = "nsp:vgate:getBalance";
 
 type Obj = Record<string, unknown>;
 
-const token = `svc_${"7e71".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "verify", token }] } });
-const { control, plugin, checked } = provider;
+const provider = useProvider({ account: "verify" });
+const { control, plugin, checked, createWithLostAnswer } = provider;
 
 lifecycle(provider, [
   {
@@ -101,17 +100,11 @@ describe("nsp:verify:Site over gRPC", () => {
 
   it("adopts a site whose create answer was lost, and rotates to get its secret", async () => {
     const inputs = await checked(SITE, { name: "lost-answer" });
-    await control.resetStats();
-    await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/verify/sites$", count: 1 });
-    try {
-      const created = await plugin.create(SITE, "lost", inputs);
-      expect((await control.stats()).byRoute).toMatchObject({ "POST /verify/sites": 1, "GET /verify/sites": 1, "POST /verify/sites/:id/rotate": 1 });
-      expect(isSecret(created.properties.secret)).toBe(true);
-      expect((await control.list<{ name: string }>("/verify/sites")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
-      await plugin.delete(SITE, "lost", created.id, created.properties);
-    } finally {
-      await control.clearFaults();
-    }
+    const created = await createWithLostAnswer(SITE, "lost", inputs, "/verify/sites");
+    expect(created.byRoute).toMatchObject({ "POST /verify/sites": 1, "GET /verify/sites": 1, "POST /verify/sites/:id/rotate": 1 });
+    expect(isSecret(created.properties.secret)).toBe(true);
+    expect((await control.list<{ name: string }>("/verify/sites")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
+    await plugin.delete(SITE, "lost", created.id, created.properties);
   });
 
 });

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { setCallsUp } from "../../emulator/src/vgate/state";
 import { isSecret, plain, secret, type PluginHandle } from "../helpers/plugin";
-import { lifecycle, type LifecycleRow } from "../helpers/lifecycle";
+import { lifecycle, type LifecycleRow } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 type Obj = Record<string, unknown>;

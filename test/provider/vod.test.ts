@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { setAssetState } from "../../emulator/src/vod/state";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const ASSET = "nsp:vod:Asset";
@@ -11,9 +11,8 @@ const KEY = "nsp:vod:SigningKey";
 const HOOK = "nsp:vod:Webhook";
 type Obj = Record<string, any>;
 
-const token = `svc_${"70d5".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "vod", token }] } });
-const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
+const provider = useProvider({ account: "vod" });
+const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
 
 describe("nsp:vod:Asset", () => {
   it("creates metadata, patches and clears fields, imports, and deletes", async () => {
@@ -30,13 +29,7 @@ describe("nsp:vod:Asset", () => {
     expect((await plugin.diff(ASSET, "a", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(ASSET, { description: "About us", visibility: "private" });
-    const d = await plugin.diff(ASSET, "a", created.id, read.properties, changed, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["description", "tags", "title", "visibility"]);
-    await control.resetStats();
-    await plugin.update(ASSET, "a", created.id, read.properties, changed, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(ASSET, "a", created.id, read.properties, changed, false, inputs);
+    const updated = await updatesInPlace(ASSET, "a", created.id, read.properties, changed, inputs, ["description", "tags", "title", "visibility"]);
     expect(updated).toMatchObject({ description: "About us", visibility: "private" });
     expect(updated.title).toBeUndefined();
     expect(updated.tags).toBeUndefined();

@@ -1,16 +1,15 @@
 // nsp:voice:Number and nsp:voice:NumberEndpoint, through the built plugin binary over gRPC
 // against a live emulator.
 import { describe, expect, it } from "vitest";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const NUMBER = "nsp:voice:Number";
 const ENDPOINT = "nsp:voice:NumberEndpoint";
 type Obj = Record<string, any>;
 
-const token = `svc_${"70ce".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "voice", token }] } });
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
+const provider = useProvider({ account: "voice" });
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
 
 async function pbxWithExtensions(n: number): Promise<{ pbx: string; exts: string[] }> {
   const pbx = (await control.post<Obj>("/vgate/pbx", { name: "office", template: "blank" })).id as string;
@@ -34,13 +33,7 @@ describe("nsp:voice:Number", () => {
     expect((await plugin.diff(NUMBER, "n", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(NUMBER, { label: "support", sipIn: false, noanswer: "voicemail:100" });
-    const d = await plugin.diff(NUMBER, "n", created.id, read.properties, changed, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["dest", "label", "noanswer", "sipIn"]);
-    await control.resetStats();
-    await plugin.update(NUMBER, "n", created.id, read.properties, changed, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(NUMBER, "n", created.id, read.properties, changed, false, inputs);
+    const updated = await updatesInPlace(NUMBER, "n", created.id, read.properties, changed, inputs, ["dest", "label", "noanswer", "sipIn"]);
     expect(updated).toMatchObject({ label: "support", sipIn: false, dest: null, noanswer: "voicemail:100" });
 
     const imported = await importClean(NUMBER, created.id);

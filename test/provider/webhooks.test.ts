@@ -2,15 +2,14 @@
 // against a live emulator.
 import { describe, expect, it } from "vitest";
 import { isSecret, plain, secret } from "../helpers/plugin";
-import { lifecycle } from "../helpers/lifecycle";
+import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 
 const WEBHOOK = "nsp:index:Webhook";
 type Obj = Record<string, any>;
 
-const token = `svc_${"9c8d".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "hooker", token }] } });
-const { control, plugin, checked, previewSendsNothing } = provider;
+const provider = useProvider({ account: "hooker" });
+const { control, plugin, checked, previewSendsNothing, updatesInPlace } = provider;
 
 async function clear(): Promise<void> {
   for (const w of await control.list<Obj>("/webhooks")) await control.delete(`/webhooks/${w.id}`);
@@ -41,13 +40,7 @@ describe("nsp:index:Webhook", () => {
     // Everything patches in place; dropping the note clears it.
     const { note: _n, ...noNote } = inputs;
     const news = await checked(WEBHOOK, { ...noNote, url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
-    const d = await plugin.diff(WEBHOOK, "w", created.id, read.properties, news, inputs);
-    expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["enabled", "events", "note", "url"]);
-    await control.resetStats();
-    await plugin.update(WEBHOOK, "w", created.id, read.properties, news, true, inputs);
-    expect((await control.stats()).total).toBe(0);
-    const updated = await plugin.update(WEBHOOK, "w", created.id, read.properties, news, false, inputs);
+    const updated = await updatesInPlace(WEBHOOK, "w", created.id, read.properties, news, inputs, ["enabled", "events", "note", "url"]);
     expect(updated).toMatchObject({ url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
     expect(updated.note).toBeUndefined();
     expect(plain(updated.secret)).toBe(signing);

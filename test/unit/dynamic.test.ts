@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../../emulator/src/server";
-import { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../helpers/emulator-control";
 import * as adapter from "../../provider/src/dynamic/adapter";
 import { renderDeclarations } from "../../provider/src/dynamic/declarations";
 import { diffResource } from "../../provider/src/framework/diff";

@@ -3,7 +3,7 @@
 // clock and the client's sleep are one injected clock, so nothing here waits on real time.
 import { afterEach, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/src/server";
-import { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../helpers/emulator-control";
 
 let emulator: RunningEmulator | undefined;
 afterEach(async () => {

@@ -15,7 +15,7 @@ import { checkResource } from "../../provider/src/framework/operations";
 import { UNKNOWN, type PropertyMap } from "../../provider/src/framework/property-values";
 import { defOf, isIntegerSchema, unwrap } from "../../provider/src/framework/zod-walk";
 import { resources } from "../../provider/src/all-definitions";
-import { table, type Row } from "../e2e/every-resource-table";
+import { table, type Row } from "../e2e/harness/every-resource-table";
 
 function positiveInteger(text: string | undefined, name: string): number | undefined {
   if (text === undefined || text === "") return undefined;
@@ -164,7 +164,7 @@ describe.each(resources.map((def) => [def.token, def] as const))("%s", (token, d
   }, TIMEOUT);
 
   it(`Check passes ${RUNS} valid inputs: each property the cross-field check does not read takes any value its own schema accepts`, () => {
-    expect(good, "a known-good input of every resource (test/e2e/every-resource-table.ts)").toBeDefined();
+    expect(good, "a known-good input of every resource (test/e2e/harness/every-resource-table.ts)").toBeDefined();
     expect(checkResource(def, good!).failures, "the known-good input").toEqual([]);
     const fixed = keysReadByCheck(def, good!);
     fc.assert(

@@ -82,9 +82,9 @@ describe("the published pages", () => {
   });
 
   it("would be caught linking a repository file, a missing page or a missing heading", () => {
-    const text = "[a test](../../test/e2e/harness.ts), [gone](./gone.md), [no heading](../api.md#no-such-heading), [fine](../api.md#errors), [site](https://nodejs.org)\n```sh\n[code](../../CHANGELOG.md)\n```\n";
+    const text = "[a test](../../test/e2e/harness/pulumi-cli.ts), [gone](./gone.md), [no heading](../api.md#no-such-heading), [fine](../api.md#errors), [site](https://nodejs.org)\n```sh\n[code](../../CHANGELOG.md)\n```\n";
     expect(brokenLinksOf("docs/guides/example.md", text)).toEqual([
-      "docs/guides/example.md: ../../test/e2e/harness.ts (not a published page)",
+      "docs/guides/example.md: ../../test/e2e/harness/pulumi-cli.ts (not a published page)",
       "docs/guides/example.md: ./gone.md (missing)",
       "docs/guides/example.md: ../api.md#no-such-heading (no such heading in docs/api.md)",
     ]);

@@ -2,8 +2,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { EmulatorControl } from "../helpers/emulator";
-import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness";
+import type { EmulatorControl } from "../../helpers/emulator-control";
+import { prepareProject, Stack, startEmulatorProcess, type EmulatorProcess } from "./pulumi-cli";
 
 export interface LifecycleOptions {
   example: string;

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
-const ROOT = join(__dirname, "..", "..");
+const ROOT = join(__dirname, "..", "..", "..");
 
 export default function setup(): void {
   const run = spawnSync(process.execPath, [join(ROOT, "scripts", "release.mjs"), "--if-stale"], { cwd: ROOT, stdio: "inherit" });

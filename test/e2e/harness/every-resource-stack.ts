@@ -2,9 +2,9 @@
 // the table's values from a running emulator, the YAML program, and the public DNS record the
 // edge site needs while the stack comes up.
 import { join } from "node:path";
-import { issueCertificate, newCaKey } from "../../emulator/src/cdn/x509";
-import type { EmulatorControl } from "../helpers/emulator";
-import { ROOT, type RunResult, type Stack } from "./harness";
+import { issueCertificate, newCaKey } from "../../../emulator/src/cdn/x509";
+import type { EmulatorControl } from "../../helpers/emulator-control";
+import { ROOT, type RunResult, type Stack } from "./pulumi-cli";
 import { NAME_SERVERS, SITE_HOST, table, VERIFIED_ZONE, type Obj, type Row } from "./every-resource-table";
 
 /**

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { Client } from "pg";
-import { ROOT } from "./harness";
+import { ROOT } from "./pulumi-cli";
 
 export interface TestPostgres {
   /** The server's maintenance database, as postgres://user:password@127.0.0.1:port/postgres. */

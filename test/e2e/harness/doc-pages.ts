@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { ROOT } from "./harness";
+import { ROOT } from "./pulumi-cli";
 
 /** The published pages that show commands. */
 export const PAGES = ["README.md", "docs", "docs/guides"].flatMap((d) =>

@@ -7,9 +7,12 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, 
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { EmulatorControl } from "../helpers/emulator";
+import { EmulatorControl } from "../../helpers/emulator-control";
+import { ROOT } from "../../helpers/plugin";
 
-export const ROOT = join(__dirname, "..", "..");
+// One root for both layers: test/helpers/ finds it from its own place, which benchmarks bundled into
+// dist/bench/ keep at the same depth.
+export { ROOT };
 
 export interface RunResult {
   code: number;
