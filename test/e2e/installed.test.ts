@@ -216,8 +216,11 @@ describe("nsp installed from its release, outside the repository", () => {
     const fleet = join(root, "node", "node_modules", ".bin", "nsp-fleet");
     expect(sh(fleet, ["--help"], root)).toMatch(/enqueue --customers FILE[\s\S]*worker \[--concurrency N\][\s\S]*status \[--run ID\][\s\S]*run --customers FILE/);
     write(join(root, "fleet", "customers.json"), JSON.stringify([{ ref: "acme", zone: "acme.example" }]));
+    // manifests runs in the customer project, whose Pulumi.yaml names the project the Stack objects run.
+    write(join(root, "fleet", "Pulumi.yaml"), "name: customers\nruntime: nodejs\n");
     const manifests = sh(fleet, ["manifests", "--operator", "--customers", "customers.json", "--repo", "https://github.com/example/nsp"], join(root, "fleet"));
     expect(manifests).toMatch(/^---\napiVersion: pulumi\.com\/v1\nkind: Stack\n[\s\S]*stack: acme\n/);
+    expect(manifests).toContain("customers:customer");
     const r = spawnSync(fleet, ["status"], { cwd: root, env: { ...process.env, PATH: userPath(), FLEET_DATABASE_URL: "" }, encoding: "utf8" });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/FLEET_DATABASE_URL: not set/);

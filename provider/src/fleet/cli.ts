@@ -11,7 +11,7 @@ import { operatorManifests, projectName } from "./manifests";
 import { runPool } from "./pool";
 import { enqueue, status, work } from "./queue";
 import { errorSummary, scrub, table, type FleetReport, type StackReport } from "./report";
-import { runStack } from "./stack-run";
+import { openStateBackend, runStack } from "./stack-run";
 
 const USAGE = `usage: nsp-fleet <command> [options]
 
@@ -100,6 +100,12 @@ function passwordsOf(url: string | undefined): string[] {
   }
 }
 
+/** Fails at once, before any stack runs, when the state backend cannot be opened. */
+async function backendOpened(projectDir: string, secrets: readonly string[]): Promise<void> {
+  const error = await openStateBackend(projectDir, secrets);
+  if (error) throw new Error(error);
+}
+
 function secretsOf(env: NodeJS.ProcessEnv) {
   const passwords = [...passwordsOf(env.PULUMI_BACKEND_URL), ...passwordsOf(env.FLEET_DATABASE_URL)];
   return (customer: Customer): string[] => [env[PARTNER_TOKEN_ENV] ?? "", customer.tokenEnv ? (env[customer.tokenEnv] ?? "") : "", ...passwords];
@@ -142,6 +148,7 @@ async function workerCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   const project = projectDir(f.project);
   const url = databaseUrl(env);
   checkStackEnvironment(env);
+  await backendOpened(project, [...passwordsOf(env.PULUMI_BACKEND_URL)]);
   const drain = onSignals("no new job is taken; the running stacks finish, then the worker exits");
   const failed = await work({
     url,
@@ -174,6 +181,7 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   checkStackEnvironment(env);
   const { partnerToken, customerTokens } = credentials(customers, env, PARTNER_TOKEN_ENV);
   const secrets = [partnerToken ?? "", ...customerTokens.values(), ...passwordsOf(env.PULUMI_BACKEND_URL)];
+  await backendOpened(project, secrets);
   const logDir = resolve(typeof f["log-dir"] === "string" ? f["log-dir"] : join(".nsp-fleet", "logs"));
   const operation = f.destroy ? "destroy" : "up";
   // SIGTERM or Ctrl-C: no further stack starts, the running ones stop at a safe point as `pulumi

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { recoverPendingCreates } from "../discover/recover-pending";
 import type { Customer } from "./customers";
-import { errorSummary } from "./report";
+import { errorSummary, scrub } from "./report";
 
 export type Operation = "up" | "destroy";
 
@@ -136,6 +136,23 @@ function engineEvents(stdout: string): { changes?: Record<string, number>; error
     if (event.diagnosticEvent?.severity === "error" && event.diagnosticEvent.message) errors.push(event.diagnosticEvent.message.trim());
   }
   return { changes, errors };
+}
+
+/**
+ * Opens the stacks' state backend once, before stacks run side by side. Pulumi's PostgreSQL
+ * backend makes its table when a command first opens the database, and commands that do so at
+ * the same moment collide ("failed to create table pulumi_state: duplicate key"): one of them
+ * fails. Opened once first, the table is there for all. A second try covers another worker or
+ * machine that opened the same database at the same moment. Returns the error, or undefined.
+ */
+export async function openStateBackend(projectDir: string, secrets: readonly string[]): Promise<string | undefined> {
+  let r: CommandResult | undefined;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    r = await pulumi(["stack", "ls", "--json", "--non-interactive"], projectDir);
+    if (r.code === 0) return undefined;
+  }
+  const why = errorSummary(r!.output) || `pulumi stack ls exited with ${r!.code}`;
+  return scrub(`cannot open the stacks' state backend (PULUMI_BACKEND_URL or the CLI's login): ${why}`, secrets);
 }
 
 export async function runStack(task: StackTask): Promise<StackOutcome> {
