@@ -7,8 +7,10 @@ import { digitsIdOf } from "../../framework/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { listServices } from "./service";
-import type { HeldItem, Holds } from "../../framework/held-objects";
+import type { HeldItem, HeldKind, Holds } from "../../framework/held-objects";
 import { heldRules } from "../security/held-rules";
+import { range } from "./range";
+import { record } from "./record";
 
 const domainName = z
   .string()
@@ -85,7 +87,7 @@ function unknownServiceMessage(serviceId: string, services: { id: unknown; name:
   );
 }
 
-const heldRecords = { names: ["record", "records"], listPath: (id: string) => `/dns/zones/${id}/records`, nameOf: (r: HeldItem) => `${String(r.name)} ${String(r.type)}` } as const;
+const heldRecords: HeldKind = { of: record, alsoDeletedBy: ["nsp:dns:ZoneRecords"], names: ["record", "records"], nameOf: (r: HeldItem) => `${String(r.name)} ${String(r.type)}` };
 
 /**
  * A zone's delete takes its records, its zone-wide security rules and its address-range grants
@@ -98,7 +100,7 @@ const zoneHolds: Holds = {
   kinds: [
     heldRecords,
     heldRules("zone_id"),
-    { names: ["address range", "address ranges"], listPath: (id) => `/dns/zones/${id}/ranges`, nameOf: (r) => String(r.prefix) },
+    { of: range, names: ["address range", "address ranges"], nameOf: (r) => String(r.prefix) },
   ],
   ownCost: "one list of the account's mail domains, for the records they publish",
   async own(ctx, id, zone) {

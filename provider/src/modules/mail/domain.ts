@@ -3,6 +3,11 @@ import { defineResource, type CheckFailure, type OperationContext } from "../../
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
 import type { HeldItem, Holds } from "../../framework/held-objects";
+import { alias } from "./alias";
+import { domainRule } from "./domain-rule";
+import { group } from "./group";
+import { mailbox } from "./mailbox";
+import { route } from "./route";
 import { domainName, numericIdOf, quotaBytes, settingsAfterCreate } from "./fields";
 import { email, stringRef } from "../../framework/validators";
 
@@ -116,11 +121,11 @@ const addressOf = (item: HeldItem, domain: Record<string, unknown>) => (typeof i
 const domainHolds: Holds = {
   what: "mail domain",
   kinds: [
-    { names: ["mailbox", "mailboxes"], listPath: (id) => `/mail/domains/${id}/mailboxes`, nameOf: addressOf },
-    { names: ["alias", "aliases"], listPath: (id) => `/mail/domains/${id}/aliases`, nameOf: addressOf },
-    { names: ["group", "groups"], listPath: (id) => `/mail/domains/${id}/groups`, nameOf: addressOf },
-    { names: ["domain rule", "domain rules"], listPath: (id) => `/mail/domains/${id}/rules`, nameOf: (r) => `${String(r.kind)} ${String(r.pattern)}` },
-    { names: ["forwarding route", "forwarding routes"], listPath: (id) => `/mail/domains/${id}/routes`, nameOf: (r, d) => `${addressOf(r, d)} -> ${String(r.dest)}` },
+    { of: mailbox, names: ["mailbox", "mailboxes"], nameOf: addressOf },
+    { of: alias, names: ["alias", "aliases"], nameOf: addressOf },
+    { of: group, names: ["group", "groups"], nameOf: addressOf },
+    { of: domainRule, names: ["domain rule", "domain rules"], nameOf: (r) => `${String(r.kind)} ${String(r.pattern)}` },
+    { of: route, names: ["forwarding route", "forwarding routes"], nameOf: (r, d) => `${addressOf(r, d)} -> ${String(r.dest)}` },
   ],
 };
 

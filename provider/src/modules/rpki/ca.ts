@@ -4,7 +4,7 @@ import { defineResource, type OperationContext } from "../../framework/definitio
 import { deepEqual } from "../../framework/diff";
 import { collection } from "../../framework/shapes/collection";
 import { digitsIdOf } from "../../framework/ids";
-import { ASN_MAX } from "./roa";
+import { ASN_MAX, roa } from "./roa";
 
 export const PARENT_RIRS = ["AFRINIC", "APNIC", "ARIN", "LACNIC", "RIPE"] as const;
 
@@ -84,7 +84,7 @@ async function postParentResponse(ctx: OperationContext, id: string, xml: string
 
 const caHolds: Holds = {
   what: "CA",
-  kinds: [{ names: ["ROA", "ROAs"], listPath: (id) => `/rpki/cas/${id}/roas`, nameOf: (r) => `${String(r.prefix)} AS${String(r.asn)}` }],
+  kinds: [{ of: roa, names: ["ROA", "ROAs"], nameOf: (r) => `${String(r.prefix)} AS${String(r.asn)}` }],
 };
 
 export const ca = defineResource({
