@@ -8,7 +8,7 @@ import { ListCache } from "./framework/list-cache";
 import { containsUnknown, type PropertyMap } from "./framework/property-values";
 import type { OperationContext } from "./framework/definition";
 
-export interface ApiSession {
+interface ApiSession {
   client: ApiClient;
   lists: ListCache;
   adoptions: Adoptions;
@@ -18,9 +18,9 @@ export interface ApiSession {
 }
 
 /** The settings of a configured provider, the API token aside (the session keeps that). */
-export type ProviderSettings = Omit<ProviderConfig, "apiToken">;
+type ProviderSettings = Omit<ProviderConfig, "apiToken">;
 
-export type SessionLog = (level: "debug" | "info" | "warning", message: string) => void;
+type SessionLog = (level: "debug" | "info" | "warning", message: string) => void;
 
 /**
  * The API client of one account, the list cache that its writes keep fresh, and the registry of

@@ -111,7 +111,7 @@ export async function createResource(def: AnyResource, ctx: OperationContext, gi
   return { id, state: stampState(def, carryOver(def, state, inputs)) };
 }
 
-export interface ReadOutcome {
+interface ReadOutcome {
   id: string;
   state: PropertyMap;
   inputs: PropertyMap;

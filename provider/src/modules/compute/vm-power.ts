@@ -5,7 +5,7 @@ import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:compute:VmPower";
-import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 
 const vmPowerArgs = z.object({
   // The VM is the object itself: its id is the API's `id`.
@@ -57,8 +57,7 @@ function toState(raw: VmWire): VmState {
 }
 
 function vmIdOf(id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${TOKEN}: "${id}" is not a VM id; import a VM's power state by the VM's numeric id (<vmId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "VM", form: "<vmId>" });
 }
 
 function setPower(ctx: OperationContext, vmId: string, state: "on" | "off"): Promise<VmWire> {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
-import { digitsIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { listServices } from "./service";
@@ -63,7 +63,7 @@ const zoneState = z.object({
 
 export const zoneProperties = zoneArgs.extend(zoneState.shape);
 export type ZoneArgs = z.output<typeof zoneArgs>;
-const zones = collection({ token: "nsp:dns:Zone", path: "/dns/zones", args: zoneArgs, state: zoneState, idOnWire: z.number().int(), idOf: (id) => digitsIdOf("nsp:dns:Zone", id, "zone", "<zoneId>") });
+const zones = collection({ token: "nsp:dns:Zone", path: "/dns/zones", args: zoneArgs, state: zoneState, idOnWire: z.number().int(), idOf: (id) => ownIdOf("nsp:dns:Zone", id, { what: "zone", form: "<zoneId>" }) });
 /** A zone as the API returns it (getZone reads the same object). */
 export const zoneWire = zones.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
 

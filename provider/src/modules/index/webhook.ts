@@ -4,7 +4,7 @@ import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:index:Webhook";
-import { NUMERIC_ID } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 
 /** The URL as the API stores it (WHATWG-normalised), so a second `up` shows no change. */
 const publicHttpsUrl = z
@@ -57,8 +57,7 @@ const webhookState = z.object({
 });
 
 function webhookIdOf(id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a numeric webhook id (<webhookId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "webhook", form: "<webhookId>" });
 }
 
 // Null, not absent, where an answer has no secret: the state keeps the one shown at create.

@@ -4,12 +4,11 @@ import { idRef } from "../../framework/wire";
 import { collection, type Item } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:link:Tunnel";
-import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 
 /** A tunnel's id as the path wants it; a malformed import id is an error before any request. */
 export function tunnelIdOf(token: string, id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${token}: "${id}" is not a tunnel id; a tunnel is known by its numeric id (<tunnelId>)`);
-  return id;
+  return ownIdOf(token, id, { what: "tunnel", form: "<tunnelId>" });
 }
 
 function isLocalUrl(s: string): boolean {

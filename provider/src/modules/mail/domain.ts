@@ -8,7 +8,8 @@ import { domainRule } from "./domain-rule";
 import { group } from "./group";
 import { mailbox } from "./mailbox";
 import { route } from "./route";
-import { domainName, numericIdOf, quotaBytes, settingsAfterCreate } from "./fields";
+import { ownIdOf } from "../../framework/ids";
+import { domainName, quotaBytes, settingsAfterCreate } from "./fields";
 import { email, stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:mail:Domain";
@@ -67,7 +68,7 @@ const domainState = z.object({
 
 export const domainProperties = domainArgs.extend(domainState.shape);
 
-const domains = collection({ token: TOKEN, path: "/mail/domains", args: domainArgs, state: domainState, idOnWire: z.number().int(), idOf: (id) => numericIdOf(TOKEN, id, "<domainId>") });
+const domains = collection({ token: TOKEN, path: "/mail/domains", args: domainArgs, state: domainState, idOnWire: z.number().int(), idOf: (id) => ownIdOf(TOKEN, id, { what: "mail domain", form: "<domainId>" }) });
 /** A mail domain as the API returns it, every field the resource declares. */
 export const domainWire = domains.wire as z.ZodType<z.output<typeof domains.wire> & { name: string }>;
 

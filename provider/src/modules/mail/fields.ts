@@ -34,12 +34,6 @@ export const domainName = dnsName(
 
 export const quotaBytes = z.number().int().min(QUOTA_MIN, `must be at least ${QUOTA_MIN} (1 MiB)`).max(QUOTA_MAX, `must be at most ${QUOTA_MAX} (1 TiB)`);
 
-/** A top-level object known by its numeric id. */
-export function numericIdOf(token: string, id: string, form: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${token}: id "${id}" must be a numeric id (${form})`);
-  return id;
-}
-
 type Shape = z.ZodRawShape;
 type Raw = Record<string, unknown> & { id: string | number };
 

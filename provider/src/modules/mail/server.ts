@@ -4,7 +4,7 @@ import { defineResource } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { isApiError } from "../../client";
 import { collection } from "../../framework/shapes/collection";
-import { STRING_ID } from "../../framework/ids";
+import { STRING_ID, ownIdOf } from "../../framework/ids";
 import { domainWire } from "./domain";
 
 const TOKEN = "nsp:mail:Server";
@@ -60,8 +60,7 @@ const serverState = z.object({
 });
 
 function serverIdOf(id: string): string {
-  if (!STRING_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a mail server id (<serverId>), such as srv_0123456789ab`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "mail server", form: "<serverId>", pattern: STRING_ID, example: "srv_0123456789ab" });
 }
 
 // Absent from every answer but the create and the rotation (see oneTime): null until then.

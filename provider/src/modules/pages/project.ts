@@ -1,14 +1,13 @@
+import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
 
 const TOKEN = "nsp:pages:Project";
 
 /** A project's id as the path wants it; a malformed import id is an error before any request. */
 function projectIdOf(id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${TOKEN}: "${id}" is not a static-site project id; a project is known by its numeric id (<projectId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "static-site project", form: "<projectId>" });
 }
 
 const projectArgs = z.object({

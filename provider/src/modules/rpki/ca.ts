@@ -3,7 +3,7 @@ import type { Holds } from "../../framework/held-objects";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { collection } from "../../framework/shapes/collection";
-import { digitsIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 import { ASN_MAX, roa } from "./roa";
 
 export const PARENT_RIRS = ["AFRINIC", "APNIC", "ARIN", "LACNIC", "RIPE"] as const;
@@ -61,11 +61,11 @@ const caState = z.object({
   createdAt: z.string().meta({ description: "When the CA was created." }),
 });
 
-export const caProperties = caArgs.extend(caState.shape);
+const caProperties = caArgs.extend(caState.shape);
 export type CaState = z.output<typeof caProperties>;
 
 const cas = collection({
-  token: "nsp:rpki:Ca", path: "/rpki/cas", args: caArgs, state: caState, idOnWire: z.number().int(), idOf: (id) => digitsIdOf("nsp:rpki:Ca", id, "CA", "<caId>"),
+  token: "nsp:rpki:Ca", path: "/rpki/cas", args: caArgs, state: caState, idOnWire: z.number().int(), idOf: (id) => ownIdOf("nsp:rpki:Ca", id, { what: "CA", form: "<caId>" }),
   adjust: (state, raw) => ({ ...state, asns: [...((raw.asns as number[] | null | undefined) ?? [])].sort((a, b) => a - b) }),
   // Dropping the note from the program clears it (the API takes null although the input is not nullable).
   patchBody: (patch, news, changed) => (changed.includes("note") ? { ...patch, note: news.note ?? null } : patch),

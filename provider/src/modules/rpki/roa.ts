@@ -47,7 +47,6 @@ const roaState = z.object({
   createdAt: z.string().meta({ description: "When the ROA was created." }),
 });
 
-export const roaProperties = roaArgs.extend(roaState.shape);
 // The API always stores a max length (the prefix length when none is given).
 const api = wireModel(roaArgs, roaState, { id: z.number().int(), max_length: z.number().int() });
 const roaWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; asn: number; prefix: string; max_length: number }>;
@@ -57,7 +56,7 @@ function toState(raw: z.output<typeof roaWire>) {
 }
 
 /** Accepts the import form `<caId>/<roaId>` as well as a bare ROA id with a known CA. */
-export function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } {
+function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } {
   const { parent: parentId, child } = childIdOf("nsp:rpki:Roa", id, "<caId>/<roaId>", NUMERIC_ID, NUMERIC_ID, caId);
   return { caId: parentId, roaId: child };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NUMERIC_ID } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 import { createOrAdopt } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
@@ -49,8 +49,7 @@ const ruleWire = api.wire as z.ZodType<RuleWire>;
 const toState = (raw: RuleWire) => ({ id: String(raw.id), state: api.toState(raw) });
 
 function ruleIdOf(id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a numeric rule id (<ruleId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "security rule", form: "<ruleId>" });
 }
 
 // No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.

@@ -11,7 +11,7 @@ import { textListModel, type TextCodec } from "./text-lists";
 
 type Shape = z.ZodRawShape;
 
-export interface ServiceDocumentSpec<F extends Shape> {
+interface ServiceDocumentSpec<F extends Shape> {
   token: string;
   description: string;
   /** Path segment under /services/{id}/. */

@@ -1,3 +1,4 @@
+import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
@@ -53,8 +54,7 @@ const destinationState = z.object({
 });
 
 function idOf(id: string): string {
-  if (!ID.test(id)) throw new Error(`${TOKEN}: "${id}" is not a destination id (<destinationId>, such as dst_0123456789ab)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "destination", form: "<destinationId>", pattern: ID, example: "dst_0123456789ab" });
 }
 
 const destinations = collection({

@@ -1,7 +1,8 @@
+import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { collection, type Item } from "../../framework/shapes/collection";
-import { NUMERIC_ID as NUMERIC, dnsName } from "../../framework/validators";
+import { dnsName } from "../../framework/validators";
 
 const TOKEN = "nsp:verify:Site";
 // Unlike HOST_NAME, the last label must start with a letter.
@@ -9,8 +10,7 @@ const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9
 
 /** A site's id as the path wants it; a malformed import id is an error before any request. */
 function siteIdOf(id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${TOKEN}: "${id}" is not a verify site id; a site is known by its numeric id (<siteId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "verify site", form: "<siteId>" });
 }
 
 const both = { create: true, patch: true } as const;

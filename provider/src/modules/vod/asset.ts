@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { dropNone, stringIdOf } from "./ids";
+import { ownIdOf } from "../../framework/ids";
+import { dropNone, VOD_STRING_ID } from "./ids";
 
 const TOKEN = "nsp:vod:Asset";
 
@@ -24,7 +25,7 @@ const assetState = z.object({
 });
 
 // "None" on the wire (null, no tags) is an unset input in the program.
-const assetIdOf = (id: string) => stringIdOf(TOKEN, id, "a video asset id", "vid_0123456789ab");
+const assetIdOf = (id: string) => ownIdOf(TOKEN, id, { what: "video asset", form: "<assetId>", pattern: VOD_STRING_ID, example: "vid_0123456789ab" });
 const assets = collection({ token: TOKEN, path: "/vod/assets", args: assetArgs, state: assetState, idOnWire: z.string(), idOf: assetIdOf, adjust: (state) => dropNone(state, ["title", "description", "tags"]) });
 const { api } = assets;
 

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { dropNone, stringIdOf } from "./ids";
+import { ownIdOf } from "../../framework/ids";
+import { dropNone, VOD_STRING_ID } from "./ids";
 
 const TOKEN = "nsp:vod:SigningKey";
 
@@ -24,7 +25,7 @@ const keyState = z.object({
 });
 
 // Null when this answer carries none; the framework then keeps the one from the prior state.
-const keyIdOf = (id: string) => stringIdOf(TOKEN, id, "a VOD signing key id", "key_0123456789ab");
+const keyIdOf = (id: string) => ownIdOf(TOKEN, id, { what: "VOD signing key", form: "<keyId>", pattern: VOD_STRING_ID, example: "key_0123456789ab" });
 const keys = collection({ token: TOKEN, path: "/vod/keys", args: keyArgs, state: keyState, idOnWire: z.string(), idOf: keyIdOf, adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }) });
 
 export const signingKey = defineResource({

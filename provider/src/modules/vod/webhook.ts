@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { dropNone, numericIdOf } from "./ids";
+import { ownIdOf } from "../../framework/ids";
+import { dropNone } from "./ids";
 
 const TOKEN = "nsp:vod:Webhook";
 
@@ -31,7 +32,7 @@ const webhookState = z.object({
   createdAt: z.string().meta({ description: "When the endpoint was added." }),
 });
 
-const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => numericIdOf(TOKEN, id, "a VOD event endpoint id"), adjust: (state) => dropNone(state, ["note"]) });
+const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => ownIdOf(TOKEN, id, { what: "VOD event endpoint", form: "<hookId>" }), adjust: (state) => dropNone(state, ["note"]) });
 
 export const webhook = defineResource({
   token: TOKEN,
