@@ -56,7 +56,8 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
       const serviceId = serviceIdOf(spec.token, id);
       const service = await resolverService(ctx, spec.token, serviceId);
       if (!service) return undefined;
-      return { id: serviceId, state: { ...(await document.get(ctx, serviceId)), serviceId, serviceName: service.name } as never };
+      const current = await document.get(ctx, serviceId);
+      return current && { id: serviceId, state: { ...current, serviceId, serviceName: service.name } as never };
     },
 
     async update(ctx, _id, news, olds) {
