@@ -4,7 +4,8 @@
 // what really differs between resources (a natural key for adoption, a follow-up call) stays
 // in the definition. A collection under a parent object is child-collection.ts.
 import { z } from "zod";
-import type { OperationContext } from "../definition";
+import { defineResource, type OperationContext, type ResourceDefinition } from "../definition";
+import type { ListFacts } from "../list-facts";
 import { wireModel, type WireModel } from "../fields";
 import { createOnce } from "../create-once";
 
@@ -80,7 +81,18 @@ export interface Collection<A extends Shape, S extends Shape> {
   /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
   update<T extends object>(ctx: OperationContext, id: string, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
   delete(ctx: OperationContext, id: string): Promise<void>;
+  /**
+   * The whole definition of the resource whose objects these are: its token, inputs and outputs,
+   * its list at the collection's path, a read (GET) and a delete; `given` adds the rest (the
+   * create, what else an update or a read does) and overrides any of them.
+   */
+  resource(given: ResourceOf<A, S>): ResourceDefinition<A, S>;
 }
+
+/** What a collection's resource adds to the collection: the list facts need no path. */
+export type ResourceOf<A extends Shape, S extends Shape> = Omit<Parameters<typeof defineResource<A, S>>[0], "token" | "args" | "state" | "list"> & {
+  list?: Omit<ListFacts<keyof A & string>, "path">;
+};
 
 export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
   const api = spec.model ?? wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras });
@@ -134,6 +146,17 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     },
     async delete(ctx, id) {
       await ctx.client.delete(itemPath(id), { signal: ctx.signal });
+    },
+    resource(given) {
+      return defineResource<A, S>({
+        token: spec.token,
+        args: spec.args,
+        state: spec.state,
+        read: (ctx, id) => this.read(ctx, id),
+        delete: (ctx, id) => this.delete(ctx, id),
+        ...given,
+        list: { path: spec.path, ...given.list },
+      });
     },
   };
 }

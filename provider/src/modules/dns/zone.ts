@@ -1,6 +1,5 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
 import { ownIdOf } from "../../framework/ids";
@@ -112,13 +111,10 @@ const zoneHolds: Holds = {
   note: "The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.",
 };
 
-export const zone = defineResource({
-  token: "nsp:dns:Zone",
-  list: { path: zones.path, filters: { serviceId: "query" }, zoneOf: (z) => z.id },
+export const zone = zones.resource({
+  list: { filters: { serviceId: "query" }, zoneOf: (z) => z.id },
   description:
     "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.",
-  args: zoneArgs,
-  state: zoneState,
   holds: zoneHolds,
   // Zone names are unique within an account, so a replacement with the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
@@ -150,8 +146,6 @@ export const zone = defineResource({
     return { id: created.id, state: await zones.update(ctx, created.id, args, created.state, differing) };
   },
 
-  read: (ctx, id) => zones.read(ctx, id),
   // An unset secondaryMaster is sent as null; an unset negativeTtl is not sent at all.
   update: (ctx, id, news, olds, changedInputs) => zones.update(ctx, id, news, olds, changedInputs),
-  delete: (ctx, id) => zones.delete(ctx, id),
 });

@@ -1,6 +1,5 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:index:Webhook";
@@ -68,13 +67,10 @@ function adjust<T extends { note?: string | null; secret?: string | null }>({ no
 const webhooks = collection({ token: TOKEN, path: "/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: webhookIdOf, adjust });
 const { api } = webhooks;
 
-export const webhook = defineResource({
-  token: TOKEN,
-  list: { path: webhooks.path, label: (w) => String(w.url) },
+export const webhook = webhooks.resource({
+  list: { label: (w) => String(w.url) },
   description:
     "A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.",
-  args: webhookArgs,
-  state: webhookState,
   importId: "<webhookId>",
 
   check(args) {
@@ -93,7 +89,6 @@ export const webhook = defineResource({
     return { id: result.id, state: { ...patched, secret: result.state.secret } };
   },
 
-  read: (ctx, id) => webhooks.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     if (changed.length === 0) return { ...olds, ...news };
@@ -103,5 +98,4 @@ export const webhook = defineResource({
     return webhooks.toState(await ctx.client.patch(webhooks.itemPath(id), patch, { schema: webhooks.wire, signal: ctx.signal })).state;
   },
 
-  delete: (ctx, id) => webhooks.delete(ctx, id),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
+import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection, type Item } from "../../framework/shapes/collection";
 
@@ -75,13 +75,9 @@ async function rotate(ctx: OperationContext, id: string): Promise<TunnelState> {
   return state;
 }
 
-export const tunnel = defineResource({
-  token: TOKEN,
-  list: { path: tunnels.path },
+export const tunnel = tunnels.resource({
   description:
     "A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.",
-  args: tunnelArgs,
-  state: tunnelState,
   importId: "<tunnelId>",
 
   check(args) {
@@ -120,5 +116,4 @@ export const tunnel = defineResource({
     return changed.includes("credentialRotation") ? rotate(ctx, tunnelId) : state;
   },
 
-  delete: (ctx, id) => tunnels.delete(ctx, id),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
+import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
 import type { HeldItem, Holds } from "../../framework/held-objects";
@@ -130,13 +130,10 @@ const domainHolds: Holds = {
   ],
 };
 
-export const domain = defineResource({
-  token: TOKEN,
-  list: { path: domains.path, zoneOf: (d) => d.zone_id },
+export const domain = domains.resource({
+  list: { zoneOf: (d) => d.zone_id },
   description:
     "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.",
-  args: domainArgs,
-  state: domainState,
   holds: domainHolds,
   // A name is one mail domain per account, so a replacement with the same name waits for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
@@ -162,7 +159,5 @@ export const domain = defineResource({
     return { id: current.id, state: await domains.update(ctx, current.id, args, current.state, settings) };
   },
 
-  read: (ctx, id) => domains.read(ctx, id),
   update: (ctx, id, news, olds, changedInputs) => domains.update(ctx, id, news, olds, changedInputs),
-  delete: (ctx, id) => domains.delete(ctx, id),
 });

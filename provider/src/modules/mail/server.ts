@@ -1,6 +1,5 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { isApiError } from "../../client";
 import { collection } from "../../framework/shapes/collection";
@@ -66,18 +65,13 @@ function serverIdOf(id: string): string {
 // Absent from every answer but the create and the rotation (see oneTime): null until then.
 const servers = collection({ token: TOKEN, path: "/mail/servers", args: serverArgs, state: serverState, idOnWire: z.string(), idOf: serverIdOf, adjust: (state) => ({ ...state, installCommand: state.installCommand ?? null }) });
 
-export const server = defineResource({
-  token: TOKEN,
-  list: { path: servers.path },
+export const server = servers.resource({
   description:
     "A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).",
-  args: serverArgs,
-  state: serverState,
   importId: "<serverId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
   create: (ctx, args) => servers.create(ctx, `mail server ${args.name}`, args, "none"),
-  read: (ctx, id) => servers.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     if (!changed.includes("tokenRotation") || deepEqual(news.tokenRotation, olds.tokenRotation)) return { ...olds, ...news };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Holds } from "../../framework/held-objects";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { collection } from "../../framework/shapes/collection";
 import { ownIdOf } from "../../framework/ids";
@@ -87,13 +87,10 @@ const caHolds: Holds = {
   kinds: [{ of: roa, names: ["ROA", "ROAs"], nameOf: (r) => `${String(r.prefix)} AS${String(r.asn)}` }],
 };
 
-export const ca = defineResource({
-  token: "nsp:rpki:Ca",
-  list: { path: cas.path, label: (c) => String(c.handle) },
+export const ca = cas.resource({
+  list: { label: (c) => String(c.handle) },
   description:
     "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.",
-  args: caArgs,
-  state: caState,
   holds: caHolds,
   // Handles are unique in the account, so a replacement that keeps its handle must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.handle.toLowerCase() === news.handle.toLowerCase(),
@@ -128,5 +125,4 @@ export const ca = defineResource({
     return { ...last, childRequestXml: olds.childRequestXml };
   },
 
-  delete: (ctx, id) => cas.delete(ctx, id),
 });

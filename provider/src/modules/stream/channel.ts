@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { collection, type Item } from "../../framework/shapes/collection";
 import { channelIdOf } from "./ids";
 
@@ -81,13 +81,9 @@ function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | u
   return ctx.client.post(`${channels.itemPath(channelId)}/key`, revokeNow === undefined ? {} : { revoke_now: revokeNow }, { schema: channels.wire, signal: ctx.signal });
 }
 
-export const channel = defineResource({
-  token: TOKEN,
-  list: { path: channels.path },
+export const channel = channels.resource({
   description:
     "A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.",
-  args: channelArgs,
-  state: channelState,
   importId: "<channelId>",
 
   check(args) {
@@ -135,5 +131,4 @@ export const channel = defineResource({
     return out;
   },
 
-  delete: (ctx, id) => channels.delete(ctx, id),
 });

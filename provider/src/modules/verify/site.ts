@@ -1,6 +1,6 @@
 import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { collection, type Item } from "../../framework/shapes/collection";
 import { dnsName } from "../../framework/validators";
 
@@ -73,13 +73,9 @@ async function rotate(ctx: OperationContext, id: string): Promise<Item> {
   return raw;
 }
 
-export const site = defineResource({
-  token: TOKEN,
-  list: { path: sites.path },
+export const site = sites.resource({
   description:
     "A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.",
-  args: siteArgs,
-  state: siteState,
   importId: "<siteId>",
 
   async create(ctx, args) {
@@ -117,5 +113,4 @@ export const site = defineResource({
     return changed.includes("secretRotation") ? toState(await rotate(ctx, id)) : state;
   },
 
-  delete: (ctx, id) => sites.delete(ctx, id),
 });

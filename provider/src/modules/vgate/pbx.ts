@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isApiError } from "../../client";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 import type { HeldKind, Holds } from "../../framework/held-objects";
 import { apiObject, name, timezone } from "./fields";
@@ -109,13 +109,9 @@ const pbxHolds: Holds = {
   },
 };
 
-export const pbx = defineResource({
-  token: TOKEN,
-  list: { path: pbxs.path },
+export const pbx = pbxs.resource({
   description:
     "A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.",
-  args: pbxArgs,
-  state: pbxState,
   holds: pbxHolds,
   importId: "<pbx>",
 
@@ -147,5 +143,4 @@ export const pbx = defineResource({
     return state;
   },
 
-  delete: (ctx, id) => pbxs.delete(ctx, id),
 });

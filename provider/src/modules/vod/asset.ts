@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 import { ownIdOf } from "../../framework/ids";
 import { dropNone, VOD_STRING_ID } from "./ids";
@@ -29,18 +28,14 @@ const assetIdOf = (id: string) => ownIdOf(TOKEN, id, { what: "video asset", form
 const assets = collection({ token: TOKEN, path: "/vod/assets", args: assetArgs, state: assetState, idOnWire: z.string(), idOf: assetIdOf, adjust: (state) => dropNone(state, ["title", "description", "tags"]) });
 const { api } = assets;
 
-export const asset = defineResource({
-  token: TOKEN,
-  list: { path: assets.path, label: (a) => String(a.title || a.id) },
+export const asset = assets.resource({
+  list: { label: (a) => String(a.title || a.id) },
   description:
     "A video-on-demand asset: its metadata (title, description, tags, visibility). The original is uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. Deleting it deletes everything stored for the video.",
-  args: assetArgs,
-  state: assetState,
   importId: "<assetId>",
 
   // No natural key (titles need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
   create: (ctx, args) => assets.create(ctx, "video asset", args, "none"),
-  read: (ctx, id) => assets.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     const keys = api.patchKeys(changed);
@@ -53,5 +48,4 @@ export const asset = defineResource({
     return assets.toState(await ctx.client.patch(assets.itemPath(id), patch, { schema: assets.wire, signal: ctx.signal })).state;
   },
 
-  delete: (ctx, id) => assets.delete(ctx, id),
 });

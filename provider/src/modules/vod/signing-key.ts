@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 import { ownIdOf } from "../../framework/ids";
 import { dropNone, VOD_STRING_ID } from "./ids";
@@ -28,12 +27,9 @@ const keyState = z.object({
 const keyIdOf = (id: string) => ownIdOf(TOKEN, id, { what: "VOD signing key", form: "<keyId>", pattern: VOD_STRING_ID, example: "key_0123456789ab" });
 const keys = collection({ token: TOKEN, path: "/vod/keys", args: keyArgs, state: keyState, idOnWire: z.string(), idOf: keyIdOf, adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }) });
 
-export const signingKey = defineResource({
-  token: TOKEN,
-  list: { path: keys.path, label: (k) => String(k.id) },
+export const signingKey = keys.resource({
+  list: { label: (k) => String(k.id) },
   description: "A playback signing key for private videos. Its secret is returned once, when the key is created, and kept as a secret output. There is no change in place: a new note makes a new key.",
-  args: keyArgs,
-  state: keyState,
   importId: "<keyId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
@@ -43,5 +39,4 @@ export const signingKey = defineResource({
     const keyId = keys.idOf(id);
     return keys.readFromList(ctx, (k) => k.id === keyId);
   },
-  delete: (ctx, id) => keys.delete(ctx, id),
 });
