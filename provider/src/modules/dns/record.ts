@@ -73,7 +73,7 @@ function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId:
   return { zoneId: parentId, recordId: child };
 }
 
-// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
+// No shape: a create that adopts an existing record then patches what the program sets otherwise (createOrAdopt tells it so), and an import by the bare record id finds its zone; the collection shape's create says neither.
 export const record = defineResource({
   token: "nsp:dns:Record",
   list: {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rotationTrigger } from "../../framework/validators";
 import { defineDocument } from "../../framework/shapes/document";
 import { deepEqual } from "../../framework/diff";
 import { fromWire, idRef } from "../../framework/wire";
@@ -22,10 +23,7 @@ const transferArgs = z.object({
     .default([])
     .meta({ description: `Addresses sent a NOTIFY when the zone changes, at most ${MAX_ITEMS}.`, create: true }),
   tsig: z.boolean().default(false).meta({ description: "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`.", create: true }),
-  tsigRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({ description: "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it.", local: true }),
+  tsigRotation: rotationTrigger("Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it."),
 });
 
 const transferState = z.object({

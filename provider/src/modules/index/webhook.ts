@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { oneTimeSecret } from "../../framework/validators";
 import { collection } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:index:Webhook";
@@ -39,16 +40,7 @@ const webhookArgs = z.object({
 });
 
 const webhookState = z.object({
-  secret: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
-      secret: true,
-      oneTime: true,
-    }),
+  secret: oneTimeSecret("The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one)."),
   lastStatus: z.number().int().nullable().optional().meta({ description: "HTTP status of the last delivery." }),
   lastAt: z.string().nullable().optional().meta({ description: "When the last delivery was attempted." }),
   failures: z.number().int().meta({ description: "Failed deliveries counted by the API." }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection, type Item } from "../../framework/shapes/collection";
@@ -33,28 +34,12 @@ const tunnelArgs = z.object({
     .nullable()
     .optional()
     .meta({ create: true, patch: true }),
-  credentialRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({
-      description:
-        "Any string or number; changing it (or removing it) rotates the tunnel's credential through the API's token endpoint, and `credential` holds the new one. The API never sees this value.",
-      local: true,
-    }),
+  credentialRotation: rotationTrigger("Any string or number; changing it (or removing it) rotates the tunnel's credential through the API's token endpoint, and `credential` holds the new one. The API never sees this value."),
 });
 
 const tunnelState = z.object({
   address: z.string().meta({ description: "The address the tunnel holds while it exists." }),
-  credential: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The connector's credential. The API returns it only when the tunnel is created and when the credential is rotated, so it is kept from the state on every refresh. Null after an import: change `credentialRotation` to get one.",
-      secret: true,
-      oneTime: true,
-    }),
+  credential: oneTimeSecret("The connector's credential. The API returns it only when the tunnel is created and when the credential is rotated, so it is kept from the state on every refresh. Null after an import: change `credentialRotation` to get one."),
   credentialIssuedAt: z.string().nullable().optional().meta({ description: "When the current credential was issued; a change on refresh means it was rotated outside this program." }),
   createdAt: z.string().meta({ description: "When the tunnel was created." }),
 });

@@ -1,5 +1,6 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
+import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
 import { deepEqual } from "../../framework/diff";
 import { isApiError } from "../../client";
 import { collection } from "../../framework/shapes/collection";
@@ -19,14 +20,7 @@ const serverArgs = z.object({
     .refine(isIPv6, "must be an IPv6 address")
     .optional()
     .meta({ description: "IPv6 address of the server, if it has one.", create: true, replace: true }),
-  tokenRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({
-      description:
-        "Any string or number; changing it issues a fresh install command (a new agent credential in `installCommand`) and ends the agent's current session. The API never sees it.",
-      local: true,
-    }),
+  tokenRotation: rotationTrigger("Any string or number; changing it issues a fresh install command (a new agent credential in `installCommand`) and ends the agent's current session. The API never sees it."),
 });
 
 const serverState = z.object({
@@ -45,16 +39,7 @@ const serverState = z.object({
     .meta({ typeName: "MailServerCheck", description: "The agent's last self-check." }),
   domainIds: z.array(z.string().meta({ wireInteger: true })).meta({ description: "Ids of the mail domains the server serves." }),
   tokenIssuedAt: z.string().optional().meta({ description: "When the current install command was issued." }),
-  installCommand: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "Command that installs the agent on the server; it carries the agent's credential. The API shows it only when the server is created and on rotation, so it is kept from the state on every refresh; null after an import (change `tokenRotation` to get one).",
-      secret: true,
-      oneTime: true,
-    }),
+  installCommand: oneTimeSecret("Command that installs the agent on the server; it carries the agent's credential. The API shows it only when the server is created and on rotation, so it is kept from the state on every refresh; null after an import (change `tokenRotation` to get one)."),
   createdAt: z.string().meta({ description: "When the server was registered." }),
 });
 

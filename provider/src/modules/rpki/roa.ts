@@ -61,7 +61,7 @@ function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } 
 const roasOf = (caId: string) =>
   collection({ token: "nsp:rpki:Roa", path: `/rpki/cas/${caId}/roas`, underParent: true, args: roaArgs, state: roaState, model: api, idOf: (id) => parseRoaId(id, caId).roaId, byContent: true });
 
-// Written out, not its collection's resource: a ROA's collection is its CA's, known only from the inputs.
+// No shape for the definition itself: a ROA's collection is its CA's, known only from the inputs; its create, read and delete are the collection's.
 export const roa = defineResource({
   token: "nsp:rpki:Roa",
   list: { path: "/rpki/cas/{caId}/roas", parent: { token: "nsp:rpki:Ca", input: "caId" }, label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
 import type { OperationContext } from "../../framework/definition";
 import { collection, type Item } from "../../framework/shapes/collection";
 import { channelIdOf } from "./ids";
@@ -32,10 +33,7 @@ const channelArgs = z.object({
     .optional()
     .meta({ description: "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it.", ...both }),
   enabled: z.boolean().default(true).meta({ description: "Whether the channel accepts broadcasts.", ...both }),
-  keyRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({ description: "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value.", local: true }),
+  keyRotation: rotationTrigger("Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value."),
   revokeOnRotation: z
     .boolean()
     .optional()
@@ -52,16 +50,7 @@ const channelState = z.object({
     .optional()
     .meta({ typeName: "StreamIngest", description: "Where encoders publish." }),
   playbackUrl: z.string().optional().meta({ description: "Playback address of the channel." }),
-  streamKey: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one).",
-      secret: true,
-      oneTime: true,
-    }),
+  streamKey: oneTimeSecret("The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one)."),
   keyIssuedAt: z.string().nullable().optional().meta({ description: "When the current stream key was issued; a change on refresh means a key was issued outside this program." }),
   createdAt: z.string().meta({ description: "When the channel was created." }),
 });

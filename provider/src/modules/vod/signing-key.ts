@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneTimeSecret } from "../../framework/validators";
 import { collection } from "../../framework/shapes/collection";
 import { ownIdOf } from "../../framework/ids";
 import { dropNone, VOD_STRING_ID } from "./ids";
@@ -10,16 +11,7 @@ const keyArgs = z.object({
 });
 
 const keyState = z.object({
-  secret: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The signing secret, for signing playback addresses of private videos. The API shows it only when the key is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new key).",
-      secret: true,
-      oneTime: true,
-    }),
+  secret: oneTimeSecret("The signing secret, for signing playback addresses of private videos. The API shows it only when the key is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new key)."),
   createdAt: z.string().meta({ description: "When the key was created." }),
 });
 
