@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
-import { localPart, mailModel } from "./fields";
+import { localPartKey, mailModel } from "./fields";
 import { stringRef } from "../../framework/validators";
 import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
@@ -11,12 +11,7 @@ const TOKEN = "nsp:mail:Alias";
 // The API has no patch for aliases: every input replaces the alias.
 const aliasArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
-  localPart: localPart.meta({
-    key: true,
-    description: "The alias's local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.",
-    create: true,
-    replace: true,
-  }),
+  localPart: localPartKey("The alias's local part (before `@`)."),
   targetMailboxId: stringRef("Id of the mailbox (`nsp:mail:Mailbox`) that receives the alias's mail; it may be in another domain of the account.").meta({ create: true, replace: true }),
   enabled: z.boolean().default(true).meta({ description: "Whether the alias delivers.", create: true, replace: true }),
 });

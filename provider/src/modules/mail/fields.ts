@@ -14,7 +14,7 @@ export const QUOTA_MIN = MIB;
 export const QUOTA_MAX = 1024 * 1024 * MIB;
 
 /** The part of an address before `@`, stored lower-case by the API. */
-export const localPart = z
+const localPart = z
   .string()
   .trim()
   .toLowerCase()
@@ -24,6 +24,15 @@ export const localPart = z
       .regex(LOCAL, "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit")
       .refine((s) => !s.includes(".."), "must not contain '..'"),
   );
+
+/**
+ * The local part an object is known by in its domain: `first` says whose it is ("The alias's
+ * local part (before `@`)."); a change replaces the object, or with `patch` changes it in place.
+ */
+export function localPartKey(first: string, change: "replace" | "patch" = "replace") {
+  const inPlace = change === "patch" ? " Changes in place." : "";
+  return localPart.meta({ key: true, description: `${first} Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.${inPlace}`, create: true, [change]: true });
+}
 
 export const domainName = dnsName(
   z
