@@ -3,22 +3,24 @@ import { ApiClient, PartnerCredentials, scrub, UnauthorizedError, type QuotaPaci
 import { missingTokenMessage, parseConfig, type ProviderConfig } from "./config";
 import { UserError } from "./user-error";
 import { Adoptions } from "./framework/adoption";
+import { InFlightDeletes } from "./framework/in-flight-deletes";
 import { ListCache } from "./framework/list-cache";
 import { containsUnknown, type PropertyMap } from "./framework/property-values";
 import type { OperationContext } from "./framework/definition";
 
-export interface ApiSession {
+interface ApiSession {
   client: ApiClient;
   lists: ListCache;
   adoptions: Adoptions;
+  deletes: InFlightDeletes;
   /** Partner mode (`partnerSubject`): the credentials minted for the customer. */
   partner?: PartnerCredentials;
 }
 
 /** The settings of a configured provider, the API token aside (the session keeps that). */
-export type ProviderSettings = Omit<ProviderConfig, "apiToken">;
+type ProviderSettings = Omit<ProviderConfig, "apiToken">;
 
-export type SessionLog = (level: "debug" | "info" | "warning", message: string) => void;
+type SessionLog = (level: "debug" | "info" | "warning", message: string) => void;
 
 /**
  * The API client of one account, the list cache that its writes keep fresh, and the registry of
@@ -51,7 +53,7 @@ function openSession(settings: ProviderSettings, token: string, userAgent: strin
   });
   lists = new ListCache(client, settings.batchReads);
   adoptions = new Adoptions(client);
-  return { client, lists, adoptions, ...(partner ? { partner } : {}) };
+  return { client, lists, adoptions, deletes: new InFlightDeletes(), ...(partner ? { partner } : {}) };
 }
 
 export interface ConfigureOptions {
@@ -117,8 +119,8 @@ export class ProviderSession {
 
   /** What an operation runs with: this session's API, with the caller's cancellation and log. */
   context(run: Pick<OperationContext, "signal" | "log" | "resourceName">): OperationContext {
-    const { client, lists, adoptions } = this.api();
-    return { client, lists, adoptions, progress: () => undefined, ...run };
+    const { client, lists, adoptions, deletes } = this.api();
+    return { client, lists, adoptions, deletes, progress: () => undefined, ...run };
   }
 
   /** `text` without this provider's token (raw or URL-encoded), any bearer credential or minted secret. */

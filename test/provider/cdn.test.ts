@@ -188,7 +188,7 @@ lifecycle(provider, [
       sense: { enabled: true, action: "challenge", threshold: 70 },
       waitingRoom: { capacity: 100, sessionMin: 5 },
     }),
-    badImportIds: () => [["www.cdn-test.example", /must be a numeric site id/]],
+    badImportIds: () => [["www.cdn-test.example", /is not a site id; a site is known by its numeric id \(<siteId>, such as 42\)/]],
     apiPath: (_inputs, id) => `/cdn/sites/${id}`,
     skip: { drift: "the row above", bad: "the row above" },
   },
@@ -368,7 +368,7 @@ describe("nsp:cdn:SiteVerification over gRPC", () => {
   it("reads an unverified site as not there yet", async () => {
     const site = await plugin.create(SITE, "nv", await checked(SITE, { hostname: "unverified.cdn-test.example", origin: "203.0.113.51" }));
     expect((await plugin.read(VERIFY, "nv", site.id)).id).toBe("");
-    await expect(plugin.read(VERIFY, "nv", "abc")).rejects.toThrow(/must be a numeric site id/);
+    await expect(plugin.read(VERIFY, "nv", "abc")).rejects.toThrow(/is not a site id; a site is known by its numeric id \(<siteId>, such as 42\)/);
   });
 
 

@@ -77,7 +77,7 @@ lifecycle(provider, [
     replace: { zoneId: "999" },
     imported: (inputs) => ({ zoneId: inputs.zoneId }),
     importedOutputs: { active: true, nameServers: NS },
-    badImportIds: () => [["delegated.example", /must be a numeric zone id/]],
+    badImportIds: () => [["delegated.example", /is not a zone id; a zone is known by its numeric id \(<zoneId>/]],
     apiPath: (inputs) => `/dns/zones/${inputs.zoneId}`,
     writeOnly: ["timeoutSeconds", "pollIntervalSeconds"],
     // Delete leaves the zone alone and sends nothing.

@@ -190,7 +190,7 @@ describe("nsp:dns:ZoneDnssec", () => {
     expect(imported.properties.ds).toBe(again.ds);
     const importChecked = await checked(DNSSEC, imported.inputs);
     expect((await plugin.diff(DNSSEC, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
-    await expect(plugin.read(DNSSEC, "imp", "signed.example")).rejects.toThrow(/must be a numeric zone id/);
+    await expect(plugin.read(DNSSEC, "imp", "signed.example")).rejects.toThrow(/is not a zone id; a zone is known by its numeric id \(<zoneId>/);
 
     await plugin.delete(DNSSEC, "d", created.id, again);
     expect((await control.get(`/dns/zones/${zone.id}/dnssec`)).enabled).toBe(false);
@@ -284,7 +284,7 @@ describe("nsp:dns:ZoneTransfer", () => {
     expect(imported.inputs).toEqual({ zoneId: zone.id, allow: ["198.51.100.0/24"] });
     const importChecked = await checked(TRANSFER, imported.inputs);
     expect((await plugin.diff(TRANSFER, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
-    await expect(plugin.read(TRANSFER, "imp", `${zone.id}/x`)).rejects.toThrow(/must be a numeric zone id/);
+    await expect(plugin.read(TRANSFER, "imp", `${zone.id}/x`)).rejects.toThrow(/is not a zone id; a zone is known by its numeric id \(<zoneId>/);
 
     await plugin.delete(TRANSFER, "t", created.id, off);
     expect(await control.get(`/dns/zones/${zone.id}/transfer`)).toEqual({ allow: [], notify: [], tsig_name: null, tsig_configured: false });

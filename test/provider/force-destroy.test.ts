@@ -3,6 +3,9 @@
 // manage, before any request that changes something, and deletes them with it once forceDestroy
 // is set in place.
 import { beforeAll, describe, expect, it } from "vitest";
+import { resources, resourcesByToken } from "../../provider/src/all-definitions";
+import { heldListPath } from "../../provider/src/framework/held-objects";
+import { until } from "../helpers/until";
 import { useProvider } from "../helpers/use-provider";
 
 type Obj = Record<string, unknown>;
@@ -223,5 +226,54 @@ describe("nsp:dns:Zone", () => {
     await control.post(`/dns/zones/${created.id}/records`, { name: "handmade", type: "TXT", content: "by hand" });
     expect(await failure(plugin.delete(ZONE, "z", created.id, oldState))).toMatch(/forceDestroy/);
     await plugin.delete(ZONE, "z", created.id, { ...oldState, forceDestroy: true });
+  });
+
+  it("waits for a delete in flight of a record it holds (the engine sends both at once when the program names the zone by a literal id), then is deleted without forceDestroy", async () => {
+    const RECORD = "nsp:dns:Record";
+    const { created } = await zone();
+    const recordInputs = (await plugin.check(RECORD, "adopted", { zoneId: created.id, name: "adopted", type: "A", content: "192.0.2.7" })).inputs;
+    const record = await plugin.create(RECORD, "adopted", recordInputs);
+    const ended: string[] = [];
+    // The record's DELETE is held on the wire until the test lets it go.
+    await control.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 600_000, methods: ["DELETE"], path: "/records/" });
+    try {
+      const recordDeleted = plugin.delete(RECORD, "adopted", record.id, record.properties).then(() => ended.push("record"));
+      await until(async () => (await control.stats()).byRoute["DELETE /dns/zones/:id/records/:rid"] === 1);
+      const logged = plugin.engineLogs.length;
+      const zoneDeleted = plugin.delete(ZONE, "z", created.id, created.properties).then(
+        () => ended.push("zone"),
+        (e: { details?: string }) => ended.push(`zone refused: ${String(e.details ?? e)}`),
+      );
+      await until(() => ended.length > 0 || plugin.engineLogs.slice(logged).some((line) => line.includes("waiting for 1 delete in flight of what the zone holds")));
+      expect(ended).toEqual([]);
+      expect(await exists(`/dns/zones/${created.id}`)).toBe(true);
+
+      const release = await fetch(`${control.root}/_emulator/faults/release`, { method: "POST" });
+      expect(release.ok).toBe(true);
+      await Promise.all([recordDeleted, zoneDeleted]);
+      expect(ended).toEqual(["record", "zone"]);
+      expect(await exists(`/dns/zones/${created.id}`)).toBe(false);
+    } finally {
+      await control.clearFaults();
+    }
+  });
+});
+
+describe("the kinds a parent holds", () => {
+  // A parent's delete waits for the deletes in flight of the kinds it holds; that cannot deadlock
+  // as long as those kinds hold nothing themselves.
+  it("hold nothing themselves, are resources of the provider, and have a list under the parent", () => {
+    const holders = resources.filter((def) => def.holds);
+    expect(holders.map((def) => def.token).sort()).toEqual(["nsp:cdn:Site", "nsp:dns:Zone", "nsp:mail:Domain", "nsp:rpki:Ca", "nsp:vgate:Pbx"]);
+    for (const parent of holders) {
+      for (const kind of parent.holds!.kinds) {
+        for (const token of [kind.of.token, ...(kind.alsoDeletedBy ?? [])]) {
+          const child = resourcesByToken.get(token);
+          expect(child, `${parent.token} holds ${token}`).toBeDefined();
+          expect(child!.holds, `${token}, held by ${parent.token}, holds nothing`).toBeUndefined();
+        }
+        expect(heldListPath(kind, "7"), `${parent.token}'s list of ${kind.names[1]}`).toMatch(/^\/[a-z]/);
+      }
+    }
   });
 });

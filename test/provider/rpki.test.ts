@@ -59,7 +59,7 @@ lifecycle(provider, [
     imported: { handle: "acme", parentRir: "RIPE", asns: [64502] },
     writeOnly: ["parentResponseXml"],
     importedOutputs: { state: "active" },
-    badImportIds: () => [["1/2", /import a CA by its numeric id/]],
+    badImportIds: () => [["1/2", /"1\/2" is not a CA id; a CA is known by its numeric id \(<caId>, such as 42\)/]],
     apiPath: (_inputs, id) => `/rpki/cas/${id}`,
     drift: { body: { asns: [64500, 64999], note: "theirs" }, inputs: { asns: [64500, 64999], note: "theirs" }, repaired: { asns: [64500, 64501], note: "mine" } },
     skip: { bad: OWN_BAD_TEST },

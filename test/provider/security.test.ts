@@ -91,7 +91,7 @@ lifecycle(provider, [
       { inputs: () => ({ siteId: undefined, zoneId }), deleteBeforeReplace: false },
     ],
     imported: (inputs) => ({ siteId: inputs.siteId, field: "country", op: "in", value: "RU, CN", action: "block", seq: 10, note: "geo", enabled: false }),
-    badImportIds: (inputs, id) => [[`${inputs.siteId}/${id}`, /must be a numeric rule id/]],
+    badImportIds: (inputs, id) => [[`${inputs.siteId}/${id}`, /is not a security rule id; a security rule is known by its numeric id \(<ruleId>/]],
     apiPath: (_inputs, id) => `/security/rules/${id}`,
     parentPath: (inputs) => `/cdn/sites/${inputs.siteId}`,
     exists: async (_inputs, id) => (await control.list<{ id: number }>("/security/rules")).some((r) => String(r.id) === id),

@@ -63,7 +63,7 @@ describe("nsp:services:Filter", () => {
 
     const imported = await importClean(FILTER, resolver, resolver);
     expect(imported.inputs).toEqual({ serviceId: resolver, customAllow: ["ok.example"], blockMode: "zero", rewrites: [{ name: "nas.home.example", target: "box.home.example" }] });
-    await expect(plugin.read(FILTER, "imp", "Resolver")).rejects.toThrow(/must be a numeric resolver service id \(<serviceId>\)/);
+    await expect(plugin.read(FILTER, "imp", "Resolver")).rejects.toThrow(/is not a resolver service id; a resolver service is known by its numeric id \(<serviceId>/);
     await expect(plugin.read(FILTER, "imp", authDns)).rejects.toThrow(/is a auth_dns service/);
 
     await plugin.delete(FILTER, "f", created.id, updated);
@@ -145,7 +145,7 @@ describe("nsp:services:Policy", () => {
 
     const imported = await importClean(POLICY, resolver, resolver);
     expect(imported.inputs).toEqual({ serviceId: resolver, logMode: "all", ttlMax: 600 });
-    await expect(plugin.read(POLICY, "imp", "x1")).rejects.toThrow(/must be a numeric resolver service id/);
+    await expect(plugin.read(POLICY, "imp", "x1")).rejects.toThrow(/is not a resolver service id; a resolver service is known by its numeric id/);
 
     await plugin.delete(POLICY, "p", created.id, updated);
     expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ log_mode: "off", ttl_max: 0, log_days: 7 });

@@ -125,7 +125,7 @@ describe("nsp:sgate:Brand and nsp:sgate:Campaign", () => {
     expect((await plugin.read(CAMPAIGN, "r", campaign.id, campaignUpdated, campaignNews)).id).toBe("");
     await plugin.delete(BRAND, "r", brand.id, brandUpdated);
     expect((await plugin.read(BRAND, "r", brand.id, brandUpdated, brandNews)).id).toBe("");
-    await expect(plugin.read(BRAND, "r", "brd/1")).rejects.toThrow(/must be a brand id/);
+    await expect(plugin.read(BRAND, "r", "brd/1")).rejects.toThrow(/is not a brand id; a brand is known by its id \(<brandId>, such as brd_0123456789ab\)/);
   });
 
   it("sees changes and deletes made through the API", async () => {

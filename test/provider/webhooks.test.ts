@@ -57,7 +57,7 @@ describe("nsp:index:Webhook", () => {
     expect(plain(imported.properties.secret) ?? null).toBeNull();
     const impInputs = await checked(WEBHOOK, imported.inputs);
     expect((await plugin.diff(WEBHOOK, "imp", imported.id, imported.properties, impInputs, imported.inputs)).changes).toBe(false);
-    await expect(plugin.read(WEBHOOK, "imp", "hooks.example.com")).rejects.toThrow(/must be a numeric webhook id \(<webhookId>\)/);
+    await expect(plugin.read(WEBHOOK, "imp", "hooks.example.com")).rejects.toThrow(/is not a webhook id; a webhook is known by its numeric id \(<webhookId>/);
 
     await plugin.delete(WEBHOOK, "w", created.id, after.properties);
     expect(await control.list("/webhooks")).toEqual([]);

@@ -14,10 +14,10 @@ export interface BearerSource {
   refused(bearer: string): void;
 }
 
-export type CredentialScope = "read" | "write";
+type CredentialScope = "read" | "write";
 
 /** Renew when this much of a credential's life is left, or a tenth of its life if that is less. */
-export const RENEW_MARGIN_MS = 60_000;
+const RENEW_MARGIN_MS = 60_000;
 
 // The API documents show neither the response's fields nor the lifetime; both forms of an expiry
 // are accepted, and without one the credential is kept until it is refused.

@@ -10,7 +10,7 @@ const WINDOW_UNITS = 30;
 /** Fewer units than this in the window: keep the last share rather than trust noise. */
 const MIN_EVIDENCE_UNITS = 4;
 /** A process never claims less than this of the bucket, so a newcomer among busy ones still gets going. */
-export const MIN_SHARE = 0.1;
+const MIN_SHARE = 0.1;
 
 interface Step {
   at: number;

@@ -3,7 +3,7 @@
 export const REDACTED = "[REDACTED]";
 
 /** Longest server-provided text (message or body excerpt) copied into an error message. */
-export const MAX_TEXT_IN_MESSAGE = 300;
+const MAX_TEXT_IN_MESSAGE = 300;
 
 // Matches "Bearer <credential>" in echoed text, so that a server (or proxy) reflecting request
 // headers cannot put any token into an error. The lookahead wants a digit or token punctuation so

@@ -68,7 +68,7 @@ export function parseRateLimitReset(value: string | null | undefined, nowMs: num
 }
 
 /** First non-negative number in a header value ("12", "12.5", "12, 12;w=60"); undefined when absent or garbled. */
-export function parseLeadingNumber(value: string | null | undefined): number | undefined {
+function parseLeadingNumber(value: string | null | undefined): number | undefined {
   if (value == null) return undefined;
   const m = /^\s*(\d+(?:\.\d+)?)/.exec(value);
   if (!m || m[1] === undefined) return undefined;

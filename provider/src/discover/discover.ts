@@ -14,13 +14,13 @@ export interface ImportEntry {
 }
 
 /** An object of the account that is not in the import file, and why. */
-export interface LeftOut {
+interface LeftOut {
   type: string;
   id: string;
   reason: string;
 }
 
-export interface DiscoverOptions {
+interface DiscoverOptions {
   /** Type globs such as `nsp:dns:*` or `nsp:mail:Mailbox`; all types when empty. */
   types?: readonly string[];
   /** Zone names or ids: only objects of these zones (types that belong to no zone are dropped). */
@@ -40,7 +40,7 @@ export interface DiscoverOptions {
   signal?: AbortSignal;
 }
 
-export interface DiscoverResult {
+interface DiscoverResult {
   /** The `pulumi import --file` document. */
   file: { nameTable: Record<string, string>; resources: ImportEntry[] };
   /** Objects listed but left out: made by the API, or owned by another resource of the file. */

@@ -30,7 +30,7 @@ export interface ExportedDeployment {
   };
 }
 
-export interface PendingCreate {
+interface PendingCreate {
   urn: string;
   type: string;
   /**

@@ -10,7 +10,7 @@ import { PROVIDER_VERSION } from "../package-info";
 import { resources } from "../all-definitions";
 import { SETTLED, adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
 
-export interface RecoverOptions {
+interface RecoverOptions {
   /** The stack (default: the selected one). */
   stack?: string;
   /** Print what each pending create is (JSON lines on stdout) and change nothing. */
@@ -27,7 +27,7 @@ export interface RecoverOptions {
   pulumi?: PulumiRunner;
 }
 
-export type PulumiRunner = (args: string[], opts: { cwd?: string; showStdout: boolean }) => Promise<{ code: number; stdout: string }>;
+type PulumiRunner = (args: string[], opts: { cwd?: string; showStdout: boolean }) => Promise<{ code: number; stdout: string }>;
 
 /** The pulumi CLI from PATH, its stderr (and stdout, when shown) on the terminal. */
 const terminalPulumi: PulumiRunner = (args, opts) =>

@@ -8,7 +8,7 @@ import { readResource } from "../framework/operations";
 import { dropUndefined, type PropertyMap } from "../framework/property-values";
 import type { ImportEntry } from "./discover";
 
-export interface StatefulEntry extends ImportEntry {
+interface StatefulEntry extends ImportEntry {
   inputs?: PropertyMap;
   outputs?: PropertyMap;
 }

@@ -3,7 +3,7 @@ import type { CheckFailure } from "./definition";
 import { containsUnknown, type PropertyMap } from "./property-values";
 import { unwrap } from "./zod-walk";
 
-export interface CheckResult {
+interface CheckResult {
   value: PropertyMap;
   failures: CheckFailure[];
   /** True when some input is still unknown (a preview before its dependency exists). */
@@ -45,7 +45,7 @@ export function checkProperties(schema: z.ZodObject, input: PropertyMap): CheckR
   return { value, failures, hasUnknowns };
 }
 
-export function propertyPath(key: string, path: readonly PropertyKey[]): string {
+function propertyPath(key: string, path: readonly PropertyKey[]): string {
   let out = key;
   for (const part of path) out += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
   return out;

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { keysWithRole } from "./fields";
 import type { ApiClient } from "../client";
 import type { Adoptions } from "./adoption";
+import type { InFlightDeletes } from "./in-flight-deletes";
 import type { ListCache } from "./list-cache";
 import type { ListFacts } from "./list-facts";
 import type { StateMigration } from "./state-version";
@@ -14,6 +15,8 @@ export interface OperationContext {
   lists: ListCache;
   /** Existing objects a create may adopt instead of making a duplicate (see Adoptions). */
   adoptions: Adoptions;
+  /** The deletes under way in this plugin process, which a parent's delete waits for (held-objects.ts). */
+  deletes: InFlightDeletes;
   /** The resource's name in the program (the last part of its URN), for messages that name it. */
   resourceName?: string;
   /** Aborted when the engine cancels the operation (Ctrl-C) or its timeout passes. */

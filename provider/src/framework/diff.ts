@@ -3,7 +3,7 @@ import { isUnknown, containsUnknown, type PropertyMap } from "./property-values"
 import { sameInstant } from "./wire";
 import { unwrap } from "./zod-walk";
 
-export type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
+type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
 
 export interface DiffResult {
   changes: boolean;

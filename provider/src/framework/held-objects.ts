@@ -16,7 +16,8 @@
 // content, which no program can create: a chat room's history, a video's renditions, a
 // channel's or room's recordings, a static site's deploys.
 import { z } from "zod";
-import type { OperationContext } from "./definition";
+import type { AnyResource, OperationContext } from "./definition";
+import { listPath } from "./list-facts";
 import { UserError } from "../user-error";
 
 export const FORCE_DESTROY = "forceDestroy";
@@ -26,11 +27,18 @@ export type HeldItem = Record<string, unknown>;
 
 /** One kind of object the parent's delete takes with it. */
 export interface HeldKind {
+  /**
+   * The children's definition: its list facts give their list under one parent, and its token
+   * names the deletes in flight that a delete of the parent waits for.
+   */
+  of: Pick<AnyResource, "token" | "list">;
+  /** Other kinds whose delete takes such objects too (a zone's `ZoneRecords` deletes records). */
+  alsoDeletedBy?: readonly string[];
   /** Singular and plural, for messages and docs: `["record", "records"]`. */
   names: readonly [string, string];
-  /** The list of them under one parent (paged by the client). */
-  listPath: (parentId: string) => string;
-  /** A filter the list takes, when the list is not under the parent: `{ zone_id }`. */
+  /** The list under one parent, only where the child's list facts cannot give it (one list of the whole account). */
+  listPath?: (parentId: string) => string;
+  /** A filter that list takes: `{ zone_id }`. */
   query?: (parentId: string) => Record<string, string>;
   /** How a person recognises one in a message: `handmade TXT`, `bob@example.com`. */
   nameOf: (item: HeldItem, parent: Record<string, unknown>) => string;
@@ -88,12 +96,19 @@ interface Found {
 
 const SHOWN = 5;
 
+/** The list of a held kind's objects under one parent. */
+export function heldListPath(kind: HeldKind, parentId: string): string {
+  if (kind.listPath) return kind.listPath(parentId);
+  if (!kind.of.list) throw new Error(`${kind.of.token} has no list facts: a kind held by a parent needs them, or a listPath of its own`);
+  return listPath(kind.of.list.path, parentId);
+}
+
 /** What the parent holds beyond its own objects, per kind; undefined when the parent is gone. */
 async function heldBy(ctx: OperationContext, holds: Holds, parentId: string, parent: Record<string, unknown>): Promise<Found[] | undefined> {
   const own = holds.own ? await holds.own(ctx, parentId, parent) : () => false;
   const found: Found[] = [];
   for (const kind of holds.kinds) {
-    const items = await ctx.client.listAllOrUndefined<HeldItem>(kind.listPath(parentId), { query: kind.query?.(parentId), signal: ctx.signal });
+    const items = await ctx.client.listAllOrUndefined<HeldItem>(heldListPath(kind, parentId), { query: kind.query?.(parentId), signal: ctx.signal });
     if (items === undefined) return undefined;
     const held = items.filter((item) => !own(kind, item));
     if (held.length) found.push({ kind, count: held.length, names: held.slice(0, SHOWN).map((item) => kind.nameOf(item, parent)) });
@@ -113,7 +128,13 @@ function heldText(found: Found[]): string {
  */
 export async function refuseWhileHolding(occasion: "delete" | "replacement", token: string, holds: Holds, ctx: OperationContext, parentId: string, parent: Record<string, unknown>): Promise<void> {
   if (parent[FORCE_DESTROY] === true) return;
-  const found = await heldBy(ctx, holds, parentId, parent);
+  // At a delete, the program's own children may be going at the same moment (the engine sends
+  // together the deletes it sees no dependency between): those in flight are waited for, before
+  // the lists and again when the lists found something while more deletes arrived.
+  const waiting = occasion === "delete";
+  if (waiting) await deletesInFlight(ctx, holds);
+  let found = await heldBy(ctx, holds, parentId, parent);
+  while (waiting && found?.length && (await deletesInFlight(ctx, holds))) found = await heldBy(ctx, holds, parentId, parent);
   if (!found?.length) return;
   const who = `${token} ${ctx.resourceName ? `${JSON.stringify(ctx.resourceName)} ` : ""}(id ${parentId})`;
   throw new UserError(
@@ -124,6 +145,20 @@ export async function refuseWhileHolding(occasion: "delete" | "replacement", tok
           `The replacement would delete them all, the program's own included, so nothing was changed. ` +
           `Set \`forceDestroy: true\` on it in a \`pulumi up\` of its own (an update in place), then make the change again; or undo the change that replaces it.`,
   );
+}
+
+/**
+ * Waits until the deletes of the held kinds that are in flight in this plugin process have
+ * settled; false when there were none. This cannot deadlock: a kind that a parent holds holds
+ * nothing itself (test/provider/force-destroy.test.ts checks it over every definition), so the
+ * deletes waited for never wait for anything.
+ */
+async function deletesInFlight(ctx: OperationContext, holds: Holds): Promise<boolean> {
+  const running = ctx.deletes.of(holds.kinds.flatMap((k) => [k.of.token, ...(k.alsoDeletedBy ?? [])]));
+  if (!running.length) return false;
+  ctx.log("debug", `waiting for ${running.length} delete${running.length === 1 ? "" : "s"} in flight of what the ${holds.what} holds before listing it`);
+  await Promise.allSettled(running);
+  return true;
 }
 
 function listOf(words: readonly string[]): string {

@@ -2,6 +2,7 @@
 // import id is a clear error instead of a request.
 import { z } from "zod";
 import type { OperationContext } from "./definition";
+import { NUMERIC_ID } from "./validators";
 
 export { NUMERIC_ID, STRING_ID } from "./validators";
 
@@ -43,8 +44,25 @@ export async function parentHolding(
   return holders[0];
 }
 
-/** An id of digits as the path wants it; a malformed import id is an error before any request. */
-export function digitsIdOf(token: string, id: string, what: string, form: string): string {
-  if (!/^[1-9][0-9]*$/.test(id)) throw new Error(`${token}: "${id}" is not a ${what} id; import a ${what} by its numeric id (${form})`);
-  return id;
+/** What an object's own id looks like, for the check and its message. */
+export interface IdKind {
+  /** What the object is called: `zone`, `mail server`. */
+  what: string;
+  /** The id's form as `pulumi import` takes it: `<zoneId>`. */
+  form: string;
+  /** The pattern of a string id the API gives (`srv_0123456789ab`); without it, the id is numeric. */
+  pattern?: RegExp;
+  /** Such a string id, for the message. */
+  example?: string;
+}
+
+/**
+ * An object's own id as a path takes it. A malformed id (a typo in `pulumi import`) is an error
+ * naming the kind, the id and what a good one looks like, before any request.
+ */
+export function ownIdOf(token: string, id: string, kind: IdKind): string {
+  if ((kind.pattern ?? NUMERIC_ID).test(id)) return id;
+  const good = kind.pattern ? `its id (${kind.form}${kind.example ? `, such as ${kind.example}` : ""})` : `its numeric id (${kind.form}, such as 42)`;
+  const one = `${/^[aeiou]/i.test(kind.what) ? "an" : "a"} ${kind.what}`;
+  throw new Error(`${token}: "${id}" is not ${one} id; ${one} is known by ${good}`);
 }

@@ -101,7 +101,7 @@ export function slug(label: string): string {
 }
 
 /** Whether an input's value and a listed object's field are the same value on the wire. */
-export function sameOnWire(want: unknown, have: unknown): boolean {
+function sameOnWire(want: unknown, have: unknown): boolean {
   if (want === undefined || want === null) return have === undefined || have === null;
   if (typeof want === "object" || typeof have === "object") return JSON.stringify(want) === JSON.stringify(have);
   return String(want) === String(have);

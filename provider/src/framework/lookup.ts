@@ -1,11 +1,11 @@
 // Functions that look up one existing object by name or by id (getZone, getDomain): the API has
 // no filter by name, so a name is found in one paged listing.
 import { z } from "zod";
-import type { CheckFailure, OperationContext } from "./definition";
-import { numericId } from "./wire";
+import { defineFunction, type CheckFailure, type OperationContext } from "./definition";
+import { fromWire, numericId } from "./wire";
 
 /** The `name` and `id` arguments; `what` is what a person calls the object ("zone"). */
-export function nameOrIdArgs(what: string, example: string) {
+function nameOrIdArgs(what: string, example: string) {
   return z.object({
     name: z
       .string()
@@ -18,11 +18,11 @@ export function nameOrIdArgs(what: string, example: string) {
   });
 }
 
-export function checkNameOrId(args: { name?: string; id?: string }): CheckFailure[] {
+function checkNameOrId(args: { name?: string; id?: string }): CheckFailure[] {
   return (args.name === undefined) === (args.id === undefined) ? [{ property: "name", reason: "give exactly one of name or id" }] : [];
 }
 
-export async function findByNameOrId<T extends { name: string }>(
+async function findByNameOrId<T extends { name: string }>(
   ctx: OperationContext,
   lookup: { token: string; what: string; collection: string; wire: z.ZodType<T> },
   args: { name?: string; id?: string },
@@ -32,4 +32,33 @@ export async function findByNameOrId<T extends { name: string }>(
   const found = all.find((o) => o.name === args.name);
   if (!found) throw new Error(`${lookup.token}: no ${lookup.what} named "${args.name}" in this account (${all.length} ${lookup.what}s listed)`);
   return found;
+}
+
+/**
+ * The whole function: `name` or `id` in, the object's properties (those of its resource) and its
+ * id out.
+ */
+export function defineLookup<T extends { name: string }, P extends z.ZodRawShape>(spec: {
+  token: string;
+  description: string;
+  /** What a person calls the object, and a name of one: `zone`, `example.com`. */
+  what: string;
+  example: string;
+  collection: string;
+  wire: z.ZodType<T>;
+  properties: z.ZodObject<P>;
+  idDescription: string;
+}) {
+  const result = spec.properties.extend({ id: z.string().meta({ description: spec.idDescription }) });
+  return defineFunction({
+    token: spec.token,
+    description: spec.description,
+    args: nameOrIdArgs(spec.what, spec.example),
+    result,
+    check: checkNameOrId,
+    async invoke(ctx, args) {
+      const found = await findByNameOrId(ctx, spec, args);
+      return fromWire(result, found) as z.output<typeof result>;
+    },
+  });
 }

@@ -24,7 +24,7 @@ function delimited(bodySize: number): number {
 }
 
 /** The body of a google.protobuf.Value holding `v` (the value without its own tag and length). */
-export function valueSize(v: unknown): number {
+function valueSize(v: unknown): number {
   if (v === null) return 2;
   switch (typeof v) {
     case "number":

@@ -13,7 +13,7 @@ import type { z } from "zod";
 type Item = Record<string, unknown>;
 
 /** An existing object with a resource's natural key. */
-export interface KeyMatch {
+interface KeyMatch {
   /** The id `pulumi import` takes (the definition's `importId` form). */
   importId: string;
   /** The object's own id within its parent (the last part of the import id). */

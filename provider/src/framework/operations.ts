@@ -111,7 +111,7 @@ export async function createResource(def: AnyResource, ctx: OperationContext, gi
   return { id, state: stampState(def, carryOver(def, state, inputs)) };
 }
 
-export interface ReadOutcome {
+interface ReadOutcome {
   id: string;
   state: PropertyMap;
   inputs: PropertyMap;
@@ -155,8 +155,9 @@ export async function deleteResource(def: AnyResource, ctx: OperationContext, id
   if (!def.delete) return;
   const state = upgradeState(def, olds);
   if (def.holds) await refuseWhileHolding("delete", def.token, def.holds, ctx, id, state);
+  const remove = def.delete;
   try {
-    await def.delete(ctx, id, state);
+    await ctx.deletes.run(def.token, () => remove(ctx, id, state));
   } catch (e) {
     // Already gone is what delete wanted.
     if ((e as { code?: string }).code !== "not_found") throw e;

@@ -1,6 +1,6 @@
 import { defaultSleep } from "../client";
 
-export interface PollOptions<T> {
+interface PollOptions<T> {
   /** One check; its result decides whether to stop. */
   check: () => Promise<T>;
   done: (result: T) => boolean;

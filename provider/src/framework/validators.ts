@@ -67,3 +67,16 @@ export function hostName(options: { wildcard?: boolean } = {}) {
  * show the timestamp format, so such fields are read in either form (see wire.ts).
  */
 export const TIMESTAMP_PROPERTY = /(^a|A)t$/;
+
+/**
+ * A local input that makes the provider issue something new (a key, a password, a credential)
+ * each time it changes: any string or number, which the API never sees.
+ */
+export function rotationTrigger(description: string) {
+  return z.union([z.string(), z.number()]).optional().meta({ description, local: true });
+}
+
+/** A secret the API shows only once (at the create, at a rotation): kept from the state on every refresh. */
+export function oneTimeSecret(description: string) {
+  return z.string().nullable().optional().meta({ description, secret: true, oneTime: true });
+}

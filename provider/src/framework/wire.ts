@@ -2,7 +2,7 @@ import { z } from "zod";
 import { TIMESTAMP_PROPERTY } from "./validators";
 import { defOf, metaOf, shapeOf, unwrap } from "./zod-walk";
 
-export function snakeCase(name: string): string {
+function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 

@@ -35,7 +35,7 @@ export interface FieldRoles {
 }
 
 /** Metadata the framework reads from `.meta()` on a property schema. */
-export interface PropertyMeta extends FieldRoles {
+interface PropertyMeta extends FieldRoles {
   description?: string;
   /** The value is a string in Pulumi and an integer on the wire (ids of other objects). */
   wireInteger?: boolean;

@@ -4,9 +4,10 @@
 // what really differs between resources (a natural key for adoption, a follow-up call) stays
 // in the definition. A collection under a parent object is child-collection.ts.
 import { z } from "zod";
-import type { OperationContext } from "../definition";
+import { defineResource, type OperationContext, type ResourceDefinition } from "../definition";
+import type { ListFacts } from "../list-facts";
 import { wireModel, type WireModel } from "../fields";
-import { createOnce } from "../create-once";
+import { createOnce, createOrAdopt } from "../create-once";
 
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
@@ -34,6 +35,12 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   itemsAt?: string;
   /** Checks a resource id before it goes into a path, so a malformed import id fails before any request. */
   idOf(id: string): string;
+  /**
+   * The object's identity is its content (a rule is what it matches and does): a create adopts an
+   * identical object already there (createOrAdopt, create-once.ts), and the delete of an object
+   * that another resource of the same command adopted sends nothing.
+   */
+  byContent?: boolean;
   /**
    * The property that is the resource's id, where the resource is known by something else than
    * the API's `id` (an address, a subject): the path and the import use it.
@@ -65,7 +72,7 @@ export interface Collection<A extends Shape, S extends Shape> {
    * (`"none"`) is posted once: a lost answer is an error, since the client never repeats a POST
    * blindly.
    */
-  create(ctx: OperationContext, what: string, values: Out<A>, existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> } | "none"): Promise<{ id: string; state: Out<A> & Out<S> }>;
+  create(ctx: OperationContext, what: string, values: Out<A>, existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> } | ByContent | "none"): Promise<{ id: string; state: Out<A> & Out<S> }>;
   /** GET of one object as the API returns it; undefined when it is gone. */
   get(ctx: OperationContext, id: string): Promise<Item | undefined>;
   /** GET of one object; undefined when it is gone. */
@@ -80,6 +87,28 @@ export interface Collection<A extends Shape, S extends Shape> {
   /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
   update<T extends object>(ctx: OperationContext, id: string, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
   delete(ctx: OperationContext, id: string): Promise<void>;
+  /**
+   * The whole definition of the resource whose objects these are: its token, inputs and outputs,
+   * its list at the collection's path, a read (GET) and a delete; `given` adds the rest (the
+   * create, what else an update or a read does) and overrides any of them.
+   */
+  resource(given: ResourceOf<A, S>): ResourceDefinition<A, S>;
+}
+
+/** What a collection's resource adds to the collection: the list facts need no path. */
+export type ResourceOf<A extends Shape, S extends Shape> = Omit<Parameters<typeof defineResource<A, S>>[0], "token" | "args" | "state" | "list"> & {
+  list?: Omit<ListFacts<keyof A & string>, "path">;
+};
+
+/**
+ * For a collection `byContent`: what an identical object is, the filter that narrows the list to
+ * the parent, and whether to look before posting (the API accepts a duplicate) or only after a
+ * conflict (it refuses one).
+ */
+export interface ByContent {
+  content: (item: Item) => boolean;
+  query?: Record<string, string | number | undefined>;
+  checkFirst: boolean;
 }
 
 export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
@@ -107,6 +136,11 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       const body = () => (spec.createBody ? spec.createBody(api.createBody(values), values) : api.createBody(values));
       const post = () => ctx.client.post(spec.path, body(), { schema: wire, signal: ctx.signal });
       if (existing === "none") return toState(await post());
+      if ("content" in existing) {
+        type Identified = Item & { id: string | number };
+        const identity = { list: spec.path, query: existing.query, schema: wire as z.ZodType<Identified>, matches: existing.content, checkFirst: existing.checkFirst };
+        return toState((await createOrAdopt(ctx, what, identity, post as () => Promise<Identified>)).object);
+      }
       const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
       return toState(await createOnce(ctx, what, post, lookup));
     },
@@ -133,7 +167,20 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       return toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state;
     },
     async delete(ctx, id) {
+      // Another resource of this command adopted it (the program renamed it): it is theirs now.
+      if (spec.byContent && ctx.adoptions.handedOver(spec.path, spec.idOf(id))) return;
       await ctx.client.delete(itemPath(id), { signal: ctx.signal });
+    },
+    resource(given) {
+      return defineResource<A, S>({
+        token: spec.token,
+        args: spec.args,
+        state: spec.state,
+        read: (ctx, id) => this.read(ctx, id),
+        delete: (ctx, id) => this.delete(ctx, id),
+        ...given,
+        list: { path: spec.path, ...given.list },
+      });
     },
   };
 }

@@ -8,7 +8,7 @@ import { fromWire } from "../wire";
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 
-export interface ReadFunctionSpec<A extends Shape, R extends Shape> {
+interface ReadFunctionSpec<A extends Shape, R extends Shape> {
   /** `nsp:<module>:get<Thing>` */
   token: string;
   description: string;

@@ -9,7 +9,7 @@ import type { Item } from "./collection";
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 
-export interface Singleton<A extends Shape, S extends Shape> {
+interface Singleton<A extends Shape, S extends Shape> {
   api: WireModel<A, S>;
   wire: z.ZodType<Item>;
   /** The object as the API returns it now. */

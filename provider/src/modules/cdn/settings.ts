@@ -2,7 +2,7 @@
 // they go on the wire (PATCH /cdn/sites/{id} and PUT /cdn/sites/{id}/origin) and how the site
 // comes back into state.
 import { z } from "zod";
-import { NUMERIC_ID } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { body, fromWire, idRef } from "../../framework/wire";
@@ -134,7 +134,7 @@ function differs(news: Partial<Settings>, olds: Partial<Settings>, key: keyof Se
  * The PATCH body that brings the site from `olds` to `news`, or undefined when nothing changes.
  * A certificate goes with its key; dropping it from the program (the key was known) removes it.
  */
-export function settingsPatch(schema: z.ZodObject, news: Partial<Settings>, olds: Partial<Settings>, skip: readonly string[] = []): Record<string, unknown> | undefined {
+function settingsPatch(schema: z.ZodObject, news: Partial<Settings>, olds: Partial<Settings>, skip: readonly string[] = []): Record<string, unknown> | undefined {
   const patch = body(schema, news as Record<string, unknown>, PATCHABLE.filter((k) => !skip.includes(k) && differs(news, olds, k)));
   if (news.certPem !== undefined && news.keyPem !== undefined) {
     if (news.certPem !== olds.certPem || news.keyPem !== olds.keyPem) {
@@ -148,7 +148,7 @@ export function settingsPatch(schema: z.ZodObject, news: Partial<Settings>, olds
 }
 
 /** The PUT /origin body when the site's origin must change, or undefined. */
-export function originPut(news: Partial<Settings>, olds: Partial<Settings>): Record<string, unknown> | undefined {
+function originPut(news: Partial<Settings>, olds: Partial<Settings>): Record<string, unknown> | undefined {
   const want = { pages: news.pagesProjectId ?? null, tunnel: news.linkTunnelId ?? null };
   if (want.pages === (olds.pagesProjectId ?? null) && want.tunnel === (olds.linkTunnelId ?? null)) return undefined;
   return { pages_project_id: want.pages === null ? null : Number(want.pages), link_tunnel_id: want.tunnel === null ? null : Number(want.tunnel) };
@@ -170,7 +170,6 @@ export function readSite(ctx: OperationContext, siteId: string): Promise<SiteWir
 }
 
 export function siteIdOf(token: string, id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${token}: id "${id}" must be a numeric site id (<siteId>)`);
-  return id;
+  return ownIdOf(token, id, { what: "site", form: "<siteId>" });
 }
 

@@ -64,7 +64,7 @@ const siteState = z.object({
     .meta({ typeName: "SiteInstructions", description: "What to add at the customer's DNS provider before verifying the site." }),
 });
 
-export const siteProperties = siteArgs.extend(siteState.shape);
+const siteProperties = siteArgs.extend(siteState.shape);
 type SiteState = z.output<typeof siteProperties>;
 
 const api = wireModel(siteArgs, siteState);

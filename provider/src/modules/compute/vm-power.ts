@@ -1,25 +1,19 @@
 import { z } from "zod";
+import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 
 const TOKEN = "nsp:compute:VmPower";
-import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 
 const vmPowerArgs = z.object({
   // The VM is the object itself: its id is the API's `id`.
   vmId: idRef("Id of the virtual machine (see `nsp:compute:getVms`). VMs come with the account; the API cannot create or delete them.").meta({ replace: true, wire: "id" }),
   // Set through the power action, not a patch.
   power: z.enum(["on", "off"]).meta({ description: "The wanted power state: `on` or `off`." }),
-  reinstallTrigger: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({
-      description:
-        "Any string or number; changing it to a new value REINSTALLS the VM from its image (its disk is wiped) and `rootPassword` holds the new root password. Setting it when the resource is created, or removing it, reinstalls nothing. The API never sees this value.",
-      local: true,
-    }),
+  reinstallTrigger: rotationTrigger("Any string or number; changing it to a new value REINSTALLS the VM from its image (its disk is wiped) and `rootPassword` holds the new root password. Setting it when the resource is created, or removing it, reinstalls nothing. The API never sees this value."),
 });
 
 const vmPowerState = z.object({
@@ -33,16 +27,7 @@ const vmPowerState = z.object({
   ip6: z.string().nullable().optional().meta({ description: "IPv6 address of the VM." }),
   powerChangedAt: z.string().nullable().optional().meta({ description: "When the VM was last powered on, off, restarted or reinstalled." }),
   reinstalledAt: z.string().nullable().optional().meta({ description: "When the VM was last reinstalled; null if never." }),
-  rootPassword: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "Root password set by the last reinstall made through `reinstallTrigger`. The API shows it only in the reinstall answer, so it is kept from the state on every refresh; null until this resource reinstalls the VM (and after an import).",
-      secret: true,
-      oneTime: true,
-    }),
+  rootPassword: oneTimeSecret("Root password set by the last reinstall made through `reinstallTrigger`. The API shows it only in the reinstall answer, so it is kept from the state on every refresh; null until this resource reinstalls the VM (and after an import)."),
   createdAt: z.string().meta({ description: "When the VM was created." }),
 });
 
@@ -57,8 +42,7 @@ function toState(raw: VmWire): VmState {
 }
 
 function vmIdOf(id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${TOKEN}: "${id}" is not a VM id; import a VM's power state by the VM's numeric id (<vmId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "VM", form: "<vmId>" });
 }
 
 function setPower(ctx: OperationContext, vmId: string, state: "on" | "off"): Promise<VmWire> {

@@ -1,4 +1,4 @@
-import { NUMERIC_ID } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 
 // Parsing of the ids the DNS resources are known by, checked before they are put in a path so
 // that a malformed import id is a clear error instead of a request.
@@ -6,6 +6,5 @@ import { NUMERIC_ID } from "../../framework/ids";
 
 /** A resource whose id is its zone's id (the zone's settings, its verification). */
 export function zoneIdOf(token: string, id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${token}: id "${id}" must be a numeric zone id (<zoneId>)`);
-  return id;
+  return ownIdOf(token, id, { what: "zone", form: "<zoneId>" });
 }

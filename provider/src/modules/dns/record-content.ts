@@ -9,7 +9,7 @@ export const NAME_TARGET_TYPES: ReadonlySet<string> = new Set(["CNAME", "NS", "P
 // A word runs to the next space outside double quotes, so `alpn="h2 h3"` stays one word.
 export const WORD = /(?:"(?:[^"\\]|\\.)*"?|[^\s"])+/g;
 
-export function isQuoted(s: string): boolean {
+function isQuoted(s: string): boolean {
   return s.length >= 2 && s.startsWith('"') && s.endsWith('"');
 }
 

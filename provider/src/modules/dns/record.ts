@@ -58,7 +58,6 @@ const recordState = z.object({
   createdAt: z.string().meta({ description: "When the record was created." }),
 });
 
-export const recordProperties = recordArgs.extend(recordState.shape);
 export type RecordArgs = z.output<typeof recordArgs>;
 const api = wireModel(recordArgs, recordState, { id: z.number().int() });
 type RecordWire = Record<string, unknown> & { id: number; name: string; type: string; content: string };
@@ -69,12 +68,12 @@ function toState(raw: RecordWire) {
 }
 
 /** Accepts the import form `<zoneId>/<recordId>` as well as a bare record id with a known zone. */
-export function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId: string } {
+function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId: string } {
   const { parent: parentId, child } = childIdOf("nsp:dns:Record", id, "<zoneId>/<recordId>", NUMERIC_ID, NUMERIC_ID, zoneId);
   return { zoneId: parentId, recordId: child };
 }
 
-// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
+// No shape: a create that adopts an existing record then patches what the program sets otherwise (createOrAdopt tells it so), and an import by the bare record id finds its zone; the collection shape's create says neither.
 export const record = defineResource({
   token: "nsp:dns:Record",
   list: {
@@ -129,7 +128,7 @@ export const record = defineResource({
       ctx,
       `record ${args.name} ${args.type}`,
       // Name, type and content identify a record (several records may share a name and type); the
-    // API keeps its own spelling of the content, so it is compared by meaning.
+      // API keeps its own spelling of the content, so it is compared by meaning.
       // The API accepts an identical second record, so the zone's list is checked first.
       { list: path, schema: recordWire, matches: (r) => r.name === args.name && r.type === args.type && sameContent(args.type, r.content, args.content), checkFirst: true },
       () => ctx.client.post(path, api.createBody(args), { schema: recordWire, signal: ctx.signal }),

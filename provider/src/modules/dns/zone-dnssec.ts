@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import { defineDocument } from "../../framework/shapes/document";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { zoneIdOf } from "./ids";
@@ -16,19 +16,7 @@ const dnssecState = z.object({
 });
 
 // The settings object of a zone, at the zone's path: the zone id is in the path, not in the object.
-const api = wireModel(dnssecArgs.omit({ zoneId: true }), dnssecState);
-
-function stateOf(zoneId: string, raw: Record<string, unknown>) {
-  return { ...api.toState(raw), zoneId };
-}
-
-async function put(ctx: OperationContext, zoneId: string, enabled: boolean) {
-  const raw = await ctx.client.put(`/dns/zones/${zoneId}/dnssec`, api.createBody({ enabled }), { schema: api.wire, signal: ctx.signal });
-  return stateOf(zoneId, raw);
-}
-
-// No shape: a document of a zone written by PUT, whose read must find the zone gone (getOrUndefined), which documentAt's get does not.
-export const zoneDnssec = defineResource({
+export const zoneDnssec = defineDocument({
   token: "nsp:dns:ZoneDnssec",
   list: { path: "/dns/zones", parent: { token: "nsp:dns:Zone", input: "zoneId" }, fromParent: (z) => (z.dnssec === true ? [z] : []), label: (z) => String(z.name), zoneOf: (z) => z.id },
   description:
@@ -36,22 +24,9 @@ export const zoneDnssec = defineResource({
   args: dnssecArgs,
   state: dnssecState,
   importId: "<zoneId>",
-
-  async create(ctx, args) {
-    return { id: args.zoneId, state: await put(ctx, args.zoneId, args.enabled) };
-  },
-
-  async read(ctx, id) {
-    const zoneId = zoneIdOf("nsp:dns:ZoneDnssec", id);
-    const raw = await ctx.client.getOrUndefined(`/dns/zones/${zoneId}/dnssec`, { schema: api.wire, signal: ctx.signal });
-    return raw && { id: zoneId, state: stateOf(zoneId, raw) };
-  },
-
-  async update(ctx, id, news) {
-    return put(ctx, zoneIdOf("nsp:dns:ZoneDnssec", id), news.enabled);
-  },
-
-  async delete(ctx, id) {
-    await put(ctx, zoneIdOf("nsp:dns:ZoneDnssec", id), false);
-  },
+  parent: "zoneId",
+  idOf: (id) => zoneIdOf("nsp:dns:ZoneDnssec", id),
+  path: (zoneId) => `/dns/zones/${zoneId}/dnssec`,
+  model: wireModel(dnssecArgs.omit({ zoneId: true }), dnssecState),
+  emptied: { enabled: false },
 });

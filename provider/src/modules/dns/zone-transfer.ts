@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import { rotationTrigger } from "../../framework/validators";
+import { defineDocument } from "../../framework/shapes/document";
 import { deepEqual } from "../../framework/diff";
 import { fromWire, idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
@@ -22,10 +23,7 @@ const transferArgs = z.object({
     .default([])
     .meta({ description: `Addresses sent a NOTIFY when the zone changes, at most ${MAX_ITEMS}.`, create: true }),
   tsig: z.boolean().default(false).meta({ description: "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`.", create: true }),
-  tsigRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({ description: "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it.", local: true }),
+  tsigRotation: rotationTrigger("Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it."),
 });
 
 const transferState = z.object({
@@ -65,8 +63,8 @@ type TransferWire = z.output<typeof transferWire>;
  * The API state, with the secret taken from this response when it carries one, else kept from
  * the prior state as long as the same key is still configured.
  */
-function toState(zoneId: string, raw: TransferWire, prior: Partial<TransferState>): TransferState {
-  const state = { ...(fromWire(transferProperties, raw) as TransferState), zoneId, tsig: raw.tsig_configured };
+function toState(raw: TransferWire, prior: Partial<TransferState>): Omit<TransferState, "zoneId"> {
+  const state = { ...(fromWire(transferProperties, raw) as TransferState), tsig: raw.tsig_configured };
   if (raw.tsig_secret !== undefined) {
     state.tsigKey = raw.tsig_secret;
     state.tsigAlgorithm = raw.tsig_algorithm ?? null;
@@ -81,12 +79,7 @@ function toState(zoneId: string, raw: TransferWire, prior: Partial<TransferState
   return state;
 }
 
-function put(ctx: OperationContext, zoneId: string, settings: Record<string, unknown>): Promise<TransferWire> {
-  return ctx.client.put(`/dns/zones/${zoneId}/transfer`, settings, { schema: transferWire, signal: ctx.signal });
-}
-
-// No shape: a document of a zone written by PUT, whose read must find the zone gone (getOrUndefined), which documentAt's get does not.
-export const zoneTransfer = defineResource({
+export const zoneTransfer = defineDocument({
   token: TOKEN,
   list: {
     path: "/dns/zones",
@@ -104,40 +97,27 @@ export const zoneTransfer = defineResource({
   args: transferArgs,
   state: transferState,
   importId: "<zoneId>",
+  parent: "zoneId",
+  idOf: (id) => zoneIdOf(TOKEN, id),
+  path: (zoneId) => `/dns/zones/${zoneId}/transfer`,
+  model: { ...api, wire: transferWire },
+  emptied: { allow: [], notify: [], tsig: false },
+  toState: (raw, prior, news) => toState(raw as TransferWire, (news ? { ...prior, tsigRotation: news.tsigRotation } : prior) as Partial<TransferState>),
 
-  async create(ctx, args) {
-    const raw = await put(ctx, args.zoneId, api.createBody(args));
+  afterCreate(ctx, args, raw) {
     if (args.tsig && raw.tsig_secret === undefined) {
       ctx.log(
         "warning",
-        `zone ${args.zoneId} already had a TSIG key, whose secret the API does not show again, so tsigKey is empty; set or change tsigRotation to issue a new key`,
+        `zone ${String(args.zoneId)} already had a TSIG key, whose secret the API does not show again, so tsigKey is empty; set or change tsigRotation to issue a new key`,
       );
     }
-    return { id: args.zoneId, state: toState(args.zoneId, raw, {}) };
   },
 
-  async read(ctx, id, prior) {
-    const zoneId = zoneIdOf(TOKEN, id);
-    const raw = await ctx.client.getOrUndefined(`/dns/zones/${zoneId}/transfer`, { schema: transferWire, signal: ctx.signal });
-    return raw && { id: zoneId, state: toState(zoneId, raw, prior) };
-  },
-
-  async update(ctx, id, news, olds) {
-    const zoneId = zoneIdOf(TOKEN, id);
-    const settings = api.createBody(news);
+  async update(ctx, document, zoneId, news, olds) {
     const rotate = news.tsig && olds.tsigConfigured && !deepEqual(news.tsigRotation, olds.tsigRotation);
-    let raw: TransferWire;
-    if (rotate) {
-      // The API keeps an existing key on `tsig: true`; only removing it first makes a new one.
-      await put(ctx, zoneId, { ...settings, tsig: false });
-      raw = await put(ctx, zoneId, { tsig: true });
-    } else {
-      raw = await put(ctx, zoneId, settings);
-    }
-    return toState(zoneId, raw, { ...olds, tsigRotation: news.tsigRotation });
-  },
-
-  async delete(ctx, id) {
-    await put(ctx, zoneIdOf(TOKEN, id), { allow: [], notify: [], tsig: false });
+    if (!rotate) return document.putRaw(ctx, zoneId, news);
+    // The API keeps an existing key on `tsig: true`; only removing it first makes a new one.
+    await document.putRaw(ctx, zoneId, news, { tsig: false });
+    return document.putRaw(ctx, zoneId, {}, { tsig: true });
   },
 });

@@ -1,14 +1,15 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
-import { digitsIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { listServices } from "./service";
-import type { HeldItem, Holds } from "../../framework/held-objects";
+import type { HeldItem, HeldKind, Holds } from "../../framework/held-objects";
 import { heldRules } from "../security/held-rules";
+import { range } from "./range";
+import { record } from "./record";
 
 const domainName = z
   .string()
@@ -61,7 +62,7 @@ const zoneState = z.object({
 
 export const zoneProperties = zoneArgs.extend(zoneState.shape);
 export type ZoneArgs = z.output<typeof zoneArgs>;
-const zones = collection({ token: "nsp:dns:Zone", path: "/dns/zones", args: zoneArgs, state: zoneState, idOnWire: z.number().int(), idOf: (id) => digitsIdOf("nsp:dns:Zone", id, "zone", "<zoneId>") });
+const zones = collection({ token: "nsp:dns:Zone", path: "/dns/zones", args: zoneArgs, state: zoneState, idOnWire: z.number().int(), idOf: (id) => ownIdOf("nsp:dns:Zone", id, { what: "zone", form: "<zoneId>" }) });
 /** A zone as the API returns it (getZone reads the same object). */
 export const zoneWire = zones.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
 
@@ -85,7 +86,7 @@ function unknownServiceMessage(serviceId: string, services: { id: unknown; name:
   );
 }
 
-const heldRecords = { names: ["record", "records"], listPath: (id: string) => `/dns/zones/${id}/records`, nameOf: (r: HeldItem) => `${String(r.name)} ${String(r.type)}` } as const;
+const heldRecords: HeldKind = { of: record, alsoDeletedBy: ["nsp:dns:ZoneRecords"], names: ["record", "records"], nameOf: (r: HeldItem) => `${String(r.name)} ${String(r.type)}` };
 
 /**
  * A zone's delete takes its records, its zone-wide security rules and its address-range grants
@@ -98,7 +99,7 @@ const zoneHolds: Holds = {
   kinds: [
     heldRecords,
     heldRules("zone_id"),
-    { names: ["address range", "address ranges"], listPath: (id) => `/dns/zones/${id}/ranges`, nameOf: (r) => String(r.prefix) },
+    { of: range, names: ["address range", "address ranges"], nameOf: (r) => String(r.prefix) },
   ],
   ownCost: "one list of the account's mail domains, for the records they publish",
   async own(ctx, id, zone) {
@@ -110,13 +111,10 @@ const zoneHolds: Holds = {
   note: "The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.",
 };
 
-export const zone = defineResource({
-  token: "nsp:dns:Zone",
-  list: { path: zones.path, filters: { serviceId: "query" }, zoneOf: (z) => z.id },
+export const zone = zones.resource({
+  list: { filters: { serviceId: "query" }, zoneOf: (z) => z.id },
   description:
     "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.",
-  args: zoneArgs,
-  state: zoneState,
   holds: zoneHolds,
   // Zone names are unique within an account, so a replacement with the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
@@ -148,8 +146,6 @@ export const zone = defineResource({
     return { id: created.id, state: await zones.update(ctx, created.id, args, created.state, differing) };
   },
 
-  read: (ctx, id) => zones.read(ctx, id),
   // An unset secondaryMaster is sent as null; an unset negativeTtl is not sent at all.
   update: (ctx, id, news, olds, changedInputs) => zones.update(ctx, id, news, olds, changedInputs),
-  delete: (ctx, id) => zones.delete(ctx, id),
 });

@@ -1,10 +1,10 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
+import { oneTimeSecret } from "../../framework/validators";
 import { collection } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:index:Webhook";
-import { NUMERIC_ID } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 
 /** The URL as the API stores it (WHATWG-normalised), so a second `up` shows no change. */
 const publicHttpsUrl = z
@@ -40,16 +40,7 @@ const webhookArgs = z.object({
 });
 
 const webhookState = z.object({
-  secret: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
-      secret: true,
-      oneTime: true,
-    }),
+  secret: oneTimeSecret("The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one)."),
   lastStatus: z.number().int().nullable().optional().meta({ description: "HTTP status of the last delivery." }),
   lastAt: z.string().nullable().optional().meta({ description: "When the last delivery was attempted." }),
   failures: z.number().int().meta({ description: "Failed deliveries counted by the API." }),
@@ -57,8 +48,7 @@ const webhookState = z.object({
 });
 
 function webhookIdOf(id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a numeric webhook id (<webhookId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "webhook", form: "<webhookId>" });
 }
 
 // Null, not absent, where an answer has no secret: the state keeps the one shown at create.
@@ -69,13 +59,10 @@ function adjust<T extends { note?: string | null; secret?: string | null }>({ no
 const webhooks = collection({ token: TOKEN, path: "/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: webhookIdOf, adjust });
 const { api } = webhooks;
 
-export const webhook = defineResource({
-  token: TOKEN,
-  list: { path: webhooks.path, label: (w) => String(w.url) },
+export const webhook = webhooks.resource({
+  list: { label: (w) => String(w.url) },
   description:
     "A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.",
-  args: webhookArgs,
-  state: webhookState,
   importId: "<webhookId>",
 
   check(args) {
@@ -94,7 +81,6 @@ export const webhook = defineResource({
     return { id: result.id, state: { ...patched, secret: result.state.secret } };
   },
 
-  read: (ctx, id) => webhooks.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     if (changed.length === 0) return { ...olds, ...news };
@@ -104,5 +90,4 @@ export const webhook = defineResource({
     return webhooks.toState(await ctx.client.patch(webhooks.itemPath(id), patch, { schema: webhooks.wire, signal: ctx.signal })).state;
   },
 
-  delete: (ctx, id) => webhooks.delete(ctx, id),
 });

@@ -1,3 +1,4 @@
+import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
@@ -53,14 +54,13 @@ const memberState = z.object({
 });
 
 function idOf(id: string): string {
-  if (!ID.test(id)) throw new Error(`${TOKEN}: "${id}" is not a member id (<memberId>, such as ixm_0123456789ab)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "member", form: "<memberId>", pattern: ID, example: "ixm_0123456789ab" });
 }
 
 // Membership ids are strings such as ixm_0123456789ab.
 const members = collection({ token: TOKEN, path: "/ix/members", args: memberArgs, state: memberState, idOnWire: z.string(), idOf });
 
-export const FORGET_NOTE =
+const FORGET_NOTE =
   "the API has no endpoint to delete an internet-exchange membership, so it was only removed from the stack: the membership, its ports and sessions remain at the exchange. Ask the exchange to end it.";
 
 export const member = defineResource({

@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
+import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
+import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection, type Item } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:link:Tunnel";
-import { NUMERIC_ID as NUMERIC } from "../../framework/ids";
+import { ownIdOf } from "../../framework/ids";
 
 /** A tunnel's id as the path wants it; a malformed import id is an error before any request. */
 export function tunnelIdOf(token: string, id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${token}: "${id}" is not a tunnel id; a tunnel is known by its numeric id (<tunnelId>)`);
-  return id;
+  return ownIdOf(token, id, { what: "tunnel", form: "<tunnelId>" });
 }
 
 function isLocalUrl(s: string): boolean {
@@ -34,28 +34,12 @@ const tunnelArgs = z.object({
     .nullable()
     .optional()
     .meta({ create: true, patch: true }),
-  credentialRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({
-      description:
-        "Any string or number; changing it (or removing it) rotates the tunnel's credential through the API's token endpoint, and `credential` holds the new one. The API never sees this value.",
-      local: true,
-    }),
+  credentialRotation: rotationTrigger("Any string or number; changing it (or removing it) rotates the tunnel's credential through the API's token endpoint, and `credential` holds the new one. The API never sees this value."),
 });
 
 const tunnelState = z.object({
   address: z.string().meta({ description: "The address the tunnel holds while it exists." }),
-  credential: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The connector's credential. The API returns it only when the tunnel is created and when the credential is rotated, so it is kept from the state on every refresh. Null after an import: change `credentialRotation` to get one.",
-      secret: true,
-      oneTime: true,
-    }),
+  credential: oneTimeSecret("The connector's credential. The API returns it only when the tunnel is created and when the credential is rotated, so it is kept from the state on every refresh. Null after an import: change `credentialRotation` to get one."),
   credentialIssuedAt: z.string().nullable().optional().meta({ description: "When the current credential was issued; a change on refresh means it was rotated outside this program." }),
   createdAt: z.string().meta({ description: "When the tunnel was created." }),
 });
@@ -76,13 +60,9 @@ async function rotate(ctx: OperationContext, id: string): Promise<TunnelState> {
   return state;
 }
 
-export const tunnel = defineResource({
-  token: TOKEN,
-  list: { path: tunnels.path },
+export const tunnel = tunnels.resource({
   description:
     "A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.",
-  args: tunnelArgs,
-  state: tunnelState,
   importId: "<tunnelId>",
 
   check(args) {
@@ -121,5 +101,4 @@ export const tunnel = defineResource({
     return changed.includes("credentialRotation") ? rotate(ctx, tunnelId) : state;
   },
 
-  delete: (ctx, id) => tunnels.delete(ctx, id),
 });

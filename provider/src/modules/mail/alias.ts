@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { createOrAdopt } from "../../framework/create-once";
-import { findInList, localPart, mailModel } from "./fields";
+import { collection } from "../../framework/shapes/collection";
+import { localPartKey, mailModel } from "./fields";
 import { stringRef } from "../../framework/validators";
 import { NUMERIC_ID, childIdOf } from "../../framework/ids";
 
@@ -11,12 +11,7 @@ const TOKEN = "nsp:mail:Alias";
 // The API has no patch for aliases: every input replaces the alias.
 const aliasArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
-  localPart: localPart.meta({
-    key: true,
-    description: "The alias's local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.",
-    create: true,
-    replace: true,
-  }),
+  localPart: localPartKey("The alias's local part (before `@`)."),
   targetMailboxId: stringRef("Id of the mailbox (`nsp:mail:Mailbox`) that receives the alias's mail; it may be in another domain of the account.").meta({ create: true, replace: true }),
   enabled: z.boolean().default(true).meta({ description: "Whether the alias delivers.", create: true, replace: true }),
 });
@@ -33,7 +28,12 @@ const idOf = (id: string, domainId?: string) => {
   return { domainId: parent, aliasId: child };
 };
 
-// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
+// The aliases of one domain, each deleted at /mail/aliases/<id>. There is no GET of one alias: it
+// is found in its domain's list.
+const aliasesOf = (domainId: string) =>
+  collection({ token: TOKEN, path: `/mail/domains/${domainId}/aliases`, itemsAt: "/mail/aliases", underParent: true, args: aliasArgs, state: aliasState, model: api, idOf: (id) => idOf(id, domainId).aliasId, byContent: true });
+
+// No shape for the definition itself: an alias's collection is its domain's, known only from the inputs; its create, read and delete are the collection's.
 export const alias = defineResource({
   token: TOKEN,
   list: { path: "/mail/domains/{domainId}/aliases", parent: { token: "nsp:mail:Domain", input: "domainId" }, label: (a, d) => `${String(a.local_part)}@${String(d?.name)}`, zoneOf: (_a, d) => d?.zone_id },
@@ -45,35 +45,21 @@ export const alias = defineResource({
   importId: "<domainId>/<aliasId>",
   shownId: { form: "<aliasId>", importable: false },
 
-  async create(ctx, args) {
-    const path = `/mail/domains/${args.domainId}/aliases`;
-    const { object } = await createOrAdopt(
-      ctx,
-      `alias ${args.localPart}`,
-      // An address is one alias (the API refuses a second one): an alias with the same local
-      // part, target and state is this one, made by a run that died before recording it.
-      {
-        list: path,
-        schema: api.wire,
-        matches: (a) => a.local_part === args.localPart && String(a.target_mailbox_id) === args.targetMailboxId && (a.enabled ?? true) === args.enabled,
-        checkFirst: false,
-      },
-      () => ctx.client.post(path, { local_part: args.localPart, target_mailbox_id: args.targetMailboxId, enabled: args.enabled }, { schema: api.wire, signal: ctx.signal }),
-    );
-    return api.toResult(object);
-  },
+  // An address is one alias (the API refuses a second one): an alias with the same local part,
+  // target and state is this one, made by a run that died before recording it.
+  create: (ctx, args) =>
+    aliasesOf(args.domainId).create(ctx, `alias ${args.localPart}`, args, {
+      content: (a) => a.local_part === args.localPart && String(a.target_mailbox_id) === args.targetMailboxId && (a.enabled ?? true) === args.enabled,
+      checkFirst: false,
+    }),
 
-  // There is no GET of one alias: it is found in its domain's list.
   async read(ctx, id, prior) {
     const { domainId, aliasId } = idOf(id, prior.domainId);
-    const found = await findInList(ctx, `/mail/domains/${domainId}/aliases`, api.wire, (a) => String(a.id) === aliasId);
-    return found && api.toResult(found);
+    return aliasesOf(domainId).readFromList(ctx, (a) => String(a.id) === aliasId);
   },
 
   async delete(ctx, id, olds) {
     const { domainId, aliasId } = idOf(id, olds.domainId);
-    // Another resource of this command adopted it (the program renamed the alias): it is theirs now.
-    if (ctx.adoptions.handedOver(`/mail/domains/${domainId}/aliases`, aliasId)) return;
-    await ctx.client.delete(`/mail/aliases/${aliasId}`, { signal: ctx.signal });
+    await aliasesOf(domainId).delete(ctx, aliasId);
   },
 });

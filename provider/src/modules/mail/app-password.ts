@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { mailModel } from "./fields";
-import { stringRef } from "../../framework/validators";
+import { stringRef, oneTimeSecret } from "../../framework/validators";
 import { STRING_ID, childIdOf } from "../../framework/ids";
 import { findMailbox } from "./mailbox";
 import { domainWire } from "./domain";
@@ -17,16 +17,7 @@ const appPasswordArgs = z.object({
 const appPasswordState = z.object({
   // Found by looking for the mailbox in the account's domains (an app password does not say it).
   domainId: z.string().meta({ description: "Id of the mailbox's mail domain.", local: true }),
-  password: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The password, for a mail client's IMAP/SMTP log-in. The API shows it only when it is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
-      secret: true,
-      oneTime: true,
-    }),
+  password: oneTimeSecret("The password, for a mail client's IMAP/SMTP log-in. The API shows it only when it is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one)."),
   createdAt: z.string().meta({ description: "When the password was created." }),
 });
 

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 import { email } from "../../framework/validators";
 
@@ -25,13 +24,10 @@ function addrOf(id: string): string {
 // The resource is known by its address (the API's delete takes it), not by the API's id.
 const destinations = collection({ token: TOKEN, path: "/mail/destinations", args: destinationArgs, state: destinationState, idOf: addrOf, idProperty: "addr" });
 
-export const destination = defineResource({
-  token: TOKEN,
-  list: { path: destinations.path, key: "addr", label: (d) => String(d.addr) },
+export const destination = destinations.resource({
+  list: { key: "addr", label: (d) => String(d.addr) },
   description:
     "An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.",
-  args: destinationArgs,
-  state: destinationState,
   importId: "<addr>",
 
   // An address is one destination per account: the natural key.
@@ -41,5 +37,4 @@ export const destination = defineResource({
     const addr = addrOf(id);
     return destinations.readFromList(ctx, (d) => String(d.addr).toLowerCase() === addr);
   },
-  delete: (ctx, id) => destinations.delete(ctx, id),
 });

@@ -1,9 +1,15 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
+import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection } from "../../framework/shapes/collection";
 import type { HeldItem, Holds } from "../../framework/held-objects";
-import { domainName, numericIdOf, quotaBytes, settingsAfterCreate } from "./fields";
+import { alias } from "./alias";
+import { domainRule } from "./domain-rule";
+import { group } from "./group";
+import { mailbox } from "./mailbox";
+import { route } from "./route";
+import { ownIdOf } from "../../framework/ids";
+import { domainName, quotaBytes, settingsAfterCreate } from "./fields";
 import { email, stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:mail:Domain";
@@ -62,7 +68,7 @@ const domainState = z.object({
 
 export const domainProperties = domainArgs.extend(domainState.shape);
 
-const domains = collection({ token: TOKEN, path: "/mail/domains", args: domainArgs, state: domainState, idOnWire: z.number().int(), idOf: (id) => numericIdOf(TOKEN, id, "<domainId>") });
+const domains = collection({ token: TOKEN, path: "/mail/domains", args: domainArgs, state: domainState, idOnWire: z.number().int(), idOf: (id) => ownIdOf(TOKEN, id, { what: "mail domain", form: "<domainId>" }) });
 /** A mail domain as the API returns it, every field the resource declares. */
 export const domainWire = domains.wire as z.ZodType<z.output<typeof domains.wire> & { name: string }>;
 
@@ -116,21 +122,18 @@ const addressOf = (item: HeldItem, domain: Record<string, unknown>) => (typeof i
 const domainHolds: Holds = {
   what: "mail domain",
   kinds: [
-    { names: ["mailbox", "mailboxes"], listPath: (id) => `/mail/domains/${id}/mailboxes`, nameOf: addressOf },
-    { names: ["alias", "aliases"], listPath: (id) => `/mail/domains/${id}/aliases`, nameOf: addressOf },
-    { names: ["group", "groups"], listPath: (id) => `/mail/domains/${id}/groups`, nameOf: addressOf },
-    { names: ["domain rule", "domain rules"], listPath: (id) => `/mail/domains/${id}/rules`, nameOf: (r) => `${String(r.kind)} ${String(r.pattern)}` },
-    { names: ["forwarding route", "forwarding routes"], listPath: (id) => `/mail/domains/${id}/routes`, nameOf: (r, d) => `${addressOf(r, d)} -> ${String(r.dest)}` },
+    { of: mailbox, names: ["mailbox", "mailboxes"], nameOf: addressOf },
+    { of: alias, names: ["alias", "aliases"], nameOf: addressOf },
+    { of: group, names: ["group", "groups"], nameOf: addressOf },
+    { of: domainRule, names: ["domain rule", "domain rules"], nameOf: (r) => `${String(r.kind)} ${String(r.pattern)}` },
+    { of: route, names: ["forwarding route", "forwarding routes"], nameOf: (r, d) => `${addressOf(r, d)} -> ${String(r.dest)}` },
   ],
 };
 
-export const domain = defineResource({
-  token: TOKEN,
-  list: { path: domains.path, zoneOf: (d) => d.zone_id },
+export const domain = domains.resource({
+  list: { zoneOf: (d) => d.zone_id },
   description:
     "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.",
-  args: domainArgs,
-  state: domainState,
   holds: domainHolds,
   // A name is one mail domain per account, so a replacement with the same name waits for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,
@@ -156,7 +159,5 @@ export const domain = defineResource({
     return { id: current.id, state: await domains.update(ctx, current.id, args, current.state, settings) };
   },
 
-  read: (ctx, id) => domains.read(ctx, id),
   update: (ctx, id, news, olds, changedInputs) => domains.update(ctx, id, news, olds, changedInputs),
-  delete: (ctx, id) => domains.delete(ctx, id),
 });

@@ -14,7 +14,7 @@ export const QUOTA_MIN = MIB;
 export const QUOTA_MAX = 1024 * 1024 * MIB;
 
 /** The part of an address before `@`, stored lower-case by the API. */
-export const localPart = z
+const localPart = z
   .string()
   .trim()
   .toLowerCase()
@@ -25,6 +25,15 @@ export const localPart = z
       .refine((s) => !s.includes(".."), "must not contain '..'"),
   );
 
+/**
+ * The local part an object is known by in its domain: `first` says whose it is ("The alias's
+ * local part (before `@`)."); a change replaces the object, or with `patch` changes it in place.
+ */
+export function localPartKey(first: string, change: "replace" | "patch" = "replace") {
+  const inPlace = change === "patch" ? " Changes in place." : "";
+  return localPart.meta({ key: true, description: `${first} Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.${inPlace}`, create: true, [change]: true });
+}
+
 export const domainName = dnsName(
   z
     .string()
@@ -33,12 +42,6 @@ export const domainName = dnsName(
 );
 
 export const quotaBytes = z.number().int().min(QUOTA_MIN, `must be at least ${QUOTA_MIN} (1 MiB)`).max(QUOTA_MAX, `must be at most ${QUOTA_MAX} (1 TiB)`);
-
-/** A top-level object known by its numeric id. */
-export function numericIdOf(token: string, id: string, form: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${token}: id "${id}" must be a numeric id (${form})`);
-  return id;
-}
 
 type Shape = z.ZodRawShape;
 type Raw = Record<string, unknown> & { id: string | number };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection, perParent } from "../../framework/shapes/collection";
-import { localPart } from "./fields";
+import { localPartKey } from "./fields";
 import { email } from "../../framework/validators";
 import { NUMERIC_ID, STRING_ID, childIdOf } from "../../framework/ids";
 
@@ -19,12 +19,7 @@ const member = z
 // Every field the API takes is sent on create and on patch.
 const groupArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
-  localPart: localPart.meta({
-    key: true,
-    description: "The group's local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes. Changes in place.",
-    create: true,
-    patch: true,
-  }),
+  localPart: localPartKey("The group's local part (before `@`).", "patch"),
   name: z.string().max(128, "must be at most 128 characters").optional().meta({ description: "Name of the group; the API uses the local part when unset.", create: true, patch: true }),
   members: z
     .array(member)

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
 import { collection, perParent, type Item } from "../../framework/shapes/collection";
-import { localPart, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
+import { localPartKey, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
 import { email } from "../../framework/validators";
 import { NUMERIC_ID, STRING_ID, childIdOf, parentHolding } from "../../framework/ids";
 
@@ -12,7 +12,7 @@ const MAX_SHARED = 50;
 // The create body takes the first four; the rest are set by a patch.
 const mailboxArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `mailbox` or `both`.").meta({ create: true, replace: true }),
-  local: localPart.meta({ key: true, description: "The local part (before `@`). Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.", create: true, replace: true }),
+  local: localPartKey("The local part (before `@`)."),
   display: z.string().max(128, "must be at most 128 characters").nullable().optional().meta({ description: "Display name.", create: true, patch: true }),
   // The API cannot unset the quota or the send limit; dropping them leaves the last value.
   quotaBytes: quotaBytes.optional().meta({ description: "Storage quota in bytes (1 MiB to 1 TiB); the domain's default quota when unset.", create: true, patch: true }),

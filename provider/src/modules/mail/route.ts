@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { wireModel } from "../../framework/fields";
 import { idRef } from "../../framework/wire";
-import { findInList, localPart } from "./fields";
+import { findInList, localPartKey } from "./fields";
 import { email } from "../../framework/validators";
 
 const TOKEN = "nsp:mail:Route";
@@ -10,12 +10,7 @@ const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 
 const routeArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `forward` or `both`.").meta({ replace: true }),
-  localPart: localPart.meta({
-    key: true,
-    description: "The local part whose mail is forwarded. Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.",
-    create: true,
-    replace: true,
-  }),
+  localPart: localPartKey("The local part whose mail is forwarded."),
   // The PUT that creates a route also changes its destination, with the same body.
   dest: email.meta({
     description: "Where the mail goes: an address added as an `nsp:mail:Destination` (use `dest: destination.addr`, so the destination is created first and deleted last).",

@@ -1,10 +1,10 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
+import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
 import { deepEqual } from "../../framework/diff";
 import { isApiError } from "../../client";
 import { collection } from "../../framework/shapes/collection";
-import { STRING_ID } from "../../framework/ids";
+import { STRING_ID, ownIdOf } from "../../framework/ids";
 import { domainWire } from "./domain";
 
 const TOKEN = "nsp:mail:Server";
@@ -20,14 +20,7 @@ const serverArgs = z.object({
     .refine(isIPv6, "must be an IPv6 address")
     .optional()
     .meta({ description: "IPv6 address of the server, if it has one.", create: true, replace: true }),
-  tokenRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({
-      description:
-        "Any string or number; changing it issues a fresh install command (a new agent credential in `installCommand`) and ends the agent's current session. The API never sees it.",
-      local: true,
-    }),
+  tokenRotation: rotationTrigger("Any string or number; changing it issues a fresh install command (a new agent credential in `installCommand`) and ends the agent's current session. The API never sees it."),
 });
 
 const serverState = z.object({
@@ -46,39 +39,24 @@ const serverState = z.object({
     .meta({ typeName: "MailServerCheck", description: "The agent's last self-check." }),
   domainIds: z.array(z.string().meta({ wireInteger: true })).meta({ description: "Ids of the mail domains the server serves." }),
   tokenIssuedAt: z.string().optional().meta({ description: "When the current install command was issued." }),
-  installCommand: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "Command that installs the agent on the server; it carries the agent's credential. The API shows it only when the server is created and on rotation, so it is kept from the state on every refresh; null after an import (change `tokenRotation` to get one).",
-      secret: true,
-      oneTime: true,
-    }),
+  installCommand: oneTimeSecret("Command that installs the agent on the server; it carries the agent's credential. The API shows it only when the server is created and on rotation, so it is kept from the state on every refresh; null after an import (change `tokenRotation` to get one)."),
   createdAt: z.string().meta({ description: "When the server was registered." }),
 });
 
 function serverIdOf(id: string): string {
-  if (!STRING_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a mail server id (<serverId>), such as srv_0123456789ab`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "mail server", form: "<serverId>", pattern: STRING_ID, example: "srv_0123456789ab" });
 }
 
 // Absent from every answer but the create and the rotation (see oneTime): null until then.
 const servers = collection({ token: TOKEN, path: "/mail/servers", args: serverArgs, state: serverState, idOnWire: z.string(), idOf: serverIdOf, adjust: (state) => ({ ...state, installCommand: state.installCommand ?? null }) });
 
-export const server = defineResource({
-  token: TOKEN,
-  list: { path: servers.path },
+export const server = servers.resource({
   description:
     "A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).",
-  args: serverArgs,
-  state: serverState,
   importId: "<serverId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
   create: (ctx, args) => servers.create(ctx, `mail server ${args.name}`, args, "none"),
-  read: (ctx, id) => servers.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     if (!changed.includes("tokenRotation") || deepEqual(news.tokenRotation, olds.tokenRotation)) return { ...olds, ...news };

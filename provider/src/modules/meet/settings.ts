@@ -4,7 +4,7 @@ import { singleton } from "../../framework/shapes/singleton";
 
 const TOKEN = "nsp:meet:Settings";
 /** The account has one settings object; this is its id, and its import id. */
-export const SETTINGS_ID = "meet-settings";
+const SETTINGS_ID = "meet-settings";
 
 // Every setting is patched; one the program stops setting stays as it is (there is nothing to reset it to).
 const flag = (what: string) => z.boolean().optional().meta({ description: `${what} Left as the account has it when unset.`, patch: true });
@@ -53,7 +53,7 @@ function idOf(id: string): string {
   return id;
 }
 
-export const DELETE_NOTE = "the account's meeting settings cannot be deleted; they were removed from the stack and stay as they are (new meetings keep using them)";
+const DELETE_NOTE = "the account's meeting settings cannot be deleted; they were removed from the stack and stay as they are (new meetings keep using them)";
 
 export const settings = defineResource({
   token: TOKEN,

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 import { email } from "../../framework/validators";
 
@@ -36,13 +35,10 @@ const members = collection({
   },
 });
 
-export const member = defineResource({
-  token: TOKEN,
-  list: { path: members.path, key: "sub", label: (m) => String(m.email), skip: (m) => (m.role === "owner" ? "the account's owner, made with the account" : undefined) },
+export const member = members.resource({
+  list: { key: "sub", label: (m) => String(m.email), skip: (m) => (m.role === "owner" ? "the account's owner, made with the account" : undefined) },
   description:
     "A member of the account's organisation, invited by email. Inviting an address the organisation already has replaces the earlier invitation link. Changing the address makes a new member; role and state change in place. Deleting the resource removes the member.",
-  args: memberArgs,
-  state: memberState,
   importId: "<sub>",
 
   async create(ctx, args) {
@@ -59,5 +55,4 @@ export const member = defineResource({
   },
 
   update: (ctx, id, news, olds, changed) => members.update(ctx, id, news, olds, changed),
-  delete: (ctx, id) => members.delete(ctx, id),
 });

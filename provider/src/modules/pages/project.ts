@@ -1,14 +1,12 @@
+import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
 
 const TOKEN = "nsp:pages:Project";
 
 /** A project's id as the path wants it; a malformed import id is an error before any request. */
 function projectIdOf(id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${TOKEN}: "${id}" is not a static-site project id; a project is known by its numeric id (<projectId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "static-site project", form: "<projectId>" });
 }
 
 const projectArgs = z.object({
@@ -35,16 +33,10 @@ const projectState = z.object({
 
 const projects = collection({ token: TOKEN, path: "/pages/projects", args: projectArgs, state: projectState, idOnWire: z.number().int(), idOf: projectIdOf });
 
-export const project = defineResource({
-  token: TOKEN,
-  list: { path: projects.path },
+export const project = projects.resource({
   description:
     "A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.",
-  args: projectArgs,
-  state: projectState,
   importId: "<projectId>",
 
   create: (ctx, args) => projects.create(ctx, `static-site project ${args.name}`, args, { matches: (p) => p.name === args.name }),
-  read: (ctx, id) => projects.read(ctx, id),
-  delete: (ctx, id) => projects.delete(ctx, id),
 });

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 
 const TOKEN = "nsp:partner:Subject";
@@ -40,19 +39,14 @@ function refOf(id: string): string {
 // A customer is known by the partner's reference.
 const subjects = collection({ token: TOKEN, path: "/partner/subjects", args: subjectArgs, state: subjectState, idOf: refOf, idProperty: "externalRef" });
 
-export const subject = defineResource({
-  token: TOKEN,
-  list: { path: subjects.path, key: "external_ref", label: (s) => String(s.external_ref) },
+export const subject = subjects.resource({
+  list: { key: "external_ref", label: (s) => String(s.external_ref) },
   description:
     "A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.",
-  args: subjectArgs,
-  state: subjectState,
   importId: "<ref>",
 
   create: (ctx, args) =>
     subjects.create(ctx, `partner customer ${args.externalRef}`, args, {
       find: () => ctx.client.getOrUndefined(subjects.itemPath(args.externalRef), { schema: subjects.wire, signal: ctx.signal }),
     }),
-  read: (ctx, id) => subjects.read(ctx, id),
-  delete: (ctx, id) => subjects.delete(ctx, id),
 });

@@ -5,7 +5,7 @@ import { dnsName } from "../../framework/validators";
 
 export const MNTNER = /^[A-Z][A-Z0-9-]{0,77}-MNT$/;
 const DS = /^\d{1,5} \d{1,3} \d{1,3} [0-9A-Fa-f]{20,128}$/;
-export const REVERSE_DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+(in-addr|ip6)\.arpa$/;
+const REVERSE_DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+(in-addr|ip6)\.arpa$/;
 
 export const dsRdata = z
   .string()

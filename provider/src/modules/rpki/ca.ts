@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { Holds } from "../../framework/held-objects";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { collection } from "../../framework/shapes/collection";
-import { digitsIdOf } from "../../framework/ids";
-import { ASN_MAX } from "./roa";
+import { ownIdOf } from "../../framework/ids";
+import { ASN_MAX, roa } from "./roa";
 
 export const PARENT_RIRS = ["AFRINIC", "APNIC", "ARIN", "LACNIC", "RIPE"] as const;
 
@@ -61,11 +61,11 @@ const caState = z.object({
   createdAt: z.string().meta({ description: "When the CA was created." }),
 });
 
-export const caProperties = caArgs.extend(caState.shape);
+const caProperties = caArgs.extend(caState.shape);
 export type CaState = z.output<typeof caProperties>;
 
 const cas = collection({
-  token: "nsp:rpki:Ca", path: "/rpki/cas", args: caArgs, state: caState, idOnWire: z.number().int(), idOf: (id) => digitsIdOf("nsp:rpki:Ca", id, "CA", "<caId>"),
+  token: "nsp:rpki:Ca", path: "/rpki/cas", args: caArgs, state: caState, idOnWire: z.number().int(), idOf: (id) => ownIdOf("nsp:rpki:Ca", id, { what: "CA", form: "<caId>" }),
   adjust: (state, raw) => ({ ...state, asns: [...((raw.asns as number[] | null | undefined) ?? [])].sort((a, b) => a - b) }),
   // Dropping the note from the program clears it (the API takes null although the input is not nullable).
   patchBody: (patch, news, changed) => (changed.includes("note") ? { ...patch, note: news.note ?? null } : patch),
@@ -84,16 +84,13 @@ async function postParentResponse(ctx: OperationContext, id: string, xml: string
 
 const caHolds: Holds = {
   what: "CA",
-  kinds: [{ names: ["ROA", "ROAs"], listPath: (id) => `/rpki/cas/${id}/roas`, nameOf: (r) => `${String(r.prefix)} AS${String(r.asn)}` }],
+  kinds: [{ of: roa, names: ["ROA", "ROAs"], nameOf: (r) => `${String(r.prefix)} AS${String(r.asn)}` }],
 };
 
-export const ca = defineResource({
-  token: "nsp:rpki:Ca",
-  list: { path: cas.path, label: (c) => String(c.handle) },
+export const ca = cas.resource({
+  list: { label: (c) => String(c.handle) },
   description:
     "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.",
-  args: caArgs,
-  state: caState,
   holds: caHolds,
   // Handles are unique in the account, so a replacement that keeps its handle must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.handle.toLowerCase() === news.handle.toLowerCase(),
@@ -128,5 +125,4 @@ export const ca = defineResource({
     return { ...last, childRequestXml: olds.childRequestXml };
   },
 
-  delete: (ctx, id) => cas.delete(ctx, id),
 });

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { createOrAdopt } from "../../framework/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
+import { collection } from "../../framework/shapes/collection";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { childIdOf, NUMERIC_ID } from "../../framework/ids";
@@ -47,22 +47,21 @@ const roaState = z.object({
   createdAt: z.string().meta({ description: "When the ROA was created." }),
 });
 
-export const roaProperties = roaArgs.extend(roaState.shape);
 // The API always stores a max length (the prefix length when none is given).
 const api = wireModel(roaArgs, roaState, { id: z.number().int(), max_length: z.number().int() });
-const roaWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; asn: number; prefix: string; max_length: number }>;
-
-function toState(raw: z.output<typeof roaWire>) {
-  return { id: String(raw.id), state: api.toState(raw) };
-}
 
 /** Accepts the import form `<caId>/<roaId>` as well as a bare ROA id with a known CA. */
-export function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } {
+function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } {
   const { parent: parentId, child } = childIdOf("nsp:rpki:Roa", id, "<caId>/<roaId>", NUMERIC_ID, NUMERIC_ID, caId);
   return { caId: parentId, roaId: child };
 }
 
-// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
+// The ROAs of one CA. There is no GET of one ROA: it is found in its CA's list, shared by the
+// ROAs of one refresh (and listed afresh to confirm one that the shared list lacks).
+const roasOf = (caId: string) =>
+  collection({ token: "nsp:rpki:Roa", path: `/rpki/cas/${caId}/roas`, underParent: true, args: roaArgs, state: roaState, model: api, idOf: (id) => parseRoaId(id, caId).roaId, byContent: true });
+
+// No shape for the definition itself: a ROA's collection is its CA's, known only from the inputs; its create, read and delete are the collection's.
 export const roa = defineResource({
   token: "nsp:rpki:Roa",
   list: { path: "/rpki/cas/{caId}/roas", parent: { token: "nsp:rpki:Ca", input: "caId" }, label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },
@@ -93,33 +92,21 @@ export const roa = defineResource({
     return failures;
   },
 
-  async create(ctx, args) {
-    const path = `/rpki/cas/${args.caId}/roas`;
-    const { object } = await createOrAdopt(
-      ctx,
-      `ROA AS${args.asn} ${args.prefix}`,
-      // The API refuses a second ROA with the same origin, prefix and max length: the conflict
-      // itself says that the ROA exists, so nothing is listed before posting.
-      { list: path, schema: roaWire, matches: (r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength, checkFirst: false },
-      () => ctx.client.post(path, api.createBody(args), { schema: roaWire, signal: ctx.signal }),
-    );
-    return toState(object);
-  },
+  // The API refuses a second ROA with the same origin, prefix and max length: the conflict itself
+  // says that the ROA exists, so nothing is listed before posting.
+  create: (ctx, args) =>
+    roasOf(args.caId).create(ctx, `ROA AS${args.asn} ${args.prefix}`, args, {
+      content: (r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength,
+      checkFirst: false,
+    }),
 
   async read(ctx, id, prior) {
     const { caId, roaId } = parseRoaId(id, prior.caId);
-    const path = `/rpki/cas/${caId}/roas`;
-    // There is no GET of one ROA: it is found in its CA's list, shared by the ROAs of one refresh
-    // (and listed afresh to confirm one that the shared list lacks).
-    const fresh = async () => (await ctx.client.listAllOrUndefined(path, { itemSchema: roaWire, signal: ctx.signal }))?.find((r) => String(r.id) === roaId);
-    const found = await ctx.lists.find(path, roaId, roaWire, ctx.signal, fresh);
-    return found ? toState(found) : undefined;
+    return roasOf(caId).readListed(ctx, roaId);
   },
 
   async delete(ctx, id, olds) {
     const { caId, roaId } = parseRoaId(id, olds.caId);
-    // Another resource of this command adopted it (the program renamed the ROA): it is theirs now.
-    if (ctx.adoptions.handedOver(`/rpki/cas/${caId}/roas`, roaId)) return;
-    await ctx.client.delete(`/rpki/cas/${caId}/roas/${roaId}`, { signal: ctx.signal });
+    await roasOf(caId).delete(ctx, roaId);
   },
 });

@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { NUMERIC_ID } from "../../framework/ids";
-import { createOrAdopt } from "../../framework/create-once";
-import { defineResource, type CheckFailure } from "../../framework/definition";
+import { ownIdOf } from "../../framework/ids";
+import type { CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
+import { collection } from "../../framework/shapes/collection";
 import { RULE_FIELDS, ruleValueProblem } from "./values";
 
 const TOKEN = "nsp:security:Rule";
@@ -42,22 +41,14 @@ const ruleState = z.object({
   createdAt: z.string().meta({ description: "When the rule was created." }),
 });
 
-const api = wireModel(ruleArgs, ruleState, { id: z.number().int() });
-type RuleWire = Record<string, unknown> & { id: number };
-const ruleWire = api.wire as z.ZodType<RuleWire>;
-
-const toState = (raw: RuleWire) => ({ id: String(raw.id), state: api.toState(raw) });
+const rules = collection({ token: TOKEN, path: "/security/rules", args: ruleArgs, state: ruleState, idOnWire: z.number().int(), idOf: ruleIdOf, byContent: true });
 
 function ruleIdOf(id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" must be a numeric rule id (<ruleId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "security rule", form: "<ruleId>" });
 }
 
-// No shape: its identity is its content, so create goes through createOrAdopt (framework/create-once.ts), which the collection shape does not do.
-export const rule = defineResource({
-  token: TOKEN,
+export const rule = rules.resource({
   list: {
-    path: "/security/rules",
     filters: { siteId: "query", zoneId: "query" },
     label: (r) => `${r.site_id != null ? `site${String(r.site_id)}` : `zone${String(r.zone_id)}`}-${[r.field, r.op, r.value, r.action].filter((v) => v != null && v !== "").join("-")}`,
     zoneOf: (r, _p, find) => r.zone_id ?? find("nsp:cdn:Site", r.site_id)?.zone_id,
@@ -65,8 +56,6 @@ export const rule = defineResource({
   },
   description:
     "A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` changes in place; any other change replaces the rule.",
-  args: ruleArgs,
-  state: ruleState,
   importId: "<ruleId>",
 
   check(args) {
@@ -80,38 +69,26 @@ export const rule = defineResource({
 
   async create(ctx, args) {
     const scope = args.siteId !== undefined ? { site_id: Number(args.siteId) } : { zone_id: Number(args.zoneId) };
-    const { object: created } = await createOrAdopt(
-      ctx,
-      `rule ${args.field} ${args.op} ${args.value}`,
-      // A rule is what it matches and does, within its site or zone. The API accepts a second,
-      // identical rule, so the site's or zone's rules are checked first.
-      { list: "/security/rules", query: scope, schema: ruleWire, matches: (r) => r.field === args.field && r.op === args.op && r.value === args.value && r.action === args.action, checkFirst: true },
-      () => ctx.client.post("/security/rules", api.createBody(args), { schema: ruleWire, signal: ctx.signal }),
-    );
-    if (args.enabled) return toState(created);
+    // A rule is what it matches and does, within its site or zone. The API accepts a second,
+    // identical rule, so the site's or zone's rules are checked first.
+    const created = await rules.create(ctx, `rule ${args.field} ${args.op} ${args.value}`, args, {
+      query: scope,
+      content: (r) => r.field === args.field && r.op === args.op && r.value === args.value && r.action === args.action,
+      checkFirst: true,
+    });
+    if (args.enabled) return created;
     // If disabling fails, the engine keeps the (enabled) rule and the next up disables it.
-    ctx.progress(String(created.id), toState(created).state);
-    return toState(await ctx.client.patch(`/security/rules/${created.id}`, api.patchBody(args, ["enabled"]), { schema: ruleWire, signal: ctx.signal }));
+    ctx.progress(created.id, created.state);
+    return { id: created.id, state: await rules.update(ctx, created.id, args, created.state, ["enabled"]) };
   },
 
   // The API has no single-rule GET: the rule is found in the list, filtered by its site or zone when known.
   async read(ctx, id, prior) {
-    const ruleId = Number(ruleIdOf(id));
-    const query = prior.siteId !== undefined ? { site_id: prior.siteId } : prior.zoneId !== undefined ? { zone_id: prior.zoneId } : {};
-    const rules = await ctx.client.listAll("/security/rules", { query, itemSchema: ruleWire, signal: ctx.signal });
-    const found = rules.find((r) => r.id === ruleId);
-    return found ? toState(found) : undefined;
+    const ruleId = ruleIdOf(id);
+    const query: Record<string, string> | undefined = prior.siteId !== undefined ? { site_id: prior.siteId } : prior.zoneId !== undefined ? { zone_id: prior.zoneId } : undefined;
+    const found = (await rules.list(ctx, query)).find((r) => String(r.id) === ruleId);
+    return found && rules.toState(found);
   },
 
-  async update(ctx, id, news, olds, changedInputs) {
-    if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
-    const updated = await ctx.client.patch(`/security/rules/${ruleIdOf(id)}`, api.patchBody(news, changedInputs), { schema: ruleWire, signal: ctx.signal });
-    return toState(updated).state;
-  },
-
-  async delete(ctx, id) {
-    // Another resource of this command adopted it (the program renamed the rule): it is theirs now.
-    if (ctx.adoptions.handedOver("/security/rules", ruleIdOf(id))) return;
-    await ctx.client.delete(`/security/rules/${ruleIdOf(id)}`, { signal: ctx.signal });
-  },
+  update: (ctx, id, news, olds, changedInputs) => rules.update(ctx, id, news, olds, changedInputs),
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
 import { defineResource } from "../../framework/definition";
 import { deepEqual } from "../../framework/diff";
 import { idRef, wireTimestamp } from "../../framework/wire";
@@ -9,23 +10,11 @@ const TOKEN = "nsp:services:ClientDdnsToken";
 const ddnsArgs = z.object({
   serviceId: idRef("Id of the resolver service.").meta({ replace: true }),
   clientGroupId: idRef("Id of the client group (`nsp:services:Client`).").meta({ replace: true }),
-  rotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({ description: "Any string or number; changing it issues a new token, and the old one stops working. The API never sees it.", local: true }),
+  rotation: rotationTrigger("Any string or number; changing it issues a new token, and the old one stops working. The API never sees it."),
 });
 
 const ddnsState = z.object({
-  token: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The token a router or script presents to update the group's address. The API shows it only when it is issued, so it is kept from the state on every refresh; null after an import (change `rotation` to get one).",
-      secret: true,
-      oneTime: true,
-    }),
+  token: oneTimeSecret("The token a router or script presents to update the group's address. The API shows it only when it is issued, so it is kept from the state on every refresh; null after an import (change `rotation` to get one)."),
   issuedAt: z.string().nullable().optional().meta({ description: "When the current token was issued." }),
 });
 

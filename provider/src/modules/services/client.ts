@@ -40,8 +40,8 @@ const clientState = z.object({
 
 const ddnsWire = z.object({ configured: z.boolean(), issued_at: wireTimestamp.nullable() });
 const api = textListModel(clientArgs, clientState, { addrs: items, tags: items, lists: items, rules: lines, blockedServices: items }, { id: z.number().int(), ddns: ddnsWire });
-export const clientWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string; client_id: string; ddns: z.output<typeof ddnsWire> }>;
-export type ClientWire = z.output<typeof clientWire>;
+const clientWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string; client_id: string; ddns: z.output<typeof ddnsWire> }>;
+type ClientWire = z.output<typeof clientWire>;
 
 /** The documented bodies carry the service's id as `id`, besides the path. */
 const withServiceId = (serviceId: string, body: Record<string, unknown>) => ({ id: Number(serviceId), ...body });

@@ -11,7 +11,7 @@ import { textListModel, type TextCodec } from "./text-lists";
 
 type Shape = z.ZodRawShape;
 
-export interface ServiceDocumentSpec<F extends Shape> {
+interface ServiceDocumentSpec<F extends Shape> {
   token: string;
   description: string;
   /** Path segment under /services/{id}/. */
@@ -56,7 +56,8 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
       const serviceId = serviceIdOf(spec.token, id);
       const service = await resolverService(ctx, spec.token, serviceId);
       if (!service) return undefined;
-      return { id: serviceId, state: { ...(await document.get(ctx, serviceId)), serviceId, serviceName: service.name } as never };
+      const current = await document.get(ctx, serviceId);
+      return current && { id: serviceId, state: { ...current, serviceId, serviceName: service.name } as never };
     },
 
     async update(ctx, _id, news, olds) {

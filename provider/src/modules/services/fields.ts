@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 
-import { NUMERIC_ID } from "../../framework/ids";
+import { NUMERIC_ID, ownIdOf } from "../../framework/ids";
 
 export { NUMERIC_ID };
 export const BLOCK_MODES = ["nxdomain", "zero", "page"] as const;
@@ -60,8 +60,7 @@ export const timestamp = z
   .refine((s) => s === "" || (/^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s))), "must be an ISO 8601 timestamp such as 2030-01-01T00:00:00Z, or empty");
 
 export function serviceIdOf(token: string, id: string): string {
-  if (!NUMERIC_ID.test(id)) throw new Error(`${token}: id "${id}" must be a numeric resolver service id (<serviceId>)`);
-  return id;
+  return ownIdOf(token, id, { what: "resolver service", form: "<serviceId>" });
 }
 
 const serviceWire = z.looseObject({ id: z.number().int(), name: z.string(), type: z.string() });

@@ -42,7 +42,7 @@ const policyFields = {
 };
 
 /** 0.1.0's `scheduleJson` text as the object it holds; text that holds none is no schedule. */
-export function scheduleFromText(value: unknown): unknown {
+function scheduleFromText(value: unknown): unknown {
   if (typeof value !== "string") return value;
   if (value.trim() === "") return undefined;
   try {

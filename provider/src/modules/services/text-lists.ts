@@ -16,9 +16,9 @@ export interface TextCodec {
 }
 
 export const joinLines = (v: readonly unknown[]) => v.join("\n");
-export const joinItems = (v: readonly unknown[]) => v.join(",");
+const joinItems = (v: readonly unknown[]) => v.join(",");
 export const splitLines = (s: string | null | undefined) => (s ?? "").split("\n").filter((l) => l !== "");
-export const splitItems = (s: string | null | undefined) => (s ?? "").split(",").filter((l) => l !== "");
+const splitItems = (s: string | null | undefined) => (s ?? "").split(",").filter((l) => l !== "");
 
 /** One item per line. */
 export const lines: TextCodec = { join: joinLines, split: splitLines };

@@ -3,7 +3,6 @@ import { defineResource } from "../../framework/definition";
 import { both, messagingCollection, optText } from "./fields";
 
 const TOKEN = "nsp:sgate:Brand";
-const ID_FORM = "a brand id such as brd_0123456789ab";
 
 const brandArgs = z.object({
   legalName: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").meta({ key: true, description: "The company's legal name, as registered.", ...both }),
@@ -32,7 +31,7 @@ const brandState = z.object({
   createdAt: z.string().meta({ description: "When the brand was created." }),
 });
 
-const brands = messagingCollection(TOKEN, "/sgate/brands", ID_FORM, brandArgs, brandState);
+const brands = messagingCollection(TOKEN, "/sgate/brands", { what: "brand", form: "<brandId>", example: "brd_0123456789ab" }, brandArgs, brandState);
 
 export const brand = defineResource({
   token: TOKEN,

@@ -48,7 +48,7 @@ const broadcastState = z.object({
   createdAt: z.string().meta({ description: "When the broadcast was created." }),
 });
 
-const broadcasts = messagingCollection(TOKEN, "/sgate/broadcasts", "a broadcast id such as bc_0123456789ab", broadcastArgs, broadcastState);
+const broadcasts = messagingCollection(TOKEN, "/sgate/broadcasts", { what: "broadcast", form: "<broadcastId>", example: "bc_0123456789ab" }, broadcastArgs, broadcastState);
 
 export const broadcast = defineResource({
   token: TOKEN,

@@ -4,7 +4,6 @@ import { both, messagingCollection, optText } from "./fields";
 import { stringRef } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:Campaign";
-const ID_FORM = "a campaign id such as cmp_0123456789ab";
 const MAX_SAMPLES = 5;
 
 const campaignArgs = z.object({
@@ -26,7 +25,7 @@ const campaignState = z.object({
   createdAt: z.string().meta({ description: "When the campaign was created." }),
 });
 
-const campaigns = messagingCollection(TOKEN, "/sgate/campaigns", ID_FORM, campaignArgs, campaignState);
+const campaigns = messagingCollection(TOKEN, "/sgate/campaigns", { what: "campaign", form: "<campaignId>", example: "cmp_0123456789ab" }, campaignArgs, campaignState);
 
 export const campaign = defineResource({
   token: TOKEN,

@@ -25,7 +25,7 @@ const consentState = z.object({
   createdAt: z.string().meta({ description: "When the consent was recorded." }),
 });
 
-const consents = messagingCollection(TOKEN, "/sgate/consents", "a consent id such as cns_0123456789ab", consentArgs, consentState);
+const consents = messagingCollection(TOKEN, "/sgate/consents", { what: "consent", form: "<consentId>", example: "cns_0123456789ab" }, consentArgs, consentState);
 type ConsentWire = z.output<typeof consents.wire>;
 
 async function findConsent(ctx: OperationContext, recipient: string | undefined, match: (c: ConsentWire) => boolean): Promise<ConsentWire | undefined> {

@@ -3,7 +3,7 @@
 // of a request.
 import { z } from "zod";
 import { collection } from "../../framework/shapes/collection";
-import { STRING_ID } from "../../framework/validators";
+import { ownIdOf, STRING_ID, type IdKind } from "../../framework/ids";
 
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
 
@@ -21,11 +21,6 @@ export const both = { create: true, patch: true } as const;
  * The messaging objects (brands, campaigns, senders, templates, consents, broadcasts) are
  * top-level collections with string ids.
  */
-export function messagingCollection<A extends z.ZodRawShape, S extends z.ZodRawShape>(token: string, path: string, idForm: string, args: z.ZodObject<A>, state: z.ZodObject<S>) {
-  return collection({ token, path, args, state, idOnWire: z.string(), idOf: (id) => idOf(token, id, idForm) });
-}
-
-export function idOf(token: string, id: string, form: string): string {
-  if (!STRING_ID.test(id)) throw new Error(`${token}: id "${id}" must be ${form}`);
-  return id;
+export function messagingCollection<A extends z.ZodRawShape, S extends z.ZodRawShape>(token: string, path: string, id: Omit<IdKind, "pattern">, args: z.ZodObject<A>, state: z.ZodObject<S>) {
+  return collection({ token, path, args, state, idOnWire: z.string(), idOf: (given) => ownIdOf(token, given, { ...id, pattern: STRING_ID }) });
 }

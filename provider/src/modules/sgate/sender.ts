@@ -4,7 +4,6 @@ import { both, messagingCollection, optText } from "./fields";
 import { e164 } from "../../framework/validators";
 
 const TOKEN = "nsp:sgate:Sender";
-const ID_FORM = "a sender id such as snd_0123456789ab";
 
 const senderArgs = z.object({
   name: z
@@ -21,7 +20,7 @@ const senderState = z.object({
   createdAt: z.string().meta({ description: "When the sender was created." }),
 });
 
-const senders = messagingCollection(TOKEN, "/sgate/senders", ID_FORM, senderArgs, senderState);
+const senders = messagingCollection(TOKEN, "/sgate/senders", { what: "sender", form: "<senderId>", example: "snd_0123456789ab" }, senderArgs, senderState);
 
 export const sender = defineResource({
   token: TOKEN,

@@ -39,7 +39,7 @@ const templateState = z.object({
   createdAt: z.string().meta({ description: "When the template was created." }),
 });
 
-const templates = messagingCollection(TOKEN, "/sgate/templates", "a template id such as tpl_0123456789ab", templateArgs, templateState);
+const templates = messagingCollection(TOKEN, "/sgate/templates", { what: "template", form: "<templateId>", example: "tpl_0123456789ab" }, templateArgs, templateState);
 
 export const template = defineResource({
   token: TOKEN,

@@ -1,5 +1,5 @@
+import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 import { isApiError } from "../../client";
 
@@ -53,8 +53,7 @@ const destinationState = z.object({
 });
 
 function idOf(id: string): string {
-  if (!ID.test(id)) throw new Error(`${TOKEN}: "${id}" is not a destination id (<destinationId>, such as dst_0123456789ab)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "destination", form: "<destinationId>", pattern: ID, example: "dst_0123456789ab" });
 }
 
 const destinations = collection({
@@ -81,13 +80,10 @@ function explainTest(e: unknown): never {
   throw e;
 }
 
-export const destination = defineResource({
-  token: TOKEN,
-  list: { path: destinations.path, label: (d) => `${String(d.bucket)}-${d.prefix == null ? "" : String(d.prefix)}` },
+export const destination = destinations.resource({
+  list: { label: (d) => `${String(d.bucket)}-${d.prefix == null ? "" : String(d.prefix)}` },
   description:
     "A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.",
-  args: destinationArgs,
-  state: destinationState,
   importId: "<destinationId>",
 
   async create(ctx, args) {
@@ -110,5 +106,4 @@ export const destination = defineResource({
   },
 
   update: (ctx, id, news, olds, changed) => destinations.update(ctx, id, news, olds, changed).catch(explainTest),
-  delete: (ctx, id) => destinations.delete(ctx, id),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
+import type { OperationContext } from "../../framework/definition";
 import { collection, type Item } from "../../framework/shapes/collection";
 import { channelIdOf } from "./ids";
 
@@ -32,10 +33,7 @@ const channelArgs = z.object({
     .optional()
     .meta({ description: "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it.", ...both }),
   enabled: z.boolean().default(true).meta({ description: "Whether the channel accepts broadcasts.", ...both }),
-  keyRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({ description: "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value.", local: true }),
+  keyRotation: rotationTrigger("Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value."),
   revokeOnRotation: z
     .boolean()
     .optional()
@@ -52,16 +50,7 @@ const channelState = z.object({
     .optional()
     .meta({ typeName: "StreamIngest", description: "Where encoders publish." }),
   playbackUrl: z.string().optional().meta({ description: "Playback address of the channel." }),
-  streamKey: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one).",
-      secret: true,
-      oneTime: true,
-    }),
+  streamKey: oneTimeSecret("The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one)."),
   keyIssuedAt: z.string().nullable().optional().meta({ description: "When the current stream key was issued; a change on refresh means a key was issued outside this program." }),
   createdAt: z.string().meta({ description: "When the channel was created." }),
 });
@@ -81,13 +70,9 @@ function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | u
   return ctx.client.post(`${channels.itemPath(channelId)}/key`, revokeNow === undefined ? {} : { revoke_now: revokeNow }, { schema: channels.wire, signal: ctx.signal });
 }
 
-export const channel = defineResource({
-  token: TOKEN,
-  list: { path: channels.path },
+export const channel = channels.resource({
   description:
     "A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.",
-  args: channelArgs,
-  state: channelState,
   importId: "<channelId>",
 
   check(args) {
@@ -135,5 +120,4 @@ export const channel = defineResource({
     return out;
   },
 
-  delete: (ctx, id) => channels.delete(ctx, id),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import { defineDocument } from "../../framework/shapes/document";
 import { idRef } from "../../framework/wire";
 import { wireModel } from "../../framework/fields";
 import { isApiError } from "../../client";
@@ -24,47 +24,26 @@ const programmeState = z.object({
 });
 
 // The channel is the programme's path, not a field of it; every PUT sends the whole programme.
-const api = wireModel(programmeArgs.omit({ channelId: true }), programmeState);
-const programmeWire = api.wire;
-
-const toState = (channelId: string, raw: z.output<typeof programmeWire>) => ({ ...api.toState(raw), channelId });
-
-function put(ctx: OperationContext, channelId: string, programme: z.output<typeof programmeArgs>, updatedAt?: string) {
-  const payload = { ...api.createBody(programme), ...(updatedAt !== undefined ? { updated_at: updatedAt } : {}) };
-  return ctx.client.put(`/stream/streams/${channelId}/programme`, payload, { schema: programmeWire, signal: ctx.signal });
-}
-
-// No shape: a document of a channel written by PUT, whose read must find the channel gone (getOrUndefined), which documentAt's get does not.
-export const programme = defineResource({
+export const programme = defineDocument({
   token: TOKEN,
   description:
     "The fallback programme of a live-streaming channel: what it plays when nobody publishes. One per channel; the API replaces its items and their order as a whole. Deleting the resource empties and disables the programme.",
   args: programmeArgs,
   state: programmeState,
   importId: "<channelId>",
+  parent: "channelId",
+  idOf: (id) => channelIdOf(TOKEN, id),
+  path: (channelId) => `/stream/streams/${channelId}/programme`,
+  model: wireModel(programmeArgs.omit({ channelId: true }), programmeState),
+  emptied: { enabled: false, mode: "loop", items: [] },
 
-  async create(ctx, args) {
-    return { id: args.channelId, state: toState(args.channelId, await put(ctx, args.channelId, args)) };
-  },
-
-  async read(ctx, id) {
-    const channelId = channelIdOf(TOKEN, id);
-    const raw = await ctx.client.getOrUndefined(`/stream/streams/${channelId}/programme`, { schema: programmeWire, signal: ctx.signal });
-    return raw && { id: channelId, state: toState(channelId, raw) };
-  },
-
-  async update(ctx, id, news, olds) {
-    const channelId = channelIdOf(TOKEN, id);
+  // The last read's updatedAt goes with the change, so that a change made meanwhile elsewhere is refused.
+  async update(ctx, document, channelId, news, olds) {
     try {
-      return toState(channelId, await put(ctx, channelId, news, olds.updatedAt));
+      return await document.putRaw(ctx, channelId, news, olds.updatedAt !== undefined ? { updated_at: olds.updatedAt } : {});
     } catch (e) {
       if (!isApiError(e) || e.code !== "conflict") throw e;
       throw new Error(`${TOKEN}: the programme of channel ${channelId} was changed outside this program since it was last read; run \`pulumi refresh\` to see the change, then \`pulumi up\` again`, { cause: e });
     }
-  },
-
-  async delete(ctx, id) {
-    const channelId = channelIdOf(TOKEN, id);
-    await put(ctx, channelId, { channelId, enabled: false, mode: "loop", items: [] });
   },
 });

@@ -1,9 +1,9 @@
 // Shared by the chat and realtime rooms (and their city functions): the two APIs keep rooms the
 // same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
+import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
 import { collection } from "../../framework/shapes/collection";
 import { defineReadFunction, listOf } from "../../framework/shapes/read-function";
-import { NUMERIC_ID as NUMERIC } from "../../framework/validators";
 
 export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 export const cityCode = z
@@ -26,9 +26,8 @@ export const roomState = z.object({
 });
 
 /** A room's id as the path wants it; a malformed import id is an error before any request. */
-export function numericRoomId(token: string, id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${token}: "${id}" is not a room id; a room is known by its numeric id (<roomId>)`);
-  return id;
+function numericRoomId(token: string, id: string): string {
+  return ownIdOf(token, id, { what: "room", form: "<roomId>" });
 }
 
 /** Both room kinds are top-level collections of numeric ids. */

@@ -1,7 +1,8 @@
+import { ownIdOf } from "../../framework/ids";
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { collection, type Item } from "../../framework/shapes/collection";
-import { NUMERIC_ID as NUMERIC, dnsName } from "../../framework/validators";
+import { dnsName, oneTimeSecret, rotationTrigger } from "../../framework/validators";
 
 const TOKEN = "nsp:verify:Site";
 // Unlike HOST_NAME, the last label must start with a letter.
@@ -9,8 +10,7 @@ const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9
 
 /** A site's id as the path wants it; a malformed import id is an error before any request. */
 function siteIdOf(id: string): string {
-  if (!NUMERIC.test(id)) throw new Error(`${TOKEN}: "${id}" is not a verify site id; a site is known by its numeric id (<siteId>)`);
-  return id;
+  return ownIdOf(TOKEN, id, { what: "verify site", form: "<siteId>" });
 }
 
 const both = { create: true, patch: true } as const;
@@ -33,28 +33,12 @@ const siteArgs = z.object({
     .meta({ description: "How much user interaction a pass requires: `off`, `soft`, `strict` or `present`. The API sets it at creation only, so a change replaces the site (and its keys).", create: true, replace: true }),
   // Sites are created enabled: `enabled` is only in the patch body.
   enabled: z.boolean().default(true).meta({ description: "Whether the site's tokens verify.", patch: true }),
-  secretRotation: z
-    .union([z.string(), z.number()])
-    .optional()
-    .meta({
-      description:
-        "Any string or number; changing it (or removing it) rotates the server secret through the API's rotate endpoint (the old secret stops at once), and `secret` holds the new one. The API never sees this value.",
-      local: true,
-    }),
+  secretRotation: rotationTrigger("Any string or number; changing it (or removing it) rotates the server secret through the API's rotate endpoint (the old secret stops at once), and `secret` holds the new one. The API never sees this value."),
 });
 
 const siteState = z.object({
   sitekey: z.string().meta({ description: "The public site key the widget embeds." }),
-  secret: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The server secret for server-side verification. The API returns it only when the site is created and when the secret is rotated, so it is kept from the state on every refresh. Null after an import: change `secretRotation` to get one.",
-      secret: true,
-      oneTime: true,
-    }),
+  secret: oneTimeSecret("The server secret for server-side verification. The API returns it only when the site is created and when the secret is rotated, so it is kept from the state on every refresh. Null after an import: change `secretRotation` to get one."),
   secretIssuedAt: z.string().nullable().optional().meta({ description: "When the current secret was issued; a change on refresh means it was rotated outside this program." }),
   createdAt: z.string().meta({ description: "When the site was created." }),
 });
@@ -73,13 +57,9 @@ async function rotate(ctx: OperationContext, id: string): Promise<Item> {
   return raw;
 }
 
-export const site = defineResource({
-  token: TOKEN,
-  list: { path: sites.path },
+export const site = sites.resource({
   description:
     "A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.",
-  args: siteArgs,
-  state: siteState,
   importId: "<siteId>",
 
   async create(ctx, args) {
@@ -117,5 +97,4 @@ export const site = defineResource({
     return changed.includes("secretRotation") ? toState(await rotate(ctx, id)) : state;
   },
 
-  delete: (ctx, id) => sites.delete(ctx, id),
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { wireTimestamp } from "../../framework/wire";
 import { deepEqual } from "../../framework/diff";
 import { apiObject, dialNumber, name } from "./fields";
-import { e164, emailAsWritten } from "../../framework/validators";
+import { e164, emailAsWritten, rotationTrigger } from "../../framework/validators";
 import { pbxPath } from "./ids";
 import { definePbxObject } from "./object";
 
@@ -28,10 +28,7 @@ export const extension = definePbxObject({
     dnd: z.boolean().optional().meta({ description: "Do not disturb." }),
     ringTimeout: z.number().int().min(1).optional().meta({ description: "Seconds the extension rings before a call counts as unanswered." }),
     maxCalls: z.number().int().min(1).optional().meta({ description: "Calls the extension may have at once." }),
-    passwordRotation: z
-      .union([z.string(), z.number()])
-      .optional()
-      .meta({ description: "Any string or number; changing it issues a new SIP password (in `sipPassword`). The API never sees it.", local: true }),
+    passwordRotation: rotationTrigger("Any string or number; changing it issues a new SIP password (in `sipPassword`). The API never sees it."),
   },
   outputs: {
     sipUsername: z.string().optional().meta({ description: "SIP user name of the extension, at the PBX's `sipDomain`." }),

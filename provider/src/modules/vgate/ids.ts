@@ -2,6 +2,7 @@
 // so that a malformed import id is a clear error instead of a request, and every id is
 // URL-encoded in paths all the same.
 import { z } from "zod";
+import { ownIdOf } from "../../framework/ids";
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
@@ -13,8 +14,7 @@ export function gatewayRef(what: string, description: string) {
 export const pbxIdField = gatewayRef("a PBX", "Id of the PBX that holds the object (`nsp:vgate:Pbx`).");
 
 export function pbxIdOf(token: string, id: string): string {
-  if (!ID.test(id)) throw new Error(`${token}: id "${id}" must be a PBX id (<pbx>)`);
-  return id;
+  return ownIdOf(token, id, { what: "PBX", form: "<pbx>", pattern: ID });
 }
 
 /**

@@ -9,7 +9,7 @@ import { timestamps } from "./fields";
 
 type Shape = z.ZodRawShape;
 
-export interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<ChildCollectionSpec<F, S>, "token" | "description" | "what" | "fields" | "outputs" | "check" | "afterRead" | "afterUpdate"> {
+interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<ChildCollectionSpec<F, S>, "token" | "description" | "what" | "fields" | "outputs" | "check" | "afterRead" | "afterUpdate"> {
   /** Path segment under /vgate/pbx/{pbx}/. */
   path: string;
 }

@@ -1,10 +1,19 @@
 import { z } from "zod";
 import { isApiError } from "../../client";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 import type { HeldKind, Holds } from "../../framework/held-objects";
 import { apiObject, name, timezone } from "./fields";
 import { pbxIdOf, pbxPath } from "./ids";
+import { extension } from "./extension";
+import { inboundRoute } from "./inbound-route";
+import { ivr } from "./ivr";
+import { number } from "./number";
+import { outboundRoute } from "./outbound-route";
+import { queue } from "./queue";
+import { ringGroup } from "./ring-group";
+import { timeCondition } from "./time-condition";
+import { trunk } from "./trunk";
 
 const TOKEN = "nsp:vgate:Pbx";
 export const TEMPLATES = ["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"] as const;
@@ -67,20 +76,20 @@ async function move(ctx: OperationContext, id: string, city: string): Promise<Pb
 type TemplateContents = Partial<Record<"extensions" | "groups" | "queues" | "ivrs" | "timeconds", { number?: unknown; name?: unknown }[]>>;
 
 /** One kind of object under a PBX; `template` says how a template's object of the kind is recognised. */
-function pbxKind(names: readonly [string, string], collection: string, template?: { key: keyof TemplateContents; by: "number" | "name" }): HeldKind & { template?: typeof template } {
-  return { names, listPath: (id) => pbxPath(id, collection), nameOf: (o) => [o.number ?? o.e164, o.name].filter((v) => v !== undefined && v !== null && v !== "").map(String).join(" ") || String(o.id), template };
+function pbxKind(of: HeldKind["of"], names: readonly [string, string], template?: { key: keyof TemplateContents; by: "number" | "name" }): HeldKind & { template?: typeof template } {
+  return { of, names, nameOf: (o) => [o.number ?? o.e164, o.name].filter((v) => v !== undefined && v !== null && v !== "").map(String).join(" ") || String(o.id), template };
 }
 
 const pbxKinds = [
-  pbxKind(["number", "numbers"], "numbers"),
-  pbxKind(["extension", "extensions"], "extensions", { key: "extensions", by: "number" }),
-  pbxKind(["trunk", "trunks"], "trunks"),
-  pbxKind(["inbound route", "inbound routes"], "inbound"),
-  pbxKind(["outbound route", "outbound routes"], "outbound"),
-  pbxKind(["IVR", "IVRs"], "ivrs", { key: "ivrs", by: "name" }),
-  pbxKind(["ring group", "ring groups"], "groups", { key: "groups", by: "number" }),
-  pbxKind(["queue", "queues"], "queues", { key: "queues", by: "number" }),
-  pbxKind(["time condition", "time conditions"], "timeconds", { key: "timeconds", by: "name" }),
+  pbxKind(number, ["number", "numbers"]),
+  pbxKind(extension, ["extension", "extensions"], { key: "extensions", by: "number" }),
+  pbxKind(trunk, ["trunk", "trunks"]),
+  pbxKind(inboundRoute, ["inbound route", "inbound routes"]),
+  pbxKind(outboundRoute, ["outbound route", "outbound routes"]),
+  pbxKind(ivr, ["IVR", "IVRs"], { key: "ivrs", by: "name" }),
+  pbxKind(ringGroup, ["ring group", "ring groups"], { key: "groups", by: "number" }),
+  pbxKind(queue, ["queue", "queues"], { key: "queues", by: "number" }),
+  pbxKind(timeCondition, ["time condition", "time conditions"], { key: "timeconds", by: "name" }),
 ];
 
 // What the PBX's template made is what the program asked for with `template`, not an object it
@@ -100,13 +109,9 @@ const pbxHolds: Holds = {
   },
 };
 
-export const pbx = defineResource({
-  token: TOKEN,
-  list: { path: pbxs.path },
+export const pbx = pbxs.resource({
   description:
     "A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.",
-  args: pbxArgs,
-  state: pbxState,
   holds: pbxHolds,
   importId: "<pbx>",
 
@@ -138,5 +143,4 @@ export const pbx = defineResource({
     return state;
   },
 
-  delete: (ctx, id) => pbxs.delete(ctx, id),
 });

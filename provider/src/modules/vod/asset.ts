@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { dropNone, stringIdOf } from "./ids";
+import { ownIdOf } from "../../framework/ids";
+import { dropNone, VOD_STRING_ID } from "./ids";
 
 const TOKEN = "nsp:vod:Asset";
 
@@ -24,22 +24,18 @@ const assetState = z.object({
 });
 
 // "None" on the wire (null, no tags) is an unset input in the program.
-const assetIdOf = (id: string) => stringIdOf(TOKEN, id, "a video asset id", "vid_0123456789ab");
+const assetIdOf = (id: string) => ownIdOf(TOKEN, id, { what: "video asset", form: "<assetId>", pattern: VOD_STRING_ID, example: "vid_0123456789ab" });
 const assets = collection({ token: TOKEN, path: "/vod/assets", args: assetArgs, state: assetState, idOnWire: z.string(), idOf: assetIdOf, adjust: (state) => dropNone(state, ["title", "description", "tags"]) });
 const { api } = assets;
 
-export const asset = defineResource({
-  token: TOKEN,
-  list: { path: assets.path, label: (a) => String(a.title || a.id) },
+export const asset = assets.resource({
+  list: { label: (a) => String(a.title || a.id) },
   description:
     "A video-on-demand asset: its metadata (title, description, tags, visibility). The original is uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. Deleting it deletes everything stored for the video.",
-  args: assetArgs,
-  state: assetState,
   importId: "<assetId>",
 
   // No natural key (titles need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
   create: (ctx, args) => assets.create(ctx, "video asset", args, "none"),
-  read: (ctx, id) => assets.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     const keys = api.patchKeys(changed);
@@ -52,5 +48,4 @@ export const asset = defineResource({
     return assets.toState(await ctx.client.patch(assets.itemPath(id), patch, { schema: assets.wire, signal: ctx.signal })).state;
   },
 
-  delete: (ctx, id) => assets.delete(ctx, id),
 });

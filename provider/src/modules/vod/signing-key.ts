@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
+import { oneTimeSecret } from "../../framework/validators";
 import { collection } from "../../framework/shapes/collection";
-import { dropNone, stringIdOf } from "./ids";
+import { ownIdOf } from "../../framework/ids";
+import { dropNone, VOD_STRING_ID } from "./ids";
 
 const TOKEN = "nsp:vod:SigningKey";
 
@@ -10,29 +11,17 @@ const keyArgs = z.object({
 });
 
 const keyState = z.object({
-  secret: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The signing secret, for signing playback addresses of private videos. The API shows it only when the key is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new key).",
-      secret: true,
-      oneTime: true,
-    }),
+  secret: oneTimeSecret("The signing secret, for signing playback addresses of private videos. The API shows it only when the key is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new key)."),
   createdAt: z.string().meta({ description: "When the key was created." }),
 });
 
 // Null when this answer carries none; the framework then keeps the one from the prior state.
-const keyIdOf = (id: string) => stringIdOf(TOKEN, id, "a VOD signing key id", "key_0123456789ab");
+const keyIdOf = (id: string) => ownIdOf(TOKEN, id, { what: "VOD signing key", form: "<keyId>", pattern: VOD_STRING_ID, example: "key_0123456789ab" });
 const keys = collection({ token: TOKEN, path: "/vod/keys", args: keyArgs, state: keyState, idOnWire: z.string(), idOf: keyIdOf, adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }) });
 
-export const signingKey = defineResource({
-  token: TOKEN,
-  list: { path: keys.path, label: (k) => String(k.id) },
+export const signingKey = keys.resource({
+  list: { label: (k) => String(k.id) },
   description: "A playback signing key for private videos. Its secret is returned once, when the key is created, and kept as a secret output. There is no change in place: a new note makes a new key.",
-  args: keyArgs,
-  state: keyState,
   importId: "<keyId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
@@ -42,5 +31,4 @@ export const signingKey = defineResource({
     const keyId = keys.idOf(id);
     return keys.readFromList(ctx, (k) => k.id === keyId);
   },
-  delete: (ctx, id) => keys.delete(ctx, id),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
-import { dropNone, numericIdOf } from "./ids";
+import { ownIdOf } from "../../framework/ids";
+import { dropNone } from "./ids";
 
 const TOKEN = "nsp:vod:Webhook";
 
@@ -31,15 +31,12 @@ const webhookState = z.object({
   createdAt: z.string().meta({ description: "When the endpoint was added." }),
 });
 
-const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => numericIdOf(TOKEN, id, "a VOD event endpoint id"), adjust: (state) => dropNone(state, ["note"]) });
+const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => ownIdOf(TOKEN, id, { what: "VOD event endpoint", form: "<hookId>" }), adjust: (state) => dropNone(state, ["note"]) });
 
-export const webhook = defineResource({
-  token: TOKEN,
-  list: { path: webhooks.path, label: (w) => String(w.url) },
+export const webhook = webhooks.resource({
+  list: { label: (w) => String(w.url) },
   description:
     "A video-on-demand event endpoint. The API stores it but does not deliver to it yet (`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.",
-  args: webhookArgs,
-  state: webhookState,
   importId: "<hookId>",
 
   check(args) {
@@ -54,5 +51,4 @@ export const webhook = defineResource({
     const hookId = webhooks.idOf(id);
     return webhooks.readFromList(ctx, (w) => String(w.id) === hookId);
   },
-  delete: (ctx, id) => webhooks.delete(ctx, id),
 });

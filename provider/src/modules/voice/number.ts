@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/shapes/collection";
 import { E164 } from "../../framework/validators";
 
@@ -33,13 +32,10 @@ function adjust<T extends { label?: string | null }>(state: T): T {
 const numbers = collection({ token: TOKEN, path: "/voice/numbers", args: numberArgs, state: numberState, idOf: (id) => numberOf(TOKEN, id), idProperty: "number", adjust });
 const { api } = numbers;
 
-export const number = defineResource({
-  token: TOKEN,
-  list: { path: numbers.path, key: "number", label: (n) => String(n.label || n.number) },
+export const number = numbers.resource({
+  list: { key: "number", label: (n) => String(n.label || n.number) },
   description:
     "A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails the number stays in the stack and the next `pulumi up` finishes it.",
-  args: numberArgs,
-  state: numberState,
   importId: "<number>",
 
   async create(ctx, args) {
@@ -52,7 +48,6 @@ export const number = defineResource({
     return numbers.toState(await ctx.client.patch(numbers.itemPath(made.id), api.patchBody(args, rest), { schema: numbers.wire, signal: ctx.signal }));
   },
 
-  read: (ctx, id) => numbers.read(ctx, id),
 
   async update(ctx, id, news, olds, changed) {
     const keys = api.patchKeys(changed);
@@ -63,5 +58,4 @@ export const number = defineResource({
     return numbers.toState(await ctx.client.patch(numbers.itemPath(id), patch, { schema: numbers.wire, signal: ctx.signal })).state;
   },
 
-  delete: (ctx, id) => numbers.delete(ctx, id),
 });
