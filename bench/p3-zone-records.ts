@@ -11,7 +11,7 @@ import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import { DEFAULT_PAGE_SIZE } from "../provider/src/client/paging";
 import { MAX_IMPORT_BYTES } from "../provider/src/modules/dns/zone-records";
 import { zoneFileChunks, type ZoneRecord } from "../provider/src/modules/dns/zone-records-plan";
-import { installStructCodec } from "../provider/src/struct-codec";
+import { installStructCodec } from "../provider/src/plugin/struct-codec";
 import { secret, startPlugin, type PluginHandle } from "../test/helpers/plugin";
 import { type Figure, type PartResult, type SpawnedEmulator, childPids, errorText, log, mapLimit, mb, notAvailable, procStatusKb, sec, spawnEmulator, x } from "./lib";
 

@@ -5,7 +5,7 @@
 // would take one minute per 300 objects.
 import { ApiClient } from "../provider/src/client";
 import { discover, type ImportEntry } from "../provider/src/discover/discover";
-import { resources } from "../provider/src/all-definitions";
+import { resources } from "../provider/src/modules/all-definitions";
 import { seedAccount } from "../test/helpers/account-seed";
 import { secret, startPlugin } from "../test/helpers/plugin";
 import { type PartResult, type SpawnedEmulator, errorText, log, mapLimit, sec, spawnEmulator, x } from "./lib";

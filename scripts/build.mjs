@@ -29,8 +29,8 @@ const { build } = await import("esbuild");
 const next = join(root, "dist", "plugin.next");
 const entries = [
   // The file the engine runs, and the plugin it compiles from the code cache made below.
-  { in: "provider/src/launcher.ts", out: "dist/plugin.next/provider.mjs", options: { format: "esm", outExtension: undefined } },
-  { in: "provider/src/main.ts", out: "dist/plugin.next/plugin.cjs" },
+  { in: "provider/src/plugin/launcher.ts", out: "dist/plugin.next/provider.mjs", options: { format: "esm", outExtension: undefined } },
+  { in: "provider/src/plugin/main.ts", out: "dist/plugin.next/plugin.cjs" },
   { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
   { in: "provider/src/discover/cli.ts", out: "dist/discover.js" },
   // pg (under pg-boss) loads its optional native binding only when asked for pg.native, which the fleet never is.
@@ -57,8 +57,8 @@ await Promise.all(
 );
 
 // Beside the bundle, made by the bundle itself: the package schema, which the plugin serves
-// without loading the provider (provider/src/startup-calls.ts), and the V8 code cache it starts
-// from (provider/src/launcher.ts). V8 takes a cache only under the flags it was made with: the
+// without loading the provider (provider/src/plugin/startup-calls.ts), and the V8 code cache it starts
+// from (provider/src/plugin/launcher.ts). V8 takes a cache only under the flags it was made with: the
 // launcher's.
 const launcher = readFileSync(join(root, "bin", "pulumi-resource-nsp"), "utf8");
 const flags = /^exec node (.*) "\$bundle" "\$@"$/m.exec(launcher)?.[1]?.split(" ");

@@ -23,8 +23,8 @@ export async function renderDeclarations() {
       stdin: {
         contents: `
           import { renderDeclarations } from "./provider/src/dynamic/declarations";
-          import { resources } from "./provider/src/all-definitions";
-          import { PROVIDER_VERSION } from "./provider/src/package-info";
+          import { resources } from "./provider/src/modules/all-definitions";
+          import { PROVIDER_VERSION } from "./provider/src/config/package-info";
           export const text = renderDeclarations(resources, PROVIDER_VERSION);`,
         resolveDir: root,
         loader: "ts",

@@ -16,9 +16,9 @@ const outfile = join(dir, "schema.cjs");
 await build({
   stdin: {
     contents: `
-      import { buildPackageSchema } from "./provider/src/framework/schema";
-      import { packageInfo } from "./provider/src/package-info";
-      import { resources, functions } from "./provider/src/all-definitions";
+      import { buildPackageSchema } from "./provider/src/framework/engine/schema";
+      import { packageInfo } from "./provider/src/config/package-info";
+      import { resources, functions } from "./provider/src/modules/all-definitions";
       import { notDiscovered } from "./provider/src/discover/not-discovered";
       export { exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderAllExamples } from "./scripts/example-programs";
       export const baseSchema = buildPackageSchema(packageInfo, resources, functions);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resources as registered } from "../../provider/src/all-definitions";
+import { resources as registered } from "../../provider/src/modules/all-definitions";
 import type { EmulatorControl } from "../helpers/emulator-control";
 import { lastJson, pulumiDo, ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 import type { Obj, Row } from "./harness/every-resource-table";

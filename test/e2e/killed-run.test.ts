@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient } from "../../provider/src/client";
 import { discover } from "../../provider/src/discover/discover";
-import { resources as definitions } from "../../provider/src/all-definitions";
+import { resources as definitions } from "../../provider/src/modules/all-definitions";
 import { EmulatorControl } from "../helpers/emulator-control";
 import { emulatorOfFile, ROOT, Stack, type EmulatorProcess } from "./harness/pulumi-cli";
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { notDiscovered } from "../../provider/src/discover/not-discovered";
 import { discover } from "../../provider/src/discover/discover";
 import { ApiClient } from "../../provider/src/client";
-import { resources } from "../../provider/src/all-definitions";
+import { resources } from "../../provider/src/modules/all-definitions";
 import { seedAccount, type Seeded } from "../helpers/account-seed";
 import { ROOT } from "../helpers/plugin";
 import { useProvider } from "../helpers/use-provider";

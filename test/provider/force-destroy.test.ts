@@ -3,8 +3,8 @@
 // manage, before any request that changes something, and deletes them with it once forceDestroy
 // is set in place.
 import { beforeAll, describe, expect, it } from "vitest";
-import { resources, resourcesByToken } from "../../provider/src/all-definitions";
-import { heldListPath } from "../../provider/src/framework/held-objects";
+import { resources, resourcesByToken } from "../../provider/src/modules/all-definitions";
+import { heldListPath } from "../../provider/src/framework/engine/held-objects";
 import { until } from "../helpers/until";
 import { useProvider } from "../helpers/use-provider";
 

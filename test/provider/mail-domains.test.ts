@@ -113,7 +113,7 @@ describe("nsp:mail:Server", () => {
     const imported = await importClean(SERVER, created.id, created.id);
     expect(imported.inputs).toEqual(inputs);
     expect(plain(imported.properties.installCommand)).toBeNull();
-    await expect(plugin.read(SERVER, "imp", "srv/1")).rejects.toThrow(/must be a mail server id/);
+    await expect(plugin.read(SERVER, "imp", "srv/1")).rejects.toThrow(/is not a mail server id; a mail server is known by its id \(<serverId>, such as srv_0123456789ab\)/);
 
     await plugin.delete(SERVER, "s", created.id, afterRotation.properties);
     expect((await plugin.read(SERVER, "s", created.id, afterRotation.properties, rotate)).id).toBe("");
@@ -185,7 +185,7 @@ describe("nsp:mail:Domain", () => {
 
     const imported = await importClean(DOMAIN, created.id, created.id);
     expect(imported.inputs).toEqual({ zoneId: String(zone.id), name: zone.name, zoneName: zone.name, mode: "both", enabled: false, defaultQuotaBytes: 1024 ** 3, dmarcPolicy: "reject", backupEnabled: true });
-    await expect(plugin.read(DOMAIN, "imp", zone.name)).rejects.toThrow(/must be a numeric id \(<domainId>\)/);
+    await expect(plugin.read(DOMAIN, "imp", zone.name)).rejects.toThrow(/is not a mail domain id; a mail domain is known by its numeric id \(<domainId>/);
 
     await plugin.delete(DOMAIN, "d", created.id, dropped);
     expect(await control.list(`/dns/zones/${zone.id}/records`)).toEqual([]);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { ApiClient } from "../../provider/src/client";
 import { adoptIntoDeployment, clientFromSettings, resolvePendingCreates, type ExportedDeployment } from "../../provider/src/discover/pending-creates";
-import { resources as definitions } from "../../provider/src/all-definitions";
+import { resources as definitions } from "../../provider/src/modules/all-definitions";
 import { SECRET_SIG } from "../helpers/plugin";
 import { useProvider } from "../helpers/use-provider";
 

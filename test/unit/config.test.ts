@@ -1,7 +1,7 @@
 // The provider configuration's rules, one function at a time: plain http only to loopback.
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BASE_URL, isLoopbackHost, parseConfig, plainHttpRefusal } from "../../provider/src/config";
-import { SECRET_SIG, SIG_KEY, unwrapProperties } from "../../provider/src/framework/property-values";
+import { DEFAULT_BASE_URL, isLoopbackHost, parseConfig, plainHttpRefusal } from "../../provider/src/config/provider-config";
+import { SECRET_SIG, SIG_KEY, unwrapProperties } from "../../provider/src/framework/engine/property-values";
 
 const TOKEN = "svc_unit_test_token";
 

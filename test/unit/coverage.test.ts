@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allRoutes } from "../../emulator/src/routes/index";
-import { functions, resources } from "../../provider/src/all-definitions";
+import { functions, resources } from "../../provider/src/modules/all-definitions";
 
 const ROOT = join(__dirname, "../..");
 // The API documents live in ../shared/api beside the repository (as in CI).

@@ -3,7 +3,7 @@
 // These are the lists the definitions spelled out by hand before, so a role lost in a property's
 // meta fails here even where the schema does not show it (write-only, one-time).
 import { describe, expect, it } from "vitest";
-import { resourcesByToken } from "../../provider/src/all-definitions";
+import { resourcesByToken } from "../../provider/src/modules/all-definitions";
 import { zoneWire } from "../../provider/src/modules/dns/zone";
 import { serviceWire } from "../../provider/src/modules/dns/service";
 

@@ -8,11 +8,11 @@ import { startEmulator } from "../../emulator/src/server";
 import { EmulatorControl } from "../helpers/emulator-control";
 import * as adapter from "../../provider/src/dynamic/adapter";
 import { renderDeclarations } from "../../provider/src/dynamic/declarations";
-import { diffResource } from "../../provider/src/framework/diff";
-import { UNKNOWN } from "../../provider/src/framework/property-values";
+import { diffResource } from "../../provider/src/framework/engine/diff";
+import { UNKNOWN } from "../../provider/src/framework/engine/property-values";
 import { record } from "../../provider/src/modules/dns/record";
 import { zone } from "../../provider/src/modules/dns/zone";
-import { resources } from "../../provider/src/all-definitions";
+import { resources } from "../../provider/src/modules/all-definitions";
 
 const P = adapter.PROVIDER_KEY;
 const K = adapter.INPUT_KEYS;

@@ -4,9 +4,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildPackageSchema } from "../../provider/src/framework/schema";
-import { packageInfo } from "../../provider/src/package-info";
-import { functions, resources } from "../../provider/src/all-definitions";
+import { buildPackageSchema } from "../../provider/src/framework/engine/schema";
+import { packageInfo } from "../../provider/src/config/package-info";
+import { functions, resources } from "../../provider/src/modules/all-definitions";
 import { exampleSourcePath, examplesMarkdown, LANGUAGES, parseExampleSources, pythonName, renderAllExamples, renderExamples } from "../../scripts/example-programs";
 import { exampleSections } from "../../scripts/schema-examples.mjs";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { checkProperties } from "../../provider/src/framework/check";
-import { diffResource } from "../../provider/src/framework/diff";
-import { makeSecret, OUTPUT_SIG, SIG_KEY, UNKNOWN, unwrapProperties, wrapSecrets } from "../../provider/src/framework/property-values";
-import { fromWire, idRef, isoTimestamp, sameInstant, toWire, wireTimestamp } from "../../provider/src/framework/wire";
+import { checkProperties } from "../../provider/src/framework/engine/check";
+import { diffResource } from "../../provider/src/framework/engine/diff";
+import { makeSecret, OUTPUT_SIG, SIG_KEY, UNKNOWN, unwrapProperties, wrapSecrets } from "../../provider/src/framework/engine/property-values";
+import { fromWire, idRef, isoTimestamp, sameInstant, toWire, wireTimestamp } from "../../provider/src/framework/api/wire";
 import { record } from "../../provider/src/modules/dns/record";
 import { zone } from "../../provider/src/modules/dns/zone";
 

@@ -8,13 +8,13 @@
 // failure message) with `-t "<the failing test's name>"` replays only the failing case.
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { checkProperties } from "../../provider/src/framework/check";
+import { checkProperties } from "../../provider/src/framework/engine/check";
 import type { AnyResource } from "../../provider/src/framework/definition";
-import { diffResource } from "../../provider/src/framework/diff";
-import { checkResource } from "../../provider/src/framework/operations";
-import { UNKNOWN, type PropertyMap } from "../../provider/src/framework/property-values";
-import { defOf, isIntegerSchema, unwrap } from "../../provider/src/framework/zod-walk";
-import { resources } from "../../provider/src/all-definitions";
+import { diffResource } from "../../provider/src/framework/engine/diff";
+import { checkResource } from "../../provider/src/framework/engine/operations";
+import { UNKNOWN, type PropertyMap } from "../../provider/src/framework/engine/property-values";
+import { defOf, isIntegerSchema, unwrap } from "../../provider/src/framework/engine/zod-walk";
+import { resources } from "../../provider/src/modules/all-definitions";
 import { table, type Row } from "../e2e/harness/every-resource-table";
 
 function positiveInteger(text: string | undefined, name: string): number | undefined {

@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { resources } from "../../provider/src/all-definitions";
+import { resources } from "../../provider/src/modules/all-definitions";
 import { notDiscovered } from "../../provider/src/discover/not-discovered";
-import { importIdOf, listPath, needsParent } from "../../provider/src/framework/list-facts";
+import { importIdOf, listPath, needsParent } from "../../provider/src/framework/api/list-facts";
 
 const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "schema.json"), "utf8")) as {
   resources: Record<string, { inputProperties: Record<string, unknown>; listInputs?: { properties?: Record<string, unknown>; required?: string[] } }>;

@@ -1,15 +1,15 @@
-// The state migrations: the framework that applies them (framework/state-version.ts), earlier
+// The state migrations: the framework that applies them (framework/engine/state-version.ts), earlier
 // tokens (schema aliases, served by the plugin), and one case for each migration a definition
 // declares, from a state of the release before to the state of the release that changed it.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { byToken, defineResource, type AnyResource } from "../../provider/src/framework/definition";
-import { diffStates } from "../../provider/src/framework/operations";
-import { UNKNOWN } from "../../provider/src/framework/property-values";
-import { buildPackageSchema } from "../../provider/src/framework/schema";
-import { recordedVersion, stampState, STATE_VERSION_KEY, stateVersionOf, upgradeInputs, upgradeKeys, upgradeState, type StateMigration } from "../../provider/src/framework/state-version";
-import { packageInfo } from "../../provider/src/package-info";
-import { resources, resourcesByToken } from "../../provider/src/all-definitions";
+import { diffStates } from "../../provider/src/framework/engine/operations";
+import { UNKNOWN } from "../../provider/src/framework/engine/property-values";
+import { buildPackageSchema } from "../../provider/src/framework/engine/schema";
+import { recordedVersion, stampState, STATE_VERSION_KEY, stateVersionOf, upgradeInputs, upgradeKeys, upgradeState, type StateMigration } from "../../provider/src/framework/engine/state-version";
+import { packageInfo } from "../../provider/src/config/package-info";
+import { resources, resourcesByToken } from "../../provider/src/modules/all-definitions";
 
 type Obj = Record<string, unknown>;
 

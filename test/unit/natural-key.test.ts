@@ -2,8 +2,8 @@
 // as a duplicate names the object to import and a create a killed run left pending is found:
 // by the natural key its definition declares, or by an import id its inputs make on their own.
 import { describe, expect, it } from "vitest";
-import { idFromInputs, naturalKeyOf } from "../../provider/src/framework/natural-key";
-import { resources, resourcesByToken } from "../../provider/src/all-definitions";
+import { idFromInputs, naturalKeyOf } from "../../provider/src/framework/api/natural-key";
+import { resources, resourcesByToken } from "../../provider/src/modules/all-definitions";
 
 describe("natural keys", () => {
   const listed = resources.filter((r) => r.list);

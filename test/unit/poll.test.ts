@@ -1,6 +1,6 @@
 // pollUntil on an injected clock: how many checks a wait makes, and when, whatever the machine.
 import { describe, expect, it } from "vitest";
-import { pollUntil } from "../../provider/src/framework/poll";
+import { pollUntil } from "../../provider/src/framework/api/poll";
 
 function clock() {
   const c = { t: 0, sleeps: [] as number[] };

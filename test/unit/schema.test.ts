@@ -3,9 +3,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv2020 from "ajv/dist/2020";
 import { describe, expect, it } from "vitest";
-import { buildPackageSchema } from "../../provider/src/framework/schema";
-import { packageInfo } from "../../provider/src/package-info";
-import { functions, resources } from "../../provider/src/all-definitions";
+import { buildPackageSchema } from "../../provider/src/framework/engine/schema";
+import { packageInfo } from "../../provider/src/config/package-info";
+import { functions, resources } from "../../provider/src/modules/all-definitions";
 import { exampleSections } from "../../scripts/schema-examples.mjs";
 
 const ROOT = join(__dirname, "..", "..");

@@ -2,8 +2,8 @@
 // session alone, which scrubs it from whatever leaves the provider.
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { configureSession, type ConfigureOptions } from "../../provider/src/session";
-import { UNKNOWN } from "../../provider/src/framework/property-values";
+import { configureSession, type ConfigureOptions } from "../../provider/src/config/session";
+import { UNKNOWN } from "../../provider/src/framework/engine/property-values";
 
 const TOKEN = "svc_session_unit_token_42";
 const options: ConfigureOptions = {

@@ -5,10 +5,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildPackageSchema } from "../../provider/src/framework/schema";
-import { stateVersionOf } from "../../provider/src/framework/state-version";
-import { packageInfo } from "../../provider/src/package-info";
-import { functions, resources } from "../../provider/src/all-definitions";
+import { buildPackageSchema } from "../../provider/src/framework/engine/schema";
+import { stateVersionOf } from "../../provider/src/framework/engine/state-version";
+import { packageInfo } from "../../provider/src/config/package-info";
+import { functions, resources } from "../../provider/src/modules/all-definitions";
 
 type Json = Record<string, any>;
 interface Recorded {

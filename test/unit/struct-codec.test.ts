@@ -5,8 +5,8 @@ import fc from "fast-check";
 import { BinaryReader } from "google-protobuf";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { encodeStruct, installStructCodec, readStruct } from "../../provider/src/struct-codec";
-import { structSize } from "../../provider/src/framework/message-size";
+import { encodeStruct, installStructCodec, readStruct } from "../../provider/src/plugin/struct-codec";
+import { structSize } from "../../provider/src/framework/engine/message-size";
 
 type Obj = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkResource } from "../../provider/src/framework/operations";
-import { diffResource } from "../../provider/src/framework/diff";
+import { checkResource } from "../../provider/src/framework/engine/operations";
+import { diffResource } from "../../provider/src/framework/engine/diff";
 import { engineMessageProblem, parseZoneRecordsId, zoneRecords } from "../../provider/src/modules/dns/zone-records";
 import {
   bulkChange,

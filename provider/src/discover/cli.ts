@@ -5,12 +5,12 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { ApiClient } from "../client";
-import { parseConfig } from "../config";
-import { PROVIDER_VERSION } from "../package-info";
-import { resources } from "../all-definitions";
+import { parseConfig } from "../config/provider-config";
+import { PROVIDER_VERSION } from "../config/package-info";
+import { resources } from "../modules/all-definitions";
 import { discover, type ImportEntry } from "./discover";
 import { withState } from "./with-state";
-import { configureSession } from "../session";
+import { configureSession } from "../config/session";
 import { type ExportedDeployment } from "./pending-creates";
 import { recoverPendingCreates } from "./recover-pending";
 

@@ -13,10 +13,10 @@
 // provider, parent and dependencies as the engine recorded them) moves to the resources with its
 // id (`pulumi stack import`, which drops the other pending operations, so it runs only once every
 // pending create is decided), and a `pulumi refresh` then reads its outputs.
-import { configureSession } from "../session";
-import { checkResource } from "../framework/operations";
-import { findByNaturalKey, describeKey, idFromInputs, shellWord } from "../framework/natural-key";
-import { unwrapProperties, type PropertyMap } from "../framework/property-values";
+import { configureSession } from "../config/session";
+import { checkResource } from "../framework/engine/operations";
+import { findByNaturalKey, describeKey, idFromInputs, shellWord } from "../framework/api/natural-key";
+import { unwrapProperties, type PropertyMap } from "../framework/engine/property-values";
 import type { AnyResource } from "../framework/definition";
 import type { ApiClient } from "../client";
 

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ApiClient } from "../client";
-import { PROVIDER_VERSION } from "../package-info";
-import { resources } from "../all-definitions";
+import { PROVIDER_VERSION } from "../config/package-info";
+import { resources } from "../modules/all-definitions";
 import { SETTLED, adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
 
 interface RecoverOptions {

@@ -4,8 +4,8 @@
 // become the resource's inputs). The reads move to nsp-discover, through the same Read the import
 // would call, so the state is the one an import without them would record.
 import type { AnyResource, OperationContext } from "../framework/definition";
-import { readResource } from "../framework/operations";
-import { dropUndefined, type PropertyMap } from "../framework/property-values";
+import { readResource } from "../framework/engine/operations";
+import { dropUndefined, type PropertyMap } from "../framework/engine/property-values";
 import type { ImportEntry } from "./discover";
 
 interface StatefulEntry extends ImportEntry {

@@ -1,5 +1,5 @@
 // The dynamic-provider adapter: pulumi.dynamic.ResourceProvider's calls mapped onto the same
-// transport-free operations the gRPC server uses (framework/operations.ts), so a resource behaves
+// transport-free operations the gRPC server uses (framework/engine/operations.ts), so a resource behaves
 // the same whether the nsp plugin or Pulumi's Node.js dynamic-provider host runs it.
 //
 // This file imports nothing from @pulumi/pulumi: the host process only needs plain functions.
@@ -10,15 +10,15 @@
 //    (write-only inputs are carried in the state by carryOver).
 //  - The host gives no engine log and no cancellation; messages go to stderr.
 import { scrub as scrubSecrets } from "../client";
-import { configureSession, type ProviderSession } from "../session";
-import { providerConfig } from "../config";
-import { UserError } from "../user-error";
+import { configureSession, type ProviderSession } from "../config/session";
+import { providerConfig } from "../config/provider-config";
+import { UserError } from "../framework/engine/user-error";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
-import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, readResource, updateResource } from "../framework/operations";
-import { upgradeInputs, upgradeState } from "../framework/state-version";
-import { dropUndefined, type PropertyMap } from "../framework/property-values";
-import { PROVIDER_VERSION } from "../package-info";
-import { resourcesByToken } from "../all-definitions";
+import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, readResource, updateResource } from "../framework/engine/operations";
+import { upgradeInputs, upgradeState } from "../framework/engine/state-version";
+import { dropUndefined, type PropertyMap } from "../framework/engine/property-values";
+import { PROVIDER_VERSION } from "../config/package-info";
+import { resourcesByToken } from "../modules/all-definitions";
 
 /** Key Pulumi reserves for the serialized provider; it travels with every input and output. */
 export const PROVIDER_KEY = "__provider";

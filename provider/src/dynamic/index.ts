@@ -5,7 +5,7 @@
 // (scripts/gen-dynamic-types.mjs).
 import * as pulumi from "@pulumi/pulumi";
 import type { AnyResource } from "../framework/definition";
-import { resources } from "../all-definitions";
+import { resources } from "../modules/all-definitions";
 import * as adapter from "./adapter";
 
 /**

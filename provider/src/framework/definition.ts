@@ -1,12 +1,12 @@
 import type { z } from "zod";
-import { keysWithRole } from "./fields";
+import { keysWithRole } from "./api/fields";
 import type { ApiClient } from "../client";
-import type { Adoptions } from "./adoption";
-import type { InFlightDeletes } from "./in-flight-deletes";
-import type { ListCache } from "./list-cache";
-import type { ListFacts } from "./list-facts";
-import type { StateMigration } from "./state-version";
-import { FORCE_DESTROY, forceDestroyInput, type Holds } from "./held-objects";
+import type { Adoptions } from "./api/adoption";
+import type { InFlightDeletes } from "./engine/in-flight-deletes";
+import type { ListCache } from "./api/list-cache";
+import type { ListFacts } from "./api/list-facts";
+import type { StateMigration } from "./engine/state-version";
+import { FORCE_DESTROY, forceDestroyInput, type Holds } from "./engine/held-objects";
 
 /** What a CRUD function gets besides its inputs. */
 export interface OperationContext {
@@ -95,7 +95,7 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   beforeDeleteFirst?: (ctx: OperationContext, olds: Out<A>, news: Out<A>) => Promise<void>;
   /**
    * What deleting the object deletes with it (a zone's records). Gives the resource the input
-   * `forceDestroy`, without which a delete is refused while it holds objects (framework/held-objects.ts).
+   * `forceDestroy`, without which a delete is refused while it holds objects (framework/engine/held-objects.ts).
    */
   holds?: Holds;
   /** How `pulumi import` names an existing object, e.g. `<zoneId>/<recordId>`. */

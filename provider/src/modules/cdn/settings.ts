@@ -2,11 +2,11 @@
 // they go on the wire (PATCH /cdn/sites/{id} and PUT /cdn/sites/{id}/origin) and how the site
 // comes back into state.
 import { z } from "zod";
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
-import { deepEqual } from "../../framework/diff";
-import { body, fromWire, idRef } from "../../framework/wire";
-import { keysWithRole } from "../../framework/fields";
+import { deepEqual } from "../../framework/engine/diff";
+import { body, fromWire, idRef } from "../../framework/api/wire";
+import { keysWithRole } from "../../framework/api/fields";
 
 export const ORIGIN_SCHEMES = ["http", "https", "strict"] as const;
 

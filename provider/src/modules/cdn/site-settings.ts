@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { applySettings, readSite, settingsCheck, settingsShape, siteFromWire, siteIdOf, siteStateShape, siteWire, type SiteWire } from "./settings";
-import { hostName } from "../../framework/validators";
+import { hostName } from "../../framework/api/validators";
 
 const TOKEN = "nsp:cdn:SiteSettings";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { idRef, wireTimestamp } from "../../framework/wire";
-import { pollUntil } from "../../framework/poll";
+import { idRef, wireTimestamp } from "../../framework/api/wire";
+import { pollUntil } from "../../framework/api/poll";
 import { waitSettings, waitSettingsOf } from "../dns/wait-settings";
 import { siteIdOf } from "./settings";
 

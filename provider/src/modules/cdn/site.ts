@@ -1,11 +1,11 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { createOnce } from "../../framework/create-once";
+import { createOnce } from "../../framework/api/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import type { Holds } from "../../framework/held-objects";
+import type { Holds } from "../../framework/engine/held-objects";
 import { heldRules } from "../security/held-rules";
-import { idRef } from "../../framework/wire";
-import { keysWithRole, wireModel } from "../../framework/fields";
+import { idRef } from "../../framework/api/wire";
+import { keysWithRole, wireModel } from "../../framework/api/fields";
 import {
   ORIGIN_SCHEMES,
   ORIGIN_SCHEME_DESCRIPTION,
@@ -19,7 +19,7 @@ import {
   siteWire,
   type SiteWire,
 } from "./settings";
-import { HOST_NAME, dnsName, hostName } from "../../framework/validators";
+import { HOST_NAME, dnsName, hostName } from "../../framework/api/validators";
 
 const TOKEN = "nsp:cdn:Site";
 

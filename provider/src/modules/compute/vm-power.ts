@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
+import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { deepEqual } from "../../framework/diff";
-import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
+import { deepEqual } from "../../framework/engine/diff";
+import { idRef } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
 
 const TOKEN = "nsp:compute:VmPower";
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 
 const vmPowerArgs = z.object({
   // The VM is the object itself: its id is the API's `id`.

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { listOf } from "../../framework/shapes/read-function";
+import { listOf } from "../../framework/api/shapes/read-function";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
+import { fromWire } from "../../framework/api/wire";
 
 const listWire = z.looseObject({ key: z.string() });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { numericId } from "../../framework/wire";
+import { numericId } from "../../framework/api/wire";
 import { listServices, serviceOf, serviceShape, serviceWire } from "./service";
 
 const serviceResult = z.object(serviceShape);

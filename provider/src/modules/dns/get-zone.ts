@@ -1,4 +1,4 @@
-import { defineLookup } from "../../framework/lookup";
+import { defineLookup } from "../../framework/api/lookup";
 import { zoneProperties, zoneWire } from "./zone";
 
 export const getZone = defineLookup({

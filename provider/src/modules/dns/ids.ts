@@ -1,4 +1,4 @@
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 
 // Parsing of the ids the DNS resources are known by, checked before they are put in a path so
 // that a malformed import id is a clear error instead of a request.

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { collection, perParent } from "../../framework/shapes/collection";
-import { childIdOf, NUMERIC_ID } from "../../framework/ids";
+import { idRef } from "../../framework/api/wire";
+import { collection, perParent } from "../../framework/api/shapes/collection";
+import { childIdOf, NUMERIC_ID } from "../../framework/api/ids";
 import { formatPrefix, parsePrefix, prefixesOverlap } from "./ip";
 
 const TOKEN = "nsp:dns:Range";

@@ -1,11 +1,11 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
-import { createOrAdopt } from "../../framework/create-once";
+import { idRef } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
+import { createOrAdopt } from "../../framework/api/create-once";
 import { sameContent } from "./record-content";
-import { childIdOf, NUMERIC_ID, parentHolding } from "../../framework/ids";
+import { childIdOf, NUMERIC_ID, parentHolding } from "../../framework/api/ids";
 import { apexCnameWarning, warnAboutCnameClash } from "./rrset-rules";
 
 export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;

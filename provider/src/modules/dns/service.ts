@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { wireModel } from "../../framework/api/fields";
 
 /** A service as the functions return it: the API's fields in camelCase, the id as a string. */
 export const serviceShape = {

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineDocument } from "../../framework/shapes/document";
-import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
+import { defineDocument } from "../../framework/api/shapes/document";
+import { idRef } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
 import { zoneIdOf } from "./ids";
 
 const dnssecArgs = z.object({

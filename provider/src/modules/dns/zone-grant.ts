@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
-import { childIdOf, NUMERIC_ID } from "../../framework/ids";
-import { EMAIL, email } from "../../framework/validators";
+import { idRef } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
+import { childIdOf, NUMERIC_ID } from "../../framework/api/ids";
+import { EMAIL, email } from "../../framework/api/validators";
 
 const TOKEN = "nsp:dns:ZoneGrant";
 const grantArgs = z.object({

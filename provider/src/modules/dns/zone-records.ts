@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { NUMERIC_ID } from "../../framework/ids";
+import { NUMERIC_ID } from "../../framework/api/ids";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
+import { idRef } from "../../framework/api/wire";
 import { isApiError, isNotFound } from "../../client";
-import { isAmbiguousWrite } from "../../framework/create-once";
-import { ENGINE_MAX_MESSAGE_BYTES, structSize } from "../../framework/message-size";
+import { isAmbiguousWrite } from "../../framework/api/create-once";
+import { ENGINE_MAX_MESSAGE_BYTES, structSize } from "../../framework/engine/message-size";
 import { RECORD_TYPES, recordContent, recordContentProblem, recordName, recordTtl } from "./record";
 import {
   canonicalContent,

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { rotationTrigger } from "../../framework/validators";
-import { defineDocument } from "../../framework/shapes/document";
-import { deepEqual } from "../../framework/diff";
-import { fromWire, idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
+import { rotationTrigger } from "../../framework/api/validators";
+import { defineDocument } from "../../framework/api/shapes/document";
+import { deepEqual } from "../../framework/engine/diff";
+import { fromWire, idRef } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
 import { zoneIdOf } from "./ids";
 import { isIpAddress, isPrefix } from "./ip";
 

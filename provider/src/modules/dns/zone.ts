@@ -1,12 +1,12 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { idRef } from "../../framework/wire";
-import { collection } from "../../framework/shapes/collection";
-import { ownIdOf } from "../../framework/ids";
+import { idRef } from "../../framework/api/wire";
+import { collection } from "../../framework/api/shapes/collection";
+import { ownIdOf } from "../../framework/api/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { listServices } from "./service";
-import type { HeldItem, HeldKind, Holds } from "../../framework/held-objects";
+import type { HeldItem, HeldKind, Holds } from "../../framework/engine/held-objects";
 import { heldRules } from "../security/held-rules";
 import { range } from "./range";
 import { record } from "./record";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineReadFunction } from "../../framework/shapes/read-function";
-import { wireModel } from "../../framework/fields";
+import { defineReadFunction } from "../../framework/api/shapes/read-function";
+import { wireModel } from "../../framework/api/fields";
 
 const meResult = z.object({
   email: z.string().meta({ description: "Email address of the account the token belongs to." }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineReadFunction, listOf } from "../../framework/shapes/read-function";
+import { defineReadFunction, listOf } from "../../framework/api/shapes/read-function";
 
 const counts = (description: string) => z.record(z.string(), z.number().int()).meta({ description });
 

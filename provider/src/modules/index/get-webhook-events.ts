@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listOf } from "../../framework/shapes/read-function";
+import { listOf } from "../../framework/api/shapes/read-function";
 import { defineFunction } from "../../framework/definition";
 
 const eventWire = z.looseObject({ name: z.string(), description: z.string().nullable().optional() });

@@ -1,10 +1,10 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { oneTimeSecret } from "../../framework/validators";
-import { collection } from "../../framework/shapes/collection";
+import { oneTimeSecret } from "../../framework/api/validators";
+import { collection } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:index:Webhook";
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 
 /** The URL as the API stores it (WHATWG-normalised), so a second `up` shows no change. */
 const publicHttpsUrl = z

@@ -1,8 +1,8 @@
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { collection } from "../../framework/shapes/collection";
-import { EMAIL_SHAPE } from "../../framework/validators";
+import { collection } from "../../framework/api/shapes/collection";
+import { EMAIL_SHAPE } from "../../framework/api/validators";
 
 const TOKEN = "nsp:ix:Member";
 const ID = /^[^/\s]+$/;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
-import { hostName } from "../../framework/validators";
+import { idRef } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
+import { hostName } from "../../framework/api/validators";
 import { tunnelIdOf } from "./tunnel";
 
 const TOKEN = "nsp:link:TunnelHostnames";

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
+import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { collection, type Item } from "../../framework/shapes/collection";
+import { idRef } from "../../framework/api/wire";
+import { collection, type Item } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:link:Tunnel";
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 
 /** A tunnel's id as the path wants it; a malformed import id is an error before any request. */
 export function tunnelIdOf(token: string, id: string): string {

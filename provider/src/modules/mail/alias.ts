@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { collection } from "../../framework/shapes/collection";
+import { idRef } from "../../framework/api/wire";
+import { collection } from "../../framework/api/shapes/collection";
 import { localPartKey, mailModel } from "./fields";
-import { stringRef } from "../../framework/validators";
-import { NUMERIC_ID, childIdOf } from "../../framework/ids";
+import { stringRef } from "../../framework/api/validators";
+import { NUMERIC_ID, childIdOf } from "../../framework/api/ids";
 
 const TOKEN = "nsp:mail:Alias";
 

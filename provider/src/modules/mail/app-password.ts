@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { mailModel } from "./fields";
-import { stringRef, oneTimeSecret } from "../../framework/validators";
-import { STRING_ID, childIdOf } from "../../framework/ids";
+import { stringRef, oneTimeSecret } from "../../framework/api/validators";
+import { STRING_ID, childIdOf } from "../../framework/api/ids";
 import { findMailbox } from "./mailbox";
 import { domainWire } from "./domain";
 

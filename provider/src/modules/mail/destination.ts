@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { collection } from "../../framework/shapes/collection";
-import { email } from "../../framework/validators";
+import { collection } from "../../framework/api/shapes/collection";
+import { email } from "../../framework/api/validators";
 
 const TOKEN = "nsp:mail:Destination";
 

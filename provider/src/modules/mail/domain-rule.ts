@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { collection, perParent } from "../../framework/shapes/collection";
-import { email } from "../../framework/validators";
-import { NUMERIC_ID, childIdOf } from "../../framework/ids";
+import { idRef } from "../../framework/api/wire";
+import { collection, perParent } from "../../framework/api/shapes/collection";
+import { email } from "../../framework/api/validators";
+import { NUMERIC_ID, childIdOf } from "../../framework/api/ids";
 
 const TOKEN = "nsp:mail:DomainRule";
 const KINDS = ["forward_copy", "reject_sender", "quarantine_sender", "relay_rcpt"] as const;

@@ -1,16 +1,16 @@
 import { z } from "zod";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { collection } from "../../framework/shapes/collection";
-import type { HeldItem, Holds } from "../../framework/held-objects";
+import { idRef } from "../../framework/api/wire";
+import { collection } from "../../framework/api/shapes/collection";
+import type { HeldItem, Holds } from "../../framework/engine/held-objects";
 import { alias } from "./alias";
 import { domainRule } from "./domain-rule";
 import { group } from "./group";
 import { mailbox } from "./mailbox";
 import { route } from "./route";
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 import { domainName, quotaBytes, settingsAfterCreate } from "./fields";
-import { email, stringRef } from "../../framework/validators";
+import { email, stringRef } from "../../framework/api/validators";
 
 const TOKEN = "nsp:mail:Domain";
 export const MAIL_MODES = ["mailbox", "forward", "both"] as const;

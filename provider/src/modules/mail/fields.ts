@@ -2,10 +2,10 @@
 // validated the same way everywhere, and a malformed id is a clear error instead of a request.
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { deepEqual } from "../../framework/diff";
-import { keysWithRole, wireModel } from "../../framework/fields";
-import { NUMERIC_ID } from "../../framework/ids";
-import { HOST_NAME, dnsName } from "../../framework/validators";
+import { deepEqual } from "../../framework/engine/diff";
+import { keysWithRole, wireModel } from "../../framework/api/fields";
+import { NUMERIC_ID } from "../../framework/api/ids";
+import { HOST_NAME, dnsName } from "../../framework/api/validators";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 

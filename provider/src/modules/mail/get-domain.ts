@@ -1,4 +1,4 @@
-import { defineLookup } from "../../framework/lookup";
+import { defineLookup } from "../../framework/api/lookup";
 import { domainProperties, domainWire } from "./domain";
 
 export const getDomain = defineLookup({

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { collection, perParent } from "../../framework/shapes/collection";
+import { idRef } from "../../framework/api/wire";
+import { collection, perParent } from "../../framework/api/shapes/collection";
 import { localPartKey } from "./fields";
-import { email } from "../../framework/validators";
-import { NUMERIC_ID, STRING_ID, childIdOf } from "../../framework/ids";
+import { email } from "../../framework/api/validators";
+import { NUMERIC_ID, STRING_ID, childIdOf } from "../../framework/api/ids";
 
 const TOKEN = "nsp:mail:Group";
 const MAX_MEMBERS = 1000;

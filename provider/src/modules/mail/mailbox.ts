@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { collection, perParent, type Item } from "../../framework/shapes/collection";
+import { idRef } from "../../framework/api/wire";
+import { collection, perParent, type Item } from "../../framework/api/shapes/collection";
 import { localPartKey, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
-import { email } from "../../framework/validators";
-import { NUMERIC_ID, STRING_ID, childIdOf, parentHolding } from "../../framework/ids";
+import { email } from "../../framework/api/validators";
+import { NUMERIC_ID, STRING_ID, childIdOf, parentHolding } from "../../framework/api/ids";
 
 const TOKEN = "nsp:mail:Mailbox";
 const MAX_SHARED = 50;

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
-import { idRef } from "../../framework/wire";
+import { wireModel } from "../../framework/api/fields";
+import { idRef } from "../../framework/api/wire";
 import { findInList, localPartKey } from "./fields";
-import { email } from "../../framework/validators";
+import { email } from "../../framework/api/validators";
 
 const TOKEN = "nsp:mail:Route";
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;

@@ -1,10 +1,10 @@
 import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
-import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
-import { deepEqual } from "../../framework/diff";
+import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
+import { deepEqual } from "../../framework/engine/diff";
 import { isApiError } from "../../client";
-import { collection } from "../../framework/shapes/collection";
-import { STRING_ID, ownIdOf } from "../../framework/ids";
+import { collection } from "../../framework/api/shapes/collection";
+import { STRING_ID, ownIdOf } from "../../framework/api/ids";
 import { domainWire } from "./domain";
 
 const TOKEN = "nsp:mail:Server";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { singleton } from "../../framework/shapes/singleton";
+import { singleton } from "../../framework/api/shapes/singleton";
 
 const TOKEN = "nsp:meet:Settings";
 /** The account has one settings object; this is its id, and its import id. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { wireModel } from "../../framework/api/fields";
 import { currentOrganization } from "./organization";
 
 const TOKEN = "nsp:org:Apps";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { wireModel } from "../../framework/api/fields";
 
 const domainShape = z
   .object({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { singleton } from "../../framework/shapes/singleton";
-import type { Item } from "../../framework/shapes/collection";
+import { singleton } from "../../framework/api/shapes/singleton";
+import type { Item } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:org:Organization";
 const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,6 +1,6 @@
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 import { z } from "zod";
-import { collection } from "../../framework/shapes/collection";
+import { collection } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:pages:Project";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collection } from "../../framework/shapes/collection";
+import { collection } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:partner:Subject";
 const REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;

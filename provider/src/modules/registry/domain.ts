@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { wireModel } from "../../framework/api/fields";
 import { dsRdata, reverseDomain } from "./fields";
-import { hostName } from "../../framework/validators";
+import { hostName } from "../../framework/api/validators";
 
 const TOKEN = "nsp:registry:Domain";
 

@@ -1,7 +1,7 @@
 // Property schemas shared by the registry-link resources and functions.
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { dnsName } from "../../framework/validators";
+import { dnsName } from "../../framework/api/validators";
 
 export const MNTNER = /^[A-Z][A-Z0-9-]{0,77}-MNT$/;
 const DS = /^\d{1,5} \d{1,3} \d{1,3} [0-9A-Fa-f]{20,128}$/;

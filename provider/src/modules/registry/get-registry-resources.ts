@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineReadFunction } from "../../framework/shapes/read-function";
-import { wireModel } from "../../framework/fields";
+import { defineReadFunction } from "../../framework/api/shapes/read-function";
+import { wireModel } from "../../framework/api/fields";
 import { linkedMaintainer, requireLinkedMaintainer } from "./fields";
 
 const resourcesResult = z.object({

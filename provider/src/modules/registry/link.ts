@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { wireTimestamp } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
+import { wireTimestamp } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { MNTNER } from "./fields";
 

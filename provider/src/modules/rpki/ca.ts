@@ -1,9 +1,9 @@
 import { z } from "zod";
-import type { Holds } from "../../framework/held-objects";
+import type { Holds } from "../../framework/engine/held-objects";
 import type { OperationContext } from "../../framework/definition";
-import { deepEqual } from "../../framework/diff";
-import { collection } from "../../framework/shapes/collection";
-import { ownIdOf } from "../../framework/ids";
+import { deepEqual } from "../../framework/engine/diff";
+import { collection } from "../../framework/api/shapes/collection";
+import { ownIdOf } from "../../framework/api/ids";
 import { ASN_MAX, roa } from "./roa";
 
 export const PARENT_RIRS = ["AFRINIC", "APNIC", "ARIN", "LACNIC", "RIPE"] as const;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire, idRef } from "../../framework/wire";
+import { fromWire, idRef } from "../../framework/api/wire";
 
 const suggestionShape = {
   asn: z.number().int().meta({ description: "The CA's ASN that announces the prefix." }),

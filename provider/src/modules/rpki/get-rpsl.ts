@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
+import { idRef } from "../../framework/api/wire";
 
 // Where the text sits is not documented: accept a JSON object's `text` or `rpsl`, or a bare string.
 const rpslWire = z.union([

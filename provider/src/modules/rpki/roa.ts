@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import { collection } from "../../framework/shapes/collection";
-import { idRef } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
-import { childIdOf, NUMERIC_ID } from "../../framework/ids";
+import { collection } from "../../framework/api/shapes/collection";
+import { idRef } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
+import { childIdOf, NUMERIC_ID } from "../../framework/api/ids";
 import { familyBits, parsePrefix } from "./prefix";
 
 export const ASN_MAX = 4294967295;

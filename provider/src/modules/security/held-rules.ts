@@ -1,4 +1,4 @@
-import type { HeldKind } from "../../framework/held-objects";
+import type { HeldKind } from "../../framework/engine/held-objects";
 import { rule } from "./rule";
 
 /**

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 import type { CheckFailure } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { collection } from "../../framework/shapes/collection";
+import { idRef } from "../../framework/api/wire";
+import { collection } from "../../framework/api/shapes/collection";
 import { RULE_FIELDS, ruleValueProblem } from "./values";
 
 const TOKEN = "nsp:security:Rule";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
+import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 import { defineResource } from "../../framework/definition";
-import { deepEqual } from "../../framework/diff";
-import { idRef, wireTimestamp } from "../../framework/wire";
+import { deepEqual } from "../../framework/engine/diff";
+import { idRef, wireTimestamp } from "../../framework/api/wire";
 import { clientIdOf, findClient } from "./client";
 
 const TOKEN = "nsp:services:ClientDdnsToken";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { collection, perParent } from "../../framework/shapes/collection";
-import { idRef, wireTimestamp } from "../../framework/wire";
+import { collection, perParent } from "../../framework/api/shapes/collection";
+import { idRef, wireTimestamp } from "../../framework/api/wire";
 import { BLOCK_MODES, LOG_MODES, NUMERIC_ID, SAFESEARCH, addressOrPrefix, key, requireResolver, ruleLine, timestamp } from "./fields";
 import { items, lines, textListModel } from "./text-lists";
 

@@ -3,9 +3,9 @@
 // both; the id is the service id.
 import { z } from "zod";
 import { defineResource, type CheckFailure, type OperationContext, type ResourceDefinition } from "../../framework/definition";
-import { idRef } from "../../framework/wire";
-import { metaOf } from "../../framework/zod-walk";
-import { documentAt, type DocumentModel } from "../../framework/shapes/document";
+import { idRef } from "../../framework/api/wire";
+import { metaOf } from "../../framework/engine/zod-walk";
+import { documentAt, type DocumentModel } from "../../framework/api/shapes/document";
 import { requireResolver, resolverService, serviceIdOf } from "./fields";
 import { textListModel, type TextCodec } from "./text-lists";
 

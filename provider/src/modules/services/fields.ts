@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 
-import { NUMERIC_ID, ownIdOf } from "../../framework/ids";
+import { NUMERIC_ID, ownIdOf } from "../../framework/api/ids";
 
 export { NUMERIC_ID };
 export const BLOCK_MODES = ["nxdomain", "zero", "page"] as const;

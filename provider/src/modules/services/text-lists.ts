@@ -3,8 +3,8 @@
 // wraps the wire model of a resource so that those fields travel as that text: joined in the
 // bodies, a string in the wire schema, split again into the state.
 import { z } from "zod";
-import { wireModel, type WireModel } from "../../framework/fields";
-import { wireName } from "../../framework/wire";
+import { wireModel, type WireModel } from "../../framework/api/fields";
+import { wireName } from "../../framework/api/wire";
 
 type Shape = z.ZodRawShape;
 

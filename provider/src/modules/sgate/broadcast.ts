@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { both, lang, messagingCollection } from "./fields";
-import { e164, stringRef } from "../../framework/validators";
+import { e164, stringRef } from "../../framework/api/validators";
 
 const TOKEN = "nsp:sgate:Broadcast";
 const MAX_RECIPIENTS = 10000;

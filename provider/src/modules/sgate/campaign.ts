@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { both, messagingCollection, optText } from "./fields";
-import { stringRef } from "../../framework/validators";
+import { stringRef } from "../../framework/api/validators";
 
 const TOKEN = "nsp:sgate:Campaign";
 const MAX_SAMPLES = 5;

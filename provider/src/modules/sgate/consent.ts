@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { messagingCollection } from "./fields";
-import { e164, stringRef } from "../../framework/validators";
+import { e164, stringRef } from "../../framework/api/validators";
 
 // The API cannot change a consent: every field is sent once, and a change replaces it.
 const sentOnce = { create: true, replace: true } as const;

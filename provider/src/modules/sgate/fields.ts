@@ -2,8 +2,8 @@
 // language tag is validated the same way everywhere and a malformed id is a clear error instead
 // of a request.
 import { z } from "zod";
-import { collection } from "../../framework/shapes/collection";
-import { ownIdOf, STRING_ID, type IdKind } from "../../framework/ids";
+import { collection } from "../../framework/api/shapes/collection";
+import { ownIdOf, STRING_ID, type IdKind } from "../../framework/api/ids";
 
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
 

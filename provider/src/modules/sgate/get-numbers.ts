@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineFunction } from "../../framework/definition";
-import { fromWire } from "../../framework/wire";
-import { wireModel } from "../../framework/fields";
+import { fromWire } from "../../framework/api/wire";
+import { wireModel } from "../../framework/api/fields";
 
 const TOKEN = "nsp:sgate:getNumbers";
 

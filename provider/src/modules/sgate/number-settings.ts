@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { ApiClient } from "../../client";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { wireModel } from "../../framework/api/fields";
 import { optText } from "./fields";
-import { E164, e164, stringRef } from "../../framework/validators";
+import { E164, e164, stringRef } from "../../framework/api/validators";
 
 const TOKEN = "nsp:sgate:NumberSettings";
 

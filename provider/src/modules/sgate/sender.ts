@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { both, messagingCollection, optText } from "./fields";
-import { e164 } from "../../framework/validators";
+import { e164 } from "../../framework/api/validators";
 
 const TOKEN = "nsp:sgate:Sender";
 

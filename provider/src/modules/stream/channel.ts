@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { oneTimeSecret, rotationTrigger } from "../../framework/validators";
+import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 import type { OperationContext } from "../../framework/definition";
-import { collection, type Item } from "../../framework/shapes/collection";
+import { collection, type Item } from "../../framework/api/shapes/collection";
 import { channelIdOf } from "./ids";
 
 const TOKEN = "nsp:stream:Channel";

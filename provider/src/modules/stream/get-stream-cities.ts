@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineReadFunction } from "../../framework/shapes/read-function";
+import { defineReadFunction } from "../../framework/api/shapes/read-function";
 
 const city = z
   .object({

@@ -1,9 +1,9 @@
 // Shared by the chat and realtime rooms (and their city functions): the two APIs keep rooms the
 // same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 import { z } from "zod";
-import { collection } from "../../framework/shapes/collection";
-import { defineReadFunction, listOf } from "../../framework/shapes/read-function";
+import { collection } from "../../framework/api/shapes/collection";
+import { defineReadFunction, listOf } from "../../framework/api/shapes/read-function";
 
 export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
 export const cityCode = z

@@ -1,8 +1,8 @@
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { collection, type Item } from "../../framework/shapes/collection";
-import { dnsName, oneTimeSecret, rotationTrigger } from "../../framework/validators";
+import { collection, type Item } from "../../framework/api/shapes/collection";
+import { dnsName, oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 
 const TOKEN = "nsp:verify:Site";
 // Unlike HOST_NAME, the last label must start with a letter.

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { wireTimestamp } from "../../framework/wire";
-import { deepEqual } from "../../framework/diff";
+import { wireTimestamp } from "../../framework/api/wire";
+import { deepEqual } from "../../framework/engine/diff";
 import { apiObject, dialNumber, name } from "./fields";
-import { e164, emailAsWritten, rotationTrigger } from "../../framework/validators";
+import { e164, emailAsWritten, rotationTrigger } from "../../framework/api/validators";
 import { pbxPath } from "./ids";
 import { definePbxObject } from "./object";
 

@@ -2,7 +2,7 @@
 // so that a malformed import id is a clear error instead of a request, and every id is
 // URL-encoded in paths all the same.
 import { z } from "zod";
-import { ownIdOf } from "../../framework/ids";
+import { ownIdOf } from "../../framework/api/ids";
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { wireModel } from "../../framework/api/fields";
 import { gatewayRef, pbxChildOf, pbxIdField, pbxPath } from "./ids";
 
 const TOKEN = "nsp:vgate:NumberFlow";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { e164 } from "../../framework/validators";
+import { e164 } from "../../framework/api/validators";
 import { gatewayRef } from "./ids";
 import { definePbxObject } from "./object";
 

@@ -1,9 +1,9 @@
 // The objects of a PBX (extensions, trunks, numbers, routes, IVRs, ring groups, queues, time
 // conditions) are children of the PBX with string ids, and their patch takes the create fields.
 import { z } from "zod";
-import { defineChildCollection, type ChildCollectionSpec } from "../../framework/shapes/child-collection";
+import { defineChildCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
 import type { ResourceDefinition } from "../../framework/definition";
-import { metaOf } from "../../framework/zod-walk";
+import { metaOf } from "../../framework/engine/zod-walk";
 import { pbxChildOf, pbxIdField, pbxPath } from "./ids";
 import { timestamps } from "./fields";
 

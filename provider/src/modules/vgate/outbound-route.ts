@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiObject, name } from "./fields";
-import { e164 } from "../../framework/validators";
+import { e164 } from "../../framework/api/validators";
 import { gatewayRef } from "./ids";
 import { definePbxObject } from "./object";
 

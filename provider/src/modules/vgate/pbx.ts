@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
-import { collection } from "../../framework/shapes/collection";
-import type { HeldKind, Holds } from "../../framework/held-objects";
+import { collection } from "../../framework/api/shapes/collection";
+import type { HeldKind, Holds } from "../../framework/engine/held-objects";
 import { apiObject, name, timezone } from "./fields";
 import { pbxIdOf, pbxPath } from "./ids";
 import { extension } from "./extension";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ipOrPrefix, name } from "./fields";
-import { e164 } from "../../framework/validators";
+import { e164 } from "../../framework/api/validators";
 import { definePbxObject } from "./object";
 
 export const trunk = definePbxObject({

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { oneTimeSecret } from "../../framework/validators";
-import { collection } from "../../framework/shapes/collection";
-import { ownIdOf } from "../../framework/ids";
+import { oneTimeSecret } from "../../framework/api/validators";
+import { collection } from "../../framework/api/shapes/collection";
+import { ownIdOf } from "../../framework/api/ids";
 import { dropNone, VOD_STRING_ID } from "./ids";
 
 const TOKEN = "nsp:vod:SigningKey";

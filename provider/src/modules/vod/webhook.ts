@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { collection } from "../../framework/shapes/collection";
-import { ownIdOf } from "../../framework/ids";
+import { collection } from "../../framework/api/shapes/collection";
+import { ownIdOf } from "../../framework/api/ids";
 import { dropNone } from "./ids";
 
 const TOKEN = "nsp:vod:Webhook";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { wireModel } from "../../framework/fields";
+import { wireModel } from "../../framework/api/fields";
 import { numberOf } from "./number";
-import { e164 } from "../../framework/validators";
+import { e164 } from "../../framework/api/validators";
 
 const TOKEN = "nsp:voice:NumberEndpoint";
 const FORM = "<number>/<pbxId>/<extensionId>";

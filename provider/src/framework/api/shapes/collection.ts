@@ -1,0 +1,197 @@
+// The shape most objects of the API have: a collection at one path (`/pages/projects`), listed
+// and created there (POST), each object read, patched and deleted at `<collection>/<id>`. A
+// definition describes its collection once and writes its CRUD functions with these calls;
+// what really differs between resources (a natural key for adoption, a follow-up call) stays
+// in the definition. A collection under a parent object is child-collection.ts.
+import { z } from "zod";
+import { defineResource, type OperationContext, type ResourceDefinition } from "../../definition";
+import type { ListFacts } from "../list-facts";
+import { wireModel, type WireModel } from "../fields";
+import { createOnce, createOrAdopt } from "../create-once";
+
+type Shape = z.ZodRawShape;
+type Out<S extends Shape> = z.output<z.ZodObject<S>>;
+/** An object as the API returns it, validated by the wire model. */
+export type Item = Record<string, unknown> & { id?: string | number };
+
+export interface CollectionSpec<A extends Shape, S extends Shape> {
+  token: string;
+  /** The collection's path, such as `/pages/projects`. */
+  path: string;
+  args: z.ZodObject<A>;
+  state: z.ZodObject<S>;
+  /** The API's type of an object's `id`; unset when `id` is not a property the API returns. */
+  idOnWire?: z.ZodType<string | number>;
+  /** A wire model built otherwise (lists kept as text, services/text-lists.ts); idOnWire and wireExtras are then its own. */
+  model?: WireModel<A, S>;
+  /** Wire fields the answer always has although no input or output declares them so. */
+  wireExtras?: Record<string, z.ZodType>;
+  /**
+   * The collection is one parent's (`/mail/domains/<id>/groups`): a list answered `not_found`
+   * means the parent is gone, and its objects with it.
+   */
+  underParent?: boolean;
+  /** Where one object is patched and deleted, when not under the collection (`/mail/groups`). */
+  itemsAt?: string;
+  /** Checks a resource id before it goes into a path, so a malformed import id fails before any request. */
+  idOf(id: string): string;
+  /**
+   * The object's identity is its content (a rule is what it matches and does): a create adopts an
+   * identical object already there (createOrAdopt, create-once.ts), and the delete of an object
+   * that another resource of the same command adopted sends nothing.
+   */
+  byContent?: boolean;
+  /**
+   * The property that is the resource's id, where the resource is known by something else than
+   * the API's `id` (an address, a subject): the path and the import use it.
+   */
+  idProperty?: keyof (A & S) & string;
+  /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
+  adjust?(state: Out<A> & Out<S>, raw: Item): Out<A> & Out<S>;
+  /** The create body, from the inputs' (where the API wants more). */
+  createBody?(body: Record<string, unknown>, values: Out<A>): Record<string, unknown>;
+  /** The patch body an update sends, from the changed inputs' (where the API wants more, or a cleared value). */
+  patchBody?(patch: Record<string, unknown>, news: Out<A>, changed: readonly string[], api: WireModel<A, S>): Record<string, unknown>;
+}
+
+export interface Collection<A extends Shape, S extends Shape> {
+  /** The collection's path: what a definition's list facts name as its list. */
+  path: string;
+  api: WireModel<A, S>;
+  wire: z.ZodType<Item>;
+  /** The spec's id check. */
+  idOf(id: string): string;
+  /** `<collection>/<id>`, the id checked and URL-encoded. */
+  itemPath(id: string): string;
+  toState(raw: Item): { id: string; state: Out<A> & Out<S> };
+  list(ctx: OperationContext, query?: Record<string, string>): Promise<Item[]>;
+  /**
+   * POSTs the create body; when the answer is lost, `existing` finds the object that create
+   * made (its natural key) so it is adopted instead of made twice (create-once.ts): the first
+   * listed object that `matches`, or what `find` finds elsewhere. An object without a natural key
+   * (`"none"`) is posted once: a lost answer is an error, since the client never repeats a POST
+   * blindly.
+   */
+  create(ctx: OperationContext, what: string, values: Out<A>, existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> } | ByContent | "none"): Promise<{ id: string; state: Out<A> & Out<S> }>;
+  /** GET of one object as the API returns it; undefined when it is gone. */
+  get(ctx: OperationContext, id: string): Promise<Item | undefined>;
+  /** GET of one object; undefined when it is gone. */
+  read(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /** For a collection without a GET of one object: the first listed object that `matches`. */
+  readFromList(ctx: OperationContext, matches: (item: Item) => boolean): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /**
+   * For a collection without a GET of one object, by the API's id: from the list a refresh
+   * reads once for all the objects of the collection (list-cache.ts).
+   */
+  readListed(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
+  update<T extends object>(ctx: OperationContext, id: string, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
+  delete(ctx: OperationContext, id: string): Promise<void>;
+  /**
+   * The whole definition of the resource whose objects these are: its token, inputs and outputs,
+   * its list at the collection's path, a read (GET) and a delete; `given` adds the rest (the
+   * create, what else an update or a read does) and overrides any of them.
+   */
+  resource(given: ResourceOf<A, S>): ResourceDefinition<A, S>;
+}
+
+/** What a collection's resource adds to the collection: the list facts need no path. */
+export type ResourceOf<A extends Shape, S extends Shape> = Omit<Parameters<typeof defineResource<A, S>>[0], "token" | "args" | "state" | "list"> & {
+  list?: Omit<ListFacts<keyof A & string>, "path">;
+};
+
+/**
+ * For a collection `byContent`: what an identical object is, the filter that narrows the list to
+ * the parent, and whether to look before posting (the API accepts a duplicate) or only after a
+ * conflict (it refuses one).
+ */
+export interface ByContent {
+  content: (item: Item) => boolean;
+  query?: Record<string, string | number | undefined>;
+  checkFirst: boolean;
+}
+
+export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
+  const api = spec.model ?? wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras });
+  const wire = api.wire as z.ZodType<Item>;
+  const itemPath = (id: string) => `${spec.itemsAt ?? spec.path}/${encodeURIComponent(spec.idOf(id))}`;
+  const toState = (raw: Item) => {
+    const parsed = api.toState(raw);
+    const state = spec.adjust ? spec.adjust(parsed, raw) : parsed;
+    return { id: String(spec.idProperty ? (state as Record<string, unknown>)[spec.idProperty] : raw.id), state };
+  };
+  const list = async (ctx: OperationContext, query?: Record<string, string>) => {
+    const options = { itemSchema: wire, signal: ctx.signal, ...(query ? { query } : {}) };
+    return spec.underParent ? ((await ctx.client.listAllOrUndefined(spec.path, options)) ?? []) : ctx.client.listAll(spec.path, options);
+  };
+  return {
+    path: spec.path,
+    api,
+    wire,
+    idOf: spec.idOf,
+    itemPath,
+    toState,
+    list,
+    async create(ctx, what, values, existing) {
+      const body = () => (spec.createBody ? spec.createBody(api.createBody(values), values) : api.createBody(values));
+      const post = () => ctx.client.post(spec.path, body(), { schema: wire, signal: ctx.signal });
+      if (existing === "none") return toState(await post());
+      if ("content" in existing) {
+        type Identified = Item & { id: string | number };
+        const identity = { list: spec.path, query: existing.query, schema: wire as z.ZodType<Identified>, matches: existing.content, checkFirst: existing.checkFirst };
+        return toState((await createOrAdopt(ctx, what, identity, post as () => Promise<Identified>)).object);
+      }
+      const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
+      return toState(await createOnce(ctx, what, post, lookup));
+    },
+    get: (ctx, id) => ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal }),
+    async read(ctx, id) {
+      const raw = await ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal });
+      return raw && toState(raw);
+    },
+    async readListed(ctx, id) {
+      const wanted = spec.idOf(id);
+      type Listed = Item & { id: string | number };
+      const listed = wire as z.ZodType<Listed>;
+      const found = await ctx.lists.find(spec.path, wanted, listed, ctx.signal, async () => ((await list(ctx)) as Listed[]).find((item) => String(item.id) === wanted));
+      return found && toState(found);
+    },
+    async readFromList(ctx, matches) {
+      const found = (await list(ctx)).find(matches);
+      return found && toState(found);
+    },
+    async update(ctx, id, news, olds, changed) {
+      const changedBody = api.patchBody(news, changed);
+      const patch = spec.patchBody ? spec.patchBody(changedBody, news, changed, api) : changedBody;
+      if (Object.keys(patch).length === 0) return { ...olds, ...news };
+      return toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state;
+    },
+    async delete(ctx, id) {
+      // Another resource of this command adopted it (the program renamed it): it is theirs now.
+      if (spec.byContent && ctx.adoptions.handedOver(spec.path, spec.idOf(id))) return;
+      await ctx.client.delete(itemPath(id), { signal: ctx.signal });
+    },
+    resource(given) {
+      return defineResource<A, S>({
+        token: spec.token,
+        args: spec.args,
+        state: spec.state,
+        read: (ctx, id) => this.read(ctx, id),
+        delete: (ctx, id) => this.delete(ctx, id),
+        ...given,
+        list: { path: spec.path, ...given.list },
+      });
+    },
+  };
+}
+
+/**
+ * For a collection per parent (`underParent`): runs `op` on the collection of the parent that a
+ * resource id `<parent>/<child>` names, or the state knows, with the child's own id.
+ */
+export function perParent<C>(locate: (id: string, parentId?: string) => { parent: string; child: string }, collectionOf: (parentId: string) => C) {
+  return <T>(id: string, parentId: string | undefined, op: (objects: C, child: string) => T): T => {
+    const { parent, child } = locate(id, parentId);
+    return op(collectionOf(parent), child);
+  };
+}
