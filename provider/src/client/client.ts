@@ -12,7 +12,6 @@ import {
   networkErrorFrom,
 } from "./errors";
 import { DEFAULT_PAGE_SIZE, MAX_PAGES, readPage } from "./paging";
-import type { BearerSource } from "./partner-credentials";
 import { type QuotaPacing, RateLimiter, type WaitReason } from "./rate-limiter";
 import { scrub, truncate } from "./redact";
 import {
@@ -43,6 +42,13 @@ export interface FetchResponse {
 }
 
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
+
+/** Where a client gets the bearer credential of each request, when it is not one fixed token. */
+export interface BearerSource {
+  bearer(method: HttpMethod): Promise<string>;
+  /** A request sent with `bearer` was answered unauthorized: the next bearer() must not be it. */
+  refused(bearer: string): void;
+}
 
 export interface ApiClientOptions {
   /** Service address including the version prefix, e.g. `https://api.example.net/api/v1`. */

@@ -2,6 +2,7 @@ export {
   ApiClient,
   encodeQuery,
   type ApiClientOptions,
+  type BearerSource,
   type ClientStats,
   type FetchInit,
   type FetchLike,
@@ -37,7 +38,7 @@ export {
 export { DEFAULT_PAGE_SIZE, readPage, type PageRead } from "./paging";
 export { RateLimiter, type AcquireResult, type QuotaObservation, type QuotaPacing, type RateLimiterOptions, type WaitReason } from "./rate-limiter";
 export { REDACTED, registerSecret, scrub, redactHeaders } from "./redact";
-export { PartnerCredentials, type BearerSource } from "./partner-credentials";
+export { PartnerCredentials } from "./partner-credentials";
 export {
   BACKOFF_BASE_MS,
   BACKOFF_CAP_MS,

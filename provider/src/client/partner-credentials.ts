@@ -2,17 +2,10 @@
 // one managed customer (POST /partner/subjects/{ref}/token); every other request carries one of
 // those. They live in this object only, never in state, and are blanked by every scrub.
 import { z } from "zod";
-import type { ApiClient } from "./client";
+import type { ApiClient, BearerSource } from "./client";
 import { ApiError, ForbiddenError, NotFoundError, UnauthorizedError } from "./errors";
 import { registerSecret } from "./redact";
 import type { HttpMethod } from "./retry";
-
-/** Where a client gets the bearer credential of each request, when it is not one fixed token. */
-export interface BearerSource {
-  bearer(method: HttpMethod): Promise<string>;
-  /** A request sent with `bearer` was answered unauthorized: the next bearer() must not be it. */
-  refused(bearer: string): void;
-}
 
 type CredentialScope = "read" | "write";
 
