@@ -3,7 +3,6 @@
 // the filters the list can narrow by. nsp-discover, the natural key's look-ups (a conflict's
 // message, the pending-creates recovery) and the plugin's List all read these facts.
 import { DEFAULT_PAGE_SIZE as DEFAULT_LIST_PAGE, type ApiClient } from "../../client";
-import type { AnyResource } from "../definition";
 import { toWire, wireName } from "./wire";
 import { ZodDefault, type z } from "zod";
 
@@ -76,8 +75,16 @@ export function importIdOf(form: string, item: Item, parent: Item | undefined, k
   return form.replace(/<[^>]+>/g, () => values[i++]!);
 }
 
+/** What the list helpers read of a resource's definition; every ResourceDefinition is one. */
+export interface ListedKind {
+  token: string;
+  importId: string;
+  args: z.ZodObject<z.ZodRawShape>;
+  list?: ListFacts;
+}
+
 /** The import id of one listed object of the kind. */
-export function listedImportId(def: AnyResource, item: Item, parent: Item | undefined): string {
+export function listedImportId(def: ListedKind, item: Item, parent: Item | undefined): string {
   return importIdOf(def.importId, item, parent, def.list?.key ?? "id");
 }
 
@@ -108,7 +115,7 @@ function sameOnWire(want: unknown, have: unknown): boolean {
 }
 
 /** Whether a listed object has the value of every input given (inputs already checked). */
-export function matchesInputs(def: AnyResource, item: Item, args: Item, keys: readonly string[]): boolean {
+export function matchesInputs(def: ListedKind, item: Item, args: Item, keys: readonly string[]): boolean {
   const shape = def.args.shape as Record<string, z.ZodType>;
   return keys.every((k) => sameOnWire(toWire(shape[k]!, args[k]), item[wireName(k, shape[k])]));
 }
@@ -117,7 +124,7 @@ export function matchesInputs(def: AnyResource, item: Item, args: Item, keys: re
  * Every object of the kind under one parent (or the whole account for a kind without one), with
  * the parent object where the kind is read off it. Undefined when the parent is gone.
  */
-export async function listUnder(def: AnyResource, client: ApiClient, parentId: unknown, signal?: AbortSignal): Promise<{ items: Item[]; parent?: Item } | undefined> {
+export async function listUnder(def: ListedKind, client: ApiClient, parentId: unknown, signal?: AbortSignal): Promise<{ items: Item[]; parent?: Item } | undefined> {
   const facts = def.list!;
   if (facts.fromParent) {
     const parents = (await client.listAll(facts.path, { signal })) as Item[];
@@ -132,7 +139,7 @@ export async function listUnder(def: AnyResource, client: ApiClient, parentId: u
  * The inputs a List of the kind takes, as schema.json publishes them (`listInputs`): the
  * parent's id, required where the API lists the kind only under a parent, and the filters.
  */
-export function listInputsOf(def: AnyResource): { shape: Record<string, z.ZodType>; required: string[] } {
+export function listInputsOf(def: ListedKind): { shape: Record<string, z.ZodType>; required: string[] } {
   const facts = def.list!;
   const args = def.args.shape as Record<string, z.ZodType>;
   const shape: Record<string, z.ZodType> = {};
@@ -171,7 +178,7 @@ export interface ListPageOptions {
  * One page of a List: one request to the API's list (the page the continuation token names),
  * and the token of the next page, undefined after the last. `query` holds checked list inputs.
  */
-export async function listKindPage(def: AnyResource, client: ApiClient, query: Item, opts: ListPageOptions = {}): Promise<{ objects: ListedObject[]; continuation?: string }> {
+export async function listKindPage(def: ListedKind, client: ApiClient, query: Item, opts: ListPageOptions = {}): Promise<{ objects: ListedObject[]; continuation?: string }> {
   const facts = def.list!;
   const shape = def.args.shape as Record<string, z.ZodType>;
   const parentInput = facts.parent?.input;

@@ -16,8 +16,8 @@
 // content, which no program can create: a chat room's history, a video's renditions, a
 // channel's or room's recordings, a static site's deploys.
 import { z } from "zod";
-import type { AnyResource, OperationContext } from "../definition";
-import { listPath } from "../api/list-facts";
+import type { OperationContext } from "../operation-context";
+import { listPath, type ListedKind } from "../api/list-facts";
 import { UserError } from "./user-error";
 
 export const FORCE_DESTROY = "forceDestroy";
@@ -31,7 +31,7 @@ export interface HeldKind {
    * The children's definition: its list facts give their list under one parent, and its token
    * names the deletes in flight that a delete of the parent waits for.
    */
-  of: Pick<AnyResource, "token" | "list">;
+  of: Pick<ListedKind, "token" | "list">;
   /** Other kinds whose delete takes such objects too (a zone's `ZoneRecords` deletes records). */
   alsoDeletedBy?: readonly string[];
   /** Singular and plural, for messages and docs: `["record", "records"]`. */

@@ -4,7 +4,6 @@
 // migrations a state has been through. A state without one is version 0, the shape 0.1.0 wrote,
 // and version 0 is never written: a resource whose shape never changed keeps the states it had.
 import { UserError } from "./user-error";
-import type { AnyResource } from "../definition";
 import { containsUnknown, type PropertyMap } from "./property-values";
 
 /** The state key of the shape's version. The engine shows no `__` key in any display or diff. */
@@ -30,8 +29,14 @@ export interface StateMigration {
   reshaped?: Readonly<Record<string, (value: unknown) => unknown>>;
 }
 
+/** What the upgrades read of a resource's definition; every ResourceDefinition is one. */
+export interface VersionedKind {
+  token: string;
+  migrations?: readonly StateMigration[];
+}
+
 /** The version of the shape this release writes for the resource. */
-export function stateVersionOf(def: AnyResource): number {
+export function stateVersionOf(def: VersionedKind): number {
   return def.migrations?.length ?? 0;
 }
 
@@ -52,7 +57,7 @@ function apply(migration: StateMigration, props: PropertyMap): PropertyMap {
 }
 
 /** The version a state records; a state without one is version 0. */
-export function recordedVersion(def: AnyResource, state: PropertyMap): number {
+export function recordedVersion(def: VersionedKind, state: PropertyMap): number {
   const recorded = state[STATE_VERSION_KEY];
   if (recorded === undefined || recorded === null) return 0;
   const version = Number(recorded);
@@ -65,7 +70,7 @@ export function recordedVersion(def: AnyResource, state: PropertyMap): number {
  * that upgrading it again changes nothing. A state of a later release is refused: this plugin
  * cannot know what that release changed.
  */
-export function upgradeState(def: AnyResource, state: PropertyMap): PropertyMap {
+export function upgradeState(def: VersionedKind, state: PropertyMap): PropertyMap {
   const from = recordedVersion(def, state);
   const current = stateVersionOf(def);
   if (from > current) {
@@ -80,9 +85,9 @@ export function upgradeState(def: AnyResource, state: PropertyMap): PropertyMap 
 }
 
 /** Brings inputs of any release (a state's inputs, or a program's) to this release's shape. */
-export function upgradeInputs(def: AnyResource, inputs: PropertyMap): PropertyMap;
-export function upgradeInputs(def: AnyResource, inputs: PropertyMap | undefined): PropertyMap | undefined;
-export function upgradeInputs(def: AnyResource, inputs: PropertyMap | undefined): PropertyMap | undefined {
+export function upgradeInputs(def: VersionedKind, inputs: PropertyMap): PropertyMap;
+export function upgradeInputs(def: VersionedKind, inputs: PropertyMap | undefined): PropertyMap | undefined;
+export function upgradeInputs(def: VersionedKind, inputs: PropertyMap | undefined): PropertyMap | undefined {
   if (!inputs) return inputs;
   let out = inputs;
   for (const migration of def.migrations ?? []) out = apply(migration, out);
@@ -90,7 +95,7 @@ export function upgradeInputs(def: AnyResource, inputs: PropertyMap | undefined)
 }
 
 /** The names top-level keys have after every rename, for the secret markings the engine sent. */
-export function upgradeKeys(def: AnyResource, keys: Iterable<string>): Set<string> {
+export function upgradeKeys(def: VersionedKind, keys: Iterable<string>): Set<string> {
   const out = new Set(keys);
   for (const migration of def.migrations ?? []) {
     for (const [from, to] of Object.entries(migration.renamed ?? {})) if (out.has(from)) out.add(to);
@@ -99,7 +104,7 @@ export function upgradeKeys(def: AnyResource, keys: Iterable<string>): Set<strin
 }
 
 /** Marks a state this release wrote with the version of its shape. */
-export function stampState(def: AnyResource, state: PropertyMap): PropertyMap {
+export function stampState(def: VersionedKind, state: PropertyMap): PropertyMap {
   const { [STATE_VERSION_KEY]: _recorded, ...rest } = state;
   const version = stateVersionOf(def);
   return version === 0 ? rest : { ...rest, [STATE_VERSION_KEY]: version };
