@@ -1,0 +1,75 @@
+// docs/ARCHITECTURE.md is how a newcomer finds where a change goes, so it must stay true to the
+// tree: every path it names exists, and every folder of provider/src and emulator/src that holds
+// code is named in it (the folder itself, or a file directly in it). Two placeholders stand for
+// a family of folders: `<module>` for each folder of provider/src/modules and `<area>` for each
+// emulator area (a folder of emulator/src with a routes.ts).
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, posix } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = join(__dirname, "..", "..");
+const DOC = "docs/ARCHITECTURE.md";
+const CODE_TREES = ["provider/src", "emulator/src"];
+/** Where a path the document writes from the repository's root may start. */
+const TOP = ["provider/src", "emulator/src", "test", "scripts", "bench", "tools", "sdk", "docs", "bin"];
+
+const isDir = (path: string) => existsSync(join(ROOT, path)) && statSync(join(ROOT, path)).isDirectory();
+/** A folder a move emptied may linger in a working copy; a clone has none, so it does not count. */
+const exists = (path: string) => existsSync(join(ROOT, path)) && (!isDir(path) || readdirSync(join(ROOT, path)).length > 0);
+const subfolders = (dir: string) => readdirSync(join(ROOT, dir)).filter((name) => isDir(`${dir}/${name}`));
+
+/** Every folder under `dir` (itself included) that directly holds a .ts file. */
+function codeFolders(dir: string): string[] {
+  const names = readdirSync(join(ROOT, dir));
+  const own = names.some((name) => name.endsWith(".ts")) ? [dir] : [];
+  return [...own, ...names.filter((name) => isDir(`${dir}/${name}`)).flatMap((name) => codeFolders(`${dir}/${name}`))];
+}
+
+const PLACEHOLDERS: Record<string, () => string[]> = {
+  "provider/src/modules/<module>": () => subfolders("provider/src/modules").map((m) => `provider/src/modules/${m}`),
+  "emulator/src/<area>": () => subfolders("emulator/src").filter((a) => exists(`emulator/src/${a}/routes.ts`)).map((a) => `emulator/src/${a}`),
+};
+
+/** The repository paths a text names, as written (a folder may end with "/"). */
+function namedPaths(text: string): string[] {
+  const pattern = new RegExp(`(?<![\\w./<>-])(?:${TOP.map((t) => t.replace("/", "\\/")).join("|")})\\/[\\w.<>/-]*`, "g");
+  return [...text.matchAll(pattern)].map((m) => m[0].replace(/[.]+$/, ""));
+}
+
+/**
+ * A named path as the paths of the tree it stands for: a known placeholder expands to each of its
+ * folders; from any other placeholder on ("<name>.ts"), only the folder before it is checked.
+ */
+function expand(path: string): string[] {
+  for (const [prefix, folders] of Object.entries(PLACEHOLDERS)) {
+    if (path.startsWith(prefix)) return folders().flatMap((folder) => expand(folder + path.slice(prefix.length)));
+  }
+  const cut = path.indexOf("<");
+  return [(cut < 0 ? path : posix.dirname(path.slice(0, cut) + "x")).replace(/\/+$/, "")];
+}
+
+/** What is wrong with a document's account of the tree: paths that do not exist, folders not named. */
+function architectureGaps(text: string, folders: readonly string[]): { missing: string[]; unnamed: string[] } {
+  const named = namedPaths(text);
+  const missing = named.filter((path) => !expand(path).some(exists));
+  const existing = named.flatMap(expand).filter(exists);
+  const namesFolder = new Set(existing.map((path) => (isDir(path) ? path : posix.dirname(path))));
+  return { missing: [...new Set(missing)], unnamed: folders.filter((folder) => !namesFolder.has(folder)) };
+}
+
+describe(DOC, () => {
+  const text = readFileSync(join(ROOT, DOC), "utf8");
+  const folders = CODE_TREES.flatMap(codeFolders);
+
+  it("names only paths that exist, and every folder of provider/src and emulator/src that holds code", () => {
+    expect(folders).toContain("provider/src/framework/api/shapes");
+    expect(architectureGaps(text, folders)).toEqual({ missing: [], unnamed: [] });
+  });
+
+  it("the check finds a folder the document does not name and a path that does not exist", () => {
+    const withoutPlugin = text.replaceAll("provider/src/plugin/", "").replaceAll("emulator/src/util/", "");
+    const withStale = `${text}\nSee \`provider/src/framework/shapes/\` and bench/p9-gone.ts.\n`;
+    expect(architectureGaps(withoutPlugin, folders).unnamed.sort()).toEqual(["emulator/src/util", "provider/src/plugin"]);
+    expect(architectureGaps(withStale, folders).missing).toEqual(["provider/src/framework/shapes/", "bench/p9-gone.ts"]);
+  });
+});
