@@ -148,10 +148,11 @@ function engineEvents(stdout: string): { changes?: Record<string, number>; error
 export async function openStateBackend(projectDir: string, secrets: readonly string[]): Promise<string | undefined> {
   let r: CommandResult | undefined;
   for (let attempt = 0; attempt < 2; attempt++) {
-    r = await pulumi(["stack", "ls", "--json", "--non-interactive"], projectDir);
+    // `whoami` opens the backend and lists nothing: `stack ls` on Pulumi's PostgreSQL backend hung on a database of forty stacks.
+    r = await pulumi(["whoami", "--non-interactive"], projectDir);
     if (r.code === 0) return undefined;
   }
-  const why = errorSummary(r!.output) || `pulumi stack ls exited with ${r!.code}`;
+  const why = errorSummary(r!.output) || `pulumi whoami exited with ${r!.code}`;
   return scrub(`cannot open the stacks' state backend (PULUMI_BACKEND_URL or the CLI's login): ${why}`, secrets);
 }
 
