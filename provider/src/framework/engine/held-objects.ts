@@ -129,12 +129,21 @@ function heldText(found: Found[]): string {
 export async function refuseWhileHolding(occasion: "delete" | "replacement", token: string, holds: Holds, ctx: OperationContext, parentId: string, parent: Record<string, unknown>): Promise<void> {
   if (parent[FORCE_DESTROY] === true) return;
   // At a delete, the program's own children may be going at the same moment (the engine sends
-  // together the deletes it sees no dependency between): those in flight are waited for, before
-  // the lists and again when the lists found something while more deletes arrived.
+  // together the deletes it sees no dependency between): those in flight are waited for before
+  // the lists, and the lists are read again while they found something and a delete of a held
+  // kind started or was still running since they were read.
   const waiting = occasion === "delete";
+  const tokens = heldTokens(holds);
+  let started = ctx.deletes.startedOf(tokens);
   if (waiting) await deletesInFlight(ctx, holds);
   let found = await heldBy(ctx, holds, parentId, parent);
-  while (waiting && found?.length && (await deletesInFlight(ctx, holds))) found = await heldBy(ctx, holds, parentId, parent);
+  while (waiting && found?.length) {
+    const inFlight = await deletesInFlight(ctx, holds);
+    const now = ctx.deletes.startedOf(tokens);
+    if (!inFlight && now === started) break;
+    started = now;
+    found = await heldBy(ctx, holds, parentId, parent);
+  }
   if (!found?.length) return;
   const who = `${token} ${ctx.resourceName ? `${JSON.stringify(ctx.resourceName)} ` : ""}(id ${parentId})`;
   throw new UserError(
@@ -153,8 +162,12 @@ export async function refuseWhileHolding(occasion: "delete" | "replacement", tok
  * nothing itself (test/provider/force-destroy.test.ts checks it over every definition), so the
  * deletes waited for never wait for anything.
  */
+function heldTokens(holds: Holds): string[] {
+  return holds.kinds.flatMap((k) => [k.of.token, ...(k.alsoDeletedBy ?? [])]);
+}
+
 async function deletesInFlight(ctx: OperationContext, holds: Holds): Promise<boolean> {
-  const running = ctx.deletes.of(holds.kinds.flatMap((k) => [k.of.token, ...(k.alsoDeletedBy ?? [])]));
+  const running = ctx.deletes.of(heldTokens(holds));
   if (!running.length) return false;
   ctx.log("debug", `waiting for ${running.length} delete${running.length === 1 ? "" : "s"} in flight of what the ${holds.what} holds before listing it`);
   await Promise.allSettled(running);

@@ -6,10 +6,12 @@
 
 export class InFlightDeletes {
   readonly #byToken = new Map<string, Set<Promise<unknown>>>();
+  readonly #startedByToken = new Map<string, number>();
 
   /** Runs one delete of the kind `token`, counted as in flight until it settles. */
   async run<T>(token: string, remove: () => Promise<T>): Promise<T> {
     const running = remove();
+    this.#startedByToken.set(token, (this.#startedByToken.get(token) ?? 0) + 1);
     let set = this.#byToken.get(token);
     if (!set) this.#byToken.set(token, (set = new Set()));
     set.add(running);
@@ -18,6 +20,17 @@ export class InFlightDeletes {
     } finally {
       set.delete(running);
     }
+  }
+
+  /**
+   * How many deletes of these kinds this process has started: a count that moved while a list was
+   * read means a delete started meanwhile, which the list may or may not show, even if it has
+   * already settled.
+   */
+  startedOf(tokens: Iterable<string>): number {
+    let n = 0;
+    for (const token of tokens) n += this.#startedByToken.get(token) ?? 0;
+    return n;
   }
 
   /** The deletes of these kinds in flight now; each settles (done or failed) when its delete ends. */
