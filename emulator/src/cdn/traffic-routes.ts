@@ -1,7 +1,6 @@
 // What an edge site saw: analytics, threats, WAF hits and the sampled request logs.
 import { z } from "zod";
 import { invalid, notFound } from "../errors";
-import { route } from "../router";
 import { cdnSites } from "./sites-routes";
 import { LOG_ACTIONS, type TrafficEntry } from "./state";
 import { analytics, logDetail, logLine, threats, toCsv, trafficOf, wafHits } from "./traffic";
@@ -54,14 +53,11 @@ export const cdnTrafficRoutes = [
     query: z.strictObject({ range: z.enum(["15m", "1h", "24h", "7d"]).optional() }),
   }),
 
-  route({
-    method: "GET",
-    path: "/cdn/sites/:id/logs",
-    scope: "read",
-    query: logsQuery,
-    handler: (ctx) => {
+  cdnSites.member(
+    "GET",
+    "logs",
+    (site, ctx) => {
       const q = ctx.query;
-      const site = cdnSites.own(ctx, ctx.params.id);
       const since = timeParam("since", q.since);
       const until = timeParam("until", q.until);
       const csv = q.format === "csv";
@@ -102,7 +98,8 @@ export const cdnTrafficRoutes = [
       if (csv) return { format: "csv", rows: rows.length, next_cursor: nextCursor, text: toCsv(rows) };
       return { data: rows.map(logLine), next_cursor: nextCursor };
     },
-  }),
+    { query: logsQuery },
+  ),
 
   cdnSites.member("GET", "logs/{ray}", (site, ctx) => {
     const entry = trafficOf(ctx.store, site.id).find((e) => e.ray === ctx.params.ray);

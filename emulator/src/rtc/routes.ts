@@ -1,10 +1,10 @@
 // Realtime audio/video rooms: the passcode is part of the room body, joining returns a node and a
 // short-lived token, recordings are one file per participant.
 import { z } from "zod";
-import { assignPresent, collection, emptyPage, neverHeld } from "../collection";
+import { emptyPage, neverHeld } from "../collection";
 import { invalid } from "../errors";
 import { pagingOnlyQuery } from "../paging";
-import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomCollectionSpec } from "../talk/rooms";
+import { checkJoinable, joinToken, roomCitiesRoute, roomCollection } from "../talk/rooms";
 import { ROOM_CITIES } from "../talk/state";
 import { intBetween } from "../validation";
 import { type RtcRoomRow, rtcRooms } from "./state";
@@ -24,36 +24,16 @@ const roomBody = z.strictObject({
   passcode: z.string().max(64).optional(),
 });
 
-const RTC_DEFAULTS = { max_peers: 16, max_video: 9, enabled: true, public_join: false, require_verify: false, cascade: false, record: false, verify_level: "standard", city: "fra" } as const;
+const RTC_DEFAULTS: Omit<RtcRoomRow, "id" | "account" | "name" | "passcode" | "created_at"> = { max_peers: 16, max_video: 9, enabled: true, public_join: false, require_verify: false, cascade: false, record: false, verify_level: "standard", city: "fra" };
 
-function checkVideo(r: { max_peers: number; max_video: number }, field: string): void {
-  if (r.max_video > r.max_peers) throw invalid(field, `must not exceed max_peers (${r.max_peers})`);
-}
-
-const rooms = collection({
+const rooms = roomCollection({
   path: "/rtc/rooms",
-  table: ({ store }) => rtcRooms(store),
-  ...roomCollectionSpec,
-  create: {
-    body: roomBody,
-    build: (ctx) => {
-      const { passcode, ...b } = ctx.body;
-      const row: RtcRoomRow = { id: ctx.store.nextId(), account: ctx.account.name, ...RTC_DEFAULTS, ...b, passcode: passcode ? passcode : null, created_at: ctx.store.timestamp() };
-      checkCity(row.city);
-      checkVideo(row, "max_video");
-      return row;
-    },
-  },
-  patch: {
-    body: roomBody,
-    apply: (ctx, row) => {
-      const { passcode, ...b } = ctx.body;
-      if (b.city !== undefined) checkCity(b.city, row.city);
-      checkVideo({ max_peers: b.max_peers ?? row.max_peers, max_video: b.max_video ?? row.max_video }, b.max_video !== undefined ? "max_video" : "max_peers");
-      assignPresent(row, b);
-      // An empty passcode clears it; an absent one leaves it.
-      if (passcode !== undefined) row.passcode = passcode === "" ? null : passcode;
-    },
+  table: rtcRooms,
+  body: roomBody,
+  defaults: RTC_DEFAULTS,
+  // On a patch that leaves max_video alone, it is the new max_peers that is too small.
+  check: (room, patch) => {
+    if (room.max_video > room.max_peers) throw invalid(patch && patch.max_video === undefined ? "max_peers" : "max_video", `must not exceed max_peers (${room.max_peers})`);
   },
 });
 

@@ -1,10 +1,10 @@
 // Chat rooms: conversations with a passcode set apart (PUT .../passcode), join tokens minted for
 // people the customer's backend admitted, history and per-minute usage.
 import { z } from "zod";
-import { assignPresent, collection, emptyPage } from "../collection";
+import { emptyPage } from "../collection";
 import { pagingOnlyQuery } from "../paging";
 import { intBetween, queryInt } from "../validation";
-import { checkCity, checkJoinable, joinToken, roomCitiesRoute, roomCollectionSpec, roomView } from "./rooms";
+import { checkJoinable, joinToken, roomCitiesRoute, roomCollection, roomView } from "./rooms";
 import { type TalkRoomRow, talkRooms } from "./state";
 
 // The same body for create and patch, `name` required in both (as the API lists it).
@@ -20,28 +20,9 @@ const roomBody = z.strictObject({
   enabled: z.boolean().optional(),
 });
 
-const TALK_DEFAULTS = { kind: "room", city: "fra", visibility: "public", max_peers: 50, max_kbps: 2000, retention_days: 30, public_join: false, enabled: true } as const;
+const TALK_DEFAULTS: Omit<TalkRoomRow, "id" | "account" | "name" | "passcode" | "created_at"> = { kind: "room", city: "fra", visibility: "public", max_peers: 50, max_kbps: 2000, retention_days: 30, public_join: false, enabled: true };
 
-const rooms = collection({
-  path: "/talk/rooms",
-  table: ({ store }) => talkRooms(store),
-  ...roomCollectionSpec,
-  create: {
-    body: roomBody,
-    build: (ctx) => {
-      const row: TalkRoomRow = { id: ctx.store.nextId(), account: ctx.account.name, ...TALK_DEFAULTS, ...ctx.body, passcode: null, created_at: ctx.store.timestamp() };
-      checkCity(row.city);
-      return row;
-    },
-  },
-  patch: {
-    body: roomBody,
-    apply: (ctx, row) => {
-      if (ctx.body.city !== undefined) checkCity(ctx.body.city, row.city);
-      assignPresent(row, ctx.body);
-    },
-  },
-});
+const rooms = roomCollection({ path: "/talk/rooms", table: talkRooms, body: roomBody, defaults: TALK_DEFAULTS });
 
 export const talkRoutes = [
   roomCitiesRoute("/talk/cities"),
