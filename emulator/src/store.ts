@@ -191,7 +191,7 @@ export class Store {
   private readonly usageCounters = new Map<string, (account: string) => number>();
 
   constructor(readonly now: () => number) {
-    this.registerUsage("zones", (a) => this.list(this.zones, a).length);
+    this.countRows("zones", this.zones);
     this.registerUsage("records", (a) => {
       let n = 0;
       for (const z of this.list(this.zones, a)) n += this.records.get(z.id)?.size ?? 0;
@@ -284,6 +284,11 @@ export class Store {
     this.usageCounters.set(key, count);
   }
 
+  /** Counts the account's rows of `table` under `key` in its usage. */
+  countRows(key: string, table: ReadonlyMap<unknown, { account: string }>): void {
+    this.registerUsage(key, (a) => this.list(table, a).length);
+  }
+
   usage(account: string): Record<string, number> {
     const out: Record<string, number> = {};
     for (const [k, f] of this.usageCounters) out[k] = f(account);
@@ -314,11 +319,34 @@ export interface AreaState<T> {
   started(store: Store): boolean;
 }
 
+/** The names of the tables in `T` that hold account rows. */
+type OwnedTableOf<T> = { [K in keyof T]: T[K] extends ReadonlyMap<unknown, { account: string }> ? K : never }[keyof T];
+
+/**
+ * An area's tables, made per Store on first use as areaState's are, with a quota counter for each
+ * key of `usage`: the account's rows in the table it names. `setUp` registers the area's other
+ * hooks on the Store (what goes with a deleted zone) before the counters.
+ */
+export function areaTables<T extends object>(
+  make: () => T,
+  usage: Record<string, OwnedTableOf<T>>,
+  setUp?: (store: Store, tables: T) => void,
+): AreaState<T> {
+  return areaState((store) => {
+    const tables = make();
+    setUp?.(store, tables);
+    for (const [key, table] of Object.entries(usage)) {
+      store.countRows(key, tables[table] as ReadonlyMap<unknown, { account: string }>);
+    }
+    return tables;
+  });
+}
+
 /** An area's one table of account rows, counted under `usageKey` in the account's usage. */
 export function accountTable<Row extends Owned>(usageKey: string): (store: Store) => Map<number, Row> {
   return areaState((store) => {
     const rows = new Map<number, Row>();
-    store.registerUsage(usageKey, (a) => store.list(rows, a).length);
+    store.countRows(usageKey, rows);
     return rows;
   });
 }

@@ -112,3 +112,12 @@ export function intBetween(min: number, max: number) {
 export function optText(max = 1024) {
   return z.string().max(max).nullable().optional();
 }
+
+/**
+ * The body with `keys` present, or a validation_error naming the first absent one: for a create
+ * whose body schema is also the patch's, so every field in it is optional.
+ */
+export function requireFields<B extends object, K extends keyof B & string>(body: B, keys: readonly K[]): B & { [P in K]-?: Exclude<B[P], undefined> } {
+  for (const k of keys) if (body[k] === undefined) throw new ApiError("validation_error", `${k}: is required`);
+  return body as B & { [P in K]-?: Exclude<B[P], undefined> };
+}

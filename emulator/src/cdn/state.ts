@@ -4,7 +4,7 @@
 import type { KeyObject } from "node:crypto";
 import { fqdn } from "../names";
 import type { Env } from "../router";
-import { areaState, type Store, type ZoneRow } from "../store";
+import { areaTables, type Store, type ZoneRow } from "../store";
 import type { RuleField } from "./rule-values";
 import { newCaKey } from "./x509";
 
@@ -113,16 +113,15 @@ export interface CdnState {
   originCa: KeyObject | null;
 }
 
-export const cdnState = areaState((store): CdnState => {
-  const st: CdnState = { sites: new Map(), rules: new Map(), traffic: new Map(), originCa: null };
-  store.onZoneDelete((zone) => {
-    for (const site of [...st.sites.values()]) if (site.zone_id === zone.id) deleteSite(st, site);
-    for (const [id, rule] of st.rules) if (rule.zone_id === zone.id) st.rules.delete(id);
-  });
-  store.registerUsage("sites", (a) => store.list(st.sites, a).length);
-  store.registerUsage("rules", (a) => store.list(st.rules, a).length);
-  return st;
-});
+export const cdnState = areaTables(
+  (): CdnState => ({ sites: new Map(), rules: new Map(), traffic: new Map(), originCa: null }),
+  { sites: "sites", rules: "rules" },
+  (store, st) =>
+    store.onZoneDelete((zone) => {
+      for (const site of [...st.sites.values()]) if (site.zone_id === zone.id) deleteSite(st, site);
+      for (const [id, rule] of st.rules) if (rule.zone_id === zone.id) st.rules.delete(id);
+    }),
+);
 
 export function originCa(st: CdnState): KeyObject {
   st.originCa ??= newCaKey();

@@ -3,7 +3,7 @@
 // like the other areas; ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
 import type { AccountEnv } from "../collection";
-import { areaState, type Store } from "../store";
+import { areaTables, type Store } from "../store";
 import { withoutAccount } from "../tables";
 
 type PowerState = "on" | "off";
@@ -36,11 +36,7 @@ const SEED_VMS: ReadonlyArray<Pick<VmRow, "name" | "image" | "vcpus" | "memory_m
   { name: "db-1", image: "ubuntu-24.04", vcpus: 4, memory_mb: 8192, disk_gb: 160, power: "off" },
 ];
 
-const computeTables = areaState((store): ComputeTables => {
-  const t: ComputeTables = { vms: new Map(), seeded: new Set() };
-  store.registerUsage("vms", (a) => store.list(t.vms, a).length);
-  return t;
-});
+const computeTables = areaTables((): ComputeTables => ({ vms: new Map(), seeded: new Set() }), { vms: "vms" });
 
 /** The tables, with the caller's machines seeded on the account's first compute request. */
 export function computeFor(env: AccountEnv): ComputeTables {

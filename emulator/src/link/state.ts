@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "../errors";
 import type { Env } from "../router";
-import { areaState } from "../store";
+import { areaTables } from "../store";
 
 export interface PopRow {
   id: number;
@@ -55,11 +55,7 @@ const SEED_POPS: ReadonlyArray<Omit<PopRow, "id" | "account">> = [
 const POOL_BASE = (100 << 24) | (96 << 16);
 const POOL_SIZE = 1 << 16;
 
-const linkTables = areaState((store): LinkTables => {
-  const t: LinkTables = { pops: new Map(), tunnels: new Map(), managed: new Map(), seeded: new Set() };
-  store.registerUsage("tunnels", (a) => store.list(t.tunnels, a).length);
-  return t;
-});
+const linkTables = areaTables((): LinkTables => ({ pops: new Map(), tunnels: new Map(), managed: new Map(), seeded: new Set() }), { tunnels: "tunnels" });
 
 /** The tables, with the caller's landing points seeded on the account's first tunnel request. */
 export function linkFor(env: Env & { account: { name: string } }): LinkTables {

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound } from "../errors";
 import type { Env } from "../router";
-import { areaState, type Store } from "../store";
+import { areaTables, type Store } from "../store";
 
 export const MAIL_MODES = ["mailbox", "forward", "both"] as const;
 export const DMARC_POLICIES = ["none", "quarantine", "reject"] as const;
@@ -174,8 +174,8 @@ export interface DestinationRow {
   created_at: string;
 }
 
-export const mail = areaState((store) => {
-  const t = {
+export const mail = areaTables(
+  () => ({
     servers: new Map<string, MailServerRow>(),
     domains: new Map<number, MailDomainRow>(),
     mailboxes: new Map<string, MailboxRow>(),
@@ -186,19 +186,18 @@ export const mail = areaState((store) => {
     /** domain id -> local part -> route */
     routes: new Map<number, Map<string, RouteRow>>(),
     destinations: new Map<string, DestinationRow>(),
-  };
+  }),
+  { mail_domains: "domains", mailboxes: "mailboxes" },
   // The zone's records go with it; the domain stays, with nothing published, until deleted.
-  store.onZoneDelete((zone) => {
-    for (const d of t.domains.values()) {
-      if (d.zone_id !== zone.id) continue;
-      d.zone_id = null;
-      for (const r of d.records) r.record_id = null;
-    }
-  });
-  store.registerUsage("mail_domains", (a) => store.list(t.domains, a).length);
-  store.registerUsage("mailboxes", (a) => store.list(t.mailboxes, a).length);
-  return t;
-});
+  (store, t) =>
+    store.onZoneDelete((zone) => {
+      for (const d of t.domains.values()) {
+        if (d.zone_id !== zone.id) continue;
+        d.zone_id = null;
+        for (const r of d.records) r.record_id = null;
+      }
+    }),
+);
 
 /** `<prefix>_<12 hex>`, unique in its table. */
 export function newStringId(prefix: string, table: Map<string, unknown>): string {

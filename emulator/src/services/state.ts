@@ -2,7 +2,7 @@
 // the Store in a WeakMap like the other areas; a service without a row has the defaults.
 import { randomBytes } from "node:crypto";
 import { invalid, notFound } from "../errors";
-import { areaState, type ServiceRow, type Store } from "../store";
+import { areaTables, type ServiceRow, type Store } from "../store";
 
 export const BLOCK_MODES = ["nxdomain", "zero", "page"] as const;
 export const LOG_MODES = ["off", "blocked", "all"] as const;
@@ -76,11 +76,10 @@ export interface ClientRow {
   created_at: string;
 }
 
-export const resolverTables = areaState((store) => {
-  const t = { filters: new Map<number, ResolverFilter>(), policies: new Map<number, ResolverPolicy>(), clients: new Map<number, ClientRow>() };
-  store.registerUsage("clients", (a) => store.list(t.clients, a).length);
-  return t;
-});
+export const resolverTables = areaTables(
+  () => ({ filters: new Map<number, ResolverFilter>(), policies: new Map<number, ResolverPolicy>(), clients: new Map<number, ClientRow>() }),
+  { clients: "clients" },
+);
 
 /** The account's service, which must be a resolver: filters, policies and clients exist only there. */
 export function ownResolver(store: Store, id: number, account: string): ServiceRow {

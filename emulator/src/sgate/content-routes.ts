@@ -27,7 +27,7 @@ import {
   sgate,
   templateView,
 } from "./state";
-import { E164 } from "../validation";
+import { E164, requireFields } from "../validation";
 
 const MAX_BODY = 1600;
 
@@ -112,17 +112,16 @@ const templates = collection({
   create: {
     body: templateBody,
     build: (ctx): TemplateRow => {
-      const b = ctx.body;
-      for (const k of ["name", "default_lang", "category", "bodies"] as const) if (b[k] === undefined) throw invalid(k, "is required");
-      const texts = b.bodies as Record<string, string>;
-      if (!(b.default_lang! in texts)) throw invalid("bodies", `has no text for the default language ${b.default_lang}`);
+      const b = requireFields(ctx.body, ["name", "default_lang", "category", "bodies"]);
+      const texts = b.bodies;
+      if (!(b.default_lang in texts)) throw invalid("bodies", `has no text for the default language ${b.default_lang}`);
       const now = ctx.store.timestamp();
       return {
         id: uniqueId("tpl", sgate(ctx.store).templates),
         account: ctx.account.name,
-        name: b.name!,
-        default_lang: b.default_lang!,
-        category: b.category!,
+        name: b.name,
+        default_lang: b.default_lang,
+        category: b.category,
         versions: [{ version: 1, bodies: texts, status: b.submit ? "submitted" : "draft", created_at: now }],
         created_at: now,
       };
@@ -176,8 +175,7 @@ const broadcasts = collection({
   create: {
     body: broadcastBody,
     build: (ctx): BroadcastRow => {
-      const b = ctx.body;
-      if (b.recipients === undefined) throw invalid("recipients", "is required");
+      const b = requireFields(ctx.body, ["recipients"]);
       const draft = nullWhereAbsent(b, ["sender_id", "from", "template_id", "body"]);
       checkBroadcast(ctx, draft);
       return {

@@ -25,7 +25,7 @@ import {
   senderView,
   sgate,
 } from "./state";
-import { E164 } from "../validation";
+import { E164, requireFields } from "../validation";
 import { sgateContentRoutes } from "./content-routes";
 import { sgateMessagingRoutes } from "./messaging-routes";
 
@@ -119,8 +119,7 @@ const brands = collection({
   create: {
     body: brandBody,
     build: (ctx): BrandRow => {
-      const b = ctx.body;
-      if (b.legal_name === undefined) throw invalid("legal_name", "is required");
+      const b = requireFields(ctx.body, ["legal_name"]);
       return {
         id: uniqueId("brd", sgate(ctx.store).brands),
         account: ctx.account.name,
@@ -156,9 +155,7 @@ const campaigns = collection({
   create: {
     body: campaignBody,
     build: (ctx): CampaignRow => {
-      const b = ctx.body;
-      if (b.brand_id === undefined) throw invalid("brand_id", "is required");
-      if (b.use_case === undefined) throw invalid("use_case", "is required");
+      const b = requireFields(ctx.body, ["brand_id", "use_case"]);
       ownBrand(ctx, b.brand_id);
       return {
         id: uniqueId("cmp", sgate(ctx.store).campaigns),
@@ -198,8 +195,7 @@ const senders = collection({
   create: {
     body: senderBody,
     build: (ctx): SenderRow => {
-      const b = ctx.body;
-      if (b.name === undefined) throw invalid("name", "is required");
+      const b = requireFields(ctx.body, ["name"]);
       return {
         id: uniqueId("snd", sgate(ctx.store).senders),
         account: ctx.account.name,

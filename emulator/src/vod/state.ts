@@ -3,7 +3,7 @@
 // WeakMap, like the other areas. Assets and keys have prefixed random string ids; event
 // endpoints integer ids from the store's counter.
 import { randomBytes } from "node:crypto";
-import { areaState, type Store } from "../store";
+import { areaTables, type Store } from "../store";
 import { withoutAccount } from "../tables";
 
 export const ASSET_STATES = ["uploading", "processing", "ready", "failed"] as const;
@@ -47,11 +47,10 @@ interface VodWebhookRow {
   created_at: string;
 }
 
-export const vodTables = areaState((store) => {
-  const t = { assets: new Map<string, AssetRow>(), keys: new Map<string, SigningKeyRow>(), webhooks: new Map<number, VodWebhookRow>() };
-  store.registerUsage("vod_assets", (a) => store.list(t.assets, a).length);
-  return t;
-});
+export const vodTables = areaTables(
+  () => ({ assets: new Map<string, AssetRow>(), keys: new Map<string, SigningKeyRow>(), webhooks: new Map<number, VodWebhookRow>() }),
+  { vod_assets: "assets" },
+);
 
 export function newSigningSecret(): string {
   return randomBytes(32).toString("base64url");
