@@ -6,20 +6,24 @@ import { type AccountEnv, collection } from "../collection";
 import { ApiError, invalid, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
 import { route } from "../router";
+import { messageView, newCode, refreshVerification, scheduledView, verificationView } from "./messaging";
 import {
+  ISO,
+  LANG,
+  MESSAGE_CATEGORIES,
   type MessageRow,
   type ScheduledRow,
   type VerificationRow,
+  accountNumbers,
   accountOptOuts,
   isOptedOut,
-  messageView,
   messaging,
-  newCode,
-  refreshVerification,
-  scheduledView,
-  verificationView,
-} from "./messaging";
-import { ISO, LANG, MESSAGE_CATEGORIES, accountNumbers, newestVersion, ownSender, ownTemplate, render, sgate } from "./state";
+  newestVersion,
+  ownSender,
+  ownTemplate,
+  render,
+  sgate,
+} from "./state";
 import { E164, intBetween, queryInt } from "../validation";
 
 const MAX_TO = 1000;

@@ -1,79 +1,10 @@
-// The imperative side of the messaging gateway: sent and received messages, opt-outs, scheduled
-// messages and one-time-code verifications. Nothing is delivered; tests drive inbound messages
-// and read codes in-process (`receiveMessage`, `verificationCode`).
+// The imperative side of the messaging gateway (its tables are in state.ts): the views of sent and
+// received messages, scheduled messages and one-time-code verifications. Nothing is delivered;
+// tests drive inbound messages and read codes in-process (`receiveMessage`, `verificationCode`).
 import { randomInt } from "node:crypto";
-import { entryOf, uniqueId, withoutAccount } from "../tables";
-import { areaState, type Store } from "../store";
-
-/** What a sent and a scheduled message both carry. */
-interface OutgoingFields {
-  id: string;
-  account: string;
-  from: string | null;
-  sender_id: string | null;
-  to: string;
-  body: string;
-  category: string | null;
-  client_ref: string | null;
-  created_at: string;
-}
-
-export interface MessageRow extends OutgoingFields {
-  direction: "in" | "out";
-  status: "sent" | "received" | "opted_out" | "no_consent";
-  /** Milliseconds, for `before` and newest-first order. */
-  at: number;
-}
-
-export interface ScheduledRow extends OutgoingFields {
-  send_at: string;
-  status: "scheduled" | "cancelled";
-}
-
-interface OptOutRow {
-  account: string;
-  number: string;
-  status: "opted_out" | "opted_in";
-  updated_at: string;
-}
-
-export interface VerificationRow {
-  id: string;
-  account: string;
-  to: string;
-  sender_id: string | null;
-  from: string | null;
-  lang: string | null;
-  template_id: string | null;
-  client_ref: string | null;
-  code_length: number;
-  code: string;
-  attempts_left: number;
-  max_attempts: number;
-  resends: number;
-  last_sent_at: number;
-  expires_at: number;
-  status: "pending" | "approved" | "failed" | "expired" | "canceled";
-  created_at: string;
-}
-
-interface MessagingTables {
-  messages: Map<string, MessageRow>;
-  scheduled: Map<string, ScheduledRow>;
-  /** account -> number -> opt-out */
-  optouts: Map<string, Map<string, OptOutRow>>;
-  verifications: Map<string, VerificationRow>;
-}
-
-export const messaging = areaState((): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }));
-
-export function accountOptOuts(store: Store, account: string): Map<string, OptOutRow> {
-  return entryOf(messaging(store).optouts, account, () => new Map());
-}
-
-export function isOptedOut(store: Store, account: string, number: string): boolean {
-  return accountOptOuts(store, account).get(number)?.status === "opted_out";
-}
+import { uniqueId, withoutAccount } from "../tables";
+import type { Store } from "../store";
+import { type MessageRow, type ScheduledRow, type VerificationRow, accountOptOuts, messaging } from "./state";
 
 export function newCode(length: number): string {
   let code = "";

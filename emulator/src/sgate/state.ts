@@ -1,6 +1,7 @@
 // The messaging gateway: numbers (seeded per account), brands, campaigns, senders, templates with
-// versions, consents and broadcasts. The tables hang off the Store through a WeakMap like the
-// other areas. Every messaging id is a prefixed random string.
+// versions, consents and broadcasts; the messages sent and received, opt-outs, scheduled messages
+// and verifications. The tables hang off the Store through a WeakMap like the other areas. Every
+// messaging id is a prefixed random string.
 import { notFound } from "../errors";
 import type { AccountEnv } from "../collection";
 import { entryOf, withoutAccount } from "../tables";
@@ -125,6 +126,78 @@ export const sgate = areaState(() => ({
   consents: new Map<string, ConsentRow>(),
   broadcasts: new Map<string, BroadcastRow>(),
 }));
+
+// ---- sent and received messages, opt-outs, scheduled messages, verifications ----------------
+
+/** What a sent and a scheduled message both carry. */
+interface OutgoingFields {
+  id: string;
+  account: string;
+  from: string | null;
+  sender_id: string | null;
+  to: string;
+  body: string;
+  category: string | null;
+  client_ref: string | null;
+  created_at: string;
+}
+
+export interface MessageRow extends OutgoingFields {
+  direction: "in" | "out";
+  status: "sent" | "received" | "opted_out" | "no_consent";
+  /** Milliseconds, for `before` and newest-first order. */
+  at: number;
+}
+
+export interface ScheduledRow extends OutgoingFields {
+  send_at: string;
+  status: "scheduled" | "cancelled";
+}
+
+interface OptOutRow {
+  account: string;
+  number: string;
+  status: "opted_out" | "opted_in";
+  updated_at: string;
+}
+
+export interface VerificationRow {
+  id: string;
+  account: string;
+  to: string;
+  sender_id: string | null;
+  from: string | null;
+  lang: string | null;
+  template_id: string | null;
+  client_ref: string | null;
+  code_length: number;
+  code: string;
+  attempts_left: number;
+  max_attempts: number;
+  resends: number;
+  last_sent_at: number;
+  expires_at: number;
+  status: "pending" | "approved" | "failed" | "expired" | "canceled";
+  created_at: string;
+}
+
+interface MessagingTables {
+  messages: Map<string, MessageRow>;
+  scheduled: Map<string, ScheduledRow>;
+  /** account -> number -> opt-out */
+  optouts: Map<string, Map<string, OptOutRow>>;
+  verifications: Map<string, VerificationRow>;
+}
+
+export const messaging = areaState((): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }));
+
+export function accountOptOuts(store: Store, account: string): Map<string, OptOutRow> {
+  return entryOf(messaging(store).optouts, account, () => new Map());
+}
+
+export function isOptedOut(store: Store, account: string, number: string): boolean {
+  return accountOptOuts(store, account).get(number)?.status === "opted_out";
+}
 
 /** The account's numbers, seeded the first time the account uses the gateway. */
 export function accountNumbers(env: AccountEnv): Map<string, NumberRow> {

@@ -8,7 +8,7 @@ import { paginate, pagingOnlyQuery } from "../paging";
 import { type Route, route } from "../router";
 import { nameField } from "./fields";
 import { simulate, simulateBody } from "./simulate";
-import { CITIES, DEFAULT_CITY, LANGUAGES, type PbxRow, TEMPLATE_IDS, cityById, deletePbx, emptyObjects, newId, vgate } from "./state";
+import { CITIES, DEFAULT_CITY, LANGUAGES, type PbxRow, TEMPLATE_IDS, acceptingCity, deletePbx, emptyObjects, newId, vgate } from "./state";
 import { TEMPLATES, applyTemplate, templateView } from "./templates";
 import { pbxView } from "./views";
 import { vgateActionRoutes } from "./actions-routes";
@@ -43,14 +43,6 @@ const patchPbxBody = z.strictObject({
   settings: settings.optional(),
 });
 
-/** A city that exists and takes new PBXs; `field` names it in the error. */
-function acceptingCity(id: string, field: string) {
-  const city = cityById(id);
-  if (!city) throw new ApiError("validation_error", `${field}: no city ${id}; GET /vgate/cities lists them`);
-  if (!city.accepting) throw new ApiError("conflict", `${field}: ${city.name} (${city.id}) does not accept new PBXs`);
-  return city;
-}
-
 const pbxs = collection({
   path: "/vgate/pbx",
   item: "/vgate/pbx/{pbx}",
@@ -62,7 +54,7 @@ const pbxs = collection({
     build: (ctx): PbxRow => {
       const { store, body } = ctx;
       const t = vgate(store);
-      const city = acceptingCity(body.city ?? DEFAULT_CITY, "city");
+      const city = acceptingCity(body.city ?? DEFAULT_CITY);
       const now = store.timestamp();
       const id = newId(t, "pbx");
       const pbx: PbxRow = {
@@ -135,7 +127,7 @@ const pbxRoutes: Route[] = [
     "move",
     (pbx, ctx) => {
       if (ctx.body.city === pbx.city) return pbxView(pbx);
-      const city = acceptingCity(ctx.body.city, "city");
+      const city = acceptingCity(ctx.body.city);
       if (pbx.calls_up > 0) {
         throw new ApiError("conflict", `PBX ${pbx.id} cannot move while a call is up (${pbx.calls_up} up now); try again when the calls have ended`);
       }

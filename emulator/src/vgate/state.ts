@@ -313,8 +313,12 @@ export function ownObject<K extends Kind>(pbx: PbxRow, kind: K, id: string): Row
   return row;
 }
 
-export function cityById(id: string): City | undefined {
-  return CITIES.find((c) => c.id === id);
+/** The city of a new or moved PBX: one that exists and takes new PBXs. */
+export function acceptingCity(id: string): City {
+  const city = CITIES.find((c) => c.id === id);
+  if (!city) throw new ApiError("validation_error", `city: no city ${id}; GET /vgate/cities lists them`);
+  if (!city.accepting) throw new ApiError("conflict", `city: ${city.name} (${city.id}) does not accept new PBXs`);
+  return city;
 }
 
 // ---- what routes to what --------------------------------------------------------------------
