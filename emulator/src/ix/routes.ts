@@ -46,7 +46,7 @@ const members = collection({
     body: createBody,
     build: (ctx): MemberRow => {
       const b = ctx.body;
-      const clash = [...ixMembers(ctx.store).values()].find((m) => m.account === ctx.account.name && m.asn === b.asn);
+      const clash = ctx.store.list(ixMembers(ctx.store), ctx.account.name).find((m) => m.asn === b.asn);
       if (clash) throw new ApiError("conflict", `asn: AS${b.asn} has already applied (member ${clash.id})`);
       return { id: uniqueId("ixm", ixMembers(ctx.store)), account: ctx.account.name, asn: b.asn, name: b.name, as_set: b.as_set ?? null, contact: b.contact, listed: b.listed ?? true, state: "applied", created_at: ctx.store.timestamp() };
     },
@@ -62,7 +62,7 @@ export const ixRoutes = [
     handler: (ctx) => ({
       lan: { ip4: "198.51.100.0/24", ip6: "2001:db8:ffff::/64" },
       route_servers: ROUTE_SERVERS,
-      networks: [...ixMembers(ctx.store).values()].filter((m) => m.account === ctx.account.name).map(view),
+      networks: ctx.store.list(ixMembers(ctx.store), ctx.account.name).map(view),
     }),
   }),
   ...members.routes,

@@ -25,10 +25,10 @@ import {
   localPartTaken,
   mail,
   newAppPassword,
-  newStringId,
   ownDomain,
   ownMailbox,
 } from "./state";
+import { uniqueId } from "../tables";
 import { aliasView, appPasswordView, groupView, mailboxView } from "./views";
 import { assignDefined, collection } from "../collection";
 import { intBetween } from "../validation";
@@ -124,7 +124,7 @@ const mailboxes = collection({
       const holder = localPartHolder(t, domain.id, body.local);
       if (holder) throw localPartTaken(domain, body.local, holder);
       return {
-        id: newStringId("mbx", t.mailboxes),
+        id: uniqueId("mbx", t.mailboxes),
         account: domain.account,
         domain_id: domain.id,
         local: body.local,
@@ -163,7 +163,7 @@ const appPasswords = collection({
       const t = mail(store);
       const count = [...t.appPasswords.values()].filter((p) => p.mailbox_id === box.id).length;
       if (count >= MAX_APP_PASSWORDS) throw new ApiError("limit_exceeded", `mailbox ${box.id} already has ${MAX_APP_PASSWORDS} app passwords; delete one first`);
-      return { id: newStringId("app", t.appPasswords), account: box.account, mailbox_id: box.id, label: body.label ?? null, created_at: store.timestamp() };
+      return { id: uniqueId("app", t.appPasswords), account: box.account, mailbox_id: box.id, label: body.label ?? null, created_at: store.timestamp() };
     },
   },
   get: false,
@@ -206,7 +206,7 @@ const groups = collection({
     build: ({ store, body }, domain): GroupRow => {
       claimForGroup(mail(store), domain, body.local_part, body.replace_alias ?? false);
       return {
-        id: newStringId("grp", mail(store).groups),
+        id: uniqueId("grp", mail(store).groups),
         account: domain.account,
         domain_id: domain.id,
         local_part: body.local_part,

@@ -23,9 +23,9 @@ import {
   localPartHolder,
   localPartTaken,
   mail,
-  newStringId,
   ownDomain,
 } from "./state";
+import { uniqueId } from "../tables";
 import { destinationView, domainRecordsView, domainView, routeView, ruleView } from "./views";
 import { paginate, pagingOnlyQuery } from "../paging";
 import type { Env } from "../router";
@@ -202,7 +202,7 @@ const destinations = collection({
     build: ({ store, account, body }): DestinationRow => {
       const t = mail(store);
       if (destinationByAddr(t, account.name, body.addr)) throw new ApiError("conflict", `addr: ${body.addr} is already a destination of this account`);
-      return { id: newStringId("dst", t.destinations), account: account.name, addr: body.addr, confirmed_at: null, created_at: store.timestamp() };
+      return { id: uniqueId("dst", t.destinations), account: account.name, addr: body.addr, confirmed_at: null, created_at: store.timestamp() };
     },
   },
   get: false,

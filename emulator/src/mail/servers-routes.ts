@@ -3,7 +3,8 @@
 // mail domains use them.
 import { z } from "zod";
 import { ApiError, invalid } from "../errors";
-import { MAIL_ZONE, type MailServerRow, installCommand, mail, newInstallToken, newStringId } from "./state";
+import { MAIL_ZONE, type MailServerRow, installCommand, mail, newInstallToken } from "./state";
+import { uniqueId } from "../tables";
 import { serverView } from "./views";
 import { collection } from "../collection";
 import type { Store } from "../store";
@@ -32,7 +33,7 @@ const servers = collection({
       if (!isIPv4(ip4)) throw invalid("ip4", "must be an IPv4 address");
       const ip6 = body.ip6 ? body.ip6.trim().toLowerCase() : null;
       if (ip6 !== null && !isIPv6(ip6)) throw invalid("ip6", "must be an IPv6 address");
-      const id = newStringId("srv", mail(store).servers);
+      const id = uniqueId("srv", mail(store).servers);
       const now = store.timestamp();
       return {
         id,

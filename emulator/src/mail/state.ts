@@ -199,14 +199,6 @@ export const mail = areaTables(
     }),
 );
 
-/** `<prefix>_<12 hex>`, unique in its table. */
-export function newStringId(prefix: string, table: Map<string, unknown>): string {
-  for (;;) {
-    const id = `${prefix}_${randomBytes(6).toString("hex")}`;
-    if (!table.has(id)) return id;
-  }
-}
-
 /** Random lower-case letters in groups of four: easy to type into a mail client, 95 bits. */
 export function newAppPassword(): string {
   const letters = "abcdefghijklmnopqrstuvwxyz";

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { ApiError, notFound } from "../errors";
 import { areaState, type Store } from "../store";
+import { uniqueId } from "../tables";
 import { E164 } from "../validation";
 
 export const LANGUAGES = ["en", "zh"] as const;
@@ -254,13 +255,9 @@ export const vgate = areaState((): VgateTables => {
 
 /** `<prefix>_` + 12 hex characters, unique for the emulator's life. */
 export function newId(t: VgateTables, prefix: string): string {
-  for (;;) {
-    const id = `${prefix}_${randomBytes(6).toString("hex")}`;
-    if (!t.ids.has(id)) {
-      t.ids.add(id);
-      return id;
-    }
-  }
+  const id = uniqueId(prefix, t.ids);
+  t.ids.add(id);
+  return id;
 }
 
 export function newSipPassword(): string {

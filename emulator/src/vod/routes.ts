@@ -68,7 +68,7 @@ const assets = collection({
   view: assetView,
   list: {
     query: listAssetsQuery,
-    rows: (ctx) => [...vodTables(ctx.store).assets.values()].filter((a) => a.account === ctx.account.name && (ctx.query.state === undefined || a.state === ctx.query.state)),
+    rows: (ctx) => ctx.store.list(vodTables(ctx.store).assets, ctx.account.name).filter((a) => ctx.query.state === undefined || a.state === ctx.query.state),
   },
   create: {
     body: assetBody,

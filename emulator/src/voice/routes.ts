@@ -26,7 +26,7 @@ const numbers = collection({
     body: z.strictObject({ label }),
     build: (ctx): VoiceNumberRow => {
       const t = voice(ctx.store);
-      const held = [...t.numbers.values()].filter((n) => n.account === ctx.account.name).length;
+      const held = ctx.store.list(t.numbers, ctx.account.name).length;
       if (held >= VOICE_NUMBER_LIMIT) throw new ApiError("limit_exceeded", `the account's packs allow ${VOICE_NUMBER_LIMIT} voice numbers and all are held`);
       const number = `+3120555${String(t.next++).padStart(4, "0")}`;
       return { id: number, number, account: ctx.account.name, label: ctx.body.label ?? null, sip_in: false, noanswer: null, dest: null, endpoints: [], created_at: ctx.store.timestamp() };
@@ -42,7 +42,7 @@ const numbers = collection({
 /** The destinations a number can ring besides an extension, in this order for each PBX. */
 const DESTINATION_KINDS = ["ivr", "queue", "group", "timecond"] as const;
 
-const accountPbxs = (ctx: { store: Store; account: { name: string } }) => [...vgate(ctx.store).pbxs.values()].filter((pbx) => pbx.account === ctx.account.name);
+const accountPbxs = (ctx: { store: Store; account: { name: string } }) => ctx.store.list(vgate(ctx.store).pbxs, ctx.account.name);
 
 export const voiceRoutes = [
   ...numbers.routes,
