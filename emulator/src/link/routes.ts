@@ -12,8 +12,8 @@ import { type LinkTables, type TunnelRow, allocateAddress, linkFor, newCredentia
 
 const TUNNEL_NAME_MAX = 100;
 const LOCAL_URL_MAX = 2048;
-export const HOSTNAMES_MAX = 100;
-export const MANAGED_BY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+const HOSTNAMES_MAX = 100;
+const MANAGED_BY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
 const name = z.string().trim().min(1).max(TUNNEL_NAME_MAX);
 const localUrl = z.string().trim().min(1).max(LOCAL_URL_MAX);

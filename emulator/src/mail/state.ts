@@ -21,7 +21,7 @@ export type MailMode = (typeof MAIL_MODES)[number];
 export type DmarcPolicy = (typeof DMARC_POLICIES)[number];
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
-export const MIB = 1024 * 1024;
+const MIB = 1024 * 1024;
 export const QUOTA_MIN = MIB;
 export const QUOTA_MAX = 1024 * 1024 * MIB;
 export const DEFAULT_QUOTA = 5 * 1024 * MIB;

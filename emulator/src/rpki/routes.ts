@@ -9,7 +9,7 @@ import { caView, roaView, rpsl, suggestions } from "./views";
 import { childRequestXml, readParentResponse } from "./xml";
 import { intBetween, optText } from "../validation";
 
-export const ASN_MAX = 4294967295;
+const ASN_MAX = 4294967295;
 const MAX_CA_ASNS = 64;
 const HANDLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 

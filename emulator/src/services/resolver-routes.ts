@@ -22,7 +22,7 @@ import {
 import { isIP, parseCidr } from "../util/ip";
 import { BLOCK_LIST_KEYS } from "../dns/block-lists";
 
-export const SAFESEARCH = ["", "off", "on"] as const;
+const SAFESEARCH = ["", "off", "on"] as const;
 const DOMAIN = /^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const KEY = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 

@@ -35,7 +35,7 @@ export function checkJoinable(r: { id: number; enabled: boolean }): void {
 }
 
 /** A room may only be placed (or moved) in a known city that has room. */
-export function checkCity(city: string, current?: string): void {
+function checkCity(city: string, current?: string): void {
   const c = ROOM_CITIES.find((x) => x.id === city);
   if (!c) throw invalid("city", `unknown city ${city} (known: ${ROOM_CITIES.map((x) => x.id).join(", ")})`);
   if (!c.has_room && city !== current) throw new ApiError("limit_exceeded", `city: ${city} has no room for new rooms at the moment`);
