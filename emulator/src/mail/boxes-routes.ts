@@ -105,8 +105,7 @@ function claimForGroup(t: MailTables, domain: MailDomainRow, local: string, repl
     t.aliases.delete(holder.id as number);
     return;
   }
-  const hint = holder.kind === "alias" ? "; set replace_alias to replace the alias" : "";
-  throw new ApiError("conflict", `${local}@${domain.name} is already used by ${holder.kind} ${holder.id}${hint}`);
+  throw localPartTaken(domain, local, holder, holder.kind === "alias" ? "; set replace_alias to replace the alias" : "");
 }
 
 const mailboxes = collection({

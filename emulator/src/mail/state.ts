@@ -248,8 +248,9 @@ export function localPartHolder(t: MailTables, domainId: number, local: string, 
   return null;
 }
 
-export function localPartTaken(domain: MailDomainRow, local: string, holder: { kind: string; id: string | number }): ApiError {
-  return new ApiError("conflict", `${local}@${domain.name} is already used by ${holder.kind} ${holder.id}`);
+/** The conflict of a second claim on a local part; `hint` says how the caller may still take it. */
+export function localPartTaken(domain: MailDomainRow, local: string, holder: { kind: string; id: string | number }, hint = ""): ApiError {
+  return new ApiError("conflict", `${local}@${domain.name} is already used by ${holder.kind} ${holder.id}${hint}`);
 }
 
 export function deleteMailbox(t: MailTables, box: MailboxRow): void {

@@ -17,14 +17,16 @@ import {
   RECIPIENT_STATUSES,
   TEMPLATE_CATEGORIES,
   type TemplateRow,
-  accountNumbers,
   broadcastView,
+  checkFromNumber,
+  checkTextSource,
   consentView,
   newestVersion,
   ownSender,
   ownTemplate,
   render,
   sgate,
+  templateText,
   templateView,
 } from "./state";
 import { E164, requireFields } from "../validation";
@@ -96,9 +98,8 @@ function newConsent(env: AccountEnv, b: z.output<typeof consentBody>): ConsentRo
 function checkBroadcast(env: AccountEnv, b: Pick<BroadcastRow, "sender_id" | "from" | "template_id" | "body">): void {
   if (b.sender_id) ownSender(env, b.sender_id);
   if (b.template_id) ownTemplate(env, b.template_id);
-  if (b.from && !accountNumbers(env).has(b.from)) throw invalid("from", `${b.from} is not a number of this account`);
-  if (b.body && b.template_id) throw invalid("body", "give either body or template_id, not both");
-  if (!b.body && !b.template_id) throw invalid("body", "is required when template_id is not set");
+  if (b.from) checkFromNumber(env, b.from);
+  checkTextSource(b);
 }
 
 const templates = collection({
@@ -227,11 +228,8 @@ export const sgateContentRoutes = [
       const b = ctx.body;
       // The emulator never approves a version; `approved` finds none.
       if (b.version === "approved") throw new ApiError("conflict", `template ${row.id} has no approved version`);
-      const newest = newestVersion(row);
-      const lang = b.lang ?? row.default_lang;
-      const source = newest.bodies[lang];
-      if (source === undefined) throw invalid("lang", `template ${row.id} has no text in ${lang}`);
-      return { version: newest.version, lang, text: render(source, b.variables ?? {}) };
+      const { version, lang, text } = templateText(row, b.lang);
+      return { version, lang, text: render(text, b.variables ?? {}) };
     },
     {
       body: z.strictObject({

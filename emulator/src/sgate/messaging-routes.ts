@@ -14,15 +14,16 @@ import {
   type MessageRow,
   type ScheduledRow,
   type VerificationRow,
-  accountNumbers,
   accountOptOuts,
+  checkFromNumber,
+  checkTextSource,
   isOptedOut,
   messaging,
-  newestVersion,
   ownSender,
   ownTemplate,
   render,
   sgate,
+  templateText,
 } from "./state";
 import { E164, intBetween, queryInt } from "../validation";
 
@@ -60,7 +61,7 @@ const verifyBody = z.strictObject({
 /** The sending identity and text shared by sends and verifications. */
 function checkFrom(env: AccountEnv, b: { from?: string | undefined; sender_id?: string | undefined }): void {
   if (b.sender_id) ownSender(env, b.sender_id);
-  if (b.from && !accountNumbers(env).has(b.from)) throw invalid("from", `${b.from} is not a number of this account`);
+  if (b.from) checkFromNumber(env, b.from);
 }
 
 function ownVerification(env: AccountEnv, id: string): VerificationRow {
@@ -122,17 +123,8 @@ export const sgateMessagingRoutes = [
     handler: (ctx) => {
       const b = ctx.body;
       checkFrom(ctx, b);
-      if (b.body && b.template_id) throw invalid("body", "give either body or template_id, not both");
-      let text = b.body;
-      if (b.template_id) {
-        const tpl = ownTemplate(ctx, b.template_id);
-        const lang = b.lang ?? tpl.default_lang;
-        const source = newestVersion(tpl).bodies[lang];
-        if (source === undefined) throw invalid("lang", `template ${tpl.id} has no text in ${lang}`);
-        text = source;
-      }
-      if (!text) throw invalid("body", "is required when template_id is not set");
-      text = render(text, b.variables ?? {});
+      checkTextSource(b);
+      const text = render(b.template_id ? templateText(ownTemplate(ctx, b.template_id), b.lang).text : (b.body as string), b.variables ?? {});
       const later = b.send_at !== undefined && Date.parse(b.send_at) > ctx.now();
       const category = b.category ?? "transactional";
       const granted = new Set(ctx.store.list(sgate(ctx.store).consents, ctx.account.name).filter((c) => c.status === "granted").map((c) => c.recipient));

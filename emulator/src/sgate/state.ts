@@ -2,7 +2,7 @@
 // versions, consents and broadcasts; the messages sent and received, opt-outs, scheduled messages
 // and verifications. The tables hang off the Store through a WeakMap like the other areas. Every
 // messaging id is a prefixed random string.
-import { notFound } from "../errors";
+import { invalid, notFound } from "../errors";
 import type { AccountEnv } from "../collection";
 import { entryOf, withoutAccount } from "../tables";
 import { areaState, type Store } from "../store";
@@ -230,6 +230,25 @@ export const senderView = (s: SenderRow) => withoutAccount(s);
 
 export function newestVersion(t: TemplateRow): TemplateVersion {
   return t.versions[t.versions.length - 1] as TemplateVersion;
+}
+
+/** The newest version's text of a template in `lang` (its default language unless given), as a send or a preview takes it. */
+export function templateText(t: TemplateRow, lang = t.default_lang): { version: number; lang: string; text: string } {
+  const newest = newestVersion(t);
+  const text = newest.bodies[lang];
+  if (text === undefined) throw invalid("lang", `template ${t.id} has no text in ${lang}`);
+  return { version: newest.version, lang, text };
+}
+
+/** A message's or broadcast's text comes from its body or from a template: one of the two. */
+export function checkTextSource(b: { body?: string | null | undefined; template_id?: string | null | undefined }): void {
+  if (b.body && b.template_id) throw invalid("body", "give either body or template_id, not both");
+  if (!b.body && !b.template_id) throw invalid("body", "is required when template_id is not set");
+}
+
+/** The number a message or broadcast is sent from: one of the account's own. */
+export function checkFromNumber(env: AccountEnv, from: string): void {
+  if (!accountNumbers(env).has(from)) throw invalid("from", `${from} is not a number of this account`);
 }
 
 export function templateView(t: TemplateRow, withVersions: boolean) {
