@@ -108,6 +108,20 @@ export function intBetween(min: number, max: number) {
     .max(max, { error: msg });
 }
 
+/**
+ * An array's refinement: an item equal to an earlier one (by `key`, the item itself unless given)
+ * is an issue at its index (and `at` below it), worded by `describe` from the first one's index.
+ */
+export function noRepeats<T>(describe: (first: number) => string, key: (item: T) => unknown = (item) => item, at: readonly string[] = []) {
+  return (items: T[], ctx: z.RefinementCtx): void => {
+    const keys = items.map(key);
+    keys.forEach((k, i) => {
+      const first = keys.indexOf(k);
+      if (first !== i) ctx.addIssue({ code: "custom", path: [i, ...at], message: describe(first) });
+    });
+  };
+}
+
 /** Optional free-text field that may be cleared with null. */
 export function optText(max = 1024) {
   return z.string().max(max).nullable().optional();

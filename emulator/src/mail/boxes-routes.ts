@@ -31,7 +31,7 @@ import {
 import { uniqueId } from "../tables";
 import { aliasView, appPasswordView, groupView, mailboxView } from "./views";
 import { assignDefined, collection } from "../collection";
-import { intBetween } from "../validation";
+import { intBetween, noRepeats } from "../validation";
 
 const MAX_SHARED = 50;
 const MAX_MEMBERS = 1000;
@@ -74,12 +74,7 @@ const groupFields = {
   members: z
     .array(member)
     .max(MAX_MEMBERS)
-    .superRefine((list, ctx) => {
-      list.forEach((m, i) => {
-        const first = list.findIndex((o) => o.address === m.address);
-        if (first !== i) ctx.addIssue({ code: "custom", path: [i, "address"], message: `duplicate of members[${first}].address` });
-      });
-    })
+    .superRefine(noRepeats((first) => `duplicate of members[${first}].address`, (m) => m.address, ["address"]))
     .optional(),
   allow_external_senders: z.boolean().optional(),
   members_can_send: z.boolean().optional(),

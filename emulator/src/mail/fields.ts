@@ -3,6 +3,7 @@ import { z } from "zod";
 import { invalid } from "../errors";
 import { normalizeEmail, normalizeZoneName } from "../names";
 import { isIPv4, isIPv6 } from "../util/ip";
+import { noRepeats } from "../validation";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 const LOCAL_PART_RULE = "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit, without '..'";
@@ -24,12 +25,7 @@ export function emailList(field: string, max: number) {
   return z
     .array(emailAddress)
     .max(max)
-    .superRefine((list, ctx) => {
-      list.forEach((addr, i) => {
-        const first = list.indexOf(addr);
-        if (first !== i) ctx.addIssue({ code: "custom", path: [i], message: `duplicate of ${field}[${first}]` });
-      });
-    });
+    .superRefine(noRepeats((first) => `duplicate of ${field}[${first}]`));
 }
 
 /** A string that may be cleared with null or "" (both stored as null). */

@@ -7,7 +7,7 @@ import { parseRoaPrefix } from "./prefix";
 import { type CaRow, PARENT_RIRS, type RoaRow, caRoas, deleteCa, newBpkiTa, rpki } from "./state";
 import { caView, roaView, rpsl, suggestions } from "./views";
 import { childRequestXml, readParentResponse } from "./xml";
-import { intBetween, optText } from "../validation";
+import { intBetween, noRepeats, optText } from "../validation";
 
 const ASN_MAX = 4294967295;
 const MAX_CA_ASNS = 64;
@@ -16,12 +16,7 @@ const HANDLE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const asnList = z
   .array(intBetween(1, ASN_MAX))
   .max(MAX_CA_ASNS)
-  .superRefine((asns, ctx) => {
-    asns.forEach((asn, i) => {
-      const first = asns.indexOf(asn);
-      if (first !== i) ctx.addIssue({ code: "custom", path: [i], message: `duplicate of asns[${first}]` });
-    });
-  });
+  .superRefine(noRepeats((first) => `duplicate of asns[${first}]`));
 
 const createCaBody = z.strictObject({
   handle: z.string().regex(HANDLE, { error: "must be 1 to 64 letters, digits, '-' or '_', starting with a letter or digit" }),

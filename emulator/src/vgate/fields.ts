@@ -2,7 +2,7 @@
 // types; the values and ranges below are the emulator's choices (docs/api-assumptions.md).
 import { isIP } from "node:net";
 import { z } from "zod";
-import { E164, intBetween } from "../validation";
+import { E164, intBetween, noRepeats } from "../validation";
 import { DAYS } from "./state";
 
 export const nameField = z.string().trim().min(1).max(100);
@@ -34,12 +34,7 @@ export function uniqueArray<T extends z.ZodType>(item: T, min: number, max: numb
     .array(item)
     .min(min)
     .max(max)
-    .superRefine((items, ctx) => {
-      items.forEach((v, i) => {
-        const first = items.indexOf(v);
-        if (first !== i) ctx.addIssue({ code: "custom", path: [i], message: `duplicate of item ${first}` });
-      });
-    });
+    .superRefine(noRepeats((first) => `duplicate of item ${first}`));
 }
 
 const clock = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$/, { error: "must be a time HH:MM (00:00 to 24:00)" });
