@@ -30,7 +30,7 @@ const createBody = z.strictObject({
 });
 const patchBody = z.strictObject({ name: name.optional(), as_set: asSet.nullable().optional(), contact: contact.optional(), listed: z.boolean().optional() });
 
-function view(r: MemberRow) {
+function memberView(r: MemberRow) {
   return { ...withoutAccount(r), ports: [], sessions: ROUTE_SERVERS.map((rs) => ({ route_server: rs.name, family: "v4", state: r.state === "active" ? "established" : "idle" })) };
 }
 
@@ -39,7 +39,7 @@ const members = collection({
   item: "/ix/members/{id}",
   what: "member",
   table: ({ store }) => ixMembers(store),
-  view,
+  view: memberView,
   // The members are listed by GET /ix/overview, and the API has no way to delete one.
   list: false,
   create: {
@@ -62,7 +62,7 @@ export const ixRoutes = [
     handler: (ctx) => ({
       lan: { ip4: "198.51.100.0/24", ip6: "2001:db8:ffff::/64" },
       route_servers: ROUTE_SERVERS,
-      networks: ctx.store.list(ixMembers(ctx.store), ctx.account.name).map(view),
+      networks: ctx.store.list(ixMembers(ctx.store), ctx.account.name).map(memberView),
     }),
   }),
   ...members.routes,

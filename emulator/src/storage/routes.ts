@@ -47,7 +47,7 @@ function testWrite(r: { bucket: string; endpoint: string; secret_key: string }):
   }
 }
 
-const view = (r: DestinationRow) => {
+const destinationView = (r: DestinationRow) => {
   const { account: _a, secret_key: _s, ...rest } = r;
   return rest;
 };
@@ -57,7 +57,7 @@ const destinationCollection = collection({
   item: "/storage/destinations/{id}",
   what: "destination",
   table: ({ store }) => destinations(store),
-  view,
+  view: destinationView,
   create: {
     body: createBody,
     build: (ctx) => {

@@ -8,7 +8,7 @@ import type { Store } from "../store";
 import { ownObject, ownPbx, vgate } from "../vgate/state";
 import { VOICE_NUMBER_LIMIT, type VoiceNumberRow, voice } from "./state";
 
-const view = (r: VoiceNumberRow) => {
+const numberView = (r: VoiceNumberRow) => {
   const { account: _a, id: _id, ...rest } = r;
   return { ...rest, endpoints: r.endpoints.map((e) => ({ ...e })) };
 };
@@ -21,7 +21,7 @@ const numbers = collection({
   item: "/voice/numbers/{number}",
   what: "number",
   table: ({ store }) => voice(store).numbers,
-  view,
+  view: numberView,
   create: {
     body: z.strictObject({ label }),
     build: (ctx): VoiceNumberRow => {
@@ -59,7 +59,7 @@ export const voiceRoutes = [
       }
       row.endpoints.push({ pbx_id, ext });
       ctx.status(201);
-      return view(row);
+      return numberView(row);
     },
     { body: z.strictObject({ pbx_id: z.string().min(1), ext: z.string().min(1) }) },
   ),
