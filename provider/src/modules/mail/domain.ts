@@ -158,6 +158,4 @@ export const domain = domains.resource({
     if (settings.length === 0) return current;
     return { id: current.id, state: await domains.update(ctx, current.id, args, current.state, settings) };
   },
-
-  update: (ctx, id, news, olds, changedInputs) => domains.update(ctx, id, news, olds, changedInputs),
 });
