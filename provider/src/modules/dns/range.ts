@@ -46,19 +46,10 @@ const rangeState = z.object({
 
 // A zone's ranges. The API always says which zone a range is in, also when the program leaves
 // that to it. There is no GET of one range; the zone's list holds it.
-const ranges = childCollection({
-  token: TOKEN,
-  path: "/dns/zones/{zoneId}/ranges",
-  parent: { token: "nsp:dns:Zone", input: "zoneId" },
-  importId: "<zoneId>/<rangeId>",
-  args: rangeArgs,
-  state: rangeState,
-  idOnWire: z.number().int(),
-  wireExtras: { zone_id: z.number().int() },
-  readBy: "list",
-});
+const onWire = { token: TOKEN, args: rangeArgs, state: rangeState, idOnWire: z.number().int(), wireExtras: { zone_id: z.number().int() } };
+const ranges = childCollection({ ...onWire, path: "/dns/zones/{zoneId}/ranges", parent: { token: "nsp:dns:Zone", input: "zoneId" }, importId: "<zoneId>/<rangeId>", readBy: "list" });
 // `/dns/ranges` takes a create whose zone the API picks.
-const anyZone = collection({ token: TOKEN, path: "/dns/ranges", underParent: true, args: rangeArgs, state: rangeState, idOnWire: z.number().int(), wireExtras: { zone_id: z.number().int() }, idOf: (id) => ranges.locate(id).child });
+const anyZone = collection({ ...onWire, path: "/dns/ranges", underParent: true, idOf: (id) => ranges.locate(id).child });
 
 export const range = ranges.resource({
   list: {

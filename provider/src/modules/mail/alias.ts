@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { idRef } from "../../framework/api/wire";
-import { childCollection } from "../../framework/api/shapes/child-collection";
-import { localPartKey, mailModel } from "./fields";
+import { domainObjects, localPartKey } from "./fields";
 import { stringRef } from "../../framework/api/validators";
 
 const TOKEN = "nsp:mail:Alias";
@@ -22,18 +21,7 @@ const aliasState = z.object({
 
 // The aliases of one domain, each deleted at /mail/aliases/<id>. There is no GET of one alias: it
 // is found in its domain's list.
-const aliases = childCollection({
-  token: TOKEN,
-  path: "/mail/domains/{domainId}/aliases",
-  parent: { token: "nsp:mail:Domain", input: "domainId" },
-  importId: "<domainId>/<aliasId>",
-  itemsAt: "/mail/aliases",
-  args: aliasArgs,
-  state: aliasState,
-  model: mailModel(aliasArgs, aliasState, z.number().int()),
-  readBy: "list",
-  byContent: true,
-});
+const aliases = domainObjects(TOKEN, "aliases", "<aliasId>", { itemsAt: "/mail/aliases", args: aliasArgs, state: aliasState, idOnWire: z.number().int(), readBy: "list", byContent: true });
 
 export const alias = aliases.resource({
   list: { label: (a, d) => `${String(a.local_part)}@${String(d?.name)}`, zoneOf: (_a, d) => d?.zone_id },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { childCollection } from "../../framework/api/shapes/child-collection";
+import { domainObjects } from "./fields";
 import { email } from "../../framework/api/validators";
 
 const TOKEN = "nsp:mail:DomainRule";
@@ -45,11 +45,7 @@ const ruleState = z.object({
 
 // Listed and created under the domain, patched and deleted at /mail/domainrules/<id>. There is no
 // GET of one rule: it is found in its domain's list.
-const rules = childCollection({
-  token: TOKEN,
-  path: "/mail/domains/{domainId}/rules",
-  parent: { token: "nsp:mail:Domain", input: "domainId" },
-  importId: "<domainId>/<ruleId>",
+const rules = domainObjects(TOKEN, "rules", "<ruleId>", {
   itemsAt: "/mail/domainrules",
   args: ruleArgs,
   state: ruleState,

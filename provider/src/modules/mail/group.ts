@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { childCollection } from "../../framework/api/shapes/child-collection";
-import { localPartKey } from "./fields";
+import { domainObjects, localPartKey } from "./fields";
 import { email } from "../../framework/api/validators";
 import { STRING_ID } from "../../framework/api/ids";
 
@@ -53,11 +52,7 @@ const groupState = z.object({
 
 // Listed and created under the domain, patched and deleted at /mail/groups/<id>. There is no GET
 // of one group: it is found in its domain's list.
-const groups = childCollection({
-  token: TOKEN,
-  path: "/mail/domains/{domainId}/groups",
-  parent: { token: "nsp:mail:Domain", input: "domainId" },
-  importId: "<domainId>/<groupId>",
+const groups = domainObjects(TOKEN, "groups", "<groupId>", {
   childId: STRING_ID,
   itemsAt: "/mail/groups",
   args: groupArgs,

@@ -2,8 +2,7 @@ import { z } from "zod";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
 import type { Item } from "../../framework/api/shapes/collection";
-import { childCollection } from "../../framework/api/shapes/child-collection";
-import { localPartKey, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
+import { domainObjects, localPartKey, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
 import { email } from "../../framework/api/validators";
 import { STRING_ID, parentHolding } from "../../framework/api/ids";
 
@@ -43,18 +42,7 @@ const mailboxState = z.object({
 const api = mailModel(mailboxArgs, mailboxState, z.string());
 // Listed and created under the domain, patched and deleted at /mail/mailboxes/<id>. There is no
 // GET of one mailbox: the mailboxes of one domain are refreshed from one list of the domain.
-const mailboxes = childCollection({
-  token: TOKEN,
-  path: "/mail/domains/{domainId}/mailboxes",
-  parent: { token: "nsp:mail:Domain", input: "domainId" },
-  importId: "<domainId>/<mailboxId>",
-  childId: STRING_ID,
-  itemsAt: "/mail/mailboxes",
-  args: mailboxArgs,
-  state: mailboxState,
-  model: api,
-  readBy: "sharedList",
-});
+const mailboxes = domainObjects(TOKEN, "mailboxes", "<mailboxId>", { childId: STRING_ID, itemsAt: "/mail/mailboxes", args: mailboxArgs, state: mailboxState, model: api, readBy: "sharedList" });
 
 /** The mailbox in its domain's list (there is no GET of one mailbox); undefined when either is gone. */
 export async function findMailbox(ctx: OperationContext, domainId: string, mailboxId: string): Promise<Item | undefined> {

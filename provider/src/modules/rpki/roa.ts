@@ -47,19 +47,8 @@ const roaState = z.object({
 
 // The ROAs of one CA. There is no GET of one ROA: it is found in its CA's list, shared by the
 // ROAs of one refresh (and listed afresh to confirm one that the shared list lacks).
-const roas = childCollection({
-  token: "nsp:rpki:Roa",
-  path: "/rpki/cas/{caId}/roas",
-  parent: { token: "nsp:rpki:Ca", input: "caId" },
-  importId: "<caId>/<roaId>",
-  args: roaArgs,
-  state: roaState,
-  // The API always stores a max length (the prefix length when none is given).
-  idOnWire: z.number().int(),
-  wireExtras: { max_length: z.number().int() },
-  readBy: "sharedList",
-  byContent: true,
-});
+// The API always stores a max length (the prefix length when none is given).
+const roas = childCollection({ token: "nsp:rpki:Roa", path: "/rpki/cas/{caId}/roas", parent: { token: "nsp:rpki:Ca", input: "caId" }, importId: "<caId>/<roaId>", args: roaArgs, state: roaState, idOnWire: z.number().int(), wireExtras: { max_length: z.number().int() }, readBy: "sharedList", byContent: true });
 
 export const roa = roas.resource({
   list: { label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },
