@@ -4,16 +4,11 @@
 import { z } from "zod";
 import { TIMESTAMP_PROPERTY } from "./validators";
 import { fromWire, toWire, wireName, wireTimestamp } from "./wire";
-import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap, type FieldRoles } from "../engine/zod-walk";
+import { defOf, isIntegerSchema, keysWithRole, metaOf, shapeOf, unwrap } from "../definition/zod-walk";
 
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 
-
-/** The properties of `shape` that declare `role`. */
-export function keysWithRole(shape: Record<string, z.ZodType>, role: keyof FieldRoles): string[] {
-  return Object.keys(shape).filter((key) => metaOf(shape[key]!)[role] === true);
-}
 
 /** Whether the API ever returns this property. */
 function onWire(field: z.ZodType): boolean {

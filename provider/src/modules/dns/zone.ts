@@ -6,7 +6,7 @@ import { ownIdOf } from "../../framework/api/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { listServices } from "./service";
-import type { HeldItem, HeldKind, Holds } from "../../framework/engine/held-objects";
+import type { HeldItem, HeldKind, Holds } from "../../framework/definition/holds";
 import { heldRules } from "../security/held-rules";
 import { range } from "./range";
 import { record } from "./record";

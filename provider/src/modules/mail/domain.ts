@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
 import { collection } from "../../framework/api/shapes/collection";
-import type { HeldItem, Holds } from "../../framework/engine/held-objects";
+import type { HeldItem, Holds } from "../../framework/definition/holds";
 import { alias } from "./alias";
 import { domainRule } from "./domain-rule";
 import { group } from "./group";

@@ -3,7 +3,8 @@
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/engine/diff";
-import { keysWithRole, wireModel } from "../../framework/api/fields";
+import { wireModel } from "../../framework/api/fields";
+import { keysWithRole } from "../../framework/definition/zod-walk";
 import { NUMERIC_ID } from "../../framework/api/ids";
 import { childCollection, type ChildObjectsSpec } from "../../framework/api/shapes/child-collection";
 import { HOST_NAME, dnsName } from "../../framework/api/validators";

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import type { CheckFailure, ResourceDefinition } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { metaOf } from "../../framework/engine/zod-walk";
+import { metaOf } from "../../framework/definition/zod-walk";
 import { defineDocument, type DocumentModel } from "../../framework/api/shapes/document";
 import { requireResolver, resolverService, serviceIdOf } from "./fields";
 import { textListModel, type TextCodec } from "./text-lists";

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { defineChildCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
 import type { ResourceDefinition } from "../../framework/definition";
-import { metaOf } from "../../framework/engine/zod-walk";
+import { metaOf } from "../../framework/definition/zod-walk";
 import { pbxChildOf, pbxIdField, pbxPath } from "./ids";
 import { timestamps } from "./fields";
 

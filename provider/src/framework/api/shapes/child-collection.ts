@@ -6,10 +6,10 @@
 // declare their own roles (create, patch, secret, ...), and the hooks cover what differs.
 import { z } from "zod";
 import { isApiError } from "../../../client";
-import { defineResource, type CheckFailure, type OperationContext, type ResourceDefinition } from "../../definition";
+import { defineResource, type CheckFailure, type ListFacts, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel } from "../fields";
 import { childIdOf, NUMERIC_ID } from "../ids";
-import { listPath, type ListFacts } from "../list-facts";
+import { listPath } from "../list-facts";
 import { collection, type Collection, type CollectionSpec, type ResourceOf } from "./collection";
 
 type Shape = z.ZodRawShape;

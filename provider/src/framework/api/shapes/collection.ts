@@ -4,8 +4,7 @@
 // what really differs between resources (a natural key for adoption, a follow-up call) stays
 // in the definition. A collection under a parent object is child-collection.ts.
 import { z } from "zod";
-import { defineResource, type OperationContext, type ResourceDefinition } from "../../definition";
-import type { ListFacts } from "../list-facts";
+import { defineResource, type ListFacts, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel, type WireModel } from "../fields";
 import { createOnce, createOrAdopt } from "../create-once";
 

@@ -138,3 +138,8 @@ export function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | undefine
   const d = defOf(schema);
   return d.type === "object" ? d.shape : undefined;
 }
+
+/** The properties of `shape` that declare `role`. */
+export function keysWithRole(shape: Record<string, z.ZodType>, role: keyof FieldRoles): string[] {
+  return Object.keys(shape).filter((key) => metaOf(shape[key]!)[role] === true);
+}
