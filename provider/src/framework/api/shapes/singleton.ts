@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel, type WireModel } from "../fields";
-import type { Item } from "./collection";
+import type { CollectionSpec, Item } from "./collection";
 
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
@@ -31,14 +31,8 @@ interface Singleton<A extends Shape, S extends Shape> {
   resource(given: Omit<Parameters<typeof defineResource<A, S>>[0], "token" | "args" | "state">): ResourceDefinition<A, S>;
 }
 
-export interface SingletonSpec<A extends Shape, S extends Shape> {
-  token: string;
-  path: string;
-  args: z.ZodObject<A>;
-  state: z.ZodObject<S>;
-  idOnWire?: z.ZodType<string | number>;
-  /** Checks a resource id (an import's) before any request. */
-  idOf(id: string): string;
+/** A collection's spec, for the one object at `path`; `idOf` checks an import's id before any request. */
+export interface SingletonSpec<A extends Shape, S extends Shape> extends Pick<CollectionSpec<A, S>, "token" | "path" | "args" | "state" | "idOnWire" | "idOf"> {
   /** The resource's id for the object as the API returns it: its own id, or the one name the account's only object has. */
   objectId(raw: Item): string;
 }
