@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { OperationContext } from "../../framework/definition";
 import { singleton } from "../../framework/api/shapes/singleton";
 
 const TOKEN = "nsp:org:Organization";
@@ -27,8 +26,8 @@ const orgState = z.object({
   createdAt: z.string().meta({ description: "When the organisation was created." }),
 });
 
-// `GET /org` creates the organisation the first time.
-const org = singleton({
+// The account's organisation: `GET /org` creates it the first time.
+export const org = singleton({
   token: TOKEN,
   path: "/org",
   args: orgArgs,
@@ -42,9 +41,6 @@ const org = singleton({
 });
 const { api } = org;
 
-/** The account's organisation (`GET /org`, which creates it the first time). */
-export const currentOrganization = (ctx: OperationContext) => org.current(ctx);
-
 // The API cannot unset a name or slug; dropping one from the program leaves the last value.
 export const organization = org.resource({
   description:
@@ -52,7 +48,7 @@ export const organization = org.resource({
   importId: "<orgId>",
 
   async create(ctx, args) {
-    const current = await currentOrganization(ctx);
+    const current = await org.current(ctx);
     const changed = api.patchKeys(Object.keys(args)).filter((k) => args[k] !== undefined && args[k] !== current.state[k]);
     if (changed.length === 0) return current;
     const raw = await org.patch(ctx, api.patchBody(args, changed));
