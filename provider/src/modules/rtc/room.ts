@@ -34,12 +34,4 @@ export const rtcRoom = rooms.resource({
   create: (ctx, args) =>
     // Room names need not be unique; the name and city are the best key there is.
     rooms.create(ctx, `realtime room ${args.name}`, args, { matches: (r) => r.name === args.name && (args.city === undefined || r.city === args.city) }),
-
-  async update(ctx, id, news, olds, changed) {
-    // Dropping a field the API defaults leaves the last value, except the passcode: unset clears it.
-    const keys = rooms.api.patchKeys(changed).filter((k) => news[k] !== undefined || k === "passcode");
-    if (keys.length === 0) return { ...olds, ...news };
-    const patch = rooms.api.patchBody({ ...news, passcode: news.passcode ?? "" }, ["name", ...keys]);
-    return rooms.toState(await ctx.client.patch(rooms.itemPath(id), patch, { schema: rooms.wire, signal: ctx.signal })).state;
-  },
 });

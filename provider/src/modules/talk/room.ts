@@ -41,10 +41,7 @@ export const talkRoom = rooms.resource({
   },
 
   async update(ctx, id, news, olds, changed) {
-    let state: RoomState = { ...olds, ...news };
-    // Dropping a field the API defaults leaves the last value; `name` goes along, as the API requires it.
-    const keys = rooms.api.patchKeys(changed).filter((k) => news[k] !== undefined);
-    if (keys.length > 0) state = rooms.toState(await ctx.client.patch(rooms.itemPath(id), rooms.api.patchBody(news, ["name", ...keys]), { schema: rooms.wire, signal: ctx.signal })).state;
+    let state: RoomState = await rooms.update(ctx, id, news, olds, changed);
     if (changed.includes("passcode")) state = rooms.toState(await setPasscode(ctx, id, news.passcode)).state;
     return state;
   },
