@@ -11,6 +11,12 @@ export interface FieldRoles {
   create?: boolean;
   /** Sent in the patch body when the program changes it (null when a nullable one is unset). */
   patch?: boolean;
+  /**
+   * What the patch sends when the program stops setting it, where the API clears it that way
+   * although the input is not nullable: null, or `{}` for a map. Without it such an input keeps its last
+   * value.
+   */
+  clearedAs?: null | Record<string, never>;
   /** The API cannot change it in place: a change replaces the object. */
   replace?: boolean;
   /** Always stored as a Pulumi secret. */

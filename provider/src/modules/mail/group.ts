@@ -19,7 +19,7 @@ const member = z
 const groupArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
   localPart: localPartKey("The group's local part (before `@`).", "patch"),
-  name: z.string().max(128, "must be at most 128 characters").optional().meta({ description: "Name of the group; the API uses the local part when unset.", create: true, patch: true }),
+  name: z.string().max(128, "must be at most 128 characters").optional().meta({ description: "Name of the group; the API uses the local part when unset.", create: true, patch: true, clearedAs: null }),
   members: z
     .array(member)
     .max(MAX_MEMBERS, `must have at most ${MAX_MEMBERS} items`)
@@ -64,10 +64,7 @@ const groups = domainObjects(TOKEN, "groups", "<groupId>", {
     const changed = api.patchKeys(changedInputs).filter((k) => k !== "replaceAlias");
     if (changed.length === 0) return {};
     // The API lists local_part as required in the patch body, so it is always sent.
-    const patch = api.patchBody(news, ["localPart", ...changed, ...(news.replaceAlias ? ["replaceAlias"] : [])]);
-    // A name the program stops setting is cleared (the API then uses the local part).
-    if (changed.includes("name") && news.name === undefined) patch.name = null;
-    return patch;
+    return api.patchBody(news, ["localPart", ...changed, ...(news.replaceAlias ? ["replaceAlias"] : [])]);
   },
 });
 
