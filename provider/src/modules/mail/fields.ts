@@ -6,7 +6,7 @@ import { deepEqual } from "../../framework/engine/diff";
 import { wireModel } from "../../framework/api/fields";
 import { keysWithRole } from "../../framework/definition/zod-walk";
 import { NUMERIC_ID } from "../../framework/api/ids";
-import { childCollection, type ChildObjectsSpec } from "../../framework/api/shapes/child-collection";
+import { childCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
 import { HOST_NAME, dnsName } from "../../framework/api/validators";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
@@ -62,7 +62,7 @@ export function mailModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
  * each object known as `<domainId>/<its id>` (`idForm`) and, for most kinds, patched and deleted
  * at `/mail/<kind>/<id>` (`itemsAt`).
  */
-export function domainObjects<A extends Shape, S extends Shape>(token: string, name: string, idForm: string, spec: Omit<ChildObjectsSpec<A, S>, "token" | "path" | "parent" | "importId">) {
+export function domainObjects<A extends Shape, S extends Shape>(token: string, name: string, idForm: string, spec: Omit<ChildCollectionSpec<A, S>, "token" | "path" | "parent" | "importId">) {
   return childCollection({ token, path: `/mail/domains/{domainId}/${name}`, parent: { token: "nsp:mail:Domain", input: "domainId" as keyof A & string }, importId: `<domainId>/${idForm}`, ...spec });
 }
 

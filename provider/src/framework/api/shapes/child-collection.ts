@@ -15,7 +15,7 @@ import { collection, type Collection, type CollectionSpec, type ResourceOf } fro
 type Shape = z.ZodRawShape;
 type Props = Record<string, unknown>;
 
-export interface ChildCollectionSpec<F extends Shape, S extends Shape> {
+export interface DefineChildCollectionSpec<F extends Shape, S extends Shape> {
   token: string;
   description: string;
   /** What a person calls one, for messages. */
@@ -43,7 +43,7 @@ export interface ChildCollectionSpec<F extends Shape, S extends Shape> {
   afterUpdate?: (ctx: OperationContext, parentId: string, id: string, state: Props, news: Props, olds: Props, changed: readonly string[]) => Promise<Props>;
 }
 
-export function defineChildCollection<F extends Shape, S extends Shape = Record<never, never>>(spec: ChildCollectionSpec<F, S>): ResourceDefinition {
+export function defineChildCollection<F extends Shape, S extends Shape = Record<never, never>>(spec: DefineChildCollectionSpec<F, S>): ResourceDefinition {
   const parentKey = spec.parent.key;
   const args = z.object({ [parentKey]: spec.parent.field.meta({ replace: true }), ...spec.fields });
   const state = z.object({ ...(spec.outputs ?? {}) });
@@ -114,7 +114,8 @@ export function defineChildCollection<F extends Shape, S extends Shape = Record<
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 type ParentFacts = NonNullable<ListFacts["parent"]>;
 
-export interface ChildObjectsSpec<A extends Shape, S extends Shape> extends Omit<CollectionSpec<A, S>, "path" | "idOf" | "underParent"> {
+/** A collection's spec for the objects of one parent each, known to Pulumi as `<parent>/<id>`. */
+export interface ChildCollectionSpec<A extends Shape, S extends Shape> extends Omit<CollectionSpec<A, S>, "path" | "idOf" | "underParent"> {
   /** One parent's collection, the input naming the parent as its placeholder: `/mail/domains/{domainId}/aliases`. */
   path: string;
   /** The parent's kind and the input naming one. */
@@ -141,13 +142,12 @@ export interface ChildCollection<A extends Shape, S extends Shape> {
   resource(given: ChildResourceOf<A, S>): ResourceDefinition<A, S>;
 }
 
-/** What a child collection's resource adds: the list facts need no path, and the parent only what it adds. */
+/** What a child collection's resource adds: the list facts need no path, and of the parent only what the spec's lacks. */
 export type ChildResourceOf<A extends Shape, S extends Shape> = Omit<ResourceOf<A, S>, "importId" | "list"> & {
-  importId?: string;
   list?: Omit<ListFacts<keyof A & string>, "path" | "parent"> & { parent?: Omit<ParentFacts, "token" | "input"> };
 };
 
-export function childCollection<A extends Shape, S extends Shape>(spec: ChildObjectsSpec<A, S>): ChildCollection<A, S> {
+export function childCollection<A extends Shape, S extends Shape>(spec: ChildCollectionSpec<A, S>): ChildCollection<A, S> {
   const locate = spec.locate ?? ((id: string, parentId?: string) => childIdOf(spec.token, id, spec.importId, NUMERIC_ID, spec.childId ?? NUMERIC_ID, parentId));
   const { parent: parentFacts, importId, childId: _childId, locate: _locate, ...shared } = spec;
   const of = (parentId: string) => collection<A, S>({ ...shared, path: listPath(spec.path, parentId), underParent: true, idOf: (id) => locate(id, parentId).child });
@@ -158,7 +158,7 @@ export function childCollection<A extends Shape, S extends Shape>(spec: ChildObj
   };
   const lastHole = importId.match(/<[^>]+>$/)?.[0] ?? importId;
   // Whether the objects are patchable is the same for every parent: the inputs' roles say it.
-  const patchable = wireModel(spec.args, spec.state).patchKeys(Object.keys(spec.args.shape)).length > 0;
+  const patchable = (spec.model ?? wireModel(spec.args, spec.state)).patchKeys(Object.keys(spec.args.shape)).length > 0;
   return {
     of,
     locate,
