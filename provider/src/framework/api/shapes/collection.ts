@@ -47,8 +47,8 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   idProperty?: keyof (A & S) & string;
   /**
    * How the resource reads one object: a GET at its path (the default), or, where the API has no
-   * GET of one, a look in the collection's list (`list`) or in the list a refresh reads once for
-   * all the objects of the collection (`sharedList`).
+   * GET of one, a look for the API's `id` in the collection's list (`list`) or in the list a
+   * refresh reads once for all the objects of the collection (`sharedList`).
    */
   readBy?: "get" | "list" | "sharedList";
   /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
