@@ -13,7 +13,7 @@ import type { AnyResource } from "../../provider/src/framework/definition";
 import { diffResource } from "../../provider/src/framework/engine/diff";
 import { checkResource } from "../../provider/src/framework/engine/operations";
 import { UNKNOWN, type PropertyMap } from "../../provider/src/framework/engine/property-values";
-import { defOf, isIntegerSchema, unwrap } from "../../provider/src/framework/engine/zod-walk";
+import { defOf, isIntegerSchema, unwrap } from "../../provider/src/framework/definition/zod-walk";
 import { resources } from "../../provider/src/modules/all-definitions";
 import { table, type Row } from "../e2e/harness/every-resource-table";
 

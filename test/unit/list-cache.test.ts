@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { errorFromResponse, type ApiClient } from "../../provider/src/client";
-import { ListCache } from "../../provider/src/framework/api/list-cache";
+import { ListCache } from "../../provider/src/framework/context/list-cache";
 
 const item = z.object({ id: z.number() });
 const signal = new AbortController().signal;

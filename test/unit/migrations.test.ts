@@ -7,7 +7,8 @@ import { byToken, defineResource, type AnyResource } from "../../provider/src/fr
 import { diffStates } from "../../provider/src/framework/engine/operations";
 import { UNKNOWN } from "../../provider/src/framework/engine/property-values";
 import { buildPackageSchema } from "../../provider/src/framework/engine/schema";
-import { recordedVersion, stampState, STATE_VERSION_KEY, stateVersionOf, upgradeInputs, upgradeKeys, upgradeState, type StateMigration } from "../../provider/src/framework/engine/state-version";
+import { recordedVersion, stampState, STATE_VERSION_KEY, stateVersionOf, upgradeInputs, upgradeKeys, upgradeState } from "../../provider/src/framework/engine/state-version";
+import type { StateMigration } from "../../provider/src/framework/definition";
 import { packageInfo } from "../../provider/src/config/package-info";
 import { resources, resourcesByToken } from "../../provider/src/modules/all-definitions";
 

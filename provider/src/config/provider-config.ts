@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CheckFailure } from "../framework/definition";
 import { checkProperties } from "../framework/engine/check";
 import type { PropertyMap } from "../framework/engine/property-values";
-import { metaOf } from "../framework/engine/zod-walk";
+import { metaOf } from "../framework/definition/zod-walk";
 
 /**
  * The API documents give no public address, only that every path sits under `/api/v1`. This

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { ApiClient, PartnerCredentials, scrub, UnauthorizedError, type QuotaPacing } from "../client";
 import { missingTokenMessage, parseConfig, type ProviderConfig } from "./provider-config";
 import { UserError } from "../framework/engine/user-error";
-import { Adoptions } from "../framework/api/adoption";
-import { InFlightDeletes } from "../framework/engine/in-flight-deletes";
-import { ListCache } from "../framework/api/list-cache";
+import { Adoptions } from "../framework/context/adoption";
+import { InFlightDeletes } from "../framework/context/in-flight-deletes";
+import { ListCache } from "../framework/context/list-cache";
 import { containsUnknown, type PropertyMap } from "../framework/engine/property-values";
 import type { OperationContext } from "../framework/definition";
 

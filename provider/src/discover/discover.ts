@@ -1,7 +1,8 @@
 import type { ApiClient } from "../client";
 import { isApiError } from "../client";
 import type { AnyResource } from "../framework/definition";
-import { labelOf, listPath, listedImportId, slug, type ListFacts } from "../framework/api/list-facts";
+import { labelOf, listPath, listedImportId, slug } from "../framework/api/list-facts";
+import type { ListFacts } from "../framework/definition";
 import { notDiscovered } from "./not-discovered";
 
 type Item = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // unions. The declarations refer to @pulumi/pulumi only, so a consumer needs no zod.
 import type { z } from "zod";
 import type { AnyResource } from "../framework/definition";
-import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap } from "../framework/engine/zod-walk";
+import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap } from "../framework/definition/zod-walk";
 
 type Mode = "input" | "output";
 

@@ -1,5 +1,5 @@
 import { isApiError, NetworkError } from "../../client";
-import type { ContentIdentity } from "./adoption";
+import type { ContentIdentity } from "../context/adoption";
 import type { OperationContext } from "../definition";
 
 /**

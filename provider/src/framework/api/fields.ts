@@ -4,16 +4,11 @@
 import { z } from "zod";
 import { TIMESTAMP_PROPERTY } from "./validators";
 import { fromWire, toWire, wireName, wireTimestamp } from "./wire";
-import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap, type FieldRoles } from "../engine/zod-walk";
+import { defOf, isIntegerSchema, keysWithRole, metaOf, shapeOf, unwrap } from "../definition/zod-walk";
 
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 
-
-/** The properties of `shape` that declare `role`. */
-export function keysWithRole(shape: Record<string, z.ZodType>, role: keyof FieldRoles): string[] {
-  return Object.keys(shape).filter((key) => metaOf(shape[key]!)[role] === true);
-}
 
 /** Whether the API ever returns this property. */
 function onWire(field: z.ZodType): boolean {
@@ -77,7 +72,8 @@ export interface WireModel<A extends Shape, S extends Shape> {
   patchKeys(changed: readonly string[]): (keyof A & string)[];
   /**
    * The patch body for the `patch` inputs among `changed`: an input the program stopped setting
-   * is sent as null where the API takes null, and left as it is otherwise.
+   * is sent as null where the API takes null (or as its role `clearedAs` says), and left as it is
+   * otherwise.
    */
   patchBody(values: Partial<Out<A>>, changed: readonly string[]): Record<string, unknown>;
   /** The Pulumi state of a validated response (inputs and outputs the API returns). */
@@ -94,6 +90,7 @@ export function wireModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
   const createKeys = keysWithRole(argShape, "create");
   const patchable = new Set(keysWithRole(argShape, "patch"));
   const nullable = new Set(Object.keys(argShape).filter((k) => unwrap(argShape[k]!).nullable));
+  const clearedAs = new Map(Object.keys(argShape).flatMap((k) => (metaOf(argShape[k]!).clearedAs !== undefined ? [[k, metaOf(argShape[k]!).clearedAs] as const] : [])));
   const wire = (wireObject(properties.shape as unknown as Record<string, z.ZodType>) as z.ZodObject).extend(extra) as unknown as z.ZodType<Record<string, unknown>>;
 
   const pick = (values: Record<string, unknown>, keys: readonly string[], clear: boolean) => {
@@ -102,6 +99,7 @@ export function wireModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
       const v = values[key];
       if (v !== undefined) picked[key] = v;
       else if (clear && nullable.has(key)) picked[key] = null;
+      else if (clear && clearedAs.has(key)) picked[key] = clearedAs.get(key);
     }
     return toWire(args, picked) as Record<string, unknown>;
   };

@@ -3,48 +3,11 @@
 // the filters the list can narrow by. nsp-discover, the natural key's look-ups (a conflict's
 // message, the pending-creates recovery) and the plugin's List all read these facts.
 import { DEFAULT_PAGE_SIZE as DEFAULT_LIST_PAGE, type ApiClient } from "../../client";
+import type { ListedItem, ListFacts } from "../definition";
 import { toWire, wireName } from "./wire";
 import { ZodDefault, type z } from "zod";
 
-export type Item = Record<string, unknown>;
-
-export interface ListFacts<Input extends string = string> {
-  /**
-   * The API's list of the kind; `{<input>}` stands for the parent's id, the input that names the
-   * parent (`/dns/zones/{zoneId}/records`). For objects read off their parent (`fromParent`),
-   * the parents' list.
-   */
-  path: string;
-  /** The kind whose objects hold this kind's objects, and the input naming one of them. */
-  parent?: {
-    token: string;
-    input: Input;
-    /** The parent's list, when the parent is no resource of the provider (the services the API makes). */
-    path?: string;
-    /** Which parents can hold such objects; the others have none by design. */
-    holds?: (parent: Item) => boolean;
-  };
-  /** The field that fills the last placeholder of the import id (default `id`). */
-  key?: string;
-  /**
-   * Inputs a List can narrow by: `query` ones are the API's own query parameters (under their
-   * wire names); `match` ones are compared with each listed object.
-   */
-  filters?: { readonly [K in Input]?: "query" | "match" };
-  /** A readable name for the object (default: its name, hostname, handle or id). */
-  label?: (item: Item, parent?: Item) => string;
-  /** Why an object of the list is not this kind's own object to adopt (made by the API, owned elsewhere). */
-  skip?: (item: Item, parent?: Item) => string | undefined;
-  /** Objects read off each parent of `path` (its own fields) instead of a list of their own. */
-  fromParent?: (parent: Item) => Item[];
-  /**
-   * The zone an object belongs to (nsp-discover --zone): its own, its parent's, or that of another
-   * object it hangs from, found with `find`.
-   */
-  zoneOf?: (item: Item, parent: Item | undefined, find: (token: string, id: unknown) => Item | undefined) => unknown;
-  /** The kind `zoneOf` finds objects of. */
-  zoneVia?: string;
-}
+type Item = ListedItem;
 
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 

@@ -5,7 +5,7 @@
 // give the creates a killed run left pending their ids (nsp-discover --pending-creates).
 import { isApiError, type ApiClient } from "../../client";
 import type { AnyResource } from "../definition";
-import { keysWithRole } from "./fields";
+import { keysWithRole } from "../definition/zod-walk";
 import { listedImportId, listUnder, matchesInputs } from "./list-facts";
 import { toWire } from "./wire";
 import type { z } from "zod";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TIMESTAMP_PROPERTY } from "./validators";
-import { defOf, metaOf, shapeOf, unwrap } from "../engine/zod-walk";
+import { defOf, metaOf, shapeOf, unwrap } from "../definition/zod-walk";
 
 function snakeCase(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

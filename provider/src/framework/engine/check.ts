@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CheckFailure } from "../definition";
 import { containsUnknown, type PropertyMap } from "./property-values";
-import { unwrap } from "./zod-walk";
+import { unwrap } from "../definition/zod-walk";
 
 interface CheckResult {
   value: PropertyMap;

@@ -1,7 +1,7 @@
 import type { AnyResource } from "../definition";
 import { isUnknown, containsUnknown, type PropertyMap } from "./property-values";
 import { sameInstant } from "../api/wire";
-import { unwrap } from "./zod-walk";
+import { unwrap } from "../definition/zod-walk";
 
 type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
 

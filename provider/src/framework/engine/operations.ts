@@ -3,10 +3,11 @@ import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from ".
 import { deepEqual, diffResource, sameValue } from "./diff";
 import { listInputsOf, listKindPage, type ListedObject, type ListPageOptions } from "../api/list-facts";
 import { explainConflict } from "../api/natural-key";
-import { FORCE_DESTROY, refuseWhileHolding } from "./held-objects";
+import { refuseWhileHolding } from "./held-objects";
+import { FORCE_DESTROY } from "../definition/holds";
 import { UNKNOWN, type PropertyMap } from "./property-values";
 import { stampState, upgradeInputs, upgradeState } from "./state-version";
-import { unwrap } from "./zod-walk";
+import { unwrap } from "../definition/zod-walk";
 import { z } from "zod";
 
 // The resource operations on plain values. The gRPC server and the dynamic-provider adapter

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { AnyFunction, AnyResource } from "../definition";
 import { listInputsOf } from "../api/list-facts";
-import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap } from "./zod-walk";
+import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap } from "../definition/zod-walk";
 import { deletingDoc } from "./held-objects";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -3,31 +3,13 @@
 // the migrations the definition keeps beside its properties. The version is the number of
 // migrations a state has been through. A state without one is version 0, the shape 0.1.0 wrote,
 // and version 0 is never written: a resource whose shape never changed keeps the states it had.
+import type { StateMigration } from "../definition";
 import { UserError } from "./user-error";
 import { containsUnknown, type PropertyMap } from "./property-values";
 
 /** The state key of the shape's version. The engine shows no `__` key in any display or diff. */
 export const STATE_VERSION_KEY = "__nspStateVersion";
 
-/**
- * One change of a resource's shape, from the previous version to the next. Inputs carry no
- * version (the engine keeps them as the program gave them), so a migration is also applied to
- * inputs that may already have the next shape: it must leave those as they are.
- */
-export interface StateMigration {
-  /** The release whose shape this produces, e.g. `0.2.0`. */
-  release: string;
-  /** What changed, for the upgrade notes. */
-  change: string;
-  /** Properties renamed, old name to new name; the value is kept, secret or not. */
-  renamed?: Readonly<Record<string, string>>;
-  /**
-   * Properties whose value changes shape (by their new name): the old value to the new one, or
-   * undefined for no value. Given a value of the new shape, returns it unchanged. Not called for
-   * values the engine does not know yet.
-   */
-  reshaped?: Readonly<Record<string, (value: unknown) => unknown>>;
-}
 
 /** What the upgrades read of a resource's definition; every ResourceDefinition is one. */
 export interface VersionedKind {

@@ -6,7 +6,7 @@ import { ownIdOf } from "../../framework/api/ids";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/engine/diff";
 import { body, fromWire, idRef } from "../../framework/api/wire";
-import { keysWithRole } from "../../framework/api/fields";
+import { keysWithRole } from "../../framework/definition/zod-walk";
 
 export const ORIGIN_SCHEMES = ["http", "https", "strict"] as const;
 

@@ -2,10 +2,11 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { createOnce } from "../../framework/api/create-once";
 import { defineResource, type CheckFailure } from "../../framework/definition";
-import type { Holds } from "../../framework/engine/held-objects";
+import type { Holds } from "../../framework/definition/holds";
 import { heldRules } from "../security/held-rules";
 import { idRef } from "../../framework/api/wire";
-import { keysWithRole, wireModel } from "../../framework/api/fields";
+import { wireModel } from "../../framework/api/fields";
+import { keysWithRole } from "../../framework/definition/zod-walk";
 import {
   ORIGIN_SCHEMES,
   ORIGIN_SCHEME_DESCRIPTION,

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { collection, perParent } from "../../framework/api/shapes/collection";
-import { childIdOf, NUMERIC_ID } from "../../framework/api/ids";
+import { collection } from "../../framework/api/shapes/collection";
+import { childCollection } from "../../framework/api/shapes/child-collection";
 import { formatPrefix, parsePrefix, prefixesOverlap } from "./ip";
 
 const TOKEN = "nsp:dns:Range";
@@ -45,55 +44,39 @@ const rangeState = z.object({
   createdAt: z.string().meta({ description: "When the range was granted." }),
 });
 
-const parseId = (id: string, zoneId?: string) => childIdOf(TOKEN, id, "<zoneId>/<rangeId>", NUMERIC_ID, NUMERIC_ID, zoneId);
+// A zone's ranges. The API always says which zone a range is in, also when the program leaves
+// that to it. There is no GET of one range; the zone's list holds it.
+const onWire = { token: TOKEN, args: rangeArgs, state: rangeState, idOnWire: z.number().int(), wireExtras: { zone_id: z.number().int() } };
+const ranges = childCollection({ ...onWire, path: "/dns/zones/{zoneId}/ranges", parent: { token: "nsp:dns:Zone", input: "zoneId" }, importId: "<zoneId>/<rangeId>", readBy: "list" });
+// `/dns/ranges` takes a create whose zone the API picks.
+const anyZone = collection({ ...onWire, path: "/dns/ranges", underParent: true, idOf: (id) => ranges.locate(id).child });
 
-// A zone's ranges; `/dns/ranges` takes a create whose zone the API picks. The API always says
-// which zone a range is in, also when the program leaves that to it.
-const rangesAt = (path: string, zoneId?: string) =>
-  collection({
-    token: TOKEN, path, underParent: true, args: rangeArgs, state: rangeState, idOnWire: z.number().int(), wireExtras: { zone_id: z.number().int() },
-    idOf: (id) => parseId(id, zoneId).child,
-  });
-const rangesOf = (zoneId: string) => rangesAt(`/dns/zones/${zoneId}/ranges`, zoneId);
-const inZone = perParent(parseId, rangesOf);
-
-export const range = defineResource({
-  token: TOKEN,
+export const range = ranges.resource({
   list: {
-    path: "/dns/zones/{zoneId}/ranges",
     // The API documents ranges as "address-range grants in a reverse zone": a forward zone has none.
-    parent: { token: "nsp:dns:Zone", input: "zoneId", holds: (z) => /\.(in-addr|ip6)\.arpa\.?$/i.test(String(z.name)) },
+    parent: { holds: (z) => /\.(in-addr|ip6)\.arpa\.?$/i.test(String(z.name)) },
     label: (r) => String(r.prefix),
     zoneOf: (_r, z) => z?.id,
   },
   description:
     "An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. Deleting it withdraws the grant; PTR records are left alone.",
-  args: rangeArgs,
-  state: rangeState,
   // Ranges of one zone may not overlap, so a replacement covering the same addresses must wait.
   deleteBeforeReplace: (olds, news) => prefixesOverlap(olds.prefix, news.prefix),
-  importId: "<zoneId>/<rangeId>",
-  shownId: { form: "<rangeId>", importable: false },
 
   async create(ctx, args) {
-    const ranges = args.zoneId === undefined ? rangesAt("/dns/ranges") : rangesOf(args.zoneId);
+    const placed = args.zoneId === undefined ? anyZone : ranges.of(args.zoneId);
     // Ranges may not overlap, so the prefix identifies one.
-    const created = await ranges.create(ctx, `range ${args.prefix}`, args, { matches: (r) => r.prefix === args.prefix });
+    const created = await placed.create(ctx, `range ${args.prefix}`, args, { matches: (r) => r.prefix === args.prefix });
     ctx.progress(created.id, created.state);
     if (args.enabled) return created;
-    return { id: created.id, state: await rangesOf(String(created.state.zoneId)).update(ctx, created.id, args, created.state, ["enabled"]) };
+    return { id: created.id, state: await ranges.of(String(created.state.zoneId)).update(ctx, created.id, args, created.state, ["enabled"]) };
   },
-
-  // There is no GET of one range; the zone's list holds it.
-  read: (ctx, id, prior) => inZone(id, prior.zoneId, (ranges, child) => ranges.readFromList(ctx, (r) => String(r.id) === child)),
 
   async update(ctx, id, news, olds) {
-    const { parent: zoneId, child: rangeId } = parseId(id, olds.zoneId);
-    const ranges = rangesOf(zoneId);
-    const changed = ranges.api.patchKeys(Object.keys(rangeArgs.shape)).filter((k) => news[k] !== olds[k]);
+    const { parent: zoneId, child: rangeId } = ranges.locate(id, olds.zoneId);
+    const zoneRanges = ranges.of(zoneId);
+    const changed = zoneRanges.api.patchKeys(Object.keys(rangeArgs.shape)).filter((k) => news[k] !== olds[k]);
     if (changed.length === 0) return { ...olds, ...news, zoneId };
-    return ranges.update(ctx, rangeId, news, olds, changed);
+    return zoneRanges.update(ctx, rangeId, news, olds, changed);
   },
-
-  delete: (ctx, id, olds) => inZone(id, olds.zoneId, (ranges, child) => ranges.delete(ctx, child)),
 });

@@ -3,7 +3,7 @@
 // §3.6.2, RFC 2181 §10.1). nsp warns and never refuses, since the API may serve such a zone on
 // purpose; see docs/api-assumptions.md.
 import type { OperationContext } from "../../framework/definition";
-import type { Adoptions } from "../../framework/api/adoption";
+import type { Adoptions } from "../../framework/context/adoption";
 
 export interface RecordLike {
   name: string;

@@ -6,7 +6,7 @@ import { ownIdOf } from "../../framework/api/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { listServices } from "./service";
-import type { HeldItem, HeldKind, Holds } from "../../framework/engine/held-objects";
+import type { HeldItem, HeldKind, Holds } from "../../framework/definition/holds";
 import { heldRules } from "../security/held-rules";
 import { range } from "./range";
 import { record } from "./record";
@@ -145,7 +145,4 @@ export const zone = zones.resource({
     if (Object.keys(zones.api.patchBody(args, differing)).length === 0) return created;
     return { id: created.id, state: await zones.update(ctx, created.id, args, created.state, differing) };
   },
-
-  // An unset secondaryMaster is sent as null; an unset negativeTtl is not sent at all.
-  update: (ctx, id, news, olds, changedInputs) => zones.update(ctx, id, news, olds, changedInputs),
 });

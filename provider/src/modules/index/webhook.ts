@@ -36,7 +36,7 @@ const webhookArgs = z.object({
     .meta({ description: "Event names to deliver (`nsp:index:getWebhookEvents` lists them), or `[\"*\"]` for all (the default).", create: true, patch: true }),
   // The create body has no `enabled`; a disabled endpoint takes a patch.
   enabled: z.boolean().default(true).meta({ description: "Whether deliveries are sent.", patch: true }),
-  note: z.string().max(255, "must be at most 255 characters").optional().meta({ description: "Free-form note.", create: true, patch: true }),
+  note: z.string().max(255, "must be at most 255 characters").optional().meta({ description: "Free-form note.", create: true, patch: true, clearedAs: null }),
 });
 
 const webhookState = z.object({
@@ -57,7 +57,6 @@ function adjust<T extends { note?: string | null; secret?: string | null }>({ no
   return { ...state, secret: state.secret ?? null, ...(note != null ? { note } : {}) } as T;
 }
 const webhooks = collection({ token: TOKEN, path: "/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: webhookIdOf, adjust });
-const { api } = webhooks;
 
 export const webhook = webhooks.resource({
   list: { label: (w) => String(w.url) },
@@ -80,14 +79,4 @@ export const webhook = webhooks.resource({
     const patched = await webhooks.update(ctx, result.id, args, result.state, ["enabled"]);
     return { id: result.id, state: { ...patched, secret: result.state.secret } };
   },
-
-
-  async update(ctx, id, news, olds, changed) {
-    if (changed.length === 0) return { ...olds, ...news };
-    const patch = api.patchBody(news, changed);
-    // A note the program stopped setting is cleared (the API takes null although the input is not nullable).
-    if (changed.includes("note") && news.note === undefined) patch.note = null;
-    return webhooks.toState(await ctx.client.patch(webhooks.itemPath(id), patch, { schema: webhooks.wire, signal: ctx.signal })).state;
-  },
-
 });

@@ -1,6 +1,5 @@
 import { ownIdOf } from "../../framework/api/ids";
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { collection } from "../../framework/api/shapes/collection";
 import { EMAIL_SHAPE } from "../../framework/api/validators";
 
@@ -63,12 +62,11 @@ const members = collection({ token: TOKEN, path: "/ix/members", args: memberArgs
 const FORGET_NOTE =
   "the API has no endpoint to delete an internet-exchange membership, so it was only removed from the stack: the membership, its ports and sessions remain at the exchange. Ask the exchange to end it.";
 
-export const member = defineResource({
-  token: TOKEN,
+export const member = members.resource({
+  // The API documents no list of memberships (discover/not-discovered.ts).
+  list: false,
   description:
     "An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.",
-  args: memberArgs,
-  state: memberState,
   importId: "<memberId>",
 
   create: (ctx, args) =>
@@ -79,9 +77,6 @@ export const member = defineResource({
         return overview.networks?.find((m) => m.asn === args.asn);
       },
     }),
-  read: (ctx, id) => members.read(ctx, id),
-  // An unset asSet is sent as null, which removes it.
-  update: (ctx, id, news, olds, changed) => members.update(ctx, id, news, olds, changed),
 
   async delete(ctx, id) {
     ctx.log("warning", `member ${idOf(id)}: ${FORGET_NOTE}`);

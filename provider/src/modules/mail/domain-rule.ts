@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure } from "../../framework/definition";
+import type { CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { collection, perParent } from "../../framework/api/shapes/collection";
+import { domainObjects } from "./fields";
 import { email } from "../../framework/api/validators";
-import { NUMERIC_ID, childIdOf } from "../../framework/api/ids";
 
 const TOKEN = "nsp:mail:DomainRule";
 const KINDS = ["forward_copy", "reject_sender", "quarantine_sender", "relay_rcpt"] as const;
@@ -44,27 +43,21 @@ const ruleState = z.object({
   createdAt: z.string().meta({ description: "When the rule was created." }),
 });
 
-const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<ruleId>", NUMERIC_ID, NUMERIC_ID, domainId);
-
-// Listed and created under the domain, patched and deleted at /mail/domainrules/<id>.
-const rulesOf = (domainId: string) =>
-  collection({
-    token: TOKEN,
-    path: `/mail/domains/${domainId}/rules`,
-    itemsAt: "/mail/domainrules",
-    underParent: true,
-    args: ruleArgs,
-    state: ruleState,
-    idOnWire: z.number().int(),
-    idOf: (id) => idOf(id, domainId).child,
-    patchBody(_patch, news, changedInputs, api) {
-      if (api.patchKeys(changedInputs).length === 0) return {};
-      // "Same body" as the create, where kind and pattern are required: they always go along, and
-      // the target too, since whether it is allowed depends on the kind.
-      return api.patchBody(news, [...new Set(["kind", "pattern", "target", ...changedInputs])]);
-    },
-  });
-const inDomain = perParent(idOf, rulesOf);
+// Listed and created under the domain, patched and deleted at /mail/domainrules/<id>. There is no
+// GET of one rule: it is found in its domain's list.
+const rules = domainObjects(TOKEN, "rules", "<ruleId>", {
+  itemsAt: "/mail/domainrules",
+  args: ruleArgs,
+  state: ruleState,
+  idOnWire: z.number().int(),
+  readBy: "list",
+  patchBody(_patch, news, changedInputs, api) {
+    if (api.patchKeys(changedInputs).length === 0) return {};
+    // "Same body" as the create, where kind and pattern are required: they always go along, and
+    // the target too, since whether it is allowed depends on the kind.
+    return api.patchBody(news, [...new Set(["kind", "pattern", "target", ...changedInputs])]);
+  },
+});
 
 function relayProblem(target: string): string | null {
   const m = RELAY.exec(target);
@@ -73,14 +66,9 @@ function relayProblem(target: string): string | null {
   return null;
 }
 
-export const domainRule = defineResource({
-  token: TOKEN,
-  list: { path: "/mail/domains/{domainId}/rules", parent: { token: "nsp:mail:Domain", input: "domainId" }, label: (r, d) => `${String(d?.name)}-${String(r.kind)}-${String(r.pattern)}`, zoneOf: (_r, d) => d?.zone_id },
+export const domainRule = rules.resource({
+  list: { label: (r, d) => `${String(d?.name)}-${String(r.kind)}-${String(r.pattern)}`, zoneOf: (_r, d) => d?.zone_id },
   description: "A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.",
-  args: ruleArgs,
-  state: ruleState,
-  importId: "<domainId>/<ruleId>",
-  shownId: { form: "<ruleId>", importable: false },
 
   check(args) {
     const failures: CheckFailure[] = [];
@@ -102,13 +90,7 @@ export const domainRule = defineResource({
 
   // Kind, pattern and target identify a rule (like a record's name, type and content).
   create: (ctx, args) =>
-    rulesOf(args.domainId).create(ctx, `${args.kind} rule ${args.pattern}`, args, {
+    rules.of(args.domainId).create(ctx, `${args.kind} rule ${args.pattern}`, args, {
       matches: (r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null),
     }),
-
-  // There is no GET of one rule: it is found in its domain's list.
-  read: (ctx, id, prior) => inDomain(id, prior.domainId, (objects, child) => objects.readFromList(ctx, (r) => String(r.id) === child)),
-
-  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
-  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
 });

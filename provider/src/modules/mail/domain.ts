@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
 import { collection } from "../../framework/api/shapes/collection";
-import type { HeldItem, Holds } from "../../framework/engine/held-objects";
+import type { HeldItem, Holds } from "../../framework/definition/holds";
 import { alias } from "./alias";
 import { domainRule } from "./domain-rule";
 import { group } from "./group";
@@ -158,6 +158,4 @@ export const domain = domains.resource({
     if (settings.length === 0) return current;
     return { id: current.id, state: await domains.update(ctx, current.id, args, current.state, settings) };
   },
-
-  update: (ctx, id, news, olds, changedInputs) => domains.update(ctx, id, news, olds, changedInputs),
 });

@@ -3,8 +3,10 @@
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/engine/diff";
-import { keysWithRole, wireModel } from "../../framework/api/fields";
+import { wireModel } from "../../framework/api/fields";
+import { keysWithRole } from "../../framework/definition/zod-walk";
 import { NUMERIC_ID } from "../../framework/api/ids";
+import { childCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
 import { HOST_NAME, dnsName } from "../../framework/api/validators";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
@@ -53,6 +55,15 @@ type Raw = Record<string, unknown> & { id: string | number };
 export function mailModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>, state: z.ZodObject<S>, id: z.ZodType<string | number>) {
   const api = wireModel(args, state, { id });
   return { ...api, wire: api.wire as z.ZodType<Raw>, toResult: (raw: Raw) => ({ id: String(raw.id), state: api.toState(raw) }) };
+}
+
+/**
+ * The objects of one mail domain: a collection per domain (`/mail/domains/{domainId}/<name>`),
+ * each object known as `<domainId>/<its id>` (`idForm`) and, for most kinds, patched and deleted
+ * at `/mail/<kind>/<id>` (`itemsAt`).
+ */
+export function domainObjects<A extends Shape, S extends Shape>(token: string, name: string, idForm: string, spec: Omit<ChildCollectionSpec<A, S>, "token" | "path" | "parent" | "importId">) {
+  return childCollection({ token, path: `/mail/domains/{domainId}/${name}`, parent: { token: "nsp:mail:Domain", input: "domainId" as keyof A & string }, importId: `<domainId>/${idForm}`, ...spec });
 }
 
 /**

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure } from "../../framework/definition";
+import type { CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { collection, perParent } from "../../framework/api/shapes/collection";
-import { localPartKey } from "./fields";
+import { domainObjects, localPartKey } from "./fields";
 import { email } from "../../framework/api/validators";
-import { NUMERIC_ID, STRING_ID, childIdOf } from "../../framework/api/ids";
+import { STRING_ID } from "../../framework/api/ids";
 
 const TOKEN = "nsp:mail:Group";
 const MAX_MEMBERS = 1000;
@@ -20,7 +19,7 @@ const member = z
 const groupArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
   localPart: localPartKey("The group's local part (before `@`).", "patch"),
-  name: z.string().max(128, "must be at most 128 characters").optional().meta({ description: "Name of the group; the API uses the local part when unset.", create: true, patch: true }),
+  name: z.string().max(128, "must be at most 128 characters").optional().meta({ description: "Name of the group; the API uses the local part when unset.", create: true, patch: true, clearedAs: null }),
   members: z
     .array(member)
     .max(MAX_MEMBERS, `must have at most ${MAX_MEMBERS} items`)
@@ -51,40 +50,27 @@ const groupState = z.object({
   createdAt: z.string().meta({ description: "When the group was created." }),
 });
 
-const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<groupId>", NUMERIC_ID, STRING_ID, domainId);
-
-// Listed and created under the domain, patched and deleted at /mail/groups/<id>.
-const groupsOf = (domainId: string) =>
-  collection({
-    token: TOKEN,
-    path: `/mail/domains/${domainId}/groups`,
-    itemsAt: "/mail/groups",
-    underParent: true,
-    args: groupArgs,
-    state: groupState,
-    idOnWire: z.string(),
-    idOf: (id) => idOf(id, domainId).child,
-    patchBody(_patch, news, changedInputs, api) {
-      // replaceAlias alone changes nothing the API keeps; it goes along with a patch when set.
-      const changed = api.patchKeys(changedInputs).filter((k) => k !== "replaceAlias");
-      if (changed.length === 0) return {};
-      // The API lists local_part as required in the patch body, so it is always sent.
-      const patch = api.patchBody(news, ["localPart", ...changed, ...(news.replaceAlias ? ["replaceAlias"] : [])]);
-      // A name the program stops setting is cleared (the API then uses the local part).
-      if (changed.includes("name") && news.name === undefined) patch.name = null;
-      return patch;
-    },
-  });
-const inDomain = perParent(idOf, groupsOf);
-
-export const group = defineResource({
-  token: TOKEN,
-  list: { path: "/mail/domains/{domainId}/groups", parent: { token: "nsp:mail:Domain", input: "domainId" }, label: (g, d) => `${String(g.local_part)}@${String(d?.name)}`, zoneOf: (_g, d) => d?.zone_id },
-  description: "A mail group (distribution list) in a mail domain: mail to its address goes to every member.",
+// Listed and created under the domain, patched and deleted at /mail/groups/<id>. There is no GET
+// of one group: it is found in its domain's list.
+const groups = domainObjects(TOKEN, "groups", "<groupId>", {
+  childId: STRING_ID,
+  itemsAt: "/mail/groups",
   args: groupArgs,
   state: groupState,
-  importId: "<domainId>/<groupId>",
-  shownId: { form: "<groupId>", importable: false },
+  idOnWire: z.string(),
+  readBy: "list",
+  patchBody(_patch, news, changedInputs, api) {
+    // replaceAlias alone changes nothing the API keeps; it goes along with a patch when set.
+    const changed = api.patchKeys(changedInputs).filter((k) => k !== "replaceAlias");
+    if (changed.length === 0) return {};
+    // The API lists local_part as required in the patch body, so it is always sent.
+    return api.patchBody(news, ["localPart", ...changed, ...(news.replaceAlias ? ["replaceAlias"] : [])]);
+  },
+});
+
+export const group = groups.resource({
+  list: { label: (g, d) => `${String(g.local_part)}@${String(d?.name)}`, zoneOf: (_g, d) => d?.zone_id },
+  description: "A mail group (distribution list) in a mail domain: mail to its address goes to every member.",
 
   check(args) {
     const failures: CheckFailure[] = [];
@@ -98,11 +84,5 @@ export const group = defineResource({
   },
 
   // A local part names one group in its domain: the natural key.
-  create: (ctx, args) => groupsOf(args.domainId).create(ctx, `group ${args.localPart}`, args, { matches: (g) => g.local_part === args.localPart }),
-
-  // There is no GET of one group: it is found in its domain's list.
-  read: (ctx, id, prior) => inDomain(id, prior.domainId, (objects, child) => objects.readFromList(ctx, (g) => g.id === child)),
-
-  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
-  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
+  create: (ctx, args) => groups.of(args.domainId).create(ctx, `group ${args.localPart}`, args, { matches: (g) => g.local_part === args.localPart }),
 });

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure, type OperationContext } from "../../framework/definition";
+import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { collection, perParent, type Item } from "../../framework/api/shapes/collection";
-import { localPartKey, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
+import type { Item } from "../../framework/api/shapes/collection";
+import { domainObjects, localPartKey, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
 import { email } from "../../framework/api/validators";
-import { NUMERIC_ID, STRING_ID, childIdOf, parentHolding } from "../../framework/api/ids";
+import { STRING_ID, parentHolding } from "../../framework/api/ids";
 
 const TOKEN = "nsp:mail:Mailbox";
 const MAX_SHARED = 50;
@@ -40,24 +40,18 @@ const mailboxState = z.object({
 });
 
 const api = mailModel(mailboxArgs, mailboxState, z.string());
-const idOf = (id: string, domainId?: string) => childIdOf(TOKEN, id, "<domainId>/<mailboxId>", NUMERIC_ID, STRING_ID, domainId);
-// Listed and created under the domain, patched and deleted at /mail/mailboxes/<id>.
-const mailboxesOf = (domainId: string) =>
-  collection({ token: TOKEN, path: `/mail/domains/${domainId}/mailboxes`, itemsAt: "/mail/mailboxes", underParent: true, args: mailboxArgs, state: mailboxState, model: api, idOf: (id) => idOf(id, domainId).child });
-const inDomain = perParent(idOf, mailboxesOf);
+// Listed and created under the domain, patched and deleted at /mail/mailboxes/<id>. There is no
+// GET of one mailbox: the mailboxes of one domain are refreshed from one list of the domain.
+const mailboxes = domainObjects(TOKEN, "mailboxes", "<mailboxId>", { childId: STRING_ID, itemsAt: "/mail/mailboxes", args: mailboxArgs, state: mailboxState, model: api, readBy: "sharedList" });
 
 /** The mailbox in its domain's list (there is no GET of one mailbox); undefined when either is gone. */
 export async function findMailbox(ctx: OperationContext, domainId: string, mailboxId: string): Promise<Item | undefined> {
-  return (await mailboxesOf(domainId).list(ctx)).find((b) => b.id === mailboxId);
+  return (await mailboxes.of(domainId).list(ctx)).find((b) => b.id === mailboxId);
 }
 
-export const mailbox = defineResource({
-  token: TOKEN,
-  list: { path: "/mail/domains/{domainId}/mailboxes", parent: { token: "nsp:mail:Domain", input: "domainId" }, label: (m, d) => `${String(m.local)}@${String(d?.name)}`, zoneOf: (_m, d) => d?.zone_id },
+export const mailbox = mailboxes.resource({
+  list: { label: (m, d) => `${String(m.local)}@${String(d?.name)}`, zoneOf: (_m, d) => d?.zone_id },
   description: "A mailbox in a mail domain. Deleting it deletes its messages, its app passwords and the aliases that deliver to it.",
-  args: mailboxArgs,
-  state: mailboxState,
-  importId: "<domainId>/<mailboxId>",
   shownId: { form: "<mailboxId>", importable: true },
 
   check(args) {
@@ -70,24 +64,20 @@ export const mailbox = defineResource({
   },
 
   async create(ctx, args) {
-    const mailboxes = mailboxesOf(args.domainId);
+    const domainMailboxes = mailboxes.of(args.domainId);
     // A local part names one mailbox in its domain: the natural key.
-    const current = await mailboxes.create(ctx, `mailbox ${args.local}`, args, { matches: (b) => b.local === args.local });
+    const current = await domainMailboxes.create(ctx, `mailbox ${args.local}`, args, { matches: (b) => b.local === args.local });
     ctx.progress(current.id, current.state);
     const settings = settingsAfterCreate(mailboxArgs, args, current.state);
     if (settings.length === 0) return current;
-    return { id: current.id, state: await mailboxes.update(ctx, current.id, args, current.state, settings) };
+    return { id: current.id, state: await domainMailboxes.update(ctx, current.id, args, current.state, settings) };
   },
 
   async read(ctx, id, prior) {
     // At import, the mailbox's own id (as `pulumi stack --show-ids` shows it) is enough.
     const knownDomain = prior.domainId ?? (STRING_ID.test(id) ? await parentHolding(ctx, TOKEN, id, "<domainId>/<mailboxId>", { list: "/mail/domains", childList: (d) => `/mail/domains/${d}/mailboxes`, schema: api.wire }) : undefined);
     if (knownDomain === undefined && !id.includes("/")) return undefined;
-    const { parent: domainId, child: mailboxId } = idOf(id, knownDomain);
-    // The mailboxes of one domain are refreshed from one list of the domain.
-    return mailboxesOf(domainId).readListed(ctx, mailboxId);
+    const { parent: domainId, child: mailboxId } = mailboxes.locate(id, knownDomain);
+    return mailboxes.of(domainId).readListed(ctx, mailboxId);
   },
-
-  update: (ctx, id, news, olds, changedInputs) => inDomain(id, olds.domainId, (objects, child) => objects.update(ctx, child, news, olds, changedInputs)),
-  delete: (ctx, id, olds) => inDomain(id, olds.domainId, (objects, child) => objects.delete(ctx, child)),
 });

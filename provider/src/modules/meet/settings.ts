@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { singleton } from "../../framework/api/shapes/singleton";
 
 const TOKEN = "nsp:meet:Settings";
@@ -45,21 +44,23 @@ const settingsState = z.object({
     .meta({ description: "The cities that accept new meetings." }),
 });
 
-const meetSettings = singleton({ path: "/meet/settings", args: settingsArgs, state: settingsState });
-const { api } = meetSettings;
-
-function idOf(id: string): string {
-  if (id !== SETTINGS_ID) throw new Error(`${TOKEN}: id "${id}" must be "${SETTINGS_ID}" (the account has one meeting settings object)`);
-  return id;
-}
-
 const DELETE_NOTE = "the account's meeting settings cannot be deleted; they were removed from the stack and stay as they are (new meetings keep using them)";
 
-export const settings = defineResource({
+const meetSettings = singleton({
   token: TOKEN,
-  description: `The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: \`${SETTINGS_ID}\`.`,
+  path: "/meet/settings",
   args: settingsArgs,
   state: settingsState,
+  idOf(id) {
+    if (id !== SETTINGS_ID) throw new Error(`${TOKEN}: id "${id}" must be "${SETTINGS_ID}" (the account has one meeting settings object)`);
+    return id;
+  },
+  objectId: () => SETTINGS_ID,
+});
+const { api } = meetSettings;
+
+export const settings = meetSettings.resource({
+  description: `The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: \`${SETTINGS_ID}\`.`,
   importId: SETTINGS_ID,
 
   check(args) {
@@ -72,18 +73,8 @@ export const settings = defineResource({
     return { id: SETTINGS_ID, state: api.toState(raw) };
   },
 
-  async read(ctx, id) {
-    idOf(id);
-    return { id: SETTINGS_ID, state: api.toState(await meetSettings.get(ctx)) };
-  },
-
-  async update(ctx, id, news, olds, changed) {
-    idOf(id);
-    return meetSettings.update(ctx, news, olds, changed);
-  },
-
   async delete(ctx, id) {
-    idOf(id);
+    meetSettings.idOf(id);
     ctx.log("warning", DELETE_NOTE);
   },
 });

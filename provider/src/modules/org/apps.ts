@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { wireModel } from "../../framework/api/fields";
-import { currentOrganization } from "./organization";
+import { org as organization } from "./organization";
 
 const TOKEN = "nsp:org:Apps";
 const APPS_ID = "apps";
@@ -35,14 +35,14 @@ export const apps = defineResource({
   importId: "apps",
 
   async create(ctx, args) {
-    const org = await currentOrganization(ctx);
+    const org = await organization.current(ctx);
     const keys = api.patchKeys(Object.keys(args)).filter((k) => args[k] !== undefined && args[k] !== org.state.apps[k]);
     return { id: APPS_ID, state: keys.length === 0 ? { ...org.state.apps, orgId: org.id } : await patch(ctx, org.id, args, keys) };
   },
 
   async read(ctx, id) {
     if (id !== APPS_ID) throw new Error(`${TOKEN}: id "${id}" must be "${APPS_ID}" (one per account)`);
-    const org = await currentOrganization(ctx);
+    const org = await organization.current(ctx);
     return { id, state: { ...org.state.apps, orgId: org.id } };
   },
 

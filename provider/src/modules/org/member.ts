@@ -53,6 +53,4 @@ export const member = members.resource({
     const sub = subOf(id);
     return members.readFromList(ctx, (m) => m.sub === sub);
   },
-
-  update: (ctx, id, news, olds, changed) => members.update(ctx, id, news, olds, changed),
 });

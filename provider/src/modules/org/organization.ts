@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
 import { singleton } from "../../framework/api/shapes/singleton";
-import type { Item } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:org:Organization";
 const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -28,41 +26,33 @@ const orgState = z.object({
   createdAt: z.string().meta({ description: "When the organisation was created." }),
 });
 
-const org = singleton({ path: "/org", args: orgArgs, state: orgState, idOnWire: z.string() });
-const { api } = org;
-
-const toState = (raw: Item) => ({ id: String(raw.id), state: api.toState(raw) });
-
-/** The account's organisation (`GET /org`, which creates it the first time). */
-export async function currentOrganization(ctx: OperationContext) {
-  return toState(await org.get(ctx));
-}
-
-export const organization = defineResource({
+// The account's organisation: `GET /org` creates it the first time.
+export const org = singleton({
   token: TOKEN,
-  description:
-    "The account's organisation. Every account has exactly one, created by the API the first time it is read, so this resource adopts it and manages its name and slug; inputs left unset keep the API's values. The organisation cannot be deleted: deleting this resource only forgets it (and says so), leaving name and slug as they are. The import id is the organisation's `id` as `GET /org` shows it.",
+  path: "/org",
   args: orgArgs,
   state: orgState,
+  idOnWire: z.string(),
+  idOf(id) {
+    if (!ORG_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" is not an organisation id (<orgId>, the id GET /org shows)`);
+    return id;
+  },
+  objectId: (raw) => String(raw.id),
+});
+const { api } = org;
+
+// The API cannot unset a name or slug; dropping one from the program leaves the last value.
+export const organization = org.resource({
+  description:
+    "The account's organisation. Every account has exactly one, created by the API the first time it is read, so this resource adopts it and manages its name and slug; inputs left unset keep the API's values. The organisation cannot be deleted: deleting this resource only forgets it (and says so), leaving name and slug as they are. The import id is the organisation's `id` as `GET /org` shows it.",
   importId: "<orgId>",
 
   async create(ctx, args) {
-    const current = await currentOrganization(ctx);
+    const current = await org.current(ctx);
     const changed = api.patchKeys(Object.keys(args)).filter((k) => args[k] !== undefined && args[k] !== current.state[k]);
     if (changed.length === 0) return current;
-    return toState(await org.patch(ctx, api.patchBody(args, changed)));
-  },
-
-  async read(ctx, id) {
-    if (!ORG_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" is not an organisation id (<orgId>, the id GET /org shows)`);
-    const current = await currentOrganization(ctx);
-    // One organisation per account: another id means the stack's organisation is not this account's.
-    return current.id === id ? current : undefined;
-  },
-
-  async update(ctx, id, news, olds, changedInputs) {
-    // The API cannot unset a name or slug; dropping one from the program leaves the last value.
-    return org.update(ctx, news, olds, changedInputs);
+    const raw = await org.patch(ctx, api.patchBody(args, changed));
+    return { id: String(raw.id), state: api.toState(raw) };
   },
 
   async delete(ctx, id, olds) {

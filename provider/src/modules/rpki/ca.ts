@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Holds } from "../../framework/engine/held-objects";
+import type { Holds } from "../../framework/definition/holds";
 import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/engine/diff";
 import { collection } from "../../framework/api/shapes/collection";

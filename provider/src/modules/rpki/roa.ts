@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure } from "../../framework/definition";
-import { collection } from "../../framework/api/shapes/collection";
+import type { CheckFailure } from "../../framework/definition";
+import { childCollection } from "../../framework/api/shapes/child-collection";
 import { idRef } from "../../framework/api/wire";
-import { wireModel } from "../../framework/api/fields";
-import { childIdOf, NUMERIC_ID } from "../../framework/api/ids";
 import { familyBits, parsePrefix } from "./prefix";
 
 export const ASN_MAX = 4294967295;
@@ -47,33 +45,18 @@ const roaState = z.object({
   createdAt: z.string().meta({ description: "When the ROA was created." }),
 });
 
-// The API always stores a max length (the prefix length when none is given).
-const api = wireModel(roaArgs, roaState, { id: z.number().int(), max_length: z.number().int() });
-
-/** Accepts the import form `<caId>/<roaId>` as well as a bare ROA id with a known CA. */
-function parseRoaId(id: string, caId?: string): { caId: string; roaId: string } {
-  const { parent: parentId, child } = childIdOf("nsp:rpki:Roa", id, "<caId>/<roaId>", NUMERIC_ID, NUMERIC_ID, caId);
-  return { caId: parentId, roaId: child };
-}
-
 // The ROAs of one CA. There is no GET of one ROA: it is found in its CA's list, shared by the
 // ROAs of one refresh (and listed afresh to confirm one that the shared list lacks).
-const roasOf = (caId: string) =>
-  collection({ token: "nsp:rpki:Roa", path: `/rpki/cas/${caId}/roas`, underParent: true, args: roaArgs, state: roaState, model: api, idOf: (id) => parseRoaId(id, caId).roaId, byContent: true });
+// The API always stores a max length (the prefix length when none is given).
+const roas = childCollection({ token: "nsp:rpki:Roa", path: "/rpki/cas/{caId}/roas", parent: { token: "nsp:rpki:Ca", input: "caId" }, importId: "<caId>/<roaId>", args: roaArgs, state: roaState, idOnWire: z.number().int(), wireExtras: { max_length: z.number().int() }, readBy: "sharedList", byContent: true });
 
-// No shape for the definition itself: a ROA's collection is its CA's, known only from the inputs; its create, read and delete are the collection's.
-export const roa = defineResource({
-  token: "nsp:rpki:Roa",
-  list: { path: "/rpki/cas/{caId}/roas", parent: { token: "nsp:rpki:Ca", input: "caId" }, label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },
+export const roa = roas.resource({
+  list: { label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },
   description:
     "A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.",
-  args: roaArgs,
-  state: roaState,
   // The API refuses two ROAs with the same origin, prefix and maxLength in one CA, so a
   // replacement that keeps them (a new comment) must wait for the old ROA to go.
   deleteBeforeReplace: (olds, news) => olds.caId === news.caId && olds.asn === news.asn && olds.prefix === news.prefix && olds.maxLength === news.maxLength,
-  importId: "<caId>/<roaId>",
-  shownId: { form: "<roaId>", importable: false },
 
   check(args) {
     const failures: CheckFailure[] = [];
@@ -95,18 +78,8 @@ export const roa = defineResource({
   // The API refuses a second ROA with the same origin, prefix and max length: the conflict itself
   // says that the ROA exists, so nothing is listed before posting.
   create: (ctx, args) =>
-    roasOf(args.caId).create(ctx, `ROA AS${args.asn} ${args.prefix}`, args, {
+    roas.of(args.caId).create(ctx, `ROA AS${args.asn} ${args.prefix}`, args, {
       content: (r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength,
       checkFirst: false,
     }),
-
-  async read(ctx, id, prior) {
-    const { caId, roaId } = parseRoaId(id, prior.caId);
-    return roasOf(caId).readListed(ctx, roaId);
-  },
-
-  async delete(ctx, id, olds) {
-    const { caId, roaId } = parseRoaId(id, olds.caId);
-    await roasOf(caId).delete(ctx, roaId);
-  },
 });

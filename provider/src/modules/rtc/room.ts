@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure } from "../../framework/definition";
+import type { CheckFailure } from "../../framework/definition";
 import { cityCode, roomCollection, roomName, roomPasscode, roomState } from "../talk/fields";
 
 const TOKEN = "nsp:rtc:Room";
@@ -21,12 +21,8 @@ const roomArgs = z.object({
 
 const rooms = roomCollection(TOKEN, "/rtc/rooms", roomArgs);
 
-export const rtcRoom = defineResource({
-  token: TOKEN,
-  list: { path: rooms.path },
+export const rtcRoom = rooms.resource({
   description: "A realtime audio/video room. Participants join with short-lived tokens minted by the customer's backend (not managed here). The passcode is a secret input the API never returns.",
-  args: roomArgs,
-  state: roomState,
   importId: "<roomId>",
 
   check(args) {
@@ -38,16 +34,4 @@ export const rtcRoom = defineResource({
   create: (ctx, args) =>
     // Room names need not be unique; the name and city are the best key there is.
     rooms.create(ctx, `realtime room ${args.name}`, args, { matches: (r) => r.name === args.name && (args.city === undefined || r.city === args.city) }),
-
-  read: (ctx, id) => rooms.read(ctx, id),
-
-  async update(ctx, id, news, olds, changed) {
-    // Dropping a field the API defaults leaves the last value, except the passcode: unset clears it.
-    const keys = rooms.api.patchKeys(changed).filter((k) => news[k] !== undefined || k === "passcode");
-    if (keys.length === 0) return { ...olds, ...news };
-    const patch = rooms.api.patchBody({ ...news, passcode: news.passcode ?? "" }, ["name", ...keys]);
-    return rooms.toState(await ctx.client.patch(rooms.itemPath(id), patch, { schema: rooms.wire, signal: ctx.signal })).state;
-  },
-
-  delete: (ctx, id) => rooms.delete(ctx, id),
 });

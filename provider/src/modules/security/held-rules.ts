@@ -1,4 +1,4 @@
-import type { HeldKind } from "../../framework/engine/held-objects";
+import type { HeldKind } from "../../framework/definition/holds";
 import { rule } from "./rule";
 
 /**

@@ -89,6 +89,4 @@ export const rule = rules.resource({
     const found = (await rules.list(ctx, query)).find((r) => String(r.id) === ruleId);
     return found && rules.toState(found);
   },
-
-  update: (ctx, id, news, olds, changedInputs) => rules.update(ctx, id, news, olds, changedInputs),
 });

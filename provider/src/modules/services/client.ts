@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
-import { collection, perParent } from "../../framework/api/shapes/collection";
+import type { OperationContext } from "../../framework/definition";
+import { childCollection } from "../../framework/api/shapes/child-collection";
 import { idRef, wireTimestamp } from "../../framework/api/wire";
 import { BLOCK_MODES, LOG_MODES, NUMERIC_ID, SAFESEARCH, addressOrPrefix, key, requireResolver, ruleLine, timestamp } from "./fields";
 import { items, lines, textListModel } from "./text-lists";
@@ -61,43 +61,38 @@ export async function findClient(ctx: OperationContext, serviceId: string, clien
 }
 
 // A service's client groups; the service's id goes in every body too, and the state tells
-// whether a dynamic-address token is issued.
-const clientsOf = (serviceId: string) =>
-  collection({
-    token: TOKEN, path: `/services/${serviceId}/clients`, underParent: true, args: clientArgs, state: clientState, model: api,
-    idOf: (id) => clientIdOf(TOKEN, id, serviceId).clientGroupId,
-    adjust: (state, raw) => ({ ...state, ddnsConfigured: (raw as ClientWire).ddns.configured }),
-    createBody: (body) => withServiceId(serviceId, body),
-    patchBody: (patch, _news, changed) => (changed.length === 0 ? {} : withServiceId(serviceId, patch)),
-  });
-
-const inService = perParent((id, serviceId) => {
-  const { serviceId: parent, clientGroupId: child } = clientIdOf(TOKEN, id, serviceId);
-  return { parent, child };
-}, clientsOf);
-
-export const client = defineResource({
+// whether a dynamic-address token is issued. There is no GET of one client group, only the
+// service's list: not_found there means the service is gone.
+const clients = childCollection({
   token: TOKEN,
+  path: "/services/{serviceId}/clients",
+  parent: { token: "nsp:services:Service", input: "serviceId" },
+  importId: "<serviceId>/<clientGroupId>",
+  locate(id, serviceId) {
+    const { serviceId: parent, clientGroupId: child } = clientIdOf(TOKEN, id, serviceId);
+    return { parent, child };
+  },
+  args: clientArgs,
+  state: clientState,
+  model: api,
+  readBy: "list",
+  adjust: (state, raw) => ({ ...state, ddnsConfigured: (raw as ClientWire).ddns.configured }),
+  createBody: (body, values) => withServiceId(values.serviceId, body),
+  patchBody: (patch, news, changed) => (changed.length === 0 ? {} : withServiceId(news.serviceId, patch)),
+});
+
+export const client = clients.resource({
   list: {
-    path: "/services/{serviceId}/clients",
     // The resolver services the API makes with the account, no resource of this provider.
-    parent: { token: "nsp:services:Service", input: "serviceId", path: "/services", holds: (s) => s.type === "resolver" },
+    parent: { path: "/services", holds: (s) => s.type === "resolver" },
     label: (c, s) => `${String(s?.name)}-${String(c.name)}`,
   },
   description:
     "A client group of a resolver service: devices recognised by their addresses or client id, with their own lists, rules and modes (empty values follow the service's filter and policy). Its dynamic-address update token is `nsp:services:ClientDdnsToken`.",
-  args: clientArgs,
-  state: clientState,
-  importId: "<serviceId>/<clientGroupId>",
-  shownId: { form: "<clientGroupId>", importable: false },
 
   async create(ctx, args) {
     await requireResolver(ctx, TOKEN, args.serviceId);
     // A client id is unique within the service; without one, the name is the best key there is.
-    return clientsOf(args.serviceId).create(ctx, `client group ${args.name}`, args, { matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name) });
+    return clients.of(args.serviceId).create(ctx, `client group ${args.name}`, args, { matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name) });
   },
-
-  read: (ctx, id, prior) => inService(id, prior.serviceId, (clients, child) => clients.readFromList(ctx, (c) => String(c.id) === child)),
-  update: (ctx, id, news, olds, changed) => inService(id, olds.serviceId, (clients, child) => clients.update(ctx, child, news, olds, changed)),
-  delete: (ctx, id, olds) => inService(id, olds.serviceId, (clients, child) => clients.delete(ctx, child)),
 });

@@ -1,11 +1,11 @@
 // The filter and the policy of a resolver service are documents of the service: one each, which
 // the API replaces whole (PUT) and an empty PUT resets to its defaults. One definition serves
-// both; the id is the service id.
+// both, on the document shape; the id is the service id.
 import { z } from "zod";
-import { defineResource, type CheckFailure, type OperationContext, type ResourceDefinition } from "../../framework/definition";
+import type { CheckFailure, ResourceDefinition } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { metaOf } from "../../framework/engine/zod-walk";
-import { documentAt, type DocumentModel } from "../../framework/api/shapes/document";
+import { metaOf } from "../../framework/definition/zod-walk";
+import { defineDocument, type DocumentModel } from "../../framework/api/shapes/document";
 import { requireResolver, resolverService, serviceIdOf } from "./fields";
 import { textListModel, type TextCodec } from "./text-lists";
 
@@ -28,44 +28,30 @@ const documentState = z.object({
   serviceName: z.string().meta({ description: "Name of the resolver service.", local: true }),
 });
 
-type Props = Record<string, unknown>;
-
 export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec<F>): ResourceDefinition {
   // Every PUT sends the whole document.
   const fields = Object.fromEntries(Object.entries(spec.fields).map(([key, field]) => [key, (field as z.ZodType).meta({ create: true, ...metaOf(field as z.ZodType) })])) as Shape;
   const args = z.object({ serviceId: idRef("Id of the resolver service (`nsp:dns:getService` with its name finds it).").meta({ replace: true }), ...fields });
-  const api = textListModel(z.object(fields), documentState, spec.codecs as Record<string, TextCodec>);
-  const document = documentAt((serviceId) => `/services/${serviceId}/${spec.path}`, api as unknown as DocumentModel);
-  const put = async (ctx: OperationContext, serviceId: string, values: Props): Promise<Props> => ({ ...(await document.put(ctx, serviceId, values)), serviceId });
-
-  return defineResource({
+  const model = textListModel(z.object(fields), documentState, spec.codecs as Record<string, TextCodec>);
+  return defineDocument({
     token: spec.token,
     description: spec.description,
     args,
     state: documentState,
     importId: "<serviceId>",
     ...(spec.migrations ? { migrations: spec.migrations } : {}),
-    ...(spec.check ? { check: spec.check as (a: Props) => CheckFailure[] } : {}),
-
-    async create(ctx, values) {
-      const service = await requireResolver(ctx, spec.token, values.serviceId);
-      return { id: values.serviceId, state: { ...(await put(ctx, values.serviceId, values)), serviceName: service.name } as never };
+    ...(spec.check ? { check: spec.check as (a: Record<string, unknown>) => CheckFailure[] } : {}),
+    parent: "serviceId",
+    idOf: (id) => serviceIdOf(spec.token, id),
+    path: (serviceId) => `/services/${serviceId}/${spec.path}`,
+    model: model as unknown as DocumentModel,
+    // An empty PUT resets the document to the API's defaults.
+    emptied: {},
+    // The service's name, looked up at create and at each read, is kept through an update.
+    toState: (raw, prior) => ({ ...model.toState(raw), serviceName: prior.serviceName }),
+    async parentState(ctx, serviceId, mustExist) {
+      const service = mustExist ? await requireResolver(ctx, spec.token, serviceId) : await resolverService(ctx, spec.token, serviceId);
+      return service && { serviceName: service.name };
     },
-
-    async read(ctx, id) {
-      const serviceId = serviceIdOf(spec.token, id);
-      const service = await resolverService(ctx, spec.token, serviceId);
-      if (!service) return undefined;
-      const current = await document.get(ctx, serviceId);
-      return current && { id: serviceId, state: { ...current, serviceId, serviceName: service.name } as never };
-    },
-
-    async update(ctx, _id, news, olds) {
-      return { ...(await put(ctx, news.serviceId, news)), serviceName: olds.serviceName } as never;
-    },
-
-    async delete(ctx, id) {
-      await document.reset(ctx, serviceIdOf(spec.token, id));
-    },
-  }) as unknown as ResourceDefinition;
+  });
 }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { both, messagingCollection, optText } from "./fields";
 
 const TOKEN = "nsp:sgate:Brand";
@@ -31,15 +30,12 @@ const brandState = z.object({
   createdAt: z.string().meta({ description: "When the brand was created." }),
 });
 
-const brands = messagingCollection(TOKEN, "/sgate/brands", { what: "brand", form: "<brandId>", example: "brd_0123456789ab" }, brandArgs, brandState);
+const brands = messagingCollection(TOKEN, "/sgate/brands", { what: "brand", form: "<brandId>", example: "brd_0123456789ab" }, brandArgs, brandState, "sharedList");
 
-export const brand = defineResource({
-  token: TOKEN,
-  list: { path: brands.path, label: (b) => String(b.legal_name) },
+export const brand = brands.resource({
+  list: { label: (b) => String(b.legal_name) },
   description:
     "A US 10DLC brand: the company behind the messages. It enters as a draft; set `status` to `submitted` to send it for review. A brand that still has campaigns cannot be deleted: the API refuses and names them, so delete the campaigns first.",
-  args: brandArgs,
-  state: brandState,
   importId: "<brandId>",
 
   create: (ctx, args) =>
@@ -47,8 +43,4 @@ export const brand = defineResource({
     brands.create(ctx, `brand ${args.legalName}`, args, {
       matches: (b) => b.legal_name === args.legalName && (b.tax_id ?? undefined) === (args.taxId ?? undefined) && (b.country ?? undefined) === (args.country ?? undefined),
     }),
-
-  read: (ctx, id) => brands.readListed(ctx, id),
-  update: (ctx, id, news, olds, changed) => brands.update(ctx, id, news, olds, changed),
-  delete: (ctx, id) => brands.delete(ctx, id),
 });

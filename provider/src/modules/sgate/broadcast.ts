@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure } from "../../framework/definition";
+import type { CheckFailure } from "../../framework/definition";
 import { both, lang, messagingCollection } from "./fields";
 import { e164, stringRef } from "../../framework/api/validators";
 
@@ -50,13 +50,10 @@ const broadcastState = z.object({
 
 const broadcasts = messagingCollection(TOKEN, "/sgate/broadcasts", { what: "broadcast", form: "<broadcastId>", example: "bc_0123456789ab" }, broadcastArgs, broadcastState);
 
-export const broadcast = defineResource({
-  token: TOKEN,
-  list: { path: broadcasts.path, skip: (b) => (b.state === "draft" ? undefined : `broadcast in state ${String(b.state)}: only drafts are managed`) },
+export const broadcast = broadcasts.resource({
+  list: { skip: (b) => (b.state === "draft" ? undefined : `broadcast in state ${String(b.state)}: only drafts are managed`) },
   description:
     "A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it is paused, cancelled or finished.",
-  args: broadcastArgs,
-  state: broadcastState,
   importId: "<broadcastId>",
 
   check(args) {
@@ -76,9 +73,4 @@ export const broadcast = defineResource({
       // Only a name tells drafts apart; without one a lost answer is sent again.
       find: async () => (args.name ? (await broadcasts.list(ctx)).find((b) => b.name === args.name && b.state === "draft") : undefined),
     }),
-
-  read: (ctx, id) => broadcasts.read(ctx, id),
-
-  update: (ctx, id, news, olds, changed) => broadcasts.update(ctx, id, news, olds, changed),
-  delete: (ctx, id) => broadcasts.delete(ctx, id),
 });

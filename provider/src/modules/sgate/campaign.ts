@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { defineResource } from "../../framework/definition";
 import { both, messagingCollection, optText } from "./fields";
 import { stringRef } from "../../framework/api/validators";
 
@@ -25,14 +24,11 @@ const campaignState = z.object({
   createdAt: z.string().meta({ description: "When the campaign was created." }),
 });
 
-const campaigns = messagingCollection(TOKEN, "/sgate/campaigns", { what: "campaign", form: "<campaignId>", example: "cmp_0123456789ab" }, campaignArgs, campaignState);
+const campaigns = messagingCollection(TOKEN, "/sgate/campaigns", { what: "campaign", form: "<campaignId>", example: "cmp_0123456789ab" }, campaignArgs, campaignState, "sharedList");
 
-export const campaign = defineResource({
-  token: TOKEN,
-  list: { path: campaigns.path, label: (c) => `${String(c.use_case)}-${String(c.id)}` },
+export const campaign = campaigns.resource({
+  list: { label: (c) => `${String(c.use_case)}-${String(c.id)}` },
   description: "A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their `campaignId` becomes empty).",
-  args: campaignArgs,
-  state: campaignState,
   importId: "<campaignId>",
 
   create: (ctx, args) =>
@@ -44,8 +40,4 @@ export const campaign = defineResource({
             (c.description ?? undefined) === (args.description ?? undefined) &&
             (c.message_flow ?? undefined) === (args.messageFlow ?? undefined),
     }),
-
-  read: (ctx, id) => campaigns.readListed(ctx, id),
-  update: (ctx, id, news, olds, changed) => campaigns.update(ctx, id, news, olds, changed),
-  delete: (ctx, id) => campaigns.delete(ctx, id),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { messagingCollection } from "./fields";
 import { e164, stringRef } from "../../framework/api/validators";
 
@@ -32,13 +32,10 @@ async function findConsent(ctx: OperationContext, recipient: string | undefined,
   return (await consents.list(ctx, recipient === undefined ? undefined : { q: recipient })).find(match);
 }
 
-export const consent = defineResource({
-  token: TOKEN,
-  list: { path: consents.path, label: (c) => String(c.recipient) },
+export const consent = consents.resource({
+  list: { label: (c) => String(c.recipient) },
   description:
     "A recipient's consent to receive messages. The API cannot change a consent, so every change replaces it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource then reads as gone.",
-  args: consentArgs,
-  state: consentState,
   importId: "<consentId>",
 
   create: (ctx, args) =>
@@ -53,6 +50,4 @@ export const consent = defineResource({
     const found = await findConsent(ctx, prior.recipient, (c) => c.id === wanted);
     return found && found.status !== "revoked" ? consents.toState(found) : undefined;
   },
-
-  delete: (ctx, id) => consents.delete(ctx, id),
 });

@@ -2,7 +2,7 @@
 // language tag is validated the same way everywhere and a malformed id is a clear error instead
 // of a request.
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, type CollectionSpec } from "../../framework/api/shapes/collection";
 import { ownIdOf, STRING_ID, type IdKind } from "../../framework/api/ids";
 
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
@@ -19,8 +19,15 @@ export const both = { create: true, patch: true } as const;
 
 /**
  * The messaging objects (brands, campaigns, senders, templates, consents, broadcasts) are
- * top-level collections with string ids.
+ * top-level collections with string ids; `readBy` as the collection's.
  */
-export function messagingCollection<A extends z.ZodRawShape, S extends z.ZodRawShape>(token: string, path: string, id: Omit<IdKind, "pattern">, args: z.ZodObject<A>, state: z.ZodObject<S>) {
-  return collection({ token, path, args, state, idOnWire: z.string(), idOf: (given) => ownIdOf(token, given, { ...id, pattern: STRING_ID }) });
+export function messagingCollection<A extends z.ZodRawShape, S extends z.ZodRawShape>(
+  token: string,
+  path: string,
+  id: Omit<IdKind, "pattern">,
+  args: z.ZodObject<A>,
+  state: z.ZodObject<S>,
+  readBy?: CollectionSpec<A, S>["readBy"],
+) {
+  return collection({ token, path, args, state, idOnWire: z.string(), idOf: (given) => ownIdOf(token, given, { ...id, pattern: STRING_ID }), ...(readBy ? { readBy } : {}) });
 }

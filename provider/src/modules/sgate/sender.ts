@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure } from "../../framework/definition";
+import type { CheckFailure } from "../../framework/definition";
 import { both, messagingCollection, optText } from "./fields";
 import { e164 } from "../../framework/api/validators";
 
@@ -20,14 +20,10 @@ const senderState = z.object({
   createdAt: z.string().meta({ description: "When the sender was created." }),
 });
 
-const senders = messagingCollection(TOKEN, "/sgate/senders", { what: "sender", form: "<senderId>", example: "snd_0123456789ab" }, senderArgs, senderState);
+const senders = messagingCollection(TOKEN, "/sgate/senders", { what: "sender", form: "<senderId>", example: "snd_0123456789ab" }, senderArgs, senderState, "sharedList");
 
-export const sender = defineResource({
-  token: TOKEN,
-  list: { path: senders.path },
+export const sender = senders.resource({
   description: "A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.",
-  args: senderArgs,
-  state: senderState,
   importId: "<senderId>",
 
   check(args) {
@@ -42,8 +38,4 @@ export const sender = defineResource({
   create: (ctx, args) =>
     // A name is what recipients tell senders apart by: the natural key.
     senders.create(ctx, `sender ${args.name}`, args, { matches: (s) => s.name === args.name }),
-
-  read: (ctx, id) => senders.readListed(ctx, id),
-  update: (ctx, id, news, olds, changed) => senders.update(ctx, id, news, olds, changed),
-  delete: (ctx, id) => senders.delete(ctx, id),
 });

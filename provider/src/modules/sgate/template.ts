@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type CheckFailure } from "../../framework/definition";
+import type { CheckFailure } from "../../framework/definition";
 import { LANG, both, lang, messagingCollection } from "./fields";
 
 const TOKEN = "nsp:sgate:Template";
@@ -41,12 +41,8 @@ const templateState = z.object({
 
 const templates = messagingCollection(TOKEN, "/sgate/templates", { what: "template", form: "<templateId>", example: "tpl_0123456789ab" }, templateArgs, templateState);
 
-export const template = defineResource({
-  token: TOKEN,
-  list: { path: templates.path },
+export const template = templates.resource({
   description: "A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.",
-  args: templateArgs,
-  state: templateState,
   importId: "<templateId>",
 
   check(args) {
@@ -65,14 +61,10 @@ export const template = defineResource({
       },
     }),
 
-  read: (ctx, id) => templates.read(ctx, id),
-
   update(ctx, id, news, olds, changedInputs) {
     // `submit` goes along with a change of text while it is on, and when it is turned on.
     const changed = templates.api.patchKeys(changedInputs).filter((k) => k !== "submit");
     const submit = news.submit && (changed.length > 0 || changedInputs.includes("submit"));
     return templates.update(ctx, id, news, olds, submit ? [...changed, "submit"] : changed);
   },
-
-  delete: (ctx, id) => templates.delete(ctx, id),
 });

@@ -58,6 +58,8 @@ function idOf(id: string): string {
 
 const destinations = collection({
   token: TOKEN, path: "/storage/destinations", args: destinationArgs, state: destinationState, idOnWire: z.string(), idOf,
+  // There is no GET of one destination: it is found in the account's list.
+  readBy: "list",
   adjust(state) {
     // No prefix and an empty one are the same to the API; the program writes no prefix as unset.
     if (state.prefix === "") delete state.prefix;
@@ -97,12 +99,6 @@ export const destination = destinations.resource({
     if (!args.autoMeet) return made;
     ctx.progress(made.id, made.state);
     return { id: made.id, state: await destinations.update(ctx, made.id, args, made.state, ["autoMeet"]) };
-  },
-
-  // There is no GET of one destination: it is found in the account's list.
-  read(ctx, id) {
-    const destId = idOf(id);
-    return destinations.readFromList(ctx, (d) => d.id === destId);
   },
 
   update: (ctx, id, news, olds, changed) => destinations.update(ctx, id, news, olds, changed).catch(explainTest),

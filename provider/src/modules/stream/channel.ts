@@ -19,7 +19,8 @@ const channelArgs = z.object({
     .toLowerCase()
     .regex(/^[a-z0-9-]{2,16}$/, "must be a city code such as ams (see nsp:stream:getStreamCities)")
     .optional()
-    .meta({ description: "Ingest city code (see `nsp:stream:getStreamCities`); required with `placement: city`, not allowed otherwise.", ...both }),
+    // Dropped from the program: no city (anycast).
+    .meta({ description: "Ingest city code (see `nsp:stream:getStreamCities`); required with `placement: city`, not allowed otherwise.", ...both, clearedAs: null }),
   renditions: z.number().int("must be an integer").min(1, "must be between 1 and 5").max(5, "must be between 1 and 5").default(3).meta({ description: "Number of renditions (quality steps) produced, 1 to 5.", ...both }),
   record: z.boolean().default(false).meta({ description: "Whether broadcasts are recorded.", ...both }),
   latencyMode: z.enum(["low", "standard"]).default("standard").meta({ description: "`low` or `standard` latency.", ...both }),
@@ -31,7 +32,7 @@ const channelArgs = z.object({
   recordingStore: z
     .record(z.string(), z.unknown())
     .optional()
-    .meta({ description: "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it.", ...both }),
+    .meta({ description: "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it.", ...both, clearedAs: null }),
   enabled: z.boolean().default(true).meta({ description: "Whether the channel accepts broadcasts.", ...both }),
   keyRotation: rotationTrigger("Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value."),
   revokeOnRotation: z
@@ -105,10 +106,7 @@ export const channel = channels.resource({
     const { api } = channels;
     const patchKeys = api.patchKeys(changed);
     if (patchKeys.length > 0) {
-      // Dropped from the program: no city (anycast), no recording store.
       const patch = api.patchBody(news, ["name", ...patchKeys]);
-      if (patchKeys.includes("city") && news.city === undefined) patch.city = null;
-      if (patchKeys.includes("recordingStore") && news.recordingStore === undefined) patch.recording_store = null;
       state = toState(await ctx.client.patch(channels.itemPath(channelId), patch, { schema: channels.wire, signal: ctx.signal }));
     }
     if (changed.includes("keyRotation")) state = toState(await rotate(ctx, channelId, news.revokeOnRotation));

@@ -30,9 +30,25 @@ function numericRoomId(token: string, id: string): string {
   return ownIdOf(token, id, { what: "room", form: "<roomId>" });
 }
 
-/** Both room kinds are top-level collections of numeric ids. */
+/**
+ * Both room kinds are top-level collections of numeric ids, patched alike: dropping a field the
+ * API defaults leaves the last value, except a patched passcode, which unset clears; `name`
+ * always goes along, as the API requires it.
+ */
 export function roomCollection<A extends z.ZodRawShape>(token: string, path: string, args: z.ZodObject<A>) {
-  return collection({ token, path, args, state: roomState, idOnWire: z.number().int(), idOf: (id) => numericRoomId(token, id) });
+  return collection({
+    token,
+    path,
+    args,
+    state: roomState,
+    idOnWire: z.number().int(),
+    idOf: (id) => numericRoomId(token, id),
+    patchBody(_patch, news, changed, api) {
+      const values = news as Record<string, unknown>;
+      const keys = api.patchKeys(changed).filter((k) => values[k] !== undefined || k === "passcode");
+      return keys.length === 0 ? {} : api.patchBody({ ...news, passcode: values.passcode ?? "" }, ["name", ...keys]);
+    },
+  });
 }
 
 const citiesResult = z.object({

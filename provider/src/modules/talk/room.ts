@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineResource, type OperationContext } from "../../framework/definition";
+import type { OperationContext } from "../../framework/definition";
 import { cityCode, roomCollection, roomName, roomPasscode, roomState } from "./fields";
 
 const TOKEN = "nsp:talk:Room";
@@ -27,13 +27,9 @@ function setPasscode(ctx: OperationContext, id: string, passcode: string | undef
   return ctx.client.put(`${rooms.itemPath(id)}/passcode`, { passcode: passcode ?? "" }, { schema: rooms.wire, signal: ctx.signal });
 }
 
-export const talkRoom = defineResource({
-  token: TOKEN,
-  list: { path: rooms.path },
+export const talkRoom = rooms.resource({
   description:
     "A chat room (conversation with history). The passcode is set through its own endpoint: a room with a passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi up` sets the passcode. Deleting the room deletes its history.",
-  args: roomArgs,
-  state: roomState,
   importId: "<roomId>",
 
   async create(ctx, args) {
@@ -44,16 +40,9 @@ export const talkRoom = defineResource({
     return rooms.toState(await setPasscode(ctx, made.id, args.passcode));
   },
 
-  read: (ctx, id) => rooms.read(ctx, id),
-
   async update(ctx, id, news, olds, changed) {
-    let state: RoomState = { ...olds, ...news };
-    // Dropping a field the API defaults leaves the last value; `name` goes along, as the API requires it.
-    const keys = rooms.api.patchKeys(changed).filter((k) => news[k] !== undefined);
-    if (keys.length > 0) state = rooms.toState(await ctx.client.patch(rooms.itemPath(id), rooms.api.patchBody(news, ["name", ...keys]), { schema: rooms.wire, signal: ctx.signal })).state;
+    let state: RoomState = await rooms.update(ctx, id, news, olds, changed);
     if (changed.includes("passcode")) state = rooms.toState(await setPasscode(ctx, id, news.passcode)).state;
     return state;
   },
-
-  delete: (ctx, id) => rooms.delete(ctx, id),
 });

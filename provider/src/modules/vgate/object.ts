@@ -1,15 +1,15 @@
 // The objects of a PBX (extensions, trunks, numbers, routes, IVRs, ring groups, queues, time
 // conditions) are children of the PBX with string ids, and their patch takes the create fields.
 import { z } from "zod";
-import { defineChildCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
+import { defineChildCollection, type DefineChildCollectionSpec } from "../../framework/api/shapes/child-collection";
 import type { ResourceDefinition } from "../../framework/definition";
-import { metaOf } from "../../framework/engine/zod-walk";
+import { metaOf } from "../../framework/definition/zod-walk";
 import { pbxChildOf, pbxIdField, pbxPath } from "./ids";
 import { timestamps } from "./fields";
 
 type Shape = z.ZodRawShape;
 
-interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<ChildCollectionSpec<F, S>, "token" | "description" | "what" | "fields" | "outputs" | "check" | "afterRead" | "afterUpdate"> {
+interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<DefineChildCollectionSpec<F, S>, "token" | "description" | "what" | "fields" | "outputs" | "check" | "afterRead" | "afterUpdate"> {
   /** Path segment under /vgate/pbx/{pbx}/. */
   path: string;
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
 import { collection } from "../../framework/api/shapes/collection";
-import type { HeldKind, Holds } from "../../framework/engine/held-objects";
+import type { HeldKind, Holds } from "../../framework/definition/holds";
 import { apiObject, name, timezone } from "./fields";
 import { pbxIdOf, pbxPath } from "./ids";
 import { extension } from "./extension";

@@ -17,7 +17,8 @@ const keyState = z.object({
 
 // Null when this answer carries none; the framework then keeps the one from the prior state.
 const keyIdOf = (id: string) => ownIdOf(TOKEN, id, { what: "VOD signing key", form: "<keyId>", pattern: VOD_STRING_ID, example: "key_0123456789ab" });
-const keys = collection({ token: TOKEN, path: "/vod/keys", args: keyArgs, state: keyState, idOnWire: z.string(), idOf: keyIdOf, adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }) });
+// There is no GET of one key: it is found in the account's list.
+const keys = collection({ token: TOKEN, path: "/vod/keys", args: keyArgs, state: keyState, idOnWire: z.string(), idOf: keyIdOf, readBy: "list", adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }) });
 
 export const signingKey = keys.resource({
   list: { label: (k) => String(k.id) },
@@ -26,9 +27,4 @@ export const signingKey = keys.resource({
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
   create: (ctx, args) => keys.create(ctx, "signing key", args, "none"),
-  // There is no GET of one key: it is found in the account's list.
-  read(ctx, id) {
-    const keyId = keys.idOf(id);
-    return keys.readFromList(ctx, (k) => k.id === keyId);
-  },
 });

@@ -31,7 +31,8 @@ const webhookState = z.object({
   createdAt: z.string().meta({ description: "When the endpoint was added." }),
 });
 
-const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => ownIdOf(TOKEN, id, { what: "VOD event endpoint", form: "<hookId>" }), adjust: (state) => dropNone(state, ["note"]) });
+// There is no GET of one endpoint: it is found in the account's list.
+const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => ownIdOf(TOKEN, id, { what: "VOD event endpoint", form: "<hookId>" }), readBy: "list", adjust: (state) => dropNone(state, ["note"]) });
 
 export const webhook = webhooks.resource({
   list: { label: (w) => String(w.url) },
@@ -46,9 +47,4 @@ export const webhook = webhooks.resource({
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
   create: (ctx, args) => webhooks.create(ctx, "VOD event endpoint", args, "none"),
-  // There is no GET of one endpoint: it is found in the account's list.
-  read(ctx, id) {
-    const hookId = webhooks.idOf(id);
-    return webhooks.readFromList(ctx, (w) => String(w.id) === hookId);
-  },
 });

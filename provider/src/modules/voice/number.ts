@@ -14,7 +14,7 @@ export function numberOf(token: string, id: string, form = "<number>"): string {
 const destinationText = (what: string) => z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").nullable().optional().meta({ description: what, patch: true });
 
 const numberArgs = z.object({
-  label: z.string().trim().max(100, "must be at most 100 characters").optional().meta({ key: true, description: "What the number is for. Left to the API (none) when unset.", create: true, patch: true }),
+  label: z.string().trim().max(100, "must be at most 100 characters").optional().meta({ key: true, description: "What the number is for. Left to the API (none) when unset.", create: true, patch: true, clearedAs: null }),
   sipIn: z.boolean().default(false).meta({ description: "Whether calls may also arrive over SIP.", patch: true }),
   dest: destinationText("Where calls go besides the extensions that ring (see `nsp:voice:NumberEndpoint`): an IVR, queue, ring group, time condition or voicemail box of the caller's PBXs, as the API lists them at GET /voice/destinations. Unset (or null) for none."),
   noanswer: destinationText("Where unanswered calls go, in the same form as `dest`. Unset (or null) for none."),
@@ -47,15 +47,4 @@ export const number = numbers.resource({
     ctx.progress(made.id, made.state);
     return numbers.toState(await ctx.client.patch(numbers.itemPath(made.id), api.patchBody(args, rest), { schema: numbers.wire, signal: ctx.signal }));
   },
-
-
-  async update(ctx, id, news, olds, changed) {
-    const keys = api.patchKeys(changed);
-    if (keys.length === 0) return { ...olds, ...news };
-    const patch = api.patchBody(news, keys);
-    // A dropped label is cleared as well (the nullable ones are sent as null anyway).
-    if (keys.includes("label") && news.label === undefined) patch.label = null;
-    return numbers.toState(await ctx.client.patch(numbers.itemPath(id), patch, { schema: numbers.wire, signal: ctx.signal })).state;
-  },
-
 });

@@ -1,17 +1,21 @@
 // The objects of a collection under a parent object (the objects of a PBX, the aliases of a
 // mail domain, ...): list and create at `<collection>`, get, patch and delete at
-// `<collection>/<id>`. This turns a description of such a collection into a resource
-// definition; the properties declare their own roles (create, patch, secret, ...), and the
-// hooks cover what differs.
+// `<collection>/<id>`, known to Pulumi as `<parent>/<id>`. `childCollection` is the collection
+// shape (collection.ts) once per parent, with its whole definition; `defineChildCollection`
+// turns a description of such a collection into a resource definition directly. The properties
+// declare their own roles (create, patch, secret, ...), and the hooks cover what differs.
 import { z } from "zod";
 import { isApiError } from "../../../client";
-import { defineResource, type CheckFailure, type OperationContext, type ResourceDefinition } from "../../definition";
+import { defineResource, type CheckFailure, type ListFacts, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel } from "../fields";
+import { childIdOf, NUMERIC_ID } from "../ids";
+import { listPath } from "../list-facts";
+import { collection, type Collection, type CollectionSpec, type ResourceOf } from "./collection";
 
 type Shape = z.ZodRawShape;
 type Props = Record<string, unknown>;
 
-export interface ChildCollectionSpec<F extends Shape, S extends Shape> {
+export interface DefineChildCollectionSpec<F extends Shape, S extends Shape> {
   token: string;
   description: string;
   /** What a person calls one, for messages. */
@@ -39,7 +43,7 @@ export interface ChildCollectionSpec<F extends Shape, S extends Shape> {
   afterUpdate?: (ctx: OperationContext, parentId: string, id: string, state: Props, news: Props, olds: Props, changed: readonly string[]) => Promise<Props>;
 }
 
-export function defineChildCollection<F extends Shape, S extends Shape = Record<never, never>>(spec: ChildCollectionSpec<F, S>): ResourceDefinition {
+export function defineChildCollection<F extends Shape, S extends Shape = Record<never, never>>(spec: DefineChildCollectionSpec<F, S>): ResourceDefinition {
   const parentKey = spec.parent.key;
   const args = z.object({ [parentKey]: spec.parent.field.meta({ replace: true }), ...spec.fields });
   const state = z.object({ ...(spec.outputs ?? {}) });
@@ -105,4 +109,73 @@ export function defineChildCollection<F extends Shape, S extends Shape = Record<
       }
     },
   }) as unknown as ResourceDefinition;
+}
+
+type Out<S extends Shape> = z.output<z.ZodObject<S>>;
+type ParentFacts = NonNullable<ListFacts["parent"]>;
+
+/** A collection's spec for the objects of one parent each, known to Pulumi as `<parent>/<id>`. */
+export interface ChildCollectionSpec<A extends Shape, S extends Shape> extends Omit<CollectionSpec<A, S>, "path" | "idOf" | "underParent"> {
+  /** One parent's collection, the input naming the parent as its placeholder: `/mail/domains/{domainId}/aliases`. */
+  path: string;
+  /** The parent's kind and the input naming one. */
+  parent: { token: string; input: keyof A & string };
+  /** How `pulumi import` names one: `<domainId>/<aliasId>`. */
+  importId: string;
+  /** The pattern of the child's own id (default: numeric); the parent's is numeric. */
+  childId?: RegExp;
+  /** Splits a resource id, where the import form is checked otherwise than `childIdOf` does. */
+  locate?(id: string, parentId?: string): { parent: string; child: string };
+}
+
+export interface ChildCollection<A extends Shape, S extends Shape> {
+  /** The collection of one parent. */
+  of(parentId: string): Collection<A, S>;
+  /** The parent and the child's own id that a resource id `<parent>/<child>` names, or the child's id with the parent known. */
+  locate(id: string, parentId?: string): { parent: string; child: string };
+  /**
+   * The whole definition, as a collection's `resource` gives it: its token, inputs and outputs,
+   * its list under the parent, its import id, and the read, update (where patchable) and delete
+   * of the parent's collection that the resource id or the state names; `given` adds the create
+   * and overrides any of them.
+   */
+  resource(given: ChildResourceOf<A, S>): ResourceDefinition<A, S>;
+}
+
+/** What a child collection's resource adds: the list facts need no path, and of the parent only what the spec's lacks. */
+export type ChildResourceOf<A extends Shape, S extends Shape> = Omit<ResourceOf<A, S>, "importId" | "list"> & {
+  list?: Omit<ListFacts<keyof A & string>, "path" | "parent"> & { parent?: Omit<ParentFacts, "token" | "input"> };
+};
+
+export function childCollection<A extends Shape, S extends Shape>(spec: ChildCollectionSpec<A, S>): ChildCollection<A, S> {
+  const locate = spec.locate ?? ((id: string, parentId?: string) => childIdOf(spec.token, id, spec.importId, NUMERIC_ID, spec.childId ?? NUMERIC_ID, parentId));
+  const { parent: parentFacts, importId, childId: _childId, locate: _locate, ...shared } = spec;
+  const of = (parentId: string) => collection<A, S>({ ...shared, path: listPath(spec.path, parentId), underParent: true, idOf: (id) => locate(id, parentId).child });
+  const parentOf = (values: Partial<Out<A> & Out<S>>) => (values as Record<string, unknown>)[parentFacts.input] as string | undefined;
+  const within = <T>(id: string, parentId: string | undefined, op: (objects: Collection<A, S>, child: string) => T): T => {
+    const { parent, child } = locate(id, parentId);
+    return op(of(parent), child);
+  };
+  const lastHole = importId.match(/<[^>]+>$/)?.[0] ?? importId;
+  // Whether the objects are patchable is the same for every parent: the inputs' roles say it.
+  const patchable = (spec.model ?? wireModel(spec.args, spec.state)).patchKeys(Object.keys(spec.args.shape)).length > 0;
+  return {
+    of,
+    locate,
+    resource(given) {
+      const { list, ...rest } = given;
+      return defineResource<A, S>({
+        token: spec.token,
+        args: spec.args,
+        state: spec.state,
+        importId,
+        shownId: { form: lastHole, importable: false },
+        read: (ctx, id, prior) => within(id, parentOf(prior), (objects, child) => objects.readOne(ctx, child)),
+        ...(patchable ? { update: (ctx, id, news, olds, changed) => within(id, parentOf(olds), (objects, child) => objects.update(ctx, child, news, olds, changed)) } : {}),
+        delete: (ctx, id, olds) => within(id, parentOf(olds), (objects, child) => objects.delete(ctx, child)),
+        ...rest,
+        list: { ...list, path: spec.path, parent: { ...list?.parent, token: parentFacts.token, input: parentFacts.input } },
+      });
+    },
+  };
 }

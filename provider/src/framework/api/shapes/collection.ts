@@ -4,8 +4,7 @@
 // what really differs between resources (a natural key for adoption, a follow-up call) stays
 // in the definition. A collection under a parent object is child-collection.ts.
 import { z } from "zod";
-import { defineResource, type OperationContext, type ResourceDefinition } from "../../definition";
-import type { ListFacts } from "../list-facts";
+import { defineResource, type ListFacts, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel, type WireModel } from "../fields";
 import { createOnce, createOrAdopt } from "../create-once";
 
@@ -46,6 +45,12 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
    * the API's `id` (an address, a subject): the path and the import use it.
    */
   idProperty?: keyof (A & S) & string;
+  /**
+   * How the resource reads one object: a GET at its path (the default), or, where the API has no
+   * GET of one, a look for the API's `id` in the collection's list (`list`) or in the list a
+   * refresh reads once for all the objects of the collection (`sharedList`).
+   */
+  readBy?: "get" | "list" | "sharedList";
   /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
   adjust?(state: Out<A> & Out<S>, raw: Item): Out<A> & Out<S>;
   /** The create body, from the inputs' (where the API wants more). */
@@ -87,17 +92,25 @@ export interface Collection<A extends Shape, S extends Shape> {
   /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
   update<T extends object>(ctx: OperationContext, id: string, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
   delete(ctx: OperationContext, id: string): Promise<void>;
+  /** Reads one object as the spec's `readBy` says; undefined when it is gone. */
+  readOne(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /** Whether any input is patched in place (declares the `patch` role): the API can PATCH the object. */
+  patchable: boolean;
   /**
    * The whole definition of the resource whose objects these are: its token, inputs and outputs,
-   * its list at the collection's path, a read (GET) and a delete; `given` adds the rest (the
-   * create, what else an update or a read does) and overrides any of them.
+   * its list at the collection's path, a read (`readBy`), an update (a PATCH of the changed
+   * inputs) where the object is patchable, and a delete; `given` adds the rest (the create, what
+   * else an update or a read does) and overrides any of them.
    */
   resource(given: ResourceOf<A, S>): ResourceDefinition<A, S>;
 }
 
-/** What a collection's resource adds to the collection: the list facts need no path. */
+/**
+ * What a collection's resource adds to the collection: the list facts need no path, and are
+ * `false` where the API documents no list of the collection (only reads by id).
+ */
 export type ResourceOf<A extends Shape, S extends Shape> = Omit<Parameters<typeof defineResource<A, S>>[0], "token" | "args" | "state" | "list"> & {
-  list?: Omit<ListFacts<keyof A & string>, "path">;
+  list?: Omit<ListFacts<keyof A & string>, "path"> | false;
 };
 
 /**
@@ -124,10 +137,12 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     const options = { itemSchema: wire, signal: ctx.signal, ...(query ? { query } : {}) };
     return spec.underParent ? ((await ctx.client.listAllOrUndefined(spec.path, options)) ?? []) : ctx.client.listAll(spec.path, options);
   };
+  const patchable = api.patchKeys(Object.keys(spec.args.shape)).length > 0;
   return {
     path: spec.path,
     api,
     wire,
+    patchable,
     idOf: spec.idOf,
     itemPath,
     toState,
@@ -160,6 +175,13 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       const found = (await list(ctx)).find(matches);
       return found && toState(found);
     },
+    readOne(ctx, id) {
+      if (spec.readBy === "list") {
+        const wanted = spec.idOf(id);
+        return this.readFromList(ctx, (item) => String(item.id) === wanted);
+      }
+      return spec.readBy === "sharedList" ? this.readListed(ctx, id) : this.read(ctx, id);
+    },
     async update(ctx, id, news, olds, changed) {
       const changedBody = api.patchBody(news, changed);
       const patch = spec.patchBody ? spec.patchBody(changedBody, news, changed, api) : changedBody;
@@ -171,27 +193,18 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       if (spec.byContent && ctx.adoptions.handedOver(spec.path, spec.idOf(id))) return;
       await ctx.client.delete(itemPath(id), { signal: ctx.signal });
     },
-    resource(given) {
+    resource({ list: listed, ...given }) {
       return defineResource<A, S>({
         token: spec.token,
         args: spec.args,
         state: spec.state,
-        read: (ctx, id) => this.read(ctx, id),
+        read: (ctx, id) => this.readOne(ctx, id),
+        ...(patchable ? { update: (ctx, id, news, olds, changed) => this.update(ctx, id, news, olds, changed) } : {}),
         delete: (ctx, id) => this.delete(ctx, id),
         ...given,
-        list: { path: spec.path, ...given.list },
+        ...(listed === false ? {} : { list: { path: spec.path, ...listed } }),
       });
     },
   };
 }
 
-/**
- * For a collection per parent (`underParent`): runs `op` on the collection of the parent that a
- * resource id `<parent>/<child>` names, or the state knows, with the child's own id.
- */
-export function perParent<C>(locate: (id: string, parentId?: string) => { parent: string; child: string }, collectionOf: (parentId: string) => C) {
-  return <T>(id: string, parentId: string | undefined, op: (objects: C, child: string) => T): T => {
-    const { parent, child } = locate(id, parentId);
-    return op(collectionOf(parent), child);
-  };
-}

@@ -43,7 +43,7 @@ export function documentAt(path: (parentId: string) => string, model: DocumentMo
 
 export type Document = ReturnType<typeof documentAt>;
 
-export interface DocumentSpec<A extends z.ZodRawShape, S extends z.ZodRawShape> extends Pick<ResourceDefinition<A, S>, "token" | "description" | "list" | "args" | "state" | "importId"> {
+export interface DocumentSpec<A extends z.ZodRawShape, S extends z.ZodRawShape> extends Pick<ResourceDefinition<A, S>, "token" | "description" | "list" | "args" | "state" | "importId" | "migrations"> {
   /** The input naming the parent: the resource's id, in the path and not in the document. */
   parent: keyof A & string;
   /** Checks the resource id (the parent's) before it goes into a path. */
@@ -55,6 +55,12 @@ export interface DocumentSpec<A extends z.ZodRawShape, S extends z.ZodRawShape> 
   /** The state from the API's answer, where it needs more than the model (the prior state, a one-time secret); `news` at an update. */
   toState?(raw: Props, prior: Props, news?: Props): Props;
   check?(args: Props): CheckFailure[];
+  /**
+   * What the state takes from the parent itself (its name), read before the create's PUT and
+   * every read: undefined when the parent is gone (so is the document), a throw where the parent
+   * cannot hold the document; with `mustExist`, a parent that is gone is a throw too.
+   */
+  parentState?(ctx: OperationContext, parentId: string, mustExist: boolean): Promise<Props | undefined>;
   /** Runs after the create's PUT, with the API's answer (a warning about what it could not do). */
   afterCreate?(ctx: OperationContext, args: Props, raw: Props): void;
   /** The PUTs of an update, where it is more than one PUT of the new document (a guard, a second call); returns the last answer. */
@@ -64,19 +70,22 @@ export interface DocumentSpec<A extends z.ZodRawShape, S extends z.ZodRawShape> 
 export function defineDocument<A extends z.ZodRawShape, S extends z.ZodRawShape>(spec: DocumentSpec<A, S>): ResourceDefinition {
   const document = documentAt(spec.path, spec.model);
   const stateOf = (parentId: string, raw: Props, prior: Props, news?: Props): Props => ({ ...(spec.toState ? spec.toState(raw, prior, news) : spec.model.toState(raw)), [spec.parent]: parentId });
-  const { parent: _parent, idOf, path: _path, model: _model, emptied, toState: _toState, afterCreate, update, ...definition } = spec;
+  const { parent: _parent, idOf, path: _path, model: _model, emptied, toState: _toState, afterCreate, update, parentState, ...definition } = spec;
   return defineResource({
     ...(definition as unknown as Omit<ResourceDefinition, "create">),
     async create(ctx, args) {
       const parentId = String(args[spec.parent]);
+      const parent = await parentState?.(ctx, parentId, true);
       const raw = await document.putRaw(ctx, parentId, args);
       afterCreate?.(ctx, args, raw);
-      return { id: parentId, state: stateOf(parentId, raw, {}) as never };
+      return { id: parentId, state: { ...stateOf(parentId, raw, {}), ...parent } as never };
     },
     async read(ctx, id, prior) {
       const parentId = idOf(id);
+      const parent = parentState ? await parentState(ctx, parentId, false) : {};
+      if (!parent) return undefined;
       const raw = await document.getRaw(ctx, parentId);
-      return raw && { id: parentId, state: stateOf(parentId, raw, prior) as never };
+      return raw && { id: parentId, state: { ...stateOf(parentId, raw, prior), ...parent } as never };
     },
     async update(ctx, id, news, olds) {
       const parentId = idOf(id);

@@ -1,7 +1,7 @@
-import type { ApiClient } from "../client";
-import type { Adoptions } from "./api/adoption";
-import type { InFlightDeletes } from "./engine/in-flight-deletes";
-import type { ListCache } from "./api/list-cache";
+import type { ApiClient } from "../../client";
+import type { Adoptions } from "./adoption";
+import type { InFlightDeletes } from "./in-flight-deletes";
+import type { ListCache } from "./list-cache";
 
 /** What a CRUD function gets besides its inputs. */
 export interface OperationContext {

@@ -1,11 +1,9 @@
 import type { z } from "zod";
-import { keysWithRole } from "./api/fields";
-import type { ListFacts } from "./api/list-facts";
-import type { StateMigration } from "./engine/state-version";
-import { FORCE_DESTROY, forceDestroyInput, type Holds } from "./engine/held-objects";
-import type { OperationContext } from "./operation-context";
+import { keysWithRole } from "./zod-walk";
+import { FORCE_DESTROY, forceDestroyInput, type Holds } from "./holds";
+import type { OperationContext } from "../context/operation-context";
 
-export type { OperationContext } from "./operation-context";
+export type { OperationContext } from "../context/operation-context";
 
 export interface CheckFailure {
   property: string;
@@ -13,6 +11,75 @@ export interface CheckFailure {
 }
 
 type Shape = z.ZodRawShape;
+
+/**
+ * One change of a resource's shape, from the previous version to the next. Inputs carry no
+ * version (the engine keeps them as the program gave them), so a migration is also applied to
+ * inputs that may already have the next shape: it must leave those as they are.
+ */
+export interface StateMigration {
+  /** The release whose shape this produces, e.g. `0.2.0`. */
+  release: string;
+  /** What changed, for the upgrade notes. */
+  change: string;
+  /** Properties renamed, old name to new name; the value is kept, secret or not. */
+  renamed?: Readonly<Record<string, string>>;
+  /**
+   * Properties whose value changes shape (by their new name): the old value to the new one, or
+   * undefined for no value. Given a value of the new shape, returns it unchanged. Not called for
+   * values the engine does not know yet.
+   */
+  reshaped?: Readonly<Record<string, (value: unknown) => unknown>>;
+}
+
+/** An object as the API lists it. */
+export type ListedItem = Record<string, unknown>;
+
+/**
+ * How the API lists one kind of object, declared once in the kind's definition (its `list`): the
+ * list path, the parent and the input naming it, the field that is the object's own id and the
+ * filters the list can narrow by. nsp-discover, the natural key's look-ups (a conflict's message,
+ * the pending-creates recovery) and the plugin's List all read these facts
+ * (framework/api/list-facts.ts).
+ */
+export interface ListFacts<Input extends string = string> {
+  /**
+   * The API's list of the kind; `{<input>}` stands for the parent's id, the input that names the
+   * parent (`/dns/zones/{zoneId}/records`). For objects read off their parent (`fromParent`),
+   * the parents' list.
+   */
+  path: string;
+  /** The kind whose objects hold this kind's objects, and the input naming one of them. */
+  parent?: {
+    token: string;
+    input: Input;
+    /** The parent's list, when the parent is no resource of the provider (the services the API makes). */
+    path?: string;
+    /** Which parents can hold such objects; the others have none by design. */
+    holds?: (parent: ListedItem) => boolean;
+  };
+  /** The field that fills the last placeholder of the import id (default `id`). */
+  key?: string;
+  /**
+   * Inputs a List can narrow by: `query` ones are the API's own query parameters (under their
+   * wire names); `match` ones are compared with each listed object.
+   */
+  filters?: { readonly [K in Input]?: "query" | "match" };
+  /** A readable name for the object (default: its name, hostname, handle or id). */
+  label?: (item: ListedItem, parent?: ListedItem) => string;
+  /** Why an object of the list is not this kind's own object to adopt (made by the API, owned elsewhere). */
+  skip?: (item: ListedItem, parent?: ListedItem) => string | undefined;
+  /** Objects read off each parent of `path` (its own fields) instead of a list of their own. */
+  fromParent?: (parent: ListedItem) => ListedItem[];
+  /**
+   * The zone an object belongs to (nsp-discover --zone): its own, its parent's, or that of another
+   * object it hangs from, found with `find`.
+   */
+  zoneOf?: (item: ListedItem, parent: ListedItem | undefined, find: (token: string, id: unknown) => ListedItem | undefined) => unknown;
+  /** The kind `zoneOf` finds objects of. */
+  zoneVia?: string;
+}
+
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 
 /**

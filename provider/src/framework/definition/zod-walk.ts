@@ -11,6 +11,12 @@ export interface FieldRoles {
   create?: boolean;
   /** Sent in the patch body when the program changes it (null when a nullable one is unset). */
   patch?: boolean;
+  /**
+   * What the patch sends when the program stops setting it, where the API clears it that way
+   * although the input is not nullable: null, or `{}` for a map. Without it such an input keeps its last
+   * value.
+   */
+  clearedAs?: null | Record<string, never>;
   /** The API cannot change it in place: a change replaces the object. */
   replace?: boolean;
   /** Always stored as a Pulumi secret. */
@@ -137,4 +143,9 @@ export function isIntegerSchema(schema: z.ZodType): boolean {
 export function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | undefined {
   const d = defOf(schema);
   return d.type === "object" ? d.shape : undefined;
+}
+
+/** The properties of `shape` that declare `role`. */
+export function keysWithRole(shape: Record<string, z.ZodType>, role: keyof FieldRoles): string[] {
+  return Object.keys(shape).filter((key) => metaOf(shape[key]!)[role] === true);
 }
