@@ -27,10 +27,6 @@ import { certificateProblem, issueCertificate } from "./x509";
 import { intBetween } from "../validation";
 
 const CACHE_TTL_MAX = 31_536_000;
-const RATE_LIMIT_MAX = 1_000_000;
-const WAITING_ROOM_CAPACITY_MAX = 1_000_000;
-const WAITING_ROOM_SESSION_MAX = 1440;
-const PURGE_MAX_URLS = 30;
 
 const createBody = z.strictObject({
   hostname: z.string(),
@@ -52,11 +48,11 @@ const patchBody = z.strictObject({
   origin_host_header: z.boolean().optional(),
   under_attack: z.boolean().optional(),
   bot_fight: z.boolean().optional(),
-  rate_limit: intBetween(0, RATE_LIMIT_MAX).optional(),
+  rate_limit: intBetween(0, 1_000_000).optional(),
   cert_pem: z.string().nullable().optional(),
   key_pem: z.string().nullable().optional(),
   waiting_room: z
-    .strictObject({ capacity: intBetween(0, WAITING_ROOM_CAPACITY_MAX).optional(), session_min: intBetween(1, WAITING_ROOM_SESSION_MAX).optional() })
+    .strictObject({ capacity: intBetween(0, 1_000_000).optional(), session_min: intBetween(1, 1440).optional() })
     .optional(),
   sense: z.strictObject({ enabled: z.boolean().optional(), action: z.enum(SENSE_ACTIONS).optional(), threshold: intBetween(1, 100).optional() }).optional(),
 });
@@ -66,7 +62,7 @@ const originBody = z.strictObject({
   link_tunnel_id: z.int().min(1).nullable().optional(),
 });
 
-const purgeBody = z.strictObject({ urls: z.array(z.string()).max(PURGE_MAX_URLS).optional() });
+const purgeBody = z.strictObject({ urls: z.array(z.string()).max(30).optional() });
 
 function normalizeOrigin(input: string): string | null {
   const v = input.trim().toLowerCase();

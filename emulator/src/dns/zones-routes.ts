@@ -9,10 +9,7 @@ import { pagingQuery } from "../paging";
 import type { ZoneRow } from "../store";
 import { isIP } from "../util/ip";
 import { intBetween, queryInt } from "../validation";
-
-const NEGATIVE_TTL_DEFAULT = 300;
-const NEGATIVE_TTL_MIN = 60;
-const NEGATIVE_TTL_MAX = 86400;
+import { TTL_MAX, TTL_MIN } from "./records-routes";
 
 const createBody = z.strictObject({
   service_id: z.int(),
@@ -23,7 +20,8 @@ const createBody = z.strictObject({
 const patchBody = z.strictObject({
   enabled: z.boolean().optional(),
   secondary_master: z.string().nullable().optional(),
-  negative_ttl: intBetween(NEGATIVE_TTL_MIN, NEGATIVE_TTL_MAX).optional(),
+  // The time a resolver caches "no such name" is bounded as a record's TTL is.
+  negative_ttl: intBetween(TTL_MIN, TTL_MAX).optional(),
 });
 
 export const dnsZones = collection({
@@ -57,7 +55,7 @@ export const dnsZones = collection({
         serial: store.serialBase() + 1,
         dnssec: null,
         secondary_master: null,
-        negative_ttl: NEGATIVE_TTL_DEFAULT,
+        negative_ttl: 300,
         transfer: { allow: [], notify: [], tsig_name: null, tsig_secret: null },
         delegation: { checked_at: null, lost_at: null },
         verified_at: null,
