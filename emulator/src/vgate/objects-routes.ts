@@ -63,10 +63,11 @@ export interface Env {
 interface ObjectSpec<K extends Kind> {
   kind: K;
   create: z.ZodObject;
-  /** The fields of a new row before the create body's own (which replace them). */
-  defaults(env: Env, body: Record<string, unknown>): Omit<Rows[K], Stamp>;
+  /** The fields of a new row before the create body's own (which replace them): fixed values, or
+   * worked out from the PBX and the body. */
+  defaults: Omit<Rows[K], Stamp> | ((env: Env, body: Record<string, unknown>) => Omit<Rows[K], Stamp>);
   /** Rules a row must satisfy before it is stored (after a create, or a patch of `prior`). */
-  validate(env: Env, row: Rows[K], prior?: Rows[K]): void;
+  validate?(env: Env, row: Rows[K], prior?: Rows[K]): void;
   /** Added to the create answer only (the extension's SIP password). */
   createExtras?(row: Rows[K]): Record<string, unknown>;
   beforeDelete?(env: Env, row: Rows[K]): void;
@@ -196,9 +197,7 @@ const inbound: ObjectSpec<"inbound"> = {
     cid_pattern: callPattern.nullable().optional(),
     destination,
   }),
-  defaults(_env, _body) {
-    return { name: "Inbound route", number_id: null, did: null, cid_pattern: null, destination: "hangup" };
-  },
+  defaults: { name: "Inbound route", number_id: null, did: null, cid_pattern: null, destination: "hangup" },
   validate({ pbx }, row) {
     if (row.number_id !== null) checkTarget(pbx, "number_id", { kind: "number", id: row.number_id });
     checkDestination(pbx, "destination", row.destination);
@@ -243,9 +242,7 @@ const ivr: ObjectSpec<"ivr"> = {
     timeout_s: intBetween(1, 60).optional(),
     repeat: intBetween(0, 5).optional(),
   }),
-  defaults(_env, _body) {
-    return { name: "IVR", greeting: null, invalid: "hangup", timeout: "hangup", options: {}, direct_dial: false, timeout_s: 10, repeat: 2 };
-  },
+  defaults: { name: "IVR", greeting: null, invalid: "hangup", timeout: "hangup", options: {}, direct_dial: false, timeout_s: 10, repeat: 2 },
   validate({ pbx }, row) {
     for (const [key, v] of Object.entries(row.options)) checkDestination(pbx, `options.${key}`, v);
     checkDestination(pbx, "invalid", row.invalid);
@@ -264,9 +261,7 @@ const group: ObjectSpec<"group"> = {
     members: uniqueArray(objectId, 0, 50).optional(),
     ring_s: intBetween(5, 300).optional(),
   }),
-  defaults(_env, _body) {
-    return { number: null, name: "Ring group", strategy: "ringall", noanswer: "hangup", moh: "default", members: [], ring_s: 20 };
-  },
+  defaults: { number: null, name: "Ring group", strategy: "ringall", noanswer: "hangup", moh: "default", members: [], ring_s: 20 },
   validate({ pbx }, row) {
     checkDialNumber(pbx, row.number, row.id);
     checkExtensions(pbx, "members", row.members);
@@ -288,19 +283,17 @@ const queue: ObjectSpec<"queue"> = {
     announce_position: z.boolean().optional(),
     announce_wait: z.boolean().optional(),
   }),
-  defaults(_env, _body) {
-    return {
-      number: null,
-      name: "Queue",
-      strategy: "ringall",
-      moh: "default",
-      timeout: "hangup",
-      agents: [],
-      max_wait_s: 300,
-      announce_every_s: 0,
-      announce_position: false,
-      announce_wait: false,
-    };
+  defaults: {
+    number: null,
+    name: "Queue",
+    strategy: "ringall",
+    moh: "default",
+    timeout: "hangup",
+    agents: [],
+    max_wait_s: 300,
+    announce_every_s: 0,
+    announce_position: false,
+    announce_wait: false,
   },
   validate({ pbx }, row) {
     checkDialNumber(pbx, row.number, row.id);
@@ -315,10 +308,7 @@ const timecond: ObjectSpec<"timecond"> = {
     name: nameField.optional(),
     schedule,
   }),
-  defaults(_env, _body) {
-    return { name: "Time condition", schedule: [] };
-  },
-  validate() {},
+  defaults: { name: "Time condition", schedule: [] },
 };
 
 /** The caller's PBX named in the path, with what the specs need beside it. */
@@ -326,11 +316,16 @@ export function pbxEnv(ctx: { store: Store; account: { name: string } }, pbxId: 
   return { store: ctx.store, account: ctx.account.name, pbx: ownPbx(ctx.store, ctx.account.name, pbxId) };
 }
 
+function defaultsOf<K extends Kind>(spec: ObjectSpec<K>, e: Env, body: Record<string, unknown>): Omit<Rows[K], Stamp> {
+  // Fixed defaults are copied: a row must not share its lists with the spec or another row.
+  return typeof spec.defaults === "function" ? spec.defaults(e, body) : structuredClone(spec.defaults);
+}
+
 /** A new object of `spec`'s kind in `e`'s PBX, built from a checked body and validated, not yet stored. */
 export function newObject<K extends Kind>(spec: ObjectSpec<K>, e: Env, body: Record<string, unknown>): Rows[K] {
   const now = e.store.timestamp();
-  const row = { id: newId(vgate(e.store), KINDS[spec.kind].prefix), pbx_id: e.pbx.id, ...spec.defaults(e, body), ...defined(body), created_at: now, updated_at: now } as Rows[K];
-  spec.validate(e, row);
+  const row = { id: newId(vgate(e.store), KINDS[spec.kind].prefix), pbx_id: e.pbx.id, ...defaultsOf(spec, e, body), ...defined(body), created_at: now, updated_at: now } as Rows[K];
+  spec.validate?.(e, row);
   return row;
 }
 
@@ -359,7 +354,7 @@ function objectCollection<K extends Kind>(spec: ObjectSpec<K>) {
       body: spec.create.partial(),
       apply: (ctx, row) => {
         const next = { ...structuredClone(row), ...defined(ctx.body as Record<string, unknown>) } as Row;
-        spec.validate(envOf(ctx), next, row);
+        spec.validate?.(envOf(ctx), next, row);
         Object.assign(row, next, { updated_at: ctx.store.timestamp() });
       },
     },
