@@ -18,6 +18,7 @@ import { until } from "../helpers/until";
 import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./harness/postgres-backend";
 import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
+import { status as queueStatus } from "../../provider/src/fleet/queue";
 
 const CUSTOMERS = 40;
 const FLEET = join(ROOT, "dist", "fleet.js");
@@ -93,9 +94,18 @@ async function enqueue(customers: object[], extra: string[] = []): Promise<strin
   return r.stdout.trim();
 }
 
-async function status(run: string): Promise<StatusJson> {
+/** `nsp-fleet status --run <run> --json`, as a process. */
+async function statusShown(run: string): Promise<StatusJson> {
   const r = await fleet(0, ["status", "--run", run, "--json"]);
   return JSON.parse(r.stdout) as StatusJson;
+}
+
+/**
+ * The same rows, read by the fleet's own code in this process, for the waits that ask again and
+ * again while stacks run: a process a question would take CPU from the stacks it waits for.
+ */
+async function status(run: string): Promise<StatusJson> {
+  return JSON.parse(JSON.stringify(await queueStatus(queueUrl, run))) as StatusJson;
 }
 
 async function query<T extends object>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
@@ -250,7 +260,7 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     const cpuMs = reapedChildrenCpuMs() - cpuBefore;
-    const after = await status(run);
+    const after = await statusShown(run);
     // For the record (not a bound): what the run cost, and what the kill cost it.
     const wallMs = Math.max(...after.stacks.map((x) => Date.parse(x.finishedAt))) - Math.min(...after.stacks.map((x) => Date.parse(x.startedAt)));
     console.log(`fleet kill run: ${CUSTOMERS} stacks in ${(wallMs / 1000).toFixed(1)} s, the workers' CPU ${(cpuMs / 1000).toFixed(1)} s (${(cpuMs / 1000 / CUSTOMERS).toFixed(2)} s a stack), ${held.length} stack(s) running on the killed worker, ${after.stacks.filter((x) => x.attempts > 1).length} job(s) run again`);
@@ -312,6 +322,8 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const [a, b] = [unchanged.stacks[0]!, (await status(third)).stacks[0]!];
     expect([a.result, a.attempts, b.result, b.attempts, b.changed]).toEqual(["succeeded", 1, "succeeded", 1, 0]);
     expect(Date.parse(b.startedAt) >= Date.parse(a.finishedAt) || Date.parse(a.startedAt) >= Date.parse(b.finishedAt)).toBe(true);
+    // A stack the fleet has run before gets one run of the CLI: its `up`, with no `stack select` first.
+    for (const r of refs) expect(logsOf(second, r).match(/^\$ pulumi \S+/gm)).toEqual(["$ pulumi up"]);
   });
 
   it("`run` runs the customers given three at a time from one process, reports a stack that fails with exit 1, and destroys the stacks of the customers given, and only theirs", async () => {
@@ -350,6 +362,12 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(await emulator.control("partner").list("/partner/subjects")).toEqual([]);
     for (const r of OWN_TOKEN) expect(await emulator.control(r).list("/dns/zones")).toEqual([]);
     for (const r of refs) expect((await stateOf(r)).filter((x) => x.type.startsWith("nsp:"))).toEqual([]);
+    // A stack the fleet ran before but the backend no longer holds (removed by hand) is made again.
+    execFileSync("pulumi", ["stack", "rm", "--yes", "--stack", refs[0]!, "--non-interactive"], { cwd: machines[0]!.dir, env: env(0), stdio: "pipe" });
+    const remade = await enqueue([customer(refs[0]!)], ["--destroy"]);
+    expect((await fleet(0, ["worker", "--until-idle"])).code).toBe(0);
+    expect((await status(remade)).stacks.map((x) => [x.result, x.attempts])).toEqual([["succeeded", 1]]);
+    expect(logsOf(remade, refs[0]!).match(/^\$ pulumi (stack select|\S+)/gm)).toEqual(["$ pulumi stack select", "$ pulumi destroy"]);
 
     // The tokens are in each stack's state, encrypted; they, the credentials the providers minted
     // for the customers and the database's password are in plaintext nowhere.

@@ -101,7 +101,8 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.stacks (
   finished_at timestamptz,
   error text,
   PRIMARY KEY (run_id, stack)
-);`;
+);
+CREATE INDEX IF NOT EXISTS stacks_by_stack ON nsp_fleet.stacks (stack);`;
 
 export async function ensureSchema(client: Client | Pool): Promise<void> {
   // One text, so one connection: two workers starting at once would race on CREATE ... IF NOT EXISTS.

@@ -185,7 +185,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
       try {
         await client.query("UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), finished_at = NULL WHERE run_id = $1 AND stack = $2", [runId, customer.ref, me, attempt]);
         opts.say(`${customer.ref}: ${operation}, attempt ${attempt} (run ${runId})`);
-        const outcome = await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, interrupt: lost.signal });
+        const seen = await client.query("SELECT 1 FROM nsp_fleet.stacks WHERE stack = $1 AND result = 'succeeded' LIMIT 1", [customer.ref]);
+        const outcome = await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, seenBefore: seen.rowCount === 1, interrupt: lost.signal });
         // Nothing can be recorded: the job comes back after its lease, and the next attempt recovers the stack.
         if (lost.signal.aborted) return;
         const secrets = opts.secretsOf(customer);

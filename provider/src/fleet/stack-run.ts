@@ -20,6 +20,12 @@ export interface StackTask {
    * recover its pending creates first.
    */
   recover: boolean;
+  /**
+   * The fleet has run this stack before, so the backend most likely holds it: the operation goes
+   * straight to it, and the stack is made only if it turns out missing. Otherwise it is made (or
+   * selected) first, which spares a new stack a failed run of the CLI.
+   */
+  seenBefore?: boolean;
   /** Aborted: the operation stops at a safe point, as `pulumi up` does on Ctrl-C. */
   interrupt?: AbortSignal;
 }
@@ -156,6 +162,9 @@ export async function openStateBackend(projectDir: string, secrets: readonly str
   return scrub(`cannot open the stacks' state backend (PULUMI_BACKEND_URL or the CLI's login): ${why}`, secrets);
 }
 
+/** What the CLI says of a stack the backend does not hold. */
+const MISSING_STACK = /^error: no stack named '[^']*' found/m;
+
 export async function runStack(task: StackTask): Promise<StackOutcome> {
   const { customer, projectDir: cwd } = task;
   const stack = ["--stack", customer.ref, "--non-interactive"];
@@ -168,8 +177,14 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
   };
   const failed = (r: CommandResult, what: string): StackOutcome => ({ output, error: errorSummary(r.output) || `${what} exited with ${r.code}` });
 
-  const selected = await step(["stack", "select", "--create", ...stack]);
-  if (selected.code !== 0) return failed(selected, "pulumi stack select");
+  const create = async (): Promise<StackOutcome | undefined> => {
+    const selected = await step(["stack", "select", "--create", ...stack]);
+    return selected.code === 0 ? undefined : failed(selected, "pulumi stack select");
+  };
+  if (task.recover || !task.seenBefore) {
+    const notCreated = await create();
+    if (notCreated) return notCreated;
+  }
   if (task.recover) {
     // The dead run's lock, if its backend holds one; nothing to cancel is not an error.
     const cancelled = await step(["cancel", "--yes", ...stack]);
@@ -195,7 +210,14 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
     task.operation === "up"
       ? ["up", "--yes", "--skip-preview", "--json", "--config", `customer=${JSON.stringify(customer)}`, ...stack]
       : ["destroy", "--yes", "--skip-preview", "--json", ...stack];
-  const r = await step(args, task.interrupt);
+  const before = output;
+  let r = await step(args, task.interrupt);
+  if (task.seenBefore && !task.recover && r.code !== 0 && MISSING_STACK.test(r.stderr) && !task.interrupt?.aborted) {
+    output = before;
+    const notCreated = await create();
+    if (notCreated) return notCreated;
+    r = await step(args, task.interrupt);
+  }
   const { changes, errors } = engineEvents(r.stdout);
   if (r.code !== 0) return { output, error: [...new Set(errors)].slice(0, 3).join(" | ") || errorSummary(r.output) || `pulumi ${task.operation} exited with ${r.code}` };
   return changes ? { output, changes } : { output, error: `pulumi ${task.operation} ended without its summary` };
