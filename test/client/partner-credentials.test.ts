@@ -74,3 +74,38 @@ describe("a credential refused even when fresh", () => {
     expect(sent).toEqual(["POST /api/v1/partner/subjects/c9/token", "GET /api/v1/me", "POST /api/v1/partner/subjects/c9/token", "GET /api/v1/me"]);
   });
 });
+
+describe("a credential that outlives its life on the way (a slow server)", () => {
+  /** A server whose every GET takes 2 s of the client's clock and refuses the first `refusals` of them; credentials live 1 s. */
+  function slowServer(refusals: number, maxRetries: number): { client: ApiClient; sent: string[] } {
+    const sent: string[] = [];
+    let clock = 0;
+    let mints = 0;
+    const json = (status: number, body: unknown) => ({ status, headers: new Headers(), text: async () => JSON.stringify(body) });
+    const fetch: FetchLike = async (url, init) => {
+      sent.push(`${init.method} ${new URL(url).pathname}`);
+      if (url.endsWith("/token")) return json(201, { token: `svc_minted${++mints}`, expires_in: 1 });
+      clock += 2_000;
+      if (refusals-- > 0) return json(401, { error: { code: "unauthorized", message: "the credential expired" } });
+      return json(200, { id: 1 });
+    };
+    const common = { baseUrl: "https://api.example.test/api/v1", token: PARTNER, fetch, requestsPerMinute: 0, sleep: async () => undefined, now: () => clock, maxRetries };
+    return { client: new ApiClient({ ...common, credentials: new PartnerCredentials(new ApiClient(common), "c9", () => clock) }), sent };
+  }
+  const MINT = "POST /api/v1/partner/subjects/c9/token";
+  const GET = "GET /api/v1/me";
+
+  it("is minted afresh again, as a retry, until one arrives in its life", async () => {
+    const { client, sent } = slowServer(2, 3);
+    await expect(client.get("/me")).resolves.toEqual({ id: 1 });
+    expect(sent).toEqual([MINT, GET, MINT, GET, MINT, GET]);
+    expect(client.stats().retries).toBe(1);
+  });
+
+  it("stops after the client's retries", async () => {
+    const { client, sent } = slowServer(Number.POSITIVE_INFINITY, 2);
+    await expect(client.get("/me")).rejects.toBeInstanceOf(UnauthorizedError);
+    // One fresh credential free, then two retries.
+    expect(sent).toEqual([MINT, GET, MINT, GET, MINT, GET, MINT, GET]);
+  });
+});

@@ -46,8 +46,13 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>
 /** Where a client gets the bearer credential of each request, when it is not one fixed token. */
 export interface BearerSource {
   bearer(method: HttpMethod): Promise<string>;
-  /** A request sent with `bearer` was answered unauthorized: the next bearer() must not be it. */
-  refused(bearer: string): void;
+  /**
+   * A request sent with `bearer` was answered unauthorized: the next bearer() must not be it.
+   * True when the credential had outlived its life by then (the request took longer than the
+   * credential lives), so that a fresh one may still be taken; false when it was refused in its
+   * lifetime (revoked), which no fresh credential changes.
+   */
+  refused(bearer: string): boolean;
 }
 
 export interface ApiClientOptions {
@@ -380,13 +385,18 @@ export class ApiClient {
       });
       if (res.status === 404 && !isProbe) throw await this.#explainNotFound(err);
       // A minted credential may expire or be revoked between its check and its use: one fresh
-      // credential, one more try, not counted as a retry.
-      if (this.#credentials && !renewedCredential && (err.code === "unauthorized" || res.status === 401)) {
-        renewedCredential = true;
-        this.#credentials.refused(bearer);
-        this.#log("debug", `${method} ${cleanPath}: the customer credential was refused; minting a fresh one`);
-        attempt--;
-        continue;
+      // credential, one more try, not counted as a retry. A fresh one refused too is the answer,
+      // unless it had outlived its life on the way (a slow server, a loaded machine): then
+      // another, counted as a retry.
+      if (this.#credentials && (err.code === "unauthorized" || res.status === 401)) {
+        const outlived = this.#credentials.refused(bearer);
+        if (!renewedCredential || (outlived && attempt + 1 < attempts)) {
+          this.#log("debug", `${method} ${cleanPath}: the customer credential was refused${outlived ? " after its expiry" : ""}; minting a fresh one`);
+          if (renewedCredential) this.#stats.retries++;
+          else attempt--;
+          renewedCredential = true;
+          continue;
+        }
       }
       const rateLimited = err.code === "rate_limited" || err.code === "http_429";
       let delay = err.retryAfterMs ?? backoffDelay(attempt, this.#random);

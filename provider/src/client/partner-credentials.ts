@@ -23,12 +23,19 @@ const mintedWire = z.looseObject({
 interface Held {
   token: string;
   renewAt: number;
+  /** When it stops being valid, by this object's clock (from when it was asked for). */
+  expiresAt: number;
 }
+
+/** How many of the latest credentials are remembered after they are replaced, for a late refusal of one. */
+const REMEMBERED = 8;
 
 export class PartnerCredentials implements BearerSource {
   readonly #held = new Map<CredentialScope, Held>();
   /** One mint at a time per scope: concurrent operations share it. */
   readonly #minting = new Map<CredentialScope, Promise<Held>>();
+  /** The latest credentials minted, oldest first: a request may be refused after its credential was replaced. */
+  readonly #recent: Held[] = [];
   #minted = 0;
 
   constructor(
@@ -43,8 +50,10 @@ export class PartnerCredentials implements BearerSource {
     return this.credential(method === "GET" ? "read" : "write").then((c) => c.token);
   }
 
-  refused(bearer: string): void {
+  refused(bearer: string): boolean {
     for (const [scope, held] of this.#held) if (held.token === bearer) this.#held.delete(scope);
+    const refused = this.#recent.find((h) => h.token === bearer);
+    return refused !== undefined && this.now() >= refused.expiresAt;
   }
 
   /** How many credentials this object minted (both scopes, renewals included). */
@@ -77,8 +86,10 @@ export class PartnerCredentials implements BearerSource {
     const expiresAt = answer.expires_in !== undefined ? asked + answer.expires_in * 1000 : answer.expires_at !== undefined ? Date.parse(answer.expires_at) : Number.NaN;
     const life = expiresAt - asked;
     const renewAt = Number.isFinite(life) ? expiresAt - Math.min(RENEW_MARGIN_MS, life / 10) : Number.POSITIVE_INFINITY;
-    const held = { token: answer.token, renewAt };
+    const held = { token: answer.token, renewAt, expiresAt: Number.isFinite(life) ? expiresAt : Number.POSITIVE_INFINITY };
     this.#held.set(scope, held);
+    this.#recent.push(held);
+    if (this.#recent.length > REMEMBERED) this.#recent.shift();
     return held;
   }
 
