@@ -29,6 +29,15 @@ const SPELLING_CHANGES: { release: string; type: string; before(properties: Obj)
   { release: "0.2.0", type: "nsp:services:Policy", before: ({ schedule, ...rest }) => ({ ...rest, scheduleJson: schedule === undefined ? "" : JSON.stringify(schedule) }) },
 ];
 
+/**
+ * The resource kinds each release added (`{ release: "0.3.0", type: "nsp:<module>:<Name>" }`):
+ * the plugin of an earlier release refuses a program that names one, so its stack leaves them out.
+ */
+const KINDS_ADDED: { release: string; type: string }[] = [];
+
+/** Whether the plugin of `release` knows the kind. */
+const knownIn = (release: string, type: string) => !KINDS_ADDED.some((k) => k.type === type && compareVersions(k.release, release) > 0);
+
 function compareVersions(a: string, b: string): number {
   const [x, y] = [a.split(".").map(Number), b.split(".").map(Number)];
   for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
@@ -70,7 +79,7 @@ describe.each(RELEASES)("a stack of every resource kind brought up by the %s plu
   beforeAll(async () => {
     emulator = await startEmulatorProcess();
     api = emulator.control();
-    rows = await everyResourceRows(api);
+    rows = (await everyResourceRows(api)).filter((row) => knownIn(release, row.type));
   });
 
   afterAll(async () => {
