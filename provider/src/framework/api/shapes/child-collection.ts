@@ -10,7 +10,7 @@ import { defineResource, type CheckFailure, type ListFacts, type OperationContex
 import { wireModel } from "../fields";
 import { childIdOf, NUMERIC_ID } from "../ids";
 import { listPath } from "../list-facts";
-import { collection, type Collection, type CollectionSpec, type ResourceOf } from "./collection";
+import { collection, modelOf, type Collection, type CollectionSpec, type ResourceOf } from "./collection";
 
 type Shape = z.ZodRawShape;
 type Props = Record<string, unknown>;
@@ -150,7 +150,9 @@ export type ChildResourceOf<A extends Shape, S extends Shape> = Omit<ResourceOf<
 export function childCollection<A extends Shape, S extends Shape>(spec: ChildCollectionSpec<A, S>): ChildCollection<A, S> {
   const locate = spec.locate ?? ((id: string, parentId?: string) => childIdOf(spec.token, id, spec.importId, NUMERIC_ID, spec.childId ?? NUMERIC_ID, parentId));
   const { parent: parentFacts, importId, childId: _childId, locate: _locate, ...shared } = spec;
-  const of = (parentId: string) => collection<A, S>({ ...shared, path: listPath(spec.path, parentId), underParent: true, idOf: (id) => locate(id, parentId).child });
+  // One wire model for every parent: each operation takes its parent's collection afresh.
+  const model = modelOf(spec);
+  const of = (parentId: string) => collection<A, S>({ ...shared, model, path: listPath(spec.path, parentId), underParent: true, idOf: (id) => locate(id, parentId).child });
   const parentOf = (values: Partial<Out<A> & Out<S>>) => (values as Record<string, unknown>)[parentFacts.input] as string | undefined;
   const within = <T>(id: string, parentId: string | undefined, op: (objects: Collection<A, S>, child: string) => T): T => {
     const { parent, child } = locate(id, parentId);
@@ -158,7 +160,7 @@ export function childCollection<A extends Shape, S extends Shape>(spec: ChildCol
   };
   const lastHole = importId.match(/<[^>]+>$/)?.[0] ?? importId;
   // Whether the objects are patchable is the same for every parent: the inputs' roles say it.
-  const patchable = (spec.model ?? wireModel(spec.args, spec.state)).patchKeys(Object.keys(spec.args.shape)).length > 0;
+  const patchable = model.patchKeys(Object.keys(spec.args.shape)).length > 0;
   return {
     of,
     locate,

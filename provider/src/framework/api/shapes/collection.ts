@@ -124,8 +124,13 @@ export interface ByContent {
   checkFirst: boolean;
 }
 
+/** The wire model a collection's spec describes: its own `model`, or the one its inputs, outputs, id and extras make. */
+export function modelOf<A extends Shape, S extends Shape>(spec: Pick<CollectionSpec<A, S>, "args" | "state" | "idOnWire" | "model" | "wireExtras">): WireModel<A, S> {
+  return spec.model ?? wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras });
+}
+
 export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
-  const api = spec.model ?? wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras });
+  const api = modelOf(spec);
   const wire = api.wire as z.ZodType<Item>;
   const itemPath = (id: string) => `${spec.itemsAt ?? spec.path}/${encodeURIComponent(spec.idOf(id))}`;
   const toState = (raw: Item) => {
