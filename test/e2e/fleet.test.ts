@@ -62,6 +62,9 @@ function env(machine: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv 
     FLEET_DATABASE_URL: queueUrl,
     NSP_BASE_URL: emulator.baseUrl,
     NSP_PARTNER_TOKEN: emulator.accounts.partner!,
+    // beforeAll type-checks the program once; ts-node would again in each machine's new folder,
+    // in every stack that starts before the first has filled its cache (2 CPU-s each).
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     ...Object.fromEntries(OWN_TOKEN.map((r) => [tokenEnv(r), emulator.accounts[r]!])),
     ...extra,
   };

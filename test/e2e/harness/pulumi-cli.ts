@@ -9,6 +9,7 @@ import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll } from "vitest";
 import { EmulatorControl } from "../../helpers/emulator-control";
 import { ROOT } from "../../helpers/plugin";
+import { E2E_SECRETS_PROVIDER } from "./vault-transit";
 
 // One root for both layers: test/helpers/ finds it from its own place, which benchmarks bundled into
 // dist/bench/ keep at the same depth.
@@ -123,7 +124,7 @@ export class Stack {
 
   static async init(dir: string, opts: StackOptions = {}): Promise<Stack> {
     const s = new Stack(dir, opts);
-    await s.run(["stack", "init", s.stack]);
+    await s.run(["stack", "init", s.stack, ...secretsProviderArgs()]);
     return s;
   }
 
@@ -284,6 +285,8 @@ export function pulumiEnv(home: string, backend: string): NodeJS.ProcessEnv {
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    // The key service of the stacks Stack.init makes (vault-transit.ts), when the run has one.
+    ...(process.env.VAULT_SERVER_URL ? { VAULT_SERVER_URL: process.env.VAULT_SERVER_URL, VAULT_SERVER_TOKEN: process.env.VAULT_SERVER_TOKEN } : {}),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_SKIP_CONFIRMATIONS: "true",
@@ -291,6 +294,14 @@ export function pulumiEnv(home: string, backend: string): NodeJS.ProcessEnv {
     // @pulumi/pulumi and TypeScript again for every command, the same files every time.
     ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
   };
+}
+
+/**
+ * The secrets provider of a stack a test makes: the run's key service (vault-transit.ts) when
+ * there is one, which spares every command the passphrase's key derivation; else the passphrase.
+ */
+export function secretsProviderArgs(): string[] {
+  return process.env.VAULT_SERVER_URL ? ["--secrets-provider", E2E_SECRETS_PROVIDER] : [];
 }
 
 /**
