@@ -39,35 +39,38 @@ async function cpuOf(plugin: PluginHandle): Promise<number> {
   return Number(lines()[before]!.split(" ")[1]);
 }
 
-interface Run {
-  /** From spawn through GetPluginInfo. */
-  start: number;
-  checkConfig: number;
-  /** The whole sequence. */
-  total: number;
-}
+/** CPU µs of each step; `start` runs from spawn through GetPluginInfo. */
+const STEPS = ["start", "checkConfig", "diffConfig", "configure", "check", "diff"] as const;
+type Run = Record<(typeof STEPS)[number] | "total", number>;
 
 async function run(executable: string, config: Record<string, unknown>, record: { id: string; inputs: Record<string, unknown>; state: Record<string, unknown> }): Promise<Run> {
   const plugin = await startPlugin({ NODE_OPTIONS: `--require ${PROBE}` }, executable);
   try {
+    const cpu: number[] = [];
+    const step = async () => void cpu.push(await cpuOf(plugin));
     await plugin.call("handshake", new providerPb.ProviderHandshakeRequest());
     await plugin.call("getPluginInfo", new Empty());
-    const start = await cpuOf(plugin);
+    await step();
     await plugin.checkConfig(config);
-    const checkConfig = (await cpuOf(plugin)) - start;
+    await step();
     const fromJs = (o: Record<string, unknown>) => Struct.fromJavaScript(o as never);
     await plugin.call(
       "diffConfig",
       new providerPb.DiffRequest().setUrn(urn("pulumi:providers:nsp", "default")).setType("pulumi:providers:nsp").setOlds(fromJs(config)).setOldInputs(fromJs(config)).setNews(fromJs(config)),
     );
+    await step();
     await plugin.configure(config);
+    await step();
     const checked = await plugin.check(RECORD, "r", record.inputs, record.inputs);
     if (checked.failures.length) throw new Error(`P9: the record's Check failed: ${JSON.stringify(checked.failures)}`);
+    await step();
     const diff = await plugin.diff(RECORD, "r", record.id, record.state, checked.inputs, record.inputs);
     if (diff.changes) throw new Error(`P9: the record's Diff found changes: ${diff.diffs.join(", ")}`);
-    const total = await cpuOf(plugin);
+    await step();
     if (/refused|failed/i.test(plugin.stderr())) throw new Error(`P9: ${executable}: ${plugin.stderr()}`);
-    return { start, checkConfig, total };
+    const run = { total: cpu.at(-1)! } as Run;
+    STEPS.forEach((name, i) => (run[name] = cpu[i]! - (cpu[i - 1] ?? 0)));
+    return run;
   } finally {
     await plugin.stop();
   }
@@ -114,7 +117,11 @@ export async function p9(base: string): Promise<PartResult> {
     });
     return {
       figures: [figure("plugin CPU: start, CheckConfig, DiffConfig, Configure, a record's Check and Diff", "total"), figure("plugin CPU of the first CheckConfig", "checkConfig"), figure("plugin CPU from spawn through GetPluginInfo", "start")],
-      notes: (["total", "checkConfig", "start"] as const).flatMap((key) => [`P9 ${key} CPU ms, this tree: ${fmt(c, key)}`, `P9 ${key} CPU ms, ${base}: ${fmt(b, key)}`]),
+      notes: [
+        ...(["total", "checkConfig"] as const).flatMap((key) => [`P9 ${key} CPU ms, this tree: ${fmt(c, key)}`, `P9 ${key} CPU ms, ${base}: ${fmt(b, key)}`]),
+        `P9 median CPU ms of each step, this tree: ${STEPS.map((key) => `${key} ${m(c, key).toFixed(0)}`).join(", ")}`,
+        `P9 median CPU ms of each step, ${base}: ${STEPS.map((key) => `${key} ${m(b, key).toFixed(0)}`).join(", ")}`,
+      ],
     };
   } finally {
     await emu.stop();
