@@ -188,7 +188,7 @@ export class NspProvider {
    */
   private initFailedMetadata(err: InitFailedError, message: string): grpc.Metadata {
     // Create and Update annotate the error with the definition's secrets besides the inputs'.
-    const secretKeys = err.secretKeys;
+    const { secretKeys } = err;
     const detail = new providerPb.ErrorResourceInitFailed()
       .setId(err.id)
       .setProperties(objectToStruct(wrapSecrets(err.state, secretKeys)))
