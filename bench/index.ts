@@ -1,4 +1,4 @@
-// `npm run bench [-- P1 P4 ...]`: the provider's performance measurements (P1 to P8), each
+// `npm run bench [-- P1 P4 ...]`: the provider's performance measurements (P1 to P9), each
 // beside a baseline taken in the same run. Not a test: it prints figures and whether each meets
 // its goal, and exits 0 unless a part could not run at all. Requests are counted by the
 // emulator (/_emulator/stats).
@@ -12,9 +12,10 @@ import { p5 } from "./p5-memory";
 import { p6 } from "./p6-throughput";
 import { p7 } from "./p7-adopt";
 import { p8 } from "./p8-shared-quota";
+import { P9_DEFAULT_BASE, p9 } from "./p9-plugin-cpu";
 import { F1_DEFAULT_CUSTOMERS, f1 } from "./f1-fleet";
 
-const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number }) => Promise<PartResult> }> = {
+const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number; p9Base: string }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
   P2: { title: "wall time to create 1,000 records under a quota", run: ({ q }) => p2(q) },
   P3: { title: "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, preview, a change, a refused and an allowed cut, and destroy", run: ({ p3Sizes }) => p3(p3Sizes) },
@@ -23,13 +24,15 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
   P6: { title: "emulator requests per second", run: () => p6() },
   P7: { title: "adopting an account of 5 zones × 1,000 records: discovery and the import's Reads", run: () => p7() },
   P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
+  P9: { title: "plugin CPU of one provider instance's calls in a no-change up, against an earlier commit's plugin", run: ({ p9Base }) => p9(p9Base) },
   F1: { title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers", run: ({ f1Customers }) => f1(f1Customers) },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P8 F1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--no-build]]
+const USAGE = `usage: npm run bench [-- [P1 ... P9 F1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--p9-base=REF] [--no-build]]
   With no part named, all run (about 12 minutes and F1, P7 about 5, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --p3-sizes sets the zone sizes of P3 (default ${P3_DEFAULT_SIZES.join(",")}); \`npm run bench -- P3\` runs P3 alone;
   --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores);
+  --p9-base names the git commit whose plugin P9 compares against (default ${P9_DEFAULT_BASE});
   --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 
 function uptime(): string {
@@ -57,13 +60,16 @@ async function main(): Promise<void> {
   let q = P2_DEFAULT_Q;
   let p3Sizes = P3_DEFAULT_SIZES;
   let f1Customers = F1_DEFAULT_CUSTOMERS;
+  let p9Base = P9_DEFAULT_BASE;
   const selected: string[] = [];
   for (const a of args) {
     const rate = /^--p2-rate=(\d+)$/.exec(a);
     const sizes = /^--p3-sizes=(\d+(?:,\d+)*)$/.exec(a);
     const fleet = /^--f1-customers=(\d+)$/.exec(a);
+    const base = /^--p9-base=(\S+)$/.exec(a);
     if (rate) q = Number(rate[1]);
     else if (fleet) f1Customers = Number(fleet[1]);
+    else if (base) p9Base = base[1]!;
     else if (sizes) p3Sizes = sizes[1]!.split(",").map(Number);
     else if (PARTS[a.toUpperCase()]) selected.push(a.toUpperCase());
     else {
@@ -87,7 +93,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const cpu0 = cpuCounters();
     try {
-      const res = await part.run({ q, p3Sizes, f1Customers });
+      const res = await part.run({ q, p3Sizes, f1Customers, p9Base });
       figures.push(...res.figures);
       notes.push(...res.notes, ...res.figures.flatMap((f) => f.notes ?? []));
     } catch (e) {

@@ -18,6 +18,7 @@ export const BUILD_INPUTS = [
   "emulator/src",
   "sdk/nodejs",
   "scripts/build.mjs",
+  "scripts/plugin-bundle.mjs",
   "scripts/build-inputs.mjs",
   "scripts/schema-examples.mjs",
   // The examples the plugin serves come from it (scripts/build.mjs).

@@ -11,6 +11,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILD_INPUTS, BUILD_OUTPUTS, BUILD_STAMP, fingerprint, staleness, writeStamp } from "./build-inputs.mjs";
 import { exampleSections, withExampleSections } from "./schema-examples.mjs";
+import { bundleOptions, bundlePlugin, preparePlugin } from "./plugin-bundle.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const started = Date.now();
@@ -23,14 +24,9 @@ if (stale && process.argv.includes("--if-stale")) process.stderr.write(`build: $
 // Taken before building: a source edited meanwhile makes the next check rebuild.
 const inputs = fingerprint(root, BUILD_INPUTS);
 const { build } = await import("esbuild");
-// The plugin is one CommonJS bundle behind a small launcher: what prints the port (gRPC and the
-// protocol) runs at once, the provider itself (definitions, zod, the HTTP client) on the first
-// call that needs it (esbuild wraps a module imported with import() in a function run then).
+// The plugin's two files (scripts/plugin-bundle.mjs) go to dist/plugin.next first.
 const next = join(root, "dist", "plugin.next");
 const entries = [
-  // The file the engine runs, and the plugin it compiles from the code cache made below.
-  { in: "provider/src/plugin/launcher.ts", out: "dist/plugin.next/provider.mjs", options: { format: "esm", outExtension: undefined } },
-  { in: "provider/src/plugin/main.ts", out: "dist/plugin.next/plugin.cjs" },
   { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
   { in: "provider/src/discover/cli.ts", out: "dist/discover.js" },
   // pg (under pg-boss) loads its optional native binding only when asked for pg.native, which the fleet never is.
@@ -40,31 +36,10 @@ const entries = [
 ];
 
 rmSync(next, { recursive: true, force: true });
-await Promise.all(
-  entries.map((e) =>
-    build({
-      entryPoints: [join(root, e.in)],
-      outfile: join(root, e.out),
-      bundle: true,
-      platform: "node",
-      target: "node20",
-      format: "cjs",
-      sourcemap: "linked",
-      logLevel: "warning",
-      ...e.options,
-    }),
-  ),
-);
+await Promise.all([bundlePlugin(root, next), ...entries.map((e) => build({ ...bundleOptions, entryPoints: [join(root, e.in)], outfile: join(root, e.out), ...e.options }))]);
 
-// Beside the bundle, made by the bundle itself: the package schema, which the plugin serves
-// without loading the provider (provider/src/plugin/startup-calls.ts), and the V8 code cache it starts
-// from (provider/src/plugin/launcher.ts). V8 takes a cache only under the flags it was made with: the
-// launcher's.
-const launcher = readFileSync(join(root, "bin", "pulumi-resource-nsp"), "utf8");
-const flags = /^exec node (.*) "\$bundle" "\$@"$/m.exec(launcher)?.[1]?.split(" ");
-if (!flags) throw new Error("build: no `exec node <flags> \"$bundle\" \"$@\"` line in bin/pulumi-resource-nsp");
-const prepared = spawnSync(process.execPath, [...flags, join(next, "provider.mjs"), "--prepare"], { encoding: "utf8" });
-if (prepared.status !== 0) throw new Error(`build: the plugin's schema and code cache: ${prepared.stderr}`);
+// Beside the bundle, made by the bundle itself: its schema and code cache.
+preparePlugin(root, next);
 // The examples live in schema.json only (scripts/generate.mjs): the schema the bundle makes from
 // its definitions gets them from there.
 const served = join(next, "schema.json");

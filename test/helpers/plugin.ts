@@ -53,6 +53,8 @@ async function startEngineLogSink(): Promise<{ address: string; logs: string[]; 
 
 export interface PluginHandle {
   client: providerGrpc.ResourceProviderClient;
+  /** The plugin's process (the launcher execs node). */
+  pid: number;
   stdout: () => string;
   stderr: () => string;
   engineLogs: string[];
@@ -105,6 +107,7 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}, executable = join
 
   const handle: PluginHandle = {
     client,
+    pid: child.pid!,
     stdout: () => out,
     stderr: () => err,
     engineLogs: sink.logs,

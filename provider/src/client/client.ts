@@ -1,5 +1,7 @@
 import { inspect } from "node:util";
-import { Agent, fetch as undiciFetch } from "undici";
+import type { Agent as UndiciAgent } from "undici";
+import Agent from "undici/lib/dispatcher/agent";
+import { fetch as undiciFetch } from "undici/lib/web/fetch";
 import type { ZodType } from "zod";
 import {
   ApiError,
@@ -134,7 +136,7 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly #token: string;
   readonly #fetch: FetchLike;
-  readonly #agent: Agent | undefined;
+  readonly #agent: UndiciAgent | undefined;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
   readonly #random: () => number;

@@ -129,9 +129,10 @@ export function run(): void {
 }
 
 /**
- * For the build: loads the provider and runs what every plugin run runs first (the modules'
- * definitions, the service), so that the code cache made after it holds their compiled code;
- * returns the package schema, which the build writes beside the bundle.
+ * For the build: loads the provider, makes its service and evaluates every module's definitions
+ * (a plugin run evaluates a module when a call first names it), so that the code cache made after
+ * it holds their compiled code; returns the package schema, which the build writes beside the
+ * bundle.
  */
 export async function prepare(): Promise<string> {
   installStructCodec();

@@ -11,7 +11,7 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 
 import { scrub } from "../client";
 import { missingTokenMessage, parseConfig, configSecrets } from "../config/provider-config";
-import type { AnyFunction, AnyResource, CheckFailure, OperationContext } from "../framework/definition";
+import { evaluatedTokens, type AnyFunction, type AnyResource, type CheckFailure, type OperationContext } from "../framework/definition";
 import { deepEqual, type DiffResult } from "../framework/engine/diff";
 import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, invokeFunction, listResources, previewCreate, previewUpdate, readResource, updateResource } from "../framework/engine/operations";
 import { upgradeKeys } from "../framework/engine/state-version";
@@ -20,7 +20,7 @@ import { buildPackageSchema } from "../framework/engine/schema";
 import { packageInfo, PROVIDER_VERSION } from "../config/package-info";
 import { configureSession, type ProviderSession } from "../config/session";
 import { UserError } from "../framework/engine/user-error";
-import { functionsByToken, functions, resources, resourcesByToken } from "../modules/all-definitions";
+import { allDefinitions, functionByToken, resourceByToken } from "../modules/lazy-definitions";
 
 type Handler<Req, Res> = grpc.handleUnaryCall<Req, Res>;
 
@@ -76,15 +76,15 @@ function diffToPb(d: DiffResult): providerPb.DiffResponse {
   return res;
 }
 
-let schemaJson: string | undefined;
+let schemaJson: Promise<string> | undefined;
 
 /**
  * The package schema this provider's definitions make, without the examples, which only
  * schema.json holds. The build writes it beside the bundle with schema.json's examples added, where
  * the plugin reads it without loading this module (startup-calls.ts).
  */
-export function packageSchemaJson(): string {
-  schemaJson ??= JSON.stringify(buildPackageSchema(packageInfo, resources, functions));
+export function packageSchemaJson(): Promise<string> {
+  schemaJson ??= allDefinitions().then(({ resources, functions }) => JSON.stringify(buildPackageSchema(packageInfo, resources, functions)));
   return schemaJson;
 }
 
@@ -99,6 +99,8 @@ export class NspProvider {
   /** Name of the explicit provider instance this plugin serves; undefined for the default provider. */
   private instanceName?: string;
   private readonly cancel = new AbortController();
+  /** How many evaluated definitions NSP_DEBUG output has named so far. */
+  private evaluatedReported = 0;
 
   constructor(engineAddress?: string) {
     if (engineAddress) this.engine = new engineGrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
@@ -140,11 +142,27 @@ export class NspProvider {
     });
   }
 
-  private resourceFor(urn: string, type?: string): AnyResource {
+  private async resourceFor(urn: string, type?: string): Promise<AnyResource> {
     const token = type || typeFromUrn(urn);
-    const def = resourcesByToken.get(token);
+    const def = await resourceByToken(token);
+    this.reportEvaluated();
     if (!def) throw new UserError(`nsp: unknown resource type "${token}"`);
     return def;
+  }
+
+  private async functionFor(token: string): Promise<AnyFunction> {
+    const fn = await functionByToken(token);
+    this.reportEvaluated();
+    if (!fn) throw new UserError(`nsp: unknown function "${token}"`);
+    return fn;
+  }
+
+  /** Under NSP_DEBUG, which definitions this process has evaluated, each time a call adds some. */
+  private reportEvaluated(): void {
+    const tokens = evaluatedTokens();
+    if (!process.env.NSP_DEBUG || tokens.length === this.evaluatedReported) return;
+    this.evaluatedReported = tokens.length;
+    process.stderr.write(`[nsp] definitions evaluated: ${tokens.length} (${tokens.join(" ")})\n`);
   }
 
   /** Wraps a handler: errors become gRPC errors with a clean, token-free message. */
@@ -169,8 +187,8 @@ export class NspProvider {
    * `grpc-status-details-bin` trailer: the engine then keeps the object with its partial state.
    */
   private initFailedMetadata(err: InitFailedError, message: string): grpc.Metadata {
-    const def = resourcesByToken.get(err.token);
-    const secretKeys = new Set<string>([...(def?.secrets ?? []), ...err.secretKeys]);
+    // Create and Update annotate the error with the definition's secrets besides the inputs'.
+    const { secretKeys } = err;
     const detail = new providerPb.ErrorResourceInitFailed()
       .setId(err.id)
       .setProperties(objectToStruct(wrapSecrets(err.state, secretKeys)))
@@ -269,8 +287,8 @@ export class NspProvider {
 
   // ---- resources -----------------------------------------------------------------------
 
-  check = this.unary<providerPb.CheckRequest, providerPb.CheckResponse>("Check", (req) => {
-    const def = this.resourceFor(req.getUrn(), req.getType());
+  check = this.unary<providerPb.CheckRequest, providerPb.CheckResponse>("Check", async (req) => {
+    const def = await this.resourceFor(req.getUrn(), req.getType());
     const news = unwrapProperties(structToObject(req.getNews()));
     const { inputs, failures, warnings } = checkResource(def, news.value);
     for (const w of warnings) this.log("warning", w, req.getUrn());
@@ -279,7 +297,7 @@ export class NspProvider {
   });
 
   diff = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("Diff", async (req) => {
-    const def = this.resourceFor(req.getUrn(), req.getType());
+    const def = await this.resourceFor(req.getUrn(), req.getType());
     const olds = unwrapProperties(structToObject(req.getOlds())).value;
     const news = unwrapProperties(structToObject(req.getNews())).value;
     const oldInputs = req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined;
@@ -288,7 +306,7 @@ export class NspProvider {
   });
 
   create = this.unary<providerPb.CreateRequest, providerPb.CreateResponse>("Create", async (req) => {
-    const def = this.resourceFor(req.getUrn(), req.getType());
+    const def = await this.resourceFor(req.getUrn(), req.getType());
     const inputs = unwrapProperties(structToObject(req.getProperties()));
     const secretKeys = new Set([...inputs.secretKeys, ...(def.secrets ?? [])]);
     if (req.getPreview()) {
@@ -310,7 +328,7 @@ export class NspProvider {
   }
 
   read = this.unary<providerPb.ReadRequest, providerPb.ReadResponse>("Read", async (req) => {
-    const def = this.resourceFor(req.getUrn(), req.getType());
+    const def = await this.resourceFor(req.getUrn(), req.getType());
     const prior = unwrapProperties(structToObject(req.getProperties()));
     const priorInputs = unwrapProperties(structToObject(req.getInputs()));
     const found = await readResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), prior.value, priorInputs.value);
@@ -323,7 +341,7 @@ export class NspProvider {
   });
 
   update = this.unary<providerPb.UpdateRequest, providerPb.UpdateResponse>("Update", async (req) => {
-    const def = this.resourceFor(req.getUrn(), req.getType());
+    const def = await this.resourceFor(req.getUrn(), req.getType());
     const olds = unwrapProperties(structToObject(req.getOlds()));
     const news = unwrapProperties(structToObject(req.getNews()));
     const secretKeys = new Set([...upgradeKeys(def, [...olds.secretKeys, ...news.secretKeys]), ...(def.secrets ?? [])]);
@@ -338,15 +356,14 @@ export class NspProvider {
   });
 
   delete = this.unary<providerPb.DeleteRequest, Empty>("Delete", async (req) => {
-    const def = this.resourceFor(req.getUrn(), req.getType());
+    const def = await this.resourceFor(req.getUrn(), req.getType());
     const olds = unwrapProperties(structToObject(req.getProperties())).value;
     await deleteResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds);
     return new Empty();
   });
 
   invoke = this.unary<providerPb.InvokeRequest, providerPb.InvokeResponse>("Invoke", async (req) => {
-    const fn: AnyFunction | undefined = functionsByToken.get(req.getTok());
-    if (!fn) throw new UserError(`nsp: unknown function "${req.getTok()}"`);
+    const fn = await this.functionFor(req.getTok());
     const args = unwrapProperties(structToObject(req.getArgs())).value;
     const { result, failures } = await invokeFunction(fn, () => this.context(""), args);
     if (!result) return new providerPb.InvokeResponse().setFailuresList(failuresToPb(failures));
@@ -365,7 +382,7 @@ export class NspProvider {
     };
     Promise.resolve()
       .then(async () => {
-        const def = this.resourceFor("", req.getToken());
+        const def = await this.resourceFor("", req.getToken());
         const query = unwrapProperties(structToObject(req.getQuery())).value;
         if (containsUnknown(query)) return call.write(new providerPb.ListResponse().setComputed(new providerPb.ListResponse.Computed()));
         const limit = req.getLimit();

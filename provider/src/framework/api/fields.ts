@@ -82,18 +82,30 @@ export interface WireModel<A extends Shape, S extends Shape> {
 
 /**
  * Derives what the API sees of a resource from its args and state schemas. `extra` adds wire
- * fields that are not properties (the object's own `id`, a field only Read looks at).
+ * fields that are not properties (the object's own `id`, a field only Read looks at). The wire
+ * schema and the bodies are built on first use: a module's definitions make their models when the
+ * module is evaluated, and most plugin processes (a preview, a no-change up: Check and Diff) never
+ * send or read an object of most of them.
  */
 export function wireModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>, state: z.ZodObject<S>, extra: Record<string, z.ZodType> = {}): WireModel<A, S> {
   const argShape = args.shape as unknown as Record<string, z.ZodType>;
-  const properties = args.extend(state.shape);
-  const createKeys = keysWithRole(argShape, "create");
+  // Asked when a resource is defined (whether it has an update at all).
   const patchable = new Set(keysWithRole(argShape, "patch"));
-  const nullable = new Set(Object.keys(argShape).filter((k) => unwrap(argShape[k]!).nullable));
-  const clearedAs = new Map(Object.keys(argShape).flatMap((k) => (metaOf(argShape[k]!).clearedAs !== undefined ? [[k, metaOf(argShape[k]!).clearedAs] as const] : [])));
-  const wire = (wireObject(properties.shape as unknown as Record<string, z.ZodType>) as z.ZodObject).extend(extra) as unknown as z.ZodType<Record<string, unknown>>;
+  let built: ReturnType<typeof build> | undefined;
+  const build = () => {
+    const properties = args.extend(state.shape);
+    return {
+      properties,
+      createKeys: keysWithRole(argShape, "create"),
+      nullable: new Set(Object.keys(argShape).filter((k) => unwrap(argShape[k]!).nullable)),
+      clearedAs: new Map(Object.keys(argShape).flatMap((k) => (metaOf(argShape[k]!).clearedAs !== undefined ? [[k, metaOf(argShape[k]!).clearedAs] as const] : []))),
+      wire: (wireObject(properties.shape as unknown as Record<string, z.ZodType>) as z.ZodObject).extend(extra) as unknown as z.ZodType<Record<string, unknown>>,
+    };
+  };
+  const model = () => (built ??= build());
 
   const pick = (values: Record<string, unknown>, keys: readonly string[], clear: boolean) => {
+    const { nullable, clearedAs } = model();
     const picked: Record<string, unknown> = {};
     for (const key of keys) {
       const v = values[key];
@@ -105,10 +117,11 @@ export function wireModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
   };
 
   return {
-    wire,
-    createBody: (values) => pick(values, createKeys, false),
+    // A schema like any other where it is used; its fields are derived on its first parse.
+    wire: z.lazy(() => model().wire),
+    createBody: (values) => pick(values, model().createKeys, false),
     patchKeys: (changed) => changed.filter((k) => patchable.has(k)) as (keyof A & string)[],
     patchBody: (values, changed) => pick(values, changed.filter((k) => patchable.has(k)), true),
-    toState: (raw) => fromWire(properties, raw) as Out<A> & Out<S>,
+    toState: (raw) => fromWire(model().properties, raw) as Out<A> & Out<S>,
   };
 }

@@ -209,12 +209,24 @@ export type AnyResource = ResourceDefinition<any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyFunction = FunctionDefinition<any, any>;
 
+const evaluated: string[] = [];
+
+/**
+ * The tokens of the definitions this process has evaluated so far, in that order. The plugin
+ * evaluates a module's definitions only when a call names one of its tokens; this is what shows
+ * which ones a process's calls made it evaluate (the plugin prints it under NSP_DEBUG).
+ */
+export function evaluatedTokens(): readonly string[] {
+  return evaluated;
+}
+
 /**
  * Completes a definition from the roles its properties declare (see FieldRoles): the secret,
  * replace-on-change, write-only and one-time lists that Diff, Read, the schema and the secret
  * handling consult. TypeScript infers the shapes from the zod objects.
  */
 export function defineResource<A extends Shape, S extends Shape>(given: Omit<ResourceDefinition<A, S>, DerivedLists>): ResourceDefinition<A, S> {
+  evaluated.push(given.token);
   // The provider's own input, never on the wire: the definition's CRUD ignores it.
   const def = given.holds ? { ...given, args: given.args.extend({ [FORCE_DESTROY]: forceDestroyInput(given.holds) }) as unknown as z.ZodObject<A> } : given;
   const args = def.args.shape as unknown as Record<string, z.ZodType>;
@@ -245,5 +257,6 @@ export function byToken(defs: readonly AnyResource[]): Map<string, AnyResource> 
 }
 
 export function defineFunction<A extends Shape, R extends Shape>(def: FunctionDefinition<A, R>): FunctionDefinition<A, R> {
+  evaluated.push(def.token);
   return def;
 }

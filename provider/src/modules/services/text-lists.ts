@@ -35,10 +35,10 @@ export const jsonObject: TextCodec = {
  * wire; every other field as wireModel has it.
  */
 export function textListModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>, state: z.ZodObject<S>, codecs: { readonly [K in keyof A & string]?: TextCodec }, extra: Record<string, z.ZodType> = {}): WireModel<A, S> {
-  const api = wireModel(args, state, extra);
   const fields = Object.entries(codecs as Record<string, TextCodec>).map(([key, codec]) => ({ name: wireName(key, args.shape[key] as z.ZodType), codec }));
   const text = Object.fromEntries(fields.map((f) => [f.name, z.string()]));
-  const wire = (api.wire as unknown as z.ZodObject).extend(text) as unknown as z.ZodType<Record<string, unknown>>;
+  const api = wireModel(args, state, { ...extra, ...text });
+  const wire = api.wire;
   const joined = (body: Record<string, unknown>) => {
     for (const { name, codec } of fields) if (body[name] !== undefined && body[name] !== null && typeof body[name] !== "string") body[name] = codec.join(body[name] as never);
     return body;
