@@ -98,7 +98,7 @@ describe.each(RELEASES)("a stack of every resource kind brought up by the %s plu
       }
     };
 
-    stack = await Stack.init(Stack.yamlProject(programOf(rowsOf(release, rows), { installedPlugin: true })));
+    stack = await Stack.init(Stack.yamlProject(programOf(rowsOf(release, rows), { installedPlugin: true })), { sharedPlugin: false });
     const s = stack;
     // The release's plugin, installed as a user installs a downloaded archive; the program names
     // no plugin path and the engine may fetch none, so this is the only nsp plugin it can run.

@@ -42,7 +42,7 @@ class LongestFirst extends BaseSequencer {
 // them from the repository root.
 export default defineConfig({
   test: {
-    globalSetup: ["test/helpers/build-if-stale.ts", "test/e2e/harness/release-if-stale.ts", "test/e2e/harness/vault-transit.ts"],
+    globalSetup: ["test/helpers/build-if-stale.ts", "test/e2e/harness/release-if-stale.ts", "test/e2e/harness/plugin-home.ts", "test/e2e/harness/vault-transit.ts"],
     include: ["test/e2e/**/*.test.ts"],
     testTimeout: 300_000,
     hookTimeout: 300_000,

@@ -101,6 +101,11 @@ export interface StackOptions {
   /** Extra environment for every pulumi command (e.g. NSP_BASE_URL). */
   env?: NodeJS.ProcessEnv;
   stack?: string;
+  /**
+   * false: PULUMI_HOME holds no plugin until the test installs one (the run's installed plugin,
+   * plugin-home.ts, is linked in otherwise).
+   */
+  sharedPlugin?: boolean;
 }
 
 /** One stack of one project, with its own file backend and PULUMI_HOME. */
@@ -117,6 +122,8 @@ export class Stack {
     opts: StackOptions,
   ) {
     this.home = pulumiHome(mkdtempSync(join(tmpdir(), "nsp-e2e-home-")));
+    const shared = sharedPluginHome();
+    if (shared && opts.sharedPlugin !== false) for (const d of ["plugins", "schemas"]) symlinkSync(join(shared, d), join(this.home, d), "dir");
     this.backend = mkdtempSync(join(tmpdir(), "nsp-e2e-state-"));
     this.stack = opts.stack ?? "e2e";
     this.env = { ...pulumiEnv(this.home, this.backend), ...opts.env };
@@ -212,7 +219,10 @@ export class Stack {
 `;
   }
 
-  /** The first lines of a YAML program for the emulator: its name and the plugin from this repository's bin/. */
+  /**
+   * The first lines of a YAML program for the emulator: its name and the plugin from this
+   * repository's bin/ (which yamlProgramText leaves out when the run installed it).
+   */
   static yamlPluginHead(project: string): string {
     return `name: ${project}
 runtime: yaml
@@ -223,8 +233,12 @@ plugins:
 `;
   }
 
-  /** A YAML program whose plugin path points at this repository's bin/. */
+  /**
+   * A YAML program whose plugin is this tree's: the one the run installed (plugin-home.ts) when
+   * there is one, else the one in this repository's bin/, by path.
+   */
   static yamlProgramText(program: string): string {
+    if (sharedPluginHome()) return program.replace(/^plugins:\n  providers:\n    - name: nsp\n      path: (\.\.\/)+bin\n/m, "");
     return program.replace(/path: (\.\.\/)+bin/, `path: ${join(ROOT, "bin")}`);
   }
 
@@ -294,6 +308,11 @@ export function pulumiEnv(home: string, backend: string): NodeJS.ProcessEnv {
     // @pulumi/pulumi and TypeScript again for every command, the same files every time.
     ...(process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {}),
   };
+}
+
+/** The PULUMI_HOME holding this tree's plugin, installed for the run (plugin-home.ts), if any. */
+export function sharedPluginHome(): string | undefined {
+  return process.env.NSP_E2E_PLUGIN_HOME || undefined;
 }
 
 /**
