@@ -94,7 +94,10 @@ timed("plugin archives", () => {
     copyFileSync(join(root, "bin", launcher), join(stage, launcher));
     chmodSync(join(stage, launcher), 0o755);
     writeFileSync(join(stage, "README.md"), pluginReadme(os));
-    for (const arch of ["amd64", "arm64"]) tarGz(stage, join(out, `pulumi-resource-nsp-v${version}-${os}-${arch}.tar.gz`));
+    // The bundle runs on any architecture Node.js does: one os's archives differ only in name.
+    const archive = (arch) => join(out, `pulumi-resource-nsp-v${version}-${os}-${arch}.tar.gz`);
+    tarGz(stage, archive("amd64"));
+    copyFileSync(archive("amd64"), archive("arm64"));
   }
 });
 
