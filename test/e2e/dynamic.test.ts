@@ -31,7 +31,7 @@ beforeAll(async () => {
   token = emulator.accounts.demo!;
   api = emulator.control();
   const authDns = (await api.services()).find((s) => s.type === "auth_dns")!;
-  stack = await Stack.init(prepareProject("dynamic"), { env: { PATH } });
+  stack = await Stack.init(prepareProject("dynamic"), { env: { PATH }, sharedPlugin: false });
   await stack.useAccount(emulator.baseUrl, token, { serviceId: String(authDns.id) });
 });
 

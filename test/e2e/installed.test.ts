@@ -41,7 +41,7 @@ function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {
 
 /** A stack of a project in the user's directory, with the given PULUMI_HOME. */
 async function userStack(dir: string, pulumiHome?: string, env: NodeJS.ProcessEnv = {}): Promise<Stack> {
-  const stack = await Stack.init(dir, { env: { PATH: userPath(), ...(pulumiHome ? { PULUMI_HOME: pulumiHome } : {}), ...env } });
+  const stack = await Stack.init(dir, { env: { PATH: userPath(), ...(pulumiHome ? { PULUMI_HOME: pulumiHome } : {}), ...env }, sharedPlugin: false });
   stacks.push(stack);
   await stack.useAccount(emulator.baseUrl, emulator.accounts.demo!, { serviceId });
   return stack;
