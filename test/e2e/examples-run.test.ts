@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator-control";
 import { NAME_SERVERS } from "./harness/every-resource-table";
 import { examplesOfSchema, type SchemaExample } from "./harness/examples-of-schema";
-import { ROOT, sharedPluginHome, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
+import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const examples = examplesOfSchema(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")));
 const nameOf = (e: SchemaExample) => `${e.token.replace(/^nsp:/, "").replace(/:/g, "-")}-${e.index + 1}`;
@@ -79,8 +79,9 @@ function batchProgram(members: { example: SchemaExample; token: string }[], base
     for (const [name, variable] of Object.entries(program.variables ?? {})) variables[renamed(name)] = rewrite(variable);
     for (const [name, output] of Object.entries(program.outputs ?? {})) outputs[renamed(name)] = rewrite(output);
   });
-  const plugins = sharedPluginHome() ? {} : { plugins: { providers: [{ name: "nsp", path: join(ROOT, "bin") }] } };
-  return dump({ name: "examples", runtime: "yaml", ...plugins, variables, resources, outputs }, { lineWidth: -1 });
+  // This tree's plugin, as Stack.yamlProject places it (installed for the run, or by path).
+  const plugins = { providers: [{ name: "nsp", path: "../../bin" }] };
+  return dump({ name: "examples", runtime: "yaml", plugins, variables, resources, outputs }, { lineWidth: -1 });
 }
 
 describe("YAML examples: each runs up, a no-change preview and destroy on a fresh account", () => {
@@ -103,7 +104,7 @@ describe("YAML examples: each runs up, a no-change preview and destroy on a fres
     for (let i = 0; i < shared.length; i += BATCH_SIZE) queue.push(shared.slice(i, i + BATCH_SIZE));
     const runOne = async (e: SchemaExample) => {
       const token = await api.addAccount(`example-${nameOf(e)}`);
-      const program = sharedPluginHome() ? e.code.yaml! : e.code.yaml!.replace(/^runtime: yaml\n/m, `runtime: yaml\nplugins:\n  providers:\n    - name: nsp\n      path: ${join(ROOT, "bin")}\n`);
+      const program = e.code.yaml!.replace(/^runtime: yaml\n/m, "runtime: yaml\nplugins:\n  providers:\n    - name: nsp\n      path: ../../bin\n");
       // The two settings as environment variables, which explicit provider instances read too
       // (partner mode's example), and which spare two CLI runs per example.
       const stack = await Stack.init(Stack.yamlProject(program), { env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl } });

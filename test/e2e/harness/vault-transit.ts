@@ -21,21 +21,19 @@ import type { AddressInfo } from "node:net";
 /** The key of every stack the tests make; any name would do, the service has one key per run. */
 export const E2E_SECRETS_PROVIDER = "hashivault://nsp-e2e";
 
-const KEY = randomBytes(32);
-const TOKEN = `hvs.${randomBytes(18).toString("base64url")}`;
 const PREFIX = "vault:v1:";
 
-function seal(plaintext: Buffer): string {
+function seal(key: Buffer, plaintext: Buffer): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", KEY, iv);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
   const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
   return PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64");
 }
 
-function unseal(ciphertext: string): Buffer {
+function unseal(key: Buffer, ciphertext: string): Buffer {
   if (!ciphertext.startsWith(PREFIX)) throw new Error("invalid ciphertext: no prefix");
   const raw = Buffer.from(ciphertext.slice(PREFIX.length), "base64");
-  const decipher = createDecipheriv("aes-256-gcm", KEY, raw.subarray(0, 12));
+  const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(raw.length - 16));
   return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
 }
@@ -44,8 +42,14 @@ function answer(res: ServerResponse, status: number, body: object): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 }
 
-function handle(req: IncomingMessage, text: string, res: ServerResponse): void {
-  if (req.headers["x-vault-token"] !== TOKEN) return answer(res, 403, { errors: ["permission denied"] });
+/** The run's key and the token a request must carry, made by setup. */
+interface Service {
+  key: Buffer;
+  token: string;
+}
+
+function handle({ key, token }: Service, req: IncomingMessage, text: string, res: ServerResponse): void {
+  if (req.headers["x-vault-token"] !== token) return answer(res, 403, { errors: ["permission denied"] });
   const route = /^\/v1\/transit\/(encrypt|decrypt)\/[\w.-]+$/.exec(req.url ?? "");
   if (!route || (req.method !== "PUT" && req.method !== "POST")) return answer(res, 404, { errors: [`no handler for route "${req.url}"`] });
   let body: { plaintext?: unknown; ciphertext?: unknown };
@@ -57,10 +61,10 @@ function handle(req: IncomingMessage, text: string, res: ServerResponse): void {
   try {
     if (route[1] === "encrypt") {
       if (typeof body.plaintext !== "string") return answer(res, 400, { errors: ["missing plaintext to encrypt"] });
-      return answer(res, 200, { data: { ciphertext: seal(Buffer.from(body.plaintext, "base64")), key_version: 1 } });
+      return answer(res, 200, { data: { ciphertext: seal(key, Buffer.from(body.plaintext, "base64")), key_version: 1 } });
     }
     if (typeof body.ciphertext !== "string") return answer(res, 400, { errors: ["missing ciphertext to decrypt"] });
-    return answer(res, 200, { data: { plaintext: unseal(body.ciphertext).toString("base64") } });
+    return answer(res, 200, { data: { plaintext: unseal(key, body.ciphertext).toString("base64") } });
   } catch (err) {
     return answer(res, 400, { errors: [(err as Error).message] });
   }
@@ -68,14 +72,15 @@ function handle(req: IncomingMessage, text: string, res: ServerResponse): void {
 
 /** vitest globalSetup: starts the service and leaves its address and token in the environment. */
 export default async function setup(): Promise<() => Promise<void>> {
+  const service: Service = { key: randomBytes(32), token: `hvs.${randomBytes(18).toString("base64url")}` };
   const server = createServer((req, res) => {
     let text = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => (text += chunk));
-    req.on("end", () => handle(req, text, res));
+    req.on("end", () => handle(service, req, text, res));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   process.env.VAULT_SERVER_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.env.VAULT_SERVER_TOKEN = TOKEN;
+  process.env.VAULT_SERVER_TOKEN = service.token;
   return () => new Promise<void>((resolve) => server.close(() => resolve()));
 }
