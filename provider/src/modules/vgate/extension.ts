@@ -3,7 +3,6 @@ import { wireTimestamp } from "../../framework/api/wire";
 import { deepEqual } from "../../framework/engine/diff";
 import { apiObject, dialNumber, name } from "./fields";
 import { e164, emailAsWritten, rotationTrigger } from "../../framework/api/validators";
-import { pbxPath } from "./ids";
 import { definePbxObject } from "./object";
 
 const rotation = z.looseObject({ sip_password: z.string(), sip_password_issued_at: wireTimestamp.optional() });
@@ -48,11 +47,11 @@ export const extension = definePbxObject({
     }
   },
 
-  async afterUpdate(ctx, pbxId, id, state, news, olds) {
+  async afterUpdate(ctx, extension, state, news, olds) {
     if (deepEqual(news.passwordRotation, olds.passwordRotation)) return state;
-    const issued = await ctx.client.post(pbxPath(pbxId, "extensions", id, "password"), undefined, { schema: rotation, signal: ctx.signal });
+    const issued = await ctx.client.post(`${extension.path}/password`, undefined, { schema: rotation, signal: ctx.signal });
     // The time of issue tells a later refresh whether someone else rotated the password.
-    const at = issued.sip_password_issued_at ?? (await ctx.client.get(pbxPath(pbxId, "extensions", id), { schema: issuedAt, signal: ctx.signal })).sip_password_issued_at;
+    const at = issued.sip_password_issued_at ?? (await ctx.client.get(extension.path, { schema: issuedAt, signal: ctx.signal })).sip_password_issued_at;
     return { ...state, sipPassword: issued.sip_password, sipPasswordIssuedAt: at };
   },
 });

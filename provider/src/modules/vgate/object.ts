@@ -1,17 +1,25 @@
 // The objects of a PBX (extensions, trunks, numbers, routes, IVRs, ring groups, queues, time
 // conditions) are children of the PBX with string ids, and their patch takes the create fields.
 import { z } from "zod";
-import { defineChildCollection, type DefineChildCollectionSpec } from "../../framework/api/shapes/child-collection";
-import type { ResourceDefinition } from "../../framework/definition";
+import { childCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
+import type { CheckFailure, ResourceDefinition } from "../../framework/definition";
 import { metaOf } from "../../framework/definition/zod-walk";
-import { pbxChildOf, pbxIdField, pbxPath } from "./ids";
+import { pbxChildOf, pbxIdField } from "./ids";
 import { timestamps } from "./fields";
 
 type Shape = z.ZodRawShape;
+type Props = Record<string, unknown>;
 
-interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<DefineChildCollectionSpec<F, S>, "token" | "description" | "what" | "fields" | "outputs" | "check" | "afterRead" | "afterUpdate"> {
+interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<ChildCollectionSpec<Shape, Shape>, "afterRead" | "afterUpdate"> {
+  token: string;
+  description: string;
+  /** What a person calls one, for messages. */
+  what: string;
   /** Path segment under /vgate/pbx/{pbx}/. */
   path: string;
+  fields: F;
+  outputs?: S;
+  check?: (args: Props) => CheckFailure[];
 }
 
 export function definePbxObject<F extends Shape, S extends Shape = Record<never, never>>(spec: PbxObjectSpec<F, S>): ResourceDefinition {
@@ -22,28 +30,29 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
       return [key, roles.local ? field : (field as z.ZodType).meta({ create: true, patch: true, ...roles })];
     }),
   ) as F;
-  const definition = defineChildCollection({
-    ...spec,
-    fields,
-    outputs: { ...(spec.outputs ?? {}), ...timestamps } as unknown as S,
-    parent: { key: "pbxId", field: pbxIdField },
-    collection: (pbxId) => pbxPath(pbxId, spec.path),
-    segment: encodeURIComponent,
-    idOnWire: z.string(),
-    parseId: (token, id, pbxId) => {
-      const { pbxId: parentId, child } = pbxChildOf(token, id, pbxId);
-      return { parentId, child };
-    },
+  // The definition is one of many kinds the registry holds: its own types end here.
+  const objects = childCollection<Shape, Shape>({
+    token: spec.token,
+    path: `/vgate/pbx/{pbxId}/${spec.path}`,
+    parent: { token: "nsp:vgate:Pbx", input: "pbxId" },
     importId: "<pbx>/<id>",
-    shownId: { form: "<id>", importable: false },
-    inUse: (name) => `the gateway refuses to delete ${name} while something routes to it`,
-  });
-  return {
-    ...definition,
-    list: {
-      path: `/vgate/pbx/{pbxId}/${spec.path}`,
-      parent: { token: "nsp:vgate:Pbx", input: "pbxId" },
-      label: (o, p) => `${String(p?.name)}-${String(o.name ?? o.number ?? o.id)}`,
+    locate: (id, pbxId) => {
+      const { pbxId: parent, child } = pbxChildOf(spec.token, id, pbxId);
+      return { parent, child };
     },
-  };
+    args: z.object({ pbxId: pbxIdField.meta({ replace: true }), ...fields }) as z.ZodObject<Shape>,
+    state: z.object({ ...(spec.outputs ?? {}), ...timestamps }) as z.ZodObject<Shape>,
+    idOnWire: z.string(),
+    // A refresh of many objects of one PBX reads them from one list when batching is on.
+    readBy: "batchedGet",
+    inUse: (id) => `the gateway refuses to delete ${spec.what} ${id} while something routes to it`,
+    ...(spec.afterRead ? { afterRead: spec.afterRead } : {}),
+    ...(spec.afterUpdate ? { afterUpdate: spec.afterUpdate } : {}),
+  });
+  return objects.resource({
+    description: spec.description,
+    ...(spec.check ? { check: spec.check as never } : {}),
+    list: { label: (o, p) => `${String(p?.name)}-${String(o.name ?? o.number ?? o.id)}` },
+    create: (ctx, inputs) => objects.of(inputs.pbxId as string).create(ctx, spec.what, inputs, "none"),
+  }) as unknown as ResourceDefinition;
 }

@@ -1,115 +1,15 @@
 // The objects of a collection under a parent object (the objects of a PBX, the aliases of a
 // mail domain, ...): list and create at `<collection>`, get, patch and delete at
 // `<collection>/<id>`, known to Pulumi as `<parent>/<id>`. `childCollection` is the collection
-// shape (collection.ts) once per parent, with its whole definition; `defineChildCollection`
-// turns a description of such a collection into a resource definition directly. The properties
-// declare their own roles (create, patch, secret, ...), and the hooks cover what differs.
-import { z } from "zod";
-import { isApiError } from "../../../client";
-import { defineResource, type CheckFailure, type ListFacts, type OperationContext, type ResourceDefinition } from "../../definition";
-import { wireModel } from "../fields";
+// shape (collection.ts) once per parent, with its whole definition. The properties declare
+// their own roles (create, patch, secret, ...), and the spec's hooks cover what differs.
+import type { z } from "zod";
+import { defineResource, type ListFacts, type ResourceDefinition } from "../../definition";
 import { childIdOf, NUMERIC_ID } from "../ids";
 import { listPath } from "../list-facts";
 import { collection, modelOf, type Collection, type CollectionSpec, type ResourceOf } from "./collection";
 
 type Shape = z.ZodRawShape;
-type Props = Record<string, unknown>;
-
-export interface DefineChildCollectionSpec<F extends Shape, S extends Shape> {
-  token: string;
-  description: string;
-  /** What a person calls one, for messages. */
-  what: string;
-  /** The input holding the parent's id; a child cannot move to another parent. */
-  parent: { key: string; field: z.ZodType };
-  /** The collection of one parent's children, e.g. `/vgate/pbx/<pbx>/extensions`. */
-  collection(parentId: string): string;
-  /** A child's path segment under its collection (URL-encoded as needed). */
-  segment?(id: string): string;
-  /** The API's type of a child's `id`: most ids are integers, some are strings. */
-  idOnWire: z.ZodType<string | number>;
-  /** Splits an import id `<parent>/<id>`, or takes a bare id when the parent is known. */
-  parseId(token: string, id: string, parentId?: string): { parentId: string; child: string };
-  importId: string;
-  shownId?: ResourceDefinition["shownId"];
-  fields: F;
-  outputs?: S;
-  check?: (args: Props) => CheckFailure[];
-  /** The message for a delete the API refuses with `conflict`, given "<what> <id>". */
-  inUse?: (child: string) => string;
-  /** A look at what a refresh found, against the prior state (to warn about out-of-band changes). */
-  afterRead?: (ctx: OperationContext, state: Props, prior: Partial<Props>) => void;
-  /** Extra work after the patch in an update (a password rotation). */
-  afterUpdate?: (ctx: OperationContext, parentId: string, id: string, state: Props, news: Props, olds: Props, changed: readonly string[]) => Promise<Props>;
-}
-
-export function defineChildCollection<F extends Shape, S extends Shape = Record<never, never>>(spec: DefineChildCollectionSpec<F, S>): ResourceDefinition {
-  const parentKey = spec.parent.key;
-  const args = z.object({ [parentKey]: spec.parent.field.meta({ replace: true }), ...spec.fields });
-  const state = z.object({ ...(spec.outputs ?? {}) });
-  const api = wireModel(args, state, { id: spec.idOnWire });
-  const wire = api.wire as z.ZodType<Props & { id: string | number }>;
-  const segment = spec.segment ?? ((id: string) => id);
-  const path = (parentId: string, child?: string) => (child === undefined ? spec.collection(parentId) : `${spec.collection(parentId)}/${segment(child)}`);
-  const stateOf = (parentId: string, raw: Props & { id: string | number }): Props => ({ ...(api.toState(raw) as Props), [parentKey]: parentId });
-
-  return defineResource({
-    token: spec.token,
-    description: spec.description,
-    args,
-    state,
-    importId: spec.importId,
-    ...(spec.shownId ? { shownId: spec.shownId } : {}),
-    ...(spec.check ? { check: spec.check as never } : {}),
-
-    async create(ctx, inputs) {
-      const parentId = (inputs as Props)[parentKey] as string;
-      const raw = await ctx.client.post(path(parentId), api.createBody(inputs as never), { schema: wire, signal: ctx.signal });
-      return { id: String(raw.id), state: stateOf(parentId, raw) as never };
-    },
-
-    async read(ctx, id, prior) {
-      const { parentId, child } = spec.parseId(spec.token, id, (prior as Props)[parentKey] as string | undefined);
-      // A parent that is gone takes its children with it (not_found either way).
-      const single = () => ctx.client.getOrUndefined(path(parentId, child), { schema: wire, signal: ctx.signal });
-      // A refresh of many children of one parent reads them from one list when batching is on.
-      const raw = await ctx.lists.find(path(parentId), child, wire, ctx.signal, single);
-      if (!raw) return undefined;
-      const state = stateOf(parentId, raw);
-      spec.afterRead?.(ctx, state, prior as Partial<Props>);
-      return { id: child, state: state as never };
-    },
-
-    async update(ctx, id, news, olds, changedInputs) {
-      const n = news as Props;
-      const o = olds as Props;
-      const { parentId, child } = spec.parseId(spec.token, id, o[parentKey] as string);
-      let state: Props = { ...o, ...n };
-      const patch = api.patchBody(n as never, changedInputs);
-      if (Object.keys(patch).length) {
-        const raw = await ctx.client.patch(path(parentId, child), patch, { schema: wire, signal: ctx.signal });
-        state = stateOf(parentId, raw);
-        ctx.progress(child, state);
-      }
-      if (spec.afterUpdate) state = await spec.afterUpdate(ctx, parentId, child, state, n, o, changedInputs);
-      return state as never;
-    },
-
-    async delete(ctx, id, olds) {
-      const { parentId, child } = spec.parseId(spec.token, id, (olds as Props)[parentKey] as string);
-      try {
-        await ctx.client.delete(path(parentId, child), { signal: ctx.signal });
-      } catch (e) {
-        if (isApiError(e) && e.code === "conflict") {
-          const name = `${spec.what} ${child}`;
-          const why = spec.inUse ? spec.inUse(name) : `the API refuses to delete ${name} while something still uses it`;
-          throw new Error(`${spec.token}: ${why}: ${e.serverMessage || e.message}`, { cause: e });
-        }
-        throw e;
-      }
-    },
-  }) as unknown as ResourceDefinition;
-}
 
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 type ParentFacts = NonNullable<ListFacts["parent"]>;
@@ -172,7 +72,7 @@ export function childCollection<A extends Shape, S extends Shape>(spec: ChildCol
         state: spec.state,
         importId,
         shownId: { form: lastHole, importable: false },
-        read: (ctx, id, prior) => within(id, parentOf(prior), (objects, child) => objects.readOne(ctx, child)),
+        read: (ctx, id, prior) => within(id, parentOf(prior), (objects, child) => objects.readOne(ctx, child, prior)),
         ...(patchable ? { update: (ctx, id, news, olds, changed) => within(id, parentOf(olds), (objects, child) => objects.update(ctx, child, news, olds, changed)) } : {}),
         delete: (ctx, id, olds) => within(id, parentOf(olds), (objects, child) => objects.delete(ctx, child)),
         ...rest,

@@ -4,6 +4,7 @@
 // what really differs between resources (a natural key for adoption, a follow-up call) stays
 // in the definition. A collection under a parent object is child-collection.ts.
 import { z } from "zod";
+import { isApiError } from "../../../client";
 import { defineResource, type ListFacts, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel, type WireModel } from "../fields";
 import { createOnce, createOrAdopt } from "../create-once";
@@ -48,15 +49,25 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   /**
    * How the resource reads one object: a GET at its path (the default), or, where the API has no
    * GET of one, a look for the API's `id` in the collection's list (`list`) or in the list a
-   * refresh reads once for all the objects of the collection (`sharedList`).
+   * refresh reads once for all the objects of the collection (`sharedList`); or, where it has a
+   * GET of one too, that shared list when a refresh batches, the GET otherwise (`batchedGet`).
    */
-  readBy?: "get" | "list" | "sharedList";
+  readBy?: "get" | "list" | "sharedList" | "batchedGet";
   /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
   adjust?(state: Out<A> & Out<S>, raw: Item): Out<A> & Out<S>;
   /** The create body, from the inputs' (where the API wants more). */
   createBody?(body: Record<string, unknown>, values: Out<A>): Record<string, unknown>;
   /** The patch body an update sends, from the changed inputs' (where the API wants more, or a cleared value). */
   patchBody?(patch: Record<string, unknown>, news: Out<A>, changed: readonly string[], api: WireModel<A, S>): Record<string, unknown>;
+  /** A look at what a refresh found against the prior state, where a change made out of band deserves a warning. */
+  afterRead?(ctx: OperationContext, state: Out<A> & Out<S>, prior: Partial<Out<A> & Out<S>>): void;
+  /**
+   * Calls an update makes after its patch (a password rotation) at the object's `path`; a patch
+   * sent before is reported as progress, so that a failure here keeps what it changed.
+   */
+  afterUpdate?(ctx: OperationContext, object: { id: string; path: string }, state: Out<A> & Out<S>, news: Out<A>, olds: Partial<Out<A> & Out<S>>, changed: readonly string[]): Promise<Out<A> & Out<S>>;
+  /** Why the API refuses a delete with `conflict` (something still uses the object), for the error, given the object's id. */
+  inUse?(id: string): string;
 }
 
 export interface Collection<A extends Shape, S extends Shape> {
@@ -92,8 +103,8 @@ export interface Collection<A extends Shape, S extends Shape> {
   /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
   update<T extends object>(ctx: OperationContext, id: string, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
   delete(ctx: OperationContext, id: string): Promise<void>;
-  /** Reads one object as the spec's `readBy` says; undefined when it is gone. */
-  readOne(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  /** Reads one object as the spec's `readBy` says (a refresh gives its `prior` state to the spec's `afterRead`); undefined when it is gone. */
+  readOne(ctx: OperationContext, id: string, prior?: Partial<Out<A> & Out<S>>): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
   /** Whether any input is patched in place (declares the `patch` role): the API can PATCH the object. */
   patchable: boolean;
   /**
@@ -143,6 +154,13 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     return spec.underParent ? ((await ctx.client.listAllOrUndefined(spec.path, options)) ?? []) : ctx.client.listAll(spec.path, options);
   };
   const patchable = api.patchKeys(Object.keys(spec.args.shape)).length > 0;
+  // The shared list a refresh reads once for the collection's objects, with `single` where it is
+  // off or lacks the object (list-cache.ts).
+  const fromSharedList = async (ctx: OperationContext, id: string, single: () => Promise<Item | undefined>) => {
+    type Listed = Item & { id: string | number };
+    const found = await ctx.lists.find(spec.path, spec.idOf(id), wire as z.ZodType<Listed>, ctx.signal, single as () => Promise<Listed | undefined>);
+    return found && toState(found);
+  };
   return {
     path: spec.path,
     api,
@@ -169,41 +187,51 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       const raw = await ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal });
       return raw && toState(raw);
     },
-    async readListed(ctx, id) {
+    readListed(ctx, id) {
       const wanted = spec.idOf(id);
-      type Listed = Item & { id: string | number };
-      const listed = wire as z.ZodType<Listed>;
-      const found = await ctx.lists.find(spec.path, wanted, listed, ctx.signal, async () => ((await list(ctx)) as Listed[]).find((item) => String(item.id) === wanted));
-      return found && toState(found);
+      return fromSharedList(ctx, id, async () => (await list(ctx)).find((item) => String(item.id) === wanted));
     },
     async readFromList(ctx, matches) {
       const found = (await list(ctx)).find(matches);
       return found && toState(found);
     },
-    readOne(ctx, id) {
-      if (spec.readBy === "list") {
-        const wanted = spec.idOf(id);
-        return this.readFromList(ctx, (item) => String(item.id) === wanted);
-      }
-      return spec.readBy === "sharedList" ? this.readListed(ctx, id) : this.read(ctx, id);
+    async readOne(ctx, id, prior) {
+      const wanted = spec.idOf(id);
+      const found = await (spec.readBy === "list"
+        ? this.readFromList(ctx, (item) => String(item.id) === wanted)
+        : spec.readBy === "sharedList"
+          ? this.readListed(ctx, id)
+          : spec.readBy === "batchedGet"
+            ? fromSharedList(ctx, id, () => this.get(ctx, id))
+            : this.read(ctx, id));
+      if (found && prior) spec.afterRead?.(ctx, found.state, prior);
+      return found;
     },
     async update(ctx, id, news, olds, changed) {
       const changedBody = api.patchBody(news, changed);
       const patch = spec.patchBody ? spec.patchBody(changedBody, news, changed, api) : changedBody;
-      if (Object.keys(patch).length === 0) return { ...olds, ...news };
-      return toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state;
+      const patched = Object.keys(patch).length > 0;
+      const state = patched ? toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state : { ...olds, ...news };
+      if (!spec.afterUpdate) return state;
+      if (patched) ctx.progress(id, state);
+      return spec.afterUpdate(ctx, { id, path: itemPath(id) }, state as Out<A> & Out<S>, news, olds as Partial<Out<A> & Out<S>>, changed);
     },
     async delete(ctx, id) {
       // Another resource of this command adopted it (the program renamed it): it is theirs now.
       if (spec.byContent && ctx.adoptions.handedOver(spec.path, spec.idOf(id))) return;
-      await ctx.client.delete(itemPath(id), { signal: ctx.signal });
+      try {
+        await ctx.client.delete(itemPath(id), { signal: ctx.signal });
+      } catch (e) {
+        if (spec.inUse && isApiError(e) && e.code === "conflict") throw new Error(`${spec.token}: ${spec.inUse(spec.idOf(id))}: ${e.serverMessage || e.message}`, { cause: e });
+        throw e;
+      }
     },
     resource({ list: listed, ...given }) {
       return defineResource<A, S>({
         token: spec.token,
         args: spec.args,
         state: spec.state,
-        read: (ctx, id) => this.readOne(ctx, id),
+        read: (ctx, id, prior) => this.readOne(ctx, id, prior),
         ...(patchable ? { update: (ctx, id, news, olds, changed) => this.update(ctx, id, news, olds, changed) } : {}),
         delete: (ctx, id) => this.delete(ctx, id),
         ...given,
