@@ -1,7 +1,6 @@
 // Property schemas and id parsing shared by the mail resources, so a local part or an address is
 // validated the same way everywhere, and a malformed id is a clear error instead of a request.
 import { z } from "zod";
-import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/engine/diff";
 import { wireModel } from "../../framework/api/fields";
 import { keysWithRole } from "../../framework/definition/zod-walk";
@@ -64,15 +63,6 @@ export function mailModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
  */
 export function domainObjects<A extends Shape, S extends Shape>(token: string, name: string, idForm: string, spec: Omit<ChildCollectionSpec<A, S>, "token" | "path" | "parent" | "importId">) {
   return childCollection({ token, path: `/mail/domains/{domainId}/${name}`, parent: { token: "nsp:mail:Domain", input: "domainId" as keyof A & string }, importId: `<domainId>/${idForm}`, ...spec });
-}
-
-/**
- * The first object of a list that `matches`. Most mail objects have no GET of one, so a Read
- * finds them in their domain's list; a domain that is gone answers its list with `not_found`,
- * and its objects went with it.
- */
-export async function findInList<T>(ctx: OperationContext, listPath: string, schema: z.ZodType<T>, matches: (item: T) => boolean): Promise<T | undefined> {
-  return (await ctx.client.listAllOrUndefined(listPath, { itemSchema: schema, signal: ctx.signal }))?.find(matches);
 }
 
 /**

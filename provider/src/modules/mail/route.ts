@@ -2,7 +2,9 @@ import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { wireModel } from "../../framework/api/fields";
 import { idRef } from "../../framework/api/wire";
-import { findInList, localPartKey } from "./fields";
+import { listPath } from "../../framework/api/list-facts";
+import { collection } from "../../framework/api/shapes/collection";
+import { localPartKey } from "./fields";
 import { email } from "../../framework/api/validators";
 
 const TOKEN = "nsp:mail:Route";
@@ -28,10 +30,8 @@ const routeState = z.object({
 const api = wireModel(routeArgs, routeState);
 
 // A route has no id of its own: its domain and local part name it.
-const toState = (raw: Record<string, unknown>) => {
-  const state = api.toState(raw);
-  return { id: `${state.domainId}/${state.localPart}`, state };
-};
+const named = <T extends { domainId: string; localPart: string }>(state: T) => ({ id: `${state.domainId}/${state.localPart}`, state });
+const toState = (raw: Record<string, unknown>) => named(api.toState(raw));
 
 function idOf(id: string): { domainId: string; local: string } {
   const m = /^([1-9][0-9]{0,15})\/(.+)$/.exec(id);
@@ -40,14 +40,20 @@ function idOf(id: string): { domainId: string; local: string } {
   return { domainId: m[1] as string, local };
 }
 
+// A domain's routes, each known in its paths by its local part. There is no GET of one route: a
+// read finds it in its domain's list, which a domain that is gone answers with `not_found`.
+const ROUTES = "/mail/domains/{domainId}/routes";
+const routesOf = (domainId: string) =>
+  collection({ token: TOKEN, path: listPath(ROUTES, domainId), args: routeArgs, state: routeState, model: api, underParent: true, idOf: (id) => idOf(id).local });
+
 function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {
-  return ctx.client.put(`/mail/domains/${args.domainId}/routes`, api.createBody(args), { schema: api.wire, signal: ctx.signal });
+  return ctx.client.put(routesOf(args.domainId).path, api.createBody(args), { schema: api.wire, signal: ctx.signal });
 }
 
-// No shape: a PUT of the domain's routes creates and updates it, and its delete is per local part.
+// Not the collection's create and update: a PUT of the domain's routes creates and updates one.
 export const route = defineResource({
   token: TOKEN,
-  list: { path: "/mail/domains/{domainId}/routes", parent: { token: "nsp:mail:Domain", input: "domainId" }, key: "local_part", label: (r, d) => `${String(r.local_part)}@${String(d?.name)}`, zoneOf: (_r, d) => d?.zone_id },
+  list: { path: ROUTES, parent: { token: "nsp:mail:Domain", input: "domainId" }, key: "local_part", label: (r, d) => `${String(r.local_part)}@${String(d?.name)}`, zoneOf: (_r, d) => d?.zone_id },
   description:
     "Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.",
   args: routeArgs,
@@ -58,11 +64,10 @@ export const route = defineResource({
     return toState(await put(ctx, args));
   },
 
-  // There is no GET of one route: it is found in its domain's list.
   async read(ctx, id) {
     const { domainId, local } = idOf(id);
-    const found = await findInList(ctx, `/mail/domains/${domainId}/routes`, api.wire, (r) => r.local_part === local);
-    return found && toState(found);
+    const found = await routesOf(domainId).readFromList(ctx, (r) => r.local_part === local);
+    return found && named(found.state);
   },
 
   async update(ctx, id, news) {
@@ -70,8 +75,5 @@ export const route = defineResource({
     return toState(await put(ctx, { ...news, domainId, localPart: local })).state;
   },
 
-  async delete(ctx, id) {
-    const { domainId, local } = idOf(id);
-    await ctx.client.delete(`/mail/domains/${domainId}/routes/${encodeURIComponent(local)}`, { signal: ctx.signal });
-  },
+  delete: (ctx, id) => routesOf(idOf(id).domainId).delete(ctx, id),
 });
