@@ -47,7 +47,7 @@ const routesOf = (domainId: string) =>
   collection({ token: TOKEN, path: listPath(ROUTES, domainId), args: routeArgs, state: routeState, model: api, underParent: true, idOf: (id) => idOf(id).local });
 
 function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {
-  return ctx.client.put(routesOf(args.domainId).path, api.createBody(args), { schema: api.wire, signal: ctx.signal });
+  return ctx.client.put(listPath(ROUTES, args.domainId), api.createBody(args), { schema: api.wire, signal: ctx.signal });
 }
 
 // Not the collection's create and update: a PUT of the domain's routes creates and updates one.
