@@ -16,6 +16,7 @@ const skipped = (name) => SKIP.has(name) || name.endsWith(".egg-info");
 export const BUILD_INPUTS = [
   "provider/src",
   "emulator/src",
+  "fleet/src",
   "sdk/nodejs",
   "scripts/build.mjs",
   "scripts/plugin-bundle.mjs",

@@ -30,7 +30,7 @@ const entries = [
   { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
   { in: "provider/src/discover/cli.ts", out: "dist/discover.js" },
   // pg (under pg-boss) loads its optional native binding only when asked for pg.native, which the fleet never is.
-  { in: "provider/src/fleet/cli.ts", out: "dist/fleet.js", options: { external: ["pg-native"] } },
+  { in: "fleet/src/cli.ts", out: "dist/fleet.js", options: { external: ["pg-native"] } },
   // @nsp/pulumi-dynamic: also writes its .d.ts and links node_modules/@nsp/pulumi-dynamic (see the script).
   { in: "provider/src/dynamic/index.ts", out: "sdk/dynamic/dist/index.js", options: (await import("./gen-dynamic-types.mjs")).dynamicSdkOptions },
 ];

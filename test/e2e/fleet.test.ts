@@ -18,7 +18,7 @@ import { until } from "../helpers/until";
 import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./harness/postgres-backend";
 import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
-import { status as queueStatus } from "../../provider/src/fleet/queue";
+import { status as queueStatus } from "../../fleet/src/queue";
 
 const CUSTOMERS = 40;
 const FLEET = join(ROOT, "dist", "fleet.js");

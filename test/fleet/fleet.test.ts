@@ -1,10 +1,10 @@
 // nsp-fleet's own parts, without the engine: the input checks, the pool, the report's text and
 // the database settings. test/e2e/fleet.test.ts runs the whole tool with the pulumi CLI.
 import { describe, expect, it } from "vitest";
-import { credentials, parseCustomers } from "../../provider/src/fleet/customers";
-import { runPool } from "../../provider/src/fleet/pool";
-import { errorSummary, scrub, table } from "../../provider/src/fleet/report";
-import { connectionError, databaseUrl, shownUrl } from "../../provider/src/fleet/database";
+import { credentials, parseCustomers } from "../../fleet/src/customers";
+import { runPool } from "../../fleet/src/pool";
+import { errorSummary, scrub, table } from "../../fleet/src/report";
+import { connectionError, databaseUrl, shownUrl } from "../../fleet/src/database";
 
 const acme = { ref: "acme", zone: "acme.example" };
 

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import Ajv from "ajv";
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { parseCustomers } from "../../provider/src/fleet/customers";
-import { operatorManifests, operatorStacks, projectName } from "../../provider/src/fleet/manifests";
+import { parseCustomers } from "../../fleet/src/customers";
+import { operatorManifests, operatorStacks, projectName } from "../../fleet/src/manifests";
 
 type Schema = { type?: string; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; items?: Schema; "x-kubernetes-preserve-unknown-fields"?: boolean; [k: string]: unknown };
 const crd = JSON.parse(readFileSync(join(__dirname, "..", "fixtures", "pulumi-operator-stack-v1.schema.json"), "utf8")) as { group: string; kind: string; version: string; openAPIV3Schema: Schema };

@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = join(__dirname, "..", "..");
 const DOC = "docs/ARCHITECTURE.md";
-const CODE_TREES = ["provider/src", "emulator/src"];
+const CODE_TREES = ["provider/src", "emulator/src", "fleet/src"];
 /** Where a path the document writes from the repository's root may start. */
-const TOP = ["provider/src", "emulator/src", "test", "scripts", "bench", "tools", "sdk", "docs", "bin"];
+const TOP = ["provider/src", "emulator/src", "fleet/src", "test", "scripts", "bench", "tools", "sdk", "docs", "bin"];
 
 const isDir = (path: string) => existsSync(join(ROOT, path)) && statSync(join(ROOT, path)).isDirectory();
 /** A folder a move emptied may linger in a working copy; a clone has none, so it does not count. */
@@ -71,5 +71,21 @@ describe(DOC, () => {
     const withStale = `${text}\nSee \`provider/src/framework/shapes/\` and bench/p9-gone.ts.\n`;
     expect(architectureGaps(withoutPlugin, folders).unnamed.sort()).toEqual(["emulator/src/util", "provider/src/plugin"]);
     expect(architectureGaps(withStale, folders).missing).toEqual(["provider/src/framework/shapes/", "bench/p9-gone.ts"]);
+  });
+});
+
+describe("fleet/src", () => {
+  /** Every relative import of the fleet's files that leaves fleet/src, as a path from the root. */
+  function importsOutside(): string[] {
+    const files = codeFolders("fleet/src").flatMap((dir) => readdirSync(join(ROOT, dir)).filter((n) => n.endsWith(".ts")).map((n) => `${dir}/${n}`));
+    return files.flatMap((file) =>
+      [...readFileSync(join(ROOT, file), "utf8").matchAll(/^(?:import|export)[^;]*?from "(\.[^"]+)"/gms)]
+        .map((m) => posix.normalize(posix.join(posix.dirname(file), m[1]!)))
+        .filter((path) => !path.startsWith("fleet/src/")),
+    );
+  }
+
+  it("imports of the provider's code only what it shares with it: the recovery of a killed run's pending creates", () => {
+    expect([...new Set(importsOutside())]).toEqual(["provider/src/discover/recover-pending"]);
   });
 });

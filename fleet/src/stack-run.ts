@@ -4,7 +4,7 @@
 // program fails fails only its own stack.
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { recoverPendingCreates } from "../discover/recover-pending";
+import { recoverPendingCreates } from "../../provider/src/discover/recover-pending";
 import type { Customer } from "./customers";
 import { errorSummary, scrub } from "./report";
 
