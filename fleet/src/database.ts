@@ -79,7 +79,11 @@ export async function connectPool(url: string, max: number): Promise<Pool> {
   return pool;
 }
 
-/** The fleet's own tables; made by `enqueue` and `worker`, idempotently. */
+/**
+ * The fleet's own tables; made by `enqueue` and `worker`, idempotently. A database an earlier
+ * release made gains the later columns and tables here (ADD COLUMN IF NOT EXISTS), so every
+ * release reads every database an earlier one wrote.
+ */
 export const FLEET_SCHEMA = `
 CREATE SCHEMA IF NOT EXISTS nsp_fleet;
 CREATE TABLE IF NOT EXISTS nsp_fleet.runs (
@@ -87,6 +91,9 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.runs (
   operation text NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+ALTER TABLE nsp_fleet.runs ADD COLUMN IF NOT EXISTS remediate boolean NOT NULL DEFAULT false;
+ALTER TABLE nsp_fleet.runs ADD COLUMN IF NOT EXISTS schedule text;
+ALTER TABLE nsp_fleet.runs ADD COLUMN IF NOT EXISTS finished_at timestamptz;
 CREATE TABLE IF NOT EXISTS nsp_fleet.stacks (
   run_id uuid NOT NULL REFERENCES nsp_fleet.runs (id),
   position int NOT NULL,
@@ -102,7 +109,29 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.stacks (
   error text,
   PRIMARY KEY (run_id, stack)
 );
-CREATE INDEX IF NOT EXISTS stacks_by_stack ON nsp_fleet.stacks (stack);`;
+ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS plan jsonb;
+ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS drift jsonb;
+ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS remediation jsonb;
+CREATE INDEX IF NOT EXISTS stacks_by_stack ON nsp_fleet.stacks (stack);
+CREATE INDEX IF NOT EXISTS stacks_pending ON nsp_fleet.stacks (run_id) WHERE result IN ('queued', 'running', 'retrying');
+CREATE TABLE IF NOT EXISTS nsp_fleet.customers (
+  ref text PRIMARY KEY,
+  customer jsonb NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS nsp_fleet.health (
+  stack text PRIMARY KEY,
+  state text NOT NULL,
+  since timestamptz NOT NULL DEFAULT now(),
+  run_id uuid
+);
+CREATE TABLE IF NOT EXISTS nsp_fleet.firings (
+  schedule text NOT NULL,
+  fired_at timestamptz NOT NULL DEFAULT now(),
+  job_id uuid PRIMARY KEY,
+  run_id uuid,
+  skipped text
+);`;
 
 export async function ensureSchema(client: Client | Pool): Promise<void> {
   // One text, so one connection: two workers starting at once would race on CREATE ... IF NOT EXISTS.

@@ -17,8 +17,11 @@ import { join } from "node:path";
 import PgBoss from "pg-boss";
 import { InputError, type Customer } from "./customers";
 import { connect, connectPool, connectionError, ensureSchema, requireSchema, shownUrl, DATABASE_ENV } from "./database";
-import { changedCount, scrub, type StackReport } from "./report";
-import { runStack, type Operation } from "./stack-run";
+import { changedCount, describeOutcome, scrub, type StackReport } from "./report";
+import { runStack, type Operation, type StackOutcome } from "./stack-run";
+import { driftSummary, type FleetEvent, type FleetEventBody } from "./events";
+import type { Drift, Plan } from "./engine-events";
+import type { Client } from "pg";
 
 export const QUEUE = "nsp-fleet";
 /** Wakes idle workers at once when jobs are enqueued; they also look every POLL_MS. */
@@ -29,14 +32,19 @@ export interface JobData {
   runId: string;
   operation: Operation;
   customer: Customer;
+  /** A drift check that brings a drifted stack back to its program. */
+  remediate?: boolean;
 }
 
 /**
  * A pg-boss that reports a connection problem as what to do, at start, instead of retrying.
  * Its own pool: `max` connections.
  */
-async function startBoss(url: string, max: number, supervision?: { maintenanceSeconds: number; say: (message: string) => void }): Promise<PgBoss> {
-  const boss = new PgBoss({ connectionString: url, max, schedule: false, supervise: supervision !== undefined, ...(supervision ? { maintenanceIntervalSeconds: supervision.maintenanceSeconds } : {}), application_name: "nsp-fleet" });
+export async function startBoss(url: string, max: number, supervision?: { maintenanceSeconds: number; say: (message: string) => void; schedules?: boolean }): Promise<PgBoss> {
+  // With `schedule`, pg-boss's timekeeper runs in this process: every instance looks at the
+  // schedules, one at a time under its own lock, and a firing is one job per minute at most
+  // (a singleton key per schedule and minute), however many workers look.
+  const boss = new PgBoss({ connectionString: url, max, schedule: supervision?.schedules === true, supervise: supervision !== undefined, ...(supervision ? { maintenanceIntervalSeconds: supervision.maintenanceSeconds } : {}), application_name: "nsp-fleet" });
   let started = false;
   let failure: unknown;
   boss.on("error", (e) => (started ? supervision?.say(`the queue: ${(e as Error).message}`) : (failure ??= e)));
@@ -50,21 +58,96 @@ async function startBoss(url: string, max: number, supervision?: { maintenanceSe
   return boss;
 }
 
-async function ensureQueue(boss: PgBoss): Promise<void> {
-  if (!(await boss.getQueue(QUEUE))) await boss.createQueue(QUEUE, { name: QUEUE, policy: "singleton" });
+export async function ensureQueue(boss: PgBoss, name = QUEUE, policy: "singleton" | "standard" = "singleton"): Promise<void> {
+  if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy });
+}
+
+/** What the fleet runs on a schedule, on every customer it has brought up. */
+export const SCHEDULE_KINDS = ["drift", "up"] as const;
+export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
+/** pg-boss keeps one schedule per queue: one queue per kind. */
+export const scheduleQueue = (kind: ScheduleKind) => `nsp-fleet-scheduled-${kind}`;
+
+export interface ScheduleData {
+  kind: ScheduleKind;
+  remediate?: boolean;
+  retries: number;
+  retryDelaySeconds: number;
 }
 
 export interface EnqueueOptions {
   url: string;
-  customers: Customer[];
+  /** Unset: every customer the fleet has brought up and not destroyed (a preview or drift check). */
+  customers?: Customer[];
   operation: Operation;
+  remediate?: boolean;
   retries: number;
   /** The first retry's delay, doubled at each next one. */
   retryDelaySeconds: number;
 }
 
-/** One job per customer, and the run's rows, in one transaction: all or nothing. Returns the run's id. */
-export async function enqueue(opts: EnqueueOptions): Promise<string> {
+export type RunSpec = Omit<EnqueueOptions, "url">;
+
+/** What runs SQL: a client, or a client in the middle of its transaction. */
+type Sql = Pick<Client, "query">;
+
+/** The customers a run without a customers file covers: those brought up and not destroyed since. */
+async function knownCustomers(client: Sql): Promise<Customer[]> {
+  const { rows } = await client.query<{ customer: Customer }>("SELECT customer FROM nsp_fleet.customers ORDER BY ref");
+  return rows.map((r) => r.customer);
+}
+
+/**
+ * One job per customer and the run's rows, on `client` inside the caller's transaction: all or
+ * nothing. Returns the run's id and how many stacks it holds.
+ */
+async function insertRun(client: Sql, boss: PgBoss, spec: RunSpec, schedule?: string): Promise<{ runId: string; stacks: number }> {
+  const customers = spec.customers ?? (await knownCustomers(client));
+  if (customers.length === 0) throw new InputError(`no customer to ${spec.operation}: the fleet has brought none up; give --customers FILE`);
+  const runId = randomUUID();
+  const jobs = customers.map((customer) => ({
+    id: randomUUID(),
+    name: QUEUE,
+    data: { runId, operation: spec.operation, customer, ...(spec.remediate ? { remediate: true } : {}) } satisfies JobData,
+    singletonKey: customer.ref,
+    retryLimit: spec.retries,
+    retryDelay: spec.retryDelaySeconds,
+    retryBackoff: true,
+    // Until a worker takes the job and sets its own lease.
+    expireInSeconds: 3600,
+  }));
+  await client.query("INSERT INTO nsp_fleet.runs (id, operation, remediate, schedule) VALUES ($1, $2, $3, $4)", [runId, spec.operation, spec.remediate === true, schedule ?? null]);
+  await client.query(
+    "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, j, 'queued' FROM unnest($2::text[], $3::uuid[]) WITH ORDINALITY AS t(s, j, p)",
+    [runId, customers.map((c) => c.ref), jobs.map((j) => j.id)],
+  );
+  // The customers a later preview or drift check covers by default; a destroy removes them when it succeeds.
+  if (spec.operation === "up") {
+    await client.query(
+      "INSERT INTO nsp_fleet.customers (ref, customer) SELECT c->>'ref', c FROM jsonb_array_elements($1::jsonb) AS c ON CONFLICT (ref) DO UPDATE SET customer = EXCLUDED.customer, updated_at = now()",
+      [JSON.stringify(customers)],
+    );
+  }
+  await boss.insert(jobs, { db: { executeSql: (text: string, values: unknown[]) => client.query(text, values) } });
+  await client.query(`NOTIFY ${CHANNEL}`);
+  return { runId, stacks: customers.length };
+}
+
+/** Runs `body` in a transaction on `client`. */
+async function inTransaction<T>(client: Sql, body: () => Promise<T>): Promise<T> {
+  await client.query("BEGIN");
+  try {
+    const result = await body();
+    await client.query("COMMIT");
+    return result;
+  } catch (e) {
+    await client.query("ROLLBACK");
+    throw e;
+  }
+}
+
+/** One job per customer, and the run's rows, in one transaction: all or nothing. */
+export async function enqueue(opts: EnqueueOptions): Promise<{ runId: string; stacks: number }> {
   const client = await connect(opts.url);
   const boss = await startBoss(opts.url, 2).catch(async (e) => {
     await client.end();
@@ -73,33 +156,7 @@ export async function enqueue(opts: EnqueueOptions): Promise<string> {
   try {
     await ensureSchema(client);
     await ensureQueue(boss);
-    const runId = randomUUID();
-    const jobs = opts.customers.map((customer) => ({
-      id: randomUUID(),
-      name: QUEUE,
-      data: { runId, operation: opts.operation, customer } satisfies JobData,
-      singletonKey: customer.ref,
-      retryLimit: opts.retries,
-      retryDelay: opts.retryDelaySeconds,
-      retryBackoff: true,
-      // Until a worker takes the job and sets its own lease.
-      expireInSeconds: 3600,
-    }));
-    await client.query("BEGIN");
-    try {
-      await client.query("INSERT INTO nsp_fleet.runs (id, operation) VALUES ($1, $2)", [runId, opts.operation]);
-      await client.query(
-        "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, j, 'queued' FROM unnest($2::text[], $3::uuid[]) WITH ORDINALITY AS t(s, j, p)",
-        [runId, opts.customers.map((c) => c.ref), jobs.map((j) => j.id)],
-      );
-      await boss.insert(jobs, { db: { executeSql: (text: string, values: unknown[]) => client.query(text, values) } });
-      await client.query(`NOTIFY ${CHANNEL}`);
-      await client.query("COMMIT");
-    } catch (e) {
-      await client.query("ROLLBACK");
-      throw e;
-    }
-    return runId;
+    return await inTransaction(client, () => insertRun(client, boss, opts));
   } finally {
     await boss.stop({ graceful: false, wait: false, close: true });
     await client.end();
@@ -118,6 +175,18 @@ export interface WorkerOptions {
   secretsOf: (customer: Customer) => string[];
   /** Aborted (SIGTERM): take no new job, finish the running stacks, release them, return. */
   drain: AbortSignal;
+  /** Sends (or queues, on `boss`) an event: a stack failed, drifted or recovered, a run ended. */
+  notify?: (event: FleetEvent, boss: PgBoss) => Promise<void>;
+  /** Counts the jobs this worker ran, for its metrics. */
+  observer?: JobObserver;
+  /** Whether this worker fires the schedules (pg-boss's cron) too. */
+  schedules?: boolean;
+  /** Other queues this worker serves beside the stacks' (the webhook deliveries). */
+  sideQueues?: { queue: string; handle: (job: PgBoss.Job<unknown>, boss: PgBoss) => Promise<void> }[];
+}
+
+export interface JobObserver {
+  jobFinished(operation: string, result: string, durationSeconds: number): void;
 }
 
 type FetchedJob = PgBoss.JobWithMetadata<JobData>;
@@ -128,11 +197,18 @@ type FetchedJob = PgBoss.JobWithMetadata<JobData>;
  */
 export async function work(opts: WorkerOptions): Promise<number> {
   const me = `${hostname()}:${process.pid}`;
-  const boss = await startBoss(opts.url, opts.concurrency + 2, { maintenanceSeconds: Math.max(1, Math.floor(opts.leaseSeconds / 4)), say: opts.say });
+  const boss = await startBoss(opts.url, opts.concurrency + 3, { maintenanceSeconds: Math.max(1, Math.floor(opts.leaseSeconds / 4)), say: opts.say, schedules: opts.schedules !== false });
   const client = await connectPool(opts.url, 2);
   const listener = await connect(opts.url);
   let failedForGood = 0;
   const running = new Map<string, Promise<void>>();
+  const stackJobs = new Set<string>();
+  /** Stack jobs and side jobs still to come (queued, retrying, or active on any worker). */
+  const queuedAnywhere = async () => {
+    let n = await boss.getQueueSize(QUEUE, { before: "completed" });
+    for (const side of opts.sideQueues ?? []) n += await boss.getQueueSize(side.queue, { before: "completed" });
+    return n;
+  };
   let wake = () => {};
   const woken = () => new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, POLL_MS);
@@ -158,6 +234,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
   try {
     await ensureSchema(client);
     await ensureQueue(boss);
+    for (const kind of SCHEDULE_KINDS) await ensureQueue(boss, scheduleQueue(kind), "standard");
+    for (const side of opts.sideQueues ?? []) await ensureQueue(boss, side.queue, "standard");
     await listener.query(`LISTEN ${CHANNEL}`);
     listener.on("notification", () => wake());
     opts.say(`worker ${me}: up to ${opts.concurrency} stack(s) at a time, lease ${opts.leaseSeconds} s`);
@@ -172,8 +250,119 @@ export async function work(opts: WorkerOptions): Promise<number> {
       return rowCount === 1;
     };
 
+    /**
+     * A stack's health after a job that ended for good: failed, drifted (a drift check found a
+     * difference it did not repair) or ok, and since when. A change of health is an event: a
+     * stack that fails, drifts, or comes back from either. A preview changes nothing, and an
+     * `up` that does not refresh leaves a drifted stack drifted.
+     */
+    const healthAfter = async (done: { runId: string; operation: Operation; customer: Customer; attempt: number; outcome: StackOutcome }): Promise<void> => {
+      const { outcome, customer } = done;
+      const before = (await client.query<{ state: string }>("SELECT state FROM nsp_fleet.health WHERE stack = $1", [customer.ref])).rows[0]?.state;
+      let state: string | undefined;
+      if ("error" in outcome) state = "failed";
+      else if (done.operation === "drift") state = (outcome.drift?.resources.length ?? 0) > 0 && !outcome.remediation ? "drifted" : "ok";
+      else if (done.operation !== "preview") state = before === "drifted" ? "drifted" : "ok";
+      if (state === undefined) return;
+      await client.query(
+        "INSERT INTO nsp_fleet.health (stack, state, run_id) VALUES ($1, $2, $3) ON CONFLICT (stack) DO UPDATE SET since = CASE WHEN nsp_fleet.health.state = EXCLUDED.state THEN nsp_fleet.health.since ELSE now() END, state = EXCLUDED.state, run_id = EXCLUDED.run_id",
+        [customer.ref, state, done.runId],
+      );
+      const common = { run: done.runId, operation: done.operation, stack: customer.ref, attempts: done.attempt };
+      if ("error" in outcome) await notify({ type: "stack.failed", ...common, error: outcome.error });
+      else if (state === "drifted") await notify({ type: "stack.drifted", ...common, drift: driftSummary(outcome.drift!) });
+      else if (state === "ok" && (before === "failed" || before === "drifted")) {
+        await notify({ type: "stack.recovered", ...common, changes: outcome.remediation?.changes ?? outcome.changes, ...(outcome.drift && outcome.drift.resources.length > 0 ? { drift: driftSummary(outcome.drift) } : {}) });
+      }
+    };
+
+    /** The run's end, told once whichever worker records its last stack. */
+    const runFinished = async (runId: string, operation: Operation): Promise<void> => {
+      const ended = await client.query(
+        "UPDATE nsp_fleet.runs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL AND NOT EXISTS (SELECT 1 FROM nsp_fleet.stacks WHERE run_id = $1 AND result IN ('queued', 'running', 'retrying')) RETURNING id",
+        [runId],
+      );
+      if (ended.rowCount !== 1) return;
+      const { rows } = await client.query<{ stacks: number; succeeded: number; failed: number; changed: number; drifted: number }>(
+        `SELECT count(*)::int AS stacks, count(*) FILTER (WHERE result = 'succeeded')::int AS succeeded, count(*) FILTER (WHERE result = 'failed')::int AS failed,
+           count(*) FILTER (WHERE EXISTS (SELECT 1 FROM jsonb_each_text(changes) AS c(op, n) WHERE op <> 'same' AND n::int > 0))::int AS changed,
+           count(*) FILTER (WHERE jsonb_array_length(coalesce(drift->'resources', '[]'::jsonb)) > 0)::int AS drifted
+         FROM nsp_fleet.stacks WHERE run_id = $1`,
+        [runId],
+      );
+      const summary = rows[0]!;
+      opts.say(`run ${runId} (${operation}) finished: ${summary.succeeded} succeeded, ${summary.failed} failed`);
+      await notify({ type: "run.finished", run: runId, operation, summary: operation === "drift" ? summary : { stacks: summary.stacks, succeeded: summary.succeeded, failed: summary.failed, changed: summary.changed } });
+    };
+
+    const notify = async (event: FleetEventBody): Promise<void> => {
+      if (!opts.notify) return;
+      try {
+        await opts.notify({ ...event, id: randomUUID(), at: new Date().toISOString() } as FleetEvent, boss);
+      } catch (e) {
+        opts.say(`the webhook event ${event.type} could not be queued: ${(e as Error).message}`);
+      }
+    };
+
+    /**
+     * A schedule's firing: a run of every known customer, unless the run of its last firing is
+     * still going, in which case the firing is recorded as skipped. Under a lock per schedule, and
+     * once per firing job (a firing taken again after its worker died finds its row).
+     */
+    const fire = async (kind: ScheduleKind, job: PgBoss.Job<ScheduleData>): Promise<void> => {
+      const connection = await client.connect();
+      try {
+        const outcome = await inTransaction(connection, async () => {
+          await connection.query("SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schedule ' || $1))", [kind]);
+          if ((await connection.query("SELECT 1 FROM nsp_fleet.firings WHERE job_id = $1", [job.id])).rowCount === 1) return "already recorded";
+          const last = (
+            await connection.query<{ id: string; pending: boolean }>(
+              "SELECT r.id, EXISTS (SELECT 1 FROM nsp_fleet.stacks s WHERE s.run_id = r.id AND s.result IN ('queued', 'running', 'retrying')) AS pending FROM nsp_fleet.runs r WHERE r.schedule = $1 ORDER BY r.created_at DESC LIMIT 1",
+              [kind],
+            )
+          ).rows[0];
+          if (last?.pending) {
+            await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, skipped) VALUES ($1, $2, $3)", [kind, job.id, `the run of its last firing, ${last.id}, is still going`]);
+            return `skipped: run ${last.id} is still going`;
+          }
+          const known = await knownCustomers(connection);
+          if (known.length === 0) {
+            await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, skipped) VALUES ($1, $2, $3)", [kind, job.id, "no customer: the fleet has brought none up"]);
+            return "skipped: no customer";
+          }
+          const { runId, stacks } = await insertRun(connection, boss, { operation: kind, customers: known, remediate: job.data.remediate, retries: job.data.retries, retryDelaySeconds: job.data.retryDelaySeconds }, kind);
+          await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, run_id) VALUES ($1, $2, $3)", [kind, job.id, runId]);
+          return `run ${runId} of ${stacks} stack(s)`;
+        });
+        await boss.complete(scheduleQueue(kind), job.id);
+        opts.say(`schedule ${kind} fired: ${outcome}`);
+      } finally {
+        connection.release();
+      }
+    };
+    const sideQueues = [
+      ...SCHEDULE_KINDS.map((kind) => ({ queue: scheduleQueue(kind), handle: (job: PgBoss.Job<unknown>) => fire(kind, job as PgBoss.Job<ScheduleData>) })),
+      ...(opts.sideQueues ?? []).map((side) => ({ queue: side.queue, handle: (job: PgBoss.Job<unknown>) => side.handle(job, boss) })),
+    ];
+    /** Side jobs (firings, webhook deliveries) take no stack slot; a drain waits for them too. */
+    const takeSideJobs = async () => {
+      for (const side of sideQueues) {
+        for (const job of await boss.fetch<unknown>(side.queue, { batchSize: 4, includeMetadata: true })) {
+          const done = side
+            .handle(job)
+            .catch(async (e) => {
+              opts.say(`${side.queue}: ${(e as Error).message}`);
+              await boss.fail(side.queue, job.id, { error: (e as Error).message }).catch(() => {});
+            })
+            .finally(() => running.delete(job.id));
+          running.set(job.id, done);
+        }
+      }
+    };
+
     const handle = async (job: FetchedJob): Promise<void> => {
       const { customer, operation, runId } = job.data;
+      const startedAt = Date.now();
       const attempt = job.retryCount + 1;
       await renew(job);
       const lease = setInterval(() => {
@@ -186,7 +375,7 @@ export async function work(opts: WorkerOptions): Promise<number> {
         await client.query("UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), finished_at = NULL WHERE run_id = $1 AND stack = $2", [runId, customer.ref, me, attempt]);
         opts.say(`${customer.ref}: ${operation}, attempt ${attempt} (run ${runId})`);
         const seen = await client.query("SELECT 1 FROM nsp_fleet.stacks WHERE stack = $1 AND result = 'succeeded' LIMIT 1", [customer.ref]);
-        const outcome = await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, seenBefore: seen.rowCount === 1, interrupt: lost.signal });
+        const outcome = await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, seenBefore: seen.rowCount === 1, interrupt: lost.signal, remediate: job.data.remediate === true });
         // Nothing can be recorded: the job comes back after its lease, and the next attempt recovers the stack.
         if (lost.signal.aborted) return;
         const secrets = opts.secretsOf(customer);
@@ -194,18 +383,34 @@ export async function work(opts: WorkerOptions): Promise<number> {
         mkdirSync(runDir, { recursive: true });
         // One file per stack and run, each attempt on this worker appended.
         appendFileSync(join(runDir, `${customer.ref}.log`), `# attempt ${attempt} on ${me}\n${scrub(outcome.output, secrets)}\n`);
+        // What the engine reported holds no secret value (it masks them), nor should it hold a token that leaked into a message.
+        const recorded = (value: unknown) => (value === undefined ? null : JSON.parse(scrub(JSON.stringify(value), secrets)));
+        const durationSeconds = (Date.now() - startedAt) / 1000;
         if ("changes" in outcome) {
-          await client.query("UPDATE nsp_fleet.stacks SET result = 'succeeded', changes = $3, error = NULL, finished_at = now() WHERE run_id = $1 AND stack = $2", [runId, customer.ref, outcome.changes]);
+          await client.query("UPDATE nsp_fleet.stacks SET result = 'succeeded', changes = $3, plan = $4, drift = $5, remediation = $6, error = NULL, finished_at = now() WHERE run_id = $1 AND stack = $2", [
+            runId,
+            customer.ref,
+            outcome.changes,
+            recorded(outcome.plan),
+            recorded(outcome.drift),
+            recorded(outcome.remediation),
+          ]);
+          if (operation === "destroy") await client.query("DELETE FROM nsp_fleet.customers WHERE ref = $1", [customer.ref]);
           await boss.complete(QUEUE, job.id, { changes: outcome.changes });
-          opts.say(`${customer.ref}: succeeded, ${changedCount(outcome.changes)} changed`);
+          opts.say(`${customer.ref}: succeeded, ${describeOutcome(operation, outcome)}`);
+          opts.observer?.jobFinished(operation, "succeeded", durationSeconds);
+          await healthAfter({ runId, operation, customer, attempt, outcome });
         } else {
           const error = scrub(outcome.error, secrets);
           const last = job.retryCount >= job.retryLimit;
           if (last) failedForGood++;
-          await client.query("UPDATE nsp_fleet.stacks SET result = $3, error = $4, finished_at = now() WHERE run_id = $1 AND stack = $2", [runId, customer.ref, last ? "failed" : "retrying", error]);
+          await client.query("UPDATE nsp_fleet.stacks SET result = $3, error = $4, drift = $5, finished_at = now() WHERE run_id = $1 AND stack = $2", [runId, customer.ref, last ? "failed" : "retrying", error, recorded(outcome.drift)]);
           await boss.fail(QUEUE, job.id, { error });
           opts.say(`${customer.ref}: failed (attempt ${attempt} of ${job.retryLimit + 1}): ${error}`);
+          opts.observer?.jobFinished(operation, last ? "failed" : "retrying", durationSeconds);
+          if (last) await healthAfter({ runId, operation, customer, attempt, outcome: { ...outcome, error } });
         }
+        await runFinished(runId, operation);
       } finally {
         clearInterval(lease);
       }
@@ -213,7 +418,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
 
     try {
       while (!opts.drain.aborted && !lost.signal.aborted) {
-        const free = opts.concurrency - running.size;
+        await takeSideJobs();
+        const free = opts.concurrency - [...running.keys()].filter((id) => stackJobs.has(id)).length;
         if (free > 0) {
           const jobs = await boss.fetch<JobData>(QUEUE, { batchSize: free, includeMetadata: true });
           for (const job of jobs) {
@@ -221,13 +427,15 @@ export async function work(opts: WorkerOptions): Promise<number> {
               .catch((e) => opts.say(`${job.data.customer.ref}: ${(e as Error).message}`))
               .finally(() => {
                 running.delete(job.id);
+                stackJobs.delete(job.id);
                 wake();
               });
             running.set(job.id, done);
+            stackJobs.add(job.id);
           }
           if (jobs.length > 0) continue;
           // Queued, retrying (waiting out its backoff) or active anywhere: a job still to come.
-          if (opts.untilIdle && running.size === 0 && (await boss.getQueueSize(QUEUE, { before: "completed" })) === 0) break;
+          if (opts.untilIdle && running.size === 0 && (await queuedAnywhere()) === 0) break;
         }
         await woken();
       }
@@ -248,57 +456,134 @@ export async function work(opts: WorkerOptions): Promise<number> {
   }
 }
 
+export type StackStatus = Omit<StackReport, "result"> & {
+  result: StackReport["result"] | "queued" | "running" | "retrying";
+  attempts: number;
+  worker?: string;
+  /** A preview's plan: each resource it would change. */
+  plan?: Plan;
+  /** A drift check's finding. */
+  drift?: Drift;
+  /** What a drift check's remediation changed. */
+  remediation?: Plan;
+  /** The stack's health now, whichever run set it: ok, failed or drifted, and since when. */
+  health?: { state: string; since: string };
+};
+
 export interface RunStatus {
   run: string;
   operation: Operation;
+  remediate: boolean;
+  /** The schedule whose firing made the run, if one did. */
+  schedule?: string;
   createdAt: string;
+  finishedAt?: string;
   succeeded: number;
   failed: number;
   /** Queued, running or waiting for a retry. */
   pending: number;
-  stacks: (Omit<StackReport, "result"> & { result: StackReport["result"] | "queued" | "running" | "retrying"; attempts: number; worker?: string })[];
+  /** A preview's stacks that would change; a drift check's stacks that drifted. */
+  changed: number;
+  stacks: StackStatus[];
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The rows of one run (the latest without `runId`), as every worker left them in the database. */
-export async function status(url: string, runId: string | undefined): Promise<RunStatus> {
-  if (runId !== undefined && !UUID.test(runId)) throw new InputError(`--run: "${runId}" is not a run id (a UUID, as \`nsp-fleet enqueue\` prints it)`);
+interface StackRow {
+  stack: string;
+  result: StackStatus["result"];
+  changes: Record<string, number>;
+  attempts: number;
+  worker: string | null;
+  started_at: Date | null;
+  finished_at: Date | null;
+  error: string | null;
+  plan: Plan | null;
+  drift: Drift | null;
+  remediation: Plan | null;
+  health: string | null;
+  health_since: Date | null;
+}
+
+function stackStatus(r: StackRow): StackStatus {
+  return {
+    stack: r.stack,
+    result: r.result,
+    changes: r.changes,
+    changed: changedCount(r.changes),
+    attempts: r.attempts,
+    ...(r.worker ? { worker: r.worker } : {}),
+    startedAt: r.started_at?.toISOString() ?? "",
+    finishedAt: r.finished_at?.toISOString() ?? "",
+    durationMs: r.started_at && r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : 0,
+    ...(r.error ? { error: r.error } : {}),
+    ...(r.plan ? { plan: r.plan } : {}),
+    ...(r.drift ? { drift: r.drift } : {}),
+    ...(r.remediation ? { remediation: r.remediation } : {}),
+    ...(r.health && r.health_since ? { health: { state: r.health, since: r.health_since.toISOString() } } : {}),
+  };
+}
+
+const STACK_COLUMNS = "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, h.state AS health, h.since AS health_since";
+
+/** Whether a stack of a run changes (a preview) or drifted (a drift check). */
+export function stackChanged(operation: Operation, s: Pick<StackStatus, "changes" | "drift">): boolean {
+  return operation === "drift" ? (s.drift?.resources.length ?? 0) > 0 : changedCount(s.changes) > 0;
+}
+
+/** The database, for a command that only reads; made current first if an earlier release made it. */
+async function reading(url: string): Promise<Client> {
   const client = await connect(url);
   try {
     await requireSchema(client, url);
-    const runs = await client.query<{ id: string; operation: Operation; created_at: Date }>(
-      runId === undefined ? "SELECT id, operation, created_at FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 1" : "SELECT id, operation, created_at FROM nsp_fleet.runs WHERE id = $1",
+    await ensureSchema(client);
+  } catch (e) {
+    await client.end();
+    throw e;
+  }
+  return client;
+}
+
+/** The rows of one run (the latest without `runId`), as every worker left them in the database. */
+export async function status(url: string, runId: string | undefined): Promise<RunStatus> {
+  if (runId !== undefined && !UUID.test(runId)) throw new InputError(`--run: "${runId}" is not a run id (a UUID, as \`nsp-fleet enqueue\` prints it)`);
+  const client = await reading(url);
+  try {
+    const runs = await client.query<{ id: string; operation: Operation; remediate: boolean; schedule: string | null; created_at: Date; finished_at: Date | null }>(
+      `SELECT id, operation, remediate, schedule, created_at, finished_at FROM nsp_fleet.runs ${runId === undefined ? "ORDER BY created_at DESC LIMIT 1" : "WHERE id = $1"}`,
       runId === undefined ? [] : [runId],
     );
     const run = runs.rows[0];
     if (!run) throw new InputError(runId === undefined ? `no run in the database (${DATABASE_ENV}=${shownUrl(url)}): enqueue one first` : `--run: no run ${runId} in the database (${DATABASE_ENV}=${shownUrl(url)}); \`nsp-fleet status\` shows the latest`);
-    const { rows } = await client.query<{ stack: string; result: RunStatus["stacks"][number]["result"]; changes: Record<string, number>; attempts: number; worker: string | null; started_at: Date | null; finished_at: Date | null; error: string | null }>(
-      "SELECT stack, result, changes, attempts, worker, started_at, finished_at, error FROM nsp_fleet.stacks WHERE run_id = $1 ORDER BY position",
-      [run.id],
-    );
-    const stacks = rows.map((r) => ({
-      stack: r.stack,
-      result: r.result,
-      changes: r.changes,
-      changed: changedCount(r.changes),
-      attempts: r.attempts,
-      ...(r.worker ? { worker: r.worker } : {}),
-      startedAt: r.started_at?.toISOString() ?? "",
-      finishedAt: r.finished_at?.toISOString() ?? "",
-      durationMs: r.started_at && r.finished_at ? r.finished_at.getTime() - r.started_at.getTime() : 0,
-      ...(r.error ? { error: r.error } : {}),
-    }));
+    const { rows } = await client.query<StackRow>(`SELECT ${STACK_COLUMNS} FROM nsp_fleet.stacks s LEFT JOIN nsp_fleet.health h ON h.stack = s.stack WHERE s.run_id = $1 ORDER BY s.position`, [run.id]);
+    const stacks = rows.map(stackStatus);
     const count = (result: string) => stacks.filter((s) => s.result === result).length;
     return {
       run: run.id,
       operation: run.operation,
+      remediate: run.remediate,
+      ...(run.schedule ? { schedule: run.schedule } : {}),
       createdAt: run.created_at.toISOString(),
+      ...(run.finished_at ? { finishedAt: run.finished_at.toISOString() } : {}),
       succeeded: count("succeeded"),
       failed: count("failed"),
       pending: stacks.length - count("succeeded") - count("failed"),
+      changed: stacks.filter((s) => s.result === "succeeded" && stackChanged(run.operation, s)).length,
       stacks,
     };
+  } finally {
+    await client.end();
+  }
+}
+
+/** The stacks drifted now (their last drift check found a difference, and nothing repaired it since), with that check's finding. */
+export async function driftedStacks(url: string): Promise<StackStatus[]> {
+  const client = await reading(url);
+  try {
+    const { rows } = await client.query<StackRow>(
+      `SELECT ${STACK_COLUMNS} FROM nsp_fleet.health h JOIN nsp_fleet.stacks s ON s.run_id = h.run_id AND s.stack = h.stack WHERE h.state = 'drifted' ORDER BY h.stack`,
+    );
+    return rows.map(stackStatus);
   } finally {
     await client.end();
   }

@@ -1,4 +1,5 @@
 // What the fleet reports: one row per stack, as a table for people and as JSON for a pipeline.
+import type { Drift, Plan } from "./engine-events";
 
 export interface StackReport {
   stack: string;
@@ -72,4 +73,14 @@ export function table(rows: TableRow[], summary: string): string {
   const lines = cells.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd());
   lines.push(summary);
   return `${lines.join("\n")}\n`;
+}
+
+/** What a stack's succeeded job did, in a few words: its changes, its plan, or its drift. */
+export function describeOutcome(operation: string, outcome: { changes: Record<string, number>; drift?: Drift; remediation?: Plan }): string {
+  if (operation === "preview") return `would change ${changedCount(outcome.changes)}`;
+  if (operation === "drift") {
+    const drifted = outcome.drift?.resources.length ?? 0;
+    return drifted === 0 ? "no drift" : `${drifted} resource(s) drifted${outcome.remediation ? `, remediated: ${changedCount(outcome.remediation.changes)} changed` : ""}`;
+  }
+  return `${changedCount(outcome.changes)} changed`;
 }

@@ -6,9 +6,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { recoverPendingCreates } from "../../provider/src/discover/recover-pending";
 import type { Customer } from "./customers";
+import { driftOf, errorsOf, parseEvents, planOf, summaryOf, type Changes, type Drift, type Plan } from "./engine-events";
 import { errorSummary, scrub } from "./report";
 
-export type Operation = "up" | "destroy";
+/**
+ * `preview` plans without writing anything; `drift` refreshes without writing the state, and
+ * with `remediate` brings a drifted stack back to its program.
+ */
+export type Operation = "up" | "destroy" | "preview" | "drift";
 
 export interface StackTask {
   customer: Customer;
@@ -28,6 +33,8 @@ export interface StackTask {
   seenBefore?: boolean;
   /** Aborted: the operation stops at a safe point, as `pulumi up` does on Ctrl-C. */
   interrupt?: AbortSignal;
+  /** A drift check: bring a drifted stack back to its program (`pulumi up --refresh`). */
+  remediate?: boolean;
 }
 
 /**
@@ -38,11 +45,21 @@ export interface StackTask {
  * changes, measured. The user's own setting wins.
  */
 export function stackEnvironment(env: NodeJS.ProcessEnv, projectDir: string): NodeJS.ProcessEnv {
-  return { ...env, NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE || join(projectDir, ".nsp-fleet", "compile-cache") };
+  return {
+    ...env,
+    NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE || join(projectDir, ".nsp-fleet", "compile-cache"),
+    // A preview's and a refresh preview's `--json` stream the engine's events, as an update's
+    // does, instead of one document at the end.
+    PULUMI_ENABLE_STREAMING_JSON_PREVIEW: "true",
+  };
 }
 
-/** The CLI's whole output, and the engine's counts per operation or the error. */
-export type StackOutcome = { output: string } & ({ changes: Record<string, number> } | { error: string });
+/**
+ * The CLI's whole output, and the engine's counts per operation or the error; a preview's plan;
+ * a drift check's drift (kept with an error when its remediation failed) and what the
+ * remediation changed.
+ */
+export type StackOutcome = { output: string; drift?: Drift } & ({ changes: Changes; plan?: Plan; remediation?: Plan } | { error: string });
 
 /**
  * The commands of a worker that dies (a SIGKILL, a machine going down) must die with it, and so
@@ -124,27 +141,6 @@ function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<C
 }
 
 /**
- * What `--json` streams on stdout, one engine event a line: the counts per operation of the
- * summary event, and the messages of the error diagnostics.
- */
-function engineEvents(stdout: string): { changes?: Record<string, number>; errors: string[] } {
-  let changes: Record<string, number> | undefined;
-  const errors: string[] = [];
-  for (const line of stdout.split("\n")) {
-    if (!line.startsWith("{")) continue;
-    let event: { summaryEvent?: { resourceChanges?: Record<string, number> }; diagnosticEvent?: { severity?: string; message?: string } };
-    try {
-      event = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (event.summaryEvent) changes = event.summaryEvent.resourceChanges ?? {};
-    if (event.diagnosticEvent?.severity === "error" && event.diagnosticEvent.message) errors.push(event.diagnosticEvent.message.trim());
-  }
-  return { changes, errors };
-}
-
-/**
  * Opens the stacks' state backend once, before stacks run side by side. Pulumi's PostgreSQL
  * backend makes its table when a command first opens the database, and commands that do so at
  * the same moment collide ("failed to create table pulumi_state: duplicate key"): one of them
@@ -165,6 +161,30 @@ export async function openStateBackend(projectDir: string, secrets: readonly str
 /** What the CLI says of a stack the backend does not hold. */
 const MISSING_STACK = /^error: no stack named '[^']*' found/m;
 
+/** The arguments of each operation's command, but the stack's and the event log's. */
+function commandOf(operation: Operation | "remediate", customer: Customer): string[] {
+  const config = ["--config", `customer=${JSON.stringify(customer)}`];
+  switch (operation) {
+    case "up":
+      return ["up", "--yes", "--skip-preview", ...config];
+    case "destroy":
+      return ["destroy", "--yes", "--skip-preview"];
+    // The engine asks the provider to plan, and writes nothing: no state, no lock, no request
+    // that changes an object in the customer's account.
+    case "preview":
+      return ["preview", ...config];
+    // Reads every object of the state and compares; the state is not written.
+    case "drift":
+      return ["refresh", "--preview-only"];
+    // Refreshes, then brings the account back to the program.
+    case "remediate":
+      return ["up", "--refresh", "--yes", "--skip-preview", ...config];
+  }
+}
+
+/** Whether an operation may write the stack, and so may leave a dead run's lock and pending creates. */
+const writes = (task: StackTask) => task.operation === "up" || task.operation === "destroy" || (task.operation === "drift" && task.remediate === true);
+
 export async function runStack(task: StackTask): Promise<StackOutcome> {
   const { customer, projectDir: cwd } = task;
   const stack = ["--stack", customer.ref, "--non-interactive"];
@@ -181,11 +201,14 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
     const selected = await step(["stack", "select", "--create", ...stack]);
     return selected.code === 0 ? undefined : failed(selected, "pulumi stack select");
   };
-  if (task.recover || !task.seenBefore) {
+  // A drift check of a stack that does not exist has nothing to compare: it is not made for it.
+  const makes = task.operation !== "drift";
+  const recover = task.recover && writes(task);
+  if (makes && (recover || !task.seenBefore)) {
     const notCreated = await create();
     if (notCreated) return notCreated;
   }
-  if (task.recover) {
+  if (recover) {
     // The dead run's lock, if its backend holds one; nothing to cancel is not an error.
     const cancelled = await step(["cancel", "--yes", ...stack]);
     if (cancelled.code !== 0 && !/no (update|operation)s? (is )?in progress|not (currently )?(running|locked)/i.test(cancelled.output)) return failed(cancelled, "pulumi cancel");
@@ -206,19 +229,38 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
     if (recovered !== 0) return { output, error: `the pending creates of a run that died could not all be recovered: ${lines.filter((l) => /not decided|failed|ambiguous|unidentifiable|foreign/.test(l)).join(" | ")}` };
   }
 
-  const args =
-    task.operation === "up"
-      ? ["up", "--yes", "--skip-preview", "--json", "--config", `customer=${JSON.stringify(customer)}`, ...stack]
-      : ["destroy", "--yes", "--skip-preview", "--json", ...stack];
-  const before = output;
-  let r = await step(args, task.interrupt);
-  if (task.seenBefore && !task.recover && r.code !== 0 && MISSING_STACK.test(r.stderr) && !task.interrupt?.aborted) {
-    output = before;
-    const notCreated = await create();
-    if (notCreated) return notCreated;
-    r = await step(args, task.interrupt);
-  }
-  const { changes, errors } = engineEvents(r.stdout);
-  if (r.code !== 0) return { output, error: [...new Set(errors)].slice(0, 3).join(" | ") || errorSummary(r.output) || `pulumi ${task.operation} exited with ${r.code}` };
-  return changes ? { output, changes } : { output, error: `pulumi ${task.operation} ended without its summary` };
+  /** One command, with the engine's events it streamed. */
+  const withEvents = async (operation: Operation | "remediate") => {
+    const args = [...commandOf(operation, customer), "--json", ...stack];
+    const before = output;
+    let r = await step(args, task.interrupt);
+    if (makes && task.seenBefore && !recover && r.code !== 0 && MISSING_STACK.test(r.stderr) && !task.interrupt?.aborted) {
+      output = before;
+      const notCreated = await create();
+      if (notCreated) return { r, events: [], notCreated };
+      r = await step(args, task.interrupt);
+    }
+    return { r, events: parseEvents(r.stdout) };
+  };
+  const failure = (r: CommandResult, events: ReturnType<typeof parseEvents>, what: string): StackOutcome => ({
+    output,
+    error: errorsOf(events).slice(0, 3).join(" | ") || errorSummary(r.output) || `pulumi ${what} exited with ${r.code}`,
+  });
+
+  const first = await withEvents(task.operation);
+  if (first.notCreated) return first.notCreated;
+  if (first.r.code !== 0) return failure(first.r, first.events, task.operation);
+  const changes = summaryOf(first.events);
+  if (!changes) return { output, error: `pulumi ${task.operation} ended without its summary` };
+  if (task.operation === "preview") return { output, changes, plan: planOf(first.events) };
+  if (task.operation !== "drift") return { output, changes };
+
+  const drift = driftOf(first.events);
+  if (!task.remediate || drift.resources.length === 0) return { output, changes, drift };
+  const repair = await withEvents("remediate");
+  if (repair.notCreated) return repair.notCreated;
+  if (repair.r.code !== 0) return { ...failure(repair.r, repair.events, "up --refresh"), drift };
+  const repaired = summaryOf(repair.events);
+  if (!repaired) return { output, error: "pulumi up --refresh ended without its summary", drift };
+  return { output, changes, drift, remediation: planOf(repair.events) };
 }
