@@ -9,28 +9,41 @@ import { credentials, InputError, parseCustomers, type Customer } from "./custom
 import { databaseUrl } from "./database";
 import { operatorManifests, projectName } from "./manifests";
 import { runPool } from "./pool";
-import { enqueue, status, work } from "./queue";
-import { errorSummary, scrub, table, type FleetReport, type StackReport } from "./report";
-import { openStateBackend, runStack } from "./stack-run";
+import { driftedStacks, enqueue, stackChanged, status, work } from "./queue";
+import { errorSummary, markdownSummary, scrub, table, type FleetReport, type StackReport } from "./report";
+import { addSchedule, checkCron, listSchedules, removeSchedule, scheduleKind } from "./schedules";
+import { openStateBackend, runStack, type Operation } from "./stack-run";
 
 const USAGE = `usage: nsp-fleet <command> [options]
 
-  enqueue --customers FILE [--destroy] [--retries N] [--retry-delay S]
-      checks the whole file, then queues one job per customer; prints the run's id
-  worker [--concurrency N] [--until-idle] [--lease S] [--project DIR] [--log-dir DIR]
+  enqueue [--customers FILE] [--preview | --drift [--remediate] | --destroy] [--retries N] [--retry-delay S]
+      checks the whole file, then queues one job per customer; prints the run's id. A preview or
+      drift check without --customers covers every customer the fleet has brought up
+  worker [--concurrency N] [--until-idle] [--lease S] [--project DIR] [--log-dir DIR] [--metrics-port N]
       runs queued stacks, up to N at a time, until SIGTERM (or, with --until-idle, until no job is
-      queued, waiting for a retry or running anywhere)
-  status [--run ID] [--json]
-      each stack's result in a run (default: the latest); exit 1 while any failed
-  run --customers FILE [--concurrency N] [--destroy] [--report FILE] [--project DIR] [--log-dir DIR]
+      queued, waiting for a retry or running anywhere); fires the schedules and sends the webhooks
+  status [--run ID] [--json] [--markdown FILE] [--expect-no-changes] | status --drifted [--json]
+      each stack's result in a run (default: the latest); exit 1 while any failed. --drifted: the
+      stacks drifted now, whichever run found it
+  run --customers FILE [--preview | --drift [--remediate] | --destroy] [--concurrency N] [--report FILE]
+      [--markdown FILE] [--expect-no-changes] [--project DIR] [--log-dir DIR]
       every customer's stack from this one process, no database
+  schedule add drift|up --cron EXPR [--remediate] [--tz ZONE] [--retries N] [--retry-delay S]
+  schedule ls [--json]
+  schedule rm drift|up
+      runs of every customer the fleet has brought up, fired by the workers on a cron
   manifests --operator --customers FILE --repo URL [--branch B] [--repo-dir DIR] [--secret NAME] [--backend URL] [--project DIR]
       a Pulumi Kubernetes Operator Stack object per customer, as a YAML list, on stdout
 
 Options:
   --customers FILE   the customers, a JSON list: [{"ref", "zone", "records", "tokenEnv"?, "adoptSubject"?}]
-  --concurrency N    stacks at a time, 1 to 64 (default: FLEET_CONCURRENCY or 4)
+  --preview          plan each stack's update and record it, writing nothing (pulumi preview)
+  --drift            compare each stack's objects with its state and record what differs (pulumi
+                     refresh --preview-only); --remediate then updates the drifted stacks (pulumi up --refresh)
   --destroy          destroy the customers' stacks instead of updating them
+  --markdown FILE    a summary for a pull request's comment: one line per stack that changes
+  --expect-no-changes  exit 3 when any stack would change (a preview) or drifted (a drift check)
+  --concurrency N    stacks at a time, 1 to 64 (default: FLEET_CONCURRENCY or 4)
   --retries N        a failed stack's retries, 0 to 10, the delay doubling each time (default 2)
   --retry-delay S    seconds before the first retry (default 10)
   --lease S          seconds a worker's hold on a job lasts unless renewed; it renews it while the
@@ -38,8 +51,14 @@ Options:
   --project DIR      the customer project, holding Pulumi.yaml (default: the current directory); manifests
                      reads the project's name from it
   --log-dir DIR      each stack's CLI output, one file per stack (default: .nsp-fleet/logs)
+  --metrics-port N   worker: serve Prometheus metrics on 127.0.0.1:N/metrics
+  --cron EXPR        schedule: five fields, minute hour day-of-month month day-of-week
+  --tz ZONE          schedule: the cron's time zone (default UTC)
   --repo-dir DIR     manifests: the customer project's folder in the git repository (default: its root)
   --report FILE      run: the report as JSON too
+
+Exit codes: 0 done, 1 a stack failed, 2 bad input (nothing was run or queued), 3 a change or
+drift where --expect-no-changes was given.
 
 Environment: FLEET_DATABASE_URL (the queue: postgres://user:password@host:5432/db),
 PULUMI_BACKEND_URL (the stacks' state: postgres://..., s3://..., file://...; the same database
@@ -61,6 +80,30 @@ function whole(value: string | boolean | undefined, name: string, min: number, m
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < min || n > max) throw new InputError(`${name}: "${value}" must be a whole number from ${min} to ${max}`);
   return n;
+}
+
+const OPERATION_FLAGS = { preview: { type: "boolean" }, drift: { type: "boolean" }, remediate: { type: "boolean" }, destroy: { type: "boolean" } } as const;
+
+/** The operation the flags ask for: `up` unless --preview, --drift or --destroy (one at most). */
+function operationOf(f: Record<string, string | boolean | undefined>): { operation: Operation; remediate: boolean } {
+  const given = (["preview", "drift", "destroy"] as const).filter((name) => f[name] === true);
+  if (given.length > 1) throw new InputError(`${given.map((g) => `--${g}`).join(" and ")}: give one at most`);
+  if (f.remediate === true && given[0] !== "drift") throw new InputError("--remediate: only with --drift (it updates the stacks a drift check finds drifted)");
+  return { operation: given[0] ?? "up", remediate: f.remediate === true };
+}
+
+/** The exit code of a run's outcome: a failure first, then a change where none was expected. */
+function exitCode(failed: number, changed: number, expectNoChanges: boolean, operation: Operation): number {
+  if (failed > 0) return 1;
+  if (expectNoChanges && changed > 0) {
+    say(`--expect-no-changes: ${changed} stack(s) ${operation === "drift" ? "drifted" : "would change"}`);
+    return 3;
+  }
+  return 0;
+}
+
+function writeMarkdown(file: string | boolean | undefined, text: string): void {
+  if (typeof file === "string") writeFileSync(file, text);
 }
 
 function readCustomers(file: string | boolean | undefined): Customer[] {
@@ -130,13 +173,14 @@ function onSignals(what: string): AbortSignal {
 const say = (message: string) => process.stderr.write(`nsp-fleet: ${message}\n`);
 
 async function enqueueCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const f = flags(argv, { customers: { type: "string" }, destroy: { type: "boolean" }, retries: { type: "string" }, "retry-delay": { type: "string" } });
-  const customers = readCustomers(f.customers);
+  const f = flags(argv, { customers: { type: "string" }, ...OPERATION_FLAGS, retries: { type: "string" }, "retry-delay": { type: "string" } });
+  const { operation, remediate } = operationOf(f);
+  // A preview or a drift check covers every customer the fleet has brought up, unless told which.
+  const customers = f.customers === undefined && (operation === "preview" || operation === "drift") ? undefined : readCustomers(f.customers);
   const retries = whole(f.retries, "--retries", 0, 10, 2);
   const retryDelaySeconds = whole(f["retry-delay"], "--retry-delay", 1, 3600, 10);
-  const operation = f.destroy ? "destroy" : "up";
-  const runId = await enqueue({ url: databaseUrl(env), customers, operation, retries, retryDelaySeconds });
-  say(`queued ${customers.length} stack(s) to ${operation} as run ${runId}`);
+  const { runId, stacks } = await enqueue({ url: databaseUrl(env), customers, operation, remediate, retries, retryDelaySeconds });
+  say(`queued ${stacks} stack(s) to ${operation}${remediate ? " and remediate" : ""} as run ${runId}`);
   process.stdout.write(`${runId}\n`);
   return 0;
 }
@@ -166,15 +210,36 @@ async function workerCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
 }
 
 async function statusCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const f = flags(argv, { run: { type: "string" }, json: { type: "boolean" } });
+  const f = flags(argv, { run: { type: "string" }, json: { type: "boolean" }, drifted: { type: "boolean" }, markdown: { type: "string" }, "expect-no-changes": { type: "boolean" } });
+  if (f.drifted) {
+    if (f.run !== undefined || f.markdown !== undefined) throw new InputError("--drifted: lists the stacks drifted now, whichever run found it; give it without --run and --markdown");
+    const drifted = await driftedStacks(databaseUrl(env));
+    if (f.json) process.stdout.write(`${JSON.stringify(drifted, null, 2)}\n`);
+    else process.stdout.write(table(drifted, `${drifted.length} stack(s) drifted`));
+    return f["expect-no-changes"] && drifted.length > 0 ? 3 : 0;
+  }
   const s = await status(databaseUrl(env), typeof f.run === "string" ? f.run : undefined);
   if (f.json) process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
-  else process.stdout.write(table(s.stacks, `run ${s.run} (${s.operation}): ${s.succeeded} succeeded, ${s.failed} failed, ${s.pending} queued or running`));
-  return s.failed > 0 ? 1 : 0;
+  else {
+    const what = s.operation === "preview" ? `, ${s.changed} would change` : s.operation === "drift" ? `, ${s.changed} drifted` : "";
+    process.stdout.write(table(s.stacks, `run ${s.run} (${s.operation}${s.remediate ? ", remediate" : ""}${s.schedule ? `, schedule ${s.schedule}` : ""}): ${s.succeeded} succeeded, ${s.failed} failed, ${s.pending} queued or running${what}`));
+  }
+  writeMarkdown(f.markdown, markdownSummary(s));
+  return exitCode(s.failed, s.changed, f["expect-no-changes"] === true, s.operation);
 }
 
 async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const f = flags(argv, { customers: { type: "string" }, concurrency: { type: "string" }, destroy: { type: "boolean" }, report: { type: "string" }, project: { type: "string" }, "log-dir": { type: "string" } });
+  const f = flags(argv, {
+    customers: { type: "string" },
+    concurrency: { type: "string" },
+    ...OPERATION_FLAGS,
+    report: { type: "string" },
+    markdown: { type: "string" },
+    "expect-no-changes": { type: "boolean" },
+    project: { type: "string" },
+    "log-dir": { type: "string" },
+  });
+  const { operation, remediate } = operationOf(f);
   const customers = readCustomers(f.customers);
   const concurrency = whole(f.concurrency ?? env.FLEET_CONCURRENCY, "--concurrency (or FLEET_CONCURRENCY)", 1, 64, 4);
   const project = projectDir(f.project);
@@ -183,7 +248,6 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const secrets = [partnerToken ?? "", ...customerTokens.values(), ...passwordsOf(env.PULUMI_BACKEND_URL)];
   await backendOpened(project, secrets);
   const logDir = resolve(typeof f["log-dir"] === "string" ? f["log-dir"] : join(".nsp-fleet", "logs"));
-  const operation = f.destroy ? "destroy" : "up";
   // SIGTERM or Ctrl-C: no further stack starts, the running ones stop at a safe point as `pulumi
   // up` does on Ctrl-C (their state written, their lock released); the next run carries on.
   const interrupt = onSignals("no new stack starts; the running ones stop at a safe point");
@@ -196,21 +260,63 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
       return { stack: customer.ref, result, changes, changed, startedAt: started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime(), ...(error === undefined ? {} : { error }) };
     };
     if (interrupt.aborted) return row("cancelled", {}, "not started: the fleet was interrupted");
-    const outcome = await runStack({ customer, operation, projectDir: project, recover: false, interrupt });
+    const outcome = await runStack({ customer, operation, remediate, projectDir: project, recover: false, interrupt });
     const logFile = join(logDir, `${customer.ref}.${operation}.log`);
     writeFileSync(logFile, scrub(outcome.output, secrets));
-    if ("error" in outcome) return { ...row("failed", {}, errorSummary(scrub(outcome.error, secrets)) || scrub(outcome.error, secrets)), logFile };
-    return { ...row("succeeded", outcome.changes), logFile };
+    const drift = outcome.drift ? { drift: outcome.drift } : {};
+    if ("error" in outcome) return { ...row("failed", {}, errorSummary(scrub(outcome.error, secrets)) || scrub(outcome.error, secrets)), ...drift, logFile };
+    return { ...row("succeeded", outcome.changes), ...(outcome.plan ? { plan: outcome.plan } : {}), ...drift, ...(outcome.remediation ? { remediation: outcome.remediation } : {}), logFile };
   };
 
   mkdirSync(logDir, { recursive: true });
   const startedAt = new Date().toISOString();
   const stacks = await runPool(customers, concurrency, one);
   const failed = stacks.filter((s) => s.result !== "succeeded").length;
-  const report: FleetReport = { operation, concurrency, startedAt, finishedAt: new Date().toISOString(), succeeded: stacks.length - failed, failed, stacks };
-  process.stdout.write(table(stacks, `${operation}: ${report.succeeded} succeeded, ${failed} failed, at most ${concurrency} at a time`));
+  const changed = stacks.filter((s) => s.result === "succeeded" && stackChanged(operation, s)).length;
+  const report: FleetReport = { operation, ...(remediate ? { remediate } : {}), concurrency, startedAt, finishedAt: new Date().toISOString(), succeeded: stacks.length - failed, failed, changed, stacks };
+  const what = operation === "preview" ? `, ${changed} would change` : operation === "drift" ? `, ${changed} drifted` : "";
+  process.stdout.write(table(stacks, `${operation}: ${report.succeeded} succeeded, ${failed} failed${what}, at most ${concurrency} at a time`));
   if (typeof f.report === "string") writeFileSync(f.report, `${scrub(JSON.stringify(report, null, 2), secrets)}\n`);
-  return failed === 0 ? 0 : 1;
+  writeMarkdown(f.markdown, scrub(markdownSummary({ run: `run of ${startedAt}`, operation, stacks }), secrets));
+  return exitCode(failed, changed, f["expect-no-changes"] === true, operation);
+}
+
+async function scheduleCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [verb, ...rest] = argv;
+  switch (verb) {
+    case "add": {
+      const kind = scheduleKind(rest[0]);
+      const f = flags(rest.slice(1), { cron: { type: "string" }, remediate: { type: "boolean" }, tz: { type: "string" }, retries: { type: "string" }, "retry-delay": { type: "string" } });
+      if (f.remediate && kind !== "drift") throw new InputError("--remediate: only for a drift schedule");
+      const timezone = typeof f.tz === "string" ? f.tz : "UTC";
+      const cron = checkCron(typeof f.cron === "string" ? f.cron : undefined, timezone);
+      const retries = whole(f.retries, "--retries", 0, 10, 2);
+      const retryDelaySeconds = whole(f["retry-delay"], "--retry-delay", 1, 3600, 10);
+      await addSchedule(databaseUrl(env), kind, cron, { timezone, remediate: f.remediate === true, retries, retryDelaySeconds });
+      say(`schedule ${kind}: "${cron}" (${timezone})${f.remediate ? ", remediating" : ""}; the workers fire it`);
+      return 0;
+    }
+    case "ls": {
+      const f = flags(rest, { json: { type: "boolean" } });
+      const schedules = await listSchedules(databaseUrl(env));
+      if (f.json) process.stdout.write(`${JSON.stringify(schedules, null, 2)}\n`);
+      else {
+        const rows = [["KIND", "CRON", "TZ", "REMEDIATE", "LAST FIRING"], ...schedules.map((x) => [x.kind, x.cron, x.timezone, x.remediate ? "yes" : "no", x.lastFiring ? `${x.lastFiring.at} ${x.lastFiring.run ? `run ${x.lastFiring.run}` : `skipped: ${x.lastFiring.skipped}`}` : "never"])];
+        const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
+        process.stdout.write(`${rows.map((r) => r.map((c, col) => c.padEnd(widths[col]!)).join("  ").trimEnd()).join("\n")}\n`);
+      }
+      return 0;
+    }
+    case "rm": {
+      const kind = scheduleKind(rest[0]);
+      flags(rest.slice(1), {});
+      const had = await removeSchedule(databaseUrl(env), kind);
+      say(had ? `schedule ${kind}: removed` : `schedule ${kind}: there was none`);
+      return 0;
+    }
+    default:
+      throw new InputError(`schedule: ${verb === undefined ? "no verb" : `unknown verb ${verb}`}; add, ls or rm\n\n${USAGE}`);
+  }
 }
 
 function manifestsCommand(argv: string[]): number {
@@ -251,6 +357,8 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return statusCommand(rest, env);
     case "run":
       return runCommand(rest, env);
+    case "schedule":
+      return scheduleCommand(rest, env);
     case "manifests":
       return manifestsCommand(rest);
     case "--help":

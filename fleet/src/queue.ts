@@ -269,10 +269,12 @@ export async function work(opts: WorkerOptions): Promise<number> {
         [customer.ref, state, done.runId],
       );
       const common = { run: done.runId, operation: done.operation, stack: customer.ref, attempts: done.attempt };
+      const found = outcome.drift && outcome.drift.resources.length > 0 ? driftSummary(outcome.drift) : undefined;
+      // A drift is told when it is found, even when the same job repairs it at once: that is then told as a recovery.
+      if (found) await notify({ type: "stack.drifted", ...common, drift: found });
       if ("error" in outcome) await notify({ type: "stack.failed", ...common, error: outcome.error });
-      else if (state === "drifted") await notify({ type: "stack.drifted", ...common, drift: driftSummary(outcome.drift!) });
-      else if (state === "ok" && (before === "failed" || before === "drifted")) {
-        await notify({ type: "stack.recovered", ...common, changes: outcome.remediation?.changes ?? outcome.changes, ...(outcome.drift && outcome.drift.resources.length > 0 ? { drift: driftSummary(outcome.drift) } : {}) });
+      else if (state === "ok" && (before === "failed" || before === "drifted" || found)) {
+        await notify({ type: "stack.recovered", ...common, changes: outcome.remediation?.changes ?? outcome.changes, ...(found ? { drift: found } : {}) });
       }
     };
 
