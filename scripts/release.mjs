@@ -137,14 +137,15 @@ timed("@nsp/pulumi", () => {
 
 timed("@nsp/pulumi-dynamic", () => npmPack(join(root, "sdk", "dynamic")));
 
-/** An npm package of one bundled command-line tool: its bin launcher and its one-file bundle. */
-function toolPackage({ name, bin, bundle, description, keywords, usage }) {
+/** An npm package of one bundled command-line tool: its bin launcher, its one-file bundle, and the folders of dist/ it reads at run time (`folders`). */
+function toolPackage({ name, bin, bundle, folders = [], description, keywords, usage }) {
   const stage = join(work, bin);
   mkdirSync(join(stage, "bin"), { recursive: true });
   mkdirSync(join(stage, "dist"), { recursive: true });
   copyFileSync(join(root, "bin", bin), join(stage, "bin", bin));
   chmodSync(join(stage, "bin", bin), 0o755);
   copyFileSync(join(root, "dist", bundle), join(stage, "dist", bundle));
+  for (const folder of folders) cpSync(join(root, "dist", folder), join(stage, "dist", folder), { recursive: true });
   const { license, homepage, repository } = readJson("package.json");
   const pkg = {
     name,
@@ -155,7 +156,7 @@ function toolPackage({ name, bin, bundle, description, keywords, usage }) {
     ...(homepage ? { homepage } : {}),
     ...(repository ? { repository } : {}),
     bin: { [bin]: `bin/${bin}` },
-    files: [`bin/${bin}`, `dist/${bundle}`],
+    files: [`bin/${bin}`, `dist/${bundle}`, ...folders.map((f) => `dist/${f}`)],
     engines: nodeEngines,
   };
   writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
@@ -192,6 +193,8 @@ timed("@nsp/fleet", () =>
     name: "@nsp/fleet",
     bin: "nsp-fleet",
     bundle: "fleet.js",
+    // The page of `nsp-fleet serve`: its script, style sheet and Chart.js (scripts/build.mjs).
+    folders: ["fleet-assets"],
     description: "One Pulumi stack per customer of the nsp provider, on one machine or on a PostgreSQL queue shared by any number of workers.",
     keywords: ["nsp", "pulumi", "fleet", "automation"],
     usage:
