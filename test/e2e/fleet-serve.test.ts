@@ -163,7 +163,9 @@ describe("the charts' data", () => {
       requests: { runs: { requests: number; rateLimited: number }[] };
       drifted: { runs: { checked: number; drifted: number }[] };
     }>("/api/charts");
-    expect(c.perHour.hours).toHaveLength(48);
+    // The fleet is 12 hours old: its hours from the first run's to the last's, not 48 hours mostly empty.
+    expect(c.perHour.hours.length).toBeGreaterThanOrEqual(12);
+    expect(c.perHour.hours.length).toBeLessThanOrEqual(14);
     const total = Object.values(c.perHour.results).flat().reduce((a, b) => a + b, 0);
     expect(total).toBe(fleet.rows);
     expect(c.perHour.results.failed!.reduce((a, b) => a + b, 0)).toBe(FAILED.length);

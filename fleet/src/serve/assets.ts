@@ -4,7 +4,7 @@
 // dist/fleet.js; run from the sources (the tests), they are read where they are. Only these
 // names are served: a request can never name another file.
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 
 export const ASSET_TYPES: Record<string, string> = {
   "app.js": "text/javascript; charset=utf-8",
@@ -27,7 +27,8 @@ function locations(dir: string | undefined): Record<string, string> {
   return {
     "app.js": join(__dirname, "assets", "app.js"),
     "app.css": join(__dirname, "assets", "app.css"),
-    "chart.umd.min.js": join(dirname(require.resolve("chart.js")), "chart.umd.min.js"),
+    // fleet/src/serve/ is three folders below the clone's root, whose node_modules holds chart.js.
+    "chart.umd.min.js": join(__dirname, "..", "..", "..", "node_modules", "chart.js", "dist", "chart.umd.min.js"),
   };
 }
 

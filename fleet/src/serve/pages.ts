@@ -217,7 +217,7 @@ ${query.page < pages ? html`<a rel="next" href="${overviewHref(query, { page: qu
 <section id="charts" aria-labelledby="charts-heading">
 <h2 id="charts-heading">Trends</h2>
 <div class="charts">
-${chartFigure("per-hour", "Stacks run per hour, by result (the last 48 hours)")}
+${chartFigure("per-hour", "Stacks run per hour, by result (the last 48 hours at most)")}
 ${chartFigure("durations", "How long stacks took (the latest 2,000)")}
 ${chartFigure("requests", "API requests and 429 answers per run (the latest 30 runs)")}
 ${chartFigure("drifted", "Drifted stacks found by each drift check")}
@@ -287,7 +287,7 @@ function runArticle(r: StackRun, stack: string): Html {
   return html`<article class="run" id="run-${r.run}" data-run="${r.run}">
 <h3>${time(r.createdAt)} · ${operationText(r.operation, r.remediate, r.schedule)} ${badge(r.result)}</h3>
 <dl class="facts">
-<div><dt>Changes</dt><dd>${["queued", "running", "retrying"].includes(r.result) ? "—" : changesText(r.changes)}</dd></div>
+${r.operation === "drift" ? "" : html`<div><dt>Changes</dt><dd>${["queued", "running", "retrying"].includes(r.result) ? "—" : changesText(r.changes)}</dd></div>`}
 <div><dt>Duration</dt><dd>${durationText(r.durationSeconds)}</dd></div>
 <div><dt>Attempts</dt><dd>${r.attempts}</dd></div>
 <div><dt>Worker</dt><dd>${r.worker ?? "—"}</dd></div>

@@ -116,7 +116,7 @@ export interface CustomerPage {
 }
 
 export interface ChartData {
-  /** Stack results per hour over the last 48 hours of activity (UTC hour starts). */
+  /** Stack results per hour over the last 48 hours of activity, or since the first run (UTC hour starts). */
   perHour: { hours: string[]; results: Record<string, number[]> };
   /** How long the latest stacks took: counts per bucket of seconds [from, to). */
   durations: { buckets: Bucket[]; stacks: number };
@@ -332,8 +332,9 @@ SELECT
   /** The charts' data, one statement. */
   async charts(): Promise<ChartData> {
     const sql = `
-WITH edge AS (SELECT date_trunc('hour', coalesce(max(created_at), now())) AS t FROM nsp_fleet.runs),
-hours AS (SELECT generate_series((SELECT t FROM edge) - interval '47 hours', (SELECT t FROM edge), interval '1 hour') AS hour),
+WITH edge AS (SELECT date_trunc('hour', coalesce(max(created_at), now())) AS t, date_trunc('hour', coalesce(min(created_at), now())) AS first FROM nsp_fleet.runs),
+-- The last 48 hours of activity, from the first run when the fleet is younger.
+hours AS (SELECT generate_series(greatest((SELECT t FROM edge) - interval '47 hours', (SELECT first FROM edge)), (SELECT t FROM edge), interval '1 hour') AS hour),
 per_hour AS (
   SELECT date_trunc('hour', coalesce(s.finished_at, s.started_at, s.enqueued_at)) AS hour, s.result, count(*)::int AS n
   FROM nsp_fleet.stacks s

@@ -65,12 +65,8 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
     const start = now - opts.hours * hour;
     type Run = { id: string; operation: "up" | "drift" | "preview"; at: number; schedule: string | null };
     const runs: Run[] = [];
-    let n = 0;
-    const uuid = () => {
-      n++;
-      const hex = (n.toString(16) + Math.floor(rnd() * 0xffffffff).toString(16)).padStart(12, "0").slice(-12);
-      return `00000000-0000-4000-8000-${hex}`;
-    };
+    const hex = (digits: number) => Array.from({ length: digits }, () => Math.floor(rnd() * 16).toString(16)).join("");
+    const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`;
     for (let t = start; t <= now - 10 * 60_000; t += hour) {
       const i = Math.round((t - start) / hour);
       const operation = i % 6 === 0 ? "up" : i % 5 === 3 ? "preview" : "drift";

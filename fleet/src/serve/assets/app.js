@@ -10,7 +10,19 @@
 "use strict";
 (function () {
   var POLL_MS = 2000;
+  // Short in tables: the time alone today, the day without the year this year; the whole in its title.
+  var today = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+  var thisYear = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   var dateTime = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  var dayOf = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "numeric", day: "numeric" });
+  var yearOf = new Intl.DateTimeFormat(undefined, { year: "numeric" });
+
+  function short(d) {
+    var now = new Date();
+    if (dayOf.format(d) === dayOf.format(now)) return "today " + today.format(d);
+    if (yearOf.format(d) === yearOf.format(now)) return thisYear.format(d);
+    return dateTime.format(d);
+  }
   var full = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });
   var hourOnly = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   var clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
@@ -20,7 +32,7 @@
     for (var i = 0; i < times.length; i++) {
       var d = new Date(times[i].getAttribute("datetime"));
       if (isNaN(d.getTime())) continue;
-      times[i].textContent = dateTime.format(d);
+      times[i].textContent = short(d);
       times[i].title = full.format(d);
     }
   }
