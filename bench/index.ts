@@ -14,6 +14,7 @@ import { p7 } from "./p7-adopt";
 import { p8 } from "./p8-shared-quota";
 import { P9_DEFAULT_BASE, p9 } from "./p9-plugin-cpu";
 import { F1_DEFAULT_CUSTOMERS, f1 } from "./f1-fleet";
+import { u1 } from "./u1-fleet-page";
 
 const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number; p9Base: string }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
@@ -26,12 +27,13 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
   P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
   P9: { title: "plugin CPU of one provider instance's calls in a no-change up, against an earlier commit's plugin", run: ({ p9Base }) => p9(p9Base) },
   F1: { title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers", run: ({ f1Customers }) => f1(f1Customers) },
+  U1: { title: "the fleet's page (nsp-fleet serve): the overview's first page at 40 and at 1,000 stacks, server time", run: () => u1() },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P9 F1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--p9-base=REF] [--no-build]]
+const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 U1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--p9-base=REF] [--no-build]]
   With no part named, all run (about 12 minutes and F1, P7 about 5, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --p3-sizes sets the zone sizes of P3 (default ${P3_DEFAULT_SIZES.join(",")}); \`npm run bench -- P3\` runs P3 alone;
-  --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores);
+  --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores); U1 takes about a minute;
   --p9-base names the git commit whose plugin P9 compares against (default ${P9_DEFAULT_BASE});
   --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 

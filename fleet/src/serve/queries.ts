@@ -168,7 +168,8 @@ function likePattern(q: string): string {
 /**
  * The latest row of every stack, with its health and the customer's zone. The stacks' names come
  * from the index on stacks(stack) by a skip scan (one index probe per stack), and each stack's
- * latest row from the same index: the cost grows with the number of stacks, not with the history.
+ * latest row from the index on stacks(stack, enqueued_at DESC) (one probe): the cost grows with
+ * the number of stacks, not with the history. (Without that index, each stack's rows are all read.)
  */
 const LATEST = `
 WITH RECURSIVE names(stack) AS (
@@ -177,16 +178,17 @@ WITH RECURSIVE names(stack) AS (
   SELECT (SELECT s.stack FROM nsp_fleet.stacks s WHERE s.stack > n.stack ORDER BY s.stack LIMIT 1) FROM names n WHERE n.stack IS NOT NULL
 ),
 latest AS MATERIALIZED (
-  SELECT x.*, h.state AS health, h.since AS health_since, c.customer->>'zone' AS zone,
+  SELECT x.*, r.operation, h.state AS health, h.since AS health_since, c.customer->>'zone' AS zone,
     CASE WHEN h.state = 'drifted' THEN jsonb_array_length(coalesce(d.drift->'resources', '[]'::jsonb)) END AS drifted_resources,
     (SELECT coalesce(sum(v.n::numeric), 0)::int FROM jsonb_each_text(x.changes) AS v(op, n) WHERE v.op <> 'same' AND v.n ~ '^[0-9]+$') AS changed,
     extract(epoch FROM (coalesce(x.finished_at, CASE WHEN x.result IN ('running', 'retrying') THEN now() END) - x.started_at))::float8 AS duration_seconds
   FROM names n
+  -- A run's rows are enqueued in the transaction that makes the run: enqueued_at is the run's time.
   CROSS JOIN LATERAL (
-    SELECT s.stack, s.run_id, r.operation, s.result, s.changes, s.attempts, s.enqueued_at, s.started_at, s.finished_at, s.error IS NOT NULL AS has_error
-    FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id
-    WHERE s.stack = n.stack ORDER BY s.enqueued_at DESC, r.created_at DESC LIMIT 1
+    SELECT s.stack, s.run_id, s.result, s.changes, s.attempts, s.enqueued_at, s.started_at, s.finished_at, s.error IS NOT NULL AS has_error
+    FROM nsp_fleet.stacks s WHERE s.stack = n.stack ORDER BY s.enqueued_at DESC LIMIT 1
   ) x
+  JOIN nsp_fleet.runs r ON r.id = x.run_id
   LEFT JOIN nsp_fleet.health h ON h.stack = x.stack
   -- What the drift check that found a drifted stack found: its latest drift, for health.run_id
   -- names the stack's last job, which may be an up that left it drifted.
@@ -200,11 +202,10 @@ latest AS MATERIALIZED (
 /** timestamptz as ISO 8601 in UTC, as every time the page renders is given (the browser shows it in the viewer's zone). */
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const RUN_SUMMARY = `json_build_object('id', r.id, 'operation', r.operation, 'remediate', r.remediate, 'schedule', r.schedule, 'createdAt', ${iso("r.created_at")}, 'finishedAt', ${iso("r.finished_at")},
-  'stacks', (SELECT count(*) FROM nsp_fleet.stacks s WHERE s.run_id = r.id),
-  'succeeded', (SELECT count(*) FROM nsp_fleet.stacks s WHERE s.run_id = r.id AND s.result = 'succeeded'),
-  'failed', (SELECT count(*) FROM nsp_fleet.stacks s WHERE s.run_id = r.id AND s.result = 'failed'),
-  'pending', (SELECT count(*) FROM nsp_fleet.stacks s WHERE s.run_id = r.id AND s.result IN ('queued', 'running', 'retrying')))`;
+/** A run and how far it has got, its rows read once (by the primary key's run_id). */
+const RUN_SUMMARY = `(SELECT json_build_object('id', r.id, 'operation', r.operation, 'remediate', r.remediate, 'schedule', r.schedule, 'createdAt', ${iso("r.created_at")}, 'finishedAt', ${iso("r.finished_at")},
+  'stacks', count(*), 'succeeded', count(*) FILTER (WHERE s.result = 'succeeded'), 'failed', count(*) FILTER (WHERE s.result = 'failed'),
+  'pending', count(*) FILTER (WHERE s.result IN ('queued', 'running', 'retrying'))) FROM nsp_fleet.stacks s WHERE s.run_id = r.id)`;
 
 export interface FleetReaderOptions {
   url: string;
