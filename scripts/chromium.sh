@@ -21,6 +21,7 @@ if [ "$(id -u)" != 0 ]; then
   exit 1
 fi
 echo "chromium.sh: installing Chromium from the system's packages" >&2
-apt-get update -qq >&2
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+# Another install (a second test file, postgres.sh) may hold dpkg's lock: wait for it rather than fail.
+apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >&2
 find_chromium

@@ -123,7 +123,8 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const password = decodeURIComponent(new URL(database).password);
   const logs = join(project, ".nsp-fleet", "logs");
   const fleetPrinted = blocks.flatMap((b, i) => (b.block.kind === "sh" && b.block.text.includes("nsp-fleet ") ? [out.get(`block ${i}`) ?? ""] : []));
-  expect(fleetPrinted).toHaveLength(4);
+  // run, the queue's two blocks, the operator's manifests, and the page's two (left out: they serve until stopped).
+  expect(fleetPrinted).toHaveLength(6);
   const logFiles = readdirSync(logs, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name));
   // A log per stack and operation: run's three ups, and the workers' three ups and three destroys.
   expect(logFiles.length, logFiles.join("\n")).toBeGreaterThanOrEqual(9);

@@ -45,7 +45,8 @@ function healthBadge(state: string | null): Html {
 }
 
 function operationText(op: string, remediate?: boolean, schedule?: string | null): string {
-  return `${op}${remediate ? " (remediate)" : ""}${schedule ? ` · schedule ${schedule}` : ""}`;
+  // A schedule is named by the operation it fires (drift, up).
+  return `${op}${remediate ? ", remediating" : ""}${schedule ? (schedule === op ? " (scheduled)" : ` (schedule ${schedule})`) : ""}`;
 }
 
 function layout(title: string, opts: PageOptions & { charts?: boolean }, main: Html): string {
