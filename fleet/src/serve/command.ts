@@ -1,18 +1,13 @@
 // `nsp-fleet serve [--port N] [--listen ADDR] [--log-dir DIR ...]`: the command's flags and its
 // life, apart from cli.ts so that cli.ts names it in one line. Serves until SIGINT or SIGTERM.
+// cli.ts imports this file only when the command is `serve` (the web server loads with it).
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { InputError } from "../customers";
 import { databaseUrl } from "../database";
 import { TOKEN_ENV } from "./auth";
 import { serve } from "./server";
-
-export const SERVE_USAGE = `  serve [--port N] [--listen ADDR] [--log-dir DIR ...]
-      a read-only web page over the fleet's database: every customer's stack, its runs, plans,
-      drift, errors and logs, and charts; on 127.0.0.1:8080 unless told. Any other address needs
-      ${TOKEN_ENV}, which every request must then carry (open the page once as /?token=...)`;
-
-export const DEFAULT_PORT = 8080;
+import { DEFAULT_PORT, SERVE_USAGE } from "./usage";
 
 /** Runs the page until a signal; the exit code. */
 export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv, say: (message: string) => void, extra: { assetsDir?: string } = {}): Promise<number> {
