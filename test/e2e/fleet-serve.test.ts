@@ -262,6 +262,26 @@ describe("safety", () => {
     await expect(reader.pool.query("CREATE TABLE nsp_fleet.page_was_here (x int)")).rejects.toThrow(/read-only transaction/);
   });
 
+  it("a database that stops answering: 503 and what to do for the viewer, the details (no password) in the server's output", async () => {
+    const gone = await FleetReader.open({ url });
+    const said: string[] = [];
+    const broken = await buildApp(gone, { loopbackOnly: true, logDirs: [], assets: loadAssets(), secrets: [new URL(url).password], say: (m) => said.push(m) });
+    try {
+      await gone.close();
+      for (const path of ["/", "/api/overview"]) {
+        const r = await broken.inject({ method: "GET", url: path });
+        expect(r.statusCode, path).toBe(503);
+        expect(r.body).toMatch(/database did not answer; the output of nsp-fleet serve says why/);
+        expect(r.body).not.toContain("127.0.0.1");
+      }
+      expect(said).toHaveLength(2);
+      expect(said[0]).toMatch(/^GET \/: /);
+      expect(said.join("\n")).not.toContain(new URL(url).password);
+    } finally {
+      await broken.close();
+    }
+  });
+
   it("tells a database without the fleet's tables, or with an earlier release's, as what to do", async () => {
     const empty = await pg.database("fleet_serve_empty");
     await expect(FleetReader.open({ url: empty })).rejects.toThrow(/holds no fleet tables \(nsp_fleet\.stacks\) \(FLEET_DATABASE_URL=postgres:\/\/nsp:\*\*\*@/);

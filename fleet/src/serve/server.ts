@@ -39,6 +39,8 @@ export interface AppOptions {
   assets: Map<string, Asset>;
   /** Strings no answer may hold (the database's password, the token), blanked in every body as a last guard. */
   secrets: string[];
+  /** Where the server tells what went wrong (its stderr). */
+  say?: (message: string) => void;
 }
 
 /**
@@ -142,7 +144,9 @@ export async function buildApp(reader: FleetReader, opts: AppOptions): Promise<F
 
   app.setErrorHandler(async (error: Error & { statusCode?: number }, req, reply) => {
     const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 503;
-    const message = status === 503 ? `the fleet's database did not answer: ${scrub(error.message, secrets)}` : scrub(error.message, secrets);
+    // A database's error can name its host and port: the viewer gets what happened, the server's output the details.
+    if (status === 503) opts.say?.(`${req.method} ${req.url.replace(/([?&]token=)[^&]*/, "$1***")}: ${scrub(error.message, secrets)}`);
+    const message = status === 503 ? "the fleet's database did not answer; the output of nsp-fleet serve says why" : scrub(error.message, secrets);
     return req.url.startsWith("/api/") ? reply.code(status).send({ error: message }) : reply.code(status).type("text/html; charset=utf-8").send(messagePage("The page could not be made", message, { version: "" }));
   });
 
@@ -154,7 +158,10 @@ export async function buildApp(reader: FleetReader, opts: AppOptions): Promise<F
 
   app.get("/", async (req, reply) => {
     const query = overviewQuery(req.query as Record<string, unknown>);
-    const [o, v] = await Promise.all([reader.overview(query), reader.version()]);
+    // The version first: a change between the two reads then makes the script fetch the page
+    // once more, where the other order could leave the page showing less than its version says.
+    const v = await reader.version();
+    const o = await reader.overview(query);
     return htmlReply(reply, 200, overviewPage(o, query, { version: v.version }));
   });
 
@@ -172,7 +179,8 @@ export async function buildApp(reader: FleetReader, opts: AppOptions): Promise<F
   };
 
   app.get("/customers/:ref", async (req, reply) => {
-    const [c, v] = await Promise.all([customerOf(req), reader.version()]);
+    const v = await reader.version();
+    const c = await customerOf(req);
     if ("status" in c) return htmlReply(reply, c.status, messagePage("No such customer", c.message, { version: v.version }));
     const run = first((req.query as Record<string, unknown>).run);
     return htmlReply(reply, 200, customerPage(c, logView(c, run !== undefined && UUID.test(run) ? run : undefined, opts.logDirs), { version: v.version }));
@@ -228,6 +236,7 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close():
       logDirs: (opts.logDirs ?? [join(".nsp-fleet", "logs")]).map((d) => resolve(d)),
       assets,
       secrets: [...passwordsOf(opts.url), ...(opts.token ? [opts.token] : [])],
+      say: opts.say,
     });
     await app.listen({ port: opts.port, host: opts.listen });
   } catch (e) {
