@@ -27,12 +27,30 @@ const OWN_TOKEN = ["q39", "q40"];
 /** A subject the partner already acts for, from before the fleet: its stack adopts it. */
 const ADOPTED = "q38";
 
+interface PlanJson {
+  changes: Record<string, number>;
+  steps: { urn: string; type: string; op: string; properties: string[] }[];
+}
+
 interface StatusJson {
   run: string;
   succeeded: number;
   failed: number;
   pending: number;
-  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; attempts: number; worker?: string; startedAt: string; finishedAt: string; error?: string }[];
+  stacks: {
+    stack: string;
+    result: string;
+    changes: Record<string, number>;
+    changed: number;
+    attempts: number;
+    worker?: string;
+    startedAt: string;
+    finishedAt: string;
+    error?: string;
+    plan?: PlanJson;
+    drift?: { resources: { urn: string; type: string; gone?: true; properties: { name: string; recorded?: unknown; actual?: unknown; secret?: true }[] }[] };
+    remediation?: PlanJson;
+  }[];
 }
 
 let pg: TestPostgres;
@@ -210,7 +228,7 @@ async function runFleet(machine: number, name: string, customers: object[], args
 interface FleetReport {
   succeeded: number;
   failed: number;
-  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; startedAt: string; finishedAt: string; error?: string }[];
+  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; startedAt: string; finishedAt: string; error?: string; plan?: PlanJson }[];
 }
 
 /** The most stacks that were running at one moment, from their start and end times. */
@@ -327,6 +345,148 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(Date.parse(b.startedAt) >= Date.parse(a.finishedAt) || Date.parse(a.startedAt) >= Date.parse(b.finishedAt)).toBe(true);
     // A stack the fleet has run before gets one run of the CLI: its `up`, with no `stack select` first.
     for (const r of refs) expect(logsOf(second, r).match(/^\$ pulumi \S+/gm)).toEqual(["$ pulumi up"]);
+  });
+
+  it("a preview through the queue of a change to the customers reports, per stack, exactly the planned operations, writes nothing, and its summary and --expect-no-changes say so", async () => {
+    // Four customers change: a record added, a record's content, a record renamed (a new
+    // resource for the old), a record removed; the other 36 do not.
+    const changed = refs.map((r) => {
+      const c = customer(r);
+      if (r === "q01") return { ...c, records: [...c.records, { name: "new", type: "A", content: "192.0.2.20" }] };
+      if (r === "q02") return { ...c, records: [{ name: "www", type: "A", content: "192.0.2.11" }] };
+      if (r === "q03") return { ...c, records: [{ name: "web", type: "A", content: "192.0.2.10" }] };
+      if (r === "q10") return { ...c, records: [c.records[0]!] };
+      return c;
+    });
+    const control = emulator.control();
+    await control.resetStats();
+    const preview = await enqueue(changed, ["--preview"]);
+    const done = await Promise.all([0, 1, 2].map((m) => fleet(m, ["worker", "--concurrency", "2", "--until-idle"])));
+    for (const r of done) expect(r.code, r.stderr).toBe(0);
+    const shown = await statusShown(preview);
+    const planned = (r: string) => shown.stacks.find((x) => x.stack === r)!.plan!.steps.map((s) => [s.op, s.urn.split("::").pop(), s.properties]);
+    expect(planned("q01")).toEqual([["create", "a-new", []]]);
+    expect(planned("q02")).toEqual([["update", "a-www", ["content"]]]);
+    expect(planned("q03").sort()).toEqual([["create", "a-web", []], ["delete", "a-www", []]]);
+    expect(planned("q10")).toEqual([["delete", "txt-api", []]]);
+    const changing = ["q01", "q02", "q03", "q10"];
+    expect(shown.stacks.filter((x) => x.changed > 0).map((x) => x.stack)).toEqual(changing);
+    expect(shown.stacks.every((x) => x.result === "succeeded")).toBe(true);
+    // Nothing written: the only requests that are not reads are the read credentials minted for the customers.
+    const stats = await control.stats();
+    expect(Object.keys(stats.byRoute).filter((k) => !k.startsWith("GET ") && !/^POST \/partner\/subjects\/[^/]+\/token$/.test(k))).toEqual([]);
+    for (const r of ["q02", "q10"]) {
+      const account = await accountOf(r);
+      const zone = (await account.list<{ id: number }>("/dns/zones"))[0]!;
+      const own = (await account.list<{ name: string; content: string }>(`/dns/zones/${zone.id}/records`)).filter((x) => x.name === "www" || x.name === "api");
+      expect(own.map((x) => [x.name, x.content]).sort()).toEqual(records(r).map((x) => [x.name, x.content]).sort());
+    }
+    // The summary for a pull request: the stacks that delete first, the unchanged ones counted.
+    const markdown = join(scratch, "preview.md");
+    const summary = await fleet(0, ["status", "--run", preview, "--markdown", markdown, "--expect-no-changes"]);
+    expect(summary.code, summary.stderr).toBe(3);
+    expect(summary.stderr).toContain("--expect-no-changes: 4 stack(s) would change");
+    const md = readFileSync(markdown, "utf8");
+    expect(md).toContain("### nsp-fleet preview: 4 of 40 stack(s) would change");
+    const rows = md.split("\n").filter((l) => /^\| q\d\d /.test(l)).map((l) => l.split("|")[1]!.trim());
+    expect(rows).toEqual(["q03", "q10", "q01", "q02"]);
+    expect(md).toContain("| q02 | 0 | 1 | 0 | 0 | update `a-www` (content) |");
+    expect(md).toContain("36 stack(s) unchanged.");
+    // In one process, no queue: the same plan, and no change expected of a customer that does not change.
+    const one = await runFleet(1, "preview-one", [changed[1]!], ["--preview", "--expect-no-changes"]);
+    expect(one.run.code, one.run.stderr).toBe(3);
+    expect(one.report!.stacks.map((s) => [s.stack, s.plan!.steps.map((x) => x.op)])).toEqual([["q02", ["update"]]]);
+    const none = await runFleet(1, "preview-none", [customer("q04")], ["--preview", "--expect-no-changes"]);
+    expect(none.run.code, none.run.stderr).toBe(0);
+    expect(none.run.stdout).toContain("preview: 1 succeeded, 0 failed, 0 would change");
+  });
+
+  it("a drift check finds the hand-made edits of three customers, and only theirs, with the properties and both values; --remediate repairs them; a schedule fires the next check once across three workers, which finds nothing", async () => {
+    // By hand, through the API: a record's content (q05), a record deleted (q06), a zone disabled (q07).
+    const write = async (r: string) => new EmulatorControl(emulator.baseUrl, (await emulator.control("partner").post<{ token: string }>(`/partner/subjects/${r}/token`, { scope: "write" })).token);
+    const zoneOf = async (account: EmulatorControl) => (await account.list<{ id: number }>("/dns/zones"))[0]!.id;
+    const wwwOf = async (account: EmulatorControl, zone: number) => (await account.list<{ id: number; name: string }>(`/dns/zones/${zone}/records`)).find((x) => x.name === "www")!.id;
+    const q05 = await write("q05");
+    const z05 = await zoneOf(q05);
+    await q05.patch(`/dns/zones/${z05}/records/${await wwwOf(q05, z05)}`, { content: "198.51.100.5" });
+    const q06 = await write("q06");
+    const z06 = await zoneOf(q06);
+    await q06.delete(`/dns/zones/${z06}/records/${await wwwOf(q06, z06)}`);
+    const q07 = await write("q07");
+    await q07.patch(`/dns/zones/${await zoneOf(q07)}`, { enabled: false });
+
+    // A check of a few customers without repair: the drifted ones are listed as drifted now.
+    const few = await enqueue(["q04", "q05", "q06", "q07", "q08"].map(customer), ["--drift"]);
+    expect((await fleet(0, ["worker", "--concurrency", "3", "--until-idle"])).code).toBe(0);
+    expect((await statusShown(few)).stacks.map((x) => [x.stack, x.drift!.resources.length])).toEqual([["q04", 0], ["q05", 1], ["q06", 1], ["q07", 1], ["q08", 0]]);
+    const listed = await fleet(0, ["status", "--drifted", "--json"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { stack: string; health: { state: string } }[]).map((x) => [x.stack, x.health.state])).toEqual([
+      ["q05", "drifted"],
+      ["q06", "drifted"],
+      ["q07", "drifted"],
+    ]);
+
+    // Every customer the fleet brought up (no customers file), repairing what drifted.
+    const queued = await fleet(0, ["enqueue", "--drift", "--remediate", "--retry-delay", "1"]);
+    expect(queued.code, queued.stderr).toBe(0);
+    const check = queued.stdout.trim();
+    const done = await Promise.all([0, 1, 2].map((m) => fleet(m, ["worker", "--concurrency", "2", "--until-idle"])));
+    for (const r of done) expect(r.code, r.stderr).toBe(0);
+    const found = await statusShown(check);
+    expect(found.stacks.map((x) => x.stack)).toEqual(refs);
+    expect(found.stacks.every((x) => x.result === "succeeded")).toBe(true);
+    const drifted = found.stacks.filter((x) => x.drift!.resources.length > 0);
+    expect(drifted.map((x) => x.stack)).toEqual(["q05", "q06", "q07"]);
+    const driftOf = (r: string) => drifted.find((x) => x.stack === r)!.drift!.resources.map((x) => ({ ...x, urn: x.urn.split("::").pop() }));
+    expect(driftOf("q05")).toEqual([{ urn: "a-www", type: "nsp:dns:Record", properties: [{ name: "content", recorded: "192.0.2.10", actual: "198.51.100.5" }] }]);
+    expect(driftOf("q06")).toEqual([{ urn: "a-www", type: "nsp:dns:Record", gone: true, properties: [] }]);
+    expect(driftOf("q07")).toEqual([{ urn: "zone", type: "nsp:dns:Zone", properties: [{ name: "enabled", recorded: true, actual: false }] }]);
+    expect(drifted.map((x) => [x.stack, x.remediation!.steps.map((s) => [s.op, s.urn.split("::").pop()])])).toEqual([
+      ["q05", [["update", "a-www"]]],
+      ["q06", [["create", "a-www"]]],
+      ["q07", [["update", "zone"]]],
+    ]);
+    expect(found.stacks.filter((x) => x.remediation !== undefined).map((x) => x.stack)).toEqual(["q05", "q06", "q07"]);
+    // Repaired in the accounts.
+    for (const r of ["q05", "q06"]) {
+      const account = await accountOf(r);
+      const zone = (await account.list<{ id: number }>("/dns/zones"))[0]!;
+      expect((await account.list<{ name: string; content: string }>(`/dns/zones/${zone.id}/records`)).filter((x) => x.name === "www").map((x) => x.content)).toEqual(["192.0.2.10"]);
+    }
+    expect((await (await accountOf("q07")).list<{ enabled: boolean }>("/dns/zones"))[0]!.enabled).toBe(true);
+    const nowDrifted = await fleet(0, ["status", "--drifted", "--expect-no-changes"]);
+    expect(nowDrifted.code, nowDrifted.stderr).toBe(0);
+    const table = await fleet(0, ["status", "--run", check]);
+    expect(table.stdout).toMatch(/^q05 +succeeded +none +a-www\.content; remediated: update 1 /m);
+    expect(table.stdout).toContain(`run ${check} (drift, remediate): 40 succeeded, 0 failed, 0 queued or running, 3 drifted`);
+
+    // A schedule of every minute, three workers: one firing, one run, and it finds nothing.
+    const added = await fleet(0, ["schedule", "add", "drift", "--cron", "* * * * *"]);
+    expect(added.code, added.stderr).toBe(0);
+    const listedSchedules = await fleet(0, ["schedule", "ls", "--json"]);
+    expect(JSON.parse(listedSchedules.stdout)).toEqual([{ kind: "drift", cron: "* * * * *", timezone: "UTC", remediate: false }]);
+    const scheduled = [0, 1, 2].map((m) => start(m, ["worker", "--concurrency", "2"]));
+    let firings: { run_id: string | null; skipped: string | null; fired_at: Date }[] = [];
+    await until(async () => {
+      firings = await query(queueUrl, "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at");
+      return firings.length > 0 || scheduled.some((w) => w.child.exitCode !== null);
+    }, 1000);
+    // Removed at once, so that no next minute fires again while the test looks.
+    expect((await fleet(0, ["schedule", "rm", "drift"])).code).toBe(0);
+    const run = firings[0]!.run_id!;
+    expect(run).toMatch(/^[0-9a-f-]{36}$/);
+    await until(async () => (await status(run)).pending === 0 || scheduled.some((w) => w.child.exitCode !== null), 1000);
+    for (const w of scheduled) w.child.kill("SIGTERM");
+    for (const w of scheduled) expect((await w.done).code, w.stderr()).toBe(0);
+    firings = await query(queueUrl, "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at");
+    // Three workers looked at the schedule; a firing is one run, never one per worker.
+    for (let i = 1; i < firings.length; i++) expect(firings[i]!.fired_at.getTime() - firings[i - 1]!.fired_at.getTime()).toBeGreaterThan(30_000);
+    const scheduledRuns = await query<{ id: string }>(queueUrl, "SELECT id FROM nsp_fleet.runs WHERE schedule = 'drift'");
+    expect(scheduledRuns.map((x) => x.id).sort()).toEqual(firings.filter((f) => f.run_id).map((f) => f.run_id).sort());
+    const again = await statusShown(run);
+    expect([again.stacks.length, again.succeeded, again.stacks.filter((x) => x.drift!.resources.length > 0).length]).toEqual([40, 40, 0]);
+    expect((await fleet(0, ["schedule", "ls", "--json"])).stdout.trim()).toBe("[]");
   });
 
   it("`run` runs the customers given three at a time from one process, reports a stack that fails with exit 1, and destroys the stacks of the customers given, and only theirs", async () => {
