@@ -1,9 +1,13 @@
 // The fleet's webhooks against a real HTTP receiver on 127.0.0.1: what it receives, its
 // signature, the retries, the address rules. The queue's side runs against a stand-in for pg-boss
 // and the database here; test/e2e/fleet-webhooks.test.ts runs it on PostgreSQL.
+import { spawn } from "node:child_process";
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError } from "../../fleet/src/customers";
 import {
@@ -22,6 +26,7 @@ import {
   webhookUrl,
   type FleetEvent,
 } from "../../fleet/src/webhooks";
+import { until } from "../helpers/until";
 
 const SECRET = "whsec-test-0123456789abcdef";
 
@@ -237,5 +242,40 @@ describe("sign", () => {
   it("is GitHub's: sha256= and the hex HMAC-SHA256 of the raw body", () => {
     // HMAC-SHA256("key", "The quick brown fox jumps over the lazy dog"), a published test value.
     expect(sign("The quick brown fox jumps over the lazy dog", "key")).toBe("sha256=f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
+  });
+});
+
+describe("the guide's receiver (docs/guides/fleet.md, `receiver.mjs`)", () => {
+  const guide = readFileSync(join(__dirname, "..", "..", "docs", "guides", "fleet.md"), "utf8");
+  const program = /^`receiver\.mjs`[^\n]*\n(?:[^\n]+\n)*\n```js\n([\s\S]*?)```/m.exec(guide)?.[1];
+
+  it("keeps an event the fleet signed, once however often it is delivered, and refuses one signed with another secret", async () => {
+    expect(program, "a js block under a paragraph starting with `receiver.mjs`").toBeDefined();
+    expect(program).toContain('.listen(8788, "127.0.0.1")');
+    const dir = mkdtempSync(join(tmpdir(), "nsp-receiver-"));
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, "127.0.0.1", resolve));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((resolve) => free.close(resolve));
+    writeFileSync(join(dir, "receiver.mjs"), program!.replace(".listen(8788,", `.listen(${port},`));
+    const child = spawn(process.execPath, ["receiver.mjs"], { cwd: dir, env: { ...process.env, FLEET_WEBHOOK_SECRET: SECRET }, stdio: "ignore" });
+    try {
+      const listening = () =>
+        new Promise<boolean>((resolve) => {
+          const socket = connect(port, "127.0.0.1");
+          socket.on("connect", () => (socket.destroy(), resolve(true))).on("error", () => resolve(false));
+        });
+      await until(listening);
+      const url = new URL(`http://127.0.0.1:${port}/nsp-fleet`);
+      expect(await deliverOnce(url, failed, "another-secret-0123456789")).toEqual({ status: 401, error: "the receiver answered 401 Unauthorized" });
+      expect(existsSync(join(dir, "events.log"))).toBe(false);
+      expect(await deliverOnce(url, failed, SECRET)).toEqual({ status: 204 });
+      expect(await deliverOnce(url, failed, SECRET)).toEqual({ status: 204 });
+      expect(readFileSync(join(dir, "events.log"), "utf8")).toBe(`stack.failed ${failed.run} acme\n`);
+      expect(JSON.parse(readFileSync(join(dir, "stack.failed.json"), "utf8"))).toEqual(failed);
+    } finally {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
