@@ -6,6 +6,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type PgBoss from "pg-boss";
 import { InputError } from "./customers";
+import type { FleetEvent, FleetEventBody } from "./events";
 import { insecureTransport, shownAddress } from "./urls";
 
 export const WEBHOOK_URL_ENV = "FLEET_WEBHOOK_URL";
@@ -18,44 +19,16 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 /** An HMAC key much shorter than this can be found from one signed body by trying keys. */
 const MIN_SECRET_LENGTH = 16;
 
-/**
- * What the fleet tells a receiver. Events are built by the fleet's callers from what they record,
- * and must never carry a token, a credential, the database's password or a secret output of a
- * stack: `error` is the text the fleet has already scrubbed of those (report.ts's scrub, as for
- * the stack's row and log), and nothing else in an event is free text.
- */
-export type FleetEvent =
-  | {
-      type: "stack.failed" | "stack.drifted" | "stack.recovered";
-      /** A UUID, the same for every attempt to deliver this event: a receiver drops repeats by it. */
-      id: string;
-      /** When the event happened, ISO 8601. */
-      at: string;
-      run: string;
-      operation: string;
-      stack: string;
-      attempts?: number;
-      /** Scrubbed by the caller: see above. */
-      error?: string;
-      drift?: { resources: number; properties: string[] };
-      changes?: Record<string, number>;
-    }
-  | {
-      type: "run.finished";
-      id: string;
-      at: string;
-      run: string;
-      operation: string;
-      summary: { stacks: number; succeeded: number; failed: number; drifted?: number; changed?: number };
-    };
-
+// The events themselves (./events) are built by the worker and by `run` from what they record,
+// and must never carry a token, a credential, the database's password or a secret output of a
+// stack: `error` is text the caller has already scrubbed of those (report.ts's scrub, as for the
+// stack's row and log), and nothing else in an event is free text. This module sends them as given.
+export type { FleetEvent, FleetEventBody } from "./events";
 export type FleetEventType = FleetEvent["type"];
 
-type WithoutIdentity<T> = T extends unknown ? Omit<T, "id" | "at"> : never;
-
-/** An event with a fresh id and the time it happened. */
-export function fleetEvent(fields: WithoutIdentity<FleetEvent>, at: Date = new Date()): FleetEvent {
-  return { ...fields, id: randomUUID(), at: at.toISOString() } as FleetEvent;
+/** An event with a fresh id (the same in every retry of its delivery) and the time it happened. */
+export function fleetEvent(body: FleetEventBody, at: Date = new Date()): FleetEvent {
+  return { ...body, id: randomUUID(), at: at.toISOString() };
 }
 
 /**
