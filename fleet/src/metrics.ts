@@ -4,6 +4,7 @@
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import { InputError } from "./customers";
+import { QUEUE } from "./queue";
 
 export interface FleetSnapshot {
   /** Jobs queued or waiting for a retry. */
@@ -70,6 +71,34 @@ export class FleetMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/** A connection or pool of the fleet's database (pg's Client and Pool both are). */
+export interface Queryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * The gauges' figures from the fleet's database, for FleetMetrics's callback: the stack jobs
+ * queued or waiting out a retry's backoff (pg-boss's `created` and `retry`; not those running),
+ * the stacks drifted now (as `status --drifted` lists them), and the results of the latest run
+ * (the one `status` shows by default).
+ */
+export async function fleetSnapshot(db: Queryable): Promise<FleetSnapshot> {
+  const head = (
+    await db.query(
+      `SELECT (SELECT count(*)::int FROM pgboss.job WHERE name = $1 AND state IN ('created', 'retry')) AS queue_depth,
+              (SELECT count(*)::int FROM nsp_fleet.health WHERE state = 'drifted') AS drifted,
+              (SELECT id::text FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 1) AS latest`,
+      [QUEUE],
+    )
+  ).rows[0] as { queue_depth: number; drifted: number; latest: string | null };
+  const snapshot: FleetSnapshot = { queueDepth: head.queue_depth, driftedStacks: head.drifted };
+  if (head.latest !== null) {
+    const { rows } = await db.query("SELECT result, count(*)::int AS n FROM nsp_fleet.stacks WHERE run_id = $1 GROUP BY result", [head.latest]);
+    snapshot.latestRun = { id: head.latest, results: Object.fromEntries((rows as { result: string; n: number }[]).map((r) => [r.result, r.n])) };
+  }
+  return snapshot;
 }
 
 /** `--metrics-port`: a TCP port. */

@@ -1,13 +1,18 @@
-// The fleet's webhook deliveries through the queue, on PostgreSQL with pg-boss as the workers run
-// them: a job per event, retried by pg-boss with backoff, every attempt a row of
-// nsp_fleet.deliveries, the secret nowhere in the database. No stack runs here (the whole flow,
-// with the workers' events, is in test/e2e/fleet.test.ts); test/fleet/webhooks.test.ts covers the
-// rest without a database.
+// The fleet's alerts and metrics on PostgreSQL with pg-boss, as the workers use them: webhook
+// deliveries as jobs of their own queue, retried by pg-boss with backoff, every attempt a row of
+// nsp_fleet.deliveries, the secret nowhere in the database; and the metrics' gauges read from the
+// fleet's tables and pg-boss's. No stack runs here (the whole flow, with the workers' events, is in
+// test/e2e/fleet.test.ts); test/fleet/webhooks.test.ts and metrics.test.ts cover the rest
+// without a database.
+import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Client } from "pg";
+import { Client, Pool } from "pg";
 import PgBoss from "pg-boss";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { ensureSchema } from "../../fleet/src/database";
+import { FleetMetrics, fleetSnapshot, serveMetrics } from "../../fleet/src/metrics";
+import { ensureQueue, QUEUE } from "../../fleet/src/queue";
 import { ensureWebhookQueue, fleetEvent, handleDelivery, queueDelivery, verify, SIGNATURE_HEADER, WEBHOOK_QUEUE, WEBHOOK_SCHEMA, type DeliveryJob } from "../../fleet/src/webhooks";
 import { until } from "../helpers/until";
 import { testPostgres, type TestPostgres } from "./harness/postgres-backend";
@@ -16,14 +21,16 @@ const SECRET = "whsec-e2e-0123456789abcdef0123";
 
 let pg: TestPostgres;
 let client: Client;
+let databaseUrl: string;
 let boss: PgBoss;
 const servers: Server[] = [];
 
 beforeAll(async () => {
   pg = await testPostgres();
-  const url = await pg.database("fleet_webhooks");
+  const url = (databaseUrl = await pg.database("fleet_alerts"));
   client = new Client({ connectionString: url });
   await client.connect();
+  await ensureSchema(client);
   // Made twice: the fleet makes its schema at every enqueue and worker start.
   await client.query(WEBHOOK_SCHEMA);
   await client.query(WEBHOOK_SCHEMA);
@@ -100,4 +107,38 @@ it("a receiver that never takes it: pg-boss gives up after the retries, every at
     [1, 503, null],
     [2, 503, null],
   ]);
+});
+
+it("the metrics' gauges: stack jobs queued or retrying (not running), stacks drifted now, the latest run's results", async () => {
+  const pool = new Pool({ connectionString: databaseUrl, max: 2 });
+  const metrics = new FleetMetrics(() => fleetSnapshot(pool));
+  const served = await serveMetrics(metrics, 0);
+  try {
+    expect(await fleetSnapshot(pool)).toEqual({ queueDepth: 0, driftedStacks: 0 });
+    await ensureQueue(boss);
+    const older = randomUUID();
+    const latest = randomUUID();
+    await client.query("INSERT INTO nsp_fleet.runs (id, operation, created_at) VALUES ($1, 'up', now() - interval '1 hour'), ($2, 'drift', now())", [older, latest]);
+    await client.query(
+      "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, gen_random_uuid(), r FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(s, r, p)",
+      [latest, ["acme", "globex", "initech", "umbrella"], ["succeeded", "succeeded", "failed", "running"]],
+    );
+    await client.query("INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) VALUES ($1, 1, 'acme', gen_random_uuid(), 'failed')", [older]);
+    await client.query("INSERT INTO nsp_fleet.health (stack, state, run_id) VALUES ('acme', 'drifted', $1), ('globex', 'ok', $1), ('initech', 'failed', $1)", [latest]);
+    // Three stack jobs queued, one of them then taken by a worker (active): two in the queue.
+    for (const ref of ["a", "b", "c"]) await boss.send(QUEUE, { ref }, { singletonKey: ref });
+    expect(await boss.fetch(QUEUE, { batchSize: 1 })).toHaveLength(1);
+    // A delivery waiting in its own queue is not a stack job.
+    await boss.send(WEBHOOK_QUEUE, { url: "https://example.com/", event: {} }, { startAfter: 3600 });
+
+    expect(await fleetSnapshot(pool)).toEqual({ queueDepth: 2, driftedStacks: 1, latestRun: { id: latest, results: { succeeded: 2, failed: 1, running: 1 } } });
+    const text = await (await fetch(served.url)).text();
+    expect(text).toMatch(/^nsp_fleet_queue_depth 2$/m);
+    expect(text).toMatch(/^nsp_fleet_drifted_stacks 1$/m);
+    expect(text).toMatch(/^nsp_fleet_stacks\{run="latest",result="succeeded"\} 2$/m);
+    expect(text).toMatch(/^nsp_fleet_stacks\{run="latest",result="running"\} 1$/m);
+  } finally {
+    await served.close();
+    await pool.end();
+  }
 });
