@@ -1,6 +1,6 @@
 // The fleet's webhooks against a real HTTP receiver on 127.0.0.1: what it receives, its
 // signature, the retries, the address rules. The queue's side runs against a stand-in for pg-boss
-// and the database here; test/e2e/fleet-webhooks.test.ts runs it on PostgreSQL.
+// and the database here; test/e2e/fleet-alerts.test.ts runs it on PostgreSQL.
 import { spawn } from "node:child_process";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
