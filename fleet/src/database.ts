@@ -3,6 +3,7 @@
 // `status` reads. Every connection problem is told as what to do, with the URL's password blanked.
 import { Client, Pool } from "pg";
 import { InputError } from "./customers";
+import { WEBHOOK_SCHEMA } from "./webhooks";
 
 export const DATABASE_ENV = "FLEET_DATABASE_URL";
 
@@ -137,7 +138,7 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.firings (
 
 export async function ensureSchema(client: Client | Pool): Promise<void> {
   // One text, so one connection: two workers starting at once would race on CREATE ... IF NOT EXISTS.
-  await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} COMMIT;`);
+  await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} ${WEBHOOK_SCHEMA} COMMIT;`);
 }
 
 /** For the commands that only read: no fleet tables means nothing was ever enqueued there. */

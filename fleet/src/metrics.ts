@@ -48,7 +48,7 @@ export class FleetMetrics {
     this.#durations.observe({ operation }, durationSeconds);
   }
 
-  /** The 429s one stack met (rateLimitedIn). */
+  /** The 429s one stack's commands met (engine-events.ts requestsOf, from the plugin's request lines). */
   rateLimited(n: number): void {
     if (n > 0) this.#rateLimited.inc(n);
   }
@@ -160,25 +160,4 @@ export async function serveMetrics(metrics: FleetMetrics, port: number, host = "
         server.closeAllConnections();
       }),
   };
-}
-
-/**
- * The 429s a stack's plugins met, from the file the provider plugin appends its client's figures
- * to when it exits, if NSP_STATS_FILE names one: one JSON object a line, one line per plugin
- * process (a stack in partner mode runs two), `{"requests":N,"retries":N,"rateLimited":N,
- * "throttledMs":N}`. Anything else in the text (a line cut short, other output) is skipped, so the
- * figure is a lower bound: a plugin killed before its exit handler ran leaves no line.
- */
-export function rateLimitedIn(output: string): number {
-  let total = 0;
-  for (const line of output.split("\n")) {
-    if (!line.startsWith("{")) continue;
-    try {
-      const n = (JSON.parse(line) as { rateLimited?: unknown }).rateLimited;
-      if (typeof n === "number" && Number.isInteger(n) && n > 0) total += n;
-    } catch {
-      // A line cut short by a plugin that died while writing it.
-    }
-  }
-  return total;
 }

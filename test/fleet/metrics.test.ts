@@ -2,7 +2,7 @@
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError } from "../../fleet/src/customers";
-import { FleetMetrics, parseMetricsPort, rateLimitedIn, serveMetrics, type FleetSnapshot } from "../../fleet/src/metrics";
+import { FleetMetrics, parseMetricsPort, serveMetrics, type FleetSnapshot } from "../../fleet/src/metrics";
 
 interface Sample {
   name: string;
@@ -143,23 +143,5 @@ describe("the metrics of a worker", () => {
   it("parseMetricsPort takes 1 to 65535 and names the flag otherwise", () => {
     expect(parseMetricsPort("9464")).toBe(9464);
     for (const bad of ["0", "65536", "-1", "94a", ""]) expect(() => parseMetricsPort(bad)).toThrow(`--metrics-port: "${bad}" must be a port number from 1 to 65535`);
-  });
-});
-
-describe("rateLimitedIn", () => {
-  it("sums the 429s of every plugin process's line of the NSP_STATS_FILE text", () => {
-    const text = [
-      '{"requests":41,"retries":3,"rateLimited":2,"throttledMs":2100}',
-      '{"requests":7,"retries":0,"rateLimited":0,"throttledMs":0}',
-      '{"requests":12,"retries":1,"rateLimited":1,"throttledMs":900}',
-      "",
-    ].join("\n");
-    expect(rateLimitedIn(text)).toBe(3);
-  });
-
-  it("skips what is not such a line: a line cut short, engine events, nothing at all", () => {
-    expect(rateLimitedIn("")).toBe(0);
-    expect(rateLimitedIn('{"requests":41,"retries":3,"rateLimited":4,"throttledMs":2100}\n{"requests":3,"ret')).toBe(4);
-    expect(rateLimitedIn('{"sequence":3,"diagnosticEvent":{"severity":"info","message":"rateLimited: 9"}}\n{"rateLimited":"7"}\n{"rateLimited":-2}')).toBe(0);
   });
 });
