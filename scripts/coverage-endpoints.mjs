@@ -130,7 +130,7 @@ function render(endpoints, mappings) {
     "Every endpoint of the two API documents, mapped to the provider resources and functions that call it,",
     "or marked *not managed* with the reason: imperative actions (run once, nothing to converge),",
     "analytics and logs (read-only reports), console-only endpoints, and areas not yet implemented.",
-    "The endpoints are those of [api-endpoints.json](api-endpoints.json), the repository's copy of the",
+    "The endpoints are those of `api-endpoints.json`, the repository's copy of the",
     "documents' endpoint tables. `test/unit/coverage.test.ts` keeps this table whole and in step with it,",
     "the registry and the emulator; `node scripts/coverage-endpoints.mjs` lists endpoints the table lacks.",
     "",
