@@ -137,13 +137,15 @@ timed("@nsp/pulumi", () => {
 
 timed("@nsp/pulumi-dynamic", () => npmPack(join(root, "sdk", "dynamic")));
 
-/** An npm package of one bundled command-line tool: its bin launcher and its one-file bundle. */
+/** An npm package of one bundled command-line tool: its bin launcher, its Node.js check and its one-file bundle. */
 function toolPackage({ name, bin, bundle, description, keywords, usage }) {
   const stage = join(work, bin);
   mkdirSync(join(stage, "bin"), { recursive: true });
   mkdirSync(join(stage, "dist"), { recursive: true });
   copyFileSync(join(root, "bin", bin), join(stage, "bin", bin));
   chmodSync(join(stage, "bin", bin), 0o755);
+  // The launcher refuses a Node.js below the package's engines (read from its package.json).
+  copyFileSync(join(root, "bin", "node-floor.js"), join(stage, "bin", "node-floor.js"));
   copyFileSync(join(root, "dist", bundle), join(stage, "dist", bundle));
   const { license, homepage, repository } = readJson("package.json");
   const pkg = {
@@ -155,7 +157,7 @@ function toolPackage({ name, bin, bundle, description, keywords, usage }) {
     ...(homepage ? { homepage } : {}),
     ...(repository ? { repository } : {}),
     bin: { [bin]: `bin/${bin}` },
-    files: [`bin/${bin}`, `dist/${bundle}`],
+    files: [`bin/${bin}`, "bin/node-floor.js", `dist/${bundle}`],
     engines: nodeEngines,
   };
   writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
