@@ -8,6 +8,7 @@
 //   nsp-emulator-<version>.tgz                          @nsp/emulator (bin nsp-emulator)
 //   nsp-discover-<version>.tgz                          @nsp/discover (bin nsp-discover)
 //   nsp-fleet-<version>.tgz                             @nsp/fleet (bin nsp-fleet)
+//   CHANGELOG.md                                        the changes and upgrade notes of every version
 //   manifest.json                                       the list above with sizes and the time taken
 // Nothing is published: the archives go to GitHub releases and the packages to npm, PyPI and a
 // Go module tag from CI with the project's credentials, which our machines do not have.
@@ -232,6 +233,10 @@ timed("Go SDK module", () => {
   run("go", ["mod", "tidy"], { cwd: mod, env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" } });
   tarGz(stage, join(out, `pulumi-nsp-sdk-go-v${version}.tar.gz`), ["nsp"]);
 });
+
+// The changes and upgrade notes of every version, as a release file: the README and
+// docs/upgrading.md send a user holding only the release files to it.
+copyFileSync(join(root, "CHANGELOG.md"), join(out, "CHANGELOG.md"));
 
 rmSync(work, { recursive: true, force: true });
 

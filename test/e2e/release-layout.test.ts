@@ -53,6 +53,16 @@ describe.each(["linux", "darwin", "windows"])("the %s plugin archives", (os) => 
   });
 });
 
+describe("the release's CHANGELOG.md", () => {
+  it("is the repository's, listed in the manifest, with a section for the release's version", () => {
+    // The README and docs/upgrading.md send a reader with only the release files to it.
+    expect(readFileSync(join(release, "CHANGELOG.md"), "utf8")).toBe(readFileSync(join(ROOT, "CHANGELOG.md"), "utf8"));
+    const manifest = JSON.parse(readFileSync(join(release, "manifest.json"), "utf8")) as { artifacts: { name: string }[] };
+    expect(manifest.artifacts.map((a) => a.name)).toContain("CHANGELOG.md");
+    expect(readFileSync(join(release, "CHANGELOG.md"), "utf8")).toMatch(new RegExp(`^## ${version.replaceAll(".", "\\.")}$`, "m"));
+  });
+});
+
 describe("the unpacked linux-amd64 plugin", () => {
   it("reports package.json's version in GetPluginInfo, with nothing but Node.js beside it", async () => {
     const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
