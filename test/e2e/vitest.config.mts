@@ -20,6 +20,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   dynamic: 40,
   "docs-fleet": 38,
   "every-resource": 37,
+  "plain-clone": 30,
   typescript: 27,
   partner: 22,
   interrupted: 22,
