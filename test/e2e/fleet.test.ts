@@ -8,6 +8,9 @@
 // through one partner token (one already a subject, adopted), two with a token of their own.
 // The PostgreSQL server is the test command's (scripts/postgres.sh), or one started here.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +21,7 @@ import { until } from "../helpers/until";
 import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./harness/postgres-backend";
 import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
+import { freePort } from "./harness/doc-pages";
 import { status as queueStatus } from "../../fleet/src/queue";
 
 const CUSTOMERS = 40;
@@ -55,6 +59,11 @@ interface StatusJson {
 
 let pg: TestPostgres;
 let emulator: EmulatorProcess;
+/** The webhook's receiver: every request it got, and the answer it gave. */
+let receiver: Server;
+let receiverUrl: string;
+const received: { headers: IncomingHttpHeaders; body: string; answered: number }[] = [];
+const WEBHOOK_SECRET = "e2e-webhook-secret-0123456789abcdef";
 let queueUrl: string;
 let stateUrl: string;
 let scratch: string;
@@ -84,8 +93,23 @@ function env(machine: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv 
     // in every stack that starts before the first has filled its cache (2 CPU-s each).
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     ...Object.fromEntries(OWN_TOKEN.map((r) => [tokenEnv(r), emulator.accounts[r]!])),
+    FLEET_WEBHOOK_URL: receiverUrl,
+    FLEET_WEBHOOK_SECRET: WEBHOOK_SECRET,
     ...extra,
   };
+}
+
+/** Prometheus's text format, each sample line checked as it reads it: `name{label="value",...} number`. */
+function prometheusText(text: string): { name: string; labels: Record<string, string>; value: number }[] {
+  return text
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) => {
+      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+]+|NaN|\+Inf|-Inf)$/.exec(line);
+      expect(m, line).not.toBeNull();
+      const labels = Object.fromEntries([...(m![2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]));
+      return { name: m![1]!, labels, value: Number(m![3]) };
+    });
 }
 
 /** `nsp-fleet <args>` on a machine, as a process; `done` resolves when it has exited. */
@@ -195,6 +219,18 @@ function processTree(pid: number): number[] {
 }
 
 beforeAll(async () => {
+  // Answers the first delivery 500, as a receiver that is briefly down: the event must come again.
+  receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      const answered = received.length === 0 ? 500 : 204;
+      received.push({ headers: req.headers, body, answered });
+      res.writeHead(answered).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/nsp-fleet`;
   pg = await testPostgres();
   queueUrl = await pg.database("fleet_queue");
   stateUrl = await pg.database("fleet_state");
@@ -214,6 +250,7 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
   await emulator?.stop();
   pg?.stop();
+  receiver?.close();
 });
 
 /** `nsp-fleet run` (one process, no queue) on a machine, with its report. */
@@ -458,7 +495,8 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const nowDrifted = await fleet(0, ["status", "--drifted", "--expect-no-changes"]);
     expect(nowDrifted.code, nowDrifted.stderr).toBe(0);
     const table = await fleet(0, ["status", "--run", check]);
-    expect(table.stdout).toMatch(/^q05 +succeeded +none +a-www\.content; remediated: update 1 /m);
+    expect(table.stdout).toMatch(/^q05 +succeeded +update 1 +a-www\.content; remediated: update 1 /m);
+    expect(table.stdout).toMatch(/^q06 +succeeded +delete 1 +a-www \(gone\); remediated: create 1 /m);
     expect(table.stdout).toContain(`run ${check} (drift, remediate): 40 succeeded, 0 failed, 0 queued or running, 3 drifted`);
 
     // A schedule of every minute, three workers: one firing, one run, and it finds nothing.
@@ -466,7 +504,8 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(added.code, added.stderr).toBe(0);
     const listedSchedules = await fleet(0, ["schedule", "ls", "--json"]);
     expect(JSON.parse(listedSchedules.stdout)).toEqual([{ kind: "drift", cron: "* * * * *", timezone: "UTC", remediate: false }]);
-    const scheduled = [0, 1, 2].map((m) => start(m, ["worker", "--concurrency", "2"]));
+    const ports = [await freePort(), await freePort(), await freePort()];
+    const scheduled = [0, 1, 2].map((m) => start(m, ["worker", "--concurrency", "2", "--metrics-port", String(ports[m])]));
     let firings: { run_id: string | null; skipped: string | null; fired_at: Date }[] = [];
     await until(async () => {
       firings = await query(queueUrl, "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at");
@@ -477,6 +516,17 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const run = firings[0]!.run_id!;
     expect(run).toMatch(/^[0-9a-f-]{36}$/);
     await until(async () => (await status(run)).pending === 0 || scheduled.some((w) => w.child.exitCode !== null), 1000);
+    // Each worker's metrics: Prometheus text; the three workers' jobs add up to what status says.
+    const scraped = await Promise.all(ports.map(async (port) => prometheusText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())));
+    const sum = (name: string, labels: Record<string, string>) => scraped.reduce((n, samples) => n + samples.filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v)).reduce((a, x) => a + x.value, 0), 0);
+    const ran = await status(run);
+    expect(sum("nsp_fleet_jobs_total", { operation: "drift", result: "succeeded" })).toBe(ran.succeeded);
+    expect(sum("nsp_fleet_jobs_total", { operation: "drift", result: "failed" })).toBe(ran.failed);
+    expect(sum("nsp_fleet_stack_duration_seconds_count", { operation: "drift" })).toBe(ran.stacks.length);
+    for (const samples of scraped) {
+      expect(samples.find((x) => x.name === "nsp_fleet_stacks" && x.labels.result === "succeeded")?.value).toBe(ran.succeeded);
+      expect(samples.find((x) => x.name === "nsp_fleet_drifted_stacks")?.value).toBe(0);
+    }
     for (const w of scheduled) w.child.kill("SIGTERM");
     for (const w of scheduled) expect((await w.done).code, w.stderr()).toBe(0);
     firings = await query(queueUrl, "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at");
@@ -515,6 +565,35 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(await emulator.control("q39").list("/mail/domains")).toEqual([]);
     expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(viaPartner.filter((r) => r !== "q37").sort());
     expect(await emulator.control("q40").list("/dns/zones")).toHaveLength(1);
+  });
+
+  it("a local receiver got the failed, drifted and recovered events, each signed; the one it answered 500 came again; no secret in any", async () => {
+    const events = received.map((r) => ({ ...r, event: JSON.parse(r.body) as { id: string; type: string; stack?: string; run: string; drift?: { properties: string[] } } }));
+    for (const r of events) {
+      expect(r.headers["x-nsp-fleet-signature-256"]).toBe(`sha256=${createHmac("sha256", WEBHOOK_SECRET).update(r.body).digest("hex")}`);
+      expect(r.headers["x-nsp-fleet-event"]).toBe(r.event.type);
+      expect(r.headers["x-nsp-fleet-delivery"]).toBe(r.event.id);
+    }
+    const first = events[0]!;
+    expect(first.answered).toBe(500);
+    expect(events.filter((r) => r.event.id === first.event.id).map((r) => r.answered)).toEqual([500, 204]);
+    const delivered = events.filter((r) => r.answered === 204).map((r) => r.event);
+    // Each event delivered once (a retry is the same event id).
+    expect(new Set(delivered.map((e) => e.id)).size).toBe(delivered.length);
+    const of = (type: string) => delivered.filter((e) => e.type === type).map((e) => e.stack).sort();
+    expect(of("stack.drifted")).toEqual(["q05", "q05", "q06", "q06", "q07", "q07"]);
+    expect(of("stack.recovered")).toEqual(["q05", "q06", "q07"]);
+    expect(of("stack.failed")).toEqual(["refused"]);
+    expect(delivered.find((e) => e.type === "stack.drifted" && e.stack === "q05")!.drift!.properties).toEqual(["a-www.content"]);
+    expect(delivered.filter((e) => e.type === "run.finished").length).toBeGreaterThanOrEqual(5);
+    const deliveries = await query<{ attempt: number; status: number | null }>(queueUrl, "SELECT attempt, status FROM nsp_fleet.deliveries WHERE event_id = $1 ORDER BY attempt", [first.event.id]);
+    expect(deliveries).toEqual([
+      { attempt: 1, status: 500 },
+      { attempt: 2, status: 204 },
+    ]);
+    const bodies = received.map((r) => r.body).join("\n");
+    const minted = await emulator.control().partnerCredentials();
+    for (const secret of [...Object.values(emulator.accounts), ...minted.map((m) => m.token), new URL(queueUrl).password, WEBHOOK_SECRET]) expect(bodies).not.toContain(secret);
   });
 
   it("destroys every stack through the queue and leaves nothing; no token or password in any output, log or state", async () => {
@@ -635,6 +714,51 @@ describe("bad input", () => {
     const unknown = await fleet(0, ["status", "--run", "00000000-0000-4000-8000-000000000000"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--run: no run 00000000-0000-4000-8000-000000000000 in the database/);
+  });
+
+  it("a bad cron, a webhook that is not https, a run that does not exist, a metrics port in use, clashing operations: each a clear message, nothing queued or scheduled", async () => {
+    const before = await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks");
+    const cron = await fleet(0, ["schedule", "add", "drift", "--cron", "61 * * * *"]);
+    expect(cron.code).toBe(2);
+    expect(cron.stderr).toMatch(/--cron: "61 \* \* \* \*" is not a cron expression/);
+    const seconds = await fleet(0, ["schedule", "add", "drift", "--cron", "*/5 * * * * *"]);
+    expect(seconds.code).toBe(2);
+    expect(seconds.stderr).toMatch(/--cron: .* has 6 field\(s\); give five/);
+    expect((await fleet(0, ["schedule", "ls", "--json"])).stdout.trim()).toBe("[]");
+
+    const http = await fleet(0, ["worker", "--until-idle", "--webhook", "http://hooks.example.com/nsp"]);
+    expect(http.code).toBe(2);
+    expect(http.stderr).toMatch(/--webhook: .*https/);
+    const noSecret = await fleet(0, ["worker", "--until-idle"], { FLEET_WEBHOOK_SECRET: "" });
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toMatch(/FLEET_WEBHOOK_SECRET: not set/);
+
+    const unknown = await fleet(0, ["status", "--run", "00000000-0000-4000-8000-000000000001", "--markdown", join(scratch, "none.md"), "--expect-no-changes"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--run: no run 00000000-0000-4000-8000-000000000001 in the database/);
+    expect(existsSync(join(scratch, "none.md"))).toBe(false);
+
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    await enqueue([customer("q01")], ["--preview"]);
+    const inUse = await fleet(0, ["worker", "--until-idle", "--metrics-port", String(port)]);
+    taken.close();
+    expect(inUse.code).toBe(2);
+    expect(inUse.stderr).toMatch(new RegExp(`--metrics-port ${port}: port ${port} on 127\\.0\\.0\\.1 is in use`));
+    // The preview just queued was not taken by the worker that could not serve its metrics.
+    const waiting = await query<{ result: string }>(queueUrl, "SELECT s.result FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id ORDER BY r.created_at DESC LIMIT 1");
+    expect(waiting).toEqual([{ result: "queued" }]);
+
+    const both = await fleet(0, ["enqueue", "--preview", "--destroy", "--customers", join(scratch, "good.json")]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--preview and --destroy: give one at most");
+    const remediate = await fleet(0, ["enqueue", "--preview", "--remediate"]);
+    expect(remediate.code).toBe(2);
+    expect(remediate.stderr).toContain("--remediate: only with --drift");
+    expect(await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks")).toEqual([{ n: String(Number(before[0]!.n) + 1) }]);
+    // The preview queued for the test above, run, so that it leaves the queue empty.
+    expect((await fleet(0, ["worker", "--until-idle"])).code).toBe(0);
   });
 
   it("`run` stops at a bad input before any stack runs, naming the property", async () => {
