@@ -16,7 +16,8 @@ import { runPool } from "./pool";
 import { driftedStacks, enqueue, stackChanged, status, work } from "./queue";
 import { errorSummary, markdownSummary, scrub, table, type FleetReport, type StackReport } from "./report";
 import { addSchedule, checkCron, listSchedules, removeSchedule, scheduleKind } from "./schedules";
-import { openStateBackend, runStack, type Operation } from "./stack-run";
+import { PartnerToken } from "./partner-token";
+import { openStateBackend, runStack, type Operation, type StackOutcome } from "./stack-run";
 import { deliverWithRetries, fleetEvent, handleDelivery, queueDelivery, webhookSettings, WEBHOOK_QUEUE, type DeliveryJob } from "./webhooks";
 
 const USAGE = `usage: nsp-fleet <command> [options]
@@ -233,6 +234,7 @@ async function workerCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
       say,
       secretsOf: secretsOf(env),
       drain,
+      partnerToken: new PartnerToken(env, say),
       ...(metrics ? { observer: metrics } : {}),
       ...(webhook
         ? {
@@ -303,6 +305,7 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   // up` does on Ctrl-C (their state written, their lock released); the next run carries on.
   const interrupt = onSignals("no new stack starts; the running ones stop at a safe point");
 
+  const partner = new PartnerToken(env, say);
   // No database, so no queue: each event is sent from here, retried with backoff, and the run
   // waits for them before it exits.
   const runId = randomUUID();
@@ -325,7 +328,9 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
       return { stack: customer.ref, result, changes, changed, startedAt: started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime(), ...(error === undefined ? {} : { error }) };
     };
     if (interrupt.aborted) return row("cancelled", {}, "not started: the fleet was interrupted");
-    const outcome = await runStack({ customer, operation, remediate, projectDir: project, recover: false, interrupt });
+    const standing = customer.tokenEnv ? { env: {} } : await partner.status();
+    const outcome: StackOutcome =
+      "refused" in standing ? { output: `${standing.refused}\n`, error: standing.refused } : await runStack({ customer, operation, remediate, projectDir: project, recover: false, interrupt, env: standing.env });
     const logFile = join(logDir, `${customer.ref}.${operation}.log`);
     writeFileSync(logFile, scrub(outcome.output, secrets));
     const drift = outcome.drift ? { drift: outcome.drift } : {};

@@ -20,6 +20,7 @@ import { connect, connectPool, connectionError, ensureSchema, requireSchema, sho
 import { changedCount, describeOutcome, scrub, type StackReport } from "./report";
 import { runStack, type Operation, type StackOutcome } from "./stack-run";
 import { driftSummary, type FleetEvent, type FleetEventBody } from "./events";
+import type { PartnerToken } from "./partner-token";
 import type { Drift, Plan } from "./engine-events";
 import type { Client } from "pg";
 
@@ -181,6 +182,8 @@ export interface WorkerOptions {
   observer?: JobObserver;
   /** Whether this worker fires the schedules (pg-boss's cron) too. */
   schedules?: boolean;
+  /** The partner token, checked once for all the stacks this worker runs. */
+  partnerToken?: PartnerToken;
   /** Other queues this worker serves beside the stacks' (the webhook deliveries). */
   sideQueues?: { queue: string; handle: (job: PgBoss.Job<unknown>, boss: PgBoss) => Promise<void> }[];
 }
@@ -379,7 +382,11 @@ export async function work(opts: WorkerOptions): Promise<number> {
         await client.query("UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), finished_at = NULL WHERE run_id = $1 AND stack = $2", [runId, customer.ref, me, attempt]);
         opts.say(`${customer.ref}: ${operation}, attempt ${attempt} (run ${runId})`);
         const seen = await client.query("SELECT 1 FROM nsp_fleet.stacks WHERE stack = $1 AND result = 'succeeded' LIMIT 1", [customer.ref]);
-        const outcome = await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, seenBefore: seen.rowCount === 1, interrupt: lost.signal, remediate: job.data.remediate === true });
+        const partner = !customer.tokenEnv && opts.partnerToken ? await opts.partnerToken.status() : { env: {} };
+        const outcome: StackOutcome =
+          "refused" in partner
+            ? { output: `${partner.refused}\n`, error: partner.refused }
+            : await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, seenBefore: seen.rowCount === 1, interrupt: lost.signal, remediate: job.data.remediate === true, env: partner.env });
         // Nothing can be recorded: the job comes back after its lease, and the next attempt recovers the stack.
         if (lost.signal.aborted) return;
         const secrets = opts.secretsOf(customer);

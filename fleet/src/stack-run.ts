@@ -38,6 +38,8 @@ export interface StackTask {
   interrupt?: AbortSignal;
   /** A drift check: bring a drifted stack back to its program (`pulumi up --refresh`). */
   remediate?: boolean;
+  /** Variables for the stack's commands beside the fleet's own environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -115,8 +117,8 @@ interface CommandResult {
   stderr: string;
 }
 
-function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<CommandResult> {
-  const env = stackEnvironment(process.env, cwd);
+function pulumi(args: string[], cwd: string, interrupt?: AbortSignal, extra: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
+  const env = { ...stackEnvironment(process.env, cwd), ...extra };
   // The CLI takes PULUMI_SKIP_CONFIRMATIONS for --yes, which a refresh preview refuses: the
   // fleet gives --yes itself to every command that needs it.
   if (args.includes("--preview-only")) delete env.PULUMI_SKIP_CONFIRMATIONS;
@@ -198,7 +200,7 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
   let output = "";
   const step = async (args: string[], interrupt?: AbortSignal) => {
     output += `$ pulumi ${args.join(" ")}\n`;
-    const r = await pulumi(args, cwd, interrupt);
+    const r = await pulumi(args, cwd, interrupt, task.env);
     output += r.output;
     return r;
   };

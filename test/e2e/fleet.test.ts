@@ -235,7 +235,7 @@ beforeAll(async () => {
   queueUrl = await pg.database("fleet_queue");
   stateUrl = await pg.database("fleet_state");
   // The emulator's default quota (300 requests a minute per token): the workers share it.
-  emulator = await startEmulatorProcess(["partner", ...OWN_TOKEN].flatMap((a) => ["--account", a]).concat(["--rate-limit", "300"]));
+  emulator = await startEmulatorProcess(["partner", "revoked", ...OWN_TOKEN].flatMap((a) => ["--account", a]).concat(["--rate-limit", "300"]));
   scratch = mkdtempSync(join(tmpdir(), "nsp-e2e-fleet-"));
   for (let m = 0; m < 3; m++) {
     const home = pulumiHome(join(scratch, `home-${m}`));
@@ -353,6 +353,7 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
 
   it("runs a second run enqueued at once with no change for all 40, one stack on one worker at a time across runs; a worker stopped with SIGTERM takes no new job, finishes its running stacks and exits 0", async () => {
     expect(killRun).toBeDefined();
+    await emulator.control().resetStats();
     const second = await enqueue(refs.map(customer));
     // A third run of one customer, queued behind the second's job of the same stack.
     const third = await enqueue([customer(refs[0]!)]);
@@ -382,6 +383,12 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(Date.parse(b.startedAt) >= Date.parse(a.finishedAt) || Date.parse(a.startedAt) >= Date.parse(b.finishedAt)).toBe(true);
     // A stack the fleet has run before gets one run of the CLI: its `up`, with no `stack select` first.
     for (const r of refs) expect(logsOf(second, r).match(/^\$ pulumi \S+/gm)).toEqual(["$ pulumi up"]);
+    // The partner token's shared quota: each of the four worker processes checked it once; the
+    // stacks, told so, spent none of it, and nothing was minted for a run that changes nothing.
+    const partner = await emulator.control().tokenStats("account:partner");
+    console.log(`fleet no-change run: ${CUSTOMERS} stacks, ${partner.total} partner-token request(s): ${JSON.stringify(partner.byRoute)}`);
+    expect(partner.total).toBeLessThanOrEqual(4);
+    expect(Object.keys(partner.byRoute)).toEqual(["GET /partner"]);
   });
 
   it("a preview through the queue of a change to the customers reports, per stack, exactly the planned operations, writes nothing, and its summary and --expect-no-changes say so", async () => {
@@ -759,6 +766,24 @@ describe("bad input", () => {
     expect(await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks")).toEqual([{ n: String(Number(before[0]!.n) + 1) }]);
     // The preview queued for the test above, run, so that it leaves the queue empty.
     expect((await fleet(0, ["worker", "--until-idle"])).code).toBe(0);
+  });
+
+  it("a revoked partner token fails the first stack, in one process and through the queue, with a message naming NSP_PARTNER_TOKEN and no pulumi run", async () => {
+    const token = emulator.accounts.revoked!;
+    await emulator.control().revokeToken(token);
+    const { run, report } = await runFleet(0, "revoked", [customer("r1"), customer("r2")], [], { NSP_PARTNER_TOKEN: token });
+    expect(run.code).toBe(1);
+    expect(report!.stacks.map((s) => [s.stack, s.result])).toEqual([
+      ["r1", "failed"],
+      ["r2", "failed"],
+    ]);
+    expect(report!.stacks[0]!.error).toMatch(/^NSP_PARTNER_TOKEN: the API at \S+ does not know this token/);
+    const queued = await enqueue([customer("r3")], ["--retries", "0"]);
+    const worker = await fleet(1, ["worker", "--until-idle"], { NSP_PARTNER_TOKEN: token });
+    expect(worker.code).toBe(1);
+    expect((await status(queued)).stacks.map((x) => [x.stack, x.result, x.error?.split(":")[0]])).toEqual([["r3", "failed", "NSP_PARTNER_TOKEN"]]);
+    expect(logsOf(queued, "r3")).not.toMatch(/^\$ pulumi/m);
+    expect(run.stdout + run.stderr + worker.stderr).not.toContain(token);
   });
 
   it("`run` stops at a bad input before any stack runs, naming the property", async () => {
