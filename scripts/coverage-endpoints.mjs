@@ -2,19 +2,26 @@
 // The coverage map (docs/coverage.md): every endpoint of the two API documents, mapped to the
 // resource or function token that uses it, or "not managed: <reason>".
 //
-// The table is the source of truth and is edited by hand; this script only helps keep it whole:
+// The endpoints come from docs/api-endpoints.json, the repository's own copy of the API
+// documents' endpoint tables: a clone has no API documents beside it, and its tests must pass.
+// The mapping column is the source of truth and is edited by hand; this script only helps keep
+// the table whole:
 //   node scripts/coverage-endpoints.mjs                 lists the endpoints the table lacks
 //   node scripts/coverage-endpoints.mjs --write [file…] rewrites the table in document order,
 //     keeping every mapping it has, taking `METHOD /path -> mapping` lines from the files given,
 //     and marking endpoints still unmapped "not managed: not yet mapped"
-// test/unit/coverage.test.ts imports the parsers below.
+// scripts/refresh-from-shared.mjs rewrites docs/api-endpoints.json from the API documents, and
+// test/unit/coverage.test.ts fails while the two disagree.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-// The API documents live in ../shared/api beside the repository.
-export const API_DOCS = ["part1-platform-dns-edge-security-rpki.md", "part2-mail-media-messaging-tunnels-pbx.md"].map((f) => join(ROOT, "..", "shared", "api", f));
+// The API documents, where a checkout has them: ../shared/api beside the repository.
+export const SHARED_API = join(ROOT, "..", "shared", "api");
+const API_DOC_NAMES = ["part1-platform-dns-edge-security-rpki.md", "part2-mail-media-messaging-tunnels-pbx.md"];
+export const API_DOCS = API_DOC_NAMES.map((f) => join(SHARED_API, f));
+export const ENDPOINTS_FILE = join(ROOT, "docs/api-endpoints.json");
 export const COVERAGE_DOC = join(ROOT, "docs/coverage.md");
 
 const METHOD = "(?:GET|POST|PUT|PATCH|DELETE)";
@@ -46,8 +53,28 @@ export function parseEndpoints(markdown) {
   return out;
 }
 
-export function allEndpoints() {
+/** The endpoints of the API documents themselves; they must be beside the repository. */
+export function documentEndpoints() {
   return API_DOCS.flatMap((f) => parseEndpoints(readFileSync(f, "utf8")));
+}
+
+/** The endpoints as the repository keeps them (docs/api-endpoints.json). */
+export function allEndpoints() {
+  return JSON.parse(readFileSync(ENDPOINTS_FILE, "utf8")).endpoints;
+}
+
+/**
+ * docs/api-endpoints.json's text for these endpoints: one endpoint a line, so that a change in
+ * the API documents is a readable diff.
+ */
+export function renderEndpointsFile(endpoints) {
+  const sources = API_DOC_NAMES.map((f) => `../shared/api/${f}`);
+  const head = [
+    `  "_generated": ${JSON.stringify("by `node scripts/refresh-from-shared.mjs` from the endpoint tables of the API documents in ../shared/api; do not edit (test/unit/coverage.test.ts compares the two when the documents are beside the repository)")},`,
+    `  "sources": ${JSON.stringify(sources)},`,
+  ];
+  const rows = endpoints.map((e) => `    ${JSON.stringify({ method: e.method, path: e.path, scope: e.scope, section: e.section })}`);
+  return ["{", ...head, `  "endpoints": [`, rows.join(",\n"), "  ]", "}", ""].join("\n");
 }
 
 /** Path parameters written `{x}` (API documents) or `:x` (emulator routes) compare equal. */
@@ -103,8 +130,9 @@ function render(endpoints, mappings) {
     "Every endpoint of the two API documents, mapped to the provider resources and functions that call it,",
     "or marked *not managed* with the reason: imperative actions (run once, nothing to converge),",
     "analytics and logs (read-only reports), console-only endpoints, and areas not yet implemented.",
-    "`test/unit/coverage.test.ts` keeps this table whole and in step with the registry and the emulator;",
-    "`node scripts/coverage-endpoints.mjs` lists endpoints the table lacks.",
+    "The endpoints are those of `api-endpoints.json`, the repository's copy of the",
+    "documents' endpoint tables. `test/unit/coverage.test.ts` keeps this table whole and in step with it,",
+    "the registry and the emulator; `node scripts/coverage-endpoints.mjs` lists endpoints the table lacks.",
     "",
   ];
   let section = null;

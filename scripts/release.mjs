@@ -8,6 +8,7 @@
 //   nsp-emulator-<version>.tgz                          @nsp/emulator (bin nsp-emulator)
 //   nsp-discover-<version>.tgz                          @nsp/discover (bin nsp-discover)
 //   nsp-fleet-<version>.tgz                             @nsp/fleet (bin nsp-fleet)
+//   CHANGELOG.md                                        the changes and upgrade notes of every version
 //   manifest.json                                       the list above with sizes and the time taken
 // Nothing is published: the archives go to GitHub releases and the packages to npm, PyPI and a
 // Go module tag from CI with the project's credentials, which our machines do not have.
@@ -137,13 +138,15 @@ timed("@nsp/pulumi", () => {
 
 timed("@nsp/pulumi-dynamic", () => npmPack(join(root, "sdk", "dynamic")));
 
-/** An npm package of one bundled command-line tool: its bin launcher, its one-file bundle, and the folders of dist/ it reads at run time (`folders`). */
+/** An npm package of one bundled command-line tool: its bin launcher, its Node.js check, its one-file bundle, and the folders of dist/ it reads at run time (`folders`). */
 function toolPackage({ name, bin, bundle, folders = [], description, keywords, usage }) {
   const stage = join(work, bin);
   mkdirSync(join(stage, "bin"), { recursive: true });
   mkdirSync(join(stage, "dist"), { recursive: true });
   copyFileSync(join(root, "bin", bin), join(stage, "bin", bin));
   chmodSync(join(stage, "bin", bin), 0o755);
+  // The launcher refuses a Node.js below the package's engines (read from its package.json).
+  copyFileSync(join(root, "bin", "node-floor.js"), join(stage, "bin", "node-floor.js"));
   copyFileSync(join(root, "dist", bundle), join(stage, "dist", bundle));
   for (const folder of folders) cpSync(join(root, "dist", folder), join(stage, "dist", folder), { recursive: true });
   const { license, homepage, repository } = readJson("package.json");
@@ -156,7 +159,7 @@ function toolPackage({ name, bin, bundle, folders = [], description, keywords, u
     ...(homepage ? { homepage } : {}),
     ...(repository ? { repository } : {}),
     bin: { [bin]: `bin/${bin}` },
-    files: [`bin/${bin}`, `dist/${bundle}`, ...folders.map((f) => `dist/${f}`)],
+    files: [`bin/${bin}`, "bin/node-floor.js", `dist/${bundle}`, ...folders.map((f) => `dist/${f}`)],
     engines: nodeEngines,
   };
   writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
@@ -233,6 +236,10 @@ timed("Go SDK module", () => {
   run("go", ["mod", "tidy"], { cwd: mod, env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" } });
   tarGz(stage, join(out, `pulumi-nsp-sdk-go-v${version}.tar.gz`), ["nsp"]);
 });
+
+// The changes and upgrade notes of every version, as a release file: the README and
+// docs/upgrading.md send a user holding only the release files to it.
+copyFileSync(join(root, "CHANGELOG.md"), join(out, "CHANGELOG.md"));
 
 rmSync(work, { recursive: true, force: true });
 

@@ -19,11 +19,11 @@ import { PublicDns } from "./public-dns";
 import { RateLimiter } from "./rate-limit";
 import { type Ctx, type Env, type MatchResult, type Route, Router } from "./router";
 import { allRoutes } from "./routes";
-import { Stats } from "./stats";
+import { NO_TOKEN, Stats, UNKNOWN_TOKEN } from "./stats";
 import { Store, type TokenRecord } from "./store";
 import { TOKEN_RE, newToken } from "./util/random";
 import { isoTime } from "./util/time";
-import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS, setPartnerTokenTtl } from "./partner/state";
+import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS, noteRevoked, setPartnerTokenTtl } from "./partner/state";
 import { parseOrThrow } from "./validation";
 
 export interface BuildOptions {
@@ -96,12 +96,23 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       delayed.add(go);
     });
 
-  function authenticate(req: IncomingMessage): TokenRecord | null {
+  function bearerOf(req: IncomingMessage): string | null {
     const h = req.headers.authorization;
     if (!h) return null;
     const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-    if (!m) return null;
-    return store.tokens.get(m[1] ?? "") ?? null;
+    return m ? (m[1] ?? "") : null;
+  }
+
+  function authenticate(req: IncomingMessage): TokenRecord | null {
+    const bearer = bearerOf(req);
+    return bearer === null ? null : (store.tokens.get(bearer) ?? null);
+  }
+
+  /** Whose request this is for the statistics, known before any step may refuse it: an expired or revoked token keeps its name. */
+  function tokenLabel(req: IncomingMessage): string {
+    if (!req.headers.authorization) return NO_TOKEN;
+    const bearer = bearerOf(req);
+    return (bearer !== null && store.tokenLabels.get(bearer)) || UNKNOWN_TOKEN;
   }
 
   /** A route may take larger bodies than the rest (zone files), up to an explicit `maxBodyBytes` option. */
@@ -193,7 +204,8 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     const inApi = path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
     const rel = inApi ? path.slice(API_PREFIX.length).replace(/(.)\/$/, "$1") || "/" : null;
     const match: MatchResult = rel !== null ? router.match(method, rel) : { kind: "not_found" };
-    counters.request(method, match.kind === "found" ? match.key : `${method} (no route)`);
+    const caller = tokenLabel(req);
+    counters.request(method, match.kind === "found" ? match.key : `${method} (no route)`, caller);
 
     const fault = inApi ? faults.decide(method, path) : null;
     if (fault) counters.fault(fault.kind);
@@ -216,7 +228,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     if (body.aborted) return;
     const reply = (o: Outcome) => {
       const shaped = shapeOutcome(o, alternatives, now());
-      counters.response(shaped.status);
+      counters.response(shaped.status, caller);
       send(res, shaped, body.mustClose);
     };
 
@@ -268,6 +280,10 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     stats: () => counters.snapshot(),
     resetStats: () => counters.reset(),
     addAccount,
+    revokeToken: (token) => {
+      noteRevoked(store, token);
+      return store.revokeToken(token);
+    },
     recheckDelegations: () => recheckActiveZones(store, publicDns),
     releaseHeld: () => {
       const n = held.size + delayed.size;

@@ -75,6 +75,14 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
       return ok(cred, 201);
     },
   },
+  // A token revoked in the console: every request with it is refused from then on.
+  "/_emulator/tokens/revoke": {
+    POST: (app, body) => {
+      const spec = parseOrThrow(z.strictObject({ token: z.string().min(1) }), body(), "body");
+      if (!app.revokeToken(spec.token)) throw notFound("token");
+      return ok();
+    },
+  },
   "/_emulator/dns/recheck": {
     POST: (app) => ok({ checked: app.recheckDelegations() }),
   },

@@ -40,6 +40,8 @@ export interface EmulatorApp {
   resetStats(): void;
   /** Adds a token, creating (and seeding) the account when the name is new. */
   addAccount(spec: AccountSpec): AccountCredentials;
+  /** The token (an account's or a minted credential) is refused from now on; false when it was not live. */
+  revokeToken(token: string): boolean;
   /** The "daily" delegation re-check of active zones; returns how many were checked. */
   recheckDelegations(): number;
   /** Ends every fault's hold now, as its timer would later: a `timeout` drops its request, a `latency` handles it. Returns how many. */

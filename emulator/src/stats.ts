@@ -10,7 +10,24 @@ export interface StatsSnapshot {
   byRoute: Record<string, number>;
   byStatus: Record<string, number>;
   faults: Record<string, number>;
+  /**
+   * The same counts per token, each named without the token itself (see `tokenLabel`): what one
+   * token's quota was spent on, such as a partner token shared by every process of a fleet.
+   */
+  byToken: Record<string, TokenStats>;
 }
+
+export interface TokenStats {
+  total: number;
+  rateLimited: number;
+  byRoute: Record<string, number>;
+  byStatus: Record<string, number>;
+}
+
+/** The label of a request that carried no bearer token. */
+export const NO_TOKEN = "none";
+/** The label of a bearer token the emulator never issued. */
+export const UNKNOWN_TOKEN = "unknown";
 
 function inc(m: Record<string, number>, k: string): void {
   m[k] = (m[k] ?? 0) + 1;
@@ -20,19 +37,37 @@ export class Stats {
   private s: StatsSnapshot = Stats.empty();
 
   private static empty(): StatsSnapshot {
-    return { total: 0, mutating: 0, rateLimited: 0, byMethod: {}, byRoute: {}, byStatus: {}, faults: {} };
+    return { total: 0, mutating: 0, rateLimited: 0, byMethod: {}, byRoute: {}, byStatus: {}, faults: {}, byToken: {} };
   }
 
-  request(method: string, routeKey: string): void {
+  private token(label: string): TokenStats {
+    let t = this.s.byToken[label];
+    if (!t) {
+      t = { total: 0, rateLimited: 0, byRoute: {}, byStatus: {} };
+      this.s.byToken[label] = t;
+    }
+    return t;
+  }
+
+  /** `token` is the caller's label (the store's `tokenLabels`, NO_TOKEN or UNKNOWN_TOKEN), never the token. */
+  request(method: string, routeKey: string, token: string): void {
     this.s.total++;
     if (method !== "GET" && method !== "HEAD") this.s.mutating++;
     inc(this.s.byMethod, method);
     inc(this.s.byRoute, routeKey);
+    const t = this.token(token);
+    t.total++;
+    inc(t.byRoute, routeKey);
   }
 
-  response(status: number): void {
+  response(status: number, token: string): void {
     inc(this.s.byStatus, String(status));
-    if (status === 429) this.s.rateLimited++;
+    const t = this.token(token);
+    inc(t.byStatus, String(status));
+    if (status === 429) {
+      this.s.rateLimited++;
+      t.rateLimited++;
+    }
   }
 
   fault(kind: string): void {

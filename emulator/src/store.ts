@@ -178,6 +178,11 @@ function tableOfZone<K, V>(tables: Map<number, Map<K, V>>, zoneId: number): Map<
 export class Store {
   readonly accounts = new Map<string, AccountRecord>();
   readonly tokens = new Map<string, TokenRecord>();
+  /**
+   * token -> a name for it that is not the token (`account:<name>`, `minted:<partner>/<subject>`),
+   * kept after the token is revoked, so request statistics can say whose requests they were.
+   */
+  readonly tokenLabels = new Map<string, string>();
   readonly services = new Map<number, ServiceRow>();
   readonly zones = new Map<number, ZoneRow>();
   /** zone id -> record id -> record; records are always reached through their zone. */
@@ -225,7 +230,19 @@ export class Store {
     this.ensureAccount(account);
     const rec: TokenRecord = { token, account, scope };
     this.tokens.set(token, rec);
+    if (!this.tokenLabels.has(token)) {
+      // An account's second token is a quota of its own (rate limits are per token): its own label.
+      const base = `account:${account}`;
+      let n = 1;
+      for (const label of this.tokenLabels.values()) if (label === base || label.startsWith(`${base}#`)) n++;
+      this.tokenLabels.set(token, n === 1 ? base : `${base}#${n}`);
+    }
     return rec;
+  }
+
+  /** The token stops working at once, as when its owner revokes it in the console; false when it was not live. */
+  revokeToken(token: string): boolean {
+    return this.tokens.delete(token);
   }
 
   // ---- ownership-checked access ------------------------------------------------------------

@@ -60,8 +60,9 @@ function recordNames(records: RecordSpec[]): string[] {
 }
 
 const provider = customerProvider();
-const authDns = nsp.dns.getServicesOutput({ type: "auth_dns" }, { provider });
-const zone = new nsp.dns.Zone("zone", { serviceId: authDns.services.apply((s) => s[0]!.id), name: customer.zone }, { provider });
+// No serviceId: the zone's create finds the account's auth_dns service. A look-up here would be a
+// request on every run, one that changes nothing included (in partner mode, a credential minted).
+const zone = new nsp.dns.Zone("zone", { name: customer.zone }, { provider });
 const records = customer.records ?? [];
 const names = recordNames(records);
 records.forEach((r, i) => new nsp.dns.Record(names[i]!, { zoneId: zone.id, name: r.name, type: r.type.toUpperCase(), content: r.content, ttl: r.ttl }, { provider }));

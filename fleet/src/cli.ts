@@ -6,33 +6,39 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { credentials, InputError, parseCustomers, type Customer } from "./customers";
-import { databaseUrl } from "./database";
-import { operatorManifests, projectName } from "./manifests";
+import { randomUUID } from "node:crypto";
+import type PgBoss from "pg-boss";
+import { connectPool, databaseUrl } from "./database";
+import { driftSummary, type FleetEventBody } from "./events";
+import { operatorManifests, parseResync, projectName } from "./manifests";
+import { FleetMetrics, fleetSnapshot, parseMetricsPort, serveMetrics } from "./metrics";
 import { runPool } from "./pool";
 import { driftedStacks, enqueue, stackChanged, status, work } from "./queue";
 import { errorSummary, markdownSummary, scrub, table, type FleetReport, type StackReport } from "./report";
 import { addSchedule, checkCron, listSchedules, removeSchedule, scheduleKind } from "./schedules";
-import { openStateBackend, runStack, type Operation } from "./stack-run";
+import { PartnerToken } from "./partner-token";
+import { openStateBackend, runStack, type Operation, type StackOutcome } from "./stack-run";
+import { deliverWithRetries, fleetEvent, handleDelivery, queueDelivery, webhookSettings, WEBHOOK_QUEUE, type DeliveryJob } from "./webhooks";
 
 const USAGE = `usage: nsp-fleet <command> [options]
 
   enqueue [--customers FILE] [--preview | --drift [--remediate] | --destroy] [--retries N] [--retry-delay S]
       checks the whole file, then queues one job per customer; prints the run's id. A preview or
       drift check without --customers covers every customer the fleet has brought up
-  worker [--concurrency N] [--until-idle] [--lease S] [--project DIR] [--log-dir DIR] [--metrics-port N]
+  worker [--concurrency N] [--until-idle] [--lease S] [--project DIR] [--log-dir DIR] [--webhook URL] [--metrics-port N]
       runs queued stacks, up to N at a time, until SIGTERM (or, with --until-idle, until no job is
       queued, waiting for a retry or running anywhere); fires the schedules and sends the webhooks
   status [--run ID] [--json] [--markdown FILE] [--expect-no-changes] | status --drifted [--json]
       each stack's result in a run (default: the latest); exit 1 while any failed. --drifted: the
       stacks drifted now, whichever run found it
   run --customers FILE [--preview | --drift [--remediate] | --destroy] [--concurrency N] [--report FILE]
-      [--markdown FILE] [--expect-no-changes] [--project DIR] [--log-dir DIR]
+      [--markdown FILE] [--expect-no-changes] [--project DIR] [--log-dir DIR] [--webhook URL]
       every customer's stack from this one process, no database
   schedule add drift|up --cron EXPR [--remediate] [--tz ZONE] [--retries N] [--retry-delay S]
   schedule ls [--json]
   schedule rm drift|up
       runs of every customer the fleet has brought up, fired by the workers on a cron
-  manifests --operator --customers FILE --repo URL [--branch B] [--repo-dir DIR] [--secret NAME] [--backend URL] [--project DIR]
+  manifests --operator --customers FILE --repo URL [--branch B] [--repo-dir DIR] [--secret NAME] [--backend URL] [--project DIR] [--resync-minutes N]
       a Pulumi Kubernetes Operator Stack object per customer, as a YAML list, on stdout
 
 Options:
@@ -51,10 +57,15 @@ Options:
   --project DIR      the customer project, holding Pulumi.yaml (default: the current directory); manifests
                      reads the project's name from it
   --log-dir DIR      each stack's CLI output, one file per stack (default: .nsp-fleet/logs)
+  --webhook URL      worker, run: where to send the events (a stack failed, drifted or recovered, a
+                     run finished), signed with FLEET_WEBHOOK_SECRET (default: FLEET_WEBHOOK_URL);
+                     https, or http on loopback only
   --metrics-port N   worker: serve Prometheus metrics on 127.0.0.1:N/metrics
   --cron EXPR        schedule: five fields, minute hour day-of-month month day-of-week
   --tz ZONE          schedule: the cron's time zone (default UTC)
   --repo-dir DIR     manifests: the customer project's folder in the git repository (default: its root)
+  --resync-minutes N manifests: the Operator runs each stack again every N minutes at the same commit,
+                     refreshing first (it finds drift and repairs it); 1 to 10080
   --report FILE      run: the report as JSON too
 
 Exit codes: 0 done, 1 a stack failed, 2 bad input (nothing was run or queued), 3 a change or
@@ -63,7 +74,7 @@ drift where --expect-no-changes was given.
 Environment: FLEET_DATABASE_URL (the queue: postgres://user:password@host:5432/db),
 PULUMI_BACKEND_URL (the stacks' state: postgres://..., s3://..., file://...; the same database
 works), PULUMI_CONFIG_PASSPHRASE for a self-managed backend, NSP_BASE_URL, NSP_PARTNER_TOKEN (the
-partner token), and each customer's tokenEnv, if any.`;
+partner token), each customer's tokenEnv, if any, FLEET_WEBHOOK_URL and FLEET_WEBHOOK_SECRET.`;
 
 const PARTNER_TOKEN_ENV = "NSP_PARTNER_TOKEN";
 
@@ -186,27 +197,67 @@ async function enqueueCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<n
 }
 
 async function workerCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const f = flags(argv, { concurrency: { type: "string" }, "until-idle": { type: "boolean" }, lease: { type: "string" }, project: { type: "string" }, "log-dir": { type: "string" } });
+  const f = flags(argv, {
+    concurrency: { type: "string" },
+    "until-idle": { type: "boolean" },
+    lease: { type: "string" },
+    project: { type: "string" },
+    "log-dir": { type: "string" },
+    webhook: { type: "string" },
+    "metrics-port": { type: "string" },
+  });
   const concurrency = whole(f.concurrency ?? env.FLEET_CONCURRENCY, "--concurrency (or FLEET_CONCURRENCY)", 1, 64, 4);
   const leaseSeconds = whole(f.lease, "--lease", 4, 3600, 60);
   const project = projectDir(f.project);
   const url = databaseUrl(env);
+  const webhook = webhookSettings(env, typeof f.webhook === "string" ? f.webhook : undefined);
+  const metricsPort = typeof f["metrics-port"] === "string" ? parseMetricsPort(f["metrics-port"]) : undefined;
   checkStackEnvironment(env);
   await backendOpened(project, [...passwordsOf(env.PULUMI_BACKEND_URL)]);
+  // Served before the first job is taken: a port in use stops the worker with nothing run.
+  const metricsPool = metricsPort === undefined ? undefined : await connectPool(url, 1);
+  const metrics = metricsPool && new FleetMetrics(() => fleetSnapshot(metricsPool));
+  const served = metrics && (await serveMetrics(metrics, metricsPort!).catch(async (e) => {
+    await metricsPool!.end();
+    throw e;
+  }));
+  if (served) say(`metrics at ${served.url}`);
   const drain = onSignals("no new job is taken; the running stacks finish, then the worker exits");
-  const failed = await work({
-    url,
-    concurrency,
-    untilIdle: f["until-idle"] === true,
-    leaseSeconds,
-    projectDir: project,
-    logDir: resolve(typeof f["log-dir"] === "string" ? f["log-dir"] : join(".nsp-fleet", "logs")),
-    say,
-    secretsOf: secretsOf(env),
-    drain,
-  });
-  say(drain.aborted ? "drained: every stack it ran is finished" : "the queue is empty and no stack runs");
-  return failed > 0 ? 1 : 0;
+  try {
+    const failed = await work({
+      url,
+      concurrency,
+      untilIdle: f["until-idle"] === true,
+      leaseSeconds,
+      projectDir: project,
+      logDir: resolve(typeof f["log-dir"] === "string" ? f["log-dir"] : join(".nsp-fleet", "logs")),
+      say,
+      secretsOf: secretsOf(env),
+      drain,
+      partnerToken: new PartnerToken(env, say),
+      ...(metrics ? { observer: metrics } : {}),
+      ...(webhook
+        ? {
+            // Queued: a receiver that is down gets the event later, retried with backoff by any worker.
+            notify: async (event, boss) => void (await queueDelivery(boss, webhook.url, event)),
+            sideQueues: [
+              {
+                queue: WEBHOOK_QUEUE,
+                handle: async (job, boss) => {
+                  await handleDelivery(job as PgBoss.JobWithMetadata<DeliveryJob>, { query: (text, values) => boss.getDb().executeSql(text, values) }, webhook.secret);
+                  await boss.complete(WEBHOOK_QUEUE, job.id);
+                },
+              },
+            ],
+          }
+        : {}),
+    });
+    say(drain.aborted ? "drained: every stack it ran is finished" : "the queue is empty and no stack runs");
+    return failed > 0 ? 1 : 0;
+  } finally {
+    await served?.close();
+    await metricsPool?.end();
+  }
 }
 
 async function statusCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -238,11 +289,13 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     "expect-no-changes": { type: "boolean" },
     project: { type: "string" },
     "log-dir": { type: "string" },
+    webhook: { type: "string" },
   });
   const { operation, remediate } = operationOf(f);
   const customers = readCustomers(f.customers);
   const concurrency = whole(f.concurrency ?? env.FLEET_CONCURRENCY, "--concurrency (or FLEET_CONCURRENCY)", 1, 64, 4);
   const project = projectDir(f.project);
+  const webhook = webhookSettings(env, typeof f.webhook === "string" ? f.webhook : undefined);
   checkStackEnvironment(env);
   const { partnerToken, customerTokens } = credentials(customers, env, PARTNER_TOKEN_ENV);
   const secrets = [partnerToken ?? "", ...customerTokens.values(), ...passwordsOf(env.PULUMI_BACKEND_URL)];
@@ -252,6 +305,21 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   // up` does on Ctrl-C (their state written, their lock released); the next run carries on.
   const interrupt = onSignals("no new stack starts; the running ones stop at a safe point");
 
+  const partner = new PartnerToken(env, say);
+  // No database, so no queue: each event is sent from here, retried with backoff, and the run
+  // waits for them before it exits.
+  const runId = randomUUID();
+  const deliveries: Promise<unknown>[] = [];
+  const send = (body: FleetEventBody) => {
+    if (!webhook) return;
+    const event = fleetEvent(body);
+    deliveries.push(
+      deliverWithRetries(webhook.url, event, webhook.secret).then((r) => {
+        if (r.error !== undefined) say(`webhook ${event.type}: not delivered after ${r.attempts} attempt(s): ${r.error}`);
+      }),
+    );
+  };
+
   const one = async (customer: Customer): Promise<StackReport> => {
     const started = new Date();
     const row = (result: StackReport["result"], changes: Record<string, number>, error?: string): StackReport => {
@@ -260,11 +328,21 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
       return { stack: customer.ref, result, changes, changed, startedAt: started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime(), ...(error === undefined ? {} : { error }) };
     };
     if (interrupt.aborted) return row("cancelled", {}, "not started: the fleet was interrupted");
-    const outcome = await runStack({ customer, operation, remediate, projectDir: project, recover: false, interrupt });
+    const standing = customer.tokenEnv ? { env: {} } : await partner.status();
+    const outcome: StackOutcome =
+      "refused" in standing ? { output: `${standing.refused}\n`, error: standing.refused } : await runStack({ customer, operation, remediate, projectDir: project, recover: false, interrupt, env: standing.env });
     const logFile = join(logDir, `${customer.ref}.${operation}.log`);
     writeFileSync(logFile, scrub(outcome.output, secrets));
     const drift = outcome.drift ? { drift: outcome.drift } : {};
-    if ("error" in outcome) return { ...row("failed", {}, errorSummary(scrub(outcome.error, secrets)) || scrub(outcome.error, secrets)), ...drift, logFile };
+    const common = { run: runId, operation, stack: customer.ref, attempts: 1 };
+    const found = outcome.drift && outcome.drift.resources.length > 0 ? driftSummary(outcome.drift) : undefined;
+    if (found) send({ type: "stack.drifted", ...common, drift: found });
+    if ("error" in outcome) {
+      const error = errorSummary(scrub(outcome.error, secrets)) || scrub(outcome.error, secrets);
+      send({ type: "stack.failed", ...common, error });
+      return { ...row("failed", {}, error), ...drift, logFile };
+    }
+    if (found && outcome.remediation) send({ type: "stack.recovered", ...common, changes: outcome.remediation.changes, drift: found });
     return { ...row("succeeded", outcome.changes), ...(outcome.plan ? { plan: outcome.plan } : {}), ...drift, ...(outcome.remediation ? { remediation: outcome.remediation } : {}), logFile };
   };
 
@@ -273,11 +351,13 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const stacks = await runPool(customers, concurrency, one);
   const failed = stacks.filter((s) => s.result !== "succeeded").length;
   const changed = stacks.filter((s) => s.result === "succeeded" && stackChanged(operation, s)).length;
+  send({ type: "run.finished", run: runId, operation, summary: { stacks: stacks.length, succeeded: stacks.length - failed, failed, ...(operation === "drift" ? { drifted: changed } : { changed }) } });
+  await Promise.all(deliveries);
   const report: FleetReport = { operation, ...(remediate ? { remediate } : {}), concurrency, startedAt, finishedAt: new Date().toISOString(), succeeded: stacks.length - failed, failed, changed, stacks };
   const what = operation === "preview" ? `, ${changed} would change` : operation === "drift" ? `, ${changed} drifted` : "";
   process.stdout.write(table(stacks, `${operation}: ${report.succeeded} succeeded, ${failed} failed${what}, at most ${concurrency} at a time`));
   if (typeof f.report === "string") writeFileSync(f.report, `${scrub(JSON.stringify(report, null, 2), secrets)}\n`);
-  writeMarkdown(f.markdown, scrub(markdownSummary({ run: `run of ${startedAt}`, operation, stacks }), secrets));
+  writeMarkdown(f.markdown, scrub(markdownSummary({ run: runId, operation, stacks }), secrets));
   return exitCode(failed, changed, f["expect-no-changes"] === true, operation);
 }
 
@@ -329,6 +409,7 @@ function manifestsCommand(argv: string[]): number {
     secret: { type: "string" },
     backend: { type: "string" },
     project: { type: "string" },
+    "resync-minutes": { type: "string" },
   });
   if (!f.operator) throw new InputError("manifests: --operator is the one kind of manifest nsp-fleet writes (Pulumi Kubernetes Operator Stack objects)");
   const customers = readCustomers(f.customers);
@@ -341,6 +422,7 @@ function manifestsCommand(argv: string[]): number {
       repoDir: typeof f["repo-dir"] === "string" ? f["repo-dir"] : ".",
       secret: typeof f.secret === "string" ? f.secret : "nsp-fleet",
       backend: typeof f.backend === "string" ? f.backend : undefined,
+      resyncMinutes: parseResync(f["resync-minutes"], "--resync-minutes"),
     }),
   );
   return 0;

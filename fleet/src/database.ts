@@ -3,6 +3,7 @@
 // `status` reads. Every connection problem is told as what to do, with the URL's password blanked.
 import { Client, Pool } from "pg";
 import { InputError } from "./customers";
+import { WEBHOOK_SCHEMA } from "./webhooks";
 
 export const DATABASE_ENV = "FLEET_DATABASE_URL";
 
@@ -112,6 +113,8 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.stacks (
 ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS plan jsonb;
 ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS drift jsonb;
 ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS remediation jsonb;
+ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS requests int;
+ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS rate_limited int;
 CREATE INDEX IF NOT EXISTS stacks_by_stack ON nsp_fleet.stacks (stack);
 CREATE INDEX IF NOT EXISTS stacks_pending ON nsp_fleet.stacks (run_id) WHERE result IN ('queued', 'running', 'retrying');
 CREATE TABLE IF NOT EXISTS nsp_fleet.customers (
@@ -135,7 +138,7 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.firings (
 
 export async function ensureSchema(client: Client | Pool): Promise<void> {
   // One text, so one connection: two workers starting at once would race on CREATE ... IF NOT EXISTS.
-  await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} COMMIT;`);
+  await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} ${WEBHOOK_SCHEMA} COMMIT;`);
 }
 
 /** For the commands that only read: no fleet tables means nothing was ever enqueued there. */

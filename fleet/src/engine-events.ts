@@ -161,3 +161,22 @@ export function driftOf(events: EngineEvent[]): Drift {
 export function nameOfUrn(urn: string): string {
   return urn.slice(urn.lastIndexOf("::") + 2);
 }
+
+/**
+ * The API requests the stack's provider processes made, and how many were answered 429: the
+ * plugin logs each attempt at debug level ("GET /dns/zones -> 200 in 12 ms"), which the engine
+ * streams as a diagnostic event.
+ */
+export function requestsOf(events: EngineEvent[]): { requests: number; rateLimited: number } {
+  let requests = 0;
+  let rateLimited = 0;
+  for (const e of events) {
+    const d = e.diagnosticEvent;
+    if (d?.severity !== "debug" || !d.message) continue;
+    const m = /^(?:GET|HEAD|POST|PUT|PATCH|DELETE) \/\S* -> (\d{3}) in \d+ ms$/.exec(d.message.trim());
+    if (!m) continue;
+    requests++;
+    if (m[1] === "429") rateLimited++;
+  }
+  return { requests, rateLimited };
+}

@@ -22,6 +22,26 @@ export interface OperatorOptions {
    * holding a password is never written into a manifest: the workspace reads it from the secret.
    */
   backend?: string;
+  /**
+   * Every this many minutes the Operator runs the stack again, at the same commit, refreshing it
+   * first: its way of finding drift, which it repairs at once (`resyncFrequencySeconds`,
+   * `continueResyncOnCommitMatch`, `refresh`). Unset, a stack runs again only for a new commit.
+   * The same setting is how often the Operator looks for a new commit on the branch (60 s when
+   * unset), so a longer resync also picks up a merge later.
+   */
+  resyncMinutes?: number;
+}
+
+/** A week: the Operator's resync is meant to find drift, and a rarer one is better a schedule. */
+const MAX_RESYNC_MINUTES = 10_080;
+
+/** `--resync-minutes`: whole minutes from 1 (the Operator's own floor is 60 s) to a week; unset, undefined. */
+export function parseResync(value: string | boolean | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const text = typeof value === "string" ? value : "";
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_RESYNC_MINUTES) throw new InputError(`${name}: "${text}" must be a whole number of minutes from 1 to ${MAX_RESYNC_MINUTES} (a week)`);
+  return n;
 }
 
 /** The `name` of the project's Pulumi.yaml in `dir`. */
@@ -77,6 +97,15 @@ export function operatorStacks(customers: Customer[], opts: OperatorOptions): ob
         envRefs,
         // A customer removed from the file keeps its objects until its stack is destroyed on purpose.
         destroyOnFinalize: false,
+        ...(opts.resyncMinutes !== undefined
+          ? {
+              // Without refresh, a run at the same commit compares the program with the state
+              // only, and finds nothing the API's side changed.
+              refresh: true,
+              continueResyncOnCommitMatch: true,
+              resyncFrequencySeconds: opts.resyncMinutes * 60,
+            }
+          : {}),
       },
     };
   });

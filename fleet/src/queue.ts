@@ -20,6 +20,7 @@ import { connect, connectPool, connectionError, ensureSchema, requireSchema, sho
 import { changedCount, describeOutcome, scrub, type StackReport } from "./report";
 import { runStack, type Operation, type StackOutcome } from "./stack-run";
 import { driftSummary, type FleetEvent, type FleetEventBody } from "./events";
+import type { PartnerToken } from "./partner-token";
 import type { Drift, Plan } from "./engine-events";
 import type { Client } from "pg";
 
@@ -181,12 +182,16 @@ export interface WorkerOptions {
   observer?: JobObserver;
   /** Whether this worker fires the schedules (pg-boss's cron) too. */
   schedules?: boolean;
+  /** The partner token, checked once for all the stacks this worker runs. */
+  partnerToken?: PartnerToken;
   /** Other queues this worker serves beside the stacks' (the webhook deliveries). */
   sideQueues?: { queue: string; handle: (job: PgBoss.Job<unknown>, boss: PgBoss) => Promise<void> }[];
 }
 
 export interface JobObserver {
   jobFinished(operation: string, result: string, durationSeconds: number): void;
+  /** The 429s the stack's provider met. */
+  rateLimited(n: number): void;
 }
 
 type FetchedJob = PgBoss.JobWithMetadata<JobData>;
@@ -377,7 +382,11 @@ export async function work(opts: WorkerOptions): Promise<number> {
         await client.query("UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), finished_at = NULL WHERE run_id = $1 AND stack = $2", [runId, customer.ref, me, attempt]);
         opts.say(`${customer.ref}: ${operation}, attempt ${attempt} (run ${runId})`);
         const seen = await client.query("SELECT 1 FROM nsp_fleet.stacks WHERE stack = $1 AND result = 'succeeded' LIMIT 1", [customer.ref]);
-        const outcome = await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, seenBefore: seen.rowCount === 1, interrupt: lost.signal, remediate: job.data.remediate === true });
+        const partner = !customer.tokenEnv && opts.partnerToken ? await opts.partnerToken.status() : { env: {} };
+        const outcome: StackOutcome =
+          "refused" in partner
+            ? { output: `${partner.refused}\n`, error: partner.refused }
+            : await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, seenBefore: seen.rowCount === 1, interrupt: lost.signal, remediate: job.data.remediate === true, env: partner.env });
         // Nothing can be recorded: the job comes back after its lease, and the next attempt recovers the stack.
         if (lost.signal.aborted) return;
         const secrets = opts.secretsOf(customer);
@@ -389,14 +398,10 @@ export async function work(opts: WorkerOptions): Promise<number> {
         const recorded = (value: unknown) => (value === undefined ? null : JSON.parse(scrub(JSON.stringify(value), secrets)));
         const durationSeconds = (Date.now() - startedAt) / 1000;
         if ("changes" in outcome) {
-          await client.query("UPDATE nsp_fleet.stacks SET result = 'succeeded', changes = $3, plan = $4, drift = $5, remediation = $6, error = NULL, finished_at = now() WHERE run_id = $1 AND stack = $2", [
-            runId,
-            customer.ref,
-            outcome.changes,
-            recorded(outcome.plan),
-            recorded(outcome.drift),
-            recorded(outcome.remediation),
-          ]);
+          await client.query(
+            "UPDATE nsp_fleet.stacks SET result = 'succeeded', changes = $3, plan = $4, drift = $5, remediation = $6, requests = $7, rate_limited = $8, error = NULL, finished_at = now() WHERE run_id = $1 AND stack = $2",
+            [runId, customer.ref, outcome.changes, recorded(outcome.plan), recorded(outcome.drift), recorded(outcome.remediation), outcome.requests?.requests ?? null, outcome.requests?.rateLimited ?? null],
+          );
           if (operation === "destroy") await client.query("DELETE FROM nsp_fleet.customers WHERE ref = $1", [customer.ref]);
           await boss.complete(QUEUE, job.id, { changes: outcome.changes });
           opts.say(`${customer.ref}: succeeded, ${describeOutcome(operation, outcome)}`);
@@ -406,12 +411,21 @@ export async function work(opts: WorkerOptions): Promise<number> {
           const error = scrub(outcome.error, secrets);
           const last = job.retryCount >= job.retryLimit;
           if (last) failedForGood++;
-          await client.query("UPDATE nsp_fleet.stacks SET result = $3, error = $4, drift = $5, finished_at = now() WHERE run_id = $1 AND stack = $2", [runId, customer.ref, last ? "failed" : "retrying", error, recorded(outcome.drift)]);
+          await client.query("UPDATE nsp_fleet.stacks SET result = $3, error = $4, drift = $5, requests = $6, rate_limited = $7, finished_at = now() WHERE run_id = $1 AND stack = $2", [
+            runId,
+            customer.ref,
+            last ? "failed" : "retrying",
+            error,
+            recorded(outcome.drift),
+            outcome.requests?.requests ?? null,
+            outcome.requests?.rateLimited ?? null,
+          ]);
           await boss.fail(QUEUE, job.id, { error });
           opts.say(`${customer.ref}: failed (attempt ${attempt} of ${job.retryLimit + 1}): ${error}`);
           opts.observer?.jobFinished(operation, last ? "failed" : "retrying", durationSeconds);
           if (last) await healthAfter({ runId, operation, customer, attempt, outcome: { ...outcome, error } });
         }
+        if (outcome.requests) opts.observer?.rateLimited(outcome.requests.rateLimited);
         await runFinished(runId, operation);
       } finally {
         clearInterval(lease);
@@ -470,6 +484,8 @@ export type StackStatus = Omit<StackReport, "result"> & {
   remediation?: Plan;
   /** The stack's health now, whichever run set it: ok, failed or drifted, and since when. */
   health?: { state: string; since: string };
+  /** The API requests its commands made, and the 429s among them. */
+  requests?: { requests: number; rateLimited: number };
 };
 
 export interface RunStatus {
@@ -505,6 +521,8 @@ interface StackRow {
   remediation: Plan | null;
   health: string | null;
   health_since: Date | null;
+  requests: number | null;
+  rate_limited: number | null;
 }
 
 function stackStatus(r: StackRow): StackStatus {
@@ -523,10 +541,11 @@ function stackStatus(r: StackRow): StackStatus {
     ...(r.drift ? { drift: r.drift } : {}),
     ...(r.remediation ? { remediation: r.remediation } : {}),
     ...(r.health && r.health_since ? { health: { state: r.health, since: r.health_since.toISOString() } } : {}),
+    ...(r.requests !== null ? { requests: { requests: r.requests, rateLimited: r.rate_limited ?? 0 } } : {}),
   };
 }
 
-const STACK_COLUMNS = "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, h.state AS health, h.since AS health_since";
+const STACK_COLUMNS = "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
 
 /** Whether a stack of a run changes (a preview) or drifted (a drift check). */
 export function stackChanged(operation: Operation, s: Pick<StackStatus, "changes" | "drift">): boolean {

@@ -6,7 +6,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { recoverPendingCreates } from "../../provider/src/discover/recover-pending";
 import type { Customer } from "./customers";
-import { driftOf, errorsOf, parseEvents, planOf, summaryOf, type Changes, type Drift, type Plan } from "./engine-events";
+import { driftOf, errorsOf, parseEvents, planOf, requestsOf, summaryOf, type Changes, type Drift, type Plan } from "./engine-events";
+
+/** The API requests a stack's commands made, and the 429s among them. */
+export type Requests = { requests: number; rateLimited: number };
 import { errorSummary, scrub } from "./report";
 
 /**
@@ -35,6 +38,8 @@ export interface StackTask {
   interrupt?: AbortSignal;
   /** A drift check: bring a drifted stack back to its program (`pulumi up --refresh`). */
   remediate?: boolean;
+  /** Variables for the stack's commands beside the fleet's own environment. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -59,7 +64,7 @@ export function stackEnvironment(env: NodeJS.ProcessEnv, projectDir: string): No
  * a drift check's drift (kept with an error when its remediation failed) and what the
  * remediation changed.
  */
-export type StackOutcome = { output: string; drift?: Drift } & ({ changes: Changes; plan?: Plan; remediation?: Plan } | { error: string });
+export type StackOutcome = { output: string; drift?: Drift; requests?: Requests } & ({ changes: Changes; plan?: Plan; remediation?: Plan } | { error: string });
 
 /**
  * The commands of a worker that dies (a SIGKILL, a machine going down) must die with it, and so
@@ -112,9 +117,13 @@ interface CommandResult {
   stderr: string;
 }
 
-function pulumi(args: string[], cwd: string, interrupt?: AbortSignal): Promise<CommandResult> {
+function pulumi(args: string[], cwd: string, interrupt?: AbortSignal, extra: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
+  const env = { ...stackEnvironment(process.env, cwd), ...extra };
+  // The CLI takes PULUMI_SKIP_CONFIRMATIONS for --yes, which a refresh preview refuses: the
+  // fleet gives --yes itself to every command that needs it.
+  if (args.includes("--preview-only")) delete env.PULUMI_SKIP_CONFIRMATIONS;
   return new Promise((resolve) => {
-    const child = spawn("pulumi", args, { cwd, env: stackEnvironment(process.env, cwd), stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn("pulumi", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const dog = watched();
     if (child.pid !== undefined) dog.stdin!.write(`+${child.pid}\n`);
     let output = "";
@@ -191,7 +200,7 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
   let output = "";
   const step = async (args: string[], interrupt?: AbortSignal) => {
     output += `$ pulumi ${args.join(" ")}\n`;
-    const r = await pulumi(args, cwd, interrupt);
+    const r = await pulumi(args, cwd, interrupt, task.env);
     output += r.output;
     return r;
   };
@@ -242,25 +251,34 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
     }
     return { r, events: parseEvents(r.stdout) };
   };
+  const requests: Requests = { requests: 0, rateLimited: 0 };
+  const count = (events: ReturnType<typeof parseEvents>) => {
+    const n = requestsOf(events);
+    requests.requests += n.requests;
+    requests.rateLimited += n.rateLimited;
+  };
   const failure = (r: CommandResult, events: ReturnType<typeof parseEvents>, what: string): StackOutcome => ({
     output,
+    requests,
     error: errorsOf(events).slice(0, 3).join(" | ") || errorSummary(r.output) || `pulumi ${what} exited with ${r.code}`,
   });
 
   const first = await withEvents(task.operation);
+  count(first.events);
   if (first.notCreated) return first.notCreated;
   if (first.r.code !== 0) return failure(first.r, first.events, task.operation);
   const changes = summaryOf(first.events);
-  if (!changes) return { output, error: `pulumi ${task.operation} ended without its summary` };
-  if (task.operation === "preview") return { output, changes, plan: planOf(first.events) };
-  if (task.operation !== "drift") return { output, changes };
+  if (!changes) return { output, requests, error: `pulumi ${task.operation} ended without its summary` };
+  if (task.operation === "preview") return { output, requests, changes, plan: planOf(first.events) };
+  if (task.operation !== "drift") return { output, requests, changes };
 
   const drift = driftOf(first.events);
-  if (!task.remediate || drift.resources.length === 0) return { output, changes, drift };
+  if (!task.remediate || drift.resources.length === 0) return { output, requests, changes, drift };
   const repair = await withEvents("remediate");
+  count(repair.events);
   if (repair.notCreated) return repair.notCreated;
   if (repair.r.code !== 0) return { ...failure(repair.r, repair.events, "up --refresh"), drift };
   const repaired = summaryOf(repair.events);
-  if (!repaired) return { output, error: "pulumi up --refresh ended without its summary", drift };
-  return { output, changes, drift, remediation: planOf(repair.events) };
+  if (!repaired) return { output, requests, error: "pulumi up --refresh ended without its summary", drift };
+  return { output, requests, changes, drift, remediation: planOf(repair.events) };
 }

@@ -263,8 +263,11 @@ describe("the shell commands of the README and docs/", () => {
       const run = (i: number) => out.get(`${language} run ${i}`) ?? "";
       const [upAndPreview, drift, destroy] = [run(0), run(1), run(2)];
       expect(upAndPreview, language).toMatch(/\+ 4 created/); // the stack, the zone and two records
-      // The curl answers the changed record; refresh takes the drift in; up puts 300 back.
+      // The curl answers the changed record; a preview that reads the account first fails on the
+      // drift; refresh takes it in; up puts 300 back.
       expect(drift, language).toMatch(/"ttl":900/);
+      expect(drift, language).toMatch(/~ 1 to update/);
+      expect(drift, language).toMatch(/^drift: exit code [1-9]\d*$/m);
       expect(drift.match(/~ 1 updated/g), `${language}: refresh, then up, each update the record`).toHaveLength(2);
       expect(destroy, language).toMatch(/- 4 deleted/);
     }

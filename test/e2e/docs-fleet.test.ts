@@ -49,7 +49,7 @@ it("shows the program of examples/fleet, which the fleet's other tests run", () 
   expect(page).toBe(example.slice(example.indexOf("import ")));
 });
 
-it("docs/guides/fleet.md runs as printed: the release files, the customer project, run, the queue (up, then --destroy) and the operator's manifests", async () => {
+it("docs/guides/fleet.md runs as printed: the release files, the customer project, run, the queue (up, a preview, drift found and repaired, a schedule, then --destroy) and the operator's manifests", async () => {
   const blocks = blocksOf(FLEET_PAGE);
   pg = await testPostgres();
   const database = await pg.database("docs_fleet");
@@ -100,8 +100,43 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   expect(tableOf(up.shown!).header).toBe(same.header);
   expect(same.summary, up.printed).toMatch(/^run \S+ \(up\): 3 succeeded, 0 failed, 0 queued or running$/);
   for (const ref of REFS) expect(same.rows.get(ref)?.slice(1, 3), `${ref}: ${up.printed}`).toEqual(["succeeded", "none"]);
+  // A preview of the change under review: acme's record would be updated, nothing else; exit 3.
+  const preview = ran("nsp-fleet status", 1);
+  const planned = tableOf(preview.printed);
+  expect(tableOf(preview.shown!).header).toBe(planned.header);
+  expect(planned.summary, preview.printed).toMatch(/^run \S+ \(preview\): 3 succeeded, 0 failed, 0 queued or running, 1 would change$/);
+  expect([...planned.rows].map(([ref, row]) => [ref, row[2]])).toEqual([
+    ["acme", "update 1"],
+    ["globex", "none"],
+    ["initech", "none"],
+  ]);
+  expect(preview.printed).toContain("exit code 3");
+  expect(preview.printed).toContain("| acme | 0 | 1 | 0 | 0 | update `a-www` (content) |");
+  expect(readFileSync(join(release, "fleet", "customers.json"), "utf8")).toContain("192.0.2.10");
+
+  // The hand-made edit is found on initech only, with both values; then repaired.
+  const drift = ran("nsp-fleet status", 2);
+  const found = tableOf(drift.printed);
+  expect(tableOf(drift.shown!).header).toBe(found.header);
+  expect(found.summary).toMatch(/^run \S+ \(drift\): 3 succeeded, 0 failed, 0 queued or running, 1 drifted$/);
+  expect([...found.rows].map(([ref, row]) => [ref, row[3]])).toEqual([
+    ["acme", "none"],
+    ["globex", "none"],
+    ["initech", "aaaa-www.content"],
+  ]);
+  expect(drift.printed).toMatch(/"name": "content",\s+"recorded": "2001:db8::30",\s+"actual": "2001:db8::99"/);
+  const repaired = ran("nsp-fleet status", 3);
+  const remediated = tableOf(repaired.printed);
+  expect(tableOf(repaired.shown!).header).toBe(remediated.header);
+  expect(remediated.summary).toMatch(/^run \S+ \(drift, remediate\): 3 succeeded, 0 failed, 0 queued or running, 1 drifted$/);
+  expect(remediated.rows.get("initech")?.[3]).toBe("aaaa-www.content; remediated: update 1");
+  const schedule = ran("nsp-fleet schedule add").printed;
+  expect(schedule).toContain('schedule drift: "0 */4 * * *" (UTC), remediating');
+  expect(schedule).toMatch(/^drift +0 \*\/4 \* \* \* +UTC +yes +never$/m);
+  expect(schedule).toContain("schedule drift: removed");
+
   // --destroy through the queue: what run made is deleted.
-  const destroyed = ran("nsp-fleet status", 1);
+  const destroyed = ran("nsp-fleet status", 4);
   const destroy = tableOf(destroyed.printed);
   expect(tableOf(destroyed.shown!).header).toBe(destroy.header);
   expect(destroy.summary).toMatch(/^run \S+ \(destroy\): 3 succeeded, 0 failed, 0 queued or running$/);
@@ -123,8 +158,8 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const password = decodeURIComponent(new URL(database).password);
   const logs = join(project, ".nsp-fleet", "logs");
   const fleetPrinted = blocks.flatMap((b, i) => (b.block.kind === "sh" && b.block.text.includes("nsp-fleet ") ? [out.get(`block ${i}`) ?? ""] : []));
-  // run, the queue's two blocks, the operator's manifests, and the page's two (left out: they serve until stopped).
-  expect(fleetPrinted).toHaveLength(6);
+  // The blocks that run nsp-fleet, and the page's two (left out: they serve until stopped).
+  expect(fleetPrinted).toHaveLength(13);
   const logFiles = readdirSync(logs, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name));
   // A log per stack and operation: run's three ups, and the workers' three ups and three destroys.
   expect(logFiles.length, logFiles.join("\n")).toBeGreaterThanOrEqual(9);

@@ -8,6 +8,9 @@
 // through one partner token (one already a subject, adopted), two with a token of their own.
 // The PostgreSQL server is the test command's (scripts/postgres.sh), or one started here.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +21,7 @@ import { until } from "../helpers/until";
 import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./harness/postgres-backend";
 import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
+import { freePort } from "./harness/doc-pages";
 import { status as queueStatus } from "../../fleet/src/queue";
 
 const CUSTOMERS = 40;
@@ -27,16 +31,39 @@ const OWN_TOKEN = ["q39", "q40"];
 /** A subject the partner already acts for, from before the fleet: its stack adopts it. */
 const ADOPTED = "q38";
 
+interface PlanJson {
+  changes: Record<string, number>;
+  steps: { urn: string; type: string; op: string; properties: string[] }[];
+}
+
 interface StatusJson {
   run: string;
   succeeded: number;
   failed: number;
   pending: number;
-  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; attempts: number; worker?: string; startedAt: string; finishedAt: string; error?: string }[];
+  stacks: {
+    stack: string;
+    result: string;
+    changes: Record<string, number>;
+    changed: number;
+    attempts: number;
+    worker?: string;
+    startedAt: string;
+    finishedAt: string;
+    error?: string;
+    plan?: PlanJson;
+    drift?: { resources: { urn: string; type: string; gone?: true; properties: { name: string; recorded?: unknown; actual?: unknown; secret?: true }[] }[] };
+    remediation?: PlanJson;
+  }[];
 }
 
 let pg: TestPostgres;
 let emulator: EmulatorProcess;
+/** The webhook's receiver: every request it got, and the answer it gave. */
+let receiver: Server;
+let receiverUrl: string;
+const received: { headers: IncomingHttpHeaders; body: string; answered: number }[] = [];
+const WEBHOOK_SECRET = "e2e-webhook-secret-0123456789abcdef";
 let queueUrl: string;
 let stateUrl: string;
 let scratch: string;
@@ -66,8 +93,23 @@ function env(machine: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv 
     // in every stack that starts before the first has filled its cache (2 CPU-s each).
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     ...Object.fromEntries(OWN_TOKEN.map((r) => [tokenEnv(r), emulator.accounts[r]!])),
+    FLEET_WEBHOOK_URL: receiverUrl,
+    FLEET_WEBHOOK_SECRET: WEBHOOK_SECRET,
     ...extra,
   };
+}
+
+/** Prometheus's text format, each sample line checked as it reads it: `name{label="value",...} number`. */
+function prometheusText(text: string): { name: string; labels: Record<string, string>; value: number }[] {
+  return text
+    .split("\n")
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) => {
+      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+]+|NaN|\+Inf|-Inf)$/.exec(line);
+      expect(m, line).not.toBeNull();
+      const labels = Object.fromEntries([...(m![2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]));
+      return { name: m![1]!, labels, value: Number(m![3]) };
+    });
 }
 
 /** `nsp-fleet <args>` on a machine, as a process; `done` resolves when it has exited. */
@@ -177,11 +219,23 @@ function processTree(pid: number): number[] {
 }
 
 beforeAll(async () => {
+  // Answers the first delivery 500, as a receiver that is briefly down: the event must come again.
+  receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (d: Buffer) => (body += d.toString()));
+    req.on("end", () => {
+      const answered = received.length === 0 ? 500 : 204;
+      received.push({ headers: req.headers, body, answered });
+      res.writeHead(answered).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/nsp-fleet`;
   pg = await testPostgres();
   queueUrl = await pg.database("fleet_queue");
   stateUrl = await pg.database("fleet_state");
   // The emulator's default quota (300 requests a minute per token): the workers share it.
-  emulator = await startEmulatorProcess(["partner", ...OWN_TOKEN].flatMap((a) => ["--account", a]).concat(["--rate-limit", "300"]));
+  emulator = await startEmulatorProcess(["partner", "revoked", ...OWN_TOKEN].flatMap((a) => ["--account", a]).concat(["--rate-limit", "300"]));
   scratch = mkdtempSync(join(tmpdir(), "nsp-e2e-fleet-"));
   for (let m = 0; m < 3; m++) {
     const home = pulumiHome(join(scratch, `home-${m}`));
@@ -196,6 +250,7 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
   await emulator?.stop();
   pg?.stop();
+  receiver?.close();
 });
 
 /** `nsp-fleet run` (one process, no queue) on a machine, with its report. */
@@ -210,7 +265,7 @@ async function runFleet(machine: number, name: string, customers: object[], args
 interface FleetReport {
   succeeded: number;
   failed: number;
-  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; startedAt: string; finishedAt: string; error?: string }[];
+  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; startedAt: string; finishedAt: string; error?: string; plan?: PlanJson }[];
 }
 
 /** The most stacks that were running at one moment, from their start and end times. */
@@ -298,6 +353,7 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
 
   it("runs a second run enqueued at once with no change for all 40, one stack on one worker at a time across runs; a worker stopped with SIGTERM takes no new job, finishes its running stacks and exits 0", async () => {
     expect(killRun).toBeDefined();
+    await emulator.control().resetStats();
     const second = await enqueue(refs.map(customer));
     // A third run of one customer, queued behind the second's job of the same stack.
     const third = await enqueue([customer(refs[0]!)]);
@@ -327,6 +383,167 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(Date.parse(b.startedAt) >= Date.parse(a.finishedAt) || Date.parse(a.startedAt) >= Date.parse(b.finishedAt)).toBe(true);
     // A stack the fleet has run before gets one run of the CLI: its `up`, with no `stack select` first.
     for (const r of refs) expect(logsOf(second, r).match(/^\$ pulumi \S+/gm)).toEqual(["$ pulumi up"]);
+    // The partner token's shared quota: each of the four worker processes checked it once; the
+    // stacks, told so, spent none of it, and nothing was minted for a run that changes nothing.
+    const partner = await emulator.control().tokenStats("account:partner");
+    console.log(`fleet no-change run: ${CUSTOMERS} stacks, ${partner.total} partner-token request(s): ${JSON.stringify(partner.byRoute)}`);
+    expect(partner.total).toBeLessThanOrEqual(4);
+    expect(Object.keys(partner.byRoute)).toEqual(["GET /partner"]);
+  });
+
+  it("a preview through the queue of a change to the customers reports, per stack, exactly the planned operations, writes nothing, and its summary and --expect-no-changes say so", async () => {
+    // Four customers change: a record added, a record's content, a record renamed (a new
+    // resource for the old), a record removed; the other 36 do not.
+    const changed = refs.map((r) => {
+      const c = customer(r);
+      if (r === "q01") return { ...c, records: [...c.records, { name: "new", type: "A", content: "192.0.2.20" }] };
+      if (r === "q02") return { ...c, records: [{ name: "www", type: "A", content: "192.0.2.11" }] };
+      if (r === "q03") return { ...c, records: [{ name: "web", type: "A", content: "192.0.2.10" }] };
+      if (r === "q10") return { ...c, records: [c.records[0]!] };
+      return c;
+    });
+    const control = emulator.control();
+    await control.resetStats();
+    const preview = await enqueue(changed, ["--preview"]);
+    const done = await Promise.all([0, 1, 2].map((m) => fleet(m, ["worker", "--concurrency", "2", "--until-idle"])));
+    for (const r of done) expect(r.code, r.stderr).toBe(0);
+    const shown = await statusShown(preview);
+    const planned = (r: string) => shown.stacks.find((x) => x.stack === r)!.plan!.steps.map((s) => [s.op, s.urn.split("::").pop(), s.properties]);
+    expect(planned("q01")).toEqual([["create", "a-new", []]]);
+    expect(planned("q02")).toEqual([["update", "a-www", ["content"]]]);
+    expect(planned("q03").sort()).toEqual([["create", "a-web", []], ["delete", "a-www", []]]);
+    expect(planned("q10")).toEqual([["delete", "txt-api", []]]);
+    const changing = ["q01", "q02", "q03", "q10"];
+    expect(shown.stacks.filter((x) => x.changed > 0).map((x) => x.stack)).toEqual(changing);
+    expect(shown.stacks.every((x) => x.result === "succeeded")).toBe(true);
+    // Nothing written: the only requests that are not reads are the read credentials minted for the customers.
+    const stats = await control.stats();
+    expect(Object.keys(stats.byRoute).filter((k) => !k.startsWith("GET ") && !/^POST \/partner\/subjects\/[^/]+\/token$/.test(k))).toEqual([]);
+    for (const r of ["q02", "q10"]) {
+      const account = await accountOf(r);
+      const zone = (await account.list<{ id: number }>("/dns/zones"))[0]!;
+      const own = (await account.list<{ name: string; content: string }>(`/dns/zones/${zone.id}/records`)).filter((x) => x.name === "www" || x.name === "api");
+      expect(own.map((x) => [x.name, x.content]).sort()).toEqual(records(r).map((x) => [x.name, x.content]).sort());
+    }
+    // The summary for a pull request: the stacks that delete first, the unchanged ones counted.
+    const markdown = join(scratch, "preview.md");
+    const summary = await fleet(0, ["status", "--run", preview, "--markdown", markdown, "--expect-no-changes"]);
+    expect(summary.code, summary.stderr).toBe(3);
+    expect(summary.stderr).toContain("--expect-no-changes: 4 stack(s) would change");
+    const md = readFileSync(markdown, "utf8");
+    expect(md).toContain("### nsp-fleet preview: 4 of 40 stack(s) would change");
+    const rows = md.split("\n").filter((l) => /^\| q\d\d /.test(l)).map((l) => l.split("|")[1]!.trim());
+    expect(rows).toEqual(["q03", "q10", "q01", "q02"]);
+    expect(md).toContain("| q02 | 0 | 1 | 0 | 0 | update `a-www` (content) |");
+    expect(md).toContain("36 stack(s) unchanged.");
+    // In one process, no queue: the same plan, and no change expected of a customer that does not change.
+    const one = await runFleet(1, "preview-one", [changed[1]!], ["--preview", "--expect-no-changes"]);
+    expect(one.run.code, one.run.stderr).toBe(3);
+    expect(one.report!.stacks.map((s) => [s.stack, s.plan!.steps.map((x) => x.op)])).toEqual([["q02", ["update"]]]);
+    const none = await runFleet(1, "preview-none", [customer("q04")], ["--preview", "--expect-no-changes"]);
+    expect(none.run.code, none.run.stderr).toBe(0);
+    expect(none.run.stdout).toContain("preview: 1 succeeded, 0 failed, 0 would change");
+  });
+
+  it("a drift check finds the hand-made edits of three customers, and only theirs, with the properties and both values; --remediate repairs them; a schedule fires the next check once across three workers, which finds nothing", async () => {
+    // By hand, through the API: a record's content (q05), a record deleted (q06), a zone disabled (q07).
+    const write = async (r: string) => new EmulatorControl(emulator.baseUrl, (await emulator.control("partner").post<{ token: string }>(`/partner/subjects/${r}/token`, { scope: "write" })).token);
+    const zoneOf = async (account: EmulatorControl) => (await account.list<{ id: number }>("/dns/zones"))[0]!.id;
+    const wwwOf = async (account: EmulatorControl, zone: number) => (await account.list<{ id: number; name: string }>(`/dns/zones/${zone}/records`)).find((x) => x.name === "www")!.id;
+    const q05 = await write("q05");
+    const z05 = await zoneOf(q05);
+    await q05.patch(`/dns/zones/${z05}/records/${await wwwOf(q05, z05)}`, { content: "198.51.100.5" });
+    const q06 = await write("q06");
+    const z06 = await zoneOf(q06);
+    await q06.delete(`/dns/zones/${z06}/records/${await wwwOf(q06, z06)}`);
+    const q07 = await write("q07");
+    await q07.patch(`/dns/zones/${await zoneOf(q07)}`, { enabled: false });
+
+    // A check of a few customers without repair: the drifted ones are listed as drifted now.
+    const few = await enqueue(["q04", "q05", "q06", "q07", "q08"].map(customer), ["--drift"]);
+    expect((await fleet(0, ["worker", "--concurrency", "3", "--until-idle"])).code).toBe(0);
+    expect((await statusShown(few)).stacks.map((x) => [x.stack, x.drift!.resources.length])).toEqual([["q04", 0], ["q05", 1], ["q06", 1], ["q07", 1], ["q08", 0]]);
+    const listed = await fleet(0, ["status", "--drifted", "--json"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { stack: string; health: { state: string } }[]).map((x) => [x.stack, x.health.state])).toEqual([
+      ["q05", "drifted"],
+      ["q06", "drifted"],
+      ["q07", "drifted"],
+    ]);
+
+    // Every customer the fleet brought up (no customers file), repairing what drifted.
+    const queued = await fleet(0, ["enqueue", "--drift", "--remediate", "--retry-delay", "1"]);
+    expect(queued.code, queued.stderr).toBe(0);
+    const check = queued.stdout.trim();
+    const done = await Promise.all([0, 1, 2].map((m) => fleet(m, ["worker", "--concurrency", "2", "--until-idle"])));
+    for (const r of done) expect(r.code, r.stderr).toBe(0);
+    const found = await statusShown(check);
+    expect(found.stacks.map((x) => x.stack)).toEqual(refs);
+    expect(found.stacks.every((x) => x.result === "succeeded")).toBe(true);
+    const drifted = found.stacks.filter((x) => x.drift!.resources.length > 0);
+    expect(drifted.map((x) => x.stack)).toEqual(["q05", "q06", "q07"]);
+    const driftOf = (r: string) => drifted.find((x) => x.stack === r)!.drift!.resources.map((x) => ({ ...x, urn: x.urn.split("::").pop() }));
+    expect(driftOf("q05")).toEqual([{ urn: "a-www", type: "nsp:dns:Record", properties: [{ name: "content", recorded: "192.0.2.10", actual: "198.51.100.5" }] }]);
+    expect(driftOf("q06")).toEqual([{ urn: "a-www", type: "nsp:dns:Record", gone: true, properties: [] }]);
+    expect(driftOf("q07")).toEqual([{ urn: "zone", type: "nsp:dns:Zone", properties: [{ name: "enabled", recorded: true, actual: false }] }]);
+    expect(drifted.map((x) => [x.stack, x.remediation!.steps.map((s) => [s.op, s.urn.split("::").pop()])])).toEqual([
+      ["q05", [["update", "a-www"]]],
+      ["q06", [["create", "a-www"]]],
+      ["q07", [["update", "zone"]]],
+    ]);
+    expect(found.stacks.filter((x) => x.remediation !== undefined).map((x) => x.stack)).toEqual(["q05", "q06", "q07"]);
+    // Repaired in the accounts.
+    for (const r of ["q05", "q06"]) {
+      const account = await accountOf(r);
+      const zone = (await account.list<{ id: number }>("/dns/zones"))[0]!;
+      expect((await account.list<{ name: string; content: string }>(`/dns/zones/${zone.id}/records`)).filter((x) => x.name === "www").map((x) => x.content)).toEqual(["192.0.2.10"]);
+    }
+    expect((await (await accountOf("q07")).list<{ enabled: boolean }>("/dns/zones"))[0]!.enabled).toBe(true);
+    const nowDrifted = await fleet(0, ["status", "--drifted", "--expect-no-changes"]);
+    expect(nowDrifted.code, nowDrifted.stderr).toBe(0);
+    const table = await fleet(0, ["status", "--run", check]);
+    expect(table.stdout).toMatch(/^q05 +succeeded +update 1 +a-www\.content; remediated: update 1 /m);
+    expect(table.stdout).toMatch(/^q06 +succeeded +delete 1 +a-www \(gone\); remediated: create 1 /m);
+    expect(table.stdout).toContain(`run ${check} (drift, remediate): 40 succeeded, 0 failed, 0 queued or running, 3 drifted`);
+
+    // A schedule of every minute, three workers: one firing, one run, and it finds nothing.
+    const added = await fleet(0, ["schedule", "add", "drift", "--cron", "* * * * *"]);
+    expect(added.code, added.stderr).toBe(0);
+    const listedSchedules = await fleet(0, ["schedule", "ls", "--json"]);
+    expect(JSON.parse(listedSchedules.stdout)).toEqual([{ kind: "drift", cron: "* * * * *", timezone: "UTC", remediate: false }]);
+    const ports = [await freePort(), await freePort(), await freePort()];
+    const scheduled = [0, 1, 2].map((m) => start(m, ["worker", "--concurrency", "2", "--metrics-port", String(ports[m])]));
+    let firings: { run_id: string | null; skipped: string | null; fired_at: Date }[] = [];
+    await until(async () => {
+      firings = await query(queueUrl, "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at");
+      return firings.length > 0 || scheduled.some((w) => w.child.exitCode !== null);
+    }, 1000);
+    // Removed at once, so that no next minute fires again while the test looks.
+    expect((await fleet(0, ["schedule", "rm", "drift"])).code).toBe(0);
+    const run = firings[0]!.run_id!;
+    expect(run).toMatch(/^[0-9a-f-]{36}$/);
+    await until(async () => (await status(run)).pending === 0 || scheduled.some((w) => w.child.exitCode !== null), 1000);
+    // Each worker's metrics: Prometheus text; the three workers' jobs add up to what status says.
+    const scraped = await Promise.all(ports.map(async (port) => prometheusText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())));
+    const sum = (name: string, labels: Record<string, string>) => scraped.reduce((n, samples) => n + samples.filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v)).reduce((a, x) => a + x.value, 0), 0);
+    const ran = await status(run);
+    expect(sum("nsp_fleet_jobs_total", { operation: "drift", result: "succeeded" })).toBe(ran.succeeded);
+    expect(sum("nsp_fleet_jobs_total", { operation: "drift", result: "failed" })).toBe(ran.failed);
+    expect(sum("nsp_fleet_stack_duration_seconds_count", { operation: "drift" })).toBe(ran.stacks.length);
+    for (const samples of scraped) {
+      expect(samples.find((x) => x.name === "nsp_fleet_stacks" && x.labels.result === "succeeded")?.value).toBe(ran.succeeded);
+      expect(samples.find((x) => x.name === "nsp_fleet_drifted_stacks")?.value).toBe(0);
+    }
+    for (const w of scheduled) w.child.kill("SIGTERM");
+    for (const w of scheduled) expect((await w.done).code, w.stderr()).toBe(0);
+    firings = await query(queueUrl, "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at");
+    // Three workers looked at the schedule; a firing is one run, never one per worker.
+    for (let i = 1; i < firings.length; i++) expect(firings[i]!.fired_at.getTime() - firings[i - 1]!.fired_at.getTime()).toBeGreaterThan(30_000);
+    const scheduledRuns = await query<{ id: string }>(queueUrl, "SELECT id FROM nsp_fleet.runs WHERE schedule = 'drift'");
+    expect(scheduledRuns.map((x) => x.id).sort()).toEqual(firings.filter((f) => f.run_id).map((f) => f.run_id).sort());
+    const again = await statusShown(run);
+    expect([again.stacks.length, again.succeeded, again.stacks.filter((x) => x.drift!.resources.length > 0).length]).toEqual([40, 40, 0]);
+    expect((await fleet(0, ["schedule", "ls", "--json"])).stdout.trim()).toBe("[]");
   });
 
   it("`run` runs the customers given three at a time from one process, reports a stack that fails with exit 1, and destroys the stacks of the customers given, and only theirs", async () => {
@@ -355,6 +572,35 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(await emulator.control("q39").list("/mail/domains")).toEqual([]);
     expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(viaPartner.filter((r) => r !== "q37").sort());
     expect(await emulator.control("q40").list("/dns/zones")).toHaveLength(1);
+  });
+
+  it("a local receiver got the failed, drifted and recovered events, each signed; the one it answered 500 came again; no secret in any", async () => {
+    const events = received.map((r) => ({ ...r, event: JSON.parse(r.body) as { id: string; type: string; stack?: string; run: string; drift?: { properties: string[] } } }));
+    for (const r of events) {
+      expect(r.headers["x-nsp-fleet-signature-256"]).toBe(`sha256=${createHmac("sha256", WEBHOOK_SECRET).update(r.body).digest("hex")}`);
+      expect(r.headers["x-nsp-fleet-event"]).toBe(r.event.type);
+      expect(r.headers["x-nsp-fleet-delivery"]).toBe(r.event.id);
+    }
+    const first = events[0]!;
+    expect(first.answered).toBe(500);
+    expect(events.filter((r) => r.event.id === first.event.id).map((r) => r.answered)).toEqual([500, 204]);
+    const delivered = events.filter((r) => r.answered === 204).map((r) => r.event);
+    // Each event delivered once (a retry is the same event id).
+    expect(new Set(delivered.map((e) => e.id)).size).toBe(delivered.length);
+    const of = (type: string) => delivered.filter((e) => e.type === type).map((e) => e.stack).sort();
+    expect(of("stack.drifted")).toEqual(["q05", "q05", "q06", "q06", "q07", "q07"]);
+    expect(of("stack.recovered")).toEqual(["q05", "q06", "q07"]);
+    expect(of("stack.failed")).toEqual(["refused"]);
+    expect(delivered.find((e) => e.type === "stack.drifted" && e.stack === "q05")!.drift!.properties).toEqual(["a-www.content"]);
+    expect(delivered.filter((e) => e.type === "run.finished").length).toBeGreaterThanOrEqual(5);
+    const deliveries = await query<{ attempt: number; status: number | null }>(queueUrl, "SELECT attempt, status FROM nsp_fleet.deliveries WHERE event_id = $1 ORDER BY attempt", [first.event.id]);
+    expect(deliveries).toEqual([
+      { attempt: 1, status: 500 },
+      { attempt: 2, status: 204 },
+    ]);
+    const bodies = received.map((r) => r.body).join("\n");
+    const minted = await emulator.control().partnerCredentials();
+    for (const secret of [...Object.values(emulator.accounts), ...minted.map((m) => m.token), new URL(queueUrl).password, WEBHOOK_SECRET]) expect(bodies).not.toContain(secret);
   });
 
   it("destroys every stack through the queue and leaves nothing; no token or password in any output, log or state", async () => {
@@ -475,6 +721,69 @@ describe("bad input", () => {
     const unknown = await fleet(0, ["status", "--run", "00000000-0000-4000-8000-000000000000"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--run: no run 00000000-0000-4000-8000-000000000000 in the database/);
+  });
+
+  it("a bad cron, a webhook that is not https, a run that does not exist, a metrics port in use, clashing operations: each a clear message, nothing queued or scheduled", async () => {
+    const before = await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks");
+    const cron = await fleet(0, ["schedule", "add", "drift", "--cron", "61 * * * *"]);
+    expect(cron.code).toBe(2);
+    expect(cron.stderr).toMatch(/--cron: "61 \* \* \* \*" is not a cron expression/);
+    const seconds = await fleet(0, ["schedule", "add", "drift", "--cron", "*/5 * * * * *"]);
+    expect(seconds.code).toBe(2);
+    expect(seconds.stderr).toMatch(/--cron: .* has 6 field\(s\); give five/);
+    expect((await fleet(0, ["schedule", "ls", "--json"])).stdout.trim()).toBe("[]");
+
+    const http = await fleet(0, ["worker", "--until-idle", "--webhook", "http://hooks.example.com/nsp"]);
+    expect(http.code).toBe(2);
+    expect(http.stderr).toMatch(/--webhook: .*https/);
+    const noSecret = await fleet(0, ["worker", "--until-idle"], { FLEET_WEBHOOK_SECRET: "" });
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toMatch(/FLEET_WEBHOOK_SECRET: not set/);
+
+    const unknown = await fleet(0, ["status", "--run", "00000000-0000-4000-8000-000000000001", "--markdown", join(scratch, "none.md"), "--expect-no-changes"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--run: no run 00000000-0000-4000-8000-000000000001 in the database/);
+    expect(existsSync(join(scratch, "none.md"))).toBe(false);
+
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    await enqueue([customer("q01")], ["--preview"]);
+    const inUse = await fleet(0, ["worker", "--until-idle", "--metrics-port", String(port)]);
+    taken.close();
+    expect(inUse.code).toBe(2);
+    expect(inUse.stderr).toMatch(new RegExp(`--metrics-port ${port}: port ${port} on 127\\.0\\.0\\.1 is in use`));
+    // The preview just queued was not taken by the worker that could not serve its metrics.
+    const waiting = await query<{ result: string }>(queueUrl, "SELECT s.result FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id ORDER BY r.created_at DESC LIMIT 1");
+    expect(waiting).toEqual([{ result: "queued" }]);
+
+    const both = await fleet(0, ["enqueue", "--preview", "--destroy", "--customers", join(scratch, "good.json")]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--preview and --destroy: give one at most");
+    const remediate = await fleet(0, ["enqueue", "--preview", "--remediate"]);
+    expect(remediate.code).toBe(2);
+    expect(remediate.stderr).toContain("--remediate: only with --drift");
+    expect(await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks")).toEqual([{ n: String(Number(before[0]!.n) + 1) }]);
+    // The preview queued for the test above, run, so that it leaves the queue empty.
+    expect((await fleet(0, ["worker", "--until-idle"])).code).toBe(0);
+  });
+
+  it("a revoked partner token fails the first stack, in one process and through the queue, with a message naming NSP_PARTNER_TOKEN and no pulumi run", async () => {
+    const token = emulator.accounts.revoked!;
+    await emulator.control().revokeToken(token);
+    const { run, report } = await runFleet(0, "revoked", [customer("r1"), customer("r2")], [], { NSP_PARTNER_TOKEN: token });
+    expect(run.code).toBe(1);
+    expect(report!.stacks.map((s) => [s.stack, s.result])).toEqual([
+      ["r1", "failed"],
+      ["r2", "failed"],
+    ]);
+    expect(report!.stacks[0]!.error).toMatch(/^NSP_PARTNER_TOKEN: the API at \S+ does not know this token/);
+    const queued = await enqueue([customer("r3")], ["--retries", "0"]);
+    const worker = await fleet(1, ["worker", "--until-idle"], { NSP_PARTNER_TOKEN: token });
+    expect(worker.code).toBe(1);
+    expect((await status(queued)).stacks.map((x) => [x.stack, x.result, x.error?.split(":")[0]])).toEqual([["r3", "failed", "NSP_PARTNER_TOKEN"]]);
+    expect(logsOf(queued, "r3")).not.toMatch(/^\$ pulumi/m);
+    expect(run.stdout + run.stderr + worker.stderr).not.toContain(token);
   });
 
   it("`run` stops at a bad input before any stack runs, naming the property", async () => {

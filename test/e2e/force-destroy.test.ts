@@ -78,15 +78,18 @@ describe("forceDestroy, with the pulumi CLI", () => {
     const said = refused.stdout + refused.stderr;
     expect(said).toMatch(/nsp:dns:Zone "zone" \(id \d+\) still holds objects this program does not manage: 1 record \("handmade TXT"\)/);
     expect(said).toMatch(/nsp:mail:Domain "domain" \(id \d+\) still holds objects this program does not manage: 1 mailbox \("bob@mail\.held\.example"\)/);
-    expect(said).toMatch(/forceDestroy: true/);
+    expect(said).toMatch(/so the zone and those objects were kept; the program's own objects in it may already be deleted/);
+    expect(said).toMatch(/so the mail domain and those objects were kept/);
+    expect(said).toMatch(/set `forceDestroy: true` on it and run `pulumi up`/);
     expect(await present(api, `/dns/zones/${zoneId}/records`, (r) => `${r.name} ${r.type}`)).toEqual(["handmade TXT"]);
     expect(await present(api, `/mail/domains/${domainId}/mailboxes`, (m) => String(m.local))).toEqual(["bob"]);
 
-    // forceDestroy is an update in place: the up recreates the program's record and mailbox and
-    // replaces nothing; then the destroy deletes everything.
+    // forceDestroy is an update in place: the up recreates the program's record and mailbox (as
+    // the refusal says) and replaces nothing; then the destroy deletes everything.
     useProgram(stack, { forceDestroy: true });
     const forced = await stack.up();
     expect(forced.stdout).toMatch(/2 updated/);
+    expect(forced.stdout).toMatch(/2 created/);
     expect(forced.stdout).not.toMatch(/replaced/);
     await stack.destroy();
     expect(await gone(api, `/dns/zones/${zoneId}`)).toBe(true);

@@ -1,10 +1,10 @@
 // The plugin archives of `npm run release` (dist/release), laid out as Pulumi expects: the
 // executable at the archive's root (a .cmd launcher on Windows), the bundle and its schema beside
 // it, and the version the plugin reports equal to package.json's.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import type { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import { GetSchemaRequest, type GetSchemaResponse } from "@pulumi/pulumi/proto/provider_pb";
@@ -50,6 +50,16 @@ describe.each(["linux", "darwin", "windows"])("the %s plugin archives", (os) => 
     } else {
       expect(statSync(join(dir, launcher)).mode & 0o111).toBe(0o111);
     }
+  });
+});
+
+describe("the release's CHANGELOG.md", () => {
+  it("is the repository's, listed in the manifest, with a section for the release's version", () => {
+    // The README and docs/upgrading.md send a reader with only the release files to it.
+    expect(readFileSync(join(release, "CHANGELOG.md"), "utf8")).toBe(readFileSync(join(ROOT, "CHANGELOG.md"), "utf8"));
+    const manifest = JSON.parse(readFileSync(join(release, "manifest.json"), "utf8")) as { artifacts: { name: string }[] };
+    expect(manifest.artifacts.map((a) => a.name)).toContain("CHANGELOG.md");
+    expect(readFileSync(join(release, "CHANGELOG.md"), "utf8")).toMatch(new RegExp(`^## ${version.replaceAll(".", "\\.")}$`, "m"));
   });
 });
 
@@ -126,5 +136,43 @@ describe("the unpacked linux-amd64 plugin", () => {
       stderr = (e as { stderr: string }).stderr;
     }
     expect(stderr).toMatch(/Node\.js >= 22 is required but 'node' was not found on PATH/);
+  });
+});
+
+describe("on a Node.js below package.json's engines floor", () => {
+  // The last release of the line before the floor: what a machine that has not moved on runs.
+  const OLD_NODE = "20.20.2";
+  const floor = Number(/^>=(\d+)$/.exec(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).engines.node)![1]);
+  const oldNode = () => join(execFileSync("bash", [join(ROOT, "scripts", "install-node.sh"), OLD_NODE], { encoding: "utf8" }).trim(), "node");
+
+  /** Runs `argv`: its exit status, and what it wrote to stdout and to stderr. */
+  function run(argv: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
+    const r = spawnSync(argv[0]!, argv.slice(1), { env, encoding: "utf8", timeout: 30_000 });
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  }
+
+  it.each(["emulator", "discover", "fleet"])("nsp-%s from its package stops at once, naming the version it needs and the one it found", (tool) => {
+    expect(Number(OLD_NODE.split(".")[0])).toBeLessThan(floor);
+    const dir = unpack(join(release, `nsp-${tool}-${version}.tgz`));
+    const launcher = join(dir, "package", "bin", `nsp-${tool}`);
+    const old = run([oldNode(), launcher, "--help"], { PATH: "/usr/bin:/bin" });
+    expect(old).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `nsp-${tool}: Node.js >= ${floor} is required but this is Node.js v${OLD_NODE} (${oldNode()}); install Node.js ${floor} or later (https://nodejs.org)\n`,
+    });
+    // On this suite's Node.js (a tested one) the same file runs the tool.
+    const current = run([process.execPath, launcher, "--help"], { PATH: "/usr/bin:/bin" });
+    expect(current.status).toBe(0);
+    expect(current.stdout + current.stderr).toMatch(new RegExp(`^usage: nsp-${tool} `, "im"));
+  });
+
+  it("the plugin's launcher stops at once, naming the version it needs and the one on PATH", () => {
+    const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
+    expect(run([join(dir, "pulumi-resource-nsp")], { PATH: `${dirname(oldNode())}:/usr/bin:/bin` })).toEqual({
+      status: 1,
+      stdout: "",
+      stderr: `pulumi-resource-nsp: Node.js >= ${floor} is required but 'node' on PATH is v${OLD_NODE} (${oldNode()}); install Node.js ${floor} or later\n`,
+    });
   });
 });

@@ -21,6 +21,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   "docs-fleet": 38,
   "fleet-page": 30,
   "every-resource": 37,
+  "plain-clone": 30,
   typescript: 27,
   partner: 22,
   interrupted: 22,

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { driftOf, errorsOf, parseEvents, planOf, summaryOf } from "../../fleet/src/engine-events";
+import { driftOf, errorsOf, parseEvents, planOf, requestsOf, summaryOf } from "../../fleet/src/engine-events";
 
 const stream = (name: string) => parseEvents(readFileSync(join(__dirname, "..", "fixtures", "engine-events", `${name}.jsonl`), "utf8"));
 
@@ -25,6 +25,12 @@ describe("engine events", () => {
       { urn: "urn:pulumi:dev::ev::nsp:dns:Record::www", type: "nsp:dns:Record", properties: [{ name: "content", recorded: "192.0.2.1", actual: "192.0.2.99" }] },
       { urn: "urn:pulumi:dev::ev::nsp:dns:Record::txt", type: "nsp:dns:Record", gone: true, properties: [] },
     ]);
+  });
+
+  it("the API requests the plugin made, from its debug lines, and the 429s among them", () => {
+    expect(requestsOf(stream("preview-replace-update"))).toEqual({ requests: 2, rateLimited: 0 });
+    const line = (message: string) => ({ diagnosticEvent: { severity: "debug", message } });
+    expect(requestsOf([line("GET /dns/zones -> 429 in 3 ms\n"), line("GET /dns/zones -> 200 in 4 ms\n"), line("Registering resource [zone]\n")])).toEqual({ requests: 2, rateLimited: 1 });
   });
 
   it("a secret that drifted is recorded as changed, with neither value", () => {

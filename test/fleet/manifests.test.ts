@@ -9,7 +9,7 @@ import Ajv from "ajv";
 import { load } from "js-yaml";
 import { describe, expect, it } from "vitest";
 import { parseCustomers } from "../../fleet/src/customers";
-import { operatorManifests, operatorStacks, projectName } from "../../fleet/src/manifests";
+import { operatorManifests, operatorStacks, parseResync, projectName } from "../../fleet/src/manifests";
 
 type Schema = { type?: string; properties?: Record<string, Schema>; additionalProperties?: Schema | boolean; items?: Schema; "x-kubernetes-preserve-unknown-fields"?: boolean; [k: string]: unknown };
 const crd = JSON.parse(readFileSync(join(__dirname, "..", "fixtures", "pulumi-operator-stack-v1.schema.json"), "utf8")) as { group: string; kind: string; version: string; openAPIV3Schema: Schema };
@@ -42,10 +42,13 @@ const customers = parseCustomers(
 const options = { project: "nsp-fleet", repo: "https://github.com/example/nsp", branch: "main", repoDir: "examples/fleet", secret: "nsp-fleet", backend: "postgres://fleet@db:5432/state" };
 
 describe("operator manifests", () => {
-  it("are Stack objects the Operator's CRD accepts, every field one it declares", () => {
+  it.each([
+    ["", options],
+    [", with the periodic resync", { ...options, resyncMinutes: 30 }],
+  ])("are Stack objects the Operator's CRD accepts, every field one it declares%s", (_, opts) => {
     const validate = new Ajv({ strict: false, allErrors: true }).compile(forAjv(crd.openAPIV3Schema) as object);
-    const objects = load(`[${operatorManifests(customers, options).split("---\n").filter(Boolean).map((doc) => JSON.stringify(load(doc))).join(",")}]`) as object[];
-    expect(objects).toEqual(operatorStacks(customers, options));
+    const objects = load(`[${operatorManifests(customers, opts).split("---\n").filter(Boolean).map((doc) => JSON.stringify(load(doc))).join(",")}]`) as object[];
+    expect(objects).toEqual(operatorStacks(customers, opts));
     expect(objects).toHaveLength(2);
     for (const o of objects) {
       expect(validate(o), JSON.stringify(validate.errors)).toBe(true);
@@ -79,6 +82,27 @@ describe("operator manifests", () => {
     const [plain] = operatorStacks(customers, options) as { spec: { backend?: string; envRefs: Record<string, unknown> } }[];
     expect(plain!.spec.backend).toBe(options.backend);
     expect(plain!.spec.envRefs.PULUMI_BACKEND_URL).toBeUndefined();
+  });
+
+  it("with --resync-minutes, run each stack again every N minutes at the same commit, refreshing it first; without, only for a new commit", () => {
+    const [resynced] = operatorStacks(customers, { ...options, resyncMinutes: 90 }) as { spec: Record<string, unknown> }[];
+    expect(resynced!.spec).toMatchObject({ resyncFrequencySeconds: 5400, continueResyncOnCommitMatch: true, refresh: true });
+    // The fields are the CRD's own, with the types it declares.
+    const spec = crd.openAPIV3Schema.properties!.spec!.properties!;
+    expect([spec.resyncFrequencySeconds!.type, spec.continueResyncOnCommitMatch!.type, spec.refresh!.type]).toEqual(["integer", "boolean", "boolean"]);
+    const [plain] = operatorStacks(customers, options) as { spec: Record<string, unknown> }[];
+    for (const field of ["resyncFrequencySeconds", "continueResyncOnCommitMatch", "refresh"]) expect(plain!.spec[field], field).toBeUndefined();
+  });
+
+  it("parseResync takes whole minutes from 1 to a week, naming the flag otherwise", () => {
+    expect(parseResync(undefined, "--resync-minutes")).toBeUndefined();
+    expect(parseResync("1", "--resync-minutes")).toBe(1);
+    expect(parseResync("10080", "--resync-minutes")).toBe(10080);
+    for (const bad of ["0", "10081", "1.5", "-5", "60s", ""]) {
+      expect(() => parseResync(bad, "--resync-minutes")).toThrow(`--resync-minutes: "${bad}" must be a whole number of minutes from 1 to 10080 (a week)`);
+    }
+    // The flag given with no value (a boolean from the parser) is refused the same way.
+    expect(() => parseResync(true, "--resync-minutes")).toThrow(/^--resync-minutes: "" must be a whole number/);
   });
 
   it("refuse two customers that would be one Stack object", () => {

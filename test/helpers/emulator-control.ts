@@ -3,6 +3,25 @@
 
 type Obj = Record<string, unknown>;
 
+export interface TokenStats {
+  total: number;
+  rateLimited: number;
+  byRoute: Record<string, number>;
+  byStatus: Record<string, number>;
+}
+
+export interface EmulatorStats {
+  total: number;
+  mutating: number;
+  rateLimited: number;
+  byMethod: Record<string, number>;
+  byRoute: Record<string, number>;
+  byStatus: Record<string, number>;
+  faults: Record<string, number>;
+  /** Per token, named without the token: `account:<name>`, `minted:<partner>/<subject>`, `none`, `unknown`. */
+  byToken: Record<string, TokenStats>;
+}
+
 export interface EmulatorControlOptions {
   /** How many times a request refused with 429 is sent again, each after the Retry-After it names. */
   rateLimitRetries?: number;
@@ -93,7 +112,18 @@ export class EmulatorControl {
   }
 
   stats() {
-    return this.control<{ total: number; mutating: number; byMethod: Record<string, number>; byRoute: Record<string, number>; rateLimited: number; faults: Record<string, number> }>("GET", "/stats");
+    return this.control<EmulatorStats>("GET", "/stats");
+  }
+  /**
+   * The requests one token made, named as the emulator names it (`account:<name>`,
+   * `minted:<partner>/<subject>`); zero counts for a token that made none.
+   */
+  async tokenStats(label: string): Promise<TokenStats> {
+    return (await this.stats()).byToken[label] ?? { total: 0, rateLimited: 0, byRoute: {}, byStatus: {} };
+  }
+  /** The token is refused from now on, as when its owner revokes it. */
+  revokeToken(token: string) {
+    return this.control("POST", "/tokens/revoke", { token });
   }
   resetStats() {
     return this.control("POST", "/stats/reset");

@@ -29,7 +29,6 @@ lifecycle(provider, [
     bad: [
       [{ serviceId: "x", name: "a.example" }, "serviceId"],
       [{ serviceId: "1", name: "not a domain" }, "name"],
-      [{ name: "a.example" }, "serviceId"],
     ],
   },
   {
@@ -117,6 +116,46 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     const changed = await batched.update(RECORD, "r0", records[0]!.id, records[0]!.properties, { ...records[0]!.inputs, ttl: 120 }, false, records[0]!.inputs);
     expect((await batched.read(RECORD, "r0", records[0]!.id, changed, records[0]!.inputs)).properties.ttl).toBe(120);
     await plugin.delete(ZONE, "batch", zone.id, { ...zone.properties, forceDestroy: true });
+  });
+
+  it("makes a zone without serviceId on the account's auth_dns service, which it keeps whether the program names it later or not", async () => {
+    const inputs = (await plugin.check(ZONE, "nosvc", { name: "no-service.example" })).inputs;
+    expect(inputs).not.toHaveProperty("serviceId");
+    await control.resetStats();
+    const zone = await plugin.create(ZONE, "nosvc", inputs);
+    expect((await control.stats()).byRoute).toEqual({ "GET /services": 1, "POST /dns/zones": 1 });
+    expect(zone.properties.serviceId).toBe(serviceId);
+
+    // Named or not, the service is the zone's: neither is a change, so neither replaces the zone.
+    const named = { ...inputs, serviceId };
+    await control.resetStats();
+    for (const [news, oldInputs] of [
+      [inputs, inputs],
+      [named, inputs],
+      [inputs, named],
+    ]) {
+      expect(await plugin.diff(ZONE, "nosvc", zone.id, zone.properties, news!, oldInputs)).toMatchObject({ changes: false, replaces: [] });
+    }
+    expect((await control.stats()).total).toBe(0);
+
+    const { store } = emulator.app;
+    const own = store.services.get(Number(serviceId))!;
+    const second = { ...own, id: store.nextId(), name: "Second DNS" };
+    store.services.set(second.id, second);
+    try {
+      // Another service, named, moves the zone, as it does a zone that named its service from the start.
+      expect((await plugin.diff(ZONE, "nosvc", zone.id, zone.properties, { ...inputs, serviceId: String(second.id) }, inputs)).replaces).toEqual(["serviceId"]);
+      await plugin.delete(ZONE, "nosvc", zone.id, zone.properties);
+      // Of an account's several auth_dns services none is guessed: the create names them and makes nothing.
+      const err = await plugin.create(ZONE, "two", inputs).then(
+        () => "created",
+        (e: { details?: string }) => String(e.details),
+      );
+      expect(err).toMatch(new RegExp(`^serviceId is unset for zone "no-service.example" and the account has 2 auth_dns services: ${serviceId} \\("Authoritative DNS"\\), ${second.id} \\("Second DNS"\\); set serviceId`));
+      expect((await control.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("no-service.example");
+    } finally {
+      store.services.delete(second.id);
+    }
   });
 
   it("finds a zone by name with nsp:dns:getZone", async () => {

@@ -109,12 +109,19 @@ export function mintCredential(store: Store, partner: string, row: SubjectRow, s
   };
   const rec: TokenRecord = { token, account: row.account, scope, expires_at: minted.expires_at, acting_for: { partner, subject: row.external_ref } };
   store.tokens.set(token, rec);
+  // Every credential minted for one customer shares one rate-limit bucket, and so one label.
+  store.tokenLabels.set(token, `minted:${partner}/${row.external_ref}`);
   t.minted.push(minted);
   return minted;
 }
 
 export function mintedCredentials(store: Store): readonly MintedCredential[] {
   return tablesOf(store).minted;
+}
+
+/** A minted credential revoked from outside the API (the control API) is listed as revoked. */
+export function noteRevoked(store: Store, token: string): void {
+  for (const m of tablesOf(store).minted) if (m.token === token) m.revoked = true;
 }
 
 /** Control hook: the credentials still live (optionally of one partner and subject) expire now. */

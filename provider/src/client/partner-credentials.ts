@@ -43,6 +43,8 @@ export class PartnerCredentials implements BearerSource {
     private readonly partner: ApiClient,
     readonly subject: string,
     private readonly now: () => number = Date.now,
+    /** Said after a refusal of the partner's token: where else it is (" (the token is the value of NSP_PARTNER_TOKEN in the environment)"). */
+    private readonly tokenNote = "",
   ) {}
 
   /** Reads (GET) carry a read credential, so a preview never holds a write credential. */
@@ -97,7 +99,7 @@ export class PartnerCredentials implements BearerSource {
     const who = `partnerSubject ${JSON.stringify(this.subject)}`;
     const why = e instanceof ApiError ? e.serverMessage || e.message : e instanceof Error ? e.message : String(e);
     if (e instanceof NotFoundError) return new Error(`${who}: the partner (apiToken) has no managed customer with this reference; create it with nsp:partner:Subject or check the reference (${why})`);
-    if (e instanceof UnauthorizedError) return new Error(`${who}: the partner's apiToken was refused while minting a credential for the customer (${why})`);
+    if (e instanceof UnauthorizedError) return new Error(`${who}: the partner's apiToken was refused while minting a credential for the customer (${why})${this.tokenNote}`);
     if (e instanceof ForbiddenError) return new Error(`${who}: the partner's apiToken may not mint a ${scope} credential for the customer; minting needs a write-scope token (${why})`);
     return new Error(`${who}: minting a ${scope} credential for the customer failed: ${e instanceof Error ? e.message : String(e)}`);
   }

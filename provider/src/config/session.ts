@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { ApiClient, PartnerCredentials, scrub, UnauthorizedError, type QuotaPacing } from "../client";
 import { missingTokenMessage, parseConfig, type ProviderConfig } from "./provider-config";
+import { variablesHolding, verifiedByCaller, VERIFIED_TOKEN_ENV } from "./partner-check";
 import { UserError } from "../framework/engine/user-error";
 import { Adoptions } from "../framework/context/adoption";
 import { InFlightDeletes } from "../framework/context/in-flight-deletes";
@@ -27,7 +28,7 @@ type SessionLog = (level: "debug" | "info" | "warning", message: string) => void
  * objects its creates adopted, built the same way for every caller, so that all of them pace,
  * retry and batch alike. The token goes to the client that sends it and nowhere else.
  */
-function openSession(settings: ProviderSettings, token: string, userAgent: string, log: SessionLog): ApiSession {
+function openSession(settings: ProviderSettings, token: string, userAgent: string, log: SessionLog, tokenNote: string): ApiSession {
   let lists: ListCache | undefined;
   let adoptions: Adoptions | undefined;
   const common = {
@@ -42,7 +43,7 @@ function openSession(settings: ProviderSettings, token: string, userAgent: strin
   };
   // The partner's token and each credential minted with it have a rate-limit bucket of their
   // own, so the minting client paces itself apart from the customer's requests.
-  const partner = settings.partnerSubject ? new PartnerCredentials(new ApiClient(common), settings.partnerSubject) : undefined;
+  const partner = settings.partnerSubject ? new PartnerCredentials(new ApiClient(common), settings.partnerSubject, Date.now, tokenNote) : undefined;
   const client = new ApiClient({
     ...common,
     ...(partner ? { credentials: partner } : {}),
@@ -76,6 +77,10 @@ const checkedTokens = new Map<string, Promise<void>>();
 export class ProviderSession {
   readonly #token: string | undefined;
   readonly #tokenSetting: string;
+  /** Where else the token is, for a message about its refusal: "" or " (the token is the value of X in the environment)". */
+  readonly #tokenNote: string;
+  /** The variable named in NSP_VERIFIED_TOKEN_ENV that holds this token: the caller checked it already. */
+  readonly #verifiedIn: string | undefined;
   /** Why no request can be made, or undefined when one can. */
   readonly #unavailable: string | undefined;
   #api: ApiSession | undefined;
@@ -87,6 +92,10 @@ export class ProviderSession {
   ) {
     this.#token = token;
     this.#tokenSetting = options.tokenSetting;
+    const env = options.env ?? process.env;
+    const variables = variablesHolding(token, env).filter((v) => !options.tokenSetting.includes(v));
+    this.#tokenNote = variables.length ? ` (the token is the value of ${variables.join(" and ")} in the environment)` : "";
+    this.#verifiedIn = verifiedByCaller(token, env);
     // A customer reference not known yet (made by a resource of the same `up`) must not leave
     // this provider acting as the partner itself: no requests until a configure knows it.
     this.#unavailable = options.subjectUnknown
@@ -113,7 +122,7 @@ export class ProviderSession {
   /** The API session, opened on first use; a UserError saying what to set when there is none. */
   api(): ApiSession {
     if (this.#unavailable !== undefined || this.#token === undefined) throw new UserError(this.#unavailable ?? missingTokenMessage(this.options.explicitProviders));
-    this.#api ??= openSession(this.settings, this.#token, this.options.userAgent, this.options.log);
+    this.#api ??= openSession(this.settings, this.#token, this.options.userAgent, this.options.log, this.#tokenNote);
     return this.#api;
   }
 
@@ -132,10 +141,17 @@ export class ProviderSession {
    * Fails when the API will refuse every request: a partner's customer reference that cannot be
    * minted for, or a token the API does not know (one cheap `GET /me` per process and token).
    * Only a refusal fails here: any other problem (the network, a 5xx) is left to the operations,
-   * which report it in their own terms. Nothing to check without a token.
+   * which report it in their own terms. Nothing to check without a token, nor for a token the
+   * process that started this one checked already (NSP_VERIFIED_TOKEN_ENV names its variable):
+   * a stack of a fleet then spends none of a shared partner token's quota on a check, and in
+   * partner mode mints a credential only when a call needs one.
    */
   async verify(): Promise<void> {
     if (!this.ready) return;
+    if (this.#verifiedIn !== undefined) {
+      this.options.log("debug", `nsp: the token in ${this.#verifiedIn} was checked by the process that started this one (${VERIFIED_TOKEN_ENV}); not checked again`);
+      return;
+    }
     const api = this.api();
     if (api.partner) {
       // Read scope, as a preview only reads; the credential is kept (and renewed) for the operations.
@@ -153,13 +169,24 @@ export class ProviderSession {
         () => undefined,
         (e: unknown) => {
           if (e instanceof UnauthorizedError) {
-            throw new UserError(`nsp: the API does not know the API token in ${this.#tokenSetting} (${this.scrub(e.message)}); nothing was changed. Set a valid token there.`);
+            throw new UserError(`nsp: the API does not know the API token in ${this.#tokenSetting} (${this.scrub(e.message)}); nothing was changed. Set a valid token there${this.#tokenNote}.`);
           }
         },
       );
       checkedTokens.set(key, pending);
     }
     return pending;
+  }
+
+  /**
+   * An operation's error as the person running Pulumi should read it: the API refusing the
+   * token (revoked since it was checked, or never checked: see verify) says which setting and
+   * which variable hold it. A partner's minted credentials explain their own refusals.
+   */
+  explain(error: unknown): unknown {
+    if (!(error instanceof UnauthorizedError) || this.settings.partnerSubject) return error;
+    // "; " after the API's message: a "." there would make "token)." look like a credential to scrub.
+    return new UserError(`nsp: the API refused the API token in ${this.#tokenSetting} (${this.scrub(error.message)}); set a valid token there${this.#tokenNote}.`);
   }
 
   #fingerprint(): string {

@@ -143,7 +143,8 @@ function outputs(def: AnyResource, state: PropertyMap, inputs: PropertyMap): Pro
 async function guard<T>(fn: () => Promise<T> | T, partial?: (e: InitFailedError) => PropertyMap): Promise<T> {
   try {
     return await fn();
-  } catch (e) {
+  } catch (caught) {
+    const e = session ? session.explain(caught) : caught;
     if (e instanceof UserError) throw e;
     if (e instanceof InitFailedError && partial) {
       const message = scrub(e.message);

@@ -127,7 +127,8 @@ export class NspProvider {
    * token) it came from; the default provider's errors need no such note.
    */
   private errorMessage(err: unknown): string {
-    const message = this.scrub(err instanceof Error ? err.message : String(err));
+    const explained = this.session ? this.session.explain(err) : err;
+    const message = this.scrub(explained instanceof Error ? explained.message : String(explained));
     return this.instanceName ? `${message} (provider ${JSON.stringify(this.instanceName)})` : message;
   }
 

@@ -20,18 +20,15 @@ import * as utilities from "../utilities";
  * ## Example Usage
  * ### A zone on the account's authoritative DNS service
  *
- * A zone needs the id of an `auth_dns` service; `nsp:dns:getServices` finds it. The zone stays
- * `pending` until the domain's delegation points at `nameServers`.
+ * Without `serviceId`, the zone is made on the account's `auth_dns` service, which the create
+ * looks up: the program makes no look-up of its own on every run. The zone stays `pending`
+ * until the domain's delegation points at `nameServers`.
  *
  * ```typescript
  * import * as pulumi from "@pulumi/pulumi";
  * import * as nsp from "@nsp/pulumi";
  *
- * const authDns = nsp.dns.getServicesOutput({
- *     type: "auth_dns",
- * });
  * const zone = new nsp.dns.Zone("zone", {
- *     serviceId: authDns.services[0].id,
  *     name: "zone-example.example",
  *     negativeTtl: 300,
  * });
@@ -39,6 +36,9 @@ import * as utilities from "../utilities";
  * export const nameServers = zone.nameServers;
  * ```
  * ### A secondary zone that transfers from another primary
+ *
+ * The service named: `nsp:dns:getServices` finds an account's `auth_dns` services, for an
+ * account with several.
  *
  * ```typescript
  * import * as pulumi from "@pulumi/pulumi";
@@ -135,7 +135,7 @@ export class Zone extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly serial: pulumi.Output<number>;
     /**
-     * Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
+     * Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
      */
     declare public readonly serviceId: pulumi.Output<string>;
     /**
@@ -164,9 +164,6 @@ export class Zone extends pulumi.CustomResource {
         if (!opts.id) {
             if (args?.name === undefined && !opts.urn) {
                 throw new Error("Missing required property 'name'");
-            }
-            if (args?.serviceId === undefined && !opts.urn) {
-                throw new Error("Missing required property 'serviceId'");
             }
             resourceInputs["enabled"] = args?.enabled;
             resourceInputs["forceDestroy"] = args?.forceDestroy;
@@ -234,7 +231,7 @@ export interface ZoneArgs {
      */
     secondaryMaster?: pulumi.Input<string | undefined>;
     /**
-     * Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
+     * Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
      */
-    serviceId: pulumi.Input<string>;
+    serviceId?: pulumi.Input<string | undefined>;
 }

@@ -19,6 +19,12 @@ export interface FieldRoles {
   clearedAs?: null | Record<string, never>;
   /** The API cannot change it in place: a change replaces the object. */
   replace?: boolean;
+  /**
+   * Left unset, a create chooses it (the account's one service of the kind the object needs) and
+   * the object keeps it after: a program that stops setting it changes nothing, where dropping
+   * another input the program used to set is a change (a replacement, for a `replace` input).
+   */
+  keptWhenUnset?: boolean;
   /** Always stored as a Pulumi secret. */
   secret?: boolean;
   /** Sent but never returned: refresh keeps the value last set, Diff compares inputs. */

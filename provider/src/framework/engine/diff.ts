@@ -1,7 +1,7 @@
 import type { AnyResource } from "../definition";
 import { isUnknown, containsUnknown, type PropertyMap } from "./property-values";
 import { sameInstant } from "../api/wire";
-import { unwrap } from "../definition/zod-walk";
+import { keysWithRole, unwrap } from "../definition/zod-walk";
 
 type DiffKind = "ADD" | "ADD_REPLACE" | "DELETE" | "DELETE_REPLACE" | "UPDATE" | "UPDATE_REPLACE";
 
@@ -39,6 +39,7 @@ export function diffResource(
 ): DiffResult {
   const replaceKeys = new Set<string>(def.replaceOnChanges ?? []);
   const writeOnly = new Set<string>(def.writeOnly ?? []);
+  const kept = new Set(keysWithRole(def.args.shape as Record<string, never>, "keptWhenUnset"));
   const detailed: Record<string, DiffKind> = {};
   const changed: string[] = [];
 
@@ -51,8 +52,8 @@ export function diffResource(
       kind = prev === undefined ? "ADD" : "UPDATE";
     } else if (next === undefined) {
       // A property the program never set is the API's to choose; only dropping one the program
-      // used to set is a change.
-      if (oldInputs?.[key] !== undefined && prev !== undefined && prev !== null) kind = "DELETE";
+      // used to set is a change, unless unset means "the value the object has" (keptWhenUnset).
+      if (!kept.has(key) && oldInputs?.[key] !== undefined && prev !== undefined && prev !== null) kind = "DELETE";
     } else if (!deepEqual(next, prev) && !sameValue(def, key, prev, next, news)) {
       kind = prev === undefined || prev === null ? "ADD" : "UPDATE";
     }

@@ -94,8 +94,11 @@ export async function refuseWhileHolding(occasion: "delete" | "replacement", tok
   const who = `${token} ${ctx.resourceName ? `${JSON.stringify(ctx.resourceName)} ` : ""}(id ${parentId})`;
   throw new UserError(
     occasion === "delete"
-      ? `${who} still holds objects this program does not manage: ${heldText(found)}. ` +
-          `Deleting it would delete them too, so nothing was deleted. Set \`forceDestroy: true\` on it (an update in place, then delete again) to delete them with it, or move or delete them first.`
+      ? // The engine deletes the parent's dependents first, so by now the program's own children
+        // of it are usually gone: saying that nothing was deleted would be untrue.
+        `${who} still holds objects this program does not manage: ${heldText(found)}. ` +
+          `Deleting it would delete them too, so the ${holds.what} and those objects were kept; the program's own objects in it may already be deleted (the engine deletes them before the ${holds.what}). ` +
+          `To delete it with them, set \`forceDestroy: true\` on it and run \`pulumi up\` (an update in place; that \`up\` also creates again the program's own objects in it that were deleted), then delete again; or move or delete them first.`
       : `${who} must be deleted before its replacement is created, and it holds ${heldText(found)}. ` +
           `The replacement would delete them all, the program's own included, so nothing was changed. ` +
           `Set \`forceDestroy: true\` on it in a \`pulumi up\` of its own (an update in place), then make the change again; or undo the change that replaces it.`,

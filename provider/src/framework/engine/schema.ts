@@ -153,12 +153,13 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     const replaces = new Set<string>(def.replaceOnChanges ?? []);
     const inputs = objectProperties(builder, def.args.shape as Record<string, z.ZodType>, module, owner, secrets, replaces);
     const outputsOnly = objectProperties(builder, def.state.shape as Record<string, z.ZodType>, module, owner, secrets);
-    // Every input is also an output; the provider fills defaults, so defaulted inputs are always present.
+    // Every input is also an output; the provider fills defaults, so defaulted inputs are always
+    // present, and so are those a create chooses when the program leaves them unset.
     const outputRequired = [
       ...Object.entries(def.args.shape as Record<string, z.ZodType>)
         .filter(([, f]) => {
           const u = unwrap(f);
-          return (!u.optional || u.hasDefault) && u.defaultValue !== null;
+          return (!u.optional || u.hasDefault || metaOf(f).keptWhenUnset === true) && u.defaultValue !== null;
         })
         .map(([k]) => k),
       ...outputsOnly.required,

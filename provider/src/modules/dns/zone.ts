@@ -19,7 +19,13 @@ const domainName = z
   .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be a domain name such as example.com"));
 
 const zoneArgs = z.object({
-  serviceId: idRef("Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).").meta({ create: true, replace: true }),
+  // Optional, so that a program need not look the service up (an API call on every run, even
+  // one that changes nothing) only to create its zone once.
+  serviceId: idRef(
+    "Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.",
+  )
+    .optional()
+    .meta({ create: true, replace: true, keptWhenUnset: true }),
   name: domainName.meta({ key: true, description: "Zone name, such as `example.com`. Stored lower-case without a trailing dot.", create: true, replace: true }),
   mode: z
     .enum(["zone", "host"])
@@ -60,7 +66,8 @@ const zoneState = z.object({
   createdAt: z.string().meta({ description: "When the zone was created." }),
 });
 
-export const zoneProperties = zoneArgs.extend(zoneState.shape);
+/** A zone as nsp:dns:getZone returns it: every zone has its service, named by the program or not. */
+export const zoneProperties = zoneArgs.extend({ serviceId: idRef("Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).") }).extend(zoneState.shape);
 export type ZoneArgs = z.output<typeof zoneArgs>;
 const zones = collection({ token: "nsp:dns:Zone", path: "/dns/zones", args: zoneArgs, state: zoneState, idOnWire: z.number().int(), idOf: (id) => ownIdOf("nsp:dns:Zone", id, { what: "zone", form: "<zoneId>" }) });
 /** A zone as the API returns it (getZone reads the same object). */
@@ -75,6 +82,17 @@ async function explainUnknownService(ctx: OperationContext, serviceId: string, e
   const services = await listServices(ctx).catch(() => undefined);
   if (!services) throw error;
   throw new Error(`${unknownServiceMessage(serviceId, services)} (${error.message})`);
+}
+
+/**
+ * The service of a zone whose program leaves `serviceId` unset: the account's one auth_dns
+ * service. Several are not guessed between, as moving a zone later means replacing it.
+ */
+async function accountAuthDns(ctx: OperationContext, zoneName: string): Promise<string> {
+  const authDns = (await listServices(ctx)).filter((s) => s.type === "auth_dns");
+  if (authDns.length === 1) return String(authDns[0]!.id);
+  const which = authDns.length === 0 ? "the account has no auth_dns service" : `the account has ${authDns.length} auth_dns services: ${authDns.map((s) => `${s.id} (${JSON.stringify(s.name)})`).join(", ")}`;
+  throw new Error(`serviceId is unset for zone ${JSON.stringify(zoneName)} and ${which}; set serviceId to the auth_dns service that should serve it`);
 }
 
 function unknownServiceMessage(serviceId: string, services: { id: unknown; name: string; type: string }[]): string {
@@ -121,6 +139,11 @@ export const zone = zones.resource({
   // Moving a zone to another service is such a replacement (the API cannot move one): a service
   // the create would refuse is found before the zone, and every record in it, is deleted.
   async beforeDeleteFirst(ctx, olds, news) {
+    // Unset, the new zone's create looks its service up: a look-up that would fail fails now.
+    if (news.serviceId === undefined) {
+      await accountAuthDns(ctx, news.name);
+      return;
+    }
     if (String(news.serviceId) === String(olds.serviceId)) return;
     const services = await listServices(ctx);
     if (services.some((s) => s.type === "auth_dns" && String(s.id) === String(news.serviceId))) return;
@@ -138,7 +161,8 @@ export const zone = zones.resource({
 
   async create(ctx, args) {
     // Zone names are unique in an account: the natural key.
-    const created = await zones.create(ctx, `zone ${args.name}`, args, { matches: (z) => z.name === args.name }).catch((e: unknown) => explainUnknownService(ctx, args.serviceId, e));
+    const serviceId = args.serviceId ?? (await accountAuthDns(ctx, args.name));
+    const created = await zones.create(ctx, `zone ${args.name}`, { ...args, serviceId }, { matches: (z) => z.name === args.name }).catch((e: unknown) => explainUnknownService(ctx, serviceId, e));
     ctx.progress(created.id, created.state);
     // What differs from the API's defaults (enabled, no secondary master, its own negative TTL) takes a patch.
     const differing = zones.api.patchKeys(Object.keys(zoneArgs.shape)).filter((k) => (k === "enabled" ? args.enabled === false : args[k] !== undefined && args[k] !== null));

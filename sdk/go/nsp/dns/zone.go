@@ -25,8 +25,9 @@ import (
 // ## Example Usage
 // ### A zone on the account's authoritative DNS service
 //
-// A zone needs the id of an `auth_dns` service; `nsp:dns:getServices` finds it. The zone stays
-// `pending` until the domain's delegation points at `nameServers`.
+// Without `serviceId`, the zone is made on the account's `auth_dns` service, which the create
+// looks up: the program makes no look-up of its own on every run. The zone stays `pending`
+// until the domain's delegation points at `nameServers`.
 // ```go
 // package main
 //
@@ -39,11 +40,7 @@ import (
 //
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
-//			authDns := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{
-//				Type: pulumi.String("auth_dns"),
-//			})
 //			zone, err := dns.NewZone(ctx, "zone", &dns.ZoneArgs{
-//				ServiceId:   authDns.Services().Index(pulumi.Int(0)).Id(),
 //				Name:        pulumi.String("zone-example.example"),
 //				NegativeTtl: pulumi.Int(300),
 //			})
@@ -58,6 +55,9 @@ import (
 //
 // ```
 // ### A secondary zone that transfers from another primary
+//
+// The service named: `nsp:dns:getServices` finds an account's `auth_dns` services, for an
+// account with several.
 // ```go
 // package main
 //
@@ -120,7 +120,7 @@ type Zone struct {
 	SecondaryMaster pulumi.StringPtrOutput `pulumi:"secondaryMaster"`
 	// SOA serial; it grows with every change.
 	Serial pulumi.IntOutput `pulumi:"serial"`
-	// Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
+	// Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
 	ServiceId pulumi.StringOutput `pulumi:"serviceId"`
 	// `pending` until the delegation is verified, then `active`.
 	Status pulumi.StringOutput `pulumi:"status"`
@@ -139,9 +139,6 @@ func NewZone(ctx *pulumi.Context,
 
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
-	}
-	if args.ServiceId == nil {
-		return nil, errors.New("invalid value for required argument 'ServiceId'")
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Zone
@@ -188,8 +185,8 @@ type zoneArgs struct {
 	NegativeTtl *int `pulumi:"negativeTtl"`
 	// Master IP when the zone is served as a secondary; unset (or null) serves it as a primary.
 	SecondaryMaster *string `pulumi:"secondaryMaster"`
-	// Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
-	ServiceId string `pulumi:"serviceId"`
+	// Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
+	ServiceId *string `pulumi:"serviceId"`
 }
 
 // The set of arguments for constructing a Zone resource.
@@ -206,8 +203,8 @@ type ZoneArgs struct {
 	NegativeTtl pulumi.IntPtrInput
 	// Master IP when the zone is served as a secondary; unset (or null) serves it as a primary.
 	SecondaryMaster pulumi.StringPtrInput
-	// Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
-	ServiceId pulumi.StringInput
+	// Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
+	ServiceId pulumi.StringPtrInput
 }
 
 func (ZoneArgs) ElementType() reflect.Type {
@@ -352,7 +349,7 @@ func (o ZoneOutput) Serial() pulumi.IntOutput {
 	return o.ApplyT(func(v *Zone) pulumi.IntOutput { return v.Serial }).(pulumi.IntOutput)
 }
 
-// Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
+// Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
 func (o ZoneOutput) ServiceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Zone) pulumi.StringOutput { return v.ServiceId }).(pulumi.StringOutput)
 }

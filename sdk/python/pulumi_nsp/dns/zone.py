@@ -21,25 +21,24 @@ __all__ = ['ZoneArgs', 'Zone']
 class ZoneArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
-                 service_id: pulumi.Input[_builtins.str],
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  force_destroy: pulumi.Input[Optional[_builtins.bool]] = None,
                  mode: pulumi.Input[Optional[_builtins.str]] = None,
                  negative_ttl: pulumi.Input[Optional[_builtins.int]] = None,
-                 secondary_master: pulumi.Input[Optional[_builtins.str]] = None):
+                 secondary_master: pulumi.Input[Optional[_builtins.str]] = None,
+                 service_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Zone resource.
 
         :param pulumi.Input[_builtins.str] name: Zone name, such as `example.com`. Stored lower-case without a trailing dot.
-        :param pulumi.Input[_builtins.str] service_id: Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
         :param pulumi.Input[_builtins.bool] enabled: Whether the zone is served. Default: `true`.
         :param pulumi.Input[_builtins.bool] force_destroy: Delete the zone even while it holds records, security rules and address ranges that this program does not manage (they are deleted with it). When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API. Default: `false`.
         :param pulumi.Input[_builtins.str] mode: `zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere. Default: `"zone"`. One of: `zone`, `host`.
         :param pulumi.Input[_builtins.int] negative_ttl: TTL of negative answers (NXDOMAIN), in seconds.
         :param pulumi.Input[_builtins.str] secondary_master: Master IP when the zone is served as a secondary; unset (or null) serves it as a primary.
+        :param pulumi.Input[_builtins.str] service_id: Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
         """
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "service_id", service_id)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
         if force_destroy is not None:
@@ -50,6 +49,8 @@ class ZoneArgs:
             pulumi.set(__self__, "negative_ttl", negative_ttl)
         if secondary_master is not None:
             pulumi.set(__self__, "secondary_master", secondary_master)
+        if service_id is not None:
+            pulumi.set(__self__, "service_id", service_id)
 
     @_builtins.property
     @pulumi.getter
@@ -62,18 +63,6 @@ class ZoneArgs:
     @name.setter
     def name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "name", value)
-
-    @_builtins.property
-    @pulumi.getter(name="serviceId")
-    def service_id(self) -> pulumi.Input[_builtins.str]:
-        """
-        Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
-        """
-        return pulumi.get(self, "service_id")
-
-    @service_id.setter
-    def service_id(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "service_id", value)
 
     @_builtins.property
     @pulumi.getter
@@ -135,6 +124,18 @@ class ZoneArgs:
     def secondary_master(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "secondary_master", value)
 
+    @_builtins.property
+    @pulumi.getter(name="serviceId")
+    def service_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
+        """
+        return pulumi.get(self, "service_id")
+
+    @service_id.setter
+    def service_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "service_id", value)
+
 
 @pulumi.type_token("nsp:dns:Zone")
 class Zone(pulumi.CustomResource):
@@ -164,15 +165,14 @@ class Zone(pulumi.CustomResource):
         ## Example Usage
         ### A zone on the account's authoritative DNS service
 
-        A zone needs the id of an `auth_dns` service; `nsp:dns:getServices` finds it. The zone stays
-        `pending` until the domain's delegation points at `nameServers`.
+        Without `serviceId`, the zone is made on the account's `auth_dns` service, which the create
+        looks up: the program makes no look-up of its own on every run. The zone stays `pending`
+        until the domain's delegation points at `nameServers`.
         ```python
         import pulumi
         import pulumi_nsp as nsp
 
-        auth_dns = nsp.dns.get_services_output(type="auth_dns")
         zone = nsp.dns.Zone("zone",
-            service_id=auth_dns.services[0].id,
             name="zone-example.example",
             negative_ttl=300,
         )
@@ -180,6 +180,9 @@ class Zone(pulumi.CustomResource):
         pulumi.export("nameServers", zone.name_servers)
         ```
         ### A secondary zone that transfers from another primary
+
+        The service named: `nsp:dns:getServices` finds an account's `auth_dns` services, for an
+        account with several.
         ```python
         import pulumi
         import pulumi_nsp as nsp
@@ -210,7 +213,7 @@ class Zone(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: Zone name, such as `example.com`. Stored lower-case without a trailing dot.
         :param pulumi.Input[_builtins.int] negative_ttl: TTL of negative answers (NXDOMAIN), in seconds.
         :param pulumi.Input[_builtins.str] secondary_master: Master IP when the zone is served as a secondary; unset (or null) serves it as a primary.
-        :param pulumi.Input[_builtins.str] service_id: Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
+        :param pulumi.Input[_builtins.str] service_id: Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
         """
         ...
     @overload
@@ -232,15 +235,14 @@ class Zone(pulumi.CustomResource):
         ## Example Usage
         ### A zone on the account's authoritative DNS service
 
-        A zone needs the id of an `auth_dns` service; `nsp:dns:getServices` finds it. The zone stays
-        `pending` until the domain's delegation points at `nameServers`.
+        Without `serviceId`, the zone is made on the account's `auth_dns` service, which the create
+        looks up: the program makes no look-up of its own on every run. The zone stays `pending`
+        until the domain's delegation points at `nameServers`.
         ```python
         import pulumi
         import pulumi_nsp as nsp
 
-        auth_dns = nsp.dns.get_services_output(type="auth_dns")
         zone = nsp.dns.Zone("zone",
-            service_id=auth_dns.services[0].id,
             name="zone-example.example",
             negative_ttl=300,
         )
@@ -248,6 +250,9 @@ class Zone(pulumi.CustomResource):
         pulumi.export("nameServers", zone.name_servers)
         ```
         ### A secondary zone that transfers from another primary
+
+        The service named: `nsp:dns:getServices` finds an account's `auth_dns` services, for an
+        account with several.
         ```python
         import pulumi
         import pulumi_nsp as nsp
@@ -309,8 +314,6 @@ class Zone(pulumi.CustomResource):
             __props__.__dict__["name"] = name
             __props__.__dict__["negative_ttl"] = negative_ttl
             __props__.__dict__["secondary_master"] = secondary_master
-            if service_id is None and not opts.urn:
-                raise TypeError("Missing required property 'service_id'")
             __props__.__dict__["service_id"] = service_id
             __props__.__dict__["created_at"] = None
             __props__.__dict__["delegation"] = None
@@ -451,7 +454,7 @@ class Zone(pulumi.CustomResource):
     @pulumi.getter(name="serviceId")
     def service_id(self) -> pulumi.Output[_builtins.str]:
         """
-        Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`).
+        Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.
         """
         return pulumi.get(self, "service_id")
 
