@@ -4,7 +4,8 @@
 //   - the charts, drawn by Chart.js from /api/charts;
 //   - updates while a run goes, without a reload: it asks /api/version every 2 seconds (a small
 //     JSON answer) and, when the fleet changed, fetches the same address again and puts its
-//     regions marked data-live in place of the ones shown, then redraws the charts.
+//     regions marked data-live in place of the ones shown, and redraws the charts (at most every
+//     15 seconds).
 // Without it the page still works: the filters, the search, the sorting and the pages are links
 // and a form.
 "use strict";
@@ -99,8 +100,23 @@
     };
   }
 
+  // While a run goes the page changes every few seconds; the charts, which read the whole
+  // history, are drawn again at most every 15 seconds (and once more after the last change).
+  var CHART_EVERY_MS = 15000;
+  var chartsDrawnAt = 0;
+  var chartsDue = null;
+
+  function chartsSoon() {
+    if (chartsDue) return;
+    chartsDue = setTimeout(function () {
+      chartsDue = null;
+      drawCharts().catch(function () {});
+    }, Math.max(0, chartsDrawnAt + CHART_EVERY_MS - Date.now()));
+  }
+
   function drawCharts() {
     if (!document.getElementById("charts") || !window.Chart) return Promise.resolve();
+    chartsDrawnAt = Date.now();
     return fetch("/api/charts", { headers: { accept: "application/json" }, cache: "no-store" })
       .then(function (res) { return res.ok ? res.json() : null; })
       .then(function (data) {
@@ -162,7 +178,7 @@
         return refresh().then(function (done) {
           if (!done) return;
           if (updated) updated.textContent = "Updated at " + clock.format(new Date()) + ".";
-          return drawCharts();
+          chartsSoon();
         });
       })
       // The server gone for a moment (a restart): the next poll tries again.
