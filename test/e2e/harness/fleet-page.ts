@@ -22,7 +22,7 @@ export interface FleetPageContext {
   logDirs: string[];
   /** Starts a run of the fleet while the page is open; its id. */
   startRun(): Promise<string>;
-  /** The stacks whose latest run failed for good. */
+  /** The stacks whose latest run failed for good (one at least: a failed customer's page is checked). */
   failed: string[];
   /** A stack the latest drift check found drifted, on this property, with both values. */
   drifted: { stack: string; property: string; recorded: unknown; actual: unknown };
@@ -119,6 +119,7 @@ async function accessibilityIssues(page: Page, axeSource: string): Promise<strin
 }
 
 export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
+  expect(ctx.failed.length, "checkFleetPage needs a fleet with a failed stack").toBeGreaterThan(0);
   mkdirSync(ctx.screenshotsDir, { recursive: true });
   const token = randomBytes(24).toString("hex");
   const password = decodeURIComponent(new URL(ctx.queueUrl).password);
