@@ -257,8 +257,10 @@ describe("safety", () => {
     await expect(serve({ url, port: 0, listen: "0.0.0.0", token: "short", say: () => {} })).rejects.toThrow(/FLEET_UI_TOKEN: at least 16 characters/);
   });
 
-  it("writes nothing: its connections refuse any write", async () => {
-    await expect(reader.pool.query("INSERT INTO nsp_fleet.customers (ref, customer) VALUES ('x', '{}')")).rejects.toThrow(/read-only transaction/);
+  it("writes nothing: its connections refuse any write, each new one too", async () => {
+    // More at once than the pool holds open: some go to connections opened for them.
+    const writes = Array.from({ length: 8 }, (_, i) => reader.pool.query(`INSERT INTO nsp_fleet.customers (ref, customer) VALUES ('x${i}', '{}')`));
+    for (const write of writes) await expect(write).rejects.toThrow(/read-only transaction/);
     await expect(reader.pool.query("CREATE TABLE nsp_fleet.page_was_here (x int)")).rejects.toThrow(/read-only transaction/);
   });
 

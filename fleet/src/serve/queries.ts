@@ -224,12 +224,16 @@ export class FleetReader {
       max: opts.max ?? 4,
       connectionTimeoutMillis: 10_000,
       application_name: "nsp-fleet serve",
-      // Every transaction on these connections is read-only unless it says otherwise, and none
-      // does: PostgreSQL refuses any write, whatever a query here would do. A statement that takes
-      // more than 10 s is cut, so a page never holds a connection for long.
-      options: "-c default_transaction_read_only=on -c statement_timeout=10000",
     });
     pool.on("error", () => {});
+    // Every transaction on these connections is read-only unless it says otherwise, and none
+    // does: PostgreSQL refuses any write, whatever a query here would do. A statement that takes
+    // more than 10 s is cut, so a page never holds a connection for long. Set by a statement (not
+    // a startup option, which a connection pooler such as PgBouncer may refuse), the first on each
+    // new connection: node-postgres runs a connection's queries in order.
+    pool.on("connect", (client) => {
+      client.query("SET default_transaction_read_only = on; SET statement_timeout = 10000").catch(() => {});
+    });
     try {
       (await pool.connect()).release();
     } catch (e) {
@@ -251,6 +255,8 @@ export class FleetReader {
    * them, or one an earlier release made, is told as what to do.
    */
   private async checkSchema(url: string): Promise<void> {
+    const guard = await this.pool.query<{ default_transaction_read_only: string }>("SHOW default_transaction_read_only");
+    if (guard.rows[0]?.default_transaction_read_only !== "on") throw new Error("the page's database connections could not be made read-only (SET default_transaction_read_only = on); it serves nothing without that");
     const { rows } = await this.pool.query<{ table_name: string; column_name: string }>(
       "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = 'nsp_fleet'",
     );
