@@ -23,10 +23,12 @@ Reads every object of the account (NSP_API_TOKEN, NSP_BASE_URL) and writes a Pul
 
 With --import, in the project directory: adopts that file into the stack and writes the program
 (Main.yaml for Pulumi YAML): \`PULUMI_SKIP_CHECKPOINTS=true pulumi import --file <part> --yes
---skip-preview\` for every ${DEFAULT_PART_SIZE} objects, then the same for the whole file with --out. Without
-checkpoints the CLI writes the state once per import instead of after every object (34 s instead of
-14 minutes for 5,000 objects); for an import that is safe, since a killed import records nothing
-and is run again. After a failure, run the same command again: it picks up where it stopped.
+--skip-preview\` for every ${DEFAULT_PART_SIZE} objects the stack does not hold yet, then the same for the whole
+file with --out, which imports nothing more and writes the program. Without checkpoints the CLI
+writes the state once per import instead of after every object (34 s instead of 14 minutes for
+5,000 objects); for an import that is safe, since a killed import records nothing and is run
+again (never for an \`up\` that creates). After a failure, run the same command again: it imports
+what the stack does not hold yet.
 
 With --pending-creates, after a killed \`pulumi up\` (and \`pulumi cancel\`), run in the project directory:
 finds the object of each create the stack's state lists as pending by its natural key, records it

@@ -10,11 +10,13 @@
 // with no state to name them.) And --skip-preview: the preview would read everything once more.
 //
 // In parts: a kill loses at most the part under way. Each part is one `pulumi import` of
-// `partSize` objects; the program is written last, by an import of the whole file, whose objects
-// the stack then holds: the engine imports nothing again (an object already in the stack under
-// the same name and id is no change, and no request) and writes the program of all of them, with
-// every reference between them. Run again after a failure, the parts already imported go by as
-// no change, so it picks up where it stopped.
+// `partSize` objects the stack does not hold yet (read from `pulumi stack export`), so the same
+// command run again after a failure picks up where it stopped. The program is written last, by an
+// import of the whole file under the ids the stack holds: the engine then imports nothing again
+// (an object already in the stack under the same name and id is no change, and no request) and
+// writes the program of all of them, with every reference between them. The ids must be the
+// stack's: a record imported as `<zoneId>/<recordId>` is held under its own id, and the same name
+// under another id is an error ("already exists").
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,9 +25,15 @@ import { basename, join } from "node:path";
 /** Objects per `pulumi import`: about half a minute of the engine's time each on a 2-core machine. */
 export const DEFAULT_PART_SIZE = 5000;
 
+interface ImportEntry {
+  type: string;
+  name: string;
+  id: string;
+}
+
 interface ImportFile {
   nameTable?: Record<string, string>;
-  resources: unknown[];
+  resources: ImportEntry[];
 }
 
 export interface ImportOptions {
@@ -49,6 +57,19 @@ function readImportFile(file: string): ImportFile {
   return doc;
 }
 
+/** The id of each object the stack holds, by `<type>::<name>` (the end of its URN). */
+function heldIds(stack: string | undefined): Map<string, string> {
+  const run = spawnSync("pulumi", ["stack", "export", ...(stack ? ["--stack", stack] : [])], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+  if (run.error) throw new Error(`could not run pulumi: ${run.error.message} (is the Pulumi CLI on PATH?)`);
+  if (run.status !== 0) throw new Error(`pulumi stack export failed (the project's stack must exist first: \`pulumi stack init\`): ${run.stderr.trim()}`);
+  const exported = JSON.parse(run.stdout) as { deployment?: { resources?: { urn: string; id?: string }[] } };
+  const held = new Map<string, string>();
+  for (const r of exported.deployment?.resources ?? []) if (r.id) held.set(r.urn.split("::").slice(-2).join("::"), r.id);
+  return held;
+}
+
+const keyOf = (e: ImportEntry) => `${e.type}::${e.name}`;
+
 /** Runs `pulumi import` as the user would, its output on the terminal. */
 function pulumiImport(args: string[], stack: string | undefined): number {
   const run = spawnSync("pulumi", ["import", ...args, "--yes", "--skip-preview", ...(stack ? ["--stack", stack] : [])], {
@@ -62,12 +83,18 @@ function pulumiImport(args: string[], stack: string | undefined): number {
 export function importInParts(opts: ImportOptions): number {
   const doc = readImportFile(opts.file);
   const total = doc.resources.length;
-  const parts: unknown[][] = [];
-  for (let i = 0; i < total; i += opts.partSize) parts.push(doc.resources.slice(i, i + opts.partSize));
-  const again = `run the same command again: what is imported stays, and goes by as no change (if pulumi says the stack is locked by a run that was killed, \`pulumi cancel --yes\` first)`;
+  const held = heldIds(opts.stack);
+  const missing = doc.resources.filter((e) => !held.has(keyOf(e)));
+  if (missing.length < total) opts.say(`${total - missing.length} of the ${total} objects are in the stack already`);
+  const parts: ImportEntry[][] = [];
+  for (let i = 0; i < missing.length; i += opts.partSize) parts.push(missing.slice(i, i + opts.partSize));
+  const again = `run the same command again: it imports what the stack does not hold yet (if pulumi says the stack is locked by a run that was killed, \`pulumi cancel --yes\` first)`;
   const dir = mkdtempSync(join(tmpdir(), "nsp-import-"));
   try {
-    if (parts.length > 1) {
+    let whole = doc;
+    if (parts.length === 1 && missing.length === total) {
+      opts.say(`importing ${total} objects and writing the program to ${opts.out}`);
+    } else {
       for (const [i, part] of parts.entries()) {
         opts.say(`part ${i + 1} of ${parts.length}: importing ${part.length} objects`);
         const path = join(dir, `part-${i + 1}.json`);
@@ -79,15 +106,17 @@ export function importInParts(opts: ImportOptions): number {
         }
       }
       opts.say(`all ${total} objects are in the stack; writing the program to ${opts.out}`);
-    } else {
-      opts.say(`importing ${total} objects and writing the program to ${opts.out}`);
+      const ids = heldIds(opts.stack);
+      whole = { ...doc, resources: doc.resources.map((e) => ({ ...e, id: ids.get(keyOf(e)) ?? e.id })) };
     }
+    const wholeFile = join(dir, "whole.json");
+    writeFileSync(wholeFile, JSON.stringify(whole));
     // Written aside, then put in place: pulumi import creates its --out file empty before it asks
     // the language host what the program needs, and Pulumi YAML reads Main.yaml for that, so
     // `--out Main.yaml` fails on the empty file it made (v3.259: "failed to discover package
     // requirements: EOF").
     const aside = join(dir, basename(opts.out));
-    const code = pulumiImport(["--file", opts.file, "--out", aside], opts.stack);
+    const code = pulumiImport(["--file", wholeFile, "--out", aside], opts.stack);
     if (code !== 0) {
       opts.say(`the import failed; ${again}`);
       return code;
