@@ -22,7 +22,7 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
   P4: { title: "plugin cold start to port", run: () => p4() },
   P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
   P6: { title: "emulator requests per second", run: () => p6() },
-  P7: { title: "adopting an account of 5 zones × 1,000 records: discovery and the import's Reads", run: () => p7() },
+  P7: { title: "adopting an account of 100 zones × 1,000 records, the README's way: discovery, the import and the first preview", run: () => p7() },
   P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
   P9: { title: "plugin CPU of one provider instance's calls in a no-change up, against an earlier commit's plugin", run: ({ p9Base }) => p9(p9Base) },
   F1: { title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers", run: ({ f1Customers }) => f1(f1Customers) },
