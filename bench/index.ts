@@ -29,7 +29,7 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
 };
 
 const USAGE = `usage: npm run bench [-- [P1 ... P9 F1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--p9-base=REF] [--no-build]]
-  With no part named, all run (about 12 minutes and F1, P7 about 5, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+  With no part named, all run (about 12 minutes and F1, P7 about 2, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --p3-sizes sets the zone sizes of P3 (default ${P3_DEFAULT_SIZES.join(",")}); \`npm run bench -- P3\` runs P3 alone;
   --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores);
   --p9-base names the git commit whose plugin P9 compares against (default ${P9_DEFAULT_BASE});

@@ -207,7 +207,7 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     file: { nameTable: {}, resources: entries.map(({ type, name, id }) => ({ type, name, id })) },
     leftOut,
     notDiscovered: definitions
-      .filter((d) => !d.list && !selected.has(d.token) && matchesTypes(d.token, opts.types))
+      .filter((d) => !d.list && !(d.token === ZONE_RECORDS && above !== Infinity) && matchesTypes(d.token, opts.types))
       .map((d) => ({ type: d.token, reason: notDiscovered[d.token] ?? "no list in the API" })),
     unavailable,
     zoneNames: new Map((listed.get("nsp:dns:Zone") ?? []).map(({ item }) => [String(item.id), String(item.name)])),
