@@ -23,7 +23,7 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
   P4: { title: "plugin cold start to port", run: () => p4() },
   P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
   P6: { title: "emulator requests per second", run: () => p6() },
-  P7: { title: "adopting an account of 5 zones × 1,000 records: discovery and the import's Reads", run: () => p7() },
+  P7: { title: "adopting an account of 100 zones × 1,000 records, the README's way: discovery, the import and the first preview", run: () => p7() },
   P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
   P9: { title: "plugin CPU of one provider instance's calls in a no-change up, against an earlier commit's plugin", run: ({ p9Base }) => p9(p9Base) },
   F1: { title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers", run: ({ f1Customers }) => f1(f1Customers) },
@@ -31,7 +31,7 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
 };
 
 const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 U1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--p9-base=REF] [--no-build]]
-  With no part named, all run (about 12 minutes and F1, P7 about 5, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+  With no part named, all run (about 12 minutes and F1, P7 about 2, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --p3-sizes sets the zone sizes of P3 (default ${P3_DEFAULT_SIZES.join(",")}); \`npm run bench -- P3\` runs P3 alone;
   --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores); U1 takes about a minute;
   --p9-base names the git commit whose plugin P9 compares against (default ${P9_DEFAULT_BASE});
