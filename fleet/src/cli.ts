@@ -16,6 +16,7 @@ import { runPool } from "./pool";
 import { driftedStacks, enqueue, stackChanged, status, work } from "./queue";
 import { errorSummary, markdownSummary, scrub, table, type FleetReport, type StackReport } from "./report";
 import { addSchedule, checkCron, listSchedules, removeSchedule, scheduleKind } from "./schedules";
+import { SERVE_USAGE } from "./serve/usage";
 import { PartnerToken } from "./partner-token";
 import { openStateBackend, runStack, type Operation, type StackOutcome } from "./stack-run";
 import { deliverWithRetries, fleetEvent, handleDelivery, queueDelivery, webhookSettings, WEBHOOK_QUEUE, type DeliveryJob } from "./webhooks";
@@ -40,6 +41,7 @@ const USAGE = `usage: nsp-fleet <command> [options]
       runs of every customer the fleet has brought up, fired by the workers on a cron
   manifests --operator --customers FILE --repo URL [--branch B] [--repo-dir DIR] [--secret NAME] [--backend URL] [--project DIR] [--resync-minutes N]
       a Pulumi Kubernetes Operator Stack object per customer, as a YAML list, on stdout
+${SERVE_USAGE}
 
 Options:
   --customers FILE   the customers, a JSON list: [{"ref", "zone", "records", "tokenEnv"?, "adoptSubject"?}]
@@ -443,6 +445,9 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       return scheduleCommand(rest, env);
     case "manifests":
       return manifestsCommand(rest);
+    case "serve":
+      // The web server (fastify) loads only for this command.
+      return (await import("./serve/command")).serveCommand(rest, env, say);
     case "--help":
     case "-h":
     case "help":

@@ -116,6 +116,7 @@ ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS remediation jsonb;
 ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS requests int;
 ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS rate_limited int;
 CREATE INDEX IF NOT EXISTS stacks_by_stack ON nsp_fleet.stacks (stack);
+CREATE INDEX IF NOT EXISTS stacks_latest ON nsp_fleet.stacks (stack, enqueued_at DESC);
 CREATE INDEX IF NOT EXISTS stacks_pending ON nsp_fleet.stacks (run_id) WHERE result IN ('queued', 'running', 'retrying');
 CREATE TABLE IF NOT EXISTS nsp_fleet.customers (
   ref text PRIMARY KEY,

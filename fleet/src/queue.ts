@@ -63,6 +63,20 @@ export async function ensureQueue(boss: PgBoss, name = QUEUE, policy: "singleton
   if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy });
 }
 
+/**
+ * Makes the queues, one process at a time: pg-boss makes a queue's table partition, and workers
+ * starting together on a new database deadlocked there ("deadlock detected"). A session lock
+ * on `sql`'s connection (pg-boss makes them on its own) keeps the others waiting meanwhile.
+ */
+export async function ensureQueues(sql: Pick<Client, "query">, boss: PgBoss, queues: { name: string; policy: "singleton" | "standard" }[]): Promise<void> {
+  await sql.query("SELECT pg_advisory_lock(hashtext('nsp_fleet queues'))");
+  try {
+    for (const q of queues) await ensureQueue(boss, q.name, q.policy);
+  } finally {
+    await sql.query("SELECT pg_advisory_unlock(hashtext('nsp_fleet queues'))");
+  }
+}
+
 /** What the fleet runs on a schedule, on every customer it has brought up. */
 export const SCHEDULE_KINDS = ["drift", "up"] as const;
 export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
@@ -156,7 +170,7 @@ export async function enqueue(opts: EnqueueOptions): Promise<{ runId: string; st
   });
   try {
     await ensureSchema(client);
-    await ensureQueue(boss);
+    await ensureQueues(client, boss, [{ name: QUEUE, policy: "singleton" }]);
     return await inTransaction(client, () => insertRun(client, boss, opts));
   } finally {
     await boss.stop({ graceful: false, wait: false, close: true });
@@ -238,9 +252,16 @@ export async function work(opts: WorkerOptions): Promise<number> {
   listener.on("error", loseDatabase);
   try {
     await ensureSchema(client);
-    await ensureQueue(boss);
-    for (const kind of SCHEDULE_KINDS) await ensureQueue(boss, scheduleQueue(kind), "standard");
-    for (const side of opts.sideQueues ?? []) await ensureQueue(boss, side.queue, "standard");
+    const connection = await client.connect();
+    try {
+      await ensureQueues(connection, boss, [
+        { name: QUEUE, policy: "singleton" },
+        ...SCHEDULE_KINDS.map((kind) => ({ name: scheduleQueue(kind), policy: "standard" as const })),
+        ...(opts.sideQueues ?? []).map((side) => ({ name: side.queue, policy: "standard" as const })),
+      ]);
+    } finally {
+      connection.release();
+    }
     await listener.query(`LISTEN ${CHANNEL}`);
     listener.on("notification", () => wake());
     opts.say(`worker ${me}: up to ${opts.concurrency} stack(s) at a time, lease ${opts.leaseSeconds} s`);
@@ -601,8 +622,12 @@ export async function status(url: string, runId: string | undefined): Promise<Ru
 export async function driftedStacks(url: string): Promise<StackStatus[]> {
   const client = await reading(url);
   try {
+    // The health row names the stack's last job, which may be an `up` since (one that does not
+    // refresh leaves a stack drifted): the finding shown is that of its latest drift check.
     const { rows } = await client.query<StackRow>(
-      `SELECT ${STACK_COLUMNS} FROM nsp_fleet.health h JOIN nsp_fleet.stacks s ON s.run_id = h.run_id AND s.stack = h.stack WHERE h.state = 'drifted' ORDER BY h.stack`,
+      `SELECT ${STACK_COLUMNS} FROM nsp_fleet.health h
+       JOIN LATERAL (SELECT * FROM nsp_fleet.stacks d WHERE d.stack = h.stack AND d.drift IS NOT NULL ORDER BY d.finished_at DESC NULLS LAST LIMIT 1) s ON true
+       WHERE h.state = 'drifted' ORDER BY h.stack`,
     );
     return rows.map(stackStatus);
   } finally {

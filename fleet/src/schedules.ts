@@ -4,7 +4,7 @@
 import { parseExpression } from "cron-parser";
 import { InputError } from "./customers";
 import { connect, ensureSchema } from "./database";
-import { ensureQueue, scheduleQueue, SCHEDULE_KINDS, startBoss, type ScheduleData, type ScheduleKind } from "./queue";
+import { ensureQueues, scheduleQueue, SCHEDULE_KINDS, startBoss, type ScheduleData, type ScheduleKind } from "./queue";
 
 export interface Schedule {
   kind: ScheduleKind;
@@ -52,14 +52,14 @@ export async function addSchedule(url: string, kind: ScheduleKind, cron: string,
   const client = await connect(url);
   try {
     await ensureSchema(client);
+    await withBoss(url, async (boss) => {
+      await ensureQueues(client, boss, [{ name: scheduleQueue(kind), policy: "standard" }]);
+    const data: ScheduleData = { kind, retries: opts.retries, retryDelaySeconds: opts.retryDelaySeconds, ...(opts.remediate ? { remediate: true } : {}) };
+      await boss.schedule(scheduleQueue(kind), cron, data, { tz: opts.timezone });
+    });
   } finally {
     await client.end();
   }
-  await withBoss(url, async (boss) => {
-    await ensureQueue(boss, scheduleQueue(kind), "standard");
-    const data: ScheduleData = { kind, retries: opts.retries, retryDelaySeconds: opts.retryDelaySeconds, ...(opts.remediate ? { remediate: true } : {}) };
-    await boss.schedule(scheduleQueue(kind), cron, data, { tz: opts.timezone });
-  });
 }
 
 export async function listSchedules(url: string): Promise<Schedule[]> {

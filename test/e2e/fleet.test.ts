@@ -22,6 +22,7 @@ import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, star
 import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./harness/postgres-backend";
 import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
 import { freePort } from "./harness/doc-pages";
+import { checkFleetPage } from "./harness/fleet-page";
 import { status as queueStatus } from "../../fleet/src/queue";
 
 const CUSTOMERS = 40;
@@ -798,6 +799,22 @@ describe("bad input", () => {
     expect(subjectFromEnv.run.code).toBe(2);
     expect(subjectFromEnv.run.stderr).toMatch(/NSP_PARTNER_SUBJECT: unset it/);
     expect((await emulator.control().stats()).total).toBe(0);
+  });
+});
+
+describe("the fleet's page", () => {
+  it("shows the fleet the workers made in real headless Chromium: every stack, the failed filter, a drifted customer's values, charts, a run appearing live, the token rule, no secret", async () => {
+    // r3's run failed through the queue (its partner token revoked); q05's drift was found and repaired.
+    const minted = await emulator.control().partnerCredentials();
+    await checkFleetPage({
+      queueUrl,
+      logDirs: machines.map((m) => join(m.dir, ".nsp-fleet", "logs")),
+      startRun: () => enqueue([customer("live")], ["--preview"]),
+      failed: ["r3"],
+      drifted: { stack: "q05", property: "content", recorded: "192.0.2.10", actual: "198.51.100.5" },
+      secrets: [...Object.values(emulator.accounts), ...minted.map((m) => m.token), WEBHOOK_SECRET],
+      screenshotsDir: join(process.env.NSP_TEST_RESULTS ?? scratch, "screenshots", "fleet"),
+    });
   });
 });
 
