@@ -14,6 +14,7 @@ export type PartnerTokenStatus =
 
 export class PartnerToken {
   #checked?: { at: number; status: PartnerTokenStatus };
+  #checking?: Promise<PartnerTokenStatus>;
 
   constructor(
     private readonly env: NodeJS.ProcessEnv,
@@ -33,6 +34,12 @@ export class PartnerToken {
   async status(): Promise<PartnerTokenStatus> {
     if (!this.present) return { env: {} };
     if (this.#checked && this.now() - this.#checked.at < RECHECK_MS) return this.#checked.status;
+    // The stacks a worker starts together wait on the same check rather than each making one.
+    this.#checking ??= this.#check().finally(() => (this.#checking = undefined));
+    return this.#checking;
+  }
+
+  async #check(): Promise<PartnerTokenStatus> {
     let status: PartnerTokenStatus;
     try {
       await checkPartnerToken(this.env.NSP_BASE_URL, this.env[PARTNER_TOKEN_ENV], { insecureHttp: this.env.NSP_INSECURE_HTTP === "true" });

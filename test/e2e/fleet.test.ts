@@ -804,14 +804,24 @@ describe("bad input", () => {
 
 describe("the fleet's page", () => {
   it("shows the fleet the workers made in real headless Chromium: every stack, the failed filter, a drifted customer's values, charts, a run appearing live, the token rule, no secret", async () => {
-    // r3's run failed through the queue (its partner token revoked); q05's drift was found and repaired.
+    // A customer drifted now: brought up again after the destroy, then edited by hand and checked.
+    const upAgain = await enqueue([customer("q40")]);
+    expect((await fleet(2, ["worker", "--until-idle"])).code).toBe(0);
+    expect((await status(upAgain)).stacks.map((x) => x.result)).toEqual(["succeeded"]);
+    const q40 = emulator.control("q40");
+    const zone = (await q40.list<{ id: number }>("/dns/zones"))[0]!.id;
+    const api = (await q40.list<{ id: number; name: string }>(`/dns/zones/${zone}/records`)).find((x) => x.name === "api")!.id;
+    await q40.patch(`/dns/zones/${zone}/records/${api}`, { content: "customer=changed" });
+    await enqueue([customer("q40")], ["--drift"]);
+    expect((await fleet(2, ["worker", "--until-idle"])).code).toBe(0);
+    // r3's run failed through the queue (its partner token revoked).
     const minted = await emulator.control().partnerCredentials();
     await checkFleetPage({
       queueUrl,
       logDirs: machines.map((m) => join(m.dir, ".nsp-fleet", "logs")),
       startRun: () => enqueue([customer("live")], ["--preview"]),
       failed: ["r3"],
-      drifted: { stack: "q05", property: "content", recorded: "192.0.2.10", actual: "198.51.100.5" },
+      drifted: { stack: "q40", property: "content", recorded: "customer=q40", actual: "customer=changed" },
       secrets: [...Object.values(emulator.accounts), ...minted.map((m) => m.token), WEBHOOK_SECRET],
       screenshotsDir: join(process.env.NSP_TEST_RESULTS ?? scratch, "screenshots", "fleet"),
     });
