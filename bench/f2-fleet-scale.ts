@@ -143,19 +143,34 @@ export async function f2(customers: number): Promise<PartResult> {
       log(`F2: ${run.name} of ${customers} customers, ${WORKERS} workers × ${CONCURRENCY}`);
       const cpu0 = reapedChildrenCpuMs();
       const pgCpu0 = processCpuMs(postmaster);
-      const workers = dirs.map((dir, m) => {
+      const start = (dir: string, m: number) => {
         const child = spawn(process.execPath, [join(ROOT, "dist", "fleet.js"), "worker", "--concurrency", String(CONCURRENCY)], { cwd: dir, env: envOf(m), stdio: ["ignore", "ignore", "pipe"] });
         let stderr = "";
         let markReady = () => {};
-        const ready = new Promise<void>((r) => (markReady = r));
+        let markFailed = (_: Error) => {};
+        const ready = new Promise<void>((resolve, reject) => {
+          markReady = resolve;
+          markFailed = reject;
+        });
         child.stderr!.on("data", (d: Buffer) => {
           stderr += d.toString();
           if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
           if (/stack\(s\) at a time/.test(stderr)) markReady();
         });
-        const exit = new Promise<{ code: number | null; stderr: string }>((r) => child.on("close", (code) => r({ code, stderr })));
+        const exit = new Promise<{ code: number | null; stderr: string }>((r) =>
+          child.on("close", (code) => {
+            markFailed(new Error(`F2: worker ${m} exited ${code} before it was ready: ${stderr.slice(-2000)}`));
+            r({ code, stderr });
+          }),
+        );
         return { pid: child.pid!, ready, exit, stop: () => child.kill("SIGTERM") };
-      });
+      };
+      // The first worker alone, then the others: workers that start at the same moment on a new
+      // database race to make pg-boss's queues (pgboss.create_queue), and one may fail with a
+      // deadlock (seen here; reported to the fleet's maintainers).
+      const first = start(dirs[0]!, 0);
+      await first.ready;
+      const workers = [first, ...dirs.slice(1).map((dir, m) => start(dir, m + 1))];
       await Promise.all(workers.map((w) => w.ready));
       if (!emptyFleetBytes) emptyFleetBytes = Number((await client.query<{ n: string }>("SELECT pg_database_size(current_database()) AS n")).rows[0]!.n);
       const treePeakKb = workers.map(() => 0);
