@@ -56,6 +56,16 @@ async function explained(client: Client, sql: string, values: unknown[] = []): P
   return { ms: planning + execution, plan };
 }
 
+/** A stack's keys in Pulumi's table, counted by kind: ".pulumi/stacks 2, .pulumi/history 8, ...". */
+function kinds(keys: string[]): string {
+  const count = new Map<string, number>();
+  for (const k of keys) {
+    const kind = /\/(\.pulumi\/[^/]+)\//.exec(k)?.[1] ?? k;
+    count.set(kind, (count.get(kind) ?? 0) + 1);
+  }
+  return [...count].map(([k, n]) => `${k} ${n}`).join(", ");
+}
+
 /** Rows of Pulumi's state table read so far (sequential scans and index fetches), as the statistics collector has them. */
 async function stateRowsRead(client: Client): Promise<number> {
   // The statistics of other sessions reach the view when they end or within a second.
@@ -275,7 +285,7 @@ async function stateBackend(db: string, what: string, scratch: string, notes: st
       .map((r) => r["QUERY PLAN"])
       .join(" ");
     notes.push(
-      `F3 Pulumi's PostgreSQL backend, ${what}: a listing (the driver's LIKE '<database>/.pulumi/...%') is ${/Index/.test(plan) ? "an index scan" : "a sequential scan of the whole table"}. A stack's files are ${keys.length} rows (${keys.map((k) => k.replace(/s0(?=[./])/, "<stack>").replace(/\d{10,}/, "<time>")).join(", ")}); with ${STACKS + 1} stacks the table holds ${total} rows. ` +
+      `F3 Pulumi's PostgreSQL backend, ${what}: a listing (the driver's LIKE '<database>/.pulumi/...%') is ${/Index/.test(plan) ? "an index scan" : "a sequential scan of the whole table"}. After 4 ups a stack's files are ${keys.length} rows (${kinds(keys)}); with ${STACKS + 1} stacks the table holds ${total} rows. ` +
         `A stack's \`pulumi up\` (an empty YAML program) reads ${alone.rows} rows of it with 1 stack in the backend and ${many.rows} with ${STACKS + 1}, ${quiet.rows} with PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true ` +
         `(each command that opens the backend lists every key under .pulumi/stacks/ to warn of stacks in the old layout, unless that variable is set); wall ${ms(alone.ms)}, ${ms(many.ms)} and ${ms(quiet.ms)} (medians of 3).`,
     );

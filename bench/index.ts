@@ -16,6 +16,7 @@ import { P9_DEFAULT_BASE, p9 } from "./p9-plugin-cpu";
 import { F1_DEFAULT_CUSTOMERS, f1 } from "./f1-fleet";
 import { F2_DEFAULT_CUSTOMERS, f2 } from "./f2-fleet-scale";
 import { f3 } from "./f3-fleet-database";
+import { f4 } from "./f4-stack-cpu";
 
 const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number; f2Customers: number; p9Base: string }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
@@ -30,9 +31,10 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
   F1: { title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers", run: ({ f1Customers }) => f1(f1Customers) },
   F2: { title: "the fleet at scale: create, no-change up, preview and drift of N customers on 3 workers, with their floors, and 1,000 computed", run: ({ f2Customers }) => f2(f2Customers) },
   F3: { title: "1,000 stacks in one database: status, the queue and Pulumi's PostgreSQL state backend at that size", run: () => f3() },
+  F4: { title: "a stack's no-change up, process by process: TypeScript and YAML with the CLI, TypeScript through the Automation API's inline program", run: () => f4() },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 F2 F3] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--f2-customers=N] [--p9-base=REF] [--no-build]]
+const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 F2 F3 F4] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--f2-customers=N] [--p9-base=REF] [--no-build]]
   With no part named, all run (about 12 minutes and F1, P7 about 5, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --p3-sizes sets the zone sizes of P3 (default ${P3_DEFAULT_SIZES.join(",")}); \`npm run bench -- P3\` runs P3 alone;
   --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores);
