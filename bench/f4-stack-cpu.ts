@@ -26,7 +26,8 @@ import { reapedChildrenCpuMs } from "./f1-fleet";
 import { type Figure, type PartResult, ROOT, log, median, notAvailable, sec } from "./lib";
 
 const RUNS = 3;
-const CUSTOMER = { ref: "c1", zone: "c1.fleet.example", records: [{ name: "www", type: "A", content: "192.0.2.10", ttl: 300 }] };
+/** The customer of each variant: one emulator account serves them all, each its own subject. */
+const customer = (ref: string) => ({ ref, zone: `${ref}.fleet.example`, records: [{ name: "www", type: "A", content: "192.0.2.10", ttl: 300 }] });
 
 type Kind = "pulumi CLI" | "language host" | "program" | "plugin" | "other";
 const KINDS: Kind[] = ["pulumi CLI", "language host", "program", "plugin", "other"];
@@ -211,27 +212,36 @@ export async function f4(): Promise<PartResult> {
     };
 
     log("F4: TypeScript, the CLI");
-    for (const d of ["state-ts", "state-yaml", "state-auto"]) mkdirSync(join(scratch, d));
+    for (const d of ["state-ts", "state-js", "state-yaml", "state-auto"]) mkdirSync(join(scratch, d));
     const ts = prepareProject("fleet");
     dirs.push(ts);
     withoutPluginPath(ts);
-    await cli("TypeScript (examples/fleet), CLI", ts, { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-ts")}` }, ["--config", `customer=${JSON.stringify(CUSTOMER)}`]);
+    await cli("TypeScript (examples/fleet), CLI", ts, { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-ts")}` }, ["--config", `customer=${JSON.stringify(customer("ts"))}`]);
+
+    log("F4: TypeScript compiled to JavaScript beforehand, the CLI");
+    const js = prepareProject("fleet");
+    dirs.push(js);
+    withoutPluginPath(js);
+    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--noEmit", "false", "--outDir", "."], { cwd: js });
+    writeFileSync(join(js, "Pulumi.yaml"), readFileSync(join(js, "Pulumi.yaml"), "utf8").replace(/^runtime: nodejs$/m, "runtime:\n  name: nodejs\n  options:\n    typescript: false"));
+    writeFileSync(join(js, "package.json"), readFileSync(join(js, "package.json"), "utf8").replace('"main": "index.ts"', '"main": "index.js"'));
+    await cli("TypeScript compiled to JavaScript beforehand, CLI", js, { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-js")}` }, ["--config", `customer=${JSON.stringify(customer("js"))}`]);
 
     log("F4: YAML, the CLI");
     const yaml = join(scratch, "yaml");
     cpSync(join(ROOT, "examples", "fleet-yaml"), yaml, { recursive: true });
     withoutPluginPath(yaml);
-    await cli("Pulumi YAML (examples/fleet-yaml), CLI", yaml, { ...base, NSP_API_TOKEN: emulator.accounts.partner!, PULUMI_BACKEND_URL: `file://${join(scratch, "state-yaml")}` }, ["--config-path", ...configPaths(CUSTOMER, "customer")]);
+    await cli("Pulumi YAML (examples/fleet-yaml), CLI", yaml, { ...base, NSP_API_TOKEN: emulator.accounts.partner!, PULUMI_BACKEND_URL: `file://${join(scratch, "state-yaml")}` }, ["--config-path", ...configPaths(customer("yaml"), "customer")]);
 
     log("F4: TypeScript, the Automation API's inline program");
     const auto = join(scratch, "auto");
-    mkdirSync(auto);
+    mkdirSync(join(auto, "work"), { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(auto, "node_modules"), "dir");
     writeFileSync(join(auto, "run.js"), AUTOMATION);
     const t0 = reapedChildrenCpuMs();
     const out = execFileSync(process.execPath, [join(auto, "run.js"), join(auto, "work"), String(RUNS)], {
       cwd: auto,
-      env: { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-auto")}`, CUSTOMER_JSON: JSON.stringify(CUSTOMER) },
+      env: { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-auto")}`, CUSTOMER_JSON: JSON.stringify(customer("auto")) },
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });
