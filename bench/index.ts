@@ -17,6 +17,7 @@ import { F1_DEFAULT_CUSTOMERS, f1 } from "./f1-fleet";
 import { F2_DEFAULT_CUSTOMERS, f2 } from "./f2-fleet-scale";
 import { f3 } from "./f3-fleet-database";
 import { f4 } from "./f4-stack-cpu";
+import { u1 } from "./u1-fleet-page";
 
 const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number; f2Customers: number; p9Base: string }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
@@ -25,21 +26,22 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
   P4: { title: "plugin cold start to port", run: () => p4() },
   P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
   P6: { title: "emulator requests per second", run: () => p6() },
-  P7: { title: "adopting an account of 5 zones × 1,000 records: discovery and the import's Reads", run: () => p7() },
+  P7: { title: "adopting an account of 100 zones × 1,000 records, the README's way: discovery, the import and the first preview", run: () => p7() },
   P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
   P9: { title: "plugin CPU of one provider instance's calls in a no-change up, against an earlier commit's plugin", run: ({ p9Base }) => p9(p9Base) },
   F1: { title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers", run: ({ f1Customers }) => f1(f1Customers) },
   F2: { title: "the fleet at scale: create, no-change up, preview and drift of N customers on 3 workers, with their floors, and 1,000 computed", run: ({ f2Customers }) => f2(f2Customers) },
   F3: { title: "1,000 stacks in one database: status, the queue and Pulumi's PostgreSQL state backend at that size", run: () => f3() },
   F4: { title: "a stack's no-change up, process by process: TypeScript and YAML with the CLI, TypeScript through the Automation API's inline program", run: () => f4() },
+  U1: { title: "the fleet's page (nsp-fleet serve): the overview's first page at 40 and at 1,000 stacks, server time", run: () => u1() },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 F2 F3 F4] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--f2-customers=N] [--p9-base=REF] [--no-build]]
-  With no part named, all run (about 12 minutes and F1, P7 about 5, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 ... F4 U1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--f2-customers=N] [--p9-base=REF] [--no-build]]
+  With no part named, all run (about 12 minutes, and F1 and F2; P7 takes about 2, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --p3-sizes sets the zone sizes of P3 (default ${P3_DEFAULT_SIZES.join(",")}); \`npm run bench -- P3\` runs P3 alone;
-  --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores);
-  --f2-customers sets F2's fleet (default ${F2_DEFAULT_CUSTOMERS}; four runs of about 3 CPU-s a stack each, so about 20 minutes on 2 cores;
-  1,000 customers would take about 25 minutes a run there: F2 computes 1,000 from the measured rates);
+  --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores); U1 takes about a minute;
+  --f2-customers sets F2's fleet (default ${F2_DEFAULT_CUSTOMERS}; its four runs take about 12 minutes on 2 cores; 1,000 customers would
+  take about 20 minutes a run there: F2 computes 1,000 from the measured rates); F3 takes about a minute and a half, F4 about two;
   --p9-base names the git commit whose plugin P9 compares against (default ${P9_DEFAULT_BASE});
   --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 

@@ -29,8 +29,8 @@ export const BUILD_INPUTS = [
   "package-lock.json",
   "tsconfig.json",
 ];
-/** What the build writes: the bundles, the compiled Node.js SDK and its link, @nsp/pulumi-dynamic. */
-export const BUILD_OUTPUTS = ["dist/plugin", "dist/emulator.js", "dist/discover.js", "dist/fleet.js", "sdk/nodejs/bin", "node_modules/@nsp/pulumi", "sdk/dynamic/dist", "node_modules/@nsp/pulumi-dynamic"];
+/** What the build writes: the bundles (and the fleet page's files), the compiled Node.js SDK and its link, @nsp/pulumi-dynamic. */
+export const BUILD_OUTPUTS = ["dist/plugin", "dist/emulator.js", "dist/discover.js", "dist/fleet.js", "dist/fleet-assets", "sdk/nodejs/bin", "node_modules/@nsp/pulumi", "sdk/dynamic/dist", "node_modules/@nsp/pulumi-dynamic"];
 /** What dist/release is made from: the build's inputs, the SDKs, the launchers, the changelog and the release script. */
 export const RELEASE_INPUTS = [...new Set([...BUILD_INPUTS, "sdk", "bin", "CHANGELOG.md", "scripts/release.mjs"])];
 

@@ -5,7 +5,7 @@
 // Last it records the fingerprint of what it built from (scripts/build-inputs.mjs). With
 // `--if-stale` it builds only when that record does not match the tree: `npm ci`'s prepare builds,
 // and the test command, the test setups and the release reuse that build while it is fresh.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,6 +37,14 @@ const entries = [
 
 rmSync(next, { recursive: true, force: true });
 await Promise.all([bundlePlugin(root, next), ...entries.map((e) => build({ ...bundleOptions, entryPoints: [join(root, e.in)], outfile: join(root, e.out), ...e.options }))]);
+
+// The fleet's page (fleet/src/serve) serves its script, its style sheet and Chart.js from files
+// beside its bundle, found from there at run time, in dist/ as in the released @nsp/fleet.
+const fleetAssets = join(root, "dist", "fleet-assets");
+rmSync(fleetAssets, { recursive: true, force: true });
+mkdirSync(fleetAssets, { recursive: true });
+for (const name of readdirSync(join(root, "fleet", "src", "serve", "assets"))) copyFileSync(join(root, "fleet", "src", "serve", "assets", name), join(fleetAssets, name));
+copyFileSync(join(root, "node_modules", "chart.js", "dist", "chart.umd.min.js"), join(fleetAssets, "chart.umd.min.js"));
 
 // Beside the bundle, made by the bundle itself: its schema and code cache.
 preparePlugin(root, next);

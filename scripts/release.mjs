@@ -138,8 +138,8 @@ timed("@nsp/pulumi", () => {
 
 timed("@nsp/pulumi-dynamic", () => npmPack(join(root, "sdk", "dynamic")));
 
-/** An npm package of one bundled command-line tool: its bin launcher, its Node.js check and its one-file bundle. */
-function toolPackage({ name, bin, bundle, description, keywords, usage }) {
+/** An npm package of one bundled command-line tool: its bin launcher, its Node.js check, its one-file bundle, and the folders of dist/ it reads at run time (`folders`). */
+function toolPackage({ name, bin, bundle, folders = [], description, keywords, usage }) {
   const stage = join(work, bin);
   mkdirSync(join(stage, "bin"), { recursive: true });
   mkdirSync(join(stage, "dist"), { recursive: true });
@@ -148,6 +148,7 @@ function toolPackage({ name, bin, bundle, description, keywords, usage }) {
   // The launcher refuses a Node.js below the package's engines (read from its package.json).
   copyFileSync(join(root, "bin", "node-floor.js"), join(stage, "bin", "node-floor.js"));
   copyFileSync(join(root, "dist", bundle), join(stage, "dist", bundle));
+  for (const folder of folders) cpSync(join(root, "dist", folder), join(stage, "dist", folder), { recursive: true });
   const { license, homepage, repository } = readJson("package.json");
   const pkg = {
     name,
@@ -158,7 +159,7 @@ function toolPackage({ name, bin, bundle, description, keywords, usage }) {
     ...(homepage ? { homepage } : {}),
     ...(repository ? { repository } : {}),
     bin: { [bin]: `bin/${bin}` },
-    files: [`bin/${bin}`, "bin/node-floor.js", `dist/${bundle}`],
+    files: [`bin/${bin}`, "bin/node-floor.js", `dist/${bundle}`, ...folders.map((f) => `dist/${f}`)],
     engines: nodeEngines,
   };
   writeFileSync(join(stage, "package.json"), `${JSON.stringify(pkg, null, 2)}\n`);
@@ -195,6 +196,8 @@ timed("@nsp/fleet", () =>
     name: "@nsp/fleet",
     bin: "nsp-fleet",
     bundle: "fleet.js",
+    // The page of `nsp-fleet serve`: its script, style sheet and Chart.js (scripts/build.mjs).
+    folders: ["fleet-assets"],
     description: "One Pulumi stack per customer of the nsp provider, on one machine or on a PostgreSQL queue shared by any number of workers.",
     keywords: ["nsp", "pulumi", "fleet", "automation"],
     usage:

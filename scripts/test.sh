@@ -59,6 +59,10 @@ step "PostgreSQL: a throwaway server on loopback, for the fleet's queue and stat
 eval "$(bash scripts/postgres.sh start)"
 trap 'bash scripts/postgres.sh stop "$NSP_TEST_POSTGRES_DIR"' EXIT
 
+step "Chromium, for the browser test of the fleet's page (scripts/chromium.sh: Debian's package, installed where absent)"
+NSP_CHROMIUM="$(bash scripts/chromium.sh)"
+export NSP_CHROMIUM
+
 if [ -d test/e2e ]; then
   # Their setup also runs `scripts/release.mjs --if-stale`: the release tests install those
   # artifacts in a clean directory.

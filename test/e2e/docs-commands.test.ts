@@ -21,7 +21,15 @@ const EMULATOR_BLOCK = [
   "pulumi config set nsp:baseUrl http://127.0.0.1:8787/api/v1",
   "pulumi config set --secret nsp:apiToken svc_0123456789abcdef0123456789abcdef",
 ];
-const DISCOVER_BLOCK = ["npx nsp-discover --report left-out.json > import.json", "pulumi import --file import.json --yes --out index.ts", "pulumi preview --expect-no-changes"];
+/** The README's adoption block, run as printed in the Pulumi YAML project it shows (but its `export` line, a placeholder). */
+const DISCOVER_BLOCK = [
+  "pulumi stack init dev",
+  "npx nsp-discover --report left-out.json > import.json",
+  "npx nsp-discover --import import.json --out Main.yaml",
+  "pulumi preview --expect-no-changes",
+];
+/** The same import by hand (the README), and with --import (docs/guides/pulumi-do.md), in the reader's TypeScript project. */
+const IMPORT_TS = ["PULUMI_SKIP_CHECKPOINTS=true pulumi import --file import.json --yes --skip-preview --out index.ts", "npx nsp-discover --import import.json --out index.ts"];
 /** docs/guides/pulumi-do.md: a function and a list, configured from the variables alone. */
 const DO_BLOCK = ["pulumi do nsp:dns:getServices --type auth_dns", "pulumi do nsp:dns:Zone list --all"];
 /** The pages run as one script each, top to bottom (see scriptOf). */
@@ -37,7 +45,7 @@ const LOAD_BLOCK = [
 ];
 const ADOPT_BLOCK = [
   "npx nsp-discover --zone example.com --zone-records --type nsp:dns:ZoneRecords > import.json",
-  "pulumi import --file import.json --yes --out records.yaml",
+  "npx nsp-discover --import import.json --out records.yaml",
   "tail -n +2 records.yaml >> Pulumi.yaml",
   "pulumi preview --expect-no-changes",
 ];
@@ -50,6 +58,7 @@ const RUN = [
   ...EMULATOR_BLOCK,
   `npm install --save-dev ./nsp-discover-${VERSION}.tgz`,
   ...DISCOVER_BLOCK,
+  ...IMPORT_TS,
   ...DO_BLOCK,
   ...LOAD_BLOCK,
   ...ADOPT_BLOCK,
@@ -202,12 +211,25 @@ describe("the shell commands of the README and docs/", () => {
     await api.post("/mail/domains", { zone_id: zone.id, name: "docs.example" });
     // The `export` line of the block, with the emulator's values.
     const account = { NSP_API_TOKEN: printed.accounts.ci!, NSP_BASE_URL: printed.baseUrl };
-    for (const command of DISCOVER_BLOCK) bash(command, account);
+    // The README's adoption block in the Pulumi YAML project it shows, made beside the installed nsp-discover.
+    const adopted = join(app, "adopted");
+    mkdirSync(adopted);
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const adoption = readme.slice(readme.indexOf("## Adopting an existing account"));
+    writeFileSync(join(adopted, "Pulumi.yaml"), /```yaml\n([\s\S]*?)```/.exec(adoption)![1]!);
+    const outputs = DISCOVER_BLOCK.map((command) => bash(command, account, adopted));
+    expect(readFileSync(join(adopted, "Main.yaml"), "utf8")).toContain("type: nsp:dns:Record");
+    expect(outputs.at(-1)).toMatch(/\d+ unchanged/);
+    expect(outputs.at(-1)).not.toMatch(/to (create|update|delete|replace)/);
+    // By hand, then with --import again (a no-change import that writes the program), in the TypeScript project.
+    bash(DISCOVER_BLOCK[1]!, account);
+    for (const command of IMPORT_TS) bash(command, account);
+    expect(bash("pulumi preview --expect-no-changes", account)).toMatch(/\d+ unchanged/);
     // docs/guides/pulumi-do.md: a function and a list with no program, from the same two variables.
     const [services, zones] = DO_BLOCK.map((command) => bash(command, account));
     expect(services).toContain("auth_dns");
     expect(zones).toContain(`"id": "${zone.id}"`);
-    expect(existsSync(join(app, "left-out.json"))).toBe(true);
+    expect(existsSync(join(adopted, "left-out.json"))).toBe(true);
     expect(readFileSync(join(app, "index.ts"), "utf8")).toContain("new nsp.dns.Record(");
 
     // docs/guides/getting-started.md starts its own emulator on the same port: the block's one stops first.

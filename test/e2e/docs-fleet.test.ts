@@ -60,7 +60,7 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   cpSync(join(ROOT, "dist", "release"), release, { recursive: true, filter: (src) => !src.endsWith("manifest.json") });
   // The reader's terminal: this process's environment, a PULUMI_HOME of its own, nothing pointing
   // nsp, the fleet or pulumi at an account, a queue or a backend before the page does.
-  const { NSP_API_TOKEN: _t, NSP_BASE_URL: _u, NSP_PARTNER_TOKEN: _p, FLEET_DATABASE_URL: _q, FLEET_CONCURRENCY: _c, ...terminal } = process.env;
+  const { NSP_API_TOKEN: _t, NSP_BASE_URL: _u, NSP_PARTNER_TOKEN: _p, FLEET_DATABASE_URL: _q, FLEET_CONCURRENCY: _c, FLEET_WEBHOOK_URL: _w, FLEET_WEBHOOK_SECRET: _ws, ...terminal } = process.env;
   const { PULUMI_BACKEND_URL: _b, PULUMI_CONFIG_PASSPHRASE: _s, ...pulumi } = pulumiEnv(pulumiHome(join(dir, "home")), "");
   const env = { ...terminal, ...pulumi };
 
@@ -105,7 +105,7 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const planned = tableOf(preview.printed);
   expect(tableOf(preview.shown!).header).toBe(planned.header);
   expect(planned.summary, preview.printed).toMatch(/^run \S+ \(preview\): 3 succeeded, 0 failed, 0 queued or running, 1 would change$/);
-  expect([...planned.rows].map(([ref, row]) => [ref, row[2]])).toEqual([
+  expect(REFS.map((ref) => [ref, planned.rows.get(ref)?.[2]])).toEqual([
     ["acme", "update 1"],
     ["globex", "none"],
     ["initech", "none"],
@@ -119,12 +119,13 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const found = tableOf(drift.printed);
   expect(tableOf(drift.shown!).header).toBe(found.header);
   expect(found.summary).toMatch(/^run \S+ \(drift\): 3 succeeded, 0 failed, 0 queued or running, 1 drifted$/);
-  expect([...found.rows].map(([ref, row]) => [ref, row[3]])).toEqual([
+  expect(REFS.map((ref) => [ref, found.rows.get(ref)?.[3]])).toEqual([
     ["acme", "none"],
     ["globex", "none"],
     ["initech", "aaaa-www.content"],
   ]);
-  expect(drift.printed).toMatch(/"name": "content",\s+"recorded": "2001:db8::30",\s+"actual": "2001:db8::99"/);
+  const listed = JSON.parse(drift.printed.slice(drift.printed.indexOf("\n[") + 1)) as { stack: string; drift: { resources: { properties: object[] }[] } }[];
+  expect(listed.map((x) => [x.stack, x.drift.resources[0]!.properties])).toEqual([["initech", [{ name: "content", recorded: "2001:db8::30", actual: "2001:db8::99" }]]]);
   const repaired = ran("nsp-fleet status", 3);
   const remediated = tableOf(repaired.printed);
   expect(tableOf(repaired.shown!).header).toBe(remediated.header);
@@ -134,6 +135,17 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   expect(schedule).toContain('schedule drift: "0 */4 * * *" (UTC), remediating');
   expect(schedule).toMatch(/^drift +0 \*\/4 \* \* \* +UTC +yes +never$/m);
   expect(schedule).toContain("schedule drift: removed");
+
+  // The webhook's receiver kept the signed run.finished event; every delivery is a row; the
+  // worker's metrics count the run's three stacks.
+  const finished = ran("cat run.finished.json").printed;
+  expect(finished).toMatch(/"type": "run.finished"/);
+  expect(finished).toMatch(/"succeeded": 3/);
+  expect(ran("nsp_fleet.deliveries").printed).toMatch(/run\.finished \| +\| +1 \| +204/);
+  const scraped = ran("--metrics-port 9464").printed;
+  expect(scraped).toContain('nsp_fleet_jobs_total{operation="up",result="succeeded"} 3');
+  expect(scraped).toContain('nsp_fleet_stacks{run="latest",result="succeeded"} 3');
+  expect(readFileSync(join(release, "fleet", "stacks.yaml"), "utf8")).toContain("resyncFrequencySeconds: 3600");
 
   // --destroy through the queue: what run made is deleted.
   const destroyed = ran("nsp-fleet status", 4);
@@ -158,7 +170,8 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const password = decodeURIComponent(new URL(database).password);
   const logs = join(project, ".nsp-fleet", "logs");
   const fleetPrinted = blocks.flatMap((b, i) => (b.block.kind === "sh" && b.block.text.includes("nsp-fleet ") ? [out.get(`block ${i}`) ?? ""] : []));
-  expect(fleetPrinted).toHaveLength(8);
+  // The blocks that run nsp-fleet (11), and the page's two (left out: they serve until stopped).
+  expect(fleetPrinted).toHaveLength(13);
   const logFiles = readdirSync(logs, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name));
   // A log per stack and operation: run's three ups, and the workers' three ups and three destroys.
   expect(logFiles.length, logFiles.join("\n")).toBeGreaterThanOrEqual(9);

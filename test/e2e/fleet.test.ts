@@ -751,17 +751,17 @@ describe("bad input", () => {
     await enqueue([customer("q01")], ["--preview"]);
     const inUse = await fleet(0, ["worker", "--until-idle", "--metrics-port", String(port)]);
     taken.close();
-    expect(inUse.code).toBe(2);
+    expect(inUse.code, inUse.stderr).toBe(2);
     expect(inUse.stderr).toMatch(new RegExp(`--metrics-port ${port}: port ${port} on 127\\.0\\.0\\.1 is in use`));
     // The preview just queued was not taken by the worker that could not serve its metrics.
     const waiting = await query<{ result: string }>(queueUrl, "SELECT s.result FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id ORDER BY r.created_at DESC LIMIT 1");
     expect(waiting).toEqual([{ result: "queued" }]);
 
     const both = await fleet(0, ["enqueue", "--preview", "--destroy", "--customers", join(scratch, "good.json")]);
-    expect(both.code).toBe(2);
+    expect(both.code, both.stderr).toBe(2);
     expect(both.stderr).toContain("--preview and --destroy: give one at most");
     const remediate = await fleet(0, ["enqueue", "--preview", "--remediate"]);
-    expect(remediate.code).toBe(2);
+    expect(remediate.code, remediate.stderr).toBe(2);
     expect(remediate.stderr).toContain("--remediate: only with --drift");
     expect(await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks")).toEqual([{ n: String(Number(before[0]!.n) + 1) }]);
     // The preview queued for the test above, run, so that it leaves the queue empty.

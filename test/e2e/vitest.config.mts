@@ -19,6 +19,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   adopt: 40,
   dynamic: 40,
   "docs-fleet": 38,
+  "fleet-page": 30,
   "every-resource": 37,
   "plain-clone": 30,
   typescript: 27,
@@ -37,6 +38,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   examples: 7,
   policy: 7,
   "force-destroy": 5,
+  "fleet-serve": 3,
 };
 
 class LongestFirst extends BaseSequencer {

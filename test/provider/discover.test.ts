@@ -16,7 +16,7 @@ import { useProvider } from "../helpers/use-provider";
 
 interface ImportFile {
   nameTable: Record<string, string>;
-  resources: { type: string; name: string; id: string }[];
+  resources: { type: string; name: string; id: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
 }
 
 const { emulator, control, plugin, checked, token } = useProvider({ account: "demo", config: { requestsPerMinute: 0 } });
@@ -187,6 +187,47 @@ describe("nsp-discover", () => {
     }
   }, 120_000);
 
+  it("writes a zone above the size as one ZoneRecords holding its zone file and its state, which diffs with no change and refreshes as it is", async () => {
+    const zone = await control.post<{ id: number }>("/dns/zones", { service_id: (await control.services()).find((s) => s.type === "auth_dns")!.id, name: "big.example" });
+    const lines = Array.from({ length: 600 }, (_, i) => `h${i} 300 IN A 10.0.${i >> 8}.${i & 255}`);
+    await control.post(`/dns/zones/${zone.id}/import`, { text: `${lines.join("\n")}\n`, mode: "apply" });
+    const only = (file: ImportFile) => file.resources.filter((r) => r.id.startsWith(`${zone.id}/`));
+    try {
+      await control.resetStats();
+      const run = await runDiscover(["--zone", "big.example"]);
+      expect(run.code, run.stderr).toBe(0);
+      // Its records' pages, then one export for its zone file.
+      expect((await control.stats()).byRoute).toMatchObject({ "GET /dns/zones/:id/records": 2, "GET /dns/zones/:id/export": 1 });
+      expect(run.stderr).toContain("1 zones as their zone file (nsp:dns:ZoneRecords, more than 500 records)");
+      expect(run.stderr).toContain("next, in the project's folder with its stack: `npx nsp-discover --import import.json --out index.ts`");
+      const [entry, ...rest] = only(JSON.parse(run.stdout) as ImportFile);
+      expect(rest).toEqual([]);
+      expect(entry).toMatchObject({ type: "nsp:dns:ZoneRecords", name: "big-example-zone-records" });
+      const zoneFile = entry!.inputs!.zoneFile as string;
+      expect(zoneFile.split("\n")).toHaveLength(602);
+      expect(zoneFile.startsWith("$ORIGIN big.example.\nh0 300 IN A 10.0.0.0\nh1 300 IN A 10.0.0.1\n")).toBe(true);
+      expect(entry!.inputs).toEqual({ zoneId: String(zone.id), zoneFile });
+      expect(entry!.outputs).toMatchObject({ zoneId: String(zone.id), zoneFile, recordSets: expect.arrayContaining(["h599 A"]) });
+      // As pulumi import takes it: the file's inputs checked, against its outputs, no change; a refresh keeps the zone file.
+      const inputs = await checked(entry!.type, entry!.inputs!);
+      expect((await plugin.diff(entry!.type, entry!.name, entry!.id, entry!.outputs!, inputs, entry!.inputs!)).changes).toBe(false);
+      const refreshed = await plugin.read(entry!.type, entry!.name, entry!.id, entry!.outputs!, inputs);
+      expect(refreshed.properties.zoneFile).toBe(zoneFile);
+      expect(refreshed.inputs).toEqual(inputs);
+
+      // The size is the user's: at 600 or one by one it is 600 Records; --zone-records makes even a small zone one ZoneRecords.
+      for (const args of [["--zone-records-above", "600"], ["--records-one-by-one"]]) {
+        const types = only(await discoverFile(["--zone", "big.example", ...args])).map((r) => r.type);
+        expect(types, args.join(" ")).toEqual(Array(600).fill("nsp:dns:Record"));
+      }
+      const small = (await discoverFile(["--zone", "adopt1.example", "--zone-records", "--type", "nsp:dns:Zone,nsp:dns:Record,nsp:dns:ZoneRecords"])).resources;
+      expect(small.map((r) => r.type)).toEqual(["nsp:dns:Zone", "nsp:dns:ZoneRecords"]);
+      expect(small[1]!.inputs!.zoneFile).toMatch(/^\$ORIGIN adopt1\.example\.\n/);
+    } finally {
+      await control.delete(`/dns/zones/${zone.id}`);
+    }
+  }, 120_000);
+
   it("leaves out what other stacks track, and no ZoneRecords set claims a tracked record", async () => {
     const client = new ApiClient({ baseUrl: emulator.baseUrl, token, requestsPerMinute: 0 });
     try {
@@ -195,7 +236,7 @@ describe("nsp-discover", () => {
       const [www1, www2] = records.filter((r) => r.name === "www" && r.type === "A");
       // As a stack's state holds them: a zone by its id, a record by its own id.
       const tracked = new Map([[`nsp:dns:Zone ${zone}`, "prod"], [`nsp:dns:Record ${www1!.id}`, "prod"]]);
-      const result = await discover(client, resources, { types: ["nsp:dns:Zone", "nsp:dns:ZoneRecords"], zoneRecords: true, tracked });
+      const result = await discover(client, resources, { types: ["nsp:dns:Zone", "nsp:dns:ZoneRecords"], zoneRecordsAbove: 0, tracked });
       const ids = result.file.resources.map((r) => `${r.type} ${r.id}`);
       expect(ids).not.toContain(`nsp:dns:Zone ${zone}`);
       expect(result.leftOut).toEqual(
@@ -222,6 +263,21 @@ describe("nsp-discover", () => {
     const badRate = await runDiscover(["--requests-per-minute=-3"]);
     expect(badRate.code).toBe(2);
     expect(badRate.stderr).toMatch(/--requests-per-minute/);
+    const refused: [string[], RegExp][] = [
+      [["--zone-records-above=-1"], /^nsp-discover: --zone-records-above: must be a whole number of records, 0 or more; got "-1"$/m],
+      [["--zone-records-above", "many"], /^nsp-discover: --zone-records-above: must be a whole number of records, 0 or more; got "many"$/m],
+      [["--zone-records", "--records-one-by-one"], /--zone-records and --records-one-by-one each choose how a zone's records are written: give one/],
+      [["--import", "import.json"], /--import needs --out <file>/],
+      [["--out", "index.ts"], /--out goes with --import <file>/],
+      [["--import", "import.json", "--out", "index.ts", "--part-size", "0"], /--part-size: must be a whole number of objects, 1 or more; got "0"/],
+      [["--import", "import.json", "--out", "index.ts", "--type", "nsp:dns:*"], /--import adopts a file nsp-discover already wrote: --type belongs to the run that writes it/],
+      [["--import", join(tmpdir(), "nsp-no-such-import.json"), "--out", "index.ts"], /--import .*nsp-no-such-import\.json: no such file/],
+    ];
+    for (const [args, message] of refused) {
+      const run = await runDiscover(args);
+      expect(run.code, args.join(" ")).not.toBe(0);
+      expect(run.stderr, args.join(" ")).toMatch(message);
+    }
     const noToken = await runDiscover([], { NSP_API_TOKEN: "" });
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toMatch(/NSP_API_TOKEN/);

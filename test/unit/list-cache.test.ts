@@ -1,5 +1,6 @@
-// ListCache.find when the parent's list fails: only the API's typed not_found means the parent (and
-// so every child) is gone; any other failure, a bare 404 included, stays an error.
+// ListCache: a list kept while Reads use it, and dropped once idle; and when the parent's list fails,
+// only the API's typed not_found means the parent (and so every child) is gone; any other failure,
+// a bare 404 included, stays an error.
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { errorFromResponse, type ApiClient } from "../../provider/src/client";
@@ -46,6 +47,45 @@ describe("ListCache.find with a failing parent list", () => {
     const single = async () => ({ id: 1 });
     await expect(cache.find("/dns/zones/5/records", "1", item, signal, single)).rejects.toThrow(message);
     await expect(cache.find("/dns/zones/5/records", "1", item, signal, single)).rejects.toThrow(message);
+    expect(calls.list).toBe(2);
+  });
+});
+
+describe("ListCache: how long a list is kept", () => {
+  /** A client that lists two children of any parent, counting the lists. */
+  function countingClient() {
+    const calls = { list: 0 };
+    const client = {
+      listAll: async () => {
+        calls.list++;
+        return [{ id: 1 }, { id: 2 }];
+      },
+    } as unknown as ApiClient;
+    return { client, calls };
+  }
+  const noSingle = async () => {
+    throw new Error("a child in the list is never read on its own");
+  };
+
+  it("serves every Read from one list for as long as Reads keep coming, however long that is", async () => {
+    const { client, calls } = countingClient();
+    let now = 0;
+    const cache = new ListCache(client, true, 30_000, () => now);
+    // Ten minutes of Reads, 20 s apart: each within the idle time of the one before.
+    for (; now <= 600_000; now += 20_000) expect(await cache.find("/dns/zones/5/records", "1", item, signal, noSingle)).toEqual({ id: 1 });
+    expect(calls.list).toBe(1);
+  });
+
+  it("lists again after the idle time without a Read", async () => {
+    const { client, calls } = countingClient();
+    let now = 0;
+    const cache = new ListCache(client, true, 30_000, () => now);
+    await cache.find("/dns/zones/5/records", "1", item, signal, noSingle);
+    now = 29_999;
+    await cache.find("/dns/zones/5/records", "2", item, signal, noSingle);
+    expect(calls.list).toBe(1);
+    now += 30_000;
+    await cache.find("/dns/zones/5/records", "2", item, signal, noSingle);
     expect(calls.list).toBe(2);
   });
 });

@@ -17,6 +17,8 @@ function markdownUnder(dir: string): string[] {
   });
 }
 const PUBLISHED = ["README.md", ...markdownUnder("docs")].filter((p) => !NOT_PUBLISHED.has(p));
+/** A picture a page shows, published with the pages: a file under docs/ (docs/guides/images/). */
+const isPicture = (path: string) => path.startsWith("docs/") && /\.(png|jpe?g|svg|gif|webp)$/i.test(path);
 
 /** A heading's anchor as GitHub and the registry make it. */
 function anchorOf(heading: string): string {
@@ -45,7 +47,9 @@ function brokenLinksOf(page: string, text: string): string[] {
     if (/^[a-z][a-z0-9+.-]*:/i.test(link)) continue; // another site: https://, mailto:
     const [path, anchor] = link.split("#") as [string, string | undefined];
     const target = path === "" ? page : normalize(join(dirname(page), path)).replace(/\\/g, "/");
-    if (!PUBLISHED.includes(target)) {
+    if (isPicture(target) && anchor === undefined) {
+      if (!existsSync(join(ROOT, target))) broken.push(`${page}: ${link} (missing)`);
+    } else if (!PUBLISHED.includes(target)) {
       broken.push(`${page}: ${link} (${existsSync(join(ROOT, target)) ? "not a published page" : "missing"})`);
     } else if (anchor !== undefined && !anchorsOf(target).has(anchor)) {
       broken.push(`${page}: ${link} (no such heading in ${target})`);
@@ -81,12 +85,16 @@ describe("the published pages", () => {
     expect(PUBLISHED.flatMap((page) => brokenLinksOf(page, readFileSync(join(ROOT, page), "utf8")))).toEqual([]);
   });
 
-  it("would be caught linking a repository file, a missing page or a missing heading", () => {
-    const text = "[a test](../../test/e2e/harness/pulumi-cli.ts), [gone](./gone.md), [no heading](../api.md#no-such-heading), [fine](../api.md#errors), [site](https://nodejs.org)\n```sh\n[code](../../CHANGELOG.md)\n```\n";
+  it("would be caught linking a repository file, a missing page, a missing heading or a missing picture", () => {
+    const text =
+      "[a test](../../test/e2e/harness/pulumi-cli.ts), [gone](./gone.md), [no heading](../api.md#no-such-heading), [fine](../api.md#errors), [site](https://nodejs.org), " +
+      "![shown](./images/fleet-page.png), ![not drawn](./images/none.png), ![outside](../../bench/chart.png)\n```sh\n[code](../../CHANGELOG.md)\n```\n";
     expect(brokenLinksOf("docs/guides/example.md", text)).toEqual([
       "docs/guides/example.md: ../../test/e2e/harness/pulumi-cli.ts (not a published page)",
       "docs/guides/example.md: ./gone.md (missing)",
       "docs/guides/example.md: ../api.md#no-such-heading (no such heading in docs/api.md)",
+      "docs/guides/example.md: ./images/none.png (missing)",
+      "docs/guides/example.md: ../../bench/chart.png (missing)",
     ]);
   });
 

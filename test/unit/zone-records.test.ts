@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkResource } from "../../provider/src/framework/engine/operations";
 import { diffResource } from "../../provider/src/framework/engine/diff";
-import { engineMessageProblem, parseZoneRecordsId, zoneRecords } from "../../provider/src/modules/dns/zone-records";
+import { engineMessageProblem, parseZoneRecordsId, zoneFileRecords, zoneRecords } from "../../provider/src/modules/dns/zone-records";
 import {
   bulkChange,
   canonicalContent,
@@ -314,6 +314,53 @@ describe("nsp:dns:ZoneRecords inputs", () => {
     // The duplicate is reported once the records themselves are valid.
     const dup = checkResource(zoneRecords, { zoneId: "7", records: [{ name: "www", type: "A", content: "192.0.2.1" }, { name: "x", type: "A", content: "192.0.2.2" }, { name: "WWW", type: "A", content: "192.0.2.1", ttl: 300 }] });
     expect(dup.failures).toEqual([{ property: "records[2]", reason: "duplicates records[0] (www A 192.0.2.1); list each record once" }]);
+  });
+
+  it("takes the records as a zone file, names each line it cannot take, and compares files by their records", () => {
+    const text = ["$ORIGIN Example.com.", "$TTL 300", "@ IN SOA ns.old. host.example.com. 1 2 3 4 5", "@ IN NS ns.old.", "www IN A 192.0.2.1 ; web", "ftp 600 IN CNAME www", ""].join("\n");
+    const given = checkResource(zoneRecords, { zoneId: "7", zoneFile: text });
+    expect(given.failures).toEqual([]);
+    expect(given.inputs).toEqual({ zoneId: "7", zoneFile: text, maxDeletePercent: 20 });
+    expect(zoneFileRecords(text)).toEqual({ zoneName: "example.com", records: [rec("ftp", "CNAME", "www.example.com", 600), rec("www", "A", "192.0.2.1", 300)], problems: [] });
+    // Another layout of the same records is no change; another record is.
+    const relaid = checkResource(zoneRecords, { zoneId: "7", zoneFile: "$ORIGIN example.com.\nftp.example.com. 600 IN CNAME WWW.example.com.\nwww 300 A 192.0.2.1\n" }).inputs;
+    expect(diffResource(zoneRecords, { ...given.inputs, recordSets: ["ftp CNAME", "www A"] }, relaid, given.inputs).changes).toBe(false);
+    const more = checkResource(zoneRecords, { zoneId: "7", zoneFile: `${text}api IN A 192.0.2.9\n` }).inputs;
+    expect(diffResource(zoneRecords, { ...given.inputs, recordSets: ["ftp CNAME", "www A"] }, more, given.inputs).diffs).toEqual(["zoneFile"]);
+
+    const bad = checkResource(zoneRecords, {
+      zoneId: "7",
+      zoneFile: [
+        "$ORIGIN example.com.",
+        "$INCLUDE other.zone",
+        "www 300 IN A 192.0.2.1",
+        "www 600 IN A 192.0.2.1",
+        "v6 IN AAAA 192.0.2.1",
+        "x IN SPF v=spf1",
+        "www.example.org. IN A 192.0.2.2",
+        "t 10 IN TXT short",
+        "c CH TXT chaos",
+      ].join("\n"),
+    });
+    expect(bad.failures.map((f) => f.property)).toEqual(Array(7).fill("zoneFile"));
+    expect(bad.failures.map((f) => f.reason)).toEqual([
+      'the line "$INCLUDE other.zone" is a $INCLUDE directive, which is not supported',
+      'the line "x IN SPF v=spf1" is of type SPF, which is not one of A, AAAA, PTR, CNAME, TXT, MX, NS, SRV, CAA, ALIAS, HTTPS, SVCB',
+      'the line "www.example.org. IN A 192.0.2.2" is not in the zone example.com',
+      'the line "c CH TXT chaos" is of class CH, not IN',
+      'the record "www 600 IN A 192.0.2.1" is there twice; list each record once',
+      'the record "v6 3600 IN AAAA 192.0.2.1": an AAAA record needs an IPv6 address, got "192.0.2.1"',
+      'the record "t 10 IN TXT short": its TTL must be 60 to 86400 seconds',
+    ]);
+    expect(checkResource(zoneRecords, { zoneId: "7", zoneFile: "www 300 IN A 192.0.2.1\n" }).failures).toEqual([
+      { property: "zoneFile", reason: "names no zone: start it with the zone's `$ORIGIN`, such as `$ORIGIN example.com.`" },
+    ]);
+    // A file of 100,000 bad lines is one readable error.
+    const many = checkResource(zoneRecords, { zoneId: "7", zoneFile: `$ORIGIN example.com.\n${Array.from({ length: 50 }, (_, i) => `h${i} IN A nowhere`).join("\n")}` }).failures;
+    expect(many).toHaveLength(11);
+    expect(many[10]!.reason).toBe("and 40 more problems like these");
+    expect(checkResource(zoneRecords, { zoneId: "7", zoneFile: text, records: [] }).failures).toEqual([{ property: "zoneFile", reason: "give the records either as records or as zoneFile, not both" }]);
+    expect(checkResource(zoneRecords, { zoneId: "7" }).failures).toEqual([{ property: "records", reason: "is required: give the records as records (a list) or as zoneFile (the text of a zone file)" }]);
   });
 
   it("parses its import ids", () => {

@@ -26,8 +26,11 @@ interface DiscoverOptions {
   types?: readonly string[];
   /** Zone names or ids: only objects of these zones (types that belong to no zone are dropped). */
   zones?: readonly string[];
-  /** One `nsp:dns:ZoneRecords` per zone instead of one `nsp:dns:Record` per record. */
-  zoneRecords?: boolean;
+  /**
+   * A zone holding more records than this is one `nsp:dns:ZoneRecords`, a smaller one one
+   * `nsp:dns:Record` per record: 0 makes every zone a ZoneRecords, Infinity none.
+   */
+  zoneRecordsAbove?: number;
   /** Lists fetched at once; the client's rate limiter paces them all the same. */
   concurrency?: number;
   onProgress?: (message: string) => void;
@@ -50,6 +53,8 @@ interface DiscoverResult {
   notDiscovered: { type: string; reason: string }[];
   /** Lists the account may not read (module not enabled, ...): these types were not discovered. */
   unavailable: { type: string; path: string; reason: string }[];
+  /** Each zone's name by its id, for the zone files of its ZoneRecords entries. */
+  zoneNames: Map<string, string>;
 }
 
 /** A kind to list: a resource's list facts, or a parent that is no resource (the services the API makes). */
@@ -67,6 +72,13 @@ function sourcesOf(definitions: readonly AnyResource[]): Map<string, Source> {
 
 const ZONE_RECORDS = "nsp:dns:ZoneRecords";
 const RECORD = "nsp:dns:Record";
+
+/**
+ * A zone of more records than one page of the API's list (500) is one ZoneRecords by default:
+ * beyond that a program of one resource per record stops being read, and each resource costs the
+ * engine more than the API's pages cost.
+ */
+export const DEFAULT_ZONE_RECORDS_ABOVE = 500;
 
 /**
  * Reads the whole account (or the part the filters select) through list endpoints only, and
@@ -89,7 +101,9 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     needed.add(token);
     if (s.parent) need(s.parent.token);
   };
-  for (const t of selected) need(t === ZONE_RECORDS ? RECORD : t);
+  for (const t of selected) need(t);
+  const recordsAs = { [RECORD]: matchesTypes(RECORD, opts.types), [ZONE_RECORDS]: matchesTypes(ZONE_RECORDS, opts.types) };
+  if (recordsAs[ZONE_RECORDS]) need(RECORD);
   // Records published by a mail domain belong to it, so the mail domains are read with the records.
   if (needed.has(RECORD)) need("nsp:mail:Domain");
   if (opts.zones?.length) for (const t of [...needed]) if (sourceOf.get(t)?.zoneVia) need(sourceOf.get(t)!.zoneVia!);
@@ -163,15 +177,22 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
   }
   const entries: (ImportEntry & { sortKey: string })[] = [];
 
+  // The zones whose records are one ZoneRecords: by their size, unless only one of the two types is asked for.
+  const above = !recordsAs[RECORD] ? 0 : !recordsAs[ZONE_RECORDS] ? Infinity : (opts.zoneRecordsAbove ?? DEFAULT_ZONE_RECORDS_ABOVE);
+  const sizes = new Map<unknown, number>();
+  for (const { parent } of listed.get(RECORD) ?? []) sizes.set(parent?.id, (sizes.get(parent?.id) ?? 0) + 1);
+  const asZoneRecords = new Set((listed.get("nsp:dns:Zone") ?? []).filter(({ item }) => (sizes.get(item.id) ?? 0) > above).map(({ item }) => item.id));
+  if (recordsAs[ZONE_RECORDS] && asZoneRecords.size > 0) {
+    const single = (item: Item, parent: Item) => entryOf(byToken.get(RECORD)!, item, parent);
+    const zones = (listed.get("nsp:dns:Zone") ?? []).filter(({ item }) => asZoneRecords.has(item.id));
+    entries.push(...zoneRecordEntries(listed.get(RECORD) ?? [], zones, owners, zoneFilter, leftOut, single));
+  }
+
   for (const token of selected) {
     const def = byToken.get(token)!;
-    if (token === ZONE_RECORDS) {
-      const single = (item: Item, parent: Item) => entryOf(byToken.get(RECORD)!, item, parent);
-      entries.push(...zoneRecordEntries(listed.get(RECORD) ?? [], listed.get("nsp:dns:Zone") ?? [], owners, zoneFilter, leftOut, single));
-      continue;
-    }
     const source = sourceOf.get(token)!;
     for (const { item, parent } of listed.get(token) ?? []) {
+      if (token === RECORD && asZoneRecords.has(parent?.id)) continue;
       if (zoneFilter && !zoneFilter.has(String(source.zoneOf!(item, parent, find)))) continue;
       const entry = entryOf(def, item, parent);
       const stack = trackedBy(token, entry.id);
@@ -186,24 +207,23 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     file: { nameTable: {}, resources: entries.map(({ type, name, id }) => ({ type, name, id })) },
     leftOut,
     notDiscovered: definitions
-      .filter((d) => !d.list && !selected.has(d.token) && matchesTypes(d.token, opts.types))
+      .filter((d) => !d.list && !(d.token === ZONE_RECORDS && above !== Infinity) && matchesTypes(d.token, opts.types))
       .map((d) => ({ type: d.token, reason: notDiscovered[d.token] ?? "no list in the API" })),
     unavailable,
+    zoneNames: new Map((listed.get("nsp:dns:Zone") ?? []).map(({ item }) => [String(item.id), String(item.name)])),
   };
 }
 
-/** The types to emit: those the filters select that have a source (ZoneRecords replaces Record). */
+/**
+ * The types to list and emit: those the filters select that have a source. A zone's records,
+ * emitted as Records or as one ZoneRecords, are listed as Records either way (see discover).
+ */
 function selectTypes(definitions: readonly AnyResource[], opts: DiscoverOptions): Set<string> {
   const out = new Set<string>();
-  const known = new Set(definitions.filter((d) => d.list).map((d) => d.token));
   for (const d of definitions) {
-    let token = d.token;
-    if (token === ZONE_RECORDS) continue;
-    if (token === RECORD && opts.zoneRecords) token = ZONE_RECORDS;
-    const wanted = matchesTypes(d.token, opts.types) || matchesTypes(token, opts.types);
-    if (!known.has(d.token) || !wanted) continue;
-    if (opts.zones?.length && !d.list?.zoneOf) continue;
-    out.add(token);
+    if (!d.list || !matchesTypes(d.token, opts.types)) continue;
+    if (opts.zones?.length && !d.list.zoneOf) continue;
+    out.add(d.token);
   }
   const unknown = (opts.types ?? []).filter((g) => !definitions.some((d) => matchesTypes(d.token, [g])));
   if (unknown.length) throw new Error(`--type ${unknown.join(", ")} matches no resource type of the provider (types look like nsp:dns:Record or nsp:dns:*)`);

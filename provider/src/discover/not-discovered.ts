@@ -10,7 +10,7 @@ export const notDiscovered: Readonly<Record<string, string>> = {
   "nsp:registry:Link": "holds a maintainer's API key the API never returns (write-only); link again with the key instead",
   "nsp:compute:VmPower": "virtual machines are made by the API (orders), not by this provider; import `<vmId>` by hand to manage power",
   "nsp:dns:ZoneVerification": "a wait for delegation, not an object of the API",
-  "nsp:dns:ZoneRecords": "emitted instead of nsp:dns:Record with --zone-records",
+  "nsp:dns:ZoneRecords": "emitted instead of one nsp:dns:Record per record for a zone of more than 500 records (--zone-records-above), written as its zone file",
   "nsp:cdn:SiteVerification": "a wait for the CNAME, not an object of the API",
   "nsp:cdn:SiteSettings": "settings of zone-mode sites, which are owned by their proxied record; import `<siteId>` by hand to manage them",
   "nsp:vgate:NumberFlow": "part of an nsp:vgate:Number (its flow document); import `<pbx>/<numberId>` by hand to manage it apart",

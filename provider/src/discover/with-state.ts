@@ -7,23 +7,30 @@ import type { AnyResource, OperationContext } from "../framework/definition";
 import { readResource } from "../framework/engine/operations";
 import { dropUndefined, type PropertyMap } from "../framework/engine/property-values";
 import type { ImportEntry } from "./discover";
+import { inZoneFileForm } from "../modules/dns/zone-records";
 
-interface StatefulEntry extends ImportEntry {
+export interface StatefulEntry extends ImportEntry {
   inputs?: PropertyMap;
   outputs?: PropertyMap;
 }
 
 /**
- * Reads every entry's object and adds its inputs and outputs, `concurrency` reads at a time.
- * An object holding a secret is left to the import's own Read, so that the file never holds a
- * secret in plaintext; one that is gone since it was listed is left as it is. Returns how many
- * entries were left without a state, and why.
+ * Reads every entry's object (those `select` picks) and adds its inputs and outputs, `concurrency`
+ * reads at a time. An object holding a secret is left to the import's own Read, so that the file
+ * never holds a secret in plaintext; one that is gone since it was listed is left as it is.
+ * Returns how many entries were left without a state, and why.
  */
-export async function withState(entries: readonly ImportEntry[], definitions: readonly AnyResource[], ctx: () => OperationContext, concurrency = 4): Promise<{ entries: StatefulEntry[]; leftToRead: { type: string; id: string; reason: string }[] }> {
+export async function withState(
+  entries: readonly ImportEntry[],
+  definitions: readonly AnyResource[],
+  ctx: () => OperationContext,
+  concurrency = 4,
+  select: (entry: ImportEntry) => boolean = () => true,
+): Promise<{ entries: StatefulEntry[]; leftToRead: { type: string; id: string; reason: string }[] }> {
   const byToken = new Map(definitions.map((d) => [d.token, d]));
   const out: StatefulEntry[] = entries.map((e) => ({ ...e }));
   const leftToRead: { type: string; id: string; reason: string }[] = [];
-  const queue = [...out];
+  const queue = out.filter(select);
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let entry = queue.shift(); entry; entry = queue.shift()) {
@@ -44,4 +51,19 @@ export async function withState(entries: readonly ImportEntry[], definitions: re
     }),
   );
   return { entries: out, leftToRead };
+}
+
+/**
+ * The ZoneRecords entries, read, in the zone-file form: an import by id alone would give the
+ * program a `records` list of four lines per record, where a zone file takes one. The state is
+ * the one the import's own Read gives, `records` written as the zone's file, which a later Read
+ * keeps (the program then gives `zoneFile`).
+ */
+export function asZoneFiles(entries: readonly StatefulEntry[], zoneNames: ReadonlyMap<string, string>): StatefulEntry[] {
+  return entries.map((e) => {
+    if (e.type !== "nsp:dns:ZoneRecords" || !e.inputs || !e.outputs) return e;
+    const zoneName = zoneNames.get(String(e.outputs.zoneId));
+    if (zoneName === undefined) return e;
+    return { ...e, inputs: inZoneFileForm(e.inputs, zoneName), outputs: inZoneFileForm(e.outputs, zoneName) };
+  });
 }

@@ -17,7 +17,9 @@ import * as utilities from "../utilities";
  *
  * **Deleted with its zone.** When the program deletes the zone together with its records (a `pulumi destroy`, or both removed from the program), the zone's delete takes its records: give the `ZoneRecords` Pulumi's `deletedWith` option naming the zone, and its delete sends no request at all. The zone then still holds the records when it is deleted, so set `forceDestroy: true` on the zone, which otherwise refuses to delete a zone holding records:
  *
- * **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.
+ * **A zone file instead of a list.** `zoneFile` takes the same records as the text of a BIND zone file, one line per record, which reads better than a list at thousands of records; give one or the other. A refresh keeps the form the program uses.
+ *
+ * **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves, as a `records` list. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`. `nsp-discover` writes the zones above a size as `zoneFile`.
  *
  * ## Example Usage
  * ### A whole zone's records as one list
@@ -109,9 +111,13 @@ export class ZoneRecords extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly recordSets: pulumi.Output<string[]>;
     /**
-     * The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+     * The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
      */
-    declare public readonly records: pulumi.Output<outputs.dns.ZoneRecordEntry[]>;
+    declare public readonly records: pulumi.Output<outputs.dns.ZoneRecordEntry[] | undefined>;
+    /**
+     * The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
+     */
+    declare public readonly zoneFile: pulumi.Output<string | undefined>;
     /**
      * Id of the zone whose records are managed.
      */
@@ -128,20 +134,19 @@ export class ZoneRecords extends pulumi.CustomResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if (args?.records === undefined && !opts.urn) {
-                throw new Error("Missing required property 'records'");
-            }
             if (args?.zoneId === undefined && !opts.urn) {
                 throw new Error("Missing required property 'zoneId'");
             }
             resourceInputs["maxDeletePercent"] = args?.maxDeletePercent;
             resourceInputs["records"] = args?.records;
+            resourceInputs["zoneFile"] = args?.zoneFile;
             resourceInputs["zoneId"] = args?.zoneId;
             resourceInputs["recordSets"] = undefined /*out*/;
         } else {
             resourceInputs["maxDeletePercent"] = undefined /*out*/;
             resourceInputs["recordSets"] = undefined /*out*/;
             resourceInputs["records"] = undefined /*out*/;
+            resourceInputs["zoneFile"] = undefined /*out*/;
             resourceInputs["zoneId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -158,9 +163,13 @@ export interface ZoneRecordsArgs {
      */
     maxDeletePercent?: pulumi.Input<number | undefined>;
     /**
-     * The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+     * The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
      */
-    records: pulumi.Input<pulumi.Input<inputs.dns.ZoneRecordEntryArgs>[]>;
+    records?: pulumi.Input<pulumi.Input<inputs.dns.ZoneRecordEntryArgs>[] | undefined>;
+    /**
+     * The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
+     */
+    zoneFile?: pulumi.Input<string | undefined>;
     /**
      * Id of the zone whose records are managed.
      */

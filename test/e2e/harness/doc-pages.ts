@@ -113,9 +113,17 @@ export function onPort(command: string, port: number | string): string {
 export const FLEET_PAGE = "docs/guides/fleet.md";
 
 /** The commands of the fleet's page its script leaves out, with the reason. */
-export const FLEET_PAGE_NOT_HERE: Record<string, string> = Object.fromEntries(
-  [
-    'kubectl create secret generic nsp-fleet --from-literal=NSP_PARTNER_TOKEN="$NSP_PARTNER_TOKEN" --from-literal=INITECH_NSP_TOKEN="$INITECH_NSP_TOKEN" --from-literal=PULUMI_CONFIG_PASSPHRASE="$PULUMI_CONFIG_PASSPHRASE" --from-literal=PULUMI_BACKEND_URL="$PULUMI_BACKEND_URL"',
-    "kubectl apply -f stacks.yaml",
-  ].map((c) => [c, "needs a Kubernetes cluster with the Pulumi Operator; test/e2e/docs-fleet.test.ts checks the Stack objects the line before writes"]),
-);
+export const FLEET_PAGE_NOT_HERE: Record<string, string> = {
+  ...Object.fromEntries(
+    [
+      'kubectl create secret generic nsp-fleet --from-literal=NSP_PARTNER_TOKEN="$NSP_PARTNER_TOKEN" --from-literal=INITECH_NSP_TOKEN="$INITECH_NSP_TOKEN" --from-literal=PULUMI_CONFIG_PASSPHRASE="$PULUMI_CONFIG_PASSPHRASE" --from-literal=PULUMI_BACKEND_URL="$PULUMI_BACKEND_URL"',
+      "kubectl apply -f stacks.yaml",
+    ].map((c) => [c, "needs a Kubernetes cluster with the Pulumi Operator; test/e2e/docs-fleet.test.ts checks the Stack objects the line before writes"]),
+  ),
+  ...Object.fromEntries(
+    ["npx nsp-fleet serve --port 8080", 'export FLEET_UI_TOKEN="$(openssl rand -hex 32)"', "npx nsp-fleet serve --listen 0.0.0.0 --port 8080"].map((c) => [
+      c,
+      "serves the page until stopped, on a port of its own; test/e2e/fleet-page.test.ts starts it (on any free port, with and without the token) and drives the page in Chromium",
+    ]),
+  ),
+};

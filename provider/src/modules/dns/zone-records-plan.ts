@@ -100,6 +100,14 @@ export function renderZoneFile(records: readonly ZoneRecord[]): string {
   return records.map(zoneFileLine).join("");
 }
 
+/**
+ * A zone's records as a whole zone file: its `$ORIGIN`, then one line per record in canonical
+ * order, as nsp:dns:ZoneRecords keeps `zoneFile` in its state.
+ */
+export function renderZoneFileOf(zoneName: string, records: readonly ZoneRecord[]): string {
+  return [`$ORIGIN ${zoneName.toLowerCase().replace(/\.$/, "")}.\n`, renderZoneFile(records)].join("");
+}
+
 function zoneFileLine(r: ZoneRecord): string {
   // Joined, not a template: a template's result is a tree of pieces until something reads it
   // whole, about three times the size of the flat text, and a zone's text holds 100,000 lines.
@@ -220,22 +228,22 @@ function relativeName(absolute: string, zone: string): string | undefined {
 
 const CLASSES = new Set(["IN", "CH", "HS", "CS", "ANY"]);
 
+/** The zone a zone file names by its first `$ORIGIN`, without the trailing dot, or undefined. */
+export function zoneFileOrigin(text: string): string | undefined {
+  for (const l of logicalLines(text)) {
+    if (!l.indented && l.words[0]?.toUpperCase() === "$ORIGIN") return l.words[1]?.toLowerCase().replace(/\.$/, "");
+  }
+  return undefined;
+}
+
 /**
  * The records of a BIND zone file (the API's export), in canonical form. The SOA and the apex NS
- * set belong to the service, and types, classes and names this API does not manage are left out.
- * `zoneName` is the zone the names are relative to; without it the first `$ORIGIN` decides.
+ * set belong to the service, and types, classes and names this API does not manage are left out;
+ * `onSkip` hears of each of those left out but the service's own. `zoneName` is the zone the names
+ * are relative to; without it the first `$ORIGIN` decides.
  */
-export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
-  let firstOrigin: string | undefined;
-  if (zoneName === undefined) {
-    for (const l of logicalLines(text)) {
-      if (!l.indented && l.words[0]?.toUpperCase() === "$ORIGIN") {
-        firstOrigin = l.words[1];
-        break;
-      }
-    }
-  }
-  const zone = (zoneName ?? firstOrigin)?.toLowerCase().replace(/\.$/, "");
+export function parseZoneFile(text: string, zoneName?: string, onSkip?: (line: string, reason: string) => void): ZoneRecord[] {
+  const zone = (zoneName ?? zoneFileOrigin(text))?.toLowerCase().replace(/\.$/, "");
   if (!zone) throw new Error("the zone file names no zone (no $ORIGIN)");
   const records: ZoneRecord[] = [];
   let origin = zone;
@@ -249,10 +257,15 @@ export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
       const directive = first.toUpperCase();
       if (directive === "$ORIGIN" && words[1]) origin = absoluteName(words[1], origin);
       if (directive === "$TTL" && words[1]) defaultTtl = parseTtl(words[1]) ?? defaultTtl;
+      if (directive !== "$ORIGIN" && directive !== "$TTL") onSkip?.(words.join(" "), `is a ${directive} directive, which is not supported`);
       continue;
     }
+    const text = onSkip && words.join(" ");
     const owner = line.indented ? lastOwner : absoluteName(words.shift()!, origin);
-    if (owner === undefined) continue;
+    if (owner === undefined) {
+      onSkip?.(text!, "has no owner name (an indented line before any record)");
+      continue;
+    }
     lastOwner = owner;
 
     let ttl: number | undefined;
@@ -266,8 +279,21 @@ export function parseZoneFile(text: string, zoneName?: string): ZoneRecord[] {
     }
     const type = words.shift()?.toUpperCase();
     const name = relativeName(owner, zone);
-    if (type === undefined || name === undefined || cls !== "IN" || !TYPES.has(type) || words.length === 0) continue;
-    if (type === "NS" && name === "@") continue;
+    if (type === "SOA" || (type === "NS" && name === "@")) continue;
+    if (type === undefined || name === undefined || cls !== "IN" || !TYPES.has(type) || words.length === 0) {
+      if (onSkip) {
+        const reason =
+          name === undefined
+            ? `is not in the zone ${zone}`
+            : cls !== "IN"
+              ? `is of class ${cls}, not IN`
+              : type === undefined || words.length === 0
+                ? "has no type or no data"
+                : `is of type ${type}, which is not one of ${RECORD_TYPES.join(", ")}`;
+        onSkip(text!, reason);
+      }
+      continue;
+    }
 
     let content: string;
     if (type === "TXT") {

@@ -17,6 +17,8 @@ import {
   ownedRrsets,
   parseZoneFile,
   diffRecords,
+  renderZoneFileOf,
+  zoneFileOrigin,
   planZone,
   recordCallCount,
   recordKey,
@@ -30,6 +32,7 @@ import {
   type ZoneRecord,
 } from "./zone-records-plan";
 import { cnameWarningsOf } from "./rrset-rules";
+import type { PropertyMap } from "../../framework/engine/property-values";
 
 const TOKEN = "nsp:dns:ZoneRecords";
 const DEFAULT_MAX_DELETE_PERCENT = 20;
@@ -56,6 +59,47 @@ const recordEntry = z
   .transform((r) => ({ ...r, content: canonicalContent(r.type, r.content) }))
   .meta({ typeName: "ZoneRecordEntry", description: "One record of the zone." });
 
+/** Problems beyond this many are counted, not listed: a wrong file of 100,000 lines stays one readable error. */
+const MAX_LISTED_PROBLEMS = 10;
+
+/**
+ * The records of a `zoneFile` input, checked as `records` entries are, and what in the text cannot
+ * be one of them (a type this API does not serve, a name outside the zone, bad data, a repeat).
+ */
+export function zoneFileRecords(text: string): { zoneName?: string; records: ZoneRecord[]; problems: string[] } {
+  const zoneName = zoneFileOrigin(text);
+  if (!zoneName) return { records: [], problems: ["names no zone: start it with the zone's `$ORIGIN`, such as `$ORIGIN example.com.`"] };
+  const problems: string[] = [];
+  const parsed = parseZoneFile(text, zoneName, (line, reason) => problems.push(`the line ${JSON.stringify(line)} ${reason}`));
+  const records: ZoneRecord[] = [];
+  const seen = new Set<string>();
+  for (const r of parsed) {
+    const line = `${r.name} ${r.ttl} IN ${r.type} ${r.content}`;
+    const checked = recordEntry.safeParse(r);
+    // A TTL is the one number of a line: zod's own words for its range name no field.
+    const reason = (i: z.core.$ZodIssue) => (i.path[0] === "ttl" ? "its TTL must be 60 to 86400 seconds" : i.message);
+    if (!checked.success) problems.push(`the record ${JSON.stringify(line)}: ${checked.error.issues.map(reason).join("; ")}`);
+    else if (seen.has(recordKey(checked.data))) problems.push(`the record ${JSON.stringify(line)} is there twice; list each record once`);
+    else {
+      seen.add(recordKey(checked.data));
+      records.push(checked.data);
+    }
+  }
+  return { zoneName, records: records.sort(compareRecords), problems };
+}
+
+const zoneFileInput = z
+  .string()
+  .superRefine((text, ctx) => {
+    const { problems } = zoneFileRecords(text);
+    for (const message of problems.slice(0, MAX_LISTED_PROBLEMS)) ctx.addIssue({ code: "custom", message });
+    if (problems.length > MAX_LISTED_PROBLEMS) ctx.addIssue({ code: "custom", message: `and ${problems.length - MAX_LISTED_PROBLEMS} more problems like these` });
+  })
+  .meta({
+    description:
+      "The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).",
+  });
+
 const zoneRecordsArgs = z.object({
   zoneId: idRef("Id of the zone whose records are managed.").meta({ replace: true }),
   records: z
@@ -72,8 +116,10 @@ const zoneRecordsArgs = z.object({
     .transform((records) => canonicalRecords(records))
     .meta({
       description:
-        "The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).",
-    }),
+        "The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).",
+    })
+    .optional(),
+  zoneFile: zoneFileInput.optional(),
   maxDeletePercent: z
     .number()
     .int()
@@ -87,6 +133,29 @@ const zoneRecordsArgs = z.object({
 });
 
 type ZoneRecordsArgs = z.output<typeof zoneRecordsArgs>;
+
+/** The records the inputs (or a state) list, in either form; undefined when they hold neither. */
+function recordsOf(values: { records?: ZoneRecord[]; zoneFile?: string }): ZoneRecord[] | undefined {
+  if (values.records) return values.records;
+  if (values.zoneFile === undefined) return undefined;
+  return parseZoneFile(values.zoneFile).sort(compareRecords);
+}
+
+/** The state after a change wrote `records`, in the form of the inputs: a list, or zone-file text. */
+function stateOf(args: ZoneRecordsArgs, records: ZoneRecord[], zoneName: string | undefined): PropertyMap {
+  const recordSets = recordSetsOf(records);
+  if (args.zoneFile === undefined) return { ...args, records, recordSets };
+  return { ...args, zoneFile: renderZoneFileOf(zoneName ?? zoneFileOrigin(args.zoneFile)!, records), recordSets };
+}
+
+/**
+ * An import's state (or inputs) in the zone-file form: `records` as the text of the zone's file.
+ * nsp-discover writes a large zone so, and a later Read keeps the form the state has.
+ */
+export function inZoneFileForm(values: PropertyMap, zoneName: string): PropertyMap {
+  const { records, ...rest } = values;
+  return { ...rest, zoneFile: renderZoneFileOf(zoneName, (records ?? []) as ZoneRecord[]) };
+}
 
 const zoneRecordsState = z.object({
   recordSets: z
@@ -104,12 +173,13 @@ function recordSetsOf(records: readonly ZoneRecord[]): string[] {
  * record sets) and the inputs (the records again).
  */
 export function engineMessageProblem(args: ZoneRecordsArgs, limitBytes = ENGINE_MAX_MESSAGE_BYTES): string | undefined {
+  const records = recordsOf(args) ?? [];
   const inputs = structSize(args);
-  const answer = inputs + structSize({ ...args, recordSets: recordSetsOf(args.records) });
+  const answer = inputs + structSize({ ...args, recordSets: recordSetsOf(records) });
   if (answer <= limitBytes) return undefined;
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
   return (
-    `${args.records.length} records make a refresh answer of ${mib(answer)}, more than the ${mib(limitBytes)} the Pulumi engine accepts in one gRPC message; ` +
+    `${records.length} records make a refresh answer of ${mib(answer)}, more than the ${mib(limitBytes)} the Pulumi engine accepts in one gRPC message; ` +
     "split the zone into several nsp:dns:ZoneRecords resources that own disjoint names, for example one per label range (names a-m in one, n-z in another)"
   );
 }
@@ -280,8 +350,8 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, written:
  * Makes the owned sets of the zone equal `desired`. Every round plans from the live records, so
  * when a write's answer is lost the next round sees what happened and finishes the job.
  */
-async function converge(ctx: OperationContext, args: ZoneRecordsArgs, owned: ReadonlySet<string>): Promise<void> {
-  const { zoneId, records: desired, maxDeletePercent } = args;
+async function converge(ctx: OperationContext, args: ZoneRecordsArgs, desired: ZoneRecord[], owned: ReadonlySet<string>, zoneName?: string): Promise<void> {
+  const { zoneId, maxDeletePercent } = args;
   let written: WrittenChanges | undefined;
   let writes = 0;
   try {
@@ -304,12 +374,24 @@ async function converge(ctx: OperationContext, args: ZoneRecordsArgs, owned: Rea
     // Some writes went through: the state must say so, so that the next `up` plans from what the
     // zone holds now and sends only the rest (the engine keeps this partial state).
     if (written && writes + written.count > 0) {
-      const records = written.recordsAfter();
-      ctx.progress(zoneId, { ...args, records, recordSets: recordSetsOf(records) });
+      ctx.progress(zoneId, stateOf(args, written.recordsAfter(), zoneName));
       throw new Error(`${TOKEN}: zone ${zoneId}: ${writes + written.count} change request(s) went through before this failure: ${e instanceof Error ? e.message : String(e)}`);
     }
     throw e;
   }
+}
+
+/**
+ * The zone's name, which a `zoneFile` must name as its `$ORIGIN`: a file of another zone would put
+ * its records, and its relative host names, in this one.
+ */
+async function checkOrigin(ctx: OperationContext, args: ZoneRecordsArgs): Promise<string | undefined> {
+  if (args.zoneFile === undefined) return undefined;
+  const zone = await ctx.client.get(`/dns/zones/${args.zoneId}`, { schema: z.looseObject({ name: z.string() }), signal: ctx.signal });
+  const name = zone.name.toLowerCase().replace(/\.$/, "");
+  const origin = zoneFileOrigin(args.zoneFile);
+  if (origin !== name) throw new Error(`${TOKEN}: zoneFile: its $ORIGIN ${origin}. is not the name of zone ${args.zoneId} (${name}.); give the zone's own file`);
+  return name;
 }
 
 // No shape: it manages a set of a zone's records through the zone's export and import, not one object.
@@ -317,6 +399,13 @@ export const zoneRecords = defineResource({
   token: TOKEN,
   // The engine shows each record added, changed or removed, not one change of the whole list.
   detailedDiff: { records: (prev, next) => diffRecords(prev as ZoneRecord[], next as ZoneRecord[]) },
+  // Zone-file text is compared by the records it holds: its layout, order and comments are no change.
+  sameValue: {
+    zoneFile: (prev, next) => {
+      const [a, b] = [recordsOf({ zoneFile: prev }), recordsOf({ zoneFile: next })];
+      return a!.length === b!.length && a!.every((r, i) => compareRecords(r, b![i]!) === 0);
+    },
+  },
   description: [
     "The records of a zone managed as one list, as whole-zone tools (DNSControl, octoDNS) do. A refresh reads the zone with one request (its zone-file export) instead of one per record. A change lists the zone's records once (for their ids), then either imports the new records (adding alone), or, for a cut, a change of many records or the delete of the resource, takes one zone-file import with `replace` whose text is everything that must remain: the records kept, the records added and every record of the zone this resource does not own, as it is. That import is first sent with `mode: preview`, and applied only when the preview shows exactly the records meant to go going and nothing else changing, so records of other resources keep their ids. When it shows anything else, or the API refuses the text, the change goes one request per record (a delete per removed record, a patch per changed one) with a warning saying how long that takes at `requestsPerMinute`. Whichever way takes fewer requests is used.",
     "",
@@ -338,21 +427,36 @@ export const zoneRecords = defineResource({
     "  options: { deletedWith: ${zone} }",
     "```",
     "",
-    "**Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.",
+    "**A zone file instead of a list.** `zoneFile` takes the same records as the text of a BIND zone file, one line per record, which reads better than a list at thousands of records; give one or the other. A refresh keeps the form the program uses.",
+    "",
+    "```yaml",
+    "records:",
+    "  type: nsp:dns:ZoneRecords",
+    "  properties:",
+    "    zoneId: ${zone.id}",
+    "    zoneFile:",
+    "      fn::readFile: ./example.com.zone",
+    "```",
+    "",
+    "**Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves, as a `records` list. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`. `nsp-discover` writes the zones above a size as `zoneFile`.",
   ].join("\n"),
   args: zoneRecordsArgs,
   state: zoneRecordsState,
   importId: "<zoneId>[/<name>[:<type>],...]",
-  warnings: (args) => cnameWarningsOf(args.records),
+  warnings: (args) => cnameWarningsOf(recordsOf(args) ?? []),
   // Before any request: a list the engine cannot carry would fail after the zone was written.
   check(args) {
+    if (args.records !== undefined && args.zoneFile !== undefined) return [{ property: "zoneFile", reason: "give the records either as records or as zoneFile, not both" }];
+    if (args.records === undefined && args.zoneFile === undefined) return [{ property: "records", reason: "is required: give the records as records (a list) or as zoneFile (the text of a zone file)" }];
     const problem = engineMessageProblem(args);
-    return problem ? [{ property: "records", reason: problem }] : [];
+    return problem ? [{ property: args.records ? "records" : "zoneFile", reason: problem }] : [];
   },
 
   async create(ctx, args) {
-    await converge(ctx, args, ownedRrsets(args.records));
-    return { id: args.zoneId, state: { ...args, recordSets: recordSetsOf(args.records) } };
+    const zoneName = await checkOrigin(ctx, args);
+    const records = recordsOf(args)!;
+    await converge(ctx, args, records, ownedRrsets(records), zoneName);
+    return { id: args.zoneId, state: { ...args, recordSets: recordSetsOf(records) } };
   },
 
   async read(ctx, id, prior) {
@@ -361,25 +465,35 @@ export const zoneRecords = defineResource({
     if (body === undefined) return undefined;
     const text = typeof body === "string" ? body : (body.text ?? body.zonefile);
     if (text === undefined) throw new Error(`${TOKEN}: the export of zone ${zoneId} has no zone-file text`);
-    const all = parseZoneFile(text, typeof body === "string" ? undefined : body.name);
+    const zoneName = (typeof body === "string" ? undefined : body.name) ?? zoneFileOrigin(text);
+    const all = parseZoneFile(text, zoneName);
     // On import nothing is owned yet: every record the zone serves is adopted, or those the id names.
-    const owned = prior.records ? ownedRrsets(prior.records) : undefined;
+    const priorRecords = recordsOf(prior);
+    const owned = priorRecords ? ownedRrsets(priorRecords) : undefined;
     // parseZoneFile's records are already canonical and fresh: sorted in place, not copied.
     const records = all.filter((r) => (owned ? owned.has(rrsetKey(r)) : (scope?.(r) ?? true))).sort(compareRecords);
     // The id stays as given: an import with a scope keeps an id of its own, unlike the zone's, so
     // the program `pulumi import` writes can refer to the imported zone by its unique id.
-    return { id, state: { zoneId, records, maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT, recordSets: recordSetsOf(records) } };
+    const state = { zoneId, records, maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT, recordSets: recordSetsOf(records) };
+    // A program that gives a zone file gets one back, so that its refresh compares like with like.
+    return { id, state: prior.records === undefined && prior.zoneFile !== undefined ? (inZoneFileForm(state, zoneName!) as typeof state) : state };
   },
 
   async update(ctx, id, news, olds, changed) {
-    // A changed maxDeletePercent alone is the provider's own setting: nothing to send.
-    if (changed.includes("records")) await converge(ctx, { ...news, zoneId: parseZoneRecordsId(id).zoneId }, ownedRrsets(news.records, olds.records));
-    return { ...news, recordSets: recordSetsOf(news.records) };
+    const args = { ...news, zoneId: parseZoneRecordsId(id).zoneId };
+    const records = recordsOf(news)!;
+    // A changed maxDeletePercent alone is the provider's own setting, and a zone file that holds the
+    // list's records is the same zone: nothing to send.
+    if (changed.includes("records") || changed.includes("zoneFile")) {
+      const zoneName = await checkOrigin(ctx, args);
+      await converge(ctx, args, records, ownedRrsets(records, recordsOf(olds)), zoneName);
+    }
+    return { ...news, recordSets: recordSetsOf(records) };
   },
 
   async delete(ctx, id, olds) {
     const { zoneId } = parseZoneRecordsId(id);
-    const plan = planZone(await listLive(ctx, zoneId), [], ownedRrsets(olds.records));
+    const plan = planZone(await listLive(ctx, zoneId), [], ownedRrsets(recordsOf(olds)));
     if (plan.remove.length === 0) return;
     await apply(ctx, zoneId, plan, new WrittenChanges(plan));
   },

@@ -22,7 +22,9 @@ import (
 //
 // **Deleted with its zone.** When the program deletes the zone together with its records (a `pulumi destroy`, or both removed from the program), the zone's delete takes its records: give the `ZoneRecords` Pulumi's `deletedWith` option naming the zone, and its delete sends no request at all. The zone then still holds the records when it is deleted, so set `forceDestroy: true` on the zone, which otherwise refuses to delete a zone holding records:
 //
-// **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.
+// **A zone file instead of a list.** `zoneFile` takes the same records as the text of a BIND zone file, one line per record, which reads better than a list at thousands of records; give one or the other. A refresh keeps the form the program uses.
+//
+// **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves, as a `records` list. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`. `nsp-discover` writes the zones above a size as `zoneFile`.
 //
 // ## Example Usage
 // ### A whole zone's records as one list
@@ -101,8 +103,10 @@ type ZoneRecords struct {
 	MaxDeletePercent pulumi.IntOutput `pulumi:"maxDeletePercent"`
 	// The record sets this resource owns, each written `<name> <type>` (such as `www A`): the names and types in `records`.
 	RecordSets pulumi.StringArrayOutput `pulumi:"recordSets"`
-	// The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+	// The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
 	Records ZoneRecordEntryArrayOutput `pulumi:"records"`
+	// The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
+	ZoneFile pulumi.StringPtrOutput `pulumi:"zoneFile"`
 	// Id of the zone whose records are managed.
 	ZoneId pulumi.StringOutput `pulumi:"zoneId"`
 }
@@ -114,9 +118,6 @@ func NewZoneRecords(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
-	if args.Records == nil {
-		return nil, errors.New("invalid value for required argument 'Records'")
-	}
 	if args.ZoneId == nil {
 		return nil, errors.New("invalid value for required argument 'ZoneId'")
 	}
@@ -155,8 +156,10 @@ func (ZoneRecordsState) ElementType() reflect.Type {
 type zoneRecordsArgs struct {
 	// Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited. Default: `20`.
 	MaxDeletePercent *int `pulumi:"maxDeletePercent"`
-	// The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+	// The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
 	Records []ZoneRecordEntry `pulumi:"records"`
+	// The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
+	ZoneFile *string `pulumi:"zoneFile"`
 	// Id of the zone whose records are managed.
 	ZoneId string `pulumi:"zoneId"`
 }
@@ -165,8 +168,10 @@ type zoneRecordsArgs struct {
 type ZoneRecordsArgs struct {
 	// Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited. Default: `20`.
 	MaxDeletePercent pulumi.IntPtrInput
-	// The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+	// The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
 	Records ZoneRecordEntryArrayInput
+	// The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
+	ZoneFile pulumi.StringPtrInput
 	// Id of the zone whose records are managed.
 	ZoneId pulumi.StringInput
 }
@@ -268,9 +273,14 @@ func (o ZoneRecordsOutput) RecordSets() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ZoneRecords) pulumi.StringArrayOutput { return v.RecordSets }).(pulumi.StringArrayOutput)
 }
 
-// The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+// The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
 func (o ZoneRecordsOutput) Records() ZoneRecordEntryArrayOutput {
 	return o.ApplyT(func(v *ZoneRecords) ZoneRecordEntryArrayOutput { return v.Records }).(ZoneRecordEntryArrayOutput)
+}
+
+// The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
+func (o ZoneRecordsOutput) ZoneFile() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ZoneRecords) pulumi.StringPtrOutput { return v.ZoneFile }).(pulumi.StringPtrOutput)
 }
 
 // Id of the zone whose records are managed.

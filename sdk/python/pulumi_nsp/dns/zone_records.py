@@ -21,32 +21,25 @@ __all__ = ['ZoneRecordsArgs', 'ZoneRecords']
 @pulumi.input_type
 class ZoneRecordsArgs:
     def __init__(__self__, *,
-                 records: pulumi.Input[Sequence[pulumi.Input['ZoneRecordEntryArgs']]],
                  zone_id: pulumi.Input[_builtins.str],
-                 max_delete_percent: pulumi.Input[Optional[_builtins.int]] = None):
+                 max_delete_percent: pulumi.Input[Optional[_builtins.int]] = None,
+                 records: pulumi.Input[Optional[Sequence[pulumi.Input['ZoneRecordEntryArgs']]]] = None,
+                 zone_file: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ZoneRecords resource.
 
-        :param pulumi.Input[Sequence[pulumi.Input['ZoneRecordEntryArgs']]] records: The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
         :param pulumi.Input[_builtins.str] zone_id: Id of the zone whose records are managed.
         :param pulumi.Input[_builtins.int] max_delete_percent: Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited. Default: `20`.
+        :param pulumi.Input[Sequence[pulumi.Input['ZoneRecordEntryArgs']]] records: The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+        :param pulumi.Input[_builtins.str] zone_file: The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
         """
-        pulumi.set(__self__, "records", records)
         pulumi.set(__self__, "zone_id", zone_id)
         if max_delete_percent is not None:
             pulumi.set(__self__, "max_delete_percent", max_delete_percent)
-
-    @_builtins.property
-    @pulumi.getter
-    def records(self) -> pulumi.Input[Sequence[pulumi.Input['ZoneRecordEntryArgs']]]:
-        """
-        The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
-        """
-        return pulumi.get(self, "records")
-
-    @records.setter
-    def records(self, value: pulumi.Input[Sequence[pulumi.Input['ZoneRecordEntryArgs']]]):
-        pulumi.set(self, "records", value)
+        if records is not None:
+            pulumi.set(__self__, "records", records)
+        if zone_file is not None:
+            pulumi.set(__self__, "zone_file", zone_file)
 
     @_builtins.property
     @pulumi.getter(name="zoneId")
@@ -72,6 +65,30 @@ class ZoneRecordsArgs:
     def max_delete_percent(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_delete_percent", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def records(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['ZoneRecordEntryArgs']]]]:
+        """
+        The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+        """
+        return pulumi.get(self, "records")
+
+    @records.setter
+    def records(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['ZoneRecordEntryArgs']]]]):
+        pulumi.set(self, "records", value)
+
+    @_builtins.property
+    @pulumi.getter(name="zoneFile")
+    def zone_file(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
+        """
+        return pulumi.get(self, "zone_file")
+
+    @zone_file.setter
+    def zone_file(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "zone_file", value)
+
 
 @pulumi.type_token("nsp:dns:ZoneRecords")
 class ZoneRecords(pulumi.CustomResource):
@@ -81,6 +98,7 @@ class ZoneRecords(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  max_delete_percent: pulumi.Input[Optional[_builtins.int]] = None,
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ZoneRecordEntryArgs', 'ZoneRecordEntryArgsDict']]]]] = None,
+                 zone_file: pulumi.Input[Optional[_builtins.str]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -94,7 +112,9 @@ class ZoneRecords(pulumi.CustomResource):
 
         **Deleted with its zone.** When the program deletes the zone together with its records (a `pulumi destroy`, or both removed from the program), the zone's delete takes its records: give the `ZoneRecords` Pulumi's `deletedWith` option naming the zone, and its delete sends no request at all. The zone then still holds the records when it is deleted, so set `forceDestroy: true` on the zone, which otherwise refuses to delete a zone holding records:
 
-        **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.
+        **A zone file instead of a list.** `zoneFile` takes the same records as the text of a BIND zone file, one line per record, which reads better than a list at thousands of records; give one or the other. A refresh keeps the form the program uses.
+
+        **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves, as a `records` list. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`. `nsp-discover` writes the zones above a size as `zoneFile`.
 
         ## Example Usage
         ### A whole zone's records as one list
@@ -151,7 +171,8 @@ class ZoneRecords(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.int] max_delete_percent: Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited. Default: `20`.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['ZoneRecordEntryArgs', 'ZoneRecordEntryArgsDict']]]] records: The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+        :param pulumi.Input[Sequence[pulumi.Input[Union['ZoneRecordEntryArgs', 'ZoneRecordEntryArgsDict']]]] records: The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+        :param pulumi.Input[_builtins.str] zone_file: The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
         :param pulumi.Input[_builtins.str] zone_id: Id of the zone whose records are managed.
         """
         ...
@@ -171,7 +192,9 @@ class ZoneRecords(pulumi.CustomResource):
 
         **Deleted with its zone.** When the program deletes the zone together with its records (a `pulumi destroy`, or both removed from the program), the zone's delete takes its records: give the `ZoneRecords` Pulumi's `deletedWith` option naming the zone, and its delete sends no request at all. The zone then still holds the records when it is deleted, so set `forceDestroy: true` on the zone, which otherwise refuses to delete a zone holding records:
 
-        **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`.
+        **A zone file instead of a list.** `zoneFile` takes the same records as the text of a BIND zone file, one line per record, which reads better than a list at thousands of records; give one or the other. A refresh keeps the form the program uses.
+
+        **Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves, as a `records` list. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`. `nsp-discover` writes the zones above a size as `zoneFile`.
 
         ## Example Usage
         ### A whole zone's records as one list
@@ -242,6 +265,7 @@ class ZoneRecords(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  max_delete_percent: pulumi.Input[Optional[_builtins.int]] = None,
                  records: pulumi.Input[Optional[Sequence[pulumi.Input[Union['ZoneRecordEntryArgs', 'ZoneRecordEntryArgsDict']]]]] = None,
+                 zone_file: pulumi.Input[Optional[_builtins.str]] = None,
                  zone_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -253,9 +277,8 @@ class ZoneRecords(pulumi.CustomResource):
             __props__ = ZoneRecordsArgs.__new__(ZoneRecordsArgs)
 
             __props__.__dict__["max_delete_percent"] = max_delete_percent
-            if records is None and not opts.urn:
-                raise TypeError("Missing required property 'records'")
             __props__.__dict__["records"] = records
+            __props__.__dict__["zone_file"] = zone_file
             if zone_id is None and not opts.urn:
                 raise TypeError("Missing required property 'zone_id'")
             __props__.__dict__["zone_id"] = zone_id
@@ -285,6 +308,7 @@ class ZoneRecords(pulumi.CustomResource):
         __props__.__dict__["max_delete_percent"] = None
         __props__.__dict__["record_sets"] = None
         __props__.__dict__["records"] = None
+        __props__.__dict__["zone_file"] = None
         __props__.__dict__["zone_id"] = None
         return ZoneRecords(resource_name, opts=opts, __props__=__props__)
 
@@ -306,11 +330,19 @@ class ZoneRecords(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def records(self) -> pulumi.Output[Sequence['outputs.ZoneRecordEntry']]:
+    def records(self) -> pulumi.Output[Optional[Sequence['outputs.ZoneRecordEntry']]]:
         """
-        The records of the zone this resource manages. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
+        The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).
         """
         return pulumi.get(self, "records")
+
+    @_builtins.property
+    @pulumi.getter(name="zoneFile")
+    def zone_file(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).
+        """
+        return pulumi.get(self, "zone_file")
 
     @_builtins.property
     @pulumi.getter(name="zoneId")
