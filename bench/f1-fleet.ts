@@ -19,7 +19,7 @@ import { type Figure, type PartResult, ROOT, log, ms, notAvailable, sec, x } fro
 export const F1_DEFAULT_CUSTOMERS = 40;
 const CONCURRENCY = 2;
 
-interface Row {
+export interface Row {
   stack: string;
   worker: string;
   result: string;
@@ -49,7 +49,26 @@ export function reapedChildrenCpuMs(): number {
   return (ticks * 1000) / 100;
 }
 
-const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
+/**
+ * The queue's overhead per job, from the database's times: from the enqueue to a job's start for
+ * the first `concurrency` jobs of each worker (taken while it had free slots), and from a slot
+ * freeing (the latest finish before the job's start on that worker) to the next job's start.
+ */
+export function queueOverhead(rows: Pick<Row, "worker" | "enqueued_at" | "started_at" | "finished_at">[], concurrency: number): { firstMs: number[]; nextMs: number[] } {
+  const firstMs: number[] = [];
+  const nextMs: number[] = [];
+  for (const w of new Set(rows.map((r) => r.worker))) {
+    const mine = rows.filter((r) => r.worker === w).sort((a, b) => a.started_at.getTime() - b.started_at.getTime());
+    mine.forEach((r, i) => {
+      if (i < concurrency) return void firstMs.push(r.started_at.getTime() - r.enqueued_at.getTime());
+      const freed = mine.filter((o) => o.finished_at.getTime() <= r.started_at.getTime()).map((o) => o.finished_at.getTime());
+      if (freed.length) nextMs.push(r.started_at.getTime() - Math.max(...freed));
+    });
+  }
+  return { firstMs, nextMs };
+}
+
+export const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
 
 async function oneRun(workers: number, customers: number, postgresUrl: (prefix: string) => Promise<string>): Promise<Run> {
   const queueUrl = await postgresUrl("f1_queue");
@@ -98,16 +117,7 @@ async function oneRun(workers: number, customers: number, postgresUrl: (prefix: 
     for (const e of ended) if (e.code !== 0) log(`F1: a worker exited ${e.code}: ${e.stderr.slice(-2000)}`);
     const stats = await emulator.control().stats();
 
-    const firstMs: number[] = [];
-    const nextMs: number[] = [];
-    for (const w of new Set(rows.map((r) => r.worker))) {
-      const mine = rows.filter((r) => r.worker === w).sort((a, b) => a.started_at.getTime() - b.started_at.getTime());
-      mine.forEach((r, i) => {
-        if (i < CONCURRENCY) return void firstMs.push(r.started_at.getTime() - r.enqueued_at.getTime());
-        const freed = mine.filter((o) => o.finished_at.getTime() <= r.started_at.getTime()).map((o) => o.finished_at.getTime());
-        if (freed.length) nextMs.push(r.started_at.getTime() - Math.max(...freed));
-      });
-    }
+    const { firstMs, nextMs } = queueOverhead(rows, CONCURRENCY);
     return { workers, wallMs, cpuMs, succeeded: rows.filter((r) => r.result === "succeeded").length, firstMs, nextMs, rateLimited: stats.rateLimited, requests: stats.total };
   } finally {
     await emulator.stop();

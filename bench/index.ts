@@ -14,9 +14,12 @@ import { p7 } from "./p7-adopt";
 import { p8 } from "./p8-shared-quota";
 import { P9_DEFAULT_BASE, p9 } from "./p9-plugin-cpu";
 import { F1_DEFAULT_CUSTOMERS, f1 } from "./f1-fleet";
+import { F2_DEFAULT_CUSTOMERS, f2 } from "./f2-fleet-scale";
+import { f3 } from "./f3-fleet-database";
+import { f4 } from "./f4-stack-cpu";
 import { u1 } from "./u1-fleet-page";
 
-const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number; p9Base: string }) => Promise<PartResult> }> = {
+const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number; f2Customers: number; p9Base: string }) => Promise<PartResult> }> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
   P2: { title: "wall time to create 1,000 records under a quota", run: ({ q }) => p2(q) },
   P3: { title: "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, preview, a change, a refused and an allowed cut, and destroy", run: ({ p3Sizes }) => p3(p3Sizes) },
@@ -27,13 +30,18 @@ const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: n
   P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
   P9: { title: "plugin CPU of one provider instance's calls in a no-change up, against an earlier commit's plugin", run: ({ p9Base }) => p9(p9Base) },
   F1: { title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers", run: ({ f1Customers }) => f1(f1Customers) },
+  F2: { title: "the fleet at scale: create, no-change up, preview and drift of N customers on 3 workers, with their floors, and 1,000 computed", run: ({ f2Customers }) => f2(f2Customers) },
+  F3: { title: "1,000 stacks in one database: status, the queue and Pulumi's PostgreSQL state backend at that size", run: () => f3() },
+  F4: { title: "a stack's no-change up, process by process: TypeScript and YAML with the CLI, TypeScript through the Automation API's inline program", run: () => f4() },
   U1: { title: "the fleet's page (nsp-fleet serve): the overview's first page at 40 and at 1,000 stacks, server time", run: () => u1() },
 };
 
-const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 U1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--p9-base=REF] [--no-build]]
-  With no part named, all run (about 12 minutes and F1, P7 about 2, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
+const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 ... F4 U1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--f2-customers=N] [--p9-base=REF] [--no-build]]
+  With no part named, all run (about 12 minutes, and F1 and F2; P7 takes about 2, P8 about 3). --p2-rate sets P2's quota Q (default ${P2_DEFAULT_Q}/min);
   --p3-sizes sets the zone sizes of P3 (default ${P3_DEFAULT_SIZES.join(",")}); \`npm run bench -- P3\` runs P3 alone;
   --f1-customers sets F1's fleet (default ${F1_DEFAULT_CUSTOMERS}; F1 takes about 15 minutes on 2 cores); U1 takes about a minute;
+  --f2-customers sets F2's fleet (default ${F2_DEFAULT_CUSTOMERS}; its four runs take about 12 minutes on 2 cores; 1,000 customers would
+  take about 20 minutes a run there: F2 computes 1,000 from the measured rates); F3 takes about a minute and a half, F4 about two;
   --p9-base names the git commit whose plugin P9 compares against (default ${P9_DEFAULT_BASE});
   --no-build skips scripts/build.mjs (the benchmark itself is always bundled again).`;
 
@@ -62,15 +70,18 @@ async function main(): Promise<void> {
   let q = P2_DEFAULT_Q;
   let p3Sizes = P3_DEFAULT_SIZES;
   let f1Customers = F1_DEFAULT_CUSTOMERS;
+  let f2Customers = F2_DEFAULT_CUSTOMERS;
   let p9Base = P9_DEFAULT_BASE;
   const selected: string[] = [];
   for (const a of args) {
     const rate = /^--p2-rate=(\d+)$/.exec(a);
     const sizes = /^--p3-sizes=(\d+(?:,\d+)*)$/.exec(a);
     const fleet = /^--f1-customers=(\d+)$/.exec(a);
+    const scale = /^--f2-customers=(\d+)$/.exec(a);
     const base = /^--p9-base=(\S+)$/.exec(a);
     if (rate) q = Number(rate[1]);
     else if (fleet) f1Customers = Number(fleet[1]);
+    else if (scale) f2Customers = Number(scale[1]);
     else if (base) p9Base = base[1]!;
     else if (sizes) p3Sizes = sizes[1]!.split(",").map(Number);
     else if (PARTS[a.toUpperCase()]) selected.push(a.toUpperCase());
@@ -95,7 +106,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const cpu0 = cpuCounters();
     try {
-      const res = await part.run({ q, p3Sizes, f1Customers, p9Base });
+      const res = await part.run({ q, p3Sizes, f1Customers, f2Customers, p9Base });
       figures.push(...res.figures);
       notes.push(...res.notes, ...res.figures.flatMap((f) => f.notes ?? []));
     } catch (e) {
