@@ -137,9 +137,18 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.firings (
   skipped text
 );`;
 
+/**
+ * The schema's shape, written on it once made: a command finds it current and runs no DDL (an
+ * ALTER TABLE, even one that changes nothing, locks its table against every reader meanwhile).
+ * Raise it with every change to FLEET_SCHEMA or WEBHOOK_SCHEMA.
+ */
+const SCHEMA_MARK = "nsp-fleet schema 2";
+
 export async function ensureSchema(client: Client | Pool): Promise<void> {
+  const { rows } = await client.query<{ mark: string | null }>("SELECT obj_description(to_regnamespace('nsp_fleet'), 'pg_namespace') AS mark");
+  if (rows[0]?.mark === SCHEMA_MARK) return;
   // One text, so one connection: two workers starting at once would race on CREATE ... IF NOT EXISTS.
-  await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} ${WEBHOOK_SCHEMA} COMMIT;`);
+  await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} ${WEBHOOK_SCHEMA} COMMENT ON SCHEMA nsp_fleet IS '${SCHEMA_MARK}'; COMMIT;`);
 }
 
 /** For the commands that only read: no fleet tables means nothing was ever enqueued there. */
