@@ -56,7 +56,7 @@ describe("examples", () => {
 
 describe("the released docs", () => {
   /** What a release ships as docs: the registry pages, the guides, the resource and function pages. */
-  const released = ["docs/_index.md", "docs/installation-configuration.md", ...["docs/guides", "docs/resources", "docs/functions"].flatMap((d) => readdirSync(join(ROOT, d)).map((f) => `${d}/${f}`))];
+  const released = ["docs/_index.md", "docs/installation-configuration.md", ...["docs/guides", "docs/resources", "docs/functions"].flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith(".md")).map((f) => `${d}/${f}`))];
 
   it("link to no repository file a release leaves out, and every relative link resolves", () => {
     const unshipped = /\]\((?!https?:)[^)]*(CHANGELOG\.md|examples\/|Pulumi\.yaml)[^)]*\)/;
