@@ -214,7 +214,7 @@ describe("nsp installed from its release, outside the repository", () => {
 
   it("7. nsp-fleet from @nsp/fleet: its commands, the Operator's Stack objects, and a missing database named", () => {
     const fleet = join(root, "node", "node_modules", ".bin", "nsp-fleet");
-    expect(sh(fleet, ["--help"], root)).toMatch(/enqueue --customers FILE[\s\S]*worker \[--concurrency N\][\s\S]*status \[--run ID\][\s\S]*run --customers FILE/);
+    expect(sh(fleet, ["--help"], root)).toMatch(/enqueue \[--customers FILE\][\s\S]*worker \[--concurrency N\][\s\S]*status \[--run ID\][\s\S]*run --customers FILE[\s\S]*schedule add drift\|up[\s\S]*serve \[--port N\]/);
     write(join(root, "fleet", "customers.json"), JSON.stringify([{ ref: "acme", zone: "acme.example" }]));
     // manifests runs in the customer project, whose Pulumi.yaml names the project the Stack objects run.
     write(join(root, "fleet", "Pulumi.yaml"), "name: customers\nruntime: nodejs\n");
