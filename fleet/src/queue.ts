@@ -45,7 +45,9 @@ export async function startBoss(url: string, max: number, supervision?: { mainte
   // With `schedule`, pg-boss's timekeeper runs in this process: every instance looks at the
   // schedules, one at a time under its own lock, and a firing is one job per minute at most
   // (a singleton key per schedule and minute), however many workers look.
-  const boss = new PgBoss({ connectionString: url, max, schedule: supervision?.schedules === true, supervise: supervision !== undefined, ...(supervision ? { maintenanceIntervalSeconds: supervision.maintenanceSeconds } : {}), application_name: "nsp-fleet" });
+  // Each worker looks at the schedules every 10 s (pg-boss's default is 30): a firing starts
+  // within seconds of its minute, for one small query a worker every 10 s.
+  const boss = new PgBoss({ connectionString: url, max, schedule: supervision?.schedules === true, cronMonitorIntervalSeconds: 10, cronWorkerIntervalSeconds: 2, supervise: supervision !== undefined, ...(supervision ? { maintenanceIntervalSeconds: supervision.maintenanceSeconds } : {}), application_name: "nsp-fleet" });
   let started = false;
   let failure: unknown;
   boss.on("error", (e) => (started ? supervision?.say(`the queue: ${(e as Error).message}`) : (failure ??= e)));
