@@ -26,7 +26,7 @@ import { join } from "node:path";
 import { Client } from "pg";
 import { prepareProject, pulumiAvailable, pulumiEnv, pulumiHome, startEmulatorProcess } from "../test/e2e/harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres } from "../test/e2e/harness/postgres-backend";
-import type { TokenStats } from "../test/helpers/emulator-control";
+import type { TokenStats } from "../emulator/src/stats";
 import { mean, queueOverhead, reapedChildrenCpuMs, type Row } from "./f1-fleet";
 import { type Figure, type PartResult, ROOT, log, mb, ms, notAvailable, sec } from "./lib";
 

@@ -1,26 +1,10 @@
 // Talks to a running emulator over HTTP: the API as a user's script would, plus its test-control
 // endpoints (request counts, faults, accounts) under /_emulator.
 
+// The control API answers with the emulator's own counters, as it counts them.
+import type { StatsSnapshot as EmulatorStats, TokenStats } from "../../emulator/src/stats";
+
 type Obj = Record<string, unknown>;
-
-export interface TokenStats {
-  total: number;
-  rateLimited: number;
-  byRoute: Record<string, number>;
-  byStatus: Record<string, number>;
-}
-
-export interface EmulatorStats {
-  total: number;
-  mutating: number;
-  rateLimited: number;
-  byMethod: Record<string, number>;
-  byRoute: Record<string, number>;
-  byStatus: Record<string, number>;
-  faults: Record<string, number>;
-  /** Per token, named without the token: `account:<name>`, `minted:<partner>/<subject>`, `none`, `unknown`. */
-  byToken: Record<string, TokenStats>;
-}
 
 export interface EmulatorControlOptions {
   /** How many times a request refused with 429 is sent again, each after the Retry-After it names. */

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "pg";
 import { ensureSchema } from "../../../fleet/src/database";
+import { seededRandom } from "../../../emulator/src/util/random";
 
 export interface FleetRowsOptions {
   stacks: number;
@@ -32,17 +33,6 @@ export interface FleetRows {
 
 export const refOf = (i: number, width: number) => `c${String(i + 1).padStart(width, "0")}`;
 
-/** A small deterministic random source (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const urn = (stack: string, type: string, name: string) => `urn:pulumi:${stack}::nsp-fleet::${type}::${name}`;
 
@@ -50,7 +40,7 @@ const urn = (stack: string, type: string, name: string) => `urn:pulumi:${stack}:
 const LATER_COLUMNS = "ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS requests int; ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS rate_limited int;";
 
 export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<FleetRows> {
-  const rnd = random(opts.seed ?? 45);
+  const rnd = seededRandom(opts.seed ?? 45);
   const width = Math.max(3, String(opts.stacks).length);
   const refs = Array.from({ length: opts.stacks }, (_, i) => refOf(i, width));
   const client = new Client({ connectionString: url });
