@@ -12,7 +12,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
-import { prepareProject, pulumiAvailable, pulumiEnv, pulumiHome, startEmulatorProcess } from "../test/e2e/harness/pulumi-cli";
+import {
+  prepareProject,
+  pulumiAvailable,
+  pulumiEnv,
+  pulumiHome,
+  startEmulatorProcess,
+} from "../test/e2e/harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres } from "../test/e2e/harness/postgres-backend";
 import { type Figure, type PartResult, ROOT, log, ms, notAvailable, sec, x } from "./lib";
 
@@ -43,7 +49,9 @@ interface Run {
 
 /** CPU time (user + system) of this process's children that have ended and been waited for, in ms. */
 export function reapedChildrenCpuMs(): number {
-  const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ");
+  const fields = readFileSync("/proc/self/stat", "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
   // After the command's name: cutime and cstime are the 14th and 15th fields, in clock ticks.
   const ticks = Number(fields[13]) + Number(fields[14]);
   return (ticks * 1000) / 100;
@@ -54,14 +62,19 @@ export function reapedChildrenCpuMs(): number {
  * the first `concurrency` jobs of each worker (taken while it had free slots), and from a slot
  * freeing (the latest finish before the job's start on that worker) to the next job's start.
  */
-export function queueOverhead(rows: Pick<Row, "worker" | "enqueued_at" | "started_at" | "finished_at">[], concurrency: number): { firstMs: number[]; nextMs: number[] } {
+export function queueOverhead(
+  rows: Pick<Row, "worker" | "enqueued_at" | "started_at" | "finished_at">[],
+  concurrency: number,
+): { firstMs: number[]; nextMs: number[] } {
   const firstMs: number[] = [];
   const nextMs: number[] = [];
   for (const w of new Set(rows.map((r) => r.worker))) {
     const mine = rows.filter((r) => r.worker === w).sort((a, b) => a.started_at.getTime() - b.started_at.getTime());
     mine.forEach((r, i) => {
       if (i < concurrency) return void firstMs.push(r.started_at.getTime() - r.enqueued_at.getTime());
-      const freed = mine.filter((o) => o.finished_at.getTime() <= r.started_at.getTime()).map((o) => o.finished_at.getTime());
+      const freed = mine
+        .filter((o) => o.finished_at.getTime() <= r.started_at.getTime())
+        .map((o) => o.finished_at.getTime());
       if (freed.length) nextMs.push(r.started_at.getTime() - Math.max(...freed));
     });
   }
@@ -70,7 +83,11 @@ export function queueOverhead(rows: Pick<Row, "worker" | "enqueued_at" | "starte
 
 export const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
 
-async function oneRun(workers: number, customers: number, postgresUrl: (prefix: string) => Promise<string>): Promise<Run> {
+async function oneRun(
+  workers: number,
+  customers: number,
+  postgresUrl: (prefix: string) => Promise<string>,
+): Promise<Run> {
   const queueUrl = await postgresUrl("f1_queue");
   const stateUrl = await postgresUrl("f1_state");
   const emulator = await startEmulatorProcess(["--account", "partner", "--rate-limit", "300"]);
@@ -78,7 +95,16 @@ async function oneRun(workers: number, customers: number, postgresUrl: (prefix: 
   const dirs: string[] = [];
   try {
     const file = join(scratch, "customers.json");
-    writeFileSync(file, JSON.stringify(Array.from({ length: customers }, (_, i) => ({ ref: `f${i + 1}`, zone: `f${i + 1}.fleet.example`, records: [{ name: "www", type: "A", content: "192.0.2.10" }] }))));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        Array.from({ length: customers }, (_, i) => ({
+          ref: `f${i + 1}`,
+          zone: `f${i + 1}.fleet.example`,
+          records: [{ name: "www", type: "A", content: "192.0.2.10" }],
+        })),
+      ),
+    );
     const envOf = (m: number): NodeJS.ProcessEnv => ({
       ...pulumiEnv(pulumiHome(join(scratch, `home-${m}`)), ""),
       PULUMI_BACKEND_URL: pulumiBackendUrl(stateUrl),
@@ -90,7 +116,11 @@ async function oneRun(workers: number, customers: number, postgresUrl: (prefix: 
     const cpu0 = reapedChildrenCpuMs();
     // The workers start idle, then the jobs arrive: the first ones' wait is the queue's alone.
     const started = dirs.map((dir, m) => {
-      const child = spawn(process.execPath, [join(ROOT, "dist", "fleet.js"), "worker", "--concurrency", String(CONCURRENCY)], { cwd: dir, env: envOf(m), stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, "dist", "fleet.js"), "worker", "--concurrency", String(CONCURRENCY)],
+        { cwd: dir, env: envOf(m), stdio: ["ignore", "ignore", "pipe"] },
+      );
       let stderr = "";
       let markReady = () => {};
       const ready = new Promise<void>((r) => (markReady = r));
@@ -98,27 +128,54 @@ async function oneRun(workers: number, customers: number, postgresUrl: (prefix: 
         stderr += d.toString();
         if (/stack\(s\) at a time/.test(stderr)) markReady();
       });
-      const exit = new Promise<{ code: number | null; stderr: string }>((r) => child.on("close", (code) => r({ code, stderr })));
+      const exit = new Promise<{ code: number | null; stderr: string }>((r) =>
+        child.on("close", (code) => r({ code, stderr })),
+      );
       return { ready, exit, stop: () => child.kill("SIGTERM") };
     });
     await Promise.all(started.map((w) => w.ready));
     await emulator.control().resetStats();
-    execFileSync(process.execPath, [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", file], { cwd: dirs[0], env: envOf(0), stdio: ["ignore", "pipe", "pipe"] });
+    execFileSync(process.execPath, [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", file], {
+      cwd: dirs[0],
+      env: envOf(0),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const client = new Client(queueUrl);
     await client.connect();
-    const finished = async () => Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM nsp_fleet.stacks WHERE result IN ('succeeded', 'failed')")).rows[0]!.n);
+    const finished = async () =>
+      Number(
+        (
+          await client.query<{ n: string }>(
+            "SELECT count(*) AS n FROM nsp_fleet.stacks WHERE result IN ('succeeded', 'failed')",
+          )
+        ).rows[0]!.n,
+      );
     while ((await finished()) < customers) await new Promise((r) => setTimeout(r, 500));
-    const rows = (await client.query<Row>("SELECT stack, worker, result, enqueued_at, started_at, finished_at FROM nsp_fleet.stacks")).rows;
+    const rows = (
+      await client.query<Row>(
+        "SELECT stack, worker, result, enqueued_at, started_at, finished_at FROM nsp_fleet.stacks",
+      )
+    ).rows;
     await client.end();
     for (const w of started) w.stop();
     const ended = await Promise.all(started.map((w) => w.exit));
     const cpuMs = reapedChildrenCpuMs() - cpu0;
-    const wallMs = Math.max(...rows.map((r) => r.finished_at.getTime())) - Math.min(...rows.map((r) => r.enqueued_at.getTime()));
+    const wallMs =
+      Math.max(...rows.map((r) => r.finished_at.getTime())) - Math.min(...rows.map((r) => r.enqueued_at.getTime()));
     for (const e of ended) if (e.code !== 0) log(`F1: a worker exited ${e.code}: ${e.stderr.slice(-2000)}`);
     const stats = await emulator.control().stats();
 
     const { firstMs, nextMs } = queueOverhead(rows, CONCURRENCY);
-    return { workers, wallMs, cpuMs, succeeded: rows.filter((r) => r.result === "succeeded").length, firstMs, nextMs, rateLimited: stats.rateLimited, requests: stats.total };
+    return {
+      workers,
+      wallMs,
+      cpuMs,
+      succeeded: rows.filter((r) => r.result === "succeeded").length,
+      firstMs,
+      nextMs,
+      rateLimited: stats.rateLimited,
+      requests: stats.total,
+    };
   } finally {
     await emulator.stop();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -131,7 +188,11 @@ export async function f1(customers: number): Promise<PartResult> {
   if (!process.env.PATH?.includes(".cache/nsp")) {
     process.env.PATH = `${execFileSync("bash", ["scripts/install-pulumi.sh"], { cwd: ROOT, encoding: "utf8" }).trim()}:${process.env.PATH}`;
   }
-  if (!pulumiAvailable()) return { figures: [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")], notes: [] };
+  if (!pulumiAvailable())
+    return {
+      figures: [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")],
+      notes: [],
+    };
   const pg = await testPostgres();
   try {
     const runs: Run[] = [];

@@ -24,7 +24,13 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
-import { prepareProject, pulumiAvailable, pulumiEnv, pulumiHome, startEmulatorProcess } from "../test/e2e/harness/pulumi-cli";
+import {
+  prepareProject,
+  pulumiAvailable,
+  pulumiEnv,
+  pulumiHome,
+  startEmulatorProcess,
+} from "../test/e2e/harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres } from "../test/e2e/harness/postgres-backend";
 import type { TokenStats } from "../emulator/src/stats";
 import { mean, queueOverhead, reapedChildrenCpuMs, type Row } from "./f1-fleet";
@@ -102,7 +108,9 @@ function statusKb(pid: number, field: string): number {
 
 /** CPU (user + system) of a process and the children it has reaped, in ms: the postmaster's is the server's. */
 function processCpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .replace(/^.*\) /, "")
+    .split(" ");
   return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / 100;
 }
 
@@ -113,7 +121,11 @@ export async function f2(customers: number): Promise<PartResult> {
   if (!process.env.PATH?.includes(".cache/nsp")) {
     process.env.PATH = `${execFileSync("bash", ["scripts/install-pulumi.sh"], { cwd: ROOT, encoding: "utf8" }).trim()}:${process.env.PATH}`;
   }
-  if (!pulumiAvailable()) return { figures: [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")], notes: [] };
+  if (!pulumiAvailable())
+    return {
+      figures: [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")],
+      notes: [],
+    };
   const cores = cpus().length;
   const pg = await testPostgres();
   const db = await pg.database("f2_fleet");
@@ -124,7 +136,16 @@ export async function f2(customers: number): Promise<PartResult> {
   await client.connect();
   try {
     const file = join(scratch, "customers.json");
-    writeFileSync(file, JSON.stringify(Array.from({ length: customers }, (_, i) => ({ ref: `c${i + 1}`, zone: `c${i + 1}.fleet.example`, records: [{ name: "www", type: "A", content: "192.0.2.10" }] }))));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        Array.from({ length: customers }, (_, i) => ({
+          ref: `c${i + 1}`,
+          zone: `c${i + 1}.fleet.example`,
+          records: [{ name: "www", type: "A", content: "192.0.2.10" }],
+        })),
+      ),
+    );
     // The queue and the stacks' state in one database, as the fleet guide sets them up.
     const envOf = (m: number): NodeJS.ProcessEnv => ({
       ...pulumiEnv(pulumiHome(join(scratch, `home-${m}`)), ""),
@@ -134,7 +155,11 @@ export async function f2(customers: number): Promise<PartResult> {
       NSP_PARTNER_TOKEN: emulator.accounts.partner!,
     });
     const backendPid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
-    const postmaster = Number(readFileSync(`/proc/${backendPid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")[1]);
+    const postmaster = Number(
+      readFileSync(`/proc/${backendPid}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ")[1],
+    );
 
     const results: RunFigures[] = [];
     /** The database once the first workers made the fleet's tables, pg-boss's and Pulumi's, before any job: the fleet's fixed part. */
@@ -144,7 +169,11 @@ export async function f2(customers: number): Promise<PartResult> {
       const cpu0 = reapedChildrenCpuMs();
       const pgCpu0 = processCpuMs(postmaster);
       const start = (dir: string, m: number) => {
-        const child = spawn(process.execPath, [join(ROOT, "dist", "fleet.js"), "worker", "--concurrency", String(CONCURRENCY)], { cwd: dir, env: envOf(m), stdio: ["ignore", "ignore", "pipe"] });
+        const child = spawn(
+          process.execPath,
+          [join(ROOT, "dist", "fleet.js"), "worker", "--concurrency", String(CONCURRENCY)],
+          { cwd: dir, env: envOf(m), stdio: ["ignore", "ignore", "pipe"] },
+        );
         let stderr = "";
         let markReady = () => {};
         let markFailed = (_: Error) => {};
@@ -172,15 +201,30 @@ export async function f2(customers: number): Promise<PartResult> {
       await first.ready;
       const workers = [first, ...dirs.slice(1).map((dir, m) => start(dir, m + 1))];
       await Promise.all(workers.map((w) => w.ready));
-      if (!emptyFleetBytes) emptyFleetBytes = Number((await client.query<{ n: string }>("SELECT pg_database_size(current_database()) AS n")).rows[0]!.n);
+      if (!emptyFleetBytes)
+        emptyFleetBytes = Number(
+          (await client.query<{ n: string }>("SELECT pg_database_size(current_database()) AS n")).rows[0]!.n,
+        );
       const treePeakKb = workers.map(() => 0);
       const sampler = setInterval(() => {
         const table = processTable();
         workers.forEach((w, i) => (treePeakKb[i] = Math.max(treePeakKb[i]!, treeRssKb(w.pid, table))));
       }, 1000);
       await emulator.control().resetStats();
-      const runId = execFileSync(process.execPath, [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", file, ...run.flags], { cwd: dirs[0], env: envOf(0), encoding: "utf8" }).trim();
-      const finished = async () => Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM nsp_fleet.stacks WHERE run_id = $1 AND result IN ('succeeded', 'failed')", [runId])).rows[0]!.n);
+      const runId = execFileSync(
+        process.execPath,
+        [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", file, ...run.flags],
+        { cwd: dirs[0], env: envOf(0), encoding: "utf8" },
+      ).trim();
+      const finished = async () =>
+        Number(
+          (
+            await client.query<{ n: string }>(
+              "SELECT count(*) AS n FROM nsp_fleet.stacks WHERE run_id = $1 AND result IN ('succeeded', 'failed')",
+              [runId],
+            )
+          ).rows[0]!.n,
+        );
       let done = 0;
       let progressAt = Date.now();
       while (done < customers) {
@@ -188,10 +232,16 @@ export async function f2(customers: number): Promise<PartResult> {
         const now = await finished();
         if (now > done) progressAt = Date.now();
         done = now;
-        if (Date.now() - progressAt > 15 * 60_000) throw new Error(`F2 ${run.name}: no stack finished in 15 minutes (${done} of ${customers} done)`);
+        if (Date.now() - progressAt > 15 * 60_000)
+          throw new Error(`F2 ${run.name}: no stack finished in 15 minutes (${done} of ${customers} done)`);
       }
       clearInterval(sampler);
-      const rows = (await client.query<Row & { requests: number | null }>("SELECT stack, worker, result, enqueued_at, started_at, finished_at, requests FROM nsp_fleet.stacks WHERE run_id = $1", [runId])).rows;
+      const rows = (
+        await client.query<Row & { requests: number | null }>(
+          "SELECT stack, worker, result, enqueued_at, started_at, finished_at, requests FROM nsp_fleet.stacks WHERE run_id = $1",
+          [runId],
+        )
+      ).rows;
       const workerPeakKb = workers.map((w) => statusKb(w.pid, "VmHWM"));
       const stats = await emulator.control().stats();
       for (const w of workers) w.stop();
@@ -199,13 +249,31 @@ export async function f2(customers: number): Promise<PartResult> {
       for (const e of ended) if (e.code !== 0) log(`F2: a worker exited ${e.code}: ${e.stderr.slice(-2000)}`);
       const cpuMs = reapedChildrenCpuMs() - cpu0;
       const postgresCpuMs = processCpuMs(postmaster) - pgCpu0;
-      const partner: TokenStats = stats.byToken["account:partner"] ?? { total: 0, rateLimited: 0, byRoute: {}, byStatus: {} };
+      const partner: TokenStats = stats.byToken["account:partner"] ?? {
+        total: 0,
+        rateLimited: 0,
+        byRoute: {},
+        byStatus: {},
+      };
       const mintedLabels = Object.keys(stats.byToken).filter((label) => label.startsWith("minted:"));
-      const minted = mintedLabels.reduce((sum, label) => ({ total: sum.total + stats.byToken[label]!.total, rateLimited: sum.rateLimited + stats.byToken[label]!.rateLimited }), { total: 0, rateLimited: 0 });
-      const wallMs = Math.max(...rows.map((r) => r.finished_at.getTime())) - Math.min(...rows.map((r) => r.enqueued_at.getTime()));
+      const minted = mintedLabels.reduce(
+        (sum, label) => ({
+          total: sum.total + stats.byToken[label]!.total,
+          rateLimited: sum.rateLimited + stats.byToken[label]!.rateLimited,
+        }),
+        { total: 0, rateLimited: 0 },
+      );
+      const wallMs =
+        Math.max(...rows.map((r) => r.finished_at.getTime())) - Math.min(...rows.map((r) => r.enqueued_at.getTime()));
       const { firstMs, nextMs } = queueOverhead(rows, CONCURRENCY);
       const failedRows = rows.filter((r) => r.result !== "succeeded");
-      if (failedRows.length) log(`F2 ${run.name}: ${failedRows.length} stack(s) failed: ${failedRows.slice(0, 5).map((r) => r.stack).join(", ")}`);
+      if (failedRows.length)
+        log(
+          `F2 ${run.name}: ${failedRows.length} stack(s) failed: ${failedRows
+            .slice(0, 5)
+            .map((r) => r.stack)
+            .join(", ")}`,
+        );
       results.push({
         name: run.name,
         succeeded: rows.length - failedRows.length,
@@ -235,7 +303,21 @@ export async function f2(customers: number): Promise<PartResult> {
 
     const figures: Figure[] = [];
     const notes: string[] = [];
-    const rows: string[][] = [["run", "stacks ok", "wall", "floor: partner token", "floor: CPU", "CPU a stack", "partner-token requests (a stack)", "minted-credential requests (a stack)", "429s", "queue overhead a job", "1,000 customers (computed)"]];
+    const rows: string[][] = [
+      [
+        "run",
+        "stacks ok",
+        "wall",
+        "floor: partner token",
+        "floor: CPU",
+        "CPU a stack",
+        "partner-token requests (a stack)",
+        "minted-credential requests (a stack)",
+        "429s",
+        "queue overhead a job",
+        "1,000 customers (computed)",
+      ],
+    ];
     for (const r of results) {
       const cpuPerStack = r.cpuMs / customers;
       const partnerFloorMs = (r.partner.total / QUOTA) * 60_000;
@@ -243,7 +325,9 @@ export async function f2(customers: number): Promise<PartResult> {
       const overhead = mean(r.nextMs.length ? r.nextMs : r.firstMs);
       const perStack = (n: number) => (n / customers).toFixed(2);
       // At 1,000: the larger floor, each scaled by the measured rate a stack, plus the queue's overhead for each slot's jobs.
-      const atScaleMs = Math.max((r.partner.total / customers) * AT_SCALE * (60_000 / QUOTA), (cpuPerStack * AT_SCALE) / cores) + (overhead * AT_SCALE) / (WORKERS * CONCURRENCY);
+      const atScaleMs =
+        Math.max((r.partner.total / customers) * AT_SCALE * (60_000 / QUOTA), (cpuPerStack * AT_SCALE) / cores) +
+        (overhead * AT_SCALE) / (WORKERS * CONCURRENCY);
       rows.push([
         r.name,
         `${r.succeeded}/${customers}`,
@@ -263,7 +347,11 @@ export async function f2(customers: number): Promise<PartResult> {
       notes.push(
         `F2 ${r.name}: ${r.succeeded}/${customers} succeeded; wall ${sec(r.wallMs)} (floors: partner token ${minutes(partnerFloorMs)}, CPU ${sec(cpuFloorMs)} on ${cores} cores; wall/CPU floor ${(r.wallMs / cpuFloorMs).toFixed(2)}); ` +
           `CPU ${sec(r.cpuMs)} (${sec(cpuPerStack)} a stack; the workers' start and stop included), PostgreSQL's ${sec(r.postgresCpuMs)} (${ms(r.postgresCpuMs / customers)} a stack); ` +
-          `partner token: ${r.partner.total} requests, ${r.partner.rateLimited} 429s (${Object.entries(r.partner.byRoute).map(([k, v]) => `${k} ${v}`).join(", ") || "none"}); ` +
+          `partner token: ${r.partner.total} requests, ${r.partner.rateLimited} 429s (${
+            Object.entries(r.partner.byRoute)
+              .map(([k, v]) => `${k} ${v}`)
+              .join(", ") || "none"
+          }); ` +
           `minted credentials: ${r.minted.total} requests on ${r.minted.tokens} credentials, ${r.minted.rateLimited} 429s; the fleet recorded ${r.recordedRequests} requests; ` +
           `queue overhead: slot free to next start ${r.nextMs.length ? `${ms(mean(r.nextMs))} (mean of ${r.nextMs.length}, max ${ms(Math.max(...r.nextMs))})` : "none"}, enqueue to start of the first jobs ${ms(mean(r.firstMs))} (mean of ${r.firstMs.length}); ` +
           `worker peak RSS ${r.workerPeakKb.map(mb).join(", ")}, with its commands, programs and plugins ${r.treePeakKb.map(mb).join(", ")}.`,
@@ -285,15 +373,43 @@ export async function f2(customers: number): Promise<PartResult> {
         goal: r.name === "no-change up" ? "<= 0.1" : "-",
         met: r.name === "no-change up" ? r.partner.total / customers <= 0.1 : undefined,
       });
-      figures.push({ name: `${name}: ${r.name}, CPU a stack`, measured: sec(cpuPerStack), baseline: "-", ratio: "-", goal: "-", met: undefined });
-      figures.push({ name: `${name}: ${r.name}, queue overhead a job`, measured: ms(overhead), baseline: "-", ratio: "-", goal: "< 100 ms", met: overhead < 100 });
+      figures.push({
+        name: `${name}: ${r.name}, CPU a stack`,
+        measured: sec(cpuPerStack),
+        baseline: "-",
+        ratio: "-",
+        goal: "-",
+        met: undefined,
+      });
+      figures.push({
+        name: `${name}: ${r.name}, queue overhead a job`,
+        measured: ms(overhead),
+        baseline: "-",
+        ratio: "-",
+        goal: "< 100 ms",
+        met: overhead < 100,
+      });
     }
     const peakWorker = Math.max(...results.flatMap((r) => r.workerPeakKb));
     const peakTree = Math.max(...results.flatMap((r) => r.treePeakKb));
-    figures.push({ name: `${name}: a worker's peak RSS (the worker process; with what it runs)`, measured: mb(peakWorker), baseline: mb(peakTree), ratio: "-", goal: "-", met: undefined });
+    figures.push({
+      name: `${name}: a worker's peak RSS (the worker process; with what it runs)`,
+      measured: mb(peakWorker),
+      baseline: mb(peakTree),
+      ratio: "-",
+      goal: "-",
+      met: undefined,
+    });
     const total = Number(size.total);
     const perStackBytes = (total - emptyFleetBytes) / customers;
-    figures.push({ name: `${name}: PostgreSQL database after the four runs (baseline: before the first job)`, measured: mb(total / 1024), baseline: mb(emptyFleetBytes / 1024), ratio: "-", goal: "-", met: undefined });
+    figures.push({
+      name: `${name}: PostgreSQL database after the four runs (baseline: before the first job)`,
+      measured: mb(total / 1024),
+      baseline: mb(emptyFleetBytes / 1024),
+      ratio: "-",
+      goal: "-",
+      met: undefined,
+    });
     notes.push(
       `F2 database after the four runs: ${mb(total / 1024)} (${mb(emptyFleetBytes / 1024)} with the fleet's, pg-boss's and Pulumi's tables made, before the first job): Pulumi's state ${mb(Number(size.state) / 1024)} in ${size.state_rows} rows, pg-boss ${mb(Number(size.boss) / 1024)}, nsp_fleet ${mb(Number(size.fleet) / 1024)}; ` +
         `${(perStackBytes / 1024).toFixed(0)} kB a customer, so about ${mb((emptyFleetBytes + perStackBytes * AT_SCALE) / 1024)} at 1,000 customers after the same four runs (computed). Each \`up\` adds to Pulumi's state: the DIY backend keeps every update's history and a checkpoint copy.`,

@@ -45,10 +45,15 @@ function timedFleet(commands: string[][], env: NodeJS.ProcessEnv): { ms: number;
     commands.forEach((args, c) => {
       const t0 = performance.now();
       const c0 = reapedChildrenCpuMs();
-      const r = spawnSync(process.execPath, [join(ROOT, "dist", "fleet.js"), ...args], { env, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+      const r = spawnSync(process.execPath, [join(ROOT, "dist", "fleet.js"), ...args], {
+        env,
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+      });
       times[c]!.push(performance.now() - t0);
       cpu[c]!.push(reapedChildrenCpuMs() - c0);
-      if (r.status !== 0 && r.status !== 1) throw new Error(`nsp-fleet ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
+      if (r.status !== 0 && r.status !== 1)
+        throw new Error(`nsp-fleet ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
       bytes[c] = r.stdout.length;
     });
   }
@@ -79,7 +84,9 @@ async function stateRowsRead(client: Client): Promise<number> {
   // The statistics of other sessions reach the view when they end or within a second.
   await new Promise((r) => setTimeout(r, 1200));
   await client.query("SELECT pg_stat_clear_snapshot()");
-  const { rows } = await client.query<{ n: string }>("SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables WHERE relname = 'pulumi_state'");
+  const { rows } = await client.query<{ n: string }>(
+    "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables WHERE relname = 'pulumi_state'",
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -94,16 +101,26 @@ export async function f3(): Promise<PartResult> {
   const notes: string[] = [];
   try {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FLEET_DATABASE_URL: db };
-    const customers = Array.from({ length: STACKS }, (_, i) => ({ ref: `c${i + 1}`, zone: `c${i + 1}.fleet.example`, records: [{ name: "www", type: "A", content: "192.0.2.10" }] }));
+    const customers = Array.from({ length: STACKS }, (_, i) => ({
+      ref: `c${i + 1}`,
+      zone: `c${i + 1}.fleet.example`,
+      records: [{ name: "www", type: "A", content: "192.0.2.10" }],
+    }));
     const file = join(scratch, "customers.json");
     writeFileSync(file, JSON.stringify(customers));
     const one = join(scratch, "one.json");
     writeFileSync(one, JSON.stringify(customers.slice(0, 1)));
 
     // The queue: 1,000 jobs, as a user enqueues them (the first enqueue also makes the tables).
-    const runOfOne = execFileSync(process.execPath, [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", one], { env, encoding: "utf8" }).trim();
+    const runOfOne = execFileSync(process.execPath, [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", one], {
+      env,
+      encoding: "utf8",
+    }).trim();
     const t0 = performance.now();
-    const queuedRun = execFileSync(process.execPath, [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", file], { env, encoding: "utf8" }).trim();
+    const queuedRun = execFileSync(process.execPath, [join(ROOT, "dist", "fleet.js"), "enqueue", "--customers", file], {
+      env,
+      encoding: "utf8",
+    }).trim();
     const enqueueMs = performance.now() - t0;
 
     // A month of history: HISTORY runs of 1,000 finished stacks, older than the two runs above.
@@ -128,17 +145,39 @@ export async function f3(): Promise<PartResult> {
        WHERE r.id NOT IN ($1, $2)`,
       [runOfOne, queuedRun],
     );
-    const lastDrift = (await client.query<{ id: string }>("SELECT id FROM nsp_fleet.runs WHERE operation = 'drift' ORDER BY created_at DESC LIMIT 1")).rows[0]!.id;
-    const lastUp = (await client.query<{ id: string }>("SELECT id FROM nsp_fleet.runs WHERE operation = 'up' AND id NOT IN ($1, $2) ORDER BY created_at DESC LIMIT 1", [runOfOne, queuedRun])).rows[0]!.id;
+    const lastDrift = (
+      await client.query<{ id: string }>(
+        "SELECT id FROM nsp_fleet.runs WHERE operation = 'drift' ORDER BY created_at DESC LIMIT 1",
+      )
+    ).rows[0]!.id;
+    const lastUp = (
+      await client.query<{ id: string }>(
+        "SELECT id FROM nsp_fleet.runs WHERE operation = 'up' AND id NOT IN ($1, $2) ORDER BY created_at DESC LIMIT 1",
+        [runOfOne, queuedRun],
+      )
+    ).rows[0]!.id;
     await client.query(
       `INSERT INTO nsp_fleet.health (stack, state, since, run_id) SELECT 'c' || i, CASE WHEN i % 20 = 0 THEN 'drifted' ELSE 'ok' END, now() - interval '1 day', $1::uuid FROM generate_series(1, ${STACKS}) AS i
        ON CONFLICT (stack) DO UPDATE SET state = EXCLUDED.state, run_id = EXCLUDED.run_id`,
       [lastDrift],
     );
     await client.query("ANALYZE");
-    const counts = (await client.query<{ stacks: string; jobs: string; runs: string }>("SELECT (SELECT count(*) FROM nsp_fleet.stacks) AS stacks, (SELECT count(*) FROM pgboss.job) AS jobs, (SELECT count(*) FROM nsp_fleet.runs) AS runs")).rows[0]!;
-    notes.push(`F3 database: ${counts.runs} runs, ${counts.stacks} stack rows in nsp_fleet.stacks, ${counts.jobs} pg-boss jobs; enqueue of ${STACKS} customers (a process, its start included): ${ms(enqueueMs)}.`);
-    figures.push({ name: `${name}: enqueue of ${STACKS} customers, a process`, measured: ms(enqueueMs), baseline: "-", ratio: "-", goal: "-", met: undefined });
+    const counts = (
+      await client.query<{ stacks: string; jobs: string; runs: string }>(
+        "SELECT (SELECT count(*) FROM nsp_fleet.stacks) AS stacks, (SELECT count(*) FROM pgboss.job) AS jobs, (SELECT count(*) FROM nsp_fleet.runs) AS runs",
+      )
+    ).rows[0]!;
+    notes.push(
+      `F3 database: ${counts.runs} runs, ${counts.stacks} stack rows in nsp_fleet.stacks, ${counts.jobs} pg-boss jobs; enqueue of ${STACKS} customers (a process, its start included): ${ms(enqueueMs)}.`,
+    );
+    figures.push({
+      name: `${name}: enqueue of ${STACKS} customers, a process`,
+      measured: ms(enqueueMs),
+      baseline: "-",
+      ratio: "-",
+      goal: "-",
+      met: undefined,
+    });
 
     // The commands, as processes, beside the same command on a run of 1 stack.
     const commands: { what: string; args: string[] }[] = [
@@ -159,18 +198,39 @@ export async function f3(): Promise<PartResult> {
         ratio: `${(t.ms / base!.ms).toFixed(2)}×`,
         goal: c.what.startsWith("status --drifted") ? "-" : "< 1 s",
         met: c.what.startsWith("status --drifted") ? undefined : t.ms < 1000,
-        notes: [`F3 ${c.what}: median ${ms(t.ms)} of ${REPEATS} (CPU ${ms(t.cpuMs)}), ${(t.bytes / 1024).toFixed(0)} kB printed; status of a run of 1: ${ms(base!.ms)} (CPU ${ms(base!.cpuMs)}).`],
+        notes: [
+          `F3 ${c.what}: median ${ms(t.ms)} of ${REPEATS} (CPU ${ms(t.cpuMs)}), ${(t.bytes / 1024).toFixed(0)} kB printed; status of a run of 1: ${ms(base!.ms)} (CPU ${ms(base!.cpuMs)}).`,
+        ],
       });
     }
 
     // The queries under them, and each worker's per-job queries, in the database alone.
-    const STACK_COLUMNS = "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
+    const STACK_COLUMNS =
+      "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
     const queries: { what: string; sql: string; values?: unknown[] }[] = [
-      { what: "status: the latest run", sql: "SELECT id, operation, remediate, schedule, created_at, finished_at FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 1" },
-      { what: "status: a run's stacks", sql: `SELECT ${STACK_COLUMNS} FROM nsp_fleet.stacks s LEFT JOIN nsp_fleet.health h ON h.stack = s.stack WHERE s.run_id = $1 ORDER BY s.position`, values: [lastDrift] },
-      { what: "status --drifted", sql: `SELECT ${STACK_COLUMNS} FROM nsp_fleet.health h JOIN nsp_fleet.stacks s ON s.run_id = h.run_id AND s.stack = h.stack WHERE h.state = 'drifted' ORDER BY h.stack` },
-      { what: "worker, each job: whether the stack ever succeeded", sql: "SELECT 1 FROM nsp_fleet.stacks WHERE stack = $1 AND result = 'succeeded' LIMIT 1", values: ["c500"] },
-      { what: "worker, each job: the run finished?", sql: "SELECT 1 FROM nsp_fleet.runs WHERE id = $1 AND finished_at IS NULL AND NOT EXISTS (SELECT 1 FROM nsp_fleet.stacks WHERE run_id = $1 AND result IN ('queued', 'running', 'retrying'))", values: [queuedRun] },
+      {
+        what: "status: the latest run",
+        sql: "SELECT id, operation, remediate, schedule, created_at, finished_at FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 1",
+      },
+      {
+        what: "status: a run's stacks",
+        sql: `SELECT ${STACK_COLUMNS} FROM nsp_fleet.stacks s LEFT JOIN nsp_fleet.health h ON h.stack = s.stack WHERE s.run_id = $1 ORDER BY s.position`,
+        values: [lastDrift],
+      },
+      {
+        what: "status --drifted",
+        sql: `SELECT ${STACK_COLUMNS} FROM nsp_fleet.health h JOIN nsp_fleet.stacks s ON s.run_id = h.run_id AND s.stack = h.stack WHERE h.state = 'drifted' ORDER BY h.stack`,
+      },
+      {
+        what: "worker, each job: whether the stack ever succeeded",
+        sql: "SELECT 1 FROM nsp_fleet.stacks WHERE stack = $1 AND result = 'succeeded' LIMIT 1",
+        values: ["c500"],
+      },
+      {
+        what: "worker, each job: the run finished?",
+        sql: "SELECT 1 FROM nsp_fleet.runs WHERE id = $1 AND finished_at IS NULL AND NOT EXISTS (SELECT 1 FROM nsp_fleet.stacks WHERE run_id = $1 AND result IN ('queued', 'running', 'retrying'))",
+        values: [queuedRun],
+      },
       {
         what: "worker, a run's end: its summary",
         sql: `SELECT count(*)::int AS stacks, count(*) FILTER (WHERE result = 'succeeded')::int AS succeeded, count(*) FILTER (WHERE result = 'failed')::int AS failed,
@@ -178,12 +238,19 @@ export async function f3(): Promise<PartResult> {
            count(*) FILTER (WHERE jsonb_array_length(coalesce(drift->'resources', '[]'::jsonb)) > 0)::int AS drifted FROM nsp_fleet.stacks WHERE run_id = $1`,
         values: [lastDrift],
       },
-      { what: "enqueue --preview/--drift, schedules: the known customers", sql: "SELECT customer FROM nsp_fleet.customers ORDER BY ref" },
+      {
+        what: "enqueue --preview/--drift, schedules: the known customers",
+        sql: "SELECT customer FROM nsp_fleet.customers ORDER BY ref",
+      },
       {
         what: "metrics, each scrape: queue depth, drifted, latest run",
         sql: `SELECT (SELECT count(*)::int FROM pgboss.job WHERE name = 'nsp-fleet' AND state IN ('created', 'retry')) AS queue_depth, (SELECT count(*)::int FROM nsp_fleet.health WHERE state = 'drifted') AS drifted, (SELECT id::text FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 1) AS latest`,
       },
-      { what: "metrics, each scrape: the latest run by result", sql: "SELECT result, count(*)::int AS n FROM nsp_fleet.stacks WHERE run_id = $1 GROUP BY result", values: [queuedRun] },
+      {
+        what: "metrics, each scrape: the latest run by result",
+        sql: "SELECT result, count(*)::int AS n FROM nsp_fleet.stacks WHERE run_id = $1 GROUP BY result",
+        values: [queuedRun],
+      },
     ];
     const slow: string[] = [];
     for (const q of queries) {
@@ -196,7 +263,9 @@ export async function f3(): Promise<PartResult> {
       }
       const t = median(times);
       const scans = [...plan.matchAll(/Seq Scan on (\S+)/g)].map((m) => m[1]);
-      notes.push(`F3 query, ${q.what}: ${t.toFixed(2)} ms in the database (median of ${REPEATS})${scans.length ? `; sequential scan of ${[...new Set(scans)].join(", ")}` : ""}.`);
+      notes.push(
+        `F3 query, ${q.what}: ${t.toFixed(2)} ms in the database (median of ${REPEATS})${scans.length ? `; sequential scan of ${[...new Set(scans)].join(", ")}` : ""}.`,
+      );
       if (t > 50) slow.push(`${q.what} (${t.toFixed(1)} ms):\n${plan}`);
     }
     for (const s of slow) notes.push(`F3 a slow query: ${s}`);
@@ -213,7 +282,14 @@ export async function f3(): Promise<PartResult> {
         times.push(performance.now() - t);
         if (jobs.length !== 2) throw new Error(`pg-boss fetched ${jobs.length} jobs of the ${STACKS} queued`);
       }
-      figures.push({ name: `${name}: pg-boss, a worker's fetch of 2 jobs from ${STACKS} queued`, measured: ms(median(times)), baseline: "-", ratio: "-", goal: "< 100 ms", met: median(times) < 100 });
+      figures.push({
+        name: `${name}: pg-boss, a worker's fetch of 2 jobs from ${STACKS} queued`,
+        measured: ms(median(times)),
+        baseline: "-",
+        ratio: "-",
+        goal: "< 100 ms",
+        met: median(times) < 100,
+      });
     } finally {
       await boss.stop({ graceful: false, wait: false, close: true });
     }
@@ -233,8 +309,22 @@ export async function f3(): Promise<PartResult> {
       return u.toString();
     };
     const suffix = Math.random().toString(16).slice(2, 10);
-    figures.push(...(await stateBackend(await named(`f3state${suffix}`), "a database named without `_`", join(scratch, "plain"), notes)));
-    figures.push(...(await stateBackend(await named(`f3_state_${suffix}`), "a database named with `_`", join(scratch, "underscore"), notes)));
+    figures.push(
+      ...(await stateBackend(
+        await named(`f3state${suffix}`),
+        "a database named without `_`",
+        join(scratch, "plain"),
+        notes,
+      )),
+    );
+    figures.push(
+      ...(await stateBackend(
+        await named(`f3_state_${suffix}`),
+        "a database named with `_`",
+        join(scratch, "underscore"),
+        notes,
+      )),
+    );
     return { figures, notes };
   } finally {
     await client.end().catch(() => {});
@@ -253,7 +343,8 @@ async function stateBackend(db: string, what: string, scratch: string, notes: st
   if (!process.env.PATH?.includes(".cache/nsp")) {
     process.env.PATH = `${execFileSync("bash", ["scripts/install-pulumi.sh"], { cwd: ROOT, encoding: "utf8" }).trim()}:${process.env.PATH}`;
   }
-  if (!pulumiAvailable()) return [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")];
+  if (!pulumiAvailable())
+    return [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")];
   const dir = join(scratch, "project");
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "Pulumi.yaml"), "name: nsp-fleet\nruntime: yaml\nresources: {}\noutputs:\n  ok: true\n");
@@ -263,7 +354,11 @@ async function stateBackend(db: string, what: string, scratch: string, notes: st
   try {
     const pulumi = (args: string[], extra: NodeJS.ProcessEnv = {}) => {
       const t = performance.now();
-      const r = spawnSync("pulumi", [...args, "--non-interactive"], { cwd: dir, env: { ...env, ...extra }, encoding: "utf8" });
+      const r = spawnSync("pulumi", [...args, "--non-interactive"], {
+        cwd: dir,
+        env: { ...env, ...extra },
+        encoding: "utf8",
+      });
       if (r.status !== 0) throw new Error(`pulumi ${args.join(" ")}: ${r.stderr}${r.stdout}`);
       return performance.now() - t;
     };
@@ -280,7 +375,9 @@ async function stateBackend(db: string, what: string, scratch: string, notes: st
       return { ms: median(times), rows: median(rows) };
     };
     const alone = await measure();
-    const keys = (await client.query<{ key: string }>("SELECT key FROM pulumi_state WHERE key LIKE '%/s0%' ORDER BY key")).rows.map((r) => r.key);
+    const keys = (
+      await client.query<{ key: string }>("SELECT key FROM pulumi_state WHERE key LIKE '%/s0%' ORDER BY key")
+    ).rows.map((r) => r.key);
     // 1,000 more stacks of the project, each a copy of s0's files (its stack file, backup and history).
     await client.query(
       `INSERT INTO pulumi_state (key, data) SELECT replace(replace(p.key, '/s0.', '/s' || i || '.'), '/s0/', '/s' || i || '/'), p.data FROM pulumi_state p, generate_series(1, ${STACKS}) AS i WHERE p.key LIKE '%/s0%'`,
@@ -289,7 +386,12 @@ async function stateBackend(db: string, what: string, scratch: string, notes: st
     const total = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM pulumi_state")).rows[0]!.n);
     const many = await measure();
     const quiet = await measure({ PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true" });
-    const plan = (await client.query<{ "QUERY PLAN": string }>("EXPLAIN SELECT key FROM pulumi_state WHERE key LIKE $1 ORDER BY key", [`${keys[0]!.split("/.pulumi/")[0]}/.pulumi/stacks/nsp-fleet/s5.json%`])).rows
+    const plan = (
+      await client.query<{ "QUERY PLAN": string }>(
+        "EXPLAIN SELECT key FROM pulumi_state WHERE key LIKE $1 ORDER BY key",
+        [`${keys[0]!.split("/.pulumi/")[0]}/.pulumi/stacks/nsp-fleet/s5.json%`],
+      )
+    ).rows
       .map((r) => r["QUERY PLAN"])
       .join(" ");
     notes.push(
@@ -298,9 +400,30 @@ async function stateBackend(db: string, what: string, scratch: string, notes: st
         `(each command that opens the backend lists every key under .pulumi/stacks/ to warn of stacks in the old layout, unless that variable is set); wall ${ms(alone.ms)}, ${ms(many.ms)} and ${ms(quiet.ms)} (medians of 3).`,
     );
     return [
-      { name: `${name}: a stack's up with ${STACKS + 1} stacks, rows of pulumi_state read (baseline: with 1 stack)`, measured: String(many.rows), baseline: String(alone.rows), ratio: `${(many.rows / Math.max(1, alone.rows)).toFixed(1)}×`, goal: "-", met: undefined },
-      { name: `${name}: the same with PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true`, measured: String(quiet.rows), baseline: String(alone.rows), ratio: `${(quiet.rows / Math.max(1, alone.rows)).toFixed(1)}×`, goal: "-", met: undefined },
-      { name: `${name}: a stack's up with ${STACKS + 1} stacks, wall (baseline: with 1 stack)`, measured: ms(many.ms), baseline: ms(alone.ms), ratio: `${(many.ms / alone.ms).toFixed(2)}×`, goal: "-", met: undefined },
+      {
+        name: `${name}: a stack's up with ${STACKS + 1} stacks, rows of pulumi_state read (baseline: with 1 stack)`,
+        measured: String(many.rows),
+        baseline: String(alone.rows),
+        ratio: `${(many.rows / Math.max(1, alone.rows)).toFixed(1)}×`,
+        goal: "-",
+        met: undefined,
+      },
+      {
+        name: `${name}: the same with PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true`,
+        measured: String(quiet.rows),
+        baseline: String(alone.rows),
+        ratio: `${(quiet.rows / Math.max(1, alone.rows)).toFixed(1)}×`,
+        goal: "-",
+        met: undefined,
+      },
+      {
+        name: `${name}: a stack's up with ${STACKS + 1} stacks, wall (baseline: with 1 stack)`,
+        measured: ms(many.ms),
+        baseline: ms(alone.ms),
+        ratio: `${(many.ms / alone.ms).toFixed(2)}×`,
+        goal: "-",
+        met: undefined,
+      },
     ];
   } finally {
     await client.end().catch(() => {});

@@ -21,13 +21,23 @@ import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { prepareProject, pulumiAvailable, pulumiEnv, pulumiHome, startEmulatorProcess } from "../test/e2e/harness/pulumi-cli";
+import {
+  prepareProject,
+  pulumiAvailable,
+  pulumiEnv,
+  pulumiHome,
+  startEmulatorProcess,
+} from "../test/e2e/harness/pulumi-cli";
 import { reapedChildrenCpuMs } from "./f1-fleet";
 import { type Figure, type PartResult, ROOT, log, median, notAvailable, sec } from "./lib";
 
 const RUNS = 3;
 /** The customer of each variant: one emulator account serves them all, each its own subject. */
-const customer = (ref: string) => ({ ref, zone: `${ref}.fleet.example`, records: [{ name: "www", type: "A", content: "192.0.2.10", ttl: 300 }] });
+const customer = (ref: string) => ({
+  ref,
+  zone: `${ref}.fleet.example`,
+  records: [{ name: "www", type: "A", content: "192.0.2.10", ttl: 300 }],
+});
 
 type Kind = "pulumi CLI" | "language host" | "program" | "plugin" | "other";
 const KINDS: Kind[] = ["pulumi CLI", "language host", "program", "plugin", "other"];
@@ -43,7 +53,11 @@ function kindOf(cmdline: string): Kind {
 }
 
 /** Runs a command, sampling its process tree; its exact CPU and each kind's share, in ms. */
-async function sampled(command: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ totalMs: number; byKind: Record<Kind, number>; output: string; code: number | null }> {
+async function sampled(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ totalMs: number; byKind: Record<Kind, number>; output: string; code: number | null }> {
   const cpu0 = reapedChildrenCpuMs();
   const child = spawn(command, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
@@ -68,7 +82,7 @@ async function sampled(command: string, args: string[], opts: { cwd: string; env
     // Descendants: repeat until no new one (a process's children may be listed before it).
     for (let grew = true; grew; ) {
       grew = false;
-      for (const [pid, ppid] of parents) if (mine.has(ppid) && !mine.has(pid)) (mine.add(pid), (grew = true));
+      for (const [pid, ppid] of parents) if (mine.has(ppid) && !mine.has(pid)) mine.add(pid), (grew = true);
     }
     for (const pid of mine) {
       const f = stats.get(pid);
@@ -117,7 +131,8 @@ function withoutPluginPath(dir: string): void {
 /** The customer as config paths, for the YAML program (a YAML object config cannot come as one JSON string). */
 function configPaths(value: unknown, prefix: string): string[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => configPaths(v, `${prefix}[${i}]`));
-  if (value && typeof value === "object") return Object.entries(value).flatMap(([k, v]) => configPaths(v, `${prefix}.${k}`));
+  if (value && typeof value === "object")
+    return Object.entries(value).flatMap(([k, v]) => configPaths(v, `${prefix}.${k}`));
   return ["--config", `${prefix}=${String(value)}`];
 }
 
@@ -178,7 +193,11 @@ export async function f4(): Promise<PartResult> {
   if (!process.env.PATH?.includes(".cache/nsp")) {
     process.env.PATH = `${execFileSync("bash", ["scripts/install-pulumi.sh"], { cwd: ROOT, encoding: "utf8" }).trim()}:${process.env.PATH}`;
   }
-  if (!pulumiAvailable()) return { figures: [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")], notes: [] };
+  if (!pulumiAvailable())
+    return {
+      figures: [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")],
+      notes: [],
+    };
   const emulator = await startEmulatorProcess(["--account", "partner"]);
   const scratch = mkdtempSync(join(tmpdir(), "nsp-bench-f4-"));
   const home = pulumiHome(join(scratch, "home"));
@@ -207,7 +226,10 @@ export async function f4(): Promise<PartResult> {
         // The first creates, the second warms up.
         if (i >= 2) results.push(r);
       }
-      const byKind = Object.fromEntries(KINDS.map((k) => [k, median(results.map((r) => r.byKind[k]))])) as Record<Kind, number>;
+      const byKind = Object.fromEntries(KINDS.map((k) => [k, median(results.map((r) => r.byKind[k]))])) as Record<
+        Kind,
+        number
+      >;
       variants.push({ name: label, totalMs: median(results.map((r) => r.totalMs)), byKind });
     };
 
@@ -216,22 +238,62 @@ export async function f4(): Promise<PartResult> {
     const ts = prepareProject("fleet");
     dirs.push(ts);
     withoutPluginPath(ts);
-    await cli("TypeScript (examples/fleet), CLI", ts, { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-ts")}` }, ["--config", `customer=${JSON.stringify(customer("ts"))}`]);
+    await cli(
+      "TypeScript (examples/fleet), CLI",
+      ts,
+      { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-ts")}` },
+      ["--config", `customer=${JSON.stringify(customer("ts"))}`],
+    );
 
     log("F4: TypeScript compiled to JavaScript beforehand, the CLI");
     const js = prepareProject("fleet");
     dirs.push(js);
     withoutPluginPath(js);
-    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json", "--noEmit", "false", "--outDir", "."], { cwd: js });
-    writeFileSync(join(js, "Pulumi.yaml"), readFileSync(join(js, "Pulumi.yaml"), "utf8").replace(/^runtime: nodejs$/m, "runtime:\n  name: nodejs\n  options:\n    typescript: false"));
-    writeFileSync(join(js, "package.json"), readFileSync(join(js, "package.json"), "utf8").replace('"main": "index.ts"', '"main": "index.js"'));
-    await cli("TypeScript compiled to JavaScript beforehand, CLI", js, { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-js")}` }, ["--config", `customer=${JSON.stringify(customer("js"))}`]);
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, "node_modules", "typescript", "bin", "tsc"),
+        "-p",
+        "tsconfig.json",
+        "--noEmit",
+        "false",
+        "--outDir",
+        ".",
+      ],
+      { cwd: js },
+    );
+    writeFileSync(
+      join(js, "Pulumi.yaml"),
+      readFileSync(join(js, "Pulumi.yaml"), "utf8").replace(
+        /^runtime: nodejs$/m,
+        "runtime:\n  name: nodejs\n  options:\n    typescript: false",
+      ),
+    );
+    writeFileSync(
+      join(js, "package.json"),
+      readFileSync(join(js, "package.json"), "utf8").replace('"main": "index.ts"', '"main": "index.js"'),
+    );
+    await cli(
+      "TypeScript compiled to JavaScript beforehand, CLI",
+      js,
+      { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-js")}` },
+      ["--config", `customer=${JSON.stringify(customer("js"))}`],
+    );
 
     log("F4: YAML, the CLI");
     const yaml = join(scratch, "yaml");
     cpSync(join(ROOT, "examples", "fleet-yaml"), yaml, { recursive: true });
     withoutPluginPath(yaml);
-    await cli("Pulumi YAML (examples/fleet-yaml), CLI", yaml, { ...base, NSP_API_TOKEN: emulator.accounts.partner!, PULUMI_BACKEND_URL: `file://${join(scratch, "state-yaml")}` }, ["--config-path", ...configPaths(customer("yaml"), "customer")]);
+    await cli(
+      "Pulumi YAML (examples/fleet-yaml), CLI",
+      yaml,
+      {
+        ...base,
+        NSP_API_TOKEN: emulator.accounts.partner!,
+        PULUMI_BACKEND_URL: `file://${join(scratch, "state-yaml")}`,
+      },
+      ["--config-path", ...configPaths(customer("yaml"), "customer")],
+    );
 
     log("F4: TypeScript, the Automation API's inline program");
     const auto = join(scratch, "auto");
@@ -241,7 +303,11 @@ export async function f4(): Promise<PartResult> {
     const t0 = reapedChildrenCpuMs();
     const out = execFileSync(process.execPath, [join(auto, "run.js"), join(auto, "work"), String(RUNS)], {
       cwd: auto,
-      env: { ...base, PULUMI_BACKEND_URL: `file://${join(scratch, "state-auto")}`, CUSTOMER_JSON: JSON.stringify(customer("auto")) },
+      env: {
+        ...base,
+        PULUMI_BACKEND_URL: `file://${join(scratch, "state-auto")}`,
+        CUSTOMER_JSON: JSON.stringify(customer("auto")),
+      },
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -258,11 +324,17 @@ export async function f4(): Promise<PartResult> {
         `per no-change up: ${sec(own)} in the caller's process (the inline program and the Automation API), ${sec(children)} in the CLI and plugins it started (medians of ${measured.length}); ` +
         `first up (create, modules loaded): ${sec(ups[0]!.ownMs)} + ${sec(ups[0]!.childrenMs)}; changes of the measured ups: ${JSON.stringify(measured.map((u) => u.changes))}.`,
     );
-    variants.push({ name: "TypeScript, Automation API inline program (long-lived caller)", totalMs: own + children, byKind: { "pulumi CLI": NaN, "language host": 0, program: own, plugin: NaN, other: NaN } });
+    variants.push({
+      name: "TypeScript, Automation API inline program (long-lived caller)",
+      totalMs: own + children,
+      byKind: { "pulumi CLI": NaN, "language host": 0, program: own, plugin: NaN, other: NaN },
+    });
 
     const ref = variants[0]!;
     for (const v of variants) {
-      const parts = KINDS.filter((k) => !Number.isNaN(v.byKind[k]) && v.byKind[k] > 0).map((k) => `${k} ${sec(v.byKind[k])}`);
+      const parts = KINDS.filter((k) => !Number.isNaN(v.byKind[k]) && v.byKind[k] > 0).map(
+        (k) => `${k} ${sec(v.byKind[k])}`,
+      );
       const attributed = KINDS.reduce((sum, k) => sum + (Number.isNaN(v.byKind[k]) ? 0 : v.byKind[k]), 0);
       notes.push(
         `F4 ${v.name}: ${sec(v.totalMs)} CPU a no-change up (median of ${RUNS}): ${parts.join(", ")}${Number.isNaN(v.byKind.plugin) ? `, the CLI and plugins ${sec(v.totalMs - v.byKind.program)}` : `, unattributed ${sec(v.totalMs - attributed)}`}.`,

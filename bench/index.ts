@@ -19,21 +19,61 @@ import { f3 } from "./f3-fleet-database";
 import { f4 } from "./f4-stack-cpu";
 import { u1 } from "./u1-fleet-page";
 
-const PARTS: Record<string, { title: string; run: (opts: { q: number; p3Sizes: number[]; f1Customers: number; f2Customers: number; p9Base: string }) => Promise<PartResult> }> = {
+const PARTS: Record<
+  string,
+  {
+    title: string;
+    run: (opts: {
+      q: number;
+      p3Sizes: number[];
+      f1Customers: number;
+      f2Customers: number;
+      p9Base: string;
+    }) => Promise<PartResult>;
+  }
+> = {
   P1: { title: "requests to refresh 1,000 records of one zone", run: () => p1() },
   P2: { title: "wall time to create 1,000 records under a quota", run: ({ q }) => p2(q) },
-  P3: { title: "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, preview, a change, a refused and an allowed cut, and destroy", run: ({ p3Sizes }) => p3(p3Sizes) },
+  P3: {
+    title:
+      "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, preview, a change, a refused and an allowed cut, and destroy",
+    run: ({ p3Sizes }) => p3(p3Sizes),
+  },
   P4: { title: "plugin cold start to port", run: () => p4() },
   P5: { title: "plugin peak RSS after 10,000 operations", run: () => p5() },
   P6: { title: "emulator requests per second", run: () => p6() },
-  P7: { title: "adopting an account of 100 zones × 1,000 records, the README's way: discovery, the import and the first preview", run: () => p7() },
+  P7: {
+    title:
+      "adopting an account of 100 zones × 1,000 records, the README's way: discovery, the import and the first preview",
+    run: () => p7(),
+  },
   P8: { title: "4 stacks sharing one token's quota: pulumi up of 150 records each, at once", run: () => p8() },
-  P9: { title: "plugin CPU of one provider instance's calls in a no-change up, against an earlier commit's plugin", run: ({ p9Base }) => p9(p9Base) },
-  F1: { title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers", run: ({ f1Customers }) => f1(f1Customers) },
-  F2: { title: "the fleet at scale: create, no-change up, preview and drift of N customers on 3 workers, with their floors, and 1,000 computed", run: ({ f2Customers }) => f2(f2Customers) },
-  F3: { title: "1,000 stacks in one database: status, the queue and Pulumi's PostgreSQL state backend at that size", run: () => f3() },
-  F4: { title: "a stack's no-change up, process by process: TypeScript and YAML with the CLI, TypeScript through the Automation API's inline program", run: () => f4() },
-  U1: { title: "the fleet's page (nsp-fleet serve): the overview's first page at 40 and at 1,000 stacks, server time", run: () => u1() },
+  P9: {
+    title: "plugin CPU of one provider instance's calls in a no-change up, against an earlier commit's plugin",
+    run: ({ p9Base }) => p9(p9Base),
+  },
+  F1: {
+    title: "the fleet on its PostgreSQL queue: the same customers with 1, 2 and 3 workers",
+    run: ({ f1Customers }) => f1(f1Customers),
+  },
+  F2: {
+    title:
+      "the fleet at scale: create, no-change up, preview and drift of N customers on 3 workers, with their floors, and 1,000 computed",
+    run: ({ f2Customers }) => f2(f2Customers),
+  },
+  F3: {
+    title: "1,000 stacks in one database: status, the queue and Pulumi's PostgreSQL state backend at that size",
+    run: () => f3(),
+  },
+  F4: {
+    title:
+      "a stack's no-change up, process by process: TypeScript and YAML with the CLI, TypeScript through the Automation API's inline program",
+    run: () => f4(),
+  },
+  U1: {
+    title: "the fleet's page (nsp-fleet serve): the overview's first page at 40 and at 1,000 stacks, server time",
+    run: () => u1(),
+  },
 };
 
 const USAGE = `usage: npm run bench [-- [P1 ... P9 F1 ... F4 U1] [--p2-rate=N] [--p3-sizes=N,N,...] [--f1-customers=N] [--f2-customers=N] [--p9-base=REF] [--no-build]]
@@ -55,7 +95,14 @@ function uptime(): string {
 
 function table(figures: Figure[]): string {
   const head = ["figure", "measured", "baseline", "ratio", "goal", "met"];
-  const rows = figures.map((f) => [f.name, f.measured, f.baseline, f.ratio, f.goal, f.met === undefined ? "n/a" : f.met ? "met" : "NOT MET"]);
+  const rows = figures.map((f) => [
+    f.name,
+    f.measured,
+    f.baseline,
+    f.ratio,
+    f.goal,
+    f.met === undefined ? "n/a" : f.met ? "met" : "NOT MET",
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ");
   return [line(head), widths.map((w) => "-".repeat(w)).join("-|-"), ...rows.map(line)].join("\n");
@@ -113,7 +160,14 @@ async function main(): Promise<void> {
       broken++;
       const msg = e instanceof Error ? (e.stack ?? e.message) : String(e);
       notes.push(`${id} could not run: ${msg}`);
-      figures.push({ name: `${id} ${part.title}`, measured: "ERROR", baseline: "-", ratio: "-", goal: "-", met: false });
+      figures.push({
+        name: `${id} ${part.title}`,
+        measured: "ERROR",
+        baseline: "-",
+        ratio: "-",
+        goal: "-",
+        met: false,
+      });
     }
     const took = `${id}: done in ${((performance.now() - t0) / 1000).toFixed(1)} s; machine meanwhile: ${loadText()}, ${cpuText(cpu0, cpuCounters())}`;
     log(took);
@@ -129,7 +183,9 @@ async function main(): Promise<void> {
   );
   console.log(table(figures));
   const missed = figures.filter((f) => f.met === false).length;
-  console.log(`\n${figures.length - missed} of ${figures.length} figures meet their goal${missed ? `; ${missed} do not` : ""}.`);
+  console.log(
+    `\n${figures.length - missed} of ${figures.length} figures meet their goal${missed ? `; ${missed} do not` : ""}.`,
+  );
   if (broken) process.exitCode = 1;
 }
 

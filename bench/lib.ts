@@ -49,9 +49,13 @@ const SETUP_TOKEN = `svc_${"5e7a".repeat(8)}`;
 
 /** Starts `node dist/emulator.js --rate-limit N` and reads its ready line. */
 export async function spawnEmulator(rateLimit: number): Promise<SpawnedEmulator> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "dist", "emulator.js"), "--rate-limit", String(rateLimit), "--account", `demo=${TOKEN}`], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(ROOT, "dist", "emulator.js"), "--rate-limit", String(rateLimit), "--account", `demo=${TOKEN}`],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let err = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
   const ready = await new Promise<{ baseUrl: string }>((resolve, reject) => {
@@ -102,7 +106,11 @@ async function controlPost(baseUrl: string, path: string, body?: unknown): Promi
 export const resetRateLimit = (baseUrl: string) => controlPost(baseUrl, "/rate-limit/reset");
 
 /** Runs `fn` over `items` with at most `limit` in flight; every result or error, in order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<PromiseSettledResult<R>[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<PromiseSettledResult<R>[]> {
   const results: PromiseSettledResult<R>[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
@@ -169,7 +177,9 @@ export function notAvailable(name: string, why: string): Figure {
 /** Machine-wide CPU counters from /proc/stat (jiffies): total and the part stolen by the hypervisor. */
 export function cpuCounters(): { total: number; steal: number; idle: number } {
   try {
-    const line = readFileSync("/proc/stat", "utf8").split("\n").find((l) => l.startsWith("cpu "))!;
+    const line = readFileSync("/proc/stat", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("cpu "))!;
     const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
     return { total: f.reduce((a, b) => a + b, 0), steal: f[7] ?? 0, idle: (f[3] ?? 0) + (f[4] ?? 0) };
   } catch {

@@ -46,7 +46,9 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: connections }, loop));
   const cpu = process.cpuUsage(cpuAtStart);
   await pool.close();
-  process.stdout.write(`${JSON.stringify({ ok, bad, errors, firstProblem, cpuMs: (cpu.user + cpu.system) / 1000, durationMs })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ok, bad, errors, firstProblem, cpuMs: (cpu.user + cpu.system) / 1000, durationMs })}\n`,
+  );
 }
 
 main().catch((e: unknown) => {

@@ -27,10 +27,21 @@ export async function p1(): Promise<PartResult> {
   const emu = await spawnEmulator(0);
   try {
     log(`P1: creating a zone and ${N} records directly through the emulator API`);
-    const zone = await emu.setupControl.post<{ id: number }>("/dns/zones", { service_id: emu.serviceId, name: "p1-refresh.example" });
+    const zone = await emu.setupControl.post<{ id: number }>("/dns/zones", {
+      service_id: emu.serviceId,
+      name: "p1-refresh.example",
+    });
     const zoneId = String(zone.id);
-    const created = await mapLimit(Array.from({ length: N }, (_, i) => i), 16, (i) =>
-      emu.setupControl.post<ApiRecord>(`/dns/zones/${zoneId}/records`, { name: `host${i}`, type: "A", content: `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`, ttl: 300 }),
+    const created = await mapLimit(
+      Array.from({ length: N }, (_, i) => i),
+      16,
+      (i) =>
+        emu.setupControl.post<ApiRecord>(`/dns/zones/${zoneId}/records`, {
+          name: `host${i}`,
+          type: "A",
+          content: `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+          ttl: 300,
+        }),
     );
     const records = created.map((r) => {
       if (r.status === "rejected") throw r.reason;
@@ -39,7 +50,15 @@ export async function p1(): Promise<PartResult> {
 
     // What the engine holds for each record: the inputs and the state the last up wrote.
     const held = records.map((r) => {
-      const inputs = { zoneId, name: r.name, type: r.type, content: r.content, ttl: r.ttl, enabled: true, proxied: false };
+      const inputs = {
+        zoneId,
+        name: r.name,
+        type: r.type,
+        content: r.content,
+        ttl: r.ttl,
+        enabled: true,
+        proxied: false,
+      };
       return { id: String(r.id), inputs, properties: { ...inputs, createdAt: r.created_at } };
     });
 
@@ -49,7 +68,9 @@ export async function p1(): Promise<PartResult> {
         await plugin.configure({ apiToken: secret(emu.token), baseUrl: emu.baseUrl, requestsPerMinute: 0, batchReads });
         await emu.control.resetStats();
         const started = performance.now();
-        const reads = await mapLimit(held, CONCURRENCY, (h, i) => plugin.read(RECORD, `r${i}`, h.id, h.properties, h.inputs));
+        const reads = await mapLimit(held, CONCURRENCY, (h, i) =>
+          plugin.read(RECORD, `r${i}`, h.id, h.properties, h.inputs),
+        );
         const elapsed = performance.now() - started;
         const stats = await emu.control.stats();
         let wrong = 0;
@@ -61,12 +82,24 @@ export async function p1(): Promise<PartResult> {
           }
           const want = records[i]!;
           const p = res.value.properties;
-          if (res.value.id !== String(want.id) || p.name !== want.name || p.content !== want.content || p.type !== want.type || p.ttl !== want.ttl || String(p.zoneId) !== zoneId) {
-            if (wrong++ === 0) notes.push(`P1 (batchReads ${batchReads}): Read of ${want.id} returned ${JSON.stringify({ id: res.value.id, ...p })}`);
+          if (
+            res.value.id !== String(want.id) ||
+            p.name !== want.name ||
+            p.content !== want.content ||
+            p.type !== want.type ||
+            p.ttl !== want.ttl ||
+            String(p.zoneId) !== zoneId
+          ) {
+            if (wrong++ === 0)
+              notes.push(
+                `P1 (batchReads ${batchReads}): Read of ${want.id} returned ${JSON.stringify({ id: res.value.id, ...p })}`,
+              );
           }
         });
         notes.push(
-          `P1 batchReads=${batchReads}: ${stats.total} request(s) (${Object.entries(stats.byRoute).map(([k, v]) => `${k}: ${v}`).join(", ")}), ` +
+          `P1 batchReads=${batchReads}: ${stats.total} request(s) (${Object.entries(stats.byRoute)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join(", ")}), ` +
             `${N - failed - wrong}/${N} Reads returned the right record, ${failed} failed, ${wrong} wrong; ${(elapsed / 1000).toFixed(1)} s`,
         );
         return { requests: stats.total, ok: failed === 0 && wrong === 0, elapsed };

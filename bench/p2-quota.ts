@@ -17,23 +17,38 @@ export async function p2(q: number = P2_DEFAULT_Q): Promise<PartResult> {
   const plugin = await startPlugin();
   try {
     await plugin.configure({ apiToken: secret(emu.token), baseUrl: emu.baseUrl, requestsPerMinute: q });
-    const zoneInputs = (await plugin.check(ZONE, "zone", { serviceId: String(emu.serviceId), name: "p2-quota.example" })).inputs;
+    const zoneInputs = (
+      await plugin.check(ZONE, "zone", { serviceId: String(emu.serviceId), name: "p2-quota.example" })
+    ).inputs;
     // The setup requests used a different token (its own bucket); start both buckets full and the counts at zero.
     await resetRateLimit(emu.baseUrl);
     await emu.control.resetStats();
 
-    log(`P2: creating a zone and ${N} records at ${CONCURRENCY} in flight under ${q}/min (about ${(((N + 1 - q) / q) * 60).toFixed(0)} s)`);
+    log(
+      `P2: creating a zone and ${N} records at ${CONCURRENCY} in flight under ${q}/min (about ${(((N + 1 - q) / q) * 60).toFixed(0)} s)`,
+    );
     const started = performance.now();
     const zone = await plugin.create(ZONE, "zone", zoneInputs);
     // As the engine steps each resource: Check (no request), then Create.
-    const results = await mapLimit(Array.from({ length: N }, (_, i) => i), CONCURRENCY, async (i) => {
-      const { inputs } = await plugin.check(RECORD, `r${i}`, { zoneId: zone.id, name: `host${i}`, type: "A", content: `10.2.${Math.floor(i / 250)}.${(i % 250) + 1}` });
-      return plugin.create(RECORD, `r${i}`, inputs);
-    });
+    const results = await mapLimit(
+      Array.from({ length: N }, (_, i) => i),
+      CONCURRENCY,
+      async (i) => {
+        const { inputs } = await plugin.check(RECORD, `r${i}`, {
+          zoneId: zone.id,
+          name: `host${i}`,
+          type: "A",
+          content: `10.2.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+        });
+        return plugin.create(RECORD, `r${i}`, inputs);
+      },
+    );
     const elapsed = performance.now() - started;
     const stats = await emu.control.stats();
 
-    const errors = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => errorText(r.reason));
+    const errors = results
+      .filter((r): r is PromiseRejectedResult => r.status === "rejected")
+      .map((r) => errorText(r.reason));
     const surfaced429 = errors.filter((e) => /rate_limited|429/.test(e)).length;
     if (errors.length) notes.push(`P2: ${errors.length} Create errors, first: ${errors[0]}`);
     const live = (await emu.setupControl.list(`/dns/zones/${zone.id}/records`)).length;
@@ -43,7 +58,9 @@ export async function p2(q: number = P2_DEFAULT_Q): Promise<PartResult> {
     const floorIssue = (N / q) * 60_000;
     const floorBurst = (Math.max(0, spent - q) / q) * 60_000;
     notes.push(
-      `P2 Q=${q}/min: ${stats.total} requests reached the emulator (${Object.entries(stats.byRoute).map(([k, v]) => `${k}: ${v}`).join(", ")}), ` +
+      `P2 Q=${q}/min: ${stats.total} requests reached the emulator (${Object.entries(stats.byRoute)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(", ")}), ` +
         `${stats.rateLimited} answered 429; ${live}/${N} records exist; wall ${sec(elapsed)}. ` +
         `Floors: N/Q = ${sec(floorIssue)}; burst-adjusted (${spent} requests − the bucket's initial ${q}) / Q = ${sec(floorBurst)}.`,
     );

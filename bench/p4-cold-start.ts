@@ -10,7 +10,10 @@ const RUNS = 10;
 function timeToPort(script: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { PATH: process.env.PATH, HOME: process.env.HOME } });
+    const child = spawn(process.execPath, [script, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    });
     let out = "";
     let err = "";
     let done = false;

@@ -30,12 +30,20 @@ function cpuMsOf(pid: number): number {
 
 function runWorker(origin: string, path: string, token: string): Promise<GenResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, "loadgen.js"), origin, path, token, String(CONNECTIONS), String(WARMUP_MS), String(DURATION_MS)], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [join(__dirname, "loadgen.js"), origin, path, token, String(CONNECTIONS), String(WARMUP_MS), String(DURATION_MS)],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out.trim()) as GenResult) : reject(new Error(`loadgen exited with ${code}: ${err}`))));
+    child.once("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim()) as GenResult)
+        : reject(new Error(`loadgen exited with ${code}: ${err}`)),
+    );
   });
 }
 
@@ -54,12 +62,22 @@ async function drive(origin: string, path: string, token: string, serverPid: num
   const rps = ok / (DURATION_MS / 1000);
   const genCpu = results.reduce((n, r) => n + r.cpuMs, 0) / DURATION_MS;
   // CPU time per request (µs) does not depend on how much CPU the host let us have.
-  return { rps, bad, problem: results.find((r) => r.firstProblem)?.firstProblem ?? "", serverCpu, genCpu, serverUs: (serverCpu * 1e6) / rps, genUs: (genCpu * 1e6) / rps };
+  return {
+    rps,
+    bad,
+    problem: results.find((r) => r.firstProblem)?.firstProblem ?? "",
+    serverCpu,
+    genCpu,
+    serverUs: (serverCpu * 1e6) / rps,
+    genUs: (genCpu * 1e6) / rps,
+  };
 }
 
 function spawnBareServer(body: string): Promise<{ origin: string; pid: number; stop: () => Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(__dirname, "bare-http-server.js"), body], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(__dirname, "bare-http-server.js"), body], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d: Buffer) => {
       out += d.toString();
@@ -67,7 +85,10 @@ function spawnBareServer(body: string): Promise<{ origin: string; pid: number; s
         resolve({
           origin: `http://127.0.0.1:${out.split("\n")[0]!.trim()}`,
           pid: child.pid!,
-          stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM")))),
+          stop: () =>
+            new Promise<void>((done) =>
+              child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM")),
+            ),
         });
     });
     child.once("exit", (code) => reject(new Error(`bare http server exited with ${code}`)));
@@ -85,7 +106,9 @@ export async function p6(): Promise<PartResult> {
     const emuRuns: Awaited<ReturnType<typeof drive>>[] = [];
     const bareRuns: Awaited<ReturnType<typeof drive>>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      log(`P6 round ${round + 1}/${ROUNDS}: ${WORKERS} generator processes × ${CONNECTIONS} connections, ${DURATION_MS / 1000} s against the emulator, then the bare server`);
+      log(
+        `P6 round ${round + 1}/${ROUNDS}: ${WORKERS} generator processes × ${CONNECTIONS} connections, ${DURATION_MS / 1000} s against the emulator, then the bare server`,
+      );
       await emu.control.resetStats();
       const e = await drive(origin, "/api/v1/me", emu.token, emu.pid);
       const stats = await emu.control.stats();

@@ -13,7 +13,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Stack, pulumiAvailable } from "../test/e2e/harness/pulumi-cli";
-import { type PartResult, ROOT, type SpawnedEmulator, log, notAvailable, resetRateLimit, sec, spawnEmulator, x } from "./lib";
+import {
+  type PartResult,
+  ROOT,
+  type SpawnedEmulator,
+  log,
+  notAvailable,
+  resetRateLimit,
+  sec,
+  spawnEmulator,
+  x,
+} from "./lib";
 
 const execFileAsync = promisify(execFile);
 
@@ -46,13 +56,25 @@ async function seed(emu: SpawnedEmulator): Promise<void> {
     const zone = await api.post<{ id: number }>("/dns/zones", { service_id: emu.serviceId, name: `p7-${z}.example` });
     const text = `${Array.from({ length: RECORDS_PER_ZONE }, (_, i) => recordLine(i)).join("\n")}\n`;
     const added = await api.post<{ added: number }>(`/dns/zones/${zone.id}/import`, { text, mode: "apply" });
-    if (added.added !== RECORDS_PER_ZONE) throw new Error(`zone ${zone.id}: the import added ${added.added} of ${RECORDS_PER_ZONE} records`);
+    if (added.added !== RECORDS_PER_ZONE)
+      throw new Error(`zone ${zone.id}: the import added ${added.added} of ${RECORDS_PER_ZONE} records`);
   }
   const ca = await api.post<{ id: number }>("/rpki/cas", { handle: "p7-ca", asns: [64500] });
-  for (let r = 0; r < ROAS; r++) await api.post(`/rpki/cas/${ca.id}/roas`, { asn: 64500, prefix: `10.${r}.0.0/16`, max_length: 24 });
-  const site = await api.post<{ id: number }>("/cdn/sites", { hostname: "shop.p7.example", origin: "origin.example.net" });
+  for (let r = 0; r < ROAS; r++)
+    await api.post(`/rpki/cas/${ca.id}/roas`, { asn: 64500, prefix: `10.${r}.0.0/16`, max_length: 24 });
+  const site = await api.post<{ id: number }>("/cdn/sites", {
+    hostname: "shop.p7.example",
+    origin: "origin.example.net",
+  });
   const countries = ["NL", "DE", "FR", "BE", "LU"];
-  for (let r = 0; r < RULES; r++) await api.post("/security/rules", { site_id: site.id, field: "country", op: "in", value: countries[r], action: "block" });
+  for (let r = 0; r < RULES; r++)
+    await api.post("/security/rules", {
+      site_id: site.id,
+      field: "country",
+      op: "in",
+      value: countries[r],
+      action: "block",
+    });
 }
 
 interface Step {
@@ -65,7 +87,11 @@ interface Step {
 async function drain(emu: SpawnedEmulator): Promise<void> {
   await resetRateLimit(emu.baseUrl);
   for (let i = 0; i < QUOTA; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, QUOTA - i) }, () => fetch(`${emu.baseUrl}/me`, { headers: { authorization: `Bearer ${emu.token}` } }).then((r) => r.arrayBuffer())));
+    await Promise.all(
+      Array.from({ length: Math.min(50, QUOTA - i) }, () =>
+        fetch(`${emu.baseUrl}/me`, { headers: { authorization: `Bearer ${emu.token}` } }).then((r) => r.arrayBuffer()),
+      ),
+    );
   }
 }
 
@@ -80,34 +106,59 @@ async function measured(emu: SpawnedEmulator, step: () => Promise<unknown>): Pro
 }
 
 export async function p7(): Promise<PartResult> {
-  if (!pulumiAvailable()) return { figures: [notAvailable("P7 adopting 100 zones of 1,000 records", "the pulumi CLI is not on PATH (scripts/install-pulumi.sh)")], notes: [] };
+  if (!pulumiAvailable())
+    return {
+      figures: [
+        notAvailable(
+          "P7 adopting 100 zones of 1,000 records",
+          "the pulumi CLI is not on PATH (scripts/install-pulumi.sh)",
+        ),
+      ],
+      notes: [],
+    };
   const notes: string[] = [];
   const emu = await spawnEmulator(QUOTA);
   const work = mkdtempSync(join(tmpdir(), "nsp-bench-p7-"));
   let stack: Stack | undefined;
   try {
-    log(`P7: seeding ${ZONES} zones × ${RECORDS_PER_ZONE} records, a CA with ${ROAS} ROAs, a site with ${RULES} rules (emulator quota ${QUOTA}/min)`);
+    log(
+      `P7: seeding ${ZONES} zones × ${RECORDS_PER_ZONE} records, a CA with ${ROAS} ROAs, a site with ${RULES} rules (emulator quota ${QUOTA}/min)`,
+    );
     await seed(emu);
     const account = { NSP_API_TOKEN: emu.token, NSP_BASE_URL: emu.baseUrl };
     const nspDiscover = (args: string[], cwd: string, env: NodeJS.ProcessEnv) =>
-      execFileAsync(process.execPath, [join(ROOT, "bin", "nsp-discover"), ...args], { cwd, env: { ...env, ...account }, encoding: "utf8", maxBuffer: 1 << 30 });
+      execFileAsync(process.execPath, [join(ROOT, "bin", "nsp-discover"), ...args], {
+        cwd,
+        env: { ...env, ...account },
+        encoding: "utf8",
+        maxBuffer: 1 << 30,
+      });
 
     // The project and its stack, as the README has the reader make them first.
     stack = await Stack.init(Stack.yamlProject(Stack.yamlPluginHead("p7-adopted")), { env: account, stack: "dev" });
     const file = join(work, "import.json");
     await drain(emu);
     log("P7: nsp-discover > import.json, the token's bucket empty");
-    const discovery = await measured(emu, async () => writeFileSync(file, (await nspDiscover(["--report", join(work, "left-out.json")], work, { PATH: process.env.PATH })).stdout));
+    const discovery = await measured(emu, async () =>
+      writeFileSync(
+        file,
+        (await nspDiscover(["--report", join(work, "left-out.json")], work, { PATH: process.env.PATH })).stdout,
+      ),
+    );
     const objects = (JSON.parse(readFileSync(file, "utf8")) as { resources: { type: string }[] }).resources;
     log(`P7: nsp-discover --import import.json --out Main.yaml (${objects.length} objects)`);
-    const imported = await measured(emu, () => nspDiscover(["--import", file, "--out", "Main.yaml", "--stack", stack!.stack], stack!.dir, stack!.env));
+    const imported = await measured(emu, () =>
+      nspDiscover(["--import", file, "--out", "Main.yaml", "--stack", stack!.stack], stack!.dir, stack!.env),
+    );
     log("P7: pulumi preview --expect-no-changes");
     let previewOk = true;
     const preview = await measured(emu, async () => {
       const r = await stack!.run(["preview", "--expect-no-changes"], { allowFailure: true });
       if (r.code !== 0) {
         previewOk = false;
-        notes.push(`P7: the first preview was not a no-change one (exit ${r.code}): ${(r.stdout + r.stderr).slice(-2000)}`);
+        notes.push(
+          `P7: the first preview was not a no-change one (exit ${r.code}): ${(r.stdout + r.stderr).slice(-2000)}`,
+        );
       }
     });
 

@@ -5,7 +5,18 @@
 // four ups with the pacing before shared pacing (NSP_QUOTA_PACING=local).
 import { execFileSync } from "node:child_process";
 import { Stack, pulumiAvailable } from "../test/e2e/harness/pulumi-cli";
-import { type Figure, type PartResult, ROOT, type SpawnedEmulator, log, notAvailable, resetRateLimit, sec, spawnEmulator, x } from "./lib";
+import {
+  type Figure,
+  type PartResult,
+  ROOT,
+  type SpawnedEmulator,
+  log,
+  notAvailable,
+  resetRateLimit,
+  sec,
+  spawnEmulator,
+  x,
+} from "./lib";
 
 const STACKS = 4;
 const RECORDS = 150;
@@ -25,14 +36,20 @@ interface Run {
 
 function program(i: number, serviceId: number): string {
   const lines = [
-    Stack.yamlProgramText(`name: p8-stack-${i}\nruntime: yaml\nplugins:\n  providers:\n    - name: nsp\n      path: ../../bin\n`),
+    Stack.yamlProgramText(
+      `name: p8-stack-${i}\nruntime: yaml\nplugins:\n  providers:\n    - name: nsp\n      path: ../../bin\n`,
+    ),
     "resources:",
     "  zone:",
     "    type: nsp:dns:Zone",
     `    properties: { serviceId: "${serviceId}", name: p8-${i}.example }`,
   ];
   for (let r = 0; r < RECORDS; r++) {
-    lines.push(`  r${r}:`, "    type: nsp:dns:Record", `    properties: { zoneId: "\${zone.id}", name: host${r}, type: A, content: 10.8.${i}.${r + 1} }`);
+    lines.push(
+      `  r${r}:`,
+      "    type: nsp:dns:Record",
+      `    properties: { zoneId: "\${zone.id}", name: host${r}, type: A, content: 10.8.${i}.${r + 1} }`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -41,7 +58,11 @@ function program(i: number, serviceId: number): string {
 async function drain(emu: SpawnedEmulator): Promise<void> {
   await resetRateLimit(emu.baseUrl);
   for (let i = 0; i < QUOTA; i += 50) {
-    await Promise.all(Array.from({ length: Math.min(50, QUOTA - i) }, () => fetch(`${emu.baseUrl}/me`, { headers: { authorization: `Bearer ${emu.token}` } }).then((r) => r.arrayBuffer())));
+    await Promise.all(
+      Array.from({ length: Math.min(50, QUOTA - i) }, () =>
+        fetch(`${emu.baseUrl}/me`, { headers: { authorization: `Bearer ${emu.token}` } }).then((r) => r.arrayBuffer()),
+      ),
+    );
   }
   await emu.control.resetStats();
 }
@@ -51,18 +72,25 @@ async function fourUps(pacing: Run["pacing"]): Promise<Run> {
   const stacks: Stack[] = [];
   try {
     const env = { NSP_BASE_URL: emu.baseUrl, NSP_API_TOKEN: emu.token, NSP_QUOTA_PACING: pacing };
-    for (let i = 0; i < STACKS; i++) stacks.push(await Stack.init(Stack.yamlProject(program(i, emu.serviceId)), { env, stack: `p8-${i}` }));
+    for (let i = 0; i < STACKS; i++)
+      stacks.push(await Stack.init(Stack.yamlProject(program(i, emu.serviceId)), { env, stack: `p8-${i}` }));
     await drain(emu);
-    log(`P8 ${pacing}: ${STACKS} × pulumi up of a zone and ${RECORDS} records at once, one token, ${QUOTA}/min, bucket empty`);
+    log(
+      `P8 ${pacing}: ${STACKS} × pulumi up of a zone and ${RECORDS} records at once, one token, ${QUOTA}/min, bucket empty`,
+    );
     const t0 = performance.now();
-    const results = await Promise.all(stacks.map((s) => s.run(["up", "--yes", "--skip-preview"], { allowFailure: true })));
+    const results = await Promise.all(
+      stacks.map((s) => s.run(["up", "--yes", "--skip-preview"], { allowFailure: true })),
+    );
     const wallMs = performance.now() - t0;
     const stats = await emu.control.stats();
     let missingObjects = 0;
     const zones = await emu.setupControl.list<{ id: number; name: string }>("/dns/zones");
     for (let i = 0; i < STACKS; i++) {
       const zone = zones.find((z) => z.name === `p8-${i}.example`);
-      missingObjects += zone ? RECORDS - (await emu.setupControl.list(`/dns/zones/${zone.id}/records`)).length : RECORDS + 1;
+      missingObjects += zone
+        ? RECORDS - (await emu.setupControl.list(`/dns/zones/${zone.id}/records`)).length
+        : RECORDS + 1;
     }
     const output = results.map((r) => `${r.stdout}\n${r.stderr}`).join("\n");
     const errorLines = output.split("\n").filter((l) => /\berror\b/i.test(l));
@@ -88,7 +116,11 @@ export async function p8(): Promise<PartResult> {
   if (!process.env.PATH?.includes(".cache/nsp")) {
     process.env.PATH = `${execFileSync("bash", ["scripts/install-pulumi.sh"], { cwd: ROOT, encoding: "utf8" }).trim()}:${process.env.PATH}`;
   }
-  if (!pulumiAvailable()) return { figures: [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")], notes: [] };
+  if (!pulumiAvailable())
+    return {
+      figures: [notAvailable(name, "the pulumi CLI v3.259.0 is not available (scripts/install-pulumi.sh)")],
+      notes: [],
+    };
   const shared = await fourUps("shared");
   const local = await fourUps("local");
   const floor = (r: Run) => (r.counted / QUOTA) * 60_000;

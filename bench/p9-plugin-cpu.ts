@@ -24,9 +24,14 @@ const PROBE = join(ROOT, "bench", "cpu-probe.cjs");
 /** The ref's plugin, bundled as scripts/build.mjs bundles this tree's: a launcher to run it by. */
 function bundleOf(ref: string, dir: string): string {
   const tree = join(dir, "tree");
-  execFileSync("bash", ["-c", `mkdir -p "${tree}" && git -C "${ROOT}" archive "${ref}" provider package.json bin | tar -x -C "${tree}"`]);
+  execFileSync("bash", [
+    "-c",
+    `mkdir -p "${tree}" && git -C "${ROOT}" archive "${ref}" provider package.json bin | tar -x -C "${tree}"`,
+  ]);
   symlinkSync(join(ROOT, "node_modules"), join(tree, "node_modules"), "dir");
-  execFileSync(process.execPath, [join(ROOT, "scripts", "plugin-bundle.mjs"), tree, join(tree, "dist", "plugin")], { stdio: "inherit" });
+  execFileSync(process.execPath, [join(ROOT, "scripts", "plugin-bundle.mjs"), tree, join(tree, "dist", "plugin")], {
+    stdio: "inherit",
+  });
   return join(tree, "bin", "pulumi-resource-nsp");
 }
 
@@ -43,7 +48,11 @@ async function cpuOf(plugin: PluginHandle): Promise<number> {
 const STEPS = ["start", "checkConfig", "diffConfig", "configure", "check", "diff"] as const;
 type Run = Record<(typeof STEPS)[number] | "total", number>;
 
-async function run(executable: string, config: Record<string, unknown>, record: { id: string; inputs: Record<string, unknown>; state: Record<string, unknown> }): Promise<Run> {
+async function run(
+  executable: string,
+  config: Record<string, unknown>,
+  record: { id: string; inputs: Record<string, unknown>; state: Record<string, unknown> },
+): Promise<Run> {
   const plugin = await startPlugin({ NODE_OPTIONS: `--require ${PROBE}` }, executable);
   try {
     const cpu: number[] = [];
@@ -56,7 +65,12 @@ async function run(executable: string, config: Record<string, unknown>, record: 
     const fromJs = (o: Record<string, unknown>) => Struct.fromJavaScript(o as never);
     await plugin.call(
       "diffConfig",
-      new providerPb.DiffRequest().setUrn(urn("pulumi:providers:nsp", "default")).setType("pulumi:providers:nsp").setOlds(fromJs(config)).setOldInputs(fromJs(config)).setNews(fromJs(config)),
+      new providerPb.DiffRequest()
+        .setUrn(urn("pulumi:providers:nsp", "default"))
+        .setType("pulumi:providers:nsp")
+        .setOlds(fromJs(config))
+        .setOldInputs(fromJs(config))
+        .setNews(fromJs(config)),
     );
     await step();
     await plugin.configure(config);
@@ -87,8 +101,13 @@ export async function p9(base: string): Promise<PartResult> {
     let record: { id: string; inputs: Record<string, unknown>; state: Record<string, unknown> };
     try {
       await setup.configure(config);
-      const zone = await setup.create(ZONE, "z", (await setup.check(ZONE, "z", { serviceId: String(emu.serviceId), name: "p9.example" })).inputs);
-      const inputs = (await setup.check(RECORD, "r", { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.1" })).inputs;
+      const zone = await setup.create(
+        ZONE,
+        "z",
+        (await setup.check(ZONE, "z", { serviceId: String(emu.serviceId), name: "p9.example" })).inputs,
+      );
+      const inputs = (await setup.check(RECORD, "r", { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.1" }))
+        .inputs;
       const created = await setup.create(RECORD, "r", inputs);
       record = { id: created.id, inputs, state: created.properties };
     } finally {
@@ -116,9 +135,16 @@ export async function p9(base: string): Promise<PartResult> {
       met: m(c, key) <= m(b, key) * 1.05,
     });
     return {
-      figures: [figure("plugin CPU: start, CheckConfig, DiffConfig, Configure, a record's Check and Diff", "total"), figure("plugin CPU of the first CheckConfig", "checkConfig"), figure("plugin CPU from spawn through GetPluginInfo", "start")],
+      figures: [
+        figure("plugin CPU: start, CheckConfig, DiffConfig, Configure, a record's Check and Diff", "total"),
+        figure("plugin CPU of the first CheckConfig", "checkConfig"),
+        figure("plugin CPU from spawn through GetPluginInfo", "start"),
+      ],
       notes: [
-        ...(["total", "checkConfig"] as const).flatMap((key) => [`P9 ${key} CPU ms, this tree: ${fmt(c, key)}`, `P9 ${key} CPU ms, ${base}: ${fmt(b, key)}`]),
+        ...(["total", "checkConfig"] as const).flatMap((key) => [
+          `P9 ${key} CPU ms, this tree: ${fmt(c, key)}`,
+          `P9 ${key} CPU ms, ${base}: ${fmt(b, key)}`,
+        ]),
         `P9 median CPU ms of each step, this tree: ${STEPS.map((key) => `${key} ${m(c, key).toFixed(0)}`).join(", ")}`,
         `P9 median CPU ms of each step, ${base}: ${STEPS.map((key) => `${key} ${m(b, key).toFixed(0)}`).join(", ")}`,
       ],

@@ -40,7 +40,9 @@ async function hasLatestIndex(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE schemaname = 'nsp_fleet' AND tablename = 'stacks'");
+    const { rows } = await client.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE schemaname = 'nsp_fleet' AND tablename = 'stacks'",
+    );
     return rows.some((r) => LATEST_INDEX.test(r.indexdef));
   } finally {
     await client.end();
@@ -51,7 +53,9 @@ async function addLatestIndex(url: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query("CREATE INDEX IF NOT EXISTS stacks_latest ON nsp_fleet.stacks (stack, enqueued_at DESC); ANALYZE nsp_fleet.stacks");
+    await client.query(
+      "CREATE INDEX IF NOT EXISTS stacks_latest ON nsp_fleet.stacks (stack, enqueued_at DESC); ANALYZE nsp_fleet.stacks",
+    );
   } finally {
     await client.end();
   }
@@ -69,23 +73,49 @@ export async function u1(): Promise<PartResult> {
       const url = await pg.database(`u1_${stacks}`);
       const t0 = performance.now();
       const ref = (n: number) => refOf(n - 1, Math.max(3, String(stacks).length));
-      const fleet = await fillFleet(url, { stacks, hours: 48, failed: [ref(7), ref(23)], drifted: { stack: ref(31), property: "content", recorded: "192.0.2.10", actual: "192.0.2.99" } });
-      log(`U1: ${stacks} stacks, ${fleet.runs} runs, ${fleet.rows} stack rows written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const fleet = await fillFleet(url, {
+        stacks,
+        hours: 48,
+        failed: [ref(7), ref(23)],
+        drifted: { stack: ref(31), property: "content", recorded: "192.0.2.10", actual: "192.0.2.99" },
+      });
+      log(
+        `U1: ${stacks} stacks, ${fleet.runs} runs, ${fleet.rows} stack rows written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
       // The overview reads each stack's latest row by an index on stacks (stack, enqueued_at DESC).
       // A schema without it is measured as it is, then with the index added here.
       const indexed = await hasLatestIndex(url);
       for (const withIndex of indexed ? [true] : [false, true]) {
         if (withIndex && !indexed) await addLatestIndex(url);
-        const label = indexed ? "" : withIndex ? ", with the index on stacks (stack, enqueued_at DESC) added" : ", as FLEET_SCHEMA makes it (no index on stacks (stack, enqueued_at DESC))";
+        const label = indexed
+          ? ""
+          : withIndex
+            ? ", with the index on stacks (stack, enqueued_at DESC) added"
+            : ", as FLEET_SCHEMA makes it (no index on stacks (stack, enqueued_at DESC))";
         const reader = await FleetReader.open({ url });
-        const app = await buildApp(reader, { loopbackOnly: true, logDirs: [], assets: loadAssets(join(ROOT, "dist", "fleet-assets")), secrets: [] });
+        const app = await buildApp(reader, {
+          loopbackOnly: true,
+          logDirs: [],
+          assets: loadAssets(join(ROOT, "dist", "fleet-assets")),
+          secrets: [],
+        });
         try {
           const page = (path: string) => () => app.inject({ method: "GET", url: path });
           const first = await timed(page("/"));
           firstPage.set(`${stacks}${withIndex ? "" : " unindexed"}`, median(first));
-          notes.push(`U1 ${stacks} stacks (${fleet.rows} stack rows)${label}: GET / median ${ms(median(first))}, p95 ${ms(p95(first))}`);
+          notes.push(
+            `U1 ${stacks} stacks (${fleet.rows} stack rows)${label}: GET / median ${ms(median(first))}, p95 ${ms(p95(first))}`,
+          );
           if (stacks === U1_SIZES.at(-1) && withIndex) {
-            for (const path of ["/?filter=failed", "/?sort=duration", "/?page=20", "/api/overview", "/api/version", "/api/charts", `/customers/${ref(31)}`]) {
+            for (const path of [
+              "/?filter=failed",
+              "/?sort=duration",
+              "/?page=20",
+              "/api/overview",
+              "/api/version",
+              "/api/charts",
+              `/customers/${ref(31)}`,
+            ]) {
               const t = await timed(page(path));
               notes.push(`U1 ${stacks} stacks: GET ${path} median ${ms(median(t))}, p95 ${ms(p95(t))}`);
             }
@@ -108,11 +138,20 @@ export async function u1(): Promise<PartResult> {
       ratio: "-",
       goal: `< ${GOAL_MS} ms`,
       met: unindexed < GOAL_MS,
-      notes: ["FLEET_SCHEMA (fleet/src/database.ts) has no index on nsp_fleet.stacks (stack, enqueued_at DESC): each stack's rows are all read, so the page slows as the history grows. The figures below add it."],
+      notes: [
+        "FLEET_SCHEMA (fleet/src/database.ts) has no index on nsp_fleet.stacks (stack, enqueued_at DESC): each stack's rows are all read, so the page slows as the history grows. The figures below add it.",
+      ],
     });
   }
   const small = firstPage.get(`${U1_SIZES[0]!}`)!;
-  figures.push({ name: `U1 overview's first page, server time, ${U1_SIZES[0]} stacks`, measured: ms(small), baseline: "-", ratio: "-", goal: `< ${GOAL_MS} ms`, met: small < GOAL_MS });
+  figures.push({
+    name: `U1 overview's first page, server time, ${U1_SIZES[0]} stacks`,
+    measured: ms(small),
+    baseline: "-",
+    ratio: "-",
+    goal: `< ${GOAL_MS} ms`,
+    met: small < GOAL_MS,
+  });
   const large = firstPage.get(`${U1_SIZES.at(-1)!}`)!;
   figures.push({
     name: `U1 overview's first page, server time, ${U1_SIZES.at(-1)!.toLocaleString("en")} stacks (baseline: ${U1_SIZES[0]})`,

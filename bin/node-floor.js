@@ -8,7 +8,18 @@ module.exports = function requireNodeFloor(command) {
   var floor = Number(/^>=\s*(\d+)/.exec(engines)[1]);
   var major = Number(process.versions.node.split(".")[0]);
   if (major < floor) {
-    process.stderr.write(command + ": Node.js >= " + floor + " is required but this is Node.js " + process.version + " (" + process.execPath + "); install Node.js " + floor + " or later (https://nodejs.org)\n");
+    process.stderr.write(
+      command +
+        ": Node.js >= " +
+        floor +
+        " is required but this is Node.js " +
+        process.version +
+        " (" +
+        process.execPath +
+        "); install Node.js " +
+        floor +
+        " or later (https://nodejs.org)\n",
+    );
     process.exit(1);
   }
 };

@@ -34,5 +34,7 @@ await Promise.all(
   ),
 );
 
-const run = spawnSync(process.execPath, ["--enable-source-maps", join(out, "index.js"), ...passOn], { stdio: "inherit" });
+const run = spawnSync(process.execPath, ["--enable-source-maps", join(out, "index.js"), ...passOn], {
+  stdio: "inherit",
+});
 process.exit(run.status ?? 1);

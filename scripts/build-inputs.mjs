@@ -30,7 +30,17 @@ export const BUILD_INPUTS = [
   "tsconfig.json",
 ];
 /** What the build writes: the bundles (and the fleet page's files), the compiled Node.js SDK and its link, @nsp/pulumi-dynamic. */
-export const BUILD_OUTPUTS = ["dist/plugin", "dist/emulator.js", "dist/discover.js", "dist/fleet.js", "dist/fleet-assets", "sdk/nodejs/bin", "node_modules/@nsp/pulumi", "sdk/dynamic/dist", "node_modules/@nsp/pulumi-dynamic"];
+export const BUILD_OUTPUTS = [
+  "dist/plugin",
+  "dist/emulator.js",
+  "dist/discover.js",
+  "dist/fleet.js",
+  "dist/fleet-assets",
+  "sdk/nodejs/bin",
+  "node_modules/@nsp/pulumi",
+  "sdk/dynamic/dist",
+  "node_modules/@nsp/pulumi-dynamic",
+];
 /** What dist/release is made from: the build's inputs, the SDKs, the launchers, the changelog and the release script. */
 export const RELEASE_INPUTS = [...new Set([...BUILD_INPUTS, "sdk", "bin", "CHANGELOG.md", "scripts/release.mjs"])];
 
@@ -82,5 +92,8 @@ export function staleness(root, stamp, inputs, outputs) {
 
 /** Records what the outputs were built from; `inputs` is the fingerprint taken before building. */
 export function writeStamp(root, stamp, inputs, outputs, extra = {}) {
-  writeFileSync(join(root, stamp), `${JSON.stringify({ inputs, outputs: fingerprint(root, outputs), ...extra }, null, 2)}\n`);
+  writeFileSync(
+    join(root, stamp),
+    `${JSON.stringify({ inputs, outputs: fingerprint(root, outputs), ...extra }, null, 2)}\n`,
+  );
 }

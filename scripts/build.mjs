@@ -5,7 +5,18 @@
 // Last it records the fingerprint of what it built from (scripts/build-inputs.mjs). With
 // `--if-stale` it builds only when that record does not match the tree: `npm ci`'s prepare builds,
 // and the test command, the test setups and the release reuse that build while it is fresh.
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,18 +43,28 @@ const entries = [
   // pg (under pg-boss) loads its optional native binding only when asked for pg.native, which the fleet never is.
   { in: "fleet/src/cli.ts", out: "dist/fleet.js", options: { external: ["pg-native"] } },
   // @nsp/pulumi-dynamic: also writes its .d.ts and links node_modules/@nsp/pulumi-dynamic (see the script).
-  { in: "provider/src/dynamic/index.ts", out: "sdk/dynamic/dist/index.js", options: (await import("./gen-dynamic-types.mjs")).dynamicSdkOptions },
+  {
+    in: "provider/src/dynamic/index.ts",
+    out: "sdk/dynamic/dist/index.js",
+    options: (await import("./gen-dynamic-types.mjs")).dynamicSdkOptions,
+  },
 ];
 
 rmSync(next, { recursive: true, force: true });
-await Promise.all([bundlePlugin(root, next), ...entries.map((e) => build({ ...bundleOptions, entryPoints: [join(root, e.in)], outfile: join(root, e.out), ...e.options }))]);
+await Promise.all([
+  bundlePlugin(root, next),
+  ...entries.map((e) =>
+    build({ ...bundleOptions, entryPoints: [join(root, e.in)], outfile: join(root, e.out), ...e.options }),
+  ),
+]);
 
 // The fleet's page (fleet/src/serve) serves its script, its style sheet and Chart.js from files
 // beside its bundle, found from there at run time, in dist/ as in the released @nsp/fleet.
 const fleetAssets = join(root, "dist", "fleet-assets");
 rmSync(fleetAssets, { recursive: true, force: true });
 mkdirSync(fleetAssets, { recursive: true });
-for (const name of readdirSync(join(root, "fleet", "src", "serve", "assets"))) copyFileSync(join(root, "fleet", "src", "serve", "assets", name), join(fleetAssets, name));
+for (const name of readdirSync(join(root, "fleet", "src", "serve", "assets")))
+  copyFileSync(join(root, "fleet", "src", "serve", "assets", name), join(fleetAssets, name));
 copyFileSync(join(root, "node_modules", "chart.js", "dist", "chart.umd.min.js"), join(fleetAssets, "chart.umd.min.js"));
 
 // Beside the bundle, made by the bundle itself: its schema and code cache.
@@ -52,7 +73,10 @@ preparePlugin(root, next);
 // its definitions gets them from there.
 const served = join(next, "schema.json");
 const committed = JSON.parse(readFileSync(join(root, "schema.json"), "utf8"));
-writeFileSync(served, JSON.stringify(withExampleSections(JSON.parse(readFileSync(served, "utf8")), exampleSections(committed))));
+writeFileSync(
+  served,
+  JSON.stringify(withExampleSections(JSON.parse(readFileSync(served, "utf8")), exampleSections(committed))),
+);
 
 // Swapped in whole, so that a plugin starting meanwhile never finds half of its files.
 rmSync(join(root, "dist", "plugin"), { recursive: true, force: true });
@@ -60,7 +84,9 @@ renameSync(next, join(root, "dist", "plugin"));
 
 const sdk = join(root, "sdk", "nodejs");
 if (existsSync(join(sdk, "tsconfig.json"))) {
-  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", sdk], { stdio: "inherit" });
+  const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", sdk], {
+    stdio: "inherit",
+  });
   if (tsc.status !== 0) process.exit(tsc.status ?? 1);
   // Pulumi's Node SDKs are published from their compiled folder, package.json beside the code.
   copyFileSync(join(sdk, "package.json"), join(sdk, "bin", "package.json"));

@@ -43,7 +43,10 @@ export function parseEndpoints(markdown) {
     const methods = m[1].split(",").map((s) => s.trim());
     const scopes = m[4].split(",").map((s) => s.trim());
     const base = m[2];
-    const paths = [base, ...[...m[3].matchAll(/\/[^\s,|]+/g)].map((alt) => base.slice(0, base.lastIndexOf("/")) + alt[0])];
+    const paths = [
+      base,
+      ...[...m[3].matchAll(/\/[^\s,|]+/g)].map((alt) => base.slice(0, base.lastIndexOf("/")) + alt[0]),
+    ];
     methods.forEach((method, i) => {
       // "write, console only" on a one-method row is one scope with a note, not two scopes.
       const scope = methods.length === 1 ? m[4].trim() : (scopes[i] ?? "");
@@ -73,7 +76,9 @@ export function renderEndpointsFile(endpoints) {
     `  "_generated": ${JSON.stringify("by `node scripts/refresh-from-shared.mjs` from the endpoint tables of the API documents in ../shared/api; do not edit (test/unit/coverage.test.ts compares the two when the documents are beside the repository)")},`,
     `  "sources": ${JSON.stringify(sources)},`,
   ];
-  const rows = endpoints.map((e) => `    ${JSON.stringify({ method: e.method, path: e.path, scope: e.scope, section: e.section })}`);
+  const rows = endpoints.map(
+    (e) => `    ${JSON.stringify({ method: e.method, path: e.path, scope: e.scope, section: e.section })}`,
+  );
   return ["{", ...head, `  "endpoints": [`, rows.join(",\n"), "  ]", "}", ""].join("\n");
 }
 
@@ -141,7 +146,9 @@ function render(endpoints, mappings) {
       section = e.section;
       lines.push(`## ${section}`, "", "| Endpoint | Scope | Managed by |", "|---|---|---|");
     }
-    lines.push(`| \`${e.method} ${e.path}\` | ${e.scope} | ${mappings.get(endpointKey(e.method, e.path)) ?? "not managed: not yet mapped"} |`);
+    lines.push(
+      `| \`${e.method} ${e.path}\` | ${e.scope} | ${mappings.get(endpointKey(e.method, e.path)) ?? "not managed: not yet mapped"} |`,
+    );
     const next = endpoints[endpoints.indexOf(e) + 1];
     if (!next || next.section !== section) lines.push("");
   }
@@ -161,7 +168,9 @@ function main(argv) {
     for (const e of endpoints) if (!have.has(endpointKey(e.method, e.path))) console.log(`${e.method} ${e.path}`);
     return;
   }
-  const mappings = new Map(existing.filter((r) => r.reason !== "not yet mapped").map((r) => [endpointKey(r.method, r.path), r.mapping]));
+  const mappings = new Map(
+    existing.filter((r) => r.reason !== "not yet mapped").map((r) => [endpointKey(r.method, r.path), r.mapping]),
+  );
   for (const file of argv.slice(1)) {
     for (const line of readFileSync(file, "utf8").split("\n")) {
       const parsed = parseMappingLine(line);

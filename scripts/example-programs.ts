@@ -55,9 +55,11 @@ export function parseExampleSources(text: string, file: string): ExampleSource[]
   const parsed = load(text) as unknown;
   if (!Array.isArray(parsed) || parsed.length === 0) throw new Error(`${file}: must be a list of examples`);
   for (const [i, e] of parsed.entries()) {
-    if (typeof e?.title !== "string" || typeof e?.program?.resources !== "object") throw new Error(`${file}: example ${i + 1} needs a title and program.resources`);
+    if (typeof e?.title !== "string" || typeof e?.program?.resources !== "object")
+      throw new Error(`${file}: example ${i + 1} needs a title and program.resources`);
     const unknown = Object.keys(e.program).filter((k) => !["variables", "resources", "outputs"].includes(k));
-    if (unknown.length) throw new Error(`${file}: example ${i + 1}: program.${unknown[0]} is outside the subset the generator handles`);
+    if (unknown.length)
+      throw new Error(`${file}: example ${i + 1}: program.${unknown[0]} is outside the subset the generator handles`);
   }
   return parsed as ExampleSource[];
 }
@@ -89,7 +91,8 @@ function parseRef(text: string, where: string): Value {
 function parseValue(v: unknown, where: string): Value {
   if (Array.isArray(v)) return { kind: "list", items: v.map((x, i) => parseValue(x, `${where}[${i}]`)) };
   if (v !== null && typeof v === "object") {
-    if (Object.keys(v).some((k) => k.startsWith("fn::"))) throw new Error(`${where}: ${Object.keys(v)[0]} is outside the subset the generator handles`);
+    if (Object.keys(v).some((k) => k.startsWith("fn::")))
+      throw new Error(`${where}: ${Object.keys(v)[0]} is outside the subset the generator handles`);
     return { kind: "object", entries: Object.entries(v).map(([k, x]) => [k, parseValue(x, `${where}.${k}`)]) };
   }
   if (typeof v === "string" && v.includes("${")) {
@@ -105,7 +108,8 @@ function parseValue(v: unknown, where: string): Value {
     if (last < v.length) parts.push(v.slice(last));
     return { kind: "interp", parts };
   }
-  if (v === undefined || typeof v === "function" || typeof v === "symbol" || typeof v === "bigint") throw new Error(`${where}: unsupported value`);
+  if (v === undefined || typeof v === "function" || typeof v === "symbol" || typeof v === "bigint")
+    throw new Error(`${where}: unsupported value`);
   return { kind: "literal", value: v as string | number | boolean | null };
 }
 
@@ -144,13 +148,15 @@ class Types {
   }
 
   object(spec: Spec): Json | undefined {
-    if (typeof spec.$ref === "string" && spec.$ref.startsWith("#/types/")) return this.schema.types[spec.$ref.slice("#/types/".length)];
+    if (typeof spec.$ref === "string" && spec.$ref.startsWith("#/types/"))
+      return this.schema.types[spec.$ref.slice("#/types/".length)];
     return undefined;
   }
 }
 
 const isAny = (spec: Spec) => spec.$ref === "pulumi.json#/Any";
-const refToken = (spec: Spec): string | undefined => (typeof spec.$ref === "string" && spec.$ref.startsWith("#/types/") ? spec.$ref.slice("#/types/".length) : undefined);
+const refToken = (spec: Spec): string | undefined =>
+  typeof spec.$ref === "string" && spec.$ref.startsWith("#/types/") ? spec.$ref.slice("#/types/".length) : undefined;
 
 /** nsp:dns:Zone → { module: "dns", name: "Zone" }; the `index` module is the package's root. */
 function tokenParts(token: string): { module: string; name: string } {
@@ -172,16 +178,32 @@ export function pythonName(name: string): string {
   return PY_KEYWORDS.has(snake) ? `${snake}_` : snake;
 }
 
-const PY_KEYWORDS = new Set("and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(" "));
+const PY_KEYWORDS = new Set(
+  "and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
+    " ",
+  ),
+);
 
 /** Go's spelling of a schema property name, as Pulumi's Go code generator makes it. */
 export function goName(name: string): string {
   return pascal(name);
 }
 
-const TS_RESERVED = new Set("break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield pulumi nsp".split(" "));
-const PY_RESERVED = new Set("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield pulumi nsp".split(" "));
-const GO_RESERVED = new Set("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var ctx err pulumi nsp".split(" "));
+const TS_RESERVED = new Set(
+  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield pulumi nsp".split(
+    " ",
+  ),
+);
+const PY_RESERVED = new Set(
+  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield pulumi nsp".split(
+    " ",
+  ),
+);
+const GO_RESERVED = new Set(
+  "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var ctx err pulumi nsp".split(
+    " ",
+  ),
+);
 
 // --- the renderer ------------------------------------------------------------------------------
 
@@ -211,11 +233,21 @@ class Renderer {
       const invoke = v?.["fn::invoke"];
       if (!invoke || Object.keys(v).length !== 1) throw new Error(`${where}: variable ${name} must be one fn::invoke`);
       const f = types.fn(invoke.function);
-      this.declare(name, { kind: "invoke", token: invoke.function, properties: f.outputs.properties, required: f.outputs.required ?? [] });
+      this.declare(name, {
+        kind: "invoke",
+        token: invoke.function,
+        properties: f.outputs.properties,
+        required: f.outputs.required ?? [],
+      });
     }
     for (const [name, r] of Object.entries(program.resources)) {
       const spec = types.resource(r.type);
-      this.declare(name, { kind: r.type === PROVIDER_TYPE ? "provider" : "resource", token: r.type, properties: spec.properties ?? {}, required: spec.required ?? [] });
+      this.declare(name, {
+        kind: r.type === PROVIDER_TYPE ? "provider" : "resource",
+        token: r.type,
+        properties: spec.properties ?? {},
+        required: spec.required ?? [],
+      });
     }
     // Which names the program refers to: Go must not declare a variable it never reads.
     const walk = (v: Value) => {
@@ -231,8 +263,17 @@ class Renderer {
 
   private declare(name: string, symbol: Symbol) {
     if (this.symbols.has(name)) throw new Error(`${this.where}: ${name} is declared twice`);
-    if (TS_RESERVED.has(name) || PY_RESERVED.has(pythonName(name)) || GO_RESERVED.has(name) || /^(cdn|compute|dns|index|ix|link|mail|meet|org|pages|partner|registry|rpki|rtc|security|services|sgate|storage|stream|talk|verify|vgate|vod|voice|config)$/.test(name)) {
-      throw new Error(`${this.where}: ${name} is a reserved word or a module name in one of the languages; choose another name`);
+    if (
+      TS_RESERVED.has(name) ||
+      PY_RESERVED.has(pythonName(name)) ||
+      GO_RESERVED.has(name) ||
+      /^(cdn|compute|dns|index|ix|link|mail|meet|org|pages|partner|registry|rpki|rtc|security|services|sgate|storage|stream|talk|verify|vgate|vod|voice|config)$/.test(
+        name,
+      )
+    ) {
+      throw new Error(
+        `${this.where}: ${name} is a reserved word or a module name in one of the languages; choose another name`,
+      );
     }
     this.symbols.set(name, symbol);
   }
@@ -251,7 +292,12 @@ class Renderer {
     let objectProps: Json | undefined = symbol.properties;
     let objectRequired: string[] = symbol.required;
     const steps = [...v.steps];
-    if (symbol.kind !== "invoke" && steps[0] && "prop" in steps[0] && (steps[0].prop === "id" || steps[0].prop === "urn")) {
+    if (
+      symbol.kind !== "invoke" &&
+      steps[0] &&
+      "prop" in steps[0] &&
+      (steps[0].prop === "id" || steps[0].prop === "urn")
+    ) {
       const p = steps.shift() as { prop: string };
       ts += `.${p.prop}`;
       py += `.${p.prop}`;
@@ -270,7 +316,8 @@ class Renderer {
         py += `.${pythonName(step.prop)}`;
         // A resource's own outputs are struct fields; everything else is a method of an output.
         go += top && symbol.kind !== "invoke" ? `.${goName(step.prop)}` : `.${goName(step.prop)}()`;
-        const scalarOrObject = !prop.type || (prop.type !== "array" && !(prop.type === "object" && prop.additionalProperties));
+        const scalarOrObject =
+          !prop.type || (prop.type !== "array" && !(prop.type === "object" && prop.additionalProperties));
         if (optional && scalarOrObject && !isAny(prop)) goPtr = true;
         spec = prop;
       } else if ("index" in step) {
@@ -281,7 +328,8 @@ class Renderer {
         spec = spec.items;
         goPtr = false;
       } else {
-        if (!(spec?.type === "object" && spec.additionalProperties)) throw new Error(`${this.where}: ["${step.key}"] needs a map`);
+        if (!(spec?.type === "object" && spec.additionalProperties))
+          throw new Error(`${this.where}: ["${step.key}"] needs a map`);
         ts += `[${JSON.stringify(step.key)}]`;
         py += `[${JSON.stringify(step.key)}]`;
         go += `.MapIndex(pulumi.String(${JSON.stringify(step.key)}))`;
@@ -330,7 +378,13 @@ class Renderer {
     const inner = indent + "    ";
     switch (v.kind) {
       case "literal":
-        return v.value === null ? "None" : typeof v.value === "boolean" ? (v.value ? "True" : "False") : JSON.stringify(v.value);
+        return v.value === null
+          ? "None"
+          : typeof v.value === "boolean"
+            ? v.value
+              ? "True"
+              : "False"
+            : JSON.stringify(v.value);
       case "ref":
         return this.resolve(v).py;
       case "interp":
@@ -397,19 +451,23 @@ class Renderer {
     }
     if (v.kind === "interp") {
       const format = v.parts.map((p) => (typeof p === "string" ? p.replace(/%/g, "%%") : "%v")).join("");
-      const args = v.parts.filter((p): p is Value => typeof p !== "string").map((p) => {
-        const r = this.resolve(p as Extract<Value, { kind: "ref" }>);
-        return r.goPtr ? `${r.go}.Elem()` : r.go;
-      });
+      const args = v.parts
+        .filter((p): p is Value => typeof p !== "string")
+        .map((p) => {
+          const r = this.resolve(p as Extract<Value, { kind: "ref" }>);
+          return r.goPtr ? `${r.go}.Elem()` : r.go;
+        });
       return `pulumi.Sprintf(${JSON.stringify(format)}, ${args.join(", ")})`;
     }
     if (isAny(spec)) {
       if (v.kind === "literal") {
         if (v.value === null) return "nil";
-        if (typeof v.value === "number") return Number.isInteger(v.value) ? `pulumi.Int(${v.value})` : `pulumi.Float64(${v.value})`;
+        if (typeof v.value === "number")
+          return Number.isInteger(v.value) ? `pulumi.Int(${v.value})` : `pulumi.Float64(${v.value})`;
         return `pulumi.${typeof v.value === "boolean" ? "Bool" : "String"}(${JSON.stringify(v.value)})`;
       }
-      if (v.kind === "list") return `pulumi.Array{\n${v.items.map((x) => `${inner}${this.go(x, ANY, inner, true)},`).join("\n")}\n${indent}}`;
+      if (v.kind === "list")
+        return `pulumi.Array{\n${v.items.map((x) => `${inner}${this.go(x, ANY, inner, true)},`).join("\n")}\n${indent}}`;
       return `pulumi.Map{\n${v.entries.map(([k, x]) => `${inner}${JSON.stringify(k)}: ${this.go(x, ANY, inner, true)},`).join("\n")}\n${indent}}`;
     }
     if (v.kind === "literal") {
@@ -420,7 +478,9 @@ class Renderer {
     if (v.kind === "list") {
       const items = spec.items ?? ANY;
       const element = refToken(items);
-      const arrayType = element ? `${this.goPackage(element)}.${tokenParts(element).name}Array` : `pulumi.${this.goBuiltin(items)}Array`;
+      const arrayType = element
+        ? `${this.goPackage(element)}.${tokenParts(element).name}Array`
+        : `pulumi.${this.goBuiltin(items)}Array`;
       if (v.items.length === 0) return `${arrayType}{}`;
       return `${arrayType}{\n${v.items.map((x) => `${inner}${this.go(x, items, inner, true)},`).join("\n")}\n${indent}}`;
     }
@@ -437,7 +497,10 @@ class Renderer {
 
   private propOf(obj: Json, key: string): Spec {
     const p = obj.properties?.[key];
-    if (!p) throw new Error(`${this.where}: ${key} is not a property of this object (it has ${Object.keys(obj.properties ?? {}).join(", ")})`);
+    if (!p)
+      throw new Error(
+        `${this.where}: ${key} is not a property of this object (it has ${Object.keys(obj.properties ?? {}).join(", ")})`,
+      );
     return p;
   }
 
@@ -445,11 +508,15 @@ class Renderer {
 
   private optionsOf(name: string, options: Json | undefined) {
     const allowed = ["dependsOn", "provider"];
-    for (const k of Object.keys(options ?? {})) if (!allowed.includes(k)) throw new Error(`${this.where}: ${name}: option ${k} is outside the subset the generator handles`);
+    for (const k of Object.keys(options ?? {}))
+      if (!allowed.includes(k))
+        throw new Error(`${this.where}: ${name}: option ${k} is outside the subset the generator handles`);
     const refName = (s: unknown) => {
       const v = parseValue(s, name);
-      if (v.kind !== "ref" || v.steps.length) throw new Error(`${this.where}: ${name}: options refer to a resource as \${name}`);
-      if (!this.symbols.has(v.root)) throw new Error(`${this.where}: ${name}: \${${v.root}} refers to nothing the program declares`);
+      if (v.kind !== "ref" || v.steps.length)
+        throw new Error(`${this.where}: ${name}: options refer to a resource as \${name}`);
+      if (!this.symbols.has(v.root))
+        throw new Error(`${this.where}: ${name}: \${${v.root}} refers to nothing the program declares`);
       return v.root;
     };
     return {
@@ -473,20 +540,37 @@ class Renderer {
       const { provider, dependsOn } = this.optionsOf(name, invoke.options);
       const { module, name: fnName } = tokenParts(invoke.function);
       const tsFn = `${module === "index" ? "nsp" : `nsp.${module}`}.${fnName}Output`;
-      const tsOpts = [provider ? `provider: ${provider}` : "", dependsOn.length ? `dependsOn: [${dependsOn.join(", ")}]` : ""].filter(Boolean);
+      const tsOpts = [
+        provider ? `provider: ${provider}` : "",
+        dependsOn.length ? `dependsOn: [${dependsOn.join(", ")}]` : "",
+      ].filter(Boolean);
       // A function without arguments takes its options first.
       const tsArgs = args.entries.length ? this.objectLiteralTs(args, inputs) : tsOpts.length && f.inputs ? "{}" : "";
-      ts.push(`const ${name} = ${tsFn}(${[tsArgs, tsOpts.length ? `{ ${tsOpts.join(", ")} }` : ""].filter(Boolean).join(", ")});`);
+      ts.push(
+        `const ${name} = ${tsFn}(${[tsArgs, tsOpts.length ? `{ ${tsOpts.join(", ")} }` : ""].filter(Boolean).join(", ")});`,
+      );
       const pyArgs = args.entries.map(([k, x]) => `${pythonName(k)}=${this.py(x, this.propOf(inputs, k), "")}`);
-      const pyOpts = [provider ? `provider=${pythonName(provider)}` : "", dependsOn.length ? `depends_on=[${dependsOn.map(pythonName).join(", ")}]` : ""].filter(Boolean);
+      const pyOpts = [
+        provider ? `provider=${pythonName(provider)}` : "",
+        dependsOn.length ? `depends_on=[${dependsOn.map(pythonName).join(", ")}]` : "",
+      ].filter(Boolean);
       if (pyOpts.length) pyArgs.push(`opts=pulumi.InvokeOutputOptions(${pyOpts.join(", ")})`);
-      py.push(`${pythonName(name)} = ${module === "index" ? "nsp" : `nsp.${module}`}.${pythonName(fnName)}_output(${pyArgs.join(", ")})`);
+      py.push(
+        `${pythonName(name)} = ${module === "index" ? "nsp" : `nsp.${module}`}.${pythonName(fnName)}_output(${pyArgs.join(", ")})`,
+      );
       const pkg = this.goPackage(invoke.function);
       // Pulumi's Go generator names getX LookupX when the module has a resource X.
-      const goFn = /^get[A-Z]/.test(fnName) && this.types.hasResource(`nsp:${module}:${fnName.slice(3)}`) ? `Lookup${fnName.slice(3)}` : pascal(fnName);
+      const goFn =
+        /^get[A-Z]/.test(fnName) && this.types.hasResource(`nsp:${module}:${fnName.slice(3)}`)
+          ? `Lookup${fnName.slice(3)}`
+          : pascal(fnName);
       const goArgs = [
         "ctx",
-        ...(f.inputs ? [`${pkg}.${goFn}OutputArgs{${args.entries.length ? "\n" + args.entries.map(([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`).join("\n") + "\n\t\t" : ""}}`] : []),
+        ...(f.inputs
+          ? [
+              `${pkg}.${goFn}OutputArgs{${args.entries.length ? "\n" + args.entries.map(([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`).join("\n") + "\n\t\t" : ""}}`,
+            ]
+          : []),
         ...(provider ? [`pulumi.Provider(${provider})`] : []),
         ...(dependsOn.length ? [`pulumi.DependsOn([]pulumi.Resource{${dependsOn.join(", ")}})`] : []),
       ];
@@ -498,27 +582,45 @@ class Renderer {
       const spec = this.types.resource(r.type);
       const props = parseValue(r.properties ?? {}, `${name}.properties`) as Extract<Value, { kind: "object" }>;
       const inputs = { properties: spec.inputProperties ?? {}, required: spec.requiredInputs ?? [] };
-      for (const k of inputs.required) if (!props.entries.some(([p]) => p === k)) throw new Error(`${this.where}: ${name} lacks the required ${k}`);
+      for (const k of inputs.required)
+        if (!props.entries.some(([p]) => p === k)) throw new Error(`${this.where}: ${name} lacks the required ${k}`);
       const { provider, dependsOn } = this.optionsOf(name, r.options);
       const isProvider = r.type === PROVIDER_TYPE;
       const { module, name: typeName } = isProvider ? { module: "index", name: "Provider" } : tokenParts(r.type);
 
-      const tsOpts = [provider ? `provider: ${provider}` : "", dependsOn.length ? `dependsOn: [${dependsOn.join(", ")}]` : ""].filter(Boolean);
+      const tsOpts = [
+        provider ? `provider: ${provider}` : "",
+        dependsOn.length ? `dependsOn: [${dependsOn.join(", ")}]` : "",
+      ].filter(Boolean);
       ts.push(
         `const ${name} = new ${module === "index" ? "nsp" : `nsp.${module}`}.${typeName}(${JSON.stringify(name)}, ${props.entries.length ? this.objectLiteralTs(props, inputs) : "{}"}${tsOpts.length ? `, { ${tsOpts.join(", ")} }` : ""});`,
       );
 
-      const pyArgs = props.entries.map(([k, x]) => `    ${pythonName(k)}=${this.py(x, this.propOf(inputs, k), "    ")},`);
-      const pyOpts = [provider ? `provider=${pythonName(provider)}` : "", dependsOn.length ? `depends_on=[${dependsOn.map(pythonName).join(", ")}]` : ""].filter(Boolean);
+      const pyArgs = props.entries.map(
+        ([k, x]) => `    ${pythonName(k)}=${this.py(x, this.propOf(inputs, k), "    ")},`,
+      );
+      const pyOpts = [
+        provider ? `provider=${pythonName(provider)}` : "",
+        dependsOn.length ? `depends_on=[${dependsOn.map(pythonName).join(", ")}]` : "",
+      ].filter(Boolean);
       if (pyOpts.length) pyArgs.push(`    opts=pulumi.ResourceOptions(${pyOpts.join(", ")}),`);
-      py.push(`${pythonName(name)} = ${module === "index" ? "nsp" : `nsp.${module}`}.${typeName}(${JSON.stringify(name)}${pyArgs.length ? `,\n${pyArgs.join("\n")}\n` : ""})`);
+      py.push(
+        `${pythonName(name)} = ${module === "index" ? "nsp" : `nsp.${module}`}.${typeName}(${JSON.stringify(name)}${pyArgs.length ? `,\n${pyArgs.join("\n")}\n` : ""})`,
+      );
 
       const pkg = this.goPackage(isProvider ? PROVIDER_TYPE : r.type);
-      const goFields = props.entries.map(([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`);
-      const goOpts = [provider ? `pulumi.Provider(${provider})` : "", dependsOn.length ? `pulumi.DependsOn([]pulumi.Resource{${dependsOn.join(", ")}})` : ""].filter(Boolean);
+      const goFields = props.entries.map(
+        ([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`,
+      );
+      const goOpts = [
+        provider ? `pulumi.Provider(${provider})` : "",
+        dependsOn.length ? `pulumi.DependsOn([]pulumi.Resource{${dependsOn.join(", ")}})` : "",
+      ].filter(Boolean);
       const target = this.used.has(name) ? `${name}, err :=` : errDeclared ? "_, err =" : "_, err :=";
       errDeclared = true;
-      go.push(`\t\t${target} ${pkg}.New${typeName}(ctx, ${JSON.stringify(name)}, &${pkg}.${typeName}Args{${goFields.length ? `\n${goFields.join("\n")}\n\t\t` : ""}}${goOpts.map((o) => `, ${o}`).join("")})`);
+      go.push(
+        `\t\t${target} ${pkg}.New${typeName}(ctx, ${JSON.stringify(name)}, &${pkg}.${typeName}Args{${goFields.length ? `\n${goFields.join("\n")}\n\t\t` : ""}}${goOpts.map((o) => `, ${o}`).join("")})`,
+      );
       go.push("\t\tif err != nil {", "\t\t\treturn err", "\t\t}");
     };
 
@@ -530,9 +632,11 @@ class Renderer {
 
     for (const [name, value] of Object.entries(this.program.outputs ?? {})) {
       const v = parseValue(value, `outputs.${name}`);
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || TS_RESERVED.has(name)) throw new Error(`${this.where}: output ${name} needs a plain identifier`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || TS_RESERVED.has(name))
+        throw new Error(`${this.where}: output ${name} needs a plain identifier`);
       // TypeScript exports outputs as constants beside the program's own.
-      if (this.symbols.has(name)) throw new Error(`${this.where}: output ${name} has the name of a variable or resource; choose another`);
+      if (this.symbols.has(name))
+        throw new Error(`${this.where}: output ${name} has the name of a variable or resource; choose another`);
       ts.push(`export const ${name} = ${this.ts(v, ANY, "")};`);
       py.push(`pulumi.export(${JSON.stringify(name)}, ${this.py(v, ANY, "")})`);
       go.push(`\t\tctx.Export(${JSON.stringify(name)}, ${this.go(v, ANY, "\t\t", true)})`);
@@ -567,8 +671,10 @@ class Renderer {
       return out;
     };
     const pending = new Map<string, Set<string>>();
-    for (const [name, v] of Object.entries(this.program.variables ?? {})) pending.set(name, roots(parseValue(v["fn::invoke"], name), new Set()));
-    for (const [name, r] of Object.entries(this.program.resources)) pending.set(name, roots(parseValue([r.properties ?? {}, r.options ?? {}], name), new Set()));
+    for (const [name, v] of Object.entries(this.program.variables ?? {}))
+      pending.set(name, roots(parseValue(v["fn::invoke"], name), new Set()));
+    for (const [name, r] of Object.entries(this.program.resources))
+      pending.set(name, roots(parseValue([r.properties ?? {}, r.options ?? {}], name), new Set()));
     const order: string[] = [];
     while (pending.size) {
       const next = [...pending].find(([, deps]) => [...deps].every((d) => !pending.has(d)));
@@ -623,7 +729,10 @@ export function renderExamples(schema: Json, token: string, sources: ExampleSour
 }
 
 /** Renders the examples of many tokens (token → its sources) in the four languages. */
-export function renderAllExamples(schema: Json, sourcesByToken: Readonly<Record<string, ExampleSource[]>>): Record<string, RenderedExample[]> {
+export function renderAllExamples(
+  schema: Json,
+  sourcesByToken: Readonly<Record<string, ExampleSource[]>>,
+): Record<string, RenderedExample[]> {
   const types = new Types(schema);
   const rendered = Object.entries(sourcesByToken).map(([token, sources]) =>
     sources.map((source, i) => {
@@ -640,7 +749,9 @@ export function renderAllExamples(schema: Json, sourcesByToken: Readonly<Record<
     }),
   );
   const all = rendered.flat();
-  gofmtAll(all.map(({ where, example }) => ({ where, source: example.go }))).forEach((go, i) => (all[i]!.example.go = go));
+  gofmtAll(all.map(({ where, example }) => ({ where, source: example.go }))).forEach(
+    (go, i) => (all[i]!.example.go = go),
+  );
   return Object.fromEntries(Object.keys(sourcesByToken).map((token, i) => [token, rendered[i]!.map((r) => r.example)]));
 }
 

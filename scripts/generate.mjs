@@ -35,7 +35,18 @@ await build({
   outfile,
   logLevel: "warning",
 });
-const { baseSchema, withExamples, adoption, exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderAllExamples } = createRequire(import.meta.url)(outfile);
+const {
+  baseSchema,
+  withExamples,
+  adoption,
+  exampleSourcePath,
+  examplesMarkdown,
+  goName,
+  LANGUAGES,
+  parseExampleSources,
+  pythonName,
+  renderAllExamples,
+} = createRequire(import.meta.url)(outfile);
 rmSync(dir, { recursive: true, force: true });
 
 // Each token's examples, from the Pulumi YAML beside its definition, in the four languages.
@@ -45,9 +56,10 @@ for (const token of [...Object.keys(baseSchema.resources), ...Object.keys(baseSc
   if (existsSync(source)) sources[token] = parseExampleSources(readFileSync(source, "utf8"), exampleSourcePath(token));
 }
 const rendered = renderAllExamples(baseSchema, sources);
-const sections = Object.fromEntries(Object.entries(rendered).map(([token, examples]) => [token, examplesMarkdown(examples)]));
+const sections = Object.fromEntries(
+  Object.entries(rendered).map(([token, examples]) => [token, examplesMarkdown(examples)]),
+);
 const schema = withExamples(sections);
-
 
 function typeText(spec) {
   if (!spec) return "any";
@@ -66,10 +78,20 @@ const cell = (text) => (text ?? "").replace(/\n/g, " ").replace(/\|/g, "\\|");
 /** One row per property, named as TypeScript and YAML, Python and Go spell it. */
 function propertyTable(props, required = []) {
   const rows = Object.entries(props).map(([name, spec]) => {
-    const notes = [required.includes(name) ? "required" : "", spec.replaceOnChanges ? "replaces" : "", spec.secret ? "secret" : ""].filter(Boolean).join(", ");
+    const notes = [
+      required.includes(name) ? "required" : "",
+      spec.replaceOnChanges ? "replaces" : "",
+      spec.secret ? "secret" : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
     return `| \`${name}\` | \`${pythonName(name)}\` | \`${goName(name)}\` | ${typeText(spec)} | ${notes} | ${cell(spec.description)} |`;
   });
-  return ["| property (TypeScript, YAML) | Python | Go | type | notes | description |", "|---|---|---|---|---|---|", ...rows].join("\n");
+  return [
+    "| property (TypeScript, YAML) | Python | Go | type | notes | description |",
+    "|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
 }
 
 /** Every object type the properties use, nested ones included, each with its own table. */
@@ -91,7 +113,13 @@ function typesSection(...propertyLists) {
   const lines = ["## Types", ""];
   for (const token of seen) {
     const t = schema.types[token];
-    lines.push(`### ${token.split(":").pop()}`, "", ...(t.description ? [t.description, ""] : []), propertyTable(t.properties ?? {}, t.required ?? []), "");
+    lines.push(
+      `### ${token.split(":").pop()}`,
+      "",
+      ...(t.description ? [t.description, ""] : []),
+      propertyTable(t.properties ?? {}, t.required ?? []),
+      "",
+    );
   }
   return lines;
 }
@@ -105,7 +133,8 @@ function examplesSection(token) {
   const lines = ["## Example Usage", ""];
   for (const e of examples) {
     lines.push(`### ${e.title}`, "", ...(e.description ? [e.description, ""] : []));
-    for (const lang of LANGUAGES) lines.push(`**${LANGUAGE_TITLES[lang]}**`, "", "```" + lang, e[lang].trimEnd(), "```", "");
+    for (const lang of LANGUAGES)
+      lines.push(`**${LANGUAGE_TITLES[lang]}**`, "", "```" + lang, e[lang].trimEnd(), "```", "");
   }
   return lines;
 }
@@ -157,12 +186,19 @@ function adoptionNotes(token, spec) {
   // The rotation triggers are named <secret>Rotation (keyRotation, tsigRotation, ...).
   const rotation = Object.keys(spec.inputProperties).find((k) => /^[a-z]+Rotation$/.test(k));
   for (const name of oneTime) {
-    lines.push(`- \`${name}\` is shown by the API once, so an imported object has it empty. ${rotation ? `Set or change \`${rotation}\` to get a fresh one (the old one stops working).` : "The API has no way to issue it again; replace the object to get a new one."}`);
+    lines.push(
+      `- \`${name}\` is shown by the API once, so an imported object has it empty. ${rotation ? `Set or change \`${rotation}\` to get a fresh one (the old one stops working).` : "The API has no way to issue it again; replace the object to get a new one."}`,
+    );
   }
   for (const name of writeOnly.filter((n) => n !== rotation && n !== "forceDestroy")) {
-    lines.push(`- \`${name}\` is never returned by the API, so the import leaves it out of the program; setting it afterwards shows one update, which sends it.`);
+    lines.push(
+      `- \`${name}\` is never returned by the API, so the import leaves it out of the program; setting it afterwards shows one update, which sends it.`,
+    );
   }
-  if (writeOnly.includes("forceDestroy")) lines.push("- `forceDestroy` is the provider's own setting, never sent to the API: an imported object has it false, and setting it afterwards is an update that sends nothing.");
+  if (writeOnly.includes("forceDestroy"))
+    lines.push(
+      "- `forceDestroy` is the provider's own setting, never sent to the API: an imported object has it false, and setting it afterwards is an update that sends nothing.",
+    );
   if (notDiscovered) lines.push(`- \`nsp-discover\` does not list it: ${notDiscovered}.`);
   return lines.length ? ["### What import cannot read back", "", ...lines, ""] : [];
 }
@@ -209,32 +245,45 @@ function functionDoc(token, spec) {
 function resourceTable() {
   const rows = Object.entries(schema.resources).map(([token, spec]) => {
     // Every id the Import section shows: the one `pulumi stack --show-ids` prints first.
-    const importIds = [...spec.description.matchAll(/^pulumi import \S+ <name> '([^']*)'$/gm)].map((m) => `\`${m[1]}\``);
+    const importIds = [...spec.description.matchAll(/^pulumi import \S+ <name> '([^']*)'$/gm)].map(
+      (m) => `\`${m[1]}\``,
+    );
     const file = token.split(":").slice(1).join("-");
     return `| [\`${token}\`](resources/${file}.md) | ${cell(spec.description.split("\n")[0].split(". ")[0].replace(/\.$/, ""))}. | ${importIds.join(" or ")} |`;
   });
-  const fns = Object.keys(schema.functions).map((token) => `[\`${token}\`](functions/${token.split(":").slice(1).join("-")}.md)`);
-  return ["| resource | what it is | import id |", "|---|---|---|", ...rows, "", `Functions: ${fns.join(", ")}.`].join("\n");
+  const fns = Object.keys(schema.functions).map(
+    (token) => `[\`${token}\`](functions/${token.split(":").slice(1).join("-")}.md)`,
+  );
+  return ["| resource | what it is | import id |", "|---|---|---|", ...rows, "", `Functions: ${fns.join(", ")}.`].join(
+    "\n",
+  );
 }
 
 const files = new Map();
 files.set(join(root, "schema.json"), JSON.stringify(schema, null, 2) + "\n");
-for (const [token, spec] of Object.entries(schema.resources)) files.set(join(root, "docs/resources", `${token.split(":").slice(1).join("-")}.md`), resourceDoc(token, spec));
-for (const [token, spec] of Object.entries(schema.functions)) files.set(join(root, "docs/functions", `${token.split(":").slice(1).join("-")}.md`), functionDoc(token, spec));
+for (const [token, spec] of Object.entries(schema.resources))
+  files.set(join(root, "docs/resources", `${token.split(":").slice(1).join("-")}.md`), resourceDoc(token, spec));
+for (const [token, spec] of Object.entries(schema.functions))
+  files.set(join(root, "docs/functions", `${token.split(":").slice(1).join("-")}.md`), functionDoc(token, spec));
 // The table lives in the registry's index page, beside the pages it links (the README links it).
 const indexPath = join(root, "docs", "_index.md");
 const index = readFileSync(indexPath, "utf8");
 const START = "<!-- resources:start (generated by scripts/generate.mjs) -->";
 const END = "<!-- resources:end -->";
 if (index.includes(START) && index.includes(END)) {
-  files.set(indexPath, `${index.slice(0, index.indexOf(START) + START.length)}\n${resourceTable()}\n${index.slice(index.indexOf(END))}`);
+  files.set(
+    indexPath,
+    `${index.slice(0, index.indexOf(START) + START.length)}\n${resourceTable()}\n${index.slice(index.indexOf(END))}`,
+  );
 }
 
 const check = process.argv.includes("--check");
 const stale = [];
 for (const [path, text] of files) {
   let current = null;
-  try { current = readFileSync(path, "utf8"); } catch {}
+  try {
+    current = readFileSync(path, "utf8");
+  } catch {}
   if (current === text) continue;
   if (check) stale.push(path.slice(root.length + 1));
   else {
@@ -246,4 +295,7 @@ if (check && stale.length) {
   console.error(`stale generated files (run \`npm run generate\`): ${stale.join(", ")}`);
   process.exit(1);
 }
-if (!check) console.error(`generated schema.json and docs (${Object.keys(schema.resources).length} resources, ${Object.keys(schema.functions).length} functions)`);
+if (!check)
+  console.error(
+    `generated schema.json and docs (${Object.keys(schema.resources).length} resources, ${Object.keys(schema.functions).length} functions)`,
+  );

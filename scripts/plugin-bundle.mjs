@@ -9,7 +9,14 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 /** What every bundle of the build shares. */
-export const bundleOptions = { bundle: true, platform: "node", target: "node20", format: "cjs", sourcemap: "linked", logLevel: "warning" };
+export const bundleOptions = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: "linked",
+  logLevel: "warning",
+};
 
 /**
  * The plugin is one CommonJS bundle behind a small launcher: what prints the port (gRPC and the
@@ -21,8 +28,17 @@ export async function bundlePlugin(root, outDir) {
   const { build } = await import("esbuild");
   await Promise.all([
     // The file the engine runs, and the plugin it compiles from the code cache made below.
-    build({ ...bundleOptions, entryPoints: [join(root, "provider/src/plugin/launcher.ts")], outfile: join(outDir, "provider.mjs"), format: "esm" }),
-    build({ ...bundleOptions, entryPoints: [join(root, "provider/src/plugin/main.ts")], outfile: join(outDir, "plugin.cjs") }),
+    build({
+      ...bundleOptions,
+      entryPoints: [join(root, "provider/src/plugin/launcher.ts")],
+      outfile: join(outDir, "provider.mjs"),
+      format: "esm",
+    }),
+    build({
+      ...bundleOptions,
+      entryPoints: [join(root, "provider/src/plugin/main.ts")],
+      outfile: join(outDir, "plugin.cjs"),
+    }),
   ]);
 }
 
@@ -35,8 +51,10 @@ export async function bundlePlugin(root, outDir) {
 export function preparePlugin(root, outDir) {
   const launcher = readFileSync(join(root, "bin", "pulumi-resource-nsp"), "utf8");
   const flags = /^exec node (.*) "\$bundle" "\$@"$/m.exec(launcher)?.[1]?.split(" ");
-  if (!flags) throw new Error("build: no `exec node <flags> \"$bundle\" \"$@\"` line in bin/pulumi-resource-nsp");
-  const prepared = spawnSync(process.execPath, [...flags, join(outDir, "provider.mjs"), "--prepare"], { encoding: "utf8" });
+  if (!flags) throw new Error('build: no `exec node <flags> "$bundle" "$@"` line in bin/pulumi-resource-nsp');
+  const prepared = spawnSync(process.execPath, [...flags, join(outDir, "provider.mjs"), "--prepare"], {
+    encoding: "utf8",
+  });
   if (prepared.status !== 0) throw new Error(`build: the plugin's schema and code cache: ${prepared.stderr}`);
 }
 

@@ -15,7 +15,19 @@
 // With `--if-stale` it does nothing while dist/release-inputs.json matches the tree (see
 // scripts/build-inputs.mjs), and it reuses dist/ when the build is fresh.
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,7 +73,8 @@ if (stale.length > 0) {
       "run `npm run generate` and `bash scripts/gen-sdks.sh` (and set sdk/dynamic/package.json's version)",
   );
 }
-if (!readJson("schema.json").pluginDownloadURL) throw new Error("schema.json has no pluginDownloadURL: run `npm run generate`");
+if (!readJson("schema.json").pluginDownloadURL)
+  throw new Error("schema.json has no pluginDownloadURL: run `npm run generate`");
 
 step(`building ${version} from the tree`);
 run(process.execPath, [join(root, "scripts", "build.mjs"), "--if-stale"], { stdio: ["ignore", "ignore", "inherit"] });
@@ -79,7 +92,22 @@ const timed = (name, fn) => {
 // A tar.gz of `dir`'s contents with stable owners, order and times: releases of one tree are
 // byte-identical, whoever builds them.
 function tarGz(dir, file, entries = readdirSync(dir)) {
-  run("tar", ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "-czf", file, "-C", dir, ...entries.sort()], { env: { ...process.env, GZIP: "-n" } });
+  run(
+    "tar",
+    [
+      "--sort=name",
+      "--owner=0",
+      "--group=0",
+      "--numeric-owner",
+      "--mtime=@0",
+      "-czf",
+      file,
+      "-C",
+      dir,
+      ...entries.sort(),
+    ],
+    { env: { ...process.env, GZIP: "-n" } },
+  );
 }
 
 // --- the plugin: the launcher at the archive's root, the bundle beside it in plugin/ --------------
@@ -89,7 +117,11 @@ timed("plugin archives", () => {
   for (const f of readdirSync(join(root, "dist", "plugin"))) {
     if (!f.endsWith(".map")) copyFileSync(join(root, "dist", "plugin", f), join(plugin, "plugin", f));
   }
-  for (const [os, launcher] of [["linux", "pulumi-resource-nsp"], ["darwin", "pulumi-resource-nsp"], ["windows", "pulumi-resource-nsp.cmd"]]) {
+  for (const [os, launcher] of [
+    ["linux", "pulumi-resource-nsp"],
+    ["darwin", "pulumi-resource-nsp"],
+    ["windows", "pulumi-resource-nsp.cmd"],
+  ]) {
     const stage = join(work, `plugin-${os}`);
     cpSync(plugin, stage, { recursive: true });
     copyFileSync(join(root, "bin", launcher), join(stage, launcher));
@@ -172,7 +204,8 @@ timed("@nsp/emulator", () =>
     name: "@nsp/emulator",
     bin: "nsp-emulator",
     bundle: "emulator.js",
-    description: "A local emulator of the Network Services Platform API, for tests and CI: a real HTTP server on 127.0.0.1.",
+    description:
+      "A local emulator of the Network Services Platform API, for tests and CI: a real HTTP server on 127.0.0.1.",
     keywords: ["nsp", "emulator", "pulumi", "testing"],
     usage:
       "`npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE]` prints one JSON line when ready: " +
@@ -185,9 +218,11 @@ timed("@nsp/discover", () =>
     name: "@nsp/discover",
     bin: "nsp-discover",
     bundle: "discover.js",
-    description: "Reads a whole Network Services Platform account and writes a Pulumi bulk-import file (`pulumi import --file`) for the nsp provider.",
+    description:
+      "Reads a whole Network Services Platform account and writes a Pulumi bulk-import file (`pulumi import --file`) for the nsp provider.",
     keywords: ["nsp", "pulumi", "import"],
-    usage: "`NSP_API_TOKEN=svc_... npx nsp-discover > import.json`, then `pulumi import --file import.json --yes --out index.ts`. `--help` lists the filters.",
+    usage:
+      "`NSP_API_TOKEN=svc_... npx nsp-discover > import.json`, then `pulumi import --file import.json --yes --out index.ts`. `--help` lists the filters.",
   }),
 );
 
@@ -198,7 +233,8 @@ timed("@nsp/fleet", () =>
     bundle: "fleet.js",
     // The page of `nsp-fleet serve`: its script, style sheet and Chart.js (scripts/build.mjs).
     folders: ["fleet-assets"],
-    description: "One Pulumi stack per customer of the nsp provider, on one machine or on a PostgreSQL queue shared by any number of workers.",
+    description:
+      "One Pulumi stack per customer of the nsp provider, on one machine or on a PostgreSQL queue shared by any number of workers.",
     keywords: ["nsp", "pulumi", "fleet", "automation"],
     usage:
       "`FLEET_DATABASE_URL=postgres://... npx nsp-fleet enqueue --customers customers.json`, then `npx nsp-fleet worker` on each machine, in the customer project's directory, " +
@@ -214,12 +250,24 @@ timed("pulumi_nsp (wheel, sdist)", () => {
     step(`creating the Python build environment in ${venv}`);
     rmSync(venv, { recursive: true, force: true });
     run("python3", ["-m", "venv", venv]);
-    run(python, ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "build==1.2.2.post1", "setuptools>=70", "wheel"]);
+    run(python, [
+      "-m",
+      "pip",
+      "install",
+      "--quiet",
+      "--disable-pip-version-check",
+      "build==1.2.2.post1",
+      "setuptools>=70",
+      "wheel",
+    ]);
     writeFileSync(join(venv, ".ready"), "");
   }
   // setuptools writes build/ and *.egg-info into the source folder: build from a copy.
   const stage = join(work, "sdk-python");
-  cpSync(join(root, "sdk", "python"), stage, { recursive: true, filter: (p) => !/__pycache__|\.egg-info|[/\\]build$/.test(p) });
+  cpSync(join(root, "sdk", "python"), stage, {
+    recursive: true,
+    filter: (p) => !/__pycache__|\.egg-info|[/\\]build$/.test(p),
+  });
   copyFileSync(join(stage, "pulumi_nsp", "README.md"), join(stage, "README.md"));
   run(python, ["-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", out, stage]);
 });
@@ -231,9 +279,15 @@ timed("Go SDK module", () => {
   const mod = join(stage, "nsp");
   cpSync(join(root, "sdk", "go", "nsp"), mod, { recursive: true });
   const pulumiSdk = readJson("package.json").dependencies["@pulumi/pulumi"];
-  writeFileSync(join(mod, "go.mod"), `module ${modulePath}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pulumiSdk}\n`);
+  writeFileSync(
+    join(mod, "go.mod"),
+    `module ${modulePath}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${pulumiSdk}\n`,
+  );
   // go.sum pins what the SDK imports; resolved from the Go module proxy, cached in GOMODCACHE.
-  run("go", ["mod", "tidy"], { cwd: mod, env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" } });
+  run("go", ["mod", "tidy"], {
+    cwd: mod,
+    env: { ...process.env, GOFLAGS: "-mod=mod", GOWORK: "off", GOTOOLCHAIN: "local" },
+  });
   tarGz(stage, join(out, `pulumi-nsp-sdk-go-v${version}.tar.gz`), ["nsp"]);
 });
 

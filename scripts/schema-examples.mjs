@@ -38,6 +38,7 @@ export function withExampleSections(schema, sections) {
 /** The schema without any examples section. */
 export function withoutExampleSections(schema) {
   const copy = structuredClone(schema);
-  for (const kind of KINDS) for (const spec of Object.values(copy[kind] ?? {})) spec.description = spec.description.replace(SECTION, "");
+  for (const kind of KINDS)
+    for (const spec of Object.values(copy[kind] ?? {})) spec.description = spec.description.replace(SECTION, "");
   return copy;
 }

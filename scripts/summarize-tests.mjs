@@ -32,13 +32,19 @@ const phasesAt = args.indexOf("--phases");
 if (phasesAt >= 0) {
   const [, file] = args.splice(phasesAt, 2);
   try {
-    phases = readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((line) => line.split("\t"));
+    phases = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split("\t"));
   } catch {
     console.error(`no phase times at ${file}`);
   }
 }
 
-let passed = 0, failed = 0, skipped = 0;
+let passed = 0,
+  failed = 0,
+  skipped = 0;
 for (const file of args) {
   let report;
   try {
@@ -49,11 +55,15 @@ for (const file of args) {
     continue;
   }
   passed += report.numPassedTests ?? 0;
-  failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites && !report.numFailedTests ? report.numFailedTestSuites : 0);
+  failed +=
+    (report.numFailedTests ?? 0) +
+    (report.numFailedTestSuites && !report.numFailedTests ? report.numFailedTestSuites : 0);
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 // A phase that failed outside vitest (the typecheck) counts as one failed test.
 failed += phases.filter(([, seconds]) => seconds === "failed").length;
-const times = phases.map(([name, seconds]) => (seconds === "failed" ? `${name} failed` : `${name} ${seconds} s`)).join(", ");
+const times = phases
+  .map(([name, seconds]) => (seconds === "failed" ? `${name} failed` : `${name} ${seconds} s`))
+  .join(", ");
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}${times ? ` (${times})` : ""}`);
 process.exit(failed > 0 ? 1 : 0);

@@ -5,7 +5,14 @@
 // what the zone-file import writes, so the import reads it (importZoneText).
 import type { Outcome } from "./http";
 
-export const ALTERNATIVES = ["bare-lists", "status-422", "reset-epoch", "epoch-timestamps", "bodiless-404", "replace-rewrites"] as const;
+export const ALTERNATIVES = [
+  "bare-lists",
+  "status-422",
+  "reset-epoch",
+  "epoch-timestamps",
+  "bodiless-404",
+  "replace-rewrites",
+] as const;
 export type Alternative = (typeof ALTERNATIVES)[number];
 
 export function isAlternative(name: string): name is Alternative {
@@ -44,13 +51,16 @@ function epochTimestamps(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     // Milliseconds stay as a fraction, so a client can store the same instant in either mode.
-    out[k] = TIMESTAMP_KEY.test(k) && typeof x === "string" && RFC3339_UTC.test(x) ? Date.parse(x) / 1000 : epochTimestamps(x);
+    out[k] =
+      TIMESTAMP_KEY.test(k) && typeof x === "string" && RFC3339_UTC.test(x) ? Date.parse(x) / 1000 : epochTimestamps(x);
   }
   return out;
 }
 
 function isPage(body: unknown): body is { data: unknown[]; paging: unknown } {
-  return typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data) && "paging" in body;
+  return (
+    typeof body === "object" && body !== null && Array.isArray((body as { data?: unknown }).data) && "paging" in body
+  );
 }
 
 function errorCode(body: unknown): string | undefined {

@@ -64,9 +64,11 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       throw new ApiError("validation_error", "name: must be letters, digits, hyphens or underscores (max 63)");
     }
     const token = spec.token ?? newToken();
-    if (!TOKEN_RE.test(token)) throw new ApiError("validation_error", "token: must be svc_ followed by 32 lowercase hex characters");
+    if (!TOKEN_RE.test(token))
+      throw new ApiError("validation_error", "token: must be svc_ followed by 32 lowercase hex characters");
     const existing = store.tokens.get(token);
-    if (existing && existing.account !== spec.name) throw new ApiError("conflict", "token: already belongs to another account");
+    if (existing && existing.account !== spec.name)
+      throw new ApiError("conflict", "token: already belongs to another account");
     const scope = spec.scope ?? "write";
     store.addToken(spec.name, token, scope);
     return { name: spec.name, token, scope };
@@ -122,7 +124,13 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     return options.maxBodyBytes === undefined ? own : Math.min(own, options.maxBodyBytes);
   };
 
-  async function runApi(req: IncomingMessage, url: URL, match: MatchResult, body: Buffer, oversize: boolean): Promise<Outcome> {
+  async function runApi(
+    req: IncomingMessage,
+    url: URL,
+    match: MatchResult,
+    body: Buffer,
+    oversize: boolean,
+  ): Promise<Outcome> {
     const found = authenticate(req);
     const expiredAt = found?.expires_at !== undefined && now() >= found.expires_at ? found.expires_at : undefined;
     const token = expiredAt === undefined ? found : null;
@@ -140,18 +148,27 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     }
     // Every credential minted for one customer draws on one bucket: renewing buys no fresh quota,
     // and a client that reads with one credential and writes with another sees one Remaining.
-    const bucket = token.acting_for ? `customer:${token.acting_for.partner}/${token.acting_for.subject}` : `token:${token.token}`;
+    const bucket = token.acting_for
+      ? `customer:${token.acting_for.partner}/${token.acting_for.subject}`
+      : `token:${token.token}`;
     const rl = rateLimiter.take(bucket);
     if (!rl.allowed) {
-      return errorOutcome(new ApiError("rate_limited", `rate limit of ${rateLimiter.perMinute} requests per minute exceeded`), rl.headers);
+      return errorOutcome(
+        new ApiError("rate_limited", `rate limit of ${rateLimiter.perMinute} requests per minute exceeded`),
+        rl.headers,
+      );
     }
     const headers = rl.headers;
     try {
       if (match.kind === "not_found") throw notFound("path");
       if (match.kind === "method_not_allowed") {
-        throw new ApiError("method_not_allowed", `method ${req.method ?? ""} not allowed; use ${match.allow.join(", ")}`, {
-          headers: { Allow: match.allow.join(", ") },
-        });
+        throw new ApiError(
+          "method_not_allowed",
+          `method ${req.method ?? ""} not allowed; use ${match.allow.join(", ")}`,
+          {
+            headers: { Allow: match.allow.join(", ") },
+          },
+        );
       }
       const r = match.route;
       const canWrite = token.scope === "write" || (token.scope === "link" && r.linkWrite === true);
@@ -185,7 +202,9 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       return { status: status ?? (result === undefined ? 204 : 200), headers: { ...headers, ...extra }, body: result };
     } catch (e) {
       if (e instanceof ApiError) return errorOutcome(e, headers);
-      process.stderr.write(`nsp-emulator: internal error on ${req.method} ${url.pathname}: ${(e as Error).stack ?? String(e)}\n`);
+      process.stderr.write(
+        `nsp-emulator: internal error on ${req.method} ${url.pathname}: ${(e as Error).stack ?? String(e)}\n`,
+      );
       return errorOutcome(new ApiError("upstream_error", "internal emulator error", { status: 500 }), headers);
     }
   }
@@ -244,7 +263,9 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       return;
     }
     if (fault?.kind === "error5xx") {
-      reply(errorOutcome(new ApiError("upstream_error", "upstream failure (injected fault)", { status: fault.status })));
+      reply(
+        errorOutcome(new ApiError("upstream_error", "upstream failure (injected fault)", { status: fault.status })),
+      );
       return;
     }
     if (fault?.kind === "latency") await delay(fault.latencyMs);
@@ -266,7 +287,8 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
     handler: (req, res) => {
       handle(req, res).catch((e: unknown) => {
         process.stderr.write(`nsp-emulator: ${(e as Error).stack ?? String(e)}\n`);
-        if (!res.headersSent) send(res, errorOutcome(new ApiError("upstream_error", "internal emulator error", { status: 500 })));
+        if (!res.headersSent)
+          send(res, errorOutcome(new ApiError("upstream_error", "internal emulator error", { status: 500 })));
       });
     },
     store,

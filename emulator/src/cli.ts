@@ -86,11 +86,13 @@ function parseAccount(v: string): AccountSpec {
   const colon = token.indexOf(":");
   if (colon >= 0) {
     const s = token.slice(colon + 1);
-    if (s !== "read" && s !== "write" && s !== "link") throw new UsageError(`--account ${name}: scope must be read, write or link`);
+    if (s !== "read" && s !== "write" && s !== "link")
+      throw new UsageError(`--account ${name}: scope must be read, write or link`);
     scope = s;
     token = token.slice(0, colon);
   }
-  if (!TOKEN_RE.test(token)) throw new UsageError(`--account ${name}: the token must be svc_ followed by 32 lowercase hex characters`);
+  if (!TOKEN_RE.test(token))
+    throw new UsageError(`--account ${name}: the token must be svc_ followed by 32 lowercase hex characters`);
   return { name, token, scope };
 }
 
@@ -111,7 +113,8 @@ function parseCommandLine(argv: string[]): CliOptions {
     if (!isAlternative(name)) throw new UsageError(WANTS.alternative);
     if (!alternatives.includes(name)) alternatives.push(name);
   }
-  const partnerTokenTtlSeconds = parseInteger("partner-token-ttl", values["partner-token-ttl"], 86_400) ?? DEFAULT_PARTNER_TOKEN_TTL_SECONDS;
+  const partnerTokenTtlSeconds =
+    parseInteger("partner-token-ttl", values["partner-token-ttl"], 86_400) ?? DEFAULT_PARTNER_TOKEN_TTL_SECONDS;
   if (partnerTokenTtlSeconds < 1) throw new UsageError("--partner-token-ttl needs at least 1 second");
   return {
     port: parseInteger("port", values.port, 65535) ?? 0,
@@ -179,6 +182,8 @@ function exitWithParent(onGone: () => void): void {
 
 main().catch((e: unknown) => {
   const err = e as NodeJS.ErrnoException;
-  process.stderr.write(`nsp-emulator: ${err.code === "EADDRINUSE" ? "port already in use" : (err.message ?? String(e))}\n`);
+  process.stderr.write(
+    `nsp-emulator: ${err.code === "EADDRINUSE" ? "port already in use" : (err.message ?? String(e))}\n`,
+  );
   process.exit(1);
 });

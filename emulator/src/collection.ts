@@ -126,12 +126,16 @@ export function collection<
 
   const own = (ctx: Ctx<I, unknown, unknown>, id: KeyOf<Row>): Row => {
     if (spec.own) return spec.own(ctx, id);
-    const owner = nested ? (parent as ParentSpec<P, Parent, Row>).own(ctx as unknown as Ctx<P, unknown, unknown>) : undefined;
+    const owner = nested
+      ? (parent as ParentSpec<P, Parent, Row>).own(ctx as unknown as Ctx<P, unknown, unknown>)
+      : undefined;
     const row = table(ctx).get(id);
-    if (!row || (owner ? parent?.of(row) !== owner.id : !spec.perAccount && accountOf(row) !== ctx.account.name)) throw notFound(what);
+    if (!row || (owner ? parent?.of(row) !== owner.id : !spec.perAccount && accountOf(row) !== ctx.account.name))
+      throw notFound(what);
     return row;
   };
-  const ownItem = (ctx: Ctx<I, unknown, unknown>): Row => own(ctx, (ctx.params as Record<string, RowId>)[idParam] as KeyOf<Row>);
+  const ownItem = (ctx: Ctx<I, unknown, unknown>): Row =>
+    own(ctx, (ctx.params as Record<string, RowId>)[idParam] as KeyOf<Row>);
 
   const routes: Route[] = [];
   const declare = (method: HttpMethod, path: string, def: Omit<Route, "method" | "path" | "scope">) => {
@@ -143,10 +147,13 @@ export function collection<
       scope: write ? "write" : "read",
       ...(write && spec.linkWrite ? { linkWrite: true } : {}),
       ...def,
-      handler: spec.guard ? (ctx: Parameters<typeof handler>[0]) => (spec.guard?.(ctx as unknown as AccountEnv), handler(ctx)) : handler,
+      handler: spec.guard
+        ? (ctx: Parameters<typeof handler>[0]) => (spec.guard?.(ctx as unknown as AccountEnv), handler(ctx))
+        : handler,
     } as Parameters<typeof route>[0]);
   };
-  const add = (method: HttpMethod, path: string, def: Omit<Route, "method" | "path" | "scope">) => routes.push(declare(method, path, def));
+  const add = (method: HttpMethod, path: string, def: Omit<Route, "method" | "path" | "scope">) =>
+    routes.push(declare(method, path, def));
 
   if (spec.list !== false) {
     const list = spec.list ?? {};
@@ -176,7 +183,10 @@ export function collection<
         const row = create.build(ctx, (parent ? parent.own(ctx as Ctx<P, unknown, unknown>) : undefined) as Parent);
         const limit = create.limit;
         if (limit && [...table(ctx).values()].filter((r) => accountOf(r) === ctx.account.name).length >= limit.max) {
-          throw new ApiError("limit_exceeded", `an account may have at most ${limit.max} ${limit.what}; delete one first`);
+          throw new ApiError(
+            "limit_exceeded",
+            `an account may have at most ${limit.max} ${limit.what}; delete one first`,
+          );
         }
         table(ctx).set(keyOf(row), row);
         ctx.status(201);
@@ -250,7 +260,12 @@ export function settings<P extends string, BS extends z.ZodType>(spec: {
 }
 
 /** Refuses a name another row of the account already has, whatever its case. */
-export function checkUniqueName(rows: Iterable<{ id: RowId; name: string }>, value: string, noun: string, self?: RowId): void {
+export function checkUniqueName(
+  rows: Iterable<{ id: RowId; name: string }>,
+  value: string,
+  noun: string,
+  self?: RowId,
+): void {
   for (const row of rows) {
     if (row.id !== self && row.name.toLowerCase() === value.toLowerCase()) {
       throw new ApiError("conflict", `name: ${noun} named ${row.name} already exists (id ${row.id})`);
@@ -259,7 +274,11 @@ export function checkUniqueName(rows: Iterable<{ id: RowId; name: string }>, val
 }
 
 /** Copies the fields of a PATCH body that are present onto the row; absent ones keep their value. */
-export function assignDefined<R extends object, B extends object>(row: R, body: B, keys: ReadonlyArray<keyof B & keyof R>): void {
+export function assignDefined<R extends object, B extends object>(
+  row: R,
+  body: B,
+  keys: ReadonlyArray<keyof B & keyof R>,
+): void {
   for (const k of keys) {
     const v = body[k];
     if (v !== undefined) (row as Record<PropertyKey, unknown>)[k as PropertyKey] = v;
@@ -280,11 +299,10 @@ export function assignPresent<R extends object>(row: R, body: Partial<R>): void 
 // as member routes of a room or channel, the caller is first shown to own it, as the API would.
 
 /** An empty page, whatever row it hangs under. */
-export const emptyPage = (_row: unknown, ctx: { query: { limit?: number; offset?: number } }) => paginate([], ctx.query);
+export const emptyPage = (_row: unknown, ctx: { query: { limit?: number; offset?: number } }) =>
+  paginate([], ctx.query);
 
 /** `<what> not found`, for any request. */
-export const neverHeld =
-  (what: string) =>
-  (): never => {
-    throw notFound(what);
-  };
+export const neverHeld = (what: string) => (): never => {
+  throw notFound(what);
+};

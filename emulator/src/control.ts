@@ -97,13 +97,21 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
   },
   "/_emulator/mail/destinations/confirm": {
     POST: (app, body) => {
-      const spec = parseOrThrow(z.strictObject({ account: z.string().min(1), addr: z.string().min(1) }), body(), "body");
+      const spec = parseOrThrow(
+        z.strictObject({ account: z.string().min(1), addr: z.string().min(1) }),
+        body(),
+        "body",
+      );
       return ok(confirmDestination(app.store, spec.account, spec.addr));
     },
   },
   "/_emulator/mail/servers/self-check": {
     POST: (app, body) => {
-      const spec = parseOrThrow(z.strictObject({ server: z.string().min(1), port25: z.boolean(), ptr: z.string().nullable() }), body(), "body");
+      const spec = parseOrThrow(
+        z.strictObject({ server: z.string().min(1), port25: z.boolean(), ptr: z.string().nullable() }),
+        body(),
+        "body",
+      );
       return ok(reportSelfCheck(app.store, spec.server, { port25: spec.port25, ptr: spec.ptr }));
     },
   },
@@ -117,7 +125,9 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
   "/_emulator/alternatives": {
     GET: (app) => ok({ alternatives: app.alternatives.list() }),
     PUT: (app, body) => {
-      app.alternatives.set(parseOrThrow(z.strictObject({ alternatives: z.array(z.enum(ALTERNATIVES)) }), body(), "body").alternatives);
+      app.alternatives.set(
+        parseOrThrow(z.strictObject({ alternatives: z.array(z.enum(ALTERNATIVES)) }), body(), "body").alternatives,
+      );
       return ok({ alternatives: app.alternatives.list() });
     },
   },
@@ -146,7 +156,11 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
   },
   "/_emulator/partner/credentials/expire": {
     POST: (app, body) => {
-      const spec = parseOrThrow(z.strictObject({ partner: z.string().min(1).optional(), subject: z.string().min(1).optional() }), body(), "body");
+      const spec = parseOrThrow(
+        z.strictObject({ partner: z.string().min(1).optional(), subject: z.string().min(1).optional() }),
+        body(),
+        "body",
+      );
       return ok({ expired: expireCredentials(app.store, spec) });
     },
   },
@@ -184,11 +198,14 @@ export async function handleControl(
       const allow = Object.keys(methods).sort().join(", ");
       throw new ApiError("method_not_allowed", `use ${allow}`, { headers: { Allow: allow } });
     }
-    if (read.oversize) throw new ApiError("validation_error", `body: must be at most ${maxBody} bytes`, { status: 413 });
+    if (read.oversize)
+      throw new ApiError("validation_error", `body: must be at most ${maxBody} bytes`, { status: 413 });
     outcome = h(app, () => parseJsonBody(read.buf), url);
   } catch (e) {
     outcome =
-      e instanceof ApiError ? errorOutcome(e) : errorOutcome(new ApiError("upstream_error", String(e), { status: 500 }));
+      e instanceof ApiError
+        ? errorOutcome(e)
+        : errorOutcome(new ApiError("upstream_error", String(e), { status: 500 }));
   }
   send(res, outcome, read.mustClose);
 }

@@ -31,11 +31,7 @@ export class ApiError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    opts: { status?: number; headers?: Record<string, string> } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, opts: { status?: number; headers?: Record<string, string> } = {}) {
     super(message);
     this.name = "ApiError";
     this.code = code;

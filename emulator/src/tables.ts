@@ -30,7 +30,10 @@ export function withoutAccount<R extends { account: string }>(row: R): Omit<R, "
  * The body's optional fields as columns, in the order given: each one's value, null where the
  * body leaves it out (a new row's `note`, `owner`, `client_ref`...).
  */
-export function nullWhereAbsent<B extends object, K extends keyof B>(body: B, keys: readonly K[]): { [P in K]-?: Exclude<B[P], undefined> | null } {
+export function nullWhereAbsent<B extends object, K extends keyof B>(
+  body: B,
+  keys: readonly K[],
+): { [P in K]-?: Exclude<B[P], undefined> | null } {
   const out: Partial<Record<K, unknown>> = {};
   for (const k of keys) out[k] = body[k] ?? null;
   return out as { [P in K]-?: Exclude<B[P], undefined> | null };

@@ -103,7 +103,8 @@ export function queryBool() {
 /** An integer between min and max, with the message naming both bounds. */
 export function intBetween(min: number, max: number) {
   const msg = `must be between ${min} and ${max}`;
-  return z.int({ error: (iss) => (iss.input === undefined ? "is required" : "must be an integer") })
+  return z
+    .int({ error: (iss) => (iss.input === undefined ? "is required" : "must be an integer") })
     .min(min, { error: msg })
     .max(max, { error: msg });
 }
@@ -112,7 +113,11 @@ export function intBetween(min: number, max: number) {
  * An array's refinement: an item equal to an earlier one (by `key`, the item itself unless given)
  * is an issue at its index (and `at` below it), worded by `describe` from the first one's index.
  */
-export function noRepeats<T>(describe: (first: number) => string, key: (item: T) => unknown = (item) => item, at: readonly string[] = []) {
+export function noRepeats<T>(
+  describe: (first: number) => string,
+  key: (item: T) => unknown = (item) => item,
+  at: readonly string[] = [],
+) {
   return (items: T[], ctx: z.RefinementCtx): void => {
     const keys = items.map(key);
     keys.forEach((k, i) => {
@@ -131,7 +136,10 @@ export function optText(max = 1024) {
  * The body with `keys` present, or a validation_error naming the first absent one: for a create
  * whose body schema is also the patch's, so every field in it is optional.
  */
-export function requireFields<B extends object, K extends keyof B & string>(body: B, keys: readonly K[]): B & { [P in K]-?: Exclude<B[P], undefined> } {
+export function requireFields<B extends object, K extends keyof B & string>(
+  body: B,
+  keys: readonly K[],
+): B & { [P in K]-?: Exclude<B[P], undefined> } {
   for (const k of keys) if (body[k] === undefined) throw new ApiError("validation_error", `${k}: is required`);
   return body as B & { [P in K]-?: Exclude<B[P], undefined> };
 }

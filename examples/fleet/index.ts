@@ -28,7 +28,8 @@ const baseUrl = process.env.NSP_BASE_URL || undefined;
 
 function tokenFrom(variable: string): pulumi.Output<string> {
   const token = process.env[variable];
-  if (!token) throw new Error(`${variable} is not set: the stack of customer ${customer.ref} reads its API token from it`);
+  if (!token)
+    throw new Error(`${variable} is not set: the stack of customer ${customer.ref} reads its API token from it`);
   return pulumi.secret(token);
 }
 
@@ -41,7 +42,11 @@ function customerProvider(): nsp.Provider {
   // for a subject that does not exist yet.
   const partnerToken = tokenFrom("NSP_PARTNER_TOKEN");
   const partner = new nsp.Provider("partner", { apiToken: partnerToken, baseUrl });
-  const subject = new nsp.partner.Subject("subject", { externalRef: customer.ref }, { provider: partner, import: customer.adoptSubject ? customer.ref : undefined });
+  const subject = new nsp.partner.Subject(
+    "subject",
+    { externalRef: customer.ref },
+    { provider: partner, import: customer.adoptSubject ? customer.ref : undefined },
+  );
   return new nsp.Provider("customer", { apiToken: partnerToken, partnerSubject: subject.id, baseUrl });
 }
 
@@ -65,7 +70,14 @@ const provider = customerProvider();
 const zone = new nsp.dns.Zone("zone", { name: customer.zone }, { provider });
 const records = customer.records ?? [];
 const names = recordNames(records);
-records.forEach((r, i) => new nsp.dns.Record(names[i]!, { zoneId: zone.id, name: r.name, type: r.type.toUpperCase(), content: r.content, ttl: r.ttl }, { provider }));
+records.forEach(
+  (r, i) =>
+    new nsp.dns.Record(
+      names[i]!,
+      { zoneId: zone.id, name: r.name, type: r.type.toUpperCase(), content: r.content, ttl: r.ttl },
+      { provider },
+    ),
+);
 // The mail domain publishes its own MX, SPF, DKIM and DMARC records into the zone.
 const mail = new nsp.mail.Domain("mail", { zoneId: zone.id, name: customer.zone }, { provider });
 

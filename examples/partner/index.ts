@@ -8,7 +8,13 @@ import * as nsp from "@nsp/pulumi";
 const nspConfig = new pulumi.Config("nsp");
 const partnerToken = nspConfig.requireSecret("apiToken");
 const baseUrl = nspConfig.get("baseUrl");
-const customers = new pulumi.Config().getObject<string[]>("customers") ?? ["acme", "globex", "initech", "umbrella", "hooli"];
+const customers = new pulumi.Config().getObject<string[]>("customers") ?? [
+  "acme",
+  "globex",
+  "initech",
+  "umbrella",
+  "hooli",
+];
 
 export const zoneIds: Record<string, pulumi.Output<string>> = {};
 for (const ref of customers) {
@@ -18,8 +24,16 @@ for (const ref of customers) {
   const provider = new nsp.Provider(`${ref}-provider`, { apiToken: partnerToken, baseUrl, partnerSubject: subject.id });
   // Until then the lookup answers nothing (the engine does not call an unconfigured provider).
   const authDns = nsp.dns.getServicesOutput({ type: "auth_dns" }, { provider });
-  const zone = new nsp.dns.Zone(`${ref}-zone`, { serviceId: authDns.services.apply((s) => s?.[0]?.id), name: `${ref}.partner.example` }, { provider });
+  const zone = new nsp.dns.Zone(
+    `${ref}-zone`,
+    { serviceId: authDns.services.apply((s) => s?.[0]?.id), name: `${ref}.partner.example` },
+    { provider },
+  );
   new nsp.dns.Record(`${ref}-www`, { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.80" }, { provider });
-  new nsp.dns.Record(`${ref}-mx`, { zoneId: zone.id, name: "@", type: "MX", content: `10 mail.${ref}.partner.example.` }, { provider });
+  new nsp.dns.Record(
+    `${ref}-mx`,
+    { zoneId: zone.id, name: "@", type: "MX", content: `10 mail.${ref}.partner.example.` },
+    { provider },
+  );
   zoneIds[ref] = zone.id;
 }

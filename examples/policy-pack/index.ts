@@ -22,14 +22,16 @@ new PolicyPack("nsp-guardrails", {
     {
       name: "nsp-proxied-record-needs-waf",
       description:
-        "A DNS record routed through the edge proxy (proxied: true) needs the nsp:cdn:SiteSettings of its hostname in the same stack, with waf.enabled true and waf.mode not \"log\".",
+        'A DNS record routed through the edge proxy (proxied: true) needs the nsp:cdn:SiteSettings of its hostname in the same stack, with waf.enabled true and waf.mode not "log".',
       validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
-        for (const finding of proxiedRecordsWithoutWaf(stackResources(args))) reportViolation(finding.message, finding.resource.urn);
+        for (const finding of proxiedRecordsWithoutWaf(stackResources(args)))
+          reportViolation(finding.message, finding.resource.urn);
       },
     },
     {
       name: "nsp-record-ttl-bounds",
-      description: "Every DNS record's ttl (3600 when unset) lies between minTtl and maxTtl seconds of the policy configuration.",
+      description:
+        "Every DNS record's ttl (3600 when unset) lies between minTtl and maxTtl seconds of the policy configuration.",
       configSchema: {
         properties: {
           minTtl: { type: "integer", minimum: 60, default: 300 },
@@ -44,20 +46,26 @@ new PolicyPack("nsp-guardrails", {
     },
     {
       name: "nsp-zone-dnssec",
-      description: "Every nsp:dns:Zone is signed by an nsp:dns:ZoneDnssec of the same stack whose zoneId is that zone's id and whose enabled is not false.",
+      description:
+        "Every nsp:dns:Zone is signed by an nsp:dns:ZoneDnssec of the same stack whose zoneId is that zone's id and whose enabled is not false.",
       validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
         for (const zone of zonesWithoutDnssec(stackResources(args))) {
-          reportViolation(`zone "${zone.name}" has no enabled nsp:dns:ZoneDnssec in this stack (add one with zoneId: the zone's id)`, zone.urn);
+          reportViolation(
+            `zone "${zone.name}" has no enabled nsp:dns:ZoneDnssec in this stack (add one with zoneId: the zone's id)`,
+            zone.urn,
+          );
         }
       },
     },
     {
       name: "nsp-no-block-all-security-rule",
-      description: "No enabled nsp:security:Rule blocks every client: action block with field ip, op in and a prefix of length 0 (0.0.0.0/0, ::/0).",
+      description:
+        "No enabled nsp:security:Rule blocks every client: action block with field ip, op in and a prefix of length 0 (0.0.0.0/0, ::/0).",
       validateResource: (args, reportViolation) => {
         if (args.type !== SECURITY_RULE) return;
         const item = blockAllItem(args.props);
-        if (item) reportViolation(`security rule "${args.name}" blocks every client: ip in "${item}" matches every address`);
+        if (item)
+          reportViolation(`security rule "${args.name}" blocks every client: ip in "${item}" matches every address`);
       },
     },
   ],

@@ -34,7 +34,8 @@ export interface TtlBounds {
 export function ttlProblem(ttl: number | undefined, bounds: TtlBounds): string | undefined {
   const effective = ttl ?? DEFAULT_RECORD_TTL;
   const shown = ttl === undefined ? `unset (${DEFAULT_RECORD_TTL})` : `${ttl}`;
-  if (bounds.minTtl > bounds.maxTtl) return `the policy's minTtl (${bounds.minTtl}) is above its maxTtl (${bounds.maxTtl})`;
+  if (bounds.minTtl > bounds.maxTtl)
+    return `the policy's minTtl (${bounds.minTtl}) is above its maxTtl (${bounds.maxTtl})`;
   if (effective < bounds.minTtl) return `ttl ${shown} is below the minimum of ${bounds.minTtl} seconds`;
   if (effective > bounds.maxTtl) return `ttl ${shown} is above the maximum of ${bounds.maxTtl} seconds`;
   return undefined;
@@ -98,7 +99,8 @@ function wafProblem(settings: StackResource): string | undefined {
   const waf = settings.props.waf as { enabled?: boolean; mode?: string } | undefined;
   if (!waf) return `its nsp:cdn:SiteSettings "${settings.name}" sets no waf`;
   if (waf.enabled !== true) return `its nsp:cdn:SiteSettings "${settings.name}" has waf.enabled ${String(waf.enabled)}`;
-  if (waf.mode === "log") return `its nsp:cdn:SiteSettings "${settings.name}" has waf.mode "log", which records attacks without stopping them`;
+  if (waf.mode === "log")
+    return `its nsp:cdn:SiteSettings "${settings.name}" has waf.mode "log", which records attacks without stopping them`;
   return undefined;
 }
 
@@ -115,17 +117,23 @@ export function proxiedRecordsWithoutWaf(resources: StackResource[]): Finding[] 
     if (record.type !== RECORD || record.props.proxied !== true) continue;
     const hostname = recordHostname(record);
     const sites = settings.filter(
-      (s) => (hostname !== undefined && typeof s.props.hostname === "string" && normalHost(s.props.hostname) === hostname) || s.dependencies.some((d) => d.urn === record.urn),
+      (s) =>
+        (hostname !== undefined && typeof s.props.hostname === "string" && normalHost(s.props.hostname) === hostname) ||
+        s.dependencies.some((d) => d.urn === record.urn),
     );
     if (sites.length === 0) {
       const how = hostname ? `with hostname "${hostname}"` : "that depends on it (its zone is not in this stack)";
-      findings.push({ resource: record, message: `proxied record "${record.name}" has no nsp:cdn:SiteSettings ${how}, so its site's WAF is not shown to be on` });
+      findings.push({
+        resource: record,
+        message: `proxied record "${record.name}" has no nsp:cdn:SiteSettings ${how}, so its site's WAF is not shown to be on`,
+      });
       continue;
     }
     const where = hostname ?? "zone not in this stack";
     for (const s of sites) {
       const problem = wafProblem(s);
-      if (problem) findings.push({ resource: record, message: `proxied record "${record.name}" (${where}): ${problem}` });
+      if (problem)
+        findings.push({ resource: record, message: `proxied record "${record.name}" (${where}): ${problem}` });
     }
   }
   return findings;

@@ -9,10 +9,14 @@ pulumi.runtime.setMocks(
   {
     newResource(args) {
       created.push({ type: args.type, name: args.name, inputs: args.inputs });
-      return { id: `${args.name}-id`, state: { ...args.inputs, status: "pending", nameServers: ["ns1.test", "ns2.test"] } };
+      return {
+        id: `${args.name}-id`,
+        state: { ...args.inputs, status: "pending", nameServers: ["ns1.test", "ns2.test"] },
+      };
     },
     call(args) {
-      if (args.token === "nsp:dns:getServices") return { services: [{ id: "7", name: "dns", type: "auth_dns", enabled: true }] };
+      if (args.token === "nsp:dns:getServices")
+        return { services: [{ id: "7", name: "dns", type: "auth_dns", enabled: true }] };
       throw new Error(`unexpected call ${args.token}`);
     },
   },

@@ -22,7 +22,6 @@ export const mx = new nsp.dns.Record("mx", { zoneId: zone.id, type: "MX", conten
 
 export const spf = new nsp.dns.Record("spf", { zoneId: zone.id, type: "TXT", content: "v=spf1 mx -all" });
 
-
 // Secondaries pull the zone with a TSIG key; the API shows the key once, so it is a secret output.
 export const transfer = new nsp.dns.ZoneTransfer("transfer", {
   zoneId: zone.id,

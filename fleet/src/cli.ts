@@ -19,7 +19,15 @@ import { addSchedule, checkCron, listSchedules, removeSchedule, scheduleKind } f
 import { SERVE_USAGE } from "./serve/usage";
 import { PartnerToken } from "./partner-token";
 import { openStateBackend, runStack, type Operation, type StackOutcome } from "./stack-run";
-import { deliverWithRetries, fleetEvent, handleDelivery, queueDelivery, webhookSettings, WEBHOOK_QUEUE, type DeliveryJob } from "./webhooks";
+import {
+  deliverWithRetries,
+  fleetEvent,
+  handleDelivery,
+  queueDelivery,
+  webhookSettings,
+  WEBHOOK_QUEUE,
+  type DeliveryJob,
+} from "./webhooks";
 
 const USAGE = `usage: nsp-fleet <command> [options]
 
@@ -82,7 +90,10 @@ const PARTNER_TOKEN_ENV = "NSP_PARTNER_TOKEN";
 
 function flags(argv: string[], options: Record<string, { type: "string" | "boolean" }>) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values as Record<string, string | boolean | undefined>;
+    return parseArgs({ args: argv, options, allowPositionals: false, strict: true }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
   } catch (e) {
     throw new InputError(`${(e as Error).message}\n\n${USAGE}`);
   }
@@ -91,17 +102,24 @@ function flags(argv: string[], options: Record<string, { type: "string" | "boole
 function whole(value: string | boolean | undefined, name: string, min: number, max: number, fallback: number): number {
   if (value === undefined || typeof value === "boolean") return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new InputError(`${name}: "${value}" must be a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new InputError(`${name}: "${value}" must be a whole number from ${min} to ${max}`);
   return n;
 }
 
-const OPERATION_FLAGS = { preview: { type: "boolean" }, drift: { type: "boolean" }, remediate: { type: "boolean" }, destroy: { type: "boolean" } } as const;
+const OPERATION_FLAGS = {
+  preview: { type: "boolean" },
+  drift: { type: "boolean" },
+  remediate: { type: "boolean" },
+  destroy: { type: "boolean" },
+} as const;
 
 /** The operation the flags ask for: `up` unless --preview, --drift or --destroy (one at most). */
 function operationOf(f: Record<string, string | boolean | undefined>): { operation: Operation; remediate: boolean } {
   const given = (["preview", "drift", "destroy"] as const).filter((name) => f[name] === true);
   if (given.length > 1) throw new InputError(`${given.map((g) => `--${g}`).join(" and ")}: give one at most`);
-  if (f.remediate === true && given[0] !== "drift") throw new InputError("--remediate: only with --drift (it updates the stacks a drift check finds drifted)");
+  if (f.remediate === true && given[0] !== "drift")
+    throw new InputError("--remediate: only with --drift (it updates the stacks a drift check finds drifted)");
   return { operation: given[0] ?? "up", remediate: f.remediate === true };
 }
 
@@ -125,24 +143,38 @@ function readCustomers(file: string | boolean | undefined): Customer[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new InputError(`--customers: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new InputError(
+      `--customers: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
   return parseCustomers(text, file);
 }
 
 function projectDir(value: string | boolean | undefined): string {
   const dir = resolve(typeof value === "string" ? value : ".");
-  if (!existsSync(join(dir, "Pulumi.yaml"))) throw new InputError(`--project: no Pulumi.yaml in ${dir}; run nsp-fleet in the customer project's directory or name it`);
+  if (!existsSync(join(dir, "Pulumi.yaml")))
+    throw new InputError(
+      `--project: no Pulumi.yaml in ${dir}; run nsp-fleet in the customer project's directory or name it`,
+    );
   return dir;
 }
 
 /** What every command that runs stacks needs of the environment. */
 function checkStackEnvironment(env: NodeJS.ProcessEnv): void {
   // The SDK would give it to every provider that names no subject, the partner's own included.
-  if (env.NSP_PARTNER_SUBJECT !== undefined) throw new InputError("NSP_PARTNER_SUBJECT: unset it; the fleet gives each customer's provider the customer's own subject");
+  if (env.NSP_PARTNER_SUBJECT !== undefined)
+    throw new InputError(
+      "NSP_PARTNER_SUBJECT: unset it; the fleet gives each customer's provider the customer's own subject",
+    );
   const backend = env.PULUMI_BACKEND_URL ?? "";
-  if (/^(file|postgres|postgresql|s3|gs|azblob):/.test(backend) && env.PULUMI_CONFIG_PASSPHRASE === undefined && env.PULUMI_CONFIG_PASSPHRASE_FILE === undefined) {
-    throw new InputError("PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): a self-managed backend encrypts each stack's secrets (the tokens) with it");
+  if (
+    /^(file|postgres|postgresql|s3|gs|azblob):/.test(backend) &&
+    env.PULUMI_CONFIG_PASSPHRASE === undefined &&
+    env.PULUMI_CONFIG_PASSPHRASE_FILE === undefined
+  ) {
+    throw new InputError(
+      "PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): a self-managed backend encrypts each stack's secrets (the tokens) with it",
+    );
   }
 }
 
@@ -164,7 +196,11 @@ async function backendOpened(projectDir: string, secrets: readonly string[]): Pr
 
 function secretsOf(env: NodeJS.ProcessEnv) {
   const passwords = [...passwordsOf(env.PULUMI_BACKEND_URL), ...passwordsOf(env.FLEET_DATABASE_URL)];
-  return (customer: Customer): string[] => [env[PARTNER_TOKEN_ENV] ?? "", customer.tokenEnv ? (env[customer.tokenEnv] ?? "") : "", ...passwords];
+  return (customer: Customer): string[] => [
+    env[PARTNER_TOKEN_ENV] ?? "",
+    customer.tokenEnv ? (env[customer.tokenEnv] ?? "") : "",
+    ...passwords,
+  ];
 }
 
 /**
@@ -186,13 +222,28 @@ function onSignals(what: string): AbortSignal {
 const say = (message: string) => process.stderr.write(`nsp-fleet: ${message}\n`);
 
 async function enqueueCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const f = flags(argv, { customers: { type: "string" }, ...OPERATION_FLAGS, retries: { type: "string" }, "retry-delay": { type: "string" } });
+  const f = flags(argv, {
+    customers: { type: "string" },
+    ...OPERATION_FLAGS,
+    retries: { type: "string" },
+    "retry-delay": { type: "string" },
+  });
   const { operation, remediate } = operationOf(f);
   // A preview or a drift check covers every customer the fleet has brought up, unless told which.
-  const customers = f.customers === undefined && (operation === "preview" || operation === "drift") ? undefined : readCustomers(f.customers);
+  const customers =
+    f.customers === undefined && (operation === "preview" || operation === "drift")
+      ? undefined
+      : readCustomers(f.customers);
   const retries = whole(f.retries, "--retries", 0, 10, 2);
   const retryDelaySeconds = whole(f["retry-delay"], "--retry-delay", 1, 3600, 10);
-  const { runId, stacks } = await enqueue({ url: databaseUrl(env), customers, operation, remediate, retries, retryDelaySeconds });
+  const { runId, stacks } = await enqueue({
+    url: databaseUrl(env),
+    customers,
+    operation,
+    remediate,
+    retries,
+    retryDelaySeconds,
+  });
   say(`queued ${stacks} stack(s) to ${operation}${remediate ? " and remediate" : ""} as run ${runId}`);
   process.stdout.write(`${runId}\n`);
   return 0;
@@ -219,10 +270,12 @@ async function workerCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   // Served before the first job is taken: a port in use stops the worker with nothing run.
   const metricsPool = metricsPort === undefined ? undefined : await connectPool(url, 1);
   const metrics = metricsPool && new FleetMetrics(() => fleetSnapshot(metricsPool));
-  const served = metrics && (await serveMetrics(metrics, metricsPort!).catch(async (e) => {
-    await metricsPool!.end();
-    throw e;
-  }));
+  const served =
+    metrics &&
+    (await serveMetrics(metrics, metricsPort!).catch(async (e) => {
+      await metricsPool!.end();
+      throw e;
+    }));
   if (served) say(`metrics at ${served.url}`);
   const drain = onSignals("no new job is taken; the running stacks finish, then the worker exits");
   try {
@@ -246,7 +299,11 @@ async function workerCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
               {
                 queue: WEBHOOK_QUEUE,
                 handle: async (job, boss) => {
-                  await handleDelivery(job as PgBoss.JobWithMetadata<DeliveryJob>, { query: (text, values) => boss.getDb().executeSql(text, values) }, webhook.secret);
+                  await handleDelivery(
+                    job as PgBoss.JobWithMetadata<DeliveryJob>,
+                    { query: (text, values) => boss.getDb().executeSql(text, values) },
+                    webhook.secret,
+                  );
                   await boss.complete(WEBHOOK_QUEUE, job.id);
                 },
               },
@@ -263,9 +320,18 @@ async function workerCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
 }
 
 async function statusCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const f = flags(argv, { run: { type: "string" }, json: { type: "boolean" }, drifted: { type: "boolean" }, markdown: { type: "string" }, "expect-no-changes": { type: "boolean" } });
+  const f = flags(argv, {
+    run: { type: "string" },
+    json: { type: "boolean" },
+    drifted: { type: "boolean" },
+    markdown: { type: "string" },
+    "expect-no-changes": { type: "boolean" },
+  });
   if (f.drifted) {
-    if (f.run !== undefined || f.markdown !== undefined) throw new InputError("--drifted: lists the stacks drifted now, whichever run found it; give it without --run and --markdown");
+    if (f.run !== undefined || f.markdown !== undefined)
+      throw new InputError(
+        "--drifted: lists the stacks drifted now, whichever run found it; give it without --run and --markdown",
+      );
     const drifted = await driftedStacks(databaseUrl(env));
     if (f.json) process.stdout.write(`${JSON.stringify(drifted, null, 2)}\n`);
     else process.stdout.write(table(drifted, `${drifted.length} stack(s) drifted`));
@@ -274,8 +340,18 @@ async function statusCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   const s = await status(databaseUrl(env), typeof f.run === "string" ? f.run : undefined);
   if (f.json) process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
   else {
-    const what = s.operation === "preview" ? `, ${s.changed} would change` : s.operation === "drift" ? `, ${s.changed} drifted` : "";
-    process.stdout.write(table(s.stacks, `run ${s.run} (${s.operation}${s.remediate ? ", remediate" : ""}${s.schedule ? `, schedule ${s.schedule}` : ""}): ${s.succeeded} succeeded, ${s.failed} failed, ${s.pending} queued or running${what}`));
+    const what =
+      s.operation === "preview"
+        ? `, ${s.changed} would change`
+        : s.operation === "drift"
+          ? `, ${s.changed} drifted`
+          : "";
+    process.stdout.write(
+      table(
+        s.stacks,
+        `run ${s.run} (${s.operation}${s.remediate ? ", remediate" : ""}${s.schedule ? `, schedule ${s.schedule}` : ""}): ${s.succeeded} succeeded, ${s.failed} failed, ${s.pending} queued or running${what}`,
+      ),
+    );
   }
   writeMarkdown(f.markdown, markdownSummary(s));
   return exitCode(s.failed, s.changed, f["expect-no-changes"] === true, s.operation);
@@ -317,7 +393,8 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     const event = fleetEvent(body);
     deliveries.push(
       deliverWithRetries(webhook.url, event, webhook.secret).then((r) => {
-        if (r.error !== undefined) say(`webhook ${event.type}: not delivered after ${r.attempts} attempt(s): ${r.error}`);
+        if (r.error !== undefined)
+          say(`webhook ${event.type}: not delivered after ${r.attempts} attempt(s): ${r.error}`);
       }),
     );
   };
@@ -327,12 +404,31 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     const row = (result: StackReport["result"], changes: Record<string, number>, error?: string): StackReport => {
       const finished = new Date();
       const changed = Object.entries(changes).reduce((sum, [op, n]) => (op === "same" ? sum : sum + n), 0);
-      return { stack: customer.ref, result, changes, changed, startedAt: started.toISOString(), finishedAt: finished.toISOString(), durationMs: finished.getTime() - started.getTime(), ...(error === undefined ? {} : { error }) };
+      return {
+        stack: customer.ref,
+        result,
+        changes,
+        changed,
+        startedAt: started.toISOString(),
+        finishedAt: finished.toISOString(),
+        durationMs: finished.getTime() - started.getTime(),
+        ...(error === undefined ? {} : { error }),
+      };
     };
     if (interrupt.aborted) return row("cancelled", {}, "not started: the fleet was interrupted");
     const standing = customer.tokenEnv ? { env: {} } : await partner.status();
     const outcome: StackOutcome =
-      "refused" in standing ? { output: `${standing.refused}\n`, error: standing.refused } : await runStack({ customer, operation, remediate, projectDir: project, recover: false, interrupt, env: standing.env });
+      "refused" in standing
+        ? { output: `${standing.refused}\n`, error: standing.refused }
+        : await runStack({
+            customer,
+            operation,
+            remediate,
+            projectDir: project,
+            recover: false,
+            interrupt,
+            env: standing.env,
+          });
     const logFile = join(logDir, `${customer.ref}.${operation}.log`);
     writeFileSync(logFile, scrub(outcome.output, secrets));
     const drift = outcome.drift ? { drift: outcome.drift } : {};
@@ -344,8 +440,15 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
       send({ type: "stack.failed", ...common, error });
       return { ...row("failed", {}, error), ...drift, logFile };
     }
-    if (found && outcome.remediation) send({ type: "stack.recovered", ...common, changes: outcome.remediation.changes, drift: found });
-    return { ...row("succeeded", outcome.changes), ...(outcome.plan ? { plan: outcome.plan } : {}), ...drift, ...(outcome.remediation ? { remediation: outcome.remediation } : {}), logFile };
+    if (found && outcome.remediation)
+      send({ type: "stack.recovered", ...common, changes: outcome.remediation.changes, drift: found });
+    return {
+      ...row("succeeded", outcome.changes),
+      ...(outcome.plan ? { plan: outcome.plan } : {}),
+      ...drift,
+      ...(outcome.remediation ? { remediation: outcome.remediation } : {}),
+      logFile,
+    };
   };
 
   mkdirSync(logDir, { recursive: true });
@@ -353,11 +456,37 @@ async function runCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const stacks = await runPool(customers, concurrency, one);
   const failed = stacks.filter((s) => s.result !== "succeeded").length;
   const changed = stacks.filter((s) => s.result === "succeeded" && stackChanged(operation, s)).length;
-  send({ type: "run.finished", run: runId, operation, summary: { stacks: stacks.length, succeeded: stacks.length - failed, failed, ...(operation === "drift" ? { drifted: changed } : { changed }) } });
+  send({
+    type: "run.finished",
+    run: runId,
+    operation,
+    summary: {
+      stacks: stacks.length,
+      succeeded: stacks.length - failed,
+      failed,
+      ...(operation === "drift" ? { drifted: changed } : { changed }),
+    },
+  });
   await Promise.all(deliveries);
-  const report: FleetReport = { operation, ...(remediate ? { remediate } : {}), concurrency, startedAt, finishedAt: new Date().toISOString(), succeeded: stacks.length - failed, failed, changed, stacks };
-  const what = operation === "preview" ? `, ${changed} would change` : operation === "drift" ? `, ${changed} drifted` : "";
-  process.stdout.write(table(stacks, `${operation}: ${report.succeeded} succeeded, ${failed} failed${what}, at most ${concurrency} at a time`));
+  const report: FleetReport = {
+    operation,
+    ...(remediate ? { remediate } : {}),
+    concurrency,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    succeeded: stacks.length - failed,
+    failed,
+    changed,
+    stacks,
+  };
+  const what =
+    operation === "preview" ? `, ${changed} would change` : operation === "drift" ? `, ${changed} drifted` : "";
+  process.stdout.write(
+    table(
+      stacks,
+      `${operation}: ${report.succeeded} succeeded, ${failed} failed${what}, at most ${concurrency} at a time`,
+    ),
+  );
   if (typeof f.report === "string") writeFileSync(f.report, `${scrub(JSON.stringify(report, null, 2), secrets)}\n`);
   writeMarkdown(f.markdown, scrub(markdownSummary({ run: runId, operation, stacks }), secrets));
   return exitCode(failed, changed, f["expect-no-changes"] === true, operation);
@@ -368,13 +497,24 @@ async function scheduleCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<
   switch (verb) {
     case "add": {
       const kind = scheduleKind(rest[0]);
-      const f = flags(rest.slice(1), { cron: { type: "string" }, remediate: { type: "boolean" }, tz: { type: "string" }, retries: { type: "string" }, "retry-delay": { type: "string" } });
+      const f = flags(rest.slice(1), {
+        cron: { type: "string" },
+        remediate: { type: "boolean" },
+        tz: { type: "string" },
+        retries: { type: "string" },
+        "retry-delay": { type: "string" },
+      });
       if (f.remediate && kind !== "drift") throw new InputError("--remediate: only for a drift schedule");
       const timezone = typeof f.tz === "string" ? f.tz : "UTC";
       const cron = checkCron(typeof f.cron === "string" ? f.cron : undefined, timezone);
       const retries = whole(f.retries, "--retries", 0, 10, 2);
       const retryDelaySeconds = whole(f["retry-delay"], "--retry-delay", 1, 3600, 10);
-      await addSchedule(databaseUrl(env), kind, cron, { timezone, remediate: f.remediate === true, retries, retryDelaySeconds });
+      await addSchedule(databaseUrl(env), kind, cron, {
+        timezone,
+        remediate: f.remediate === true,
+        retries,
+        retryDelaySeconds,
+      });
       say(`schedule ${kind}: "${cron}" (${timezone})${f.remediate ? ", remediating" : ""}; the workers fire it`);
       return 0;
     }
@@ -383,9 +523,29 @@ async function scheduleCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<
       const schedules = await listSchedules(databaseUrl(env));
       if (f.json) process.stdout.write(`${JSON.stringify(schedules, null, 2)}\n`);
       else {
-        const rows = [["KIND", "CRON", "TZ", "REMEDIATE", "LAST FIRING"], ...schedules.map((x) => [x.kind, x.cron, x.timezone, x.remediate ? "yes" : "no", x.lastFiring ? `${x.lastFiring.at} ${x.lastFiring.run ? `run ${x.lastFiring.run}` : `skipped: ${x.lastFiring.skipped}`}` : "never"])];
+        const rows = [
+          ["KIND", "CRON", "TZ", "REMEDIATE", "LAST FIRING"],
+          ...schedules.map((x) => [
+            x.kind,
+            x.cron,
+            x.timezone,
+            x.remediate ? "yes" : "no",
+            x.lastFiring
+              ? `${x.lastFiring.at} ${x.lastFiring.run ? `run ${x.lastFiring.run}` : `skipped: ${x.lastFiring.skipped}`}`
+              : "never",
+          ]),
+        ];
         const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
-        process.stdout.write(`${rows.map((r) => r.map((c, col) => c.padEnd(widths[col]!)).join("  ").trimEnd()).join("\n")}\n`);
+        process.stdout.write(
+          `${rows
+            .map((r) =>
+              r
+                .map((c, col) => c.padEnd(widths[col]!))
+                .join("  ")
+                .trimEnd(),
+            )
+            .join("\n")}\n`,
+        );
       }
       return 0;
     }
@@ -397,7 +557,9 @@ async function scheduleCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<
       return 0;
     }
     default:
-      throw new InputError(`schedule: ${verb === undefined ? "no verb" : `unknown verb ${verb}`}; add, ls or rm\n\n${USAGE}`);
+      throw new InputError(
+        `schedule: ${verb === undefined ? "no verb" : `unknown verb ${verb}`}; add, ls or rm\n\n${USAGE}`,
+      );
   }
 }
 
@@ -413,9 +575,13 @@ function manifestsCommand(argv: string[]): number {
     project: { type: "string" },
     "resync-minutes": { type: "string" },
   });
-  if (!f.operator) throw new InputError("manifests: --operator is the one kind of manifest nsp-fleet writes (Pulumi Kubernetes Operator Stack objects)");
+  if (!f.operator)
+    throw new InputError(
+      "manifests: --operator is the one kind of manifest nsp-fleet writes (Pulumi Kubernetes Operator Stack objects)",
+    );
   const customers = readCustomers(f.customers);
-  if (typeof f.repo !== "string") throw new InputError("--repo URL is required: the git repository holding the customer project");
+  if (typeof f.repo !== "string")
+    throw new InputError("--repo URL is required: the git repository holding the customer project");
   process.stdout.write(
     operatorManifests(customers, {
       project: projectName(resolve(typeof f.project === "string" ? f.project : ".")),

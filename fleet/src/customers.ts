@@ -46,7 +46,11 @@ function text(entry: Json, key: string, where: string, rule?: RegExp, ruleText?:
 
 function parseRecord(raw: unknown, where: string): RecordSpec {
   if (!isObject(raw)) throw new InputError(`${where}: must be an object with name, type and content`);
-  const record: RecordSpec = { name: text(raw, "name", where), type: text(raw, "type", where).toUpperCase(), content: text(raw, "content", where) };
+  const record: RecordSpec = {
+    name: text(raw, "name", where),
+    type: text(raw, "type", where).toUpperCase(),
+    content: text(raw, "content", where),
+  };
   if (raw.ttl !== undefined) {
     if (!Number.isInteger(raw.ttl)) throw new InputError(`${where}.ttl: must be a whole number of seconds`);
     record.ttl = raw.ttl as number;
@@ -58,18 +62,28 @@ function parseCustomer(raw: unknown, where: string): Customer {
   if (!isObject(raw)) throw new InputError(`${where}: must be an object with ref and zone`);
   const known = new Set(["ref", "zone", "records", "tokenEnv", "adoptSubject"]);
   const unknown = Object.keys(raw).find((k) => !known.has(k));
-  if (unknown !== undefined) throw new InputError(`${where}.${unknown}: unknown property (known: ${[...known].join(", ")})`);
+  if (unknown !== undefined)
+    throw new InputError(`${where}.${unknown}: unknown property (known: ${[...known].join(", ")})`);
   const records = raw.records ?? [];
   if (!Array.isArray(records)) throw new InputError(`${where}.records: must be a list`);
-  if (raw.adoptSubject !== undefined && typeof raw.adoptSubject !== "boolean") throw new InputError(`${where}.adoptSubject: must be true or false`);
+  if (raw.adoptSubject !== undefined && typeof raw.adoptSubject !== "boolean")
+    throw new InputError(`${where}.adoptSubject: must be true or false`);
   const customer: Customer = {
-    ref: text(raw, "ref", where, REF, "must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the stack)"),
+    ref: text(
+      raw,
+      "ref",
+      where,
+      REF,
+      "must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit (it names the stack)",
+    ),
     zone: text(raw, "zone", where, DOMAIN, "must be a lower-case domain name such as example.com"),
     records: records.map((r, i) => parseRecord(r, `${where}.records[${i}]`)),
     adoptSubject: raw.adoptSubject === true,
   };
-  if (raw.tokenEnv !== undefined) customer.tokenEnv = text(raw, "tokenEnv", where, ENV_NAME, "must be the name of an environment variable");
-  if (customer.tokenEnv !== undefined && customer.adoptSubject) throw new InputError(`${where}.adoptSubject: only for a customer reached through the partner token (no tokenEnv)`);
+  if (raw.tokenEnv !== undefined)
+    customer.tokenEnv = text(raw, "tokenEnv", where, ENV_NAME, "must be the name of an environment variable");
+  if (customer.tokenEnv !== undefined && customer.adoptSubject)
+    throw new InputError(`${where}.adoptSubject: only for a customer reached through the partner token (no tokenEnv)`);
   const seen = new Set<string>();
   customer.records.forEach((r, i) => {
     const key = `${r.name} ${r.type} ${r.content}`;
@@ -93,7 +107,8 @@ export function parseCustomers(json: string, source: string): Customer[] {
     const seen = new Map<string, number>();
     customers.forEach((c, i) => {
       const first = seen.get(c[key].toLowerCase());
-      if (first !== undefined) throw new InputError(`${source}: customers[${i}].${key}: "${c[key]}" is already customers[${first}].${key}`);
+      if (first !== undefined)
+        throw new InputError(`${source}: customers[${i}].${key}: "${c[key]}" is already customers[${first}].${key}`);
       seen.set(c[key].toLowerCase(), i);
     });
   }
@@ -104,7 +119,11 @@ export function parseCustomers(json: string, source: string): Customer[] {
  * Each customer's credential, taken from the environment: the partner token for customers in
  * partner mode, the customer's own token otherwise. Every one that is missing is named at once.
  */
-export function credentials(customers: Customer[], env: NodeJS.ProcessEnv, partnerTokenEnv: string): { partnerToken?: string; customerTokens: Map<string, string> } {
+export function credentials(
+  customers: Customer[],
+  env: NodeJS.ProcessEnv,
+  partnerTokenEnv: string,
+): { partnerToken?: string; customerTokens: Map<string, string> } {
   const missing: string[] = [];
   const customerTokens = new Map<string, string>();
   for (const c of customers) {
@@ -115,7 +134,9 @@ export function credentials(customers: Customer[], env: NodeJS.ProcessEnv, partn
   }
   const partnerToken = env[partnerTokenEnv] || undefined;
   const viaPartner = customers.filter((c) => c.tokenEnv === undefined).map((c) => c.ref);
-  if (viaPartner.length > 0 && partnerToken === undefined) missing.push(`${partnerTokenEnv} (the partner token, for customers ${viaPartner.join(", ")})`);
-  if (missing.length > 0) throw new InputError(`missing environment variable${missing.length > 1 ? "s" : ""}: ${missing.join("; ")}`);
+  if (viaPartner.length > 0 && partnerToken === undefined)
+    missing.push(`${partnerTokenEnv} (the partner token, for customers ${viaPartner.join(", ")})`);
+  if (missing.length > 0)
+    throw new InputError(`missing environment variable${missing.length > 1 ? "s" : ""}: ${missing.join("; ")}`);
   return { partnerToken, customerTokens };
 }

@@ -20,14 +20,18 @@ export function shownUrl(url: string): string {
 
 export function databaseUrl(env: NodeJS.ProcessEnv): string {
   const url = env[DATABASE_ENV];
-  if (!url) throw new InputError(`${DATABASE_ENV}: not set; set it to the fleet's PostgreSQL database, e.g. postgres://user:password@host:5432/fleet`);
+  if (!url)
+    throw new InputError(
+      `${DATABASE_ENV}: not set; set it to the fleet's PostgreSQL database, e.g. postgres://user:password@host:5432/fleet`,
+    );
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     throw new InputError(`${DATABASE_ENV}: not a URL; expected postgres://user:password@host:5432/database`);
   }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") throw new InputError(`${DATABASE_ENV}: ${shownUrl(url)} is not a postgres:// URL`);
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:")
+    throw new InputError(`${DATABASE_ENV}: ${shownUrl(url)} is not a postgres:// URL`);
   return url;
 }
 
@@ -43,14 +47,22 @@ export function connectionError(e: unknown, url: string): InputError {
     case "EHOSTUNREACH":
     case "ETIMEDOUT":
     case "EAI_AGAIN":
-      return new InputError(`cannot reach the database (${where}): ${err.code}; start PostgreSQL there or correct the host and port`);
+      return new InputError(
+        `cannot reach the database (${where}): ${err.code}; start PostgreSQL there or correct the host and port`,
+      );
     case "28P01":
     case "28000":
-      return new InputError(`the database refused user "${decodeURIComponent(u.username)}" (${where}): ${err.message}; correct the user or password in the URL`);
+      return new InputError(
+        `the database refused user "${decodeURIComponent(u.username)}" (${where}): ${err.message}; correct the user or password in the URL`,
+      );
     case "3D000":
-      return new InputError(`database "${database}" does not exist (${where}); create it (createdb ${database}) or name another`);
+      return new InputError(
+        `database "${database}" does not exist (${where}); create it (createdb ${database}) or name another`,
+      );
     default:
-      return new InputError(`cannot use the database (${where}): ${/timeout/i.test(err.message ?? "") ? "no answer in 10 s; check the host and port" : (err.message ?? String(e))}`);
+      return new InputError(
+        `cannot use the database (${where}): ${/timeout/i.test(err.message ?? "") ? "no answer in 10 s; check the host and port" : (err.message ?? String(e))}`,
+      );
   }
 }
 
@@ -145,14 +157,21 @@ CREATE TABLE IF NOT EXISTS nsp_fleet.firings (
 const SCHEMA_MARK = "nsp-fleet schema 2";
 
 export async function ensureSchema(client: Client | Pool): Promise<void> {
-  const { rows } = await client.query<{ mark: string | null }>("SELECT obj_description(to_regnamespace('nsp_fleet'), 'pg_namespace') AS mark");
+  const { rows } = await client.query<{ mark: string | null }>(
+    "SELECT obj_description(to_regnamespace('nsp_fleet'), 'pg_namespace') AS mark",
+  );
   if (rows[0]?.mark === SCHEMA_MARK) return;
   // One text, so one connection: two workers starting at once would race on CREATE ... IF NOT EXISTS.
-  await client.query(`BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} ${WEBHOOK_SCHEMA} COMMENT ON SCHEMA nsp_fleet IS '${SCHEMA_MARK}'; COMMIT;`);
+  await client.query(
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} ${WEBHOOK_SCHEMA} COMMENT ON SCHEMA nsp_fleet IS '${SCHEMA_MARK}'; COMMIT;`,
+  );
 }
 
 /** For the commands that only read: no fleet tables means nothing was ever enqueued there. */
 export async function requireSchema(client: Client, url: string): Promise<void> {
   const { rows } = await client.query<{ t: string | null }>("SELECT to_regclass('nsp_fleet.stacks')::text AS t");
-  if (rows[0]?.t === null) throw new InputError(`the database holds no fleet tables (nsp_fleet.stacks) (${DATABASE_ENV}=${shownUrl(url)}): nothing was enqueued there; run \`nsp-fleet enqueue\` against it first, or correct the URL`);
+  if (rows[0]?.t === null)
+    throw new InputError(
+      `the database holds no fleet tables (nsp_fleet.stacks) (${DATABASE_ENV}=${shownUrl(url)}): nothing was enqueued there; run \`nsp-fleet enqueue\` against it first, or correct the URL`,
+    );
 }

@@ -91,7 +91,9 @@ export function summaryOf(events: EngineEvent[]): Changes | undefined {
 
 /** The messages of the error diagnostics, once each. */
 export function errorsOf(events: EngineEvent[]): string[] {
-  const errors = events.filter((e) => e.diagnosticEvent?.severity === "error" && e.diagnosticEvent.message).map((e) => e.diagnosticEvent!.message!.trim());
+  const errors = events
+    .filter((e) => e.diagnosticEvent?.severity === "error" && e.diagnosticEvent.message)
+    .map((e) => e.diagnosticEvent!.message!.trim());
   return [...new Set(errors)];
 }
 
@@ -117,7 +119,10 @@ export function planOf(events: EngineEvent[]): Plan {
     const key = `${op} ${m.urn}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const properties = op === "replace" && m.keys?.length ? [...m.keys].sort() : topLevel([...(m.diffs ?? []), ...Object.keys(m.detailedDiff ?? {})]);
+    const properties =
+      op === "replace" && m.keys?.length
+        ? [...m.keys].sort()
+        : topLevel([...(m.diffs ?? []), ...Object.keys(m.detailedDiff ?? {})]);
     steps.push({ urn: m.urn, type: m.type, op, properties: op === "create" || op === "delete" ? [] : properties });
   }
   return { changes: summaryOf(events) ?? {}, steps };

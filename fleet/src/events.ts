@@ -36,6 +36,12 @@ export interface DriftSummary {
 }
 
 export function driftSummary(drift: Drift): DriftSummary {
-  const properties = drift.resources.flatMap((r) => r.properties.map((p) => `${r.urn.slice(r.urn.lastIndexOf("::") + 2)}.${p.name}`));
-  return { resources: drift.resources.length, gone: drift.resources.filter((r) => r.gone).length, properties: [...new Set(properties)] };
+  const properties = drift.resources.flatMap((r) =>
+    r.properties.map((p) => `${r.urn.slice(r.urn.lastIndexOf("::") + 2)}.${p.name}`),
+  );
+  return {
+    resources: drift.resources.length,
+    gone: drift.resources.filter((r) => r.gone).length,
+    properties: [...new Set(properties)],
+  };
 }

@@ -40,7 +40,10 @@ export function parseResync(value: string | boolean | undefined, name: string): 
   if (value === undefined) return undefined;
   const text = typeof value === "string" ? value : "";
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > MAX_RESYNC_MINUTES) throw new InputError(`${name}: "${text}" must be a whole number of minutes from 1 to ${MAX_RESYNC_MINUTES} (a week)`);
+  if (!/^\d+$/.test(text) || n < 1 || n > MAX_RESYNC_MINUTES)
+    throw new InputError(
+      `${name}: "${text}" must be a whole number of minutes from 1 to ${MAX_RESYNC_MINUTES} (a week)`,
+    );
   return n;
 }
 
@@ -51,7 +54,9 @@ export function projectName(dir: string): string {
   try {
     text = readFileSync(file, "utf8");
   } catch (e) {
-    throw new InputError(`${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run nsp-fleet manifests in the customer project's folder or name it with --project`);
+    throw new InputError(
+      `${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run nsp-fleet manifests in the customer project's folder or name it with --project`,
+    );
   }
   let project: unknown;
   try {
@@ -60,13 +65,17 @@ export function projectName(dir: string): string {
     throw new InputError(`${file}: not YAML: ${(e as Error).message.split("\n")[0]}`);
   }
   const name = (project as { name?: unknown } | null)?.name;
-  if (typeof name !== "string" || name === "") throw new InputError(`${file}: name: the project has no name; Pulumi.yaml must set one`);
+  if (typeof name !== "string" || name === "")
+    throw new InputError(`${file}: name: the project has no name; Pulumi.yaml must set one`);
   return name;
 }
 
 /** A Kubernetes object name (RFC 1123 subdomain) for the customer's Stack object. */
 function objectName(project: string, ref: string): string {
-  return `${project}-${ref}`.toLowerCase().replace(/[^a-z0-9.-]/g, "-").replace(/[.-]+$/, "");
+  return `${project}-${ref}`
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]/g, "-")
+    .replace(/[.-]+$/, "");
 }
 
 export function operatorStacks(customers: Customer[], opts: OperatorOptions): object[] {
@@ -78,9 +87,14 @@ export function operatorStacks(customers: Customer[], opts: OperatorOptions): ob
   return customers.map((customer) => {
     const name = objectName(opts.project, customer.ref);
     const other = names.get(name);
-    if (other !== undefined) throw new InputError(`customers: "${customer.ref}" and "${other}" would both be the Stack object ${name}; rename one`);
+    if (other !== undefined)
+      throw new InputError(
+        `customers: "${customer.ref}" and "${other}" would both be the Stack object ${name}; rename one`,
+      );
     names.set(name, customer.ref);
-    const envRefs: Record<string, object> = { [customer.tokenEnv ?? "NSP_PARTNER_TOKEN"]: fromSecret(customer.tokenEnv ?? "NSP_PARTNER_TOKEN") };
+    const envRefs: Record<string, object> = {
+      [customer.tokenEnv ?? "NSP_PARTNER_TOKEN"]: fromSecret(customer.tokenEnv ?? "NSP_PARTNER_TOKEN"),
+    };
     if (opts.backend !== undefined) envRefs.PULUMI_CONFIG_PASSPHRASE = fromSecret("PULUMI_CONFIG_PASSPHRASE");
     if (backendInSecret) envRefs.PULUMI_BACKEND_URL = fromSecret("PULUMI_BACKEND_URL");
     return {

@@ -35,12 +35,40 @@ export class FleetMetrics {
   constructor(collect: () => Promise<FleetSnapshot>) {
     this.#collect = collect;
     const registers = [this.registry];
-    this.#jobs = new Counter({ name: "nsp_fleet_jobs_total", help: "Stack jobs (attempts) this worker finished, by operation and result.", labelNames: ["operation", "result"], registers });
-    this.#durations = new Histogram({ name: "nsp_fleet_stack_duration_seconds", help: "How long each stack job of this worker took, by operation.", labelNames: ["operation"], buckets: DURATION_BUCKETS, registers });
-    this.#rateLimited = new Counter({ name: "nsp_fleet_api_rate_limited_total", help: "HTTP 429 answers the API gave the stacks this worker ran (each was waited out and retried by the provider).", registers });
-    this.#queueDepth = new Gauge({ name: "nsp_fleet_queue_depth", help: "Stack jobs queued or waiting for a retry, on every worker.", registers });
-    this.#drifted = new Gauge({ name: "nsp_fleet_drifted_stacks", help: "Stacks whose latest drift check found drift.", registers });
-    this.#stacks = new Gauge({ name: "nsp_fleet_stacks", help: "The stacks of the latest run, by result.", labelNames: ["run", "result"], registers });
+    this.#jobs = new Counter({
+      name: "nsp_fleet_jobs_total",
+      help: "Stack jobs (attempts) this worker finished, by operation and result.",
+      labelNames: ["operation", "result"],
+      registers,
+    });
+    this.#durations = new Histogram({
+      name: "nsp_fleet_stack_duration_seconds",
+      help: "How long each stack job of this worker took, by operation.",
+      labelNames: ["operation"],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.#rateLimited = new Counter({
+      name: "nsp_fleet_api_rate_limited_total",
+      help: "HTTP 429 answers the API gave the stacks this worker ran (each was waited out and retried by the provider).",
+      registers,
+    });
+    this.#queueDepth = new Gauge({
+      name: "nsp_fleet_queue_depth",
+      help: "Stack jobs queued or waiting for a retry, on every worker.",
+      registers,
+    });
+    this.#drifted = new Gauge({
+      name: "nsp_fleet_drifted_stacks",
+      help: "Stacks whose latest drift check found drift.",
+      registers,
+    });
+    this.#stacks = new Gauge({
+      name: "nsp_fleet_stacks",
+      help: "The stacks of the latest run, by result.",
+      labelNames: ["run", "result"],
+      registers,
+    });
   }
 
   jobFinished(operation: string, result: string, durationSeconds: number): void {
@@ -64,7 +92,8 @@ export class FleetMetrics {
     this.#drifted.set(snapshot.driftedStacks);
     // A result the latest run no longer has must not linger from an earlier scrape.
     this.#stacks.reset();
-    for (const [result, n] of Object.entries(snapshot.latestRun?.results ?? {})) this.#stacks.set({ run: "latest", result }, n);
+    for (const [result, n] of Object.entries(snapshot.latestRun?.results ?? {}))
+      this.#stacks.set({ run: "latest", result }, n);
     return this.registry.metrics();
   }
 
@@ -95,8 +124,14 @@ export async function fleetSnapshot(db: Queryable): Promise<FleetSnapshot> {
   ).rows[0] as { queue_depth: number; drifted: number; latest: string | null };
   const snapshot: FleetSnapshot = { queueDepth: head.queue_depth, driftedStacks: head.drifted };
   if (head.latest !== null) {
-    const { rows } = await db.query("SELECT result, count(*)::int AS n FROM nsp_fleet.stacks WHERE run_id = $1 GROUP BY result", [head.latest]);
-    snapshot.latestRun = { id: head.latest, results: Object.fromEntries((rows as { result: string; n: number }[]).map((r) => [r.result, r.n])) };
+    const { rows } = await db.query(
+      "SELECT result, count(*)::int AS n FROM nsp_fleet.stacks WHERE run_id = $1 GROUP BY result",
+      [head.latest],
+    );
+    snapshot.latestRun = {
+      id: head.latest,
+      results: Object.fromEntries((rows as { result: string; n: number }[]).map((r) => [r.result, r.n])),
+    };
   }
   return snapshot;
 }
@@ -104,7 +139,8 @@ export async function fleetSnapshot(db: Queryable): Promise<FleetSnapshot> {
 /** `--metrics-port`: a TCP port. */
 export function parseMetricsPort(value: string, name = "--metrics-port"): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 1 || n > 65535) throw new InputError(`${name}: "${value}" must be a port number from 1 to 65535`);
+  if (!/^\d+$/.test(value) || n < 1 || n > 65535)
+    throw new InputError(`${name}: "${value}" must be a port number from 1 to 65535`);
   return n;
 }
 
@@ -112,11 +148,17 @@ export function parseMetricsPort(value: string, name = "--metrics-port"): number
  * Serves GET /metrics on host:port (port 0: a free one, for tests). Call it before the worker
  * takes a job: a port that cannot be had fails the command before anything runs.
  */
-export async function serveMetrics(metrics: FleetMetrics, port: number, host = "127.0.0.1"): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveMetrics(
+  metrics: FleetMetrics,
+  port: number,
+  host = "127.0.0.1",
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found: the metrics are at GET /metrics\n");
+      res
+        .writeHead(404, { "content-type": "text/plain; charset=utf-8" })
+        .end("not found: the metrics are at GET /metrics\n");
       return;
     }
     metrics.text().then(
@@ -125,7 +167,9 @@ export async function serveMetrics(metrics: FleetMetrics, port: number, host = "
         res.end(req.method === "HEAD" ? undefined : text);
       },
       (e: unknown) => {
-        res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(`nsp-fleet: cannot read the queue's figures: ${e instanceof Error ? e.message : String(e)}\n`);
+        res
+          .writeHead(503, { "content-type": "text/plain; charset=utf-8" })
+          .end(`nsp-fleet: cannot read the queue's figures: ${e instanceof Error ? e.message : String(e)}\n`);
       },
     );
   });

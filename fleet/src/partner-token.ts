@@ -1,7 +1,12 @@
 // The partner token, checked by the process that runs many customers' stacks rather than by each
 // stack: every stack's provider would otherwise spend one of the token's requests (300 a minute,
 // shared by every worker of the fleet) on checking it, on every run, a no-change one included.
-import { checkPartnerToken, PartnerTokenError, PARTNER_TOKEN_ENV, VERIFIED_TOKEN_ENV } from "../../provider/src/config/partner-check";
+import {
+  checkPartnerToken,
+  PartnerTokenError,
+  PARTNER_TOKEN_ENV,
+  VERIFIED_TOKEN_ENV,
+} from "../../provider/src/config/partner-check";
 
 /** How long a check stands: a token revoked meanwhile fails the first stack that makes a request. */
 const RECHECK_MS = 10 * 60_000;
@@ -42,12 +47,16 @@ export class PartnerToken {
   async #check(): Promise<PartnerTokenStatus> {
     let status: PartnerTokenStatus;
     try {
-      await checkPartnerToken(this.env.NSP_BASE_URL, this.env[PARTNER_TOKEN_ENV], { insecureHttp: this.env.NSP_INSECURE_HTTP === "true" });
+      await checkPartnerToken(this.env.NSP_BASE_URL, this.env[PARTNER_TOKEN_ENV], {
+        insecureHttp: this.env.NSP_INSECURE_HTTP === "true",
+      });
       status = { env: { [VERIFIED_TOKEN_ENV]: PARTNER_TOKEN_ENV } };
     } catch (e) {
       if (e instanceof PartnerTokenError && e.refused) status = { refused: e.message };
       else {
-        this.say(`${PARTNER_TOKEN_ENV}: could not be checked (${(e as Error).message}); each stack checks it for itself`);
+        this.say(
+          `${PARTNER_TOKEN_ENV}: could not be checked (${(e as Error).message}); each stack checks it for itself`,
+        );
         status = { env: {} };
       }
     }

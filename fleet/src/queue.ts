@@ -41,13 +41,26 @@ export interface JobData {
  * A pg-boss that reports a connection problem as what to do, at start, instead of retrying.
  * Its own pool: `max` connections.
  */
-export async function startBoss(url: string, max: number, supervision?: { maintenanceSeconds: number; say: (message: string) => void; schedules?: boolean }): Promise<PgBoss> {
+export async function startBoss(
+  url: string,
+  max: number,
+  supervision?: { maintenanceSeconds: number; say: (message: string) => void; schedules?: boolean },
+): Promise<PgBoss> {
   // With `schedule`, pg-boss's timekeeper runs in this process: every instance looks at the
   // schedules, one at a time under its own lock, and a firing is one job per minute at most
   // (a singleton key per schedule and minute), however many workers look.
   // Each worker looks at the schedules every 10 s (pg-boss's default is 30): a firing starts
   // within seconds of its minute, for one small query a worker every 10 s.
-  const boss = new PgBoss({ connectionString: url, max, schedule: supervision?.schedules === true, cronMonitorIntervalSeconds: 10, cronWorkerIntervalSeconds: 2, supervise: supervision !== undefined, ...(supervision ? { maintenanceIntervalSeconds: supervision.maintenanceSeconds } : {}), application_name: "nsp-fleet" });
+  const boss = new PgBoss({
+    connectionString: url,
+    max,
+    schedule: supervision?.schedules === true,
+    cronMonitorIntervalSeconds: 10,
+    cronWorkerIntervalSeconds: 2,
+    supervise: supervision !== undefined,
+    ...(supervision ? { maintenanceIntervalSeconds: supervision.maintenanceSeconds } : {}),
+    application_name: "nsp-fleet",
+  });
   let started = false;
   let failure: unknown;
   boss.on("error", (e) => (started ? supervision?.say(`the queue: ${(e as Error).message}`) : (failure ??= e)));
@@ -61,7 +74,11 @@ export async function startBoss(url: string, max: number, supervision?: { mainte
   return boss;
 }
 
-export async function ensureQueue(boss: PgBoss, name = QUEUE, policy: "singleton" | "standard" = "singleton"): Promise<void> {
+export async function ensureQueue(
+  boss: PgBoss,
+  name = QUEUE,
+  policy: "singleton" | "standard" = "singleton",
+): Promise<void> {
   if (!(await boss.getQueue(name))) await boss.createQueue(name, { name, policy });
 }
 
@@ -70,7 +87,11 @@ export async function ensureQueue(boss: PgBoss, name = QUEUE, policy: "singleton
  * starting together on a new database deadlocked there ("deadlock detected"). A session lock
  * on `sql`'s connection (pg-boss makes them on its own) keeps the others waiting meanwhile.
  */
-export async function ensureQueues(sql: Pick<Client, "query">, boss: PgBoss, queues: { name: string; policy: "singleton" | "standard" }[]): Promise<void> {
+export async function ensureQueues(
+  sql: Pick<Client, "query">,
+  boss: PgBoss,
+  queues: { name: string; policy: "singleton" | "standard" }[],
+): Promise<void> {
   await sql.query("SELECT pg_advisory_lock(hashtext('nsp_fleet queues'))");
   try {
     for (const q of queues) await ensureQueue(boss, q.name, q.policy);
@@ -118,14 +139,25 @@ async function knownCustomers(client: Sql): Promise<Customer[]> {
  * One job per customer and the run's rows, on `client` inside the caller's transaction: all or
  * nothing. Returns the run's id and how many stacks it holds.
  */
-async function insertRun(client: Sql, boss: PgBoss, spec: RunSpec, schedule?: string): Promise<{ runId: string; stacks: number }> {
+async function insertRun(
+  client: Sql,
+  boss: PgBoss,
+  spec: RunSpec,
+  schedule?: string,
+): Promise<{ runId: string; stacks: number }> {
   const customers = spec.customers ?? (await knownCustomers(client));
-  if (customers.length === 0) throw new InputError(`no customer to ${spec.operation}: the fleet has brought none up; give --customers FILE`);
+  if (customers.length === 0)
+    throw new InputError(`no customer to ${spec.operation}: the fleet has brought none up; give --customers FILE`);
   const runId = randomUUID();
   const jobs = customers.map((customer) => ({
     id: randomUUID(),
     name: QUEUE,
-    data: { runId, operation: spec.operation, customer, ...(spec.remediate ? { remediate: true } : {}) } satisfies JobData,
+    data: {
+      runId,
+      operation: spec.operation,
+      customer,
+      ...(spec.remediate ? { remediate: true } : {}),
+    } satisfies JobData,
     singletonKey: customer.ref,
     retryLimit: spec.retries,
     retryDelay: spec.retryDelaySeconds,
@@ -133,7 +165,12 @@ async function insertRun(client: Sql, boss: PgBoss, spec: RunSpec, schedule?: st
     // Until a worker takes the job and sets its own lease.
     expireInSeconds: 3600,
   }));
-  await client.query("INSERT INTO nsp_fleet.runs (id, operation, remediate, schedule) VALUES ($1, $2, $3, $4)", [runId, spec.operation, spec.remediate === true, schedule ?? null]);
+  await client.query("INSERT INTO nsp_fleet.runs (id, operation, remediate, schedule) VALUES ($1, $2, $3, $4)", [
+    runId,
+    spec.operation,
+    spec.remediate === true,
+    schedule ?? null,
+  ]);
   await client.query(
     "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, j, 'queued' FROM unnest($2::text[], $3::uuid[]) WITH ORDINALITY AS t(s, j, p)",
     [runId, customers.map((c) => c.ref), jobs.map((j) => j.id)],
@@ -218,7 +255,11 @@ type FetchedJob = PgBoss.JobWithMetadata<JobData>;
  */
 export async function work(opts: WorkerOptions): Promise<number> {
   const me = `${hostname()}:${process.pid}`;
-  const boss = await startBoss(opts.url, opts.concurrency + 3, { maintenanceSeconds: Math.max(1, Math.floor(opts.leaseSeconds / 4)), say: opts.say, schedules: opts.schedules !== false });
+  const boss = await startBoss(opts.url, opts.concurrency + 3, {
+    maintenanceSeconds: Math.max(1, Math.floor(opts.leaseSeconds / 4)),
+    say: opts.say,
+    schedules: opts.schedules !== false,
+  });
   const client = await connectPool(opts.url, 2);
   const listener = await connect(opts.url);
   let failedForGood = 0;
@@ -231,13 +272,14 @@ export async function work(opts: WorkerOptions): Promise<number> {
     return n;
   };
   let wake = () => {};
-  const woken = () => new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, POLL_MS);
-    wake = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-  });
+  const woken = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, POLL_MS);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   const onDrain = () => wake();
   opts.drain.addEventListener("abort", onDrain);
   // The database gone (stopped, restarted, the connection cut): a worker that polled on would
@@ -248,7 +290,11 @@ export async function work(opts: WorkerOptions): Promise<number> {
   let closing = false;
   const loseDatabase = (e: Error) => {
     if (closing || lost.signal.aborted) return;
-    lost.abort(new Error(`lost the connection to the database (${DATABASE_ENV}=${shownUrl(opts.url)}): ${e.message}; the worker stops its running stacks and exits for its supervisor to restart it once the database is back; their jobs return to the queue after the lease (${opts.leaseSeconds} s)`));
+    lost.abort(
+      new Error(
+        `lost the connection to the database (${DATABASE_ENV}=${shownUrl(opts.url)}): ${e.message}; the worker stops its running stacks and exits for its supervisor to restart it once the database is back; their jobs return to the queue after the lease (${opts.leaseSeconds} s)`,
+      ),
+    );
     wake();
   };
   listener.on("error", loseDatabase);
@@ -284,12 +330,21 @@ export async function work(opts: WorkerOptions): Promise<number> {
      * stack that fails, drifts, or comes back from either. A preview changes nothing, and an
      * `up` that does not refresh leaves a drifted stack drifted.
      */
-    const healthAfter = async (done: { runId: string; operation: Operation; customer: Customer; attempt: number; outcome: StackOutcome }): Promise<void> => {
+    const healthAfter = async (done: {
+      runId: string;
+      operation: Operation;
+      customer: Customer;
+      attempt: number;
+      outcome: StackOutcome;
+    }): Promise<void> => {
       const { outcome, customer } = done;
-      const before = (await client.query<{ state: string }>("SELECT state FROM nsp_fleet.health WHERE stack = $1", [customer.ref])).rows[0]?.state;
+      const before = (
+        await client.query<{ state: string }>("SELECT state FROM nsp_fleet.health WHERE stack = $1", [customer.ref])
+      ).rows[0]?.state;
       let state: string | undefined;
       if ("error" in outcome) state = "failed";
-      else if (done.operation === "drift") state = (outcome.drift?.resources.length ?? 0) > 0 && !outcome.remediation ? "drifted" : "ok";
+      else if (done.operation === "drift")
+        state = (outcome.drift?.resources.length ?? 0) > 0 && !outcome.remediation ? "drifted" : "ok";
       else if (done.operation !== "preview") state = before === "drifted" ? "drifted" : "ok";
       if (state === undefined) return;
       await client.query(
@@ -302,7 +357,12 @@ export async function work(opts: WorkerOptions): Promise<number> {
       if (found) await notify({ type: "stack.drifted", ...common, drift: found });
       if ("error" in outcome) await notify({ type: "stack.failed", ...common, error: outcome.error });
       else if (state === "ok" && (before === "failed" || before === "drifted" || found)) {
-        await notify({ type: "stack.recovered", ...common, changes: outcome.remediation?.changes ?? outcome.changes, ...(found ? { drift: found } : {}) });
+        await notify({
+          type: "stack.recovered",
+          ...common,
+          changes: outcome.remediation?.changes ?? outcome.changes,
+          ...(found ? { drift: found } : {}),
+        });
       }
     };
 
@@ -313,7 +373,13 @@ export async function work(opts: WorkerOptions): Promise<number> {
         [runId],
       );
       if (ended.rowCount !== 1) return;
-      const { rows } = await client.query<{ stacks: number; succeeded: number; failed: number; changed: number; drifted: number }>(
+      const { rows } = await client.query<{
+        stacks: number;
+        succeeded: number;
+        failed: number;
+        changed: number;
+        drifted: number;
+      }>(
         `SELECT count(*)::int AS stacks, count(*) FILTER (WHERE result = 'succeeded')::int AS succeeded, count(*) FILTER (WHERE result = 'failed')::int AS failed,
            count(*) FILTER (WHERE EXISTS (SELECT 1 FROM jsonb_each_text(changes) AS c(op, n) WHERE op <> 'same' AND n::int > 0))::int AS changed,
            count(*) FILTER (WHERE jsonb_array_length(coalesce(drift->'resources', '[]'::jsonb)) > 0)::int AS drifted
@@ -322,7 +388,20 @@ export async function work(opts: WorkerOptions): Promise<number> {
       );
       const summary = rows[0]!;
       opts.say(`run ${runId} (${operation}) finished: ${summary.succeeded} succeeded, ${summary.failed} failed`);
-      await notify({ type: "run.finished", run: runId, operation, summary: operation === "drift" ? summary : { stacks: summary.stacks, succeeded: summary.succeeded, failed: summary.failed, changed: summary.changed } });
+      await notify({
+        type: "run.finished",
+        run: runId,
+        operation,
+        summary:
+          operation === "drift"
+            ? summary
+            : {
+                stacks: summary.stacks,
+                succeeded: summary.succeeded,
+                failed: summary.failed,
+                changed: summary.changed,
+              },
+      });
     };
 
     const notify = async (event: FleetEventBody): Promise<void> => {
@@ -344,7 +423,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
       try {
         const outcome = await inTransaction(connection, async () => {
           await connection.query("SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schedule ' || $1))", [kind]);
-          if ((await connection.query("SELECT 1 FROM nsp_fleet.firings WHERE job_id = $1", [job.id])).rowCount === 1) return "already recorded";
+          if ((await connection.query("SELECT 1 FROM nsp_fleet.firings WHERE job_id = $1", [job.id])).rowCount === 1)
+            return "already recorded";
           const last = (
             await connection.query<{ id: string; pending: boolean }>(
               "SELECT r.id, EXISTS (SELECT 1 FROM nsp_fleet.stacks s WHERE s.run_id = r.id AND s.result IN ('queued', 'running', 'retrying')) AS pending FROM nsp_fleet.runs r WHERE r.schedule = $1 ORDER BY r.created_at DESC LIMIT 1",
@@ -352,16 +432,39 @@ export async function work(opts: WorkerOptions): Promise<number> {
             )
           ).rows[0];
           if (last?.pending) {
-            await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, skipped) VALUES ($1, $2, $3)", [kind, job.id, `the run of its last firing, ${last.id}, is still going`]);
+            await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, skipped) VALUES ($1, $2, $3)", [
+              kind,
+              job.id,
+              `the run of its last firing, ${last.id}, is still going`,
+            ]);
             return `skipped: run ${last.id} is still going`;
           }
           const known = await knownCustomers(connection);
           if (known.length === 0) {
-            await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, skipped) VALUES ($1, $2, $3)", [kind, job.id, "no customer: the fleet has brought none up"]);
+            await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, skipped) VALUES ($1, $2, $3)", [
+              kind,
+              job.id,
+              "no customer: the fleet has brought none up",
+            ]);
             return "skipped: no customer";
           }
-          const { runId, stacks } = await insertRun(connection, boss, { operation: kind, customers: known, remediate: job.data.remediate, retries: job.data.retries, retryDelaySeconds: job.data.retryDelaySeconds }, kind);
-          await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, run_id) VALUES ($1, $2, $3)", [kind, job.id, runId]);
+          const { runId, stacks } = await insertRun(
+            connection,
+            boss,
+            {
+              operation: kind,
+              customers: known,
+              remediate: job.data.remediate,
+              retries: job.data.retries,
+              retryDelaySeconds: job.data.retryDelaySeconds,
+            },
+            kind,
+          );
+          await connection.query("INSERT INTO nsp_fleet.firings (schedule, job_id, run_id) VALUES ($1, $2, $3)", [
+            kind,
+            job.id,
+            runId,
+          ]);
           return `run ${runId} of ${stacks} stack(s)`;
         });
         await boss.complete(scheduleQueue(kind), job.id);
@@ -371,8 +474,14 @@ export async function work(opts: WorkerOptions): Promise<number> {
       }
     };
     const sideQueues = [
-      ...SCHEDULE_KINDS.map((kind) => ({ queue: scheduleQueue(kind), handle: (job: PgBoss.Job<unknown>) => fire(kind, job as PgBoss.Job<ScheduleData>) })),
-      ...(opts.sideQueues ?? []).map((side) => ({ queue: side.queue, handle: (job: PgBoss.Job<unknown>) => side.handle(job, boss) })),
+      ...SCHEDULE_KINDS.map((kind) => ({
+        queue: scheduleQueue(kind),
+        handle: (job: PgBoss.Job<unknown>) => fire(kind, job as PgBoss.Job<ScheduleData>),
+      })),
+      ...(opts.sideQueues ?? []).map((side) => ({
+        queue: side.queue,
+        handle: (job: PgBoss.Job<unknown>) => side.handle(job, boss),
+      })),
     ];
     /** Side jobs (firings, webhook deliveries) take no stack slot; a drain waits for them too. */
     const takeSideJobs = async () => {
@@ -395,37 +504,73 @@ export async function work(opts: WorkerOptions): Promise<number> {
       const startedAt = Date.now();
       const attempt = job.retryCount + 1;
       await renew(job);
-      const lease = setInterval(() => {
-        renew(job).then(
-          (held) => held || opts.say(`${customer.ref}: lost the lease of its job (the database did not hear from this worker in time)`),
-          (e) => opts.say(`${customer.ref}: could not renew the lease: ${(e as Error).message}`),
-        );
-      }, (opts.leaseSeconds * 1000) / 3);
+      const lease = setInterval(
+        () => {
+          renew(job).then(
+            (held) =>
+              held ||
+              opts.say(
+                `${customer.ref}: lost the lease of its job (the database did not hear from this worker in time)`,
+              ),
+            (e) => opts.say(`${customer.ref}: could not renew the lease: ${(e as Error).message}`),
+          );
+        },
+        (opts.leaseSeconds * 1000) / 3,
+      );
       try {
-        await client.query("UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), finished_at = NULL WHERE run_id = $1 AND stack = $2", [runId, customer.ref, me, attempt]);
+        await client.query(
+          "UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), finished_at = NULL WHERE run_id = $1 AND stack = $2",
+          [runId, customer.ref, me, attempt],
+        );
         opts.say(`${customer.ref}: ${operation}, attempt ${attempt} (run ${runId})`);
-        const seen = await client.query("SELECT 1 FROM nsp_fleet.stacks WHERE stack = $1 AND result = 'succeeded' LIMIT 1", [customer.ref]);
+        const seen = await client.query(
+          "SELECT 1 FROM nsp_fleet.stacks WHERE stack = $1 AND result = 'succeeded' LIMIT 1",
+          [customer.ref],
+        );
         const partner = !customer.tokenEnv && opts.partnerToken ? await opts.partnerToken.status() : { env: {} };
         const outcome: StackOutcome =
           "refused" in partner
             ? { output: `${partner.refused}\n`, error: partner.refused }
-            : await runStack({ customer, operation, projectDir: opts.projectDir, recover: job.retryCount > 0, seenBefore: seen.rowCount === 1, interrupt: lost.signal, remediate: job.data.remediate === true, env: partner.env });
+            : await runStack({
+                customer,
+                operation,
+                projectDir: opts.projectDir,
+                recover: job.retryCount > 0,
+                seenBefore: seen.rowCount === 1,
+                interrupt: lost.signal,
+                remediate: job.data.remediate === true,
+                env: partner.env,
+              });
         // Nothing can be recorded: the job comes back after its lease, and the next attempt recovers the stack.
         if (lost.signal.aborted) return;
         const secrets = opts.secretsOf(customer);
         const runDir = join(opts.logDir, runId);
         mkdirSync(runDir, { recursive: true });
         // One file per stack and run, each attempt on this worker appended.
-        appendFileSync(join(runDir, `${customer.ref}.log`), `# attempt ${attempt} on ${me}\n${scrub(outcome.output, secrets)}\n`);
+        appendFileSync(
+          join(runDir, `${customer.ref}.log`),
+          `# attempt ${attempt} on ${me}\n${scrub(outcome.output, secrets)}\n`,
+        );
         // What the engine reported holds no secret value (it masks them), nor should it hold a token that leaked into a message.
-        const recorded = (value: unknown) => (value === undefined ? null : JSON.parse(scrub(JSON.stringify(value), secrets)));
+        const recorded = (value: unknown) =>
+          value === undefined ? null : JSON.parse(scrub(JSON.stringify(value), secrets));
         const durationSeconds = (Date.now() - startedAt) / 1000;
         if ("changes" in outcome) {
           await client.query(
             "UPDATE nsp_fleet.stacks SET result = 'succeeded', changes = $3, plan = $4, drift = $5, remediation = $6, requests = $7, rate_limited = $8, error = NULL, finished_at = now() WHERE run_id = $1 AND stack = $2",
-            [runId, customer.ref, outcome.changes, recorded(outcome.plan), recorded(outcome.drift), recorded(outcome.remediation), outcome.requests?.requests ?? null, outcome.requests?.rateLimited ?? null],
+            [
+              runId,
+              customer.ref,
+              outcome.changes,
+              recorded(outcome.plan),
+              recorded(outcome.drift),
+              recorded(outcome.remediation),
+              outcome.requests?.requests ?? null,
+              outcome.requests?.rateLimited ?? null,
+            ],
           );
-          if (operation === "destroy") await client.query("DELETE FROM nsp_fleet.customers WHERE ref = $1", [customer.ref]);
+          if (operation === "destroy")
+            await client.query("DELETE FROM nsp_fleet.customers WHERE ref = $1", [customer.ref]);
           await boss.complete(QUEUE, job.id, { changes: outcome.changes });
           opts.say(`${customer.ref}: succeeded, ${describeOutcome(operation, outcome)}`);
           opts.observer?.jobFinished(operation, "succeeded", durationSeconds);
@@ -434,15 +579,18 @@ export async function work(opts: WorkerOptions): Promise<number> {
           const error = scrub(outcome.error, secrets);
           const last = job.retryCount >= job.retryLimit;
           if (last) failedForGood++;
-          await client.query("UPDATE nsp_fleet.stacks SET result = $3, error = $4, drift = $5, requests = $6, rate_limited = $7, finished_at = now() WHERE run_id = $1 AND stack = $2", [
-            runId,
-            customer.ref,
-            last ? "failed" : "retrying",
-            error,
-            recorded(outcome.drift),
-            outcome.requests?.requests ?? null,
-            outcome.requests?.rateLimited ?? null,
-          ]);
+          await client.query(
+            "UPDATE nsp_fleet.stacks SET result = $3, error = $4, drift = $5, requests = $6, rate_limited = $7, finished_at = now() WHERE run_id = $1 AND stack = $2",
+            [
+              runId,
+              customer.ref,
+              last ? "failed" : "retrying",
+              error,
+              recorded(outcome.drift),
+              outcome.requests?.requests ?? null,
+              outcome.requests?.rateLimited ?? null,
+            ],
+          );
           await boss.fail(QUEUE, job.id, { error });
           opts.say(`${customer.ref}: failed (attempt ${attempt} of ${job.retryLimit + 1}): ${error}`);
           opts.observer?.jobFinished(operation, last ? "failed" : "retrying", durationSeconds);
@@ -483,7 +631,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
       loseDatabase(e as Error);
       if (!lost.signal.aborted) throw e;
     }
-    if (opts.drain.aborted && running.size > 0) opts.say(`draining: ${running.size} running stack(s) finish, no new job is taken`);
+    if (opts.drain.aborted && running.size > 0)
+      opts.say(`draining: ${running.size} running stack(s) finish, no new job is taken`);
     await Promise.all(running.values());
     if (lost.signal.aborted) throw lost.signal.reason;
     return failedForGood;
@@ -568,7 +717,8 @@ function stackStatus(r: StackRow): StackStatus {
   };
 }
 
-const STACK_COLUMNS = "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
+const STACK_COLUMNS =
+  "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
 
 /** Whether a stack of a run changes (a preview) or drifted (a drift check). */
 export function stackChanged(operation: Operation, s: Pick<StackStatus, "changes" | "drift">): boolean {
@@ -590,16 +740,32 @@ async function reading(url: string): Promise<Client> {
 
 /** The rows of one run (the latest without `runId`), as every worker left them in the database. */
 export async function status(url: string, runId: string | undefined): Promise<RunStatus> {
-  if (runId !== undefined && !UUID.test(runId)) throw new InputError(`--run: "${runId}" is not a run id (a UUID, as \`nsp-fleet enqueue\` prints it)`);
+  if (runId !== undefined && !UUID.test(runId))
+    throw new InputError(`--run: "${runId}" is not a run id (a UUID, as \`nsp-fleet enqueue\` prints it)`);
   const client = await reading(url);
   try {
-    const runs = await client.query<{ id: string; operation: Operation; remediate: boolean; schedule: string | null; created_at: Date; finished_at: Date | null }>(
+    const runs = await client.query<{
+      id: string;
+      operation: Operation;
+      remediate: boolean;
+      schedule: string | null;
+      created_at: Date;
+      finished_at: Date | null;
+    }>(
       `SELECT id, operation, remediate, schedule, created_at, finished_at FROM nsp_fleet.runs ${runId === undefined ? "ORDER BY created_at DESC LIMIT 1" : "WHERE id = $1"}`,
       runId === undefined ? [] : [runId],
     );
     const run = runs.rows[0];
-    if (!run) throw new InputError(runId === undefined ? `no run in the database (${DATABASE_ENV}=${shownUrl(url)}): enqueue one first` : `--run: no run ${runId} in the database (${DATABASE_ENV}=${shownUrl(url)}); \`nsp-fleet status\` shows the latest`);
-    const { rows } = await client.query<StackRow>(`SELECT ${STACK_COLUMNS} FROM nsp_fleet.stacks s LEFT JOIN nsp_fleet.health h ON h.stack = s.stack WHERE s.run_id = $1 ORDER BY s.position`, [run.id]);
+    if (!run)
+      throw new InputError(
+        runId === undefined
+          ? `no run in the database (${DATABASE_ENV}=${shownUrl(url)}): enqueue one first`
+          : `--run: no run ${runId} in the database (${DATABASE_ENV}=${shownUrl(url)}); \`nsp-fleet status\` shows the latest`,
+      );
+    const { rows } = await client.query<StackRow>(
+      `SELECT ${STACK_COLUMNS} FROM nsp_fleet.stacks s LEFT JOIN nsp_fleet.health h ON h.stack = s.stack WHERE s.run_id = $1 ORDER BY s.position`,
+      [run.id],
+    );
     const stacks = rows.map(stackStatus);
     const count = (result: string) => stacks.filter((s) => s.result === result).length;
     return {

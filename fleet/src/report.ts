@@ -62,7 +62,9 @@ function formatChanges(changes: Record<string, number>): string {
 export function driftText(drift: Drift | undefined, remediation?: Plan): string {
   if (!drift) return "";
   if (drift.resources.length === 0) return "none";
-  const found = drift.resources.map((r) => `${nameOfUrn(r.urn)}${r.gone ? " (gone)" : `.${r.properties.map((p) => p.name).join(",")}`}`).join(" ");
+  const found = drift.resources
+    .map((r) => `${nameOfUrn(r.urn)}${r.gone ? " (gone)" : `.${r.properties.map((p) => p.name).join(",")}`}`)
+    .join(" ");
   return remediation ? `${found}; remediated: ${formatChanges(remediation.changes)}` : found;
 }
 
@@ -82,7 +84,16 @@ export function table(rows: TableRow[], summary: string): string {
   const drifts = rows.some((r) => r.drift !== undefined);
   const unwell = rows.some((r) => r.health !== undefined && r.health.state !== "ok");
   const cells = [
-    ["STACK", "RESULT", "CHANGES", ...(drifts ? ["DRIFT"] : []), ...(queued ? ["ATTEMPTS", "WORKER"] : []), "DURATION", ...(unwell ? ["NOW"] : []), "ERROR"],
+    [
+      "STACK",
+      "RESULT",
+      "CHANGES",
+      ...(drifts ? ["DRIFT"] : []),
+      ...(queued ? ["ATTEMPTS", "WORKER"] : []),
+      "DURATION",
+      ...(unwell ? ["NOW"] : []),
+      "ERROR",
+    ],
     ...rows.map((r) => [
       r.stack,
       r.result,
@@ -90,12 +101,23 @@ export function table(rows: TableRow[], summary: string): string {
       ...(drifts ? [driftText(r.drift, r.remediation)] : []),
       ...(queued ? [String(r.attempts ?? ""), r.worker ?? ""] : []),
       r.durationMs > 0 ? `${(r.durationMs / 1000).toFixed(1)} s` : "",
-      ...(unwell ? [r.health && r.health.state !== "ok" ? `${r.health.state} since ${r.health.since.slice(0, 16).replace("T", " ")}Z` : ""] : []),
+      ...(unwell
+        ? [
+            r.health && r.health.state !== "ok"
+              ? `${r.health.state} since ${r.health.since.slice(0, 16).replace("T", " ")}Z`
+              : "",
+          ]
+        : []),
       r.error ?? "",
     ]),
   ];
   const widths = cells[0]!.map((_, col) => Math.max(...cells.map((row) => row[col]!.length)));
-  const lines = cells.map((row) => row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!))).join("  ").trimEnd());
+  const lines = cells.map((row) =>
+    row
+      .map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]!)))
+      .join("  ")
+      .trimEnd(),
+  );
   lines.push(summary);
   return `${lines.join("\n")}\n`;
 }
@@ -120,23 +142,38 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
  */
 export function markdownSummary(run: { run: string; operation: string; stacks: SummaryRow[] }): string {
   const drift = run.operation === "drift";
-  const changing = run.stacks.filter((s) => s.result === "succeeded" && (drift ? (s.drift?.resources.length ?? 0) > 0 : changedCount(s.changes) > 0));
+  const changing = run.stacks.filter(
+    (s) => s.result === "succeeded" && (drift ? (s.drift?.resources.length ?? 0) > 0 : changedCount(s.changes) > 0),
+  );
   const failed = run.stacks.filter((s) => s.result !== "succeeded");
   const unchanged = run.stacks.length - changing.length - failed.length;
   const severity = (s: SummaryRow) => ((s.changes.delete ?? 0) > 0 || (s.changes.replace ?? 0) > 0 ? 0 : 1);
   changing.sort((a, b) => severity(a) - severity(b) || a.stack.localeCompare(b.stack));
   const what = drift ? "drifted" : run.operation === "preview" ? "would change" : "changed";
-  const lines = [`### nsp-fleet ${run.operation}: ${changing.length} of ${run.stacks.length} stack(s) ${what}${failed.length > 0 ? `, ${failed.length} failed` : ""}`, ""];
+  const lines = [
+    `### nsp-fleet ${run.operation}: ${changing.length} of ${run.stacks.length} stack(s) ${what}${failed.length > 0 ? `, ${failed.length} failed` : ""}`,
+    "",
+  ];
   if (changing.length > 0) {
     if (drift) {
       lines.push("| stack | drifted | remediated |", "|---|---|---|");
-      for (const s of changing) lines.push(`| ${cell(s.stack)} | ${cell(driftText(s.drift))} | ${s.remediation ? cell(formatChanges(s.remediation.changes)) : "no"} |`);
+      for (const s of changing)
+        lines.push(
+          `| ${cell(s.stack)} | ${cell(driftText(s.drift))} | ${s.remediation ? cell(formatChanges(s.remediation.changes)) : "no"} |`,
+        );
     } else {
       lines.push("| stack | create | update | replace | delete | resources |", "|---|---|---|---|---|---|");
       for (const s of changing) {
-        const steps = (s.plan?.steps ?? []).map((step) => `${step.op} \`${nameOfUrn(step.urn)}\`${step.properties.length > 0 ? ` (${step.properties.join(", ")})` : ""}`).join("; ");
+        const steps = (s.plan?.steps ?? [])
+          .map(
+            (step) =>
+              `${step.op} \`${nameOfUrn(step.urn)}\`${step.properties.length > 0 ? ` (${step.properties.join(", ")})` : ""}`,
+          )
+          .join("; ");
         const n = (op: string) => String(s.changes[op] ?? 0);
-        lines.push(`| ${cell(s.stack)} | ${n("create")} | ${n("update")} | ${n("replace")} | ${n("delete")} | ${cell(steps)} |`);
+        lines.push(
+          `| ${cell(s.stack)} | ${n("create")} | ${n("update")} | ${n("replace")} | ${n("delete")} | ${cell(steps)} |`,
+        );
       }
     }
     lines.push("");
@@ -148,11 +185,16 @@ export function markdownSummary(run: { run: string; operation: string; stacks: S
 }
 
 /** What a stack's succeeded job did, in a few words: its changes, its plan, or its drift. */
-export function describeOutcome(operation: string, outcome: { changes: Record<string, number>; drift?: Drift; remediation?: Plan }): string {
+export function describeOutcome(
+  operation: string,
+  outcome: { changes: Record<string, number>; drift?: Drift; remediation?: Plan },
+): string {
   if (operation === "preview") return `would change ${changedCount(outcome.changes)}`;
   if (operation === "drift") {
     const drifted = outcome.drift?.resources.length ?? 0;
-    return drifted === 0 ? "no drift" : `${drifted} resource(s) drifted${outcome.remediation ? `, remediated: ${changedCount(outcome.remediation.changes)} changed` : ""}`;
+    return drifted === 0
+      ? "no drift"
+      : `${drifted} resource(s) drifted${outcome.remediation ? `, remediated: ${changedCount(outcome.remediation.changes)} changed` : ""}`;
   }
   return `${changedCount(outcome.changes)} changed`;
 }

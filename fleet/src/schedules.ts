@@ -16,13 +16,19 @@ export interface Schedule {
 }
 
 export function scheduleKind(value: string | undefined): ScheduleKind {
-  if (!SCHEDULE_KINDS.includes(value as ScheduleKind)) throw new InputError(`schedule: "${value ?? ""}" is not a kind of run to schedule; one of ${SCHEDULE_KINDS.join(", ")}`);
+  if (!SCHEDULE_KINDS.includes(value as ScheduleKind))
+    throw new InputError(
+      `schedule: "${value ?? ""}" is not a kind of run to schedule; one of ${SCHEDULE_KINDS.join(", ")}`,
+    );
   return value as ScheduleKind;
 }
 
 /** A cron expression of five fields (minute to weekday), in a time zone, or what is wrong with it. */
 export function checkCron(cron: string | undefined, timezone: string): string {
-  if (cron === undefined || cron.trim() === "") throw new InputError('--cron: required, five fields: minute hour day-of-month month day-of-week, e.g. "0 */4 * * *"');
+  if (cron === undefined || cron.trim() === "")
+    throw new InputError(
+      '--cron: required, five fields: minute hour day-of-month month day-of-week, e.g. "0 */4 * * *"',
+    );
   try {
     new Intl.DateTimeFormat("en", { timeZone: timezone });
   } catch {
@@ -30,7 +36,10 @@ export function checkCron(cron: string | undefined, timezone: string): string {
   }
   const fields = cron.trim().split(/\s+/);
   // pg-boss fires a schedule at most once a minute: a seconds field would promise more.
-  if (fields.length !== 5) throw new InputError(`--cron: "${cron}" has ${fields.length} field(s); give five: minute hour day-of-month month day-of-week, e.g. "0 */4 * * *"`);
+  if (fields.length !== 5)
+    throw new InputError(
+      `--cron: "${cron}" has ${fields.length} field(s); give five: minute hour day-of-month month day-of-week, e.g. "0 */4 * * *"`,
+    );
   try {
     parseExpression(cron, { tz: timezone });
   } catch (e) {
@@ -48,13 +57,23 @@ async function withBoss<T>(url: string, body: (boss: Awaited<ReturnType<typeof s
   }
 }
 
-export async function addSchedule(url: string, kind: ScheduleKind, cron: string, opts: { timezone: string; remediate: boolean; retries: number; retryDelaySeconds: number }): Promise<void> {
+export async function addSchedule(
+  url: string,
+  kind: ScheduleKind,
+  cron: string,
+  opts: { timezone: string; remediate: boolean; retries: number; retryDelaySeconds: number },
+): Promise<void> {
   const client = await connect(url);
   try {
     await ensureSchema(client);
     await withBoss(url, async (boss) => {
       await ensureQueues(client, boss, [{ name: scheduleQueue(kind), policy: "standard" }]);
-    const data: ScheduleData = { kind, retries: opts.retries, retryDelaySeconds: opts.retryDelaySeconds, ...(opts.remediate ? { remediate: true } : {}) };
+      const data: ScheduleData = {
+        kind,
+        retries: opts.retries,
+        retryDelaySeconds: opts.retryDelaySeconds,
+        ...(opts.remediate ? { remediate: true } : {}),
+      };
       await boss.schedule(scheduleQueue(kind), cron, data, { tz: opts.timezone });
     });
   } finally {
@@ -67,7 +86,12 @@ export async function listSchedules(url: string): Promise<Schedule[]> {
   const client = await connect(url);
   try {
     await ensureSchema(client);
-    const firings = await client.query<{ schedule: string; fired_at: Date; run_id: string | null; skipped: string | null }>(
+    const firings = await client.query<{
+      schedule: string;
+      fired_at: Date;
+      run_id: string | null;
+      skipped: string | null;
+    }>(
       "SELECT DISTINCT ON (schedule) schedule, fired_at, run_id, skipped FROM nsp_fleet.firings ORDER BY schedule, fired_at DESC",
     );
     const last = new Map(firings.rows.map((f) => [f.schedule, f]));
@@ -82,7 +106,15 @@ export async function listSchedules(url: string): Promise<Schedule[]> {
           cron: s.cron,
           timezone: (s as { timezone?: string }).timezone ?? s.options?.tz ?? "UTC",
           remediate: data.remediate === true,
-          ...(f ? { lastFiring: { at: f.fired_at.toISOString(), ...(f.run_id ? { run: f.run_id } : {}), ...(f.skipped ? { skipped: f.skipped } : {}) } } : {}),
+          ...(f
+            ? {
+                lastFiring: {
+                  at: f.fired_at.toISOString(),
+                  ...(f.run_id ? { run: f.run_id } : {}),
+                  ...(f.skipped ? { skipped: f.skipped } : {}),
+                },
+              }
+            : {}),
         },
       ];
     });

@@ -6,7 +6,17 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { recoverPendingCreates } from "../../provider/src/discover/recover-pending";
 import type { Customer } from "./customers";
-import { driftOf, errorsOf, parseEvents, planOf, requestsOf, summaryOf, type Changes, type Drift, type Plan } from "./engine-events";
+import {
+  driftOf,
+  errorsOf,
+  parseEvents,
+  planOf,
+  requestsOf,
+  summaryOf,
+  type Changes,
+  type Drift,
+  type Plan,
+} from "./engine-events";
 
 /** The API requests a stack's commands made, and the 429s among them. */
 export type Requests = { requests: number; rateLimited: number };
@@ -68,7 +78,10 @@ export function stackEnvironment(env: NodeJS.ProcessEnv, projectDir: string): No
  * a drift check's drift (kept with an error when its remediation failed) and what the
  * remediation changed.
  */
-export type StackOutcome = { output: string; drift?: Drift; requests?: Requests } & ({ changes: Changes; plan?: Plan; remediation?: Plan } | { error: string });
+export type StackOutcome = { output: string; drift?: Drift; requests?: Requests } & (
+  | { changes: Changes; plan?: Plan; remediation?: Plan }
+  | { error: string }
+);
 
 /**
  * The commands of a worker that dies (a SIGKILL, a machine going down) must die with it, and so
@@ -121,7 +134,12 @@ interface CommandResult {
   stderr: string;
 }
 
-function pulumi(args: string[], cwd: string, interrupt?: AbortSignal, extra: NodeJS.ProcessEnv = {}): Promise<CommandResult> {
+function pulumi(
+  args: string[],
+  cwd: string,
+  interrupt?: AbortSignal,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<CommandResult> {
   const env = { ...stackEnvironment(process.env, cwd), ...extra };
   // The CLI takes PULUMI_SKIP_CONFIRMATIONS for --yes, which a refresh preview refuses: the
   // fleet gives --yes itself to every command that needs it.
@@ -144,7 +162,9 @@ function pulumi(args: string[], cwd: string, interrupt?: AbortSignal, extra: Nod
     // Its own session hears no Ctrl-C from the terminal: the fleet passes the stop on.
     const stop = () => child.kill("SIGINT");
     interrupt?.addEventListener("abort", stop, { once: true });
-    child.on("error", (e) => resolve({ code: -1, output: `${output}pulumi did not start: ${e.message}\n`, stdout, stderr }));
+    child.on("error", (e) =>
+      resolve({ code: -1, output: `${output}pulumi did not start: ${e.message}\n`, stdout, stderr }),
+    );
     child.on("close", (code) => {
       interrupt?.removeEventListener("abort", stop);
       if (child.pid !== undefined) dog.stdin!.write(`-${child.pid}\n`);
@@ -196,7 +216,8 @@ function commandOf(operation: Operation | "remediate", customer: Customer): stri
 }
 
 /** Whether an operation may write the stack, and so may leave a dead run's lock and pending creates. */
-const writes = (task: StackTask) => task.operation === "up" || task.operation === "destroy" || (task.operation === "drift" && task.remediate === true);
+const writes = (task: StackTask) =>
+  task.operation === "up" || task.operation === "destroy" || (task.operation === "drift" && task.remediate === true);
 
 export async function runStack(task: StackTask): Promise<StackOutcome> {
   const { customer, projectDir: cwd } = task;
@@ -208,7 +229,10 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
     output += r.output;
     return r;
   };
-  const failed = (r: CommandResult, what: string): StackOutcome => ({ output, error: errorSummary(r.output) || `${what} exited with ${r.code}` });
+  const failed = (r: CommandResult, what: string): StackOutcome => ({
+    output,
+    error: errorSummary(r.output) || `${what} exited with ${r.code}`,
+  });
 
   const create = async (): Promise<StackOutcome | undefined> => {
     const selected = await step(["stack", "select", "--create", ...stack]);
@@ -224,7 +248,11 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
   if (recover) {
     // The dead run's lock, if its backend holds one; nothing to cancel is not an error.
     const cancelled = await step(["cancel", "--yes", ...stack]);
-    if (cancelled.code !== 0 && !/no (update|operation)s? (is )?in progress|not (currently )?(running|locked)/i.test(cancelled.output)) return failed(cancelled, "pulumi cancel");
+    if (
+      cancelled.code !== 0 &&
+      !/no (update|operation)s? (is )?in progress|not (currently )?(running|locked)/i.test(cancelled.output)
+    )
+      return failed(cancelled, "pulumi cancel");
     const lines: string[] = [];
     const recovered = await recoverPendingCreates({
       stack: customer.ref,
@@ -239,7 +267,11 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
       },
     });
     output += `$ nsp-discover --pending-creates --stack ${customer.ref}\n${lines.join("\n")}\n`;
-    if (recovered !== 0) return { output, error: `the pending creates of a run that died could not all be recovered: ${lines.filter((l) => /not decided|failed|ambiguous|unidentifiable|foreign/.test(l)).join(" | ")}` };
+    if (recovered !== 0)
+      return {
+        output,
+        error: `the pending creates of a run that died could not all be recovered: ${lines.filter((l) => /not decided|failed|ambiguous|unidentifiable|foreign/.test(l)).join(" | ")}`,
+      };
   }
 
   /** One command, with the engine's events it streamed. */
@@ -247,7 +279,14 @@ export async function runStack(task: StackTask): Promise<StackOutcome> {
     const args = [...commandOf(operation, customer), "--json", ...stack];
     const before = output;
     let r = await step(args, task.interrupt);
-    if (makes && task.seenBefore && !recover && r.code !== 0 && MISSING_STACK.test(r.stderr) && !task.interrupt?.aborted) {
+    if (
+      makes &&
+      task.seenBefore &&
+      !recover &&
+      r.code !== 0 &&
+      MISSING_STACK.test(r.stderr) &&
+      !task.interrupt?.aborted
+    ) {
       output = before;
       const notCreated = await create();
       if (notCreated) return { r, events: [], notCreated };

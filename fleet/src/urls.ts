@@ -16,7 +16,9 @@ export function isLoopbackHost(hostname: string): boolean {
 export function insecureTransport(url: URL): string | undefined {
   if (url.protocol === "https:") return undefined;
   if (url.protocol === "http:") {
-    return isLoopbackHost(url.hostname) ? undefined : `uses plain http to ${url.hostname}, which would cross the network unencrypted`;
+    return isLoopbackHost(url.hostname)
+      ? undefined
+      : `uses plain http to ${url.hostname}, which would cross the network unencrypted`;
   }
   return `is not an http or https URL`;
 }

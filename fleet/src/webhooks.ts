@@ -43,12 +43,19 @@ export function webhookUrl(value: string, source: string): URL {
     url = new URL(value);
   } catch {
     // The value is not repeated: a secret pasted into the wrong variable would land in a log.
-    throw new InputError(`${source}: not a URL; expected https://host/path (plain http only on loopback: 127.0.0.0/8, [::1], localhost)`);
+    throw new InputError(
+      `${source}: not a URL; expected https://host/path (plain http only on loopback: 127.0.0.0/8, [::1], localhost)`,
+    );
   }
   const insecure = insecureTransport(url);
-  if (insecure) throw new InputError(`${source}: ${shownAddress(url)} ${insecure}; use https (plain http is accepted on loopback only: 127.0.0.0/8, [::1], localhost)`);
+  if (insecure)
+    throw new InputError(
+      `${source}: ${shownAddress(url)} ${insecure}; use https (plain http is accepted on loopback only: 127.0.0.0/8, [::1], localhost)`,
+    );
   if (url.username !== "" || url.password !== "") {
-    throw new InputError(`${source}: ${shownAddress(url)} holds a user name or password; remove it: the receiver knows the fleet's events by their signature (${WEBHOOK_SECRET_ENV}), and the URL is stored with each queued delivery`);
+    throw new InputError(
+      `${source}: ${shownAddress(url)} holds a user name or password; remove it: the receiver knows the fleet's events by their signature (${WEBHOOK_SECRET_ENV}), and the URL is stored with each queued delivery`,
+    );
   }
   return url;
 }
@@ -67,10 +74,14 @@ export function webhookSettings(env: NodeJS.ProcessEnv, flag?: string): { url: U
 
 function webhookSecret(secret: string | undefined): string {
   if (secret === undefined || secret === "") {
-    throw new InputError(`${WEBHOOK_SECRET_ENV}: not set; a webhook's events are signed with it (HMAC-SHA256), so that its receiver can tell them from forgeries. Set it to a long random string, e.g. \`openssl rand -hex 32\`, and give the receiver the same`);
+    throw new InputError(
+      `${WEBHOOK_SECRET_ENV}: not set; a webhook's events are signed with it (HMAC-SHA256), so that its receiver can tell them from forgeries. Set it to a long random string, e.g. \`openssl rand -hex 32\`, and give the receiver the same`,
+    );
   }
   if (secret.length < MIN_SECRET_LENGTH) {
-    throw new InputError(`${WEBHOOK_SECRET_ENV}: ${secret.length} characters, too short to sign with; use at least ${MIN_SECRET_LENGTH} random characters, e.g. \`openssl rand -hex 32\``);
+    throw new InputError(
+      `${WEBHOOK_SECRET_ENV}: ${secret.length} characters, too short to sign with; use at least ${MIN_SECRET_LENGTH} random characters, e.g. \`openssl rand -hex 32\``,
+    );
   }
   return secret;
 }
@@ -99,12 +110,18 @@ function fetchError(e: unknown): string {
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err.name === "TimeoutError") return `no answer in ${DELIVERY_TIMEOUT_MS / 1000} s`;
   const cause = err.cause;
-  if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` ${cause.message}` : ""}`.trim();
+  if (cause?.code)
+    return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` ${cause.message}` : ""}`.trim();
   return cause?.message ?? err.message ?? String(e);
 }
 
 /** One POST of the event: 2xx is success. Never throws for the receiver's sake; see the result. */
-export async function deliverOnce(url: URL, event: FleetEvent, secret: string | undefined, fetchImpl: typeof fetch = fetch): Promise<DeliveryResult> {
+export async function deliverOnce(
+  url: URL,
+  event: FleetEvent,
+  secret: string | undefined,
+  fetchImpl: typeof fetch = fetch,
+): Promise<DeliveryResult> {
   const key = webhookSecret(secret);
   const body = JSON.stringify(event);
   let res: Response;
@@ -130,8 +147,12 @@ export async function deliverOnce(url: URL, event: FleetEvent, secret: string | 
   // The answer's body is not read, only released, so the connection can be reused.
   await res.body?.cancel().catch(() => {});
   if (res.status >= 200 && res.status < 300) return { status: res.status };
-  const redirect = res.status >= 300 && res.status < 400 ? " (a redirect, not followed: give the webhook's final address)" : "";
-  return { status: res.status, error: `the receiver answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${redirect}` };
+  const redirect =
+    res.status >= 300 && res.status < 400 ? " (a redirect, not followed: give the webhook's final address)" : "";
+  return {
+    status: res.status,
+    error: `the receiver answered ${res.status}${res.statusText ? ` ${res.statusText}` : ""}${redirect}`,
+  };
 }
 
 export interface RetryOptions {
@@ -167,8 +188,21 @@ function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
  * backoff. Each wait is drawn between half and all of `firstDelayMs * 2^(n-1)`, so that the many
  * events of one run that failed together do not come back at the receiver together.
  */
-export async function deliverWithRetries(url: URL, event: FleetEvent, secret: string | undefined, opts: RetryOptions = {}): Promise<DeliveryResult & { attempts: number }> {
-  const { retries = 5, firstDelayMs = 1000, sleep = sleepFor, fetchImpl = fetch, onAttempt, signal, random = Math.random } = opts;
+export async function deliverWithRetries(
+  url: URL,
+  event: FleetEvent,
+  secret: string | undefined,
+  opts: RetryOptions = {},
+): Promise<DeliveryResult & { attempts: number }> {
+  const {
+    retries = 5,
+    firstDelayMs = 1000,
+    sleep = sleepFor,
+    fetchImpl = fetch,
+    onAttempt,
+    signal,
+    random = Math.random,
+  } = opts;
   let result: DeliveryResult = {};
   let attempt = 0;
   while (attempt <= retries) {
@@ -218,7 +252,8 @@ export interface DeliveryJob {
 
 /** The deliveries' queue: jobs are independent, any number may run at once ("standard"). */
 export async function ensureWebhookQueue(boss: PgBoss): Promise<void> {
-  if (!(await boss.getQueue(WEBHOOK_QUEUE))) await boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, policy: "standard" });
+  if (!(await boss.getQueue(WEBHOOK_QUEUE)))
+    await boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, policy: "standard" });
 }
 
 /**
@@ -227,7 +262,12 @@ export async function ensureWebhookQueue(boss: PgBoss): Promise<void> {
  * that, each next wait doubling: 43 to 85 minutes in all, to ride out a receiver's restart
  * or outage. `db` sends it in the caller's transaction (pg-boss's own option). Returns the job's id.
  */
-export async function queueDelivery(boss: PgBoss, url: URL, event: FleetEvent, opts: { retries?: number; retryDelaySeconds?: number; db?: PgBoss.Db } = {}): Promise<string | null> {
+export async function queueDelivery(
+  boss: PgBoss,
+  url: URL,
+  event: FleetEvent,
+  opts: { retries?: number; retryDelaySeconds?: number; db?: PgBoss.Db } = {},
+): Promise<string | null> {
   const data: DeliveryJob = { url: url.href, event };
   return boss.send(WEBHOOK_QUEUE, data, {
     retryLimit: opts.retries ?? 8,
@@ -253,16 +293,22 @@ export async function handleDelivery(
   // Checked again: the job's URL came out of the database, not from the command line.
   const url = webhookUrl(job.data.url, `the delivery job ${job.id}'s url`);
   const result = await deliverOnce(url, event, secret, fetchImpl);
-  await db.query("INSERT INTO nsp_fleet.deliveries (event_id, type, run_id, stack, url, attempt, status, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)", [
-    event.id,
-    event.type,
-    event.run,
-    "stack" in event ? event.stack : null,
-    shownAddress(url),
-    job.retryCount + 1,
-    result.status ?? null,
-    result.error ?? null,
-  ]);
-  if (result.error !== undefined) throw new Error(`webhook ${event.type} ${event.id} to ${shownAddress(url)}, attempt ${job.retryCount + 1}: ${result.error}`);
+  await db.query(
+    "INSERT INTO nsp_fleet.deliveries (event_id, type, run_id, stack, url, attempt, status, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    [
+      event.id,
+      event.type,
+      event.run,
+      "stack" in event ? event.stack : null,
+      shownAddress(url),
+      job.retryCount + 1,
+      result.status ?? null,
+      result.error ?? null,
+    ],
+  );
+  if (result.error !== undefined)
+    throw new Error(
+      `webhook ${event.type} ${event.id} to ${shownAddress(url)}, attempt ${job.retryCount + 1}: ${result.error}`,
+    );
   return result;
 }

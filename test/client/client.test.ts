@@ -2,7 +2,16 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ApiClient, ApiError, ApiResponseError, NetworkError } from "../../provider/src/client";
-import { BASE, TOKEN, apiError, caught, json, makeClient, scriptedFetch, systemError } from "../helpers/scripted-client";
+import {
+  BASE,
+  TOKEN,
+  apiError,
+  caught,
+  json,
+  makeClient,
+  scriptedFetch,
+  systemError,
+} from "../helpers/scripted-client";
 
 const Zone = z.object({ id: z.number().int(), name: z.string(), ttl: z.number().optional() });
 
@@ -11,7 +20,11 @@ describe("requests", () => {
     for (const baseUrl of [BASE, `${BASE}/`]) {
       const { fetch, calls } = scriptedFetch([json(200, { id: 1, name: "a.test" })]);
       const client = new ApiClient({ baseUrl, token: TOKEN, fetch, userAgent: "nsp-test/1" });
-      await client.post("/dns/zones", { name: "a.test" }, { query: { service_id: 7, tags: ["x", "y"], skip: undefined } });
+      await client.post(
+        "/dns/zones",
+        { name: "a.test" },
+        { query: { service_id: 7, tags: ["x", "y"], skip: undefined } },
+      );
       const c = calls[0]!;
       expect(c.url).toBe(`${BASE}/dns/zones?service_id=7&tags=x&tags=y`);
       expect(c.method).toBe("POST");
@@ -65,20 +78,26 @@ describe("requests", () => {
     expect(e.code).toBe("invalid_response");
     expect(e.status).toBe(200);
     expect(e.retryable).toBe(false);
-    expect(e.message).toMatch(/^GET \/dns\/zones\/1: invalid_response: the response does not have the expected shape: id: .*; name: /);
+    expect(e.message).toMatch(
+      /^GET \/dns\/zones\/1: invalid_response: the response does not have the expected shape: id: .*; name: /,
+    );
   });
 
   it("an empty body where a schema wants a value is a clear error", async () => {
     const { client } = makeClient([new Response(null, { status: 204 })]);
     const err = await caught(client.post("/dns/zones", {}, { schema: Zone }));
-    expect((err as Error).message).toBe("POST /dns/zones: invalid_response: the response body is empty but a value was expected");
+    expect((err as Error).message).toBe(
+      "POST /dns/zones: invalid_response: the response body is empty but a value was expected",
+    );
   });
 
   it("a truncated JSON body is an ApiResponseError, not a crash", async () => {
     const { client } = makeClient([new Response('{"id": 1, "name": "a.te', { status: 200 })]);
     const err = await caught(client.get("/dns/zones/1"));
     expect(err).toBeInstanceOf(ApiResponseError);
-    expect((err as Error).message).toMatch(/^GET \/dns\/zones\/1: invalid_response: the response body is not valid JSON \(.+\); body \(23 characters\) starts: \{"id": 1/);
+    expect((err as Error).message).toMatch(
+      /^GET \/dns\/zones\/1: invalid_response: the response body is not valid JSON \(.+\); body \(23 characters\) starts: \{"id": 1/,
+    );
   });
 
   it("an oversized non-JSON body is cut short in the message", async () => {
@@ -128,7 +147,9 @@ describe("the token never leaks", () => {
   it("is absent from errors, their JSON and inspection, the client's inspection and every log line", async () => {
     const echo = `invalid token ${TOKEN} (header was "Authorization: Bearer ${TOKEN}")`;
     const transportError = Object.assign(new TypeError("fetch failed"), {
-      cause: Object.assign(new Error(`socket hang up while sending authorization=Bearer ${TOKEN}`), { code: "ECONNRESET" }),
+      cause: Object.assign(new Error(`socket hang up while sending authorization=Bearer ${TOKEN}`), {
+        code: "ECONNRESET",
+      }),
       request: { headers: { authorization: `Bearer ${TOKEN}` } },
     });
     const { client, logs } = makeClient(
@@ -151,7 +172,14 @@ describe("the token never leaks", () => {
 
     const texts: string[] = [];
     for (const e of errors) {
-      texts.push(e.message, e.stack ?? "", e.serverMessage, JSON.stringify(e), inspect(e, { depth: 10, showHidden: true }), String(e));
+      texts.push(
+        e.message,
+        e.stack ?? "",
+        e.serverMessage,
+        JSON.stringify(e),
+        inspect(e, { depth: 10, showHidden: true }),
+        String(e),
+      );
     }
     texts.push(inspect(client, { depth: 10, showHidden: true }), JSON.stringify(client), String(client));
     texts.push(...logs.map((l) => l.message));

@@ -55,20 +55,40 @@ describe("errorFromResponse", () => {
   });
 
   it("keys on error.code, not on the status", () => {
-    const nf = errorFromResponse({ method: "GET", path: "/x", status: 400, body: JSON.stringify({ error: { code: "not_found", message: "m" } }) });
+    const nf = errorFromResponse({
+      method: "GET",
+      path: "/x",
+      status: 400,
+      body: JSON.stringify({ error: { code: "not_found", message: "m" } }),
+    });
     expect(nf).toBeInstanceOf(NotFoundError);
     expect(isNotFound(nf)).toBe(true);
-    const v = errorFromResponse({ method: "GET", path: "/x", status: 404, body: JSON.stringify({ error: { code: "validation_error", message: "m" } }) });
+    const v = errorFromResponse({
+      method: "GET",
+      path: "/x",
+      status: 404,
+      body: JSON.stringify({ error: { code: "validation_error", message: "m" } }),
+    });
     expect(v).toBeInstanceOf(ValidationError);
     expect(isNotFound(v)).toBe(false);
     // A 429 whose code is a quota refusal is not a rate limit and is not retried.
-    const q = errorFromResponse({ method: "GET", path: "/x", status: 429, body: JSON.stringify({ error: { code: "limit_exceeded", message: "m" } }) });
+    const q = errorFromResponse({
+      method: "GET",
+      path: "/x",
+      status: 429,
+      body: JSON.stringify({ error: { code: "limit_exceeded", message: "m" } }),
+    });
     expect(q).toBeInstanceOf(LimitExceededError);
     expect(q.retryable).toBe(false);
   });
 
   it("gives an unknown code the base class", () => {
-    const err = errorFromResponse({ method: "POST", path: "/a", status: 418, body: JSON.stringify({ error: { code: "teapot", message: "short and stout" } }) });
+    const err = errorFromResponse({
+      method: "POST",
+      path: "/a",
+      status: 418,
+      body: JSON.stringify({ error: { code: "teapot", message: "short and stout" } }),
+    });
     expect(err.constructor).toBe(ApiError);
     expect(err.code).toBe("teapot");
     expect(err.message).toBe("POST /a: teapot: short and stout");
@@ -76,7 +96,12 @@ describe("errorFromResponse", () => {
   });
 
   it("turns a non-JSON body into http_<status>, never into a NotFoundError", () => {
-    const err = errorFromResponse({ method: "GET", path: "/dns/zones/1", status: 404, body: "<html><body>404 Not Found</body></html>" });
+    const err = errorFromResponse({
+      method: "GET",
+      path: "/dns/zones/1",
+      status: 404,
+      body: "<html><body>404 Not Found</body></html>",
+    });
     expect(err.constructor).toBe(ApiError);
     expect(err.code).toBe("http_404");
     expect(err.message).toBe("GET /dns/zones/1: http_404: <html><body>404 Not Found</body></html>");
@@ -110,17 +135,43 @@ describe("errorFromResponse", () => {
 
   it("reads Retry-After as seconds or an HTTP date, and X-RateLimit-Reset on a 429 without it", () => {
     const body = JSON.stringify({ error: { code: "rate_limited", message: "slow down" } });
-    expect(errorFromResponse({ method: "GET", path: "/x", status: 429, body, headers: headers({ "Retry-After": "3" }) }).retryAfterMs).toBe(3000);
+    expect(
+      errorFromResponse({ method: "GET", path: "/x", status: 429, body, headers: headers({ "Retry-After": "3" }) })
+        .retryAfterMs,
+    ).toBe(3000);
     const now = Date.parse("2026-11-21T12:00:00Z");
     expect(
-      errorFromResponse({ method: "GET", path: "/x", status: 429, body, nowMs: now, headers: headers({ "Retry-After": "Sat, 21 Nov 2026 12:00:07 GMT" }) })
-        .retryAfterMs,
+      errorFromResponse({
+        method: "GET",
+        path: "/x",
+        status: 429,
+        body,
+        nowMs: now,
+        headers: headers({ "Retry-After": "Sat, 21 Nov 2026 12:00:07 GMT" }),
+      }).retryAfterMs,
     ).toBe(7000);
-    expect(errorFromResponse({ method: "GET", path: "/x", status: 429, body, headers: headers({ "X-RateLimit-Reset": "9" }) }).retryAfterMs).toBe(9000);
     expect(
-      errorFromResponse({ method: "GET", path: "/x", status: 429, body, headers: headers({ "Retry-After": "2", "X-RateLimit-Reset": "60" }) }).retryAfterMs,
+      errorFromResponse({
+        method: "GET",
+        path: "/x",
+        status: 429,
+        body,
+        headers: headers({ "X-RateLimit-Reset": "9" }),
+      }).retryAfterMs,
+    ).toBe(9000);
+    expect(
+      errorFromResponse({
+        method: "GET",
+        path: "/x",
+        status: 429,
+        body,
+        headers: headers({ "Retry-After": "2", "X-RateLimit-Reset": "60" }),
+      }).retryAfterMs,
     ).toBe(2000);
-    expect(errorFromResponse({ method: "GET", path: "/x", status: 429, body, headers: headers({ "Retry-After": "soon" }) }).retryAfterMs).toBeUndefined();
+    expect(
+      errorFromResponse({ method: "GET", path: "/x", status: 429, body, headers: headers({ "Retry-After": "soon" }) })
+        .retryAfterMs,
+    ).toBeUndefined();
   });
 
   it("truncates a huge server message and scrubs an echoed token", () => {
@@ -139,7 +190,12 @@ describe("errorFromResponse", () => {
   });
 
   it("scrubs a token echoed in a non-JSON body even without being told the secret", () => {
-    const err = errorFromResponse({ method: "GET", path: "/x", status: 502, body: `proxy saw authorization: Bearer ${TOKEN}` });
+    const err = errorFromResponse({
+      method: "GET",
+      path: "/x",
+      status: 502,
+      body: `proxy saw authorization: Bearer ${TOKEN}`,
+    });
     expect(err.message).not.toContain(TOKEN);
   });
 });
@@ -155,7 +211,10 @@ describe("networkErrorFrom", () => {
     expect(refused.message).toMatch(/^POST \/x: network_error: fetch failed: connect ECONNREFUSED/);
 
     const agg = new TypeError("fetch failed", {
-      cause: new AggregateError([Object.assign(new Error("connect ECONNREFUSED ::1:443"), { code: "ECONNREFUSED" })], "x"),
+      cause: new AggregateError(
+        [Object.assign(new Error("connect ECONNREFUSED ::1:443"), { code: "ECONNREFUSED" })],
+        "x",
+      ),
     });
     expect(networkErrorFrom(agg, { method: "POST", path: "/x" }).notSent).toBe(true);
 
@@ -191,7 +250,9 @@ describe("errors through the client", () => {
   });
 
   it("reports a redirect instead of following it with the token", async () => {
-    const { client, calls } = makeClient([new Response(null, { status: 301, headers: { location: "https://elsewhere.test/" } })]);
+    const { client, calls } = makeClient([
+      new Response(null, { status: 301, headers: { location: "https://elsewhere.test/" } }),
+    ]);
     const err = await caught(client.get("/me"));
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe("http_301");
@@ -220,13 +281,18 @@ describe("a 404 is trusted only once GET /me shows the base URL reaches the API"
       expect((err as Error).message).toContain("missing its /api/v1 prefix (try https://api.nsp.example/api/v1)");
       expect((err as Error).message).not.toContain(TOKEN);
       // The verdict is kept: later calls fail the same way without probing again.
-      expect((await caught(client.get("/dns/zones/43")) as ApiError).code).toBe("base_url_not_api");
+      expect(((await caught(client.get("/dns/zones/43"))) as ApiError).code).toBe("base_url_not_api");
       expect(calls.filter((c) => c.path.endsWith("/me"))).toHaveLength(1);
     }
   });
 
   it("leaves a bodiless 404 as it is when the probe cannot tell, and probes again next time", async () => {
-    const { client, calls } = makeClient([bodiless404(), apiError(401, "unauthorized", "bad token"), bodiless404(), json(200, ME)]);
+    const { client, calls } = makeClient([
+      bodiless404(),
+      apiError(401, "unauthorized", "bad token"),
+      bodiless404(),
+      json(200, ME),
+    ]);
     const err = await caught(client.get("/dns/zones/42"));
     expect(isNotFound(err)).toBe(false);
     expect((err as ApiError).code).toBe("http_404");

@@ -34,7 +34,12 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   if (url.pathname === "/api/v1/me") {
     limitedHits++;
     if (limitedHits === 1) {
-      send(res, 429, { error: { code: "rate_limited", message: "slow down" } }, { "retry-after": "1", "x-ratelimit-remaining": "0" });
+      send(
+        res,
+        429,
+        { error: { code: "rate_limited", message: "slow down" } },
+        { "retry-after": "1", "x-ratelimit-remaining": "0" },
+      );
     } else {
       send(res, 200, { id: 1, auth: "token" });
     }
@@ -117,7 +122,12 @@ describe("ApiClient over real HTTP", () => {
     // A port that was just free: nothing listens there, so the connection is refused before
     // anything is sent. (Port 1 would not do: fetch refuses it as a "bad port" without connecting.)
     const closedPort = await freePort();
-    const refused = new ApiClient({ baseUrl: `http://127.0.0.1:${closedPort}/api/v1`, token: TOKEN, sleep: async () => {}, maxRetries: 2 });
+    const refused = new ApiClient({
+      baseUrl: `http://127.0.0.1:${closedPort}/api/v1`,
+      token: TOKEN,
+      sleep: async () => {},
+      maxRetries: 2,
+    });
     try {
       const err = await refused.post("/dns/zones", { name: "a.test" }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(NetworkError);

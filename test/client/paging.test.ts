@@ -69,7 +69,9 @@ describe("listAll", () => {
     const { client, calls } = makeClient([json(200, { data: rows(0, 2), paging: { next_offset: 0 } })]);
     const err = await caught(client.listAll("/dns/zones", { pageSize: 2 }));
     expect(err).toBeInstanceOf(ApiResponseError);
-    expect((err as Error).message).toMatch(/^GET \/dns\/zones: invalid_response: .*next_offset 0.*does not move forward/);
+    expect((err as Error).message).toMatch(
+      /^GET \/dns\/zones: invalid_response: .*next_offset 0.*does not move forward/,
+    );
     expect(calls).toHaveLength(1);
 
     const later = makeClient([
@@ -139,7 +141,11 @@ describe("paginate", () => {
 describe("readPage", () => {
   it("treats a missing next_offset on an empty page as the end", () => {
     expect(readPage({ data: [] }, { limit: 10, offset: 0 })).toEqual({ ok: true, items: [], nextOffset: null });
-    expect(readPage({ data: [1], paging: { next_offset: null } }, { limit: 1, offset: 0 })).toEqual({ ok: true, items: [1], nextOffset: null });
+    expect(readPage({ data: [1], paging: { next_offset: null } }, { limit: 1, offset: 0 })).toEqual({
+      ok: true,
+      items: [1],
+      nextOffset: null,
+    });
     expect(readPage("nope", { limit: 1, offset: 0 }).ok).toBe(false);
   });
 });

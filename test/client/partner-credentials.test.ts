@@ -12,7 +12,11 @@ let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await startEmulator({ accounts: [{ name: "msp", token: PARTNER }], now, partnerTokenTtlSeconds: 900 });
   for (const ref of ["c1", "c2"]) {
-    await fetch(`${emu.baseUrl}/partner/subjects`, { method: "POST", headers: { authorization: `Bearer ${PARTNER}`, "content-type": "application/json" }, body: JSON.stringify({ external_ref: ref }) });
+    await fetch(`${emu.baseUrl}/partner/subjects`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${PARTNER}`, "content-type": "application/json" },
+      body: JSON.stringify({ external_ref: ref }),
+    });
   }
 });
 afterAll(() => emu.close());
@@ -33,7 +37,9 @@ describe("PartnerCredentials", () => {
     const { client, credentials } = customerClient("c1");
     await Promise.all(Array.from({ length: 8 }, () => client.get("/me")));
     expect(credentials.minted).toBe(1);
-    await Promise.all(Array.from({ length: 4 }, (_, i) => client.post("/webhooks", { url: `https://hooks.example/${i}` })));
+    await Promise.all(
+      Array.from({ length: 4 }, (_, i) => client.post("/webhooks", { url: `https://hooks.example/${i}` })),
+    );
     expect(credentials.minted).toBe(2);
     expect((await client.listAll<{ url: string }>("/webhooks")).length).toBe(4);
     expect(credentials.minted).toBe(2);
@@ -62,16 +68,31 @@ describe("a credential refused even when fresh", () => {
   it("is minted afresh once, then the refusal is the answer: no loop", async () => {
     const sent: string[] = [];
     let mints = 0;
-    const json = (status: number, body: unknown) => ({ status, headers: new Headers(), text: async () => JSON.stringify(body) });
+    const json = (status: number, body: unknown) => ({
+      status,
+      headers: new Headers(),
+      text: async () => JSON.stringify(body),
+    });
     const fetch: FetchLike = async (url, init) => {
       sent.push(`${init.method} ${new URL(url).pathname}`);
       if (url.endsWith("/token")) return json(201, { token: `svc_minted${++mints}`, expires_in: 900 });
       return json(401, { error: { code: "unauthorized", message: "credential revoked" } });
     };
-    const common = { baseUrl: "https://api.example.test/api/v1", token: PARTNER, fetch, requestsPerMinute: 0, sleep: async () => undefined };
+    const common = {
+      baseUrl: "https://api.example.test/api/v1",
+      token: PARTNER,
+      fetch,
+      requestsPerMinute: 0,
+      sleep: async () => undefined,
+    };
     const client = new ApiClient({ ...common, credentials: new PartnerCredentials(new ApiClient(common), "c9") });
     await expect(client.get("/me")).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(sent).toEqual(["POST /api/v1/partner/subjects/c9/token", "GET /api/v1/me", "POST /api/v1/partner/subjects/c9/token", "GET /api/v1/me"]);
+    expect(sent).toEqual([
+      "POST /api/v1/partner/subjects/c9/token",
+      "GET /api/v1/me",
+      "POST /api/v1/partner/subjects/c9/token",
+      "GET /api/v1/me",
+    ]);
   });
 });
 
@@ -81,7 +102,11 @@ describe("a credential that outlives its life on the way (a slow server)", () =>
     const sent: string[] = [];
     let clock = 0;
     let mints = 0;
-    const json = (status: number, body: unknown) => ({ status, headers: new Headers(), text: async () => JSON.stringify(body) });
+    const json = (status: number, body: unknown) => ({
+      status,
+      headers: new Headers(),
+      text: async () => JSON.stringify(body),
+    });
     const fetch: FetchLike = async (url, init) => {
       sent.push(`${init.method} ${new URL(url).pathname}`);
       if (url.endsWith("/token")) return json(201, { token: `svc_minted${++mints}`, expires_in: 1 });
@@ -89,8 +114,22 @@ describe("a credential that outlives its life on the way (a slow server)", () =>
       if (refusals-- > 0) return json(401, { error: { code: "unauthorized", message: "the credential expired" } });
       return json(200, { id: 1 });
     };
-    const common = { baseUrl: "https://api.example.test/api/v1", token: PARTNER, fetch, requestsPerMinute: 0, sleep: async () => undefined, now: () => clock, maxRetries };
-    return { client: new ApiClient({ ...common, credentials: new PartnerCredentials(new ApiClient(common), "c9", () => clock) }), sent };
+    const common = {
+      baseUrl: "https://api.example.test/api/v1",
+      token: PARTNER,
+      fetch,
+      requestsPerMinute: 0,
+      sleep: async () => undefined,
+      now: () => clock,
+      maxRetries,
+    };
+    return {
+      client: new ApiClient({
+        ...common,
+        credentials: new PartnerCredentials(new ApiClient(common), "c9", () => clock),
+      }),
+      sent,
+    };
   }
   const MINT = "POST /api/v1/partner/subjects/c9/token";
   const GET = "GET /api/v1/me";

@@ -141,17 +141,14 @@ describe("client rate limiting", () => {
     const clock = new FakeClock();
     let second: Promise<unknown> | undefined;
     let self: ApiClient | undefined;
-    const { client, calls } = makeClient(
-      [apiError(429, "rate_limited", "x", { "Retry-After": "10" }), json(200, {})],
-      {
-        clock,
-        requestsPerMinute: 0,
-        // Start another request at the moment the first one decides to retry.
-        onLog: (level, message) => {
-          if (level === "debug" && message.includes("retrying") && !second) second = self?.get("/other");
-        },
+    const { client, calls } = makeClient([apiError(429, "rate_limited", "x", { "Retry-After": "10" }), json(200, {})], {
+      clock,
+      requestsPerMinute: 0,
+      // Start another request at the moment the first one decides to retry.
+      onLog: (level, message) => {
+        if (level === "debug" && message.includes("retrying") && !second) second = self?.get("/other");
       },
-    );
+    });
     self = client;
     await client.get("/first");
     expect(second).toBeDefined();
@@ -174,7 +171,9 @@ describe("client rate limiting", () => {
     let queued = false;
     const sleep = (_ms: number, signal?: AbortSignal) => {
       queued = true;
-      return new Promise<void>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
+      return new Promise<void>((_, reject) =>
+        signal?.addEventListener("abort", () => reject(signal.reason), { once: true }),
+      );
     };
     const { client, calls } = makeClient([json(200, {})], { clock, sleep, requestsPerMinute: 1 });
     await client.get("/a");

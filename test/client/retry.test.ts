@@ -77,7 +77,10 @@ describe("retries through the client", () => {
   });
 
   it("retries a POST after a 429 (the server refused it before processing)", async () => {
-    const { client, calls } = makeClient([apiError(429, "rate_limited", "x", { "Retry-After": "1" }), json(201, { id: 9 })]);
+    const { client, calls } = makeClient([
+      apiError(429, "rate_limited", "x", { "Retry-After": "1" }),
+      json(201, { id: 9 }),
+    ]);
     await expect(client.post("/dns/zones", { name: "a.test" })).resolves.toEqual({ id: 9 });
     expect(calls).toHaveLength(2);
     expect(calls[1]!.body).toEqual({ name: "a.test" });
@@ -124,7 +127,9 @@ describe("retries through the client", () => {
     const { client, calls, logs } = makeClient([systemError("ECONNREFUSED"), json(201, { id: 5 })]);
     await expect(client.post("/dns/zones", { name: "a.test" })).resolves.toEqual({ id: 5 });
     expect(calls).toHaveLength(2);
-    expect(logs.some((l) => l.level === "debug" && l.message.includes("ECONNREFUSED") && l.message.includes("retrying"))).toBe(true);
+    expect(
+      logs.some((l) => l.level === "debug" && l.message.includes("ECONNREFUSED") && l.message.includes("retrying")),
+    ).toBe(true);
   });
 
   it("does not retry a POST whose connection was reset after sending", async () => {
@@ -163,7 +168,10 @@ describe("retries through the client", () => {
   });
 
   it("does not sit out an absurd Retry-After: fails with RateLimitedError at once", async () => {
-    const { client, calls, clock } = makeClient([apiError(429, "rate_limited", "x", { "Retry-After": "86400" }), json(200, {})]);
+    const { client, calls, clock } = makeClient([
+      apiError(429, "rate_limited", "x", { "Retry-After": "86400" }),
+      json(200, {}),
+    ]);
     const err = await caught(client.get("/x"));
     expect(err).toBeInstanceOf(RateLimitedError);
     expect((err as RateLimitedError).retryAfterMs).toBe(86_400_000);

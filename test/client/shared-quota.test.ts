@@ -37,7 +37,15 @@ async function shareOneToken(k: number, perProcess: number, pacing: QuotaPacing,
   const failures: unknown[] = [];
   await Promise.all(
     Array.from({ length: k }, async (_, p) => {
-      const client = new ApiClient({ baseUrl: BASE, token: TOKEN, fetch, sleep: clock.sleep, now: clock.now, random: seeded(p + 1), pacing });
+      const client = new ApiClient({
+        baseUrl: BASE,
+        token: TOKEN,
+        fetch,
+        sleep: clock.sleep,
+        now: clock.now,
+        random: seeded(p + 1),
+        pacing,
+      });
       let next = 0;
       const worker = async () => {
         while (next < perProcess) {
@@ -78,7 +86,14 @@ describe("one token shared by several processes", () => {
 
 describe("RateLimiter with shared pacing", () => {
   /** Answers as a server bucket of `limit`/min would, when others spend `othersPerOwn` units for each of ours. */
-  function observeDrain(rl: RateLimiter, clock: FakeClock, limit: number, start: number, n: number, othersPerOwn: number): number {
+  function observeDrain(
+    rl: RateLimiter,
+    clock: FakeClock,
+    limit: number,
+    start: number,
+    n: number,
+    othersPerOwn: number,
+  ): number {
     let tokens = start;
     for (let i = 0; i < n; i++) {
       clock.t += 10;

@@ -73,7 +73,12 @@ async function freshStack(dir: string): Promise<Stack> {
  * `pulumi import --file` of the discovered account; every object is imported. Without
  * --skip-preview the CLI reads everything twice (its preview, then the import itself).
  */
-async function importAll(stack: Stack, out: string, path = join(work, "import.json"), discovered = file): Promise<string> {
+async function importAll(
+  stack: Stack,
+  out: string,
+  path = join(work, "import.json"),
+  discovered = file,
+): Promise<string> {
   await api.resetStats();
   await stack.run(["import", "--file", path, "--yes", "--skip-preview", "--out", out]);
   const stats = await api.stats();
@@ -82,9 +87,13 @@ async function importAll(stack: Stack, out: string, path = join(work, "import.js
   const records = discovered.resources.filter((r) => r.type === "nsp:dns:Record").length;
   const zones = discovered.resources.filter((r) => r.type === "nsp:dns:Zone").length;
   // Plus the one read of the token when the plugin is configured.
-  expect(stats.total, JSON.stringify(stats.byRoute)).toBeLessThanOrEqual(1 + Math.ceil(records / 500) + 2 * zones + (discovered.resources.length - records - zones));
+  expect(stats.total, JSON.stringify(stats.byRoute)).toBeLessThanOrEqual(
+    1 + Math.ceil(records / 500) + 2 * zones + (discovered.resources.length - records - zones),
+  );
   const state = await stack.exportState();
-  const adopted = state.deployment.resources.filter((r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"));
+  const adopted = state.deployment.resources.filter(
+    (r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"),
+  );
   expect(adopted).toHaveLength(discovered.resources.length);
   return readFileSync(out, "utf8");
 }
@@ -93,24 +102,32 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
   it("the file holds every object of the account, or reports it as owned by another", async () => {
     const inFile = new Set(file.resources.map((r) => `${r.type} ${r.id}`));
     const left = new Set(report.leftOut.map((r) => `${r.type} ${r.id}`));
-    const accounted = (type: string, id: string) => expect(inFile.has(`${type} ${id}`) || left.has(`${type} ${id}`), `${type} ${id}`).toBe(true);
+    const accounted = (type: string, id: string) =>
+      expect(inFile.has(`${type} ${id}`) || left.has(`${type} ${id}`), `${type} ${id}`).toBe(true);
     const zones = await api.list<{ id: number; dnssec: boolean; transfer: { allow: string[] } }>("/dns/zones");
     for (const z of zones) {
       accounted("nsp:dns:Zone", String(z.id));
       if (z.dnssec) accounted("nsp:dns:ZoneDnssec", String(z.id));
       if (z.transfer.allow.length) accounted("nsp:dns:ZoneTransfer", String(z.id));
-      for (const r of await api.list<{ id: number }>(`/dns/zones/${z.id}/records`)) accounted("nsp:dns:Record", `${z.id}/${r.id}`);
+      for (const r of await api.list<{ id: number }>(`/dns/zones/${z.id}/records`))
+        accounted("nsp:dns:Record", `${z.id}/${r.id}`);
     }
     for (const s of await api.list<{ id: number }>("/cdn/sites")) accounted("nsp:cdn:Site", String(s.id));
     for (const r of await api.list<{ id: number }>("/security/rules")) accounted("nsp:security:Rule", String(r.id));
     for (const ca of await api.list<{ id: number }>("/rpki/cas")) {
       accounted("nsp:rpki:Ca", String(ca.id));
-      for (const roa of await api.list<{ id: number }>(`/rpki/cas/${ca.id}/roas`)) accounted("nsp:rpki:Roa", `${ca.id}/${roa.id}`);
+      for (const roa of await api.list<{ id: number }>(`/rpki/cas/${ca.id}/roas`))
+        accounted("nsp:rpki:Roa", `${ca.id}/${roa.id}`);
     }
     for (const d of await api.list<{ id: number }>("/mail/domains")) {
       accounted("nsp:mail:Domain", String(d.id));
-      for (const [type, path] of [["Mailbox", "mailboxes"], ["Alias", "aliases"], ["Group", "groups"]] as const) {
-        for (const o of await api.list<{ id: string }>(`/mail/domains/${d.id}/${path}`)) accounted(`nsp:mail:${type}`, `${d.id}/${o.id}`);
+      for (const [type, path] of [
+        ["Mailbox", "mailboxes"],
+        ["Alias", "aliases"],
+        ["Group", "groups"],
+      ] as const) {
+        for (const o of await api.list<{ id: string }>(`/mail/domains/${d.id}/${path}`))
+          accounted(`nsp:mail:${type}`, `${d.id}/${o.id}`);
       }
     }
     for (const t of await api.list<{ id: number; hostnames: { managed_by?: string }[] }>("/link/tunnels")) {
@@ -119,8 +136,13 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
     }
     for (const p of await api.list<{ id: string }>("/vgate/pbx")) {
       accounted("nsp:vgate:Pbx", p.id);
-      for (const [type, path] of [["Extension", "extensions"], ["RingGroup", "groups"], ["Ivr", "ivrs"]] as const) {
-        for (const o of await api.list<{ id: string }>(`/vgate/pbx/${p.id}/${path}`)) accounted(`nsp:vgate:${type}`, `${p.id}/${o.id}`);
+      for (const [type, path] of [
+        ["Extension", "extensions"],
+        ["RingGroup", "groups"],
+        ["Ivr", "ivrs"],
+      ] as const) {
+        for (const o of await api.list<{ id: string }>(`/vgate/pbx/${p.id}/${path}`))
+          accounted(`nsp:vgate:${type}`, `${p.id}/${o.id}`);
       }
     }
     for (const w of await api.list<{ id: number }>("/webhooks")) accounted("nsp:index:Webhook", String(w.id));
@@ -137,7 +159,9 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
     const code = await importAll(stack, join(dir, "index.ts"));
     expect(code).toContain('from "@nsp/pulumi"');
     expect(code).toContain("new nsp.dns.Record(");
-    execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { stdio: "pipe" });
+    execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], {
+      stdio: "pipe",
+    });
     await stack.preview(["--expect-no-changes"]);
     expect(stack.artefacts()).not.toContain(token);
   });
@@ -155,7 +179,9 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
   it("with --with-state the whole account imports with only the token check, and previews with no change", async () => {
     const path = join(work, "with-state.json");
     await api.resetStats();
-    const stateful = (await discoverTo(path, ["--with-state"])) as { resources: { type: string; id: string; outputs?: unknown }[] };
+    const stateful = (await discoverTo(path, ["--with-state"])) as {
+      resources: { type: string; id: string; outputs?: unknown }[];
+    };
     const discovering = await api.stats();
     const leftToRead = stateful.resources.filter((r) => !r.outputs);
     expect(stateful.resources.map((r) => `${r.type} ${r.id}`)).toEqual(file.resources.map((r) => `${r.type} ${r.id}`));
@@ -171,14 +197,19 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
     console.log(
       `--with-state: nsp-discover ${discovering.total} requests for ${stateful.resources.length} objects (${leftToRead.length} holding a secret, left to read); pulumi import ${importing.total} requests ${JSON.stringify(importing.byRoute)}`,
     );
-    writeFileSync(join(dir, "Pulumi.yaml"), `name: nsp-adopt-state\nruntime: yaml\n${plugins}\n${readFileSync(join(dir, "program.yaml"), "utf8")}`);
+    writeFileSync(
+      join(dir, "Pulumi.yaml"),
+      `name: nsp-adopt-state\nruntime: yaml\n${plugins}\n${readFileSync(join(dir, "program.yaml"), "utf8")}`,
+    );
     await stack.preview(["--expect-no-changes"]);
     expect(stack.artefacts()).not.toContain(token);
   });
 
   it("a mail domain named as its zone: the program refers to the zone by reference, and previews with no change", async () => {
     const zones = await api.list<{ id: number; name: string }>("/dns/zones");
-    const domain = (await api.list<{ name: string; zone_id: number }>("/mail/domains")).find((d) => zones.some((z) => z.id === d.zone_id && z.name === d.name));
+    const domain = (await api.list<{ name: string; zone_id: number }>("/mail/domains")).find((d) =>
+      zones.some((z) => z.id === d.zone_id && z.name === d.name),
+    );
     expect(domain).toBeDefined();
     const path = join(work, "zones-and-mail.json");
     const imported = await discoverTo(path, ["--type", "nsp:dns:Zone", "--type", "nsp:mail:Domain"]);
@@ -201,7 +232,11 @@ describe("the README's way at size: nsp-discover --import", () => {
   const plainCount = 400;
 
   /** nsp-discover as the README runs it, in `cwd`, for the account of `tokenOf`; resolves with its exit and output. */
-  async function nspDiscover(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  async function nspDiscover(
+    args: string[],
+    cwd: string,
+    env: NodeJS.ProcessEnv = {},
+  ): Promise<{ code: number; stdout: string; stderr: string }> {
     const run = await execFileAsync(process.execPath, [join(ROOT, "bin/nsp-discover"), ...args], {
       cwd,
       env: { ...env, NSP_API_TOKEN: big.token, NSP_BASE_URL: emulator.baseUrl },
@@ -209,7 +244,11 @@ describe("the README's way at size: nsp-discover --import", () => {
       maxBuffer: 256 * 1024 * 1024,
     }).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-      (e: { code?: number; stdout: string; stderr: string }) => ({ code: e.code ?? 1, stdout: e.stdout, stderr: e.stderr }),
+      (e: { code?: number; stdout: string; stderr: string }) => ({
+        code: e.code ?? 1,
+        stdout: e.stdout,
+        stderr: e.stderr,
+      }),
     );
     expect(run.stdout + run.stderr).not.toContain(big.token);
     return run;
@@ -230,17 +269,35 @@ describe("the README's way at size: nsp-discover --import", () => {
     const service = (await control.services()).find((s) => s.type === "auth_dns")!.id;
     // One zone above nsp-discover's size (its zone file), one below (a Record per record); a CA, its ROAs, an edge site and its rule.
     const zoneIds: number[] = [];
-    for (const [name, count] of [["large.example", RECORDS - plainCount], ["small.example", plainCount]] as const) {
+    for (const [name, count] of [
+      ["large.example", RECORDS - plainCount],
+      ["small.example", plainCount],
+    ] as const) {
       const zone = await control.post<{ id: number }>("/dns/zones", { service_id: service, name });
       zoneIds.push(zone.id);
-      const text = Array.from({ length: count }, (_, i) => `h${i} 300 IN ${i % 2 ? `TXT "record ${i}"` : `A 10.0.${i >> 8}.${i & 255}`}`).join("\n");
-      expect((await control.post<{ added: number }>(`/dns/zones/${zone.id}/import`, { text: `${text}\n`, mode: "apply" })).added).toBe(count);
+      const text = Array.from(
+        { length: count },
+        (_, i) => `h${i} 300 IN ${i % 2 ? `TXT "record ${i}"` : `A 10.0.${i >> 8}.${i & 255}`}`,
+      ).join("\n");
+      expect(
+        (await control.post<{ added: number }>(`/dns/zones/${zone.id}/import`, { text: `${text}\n`, mode: "apply" }))
+          .added,
+      ).toBe(count);
     }
     const ca = await control.post<{ id: number }>("/rpki/cas", { handle: "big-ca", asns: [64500] });
     await control.post(`/rpki/cas/${ca.id}/roas`, { asn: 64500, prefix: "192.0.2.0/24" });
     await control.post(`/rpki/cas/${ca.id}/roas`, { asn: 64500, prefix: "2001:db8::/32", max_length: 48 });
-    const site = await control.post<{ id: number }>("/cdn/sites", { hostname: "shop.big.example", origin: "origin.example.net" });
-    await control.post("/security/rules", { site_id: site.id, field: "country", op: "in", value: "NL", action: "block" });
+    const site = await control.post<{ id: number }>("/cdn/sites", {
+      hostname: "shop.big.example",
+      origin: "origin.example.net",
+    });
+    await control.post("/security/rules", {
+      site_id: site.id,
+      field: "country",
+      op: "in",
+      value: "NL",
+      action: "block",
+    });
     const dir = mkdtempSync(join(tmpdir(), "nsp-e2e-big-"));
     big = { token, control, file: join(dir, "import.json"), work: dir, objects: 0, zoneIds };
     await api.resetStats();
@@ -258,10 +315,16 @@ describe("the README's way at size: nsp-discover --import", () => {
     expect(types.filter((t) => t === "nsp:dns:Record")).toHaveLength(plainCount);
     const stack = await yamlStack("nsp-adopt-big");
     await api.resetStats();
-    const run = await nspDiscover(["--import", big.file, "--out", "Main.yaml", "--stack", stack.stack], stack.dir, stack.env);
+    const run = await nspDiscover(
+      ["--import", big.file, "--out", "Main.yaml", "--stack", stack.stack],
+      stack.dir,
+      stack.env,
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const stats = await api.stats();
-    console.log(`nsp-discover --import of ${RECORDS} records: ${stats.total} requests ${JSON.stringify(stats.byRoute)}`);
+    console.log(
+      `nsp-discover --import of ${RECORDS} records: ${stats.total} requests ${JSON.stringify(stats.byRoute)}`,
+    );
     expect(stats.mutating).toBe(0);
     expect(stats.total, JSON.stringify(stats.byRoute)).toBeLessThanOrEqual(Math.ceil(RECORDS / 500) + 10);
     // The small zone's records from one page of its list, the large zone's from nsp-discover's file: no record read alone.
@@ -271,12 +334,16 @@ describe("the README's way at size: nsp-discover --import", () => {
 
     const program = readFileSync(join(stack.dir, "Main.yaml"), "utf8");
     // The large zone as its zone file, one line per record, under the zone it refers to.
-    expect(program).toMatch(/type: nsp:dns:ZoneRecords\n {4}properties:\n {6}zoneFile: \|\n {8}\$ORIGIN large\.example\.\n/);
+    expect(program).toMatch(
+      /type: nsp:dns:ZoneRecords\n {4}properties:\n {6}zoneFile: \|\n {8}\$ORIGIN large\.example\.\n/,
+    );
     expect(program.match(/^ {8}h\d+ 300 IN (A|TXT) /gm)).toHaveLength(RECORDS - plainCount);
     expect(program).toContain('zoneId: ${["large-example"].id}');
     expect(program.match(/type: nsp:dns:Record\n/g)).toHaveLength(plainCount);
     const state = await stack.exportState();
-    expect(state.deployment.resources.filter((r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"))).toHaveLength(big.objects);
+    expect(
+      state.deployment.resources.filter((r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:")),
+    ).toHaveLength(big.objects);
     await stack.preview(["--expect-no-changes"]);
     expect(stack.artefacts()).not.toContain(big.token);
   });
@@ -286,7 +353,9 @@ describe("the README's way at size: nsp-discover --import", () => {
     const args = ["--import", big.file, "--out", "Main.yaml", "--part-size", "250", "--stack", stack.stack];
     // The CA is in the second part; the API fails its reads, and the plugin does not retry them.
     await big.control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["GET"], path: "^/api/v1/rpki/cas/\\d+$" });
-    const failed = await nspDiscover(args, stack.dir, { ...stack.env, NSP_MAX_RETRIES: "0" }).finally(() => big.control.clearFaults());
+    const failed = await nspDiscover(args, stack.dir, { ...stack.env, NSP_MAX_RETRIES: "0" }).finally(() =>
+      big.control.clearFaults(),
+    );
     expect(failed.code).not.toBe(0);
     expect(failed.stderr).toContain("nsp-discover: part 1 of 2: importing 250 objects");
     expect(failed.stderr).toContain("nsp-discover: part 2 of 2 failed; run the same command again");
@@ -304,9 +373,13 @@ describe("the README's way at size: nsp-discover --import", () => {
     // Only what the first run did not import is read, at most two requests each (a CA reads its
     // child request too, records come from their zone's list), besides the token checks.
     const missing = names.filter((n) => !held.has(n)).length;
-    expect(again.stderr).toContain(`nsp-discover: ${big.objects - missing} of the ${big.objects} objects are in the stack already`);
+    expect(again.stderr).toContain(
+      `nsp-discover: ${big.objects - missing} of the ${big.objects} objects are in the stack already`,
+    );
     expect(again.stderr).toContain(`nsp-discover: part 1 of 1: importing ${missing} objects`);
-    console.log(`the same command again, ${missing} objects missing: ${stats.total} requests ${JSON.stringify(stats.byRoute)}`);
+    console.log(
+      `the same command again, ${missing} objects missing: ${stats.total} requests ${JSON.stringify(stats.byRoute)}`,
+    );
     // Two pulumi imports (the part, then the program's), each checking the token once.
     expect(stats.total, JSON.stringify(stats.byRoute)).toBeLessThanOrEqual(2 + 2 * missing);
     expect(stats.byRoute["GET /dns/zones/:id/records/:rid"] ?? 0).toBe(0);

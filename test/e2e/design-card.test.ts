@@ -35,7 +35,8 @@ describe.each([
     // No one-time secret reads back empty after the refresh.
     expect(await stack.outputs(true)).toEqual(revealed);
     const artefacts = stack.artefacts();
-    for (const key of secretOutputs) for (const secret of leaves(revealed[key])) expect(artefacts.includes(secret), `${key} in plaintext`).toBe(false);
+    for (const key of secretOutputs)
+      for (const secret of leaves(revealed[key])) expect(artefacts.includes(secret), `${key} in plaintext`).toBe(false);
     await stack.destroy();
   });
 });

@@ -11,7 +11,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator-control";
-import { blocksOf, commandsOf, FLEET_PAGE, FLEET_PAGE_NOT_HERE, freePort, onPort as onPortOf, outputsByMarker, PAGES, scriptLines, VERSION } from "./harness/doc-pages";
+import {
+  blocksOf,
+  commandsOf,
+  FLEET_PAGE,
+  FLEET_PAGE_NOT_HERE,
+  freePort,
+  onPort as onPortOf,
+  outputsByMarker,
+  PAGES,
+  scriptLines,
+  VERSION,
+} from "./harness/doc-pages";
 import { GO_ENV, isRunning, pulumiEnv, ROOT } from "./harness/pulumi-cli";
 
 const RELEASE_ARCH = process.platform === "linux" && process.arch === "x64" ? "linux-amd64" : undefined;
@@ -29,7 +40,10 @@ const DISCOVER_BLOCK = [
   "pulumi preview --expect-no-changes",
 ];
 /** The same import by hand (the README), and with --import (docs/guides/pulumi-do.md), in the reader's TypeScript project. */
-const IMPORT_TS = ["PULUMI_SKIP_CHECKPOINTS=true pulumi import --file import.json --yes --skip-preview --out index.ts", "npx nsp-discover --import import.json --out index.ts"];
+const IMPORT_TS = [
+  "PULUMI_SKIP_CHECKPOINTS=true pulumi import --file import.json --yes --skip-preview --out index.ts",
+  "npx nsp-discover --import import.json --out index.ts",
+];
 /** docs/guides/pulumi-do.md: a function and a list, configured from the variables alone. */
 const DO_BLOCK = ["pulumi do nsp:dns:getServices --type auth_dns", "pulumi do nsp:dns:Zone list --all"];
 /** The pages run as one script each, top to bottom (see scriptOf). */
@@ -64,7 +78,8 @@ const RUN = [
   ...ADOPT_BLOCK,
 ];
 
-const PUBLISHED = "the published package: nothing is published from these machines (the README says so); its local-file twin beside it is run";
+const PUBLISHED =
+  "the published package: nothing is published from these machines (the README says so); its local-file twin beside it is run";
 const PLACEHOLDER = "a placeholder (`svc_...`, `PORT`, `<name>`) the reader replaces";
 const NOT_HERE: Record<string, string> = {
   [`pulumi plugin install resource nsp ${VERSION}`]: PUBLISHED,
@@ -74,18 +89,23 @@ const NOT_HERE: Record<string, string> = {
   "npm install @pulumi/pulumi @nsp/pulumi-dynamic": PUBLISHED,
   "npm install --save-dev @nsp/emulator": PUBLISHED,
   "npm install --save-dev @nsp/discover": PUBLISHED,
-  [`pip install ./pulumi_nsp-${VERSION}-py3-none-any.whl`]: "the README's form of the guide's Python step, which the guide's script runs in the project's virtual environment",
-  [`mkdir -p third_party && tar -xzf pulumi-nsp-sdk-go-v${VERSION}.tar.gz -C third_party`]: "the README's form of the guide's Go step, which the guide's script runs (from the project folder, `../` before the file)",
-  "npm ci && npm run demo": "a contributor's command on a clone; the demo is the quickstart that test/e2e/yaml.test.ts runs",
+  [`pip install ./pulumi_nsp-${VERSION}-py3-none-any.whl`]:
+    "the README's form of the guide's Python step, which the guide's script runs in the project's virtual environment",
+  [`mkdir -p third_party && tar -xzf pulumi-nsp-sdk-go-v${VERSION}.tar.gz -C third_party`]:
+    "the README's form of the guide's Go step, which the guide's script runs (from the project folder, `../` before the file)",
+  "npm ci && npm run demo":
+    "a contributor's command on a clone; the demo is the quickstart that test/e2e/yaml.test.ts runs",
   "npm ci && npm test": "a contributor's command on a clone: the whole suite, this test included",
   "pulumi config set --secret nsp:apiToken svc_...": PLACEHOLDER,
   "pulumi config set nsp:baseUrl http://127.0.0.1:PORT/api/v1": PLACEHOLDER,
   "export NSP_API_TOKEN=svc_... NSP_BASE_URL=https://.../api/v1": `${PLACEHOLDER}; the test sets both to the emulator's before the lines after it`,
   "export NSP_API_TOKEN=svc_...": PLACEHOLDER,
   "find <backend-dir> -name '*.attrs' -empty -delete": `${PLACEHOLDER}; the recovery after a killed up is test/e2e/interrupted.test.ts`,
-  "pulumi cancel --yes": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
+  "pulumi cancel --yes":
+    "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
   "pulumi up --yes": "as above (test/e2e/killed-run.test.ts)",
-  "npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE] [--alternative NAME ...] [--outlive-parent]": "a synopsis of the options, not a command",
+  "npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE] [--alternative NAME ...] [--outlive-parent]":
+    "a synopsis of the options, not a command",
   "pulumi login --local":
     "logs in to the real ~/.pulumi (pulumi finds `~` in the user database, not in HOME), which a test must not touch; the guide's script leaves it out and its stacks use their own file backend (PULUMI_BACKEND_URL) instead",
   "pulumi config set --secret shopToken svc_...": PLACEHOLDER,
@@ -101,9 +121,11 @@ const NOT_HERE: Record<string, string> = {
       "pulumi do --stateless nsp:dns:Record delete <zoneId>/<recordId> --yes",
     ].map((c) => [c, `${PLACEHOLDER}; test/e2e/pulumi-do.test.ts runs each with a real zone and record`]),
   ),
-  "npx nsp-discover --skip-tracked prod --with-state > import.json": "needs a stack named prod that manages part of the account; test/e2e/pulumi-do.test.ts runs it beside such a stack",
+  "npx nsp-discover --skip-tracked prod --with-state > import.json":
+    "needs a stack named prod that manages part of the account; test/e2e/pulumi-do.test.ts runs it beside such a stack",
   ...FLEET_PAGE_NOT_HERE,
-  "nsp-discover --pending-creates": "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
+  "nsp-discover --pending-creates":
+    "needs a run killed outright; test/e2e/killed-run.test.ts kills `up` at three points and runs this recovery",
 };
 if (!RELEASE_ARCH) NOT_HERE[PLUGIN_FROM_FILE] = "names the linux-amd64 archive, and this machine is not linux on x64";
 
@@ -139,7 +161,10 @@ afterAll(() => {
 });
 
 /** Starts `command` in its own process group and resolves with the first line it prints. */
-async function firstLineOf(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ group: number; line: string }> {
+async function firstLineOf(
+  command: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ group: number; line: string }> {
   const child = spawn("bash", ["-e", "-c", command], { ...options, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let stdout = "";
   let stderr = "";
@@ -173,7 +198,12 @@ describe("the shell commands of the README and docs/", () => {
     writeFileSync(join(app, "index.ts"), "");
     const env = { ...pulumiEnv(join(dir, "home"), join(dir, "backend")), PULUMI_CONFIG_PASSPHRASE: "" };
     const bash = (command: string, extra: NodeJS.ProcessEnv = {}, cwd = app) => {
-      const r = spawnSync("bash", ["-e", "-c", command], { cwd, env: { ...env, ...extra }, encoding: "utf8", timeout: 600_000 });
+      const r = spawnSync("bash", ["-e", "-c", command], {
+        cwd,
+        env: { ...env, ...extra },
+        encoding: "utf8",
+        timeout: 600_000,
+      });
       expect(r.status, `${command}\n${r.stdout}\n${r.stderr}`).toBe(0);
       return r.stdout + r.stderr;
     };
@@ -185,14 +215,22 @@ describe("the shell commands of the README and docs/", () => {
 
     const runnable = RUN.filter((c) => !(c in NOT_HERE));
     for (const command of runnable.slice(0, runnable.indexOf(EMULATOR_BLOCK[0]!))) bash(command);
-    if (RELEASE_ARCH) expect(bash("pulumi plugin ls")).toMatch(new RegExp(`nsp\\s+resource\\s+${VERSION.replaceAll(".", "\\.")}\\s`));
+    if (RELEASE_ARCH)
+      expect(bash("pulumi plugin ls")).toMatch(new RegExp(`nsp\\s+resource\\s+${VERSION.replaceAll(".", "\\.")}\\s`));
 
     // The emulator block as one script, as a CI step runs it; its first line leaves the emulator running.
-    const block = spawn("bash", ["-e", "-c", EMULATOR_BLOCK.map(onPort).join("\n")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const block = spawn("bash", ["-e", "-c", EMULATOR_BLOCK.map(onPort).join("\n")], {
+      cwd: app,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     emulatorGroup = block.pid;
     let stdout = "";
     let stderr = "";
-    const ready = new Promise<void>((resolve) => block.stdout.on("data", (d: Buffer) => (stdout += d.toString()).includes("\n") && resolve()));
+    const ready = new Promise<void>((resolve) =>
+      block.stdout.on("data", (d: Buffer) => (stdout += d.toString()).includes("\n") && resolve()),
+    );
     block.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     // "exit", not "close": the emulator the block leaves running holds the block's stdout open.
     const code = await new Promise<number | null>((resolve) => block.on("exit", resolve));
@@ -245,7 +283,10 @@ describe("the shell commands of the README and docs/", () => {
     const languages = [...new Set(guideBlocks.filter((b) => b.h2.startsWith("2.")).map((b) => b.h3))];
     expect(languages).toEqual(["YAML", "TypeScript", "Python", "Go"]);
     const step = (n: string) => guideBlocks.filter((b) => b.h2.startsWith(`${n}.`)).map((b) => b.block);
-    expect(guideBlocks.filter((b) => !/^[1-4]\./.test(b.h2)), "blocks outside the guide's four steps").toEqual([]);
+    expect(
+      guideBlocks.filter((b) => !/^[1-4]\./.test(b.h2)),
+      "blocks outside the guide's four steps",
+    ).toEqual([]);
     const leaveOut = ["pulumi login --local"];
     const script = [
       ...step("1").map((b, i) => scriptLines(`setup ${i}`, b, leaveOut)),
@@ -256,31 +297,50 @@ describe("the shell commands of the README and docs/", () => {
       ...step("4").map((b, i) => scriptLines(`stop ${i}`, b)),
     ].join("\n");
     const guideDir = join(dir, "guide");
-    cpSync(join(ROOT, "dist", "release"), guideDir, { recursive: true, filter: (src) => !src.endsWith("manifest.json") });
+    cpSync(join(ROOT, "dist", "release"), guideDir, {
+      recursive: true,
+      filter: (src) => !src.endsWith("manifest.json"),
+    });
     mkdirSync(join(dir, "guide-home"));
     mkdirSync(join(dir, "guide-backend"));
     // The reader's terminal: this process's environment (its CA files for pip, Go's settings), a
     // PULUMI_HOME and backend of its own, nothing pointing nsp at an account.
     const { NSP_API_TOKEN: _token, NSP_BASE_URL: _url, ...terminal } = process.env;
-    const guideEnv = { ...terminal, ...pulumiEnv(join(dir, "guide-home"), join(dir, "guide-backend")), PULUMI_CONFIG_PASSPHRASE: "", ...GO_ENV };
-    const guide = spawn("bash", ["-e", "-c", onPort(script)], { cwd: guideDir, env: guideEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const guideEnv = {
+      ...terminal,
+      ...pulumiEnv(join(dir, "guide-home"), join(dir, "guide-backend")),
+      PULUMI_CONFIG_PASSPHRASE: "",
+      ...GO_ENV,
+    };
+    const guide = spawn("bash", ["-e", "-c", onPort(script)], {
+      cwd: guideDir,
+      env: guideEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     guideGroup = guide.pid;
     let guideOut = "";
     // When each language's project starts, for the log: the guide's cost per language.
     const startedAt = new Map<string, number>();
     guide.stdout.on("data", (d: Buffer) => {
       guideOut += d.toString();
-      for (const m of guideOut.matchAll(/^@@ (\S+) project 0$/gm)) if (!startedAt.has(m[1]!)) startedAt.set(m[1]!, Date.now());
+      for (const m of guideOut.matchAll(/^@@ (\S+) project 0$/gm))
+        if (!startedAt.has(m[1]!)) startedAt.set(m[1]!, Date.now());
     });
     guide.stderr.on("data", (d: Buffer) => (guideOut += d.toString()));
     const guideCode = await new Promise<number | null>((resolve) => guide.on("exit", resolve));
     const ended = Date.now();
-    const seconds = [...startedAt.entries()].map(([language, at], i, all) => `${language} ${(((all[i + 1]?.[1] ?? ended) - at) / 1000).toFixed(0)} s`);
+    const seconds = [...startedAt.entries()].map(
+      ([language, at], i, all) => `${language} ${(((all[i + 1]?.[1] ?? ended) - at) / 1000).toFixed(0)} s`,
+    );
     process.stderr.write(`docs-commands: the guide, per language: ${seconds.join(", ")}\n`);
     expect(guideCode, guideOut).toBe(0);
     const out = outputsByMarker(guideOut);
     const readyLine = (out.get("setup 0") ?? "").split("\n").find((line) => line.startsWith('{"baseUrl"'));
-    expect(JSON.parse(readyLine ?? "null"), out.get("setup 0")).toEqual({ baseUrl, accounts: { demo: "svc_0123456789abcdef0123456789abcdef" } });
+    expect(JSON.parse(readyLine ?? "null"), out.get("setup 0")).toEqual({
+      baseUrl,
+      accounts: { demo: "svc_0123456789abcdef0123456789abcdef" },
+    });
     for (const language of languages) {
       const run = (i: number) => out.get(`${language} run ${i}`) ?? "";
       const [upAndPreview, drift, destroy] = [run(0), run(1), run(2)];
@@ -300,8 +360,18 @@ describe("the shell commands of the README and docs/", () => {
     // machine without the plugin, the engine looks for it in nsp's repository, and without the
     // declaration in pulumi/pulumi-nsp.
     const yamlProject = join(guideDir, "first-yaml");
-    const noPlugin = { ...guideEnv, PULUMI_HOME: join(dir, "no-plugin-home"), PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" };
-    const previewWithoutPlugin = () => spawnSync("pulumi", ["preview", "--non-interactive", "--stack", "dev"], { cwd: yamlProject, env: noPlugin, encoding: "utf8", timeout: 300_000 });
+    const noPlugin = {
+      ...guideEnv,
+      PULUMI_HOME: join(dir, "no-plugin-home"),
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false",
+    };
+    const previewWithoutPlugin = () =>
+      spawnSync("pulumi", ["preview", "--non-interactive", "--stack", "dev"], {
+        cwd: yamlProject,
+        env: noPlugin,
+        encoding: "utf8",
+        timeout: 300_000,
+      });
     const declared = previewWithoutPlugin();
     expect(declared.status).not.toBe(0);
     expect(declared.stdout + declared.stderr).toContain("github://api.github.com/nsp-platform/pulumi-nsp");
@@ -317,7 +387,9 @@ describe("the shell commands of the README and docs/", () => {
     expect(demo).toEqual({ baseUrl, accounts: { demo: "svc_0123456789abcdef0123456789abcdef" } });
 
     // docs/api.md as one script, its first line pointing at that emulator.
-    const apiScript = blocksOf(API_PAGE).map((b, i) => scriptLines(`api ${i}`, b.block)).join("\n");
+    const apiScript = blocksOf(API_PAGE)
+      .map((b, i) => scriptLines(`api ${i}`, b.block))
+      .join("\n");
     const apiOut = outputsByMarker(bash(onPort(apiScript), {}, app));
     expect([...apiOut.values()].join("")).toContain('{"id":2,"type":"auth_dns","name":"Authoritative DNS"}');
     const errors = [...apiOut.entries()].find(([, text]) => text.includes("unauthorized"))?.[1] ?? "";
@@ -337,7 +409,8 @@ describe("the shell commands of the README and docs/", () => {
     mkdirSync(moved);
     writeFileSync(join(moved, "Pulumi.yaml"), yamlOf("docs/guides/moving-a-zone.md", 0));
     writeFileSync(join(moved, "example.com.zone"), ZONE_FILE);
-    const inMoved = (command: string) => bash(command, { NSP_API_TOKEN: demo.accounts.demo!, NSP_BASE_URL: demo.baseUrl }, moved);
+    const inMoved = (command: string) =>
+      bash(command, { NSP_API_TOKEN: demo.accounts.demo!, NSP_BASE_URL: demo.baseUrl }, moved);
     inMoved("pulumi stack init dev");
     inMoved("pulumi up");
     // The block, then its last command again with mode=apply, as its comment says.

@@ -22,7 +22,11 @@ afterAll(() => pg?.stop());
  * Runs a command in a session of its own: with no terminal to open, PostgreSQL's password prompt
  * reads what is typed from stdin.
  */
-function typed(command: string, input: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+function typed(
+  command: string,
+  input: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
   const child = spawn("bash", ["-e", "-c", command], { env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -41,7 +45,14 @@ it("docs/guides/fleet.md's commands make the role and the database its URL names
   pg = await testPostgres();
   const server = new URL(pg.url);
   // The superuser the page says to run them as, through libpq's own variables.
-  const superuser = { PATH: process.env.PATH, PGHOST: server.hostname, PGPORT: server.port, PGUSER: server.username, PGPASSWORD: decodeURIComponent(server.password), PGDATABASE: "postgres" };
+  const superuser = {
+    PATH: process.env.PATH,
+    PGHOST: server.hostname,
+    PGPORT: server.port,
+    PGUSER: server.username,
+    PGPASSWORD: decodeURIComponent(server.password),
+    PGDATABASE: "postgres",
+  };
   const printed = new URL(PRINTED_URL);
   const password = decodeURIComponent(printed.password);
   const admin = new Client(pg.url);
@@ -55,7 +66,9 @@ it("docs/guides/fleet.md's commands make the role and the database its URL names
     const fleet = new Client(printed.toString());
     await fleet.connect();
     try {
-      const { rows } = await fleet.query("SELECT current_user AS who, pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = current_database()");
+      const { rows } = await fleet.query(
+        "SELECT current_user AS who, pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = current_database()",
+      );
       expect(rows).toEqual([{ who: "fleet", owner: "fleet" }]);
       await fleet.query("CREATE TABLE made_by_fleet (id integer)");
     } finally {

@@ -9,7 +9,15 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { blocksOf, FLEET_PAGE, FLEET_PAGE_NOT_HERE, freePort, onPort, outputsByMarker, scriptLines } from "./harness/doc-pages";
+import {
+  blocksOf,
+  FLEET_PAGE,
+  FLEET_PAGE_NOT_HERE,
+  freePort,
+  onPort,
+  outputsByMarker,
+  scriptLines,
+} from "./harness/doc-pages";
 import { pulumiEnv, pulumiHome, ROOT } from "./harness/pulumi-cli";
 import { testPostgres, type TestPostgres } from "./harness/postgres-backend";
 
@@ -36,9 +44,15 @@ afterAll(() => {
 
 /** A table of nsp-fleet (`run` or `status`): its header, its rows by stack, its summary line. */
 function tableOf(text: string): { header: string; rows: Map<string, string[]>; summary: string } {
-  const lines = text.split("\n").filter((l) => /^(STACK\s|\S+\s+(succeeded|failed|running|queued|cancelled)\s|(up|destroy): |run \S+ \()/.test(l));
+  const lines = text
+    .split("\n")
+    .filter((l) => /^(STACK\s|\S+\s+(succeeded|failed|running|queued|cancelled)\s|(up|destroy): |run \S+ \()/.test(l));
   const header = lines.find((l) => l.startsWith("STACK")) ?? "";
-  const rows = new Map(lines.filter((l) => /^\S+\s+(succeeded|failed|running|queued|cancelled)\s/.test(l)).map((l) => [l.split(/\s+/)[0]!, l.split(/\s{2,}/)] as const));
+  const rows = new Map(
+    lines
+      .filter((l) => /^\S+\s+(succeeded|failed|running|queued|cancelled)\s/.test(l))
+      .map((l) => [l.split(/\s+/)[0]!, l.split(/\s{2,}/)] as const),
+  );
   return { header: header.split(/\s+/).join(" "), rows, summary: lines.at(-1) ?? "" };
 }
 
@@ -60,14 +74,32 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   cpSync(join(ROOT, "dist", "release"), release, { recursive: true, filter: (src) => !src.endsWith("manifest.json") });
   // The reader's terminal: this process's environment, a PULUMI_HOME of its own, nothing pointing
   // nsp, the fleet or pulumi at an account, a queue or a backend before the page does.
-  const { NSP_API_TOKEN: _t, NSP_BASE_URL: _u, NSP_PARTNER_TOKEN: _p, FLEET_DATABASE_URL: _q, FLEET_CONCURRENCY: _c, FLEET_WEBHOOK_URL: _w, FLEET_WEBHOOK_SECRET: _ws, ...terminal } = process.env;
-  const { PULUMI_BACKEND_URL: _b, PULUMI_CONFIG_PASSPHRASE: _s, ...pulumi } = pulumiEnv(pulumiHome(join(dir, "home")), "");
+  const {
+    NSP_API_TOKEN: _t,
+    NSP_BASE_URL: _u,
+    NSP_PARTNER_TOKEN: _p,
+    FLEET_DATABASE_URL: _q,
+    FLEET_CONCURRENCY: _c,
+    FLEET_WEBHOOK_URL: _w,
+    FLEET_WEBHOOK_SECRET: _ws,
+    ...terminal
+  } = process.env;
+  const {
+    PULUMI_BACKEND_URL: _b,
+    PULUMI_CONFIG_PASSPHRASE: _s,
+    ...pulumi
+  } = pulumiEnv(pulumiHome(join(dir, "home")), "");
   const env = { ...terminal, ...pulumi };
 
   const leaveOut = Object.keys(FLEET_PAGE_NOT_HERE);
   const script = blocks.map((b, i) => scriptLines(`block ${i}`, b.block, leaveOut)).join("\n");
   expect(script).toContain(PRINTED_DATABASE);
-  const child = spawn("bash", ["-e", "-c", onPort(script, port).replaceAll(PRINTED_DATABASE, database)], { cwd: release, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("bash", ["-e", "-c", onPort(script, port).replaceAll(PRINTED_DATABASE, database)], {
+    cwd: release,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   scriptGroup = child.pid;
   let output = "";
   child.stdout.on("data", (d: Buffer) => (output += d.toString()));
@@ -77,7 +109,9 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const out = outputsByMarker(output);
   /** What the shell block holding `command` printed, and the output block the page shows after it, if any. */
   const ran = (command: string, nth = 0) => {
-    const index = blocks.map((b, i) => (b.block.kind === "sh" && b.block.text.includes(command) ? i : -1)).filter((i) => i >= 0)[nth]!;
+    const index = blocks
+      .map((b, i) => (b.block.kind === "sh" && b.block.text.includes(command) ? i : -1))
+      .filter((i) => i >= 0)[nth]!;
     const shown = blocks[index + 1]?.block;
     return { printed: out.get(`block ${index}`) ?? "", shown: shown?.kind === "output" ? shown.text : undefined };
   };
@@ -86,12 +120,16 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const run = ran("nsp-fleet run");
   const made = tableOf(run.printed);
   expect([...made.rows.keys()].sort(), run.printed).toEqual(REFS);
-  for (const [ref, row] of made.rows) expect(row.slice(1, 3), ref).toEqual(["succeeded", expect.stringMatching(/^create \d+$/)]);
+  for (const [ref, row] of made.rows)
+    expect(row.slice(1, 3), ref).toEqual(["succeeded", expect.stringMatching(/^create \d+$/)]);
   expect(made.summary).toBe("up: 3 succeeded, 0 failed, at most 3 at a time");
   expect(tableOf(run.shown!).header).toBe(made.header);
   expect(tableOf(run.shown!).summary).toBe(made.summary);
   const project = join(release, "fleet");
-  const report = JSON.parse(readFileSync(join(project, "report.json"), "utf8")) as { succeeded: number; stacks: { stack: string; result: string }[] };
+  const report = JSON.parse(readFileSync(join(project, "report.json"), "utf8")) as {
+    succeeded: number;
+    stacks: { stack: string; result: string }[];
+  };
   expect(report.succeeded).toBe(3);
 
   // The queue: an up that finds nothing to change, every stack's row in the database.
@@ -99,12 +137,15 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const same = tableOf(up.printed);
   expect(tableOf(up.shown!).header).toBe(same.header);
   expect(same.summary, up.printed).toMatch(/^run \S+ \(up\): 3 succeeded, 0 failed, 0 queued or running$/);
-  for (const ref of REFS) expect(same.rows.get(ref)?.slice(1, 3), `${ref}: ${up.printed}`).toEqual(["succeeded", "none"]);
+  for (const ref of REFS)
+    expect(same.rows.get(ref)?.slice(1, 3), `${ref}: ${up.printed}`).toEqual(["succeeded", "none"]);
   // A preview of the change under review: acme's record would be updated, nothing else; exit 3.
   const preview = ran("nsp-fleet status", 1);
   const planned = tableOf(preview.printed);
   expect(tableOf(preview.shown!).header).toBe(planned.header);
-  expect(planned.summary, preview.printed).toMatch(/^run \S+ \(preview\): 3 succeeded, 0 failed, 0 queued or running, 1 would change$/);
+  expect(planned.summary, preview.printed).toMatch(
+    /^run \S+ \(preview\): 3 succeeded, 0 failed, 0 queued or running, 1 would change$/,
+  );
   expect(REFS.map((ref) => [ref, planned.rows.get(ref)?.[2]])).toEqual([
     ["acme", "update 1"],
     ["globex", "none"],
@@ -124,12 +165,19 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
     ["globex", "none"],
     ["initech", "aaaa-www.content"],
   ]);
-  const listed = JSON.parse(drift.printed.slice(drift.printed.indexOf("\n[") + 1)) as { stack: string; drift: { resources: { properties: object[] }[] } }[];
-  expect(listed.map((x) => [x.stack, x.drift.resources[0]!.properties])).toEqual([["initech", [{ name: "content", recorded: "2001:db8::30", actual: "2001:db8::99" }]]]);
+  const listed = JSON.parse(drift.printed.slice(drift.printed.indexOf("\n[") + 1)) as {
+    stack: string;
+    drift: { resources: { properties: object[] }[] };
+  }[];
+  expect(listed.map((x) => [x.stack, x.drift.resources[0]!.properties])).toEqual([
+    ["initech", [{ name: "content", recorded: "2001:db8::30", actual: "2001:db8::99" }]],
+  ]);
   const repaired = ran("nsp-fleet status", 3);
   const remediated = tableOf(repaired.printed);
   expect(tableOf(repaired.shown!).header).toBe(remediated.header);
-  expect(remediated.summary).toMatch(/^run \S+ \(drift, remediate\): 3 succeeded, 0 failed, 0 queued or running, 1 drifted$/);
+  expect(remediated.summary).toMatch(
+    /^run \S+ \(drift, remediate\): 3 succeeded, 0 failed, 0 queued or running, 1 drifted$/,
+  );
   expect(remediated.rows.get("initech")?.[3]).toBe("aaaa-www.content; remediated: update 1");
   const schedule = ran("nsp-fleet schedule add").printed;
   expect(schedule).toContain('schedule drift: "0 */4 * * *" (UTC), remediating');
@@ -152,7 +200,11 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   const destroy = tableOf(destroyed.printed);
   expect(tableOf(destroyed.shown!).header).toBe(destroy.header);
   expect(destroy.summary).toMatch(/^run \S+ \(destroy\): 3 succeeded, 0 failed, 0 queued or running$/);
-  for (const ref of REFS) expect(destroy.rows.get(ref)?.slice(1, 3), ref).toEqual(["succeeded", `delete ${made.rows.get(ref)![2]!.split(" ")[1]}`]);
+  for (const ref of REFS)
+    expect(destroy.rows.get(ref)?.slice(1, 3), ref).toEqual([
+      "succeeded",
+      `delete ${made.rows.get(ref)![2]!.split(" ")[1]}`,
+    ]);
 
   // The operator's Stack objects: one per customer, the customer in its configuration, the tokens
   // from the secret by name.
@@ -169,12 +221,22 @@ it("docs/guides/fleet.md runs as printed: the release files, the customer projec
   // prints its tokens, as the page says), its logs, report or manifests.
   const password = decodeURIComponent(new URL(database).password);
   const logs = join(project, ".nsp-fleet", "logs");
-  const fleetPrinted = blocks.flatMap((b, i) => (b.block.kind === "sh" && b.block.text.includes("nsp-fleet ") ? [out.get(`block ${i}`) ?? ""] : []));
+  const fleetPrinted = blocks.flatMap((b, i) =>
+    b.block.kind === "sh" && b.block.text.includes("nsp-fleet ") ? [out.get(`block ${i}`) ?? ""] : [],
+  );
   // The blocks that run nsp-fleet (11), and the page's two (left out: they serve until stopped).
   expect(fleetPrinted).toHaveLength(13);
-  const logFiles = readdirSync(logs, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name));
+  const logFiles = readdirSync(logs, { recursive: true, withFileTypes: true })
+    .filter((f) => f.isFile())
+    .map((f) => join(f.parentPath, f.name));
   // A log per stack and operation: run's three ups, and the workers' three ups and three destroys.
   expect(logFiles.length, logFiles.join("\n")).toBeGreaterThanOrEqual(9);
-  const written = [...fleetPrinted, manifests, readFileSync(join(project, "report.json"), "utf8"), ...logFiles.map((f) => readFileSync(f, "utf8"))].join("\n");
-  for (const secret of [...TOKENS, password]) expect(written.includes(secret), "a secret in the fleet's output").toBe(false);
+  const written = [
+    ...fleetPrinted,
+    manifests,
+    readFileSync(join(project, "report.json"), "utf8"),
+    ...logFiles.map((f) => readFileSync(f, "utf8")),
+  ].join("\n");
+  for (const secret of [...TOKENS, password])
+    expect(written.includes(secret), "a secret in the fleet's output").toBe(false);
 }, 900_000);

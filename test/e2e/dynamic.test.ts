@@ -56,7 +56,9 @@ describe("examples/dynamic: dynamic resources with the pulumi CLI, no plugin", (
     expect(out.tsigKey).toBe("[secret]");
     expect(out.status).toBe("pending");
     expect((await api.get(`/dns/zones/${zoneId}`)).name).toBe(ZONE);
-    const records = await api.list<{ id: number; name: string; type: string; content: string; ttl: number }>(`/dns/zones/${zoneId}/records`);
+    const records = await api.list<{ id: number; name: string; type: string; content: string; ttl: number }>(
+      `/dns/zones/${zoneId}/records`,
+    );
     expect(records.map((r) => [r.name, r.type, r.content]).sort()).toEqual([
       ["@", "TXT", "v=spf1 -all"],
       ["www", "A", "192.0.2.20"],
@@ -94,7 +96,9 @@ describe("examples/dynamic: dynamic resources with the pulumi CLI, no plugin", (
   });
 
   it("4. a delete made through the API: refresh drops it, up recreates it", async () => {
-    const txt = (await api.list<{ id: number; type: string }>(`/dns/zones/${zoneId}/records`)).find((r) => r.type === "TXT")!;
+    const txt = (await api.list<{ id: number; type: string }>(`/dns/zones/${zoneId}/records`)).find(
+      (r) => r.type === "TXT",
+    )!;
     await api.delete(recordPath(String(txt.id)));
     const refresh = await stack.refresh();
     expect(refresh.stdout).toMatch(/- 1 deleted/);

@@ -40,13 +40,45 @@ const KEPT_ON_DELETE: Record<string, string> = {
 async function snapshot(): Promise<Obj> {
   const resolver = String((await api.services()).find((s) => s.type === "resolver")!.id);
   const paths = [
-    "/org", "/org/members", "/partner/subjects", "/registry/link", "/registry/domains", "/vms",
-    "/stream/streams", "/vod/assets", "/vod/keys", "/vod/webhooks",
-    "/dns/zones", "/dns/ranges", "/rpki/cas", "/cdn/sites", "/security/rules", "/link/tunnels", "/pages/projects",
-    "/vgate/pbx", "/mail/servers", "/mail/domains", "/mail/destinations",
-    "/sgate/numbers", "/sgate/brands", "/sgate/campaigns", "/sgate/senders", "/sgate/templates", "/sgate/consents", "/sgate/broadcasts",
-    "/verify/sites", "/webhooks", `/services/${resolver}/filter`, `/services/${resolver}/policy`, `/services/${resolver}/clients`,
-    "/meet/settings", "/voice/numbers", "/talk/rooms", "/rtc/rooms", "/storage/destinations", "/ix/overview",
+    "/org",
+    "/org/members",
+    "/partner/subjects",
+    "/registry/link",
+    "/registry/domains",
+    "/vms",
+    "/stream/streams",
+    "/vod/assets",
+    "/vod/keys",
+    "/vod/webhooks",
+    "/dns/zones",
+    "/dns/ranges",
+    "/rpki/cas",
+    "/cdn/sites",
+    "/security/rules",
+    "/link/tunnels",
+    "/pages/projects",
+    "/vgate/pbx",
+    "/mail/servers",
+    "/mail/domains",
+    "/mail/destinations",
+    "/sgate/numbers",
+    "/sgate/brands",
+    "/sgate/campaigns",
+    "/sgate/senders",
+    "/sgate/templates",
+    "/sgate/consents",
+    "/sgate/broadcasts",
+    "/verify/sites",
+    "/webhooks",
+    `/services/${resolver}/filter`,
+    `/services/${resolver}/policy`,
+    `/services/${resolver}/clients`,
+    "/meet/settings",
+    "/voice/numbers",
+    "/talk/rooms",
+    "/rtc/rooms",
+    "/storage/destinations",
+    "/ix/overview",
   ];
   const out: Obj = {};
   // An absent singleton (no registry link yet) is a 404, kept as its message to compare too.
@@ -80,7 +112,8 @@ async function secretOutputs(): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   const walk = (path: string, m: unknown, v: unknown) => {
     if (m && typeof m === "object" && SECRET_SIG in m) {
-      const plain = v && typeof v === "object" && "plaintext" in v ? JSON.parse((v as { plaintext: string }).plaintext) : v;
+      const plain =
+        v && typeof v === "object" && "plaintext" in v ? JSON.parse((v as { plaintext: string }).plaintext) : v;
       out[path] = plain;
     } else if (m && typeof m === "object") {
       for (const [k, x] of Object.entries(m)) walk(`${path}.${k}`, x, (v as Obj | undefined)?.[k]);
@@ -119,26 +152,54 @@ describe("one instance of every resource type, through the API and back", () => 
     // The inputs given as secrets and every one-time secret the API shows (see the API README).
     expect(Object.keys(secretsAfterUp).sort()).toEqual(
       [
-        "appPassword.password", "channel.streamKey", "ddnsToken.token", "ext1.sipPassword", "ext2.sipPassword", "mailServer.installCommand",
-        "pbx.sipPasswords", "registryLink.keySecret", "rtcRoom.passcode", "signingKey.secret", "site.keyPem", "storage.secretKey",
-        "talkRoom.passcode", "transfer.tsigKey", "trunk.password", "tunnel.credential", "verifySite.secret", "vmPower.rootPassword", "webhook.secret",
+        "appPassword.password",
+        "channel.streamKey",
+        "ddnsToken.token",
+        "ext1.sipPassword",
+        "ext2.sipPassword",
+        "mailServer.installCommand",
+        "pbx.sipPasswords",
+        "registryLink.keySecret",
+        "rtcRoom.passcode",
+        "signingKey.secret",
+        "site.keyPem",
+        "storage.secretKey",
+        "talkRoom.passcode",
+        "transfer.tsigKey",
+        "trunk.password",
+        "tunnel.credential",
+        "verifySite.secret",
+        "vmPower.rootPassword",
+        "webhook.secret",
       ].sort(),
     );
-    const seen = [stack.artefacts(), ...stack.log.filter((_, i) => !revealing.has(i)).map((r) => r.stdout + r.stderr)].join("\n");
+    const seen = [
+      stack.artefacts(),
+      ...stack.log.filter((_, i) => !revealing.has(i)).map((r) => r.stdout + r.stderr),
+    ].join("\n");
     expect(seen).not.toContain(api.token);
-    for (const [path, value] of Object.entries(secretsAfterUp)) for (const leaf of stringLeaves(value)) expect(seen.includes(leaf), `${path} in plaintext`).toBe(false);
+    for (const [path, value] of Object.entries(secretsAfterUp))
+      for (const leaf of stringLeaves(value)) expect(seen.includes(leaf), `${path} in plaintext`).toBe(false);
     const state = await stack.exportState();
-    const custom = state.deployment.resources.filter((r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"));
+    const custom = state.deployment.resources.filter(
+      (r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"),
+    );
     expect(custom.map((r) => r.type).sort()).toEqual(rows.map((r) => r.type).sort());
   });
 
   it("pulumi do <kind> list finds each object nsp-discover finds, for every listable kind, configured from NSP_* alone", async () => {
     const env = { ...stack.env, NSP_API_TOKEN: api.token, NSP_BASE_URL: emulator.baseUrl };
-    const discovered = await execFileAsync(process.execPath, [join(ROOT, "bin/nsp-discover")], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const discovered = await execFileAsync(process.execPath, [join(ROOT, "bin/nsp-discover")], {
+      env,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const found = (JSON.parse(discovered.stdout) as { resources: { type: string; id: string }[] }).resources;
     const listable = registered.filter((r) => r.list);
     // The stack holds one object of each kind; nsp-discover leaves out only those another resource owns.
-    expect(listable.filter((r) => !found.some((f) => f.type === r.token)).map((r) => r.token)).toEqual(["nsp:cdn:Site"]);
+    expect(listable.filter((r) => !found.some((f) => f.type === r.token)).map((r) => r.token)).toEqual([
+      "nsp:cdn:Site",
+    ]);
     const cwd = mkdtempSync(join(tmpdir(), "nsp-e2e-do-list-"));
     // One list per kind and parent, four CLIs at a time: each starts the plugin, checks the token and reads one page.
     const groups = new Map<string, { type: string; flags: string[]; ids: string[] }>();
@@ -146,7 +207,10 @@ describe("one instance of every resource type, through the API and back", () => 
       const def = listable.find((r) => r.token === f.type);
       if (!def) continue;
       const parent = def.list!.parent;
-      const flags = parent && def.importId.includes("/") ? [`--${parent.input.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}`, f.id.split("/")[0]!] : [];
+      const flags =
+        parent && def.importId.includes("/")
+          ? [`--${parent.input.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}`, f.id.split("/")[0]!]
+          : [];
       const key = [f.type, ...flags].join(" ");
       (groups.get(key) ?? groups.set(key, { type: f.type, flags, ids: [] }).get(key)!).ids.push(f.id);
     }
@@ -155,12 +219,18 @@ describe("one instance of every resource type, through the API and back", () => 
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         for (let next = queue.shift(); next; next = queue.shift()) {
-          const listed = new Set(lastJson<{ id: string }[]>((await pulumiDo(["--output", "json", next.type, "list", ...next.flags, "--all"], { cwd, env })).stdout).map((l) => l.id));
+          const listed = new Set(
+            lastJson<{ id: string }[]>(
+              (await pulumiDo(["--output", "json", next.type, "list", ...next.flags, "--all"], { cwd, env })).stdout,
+            ).map((l) => l.id),
+          );
           missing.push(...next.ids.filter((id) => !listed.has(id)).map((id) => `${next!.type} ${id}`));
         }
       }),
     );
-    console.log(`pulumi do list: ${groups.size} lists for ${[...groups.values()].reduce((n, g) => n + g.ids.length, 0)} discovered objects of ${new Set(found.map((f) => f.type)).size} kinds`);
+    console.log(
+      `pulumi do list: ${groups.size} lists for ${[...groups.values()].reduce((n, g) => n + g.ids.length, 0)} discovered objects of ${new Set(found.map((f) => f.type)).size} kinds`,
+    );
     expect(missing).toEqual([]);
   });
 

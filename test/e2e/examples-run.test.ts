@@ -32,9 +32,15 @@ const WORLD: Record<string, (account: EmulatorControl, done: () => boolean) => P
   },
   "nsp:cdn:SiteVerification": async (account, done) => {
     while (!done()) {
-      const site = (await account.list<{ hostname: string; target: string | null }>("/cdn/sites")).find((s) => s.target);
+      const site = (await account.list<{ hostname: string; target: string | null }>("/cdn/sites")).find(
+        (s) => s.target,
+      );
       if (site) {
-        await fetch(`${account.root}/_emulator/public-dns`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: site.hostname, cname: site.target }) });
+        await fetch(`${account.root}/_emulator/public-dns`, {
+          method: "PUT",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: site.hostname, cname: site.target }),
+        });
         return;
       }
       await new Promise((r) => setTimeout(r, 200));
@@ -64,19 +70,25 @@ function batchProgram(members: { example: SchemaExample; token: string }[], base
     const renamed = (name: string) => `e${i}${name[0]!.toUpperCase()}${name.slice(1)}`;
     const provider = `\${e${i}_account}`;
     const rewrite = (v: Yaml): Yaml => {
-      if (typeof v === "string") return v.replace(/\$\{([A-Za-z_][\w]*)/g, (ref, name: string) => (own.has(name) ? `\${${renamed(name)}` : ref));
+      if (typeof v === "string")
+        return v.replace(/\$\{([A-Za-z_][\w]*)/g, (ref, name: string) => (own.has(name) ? `\${${renamed(name)}` : ref));
       if (Array.isArray(v)) return v.map(rewrite);
       if (!isMap(v)) return v;
       const out = Object.fromEntries(Object.entries(v).map(([k, x]) => [rewrite(k) as string, rewrite(x)]));
-      if (isMap(out["fn::invoke"])) out["fn::invoke"] = { ...out["fn::invoke"], options: { ...(out["fn::invoke"].options as YamlMap), provider } };
+      if (isMap(out["fn::invoke"]))
+        out["fn::invoke"] = { ...out["fn::invoke"], options: { ...(out["fn::invoke"].options as YamlMap), provider } };
       return out;
     };
-    resources[`e${i}_account`] = { type: "pulumi:providers:nsp", properties: { apiToken: { "fn::secret": token }, baseUrl } };
+    resources[`e${i}_account`] = {
+      type: "pulumi:providers:nsp",
+      properties: { apiToken: { "fn::secret": token }, baseUrl },
+    };
     for (const [name, resource] of Object.entries(program.resources ?? {})) {
       const r = rewrite(resource) as YamlMap;
       resources[renamed(name)] = { ...r, options: { ...(r.options as YamlMap), provider } };
     }
-    for (const [name, variable] of Object.entries(program.variables ?? {})) variables[renamed(name)] = rewrite(variable);
+    for (const [name, variable] of Object.entries(program.variables ?? {}))
+      variables[renamed(name)] = rewrite(variable);
     for (const [name, output] of Object.entries(program.outputs ?? {})) outputs[renamed(name)] = rewrite(output);
   });
   // This tree's plugin, as Stack.yamlProject places it (installed for the run, or by path).
@@ -104,10 +116,15 @@ describe("YAML examples: each runs up, a no-change preview and destroy on a fres
     for (let i = 0; i < shared.length; i += BATCH_SIZE) queue.push(shared.slice(i, i + BATCH_SIZE));
     const runOne = async (e: SchemaExample) => {
       const token = await api.addAccount(`example-${nameOf(e)}`);
-      const program = e.code.yaml!.replace(/^runtime: yaml\n/m, "runtime: yaml\nplugins:\n  providers:\n    - name: nsp\n      path: ../../bin\n");
+      const program = e.code.yaml!.replace(
+        /^runtime: yaml\n/m,
+        "runtime: yaml\nplugins:\n  providers:\n    - name: nsp\n      path: ../../bin\n",
+      );
       // The two settings as environment variables, which explicit provider instances read too
       // (partner mode's example), and which spare two CLI runs per example.
-      const stack = await Stack.init(Stack.yamlProject(program), { env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl } });
+      const stack = await Stack.init(Stack.yamlProject(program), {
+        env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl },
+      });
       try {
         let upEnded = false;
         const world = WORLD[e.token]?.(new EmulatorControl(emulator.baseUrl, token), () => upEnded);
@@ -122,11 +139,19 @@ describe("YAML examples: each runs up, a no-change preview and destroy on a fres
       }
     };
     const runBatch = async (batch: SchemaExample[]) => {
-      const members = await Promise.all(batch.map(async (example) => ({ example, token: await api.addAccount(`example-${nameOf(example)}`) })));
+      const members = await Promise.all(
+        batch.map(async (example) => ({ example, token: await api.addAccount(`example-${nameOf(example)}`) })),
+      );
       const stack = await Stack.init(Stack.yamlProject(batchProgram(members, emulator.baseUrl)));
       try {
         // Every example's resources and its account's provider, plus the stack itself.
-        const expected = 1 + members.reduce((n, { example }) => n + 1 + Object.keys((load(example.code.yaml!) as { resources?: YamlMap }).resources ?? {}).length, 0);
+        const expected =
+          1 +
+          members.reduce(
+            (n, { example }) =>
+              n + 1 + Object.keys((load(example.code.yaml!) as { resources?: YamlMap }).resources ?? {}).length,
+            0,
+          );
         const created = /\+ (\d+) created/.exec((await stack.up()).stdout)?.[1];
         if (Number(created) !== expected) throw new Error(`up created ${created} resources, expected ${expected}`);
         await stack.preview(["--expect-no-changes"]);
@@ -139,7 +164,8 @@ describe("YAML examples: each runs up, a no-change preview and destroy on a fres
     };
     await Promise.all(
       Array.from({ length: CONCURRENCY }, async () => {
-        for (let batch = queue.shift(); batch; batch = queue.shift()) await (batch.length === 1 && runsAlone(batch[0]!) ? runOne(batch[0]!) : runBatch(batch));
+        for (let batch = queue.shift(); batch; batch = queue.shift())
+          await (batch.length === 1 && runsAlone(batch[0]!) ? runOne(batch[0]!) : runBatch(batch));
       }),
     );
     expect(failures).toEqual([]);

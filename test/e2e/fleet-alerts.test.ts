@@ -13,7 +13,17 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { ensureSchema } from "../../fleet/src/database";
 import { FleetMetrics, fleetSnapshot, serveMetrics } from "../../fleet/src/metrics";
 import { ensureQueue, QUEUE } from "../../fleet/src/queue";
-import { ensureWebhookQueue, fleetEvent, handleDelivery, queueDelivery, verify, SIGNATURE_HEADER, WEBHOOK_QUEUE, WEBHOOK_SCHEMA, type DeliveryJob } from "../../fleet/src/webhooks";
+import {
+  ensureWebhookQueue,
+  fleetEvent,
+  handleDelivery,
+  queueDelivery,
+  verify,
+  SIGNATURE_HEADER,
+  WEBHOOK_QUEUE,
+  WEBHOOK_SCHEMA,
+  type DeliveryJob,
+} from "../../fleet/src/webhooks";
 import { until } from "../helpers/until";
 import { testPostgres, type TestPostgres } from "./harness/postgres-backend";
 
@@ -39,7 +49,11 @@ beforeAll(async () => {
   await boss.start();
   await ensureWebhookQueue(boss);
   await ensureWebhookQueue(boss);
-  await boss.work<DeliveryJob>(WEBHOOK_QUEUE, { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: 0.5 }, async ([job]) => handleDelivery(job!, client, SECRET));
+  await boss.work<DeliveryJob>(
+    WEBHOOK_QUEUE,
+    { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: 0.5 },
+    async ([job]) => handleDelivery(job!, client, SECRET),
+  );
 });
 
 afterAll(async () => {
@@ -70,16 +84,29 @@ async function jobState(id: string): Promise<string | undefined> {
 }
 
 async function attempts(eventId: string) {
-  const { rows } = await client.query<{ attempt: number; status: number | null; error: string | null; url: string; type: string; stack: string | null }>(
-    "SELECT attempt, status, error, url, type, stack FROM nsp_fleet.deliveries WHERE event_id = $1 ORDER BY id",
-    [eventId],
-  );
+  const { rows } = await client.query<{
+    attempt: number;
+    status: number | null;
+    error: string | null;
+    url: string;
+    type: string;
+    stack: string | null;
+  }>("SELECT attempt, status, error, url, type, stack FROM nsp_fleet.deliveries WHERE event_id = $1 ORDER BY id", [
+    eventId,
+  ]);
   return rows;
 }
 
 it("a delivery the receiver refuses once is retried by pg-boss and delivered, each attempt recorded, the secret nowhere in the database", async () => {
   const { url, bodies } = await receiver(500, 204);
-  const event = fleetEvent({ type: "stack.failed", run: "7a1f2c3d-0000-4000-8000-000000000001", operation: "up", stack: "acme", attempts: 3, error: "error: the zone acme.example is locked" });
+  const event = fleetEvent({
+    type: "stack.failed",
+    run: "7a1f2c3d-0000-4000-8000-000000000001",
+    operation: "up",
+    stack: "acme",
+    attempts: 3,
+    error: "error: the zone acme.example is locked",
+  });
   const id = (await queueDelivery(boss, url, event, { retries: 2, retryDelaySeconds: 1 }))!;
   await until(async () => (await jobState(id)) === "completed", 100);
   expect(bodies).toHaveLength(2);
@@ -89,17 +116,32 @@ it("a delivery the receiver refuses once is retried by pg-boss and delivered, ea
   }
   const shown = `http://127.0.0.1:${url.port}/events`;
   expect(await attempts(event.id)).toEqual([
-    { attempt: 1, status: 500, error: "the receiver answered 500 Internal Server Error", url: shown, type: "stack.failed", stack: "acme" },
+    {
+      attempt: 1,
+      status: 500,
+      error: "the receiver answered 500 Internal Server Error",
+      url: shown,
+      type: "stack.failed",
+      stack: "acme",
+    },
     { attempt: 2, status: 204, error: null, url: shown, type: "stack.failed", stack: "acme" },
   ]);
-  const { rows } = await client.query<{ text: string }>("SELECT data::text || coalesce(output::text, '') AS text FROM pgboss.job WHERE id = $1", [id]);
+  const { rows } = await client.query<{ text: string }>(
+    "SELECT data::text || coalesce(output::text, '') AS text FROM pgboss.job WHERE id = $1",
+    [id],
+  );
   expect(rows[0]!.text).toContain(event.id);
   expect(rows[0]!.text).not.toContain(SECRET);
 });
 
 it("a receiver that never takes it: pg-boss gives up after the retries, every attempt recorded with its error", async () => {
   const { url, bodies } = await receiver(503);
-  const event = fleetEvent({ type: "run.finished", run: "7a1f2c3d-0000-4000-8000-000000000002", operation: "drift", summary: { stacks: 3, succeeded: 3, failed: 0, drifted: 1 } });
+  const event = fleetEvent({
+    type: "run.finished",
+    run: "7a1f2c3d-0000-4000-8000-000000000002",
+    operation: "drift",
+    summary: { stacks: 3, succeeded: 3, failed: 0, drifted: 1 },
+  });
   const id = (await queueDelivery(boss, url, event, { retries: 1, retryDelaySeconds: 1 }))!;
   await until(async () => (await jobState(id)) === "failed", 100);
   expect(bodies).toHaveLength(2);
@@ -118,20 +160,33 @@ it("the metrics' gauges: stack jobs queued or retrying (not running), stacks dri
     await ensureQueue(boss);
     const older = randomUUID();
     const latest = randomUUID();
-    await client.query("INSERT INTO nsp_fleet.runs (id, operation, created_at) VALUES ($1, 'up', now() - interval '1 hour'), ($2, 'drift', now())", [older, latest]);
+    await client.query(
+      "INSERT INTO nsp_fleet.runs (id, operation, created_at) VALUES ($1, 'up', now() - interval '1 hour'), ($2, 'drift', now())",
+      [older, latest],
+    );
     await client.query(
       "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, gen_random_uuid(), r FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(s, r, p)",
       [latest, ["acme", "globex", "initech", "umbrella"], ["succeeded", "succeeded", "failed", "running"]],
     );
-    await client.query("INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) VALUES ($1, 1, 'acme', gen_random_uuid(), 'failed')", [older]);
-    await client.query("INSERT INTO nsp_fleet.health (stack, state, run_id) VALUES ('acme', 'drifted', $1), ('globex', 'ok', $1), ('initech', 'failed', $1)", [latest]);
+    await client.query(
+      "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) VALUES ($1, 1, 'acme', gen_random_uuid(), 'failed')",
+      [older],
+    );
+    await client.query(
+      "INSERT INTO nsp_fleet.health (stack, state, run_id) VALUES ('acme', 'drifted', $1), ('globex', 'ok', $1), ('initech', 'failed', $1)",
+      [latest],
+    );
     // Three stack jobs queued, one of them then taken by a worker (active): two in the queue.
     for (const ref of ["a", "b", "c"]) await boss.send(QUEUE, { ref }, { singletonKey: ref });
     expect(await boss.fetch(QUEUE, { batchSize: 1 })).toHaveLength(1);
     // A delivery waiting in its own queue is not a stack job.
     await boss.send(WEBHOOK_QUEUE, { url: "https://example.com/", event: {} }, { startAfter: 3600 });
 
-    expect(await fleetSnapshot(pool)).toEqual({ queueDepth: 2, driftedStacks: 1, latestRun: { id: latest, results: { succeeded: 2, failed: 1, running: 1 } } });
+    expect(await fleetSnapshot(pool)).toEqual({
+      queueDepth: 2,
+      driftedStacks: 1,
+      latestRun: { id: latest, results: { succeeded: 2, failed: 1, running: 1 } },
+    });
     const text = await (await fetch(served.url)).text();
     expect(text).toMatch(/^nsp_fleet_queue_depth 2$/m);
     expect(text).toMatch(/^nsp_fleet_drifted_stacks 1$/m);

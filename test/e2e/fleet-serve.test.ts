@@ -33,7 +33,12 @@ beforeAll(async () => {
   logDir = mkdtempSync(join(tmpdir(), "nsp-fleet-serve-logs-"));
   fleet = await fillFleet(url, { stacks: 40, hours: 12, failed: FAILED, drifted: DRIFTED, logDir });
   reader = await FleetReader.open({ url });
-  app = await buildApp(reader, { loopbackOnly: true, logDirs: [logDir], assets: loadAssets(), secrets: [new URL(url).password] });
+  app = await buildApp(reader, {
+    loopbackOnly: true,
+    logDirs: [logDir],
+    assets: loadAssets(),
+    secrets: [new URL(url).password],
+  });
 });
 
 afterAll(async () => {
@@ -43,7 +48,8 @@ afterAll(async () => {
   pg?.stop();
 });
 
-const get = async (path: string, headers: Record<string, string> = {}) => app.inject({ method: "GET", url: path, headers });
+const get = async (path: string, headers: Record<string, string> = {}) =>
+  app.inject({ method: "GET", url: path, headers });
 const json = async <T>(path: string) => {
   const r = await get(path);
   expect(r.statusCode, r.body).toBe(200);
@@ -65,7 +71,8 @@ describe("the overview", () => {
   });
 
   it("filters failed, drifted and running stacks, and searches by customer", async () => {
-    const stacks = async (query: string) => (await json<Overview>(`/api/overview?${query}`)).rows.map((r) => r.stack).sort();
+    const stacks = async (query: string) =>
+      (await json<Overview>(`/api/overview?${query}`)).rows.map((r) => r.stack).sort();
     expect(await stacks("filter=failed")).toEqual(FAILED);
     expect(await stacks("filter=drifted")).toEqual([DRIFTED.stack]);
     expect(await stacks("filter=running")).toEqual([]);
@@ -117,32 +124,47 @@ describe("a customer's page", () => {
     const r = await get(`/customers/${DRIFTED.stack}`);
     expect(r.statusCode).toBe(200);
     const row = /<tr data-property="content">([\s\S]*?)<\/tr>/.exec(r.body)?.[1];
-    expect(row).toContain(`<td><code>&quot;${DRIFTED.recorded}&quot;</code></td><td><code>&quot;${DRIFTED.actual}&quot;</code></td>`);
+    expect(row).toContain(
+      `<td><code>&quot;${DRIFTED.recorded}&quot;</code></td><td><code>&quot;${DRIFTED.actual}&quot;</code></td>`,
+    );
     const secret = /<tr data-property="dkimPrivateKey">([\s\S]*?)<\/tr>/.exec(r.body)?.[1];
     expect(secret).toContain("changed (a secret: its values are never shown)");
     expect(secret).not.toContain("<code>");
-    const c = await json<{ drift: { drift: { resources: { properties: object[] }[] } } }>(`/api/customers/${DRIFTED.stack}`);
+    const c = await json<{ drift: { drift: { resources: { properties: object[] }[] } } }>(
+      `/api/customers/${DRIFTED.stack}`,
+    );
     expect(c.drift.drift.resources[1]!.properties[0]).toEqual({ name: "dkimPrivateKey", secret: true });
   });
 
   it("lists its runs newest first, with a preview's plan, the last error in full and its log", async () => {
-    const c = await json<{ runs: { createdAt: string; operation: string; plan: unknown }[]; runCount: number }>(`/api/customers/${FAILED[0]}`);
+    const c = await json<{ runs: { createdAt: string; operation: string; plan: unknown }[]; runCount: number }>(
+      `/api/customers/${FAILED[0]}`,
+    );
     expect(c.runs.length).toBe(c.runCount);
     const times = c.runs.map((r) => r.createdAt);
     expect(times).toEqual([...times].sort().reverse());
     expect(c.runs.filter((r) => r.operation === "preview").every((r) => r.plan !== null)).toBe(true);
     const r = await get(`/customers/${FAILED[0]}`);
-    expect(r.body).toContain(`a record www of type CNAME exists in ${FAILED[0]}.example\n    at create (nsp:dns:Record)\nerror: update failed</pre>`);
+    expect(r.body).toContain(
+      `a record www of type CNAME exists in ${FAILED[0]}.example\n    at create (nsp:dns:Record)\nerror: update failed</pre>`,
+    );
     const log = /<pre class="log"[^>]*>([\s\S]*?)<\/pre>/.exec(r.body)?.[1];
     expect(log).toContain("nameServers: [secret]");
     expect(log).toContain("**failed**");
   });
 
   it("says where a log is when it is not on this machine", async () => {
-    const elsewhere = await buildApp(reader, { loopbackOnly: true, logDirs: [join(logDir, "none")], assets: loadAssets(), secrets: [] });
+    const elsewhere = await buildApp(reader, {
+      loopbackOnly: true,
+      logDirs: [join(logDir, "none")],
+      assets: loadAssets(),
+      secrets: [],
+    });
     try {
       const r = await elsewhere.inject({ method: "GET", url: `/customers/${FAILED[0]}` });
-      expect(r.body).toMatch(/is not on this machine[\s\S]*<code>--log-dir<\/code>[\s\S]*\.log<\/code>, here on the machine of worker <code>runner-/);
+      expect(r.body).toMatch(
+        /is not on this machine[\s\S]*<code>--log-dir<\/code>[\s\S]*\.log<\/code>, here on the machine of worker <code>runner-/,
+      );
     } finally {
       await elsewhere.close();
     }
@@ -166,7 +188,9 @@ describe("the charts' data", () => {
     // The fleet is 12 hours old: its hours from the first run's to the last's, not 48 hours mostly empty.
     expect(c.perHour.hours.length).toBeGreaterThanOrEqual(12);
     expect(c.perHour.hours.length).toBeLessThanOrEqual(14);
-    const total = Object.values(c.perHour.results).flat().reduce((a, b) => a + b, 0);
+    const total = Object.values(c.perHour.results)
+      .flat()
+      .reduce((a, b) => a + b, 0);
     expect(total).toBe(fleet.rows);
     expect(c.perHour.results.failed!.reduce((a, b) => a + b, 0)).toBe(FAILED.length);
     expect(c.durations.buckets.reduce((a, b) => a + b.count, 0)).toBe(c.durations.stacks);
@@ -181,7 +205,11 @@ describe("the charts' data", () => {
       { from: 1, to: 2, count: 2 },
       { from: 2, to: 5, count: 0 },
       { from: 5, to: 10, count: 1 },
-      ...[10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1800].map((from, i, all) => ({ from, to: all[i + 1] ?? 3600, count: 0 })),
+      ...[10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600, 900, 1800].map((from, i, all) => ({
+        from,
+        to: all[i + 1] ?? 3600,
+        count: 0,
+      })),
       { from: 3600, to: null, count: 1 },
     ]);
     expect(histogram([])).toEqual([]);
@@ -226,9 +254,16 @@ describe("safety", () => {
   });
 
   it("with a token: 401 without it, a bearer or the cookie ?token= sets, which keeps the token out of the address", async () => {
-    const guarded = await buildApp(reader, { token: TOKEN, loopbackOnly: false, logDirs: [logDir], assets: loadAssets(), secrets: [TOKEN] });
+    const guarded = await buildApp(reader, {
+      token: TOKEN,
+      loopbackOnly: false,
+      logDirs: [logDir],
+      assets: loadAssets(),
+      secrets: [TOKEN],
+    });
     try {
-      const ask = (path: string, headers: Record<string, string> = {}) => guarded.inject({ method: "GET", url: path, headers });
+      const ask = (path: string, headers: Record<string, string> = {}) =>
+        guarded.inject({ method: "GET", url: path, headers });
       for (const path of ["/", "/api/overview", "/api/version", `/customers/${DRIFTED.stack}`, "/assets/app.js"]) {
         const r = await ask(path);
         expect(r.statusCode, path).toBe(401);
@@ -246,28 +281,48 @@ describe("safety", () => {
       expect(cookie).toMatch(/SameSite=Strict/);
       expect(cookie).not.toContain(TOKEN);
       expect((await ask("/", { cookie: `nsp_fleet_ui=${cookieValue(TOKEN)}` })).statusCode).toBe(200);
-      expect((await ask("/", { cookie: `nsp_fleet_ui=${cookieValue("another-token-0123456789")}` })).statusCode).toBe(401);
+      expect((await ask("/", { cookie: `nsp_fleet_ui=${cookieValue("another-token-0123456789")}` })).statusCode).toBe(
+        401,
+      );
     } finally {
       await guarded.close();
     }
   });
 
   it("refuses to listen beyond loopback without a token, naming FLEET_UI_TOKEN, and a short token", async () => {
-    await expect(serve({ url, port: 0, listen: "0.0.0.0", say: () => {} })).rejects.toThrow(/^FLEET_UI_TOKEN: not set; the page listens on 0\.0\.0\.0/);
-    await expect(serve({ url, port: 0, listen: "0.0.0.0", token: "short", say: () => {} })).rejects.toThrow(/FLEET_UI_TOKEN: at least 16 characters/);
+    await expect(serve({ url, port: 0, listen: "0.0.0.0", say: () => {} })).rejects.toThrow(
+      /^FLEET_UI_TOKEN: not set; the page listens on 0\.0\.0\.0/,
+    );
+    await expect(serve({ url, port: 0, listen: "0.0.0.0", token: "short", say: () => {} })).rejects.toThrow(
+      /FLEET_UI_TOKEN: at least 16 characters/,
+    );
   });
 
   it("writes nothing: its connections refuse any write, each new one too", async () => {
     // More at once than the pool holds open: some go to connections opened for them.
-    const writes = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => reader.pool.query(`INSERT INTO nsp_fleet.customers (ref, customer) VALUES ('x${i}', '{}')`)));
-    expect(writes.map((w) => (w.status === "rejected" ? String((w.reason as Error).message) : "written"))).toEqual(Array(8).fill("cannot execute INSERT in a read-only transaction"));
-    await expect(reader.pool.query("CREATE TABLE nsp_fleet.page_was_here (x int)")).rejects.toThrow(/read-only transaction/);
+    const writes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        reader.pool.query(`INSERT INTO nsp_fleet.customers (ref, customer) VALUES ('x${i}', '{}')`),
+      ),
+    );
+    expect(writes.map((w) => (w.status === "rejected" ? String((w.reason as Error).message) : "written"))).toEqual(
+      Array(8).fill("cannot execute INSERT in a read-only transaction"),
+    );
+    await expect(reader.pool.query("CREATE TABLE nsp_fleet.page_was_here (x int)")).rejects.toThrow(
+      /read-only transaction/,
+    );
   });
 
   it("a database that stops answering: 503 and what to do for the viewer, the details (no password) in the server's output", async () => {
     const gone = await FleetReader.open({ url });
     const said: string[] = [];
-    const broken = await buildApp(gone, { loopbackOnly: true, logDirs: [], assets: loadAssets(), secrets: [new URL(url).password], say: (m) => said.push(m) });
+    const broken = await buildApp(gone, {
+      loopbackOnly: true,
+      logDirs: [],
+      assets: loadAssets(),
+      secrets: [new URL(url).password],
+      say: (m) => said.push(m),
+    });
     try {
       await gone.close();
       for (const path of ["/", "/api/overview"]) {
@@ -286,6 +341,8 @@ describe("safety", () => {
 
   it("tells a database without the fleet's tables, or with an earlier release's, as what to do", async () => {
     const empty = await pg.database("fleet_serve_empty");
-    await expect(FleetReader.open({ url: empty })).rejects.toThrow(/holds no fleet tables \(nsp_fleet\.stacks\) \(FLEET_DATABASE_URL=postgres:\/\/nsp:\*\*\*@/);
+    await expect(FleetReader.open({ url: empty })).rejects.toThrow(
+      /holds no fleet tables \(nsp_fleet\.stacks\) \(FLEET_DATABASE_URL=postgres:\/\/nsp:\*\*\*@/,
+    );
   });
 });

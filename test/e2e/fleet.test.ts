@@ -18,7 +18,17 @@ import { Client } from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator-control";
 import { until } from "../helpers/until";
-import { filesText, isRunning, pulumiEnv, pulumiHome, prepareProject, ROOT, startEmulatorProcess, type EmulatorProcess, type RunResult } from "./harness/pulumi-cli";
+import {
+  filesText,
+  isRunning,
+  pulumiEnv,
+  pulumiHome,
+  prepareProject,
+  ROOT,
+  startEmulatorProcess,
+  type EmulatorProcess,
+  type RunResult,
+} from "./harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres, type TestPostgres } from "./harness/postgres-backend";
 import { reapedChildrenCpuMs } from "../../bench/f1-fleet";
 import { freePort } from "./harness/doc-pages";
@@ -53,7 +63,14 @@ interface StatusJson {
     finishedAt: string;
     error?: string;
     plan?: PlanJson;
-    drift?: { resources: { urn: string; type: string; gone?: true; properties: { name: string; recorded?: unknown; actual?: unknown; secret?: true }[] }[] };
+    drift?: {
+      resources: {
+        urn: string;
+        type: string;
+        gone?: true;
+        properties: { name: string; recorded?: unknown; actual?: unknown; secret?: true }[];
+      }[];
+    };
     remediation?: PlanJson;
   }[];
 }
@@ -75,7 +92,10 @@ const ref = (i: number) => `q${String(i).padStart(2, "0")}`;
 const refs = Array.from({ length: CUSTOMERS }, (_, i) => ref(i + 1));
 const viaPartner = refs.filter((r) => !OWN_TOKEN.includes(r));
 const tokenEnv = (r: string) => `FLEET_TOKEN_${r.toUpperCase()}`;
-const records = (r: string) => [{ name: "www", type: "A", content: "192.0.2.10" }, ...(r.endsWith("0") ? [{ name: "api", type: "TXT", content: `customer=${r}` }] : [])];
+const records = (r: string) => [
+  { name: "www", type: "A", content: "192.0.2.10" },
+  ...(r.endsWith("0") ? [{ name: "api", type: "TXT", content: `customer=${r}` }] : []),
+];
 const customer = (r: string) => ({
   ref: r,
   zone: `${r}.queue.example`,
@@ -108,14 +128,24 @@ function prometheusText(text: string): { name: string; labels: Record<string, st
     .map((line) => {
       const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (-?[0-9.e+]+|NaN|\+Inf|-Inf)$/.exec(line);
       expect(m, line).not.toBeNull();
-      const labels = Object.fromEntries([...(m![2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]));
+      const labels = Object.fromEntries(
+        [...(m![2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]),
+      );
       return { name: m![1]!, labels, value: Number(m![3]) };
     });
 }
 
 /** `nsp-fleet <args>` on a machine, as a process; `done` resolves when it has exited. */
-function start(machine: number, args: string[], extra: NodeJS.ProcessEnv = {}): { child: ChildProcess; done: Promise<RunResult>; stderr: () => string } {
-  const child = spawn(process.execPath, [FLEET, ...args], { cwd: machines[machine]!.dir, env: env(machine, extra), stdio: ["ignore", "pipe", "pipe"] });
+function start(
+  machine: number,
+  args: string[],
+  extra: NodeJS.ProcessEnv = {},
+): { child: ChildProcess; done: Promise<RunResult>; stderr: () => string } {
+  const child = spawn(process.execPath, [FLEET, ...args], {
+    cwd: machines[machine]!.dir,
+    env: env(machine, extra),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -165,10 +195,20 @@ async function query<T extends object>(url: string, text: string, values: unknow
 }
 
 /** A stack's last checkpoint in Pulumi's PostgreSQL backend (the engine writes one before and after each operation). */
-async function checkpointOf(stack: string): Promise<{ resources?: { type: string; id?: string }[]; pending_operations?: { type: string; resource?: { type?: string } }[] }> {
-  const rows = await query<{ data: { data: string } }>(stateUrl, "SELECT data FROM pulumi_state WHERE key LIKE $1", [`%/.pulumi/stacks/nsp-fleet/${stack}.json`]);
+async function checkpointOf(
+  stack: string,
+): Promise<{
+  resources?: { type: string; id?: string }[];
+  pending_operations?: { type: string; resource?: { type?: string } }[];
+}> {
+  const rows = await query<{ data: { data: string } }>(stateUrl, "SELECT data FROM pulumi_state WHERE key LIKE $1", [
+    `%/.pulumi/stacks/nsp-fleet/${stack}.json`,
+  ]);
   if (rows.length === 0) return {};
-  return (JSON.parse(Buffer.from(rows[0]!.data.data, "base64").toString()) as { checkpoint: { latest?: object } }).checkpoint.latest ?? {};
+  return (
+    (JSON.parse(Buffer.from(rows[0]!.data.data, "base64").toString()) as { checkpoint: { latest?: object } }).checkpoint
+      .latest ?? {}
+  );
 }
 
 /** Each stack's resources: type and id; none left pending. */
@@ -181,7 +221,9 @@ async function stateOf(stack: string): Promise<{ type: string; id?: string }[]> 
 /** The customer's account, through a read credential the partner mints. */
 async function accountOf(r: string): Promise<EmulatorControl> {
   if (OWN_TOKEN.includes(r)) return emulator.control(r);
-  const minted = await emulator.control("partner").post<{ token: string }>(`/partner/subjects/${r}/token`, { scope: "read" });
+  const minted = await emulator
+    .control("partner")
+    .post<{ token: string }>(`/partner/subjects/${r}/token`, { scope: "read" });
   return new EmulatorControl(emulator.baseUrl, minted.token);
 }
 
@@ -200,8 +242,14 @@ async function expectServerMatchesState(): Promise<void> {
     const mail = await account.list<{ id: number; records: { record_id: number | null }[] }>("/mail/domains");
     expect(mail).toHaveLength(1);
     const published = new Set(mail[0]!.records.map((x) => x.record_id));
-    const own = (await account.list<{ id: number; name: string; type: string; content: string }>(`/dns/zones/${zones[0]!.id}/records`)).filter((x) => !published.has(x.id));
-    expect(own.map(({ name, type, content }) => ({ name, type, content })).sort((x, y) => x.name.localeCompare(y.name))).toEqual([...records(r)].sort((x, y) => x.name.localeCompare(y.name)));
+    const own = (
+      await account.list<{ id: number; name: string; type: string; content: string }>(
+        `/dns/zones/${zones[0]!.id}/records`,
+      )
+    ).filter((x) => !published.has(x.id));
+    expect(
+      own.map(({ name, type, content }) => ({ name, type, content })).sort((x, y) => x.name.localeCompare(y.name)),
+    ).toEqual([...records(r)].sort((x, y) => x.name.localeCompare(y.name)));
     const state = await stateOf(r);
     const ids = (type: string) => state.filter((x) => x.type === type).map((x) => String(x.id));
     expect(ids("nsp:partner:Subject")).toEqual(OWN_TOKEN.includes(r) ? [] : [r]);
@@ -213,7 +261,10 @@ async function expectServerMatchesState(): Promise<void> {
 
 /** The processes under `pid`: pulumi, its language host and plugins. */
 function processTree(pid: number): number[] {
-  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n").map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/).map(Number) as [number, number]);
   const tree = [pid];
   for (let i = 0; i < tree.length; i++) tree.push(...rows.filter(([, ppid]) => ppid === tree[i]).map(([p]) => p));
   return tree;
@@ -236,14 +287,20 @@ beforeAll(async () => {
   queueUrl = await pg.database("fleet_queue");
   stateUrl = await pg.database("fleet_state");
   // The emulator's default quota (300 requests a minute per token): the workers share it.
-  emulator = await startEmulatorProcess(["partner", "revoked", ...OWN_TOKEN].flatMap((a) => ["--account", a]).concat(["--rate-limit", "300"]));
+  emulator = await startEmulatorProcess(
+    ["partner", "revoked", ...OWN_TOKEN].flatMap((a) => ["--account", a]).concat(["--rate-limit", "300"]),
+  );
   scratch = mkdtempSync(join(tmpdir(), "nsp-e2e-fleet-"));
   for (let m = 0; m < 3; m++) {
     const home = pulumiHome(join(scratch, `home-${m}`));
     machines.push({ dir: prepareProject("fleet"), home });
   }
   // The customer program type-checks as a user's editor would check it (the CLI runs it with ts-node).
-  execFileSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(machines[0]!.dir, "tsconfig.json")], { stdio: "pipe" });
+  execFileSync(
+    process.execPath,
+    [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(machines[0]!.dir, "tsconfig.json")],
+    { stdio: "pipe" },
+  );
 });
 
 afterAll(async () => {
@@ -255,18 +312,36 @@ afterAll(async () => {
 });
 
 /** `nsp-fleet run` (one process, no queue) on a machine, with its report. */
-async function runFleet(machine: number, name: string, customers: object[], args: string[] = [], extra: NodeJS.ProcessEnv = {}): Promise<{ run: RunResult; report?: FleetReport }> {
+async function runFleet(
+  machine: number,
+  name: string,
+  customers: object[],
+  args: string[] = [],
+  extra: NodeJS.ProcessEnv = {},
+): Promise<{ run: RunResult; report?: FleetReport }> {
   const file = join(scratch, `${name}.customers.json`);
   const reportFile = join(scratch, `${name}.report.json`);
   writeFileSync(file, JSON.stringify(customers));
   const run = await fleet(machine, ["run", "--customers", file, "--report", reportFile, ...args], extra);
-  return { run, report: existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, "utf8")) as FleetReport) : undefined };
+  return {
+    run,
+    report: existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, "utf8")) as FleetReport) : undefined,
+  };
 }
 
 interface FleetReport {
   succeeded: number;
   failed: number;
-  stacks: { stack: string; result: string; changes: Record<string, number>; changed: number; startedAt: string; finishedAt: string; error?: string; plan?: PlanJson }[];
+  stacks: {
+    stack: string;
+    result: string;
+    changes: Record<string, number>;
+    changed: number;
+    startedAt: string;
+    finishedAt: string;
+    error?: string;
+    plan?: PlanJson;
+  }[];
 }
 
 /** The most stacks that were running at one moment, from their start and end times. */
@@ -298,12 +373,17 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const workerArgs = ["worker", "--concurrency", "2", "--until-idle", "--lease", "8"];
     const workers = [0, 1, 2].map((m) => start(m, workerArgs));
     const victim = workers[2]!;
-    const victims = async () => (await status(run)).stacks.filter((x) => x.result === "running" && x.worker?.endsWith(`:${victim.child.pid}`)).map((x) => x.stack);
+    const victims = async () =>
+      (await status(run)).stacks
+        .filter((x) => x.result === "running" && x.worker?.endsWith(`:${victim.child.pid}`))
+        .map((x) => x.stack);
     // The third worker holds a stack whose state lists a record's create in flight: only those are
     // held on the wire, so it is still in flight at the kill (a zone's create may land in between).
-    const recordInFlight = (op: { type: string; resource?: { type?: string } }) => op.type === "creating" && op.resource?.type === "nsp:dns:Record";
+    const recordInFlight = (op: { type: string; resource?: { type?: string } }) =>
+      op.type === "creating" && op.resource?.type === "nsp:dns:Record";
     await until(async () => {
-      for (const r of await victims()) if ((await checkpointOf(r)).pending_operations?.some(recordInFlight)) return true;
+      for (const r of await victims())
+        if ((await checkpointOf(r)).pending_operations?.some(recordInFlight)) return true;
       return victim.child.exitCode !== null;
     }, 100);
     expect(victim.child.exitCode, victim.stderr()).toBeNull();
@@ -321,19 +401,27 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const cpuMs = reapedChildrenCpuMs() - cpuBefore;
     const after = await statusShown(run);
     // For the record (not a bound): what the run cost, and what the kill cost it.
-    const wallMs = Math.max(...after.stacks.map((x) => Date.parse(x.finishedAt))) - Math.min(...after.stacks.map((x) => Date.parse(x.startedAt)));
-    console.log(`fleet kill run: ${CUSTOMERS} stacks in ${(wallMs / 1000).toFixed(1)} s, the workers' CPU ${(cpuMs / 1000).toFixed(1)} s (${(cpuMs / 1000 / CUSTOMERS).toFixed(2)} s a stack), ${held.length} stack(s) running on the killed worker, ${after.stacks.filter((x) => x.attempts > 1).length} job(s) run again`);
+    const wallMs =
+      Math.max(...after.stacks.map((x) => Date.parse(x.finishedAt))) -
+      Math.min(...after.stacks.map((x) => Date.parse(x.startedAt)));
+    console.log(
+      `fleet kill run: ${CUSTOMERS} stacks in ${(wallMs / 1000).toFixed(1)} s, the workers' CPU ${(cpuMs / 1000).toFixed(1)} s (${(cpuMs / 1000 / CUSTOMERS).toFixed(2)} s a stack), ${held.length} stack(s) running on the killed worker, ${after.stacks.filter((x) => x.attempts > 1).length} job(s) run again`,
+    );
     expect(after.stacks.map((x) => [x.stack, x.result, x.error])).toEqual(refs.map((r) => [r, "succeeded", undefined]));
     expect([after.succeeded, after.failed, after.pending]).toEqual([CUSTOMERS, 0, 0]);
     // The killed worker's stacks ran again on another worker, after clearing the dead run (but
     // one the killed worker finished in the instant before the kill, if any).
-    const taken = held.map((r) => after.stacks.find((x) => x.stack === r)!).filter((x) => !x.worker!.endsWith(`:${victim.child.pid}`));
+    const taken = held
+      .map((r) => after.stacks.find((x) => x.stack === r)!)
+      .filter((x) => !x.worker!.endsWith(`:${victim.child.pid}`));
     expect(taken.length).toBeGreaterThan(0);
     for (const row of taken) {
       const log = logsOf(run, row.stack);
       expect(row.attempts, log).toBe(2);
       // The second attempt cleared the dead run's lock and settled its pending creates first.
-      expect(log).toMatch(/# attempt 2 on [\s\S]*\$ pulumi cancel --yes --stack [\s\S]*\$ nsp-discover --pending-creates --stack [\s\S]*\$ pulumi up /);
+      expect(log).toMatch(
+        /# attempt 2 on [\s\S]*\$ pulumi cancel --yes --stack [\s\S]*\$ nsp-discover --pending-creates --stack [\s\S]*\$ pulumi up /,
+      );
     }
     // The create in flight was settled: adopted if it landed, cleared if it did not (or written again, for an object its inputs name).
     expect(taken.map((row) => logsOf(run, row.stack)).join("\n")).toMatch(/^(adopt|absent|repeatable): urn:pulumi:/m);
@@ -341,8 +429,12 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     // and the subject, which the adopted customer's stack imported instead.
     const created = (r: string) => (OWN_TOKEN.includes(r) ? 4 : r === ADOPTED ? 5 : 6) + records(r).length;
     const once = after.stacks.filter((x) => x.attempts === 1);
-    expect(once.map((x) => [x.stack, x.changes.create, x.changes.import])).toEqual(once.map((x) => [x.stack, created(x.stack), x.stack === ADOPTED ? 1 : undefined]));
-    expect(once.map((x) => x.stack)).toEqual(expect.arrayContaining([ADOPTED, ...OWN_TOKEN].filter((r) => !held.includes(r))));
+    expect(once.map((x) => [x.stack, x.changes.create, x.changes.import])).toEqual(
+      once.map((x) => [x.stack, created(x.stack), x.stack === ADOPTED ? 1 : undefined]),
+    );
+    expect(once.map((x) => x.stack)).toEqual(
+      expect.arrayContaining([ADOPTED, ...OWN_TOKEN].filter((r) => !held.includes(r))),
+    );
     await expectServerMatchesState();
     const shown = await fleet(0, ["status", "--run", run]);
     expect(shown.code).toBe(0);
@@ -359,7 +451,12 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     // A third run of one customer, queued behind the second's job of the same stack.
     const third = await enqueue([customer(refs[0]!)]);
     const stopped = start(1, ["worker", "--concurrency", "2"]);
-    await until(async () => (await status(second)).stacks.filter((x) => x.result === "running").length === 2 || stopped.child.exitCode !== null, 200);
+    await until(
+      async () =>
+        (await status(second)).stacks.filter((x) => x.result === "running").length === 2 ||
+        stopped.child.exitCode !== null,
+      200,
+    );
     const running = (await status(second)).stacks.filter((x) => x.result === "running").map((x) => x.stack);
     expect(running).toHaveLength(2);
     stopped.child.kill("SIGTERM");
@@ -381,13 +478,17 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     // the queue held the later back until the first ended.
     const [a, b] = [unchanged.stacks[0]!, (await status(third)).stacks[0]!];
     expect([a.result, a.attempts, b.result, b.attempts, b.changed]).toEqual(["succeeded", 1, "succeeded", 1, 0]);
-    expect(Date.parse(b.startedAt) >= Date.parse(a.finishedAt) || Date.parse(a.startedAt) >= Date.parse(b.finishedAt)).toBe(true);
+    expect(
+      Date.parse(b.startedAt) >= Date.parse(a.finishedAt) || Date.parse(a.startedAt) >= Date.parse(b.finishedAt),
+    ).toBe(true);
     // A stack the fleet has run before gets one run of the CLI: its `up`, with no `stack select` first.
     for (const r of refs) expect(logsOf(second, r).match(/^\$ pulumi \S+/gm)).toEqual(["$ pulumi up"]);
     // The partner token's shared quota: each of the four worker processes checked it once; the
     // stacks, told so, spent none of it, and nothing was minted for a run that changes nothing.
     const partner = await emulator.control().tokenStats("account:partner");
-    console.log(`fleet no-change run: ${CUSTOMERS} stacks, ${partner.total} partner-token request(s): ${JSON.stringify(partner.byRoute)}`);
+    console.log(
+      `fleet no-change run: ${CUSTOMERS} stacks, ${partner.total} partner-token request(s): ${JSON.stringify(partner.byRoute)}`,
+    );
     expect(partner.total).toBeLessThanOrEqual(4);
     expect(Object.keys(partner.byRoute)).toEqual(["GET /partner"]);
   });
@@ -409,22 +510,36 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const done = await Promise.all([0, 1, 2].map((m) => fleet(m, ["worker", "--concurrency", "2", "--until-idle"])));
     for (const r of done) expect(r.code, r.stderr).toBe(0);
     const shown = await statusShown(preview);
-    const planned = (r: string) => shown.stacks.find((x) => x.stack === r)!.plan!.steps.map((s) => [s.op, s.urn.split("::").pop(), s.properties]);
+    const planned = (r: string) =>
+      shown.stacks.find((x) => x.stack === r)!.plan!.steps.map((s) => [s.op, s.urn.split("::").pop(), s.properties]);
     expect(planned("q01")).toEqual([["create", "a-new", []]]);
     expect(planned("q02")).toEqual([["update", "a-www", ["content"]]]);
-    expect(planned("q03").sort()).toEqual([["create", "a-web", []], ["delete", "a-www", []]]);
+    expect(planned("q03").sort()).toEqual([
+      ["create", "a-web", []],
+      ["delete", "a-www", []],
+    ]);
     expect(planned("q10")).toEqual([["delete", "txt-api", []]]);
     const changing = ["q01", "q02", "q03", "q10"];
     expect(shown.stacks.filter((x) => x.changed > 0).map((x) => x.stack)).toEqual(changing);
     expect(shown.stacks.every((x) => x.result === "succeeded")).toBe(true);
     // Nothing written: the only requests that are not reads are the read credentials minted for the customers.
     const stats = await control.stats();
-    expect(Object.keys(stats.byRoute).filter((k) => !k.startsWith("GET ") && !/^POST \/partner\/subjects\/[^/]+\/token$/.test(k))).toEqual([]);
+    expect(
+      Object.keys(stats.byRoute).filter(
+        (k) => !k.startsWith("GET ") && !/^POST \/partner\/subjects\/[^/]+\/token$/.test(k),
+      ),
+    ).toEqual([]);
     for (const r of ["q02", "q10"]) {
       const account = await accountOf(r);
       const zone = (await account.list<{ id: number }>("/dns/zones"))[0]!;
-      const own = (await account.list<{ name: string; content: string }>(`/dns/zones/${zone.id}/records`)).filter((x) => x.name === "www" || x.name === "api");
-      expect(own.map((x) => [x.name, x.content]).sort()).toEqual(records(r).map((x) => [x.name, x.content]).sort());
+      const own = (await account.list<{ name: string; content: string }>(`/dns/zones/${zone.id}/records`)).filter(
+        (x) => x.name === "www" || x.name === "api",
+      );
+      expect(own.map((x) => [x.name, x.content]).sort()).toEqual(
+        records(r)
+          .map((x) => [x.name, x.content])
+          .sort(),
+      );
     }
     // The summary for a pull request: the stacks that delete first, the unchanged ones counted.
     const markdown = join(scratch, "preview.md");
@@ -433,7 +548,10 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(summary.stderr).toContain("--expect-no-changes: 4 stack(s) would change");
     const md = readFileSync(markdown, "utf8");
     expect(md).toContain("### nsp-fleet preview: 4 of 40 stack(s) would change");
-    const rows = md.split("\n").filter((l) => /^\| q\d\d /.test(l)).map((l) => l.split("|")[1]!.trim());
+    const rows = md
+      .split("\n")
+      .filter((l) => /^\| q\d\d /.test(l))
+      .map((l) => l.split("|")[1]!.trim());
     expect(rows).toEqual(["q03", "q10", "q01", "q02"]);
     expect(md).toContain("| q02 | 0 | 1 | 0 | 0 | update `a-www` (content) |");
     expect(md).toContain("36 stack(s) unchanged.");
@@ -448,9 +566,16 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
 
   it("a drift check finds the hand-made edits of three customers, and only theirs, with the properties and both values; --remediate repairs them; a schedule fires the next check once across three workers, which finds nothing", async () => {
     // By hand, through the API: a record's content (q05), a record deleted (q06), a zone disabled (q07).
-    const write = async (r: string) => new EmulatorControl(emulator.baseUrl, (await emulator.control("partner").post<{ token: string }>(`/partner/subjects/${r}/token`, { scope: "write" })).token);
+    const write = async (r: string) =>
+      new EmulatorControl(
+        emulator.baseUrl,
+        (await emulator.control("partner").post<{ token: string }>(`/partner/subjects/${r}/token`, { scope: "write" }))
+          .token,
+      );
     const zoneOf = async (account: EmulatorControl) => (await account.list<{ id: number }>("/dns/zones"))[0]!.id;
-    const wwwOf = async (account: EmulatorControl, zone: number) => (await account.list<{ id: number; name: string }>(`/dns/zones/${zone}/records`)).find((x) => x.name === "www")!.id;
+    const wwwOf = async (account: EmulatorControl, zone: number) =>
+      (await account.list<{ id: number; name: string }>(`/dns/zones/${zone}/records`)).find((x) => x.name === "www")!
+        .id;
     const q05 = await write("q05");
     const z05 = await zoneOf(q05);
     await q05.patch(`/dns/zones/${z05}/records/${await wwwOf(q05, z05)}`, { content: "198.51.100.5" });
@@ -463,10 +588,21 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     // A check of a few customers without repair: the drifted ones are listed as drifted now.
     const few = await enqueue(["q04", "q05", "q06", "q07", "q08"].map(customer), ["--drift"]);
     expect((await fleet(0, ["worker", "--concurrency", "3", "--until-idle"])).code).toBe(0);
-    expect((await statusShown(few)).stacks.map((x) => [x.stack, x.drift!.resources.length])).toEqual([["q04", 0], ["q05", 1], ["q06", 1], ["q07", 1], ["q08", 0]]);
+    expect((await statusShown(few)).stacks.map((x) => [x.stack, x.drift!.resources.length])).toEqual([
+      ["q04", 0],
+      ["q05", 1],
+      ["q06", 1],
+      ["q07", 1],
+      ["q08", 0],
+    ]);
     const listed = await fleet(0, ["status", "--drifted", "--json"]);
     expect(listed.code, listed.stderr).toBe(0);
-    expect((JSON.parse(listed.stdout) as { stack: string; health: { state: string } }[]).map((x) => [x.stack, x.health.state])).toEqual([
+    expect(
+      (JSON.parse(listed.stdout) as { stack: string; health: { state: string } }[]).map((x) => [
+        x.stack,
+        x.health.state,
+      ]),
+    ).toEqual([
       ["q05", "drifted"],
       ["q06", "drifted"],
       ["q07", "drifted"],
@@ -483,10 +619,19 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     expect(found.stacks.every((x) => x.result === "succeeded")).toBe(true);
     const drifted = found.stacks.filter((x) => x.drift!.resources.length > 0);
     expect(drifted.map((x) => x.stack)).toEqual(["q05", "q06", "q07"]);
-    const driftOf = (r: string) => drifted.find((x) => x.stack === r)!.drift!.resources.map((x) => ({ ...x, urn: x.urn.split("::").pop() }));
-    expect(driftOf("q05")).toEqual([{ urn: "a-www", type: "nsp:dns:Record", properties: [{ name: "content", recorded: "192.0.2.10", actual: "198.51.100.5" }] }]);
+    const driftOf = (r: string) =>
+      drifted.find((x) => x.stack === r)!.drift!.resources.map((x) => ({ ...x, urn: x.urn.split("::").pop() }));
+    expect(driftOf("q05")).toEqual([
+      {
+        urn: "a-www",
+        type: "nsp:dns:Record",
+        properties: [{ name: "content", recorded: "192.0.2.10", actual: "198.51.100.5" }],
+      },
+    ]);
     expect(driftOf("q06")).toEqual([{ urn: "a-www", type: "nsp:dns:Record", gone: true, properties: [] }]);
-    expect(driftOf("q07")).toEqual([{ urn: "zone", type: "nsp:dns:Zone", properties: [{ name: "enabled", recorded: true, actual: false }] }]);
+    expect(driftOf("q07")).toEqual([
+      { urn: "zone", type: "nsp:dns:Zone", properties: [{ name: "enabled", recorded: true, actual: false }] },
+    ]);
     expect(drifted.map((x) => [x.stack, x.remediation!.steps.map((s) => [s.op, s.urn.split("::").pop()])])).toEqual([
       ["q05", [["update", "a-www"]]],
       ["q06", [["create", "a-www"]]],
@@ -497,7 +642,11 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     for (const r of ["q05", "q06"]) {
       const account = await accountOf(r);
       const zone = (await account.list<{ id: number }>("/dns/zones"))[0]!;
-      expect((await account.list<{ name: string; content: string }>(`/dns/zones/${zone.id}/records`)).filter((x) => x.name === "www").map((x) => x.content)).toEqual(["192.0.2.10"]);
+      expect(
+        (await account.list<{ name: string; content: string }>(`/dns/zones/${zone.id}/records`))
+          .filter((x) => x.name === "www")
+          .map((x) => x.content),
+      ).toEqual(["192.0.2.10"]);
     }
     expect((await (await accountOf("q07")).list<{ enabled: boolean }>("/dns/zones"))[0]!.enabled).toBe(true);
     const nowDrifted = await fleet(0, ["status", "--drifted", "--expect-no-changes"]);
@@ -505,51 +654,96 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const table = await fleet(0, ["status", "--run", check]);
     expect(table.stdout).toMatch(/^q05 +succeeded +update 1 +a-www\.content; remediated: update 1 /m);
     expect(table.stdout).toMatch(/^q06 +succeeded +delete 1 +a-www \(gone\); remediated: create 1 /m);
-    expect(table.stdout).toContain(`run ${check} (drift, remediate): 40 succeeded, 0 failed, 0 queued or running, 3 drifted`);
+    expect(table.stdout).toContain(
+      `run ${check} (drift, remediate): 40 succeeded, 0 failed, 0 queued or running, 3 drifted`,
+    );
 
     // A schedule of every minute, three workers: one firing, one run, and it finds nothing.
     const added = await fleet(0, ["schedule", "add", "drift", "--cron", "* * * * *"]);
     expect(added.code, added.stderr).toBe(0);
     const listedSchedules = await fleet(0, ["schedule", "ls", "--json"]);
-    expect(JSON.parse(listedSchedules.stdout)).toEqual([{ kind: "drift", cron: "* * * * *", timezone: "UTC", remediate: false }]);
+    expect(JSON.parse(listedSchedules.stdout)).toEqual([
+      { kind: "drift", cron: "* * * * *", timezone: "UTC", remediate: false },
+    ]);
     const ports = [await freePort(), await freePort(), await freePort()];
-    const scheduled = [0, 1, 2].map((m) => start(m, ["worker", "--concurrency", "2", "--metrics-port", String(ports[m])]));
+    const scheduled = [0, 1, 2].map((m) =>
+      start(m, ["worker", "--concurrency", "2", "--metrics-port", String(ports[m])]),
+    );
     let firings: { run_id: string | null; skipped: string | null; fired_at: Date }[] = [];
     await until(async () => {
-      firings = await query(queueUrl, "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at");
+      firings = await query(
+        queueUrl,
+        "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at",
+      );
       return firings.length > 0 || scheduled.some((w) => w.child.exitCode !== null);
     }, 1000);
     // Removed at once, so that no next minute fires again while the test looks.
     expect((await fleet(0, ["schedule", "rm", "drift"])).code).toBe(0);
     const run = firings[0]!.run_id!;
     expect(run).toMatch(/^[0-9a-f-]{36}$/);
-    await until(async () => (await status(run)).pending === 0 || scheduled.some((w) => w.child.exitCode !== null), 1000);
+    await until(
+      async () => (await status(run)).pending === 0 || scheduled.some((w) => w.child.exitCode !== null),
+      1000,
+    );
     // Each worker's metrics: Prometheus text; the three workers' jobs add up to what status says.
-    const scraped = await Promise.all(ports.map(async (port) => prometheusText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())));
-    const sum = (name: string, labels: Record<string, string>) => scraped.reduce((n, samples) => n + samples.filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v)).reduce((a, x) => a + x.value, 0), 0);
+    const scraped = await Promise.all(
+      ports.map(async (port) => prometheusText(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())),
+    );
+    const sum = (name: string, labels: Record<string, string>) =>
+      scraped.reduce(
+        (n, samples) =>
+          n +
+          samples
+            .filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v))
+            .reduce((a, x) => a + x.value, 0),
+        0,
+      );
     const ran = await status(run);
     expect(sum("nsp_fleet_jobs_total", { operation: "drift", result: "succeeded" })).toBe(ran.succeeded);
     expect(sum("nsp_fleet_jobs_total", { operation: "drift", result: "failed" })).toBe(ran.failed);
     expect(sum("nsp_fleet_stack_duration_seconds_count", { operation: "drift" })).toBe(ran.stacks.length);
     for (const samples of scraped) {
-      expect(samples.find((x) => x.name === "nsp_fleet_stacks" && x.labels.result === "succeeded")?.value).toBe(ran.succeeded);
+      expect(samples.find((x) => x.name === "nsp_fleet_stacks" && x.labels.result === "succeeded")?.value).toBe(
+        ran.succeeded,
+      );
       expect(samples.find((x) => x.name === "nsp_fleet_drifted_stacks")?.value).toBe(0);
     }
     for (const w of scheduled) w.child.kill("SIGTERM");
     for (const w of scheduled) expect((await w.done).code, w.stderr()).toBe(0);
-    firings = await query(queueUrl, "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at");
+    firings = await query(
+      queueUrl,
+      "SELECT run_id, skipped, fired_at FROM nsp_fleet.firings WHERE schedule = 'drift' ORDER BY fired_at",
+    );
     // Three workers looked at the schedule; a firing is one run, never one per worker.
-    for (let i = 1; i < firings.length; i++) expect(firings[i]!.fired_at.getTime() - firings[i - 1]!.fired_at.getTime()).toBeGreaterThan(30_000);
-    const scheduledRuns = await query<{ id: string }>(queueUrl, "SELECT id FROM nsp_fleet.runs WHERE schedule = 'drift'");
-    expect(scheduledRuns.map((x) => x.id).sort()).toEqual(firings.filter((f) => f.run_id).map((f) => f.run_id).sort());
+    for (let i = 1; i < firings.length; i++)
+      expect(firings[i]!.fired_at.getTime() - firings[i - 1]!.fired_at.getTime()).toBeGreaterThan(30_000);
+    const scheduledRuns = await query<{ id: string }>(
+      queueUrl,
+      "SELECT id FROM nsp_fleet.runs WHERE schedule = 'drift'",
+    );
+    expect(scheduledRuns.map((x) => x.id).sort()).toEqual(
+      firings
+        .filter((f) => f.run_id)
+        .map((f) => f.run_id)
+        .sort(),
+    );
     const again = await statusShown(run);
-    expect([again.stacks.length, again.succeeded, again.stacks.filter((x) => x.drift!.resources.length > 0).length]).toEqual([40, 40, 0]);
+    expect([
+      again.stacks.length,
+      again.succeeded,
+      again.stacks.filter((x) => x.drift!.resources.length > 0).length,
+    ]).toEqual([40, 40, 0]);
     expect((await fleet(0, ["schedule", "ls", "--json"])).stdout.trim()).toBe("[]");
   });
 
   it("`run` runs the customers given three at a time from one process, reports a stack that fails with exit 1, and destroys the stacks of the customers given, and only theirs", async () => {
     const refused = `svc_${"0refused9".repeat(4)}`;
-    const given = [customer("q37"), customer("q39"), customer("q10"), { ref: "refused", zone: "refused.queue.example", tokenEnv: "FLEET_REFUSED_TOKEN" }];
+    const given = [
+      customer("q37"),
+      customer("q39"),
+      customer("q10"),
+      { ref: "refused", zone: "refused.queue.example", tokenEnv: "FLEET_REFUSED_TOKEN" },
+    ];
     const { run, report } = await runFleet(0, "run", given, ["--concurrency", "3"], { FLEET_REFUSED_TOKEN: refused });
     expect(run.code, run.stdout + run.stderr).toBe(1);
     expect(report!.stacks.map((s) => [s.stack, s.result, s.changed])).toEqual([
@@ -558,7 +752,9 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
       ["q10", "succeeded", 0],
       ["refused", "failed", 0],
     ]);
-    expect(report!.stacks[3]!.error).toMatch(/does not know the API token in the apiToken of this provider instance .*unauthorized: invalid or unknown bearer token.*\(provider "customer"\)/);
+    expect(report!.stacks[3]!.error).toMatch(
+      /does not know the API token in the apiToken of this provider instance .*unauthorized: invalid or unknown bearer token.*\(provider "customer"\)/,
+    );
     expect(mostAtOnce(report!.stacks)).toBe(3);
     expect(run.stdout).toMatch(/up: 3 succeeded, 1 failed, at most 3 at a time/);
     expect(run.stdout + run.stderr + filesText([join(machines[0]!.dir, ".nsp-fleet", "logs")])).not.toContain(refused);
@@ -571,14 +767,29 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     ]);
     expect(await emulator.control("q39").list("/dns/zones")).toEqual([]);
     expect(await emulator.control("q39").list("/mail/domains")).toEqual([]);
-    expect((await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects")).map((s) => s.external_ref).sort()).toEqual(viaPartner.filter((r) => r !== "q37").sort());
+    expect(
+      (await emulator.control("partner").list<{ external_ref: string }>("/partner/subjects"))
+        .map((s) => s.external_ref)
+        .sort(),
+    ).toEqual(viaPartner.filter((r) => r !== "q37").sort());
     expect(await emulator.control("q40").list("/dns/zones")).toHaveLength(1);
   });
 
   it("a local receiver got the failed, drifted and recovered events, each signed; the one it answered 500 came again; no secret in any", async () => {
-    const events = received.map((r) => ({ ...r, event: JSON.parse(r.body) as { id: string; type: string; stack?: string; run: string; drift?: { properties: string[] } } }));
+    const events = received.map((r) => ({
+      ...r,
+      event: JSON.parse(r.body) as {
+        id: string;
+        type: string;
+        stack?: string;
+        run: string;
+        drift?: { properties: string[] };
+      },
+    }));
     for (const r of events) {
-      expect(r.headers["x-nsp-fleet-signature-256"]).toBe(`sha256=${createHmac("sha256", WEBHOOK_SECRET).update(r.body).digest("hex")}`);
+      expect(r.headers["x-nsp-fleet-signature-256"]).toBe(
+        `sha256=${createHmac("sha256", WEBHOOK_SECRET).update(r.body).digest("hex")}`,
+      );
       expect(r.headers["x-nsp-fleet-event"]).toBe(r.event.type);
       expect(r.headers["x-nsp-fleet-delivery"]).toBe(r.event.id);
     }
@@ -588,20 +799,36 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     const delivered = events.filter((r) => r.answered === 204).map((r) => r.event);
     // Each event delivered once (a retry is the same event id).
     expect(new Set(delivered.map((e) => e.id)).size).toBe(delivered.length);
-    const of = (type: string) => delivered.filter((e) => e.type === type).map((e) => e.stack).sort();
+    const of = (type: string) =>
+      delivered
+        .filter((e) => e.type === type)
+        .map((e) => e.stack)
+        .sort();
     expect(of("stack.drifted")).toEqual(["q05", "q05", "q06", "q06", "q07", "q07"]);
     expect(of("stack.recovered")).toEqual(["q05", "q06", "q07"]);
     expect(of("stack.failed")).toEqual(["refused"]);
-    expect(delivered.find((e) => e.type === "stack.drifted" && e.stack === "q05")!.drift!.properties).toEqual(["a-www.content"]);
+    expect(delivered.find((e) => e.type === "stack.drifted" && e.stack === "q05")!.drift!.properties).toEqual([
+      "a-www.content",
+    ]);
     expect(delivered.filter((e) => e.type === "run.finished").length).toBeGreaterThanOrEqual(5);
-    const deliveries = await query<{ attempt: number; status: number | null }>(queueUrl, "SELECT attempt, status FROM nsp_fleet.deliveries WHERE event_id = $1 ORDER BY attempt", [first.event.id]);
+    const deliveries = await query<{ attempt: number; status: number | null }>(
+      queueUrl,
+      "SELECT attempt, status FROM nsp_fleet.deliveries WHERE event_id = $1 ORDER BY attempt",
+      [first.event.id],
+    );
     expect(deliveries).toEqual([
       { attempt: 1, status: 500 },
       { attempt: 2, status: 204 },
     ]);
     const bodies = received.map((r) => r.body).join("\n");
     const minted = await emulator.control().partnerCredentials();
-    for (const secret of [...Object.values(emulator.accounts), ...minted.map((m) => m.token), new URL(queueUrl).password, WEBHOOK_SECRET]) expect(bodies).not.toContain(secret);
+    for (const secret of [
+      ...Object.values(emulator.accounts),
+      ...minted.map((m) => m.token),
+      new URL(queueUrl).password,
+      WEBHOOK_SECRET,
+    ])
+      expect(bodies).not.toContain(secret);
   });
 
   it("destroys every stack through the queue and leaves nothing; no token or password in any output, log or state", async () => {
@@ -613,20 +840,37 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
     for (const r of OWN_TOKEN) expect(await emulator.control(r).list("/dns/zones")).toEqual([]);
     for (const r of refs) expect((await stateOf(r)).filter((x) => x.type.startsWith("nsp:"))).toEqual([]);
     // A stack the fleet ran before but the backend no longer holds (removed by hand) is made again.
-    execFileSync("pulumi", ["stack", "rm", "--yes", "--stack", refs[0]!, "--non-interactive"], { cwd: machines[0]!.dir, env: env(0), stdio: "pipe" });
+    execFileSync("pulumi", ["stack", "rm", "--yes", "--stack", refs[0]!, "--non-interactive"], {
+      cwd: machines[0]!.dir,
+      env: env(0),
+      stdio: "pipe",
+    });
     const remade = await enqueue([customer(refs[0]!)], ["--destroy"]);
     expect((await fleet(0, ["worker", "--until-idle"])).code).toBe(0);
     expect((await status(remade)).stacks.map((x) => [x.result, x.attempts])).toEqual([["succeeded", 1]]);
-    expect(logsOf(remade, refs[0]!).match(/^\$ pulumi (stack select|\S+)/gm)).toEqual(["$ pulumi stack select", "$ pulumi destroy"]);
+    expect(logsOf(remade, refs[0]!).match(/^\$ pulumi (stack select|\S+)/gm)).toEqual([
+      "$ pulumi stack select",
+      "$ pulumi destroy",
+    ]);
 
     // The tokens are in each stack's state, encrypted; they, the credentials the providers minted
     // for the customers and the database's password are in plaintext nowhere.
-    const states = (await query<{ data: { data: string } }>(stateUrl, "SELECT data FROM pulumi_state WHERE key LIKE '%/.pulumi/history/%' OR key LIKE '%/.pulumi/stacks/%'")).map((row) => Buffer.from(row.data.data, "base64").toString());
+    const states = (
+      await query<{ data: { data: string } }>(
+        stateUrl,
+        "SELECT data FROM pulumi_state WHERE key LIKE '%/.pulumi/history/%' OR key LIKE '%/.pulumi/stacks/%'",
+      )
+    ).map((row) => Buffer.from(row.data.data, "base64").toString());
     expect(states.join("\n")).toContain("ciphertext");
     const minted = await emulator.control().partnerCredentials();
     expect(new Set(minted.map((m) => m.subject))).toEqual(new Set(viaPartner));
-    const everything = [outputs.map((o) => o.stdout + o.stderr).join("\n"), ...states, ...machines.map((m) => filesText([join(m.dir, ".nsp-fleet", "logs")]))].join("\n");
-    for (const token of [...Object.values(emulator.accounts), ...minted.map((m) => m.token)]) expect(everything).not.toContain(token);
+    const everything = [
+      outputs.map((o) => o.stdout + o.stderr).join("\n"),
+      ...states,
+      ...machines.map((m) => filesText([join(m.dir, ".nsp-fleet", "logs")])),
+    ].join("\n");
+    for (const token of [...Object.values(emulator.accounts), ...minted.map((m) => m.token)])
+      expect(everything).not.toContain(token);
     expect(everything).not.toContain(new URL(queueUrl).password);
   });
 });
@@ -638,7 +882,13 @@ describe("stopping", () => {
     // The first write passes; every later one is held until the test lets it go, so the first
     // stack is still under way when the signal lands, however fast or slow the machine.
     await control.resetStats();
-    await control.setFaults({ rate: 1, kinds: ["timeout"], timeoutMs: 3_600_000, methods: ["POST", "PUT", "PATCH", "DELETE"], after: 1 });
+    await control.setFaults({
+      rate: 1,
+      kinds: ["timeout"],
+      timeoutMs: 3_600_000,
+      methods: ["POST", "PUT", "PATCH", "DELETE"],
+      after: 1,
+    });
     const file = join(scratch, "interrupted.customers.json");
     const reportFile = join(scratch, "interrupted.report.json");
     writeFileSync(file, JSON.stringify(customers));
@@ -668,7 +918,9 @@ describe("stopping", () => {
       ["s1", "succeeded"],
       ["s2", "succeeded"],
     ]);
-    expect((await (await accountOf("s1")).list<{ name: string }>("/dns/zones")).map((z) => z.name)).toEqual(["s1.queue.example"]);
+    expect((await (await accountOf("s1")).list<{ name: string }>("/dns/zones")).map((z) => z.name)).toEqual([
+      "s1.queue.example",
+    ]);
   });
 
   it("a worker whose database connection is cut ends with exit 1 and a message naming the database without its password", async () => {
@@ -677,14 +929,20 @@ describe("stopping", () => {
     expect(w.child.exitCode, w.stderr()).toBeNull();
     const database = new URL(queueUrl).pathname.slice(1);
     // Every connection of the fleet to the queue's database, as when the server restarts.
-    const cut = await query<{ pid: number }>(pg.url, "SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'nsp-fleet'", [database]);
+    const cut = await query<{ pid: number }>(
+      pg.url,
+      "SELECT pg_terminate_backend(pid) AS pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'nsp-fleet'",
+      [database],
+    );
     expect(cut.length).toBeGreaterThan(0);
     const r = await w.done;
     expect(r.code, r.stderr).toBe(1);
     const shown = new URL(queueUrl);
     shown.password = "***";
     expect(r.stderr).toContain(`lost the connection to the database (FLEET_DATABASE_URL=${shown.toString()})`);
-    expect(r.stderr).toMatch(/exits for its supervisor to restart it once the database is back; their jobs return to the queue after the lease \(60 s\)/);
+    expect(r.stderr).toMatch(
+      /exits for its supervisor to restart it once the database is back; their jobs return to the queue after the lease \(60 s\)/,
+    );
     expect(r.stderr).not.toContain(new URL(queueUrl).password);
   });
 });
@@ -697,19 +955,25 @@ describe("bad input", () => {
     closed.port = "1";
     const unreachable = await fleet(0, ["enqueue", "--customers", file], { FLEET_DATABASE_URL: closed.toString() });
     expect(unreachable.code).toBe(2);
-    expect(unreachable.stderr).toMatch(/cannot reach the database \(FLEET_DATABASE_URL=postgres:\/\/nsp:\*\*\*@127\.0\.0\.1:1\/fleet_queue_\w+\): ECONNREFUSED; start PostgreSQL there/);
+    expect(unreachable.stderr).toMatch(
+      /cannot reach the database \(FLEET_DATABASE_URL=postgres:\/\/nsp:\*\*\*@127\.0\.0\.1:1\/fleet_queue_\w+\): ECONNREFUSED; start PostgreSQL there/,
+    );
 
     const wrong = new URL(queueUrl);
     wrong.password = "not-the-password";
     const refused = await fleet(0, ["worker", "--until-idle"], { FLEET_DATABASE_URL: wrong.toString() });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/the database refused user "nsp" .*password authentication failed.*; correct the user or password in the URL/);
+    expect(refused.stderr).toMatch(
+      /the database refused user "nsp" .*password authentication failed.*; correct the user or password in the URL/,
+    );
     expect(refused.stderr).not.toContain("not-the-password");
 
     const empty = await pg.database("fleet_empty");
     const noTables = await fleet(0, ["status"], { FLEET_DATABASE_URL: empty });
     expect(noTables.code).toBe(2);
-    expect(noTables.stderr).toMatch(/holds no fleet tables \(nsp_fleet\.stacks\).*run `nsp-fleet enqueue` against it first/);
+    expect(noTables.stderr).toMatch(
+      /holds no fleet tables \(nsp_fleet\.stacks\).*run `nsp-fleet enqueue` against it first/,
+    );
 
     const runsBefore = await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks");
     const bad = join(scratch, "bad.json");
@@ -741,7 +1005,14 @@ describe("bad input", () => {
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toMatch(/FLEET_WEBHOOK_SECRET: not set/);
 
-    const unknown = await fleet(0, ["status", "--run", "00000000-0000-4000-8000-000000000001", "--markdown", join(scratch, "none.md"), "--expect-no-changes"]);
+    const unknown = await fleet(0, [
+      "status",
+      "--run",
+      "00000000-0000-4000-8000-000000000001",
+      "--markdown",
+      join(scratch, "none.md"),
+      "--expect-no-changes",
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--run: no run 00000000-0000-4000-8000-000000000001 in the database/);
     expect(existsSync(join(scratch, "none.md"))).toBe(false);
@@ -755,7 +1026,10 @@ describe("bad input", () => {
     expect(inUse.code, inUse.stderr).toBe(2);
     expect(inUse.stderr).toMatch(new RegExp(`--metrics-port ${port}: port ${port} on 127\\.0\\.0\\.1 is in use`));
     // The preview just queued was not taken by the worker that could not serve its metrics.
-    const waiting = await query<{ result: string }>(queueUrl, "SELECT s.result FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id ORDER BY r.created_at DESC LIMIT 1");
+    const waiting = await query<{ result: string }>(
+      queueUrl,
+      "SELECT s.result FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id ORDER BY r.created_at DESC LIMIT 1",
+    );
     expect(waiting).toEqual([{ result: "queued" }]);
 
     const both = await fleet(0, ["enqueue", "--preview", "--destroy", "--customers", join(scratch, "good.json")]);
@@ -764,7 +1038,9 @@ describe("bad input", () => {
     const remediate = await fleet(0, ["enqueue", "--preview", "--remediate"]);
     expect(remediate.code, remediate.stderr).toBe(2);
     expect(remediate.stderr).toContain("--remediate: only with --drift");
-    expect(await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks")).toEqual([{ n: String(Number(before[0]!.n) + 1) }]);
+    expect(await query<{ n: string }>(queueUrl, "SELECT count(*) AS n FROM nsp_fleet.stacks")).toEqual([
+      { n: String(Number(before[0]!.n) + 1) },
+    ]);
     // The preview queued for the test above, run, so that it leaves the queue empty.
     expect((await fleet(0, ["worker", "--until-idle"])).code).toBe(0);
   });
@@ -772,7 +1048,9 @@ describe("bad input", () => {
   it("a revoked partner token fails the first stack, in one process and through the queue, with a message naming NSP_PARTNER_TOKEN and no pulumi run", async () => {
     const token = emulator.accounts.revoked!;
     await emulator.control().revokeToken(token);
-    const { run, report } = await runFleet(0, "revoked", [customer("r1"), customer("r2")], [], { NSP_PARTNER_TOKEN: token });
+    const { run, report } = await runFleet(0, "revoked", [customer("r1"), customer("r2")], [], {
+      NSP_PARTNER_TOKEN: token,
+    });
     expect(run.code).toBe(1);
     expect(report!.stacks.map((s) => [s.stack, s.result])).toEqual([
       ["r1", "failed"],
@@ -782,7 +1060,9 @@ describe("bad input", () => {
     const queued = await enqueue([customer("r3")], ["--retries", "0"]);
     const worker = await fleet(1, ["worker", "--until-idle"], { NSP_PARTNER_TOKEN: token });
     expect(worker.code).toBe(1);
-    expect((await status(queued)).stacks.map((x) => [x.stack, x.result, x.error?.split(":")[0]])).toEqual([["r3", "failed", "NSP_PARTNER_TOKEN"]]);
+    expect((await status(queued)).stacks.map((x) => [x.stack, x.result, x.error?.split(":")[0]])).toEqual([
+      ["r3", "failed", "NSP_PARTNER_TOKEN"],
+    ]);
     expect(logsOf(queued, "r3")).not.toMatch(/^\$ pulumi/m);
     expect(run.stdout + run.stderr + worker.stderr).not.toContain(token);
   });
@@ -810,7 +1090,9 @@ describe("the fleet's page", () => {
     expect((await status(upAgain)).stacks.map((x) => x.result)).toEqual(["succeeded"]);
     const q40 = emulator.control("q40");
     const zone = (await q40.list<{ id: number }>("/dns/zones"))[0]!.id;
-    const api = (await q40.list<{ id: number; name: string }>(`/dns/zones/${zone}/records`)).find((x) => x.name === "api")!.id;
+    const api = (await q40.list<{ id: number; name: string }>(`/dns/zones/${zone}/records`)).find(
+      (x) => x.name === "api",
+    )!.id;
     await q40.patch(`/dns/zones/${zone}/records/${api}`, { content: "customer=changed" });
     await enqueue([customer("q40")], ["--drift"]);
     expect((await fleet(2, ["worker", "--until-idle"])).code).toBe(0);

@@ -44,7 +44,11 @@ function useProgram(stack: Stack, options: Options = {}): void {
   writeFileSync(join(stack.dir, "Pulumi.yaml"), Stack.yamlProgramText(program(options)));
 }
 
-async function present(api: EmulatorControl, list: string, name: (item: Record<string, unknown>) => string): Promise<string[]> {
+async function present(
+  api: EmulatorControl,
+  list: string,
+  name: (item: Record<string, unknown>) => string,
+): Promise<string[]> {
   return (await api.list<Record<string, unknown>>(list)).map(name).sort();
 }
 
@@ -73,12 +77,20 @@ describe("forceDestroy, with the pulumi CLI", () => {
     await api.post(`/mail/domains/${domainId}/mailboxes`, { domain_id: Number(domainId), local: "bob" });
 
     // The engine deletes the program's record and mailbox first; the zone and the domain refuse.
-    const refused = await stack.run(["destroy", "--yes", "--skip-preview", "--continue-on-error"], { allowFailure: true });
+    const refused = await stack.run(["destroy", "--yes", "--skip-preview", "--continue-on-error"], {
+      allowFailure: true,
+    });
     expect(refused.code).not.toBe(0);
     const said = refused.stdout + refused.stderr;
-    expect(said).toMatch(/nsp:dns:Zone "zone" \(id \d+\) still holds objects this program does not manage: 1 record \("handmade TXT"\)/);
-    expect(said).toMatch(/nsp:mail:Domain "domain" \(id \d+\) still holds objects this program does not manage: 1 mailbox \("bob@mail\.held\.example"\)/);
-    expect(said).toMatch(/so the zone and those objects were kept; the program's own objects in it may already be deleted/);
+    expect(said).toMatch(
+      /nsp:dns:Zone "zone" \(id \d+\) still holds objects this program does not manage: 1 record \("handmade TXT"\)/,
+    );
+    expect(said).toMatch(
+      /nsp:mail:Domain "domain" \(id \d+\) still holds objects this program does not manage: 1 mailbox \("bob@mail\.held\.example"\)/,
+    );
+    expect(said).toMatch(
+      /so the zone and those objects were kept; the program's own objects in it may already be deleted/,
+    );
     expect(said).toMatch(/so the mail domain and those objects were kept/);
     expect(said).toMatch(/set `forceDestroy: true` on it and run `pulumi up`/);
     expect(await present(api, `/dns/zones/${zoneId}/records`, (r) => `${r.name} ${r.type}`)).toEqual(["handmade TXT"]);
@@ -106,12 +118,16 @@ describe("forceDestroy, with the pulumi CLI", () => {
     useProgram(stack, { mailInZone: true, mode: "host" });
     const replace = await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true });
     expect(replace.code).not.toBe(0);
-    expect(replace.stdout + replace.stderr).toMatch(/nsp:dns:Zone "zone" \(id \d+\) must be deleted before its replacement is created, and it holds \d+ records \(.*"handmade TXT".*\).*forceDestroy: true/s);
+    expect(replace.stdout + replace.stderr).toMatch(
+      /nsp:dns:Zone "zone" \(id \d+\) must be deleted before its replacement is created, and it holds \d+ records \(.*"handmade TXT".*\).*forceDestroy: true/s,
+    );
     // Nothing was deleted: the program's records, the mail domain's and the hand-made one.
     expect(await present(api, `/dns/zones/${zone2}/records`, (r) => `${r.name} ${r.type}`)).toEqual(before);
     expect(before).toEqual(expect.arrayContaining(["www A", "handmade TXT"]));
 
-    await api.delete(`/dns/zones/${zone2}/records/${(await api.list<{ id: number; name: string }>(`/dns/zones/${zone2}/records`)).find((r) => r.name === "handmade")!.id}`);
+    await api.delete(
+      `/dns/zones/${zone2}/records/${(await api.list<{ id: number; name: string }>(`/dns/zones/${zone2}/records`)).find((r) => r.name === "handmade")!.id}`,
+    );
     useProgram(stack, { mailInZone: true });
     await stack.destroy();
     expect(await gone(api, `/dns/zones/${zone2}`)).toBe(true);

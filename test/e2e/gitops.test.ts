@@ -63,11 +63,14 @@ it("previews with the policy pack and ups (the zone, its signing and www are in 
     // After preview, up and a quiet drift check: what the program declares is in the API.
     let at = await pipeline.next();
     expect(at.phase).toBe("deployed");
-    const zones = (await at.api.list<{ id: number; name: string }>("/dns/zones")).filter((z) => z.name === "gitops.example");
+    const zones = (await at.api.list<{ id: number; name: string }>("/dns/zones")).filter(
+      (z) => z.name === "gitops.example",
+    );
     expect(zones).toHaveLength(1);
     const zonePath = `/dns/zones/${zones[0]!.id}`;
     expect(await at.api.get(`${zonePath}/dnssec`)).toMatchObject({ enabled: true });
-    const records = () => at.api.list<{ id: number; name: string; type: string; content: string }>(`${zonePath}/records`);
+    const records = () =>
+      at.api.list<{ id: number; name: string; type: string; content: string }>(`${zonePath}/records`);
     const www = (await records()).filter((r) => r.name === "www" && r.type === "A");
     expect(www.map((r) => r.content)).toEqual(["192.0.2.50"]);
     const wwwPath = `${zonePath}/records/${www[0]!.id}`;

@@ -3,14 +3,26 @@
 // directory as a download would put them), no `plugins.providers` entry and no path into the
 // repository in any file the user writes.
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, Stack, startEmulatorProcess, type EmulatorProcess } from "./harness/pulumi-cli";
 
 const version: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
-const pulumiSdkVersion: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
+const pulumiSdkVersion: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies[
+  "@pulumi/pulumi"
+];
 
 let root: string; // the user's directory
 let home: string; // the PULUMI_HOME the plugin is installed into
@@ -22,7 +34,8 @@ const written: string[] = []; // every file the user writes
 
 /** The user's PATH: the pulumi CLI and its language hosts, node, go, python, and the system. */
 function userPath(): string {
-  const which = (tool: string) => dirname(execFileSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim());
+  const which = (tool: string) =>
+    dirname(execFileSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim());
   const dirs = [which("pulumi"), which("node"), which("go"), which("python3"), "/usr/local/bin", "/usr/bin", "/bin"];
   return [...new Set(dirs)].filter((d) => !d.startsWith(ROOT)).join(":");
 }
@@ -41,7 +54,10 @@ function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {
 
 /** A stack of a project in the user's directory, with the given PULUMI_HOME. */
 async function userStack(dir: string, pulumiHome?: string, env: NodeJS.ProcessEnv = {}): Promise<Stack> {
-  const stack = await Stack.init(dir, { env: { PATH: userPath(), ...(pulumiHome ? { PULUMI_HOME: pulumiHome } : {}), ...env }, sharedPlugin: false });
+  const stack = await Stack.init(dir, {
+    env: { PATH: userPath(), ...(pulumiHome ? { PULUMI_HOME: pulumiHome } : {}), ...env },
+    sharedPlugin: false,
+  });
   stacks.push(stack);
   await stack.useAccount(emulator.baseUrl, emulator.accounts.demo!, { serviceId });
   return stack;
@@ -55,10 +71,23 @@ beforeAll(async () => {
   cpSync(join(ROOT, "dist", "release"), downloads, { recursive: true });
 
   // 1. The plugin, from its archive, into PULUMI_HOME/plugins.
-  sh("pulumi", ["plugin", "install", "resource", "nsp", version, "--file", join(downloads, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`)], root, {
-    PULUMI_HOME: home,
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-  });
+  sh(
+    "pulumi",
+    [
+      "plugin",
+      "install",
+      "resource",
+      "nsp",
+      version,
+      "--file",
+      join(downloads, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`),
+    ],
+    root,
+    {
+      PULUMI_HOME: home,
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+    },
+  );
 
   // The Node.js packages, installed once for the TypeScript and the dynamic programs below.
   write(
@@ -96,12 +125,22 @@ describe("nsp installed from its release, outside the repository", () => {
   it("1. `pulumi plugin install --file` puts the plugin in PULUMI_HOME/plugins", () => {
     const plugin = join(home, "plugins", `resource-nsp-v${version}`, "pulumi-resource-nsp");
     expect(statSync(plugin).mode & 0o111).toBe(0o111);
-    const listed = JSON.parse(sh("pulumi", ["plugin", "ls", "--json"], root, { PULUMI_HOME: home })) as { name: string; kind: string; version: string }[];
+    const listed = JSON.parse(sh("pulumi", ["plugin", "ls", "--json"], root, { PULUMI_HOME: home })) as {
+      name: string;
+      kind: string;
+      version: string;
+    }[];
     expect(listed).toContainEqual(expect.objectContaining({ name: "nsp", kind: "resource", version }));
   });
 
   it("2. TypeScript on the SDK tarball: up, no-change preview, nsp-discover, drift refresh, destroy; one @pulumi/pulumi", async () => {
-    const copies = execFileSync("find", [join(root, "node", "node_modules"), "-path", "*/@pulumi/pulumi/package.json"], { encoding: "utf8" }).trim().split("\n");
+    const copies = execFileSync(
+      "find",
+      [join(root, "node", "node_modules"), "-path", "*/@pulumi/pulumi/package.json"],
+      { encoding: "utf8" },
+    )
+      .trim()
+      .split("\n");
     expect(copies.map((p) => relative(root, p))).toEqual(["node/node_modules/@pulumi/pulumi/package.json"]);
     // JavaScript and declarations: nothing for the user to compile.
     const sdk = join(root, "node", "node_modules", "@nsp", "pulumi");
@@ -135,9 +174,13 @@ describe("nsp installed from its release, outside the repository", () => {
 
     // nsp-discover, from its installed bin, finds what the program made.
     const discover = join(root, "node", "node_modules", ".bin", "nsp-discover");
-    const importFile = JSON.parse(sh(discover, [], root, { NSP_API_TOKEN: emulator.accounts.demo!, NSP_BASE_URL: emulator.baseUrl })) as { resources: { type: string; id: string }[] };
+    const importFile = JSON.parse(
+      sh(discover, [], root, { NSP_API_TOKEN: emulator.accounts.demo!, NSP_BASE_URL: emulator.baseUrl }),
+    ) as { resources: { type: string; id: string }[] };
     expect(importFile.resources).toContainEqual(expect.objectContaining({ type: "nsp:dns:Zone", id: String(zoneId) }));
-    expect(importFile.resources).toContainEqual(expect.objectContaining({ type: "nsp:dns:Record", id: `${String(zoneId)}/${www.id}` }));
+    expect(importFile.resources).toContainEqual(
+      expect.objectContaining({ type: "nsp:dns:Record", id: `${String(zoneId)}/${www.id}` }),
+    );
 
     await api.patch(`/dns/zones/${zoneId as string}/records/${www.id}`, { ttl: 900 });
     const refresh = await stack.refresh();
@@ -205,7 +248,11 @@ describe("nsp installed from its release, outside the repository", () => {
     );
     const stack = await userStack(dir); // the stack's own, empty PULUMI_HOME
     await stack.up();
-    expect(existsSync(join(stack.home, "plugins")) ? readdirSync(join(stack.home, "plugins")).filter((p) => p.includes("nsp")) : []).toEqual([]);
+    expect(
+      existsSync(join(stack.home, "plugins"))
+        ? readdirSync(join(stack.home, "plugins")).filter((p) => p.includes("nsp"))
+        : [],
+    ).toEqual([]);
     const { zoneId } = await stack.outputs();
     expect((await emulator.control().get(`/dns/zones/${zoneId as string}`)).name).toBe("installed-dynamic.example");
     await stack.preview(["--expect-no-changes"]);
@@ -214,20 +261,34 @@ describe("nsp installed from its release, outside the repository", () => {
 
   it("7. nsp-fleet from @nsp/fleet: its commands, the Operator's Stack objects, and a missing database named", () => {
     const fleet = join(root, "node", "node_modules", ".bin", "nsp-fleet");
-    expect(sh(fleet, ["--help"], root)).toMatch(/enqueue \[--customers FILE\][\s\S]*worker \[--concurrency N\][\s\S]*status \[--run ID\][\s\S]*run --customers FILE[\s\S]*schedule add drift\|up[\s\S]*serve \[--port N\]/);
+    expect(sh(fleet, ["--help"], root)).toMatch(
+      /enqueue \[--customers FILE\][\s\S]*worker \[--concurrency N\][\s\S]*status \[--run ID\][\s\S]*run --customers FILE[\s\S]*schedule add drift\|up[\s\S]*serve \[--port N\]/,
+    );
     write(join(root, "fleet", "customers.json"), JSON.stringify([{ ref: "acme", zone: "acme.example" }]));
     // manifests runs in the customer project, whose Pulumi.yaml names the project the Stack objects run.
     write(join(root, "fleet", "Pulumi.yaml"), "name: customers\nruntime: nodejs\n");
-    const manifests = sh(fleet, ["manifests", "--operator", "--customers", "customers.json", "--repo", "https://github.com/example/nsp"], join(root, "fleet"));
+    const manifests = sh(
+      fleet,
+      ["manifests", "--operator", "--customers", "customers.json", "--repo", "https://github.com/example/nsp"],
+      join(root, "fleet"),
+    );
     expect(manifests).toMatch(/^---\napiVersion: pulumi\.com\/v1\nkind: Stack\n[\s\S]*stack: acme\n/);
     expect(manifests).toContain("customers:customer");
-    const r = spawnSync(fleet, ["status"], { cwd: root, env: { ...process.env, PATH: userPath(), FLEET_DATABASE_URL: "" }, encoding: "utf8" });
+    const r = spawnSync(fleet, ["status"], {
+      cwd: root,
+      env: { ...process.env, PATH: userPath(), FLEET_DATABASE_URL: "" },
+      encoding: "utf8",
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/FLEET_DATABASE_URL: not set/);
   });
 
   it("no file the user wrote mentions the repository or a plugin path", () => {
-    const stackConfigs = stacks.flatMap((s) => readdirSync(s.dir).filter((f) => /^Pulumi\..+\.yaml$/.test(f)).map((f) => join(s.dir, f)));
+    const stackConfigs = stacks.flatMap((s) =>
+      readdirSync(s.dir)
+        .filter((f) => /^Pulumi\..+\.yaml$/.test(f))
+        .map((f) => join(s.dir, f)),
+    );
     const files = [...written, ...stackConfigs];
     expect(files.length).toBeGreaterThanOrEqual(11); // the TypeScript, YAML and dynamic projects, their stack configs
     for (const file of files) {

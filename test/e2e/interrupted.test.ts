@@ -38,7 +38,8 @@ function program(): string {
     type: nsp:dns:Zone
     properties: { serviceId: "\${authDns[0].id}", name: interrupted.example }
 `;
-  for (let i = 0; i < RECORDS; i++) out += `  txt${i}:\n    type: nsp:dns:Record\n    properties: { zoneId: "\${zone.id}", name: t${i}, type: TXT, content: "v=${i}" }\n`;
+  for (let i = 0; i < RECORDS; i++)
+    out += `  txt${i}:\n    type: nsp:dns:Record\n    properties: { zoneId: "\${zone.id}", name: t${i}, type: TXT, content: "v=${i}" }\n`;
   return out;
 }
 
@@ -85,16 +86,29 @@ async function serverView(api: EmulatorControl): Promise<ServerView> {
 }
 
 async function stateOf(stack: Stack): Promise<{ ids: Set<string>; pending: number }> {
-  const exported = (await stack.exportState()) as unknown as { deployment: { resources: { type: string; id?: string }[]; pending_operations?: unknown[] } };
-  const ids = new Set(exported.deployment.resources.filter((r) => r.type.startsWith("nsp:dns:")).map((r) => `${r.type === "nsp:dns:Zone" ? "zone" : "record"} ${r.id}`));
+  const exported = (await stack.exportState()) as unknown as {
+    deployment: { resources: { type: string; id?: string }[]; pending_operations?: unknown[] };
+  };
+  const ids = new Set(
+    exported.deployment.resources
+      .filter((r) => r.type.startsWith("nsp:dns:"))
+      .map((r) => `${r.type === "nsp:dns:Zone" ? "zone" : "record"} ${r.id}`),
+  );
   return { ids, pending: exported.deployment.pending_operations?.length ?? 0 };
 }
 
 /** Objects on the server the state does not name, and identical objects beyond the first. */
 function count(view: ServerView, state: Set<string>) {
-  const keys = [...view.zones.map((z) => `zone ${z.name}`), ...view.records.map((r) => `${r.name} ${r.type} ${r.content}`)];
+  const keys = [
+    ...view.zones.map((z) => `zone ${z.name}`),
+    ...view.records.map((r) => `${r.name} ${r.type} ${r.content}`),
+  ];
   const ids = [...view.zones.map((z) => `zone ${z.id}`), ...view.records.map((r) => `record ${r.id}`)];
-  return { onServer: ids.length, duplicates: keys.length - new Set(keys).size, orphans: ids.filter((id) => !state.has(id)).length };
+  return {
+    onServer: ids.length,
+    duplicates: keys.length - new Set(keys).size,
+    orphans: ids.filter((id) => !state.has(id)).length,
+  };
 }
 
 /**
@@ -141,7 +155,12 @@ function removeEmptySidecars(stack: Stack): number {
   return removed;
 }
 
-async function killedUp(stack: Stack, api: EmulatorControl, point: string, killWhen: () => Promise<boolean>): Promise<RunResult> {
+async function killedUp(
+  stack: Stack,
+  api: EmulatorControl,
+  point: string,
+  killWhen: () => Promise<boolean>,
+): Promise<RunResult> {
   const run = stack.start(["up", "--yes", "--skip-preview", "--parallel", "8"]);
   await until(async () => run.child.exitCode !== null || (await killWhen()));
   expect(run.child.exitCode, `the up ended before the kill point "${point}"`).toBeNull();
@@ -153,7 +172,10 @@ async function killedUp(stack: Stack, api: EmulatorControl, point: string, killW
   await api.clearFaults();
   await until(async () => {
     await fetch(`${api.root}/_emulator/faults/release`, { method: "POST" });
-    const stats = (await (await fetch(`${api.root}/_emulator/stats`)).json()) as { total: number; byStatus: Record<string, number> };
+    const stats = (await (await fetch(`${api.root}/_emulator/stats`)).json()) as {
+      total: number;
+      byStatus: Record<string, number>;
+    };
     return Object.values(stats.byStatus).reduce((a, b) => a + b, 0) === stats.total;
   });
   return result;
@@ -169,14 +191,26 @@ describe("a pulumi up killed with SIGKILL", () => {
     [
       "before the zone's create (the program is reading the services)",
       async () => {
-        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: HOLD_MS, methods: ["GET"], path: "/services$" });
+        await admin.setFaults({
+          rate: 1,
+          kinds: ["latency"],
+          latencyMs: HOLD_MS,
+          methods: ["GET"],
+          path: "/services$",
+        });
         return async () => (await requests("GET /services")) > 0;
       },
     ],
     [
       "during the zone's create (its POST is on the wire)",
       async () => {
-        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: HOLD_MS, methods: ["POST"], path: "/dns/zones$" });
+        await admin.setFaults({
+          rate: 1,
+          kinds: ["latency"],
+          latencyMs: HOLD_MS,
+          methods: ["POST"],
+          path: "/dns/zones$",
+        });
         return async () => (await requests("POST /dns/zones")) > 0;
       },
     ],
@@ -192,7 +226,14 @@ describe("a pulumi up killed with SIGKILL", () => {
       `in the middle of the ${RECORDS} records (8 creates on the wire)`,
       async () => {
         // A third of the records are made at once; every create after them is held on the wire.
-        await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: HOLD_MS, methods: ["POST"], path: "/records$", after: RECORDS / 3 });
+        await admin.setFaults({
+          rate: 1,
+          kinds: ["latency"],
+          latencyMs: HOLD_MS,
+          methods: ["POST"],
+          path: "/records$",
+          after: RECORDS / 3,
+        });
         return async () => ((await admin.stats()).faults.latency ?? 0) >= 8;
       },
     ],
@@ -213,7 +254,16 @@ describe("a pulumi up killed with SIGKILL", () => {
       const view = await serverView(api);
       const state = await stateOf(stack);
       const after = count(view, state.ids);
-      figures.push({ point, program: RECORDS + 1, afterKill: { ...afterKill, pendingCreates: pendingAfterKill }, afterRecovery: after, recovery: sidecarsAfterKill ? [`delete ${sidecarsAfterKill} empty .attrs sidecar(s) of the file backend`, ...steps] : steps, seconds: Math.round((Date.now() - started) / 1000) });
+      figures.push({
+        point,
+        program: RECORDS + 1,
+        afterKill: { ...afterKill, pendingCreates: pendingAfterKill },
+        afterRecovery: after,
+        recovery: sidecarsAfterKill
+          ? [`delete ${sidecarsAfterKill} empty .attrs sidecar(s) of the file backend`, ...steps]
+          : steps,
+        seconds: Math.round((Date.now() - started) / 1000),
+      });
 
       expect(view.zones.map((z) => z.name)).toEqual(["interrupted.example"]);
       expect(view.records.map((r) => `${r.name} ${r.type} ${r.content}`).sort()).toEqual(wanted);

@@ -75,7 +75,9 @@ async function newStack(program: string): Promise<{ stack: Stack; api: EmulatorC
 /** Every request the emulator received has been answered (the control API is not counted). */
 async function settled(): Promise<boolean> {
   const s = await admin.stats();
-  return Object.values((s as unknown as { byStatus: Record<string, number> }).byStatus).reduce((a, b) => a + b, 0) >= s.total;
+  return (
+    Object.values((s as unknown as { byStatus: Record<string, number> }).byStatus).reduce((a, b) => a + b, 0) >= s.total
+  );
 }
 
 describe("the plugin ends with its engine", () => {
@@ -85,8 +87,10 @@ describe("the plugin ends with its engine", () => {
   it.each([
     ["up", "POST", "/mailboxes$"],
     ["preview", "GET", "/services$"],
-  ])("exits once the pulumi CLI is killed with SIGKILL during %s with a request on the wire, and sends no further request", async (command, method, path) => {
-    const { stack } = await newStack(`${Stack.yamlProgramHead("nsp-engine-gone")}resources:
+  ])(
+    "exits once the pulumi CLI is killed with SIGKILL during %s with a request on the wire, and sends no further request",
+    async (command, method, path) => {
+      const { stack } = await newStack(`${Stack.yamlProgramHead("nsp-engine-gone")}resources:
   domain:
     type: nsp:mail:Domain
     properties: { name: engine-gone-${command}.example, mode: both }
@@ -94,27 +98,36 @@ describe("the plugin ends with its engine", () => {
     type: nsp:mail:Mailbox
     properties: { domainId: "\${domain.id}", local: alice, state: disabled }
 `);
-    await admin.resetStats();
-    await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 120_000, methods: [method], path });
-    try {
-      const run = stack.start(command === "up" ? ["up", "--yes", "--skip-preview"] : ["preview"]);
-      const onTheWire = (route: string) => route.startsWith(method) && new RegExp(path).test(route);
-      await until("the request is on the wire", async () => run.child.exitCode !== null || Object.keys((await admin.stats()).byRoute).some(onTheWire));
-      expect(run.child.exitCode, "the command ended before its request was on the wire").toBeNull();
-      const tree = processTree(run.child.pid!);
-      const plugins = tree.filter((p) => p.command.includes("provider.mjs")).map((p) => p.pid);
-      leftovers.push(...tree.map((p) => p.pid));
-      expect(plugins.length).toBeGreaterThan(0);
-      const atKill = (await admin.stats()).total;
+      await admin.resetStats();
+      await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 120_000, methods: [method], path });
+      try {
+        const run = stack.start(command === "up" ? ["up", "--yes", "--skip-preview"] : ["preview"]);
+        const onTheWire = (route: string) => route.startsWith(method) && new RegExp(path).test(route);
+        await until(
+          "the request is on the wire",
+          async () => run.child.exitCode !== null || Object.keys((await admin.stats()).byRoute).some(onTheWire),
+        );
+        expect(run.child.exitCode, "the command ended before its request was on the wire").toBeNull();
+        const tree = processTree(run.child.pid!);
+        const plugins = tree.filter((p) => p.command.includes("provider.mjs")).map((p) => p.pid);
+        leftovers.push(...tree.map((p) => p.pid));
+        expect(plugins.length).toBeGreaterThan(0);
+        const atKill = (await admin.stats()).total;
 
-      run.child.kill("SIGKILL");
-      await until("every plugin process is gone", () => plugins.every((pid) => !signal(pid, 0)));
-      expect((await admin.stats()).total).toBe(atKill);
-      figures.push({ test: `engine gone during ${command}`, plugins: plugins.length, requestsAtKill: atKill, requestsAfterExit: (await admin.stats()).total });
-    } finally {
-      await admin.clearFaults();
-    }
-  });
+        run.child.kill("SIGKILL");
+        await until("every plugin process is gone", () => plugins.every((pid) => !signal(pid, 0)));
+        expect((await admin.stats()).total).toBe(atKill);
+        figures.push({
+          test: `engine gone during ${command}`,
+          plugins: plugins.length,
+          requestsAtKill: atKill,
+          requestsAfterExit: (await admin.stats()).total,
+        });
+      } finally {
+        await admin.clearFaults();
+      }
+    },
+  );
 });
 
 const MAILBOXES = 8;
@@ -123,22 +136,61 @@ const EXTENSIONS = 8;
 /** One program of the kinds a killed run left behind in the field. */
 function program(): string {
   const r: string[] = [];
-  const add = (name: string, type: string, properties: string) => r.push(`  ${name}:\n    type: ${type}\n    properties: ${properties}\n`);
+  const add = (name: string, type: string, properties: string) =>
+    r.push(`  ${name}:\n    type: ${type}\n    properties: ${properties}\n`);
   add("zone", "nsp:dns:Zone", `{ serviceId: "\${authDns[0].id}", name: killed.example }`);
   add("domain", "nsp:mail:Domain", `{ name: mail.killed.example, mode: both }`);
-  for (let i = 0; i < MAILBOXES; i++) add(`mbx${i}`, "nsp:mail:Mailbox", `{ domainId: "\${domain.id}", local: m${i}, display: "Box ${i}" }`);
-  for (let i = 0; i < 4; i++) add(`group${i}`, "nsp:mail:Group", `{ domainId: "\${domain.id}", localPart: g${i}, members: [{ address: "m${i}@mail.killed.example" }] }`);
-  for (let i = 0; i < 4; i++) add(`alias${i}`, "nsp:mail:Alias", `{ domainId: "\${domain.id}", localPart: a${i}, targetMailboxId: "\${mbx${i}.id}" }`);
+  for (let i = 0; i < MAILBOXES; i++)
+    add(`mbx${i}`, "nsp:mail:Mailbox", `{ domainId: "\${domain.id}", local: m${i}, display: "Box ${i}" }`);
+  for (let i = 0; i < 4; i++)
+    add(
+      `group${i}`,
+      "nsp:mail:Group",
+      `{ domainId: "\${domain.id}", localPart: g${i}, members: [{ address: "m${i}@mail.killed.example" }] }`,
+    );
+  for (let i = 0; i < 4; i++)
+    add(
+      `alias${i}`,
+      "nsp:mail:Alias",
+      `{ domainId: "\${domain.id}", localPart: a${i}, targetMailboxId: "\${mbx${i}.id}" }`,
+    );
   add("pbx", "nsp:vgate:Pbx", `{ name: killed office }`);
-  for (let i = 0; i < EXTENSIONS; i++) add(`ext${i}`, "nsp:vgate:Extension", `{ pbxId: "\${pbx.id}", number: "${101 + i}", name: "Ext ${i}" }`);
-  for (let i = 0; i < 2; i++) add(`ring${i}`, "nsp:vgate:RingGroup", `{ pbxId: "\${pbx.id}", number: "${600 + i}", name: "Ring ${i}", members: ["\${ext${2 * i}.id}", "\${ext${2 * i + 1}.id}"] }`);
-  for (let i = 0; i < 3; i++) add(`hook${i}`, "nsp:index:Webhook", `{ url: "https://hooks.killed.example/h${i}", events: [ping] }`);
-  for (let i = 0; i < 4; i++) add(`rule${i}`, "nsp:security:Rule", `{ zoneId: "\${zone.id}", field: country, op: in, value: "${["RU", "CN", "KP", "IR"][i]}", action: block }`);
+  for (let i = 0; i < EXTENSIONS; i++)
+    add(`ext${i}`, "nsp:vgate:Extension", `{ pbxId: "\${pbx.id}", number: "${101 + i}", name: "Ext ${i}" }`);
+  for (let i = 0; i < 2; i++)
+    add(
+      `ring${i}`,
+      "nsp:vgate:RingGroup",
+      `{ pbxId: "\${pbx.id}", number: "${600 + i}", name: "Ring ${i}", members: ["\${ext${2 * i}.id}", "\${ext${2 * i + 1}.id}"] }`,
+    );
+  for (let i = 0; i < 3; i++)
+    add(`hook${i}`, "nsp:index:Webhook", `{ url: "https://hooks.killed.example/h${i}", events: [ping] }`);
+  for (let i = 0; i < 4; i++)
+    add(
+      `rule${i}`,
+      "nsp:security:Rule",
+      `{ zoneId: "\${zone.id}", field: country, op: in, value: "${["RU", "CN", "KP", "IR"][i]}", action: block }`,
+    );
   add("ca", "nsp:rpki:Ca", `{ handle: killed-ca, asns: [64500] }`);
-  for (let i = 0; i < 4; i++) add(`roa${i}`, "nsp:rpki:Roa", `{ caId: "\${ca.id}", asn: 64500, prefix: 192.0.${i}.0/24 }`);
-  for (let i = 0; i < 2; i++) add(`site${i}`, "nsp:cdn:Site", `{ hostname: www${i}.site.killed.example, origin: origin.example.net, serviceId: "\${cdn[0].id}" }`);
-  add("tunnel", "nsp:link:Tunnel", `{ name: killed-tunnel, localUrl: "http://localhost:8080", popId: "\${ams[0].id}" }`);
-  for (let i = 0; i < 2; i++) add(`hostnames${i}`, "nsp:link:TunnelHostnames", `{ tunnelId: "\${tunnel.id}", managedBy: team${i}, hostnames: [app${i}.tun.killed.example] }`);
+  for (let i = 0; i < 4; i++)
+    add(`roa${i}`, "nsp:rpki:Roa", `{ caId: "\${ca.id}", asn: 64500, prefix: 192.0.${i}.0/24 }`);
+  for (let i = 0; i < 2; i++)
+    add(
+      `site${i}`,
+      "nsp:cdn:Site",
+      `{ hostname: www${i}.site.killed.example, origin: origin.example.net, serviceId: "\${cdn[0].id}" }`,
+    );
+  add(
+    "tunnel",
+    "nsp:link:Tunnel",
+    `{ name: killed-tunnel, localUrl: "http://localhost:8080", popId: "\${ams[0].id}" }`,
+  );
+  for (let i = 0; i < 2; i++)
+    add(
+      `hostnames${i}`,
+      "nsp:link:TunnelHostnames",
+      `{ tunnelId: "\${tunnel.id}", managedBy: team${i}, hostnames: [app${i}.tun.killed.example] }`,
+    );
   return `${Stack.yamlProgramHead("nsp-killed-run")}  cdn:
     fn::invoke:
       function: nsp:dns:getServices
@@ -161,12 +213,17 @@ const POSTS = RESOURCES - 2;
  * What the account holds, as nsp-discover lists it (`type ownId`), and what the state tracks.
  * The sites the tunnel hostnames made are theirs (left out by discover, as in an import file).
  */
-async function accountAndState(stack: Stack, token: string): Promise<{ server: string[]; state: string[]; pending: number }> {
+async function accountAndState(
+  stack: Stack,
+  token: string,
+): Promise<{ server: string[]; state: string[]; pending: number }> {
   const client = new ApiClient({ baseUrl: emulator.baseUrl, token, userAgent: "killed-run-test" });
   try {
     const found = await discover(client, definitions);
     const server = found.file.resources.map((r) => `${r.type} ${r.id.split("/").pop()}`).sort();
-    const exported = (await stack.exportState()) as unknown as { deployment: { resources: { type: string; id?: string }[]; pending_operations?: unknown[] } };
+    const exported = (await stack.exportState()) as unknown as {
+      deployment: { resources: { type: string; id?: string }[]; pending_operations?: unknown[] };
+    };
     const state = exported.deployment.resources
       .filter((r) => r.type.startsWith("nsp:") && r.id)
       .map((r) => `${r.type} ${r.id!.split("/").pop()}`)
@@ -192,9 +249,16 @@ function removeEmptySidecars(dir: string): number {
 }
 
 /** `nsp-discover --pending-creates` in the project, as a user runs it. */
-function recoverPendingCreates(stack: Stack, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
+function recoverPendingCreates(
+  stack: Stack,
+  extra: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, "bin", "nsp-discover"), "--pending-creates", "--stack", stack.stack, ...extra], { cwd: stack.dir, env: stack.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, "bin", "nsp-discover"), "--pending-creates", "--stack", stack.stack, ...extra],
+      { cwd: stack.dir, env: stack.env, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -209,59 +273,85 @@ describe("a pulumi up of many kinds killed with SIGKILL, then the recovery of th
     ["midway", Math.round(POSTS / 2)],
     ["late", POSTS - 4],
   ];
-  it.each(points)("killed %s (after %i creates served): the first up converges, nothing doubled, missing or untracked", async (point, after) => {
-    const started = Date.now();
-    const { stack, token } = await newStack(program());
-    await admin.resetStats();
-    // Every create takes a while, so that several are on the wire at the kill.
-    await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 1500, methods: ["POST", "PUT"] });
-    const run = stack.start(["up", "--yes", "--skip-preview", "--parallel", "8"]);
-    const posts = async () => (await admin.stats()).byMethod.POST ?? 0;
-    let servedAtKill = 0;
-    try {
-      await until(`${after} creates were served`, async () => run.child.exitCode !== null || (await posts()) >= after);
-      expect(run.child.exitCode, `the up ended before ${after} creates`).toBeNull();
-      for (const { pid } of processTree(run.child.pid!)) signal(pid, "SIGKILL");
-      await run.done;
-      servedAtKill = await posts();
-      // What was on the wire lands now, after the kill, as on a real server.
-      await until("every request on the wire was answered", settled);
-    } finally {
-      await admin.clearFaults();
-    }
-    const sidecars = removeEmptySidecars(stack.backend);
-    const afterKill = await accountAndState(stack, token);
+  it.each(points)(
+    "killed %s (after %i creates served): the first up converges, nothing doubled, missing or untracked",
+    async (point, after) => {
+      const started = Date.now();
+      const { stack, token } = await newStack(program());
+      await admin.resetStats();
+      // Every create takes a while, so that several are on the wire at the kill.
+      await admin.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 1500, methods: ["POST", "PUT"] });
+      const run = stack.start(["up", "--yes", "--skip-preview", "--parallel", "8"]);
+      const posts = async () => (await admin.stats()).byMethod.POST ?? 0;
+      let servedAtKill = 0;
+      try {
+        await until(
+          `${after} creates were served`,
+          async () => run.child.exitCode !== null || (await posts()) >= after,
+        );
+        expect(run.child.exitCode, `the up ended before ${after} creates`).toBeNull();
+        for (const { pid } of processTree(run.child.pid!)) signal(pid, "SIGKILL");
+        await run.done;
+        servedAtKill = await posts();
+        // What was on the wire lands now, after the kill, as on a real server.
+        await until("every request on the wire was answered", settled);
+      } finally {
+        await admin.clearFaults();
+      }
+      const sidecars = removeEmptySidecars(stack.backend);
+      const afterKill = await accountAndState(stack, token);
 
-    // The recovery of docs/guides/interrupted-runs.md.
-    await stack.run(["cancel", "--yes"]);
-    // --print says what it would do and changes nothing.
-    const printed = await recoverPendingCreates(stack, ["--print"]);
-    expect(printed.code, printed.stderr).toBe(0);
-    expect((await accountAndState(stack, token)).pending).toBe(afterKill.pending);
-    const recovery = await recoverPendingCreates(stack);
-    expect(recovery.code, recovery.stderr).toBe(0);
-    const outcomes = [...recovery.stderr.matchAll(/^nsp-discover: (adopt|absent|repeatable|ambiguous|unidentifiable|foreign): /gm)].map((m) => m[1]!);
-    expect(printed.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { outcome: string }).outcome)).toEqual(outcomes);
-    const up = await stack.up();
-    const after_ = await accountAndState(stack, token);
-    await stack.preview(["--expect-no-changes"]);
+      // The recovery of docs/guides/interrupted-runs.md.
+      await stack.run(["cancel", "--yes"]);
+      // --print says what it would do and changes nothing.
+      const printed = await recoverPendingCreates(stack, ["--print"]);
+      expect(printed.code, printed.stderr).toBe(0);
+      expect((await accountAndState(stack, token)).pending).toBe(afterKill.pending);
+      const recovery = await recoverPendingCreates(stack);
+      expect(recovery.code, recovery.stderr).toBe(0);
+      const outcomes = [
+        ...recovery.stderr.matchAll(/^nsp-discover: (adopt|absent|repeatable|ambiguous|unidentifiable|foreign): /gm),
+      ].map((m) => m[1]!);
+      expect(
+        printed.stdout
+          .trim()
+          .split("\n")
+          .map((line) => (JSON.parse(line) as { outcome: string }).outcome),
+      ).toEqual(outcomes);
+      const up = await stack.up();
+      const after_ = await accountAndState(stack, token);
+      await stack.preview(["--expect-no-changes"]);
 
-    figures.push({
-      point,
-      program: RESOURCES,
-      postsServedAtKill: servedAtKill,
-      afterKill: { onServer: afterKill.server.length, tracked: afterKill.state.length, pendingOperations: afterKill.pending, emptySidecars: sidecars },
-      recovery: { adopted: outcomes.filter((o) => o === "adopt").length, cleared: outcomes.filter((o) => o === "absent" || o === "repeatable").length, undecided: outcomes.filter((o) => !["adopt", "absent", "repeatable"].includes(o)).length },
-      firstUp: up.stdout.match(/Resources:[\s\S]*?(?=\n\n)/)?.[0]?.replace(/\s+/g, " "),
-      afterRecovery: { onServer: after_.server.length, tracked: after_.state.length, pendingOperations: after_.pending },
-      seconds: Math.round((Date.now() - started) / 1000),
-    });
+      figures.push({
+        point,
+        program: RESOURCES,
+        postsServedAtKill: servedAtKill,
+        afterKill: {
+          onServer: afterKill.server.length,
+          tracked: afterKill.state.length,
+          pendingOperations: afterKill.pending,
+          emptySidecars: sidecars,
+        },
+        recovery: {
+          adopted: outcomes.filter((o) => o === "adopt").length,
+          cleared: outcomes.filter((o) => o === "absent" || o === "repeatable").length,
+          undecided: outcomes.filter((o) => !["adopt", "absent", "repeatable"].includes(o)).length,
+        },
+        firstUp: up.stdout.match(/Resources:[\s\S]*?(?=\n\n)/)?.[0]?.replace(/\s+/g, " "),
+        afterRecovery: {
+          onServer: after_.server.length,
+          tracked: after_.state.length,
+          pendingOperations: after_.pending,
+        },
+        seconds: Math.round((Date.now() - started) / 1000),
+      });
 
-    expect(outcomes.filter((o) => !["adopt", "absent", "repeatable"].includes(o))).toEqual([]);
-    expect(after_.pending).toBe(0);
-    // Every object of the account is tracked once, and every tracked object exists.
-    expect(after_.server).toEqual(after_.state);
-    expect(new Set(after_.state).size).toBe(after_.state.length);
-    expect(after_.state.length).toBe(RESOURCES);
-  });
+      expect(outcomes.filter((o) => !["adopt", "absent", "repeatable"].includes(o))).toEqual([]);
+      expect(after_.pending).toBe(0);
+      // Every object of the account is tracked once, and every tracked object exists.
+      expect(after_.server).toEqual(after_.state);
+      expect(new Set(after_.state).size).toBe(after_.state.length);
+      expect(after_.state.length).toBe(RESOURCES);
+    },
+  );
 });

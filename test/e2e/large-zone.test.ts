@@ -76,7 +76,9 @@ function program(list: Rec[] | undefined, opts: ProgramOptions = {}): string {
     '      zoneId: "${zone.id}"',
     ...(opts.maxDeletePercent === undefined ? [] : [`      maxDeletePercent: ${opts.maxDeletePercent}`]),
     "      records:",
-    ...list.map((r) => `        - { name: ${r.name}, type: ${r.type}, content: ${JSON.stringify(r.content)}, ttl: ${r.ttl} }`),
+    ...list.map(
+      (r) => `        - { name: ${r.name}, type: ${r.type}, content: ${JSON.stringify(r.content)}, ttl: ${r.ttl} }`,
+    ),
   );
   return `${lines.join("\n")}\n`;
 }
@@ -94,7 +96,8 @@ let zoneId = 0;
 let outsideId = 0;
 /** The records at the end of the first test: its 30% cut refused. */
 let current: Rec[] = [];
-const rewrite = (list: Rec[] | undefined, opts?: ProgramOptions) => writeFileSync(join(dir, "Main.yaml"), program(list, opts));
+const rewrite = (list: Rec[] | undefined, opts?: ProgramOptions) =>
+  writeFileSync(join(dir, "Main.yaml"), program(list, opts));
 const live = () => emulator.control().list<Rec & { id: number }>(`/dns/zones/${zoneId}/records`);
 /** The zone's records other than the outside one, after checking that one is there with its id. */
 const owned = async () => {
@@ -106,7 +109,9 @@ const owned = async () => {
 describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, () => {
   // Five pulumi commands over a 20,000-element property: most of their time is the engine's (the
   // plugin's part is bench P3's), and on a loaded machine they can outlast the suite's 5 minutes.
-  it("goes up, previews no change, takes a 5-record change, refreshes, and refuses a 30% cut before writing", { timeout: 1_200_000 }, async () => {
+  it("goes up, previews no change, takes a 5-record change, refreshes, and refuses a 30% cut before writing", {
+    timeout: 1_200_000,
+  }, async () => {
     const api = emulator.control();
     const serviceId = (await api.services()).find((s) => s.type === "auth_dns")!.id;
     const all = records(N);
@@ -138,7 +143,12 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     expect(change.writes).toBeLessThanOrEqual(5);
     const after = await owned();
     expect(after).toHaveLength(N);
-    expect(after.filter((r) => r.ttl === 120).map((r) => r.name).sort()).toEqual(changedAt.map((i) => all[i]!.name).sort());
+    expect(
+      after
+        .filter((r) => r.ttl === 120)
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(changedAt.map((i) => all[i]!.name).sort());
 
     const refresh = await counted(() => stack!.refresh(["--expect-no-changes"]));
     expect(refresh.writes).toBe(0);
@@ -148,16 +158,21 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     rewrite(changed.slice(0, Math.floor(N * 0.7)));
     const cut = await counted(() => stack!.run(["up", "--yes", "--skip-preview"], { allowFailure: true }));
     expect(cut.result.code).not.toBe(0);
-    expect(cut.result.stdout + cut.result.stderr).toMatch(/maxDeletePercent: this change would delete 6000 of the 20000 records .*\(30%\)/);
+    expect(cut.result.stdout + cut.result.stderr).toMatch(
+      /maxDeletePercent: this change would delete 6000 of the 20000 records .*\(30%\)/,
+    );
     expect(cut.writes).toBe(0);
     expect(cut.reads).toBeLessThanOrEqual(MAX_READS);
     expect(await owned()).toHaveLength(N);
     current = changed;
   });
 
-  it("cuts 30% when allowed, changes 30% of the data and deletes the resource in bulk, keeping the outside record; with deletedWith a destroy deletes only the zone", { timeout: 1_200_000 }, async () => {
+  it("cuts 30% when allowed, changes 30% of the data and deletes the resource in bulk, keeping the outside record; with deletedWith a destroy deletes only the zone", {
+    timeout: 1_200_000,
+  }, async () => {
     expect(current).toHaveLength(N);
-    const noRecordCalls = (byRoute: Record<string, number>) => Object.keys(byRoute).filter((k) => /records\/:rid/.test(k));
+    const noRecordCalls = (byRoute: Record<string, number>) =>
+      Object.keys(byRoute).filter((k) => /records\/:rid/.test(k));
 
     const kept = current.slice(0, Math.floor(N * 0.7));
     rewrite(kept, { maxDeletePercent: 30 });
@@ -167,7 +182,9 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     expect((await owned()).length).toBe(kept.length);
 
     // The data of three records in ten changes: re-added by the import with replace.
-    const changed = kept.map((r, i) => (i % 10 < 3 ? { ...r, content: r.type === "A" ? `10.200.${(i >> 8) & 255}.${i & 255}` : `v=changed${i}` } : r));
+    const changed = kept.map((r, i) =>
+      i % 10 < 3 ? { ...r, content: r.type === "A" ? `10.200.${(i >> 8) & 255}.${i & 255}` : `v=changed${i}` } : r,
+    );
     rewrite(changed, { maxDeletePercent: 30 });
     const change = await counted(() => stack!.up());
     expect(change.total).toBeLessThanOrEqual(2 * Math.ceil(N / PAGE) + 4);
@@ -192,7 +209,9 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     expect(Object.keys(destroy.byRoute).filter((k) => /records|import/.test(k))).toEqual([]);
     expect(destroy.writes).toBe(1);
     expect(destroy.byRoute["DELETE /dns/zones/:id"]).toBe(1);
-    expect((await emulator.control().list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("large.example");
+    expect((await emulator.control().list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain(
+      "large.example",
+    );
     process.stderr.write(
       `large-zone requests: 30% cut ${cut.total}, 30% data change ${change.total}, delete ${removed.total} (bounds ${BULK_BOUND}, ${2 * Math.ceil(N / PAGE) + 4}, ${BULK_BOUND}); destroy with deletedWith ${destroy.total}\n`,
     );

@@ -33,7 +33,9 @@ it("manages a zone in each account, each seen only by its own token", async () =
   const refused = await stack.run(["preview"], { allowFailure: true, env: { NSP_API_TOKEN: wrongToken } });
   expect(refused.code).not.toBe(0);
   // Refused when the instance is configured, so the preview fails, naming the setting and the instance.
-  expect(refused.stdout + refused.stderr).toMatch(/does not know the API token in the apiToken of this provider instance .*unauthorized: invalid or unknown bearer token.*\(provider "b"\)/);
+  expect(refused.stdout + refused.stderr).toMatch(
+    /does not know the API token in the apiToken of this provider instance .*unauthorized: invalid or unknown bearer token.*\(provider "b"\)/,
+  );
   expect(refused.stdout + refused.stderr).not.toContain('(provider "a")');
   expect(refused.stdout + refused.stderr).not.toContain(wrongToken);
   const state = JSON.stringify(await stack.exportState());

@@ -11,9 +11,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator-control";
 import { pulumiEnv, pulumiHome, ROOT } from "./harness/pulumi-cli";
 
-const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string; engines: { node: string }; testedNodeVersions: string[] };
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  version: string;
+  engines: { node: string };
+  testedNodeVersions: string[];
+};
 const VERSION = pkg.version;
-const OTHERS = execFileSync("bash", [join(ROOT, "scripts", "install-node.sh"), "others"], { encoding: "utf8" }).trim().split("\n").filter(Boolean);
+const OTHERS = execFileSync("bash", [join(ROOT, "scripts", "install-node.sh"), "others"], { encoding: "utf8" })
+  .trim()
+  .split("\n")
+  .filter(Boolean);
 const TOKEN = "svc_0123456789abcdef0123456789abcdef";
 
 const dirs: string[] = [];
@@ -41,15 +48,24 @@ describe("the supported Node.js versions", () => {
   it.each(OTHERS)(
     "Node.js %s: the printed installs warn of no engine, and the plugin from its archive brings a YAML stack up, previews no change and destroys it",
     async (nodeVersion) => {
-      const nodeBin = execFileSync("bash", [join(ROOT, "scripts", "install-node.sh"), nodeVersion], { encoding: "utf8" }).trim();
+      const nodeBin = execFileSync("bash", [join(ROOT, "scripts", "install-node.sh"), nodeVersion], {
+        encoding: "utf8",
+      }).trim();
       const dir = mkdtempSync(join(tmpdir(), `nsp-node-${nodeVersion}-`));
       dirs.push(dir);
       const app = join(dir, "app");
       cpSync(join(ROOT, "dist", "release"), app, { recursive: true, filter: (src) => !src.endsWith("manifest.json") });
-      const which = (tool: string) => dirname(execFileSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim());
+      const which = (tool: string) =>
+        dirname(execFileSync("bash", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim());
       // That Node.js first; the system's node (another version, perhaps) only after it.
-      const path = [...new Set([nodeBin, which("pulumi"), which("npm"), "/usr/local/bin", "/usr/bin", "/bin"])].join(":");
-      const env = { ...pulumiEnv(pulumiHome(join(dir, "home")), join(dir, "backend")), PATH: path, PULUMI_CONFIG_PASSPHRASE: "" };
+      const path = [...new Set([nodeBin, which("pulumi"), which("npm"), "/usr/local/bin", "/usr/bin", "/bin"])].join(
+        ":",
+      );
+      const env = {
+        ...pulumiEnv(pulumiHome(join(dir, "home")), join(dir, "backend")),
+        PATH: path,
+        PULUMI_CONFIG_PASSPHRASE: "",
+      };
       mkdirSync(join(dir, "backend"));
       const bash = (command: string, cwd = app) => {
         const r = spawnSync("bash", ["-e", "-c", command], { cwd, env, encoding: "utf8", timeout: 600_000 });
@@ -58,12 +74,20 @@ describe("the supported Node.js versions", () => {
       };
       expect(bash("node --version").trim()).toBe(`v${nodeVersion}`);
 
-      const installs = [`npm install @pulumi/pulumi ./nsp-pulumi-${VERSION}.tgz`, `npm install --save-dev ./nsp-emulator-${VERSION}.tgz`].map((c) => bash(c));
+      const installs = [
+        `npm install @pulumi/pulumi ./nsp-pulumi-${VERSION}.tgz`,
+        `npm install --save-dev ./nsp-emulator-${VERSION}.tgz`,
+      ].map((c) => bash(c));
       for (const output of installs) expect(output).not.toContain("EBADENGINE");
       bash(`pulumi plugin install resource nsp ${VERSION} --file pulumi-resource-nsp-v${VERSION}-linux-amd64.tar.gz`);
 
       // The emulator from its package, on that Node.js, on a free port it picks itself.
-      const emulator = spawn("bash", ["-c", `exec npx nsp-emulator --account smoke=${TOKEN}`], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+      const emulator = spawn("bash", ["-c", `exec npx nsp-emulator --account smoke=${TOKEN}`], {
+        cwd: app,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
       emulators.push(emulator.pid!);
       let stderr = "";
       emulator.stderr.on("data", (d: Buffer) => (stderr += d.toString()));

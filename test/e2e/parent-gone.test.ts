@@ -61,37 +61,44 @@ const PARENTS: Record<string, (id: string) => string> = {
 const RESOURCES = 11;
 
 async function held(stack: Stack): Promise<{ type: string; id?: string }[]> {
-  return (await stack.exportState()).deployment.resources.filter((r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"));
+  return (await stack.exportState()).deployment.resources.filter(
+    (r) => r.type.startsWith("nsp:") && !r.type.startsWith("pulumi:providers:"),
+  );
 }
 
 describe("parents deleted outside Pulumi, with the pulumi CLI", () => {
-  it.each([true, false])("batchReads=%s: refresh drops them and their children, up recreates them", async (batchReads) => {
-    const tag = batchReads ? "batched" : "unbatched";
-    const admin = emulator.process.control();
-    const token = await admin.addAccount(`gone-${tag}`);
-    const api = new EmulatorControl(emulator.process.baseUrl, token);
-    const stack = await Stack.init(Stack.yamlProject(program(tag)), { stack: tag });
-    emulator.stacks.push(stack);
-    await stack.useAccount(emulator.process.baseUrl, token, { "nsp:batchReads": String(batchReads) });
+  it.each([true, false])(
+    "batchReads=%s: refresh drops them and their children, up recreates them",
+    async (batchReads) => {
+      const tag = batchReads ? "batched" : "unbatched";
+      const admin = emulator.process.control();
+      const token = await admin.addAccount(`gone-${tag}`);
+      const api = new EmulatorControl(emulator.process.baseUrl, token);
+      const stack = await Stack.init(Stack.yamlProject(program(tag)), { stack: tag });
+      emulator.stacks.push(stack);
+      await stack.useAccount(emulator.process.baseUrl, token, { "nsp:batchReads": String(batchReads) });
 
-    await stack.up();
-    const before = await held(stack);
-    expect(before).toHaveLength(RESOURCES);
+      await stack.up();
+      const before = await held(stack);
+      expect(before).toHaveLength(RESOURCES);
 
-    for (const r of before.filter((x) => PARENTS[x.type])) await api.delete(PARENTS[r.type]!(r.id!));
+      for (const r of before.filter((x) => PARENTS[x.type])) await api.delete(PARENTS[r.type]!(r.id!));
 
-    // Refresh succeeds and forgets every parent and child; nothing is left that no longer exists.
-    const refresh = await stack.refresh();
-    expect(refresh.stdout).toMatch(new RegExp(`${RESOURCES} deleted`));
-    expect(await held(stack)).toEqual([]);
+      // Refresh succeeds and forgets every parent and child; nothing is left that no longer exists.
+      const refresh = await stack.refresh();
+      expect(refresh.stdout).toMatch(new RegExp(`${RESOURCES} deleted`));
+      expect(await held(stack)).toEqual([]);
 
-    // The next up recreates them all on the server, and then there is nothing to change.
-    const up = await stack.up();
-    expect(up.stdout).toMatch(new RegExp(`${RESOURCES} created`));
-    const after = await held(stack);
-    expect(after).toHaveLength(RESOURCES);
-    const zone = after.find((r) => r.type === "nsp:dns:Zone")!;
-    expect((await api.list<{ name: string }>(`/dns/zones/${zone.id}/records`)).map((r) => r.name).sort()).toEqual(expect.arrayContaining(["api", "www"]));
-    await stack.preview(["--expect-no-changes"]);
-  });
+      // The next up recreates them all on the server, and then there is nothing to change.
+      const up = await stack.up();
+      expect(up.stdout).toMatch(new RegExp(`${RESOURCES} created`));
+      const after = await held(stack);
+      expect(after).toHaveLength(RESOURCES);
+      const zone = after.find((r) => r.type === "nsp:dns:Zone")!;
+      expect((await api.list<{ name: string }>(`/dns/zones/${zone.id}/records`)).map((r) => r.name).sort()).toEqual(
+        expect.arrayContaining(["api", "www"]),
+      );
+      await stack.preview(["--expect-no-changes"]);
+    },
+  );
 });

@@ -59,13 +59,18 @@ let emulator: EmulatorProcess;
 let stack: Stack;
 
 function useProgram(resources: string): void {
-  writeFileSync(join(stack.dir, "Pulumi.yaml"), Stack.yamlProgramText(`${Stack.yamlProgramHead("nsp-policy")}resources:${resources}`));
+  writeFileSync(
+    join(stack.dir, "Pulumi.yaml"),
+    Stack.yamlProgramText(`${Stack.yamlProgramHead("nsp-policy")}resources:${resources}`),
+  );
 }
 
 beforeAll(async () => {
   emulator = await startEmulatorProcess();
   const dir = Stack.yamlProject(`${Stack.yamlProgramHead("nsp-policy")}resources: {}\n`);
-  stack = await Stack.init(dir, { env: { NSP_BASE_URL: emulator.baseUrl, NSP_API_TOKEN: Object.values(emulator.accounts)[0]! } });
+  stack = await Stack.init(dir, {
+    env: { NSP_BASE_URL: emulator.baseUrl, NSP_API_TOKEN: Object.values(emulator.accounts)[0]! },
+  });
 });
 
 afterAll(async () => {
@@ -84,7 +89,9 @@ describe("the nsp policy pack in pulumi preview", () => {
     expect(out).toMatch(/\[mandatory\]\s+nsp-proxied-record-needs-waf\s+\(nsp:dns:Record: www\)/);
     expect(out).toContain('proxied record "www" has no nsp:cdn:SiteSettings with hostname "www.policy.example"');
     expect(out).toMatch(/\[mandatory\]\s+nsp-proxied-record-needs-waf\s+\(nsp:dns:Record: shop\)/);
-    expect(out).toContain('proxied record "shop" (shop.policy.example): its nsp:cdn:SiteSettings "shopSite" has waf.enabled false');
+    expect(out).toContain(
+      'proxied record "shop" (shop.policy.example): its nsp:cdn:SiteSettings "shopSite" has waf.enabled false',
+    );
     expect(out).toMatch(/\[mandatory\]\s+nsp-record-ttl-bounds\s+\(nsp:dns:Record: www\)/);
     expect(out).toContain('record "www": ttl 60 is below the minimum of 300 seconds');
     // shop's ttl is unset: the API's 3600 is within bounds.
@@ -105,7 +112,10 @@ describe("the nsp policy pack in pulumi preview", () => {
   it("takes its enforcement level and TTL bounds from --policy-pack-config", async () => {
     useProgram(VIOLATING);
     const config = join(stack.dir, "policy-config.json");
-    writeFileSync(config, JSON.stringify({ all: "advisory", "nsp-record-ttl-bounds": { enforcementLevel: "advisory", minTtl: 60 } }));
+    writeFileSync(
+      config,
+      JSON.stringify({ all: "advisory", "nsp-record-ttl-bounds": { enforcementLevel: "advisory", minTtl: 60 } }),
+    );
     const r = await stack.preview(["--policy-pack", PACK, "--policy-pack-config", config]);
     expect(r.stdout).toMatch(/\[advisory\]\s+nsp-zone-dnssec/);
     expect(r.stdout).toMatch(/\[advisory\]\s+nsp-no-block-all-security-rule/);

@@ -5,7 +5,14 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EmulatorControl } from "../helpers/emulator-control";
 import { examplesOfSchema } from "./harness/examples-of-schema";
-import { prepareProject, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness/pulumi-cli";
+import {
+  prepareProject,
+  ROOT,
+  Stack,
+  startEmulatorProcess,
+  treeSdkVirtualenv,
+  type EmulatorProcess,
+} from "./harness/pulumi-cli";
 
 let emulator: EmulatorProcess;
 let stack: Stack;
@@ -31,7 +38,11 @@ it("runs examples/python: up, a second preview with no change, destroy", async (
   const out = await stack.outputs();
   const api = emulator.control();
   expect((await api.get(`/dns/zones/${out.zoneId as string}`)).name).toBe("python.example");
-  expect(await api.get(`/dns/zones/${out.zoneId as string}/records/${out.wwwId as string}`)).toMatchObject({ name: "www", content: "192.0.2.30", ttl: 300 });
+  expect(await api.get(`/dns/zones/${out.zoneId as string}/records/${out.wwwId as string}`)).toMatchObject({
+    name: "www",
+    content: "192.0.2.30",
+    ttl: 300,
+  });
   await stack.preview(["--expect-no-changes"]);
   await stack.destroy();
   expect((await api.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("python.example");
@@ -40,9 +51,14 @@ it("runs examples/python: up, a second preview with no change, destroy", async (
 // test/e2e/examples.test.ts compiles every Python example of schema.json; this runs one, with the
 // virtualenv above, on a fresh account.
 it("runs the first Python example of nsp:dns:Zone's page: up, a no-change preview, destroy", async () => {
-  const example = examplesOfSchema(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"))).find((e) => e.token === "nsp:dns:Zone")!;
+  const example = examplesOfSchema(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8"))).find(
+    (e) => e.token === "nsp:dns:Zone",
+  )!;
   const dir = mkdtempSync(join(tmpdir(), "nsp-e2e-python-example-"));
-  writeFileSync(join(dir, "Pulumi.yaml"), `name: zone-example\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\nplugins:\n  providers:\n    - name: nsp\n      path: ${join(ROOT, "bin")}\n`);
+  writeFileSync(
+    join(dir, "Pulumi.yaml"),
+    `name: zone-example\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\nplugins:\n  providers:\n    - name: nsp\n      path: ${join(ROOT, "bin")}\n`,
+  );
   writeFileSync(join(dir, "__main__.py"), example.code.python!);
   const token = await emulator.control().addAccount("python-example");
   const api = new EmulatorControl(emulator.baseUrl, token);

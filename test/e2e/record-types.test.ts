@@ -58,10 +58,21 @@ function program(): string {
     '    properties: { serviceId: "${svcId}", name: list-records.example }',
   ];
   RECORDS.forEach(([name, type, content], i) => {
-    lines.push(`  r${i}:`, "    type: nsp:dns:Record", `    properties: { zoneId: "\${zone.id}", name: ${JSON.stringify(name)}, type: ${type}, content: ${JSON.stringify(content)} }`);
+    lines.push(
+      `  r${i}:`,
+      "    type: nsp:dns:Record",
+      `    properties: { zoneId: "\${zone.id}", name: ${JSON.stringify(name)}, type: ${type}, content: ${JSON.stringify(content)} }`,
+    );
   });
-  lines.push("  list:", "    type: nsp:dns:ZoneRecords", "    properties:", '      zoneId: "${listZone.id}"', "      records:");
-  for (const [name, type, content] of RECORDS) lines.push(`        - { name: ${JSON.stringify(name)}, type: ${type}, content: ${JSON.stringify(content)} }`);
+  lines.push(
+    "  list:",
+    "    type: nsp:dns:ZoneRecords",
+    "    properties:",
+    '      zoneId: "${listZone.id}"',
+    "      records:",
+  );
+  for (const [name, type, content] of RECORDS)
+    lines.push(`        - { name: ${JSON.stringify(name)}, type: ${type}, content: ${JSON.stringify(content)} }`);
   return `${lines.join("\n")}\n`;
 }
 

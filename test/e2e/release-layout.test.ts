@@ -46,7 +46,9 @@ describe.each(["linux", "darwin", "windows"])("the %s plugin archives", (os) => 
       expect(cmd).toContain("\r\n"); // cmd.exe reads batch files line by CRLF line
       expect(cmd).toContain('"%~dp0plugin\\provider.mjs"');
       // The floor of package.json's engines, as the POSIX launcher checks it.
-      expect(cmd).toContain(`LSS ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).engines.node.replace(">=", "")}`);
+      expect(cmd).toContain(
+        `LSS ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).engines.node.replace(">=", "")}`,
+      );
     } else {
       expect(statSync(join(dir, launcher)).mode & 0o111).toBe(0o111);
     }
@@ -57,9 +59,13 @@ describe("the release's CHANGELOG.md", () => {
   it("is the repository's, listed in the manifest, with a section for the release's version", () => {
     // The README and docs/upgrading.md send a reader with only the release files to it.
     expect(readFileSync(join(release, "CHANGELOG.md"), "utf8")).toBe(readFileSync(join(ROOT, "CHANGELOG.md"), "utf8"));
-    const manifest = JSON.parse(readFileSync(join(release, "manifest.json"), "utf8")) as { artifacts: { name: string }[] };
+    const manifest = JSON.parse(readFileSync(join(release, "manifest.json"), "utf8")) as {
+      artifacts: { name: string }[];
+    };
     expect(manifest.artifacts.map((a) => a.name)).toContain("CHANGELOG.md");
-    expect(readFileSync(join(release, "CHANGELOG.md"), "utf8")).toMatch(new RegExp(`^## ${version.replaceAll(".", "\\.")}$`, "m"));
+    expect(readFileSync(join(release, "CHANGELOG.md"), "utf8")).toMatch(
+      new RegExp(`^## ${version.replaceAll(".", "\\.")}$`, "m"),
+    );
   });
 });
 
@@ -67,7 +73,10 @@ describe("the unpacked linux-amd64 plugin", () => {
   it("reports package.json's version in GetPluginInfo, with nothing but Node.js beside it", async () => {
     const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
     // PATH holds node alone: the bundle must need nothing from a node_modules.
-    const plugin = await startPlugin({ PATH: `${join(process.execPath, "..")}:/usr/bin:/bin`, NODE_PATH: "" }, join(dir, "pulumi-resource-nsp"));
+    const plugin = await startPlugin(
+      { PATH: `${join(process.execPath, "..")}:/usr/bin:/bin`, NODE_PATH: "" },
+      join(dir, "pulumi-resource-nsp"),
+    );
     try {
       const info = await plugin.call<Empty, PluginInfo>("getPluginInfo", new Empty());
       expect(info.getVersion()).toBe(version);
@@ -83,18 +92,28 @@ describe("the unpacked linux-amd64 plugin", () => {
   async function servedSchema(change: (pluginDir: string) => void): Promise<{ schema: unknown; stderr: string }> {
     const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));
     change(join(dir, "plugin"));
-    const plugin = await startPlugin({ PATH: `${join(process.execPath, "..")}:/usr/bin:/bin`, NODE_PATH: "", NSP_DEBUG: "1" }, join(dir, "pulumi-resource-nsp"));
+    const plugin = await startPlugin(
+      { PATH: `${join(process.execPath, "..")}:/usr/bin:/bin`, NODE_PATH: "", NSP_DEBUG: "1" },
+      join(dir, "pulumi-resource-nsp"),
+    );
     let schema: unknown;
     try {
       // The engine cancels every plugin it stops, this one before its provider ever loaded.
       await plugin.call("cancel", new Empty());
-      schema = JSON.parse((await plugin.call<GetSchemaRequest, GetSchemaResponse>("getSchema", new GetSchemaRequest())).getSchema());
+      schema = JSON.parse(
+        (await plugin.call<GetSchemaRequest, GetSchemaResponse>("getSchema", new GetSchemaRequest())).getSchema(),
+      );
     } finally {
       await plugin.stop();
     }
     return { schema, stderr: plugin.stderr() };
   }
-  const schemaJson = () => JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")) as { description: string; resources: Record<string, { description: string }>; functions: Record<string, { description: string }> };
+  const schemaJson = () =>
+    JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")) as {
+      description: string;
+      resources: Record<string, { description: string }>;
+      functions: Record<string, { description: string }>;
+    };
   // Under NSP_DEBUG the launcher names a code cache V8 refused; under its own flags V8 takes the one the release ships.
   const REFUSAL = /refused/;
 
@@ -143,7 +162,11 @@ describe("on a Node.js below package.json's engines floor", () => {
   // The last release of the line before the floor: what a machine that has not moved on runs.
   const OLD_NODE = "20.20.2";
   const floor = Number(/^>=(\d+)$/.exec(JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).engines.node)![1]);
-  const oldNode = () => join(execFileSync("bash", [join(ROOT, "scripts", "install-node.sh"), OLD_NODE], { encoding: "utf8" }).trim(), "node");
+  const oldNode = () =>
+    join(
+      execFileSync("bash", [join(ROOT, "scripts", "install-node.sh"), OLD_NODE], { encoding: "utf8" }).trim(),
+      "node",
+    );
 
   /** Runs `argv`: its exit status, and what it wrote to stdout and to stderr. */
   function run(argv: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
@@ -151,21 +174,24 @@ describe("on a Node.js below package.json's engines floor", () => {
     return { status: r.status, stdout: r.stdout, stderr: r.stderr };
   }
 
-  it.each(["emulator", "discover", "fleet"])("nsp-%s from its package stops at once, naming the version it needs and the one it found", (tool) => {
-    expect(Number(OLD_NODE.split(".")[0])).toBeLessThan(floor);
-    const dir = unpack(join(release, `nsp-${tool}-${version}.tgz`));
-    const launcher = join(dir, "package", "bin", `nsp-${tool}`);
-    const old = run([oldNode(), launcher, "--help"], { PATH: "/usr/bin:/bin" });
-    expect(old).toEqual({
-      status: 1,
-      stdout: "",
-      stderr: `nsp-${tool}: Node.js >= ${floor} is required but this is Node.js v${OLD_NODE} (${oldNode()}); install Node.js ${floor} or later (https://nodejs.org)\n`,
-    });
-    // On this suite's Node.js (a tested one) the same file runs the tool.
-    const current = run([process.execPath, launcher, "--help"], { PATH: "/usr/bin:/bin" });
-    expect(current.status).toBe(0);
-    expect(current.stdout + current.stderr).toMatch(new RegExp(`^usage: nsp-${tool} `, "im"));
-  });
+  it.each(["emulator", "discover", "fleet"])(
+    "nsp-%s from its package stops at once, naming the version it needs and the one it found",
+    (tool) => {
+      expect(Number(OLD_NODE.split(".")[0])).toBeLessThan(floor);
+      const dir = unpack(join(release, `nsp-${tool}-${version}.tgz`));
+      const launcher = join(dir, "package", "bin", `nsp-${tool}`);
+      const old = run([oldNode(), launcher, "--help"], { PATH: "/usr/bin:/bin" });
+      expect(old).toEqual({
+        status: 1,
+        stdout: "",
+        stderr: `nsp-${tool}: Node.js >= ${floor} is required but this is Node.js v${OLD_NODE} (${oldNode()}); install Node.js ${floor} or later (https://nodejs.org)\n`,
+      });
+      // On this suite's Node.js (a tested one) the same file runs the tool.
+      const current = run([process.execPath, launcher, "--help"], { PATH: "/usr/bin:/bin" });
+      expect(current.status).toBe(0);
+      expect(current.stdout + current.stderr).toMatch(new RegExp(`^usage: nsp-${tool} `, "im"));
+    },
+  );
 
   it("the plugin's launcher stops at once, naming the version it needs and the one on PATH", () => {
     const dir = unpack(join(release, `pulumi-resource-nsp-v${version}-linux-amd64.tar.gz`));

@@ -29,7 +29,9 @@ afterAll(async () => {
 /** A stack in an emulator account of its own, so that what it made can be counted exactly. */
 async function newStack(program: string): Promise<{ stack: Stack; api: EmulatorControl }> {
   const token = await admin.addAccount(`reliability${stacks.length}`);
-  const stack = await Stack.init(Stack.yamlProject(program), { env: { NSP_STATS_FILE: join(results, `stats-${stacks.length}.jsonl`) } });
+  const stack = await Stack.init(Stack.yamlProject(program), {
+    env: { NSP_STATS_FILE: join(results, `stats-${stacks.length}.jsonl`) },
+  });
   stacks.push(stack);
   // The emulator runs without a rate limit, so the plugin's own request budget is off too: after
   // an injected 429 it would otherwise pace the rest of the run at the API's documented 300 a
@@ -40,8 +42,15 @@ async function newStack(program: string): Promise<{ stack: Stack; api: EmulatorC
 
 /** What the plugins of a stack's runs did: requests, retries, 429s seen. */
 function pluginStats(stack: Stack): { requests: number; retries: number; rateLimited: number } {
-  const lines = readFileSync(join(results, `stats-${stacks.indexOf(stack)}.jsonl`), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { requests: number; retries: number; rateLimited: number });
-  return lines.reduce((a, b) => ({ requests: a.requests + b.requests, retries: a.retries + b.retries, rateLimited: a.rateLimited + b.rateLimited }));
+  const lines = readFileSync(join(results, `stats-${stacks.indexOf(stack)}.jsonl`), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { requests: number; retries: number; rateLimited: number });
+  return lines.reduce((a, b) => ({
+    requests: a.requests + b.requests,
+    retries: a.retries + b.retries,
+    rateLimited: a.rateLimited + b.rateLimited,
+  }));
 }
 
 const HEADER = `${Stack.yamlProgramHead("nsp-reliability")}resources:
@@ -60,7 +69,11 @@ function zoneWithRecords(key: string, zoneName: string, contents: string[]): str
 function mixedProgram(): string {
   let out = HEADER;
   for (let z = 0; z < 5; z++) {
-    out += zoneWithRecords(`z${z}`, `z${z}.faults.example`, Array.from({ length: 30 }, (_, i) => `198.51.${z}.${i + 1}`));
+    out += zoneWithRecords(
+      `z${z}`,
+      `z${z}.faults.example`,
+      Array.from({ length: 30 }, (_, i) => `198.51.${z}.${i + 1}`),
+    );
     out += `  z${z}-dnssec:\n    type: nsp:dns:ZoneDnssec\n    properties: { zoneId: "\${z${z}.id}", enabled: true }\n`;
     out += `  z${z}-transfer:\n    type: nsp:dns:ZoneTransfer\n    properties: { zoneId: "\${z${z}.id}", allow: [192.0.2.${z + 1}], notify: [192.0.2.${z + 1}] }\n`;
   }
@@ -116,16 +129,34 @@ async function serverMatchesState(stack: Stack, api: EmulatorControl): Promise<R
   };
   const zones = compare("nsp:dns:Zone", await api.list<{ id: number; name: string }>("/dns/zones"), (z) => z.name);
   const records: { id: number; name: string; type: string; content: string; zone: number }[] = [];
-  for (const z of zones) records.push(...(await api.list<{ id: number; name: string; type: string; content: string }>(`/dns/zones/${z.id}/records`)).map((r) => ({ ...r, zone: z.id })));
+  for (const z of zones)
+    records.push(
+      ...(
+        await api.list<{ id: number; name: string; type: string; content: string }>(`/dns/zones/${z.id}/records`)
+      ).map((r) => ({ ...r, zone: z.id })),
+    );
   compare("nsp:dns:Record", records, (r) => `${r.zone} ${r.name} ${r.type} ${r.content}`);
   const cas = compare("nsp:rpki:Ca", await api.list<{ id: number; handle: string }>("/rpki/cas"), (c) => c.handle);
   const roas: { id: number; ca_id: number; asn: number; prefix: string }[] = [];
-  for (const c of cas) roas.push(...(await api.list<{ id: number; ca_id: number; asn: number; prefix: string }>(`/rpki/cas/${c.id}/roas`)));
+  for (const c of cas)
+    roas.push(
+      ...(await api.list<{ id: number; ca_id: number; asn: number; prefix: string }>(`/rpki/cas/${c.id}/roas`)),
+    );
   compare("nsp:rpki:Roa", roas, (r) => `${r.ca_id} ${r.asn} ${r.prefix}`);
-  const sites = (await api.list<{ id: number; hostname: string; dns_mode: string }>("/cdn/sites")).filter((s) => s.dns_mode === "cname");
+  const sites = (await api.list<{ id: number; hostname: string; dns_mode: string }>("/cdn/sites")).filter(
+    (s) => s.dns_mode === "cname",
+  );
   compare("nsp:cdn:Site", sites, (s) => s.hostname);
-  compare("nsp:security:Rule", await api.list<{ id: number; site_id: number; field: string; value: string }>("/security/rules"), (r) => `${r.site_id} ${r.field} ${r.value}`);
-  expect({ duplicates: tally.duplicates, orphans: tally.orphans, missing: tally.missing }).toEqual({ duplicates: 0, orphans: 0, missing: 0 });
+  compare(
+    "nsp:security:Rule",
+    await api.list<{ id: number; site_id: number; field: string; value: string }>("/security/rules"),
+    (r) => `${r.site_id} ${r.field} ${r.value}`,
+  );
+  expect({ duplicates: tally.duplicates, orphans: tally.orphans, missing: tally.missing }).toEqual({
+    duplicates: 0,
+    orphans: 0,
+    missing: 0,
+  });
   return tally;
 }
 
@@ -133,7 +164,14 @@ describe("with the real pulumi CLI", () => {
   it("converges a 202-resource stack under 20% injected faults in at most one rerun of up, with no duplicate, orphan or missing object", async () => {
     const { stack, api } = await newStack(mixedProgram());
     await api.resetStats();
-    await api.setFaults({ rate: 0.2, kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"], status: 503, timeoutMs: 1500, latencyMs: 300, seed: 7 });
+    await api.setFaults({
+      rate: 0.2,
+      kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"],
+      status: 503,
+      timeoutMs: 1500,
+      latencyMs: 300,
+      seed: 7,
+    });
     // A fault can outlast a resource's retries, so the first up may fail; what it made must then
     // be in the state, so that the one rerun (itself under faults) finishes the job.
     const ups = [await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true })];
@@ -145,13 +183,33 @@ describe("with the real pulumi CLI", () => {
     const { checked, duplicates, orphans, missing } = await serverMatchesState(stack, api);
     expect((await stateResources(stack)).length).toBe(202);
 
-    await api.setFaults({ rate: 0.2, kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"], status: 503, timeoutMs: 1500, latencyMs: 300, seed: 8 });
+    await api.setFaults({
+      rate: 0.2,
+      kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"],
+      status: 503,
+      timeoutMs: 1500,
+      latencyMs: 300,
+      seed: 8,
+    });
     await stack.preview(["--expect-no-changes"]);
     await api.clearFaults();
 
     const plugin = pluginStats(stack);
     const injected = Object.values(faults).reduce((a, b) => a + b, 0);
-    const figures = { resources: 202, reruns, requestsServed: total, faultsInjected: injected, faults, pluginRequests: plugin.requests, retries: plugin.retries, rateLimitedSeen: plugin.rateLimited, serverObjectsChecked: checked, duplicates, orphans, missing };
+    const figures = {
+      resources: 202,
+      reruns,
+      requestsServed: total,
+      faultsInjected: injected,
+      faults,
+      pluginRequests: plugin.requests,
+      retries: plugin.retries,
+      rateLimitedSeen: plugin.rateLimited,
+      serverObjectsChecked: checked,
+      duplicates,
+      orphans,
+      missing,
+    };
     console.log(`reliability figures: ${JSON.stringify(figures)}`);
     // About one request in five was hit (a fault's retry can be hit again).
     expect(injected / total).toBeGreaterThan(0.12);
@@ -160,12 +218,18 @@ describe("with the real pulumi CLI", () => {
   });
 
   it("sends no mutating request during a preview with creates, updates and deletes", async () => {
-    const { stack, api } = await newStack(HEADER + zoneWithRecords("z", "preview.example", ["192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4", "192.0.2.5"]));
+    const { stack, api } = await newStack(
+      HEADER +
+        zoneWithRecords("z", "preview.example", ["192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4", "192.0.2.5"]),
+    );
     await stack.up();
     // A new zone; the zone's settings and two records changed; one record gone.
     const after =
       HEADER +
-      zoneWithRecords("z", "preview.example", ["192.0.2.1", "192.0.2.99", "192.0.2.3", "192.0.2.44"]).replace("name: preview.example }", "name: preview.example, negativeTtl: 900 }") +
+      zoneWithRecords("z", "preview.example", ["192.0.2.1", "192.0.2.99", "192.0.2.3", "192.0.2.44"]).replace(
+        "name: preview.example }",
+        "name: preview.example, negativeTtl: 900 }",
+      ) +
       zoneWithRecords("y", "preview-new.example", []);
     writeFileSync(join(stack.dir, "Pulumi.yaml"), Stack.yamlProgramText(after));
     await api.resetStats();
@@ -183,12 +247,21 @@ describe("with the real pulumi CLI", () => {
     const contents = (n: number) => Array.from({ length: 50 }, (_, i) => `10.${n}.0.${i + 1}`);
     const { stack, api } = await newStack(HEADER + zoneWithRecords("z", "parallel.example", contents(1)));
     await stack.up(["--parallel", "64"]);
-    writeFileSync(join(stack.dir, "Pulumi.yaml"), Stack.yamlProgramText(HEADER + zoneWithRecords("z", "parallel.example", contents(2))));
+    writeFileSync(
+      join(stack.dir, "Pulumi.yaml"),
+      Stack.yamlProgramText(HEADER + zoneWithRecords("z", "parallel.example", contents(2))),
+    );
     const second = await stack.up(["--parallel", "64"]);
     expect(second.stdout).toMatch(/~ 50 updated/);
     const zoneId = (await stateResources(stack)).find((r) => r.type === "nsp:dns:Zone")!.id!;
-    const live = await api.list<{ name: string; type: string; content: string; ttl: number }>(`/dns/zones/${zoneId}/records`);
-    expect(live.map((r) => `${r.name} ${r.type} ${r.content} ${r.ttl}`).sort()).toEqual(contents(2).map((c, i) => `host${i} A ${c} 300`).sort());
+    const live = await api.list<{ name: string; type: string; content: string; ttl: number }>(
+      `/dns/zones/${zoneId}/records`,
+    );
+    expect(live.map((r) => `${r.name} ${r.type} ${r.content} ${r.ttl}`).sort()).toEqual(
+      contents(2)
+        .map((c, i) => `host${i} A ${c} 300`)
+        .sort(),
+    );
     await stack.preview(["--expect-no-changes"]);
     await stack.destroy();
   });
@@ -201,10 +274,18 @@ describe("with the real pulumi CLI", () => {
     // the rest are still to make.
     const PASSED = 12;
     await api.resetStats();
-    await api.setFaults({ rate: 1, kinds: ["timeout"], timeoutMs: 3_600_000, methods: ["POST"], path: "/records$", after: PASSED });
+    await api.setFaults({
+      rate: 1,
+      kinds: ["timeout"],
+      timeoutMs: 3_600_000,
+      methods: ["POST"],
+      path: "/records$",
+      after: PASSED,
+    });
     const run = stack.start(["up", "--yes", "--skip-preview", "--parallel", "4"]);
     let output = "";
-    for (const stream of [run.child.stdout!, run.child.stderr!]) stream.on("data", (d: Buffer) => (output += d.toString()));
+    for (const stream of [run.child.stdout!, run.child.stderr!])
+      stream.on("data", (d: Buffer) => (output += d.toString()));
     let exited = false;
     const done = run.done.finally(() => (exited = true));
     await until(async () => ((await api.stats()).faults.timeout ?? 0) > 0);
@@ -230,7 +311,9 @@ describe("with the real pulumi CLI", () => {
     const live = await api.list<{ name: string }>(`/dns/zones/${zoneId}/records`);
     expect(live).toHaveLength(40);
     expect(new Set(live.map((r) => r.name)).size).toBe(40);
-    console.log(`cancellation: ${partial} of 40 records were in the state after Ctrl-C; the next up made the other ${40 - partial}`);
+    console.log(
+      `cancellation: ${partial} of 40 records were in the state after Ctrl-C; the next up made the other ${40 - partial}`,
+    );
     await stack.destroy();
   });
 });
@@ -240,7 +323,9 @@ describe("secrets", () => {
     // The token comes from the environment here, as pipelines pass it; the plugin reads it there,
     // so it never travels through the engine.
     const token = emulator.accounts.demo!;
-    const stack = await Stack.init(prepareProject("yaml"), { env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl, NSP_DEBUG: "1" } });
+    const stack = await Stack.init(prepareProject("yaml"), {
+      env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl, NSP_DEBUG: "1" },
+    });
     stacks.push(stack);
     // The engine's most verbose log, with the plugin's stderr in it, for an up and a refresh.
     const verbose = ["-v=9", "--logtostderr", "--logflow"];
@@ -250,7 +335,10 @@ describe("secrets", () => {
     const tsigKey = (await stack.outputs(true)).tsigKey as string;
     expect(tsigKey.length).toBeGreaterThan(16);
     // An error from the API: a zone that already exists.
-    await admin.post("/dns/zones", { service_id: (await admin.services()).find((s) => s.type === "auth_dns")!.id, name: "taken.example" });
+    await admin.post("/dns/zones", {
+      service_id: (await admin.services()).find((s) => s.type === "auth_dns")!.id,
+      name: "taken.example",
+    });
     await stack.setConfig("zoneName", "taken.example");
     const failed = await stack.run(["up", "--yes", "--skip-preview", ...verbose], { allowFailure: true });
     expect(failed.code).not.toBe(0);
@@ -267,7 +355,9 @@ describe("secrets", () => {
     // (sdk/go/common/resource/plugin/rpc.go, "Marshaling property for RPC"): a secret output must
     // reach the engine to be encrypted into the state. Nothing else may show it.
     const engineDumps = linesWith(logs, tsigKey).filter((l) => /(Un)?[Mm]arshaling property for RPC/.test(l));
-    console.log(`plaintext hits: ${JSON.stringify(hits)}, of which in the engine's own RPC dumps: ${engineDumps.length} (scanned ${logs.length} characters of logs)`);
+    console.log(
+      `plaintext hits: ${JSON.stringify(hits)}, of which in the engine's own RPC dumps: ${engineDumps.length} (scanned ${logs.length} characters of logs)`,
+    );
     expect(hits.stateAndConfig).toBe(0);
     expect(hits.tokenInLogs).toBe(0);
     expect(linesWith(logs, tsigKey).length).toBe(engineDumps.length);

@@ -5,9 +5,21 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { goProgram, PULUMI_SDK_VERSION, ROOT, Stack, startEmulatorProcess, treeSdkVirtualenv, type EmulatorProcess } from "./harness/pulumi-cli";
+import {
+  goProgram,
+  PULUMI_SDK_VERSION,
+  ROOT,
+  Stack,
+  startEmulatorProcess,
+  treeSdkVirtualenv,
+  type EmulatorProcess,
+} from "./harness/pulumi-cli";
 
-const env = { ...process.env, PULUMI_HOME: mkdtempSync(join(tmpdir(), "nsp-sdk-home-")), PULUMI_SKIP_UPDATE_CHECK: "true" };
+const env = {
+  ...process.env,
+  PULUMI_HOME: mkdtempSync(join(tmpdir(), "nsp-sdk-home-")),
+  PULUMI_SKIP_UPDATE_CHECK: "true",
+};
 
 /** What `pulumi package gen-sdk` makes of schema.json for each language, generated once for the two tests below. */
 let generated: { out: string; runs: Record<string, SpawnSyncReturns<string>> } | undefined;
@@ -15,7 +27,14 @@ function generateSdks() {
   if (generated) return generated;
   const out = mkdtempSync(join(tmpdir(), "nsp-sdk-"));
   const runs = Object.fromEntries(
-    ["nodejs", "python", "go"].map((language) => [language, spawnSync("pulumi", ["package", "gen-sdk", join(ROOT, "schema.json"), "--language", language, "--out", out], { cwd: ROOT, env, encoding: "utf8" })]),
+    ["nodejs", "python", "go"].map((language) => [
+      language,
+      spawnSync("pulumi", ["package", "gen-sdk", join(ROOT, "schema.json"), "--language", language, "--out", out], {
+        cwd: ROOT,
+        env,
+        encoding: "utf8",
+      }),
+    ]),
   );
   return (generated = { out, runs });
 }
@@ -31,18 +50,42 @@ describe("schema.json and the generated SDKs", () => {
   it("sdk/nodejs, sdk/python and sdk/go are what gen-sdk makes of schema.json today", () => {
     // What scripts/gen-sdks.sh --check compares, with the SDKs generated above.
     const { out } = generateSdks();
-    const run = spawnSync("diff", ["-r", "-q", out, join(ROOT, "sdk"), "--exclude=bin", "--exclude=node_modules", "--exclude=__pycache__", "--exclude=dynamic"], { encoding: "utf8" });
-    expect(run.status, `the SDKs in sdk/ are stale against schema.json: run scripts/gen-sdks.sh\n${run.stdout}${run.stderr}`).toBe(0);
+    const run = spawnSync(
+      "diff",
+      [
+        "-r",
+        "-q",
+        out,
+        join(ROOT, "sdk"),
+        "--exclude=bin",
+        "--exclude=node_modules",
+        "--exclude=__pycache__",
+        "--exclude=dynamic",
+      ],
+      { encoding: "utf8" },
+    );
+    expect(
+      run.status,
+      `the SDKs in sdk/ are stale against schema.json: run scripts/gen-sdks.sh\n${run.stdout}${run.stderr}`,
+    ).toBe(0);
   });
 
   it("the plugin serves the same schema as schema.json", () => {
-    const run = spawnSync("pulumi", ["package", "get-schema", join(ROOT, "bin/pulumi-resource-nsp")], { cwd: ROOT, env, encoding: "utf8" });
+    const run = spawnSync("pulumi", ["package", "get-schema", join(ROOT, "bin/pulumi-resource-nsp")], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(JSON.parse(readFileSync(join(ROOT, "schema.json"), "utf8")));
   });
 
   it("sdk/nodejs compiles", () => {
-    const run = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "sdk/nodejs"), "--noEmit"], { encoding: "utf8" });
+    const run = spawnSync(
+      process.execPath,
+      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", join(ROOT, "sdk/nodejs"), "--noEmit"],
+      { encoding: "utf8" },
+    );
     expect(run.status, run.stdout).toBe(0);
   });
 });
@@ -98,7 +141,10 @@ const programs: Record<string, { runtime: string; prepare(dir: string): void }> 
       const sdk = join(src, "sdk-go");
       mkdirSync(sdk);
       cpSync(join(ROOT, "sdk/go/nsp"), sdk, { recursive: true });
-      writeFileSync(join(sdk, "go.mod"), `module ${modulePath}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n`);
+      writeFileSync(
+        join(sdk, "go.mod"),
+        `module ${modulePath}\n\ngo 1.24\n\nrequire github.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n`,
+      );
       writeFileSync(
         join(src, "go.mod"),
         `module example.com/sdk-env\n\ngo 1.24\n\nrequire (\n\t${modulePath} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n)\n\nreplace ${modulePath} => ./sdk-go\n`,
@@ -148,39 +194,53 @@ describe("an explicit provider given no settings takes NSP_API_TOKEN and NSP_BAS
     await emulator?.stop();
   });
 
-  it.each(Object.keys(programs))("%s", async (language) => {
-    const program = programs[language]!;
-    const dir = mkdtempSync(join(tmpdir(), `nsp-sdk-env-${language}-`));
-    writeFileSync(join(dir, "Pulumi.yaml"), Stack.yamlProgramText(`name: sdk-env-${language}\nruntime:\n  name: ${program.runtime}\nplugins:\n  providers:\n    - name: nsp\n      path: ../../bin\n`));
-    program.prepare(dir);
-    const token = emulator.accounts.demo!;
-    // No nsp:* stack configuration: the settings are in the environment only.
-    const stack = await Stack.init(dir, { env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl } });
-    stacks.push(stack);
-    await stack.up();
+  it.each(Object.keys(programs))(
+    "%s",
+    async (language) => {
+      const program = programs[language]!;
+      const dir = mkdtempSync(join(tmpdir(), `nsp-sdk-env-${language}-`));
+      writeFileSync(
+        join(dir, "Pulumi.yaml"),
+        Stack.yamlProgramText(
+          `name: sdk-env-${language}\nruntime:\n  name: ${program.runtime}\nplugins:\n  providers:\n    - name: nsp\n      path: ../../bin\n`,
+        ),
+      );
+      program.prepare(dir);
+      const token = emulator.accounts.demo!;
+      // No nsp:* stack configuration: the settings are in the environment only.
+      const stack = await Stack.init(dir, { env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl } });
+      stacks.push(stack);
+      await stack.up();
 
-    const state = JSON.parse((await stack.run(["stack", "export", "--show-secrets"])).stdout) as {
-      deployment: { resources: { type: string; urn: string; inputs?: Record<string, unknown> }[] };
-    };
-    const provider = state.deployment.resources.find((r) => r.type === "pulumi:providers:nsp" && r.urn.endsWith("::fromEnv"));
-    expect(provider, "the explicit provider in the state").toBeDefined();
-    expect(plaintext(provider!.inputs!.apiToken)).toBe(token);
-    expect(provider!.inputs!.baseUrl).toBe(emulator.baseUrl);
-    // Kept as a secret in the state file itself.
-    expect(JSON.stringify((await stack.exportState()).deployment)).not.toContain(token);
+      const state = JSON.parse((await stack.run(["stack", "export", "--show-secrets"])).stdout) as {
+        deployment: { resources: { type: string; urn: string; inputs?: Record<string, unknown> }[] };
+      };
+      const provider = state.deployment.resources.find(
+        (r) => r.type === "pulumi:providers:nsp" && r.urn.endsWith("::fromEnv"),
+      );
+      expect(provider, "the explicit provider in the state").toBeDefined();
+      expect(plaintext(provider!.inputs!.apiToken)).toBe(token);
+      expect(provider!.inputs!.baseUrl).toBe(emulator.baseUrl);
+      // Kept as a secret in the state file itself.
+      expect(JSON.stringify((await stack.exportState()).deployment)).not.toContain(token);
 
-    // And the call through that provider reached the emulator with them.
-    const services = (await stack.outputs()).services as { id: string | number }[];
-    const expected = (await emulator.control().services()).filter((s) => s.type === "auth_dns").map((s) => String(s.id));
-    expect(services.map((s) => String(s.id)).sort()).toEqual(expected.sort());
-    expect(expected.length).toBeGreaterThan(0);
-    await stack.destroy();
-    // A cold Go build cache compiles Pulumi's Go SDK first (minutes on a loaded 2-core machine).
-  }, 900_000);
+      // And the call through that provider reached the emulator with them.
+      const services = (await stack.outputs()).services as { id: string | number }[];
+      const expected = (await emulator.control().services())
+        .filter((s) => s.type === "auth_dns")
+        .map((s) => String(s.id));
+      expect(services.map((s) => String(s.id)).sort()).toEqual(expected.sort());
+      expect(expected.length).toBeGreaterThan(0);
+      await stack.destroy();
+      // A cold Go build cache compiles Pulumi's Go SDK first (minutes on a loaded 2-core machine).
+    },
+    900_000,
+  );
 });
 
 /** A value of `pulumi stack export --show-secrets`: a secret is an envelope with its plaintext as JSON. */
 function plaintext(value: unknown): unknown {
-  if (value !== null && typeof value === "object" && "plaintext" in value) return JSON.parse((value as { plaintext: string }).plaintext);
+  if (value !== null && typeof value === "object" && "plaintext" in value)
+    return JSON.parse((value as { plaintext: string }).plaintext);
   return value;
 }

@@ -18,7 +18,8 @@ import { everyResourceRows, programOf, upEveryResource } from "./harness/every-r
 /** Every release, oldest first. A release adds its archive to test/fixtures/releases and its line here. */
 const RELEASES = ["0.1.0"];
 
-const archiveOf = (release: string) => join(ROOT, "test", "fixtures", "releases", `pulumi-resource-nsp-v${release}-linux-amd64.tar.gz`);
+const archiveOf = (release: string) =>
+  join(ROOT, "test", "fixtures", "releases", `pulumi-resource-nsp-v${release}-linux-amd64.tar.gz`);
 
 /**
  * What a program had to spell otherwise before a release: the release that changed it, and the
@@ -26,7 +27,14 @@ const archiveOf = (release: string) => join(ROOT, "test", "fixtures", "releases"
  * migration in the resource's definition.)
  */
 const SPELLING_CHANGES: { release: string; type: string; before(properties: Obj): Obj }[] = [
-  { release: "0.2.0", type: "nsp:services:Policy", before: ({ schedule, ...rest }) => ({ ...rest, scheduleJson: schedule === undefined ? "" : JSON.stringify(schedule) }) },
+  {
+    release: "0.2.0",
+    type: "nsp:services:Policy",
+    before: ({ schedule, ...rest }) => ({
+      ...rest,
+      scheduleJson: schedule === undefined ? "" : JSON.stringify(schedule),
+    }),
+  },
 ];
 
 /**
@@ -36,7 +44,8 @@ const SPELLING_CHANGES: { release: string; type: string; before(properties: Obj)
 const KINDS_ADDED: { release: string; type: string }[] = [];
 
 /** Whether the plugin of `release` knows the kind. */
-const knownIn = (release: string, type: string) => !KINDS_ADDED.some((k) => k.type === type && compareVersions(k.release, release) > 0);
+const knownIn = (release: string, type: string) =>
+  !KINDS_ADDED.some((k) => k.type === type && compareVersions(k.release, release) > 0);
 
 function compareVersions(a: string, b: string): number {
   const [x, y] = [a.split(".").map(Number), b.split(".").map(Number)];
@@ -46,8 +55,13 @@ function compareVersions(a: string, b: string): number {
 
 /** The rows as the program of `release` wrote them. */
 function rowsOf(release: string, rows: Row[]): Row[] {
-  const changes = SPELLING_CHANGES.filter((c) => compareVersions(c.release, release) > 0).sort((a, b) => compareVersions(b.release, a.release));
-  return rows.map((row) => ({ ...row, properties: changes.filter((c) => c.type === row.type).reduce((p, c) => c.before(p), row.properties) }));
+  const changes = SPELLING_CHANGES.filter((c) => compareVersions(c.release, release) > 0).sort((a, b) =>
+    compareVersions(b.release, a.release),
+  );
+  return rows.map((row) => ({
+    ...row,
+    properties: changes.filter((c) => c.type === row.type).reduce((p, c) => c.before(p), row.properties),
+  }));
 }
 
 interface Managed {
@@ -87,7 +101,9 @@ describe.each(RELEASES)("a stack of every resource kind brought up by the %s plu
     await emulator?.stop();
   });
 
-  it("runs on this tree's plugin with no change and no replacement, every id kept, then destroys", { timeout: 1_200_000 }, async () => {
+  it("runs on this tree's plugin with no change and no replacement, every id kept, then destroys", {
+    timeout: 1_200_000,
+  }, async () => {
     const seconds: Record<string, number> = {};
     const timed = async <T>(step: string, run: () => Promise<T>): Promise<T> => {
       const started = Date.now();
@@ -98,11 +114,17 @@ describe.each(RELEASES)("a stack of every resource kind brought up by the %s plu
       }
     };
 
-    stack = await Stack.init(Stack.yamlProject(programOf(rowsOf(release, rows), { installedPlugin: true })), { sharedPlugin: false });
+    stack = await Stack.init(Stack.yamlProject(programOf(rowsOf(release, rows), { installedPlugin: true })), {
+      sharedPlugin: false,
+    });
     const s = stack;
     // The release's plugin, installed as a user installs a downloaded archive; the program names
     // no plugin path and the engine may fetch none, so this is the only nsp plugin it can run.
-    const install = spawnSync("pulumi", ["plugin", "install", "resource", "nsp", release, "--file", archiveOf(release)], { env: pulumiEnv(s.home, s.backend), encoding: "utf8" });
+    const install = spawnSync(
+      "pulumi",
+      ["plugin", "install", "resource", "nsp", release, "--file", archiveOf(release)],
+      { env: pulumiEnv(s.home, s.backend), encoding: "utf8" },
+    );
     expect(install.status, install.stderr).toBe(0);
     await s.useAccount(emulator.baseUrl, api.token);
     await timed(`up (${release})`, () => upEveryResource(s, api));
@@ -123,13 +145,23 @@ describe.each(RELEASES)("a stack of every resource kind brought up by the %s plu
     expect(ids(after)).toEqual(ids(before));
     // Every state now has this release's shape; the ones that had an older one were migrated.
     for (const m of after.values()) expect(m.version, m.type).toBe(stateVersionOf(resourcesByToken.get(m.type)!));
-    const migrated = [...new Set([...before.values()].filter((m) => m.version < stateVersionOf(resourcesByToken.get(m.type)!)).map((m) => m.type))].sort();
-    const changedSince = [...new Set(rows.map((r) => r.type))].filter((t) => resourcesByToken.get(t)!.migrations?.some((m) => compareVersions(m.release, release) > 0)).sort();
+    const migrated = [
+      ...new Set(
+        [...before.values()]
+          .filter((m) => m.version < stateVersionOf(resourcesByToken.get(m.type)!))
+          .map((m) => m.type),
+      ),
+    ].sort();
+    const changedSince = [...new Set(rows.map((r) => r.type))]
+      .filter((t) => resourcesByToken.get(t)!.migrations?.some((m) => compareVersions(m.release, release) > 0))
+      .sort();
     expect(migrated).toEqual(changedSince);
 
     await timed("destroy", () => s.destroy());
     expect(await managed(s)).toEqual(new Map());
     // For the note of the change: what was upgraded and how long each step took.
-    process.stdout.write(`upgrade from ${release}: ${before.size} resources (${new Set([...before.values()].map((m) => m.type)).size} kinds), ${summary.same} unchanged, ${summary.replace ?? 0} replaced, states migrated: ${migrated.join(", ") || "none"} (${STATE_VERSION_KEY}); seconds ${JSON.stringify(seconds)}\n`);
+    process.stdout.write(
+      `upgrade from ${release}: ${before.size} resources (${new Set([...before.values()].map((m) => m.type)).size} kinds), ${summary.same} unchanged, ${summary.replace ?? 0} replaced, states migrated: ${migrated.join(", ") || "none"} (${STATE_VERSION_KEY}); seconds ${JSON.stringify(seconds)}\n`,
+    );
   });
 });

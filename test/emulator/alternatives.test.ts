@@ -67,7 +67,11 @@ it("epoch-timestamps: timestamp fields are epoch seconds with the milliseconds a
   expect(read.body.created_at).toBe(Date.parse(zone.created_at) / 1000);
   expect(read.body.name).toBe("epoch.example");
   // A record whose content looks like a date is user content, not a timestamp, and stays a string.
-  const rec = await h.api("POST", `/dns/zones/${zone.id}/records`, { type: "TXT", name: "t", content: "2026-01-01T00:00:00.000Z" });
+  const rec = await h.api("POST", `/dns/zones/${zone.id}/records`, {
+    type: "TXT",
+    name: "t",
+    content: "2026-01-01T00:00:00.000Z",
+  });
   expect(rec.body.content).toBe("2026-01-01T00:00:00.000Z");
   expect(typeof rec.body.created_at).toBe("number");
 });
@@ -87,7 +91,14 @@ it("bodiless-404: not_found answers 404 with no body, inside and outside /api/v1
 
 it("replace-rewrites: an import with replace deletes every record and adds every line anew, in its preview too", async () => {
   const zone = await createZone(h.api, "rewrite.example");
-  const kept = (await h.api("POST", `/dns/zones/${zone.id}/records`, { type: "A", name: "kept", content: "192.0.2.1", proxied: true })).body;
+  const kept = (
+    await h.api("POST", `/dns/zones/${zone.id}/records`, {
+      type: "A",
+      name: "kept",
+      content: "192.0.2.1",
+      proxied: true,
+    })
+  ).body;
   await h.api("POST", `/dns/zones/${zone.id}/records`, { type: "A", name: "gone", content: "192.0.2.2" });
   const text = "kept 3600 IN A 192.0.2.1\nnew 3600 IN A 192.0.2.3\n";
   const matching = await h.api("POST", `/dns/zones/${zone.id}/import`, { text, mode: "preview", replace: true });
@@ -102,7 +113,10 @@ it("replace-rewrites: an import with replace deletes every record and adds every
   expect(after.find((r: { name: string }) => r.name === "kept")).toMatchObject({ proxied: false });
   expect(after.find((r: { name: string }) => r.name === "kept").id).not.toBe(kept.id);
   // Without replace an import is the same as by default.
-  expect((await h.api("POST", `/dns/zones/${zone.id}/import`, { text, mode: "preview" })).body).toMatchObject({ added: 0, deleted: 0 });
+  expect((await h.api("POST", `/dns/zones/${zone.id}/import`, { text, mode: "preview" })).body).toMatchObject({
+    added: 0,
+    deleted: 0,
+  });
 });
 
 it("several alternatives combine", async () => {

@@ -16,9 +16,33 @@ beforeAll(async () => {
 afterAll(() => h.emu.close());
 
 const SITE_FIELDS = [
-  "id", "zone_id", "service_id", "hostname", "dns_mode", "origin", "origin_scheme", "origin_host_header", "waf", "waf_mode",
-  "cache_ttl", "cache_mode", "cache_html_ttl", "force_https", "rate_limit", "has_certificate", "cert_pem", "waiting_room",
-  "under_attack", "bot_fight", "sense", "pages_project_id", "link_tunnel_id", "target", "instructions", "verified_at", "created_at",
+  "id",
+  "zone_id",
+  "service_id",
+  "hostname",
+  "dns_mode",
+  "origin",
+  "origin_scheme",
+  "origin_host_header",
+  "waf",
+  "waf_mode",
+  "cache_ttl",
+  "cache_mode",
+  "cache_html_ttl",
+  "force_https",
+  "rate_limit",
+  "has_certificate",
+  "cert_pem",
+  "waiting_room",
+  "under_attack",
+  "bot_fight",
+  "sense",
+  "pages_project_id",
+  "link_tunnel_id",
+  "target",
+  "instructions",
+  "verified_at",
+  "created_at",
 ].sort();
 
 const createSite = async (hostname: string, extra: Record<string, unknown> = {}) => {
@@ -26,7 +50,8 @@ const createSite = async (hostname: string, extra: Record<string, unknown> = {})
   if (r.status !== 201) throw new Error(`site create failed: ${r.status} ${r.text}`);
   return r.body;
 };
-const setPublicDns = (name: string, entry: { cname?: string; ns?: string[] }) => h.control("PUT", "/_emulator/public-dns", { name, ...entry });
+const setPublicDns = (name: string, entry: { cname?: string; ns?: string[] }) =>
+  h.control("PUT", "/_emulator/public-dns", { name, ...entry });
 
 describe("cname-mode sites", () => {
   it("onboards a hostname by CNAME with every documented field and the defaults", async () => {
@@ -66,7 +91,11 @@ describe("cname-mode sites", () => {
       add_in: "shop.example",
       records: [
         { name: "www.shop.example", type: "CNAME", content: s.target },
-        { name: "_acme-challenge.www.shop.example", type: "CNAME", content: `www-shop-example-${s.id}.acme.edge.nsp-emulator.test` },
+        {
+          name: "_acme-challenge.www.shop.example",
+          type: "CNAME",
+          content: `www-shop-example-${s.id}.acme.edge.nsp-emulator.test`,
+        },
       ],
     });
     expect(s.instructions.note).toContain(`/cdn/sites/${s.id}/verify`);
@@ -74,8 +103,18 @@ describe("cname-mode sites", () => {
   });
 
   it("takes origin_scheme, origin_host_header and service_id on create", async () => {
-    const s = await createSite("opts.example", { origin_scheme: "strict", origin_host_header: true, service_id: cdnService, origin: "2001:DB8::10" });
-    expect(s).toMatchObject({ origin_scheme: "strict", origin_host_header: true, service_id: cdnService, origin: "2001:db8::10" });
+    const s = await createSite("opts.example", {
+      origin_scheme: "strict",
+      origin_host_header: true,
+      service_id: cdnService,
+      origin: "2001:DB8::10",
+    });
+    expect(s).toMatchObject({
+      origin_scheme: "strict",
+      origin_host_header: true,
+      service_id: cdnService,
+      origin: "2001:db8::10",
+    });
     expect(s.instructions.add_in).toBe("opts.example");
     expect(s.instructions.note).toMatch(/apex/);
   });
@@ -88,9 +127,18 @@ describe("cname-mode sites", () => {
       [{ hostname: "localhost", origin: "203.0.113.1" }, "hostname: must be a host name"],
       [{ hostname: "x.example", origin: "http://203.0.113.1" }, "origin: must be an IP address or a host name"],
       [{ hostname: "x.example", origin: "X.example" }, "origin: must not be the site's own hostname"],
-      [{ hostname: "x.example", origin: "203.0.113.1", origin_scheme: "ftp" }, "origin_scheme: must be one of http, https, strict"],
-      [{ hostname: "x.example", origin: "203.0.113.1", service_id: dnsService }, `service_id: service ${dnsService} is a auth_dns service, not cdn`],
-      [{ hostname: "x.example", origin: "203.0.113.1", service_id: 999999 }, "service_id: no service 999999 in this account"],
+      [
+        { hostname: "x.example", origin: "203.0.113.1", origin_scheme: "ftp" },
+        "origin_scheme: must be one of http, https, strict",
+      ],
+      [
+        { hostname: "x.example", origin: "203.0.113.1", service_id: dnsService },
+        `service_id: service ${dnsService} is a auth_dns service, not cdn`,
+      ],
+      [
+        { hostname: "x.example", origin: "203.0.113.1", service_id: 999999 },
+        "service_id: no service 999999 in this account",
+      ],
       [{ hostname: "x.example", origin: "203.0.113.1", waf: true }, "waf: unknown field"],
     ];
     for (const [body, msg] of cases) {
@@ -170,7 +218,12 @@ describe("site settings (PATCH)", () => {
     const s = await createSite("merge.example");
     await h.api("PATCH", `/cdn/sites/${s.id}`, { waf: { mode: "log" }, sense: { threshold: 90 } });
     const r = await h.api("PATCH", `/cdn/sites/${s.id}`, { waf: { enabled: true }, waiting_room: { capacity: 10 } });
-    expect(r.body).toMatchObject({ waf: true, waf_mode: "log", waiting_room: { capacity: 10, session_min: 10 }, sense: { enabled: false, action: "challenge", threshold: 90 } });
+    expect(r.body).toMatchObject({
+      waf: true,
+      waf_mode: "log",
+      waiting_room: { capacity: 10, session_min: 10 },
+      sense: { enabled: false, action: "challenge", threshold: 90 },
+    });
   });
 
   it("validates the patch body and writes nothing when any field is bad", async () => {
@@ -206,8 +259,14 @@ describe("site settings (PATCH)", () => {
       [{ key_pem: mine.private_key }, "key_pem: can only be sent together with cert_pem"],
       [{ cert_pem: "not a pem", key_pem: mine.private_key }, "cert_pem: must be a PEM-encoded X.509 certificate"],
       [{ cert_pem: mine.certificate, key_pem: "nope" }, "key_pem: must be a PEM-encoded private key"],
-      [{ cert_pem: mine.certificate, key_pem: theirs.private_key }, "key_pem: is not the private key of the certificate"],
-      [{ cert_pem: theirs.certificate, key_pem: theirs.private_key }, "cert_pem: the certificate does not cover cert.example"],
+      [
+        { cert_pem: mine.certificate, key_pem: theirs.private_key },
+        "key_pem: is not the private key of the certificate",
+      ],
+      [
+        { cert_pem: theirs.certificate, key_pem: theirs.private_key },
+        "cert_pem: the certificate does not cover cert.example",
+      ],
     ];
     for (const [body, msg] of bad) {
       const r = await h.api("PATCH", `/cdn/sites/${s.id}`, body);
@@ -223,43 +282,76 @@ describe("site settings (PATCH)", () => {
 
     const removed = await h.api("PATCH", `/cdn/sites/${s.id}`, { cert_pem: null });
     expect(removed.body).toMatchObject({ cert_pem: null, has_certificate: false });
-    expect((await h.api("PATCH", `/cdn/sites/${s.id}`, { cert_pem: null, key_pem: mine.private_key })).body.error.message).toContain("key_pem: must be null");
+    expect(
+      (await h.api("PATCH", `/cdn/sites/${s.id}`, { cert_pem: null, key_pem: mine.private_key })).body.error.message,
+    ).toContain("key_pem: must be null");
   });
 });
 
 describe("origin, verification, certificates and purge", () => {
   it("points the site at a static-site project, a tunnel, or back at its own origin", async () => {
     const s = await createSite("origin.example");
-    expect((await h.api("PUT", `/cdn/sites/${s.id}/origin`, { pages_project_id: 41 })).body).toMatchObject({ pages_project_id: 41, link_tunnel_id: null, origin: "203.0.113.10" });
-    expect((await h.api("PUT", `/cdn/sites/${s.id}/origin`, { link_tunnel_id: 7 })).body).toMatchObject({ pages_project_id: null, link_tunnel_id: 7 });
+    expect((await h.api("PUT", `/cdn/sites/${s.id}/origin`, { pages_project_id: 41 })).body).toMatchObject({
+      pages_project_id: 41,
+      link_tunnel_id: null,
+      origin: "203.0.113.10",
+    });
+    expect((await h.api("PUT", `/cdn/sites/${s.id}/origin`, { link_tunnel_id: 7 })).body).toMatchObject({
+      pages_project_id: null,
+      link_tunnel_id: 7,
+    });
     const both = await h.api("PUT", `/cdn/sites/${s.id}/origin`, { pages_project_id: 1, link_tunnel_id: 2 });
     expect(both.status).toBe(400);
     expect(both.body.error.message).toMatch(/^link_tunnel_id: cannot be combined with pages_project_id/);
-    expect((await h.api("PUT", `/cdn/sites/${s.id}/origin`, { pages_project_id: 0 })).body.error.message).toBe("pages_project_id: must be at least 1");
-    expect((await h.api("PUT", `/cdn/sites/${s.id}/origin`, {})).body).toMatchObject({ pages_project_id: null, link_tunnel_id: null });
+    expect((await h.api("PUT", `/cdn/sites/${s.id}/origin`, { pages_project_id: 0 })).body.error.message).toBe(
+      "pages_project_id: must be at least 1",
+    );
+    expect((await h.api("PUT", `/cdn/sites/${s.id}/origin`, {})).body).toMatchObject({
+      pages_project_id: null,
+      link_tunnel_id: null,
+    });
   });
 
   it("verifies once public DNS shows the CNAME to the target, then requests the certificate", async () => {
     const s = await createSite("verify.example.org");
     const before = await h.api("POST", `/cdn/sites/${s.id}/verify`);
     expect(before.status).toBe(200);
-    expect(before.body).toEqual({ verified: false, cname: null, acme_cname: null, expected: s.target, certificate_requested: false });
+    expect(before.body).toEqual({
+      verified: false,
+      cname: null,
+      acme_cname: null,
+      expected: s.target,
+      certificate_requested: false,
+    });
 
     await setPublicDns("verify.example.org", { cname: "somewhere.else.example" });
-    expect((await h.api("POST", `/cdn/sites/${s.id}/verify`)).body).toMatchObject({ verified: false, cname: "somewhere.else.example" });
+    expect((await h.api("POST", `/cdn/sites/${s.id}/verify`)).body).toMatchObject({
+      verified: false,
+      cname: "somewhere.else.example",
+    });
     expect((await h.api("GET", `/cdn/sites/${s.id}`)).body.verified_at).toBeNull();
 
     await setPublicDns("verify.example.org", { cname: `${s.target.toUpperCase()}.` });
     await setPublicDns("_acme-challenge.verify.example.org", { cname: s.instructions.records[1].content });
     const ok = await h.api("POST", `/cdn/sites/${s.id}/verify`);
-    expect(ok.body).toEqual({ verified: true, cname: s.target, acme_cname: s.instructions.records[1].content, expected: s.target, certificate_requested: true });
+    expect(ok.body).toEqual({
+      verified: true,
+      cname: s.target,
+      acme_cname: s.instructions.records[1].content,
+      expected: s.target,
+      certificate_requested: true,
+    });
     const site = (await h.api("GET", `/cdn/sites/${s.id}`)).body;
     expect(site.verified_at).toMatch(ISO_MS);
     expect(site.has_certificate).toBe(true);
 
     // verified says what public DNS shows now; verified_at and the certificate stay.
     await setPublicDns("verify.example.org", {});
-    expect((await h.api("POST", `/cdn/sites/${s.id}/verify`)).body).toMatchObject({ verified: false, cname: null, certificate_requested: true });
+    expect((await h.api("POST", `/cdn/sites/${s.id}/verify`)).body).toMatchObject({
+      verified: false,
+      cname: null,
+      certificate_requested: true,
+    });
     expect((await h.api("GET", `/cdn/sites/${s.id}`)).body.verified_at).toBe(site.verified_at);
   });
 
@@ -284,7 +376,12 @@ describe("origin, verification, certificates and purge", () => {
     await setPublicDns("_acme-challenge.acme.example", { cname: s.instructions.records[1].content });
     const ok = await h.api("POST", `/cdn/sites/${s.id}/acme`);
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ site_id: s.id, status: "issued", method: "dns-01", challenge: { name: "_acme-challenge.acme.example", type: "CNAME" } });
+    expect(ok.body).toMatchObject({
+      site_id: s.id,
+      status: "issued",
+      method: "dns-01",
+      challenge: { name: "_acme-challenge.acme.example", type: "CNAME" },
+    });
     expect((await h.api("GET", `/cdn/sites/${s.id}`)).body.has_certificate).toBe(true);
   });
 
@@ -293,8 +390,13 @@ describe("origin, verification, certificates and purge", () => {
     const all = await h.api("POST", `/cdn/sites/${s.id}/purge`, {});
     expect(all.status).toBe(200);
     expect(all.body).toMatchObject({ site_id: s.id, scope: "everything", urls: [] });
-    const some = await h.api("POST", `/cdn/sites/${s.id}/purge`, { urls: ["https://purge.example/a.css", "http://PURGE.example/b?x=1"] });
-    expect(some.body).toMatchObject({ scope: "urls", urls: ["https://purge.example/a.css", "http://PURGE.example/b?x=1"] });
+    const some = await h.api("POST", `/cdn/sites/${s.id}/purge`, {
+      urls: ["https://purge.example/a.css", "http://PURGE.example/b?x=1"],
+    });
+    expect(some.body).toMatchObject({
+      scope: "urls",
+      urls: ["https://purge.example/a.css", "http://PURGE.example/b?x=1"],
+    });
     for (const [urls, msg] of [
       [[], "urls: must not be empty"],
       [["https://other.example/x"], "urls[0]: must be a URL on purge.example"],
@@ -311,17 +413,36 @@ describe("origin, verification, certificates and purge", () => {
 describe("zone-mode sites", () => {
   it("appear when a record is proxied and go when the last one is un-proxied or deleted", async () => {
     const zone = await createZone(h.api, "zm.example");
-    const a = (await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "www", type: "A", content: "192.0.2.1" })).body;
+    const a = (await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "www", type: "A", content: "192.0.2.1" }))
+      .body;
     const hostnames = async () => (await h.api("GET", "/cdn/sites?limit=500")).body.data.map((s: any) => s.hostname);
     expect(await hostnames()).not.toContain("www.zm.example");
 
     await h.api("PATCH", `/dns/zones/${zone.id}/records/${a.id}`, { proxied: true });
-    const site = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find((s: any) => s.hostname === "www.zm.example");
+    const site = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find(
+      (s: any) => s.hostname === "www.zm.example",
+    );
     expect(Object.keys(site).sort()).toEqual(SITE_FIELDS);
-    expect(site).toMatchObject({ zone_id: zone.id, service_id: cdnService, dns_mode: "zone", origin: null, target: null, instructions: null, verified_at: null, has_certificate: false });
+    expect(site).toMatchObject({
+      zone_id: zone.id,
+      service_id: cdnService,
+      dns_mode: "zone",
+      origin: null,
+      target: null,
+      instructions: null,
+      verified_at: null,
+      has_certificate: false,
+    });
 
     // A second proxied record of the same name shares the site; settings survive until the last goes.
-    const aaaa = (await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "www", type: "AAAA", content: "2001:db8::1", proxied: true })).body;
+    const aaaa = (
+      await h.api("POST", `/dns/zones/${zone.id}/records`, {
+        name: "www",
+        type: "AAAA",
+        content: "2001:db8::1",
+        proxied: true,
+      })
+    ).body;
     await h.api("PATCH", `/cdn/sites/${site.id}`, { cache_ttl: 42 });
     await h.api("PATCH", `/dns/zones/${zone.id}/records/${a.id}`, { proxied: false });
     expect((await h.api("GET", `/cdn/sites/${site.id}`)).body.cache_ttl).toBe(42);
@@ -331,7 +452,9 @@ describe("zone-mode sites", () => {
 
     // Re-proxying makes a new site with the defaults.
     await h.api("PATCH", `/dns/zones/${zone.id}/records/${a.id}`, { proxied: true });
-    const again = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find((s: any) => s.hostname === "www.zm.example");
+    const again = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find(
+      (s: any) => s.hostname === "www.zm.example",
+    );
     expect(again.id).not.toBe(site.id);
     expect(again.cache_ttl).toBe(3600);
 
@@ -342,18 +465,34 @@ describe("zone-mode sites", () => {
 
   it("also go when a zone-file import with replace drops their record", async () => {
     const zone = await createZone(h.api, "zm-import.example");
-    await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "www", type: "A", content: "192.0.2.5", proxied: true });
+    await h.api("POST", `/dns/zones/${zone.id}/records`, {
+      name: "www",
+      type: "A",
+      content: "192.0.2.5",
+      proxied: true,
+    });
     const hostnames = async () => (await h.api("GET", "/cdn/sites?limit=500")).body.data.map((s: any) => s.hostname);
     expect(await hostnames()).toContain("www.zm-import.example");
-    const imp = await h.api("POST", `/dns/zones/${zone.id}/import`, { text: "other 300 IN A 192.0.2.6\n", mode: "apply", replace: true });
+    const imp = await h.api("POST", `/dns/zones/${zone.id}/import`, {
+      text: "other 300 IN A 192.0.2.6\n",
+      mode: "apply",
+      replace: true,
+    });
     expect(imp.body).toMatchObject({ added: 1, deleted: 1 });
     expect(await hostnames()).not.toContain("www.zm-import.example");
   });
 
   it("cannot be deleted or CNAME-verified through the site API", async () => {
     const zone = await createZone(h.api, "zm2.example");
-    await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "app", type: "CNAME", content: "lb.example.net", proxied: true });
-    const site = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find((s: any) => s.hostname === "app.zm2.example");
+    await h.api("POST", `/dns/zones/${zone.id}/records`, {
+      name: "app",
+      type: "CNAME",
+      content: "lb.example.net",
+      proxied: true,
+    });
+    const site = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find(
+      (s: any) => s.hostname === "app.zm2.example",
+    );
     const del = await h.api("DELETE", `/cdn/sites/${site.id}`);
     expect(del.status).toBe(409);
     expect(del.body.error).toMatchObject({ code: "conflict" });
@@ -373,27 +512,62 @@ describe("zone-mode sites", () => {
     expect(after.verified_at).toBe((await h.api("GET", `/dns/zones/${zone.id}`)).body.verified_at);
     expect(after.verified_at).toMatch(ISO_MS);
     expect(after.has_certificate).toBe(true);
-    expect((await h.api("POST", `/cdn/sites/${site.id}/acme`)).body).toMatchObject({ status: "issued", challenge: { type: "TXT" } });
+    expect((await h.api("POST", `/cdn/sites/${site.id}/acme`)).body).toMatchObject({
+      status: "issued",
+      challenge: { type: "TXT" },
+    });
   });
 
   it("leave a hostname onboarded by CNAME with that site, and take over when it is deleted", async () => {
     const cname = await createSite("both.zm3.example");
     const zone = await createZone(h.api, "zm3.example");
-    await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "both", type: "A", content: "192.0.2.3", proxied: true });
-    const sites = (await h.api("GET", "/cdn/sites?limit=500")).body.data.filter((s: any) => s.hostname === "both.zm3.example");
+    await h.api("POST", `/dns/zones/${zone.id}/records`, {
+      name: "both",
+      type: "A",
+      content: "192.0.2.3",
+      proxied: true,
+    });
+    const sites = (await h.api("GET", "/cdn/sites?limit=500")).body.data.filter(
+      (s: any) => s.hostname === "both.zm3.example",
+    );
     expect(sites.map((s: any) => [s.id, s.dns_mode])).toEqual([[cname.id, "cname"]]);
     await h.api("DELETE", `/cdn/sites/${cname.id}`);
-    const now = (await h.api("GET", "/cdn/sites?limit=500")).body.data.filter((s: any) => s.hostname === "both.zm3.example");
+    const now = (await h.api("GET", "/cdn/sites?limit=500")).body.data.filter(
+      (s: any) => s.hostname === "both.zm3.example",
+    );
     expect(now).toHaveLength(1);
     expect(now[0]).toMatchObject({ dns_mode: "zone", zone_id: zone.id });
   });
 
   it("are deleted with their zone, along with the zone's rules", async () => {
     const zone = await createZone(h.api, "zm4.example");
-    await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "www", type: "A", content: "192.0.2.4", proxied: true });
-    const site = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find((s: any) => s.hostname === "www.zm4.example");
-    const siteRule = (await h.api("POST", "/security/rules", { site_id: site.id, field: "country", op: "in", value: "RU", action: "block" })).body;
-    const zoneRule = (await h.api("POST", "/security/rules", { zone_id: zone.id, field: "ip", op: "in", value: "192.0.2.0/24", action: "allow" })).body;
+    await h.api("POST", `/dns/zones/${zone.id}/records`, {
+      name: "www",
+      type: "A",
+      content: "192.0.2.4",
+      proxied: true,
+    });
+    const site = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find(
+      (s: any) => s.hostname === "www.zm4.example",
+    );
+    const siteRule = (
+      await h.api("POST", "/security/rules", {
+        site_id: site.id,
+        field: "country",
+        op: "in",
+        value: "RU",
+        action: "block",
+      })
+    ).body;
+    const zoneRule = (
+      await h.api("POST", "/security/rules", {
+        zone_id: zone.id,
+        field: "ip",
+        op: "in",
+        value: "192.0.2.0/24",
+        action: "allow",
+      })
+    ).body;
     expect((await h.api("DELETE", `/dns/zones/${zone.id}`)).status).toBe(204);
     expect((await h.api("GET", `/cdn/sites/${site.id}`)).status).toBe(404);
     const ids = (await h.api("GET", "/security/rules?limit=500")).body.data.map((r: any) => r.id);
@@ -419,11 +593,49 @@ describe("analytics, threats, WAF hits and logs", () => {
     const ago = (min: number) => new Date(now - min * 60_000).toISOString();
     rays = addTraffic(h.emu.app.store, site.id, [
       { ts: ago(120), path: "/old", status: 200, cache: "hit", bytes: 100, duration_ms: 10, cc: "FR", asn: 3215 },
-      { ts: ago(30), path: "/login", status: 403, action: "waf", rule: "sqli-942100", risk: 90, reason: "sqli", cc: "CN", asn: 4134 },
-      { ts: ago(20), path: "/login?id=1", status: 403, action: "waf", rule: "sqli-942100", risk: 85, reason: "sqli", cc: "CN", asn: 4134 },
-      { ts: ago(10), path: "/admin", status: 403, action: "netrule_block", rule: "rule 12", risk: 50, reason: "country", cc: "RU", asn: 12389, ip: "203.0.113.50" },
+      {
+        ts: ago(30),
+        path: "/login",
+        status: 403,
+        action: "waf",
+        rule: "sqli-942100",
+        risk: 90,
+        reason: "sqli",
+        cc: "CN",
+        asn: 4134,
+      },
+      {
+        ts: ago(20),
+        path: "/login?id=1",
+        status: 403,
+        action: "waf",
+        rule: "sqli-942100",
+        risk: 85,
+        reason: "sqli",
+        cc: "CN",
+        asn: 4134,
+      },
+      {
+        ts: ago(10),
+        path: "/admin",
+        status: 403,
+        action: "netrule_block",
+        rule: "rule 12",
+        risk: 50,
+        reason: "country",
+        cc: "RU",
+        asn: 12389,
+        ip: "203.0.113.50",
+      },
       { ts: ago(5), path: "/", status: 200, cache: "hit", bytes: 2000, duration_ms: 30 },
-      { ts: ago(1), path: "/api/x", status: 502, action: "origin_error", duration_ms: 900, headers: { host: "traffic.example", "x-test": "yes" } },
+      {
+        ts: ago(1),
+        path: "/api/x",
+        status: 502,
+        action: "origin_error",
+        duration_ms: 900,
+        headers: { host: "traffic.example", "x-test": "yes" },
+      },
     ]).map((e) => e.ray);
   });
 
@@ -432,14 +644,21 @@ describe("analytics, threats, WAF hits and logs", () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ site_id: site.id, range: "1h", step_seconds: 60 });
     expect(r.body.series).toHaveLength(60);
-    expect(r.body.totals).toMatchObject({ requests: 5, cached: 1, status: { "2xx": 1, "3xx": 0, "4xx": 3, "5xx": 1 }, blocked: 3 });
+    expect(r.body.totals).toMatchObject({
+      requests: 5,
+      cached: 1,
+      status: { "2xx": 1, "3xx": 0, "4xx": 3, "5xx": 1 },
+      blocked: 3,
+    });
     expect(r.body.series.reduce((s: number, b: any) => s + b.requests, 0)).toBe(5);
     expect(r.body.top.countries[0]).toEqual({ value: "CN", count: 2 });
     expect(r.body.latency_ms.p99).toBe(900);
     const day = await h.api("GET", `/cdn/sites/${site.id}/analytics`);
     expect(day.body).toMatchObject({ range: "24h", step_seconds: 300, totals: { requests: 6 } });
     expect(day.body.series).toHaveLength(288);
-    expect((await h.api("GET", `/cdn/sites/${site.id}/analytics?range=30d`)).body.error.message).toBe("range: must be one of 1h, 24h, 7d");
+    expect((await h.api("GET", `/cdn/sites/${site.id}/analytics?range=30d`)).body.error.message).toBe(
+      "range: must be one of 1h, 24h, 7d",
+    );
   });
 
   it("threats: shares by risk band, top ASNs, countries and reasons, timeline", async () => {
@@ -448,14 +667,19 @@ describe("analytics, threats, WAF hits and logs", () => {
     expect(r.body.bands.high).toBeCloseTo(2 / 6);
     expect(r.body.bands.medium).toBeCloseTo(1 / 6);
     expect(r.body.top_asns[0]).toEqual({ value: 4134, count: 2 });
-    expect(r.body.top_reasons).toEqual([{ value: "sqli", count: 2 }, { value: "country", count: 1 }]);
+    expect(r.body.top_reasons).toEqual([
+      { value: "sqli", count: 2 },
+      { value: "country", count: 1 },
+    ]);
     expect(r.body.timeline).toHaveLength(24);
     expect((await h.api("GET", `/cdn/sites/${site.id}/threats?range=1h`)).status).toBe(400);
   });
 
   it("waf/hits: matching firewall rules with one example path each", async () => {
     const r = await h.api("GET", `/cdn/sites/${site.id}/waf/hits?range=1h`);
-    expect(r.body.rules).toEqual([{ rule: "sqli-942100", hits: 2, example_path: "/login?id=1", last_at: expect.stringMatching(ISO_MS) }]);
+    expect(r.body.rules).toEqual([
+      { rule: "sqli-942100", hits: 2, example_path: "/login?id=1", last_at: expect.stringMatching(ISO_MS) },
+    ]);
     expect((await h.api("GET", `/cdn/sites/${site.id}/waf/hits?range=15m`)).body.rules).toEqual([]);
   });
 
@@ -471,7 +695,8 @@ describe("analytics, threats, WAF hits and logs", () => {
     expect(p2.body.data.map((e: any) => e.ray)).toEqual([rays[1], rays[0]]);
     expect(p2.body.next_cursor).toBeNull();
 
-    const q = (s: string) => h.api("GET", `/cdn/sites/${site.id}/logs?${s}`).then((r) => r.body.data.map((e: any) => e.path));
+    const q = (s: string) =>
+      h.api("GET", `/cdn/sites/${site.id}/logs?${s}`).then((r) => r.body.data.map((e: any) => e.path));
     expect(await q("action=waf")).toEqual(["/login?id=1", "/login"]);
     expect(await q("status=4xx")).toEqual(["/admin", "/login?id=1", "/login"]);
     expect(await q("status=502")).toEqual(["/api/x"]);
@@ -479,7 +704,11 @@ describe("analytics, threats, WAF hits and logs", () => {
     expect(await q("ip=203.0.113.50")).toEqual(["/admin"]);
     expect(await q("path=/login")).toEqual(["/login?id=1", "/login"]);
     expect(await q(`ray=${rays[4]}`)).toEqual(["/"]);
-    expect(await q(`since=${encodeURIComponent(new Date(now - 15 * 60_000).toISOString())}`)).toEqual(["/api/x", "/", "/admin"]);
+    expect(await q(`since=${encodeURIComponent(new Date(now - 15 * 60_000).toISOString())}`)).toEqual([
+      "/api/x",
+      "/",
+      "/admin",
+    ]);
     expect(await q(`until=${encodeURIComponent(new Date(now - 60 * 60_000).toISOString())}`)).toEqual(["/old"]);
 
     const csv = await h.api("GET", `/cdn/sites/${site.id}/logs?format=csv&action=waf`);
@@ -513,11 +742,20 @@ describe("GET /onboard/recommend", () => {
     await setPublicDns("elsewhere.example", { ns: ["NS1.Other-DNS.example.", "ns2.other-dns.example"] });
     const apex = await h.api("GET", "/onboard/recommend?hostname=Elsewhere.example");
     expect(apex.status).toBe(200);
-    expect(apex.body).toMatchObject({ hostname: "elsewhere.example", likely_apex: true, current_ns: ["ns1.other-dns.example", "ns2.other-dns.example"], recommended: "zone" });
+    expect(apex.body).toMatchObject({
+      hostname: "elsewhere.example",
+      likely_apex: true,
+      current_ns: ["ns1.other-dns.example", "ns2.other-dns.example"],
+      recommended: "zone",
+    });
     expect(apex.body.modes.map((m: any) => m.mode)).toEqual(["zone", "cname"]);
 
     const sub = await h.api("GET", "/onboard/recommend?hostname=shop.elsewhere.example");
-    expect(sub.body).toMatchObject({ likely_apex: false, current_ns: ["ns1.other-dns.example", "ns2.other-dns.example"], recommended: "cname" });
+    expect(sub.body).toMatchObject({
+      likely_apex: false,
+      current_ns: ["ns1.other-dns.example", "ns2.other-dns.example"],
+      recommended: "cname",
+    });
     expect(sub.body.modes.map((m: any) => m.mode)).toEqual(["cname", "host", "zone"]);
 
     await createZone(h.api, "hosted-here.example");
@@ -536,16 +774,25 @@ describe("origin certificates", () => {
   it("encode any serial as a DER integer that parses, leading zero bytes or high bit", () => {
     const ca = newCaKey();
     const now = Date.parse("2026-01-01T00:00:00Z");
-    const serials = ["00", "0000", "0080", "00ff", "80", "7f", "01"].map((head) => Buffer.concat([Buffer.from(head, "hex"), Buffer.alloc(16 - head.length / 2, 0x35)]));
+    const serials = ["00", "0000", "0080", "00ff", "80", "7f", "01"].map((head) =>
+      Buffer.concat([Buffer.from(head, "hex"), Buffer.alloc(16 - head.length / 2, 0x35)]),
+    );
     for (const serial of serials) {
       const issued = issueCertificate(ca, ["cert.example"], now, serial);
-      expect(certificateProblem(issued.certificate, issued.private_key, "cert.example", now), serial.toString("hex")).toBeNull();
-      expect(BigInt(`0x${new X509Certificate(issued.certificate).serialNumber}`)).toBe(BigInt(`0x${serial.toString("hex")}`));
+      expect(
+        certificateProblem(issued.certificate, issued.private_key, "cert.example", now),
+        serial.toString("hex"),
+      ).toBeNull();
+      expect(BigInt(`0x${new X509Certificate(issued.certificate).serialNumber}`)).toBe(
+        BigInt(`0x${serial.toString("hex")}`),
+      );
     }
   });
 
   it("draw 16-byte serials whose first byte is 0x01 to 0x7f, so none has a zero byte to drop", () => {
-    const firsts = new Set(Array.from({ length: 4000 }, () => randomSerial()).map((s) => (expect(s).toHaveLength(16), s[0]!)));
+    const firsts = new Set(
+      Array.from({ length: 4000 }, () => randomSerial()).map((s) => (expect(s).toHaveLength(16), s[0]!)),
+    );
     expect(Math.min(...firsts)).toBeGreaterThanOrEqual(0x01);
     expect(Math.max(...firsts)).toBeLessThanOrEqual(0x7f);
   });

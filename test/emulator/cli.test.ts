@@ -86,11 +86,17 @@ describe("nsp-emulator CLI", () => {
   });
 
   it("gives minted partner credentials the lifetime of --partner-token-ttl", async () => {
-    const child = spawn(process.execPath, [BUNDLE, "--account", `p=${TOKEN_A}`, "--partner-token-ttl", "42"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BUNDLE, "--account", `p=${TOKEN_A}`, "--partner-token-ttl", "42"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const [first] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
     const { baseUrl } = JSON.parse(first) as { baseUrl: string };
     const headers = { authorization: `Bearer ${TOKEN_A}`, "content-type": "application/json" };
-    await fetch(`${baseUrl}/partner/subjects`, { method: "POST", headers, body: JSON.stringify({ external_ref: "c1" }) });
+    await fetch(`${baseUrl}/partner/subjects`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ external_ref: "c1" }),
+    });
     const minted = await fetch(`${baseUrl}/partner/subjects/c1/token`, { method: "POST", headers, body: "{}" });
     expect(((await minted.json()) as { expires_in: number }).expires_in).toBe(42);
     child.kill("SIGTERM");
@@ -98,9 +104,13 @@ describe("nsp-emulator CLI", () => {
   });
 
   it("starts with the alternatives given by --alternative", async () => {
-    const child = spawn(process.execPath, [BUNDLE, "--account", `a=${TOKEN_A}`, "--alternative", "bodiless-404", "--alternative=bare-lists"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [BUNDLE, "--account", `a=${TOKEN_A}`, "--alternative", "bodiless-404", "--alternative=bare-lists"],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const [first] = (await once(createInterface({ input: child.stdout! }), "line")) as [string];
     const { baseUrl } = JSON.parse(first) as { baseUrl: string };
     const auth = { authorization: `Bearer ${TOKEN_A}` };
@@ -120,7 +130,10 @@ describe("nsp-emulator CLI", () => {
     const start = (extra: string[]) =>
       spawn(
         process.execPath,
-        ["-e", `const c = require("node:child_process").spawn(process.execPath, ${JSON.stringify([BUNDLE, ...extra])}, { stdio: ["ignore", "pipe", "inherit"] }); c.stdout.once("data", () => console.log(c.pid)); setInterval(() => {}, 1000);`],
+        [
+          "-e",
+          `const c = require("node:child_process").spawn(process.execPath, ${JSON.stringify([BUNDLE, ...extra])}, { stdio: ["ignore", "pipe", "inherit"] }); c.stdout.once("data", () => console.log(c.pid)); setInterval(() => {}, 1000);`,
+        ],
         { stdio: ["ignore", "pipe", "pipe"] },
       );
     const alive = (pid: number) => {
@@ -131,7 +144,8 @@ describe("nsp-emulator CLI", () => {
         return false;
       }
     };
-    const emulatorOf = async (parent: ChildProcess) => Number(((await once(createInterface({ input: parent.stdout! }), "line")) as [string])[0]);
+    const emulatorOf = async (parent: ChildProcess) =>
+      Number(((await once(createInterface({ input: parent.stdout! }), "line")) as [string])[0]);
 
     const parent = start([]);
     const emulator = await emulatorOf(parent);

@@ -5,7 +5,21 @@ import { type Api, ISO_MS, useAccounts } from "../helpers/emulator-http";
 const h = useAccounts("vmowner");
 const { ro, other } = h;
 
-const VM_FIELDS = ["id", "name", "hostname", "image", "vcpus", "memory_mb", "disk_gb", "ip4", "ip6", "power", "power_changed_at", "reinstalled_at", "created_at"].sort();
+const VM_FIELDS = [
+  "id",
+  "name",
+  "hostname",
+  "image",
+  "vcpus",
+  "memory_mb",
+  "disk_gb",
+  "ip4",
+  "ip6",
+  "power",
+  "power_changed_at",
+  "reinstalled_at",
+  "created_at",
+].sort();
 
 async function vms(api: Api = h.api): Promise<any[]> {
   const r = await api("GET", "/vms");
@@ -16,7 +30,10 @@ async function vms(api: Api = h.api): Promise<any[]> {
 describe("compute VMs", () => {
   it("seeds two machines per account, paged, readable one by one, invisible to other accounts", async () => {
     const list = await vms();
-    expect(list.map((v) => [v.name, v.power])).toEqual([["web-1", "on"], ["db-1", "off"]]);
+    expect(list.map((v) => [v.name, v.power])).toEqual([
+      ["web-1", "on"],
+      ["db-1", "off"],
+    ]);
     for (const v of list) {
       expect(Object.keys(v).sort()).toEqual(VM_FIELDS);
       expect(v.created_at).toMatch(ISO_MS);

@@ -13,7 +13,11 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 const control = (path: string, method: string, body: unknown) =>
-  fetch(`${api.root}/_emulator${path}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(`${api.root}/_emulator${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 it("puts a call up on a PBX, which refuses a move until it ends", async () => {
   const [from, to] = ["fra", "lon"];
@@ -40,7 +44,11 @@ it("ends a resolver service outside the API, with its filter, policy and client 
   await api.post(`/services/${resolver.id}/clients`, { name: "Kids" });
   const res = await fetch(`${api.root}/_emulator/services?id=${resolver.id}`, { method: "DELETE" });
   expect(res.status).toBe(204);
-  for (const path of [`/services/${resolver.id}`, `/services/${resolver.id}/filter`, `/services/${resolver.id}/clients`]) {
+  for (const path of [
+    `/services/${resolver.id}`,
+    `/services/${resolver.id}/filter`,
+    `/services/${resolver.id}/clients`,
+  ]) {
     expect(await api.get(path).catch((e: Error) => e.message)).toMatch(/404.*not_found/);
   }
   expect((await fetch(`${api.root}/_emulator/services?id=${resolver.id}`, { method: "DELETE" })).status).toBe(404);

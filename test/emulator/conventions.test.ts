@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { authDnsServiceId, createZone, expectError, ISO_MS, makeApi, type Res, startHarness, useAccounts } from "../helpers/emulator-http";
+import {
+  authDnsServiceId,
+  createZone,
+  expectError,
+  ISO_MS,
+  makeApi,
+  type Res,
+  startHarness,
+  useAccounts,
+} from "../helpers/emulator-http";
 
 const h = useAccounts("alice");
 
@@ -10,8 +19,15 @@ describe("authentication and scope", () => {
   });
 
   it("refuses an unknown token and a non-bearer scheme", async () => {
-    expectError(await h.api("GET", "/me", undefined, { token: "svc_ffffffffffffffffffffffffffffffff" }), 401, "unauthorized");
-    const basic = await h.api("GET", "/me", undefined, { token: null, headers: { authorization: `Basic ${h.tokens.write}` } });
+    expectError(
+      await h.api("GET", "/me", undefined, { token: "svc_ffffffffffffffffffffffffffffffff" }),
+      401,
+      "unauthorized",
+    );
+    const basic = await h.api("GET", "/me", undefined, {
+      token: null,
+      headers: { authorization: `Basic ${h.tokens.write}` },
+    });
     expectError(basic, 401, "unauthorized");
   });
 
@@ -24,7 +40,12 @@ describe("authentication and scope", () => {
     expect(read.status).toBe(200);
     expect(read.body.name).toBe("alice");
     const sid = await authDnsServiceId(h.api);
-    const w = await h.api("POST", "/dns/zones", { service_id: sid, name: "forbidden.example" }, { token: h.tokens.read });
+    const w = await h.api(
+      "POST",
+      "/dns/zones",
+      { service_id: sid, name: "forbidden.example" },
+      { token: h.tokens.read },
+    );
     expectError(w, 403, "forbidden");
     // forbidden wins over a bad body: scope is checked before validation
     expectError(await h.api("POST", "/dns/zones", { nope: 1 }, { token: h.tokens.read }), 403, "forbidden");
@@ -123,8 +144,12 @@ describe("version header and error statuses", () => {
   });
 
   it("takes a zone file over 1 MiB in an import, as the one body that grows with the zone", async () => {
-    const zone = (await h.api("POST", "/dns/zones", { service_id: await authDnsServiceId(h.api), name: "bigfile.example" })).body;
-    const lines = Array.from({ length: 40_000 }, (_, i) => `host${i} 3600 IN A 10.0.${(i >> 8) & 255}.${i & 255}`).join("\n");
+    const zone = (
+      await h.api("POST", "/dns/zones", { service_id: await authDnsServiceId(h.api), name: "bigfile.example" })
+    ).body;
+    const lines = Array.from({ length: 40_000 }, (_, i) => `host${i} 3600 IN A 10.0.${(i >> 8) & 255}.${i & 255}`).join(
+      "\n",
+    );
     expect(lines.length).toBeGreaterThan(1024 * 1024);
     const r = await h.api("POST", `/dns/zones/${zone.id}/import`, { text: lines, mode: "preview" });
     expect(r.status).toBe(200);
@@ -212,7 +237,13 @@ describe("accounts", () => {
     expect(r.body.scope).toBe("write");
     const carol = makeApi(h.emu.baseUrl, r.body.token);
     const me = await carol("GET", "/me");
-    expect(me.body).toEqual({ email: "carol@example.test", name: "carol", role: "admin", auth: "token", api_enabled: true });
+    expect(me.body).toEqual({
+      email: "carol@example.test",
+      name: "carol",
+      role: "admin",
+      auth: "token",
+      api_enabled: true,
+    });
     const ro = await h.control("POST", "/_emulator/accounts", { name: "carol", scope: "read" });
     expect((await carol("GET", "/me", undefined, { token: ro.body.token })).body.name).toBe("carol");
     const bad = await h.control("POST", "/_emulator/accounts", { name: "dave", token: "nope" });

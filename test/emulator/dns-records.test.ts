@@ -16,7 +16,19 @@ describe("record create", () => {
     const r = await post({ type: "A", content: "192.0.2.10" });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual(
-      ["content", "created_at", "enabled", "health_check", "id", "name", "proxied", "ttl", "type", "weight", "zone_id"].sort(),
+      [
+        "content",
+        "created_at",
+        "enabled",
+        "health_check",
+        "id",
+        "name",
+        "proxied",
+        "ttl",
+        "type",
+        "weight",
+        "zone_id",
+      ].sort(),
     );
     expect(r.body).toMatchObject({
       zone_id: zid,
@@ -158,7 +170,16 @@ describe("record create", () => {
     expect(ok.body).toMatchObject({ weight: 10, health_check: "https:443/health" });
     expect((await post({ type: "A", content: "192.0.2.9", health_check: "tcp:25" })).status).toBe(201);
     expect((await post({ type: "A", content: "192.0.2.9", health_check: "http:80" })).status).toBe(201);
-    for (const hc of ["https://x/health", "https:443 /x", "HTTPS:443/", "https:0/", "https:70000/", "https:443x", "443/health", ""]) {
+    for (const hc of [
+      "https://x/health",
+      "https:443 /x",
+      "HTTPS:443/",
+      "https:0/",
+      "https:70000/",
+      "https:443x",
+      "443/health",
+      "",
+    ]) {
       const r = await post({ type: "A", content: "192.0.2.9", health_check: hc });
       expect(r.status, hc).toBe(400);
       expect(r.body.error.message).toMatch(/^health_check: /);
@@ -198,7 +219,14 @@ describe("record patch, list and delete", () => {
       proxied: true,
     });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ content: "192.0.2.21", ttl: 300, weight: 5, health_check: "http:8080/up", enabled: false, proxied: true });
+    expect(r.body).toMatchObject({
+      content: "192.0.2.21",
+      ttl: 300,
+      weight: 5,
+      health_check: "http:8080/up",
+      enabled: false,
+      proxied: true,
+    });
     const cleared = await h.api("PATCH", url, { weight: null, health_check: null });
     expect(cleared.body).toMatchObject({ weight: null, health_check: null, ttl: 300 });
     expect((await h.api("PATCH", url, { content: "not-an-ip" })).body.error.message).toMatch(/^content: /);
@@ -212,7 +240,10 @@ describe("record patch, list and delete", () => {
     const z = await createZone(h.api, "list-records.example");
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await h.api("POST", `/dns/zones/${z.id}/records`, { type: "A", name: `h${i}`, content: `192.0.2.${i + 1}` })).body.id);
+      ids.push(
+        (await h.api("POST", `/dns/zones/${z.id}/records`, { type: "A", name: `h${i}`, content: `192.0.2.${i + 1}` }))
+          .body.id,
+      );
     }
     const p1 = await h.api("GET", `/dns/zones/${z.id}/records?limit=2`);
     expect(p1.body.data.map((r: any) => r.id)).toEqual(ids.slice(0, 2));

@@ -37,7 +37,10 @@ describe("grants", () => {
   it("shares a zone by email, updates the role and stops sharing", async () => {
     const z = await createZone(h.api, "shared.example");
     const url = `/dns/zones/${z.id}/grants`;
-    expect((await h.api("GET", url)).body).toEqual({ data: [], paging: { limit: 100, offset: 0, count: 0, next_offset: null } });
+    expect((await h.api("GET", url)).body).toEqual({
+      data: [],
+      paging: { limit: 100, offset: 0, count: 0, next_offset: null },
+    });
     const put = await h.api("PUT", `${url}/Ops%40Example.test`, { role: "viewer" });
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ email: "ops@example.test", role: "viewer" });
@@ -130,7 +133,12 @@ describe("ranges", () => {
   it("grants ranges inside a reverse zone and refuses the rest", async () => {
     const z = await createZone(h.api, "2.0.192.in-addr.arpa");
     const url = `/dns/zones/${z.id}/ranges`;
-    const r = await h.api("POST", url, { prefix: "192.0.2.0/26", owner: "cust@example.test", external_ref: "C-1", note: "first" });
+    const r = await h.api("POST", url, {
+      prefix: "192.0.2.0/26",
+      owner: "cust@example.test",
+      external_ref: "C-1",
+      note: "first",
+    });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({
       zone_id: z.id,
@@ -151,7 +159,12 @@ describe("ranges", () => {
     expect(overlap.body.error.code).toBe("conflict");
 
     const moved = await h.api("PATCH", `${url}/${r.body.id}`, { prefix: "192.0.2.64/26", enabled: false, note: null });
-    expect(moved.body).toMatchObject({ prefix: "192.0.2.64/26", enabled: false, note: null, owner: "cust@example.test" });
+    expect(moved.body).toMatchObject({
+      prefix: "192.0.2.64/26",
+      enabled: false,
+      note: null,
+      owner: "cust@example.test",
+    });
     expect((await h.api("PATCH", `${url}/${r.body.id}`, { external_ref: "C-2" })).body.error.message).toBe(
       "external_ref: unknown field",
     );

@@ -10,7 +10,10 @@ let reader: Api;
 beforeAll(async () => {
   h = await startHarness({ accounts: [{ name: "owner" }] });
   other = makeApi(h.emu.baseUrl, (await h.control("POST", "/_emulator/accounts", { name: "stranger" })).body.token);
-  reader = makeApi(h.emu.baseUrl, (await h.control("POST", "/_emulator/accounts", { name: "owner", scope: "read" })).body.token);
+  reader = makeApi(
+    h.emu.baseUrl,
+    (await h.control("POST", "/_emulator/accounts", { name: "owner", scope: "read" })).body.token,
+  );
 });
 afterAll(() => h.emu.close());
 
@@ -19,7 +22,11 @@ describe("TSIG key rotation", () => {
     const z = await createZone(h.api, "rotate.example");
     const url = `/dns/zones/${z.id}/transfer`;
     const first = await h.api("PUT", url, { allow: ["192.0.2.0/24"], tsig: true });
-    expect(first.body).toMatchObject({ tsig_configured: true, tsig_name: `xfr-${z.id}.rotate.example`, tsig_algorithm: "hmac-sha256" });
+    expect(first.body).toMatchObject({
+      tsig_configured: true,
+      tsig_name: `xfr-${z.id}.rotate.example`,
+      tsig_algorithm: "hmac-sha256",
+    });
     const off = await h.api("PUT", url, { tsig: false });
     expect(off.body).toEqual({ allow: ["192.0.2.0/24"], notify: [], tsig_name: null, tsig_configured: false });
     const second = await h.api("PUT", url, { tsig: true });
@@ -127,7 +134,8 @@ describe("range moves", () => {
 
   it("pages the account-wide list", async () => {
     const z = await createZone(h.api, "7.0.192.in-addr.arpa");
-    for (const p of ["192.0.7.0/30", "192.0.7.4/30", "192.0.7.8/30"]) expect((await h.api("POST", `/dns/zones/${z.id}/ranges`, { prefix: p })).status).toBe(201);
+    for (const p of ["192.0.7.0/30", "192.0.7.4/30", "192.0.7.8/30"])
+      expect((await h.api("POST", `/dns/zones/${z.id}/ranges`, { prefix: p })).status).toBe(201);
     const all = (await h.api("GET", "/dns/ranges")).body.data.length;
     const page = await h.api("GET", "/dns/ranges?limit=2&offset=1");
     expect(all).toBeGreaterThanOrEqual(3);

@@ -139,7 +139,11 @@ describe("migration", () => {
     h.emu.app.publicDns.set({ name: "moving.example", ns: ["ns1.old-dns.test", "ns2.old-dns.test"] });
     const plan = await h.api("POST", `/dns/zones/${z.id}/migration/plan`);
     expect(plan.status).toBe(200);
-    expect(plan.body).toMatchObject({ current_ns: ["ns1.old-dns.test", "ns2.old-dns.test"], served_here: false, recommended: "axfr" });
+    expect(plan.body).toMatchObject({
+      current_ns: ["ns1.old-dns.test", "ns2.old-dns.test"],
+      served_here: false,
+      recommended: "axfr",
+    });
     expect(plan.body.steps.length).toBeGreaterThan(0);
 
     const bad = await h.api("POST", `/dns/zones/${z.id}/migration/apply`, { mode: "axfr" });
@@ -148,7 +152,9 @@ describe("migration", () => {
     expect(badIp.body.error.message).toBe("master_ip: must be an IP address");
     const noFile = await h.api("POST", `/dns/zones/${z.id}/migration/apply`, { mode: "zonefile" });
     expect(noFile.body.error.message).toBe("zonefile: is required for mode zonefile");
-    expect((await h.api("POST", `/dns/zones/${z.id}/migration/apply`, {})).body.error.message).toBe("mode: is required");
+    expect((await h.api("POST", `/dns/zones/${z.id}/migration/apply`, {})).body.error.message).toBe(
+      "mode: is required",
+    );
 
     const axfr = await h.api("POST", `/dns/zones/${z.id}/migration/apply`, { mode: "axfr", master_ip: "192.0.2.53" });
     expect(axfr.status).toBe(200);

@@ -49,7 +49,15 @@ describe("zone create", () => {
   });
 
   it("rejects invalid names", async () => {
-    for (const name of ["", "localhost", "bad name.example", "-x.example", "a..example", "x_y.example", `${"a".repeat(64)}.example`]) {
+    for (const name of [
+      "",
+      "localhost",
+      "bad name.example",
+      "-x.example",
+      "a..example",
+      "x_y.example",
+      `${"a".repeat(64)}.example`,
+    ]) {
       const r = await h.api("POST", "/dns/zones", { service_id: sid, name });
       expect(r.status, name).toBe(400);
       expect(r.body.error.code).toBe("validation_error");
@@ -184,7 +192,10 @@ describe("zone verify", () => {
     expect(after.verified_at).toBeNull();
     expect(after.delegation.checked_at).toMatch(ISO_MS);
 
-    await h.control("PUT", "/_emulator/public-dns", { name: "verify.example", ns: ["ns1.other.test", "ns2.other.test"] });
+    await h.control("PUT", "/_emulator/public-dns", {
+      name: "verify.example",
+      ns: ["ns1.other.test", "ns2.other.test"],
+    });
     const other = await h.api("POST", `/dns/zones/${z.id}/verify`);
     expect(other.body.active).toBe(false);
     expect(other.body.seen).toEqual(["ns1.other.test", "ns2.other.test"]);

@@ -81,7 +81,10 @@ describe("fault injection", () => {
     h.emu.app.faults.set({ rate: 1, kinds: ["timeout"], count: 1, timeoutMs: 100 });
     const t0 = Date.now();
     // No client timeout: the only thing that can end the request is the server dropping it.
-    const err = await h.api("GET", "/me").then(() => undefined, (e: Error) => e);
+    const err = await h.api("GET", "/me").then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(Date.now() - t0).toBeGreaterThanOrEqual(90);
     expect(err).toBeInstanceOf(TypeError); // fetch's "the other side closed", not an abort
   });
@@ -97,7 +100,12 @@ describe("fault injection", () => {
       };
       h.emu.server.on("request", onRequest);
     });
-    const held = ["held-1.example", "held-2.example"].map((name) => h.api("POST", "/dns/zones", { service_id: sid, name }).then(() => "answered", (e: Error) => e));
+    const held = ["held-1.example", "held-2.example"].map((name) =>
+      h.api("POST", "/dns/zones", { service_id: sid, name }).then(
+        () => "answered",
+        (e: Error) => e,
+      ),
+    );
     await arrived;
     expect((await h.control("POST", "/_emulator/faults/release")).body).toEqual({ released: 2 });
     for (const outcome of await Promise.all(held)) expect(outcome).toBeInstanceOf(TypeError);

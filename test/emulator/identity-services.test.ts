@@ -7,7 +7,13 @@ describe("identity", () => {
   it("GET /me describes the token's account", async () => {
     const r = await h.api("GET", "/me");
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ email: "acme@example.test", name: "acme", role: "admin", auth: "token", api_enabled: true });
+    expect(r.body).toEqual({
+      email: "acme@example.test",
+      name: "acme",
+      role: "admin",
+      auth: "token",
+      api_enabled: true,
+    });
   });
 
   it("GET /account/quota counts usage across the account", async () => {
@@ -15,7 +21,9 @@ describe("identity", () => {
     expect(before.status).toBe(200);
     expect(before.body.usage.zones).toBe(0);
     expect(before.body.limits.zones).toBe(0); // 0 = unmetered
-    expect(before.body.packs).toEqual([{ plan: "emulator_unlimited", label: "Emulator Unlimited", qty: 1, note: null }]);
+    expect(before.body.packs).toEqual([
+      { plan: "emulator_unlimited", label: "Emulator Unlimited", qty: 1, note: null },
+    ]);
     expect(typeof before.body.label).toBe("string");
     const z = await createZone(h.api, "quota.example");
     await h.api("POST", `/dns/zones/${z.id}/records`, { type: "A", content: "192.0.2.1" });

@@ -8,17 +8,36 @@ beforeAll(async () => {
   pops = (await h.api("GET", "/link/pops")).body.data;
 });
 
-const TUNNEL_FIELDS = ["id", "name", "local_url", "pop_id", "pop_id2", "address", "hostnames", "credential_issued_at", "created_at"].sort();
+const TUNNEL_FIELDS = [
+  "id",
+  "name",
+  "local_url",
+  "pop_id",
+  "pop_id2",
+  "address",
+  "hostnames",
+  "credential_issued_at",
+  "created_at",
+].sort();
 
 let seq = 0;
 async function newTunnel(extra: Record<string, unknown> = {}): Promise<any> {
-  const r = await h.api("POST", "/link/tunnels", { name: `t-${++seq}`, local_url: "http://localhost:8080", pop_id: pops[0]!.id, ...extra });
+  const r = await h.api("POST", "/link/tunnels", {
+    name: `t-${++seq}`,
+    local_url: "http://localhost:8080",
+    pop_id: pops[0]!.id,
+    ...extra,
+  });
   if (r.status !== 201) throw new Error(`tunnel create failed: ${r.status} ${r.text}`);
   return r.body;
 }
 
 async function put(tunnelId: number, managed_by: string, hostnames: string[], adopt?: boolean) {
-  return h.api("PUT", `/link/tunnels/${tunnelId}/hostnames`, { managed_by, hostnames, ...(adopt === undefined ? {} : { adopt }) });
+  return h.api("PUT", `/link/tunnels/${tunnelId}/hostnames`, {
+    managed_by,
+    hostnames,
+    ...(adopt === undefined ? {} : { adopt }),
+  });
 }
 
 async function site(id: number): Promise<any> {
@@ -41,16 +60,32 @@ describe("landing points", () => {
     expect(theirs.map((p) => p.code)).toEqual(["ams", "fra", "iad", "sin"]);
     expect(theirs.map((p) => p.id)).not.toContain(pops[0]!.id);
     // Another account's landing point reads as missing.
-    expectError(await h.api("POST", "/link/tunnels", { name: "x", local_url: "http://localhost", pop_id: theirs[0].id }), 400, "validation_error", `pop_id: no point of presence ${theirs[0].id} in this account (see GET /link/pops)`);
+    expectError(
+      await h.api("POST", "/link/tunnels", { name: "x", local_url: "http://localhost", pop_id: theirs[0].id }),
+      400,
+      "validation_error",
+      `pop_id: no point of presence ${theirs[0].id} in this account (see GET /link/pops)`,
+    );
   });
 });
 
 describe("tunnels", () => {
   it("creates a tunnel whose credential is shown once", async () => {
-    const r = await h.api("POST", "/link/tunnels", { name: "  home lab ", local_url: "http://127.0.0.1:3000/app", pop_id: pops[1]!.id, pop_id2: pops[2]!.id });
+    const r = await h.api("POST", "/link/tunnels", {
+      name: "  home lab ",
+      local_url: "http://127.0.0.1:3000/app",
+      pop_id: pops[1]!.id,
+      pop_id2: pops[2]!.id,
+    });
     expect(r.status).toBe(201);
     expect(Object.keys(r.body).sort()).toEqual([...TUNNEL_FIELDS, "credential"].sort());
-    expect(r.body).toMatchObject({ name: "home lab", local_url: "http://127.0.0.1:3000/app", pop_id: pops[1]!.id, pop_id2: pops[2]!.id, hostnames: [] });
+    expect(r.body).toMatchObject({
+      name: "home lab",
+      local_url: "http://127.0.0.1:3000/app",
+      pop_id: pops[1]!.id,
+      pop_id2: pops[2]!.id,
+      hostnames: [],
+    });
     expect(r.body.credential).toMatch(/^lnk_[0-9a-f]{48}$/);
     expect(r.body.address).toMatch(/^100\.96\.\d+\.\d+$/);
     expect(r.body.created_at).toMatch(ISO_MS);
@@ -71,8 +106,14 @@ describe("tunnels", () => {
       [{ ...base, name: "   " }, "name: must not be empty"],
       [{ ...base, name: "n".repeat(101) }, "name: must be at most 100 characters"],
       [{ name: "v", pop_id: pops[0]!.id }, "local_url: is required"],
-      [{ ...base, local_url: "localhost:8080" }, "local_url: must be an absolute http:// or https:// URL such as http://localhost:8080"],
-      [{ ...base, local_url: "ftp://localhost" }, "local_url: must be an absolute http:// or https:// URL such as http://localhost:8080"],
+      [
+        { ...base, local_url: "localhost:8080" },
+        "local_url: must be an absolute http:// or https:// URL such as http://localhost:8080",
+      ],
+      [
+        { ...base, local_url: "ftp://localhost" },
+        "local_url: must be an absolute http:// or https:// URL such as http://localhost:8080",
+      ],
       [{ ...base, local_url: "http://user:pw@localhost" }, "local_url: must not carry credentials"],
       [{ ...base, pop_id: undefined }, "pop_id: is required"],
       [{ ...base, pop_id: "1" }, "pop_id: must be an integer"],
@@ -80,30 +121,79 @@ describe("tunnels", () => {
       [{ ...base, pop_id2: pops[0]!.id }, "pop_id2: must differ from pop_id"],
       [{ ...base, colour: "red" }, "colour: unknown field"],
     ];
-    for (const [body, message] of cases) expectError(await h.api("POST", "/link/tunnels", body), 400, "validation_error", message);
+    for (const [body, message] of cases)
+      expectError(await h.api("POST", "/link/tunnels", body), 400, "validation_error", message);
     expectError(await ro("POST", "/link/tunnels", base), 403, "forbidden");
   });
 
   it("refuses a second tunnel of the same name in the account", async () => {
     const t = await newTunnel({ name: "Unique" });
-    expectError(await h.api("POST", "/link/tunnels", { name: "unique", local_url: "http://localhost", pop_id: pops[0]!.id }), 409, "conflict", `name: a tunnel named Unique already exists (id ${t.id})`);
+    expectError(
+      await h.api("POST", "/link/tunnels", { name: "unique", local_url: "http://localhost", pop_id: pops[0]!.id }),
+      409,
+      "conflict",
+      `name: a tunnel named Unique already exists (id ${t.id})`,
+    );
     // Another account may use the name.
-    expect((await other("POST", "/link/tunnels", { name: "Unique", local_url: "http://localhost", pop_id: (await other("GET", "/link/pops")).body.data[0].id })).status).toBe(201);
+    expect(
+      (
+        await other("POST", "/link/tunnels", {
+          name: "Unique",
+          local_url: "http://localhost",
+          pop_id: (await other("GET", "/link/pops")).body.data[0].id,
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("patches the same fields, without ever showing the credential again", async () => {
     const t = await newTunnel({ pop_id2: pops[1]!.id });
-    const r = await h.api("PATCH", `/link/tunnels/${t.id}`, { name: "renamed", local_url: "https://app.internal:8443", pop_id: pops[2]!.id });
+    const r = await h.api("PATCH", `/link/tunnels/${t.id}`, {
+      name: "renamed",
+      local_url: "https://app.internal:8443",
+      pop_id: pops[2]!.id,
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ name: "renamed", local_url: "https://app.internal:8443", pop_id: pops[2]!.id, pop_id2: pops[1]!.id, address: t.address });
+    expect(r.body).toMatchObject({
+      name: "renamed",
+      local_url: "https://app.internal:8443",
+      pop_id: pops[2]!.id,
+      pop_id2: pops[1]!.id,
+      address: t.address,
+    });
     expect(r.body.credential).toBeUndefined();
     expect((await h.api("PATCH", `/link/tunnels/${t.id}`, { pop_id2: null })).body.pop_id2).toBeNull();
     expect((await h.api("PATCH", `/link/tunnels/${t.id}`, { pop_id2: pops[3]!.id })).body.pop_id2).toBe(pops[3]!.id);
-    expectError(await h.api("PATCH", `/link/tunnels/${t.id}`, { pop_id2: pops[2]!.id }), 400, "validation_error", "pop_id2: must differ from pop_id");
-    expectError(await h.api("PATCH", `/link/tunnels/${t.id}`, { pop_id: pops[3]!.id }), 400, "validation_error", "pop_id: must differ from the tunnel's pop_id2");
-    expectError(await h.api("PATCH", `/link/tunnels/${t.id}`, { pop_id: 999999 }), 400, "validation_error", /^pop_id: no point of presence 999999/);
-    expectError(await h.api("PATCH", `/link/tunnels/${t.id}`, { local_url: "nope" }), 400, "validation_error", /^local_url: /);
-    expectError(await h.api("PATCH", `/link/tunnels/${t.id}`, { address: "1.2.3.4" }), 400, "validation_error", "address: unknown field");
+    expectError(
+      await h.api("PATCH", `/link/tunnels/${t.id}`, { pop_id2: pops[2]!.id }),
+      400,
+      "validation_error",
+      "pop_id2: must differ from pop_id",
+    );
+    expectError(
+      await h.api("PATCH", `/link/tunnels/${t.id}`, { pop_id: pops[3]!.id }),
+      400,
+      "validation_error",
+      "pop_id: must differ from the tunnel's pop_id2",
+    );
+    expectError(
+      await h.api("PATCH", `/link/tunnels/${t.id}`, { pop_id: 999999 }),
+      400,
+      "validation_error",
+      /^pop_id: no point of presence 999999/,
+    );
+    expectError(
+      await h.api("PATCH", `/link/tunnels/${t.id}`, { local_url: "nope" }),
+      400,
+      "validation_error",
+      /^local_url: /,
+    );
+    expectError(
+      await h.api("PATCH", `/link/tunnels/${t.id}`, { address: "1.2.3.4" }),
+      400,
+      "validation_error",
+      "address: unknown field",
+    );
     const named = await newTunnel();
     expectError(await h.api("PATCH", `/link/tunnels/${t.id}`, { name: named.name.toUpperCase() }), 409, "conflict");
     // Its own name (any case) is not a clash.
@@ -131,7 +221,11 @@ describe("tunnels", () => {
     expectError(await other("PATCH", `/link/tunnels/${t.id}`, { name: "x" }), 404, "not_found");
     expectError(await other("DELETE", `/link/tunnels/${t.id}`), 404, "not_found");
     expectError(await other("POST", `/link/tunnels/${t.id}/token`), 404, "not_found");
-    expectError(await other("PUT", `/link/tunnels/${t.id}/hostnames`, { managed_by: "x", hostnames: [] }), 404, "not_found");
+    expectError(
+      await other("PUT", `/link/tunnels/${t.id}/hostnames`, { managed_by: "x", hostnames: [] }),
+      404,
+      "not_found",
+    );
     expect(((await other("GET", "/link/tunnels")).body.data as any[]).map((x) => x.id)).not.toContain(t.id);
   });
 
@@ -157,15 +251,34 @@ describe("PUT /link/tunnels/{id}/hostnames", () => {
     const t = await newTunnel();
     const r = await put(t.id, "pulumi", ["App.Tunnel-A.example.", "api.tunnel-a.example"]);
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(["created", "hostnames", "managed_by", "removed", "repointed", "tunnel_id"]);
-    expect(r.body).toMatchObject({ tunnel_id: t.id, managed_by: "pulumi", created: ["api.tunnel-a.example", "app.tunnel-a.example"], repointed: [], removed: [] });
+    expect(Object.keys(r.body).sort()).toEqual([
+      "created",
+      "hostnames",
+      "managed_by",
+      "removed",
+      "repointed",
+      "tunnel_id",
+    ]);
+    expect(r.body).toMatchObject({
+      tunnel_id: t.id,
+      managed_by: "pulumi",
+      created: ["api.tunnel-a.example", "app.tunnel-a.example"],
+      repointed: [],
+      removed: [],
+    });
     const hostnames = r.body.hostnames as any[];
     expect(hostnames.map((x) => x.hostname)).toEqual(["api.tunnel-a.example", "app.tunnel-a.example"]);
     const sites = await sitesByHost();
     for (const x of hostnames) {
       const s = sites.get(x.hostname);
       expect(x).toEqual({ hostname: s.hostname, managed_by: "pulumi", site_id: s.id, target: s.target });
-      expect(s).toMatchObject({ dns_mode: "cname", origin: null, link_tunnel_id: t.id, pages_project_id: null, zone_id: null });
+      expect(s).toMatchObject({
+        dns_mode: "cname",
+        origin: null,
+        link_tunnel_id: t.id,
+        pages_project_id: null,
+        zone_id: null,
+      });
       expect(s.target).toMatch(/\.edge\.nsp-emulator\.test$/);
     }
     expect((await h.api("GET", `/link/tunnels/${t.id}`)).body.hostnames).toEqual(hostnames);
@@ -205,14 +318,24 @@ describe("PUT /link/tunnels/{id}/hostnames", () => {
 
   it("takes over an existing site only with adopt, and lets it go again without deleting it", async () => {
     const t = await newTunnel();
-    const existing = (await h.api("POST", "/cdn/sites", { hostname: "own.tunnel-d.example", origin: "203.0.113.7" })).body;
+    const existing = (await h.api("POST", "/cdn/sites", { hostname: "own.tunnel-d.example", origin: "203.0.113.7" }))
+      .body;
     const refused = await put(t.id, "pulumi", ["new.tunnel-d.example", "own.tunnel-d.example"]);
-    expectError(refused, 409, "conflict", `hostnames[1]: own.tunnel-d.example is already an edge site of this account (site ${existing.id}, cname mode); send adopt: true to serve it through this tunnel`);
+    expectError(
+      refused,
+      409,
+      "conflict",
+      `hostnames[1]: own.tunnel-d.example is already an edge site of this account (site ${existing.id}, cname mode); send adopt: true to serve it through this tunnel`,
+    );
     // All or nothing: the new name was not created either.
     expect((await sitesByHost()).has("new.tunnel-d.example")).toBe(false);
 
     const r = await put(t.id, "pulumi", ["new.tunnel-d.example", "own.tunnel-d.example"], true);
-    expect(r.body).toMatchObject({ created: ["new.tunnel-d.example"], repointed: ["own.tunnel-d.example"], removed: [] });
+    expect(r.body).toMatchObject({
+      created: ["new.tunnel-d.example"],
+      repointed: ["own.tunnel-d.example"],
+      removed: [],
+    });
     expect(await site(existing.id)).toMatchObject({ origin: "203.0.113.7", link_tunnel_id: t.id });
     // Adopted once is managed: later PUTs need no adopt.
     expect((await put(t.id, "pulumi", ["new.tunnel-d.example", "own.tunnel-d.example"])).status).toBe(200);
@@ -224,11 +347,18 @@ describe("PUT /link/tunnels/{id}/hostnames", () => {
   it("adopts a zone-mode site and releases it rather than deleting it", async () => {
     const t = await newTunnel();
     const zone = await createZone(h.api, "tunnel-e.example");
-    await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "www", type: "A", content: "192.0.2.1", proxied: true });
+    await h.api("POST", `/dns/zones/${zone.id}/records`, {
+      name: "www",
+      type: "A",
+      content: "192.0.2.1",
+      proxied: true,
+    });
     const zs = (await sitesByHost()).get("www.tunnel-e.example");
     expect(zs.dns_mode).toBe("zone");
     expectError(await put(t.id, "pulumi", ["www.tunnel-e.example"]), 409, "conflict", /site \d+, zone mode/);
-    expect((await put(t.id, "pulumi", ["www.tunnel-e.example"], true)).body.repointed).toEqual(["www.tunnel-e.example"]);
+    expect((await put(t.id, "pulumi", ["www.tunnel-e.example"], true)).body.repointed).toEqual([
+      "www.tunnel-e.example",
+    ]);
     expect(await site(zs.id)).toMatchObject({ link_tunnel_id: t.id });
     await put(t.id, "pulumi", []);
     expect(await site(zs.id)).toMatchObject({ dns_mode: "zone", link_tunnel_id: null });
@@ -246,15 +376,24 @@ describe("PUT /link/tunnels/{id}/hostnames", () => {
     ]);
     // Another list naming a managed site is refused, even on another tunnel.
     expectError(await put(t.id, "ci", ["one.tunnel-f.example"]), 409, "conflict", /managed by "pulumi" on tunnel/);
-    expectError(await put(u.id, "pulumi", ["two.tunnel-f.example"]), 409, "conflict", new RegExp(`managed by "ci" on tunnel ${t.id}`));
+    expectError(
+      await put(u.id, "pulumi", ["two.tunnel-f.example"]),
+      409,
+      "conflict",
+      new RegExp(`managed by "ci" on tunnel ${t.id}`),
+    );
     // Emptying one list leaves the other's sites alone.
     expect((await put(t.id, "ci", [])).body.removed).toEqual(["two.tunnel-f.example"]);
-    expect(((await h.api("GET", `/link/tunnels/${t.id}`)).body.hostnames as any[]).map((x) => x.hostname)).toEqual(["one.tunnel-f.example"]);
+    expect(((await h.api("GET", `/link/tunnels/${t.id}`)).body.hostnames as any[]).map((x) => x.hostname)).toEqual([
+      "one.tunnel-f.example",
+    ]);
     // adopt moves a site from one list to another.
     const moved = await put(u.id, "pulumi", ["one.tunnel-f.example"], true);
     expect(moved.body.repointed).toEqual(["one.tunnel-f.example"]);
     expect((await h.api("GET", `/link/tunnels/${t.id}`)).body.hostnames).toEqual([]);
-    expect(((await h.api("GET", `/link/tunnels/${u.id}`)).body.hostnames as any[]).map((x) => x.hostname)).toEqual(["one.tunnel-f.example"]);
+    expect(((await h.api("GET", `/link/tunnels/${u.id}`)).body.hostnames as any[]).map((x) => x.hostname)).toEqual([
+      "one.tunnel-f.example",
+    ]);
   });
 
   it("sees a managed site deleted through the edge-proxy API as gone, and makes it again", async () => {
@@ -271,32 +410,64 @@ describe("PUT /link/tunnels/{id}/hostnames", () => {
     const t = await newTunnel();
     const cases: [unknown, string][] = [
       [{ hostnames: [] }, "managed_by: is required"],
-      [{ managed_by: "", hostnames: [] }, "managed_by: must be 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit"],
-      [{ managed_by: "a/b", hostnames: [] }, "managed_by: must be 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit"],
+      [
+        { managed_by: "", hostnames: [] },
+        "managed_by: must be 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit",
+      ],
+      [
+        { managed_by: "a/b", hostnames: [] },
+        "managed_by: must be 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit",
+      ],
       [{ managed_by: "x" }, "hostnames: is required"],
       [{ managed_by: "x", hostnames: "a.example" }, "hostnames: must be an array"],
       [{ managed_by: "x", hostnames: [1] }, "hostnames[0]: must be a string"],
-      [{ managed_by: "x", hostnames: ["ok.example", "not a host"] }, "hostnames[1]: must be a host name such as app.example.com"],
+      [
+        { managed_by: "x", hostnames: ["ok.example", "not a host"] },
+        "hostnames[1]: must be a host name such as app.example.com",
+      ],
       [{ managed_by: "x", hostnames: ["*.example.com"] }, "hostnames[0]: must be a host name such as app.example.com"],
-      [{ managed_by: "x", hostnames: ["a.example", "A.example."] }, "hostnames[1]: duplicate of hostnames[0] (a.example)"],
-      [{ managed_by: "x", hostnames: Array.from({ length: 101 }, (_, i) => `h${i}.example`) }, "hostnames: must have at most 100 items"],
+      [
+        { managed_by: "x", hostnames: ["a.example", "A.example."] },
+        "hostnames[1]: duplicate of hostnames[0] (a.example)",
+      ],
+      [
+        { managed_by: "x", hostnames: Array.from({ length: 101 }, (_, i) => `h${i}.example`) },
+        "hostnames: must have at most 100 items",
+      ],
       [{ managed_by: "x", hostnames: [], adopt: "yes" }, "adopt: must be a boolean"],
       [{ managed_by: "x", hostnames: [], extra: 1 }, "extra: unknown field"],
     ];
-    for (const [body, message] of cases) expectError(await h.api("PUT", `/link/tunnels/${t.id}/hostnames`, body), 400, "validation_error", message);
-    expectError(await h.api("PUT", "/link/tunnels/999999/hostnames", { managed_by: "x", hostnames: ["bad host"] }), 400, "validation_error");
-    expectError(await h.api("PUT", "/link/tunnels/999999/hostnames", { managed_by: "x", hostnames: [] }), 404, "not_found");
-    expectError(await ro("PUT", `/link/tunnels/${t.id}/hostnames`, { managed_by: "x", hostnames: [] }), 403, "forbidden");
+    for (const [body, message] of cases)
+      expectError(await h.api("PUT", `/link/tunnels/${t.id}/hostnames`, body), 400, "validation_error", message);
+    expectError(
+      await h.api("PUT", "/link/tunnels/999999/hostnames", { managed_by: "x", hostnames: ["bad host"] }),
+      400,
+      "validation_error",
+    );
+    expectError(
+      await h.api("PUT", "/link/tunnels/999999/hostnames", { managed_by: "x", hostnames: [] }),
+      404,
+      "not_found",
+    );
+    expectError(
+      await ro("PUT", `/link/tunnels/${t.id}/hostnames`, { managed_by: "x", hostnames: [] }),
+      403,
+      "forbidden",
+    );
   });
 });
 
 describe("deleting a tunnel", () => {
   it("deletes the sites its lists made and points the others back at their own origin", async () => {
     const t = await newTunnel();
-    const adopted = (await h.api("POST", "/cdn/sites", { hostname: "adopted.tunnel-h.example", origin: "203.0.113.8" })).body;
-    const plain = (await h.api("POST", "/cdn/sites", { hostname: "plain.tunnel-h.example", origin: "203.0.113.9" })).body;
+    const adopted = (await h.api("POST", "/cdn/sites", { hostname: "adopted.tunnel-h.example", origin: "203.0.113.8" }))
+      .body;
+    const plain = (await h.api("POST", "/cdn/sites", { hostname: "plain.tunnel-h.example", origin: "203.0.113.9" }))
+      .body;
     await h.api("PUT", `/cdn/sites/${plain.id}/origin`, { link_tunnel_id: t.id });
-    const made = (await put(t.id, "pulumi", ["made.tunnel-h.example", "adopted.tunnel-h.example"], true)).body.hostnames.find((x: any) => x.hostname === "made.tunnel-h.example");
+    const made = (
+      await put(t.id, "pulumi", ["made.tunnel-h.example", "adopted.tunnel-h.example"], true)
+    ).body.hostnames.find((x: any) => x.hostname === "made.tunnel-h.example");
     expect((await h.api("DELETE", `/link/tunnels/${t.id}`)).status).toBe(204);
     expectError(await h.api("GET", `/cdn/sites/${made.site_id}`), 404, "not_found");
     expect(await site(adopted.id)).toMatchObject({ link_tunnel_id: null, origin: "203.0.113.8" });

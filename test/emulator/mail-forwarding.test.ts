@@ -13,13 +13,34 @@ describe("forwarding routes and destinations", () => {
     const { domain } = await newDomain({ mode: "forward" });
     const d = await h.api("POST", "/mail/destinations", { addr: " Ops@Example.NET " });
     expect(d.status).toBe(201);
-    expect(d.body).toEqual({ id: expect.stringMatching(/^dst_[0-9a-f]{12}$/), addr: "ops@example.net", confirmed: false, confirmed_at: null, created_at: expect.stringMatching(ISO_MS) });
-    expectError(await h.api("POST", "/mail/destinations", { addr: "ops@example.net" }), 409, "conflict", "addr: ops@example.net is already a destination of this account");
-    expectError(await h.api("POST", "/mail/destinations", { addr: "ops" }), 400, "validation_error", "addr: must be an email address such as ops@example.com");
+    expect(d.body).toEqual({
+      id: expect.stringMatching(/^dst_[0-9a-f]{12}$/),
+      addr: "ops@example.net",
+      confirmed: false,
+      confirmed_at: null,
+      created_at: expect.stringMatching(ISO_MS),
+    });
+    expectError(
+      await h.api("POST", "/mail/destinations", { addr: "ops@example.net" }),
+      409,
+      "conflict",
+      "addr: ops@example.net is already a destination of this account",
+    );
+    expectError(
+      await h.api("POST", "/mail/destinations", { addr: "ops" }),
+      400,
+      "validation_error",
+      "addr: must be an email address such as ops@example.com",
+    );
     expect((await other("POST", "/mail/destinations", { addr: "ops@example.net" })).status).toBe(201);
 
     const routes = `/mail/domains/${domain.id}/routes`;
-    expectError(await h.api("PUT", routes, { local_part: "sales", dest: "unknown@example.net" }), 400, "validation_error", /^dest: unknown@example.net is not a forwarding destination of this account/);
+    expectError(
+      await h.api("PUT", routes, { local_part: "sales", dest: "unknown@example.net" }),
+      400,
+      "validation_error",
+      /^dest: unknown@example.net is not a forwarding destination of this account/,
+    );
     const r = await h.api("PUT", routes, { local_part: "Sales", dest: "OPS@example.net" });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -43,7 +64,12 @@ describe("forwarding routes and destinations", () => {
     expect(moved).toMatchObject({ dest: "team@example.net", dest_confirmed: false, created_at: r.body.created_at });
     expect((await h.api("GET", routes)).body.data).toHaveLength(1);
 
-    expectError(await h.api("DELETE", "/mail/destinations/team%40example.net"), 409, "conflict", `destination team@example.net is used by the forwarding routes of sales@${domain.name}; delete or change them first`);
+    expectError(
+      await h.api("DELETE", "/mail/destinations/team%40example.net"),
+      409,
+      "conflict",
+      `destination team@example.net is used by the forwarding routes of sales@${domain.name}; delete or change them first`,
+    );
     expect((await h.api("DELETE", `${routes}/sales`)).status).toBe(204);
     expectError(await h.api("DELETE", `${routes}/sales`), 404, "not_found");
     expect((await h.api("DELETE", "/mail/destinations/team@example.net")).status).toBe(204);
@@ -53,14 +79,42 @@ describe("forwarding routes and destinations", () => {
   it("refuses routes in mailbox-only domains and on local parts already in use", async () => {
     await created("POST", "/mail/destinations", { addr: "rules@example.net" });
     const mailboxOnly = await newDomain();
-    expectError(await h.api("PUT", `/mail/domains/${mailboxOnly.domain.id}/routes`, { local_part: "x", dest: "rules@example.net" }), 409, "conflict", /is in mailbox mode/);
+    expectError(
+      await h.api("PUT", `/mail/domains/${mailboxOnly.domain.id}/routes`, {
+        local_part: "x",
+        dest: "rules@example.net",
+      }),
+      409,
+      "conflict",
+      /is in mailbox mode/,
+    );
     const both = await newDomain({ mode: "both" });
     const m = await newMailbox(both.domain.id, "eve");
-    expectError(await h.api("PUT", `/mail/domains/${both.domain.id}/routes`, { local_part: "eve", dest: "rules@example.net" }), 409, "conflict", `eve@${both.domain.name} is already used by mailbox ${m.id}`);
-    expectError(await h.api("PUT", `/mail/domains/${both.domain.id}/routes`, { local_part: "a b", dest: "rules@example.net" }), 400, "validation_error", /^local_part: must be 1 to 64/);
-    expectError(await h.api("PUT", `/mail/domains/${both.domain.id}/routes`, { local_part: "x" }), 400, "validation_error", "dest: is required");
+    expectError(
+      await h.api("PUT", `/mail/domains/${both.domain.id}/routes`, { local_part: "eve", dest: "rules@example.net" }),
+      409,
+      "conflict",
+      `eve@${both.domain.name} is already used by mailbox ${m.id}`,
+    );
+    expectError(
+      await h.api("PUT", `/mail/domains/${both.domain.id}/routes`, { local_part: "a b", dest: "rules@example.net" }),
+      400,
+      "validation_error",
+      /^local_part: must be 1 to 64/,
+    );
+    expectError(
+      await h.api("PUT", `/mail/domains/${both.domain.id}/routes`, { local_part: "x" }),
+      400,
+      "validation_error",
+      "dest: is required",
+    );
     await created("PUT", `/mail/domains/${both.domain.id}/routes`, { local_part: "fwd", dest: "rules@example.net" });
-    expectError(await newMailboxRaw(both.domain.id, "fwd"), 409, "conflict", `fwd@${both.domain.name} is already used by route fwd`);
+    expectError(
+      await newMailboxRaw(both.domain.id, "fwd"),
+      409,
+      "conflict",
+      `fwd@${both.domain.name} is already used by route fwd`,
+    );
     // Deleting the domain takes its routes, so the destination is free again.
     expect((await h.api("DELETE", `/mail/domains/${both.domain.id}`)).status).toBe(204);
     expect((await h.api("DELETE", "/mail/destinations/rules@example.net")).status).toBe(204);

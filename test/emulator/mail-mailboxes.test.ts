@@ -9,11 +9,30 @@ const { other, created, newDomain, newMailbox, newMailboxRaw } = h;
 describe("mailboxes and app passwords", () => {
   it("creates a mailbox with the defaults, patches every field, and deletes it with its passwords and aliases", async () => {
     const { domain } = await newDomain();
-    const r = await h.api("POST", `/mail/domains/${domain.id}/mailboxes`, { domain_id: domain.id, local: " Alice.Smith ", display: "Alice" });
+    const r = await h.api("POST", `/mail/domains/${domain.id}/mailboxes`, {
+      domain_id: domain.id,
+      local: " Alice.Smith ",
+      display: "Alice",
+    });
     expect(r.status).toBe(201);
     const m = r.body;
     expect(Object.keys(m).sort()).toEqual(
-      ["id", "domain_id", "local", "address", "display", "quota_bytes", "used_bytes", "state", "user_email", "send_limit_hour", "shared_with", "collab", "app_passwords", "created_at"].sort(),
+      [
+        "id",
+        "domain_id",
+        "local",
+        "address",
+        "display",
+        "quota_bytes",
+        "used_bytes",
+        "state",
+        "user_email",
+        "send_limit_hour",
+        "shared_with",
+        "collab",
+        "app_passwords",
+        "created_at",
+      ].sort(),
     );
     expect(m).toMatchObject({
       domain_id: domain.id,
@@ -42,11 +61,22 @@ describe("mailboxes and app passwords", () => {
       collab: true,
     });
     expect(p.status).toBe(200);
-    expect(p.body).toMatchObject({ display: null, quota_bytes: 2 * 1024 ** 3, state: "disabled", user_email: "alice@corp.example", send_limit_hour: 0, shared_with: ["bob@corp.example", "carol@corp.example"], collab: true });
+    expect(p.body).toMatchObject({
+      display: null,
+      quota_bytes: 2 * 1024 ** 3,
+      state: "disabled",
+      user_email: "alice@corp.example",
+      send_limit_hour: 0,
+      shared_with: ["bob@corp.example", "carol@corp.example"],
+      collab: true,
+    });
     expect((await h.api("PATCH", `/mail/mailboxes/${m.id}`, { state: "active" })).body.state).toBe("active");
 
     const pw = await created("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: m.id, label: "phone" });
-    const alias = await created("POST", `/mail/domains/${domain.id}/aliases`, { local_part: "al", target_mailbox_id: m.id });
+    const alias = await created("POST", `/mail/domains/${domain.id}/aliases`, {
+      local_part: "al",
+      target_mailbox_id: m.id,
+    });
     expect((await h.api("DELETE", `/mail/mailboxes/${m.id}`)).status).toBe(204);
     expect((await h.api("GET", `/mail/domains/${domain.id}/mailboxes`)).body.data).toEqual([]);
     expect((await h.api("GET", `/mail/domains/${domain.id}/aliases`)).body.data).toEqual([]);
@@ -66,14 +96,22 @@ describe("mailboxes and app passwords", () => {
       [{ domain_id: domain.id, local: "a..b" }, /^local: must be 1 to 64 letters/],
       [{ domain_id: domain.id, local: "a+b" }, /^local: must be 1 to 64 letters/],
       [{ domain_id: domain.id, local: "x".repeat(65) }, /^local: must be 1 to 64 letters/],
-      [{ domain_id: domain.id, local: "x", quota_bytes: 10 }, `quota_bytes: must be between ${1024 ** 2} and ${1024 ** 4}`],
+      [
+        { domain_id: domain.id, local: "x", quota_bytes: 10 },
+        `quota_bytes: must be between ${1024 ** 2} and ${1024 ** 4}`,
+      ],
       [{ domain_id: domain.id, local: "x", display: "d".repeat(129) }, "display: must be at most 128 characters"],
       [{ domain_id: domain.id, local: "x", state: "disabled" }, "state: unknown field"],
     ];
     for (const [body, message] of cases) expectError(await h.api("POST", path, body), 400, "validation_error", message);
     const m = await newMailbox(domain.id, "dup", { quota_bytes: 1024 ** 2 });
     expect(m.quota_bytes).toBe(1024 ** 2);
-    expectError(await h.api("POST", path, { domain_id: domain.id, local: "DUP" }), 409, "conflict", `dup@${domain.name} is already used by mailbox ${m.id}`);
+    expectError(
+      await h.api("POST", path, { domain_id: domain.id, local: "DUP" }),
+      409,
+      "conflict",
+      `dup@${domain.name} is already used by mailbox ${m.id}`,
+    );
     const patches: [unknown, string][] = [
       [{ state: "frozen" }, "state: must be one of active, disabled"],
       [{ send_limit_hour: 10001 }, "send_limit_hour: must be between 0 and 10000"],
@@ -82,7 +120,8 @@ describe("mailboxes and app passwords", () => {
       [{ shared_with: ["x"] }, "shared_with[0]: must be an email address such as ops@example.com"],
       [{ local: "y" }, "local: unknown field"],
     ];
-    for (const [body, message] of patches) expectError(await h.api("PATCH", `/mail/mailboxes/${m.id}`, body), 400, "validation_error", message);
+    for (const [body, message] of patches)
+      expectError(await h.api("PATCH", `/mail/mailboxes/${m.id}`, body), 400, "validation_error", message);
 
     const fwd = await newDomain({ mode: "forward" });
     expectError(await newMailboxRaw(fwd.domain.id, "x"), 409, "conflict", /forward-only/);
@@ -109,14 +148,34 @@ describe("mailboxes and app passwords", () => {
     ]);
     expect(list.text).not.toContain(r.body.password);
 
-    expectError(await h.api("POST", `/mail/mailboxes/${m.id}/apppasswords`, { label: "x" }), 400, "validation_error", "mailbox_id: is required");
-    expectError(await h.api("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: "mbx_000000000000" }), 400, "validation_error", `mailbox_id: must be the mailbox in the path (${m.id})`);
-    expectError(await h.api("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: m.id, label: "l".repeat(65) }), 400, "validation_error", "label: must be at most 64 characters");
+    expectError(
+      await h.api("POST", `/mail/mailboxes/${m.id}/apppasswords`, { label: "x" }),
+      400,
+      "validation_error",
+      "mailbox_id: is required",
+    );
+    expectError(
+      await h.api("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: "mbx_000000000000" }),
+      400,
+      "validation_error",
+      `mailbox_id: must be the mailbox in the path (${m.id})`,
+    );
+    expectError(
+      await h.api("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: m.id, label: "l".repeat(65) }),
+      400,
+      "validation_error",
+      "label: must be at most 64 characters",
+    );
     expectError(await other("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: m.id }), 404, "not_found");
     expectError(await other("DELETE", `/mail/apppasswords/${r.body.id}`), 404, "not_found");
 
     for (let i = 2; i < 20; i++) await created("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: m.id });
-    expectError(await h.api("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: m.id }), 422, "limit_exceeded", /already has 20 app passwords/);
+    expectError(
+      await h.api("POST", `/mail/mailboxes/${m.id}/apppasswords`, { mailbox_id: m.id }),
+      422,
+      "limit_exceeded",
+      /already has 20 app passwords/,
+    );
     expect((await h.api("DELETE", `/mail/apppasswords/${r.body.id}`)).status).toBe(204);
     expect((await h.api("GET", `/mail/domains/${domain.id}/mailboxes`)).body.data[0].app_passwords).toHaveLength(19);
   });

@@ -7,13 +7,27 @@ const h = useAccounts("meet");
 describe("/meet", () => {
   it("reads defaults with the cities, patches some settings and leaves the others", async () => {
     const g = await h.api("GET", "/meet/settings");
-    expect(g.body).toMatchObject({ waiting_room: false, guests_allowed: true, share_policy: "anyone", record_policy: "host", city: "fra", phone_lang: "en", retention: { days: 30 } });
+    expect(g.body).toMatchObject({
+      waiting_room: false,
+      guests_allowed: true,
+      share_policy: "anyone",
+      record_policy: "host",
+      city: "fra",
+      phone_lang: "en",
+      retention: { days: 30 },
+    });
     expect(g.body.cities.map((c: any) => c.id)).toEqual(["fra", "ams", "iad"]);
-    const p = await h.api("PATCH", "/meet/settings", { waiting_room: true, retention: { days: 7 }, share_policy: "host_only" });
+    const p = await h.api("PATCH", "/meet/settings", {
+      waiting_room: true,
+      retention: { days: 7 },
+      share_policy: "host_only",
+    });
     expect(p.body).toMatchObject({ waiting_room: true, retention: { days: 7 }, share_policy: "host_only", chat: true });
     expect((await h.api("PATCH", "/meet/settings", { city: "sin" })).body.error.message).toMatch(/^city/);
     expect((await h.api("PATCH", "/meet/settings", { share_policy: "all" })).status).toBe(400);
-    expect((await h.api("PATCH", "/meet/settings", { waiting_room: false, waiting_room_all: true })).body.error.message).toMatch(/^waiting_room_all/);
+    expect(
+      (await h.api("PATCH", "/meet/settings", { waiting_room: false, waiting_room_all: true })).body.error.message,
+    ).toMatch(/^waiting_room_all/);
     expect((await h.api("DELETE", "/meet/settings")).status).toBe(405);
   });
 

@@ -30,7 +30,12 @@ describe("organisation", () => {
     expectError(await h.api("PATCH", "/org", { name: "" }), 400, "validation_error", /^name:/);
     expectError(await h.api("PATCH", "/org", { colour: "red" }), 400, "validation_error", "colour: unknown field");
     await other("PATCH", "/org", { slug: "taken-slug" });
-    expectError(await h.api("PATCH", "/org", { slug: "taken-slug" }), 409, "conflict", "slug: taken-slug is taken by another organisation");
+    expectError(
+      await h.api("PATCH", "/org", { slug: "taken-slug" }),
+      409,
+      "conflict",
+      "slug: taken-slug is taken by another organisation",
+    );
     expectError(await ro("PATCH", "/org", { name: "x" }), 403, "forbidden");
   });
 });
@@ -66,9 +71,22 @@ describe("members and invitations", () => {
 
     const s = await h.api("PATCH", `/org/members/${sub}`, { state: "suspended" });
     expect(s.body).toMatchObject({ sub, state: "suspended", role: "admin" });
-    expect((await h.api("PATCH", `/org/members/${sub}`, { state: "active", role: "member" })).body).toMatchObject({ state: "active", role: "member" });
-    expectError(await h.api("PATCH", `/org/members/${sub}`, { state: "gone" }), 400, "validation_error", /^state: must be one of/);
-    expectError(await h.api("PATCH", "/org/members/usr_nobody", { state: "active" }), 404, "not_found", "member not found");
+    expect((await h.api("PATCH", `/org/members/${sub}`, { state: "active", role: "member" })).body).toMatchObject({
+      state: "active",
+      role: "member",
+    });
+    expectError(
+      await h.api("PATCH", `/org/members/${sub}`, { state: "gone" }),
+      400,
+      "validation_error",
+      /^state: must be one of/,
+    );
+    expectError(
+      await h.api("PATCH", "/org/members/usr_nobody", { state: "active" }),
+      404,
+      "not_found",
+      "member not found",
+    );
 
     expect((await h.api("DELETE", `/org/members/${sub}`)).status).toBe(204);
     expect((await h.api("GET", "/org/invites")).body.data).toEqual([]);
@@ -80,9 +98,19 @@ describe("members and invitations", () => {
     expectError(await h.api("DELETE", `/org/members/${owner.sub}`), 409, "conflict", /owns the organisation/);
     expectError(await h.api("PATCH", `/org/members/${owner.sub}`, { role: "member" }), 409, "conflict");
     expectError(await h.api("POST", "/org/members", { email: "acme@example.test" }), 409, "conflict");
-    expectError(await h.api("POST", "/org/members", { email: "not-an-address" }), 400, "validation_error", /^email: must be an email address/);
+    expectError(
+      await h.api("POST", "/org/members", { email: "not-an-address" }),
+      400,
+      "validation_error",
+      /^email: must be an email address/,
+    );
     expectError(await h.api("POST", "/org/members", { role: "admin" }), 400, "validation_error", "email: is required");
-    expectError(await h.api("POST", "/org/members", { email: "x@example.com", role: "owner" }), 400, "validation_error", /^role:/);
+    expectError(
+      await h.api("POST", "/org/members", { email: "x@example.com", role: "owner" }),
+      400,
+      "validation_error",
+      /^role:/,
+    );
     expectError(await ro("POST", "/org/members", { email: "x@example.com" }), 403, "forbidden");
     // Members are the account's own: another account does not see them.
     await h.api("POST", "/org/members", { email: "bob@example.com" });
@@ -92,7 +120,9 @@ describe("members and invitations", () => {
 
   it("withdrawing an invitation withdraws the membership it offered", async () => {
     const m = (await h.api("POST", "/org/members", { email: "carol@example.com" })).body;
-    const invite = ((await h.api("GET", "/org/invites")).body.data as any[]).find((i) => i.email === "carol@example.com");
+    const invite = ((await h.api("GET", "/org/invites")).body.data as any[]).find(
+      (i) => i.email === "carol@example.com",
+    );
     expect((await h.api("DELETE", `/org/invites/${invite.id}`)).status).toBe(204);
     expect(((await h.api("GET", "/org/members")).body.data as any[]).map((x) => x.sub)).not.toContain(m.sub);
   });
@@ -100,7 +130,12 @@ describe("members and invitations", () => {
 
 describe("applications and domains", () => {
   it("switches applications and shows them on the organisation", async () => {
-    expect((await h.api("PATCH", "/org/apps", { chat: false, drive: false })).body).toEqual({ mail: true, meet: true, chat: false, drive: false });
+    expect((await h.api("PATCH", "/org/apps", { chat: false, drive: false })).body).toEqual({
+      mail: true,
+      meet: true,
+      chat: false,
+      drive: false,
+    });
     expect((await h.api("GET", "/org")).body.apps).toEqual({ mail: true, meet: true, chat: false, drive: false });
     expectError(await h.api("PATCH", "/org/apps", { chat: "no" }), 400, "validation_error", "chat: must be a boolean");
     expectError(await h.api("PATCH", "/org/apps", { video: true }), 400, "validation_error", "video: unknown field");

@@ -8,7 +8,13 @@ describe("static-site projects", () => {
   it("creates, lists, reads and deletes a project", async () => {
     const r = await h.api("POST", "/pages/projects", { name: "docs" });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ id: expect.any(Number), name: "docs", subdomain: "docs.pages.nsp-emulator.test", live_deploy_id: null, created_at: expect.stringMatching(ISO_MS) });
+    expect(r.body).toEqual({
+      id: expect.any(Number),
+      name: "docs",
+      subdomain: "docs.pages.nsp-emulator.test",
+      live_deploy_id: null,
+      created_at: expect.stringMatching(ISO_MS),
+    });
     const got = await ro("GET", `/pages/projects/${r.body.id}`);
     expect(got.body).toEqual({ ...r.body, deploys: [] });
     expect((await h.api("GET", "/pages/projects")).body.data).toContainEqual(r.body);

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Api, createZone, expectError, type Harness, ISO_MS, makeApi, startHarness, useAccounts } from "../helpers/emulator-http";
+import {
+  type Api,
+  createZone,
+  expectError,
+  type Harness,
+  ISO_MS,
+  makeApi,
+  startHarness,
+  useAccounts,
+} from "../helpers/emulator-http";
 import { setPartnerMode } from "../../emulator/src/partner/state";
 
 const h = useAccounts("reseller");
@@ -7,14 +16,30 @@ const { ro, other } = h;
 
 describe("partner access", () => {
   it("describes the partner behind the credential", async () => {
-    expect((await h.api("GET", "/partner")).body).toEqual({ slug: "reseller", name: "reseller", mode: "managed", acting_for: null, subjects: 0 });
+    expect((await h.api("GET", "/partner")).body).toEqual({
+      slug: "reseller",
+      name: "reseller",
+      mode: "managed",
+      acting_for: null,
+      subjects: 0,
+    });
   });
 
   it("creates, lists, shows and stops acting for managed customers", async () => {
     const c = await h.api("POST", "/partner/subjects", { external_ref: "cust-42" });
     expect(c.status).toBe(201);
-    expect(c.body).toEqual({ external_ref: "cust-42", mode: "managed", ranges: [], created_at: expect.stringMatching(ISO_MS) });
-    expectError(await h.api("POST", "/partner/subjects", { external_ref: "cust-42" }), 409, "conflict", "external_ref: a customer with reference cust-42 already exists");
+    expect(c.body).toEqual({
+      external_ref: "cust-42",
+      mode: "managed",
+      ranges: [],
+      created_at: expect.stringMatching(ISO_MS),
+    });
+    expectError(
+      await h.api("POST", "/partner/subjects", { external_ref: "cust-42" }),
+      409,
+      "conflict",
+      "external_ref: a customer with reference cust-42 already exists",
+    );
     await h.api("POST", "/partner/subjects", { external_ref: "cust:43@eu" });
     const list = (await h.api("GET", "/partner/subjects?limit=1")).body;
     expect(list.data.map((s: any) => s.external_ref)).toEqual(["cust-42"]);
@@ -23,8 +48,12 @@ describe("partner access", () => {
 
     // The ranges a customer holds are the range grants carrying its reference.
     const zone = await createZone(h.api, "2.0.192.in-addr.arpa");
-    const range = (await h.api("POST", `/dns/zones/${zone.id}/ranges`, { prefix: "192.0.2.0/28", external_ref: "cust-42" })).body;
-    expect((await h.api("GET", "/partner/subjects/cust-42")).body.ranges).toEqual([{ id: range.id, zone_id: zone.id, prefix: "192.0.2.0/28", enabled: true }]);
+    const range = (
+      await h.api("POST", `/dns/zones/${zone.id}/ranges`, { prefix: "192.0.2.0/28", external_ref: "cust-42" })
+    ).body;
+    expect((await h.api("GET", "/partner/subjects/cust-42")).body.ranges).toEqual([
+      { id: range.id, zone_id: zone.id, prefix: "192.0.2.0/28", enabled: true },
+    ]);
 
     expect((await h.api("DELETE", "/partner/subjects/cust-42")).status).toBe(204);
     expectError(await h.api("GET", "/partner/subjects/cust-42"), 404, "not_found", "subject not found");
@@ -34,15 +63,30 @@ describe("partner access", () => {
 
   it("validates the reference and needs write scope", async () => {
     expectError(await h.api("POST", "/partner/subjects", {}), 400, "validation_error", "external_ref: is required");
-    expectError(await h.api("POST", "/partner/subjects", { external_ref: "has space" }), 400, "validation_error", /^external_ref: must be 1 to 128/);
-    expectError(await h.api("POST", "/partner/subjects", { external_ref: "x".repeat(129) }), 400, "validation_error", /^external_ref:/);
+    expectError(
+      await h.api("POST", "/partner/subjects", { external_ref: "has space" }),
+      400,
+      "validation_error",
+      /^external_ref: must be 1 to 128/,
+    );
+    expectError(
+      await h.api("POST", "/partner/subjects", { external_ref: "x".repeat(129) }),
+      400,
+      "validation_error",
+      /^external_ref:/,
+    );
     expectError(await ro("POST", "/partner/subjects", { external_ref: "ok" }), 403, "forbidden");
   });
 
   it("refuses managed customers outside managed mode", async () => {
     setPartnerMode(h.emu.app.store, "other", "oauth");
     expect((await other("GET", "/partner")).body.mode).toBe("oauth");
-    expectError(await other("POST", "/partner/subjects", { external_ref: "c1" }), 403, "forbidden", "partner other works in oauth mode; managed customers can be created only in managed mode");
+    expectError(
+      await other("POST", "/partner/subjects", { external_ref: "c1" }),
+      403,
+      "forbidden",
+      "partner other works in oauth mode; managed customers can be created only in managed mode",
+    );
   });
 });
 
@@ -55,7 +99,10 @@ describe("credentials minted for a managed customer", () => {
   let partnerRead: Api;
   beforeAll(async () => {
     p = await startHarness({
-      accounts: [{ name: "msp", token: PARTNER }, { name: "msp", token: PARTNER_READ, scope: "read" }],
+      accounts: [
+        { name: "msp", token: PARTNER },
+        { name: "msp", token: PARTNER_READ, scope: "read" },
+      ],
       partnerTokenTtlSeconds: 60,
       rateLimitPerMinute: 300,
       now: () => clock,
@@ -75,9 +122,20 @@ describe("credentials minted for a managed customer", () => {
 
   it("mints a bearer token with its scope and expiry, read by default", async () => {
     const cred = await mint("acme");
-    expect(cred).toEqual({ token: expect.stringMatching(/^svc_[0-9a-f]{32}$/), scope: "read", subject: "acme", expires_in: 60, expires_at: "2026-01-01T00:01:00.000Z" });
+    expect(cred).toEqual({
+      token: expect.stringMatching(/^svc_[0-9a-f]{32}$/),
+      scope: "read",
+      subject: "acme",
+      expires_in: 60,
+      expires_at: "2026-01-01T00:01:00.000Z",
+    });
     expect((await mint("acme", "write")).scope).toBe("write");
-    expectError(await partner("POST", "/partner/subjects/acme/token", { scope: "admin" }), 400, "validation_error", /^scope:/);
+    expectError(
+      await partner("POST", "/partner/subjects/acme/token", { scope: "admin" }),
+      400,
+      "validation_error",
+      /^scope:/,
+    );
   });
 
   it("acts as the customer's own account, apart from the partner's and from other customers", async () => {
@@ -88,15 +146,31 @@ describe("credentials minted for a managed customer", () => {
     expect((await globex("GET", "/dns/zones")).body.data).toEqual([]);
     expect((await partner("GET", "/dns/zones")).body.data).toEqual([]);
     expectError(await partner("GET", `/dns/zones/${zone.id}`), 404, "not_found");
-    expect((await acme("GET", "/partner")).body).toEqual({ slug: "msp", name: "msp", mode: "managed", acting_for: "acme", subjects: 2 });
-    expectError(await acme("GET", "/partner/subjects"), 403, "forbidden", "a credential minted for a customer cannot use the partner endpoints");
+    expect((await acme("GET", "/partner")).body).toEqual({
+      slug: "msp",
+      name: "msp",
+      mode: "managed",
+      acting_for: "acme",
+      subjects: 2,
+    });
+    expectError(
+      await acme("GET", "/partner/subjects"),
+      403,
+      "forbidden",
+      "a credential minted for a customer cannot use the partner endpoints",
+    );
     expectError(await acme("POST", "/partner/subjects/acme/token", {}), 403, "forbidden");
   });
 
   it("answers forbidden to a write with a read credential, as for any read token", async () => {
     const reader = makeApi(p.emu.baseUrl, (await mint("globex", "read")).token);
     expect((await reader("GET", "/dns/zones")).status).toBe(200);
-    expectError(await reader("POST", "/dns/zones", { service_id: 1, name: "x.example" }), 403, "forbidden", "this endpoint needs a write-scope token; this token has scope read");
+    expectError(
+      await reader("POST", "/dns/zones", { service_id: 1, name: "x.example" }),
+      403,
+      "forbidden",
+      "this endpoint needs a write-scope token; this token has scope read",
+    );
   });
 
   it("refuses minting for an unknown customer and with a read-scope partner token", async () => {
@@ -110,7 +184,12 @@ describe("credentials minted for a managed customer", () => {
     clock += 59_999;
     expect((await acme("GET", "/dns/zones")).status).toBe(200);
     clock += 1;
-    expectError(await acme("GET", "/dns/zones"), 401, "unauthorized", `the credential expired at ${cred.expires_at}; mint a new one`);
+    expectError(
+      await acme("GET", "/dns/zones"),
+      401,
+      "unauthorized",
+      `the credential expired at ${cred.expires_at}; mint a new one`,
+    );
   });
 
   it("spends one rate-limit bucket per customer, whichever of its credentials is used", async () => {
@@ -128,9 +207,18 @@ describe("credentials minted for a managed customer", () => {
     const all = (await p.control("GET", "/_emulator/partner/credentials?subject=globex")).body;
     expect(all.ttl_seconds).toBe(60);
     const row = all.data.find((c: any) => c.token === cred.token);
-    expect(row).toMatchObject({ partner: "msp", subject: "globex", scope: "read", expired: false, revoked: false, account: expect.stringMatching(/^msp\/globex\//) });
+    expect(row).toMatchObject({
+      partner: "msp",
+      subject: "globex",
+      scope: "read",
+      expired: false,
+      revoked: false,
+      account: expect.stringMatching(/^msp\/globex\//),
+    });
     expect(all.data.every((c: any) => c.subject === "globex")).toBe(true);
-    expect((await p.control("POST", "/_emulator/partner/credentials/expire", { subject: "globex" })).body.expired).toBeGreaterThanOrEqual(1);
+    expect(
+      (await p.control("POST", "/_emulator/partner/credentials/expire", { subject: "globex" })).body.expired,
+    ).toBeGreaterThanOrEqual(1);
     expectError(await makeApi(p.emu.baseUrl, cred.token)("GET", "/me"), 401, "unauthorized", /expired/);
   });
 

@@ -14,7 +14,14 @@ describe("rate limit", () => {
 
   it("counts down in the headers and answers the 6th request of 5/min with 429 and Retry-After", async () => {
     // A clock that stands still: no token refills between the requests, however long they take.
-    const h = await startHarness({ rateLimitPerMinute: 5, now: () => FROZEN, accounts: [{ name: "a", token: A }, { name: "b", token: B }] });
+    const h = await startHarness({
+      rateLimitPerMinute: 5,
+      now: () => FROZEN,
+      accounts: [
+        { name: "a", token: A },
+        { name: "b", token: B },
+      ],
+    });
     closers.push(() => h.emu.close());
     const remaining: string[] = [];
     for (let i = 0; i < 5; i++) {

@@ -13,7 +13,14 @@ beforeAll(() => {
 
 describe("registry link", () => {
   it("is absent at first, and every other registry endpoint needs it", async () => {
-    expect((await h.api("GET", "/registry/link")).body).toEqual({ linked: false, key_id: null, mntner: null, verified_at: null, synced_at: null, created_at: null });
+    expect((await h.api("GET", "/registry/link")).body).toEqual({
+      linked: false,
+      key_id: null,
+      mntner: null,
+      verified_at: null,
+      synced_at: null,
+      created_at: null,
+    });
     const msg = "no registry link for this account; PUT /registry/link first";
     expectError(await h.api("GET", "/registry/resources"), 409, "conflict", msg);
     expectError(await h.api("GET", "/registry/domains"), 409, "conflict", msg);
@@ -24,25 +31,77 @@ describe("registry link", () => {
   });
 
   it("verifies the key against the maintainer: a deterministic set is accepted", async () => {
-    expectError(await h.api("PUT", "/registry/link", { key_id: "k1", key_secret: SECRET, mntner: "NOSUCH-MNT" }), 400, "validation_error", "mntner: no maintainer NOSUCH-MNT in the registry database");
-    expectError(await h.api("PUT", "/registry/link", { key_id: "k1", key_secret: "short", mntner: "EXAMPLE-MNT" }), 400, "validation_error", "key_secret: the registry database refused key k1 for maintainer EXAMPLE-MNT");
-    expectError(await h.api("PUT", "/registry/link", { key_id: "k1", key_secret: "wrong-but-long-enough", mntner: "EXAMPLE-MNT" }), 400, "validation_error", /^key_secret: the registry database refused/);
-    expectError(await h.api("PUT", "/registry/link", { key_id: "k1", key_secret: SECRET, mntner: "EXAMPLE" }), 400, "validation_error", /^mntner: must be a maintainer name ending in -MNT/);
-    expectError(await h.api("PUT", "/registry/link", { key_id: "k1", mntner: "EXAMPLE-MNT" }), 400, "validation_error", "key_secret: is required");
-    expectError(await h.api("PUT", "/registry/link", { key_id: "bad id", key_secret: SECRET, mntner: "EXAMPLE-MNT" }), 400, "validation_error", /^key_id:/);
-    expectError(await ro("PUT", "/registry/link", { key_id: "k1", key_secret: SECRET, mntner: "EXAMPLE-MNT" }), 403, "forbidden");
+    expectError(
+      await h.api("PUT", "/registry/link", { key_id: "k1", key_secret: SECRET, mntner: "NOSUCH-MNT" }),
+      400,
+      "validation_error",
+      "mntner: no maintainer NOSUCH-MNT in the registry database",
+    );
+    expectError(
+      await h.api("PUT", "/registry/link", { key_id: "k1", key_secret: "short", mntner: "EXAMPLE-MNT" }),
+      400,
+      "validation_error",
+      "key_secret: the registry database refused key k1 for maintainer EXAMPLE-MNT",
+    );
+    expectError(
+      await h.api("PUT", "/registry/link", {
+        key_id: "k1",
+        key_secret: "wrong-but-long-enough",
+        mntner: "EXAMPLE-MNT",
+      }),
+      400,
+      "validation_error",
+      /^key_secret: the registry database refused/,
+    );
+    expectError(
+      await h.api("PUT", "/registry/link", { key_id: "k1", key_secret: SECRET, mntner: "EXAMPLE" }),
+      400,
+      "validation_error",
+      /^mntner: must be a maintainer name ending in -MNT/,
+    );
+    expectError(
+      await h.api("PUT", "/registry/link", { key_id: "k1", mntner: "EXAMPLE-MNT" }),
+      400,
+      "validation_error",
+      "key_secret: is required",
+    );
+    expectError(
+      await h.api("PUT", "/registry/link", { key_id: "bad id", key_secret: SECRET, mntner: "EXAMPLE-MNT" }),
+      400,
+      "validation_error",
+      /^key_id:/,
+    );
+    expectError(
+      await ro("PUT", "/registry/link", { key_id: "k1", key_secret: SECRET, mntner: "EXAMPLE-MNT" }),
+      403,
+      "forbidden",
+    );
 
     // A link-scope token may write the registry endpoints (and nothing else).
     const r = await linkTok("PUT", "/registry/link", { key_id: "k1", key_secret: SECRET, mntner: " example-mnt " });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ linked: true, key_id: "k1", mntner: "EXAMPLE-MNT", verified_at: expect.stringMatching(ISO_MS), synced_at: null, created_at: expect.stringMatching(ISO_MS) });
+    expect(r.body).toEqual({
+      linked: true,
+      key_id: "k1",
+      mntner: "EXAMPLE-MNT",
+      verified_at: expect.stringMatching(ISO_MS),
+      synced_at: null,
+      created_at: expect.stringMatching(ISO_MS),
+    });
     expect(JSON.stringify((await h.api("GET", "/registry/link")).body)).not.toContain(SECRET);
     expectError(await linkTok("POST", "/partner/subjects", { external_ref: "x" }), 403, "forbidden");
     expect((await other("GET", "/registry/link")).body.linked).toBe(false);
   });
 
   it("discovers resources on sync, with reverse-DNS status per block", async () => {
-    expect((await h.api("GET", "/registry/resources")).body).toEqual({ mntner: "EXAMPLE-MNT", synced_at: null, organisations: [], blocks: [], asns: [], domains: [] });
+    expect((await h.api("GET", "/registry/resources")).body).toEqual({
+      mntner: "EXAMPLE-MNT",
+      synced_at: null,
+      organisations: [],
+      blocks: [],
+      asns: [],
+      domains: [],
+    });
     const synced = await h.api("POST", "/registry/sync");
     expect(synced.status).toBe(200);
     expect(synced.body.synced_at).toMatch(ISO_MS);
@@ -53,7 +112,12 @@ describe("registry link", () => {
     expect(r.domains).toEqual(["2.0.192.in-addr.arpa", "100.51.198.in-addr.arpa", "8.b.d.0.1.0.0.2.ip6.arpa"]);
     expect(r.blocks[0]).toEqual({
       prefix: "192.0.2.0/24",
-      rdns: { zone: "2.0.192.in-addr.arpa", zone_id: zone.id, status: "zone_not_delegated", nserver: ["ns1.previous-dns.example", "ns2.previous-dns.example"] },
+      rdns: {
+        zone: "2.0.192.in-addr.arpa",
+        zone_id: zone.id,
+        status: "zone_not_delegated",
+        nserver: ["ns1.previous-dns.example", "ns2.previous-dns.example"],
+      },
     });
     expect(r.blocks[2].rdns).toMatchObject({ zone: "8.b.d.0.1.0.0.2.ip6.arpa", zone_id: null, status: "not_hosted" });
     expect((await h.api("GET", "/registry/link")).body.synced_at).toBe(synced.body.synced_at);
@@ -78,22 +142,61 @@ describe("registry link", () => {
     });
     expect((await h.api("GET", "/registry/resources")).body.blocks[0].rdns.status).toBe("delegated");
 
-    const dry = await h.api("PUT", "/registry/domains/100.51.198.in-addr.arpa", { nserver: ["ns1.example.net"], dry_run: true });
+    const dry = await h.api("PUT", "/registry/domains/100.51.198.in-addr.arpa", {
+      nserver: ["ns1.example.net"],
+      dry_run: true,
+    });
     expect(dry.body).toMatchObject({ nserver: ["ns1.example.net"], dry_run: true });
-    const after = ((await h.api("GET", "/registry/domains")).body.data as any[]).find((d) => d.name === "100.51.198.in-addr.arpa");
+    const after = ((await h.api("GET", "/registry/domains")).body.data as any[]).find(
+      (d) => d.name === "100.51.198.in-addr.arpa",
+    );
     expect(after.nserver).toEqual(["ns1.previous-dns.example", "ns2.previous-dns.example"]);
 
     // A name under a block is the maintainer's too (a new object); anything else is not.
-    expect((await linkTok("PUT", "/registry/domains/128.2.0.192.in-addr.arpa", { nserver: ["ns1.example.net"] })).status).toBe(200);
-    expectError(await h.api("PUT", "/registry/domains/10.in-addr.arpa", { nserver: [] }), 403, "forbidden", "maintainer EXAMPLE-MNT does not control the domain object 10.in-addr.arpa");
-    expectError(await h.api("PUT", "/registry/domains/2.0.192.in-addr.arpa", { ds_rdata: ["1 13 2 ABCDEF0123456789ABCDEF0123456789"] }), 400, "validation_error", /^ds_rdata: needs at least one nserver/);
-    expectError(await h.api("PUT", "/registry/domains/2.0.192.in-addr.arpa", { nserver: ["a.example", "a.example"] }), 400, "validation_error", "nserver: must not repeat a name server");
-    expectError(await h.api("PUT", "/registry/domains/2.0.192.in-addr.arpa", { nserver: ["not a host"] }), 400, "validation_error", /^nserver\[0\]: must be a host name/);
-    expectError(await h.api("PUT", "/registry/domains/2.0.192.in-addr.arpa", { nserver: ["a.example"], ds_rdata: ["nonsense"] }), 400, "validation_error", /^ds_rdata\[0\]: must be DS record data/);
+    expect(
+      (await linkTok("PUT", "/registry/domains/128.2.0.192.in-addr.arpa", { nserver: ["ns1.example.net"] })).status,
+    ).toBe(200);
+    expectError(
+      await h.api("PUT", "/registry/domains/10.in-addr.arpa", { nserver: [] }),
+      403,
+      "forbidden",
+      "maintainer EXAMPLE-MNT does not control the domain object 10.in-addr.arpa",
+    );
+    expectError(
+      await h.api("PUT", "/registry/domains/2.0.192.in-addr.arpa", {
+        ds_rdata: ["1 13 2 ABCDEF0123456789ABCDEF0123456789"],
+      }),
+      400,
+      "validation_error",
+      /^ds_rdata: needs at least one nserver/,
+    );
+    expectError(
+      await h.api("PUT", "/registry/domains/2.0.192.in-addr.arpa", { nserver: ["a.example", "a.example"] }),
+      400,
+      "validation_error",
+      "nserver: must not repeat a name server",
+    );
+    expectError(
+      await h.api("PUT", "/registry/domains/2.0.192.in-addr.arpa", { nserver: ["not a host"] }),
+      400,
+      "validation_error",
+      /^nserver\[0\]: must be a host name/,
+    );
+    expectError(
+      await h.api("PUT", "/registry/domains/2.0.192.in-addr.arpa", { nserver: ["a.example"], ds_rdata: ["nonsense"] }),
+      400,
+      "validation_error",
+      /^ds_rdata\[0\]: must be DS record data/,
+    );
     expectError(await ro("PUT", "/registry/domains/2.0.192.in-addr.arpa", {}), 403, "forbidden");
 
     expect((await h.api("DELETE", "/registry/domains/128.2.0.192.in-addr.arpa")).status).toBe(204);
-    expectError(await h.api("DELETE", "/registry/domains/128.2.0.192.in-addr.arpa"), 404, "not_found", "domain object not found");
+    expectError(
+      await h.api("DELETE", "/registry/domains/128.2.0.192.in-addr.arpa"),
+      404,
+      "not_found",
+      "domain object not found",
+    );
   });
 
   it("plans ROAs from what was discovered", async () => {
@@ -125,7 +228,9 @@ describe("registry link", () => {
     expect((await h.api("GET", "/registry/link")).body.linked).toBe(false);
     // The registry's domain objects stay with the maintainer.
     await h.api("PUT", "/registry/link", { key_id: "k3", key_secret: SECRET, mntner: "EXAMPLE-MNT" });
-    const d = ((await h.api("GET", "/registry/domains")).body.data as any[]).find((x) => x.name === "2.0.192.in-addr.arpa");
+    const d = ((await h.api("GET", "/registry/domains")).body.data as any[]).find(
+      (x) => x.name === "2.0.192.in-addr.arpa",
+    );
     expect(d.nserver).toEqual(["ns1.nsp-emulator.test", "ns2.nsp-emulator.test"]);
     await h.api("DELETE", "/registry/link");
   });

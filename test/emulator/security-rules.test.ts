@@ -15,25 +15,71 @@ const post = (body: Record<string, unknown>) => h.api("POST", "/security/rules",
 
 describe("security rule create", () => {
   it("creates a rule for a site or a whole zone with every field", async () => {
-    const r = await post({ site_id: site.id, field: "country", op: "in", value: "RU,CN", action: "block", note: "no thanks" });
+    const r = await post({
+      site_id: site.id,
+      field: "country",
+      op: "in",
+      value: "RU,CN",
+      action: "block",
+      note: "no thanks",
+    });
     expect(r.status).toBe(201);
-    expect(Object.keys(r.body).sort()).toEqual(["action", "created_at", "enabled", "field", "id", "note", "op", "seq", "site_id", "value", "zone_id"]);
-    expect(r.body).toMatchObject({ site_id: site.id, zone_id: null, field: "country", op: "in", value: "RU,CN", action: "block", seq: 10, note: "no thanks", enabled: true });
+    expect(Object.keys(r.body).sort()).toEqual([
+      "action",
+      "created_at",
+      "enabled",
+      "field",
+      "id",
+      "note",
+      "op",
+      "seq",
+      "site_id",
+      "value",
+      "zone_id",
+    ]);
+    expect(r.body).toMatchObject({
+      site_id: site.id,
+      zone_id: null,
+      field: "country",
+      op: "in",
+      value: "RU,CN",
+      action: "block",
+      seq: 10,
+      note: "no thanks",
+      enabled: true,
+    });
     expect(r.body.created_at).toMatch(ISO_MS);
 
     // seq defaults to 10 past the highest rule of the same site or zone.
-    expect((await post({ site_id: site.id, field: "asn", op: "in", value: "AS64500", action: "challenge" })).body.seq).toBe(20);
-    expect((await post({ site_id: site.id, field: "ip", op: "not_in", value: "192.0.2.0/24", action: "allow", seq: 5 })).body.seq).toBe(5);
-    const z = await post({ zone_id: zone.id, field: "isp", op: "in", value: "Example Hosting Ltd", action: "ratelimit" });
+    expect(
+      (await post({ site_id: site.id, field: "asn", op: "in", value: "AS64500", action: "challenge" })).body.seq,
+    ).toBe(20);
+    expect(
+      (await post({ site_id: site.id, field: "ip", op: "not_in", value: "192.0.2.0/24", action: "allow", seq: 5 })).body
+        .seq,
+    ).toBe(5);
+    const z = await post({
+      zone_id: zone.id,
+      field: "isp",
+      op: "in",
+      value: "Example Hosting Ltd",
+      action: "ratelimit",
+    });
     expect(z.body).toMatchObject({ site_id: null, zone_id: zone.id, seq: 10, note: null });
   });
 
   it("belongs to exactly one of site_id or zone_id, of this account", async () => {
     const base = { field: "country", op: "in", value: "DE", action: "block" };
     expect((await post(base)).body.error.message).toMatch(/^site_id: give exactly one of site_id or zone_id/);
-    expect((await post({ ...base, site_id: site.id, zone_id: zone.id })).body.error.message).toMatch(/^zone_id: give exactly one of site_id or zone_id/);
-    expect((await post({ ...base, site_id: 999999 })).body.error.message).toBe("site_id: no site 999999 in this account");
-    expect((await post({ ...base, zone_id: 999999 })).body.error.message).toBe("zone_id: no zone 999999 in this account");
+    expect((await post({ ...base, site_id: site.id, zone_id: zone.id })).body.error.message).toMatch(
+      /^zone_id: give exactly one of site_id or zone_id/,
+    );
+    expect((await post({ ...base, site_id: 999999 })).body.error.message).toBe(
+      "site_id: no site 999999 in this account",
+    );
+    expect((await post({ ...base, zone_id: 999999 })).body.error.message).toBe(
+      "zone_id: no zone 999999 in this account",
+    );
     const other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
     const r = await other("POST", "/security/rules", { ...base, site_id: site.id });
     expect(r.status).toBe(400);
@@ -120,7 +166,9 @@ describe("security rule list, patch and delete", () => {
     expect(off.status).toBe(200);
     expect(off.body).toEqual({ ...rule, enabled: false });
     expect((await h.api("PATCH", `/security/rules/${rule.id}`, {})).body.error.message).toBe("enabled: is required");
-    expect((await h.api("PATCH", `/security/rules/${rule.id}`, { enabled: true, action: "allow" })).body.error.message).toBe("action: unknown field");
+    expect(
+      (await h.api("PATCH", `/security/rules/${rule.id}`, { enabled: true, action: "allow" })).body.error.message,
+    ).toBe("action: unknown field");
     expect((await h.api("PATCH", "/security/rules/999999", { enabled: true })).status).toBe(404);
     const other = makeApi(h.emu.baseUrl, h.emu.accounts.other!);
     expect((await other("PATCH", `/security/rules/${rule.id}`, { enabled: true })).status).toBe(404);
@@ -136,12 +184,22 @@ describe("security rule list, patch and delete", () => {
   });
 
   it("go with their site when it is deleted or un-proxied", async () => {
-    const cname = (await h.api("POST", "/cdn/sites", { hostname: "cascade.rules.example", origin: "203.0.113.7" })).body;
+    const cname = (await h.api("POST", "/cdn/sites", { hostname: "cascade.rules.example", origin: "203.0.113.7" }))
+      .body;
     const r1 = (await post({ site_id: cname.id, field: "country", op: "in", value: "IR", action: "block" })).body;
     await h.api("DELETE", `/cdn/sites/${cname.id}`);
 
-    const rec = (await h.api("POST", `/dns/zones/${zone.id}/records`, { name: "shop", type: "A", content: "192.0.2.9", proxied: true })).body;
-    const zsite = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find((s: any) => s.hostname === "shop.rules-zone.example");
+    const rec = (
+      await h.api("POST", `/dns/zones/${zone.id}/records`, {
+        name: "shop",
+        type: "A",
+        content: "192.0.2.9",
+        proxied: true,
+      })
+    ).body;
+    const zsite = (await h.api("GET", "/cdn/sites?limit=500")).body.data.find(
+      (s: any) => s.hostname === "shop.rules-zone.example",
+    );
     const r2 = (await post({ site_id: zsite.id, field: "country", op: "in", value: "IR", action: "block" })).body;
     await h.api("PATCH", `/dns/zones/${zone.id}/records/${rec.id}`, { proxied: false });
 

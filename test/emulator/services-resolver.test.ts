@@ -15,7 +15,14 @@ beforeAll(async () => {
 
 describe("resolver filter", () => {
   it("starts empty, is replaced whole by PUT and stored normalised", async () => {
-    expect((await ro("GET", `/services/${resolver}/filter`)).body).toEqual({ service_id: resolver, custom_block: "", custom_allow: "", rewrites: "", block_mode: "nxdomain", filter_lists: [] });
+    expect((await ro("GET", `/services/${resolver}/filter`)).body).toEqual({
+      service_id: resolver,
+      custom_block: "",
+      custom_allow: "",
+      rewrites: "",
+      block_mode: "nxdomain",
+      filter_lists: [],
+    });
     const put = await h.api("PUT", `/services/${resolver}/filter`, {
       custom_block: " Ads.Example.COM.\n\n*.tracker.example\n",
       custom_allow: "ok.example",
@@ -34,7 +41,14 @@ describe("resolver filter", () => {
     });
     expect((await ro("GET", `/services/${resolver}/filter`)).body).toEqual(put.body);
     // Fields left out return to their defaults.
-    expect((await h.api("PUT", `/services/${resolver}/filter`, { custom_allow: "ok.example" })).body).toEqual({ service_id: resolver, custom_block: "", custom_allow: "ok.example", rewrites: "", block_mode: "nxdomain", filter_lists: [] });
+    expect((await h.api("PUT", `/services/${resolver}/filter`, { custom_allow: "ok.example" })).body).toEqual({
+      service_id: resolver,
+      custom_block: "",
+      custom_allow: "ok.example",
+      rewrites: "",
+      block_mode: "nxdomain",
+      filter_lists: [],
+    });
   });
 
   it("validates every field", async () => {
@@ -47,11 +61,17 @@ describe("resolver filter", () => {
       [{ filter_lists: ["nope"] }, /^filter_lists: unknown blocklist "nope"/],
       [{ extra: 1 }, /extra/],
     ];
-    for (const [body, msg] of bad) expectError(await h.api("PUT", `/services/${resolver}/filter`, body), 400, "validation_error", msg);
+    for (const [body, msg] of bad)
+      expectError(await h.api("PUT", `/services/${resolver}/filter`, body), 400, "validation_error", msg);
   });
 
   it("belongs to resolver services of the caller only", async () => {
-    expectError(await h.api("GET", `/services/${authDns}/filter`), 400, "validation_error", /^service: service \d+ is a auth_dns service/);
+    expectError(
+      await h.api("GET", `/services/${authDns}/filter`),
+      400,
+      "validation_error",
+      /^service: service \d+ is a auth_dns service/,
+    );
     expectError(await h.api("PUT", `/services/${authDns}/filter`, {}), 400, "validation_error", /resolver services/);
     expectError(await other("GET", `/services/${resolver}/filter`), 404, "not_found");
     expectError(await ro("PUT", `/services/${resolver}/filter`, {}), 403, "forbidden");
@@ -129,30 +149,72 @@ describe("resolver policy", () => {
       [{ blocked_services: "bad service" }, /^blocked_services/],
       [{ block_bypass: "yes" }, /^block_bypass: must be a boolean/],
     ];
-    for (const [body, msg] of bad) expectError(await h.api("PUT", `/services/${resolver}/policy`, body), 400, "validation_error", msg);
+    for (const [body, msg] of bad)
+      expectError(await h.api("PUT", `/services/${resolver}/policy`, body), 400, "validation_error", msg);
     expectError(await h.api("GET", `/services/${authDns}/policy`), 400, "validation_error", /resolver services/);
   });
 });
 
 describe("resolver client groups", () => {
   it("creates, lists, patches and deletes client groups", async () => {
-    const r = await h.api("POST", `/services/${resolver}/clients`, { id: resolver, name: " Kids ", client_id: "Kids-Tablet", addrs: "192.0.2.10, 2001:db8::/64", tags: "kids", lists: "ads,adult", rules: "||games.example^", safesearch: "on", block_mode: "page", log_mode: "all" });
+    const r = await h.api("POST", `/services/${resolver}/clients`, {
+      id: resolver,
+      name: " Kids ",
+      client_id: "Kids-Tablet",
+      addrs: "192.0.2.10, 2001:db8::/64",
+      tags: "kids",
+      lists: "ads,adult",
+      rules: "||games.example^",
+      safesearch: "on",
+      block_mode: "page",
+      log_mode: "all",
+    });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ service_id: resolver, name: "Kids", client_id: "kids-tablet", addrs: "192.0.2.10,2001:db8::/64", tags: "kids", lists: "ads,adult", rules: "||games.example^", blocked_services: "", paused_until: "", safesearch: "on", block_mode: "page", log_mode: "all", enabled: true, ddns: { configured: false, issued_at: null } });
+    expect(r.body).toMatchObject({
+      service_id: resolver,
+      name: "Kids",
+      client_id: "kids-tablet",
+      addrs: "192.0.2.10,2001:db8::/64",
+      tags: "kids",
+      lists: "ads,adult",
+      rules: "||games.example^",
+      blocked_services: "",
+      paused_until: "",
+      safesearch: "on",
+      block_mode: "page",
+      log_mode: "all",
+      enabled: true,
+      ddns: { configured: false, issued_at: null },
+    });
     expect(r.body.created_at).toMatch(ISO_MS);
     expect(r.body.account).toBeUndefined();
     const list = await ro("GET", `/services/${resolver}/clients`);
     expect(list.body.data.map((c: any) => c.id)).toContain(r.body.id);
 
-    const p = await h.api("PATCH", `/services/${resolver}/clients/${r.body.id}`, { enabled: false, lists: "", block_mode: "" });
+    const p = await h.api("PATCH", `/services/${resolver}/clients/${r.body.id}`, {
+      enabled: false,
+      lists: "",
+      block_mode: "",
+    });
     expect(p.body).toMatchObject({ name: "Kids", enabled: false, lists: "", block_mode: "", client_id: "kids-tablet" });
 
-    expectError(await h.api("POST", `/services/${resolver}/clients`, { name: "Other", client_id: "kids-tablet" }), 409, "conflict", /already used/);
+    expectError(
+      await h.api("POST", `/services/${resolver}/clients`, { name: "Other", client_id: "kids-tablet" }),
+      409,
+      "conflict",
+      /already used/,
+    );
     // Patching a group to its own client id is no conflict.
-    expect((await h.api("PATCH", `/services/${resolver}/clients/${r.body.id}`, { client_id: "kids-tablet" })).status).toBe(200);
+    expect(
+      (await h.api("PATCH", `/services/${resolver}/clients/${r.body.id}`, { client_id: "kids-tablet" })).status,
+    ).toBe(200);
 
     expect((await h.api("DELETE", `/services/${resolver}/clients/${r.body.id}`)).status).toBe(204);
-    expectError(await h.api("PATCH", `/services/${resolver}/clients/${r.body.id}`, { enabled: true }), 404, "not_found");
+    expectError(
+      await h.api("PATCH", `/services/${resolver}/clients/${r.body.id}`, { enabled: true }),
+      404,
+      "not_found",
+    );
   });
 
   it("validates client groups", async () => {
@@ -167,8 +229,14 @@ describe("resolver client groups", () => {
       [{ name: "x", log_mode: "verbose" }, /^log_mode/],
       [{ name: "x", paused_until: "soon" }, /^paused_until/],
     ];
-    for (const [body, msg] of bad) expectError(await h.api("POST", `/services/${resolver}/clients`, body), 400, "validation_error", msg);
-    expectError(await h.api("POST", `/services/${authDns}/clients`, { name: "x" }), 400, "validation_error", /resolver services/);
+    for (const [body, msg] of bad)
+      expectError(await h.api("POST", `/services/${resolver}/clients`, body), 400, "validation_error", msg);
+    expectError(
+      await h.api("POST", `/services/${authDns}/clients`, { name: "x" }),
+      400,
+      "validation_error",
+      /resolver services/,
+    );
     expectError(await ro("POST", `/services/${resolver}/clients`, { name: "x" }), 403, "forbidden");
     expectError(await other("GET", `/services/${resolver}/clients`), 404, "not_found");
   });
@@ -177,7 +245,11 @@ describe("resolver client groups", () => {
     const c = (await h.api("POST", `/services/${resolver}/clients`, { name: "Router" })).body;
     const t1 = await h.api("POST", `/services/${resolver}/clients/${c.id}/ddns-token`, {});
     expect(t1.status).toBe(200);
-    expect(t1.body).toMatchObject({ client_id: c.id, token: expect.stringMatching(/^ddns_[0-9a-f]{40}$/), revoked: false });
+    expect(t1.body).toMatchObject({
+      client_id: c.id,
+      token: expect.stringMatching(/^ddns_[0-9a-f]{40}$/),
+      revoked: false,
+    });
     const listed = (await ro("GET", `/services/${resolver}/clients`)).body.data.find((x: any) => x.id === c.id);
     expect(listed.ddns).toEqual({ configured: true, issued_at: t1.body.issued_at });
     expect(JSON.stringify(listed)).not.toContain(t1.body.token);
@@ -185,7 +257,10 @@ describe("resolver client groups", () => {
     expect(t2.body.token).not.toBe(t1.body.token);
     const rv = await h.api("POST", `/services/${resolver}/clients/${c.id}/ddns-token`, { revoke: true });
     expect(rv.body).toMatchObject({ token: null, revoked: true });
-    expect((await ro("GET", `/services/${resolver}/clients`)).body.data.find((x: any) => x.id === c.id).ddns).toEqual({ configured: false, issued_at: null });
+    expect((await ro("GET", `/services/${resolver}/clients`)).body.data.find((x: any) => x.id === c.id).ddns).toEqual({
+      configured: false,
+      issued_at: null,
+    });
     expectError(await ro("POST", `/services/${resolver}/clients/${c.id}/ddns-token`, {}), 403, "forbidden");
     expectError(await h.api("POST", `/services/${resolver}/clients/999999/ddns-token`, {}), 404, "not_found");
   });
@@ -194,25 +269,48 @@ describe("resolver client groups", () => {
 describe("rule-test, query log and stats", () => {
   it("evaluates rules given in the body, or the service's own rules and lists", async () => {
     const rules = ["||ads.example^", "@@||ok.ads.example^", "! a comment", "|exact.example|"];
-    const t = (name: string, body: Record<string, unknown> = { rules }) => h.api("POST", `/services/${resolver}/rule-test`, { name, ...body });
-    expect((await t("x.ads.example")).body).toEqual({ name: "x.ads.example", qtype: "A", action: "blocked", matched: "||ads.example^" });
-    expect((await t("OK.ads.example.")).body).toMatchObject({ name: "ok.ads.example", action: "pass", matched: "@@||ok.ads.example^" });
+    const t = (name: string, body: Record<string, unknown> = { rules }) =>
+      h.api("POST", `/services/${resolver}/rule-test`, { name, ...body });
+    expect((await t("x.ads.example")).body).toEqual({
+      name: "x.ads.example",
+      qtype: "A",
+      action: "blocked",
+      matched: "||ads.example^",
+    });
+    expect((await t("OK.ads.example.")).body).toMatchObject({
+      name: "ok.ads.example",
+      action: "pass",
+      matched: "@@||ok.ads.example^",
+    });
     expect((await t("exact.example")).body).toMatchObject({ action: "blocked", matched: "|exact.example|" });
     expect((await t("sub.exact.example")).body).toMatchObject({ action: "pass", matched: null });
     // A read-scope token may test rules.
-    expect((await ro("POST", `/services/${resolver}/rule-test`, { name: "ads.example", qtype: "AAAA", rules })).body).toMatchObject({ qtype: "AAAA", action: "blocked" });
+    expect(
+      (await ro("POST", `/services/${resolver}/rule-test`, { name: "ads.example", qtype: "AAAA", rules })).body,
+    ).toMatchObject({ qtype: "AAAA", action: "blocked" });
 
-    await h.api("PUT", `/services/${resolver}/filter`, { custom_block: "bad.example", rewrites: "nas.home.example -> 192.0.2.5" });
+    await h.api("PUT", `/services/${resolver}/filter`, {
+      custom_block: "bad.example",
+      rewrites: "nas.home.example -> 192.0.2.5",
+    });
     await h.api("PUT", `/services/${resolver}/policy`, { rules: "||tracker.example^" });
     expect((await t("a.bad.example", {})).body).toMatchObject({ action: "blocked", matched: "||bad.example^" });
     expect((await t("tracker.example", {})).body).toMatchObject({ action: "blocked", matched: "||tracker.example^" });
-    expect((await t("nas.home.example", {})).body).toMatchObject({ action: "rewritten", matched: "nas.home.example -> 192.0.2.5" });
+    expect((await t("nas.home.example", {})).body).toMatchObject({
+      action: "rewritten",
+      matched: "nas.home.example -> 192.0.2.5",
+    });
     await h.api("PUT", `/services/${resolver}/filter`, {});
     await h.api("PUT", `/services/${resolver}/policy`, {});
 
     expectError(await t("bad name!"), 400, "validation_error", /^name/);
     expectError(await t("a.example", { qtype: "XYZ" }), 400, "validation_error", /^qtype/);
-    expectError(await h.api("POST", `/services/${authDns}/rule-test`, { name: "a.example" }), 400, "validation_error", /resolver services/);
+    expectError(
+      await h.api("POST", `/services/${authDns}/rule-test`, { name: "a.example" }),
+      400,
+      "validation_error",
+      /resolver services/,
+    );
   });
 
   it("serves an empty query log and zero statistics", async () => {

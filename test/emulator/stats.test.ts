@@ -33,7 +33,13 @@ describe("request stats", () => {
         "account:demo": {
           total: 5,
           rateLimited: 1,
-          byRoute: { "GET /services": 1, "POST /dns/zones": 1, "GET /dns/zones/:id": 1, "GET (no route)": 1, "GET /me": 1 },
+          byRoute: {
+            "GET /services": 1,
+            "POST /dns/zones": 1,
+            "GET /dns/zones/:id": 1,
+            "GET (no route)": 1,
+            "GET /me": 1,
+          },
           byStatus: { "200": 2, "201": 1, "404": 1, "429": 1 },
         },
       },
@@ -49,7 +55,8 @@ describe("request stats", () => {
       const partner = p.emu.app.accounts[0]!.token;
       const second = p.emu.app.addAccount({ name: "msp", scope: "read" }).token;
       expect((await p.api("POST", "/partner/subjects", { external_ref: "acme" })).status).toBe(201);
-      const mint = async () => (await p.api("POST", "/partner/subjects/acme/token", { scope: "read" })).body.token as string;
+      const mint = async () =>
+        (await p.api("POST", "/partner/subjects/acme/token", { scope: "read" })).body.token as string;
       const [first, renewed] = [await mint(), await mint()];
       // Two credentials of one customer: one name, as they share one quota.
       await p.api("GET", "/services", undefined, { token: first });
@@ -72,7 +79,12 @@ describe("request stats", () => {
           byStatus: { "201": 3, "429": 1, "401": 1 },
         },
         "account:msp#2": { total: 1, rateLimited: 0, byRoute: { "GET /me": 1 }, byStatus: { "200": 1 } },
-        "minted:msp/acme": { total: 2, rateLimited: 0, byRoute: { "GET /services": 1, "GET /dns/zones": 1 }, byStatus: { "200": 2 } },
+        "minted:msp/acme": {
+          total: 2,
+          rateLimited: 0,
+          byRoute: { "GET /services": 1, "GET /dns/zones": 1 },
+          byStatus: { "200": 2 },
+        },
         none: { total: 1, rateLimited: 0, byRoute: { "GET /me": 1 }, byStatus: { "401": 1 } },
         unknown: { total: 1, rateLimited: 0, byRoute: { "GET /me": 1 }, byStatus: { "401": 1 } },
       });
@@ -81,7 +93,10 @@ describe("request stats", () => {
       // A minted credential revoked there is refused and listed as revoked; the customer's other one still works.
       expect((await p.control("POST", "/_emulator/tokens/revoke", { token: first })).status).toBe(204);
       await p.control("POST", "/_emulator/rate-limit/reset");
-      const listed = (await p.control("GET", "/_emulator/partner/credentials")).body.data as { token: string; revoked: boolean }[];
+      const listed = (await p.control("GET", "/_emulator/partner/credentials")).body.data as {
+        token: string;
+        revoked: boolean;
+      }[];
       expect(listed.map((c) => [c.token === first, c.revoked])).toEqual([
         [true, true],
         [false, false],

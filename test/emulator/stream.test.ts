@@ -65,7 +65,9 @@ describe("stream channels", () => {
 
   it("patches with the channel body (name required), merges the placement, and deletes", async () => {
     const c = await newChannel({ placement: "city", city: "fra" });
-    expect((await h.api("PATCH", `/stream/streams/${c.id}`, { record: true })).body.error.message).toBe("name: is required");
+    expect((await h.api("PATCH", `/stream/streams/${c.id}`, { record: true })).body.error.message).toBe(
+      "name: is required",
+    );
     const p = await h.api("PATCH", `/stream/streams/${c.id}`, { name: "renamed", record: true, quality: "high" });
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ name: "renamed", record: true, quality: "high", placement: "city", city: "fra" });
@@ -96,10 +98,18 @@ describe("stream channels", () => {
     const g = await h.api("GET", `/stream/streams/${c.id}/programme`);
     expect(g.body).toMatchObject({ channel_id: c.id, enabled: false, mode: "loop", items: [] });
     const items = [{ asset_id: "vid_1", seconds: 30 }, { url: "https://example.com/a.mp4" }];
-    const p = await h.api("PUT", `/stream/streams/${c.id}/programme`, { enabled: true, mode: "relay", items, updated_at: g.body.updated_at });
+    const p = await h.api("PUT", `/stream/streams/${c.id}/programme`, {
+      enabled: true,
+      mode: "relay",
+      items,
+      updated_at: g.body.updated_at,
+    });
     expect(p.status).toBe(200);
     expect(p.body).toMatchObject({ enabled: true, mode: "relay", items });
-    const stale = await h.api("PUT", `/stream/streams/${c.id}/programme`, { enabled: false, updated_at: "2000-01-01T00:00:00.000Z" });
+    const stale = await h.api("PUT", `/stream/streams/${c.id}/programme`, {
+      enabled: false,
+      updated_at: "2000-01-01T00:00:00.000Z",
+    });
     expect(stale.status).toBe(409);
     expect((await h.api("PUT", `/stream/streams/${c.id}/programme`, { mode: "shuffle" })).status).toBe(400);
     expect((await h.api("PUT", `/stream/streams/${c.id}/programme`, { items: [1] })).status).toBe(400);
@@ -112,7 +122,10 @@ describe("stream channels", () => {
     expect(cities.map((c: any) => c.code)).toEqual(["ams", "fra", "par", "iad", "sin"]);
     expect(cities.find((c: any) => c.code === "par").has_room).toBe(false);
     const c = await newChannel();
-    expect((await h.api("GET", `/stream/streams/${c.id}/sessions`)).body).toEqual({ data: [], paging: { limit: 100, offset: 0, count: 0, next_offset: null } });
+    expect((await h.api("GET", `/stream/streams/${c.id}/sessions`)).body).toEqual({
+      data: [],
+      paging: { limit: 100, offset: 0, count: 0, next_offset: null },
+    });
     expect((await h.api("GET", `/stream/streams/${c.id}/recordings`)).body.data).toEqual([]);
     expect((await h.api("DELETE", `/stream/streams/${c.id}/recordings/rec_1`)).status).toBe(404);
     expect((await h.api("GET", "/stream/recordings/rec_1")).status).toBe(404);

@@ -9,13 +9,29 @@ describe("/talk", () => {
   it("lists seeded cities, with and without room", async () => {
     const r = await h.api("GET", "/talk/cities");
     expect(r.status).toBe(200);
-    expect(r.body.data.map((c: any) => [c.id, c.has_room])).toEqual([["fra", true], ["ams", true], ["iad", true], ["sin", false]]);
+    expect(r.body.data.map((c: any) => [c.id, c.has_room])).toEqual([
+      ["fra", true],
+      ["ams", true],
+      ["iad", true],
+      ["sin", false],
+    ]);
   });
 
   it("creates a room with defaults, patches it, sets and clears a passcode, and deletes it", async () => {
     const c = await h.api("POST", "/talk/rooms", { name: " lobby " });
     expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ name: "lobby", kind: "room", city: "fra", visibility: "public", max_peers: 50, max_kbps: 2000, retention_days: 30, public_join: false, enabled: true, has_passcode: false });
+    expect(c.body).toMatchObject({
+      name: "lobby",
+      kind: "room",
+      city: "fra",
+      visibility: "public",
+      max_peers: 50,
+      max_kbps: 2000,
+      retention_days: 30,
+      public_join: false,
+      enabled: true,
+      has_passcode: false,
+    });
     expect(c.body.passcode).toBeUndefined();
     const id = c.body.id;
     const p = await h.api("PATCH", `/talk/rooms/${id}`, { name: "lobby", max_peers: 10, city: "ams" });
@@ -37,7 +53,9 @@ describe("/talk", () => {
     expect((await h.api("POST", "/talk/rooms", { name: "" })).body.error.code).toBe("validation_error");
     expect((await h.api("POST", "/talk/rooms", { name: "x", max_peers: 1 })).body.error.message).toMatch(/max_peers/);
     expect((await h.api("POST", "/talk/rooms", { name: "x", kind: "stage" })).body.error.code).toBe("validation_error");
-    expect((await h.api("POST", "/talk/rooms", { name: "x", city: "xyz" })).body.error.message).toMatch(/^city: unknown city/);
+    expect((await h.api("POST", "/talk/rooms", { name: "x", city: "xyz" })).body.error.message).toMatch(
+      /^city: unknown city/,
+    );
     expect((await h.api("POST", "/talk/rooms", { name: "x", city: "sin" })).body.error.code).toBe("limit_exceeded");
   });
 });

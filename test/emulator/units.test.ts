@@ -8,7 +8,8 @@ import { cidrContains, formatCidr, parseCidr, parseIPv4, parseIPv6 } from "../..
 describe("ip helpers", () => {
   it("parses IPv4 strictly", () => {
     expect(parseIPv4("192.0.2.1")).toBe(0xc0000201n);
-    for (const bad of ["192.0.2", "192.0.2.1.5", "192.0.2.256", "01.2.3.4", "a.b.c.d", ""]) expect(parseIPv4(bad)).toBeNull();
+    for (const bad of ["192.0.2", "192.0.2.1.5", "192.0.2.256", "01.2.3.4", "a.b.c.d", ""])
+      expect(parseIPv4(bad)).toBeNull();
   });
 
   it("parses IPv6 including :: and embedded IPv4", () => {
@@ -37,7 +38,8 @@ describe("names", () => {
   it("normalizes zone names", () => {
     expect(normalizeZoneName("Example.COM.")).toBe("example.com");
     expect(normalizeZoneName("xn--bcher-kva.example")).toBe("xn--bcher-kva.example");
-    for (const bad of ["com", "example.123", "ex ample.com", "a_b.com", ".example.com"]) expect(normalizeZoneName(bad)).toBeNull();
+    for (const bad of ["com", "example.123", "ex ample.com", "a_b.com", ".example.com"])
+      expect(normalizeZoneName(bad)).toBeNull();
   });
 
   it("normalizes record names", () => {
@@ -63,7 +65,7 @@ describe("zone-file parser", () => {
 
   it("understands $TTL units, class/TTL in either order and multi-string TXT", () => {
     const r = parseZoneFile(
-      ['$TTL 1h', 'a IN 2m A 192.0.2.1', 'b 1d IN TXT "one" "two"', "c CNAME @", "$INCLUDE other.zone"].join("\n"),
+      ["$TTL 1h", "a IN 2m A 192.0.2.1", 'b 1d IN TXT "one" "two"', "c CNAME @", "$INCLUDE other.zone"].join("\n"),
       "z.example",
       range,
     );
@@ -86,7 +88,9 @@ describe("zone-file parser", () => {
   });
 
   it("refuses malformed lines with the line number", () => {
-    expect(() => parseZoneFile("ok A 192.0.2.1\nbad A", "z.example", range)).toThrow(/^text: line 2: A record has no content/);
+    expect(() => parseZoneFile("ok A 192.0.2.1\nbad A", "z.example", range)).toThrow(
+      /^text: line 2: A record has no content/,
+    );
     expect(() => parseZoneFile("b@d A 192.0.2.1", "z.example", range)).toThrow(/^text: line 1: name b@d/);
     expect(parseZoneFile("x NAME y", "z.example", range).skipped[0]?.entry).toBe("x NAME y (type NAME not supported)");
   });

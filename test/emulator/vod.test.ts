@@ -16,7 +16,14 @@ describe("vod assets", () => {
   it("creates metadata, patches, filters by state, and deletes", async () => {
     const r = await h.api("POST", "/vod/assets", { title: "Intro", tags: { lang: "en" } });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ title: "Intro", description: null, tags: { lang: "en" }, visibility: "public", state: "uploading", progress: null });
+    expect(r.body).toMatchObject({
+      title: "Intro",
+      description: null,
+      tags: { lang: "en" },
+      visibility: "public",
+      state: "uploading",
+      progress: null,
+    });
     expect(r.body.id).toMatch(/^vid_[0-9a-f]{12}$/);
     expect(r.body.created_at).toMatch(ISO_MS);
     const id = r.body.id;
@@ -78,7 +85,12 @@ describe("vod event endpoints", () => {
   it("stores endpoints (delivery off), validates, deletes", async () => {
     const w = await h.api("POST", "/vod/webhooks", { url: "https://hooks.example.com/vod", note: "n" });
     expect(w.status).toBe(201);
-    expect(w.body).toMatchObject({ url: "https://hooks.example.com/vod", events: ["*"], note: "n", delivery_enabled: false });
+    expect(w.body).toMatchObject({
+      url: "https://hooks.example.com/vod",
+      events: ["*"],
+      note: "n",
+      delivery_enabled: false,
+    });
     expect(typeof w.body.id).toBe("number");
     const cases: [Record<string, unknown>, RegExp][] = [
       [{}, /^url: is required/],

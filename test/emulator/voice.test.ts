@@ -28,17 +28,32 @@ describe("/voice/numbers", () => {
   it("claims, patches, rings extensions (each for one number at most) and releases", async () => {
     const c = await h.api("POST", "/voice/numbers", { label: "main" });
     expect(c.status).toBe(201);
-    expect(c.body).toMatchObject({ number: expect.stringMatching(/^\+3120555\d{4}$/), label: "main", sip_in: false, dest: null, noanswer: null, endpoints: [] });
+    expect(c.body).toMatchObject({
+      number: expect.stringMatching(/^\+3120555\d{4}$/),
+      label: "main",
+      sip_in: false,
+      dest: null,
+      noanswer: null,
+      endpoints: [],
+    });
     const num = encodeURIComponent(c.body.number);
-    expect((await h.api("PATCH", `/voice/numbers/${num}`, { sip_in: true, dest: "ivr:x" })).body).toMatchObject({ sip_in: true, dest: "ivr:x" });
+    expect((await h.api("PATCH", `/voice/numbers/${num}`, { sip_in: true, dest: "ivr:x" })).body).toMatchObject({
+      sip_in: true,
+      dest: "ivr:x",
+    });
     const { pbx, exts } = await pbxWithExtensions(1);
     const e = await h.api("POST", `/voice/numbers/${num}/endpoints`, { pbx_id: pbx, ext: exts[0] });
     expect(e.status).toBe(201);
     expect(e.body.endpoints).toEqual([{ pbx_id: pbx, ext: exts[0] }]);
     const second = (await h.api("POST", "/voice/numbers", {})).body.number;
-    const clash = await h.api("POST", `/voice/numbers/${encodeURIComponent(second)}/endpoints`, { pbx_id: pbx, ext: exts[0] });
+    const clash = await h.api("POST", `/voice/numbers/${encodeURIComponent(second)}/endpoints`, {
+      pbx_id: pbx,
+      ext: exts[0],
+    });
     expect(clash.body.error).toMatchObject({ code: "conflict", message: expect.stringContaining(c.body.number) });
-    expect((await h.api("POST", `/voice/numbers/${num}/endpoints`, { pbx_id: pbx, ext: "ext_missing" })).status).toBe(404);
+    expect((await h.api("POST", `/voice/numbers/${num}/endpoints`, { pbx_id: pbx, ext: "ext_missing" })).status).toBe(
+      404,
+    );
     expect((await h.api("GET", "/voice/extensions")).body.data.map((x: any) => x.ext)).toEqual(exts);
     expect((await h.api("GET", "/voice/destinations")).status).toBe(200);
     expect((await h.api("DELETE", `/voice/numbers/${num}/endpoints/${pbx}/${exts[0]}`)).status).toBe(204);

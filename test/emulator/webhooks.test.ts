@@ -15,7 +15,14 @@ describe("webhook events", () => {
     const r = await ro("GET", "/webhook-events");
     expect(r.status).toBe(200);
     const names = r.body.data.map((e: any) => e.name);
-    expect(names).toEqual(["ping", "sgate.verification.approved", "sgate.verification.failed", "sgate.verification.expired", "sgate.verification.canceled", "sgate.broadcast.completed"]);
+    expect(names).toEqual([
+      "ping",
+      "sgate.verification.approved",
+      "sgate.verification.failed",
+      "sgate.verification.expired",
+      "sgate.verification.canceled",
+      "sgate.broadcast.completed",
+    ]);
     for (const e of r.body.data) expect(typeof e.description).toBe("string");
   });
 });
@@ -25,7 +32,15 @@ describe("webhook endpoints", () => {
     await clear();
     const r = await h.api("POST", "/webhooks", { url: "https://Hooks.Example.com/in", note: "ops" });
     expect(r.status).toBe(201);
-    expect(r.body).toMatchObject({ url: "https://hooks.example.com/in", events: ["*"], enabled: true, note: "ops", last_status: null, last_at: null, failures: 0 });
+    expect(r.body).toMatchObject({
+      url: "https://hooks.example.com/in",
+      events: ["*"],
+      enabled: true,
+      note: "ops",
+      last_status: null,
+      last_at: null,
+      failures: 0,
+    });
     expect(r.body.created_at).toMatch(ISO_MS);
     expect(r.body.secret).toMatch(/^whsec_[0-9a-f]{48}$/);
     const got = await ro("GET", `/webhooks/${r.body.id}`);
@@ -53,25 +68,53 @@ describe("webhook endpoints", () => {
       [{ url: "https://hooks.example.com/", secret: "x" }, /secret/],
     ];
     for (const [body, msg] of bad) expectError(await h.api("POST", "/webhooks", body), 400, "validation_error", msg);
-    const ok = await h.api("POST", "/webhooks", { url: "https://203.0.113.9/hook", events: ["ping", "ping", "sgate.broadcast.completed"] });
+    const ok = await h.api("POST", "/webhooks", {
+      url: "https://203.0.113.9/hook",
+      events: ["ping", "ping", "sgate.broadcast.completed"],
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.events).toEqual(["ping", "sgate.broadcast.completed"]);
   });
 
   it("patches url, events, enabled and note, validating before changing anything", async () => {
     const w = (await h.api("POST", "/webhooks", { url: "https://a.example.com/" })).body;
-    const p = await h.api("PATCH", `/webhooks/${w.id}`, { url: "https://b.example.com/x", events: ["ping"], enabled: false, note: "n" });
+    const p = await h.api("PATCH", `/webhooks/${w.id}`, {
+      url: "https://b.example.com/x",
+      events: ["ping"],
+      enabled: false,
+      note: "n",
+    });
     expect(p.status).toBe(200);
-    expect(p.body).toMatchObject({ url: "https://b.example.com/x", events: ["ping"], enabled: false, note: "n", secret: null });
-    expectError(await h.api("PATCH", `/webhooks/${w.id}`, { enabled: true, url: "http://c.example.com/" }), 400, "validation_error", /^url/);
-    expect((await h.api("GET", `/webhooks/${w.id}`)).body).toMatchObject({ enabled: false, url: "https://b.example.com/x" });
+    expect(p.body).toMatchObject({
+      url: "https://b.example.com/x",
+      events: ["ping"],
+      enabled: false,
+      note: "n",
+      secret: null,
+    });
+    expectError(
+      await h.api("PATCH", `/webhooks/${w.id}`, { enabled: true, url: "http://c.example.com/" }),
+      400,
+      "validation_error",
+      /^url/,
+    );
+    expect((await h.api("GET", `/webhooks/${w.id}`)).body).toMatchObject({
+      enabled: false,
+      url: "https://b.example.com/x",
+    });
     expect((await h.api("PATCH", `/webhooks/${w.id}`, { note: null })).body.note).toBeNull();
   });
 
   it("refuses an eleventh endpoint with limit_exceeded", async () => {
     await clear();
-    for (let i = 0; i < 10; i++) expect((await h.api("POST", "/webhooks", { url: `https://h${i}.example.com/` })).status).toBe(201);
-    expectError(await h.api("POST", "/webhooks", { url: "https://h10.example.com/" }), 422, "limit_exceeded", /at most 10 webhook endpoints/);
+    for (let i = 0; i < 10; i++)
+      expect((await h.api("POST", "/webhooks", { url: `https://h${i}.example.com/` })).status).toBe(201);
+    expectError(
+      await h.api("POST", "/webhooks", { url: "https://h10.example.com/" }),
+      422,
+      "limit_exceeded",
+      /at most 10 webhook endpoints/,
+    );
     // Another account has its own ten.
     expect((await other("POST", "/webhooks", { url: "https://x.example.com/" })).status).toBe(201);
     const first = (await h.api("GET", "/webhooks")).body.data[0];
@@ -84,7 +127,14 @@ describe("webhook endpoints", () => {
     const w = (await h.api("POST", "/webhooks", { url: "https://ping.example.com/" })).body;
     const t = await h.api("POST", `/webhooks/${w.id}/test`);
     expect(t.status).toBe(202);
-    expect(t.body).toMatchObject({ webhook_id: w.id, event: "ping", status: "pending", attempts: 0, http_status: null, payload: { event: "ping", webhook_id: w.id } });
+    expect(t.body).toMatchObject({
+      webhook_id: w.id,
+      event: "ping",
+      status: "pending",
+      attempts: 0,
+      http_status: null,
+      payload: { event: "ping", webhook_id: w.id },
+    });
     const d = await ro("GET", `/webhooks/${w.id}/deliveries`);
     expect(d.body.data).toHaveLength(1);
     expect(d.body.data[0].id).toBe(t.body.id);

@@ -28,14 +28,20 @@ function parsePrometheus(text: string): { types: Map<string, string>; samples: S
     const sample = /^(\w+)(?:\{(.*)\})? (-?[0-9.e+]+|NaN|\+Inf|-Inf)$/.exec(line);
     if (!sample) throw new Error(`not Prometheus text: ${JSON.stringify(line)}`);
     const labels: Record<string, string> = {};
-    for (const m of (sample[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[m[1]!] = m[2]!.replace(/\\(.)/g, "$1");
+    for (const m of (sample[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
+      labels[m[1]!] = m[2]!.replace(/\\(.)/g, "$1");
     samples.push({ name: sample[1]!, labels, value: Number(sample[3]!.replace("+Inf", "Infinity")) });
   }
   return { types, samples };
 }
 
 function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  return samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v) && Object.keys(s.labels).length === Object.keys(labels).length)?.value;
+  return samples.find(
+    (s) =>
+      s.name === name &&
+      Object.entries(labels).every(([k, v]) => s.labels[k] === v) &&
+      Object.keys(s.labels).length === Object.keys(labels).length,
+  )?.value;
 }
 
 const closers: (() => Promise<void>)[] = [];
@@ -51,7 +57,11 @@ async function serve(metrics: FleetMetrics, port = 0) {
 
 describe("the metrics of a worker", () => {
   it("are served as Prometheus text at GET /metrics: jobs by operation and result, durations, 429s, and the gauges read at scrape time", async () => {
-    let snapshot: FleetSnapshot = { queueDepth: 7, driftedStacks: 2, latestRun: { id: "run-1", results: { succeeded: 5, failed: 1, running: 2 } } };
+    let snapshot: FleetSnapshot = {
+      queueDepth: 7,
+      driftedStacks: 2,
+      latestRun: { id: "run-1", results: { succeeded: 5, failed: 1, running: 2 } },
+    };
     let collected = 0;
     const metrics = new FleetMetrics(async () => (collected++, snapshot));
     metrics.jobFinished("up", "succeeded", 4.2);
@@ -107,7 +117,10 @@ describe("the metrics of a worker", () => {
   it("answer 404 off /metrics, and 503 with the reason when the queue's figures cannot be read", async () => {
     let fail = false;
     const metrics = new FleetMetrics(async () => {
-      if (fail) throw new Error("cannot reach the database (FLEET_DATABASE_URL=postgres://fleet:***@db:5432/fleet): ECONNREFUSED");
+      if (fail)
+        throw new Error(
+          "cannot reach the database (FLEET_DATABASE_URL=postgres://fleet:***@db:5432/fleet): ECONNREFUSED",
+        );
       return { queueDepth: 0, driftedStacks: 0 };
     });
     const { url } = await serve(metrics);
@@ -125,8 +138,12 @@ describe("the metrics of a worker", () => {
     const a = new FleetMetrics(async () => ({ queueDepth: 0, driftedStacks: 0 }));
     const b = new FleetMetrics(async () => ({ queueDepth: 0, driftedStacks: 0 }));
     a.jobFinished("up", "succeeded", 1);
-    expect(value(parsePrometheus(await b.text()).samples, "nsp_fleet_jobs_total", { operation: "up", result: "succeeded" })).toBeUndefined();
-    expect(value(parsePrometheus(await a.text()).samples, "nsp_fleet_jobs_total", { operation: "up", result: "succeeded" })).toBe(1);
+    expect(
+      value(parsePrometheus(await b.text()).samples, "nsp_fleet_jobs_total", { operation: "up", result: "succeeded" }),
+    ).toBeUndefined();
+    expect(
+      value(parsePrometheus(await a.text()).samples, "nsp_fleet_jobs_total", { operation: "up", result: "succeeded" }),
+    ).toBe(1);
   });
 
   it("refuse a port in use with an InputError naming the flag, the port and the host", async () => {
@@ -142,6 +159,7 @@ describe("the metrics of a worker", () => {
 
   it("parseMetricsPort takes 1 to 65535 and names the flag otherwise", () => {
     expect(parseMetricsPort("9464")).toBe(9464);
-    for (const bad of ["0", "65536", "-1", "94a", ""]) expect(() => parseMetricsPort(bad)).toThrow(`--metrics-port: "${bad}" must be a port number from 1 to 65535`);
+    for (const bad of ["0", "65536", "-1", "94a", ""])
+      expect(() => parseMetricsPort(bad)).toThrow(`--metrics-port: "${bad}" must be a port number from 1 to 65535`);
   });
 });

@@ -6,12 +6,19 @@ import { PartnerToken } from "../../fleet/src/partner-token";
 import { useProvider } from "../helpers/use-provider";
 
 const partner = `svc_${"5e7a".repeat(8)}`;
-const { emulator, control } = useProvider({ emulator: { accounts: [{ name: "fleet-partner", token: partner }] }, plugin: false });
+const { emulator, control } = useProvider({
+  emulator: { accounts: [{ name: "fleet-partner", token: partner }] },
+  plugin: false,
+});
 
 describe("PartnerToken", () => {
   it("checks once for the stacks that ask together, again only after ten minutes, and names the variable it tells the stacks", async () => {
     let now = 1_000_000;
-    const token = new PartnerToken({ NSP_BASE_URL: emulator.baseUrl, NSP_PARTNER_TOKEN: partner }, () => {}, () => now);
+    const token = new PartnerToken(
+      { NSP_BASE_URL: emulator.baseUrl, NSP_PARTNER_TOKEN: partner },
+      () => {},
+      () => now,
+    );
     await control.resetStats();
     const together = await Promise.all([token.status(), token.status(), token.status()]);
     expect(together).toEqual(Array(3).fill({ env: { NSP_VERIFIED_TOKEN_ENV: "NSP_PARTNER_TOKEN" } }));
@@ -25,8 +32,13 @@ describe("PartnerToken", () => {
 
   it("a refused token: every partner-mode stack is told why, naming NSP_PARTNER_TOKEN and not the token", async () => {
     const revoked = `svc_${"0d1e".repeat(8)}`;
-    const status = await new PartnerToken({ NSP_BASE_URL: emulator.baseUrl, NSP_PARTNER_TOKEN: revoked }, () => {}).status();
-    expect("refused" in status && status.refused).toMatch(/^NSP_PARTNER_TOKEN: the API at \S+ does not know this token/);
+    const status = await new PartnerToken(
+      { NSP_BASE_URL: emulator.baseUrl, NSP_PARTNER_TOKEN: revoked },
+      () => {},
+    ).status();
+    expect("refused" in status && status.refused).toMatch(
+      /^NSP_PARTNER_TOKEN: the API at \S+ does not know this token/,
+    );
     expect(JSON.stringify(status)).not.toContain(revoked);
   });
 

@@ -57,7 +57,14 @@ async function receiver(...statuses: number[]): Promise<{ url: URL; received: Re
   return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/fleet`), received };
 }
 
-const failed = fleetEvent({ type: "stack.failed", run: "0b6c7d9e-3f52-4b0e-9d43-5a8e1c2f7a10", operation: "up", stack: "acme", attempts: 3, error: "error: 409 conflict on dns/zones" });
+const failed = fleetEvent({
+  type: "stack.failed",
+  run: "0b6c7d9e-3f52-4b0e-9d43-5a8e1c2f7a10",
+  operation: "up",
+  stack: "acme",
+  attempts: 3,
+  error: "error: 409 conflict on dns/zones",
+});
 
 /** The receiver's side, as the guide shows it: node:crypto only. */
 function receiverVerifies(body: string, header: string | undefined, secret: string): boolean {
@@ -90,7 +97,10 @@ describe("deliverOnce", () => {
 
   it("reports a receiver's error status, a redirect (not followed) and a receiver that is not there", async () => {
     const { url } = await receiver(500);
-    expect(await deliverOnce(url, failed, SECRET)).toEqual({ status: 500, error: "the receiver answered 500 Internal Server Error" });
+    expect(await deliverOnce(url, failed, SECRET)).toEqual({
+      status: 500,
+      error: "the receiver answered 500 Internal Server Error",
+    });
     const moved = await receiver(302);
     const redirected = await deliverOnce(moved.url, failed, SECRET);
     expect(redirected.status).toBe(302);
@@ -115,9 +125,16 @@ describe("deliverWithRetries", () => {
     const { url, received } = await receiver(500, 200);
     const waits: number[] = [];
     const attempts: [number, number | undefined][] = [];
-    const result = await deliverWithRetries(url, failed, SECRET, { sleep: async (ms) => void waits.push(ms), onAttempt: (n, r) => attempts.push([n, r.status]), random: () => 0.5 });
+    const result = await deliverWithRetries(url, failed, SECRET, {
+      sleep: async (ms) => void waits.push(ms),
+      onAttempt: (n, r) => attempts.push([n, r.status]),
+      random: () => 0.5,
+    });
     expect(result).toEqual({ status: 200, attempts: 2 });
-    expect(attempts).toEqual([[1, 500], [2, 200]]);
+    expect(attempts).toEqual([
+      [1, 500],
+      [2, 200],
+    ]);
     expect(waits).toEqual([750]);
     // The same event both times, each signed.
     expect(received.map((r) => JSON.parse(r.body).id)).toEqual([failed.id, failed.id]);
@@ -129,7 +146,12 @@ describe("deliverWithRetries", () => {
     const waits: number[] = [];
     let draw = 0;
     const draws = [0, 0.999, 0.5];
-    const result = await deliverWithRetries(url, failed, SECRET, { retries: 3, firstDelayMs: 100, sleep: async (ms) => void waits.push(ms), random: () => draws[draw++]! });
+    const result = await deliverWithRetries(url, failed, SECRET, {
+      retries: 3,
+      firstDelayMs: 100,
+      sleep: async (ms) => void waits.push(ms),
+      random: () => draws[draw++]!,
+    });
     expect(result).toEqual({ status: 503, error: "the receiver answered 503 Service Unavailable", attempts: 4 });
     expect(received).toHaveLength(4);
     expect(waits[0]).toBe(50);
@@ -140,7 +162,10 @@ describe("deliverWithRetries", () => {
   it("stops retrying once its signal is aborted", async () => {
     const { url, received } = await receiver(500);
     const stop = new AbortController();
-    const result = await deliverWithRetries(url, failed, SECRET, { signal: stop.signal, sleep: async () => stop.abort() });
+    const result = await deliverWithRetries(url, failed, SECRET, {
+      signal: stop.signal,
+      sleep: async () => stop.abort(),
+    });
     expect(result.attempts).toBe(1);
     expect(received).toHaveLength(1);
   });
@@ -158,19 +183,43 @@ describe("webhookUrl", () => {
   });
 
   it.each([
-    ["a plain http address off the machine", "http://alerts.example.com/hook", /^--webhook: http:\/\/alerts\.example\.com\/hook uses plain http to alerts\.example\.com, which would cross the network unencrypted; use https/],
-    ["plain http to a private address", "http://10.0.0.5/hook", /^--webhook: http:\/\/10\.0\.0\.5\/hook uses plain http/],
-    ["a host that only starts like loopback", "http://127.0.0.1.example.com/hook", /uses plain http to 127\.0\.0\.1\.example\.com/],
-    ["an ftp URL", "ftp://files.example.com/hook", /^--webhook: ftp:\/\/files\.example\.com\/hook is not an http or https URL; use https/],
+    [
+      "a plain http address off the machine",
+      "http://alerts.example.com/hook",
+      /^--webhook: http:\/\/alerts\.example\.com\/hook uses plain http to alerts\.example\.com, which would cross the network unencrypted; use https/,
+    ],
+    [
+      "plain http to a private address",
+      "http://10.0.0.5/hook",
+      /^--webhook: http:\/\/10\.0\.0\.5\/hook uses plain http/,
+    ],
+    [
+      "a host that only starts like loopback",
+      "http://127.0.0.1.example.com/hook",
+      /uses plain http to 127\.0\.0\.1\.example\.com/,
+    ],
+    [
+      "an ftp URL",
+      "ftp://files.example.com/hook",
+      /^--webhook: ftp:\/\/files\.example\.com\/hook is not an http or https URL; use https/,
+    ],
     ["a non-URL", "alerts.example.com/hook", /^--webhook: not a URL; expected https:\/\/host\/path/],
-    ["a password in the URL", "https://fleet:pw-1234@alerts.example.com/hook", /^--webhook: https:\/\/alerts\.example\.com\/hook holds a user name or password; remove it/],
+    [
+      "a password in the URL",
+      "https://fleet:pw-1234@alerts.example.com/hook",
+      /^--webhook: https:\/\/alerts\.example\.com\/hook holds a user name or password; remove it/,
+    ],
   ])("refuses %s, naming the flag", (_, value, message) => {
     expect(() => webhookUrl(value, "--webhook")).toThrow(InputError);
     expect(() => webhookUrl(value, "--webhook")).toThrow(message);
   });
 
   it("never repeats a refused value's password or query, nor a value that is not a URL", () => {
-    const messages = ["http://fleet:pw-1234@alerts.example.com/hook?token=q-5678", "https://fleet:pw-1234@alerts.example.com/", "svc_0123456789abcdef not a url"].map((v) => {
+    const messages = [
+      "http://fleet:pw-1234@alerts.example.com/hook?token=q-5678",
+      "https://fleet:pw-1234@alerts.example.com/",
+      "svc_0123456789abcdef not a url",
+    ].map((v) => {
       try {
         webhookUrl(v, "FLEET_WEBHOOK_URL");
         return "";
@@ -179,7 +228,8 @@ describe("webhookUrl", () => {
       }
     });
     expect(messages.every((m) => m.startsWith("FLEET_WEBHOOK_URL: "))).toBe(true);
-    for (const secret of ["pw-1234", "q-5678", "svc_0123456789abcdef"]) expect(messages.join("\n")).not.toContain(secret);
+    for (const secret of ["pw-1234", "q-5678", "svc_0123456789abcdef"])
+      expect(messages.join("\n")).not.toContain(secret);
   });
 
   it("webhookSettings: none without a URL; the flag before the variable; a URL needs its secret", () => {
@@ -188,10 +238,16 @@ describe("webhookUrl", () => {
     expect(webhookSettings(env)).toEqual({ url: new URL("https://env.example.com/hook"), secret: SECRET });
     expect(webhookSettings(env, "https://flag.example.com/hook")?.url.host).toBe("flag.example.com");
     expect(() => webhookSettings({ FLEET_WEBHOOK_URL: "http://alerts.example.com/" })).toThrow(/^FLEET_WEBHOOK_URL: /);
-    expect(() => webhookSettings({ FLEET_WEBHOOK_SECRET: SECRET }, "http://alerts.example.com/")).toThrow(/^--webhook: /);
-    expect(() => webhookSettings({ FLEET_WEBHOOK_URL: "https://env.example.com/hook" })).toThrow(/^FLEET_WEBHOOK_SECRET: not set/);
+    expect(() => webhookSettings({ FLEET_WEBHOOK_SECRET: SECRET }, "http://alerts.example.com/")).toThrow(
+      /^--webhook: /,
+    );
+    expect(() => webhookSettings({ FLEET_WEBHOOK_URL: "https://env.example.com/hook" })).toThrow(
+      /^FLEET_WEBHOOK_SECRET: not set/,
+    );
     const short = "0123456789";
-    expect(() => webhookSettings({ ...env, FLEET_WEBHOOK_SECRET: short })).toThrow(/^FLEET_WEBHOOK_SECRET: 10 characters, too short/);
+    expect(() => webhookSettings({ ...env, FLEET_WEBHOOK_SECRET: short })).toThrow(
+      /^FLEET_WEBHOOK_SECRET: 10 characters, too short/,
+    );
     try {
       webhookSettings({ ...env, FLEET_WEBHOOK_SECRET: short });
     } catch (e) {
@@ -203,10 +259,20 @@ describe("webhookUrl", () => {
 describe("through the queue", () => {
   it("queueDelivery: a job of the webhook queue holding the URL and the event, never the secret, retried with backoff", async () => {
     const sent: { name: string; data: unknown; options: Record<string, unknown> }[] = [];
-    const boss = { send: async (name: string, data: unknown, options: Record<string, unknown>) => (sent.push({ name, data, options }), "job-1") };
+    const boss = {
+      send: async (name: string, data: unknown, options: Record<string, unknown>) => (
+        sent.push({ name, data, options }), "job-1"
+      ),
+    };
     const url = new URL("https://alerts.example.com/hook");
     expect(await queueDelivery(boss as never, url, failed, { retries: 3, retryDelaySeconds: 5 })).toBe("job-1");
-    expect(sent).toEqual([{ name: WEBHOOK_QUEUE, data: { url: url.href, event: failed }, options: expect.objectContaining({ retryLimit: 3, retryDelay: 5, retryBackoff: true }) }]);
+    expect(sent).toEqual([
+      {
+        name: WEBHOOK_QUEUE,
+        data: { url: url.href, event: failed },
+        options: expect.objectContaining({ retryLimit: 3, retryDelay: 5, retryBackoff: true }),
+      },
+    ]);
     expect(JSON.stringify(sent)).not.toContain(SECRET);
   });
 
@@ -216,7 +282,9 @@ describe("through the queue", () => {
     const rows: unknown[][] = [];
     const db = { query: async (_text: string, values: unknown[]) => void rows.push(values) };
     const job = { id: "job-1", data: { url: url.href, event: failed }, retryCount: 0 };
-    await expect(handleDelivery(job, db, SECRET)).rejects.toThrow(/^webhook stack\.failed \S+ to http:\/\/127\.0\.0\.1:\d+\/hooks\/fleet, attempt 1: the receiver answered 500/);
+    await expect(handleDelivery(job, db, SECRET)).rejects.toThrow(
+      /^webhook stack\.failed \S+ to http:\/\/127\.0\.0\.1:\d+\/hooks\/fleet, attempt 1: the receiver answered 500/,
+    );
     expect(await handleDelivery({ ...job, retryCount: 1 }, db, SECRET)).toEqual({ status: 202 });
     const shown = `http://127.0.0.1:${url.port}/hooks/fleet`;
     expect(rows).toEqual([
@@ -227,13 +295,24 @@ describe("through the queue", () => {
   });
 
   it("handleDelivery: a run's event has no stack; a job whose URL is no longer acceptable is refused without a request", async () => {
-    const finished: FleetEvent = fleetEvent({ type: "run.finished", run: failed.run, operation: "up", summary: { stacks: 3, succeeded: 2, failed: 1 } });
+    const finished: FleetEvent = fleetEvent({
+      type: "run.finished",
+      run: failed.run,
+      operation: "up",
+      summary: { stacks: 3, succeeded: 2, failed: 1 },
+    });
     const { url, received } = await receiver(200);
     const rows: unknown[][] = [];
     const db = { query: async (_text: string, values: unknown[]) => void rows.push(values) };
     await handleDelivery({ id: "j", data: { url: url.href, event: finished }, retryCount: 0 }, db, SECRET);
     expect(rows[0]!.slice(1, 4)).toEqual(["run.finished", failed.run, null]);
-    await expect(handleDelivery({ id: "j2", data: { url: "http://alerts.example.com/", event: finished }, retryCount: 0 }, db, SECRET)).rejects.toThrow(/^the delivery job j2's url: .* uses plain http/);
+    await expect(
+      handleDelivery(
+        { id: "j2", data: { url: "http://alerts.example.com/", event: finished }, retryCount: 0 },
+        db,
+        SECRET,
+      ),
+    ).rejects.toThrow(/^the delivery job j2's url: .* uses plain http/);
     expect(received).toHaveLength(1);
   });
 });
@@ -241,7 +320,9 @@ describe("through the queue", () => {
 describe("sign", () => {
   it("is GitHub's: sha256= and the hex HMAC-SHA256 of the raw body", () => {
     // HMAC-SHA256("key", "The quick brown fox jumps over the lazy dog"), a published test value.
-    expect(sign("The quick brown fox jumps over the lazy dog", "key")).toBe("sha256=f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
+    expect(sign("The quick brown fox jumps over the lazy dog", "key")).toBe(
+      "sha256=f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8",
+    );
   });
 });
 
@@ -258,7 +339,11 @@ describe("the guide's receiver (docs/guides/fleet.md, `receiver.mjs`)", () => {
     const port = (free.address() as AddressInfo).port;
     await new Promise((resolve) => free.close(resolve));
     writeFileSync(join(dir, "receiver.mjs"), program!.replace(".listen(8788,", `.listen(${port},`));
-    const child = spawn(process.execPath, ["receiver.mjs"], { cwd: dir, env: { ...process.env, FLEET_WEBHOOK_SECRET: SECRET }, stdio: "ignore" });
+    const child = spawn(process.execPath, ["receiver.mjs"], {
+      cwd: dir,
+      env: { ...process.env, FLEET_WEBHOOK_SECRET: SECRET },
+      stdio: "ignore",
+    });
     try {
       const listening = () =>
         new Promise<boolean>((resolve) => {
@@ -267,7 +352,10 @@ describe("the guide's receiver (docs/guides/fleet.md, `receiver.mjs`)", () => {
         });
       await until(listening);
       const url = new URL(`http://127.0.0.1:${port}/nsp-fleet`);
-      expect(await deliverOnce(url, failed, "another-secret-0123456789")).toEqual({ status: 401, error: "the receiver answered 401 Unauthorized" });
+      expect(await deliverOnce(url, failed, "another-secret-0123456789")).toEqual({
+        status: 401,
+        error: "the receiver answered 401 Unauthorized",
+      });
       expect(existsSync(join(dir, "events.log"))).toBe(false);
       expect(await deliverOnce(url, failed, SECRET)).toEqual({ status: 204 });
       expect(await deliverOnce(url, failed, SECRET)).toEqual({ status: 204 });

@@ -9,6 +9,9 @@ import { join } from "node:path";
 const ROOT = join(__dirname, "..", "..");
 
 export default function setup(): void {
-  const run = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), "--if-stale"], { cwd: ROOT, stdio: "inherit" });
+  const run = spawnSync(process.execPath, [join(ROOT, "scripts", "build.mjs"), "--if-stale"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
   if (run.status !== 0) throw new Error(`the build failed (exit ${run.status}); tests would run against an old bundle`);
 }

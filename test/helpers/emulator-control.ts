@@ -36,7 +36,10 @@ export class EmulatorControl {
     for (let attempt = 0; ; attempt++) {
       const res = await fetch(`${this.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
@@ -72,7 +75,9 @@ export class EmulatorControl {
     let offset: number | null = 0;
     while (offset !== null) {
       const sep = path.includes("?") ? "&" : "?";
-      const page: T[] | { data: T[]; paging: { next_offset: number | null } } = await this.get(`${path}${sep}limit=500&offset=${offset}`);
+      const page: T[] | { data: T[]; paging: { next_offset: number | null } } = await this.get(
+        `${path}${sep}limit=500&offset=${offset}`,
+      );
       const rows: T[] = Array.isArray(page) ? page : page.data;
       items.push(...rows);
       offset = Array.isArray(page) ? (rows.length < 500 ? null : offset + rows.length) : page.paging.next_offset;
@@ -134,7 +139,13 @@ export class EmulatorControl {
     return res.token;
   }
   /** Every credential partners minted for their customers so far, expired and revoked ones included. */
-  async partnerCredentials(): Promise<{ token: string; partner: string; subject: string; scope: string; expired: boolean; revoked: boolean }[]> {
-    return (await this.control<{ data: { token: string; partner: string; subject: string; scope: string; expired: boolean; revoked: boolean }[] }>("GET", "/partner/credentials")).data;
+  async partnerCredentials(): Promise<
+    { token: string; partner: string; subject: string; scope: string; expired: boolean; revoked: boolean }[]
+  > {
+    return (
+      await this.control<{
+        data: { token: string; partner: string; subject: string; scope: string; expired: boolean; revoked: boolean }[];
+      }>("GET", "/partner/credentials")
+    ).data;
   }
 }

@@ -82,7 +82,12 @@ export async function createZone(api: Api, name: string, extra: Record<string, u
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** An error answer: the envelope `{ error: { code, message } }` and nothing more, with this status and code, and the message when given. */
-export function expectError(r: { status: number; body: any }, status: number, code: string, message?: string | RegExp): void {
+export function expectError(
+  r: { status: number; body: any },
+  status: number,
+  code: string,
+  message?: string | RegExp,
+): void {
   expect(r.status, JSON.stringify(r.body)).toBe(status);
   expect(Object.keys(r.body)).toEqual(["error"]);
   expect(Object.keys(r.body.error).sort()).toEqual(["code", "message"]);
@@ -93,7 +98,8 @@ export function expectError(r: { status: number; body: any }, status: number, co
 }
 
 /** A token of the `svc_` form, the same for the same name and role on every run. */
-const tokenFor = (name: string, role: string) => `svc_${createHash("sha256").update(`${name}/${role}`).digest("hex").slice(0, 32)}`;
+const tokenFor = (name: string, role: string) =>
+  `svc_${createHash("sha256").update(`${name}/${role}`).digest("hex").slice(0, 32)}`;
 
 export interface Accounts extends Harness {
   /** The account's read-scoped token. */
@@ -111,9 +117,21 @@ export interface Accounts extends Harness {
 export function useAccounts(name: string, options: BuildOptions = {}): Accounts {
   const tokens = { write: tokenFor(name, "write"), read: tokenFor(name, "read"), other: tokenFor(name, "other") };
   let h: Harness | undefined;
-  const current = () => h ?? (() => { throw new Error("the harness starts in beforeAll"); })();
+  const current = () =>
+    h ??
+    (() => {
+      throw new Error("the harness starts in beforeAll");
+    })();
   beforeAll(async () => {
-    h = await startHarness({ ...options, accounts: [{ name, token: tokens.write }, { name, token: tokens.read, scope: "read" }, { name: "other", token: tokens.other }, ...(options.accounts ?? [])] });
+    h = await startHarness({
+      ...options,
+      accounts: [
+        { name, token: tokens.write },
+        { name, token: tokens.read, scope: "read" },
+        { name: "other", token: tokens.other },
+        ...(options.accounts ?? []),
+      ],
+    });
   });
   afterAll(() => h?.emu.close());
   return {

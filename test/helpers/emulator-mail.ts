@@ -26,11 +26,13 @@ function mailObjects(h: { api: Api }) {
     return (await h.api("GET", `/dns/zones/${zoneId}/records?limit=500`)).body.data;
   }
 
-  const newServer = (extra: Obj = {}) => created("POST", "/mail/servers", { name: uniq("mx"), ip4: "192.0.2.25", ...extra });
+  const newServer = (extra: Obj = {}) =>
+    created("POST", "/mail/servers", { name: uniq("mx"), ip4: "192.0.2.25", ...extra });
   const newMailbox = (domainId: number, local: string, extra: Obj = {}) =>
     created("POST", `/mail/domains/${domainId}/mailboxes`, { domain_id: domainId, local, ...extra });
   /** The API's whole answer to a mailbox create, refused or not. */
-  const newMailboxRaw = (domainId: number, local: string) => h.api("POST", `/mail/domains/${domainId}/mailboxes`, { domain_id: domainId, local });
+  const newMailboxRaw = (domainId: number, local: string) =>
+    h.api("POST", `/mail/domains/${domainId}/mailboxes`, { domain_id: domainId, local });
 
   return { uniq, created, newDomain, zoneRecords, newServer, newMailbox, newMailboxRaw };
 }

@@ -164,20 +164,32 @@ export interface ReplaceStep {
   replaces?: string[];
 }
 
-export type SkippableStep = "update" | "replace" | "import" | "drift" | "drift edit" | "drift delete" | "bad" | "delete";
+export type SkippableStep =
+  | "update"
+  | "replace"
+  | "import"
+  | "drift"
+  | "drift edit"
+  | "drift delete"
+  | "bad"
+  | "delete";
 
 type Provider = ReturnType<typeof useProvider>;
 
 /** The keys of an object, sorted: what a Diff must name. */
 const keys = (o: Obj) => Object.keys(o).sort();
 /** The inputs with a change applied: a key set to `undefined` is removed. */
-const changed = (inputs: Obj, change: Obj) => Object.fromEntries(Object.entries({ ...inputs, ...change }).filter(([, v]) => v !== undefined));
+const changed = (inputs: Obj, change: Obj) =>
+  Object.fromEntries(Object.entries({ ...inputs, ...change }).filter(([, v]) => v !== undefined));
 const defined = (o: Obj) => changed({}, o);
 /** The values Check gave the inputs a change names: it may rewrite them (sorted, canonical), and the state shows its form. */
 const pick = (inputs: Obj, change: Obj) => Object.fromEntries(Object.keys(defined(change)).map((k) => [k, inputs[k]]));
-const updateSteps = (row: LifecycleRow): UpdateStep[] => (!row.update ? [] : Array.isArray(row.update) ? row.update : [{ inputs: row.update }]);
-const replaceSteps = (row: LifecycleRow): ReplaceStep[] => (!row.replace ? [] : Array.isArray(row.replace) ? row.replace : [{ inputs: row.replace }]);
-const valueOf = <T>(v: T | ((...a: any[]) => T), ...args: unknown[]): T => (typeof v === "function" ? (v as (...a: unknown[]) => T)(...args) : v);
+const updateSteps = (row: LifecycleRow): UpdateStep[] =>
+  !row.update ? [] : Array.isArray(row.update) ? row.update : [{ inputs: row.update }];
+const replaceSteps = (row: LifecycleRow): ReplaceStep[] =>
+  !row.replace ? [] : Array.isArray(row.replace) ? row.replace : [{ inputs: row.replace }];
+const valueOf = <T>(v: T | ((...a: any[]) => T), ...args: unknown[]): T =>
+  typeof v === "function" ? (v as (...a: unknown[]) => T)(...args) : v;
 
 export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
   const { plugin, control, checked, previewSendsNothing, importClean, expectCheckFailures, anotherPlugin } = provider;
@@ -209,25 +221,48 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
     if (expected) expect((await control.stats()).byRoute, what).toEqual(expected);
   }
 
-  async function gone(row: LifecycleRow, name: string, id: string, state: Obj, inputs: Obj, reader = plugin): Promise<void> {
+  async function gone(
+    row: LifecycleRow,
+    name: string,
+    id: string,
+    state: Obj,
+    inputs: Obj,
+    reader = plugin,
+  ): Promise<void> {
     expect((await reader.read(row.type, name, id, state, inputs)).id).toBe("");
   }
 
   for (const row of rows) {
     const skip = row.skip ?? {};
     for (const step of ["update", "replace", "drift", "bad"] as const) {
-      if (!row[step] && !skip[step] && !(step === "drift" && skip["drift edit"])) throw new Error(`${row.type}: the lifecycle row has no ${step}; give one, or the reason in skip.${step}`);
+      if (!row[step] && !skip[step] && !(step === "drift" && skip["drift edit"]))
+        throw new Error(`${row.type}: the lifecycle row has no ${step}; give one, or the reason in skip.${step}`);
     }
     describe(`${row.type} lifecycle`, () => {
-      const steps = ["create", "read", "no-change diff", row.update && "update", row.replace && "replace", !skip.import && "import", !skip.delete && "delete"];
+      const steps = [
+        "create",
+        "read",
+        "no-change diff",
+        row.update && "update",
+        row.replace && "replace",
+        !skip.import && "import",
+        !skip.delete && "delete",
+      ];
       const skipped = Object.entries(skip).map(([step, reason]) => `no ${step}: ${reason}`);
       it(`${steps.filter(Boolean).join(", ")}${skipped.length ? ` (${skipped.join("; ")})` : ""}`, async () => {
         const name = `lc${++seq}`;
         const given = typeof row.create === "function" ? await row.create() : row.create;
         const inputs = await checked(row.type, given);
         if (row.checkedAs) expect(inputs, "what Check makes of the inputs").toEqual(valueOf(row.checkedAs, given));
-        if (row.checkedSame) expect(await checked(row.type, changed(given, row.checkedSame)), "the same inputs written another way").toEqual(inputs);
-        for (const output of [row.unknownOutput ?? []].flat()) expect(await previewSendsNothing(row.type, inputs, output), "a preview shows the inputs").toMatchObject(inputs);
+        if (row.checkedSame)
+          expect(
+            await checked(row.type, changed(given, row.checkedSame)),
+            "the same inputs written another way",
+          ).toEqual(inputs);
+        for (const output of [row.unknownOutput ?? []].flat())
+          expect(await previewSendsNothing(row.type, inputs, output), "a preview shows the inputs").toMatchObject(
+            inputs,
+          );
 
         await control.resetStats();
         const created = await plugin.create(row.type, name, inputs);
@@ -237,13 +272,17 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         else if (row.idPattern) expect(created.id).toBe(row.idPattern(inputs));
         expect(created.properties).toMatchObject(inputs);
         if (row.outputs) expect(created.properties).toMatchObject(valueOf(row.outputs, inputs, created.id));
-        if (row.exactOutputs) expect(created.properties).toEqual({ ...inputs, ...valueOf(row.outputs ?? {}, inputs, created.id) });
+        if (row.exactOutputs)
+          expect(created.properties).toEqual({ ...inputs, ...valueOf(row.outputs ?? {}, inputs, created.id) });
         for (const key of row.absentOutputs ?? []) expect(created.properties).not.toHaveProperty(key);
         const secrets: Obj = {};
         for (const [key, form] of Object.entries(row.secretOutputs ?? {})) {
           expect(isSecret(created.properties[key]), `${key} is a secret`).toBe(true);
           expect(plain(created.properties[key])).toMatch(form);
-          expect(await control.get(row.apiPath(inputs, created.id)), `the API shows ${key} only once`).not.toHaveProperty(key);
+          expect(
+            await control.get(row.apiPath(inputs, created.id)),
+            `the API shows ${key} only once`,
+          ).not.toHaveProperty(key);
           secrets[key] = plain(created.properties[key]);
         }
         if (row.exists) expect(await row.exists(inputs, created.id), "the API has the object").toBe(true);
@@ -254,10 +293,16 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         await expectRequests(row.readRequests, "the requests of the read");
         if (row.stableReads) expect(read.properties).toEqual(created.properties);
         expect(read.inputs).toEqual(inputs);
-        expect(await plugin.diff(row.type, name, created.id, read.properties, inputs, inputs)).toMatchObject({ changes: false, replaces: [] });
+        expect(await plugin.diff(row.type, name, created.id, read.properties, inputs, inputs)).toMatchObject({
+          changes: false,
+          replaces: [],
+        });
         if (row.equivalent) {
           const same = await checked(row.type, changed(given, row.equivalent));
-          expect((await plugin.diff(row.type, name, created.id, read.properties, same, inputs)).changes, "inputs that mean the same object").toBe(false);
+          expect(
+            (await plugin.diff(row.type, name, created.id, read.properties, same, inputs)).changes,
+            "inputs that mean the same object",
+          ).toBe(false);
         }
 
         let state = read.properties;
@@ -271,7 +316,10 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           expect(d.diffs.sort()).toEqual(keys(update));
           if (step.detailed) expect(d.detailed).toEqual(step.detailed);
           await control.resetStats();
-          expect(await plugin.update(row.type, name, created.id, state, news, true, current), "a preview shows the change").toMatchObject(pick(news, update));
+          expect(
+            await plugin.update(row.type, name, created.id, state, news, true, current),
+            "a preview shows the change",
+          ).toMatchObject(pick(news, update));
           expect((await control.stats()).total, "an update in preview sends no request").toBe(0);
           const updated = await plugin.update(row.type, name, created.id, state, news, false, current);
           await expectRequests(step.requests, "the requests of the update");
@@ -302,7 +350,8 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           const d = await plugin.diff(row.type, name, created.id, state, news, current);
           expect(d.changes).toBe(true);
           expect(d.replaces.sort()).toEqual(step.replaces?.sort() ?? keys(change));
-          if (step.deleteBeforeReplace !== undefined) expect(d.deleteBeforeReplace ?? false, "deletes before it replaces").toBe(step.deleteBeforeReplace);
+          if (step.deleteBeforeReplace !== undefined)
+            expect(d.deleteBeforeReplace ?? false, "deletes before it replaces").toBe(step.deleteBeforeReplace);
         }
 
         if (!skip.import) {
@@ -314,10 +363,14 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           // An import writes out only what differs from the defaults; Check fills those back in.
           expect(await checked(row.type, imported.inputs)).toMatchObject(kept);
           if (row.imported) expect(imported.inputs).toEqual(valueOf(row.imported, current));
-          for (const [key, value] of Object.entries(valueOf(row.importedOutputs ?? {}, state))) expect(imported.properties[key], key).toEqual(value);
+          for (const [key, value] of Object.entries(valueOf(row.importedOutputs ?? {}, state)))
+            expect(imported.properties[key], key).toEqual(value);
           const refreshed = await plugin.read(row.type, "imp", created.id, imported.properties, imported.inputs);
-          expect(refreshed.inputs, "a refresh of the imported object keeps what the import wrote").toEqual(imported.inputs);
-          for (const key of row.keptOutputs ?? []) expect(imported.properties[key], key).toEqual(created.properties[key]);
+          expect(refreshed.inputs, "a refresh of the imported object keeps what the import wrote").toEqual(
+            imported.inputs,
+          );
+          for (const key of row.keptOutputs ?? [])
+            expect(imported.properties[key], key).toEqual(created.properties[key]);
           for (const [id, writes] of row.moreImports?.(current, created.id) ?? []) {
             if (writes) expect((await importClean(row.type, id)).inputs, id).toEqual(writes);
             else expect((await plugin.read(row.type, "imp", id)).id, `${id} names nothing to import`).toBe("");
@@ -325,7 +378,8 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         }
         if (row.badImportIds) {
           await control.resetStats();
-          for (const [id, error] of row.badImportIds(current, created.id)) await expect(plugin.read(row.type, "imp", id), id).rejects.toThrow(error);
+          for (const [id, error] of row.badImportIds(current, created.id))
+            await expect(plugin.read(row.type, "imp", id), id).rejects.toThrow(error);
           expect((await control.stats()).total, "a refused import id sends no request").toBe(0);
         }
 
@@ -334,8 +388,15 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         await plugin.delete(row.type, name, created.id, state);
         await expectRequests(row.deleteRequests, "the requests of the delete");
         if (skip.delete) {
-          if (row.apiObject) expect(await control.get(row.apiPath(current, created.id)), "the delete leaves the object").toMatchObject(row.apiObject);
-          if (row.readAfterDelete) expect((await plugin.read(row.type, name, created.id, state, current)).properties, "a Read of what the delete leaves").toMatchObject(row.readAfterDelete);
+          if (row.apiObject)
+            expect(await control.get(row.apiPath(current, created.id)), "the delete leaves the object").toMatchObject(
+              row.apiObject,
+            );
+          if (row.readAfterDelete)
+            expect(
+              (await plugin.read(row.type, name, created.id, state, current)).properties,
+              "a Read of what the delete leaves",
+            ).toMatchObject(row.readAfterDelete);
         }
         await row.afterDelete?.({ id: created.id, inputs: current, state });
         if (skip.delete) return;
@@ -361,17 +422,29 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
             const reader = await laterCommand();
             const logged = reader.engineLogs.length;
             read = await readBack(row, name, created.id, created.properties, inputs, reader);
-            if (drift.warning) expect(reader.engineLogs.slice(logged).join("\n"), "the Read warns of the change").toMatch(drift.warning);
+            if (drift.warning)
+              expect(reader.engineLogs.slice(logged).join("\n"), "the Read warns of the change").toMatch(drift.warning);
             expect(read.inputs).toMatchObject(drift.inputs);
             expect(read.properties).toMatchObject({ ...drift.inputs, ...drift.properties });
-            for (const key of drift.ignored ?? []) expect(read.inputs, `${key} was never set by the program: not drift`).not.toHaveProperty(key);
+            for (const key of drift.ignored ?? [])
+              expect(read.inputs, `${key} was never set by the program: not drift`).not.toHaveProperty(key);
             const d = await plugin.diff(row.type, name, created.id, read.properties, inputs, read.inputs);
             expect(d.changes).toBe(true);
             expect(d.diffs.sort()).toEqual(keys(drift.inputs));
             const replacing = new Set(replaceSteps(row).flatMap((step) => Object.keys(valueOf(step.inputs))));
-            expect(d.replaces.sort(), "a drifted property replaces only when the row says it does").toEqual(keys(drift.inputs).filter((k) => replacing.has(k)));
+            expect(d.replaces.sort(), "a drifted property replaces only when the row says it does").toEqual(
+              keys(drift.inputs).filter((k) => replacing.has(k)),
+            );
             if (drift.repaired) {
-              const repaired = await plugin.update(row.type, name, created.id, read.properties, inputs, false, read.inputs);
+              const repaired = await plugin.update(
+                row.type,
+                name,
+                created.id,
+                read.properties,
+                inputs,
+                false,
+                read.inputs,
+              );
               expect(repaired, "an update back to the program").toMatchObject(drift.repaired);
               read = { properties: repaired, inputs };
             }

@@ -20,7 +20,12 @@ export function secret(value: unknown): Record<string, unknown> {
 }
 
 export function isSecret(value: unknown): value is { value: unknown } {
-  return typeof value === "object" && value !== null && (value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === SECRET_SIG["4dabf18193072939515e22adb298388d"];
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] ===
+      SECRET_SIG["4dabf18193072939515e22adb298388d"]
+  );
 }
 
 type Obj = Record<string, unknown>;
@@ -36,18 +41,24 @@ export function urn(type: string, name: string): string {
 async function startEngineLogSink(): Promise<{ address: string; logs: string[]; server: grpc.Server }> {
   const logs: string[] = [];
   const server = new grpc.Server();
-  const notImplemented: grpc.handleUnaryCall<unknown, unknown> = (_c, cb) => cb({ code: grpc.status.UNIMPLEMENTED } as grpc.ServiceError, null);
-  server.addService(engineGrpc.EngineService as unknown as grpc.ServiceDefinition, {
-    log: (call: grpc.ServerUnaryCall<enginePb.LogRequest, Empty>, cb: grpc.sendUnaryData<Empty>) => {
-      logs.push(call.request.getMessage());
-      cb(null, new Empty());
-    },
-    getRootResource: notImplemented,
-    setRootResource: notImplemented,
-    startDebugging: notImplemented,
-    requirePulumiVersion: notImplemented,
-  } as grpc.UntypedServiceImplementation);
-  const port = await new Promise<number>((res, rej) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))));
+  const notImplemented: grpc.handleUnaryCall<unknown, unknown> = (_c, cb) =>
+    cb({ code: grpc.status.UNIMPLEMENTED } as grpc.ServiceError, null);
+  server.addService(
+    engineGrpc.EngineService as unknown as grpc.ServiceDefinition,
+    {
+      log: (call: grpc.ServerUnaryCall<enginePb.LogRequest, Empty>, cb: grpc.sendUnaryData<Empty>) => {
+        logs.push(call.request.getMessage());
+        cb(null, new Empty());
+      },
+      getRootResource: notImplemented,
+      setRootResource: notImplemented,
+      startDebugging: notImplemented,
+      requirePulumiVersion: notImplemented,
+    } as grpc.UntypedServiceImplementation,
+  );
+  const port = await new Promise<number>((res, rej) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? rej(e) : res(p))),
+  );
   return { address: `127.0.0.1:${port}`, logs, server };
 }
 
@@ -61,21 +72,61 @@ export interface PluginHandle {
   /** Configure as the engine does; `instance` names an explicit provider instance (the default provider when unset). */
   configure(args: Obj, instance?: string): Promise<providerPb.ConfigureResponse>;
   checkConfig(news: Obj, instance?: string): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
-  check(type: string, name: string, news: Obj, olds?: Obj): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
-  diff(type: string, name: string, id: string, olds: Obj, news: Obj, oldInputs?: Obj): Promise<{ changes: boolean; replaces: string[]; diffs: string[]; detailed: Record<string, number>; deleteBeforeReplace: boolean }>;
+  check(
+    type: string,
+    name: string,
+    news: Obj,
+    olds?: Obj,
+  ): Promise<{ inputs: Obj; failures: { property: string; reason: string }[] }>;
+  diff(
+    type: string,
+    name: string,
+    id: string,
+    olds: Obj,
+    news: Obj,
+    oldInputs?: Obj,
+  ): Promise<{
+    changes: boolean;
+    replaces: string[];
+    diffs: string[];
+    detailed: Record<string, number>;
+    deleteBeforeReplace: boolean;
+  }>;
   create(type: string, name: string, properties: Obj, preview?: boolean): Promise<{ id: string; properties: Obj }>;
-  read(type: string, name: string, id: string, properties?: Obj, inputs?: Obj): Promise<{ id: string; properties: Obj; inputs: Obj }>;
-  update(type: string, name: string, id: string, olds: Obj, news: Obj, preview?: boolean, oldInputs?: Obj, ignoreChanges?: string[]): Promise<Obj>;
+  read(
+    type: string,
+    name: string,
+    id: string,
+    properties?: Obj,
+    inputs?: Obj,
+  ): Promise<{ id: string; properties: Obj; inputs: Obj }>;
+  update(
+    type: string,
+    name: string,
+    id: string,
+    olds: Obj,
+    news: Obj,
+    preview?: boolean,
+    oldInputs?: Obj,
+    ignoreChanges?: string[],
+  ): Promise<Obj>;
   delete(type: string, name: string, id: string, properties: Obj): Promise<void>;
   invoke(tok: string, args: Obj): Promise<{ result: Obj; failures: { property: string; reason: string }[] }>;
   /** One List call as `pulumi do <type> list` makes it: the results streamed, and the next page's token. */
-  list(type: string, query?: Obj, opts?: { continuation?: string; limit?: number; pageSize?: number }): Promise<{ results: { id: string; name: string }[]; continuation?: string; computed: boolean }>;
+  list(
+    type: string,
+    query?: Obj,
+    opts?: { continuation?: string; limit?: number; pageSize?: number },
+  ): Promise<{ results: { id: string; name: string }[]; continuation?: string; computed: boolean }>;
   call<Req, Res>(method: string, req: Req): Promise<Res>;
   stop(): Promise<number | null>;
 }
 
 /** Starts the plugin as the engine does: this repository's launcher unless `executable` names another (e.g. an unpacked release). */
-export async function startPlugin(env: NodeJS.ProcessEnv = {}, executable = join(ROOT, "bin", "pulumi-resource-nsp")): Promise<PluginHandle> {
+export async function startPlugin(
+  env: NodeJS.ProcessEnv = {},
+  executable = join(ROOT, "bin", "pulumi-resource-nsp"),
+): Promise<PluginHandle> {
   const sink = await startEngineLogSink();
   const child: ChildProcess = spawn(executable, [sink.address], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
@@ -97,11 +148,15 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}, executable = join
     child.on("exit", (code) => reject(new Error(`plugin exited with ${code}: ${err}`)));
   });
   // As the engine: it takes answers up to its own 400 MiB limit, not gRPC's default of 4 MiB.
-  const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+  const client = new providerGrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), {
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+  });
 
   function call<Req, Res>(method: string, req: Req): Promise<Res> {
     return new Promise((resolve, reject) => {
-      (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, res: Res) => void) => void>)[method]!.call(client, req, (e, res) => (e ? reject(e) : resolve(res)));
+      (client as unknown as Record<string, (r: Req, cb: (e: grpc.ServiceError | null, res: Res) => void) => void>)[
+        method
+      ]!.call(client, req, (e, res) => (e ? reject(e) : resolve(res)));
     });
   }
 
@@ -113,26 +168,49 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}, executable = join
     engineLogs: sink.logs,
     call,
     configure(args, instance) {
-      const req = new providerPb.ConfigureRequest().setArgs(toStruct(args)).setAcceptsecrets(true).setAcceptresources(false);
+      const req = new providerPb.ConfigureRequest()
+        .setArgs(toStruct(args))
+        .setAcceptsecrets(true)
+        .setAcceptresources(false);
       if (instance) req.setUrn(urn("pulumi:providers:nsp", instance)).setName(instance).setType("pulumi:providers:nsp");
       return call("configure", req);
     },
     async checkConfig(news, instance = "default") {
       const res = await call<providerPb.CheckRequest, providerPb.CheckResponse>(
         "checkConfig",
-        new providerPb.CheckRequest().setUrn(urn("pulumi:providers:nsp", instance)).setName(instance).setType("pulumi:providers:nsp").setNews(toStruct(news)),
+        new providerPb.CheckRequest()
+          .setUrn(urn("pulumi:providers:nsp", instance))
+          .setName(instance)
+          .setType("pulumi:providers:nsp")
+          .setNews(toStruct(news)),
       );
-      return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+      return {
+        inputs: fromStruct(res.getInputs()),
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
     },
     async check(type, name, news, olds = {}) {
       const res = await call<providerPb.CheckRequest, providerPb.CheckResponse>(
         "check",
-        new providerPb.CheckRequest().setUrn(urn(type, name)).setType(type).setName(name).setNews(toStruct(news)).setOlds(toStruct(olds)),
+        new providerPb.CheckRequest()
+          .setUrn(urn(type, name))
+          .setType(type)
+          .setName(name)
+          .setNews(toStruct(news))
+          .setOlds(toStruct(olds)),
       );
-      return { inputs: fromStruct(res.getInputs()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+      return {
+        inputs: fromStruct(res.getInputs()),
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
     },
     async diff(type, name, id, olds, news, oldInputs) {
-      const req = new providerPb.DiffRequest().setUrn(urn(type, name)).setType(type).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news));
+      const req = new providerPb.DiffRequest()
+        .setUrn(urn(type, name))
+        .setType(type)
+        .setId(id)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news));
       if (oldInputs) req.setOldInputs(toStruct(oldInputs));
       const res = await call<providerPb.DiffRequest, providerPb.DiffResponse>("diff", req);
       const detailed: Record<string, number> = {};
@@ -148,33 +226,70 @@ export async function startPlugin(env: NodeJS.ProcessEnv = {}, executable = join
     async create(type, name, properties, preview = false) {
       const res = await call<providerPb.CreateRequest, providerPb.CreateResponse>(
         "create",
-        new providerPb.CreateRequest().setUrn(urn(type, name)).setType(type).setName(name).setProperties(toStruct(properties)).setPreview(preview),
+        new providerPb.CreateRequest()
+          .setUrn(urn(type, name))
+          .setType(type)
+          .setName(name)
+          .setProperties(toStruct(properties))
+          .setPreview(preview),
       );
       return { id: res.getId(), properties: fromStruct(res.getProperties()) };
     },
     async read(type, name, id, properties = {}, inputs = {}) {
       const res = await call<providerPb.ReadRequest, providerPb.ReadResponse>(
         "read",
-        new providerPb.ReadRequest().setUrn(urn(type, name)).setType(type).setName(name).setId(id).setProperties(toStruct(properties)).setInputs(toStruct(inputs)),
+        new providerPb.ReadRequest()
+          .setUrn(urn(type, name))
+          .setType(type)
+          .setName(name)
+          .setId(id)
+          .setProperties(toStruct(properties))
+          .setInputs(toStruct(inputs)),
       );
       return { id: res.getId(), properties: fromStruct(res.getProperties()), inputs: fromStruct(res.getInputs()) };
     },
     async update(type, name, id, olds, news, preview = false, oldInputs, ignoreChanges = []) {
-      const req = new providerPb.UpdateRequest().setUrn(urn(type, name)).setType(type).setName(name).setId(id).setOlds(toStruct(olds)).setNews(toStruct(news)).setPreview(preview);
+      const req = new providerPb.UpdateRequest()
+        .setUrn(urn(type, name))
+        .setType(type)
+        .setName(name)
+        .setId(id)
+        .setOlds(toStruct(olds))
+        .setNews(toStruct(news))
+        .setPreview(preview);
       if (oldInputs) req.setOldInputs(toStruct(oldInputs));
       req.setIgnorechangesList(ignoreChanges);
       const res = await call<providerPb.UpdateRequest, providerPb.UpdateResponse>("update", req);
       return fromStruct(res.getProperties());
     },
     async delete(type, name, id, properties) {
-      await call("delete", new providerPb.DeleteRequest().setUrn(urn(type, name)).setType(type).setName(name).setId(id).setProperties(toStruct(properties)));
+      await call(
+        "delete",
+        new providerPb.DeleteRequest()
+          .setUrn(urn(type, name))
+          .setType(type)
+          .setName(name)
+          .setId(id)
+          .setProperties(toStruct(properties)),
+      );
     },
     async invoke(tok, args) {
-      const res = await call<providerPb.InvokeRequest, providerPb.InvokeResponse>("invoke", new providerPb.InvokeRequest().setTok(tok).setArgs(toStruct(args)));
-      return { result: fromStruct(res.getReturn()), failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })) };
+      const res = await call<providerPb.InvokeRequest, providerPb.InvokeResponse>(
+        "invoke",
+        new providerPb.InvokeRequest().setTok(tok).setArgs(toStruct(args)),
+      );
+      return {
+        result: fromStruct(res.getReturn()),
+        failures: res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() })),
+      };
     },
     list(type, query = {}, opts = {}) {
-      const req = new providerPb.ListRequest().setToken(type).setQuery(toStruct(query)).setContinuationToken(opts.continuation ?? "").setLimit(opts.limit ?? 0).setPageSize(opts.pageSize ?? 0);
+      const req = new providerPb.ListRequest()
+        .setToken(type)
+        .setQuery(toStruct(query))
+        .setContinuationToken(opts.continuation ?? "")
+        .setLimit(opts.limit ?? 0)
+        .setPageSize(opts.pageSize ?? 0);
       return new Promise((resolve, reject) => {
         const results: { id: string; name: string }[] = [];
         let continuation: string | undefined;
@@ -207,11 +322,16 @@ export function plain(value: unknown): unknown {
 }
 
 /** The partial state of Pulumi's initialization error carried by a failed Create or Update. */
-export function initFailure(err: grpc.ServiceError): { id: string; properties: Record<string, unknown>; reasons: string[] } {
+export function initFailure(err: grpc.ServiceError): {
+  id: string;
+  properties: Record<string, unknown>;
+  reasons: string[];
+} {
   const raw = err.metadata?.get("grpc-status-details-bin")[0] as Buffer | undefined;
   if (!raw) throw new Error(`the error carries no initialization failure: ${err.message}`);
   const any = Status.deserializeBinary(new Uint8Array(raw)).getDetailsList()[0]!;
-  if (!any.getTypeUrl().endsWith("pulumirpc.ErrorResourceInitFailed")) throw new Error(`unexpected error detail ${any.getTypeUrl()}`);
+  if (!any.getTypeUrl().endsWith("pulumirpc.ErrorResourceInitFailed"))
+    throw new Error(`unexpected error detail ${any.getTypeUrl()}`);
   const detail = providerPb.ErrorResourceInitFailed.deserializeBinary(any.getValue_asU8());
   return { id: detail.getId(), properties: detail.getProperties()!.toJavaScript(), reasons: detail.getReasonsList() };
 }

@@ -26,7 +26,11 @@ export function providerChecks(current: () => { plugin: PluginHandle; control: E
   }
 
   /** Import through Read with only the id, then Check and a Diff that finds no change. */
-  async function importClean(type: string, importId: string, expectedId = importId): Promise<{ properties: Obj; inputs: Obj }> {
+  async function importClean(
+    type: string,
+    importId: string,
+    expectedId = importId,
+  ): Promise<{ properties: Obj; inputs: Obj }> {
     const { plugin } = current();
     const imported = await plugin.read(type, "imp", importId);
     expect(imported.id).toBe(expectedId);
@@ -46,7 +50,8 @@ export function providerChecks(current: () => { plugin: PluginHandle; control: E
     await control.resetStats();
     for (const [news, property] of cases) {
       const { failures } = await plugin.check(type, "bad", news);
-      const names = (f: { property: string }) => f.property === property || nested.some((sep) => f.property.startsWith(`${property}${sep}`));
+      const names = (f: { property: string }) =>
+        f.property === property || nested.some((sep) => f.property.startsWith(`${property}${sep}`));
       expect(failures.some(names), `${JSON.stringify(news)}: ${JSON.stringify(failures)}`).toBe(true);
       for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
     }
@@ -57,7 +62,15 @@ export function providerChecks(current: () => { plugin: PluginHandle; control: E
    * Diff finds exactly the properties `changed`, none replacing; the update's preview sends no
    * request; returns the outputs of the update itself.
    */
-  async function updatesInPlace(type: string, name: string, id: string, olds: Obj, news: Obj, oldInputs: Obj, changed: string[]): Promise<Obj> {
+  async function updatesInPlace(
+    type: string,
+    name: string,
+    id: string,
+    olds: Obj,
+    news: Obj,
+    oldInputs: Obj,
+    changed: string[],
+  ): Promise<Obj> {
     const { plugin, control } = current();
     const d = await plugin.diff(type, name, id, olds, news, oldInputs);
     expect(d).toMatchObject({ changes: true, replaces: [] });

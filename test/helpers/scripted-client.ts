@@ -96,7 +96,12 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
-export function apiError(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+export function apiError(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
   return json(status, { error: { code, message } }, headers);
 }
 
@@ -106,10 +111,7 @@ export function systemError(code: string, message = `connect ${code} 203.0.113.1
   return new TypeError("fetch failed", { cause });
 }
 
-export function makeClient(
-  replies: Reply[],
-  opts: Partial<ApiClientOptions> & { clock?: FakeClock } = {},
-) {
+export function makeClient(replies: Reply[], opts: Partial<ApiClientOptions> & { clock?: FakeClock } = {}) {
   const { clock: given, ...rest } = opts;
   const clock = given ?? new FakeClock();
   const { fetch, calls } = scriptedFetch(replies, clock);

@@ -53,7 +53,10 @@ function late<T extends object>(what: string): { handle: T; set(value: T | undef
 
 /** Registers beforeAll/afterAll for the emulator, the plugin and Configure; returns their handles and the shared checks. */
 export function useProvider(options: ProviderOptions = {}) {
-  const token = options.account === undefined ? undefined : `svc_${createHash("sha256").update(options.account).digest("hex").slice(0, 32)}`;
+  const token =
+    options.account === undefined
+      ? undefined
+      : `svc_${createHash("sha256").update(options.account).digest("hex").slice(0, 32)}`;
   const accounts = options.account === undefined ? {} : { accounts: [{ name: options.account, token: token! }] };
   const emulator = late<RunningEmulator>("emulator");
   const control = late<EmulatorControl>("emulator control");
@@ -68,7 +71,11 @@ export function useProvider(options: ProviderOptions = {}) {
     if (options.plugin === false) return;
     started.plugin = await startPlugin();
     plugin.set(started.plugin);
-    await started.plugin.configure({ apiToken: secret(started.emulator.token), baseUrl: started.emulator.baseUrl, ...options.config });
+    await started.plugin.configure({
+      apiToken: secret(started.emulator.token),
+      baseUrl: started.emulator.baseUrl,
+      ...options.config,
+    });
   });
 
   afterAll(async () => {
@@ -84,7 +91,10 @@ export function useProvider(options: ProviderOptions = {}) {
    * first. `env` is the process's environment; `configure: false` leaves Configure to the test (a
    * missing token, NSP_* variables).
    */
-  async function anotherPlugin(config: Obj = {}, options: { env?: NodeJS.ProcessEnv; configure?: boolean } = {}): Promise<PluginHandle> {
+  async function anotherPlugin(
+    config: Obj = {},
+    options: { env?: NodeJS.ProcessEnv; configure?: boolean } = {},
+  ): Promise<PluginHandle> {
     const running = started.emulator;
     if (!running) throw new Error("anotherPlugin is called before beforeAll started the emulator");
     const another = await startPlugin(options.env);
@@ -94,7 +104,8 @@ export function useProvider(options: ProviderOptions = {}) {
       others.splice(others.indexOf(another) >>> 0, 1);
       return stop();
     };
-    if (options.configure !== false) await another.configure({ apiToken: secret(running.token), baseUrl: running.baseUrl, ...config });
+    if (options.configure !== false)
+      await another.configure({ apiToken: secret(running.token), baseUrl: running.baseUrl, ...config });
     return another;
   }
 

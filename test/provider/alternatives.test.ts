@@ -21,14 +21,19 @@ const MODES = [[], ["bare-lists"], ["status-422"], ["reset-epoch"], ["epoch-time
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 // Each mode below works in an account of its own, with plugins of its own.
-const { emulator, anotherPlugin } = useProvider({ emulator: { accounts: [{ name: "root" }], rateLimitPerMinute: 300 }, plugin: false });
+const { emulator, anotherPlugin } = useProvider({
+  emulator: { accounts: [{ name: "root" }], rateLimitPerMinute: 300 },
+  plugin: false,
+});
 let plugin: PluginHandle;
 let refresher: PluginHandle;
 let control: EmulatorControl;
 const started = Date.now();
 
 afterAll(() => {
-  process.stderr.write(`alternatives suite: ${((Date.now() - started) / 1000).toFixed(1)} s for ${MODES.length} modes\n`);
+  process.stderr.write(
+    `alternatives suite: ${((Date.now() - started) / 1000).toFixed(1)} s for ${MODES.length} modes\n`,
+  );
 });
 
 const { checked, importClean } = providerChecks(() => ({ plugin, control }));
@@ -107,12 +112,17 @@ const FAMILIES: Family[] = [
     importId: (i, id) => `${i.domainId}/${last(id)}`,
     apiPath: (_i, id) => `/mail/mailboxes/${last(id)}`,
     // A mailbox has no GET of its own; it is read from its domain's list.
-    exists: async (i, id) => (await control.list(`/mail/domains/${i.domainId}/mailboxes`)).some((m) => m.id === last(id)),
+    exists: async (i, id) =>
+      (await control.list(`/mail/domains/${i.domainId}/mailboxes`)).some((m) => m.id === last(id)),
     drift: { body: { display: "Drifted" }, expect: { display: "Drifted" } },
   },
   {
     type: "nsp:vgate:Extension",
-    inputs: async () => ({ pbxId: (await control.post<{ id: string }>("/vgate/pbx", { name: uniq("pbx") })).id, name: "Desk", passwordRotation: 1 }),
+    inputs: async () => ({
+      pbxId: (await control.post<{ id: string }>("/vgate/pbx", { name: uniq("pbx") })).id,
+      name: "Desk",
+      passwordRotation: 1,
+    }),
     change: { name: "Front desk" },
     importId: (i, id) => `${i.pbxId}/${last(id)}`,
     apiPath: (i, id) => `/vgate/pbx/${i.pbxId}/extensions/${last(id)}`,
@@ -154,78 +164,94 @@ async function apiHas(f: Family, inputs: Obj, id: string): Promise<boolean> {
   );
 }
 
-describe.each(MODES.map((m) => [m.length ? m.join("+") : "default", m] as const))("against the %s emulator", (_label, alternatives) => {
-  beforeAll(async () => {
-    await plugin?.stop();
-    await refresher?.stop();
-    const token = await new EmulatorControl(emulator.baseUrl, emulator.token).addAccount(uniq("mode"));
-    control = new EmulatorControl(emulator.baseUrl, token);
-    await control.setAlternatives(alternatives);
-    [plugin, refresher] = await Promise.all([anotherPlugin({ apiToken: secret(token) }), anotherPlugin({ apiToken: secret(token), batchReads: false })]);
-  });
+describe.each(MODES.map((m) => [m.length ? m.join("+") : "default", m] as const))(
+  "against the %s emulator",
+  (_label, alternatives) => {
+    beforeAll(async () => {
+      await plugin?.stop();
+      await refresher?.stop();
+      const token = await new EmulatorControl(emulator.baseUrl, emulator.token).addAccount(uniq("mode"));
+      control = new EmulatorControl(emulator.baseUrl, token);
+      await control.setAlternatives(alternatives);
+      [plugin, refresher] = await Promise.all([
+        anotherPlugin({ apiToken: secret(token) }),
+        anotherPlugin({ apiToken: secret(token), batchReads: false }),
+      ]);
+    });
 
-  it("reports a refusal of the API by its error code, whatever the status", async () => {
-    // Check cannot know the service's type; the API refuses it with a validation_error.
-    const inputs = await checked("nsp:dns:Zone", { serviceId: await service("cdn"), name: `${uniq("refused")}.example` });
-    const refused = await plugin.create("nsp:dns:Zone", "r", inputs).then(
-      () => "created",
-      (e: Error) => e.message,
-    );
-    expect(refused).toMatch(/validation_error: service_id: service \d+ is a cdn service, not auth_dns/);
-  });
+    it("reports a refusal of the API by its error code, whatever the status", async () => {
+      // Check cannot know the service's type; the API refuses it with a validation_error.
+      const inputs = await checked("nsp:dns:Zone", {
+        serviceId: await service("cdn"),
+        name: `${uniq("refused")}.example`,
+      });
+      const refused = await plugin.create("nsp:dns:Zone", "r", inputs).then(
+        () => "created",
+        (e: Error) => e.message,
+      );
+      expect(refused).toMatch(/validation_error: service_id: service \d+ is a cdn service, not auth_dns/);
+    });
 
-  it.each(FAMILIES.map((f) => [f.type, lifecycleSteps(f), f] as const))("%s: %s", async (type, _steps, f) => {
-    const inputs = await checked(type, await f.inputs());
-    const created = await plugin.create(type, "a", inputs);
-    expect(created.id).not.toBe("");
-    expectIsoTimestamps(created.properties);
+    it.each(FAMILIES.map((f) => [f.type, lifecycleSteps(f), f] as const))("%s: %s", async (type, _steps, f) => {
+      const inputs = await checked(type, await f.inputs());
+      const created = await plugin.create(type, "a", inputs);
+      expect(created.id).not.toBe("");
+      expectIsoTimestamps(created.properties);
 
-    const read = await plugin.read(type, "a", created.id, created.properties, inputs);
-    expect(unwrapped(read.properties)).toEqual(unwrapped(created.properties));
-    expect((await plugin.diff(type, "a", created.id, read.properties, inputs, inputs)).changes).toBe(false);
+      const read = await plugin.read(type, "a", created.id, created.properties, inputs);
+      expect(unwrapped(read.properties)).toEqual(unwrapped(created.properties));
+      expect((await plugin.diff(type, "a", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
-    let current = read.properties;
-    let currentInputs = inputs;
-    if (f.change) {
-      const news = await checked(type, { ...inputs, ...f.change });
-      const d = await plugin.diff(type, "a", created.id, current, news, inputs);
-      expect(d).toMatchObject({ changes: true, replaces: [] });
-      const updated = await plugin.update(type, "a", created.id, current, news, false, inputs);
-      expect(updated).toMatchObject(f.change);
-      const back = await plugin.read(type, "a", created.id, updated, news);
-      expect(back.properties).toMatchObject(f.change);
-      expect((await plugin.diff(type, "a", created.id, back.properties, news, news)).changes).toBe(false);
-      current = back.properties;
-      currentInputs = news;
-    } else {
-      const d = await plugin.diff(type, "a", created.id, current, await checked(type, { ...inputs, asn: 64501 }), inputs);
-      expect(d).toMatchObject({ changes: true, replaces: ["asn"] });
-    }
+      let current = read.properties;
+      let currentInputs = inputs;
+      if (f.change) {
+        const news = await checked(type, { ...inputs, ...f.change });
+        const d = await plugin.diff(type, "a", created.id, current, news, inputs);
+        expect(d).toMatchObject({ changes: true, replaces: [] });
+        const updated = await plugin.update(type, "a", created.id, current, news, false, inputs);
+        expect(updated).toMatchObject(f.change);
+        const back = await plugin.read(type, "a", created.id, updated, news);
+        expect(back.properties).toMatchObject(f.change);
+        expect((await plugin.diff(type, "a", created.id, back.properties, news, news)).changes).toBe(false);
+        current = back.properties;
+        currentInputs = news;
+      } else {
+        const d = await plugin.diff(
+          type,
+          "a",
+          created.id,
+          current,
+          await checked(type, { ...inputs, asn: 64501 }),
+          inputs,
+        );
+        expect(d).toMatchObject({ changes: true, replaces: ["asn"] });
+      }
 
-    await importClean(type, f.importId(inputs, created.id), created.id);
+      await importClean(type, f.importId(inputs, created.id), created.id);
 
-    const path = f.apiPath(inputs, created.id);
-    if (f.drift) {
-      await control.patch(path, f.drift.body);
-      const drifted = await refresher.read(type, "a", created.id, current, currentInputs);
-      expect(drifted.properties).toMatchObject(f.drift.expect);
-      expectIsoTimestamps(drifted.properties);
-      current = drifted.properties;
-    }
+      const path = f.apiPath(inputs, created.id);
+      if (f.drift) {
+        await control.patch(path, f.drift.body);
+        const drifted = await refresher.read(type, "a", created.id, current, currentInputs);
+        expect(drifted.properties).toMatchObject(f.drift.expect);
+        expectIsoTimestamps(drifted.properties);
+        current = drifted.properties;
+      }
 
-    // Deleted outside the program: Read reports it gone, and Delete of a gone object succeeds.
-    await control.delete(path);
-    expect((await refresher.read(type, "a", created.id, current, currentInputs)).id).toBe("");
-    await plugin.delete(type, "a", created.id, current);
+      // Deleted outside the program: Read reports it gone, and Delete of a gone object succeeds.
+      await control.delete(path);
+      expect((await refresher.read(type, "a", created.id, current, currentInputs)).id).toBe("");
+      await plugin.delete(type, "a", created.id, current);
 
-    // Deleted by the program: the object is gone from the API.
-    const secondInputs = await checked(type, await f.inputs());
-    const second = await plugin.create(type, "b", secondInputs);
-    expect(await apiHas(f, secondInputs, second.id)).toBe(true);
-    await plugin.delete(type, "b", second.id, second.properties);
-    expect(await apiHas(f, secondInputs, second.id)).toBe(false);
-  });
-});
+      // Deleted by the program: the object is gone from the API.
+      const secondInputs = await checked(type, await f.inputs());
+      const second = await plugin.create(type, "b", secondInputs);
+      expect(await apiHas(f, secondInputs, second.id)).toBe(true);
+      await plugin.delete(type, "b", second.id, second.properties);
+      expect(await apiHas(f, secondInputs, second.id)).toBe(false);
+    });
+  },
+);
 
 describe("switching the API between the alternatives", () => {
   it("never changes a refreshed state, and a base URL without /api/v1 fails instead of dropping resources", async () => {
@@ -233,22 +259,38 @@ describe("switching the API between the alternatives", () => {
     await refresher?.stop();
     control = new EmulatorControl(emulator.baseUrl, emulator.token);
     await control.setAlternatives([]);
-    [plugin, refresher] = await Promise.all([anotherPlugin({ batchReads: false }), anotherPlugin({}, { configure: false })]);
+    [plugin, refresher] = await Promise.all([
+      anotherPlugin({ batchReads: false }),
+      anotherPlugin({}, { configure: false }),
+    ]);
     const zoneInputs = await checked("nsp:dns:Zone", { serviceId: await service("auth_dns"), name: "switch.example" });
     const zone = await plugin.create("nsp:dns:Zone", "z", zoneInputs);
-    const recInputs = await checked("nsp:dns:Record", { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.1" });
+    const recInputs = await checked("nsp:dns:Record", {
+      zoneId: zone.id,
+      name: "www",
+      type: "A",
+      content: "192.0.2.1",
+    });
     const rec = await plugin.create("nsp:dns:Record", "r", recInputs);
     // The record bumped the zone's serial; the state to compare with is the zone read now.
     const zoneNow = (await plugin.read("nsp:dns:Zone", "z", zone.id, zone.properties, zoneInputs)).properties;
     expectIsoTimestamps(zoneNow);
     for (const mode of MODES) {
       await control.setAlternatives(mode);
-      expect((await plugin.read("nsp:dns:Zone", "z", zone.id, zoneNow, zoneInputs)).properties, mode.join()).toEqual(zoneNow);
-      expect((await plugin.read("nsp:dns:Record", "r", rec.id, rec.properties, recInputs)).properties, mode.join()).toEqual(rec.properties);
+      expect((await plugin.read("nsp:dns:Zone", "z", zone.id, zoneNow, zoneInputs)).properties, mode.join()).toEqual(
+        zoneNow,
+      );
+      expect(
+        (await plugin.read("nsp:dns:Record", "r", rec.id, rec.properties, recInputs)).properties,
+        mode.join(),
+      ).toEqual(rec.properties);
     }
 
     // The emulator answers every path outside /api/v1 with not_found, as a wrong base URL would.
-    await refresher.configure({ apiToken: secret(emulator.token), baseUrl: emulator.baseUrl.replace(/\/api\/v1$/, "") });
+    await refresher.configure({
+      apiToken: secret(emulator.token),
+      baseUrl: emulator.baseUrl.replace(/\/api\/v1$/, ""),
+    });
     for (const mode of [[], ["bodiless-404"]]) {
       await control.setAlternatives(mode);
       const failed = await refresher.read("nsp:dns:Zone", "z", zone.id, zone.properties, zoneInputs).then(

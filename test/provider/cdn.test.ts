@@ -67,13 +67,25 @@ beforeAll(async () => {
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
 
 function setPublicCname(name: string, cname: string | null): Promise<Response> {
-  return fetch(`${control.root}/_emulator/public-dns`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name, cname }) });
+  return fetch(`${control.root}/_emulator/public-dns`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name, cname }),
+  });
 }
 
 /** A zone hosted here with one proxied A record, which makes a zone-mode site for `<name>.<zone>`. */
-async function proxiedRecord(zoneName: string, name: string): Promise<{ zoneId: number; recordId: number; hostname: string }> {
+async function proxiedRecord(
+  zoneName: string,
+  name: string,
+): Promise<{ zoneId: number; recordId: number; hostname: string }> {
   const zone = await control.post<{ id: number }>("/dns/zones", { service_id: Number(dnsServiceId), name: zoneName });
-  const rec = await control.post<{ id: number }>(`/dns/zones/${zone.id}/records`, { name, type: "A", content: "192.0.2.80", proxied: true });
+  const rec = await control.post<{ id: number }>(`/dns/zones/${zone.id}/records`, {
+    name,
+    type: "A",
+    content: "192.0.2.80",
+    proxied: true,
+  });
   return { zoneId: zone.id, recordId: rec.id, hostname: `${name}.${zoneName}` };
 }
 
@@ -151,19 +163,37 @@ lifecycle(provider, [
       zoneId: null,
       verifiedAt: null,
       target: `www-cdn-test-example-${id}.edge.nsp-emulator.test`,
-      instructions: { mode: "cname", addIn: "cdn-test.example", records: [{ name: "www.cdn-test.example", type: "CNAME", content: `www-cdn-test-example-${id}.edge.nsp-emulator.test` }, { type: "CNAME" }] },
+      instructions: {
+        mode: "cname",
+        addIn: "cdn-test.example",
+        records: [
+          { name: "www.cdn-test.example", type: "CNAME", content: `www-cdn-test-example-${id}.edge.nsp-emulator.test` },
+          { type: "CNAME" },
+        ],
+      },
     }),
     // Read keeps the key, which the API never returns (still a secret), and sees nothing else change.
     stableReads: true,
     update: [
       // Settings, the certificate and the origin change in place.
       {
-        inputs: { cacheTtl: 60, waf: { enabled: true, mode: "log" }, rateLimit: 300, certPem: CERT_B, keyPem: secret(KEY_B), pagesProjectId: "41" },
+        inputs: {
+          cacheTtl: 60,
+          waf: { enabled: true, mode: "log" },
+          rateLimit: 300,
+          certPem: CERT_B,
+          keyPem: secret(KEY_B),
+          pagesProjectId: "41",
+        },
         outputs: { linkTunnelId: null },
         requests: { "PATCH /cdn/sites/:id": 1, "PUT /cdn/sites/:id/origin": 1 },
       },
       // Dropping the certificate removes it; switching to a tunnel works through PUT origin.
-      { inputs: { certPem: undefined, keyPem: undefined, pagesProjectId: null, linkTunnelId: "7" }, outputs: { certPem: null, hasCertificate: false }, apiObject: { link_tunnel_id: 7 } },
+      {
+        inputs: { certPem: undefined, keyPem: undefined, pagesProjectId: null, linkTunnelId: "7" },
+        outputs: { certPem: null, hasCertificate: false },
+        apiObject: { link_tunnel_id: 7 },
+      },
     ],
     // hostname, origin and serviceId cannot be patched: replace, deleting first (one site per hostname).
     replace: [
@@ -188,13 +218,18 @@ lifecycle(provider, [
       sense: { enabled: true, action: "challenge", threshold: 70 },
       waitingRoom: { capacity: 100, sessionMin: 5 },
     }),
-    badImportIds: () => [["www.cdn-test.example", /is not a site id; a site is known by its numeric id \(<siteId>, such as 42\)/]],
+    badImportIds: () => [
+      ["www.cdn-test.example", /is not a site id; a site is known by its numeric id \(<siteId>, such as 42\)/],
+    ],
     apiPath: (_inputs, id) => `/cdn/sites/${id}`,
     skip: { drift: "the row above", bad: "the row above" },
   },
   {
     type: SETTINGS,
-    create: async () => ({ hostname: (await proxiedRecord(`walk-zs${++walks}.example`, "www")).hostname, cacheTtl: 120 }),
+    create: async () => ({
+      hostname: (await proxiedRecord(`walk-zs${++walks}.example`, "www")).hostname,
+      cacheTtl: 120,
+    }),
     unknownOutput: "dnsMode",
     update: { cacheTtl: 30, underAttack: true },
     replace: { hostname: "api.zs.example" },
@@ -217,7 +252,10 @@ lifecycle(provider, [
     type: VERIFY,
     create: async () => {
       const hostname = `walk${++walks}.cdn-test.example`;
-      const site = await control.post<{ id: number; target: string }>("/cdn/sites", { hostname, origin: "203.0.113.52" });
+      const site = await control.post<{ id: number; target: string }>("/cdn/sites", {
+        hostname,
+        origin: "203.0.113.52",
+      });
       await setPublicCname(hostname, site.target);
       return { siteId: String(site.id), timeoutSeconds: 1, pollIntervalSeconds: 0.2 };
     },
@@ -243,30 +281,62 @@ lifecycle(provider, [
 describe("nsp:cdn:Site over gRPC", () => {
   it("keeps a site whose settings failed after the create, as Pulumi's initialization error", async () => {
     // The certificate does not cover this hostname: the API refuses the PATCH after the POST.
-    const inputs = await checked(SITE, { hostname: "partial.other.example", origin: "203.0.113.30", certPem: CERT_A, keyPem: secret(KEY_A) });
-    const err = (await plugin.create(SITE, "pf", inputs).then(() => undefined, (e: grpc.ServiceError) => e))!;
-    expect(err.message).toMatch(/validation_error.*cert_pem: the certificate does not cover partial\.other\.example.*the object (\d+) exists/);
+    const inputs = await checked(SITE, {
+      hostname: "partial.other.example",
+      origin: "203.0.113.30",
+      certPem: CERT_A,
+      keyPem: secret(KEY_A),
+    });
+    const err = (await plugin.create(SITE, "pf", inputs).then(
+      () => undefined,
+      (e: grpc.ServiceError) => e,
+    ))!;
+    expect(err.message).toMatch(
+      /validation_error.*cert_pem: the certificate does not cover partial\.other\.example.*the object (\d+) exists/,
+    );
     expect(err.message).not.toContain("PRIVATE KEY");
     const partial = initFailure(err);
     expect(partial.properties).toMatchObject({ hostname: "partial.other.example" });
     expect(JSON.stringify(partial.properties)).not.toContain("PRIVATE KEY");
     expect((await control.get<Obj>(`/cdn/sites/${partial.id}`)).hostname).toBe("partial.other.example");
   });
-
 });
 
 describe("nsp:cdn:SiteSettings over gRPC", () => {
   it("adopts a zone-mode site by hostname, manages its settings and leaves it in place on delete", async () => {
     const { zoneId, recordId, hostname } = await proxiedRecord("zs.example", "www");
-    const site = (await control.list<{ id: number; hostname: string }>("/cdn/sites")).find((s) => s.hostname === hostname)!;
+    const site = (await control.list<{ id: number; hostname: string }>("/cdn/sites")).find(
+      (s) => s.hostname === hostname,
+    )!;
 
-    const inputs = await checked(SETTINGS, { hostname: "WWW.zs.example", cacheTtl: 120, forceHttps: true, waf: { enabled: true } });
-    expect(inputs).toEqual({ hostname, cacheTtl: 120, forceHttps: true, waf: { enabled: true, mode: "block" }, pagesProjectId: null, linkTunnelId: null });
+    const inputs = await checked(SETTINGS, {
+      hostname: "WWW.zs.example",
+      cacheTtl: 120,
+      forceHttps: true,
+      waf: { enabled: true },
+    });
+    expect(inputs).toEqual({
+      hostname,
+      cacheTtl: 120,
+      forceHttps: true,
+      waf: { enabled: true, mode: "block" },
+      pagesProjectId: null,
+      linkTunnelId: null,
+    });
     await previewSendsNothing(SETTINGS, inputs, "dnsMode");
 
     const created = await plugin.create(SETTINGS, "ss", inputs);
     expect(created.id).toBe(String(site.id));
-    expect(created.properties).toMatchObject({ hostname, dnsMode: "zone", zoneId: String(zoneId), serviceId: cdnServiceId, cacheTtl: 120, forceHttps: true, waf: { enabled: true, mode: "block" }, originScheme: "http" });
+    expect(created.properties).toMatchObject({
+      hostname,
+      dnsMode: "zone",
+      zoneId: String(zoneId),
+      serviceId: cdnServiceId,
+      cacheTtl: 120,
+      forceHttps: true,
+      waf: { enabled: true, mode: "block" },
+      originScheme: "http",
+    });
     const read = await plugin.read(SETTINGS, "ss", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
     expect((await plugin.diff(SETTINGS, "ss", created.id, read.properties, inputs, inputs)).changes).toBe(false);
@@ -277,19 +347,26 @@ describe("nsp:cdn:SiteSettings over gRPC", () => {
     expect(d.diffs.sort()).toEqual(["cacheTtl", "linkTunnelId", "underAttack"]);
     const updated = await plugin.update(SETTINGS, "ss", created.id, read.properties, changed, false, inputs);
     expect(updated).toMatchObject({ cacheTtl: 30, underAttack: true, linkTunnelId: "12" });
-    expect((await plugin.diff(SETTINGS, "ss", created.id, updated, { ...changed, hostname: "api.zs.example" }, changed)).replaces).toEqual(["hostname"]);
+    expect(
+      (await plugin.diff(SETTINGS, "ss", created.id, updated, { ...changed, hostname: "api.zs.example" }, changed))
+        .replaces,
+    ).toEqual(["hostname"]);
 
     // Import by the site's id, then Check and a no-change Diff.
     const imported = await plugin.read(SETTINGS, "imp", created.id);
     expect(imported.inputs).toMatchObject({ hostname, cacheTtl: 30, underAttack: true, linkTunnelId: "12" });
     const importCheck = await checked(SETTINGS, imported.inputs);
-    expect((await plugin.diff(SETTINGS, "imp", imported.id, imported.properties, importCheck, imported.inputs)).changes).toBe(false);
+    expect(
+      (await plugin.diff(SETTINGS, "imp", imported.id, imported.properties, importCheck, imported.inputs)).changes,
+    ).toBe(false);
 
     // Drift through the API shows on Read and in Diff.
     await control.patch(`/cdn/sites/${created.id}`, { cache_ttl: 999 });
     const drift = await plugin.read(SETTINGS, "ss", created.id, updated, changed);
     expect(drift.properties.cacheTtl).toBe(999);
-    expect((await plugin.diff(SETTINGS, "ss", created.id, drift.properties, changed, drift.inputs)).diffs).toEqual(["cacheTtl"]);
+    expect((await plugin.diff(SETTINGS, "ss", created.id, drift.properties, changed, drift.inputs)).diffs).toEqual([
+      "cacheTtl",
+    ]);
 
     // Delete leaves the site (and says so); un-proxying the record is what removes it.
     const logsBefore = plugin.engineLogs.length;
@@ -303,22 +380,33 @@ describe("nsp:cdn:SiteSettings over gRPC", () => {
   });
 
   it("explains what is wrong when there is no zone-mode site for the hostname", async () => {
-    await expect(plugin.create(SETTINGS, "none", await checked(SETTINGS, { hostname: "nothing.zs-missing.example" }))).rejects.toThrow(
-      /no edge site for nothing\.zs-missing\.example in this account.*proxied: true/,
+    await expect(
+      plugin.create(SETTINGS, "none", await checked(SETTINGS, { hostname: "nothing.zs-missing.example" })),
+    ).rejects.toThrow(/no edge site for nothing\.zs-missing\.example in this account.*proxied: true/);
+    const cname = await plugin.create(
+      SITE,
+      "c",
+      await checked(SITE, { hostname: "cname.cdn-test.example", origin: "203.0.113.40" }),
     );
-    const cname = await plugin.create(SITE, "c", await checked(SITE, { hostname: "cname.cdn-test.example", origin: "203.0.113.40" }));
-    await expect(plugin.create(SETTINGS, "c", await checked(SETTINGS, { hostname: "cname.cdn-test.example" }))).rejects.toThrow(/is a cname-mode site; manage it with nsp:cdn:Site/);
+    await expect(
+      plugin.create(SETTINGS, "c", await checked(SETTINGS, { hostname: "cname.cdn-test.example" })),
+    ).rejects.toThrow(/is a cname-mode site; manage it with nsp:cdn:Site/);
     await expect(plugin.read(SETTINGS, "c", cname.id)).rejects.toThrow(/cname-mode site/);
     const { hostname } = await proxiedRecord("zs2.example", "app");
-    const zoneSite = (await control.list<{ id: number; hostname: string }>("/cdn/sites")).find((s) => s.hostname === hostname)!;
+    const zoneSite = (await control.list<{ id: number; hostname: string }>("/cdn/sites")).find(
+      (s) => s.hostname === hostname,
+    )!;
     await expect(plugin.read(SITE, "z", String(zoneSite.id))).rejects.toThrow(/zone-mode site.*nsp:cdn:SiteSettings/);
   });
-
 });
 
 describe("nsp:cdn:SiteVerification over gRPC", () => {
   it("waits for the CNAME, then reports the site verified with its certificate requested", async () => {
-    const site = await plugin.create(SITE, "v", await checked(SITE, { hostname: "verify.cdn-test.example", origin: "203.0.113.50" }));
+    const site = await plugin.create(
+      SITE,
+      "v",
+      await checked(SITE, { hostname: "verify.cdn-test.example", origin: "203.0.113.50" }),
+    );
     const target = site.properties.target as string;
 
     const inputs = await checked(VERIFY, { siteId: site.id, timeoutSeconds: 1, pollIntervalSeconds: 0.2 });
@@ -326,16 +414,31 @@ describe("nsp:cdn:SiteVerification over gRPC", () => {
     await previewSendsNothing(VERIFY, inputs, "verified");
 
     // Nothing in public DNS yet: the wait times out and says what was seen and expected.
-    const err = await plugin.create(VERIFY, "v", inputs).then(() => undefined, (e: Error) => e);
-    expect(err?.message).toMatch(new RegExp(`site ${site.id} is not verified after 1s \\(\\d+ checks\\): public DNS shows no CNAME \\(seen\\), expected a CNAME to ${target.replace(/\./g, "\\.")}`));
+    const err = await plugin.create(VERIFY, "v", inputs).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(err?.message).toMatch(
+      new RegExp(
+        `site ${site.id} is not verified after 1s \\(\\d+ checks\\): public DNS shows no CNAME \\(seen\\), expected a CNAME to ${target.replace(/\./g, "\\.")}`,
+      ),
+    );
     await setPublicCname("verify.cdn-test.example", "wrong.example.net");
-    const err2 = await plugin.create(VERIFY, "v", inputs).then(() => undefined, (e: Error) => e);
+    const err2 = await plugin.create(VERIFY, "v", inputs).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err2?.message).toContain("public DNS shows a CNAME to wrong.example.net (seen)");
 
     await setPublicCname("verify.cdn-test.example", target);
     const created = await plugin.create(VERIFY, "v", inputs);
     expect(created.id).toBe(site.id);
-    expect(created.properties).toMatchObject({ siteId: site.id, verified: true, certificateRequested: true, expected: target });
+    expect(created.properties).toMatchObject({
+      siteId: site.id,
+      verified: true,
+      certificateRequested: true,
+      expected: target,
+    });
     expect(created.properties.verifiedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const read = await plugin.read(VERIFY, "v", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
@@ -343,16 +446,27 @@ describe("nsp:cdn:SiteVerification over gRPC", () => {
 
     // The wait settings change in place without a request; another site replaces.
     const slower = await checked(VERIFY, { ...inputs, timeoutSeconds: 600 });
-    expect(await plugin.diff(VERIFY, "v", created.id, read.properties, slower, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["timeoutSeconds"] });
+    expect(await plugin.diff(VERIFY, "v", created.id, read.properties, slower, inputs)).toMatchObject({
+      changes: true,
+      replaces: [],
+      diffs: ["timeoutSeconds"],
+    });
     await control.resetStats();
-    expect(await plugin.update(VERIFY, "v", created.id, read.properties, slower, false, inputs)).toMatchObject({ timeoutSeconds: 600, verified: true });
+    expect(await plugin.update(VERIFY, "v", created.id, read.properties, slower, false, inputs)).toMatchObject({
+      timeoutSeconds: 600,
+      verified: true,
+    });
     expect((await control.stats()).total).toBe(0);
-    expect((await plugin.diff(VERIFY, "v", created.id, read.properties, { ...inputs, siteId: "12345" }, inputs)).replaces).toEqual(["siteId"]);
+    expect(
+      (await plugin.diff(VERIFY, "v", created.id, read.properties, { ...inputs, siteId: "12345" }, inputs)).replaces,
+    ).toEqual(["siteId"]);
 
     const imported = await plugin.read(VERIFY, "imp", created.id);
     expect(imported.inputs).toEqual({ siteId: site.id });
     const importCheck = await checked(VERIFY, imported.inputs);
-    expect((await plugin.diff(VERIFY, "imp", imported.id, imported.properties, importCheck, imported.inputs)).changes).toBe(false);
+    expect(
+      (await plugin.diff(VERIFY, "imp", imported.id, imported.properties, importCheck, imported.inputs)).changes,
+    ).toBe(false);
 
     // Delete does nothing to the site.
     await control.resetStats();
@@ -366,10 +480,14 @@ describe("nsp:cdn:SiteVerification over gRPC", () => {
   });
 
   it("reads an unverified site as not there yet", async () => {
-    const site = await plugin.create(SITE, "nv", await checked(SITE, { hostname: "unverified.cdn-test.example", origin: "203.0.113.51" }));
+    const site = await plugin.create(
+      SITE,
+      "nv",
+      await checked(SITE, { hostname: "unverified.cdn-test.example", origin: "203.0.113.51" }),
+    );
     expect((await plugin.read(VERIFY, "nv", site.id)).id).toBe("");
-    await expect(plugin.read(VERIFY, "nv", "abc")).rejects.toThrow(/is not a site id; a site is known by its numeric id \(<siteId>, such as 42\)/);
+    await expect(plugin.read(VERIFY, "nv", "abc")).rejects.toThrow(
+      /is not a site id; a site is known by its numeric id \(<siteId>, such as 42\)/,
+    );
   });
-
-
 });

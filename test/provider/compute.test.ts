@@ -33,7 +33,8 @@ lifecycle(provider, [
       [{ vmId: "1", power: "on", reinstallTrigger: true }, "reinstallTrigger"],
     ],
     skip: {
-      drift: "the power is changed through POST /vms/{id}/power and a VM goes only through the emulator's store: in the test of its own below",
+      drift:
+        "the power is changed through POST /vms/{id}/power and a VM goes only through the emulator's store: in the test of its own below",
       delete: "the VM is made by the API and stays; the resource manages only its power",
     },
   },
@@ -50,7 +51,10 @@ describe("nsp:compute:VmPower", () => {
 
     // The trigger reinstalls; the new root password is a secret, and the wanted power state is applied after it.
     const reinstall = await checked(VM, { ...inputs, reinstallTrigger: "r1" });
-    expect(await plugin.diff(VM, "v", created.id, poweredOn, reinstall, on)).toMatchObject({ changes: true, replaces: [] });
+    expect(await plugin.diff(VM, "v", created.id, poweredOn, reinstall, on)).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
     const reinstalled = await plugin.update(VM, "v", created.id, poweredOn, reinstall, false, on);
     expect(isSecret(reinstalled.rootPassword)).toBe(true);
     const password = plain(reinstalled.rootPassword) as string;
@@ -66,7 +70,15 @@ describe("nsp:compute:VmPower", () => {
     expect(refreshed.inputs).toEqual(reinstall);
     expect((await plugin.diff(VM, "v", created.id, refreshed.properties, reinstall, reinstall)).changes).toBe(false);
     // Another change of the trigger: another password.
-    const again = await plugin.update(VM, "v", created.id, refreshed.properties, { ...reinstall, reinstallTrigger: 2 }, false, reinstall);
+    const again = await plugin.update(
+      VM,
+      "v",
+      created.id,
+      refreshed.properties,
+      { ...reinstall, reinstallTrigger: 2 },
+      false,
+      reinstall,
+    );
     expect(plain(again.rootPassword)).not.toBe(password);
 
     const imported = await plugin.read(VM, "imp", String(web.id));
@@ -89,11 +101,13 @@ describe("nsp:compute:VmPower", () => {
     const read = await plugin.read(VM, "d", created.id, created.properties, inputs);
     expect(read.properties.power).toBe("off");
     expect(read.inputs.power).toBe("off");
-    expect(await plugin.diff(VM, "d", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["power"] });
+    expect(await plugin.diff(VM, "d", created.id, read.properties, inputs, read.inputs)).toMatchObject({
+      changes: true,
+      diffs: ["power"],
+    });
     removeVm(emulator.app.store, db.id);
     expect((await plugin.read(VM, "d", created.id, read.properties, inputs)).id).toBe("");
   });
-
 });
 
 describe("nsp:compute:getVms", () => {
@@ -101,7 +115,11 @@ describe("nsp:compute:getVms", () => {
     const { result, failures } = await plugin.invoke("nsp:compute:getVms", {});
     expect(failures).toEqual([]);
     expect((result.vms as Obj[]).map((v) => v.name)).toContain("web-1");
-    expect((result.vms as Obj[])[0]).toMatchObject({ id: String(vms[0]!.id), memoryMb: 2048, power: expect.any(String) });
+    expect((result.vms as Obj[])[0]).toMatchObject({
+      id: String(vms[0]!.id),
+      memoryMb: 2048,
+      power: expect.any(String),
+    });
     const one = await plugin.invoke("nsp:compute:getVms", { name: "web-1" });
     expect((one.result.vms as Obj[]).map((v) => v.name)).toEqual(["web-1"]);
   });

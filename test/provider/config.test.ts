@@ -34,7 +34,10 @@ describe("plain http only to loopback", () => {
       // An opt-in computed by the program is judged in Configure, once known.
       { baseUrl: REMOTE_HTTP, insecureHttp: UNKNOWN },
     ]) {
-      expect((await plugin.checkConfig({ apiToken: secret(emulator.token), ...news })).failures, JSON.stringify(news)).toEqual([]);
+      expect(
+        (await plugin.checkConfig({ apiToken: secret(emulator.token), ...news })).failures,
+        JSON.stringify(news),
+      ).toEqual([]);
     }
   });
 
@@ -59,7 +62,9 @@ describe("plain http only to loopback", () => {
       (e: { details?: string }) => String(e.details),
     );
     expect(failed).not.toMatch(/no API token is configured|plain http/);
-    expect(failed).toMatch(new RegExp(`GET /services/${serviceId}: network_error: .*getaddrinfo \\w+ nsp-opt-in\\.invalid`));
+    expect(failed).toMatch(
+      new RegExp(`GET /services/${serviceId}: network_error: .*getaddrinfo \\w+ nsp-opt-in\\.invalid`),
+    );
     expect(plugin.stderr() + plugin.engineLogs.join("\n") + failed).not.toContain(emulator.token);
   });
 });
@@ -68,14 +73,24 @@ describe("a malformed token", () => {
   it("is a CheckConfig failure worded without the property's value, which the engine would print as {&{{[secret]}}}", async () => {
     const plugin = await unconfiguredPlugin();
     const { failures } = await plugin.checkConfig({ apiToken: secret("not-a-token-value"), baseUrl: emulator.baseUrl });
-    expect(failures).toEqual([{ property: "", reason: expect.stringMatching(/^apiToken must be an API token starting with "svc_" \(nsp:apiToken; the value is not shown\)$/) }]);
+    expect(failures).toEqual([
+      {
+        property: "",
+        reason: expect.stringMatching(
+          /^apiToken must be an API token starting with "svc_" \(nsp:apiToken; the value is not shown\)$/,
+        ),
+      },
+    ]);
   });
 });
 
 describe("a token the API does not know", () => {
   const wrongToken = `svc_${"0wrong9".repeat(5)}`;
 
-  async function configureError(instance: string | undefined, token: { config?: string; env?: string }): Promise<string> {
+  async function configureError(
+    instance: string | undefined,
+    token: { config?: string; env?: string },
+  ): Promise<string> {
     const plugin = await unconfiguredPlugin(token.env ? { NSP_API_TOKEN: token.env } : undefined);
     const args = { baseUrl: emulator.baseUrl, ...(token.config ? { apiToken: secret(token.config) } : {}) };
     const err = await plugin.configure(args, instance).then(
@@ -89,9 +104,15 @@ describe("a token the API does not know", () => {
   }
 
   it("fails Configure, and so a preview, naming the setting and an explicit instance", async () => {
-    expect(await configureError(undefined, { config: wrongToken })).toMatch(/does not know the API token in nsp:apiToken of the default provider .*unauthorized/);
-    expect(await configureError("default_0_1_0", { env: wrongToken })).toMatch(/does not know the API token in NSP_API_TOKEN/);
-    expect(await configureError("acct-b", { config: wrongToken })).toMatch(/does not know the API token in the apiToken of this provider instance .*\(provider "acct-b"\)$/);
+    expect(await configureError(undefined, { config: wrongToken })).toMatch(
+      /does not know the API token in nsp:apiToken of the default provider .*unauthorized/,
+    );
+    expect(await configureError("default_0_1_0", { env: wrongToken })).toMatch(
+      /does not know the API token in NSP_API_TOKEN/,
+    );
+    expect(await configureError("acct-b", { config: wrongToken })).toMatch(
+      /does not know the API token in the apiToken of this provider instance .*\(provider "acct-b"\)$/,
+    );
   });
 
   it("costs one read per process, however often it is configured", async () => {
@@ -122,6 +143,7 @@ describe("errors name an explicit provider instance", () => {
   });
 
   it("the default provider's errors stay as they were", async () => {
-    for (const instance of [undefined, "default_0_1_0"]) expect(await notFoundError(instance), String(instance)).not.toContain("(provider ");
+    for (const instance of [undefined, "default_0_1_0"])
+      expect(await notFoundError(instance), String(instance)).not.toContain("(provider ");
   });
 });

@@ -16,13 +16,25 @@ import { useProvider } from "../helpers/use-provider";
 
 interface ImportFile {
   nameTable: Record<string, string>;
-  resources: { type: string; name: string; id: string; inputs?: Record<string, unknown>; outputs?: Record<string, unknown> }[];
+  resources: {
+    type: string;
+    name: string;
+    id: string;
+    inputs?: Record<string, unknown>;
+    outputs?: Record<string, unknown>;
+  }[];
 }
 
-const { emulator, control, plugin, checked, token } = useProvider({ account: "demo", config: { requestsPerMinute: 0 } });
+const { emulator, control, plugin, checked, token } = useProvider({
+  account: "demo",
+  config: { requestsPerMinute: 0 },
+});
 let seeded: Seeded;
 
-async function runDiscover(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function runDiscover(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [join(ROOT, "bin/nsp-discover"), ...args], {
     env: { PATH: process.env.PATH, NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -75,11 +87,15 @@ describe("nsp-discover", () => {
     expect(file.resources.filter((r) => r.name === "adopt0-example").map((r) => r.type)).toEqual(["nsp:dns:Zone"]);
     expect(file.resources.find((r) => r.type === "nsp:dns:ZoneDnssec")?.name).toBe("adopt0-example-zone-dnssec");
     const names = file.resources.filter((r) => r.type === "nsp:dns:Record").map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(["adopt0-example-www-a", "adopt0-example-www-a-2", "adopt1-example-txt0-txt"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["adopt0-example-www-a", "adopt0-example-www-a-2", "adopt1-example-txt0-txt"]),
+    );
     expect(names.filter((n) => /-\d+$/.test(n))).toEqual(["adopt0-example-www-a-2"]);
 
     // Completeness: every record of every zone is imported or reported as published by the mail domain.
-    const report = JSON.parse(readFileSync(reportPath, "utf8")) as { leftOut: { type: string; id: string; reason: string }[] };
+    const report = JSON.parse(readFileSync(reportPath, "utf8")) as {
+      leftOut: { type: string; id: string; reason: string }[];
+    };
     const ids = new Set(file.resources.map((r) => `${r.type} ${r.id}`));
     const left = new Set(report.leftOut.map((r) => `${r.type} ${r.id}`));
     for (const zoneId of seeded.zoneIds) {
@@ -88,10 +104,31 @@ describe("nsp-discover", () => {
         expect(ids.has(key) || left.has(key), key).toBe(true);
       }
     }
-    expect(report.leftOut.filter((l) => l.type === "nsp:dns:Record").every((l) => /published by mail domain/.test(l.reason))).toBe(true);
+    expect(
+      report.leftOut.filter((l) => l.type === "nsp:dns:Record").every((l) => /published by mail domain/.test(l.reason)),
+    ).toBe(true);
     expect(file.resources.filter((r) => r.type === "nsp:dns:Record")).toHaveLength(seeded.records);
     const types = new Set(file.resources.map((r) => r.type));
-    for (const t of ["nsp:dns:Zone", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer", "nsp:cdn:Site", "nsp:security:Rule", "nsp:rpki:Ca", "nsp:rpki:Roa", "nsp:mail:Domain", "nsp:mail:Mailbox", "nsp:mail:Alias", "nsp:mail:Group", "nsp:link:Tunnel", "nsp:link:TunnelHostnames", "nsp:vgate:Pbx", "nsp:vgate:Extension", "nsp:vgate:RingGroup", "nsp:vgate:Ivr", "nsp:index:Webhook"]) {
+    for (const t of [
+      "nsp:dns:Zone",
+      "nsp:dns:ZoneDnssec",
+      "nsp:dns:ZoneTransfer",
+      "nsp:cdn:Site",
+      "nsp:security:Rule",
+      "nsp:rpki:Ca",
+      "nsp:rpki:Roa",
+      "nsp:mail:Domain",
+      "nsp:mail:Mailbox",
+      "nsp:mail:Alias",
+      "nsp:mail:Group",
+      "nsp:link:Tunnel",
+      "nsp:link:TunnelHostnames",
+      "nsp:vgate:Pbx",
+      "nsp:vgate:Extension",
+      "nsp:vgate:RingGroup",
+      "nsp:vgate:Ivr",
+      "nsp:index:Webhook",
+    ]) {
       expect(types, t).toContain(t);
     }
     // The sites the tunnel's hostnames made belong to the TunnelHostnames, not to a second Site.
@@ -102,9 +139,17 @@ describe("nsp-discover", () => {
     // Stable: a later run gives every object the same name, and a record added meanwhile with the
     // same zone, name and type takes the next suffix instead of moving the others.
     const www = (f: ImportFile) => f.resources.filter((r) => r.name.startsWith("adopt0-example-www-a"));
-    const added = await control.post<{ id: number }>(`/dns/zones/${seeded.zoneIds[0]}/records`, { name: "www", type: "A", content: "192.0.2.1", ttl: 300 });
+    const added = await control.post<{ id: number }>(`/dns/zones/${seeded.zoneIds[0]}/records`, {
+      name: "www",
+      type: "A",
+      content: "192.0.2.1",
+      ttl: 300,
+    });
     const again = await discoverFile();
-    expect(www(again)).toEqual([...www(file), { type: "nsp:dns:Record", name: "adopt0-example-www-a-3", id: `${seeded.zoneIds[0]}/${added.id}` }]);
+    expect(www(again)).toEqual([
+      ...www(file),
+      { type: "nsp:dns:Record", name: "adopt0-example-www-a-3", id: `${seeded.zoneIds[0]}/${added.id}` },
+    ]);
     await control.delete(`/dns/zones/${seeded.zoneIds[0]}/records/${added.id}`);
     expect(await discoverFile()).toEqual(file);
   });
@@ -135,7 +180,9 @@ describe("nsp-discover", () => {
     // pulumi import's program refers to another object where a value equals its id or name; a
     // zone's name equal to its mail domain's would refer both ways, a cycle it resolves with literal ids.
     const file = await discoverFile(["--type", "nsp:dns:Zone", "--type", "nsp:mail:Domain"]);
-    const reads = await Promise.all(file.resources.map(async (r) => ({ ...r, read: await plugin.read(r.type, r.name, r.id) })));
+    const reads = await Promise.all(
+      file.resources.map(async (r) => ({ ...r, read: await plugin.read(r.type, r.name, r.id) })),
+    );
     const zones = reads.filter((r) => r.type === "nsp:dns:Zone");
     const domainNames = reads.filter((r) => r.type === "nsp:mail:Domain").map((r) => r.read.properties.name);
     expect(zones.some((z) => domainNames.includes(z.read.properties.name))).toBe(true);
@@ -147,10 +194,14 @@ describe("nsp-discover", () => {
 
   it("filters by type and zone, and emits one ZoneRecords per zone on request", async () => {
     const dns = await discoverFile(["--type", "nsp:dns:*"]);
-    expect(new Set(dns.resources.map((r) => r.type))).toEqual(new Set(["nsp:dns:Zone", "nsp:dns:Record", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer", "nsp:dns:Range"]));
+    expect(new Set(dns.resources.map((r) => r.type))).toEqual(
+      new Set(["nsp:dns:Zone", "nsp:dns:Record", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer", "nsp:dns:Range"]),
+    );
 
     const one = await discoverFile(["--zone", "adopt1.example", "--type", "nsp:dns:Zone,nsp:dns:Record"]);
-    expect(one.resources.filter((r) => r.type === "nsp:dns:Zone").map((r) => r.id)).toEqual([String(seeded.zoneIds[1])]);
+    expect(one.resources.filter((r) => r.type === "nsp:dns:Zone").map((r) => r.id)).toEqual([
+      String(seeded.zoneIds[1]),
+    ]);
     expect(one.resources.every((r) => r.id.startsWith(`${seeded.zoneIds[1]}`))).toBe(true);
 
     // Everything of the zone and what hangs from it: the mail domain on it and its mailboxes too.
@@ -160,12 +211,21 @@ describe("nsp-discover", () => {
     for (const type of ["nsp:mail:Mailbox", "nsp:mail:Alias", "nsp:mail:Group"]) {
       const of = mailZone.resources.filter((r) => r.type === type);
       expect(of.length, type).toBeGreaterThan(0);
-      expect(of.every((r) => r.id.startsWith(`${domainIds[0]}/`)), type).toBe(true);
+      expect(
+        of.every((r) => r.id.startsWith(`${domainIds[0]}/`)),
+        type,
+      ).toBe(true);
     }
-    expect(mailZone.resources.some((r) => r.type.startsWith("nsp:vgate:") || r.type === "nsp:index:Webhook")).toBe(false);
+    expect(mailZone.resources.some((r) => r.type.startsWith("nsp:vgate:") || r.type === "nsp:index:Webhook")).toBe(
+      false,
+    );
 
     // A TXT at the apex of the mail zone, in the same record set as the mail domain's SPF record.
-    const apexTxt = await control.post<{ id: number }>(`/dns/zones/${seeded.zoneIds[0]}/records`, { name: "@", type: "TXT", content: "site-verification=abc" });
+    const apexTxt = await control.post<{ id: number }>(`/dns/zones/${seeded.zoneIds[0]}/records`, {
+      name: "@",
+      type: "TXT",
+      content: "site-verification=abc",
+    });
     const whole = await discoverFile(["--zone-records", "--type", "nsp:dns:*"]);
     await control.delete(`/dns/zones/${seeded.zoneIds[0]}/records/${apexTxt.id}`);
     const lists = whole.resources.filter((r) => r.type === "nsp:dns:ZoneRecords");
@@ -179,7 +239,9 @@ describe("nsp-discover", () => {
     const sets = withMail.id.split("/")[1]!.split(",");
     expect(sets).toContain("www");
     for (const published of ["@", "@:TXT", "@:MX", "_dmarc", "_dmarc:TXT"]) expect(sets).not.toContain(published);
-    expect(whole.resources.filter((r) => r.type === "nsp:dns:Record")).toEqual([{ type: "nsp:dns:Record", name: "adopt0-example-apex-txt", id: `${seeded.zoneIds[0]}/${apexTxt.id}` }]);
+    expect(whole.resources.filter((r) => r.type === "nsp:dns:Record")).toEqual([
+      { type: "nsp:dns:Record", name: "adopt0-example-apex-txt", id: `${seeded.zoneIds[0]}/${apexTxt.id}` },
+    ]);
     for (const r of lists) {
       const read = await plugin.read(r.type, r.name, r.id);
       const inputs = await checked(r.type, read.inputs);
@@ -188,7 +250,10 @@ describe("nsp-discover", () => {
   }, 120_000);
 
   it("writes a zone above the size as one ZoneRecords holding its zone file and its state, which diffs with no change and refreshes as it is", async () => {
-    const zone = await control.post<{ id: number }>("/dns/zones", { service_id: (await control.services()).find((s) => s.type === "auth_dns")!.id, name: "big.example" });
+    const zone = await control.post<{ id: number }>("/dns/zones", {
+      service_id: (await control.services()).find((s) => s.type === "auth_dns")!.id,
+      name: "big.example",
+    });
     const lines = Array.from({ length: 600 }, (_, i) => `h${i} 300 IN A 10.0.${i >> 8}.${i & 255}`);
     await control.post(`/dns/zones/${zone.id}/import`, { text: `${lines.join("\n")}\n`, mode: "apply" });
     const only = (file: ImportFile) => file.resources.filter((r) => r.id.startsWith(`${zone.id}/`));
@@ -197,9 +262,14 @@ describe("nsp-discover", () => {
       const run = await runDiscover(["--zone", "big.example"]);
       expect(run.code, run.stderr).toBe(0);
       // Its records' pages, then one export for its zone file.
-      expect((await control.stats()).byRoute).toMatchObject({ "GET /dns/zones/:id/records": 2, "GET /dns/zones/:id/export": 1 });
+      expect((await control.stats()).byRoute).toMatchObject({
+        "GET /dns/zones/:id/records": 2,
+        "GET /dns/zones/:id/export": 1,
+      });
       expect(run.stderr).toContain("1 zones as their zone file (nsp:dns:ZoneRecords, more than 500 records)");
-      expect(run.stderr).toContain("next, in the project's folder with its stack: `npx nsp-discover --import import.json --out index.ts`");
+      expect(run.stderr).toContain(
+        "next, in the project's folder with its stack: `npx nsp-discover --import import.json --out index.ts`",
+      );
       const [entry, ...rest] = only(JSON.parse(run.stdout) as ImportFile);
       expect(rest).toEqual([]);
       expect(entry).toMatchObject({ type: "nsp:dns:ZoneRecords", name: "big-example-zone-records" });
@@ -207,10 +277,16 @@ describe("nsp-discover", () => {
       expect(zoneFile.split("\n")).toHaveLength(602);
       expect(zoneFile.startsWith("$ORIGIN big.example.\nh0 300 IN A 10.0.0.0\nh1 300 IN A 10.0.0.1\n")).toBe(true);
       expect(entry!.inputs).toEqual({ zoneId: String(zone.id), zoneFile });
-      expect(entry!.outputs).toMatchObject({ zoneId: String(zone.id), zoneFile, recordSets: expect.arrayContaining(["h599 A"]) });
+      expect(entry!.outputs).toMatchObject({
+        zoneId: String(zone.id),
+        zoneFile,
+        recordSets: expect.arrayContaining(["h599 A"]),
+      });
       // As pulumi import takes it: the file's inputs checked, against its outputs, no change; a refresh keeps the zone file.
       const inputs = await checked(entry!.type, entry!.inputs!);
-      expect((await plugin.diff(entry!.type, entry!.name, entry!.id, entry!.outputs!, inputs, entry!.inputs!)).changes).toBe(false);
+      expect(
+        (await plugin.diff(entry!.type, entry!.name, entry!.id, entry!.outputs!, inputs, entry!.inputs!)).changes,
+      ).toBe(false);
       const refreshed = await plugin.read(entry!.type, entry!.name, entry!.id, entry!.outputs!, inputs);
       expect(refreshed.properties.zoneFile).toBe(zoneFile);
       expect(refreshed.inputs).toEqual(inputs);
@@ -220,7 +296,15 @@ describe("nsp-discover", () => {
         const types = only(await discoverFile(["--zone", "big.example", ...args])).map((r) => r.type);
         expect(types, args.join(" ")).toEqual(Array(600).fill("nsp:dns:Record"));
       }
-      const small = (await discoverFile(["--zone", "adopt1.example", "--zone-records", "--type", "nsp:dns:Zone,nsp:dns:Record,nsp:dns:ZoneRecords"])).resources;
+      const small = (
+        await discoverFile([
+          "--zone",
+          "adopt1.example",
+          "--zone-records",
+          "--type",
+          "nsp:dns:Zone,nsp:dns:Record,nsp:dns:ZoneRecords",
+        ])
+      ).resources;
       expect(small.map((r) => r.type)).toEqual(["nsp:dns:Zone", "nsp:dns:ZoneRecords"]);
       expect(small[1]!.inputs!.zoneFile).toMatch(/^\$ORIGIN adopt1\.example\.\n/);
     } finally {
@@ -232,11 +316,20 @@ describe("nsp-discover", () => {
     const client = new ApiClient({ baseUrl: emulator.baseUrl, token, requestsPerMinute: 0 });
     try {
       const zone = String(seeded.zoneIds[1]);
-      const records = await control.list<{ id: number; name: string; type: string }>(`/dns/zones/${seeded.zoneIds[0]}/records`);
+      const records = await control.list<{ id: number; name: string; type: string }>(
+        `/dns/zones/${seeded.zoneIds[0]}/records`,
+      );
       const [www1, www2] = records.filter((r) => r.name === "www" && r.type === "A");
       // As a stack's state holds them: a zone by its id, a record by its own id.
-      const tracked = new Map([[`nsp:dns:Zone ${zone}`, "prod"], [`nsp:dns:Record ${www1!.id}`, "prod"]]);
-      const result = await discover(client, resources, { types: ["nsp:dns:Zone", "nsp:dns:ZoneRecords"], zoneRecordsAbove: 0, tracked });
+      const tracked = new Map([
+        [`nsp:dns:Zone ${zone}`, "prod"],
+        [`nsp:dns:Record ${www1!.id}`, "prod"],
+      ]);
+      const result = await discover(client, resources, {
+        types: ["nsp:dns:Zone", "nsp:dns:ZoneRecords"],
+        zoneRecordsAbove: 0,
+        tracked,
+      });
       const ids = result.file.resources.map((r) => `${r.type} ${r.id}`);
       expect(ids).not.toContain(`nsp:dns:Zone ${zone}`);
       expect(result.leftOut).toEqual(
@@ -247,7 +340,10 @@ describe("nsp-discover", () => {
       );
       // The other www A record stays, on its own: its set holds the tracked one.
       expect(ids).toContain(`nsp:dns:Record ${seeded.zoneIds[0]}/${www2!.id}`);
-      const sets = result.file.resources.find((r) => r.type === "nsp:dns:ZoneRecords" && r.id.startsWith(`${seeded.zoneIds[0]}/`))!.id.split("/")[1]!.split(",");
+      const sets = result.file.resources
+        .find((r) => r.type === "nsp:dns:ZoneRecords" && r.id.startsWith(`${seeded.zoneIds[0]}/`))!
+        .id.split("/")[1]!
+        .split(",");
       expect(sets).not.toContain("www");
       expect(sets).not.toContain("www:A");
     } finally {
@@ -264,14 +360,32 @@ describe("nsp-discover", () => {
     expect(badRate.code).toBe(2);
     expect(badRate.stderr).toMatch(/--requests-per-minute/);
     const refused: [string[], RegExp][] = [
-      [["--zone-records-above=-1"], /^nsp-discover: --zone-records-above: must be a whole number of records, 0 or more; got "-1"$/m],
-      [["--zone-records-above", "many"], /^nsp-discover: --zone-records-above: must be a whole number of records, 0 or more; got "many"$/m],
-      [["--zone-records", "--records-one-by-one"], /--zone-records and --records-one-by-one each choose how a zone's records are written: give one/],
+      [
+        ["--zone-records-above=-1"],
+        /^nsp-discover: --zone-records-above: must be a whole number of records, 0 or more; got "-1"$/m,
+      ],
+      [
+        ["--zone-records-above", "many"],
+        /^nsp-discover: --zone-records-above: must be a whole number of records, 0 or more; got "many"$/m,
+      ],
+      [
+        ["--zone-records", "--records-one-by-one"],
+        /--zone-records and --records-one-by-one each choose how a zone's records are written: give one/,
+      ],
       [["--import", "import.json"], /--import needs --out <file>/],
       [["--out", "index.ts"], /--out goes with --import <file>/],
-      [["--import", "import.json", "--out", "index.ts", "--part-size", "0"], /--part-size: must be a whole number of objects, 1 or more; got "0"/],
-      [["--import", "import.json", "--out", "index.ts", "--type", "nsp:dns:*"], /--import adopts a file nsp-discover already wrote: --type belongs to the run that writes it/],
-      [["--import", join(tmpdir(), "nsp-no-such-import.json"), "--out", "index.ts"], /--import .*nsp-no-such-import\.json: no such file/],
+      [
+        ["--import", "import.json", "--out", "index.ts", "--part-size", "0"],
+        /--part-size: must be a whole number of objects, 1 or more; got "0"/,
+      ],
+      [
+        ["--import", "import.json", "--out", "index.ts", "--type", "nsp:dns:*"],
+        /--import adopts a file nsp-discover already wrote: --type belongs to the run that writes it/,
+      ],
+      [
+        ["--import", join(tmpdir(), "nsp-no-such-import.json"), "--out", "index.ts"],
+        /--import .*nsp-no-such-import\.json: no such file/,
+      ],
     ];
     for (const [args, message] of refused) {
       const run = await runDiscover(args);

@@ -28,16 +28,22 @@ describe("nsp:dns:getService", () => {
     });
     const byName = await plugin.invoke("nsp:dns:getService", { name: "Authoritative DNS" });
     expect(byName.result).toEqual(byId.result);
-    await expect(plugin.invoke("nsp:dns:getService", { name: "Nope" })).rejects.toThrow(/no service named "Nope".*"Authoritative DNS" \(auth_dns/);
+    await expect(plugin.invoke("nsp:dns:getService", { name: "Nope" })).rejects.toThrow(
+      /no service named "Nope".*"Authoritative DNS" \(auth_dns/,
+    );
     await expect(plugin.invoke("nsp:dns:getService", { id: "987654" })).rejects.toThrow(/not_found|not found/i);
   });
 
   it("rejects bad arguments before any request", async () => {
     await control.resetStats();
     expect((await plugin.invoke("nsp:dns:getService", {})).failures.map((f) => f.property)).toEqual(["name"]);
-    expect((await plugin.invoke("nsp:dns:getService", { id: "1", name: "x" })).failures.map((f) => f.property)).toEqual(["name"]);
+    expect((await plugin.invoke("nsp:dns:getService", { id: "1", name: "x" })).failures.map((f) => f.property)).toEqual(
+      ["name"],
+    );
     expect((await plugin.invoke("nsp:dns:getService", { id: "dns" })).failures.map((f) => f.property)).toEqual(["id"]);
-    expect((await plugin.invoke("nsp:dns:getService", { name: "   " })).failures.map((f) => f.property)).toEqual(["name"]);
+    expect((await plugin.invoke("nsp:dns:getService", { name: "   " })).failures.map((f) => f.property)).toEqual([
+      "name",
+    ]);
     expect((await control.stats()).total).toBe(0);
   });
 });
@@ -49,7 +55,12 @@ describe("nsp:dns:getServices", () => {
     const list = all.result.services as Record<string, unknown>[];
     expect(list.map((s) => s.type)).toEqual(["resolver", "auth_dns", "cdn", "vm"]);
     expect(list.map((s) => s.id)).toEqual(services.map((s) => String(s.id)));
-    expect(list[0]).toMatchObject({ name: "Resolver", plan: "resolver_standard", filterLevel: "standard", limits: { clients: 0, rules: 0 } });
+    expect(list[0]).toMatchObject({
+      name: "Resolver",
+      plan: "resolver_standard",
+      filterLevel: "standard",
+      limits: { clients: 0, rules: 0 },
+    });
 
     const dns = await plugin.invoke("nsp:dns:getServices", { type: "auth_dns" });
     expect((dns.result.services as Record<string, unknown>[]).map((s) => s.name)).toEqual(["Authoritative DNS"]);
@@ -67,7 +78,9 @@ describe("nsp:dns:getServices", () => {
     const bad = await plugin.invoke("nsp:dns:getServices", { type: "dns" });
     expect(bad.failures.map((f) => f.property)).toEqual(["type"]);
     expect(bad.failures[0]!.reason).toMatch(/auth_dns/);
-    expect((await plugin.invoke("nsp:dns:getServices", { kind: "vm" })).failures.map((f) => f.property)).toEqual(["kind"]);
+    expect((await plugin.invoke("nsp:dns:getServices", { kind: "vm" })).failures.map((f) => f.property)).toEqual([
+      "kind",
+    ]);
     expect((await control.stats()).total).toBe(0);
   });
 });
@@ -75,7 +88,10 @@ describe("nsp:dns:getServices", () => {
 describe("nsp:index:getMe and nsp:index:getQuota", () => {
   it("describe the token's account", async () => {
     const me = await plugin.invoke("nsp:index:getMe", {});
-    expect(me).toEqual({ failures: [], result: { email: "lookups@example.test", name: "lookups", role: "admin", auth: "token", apiEnabled: true } });
+    expect(me).toEqual({
+      failures: [],
+      result: { email: "lookups@example.test", name: "lookups", role: "admin", auth: "token", apiEnabled: true },
+    });
   });
 
   it("report limits, usage counted live and the packs", async () => {

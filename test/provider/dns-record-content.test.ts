@@ -13,7 +13,9 @@ let serviceId: number;
 let zoneId: string;
 beforeAll(async () => {
   serviceId = (await control.services()).find((s) => s.type === "auth_dns")!.id;
-  zoneId = String((await control.post<{ id: number }>("/dns/zones", { service_id: serviceId, name: "content.example" })).id);
+  zoneId = String(
+    (await control.post<{ id: number }>("/dns/zones", { service_id: serviceId, name: "content.example" })).id,
+  );
 });
 
 const LONG_TXT = `v=DKIM1; k=rsa; p=${"A".repeat(300)}`;
@@ -96,9 +98,21 @@ describe("ignoreChanges in Update", () => {
     const inputs = await checked(RECORD, { zoneId, name: "ignored2", type: "A", content: "192.0.2.3" });
     const created = await plugin.create(RECORD, "ign2", inputs);
     await control.resetStats();
-    await plugin.update(RECORD, "ign2", created.id, created.properties, { ...inputs, ttl: 120, content: "192.0.2.4" }, false, inputs, ["ttl", "content"]);
+    await plugin.update(
+      RECORD,
+      "ign2",
+      created.id,
+      created.properties,
+      { ...inputs, ttl: 120, content: "192.0.2.4" },
+      false,
+      inputs,
+      ["ttl", "content"],
+    );
     expect((await control.stats()).mutating).toBe(0);
-    expect(await control.get(`/dns/zones/${zoneId}/records/${created.id}`)).toMatchObject({ content: "192.0.2.3", ttl: 3600 });
+    expect(await control.get(`/dns/zones/${zoneId}/records/${created.id}`)).toMatchObject({
+      content: "192.0.2.3",
+      ttl: 3600,
+    });
   });
 });
 
@@ -109,17 +123,25 @@ describe("nsp:dns:Record data in another spelling", () => {
     expect(inputs.content).toBe(written);
     const created = await plugin.create(RECORD, name, inputs);
     expect(created.properties.content).toBe(returned);
-    expect(await plugin.diff(RECORD, name, created.id, created.properties, inputs, inputs)).toMatchObject({ changes: false, diffs: [] });
+    expect(await plugin.diff(RECORD, name, created.id, created.properties, inputs, inputs)).toMatchObject({
+      changes: false,
+      diffs: [],
+    });
 
     // Refresh keeps the program's spelling in the inputs and the API's in the state.
     const read = await plugin.read(RECORD, name, created.id, created.properties, inputs);
     expect(read.properties.content).toBe(returned);
     expect(read.inputs.content).toBe(written);
-    expect(await plugin.diff(RECORD, name, created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: false, diffs: [] });
+    expect(await plugin.diff(RECORD, name, created.id, read.properties, inputs, read.inputs)).toMatchObject({
+      changes: false,
+      diffs: [],
+    });
 
     // A program written in the API's spelling matches too, and an update leaves the record alone.
     const canonical = await checked(RECORD, { zoneId, name, type, content: returned });
-    expect(await plugin.diff(RECORD, name, created.id, read.properties, canonical, read.inputs)).toMatchObject({ changes: false });
+    expect(await plugin.diff(RECORD, name, created.id, read.properties, canonical, read.inputs)).toMatchObject({
+      changes: false,
+    });
     await control.resetStats();
     await plugin.update(RECORD, name, created.id, read.properties, canonical, false, read.inputs);
     expect((await control.stats()).mutating).toBe(0);
@@ -140,9 +162,19 @@ describe("nsp:dns:Record data in another spelling", () => {
 
 describe("nsp:dns:ZoneRecords data in another spelling", () => {
   it("converges on every record type through the zone-file import", async () => {
-    const zr = String((await control.post<{ id: number }>("/dns/zones", { service_id: serviceId, name: "zr-content.example" })).id);
-    const records = SPELLINGS.filter(([type]) => type !== "NS").map(([type, content], i) => ({ name: i % 2 ? `Mixed${i}` : `n${i}`, type, content }));
-    records.push({ name: "@", type: "MX", content: "5 Apex.Example.COM." }, { name: "*", type: "A", content: "192.0.2.99" }, { name: "sub", type: "NS", content: "NS1.other.example." });
+    const zr = String(
+      (await control.post<{ id: number }>("/dns/zones", { service_id: serviceId, name: "zr-content.example" })).id,
+    );
+    const records = SPELLINGS.filter(([type]) => type !== "NS").map(([type, content], i) => ({
+      name: i % 2 ? `Mixed${i}` : `n${i}`,
+      type,
+      content,
+    }));
+    records.push(
+      { name: "@", type: "MX", content: "5 Apex.Example.COM." },
+      { name: "*", type: "A", content: "192.0.2.99" },
+      { name: "sub", type: "NS", content: "NS1.other.example." },
+    );
     const inputs = await checked(ZR, { zoneId: zr, records });
     const created = await plugin.create(ZR, "zr", inputs);
     const d = await plugin.diff(ZR, "zr", created.id, created.properties, inputs, inputs);

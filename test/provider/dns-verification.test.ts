@@ -82,7 +82,11 @@ lifecycle(provider, [
     writeOnly: ["timeoutSeconds", "pollIntervalSeconds"],
     // Delete leaves the zone alone and sends nothing.
     deleteRequests: {},
-    skip: { delete: "a verification is a fact about its zone: the delete leaves the zone verified", drift: "the row above", bad: "the row above" },
+    skip: {
+      delete: "a verification is a fact about its zone: the delete leaves the zone verified",
+      drift: "the row above",
+      bad: "the row above",
+    },
   },
 ]);
 
@@ -90,7 +94,11 @@ describe("nsp:dns:ZoneVerification", () => {
   it("keeps polling until the delegation appears", async () => {
     const zone = await newZone("later.example");
     await control.resetStats();
-    const creating = plugin.create(VERIFY, "v", await checked(VERIFY, { zoneId: zone.id, pollIntervalSeconds: 0.05, timeoutSeconds: 30 }));
+    const creating = plugin.create(
+      VERIFY,
+      "v",
+      await checked(VERIFY, { zoneId: zone.id, pollIntervalSeconds: 0.05, timeoutSeconds: 30 }),
+    );
     await until(async () => (await verifyCalls()) >= 2);
     await control.setPublicDns("later.example.", ["NS2.nsp-emulator.test.", "ns1.nsp-emulator.test"]);
     const created = await creating;
@@ -103,13 +111,17 @@ describe("nsp:dns:ZoneVerification", () => {
     await control.setPublicDns("elsewhere.example", ["ns1.other-dns.test", "ns2.other-dns.test"]);
     await control.resetStats();
     const started = Date.now();
-    const err = await plugin.create(VERIFY, "v", await checked(VERIFY, { zoneId: zone.id, timeoutSeconds: 1, pollIntervalSeconds: 0.2 })).then(
-      () => undefined,
-      (e: Error) => e,
-    );
+    const err = await plugin
+      .create(VERIFY, "v", await checked(VERIFY, { zoneId: zone.id, timeoutSeconds: 1, pollIntervalSeconds: 0.2 }))
+      .then(
+        () => undefined,
+        (e: Error) => e,
+      );
     const elapsed = Date.now() - started;
     expect(err?.message).toMatch(/nsp:dns:ZoneVerification: zone \d+ is not active after 1s \(\d+ checks\)/);
-    expect(err?.message).toMatch(/\[ns1\.other-dns\.test, ns2\.other-dns\.test\] \(seen\), expected \[ns1\.nsp-emulator\.test, ns2\.nsp-emulator\.test\]/);
+    expect(err?.message).toMatch(
+      /\[ns1\.other-dns\.test, ns2\.other-dns\.test\] \(seen\), expected \[ns1\.nsp-emulator\.test, ns2\.nsp-emulator\.test\]/,
+    );
     // How many checks fit in the second depends on the machine; that each reported one reached the API does not.
     expect(elapsed).toBeGreaterThanOrEqual(900);
     expect(await verifyCalls()).toBe(Number(/\((\d+) checks\)/.exec(err!.message)![1]));
@@ -117,9 +129,13 @@ describe("nsp:dns:ZoneVerification", () => {
 
     // Nothing in public DNS at all.
     const bare = await newZone("nowhere.example");
-    await expect(plugin.create(VERIFY, "v", await checked(VERIFY, { zoneId: bare.id, timeoutSeconds: 1, pollIntervalSeconds: 0.5 }))).rejects.toThrow(
-      /\[none\] \(seen\), expected \[ns1\.nsp-emulator\.test, ns2\.nsp-emulator\.test\]/,
-    );
+    await expect(
+      plugin.create(
+        VERIFY,
+        "v",
+        await checked(VERIFY, { zoneId: bare.id, timeoutSeconds: 1, pollIntervalSeconds: 0.5 }),
+      ),
+    ).rejects.toThrow(/\[none\] \(seen\), expected \[ns1\.nsp-emulator\.test, ns2\.nsp-emulator\.test\]/);
   });
 
   it("stops waiting when the engine cancels", async () => {
@@ -148,7 +164,9 @@ describe("nsp:dns:ZoneVerification", () => {
     // A lost delegation leaves the zone active and served: still verified.
     await control.setPublicDns("short-lived.example", ["ns.elsewhere.test"]);
     await fetch(`${control.root}/_emulator/dns/recheck`, { method: "POST" });
-    expect((await control.get<{ delegation: { lost_at: string | null } }>(`/dns/zones/${zone.id}`)).delegation.lost_at).not.toBeNull();
+    expect(
+      (await control.get<{ delegation: { lost_at: string | null } }>(`/dns/zones/${zone.id}`)).delegation.lost_at,
+    ).not.toBeNull();
     const read = await plugin.read(VERIFY, "v", created.id, created.properties, inputs);
     expect(read.properties.active).toBe(true);
     await control.delete(`/dns/zones/${zone.id}`);
@@ -157,6 +175,4 @@ describe("nsp:dns:ZoneVerification", () => {
     const pending = await newZone("pending.example");
     expect((await plugin.read(VERIFY, "imp", pending.id)).id).toBe("");
   });
-
-
 });

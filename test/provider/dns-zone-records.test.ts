@@ -57,7 +57,15 @@ function manyRecords(n: number): Obj[] {
   });
 }
 
-async function requests<T>(run: () => Promise<T>): Promise<{ result: T; total: number; mutating: number; byRoute: Record<string, number>; faults: Record<string, number> }> {
+async function requests<T>(
+  run: () => Promise<T>,
+): Promise<{
+  result: T;
+  total: number;
+  mutating: number;
+  byRoute: Record<string, number>;
+  faults: Record<string, number>;
+}> {
   await control.resetStats();
   const result = await run();
   const s = await control.stats();
@@ -72,9 +80,13 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     const created = await plugin.create(ZR, "guard", inputs);
 
     const shrunk = await checked(ZR, { zoneId, records: program.slice(0, 10) });
-    const refused = await requests(() => plugin.update(ZR, "guard", zoneId, created.properties, shrunk, false, inputs).catch((e: Error) => e));
+    const refused = await requests(() =>
+      plugin.update(ZR, "guard", zoneId, created.properties, shrunk, false, inputs).catch((e: Error) => e),
+    );
     expect(refused.result).toBeInstanceOf(Error);
-    expect(String((refused.result as Error).message)).toMatch(/maxDeletePercent: this change would delete 20 of the 30 records .*\(67%\).*more than maxDeletePercent \(20%\)/);
+    expect(String((refused.result as Error).message)).toMatch(
+      /maxDeletePercent: this change would delete 20 of the 30 records .*\(67%\).*more than maxDeletePercent \(20%\)/,
+    );
     expect(refused.mutating).toBe(0);
     expect(await apiRecords(zoneId)).toHaveLength(30);
 
@@ -88,15 +100,20 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     const lowered = await checked(ZR, { zoneId, records: program.slice(0, 10), maxDeletePercent: 5 });
     const d = await plugin.diff(ZR, "guard", zoneId, upd.result, lowered, allowed);
     expect(d.diffs).toEqual(["maxDeletePercent"]);
-    expect((await requests(() => plugin.update(ZR, "guard", zoneId, upd.result, lowered, false, allowed))).total).toBe(0);
+    expect((await requests(() => plugin.update(ZR, "guard", zoneId, upd.result, lowered, false, allowed))).total).toBe(
+      0,
+    );
 
     // A create that adopts existing records of its sets is guarded too.
     const zone2 = await createZone("guard2.example");
-    for (let i = 0; i < 12; i++) await control.post(`/dns/zones/${zone2}/records`, { name: "www", type: "A", content: `198.51.100.${i + 1}` });
+    for (let i = 0; i < 12; i++)
+      await control.post(`/dns/zones/${zone2}/records`, { name: "www", type: "A", content: `198.51.100.${i + 1}` });
     const adopt = await checked(ZR, { zoneId: zone2, records: [{ name: "www", type: "A", content: "198.51.100.1" }] });
     await expect(plugin.create(ZR, "adopt", adopt)).rejects.toThrow(/delete 11 of the 12 records/);
     const adopted = await plugin.create(ZR, "adopt", { ...adopt, maxDeletePercent: 100 });
-    expect((await plugin.read(ZR, "adopt", zone2, adopted.properties, adopt)).properties.records).toEqual(adopt.records);
+    expect((await plugin.read(ZR, "adopt", zone2, adopted.properties, adopt)).properties.records).toEqual(
+      adopt.records,
+    );
     expect(await apiRecords(zone2)).toHaveLength(1);
     await control.delete(`/dns/zones/${zoneId}`);
     await control.delete(`/dns/zones/${zone2}`);
@@ -119,7 +136,11 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     await control.patch(`/dns/zones/${zoneId}/records/${(await byContent("192.0.2.1")).id}`, { ttl: 120 });
     await control.post(`/dns/zones/${zoneId}/records`, { name: "www", type: "A", content: "192.0.2.3" });
     await control.delete(`/dns/zones/${zoneId}/records/${(await byContent("v=spf1 -all")).id}`);
-    const foreign = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, { name: "other", type: "A", content: "192.0.2.9" });
+    const foreign = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, {
+      name: "other",
+      type: "A",
+      content: "192.0.2.9",
+    });
 
     const refreshed = await plugin.read(ZR, "drift", zoneId, created.properties, inputs);
     expect(refreshed.properties.records).toEqual([
@@ -136,10 +157,15 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 
     // The repair (a TTL back, a record deleted, one added) is one import with replace after its
     // preview; the foreign record is in the text, so it keeps its id.
-    const repair = await requests(() => plugin.update(ZR, "drift", zoneId, refreshed.properties, inputs, false, refreshed.inputs));
+    const repair = await requests(() =>
+      plugin.update(ZR, "drift", zoneId, refreshed.properties, inputs, false, refreshed.inputs),
+    );
     expect(repair.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 });
     expect((await plugin.read(ZR, "drift", zoneId, repair.result, inputs)).properties.records).toEqual(inputs.records);
-    expect((await apiRecords(zoneId)).find((r) => r.name === "other")).toMatchObject({ id: foreign.id, content: "192.0.2.9" });
+    expect((await apiRecords(zoneId)).find((r) => r.name === "other")).toMatchObject({
+      id: foreign.id,
+      content: "192.0.2.9",
+    });
 
     // What the zone file does not carry is left alone: a proxied record stays proxied, and a
     // disabled record (not served, so not exported) is enabled again rather than duplicated.
@@ -167,7 +193,12 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 
   it("cuts and changes many records in bulk beside records it does not own, patching those with API-only attributes", async () => {
     const zoneId = await createZone("bulk.example");
-    const outside = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, { name: "outside", type: "TXT", content: "made through the API", weight: 5 });
+    const outside = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, {
+      name: "outside",
+      type: "TXT",
+      content: "made through the API",
+      weight: 5,
+    });
     const program = Array.from({ length: 20 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
     const inputs = await checked(ZR, { zoneId, records: program });
     const created = await plugin.create(ZR, "bulk", inputs);
@@ -180,7 +211,11 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     const cutAndChanged = program.slice(0, 14).map((r, i) => (i < 6 ? { ...r, content: `198.51.100.${i + 1}` } : r));
     const news = await checked(ZR, { zoneId, records: cutAndChanged, maxDeletePercent: 30 });
     const upd = await requests(() => plugin.update(ZR, "bulk", zoneId, created.properties, news, false, inputs));
-    expect(upd.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2, "PATCH /dns/zones/:id/records/:rid": 1 });
+    expect(upd.byRoute).toEqual({
+      "GET /dns/zones/:id/records": 1,
+      "POST /dns/zones/:id/import": 2,
+      "PATCH /dns/zones/:id/records/:rid": 1,
+    });
     const after = await byName();
     expect(after.get("outside")).toMatchObject({ id: outside.id, weight: 5, content: "made through the API" });
     expect(after.get("h0")).toMatchObject({ id: proxied.id, proxied: true, content: "198.51.100.1" });
@@ -195,7 +230,11 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 
   it("goes record by record, and says how long that takes, when the import's preview shows replace doing something else", async () => {
     const zoneId = await createZone("rewrite.example");
-    const outside = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, { name: "outside", type: "A", content: "198.51.100.9" });
+    const outside = await control.post<ApiRecord>(`/dns/zones/${zoneId}/records`, {
+      name: "outside",
+      type: "A",
+      content: "198.51.100.9",
+    });
     const program = Array.from({ length: 20 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` }));
     const paced = await anotherPlugin({ requestsPerMinute: 300 });
     const inputs = await checked(ZR, { zoneId, records: program });
@@ -204,9 +243,17 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     // record a new id; the preview says so (two added where one was meant), and nothing is imported.
     await control.setAlternatives(["replace-rewrites"]);
     try {
-      const cut = await checked(ZR, { zoneId, records: program.slice(0, 15).concat([{ name: "new", type: "A", content: "192.0.2.99" }]), maxDeletePercent: 30 });
+      const cut = await checked(ZR, {
+        zoneId,
+        records: program.slice(0, 15).concat([{ name: "new", type: "A", content: "192.0.2.99" }]),
+        maxDeletePercent: 30,
+      });
       const upd = await requests(() => paced.update(ZR, "rewrite", zoneId, created.properties, cut, false, inputs));
-      expect(upd.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2, "DELETE /dns/zones/:id/records/:rid": 5 });
+      expect(upd.byRoute).toEqual({
+        "GET /dns/zones/:id/records": 1,
+        "POST /dns/zones/:id/import": 2,
+        "DELETE /dns/zones/:id/records/:rid": 5,
+      });
       expect(paced.engineLogs.join("\n")).toMatch(
         /zone \d+: the preview of the zone-file import with replace says it would add 17, keep 0, delete 21 where this change needs add 1, keep 16, delete 5; nothing was imported, and the change goes one request per record instead: 6 requests, about 2 seconds at requestsPerMinute 300/,
       );
@@ -214,7 +261,11 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
       expect((await paced.read(ZR, "rewrite", zoneId, upd.result, cut)).properties.records).toEqual(cut.records);
       // The delete takes the same way: one request per record, and the outside record stays.
       const del = await requests(() => paced.delete(ZR, "rewrite", zoneId, upd.result));
-      expect(del.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 1, "DELETE /dns/zones/:id/records/:rid": 16 });
+      expect(del.byRoute).toEqual({
+        "GET /dns/zones/:id/records": 1,
+        "POST /dns/zones/:id/import": 1,
+        "DELETE /dns/zones/:id/records/:rid": 16,
+      });
       expect((await apiRecords(zoneId)).map((r) => r.id)).toEqual([outside.id]);
     } finally {
       await control.setAlternatives([]);
@@ -224,7 +275,10 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 
   it("finishes a change whose answer was lost, without adding records twice", async () => {
     const zoneId = await createZone("lost.example");
-    const inputs = await checked(ZR, { zoneId, records: Array.from({ length: 5 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` })) });
+    const inputs = await checked(ZR, {
+      zoneId,
+      records: Array.from({ length: 5 }, (_, i) => ({ name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` })),
+    });
     await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/import$", count: 1 });
     try {
       const created = await requests(() => plugin.create(ZR, "lost", inputs));
@@ -246,7 +300,8 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     const inputs = await checked(ZR, { zoneId, records: program });
     const created = await plugin.create(ZR, "halfway", inputs);
     // Proxied records keep their proxy only when patched: the change goes record by record.
-    for (const r of await apiRecords(zoneId)) if (r.name !== "other") await control.patch(`/dns/zones/${zoneId}/records/${r.id}`, { proxied: true });
+    for (const r of await apiRecords(zoneId))
+      if (r.name !== "other") await control.patch(`/dns/zones/${zoneId}/records/${r.id}`, { proxied: true });
     const changed = await checked(ZR, { zoneId, records: program.map((r) => ({ ...r, ttl: 120 })) });
 
     // The records are patched in order, h0 to h7, and the sixth PATCH always fails. The client does
@@ -256,9 +311,19 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     const noRetries = await startPlugin();
     let partial: ReturnType<typeof initFailure>;
     try {
-      await noRetries.configure({ apiToken: secret(provider.emulator.token), baseUrl: provider.emulator.baseUrl, requestsPerMinute: 0, maxRetries: 0 });
+      await noRetries.configure({
+        apiToken: secret(provider.emulator.token),
+        baseUrl: provider.emulator.baseUrl,
+        requestsPerMinute: 0,
+        maxRetries: 0,
+      });
       await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["PATCH"], path: `/records/${sixth.id}$` });
-      const failed = await requests(() => noRetries.update(ZR, "halfway", zoneId, created.properties, changed, false, inputs).then(() => undefined, (e: grpc.ServiceError) => e));
+      const failed = await requests(() =>
+        noRetries.update(ZR, "halfway", zoneId, created.properties, changed, false, inputs).then(
+          () => undefined,
+          (e: grpc.ServiceError) => e,
+        ),
+      );
       expect(failed.byRoute).toEqual({ "GET /dns/zones/:id/records": 3, "PATCH /dns/zones/:id/records/:rid": 5 + 3 });
       expect(failed.faults).toEqual({ error5xx: 3 });
       partial = initFailure(failed.result!);
@@ -269,13 +334,17 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     // The partial state the engine keeps: the five records patched, the other three as they were.
     expect(partial.id).toBe(zoneId);
     expect(partial.reasons[0]).toMatch(/zone \d+: 5 change request\(s\) went through before this failure/);
-    expect(partial.properties.records).toEqual((inputs.records as Rec[]).map((r, i) => ({ ...r, ttl: i < 5 ? 120 : r.ttl })));
+    expect(partial.properties.records).toEqual(
+      (inputs.records as Rec[]).map((r, i) => ({ ...r, ttl: i < 5 ? 120 : r.ttl })),
+    );
     expect(partial.properties.maxDeletePercent).toBe(20);
 
     // The next up diffs the program against that state: three records to change, and only their PATCHes are sent.
     const d = await plugin.diff(ZR, "halfway", zoneId, partial.properties, changed, changed);
     expect(Object.keys(d.detailed).sort()).toEqual(["records[5]", "records[6]", "records[7]"]);
-    const next = await requests(() => plugin.update(ZR, "halfway", zoneId, partial.properties, changed, false, changed));
+    const next = await requests(() =>
+      plugin.update(ZR, "halfway", zoneId, partial.properties, changed, false, changed),
+    );
     expect(next.byRoute).toEqual({ "GET /dns/zones/:id/records": 1, "PATCH /dns/zones/:id/records/:rid": 3 });
     expect((await apiRecords(zoneId)).filter((r) => r.name !== "other").map((r) => r.ttl)).toEqual(Array(8).fill(120));
     await control.delete(`/dns/zones/${zoneId}`);
@@ -288,26 +357,42 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
     const created = await plugin.create(ZR, "switch", listed);
 
     const other = await checked(ZR, { zoneId, zoneFile: "$ORIGIN other.example.\nwww 3600 IN A 192.0.2.1\n" });
-    const refused = await requests(() => plugin.update(ZR, "switch", zoneId, created.properties, other, false, listed).catch((e: Error) => e));
-    expect(String(refused.result)).toMatch(/zoneFile: its \$ORIGIN other\.example\. is not the name of zone \d+ \(switch\.example\.\)/);
+    const refused = await requests(() =>
+      plugin.update(ZR, "switch", zoneId, created.properties, other, false, listed).catch((e: Error) => e),
+    );
+    expect(String(refused.result)).toMatch(
+      /zoneFile: its \$ORIGIN other\.example\. is not the name of zone \d+ \(switch\.example\.\)/,
+    );
     expect(refused.mutating).toBe(0);
 
     // The same records as a file: a change of form, which lists the zone, finds nothing to do, and keeps the form.
-    const asFile = await checked(ZR, { zoneId, zoneFile: "$ORIGIN switch.example.\n@ IN MX 10 mx.example.net.\nwww IN A 192.0.2.1\n" });
-    expect((await plugin.diff(ZR, "switch", zoneId, created.properties, asFile, listed)).diffs.sort()).toEqual(["records", "zoneFile"]);
-    const switched = await requests(() => plugin.update(ZR, "switch", zoneId, created.properties, asFile, false, listed));
+    const asFile = await checked(ZR, {
+      zoneId,
+      zoneFile: "$ORIGIN switch.example.\n@ IN MX 10 mx.example.net.\nwww IN A 192.0.2.1\n",
+    });
+    expect((await plugin.diff(ZR, "switch", zoneId, created.properties, asFile, listed)).diffs.sort()).toEqual([
+      "records",
+      "zoneFile",
+    ]);
+    const switched = await requests(() =>
+      plugin.update(ZR, "switch", zoneId, created.properties, asFile, false, listed),
+    );
     expect(switched.byRoute).toEqual({ "GET /dns/zones/:id": 1, "GET /dns/zones/:id/records": 1 });
     expect(switched.result.zoneFile).toBe(asFile.zoneFile);
     expect(switched.result.records).toBeUndefined();
     const refreshed = await plugin.read(ZR, "switch", zoneId, switched.result, asFile);
-    expect(refreshed.properties.zoneFile).toBe("$ORIGIN switch.example.\n@ 3600 IN MX 10 mx.example.net.\nwww 3600 IN A 192.0.2.1\n");
+    expect(refreshed.properties.zoneFile).toBe(
+      "$ORIGIN switch.example.\n@ 3600 IN MX 10 mx.example.net.\nwww 3600 IN A 192.0.2.1\n",
+    );
     expect(refreshed.inputs).toEqual(asFile);
 
     // A record added through the API to an owned set is drift the file shows, and the next update deletes it.
     await control.post(`/dns/zones/${zoneId}/records`, { name: "www", type: "A", content: "192.0.2.99" });
     const drifted = await plugin.read(ZR, "switch", zoneId, refreshed.properties, asFile);
     expect(drifted.inputs.zoneFile).toMatch(/www 3600 IN A 192\.0\.2\.99\n/);
-    expect((await plugin.diff(ZR, "switch", zoneId, drifted.properties, asFile, drifted.inputs)).diffs).toEqual(["zoneFile"]);
+    expect((await plugin.diff(ZR, "switch", zoneId, drifted.properties, asFile, drifted.inputs)).diffs).toEqual([
+      "zoneFile",
+    ]);
     await plugin.update(ZR, "switch", zoneId, drifted.properties, asFile, false, drifted.inputs);
     expect((await apiRecords(zoneId)).map((r) => r.content).sort()).toEqual(["10 mx.example.net", "192.0.2.1"]);
     await control.delete(`/dns/zones/${zoneId}`);
@@ -315,7 +400,10 @@ describe("nsp:dns:ZoneRecords over gRPC", () => {
 
   it("names the record a duplicate repeats, and only that record", async () => {
     const ok = { name: "www", type: "A", content: "192.0.2.1" };
-    const { failures } = await plugin.check(ZR, "bad", { zoneId: "1", records: [ok, { name: "x", type: "A", content: "192.0.2.2" }, { ...ok, name: "WWW", ttl: 60 }] });
+    const { failures } = await plugin.check(ZR, "bad", {
+      zoneId: "1",
+      records: [ok, { name: "x", type: "A", content: "192.0.2.2" }, { ...ok, name: "WWW", ttl: 60 }],
+    });
     expect(failures.map((f) => f.property)).toEqual(["records[2]"]);
     expect(failures[0]!.reason).toMatch(/duplicates records\[0\] \(www A 192\.0\.2\.1\)/);
   });
@@ -326,7 +414,10 @@ let rowZones = 0;
 
 /** A list of exactly `n` elements with these among them, in whatever order Check keeps. */
 const holding = (n: number, items: Obj[]) =>
-  expect.toSatisfy((list: Obj[]) => list.length === n && items.every((item) => list.some((x) => isDeepStrictEqual(x, item))), `${n} records with the ${items.length} given among them`);
+  expect.toSatisfy(
+    (list: Obj[]) => list.length === n && items.every((item) => list.some((x) => isDeepStrictEqual(x, item))),
+    `${n} records with the ${items.length} given among them`,
+  );
 
 const program = manyRecords(200);
 // Two added, two changed, two removed.
@@ -368,12 +459,20 @@ lifecycle(provider, [
     afterCreate: async ({ id }) => expect(await apiRecords(id)).toHaveLength(200),
     update: [
       // One import with replace, after the list and the import's preview.
-      { inputs: { records: changedProgram }, requests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 } },
+      {
+        inputs: { records: changedProgram },
+        requests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 },
+      },
       {
         // With another resource's record in the zone the import with replace still does it: that
         // record is a line of the text, and stays as it was.
         before: async ({ inputs }) => {
-          const apiInputs = await checked(RECORD, { zoneId: inputs.zoneId, name: "api", type: "A", content: "198.51.100.7" });
+          const apiInputs = await checked(RECORD, {
+            zoneId: inputs.zoneId,
+            name: "api",
+            type: "A",
+            content: "198.51.100.7",
+          });
           apiRecord = { ...(await plugin.create(RECORD, "api", apiInputs)), inputs: apiInputs };
         },
         inputs: {
@@ -383,7 +482,10 @@ lifecycle(provider, [
             .concat([{ name: "new3", type: "A", content: "192.0.2.3" }]),
         },
         requests: { "GET /dns/zones/:id/records": 1, "POST /dns/zones/:id/import": 2 },
-        after: async () => expect((await plugin.read(RECORD, "api", apiRecord!.id, apiRecord!.properties, apiRecord!.inputs)).properties).toEqual(apiRecord!.properties),
+        after: async () =>
+          expect(
+            (await plugin.read(RECORD, "api", apiRecord!.id, apiRecord!.properties, apiRecord!.inputs)).properties,
+          ).toEqual(apiRecord!.properties),
       },
     ],
     replace: { zoneId: "999999" },
@@ -392,7 +494,15 @@ lifecycle(provider, [
     importAdopts: ["records"],
     importRequests: { "GET /dns/zones/:id/export": 1 },
     // A scoped id adopts only some sets, and keeps that id, which the zone's id is not: generated programs refer to the zone.
-    moreImports: (inputs, id) => [[`${id}/api:A,new1`, { zoneId: inputs.zoneId, records: [apiRecordAsChecked, { name: "new1", type: "A", content: "192.0.2.1", ttl: 3600 }] }]],
+    moreImports: (inputs, id) => [
+      [
+        `${id}/api:A,new1`,
+        {
+          zoneId: inputs.zoneId,
+          records: [apiRecordAsChecked, { name: "new1", type: "A", content: "192.0.2.1", ttl: 3600 }],
+        },
+      ],
+    ],
     badImportIds: () => [["zr.example", /must be a zone id/]],
     apiPath: (_inputs, id) => `/dns/zones/${id}`,
     // Without the other record, the delete clears the zone with one import of empty text.
@@ -408,7 +518,10 @@ lifecycle(provider, [
   },
   {
     type: ZR,
-    create: async () => ({ zoneId: await createZone(`lc${++rowZones}.example`), records: [ok, { type: "MX", content: "10 mx.example.net" }] }),
+    create: async () => ({
+      zoneId: await createZone(`lc${++rowZones}.example`),
+      records: [ok, { type: "MX", content: "10 mx.example.net" }],
+    }),
     unknownOutput: "recordSets",
     // Records as Check writes them: sorted, with the default TTL.
     update: {
@@ -436,8 +549,10 @@ lifecycle(provider, [
       [{ zoneId: "1" }, "records"],
     ],
     skip: {
-      delete: "the zone stays, and a Read finds it with none of the records (the row above checks what the delete removes)",
-      "drift edit": "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, adds and deletes records",
+      delete:
+        "the zone stays, and a Read finds it with none of the records (the row above checks what the delete removes)",
+      "drift edit":
+        "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, adds and deletes records",
     },
   },
   {
@@ -503,16 +618,19 @@ lifecycle(provider, [
       [{ zoneId: "1", zoneFile: "www 300 IN A 192.0.2.1\n" }, "zoneFile"],
       [{ zoneId: "1", zoneFile: "$ORIGIN a.example.\nwww 300 IN A not-an-ip\n" }, "zoneFile"],
       [{ zoneId: "1", zoneFile: "$ORIGIN a.example.\nwww 30 IN A 192.0.2.1\n" }, "zoneFile"],
-      [{ zoneId: "1", zoneFile: "$ORIGIN a.example.\nwww 300 IN SPF \"v=spf1\"\n" }, "zoneFile"],
+      [{ zoneId: "1", zoneFile: '$ORIGIN a.example.\nwww 300 IN SPF "v=spf1"\n' }, "zoneFile"],
       [{ zoneId: "1", zoneFile: "$ORIGIN a.example.\nwww.b.example. 300 IN A 192.0.2.1\n" }, "zoneFile"],
       [{ zoneId: "1", zoneFile: "$ORIGIN a.example.\nwww 300 IN A 192.0.2.1\nwww 600 IN A 192.0.2.1\n" }, "zoneFile"],
       [{ zoneId: "1", zoneFile: "$ORIGIN a.example.\n$INCLUDE other.zone\n" }, "zoneFile"],
       [{ zoneId: "1", zoneFile: "$ORIGIN a.example.\nwww 300 IN A 192.0.2.1\n", records: [ok] }, "zoneFile"],
     ],
     skip: {
-      import: "an import by id writes a records list (the rows above); nsp-discover writes a large zone as zoneFile, which test/provider/discover.test.ts imports",
-      delete: "the zone stays, and a Read finds it with none of the records (the first row checks what the delete removes)",
-      "drift edit": "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, adds and deletes records",
+      import:
+        "an import by id writes a records list (the rows above); nsp-discover writes a large zone as zoneFile, which test/provider/discover.test.ts imports",
+      delete:
+        "the zone stays, and a Read finds it with none of the records (the first row checks what the delete removes)",
+      "drift edit":
+        "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, adds and deletes records",
     },
   },
 ]);

@@ -56,7 +56,11 @@ lifecycle(provider, [
     replace: { zoneId: "999999" },
     apiPath: (inputs) => `/dns/zones/${inputs.zoneId}/transfer`,
     drift: { method: "PUT", body: { notify: ["192.0.2.3"] }, inputs: { notify: ["192.0.2.3"] } },
-    skip: { bad: "in the test of its own below, with the sixteen addresses Check accepts", delete: PART_OF_ZONE, "drift delete": GOES_WITH_ZONE },
+    skip: {
+      bad: "in the test of its own below, with the sixteen addresses Check accepts",
+      delete: PART_OF_ZONE,
+      "drift delete": GOES_WITH_ZONE,
+    },
   },
   {
     type: GRANT,
@@ -66,7 +70,10 @@ lifecycle(provider, [
     replace: { email: "other@example.com" },
     importId: (inputs) => `${inputs.zoneId}/${inputs.email}`,
     apiPath: (inputs) => `/dns/zones/${inputs.zoneId}/grants/${inputs.email}`,
-    exists: async (inputs) => (await control.list<{ email: string }>(`/dns/zones/${inputs.zoneId}/grants`)).some((g) => g.email === inputs.email),
+    exists: async (inputs) =>
+      (await control.list<{ email: string }>(`/dns/zones/${inputs.zoneId}/grants`)).some(
+        (g) => g.email === inputs.email,
+      ),
     drift: { method: "PUT", body: { role: "operator" }, inputs: { role: "operator" } },
     bad: [
       [{ zoneId: "1", email: "not-an-email", role: "viewer" }, "email"],
@@ -80,8 +87,22 @@ lifecycle(provider, [
 
 describe("nsp:dns:Zone extras", () => {
   it("makes a zone secondary and primary again, with negativeTtl and enabled, and reports its outputs", async () => {
-    const inputs = await checked(ZONE, { serviceId, name: "secondary.example", secondaryMaster: "192.0.2.53", negativeTtl: 600, enabled: false });
-    expect(inputs).toEqual({ serviceId, name: "secondary.example", mode: "zone", enabled: false, secondaryMaster: "192.0.2.53", negativeTtl: 600, forceDestroy: false });
+    const inputs = await checked(ZONE, {
+      serviceId,
+      name: "secondary.example",
+      secondaryMaster: "192.0.2.53",
+      negativeTtl: 600,
+      enabled: false,
+    });
+    expect(inputs).toEqual({
+      serviceId,
+      name: "secondary.example",
+      mode: "zone",
+      enabled: false,
+      secondaryMaster: "192.0.2.53",
+      negativeTtl: 600,
+      forceDestroy: false,
+    });
     await control.resetStats();
     const preview = await plugin.create(ZONE, "z", inputs, true);
     for (const out of ["status", "serial", "delegation", "nameServers"]) expect(preview.properties[out]).toBe(UNKNOWN);
@@ -126,14 +147,18 @@ describe("nsp:dns:Zone extras", () => {
     await control.patch(`/dns/zones/${zone.id}`, { secondary_master: "198.51.100.7" });
     const drifted = await plugin.read(ZONE, "z", zone.id, back, explicitNull);
     expect(drifted.properties.secondaryMaster).toBe("198.51.100.7");
-    expect((await plugin.diff(ZONE, "z", zone.id, drifted.properties, explicitNull, drifted.inputs)).diffs).toEqual(["secondaryMaster"]);
+    expect((await plugin.diff(ZONE, "z", zone.id, drifted.properties, explicitNull, drifted.inputs)).diffs).toEqual([
+      "secondaryMaster",
+    ]);
 
     // Import with only the id; defaults are left out of the inputs.
     await control.patch(`/dns/zones/${zone.id}`, { secondary_master: null });
     const imported = await plugin.read(ZONE, "imp", zone.id);
     expect(imported.inputs).toEqual({ serviceId, name: "secondary.example.", negativeTtl: 600 });
     const importChecked = await checked(ZONE, imported.inputs);
-    expect((await plugin.diff(ZONE, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
+    expect((await plugin.diff(ZONE, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(
+      false,
+    );
 
     await plugin.delete(ZONE, "z", zone.id, back);
     expect((await plugin.read(ZONE, "z", zone.id, back, explicitNull)).id).toBe("");
@@ -189,8 +214,12 @@ describe("nsp:dns:ZoneDnssec", () => {
     expect(imported.inputs).toEqual({ zoneId: zone.id });
     expect(imported.properties.ds).toBe(again.ds);
     const importChecked = await checked(DNSSEC, imported.inputs);
-    expect((await plugin.diff(DNSSEC, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
-    await expect(plugin.read(DNSSEC, "imp", "signed.example")).rejects.toThrow(/is not a zone id; a zone is known by its numeric id \(<zoneId>/);
+    expect(
+      (await plugin.diff(DNSSEC, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes,
+    ).toBe(false);
+    await expect(plugin.read(DNSSEC, "imp", "signed.example")).rejects.toThrow(
+      /is not a zone id; a zone is known by its numeric id \(<zoneId>/,
+    );
 
     await plugin.delete(DNSSEC, "d", created.id, again);
     expect((await control.get(`/dns/zones/${zone.id}/dnssec`)).enabled).toBe(false);
@@ -212,19 +241,33 @@ describe("nsp:dns:ZoneDnssec", () => {
     await control.delete(`/dns/zones/${zone.id}`);
     expect((await plugin.read(DNSSEC, "d", created.id, read.properties, inputs)).id).toBe("");
   });
-
 });
 
 describe("nsp:dns:ZoneTransfer", () => {
   it("sets allow, notify and a TSIG key kept as a secret, rotates it, imports, and resets on delete", async () => {
     const zone = await newZone("xfr.example");
-    const inputs = await checked(TRANSFER, { zoneId: zone.id, allow: ["192.0.2.0/24", " 2001:db8::1 "], notify: ["192.0.2.53"], tsig: true });
-    expect(inputs).toEqual({ zoneId: zone.id, allow: ["192.0.2.0/24", "2001:db8::1"], notify: ["192.0.2.53"], tsig: true });
+    const inputs = await checked(TRANSFER, {
+      zoneId: zone.id,
+      allow: ["192.0.2.0/24", " 2001:db8::1 "],
+      notify: ["192.0.2.53"],
+      tsig: true,
+    });
+    expect(inputs).toEqual({
+      zoneId: zone.id,
+      allow: ["192.0.2.0/24", "2001:db8::1"],
+      notify: ["192.0.2.53"],
+      tsig: true,
+    });
     await previewSendsNothing(TRANSFER, inputs, "tsigKey");
 
     const created = await plugin.create(TRANSFER, "t", inputs);
     expect(created.id).toBe(zone.id);
-    expect(created.properties).toMatchObject({ ...inputs, tsigConfigured: true, tsigName: `xfr-${zone.id}.xfr.example`, tsigAlgorithm: "hmac-sha256" });
+    expect(created.properties).toMatchObject({
+      ...inputs,
+      tsigConfigured: true,
+      tsigName: `xfr-${zone.id}.xfr.example`,
+      tsigAlgorithm: "hmac-sha256",
+    });
     expect(isSecret(created.properties.tsigKey)).toBe(true);
     const key = plain(created.properties.tsigKey) as string;
     expect(Buffer.from(key, "base64")).toHaveLength(32);
@@ -264,7 +307,9 @@ describe("nsp:dns:ZoneTransfer", () => {
     const reread = await plugin.read(TRANSFER, "t", created.id, afterRotation, rotated);
     expect(plain(reread.properties.tsigKey)).toBe(newKey);
     expect(reread.inputs.tsigRotation).toBe("2026-01");
-    expect((await plugin.diff(TRANSFER, "t", created.id, reread.properties, rotated, reread.inputs)).changes).toBe(false);
+    expect((await plugin.diff(TRANSFER, "t", created.id, reread.properties, rotated, reread.inputs)).changes).toBe(
+      false,
+    );
     const numeric = await checked(TRANSFER, { ...lists, tsigRotation: 2 });
     const afterNumeric = await plugin.update(TRANSFER, "t", created.id, reread.properties, numeric);
     expect(plain(afterNumeric.tsigKey)).not.toBe(newKey);
@@ -276,18 +321,29 @@ describe("nsp:dns:ZoneTransfer", () => {
     expect(plain(off.tsigKey)).toBeNull();
 
     const other = await newZone("xfr-other.example");
-    expect((await plugin.diff(TRANSFER, "t", created.id, off, { ...noTsig, zoneId: other.id }, noTsig)).replaces).toEqual(["zoneId"]);
+    expect(
+      (await plugin.diff(TRANSFER, "t", created.id, off, { ...noTsig, zoneId: other.id }, noTsig)).replaces,
+    ).toEqual(["zoneId"]);
 
     // Import with only the zone id.
     const imported = await plugin.read(TRANSFER, "imp", zone.id);
     expect(imported.id).toBe(zone.id);
     expect(imported.inputs).toEqual({ zoneId: zone.id, allow: ["198.51.100.0/24"] });
     const importChecked = await checked(TRANSFER, imported.inputs);
-    expect((await plugin.diff(TRANSFER, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
-    await expect(plugin.read(TRANSFER, "imp", `${zone.id}/x`)).rejects.toThrow(/is not a zone id; a zone is known by its numeric id \(<zoneId>/);
+    expect(
+      (await plugin.diff(TRANSFER, "imp", zone.id, imported.properties, importChecked, imported.inputs)).changes,
+    ).toBe(false);
+    await expect(plugin.read(TRANSFER, "imp", `${zone.id}/x`)).rejects.toThrow(
+      /is not a zone id; a zone is known by its numeric id \(<zoneId>/,
+    );
 
     await plugin.delete(TRANSFER, "t", created.id, off);
-    expect(await control.get(`/dns/zones/${zone.id}/transfer`)).toEqual({ allow: [], notify: [], tsig_name: null, tsig_configured: false });
+    expect(await control.get(`/dns/zones/${zone.id}/transfer`)).toEqual({
+      allow: [],
+      notify: [],
+      tsig_name: null,
+      tsig_configured: false,
+    });
     await plugin.delete(ZONE, "z", zone.id, zone.properties);
     await plugin.delete(ZONE, "o", other.id, other.properties);
   });
@@ -322,7 +378,10 @@ describe("nsp:dns:ZoneTransfer", () => {
     expect(created.properties.tsigConfigured).toBe(true);
     expect(plain(created.properties.tsigKey)).toBeNull();
     expect(plugin.engineLogs.slice(logs).join("\n")).toMatch(/already had a TSIG key.*tsigRotation/);
-    const rotated = await plugin.update(TRANSFER, "t", created.id, created.properties, { ...inputs, tsigRotation: "1" });
+    const rotated = await plugin.update(TRANSFER, "t", created.id, created.properties, {
+      ...inputs,
+      tsigRotation: "1",
+    });
     expect(Buffer.from(plain(rotated.tsigKey) as string, "base64")).toHaveLength(32);
     await plugin.delete(ZONE, "z", zone.id, zone.properties);
   });
@@ -358,22 +417,32 @@ describe("nsp:dns:ZoneGrant", () => {
     expect((await plugin.diff(GRANT, "g", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const operator = await checked(GRANT, { ...inputs, role: "operator" });
-    expect(await plugin.diff(GRANT, "g", created.id, read.properties, operator, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["role"] });
+    expect(await plugin.diff(GRANT, "g", created.id, read.properties, operator, inputs)).toMatchObject({
+      changes: true,
+      replaces: [],
+      diffs: ["role"],
+    });
     const updated = await plugin.update(GRANT, "g", created.id, read.properties, operator);
     expect(updated).toMatchObject({ role: "operator", createdAt: created.properties.createdAt });
-    expect((await control.list<{ email: string; role: string }>(`/dns/zones/${zone.id}/grants`)).map((g) => `${g.email}:${g.role}`)).toEqual([
-      "ops+dns@example.com:operator",
-    ]);
+    expect(
+      (await control.list<{ email: string; role: string }>(`/dns/zones/${zone.id}/grants`)).map(
+        (g) => `${g.email}:${g.role}`,
+      ),
+    ).toEqual(["ops+dns@example.com:operator"]);
 
     const renamed = await checked(GRANT, { ...operator, email: "dns@example.com" });
     expect((await plugin.diff(GRANT, "g", created.id, updated, renamed, operator)).replaces).toEqual(["email"]);
-    expect((await plugin.diff(GRANT, "g", created.id, updated, { ...operator, zoneId: "999" }, operator)).replaces).toEqual(["zoneId"]);
+    expect(
+      (await plugin.diff(GRANT, "g", created.id, updated, { ...operator, zoneId: "999" }, operator)).replaces,
+    ).toEqual(["zoneId"]);
 
     const imported = await plugin.read(GRANT, "imp", `${zone.id}/Ops+DNS@Example.com`);
     expect(imported.id).toBe(created.id);
     expect(imported.inputs).toEqual({ zoneId: zone.id, email: "ops+dns@example.com", role: "operator" });
     const importChecked = await checked(GRANT, imported.inputs);
-    expect((await plugin.diff(GRANT, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
+    expect(
+      (await plugin.diff(GRANT, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes,
+    ).toBe(false);
     await expect(plugin.read(GRANT, "imp", "ops@example.com")).rejects.toThrow(/<zoneId>\/<email>/);
     expect((await plugin.read(GRANT, "imp", `${zone.id}/nobody@example.com`)).id).toBe("");
 
@@ -391,12 +460,14 @@ describe("nsp:dns:ZoneGrant", () => {
     await control.api("PUT", `/dns/zones/${zone.id}/grants/dev@example.com`, { role: "viewer" });
     const read = await plugin.read(GRANT, "g", created.id, created.properties, inputs);
     expect(read.properties.role).toBe("viewer");
-    expect(await plugin.diff(GRANT, "g", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["role"], replaces: [] });
+    expect(await plugin.diff(GRANT, "g", created.id, read.properties, inputs, read.inputs)).toMatchObject({
+      changes: true,
+      diffs: ["role"],
+      replaces: [],
+    });
     await control.delete(`/dns/zones/${zone.id}/grants/dev@example.com`);
     expect((await plugin.read(GRANT, "g", created.id, read.properties, inputs)).id).toBe("");
     await plugin.delete(ZONE, "z", zone.id, zone.properties);
     expect((await plugin.read(GRANT, "g", created.id, read.properties, inputs)).id).toBe("");
   });
-
-
 });

@@ -34,7 +34,14 @@ lifecycle(provider, [
   {
     type: RECORD,
     create: async () => ({
-      zoneId: String((await control.post<{ id: number }>("/dns/zones", { service_id: Number(serviceId), name: `records${++zones}.example` })).id),
+      zoneId: String(
+        (
+          await control.post<{ id: number }>("/dns/zones", {
+            service_id: Number(serviceId),
+            name: `records${++zones}.example`,
+          })
+        ).id,
+      ),
       name: "www",
       type: "A",
       content: "192.0.2.1",
@@ -60,7 +67,13 @@ lifecycle(provider, [
     type: ZONE,
     create: async () => ({ serviceId, name: "Example.COM." }),
     // Check fills defaults and normalises.
-    checkedAs: (given) => ({ serviceId: given.serviceId, name: "example.com", mode: "zone", enabled: true, forceDestroy: false }),
+    checkedAs: (given) => ({
+      serviceId: given.serviceId,
+      name: "example.com",
+      mode: "zone",
+      enabled: true,
+      forceDestroy: false,
+    }),
     unknownOutput: "status",
     idPattern: /^\d+$/,
     outputs: { status: "pending" },
@@ -76,7 +89,14 @@ lifecycle(provider, [
   {
     type: RECORD,
     create: async () => ({
-      zoneId: String((await control.post<{ id: number }>("/dns/zones", { service_id: Number(serviceId), name: `records${++zones}.example` })).id),
+      zoneId: String(
+        (
+          await control.post<{ id: number }>("/dns/zones", {
+            service_id: Number(serviceId),
+            name: `records${++zones}.example`,
+          })
+        ).id,
+      ),
       name: "WWW",
       type: "A",
       content: "192.0.2.10",
@@ -97,10 +117,21 @@ lifecycle(provider, [
 
 describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
   it("refreshes the records of a zone from one list, fetched once, unless batching is off", async () => {
-    const zone = await plugin.create(ZONE, "batch", (await plugin.check(ZONE, "batch", { serviceId, name: "batch.example" })).inputs);
+    const zone = await plugin.create(
+      ZONE,
+      "batch",
+      (await plugin.check(ZONE, "batch", { serviceId, name: "batch.example" })).inputs,
+    );
     const records: { inputs: Record<string, unknown>; id: string; properties: Record<string, unknown> }[] = [];
     for (let i = 0; i < 30; i++) {
-      const inputs = (await plugin.check(RECORD, `r${i}`, { zoneId: zone.id, name: `host${i}`, type: "A", content: `192.0.2.${i + 1}` })).inputs;
+      const inputs = (
+        await plugin.check(RECORD, `r${i}`, {
+          zoneId: zone.id,
+          name: `host${i}`,
+          type: "A",
+          content: `192.0.2.${i + 1}`,
+        })
+      ).inputs;
       records.push({ inputs, ...(await plugin.create(RECORD, `r${i}`, inputs)) });
     }
     const refreshAll = async (p: PluginHandle) => {
@@ -113,7 +144,15 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     expect(await refreshAll(batched)).toBe(1);
     expect(await refreshAll(unbatched)).toBe(30);
     // A write through the provider drops the list: the next Read sees the provider's own change.
-    const changed = await batched.update(RECORD, "r0", records[0]!.id, records[0]!.properties, { ...records[0]!.inputs, ttl: 120 }, false, records[0]!.inputs);
+    const changed = await batched.update(
+      RECORD,
+      "r0",
+      records[0]!.id,
+      records[0]!.properties,
+      { ...records[0]!.inputs, ttl: 120 },
+      false,
+      records[0]!.inputs,
+    );
     expect((await batched.read(RECORD, "r0", records[0]!.id, changed, records[0]!.inputs)).properties.ttl).toBe(120);
     await plugin.delete(ZONE, "batch", zone.id, { ...zone.properties, forceDestroy: true });
   });
@@ -134,7 +173,10 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
       [named, inputs],
       [inputs, named],
     ]) {
-      expect(await plugin.diff(ZONE, "nosvc", zone.id, zone.properties, news!, oldInputs)).toMatchObject({ changes: false, replaces: [] });
+      expect(await plugin.diff(ZONE, "nosvc", zone.id, zone.properties, news!, oldInputs)).toMatchObject({
+        changes: false,
+        replaces: [],
+      });
     }
     expect((await control.stats()).total).toBe(0);
 
@@ -144,34 +186,61 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     store.services.set(second.id, second);
     try {
       // Another service, named, moves the zone, as it does a zone that named its service from the start.
-      expect((await plugin.diff(ZONE, "nosvc", zone.id, zone.properties, { ...inputs, serviceId: String(second.id) }, inputs)).replaces).toEqual(["serviceId"]);
+      expect(
+        (
+          await plugin.diff(
+            ZONE,
+            "nosvc",
+            zone.id,
+            zone.properties,
+            { ...inputs, serviceId: String(second.id) },
+            inputs,
+          )
+        ).replaces,
+      ).toEqual(["serviceId"]);
       await plugin.delete(ZONE, "nosvc", zone.id, zone.properties);
       // Of an account's several auth_dns services none is guessed: the create names them and makes nothing.
       const err = await plugin.create(ZONE, "two", inputs).then(
         () => "created",
         (e: { details?: string }) => String(e.details),
       );
-      expect(err).toMatch(new RegExp(`^serviceId is unset for zone "no-service.example" and the account has 2 auth_dns services: ${serviceId} \\("Authoritative DNS"\\), ${second.id} \\("Second DNS"\\); set serviceId`));
-      expect((await control.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("no-service.example");
+      expect(err).toMatch(
+        new RegExp(
+          `^serviceId is unset for zone "no-service.example" and the account has 2 auth_dns services: ${serviceId} \\("Authoritative DNS"\\), ${second.id} \\("Second DNS"\\); set serviceId`,
+        ),
+      );
+      expect((await control.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain(
+        "no-service.example",
+      );
     } finally {
       store.services.delete(second.id);
     }
   });
 
   it("finds a zone by name with nsp:dns:getZone", async () => {
-    const zone = await plugin.create(ZONE, "fn", (await plugin.check(ZONE, "fn", { serviceId, name: "lookup.example" })).inputs);
+    const zone = await plugin.create(
+      ZONE,
+      "fn",
+      (await plugin.check(ZONE, "fn", { serviceId, name: "lookup.example" })).inputs,
+    );
     const byName = await plugin.invoke("nsp:dns:getZone", { name: "Lookup.Example." });
     expect(byName.failures).toEqual([]);
     expect(byName.result).toMatchObject({ id: zone.id, name: "lookup.example", serviceId });
     const byId = await plugin.invoke("nsp:dns:getZone", { id: zone.id });
     expect(byId.result.name).toBe("lookup.example");
     expect((await plugin.invoke("nsp:dns:getZone", {})).failures[0]?.property).toBe("name");
-    await expect(plugin.invoke("nsp:dns:getZone", { name: "missing.example" })).rejects.toThrow(/no zone named "missing.example"/);
+    await expect(plugin.invoke("nsp:dns:getZone", { name: "missing.example" })).rejects.toThrow(
+      /no zone named "missing.example"/,
+    );
     await plugin.delete(ZONE, "fn", zone.id, zone.properties);
   });
 
   it("warns, never refuses, of a CNAME beside other records of its name or at the apex (RFC 1034 §3.6.2)", async () => {
-    const zone = await plugin.create(ZONE, "rrset", (await plugin.check(ZONE, "rrset", { serviceId, name: "rrset.example" })).inputs);
+    const zone = await plugin.create(
+      ZONE,
+      "rrset",
+      (await plugin.check(ZONE, "rrset", { serviceId, name: "rrset.example" })).inputs,
+    );
     await control.post(`/dns/zones/${zone.id}/records`, { name: "www", type: "A", content: "192.0.2.1" });
     const p = await anotherPlugin();
     const warnings = () => p.engineLogs.filter((l) => /RFC 1034 §3\.6\.2/.test(l));
@@ -181,31 +250,59 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     }
     // At the apex: from Check alone, with no request.
     await control.resetStats();
-    const apex = await p.check(RECORD, "apex", { zoneId: zone.id, name: "@", type: "CNAME", content: "elsewhere.example.net" });
+    const apex = await p.check(RECORD, "apex", {
+      zoneId: zone.id,
+      name: "@",
+      type: "CNAME",
+      content: "elsewhere.example.net",
+    });
     expect(apex.failures).toEqual([]);
-    expect((await waitForWarnings(1))[0]).toMatch(/a CNAME at the apex \(@\) shares its name with the zone's SOA and NS records/);
+    expect((await waitForWarnings(1))[0]).toMatch(
+      /a CNAME at the apex \(@\) shares its name with the zone's SOA and NS records/,
+    );
     expect((await control.stats()).total).toBe(0);
     // Beside the zone's A record: at the create, which goes ahead, from the zone's list the create
     // reads anyway to adopt an identical record (a preview sends nothing).
-    const cname = (await p.check(RECORD, "cname", { zoneId: zone.id, name: "www", type: "CNAME", content: "cdn.example.net" })).inputs;
+    const cname = (
+      await p.check(RECORD, "cname", { zoneId: zone.id, name: "www", type: "CNAME", content: "cdn.example.net" })
+    ).inputs;
     const made = await p.create(RECORD, "cname", cname);
     expect(made.id).not.toBe("");
-    expect((await waitForWarnings(2))[1]).toMatch(/^www CNAME: the zone also has A "192\.0\.2\.1" at www \(RFC 1034 §3\.6\.2/);
+    expect((await waitForWarnings(2))[1]).toMatch(
+      /^www CNAME: the zone also has A "192\.0\.2\.1" at www \(RFC 1034 §3\.6\.2/,
+    );
     // Two new records of one command are checked against each other too.
-    const mx = (await p.check(RECORD, "mx", { zoneId: zone.id, name: "mail", type: "MX", content: "10 mx.example.net" })).inputs;
+    const mx = (
+      await p.check(RECORD, "mx", { zoneId: zone.id, name: "mail", type: "MX", content: "10 mx.example.net" })
+    ).inputs;
     await p.create(RECORD, "mx", mx);
-    await p.create(RECORD, "mailcname", (await p.check(RECORD, "mailcname", { zoneId: zone.id, name: "mail", type: "CNAME", content: "mx.example.net" })).inputs);
+    await p.create(
+      RECORD,
+      "mailcname",
+      (await p.check(RECORD, "mailcname", { zoneId: zone.id, name: "mail", type: "CNAME", content: "mx.example.net" }))
+        .inputs,
+    );
     expect((await waitForWarnings(3))[2]).toMatch(/^mail CNAME: the zone also has MX "10 mx\.example\.net" at mail/);
     // A record of a name of its own: no warning.
-    await p.create(RECORD, "api", (await p.check(RECORD, "api", { zoneId: zone.id, name: "api", type: "CNAME", content: "api.example.net" })).inputs);
+    await p.create(
+      RECORD,
+      "api",
+      (await p.check(RECORD, "api", { zoneId: zone.id, name: "api", type: "CNAME", content: "api.example.net" }))
+        .inputs,
+    );
     await p.stop();
     expect(warnings()).toHaveLength(3);
     await plugin.delete(ZONE, "rrset", zone.id, { ...zone.properties, forceDestroy: true });
   });
 
   it("imports a record by the id `pulumi stack --show-ids` shows, finding its zone", async () => {
-    const zone = await plugin.create(ZONE, "bare", (await plugin.check(ZONE, "bare", { serviceId, name: "bare-id.example" })).inputs);
-    const inputs = (await plugin.check(RECORD, "r", { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.7" })).inputs;
+    const zone = await plugin.create(
+      ZONE,
+      "bare",
+      (await plugin.check(ZONE, "bare", { serviceId, name: "bare-id.example" })).inputs,
+    );
+    const inputs = (await plugin.check(RECORD, "r", { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.7" }))
+      .inputs;
     const made = await plugin.create(RECORD, "r", inputs);
     const p = await anotherPlugin();
     const bare = await p.read(RECORD, "imp", made.id);
@@ -223,7 +320,9 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
       (e: Error) => e,
     );
     expect(String((err as { details?: string } | undefined)?.details)).toMatch(
-      new RegExp(`serviceId "42" is not an auth_dns service of this account \\(its auth_dns services: ${serviceId} \\(".+"\\)\\)\\. Look the id up in the program with nsp:dns:getServices`),
+      new RegExp(
+        `serviceId "42" is not an auth_dns service of this account \\(its auth_dns services: ${serviceId} \\(".+"\\)\\)\\. Look the id up in the program with nsp:dns:getServices`,
+      ),
     );
   });
 
@@ -238,11 +337,16 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
         (e: Error) => e,
       );
       expect(String((err as { details?: string } | undefined)?.details)).toMatch(
-        new RegExp(`serviceId "${elsewhere}" is not an auth_dns service of this account .*The zone "moved.example" is kept: replacing it would delete it first`),
+        new RegExp(
+          `serviceId "${elsewhere}" is not an auth_dns service of this account .*The zone "moved.example" is kept: replacing it would delete it first`,
+        ),
       );
     }
     // A move to one of the account's auth_dns services goes ahead (here from a state that names another).
-    const movable = await plugin.diff(ZONE, "moved", created.id, { ...created.properties, serviceId: "42" }, inputs, { ...inputs, serviceId: "42" });
+    const movable = await plugin.diff(ZONE, "moved", created.id, { ...created.properties, serviceId: "42" }, inputs, {
+      ...inputs,
+      serviceId: "42",
+    });
     expect(movable.replaces).toEqual(["serviceId"]);
     expect(movable.deleteBeforeReplace).toBe(true);
     // Other replacements that delete first are not held back.
@@ -264,7 +368,12 @@ describe("the API token", () => {
       "checkConfig",
       new (await import("@pulumi/pulumi/proto/provider_pb")).CheckRequest()
         .setUrn("urn:pulumi:test::nsp-test::pulumi:providers:nsp::default")
-        .setNews((await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(secretToken), baseUrl: emulator.baseUrl } as never)),
+        .setNews(
+          (await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({
+            apiToken: secret(secretToken),
+            baseUrl: emulator.baseUrl,
+          } as never),
+        ),
     );
     const cfgInputs = cfgCheck.getInputs()!.toJavaScript();
     expect(isSecret(cfgInputs.apiToken)).toBe(true);
@@ -272,16 +381,33 @@ describe("the API token", () => {
 
     await p.configure({ apiToken: secret(secretToken), baseUrl: emulator.baseUrl });
     const services = await new EmulatorControl(emulator.baseUrl, secretToken).services();
-    const zoneIn = (await p.check(ZONE, "t", { serviceId: String(services.find((s) => s.type === "auth_dns")!.id), name: "token.example" })).inputs;
+    const zoneIn = (
+      await p.check(ZONE, "t", {
+        serviceId: String(services.find((s) => s.type === "auth_dns")!.id),
+        name: "token.example",
+      })
+    ).inputs;
     const z = await p.create(ZONE, "t", zoneIn);
     seen.push(JSON.stringify(z), JSON.stringify(await p.read(ZONE, "t", z.id, z.properties, zoneIn)));
     // Errors from the API, from the client and from Check all pass through the same scrubbing.
     for (const attempt of [
       () => p.create(ZONE, "dup", zoneIn),
-      () => p.create(RECORD, "bad", { zoneId: "999999", name: "x", type: "A", content: "192.0.2.1", ttl: 3600, enabled: true, proxied: false }),
+      () =>
+        p.create(RECORD, "bad", {
+          zoneId: "999999",
+          name: "x",
+          type: "A",
+          content: "192.0.2.1",
+          ttl: 3600,
+          enabled: true,
+          proxied: false,
+        }),
       () => p.read(ZONE, "x", "abc/def"),
     ]) {
-      const err = await attempt().then(() => undefined, (e: Error) => e);
+      const err = await attempt().then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(err).toBeDefined();
       seen.push(err!.message, String((err as { details?: string }).details));
     }
@@ -289,11 +415,18 @@ describe("the API token", () => {
     const bad = await p.call<unknown, import("@pulumi/pulumi/proto/provider_pb").CheckResponse>(
       "checkConfig",
       new (await import("@pulumi/pulumi/proto/provider_pb")).CheckRequest().setNews(
-        (await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({ apiToken: secret(`bad ${secretToken}`) } as never),
+        (await import("google-protobuf/google/protobuf/struct_pb")).Struct.fromJavaScript({
+          apiToken: secret(`bad ${secretToken}`),
+        } as never),
       ),
     );
     expect(bad.getFailuresList()[0]?.getReason()).toMatch(/^apiToken /);
-    seen.push(bad.getFailuresList().map((f) => f.getReason()).join(" "));
+    seen.push(
+      bad
+        .getFailuresList()
+        .map((f) => f.getReason())
+        .join(" "),
+    );
     await p.delete(ZONE, "t", z.id, z.properties);
     // Stopped now, for everything it printed up to its exit.
     await p.stop();
@@ -312,7 +445,10 @@ describe("the API token", () => {
   });
 
   it("falls back to NSP_API_TOKEN and NSP_BASE_URL", async () => {
-    const p = await anotherPlugin({}, { env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl }, configure: false });
+    const p = await anotherPlugin(
+      {},
+      { env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl }, configure: false },
+    );
     await p.configure({});
     const r = await p.invoke("nsp:dns:getZone", { name: "nothing-here.example" }).catch((e: Error) => e.message);
     expect(String(r)).toMatch(/no zone named/);

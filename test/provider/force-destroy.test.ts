@@ -66,21 +66,38 @@ const rows: Row[] = [
     type: "nsp:dns:Zone",
     inputs: async () => ({ serviceId: dnsService, name: `${uniq("held")}.example` }),
     async handmade(id) {
-      const record = await control.post<{ id: number }>(`/dns/zones/${id}/records`, { name: "handmade", type: "TXT", content: "by hand" });
-      const rule = await control.post<{ id: number }>("/security/rules", { zone_id: Number(id), field: "country", op: "in", value: "NL", action: "block" });
+      const record = await control.post<{ id: number }>(`/dns/zones/${id}/records`, {
+        name: "handmade",
+        type: "TXT",
+        content: "by hand",
+      });
+      const rule = await control.post<{ id: number }>("/security/rules", {
+        zone_id: Number(id),
+        field: "country",
+        op: "in",
+        value: "NL",
+        action: "block",
+      });
       return [`/dns/zones/${id}/records/${record.id}`, { list: `/security/rules?zone_id=${id}`, id: rule.id }];
     },
-    refusal: /still holds objects this program does not manage: 1 record \("handmade TXT"\); 1 security rule \("block country in NL"\)/,
+    refusal:
+      /still holds objects this program does not manage: 1 record \("handmade TXT"\); 1 security rule \("block country in NL"\)/,
     parentPath: (id) => `/dns/zones/${id}`,
   },
   {
     type: "nsp:mail:Domain",
     async inputs() {
-      const zone = await control.post<{ id: number; name: string }>("/dns/zones", { service_id: Number(dnsService), name: `${uniq("mail")}.example` });
+      const zone = await control.post<{ id: number; name: string }>("/dns/zones", {
+        service_id: Number(dnsService),
+        name: `${uniq("mail")}.example`,
+      });
       return { zoneId: String(zone.id), name: zone.name };
     },
     async handmade(id) {
-      const box = await control.post<{ id: string }>(`/mail/domains/${id}/mailboxes`, { domain_id: Number(id), local: "bob" });
+      const box = await control.post<{ id: string }>(`/mail/domains/${id}/mailboxes`, {
+        domain_id: Number(id),
+        local: "bob",
+      });
       await control.post(`/mail/domains/${id}/rules`, { kind: "reject_sender", pattern: "spam@example.net" });
       return [{ list: `/mail/domains/${id}/mailboxes`, id: box.id }];
     },
@@ -92,7 +109,10 @@ const rows: Row[] = [
     // The template's three extensions and ring group are what the program asked for: not counted.
     inputs: async () => ({ name: uniq("office"), template: "small-office" }),
     async handmade(id) {
-      const ext = await control.post<{ id: string }>(`/vgate/pbx/${id}/extensions`, { number: "150", name: "Handmade" });
+      const ext = await control.post<{ id: string }>(`/vgate/pbx/${id}/extensions`, {
+        number: "150",
+        name: "Handmade",
+      });
       return [`/vgate/pbx/${id}/extensions/${ext.id}`];
     },
     refusal: /still holds objects this program does not manage: 1 extension \("150 Handmade"\)\./,
@@ -112,7 +132,13 @@ const rows: Row[] = [
     type: "nsp:cdn:Site",
     inputs: async () => ({ hostname: `${uniq("shop")}.customer.example`, origin: "192.0.2.80" }),
     async handmade(id) {
-      const rule = await control.post<{ id: number }>("/security/rules", { site_id: Number(id), field: "asn", op: "in", value: "64496", action: "challenge" });
+      const rule = await control.post<{ id: number }>("/security/rules", {
+        site_id: Number(id),
+        field: "asn",
+        op: "in",
+        value: "64496",
+        action: "challenge",
+      });
       return [{ list: `/security/rules?site_id=${id}`, id: rule.id }];
     },
     refusal: /still holds objects this program does not manage: 1 security rule \("challenge asn in 64496"\)\./,
@@ -133,8 +159,12 @@ describe.each(rows)("$type with objects the program does not manage", (row) => {
     const refused = await failure(plugin.delete(row.type, name, created.id, created.properties));
     expect(refused).toMatch(row.refusal);
     // What is true after a destroy, whose engine deleted the program's own children first.
-    expect(refused).toMatch(/so the (zone|mail domain|PBX|CA|site) and those objects were kept; the program's own objects in it may already be deleted \(the engine deletes them before the \1\)\./);
-    expect(refused).toMatch(/set `forceDestroy: true` on it and run `pulumi up` \(an update in place; that `up` also creates again the program's own objects in it that were deleted\), then delete again/);
+    expect(refused).toMatch(
+      /so the (zone|mail domain|PBX|CA|site) and those objects were kept; the program's own objects in it may already be deleted \(the engine deletes them before the \1\)\./,
+    );
+    expect(refused).toMatch(
+      /set `forceDestroy: true` on it and run `pulumi up` \(an update in place; that `up` also creates again the program's own objects in it that were deleted\), then delete again/,
+    );
     expect(refused).not.toMatch(/nothing was deleted/);
     expect((await control.stats()).mutating).toBe(0);
     expect(await exists(row.parentPath(created.id))).toBe(true);
@@ -191,7 +221,8 @@ describe("nsp:dns:Zone", () => {
 
   it("counts every record in pages and names the first five", async () => {
     const { created } = await zone();
-    for (let i = 0; i < 7; i++) await control.post(`/dns/zones/${created.id}/records`, { name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` });
+    for (let i = 0; i < 7; i++)
+      await control.post(`/dns/zones/${created.id}/records`, { name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` });
     const refused = await failure(plugin.delete(ZONE, "z", created.id, created.properties));
     expect(refused).toMatch(/7 records \("h0 A", "h1 A", "h2 A", "h3 A", "h4 A", and 2 more\)/);
     await plugin.delete(ZONE, "z", created.id, { ...created.properties, forceDestroy: true });
@@ -204,7 +235,9 @@ describe("nsp:dns:Zone", () => {
     const hosted = (await plugin.check(ZONE, "z", { ...inputs, mode: "host" }, inputs)).inputs;
     await control.resetStats();
     const refused = await failure(plugin.diff(ZONE, "z", created.id, created.properties, hosted, inputs));
-    expect(refused).toMatch(/must be deleted before its replacement is created, and it holds 1 record \("handmade TXT"\)\..*`forceDestroy: true`/);
+    expect(refused).toMatch(
+      /must be deleted before its replacement is created, and it holds 1 record \("handmade TXT"\)\..*`forceDestroy: true`/,
+    );
     expect((await control.stats()).mutating).toBe(0);
     // Setting the flag in the same change does not count: the old zone's state is what is deleted.
     const both = (await plugin.check(ZONE, "z", { ...inputs, mode: "host", forceDestroy: true }, inputs)).inputs;
@@ -214,7 +247,10 @@ describe("nsp:dns:Zone", () => {
     expect(d).toMatchObject({ replaces: ["mode"], deleteBeforeReplace: true });
     // A replacement that creates first deletes the old zone last, by the delete's own check.
     const renamed = (await plugin.check(ZONE, "z", { ...inputs, name: `${uniq("other")}.example` }, inputs)).inputs;
-    expect(await plugin.diff(ZONE, "z", created.id, created.properties, renamed, inputs)).toMatchObject({ replaces: ["name"], deleteBeforeReplace: false });
+    expect(await plugin.diff(ZONE, "z", created.id, created.properties, renamed, inputs)).toMatchObject({
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
     expect(await exists(`/dns/zones/${created.id}`)).toBe(true);
     await plugin.delete(ZONE, "z", created.id, forced);
   });
@@ -223,7 +259,10 @@ describe("nsp:dns:Zone", () => {
     const { inputs, created } = await zone();
     const { forceDestroy: _state, ...oldState } = created.properties;
     const { forceDestroy: _input, ...oldInputs } = inputs;
-    expect(await plugin.diff(ZONE, "z", created.id, oldState, inputs, oldInputs)).toMatchObject({ changes: false, diffs: [] });
+    expect(await plugin.diff(ZONE, "z", created.id, oldState, inputs, oldInputs)).toMatchObject({
+      changes: false,
+      diffs: [],
+    });
     const refreshed = await plugin.read(ZONE, "z", created.id, oldState, oldInputs);
     expect(refreshed.inputs).toEqual(oldInputs);
     await control.post(`/dns/zones/${created.id}/records`, { name: "handmade", type: "TXT", content: "by hand" });
@@ -234,20 +273,36 @@ describe("nsp:dns:Zone", () => {
   it("waits for a delete in flight of a record it holds (the engine sends both at once when the program names the zone by a literal id), then is deleted without forceDestroy", async () => {
     const RECORD = "nsp:dns:Record";
     const { created } = await zone();
-    const recordInputs = (await plugin.check(RECORD, "adopted", { zoneId: created.id, name: "adopted", type: "A", content: "192.0.2.7" })).inputs;
+    const recordInputs = (
+      await plugin.check(RECORD, "adopted", { zoneId: created.id, name: "adopted", type: "A", content: "192.0.2.7" })
+    ).inputs;
     const record = await plugin.create(RECORD, "adopted", recordInputs);
     const ended: string[] = [];
     // The record's DELETE is held on the wire until the test lets it go.
-    await control.setFaults({ rate: 1, kinds: ["latency"], latencyMs: 600_000, methods: ["DELETE"], path: "/records/" });
+    await control.setFaults({
+      rate: 1,
+      kinds: ["latency"],
+      latencyMs: 600_000,
+      methods: ["DELETE"],
+      path: "/records/",
+    });
     try {
-      const recordDeleted = plugin.delete(RECORD, "adopted", record.id, record.properties).then(() => ended.push("record"));
+      const recordDeleted = plugin
+        .delete(RECORD, "adopted", record.id, record.properties)
+        .then(() => ended.push("record"));
       await until(async () => (await control.stats()).byRoute["DELETE /dns/zones/:id/records/:rid"] === 1);
       const logged = plugin.engineLogs.length;
       const zoneDeleted = plugin.delete(ZONE, "z", created.id, created.properties).then(
         () => ended.push("zone"),
         (e: { details?: string }) => ended.push(`zone refused: ${String(e.details ?? e)}`),
       );
-      await until(() => ended.length > 0 || plugin.engineLogs.slice(logged).some((line) => line.includes("waiting for 1 delete in flight of what the zone holds")));
+      await until(
+        () =>
+          ended.length > 0 ||
+          plugin.engineLogs
+            .slice(logged)
+            .some((line) => line.includes("waiting for 1 delete in flight of what the zone holds")),
+      );
       expect(ended).toEqual([]);
       expect(await exists(`/dns/zones/${created.id}`)).toBe(true);
 
@@ -267,7 +322,13 @@ describe("the kinds a parent holds", () => {
   // as long as those kinds hold nothing themselves.
   it("hold nothing themselves, are resources of the provider, and have a list under the parent", () => {
     const holders = resources.filter((def) => def.holds);
-    expect(holders.map((def) => def.token).sort()).toEqual(["nsp:cdn:Site", "nsp:dns:Zone", "nsp:mail:Domain", "nsp:rpki:Ca", "nsp:vgate:Pbx"]);
+    expect(holders.map((def) => def.token).sort()).toEqual([
+      "nsp:cdn:Site",
+      "nsp:dns:Zone",
+      "nsp:mail:Domain",
+      "nsp:rpki:Ca",
+      "nsp:vgate:Pbx",
+    ]);
     for (const parent of holders) {
       for (const kind of parent.holds!.kinds) {
         for (const token of [kind.of.token, ...(kind.alsoDeletedBy ?? [])]) {

@@ -38,8 +38,19 @@ lifecycle(provider, [
 
 describe("nsp:ix:Member", () => {
   it("applies, patches, replaces on a new ASN, imports, and only forgets on delete (saying so)", async () => {
-    const inputs = await checked(MEMBER, { asn: 64500, name: " Example Net ", asSet: "as-example", contact: "NOC@Example.net" });
-    expect(inputs).toEqual({ asn: 64500, name: "Example Net", asSet: "AS-EXAMPLE", contact: "noc@example.net", listed: true });
+    const inputs = await checked(MEMBER, {
+      asn: 64500,
+      name: " Example Net ",
+      asSet: "as-example",
+      contact: "NOC@Example.net",
+    });
+    expect(inputs).toEqual({
+      asn: 64500,
+      name: "Example Net",
+      asSet: "AS-EXAMPLE",
+      contact: "noc@example.net",
+      listed: true,
+    });
     await previewSendsNothing(MEMBER, inputs, "state");
 
     const created = await plugin.create(MEMBER, "m", inputs);
@@ -53,10 +64,17 @@ describe("nsp:ix:Member", () => {
 
     const { asSet: _s, ...noSet } = inputs;
     const changed = await checked(MEMBER, { ...noSet, listed: false, contact: "peering@example.net" });
-    const updated = await updatesInPlace(MEMBER, "m", created.id, read.properties, changed, inputs, ["asSet", "contact", "listed"]);
+    const updated = await updatesInPlace(MEMBER, "m", created.id, read.properties, changed, inputs, [
+      "asSet",
+      "contact",
+      "listed",
+    ]);
     expect(updated).toMatchObject({ asSet: null, listed: false, contact: "peering@example.net" });
 
-    expect(await plugin.diff(MEMBER, "m", created.id, updated, { ...changed, asn: 64501 }, changed)).toMatchObject({ changes: true, replaces: ["asn"] });
+    expect(await plugin.diff(MEMBER, "m", created.id, updated, { ...changed, asn: 64501 }, changed)).toMatchObject({
+      changes: true,
+      replaces: ["asn"],
+    });
 
     const imported = await importClean(MEMBER, created.id);
     expect(imported.inputs).toEqual({ asn: 64500, name: "Example Net", contact: "peering@example.net", listed: false });
@@ -66,7 +84,9 @@ describe("nsp:ix:Member", () => {
     const logsBefore = plugin.engineLogs.length;
     await plugin.delete(MEMBER, "m", created.id, updated);
     expect((await control.stats()).total).toBe(0);
-    expect(plugin.engineLogs.slice(logsBefore).join("\n")).toMatch(/no endpoint to delete an internet-exchange membership/);
+    expect(plugin.engineLogs.slice(logsBefore).join("\n")).toMatch(
+      /no endpoint to delete an internet-exchange membership/,
+    );
     expect((await control.get<Obj>(`/ix/members/${created.id}`)).asn).toBe(64500);
   });
 
@@ -77,7 +97,10 @@ describe("nsp:ix:Member", () => {
     const read = await plugin.read(MEMBER, "m", created.id, created.properties, inputs);
     expect(read.properties).toMatchObject({ name: "Drifted", asSet: "AS-DRIFT" });
     expect(read.inputs.name).toBe("Drifted");
-    expect(await plugin.diff(MEMBER, "m", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["name"] });
+    expect(await plugin.diff(MEMBER, "m", created.id, read.properties, inputs, read.inputs)).toMatchObject({
+      changes: true,
+      diffs: ["name"],
+    });
     // A second application for the same ASN is refused by the API.
     await expect(plugin.create(MEMBER, "m2", inputs)).rejects.toThrow(/conflict.*AS64510 has already applied/);
     // A member unknown to the account reads as gone.

@@ -33,7 +33,12 @@ describe("the plugin evaluates only the modules its calls name", () => {
   });
 
   it("evaluates the dns module for a dns record's Check, and neither mail's nor partner's", async () => {
-    const { failures } = await plugin.check("nsp:dns:Record", "r", { zoneId: "1", name: "www", type: "A", content: "192.0.2.1" });
+    const { failures } = await plugin.check("nsp:dns:Record", "r", {
+      zoneId: "1",
+      name: "www",
+      type: "A",
+      content: "192.0.2.1",
+    });
     expect(failures).toEqual([]);
     const tokens = evaluated(plugin);
     expect(tokens).toEqual(expect.arrayContaining(tokensOf("dns")));
@@ -50,7 +55,9 @@ describe("the plugin evaluates only the modules its calls name", () => {
   });
 
   it("evaluates every definition, once each, for a token no module holds", async () => {
-    await expect(plugin.check("nsp:nowhere:Thing", "t", {})).rejects.toThrow(/unknown resource type "nsp:nowhere:Thing"/);
+    await expect(plugin.check("nsp:nowhere:Thing", "t", {})).rejects.toThrow(
+      /unknown resource type "nsp:nowhere:Thing"/,
+    );
     const tokens = evaluated(plugin);
     expect([...tokens].sort()).toEqual([...every].sort());
   });

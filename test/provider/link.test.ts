@@ -10,7 +10,14 @@ const HOSTNAMES = "nsp:link:TunnelHostnames";
 const POPS = "nsp:link:getLinkPops";
 
 type Obj = Record<string, unknown>;
-type Site = { id: number; hostname: string; link_tunnel_id: number | null; pages_project_id: number | null; origin: string | null; target: string };
+type Site = {
+  id: number;
+  hostname: string;
+  link_tunnel_id: number | null;
+  pages_project_id: number | null;
+  origin: string | null;
+  target: string;
+};
 
 const provider = useProvider({ account: "link" });
 const { control, plugin, checked, expectCheckFailures, createWithLostAnswer } = provider;
@@ -36,7 +43,11 @@ let bystander: Site;
 let wwwSiteId: string;
 
 async function newTunnel(): Promise<{ id: string; properties: Obj }> {
-  return plugin.create(TUNNEL, "t", await checked(TUNNEL, { name: `tunnel-${++seq}`, localUrl: "http://localhost:8080", popId: ams }));
+  return plugin.create(
+    TUNNEL,
+    "t",
+    await checked(TUNNEL, { name: `tunnel-${++seq}`, localUrl: "http://localhost:8080", popId: ams }),
+  );
 }
 
 lifecycle(provider, [
@@ -61,7 +72,12 @@ lifecycle(provider, [
   {
     type: TUNNEL,
     create: async () => ({ name: "  home lab ", localUrl: " http://localhost:3000 ", popId: ams, popId2: fra }),
-    checkedAs: (given) => ({ name: "home lab", localUrl: "http://localhost:3000", popId: given.popId, popId2: given.popId2 }),
+    checkedAs: (given) => ({
+      name: "home lab",
+      localUrl: "http://localhost:3000",
+      popId: given.popId,
+      popId2: given.popId2,
+    }),
     unknownOutput: "credential",
     idPattern: /^\d+$/,
     outputs: { address: expect.stringMatching(/^100\.96\./) },
@@ -70,13 +86,29 @@ lifecycle(provider, [
     stableReads: true,
     update: [
       // Name, local URL and landing points patch in place, sending only what changed; the credential stays.
-      { inputs: () => ({ name: "lab", localUrl: "https://localhost:8443", popId2: iad }), requests: { "PATCH /link/tunnels/:id": 1 } },
+      {
+        inputs: () => ({ name: "lab", localUrl: "https://localhost:8443", popId2: iad }),
+        requests: { "PATCH /link/tunnels/:id": 1 },
+      },
       // Dropping popId2 removes the second landing point.
-      { inputs: { popId2: undefined }, detailed: { popId2: 2 /* DELETE */ }, outputs: { popId2: null }, apiObject: { pop_id2: null } },
+      {
+        inputs: { popId2: undefined },
+        detailed: { popId2: 2 /* DELETE */ },
+        outputs: { popId2: null },
+        apiObject: { pop_id2: null },
+      },
       // The rotation trigger rotates the credential through POST /token, without replacing the tunnel.
-      { inputs: { credentialRotation: "2026-01" }, requests: { "POST /link/tunnels/:id/token": 1 }, rotates: ["credential"] },
+      {
+        inputs: { credentialRotation: "2026-01" },
+        requests: { "POST /link/tunnels/:id/token": 1 },
+        rotates: ["credential"],
+      },
       // Rotation and a patch together: both.
-      { inputs: { name: "lab-2", credentialRotation: 2 }, requests: { "PATCH /link/tunnels/:id": 1, "POST /link/tunnels/:id/token": 1 }, rotates: ["credential"] },
+      {
+        inputs: { name: "lab-2", credentialRotation: 2 },
+        requests: { "PATCH /link/tunnels/:id": 1, "POST /link/tunnels/:id/token": 1 },
+        rotates: ["credential"],
+      },
     ],
     // Inputs as the API holds them; no credential to show.
     imported: (inputs) => ({ name: "lab-2", localUrl: "https://localhost:8443", popId: inputs.popId }),
@@ -91,11 +123,19 @@ lifecycle(provider, [
     create: async () => {
       [walkTunnel, otherTunnel] = [await newTunnel(), await newTunnel()];
       // Bystanders: another list on the same tunnel and a site of the account.
-      await control.api("PUT", `/link/tunnels/${walkTunnel.id}/hostnames`, { managed_by: "ci", hostnames: ["ci.tun-a.example"] });
+      await control.api("PUT", `/link/tunnels/${walkTunnel.id}/hostnames`, {
+        managed_by: "ci",
+        hostnames: ["ci.tun-a.example"],
+      });
       bystander = await control.post<Site>("/cdn/sites", { hostname: "plain.tun-a.example", origin: "203.0.113.5" });
       return { tunnelId: walkTunnel.id, hostnames: ["WWW.tun-a.example.", "api.tun-a.example"] };
     },
-    checkedAs: (given) => ({ tunnelId: given.tunnelId, managedBy: "pulumi", hostnames: ["api.tun-a.example", "www.tun-a.example"], adopt: false }),
+    checkedAs: (given) => ({
+      tunnelId: given.tunnelId,
+      managedBy: "pulumi",
+      hostnames: ["api.tun-a.example", "www.tun-a.example"],
+      adopt: false,
+    }),
     unknownOutput: "sites",
     createRequests: { "PUT /link/tunnels/:id/hostnames": 1 },
     idPattern: (inputs) => `${inputs.tunnelId}/pulumi`,
@@ -104,8 +144,15 @@ lifecycle(provider, [
     stableReads: true,
     afterCreate: async ({ inputs, state }) => {
       const live = await sites();
-      expect(state.sites).toEqual(["api.tun-a.example", "www.tun-a.example"].map((h) => ({ hostname: h, siteId: String(live.get(h)!.id), target: live.get(h)!.target })));
-      for (const h of inputs.hostnames as string[]) expect(live.get(h)).toMatchObject({ link_tunnel_id: Number(inputs.tunnelId), origin: null });
+      expect(state.sites).toEqual(
+        ["api.tun-a.example", "www.tun-a.example"].map((h) => ({
+          hostname: h,
+          siteId: String(live.get(h)!.id),
+          target: live.get(h)!.target,
+        })),
+      );
+      for (const h of inputs.hostnames as string[])
+        expect(live.get(h)).toMatchObject({ link_tunnel_id: Number(inputs.tunnelId), origin: null });
       wwwSiteId = String(live.get("www.tun-a.example")!.id);
     },
     update: [
@@ -145,7 +192,11 @@ lifecycle(provider, [
       const live = await sites();
       expect(live.has("api.tun-a.example") || live.has("new.tun-a.example")).toBe(false);
       expect(live.get("ci.tun-a.example")).toMatchObject({ link_tunnel_id: Number(inputs.tunnelId) });
-      expect(live.get("plain.tun-a.example")).toMatchObject({ id: bystander.id, link_tunnel_id: null, origin: "203.0.113.5" });
+      expect(live.get("plain.tun-a.example")).toMatchObject({
+        id: bystander.id,
+        link_tunnel_id: null,
+        origin: "203.0.113.5",
+      });
       // Deleting again after the tunnel is gone is fine.
       await plugin.delete(TUNNEL, "t", walkTunnel.id, walkTunnel.properties);
       await plugin.delete(HOSTNAMES, "h", id, state);
@@ -175,10 +226,16 @@ describe("nsp:link:Tunnel over gRPC", () => {
   it("adopts a tunnel whose create answer was lost, and rotates to get its credential", async () => {
     const inputs = await checked(TUNNEL, { name: "lost-answer", localUrl: "http://localhost:7000", popId: fra });
     const created = await createWithLostAnswer(TUNNEL, "lost", inputs, "/link/tunnels");
-    expect(created.byRoute).toMatchObject({ "POST /link/tunnels": 1, "GET /link/tunnels": 1, "POST /link/tunnels/:id/token": 1 });
+    expect(created.byRoute).toMatchObject({
+      "POST /link/tunnels": 1,
+      "GET /link/tunnels": 1,
+      "POST /link/tunnels/:id/token": 1,
+    });
     expect(isSecret(created.properties.credential)).toBe(true);
     expect(plain(created.properties.credential)).toMatch(/^lnk_/);
-    expect((await control.list<{ name: string }>("/link/tunnels")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
+    expect(
+      (await control.list<{ name: string }>("/link/tunnels")).filter((t) => t.name === "lost-answer"),
+    ).toHaveLength(1);
     await plugin.delete(TUNNEL, "lost", created.id, created.properties);
   });
 
@@ -208,13 +265,19 @@ describe("nsp:link:TunnelHostnames over gRPC", () => {
     await expect(plugin.create(HOSTNAMES, "h", refused)).rejects.toThrow(/conflict.*already an edge site.*adopt/s);
     const inputs = await checked(HOSTNAMES, { tunnelId: t.id, hostnames: ["own.tun-b.example"], adopt: true });
     const created = await plugin.create(HOSTNAMES, "h", inputs);
-    expect(created.properties.sites).toEqual([{ hostname: "own.tun-b.example", siteId: String(existing.id), target: existing.target }]);
+    expect(created.properties.sites).toEqual([
+      { hostname: "own.tun-b.example", siteId: String(existing.id), target: existing.target },
+    ]);
     const read = await plugin.read(HOSTNAMES, "h", created.id, created.properties, inputs);
     expect(read.properties.adopt).toBe(true);
     expect((await plugin.diff(HOSTNAMES, "h", created.id, read.properties, inputs, inputs)).changes).toBe(false);
     // An adopted site is let go, not deleted.
     await plugin.delete(HOSTNAMES, "h", created.id, read.properties);
-    expect((await sites()).get("own.tun-b.example")).toMatchObject({ id: existing.id, link_tunnel_id: null, origin: "203.0.113.6" });
+    expect((await sites()).get("own.tun-b.example")).toMatchObject({
+      id: existing.id,
+      link_tunnel_id: null,
+      origin: "203.0.113.6",
+    });
     await plugin.delete(TUNNEL, "t", t.id, t.properties);
   });
 
@@ -224,7 +287,10 @@ describe("nsp:link:TunnelHostnames over gRPC", () => {
     const created = await plugin.create(HOSTNAMES, "h", inputs);
 
     // Added through the API to the same list: it appears in the state and Diff says it must go.
-    await control.api("PUT", `/link/tunnels/${t.id}/hostnames`, { managed_by: "pulumi", hostnames: ["a.tun-c.example", "b.tun-c.example", "extra.tun-c.example"] });
+    await control.api("PUT", `/link/tunnels/${t.id}/hostnames`, {
+      managed_by: "pulumi",
+      hostnames: ["a.tun-c.example", "b.tun-c.example", "extra.tun-c.example"],
+    });
     const added = await plugin.read(HOSTNAMES, "h", created.id, created.properties, inputs);
     expect(added.properties.hostnames).toEqual(["a.tun-c.example", "b.tun-c.example", "extra.tun-c.example"]);
     const addDiff = await plugin.diff(HOSTNAMES, "h", created.id, added.properties, inputs, added.inputs);
@@ -245,8 +311,25 @@ describe("nsp:link:TunnelHostnames over gRPC", () => {
     expect(restored.hostnames).toEqual(["a.tun-c.example", "b.tun-c.example"]);
     const after = await sites();
     expect(after.get("a.tun-c.example")).toMatchObject({ link_tunnel_id: Number(t.id) });
-    expect(after.get("b.tun-c.example")).toMatchObject({ id: live.get("b.tun-c.example")!.id, link_tunnel_id: Number(t.id), pages_project_id: null });
-    expect((await plugin.diff(HOSTNAMES, "h", created.id, (await plugin.read(HOSTNAMES, "h", created.id, restored, inputs)).properties, inputs, inputs)).changes).toBe(false);
+    expect(after.get("b.tun-c.example")).toMatchObject({
+      id: live.get("b.tun-c.example")!.id,
+      link_tunnel_id: Number(t.id),
+      pages_project_id: null,
+    });
+    expect(
+      (
+        await plugin.diff(
+          HOSTNAMES,
+          "h",
+          created.id,
+          (
+            await plugin.read(HOSTNAMES, "h", created.id, restored, inputs)
+          ).properties,
+          inputs,
+          inputs,
+        )
+      ).changes,
+    ).toBe(false);
 
     // The tunnel deleted through the API: the list is gone.
     await control.delete(`/link/tunnels/${t.id}`);
@@ -261,7 +344,9 @@ describe("nsp:link:getLinkPops", () => {
     expect(all.result.pops).toEqual(pops.map((p) => ({ ...p, id: String(p.id) })));
     const one = await plugin.invoke(POPS, { code: "FRA" });
     expect(one.result.pops).toEqual([{ id: fra, code: "fra", name: "Frankfurt", country: "DE" }]);
-    await expect(plugin.invoke(POPS, { code: "xyz" })).rejects.toThrow(/no landing point with code "xyz" \(known: ams, fra, iad, sin\)/);
+    await expect(plugin.invoke(POPS, { code: "xyz" })).rejects.toThrow(
+      /no landing point with code "xyz" \(known: ams, fra, iad, sin\)/,
+    );
     expect((await plugin.invoke(POPS, { code: "" })).failures[0]?.property).toBe("code");
   });
 });

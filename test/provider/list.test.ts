@@ -37,10 +37,16 @@ async function listAll(p: PluginHandle, type: string, query: Record<string, unkn
 beforeAll(async () => {
   seeded = await seedAccount(control, { zones: 2, records: 48, prefix: "lst" });
   const services = await control.services();
-  const zone = await control.post<{ id: number }>("/dns/zones", { service_id: services.find((s) => s.type === "auth_dns")!.id, name: "big-list.example" });
+  const zone = await control.post<{ id: number }>("/dns/zones", {
+    service_id: services.find((s) => s.type === "auth_dns")!.id,
+    name: "big-list.example",
+  });
   bigZone = zone.id;
   const lines = Array.from({ length: BIG }, (_, i) => `h${i} 300 IN A 192.0.2.${(i % 250) + 1}`);
-  const imported = await control.post<{ added: number }>(`/dns/zones/${zone.id}/import`, { text: `${lines.join("\n")}\n`, mode: "apply" });
+  const imported = await control.post<{ added: number }>(`/dns/zones/${zone.id}/import`, {
+    text: `${lines.join("\n")}\n`,
+    mode: "apply",
+  });
   if (imported.added !== BIG) throw new Error(`the import added ${JSON.stringify(imported)}`);
 }, 60_000);
 
@@ -54,34 +60,66 @@ describe("List", () => {
     // The seed holds objects of these kinds; every one of them must be listed.
     expect([...byType.keys()].sort()).toEqual(
       [
-        "nsp:cdn:Site", "nsp:dns:Range", "nsp:dns:Record", "nsp:dns:Zone", "nsp:dns:ZoneDnssec", "nsp:dns:ZoneTransfer", "nsp:index:Webhook",
-        "nsp:link:Tunnel", "nsp:link:TunnelHostnames", "nsp:mail:Alias", "nsp:mail:Domain", "nsp:mail:Group", "nsp:mail:Mailbox",
-        "nsp:rpki:Ca", "nsp:rpki:Roa", "nsp:security:Rule", "nsp:vgate:Extension", "nsp:vgate:Ivr", "nsp:vgate:Pbx", "nsp:vgate:RingGroup",
+        "nsp:cdn:Site",
+        "nsp:dns:Range",
+        "nsp:dns:Record",
+        "nsp:dns:Zone",
+        "nsp:dns:ZoneDnssec",
+        "nsp:dns:ZoneTransfer",
+        "nsp:index:Webhook",
+        "nsp:link:Tunnel",
+        "nsp:link:TunnelHostnames",
+        "nsp:mail:Alias",
+        "nsp:mail:Domain",
+        "nsp:mail:Group",
+        "nsp:mail:Mailbox",
+        "nsp:rpki:Ca",
+        "nsp:rpki:Roa",
+        "nsp:security:Rule",
+        "nsp:vgate:Extension",
+        "nsp:vgate:Ivr",
+        "nsp:vgate:Pbx",
+        "nsp:vgate:RingGroup",
       ].sort(),
     );
     for (const [type, ids] of byType) {
       const def = resources.find((r) => r.token === type)!;
       const parentInput = def.list!.parent?.input;
       // A child kind is listed per parent: the first part of its import id.
-      const parents = parentInput && def.importId.includes("/") ? [...new Set(ids.map((id) => id.split("/")[0]!))] : [undefined];
+      const parents =
+        parentInput && def.importId.includes("/") ? [...new Set(ids.map((id) => id.split("/")[0]!))] : [undefined];
       const listed = new Set<string>();
-      for (const parent of parents) for (const id of (await listAll(plugin, type, parent ? { [parentInput!]: parent } : {})).ids) listed.add(id);
-      expect(ids.filter((id) => !listed.has(id)), `${type}: found by nsp-discover, not by List`).toEqual([]);
+      for (const parent of parents)
+        for (const id of (await listAll(plugin, type, parent ? { [parentInput!]: parent } : {})).ids) listed.add(id);
+      expect(
+        ids.filter((id) => !listed.has(id)),
+        `${type}: found by nsp-discover, not by List`,
+      ).toEqual([]);
     }
   });
 
   it("nsp-discover --with-state gives each entry the inputs and outputs the plugin's Read gives at import", async () => {
     const client = new ApiClient({ baseUrl: emulator.baseUrl, token: emulator.token, requestsPerMinute: 0 });
-    const { file } = await discover(client, resources, { zones: seeded.zoneIds.map(String) }).finally(() => client.close());
-    const session = configureSession({ apiToken: emulator.token, baseUrl: emulator.baseUrl, requestsPerMinute: 0 }, { userAgent: "test", log: () => {}, tokenSettings: { config: "test", env: "test" }, explicitProviders: true });
+    const { file } = await discover(client, resources, { zones: seeded.zoneIds.map(String) }).finally(() =>
+      client.close(),
+    );
+    const session = configureSession(
+      { apiToken: emulator.token, baseUrl: emulator.baseUrl, requestsPerMinute: 0 },
+      { userAgent: "test", log: () => {}, tokenSettings: { config: "test", env: "test" }, explicitProviders: true },
+    );
     const signal = new AbortController().signal;
-    const { entries, leftToRead } = await withState(file.resources, resources, () => session.context({ signal, log: () => {} })).finally(() => session.api().client.close());
+    const { entries, leftToRead } = await withState(file.resources, resources, () =>
+      session.context({ signal, log: () => {} }),
+    ).finally(() => session.api().client.close());
     // Only objects holding a secret are left to the import's read (the seeded zone's transfer has a TSIG key).
     expect(leftToRead.map((l) => l.reason)).toEqual(leftToRead.map(() => expect.stringMatching(/^holds the secret /)));
     expect(entries.filter((e) => e.outputs).length).toBeGreaterThan(file.resources.length / 2);
     for (const entry of entries.filter((e) => e.outputs)) {
       const read = await plugin.read(entry.type, entry.name, entry.id);
-      expect({ inputs: entry.inputs, outputs: entry.outputs }, `${entry.type} ${entry.id}`).toEqual({ inputs: read.inputs, outputs: read.properties });
+      expect({ inputs: entry.inputs, outputs: entry.outputs }, `${entry.type} ${entry.id}`).toEqual({
+        inputs: read.inputs,
+        outputs: read.properties,
+      });
     }
   });
 
@@ -102,7 +140,11 @@ describe("List", () => {
     const page = await plugin.list("nsp:dns:Record", { zoneId: String(bigZone) }, { limit: 7 });
     expect(page.results).toHaveLength(7);
     expect(page.continuation).toBe("7");
-    const next = await plugin.list("nsp:dns:Record", { zoneId: String(bigZone) }, { limit: 3, continuation: page.continuation! });
+    const next = await plugin.list(
+      "nsp:dns:Record",
+      { zoneId: String(bigZone) },
+      { limit: 3, continuation: page.continuation! },
+    );
     expect(next.results.map((r) => r.id)).not.toContain(page.results[0]!.id);
     expect((await control.stats()).total).toBe(2);
   });
@@ -110,19 +152,29 @@ describe("List", () => {
   it("narrows by the filters the kind declares: a record's name and type, a zone's service", async () => {
     const named = await listAll(plugin, "nsp:dns:Record", { zoneId: String(bigZone), name: "h17", type: "A" });
     expect(named.ids).toHaveLength(1);
-    expect((await listAll(plugin, "nsp:dns:Record", { zoneId: String(seeded.zoneIds[1]), type: "MX" })).ids).toHaveLength(4);
-    expect((await listAll(plugin, "nsp:dns:Record", { zoneId: String(bigZone), name: "h17", type: "TXT" })).ids).toEqual([]);
+    expect(
+      (await listAll(plugin, "nsp:dns:Record", { zoneId: String(seeded.zoneIds[1]), type: "MX" })).ids,
+    ).toHaveLength(4);
+    expect(
+      (await listAll(plugin, "nsp:dns:Record", { zoneId: String(bigZone), name: "h17", type: "TXT" })).ids,
+    ).toEqual([]);
     const auth = (await control.services()).find((s) => s.type === "auth_dns")!.id;
     const zones = await listAll(plugin, "nsp:dns:Zone", { serviceId: String(auth) });
     expect(zones.ids).toEqual(expect.arrayContaining([String(bigZone), ...seeded.zoneIds.map(String)]));
     expect((await plugin.list("nsp:dns:Zone", { serviceId: "999999" })).results).toEqual([]);
-    const names = (await plugin.list("nsp:dns:Record", { zoneId: String(bigZone), name: "h17" })).results.map((r) => r.name);
+    const names = (await plugin.list("nsp:dns:Record", { zoneId: String(bigZone), name: "h17" })).results.map(
+      (r) => r.name,
+    );
     expect(names).toEqual(["h17-a"]);
   });
 
   it("names a missing parent or a bad filter before any request, and a kind the API cannot list", async () => {
     await control.resetStats();
-    const refused = async (type: string, query: Record<string, unknown>) => (await plugin.list(type, query).then(() => undefined, (e: grpc.ServiceError) => e.details)) ?? "";
+    const refused = async (type: string, query: Record<string, unknown>) =>
+      (await plugin.list(type, query).then(
+        () => undefined,
+        (e: grpc.ServiceError) => e.details,
+      )) ?? "";
     expect(await refused("nsp:dns:Record", {})).toMatch(/zoneId.*required/);
     expect(await refused("nsp:dns:Record", { zoneId: String(bigZone), type: "BOGUS" })).toMatch(/type must be one of/);
     expect(await refused("nsp:dns:Record", { zoneId: String(bigZone), ttl: 5 })).toMatch(/unknown property "ttl"/);
@@ -133,8 +185,18 @@ describe("List", () => {
   });
 
   it("lists with a plugin configured from NSP_* alone, the engine having filled in the schema's defaults", async () => {
-    const fromEnv = await anotherPlugin({}, { env: { NSP_API_TOKEN: emulator.token, NSP_BASE_URL: emulator.baseUrl }, configure: false });
-    await fromEnv.configure({ apiToken: secret(null), baseUrl: DEFAULT_BASE_URL, insecureHttp: false, requestsPerMinute: 300, maxRetries: 5, batchReads: true });
+    const fromEnv = await anotherPlugin(
+      {},
+      { env: { NSP_API_TOKEN: emulator.token, NSP_BASE_URL: emulator.baseUrl }, configure: false },
+    );
+    await fromEnv.configure({
+      apiToken: secret(null),
+      baseUrl: DEFAULT_BASE_URL,
+      insecureHttp: false,
+      requestsPerMinute: 300,
+      maxRetries: 5,
+      batchReads: true,
+    });
     const zones = await listAll(fromEnv, "nsp:dns:Zone");
     expect(zones.ids).toContain(String(bigZone));
     const services = await fromEnv.invoke("nsp:dns:getServices", { type: "auth_dns" });

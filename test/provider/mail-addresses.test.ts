@@ -11,7 +11,8 @@ const RULE = "nsp:mail:DomainRule";
 type Obj = Record<string, any>;
 
 const provider = useMailProvider();
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, apiDomain, apiMailbox } = provider;
+const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, apiDomain, apiMailbox } =
+  provider;
 
 lifecycle(provider, [
   {
@@ -22,14 +23,18 @@ lifecycle(provider, [
     replace: { domainId: "999999" },
     importId: (inputs, id) => `${inputs.domainId}/${id}`,
     apiPath: (_inputs, id) => `/mail/groups/${id}`,
-    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/groups`)).some((g) => g.id === id),
+    exists: async (inputs, id) =>
+      (await control.list<Obj>(`/mail/domains/${inputs.domainId}/groups`)).some((g) => g.id === id),
     drift: { body: { local_part: "walk-team", name: "Renamed" }, inputs: { name: "Renamed" } },
     bad: [
       [{ domainId: "1" }, "localPart"],
       [{ domainId: "1", localPart: "x", posting: "all" }, "posting"],
       [{ domainId: "1", localPart: "x", replyTo: "list" }, "replyTo"],
       [{ domainId: "1", localPart: "x", members: [{ address: "nope" }] }, "members"],
-      [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com" }, { address: "A@example.com" }] }, "members"],
+      [
+        { domainId: "1", localPart: "x", members: [{ address: "a@example.com" }, { address: "A@example.com" }] },
+        "members",
+      ],
       [{ domainId: "1", localPart: "x", members: [{ address: "a@example.com", role: "admin" }] }, "members"],
       [{ domainId: "1", localPart: "x", subjectTag: "t".repeat(33) }, "subjectTag"],
     ],
@@ -37,13 +42,18 @@ lifecycle(provider, [
   },
   {
     type: RULE,
-    create: async () => ({ domainId: String((await apiDomain()).id), kind: "reject_sender", pattern: "*@spam.example" }),
+    create: async () => ({
+      domainId: String((await apiDomain()).id),
+      kind: "reject_sender",
+      pattern: "*@spam.example",
+    }),
     unknownOutput: "createdAt",
     update: { pattern: "*@junk.example", enabled: false },
     replace: { domainId: "999999" },
     importId: (inputs, id) => `${inputs.domainId}/${id}`,
     apiPath: (_inputs, id) => `/mail/domainrules/${id}`,
-    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/rules`)).some((r) => String(r.id) === id),
+    exists: async (inputs, id) =>
+      (await control.list<Obj>(`/mail/domains/${inputs.domainId}/rules`)).some((r) => String(r.id) === id),
     drift: { body: { enabled: false }, inputs: { enabled: false } },
     skip: { bad: "in the test of its own below" },
   },
@@ -57,7 +67,8 @@ lifecycle(provider, [
     replace: { localPart: "hello" },
     importId: (inputs, id) => `${inputs.domainId}/${id}`,
     apiPath: (_inputs, id) => `/mail/aliases/${id}`,
-    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/aliases`)).some((a) => String(a.id) === id),
+    exists: async (inputs, id) =>
+      (await control.list<Obj>(`/mail/domains/${inputs.domainId}/aliases`)).some((a) => String(a.id) === id),
     bad: [
       [{ localPart: "x", targetMailboxId: "mbx_1" }, "domainId"],
       [{ domainId: "1", localPart: "a b", targetMailboxId: "mbx_1" }, "localPart"],
@@ -84,16 +95,36 @@ describe("nsp:mail:Alias", () => {
 
     const created = await plugin.create(ALIAS, "al", inputs);
     expect(created.id).toMatch(/^\d+$/);
-    expect(created.properties).toMatchObject({ ...inputs, address: `info@${domain.name}`, targetAddress: `erin@${domain.name}` });
+    expect(created.properties).toMatchObject({
+      ...inputs,
+      address: `info@${domain.name}`,
+      targetAddress: `erin@${domain.name}`,
+    });
     const read = await plugin.read(ALIAS, "al", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
     expect((await plugin.diff(ALIAS, "al", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
-    const retarget = await plugin.diff(ALIAS, "al", created.id, read.properties, { ...inputs, targetMailboxId: other.id }, inputs);
+    const retarget = await plugin.diff(
+      ALIAS,
+      "al",
+      created.id,
+      read.properties,
+      { ...inputs, targetMailboxId: other.id },
+      inputs,
+    );
     expect(retarget).toMatchObject({ changes: true, replaces: ["targetMailboxId"], deleteBeforeReplace: true });
-    const renamed = await plugin.diff(ALIAS, "al", created.id, read.properties, { ...inputs, localPart: "hello" }, inputs);
+    const renamed = await plugin.diff(
+      ALIAS,
+      "al",
+      created.id,
+      read.properties,
+      { ...inputs, localPart: "hello" },
+      inputs,
+    );
     expect(renamed).toMatchObject({ replaces: ["localPart"], deleteBeforeReplace: false });
-    expect(await plugin.diff(ALIAS, "al", created.id, read.properties, { ...inputs, enabled: false }, inputs)).toMatchObject({ replaces: ["enabled"] });
+    expect(
+      await plugin.diff(ALIAS, "al", created.id, read.properties, { ...inputs, enabled: false }, inputs),
+    ).toMatchObject({ replaces: ["enabled"] });
 
     await importClean(ALIAS, `${domainId}/${created.id}`, created.id);
     await expect(plugin.read(ALIAS, "imp", `${domainId}/x`)).rejects.toThrow(/<domainId>\/<aliasId>/);
@@ -107,19 +138,39 @@ describe("nsp:mail:Alias", () => {
     const domainId = String(domain.id);
     const box = await apiMailbox(domain.id as number, "grace");
     const other = await apiMailbox(domain.id as number, "heidi");
-    const orphan = await control.post<{ id: number }>(`/mail/domains/${domainId}/aliases`, { local_part: "sales", target_mailbox_id: String(box.id) });
-    const adopted = await plugin.create(ALIAS, "sales", await checked(ALIAS, { domainId, localPart: "sales", targetMailboxId: String(box.id) }));
+    const orphan = await control.post<{ id: number }>(`/mail/domains/${domainId}/aliases`, {
+      local_part: "sales",
+      target_mailbox_id: String(box.id),
+    });
+    const adopted = await plugin.create(
+      ALIAS,
+      "sales",
+      await checked(ALIAS, { domainId, localPart: "sales", targetMailboxId: String(box.id) }),
+    );
     expect(adopted.id).toBe(String(orphan.id));
-    expect(plugin.engineLogs.join("\n")).toMatch(/alias sales: the API refused a duplicate of an existing object \(id \d+\); adopting it/);
+    expect(plugin.engineLogs.join("\n")).toMatch(
+      /alias sales: the API refused a duplicate of an existing object \(id \d+\); adopting it/,
+    );
     // The same address for another mailbox is not this alias: the conflict stands.
-    await expect(plugin.create(ALIAS, "sales2", await checked(ALIAS, { domainId, localPart: "sales", targetMailboxId: String(other.id) }))).rejects.toThrow(/conflict/);
+    await expect(
+      plugin.create(
+        ALIAS,
+        "sales2",
+        await checked(ALIAS, { domainId, localPart: "sales", targetMailboxId: String(other.id) }),
+      ),
+    ).rejects.toThrow(/conflict/);
     expect(await control.list(`/mail/domains/${domainId}/aliases`)).toHaveLength(1);
   });
 
   it("sees an alias deleted through the API, and with its target mailbox", async () => {
     const domain = await apiDomain();
     const box = await apiMailbox(domain.id);
-    const inputs = await checked(ALIAS, { domainId: String(domain.id), localPart: "sales", targetMailboxId: box.id, enabled: false });
+    const inputs = await checked(ALIAS, {
+      domainId: String(domain.id),
+      localPart: "sales",
+      targetMailboxId: box.id,
+      enabled: false,
+    });
     const a = await plugin.create(ALIAS, "al", inputs);
     expect(a.properties.enabled).toBe(false);
     await control.delete(`/mail/aliases/${a.id}`);
@@ -134,7 +185,11 @@ describe("nsp:mail:Group", () => {
   it("creates a group, patches it (rename included) in place, imports, and deletes", async () => {
     const domain = await apiDomain();
     const domainId = String(domain.id);
-    const inputs = await checked(GROUP, { domainId, localPart: "Team", members: [{ address: "A@Example.com" }, { address: "b@example.com", role: "owner" }] });
+    const inputs = await checked(GROUP, {
+      domainId,
+      localPart: "Team",
+      members: [{ address: "A@Example.com" }, { address: "b@example.com", role: "owner" }],
+    });
     expect(inputs).toEqual({
       domainId,
       localPart: "team",
@@ -153,7 +208,12 @@ describe("nsp:mail:Group", () => {
 
     const created = await plugin.create(GROUP, "g", inputs);
     expect(created.id).toMatch(/^grp_[0-9a-f]{12}$/);
-    expect(created.properties).toMatchObject({ ...inputs, name: "team", subjectTag: null, address: `team@${domain.name}` });
+    expect(created.properties).toMatchObject({
+      ...inputs,
+      name: "team",
+      subjectTag: null,
+      address: `team@${domain.name}`,
+    });
     const read = await plugin.read(GROUP, "g", created.id, created.properties, inputs);
     expect((await plugin.diff(GROUP, "g", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
@@ -176,10 +236,17 @@ describe("nsp:mail:Group", () => {
     const updated = await plugin.update(GROUP, "g", created.id, read.properties, changed, false, inputs);
     expect(updated).toMatchObject({ ...changed, address: `crew@${domain.name}` });
     expect((await plugin.diff(GROUP, "g", created.id, updated, changed, changed)).changes).toBe(false);
-    expect(await plugin.diff(GROUP, "g", created.id, updated, { ...changed, domainId: "999999" }, changed)).toMatchObject({ replaces: ["domainId"] });
+    expect(
+      await plugin.diff(GROUP, "g", created.id, updated, { ...changed, domainId: "999999" }, changed),
+    ).toMatchObject({ replaces: ["domainId"] });
 
     const imported = await importClean(GROUP, `${domainId}/${created.id}`, created.id);
-    expect(imported.inputs).toMatchObject({ localPart: "crew", name: "The crew", subjectTag: "[crew]", posting: "anyone" });
+    expect(imported.inputs).toMatchObject({
+      localPart: "crew",
+      name: "The crew",
+      subjectTag: "[crew]",
+      posting: "anyone",
+    });
 
     await plugin.delete(GROUP, "g", created.id, updated);
     expect((await plugin.read(GROUP, "g", created.id, updated, changed)).id).toBe("");
@@ -188,7 +255,10 @@ describe("nsp:mail:Group", () => {
   it("takes an alias's place with replaceAlias", async () => {
     const domain = await apiDomain();
     const box = await apiMailbox(domain.id);
-    const alias = await control.post(`/mail/domains/${domain.id}/aliases`, { local_part: "support", target_mailbox_id: box.id });
+    const alias = await control.post(`/mail/domains/${domain.id}/aliases`, {
+      local_part: "support",
+      target_mailbox_id: box.id,
+    });
     const plainGroup = await checked(GROUP, { domainId: String(domain.id), localPart: "support" });
     await expect(plugin.create(GROUP, "g", plainGroup)).rejects.toThrow(/conflict.*set replace_alias/);
     const inputs = await checked(GROUP, { ...plainGroup, replaceAlias: true });
@@ -206,7 +276,10 @@ describe("nsp:mail:Group", () => {
     await control.patch(`/mail/groups/${created.id}`, { local_part: "all", name: "Renamed", posting: "org" });
     const read = await plugin.read(GROUP, "g", created.id, created.properties, inputs);
     expect(read.properties).toMatchObject({ name: "Renamed", posting: "org" });
-    expect((await plugin.diff(GROUP, "g", created.id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual(["name", "posting"]);
+    expect((await plugin.diff(GROUP, "g", created.id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual([
+      "name",
+      "posting",
+    ]);
     await control.delete(`/mail/groups/${created.id}`);
     expect((await plugin.read(GROUP, "g", created.id, read.properties, inputs)).id).toBe("");
   });
@@ -216,8 +289,19 @@ describe("nsp:mail:DomainRule", () => {
   it("creates a rule, patches it in place (kind included), imports, and deletes", async () => {
     const domain = await apiDomain();
     const domainId = String(domain.id);
-    const inputs = await checked(RULE, { domainId, kind: "forward_copy", pattern: " CEO@* ", target: "Archive@Example.NET" });
-    expect(inputs).toEqual({ domainId, kind: "forward_copy", pattern: "ceo@*", target: "archive@example.net", enabled: true });
+    const inputs = await checked(RULE, {
+      domainId,
+      kind: "forward_copy",
+      pattern: " CEO@* ",
+      target: "Archive@Example.NET",
+    });
+    expect(inputs).toEqual({
+      domainId,
+      kind: "forward_copy",
+      pattern: "ceo@*",
+      target: "archive@example.net",
+      enabled: true,
+    });
     await previewSendsNothing(RULE, inputs, "createdAt");
 
     const created = await plugin.create(RULE, "r", inputs);
@@ -227,7 +311,10 @@ describe("nsp:mail:DomainRule", () => {
     expect((await plugin.diff(RULE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const disabled = await checked(RULE, { ...inputs, target: "legal@example.net", enabled: false });
-    expect((await plugin.diff(RULE, "r", created.id, read.properties, disabled, inputs)).diffs.sort()).toEqual(["enabled", "target"]);
+    expect((await plugin.diff(RULE, "r", created.id, read.properties, disabled, inputs)).diffs.sort()).toEqual([
+      "enabled",
+      "target",
+    ]);
     const updated = await plugin.update(RULE, "r", created.id, read.properties, disabled, false, inputs);
     expect(updated).toMatchObject({ target: "legal@example.net", enabled: false });
 
@@ -239,7 +326,9 @@ describe("nsp:mail:DomainRule", () => {
     const rejected = await plugin.update(RULE, "r", created.id, updated, reject, false, disabled);
     expect(rejected).toMatchObject({ kind: "reject_sender", pattern: "*@spam.example", target: null });
     expect((await plugin.diff(RULE, "r", created.id, rejected, reject, reject)).changes).toBe(false);
-    expect(await plugin.diff(RULE, "r", created.id, rejected, { ...reject, domainId: "999999" }, reject)).toMatchObject({ replaces: ["domainId"] });
+    expect(await plugin.diff(RULE, "r", created.id, rejected, { ...reject, domainId: "999999" }, reject)).toMatchObject(
+      { replaces: ["domainId"] },
+    );
 
     const imported = await importClean(RULE, `${domainId}/${created.id}`, created.id);
     expect(imported.inputs).toEqual({ domainId, kind: "reject_sender", pattern: "*@spam.example", enabled: false });
@@ -250,7 +339,12 @@ describe("nsp:mail:DomainRule", () => {
 
   it("sees changes and deletes made through the API", async () => {
     const domain = await apiDomain();
-    const inputs = await checked(RULE, { domainId: String(domain.id), kind: "relay_rcpt", pattern: "*@legacy.example", target: "relay.example.net:2525" });
+    const inputs = await checked(RULE, {
+      domainId: String(domain.id),
+      kind: "relay_rcpt",
+      pattern: "*@legacy.example",
+      target: "relay.example.net:2525",
+    });
     const created = await plugin.create(RULE, "r", inputs);
     await control.patch(`/mail/domainrules/${created.id}`, { enabled: false });
     const read = await plugin.read(RULE, "r", created.id, created.properties, inputs);
@@ -261,16 +355,20 @@ describe("nsp:mail:DomainRule", () => {
   });
 
   it("rejects bad input in Check", async () => {
-    await expectCheckFailures(RULE, [
-      [{ domainId: "1", pattern: "x" }, "kind"],
-      [{ domainId: "1", kind: "drop", pattern: "x" }, "kind"],
-      [{ domainId: "1", kind: "reject_sender" }, "pattern"],
-      [{ domainId: "1", kind: "reject_sender", pattern: "a b" }, "pattern"],
-      [{ domainId: "1", kind: "reject_sender", pattern: "x", target: "ops@example.com" }, "target"],
-      [{ domainId: "1", kind: "forward_copy", pattern: "x" }, "target"],
-      [{ domainId: "1", kind: "forward_copy", pattern: "x", target: "ops" }, "target"],
-      [{ domainId: "1", kind: "relay_rcpt", pattern: "x" }, "target"],
-      [{ domainId: "1", kind: "relay_rcpt", pattern: "x", target: "relay:99999" }, "target"],
-    ], ["["]);
+    await expectCheckFailures(
+      RULE,
+      [
+        [{ domainId: "1", pattern: "x" }, "kind"],
+        [{ domainId: "1", kind: "drop", pattern: "x" }, "kind"],
+        [{ domainId: "1", kind: "reject_sender" }, "pattern"],
+        [{ domainId: "1", kind: "reject_sender", pattern: "a b" }, "pattern"],
+        [{ domainId: "1", kind: "reject_sender", pattern: "x", target: "ops@example.com" }, "target"],
+        [{ domainId: "1", kind: "forward_copy", pattern: "x" }, "target"],
+        [{ domainId: "1", kind: "forward_copy", pattern: "x", target: "ops" }, "target"],
+        [{ domainId: "1", kind: "relay_rcpt", pattern: "x" }, "target"],
+        [{ domainId: "1", kind: "relay_rcpt", pattern: "x", target: "relay:99999" }, "target"],
+      ],
+      ["["],
+    );
   });
 });

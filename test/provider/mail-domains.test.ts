@@ -17,7 +17,20 @@ const MAILBOX = "nsp:mail:Mailbox";
 type Obj = Record<string, any>;
 
 const provider = useMailProvider();
-const { control, plugin, anotherPlugin, checked, previewSendsNothing, importClean, updatesInPlace, serial, uniq, dnsServiceId, apiZone, apiDomain } = provider;
+const {
+  control,
+  plugin,
+  anotherPlugin,
+  checked,
+  previewSendsNothing,
+  importClean,
+  updatesInPlace,
+  serial,
+  uniq,
+  dnsServiceId,
+  apiZone,
+  apiDomain,
+} = provider;
 
 lifecycle(provider, [
   {
@@ -75,7 +88,13 @@ describe("nsp:mail:Server", () => {
 
     const created = await plugin.create(SERVER, "s", inputs);
     expect(created.id).toMatch(/^srv_[0-9a-f]{12}$/);
-    expect(created.properties).toMatchObject({ ...inputs, status: "waiting", domainIds: [], lastCheck: null, hostname: `${created.id.replace("_", "-")}.byo.mail.nsp-emulator.test` });
+    expect(created.properties).toMatchObject({
+      ...inputs,
+      status: "waiting",
+      domainIds: [],
+      lastCheck: null,
+      hostname: `${created.id.replace("_", "-")}.byo.mail.nsp-emulator.test`,
+    });
     expect(isSecret(created.properties.installCommand)).toBe(true);
     const command = plain(created.properties.installCommand) as string;
     expect(command).toMatch(new RegExp(`--server ${created.id} --token mst_[0-9a-f]{32}$`));
@@ -107,13 +126,18 @@ describe("nsp:mail:Server", () => {
 
     // No patch exists: a new address replaces the server.
     const moved = await checked(SERVER, { ...rotate, ip4: "192.0.2.26" });
-    expect(await plugin.diff(SERVER, "s", created.id, afterRotation.properties, moved, rotate)).toMatchObject({ changes: true, replaces: ["ip4"] });
+    expect(await plugin.diff(SERVER, "s", created.id, afterRotation.properties, moved, rotate)).toMatchObject({
+      changes: true,
+      replaces: ["ip4"],
+    });
 
     // Import: the command cannot be known, so it is null; the inputs diff clean.
     const imported = await importClean(SERVER, created.id, created.id);
     expect(imported.inputs).toEqual(inputs);
     expect(plain(imported.properties.installCommand)).toBeNull();
-    await expect(plugin.read(SERVER, "imp", "srv/1")).rejects.toThrow(/is not a mail server id; a mail server is known by its id \(<serverId>, such as srv_0123456789ab\)/);
+    await expect(plugin.read(SERVER, "imp", "srv/1")).rejects.toThrow(
+      /is not a mail server id; a mail server is known by its id \(<serverId>, such as srv_0123456789ab\)/,
+    );
 
     await plugin.delete(SERVER, "s", created.id, afterRotation.properties);
     expect((await plugin.read(SERVER, "s", created.id, afterRotation.properties, rotate)).id).toBe("");
@@ -137,7 +161,15 @@ describe("nsp:mail:Domain", () => {
   it("publishes records into its zone, patches settings, replaces, imports, and removes its records on delete", async () => {
     const zone = await apiZone();
     const inputs = await checked(DOMAIN, { zoneId: String(zone.id), name: ` ${zone.name.toUpperCase()}. ` });
-    expect(inputs).toEqual({ zoneId: String(zone.id), name: zone.name, mode: "mailbox", enabled: true, dmarcPolicy: "none", backupEnabled: false, forceDestroy: false });
+    expect(inputs).toEqual({
+      zoneId: String(zone.id),
+      name: zone.name,
+      mode: "mailbox",
+      enabled: true,
+      dmarcPolicy: "none",
+      backupEnabled: false,
+      forceDestroy: false,
+    });
     // Preview may read the zone (to warn of mail records already there) but writes nothing.
     await control.resetStats();
     const preview = await plugin.create(DOMAIN, "p", inputs, true);
@@ -148,10 +180,30 @@ describe("nsp:mail:Domain", () => {
     const created = await plugin.create(DOMAIN, "d", inputs);
     expect(created.id).toMatch(/^\d+$/);
     const records = created.properties.records as Obj[];
-    expect(records.map((r) => r.kind)).toEqual(["mx", "mx", "spf", "dkim", "dmarc", "tls_policy", "tls_policy", "tls_rpt"]);
-    for (const r of records) expect(r).toMatchObject({ status: "published", ttl: 3600, recordId: expect.stringMatching(/^\d+$/) });
-    expect(records[4]).toMatchObject({ name: `_dmarc.${zone.name}`, type: "TXT", content: expect.stringMatching(/^v=DMARC1; p=none;/) });
-    expect(created.properties).toMatchObject({ zoneName: zone.name, byo: false, dkimSelector: "nsp1", catchAll: null, defaultQuotaBytes: 5 * 1024 ** 3 });
+    expect(records.map((r) => r.kind)).toEqual([
+      "mx",
+      "mx",
+      "spf",
+      "dkim",
+      "dmarc",
+      "tls_policy",
+      "tls_policy",
+      "tls_rpt",
+    ]);
+    for (const r of records)
+      expect(r).toMatchObject({ status: "published", ttl: 3600, recordId: expect.stringMatching(/^\d+$/) });
+    expect(records[4]).toMatchObject({
+      name: `_dmarc.${zone.name}`,
+      type: "TXT",
+      content: expect.stringMatching(/^v=DMARC1; p=none;/),
+    });
+    expect(created.properties).toMatchObject({
+      zoneName: zone.name,
+      byo: false,
+      dkimSelector: "nsp1",
+      catchAll: null,
+      defaultQuotaBytes: 5 * 1024 ** 3,
+    });
     const zoneRecordIds = (await control.list<Obj>(`/dns/zones/${zone.id}/records`)).map((r) => String(r.id));
     expect(zoneRecordIds.sort()).toEqual(records.map((r) => r.recordId).sort());
 
@@ -161,9 +213,31 @@ describe("nsp:mail:Domain", () => {
     expect((await plugin.diff(DOMAIN, "d", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     // Every patchable setting at once.
-    const settings = await checked(DOMAIN, { ...inputs, enabled: false, catchAll: "Postmaster@Example.NET", mode: "both", defaultQuotaBytes: 1024 ** 3, dmarcPolicy: "reject", backupEnabled: true });
-    const updated = await updatesInPlace(DOMAIN, "d", created.id, read.properties, settings, inputs, ["backupEnabled", "catchAll", "defaultQuotaBytes", "dmarcPolicy", "enabled", "mode"]);
-    expect(updated).toMatchObject({ enabled: false, catchAll: "postmaster@example.net", mode: "both", defaultQuotaBytes: 1024 ** 3, dmarcPolicy: "reject", backupEnabled: true });
+    const settings = await checked(DOMAIN, {
+      ...inputs,
+      enabled: false,
+      catchAll: "Postmaster@Example.NET",
+      mode: "both",
+      defaultQuotaBytes: 1024 ** 3,
+      dmarcPolicy: "reject",
+      backupEnabled: true,
+    });
+    const updated = await updatesInPlace(DOMAIN, "d", created.id, read.properties, settings, inputs, [
+      "backupEnabled",
+      "catchAll",
+      "defaultQuotaBytes",
+      "dmarcPolicy",
+      "enabled",
+      "mode",
+    ]);
+    expect(updated).toMatchObject({
+      enabled: false,
+      catchAll: "postmaster@example.net",
+      mode: "both",
+      defaultQuotaBytes: 1024 ** 3,
+      dmarcPolicy: "reject",
+      backupEnabled: true,
+    });
     const dmarc = (updated.records as Obj[]).find((r) => r.kind === "dmarc")!;
     expect(dmarc.content).toMatch(/^v=DMARC1; p=reject;/);
     expect((await control.get(`/dns/zones/${zone.id}/records/${dmarc.recordId}`)).content).toBe(dmarc.content);
@@ -178,14 +252,39 @@ describe("nsp:mail:Domain", () => {
     expect(dropped.catchAll).toBeNull();
 
     // Create fields replace; the same name must be deleted first.
-    const renamed = await plugin.diff(DOMAIN, "d", created.id, dropped, { ...noCatchAll, name: `lists.${zone.name}` }, noCatchAll);
+    const renamed = await plugin.diff(
+      DOMAIN,
+      "d",
+      created.id,
+      dropped,
+      { ...noCatchAll, name: `lists.${zone.name}` },
+      noCatchAll,
+    );
     expect(renamed).toMatchObject({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
-    const byo = await plugin.diff(DOMAIN, "d", created.id, dropped, { ...noCatchAll, serverId: "srv_000000000000" }, noCatchAll);
+    const byo = await plugin.diff(
+      DOMAIN,
+      "d",
+      created.id,
+      dropped,
+      { ...noCatchAll, serverId: "srv_000000000000" },
+      noCatchAll,
+    );
     expect(byo).toMatchObject({ changes: true, replaces: ["serverId"], deleteBeforeReplace: true });
 
     const imported = await importClean(DOMAIN, created.id, created.id);
-    expect(imported.inputs).toEqual({ zoneId: String(zone.id), name: zone.name, zoneName: zone.name, mode: "both", enabled: false, defaultQuotaBytes: 1024 ** 3, dmarcPolicy: "reject", backupEnabled: true });
-    await expect(plugin.read(DOMAIN, "imp", zone.name)).rejects.toThrow(/is not a mail domain id; a mail domain is known by its numeric id \(<domainId>/);
+    expect(imported.inputs).toEqual({
+      zoneId: String(zone.id),
+      name: zone.name,
+      zoneName: zone.name,
+      mode: "both",
+      enabled: false,
+      defaultQuotaBytes: 1024 ** 3,
+      dmarcPolicy: "reject",
+      backupEnabled: true,
+    });
+    await expect(plugin.read(DOMAIN, "imp", zone.name)).rejects.toThrow(
+      /is not a mail domain id; a mail domain is known by its numeric id \(<domainId>/,
+    );
 
     await plugin.delete(DOMAIN, "d", created.id, dropped);
     expect(await control.list(`/dns/zones/${zone.id}/records`)).toEqual([]);
@@ -193,7 +292,8 @@ describe("nsp:mail:Domain", () => {
   });
 
   it("warns, in preview and before it publishes, of MX and SPF records already at its name; not on a clean name", async () => {
-    const warningsAbout = (name: string) => plugin.engineLogs.filter((l) => l.includes(`${name} already has mail records`));
+    const warningsAbout = (name: string) =>
+      plugin.engineLogs.filter((l) => l.includes(`${name} already has mail records`));
     async function waitForWarning(name: string): Promise<string> {
       await until(() => warningsAbout(name).length > 0);
       expect(warningsAbout(name)).toHaveLength(1);
@@ -202,16 +302,36 @@ describe("nsp:mail:Domain", () => {
 
     // A clean apex, with only records that do not route mail (and an MX at another name).
     const clean = await apiZone();
-    await control.post(`/dns/zones/${clean.id}/records`, { name: "@", type: "TXT", content: "site-verification=abc", ttl: 3600 });
-    await control.post(`/dns/zones/${clean.id}/records`, { name: "old", type: "MX", content: "10 mx.old.example", ttl: 3600 });
+    await control.post(`/dns/zones/${clean.id}/records`, {
+      name: "@",
+      type: "TXT",
+      content: "site-verification=abc",
+      ttl: 3600,
+    });
+    await control.post(`/dns/zones/${clean.id}/records`, {
+      name: "old",
+      type: "MX",
+      content: "10 mx.old.example",
+      ttl: 3600,
+    });
     const cleanInputs = await checked(DOMAIN, { zoneId: String(clean.id), name: clean.name });
     await plugin.create(DOMAIN, "clean", cleanInputs, true);
     const cleanDomain = await plugin.create(DOMAIN, "clean", cleanInputs);
 
     // An apex that already receives mail elsewhere.
     const used = await apiZone();
-    await control.post(`/dns/zones/${used.id}/records`, { name: "@", type: "MX", content: "10 mx.old.example", ttl: 3600 });
-    await control.post(`/dns/zones/${used.id}/records`, { name: "@", type: "TXT", content: "v=spf1 include:old.example ~all", ttl: 3600 });
+    await control.post(`/dns/zones/${used.id}/records`, {
+      name: "@",
+      type: "MX",
+      content: "10 mx.old.example",
+      ttl: 3600,
+    });
+    await control.post(`/dns/zones/${used.id}/records`, {
+      name: "@",
+      type: "TXT",
+      content: "v=spf1 include:old.example ~all",
+      ttl: 3600,
+    });
     const usedInputs = await checked(DOMAIN, { zoneId: String(used.id), name: used.name });
     await control.resetStats();
     await plugin.create(DOMAIN, "used", usedInputs, true);
@@ -242,10 +362,22 @@ describe("nsp:mail:Domain", () => {
   });
 
   it("creates with non-default settings in one step, outside a hosted zone too", async () => {
-    const inputs = await checked(DOMAIN, { name: `news.${uniq("ext")}.example`, mode: "forward", dmarcPolicy: "quarantine", catchAll: "ops@example.net" });
+    const inputs = await checked(DOMAIN, {
+      name: `news.${uniq("ext")}.example`,
+      mode: "forward",
+      dmarcPolicy: "quarantine",
+      catchAll: "ops@example.net",
+    });
     const created = await plugin.create(DOMAIN, "d", inputs);
-    expect(created.properties).toMatchObject({ zoneId: null, mode: "forward", dmarcPolicy: "quarantine", catchAll: "ops@example.net" });
-    expect((created.properties.records as Obj[]).every((r) => r.status === "not_published" && r.recordId === null)).toBe(true);
+    expect(created.properties).toMatchObject({
+      zoneId: null,
+      mode: "forward",
+      dmarcPolicy: "quarantine",
+      catchAll: "ops@example.net",
+    });
+    expect(
+      (created.properties.records as Obj[]).every((r) => r.status === "not_published" && r.recordId === null),
+    ).toBe(true);
     expect((await plugin.diff(DOMAIN, "d", created.id, created.properties, inputs, inputs)).changes).toBe(false);
     await plugin.delete(DOMAIN, "d", created.id, created.properties);
   });
@@ -281,7 +413,9 @@ describe("a BYO server and the domains that use it", () => {
     expect(srvRead.properties.domainIds).toEqual([dom.id]);
 
     await expect(plugin.delete(SERVER, "srv", srv.id, srvRead.properties)).rejects.toThrow(
-      new RegExp(`nsp:mail:Server: cannot delete mail server ${srv.id} \\(mx-dep\\) while mail domains use it: ${zone.name.replace(/\./g, "\\.")} \\(id ${dom.id}\\)`),
+      new RegExp(
+        `nsp:mail:Server: cannot delete mail server ${srv.id} \\(mx-dep\\) while mail domains use it: ${zone.name.replace(/\./g, "\\.")} \\(id ${dom.id}\\)`,
+      ),
     );
     expect((await plugin.read(SERVER, "srv", srv.id, srvRead.properties, serverInputs)).id).toBe(srv.id);
 
@@ -298,19 +432,34 @@ describe("nsp:mail:getDomain", () => {
     const domain = await apiDomain();
     const byName = await plugin.invoke("nsp:mail:getDomain", { name: domain.name.toUpperCase() });
     expect(byName.failures).toEqual([]);
-    expect(byName.result).toMatchObject({ id: String(domain.id), name: domain.name, zoneId: String(domain.zone_id), mode: "mailbox" });
+    expect(byName.result).toMatchObject({
+      id: String(domain.id),
+      name: domain.name,
+      zoneId: String(domain.zone_id),
+      mode: "mailbox",
+    });
     expect(byName.result.records).toHaveLength(8);
     const byId = await plugin.invoke("nsp:mail:getDomain", { id: String(domain.id) });
     expect(byId.result).toEqual(byName.result);
     expect((await plugin.invoke("nsp:mail:getDomain", {})).failures[0]?.property).toBe("name");
-    await expect(plugin.invoke("nsp:mail:getDomain", { name: "missing.example" })).rejects.toThrow(/no mail domain named "missing.example"/);
+    await expect(plugin.invoke("nsp:mail:getDomain", { name: "missing.example" })).rejects.toThrow(
+      /no mail domain named "missing.example"/,
+    );
   });
 });
 
 describe("zone and mail domain together", () => {
   it("publishes into a zone made by the provider", async () => {
-    const zone = await plugin.create(ZONE, "z", await checked(ZONE, { serviceId: await dnsServiceId(), name: `${uniq("together")}.example` }));
-    const dom = await plugin.create(DOMAIN, "d", await checked(DOMAIN, { zoneId: zone.id, name: zone.properties.name }));
+    const zone = await plugin.create(
+      ZONE,
+      "z",
+      await checked(ZONE, { serviceId: await dnsServiceId(), name: `${uniq("together")}.example` }),
+    );
+    const dom = await plugin.create(
+      DOMAIN,
+      "d",
+      await checked(DOMAIN, { zoneId: zone.id, name: zone.properties.name }),
+    );
     expect((await control.list(`/dns/zones/${zone.id}/records`)).length).toBe(8);
     await plugin.delete(DOMAIN, "d", dom.id, dom.properties);
     await plugin.delete(ZONE, "z", zone.id, zone.properties);
@@ -328,9 +477,17 @@ describe("lost answers and half-made creates", () => {
 
   it("keeps a domain whose settings patch failed, and finishes it on the next update", async () => {
     const zone = await apiZone();
-    const inputs = await checked(DOMAIN, { zoneId: String(zone.id), name: zone.name, dmarcPolicy: "reject", backupEnabled: true });
+    const inputs = await checked(DOMAIN, {
+      zoneId: String(zone.id),
+      name: zone.name,
+      dmarcPolicy: "reject",
+      backupEnabled: true,
+    });
     await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["PATCH"], path: "/mail/domains/" });
-    const err = (await once.create(DOMAIN, "d", inputs).then(() => undefined, (e: grpc.ServiceError) => e))!;
+    const err = (await once.create(DOMAIN, "d", inputs).then(
+      () => undefined,
+      (e: grpc.ServiceError) => e,
+    ))!;
     await control.clearFaults();
     expect(err.details).toMatch(/the object \d+ exists/);
     const raw = err.metadata.get("grpc-status-details-bin")[0] as Buffer;
@@ -349,7 +506,9 @@ describe("lost answers and half-made creates", () => {
     const zone = await apiZone();
     await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/mail/domains", count: 1 });
     const dom = await once.create(DOMAIN, "d", await checked(DOMAIN, { zoneId: String(zone.id), name: zone.name }));
-    expect((await control.list<Obj>("/mail/domains")).filter((d) => d.name === zone.name)).toEqual([expect.objectContaining({ id: Number(dom.id) })]);
+    expect((await control.list<Obj>("/mail/domains")).filter((d) => d.name === zone.name)).toEqual([
+      expect.objectContaining({ id: Number(dom.id) }),
+    ]);
     await control.setFaults({ rate: 1, kinds: ["reset_after"], methods: ["POST"], path: "/mailboxes", count: 1 });
     const box = await once.create(MAILBOX, "m", await checked(MAILBOX, { domainId: dom.id, local: "lost" }));
     expect((await control.list<Obj>(`/mail/domains/${dom.id}/mailboxes`)).map((b) => b.id)).toEqual([box.id]);

@@ -46,14 +46,20 @@ lifecycle(provider, [
     update: () => ({ dest: routeDests[1] }),
     replace: { localPart: "info" },
     apiPath: (inputs) => `/mail/domains/${inputs.domainId}/routes/${inputs.localPart}`,
-    exists: async (inputs) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/routes`)).some((r) => r.local_part === inputs.localPart),
+    exists: async (inputs) =>
+      (await control.list<Obj>(`/mail/domains/${inputs.domainId}/routes`)).some(
+        (r) => r.local_part === inputs.localPart,
+      ),
     bad: [
       [{ localPart: "x", dest: "a@example.net" }, "domainId"],
       [{ domainId: "1", localPart: "a b", dest: "a@example.net" }, "localPart"],
       [{ domainId: "1", localPart: "x", dest: "nobody" }, "dest"],
     ],
     nestedFailures: ["["],
-    skip: { "drift edit": "the API edits a route by a PUT to its domain's routes, not to the route's path; a test below makes it" },
+    skip: {
+      "drift edit":
+        "the API edits a route by a PUT to its domain's routes, not to the route's path; a test below makes it",
+    },
   },
 ]);
 
@@ -64,7 +70,12 @@ describe("nsp:mail:Destination and nsp:mail:Route", () => {
     await previewSendsNothing(DEST, inputs, "confirmed");
     const created = await plugin.create(DEST, "d", inputs);
     expect(created.id).toBe("ops@example.net");
-    expect(created.properties).toMatchObject({ addr: "ops@example.net", confirmed: false, confirmedAt: null, destinationId: expect.stringMatching(/^dst_/) });
+    expect(created.properties).toMatchObject({
+      addr: "ops@example.net",
+      confirmed: false,
+      confirmedAt: null,
+      destinationId: expect.stringMatching(/^dst_/),
+    });
     const read = await plugin.read(DEST, "d", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
     expect((await plugin.diff(DEST, "d", created.id, read.properties, inputs, inputs)).changes).toBe(false);
@@ -73,8 +84,12 @@ describe("nsp:mail:Destination and nsp:mail:Route", () => {
     confirmDestination(emulator.app.store, MAIL_ACCOUNT, "ops@example.net");
     const confirmed = await plugin.read(DEST, "d", created.id, read.properties, inputs);
     expect(confirmed.properties).toMatchObject({ confirmed: true, confirmedAt: expect.any(String) });
-    expect((await plugin.diff(DEST, "d", created.id, confirmed.properties, inputs, confirmed.inputs)).changes).toBe(false);
-    expect(await plugin.diff(DEST, "d", created.id, confirmed.properties, { addr: "other@example.net" }, inputs)).toMatchObject({ replaces: ["addr"] });
+    expect((await plugin.diff(DEST, "d", created.id, confirmed.properties, inputs, confirmed.inputs)).changes).toBe(
+      false,
+    );
+    expect(
+      await plugin.diff(DEST, "d", created.id, confirmed.properties, { addr: "other@example.net" }, inputs),
+    ).toMatchObject({ replaces: ["addr"] });
 
     const imported = await importClean(DEST, "OPS@example.net", "ops@example.net");
     expect(imported.inputs).toEqual(inputs);
@@ -83,7 +98,6 @@ describe("nsp:mail:Destination and nsp:mail:Route", () => {
     await plugin.delete(DEST, "d", created.id, confirmed.properties);
     expect((await plugin.read(DEST, "d", created.id, confirmed.properties, inputs)).id).toBe("");
   });
-
 
   it("forwards a local part, changes its destination in place, imports, and deletes", async () => {
     const domain = await apiDomain({ mode: "forward" });
@@ -101,10 +115,16 @@ describe("nsp:mail:Destination and nsp:mail:Route", () => {
     expect((await plugin.diff(ROUTE, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const moved = await checked(ROUTE, { ...inputs, dest: "fwd-b@example.net" });
-    expect(await plugin.diff(ROUTE, "r", created.id, read.properties, moved, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["dest"] });
+    expect(await plugin.diff(ROUTE, "r", created.id, read.properties, moved, inputs)).toMatchObject({
+      changes: true,
+      replaces: [],
+      diffs: ["dest"],
+    });
     const updated = await plugin.update(ROUTE, "r", created.id, read.properties, moved, false, inputs);
     expect(updated.dest).toBe("fwd-b@example.net");
-    expect(await plugin.diff(ROUTE, "r", created.id, updated, { ...moved, localPart: "info" }, moved)).toMatchObject({ replaces: ["localPart"] });
+    expect(await plugin.diff(ROUTE, "r", created.id, updated, { ...moved, localPart: "info" }, moved)).toMatchObject({
+      replaces: ["localPart"],
+    });
 
     const imported = await importClean(ROUTE, `${domainId}/SALES`, `${domainId}/sales`);
     expect(imported.inputs).toEqual(moved);
@@ -118,7 +138,11 @@ describe("nsp:mail:Destination and nsp:mail:Route", () => {
     const domain = await apiDomain({ mode: "both" });
     await control.post("/mail/destinations", { addr: "drift-a@example.net" });
     await control.post("/mail/destinations", { addr: "drift-b@example.net" });
-    const inputs = await checked(ROUTE, { domainId: String(domain.id), localPart: "help", dest: "drift-a@example.net" });
+    const inputs = await checked(ROUTE, {
+      domainId: String(domain.id),
+      localPart: "help",
+      dest: "drift-a@example.net",
+    });
     const created = await plugin.create(ROUTE, "r", inputs);
     await control.api("PUT", `/mail/domains/${domain.id}/routes`, { local_part: "help", dest: "drift-b@example.net" });
     const read = await plugin.read(ROUTE, "r", created.id, created.properties, inputs);

@@ -25,7 +25,8 @@ lifecycle(provider, [
     replace: { local: "walk-other" },
     importId: (inputs, id) => `${inputs.domainId}/${id}`,
     apiPath: (_inputs, id) => `/mail/mailboxes/${id}`,
-    exists: async (inputs, id) => (await control.list<Obj>(`/mail/domains/${inputs.domainId}/mailboxes`)).some((b) => b.id === id),
+    exists: async (inputs, id) =>
+      (await control.list<Obj>(`/mail/domains/${inputs.domainId}/mailboxes`)).some((b) => b.id === id),
     drift: { body: { display: "Someone else" }, inputs: { display: "Someone else" } },
     bad: [
       [{ local: "x" }, "domainId"],
@@ -52,7 +53,10 @@ lifecycle(provider, [
     replace: { label: "laptop" },
     importId: (inputs, id) => `${inputs.mailboxId}/${id}`,
     apiPath: (_inputs, id) => `/mail/apppasswords/${id}`,
-    exists: async (_inputs, id) => (await control.list<Obj>(`/mail/domains/${appDomain}/mailboxes`)).some((b) => b.app_passwords.some((a: Obj) => a.id === id)),
+    exists: async (_inputs, id) =>
+      (await control.list<Obj>(`/mail/domains/${appDomain}/mailboxes`)).some((b) =>
+        b.app_passwords.some((a: Obj) => a.id === id),
+      ),
     bad: [
       [{}, "mailboxId"],
       [{ mailboxId: "mbx/1" }, "mailboxId"],
@@ -73,12 +77,26 @@ describe("nsp:mail:Mailbox", () => {
     const domain = await apiDomain();
     const domainId = String(domain.id);
     const inputs = await checked(MAILBOX, { domainId, local: " Alice ", display: "Alice" });
-    expect(inputs).toEqual({ domainId, local: "alice", display: "Alice", state: "active", sharedWith: [], collab: false });
+    expect(inputs).toEqual({
+      domainId,
+      local: "alice",
+      display: "Alice",
+      state: "active",
+      sharedWith: [],
+      collab: false,
+    });
     await previewSendsNothing(MAILBOX, inputs, "address");
 
     const created = await plugin.create(MAILBOX, "m", inputs);
     expect(created.id).toMatch(/^mbx_[0-9a-f]{12}$/);
-    expect(created.properties).toMatchObject({ ...inputs, address: `alice@${domain.name}`, quotaBytes: 5 * 1024 ** 3, sendLimitHour: 200, userEmail: null, usedBytes: 0 });
+    expect(created.properties).toMatchObject({
+      ...inputs,
+      address: `alice@${domain.name}`,
+      quotaBytes: 5 * 1024 ** 3,
+      sendLimitHour: 200,
+      userEmail: null,
+      usedBytes: 0,
+    });
     const read = await plugin.read(MAILBOX, "m", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
     expect((await plugin.diff(MAILBOX, "m", created.id, read.properties, inputs, inputs)).changes).toBe(false);
@@ -95,9 +113,25 @@ describe("nsp:mail:Mailbox", () => {
     });
     const d = await plugin.diff(MAILBOX, "m", created.id, read.properties, settings, inputs);
     expect(d).toMatchObject({ changes: true, replaces: [] });
-    expect(d.diffs.sort()).toEqual(["collab", "display", "quotaBytes", "sendLimitHour", "sharedWith", "state", "userEmail"]);
+    expect(d.diffs.sort()).toEqual([
+      "collab",
+      "display",
+      "quotaBytes",
+      "sendLimitHour",
+      "sharedWith",
+      "state",
+      "userEmail",
+    ]);
     const updated = await plugin.update(MAILBOX, "m", created.id, read.properties, settings, false, inputs);
-    expect(updated).toMatchObject({ display: "Alice Smith", quotaBytes: 1024 ** 3, state: "disabled", userEmail: "alice@corp.example", sendLimitHour: 50, sharedWith: ["bob@corp.example"], collab: true });
+    expect(updated).toMatchObject({
+      display: "Alice Smith",
+      quotaBytes: 1024 ** 3,
+      state: "disabled",
+      userEmail: "alice@corp.example",
+      sendLimitHour: 50,
+      sharedWith: ["bob@corp.example"],
+      collab: true,
+    });
     const apiBox = (await control.list<Obj>(`/mail/domains/${domainId}/mailboxes`))[0]!;
     expect(apiBox).toMatchObject({ state: "disabled", send_limit_hour: 50, collab: true });
 
@@ -110,7 +144,14 @@ describe("nsp:mail:Mailbox", () => {
     expect(replaced).toMatchObject({ changes: true, replaces: ["local"] });
 
     const imported = await importClean(MAILBOX, `${domainId}/${created.id}`, created.id);
-    expect(imported.inputs).toMatchObject({ domainId, local: "alice", quotaBytes: 1024 ** 3, sendLimitHour: 50, sharedWith: ["bob@corp.example"], collab: true });
+    expect(imported.inputs).toMatchObject({
+      domainId,
+      local: "alice",
+      quotaBytes: 1024 ** 3,
+      sendLimitHour: 50,
+      sharedWith: ["bob@corp.example"],
+      collab: true,
+    });
     // The id `pulumi stack --show-ids` shows imports too: the one domain holding it is found.
     expect((await importClean(MAILBOX, created.id, created.id)).inputs).toEqual(imported.inputs);
     expect((await plugin.read(MAILBOX, "imp", "mbx_000000000000")).id).toBe("");
@@ -121,9 +162,21 @@ describe("nsp:mail:Mailbox", () => {
 
   it("creates a mailbox with non-default settings", async () => {
     const domain = await apiDomain();
-    const inputs = await checked(MAILBOX, { domainId: String(domain.id), local: "bob", state: "disabled", collab: true, sharedWith: ["x@example.com"], sendLimitHour: 10 });
+    const inputs = await checked(MAILBOX, {
+      domainId: String(domain.id),
+      local: "bob",
+      state: "disabled",
+      collab: true,
+      sharedWith: ["x@example.com"],
+      sendLimitHour: 10,
+    });
     const created = await plugin.create(MAILBOX, "m", inputs);
-    expect(created.properties).toMatchObject({ state: "disabled", collab: true, sharedWith: ["x@example.com"], sendLimitHour: 10 });
+    expect(created.properties).toMatchObject({
+      state: "disabled",
+      collab: true,
+      sharedWith: ["x@example.com"],
+      sendLimitHour: 10,
+    });
     expect((await plugin.diff(MAILBOX, "m", created.id, created.properties, inputs, inputs)).changes).toBe(false);
   });
 
@@ -134,7 +187,10 @@ describe("nsp:mail:Mailbox", () => {
     await control.patch(`/mail/mailboxes/${created.id}`, { display: "Someone else", state: "disabled" });
     const read = await plugin.read(MAILBOX, "m", created.id, created.properties, inputs);
     expect(read.properties).toMatchObject({ display: "Someone else", state: "disabled" });
-    expect((await plugin.diff(MAILBOX, "m", created.id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual(["display", "state"]);
+    expect((await plugin.diff(MAILBOX, "m", created.id, read.properties, inputs, read.inputs)).diffs.sort()).toEqual([
+      "display",
+      "state",
+    ]);
     await control.delete(`/mail/mailboxes/${created.id}`);
     expect((await plugin.read(MAILBOX, "m", created.id, read.properties, inputs)).id).toBe("");
 
@@ -167,14 +223,27 @@ describe("nsp:mail:AppPassword", () => {
     expect(plain(again.properties.password)).toBe(password);
     expect((await plugin.diff(APP, "a", created.id, again.properties, inputs, inputs)).changes).toBe(false);
 
-    expect(await plugin.diff(APP, "a", created.id, again.properties, { ...inputs, label: "laptop" }, inputs)).toMatchObject({ changes: true, replaces: ["label"] });
-    expect(await plugin.diff(APP, "a", created.id, again.properties, { mailboxId: "mbx_000000000000", label: "phone" }, inputs)).toMatchObject({ replaces: ["mailboxId"] });
+    expect(
+      await plugin.diff(APP, "a", created.id, again.properties, { ...inputs, label: "laptop" }, inputs),
+    ).toMatchObject({ changes: true, replaces: ["label"] });
+    expect(
+      await plugin.diff(
+        APP,
+        "a",
+        created.id,
+        again.properties,
+        { mailboxId: "mbx_000000000000", label: "phone" },
+        inputs,
+      ),
+    ).toMatchObject({ replaces: ["mailboxId"] });
 
     const imported = await importClean(APP, `${box.id}/${created.id}`, created.id);
     expect(imported.inputs).toEqual(inputs);
     expect(plain(imported.properties.password)).toBeNull();
     expect(imported.properties.domainId).toBe(String(domain.id));
-    await expect(plugin.read(APP, "imp", created.id)).rejects.toThrow(/must have the form <mailboxId>\/<appPasswordId>/);
+    await expect(plugin.read(APP, "imp", created.id)).rejects.toThrow(
+      /must have the form <mailboxId>\/<appPasswordId>/,
+    );
 
     await plugin.delete(APP, "a", created.id, again.properties);
     expect((await control.list<Obj>(`/mail/domains/${domain.id}/mailboxes`))[0]!.app_passwords).toEqual([]);

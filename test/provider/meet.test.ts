@@ -11,7 +11,12 @@ const { control, plugin, checked, previewSendsNothing, importClean, updatesInPla
 
 describe("nsp:meet:Settings", () => {
   it("patches the settings the program sets, leaves the others, imports, and leaves them on delete", async () => {
-    const inputs = await checked(SETTINGS, { waitingRoom: true, sharePolicy: "host_only", city: "AMS", retention: { days: 14 } });
+    const inputs = await checked(SETTINGS, {
+      waitingRoom: true,
+      sharePolicy: "host_only",
+      city: "AMS",
+      retention: { days: 14 },
+    });
     expect(inputs).toEqual({ waitingRoom: true, sharePolicy: "host_only", city: "ams", retention: { days: 14 } });
     await previewSendsNothing(SETTINGS, inputs, "cities");
 
@@ -25,7 +30,10 @@ describe("nsp:meet:Settings", () => {
     expect((await plugin.diff(SETTINGS, "s", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(SETTINGS, { ...inputs, chat: false, retention: { days: 60 } });
-    const updated = await updatesInPlace(SETTINGS, "s", created.id, read.properties, changed, inputs, ["chat", "retention"]);
+    const updated = await updatesInPlace(SETTINGS, "s", created.id, read.properties, changed, inputs, [
+      "chat",
+      "retention",
+    ]);
     expect(updated).toMatchObject({ chat: false, retention: { days: 60 }, waitingRoom: true });
 
     const imported = await importClean(SETTINGS, "meet-settings");

@@ -122,7 +122,6 @@ describe("nsp:org:Member over gRPC", () => {
     expect(m.properties).toMatchObject({ role: "member", state: "suspended" });
     await plugin.delete(MEMBER, "s", m.id, m.properties);
   });
-
 });
 
 describe("nsp:org:Apps over gRPC", () => {

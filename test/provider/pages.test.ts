@@ -15,8 +15,18 @@ lifecycle(provider, [
     unknownOutput: "createdAt",
     replace: { name: "walk-2" },
     apiPath: (_inputs, id) => `/pages/projects/${id}`,
-    bad: [[{}, "name"], [{ name: "" }, "name"], [{ name: "Docs" }, "name"], [{ name: "-docs" }, "name"], [{ name: "d".repeat(59) }, "name"], [{ name: 7 }, "name"]],
-    skip: { update: "the API cannot rename a project, and the name is its one input", "drift edit": "the API has no edit of a project" },
+    bad: [
+      [{}, "name"],
+      [{ name: "" }, "name"],
+      [{ name: "Docs" }, "name"],
+      [{ name: "-docs" }, "name"],
+      [{ name: "d".repeat(59) }, "name"],
+      [{ name: 7 }, "name"],
+    ],
+    skip: {
+      update: "the API cannot rename a project, and the name is its one input",
+      "drift edit": "the API has no edit of a project",
+    },
   },
 ]);
 
@@ -24,7 +34,12 @@ describe("nsp:pages:Project over gRPC", () => {
   it("shows a deploy made by deploy tooling without a diff, and names the import id it wants", async () => {
     const inputs = await checked(PROJECT, { name: "docs" });
     const created = await plugin.create(PROJECT, "p", inputs);
-    expect(created.properties).toEqual({ name: "docs", subdomain: "docs.pages.nsp-emulator.test", liveDeployId: null, createdAt: expect.any(String) });
+    expect(created.properties).toEqual({
+      name: "docs",
+      subdomain: "docs.pages.nsp-emulator.test",
+      liveDeployId: null,
+      createdAt: expect.any(String),
+    });
     const dep = await control.post<{ id: number }>(`/pages/projects/${created.id}/deploys`, {});
     await control.post(`/pages/projects/${created.id}/deploys/${dep.id}/finish`, {});
     const live = await plugin.read(PROJECT, "p", created.id, created.properties, inputs);
@@ -38,7 +53,9 @@ describe("nsp:pages:Project over gRPC", () => {
     const inputs = await checked(PROJECT, { name: "lost-answer" });
     const created = await createWithLostAnswer(PROJECT, "lost", inputs, "/pages/projects");
     expect(created.byRoute).toMatchObject({ "POST /pages/projects": 1, "GET /pages/projects": 1 });
-    expect((await control.list<{ name: string }>("/pages/projects")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
+    expect(
+      (await control.list<{ name: string }>("/pages/projects")).filter((t) => t.name === "lost-answer"),
+    ).toHaveLength(1);
     await plugin.delete(PROJECT, "lost", created.id, created.properties);
   });
 });

@@ -29,7 +29,12 @@ interface Family {
 
 // Few retries: the fault rows below wait out the client's backoff on every failed request.
 const RETRIES = { maxRetries: 1 };
-const { control, plugin: unbatched, anotherPlugin, checked } = useProvider({
+const {
+  control,
+  plugin: unbatched,
+  anotherPlugin,
+  checked,
+} = useProvider({
   emulator: { accounts: [{ name: "gone", token: `svc_${"9a7e".repeat(8)}` }] },
   config: { ...RETRIES, batchReads: false },
 });
@@ -71,7 +76,13 @@ async function zoneWithChildren(): Promise<{ parent: Held; children: Held[] }> {
     await make("nsp:security:Rule", { zoneId, field: "ip", op: "in", value: "198.51.100.1", action: "block" }),
   ];
   // Verification is only ever held for an active zone; Read of the id must still report it gone.
-  children.push({ type: "nsp:dns:ZoneVerification", id: zoneId, properties: { zoneId }, inputs: { zoneId }, readable: false });
+  children.push({
+    type: "nsp:dns:ZoneVerification",
+    id: zoneId,
+    properties: { zoneId },
+    inputs: { zoneId },
+    readable: false,
+  });
   return { parent: zone, children };
 }
 
@@ -96,7 +107,11 @@ async function mailDomainWithChildren(): Promise<{ parent: Held; children: Held[
 }
 
 const FAMILIES: Family[] = [
-  { name: "DNS zone: records, record set, edge site settings, grant, DNSSEC, transfer, security rule, verification", build: zoneWithChildren, remove: (z) => control.delete(`/dns/zones/${z.id}`) },
+  {
+    name: "DNS zone: records, record set, edge site settings, grant, DNSSEC, transfer, security rule, verification",
+    build: zoneWithChildren,
+    remove: (z) => control.delete(`/dns/zones/${z.id}`),
+  },
   {
     name: "reverse DNS zone: range",
     async build() {
@@ -109,12 +124,19 @@ const FAMILIES: Family[] = [
     name: "RPKI CA: ROAs",
     async build() {
       const ca = await make("nsp:rpki:Ca", { handle: uniq("ca"), asns: [64500] });
-      const roas = [await make("nsp:rpki:Roa", { caId: ca.id, asn: 64500, prefix: "192.0.2.0/24" }), await make("nsp:rpki:Roa", { caId: ca.id, asn: 64500, prefix: "2001:db8::/48" })];
+      const roas = [
+        await make("nsp:rpki:Roa", { caId: ca.id, asn: 64500, prefix: "192.0.2.0/24" }),
+        await make("nsp:rpki:Roa", { caId: ca.id, asn: 64500, prefix: "2001:db8::/48" }),
+      ];
       return { parent: ca, children: roas };
     },
     remove: (ca) => control.delete(`/rpki/cas/${ca.id}`),
   },
-  { name: "mail domain: mailboxes, app password, alias, group, rule, route", build: mailDomainWithChildren, remove: (d) => control.delete(`/mail/domains/${d.id}`) },
+  {
+    name: "mail domain: mailboxes, app password, alias, group, rule, route",
+    build: mailDomainWithChildren,
+    remove: (d) => control.delete(`/mail/domains/${d.id}`),
+  },
   {
     name: "mailbox: app passwords",
     async build() {
@@ -143,9 +165,23 @@ const FAMILIES: Family[] = [
           trunk,
           group,
           number,
-          await make("nsp:vgate:NumberFlow", { pbxId, numberId: number.id, flow: { destination: `extension:${alice.id}` } }),
-          await make("nsp:vgate:InboundRoute", { pbxId, name: "Main line", numberId: number.id, destination: `group:${group.id}` }),
-          await make("nsp:vgate:OutboundRoute", { pbxId, name: "Out", patterns: [{ match: "X." }], trunks: [trunk.id] }),
+          await make("nsp:vgate:NumberFlow", {
+            pbxId,
+            numberId: number.id,
+            flow: { destination: `extension:${alice.id}` },
+          }),
+          await make("nsp:vgate:InboundRoute", {
+            pbxId,
+            name: "Main line",
+            numberId: number.id,
+            destination: `group:${group.id}`,
+          }),
+          await make("nsp:vgate:OutboundRoute", {
+            pbxId,
+            name: "Out",
+            patterns: [{ match: "X." }],
+            trunks: [trunk.id],
+          }),
           await make("nsp:vgate:Ivr", { pbxId, name: "Main menu" }),
           await make("nsp:vgate:Queue", { pbxId, name: "Support" }),
           await make("nsp:vgate:TimeCondition", { pbxId, schedule: [{ days: ["mon"], from: "09:00", to: "17:00" }] }),
@@ -158,8 +194,17 @@ const FAMILIES: Family[] = [
   {
     name: "tunnel: hostnames",
     async build() {
-      const tunnel = await make("nsp:link:Tunnel", { name: uniq("tunnel-"), localUrl: "http://localhost:8080", popId: pop });
-      return { parent: tunnel, children: [await make("nsp:link:TunnelHostnames", { tunnelId: tunnel.id, hostnames: [`${uniq("h")}.tun.example`] })] };
+      const tunnel = await make("nsp:link:Tunnel", {
+        name: uniq("tunnel-"),
+        localUrl: "http://localhost:8080",
+        popId: pop,
+      });
+      return {
+        parent: tunnel,
+        children: [
+          await make("nsp:link:TunnelHostnames", { tunnelId: tunnel.id, hostnames: [`${uniq("h")}.tun.example`] }),
+        ],
+      };
     },
     remove: (t) => control.delete(`/link/tunnels/${t.id}`),
   },
@@ -191,7 +236,8 @@ const FAMILIES: Family[] = [
     // their own id, not through the brand, so this row proves the brand's Read and theirs).
     async remove(brand) {
       const campaigns = await control.list<{ id: string; brand_id: string }>("/sgate/campaigns");
-      for (const c of campaigns.filter((x) => x.brand_id === brand.id)) await control.delete(`/sgate/campaigns/${c.id}`);
+      for (const c of campaigns.filter((x) => x.brand_id === brand.id))
+        await control.delete(`/sgate/campaigns/${c.id}`);
       await control.delete(`/sgate/brands/${brand.id}`);
     },
   },
@@ -214,7 +260,12 @@ const FAMILIES: Family[] = [
     name: "stream channel: programme",
     async build() {
       const channel = await make("nsp:stream:Channel", { name: uniq("studio") });
-      return { parent: channel, children: [await make("nsp:stream:Programme", { channelId: channel.id, items: [{ asset_id: "vid_1", seconds: 30 }] })] };
+      return {
+        parent: channel,
+        children: [
+          await make("nsp:stream:Programme", { channelId: channel.id, items: [{ asset_id: "vid_1", seconds: 30 }] }),
+        ],
+      };
     },
     remove: (c) => control.delete(`/stream/streams/${c.id}`),
   },
@@ -229,13 +280,20 @@ describe("a parent removed outside Pulumi", () => {
     const { parent, children } = await family.build();
     const held = parent.type ? [parent, ...children] : children;
     // The rows are real: before the removal every object reads back (unbatched, so no list is kept).
-    for (const h of held.filter((x) => x.readable !== false)) expect((await readAs(unbatched, h)).id, h.type).toBe(h.id);
+    for (const h of held.filter((x) => x.readable !== false))
+      expect((await readAs(unbatched, h)).id, h.type).toBe(h.id);
 
     await family.remove(parent);
 
-    for (const [mode, plugin] of [["batched", batched], ["unbatched", unbatched]] as const) {
+    for (const [mode, plugin] of [
+      ["batched", batched],
+      ["unbatched", unbatched],
+    ] as const) {
       const reads = await Promise.allSettled(held.map((h) => readAs(plugin, h)));
-      const got = reads.map((r, i) => [held[i]!.type, r.status === "fulfilled" ? r.value.id || "gone" : String(r.reason)]);
+      const got = reads.map((r, i) => [
+        held[i]!.type,
+        r.status === "fulfilled" ? r.value.id || "gone" : String(r.reason),
+      ]);
       expect(got, mode).toEqual(held.map((h) => [h.type, "gone"]));
     }
   });
@@ -244,8 +302,17 @@ describe("a parent removed outside Pulumi", () => {
     const zone = await make("nsp:dns:Zone", { serviceId: authDns, name: `${uniq("big")}.example` });
     const records: Held[] = [];
     for (let i = 0; i < 60; i++) {
-      const r = await control.post<{ id: number }>(`/dns/zones/${zone.id}/records`, { name: `h${i}`, type: "A", content: `192.0.2.${i + 1}` });
-      records.push({ type: "nsp:dns:Record", id: `${zone.id}/${r.id}`, properties: { zoneId: zone.id }, inputs: { zoneId: zone.id } });
+      const r = await control.post<{ id: number }>(`/dns/zones/${zone.id}/records`, {
+        name: `h${i}`,
+        type: "A",
+        content: `192.0.2.${i + 1}`,
+      });
+      records.push({
+        type: "nsp:dns:Record",
+        id: `${zone.id}/${r.id}`,
+        properties: { zoneId: zone.id },
+        inputs: { zoneId: zone.id },
+      });
     }
     await control.delete(`/dns/zones/${zone.id}`);
 
@@ -267,7 +334,12 @@ describe("a parent that cannot be read is an error, never a delete", () => {
   it.each(faults)("%s on the zone's records keeps each record, batched and not", async (_name, fault, message) => {
     const zone = await make("nsp:dns:Zone", { serviceId: authDns, name: `${uniq("flaky")}.example` });
     const record = await make("nsp:dns:Record", { zoneId: zone.id, name: "www", type: "A", content: "192.0.2.10" });
-    await control.setFaults({ rate: 1, methods: ["GET"], path: `^/api/v1/dns/zones/${zone.id}(/records.*)?$`, ...fault });
+    await control.setFaults({
+      rate: 1,
+      methods: ["GET"],
+      path: `^/api/v1/dns/zones/${zone.id}(/records.*)?$`,
+      ...fault,
+    });
     try {
       for (const plugin of [batched, unbatched]) {
         await expect(readAs(plugin, record)).rejects.toThrow(message);

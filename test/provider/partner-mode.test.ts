@@ -22,7 +22,10 @@ interface Minted {
   expired: boolean;
 }
 
-const { emulator, control, anotherPlugin } = useProvider({ emulator: { accounts: [{ name: "msp", token: partnerToken }] }, plugin: false });
+const { emulator, control, anotherPlugin } = useProvider({
+  emulator: { accounts: [{ name: "msp", token: partnerToken }] },
+  plugin: false,
+});
 
 async function minted(subject: string): Promise<Minted[]> {
   const res = await fetch(`${control.root}/_emulator/partner/credentials?subject=${encodeURIComponent(subject)}`);
@@ -67,7 +70,9 @@ describe("partner mode over gRPC", () => {
 
     const zone = await plugin.create(ZONE, "z", zoneInputs);
     const records = await Promise.all(
-      ["www", "api", "mail"].map(async (name) => plugin.create(RECORD, name, await checked(RECORD, { zoneId: zone.id, name, type: "A", content: "192.0.2.10" }))),
+      ["www", "api", "mail"].map(async (name) =>
+        plugin.create(RECORD, name, await checked(RECORD, { zoneId: zone.id, name, type: "A", content: "192.0.2.10" })),
+      ),
     );
     expect((await minted("acme")).map((c) => c.scope)).toEqual(["read", "write"]);
     expect(await customerZones("acme")).toEqual(["acme.example"]);
@@ -76,7 +81,10 @@ describe("partner mode over gRPC", () => {
     const read = await plugin.read(RECORD, "www", records[0]!.id, records[0]!.properties);
     expect(read.properties).toMatchObject({ name: "www", content: "192.0.2.10" });
     const creds = await minted("acme");
-    expectNoCredentialIn([JSON.stringify([zone, records, read]), plugin.stderr(), plugin.stdout(), ...plugin.engineLogs], creds);
+    expectNoCredentialIn(
+      [JSON.stringify([zone, records, read]), plugin.stderr(), plugin.stdout(), ...plugin.engineLogs],
+      creds,
+    );
   });
 
   it("renews a credential before it expires, without a refused request", async () => {
@@ -91,14 +99,20 @@ describe("partner mode over gRPC", () => {
       expect(creds.map((c) => c.scope)).toEqual(["read", "read"]);
       expect(plugin.engineLogs.join("\n")).not.toMatch(/refused/);
     } finally {
-      await fetch(`${control.root}/_emulator/partner/token-ttl`, { method: "PUT", body: JSON.stringify({ seconds: 900 }) });
+      await fetch(`${control.root}/_emulator/partner/token-ttl`, {
+        method: "PUT",
+        body: JSON.stringify({ seconds: 900 }),
+      });
     }
   });
 
   it("mints afresh and retries once when a credential is refused", async () => {
     await customer("initech");
     const plugin = await anotherPlugin({ partnerSubject: "initech" });
-    await fetch(`${control.root}/_emulator/partner/credentials/expire`, { method: "POST", body: JSON.stringify({ subject: "initech" }) });
+    await fetch(`${control.root}/_emulator/partner/credentials/expire`, {
+      method: "POST",
+      body: JSON.stringify({ subject: "initech" }),
+    });
     expect(await serviceId(plugin)).toMatch(/^\d+$/);
     expect((await minted("initech")).map((c) => [c.scope, c.expired])).toEqual([
       ["read", true],
@@ -112,18 +126,27 @@ describe("partner mode over gRPC", () => {
       () => undefined,
       (e: { details?: string }) => String(e.details),
     );
-    expect(err).toMatch(/^partnerSubject "initech": the partner \(apiToken\) has no managed customer with this reference/);
+    expect(err).toMatch(
+      /^partnerSubject "initech": the partner \(apiToken\) has no managed customer with this reference/,
+    );
     expectNoCredentialIn([err!, plugin.stderr(), ...plugin.engineLogs], await minted("initech"));
   });
 
   it("fails at Configure for an unknown customer, naming partnerSubject and the provider instance, without a token", async () => {
     const plugin = await startPlugin();
     try {
-      const err = await plugin.configure({ apiToken: secret(partnerToken), baseUrl: emulator.baseUrl, partnerSubject: "nobody" }, "cust-nobody").then(
-        () => undefined,
-        (e: { details?: string }) => String(e.details),
+      const err = await plugin
+        .configure(
+          { apiToken: secret(partnerToken), baseUrl: emulator.baseUrl, partnerSubject: "nobody" },
+          "cust-nobody",
+        )
+        .then(
+          () => undefined,
+          (e: { details?: string }) => String(e.details),
+        );
+      expect(err).toMatch(
+        /^nsp: partnerSubject "nobody": the partner \(apiToken\) has no managed customer with this reference.*\(provider "cust-nobody"\)$/,
       );
-      expect(err).toMatch(/^nsp: partnerSubject "nobody": the partner \(apiToken\) has no managed customer with this reference.*\(provider "cust-nobody"\)$/);
       expect([err, plugin.stderr(), ...plugin.engineLogs].join("\n")).not.toContain(partnerToken);
       const bad = await plugin.checkConfig({ apiToken: secret(partnerToken), partnerSubject: "has space" });
       expect(bad.failures.map((f) => f.property)).toEqual(["partnerSubject"]);
@@ -136,12 +159,18 @@ describe("partner mode over gRPC", () => {
     const plugin = await startPlugin();
     try {
       const diffConfig = async (olds: Record<string, unknown>, news: Record<string, unknown>) => {
-        const req = new providerPb.DiffRequest().setUrn(urn("pulumi:providers:nsp", "cust")).setOlds(Struct.fromJavaScript(olds as never)).setNews(Struct.fromJavaScript(news as never));
+        const req = new providerPb.DiffRequest()
+          .setUrn(urn("pulumi:providers:nsp", "cust"))
+          .setOlds(Struct.fromJavaScript(olds as never))
+          .setNews(Struct.fromJavaScript(news as never));
         const res = await plugin.call<providerPb.DiffRequest, providerPb.DiffResponse>("diffConfig", req);
         return { replaces: res.getReplacesList(), diffs: res.getDiffsList() };
       };
       const base = { baseUrl: emulator.baseUrl, partnerSubject: "acme" };
-      expect(await diffConfig(base, { ...base, partnerSubject: "globex" })).toEqual({ replaces: ["partnerSubject"], diffs: ["partnerSubject"] });
+      expect(await diffConfig(base, { ...base, partnerSubject: "globex" })).toEqual({
+        replaces: ["partnerSubject"],
+        diffs: ["partnerSubject"],
+      });
       expect(await diffConfig(base, { ...base, maxRetries: 2 })).toEqual({ replaces: [], diffs: ["maxRetries"] });
     } finally {
       await plugin.stop();
@@ -176,8 +205,15 @@ describe("partner mode over gRPC", () => {
     }
 
     /** The two providers of one `pulumi` command, as the engine starts and configures them. */
-    async function providers(token: string, ref: string, env: NodeJS.ProcessEnv): Promise<{ partner: PluginHandle; customer: PluginHandle }> {
-      const [partner, customer] = await Promise.all([anotherPlugin({ apiToken: secret(token) }, { env, configure: false }), anotherPlugin({}, { env, configure: false })]);
+    async function providers(
+      token: string,
+      ref: string,
+      env: NodeJS.ProcessEnv,
+    ): Promise<{ partner: PluginHandle; customer: PluginHandle }> {
+      const [partner, customer] = await Promise.all([
+        anotherPlugin({ apiToken: secret(token) }, { env, configure: false }),
+        anotherPlugin({}, { env, configure: false }),
+      ]);
       await partner.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl }, "partner");
       await customer.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, partnerSubject: ref }, "customer");
       return { partner, customer };
@@ -229,7 +265,10 @@ describe("partner mode over gRPC", () => {
       // A stack run by hand, as the Kubernetes Operator runs one, checks for itself: one request per provider at Configure.
       await control.resetStats();
       await noChangeUp(made, await providers(partnerToken, "fleet1", { NSP_PARTNER_TOKEN: partnerToken }));
-      expect((await control.tokenStats("account:msp")).byRoute).toEqual({ "GET /me": 1, "POST /partner/subjects/{ref}/token": 1 });
+      expect((await control.tokenStats("account:msp")).byRoute).toEqual({
+        "GET /me": 1,
+        "POST /partner/subjects/{ref}/token": 1,
+      });
 
       // The variable vouches for its own token only: a provider with another one checks it.
       const other = await control.addAccount("msp-other");
@@ -262,12 +301,20 @@ describe("partner mode over gRPC", () => {
           () => "no error",
           (e: { details?: string }) => String(e.details),
         );
-      const recordInputs = (await plugins.customer.check(RECORD, "a-api", { zoneId, name: "api", type: "A", content: "192.0.2.11" })).inputs;
+      const recordInputs = (
+        await plugins.customer.check(RECORD, "a-api", { zoneId, name: "api", type: "A", content: "192.0.2.11" })
+      ).inputs;
       const onCustomer = await failed(plugins.customer.create(RECORD, "a-api", recordInputs));
       expect(onCustomer).toMatch(
         /^partnerSubject "fleet2": the partner's apiToken was refused while minting a credential for the customer \(.*invalid or unknown bearer token\) \(the token is the value of NSP_PARTNER_TOKEN in the environment\) \(provider "customer"\)$/,
       );
-      const onPartner = await failed(plugins.partner.create(SUBJECT, "subject", (await plugins.partner.check(SUBJECT, "subject", { externalRef: "fleet2-more" })).inputs));
+      const onPartner = await failed(
+        plugins.partner.create(
+          SUBJECT,
+          "subject",
+          (await plugins.partner.check(SUBJECT, "subject", { externalRef: "fleet2-more" })).inputs,
+        ),
+      );
       expect(onPartner).toMatch(
         /^nsp: the API refused the API token in the apiToken of this provider instance \(POST \/partner\/subjects: unauthorized: invalid or unknown bearer token\); set a valid token there \(the token is the value of NSP_PARTNER_TOKEN in the environment\)\. \(provider "partner"\)$/,
       );
@@ -279,18 +326,38 @@ describe("partner mode over gRPC", () => {
       );
       expect(check).toBeInstanceOf(PartnerTokenError);
       expect((check as PartnerTokenError).refused).toBe(true);
-      expect((check as PartnerTokenError).message).toMatch(/^NSP_PARTNER_TOKEN: the API at http:\/\/127\.0\.0\.1:\d+\/api\/v1 does not know this token \(GET \/partner: unauthorized: invalid or unknown bearer token\); set the partner's API token there$/);
+      expect((check as PartnerTokenError).message).toMatch(
+        /^NSP_PARTNER_TOKEN: the API at http:\/\/127\.0\.0\.1:\d+\/api\/v1 does not know this token \(GET \/partner: unauthorized: invalid or unknown bearer token\); set the partner's API token there$/,
+      );
 
       // A stack run by hand fails at Configure, each provider naming the variable, before anything changes.
-      const byHand = await Promise.all([anotherPlugin({}, { env, configure: false }), anotherPlugin({}, { env, configure: false })]);
+      const byHand = await Promise.all([
+        anotherPlugin({}, { env, configure: false }),
+        anotherPlugin({}, { env, configure: false }),
+      ]);
       const atConfigure = await Promise.all([
         failed(byHand[0]!.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl }, "partner")),
-        failed(byHand[1]!.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, partnerSubject: "fleet2" }, "customer")),
+        failed(
+          byHand[1]!.configure(
+            { apiToken: secret(token), baseUrl: emulator.baseUrl, partnerSubject: "fleet2" },
+            "customer",
+          ),
+        ),
       ]);
-      expect(atConfigure[0]).toMatch(/^nsp: the API does not know the API token in the apiToken of this provider instance \(GET \/me: .*\); nothing was changed\. Set a valid token there \(the token is the value of NSP_PARTNER_TOKEN in the environment\)\. \(provider "partner"\)$/);
-      expect(atConfigure[1]).toMatch(/^nsp: partnerSubject "fleet2": the partner's apiToken was refused .*\(the token is the value of NSP_PARTNER_TOKEN in the environment\) \(provider "customer"\)$/);
+      expect(atConfigure[0]).toMatch(
+        /^nsp: the API does not know the API token in the apiToken of this provider instance \(GET \/me: .*\); nothing was changed\. Set a valid token there \(the token is the value of NSP_PARTNER_TOKEN in the environment\)\. \(provider "partner"\)$/,
+      );
+      expect(atConfigure[1]).toMatch(
+        /^nsp: partnerSubject "fleet2": the partner's apiToken was refused .*\(the token is the value of NSP_PARTNER_TOKEN in the environment\) \(provider "customer"\)$/,
+      );
 
-      const everything = [onCustomer, onPartner, (check as Error).message, ...atConfigure, ...[plugins.partner, plugins.customer, ...byHand].flatMap((p) => [p.stderr(), p.stdout(), ...p.engineLogs])].join("\n");
+      const everything = [
+        onCustomer,
+        onPartner,
+        (check as Error).message,
+        ...atConfigure,
+        ...[plugins.partner, plugins.customer, ...byHand].flatMap((p) => [p.stderr(), p.stdout(), ...p.engineLogs]),
+      ].join("\n");
       expect(everything).not.toContain(token);
       for (const c of await control.partnerCredentials()) expect(everything).not.toContain(c.token);
     });
@@ -298,12 +365,20 @@ describe("partner mode over gRPC", () => {
     it("checkPartnerToken: a token the API knows passes with one request; a customer's minted credential, or none, is refused naming the variable", async () => {
       await control.resetStats();
       await checkPartnerToken(emulator.baseUrl, partnerToken);
-      expect((await control.stats()).byToken).toEqual({ "account:msp": { total: 1, rateLimited: 0, byRoute: { "GET /partner": 1 }, byStatus: { "200": 1 } } });
+      expect((await control.stats()).byToken).toEqual({
+        "account:msp": { total: 1, rateLimited: 0, byRoute: { "GET /partner": 1 }, byStatus: { "200": 1 } },
+      });
       await customer("fleet3");
-      const { token: minted } = await control.post<{ token: string }>("/partner/subjects/fleet3/token", { scope: "write" });
-      await expect(checkPartnerToken(emulator.baseUrl, minted)).rejects.toThrow(/^NSP_PARTNER_TOKEN: this is a credential minted for customer "fleet3", not the partner's own API token$/);
+      const { token: minted } = await control.post<{ token: string }>("/partner/subjects/fleet3/token", {
+        scope: "write",
+      });
+      await expect(checkPartnerToken(emulator.baseUrl, minted)).rejects.toThrow(
+        /^NSP_PARTNER_TOKEN: this is a credential minted for customer "fleet3", not the partner's own API token$/,
+      );
       await expect(checkPartnerToken(emulator.baseUrl, undefined)).rejects.toThrow(/^NSP_PARTNER_TOKEN is not set/);
-      await expect(checkPartnerToken(emulator.baseUrl, "not-a-token", { variable: "FLEET_TOKEN" })).rejects.toThrow(/^FLEET_TOKEN must be an API token starting with "svc_"$/);
+      await expect(checkPartnerToken(emulator.baseUrl, "not-a-token", { variable: "FLEET_TOKEN" })).rejects.toThrow(
+        /^FLEET_TOKEN must be an API token starting with "svc_"$/,
+      );
     });
   });
 });

@@ -8,7 +8,14 @@ import { useProvider } from "../helpers/use-provider";
 const SUBJECT = "nsp:partner:Subject";
 
 const token = `svc_${"9a27".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "partnertest", token }, { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` }] } });
+const provider = useProvider({
+  emulator: {
+    accounts: [
+      { name: "partnertest", token },
+      { name: "oauthpartner", token: `svc_${"9a28".repeat(8)}` },
+    ],
+  },
+});
 const { emulator, control, plugin, anotherPlugin, checked, createWithLostAnswer } = provider;
 
 lifecycle(provider, [
@@ -18,8 +25,16 @@ lifecycle(provider, [
     unknownOutput: "createdAt",
     replace: { externalRef: "cust-1002" },
     apiPath: (_inputs, id) => `/partner/subjects/${encodeURIComponent(id)}`,
-    bad: [[{}, "externalRef"], [{ externalRef: "" }, "externalRef"], [{ externalRef: "a/b" }, "externalRef"], [{ externalRef: "x".repeat(129) }, "externalRef"]],
-    skip: { update: "the reference is the customer's one input, and it replaces", "drift edit": "the API has no edit of a customer" },
+    bad: [
+      [{}, "externalRef"],
+      [{ externalRef: "" }, "externalRef"],
+      [{ externalRef: "a/b" }, "externalRef"],
+      [{ externalRef: "x".repeat(129) }, "externalRef"],
+    ],
+    skip: {
+      update: "the reference is the customer's one input, and it replaces",
+      "drift edit": "the API has no edit of a customer",
+    },
   },
 ]);
 
@@ -29,9 +44,14 @@ describe("nsp:partner:Subject over gRPC", () => {
     const s = await plugin.create(SUBJECT, "d", inputs);
     const svc = (await control.services()).find((x) => x.type === "auth_dns")!;
     const zone = await control.post<{ id: number }>("/dns/zones", { service_id: svc.id, name: "2.0.192.in-addr.arpa" });
-    const range = await control.post<{ id: number }>(`/dns/zones/${zone.id}/ranges`, { prefix: "192.0.2.16/28", external_ref: "cust:2001@eu" });
+    const range = await control.post<{ id: number }>(`/dns/zones/${zone.id}/ranges`, {
+      prefix: "192.0.2.16/28",
+      external_ref: "cust:2001@eu",
+    });
     const read = await plugin.read(SUBJECT, "d", s.id, s.properties, inputs);
-    expect(read.properties.ranges).toEqual([{ id: String(range.id), zoneId: String(zone.id), prefix: "192.0.2.16/28", enabled: true }]);
+    expect(read.properties.ranges).toEqual([
+      { id: String(range.id), zoneId: String(zone.id), prefix: "192.0.2.16/28", enabled: true },
+    ]);
     expect((await plugin.diff(SUBJECT, "d", s.id, read.properties, inputs, read.inputs)).changes).toBe(false);
     await control.delete(`/partner/subjects/${encodeURIComponent("cust:2001@eu")}`);
     expect((await plugin.read(SUBJECT, "d", s.id, read.properties, inputs)).id).toBe("");

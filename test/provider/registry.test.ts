@@ -18,7 +18,14 @@ type Obj = Record<string, unknown>;
 
 const token = `svc_${"4e61".repeat(8)}`;
 const linkToken = `svc_${"4e62".repeat(8)}`;
-const provider = useProvider({ emulator: { accounts: [{ name: "regtest", token }, { name: "regtest", token: linkToken, scope: "link" }] } });
+const provider = useProvider({
+  emulator: {
+    accounts: [
+      { name: "regtest", token },
+      { name: "regtest", token: linkToken, scope: "link" },
+    ],
+  },
+});
 const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing } = provider;
 
 const linkInputs = () => checked(LINK, { keyId: "key-1", keySecret: secret(SECRET), mntner: " example-mnt " });
@@ -64,9 +71,19 @@ describe("nsp:registry:Link over gRPC", () => {
     const importChecked = await checked(LINK, { ...imported.inputs, keySecret: secret(SECRET2) });
     const importDiff = await plugin.diff(LINK, "imp", "link", imported.properties, importChecked, imported.inputs);
     expect(importDiff).toMatchObject({ changes: true, replaces: [], diffs: ["keySecret"] });
-    const afterImport = await plugin.update(LINK, "imp", "link", imported.properties, importChecked, false, imported.inputs);
+    const afterImport = await plugin.update(
+      LINK,
+      "imp",
+      "link",
+      imported.properties,
+      importChecked,
+      false,
+      imported.inputs,
+    );
     const importRead = await plugin.read(LINK, "imp", "link", afterImport, importChecked);
-    expect((await plugin.diff(LINK, "imp", "link", importRead.properties, importChecked, importRead.inputs)).changes).toBe(false);
+    expect(
+      (await plugin.diff(LINK, "imp", "link", importRead.properties, importChecked, importRead.inputs)).changes,
+    ).toBe(false);
     await expect(plugin.read(LINK, "imp", "1")).rejects.toThrow(/must be "link"/);
 
     await plugin.delete(LINK, "l", "link", updated);
@@ -76,9 +93,13 @@ describe("nsp:registry:Link over gRPC", () => {
   });
 
   it("reports a key the registry refuses, and works with a link-scope token", async () => {
-    await expect(plugin.create(LINK, "bad", await checked(LINK, { keyId: "k", keySecret: secret("wrong-secret-long-enough"), mntner: "EXAMPLE-MNT" }))).rejects.toThrow(
-      /key_secret: the registry database refused key k/,
-    );
+    await expect(
+      plugin.create(
+        LINK,
+        "bad",
+        await checked(LINK, { keyId: "k", keySecret: secret("wrong-secret-long-enough"), mntner: "EXAMPLE-MNT" }),
+      ),
+    ).rejects.toThrow(/key_secret: the registry database refused key k/);
     const p = await anotherPlugin({ apiToken: secret(linkToken) });
     const inputs = await linkInputs();
     const l = await p.create(LINK, "scoped", inputs);
@@ -87,7 +108,6 @@ describe("nsp:registry:Link over gRPC", () => {
     await p.delete(DOMAIN, "scoped", d.id, d.properties);
     await p.delete(LINK, "scoped", l.id, l.properties);
   });
-
 });
 
 lifecycle(provider, [
@@ -98,7 +118,11 @@ lifecycle(provider, [
     update: { keyId: "key-2", keySecret: secret(SECRET2) },
     apiPath: () => "/registry/link",
     exists: async () => (await control.get<{ linked: boolean }>("/registry/link")).linked,
-    drift: { method: "PUT", body: { key_id: "other-key", key_secret: SECRET2, mntner: "EXAMPLE-MNT" }, inputs: { keyId: "other-key" } },
+    drift: {
+      method: "PUT",
+      body: { key_id: "other-key", key_secret: SECRET2, mntner: "EXAMPLE-MNT" },
+      inputs: { keyId: "other-key" },
+    },
     bad: [
       [{ keyId: "k", mntner: "EXAMPLE-MNT" }, "keySecret"],
       [{ keyId: "k", keySecret: secret(""), mntner: "EXAMPLE-MNT" }, "keySecret"],
@@ -122,7 +146,10 @@ describe("nsp:registry:Domain over gRPC", () => {
   });
 
   it("takes over a domain object's delegation, changes it in place, deletes it", async () => {
-    const inputs = await checked(DOMAIN, { name: "2.0.192.IN-ADDR.ARPA.", nserver: ["NS1.nsp-emulator.test.", "ns2.nsp-emulator.test"] });
+    const inputs = await checked(DOMAIN, {
+      name: "2.0.192.IN-ADDR.ARPA.",
+      nserver: ["NS1.nsp-emulator.test.", "ns2.nsp-emulator.test"],
+    });
     expect(inputs).toEqual({ name: "2.0.192.in-addr.arpa", nserver: NS, dsRdata: [] });
     await previewSendsNothing(DOMAIN, inputs, "updatedAt");
 
@@ -134,18 +161,27 @@ describe("nsp:registry:Domain over gRPC", () => {
 
     const read = await plugin.read(DOMAIN, "d", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
-    expect(await plugin.diff(DOMAIN, "d", created.id, read.properties, inputs, inputs)).toMatchObject({ changes: false });
+    expect(await plugin.diff(DOMAIN, "d", created.id, read.properties, inputs, inputs)).toMatchObject({
+      changes: false,
+    });
 
     const signed = await checked(DOMAIN, { ...inputs, dsRdata: ["12345  13 2 ABCDEF0123456789ABCDEF0123456789"] });
     expect(signed.dsRdata).toEqual([DS]);
-    expect(await plugin.diff(DOMAIN, "d", created.id, read.properties, signed, inputs)).toMatchObject({ changes: true, replaces: [], diffs: ["dsRdata"] });
+    expect(await plugin.diff(DOMAIN, "d", created.id, read.properties, signed, inputs)).toMatchObject({
+      changes: true,
+      replaces: [],
+      diffs: ["dsRdata"],
+    });
     await control.resetStats();
     const updated = await plugin.update(DOMAIN, "d", created.id, read.properties, signed, false, inputs);
     expect((await control.stats()).byRoute).toEqual({ "PUT /registry/domains/{name}": 1 });
     expect(updated.dsRdata).toEqual([DS]);
 
     const moved = await checked(DOMAIN, { ...signed, name: "100.51.198.in-addr.arpa" });
-    expect(await plugin.diff(DOMAIN, "d", created.id, updated, moved, signed)).toMatchObject({ changes: true, replaces: ["name"] });
+    expect(await plugin.diff(DOMAIN, "d", created.id, updated, moved, signed)).toMatchObject({
+      changes: true,
+      replaces: ["name"],
+    });
 
     await plugin.delete(DOMAIN, "d", created.id, updated);
     expect((await plugin.read(DOMAIN, "d", created.id, updated, signed)).id).toBe("");
@@ -154,15 +190,22 @@ describe("nsp:registry:Domain over gRPC", () => {
 
   it("imports a domain object the registry already holds", async () => {
     const imported = await plugin.read(DOMAIN, "imp", "100.51.198.in-addr.arpa");
-    expect(imported.inputs).toEqual({ name: "100.51.198.in-addr.arpa", nserver: ["ns1.previous-dns.example", "ns2.previous-dns.example"] });
+    expect(imported.inputs).toEqual({
+      name: "100.51.198.in-addr.arpa",
+      nserver: ["ns1.previous-dns.example", "ns2.previous-dns.example"],
+    });
     const importChecked = await checked(DOMAIN, imported.inputs);
-    expect((await plugin.diff(DOMAIN, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes).toBe(false);
+    expect(
+      (await plugin.diff(DOMAIN, "imp", imported.id, imported.properties, importChecked, imported.inputs)).changes,
+    ).toBe(false);
     await expect(plugin.read(DOMAIN, "imp", "example.com")).rejects.toThrow(/not a reverse domain/);
     await expect(plugin.read(DOMAIN, "imp", "2.0.192.in-addr.arpa.")).rejects.toThrow(/not a reverse domain/);
   });
 
   it("reports a domain object the maintainer does not control", async () => {
-    await expect(plugin.create(DOMAIN, "x", await checked(DOMAIN, { name: "10.in-addr.arpa", nserver: NS }))).rejects.toThrow(/does not control the domain object 10.in-addr.arpa/);
+    await expect(
+      plugin.create(DOMAIN, "x", await checked(DOMAIN, { name: "10.in-addr.arpa", nserver: NS })),
+    ).rejects.toThrow(/does not control the domain object 10.in-addr.arpa/);
   });
 
   // The domain rows need the link made in beforeAll.
@@ -174,7 +217,8 @@ describe("nsp:registry:Domain over gRPC", () => {
       update: { dsRdata: [DS] },
       replace: { name: "100.51.198.in-addr.arpa" },
       apiPath: (_inputs, id) => `/registry/domains/${id}`,
-      exists: async (_inputs, id) => (await control.list<{ name: string }>("/registry/domains")).some((d) => d.name === id),
+      exists: async (_inputs, id) =>
+        (await control.list<{ name: string }>("/registry/domains")).some((d) => d.name === id),
       drift: { method: "PUT", body: { nserver: ["ns1.example.net"] }, inputs: { nserver: ["ns1.example.net"] } },
       bad: [
         [{ nserver: NS }, "name"],
@@ -194,16 +238,33 @@ describe("registry functions over gRPC", () => {
     await control.post("/registry/sync", {});
     const res = await plugin.invoke(RESOURCES, {});
     expect(res.failures).toEqual([]);
-    expect(res.result).toMatchObject({ mntner: "EXAMPLE-MNT", asns: [64500, 64501], organisations: [{ handle: "ORG-EXAMPLE1-RIPE", name: "EXAMPLE Networks" }] });
+    expect(res.result).toMatchObject({
+      mntner: "EXAMPLE-MNT",
+      asns: [64500, 64501],
+      organisations: [{ handle: "ORG-EXAMPLE1-RIPE", name: "EXAMPLE Networks" }],
+    });
     // The tests above deleted the domain object of 192.0.2.0/24; 198.51.100.0/24 keeps the registry's.
-    expect((res.result.blocks as Obj[])[0]).toMatchObject({ prefix: "192.0.2.0/24", rdns: { status: "not_hosted", nserver: [] } });
+    expect((res.result.blocks as Obj[])[0]).toMatchObject({
+      prefix: "192.0.2.0/24",
+      rdns: { status: "not_hosted", nserver: [] },
+    });
     expect((res.result.blocks as Obj[])[1]).toEqual({
       prefix: "198.51.100.0/24",
-      rdns: { zone: "100.51.198.in-addr.arpa", zoneId: null, status: "not_hosted", nserver: ["ns1.previous-dns.example", "ns2.previous-dns.example"] },
+      rdns: {
+        zone: "100.51.198.in-addr.arpa",
+        zoneId: null,
+        status: "not_hosted",
+        nserver: ["ns1.previous-dns.example", "ns2.previous-dns.example"],
+      },
     });
     const plan = await plugin.invoke(PLAN, {});
     expect(plan.failures).toEqual([]);
-    expect((plan.result.suggestions as Obj[])[0]).toEqual({ asn: 64500, prefix: "192.0.2.0/24", maxLength: 24, covered: false });
+    expect((plan.result.suggestions as Obj[])[0]).toEqual({
+      asn: 64500,
+      prefix: "192.0.2.0/24",
+      maxLength: 24,
+      covered: false,
+    });
     expect((plan.result.steps as Obj[]).map((s) => s.step)).toEqual(["sync", "create_ca", "parent_response", "roas"]);
     await plugin.delete(LINK, "fn", l.id, l.properties);
     await expect(plugin.invoke(PLAN, {})).rejects.toThrow(/no registry link/);
@@ -211,10 +272,16 @@ describe("registry functions over gRPC", () => {
 
   it("check the link's maintainer when given mntner, naming the argument", async () => {
     const l = await plugin.create(LINK, "fn-mntner", await linkInputs());
-    expect((await plugin.invoke(RESOURCES, { mntner: " example-mnt " })).result).toMatchObject({ mntner: "EXAMPLE-MNT" });
+    expect((await plugin.invoke(RESOURCES, { mntner: " example-mnt " })).result).toMatchObject({
+      mntner: "EXAMPLE-MNT",
+    });
     expect((await plugin.invoke(PLAN, { mntner: "EXAMPLE-MNT" })).failures).toEqual([]);
-    await expect(plugin.invoke(RESOURCES, { mntner: "OTHER-MNT" })).rejects.toThrow(/mntner: the account's registry link is for EXAMPLE-MNT, not for OTHER-MNT/);
+    await expect(plugin.invoke(RESOURCES, { mntner: "OTHER-MNT" })).rejects.toThrow(
+      /mntner: the account's registry link is for EXAMPLE-MNT, not for OTHER-MNT/,
+    );
     await plugin.delete(LINK, "fn-mntner", l.id, l.properties);
-    await expect(plugin.invoke(PLAN, { mntner: "EXAMPLE-MNT" })).rejects.toThrow(/mntner: the account's registry link is missing, not for EXAMPLE-MNT/);
+    await expect(plugin.invoke(PLAN, { mntner: "EXAMPLE-MNT" })).rejects.toThrow(
+      /mntner: the account's registry link is missing, not for EXAMPLE-MNT/,
+    );
   });
 });

@@ -26,7 +26,8 @@ async function apiCa(handle: string, asns: number[] = []): Promise<string> {
 }
 
 let walkCas = 0;
-const OWN_BAD_TEST = "in the test of its own below, which also checks that Check names only that property, and its reason";
+const OWN_BAD_TEST =
+  "in the test of its own below, which also checks that Check names only that property, and its reason";
 lifecycle(provider, [
   {
     type: CA,
@@ -34,7 +35,11 @@ lifecycle(provider, [
     checkedAs: { handle: "acme", parentRir: "RIPE", asns: [64500, 64501], note: "mine", forceDestroy: false },
     unknownOutput: ["state", "childRequestXml", "createdAt"],
     idPattern: /^\d+$/,
-    outputs: { state: "awaiting_parent", parentHandle: null, childRequestXml: expect.stringContaining(`<child_request xmlns="${NS}" version="1" child_handle="acme">`) },
+    outputs: {
+      state: "awaiting_parent",
+      parentHandle: null,
+      childRequestXml: expect.stringContaining(`<child_request xmlns="${NS}" version="1" child_handle="acme">`),
+    },
     absentOutputs: ["roas"],
     stableReads: true,
     keptOutputs: ["childRequestXml"],
@@ -43,7 +48,12 @@ lifecycle(provider, [
       // never returns the parent response: a refresh keeps it, and nothing shows as changed.
       {
         inputs: { asns: [64502], note: "main CA", parentResponseXml: parentResponse() },
-        outputs: { state: "active", parentHandle: "ripe-ncc", serviceUri: "https://rpki.ripe.example/up-down/ripe-ncc", parentResponseXml: parentResponse() },
+        outputs: {
+          state: "active",
+          parentHandle: "ripe-ncc",
+          serviceUri: "https://rpki.ripe.example/up-down/ripe-ncc",
+          parentResponseXml: parentResponse(),
+        },
       },
       // A new parent response is posted again.
       { inputs: { parentResponseXml: parentResponse("ripe-2") }, outputs: { parentHandle: "ripe-2" } },
@@ -61,12 +71,20 @@ lifecycle(provider, [
     importedOutputs: { state: "active" },
     badImportIds: () => [["1/2", /"1\/2" is not a CA id; a CA is known by its numeric id \(<caId>, such as 42\)/]],
     apiPath: (_inputs, id) => `/rpki/cas/${id}`,
-    drift: { body: { asns: [64500, 64999], note: "theirs" }, inputs: { asns: [64500, 64999], note: "theirs" }, repaired: { asns: [64500, 64501], note: "mine" } },
+    drift: {
+      body: { asns: [64500, 64999], note: "theirs" },
+      inputs: { asns: [64500, 64999], note: "theirs" },
+      repaired: { asns: [64500, 64501], note: "mine" },
+    },
     skip: { bad: OWN_BAD_TEST },
   },
   {
     type: ROA,
-    create: async () => ({ caId: await apiCa(`roa-walk-${++walkCas}`, [64500]), asn: 64500, prefix: "2001:0DB8:0:0::/48" }),
+    create: async () => ({
+      caId: await apiCa(`roa-walk-${++walkCas}`, [64500]),
+      asn: 64500,
+      prefix: "2001:0DB8:0:0::/48",
+    }),
     checkedAs: (given) => ({ ...given, prefix: "2001:db8::/48", maxLength: 48 }),
     // A program that leaves maxLength out means the prefix length: no change either.
     equivalent: { prefix: "2001:db8::/48" },
@@ -85,39 +103,80 @@ lifecycle(provider, [
     importId: (inputs, id) => `${inputs.caId}/${id}`,
     imported: (inputs) => ({ caId: inputs.caId, asn: 64500, prefix: "2001:db8::/48", maxLength: 48 }),
     // Import takes `<caId>/<roaId>`; a bare or malformed id is refused without a request.
-    badImportIds: (inputs, id) => [id, "abc", `${inputs.caId}/x`, `${inputs.caId}/${id}/1`].map((bad) => [bad, /must have the form <caId>\/<roaId>/]),
+    badImportIds: (inputs, id) =>
+      [id, "abc", `${inputs.caId}/x`, `${inputs.caId}/${id}/1`].map((bad) => [
+        bad,
+        /must have the form <caId>\/<roaId>/,
+      ]),
     apiPath: (inputs, id) => `/rpki/cas/${inputs.caId}/roas/${id}`,
     parentPath: (inputs) => `/rpki/cas/${inputs.caId}`,
-    exists: async (inputs, id) => (await control.list<{ id: number }>(`/rpki/cas/${inputs.caId}/roas`)).some((r) => String(r.id) === id),
+    exists: async (inputs, id) =>
+      (await control.list<{ id: number }>(`/rpki/cas/${inputs.caId}/roas`)).some((r) => String(r.id) === id),
     skip: { update: "every change replaces a ROA", "drift edit": "the API has no edit of a ROA", bad: OWN_BAD_TEST },
   },
   {
     // The replacement the engine runs for a new comment: the delete, then a create with it.
     type: ROA,
-    create: async () => ({ caId: await apiCa(`roa-comment-${++walkCas}`, [64500]), asn: 64500, prefix: "2001:db8::/48", comment: "anycast" }),
+    create: async () => ({
+      caId: await apiCa(`roa-comment-${++walkCas}`, [64500]),
+      asn: 64500,
+      prefix: "2001:db8::/48",
+      comment: "anycast",
+    }),
     outputs: { comment: "anycast", maxLength: 48 },
     importId: (inputs, id) => `${inputs.caId}/${id}`,
-    imported: (inputs) => ({ caId: inputs.caId, asn: 64500, prefix: "2001:db8::/48", maxLength: 48, comment: "anycast" }),
+    imported: (inputs) => ({
+      caId: inputs.caId,
+      asn: 64500,
+      prefix: "2001:db8::/48",
+      maxLength: 48,
+      comment: "anycast",
+    }),
     apiPath: (inputs, id) => `/rpki/cas/${inputs.caId}/roas/${id}`,
-    exists: async (inputs, id) => (await control.list<{ id: number }>(`/rpki/cas/${inputs.caId}/roas`)).some((r) => String(r.id) === id),
-    skip: { update: "every change replaces a ROA", replace: "the row above", drift: "the row above", bad: OWN_BAD_TEST },
+    exists: async (inputs, id) =>
+      (await control.list<{ id: number }>(`/rpki/cas/${inputs.caId}/roas`)).some((r) => String(r.id) === id),
+    skip: {
+      update: "every change replaces a ROA",
+      replace: "the row above",
+      drift: "the row above",
+      bad: OWN_BAD_TEST,
+    },
   },
 ]);
 
 describe("nsp:rpki:Ca over gRPC", () => {
   it("sets the note and the parent response at create, and keeps a half-made CA for the next up to finish", async () => {
-    const bad = (await plugin.check(CA, "bad", { handle: "halfmade", parentResponseXml: "<parent_response><parent_bpki_ta>QUJD</parent_bpki_ta></parent_response>" })).inputs;
-    const err = (await plugin.create(CA, "bad", bad).then(() => undefined, (e: grpc.ServiceError) => e))!;
+    const bad = (
+      await plugin.check(CA, "bad", {
+        handle: "halfmade",
+        parentResponseXml: "<parent_response><parent_bpki_ta>QUJD</parent_bpki_ta></parent_response>",
+      })
+    ).inputs;
+    const err = (await plugin.create(CA, "bad", bad).then(
+      () => undefined,
+      (e: grpc.ServiceError) => e,
+    ))!;
     expect(err.message).toMatch(/validation_error.*xml: parent_response must be in the namespace/s);
     const partial = initFailure(err);
     expect(partial.properties).toMatchObject({ handle: "halfmade", state: "awaiting_parent" });
-    expect((await control.list<{ handle: string }>("/rpki/cas")).filter((c) => c.handle === "halfmade")).toHaveLength(1);
+    expect((await control.list<{ handle: string }>("/rpki/cas")).filter((c) => c.handle === "halfmade")).toHaveLength(
+      1,
+    );
 
     // The next up, with the program fixed: the engine updates the half-made CA.
-    const good = (await plugin.check(CA, "bad", { handle: "halfmade", note: "activated", parentResponseXml: parentResponse() })).inputs;
+    const good = (
+      await plugin.check(CA, "bad", { handle: "halfmade", note: "activated", parentResponseXml: parentResponse() })
+    ).inputs;
     const finished = await plugin.update(CA, "bad", partial.id, partial.properties, good, false, bad);
-    expect(finished).toMatchObject({ handle: "halfmade", note: "activated", state: "active", parentResponseXml: parentResponse() });
-    expect((await control.list<{ handle: string }>("/rpki/cas")).filter((c) => c.handle === "halfmade")).toHaveLength(1);
+    expect(finished).toMatchObject({
+      handle: "halfmade",
+      note: "activated",
+      state: "active",
+      parentResponseXml: parentResponse(),
+    });
+    expect((await control.list<{ handle: string }>("/rpki/cas")).filter((c) => c.handle === "halfmade")).toHaveLength(
+      1,
+    );
     await plugin.delete(CA, "bad", partial.id, finished);
   });
 
@@ -136,7 +195,10 @@ describe("nsp:rpki:Ca over gRPC", () => {
     ];
     for (const [news, property] of cases) {
       const { failures } = await plugin.check(CA, "bad", news);
-      expect(failures.map((f) => f.property), JSON.stringify(news)).toEqual([property]);
+      expect(
+        failures.map((f) => f.property),
+        JSON.stringify(news),
+      ).toEqual([property]);
       for (const f of failures) expect(f.reason.length).toBeGreaterThan(3);
     }
     expect((await control.stats()).total).toBe(0);
@@ -148,7 +210,12 @@ describe("nsp:rpki:Roa over gRPC", () => {
     const caId = await apiCa("many-roas");
     let last = 0;
     for (let i = 0; i < 520; i++) {
-      last = (await control.post<{ id: number }>(`/rpki/cas/${caId}/roas`, { asn: 64500, prefix: `10.${i >> 8}.${i & 255}.0/24` })).id;
+      last = (
+        await control.post<{ id: number }>(`/rpki/cas/${caId}/roas`, {
+          asn: 64500,
+          prefix: `10.${i >> 8}.${i & 255}.0/24`,
+        })
+      ).id;
     }
     await control.resetStats();
     const read = await plugin.read(ROA, "late", `${caId}/${last}`);
@@ -178,11 +245,17 @@ describe("nsp:rpki:Roa over gRPC", () => {
     ];
     for (const [news, property, reason] of cases) {
       const { failures } = await plugin.check(ROA, "bad", news);
-      expect(failures.map((f) => f.property), JSON.stringify(news)).toEqual([property]);
+      expect(
+        failures.map((f) => f.property),
+        JSON.stringify(news),
+      ).toEqual([property]);
       expect(failures[0]!.reason).toMatch(reason);
     }
     // 10.0.0.0/8 passes; 10.0.0.1/8 does not pass silently as the same ROA.
-    expect((await plugin.check(ROA, "ok", { ...base, prefix: "10.0.0.0/8" })).inputs).toMatchObject({ prefix: "10.0.0.0/8", maxLength: 8 });
+    expect((await plugin.check(ROA, "ok", { ...base, prefix: "10.0.0.0/8" })).inputs).toMatchObject({
+      prefix: "10.0.0.0/8",
+      maxLength: 8,
+    });
     expect((await plugin.check(ROA, "ok", { ...base, prefix: "192.0.2.0/24", maxLength: 32 })).failures).toEqual([]);
     expect((await plugin.check(ROA, "ok", { ...base, asn: 0 })).failures).toEqual([]);
     // IPv6 in the API's spelling (RFC 5952): the longest zero run compressed, lower-case.
@@ -206,12 +279,35 @@ describe("RPKI functions", () => {
     expect(res.failures).toEqual([]);
     expect(res.result).toEqual({
       suggestions: [
-        { asn: 64500, prefix: "10.251.244.0/24", covered: true, validity: "valid", roaId: String(roa.id), suggestedRoa: null },
-        { asn: 64500, prefix: "2001:db8:fbf4::/48", covered: false, validity: "not_found", roaId: null, suggestedRoa: { asn: 64500, prefix: "2001:db8:fbf4::/48", maxLength: 48 } },
-        { asn: 64500, prefix: "2001:db8:fbf4:100::/56", covered: false, validity: "not_found", roaId: null, suggestedRoa: { asn: 64500, prefix: "2001:db8:fbf4:100::/56", maxLength: 56 } },
+        {
+          asn: 64500,
+          prefix: "10.251.244.0/24",
+          covered: true,
+          validity: "valid",
+          roaId: String(roa.id),
+          suggestedRoa: null,
+        },
+        {
+          asn: 64500,
+          prefix: "2001:db8:fbf4::/48",
+          covered: false,
+          validity: "not_found",
+          roaId: null,
+          suggestedRoa: { asn: 64500, prefix: "2001:db8:fbf4::/48", maxLength: 48 },
+        },
+        {
+          asn: 64500,
+          prefix: "2001:db8:fbf4:100::/56",
+          covered: false,
+          validity: "not_found",
+          roaId: null,
+          suggestedRoa: { asn: 64500, prefix: "2001:db8:fbf4:100::/56", maxLength: 56 },
+        },
       ],
     });
-    expect((await plugin.invoke("nsp:rpki:getRpkiSuggestions", { caId: "abc" })).failures.map((f) => f.property)).toEqual(["caId"]);
+    expect(
+      (await plugin.invoke("nsp:rpki:getRpkiSuggestions", { caId: "abc" })).failures.map((f) => f.property),
+    ).toEqual(["caId"]);
     await expect(plugin.invoke("nsp:rpki:getRpkiSuggestions", { caId: "999999" })).rejects.toThrow(/not_found/);
   });
 

@@ -11,11 +11,30 @@ const { plugin, checked, previewSendsNothing, importClean } = provider;
 
 describe("nsp:rtc:Room", () => {
   it("creates with a secret passcode, patches in place, clears the passcode, imports, and deletes", async () => {
-    const inputs = await checked(RTC, { name: "stage", maxPeers: 8, maxVideo: 4, passcode: secret("s3cret"), record: true });
-    expect(inputs).toMatchObject({ enabled: true, publicJoin: false, requireVerify: false, cascade: false, verifyLevel: "standard", record: true });
+    const inputs = await checked(RTC, {
+      name: "stage",
+      maxPeers: 8,
+      maxVideo: 4,
+      passcode: secret("s3cret"),
+      record: true,
+    });
+    expect(inputs).toMatchObject({
+      enabled: true,
+      publicJoin: false,
+      requireVerify: false,
+      cascade: false,
+      verifyLevel: "standard",
+      record: true,
+    });
     await previewSendsNothing(RTC, inputs, "hasPasscode");
     const created = await plugin.create(RTC, "r", inputs);
-    expect(created.properties).toMatchObject({ maxPeers: 8, maxVideo: 4, record: true, city: "fra", hasPasscode: true });
+    expect(created.properties).toMatchObject({
+      maxPeers: 8,
+      maxVideo: 4,
+      record: true,
+      city: "fra",
+      hasPasscode: true,
+    });
     expect(isSecret(created.properties.passcode)).toBe(true);
 
     const read = await plugin.read(RTC, "r", created.id, created.properties, inputs);

@@ -14,17 +14,33 @@ let zoneId: string;
 
 beforeAll(async () => {
   const dns = (await control.services()).find((s) => s.type === "auth_dns")!;
-  siteId = String((await control.post<{ id: number }>("/cdn/sites", { hostname: "www.sec.example", origin: "203.0.113.60" })).id);
-  zoneId = String((await control.post<{ id: number }>("/dns/zones", { service_id: dns.id, name: "sec-zone.example" })).id);
+  siteId = String(
+    (await control.post<{ id: number }>("/cdn/sites", { hostname: "www.sec.example", origin: "203.0.113.60" })).id,
+  );
+  zoneId = String(
+    (await control.post<{ id: number }>("/dns/zones", { service_id: dns.id, name: "sec-zone.example" })).id,
+  );
 });
 
 describe("nsp:security:Rule over gRPC", () => {
   it("creates a disabled zone rule with the patch that disables it", async () => {
-    const inputs = await checked(RULE, { zoneId, field: "ip", op: "not_in", value: "192.0.2.0/24,2001:db8::/32", action: "allow", seq: 100, enabled: false });
+    const inputs = await checked(RULE, {
+      zoneId,
+      field: "ip",
+      op: "not_in",
+      value: "192.0.2.0/24,2001:db8::/32",
+      action: "allow",
+      seq: 100,
+      enabled: false,
+    });
     await control.resetStats();
     const created = await plugin.create(RULE, "z", inputs);
     // The zone's rules are listed once per command, so that an identical orphan would be adopted.
-    expect((await control.stats()).byRoute).toEqual({ "GET /security/rules": 1, "POST /security/rules": 1, "PATCH /security/rules/:id": 1 });
+    expect((await control.stats()).byRoute).toEqual({
+      "GET /security/rules": 1,
+      "POST /security/rules": 1,
+      "PATCH /security/rules/:id": 1,
+    });
     expect(created.properties).toMatchObject({ zoneId, siteId: null, seq: 100, enabled: false, note: null });
     const read = await plugin.read(RULE, "z", created.id, created.properties, inputs);
     expect(read.properties).toEqual(created.properties);
@@ -57,7 +73,10 @@ describe("nsp:security:Rule over gRPC", () => {
     ];
     for (const [news, property] of cases) {
       const { failures } = await plugin.check(RULE, "bad", news);
-      expect(failures.map((f) => f.property), JSON.stringify(news)).toContain(property);
+      expect(
+        failures.map((f) => f.property),
+        JSON.stringify(news),
+      ).toContain(property);
       for (const f of failures) expect(f.reason.length).toBeGreaterThan(5);
     }
     const ok = [
@@ -74,11 +93,26 @@ describe("nsp:security:Rule over gRPC", () => {
 });
 
 let sites = 0;
-const ownSite = async () => String((await control.post<{ id: number }>("/cdn/sites", { hostname: `walk${++sites}.sec.example`, origin: "203.0.113.61" })).id);
+const ownSite = async () =>
+  String(
+    (
+      await control.post<{ id: number }>("/cdn/sites", {
+        hostname: `walk${++sites}.sec.example`,
+        origin: "203.0.113.61",
+      })
+    ).id,
+  );
 lifecycle(provider, [
   {
     type: RULE,
-    create: async () => ({ siteId: await ownSite(), field: "country", op: "in", value: " RU, CN ", action: "block", note: "geo" }),
+    create: async () => ({
+      siteId: await ownSite(),
+      field: "country",
+      op: "in",
+      value: " RU, CN ",
+      action: "block",
+      note: "geo",
+    }),
     checkedAs: (given) => ({ ...given, value: "RU, CN", enabled: true }),
     unknownOutput: "createdAt",
     idPattern: /^\d+$/,
@@ -87,14 +121,33 @@ lifecycle(provider, [
     // Only enabled changes in place; everything else replaces.
     update: [{ inputs: { enabled: false }, requests: { "PATCH /security/rules/:id": 1 } }],
     replace: [
-      ...[{ value: "RU" }, { action: "challenge" }, { op: "not_in" }, { seq: 5 }, { note: "other" }, { field: "asn", value: "64500" }].map((inputs) => ({ inputs, deleteBeforeReplace: false })),
+      ...[
+        { value: "RU" },
+        { action: "challenge" },
+        { op: "not_in" },
+        { seq: 5 },
+        { note: "other" },
+        { field: "asn", value: "64500" },
+      ].map((inputs) => ({ inputs, deleteBeforeReplace: false })),
       { inputs: () => ({ siteId: undefined, zoneId }), deleteBeforeReplace: false },
     ],
-    imported: (inputs) => ({ siteId: inputs.siteId, field: "country", op: "in", value: "RU, CN", action: "block", seq: 10, note: "geo", enabled: false }),
-    badImportIds: (inputs, id) => [[`${inputs.siteId}/${id}`, /is not a security rule id; a security rule is known by its numeric id \(<ruleId>/]],
+    imported: (inputs) => ({
+      siteId: inputs.siteId,
+      field: "country",
+      op: "in",
+      value: "RU, CN",
+      action: "block",
+      seq: 10,
+      note: "geo",
+      enabled: false,
+    }),
+    badImportIds: (inputs, id) => [
+      [`${inputs.siteId}/${id}`, /is not a security rule id; a security rule is known by its numeric id \(<ruleId>/],
+    ],
     apiPath: (_inputs, id) => `/security/rules/${id}`,
     parentPath: (inputs) => `/cdn/sites/${inputs.siteId}`,
-    exists: async (_inputs, id) => (await control.list<{ id: number }>("/security/rules")).some((r) => String(r.id) === id),
+    exists: async (_inputs, id) =>
+      (await control.list<{ id: number }>("/security/rules")).some((r) => String(r.id) === id),
     drift: { body: { enabled: false }, inputs: { enabled: false } },
     skip: { bad: "in the test of its own below, with the values Check accepts and the reason it gives" },
   },
@@ -105,7 +158,8 @@ lifecycle(provider, [
     update: { enabled: false },
     replace: { note: "other" },
     apiPath: (_inputs, id) => `/security/rules/${id}`,
-    exists: async (_inputs, id) => (await control.list<{ id: number }>("/security/rules")).some((r) => String(r.id) === id),
+    exists: async (_inputs, id) =>
+      (await control.list<{ id: number }>("/security/rules")).some((r) => String(r.id) === id),
     drift: { body: { enabled: false }, inputs: { enabled: false } },
     skip: { bad: "in the test of its own below, with the values Check accepts and the reason it gives" },
   },

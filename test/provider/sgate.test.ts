@@ -36,7 +36,14 @@ async function createClean(type: string, inputs: Obj): Promise<{ id: string; pro
 }
 
 /** Update with the changed inputs; afterwards the same inputs diff clean. */
-async function updateClean(type: string, id: string, olds: Obj, news: Obj, oldInputs: Obj, diffs: string[]): Promise<Obj> {
+async function updateClean(
+  type: string,
+  id: string,
+  olds: Obj,
+  news: Obj,
+  oldInputs: Obj,
+  diffs: string[],
+): Promise<Obj> {
   const d = await plugin.diff(type, "r", id, olds, news, oldInputs);
   expect(d.changes).toBe(true);
   expect(d.replaces).toEqual([]);
@@ -50,7 +57,8 @@ async function updateClean(type: string, id: string, olds: Obj, news: Obj, oldIn
 let seq = 0;
 const uniq = (base: string) => `${base} ${++seq}`;
 const apiBrand = () => control.post("/sgate/brands", { legal_name: uniq("Brand") });
-const apiCampaign = async () => control.post("/sgate/campaigns", { brand_id: (await apiBrand()).id, use_case: "mixed" });
+const apiCampaign = async () =>
+  control.post("/sgate/campaigns", { brand_id: (await apiBrand()).id, use_case: "mixed" });
 
 describe("nsp:sgate:NumberSettings", () => {
   it("patches the settings it sets, updates, replaces on a new number, forgets on delete, and imports", async () => {
@@ -59,14 +67,34 @@ describe("nsp:sgate:NumberSettings", () => {
     await previewSendsNothing(NUMBER, inputs, "sends");
     const { id, properties } = await createClean(NUMBER, inputs);
     expect(id).toBe(N3);
-    expect(properties).toMatchObject({ ...inputs, provider: "primary", campaignId: null, sends: false, receives: false });
+    expect(properties).toMatchObject({
+      ...inputs,
+      provider: "primary",
+      campaignId: null,
+      sends: false,
+      receives: false,
+    });
 
     const campaign = await apiCampaign();
     const news = await checked(NUMBER, { number: N3, enabled: true, campaignId: campaign.id, provider: "secondary" });
-    const updated = await updateClean(NUMBER, id, properties, news, inputs, ["enabled", "campaignId", "provider", "helpText"]);
+    const updated = await updateClean(NUMBER, id, properties, news, inputs, [
+      "enabled",
+      "campaignId",
+      "provider",
+      "helpText",
+    ]);
     // helpText was dropped by the program: cleared.
-    expect(updated).toMatchObject({ enabled: true, campaignId: campaign.id, provider: "secondary", helpText: null, sends: true });
-    expect(await plugin.diff(NUMBER, "r", id, updated, { ...news, number: N2 }, news)).toMatchObject({ changes: true, replaces: ["number"] });
+    expect(updated).toMatchObject({
+      enabled: true,
+      campaignId: campaign.id,
+      provider: "secondary",
+      helpText: null,
+      sends: true,
+    });
+    expect(await plugin.diff(NUMBER, "r", id, updated, { ...news, number: N2 }, news)).toMatchObject({
+      changes: true,
+      replaces: ["number"],
+    });
 
     await control.resetStats();
     await plugin.delete(NUMBER, "r", id, updated);
@@ -86,7 +114,6 @@ describe("nsp:sgate:NumberSettings", () => {
     expect((await plugin.read(NUMBER, "r", "+15550000000", properties, inputs)).id).toBe("");
     await expect(plugin.read(NUMBER, "r", "12025550101")).rejects.toThrow(/E\.164/);
   });
-
 });
 
 describe("nsp:sgate:Brand and nsp:sgate:Campaign", () => {
@@ -98,34 +125,86 @@ describe("nsp:sgate:Brand and nsp:sgate:Campaign", () => {
     expect(brand.id).toMatch(/^brd_[0-9a-f]{12}$/);
     expect(brand.properties).toMatchObject({ ...brandInputs, displayName: null, campaignIds: [] });
 
-    const campaignInputs = await checked(CAMPAIGN, { brandId: brand.id, useCase: "2fa", description: "Log-in codes", samples: ["Your code is 1234"] });
-    expect(campaignInputs).toEqual({ brandId: brand.id, useCase: "2fa", description: "Log-in codes", samples: ["Your code is 1234"], status: "draft" });
+    const campaignInputs = await checked(CAMPAIGN, {
+      brandId: brand.id,
+      useCase: "2fa",
+      description: "Log-in codes",
+      samples: ["Your code is 1234"],
+    });
+    expect(campaignInputs).toEqual({
+      brandId: brand.id,
+      useCase: "2fa",
+      description: "Log-in codes",
+      samples: ["Your code is 1234"],
+      status: "draft",
+    });
     await previewSendsNothing(CAMPAIGN, campaignInputs, "createdAt");
     const campaign = await createClean(CAMPAIGN, campaignInputs);
     expect(campaign.id).toMatch(/^cmp_[0-9a-f]{12}$/);
 
-    const brandNews = await checked(BRAND, { ...brandInputs, displayName: "Acme", website: "https://acme.example", status: "submitted" });
-    const brandUpdated = await updateClean(BRAND, brand.id, brand.properties, brandNews, brandInputs, ["displayName", "website", "status"]);
+    const brandNews = await checked(BRAND, {
+      ...brandInputs,
+      displayName: "Acme",
+      website: "https://acme.example",
+      status: "submitted",
+    });
+    const brandUpdated = await updateClean(BRAND, brand.id, brand.properties, brandNews, brandInputs, [
+      "displayName",
+      "website",
+      "status",
+    ]);
     expect(brandUpdated).toMatchObject({ status: "submitted", campaignIds: [campaign.id] });
     // The API refuses to take a submitted brand back to draft.
-    await expect(plugin.update(BRAND, "r", brand.id, brandUpdated, brandInputs, false, brandNews)).rejects.toThrow(/cannot go back to draft/);
+    await expect(plugin.update(BRAND, "r", brand.id, brandUpdated, brandInputs, false, brandNews)).rejects.toThrow(
+      /cannot go back to draft/,
+    );
 
-    const campaignNews = await checked(CAMPAIGN, { brandId: brand.id, useCase: "account_notification", messageFlow: "Opt in at sign-up", samples: ["a", "b"], status: "submitted" });
-    const campaignUpdated = await updateClean(CAMPAIGN, campaign.id, campaign.properties, campaignNews, campaignInputs, ["useCase", "description", "messageFlow", "samples", "status"]);
+    const campaignNews = await checked(CAMPAIGN, {
+      brandId: brand.id,
+      useCase: "account_notification",
+      messageFlow: "Opt in at sign-up",
+      samples: ["a", "b"],
+      status: "submitted",
+    });
+    const campaignUpdated = await updateClean(
+      CAMPAIGN,
+      campaign.id,
+      campaign.properties,
+      campaignNews,
+      campaignInputs,
+      ["useCase", "description", "messageFlow", "samples", "status"],
+    );
     expect(campaignUpdated).toMatchObject({ description: null, messageFlow: "Opt in at sign-up", status: "submitted" });
 
-    await expect(plugin.delete(BRAND, "r", brand.id, brandUpdated)).rejects.toThrow(new RegExp(`has campaign\\(s\\) ${campaign.id}`));
+    await expect(plugin.delete(BRAND, "r", brand.id, brandUpdated)).rejects.toThrow(
+      new RegExp(`has campaign\\(s\\) ${campaign.id}`),
+    );
 
     const importedBrand = await importClean(BRAND, brand.id);
-    expect(importedBrand.inputs).toEqual({ legalName: "Acme Inc", displayName: "Acme", country: "US", website: "https://acme.example", entityType: "private", status: "submitted" });
+    expect(importedBrand.inputs).toEqual({
+      legalName: "Acme Inc",
+      displayName: "Acme",
+      country: "US",
+      website: "https://acme.example",
+      entityType: "private",
+      status: "submitted",
+    });
     const importedCampaign = await importClean(CAMPAIGN, campaign.id);
-    expect(importedCampaign.inputs).toEqual({ brandId: brand.id, useCase: "account_notification", messageFlow: "Opt in at sign-up", samples: ["a", "b"], status: "submitted" });
+    expect(importedCampaign.inputs).toEqual({
+      brandId: brand.id,
+      useCase: "account_notification",
+      messageFlow: "Opt in at sign-up",
+      samples: ["a", "b"],
+      status: "submitted",
+    });
 
     await plugin.delete(CAMPAIGN, "r", campaign.id, campaignUpdated);
     expect((await plugin.read(CAMPAIGN, "r", campaign.id, campaignUpdated, campaignNews)).id).toBe("");
     await plugin.delete(BRAND, "r", brand.id, brandUpdated);
     expect((await plugin.read(BRAND, "r", brand.id, brandUpdated, brandNews)).id).toBe("");
-    await expect(plugin.read(BRAND, "r", "brd/1")).rejects.toThrow(/is not a brand id; a brand is known by its id \(<brandId>, such as brd_0123456789ab\)/);
+    await expect(plugin.read(BRAND, "r", "brd/1")).rejects.toThrow(
+      /is not a brand id; a brand is known by its id \(<brandId>, such as brd_0123456789ab\)/,
+    );
   });
 
   it("sees changes and deletes made through the API", async () => {
@@ -138,11 +217,16 @@ describe("nsp:sgate:Brand and nsp:sgate:Campaign", () => {
     await control.patch(`/sgate/brands/${brand.id}`, { legal_name: "Renamed", status: "submitted" });
     const brandRead = await plugin.read(BRAND, "r", brand.id, brand.properties, brandInputs);
     expect(brandRead.properties).toMatchObject({ legalName: "Renamed", status: "submitted" });
-    expect((await plugin.diff(BRAND, "r", brand.id, brandRead.properties, brandInputs, brandRead.inputs)).diffs.sort()).toEqual(["legalName", "status"]);
+    expect(
+      (await plugin.diff(BRAND, "r", brand.id, brandRead.properties, brandInputs, brandRead.inputs)).diffs.sort(),
+    ).toEqual(["legalName", "status"]);
 
     await control.patch(`/sgate/campaigns/${campaign.id}`, { use_case: "charity" });
     const campaignRead = await plugin.read(CAMPAIGN, "r", campaign.id, campaign.properties, campaignInputs);
-    expect((await plugin.diff(CAMPAIGN, "r", campaign.id, campaignRead.properties, campaignInputs, campaignRead.inputs)).diffs).toEqual(["useCase"]);
+    expect(
+      (await plugin.diff(CAMPAIGN, "r", campaign.id, campaignRead.properties, campaignInputs, campaignRead.inputs))
+        .diffs,
+    ).toEqual(["useCase"]);
 
     // Deleted through the API (fresh objects, whose lists this refresh has not fetched yet).
     const brand2 = await plugin.create(BRAND, "r2", brandInputs);
@@ -152,7 +236,6 @@ describe("nsp:sgate:Brand and nsp:sgate:Campaign", () => {
     await control.delete(`/sgate/brands/${brand2.id}`);
     expect((await plugin.read(BRAND, "r2", brand2.id, brand2.properties, brandInputs)).id).toBe("");
   });
-
 });
 
 describe("nsp:sgate:Sender", () => {
@@ -172,7 +255,6 @@ describe("nsp:sgate:Sender", () => {
     await plugin.delete(SENDER, "r", id, updated);
     expect((await plugin.read(SENDER, "r", id, updated, news)).id).toBe("");
   });
-
 });
 
 lifecycle(provider, [
@@ -278,7 +360,8 @@ lifecycle(provider, [
     replace: { proof: "form 43" },
     apiPath: (_inputs, id) => `/sgate/consents/${id}`,
     // Withdrawn, not erased: the API keeps a deleted consent as revoked.
-    exists: async (_inputs, id) => (await control.list<Obj>("/sgate/consents")).some((c) => c.id === id && c.status === "granted"),
+    exists: async (_inputs, id) =>
+      (await control.list<Obj>("/sgate/consents")).some((c) => c.id === id && c.status === "granted"),
     bad: [
       [{ proof: "x" }, "recipient"],
       [{ recipient: "07700900123", proof: "x" }, "recipient"],
@@ -315,12 +398,21 @@ lifecycle(provider, [
 
 describe("nsp:sgate:Template", () => {
   it("makes a new version for new text, submits with the input flag, imports, and deletes", async () => {
-    const inputs = await checked(TEMPLATE, { name: uniq("otp"), defaultLang: "en", category: "otp", bodies: { en: "Code {{code}}" } });
+    const inputs = await checked(TEMPLATE, {
+      name: uniq("otp"),
+      defaultLang: "en",
+      category: "otp",
+      bodies: { en: "Code {{code}}" },
+    });
     expect(inputs.submit).toBeUndefined();
     await previewSendsNothing(TEMPLATE, inputs, "version");
     const { id, properties } = await createClean(TEMPLATE, inputs);
     expect(id).toMatch(/^tpl_[0-9a-f]{12}$/);
-    expect(properties).toMatchObject({ version: 1, status: "draft", versions: [{ version: 1, bodies: { en: "Code {{code}}" }, status: "draft", createdAt: expect.any(String) }] });
+    expect(properties).toMatchObject({
+      version: 1,
+      status: "draft",
+      versions: [{ version: 1, bodies: { en: "Code {{code}}" }, status: "draft", createdAt: expect.any(String) }],
+    });
 
     const v2 = await checked(TEMPLATE, { ...inputs, bodies: { en: "Your code: {{code}}", de: "Ihr Code: {{code}}" } });
     const afterV2 = await updateClean(TEMPLATE, id, properties, v2, inputs, ["bodies"]);
@@ -339,12 +431,16 @@ describe("nsp:sgate:Template", () => {
     expect(afterV3.versions.map((v: Obj) => v.status)).toEqual(["draft", "submitted", "submitted"]);
 
     const imported = await importClean(TEMPLATE, id);
-    expect(imported.inputs).toEqual({ name: inputs.name, defaultLang: "en", category: "transactional", bodies: { en: "Code: {{code}}" } });
+    expect(imported.inputs).toEqual({
+      name: inputs.name,
+      defaultLang: "en",
+      category: "transactional",
+      bodies: { en: "Code: {{code}}" },
+    });
 
     await plugin.delete(TEMPLATE, "r", id, afterV3);
     expect((await plugin.read(TEMPLATE, "r", id, afterV3, v3)).id).toBe("");
   });
-
 });
 
 describe("nsp:sgate:Consent", () => {
@@ -356,8 +452,16 @@ describe("nsp:sgate:Consent", () => {
     expect(id).toMatch(/^cns_[0-9a-f]{12}$/);
     expect(properties).toMatchObject({ status: "granted", grantedAt: expect.any(String) });
 
-    for (const [key, value] of [["proof", "form 43"], ["source", "web_form"], ["recipient", "+447700900124"], ["grantedAt", "2026-01-01T00:00:00Z"]] as const) {
-      expect(await plugin.diff(CONSENT, "r", id, properties, { ...inputs, [key]: value }, inputs)).toMatchObject({ changes: true, replaces: [key] });
+    for (const [key, value] of [
+      ["proof", "form 43"],
+      ["source", "web_form"],
+      ["recipient", "+447700900124"],
+      ["grantedAt", "2026-01-01T00:00:00Z"],
+    ] as const) {
+      expect(await plugin.diff(CONSENT, "r", id, properties, { ...inputs, [key]: value }, inputs)).toMatchObject({
+        changes: true,
+        replaces: [key],
+      });
     }
 
     const imported = await importClean(CONSENT, id);
@@ -372,40 +476,86 @@ describe("nsp:sgate:Consent", () => {
 
   it("sees a consent withdrawn through the API", async () => {
     const sender = await control.post("/sgate/senders", { name: "Shop" });
-    const inputs = await checked(CONSENT, { recipient: "+12025550177", proof: "keyword START", senderId: sender.id, source: "keyword", grantedAt: "2026-02-01T10:00:00Z" });
+    const inputs = await checked(CONSENT, {
+      recipient: "+12025550177",
+      proof: "keyword START",
+      senderId: sender.id,
+      source: "keyword",
+      grantedAt: "2026-02-01T10:00:00Z",
+    });
     const { id, properties } = await createClean(CONSENT, inputs);
     // The state holds the API's spelling of the instant; the inputs keep the program's (createClean checks them).
     expect(properties).toMatchObject({ senderId: sender.id, grantedAt: "2026-02-01T10:00:00.000Z" });
     await control.delete(`/sgate/consents/${id}`);
     expect((await plugin.read(CONSENT, "r", id, properties, inputs)).id).toBe("");
   });
-
 });
 
 describe("nsp:sgate:Broadcast", () => {
   it("creates a draft, changes it in place (text to template), imports, and deletes", async () => {
-    const inputs = await checked(BROADCAST, { name: "spring sale", body: "Sale!", from: N1, recipients: { numbers: ["+12025550111", "+12025550112"] } });
-    expect(inputs).toEqual({ name: "spring sale", body: "Sale!", from: N1, recipients: { numbers: ["+12025550111", "+12025550112"] }, category: "marketing", ratePerMin: 60 });
+    const inputs = await checked(BROADCAST, {
+      name: "spring sale",
+      body: "Sale!",
+      from: N1,
+      recipients: { numbers: ["+12025550111", "+12025550112"] },
+    });
+    expect(inputs).toEqual({
+      name: "spring sale",
+      body: "Sale!",
+      from: N1,
+      recipients: { numbers: ["+12025550111", "+12025550112"] },
+      category: "marketing",
+      ratePerMin: 60,
+    });
     await previewSendsNothing(BROADCAST, inputs, "state");
     const { id, properties } = await createClean(BROADCAST, inputs);
     expect(id).toMatch(/^bc_[0-9a-f]{12}$/);
     expect(properties).toMatchObject({ state: "draft", report: { total: 2, pending: 0, noConsent: 0 } });
 
-    const template = await control.post("/sgate/templates", { name: uniq("sale"), default_lang: "en", category: "marketing", bodies: { en: "Sale" } });
+    const template = await control.post("/sgate/templates", {
+      name: uniq("sale"),
+      default_lang: "en",
+      category: "marketing",
+      bodies: { en: "Sale" },
+    });
     const { body: _body, ...rest } = inputs;
-    const news = await checked(BROADCAST, { ...rest, templateId: template.id, lang: "en", ratePerMin: 120, category: "transactional" });
-    const updated = await updateClean(BROADCAST, id, properties, news, inputs, ["body", "templateId", "lang", "ratePerMin", "category"]);
+    const news = await checked(BROADCAST, {
+      ...rest,
+      templateId: template.id,
+      lang: "en",
+      ratePerMin: 120,
+      category: "transactional",
+    });
+    const updated = await updateClean(BROADCAST, id, properties, news, inputs, [
+      "body",
+      "templateId",
+      "lang",
+      "ratePerMin",
+      "category",
+    ]);
     expect(updated).toMatchObject({ body: null, templateId: template.id, ratePerMin: 120 });
 
     const imported = await importClean(BROADCAST, id);
-    expect(imported.inputs).toEqual({ name: "spring sale", from: N1, templateId: template.id, lang: "en", recipients: { numbers: ["+12025550111", "+12025550112"] }, category: "transactional", ratePerMin: 120 });
+    expect(imported.inputs).toEqual({
+      name: "spring sale",
+      from: N1,
+      templateId: template.id,
+      lang: "en",
+      recipients: { numbers: ["+12025550111", "+12025550112"] },
+      category: "transactional",
+      ratePerMin: 120,
+    });
 
     await plugin.delete(BROADCAST, "r", id, updated);
     expect((await plugin.read(BROADCAST, "r", id, updated, news)).id).toBe("");
   });
 
   it("sees changes made through the API, cannot change or delete a broadcast that is sending, and sees a delete", async () => {
-    const inputs = await checked(BROADCAST, { body: "Hello", category: "transactional", recipients: { numbers: ["+12025550120"] } });
+    const inputs = await checked(BROADCAST, {
+      body: "Hello",
+      category: "transactional",
+      recipients: { numbers: ["+12025550120"] },
+    });
     const { id, properties } = await createClean(BROADCAST, inputs);
     await control.patch(`/sgate/broadcasts/${id}`, { body: "Changed" });
     const read = await plugin.read(BROADCAST, "r", id, properties, inputs);
@@ -414,14 +564,17 @@ describe("nsp:sgate:Broadcast", () => {
     await control.post(`/sgate/broadcasts/${id}/start`, {});
     const sending = await plugin.read(BROADCAST, "r", id, read.properties, inputs);
     expect(sending.properties).toMatchObject({ state: "sending", report: { total: 1, pending: 1 } });
-    await expect(plugin.update(BROADCAST, "r", id, sending.properties, inputs, false, sending.inputs)).rejects.toThrow(/only a draft can be changed/);
-    await expect(plugin.delete(BROADCAST, "r", id, sending.properties)).rejects.toThrow(/is sending and cannot be deleted/);
+    await expect(plugin.update(BROADCAST, "r", id, sending.properties, inputs, false, sending.inputs)).rejects.toThrow(
+      /only a draft can be changed/,
+    );
+    await expect(plugin.delete(BROADCAST, "r", id, sending.properties)).rejects.toThrow(
+      /is sending and cannot be deleted/,
+    );
 
     await control.post(`/sgate/broadcasts/${id}/cancel`, {});
     await control.delete(`/sgate/broadcasts/${id}`);
     expect((await plugin.read(BROADCAST, "r", id, sending.properties, inputs)).id).toBe("");
   });
-
 });
 
 describe("nsp:sgate:getNumbers", () => {

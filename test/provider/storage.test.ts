@@ -31,17 +31,31 @@ describe("nsp:storage:Destination", () => {
     expect(read.inputs).toMatchObject({ ...base, autoMeet: true, prefix: "meet/" });
     expect((await plugin.diff(DEST, "d", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
-    const rotated = await checked(DEST, { ...inputs, secretKey: secret("good-2"), name: "Recordings", autoMeet: false });
-    const updated = await updatesInPlace(DEST, "d", created.id, read.properties, rotated, inputs, ["autoMeet", "name", "secretKey"]);
+    const rotated = await checked(DEST, {
+      ...inputs,
+      secretKey: secret("good-2"),
+      name: "Recordings",
+      autoMeet: false,
+    });
+    const updated = await updatesInPlace(DEST, "d", created.id, read.properties, rotated, inputs, [
+      "autoMeet",
+      "name",
+      "secretKey",
+    ]);
     expect(updated).toMatchObject({ name: "Recordings", autoMeet: false });
     expect(plain(updated.secretKey)).toBe("good-2");
 
     // A key that fails the API's test write is a clear error, and the update does not happen.
     const denied = await checked(DEST, { ...rotated, secretKey: secret("deny-3") });
-    await expect(plugin.update(DEST, "d", created.id, updated, denied, false, rotated)).rejects.toThrow(/tested accessKey\/secretKey.*AccessDenied/);
+    await expect(plugin.update(DEST, "d", created.id, updated, denied, false, rotated)).rejects.toThrow(
+      /tested accessKey\/secretKey.*AccessDenied/,
+    );
 
     const moved = await checked(DEST, { ...rotated, bucket: "other-bucket" });
-    expect(await plugin.diff(DEST, "d", created.id, updated, moved, rotated)).toMatchObject({ changes: true, replaces: ["bucket"] });
+    expect(await plugin.diff(DEST, "d", created.id, updated, moved, rotated)).toMatchObject({
+      changes: true,
+      replaces: ["bucket"],
+    });
 
     const imported = await importClean(DEST, created.id);
     expect(imported.inputs).toMatchObject({ ...base, name: "Recordings", prefix: "meet/" });
@@ -54,7 +68,9 @@ describe("nsp:storage:Destination", () => {
 
   it("fails the create clearly when the API's key test fails, and without a secret key before any request", async () => {
     const denied = await checked(DEST, { ...base, secretKey: secret("deny-me") });
-    await expect(plugin.create(DEST, "d", denied)).rejects.toThrow(/nsp:storage:Destination: the API tested accessKey\/secretKey .*bucket recordings.*AccessDenied/);
+    await expect(plugin.create(DEST, "d", denied)).rejects.toThrow(
+      /nsp:storage:Destination: the API tested accessKey\/secretKey .*bucket recordings.*AccessDenied/,
+    );
     expect(await control.list("/storage/destinations")).toEqual([]);
     const noKey = await checked(DEST, base);
     await control.resetStats();

@@ -50,7 +50,10 @@ lifecycle(provider, [
   },
   {
     type: PROGRAMME,
-    create: async () => ({ channelId: String((await control.post<Obj>("/stream/streams", { name: "walk-programme" })).id), items: [{ asset_id: "vid_1", seconds: 30 }] }),
+    create: async () => ({
+      channelId: String((await control.post<Obj>("/stream/streams", { name: "walk-programme" })).id),
+      items: [{ asset_id: "vid_1", seconds: 30 }],
+    }),
     unknownOutput: "updatedAt",
     update: { mode: "relay", items: [{ asset_id: "vid_1", seconds: 30 }, { url: "https://example.com/b.mp4" }] },
     replace: { channelId: "999999" },
@@ -64,7 +67,8 @@ lifecycle(provider, [
     ],
     nestedFailures: ["["],
     skip: {
-      drift: "in the test of its own below, which also refuses an overwrite before a refresh, and a programme goes only with its channel",
+      drift:
+        "in the test of its own below, which also refuses an overwrite before a refresh, and a programme goes only with its channel",
       delete: "the programme is part of its channel: a delete empties it (checked below)",
     },
   },
@@ -72,7 +76,12 @@ lifecycle(provider, [
 
 describe("nsp:stream:Channel", () => {
   it("issues a new stream key on its trigger, kept as a secret, which an import cannot know", async () => {
-    const moved = await checked(CHANNEL, { name: "studio", record: true, quality: "high", recordingStore: { bucket: "rec" } });
+    const moved = await checked(CHANNEL, {
+      name: "studio",
+      record: true,
+      quality: "high",
+      recordingStore: { bucket: "rec" },
+    });
     const created = await plugin.create(CHANNEL, "c", moved);
     const updated = created.properties;
     const key = plain(updated.streamKey) as string;
@@ -80,7 +89,11 @@ describe("nsp:stream:Channel", () => {
 
     // The trigger issues a new key, no replacement.
     const rotate = await checked(CHANNEL, { ...moved, keyRotation: "k2" });
-    expect(await plugin.diff(CHANNEL, "c", created.id, updated, rotate, moved)).toMatchObject({ changes: true, replaces: [], diffs: ["keyRotation"] });
+    expect(await plugin.diff(CHANNEL, "c", created.id, updated, rotate, moved)).toMatchObject({
+      changes: true,
+      replaces: [],
+      diffs: ["keyRotation"],
+    });
     const rotated = await plugin.update(CHANNEL, "c", created.id, updated, rotate, false, moved);
     expect(isSecret(rotated.streamKey)).toBe(true);
     const key2 = plain(rotated.streamKey) as string;
@@ -95,7 +108,12 @@ describe("nsp:stream:Channel", () => {
 
     // Import: the key cannot be known.
     const imported = await importClean(CHANNEL, created.id);
-    expect(imported.inputs).toEqual({ name: "studio", record: true, quality: "high", recordingStore: { bucket: "rec" } });
+    expect(imported.inputs).toEqual({
+      name: "studio",
+      record: true,
+      quality: "high",
+      recordingStore: { bucket: "rec" },
+    });
     expect(plain(imported.properties.streamKey)).toBeNull();
     await expect(plugin.read(CHANNEL, "imp", "studio")).rejects.toThrow(/not a stream channel id/);
 
@@ -115,7 +133,6 @@ describe("nsp:stream:Channel", () => {
     expect((await plugin.diff(CHANNEL, "c", created.id, read.properties, inputs, read.inputs)).changes).toBe(false);
     await plugin.delete(CHANNEL, "c", created.id, read.properties);
   });
-
 });
 
 describe("nsp:stream:Programme", () => {
@@ -135,16 +152,20 @@ describe("nsp:stream:Programme", () => {
     await new Promise((r) => setTimeout(r, 5));
     await control.api("PUT", `/stream/streams/${ch.id}/programme`, { enabled: true, items: [] });
     const changed = await checked(PROGRAMME, { ...inputs, mode: "relay" });
-    await expect(plugin.update(PROGRAMME, "g", created.id, created.properties, changed, false, inputs)).rejects.toThrow(/changed outside this program/);
+    await expect(plugin.update(PROGRAMME, "g", created.id, created.properties, changed, false, inputs)).rejects.toThrow(
+      /changed outside this program/,
+    );
     const read = await plugin.read(PROGRAMME, "g", created.id, created.properties, inputs);
     expect(read.properties.items).toEqual([]);
-    expect(await plugin.diff(PROGRAMME, "g", created.id, read.properties, inputs, read.inputs)).toMatchObject({ changes: true, diffs: ["items"] });
+    expect(await plugin.diff(PROGRAMME, "g", created.id, read.properties, inputs, read.inputs)).toMatchObject({
+      changes: true,
+      diffs: ["items"],
+    });
     const fixed = await plugin.update(PROGRAMME, "g", created.id, read.properties, inputs, false, read.inputs);
     expect(fixed.items).toEqual([{ a: 1 }]);
     await control.delete(`/stream/streams/${ch.id}`);
     expect((await plugin.read(PROGRAMME, "g", created.id, fixed, inputs)).id).toBe("");
   });
-
 });
 
 describe("nsp:stream:getStreamCities", () => {

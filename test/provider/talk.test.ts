@@ -14,12 +14,27 @@ const { control, plugin, checked, previewSendsNothing, importClean, updatesInPla
 describe("nsp:talk:Room", () => {
   it("creates a room with a secret passcode, patches, changes and clears the passcode, imports, and deletes", async () => {
     const inputs = await checked(TALK, { name: " lobby ", city: "AMS", maxPeers: 20, passcode: secret("1234") });
-    expect(inputs).toMatchObject({ name: "lobby", city: "ams", kind: "room", visibility: "public", publicJoin: false, enabled: true, maxPeers: 20 });
+    expect(inputs).toMatchObject({
+      name: "lobby",
+      city: "ams",
+      kind: "room",
+      visibility: "public",
+      publicJoin: false,
+      enabled: true,
+      maxPeers: 20,
+    });
     await previewSendsNothing(TALK, inputs, "hasPasscode");
 
     const created = await plugin.create(TALK, "r", inputs);
     expect(created.id).toMatch(/^\d+$/);
-    expect(created.properties).toMatchObject({ name: "lobby", city: "ams", maxPeers: 20, maxKbps: 2000, retentionDays: 30, hasPasscode: true });
+    expect(created.properties).toMatchObject({
+      name: "lobby",
+      city: "ams",
+      maxPeers: 20,
+      maxKbps: 2000,
+      retentionDays: 30,
+      hasPasscode: true,
+    });
     expect(isSecret(created.properties.passcode)).toBe(true);
     expect(plain(created.properties.passcode)).toBe("1234");
 
@@ -30,7 +45,11 @@ describe("nsp:talk:Room", () => {
     expect((await plugin.diff(TALK, "r", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(TALK, { ...inputs, visibility: "unlisted", maxPeers: 30, passcode: secret("9999") });
-    const updated = await updatesInPlace(TALK, "r", created.id, read.properties, changed, inputs, ["maxPeers", "passcode", "visibility"]);
+    const updated = await updatesInPlace(TALK, "r", created.id, read.properties, changed, inputs, [
+      "maxPeers",
+      "passcode",
+      "visibility",
+    ]);
     expect(updated).toMatchObject({ visibility: "unlisted", maxPeers: 30, hasPasscode: true });
     expect(plain(updated.passcode)).toBe("9999");
 

@@ -39,7 +39,13 @@ lifecycle(provider, [
 
 describe("nsp:verify:Site over gRPC", () => {
   it("rotates the one-time secret through its trigger, keeps it secret, and cannot import it", async () => {
-    const changed = await checked(SITE, { name: "shop-2", hostnames: ["a.example.com", "b.example.com"], mode: "interactive", enabled: false, fingerprint: true });
+    const changed = await checked(SITE, {
+      name: "shop-2",
+      hostnames: ["a.example.com", "b.example.com"],
+      mode: "interactive",
+      enabled: false,
+      fingerprint: true,
+    });
     const created = await plugin.create(SITE, "s", changed);
     const updated = created.properties;
     const first = plain(updated.secret) as string;
@@ -48,7 +54,11 @@ describe("nsp:verify:Site over gRPC", () => {
 
     // The rotation trigger rotates through POST /rotate, without replacing the site.
     const rotate = await checked(SITE, { ...changed, secretRotation: "2026-11" });
-    expect(await plugin.diff(SITE, "s", created.id, updated, rotate, changed)).toMatchObject({ changes: true, replaces: [], diffs: ["secretRotation"] });
+    expect(await plugin.diff(SITE, "s", created.id, updated, rotate, changed)).toMatchObject({
+      changes: true,
+      replaces: [],
+      diffs: ["secretRotation"],
+    });
     await control.resetStats();
     const rotated = await plugin.update(SITE, "s", created.id, updated, rotate, false, changed);
     expect((await control.stats()).byRoute).toEqual({ "POST /verify/sites/:id/rotate": 1 });
@@ -66,7 +76,13 @@ describe("nsp:verify:Site over gRPC", () => {
     // Import through Read with only the id: inputs as the API holds them, defaults left out.
     const imported = await plugin.read(SITE, "imp", created.id);
     expect(imported.id).toBe(created.id);
-    expect(imported.inputs).toEqual({ name: "shop-2", hostnames: ["a.example.com", "b.example.com"], mode: "interactive", enabled: false, fingerprint: true });
+    expect(imported.inputs).toEqual({
+      name: "shop-2",
+      hostnames: ["a.example.com", "b.example.com"],
+      mode: "interactive",
+      enabled: false,
+      fingerprint: true,
+    });
     expect(imported.properties.secret).toBeNull();
     await expect(plugin.read(SITE, "imp", "shop")).rejects.toThrow(/not a verify site id.*<siteId>/);
 
@@ -101,12 +117,17 @@ describe("nsp:verify:Site over gRPC", () => {
   it("adopts a site whose create answer was lost, and rotates to get its secret", async () => {
     const inputs = await checked(SITE, { name: "lost-answer" });
     const created = await createWithLostAnswer(SITE, "lost", inputs, "/verify/sites");
-    expect(created.byRoute).toMatchObject({ "POST /verify/sites": 1, "GET /verify/sites": 1, "POST /verify/sites/:id/rotate": 1 });
+    expect(created.byRoute).toMatchObject({
+      "POST /verify/sites": 1,
+      "GET /verify/sites": 1,
+      "POST /verify/sites/:id/rotate": 1,
+    });
     expect(isSecret(created.properties.secret)).toBe(true);
-    expect((await control.list<{ name: string }>("/verify/sites")).filter((t) => t.name === "lost-answer")).toHaveLength(1);
+    expect(
+      (await control.list<{ name: string }>("/verify/sites")).filter((t) => t.name === "lost-answer"),
+    ).toHaveLength(1);
     await plugin.delete(SITE, "lost", created.id, created.properties);
   });
-
 });
 
 describe("nsp:vgate:getBalance over gRPC", () => {
@@ -119,6 +140,8 @@ describe("nsp:vgate:getBalance over gRPC", () => {
     expect(Array.isArray(result.movements)).toBe(true);
     const movements = raw.movements as Obj[];
     expect(movements.length).toBeGreaterThan(0);
-    expect(result.movements).toEqual(movements.map((m) => ({ at: m.at, amountMicros: m.amount_micros, kind: m.kind, note: m.note })));
+    expect(result.movements).toEqual(
+      movements.map((m) => ({ at: m.at, amountMicros: m.amount_micros, kind: m.kind, note: m.note })),
+    );
   });
 });

@@ -23,7 +23,9 @@ const TIMECOND = "nsp:vgate:TimeCondition";
 
 // No server-side rate limit: the test's own control requests share the token with every plugin it
 // starts (each checks the token at Configure), and what is under test here is not the quota.
-const provider = useProvider({ emulator: { rateLimitPerMinute: 0, accounts: [{ name: "pbx-owner", token: `svc_${"7a6b".repeat(8)}` }] } });
+const provider = useProvider({
+  emulator: { rateLimitPerMinute: 0, accounts: [{ name: "pbx-owner", token: `svc_${"7a6b".repeat(8)}` }] },
+});
 const { emulator, control, plugin, anotherPlugin } = provider;
 /**
  * Reads after a change made outside the provider. One plugin process serves one pulumi command
@@ -53,7 +55,9 @@ describe("nsp:vgate:Pbx over gRPC", () => {
     expect(plain(created.properties.sipPasswords)).toEqual({});
     setCallsUp(emulator.app.store, created.id, 2);
     const moved = { ...inputs, city: "sgp" };
-    await expect(plugin.update(PBX, "mv", created.id, created.properties, moved, false, inputs)).rejects.toThrow(/refused to move PBX .* to sgp: .*cannot move while a call is up/);
+    await expect(plugin.update(PBX, "mv", created.id, created.properties, moved, false, inputs)).rejects.toThrow(
+      /refused to move PBX .* to sgp: .*cannot move while a call is up/,
+    );
     expect((await plugin.read(PBX, "mv", created.id, created.properties, inputs)).properties.city).toBe("fra");
     setCallsUp(emulator.app.store, created.id, 0);
     expect((await plugin.update(PBX, "mv", created.id, created.properties, moved, false, inputs)).city).toBe("sgp");
@@ -80,15 +84,28 @@ const extFixture = async (pbx: string) => ({
   ext1: await apiObject(pbx, "extensions", { number: "201" }),
   ext2: await apiObject(pbx, "extensions", { number: "202" }),
 });
-const trunkFixture = async (pbx: string) => ({ trunk: await apiObject(pbx, "trunks", { mode: "peer", host: "192.0.2.50" }) });
+const trunkFixture = async (pbx: string) => ({
+  trunk: await apiObject(pbx, "trunks", { mode: "peer", host: "192.0.2.50" }),
+});
 
 const CASES: ObjectCase[] = [
   {
     type: EXTENSION,
     path: "extensions",
     setup: async (pbx) => extFixture(pbx),
-    inputs: () => ({ number: "101", name: "Alice", userEmail: "alice@example.test", voicemail: { enabled: true, pin: "2468" }, ringTimeout: 25 }),
-    update: (r) => ({ name: "Alice B", dnd: true, forward: { busy: `voicemail:${r.ext1}` }, outboundClass: "international" }),
+    inputs: () => ({
+      number: "101",
+      name: "Alice",
+      userEmail: "alice@example.test",
+      voicemail: { enabled: true, pin: "2468" },
+      ringTimeout: 25,
+    }),
+    update: (r) => ({
+      name: "Alice B",
+      dnd: true,
+      forward: { busy: `voicemail:${r.ext1}` },
+      outboundClass: "international",
+    }),
     drift: { body: { name: "Changed" }, inputs: { name: "Changed" } },
     bad: [
       [{ number: "10a" }, "number"],
@@ -103,7 +120,13 @@ const CASES: ObjectCase[] = [
     type: TRUNK,
     path: "trunks",
     setup: async () => ({}),
-    inputs: () => ({ name: "Carrier", host: "sip.carrier.example", username: "acct", password: secret("first-secret"), maxChannels: 4 }),
+    inputs: () => ({
+      name: "Carrier",
+      host: "sip.carrier.example",
+      username: "acct",
+      password: secret("first-secret"),
+      maxChannels: 4,
+    }),
     update: () => ({ host: "sip2.carrier.example", codecs: ["opus", "ulaw"], password: secret("second-secret") }),
     drift: { body: { max_channels: 9 }, inputs: { maxChannels: 9 } },
     writeOnly: ["password"],
@@ -131,7 +154,10 @@ const CASES: ObjectCase[] = [
   {
     type: INBOUND,
     path: "inbound",
-    setup: async (pbx) => ({ ...(await extFixture(pbx)), number: await apiObject(pbx, "numbers", { e164: `+4930555${410 + ++seq}` }) }),
+    setup: async (pbx) => ({
+      ...(await extFixture(pbx)),
+      number: await apiObject(pbx, "numbers", { e164: `+4930555${410 + ++seq}` }),
+    }),
     inputs: (r) => ({ name: "Main line", numberId: r.number, destination: `extension:${r.ext1}` }),
     update: (r) => ({ destination: `voicemail:${r.ext2}`, cidPattern: "+49." }),
     drift: { body: { destination: "hangup" }, inputs: { destination: "hangup" } },
@@ -145,8 +171,16 @@ const CASES: ObjectCase[] = [
   {
     type: OUTBOUND,
     path: "outbound",
-    setup: async (pbx) => ({ ...(await trunkFixture(pbx)), trunk2: await apiObject(pbx, "trunks", { mode: "peer", host: "192.0.2.51" }) }),
-    inputs: (r) => ({ name: "National", patterns: [{ match: "0ZX.", strip: 1, prepend: "+49" }], trunks: [r.trunk], priority: 10 }),
+    setup: async (pbx) => ({
+      ...(await trunkFixture(pbx)),
+      trunk2: await apiObject(pbx, "trunks", { mode: "peer", host: "192.0.2.51" }),
+    }),
+    inputs: (r) => ({
+      name: "National",
+      patterns: [{ match: "0ZX.", strip: 1, prepend: "+49" }],
+      trunks: [r.trunk],
+      priority: 10,
+    }),
     update: (r) => ({ trunks: [r.trunk2, r.trunk], emergency: true, callerIdOverride: "+4930555499" }),
     drift: { body: { priority: 77 }, inputs: { priority: 77 } },
     bad: [
@@ -161,7 +195,12 @@ const CASES: ObjectCase[] = [
     path: "ivrs",
     setup: extFixture,
     inputs: (r) => ({ name: "Menu", greeting: "welcome", options: { "1": `extension:${r.ext1}` }, repeat: 2 }),
-    update: (r) => ({ options: { "1": `extension:${r.ext1}`, "2": `extension:${r.ext2}` }, timeoutS: 5, directDial: true, invalid: `voicemail:${r.ext1}` }),
+    update: (r) => ({
+      options: { "1": `extension:${r.ext1}`, "2": `extension:${r.ext2}` },
+      timeoutS: 5,
+      directDial: true,
+      invalid: `voicemail:${r.ext1}`,
+    }),
     drift: { body: { repeat: 4 }, inputs: { repeat: 4 } },
     bad: [
       [{ timeoutS: -1 }, "timeoutS"],
@@ -200,8 +239,16 @@ const CASES: ObjectCase[] = [
     type: TIMECOND,
     path: "timeconds",
     setup: async () => ({}),
-    inputs: () => ({ name: "Business hours", schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "09:00", to: "17:00" }] }),
-    update: () => ({ schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "18:00" }, { days: ["sat"], from: "10:00", to: "14:00" }] }),
+    inputs: () => ({
+      name: "Business hours",
+      schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "09:00", to: "17:00" }],
+    }),
+    update: () => ({
+      schedule: [
+        { days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "18:00" },
+        { days: ["sat"], from: "10:00", to: "14:00" },
+      ],
+    }),
     drift: { body: { name: "Changed" }, inputs: { name: "Changed" } },
     bad: [
       [{ schedule: undefined }, "schedule"],
@@ -212,7 +259,13 @@ const CASES: ObjectCase[] = [
 ];
 
 /** Ids of the right form that name nothing: Check refuses the bad inputs before any request. */
-const NO_REFS = { ext1: "ext_000000000001", ext2: "ext_000000000002", trunk: "trk_000000000001", trunk2: "trk_000000000002", number: "num_000000000001" };
+const NO_REFS = {
+  ext1: "ext_000000000001",
+  ext2: "ext_000000000002",
+  trunk: "trk_000000000001",
+  trunk2: "trk_000000000002",
+  number: "num_000000000001",
+};
 
 /** A row for an object of a PBX: made in a fresh PBX, imported as <pbx>/<id>, unable to move to another PBX. */
 function objectRow(c: ObjectCase): LifecycleRow {
@@ -232,7 +285,10 @@ function objectRow(c: ObjectCase): LifecycleRow {
     importId: (inputs, id) => `${inputs.pbxId}/${id}`,
     drift: c.drift,
     writeOnly: c.writeOnly,
-    bad: [...c.bad, [{ pbxId: "" }, "pbxId"] as [Obj, string]].map(([change, property]) => [Object.fromEntries(Object.entries({ ...base, ...change }).filter(([, v]) => v !== undefined)), property]),
+    bad: [...c.bad, [{ pbxId: "" }, "pbxId"] as [Obj, string]].map(([change, property]) => [
+      Object.fromEntries(Object.entries({ ...base, ...change }).filter(([, v]) => v !== undefined)),
+      property,
+    ]),
     nestedFailures: ["["],
   };
 }
@@ -243,10 +299,22 @@ const flowPath = (inputs: Obj) => `/vgate/pbx/${inputs.pbxId}/numbers/${inputs.n
 lifecycle(provider, [
   {
     type: PBX,
-    create: { name: "Office", template: "small-office", city: "lon", language: "en", settings: { record_calls: false } },
+    create: {
+      name: "Office",
+      template: "small-office",
+      city: "lon",
+      language: "en",
+      settings: { record_calls: false },
+    },
     unknownOutput: "sipPasswords",
     // The city moves the PBX in place.
-    update: { name: "Head office", city: "nyc", timezone: "America/Chicago", language: "zh", settings: { record_calls: true } },
+    update: {
+      name: "Head office",
+      city: "nyc",
+      timezone: "America/Chicago",
+      language: "zh",
+      settings: { record_calls: true },
+    },
     replace: { template: "reception" },
     apiPath: (_inputs, id) => `/vgate/pbx/${id}`,
     drift: { body: { language: "zh" }, inputs: { language: "zh" } },
@@ -267,7 +335,16 @@ lifecycle(provider, [
       const pbx = await apiPbx();
       flowRefs = { pbx, ext1: await apiObject(pbx, "extensions", {}), ext2: await apiObject(pbx, "extensions", {}) };
       const numberId = await apiObject(pbx, "numbers", { e164: `+4930555${500 + ++seq}` });
-      return { pbxId: pbx, numberId, flow: { ring: [flowRefs.ext1, flowRefs.ext2], ring_s: 15, hours: [{ days: ["mon"], from: "09:00", to: "17:00" }], after_hours: `voicemail:${flowRefs.ext1}` } };
+      return {
+        pbxId: pbx,
+        numberId,
+        flow: {
+          ring: [flowRefs.ext1, flowRefs.ext2],
+          ring_s: 15,
+          hours: [{ days: ["mon"], from: "09:00", to: "17:00" }],
+          after_hours: `voicemail:${flowRefs.ext1}`,
+        },
+      };
     },
     unknownOutput: "groupId",
     update: () => ({ flow: { destination: `extension:${flowRefs!.ext2}` } }),
@@ -281,14 +358,21 @@ lifecycle(provider, [
       [{ pbxId: "pbx_000000000000", flow: { destination: "hangup" } }, "numberId"],
       [{ pbxId: "pbx_000000000000", numberId: "num_000000000000", flow: "ring everyone" }, "flow"],
     ],
-    skip: { "drift delete": "the API has no DELETE of a flow; a PUT of an empty flow clears it, which a test below makes" },
+    skip: {
+      "drift delete": "the API has no DELETE of a flow; a PUT of an empty flow clears it, which a test below makes",
+    },
   },
 ]);
 
 describe("objects of a PBX", () => {
   it("refuse an import id that is not <pbx>/<id>, and a PBX id that is not one", async () => {
-    for (const c of CASES) await expect(plugin.read(c.type, "imp", "no-slash-and-no-pbx"), c.type).rejects.toThrow(/must have the form <pbx>\/<id>/);
-    await expect(plugin.read(PBX, "imp", "not a pbx id")).rejects.toThrow(/is not a PBX id; a PBX is known by its id \(<pbx>\)/);
+    for (const c of CASES)
+      await expect(plugin.read(c.type, "imp", "no-slash-and-no-pbx"), c.type).rejects.toThrow(
+        /must have the form <pbx>\/<id>/,
+      );
+    await expect(plugin.read(PBX, "imp", "not a pbx id")).rejects.toThrow(
+      /is not a PBX id; a PBX is known by its id \(<pbx>\)/,
+    );
   });
 
   it("are gone when their PBX is deleted underneath", async () => {
@@ -310,7 +394,12 @@ describe("secrets of extensions and trunks", () => {
     expect(isSecret(created.properties.sipPassword)).toBe(true);
     const first = plain(created.properties.sipPassword) as string;
     expect(first.length).toBeGreaterThan(8);
-    expect(created.properties).toMatchObject({ number: "101", sipUsername: "101", passwordRotation: 1, sipPasswordIssuedAt: expect.any(String) });
+    expect(created.properties).toMatchObject({
+      number: "101",
+      sipUsername: "101",
+      passwordRotation: 1,
+      sipPasswordIssuedAt: expect.any(String),
+    });
 
     const refreshed = await plugin.read(EXTENSION, "e", created.id, created.properties, inputs);
     expect(isSecret(refreshed.properties.sipPassword)).toBe(true);
@@ -341,15 +430,32 @@ describe("secrets of extensions and trunks", () => {
     const imported = await plugin.read(EXTENSION, "imp", `${pbx}/${created.id}`);
     expect(imported.properties.sipPassword).toBeUndefined();
     const withTrigger = (await plugin.check(EXTENSION, "imp", { ...imported.inputs, passwordRotation: "now" })).inputs;
-    expect((await plugin.diff(EXTENSION, "imp", imported.id, imported.properties, withTrigger, imported.inputs)).diffs).toEqual(["passwordRotation"]);
-    const issued = await plugin.update(EXTENSION, "imp", imported.id, imported.properties, withTrigger, false, imported.inputs);
+    expect(
+      (await plugin.diff(EXTENSION, "imp", imported.id, imported.properties, withTrigger, imported.inputs)).diffs,
+    ).toEqual(["passwordRotation"]);
+    const issued = await plugin.update(
+      EXTENSION,
+      "imp",
+      imported.id,
+      imported.properties,
+      withTrigger,
+      false,
+      imported.inputs,
+    );
     expect(plain(issued.sipPassword)).toEqual(expect.any(String));
     expect(plain(issued.sipPassword)).not.toBe(second);
   });
 
   it("keeps a trunk's password a secret input that the API never returns", async () => {
     const pbx = await apiPbx();
-    const inputs = (await plugin.check(TRUNK, "t", { pbxId: pbx, host: "sip.carrier.example", username: "u", password: secret("pa55word") })).inputs;
+    const inputs = (
+      await plugin.check(TRUNK, "t", {
+        pbxId: pbx,
+        host: "sip.carrier.example",
+        username: "u",
+        password: secret("pa55word"),
+      })
+    ).inputs;
     expect(isSecret(inputs.password)).toBe(true);
     const created = await plugin.create(TRUNK, "t", inputs);
     expect(isSecret(created.properties.password)).toBe(true);
@@ -357,7 +463,10 @@ describe("secrets of extensions and trunks", () => {
     expect(created.properties.passwordSet).toBe(true);
     const raw = await control.get(`/vgate/pbx/${pbx}/trunks/${created.id}`);
     expect(JSON.stringify(raw)).not.toContain("pa55word");
-    const refreshed = await plugin.read(TRUNK, "t", created.id, created.properties, { ...inputs, password: "pa55word" });
+    const refreshed = await plugin.read(TRUNK, "t", created.id, created.properties, {
+      ...inputs,
+      password: "pa55word",
+    });
     expect(isSecret(refreshed.properties.password)).toBe(true);
     expect(isSecret(refreshed.inputs.password)).toBe(true);
     expect(plain(refreshed.properties.password)).toBe("pa55word");
@@ -369,7 +478,8 @@ describe("nsp:vgate:NumberFlow over gRPC", () => {
     const pbx = await apiPbx();
     const ext = await apiObject(pbx, "extensions", {});
     const numberId = await apiObject(pbx, "numbers", { e164: "+4930555700" });
-    const inputs = (await plugin.check(FLOW, "f", { pbxId: pbx, numberId, flow: { destination: `extension:${ext}` } })).inputs;
+    const inputs = (await plugin.check(FLOW, "f", { pbxId: pbx, numberId, flow: { destination: `extension:${ext}` } }))
+      .inputs;
     const created = await plugin.create(FLOW, "f", inputs);
     expect(created.id).toBe(numberId);
     await control.api("PUT", `/vgate/pbx/${pbx}/numbers/${numberId}/flow`, {});
@@ -398,16 +508,25 @@ describe("objects that route to each other", () => {
     const out = await make(OUTBOUND, "out", { name: "Out", patterns: [{ match: "X." }], trunks: [trunk.id] });
 
     await expect(plugin.delete(EXTENSION, "alice", alice.id, alice.properties)).rejects.toThrow(
-      new RegExp(`nsp:vgate:Extension: the gateway refuses to delete extension ${alice.id} while something routes to it: .*ring group "Sales" \\(${group.id}\\)`),
+      new RegExp(
+        `nsp:vgate:Extension: the gateway refuses to delete extension ${alice.id} while something routes to it: .*ring group "Sales" \\(${group.id}\\)`,
+      ),
     );
     await expect(plugin.delete(GROUP, "sales", group.id, group.properties)).rejects.toThrow(/IVR "Menu"/);
     await expect(plugin.delete(IVR, "menu", menu.id, menu.properties)).rejects.toThrow(/inbound route "Main line"/);
     await expect(plugin.delete(NUMBER, "main", num.id, num.properties)).rejects.toThrow(/inbound route "Main line"/);
-    await expect(plugin.delete(TRUNK, "trunk", trunk.id, trunk.properties)).rejects.toThrow(/number \+4930555600 .*outbound route "Out"/);
+    await expect(plugin.delete(TRUNK, "trunk", trunk.id, trunk.properties)).rejects.toThrow(
+      /number \+4930555600 .*outbound route "Out"/,
+    );
 
     // What the engine does on destroy: dependents first.
-    for (const r of [out, route, num, trunk, menu, group, bob, alice]) await plugin.delete(r.type, r.name, r.id, r.properties);
-    const left = await Promise.all(["extensions", "trunks", "numbers", "inbound", "outbound", "ivrs", "groups"].map((p) => control.list(`/vgate/pbx/${pbx}/${p}`)));
+    for (const r of [out, route, num, trunk, menu, group, bob, alice])
+      await plugin.delete(r.type, r.name, r.id, r.properties);
+    const left = await Promise.all(
+      ["extensions", "trunks", "numbers", "inbound", "outbound", "ivrs", "groups"].map((p) =>
+        control.list(`/vgate/pbx/${pbx}/${p}`),
+      ),
+    );
     expect(left.flat()).toEqual([]);
   });
 });
@@ -456,7 +575,10 @@ describe("an update of a PBX object", () => {
     await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["POST"], path: "/password$" });
     try {
       const both = { ...renamed, name: "Again", passwordRotation: 2 };
-      const err = (await plugin.update(EXTENSION, "u", created.id, patched, both, false, renamed).then(() => undefined, (e: grpc.ServiceError) => e))!;
+      const err = (await plugin.update(EXTENSION, "u", created.id, patched, both, false, renamed).then(
+        () => undefined,
+        (e: grpc.ServiceError) => e,
+      ))!;
       expect(err.message).toMatch(/upstream failure/);
       const partial = initFailure(err);
       expect(partial.id).toBe(created.id);
@@ -476,13 +598,36 @@ describe("nsp:vgate:getCities and nsp:vgate:getTemplates", () => {
     expect(all.failures).toEqual([]);
     const cities = all.result.cities as Obj[];
     expect(cities.map((c) => c.id)).toEqual(["fra", "lon", "nyc", "sgp", "syd"]);
-    expect(cities[0]).toEqual({ id: "fra", name: "Frankfurt", country: "DE", timezone: "Europe/Berlin", accepting: true });
+    expect(cities[0]).toEqual({
+      id: "fra",
+      name: "Frankfurt",
+      country: "DE",
+      timezone: "Europe/Berlin",
+      accepting: true,
+    });
     const open = await plugin.invoke("nsp:vgate:getCities", { acceptingOnly: true });
     expect((open.result.cities as Obj[]).map((c) => c.id)).not.toContain("syd");
-    expect((await plugin.invoke("nsp:vgate:getCities", { acceptingOnly: "yes" })).failures[0]?.property).toBe("acceptingOnly");
+    expect((await plugin.invoke("nsp:vgate:getCities", { acceptingOnly: "yes" })).failures[0]?.property).toBe(
+      "acceptingOnly",
+    );
 
     const templates = (await plugin.invoke("nsp:vgate:getTemplates", {})).result.templates as Obj[];
-    expect(templates.map((t) => t.id)).toEqual(["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"]);
-    expect(templates[0]).toMatchObject({ name: "Small office", extensions: [{ number: "101", name: "Desk 1" }, { number: "102", name: "Desk 2" }, { number: "103", name: "Desk 3" }] });
+    expect(templates.map((t) => t.id)).toEqual([
+      "small-office",
+      "reception",
+      "after-hours",
+      "contact-centre",
+      "conference",
+      "personal",
+      "blank",
+    ]);
+    expect(templates[0]).toMatchObject({
+      name: "Small office",
+      extensions: [
+        { number: "101", name: "Desk 1" },
+        { number: "102", name: "Desk 2" },
+        { number: "103", name: "Desk 3" },
+      ],
+    });
   });
 });

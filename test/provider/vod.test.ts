@@ -12,7 +12,8 @@ const HOOK = "nsp:vod:Webhook";
 type Obj = Record<string, any>;
 
 const provider = useProvider({ account: "vod" });
-const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
+const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } =
+  provider;
 
 describe("nsp:vod:Asset", () => {
   it("creates metadata, patches and clears fields, imports, and deletes", async () => {
@@ -29,11 +30,20 @@ describe("nsp:vod:Asset", () => {
     expect((await plugin.diff(ASSET, "a", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(ASSET, { description: "About us", visibility: "private" });
-    const updated = await updatesInPlace(ASSET, "a", created.id, read.properties, changed, inputs, ["description", "tags", "title", "visibility"]);
+    const updated = await updatesInPlace(ASSET, "a", created.id, read.properties, changed, inputs, [
+      "description",
+      "tags",
+      "title",
+      "visibility",
+    ]);
     expect(updated).toMatchObject({ description: "About us", visibility: "private" });
     expect(updated.title).toBeUndefined();
     expect(updated.tags).toBeUndefined();
-    expect(await control.get<Obj>(`/vod/assets/${created.id}`)).toMatchObject({ title: null, tags: {}, description: "About us" });
+    expect(await control.get<Obj>(`/vod/assets/${created.id}`)).toMatchObject({
+      title: null,
+      tags: {},
+      description: "About us",
+    });
 
     setAssetState(emulator.app.store, created.id, "ready");
     const imported = await importClean(ASSET, created.id);
@@ -44,7 +54,6 @@ describe("nsp:vod:Asset", () => {
     await plugin.delete(ASSET, "a", created.id, updated);
     expect((await plugin.read(ASSET, "a", created.id, updated, changed)).id).toBe("");
   });
-
 });
 
 lifecycle(provider, [
@@ -70,7 +79,10 @@ lifecycle(provider, [
     replace: { note: "other" },
     apiPath: (_inputs, id) => `/vod/keys/${id}`,
     exists: async (_inputs, id) => (await control.list<Obj>("/vod/keys")).some((k) => k.id === id),
-    bad: [[{ note: "x".repeat(257) }, "note"], [{ note: 1 }, "note"]],
+    bad: [
+      [{ note: "x".repeat(257) }, "note"],
+      [{ note: 1 }, "note"],
+    ],
     skip: { update: "every input replaces a signing key", "drift edit": "the API has no edit of a signing key" },
   },
   {
@@ -88,7 +100,10 @@ lifecycle(provider, [
       [{ url: "https://x", events: [""] }, "events"],
     ],
     nestedFailures: ["[", "."],
-    skip: { update: "every input replaces an event endpoint", "drift edit": "the API has no edit of an event endpoint" },
+    skip: {
+      update: "every input replaces an event endpoint",
+      "drift edit": "the API has no edit of an event endpoint",
+    },
   },
 ]);
 
@@ -112,7 +127,10 @@ describe("nsp:vod:SigningKey", () => {
     expect(plain(again.properties.secret)).toBe(value);
     expect(isSecret(again.properties.secret)).toBe(true);
 
-    expect(await plugin.diff(KEY, "k", created.id, read.properties, { note: "other" }, inputs)).toMatchObject({ changes: true, replaces: ["note"] });
+    expect(await plugin.diff(KEY, "k", created.id, read.properties, { note: "other" }, inputs)).toMatchObject({
+      changes: true,
+      replaces: ["note"],
+    });
 
     const imported = await importClean(KEY, created.id);
     expect(imported.inputs).toEqual(inputs);
@@ -136,7 +154,10 @@ describe("nsp:vod:Webhook", () => {
     expect(read.inputs).toEqual(inputs);
     expect((await plugin.diff(HOOK, "h", created.id, read.properties, inputs, inputs)).changes).toBe(false);
     const changed = await checked(HOOK, { ...inputs, events: ["asset.ready"] });
-    expect(await plugin.diff(HOOK, "h", created.id, read.properties, changed, inputs)).toMatchObject({ changes: true, replaces: ["events"] });
+    expect(await plugin.diff(HOOK, "h", created.id, read.properties, changed, inputs)).toMatchObject({
+      changes: true,
+      replaces: ["events"],
+    });
 
     const imported = await importClean(HOOK, created.id);
     expect(imported.inputs).toEqual({ url: inputs.url, note: "n" });

@@ -26,14 +26,25 @@ describe("nsp:voice:Number", () => {
 
     const created = await plugin.create(NUMBER, "n", inputs);
     expect(created.id).toMatch(/^\+3120555\d{4}$/);
-    expect(created.properties).toMatchObject({ number: created.id, label: "main line", sipIn: true, dest: "ivr:main", noanswer: null });
+    expect(created.properties).toMatchObject({
+      number: created.id,
+      label: "main line",
+      sipIn: true,
+      dest: "ivr:main",
+      noanswer: null,
+    });
 
     const read = await plugin.read(NUMBER, "n", created.id, created.properties, inputs);
     expect(read.inputs).toEqual(inputs);
     expect((await plugin.diff(NUMBER, "n", created.id, read.properties, inputs, inputs)).changes).toBe(false);
 
     const changed = await checked(NUMBER, { label: "support", sipIn: false, noanswer: "voicemail:100" });
-    const updated = await updatesInPlace(NUMBER, "n", created.id, read.properties, changed, inputs, ["dest", "label", "noanswer", "sipIn"]);
+    const updated = await updatesInPlace(NUMBER, "n", created.id, read.properties, changed, inputs, [
+      "dest",
+      "label",
+      "noanswer",
+      "sipIn",
+    ]);
     expect(updated).toMatchObject({ label: "support", sipIn: false, dest: null, noanswer: "voicemail:100" });
 
     const imported = await importClean(NUMBER, created.id);
@@ -63,15 +74,25 @@ describe("nsp:voice:NumberEndpoint", () => {
 
     // Another number for the same extension: the old endpoint must go first.
     const moved = await checked(ENDPOINT, { ...inputs, number: b });
-    expect(await plugin.diff(ENDPOINT, "e", created.id, read.properties, moved, inputs)).toMatchObject({ changes: true, replaces: ["number"], deleteBeforeReplace: true });
+    expect(await plugin.diff(ENDPOINT, "e", created.id, read.properties, moved, inputs)).toMatchObject({
+      changes: true,
+      replaces: ["number"],
+      deleteBeforeReplace: true,
+    });
     const otherExt = await checked(ENDPOINT, { ...inputs, ext: exts[1] });
-    expect(await plugin.diff(ENDPOINT, "e", created.id, read.properties, otherExt, inputs)).toMatchObject({ changes: true, replaces: ["ext"], deleteBeforeReplace: false });
+    expect(await plugin.diff(ENDPOINT, "e", created.id, read.properties, otherExt, inputs)).toMatchObject({
+      changes: true,
+      replaces: ["ext"],
+      deleteBeforeReplace: false,
+    });
 
     await importClean(ENDPOINT, created.id);
     await expect(plugin.read(ENDPOINT, "imp", `${a}/${pbx}`)).rejects.toThrow(/<number>\/<pbxId>\/<extensionId>/);
 
     // The API refuses a second number for the same extension, and says which number has it.
-    await expect(plugin.create(ENDPOINT, "e2", moved)).rejects.toThrow(new RegExp(`conflict.*${a.replace("+", "\\+")}`));
+    await expect(plugin.create(ENDPOINT, "e2", moved)).rejects.toThrow(
+      new RegExp(`conflict.*${a.replace("+", "\\+")}`),
+    );
 
     await plugin.delete(ENDPOINT, "e", created.id, read.properties);
     expect((await plugin.read(ENDPOINT, "e", created.id, read.properties, inputs)).id).toBe("");
@@ -111,7 +132,10 @@ lifecycle(provider, [
     unknownOutput: "numberLabel",
     replace: { ext: "ext_other" },
     apiPath: (inputs) => `/voice/numbers/${encodeURIComponent(inputs.number)}/endpoints/${inputs.pbxId}/${inputs.ext}`,
-    exists: async (inputs) => ((await control.get<Obj>(`/voice/numbers/${encodeURIComponent(inputs.number)}`)).endpoints as Obj[]).some((e) => e.pbx_id === inputs.pbxId && e.ext === inputs.ext),
+    exists: async (inputs) =>
+      ((await control.get<Obj>(`/voice/numbers/${encodeURIComponent(inputs.number)}`)).endpoints as Obj[]).some(
+        (e) => e.pbx_id === inputs.pbxId && e.ext === inputs.ext,
+      ),
     bad: [
       [{ number: "0301234", pbxId: "pbx_1", ext: "ext_1" }, "number"],
       [{ number: "+31205550001", pbxId: "a/b", ext: "ext_1" }, "pbxId"],

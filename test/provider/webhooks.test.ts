@@ -39,13 +39,31 @@ describe("nsp:index:Webhook", () => {
 
     // Everything patches in place; dropping the note clears it.
     const { note: _n, ...noNote } = inputs;
-    const news = await checked(WEBHOOK, { ...noNote, url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
-    const updated = await updatesInPlace(WEBHOOK, "w", created.id, read.properties, news, inputs, ["enabled", "events", "note", "url"]);
-    expect(updated).toMatchObject({ url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
+    const news = await checked(WEBHOOK, {
+      ...noNote,
+      url: "https://hooks.example.com/v2",
+      events: ["ping", "sgate.broadcast.completed"],
+      enabled: false,
+    });
+    const updated = await updatesInPlace(WEBHOOK, "w", created.id, read.properties, news, inputs, [
+      "enabled",
+      "events",
+      "note",
+      "url",
+    ]);
+    expect(updated).toMatchObject({
+      url: "https://hooks.example.com/v2",
+      events: ["ping", "sgate.broadcast.completed"],
+      enabled: false,
+    });
     expect(updated.note).toBeUndefined();
     expect(plain(updated.secret)).toBe(signing);
     expect(isSecret(updated.secret)).toBe(true);
-    expect(await control.get(`/webhooks/${created.id}`)).toMatchObject({ note: null, enabled: false, url: "https://hooks.example.com/v2" });
+    expect(await control.get(`/webhooks/${created.id}`)).toMatchObject({
+      note: null,
+      enabled: false,
+      url: "https://hooks.example.com/v2",
+    });
     const after = await plugin.read(WEBHOOK, "w", created.id, updated, news);
     expect(plain(after.properties.secret)).toBe(signing);
     expect((await plugin.diff(WEBHOOK, "w", created.id, after.properties, news, news)).changes).toBe(false);
@@ -53,11 +71,19 @@ describe("nsp:index:Webhook", () => {
     // Import: only the id; the secret is gone for good (null), and the inputs check and diff clean.
     const imported = await plugin.read(WEBHOOK, "imp", created.id);
     expect(imported.id).toBe(created.id);
-    expect(imported.inputs).toEqual({ url: "https://hooks.example.com/v2", events: ["ping", "sgate.broadcast.completed"], enabled: false });
+    expect(imported.inputs).toEqual({
+      url: "https://hooks.example.com/v2",
+      events: ["ping", "sgate.broadcast.completed"],
+      enabled: false,
+    });
     expect(plain(imported.properties.secret) ?? null).toBeNull();
     const impInputs = await checked(WEBHOOK, imported.inputs);
-    expect((await plugin.diff(WEBHOOK, "imp", imported.id, imported.properties, impInputs, imported.inputs)).changes).toBe(false);
-    await expect(plugin.read(WEBHOOK, "imp", "hooks.example.com")).rejects.toThrow(/is not a webhook id; a webhook is known by its numeric id \(<webhookId>/);
+    expect(
+      (await plugin.diff(WEBHOOK, "imp", imported.id, imported.properties, impInputs, imported.inputs)).changes,
+    ).toBe(false);
+    await expect(plugin.read(WEBHOOK, "imp", "hooks.example.com")).rejects.toThrow(
+      /is not a webhook id; a webhook is known by its numeric id \(<webhookId>/,
+    );
 
     await plugin.delete(WEBHOOK, "w", created.id, after.properties);
     expect(await control.list("/webhooks")).toEqual([]);
@@ -78,7 +104,9 @@ describe("nsp:index:Webhook", () => {
   it("reports the API's limit of 10 endpoints clearly", async () => {
     await clear();
     for (let i = 0; i < 10; i++) await control.post("/webhooks", { url: `https://h${i}.example.com/` });
-    await expect(plugin.create(WEBHOOK, "w", await checked(WEBHOOK, { url: "https://h10.example.com/" }))).rejects.toThrow(/at most 10 webhook endpoints/);
+    await expect(
+      plugin.create(WEBHOOK, "w", await checked(WEBHOOK, { url: "https://h10.example.com/" })),
+    ).rejects.toThrow(/at most 10 webhook endpoints/);
     await clear();
   });
 });
@@ -91,7 +119,10 @@ lifecycle(provider, [
     update: { enabled: false, note: "ops" },
     skip: { replace: "every input changes in place" },
     apiPath: (_inputs, id) => `/webhooks/${id}`,
-    drift: { body: { enabled: false, url: "https://elsewhere.example.com/" }, inputs: { enabled: false, url: "https://elsewhere.example.com/" } },
+    drift: {
+      body: { enabled: false, url: "https://elsewhere.example.com/" },
+      inputs: { enabled: false, url: "https://elsewhere.example.com/" },
+    },
     bad: [
       [{}, "url"],
       [{ url: "http://hooks.example.com/" }, "url"],
@@ -112,7 +143,14 @@ describe("nsp:index:getWebhookEvents", () => {
   it("lists the event names", async () => {
     const { result, failures } = await plugin.invoke("nsp:index:getWebhookEvents", {});
     expect(failures).toEqual([]);
-    expect(result.names).toEqual(["ping", "sgate.verification.approved", "sgate.verification.failed", "sgate.verification.expired", "sgate.verification.canceled", "sgate.broadcast.completed"]);
+    expect(result.names).toEqual([
+      "ping",
+      "sgate.verification.approved",
+      "sgate.verification.failed",
+      "sgate.verification.expired",
+      "sgate.verification.canceled",
+      "sgate.broadcast.completed",
+    ]);
     expect((result.events as Obj[])[0]).toEqual({ name: "ping", description: expect.any(String) });
   });
 });

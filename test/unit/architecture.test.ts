@@ -15,7 +15,8 @@ const TOP = ["provider/src", "emulator/src", "fleet/src", "test", "scripts", "be
 
 const isDir = (path: string) => existsSync(join(ROOT, path)) && statSync(join(ROOT, path)).isDirectory();
 /** A folder a move emptied may linger in a working copy; a clone has none, so it does not count. */
-const exists = (path: string) => existsSync(join(ROOT, path)) && (!isDir(path) || readdirSync(join(ROOT, path)).length > 0);
+const exists = (path: string) =>
+  existsSync(join(ROOT, path)) && (!isDir(path) || readdirSync(join(ROOT, path)).length > 0);
 const subfolders = (dir: string) => readdirSync(join(ROOT, dir)).filter((name) => isDir(`${dir}/${name}`));
 
 /** Every folder under `dir` (itself included) that directly holds a .ts file. */
@@ -27,12 +28,18 @@ function codeFolders(dir: string): string[] {
 
 const PLACEHOLDERS: Record<string, () => string[]> = {
   "provider/src/modules/<module>": () => subfolders("provider/src/modules").map((m) => `provider/src/modules/${m}`),
-  "emulator/src/<area>": () => subfolders("emulator/src").filter((a) => exists(`emulator/src/${a}/routes.ts`)).map((a) => `emulator/src/${a}`),
+  "emulator/src/<area>": () =>
+    subfolders("emulator/src")
+      .filter((a) => exists(`emulator/src/${a}/routes.ts`))
+      .map((a) => `emulator/src/${a}`),
 };
 
 /** The repository paths a text names, as written (a folder may end with "/"). */
 function namedPaths(text: string): string[] {
-  const pattern = new RegExp(`(?<![\\w./<>-])(?:${TOP.map((t) => t.replace("/", "\\/")).join("|")})\\/[\\w.<>/-]*`, "g");
+  const pattern = new RegExp(
+    `(?<![\\w./<>-])(?:${TOP.map((t) => t.replace("/", "\\/")).join("|")})\\/[\\w.<>/-]*`,
+    "g",
+  );
   return [...text.matchAll(pattern)].map((m) => m[0].replace(/[.]+$/, ""));
 }
 
@@ -69,15 +76,25 @@ describe(DOC, () => {
   it("the check finds a folder the document does not name and a path that does not exist", () => {
     const withoutPlugin = text.replaceAll("provider/src/plugin/", "").replaceAll("emulator/src/util/", "");
     const withStale = `${text}\nSee \`provider/src/framework/shapes/\` and bench/p9-gone.ts.\n`;
-    expect(architectureGaps(withoutPlugin, folders).unnamed.sort()).toEqual(["emulator/src/util", "provider/src/plugin"]);
-    expect(architectureGaps(withStale, folders).missing).toEqual(["provider/src/framework/shapes/", "bench/p9-gone.ts"]);
+    expect(architectureGaps(withoutPlugin, folders).unnamed.sort()).toEqual([
+      "emulator/src/util",
+      "provider/src/plugin",
+    ]);
+    expect(architectureGaps(withStale, folders).missing).toEqual([
+      "provider/src/framework/shapes/",
+      "bench/p9-gone.ts",
+    ]);
   });
 });
 
 describe("fleet/src", () => {
   /** Every relative import of the fleet's files that leaves fleet/src, as a path from the root. */
   function importsOutside(): string[] {
-    const files = codeFolders("fleet/src").flatMap((dir) => readdirSync(join(ROOT, dir)).filter((n) => n.endsWith(".ts")).map((n) => `${dir}/${n}`));
+    const files = codeFolders("fleet/src").flatMap((dir) =>
+      readdirSync(join(ROOT, dir))
+        .filter((n) => n.endsWith(".ts"))
+        .map((n) => `${dir}/${n}`),
+    );
     return files.flatMap((file) =>
       [...readFileSync(join(ROOT, file), "utf8").matchAll(/^(?:import|export)[^;]*?from "(\.[^"]+)"/gms)]
         .map((m) => posix.normalize(posix.join(posix.dirname(file), m[1]!)))
@@ -86,6 +103,9 @@ describe("fleet/src", () => {
   }
 
   it("imports of the provider's code only what it shares with it: the recovery of a killed run's pending creates, and the partner token's check", () => {
-    expect([...new Set(importsOutside())].sort()).toEqual(["provider/src/config/partner-check", "provider/src/discover/recover-pending"]);
+    expect([...new Set(importsOutside())].sort()).toEqual([
+      "provider/src/config/partner-check",
+      "provider/src/discover/recover-pending",
+    ]);
   });
 });

@@ -19,7 +19,9 @@ const documentsBeside = API_DOCS.every((f) => existsSync(f));
 
 const METHOD = "(?:GET|POST|PUT|PATCH|DELETE)";
 // `| GET, PATCH, DELETE /x/{id} | ...` is three endpoints; `| POST /x/{id}/pause, /resume | ...` two.
-const API_ROW = new RegExp(`^\\|\\s*(${METHOD}(?:,\\s*${METHOD})*)\\s+(/[^\\s,|]+)((?:,\\s*/[^\\s,|]+)*)\\s*\\|([^|]*)\\|`);
+const API_ROW = new RegExp(
+  `^\\|\\s*(${METHOD}(?:,\\s*${METHOD})*)\\s+(/[^\\s,|]+)((?:,\\s*/[^\\s,|]+)*)\\s*\\|([^|]*)\\|`,
+);
 const TABLE_ROW = new RegExp(`^\\|\\s*\`(${METHOD}) (/[^\`]+)\`\\s*\\|([^|]*)\\|\\s*(.*?)\\s*\\|\\s*$`);
 const TOKEN = /`(nsp:[A-Za-z0-9]+:[A-Za-z0-9]+)`/g;
 
@@ -69,7 +71,14 @@ function coverageRows(): Row[] {
     if (!m) continue;
     const cell = m[4]!;
     const reason = /^not managed: (\S.*)$/.exec(cell)?.[1] ?? null;
-    rows.push({ endpoint: `${m[1]} ${m[2]}`, key: key(m[1]!, m[2]!), scope: m[3]!.trim(), tokens: reason === null ? [...cell.matchAll(TOKEN)].map((t) => t[1]!) : [], reason, cell });
+    rows.push({
+      endpoint: `${m[1]} ${m[2]}`,
+      key: key(m[1]!, m[2]!),
+      scope: m[3]!.trim(),
+      tokens: reason === null ? [...cell.matchAll(TOKEN)].map((t) => t[1]!) : [],
+      reason,
+      cell,
+    });
   }
   return rows;
 }
@@ -108,11 +117,19 @@ describe("docs/coverage.md", () => {
 
   it("gives each endpoint the scope the API documents give it", () => {
     const scope = new Map(table.endpoints.map((e) => [`${e.method} ${e.path}`, e.scope]));
-    expect(rows.filter((r) => r.scope !== scope.get(r.endpoint)).map((r) => `${r.endpoint}: ${r.scope} (documents: ${scope.get(r.endpoint)})`)).toEqual([]);
+    expect(
+      rows
+        .filter((r) => r.scope !== scope.get(r.endpoint))
+        .map((r) => `${r.endpoint}: ${r.scope} (documents: ${scope.get(r.endpoint)})`),
+    ).toEqual([]);
   });
 
   it("maps every endpoint to tokens or to a reason it is not managed", () => {
-    const bad = rows.filter((r) => (r.reason === null && r.tokens.length === 0) || (r.reason === null && r.cell.replace(TOKEN, "").replace(/[,\s]/g, "") !== ""));
+    const bad = rows.filter(
+      (r) =>
+        (r.reason === null && r.tokens.length === 0) ||
+        (r.reason === null && r.cell.replace(TOKEN, "").replace(/[,\s]/g, "") !== ""),
+    );
     expect(bad.map((r) => `${r.endpoint}: ${r.cell}`)).toEqual([]);
   });
 

@@ -18,13 +18,22 @@ const expected: Record<string, Lists> = {
   "nsp:dns:Range": { replaceOnChanges: ["zoneId", "externalRef"] },
   "nsp:dns:ZoneVerification": { replaceOnChanges: ["zoneId"] },
   "nsp:dns:ZoneRecords": { replaceOnChanges: ["zoneId"] },
-  "nsp:cdn:Site": { replaceOnChanges: ["hostname", "origin", "serviceId"], secrets: ["keyPem"], writeOnly: ["keyPem", "forceDestroy"] },
+  "nsp:cdn:Site": {
+    replaceOnChanges: ["hostname", "origin", "serviceId"],
+    secrets: ["keyPem"],
+    writeOnly: ["keyPem", "forceDestroy"],
+  },
   "nsp:cdn:SiteSettings": { replaceOnChanges: ["hostname"], secrets: ["keyPem"], writeOnly: ["keyPem"] },
   "nsp:cdn:SiteVerification": { replaceOnChanges: ["siteId"] },
   "nsp:security:Rule": { replaceOnChanges: ["siteId", "zoneId", "field", "op", "value", "action", "seq", "note"] },
   "nsp:rpki:Ca": { replaceOnChanges: ["handle", "parentRir"], writeOnly: ["parentResponseXml", "forceDestroy"] },
   "nsp:rpki:Roa": { replaceOnChanges: ["caId", "asn", "prefix", "maxLength", "comment"] },
-  "nsp:compute:VmPower": { replaceOnChanges: ["vmId"], secrets: ["rootPassword"], writeOnly: ["reinstallTrigger"], oneTime: ["rootPassword"] },
+  "nsp:compute:VmPower": {
+    replaceOnChanges: ["vmId"],
+    secrets: ["rootPassword"],
+    writeOnly: ["reinstallTrigger"],
+    oneTime: ["rootPassword"],
+  },
   "nsp:index:Webhook": { secrets: ["secret"], oneTime: ["secret"] },
   "nsp:ix:Member": { replaceOnChanges: ["asn"] },
 };
@@ -41,7 +50,12 @@ describe("roles declared on the properties", () => {
         secrets: sorted(def!.secrets),
         writeOnly: sorted(def!.writeOnly),
         oneTime: sorted(def!.oneTime),
-      }).toEqual({ replaceOnChanges: sorted(lists.replaceOnChanges), secrets: sorted(lists.secrets), writeOnly: sorted(lists.writeOnly), oneTime: sorted(lists.oneTime) });
+      }).toEqual({
+        replaceOnChanges: sorted(lists.replaceOnChanges),
+        secrets: sorted(lists.secrets),
+        writeOnly: sorted(lists.writeOnly),
+        oneTime: sorted(lists.oneTime),
+      });
     });
   }
 });

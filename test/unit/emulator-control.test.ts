@@ -40,7 +40,9 @@ describe("EmulatorControl.api on a 429", () => {
     const { api, slept } = await limited({ rateLimitRetries: 2, sleepMovesClock: false });
     await api.get("/me");
     await api.get("/me");
-    await expect(api.post("/dns/zones", { name: "x.example" })).rejects.toThrow(/^POST \/dns\/zones: 429 .*rate_limited/);
+    await expect(api.post("/dns/zones", { name: "x.example" })).rejects.toThrow(
+      /^POST \/dns\/zones: 429 .*rate_limited/,
+    );
     expect(slept).toEqual([30_000, 30_000]);
     expect(await api.stats()).toMatchObject({ total: 5, rateLimited: 3, byMethod: { GET: 2, POST: 3 } });
   });

@@ -7,7 +7,15 @@ import { describe, expect, it } from "vitest";
 import { buildPackageSchema } from "../../provider/src/framework/engine/schema";
 import { packageInfo } from "../../provider/src/config/package-info";
 import { functions, resources } from "../../provider/src/modules/all-definitions";
-import { exampleSourcePath, examplesMarkdown, LANGUAGES, parseExampleSources, pythonName, renderAllExamples, renderExamples } from "../../scripts/example-programs";
+import {
+  exampleSourcePath,
+  examplesMarkdown,
+  LANGUAGES,
+  parseExampleSources,
+  pythonName,
+  renderAllExamples,
+  renderExamples,
+} from "../../scripts/example-programs";
 import { exampleSections } from "../../scripts/schema-examples.mjs";
 
 const ROOT = join(__dirname, "..", "..");
@@ -22,7 +30,10 @@ function descriptionOf(token: string): string {
 
 function pageOf(token: string): string {
   const [, mod, name] = token.split(":");
-  return readFileSync(join(ROOT, "docs", committed.resources[token] ? "resources" : "functions", `${mod}-${name}.md`), "utf8");
+  return readFileSync(
+    join(ROOT, "docs", committed.resources[token] ? "resources" : "functions", `${mod}-${name}.md`),
+    "utf8",
+  );
 }
 
 describe("examples", () => {
@@ -34,7 +45,15 @@ describe("examples", () => {
   it("schema.json and the docs pages show what the generator makes of each source today, in four languages", () => {
     const withSource = tokens.filter((t) => existsSync(join(ROOT, exampleSourcePath(t))));
     expect(withSource.length).toBe(tokens.length);
-    const renderedByToken = renderAllExamples(baseSchema, Object.fromEntries(withSource.map((t) => [t, parseExampleSources(readFileSync(join(ROOT, exampleSourcePath(t)), "utf8"), exampleSourcePath(t))])));
+    const renderedByToken = renderAllExamples(
+      baseSchema,
+      Object.fromEntries(
+        withSource.map((t) => [
+          t,
+          parseExampleSources(readFileSync(join(ROOT, exampleSourcePath(t)), "utf8"), exampleSourcePath(t)),
+        ]),
+      ),
+    );
     for (const token of withSource) {
       const rendered = renderedByToken[token]!;
       expect(rendered.length).toBeGreaterThan(0);
@@ -56,7 +75,15 @@ describe("examples", () => {
 
 describe("the released docs", () => {
   /** What a release ships as docs: the registry pages, the guides, the resource and function pages. */
-  const released = ["docs/_index.md", "docs/installation-configuration.md", ...["docs/guides", "docs/resources", "docs/functions"].flatMap((d) => readdirSync(join(ROOT, d)).filter((f) => f.endsWith(".md")).map((f) => `${d}/${f}`))];
+  const released = [
+    "docs/_index.md",
+    "docs/installation-configuration.md",
+    ...["docs/guides", "docs/resources", "docs/functions"].flatMap((d) =>
+      readdirSync(join(ROOT, d))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `${d}/${f}`),
+    ),
+  ];
 
   it("link to no repository file a release leaves out, and every relative link resolves", () => {
     const unshipped = /\]\((?!https?:)[^)]*(CHANGELOG\.md|examples\/|Pulumi\.yaml)[^)]*\)/;
@@ -72,12 +99,14 @@ describe("the released docs", () => {
 
   it("has the guides, linked from _index.md", () => {
     const index = readFileSync(join(ROOT, "docs/_index.md"), "utf8");
-    for (const guide of ["getting-started", "moving-a-zone", "gitops", "many-accounts", "fleet"]) expect(index).toContain(`(./guides/${guide}.md)`);
+    for (const guide of ["getting-started", "moving-a-zone", "gitops", "many-accounts", "fleet"])
+      expect(index).toContain(`(./guides/${guide}.md)`);
   });
 });
 
 describe("the example generator", () => {
-  const program = (text: string) => renderExamples(baseSchema, "nsp:dns:Record", parseExampleSources(text, "test.yaml"))[0]!;
+  const program = (text: string) =>
+    renderExamples(baseSchema, "nsp:dns:Record", parseExampleSources(text, "test.yaml"))[0]!;
   const source = `
 - title: t
   program:
@@ -109,9 +138,9 @@ describe("the example generator", () => {
     expect(e.go).toContain("ServiceId: authDns.Services().Index(pulumi.Int(0)).Id(),");
     expect(e.go).toContain('Content: pulumi.Sprintf("10 mail.%v.", zone.Name),');
     // Laid out by gofmt: the fields of one literal aligned on its longest name (Content).
-    expect(e.go).toContain("\t\t\tZoneId:  zone.ID(),\n\t\t\tName:    pulumi.String(\"@\"),");
+    expect(e.go).toContain('\t\t\tZoneId:  zone.ID(),\n\t\t\tName:    pulumi.String("@"),');
     expect(e.go).toContain("\t\t\tTtl:     pulumi.Int(300),");
-    expect(e.go).toContain("_, err = dns.NewRecord(ctx, \"mx\"");
+    expect(e.go).toContain('_, err = dns.NewRecord(ctx, "mx"');
     expect(e.go).toContain("pulumi.DependsOn([]pulumi.Resource{zone})");
     expect(e.yaml).toMatch(/^name: dns-record\nruntime: yaml\n/);
   });
@@ -119,12 +148,22 @@ describe("the example generator", () => {
   it("refuses what it does not handle, naming it", () => {
     expect(() => program(source.replace("ttl: 300", "ttl: 300, tll: 3"))).toThrow(/tll is not a property/);
     expect(() => program(source.replace("${zone.serial}", "${zone.serials}"))).toThrow(/zone has no property serials/);
-    expect(() => program(source.replace("name: t.example", "name: { fn::join: [a, b] }"))).toThrow(/fn::join is outside the subset/);
+    expect(() => program(source.replace("name: t.example", "name: { fn::join: [a, b] }"))).toThrow(
+      /fn::join is outside the subset/,
+    );
     expect(() => program(source.replace("dependsOn", "protect"))).toThrow(/option protect is outside the subset/);
-    expect(() => program(source.replace("zoneId: \"${zone.id}\", ", ""))).toThrow(/mx lacks the required zoneId/);
+    expect(() => program(source.replace('zoneId: "${zone.id}", ', ""))).toThrow(/mx lacks the required zoneId/);
   });
 
   it("spells names as Pulumi's Python generator does", () => {
-    expect(["serviceId", "popId2", "ip4", "delayS", "maxKbps", "e164", "dsRdata"].map(pythonName)).toEqual(["service_id", "pop_id2", "ip4", "delay_s", "max_kbps", "e164", "ds_rdata"]);
+    expect(["serviceId", "popId2", "ip4", "delayS", "maxKbps", "e164", "dsRdata"].map(pythonName)).toEqual([
+      "service_id",
+      "pop_id2",
+      "ip4",
+      "delay_s",
+      "max_kbps",
+      "e164",
+      "ds_rdata",
+    ]);
   });
 });

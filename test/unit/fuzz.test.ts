@@ -29,7 +29,9 @@ const PATH = process.env.NSP_FUZZ_PATH || undefined;
 const PARAMS: fc.Parameters<unknown> = { seed: SEED, numRuns: RUNS, ...(PATH ? { path: PATH } : {}) };
 // Scales with the budget only: a larger NSP_FUZZ_RUNS must not time out on a busy machine.
 const TIMEOUT = Math.max(60_000, RUNS * 50);
-process.stderr.write(`fuzz: seed ${SEED}, ${RUNS} cases per property and resource; replay with NSP_FUZZ_SEED=${SEED}\n`);
+process.stderr.write(
+  `fuzz: seed ${SEED}, ${RUNS} cases per property and resource; replay with NSP_FUZZ_SEED=${SEED}\n`,
+);
 
 /** Values of the kinds a Pulumi program can send, and of the kinds it should not. */
 const value = fc.oneof(
@@ -39,7 +41,22 @@ const value = fc.oneof(
   fc.integer({ min: -1e9, max: 1e9 }),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.string(),
-  fc.constantFrom("", " ", "@", "www", "192.0.2.1", "2001:db8::1", "10.0.0.1/8", "AS64500", "DE,FR", "a b", "x".repeat(300), "1", "0", "-1"),
+  fc.constantFrom(
+    "",
+    " ",
+    "@",
+    "www",
+    "192.0.2.1",
+    "2001:db8::1",
+    "10.0.0.1/8",
+    "AS64500",
+    "DE,FR",
+    "a b",
+    "x".repeat(300),
+    "1",
+    "0",
+    "-1",
+  ),
   fc.array(fc.oneof(fc.string(), fc.integer(), fc.constant(UNKNOWN)), { maxLength: 20 }),
   fc.dictionary(fc.string({ maxLength: 8 }), fc.oneof(fc.string(), fc.integer(), fc.boolean()), { maxKeys: 5 }),
   fc.anything({ maxDepth: 2 }),
@@ -47,7 +64,10 @@ const value = fc.oneof(
 
 function randomInputs(keys: string[]) {
   // Mostly the resource's own properties, sometimes a stray one.
-  const key = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...keys) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) });
+  const key = fc.oneof(
+    { weight: 9, arbitrary: fc.constantFrom(...keys) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
+  );
   return fc.dictionary(key, value, { maxKeys: keys.length + 2 });
 }
 
@@ -59,7 +79,16 @@ function randomInputs(keys: string[]) {
  */
 function knownGoodInputs(): Map<string, PropertyMap> {
   const pem = (label: string) => `-----BEGIN ${label}-----\nMIIB\n-----END ${label}-----\n`;
-  const seeds = { authDns: "1", resolver: "2", cdn: "3", vmId: "4", popA: "5", popB: "6", certPem: pem("CERTIFICATE"), keyPem: pem("PRIVATE KEY") };
+  const seeds = {
+    authDns: "1",
+    resolver: "2",
+    cdn: "3",
+    vmId: "4",
+    popA: "5",
+    popB: "6",
+    certPem: pem("CERTIFICATE"),
+    keyPem: pem("PRIVATE KEY"),
+  };
   const rows: Row[] = table(seeds);
   const byName = new Map(rows.map((r) => [r.name, r]));
   // Outputs a row refers to that are not among the referred row's inputs.
@@ -102,8 +131,15 @@ function candidates(field: import("zod").ZodType, fallback: unknown): fc.Arbitra
   if (d.type === "boolean") raw = fc.boolean();
   else if (d.type === "enum") raw = fc.constantFrom(...Object.values(d.entries ?? {}));
   else if (d.type === "literal") raw = fc.constantFrom(...(d.values ?? []));
-  else if (d.type === "number") raw = isIntegerSchema(base) ? fc.oneof(fc.integer({ min: -10, max: 400 }), fc.integer({ min: -1e6, max: 1e6 })) : fc.double({ min: -1e6, max: 1e6, noNaN: true });
-  else if (d.type === "string") raw = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("", "www", "192.0.2.1", "2001:db8::1", "example.com", "101", "+31205550002"));
+  else if (d.type === "number")
+    raw = isIntegerSchema(base)
+      ? fc.oneof(fc.integer({ min: -10, max: 400 }), fc.integer({ min: -1e6, max: 1e6 }))
+      : fc.double({ min: -1e6, max: 1e6, noNaN: true });
+  else if (d.type === "string")
+    raw = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom("", "www", "192.0.2.1", "2001:db8::1", "example.com", "101", "+31205550002"),
+    );
   return raw?.map((v) => (field.safeParse(v).success ? v : fallback));
 }
 
@@ -132,12 +168,17 @@ function inputsVarying(def: AnyResource, good: PropertyMap, vary: (key: string) 
 }
 
 /** The invariants of every Check answer: each failure names a property of the resource (or the stray key). */
-function expectNamedFailures(keys: string[], news: PropertyMap, failures: { property: string; reason: string }[]): void {
+function expectNamedFailures(
+  keys: string[],
+  news: PropertyMap,
+  failures: { property: string; reason: string }[],
+): void {
   for (const f of failures) {
     expect(typeof f.property).toBe("string");
     expect(f.property.length).toBeGreaterThan(0);
     const root = f.property.split(/[.[]/)[0]!;
-    const strayKey = f.reason.startsWith("unknown property") && (f.property in news || (f.property === '""' && "" in news));
+    const strayKey =
+      f.reason.startsWith("unknown property") && (f.property in news || (f.property === '""' && "" in news));
     expect(keys.includes(root) || strayKey, `${f.property}: ${f.reason}`).toBe(true);
     expect(f.reason.length).toBeGreaterThan(2);
   }
@@ -156,68 +197,89 @@ describe.each(resources.map((def) => [def.token, def] as const))("%s", (token, d
   const keys = Object.keys(def.args.shape);
   const good = GOOD.get(token);
 
-  it(`Check survives ${RUNS} random inputs and names a property in every failure`, () => {
-    fc.assert(
-      fc.property(randomInputs(keys), (news) => expectNamedFailures(keys, news, checkResource(def, news).failures)),
-      PARAMS,
-    );
-  }, TIMEOUT);
+  it(
+    `Check survives ${RUNS} random inputs and names a property in every failure`,
+    () => {
+      fc.assert(
+        fc.property(randomInputs(keys), (news) => expectNamedFailures(keys, news, checkResource(def, news).failures)),
+        PARAMS,
+      );
+    },
+    TIMEOUT,
+  );
 
-  it(`Check passes ${RUNS} valid inputs: each property the cross-field check does not read takes any value its own schema accepts`, () => {
-    expect(good, "a known-good input of every resource (test/e2e/harness/every-resource-table.ts)").toBeDefined();
-    expect(checkResource(def, good!).failures, "the known-good input").toEqual([]);
-    const fixed = keysReadByCheck(def, good!);
-    fc.assert(
-      fc.property(
-        inputsVarying(def, good!, (k) => !fixed.has(k)),
-        (news) => {
-          expect(checkResource(def, news).failures).toEqual([]);
-        },
-      ),
-      PARAMS,
-    );
-  }, TIMEOUT);
+  it(
+    `Check passes ${RUNS} valid inputs: each property the cross-field check does not read takes any value its own schema accepts`,
+    () => {
+      expect(good, "a known-good input of every resource (test/e2e/harness/every-resource-table.ts)").toBeDefined();
+      expect(checkResource(def, good!).failures, "the known-good input").toEqual([]);
+      const fixed = keysReadByCheck(def, good!);
+      fc.assert(
+        fc.property(
+          inputsVarying(def, good!, (k) => !fixed.has(k)),
+          (news) => {
+            expect(checkResource(def, news).failures).toEqual([]);
+          },
+        ),
+        PARAMS,
+      );
+    },
+    TIMEOUT,
+  );
 
   if (def.check) {
-    it(`${RUNS} near-valid inputs (every property valid on its own) reach the cross-field check, and its failures name a property`, () => {
-      const read = [...keysReadByCheck(def, good!)];
-      expect(read.length, "the cross-field check reads some property").toBeGreaterThan(0);
-      const spy = vi.spyOn(def, "check");
-      const counts = { cases: 0, reached: 0, refused: 0 };
-      try {
-        fc.assert(
-          fc.property(
-            inputsVarying(def, good!, (k) => read.includes(k)),
-            (news) => {
-              const before = spy.mock.calls.length;
-              const { failures } = checkResource(def, news);
-              counts.cases++;
-              if (spy.mock.calls.length > before) counts.reached++;
-              if (failures.length > 0) counts.refused++;
-              expectNamedFailures(keys, news, failures);
-            },
-          ),
-          PARAMS,
-        );
-      } finally {
-        spy.mockRestore();
-        crossField.set(token, counts);
-      }
-      expect(counts.reached).toBe(counts.cases);
-    }, TIMEOUT);
+    it(
+      `${RUNS} near-valid inputs (every property valid on its own) reach the cross-field check, and its failures name a property`,
+      () => {
+        const read = [...keysReadByCheck(def, good!)];
+        expect(read.length, "the cross-field check reads some property").toBeGreaterThan(0);
+        const spy = vi.spyOn(def, "check");
+        const counts = { cases: 0, reached: 0, refused: 0 };
+        try {
+          fc.assert(
+            fc.property(
+              inputsVarying(def, good!, (k) => read.includes(k)),
+              (news) => {
+                const before = spy.mock.calls.length;
+                const { failures } = checkResource(def, news);
+                counts.cases++;
+                if (spy.mock.calls.length > before) counts.reached++;
+                if (failures.length > 0) counts.refused++;
+                expectNamedFailures(keys, news, failures);
+              },
+            ),
+            PARAMS,
+          );
+        } finally {
+          spy.mockRestore();
+          crossField.set(token, counts);
+        }
+        expect(counts.reached).toBe(counts.cases);
+      },
+      TIMEOUT,
+    );
   }
 
-  it(`Diff survives ${RUNS} random prior states and inputs`, () => {
-    fc.assert(
-      fc.property(randomInputs(keys), randomInputs(keys), fc.option(randomInputs(keys), { nil: undefined }), (olds, news, oldInputs) => {
-        const d = diffResource(def, olds, news, oldInputs);
-        expect(d.changes).toBe(d.diffs.length > 0);
-        for (const k of d.replaces) expect(d.diffs).toContain(k);
-        for (const k of d.diffs) expect(keys).toContain(k);
-      }),
-      PARAMS,
-    );
-  }, TIMEOUT);
+  it(
+    `Diff survives ${RUNS} random prior states and inputs`,
+    () => {
+      fc.assert(
+        fc.property(
+          randomInputs(keys),
+          randomInputs(keys),
+          fc.option(randomInputs(keys), { nil: undefined }),
+          (olds, news, oldInputs) => {
+            const d = diffResource(def, olds, news, oldInputs);
+            expect(d.changes).toBe(d.diffs.length > 0);
+            for (const k of d.replaces) expect(d.diffs).toContain(k);
+            for (const k of d.diffs) expect(keys).toContain(k);
+          },
+        ),
+        PARAMS,
+      );
+    },
+    TIMEOUT,
+  );
 });
 
 describe("the cross-field checks as a whole", () => {

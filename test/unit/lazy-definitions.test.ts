@@ -17,7 +17,12 @@ describe("modules/lazy-definitions.ts", () => {
     for (const name of moduleNames) {
       const m = await loadModule(name);
       expect(m.resources).toEqual(resources.filter((r) => moduleOf(r.token) === name));
-      expect(m.functions.map((f) => f.token).sort()).toEqual(functions.filter((f) => moduleOf(f.token) === name).map((f) => f.token).sort());
+      expect(m.functions.map((f) => f.token).sort()).toEqual(
+        functions
+          .filter((f) => moduleOf(f.token) === name)
+          .map((f) => f.token)
+          .sort(),
+      );
     }
   });
 

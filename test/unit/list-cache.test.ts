@@ -23,14 +23,19 @@ function failingClient(status: number, body: string) {
 
 describe("ListCache.find with a failing parent list", () => {
   it("reports every child gone from one not_found answer, without their own GETs", async () => {
-    const { client, calls } = failingClient(404, JSON.stringify({ error: { code: "not_found", message: "zone not found" } }));
+    const { client, calls } = failingClient(
+      404,
+      JSON.stringify({ error: { code: "not_found", message: "zone not found" } }),
+    );
     const cache = new ListCache(client, true);
     let singles = 0;
     const single = async () => {
       singles++;
       return { id: 1 };
     };
-    const found = await Promise.all(["1", "2", "3"].map((id) => cache.find("/dns/zones/5/records", id, item, signal, single)));
+    const found = await Promise.all(
+      ["1", "2", "3"].map((id) => cache.find("/dns/zones/5/records", id, item, signal, single)),
+    );
     expect(found).toEqual([undefined, undefined, undefined]);
     expect(await cache.find("/dns/zones/5/records", "4", item, signal, single)).toBeUndefined();
     expect(calls.list).toBe(1);
@@ -72,7 +77,8 @@ describe("ListCache: how long a list is kept", () => {
     let now = 0;
     const cache = new ListCache(client, true, 30_000, () => now);
     // Ten minutes of Reads, 20 s apart: each within the idle time of the one before.
-    for (; now <= 600_000; now += 20_000) expect(await cache.find("/dns/zones/5/records", "1", item, signal, noSingle)).toEqual({ id: 1 });
+    for (; now <= 600_000; now += 20_000)
+      expect(await cache.find("/dns/zones/5/records", "1", item, signal, noSingle)).toEqual({ id: 1 });
     expect(calls.list).toBe(1);
   });
 

@@ -9,7 +9,13 @@ import { notDiscovered } from "../../provider/src/discover/not-discovered";
 import { importIdOf, listPath, needsParent } from "../../provider/src/framework/api/list-facts";
 
 const schema = JSON.parse(readFileSync(join(__dirname, "..", "..", "schema.json"), "utf8")) as {
-  resources: Record<string, { inputProperties: Record<string, unknown>; listInputs?: { properties?: Record<string, unknown>; required?: string[] } }>;
+  resources: Record<
+    string,
+    {
+      inputProperties: Record<string, unknown>;
+      listInputs?: { properties?: Record<string, unknown>; required?: string[] };
+    }
+  >;
 };
 const listed = resources.filter((r) => r.list);
 
@@ -19,20 +25,24 @@ describe("list facts", () => {
     expect(listed.filter((r) => notDiscovered[r.token]).map((r) => r.token)).toEqual([]);
   });
 
-  it.each(listed.map((r) => [r.token, r] as const))("%s: schema.json declares the listInputs its facts make", (token, def) => {
-    const spec = schema.resources[token]!;
-    expect(spec.listInputs, `${token} can be discovered but has no listInputs`).toBeDefined();
-    const facts = def.list!;
-    const expected = [...(facts.parent ? [facts.parent.input] : []), ...Object.keys(facts.filters ?? {})];
-    expect(Object.keys(spec.listInputs!.properties ?? {}).sort()).toEqual(expected.sort());
-    for (const key of expected) expect(Object.keys(spec.inputProperties), `${token} list input ${key} is one of its inputs`).toContain(key);
-    expect(spec.listInputs!.required ?? []).toEqual(needsParent(facts) ? [facts.parent!.input] : []);
-    // A placeholder in the path is the parent's input, and the import id holds the parent first.
-    if (needsParent(facts)) {
-      expect(facts.path).toContain(`{${facts.parent!.input}}`);
-      expect(def.importId.match(/<[^>]+>/g)).toHaveLength(2);
-    }
-  });
+  it.each(listed.map((r) => [r.token, r] as const))(
+    "%s: schema.json declares the listInputs its facts make",
+    (token, def) => {
+      const spec = schema.resources[token]!;
+      expect(spec.listInputs, `${token} can be discovered but has no listInputs`).toBeDefined();
+      const facts = def.list!;
+      const expected = [...(facts.parent ? [facts.parent.input] : []), ...Object.keys(facts.filters ?? {})];
+      expect(Object.keys(spec.listInputs!.properties ?? {}).sort()).toEqual(expected.sort());
+      for (const key of expected)
+        expect(Object.keys(spec.inputProperties), `${token} list input ${key} is one of its inputs`).toContain(key);
+      expect(spec.listInputs!.required ?? []).toEqual(needsParent(facts) ? [facts.parent!.input] : []);
+      // A placeholder in the path is the parent's input, and the import id holds the parent first.
+      if (needsParent(facts)) {
+        expect(facts.path).toContain(`{${facts.parent!.input}}`);
+        expect(def.importId.match(/<[^>]+>/g)).toHaveLength(2);
+      }
+    },
+  );
 
   it("puts the parent's id in the path, encoded, and refuses a path without it", () => {
     expect(listPath("/vgate/pbx/{pbxId}/extensions", "pbx 1/a")).toBe("/vgate/pbx/pbx%201%2Fa/extensions");

@@ -8,12 +8,18 @@ import { resources, resourcesByToken } from "../../provider/src/modules/all-defi
 describe("natural keys", () => {
   const listed = resources.filter((r) => r.list);
 
-  it.each(listed.map((r) => [r.token, r] as const))("%s declares a natural key or is named by its inputs", (token, def) => {
-    const args = Object.fromEntries(Object.keys(def.args.shape).map((k) => [k, "1"]));
-    expect(naturalKeyOf(def).length > 0 || idFromInputs(def, args) !== undefined, `${token}: mark the inputs that name one object with .meta({ key: true })`).toBe(true);
-    const parentInput = def.list!.parent?.input;
-    if (parentInput) expect(Object.keys(def.args.shape)).toContain(parentInput);
-  });
+  it.each(listed.map((r) => [r.token, r] as const))(
+    "%s declares a natural key or is named by its inputs",
+    (token, def) => {
+      const args = Object.fromEntries(Object.keys(def.args.shape).map((k) => [k, "1"]));
+      expect(
+        naturalKeyOf(def).length > 0 || idFromInputs(def, args) !== undefined,
+        `${token}: mark the inputs that name one object with .meta({ key: true })`,
+      ).toBe(true);
+      const parentInput = def.list!.parent?.input;
+      if (parentInput) expect(Object.keys(def.args.shape)).toContain(parentInput);
+    },
+  );
 
   it("makes the import id from the inputs only where they name the object", () => {
     expect(idFromInputs(resourcesByToken.get("nsp:dns:ZoneDnssec")!, { zoneId: "42" })).toBe("42");

@@ -14,7 +14,12 @@ import {
   type StackResource,
 } from "../../examples/policy-pack/rules";
 
-function resource(type: string, name: string, props: Record<string, unknown>, links: { zone?: StackResource; dependsOn?: StackResource[] } = {}): StackResource {
+function resource(
+  type: string,
+  name: string,
+  props: Record<string, unknown>,
+  links: { zone?: StackResource; dependsOn?: StackResource[] } = {},
+): StackResource {
   return {
     type,
     name,
@@ -29,7 +34,9 @@ describe("ttlProblem", () => {
   const bounds = { minTtl: 300, maxTtl: 86400 };
   it("takes an unset ttl as the API's 3600", () => {
     expect(ttlProblem(undefined, bounds)).toBeUndefined();
-    expect(ttlProblem(undefined, { minTtl: 300, maxTtl: 600 })).toBe("ttl unset (3600) is above the maximum of 600 seconds");
+    expect(ttlProblem(undefined, { minTtl: 300, maxTtl: 600 })).toBe(
+      "ttl unset (3600) is above the maximum of 600 seconds",
+    );
   });
   it("accepts the bounds themselves and refuses what is outside", () => {
     expect(ttlProblem(300, bounds)).toBeUndefined();
@@ -93,9 +100,14 @@ describe("proxiedRecordsWithoutWaf", () => {
     expect(proxiedRecordsWithoutWaf([zone, www, log]).map((f) => f.message)).toEqual([
       'proxied record "www" (www.shop.example): its nsp:cdn:SiteSettings "log" has waf.mode "log", which records attacks without stopping them',
     ]);
-    expect(proxiedRecordsWithoutWaf([zone, www, none]).map((f) => f.message)).toEqual(['proxied record "www" (www.shop.example): its nsp:cdn:SiteSettings "none" sets no waf']);
+    expect(proxiedRecordsWithoutWaf([zone, www, none]).map((f) => f.message)).toEqual([
+      'proxied record "www" (www.shop.example): its nsp:cdn:SiteSettings "none" sets no waf',
+    ]);
     expect(proxiedRecordsWithoutWaf([zone, www]).map((f) => [f.resource.name, f.message])).toEqual([
-      ["www", 'proxied record "www" has no nsp:cdn:SiteSettings with hostname "www.shop.example", so its site\'s WAF is not shown to be on'],
+      [
+        "www",
+        'proxied record "www" has no nsp:cdn:SiteSettings with hostname "www.shop.example", so its site\'s WAF is not shown to be on',
+      ],
     ]);
   });
   it("leaves records that are not proxied alone", () => {
@@ -108,7 +120,14 @@ describe("proxiedRecordsWithoutWaf", () => {
     expect(proxiedRecordsWithoutWaf([www, other]).map((f) => f.message)).toEqual([
       'proxied record "www" has no nsp:cdn:SiteSettings that depends on it (its zone is not in this stack), so its site\'s WAF is not shown to be on',
     ]);
-    const dependent = resource(SITE_SETTINGS, "dependent", { hostname: "www.elsewhere.example", waf: { enabled: false } }, { dependsOn: [www] });
-    expect(proxiedRecordsWithoutWaf([www, dependent]).map((f) => f.message)).toEqual(['proxied record "www" (zone not in this stack): its nsp:cdn:SiteSettings "dependent" has waf.enabled false']);
+    const dependent = resource(
+      SITE_SETTINGS,
+      "dependent",
+      { hostname: "www.elsewhere.example", waf: { enabled: false } },
+      { dependsOn: [www] },
+    );
+    expect(proxiedRecordsWithoutWaf([www, dependent]).map((f) => f.message)).toEqual([
+      'proxied record "www" (zone not in this stack): its nsp:cdn:SiteSettings "dependent" has waf.enabled false',
+    ]);
   });
 });

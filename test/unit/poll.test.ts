@@ -38,9 +38,16 @@ describe("pollUntil", () => {
     const { now, sleep } = clock();
     let n = 0;
     const base = { timeoutSeconds: 60, intervalSeconds: 1, timedOut: () => new Error("timed out"), sleep, now };
-    expect(await pollUntil({ ...base, check: async () => ++n, done: (r) => r === 3, signal: new AbortController().signal })).toBe(3);
+    expect(
+      await pollUntil({ ...base, check: async () => ++n, done: (r) => r === 3, signal: new AbortController().signal }),
+    ).toBe(3);
     const ctrl = new AbortController();
-    const cancelled = pollUntil({ ...base, check: async () => ctrl.abort(new Error("the operation was cancelled")), done: () => false, signal: ctrl.signal });
+    const cancelled = pollUntil({
+      ...base,
+      check: async () => ctrl.abort(new Error("the operation was cancelled")),
+      done: () => false,
+      signal: ctrl.signal,
+    });
     await expect(cancelled).rejects.toThrow(/cancelled/);
   });
 });

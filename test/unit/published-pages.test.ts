@@ -58,7 +58,11 @@ function brokenLinksOf(page: string, text: string): string[] {
   return broken;
 }
 
-const floor = Number(/^>=(\d+)$/.exec((JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node)![1]);
+const floor = Number(
+  /^>=(\d+)$/.exec(
+    (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { engines: { node: string } }).engines.node,
+  )![1],
+);
 
 /** Every Node.js version a text names as the lowest it needs, with where. */
 function floorsNamed(file: string): { where: string; version: number }[] {
@@ -70,7 +74,9 @@ function floorsNamed(file: string): { where: string; version: number }[] {
     /node_major\s*<\s*(\d+)/g, // the launcher's check
     /NSP_NODE_MAJOR%\s+LSS\s+(\d+)/g, // the Windows launcher's check
   ];
-  return patterns.flatMap((re) => [...text.matchAll(re)].map((m) => ({ where: `${file}: ${m[0]}`, version: Number(m[1]) })));
+  return patterns.flatMap((re) =>
+    [...text.matchAll(re)].map((m) => ({ where: `${file}: ${m[0]}`, version: Number(m[1]) })),
+  );
 }
 
 describe("the published pages", () => {
@@ -99,19 +105,39 @@ describe("the published pages", () => {
   });
 
   it("name the Node.js floor of package.json's engines, as the plugin's launchers check it", () => {
-    const files = [...PUBLISHED, "CONTRIBUTING.md", "bin/pulumi-resource-nsp", "bin/pulumi-resource-nsp.cmd", "scripts/release.mjs"];
+    const files = [
+      ...PUBLISHED,
+      "CONTRIBUTING.md",
+      "bin/pulumi-resource-nsp",
+      "bin/pulumi-resource-nsp.cmd",
+      "scripts/release.mjs",
+    ];
     const named = files.flatMap(floorsNamed);
     // The pages do name it (the check is not vacuous): the README's install, the guide, the launcher.
-    for (const file of ["README.md", "docs/guides/getting-started.md", "docs/installation-configuration.md", "bin/pulumi-resource-nsp"]) {
-      expect(named.some((n) => n.where.startsWith(`${file}:`)), file).toBe(true);
+    for (const file of [
+      "README.md",
+      "docs/guides/getting-started.md",
+      "docs/installation-configuration.md",
+      "bin/pulumi-resource-nsp",
+    ]) {
+      expect(
+        named.some((n) => n.where.startsWith(`${file}:`)),
+        file,
+      ).toBe(true);
     }
     expect(named.filter((n) => n.version !== floor).map((n) => n.where)).toEqual([]);
   });
 
   it("name the Node.js lines package.json's testedNodeVersions lists, where they say what nsp is tested on", () => {
-    const tested = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { testedNodeVersions: string[] }).testedNodeVersions.map((v) => Number(v.split(".")[0]));
+    const tested = (
+      JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { testedNodeVersions: string[] }
+    ).testedNodeVersions.map((v) => Number(v.split(".")[0]));
     const claims = PUBLISHED.flatMap((page) =>
-      [...readFileSync(join(ROOT, page), "utf8").replace(/\s+/g, " ").matchAll(/tested on (?:the (?:Node\.js )?LTS lines )?(\d+(?:, \d+)*(?:,? and \d+)?)/g)].map((m) => ({
+      [
+        ...readFileSync(join(ROOT, page), "utf8")
+          .replace(/\s+/g, " ")
+          .matchAll(/tested on (?:the (?:Node\.js )?LTS lines )?(\d+(?:, \d+)*(?:,? and \d+)?)/g),
+      ].map((m) => ({
         page,
         lines: m[1]!.split(/, | and |,/).map(Number),
       })),

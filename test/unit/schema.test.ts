@@ -38,7 +38,11 @@ describe("schema.json", () => {
   });
 
   it("marks the token secret with its environment fallback, and types properties from zod", () => {
-    expect(generated.config.variables.apiToken).toMatchObject({ type: "string", secret: true, defaultInfo: { environment: ["NSP_API_TOKEN"] } });
+    expect(generated.config.variables.apiToken).toMatchObject({
+      type: "string",
+      secret: true,
+      defaultInfo: { environment: ["NSP_API_TOKEN"] },
+    });
     expect(generated.config.variables.baseUrl.defaultInfo).toEqual({ environment: ["NSP_BASE_URL"] });
     expect(generated.provider.inputProperties.apiToken.secret).toBe(true);
     const record = generated.resources["nsp:dns:Record"];
@@ -49,7 +53,10 @@ describe("schema.json", () => {
     expect(record.description).toContain("<zoneId>/<recordId>");
     const zone = generated.resources["nsp:dns:Zone"];
     expect(zone.properties.delegation.$ref).toBe("#/types/nsp:dns:ZoneDelegation");
-    expect(generated.types["nsp:dns:ZoneTransferSettings"].properties.allow).toMatchObject({ type: "array", items: { type: "string" } });
+    expect(generated.types["nsp:dns:ZoneTransferSettings"].properties.allow).toMatchObject({
+      type: "array",
+      items: { type: "string" },
+    });
     expect(generated.functions["nsp:dns:getZone"].outputs.properties.id.type).toBe("string");
   });
 });

@@ -17,7 +17,9 @@ const options: ConfigureOptions = {
 describe("configureSession", () => {
   it("scrubs its token from any text, and from bearer headers", () => {
     const session = configureSession({ apiToken: TOKEN, baseUrl: "http://127.0.0.1:1/api/v1" }, options);
-    const scrubbed = session.scrub(`failed with ${TOKEN}; sent Authorization: Bearer svc_other_token_1; again ${TOKEN}`);
+    const scrubbed = session.scrub(
+      `failed with ${TOKEN}; sent Authorization: Bearer svc_other_token_1; again ${TOKEN}`,
+    );
     expect(scrubbed).not.toContain(TOKEN);
     expect(scrubbed).not.toContain("svc_other_token_1");
     expect(scrubbed).toBe("failed with [REDACTED]; sent Authorization: Bearer [REDACTED]; again [REDACTED]");
@@ -27,7 +29,8 @@ describe("configureSession", () => {
     const session = configureSession({ apiToken: TOKEN, baseUrl: "http://127.0.0.1:1/api/v1" }, options);
     expect(session.settings).not.toHaveProperty("apiToken");
     expect(session.hasToken).toBe(true);
-    for (const shown of [JSON.stringify(session), inspect(session, { showHidden: true, depth: 5 }), session.key]) expect(shown).not.toContain(TOKEN);
+    for (const shown of [JSON.stringify(session), inspect(session, { showHidden: true, depth: 5 }), session.key])
+      expect(shown).not.toContain(TOKEN);
   });
 
   it("gives the same key for the same settings and token, another for another token", () => {
@@ -38,14 +41,18 @@ describe("configureSession", () => {
   });
 
   it("names the property of a bad setting without echoing the token", () => {
-    expect(() => configureSession({ apiToken: "oops-secret-value" }, options)).toThrow(/invalid provider configuration: apiToken must be an API token starting with "svc_"/);
+    expect(() => configureSession({ apiToken: "oops-secret-value" }, options)).toThrow(
+      /invalid provider configuration: apiToken must be an API token starting with "svc_"/,
+    );
     expect(() => configureSession({ apiToken: "oops-secret-value" }, options)).not.toThrow(/oops-secret-value/);
     expect(() => configureSession({ apiToken: TOKEN, maxRetries: "many" }, options)).toThrow(/maxRetries/);
   });
 
   it("without a token, or with a partner's customer not known yet, says so at the first request", () => {
     expect(() => configureSession({}, options).api()).toThrow(/no API token is configured.*explicit provider instance/);
-    expect(() => configureSession({}, { ...options, explicitProviders: false }).api()).toThrow(/no API token is configured.*or export NSP_API_TOKEN\.$/);
+    expect(() => configureSession({}, { ...options, explicitProviders: false }).api()).toThrow(
+      /no API token is configured.*or export NSP_API_TOKEN\.$/,
+    );
     const waiting = configureSession({ apiToken: TOKEN, partnerSubject: UNKNOWN }, options);
     expect(waiting.ready).toBe(false);
     expect(() => waiting.api()).toThrow(/partnerSubject is not known yet/);

@@ -42,29 +42,52 @@ function typeText(spec: Json, seen: string[] = []): string {
 /** What a state of the resource holds: every output property (inputs included) and its type. */
 function shapeOf(token: string): Record<string, string> {
   const properties = (schema.resources[token] as Json).properties as Json;
-  return Object.fromEntries(Object.keys(properties).sort().map((k) => [k, typeText(properties[k])]));
+  return Object.fromEntries(
+    Object.keys(properties)
+      .sort()
+      .map((k) => [k, typeText(properties[k])]),
+  );
 }
 
-const current: Record<string, Recorded> = Object.fromEntries(resources.map((def) => [def.token, { version: stateVersionOf(def), shape: shapeOf(def.token) }]));
-if (process.env.NSP_RECORD_STATE_SHAPES) writeFileSync(RECORD, `${JSON.stringify({ generated: `by \`${RECORD_COMMAND}\`; do not edit`, resources: current }, null, 2)}\n`);
-const recorded: Record<string, Recorded> = existsSync(RECORD) ? (JSON.parse(readFileSync(RECORD, "utf8")) as { resources: Record<string, Recorded> }).resources : {};
+const current: Record<string, Recorded> = Object.fromEntries(
+  resources.map((def) => [def.token, { version: stateVersionOf(def), shape: shapeOf(def.token) }]),
+);
+if (process.env.NSP_RECORD_STATE_SHAPES)
+  writeFileSync(
+    RECORD,
+    `${JSON.stringify({ generated: `by \`${RECORD_COMMAND}\`; do not edit`, resources: current }, null, 2)}\n`,
+  );
+const recorded: Record<string, Recorded> = existsSync(RECORD)
+  ? (JSON.parse(readFileSync(RECORD, "utf8")) as { resources: Record<string, Recorded> }).resources
+  : {};
 
 /** Why a shape and its record disagree, and what to do; undefined when they agree. */
 function shapeProblem(token: string, file: string, was: Recorded | undefined, now: Recorded): string | undefined {
   if (!was) return `${token} has no recorded state shape: record it with \`${RECORD_COMMAND}\` and commit ${file}`;
-  if (now.version < was.version) return `${token}'s state version went down from ${was.version} to ${now.version}: states of version ${was.version} may exist; never remove a migration`;
+  if (now.version < was.version)
+    return `${token}'s state version went down from ${was.version} to ${now.version}: states of version ${was.version} may exist; never remove a migration`;
   const removed = Object.keys(was.shape).filter((k) => !(k in now.shape));
   const retyped = Object.keys(was.shape).filter((k) => k in now.shape && now.shape[k] !== was.shape[k]);
   const added = Object.keys(now.shape).filter((k) => !(k in was.shape));
   if (now.version === was.version && (removed.length || retyped.length)) {
-    const what = [removed.length ? `no longer has ${removed.join(", ")}` : "", retyped.length ? `changed the type of ${retyped.map((k) => `${k} (${was.shape[k]} to ${now.shape[k]})`).join(", ")}` : ""].filter(Boolean).join(" and ");
+    const what = [
+      removed.length ? `no longer has ${removed.join(", ")}` : "",
+      retyped.length
+        ? `changed the type of ${retyped.map((k) => `${k} (${was.shape[k]} to ${now.shape[k]})`).join(", ")}`
+        : "",
+    ]
+      .filter(Boolean)
+      .join(" and ");
     return (
       `${token} ${what}, but its state version is still ${now.version}: a state written before would no longer be read right. ` +
       `Add a migration (renamed / reshaped, see docs/upgrading.md) to \`migrations\` in its definition, with its case in test/unit/migrations.test.ts, then record the shape with \`${RECORD_COMMAND}\``
     );
   }
   if (now.version !== was.version || added.length) {
-    const what = now.version !== was.version ? `moved to version ${now.version}` : `gained ${added.join(", ")}, which states written before lack (they stay readable)`;
+    const what =
+      now.version !== was.version
+        ? `moved to version ${now.version}`
+        : `gained ${added.join(", ")}, which states written before lack (they stay readable)`;
     return `${token}'s state shape ${what}. Record it with \`${RECORD_COMMAND}\` and commit ${file}`;
   }
   return undefined;
@@ -84,14 +107,23 @@ describe("state shapes", () => {
     const was: Recorded = { version: 1, shape: { name: "string", ttl: "integer" } };
     it("passes an unchanged shape", () => expect(shapeProblem("nsp:x:Y", "f", was, was)).toBeUndefined());
     it("fails a renamed property without a new version, asking for a migration", () =>
-      expect(shapeProblem("nsp:x:Y", "f", was, { version: 1, shape: { name: "string", ttlSeconds: "integer" } })).toMatch(/no longer has ttl, but its state version is still 1.*Add a migration/));
+      expect(
+        shapeProblem("nsp:x:Y", "f", was, { version: 1, shape: { name: "string", ttlSeconds: "integer" } }),
+      ).toMatch(/no longer has ttl, but its state version is still 1.*Add a migration/));
     it("fails a retyped property without a new version, naming both types", () =>
-      expect(shapeProblem("nsp:x:Y", "f", was, { version: 1, shape: { name: "string", ttl: "string" } })).toMatch(/changed the type of ttl \(integer to string\)/));
+      expect(shapeProblem("nsp:x:Y", "f", was, { version: 1, shape: { name: "string", ttl: "string" } })).toMatch(
+        /changed the type of ttl \(integer to string\)/,
+      ));
     it("asks to record a new version, an added property, or a new resource", () => {
-      expect(shapeProblem("nsp:x:Y", "f", was, { version: 2, shape: { name: "string", ttlSeconds: "integer" } })).toMatch(/moved to version 2.*Record it/);
-      expect(shapeProblem("nsp:x:Y", "f", was, { version: 1, shape: { ...was.shape, note: "string" } })).toMatch(/gained note.*Record it/);
+      expect(
+        shapeProblem("nsp:x:Y", "f", was, { version: 2, shape: { name: "string", ttlSeconds: "integer" } }),
+      ).toMatch(/moved to version 2.*Record it/);
+      expect(shapeProblem("nsp:x:Y", "f", was, { version: 1, shape: { ...was.shape, note: "string" } })).toMatch(
+        /gained note.*Record it/,
+      );
       expect(shapeProblem("nsp:x:Y", "f", undefined, was)).toMatch(/no recorded state shape/);
     });
-    it("fails a version that went down", () => expect(shapeProblem("nsp:x:Y", "f", was, { version: 0, shape: was.shape })).toMatch(/went down/));
+    it("fails a version that went down", () =>
+      expect(shapeProblem("nsp:x:Y", "f", was, { version: 0, shape: was.shape })).toMatch(/went down/));
   });
 });

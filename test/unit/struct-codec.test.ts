@@ -69,16 +69,25 @@ describe("the Struct codec", () => {
 
   it("once installed, carries plain values through the generated messages of the provider protocol", () => {
     // What the engine would send, encoded by google-protobuf before the codec is installed.
-    const request = new providerPb.DiffRequest().setUrn("urn:x").setOlds(Struct.fromJavaScript(SAMPLE as never)).setNews(Struct.fromJavaScript({ zoneId: "42" } as never));
+    const request = new providerPb.DiffRequest()
+      .setUrn("urn:x")
+      .setOlds(Struct.fromJavaScript(SAMPLE as never))
+      .setNews(Struct.fromJavaScript({ zoneId: "42" } as never));
     const wire = request.serializeBinary();
-    const referenceAnswer = new providerPb.ReadResponse().setId("42").setProperties(Struct.fromJavaScript(SAMPLE as never)).serializeBinary();
+    const referenceAnswer = new providerPb.ReadResponse()
+      .setId("42")
+      .setProperties(Struct.fromJavaScript(SAMPLE as never))
+      .serializeBinary();
     installStructCodec();
     const decoded = providerPb.DiffRequest.deserializeBinary(wire);
     expect(decoded.getUrn()).toBe("urn:x");
     expect(decoded.getOlds()!.toJavaScript()).toEqual(SAMPLE);
     expect(decoded.getNews()!.toJavaScript()).toEqual({ zoneId: "42" });
     // An answer written by the codec, as the engine reads it: the same bytes google-protobuf wrote.
-    const answer = new providerPb.ReadResponse().setId("42").setProperties(Struct.fromJavaScript(SAMPLE as never)).serializeBinary();
+    const answer = new providerPb.ReadResponse()
+      .setId("42")
+      .setProperties(Struct.fromJavaScript(SAMPLE as never))
+      .serializeBinary();
     expect(answer.length).toBe(referenceAnswer.length);
     expect(providerPb.ReadResponse.deserializeBinary(answer).getProperties()!.toJavaScript()).toEqual(SAMPLE);
   });

@@ -33,16 +33,36 @@ export const onboardRoutes = [
         .filter((zn) => hostname === zn.name || hostname.endsWith(`.${zn.name}`))
         .sort((a, b) => b.name.length - a.name.length)[0];
       const modes: Array<{ mode: string; note: string }> = [];
-      if (hosted) modes.push({ mode: "zone", note: `${hosted.name} is hosted here (zone ${hosted.id}): add a proxied A, AAAA or CNAME record for ${hostname}` });
+      if (hosted)
+        modes.push({
+          mode: "zone",
+          note: `${hosted.name} is hosted here (zone ${hosted.id}): add a proxied A, AAAA or CNAME record for ${hostname}`,
+        });
       if (likelyApex) {
-        if (!hosted) modes.push({ mode: "zone", note: `move ${hostname} here: create the zone, point its NS records at the service's name servers, then proxy its records` });
-        modes.push({ mode: "cname", note: `onboard by CNAME; at an apex this needs ALIAS, ANAME or CNAME flattening at the current DNS provider` });
+        if (!hosted)
+          modes.push({
+            mode: "zone",
+            note: `move ${hostname} here: create the zone, point its NS records at the service's name servers, then proxy its records`,
+          });
+        modes.push({
+          mode: "cname",
+          note: `onboard by CNAME; at an apex this needs ALIAS, ANAME or CNAME flattening at the current DNS provider`,
+        });
       } else {
         modes.push({ mode: "cname", note: `point a CNAME for ${hostname} at the site's target; nothing else moves` });
-        modes.push({ mode: "host", note: `delegate just ${hostname} here with NS records in its parent zone (a zone in host mode), then proxy its records` });
+        modes.push({
+          mode: "host",
+          note: `delegate just ${hostname} here with NS records in its parent zone (a zone in host mode), then proxy its records`,
+        });
         if (!hosted) modes.push({ mode: "zone", note: `move the whole parent domain here` });
       }
-      return { hostname, likely_apex: likelyApex, current_ns: ns.map(normalizeName), modes, recommended: modes[0]?.mode ?? "cname" };
+      return {
+        hostname,
+        likely_apex: likelyApex,
+        current_ns: ns.map(normalizeName),
+        modes,
+        recommended: modes[0]?.mode ?? "cname",
+      };
     },
   }),
 ];

@@ -54,7 +54,13 @@ const patchBody = z.strictObject({
   waiting_room: z
     .strictObject({ capacity: intBetween(0, 1_000_000).optional(), session_min: intBetween(1, 1440).optional() })
     .optional(),
-  sense: z.strictObject({ enabled: z.boolean().optional(), action: z.enum(SENSE_ACTIONS).optional(), threshold: intBetween(1, 100).optional() }).optional(),
+  sense: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      action: z.enum(SENSE_ACTIONS).optional(),
+      threshold: intBetween(1, 100).optional(),
+    })
+    .optional(),
 });
 
 const originBody = z.strictObject({
@@ -76,16 +82,23 @@ function requireCname(site: SiteRow, what: string): void {
   }
 }
 
-function applyCertificate(site: SiteRow, certPem: string | null | undefined, keyPem: string | null | undefined, nowMs: number): Pick<SiteRow, "cert_pem" | "key_pem"> {
+function applyCertificate(
+  site: SiteRow,
+  certPem: string | null | undefined,
+  keyPem: string | null | undefined,
+  nowMs: number,
+): Pick<SiteRow, "cert_pem" | "key_pem"> {
   if (certPem === undefined) {
     if (keyPem !== undefined) throw invalid("key_pem", "can only be sent together with cert_pem");
     return { cert_pem: site.cert_pem, key_pem: site.key_pem };
   }
   if (certPem === null || certPem.trim() === "") {
-    if (keyPem !== undefined && keyPem !== null && keyPem !== "") throw invalid("key_pem", "must be null when cert_pem removes the certificate");
+    if (keyPem !== undefined && keyPem !== null && keyPem !== "")
+      throw invalid("key_pem", "must be null when cert_pem removes the certificate");
     return { cert_pem: null, key_pem: null };
   }
-  if (keyPem === undefined || keyPem === null || keyPem.trim() === "") throw invalid("key_pem", "is required with cert_pem");
+  if (keyPem === undefined || keyPem === null || keyPem.trim() === "")
+    throw invalid("key_pem", "is required with cert_pem");
   const problem = certificateProblem(certPem, keyPem, site.hostname, nowMs);
   if (problem) throw invalid(problem.field, problem.reason);
   return { cert_pem: certPem, key_pem: keyPem };
@@ -99,8 +112,10 @@ function urlProblem(u: string, hostname: string): string | null {
 }
 
 export const cdnSites = collection({
-  path: "/cdn/sites", what: "site",
-  table: (ctx) => cdnFor(ctx).sites, view: (site, { store }) => siteView(store, site),
+  path: "/cdn/sites",
+  what: "site",
+  table: (ctx) => cdnFor(ctx).sites,
+  view: (site, { store }) => siteView(store, site),
   create: {
     body: createBody,
     build: (ctx) => {
@@ -114,12 +129,17 @@ export const cdnSites = collection({
       let serviceId = defaultCdnService(store, account.name);
       if (body.service_id !== undefined) {
         const svc = store.services.get(body.service_id);
-        if (!svc || svc.account !== account.name) throw invalid("service_id", `no service ${body.service_id} in this account`);
+        if (!svc || svc.account !== account.name)
+          throw invalid("service_id", `no service ${body.service_id} in this account`);
         if (svc.type !== "cdn") throw invalid("service_id", `service ${svc.id} is a ${svc.type} service, not cdn`);
         serviceId = svc.id;
       }
       const clash = store.list(st.sites, account.name).find((s) => s.hostname === hostname);
-      if (clash) throw new ApiError("conflict", `${hostname} is already an edge site of this account (site ${clash.id}, ${clash.dns_mode} mode)`);
+      if (clash)
+        throw new ApiError(
+          "conflict",
+          `${hostname} is already an edge site of this account (site ${clash.id}, ${clash.dns_mode} mode)`,
+        );
       return newSite(store, {
         account: account.name,
         service_id: serviceId,
@@ -143,7 +163,17 @@ export const cdnSites = collection({
         waiting_room: { ...site.waiting_room, ...body.waiting_room },
         sense: { ...site.sense, ...body.sense },
       });
-      assignDefined(site, body, ["cache_ttl", "cache_mode", "cache_html_ttl", "force_https", "origin_scheme", "origin_host_header", "under_attack", "bot_fight", "rate_limit"]);
+      assignDefined(site, body, [
+        "cache_ttl",
+        "cache_mode",
+        "cache_html_ttl",
+        "force_https",
+        "origin_scheme",
+        "origin_host_header",
+        "under_attack",
+        "bot_fight",
+        "rate_limit",
+      ]);
     },
   },
   remove: (ctx, site) => {
@@ -157,14 +187,20 @@ export const cdnSites = collection({
 export const cdnSiteRoutes = [
   ...cdnSites.routes,
 
-  cdnSites.member("PUT", "origin", (site, ctx) => {
-    const pages = ctx.body.pages_project_id ?? null;
-    const tunnel = ctx.body.link_tunnel_id ?? null;
-    if (pages !== null && tunnel !== null) throw invalid("link_tunnel_id", "cannot be combined with pages_project_id; a site has one origin");
-    site.pages_project_id = pages;
-    site.link_tunnel_id = tunnel;
-    return siteView(ctx.store, site);
-  }, { body: originBody }),
+  cdnSites.member(
+    "PUT",
+    "origin",
+    (site, ctx) => {
+      const pages = ctx.body.pages_project_id ?? null;
+      const tunnel = ctx.body.link_tunnel_id ?? null;
+      if (pages !== null && tunnel !== null)
+        throw invalid("link_tunnel_id", "cannot be combined with pages_project_id; a site has one origin");
+      site.pages_project_id = pages;
+      site.link_tunnel_id = tunnel;
+      return siteView(ctx.store, site);
+    },
+    { body: originBody },
+  ),
 
   cdnSites.member("POST", "verify", (site, ctx) => {
     requireCname(site, "it is verified through its zone's delegation (POST /dns/zones/{id}/verify)");
@@ -186,23 +222,28 @@ export const cdnSiteRoutes = [
     };
   }),
 
-  cdnSites.member("POST", "purge", (site, ctx) => {
-    const urls = ctx.body.urls;
-    if (urls !== undefined) {
-      if (urls.length === 0) throw invalid("urls", "must not be empty; leave it out to purge everything");
-      urls.forEach((u, i) => {
-        const p = urlProblem(u, site.hostname);
-        if (p) throw invalid(`urls[${i}]`, p);
-      });
-    }
-    return {
-      id: `purge_${randomBytes(8).toString("hex")}`,
-      site_id: site.id,
-      scope: urls === undefined ? "everything" : "urls",
-      urls: urls ?? [],
-      created_at: ctx.store.timestamp(),
-    };
-  }, { body: purgeBody }),
+  cdnSites.member(
+    "POST",
+    "purge",
+    (site, ctx) => {
+      const urls = ctx.body.urls;
+      if (urls !== undefined) {
+        if (urls.length === 0) throw invalid("urls", "must not be empty; leave it out to purge everything");
+        urls.forEach((u, i) => {
+          const p = urlProblem(u, site.hostname);
+          if (p) throw invalid(`urls[${i}]`, p);
+        });
+      }
+      return {
+        id: `purge_${randomBytes(8).toString("hex")}`,
+        site_id: site.id,
+        scope: urls === undefined ? "everything" : "urls",
+        urls: urls ?? [],
+        created_at: ctx.store.timestamp(),
+      };
+    },
+    { body: purgeBody },
+  ),
 
   cdnSites.member("POST", "origin-certificate", (site, ctx) => {
     return { site_id: site.id, ...issueCertificate(originCa(cdnFor(ctx)), [site.hostname], ctx.now()) };
@@ -213,14 +254,20 @@ export const cdnSiteRoutes = [
     if (site.dns_mode === "zone") {
       const zone = site.zone_id === null ? undefined : ctx.store.zones.get(site.zone_id);
       if (zone?.status !== "active") {
-        throw new ApiError("conflict", `zone ${zone?.name ?? "?"} is not active yet; the dns-01 challenge would not be visible in public DNS`);
+        throw new ApiError(
+          "conflict",
+          `zone ${zone?.name ?? "?"} is not active yet; the dns-01 challenge would not be visible in public DNS`,
+        );
       }
       challenge = { name: acmeName(site), type: "TXT", content: randomBytes(32).toString("base64url") };
     } else {
       const expected = acmeTarget(site) as string;
       const seen = ctx.publicDns.get(acmeName(site))?.cname ?? null;
       if (seen !== expected) {
-        throw new ApiError("conflict", `public DNS shows ${seen ?? "no CNAME"} for ${acmeName(site)}; expected a CNAME to ${expected}`);
+        throw new ApiError(
+          "conflict",
+          `public DNS shows ${seen ?? "no CNAME"} for ${acmeName(site)}; expected a CNAME to ${expected}`,
+        );
       }
       challenge = { name: acmeName(site), type: "CNAME", content: expected };
     }

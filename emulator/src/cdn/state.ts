@@ -73,7 +73,16 @@ export interface RuleRow {
 }
 
 // The request log a site keeps: tests put requests in with traffic.ts `addTraffic`.
-export const LOG_ACTIONS = ["pass", "netrule_block", "waf", "challenge", "ratelimit", "waiting", "origin_error", "redirect"] as const;
+export const LOG_ACTIONS = [
+  "pass",
+  "netrule_block",
+  "waf",
+  "challenge",
+  "ratelimit",
+  "waiting",
+  "origin_error",
+  "redirect",
+] as const;
 export type LogAction = (typeof LOG_ACTIONS)[number];
 const CACHE_STATUSES = ["hit", "miss", "bypass", "none"] as const;
 
@@ -148,7 +157,11 @@ export function defaultCdnService(store: Store, account: string): number | null 
   return store.list(store.services, account).find((s) => s.type === "cdn")?.id ?? null;
 }
 
-export function newSite(store: Store, init: Pick<SiteRow, "account" | "service_id" | "zone_id" | "hostname" | "dns_mode" | "origin"> & Partial<SiteSettings>): SiteRow {
+export function newSite(
+  store: Store,
+  init: Pick<SiteRow, "account" | "service_id" | "zone_id" | "hostname" | "dns_mode" | "origin"> &
+    Partial<SiteSettings>,
+): SiteRow {
   const id = store.nextId();
   const site: SiteRow = {
     ...structuredClone(DEFAULT_SETTINGS),
@@ -197,7 +210,14 @@ export function syncZoneSites(store: Store, zone: ZoneRow): void {
   const taken = new Set(store.list(st.sites, zone.account).map((s) => s.hostname));
   for (const hostname of wanted) {
     if (taken.has(hostname)) continue;
-    newSite(store, { account: zone.account, service_id: defaultCdnService(store, zone.account), zone_id: zone.id, hostname, dns_mode: "zone", origin: null });
+    newSite(store, {
+      account: zone.account,
+      service_id: defaultCdnService(store, zone.account),
+      zone_id: zone.id,
+      hostname,
+      dns_mode: "zone",
+      origin: null,
+    });
   }
 }
 
@@ -247,7 +267,9 @@ function instructions(site: SiteRow) {
     note:
       `Add these records at the DNS provider that serves ${where}, then verify the site (POST /cdn/sites/${site.id}/verify). ` +
       "The first record sends traffic through the edge; the second lets the edge obtain certificates by ACME dns-01." +
-      (apex ? ` ${site.hostname} is a zone apex, where a CNAME is not allowed: use the provider's ALIAS, ANAME or CNAME flattening for the first record.` : ""),
+      (apex
+        ? ` ${site.hostname} is a zone apex, where a CNAME is not allowed: use the provider's ALIAS, ANAME or CNAME flattening for the first record.`
+        : ""),
   };
 }
 

@@ -16,7 +16,10 @@ const logsQuery = z.strictObject({
   ray: z.string().optional(),
   ip: z.string().optional(),
   path: z.string().optional(),
-  status: z.string().regex(/^([1-5]\d\d|[1-5]xx)$/, { error: "must be a status such as 404 or a class such as 4xx" }).optional(),
+  status: z
+    .string()
+    .regex(/^([1-5]\d\d|[1-5]xx)$/, { error: "must be a status such as 404 or a class such as 4xx" })
+    .optional(),
   cc: z.string().optional(),
   cursor: z.string().optional(),
   action: z.enum(LOG_ACTIONS).optional(),
@@ -27,7 +30,8 @@ const logsQuery = z.strictObject({
 function timeParam(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const t = Date.parse(v);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(t)) throw invalid(name, "must be an RFC 3339 timestamp such as 2026-11-21T12:00:00Z");
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(t))
+    throw invalid(name, "must be an RFC 3339 timestamp such as 2026-11-21T12:00:00Z");
   return t;
 }
 
@@ -41,17 +45,32 @@ function decodeCursor(c: string): number {
 }
 
 export const cdnTrafficRoutes = [
-  cdnSites.member("GET", "analytics", (site, ctx) => analytics(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()), {
-    query: z.strictObject({ range: z.enum(["1h", "24h", "7d"]).optional() }),
-  }),
+  cdnSites.member(
+    "GET",
+    "analytics",
+    (site, ctx) => analytics(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()),
+    {
+      query: z.strictObject({ range: z.enum(["1h", "24h", "7d"]).optional() }),
+    },
+  ),
 
-  cdnSites.member("GET", "threats", (site, ctx) => threats(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()), {
-    query: z.strictObject({ range: z.enum(["24h", "7d"]).optional() }),
-  }),
+  cdnSites.member(
+    "GET",
+    "threats",
+    (site, ctx) => threats(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()),
+    {
+      query: z.strictObject({ range: z.enum(["24h", "7d"]).optional() }),
+    },
+  ),
 
-  cdnSites.member("GET", "waf/hits", (site, ctx) => wafHits(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()), {
-    query: z.strictObject({ range: z.enum(["15m", "1h", "24h", "7d"]).optional() }),
-  }),
+  cdnSites.member(
+    "GET",
+    "waf/hits",
+    (site, ctx) => wafHits(trafficOf(ctx.store, site.id), site.id, ctx.query.range ?? "24h", ctx.now()),
+    {
+      query: z.strictObject({ range: z.enum(["15m", "1h", "24h", "7d"]).optional() }),
+    },
+  ),
 
   cdnSites.member(
     "GET",
@@ -62,7 +81,8 @@ export const cdnTrafficRoutes = [
       const until = timeParam("until", q.until);
       const csv = q.format === "csv";
       const max = csv ? CSV_ROWS_MAX : LOG_LIMIT_MAX;
-      if (q.limit !== undefined && q.limit > max) throw invalid("limit", `must be at most ${max}${csv ? " for csv" : ""}`);
+      if (q.limit !== undefined && q.limit > max)
+        throw invalid("limit", `must be at most ${max}${csv ? " for csv" : ""}`);
       const limit = q.limit ?? (csv ? CSV_ROWS_MAX : LOG_LIMIT_DEFAULT);
       const before = q.cursor === undefined ? Infinity : decodeCursor(q.cursor);
       const match = (e: TrafficEntry): boolean => {

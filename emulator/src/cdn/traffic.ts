@@ -73,9 +73,17 @@ function inWindow(entries: TrafficEntry[], w: Window): TrafficEntry[] {
 }
 
 /** Buckets of `w.step` seconds, oldest first, each summed by `add`. */
-function series<T extends object>(entries: TrafficEntry[], w: Window, zero: () => T, add: (b: T, e: TrafficEntry) => void) {
+function series<T extends object>(
+  entries: TrafficEntry[],
+  w: Window,
+  zero: () => T,
+  add: (b: T, e: TrafficEntry) => void,
+) {
   const n = Math.round((w.to - w.from) / 1000 / w.step);
-  const buckets = Array.from({ length: n }, (_, i) => ({ t: new Date(w.from + i * w.step * 1000).toISOString(), ...zero() }));
+  const buckets = Array.from({ length: n }, (_, i) => ({
+    t: new Date(w.from + i * w.step * 1000).toISOString(),
+    ...zero(),
+  }));
   for (const e of entries) {
     const i = Math.min(n - 1, Math.floor((Date.parse(e.ts) - w.from) / 1000 / w.step));
     const b = buckets[i];
@@ -84,7 +92,11 @@ function series<T extends object>(entries: TrafficEntry[], w: Window, zero: () =
   return buckets;
 }
 
-function top<K extends string | number>(entries: TrafficEntry[], key: (e: TrafficEntry) => K | null, n = 10): Array<{ value: K; count: number }> {
+function top<K extends string | number>(
+  entries: TrafficEntry[],
+  key: (e: TrafficEntry) => K | null,
+  n = 10,
+): Array<{ value: K; count: number }> {
   const counts = new Map<K, number>();
   for (const e of entries) {
     const k = key(e);
@@ -119,13 +131,20 @@ export function analytics(entries: TrafficEntry[], siteId: number, range: "1h" |
       cached: rows.filter((e) => e.cache === "hit").length,
       bytes: rows.reduce((s, e) => s + e.bytes, 0),
       blocked: rows.filter((e) => !["pass", "redirect", "origin_error"].includes(e.action)).length,
-      status: Object.fromEntries(["2xx", "3xx", "4xx", "5xx"].map((c) => [c, rows.filter((e) => statusClass(e.status) === c).length])),
+      status: Object.fromEntries(
+        ["2xx", "3xx", "4xx", "5xx"].map((c) => [c, rows.filter((e) => statusClass(e.status) === c).length]),
+      ),
     },
-    series: series(rows, w, () => ({ requests: 0, cached: 0, bytes: 0 }), (b, e) => {
-      b.requests++;
-      if (e.cache === "hit") b.cached++;
-      b.bytes += e.bytes;
-    }),
+    series: series(
+      rows,
+      w,
+      () => ({ requests: 0, cached: 0, bytes: 0 }),
+      (b, e) => {
+        b.requests++;
+        if (e.cache === "hit") b.cached++;
+        b.bytes += e.bytes;
+      },
+    ),
     top: {
       paths: top(rows, (e) => e.path),
       countries: top(rows, (e) => e.cc),
@@ -151,9 +170,14 @@ export function threats(entries: TrafficEntry[], siteId: number, range: "24h" | 
     top_asns: top(rows, (e) => e.asn),
     top_countries: top(rows, (e) => e.cc),
     top_reasons: top(rows, (e) => e.reason),
-    timeline: series(rows, w, () => ({ low: 0, medium: 0, high: 0 }), (b, e) => {
-      b[band(e.risk)]++;
-    }),
+    timeline: series(
+      rows,
+      w,
+      () => ({ low: 0, medium: 0, high: 0 }),
+      (b, e) => {
+        b[band(e.risk)]++;
+      },
+    ),
   };
 }
 
@@ -161,7 +185,12 @@ export function wafHits(entries: TrafficEntry[], siteId: number, range: RangeKey
   const rows = inWindow(entries, windowOf(range, 60, nowMs)).filter((e) => e.action === "waf" && e.rule !== null);
   const byRule = new Map<string, { rule: string; hits: number; example_path: string; last_at: string }>();
   for (const e of rows) {
-    const hit = byRule.get(e.rule as string) ?? { rule: e.rule as string, hits: 0, example_path: e.path, last_at: e.ts };
+    const hit = byRule.get(e.rule as string) ?? {
+      rule: e.rule as string,
+      hits: 0,
+      example_path: e.path,
+      last_at: e.ts,
+    };
     hit.hits++;
     if (e.ts >= hit.last_at) {
       hit.last_at = e.ts;
@@ -169,7 +198,11 @@ export function wafHits(entries: TrafficEntry[], siteId: number, range: RangeKey
     }
     byRule.set(hit.rule, hit);
   }
-  return { site_id: siteId, range, rules: [...byRule.values()].sort((a, b) => b.hits - a.hits || a.rule.localeCompare(b.rule)) };
+  return {
+    site_id: siteId,
+    range,
+    rules: [...byRule.values()].sort((a, b) => b.hits - a.hits || a.rule.localeCompare(b.rule)),
+  };
 }
 
 export function logLine(e: TrafficEntry) {
@@ -182,7 +215,26 @@ export function logDetail(e: TrafficEntry) {
   return { ...detail, headers: { ...e.headers } };
 }
 
-const CSV_COLUMNS = ["ray", "ts", "ip", "cc", "asn", "isp", "method", "host", "path", "status", "action", "cache", "bytes", "duration_ms", "risk", "reason", "rule", "user_agent"] as const;
+const CSV_COLUMNS = [
+  "ray",
+  "ts",
+  "ip",
+  "cc",
+  "asn",
+  "isp",
+  "method",
+  "host",
+  "path",
+  "status",
+  "action",
+  "cache",
+  "bytes",
+  "duration_ms",
+  "risk",
+  "reason",
+  "rule",
+  "user_agent",
+] as const;
 
 function csvCell(v: unknown): string {
   const s = v === null || v === undefined ? "" : String(v);

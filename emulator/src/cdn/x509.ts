@@ -48,7 +48,9 @@ export function randomSerial(): Buffer {
 /** UTCTime until 2049, GeneralizedTime after, as RFC 5280 asks. */
 function time(d: Date): Buffer {
   const iso = d.toISOString().replace(/[-:T]/g, "").slice(0, 14) + "Z";
-  return d.getUTCFullYear() < 2050 ? tlv(0x17, Buffer.from(iso.slice(2), "ascii")) : tlv(0x18, Buffer.from(iso, "ascii"));
+  return d.getUTCFullYear() < 2050
+    ? tlv(0x17, Buffer.from(iso.slice(2), "ascii"))
+    : tlv(0x18, Buffer.from(iso, "ascii"));
 }
 
 const name = (cn: string) => seq(set(seq(oid("2.5.4.10"), utf8("NSP Emulator"))), set(seq(oid("2.5.4.3"), utf8(cn))));
@@ -67,7 +69,12 @@ export interface IssuedCertificate {
 }
 
 /** A leaf certificate for `hostnames`, signed by `caKey`, with a fresh P-256 key. */
-export function issueCertificate(caKey: KeyObject, hostnames: string[], nowMs: number, serial: Buffer = randomSerial()): IssuedCertificate {
+export function issueCertificate(
+  caKey: KeyObject,
+  hostnames: string[],
+  nowMs: number,
+  serial: Buffer = randomSerial(),
+): IssuedCertificate {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const notBefore = new Date(nowMs - 60_000);
   const notAfter = new Date(nowMs + ORIGIN_CERT_DAYS * 86_400_000);
@@ -84,7 +91,10 @@ export function issueCertificate(caKey: KeyObject, hostnames: string[], nowMs: n
   );
   const signature = sign("sha256", tbs, caKey);
   const der = seq(tbs, ECDSA_SHA256, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
-  const b64 = der.toString("base64").replace(/(.{64})/g, "$1\n").replace(/\n$/, "");
+  const b64 = der
+    .toString("base64")
+    .replace(/(.{64})/g, "$1\n")
+    .replace(/\n$/, "");
   return {
     certificate: `-----BEGIN CERTIFICATE-----\n${b64}\n-----END CERTIFICATE-----\n`,
     private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
@@ -103,7 +113,12 @@ export function newCaKey(): KeyObject {
  * Checks an uploaded certificate and key: both parse, the key belongs to the certificate, the
  * certificate has not expired and covers the site's hostname. Null when all is well.
  */
-export function certificateProblem(certPem: string, keyPem: string, hostname: string, nowMs: number): { field: "cert_pem" | "key_pem"; reason: string } | null {
+export function certificateProblem(
+  certPem: string,
+  keyPem: string,
+  hostname: string,
+  nowMs: number,
+): { field: "cert_pem" | "key_pem"; reason: string } | null {
   let cert: X509Certificate;
   try {
     cert = new X509Certificate(certPem);
@@ -116,8 +131,11 @@ export function certificateProblem(certPem: string, keyPem: string, hostname: st
   } catch {
     return { field: "key_pem", reason: "must be a PEM-encoded private key" };
   }
-  if (!cert.checkPrivateKey(key)) return { field: "key_pem", reason: "is not the private key of the certificate in cert_pem" };
-  if (Date.parse(cert.validTo) < nowMs) return { field: "cert_pem", reason: `the certificate expired on ${new Date(cert.validTo).toISOString()}` };
-  if (cert.checkHost(hostname) === undefined) return { field: "cert_pem", reason: `the certificate does not cover ${hostname}` };
+  if (!cert.checkPrivateKey(key))
+    return { field: "key_pem", reason: "is not the private key of the certificate in cert_pem" };
+  if (Date.parse(cert.validTo) < nowMs)
+    return { field: "cert_pem", reason: `the certificate expired on ${new Date(cert.validTo).toISOString()}` };
+  if (cert.checkHost(hostname) === undefined)
+    return { field: "cert_pem", reason: `the certificate does not cover ${hostname}` };
   return null;
 }

@@ -24,7 +24,8 @@ export const vmRoutes = [
     (vm, ctx) => {
       const wanted = ctx.body.state;
       if (wanted === "restart") {
-        if (vm.power !== "on") throw new ApiError("conflict", `vm ${vm.id} (${vm.name}) is off; power it on instead of restarting it`);
+        if (vm.power !== "on")
+          throw new ApiError("conflict", `vm ${vm.id} (${vm.name}) is off; power it on instead of restarting it`);
         vm.power_changed_at = ctx.store.timestamp();
       } else if (vm.power !== wanted) {
         vm.power = wanted;

@@ -238,7 +238,14 @@ export function parseZoneFile(text: string, zone: string, ttlRange: { min: numbe
     if (effTtl < ttlRange.min || effTtl > ttlRange.max) {
       fail(ll.line, `ttl must be between ${ttlRange.min} and ${ttlRange.max}`);
     }
-    records.push({ line: ll.line, text: ll.text, name: recName as string, type: rtype, ttl: effTtl, content: storedContent(rtype, content) });
+    records.push({
+      line: ll.line,
+      text: ll.text,
+      name: recName as string,
+      type: rtype,
+      ttl: effTtl,
+      content: storedContent(rtype, content),
+    });
   }
   return { records, skipped };
 }

@@ -60,8 +60,11 @@ function newRange(store: Store, zone: ZoneRow, body: z.output<typeof createBody>
 }
 
 const zoneRanges = collection({
-  path: "/dns/zones/:id/ranges", item: "/dns/zones/:id/ranges/:rid", what: "range",
-  table: ({ store }) => store.ranges, view: rangeView,
+  path: "/dns/zones/:id/ranges",
+  item: "/dns/zones/:id/ranges/:rid",
+  what: "range",
+  table: ({ store }) => store.ranges,
+  view: rangeView,
   parent: { own: (ctx) => ownZone(ctx, ctx.params.id), of: (r) => r.zone_id },
   create: { body: createBody, build: (ctx, zone) => newRange(ctx.store, zone, ctx.body) },
   get: false,
@@ -78,8 +81,10 @@ const zoneRanges = collection({
 
 // The account's ranges across its zones; a range created here lands in the zone that covers it.
 const accountRanges = collection({
-  path: "/dns/ranges", what: "range",
-  table: ({ store }) => store.ranges, view: rangeView,
+  path: "/dns/ranges",
+  what: "range",
+  table: ({ store }) => store.ranges,
+  view: rangeView,
   create: {
     body: createBody,
     build: ({ store, account, body }) => {

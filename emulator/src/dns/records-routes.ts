@@ -54,18 +54,25 @@ function checkProxied(type: RecordType, proxied: boolean | undefined): void {
 const zoneOfPath = (ctx: AccountEnv) => (ctx as AccountEnv & { params: { id: number } }).params.id;
 
 const zoneRecords = collection({
-  path: "/dns/zones/:id/records", item: "/dns/zones/:id/records/:rid", what: "record",
-  table: (ctx) => ctx.store.zoneRecords(zoneOfPath(ctx)), view: recordView,
+  path: "/dns/zones/:id/records",
+  item: "/dns/zones/:id/records/:rid",
+  what: "record",
+  table: (ctx) => ctx.store.zoneRecords(zoneOfPath(ctx)),
+  view: recordView,
   parent: { own: (ctx) => ownZone(ctx, ctx.params.id), of: (r) => r.zone_id },
   create: {
     body: createBody,
     build: ({ store, body }, zone) => {
       const name = normalizeRecordName(body.name ?? "@");
       if (name === null) {
-        throw invalid("name", "must be @ or labels of letters, digits, hyphens and underscores (optionally starting with *)");
+        throw invalid(
+          "name",
+          "must be @ or labels of letters, digits, hyphens and underscores (optionally starting with *)",
+        );
       }
       // The apex NS set is the service's own pair; the zone-file import ignores apex NS for the same reason.
-      if (body.type === "NS" && name === "@") throw invalid("name", "NS records at the apex are managed by the service");
+      if (body.type === "NS" && name === "@")
+        throw invalid("name", "NS records at the apex are managed by the service");
       checkContent(body.type, body.content);
       checkHealth(body.health_check);
       checkProxied(body.type, body.proxied);

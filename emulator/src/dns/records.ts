@@ -76,7 +76,10 @@ export function storedContent(type: RecordType, content: string): string {
       const eq = p.indexOf("=");
       if (eq < 0) return p.toLowerCase();
       const value = p.slice(eq + 1);
-      const bare = value.length >= 2 && value.startsWith('"') && value.endsWith('"') && !/[\s\\]/.test(value.slice(1, -1)) ? value.slice(1, -1) : value;
+      const bare =
+        value.length >= 2 && value.startsWith('"') && value.endsWith('"') && !/[\s\\]/.test(value.slice(1, -1))
+          ? value.slice(1, -1)
+          : value;
       return `${p.slice(0, eq).toLowerCase()}=${bare}`;
     });
     return [storedNumber(words[0]!), storedHost(words[1]!), ...params].join(" ");

@@ -8,4 +8,11 @@ import { dnsZoneFileRoutes } from "./zonefile-routes";
 import { dnsZoneSettingRoutes } from "./zone-settings-routes";
 import { dnsZoneRoutes } from "./zones-routes";
 
-export const dnsRoutes: Route[] = [...dnsListRoutes, ...dnsZoneRoutes, ...dnsZoneSettingRoutes, ...dnsZoneFileRoutes, ...dnsRecordRoutes, ...dnsRangeRoutes];
+export const dnsRoutes: Route[] = [
+  ...dnsListRoutes,
+  ...dnsZoneRoutes,
+  ...dnsZoneSettingRoutes,
+  ...dnsZoneFileRoutes,
+  ...dnsRecordRoutes,
+  ...dnsRangeRoutes,
+];

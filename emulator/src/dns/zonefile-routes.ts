@@ -47,7 +47,14 @@ const ZONE_FILE_MAX_BODY_BYTES = 64 * 1024 * 1024;
  * that no line matches are deleted. `rewrite` is the alternative reading of `replace`: every
  * existing record is deleted and every line added anew.
  */
-export function importZoneText(store: Store, zone: ZoneRow, text: string, apply: boolean, replace: boolean, rewrite = false): ImportResult {
+export function importZoneText(
+  store: Store,
+  zone: ZoneRow,
+  text: string,
+  apply: boolean,
+  replace: boolean,
+  rewrite = false,
+): ImportResult {
   const parsed = parseZoneFile(text, zone.name, { min: TTL_MIN, max: TTL_MAX });
   const existing = [...store.zoneRecords(zone.id).values()];
   const existingKeys = new Set(replace && rewrite ? [] : existing.map(recordKey));
@@ -94,10 +101,22 @@ export const dnsZoneFileRoutes = [
     };
   }),
 
-  dnsZones.member("POST", "import", (zone, ctx) => {
-    const b = ctx.body;
-    return importZoneText(ctx.store, zone, b.text, (b.mode ?? "preview") === "apply", b.replace ?? false, ctx.alternatives.has("replace-rewrites"));
-  }, { body: importBody, maxBodyBytes: ZONE_FILE_MAX_BODY_BYTES }),
+  dnsZones.member(
+    "POST",
+    "import",
+    (zone, ctx) => {
+      const b = ctx.body;
+      return importZoneText(
+        ctx.store,
+        zone,
+        b.text,
+        (b.mode ?? "preview") === "apply",
+        b.replace ?? false,
+        ctx.alternatives.has("replace-rewrites"),
+      );
+    },
+    { body: importBody, maxBodyBytes: ZONE_FILE_MAX_BODY_BYTES },
+  ),
 
   dnsZones.member("POST", "migration/plan", (zone, ctx) => {
     const expected = zoneService(ctx.store, zone)?.name_servers ?? [];
@@ -111,7 +130,11 @@ export const dnsZoneFileRoutes = [
       expected_ns: [...expected],
       served_here: servedHere,
       modes: [
-        { mode: "axfr", available: servedElsewhere, note: "transfer the zone from the current primary (needs master_ip)" },
+        {
+          mode: "axfr",
+          available: servedElsewhere,
+          note: "transfer the zone from the current primary (needs master_ip)",
+        },
         { mode: "zonefile", available: true, note: "import a BIND zone file" },
         { mode: "fresh", available: true, note: "start with an empty zone" },
       ],
@@ -120,26 +143,32 @@ export const dnsZoneFileRoutes = [
     };
   }),
 
-  dnsZones.member("POST", "migration/apply", (zone, ctx) => {
-    const b = ctx.body;
-    if (b.mode === "axfr") {
-      if (b.master_ip === undefined) throw invalid("master_ip", "is required for mode axfr");
-      if (!isIP(b.master_ip)) throw invalid("master_ip", "must be an IP address");
-    } else if (b.master_ip !== undefined) {
-      throw invalid("master_ip", "is only used with mode axfr");
-    }
-    if (b.mode === "zonefile" && b.zonefile === undefined) throw invalid("zonefile", "is required for mode zonefile");
-    if (b.mode !== "zonefile" && b.zonefile !== undefined) throw invalid("zonefile", "is only used with mode zonefile");
-    let result: ImportResult = { mode: "apply", added: 0, skipped: [], deleted: 0 };
-    // The emulator cannot reach a real primary, so an AXFR migration transfers nothing.
-    if (b.mode === "zonefile") result = importZoneText(ctx.store, zone, b.zonefile ?? "", true, false);
-    const ns = zoneService(ctx.store, zone)?.name_servers ?? [];
-    return {
-      zone_id: zone.id,
-      mode: b.mode,
-      added: result.added,
-      skipped: result.skipped,
-      registrar_steps: registrarSteps(zone, ns),
-    };
-  }, { body: migrationBody, maxBodyBytes: ZONE_FILE_MAX_BODY_BYTES }),
+  dnsZones.member(
+    "POST",
+    "migration/apply",
+    (zone, ctx) => {
+      const b = ctx.body;
+      if (b.mode === "axfr") {
+        if (b.master_ip === undefined) throw invalid("master_ip", "is required for mode axfr");
+        if (!isIP(b.master_ip)) throw invalid("master_ip", "must be an IP address");
+      } else if (b.master_ip !== undefined) {
+        throw invalid("master_ip", "is only used with mode axfr");
+      }
+      if (b.mode === "zonefile" && b.zonefile === undefined) throw invalid("zonefile", "is required for mode zonefile");
+      if (b.mode !== "zonefile" && b.zonefile !== undefined)
+        throw invalid("zonefile", "is only used with mode zonefile");
+      let result: ImportResult = { mode: "apply", added: 0, skipped: [], deleted: 0 };
+      // The emulator cannot reach a real primary, so an AXFR migration transfers nothing.
+      if (b.mode === "zonefile") result = importZoneText(ctx.store, zone, b.zonefile ?? "", true, false);
+      const ns = zoneService(ctx.store, zone)?.name_servers ?? [];
+      return {
+        zone_id: zone.id,
+        mode: b.mode,
+        added: result.added,
+        skipped: result.skipped,
+        registrar_steps: registrarSteps(zone, ns),
+      };
+    },
+    { body: migrationBody, maxBodyBytes: ZONE_FILE_MAX_BODY_BYTES },
+  ),
 ];

@@ -25,11 +25,16 @@ const patchBody = z.strictObject({
 });
 
 export const dnsZones = collection({
-  path: "/dns/zones", what: "zone",
-  table: ({ store }) => store.zones, view: (zn, { store }) => zoneView(store, zn),
+  path: "/dns/zones",
+  what: "zone",
+  table: ({ store }) => store.zones,
+  view: (zn, { store }) => zoneView(store, zn),
   list: {
     query: z.strictObject({ ...pagingQuery, service_id: queryInt(1).optional() }),
-    rows: ({ store, account, query }) => store.list(store.zones, account.name).filter((zn) => query.service_id === undefined || zn.service_id === query.service_id),
+    rows: ({ store, account, query }) =>
+      store
+        .list(store.zones, account.name)
+        .filter((zn) => query.service_id === undefined || zn.service_id === query.service_id),
   },
   create: {
     body: createBody,
@@ -39,8 +44,10 @@ export const dnsZones = collection({
       if (name === null) throw invalid("name", "must be a valid domain name such as example.com");
       // Another account's service reads exactly like a missing one, so ids do not leak.
       const svc = store.services.get(body.service_id);
-      if (!svc || svc.account !== account.name) throw invalid("service_id", `no service ${body.service_id} in this account`);
-      if (svc.type !== "auth_dns") throw invalid("service_id", `service ${svc.id} is a ${svc.type} service, not auth_dns`);
+      if (!svc || svc.account !== account.name)
+        throw invalid("service_id", `no service ${body.service_id} in this account`);
+      if (svc.type !== "auth_dns")
+        throw invalid("service_id", `service ${svc.id} is a ${svc.type} service, not auth_dns`);
       if (store.list(store.zones, account.name).some((zn) => zn.name === name)) {
         throw new ApiError("conflict", `zone ${name} already exists in this account`);
       }

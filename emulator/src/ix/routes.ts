@@ -19,19 +19,39 @@ const asSet = z
   .trim()
   .transform((s) => s.toUpperCase())
   .pipe(z.string().regex(AS_SET, { error: "must be an AS-SET such as AS-EXAMPLE or AS64500:AS-CUSTOMERS" }));
-const contact = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: "must be an email address" });
+const contact = z
+  .string()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: "must be an email address" });
 
 const createBody = z.strictObject({
-  asn: z.int().min(1).max(4294967294).refine((n) => n !== 23456, { error: "23456 is AS_TRANS, not a network" }),
+  asn: z
+    .int()
+    .min(1)
+    .max(4294967294)
+    .refine((n) => n !== 23456, { error: "23456 is AS_TRANS, not a network" }),
   name,
   as_set: asSet.nullable().optional(),
   contact,
   listed: z.boolean().optional(),
 });
-const patchBody = z.strictObject({ name: name.optional(), as_set: asSet.nullable().optional(), contact: contact.optional(), listed: z.boolean().optional() });
+const patchBody = z.strictObject({
+  name: name.optional(),
+  as_set: asSet.nullable().optional(),
+  contact: contact.optional(),
+  listed: z.boolean().optional(),
+});
 
 function memberView(r: MemberRow) {
-  return { ...withoutAccount(r), ports: [], sessions: ROUTE_SERVERS.map((rs) => ({ route_server: rs.name, family: "v4", state: r.state === "active" ? "established" : "idle" })) };
+  return {
+    ...withoutAccount(r),
+    ports: [],
+    sessions: ROUTE_SERVERS.map((rs) => ({
+      route_server: rs.name,
+      family: "v4",
+      state: r.state === "active" ? "established" : "idle",
+    })),
+  };
 }
 
 const members = collection({
@@ -48,7 +68,17 @@ const members = collection({
       const b = ctx.body;
       const clash = ctx.store.list(ixMembers(ctx.store), ctx.account.name).find((m) => m.asn === b.asn);
       if (clash) throw new ApiError("conflict", `asn: AS${b.asn} has already applied (member ${clash.id})`);
-      return { id: uniqueId("ixm", ixMembers(ctx.store)), account: ctx.account.name, asn: b.asn, name: b.name, as_set: b.as_set ?? null, contact: b.contact, listed: b.listed ?? true, state: "applied", created_at: ctx.store.timestamp() };
+      return {
+        id: uniqueId("ixm", ixMembers(ctx.store)),
+        account: ctx.account.name,
+        asn: b.asn,
+        name: b.name,
+        as_set: b.as_set ?? null,
+        contact: b.contact,
+        listed: b.listed ?? true,
+        state: "applied",
+        created_at: ctx.store.timestamp(),
+      };
     },
   },
   patch: { body: patchBody, apply: (ctx, row) => assignPresent(row, ctx.body) },
@@ -66,5 +96,7 @@ export const ixRoutes = [
     }),
   }),
   ...members.routes,
-  members.member("GET", "routes", () => ({ data: [] }), { query: z.strictObject({ family: z.enum(["v4", "v6"]).optional() }) }),
+  members.member("GET", "routes", () => ({ data: [] }), {
+    query: z.strictObject({ family: z.enum(["v4", "v6"]).optional() }),
+  }),
 ];

@@ -34,7 +34,11 @@ const patchBody = z.strictObject({
 });
 
 const hostnamesBody = z.strictObject({
-  managed_by: z.string().regex(MANAGED_BY, { error: "must be 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit" }),
+  managed_by: z
+    .string()
+    .regex(MANAGED_BY, {
+      error: "must be 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit",
+    }),
   hostnames: z.array(z.string()).max(HOSTNAMES_MAX),
   adopt: z.boolean().optional(),
 });
@@ -53,7 +57,8 @@ function localUrlProblem(value: string): string | null {
 
 function checkPop(ctx: Ctx, t: LinkTables, field: string, id: number): void {
   const pop = t.pops.get(id);
-  if (!pop || pop.account !== ctx.account.name) throw invalid(field, `no point of presence ${id} in this account (see GET /link/pops)`);
+  if (!pop || pop.account !== ctx.account.name)
+    throw invalid(field, `no point of presence ${id} in this account (see GET /link/pops)`);
 }
 
 function checkName(ctx: Ctx, t: LinkTables, value: string, self?: number): void {
@@ -80,11 +85,16 @@ function tunnelView(ctx: Ctx, t: LinkTables, tn: TunnelRow) {
 }
 
 /** The connector's credential is shown by the create and token answers only. */
-const withCredential = (tn: TunnelRow, ctx: Ctx) => ({ ...tunnelView(ctx, linkFor(ctx), tn), credential: newCredential() });
+const withCredential = (tn: TunnelRow, ctx: Ctx) => ({
+  ...tunnelView(ctx, linkFor(ctx), tn),
+  credential: newCredential(),
+});
 
 const tunnels = collection({
-  path: "/link/tunnels", what: "tunnel",
-  table: (ctx) => linkFor(ctx).tunnels, view: (tn, ctx) => tunnelView(ctx, linkFor(ctx), tn),
+  path: "/link/tunnels",
+  what: "tunnel",
+  table: (ctx) => linkFor(ctx).tunnels,
+  view: (tn, ctx) => tunnelView(ctx, linkFor(ctx), tn),
   create: {
     body: createBody,
     answer: withCredential,
@@ -123,7 +133,11 @@ const tunnels = collection({
       if (body.pop_id2 !== undefined && body.pop_id2 !== null) checkPop(ctx, t, "pop_id2", body.pop_id2);
       const pop = body.pop_id ?? tunnel.pop_id;
       const pop2 = body.pop_id2 === undefined ? tunnel.pop_id2 : body.pop_id2;
-      if (pop2 === pop) throw invalid(body.pop_id2 === undefined ? "pop_id" : "pop_id2", body.pop_id2 === undefined ? "must differ from the tunnel's pop_id2" : "must differ from pop_id");
+      if (pop2 === pop)
+        throw invalid(
+          body.pop_id2 === undefined ? "pop_id" : "pop_id2",
+          body.pop_id2 === undefined ? "must differ from the tunnel's pop_id2" : "must differ from pop_id",
+        );
       if (body.name !== undefined) checkName(ctx, t, body.name, tunnel.id);
       assignDefined(tunnel, { ...body, pop_id: pop, pop_id2: pop2 }, ["name", "local_url", "pop_id", "pop_id2"]);
     },

@@ -3,7 +3,16 @@
 // were pointed elsewhere (and, with `adopt`, sites it did not make), and removes the sites it
 // manages that the list no longer names. Everything goes through the edge-proxy state, so the
 // sites are ordinary sites of /cdn/sites as well.
-import { type CdnState, type SiteRow, cdnFor, cdnState, defaultCdnService, deleteSite, newSite, siteTarget } from "../cdn/state";
+import {
+  type CdnState,
+  type SiteRow,
+  cdnFor,
+  cdnState,
+  defaultCdnService,
+  deleteSite,
+  newSite,
+  siteTarget,
+} from "../cdn/state";
 import { ApiError } from "../errors";
 import type { Env } from "../router";
 import type { LinkTables, ManagedSite, TunnelRow } from "./state";
@@ -31,7 +40,8 @@ function view(site: SiteRow, managedBy: string): HostnameView {
   return { hostname: site.hostname, managed_by: managedBy, site_id: site.id, target: siteTarget(site) };
 }
 
-const byHostname = (a: HostnameView, b: HostnameView) => (a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0);
+const byHostname = (a: HostnameView, b: HostnameView) =>
+  a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0;
 
 /**
  * The hostnames a tunnel serves through its lists: managed sites that still point at it. A managed
@@ -75,12 +85,20 @@ export interface PutResult {
  * Makes the list (tunnel, managedBy) serve exactly `hostnames` (normalised, without duplicates).
  * Everything is checked before anything is written.
  */
-export function putHostnames(env: AccountEnv, t: LinkTables, tunnel: TunnelRow, managedBy: string, hostnames: readonly string[], adopt: boolean): PutResult {
+export function putHostnames(
+  env: AccountEnv,
+  t: LinkTables,
+  tunnel: TunnelRow,
+  managedBy: string,
+  hostnames: readonly string[],
+  adopt: boolean,
+): PutResult {
   const st = cdnFor(env);
   const account = env.account.name;
   const sites = env.store.list(st.sites, account);
   const byName = new Map(sites.map((s) => [s.hostname, s]));
-  const mine = (e: ManagedSite | undefined) => e !== undefined && e.tunnel_id === tunnel.id && e.managed_by === managedBy;
+  const mine = (e: ManagedSite | undefined) =>
+    e !== undefined && e.tunnel_id === tunnel.id && e.managed_by === managedBy;
 
   const toCreate: string[] = [];
   const toRepoint: Array<{ site: SiteRow; takeOver: ManagedSite | undefined | null }> = [];
@@ -97,7 +115,10 @@ export function putHostnames(env: AccountEnv, t: LinkTables, tunnel: TunnelRow, 
       return;
     }
     if (!adopt) {
-      throw new ApiError("conflict", `hostnames[${i}]: ${hostname} is already an edge site of this account (${describe(site, e)}); send adopt: true to serve it through this tunnel`);
+      throw new ApiError(
+        "conflict",
+        `hostnames[${i}]: ${hostname} is already an edge site of this account (${describe(site, e)}); send adopt: true to serve it through this tunnel`,
+      );
     }
     toRepoint.push({ site, takeOver: e });
   });
@@ -116,13 +137,26 @@ export function putHostnames(env: AccountEnv, t: LinkTables, tunnel: TunnelRow, 
   }
   const repointed: string[] = [];
   for (const { site, takeOver } of toRepoint) {
-    if (takeOver !== null) t.managed.set(site.id, { site_id: site.id, tunnel_id: tunnel.id, managed_by: managedBy, created: takeOver?.created ?? false });
+    if (takeOver !== null)
+      t.managed.set(site.id, {
+        site_id: site.id,
+        tunnel_id: tunnel.id,
+        managed_by: managedBy,
+        created: takeOver?.created ?? false,
+      });
     if (site.link_tunnel_id !== tunnel.id || site.pages_project_id !== null) repointed.push(site.hostname);
     pointAtTunnel(site, tunnel.id);
   }
   for (const hostname of toCreate) {
     // The site has no origin of its own: the tunnel is where its traffic goes.
-    const site = newSite(env.store, { account, service_id: defaultCdnService(env.store, account), zone_id: null, hostname, dns_mode: "cname", origin: null });
+    const site = newSite(env.store, {
+      account,
+      service_id: defaultCdnService(env.store, account),
+      zone_id: null,
+      hostname,
+      dns_mode: "cname",
+      origin: null,
+    });
     pointAtTunnel(site, tunnel.id);
     t.managed.set(site.id, { site_id: site.id, tunnel_id: tunnel.id, managed_by: managedBy, created: true });
   }

@@ -55,7 +55,10 @@ const SEED_POPS: ReadonlyArray<Omit<PopRow, "id" | "account">> = [
 const POOL_BASE = (100 << 24) | (96 << 16);
 const POOL_SIZE = 1 << 16;
 
-const linkTables = areaTables((): LinkTables => ({ pops: new Map(), tunnels: new Map(), managed: new Map(), seeded: new Set() }), { tunnels: "tunnels" });
+const linkTables = areaTables(
+  (): LinkTables => ({ pops: new Map(), tunnels: new Map(), managed: new Map(), seeded: new Set() }),
+  { tunnels: "tunnels" },
+);
 
 /** The tables, with the caller's landing points seeded on the account's first tunnel request. */
 export function linkFor(env: Env & { account: { name: string } }): LinkTables {

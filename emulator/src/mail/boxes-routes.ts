@@ -74,7 +74,13 @@ const groupFields = {
   members: z
     .array(member)
     .max(MAX_MEMBERS)
-    .superRefine(noRepeats((first) => `duplicate of members[${first}].address`, (m) => m.address, ["address"]))
+    .superRefine(
+      noRepeats(
+        (first) => `duplicate of members[${first}].address`,
+        (m) => m.address,
+        ["address"],
+      ),
+    )
     .optional(),
   allow_external_senders: z.boolean().optional(),
   members_can_send: z.boolean().optional(),
@@ -93,28 +99,47 @@ function domainOf(t: MailTables, domainId: number): MailDomainRow {
 }
 
 /** The local part for a group, removing an alias there when the body says `replace_alias`. */
-function claimForGroup(t: MailTables, domain: MailDomainRow, local: string, replaceAlias: boolean, self?: string): void {
+function claimForGroup(
+  t: MailTables,
+  domain: MailDomainRow,
+  local: string,
+  replaceAlias: boolean,
+  self?: string,
+): void {
   const holder = localPartHolder(t, domain.id, local, self === undefined ? undefined : { kind: "group", id: self });
   if (!holder) return;
   if (holder.kind === "alias" && replaceAlias) {
     t.aliases.delete(holder.id as number);
     return;
   }
-  throw localPartTaken(domain, local, holder, holder.kind === "alias" ? "; set replace_alias to replace the alias" : "");
+  throw localPartTaken(
+    domain,
+    local,
+    holder,
+    holder.kind === "alias" ? "; set replace_alias to replace the alias" : "",
+  );
 }
 
 const mailboxes = collection({
-  path: "/mail/domains/:domain_id/mailboxes", item: "/mail/mailboxes/{id}", what: "mailbox",
-  table: ({ store }) => mail(store).mailboxes, view: (m, { store }) => mailboxView(store, m),
+  path: "/mail/domains/:domain_id/mailboxes",
+  item: "/mail/mailboxes/{id}",
+  what: "mailbox",
+  table: ({ store }) => mail(store).mailboxes,
+  view: (m, { store }) => mailboxView(store, m),
   parent: { own: (ctx) => ownDomain(ctx, ctx.params.domain_id), of: (m) => m.domain_id },
   create: {
     body: createMailboxBody,
     check: ({ body, params }) => {
-      if (body.domain_id !== params.domain_id) throw invalid("domain_id", `must be the domain in the path (${params.domain_id})`);
+      if (body.domain_id !== params.domain_id)
+        throw invalid("domain_id", `must be the domain in the path (${params.domain_id})`);
     },
     build: ({ store, body }, domain): MailboxRow => {
       const t = mail(store);
-      if (domain.mode === "forward") throw new ApiError("conflict", `mail domain ${domain.name} is forward-only; mailboxes need mode mailbox or both`);
+      if (domain.mode === "forward")
+        throw new ApiError(
+          "conflict",
+          `mail domain ${domain.name} is forward-only; mailboxes need mode mailbox or both`,
+        );
       const holder = localPartHolder(t, domain.id, body.local);
       if (holder) throw localPartTaken(domain, body.local, holder);
       return {
@@ -136,14 +161,26 @@ const mailboxes = collection({
   get: false,
   patch: {
     body: patchMailboxBody,
-    apply: ({ body }, box) => assignDefined(box, body, ["display", "quota_bytes", "state", "user_email", "send_limit_hour", "shared_with", "collab"]),
+    apply: ({ body }, box) =>
+      assignDefined(box, body, [
+        "display",
+        "quota_bytes",
+        "state",
+        "user_email",
+        "send_limit_hour",
+        "shared_with",
+        "collab",
+      ]),
   },
   remove: ({ store }, box) => deleteMailbox(mail(store), box),
 });
 
 const appPasswords = collection({
-  path: "/mail/mailboxes/{id}/apppasswords", item: "/mail/apppasswords/{id}", what: "app password",
-  table: ({ store }) => mail(store).appPasswords, view: appPasswordView,
+  path: "/mail/mailboxes/{id}/apppasswords",
+  item: "/mail/apppasswords/{id}",
+  what: "app password",
+  table: ({ store }) => mail(store).appPasswords,
+  view: appPasswordView,
   parent: { own: (ctx) => ownMailbox(ctx, ctx.params.id), of: (p) => p.mailbox_id },
   list: false,
   create: {
@@ -156,8 +193,18 @@ const appPasswords = collection({
     build: ({ store, body }, box): AppPasswordRow => {
       const t = mail(store);
       const count = [...t.appPasswords.values()].filter((p) => p.mailbox_id === box.id).length;
-      if (count >= MAX_APP_PASSWORDS) throw new ApiError("limit_exceeded", `mailbox ${box.id} already has ${MAX_APP_PASSWORDS} app passwords; delete one first`);
-      return { id: uniqueId("app", t.appPasswords), account: box.account, mailbox_id: box.id, label: body.label ?? null, created_at: store.timestamp() };
+      if (count >= MAX_APP_PASSWORDS)
+        throw new ApiError(
+          "limit_exceeded",
+          `mailbox ${box.id} already has ${MAX_APP_PASSWORDS} app passwords; delete one first`,
+        );
+      return {
+        id: uniqueId("app", t.appPasswords),
+        account: box.account,
+        mailbox_id: box.id,
+        label: body.label ?? null,
+        created_at: store.timestamp(),
+      };
     },
   },
   get: false,
@@ -165,15 +212,19 @@ const appPasswords = collection({
 });
 
 const aliases = collection({
-  path: "/mail/domains/:id/aliases", item: "/mail/aliases/:id", what: "alias",
-  table: ({ store }) => mail(store).aliases, view: (a, { store }) => aliasView(store, a),
+  path: "/mail/domains/:id/aliases",
+  item: "/mail/aliases/:id",
+  what: "alias",
+  table: ({ store }) => mail(store).aliases,
+  view: (a, { store }) => aliasView(store, a),
   parent: { own: (ctx) => ownDomain(ctx, ctx.params.id), of: (a) => a.domain_id },
   create: {
     body: createAliasBody,
     build: ({ store, account, body }, domain): AliasRow => {
       const t = mail(store);
       const target = t.mailboxes.get(body.target_mailbox_id);
-      if (!target || target.account !== account.name) throw invalid("target_mailbox_id", `no mailbox ${body.target_mailbox_id} in this account`);
+      if (!target || target.account !== account.name)
+        throw invalid("target_mailbox_id", `no mailbox ${body.target_mailbox_id} in this account`);
       const holder = localPartHolder(t, domain.id, body.local_part);
       if (holder) throw localPartTaken(domain, body.local_part, holder);
       return {
@@ -192,8 +243,11 @@ const aliases = collection({
 });
 
 const groups = collection({
-  path: "/mail/domains/:id/groups", item: "/mail/groups/{id}", what: "group",
-  table: ({ store }) => mail(store).groups, view: (g, { store }) => groupView(store, g),
+  path: "/mail/domains/:id/groups",
+  item: "/mail/groups/{id}",
+  what: "group",
+  table: ({ store }) => mail(store).groups,
+  view: (g, { store }) => groupView(store, g),
   parent: { own: (ctx) => ownDomain(ctx, ctx.params.id), of: (g) => g.domain_id },
   create: {
     body: groupBody,
@@ -225,8 +279,17 @@ const groups = collection({
       claimForGroup(t, domainOf(t, group.domain_id), body.local_part, body.replace_alias ?? false, group.id);
       group.local_part = body.local_part;
       if (body.name !== undefined) group.name = body.name ?? body.local_part;
-      if (body.members !== undefined) group.members = body.members.map((m) => ({ address: m.address, role: m.role ?? "member" }));
-      assignDefined(group, body, ["allow_external_senders", "members_can_send", "enabled", "archive", "posting", "reply_to", "subject_tag"]);
+      if (body.members !== undefined)
+        group.members = body.members.map((m) => ({ address: m.address, role: m.role ?? "member" }));
+      assignDefined(group, body, [
+        "allow_external_senders",
+        "members_can_send",
+        "enabled",
+        "archive",
+        "posting",
+        "reply_to",
+        "subject_tag",
+      ]);
     },
   },
   remove: true,

@@ -62,7 +62,11 @@ const ruleFields = {
   enabled: z.boolean().optional(),
 };
 const createRuleBody = z.strictObject(ruleFields);
-const patchRuleBody = z.strictObject({ ...ruleFields, kind: ruleFields.kind.optional(), pattern: ruleFields.pattern.optional() });
+const patchRuleBody = z.strictObject({
+  ...ruleFields,
+  kind: ruleFields.kind.optional(),
+  pattern: ruleFields.pattern.optional(),
+});
 
 type AccountEnv = Env & { account: { name: string } };
 
@@ -83,8 +87,13 @@ function checkRuleTarget(kind: DomainRuleRow["kind"], target: string | null): st
     return parsed.data;
   }
   if (kind === "relay_rcpt") {
-    if (target === null) throw invalid("target", "relay_rcpt needs the relay host, such as relay.example.net or relay.example.net:2525");
-    if (!isRelayHost(target)) throw invalid("target", "must be a host name or address with an optional port, such as relay.example.net:2525, for relay_rcpt");
+    if (target === null)
+      throw invalid("target", "relay_rcpt needs the relay host, such as relay.example.net or relay.example.net:2525");
+    if (!isRelayHost(target))
+      throw invalid(
+        "target",
+        "must be a host name or address with an optional port, such as relay.example.net:2525, for relay_rcpt",
+      );
     return target.toLowerCase();
   }
   if (target !== null) throw invalid("target", `must be empty for ${kind} rules`);
@@ -99,12 +108,17 @@ function ownDestination(env: AccountEnv, addr: string): DestinationRow {
 
 /** A compact policy id for MTA-STS: the creation time, `YYYYMMDDhhmmss`. */
 function stsId(store: Store): string {
-  return store.timestamp().replace(/[-:.TZ]/g, "").slice(0, 14);
+  return store
+    .timestamp()
+    .replace(/[-:.TZ]/g, "")
+    .slice(0, 14);
 }
 
 const domains = collection({
-  path: "/mail/domains", what: "mail domain",
-  table: ({ store }) => mail(store).domains, view: (d, { store }) => domainView(store, d),
+  path: "/mail/domains",
+  what: "mail domain",
+  table: ({ store }) => mail(store).domains,
+  view: (d, { store }) => domainView(store, d),
   create: {
     body: createDomainBody,
     build: (ctx): MailDomainRow => {
@@ -114,23 +128,27 @@ const domains = collection({
       let zone: ZoneRow | null = null;
       if (body.zone_id !== undefined && body.zone_id !== null) {
         const found = store.zones.get(body.zone_id);
-        if (!found || found.account !== account.name) throw invalid("zone_id", `no zone ${body.zone_id} in this account`);
+        if (!found || found.account !== account.name)
+          throw invalid("zone_id", `no zone ${body.zone_id} in this account`);
         zone = found;
       }
       let zoneName = zone?.name ?? name;
       if (body.zone_name !== undefined && body.zone_name !== null) {
         zoneName = domainName("zone_name", body.zone_name);
-        if (zone && zoneName !== zone.name) throw invalid("zone_name", `must be the name of zone ${zone.id} (${zone.name}) or left out`);
+        if (zone && zoneName !== zone.name)
+          throw invalid("zone_name", `must be the name of zone ${zone.id} (${zone.name}) or left out`);
       }
       if (!isInside(name, zoneName)) throw invalid("name", `${name} is not inside zone ${zoneName}`);
       let server: MailServerRow | null = null;
       if (body.server_id !== undefined && body.server_id !== null) {
         const found = t.servers.get(body.server_id);
-        if (!found || found.account !== account.name) throw invalid("server_id", `no mail server ${body.server_id} in this account`);
+        if (!found || found.account !== account.name)
+          throw invalid("server_id", `no mail server ${body.server_id} in this account`);
         server = found;
       }
       const clash = store.list(t.domains, account.name).find((d) => d.name === name);
-      if (clash) throw new ApiError("conflict", `name: ${name} is already a mail domain of this account (id ${clash.id})`);
+      if (clash)
+        throw new ApiError("conflict", `name: ${name} is already a mail domain of this account (id ${clash.id})`);
       const spki = generateKeyPairSync("ed25519").publicKey.export({ format: "der", type: "spki" });
       const domain: MailDomainRow = {
         id: store.nextId(),
@@ -165,16 +183,28 @@ const domains = collection({
       let catchAll: string | null = null;
       if (body.catch_all) {
         const addr = normalizeEmail(body.catch_all);
-        if (addr === null) throw invalid("catch_all", "must be an email address such as postmaster@example.com, or null to turn catch-all off");
+        if (addr === null)
+          throw invalid(
+            "catch_all",
+            "must be an email address such as postmaster@example.com, or null to turn catch-all off",
+          );
         catchAll = addr;
       }
       if (body.mode === "forward" && domain.mode !== "forward") {
         const boxes = [...t.mailboxes.values()].filter((m) => m.domain_id === domain.id);
-        if (boxes.length) throw new ApiError("conflict", `mode: domain ${domain.name} still has ${boxes.length} mailbox(es) (${boxes.map((m) => m.local).join(", ")}); a forward-only domain has none`);
+        if (boxes.length)
+          throw new ApiError(
+            "conflict",
+            `mode: domain ${domain.name} still has ${boxes.length} mailbox(es) (${boxes.map((m) => m.local).join(", ")}); a forward-only domain has none`,
+          );
       }
       if (body.mode === "mailbox" && domain.mode !== "mailbox") {
         const routes = [...domainRoutes(t, domain.id).keys()];
-        if (routes.length) throw new ApiError("conflict", `mode: domain ${domain.name} still has forwarding routes (${routes.join(", ")}); a mailbox-only domain has none`);
+        if (routes.length)
+          throw new ApiError(
+            "conflict",
+            `mode: domain ${domain.name} still has forwarding routes (${routes.join(", ")}); a mailbox-only domain has none`,
+          );
       }
       if (body.enabled !== undefined) domain.enabled = body.enabled;
       if (body.catch_all !== undefined) domain.catch_all = catchAll;
@@ -194,15 +224,25 @@ const domains = collection({
 });
 
 const destinations = collection({
-  path: "/mail/destinations", item: "/mail/destinations/{addr}", what: "destination",
-  table: ({ store }) => mail(store).destinations, view: destinationView,
+  path: "/mail/destinations",
+  item: "/mail/destinations/{addr}",
+  what: "destination",
+  table: ({ store }) => mail(store).destinations,
+  view: destinationView,
   own: (ctx, addr) => ownDestination(ctx, addr),
   create: {
     body: z.strictObject({ addr: emailAddress }),
     build: ({ store, account, body }): DestinationRow => {
       const t = mail(store);
-      if (destinationByAddr(t, account.name, body.addr)) throw new ApiError("conflict", `addr: ${body.addr} is already a destination of this account`);
-      return { id: uniqueId("dst", t.destinations), account: account.name, addr: body.addr, confirmed_at: null, created_at: store.timestamp() };
+      if (destinationByAddr(t, account.name, body.addr))
+        throw new ApiError("conflict", `addr: ${body.addr} is already a destination of this account`);
+      return {
+        id: uniqueId("dst", t.destinations),
+        account: account.name,
+        addr: body.addr,
+        confirmed_at: null,
+        created_at: store.timestamp(),
+      };
     },
   },
   get: false,
@@ -212,13 +252,20 @@ const destinations = collection({
     for (const d of store.list(t.domains, account.name)) {
       for (const r of domainRoutes(t, d.id).values()) if (r.dest === dest.addr) users.push(`${r.local_part}@${d.name}`);
     }
-    if (users.length) throw new ApiError("conflict", `destination ${dest.addr} is used by the forwarding routes of ${users.join(", ")}; delete or change them first`);
+    if (users.length)
+      throw new ApiError(
+        "conflict",
+        `destination ${dest.addr} is used by the forwarding routes of ${users.join(", ")}; delete or change them first`,
+      );
   },
 });
 
 const domainRules = collection({
-  path: "/mail/domains/:id/rules", item: "/mail/domainrules/:id", what: "domain rule",
-  table: ({ store }) => mail(store).rules, view: ruleView,
+  path: "/mail/domains/:id/rules",
+  item: "/mail/domainrules/:id",
+  what: "domain rule",
+  table: ({ store }) => mail(store).rules,
+  view: ruleView,
   parent: { own: (ctx) => ownDomain(ctx, ctx.params.id), of: (r) => r.domain_id },
   create: {
     body: createRuleBody,
@@ -240,7 +287,12 @@ const domainRules = collection({
       const kind = body.kind ?? rule.kind;
       // A kind change without a target keeps the old target only when the new kind takes one.
       const target = checkRuleTarget(kind, body.target !== undefined ? body.target : rule.target);
-      Object.assign(rule, { kind, target, pattern: body.pattern ?? rule.pattern, enabled: body.enabled ?? rule.enabled });
+      Object.assign(rule, {
+        kind,
+        target,
+        pattern: body.pattern ?? rule.pattern,
+        enabled: body.enabled ?? rule.enabled,
+      });
     },
   },
   remove: true,
@@ -256,20 +308,34 @@ export const mailDomainRoutes = [
 
   domains.member("POST", "records", (domain, { store }) => {
     const zone = domain.zone_id === null ? undefined : store.zones.get(domain.zone_id);
-    if (!zone) throw new ApiError("conflict", `mail domain ${domain.name} is not in a zone hosted here; add its records at the zone's DNS provider (GET /mail/domains/${domain.id}/records lists them)`);
+    if (!zone)
+      throw new ApiError(
+        "conflict",
+        `mail domain ${domain.name} is not in a zone hosted here; add its records at the zone's DNS provider (GET /mail/domains/${domain.id}/records lists them)`,
+      );
     publish(store, domain, zone, serverOf(store, domain));
     return recordsAnswer(store, domain);
   }),
 
   domains.member("POST", "check", (domain, { store }) => {
-    if (domain.server_id === null) throw new ApiError("conflict", `mail domain ${domain.name} is served by the service's nodes; only BYO domains are checked`);
+    if (domain.server_id === null)
+      throw new ApiError(
+        "conflict",
+        `mail domain ${domain.name} is served by the service's nodes; only BYO domains are checked`,
+      );
     checkRecords(store, domain);
     return recordsAnswer(store, domain);
   }),
 
   // ---- forwarding routes --------------------------------------------------------------------
 
-  domains.member("GET", "routes", (domain, { store, query }) => paginate([...domainRoutes(mail(store), domain.id).values()], query, (r) => routeView(store, r)), { query: pagingOnlyQuery }),
+  domains.member(
+    "GET",
+    "routes",
+    (domain, { store, query }) =>
+      paginate([...domainRoutes(mail(store), domain.id).values()], query, (r) => routeView(store, r)),
+    { query: pagingOnlyQuery },
+  ),
 
   domains.member(
     "PUT",
@@ -277,15 +343,29 @@ export const mailDomainRoutes = [
     (domain, { store, account, body }) => {
       const t = mail(store);
       if (!destinationByAddr(t, account.name, body.dest)) {
-        throw invalid("dest", `${body.dest} is not a forwarding destination of this account; add it with POST /mail/destinations first`);
+        throw invalid(
+          "dest",
+          `${body.dest} is not a forwarding destination of this account; add it with POST /mail/destinations first`,
+        );
       }
-      if (domain.mode === "mailbox") throw new ApiError("conflict", `mail domain ${domain.name} is in mailbox mode; forwarding routes need mode forward or both`);
+      if (domain.mode === "mailbox")
+        throw new ApiError(
+          "conflict",
+          `mail domain ${domain.name} is in mailbox mode; forwarding routes need mode forward or both`,
+        );
       const holder = localPartHolder(t, domain.id, body.local_part, { kind: "route", id: body.local_part });
       if (holder) throw localPartTaken(domain, body.local_part, holder);
       const routes = domainRoutes(t, domain.id);
       const now = store.timestamp();
       const existing = routes.get(body.local_part);
-      const row = { account: account.name, domain_id: domain.id, local_part: body.local_part, dest: body.dest, created_at: existing?.created_at ?? now, updated_at: now };
+      const row = {
+        account: account.name,
+        domain_id: domain.id,
+        local_part: body.local_part,
+        dest: body.dest,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      };
       routes.set(row.local_part, row);
       return routeView(store, row);
     },
@@ -303,7 +383,10 @@ export const mailDomainRoutes = [
   // ---- delivery log and counters ------------------------------------------------------------
 
   domains.member("GET", "log", emptyLog, {
-    query: z.strictObject({ verdict: z.enum(["delivered", "rejected", "deferred", "dropped"]).optional(), limit: queryInt(1, 1000).optional() }),
+    query: z.strictObject({
+      verdict: z.enum(["delivered", "rejected", "deferred", "dropped"]).optional(),
+      limit: queryInt(1, 1000).optional(),
+    }),
   }),
 
   domains.member("GET", "logs", emptyLog, {

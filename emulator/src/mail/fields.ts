@@ -6,7 +6,8 @@ import { isIPv4, isIPv6 } from "../util/ip";
 import { noRepeats } from "../validation";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
-const LOCAL_PART_RULE = "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit, without '..'";
+const LOCAL_PART_RULE =
+  "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit, without '..'";
 
 /** A local part (the part before `@`), stored lower-case. */
 export const localPart = z

@@ -23,15 +23,27 @@ type Wanted = Pick<PublishedRecord, "kind" | "name" | "type" | "content">;
 /** The records the domain needs, in publishing order. */
 function wantedRecords(domain: MailDomainRow, server: MailServerRow | null): Wanted[] {
   const rel = relativeName(domain.name, domain.zone_name);
-  const rec = (kind: RecordKind, name: string, type: Wanted["type"], content: string): Wanted => ({ kind, name, type, content });
+  const rec = (kind: RecordKind, name: string, type: Wanted["type"], content: string): Wanted => ({
+    kind,
+    name,
+    type,
+    content,
+  });
   const mx = server
     ? [rec("mx", rel, "MX", `10 ${server.hostname}`)]
     : [rec("mx", rel, "MX", `10 mx1.${MAIL_ZONE}`), rec("mx", rel, "MX", `20 mx2.${MAIL_ZONE}`)];
-  const spf = server ? `v=spf1 ip4:${server.ip4}${server.ip6 ? ` ip6:${server.ip6}` : ""} -all` : `v=spf1 include:_spf.${MAIL_ZONE} -all`;
+  const spf = server
+    ? `v=spf1 ip4:${server.ip4}${server.ip6 ? ` ip6:${server.ip6}` : ""} -all`
+    : `v=spf1 include:_spf.${MAIL_ZONE} -all`;
   return [
     ...mx,
     rec("spf", rel, "TXT", spf),
-    rec("dkim", under(`${domain.dkim_selector}._domainkey`, rel), "TXT", `v=DKIM1; k=ed25519; p=${domain.dkim_public_key}`),
+    rec(
+      "dkim",
+      under(`${domain.dkim_selector}._domainkey`, rel),
+      "TXT",
+      `v=DKIM1; k=ed25519; p=${domain.dkim_public_key}`,
+    ),
     rec("dmarc", under("_dmarc", rel), "TXT", dmarcContent(domain)),
     rec("tls_policy", under("_mta-sts", rel), "TXT", `v=STSv1; id=${domain.mta_sts_id}`),
     rec("tls_policy", under("mta-sts", rel), "CNAME", `mta-sts.${MAIL_ZONE}`),
@@ -112,7 +124,9 @@ export function recordStatus(store: Store, domain: MailDomainRow, r: PublishedRe
   if (r.record_id === null || domain.zone_id === null) return "not_published";
   const row = store.zoneRecords(domain.zone_id).get(r.record_id);
   if (!row) return "missing";
-  return row.content === r.content && row.type === r.type && row.name === r.name && row.enabled ? "published" : "modified";
+  return row.content === r.content && row.type === r.type && row.name === r.name && row.enabled
+    ? "published"
+    : "modified";
 }
 
 /**
@@ -122,11 +136,17 @@ export function recordStatus(store: Store, domain: MailDomainRow, r: PublishedRe
  */
 export function checkRecords(store: Store, domain: MailDomainRow): void {
   const zone = domain.zone_id !== null ? store.zones.get(domain.zone_id) : undefined;
-  const served = zone && zone.status === "active" && zone.enabled ? [...store.zoneRecords(zone.id).values()].filter((r) => r.enabled) : [];
+  const served =
+    zone && zone.status === "active" && zone.enabled
+      ? [...store.zoneRecords(zone.id).values()].filter((r) => r.enabled)
+      : [];
   for (const r of domain.records) {
     const sameName = served.filter((s) => s.name === r.name && s.type === r.type);
     if (sameName.length === 0) r.check = "missing";
-    else r.check = sameName.some((s) => storedContent(s.type, s.content) === storedContent(r.type, r.content)) ? "ok" : "mismatch";
+    else
+      r.check = sameName.some((s) => storedContent(s.type, s.content) === storedContent(r.type, r.content))
+        ? "ok"
+        : "mismatch";
   }
   domain.checked_at = store.timestamp();
 }

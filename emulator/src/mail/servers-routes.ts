@@ -20,11 +20,17 @@ const createServerBody = z.strictObject({
 });
 
 /** The agent's credential is shown in the install command of the create and token answers only. */
-const withInstallCommand = (server: MailServerRow, { store }: { store: Store }) => ({ ...serverView(store, server), install_command: installCommand(server) });
+const withInstallCommand = (server: MailServerRow, { store }: { store: Store }) => ({
+  ...serverView(store, server),
+  install_command: installCommand(server),
+});
 
 const servers = collection({
-  path: "/mail/servers", item: "/mail/servers/{id}", what: "mail server",
-  table: ({ store }) => mail(store).servers, view: (s, { store }) => serverView(store, s),
+  path: "/mail/servers",
+  item: "/mail/servers/{id}",
+  what: "mail server",
+  table: ({ store }) => mail(store).servers,
+  view: (s, { store }) => serverView(store, s),
   create: {
     body: createServerBody,
     answer: withInstallCommand,
@@ -78,17 +84,31 @@ export const mailServerRoutes = [
         const bad = recs.find((r) => r.check !== "ok");
         return { domain: d.name, status: bad ? (bad.check ?? "unchecked") : "ok" };
       });
-    const ptr = { expected: server.hostname, seen: check?.ptr ?? null, ok: check !== null && check.ptr === server.hostname };
+    const ptr = {
+      expected: server.hostname,
+      seen: check?.ptr ?? null,
+      ok: check !== null && check.ptr === server.hostname,
+    };
     const port25 = { ok: check?.port25 ?? null };
     const spf = byKind("spf");
     const dkim = byKind("dkim");
     const dmarc = byKind("dmarc");
     const advice: string[] = [];
     if (check === null) advice.push("The agent has not reported yet: run the install command on the server.");
-    if (check !== null && !ptr.ok) advice.push(`Ask the owner of ${server.ip4} to set its PTR record to ${server.hostname}.`);
-    if (check !== null && !check.port25) advice.push("Outbound port 25 is blocked; ask the hosting provider to open it or relay through the service.");
-    for (const [name, list] of [["SPF", spf], ["DKIM", dkim], ["DMARC", dmarc]] as const) {
-      for (const item of list) if (item.status !== "ok") advice.push(`${name} of ${item.domain} is ${item.status}; run POST /mail/domains/{id}/check after publishing it.`);
+    if (check !== null && !ptr.ok)
+      advice.push(`Ask the owner of ${server.ip4} to set its PTR record to ${server.hostname}.`);
+    if (check !== null && !check.port25)
+      advice.push("Outbound port 25 is blocked; ask the hosting provider to open it or relay through the service.");
+    for (const [name, list] of [
+      ["SPF", spf],
+      ["DKIM", dkim],
+      ["DMARC", dmarc],
+    ] as const) {
+      for (const item of list)
+        if (item.status !== "ok")
+          advice.push(
+            `${name} of ${item.domain} is ${item.status}; run POST /mail/domains/{id}/check after publishing it.`,
+          );
     }
     return { server_id: server.id, checked_at: check?.at ?? null, ptr, port25, spf, dkim, dmarc, advice };
   }),

@@ -221,8 +221,10 @@ export function installCommand(server: MailServerRow): string {
 
 type AccountEnv = Env & { account: { name: string } };
 
-export const ownDomain = (env: AccountEnv, id: number): MailDomainRow => env.store.owned(mail(env.store).domains, id, env.account.name, "mail domain");
-export const ownMailbox = (env: AccountEnv, id: string): MailboxRow => env.store.owned(mail(env.store).mailboxes, id, env.account.name, "mailbox");
+export const ownDomain = (env: AccountEnv, id: number): MailDomainRow =>
+  env.store.owned(mail(env.store).domains, id, env.account.name, "mail domain");
+export const ownMailbox = (env: AccountEnv, id: string): MailboxRow =>
+  env.store.owned(mail(env.store).mailboxes, id, env.account.name, "mailbox");
 
 export type MailTables = ReturnType<typeof mail>;
 
@@ -239,17 +241,30 @@ export function domainRoutes(t: MailTables, domainId: number): Map<string, Route
  * A local part names one thing in a domain: a mailbox, an alias, a group or a forwarding route.
  * Returns what holds it now (skipping `except`), or null.
  */
-export function localPartHolder(t: MailTables, domainId: number, local: string, except?: { kind: string; id: string | number }): { kind: string; id: string | number } | null {
+export function localPartHolder(
+  t: MailTables,
+  domainId: number,
+  local: string,
+  except?: { kind: string; id: string | number },
+): { kind: string; id: string | number } | null {
   const skip = (kind: string, id: string | number) => except !== undefined && except.kind === kind && except.id === id;
-  for (const m of t.mailboxes.values()) if (m.domain_id === domainId && m.local === local && !skip("mailbox", m.id)) return { kind: "mailbox", id: m.id };
-  for (const a of t.aliases.values()) if (a.domain_id === domainId && a.local_part === local && !skip("alias", a.id)) return { kind: "alias", id: a.id };
-  for (const g of t.groups.values()) if (g.domain_id === domainId && g.local_part === local && !skip("group", g.id)) return { kind: "group", id: g.id };
+  for (const m of t.mailboxes.values())
+    if (m.domain_id === domainId && m.local === local && !skip("mailbox", m.id)) return { kind: "mailbox", id: m.id };
+  for (const a of t.aliases.values())
+    if (a.domain_id === domainId && a.local_part === local && !skip("alias", a.id)) return { kind: "alias", id: a.id };
+  for (const g of t.groups.values())
+    if (g.domain_id === domainId && g.local_part === local && !skip("group", g.id)) return { kind: "group", id: g.id };
   if (t.routes.get(domainId)?.has(local) && !skip("route", local)) return { kind: "route", id: local };
   return null;
 }
 
 /** The conflict of a second claim on a local part; `hint` says how the caller may still take it. */
-export function localPartTaken(domain: MailDomainRow, local: string, holder: { kind: string; id: string | number }, hint = ""): ApiError {
+export function localPartTaken(
+  domain: MailDomainRow,
+  local: string,
+  holder: { kind: string; id: string | number },
+  hint = "",
+): ApiError {
   return new ApiError("conflict", `${local}@${domain.name} is already used by ${holder.kind} ${holder.id}${hint}`);
 }
 
@@ -290,9 +305,19 @@ export function confirmDestination(store: Store, account: string, addr: string):
  * What the agent on a BYO server reports after it starts. In-process hook for tests:
  * `reportSelfCheck(app.store, "srv_...", { port25: true, ptr: "mx.example.net" })`.
  */
-export function reportSelfCheck(store: Store, serverId: string, result: { port25: boolean; ptr: string | null; version?: string }): MailServerRow {
+export function reportSelfCheck(
+  store: Store,
+  serverId: string,
+  result: { port25: boolean; ptr: string | null; version?: string },
+): MailServerRow {
   const s = mail(store).servers.get(serverId);
   if (!s) throw notFound("mail server");
-  s.last_check = { at: store.timestamp(), ok: result.port25 && result.ptr === s.hostname, port25: result.port25, ptr: result.ptr, version: result.version ?? "1.0.0" };
+  s.last_check = {
+    at: store.timestamp(),
+    ok: result.port25 && result.ptr === s.hostname,
+    port25: result.port25,
+    ptr: result.ptr,
+    version: result.version ?? "1.0.0",
+  };
   return s;
 }

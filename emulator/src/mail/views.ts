@@ -132,7 +132,15 @@ export function groupView(store: Store, g: GroupRow) {
 }
 
 export function ruleView(r: DomainRuleRow) {
-  return { id: r.id, domain_id: r.domain_id, kind: r.kind, pattern: r.pattern, target: r.target, enabled: r.enabled, created_at: r.created_at };
+  return {
+    id: r.id,
+    domain_id: r.domain_id,
+    kind: r.kind,
+    pattern: r.pattern,
+    target: r.target,
+    enabled: r.enabled,
+    created_at: r.created_at,
+  };
 }
 
 export function routeView(store: Store, r: RouteRow) {
@@ -149,5 +157,11 @@ export function routeView(store: Store, r: RouteRow) {
 }
 
 export function destinationView(d: DestinationRow) {
-  return { id: d.id, addr: d.addr, confirmed: d.confirmed_at !== null, confirmed_at: d.confirmed_at, created_at: d.created_at };
+  return {
+    id: d.id,
+    addr: d.addr,
+    confirmed: d.confirmed_at !== null,
+    confirmed_at: d.confirmed_at,
+    created_at: d.created_at,
+  };
 }

@@ -27,7 +27,8 @@ const patchBody = z.strictObject({
   retention: z.strictObject({ days: intBetween(1, 3650) }).optional(),
 });
 
-const meetCities = () => ROOM_CITIES.filter((c) => c.has_room).map((c) => ({ id: c.id, name: c.name, country: c.country }));
+const meetCities = () =>
+  ROOM_CITIES.filter((c) => c.has_room).map((c) => ({ id: c.id, name: c.name, country: c.country }));
 const view = (s: MeetSettings) => ({ ...s, retention: { ...s.retention }, cities: meetCities() });
 
 export const meetRoutes = [
@@ -38,15 +39,39 @@ export const meetRoutes = [
     write: (ctx) => {
       const s = settingsOf(ctx.store, ctx.account.name);
       const b = ctx.body;
-      if (b.city !== undefined && !meetCities().some((c) => c.id === b.city)) throw invalid("city", `must be a city that accepts meetings (${meetCities().map((c) => c.id).join(", ")})`);
-      if (b.waiting_room_all === true && (b.waiting_room ?? s.waiting_room) === false) throw invalid("waiting_room_all", "needs waiting_room");
+      if (b.city !== undefined && !meetCities().some((c) => c.id === b.city))
+        throw invalid(
+          "city",
+          `must be a city that accepts meetings (${meetCities()
+            .map((c) => c.id)
+            .join(", ")})`,
+        );
+      if (b.waiting_room_all === true && (b.waiting_room ?? s.waiting_room) === false)
+        throw invalid("waiting_room_all", "needs waiting_room");
       assignPresent(s, b);
       return view(s);
     },
   }),
-  route({ method: "GET", path: "/meet/overview", scope: "read", handler: () => ({ running: [], month_cost_micros: 0, limits: { participants: 0, recording_bytes: 0 } }) }),
-  route({ method: "GET", path: "/meet/usage", scope: "read", query: z.strictObject({ days: queryInt(1, 366).optional() }), handler: () => ({ data: [] }) }),
-  route({ method: "GET", path: "/meet/audit", scope: "read", query: pagingOnlyQuery, handler: (ctx) => paginate([], ctx.query) }),
+  route({
+    method: "GET",
+    path: "/meet/overview",
+    scope: "read",
+    handler: () => ({ running: [], month_cost_micros: 0, limits: { participants: 0, recording_bytes: 0 } }),
+  }),
+  route({
+    method: "GET",
+    path: "/meet/usage",
+    scope: "read",
+    query: z.strictObject({ days: queryInt(1, 366).optional() }),
+    handler: () => ({ data: [] }),
+  }),
+  route({
+    method: "GET",
+    path: "/meet/audit",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate([], ctx.query),
+  }),
   route({
     method: "GET",
     path: "/meet/meetings",
@@ -62,10 +87,52 @@ export const meetRoutes = [
     handler: (ctx) => paginate([], ctx.query),
   }),
   // The emulator holds no meetings (they are made by people in the meeting app, not by this API).
-  route({ method: "GET", path: "/meet/meetings/{id}", scope: "read", handler: () => { throw notFound("meeting"); } }),
-  route({ method: "POST", path: "/meet/meetings/{id}/end", scope: "write", handler: () => { throw notFound("meeting"); } }),
-  route({ method: "GET", path: "/meet/sessions/{id}/events", scope: "read", query: pagingOnlyQuery, handler: () => { throw notFound("session"); } }),
-  route({ method: "GET", path: "/meet/recordings", scope: "read", query: pagingOnlyQuery, handler: (ctx) => paginate([], ctx.query) }),
-  route({ method: "DELETE", path: "/meet/recordings/{id}", scope: "write", handler: () => { throw notFound("recording"); } }),
-  route({ method: "POST", path: "/meet/recordings/{id}/recompose", scope: "write", handler: () => { throw notFound("recording"); } }),
+  route({
+    method: "GET",
+    path: "/meet/meetings/{id}",
+    scope: "read",
+    handler: () => {
+      throw notFound("meeting");
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/meet/meetings/{id}/end",
+    scope: "write",
+    handler: () => {
+      throw notFound("meeting");
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/meet/sessions/{id}/events",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: () => {
+      throw notFound("session");
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/meet/recordings",
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate([], ctx.query),
+  }),
+  route({
+    method: "DELETE",
+    path: "/meet/recordings/{id}",
+    scope: "write",
+    handler: () => {
+      throw notFound("recording");
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/meet/recordings/{id}/recompose",
+    scope: "write",
+    handler: () => {
+      throw notFound("recording");
+    },
+  }),
 ];

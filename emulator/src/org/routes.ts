@@ -6,38 +6,81 @@ import { ApiError, invalid } from "../errors";
 import { normalizeEmail } from "../names";
 import { route } from "../router";
 import type { AccountRecord } from "../store";
-import { APPS, type InviteRow, type MemberRow, type OrgRow, ROLES, STATES, newInviteId, orgFor, orgs, subOf } from "./state";
+import {
+  APPS,
+  type InviteRow,
+  type MemberRow,
+  type OrgRow,
+  ROLES,
+  STATES,
+  newInviteId,
+  orgFor,
+  orgs,
+  subOf,
+} from "./state";
 
 const ORG_NAME_MAX = 100;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
 
 const patchOrgBody = z.strictObject({
   name: z.string().trim().min(1).max(ORG_NAME_MAX).optional(),
-  slug: z.string().regex(SLUG, { error: "must be 3 to 63 lower-case letters, digits or '-', starting and ending with a letter or digit" }).optional(),
+  slug: z
+    .string()
+    .regex(SLUG, {
+      error: "must be 3 to 63 lower-case letters, digits or '-', starting and ending with a letter or digit",
+    })
+    .optional(),
 });
 
 const inviteBody = z.strictObject({ email: z.string(), role: z.enum(ROLES).optional() });
 const memberPatchBody = z.strictObject({ role: z.enum(ROLES).optional(), state: z.enum(STATES).optional() });
-const appsBody = z.strictObject(Object.fromEntries(APPS.map((a) => [a, z.boolean().optional()])) as Record<(typeof APPS)[number], z.ZodOptional<z.ZodBoolean>>);
+const appsBody = z.strictObject(
+  Object.fromEntries(APPS.map((a) => [a, z.boolean().optional()])) as Record<
+    (typeof APPS)[number],
+    z.ZodOptional<z.ZodBoolean>
+  >,
+);
 
 /** The caller's organisation; every request carries the whole account record. */
 const orgOf = (ctx: AccountEnv) => orgFor(ctx.store, ctx.account as AccountRecord);
 
 function orgView(org: OrgRow) {
-  return { id: org.id, name: org.name, slug: org.slug, owner: [...org.members.values()].find((m) => m.role === "owner")?.email ?? null, apps: { ...org.apps }, members: org.members.size, created_at: org.created_at, updated_at: org.updated_at };
+  return {
+    id: org.id,
+    name: org.name,
+    slug: org.slug,
+    owner: [...org.members.values()].find((m) => m.role === "owner")?.email ?? null,
+    apps: { ...org.apps },
+    members: org.members.size,
+    created_at: org.created_at,
+    updated_at: org.updated_at,
+  };
 }
 
 function memberView(m: MemberRow) {
-  return { sub: m.sub, email: m.email, role: m.role, state: m.state, accepted: m.invite_id === null, created_at: m.created_at, updated_at: m.updated_at };
+  return {
+    sub: m.sub,
+    email: m.email,
+    role: m.role,
+    state: m.state,
+    accepted: m.invite_id === null,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+  };
 }
 
 function refuseOwner(m: MemberRow, what: string): void {
-  if (m.role === "owner") throw new ApiError("conflict", `${m.email} owns the organisation; the owner cannot be ${what}`);
+  if (m.role === "owner")
+    throw new ApiError("conflict", `${m.email} owns the organisation; the owner cannot be ${what}`);
 }
 
 const members = collection({
-  path: "/org/members", item: "/org/members/{sub}", what: "member",
-  table: (ctx) => orgOf(ctx).members, key: (m: MemberRow) => m.sub, perAccount: true,
+  path: "/org/members",
+  item: "/org/members/{sub}",
+  what: "member",
+  table: (ctx) => orgOf(ctx).members,
+  key: (m: MemberRow) => m.sub,
+  perAccount: true,
   view: memberView,
   get: false,
   create: {
@@ -57,7 +100,15 @@ const members = collection({
       org.invites.set(invite.id, invite);
       // Stored anew, so the member moves to the end of the invitation order.
       org.members.delete(sub);
-      return { sub, email, role, state: "active", invite_id: invite.id, created_at: existing?.created_at ?? now, updated_at: now };
+      return {
+        sub,
+        email,
+        role,
+        state: "active",
+        invite_id: invite.id,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      };
     },
   },
   patch: {
@@ -76,8 +127,12 @@ const members = collection({
 });
 
 const invites = collection({
-  path: "/org/invites", item: "/org/invites/{id}", what: "invitation",
-  table: (ctx) => orgOf(ctx).invites, key: (i: InviteRow) => i.id, perAccount: true,
+  path: "/org/invites",
+  item: "/org/invites/{id}",
+  what: "invitation",
+  table: (ctx) => orgOf(ctx).invites,
+  key: (i: InviteRow) => i.id,
+  perAccount: true,
   view: (i) => i,
   get: false,
   remove: (ctx, invite) => {

@@ -44,7 +44,11 @@ export function subOf(email: string): string {
 }
 
 function slugOf(name: string): string {
-  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 63);
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63);
   return s.length >= 3 ? s : `org-${s || "x"}`;
 }
 
@@ -73,7 +77,15 @@ export function orgFor(store: Store, account: { name: string; email: string }): 
       created_at: now,
       updated_at: now,
     };
-    const owner: MemberRow = { sub: subOf(account.email), email: account.email, role: "owner", state: "active", invite_id: null, created_at: now, updated_at: now };
+    const owner: MemberRow = {
+      sub: subOf(account.email),
+      email: account.email,
+      role: "owner",
+      state: "active",
+      invite_id: null,
+      created_at: now,
+      updated_at: now,
+    };
     org.members.set(owner.sub, owner);
     t.set(account.name, org);
   }

@@ -10,7 +10,11 @@ const PROJECT_NAME = /^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$/;
 const RECENT_DEPLOYS = 10;
 
 const createBody = z.strictObject({
-  name: z.string().regex(PROJECT_NAME, { error: "must be 1 to 58 lower-case letters, digits or '-', starting and ending with a letter or digit" }),
+  name: z
+    .string()
+    .regex(PROJECT_NAME, {
+      error: "must be 1 to 58 lower-case letters, digits or '-', starting and ending with a letter or digit",
+    }),
 });
 
 function ownDeploy(p: PagesProjectRow, id: number): DeployRow {
@@ -20,16 +24,31 @@ function ownDeploy(p: PagesProjectRow, id: number): DeployRow {
 }
 
 function deployView(p: PagesProjectRow, d: DeployRow) {
-  return { id: d.id, project_id: p.id, status: d.status, live: p.live_deploy_id === d.id, created_at: d.created_at, finished_at: d.finished_at };
+  return {
+    id: d.id,
+    project_id: p.id,
+    status: d.status,
+    live: p.live_deploy_id === d.id,
+    created_at: d.created_at,
+    finished_at: d.finished_at,
+  };
 }
 
 function projectView(p: PagesProjectRow) {
-  return { id: p.id, name: p.name, subdomain: `${p.name}.${PAGES_DOMAIN}`, live_deploy_id: p.live_deploy_id, created_at: p.created_at };
+  return {
+    id: p.id,
+    name: p.name,
+    subdomain: `${p.name}.${PAGES_DOMAIN}`,
+    live_deploy_id: p.live_deploy_id,
+    created_at: p.created_at,
+  };
 }
 
 const projects = collection({
-  path: "/pages/projects", what: "pages project",
-  table: ({ store }) => pagesProjects(store), view: projectView,
+  path: "/pages/projects",
+  what: "pages project",
+  table: ({ store }) => pagesProjects(store),
+  view: projectView,
   create: {
     body: createBody,
     build: ({ store, account, body }) => {
@@ -37,10 +56,23 @@ const projects = collection({
       for (const p of pagesProjects(store).values()) {
         if (p.name === body.name) throw new ApiError("conflict", `name: the project name ${body.name} is taken`);
       }
-      return { id: store.nextId(), account: account.name, name: body.name, deploys: [], live_deploy_id: null, created_at: store.timestamp() };
+      return {
+        id: store.nextId(),
+        account: account.name,
+        name: body.name,
+        deploys: [],
+        live_deploy_id: null,
+        created_at: store.timestamp(),
+      };
     },
   },
-  get: (p) => ({ ...projectView(p), deploys: p.deploys.slice(-RECENT_DEPLOYS).reverse().map((d) => deployView(p, d)) }),
+  get: (p) => ({
+    ...projectView(p),
+    deploys: p.deploys
+      .slice(-RECENT_DEPLOYS)
+      .reverse()
+      .map((d) => deployView(p, d)),
+  }),
   remove: true,
 });
 
@@ -48,7 +80,12 @@ export const pagesRoutes = [
   ...projects.routes,
 
   projects.member("POST", "deploys", (p, ctx) => {
-    const d: DeployRow = { id: ctx.store.nextId(), status: "uploading", created_at: ctx.store.timestamp(), finished_at: null };
+    const d: DeployRow = {
+      id: ctx.store.nextId(),
+      status: "uploading",
+      created_at: ctx.store.timestamp(),
+      finished_at: null,
+    };
     p.deploys.push(d);
     ctx.status(201);
     return deployView(p, d);

@@ -10,14 +10,19 @@ import { isoTime } from "../util/time";
 const EXTERNAL_REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 
 const subjectBody = z.strictObject({
-  external_ref: z.string().regex(EXTERNAL_REF, { error: "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit" }),
+  external_ref: z
+    .string()
+    .regex(EXTERNAL_REF, {
+      error: "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit",
+    }),
 });
 
 const mintBody = z.strictObject({ scope: z.enum(["read", "write"]).default("read") });
 
 /** A credential minted for a customer acts as that customer, not as the partner. */
 function partnerOnly(ctx: AccountEnv): void {
-  if ((ctx as AccountEnv & { token: TokenRecord }).token.acting_for) throw new ApiError("forbidden", "a credential minted for a customer cannot use the partner endpoints");
+  if ((ctx as AccountEnv & { token: TokenRecord }).token.acting_for)
+    throw new ApiError("forbidden", "a credential minted for a customer cannot use the partner endpoints");
 }
 
 function subjectView(s: SubjectRow, ctx: AccountEnv) {
@@ -37,16 +42,26 @@ function partnerView(ctx: AccountEnv, acting: TokenRecord["acting_for"]) {
 }
 
 const subjects = collection({
-  path: "/partner/subjects", item: "/partner/subjects/{ref}", what: "subject", guard: partnerOnly,
-  table: (ctx) => partnerFor(ctx.store, ctx.account.name).subjects, key: (s: SubjectRow) => s.external_ref, perAccount: true,
+  path: "/partner/subjects",
+  item: "/partner/subjects/{ref}",
+  what: "subject",
+  guard: partnerOnly,
+  table: (ctx) => partnerFor(ctx.store, ctx.account.name).subjects,
+  key: (s: SubjectRow) => s.external_ref,
+  perAccount: true,
   view: subjectView,
   create: {
     body: subjectBody,
     build: (ctx) => {
       const p = partnerFor(ctx.store, ctx.account.name);
-      if (p.mode !== "managed") throw new ApiError("forbidden", `partner ${ctx.account.name} works in ${p.mode} mode; managed customers can be created only in managed mode`);
+      if (p.mode !== "managed")
+        throw new ApiError(
+          "forbidden",
+          `partner ${ctx.account.name} works in ${p.mode} mode; managed customers can be created only in managed mode`,
+        );
       const ref = ctx.body.external_ref;
-      if (p.subjects.has(ref)) throw new ApiError("conflict", `external_ref: a customer with reference ${ref} already exists`);
+      if (p.subjects.has(ref))
+        throw new ApiError("conflict", `external_ref: a customer with reference ${ref} already exists`);
       return addSubject(ctx.store, ctx.account.name, ref);
     },
   },

@@ -44,7 +44,9 @@ interface PartnerTables {
   ttlSeconds: number;
 }
 
-const tablesOf = areaState((): PartnerTables => ({ partners: new Map(), minted: [], ttlSeconds: DEFAULT_PARTNER_TOKEN_TTL_SECONDS }));
+const tablesOf = areaState(
+  (): PartnerTables => ({ partners: new Map(), minted: [], ttlSeconds: DEFAULT_PARTNER_TOKEN_TTL_SECONDS }),
+);
 
 export function partnerFor(store: Store, account: string): PartnerRow {
   const t = tablesOf(store).partners;
@@ -93,7 +95,12 @@ export function removeSubject(store: Store, partner: string, row: SubjectRow): v
   }
 }
 
-export function mintCredential(store: Store, partner: string, row: SubjectRow, scope: "read" | "write"): MintedCredential {
+export function mintCredential(
+  store: Store,
+  partner: string,
+  row: SubjectRow,
+  scope: "read" | "write",
+): MintedCredential {
   const t = tablesOf(store);
   const now = store.now();
   const token = newToken();
@@ -107,7 +114,13 @@ export function mintCredential(store: Store, partner: string, row: SubjectRow, s
     expires_at: now + t.ttlSeconds * 1000,
     revoked: false,
   };
-  const rec: TokenRecord = { token, account: row.account, scope, expires_at: minted.expires_at, acting_for: { partner, subject: row.external_ref } };
+  const rec: TokenRecord = {
+    token,
+    account: row.account,
+    scope,
+    expires_at: minted.expires_at,
+    acting_for: { partner, subject: row.external_ref },
+  };
   store.tokens.set(token, rec);
   // Every credential minted for one customer shares one rate-limit bucket, and so one label.
   store.tokenLabels.set(token, `minted:${partner}/${row.external_ref}`);

@@ -47,7 +47,8 @@ export const registryTables = areaState((): RegistryTables => ({ links: new Map(
  * at least 16 characters long and does not start with `wrong`.
  */
 export function verifyKey(mntner: string, keyId: string, keySecret: string): { field: string; message: string } | null {
-  if (mntner.startsWith("NOSUCH-")) return { field: "mntner", message: `no maintainer ${mntner} in the registry database` };
+  if (mntner.startsWith("NOSUCH-"))
+    return { field: "mntner", message: `no maintainer ${mntner} in the registry database` };
   if (keySecret.length < KEY_SECRET_MIN || keySecret.startsWith("wrong")) {
     return { field: "key_secret", message: `the registry database refused key ${keyId} for maintainer ${mntner}` };
   }
@@ -61,7 +62,13 @@ export function maintainerDomains(store: Store, mntner: string): Map<string, Dom
   if (!m) {
     m = new Map();
     for (const b of MAINTAINER_BLOCKS) {
-      m.set(b.zone, { name: b.zone, nserver: [...PREVIOUS_NSERVERS], ds_rdata: [], mntner, updated_at: store.timestamp() });
+      m.set(b.zone, {
+        name: b.zone,
+        nserver: [...PREVIOUS_NSERVERS],
+        ds_rdata: [],
+        mntner,
+        updated_at: store.timestamp(),
+      });
     }
     t.domains.set(mntner, m);
   }

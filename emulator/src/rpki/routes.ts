@@ -19,7 +19,9 @@ const asnList = z
   .superRefine(noRepeats((first) => `duplicate of asns[${first}]`));
 
 const createCaBody = z.strictObject({
-  handle: z.string().regex(HANDLE, { error: "must be 1 to 64 letters, digits, '-' or '_', starting with a letter or digit" }),
+  handle: z
+    .string()
+    .regex(HANDLE, { error: "must be 1 to 64 letters, digits, '-' or '_', starting with a letter or digit" }),
   parent_rir: z.enum(PARENT_RIRS).optional(),
   asns: asnList.optional(),
 });
@@ -42,13 +44,18 @@ const createRoaBody = z.strictObject({
 const sorted = (asns: readonly number[]) => [...asns].sort((a, b) => a - b);
 
 const cas = collection({
-  path: "/rpki/cas", what: "CA",
-  table: ({ store }) => rpki(store).cas, view: (ca, { store }) => caView(store, ca),
+  path: "/rpki/cas",
+  what: "CA",
+  table: ({ store }) => rpki(store).cas,
+  view: (ca, { store }) => caView(store, ca),
   create: {
     body: createCaBody,
     build: ({ store, account, body }): CaRow => {
-      const clash = store.list(rpki(store).cas, account.name).find((c) => c.handle.toLowerCase() === body.handle.toLowerCase());
-      if (clash) throw new ApiError("conflict", `handle: a CA with handle ${clash.handle} already exists (id ${clash.id})`);
+      const clash = store
+        .list(rpki(store).cas, account.name)
+        .find((c) => c.handle.toLowerCase() === body.handle.toLowerCase());
+      if (clash)
+        throw new ApiError("conflict", `handle: a CA with handle ${clash.handle} already exists (id ${clash.id})`);
       return {
         id: store.nextId(),
         account: account.name,
@@ -74,8 +81,11 @@ const cas = collection({
 });
 
 const roas = collection({
-  path: "/rpki/cas/:id/roas", item: "/rpki/cas/:id/roas/:rid", what: "ROA",
-  table: ({ store }) => rpki(store).roas, view: roaView,
+  path: "/rpki/cas/:id/roas",
+  item: "/rpki/cas/:id/roas/:rid",
+  what: "ROA",
+  table: ({ store }) => rpki(store).roas,
+  view: roaView,
   parent: { own: (ctx) => cas.own(ctx, ctx.params.id), of: (r) => r.ca_id },
   create: {
     body: createRoaBody,
@@ -84,9 +94,16 @@ const roas = collection({
       if (!p.ok) throw invalid("prefix", p.reason);
       const familyMax = p.cidr.version === 4 ? 32 : 128;
       const maxLength = body.max_length ?? p.cidr.len;
-      if (maxLength < p.cidr.len || maxLength > familyMax) throw invalid("max_length", `must be between ${p.cidr.len} and ${familyMax}`);
-      const dup = caRoas(store, ca.id).find((r) => r.asn === body.asn && r.prefix === p.text && r.max_length === maxLength);
-      if (dup) throw new ApiError("conflict", `a ROA for AS${body.asn} ${p.text} max_length ${maxLength} already exists in this CA (id ${dup.id})`);
+      if (maxLength < p.cidr.len || maxLength > familyMax)
+        throw invalid("max_length", `must be between ${p.cidr.len} and ${familyMax}`);
+      const dup = caRoas(store, ca.id).find(
+        (r) => r.asn === body.asn && r.prefix === p.text && r.max_length === maxLength,
+      );
+      if (dup)
+        throw new ApiError(
+          "conflict",
+          `a ROA for AS${body.asn} ${p.text} max_length ${maxLength} already exists in this CA (id ${dup.id})`,
+        );
       return {
         id: store.nextId(),
         account: ca.account,
@@ -106,7 +123,11 @@ const roas = collection({
 export const rpkiRoutes = [
   ...cas.routes,
 
-  cas.member("GET", "child-request", (ca) => ({ ca_id: ca.id, handle: ca.handle, xml: childRequestXml(ca.handle, ca.bpki_ta) })),
+  cas.member("GET", "child-request", (ca) => ({
+    ca_id: ca.id,
+    handle: ca.handle,
+    xml: childRequestXml(ca.handle, ca.bpki_ta),
+  })),
 
   cas.member(
     "POST",
@@ -125,7 +146,10 @@ export const rpkiRoutes = [
 
   cas.member("POST", "sync", (ca, { store }) => {
     if (ca.state !== "active") {
-      throw new ApiError("conflict", `CA ${ca.handle} has no parent yet; post the parent's response to /rpki/cas/${ca.id}/parent-response first`);
+      throw new ApiError(
+        "conflict",
+        `CA ${ca.handle} has no parent yet; post the parent's response to /rpki/cas/${ca.id}/parent-response first`,
+      );
     }
     ca.synced_at = store.timestamp();
     return caView(store, ca);

@@ -41,13 +41,22 @@ export type Validity = "valid" | "invalid" | "not_found";
  * prefix but none allows this origin or length), `not_found` (no ROA covers it).
  */
 export function suggestions(store: Store, ca: CaRow) {
-  const roas = caRoas(store, ca.id).map((r) => ({ id: r.id, asn: r.asn, cidr: storedCidr(r.prefix), maxLength: r.max_length }));
+  const roas = caRoas(store, ca.id).map((r) => ({
+    id: r.id,
+    asn: r.asn,
+    cidr: storedCidr(r.prefix),
+    maxLength: r.max_length,
+  }));
   const out = [];
   for (const asn of ca.asns) {
     for (const prefix of announcedBy(store, asn)) {
       const route = { asn, cidr: storedCidr(prefix) };
       const match = roas.find((r) => roaMatches(r, route));
-      const validity: Validity = match ? "valid" : roas.some((r) => cidrContains(r.cidr, route.cidr)) ? "invalid" : "not_found";
+      const validity: Validity = match
+        ? "valid"
+        : roas.some((r) => cidrContains(r.cidr, route.cidr))
+          ? "invalid"
+          : "not_found";
       out.push({
         asn,
         prefix,

@@ -175,21 +175,32 @@ export function readParentResponse(xml: string): { ok: true; value: ParentRespon
     return { ok: false, problem: (e as Error).message };
   }
   const name = localName(root.name);
-  if (name !== "parent_response") return { ok: false, problem: `the root element must be parent_response, not ${name}` };
-  if (namespaceOf(root) !== RPKI_SETUP_NS) return { ok: false, problem: `parent_response must be in the namespace ${RPKI_SETUP_NS}` };
+  if (name !== "parent_response")
+    return { ok: false, problem: `the root element must be parent_response, not ${name}` };
+  if (namespaceOf(root) !== RPKI_SETUP_NS)
+    return { ok: false, problem: `parent_response must be in the namespace ${RPKI_SETUP_NS}` };
   if (root.attrs.version !== "1") return { ok: false, problem: 'parent_response must have version="1"' };
   for (const attr of ["service_uri", "child_handle", "parent_handle"]) {
     if (!root.attrs[attr]) return { ok: false, problem: `parent_response has no ${attr} attribute` };
   }
-  const { service_uri: serviceUri, child_handle: childHandle, parent_handle: parentHandle } = root.attrs as Record<string, string>;
-  if (!/^https?:\/\/[^\s/]+/.test(serviceUri!)) return { ok: false, problem: "service_uri must be an http or https URI" };
-  for (const [attr, v] of [["child_handle", childHandle], ["parent_handle", parentHandle]] as const) {
+  const {
+    service_uri: serviceUri,
+    child_handle: childHandle,
+    parent_handle: parentHandle,
+  } = root.attrs as Record<string, string>;
+  if (!/^https?:\/\/[^\s/]+/.test(serviceUri!))
+    return { ok: false, problem: "service_uri must be an http or https URI" };
+  for (const [attr, v] of [
+    ["child_handle", childHandle],
+    ["parent_handle", parentHandle],
+  ] as const) {
     if (!HANDLE.test(v!)) return { ok: false, problem: `${attr} must be 1 to 255 letters, digits, '-', '_' or '/'` };
   }
   const ta = root.children.find((c) => localName(c.name) === "parent_bpki_ta");
   if (!ta) return { ok: false, problem: "parent_response has no parent_bpki_ta element" };
   const b64 = ta.text.replace(/\s+/g, "");
-  if (!BASE64.test(b64) || b64.length % 4 !== 0) return { ok: false, problem: "parent_bpki_ta must be a base64 certificate" };
+  if (!BASE64.test(b64) || b64.length % 4 !== 0)
+    return { ok: false, problem: "parent_bpki_ta must be a base64 certificate" };
   return { ok: true, value: { parentHandle: parentHandle!, childHandle: childHandle!, serviceUri: serviceUri! } };
 }
 

@@ -24,7 +24,17 @@ const roomBody = z.strictObject({
   passcode: z.string().max(64).optional(),
 });
 
-const RTC_DEFAULTS: Omit<RtcRoomRow, "id" | "account" | "name" | "passcode" | "created_at"> = { max_peers: 16, max_video: 9, enabled: true, public_join: false, require_verify: false, cascade: false, record: false, verify_level: "standard", city: "fra" };
+const RTC_DEFAULTS: Omit<RtcRoomRow, "id" | "account" | "name" | "passcode" | "created_at"> = {
+  max_peers: 16,
+  max_video: 9,
+  enabled: true,
+  public_join: false,
+  require_verify: false,
+  cascade: false,
+  record: false,
+  verify_level: "standard",
+  city: "fra",
+};
 
 const rooms = roomCollection({
   path: "/rtc/rooms",
@@ -33,7 +43,11 @@ const rooms = roomCollection({
   defaults: RTC_DEFAULTS,
   // On a patch that leaves max_video alone, it is the new max_peers that is too small.
   check: (room, patch) => {
-    if (room.max_video > room.max_peers) throw invalid(patch && patch.max_video === undefined ? "max_peers" : "max_video", `must not exceed max_peers (${room.max_peers})`);
+    if (room.max_video > room.max_peers)
+      throw invalid(
+        patch && patch.max_video === undefined ? "max_peers" : "max_video",
+        `must not exceed max_peers (${room.max_peers})`,
+      );
   },
 });
 
@@ -46,9 +60,23 @@ export const rtcRoutes = [
     (row, ctx) => {
       checkJoinable(row);
       const city = ROOM_CITIES.find((c) => c.id === row.city);
-      return { room_id: row.id, node: `${row.city}1.rtc.nsp-emulator.test`, city: city?.id ?? row.city, token: joinToken(), expires_in: 300, readonly: ctx.body.readonly ?? false };
+      return {
+        room_id: row.id,
+        node: `${row.city}1.rtc.nsp-emulator.test`,
+        city: city?.id ?? row.city,
+        token: joinToken(),
+        expires_in: 300,
+        readonly: ctx.body.readonly ?? false,
+      };
     },
-    { body: z.strictObject({ label: z.string().max(100).optional(), peer_id: z.string().max(100).optional(), near: z.record(z.string(), z.unknown()).optional(), readonly: z.boolean().optional() }) },
+    {
+      body: z.strictObject({
+        label: z.string().max(100).optional(),
+        peer_id: z.string().max(100).optional(),
+        near: z.record(z.string(), z.unknown()).optional(),
+        readonly: z.boolean().optional(),
+      }),
+    },
   ),
   rooms.member("GET", "recordings", emptyPage, { query: pagingOnlyQuery }),
   rooms.member("DELETE", "recordings/{rec_id}", neverHeld("recording")),

@@ -43,7 +43,10 @@ export const securityRuleRoutes = collection({
       const { store, account, body } = ctx;
       const st = cdnFor(ctx);
       if ((body.site_id === undefined) === (body.zone_id === undefined)) {
-        throw invalid(body.site_id === undefined ? "site_id" : "zone_id", "give exactly one of site_id or zone_id; a rule belongs to one site or one whole zone");
+        throw invalid(
+          body.site_id === undefined ? "site_id" : "zone_id",
+          "give exactly one of site_id or zone_id; a rule belongs to one site or one whole zone",
+        );
       }
       // Like service_id on zones: another account's object reads exactly like a missing one.
       if (body.site_id !== undefined) {
@@ -77,6 +80,9 @@ export const securityRuleRoutes = collection({
     },
   },
   get: false,
-  patch: { body: z.strictObject({ enabled: z.boolean() }), apply: (ctx, rule) => void (rule.enabled = ctx.body.enabled) },
+  patch: {
+    body: z.strictObject({ enabled: z.boolean() }),
+    apply: (ctx, rule) => void (rule.enabled = ctx.body.enabled),
+  },
   remove: true,
 }).routes;

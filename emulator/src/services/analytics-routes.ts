@@ -24,7 +24,11 @@ export const serviceAnalyticsRoutes = [
     method: "POST",
     path: "/services/:id/rule-test",
     scope: "read",
-    body: z.strictObject({ name: z.string().min(1).max(253), qtype: z.enum(QTYPES).optional(), rules: z.array(z.string().max(1000)).max(1000).optional() }),
+    body: z.strictObject({
+      name: z.string().min(1).max(253),
+      qtype: z.enum(QTYPES).optional(),
+      rules: z.array(z.string().max(1000)).max(1000).optional(),
+    }),
     handler: ({ store, account, params, body }) => {
       const s = ownResolver(store, params.id, account.name);
       const name = body.name.trim().toLowerCase().replace(/\.$/, "");
@@ -32,11 +36,13 @@ export const serviceAnalyticsRoutes = [
       const t = resolverTables(store);
       const filter = t.filters.get(s.id) ?? DEFAULT_FILTER;
       // Without `rules`, the service's own custom rules, allow list and block list are tried.
-      const rules = (body.rules ?? [
-        ...(t.policies.get(s.id) ?? DEFAULT_POLICY).rules.split("\n"),
-        ...filter.custom_allow.split("\n").map((d) => (d ? `@@||${d}^` : "")),
-        ...filter.custom_block.split("\n").map((d) => (d ? `||${d}^` : "")),
-      ])
+      const rules = (
+        body.rules ?? [
+          ...(t.policies.get(s.id) ?? DEFAULT_POLICY).rules.split("\n"),
+          ...filter.custom_allow.split("\n").map((d) => (d ? `@@||${d}^` : "")),
+          ...filter.custom_block.split("\n").map((d) => (d ? `||${d}^` : "")),
+        ]
+      )
         .map((r) => r.trim())
         .filter((r) => r !== "" && !r.startsWith("!") && !r.startsWith("#"));
       const allow = rules.find((r) => r.startsWith("@@") && ruleMatches(r, name));
@@ -54,7 +60,11 @@ export const serviceAnalyticsRoutes = [
     method: "GET",
     path: "/services/:id/query-log",
     scope: "read",
-    query: z.strictObject({ q: z.string().max(253).optional(), action: z.enum(ACTIONS).optional(), limit: pagingQuery.limit }),
+    query: z.strictObject({
+      q: z.string().max(253).optional(),
+      action: z.enum(ACTIONS).optional(),
+      limit: pagingQuery.limit,
+    }),
     handler: ({ store, account, params, query }) => {
       ownResolver(store, params.id, account.name);
       return paginate([], { limit: query.limit });
@@ -69,8 +79,16 @@ export const serviceAnalyticsRoutes = [
     handler: ({ store, account, params, query }) => {
       const s = store.owned(store.services, params.id, account.name, "service");
       const days = query.days ?? 7;
-      const today = Date.UTC(new Date(store.now()).getUTCFullYear(), new Date(store.now()).getUTCMonth(), new Date(store.now()).getUTCDate());
-      const byDay = Array.from({ length: days }, (_, i) => ({ date: new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10), queries: 0, blocked: 0 }));
+      const today = Date.UTC(
+        new Date(store.now()).getUTCFullYear(),
+        new Date(store.now()).getUTCMonth(),
+        new Date(store.now()).getUTCDate(),
+      );
+      const byDay = Array.from({ length: days }, (_, i) => ({
+        date: new Date(today - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+        queries: 0,
+        blocked: 0,
+      }));
       return { service_id: s.id, days, queries: 0, blocked: 0, by_day: byDay };
     },
   }),

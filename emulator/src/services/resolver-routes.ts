@@ -39,7 +39,9 @@ const items = (text: string) =>
 
 function domainLines(field: string, text: string): string {
   const out = lines(text.toLowerCase()).map((l) => l.replace(/\.$/, ""));
-  for (const d of out) if (!DOMAIN.test(d) || d.length > 253) throw invalid(field, `"${d}" is not a domain name (one per line, \`*.\` allowed)`);
+  for (const d of out)
+    if (!DOMAIN.test(d) || d.length > 253)
+      throw invalid(field, `"${d}" is not a domain name (one per line, \`*.\` allowed)`);
   return out.join("\n");
 }
 
@@ -51,7 +53,8 @@ function rewriteLines(text: string): string {
       const name = m[1]!.toLowerCase().replace(/\.$/, "");
       const target = m[2]!.toLowerCase().replace(/\.$/, "");
       if (!DOMAIN.test(name)) throw invalid("rewrites", `"${m[1]}" is not a domain name`);
-      if (!isIP(target) && !DOMAIN.test(target)) throw invalid("rewrites", `"${m[2]}" must be an IP address or a domain name`);
+      if (!isIP(target) && !DOMAIN.test(target))
+        throw invalid("rewrites", `"${m[2]}" must be an IP address or a domain name`);
       return `${name} -> ${target}`;
     })
     .join("\n");
@@ -74,13 +77,16 @@ function keyItems(field: string, text: string): string {
 
 function addressItems(field: string, text: string, cidrs: boolean): string {
   const out = items(text.toLowerCase());
-  for (const a of out) if (!isIP(a) && !(cidrs && parseCidr(a).ok)) throw invalid(field, `"${a}" must be an IP address${cidrs ? " or a prefix" : ""}`);
+  for (const a of out)
+    if (!isIP(a) && !(cidrs && parseCidr(a).ok))
+      throw invalid(field, `"${a}" must be an IP address${cidrs ? " or a prefix" : ""}`);
   return out.join(",");
 }
 
 function timestamp(field: string, text: string): string {
   const t = text.trim();
-  if (t !== "" && (!/^\d{4}-\d{2}-\d{2}T/.test(t) || Number.isNaN(Date.parse(t)))) throw invalid(field, "must be an ISO 8601 timestamp, or empty");
+  if (t !== "" && (!/^\d{4}-\d{2}-\d{2}T/.test(t) || Number.isNaN(Date.parse(t))))
+    throw invalid(field, "must be an ISO 8601 timestamp, or empty");
   return t;
 }
 
@@ -159,15 +165,31 @@ const patchClientBody = z.strictObject({ name: clientName.optional(), ...clientF
 type ClientBody = z.output<typeof patchClientBody>;
 
 /** The normalised client fields of a body; throws before anything changes. */
-function clientChanges(serviceId: number, body: ClientBody, store: Ctx<string, unknown, unknown>["store"], account: string, self?: number): Partial<ClientRow> {
-  if (body.id !== undefined && body.id !== serviceId) throw invalid("id", `must be the service id in the path (${serviceId})`);
+function clientChanges(
+  serviceId: number,
+  body: ClientBody,
+  store: Ctx<string, unknown, unknown>["store"],
+  account: string,
+  self?: number,
+): Partial<ClientRow> {
+  if (body.id !== undefined && body.id !== serviceId)
+    throw invalid("id", `must be the service id in the path (${serviceId})`);
   const out: Partial<ClientRow> = {};
   if (body.name !== undefined) out.name = body.name;
   if (body.client_id !== undefined) {
     const cid = body.client_id.trim().toLowerCase();
-    if (cid !== "" && !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(cid)) throw invalid("client_id", "must be letters, digits and '-', not starting or ending with '-'");
-    if (cid !== "" && store.list(resolverTables(store).clients, account).some((c) => c.service_id === serviceId && c.client_id === cid && c.id !== self)) {
-      throw new ApiError("conflict", `client_id "${cid}" is already used by another client group of service ${serviceId}`);
+    if (cid !== "" && !/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(cid))
+      throw invalid("client_id", "must be letters, digits and '-', not starting or ending with '-'");
+    if (
+      cid !== "" &&
+      store
+        .list(resolverTables(store).clients, account)
+        .some((c) => c.service_id === serviceId && c.client_id === cid && c.id !== self)
+    ) {
+      throw new ApiError(
+        "conflict",
+        `client_id "${cid}" is already used by another client group of service ${serviceId}`,
+      );
     }
     out.client_id = cid;
   }
@@ -186,11 +208,18 @@ function clientChanges(serviceId: number, body: ClientBody, store: Ctx<string, u
 
 type ServiceCtx = AccountEnv & { params: { id: number } };
 const resolverOf = ({ store, account, params }: ServiceCtx) => ownResolver(store, params.id, account.name);
-const filterView = (serviceId: number, f: ResolverFilter) => ({ service_id: serviceId, ...f, filter_lists: [...f.filter_lists] });
+const filterView = (serviceId: number, f: ResolverFilter) => ({
+  service_id: serviceId,
+  ...f,
+  filter_lists: [...f.filter_lists],
+});
 
 const clients = collection({
-  path: "/services/:id/clients", item: "/services/:id/clients/:client_id", what: "client",
-  table: ({ store }) => resolverTables(store).clients, view: clientView,
+  path: "/services/:id/clients",
+  item: "/services/:id/clients/:client_id",
+  what: "client",
+  table: ({ store }) => resolverTables(store).clients,
+  view: clientView,
   parent: { own: resolverOf, of: (c) => c.service_id },
   create: {
     body: createClientBody,
@@ -222,7 +251,8 @@ const clients = collection({
   get: false,
   patch: {
     body: patchClientBody,
-    apply: ({ store, account, body }, c) => void Object.assign(c, clientChanges(c.service_id, body, store, account.name, c.id)),
+    apply: ({ store, account, body }, c) =>
+      void Object.assign(c, clientChanges(c.service_id, body, store, account.name, c.id)),
   },
   remove: true,
 });

@@ -34,7 +34,13 @@ export interface ResolverPolicy {
   ttl_max: number;
 }
 
-export const DEFAULT_FILTER: ResolverFilter = { custom_block: "", custom_allow: "", rewrites: "", block_mode: "nxdomain", filter_lists: [] };
+export const DEFAULT_FILTER: ResolverFilter = {
+  custom_block: "",
+  custom_allow: "",
+  rewrites: "",
+  block_mode: "nxdomain",
+  filter_lists: [],
+};
 
 export const DEFAULT_POLICY: ResolverPolicy = {
   rules: "",
@@ -77,14 +83,22 @@ export interface ClientRow {
 }
 
 export const resolverTables = areaTables(
-  () => ({ filters: new Map<number, ResolverFilter>(), policies: new Map<number, ResolverPolicy>(), clients: new Map<number, ClientRow>() }),
+  () => ({
+    filters: new Map<number, ResolverFilter>(),
+    policies: new Map<number, ResolverPolicy>(),
+    clients: new Map<number, ClientRow>(),
+  }),
   { clients: "clients" },
 );
 
 /** The account's service, which must be a resolver: filters, policies and clients exist only there. */
 export function ownResolver(store: Store, id: number, account: string): ServiceRow {
   const s = store.owned(store.services, id, account, "service");
-  if (s.type !== "resolver") throw invalid("service", `service ${id} is a ${s.type} service; filters, policies and clients belong to resolver services`);
+  if (s.type !== "resolver")
+    throw invalid(
+      "service",
+      `service ${id} is a ${s.type} service; filters, policies and clients belong to resolver services`,
+    );
   return s;
 }
 

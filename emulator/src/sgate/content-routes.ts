@@ -33,7 +33,10 @@ import { E164, requireFields } from "../validation";
 
 const MAX_BODY = 1600;
 
-const bodies = z.record(z.string().regex(LANG, "keys must be language tags such as en or en-US"), z.string().min(1).max(MAX_BODY));
+const bodies = z.record(
+  z.string().regex(LANG, "keys must be language tags such as en or en-US"),
+  z.string().min(1).max(MAX_BODY),
+);
 
 const templateBody = z.strictObject({
   name: z.string().trim().min(1).max(128).optional(),
@@ -48,7 +51,6 @@ function sameBodies(a: Record<string, string>, b: Record<string, string>): boole
   const kb = Object.keys(b).sort();
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
 }
-
 
 const consentBody = z.strictObject({
   recipient: z.string().regex(E164, "must be a number in E.164 form such as +12025550101"),
@@ -141,7 +143,12 @@ const templates = collection({
       row.default_lang = lang;
       // New text is a new version; the earlier ones are kept.
       if (b.bodies !== undefined && !sameBodies(b.bodies, newest.bodies)) {
-        row.versions.push({ version: newest.version + 1, bodies: b.bodies, status: "draft", created_at: ctx.store.timestamp() });
+        row.versions.push({
+          version: newest.version + 1,
+          bodies: b.bodies,
+          status: "draft",
+          created_at: ctx.store.timestamp(),
+        });
       }
       if (b.submit) newestVersion(row).status = "submitted";
     },
@@ -157,10 +164,16 @@ const consents = collection({
   table: ({ store }) => sgate(store).consents,
   view: consentView,
   list: {
-    query: z.strictObject({ ...pagingQuery, q: z.string().optional(), status: z.enum(["granted", "revoked"]).optional() }),
+    query: z.strictObject({
+      ...pagingQuery,
+      q: z.string().optional(),
+      status: z.enum(["granted", "revoked"]).optional(),
+    }),
     rows: (ctx) => {
       const { q, status } = ctx.query;
-      return ctx.store.list(sgate(ctx.store).consents, ctx.account.name).filter((c) => (status === undefined || c.status === status) && (q === undefined || c.recipient.includes(q)));
+      return ctx.store
+        .list(sgate(ctx.store).consents, ctx.account.name)
+        .filter((c) => (status === undefined || c.status === status) && (q === undefined || c.recipient.includes(q)));
     },
   },
   create: { body: consentBody, build: (ctx) => newConsent(ctx, ctx.body) },
@@ -198,10 +211,17 @@ const broadcasts = collection({
   patch: {
     body: broadcastBody,
     apply: (ctx, row) => {
-      if (row.state !== "draft") throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; only a draft can be changed`);
+      if (row.state !== "draft")
+        throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; only a draft can be changed`);
       const b = ctx.body;
-      const pick = <K extends keyof BroadcastRow>(k: K, v: BroadcastRow[K] | undefined): BroadcastRow[K] => (v === undefined ? row[k] : v);
-      const next = { sender_id: pick("sender_id", b.sender_id), from: pick("from", b.from), template_id: pick("template_id", b.template_id), body: pick("body", b.body) };
+      const pick = <K extends keyof BroadcastRow>(k: K, v: BroadcastRow[K] | undefined): BroadcastRow[K] =>
+        v === undefined ? row[k] : v;
+      const next = {
+        sender_id: pick("sender_id", b.sender_id),
+        from: pick("from", b.from),
+        template_id: pick("template_id", b.template_id),
+        body: pick("body", b.body),
+      };
       checkBroadcast(ctx, next);
       Object.assign(row, next);
       assignDefined(row, b, ["name", "lang", "category", "rate_per_min"]);
@@ -209,7 +229,8 @@ const broadcasts = collection({
     },
   },
   remove: (_ctx, row) => {
-    if (row.state === "sending") throw new ApiError("conflict", `broadcast ${row.id} is sending and cannot be deleted; pause or cancel it first`);
+    if (row.state === "sending")
+      throw new ApiError("conflict", `broadcast ${row.id} is sending and cannot be deleted; pause or cancel it first`);
   },
 });
 
@@ -285,17 +306,28 @@ export const sgateContentRoutes = [
     "POST",
     "start",
     (row, ctx) => {
-      if (row.state !== "draft") throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; only a draft can be started`);
+      if (row.state !== "draft")
+        throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; only a draft can be started`);
       const startAt = ctx.body?.start_at;
       const later = startAt !== undefined && Date.parse(startAt) > ctx.now();
       // Marketing needs a granted consent per recipient; the others are marked at once.
-      const granted = new Set(ctx.store.list(sgate(ctx.store).consents, row.account).filter((c) => c.status === "granted").map((c) => c.recipient));
-      for (const n of row.recipients.numbers) row.results.set(n, row.category === "marketing" && !granted.has(n) ? "no_consent" : "pending");
+      const granted = new Set(
+        ctx.store
+          .list(sgate(ctx.store).consents, row.account)
+          .filter((c) => c.status === "granted")
+          .map((c) => c.recipient),
+      );
+      for (const n of row.recipients.numbers)
+        row.results.set(n, row.category === "marketing" && !granted.has(n) ? "no_consent" : "pending");
       row.state = later ? "scheduled" : "sending";
       row.start_at = startAt ?? ctx.store.timestamp();
       return broadcastView(row);
     },
-    { body: z.strictObject({ start_at: z.string().regex(ISO, "must be an ISO 8601 UTC timestamp").optional() }).optional() },
+    {
+      body: z
+        .strictObject({ start_at: z.string().regex(ISO, "must be an ISO 8601 UTC timestamp").optional() })
+        .optional(),
+    },
   ),
 
   ...(
@@ -306,7 +338,8 @@ export const sgateContentRoutes = [
     ] as const
   ).map(([op, from, to]) =>
     broadcasts.member("POST", op, (row) => {
-      if (!(from as readonly string[]).includes(row.state)) throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; ${op} needs ${from.join(" or ")}`);
+      if (!(from as readonly string[]).includes(row.state))
+        throw new ApiError("conflict", `broadcast ${row.id} is ${row.state}; ${op} needs ${from.join(" or ")}`);
       row.state = to;
       // Recipients not reached are marked skipped.
       if (op === "cancel") for (const [n, s] of row.results) if (s === "pending") row.results.set(n, "skipped");

@@ -57,7 +57,6 @@ const verifyBody = z.strictObject({
   variables: z.record(z.string(), z.unknown()).optional(),
 });
 
-
 /** The sending identity and text shared by sends and verifications. */
 function checkFrom(env: AccountEnv, b: { from?: string | undefined; sender_id?: string | undefined }): void {
   if (b.sender_id) ownSender(env, b.sender_id);
@@ -72,7 +71,8 @@ function ownVerification(env: AccountEnv, id: string): VerificationRow {
 
 /** The verification, refused unless it is still pending. */
 function pending(v: VerificationRow, op: string): VerificationRow {
-  if (v.status !== "pending") throw new ApiError("conflict", `verification ${v.id} is ${v.status}; only a pending verification can be ${op}`);
+  if (v.status !== "pending")
+    throw new ApiError("conflict", `verification ${v.id} is ${v.status}; only a pending verification can be ${op}`);
   return v;
 }
 
@@ -124,22 +124,55 @@ export const sgateMessagingRoutes = [
       const b = ctx.body;
       checkFrom(ctx, b);
       checkTextSource(b);
-      const text = render(b.template_id ? templateText(ownTemplate(ctx, b.template_id), b.lang).text : (b.body as string), b.variables ?? {});
+      const text = render(
+        b.template_id ? templateText(ownTemplate(ctx, b.template_id), b.lang).text : (b.body as string),
+        b.variables ?? {},
+      );
       const later = b.send_at !== undefined && Date.parse(b.send_at) > ctx.now();
       const category = b.category ?? "transactional";
-      const granted = new Set(ctx.store.list(sgate(ctx.store).consents, ctx.account.name).filter((c) => c.status === "granted").map((c) => c.recipient));
+      const granted = new Set(
+        ctx.store
+          .list(sgate(ctx.store).consents, ctx.account.name)
+          .filter((c) => c.status === "granted")
+          .map((c) => c.recipient),
+      );
       const t = messaging(ctx.store);
       const messages: MessageRow[] = [];
       const scheduled: ScheduledRow[] = [];
-      const common = { account: ctx.account.name, from: b.from ?? null, sender_id: b.sender_id ?? null, body: text, category, client_ref: b.client_ref ?? null, created_at: ctx.store.timestamp() };
+      const common = {
+        account: ctx.account.name,
+        from: b.from ?? null,
+        sender_id: b.sender_id ?? null,
+        body: text,
+        category,
+        client_ref: b.client_ref ?? null,
+        created_at: ctx.store.timestamp(),
+      };
       for (const to of new Set(b.to)) {
-        const blocked = isOptedOut(ctx.store, ctx.account.name, to) ? "opted_out" : category === "marketing" && !granted.has(to) ? "no_consent" : null;
+        const blocked = isOptedOut(ctx.store, ctx.account.name, to)
+          ? "opted_out"
+          : category === "marketing" && !granted.has(to)
+            ? "no_consent"
+            : null;
         if (later && !blocked) {
-          const row: ScheduledRow = { ...common, id: uniqueId("sch", t.scheduled), to, send_at: b.send_at!, status: "scheduled" };
+          const row: ScheduledRow = {
+            ...common,
+            id: uniqueId("sch", t.scheduled),
+            to,
+            send_at: b.send_at!,
+            status: "scheduled",
+          };
           t.scheduled.set(row.id, row);
           scheduled.push(row);
         } else {
-          const row: MessageRow = { ...common, id: uniqueId("msg", t.messages), direction: "out", to, status: blocked ?? "sent", at: ctx.now() };
+          const row: MessageRow = {
+            ...common,
+            id: uniqueId("msg", t.messages),
+            direction: "out",
+            to,
+            status: blocked ?? "sent",
+            at: ctx.now(),
+          };
           t.messages.set(row.id, row);
           messages.push(row);
         }
@@ -163,8 +196,15 @@ export const sgateMessagingRoutes = [
     handler: (ctx) => {
       const { q, number, direction, before, limit } = ctx.query;
       const cut = before === undefined ? Infinity : Date.parse(before);
-      const rows = ctx.store.list(messaging(ctx.store).messages, ctx.account.name)
-        .filter((m) => m.at < cut && (direction === undefined || m.direction === direction) && (number === undefined || m.to === number || m.from === number) && (q === undefined || m.body.toLowerCase().includes(q.toLowerCase())))
+      const rows = ctx.store
+        .list(messaging(ctx.store).messages, ctx.account.name)
+        .filter(
+          (m) =>
+            m.at < cut &&
+            (direction === undefined || m.direction === direction) &&
+            (number === undefined || m.to === number || m.from === number) &&
+            (q === undefined || m.body.toLowerCase().includes(q.toLowerCase())),
+        )
         .reverse();
       return { data: rows.slice(0, limit ?? 100).map(messageView) };
     },
@@ -175,7 +215,12 @@ export const sgateMessagingRoutes = [
     path: "/sgate/optouts",
     scope: "read",
     query: z.strictObject(pagingQuery),
-    handler: (ctx) => paginate([...accountOptOuts(ctx.store, ctx.account.name).values()], ctx.query, ({ account: _a, ...rest }) => rest),
+    handler: (ctx) =>
+      paginate(
+        [...accountOptOuts(ctx.store, ctx.account.name).values()],
+        ctx.query,
+        ({ account: _a, ...rest }) => rest,
+      ),
   }),
 
   route({
@@ -184,7 +229,9 @@ export const sgateMessagingRoutes = [
     scope: "read",
     query: z.strictObject({ ...pagingQuery, status: z.enum(["scheduled", "cancelled"]).optional() }),
     handler: (ctx) => {
-      const rows = ctx.store.list(messaging(ctx.store).scheduled, ctx.account.name).filter((s) => ctx.query.status === undefined || s.status === ctx.query.status);
+      const rows = ctx.store
+        .list(messaging(ctx.store).scheduled, ctx.account.name)
+        .filter((s) => ctx.query.status === undefined || s.status === ctx.query.status);
       return paginate(rows, ctx.query, scheduledView);
     },
   }),
@@ -211,7 +258,9 @@ export const sgateMessagingRoutes = [
     query: z.strictObject({ limit: queryInt(1, 500).optional() }),
     handler: (ctx) => {
       const rows = ctx.store.list(messaging(ctx.store).verifications, ctx.account.name).reverse();
-      return { data: rows.slice(0, ctx.query.limit ?? 100).map((v) => verificationView(refreshVerification(v, ctx.now()))) };
+      return {
+        data: rows.slice(0, ctx.query.limit ?? 100).map((v) => verificationView(refreshVerification(v, ctx.now()))),
+      };
     },
   }),
 
@@ -234,7 +283,8 @@ export const sgateMessagingRoutes = [
 
   verifications.member("POST", "resend", (row, ctx) => {
     const v = pending(row, "resent");
-    if (v.resends >= MAX_RESENDS) throw new ApiError("conflict", `verification ${v.id} was resent ${MAX_RESENDS} times already`);
+    if (v.resends >= MAX_RESENDS)
+      throw new ApiError("conflict", `verification ${v.id} was resent ${MAX_RESENDS} times already`);
     const wait = v.last_sent_at + RESEND_AFTER_MS - ctx.now();
     if (wait > 0) throw new ApiError("conflict", `verification ${v.id} can be resent in ${Math.ceil(wait / 1000)} s`);
     // The new code replaces the old one, which stops working.

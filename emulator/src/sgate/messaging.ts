@@ -20,7 +20,11 @@ export function refreshVerification(v: VerificationRow, now: number): Verificati
 
 export function verificationView(v: VerificationRow) {
   const { account: _a, code: _c, last_sent_at, expires_at, ...rest } = v;
-  return { ...rest, last_sent_at: new Date(last_sent_at).toISOString(), expires_at: new Date(expires_at).toISOString() };
+  return {
+    ...rest,
+    last_sent_at: new Date(last_sent_at).toISOString(),
+    expires_at: new Date(expires_at).toISOString(),
+  };
 }
 
 export function messageView(m: MessageRow) {
@@ -37,10 +41,29 @@ export const scheduledView = (s: ScheduledRow) => withoutAccount(s);
 export function receiveMessage(store: Store, account: string, from: string, to: string, body: string): MessageRow {
   const t = messaging(store);
   const now = store.now();
-  const row: MessageRow = { id: uniqueId("msg", t.messages), account, direction: "in", from, sender_id: null, to, body, category: null, client_ref: null, status: "received", created_at: store.timestamp(), at: now };
+  const row: MessageRow = {
+    id: uniqueId("msg", t.messages),
+    account,
+    direction: "in",
+    from,
+    sender_id: null,
+    to,
+    body,
+    category: null,
+    client_ref: null,
+    status: "received",
+    created_at: store.timestamp(),
+    at: now,
+  };
   t.messages.set(row.id, row);
   const word = body.trim().toUpperCase();
-  if (word === "STOP" || word === "START") accountOptOuts(store, account).set(from, { account, number: from, status: word === "STOP" ? "opted_out" : "opted_in", updated_at: store.timestamp() });
+  if (word === "STOP" || word === "START")
+    accountOptOuts(store, account).set(from, {
+      account,
+      number: from,
+      status: word === "STOP" ? "opted_out" : "opted_in",
+      updated_at: store.timestamp(),
+    });
   return row;
 }
 

@@ -90,7 +90,8 @@ const numberBody = z.strictObject({
 /** Brand and campaign status moves only from draft to submitted. */
 function moveStatus(row: { status: string }, next: string | undefined, what: string): void {
   if (next === undefined || next === row.status) return;
-  if (row.status === "submitted" && next === "draft") throw new ApiError("conflict", `${what} was submitted for review and cannot go back to draft`);
+  if (row.status === "submitted" && next === "draft")
+    throw new ApiError("conflict", `${what} was submitted for review and cannot go back to draft`);
   row.status = next;
 }
 
@@ -105,7 +106,8 @@ function checkNumbers(env: AccountEnv, numbers: string[]): string[] {
 
 /** The text fields of a patch onto the row; an empty string clears a field. */
 function assignTexts(row: object, fields: Record<string, unknown>): void {
-  for (const [k, v] of Object.entries(fields)) if (v !== undefined) (row as Record<string, unknown>)[k] = v === "" ? null : v;
+  for (const [k, v] of Object.entries(fields))
+    if (v !== undefined) (row as Record<string, unknown>)[k] = v === "" ? null : v;
 }
 
 // Brands, campaigns and senders have no GET of one object in the API: only their lists.
@@ -124,7 +126,15 @@ const brands = collection({
         id: uniqueId("brd", sgate(ctx.store).brands),
         account: ctx.account.name,
         legal_name: b.legal_name,
-        ...nullWhereAbsent(b, ["display_name", "tax_id", "country", "vertical", "website", "contact_email", "entity_type"]),
+        ...nullWhereAbsent(b, [
+          "display_name",
+          "tax_id",
+          "country",
+          "vertical",
+          "website",
+          "contact_email",
+          "entity_type",
+        ]),
         // A brand enters as a draft; `submitted` on create submits it at once.
         status: b.status ?? "draft",
         created_at: ctx.store.timestamp(),
@@ -141,7 +151,11 @@ const brands = collection({
   },
   remove: (ctx, row) => {
     const campaigns = ctx.store.list(sgate(ctx.store).campaigns, row.account).filter((c) => c.brand_id === row.id);
-    if (campaigns.length) throw new ApiError("conflict", `brand ${row.id} (${row.legal_name}) has campaign(s) ${campaigns.map((c) => c.id).join(", ")}; delete them first`);
+    if (campaigns.length)
+      throw new ApiError(
+        "conflict",
+        `brand ${row.id} (${row.legal_name}) has campaign(s) ${campaigns.map((c) => c.id).join(", ")}; delete them first`,
+      );
   },
 });
 

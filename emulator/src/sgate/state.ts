@@ -12,11 +12,29 @@ export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 export const ENTITY_TYPES = ["private", "public", "nonprofit", "government", "sole_proprietor"] as const;
 export const REVIEW_STATUSES = ["draft", "submitted"] as const;
-export const USE_CASES = ["mixed", "account_notification", "customer_care", "delivery_notification", "2fa", "marketing", "low_volume", "charity", "polling"] as const;
+export const USE_CASES = [
+  "mixed",
+  "account_notification",
+  "customer_care",
+  "delivery_notification",
+  "2fa",
+  "marketing",
+  "low_volume",
+  "charity",
+  "polling",
+] as const;
 export const TEMPLATE_CATEGORIES = ["transactional", "marketing", "otp"] as const;
 export const MESSAGE_CATEGORIES = ["transactional", "marketing"] as const;
 export const CONSENT_SOURCES = ["web_form", "checkout", "keyword", "paper", "import", "api", "other"] as const;
-export const RECIPIENT_STATUSES = ["pending", "sent", "delivered", "failed", "opted_out", "no_consent", "skipped"] as const;
+export const RECIPIENT_STATUSES = [
+  "pending",
+  "sent",
+  "delivered",
+  "failed",
+  "opted_out",
+  "no_consent",
+  "skipped",
+] as const;
 /** The providers every account can send through; both are ready. */
 export const PROVIDERS = ["primary", "secondary"] as const;
 /** The numbers every account starts with (the API has no endpoint that adds one). */
@@ -189,7 +207,9 @@ interface MessagingTables {
   verifications: Map<string, VerificationRow>;
 }
 
-export const messaging = areaState((): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }));
+export const messaging = areaState(
+  (): MessagingTables => ({ messages: new Map(), scheduled: new Map(), optouts: new Map(), verifications: new Map() }),
+);
 
 export function accountOptOuts(store: Store, account: string): Map<string, OptOutRow> {
   return entryOf(messaging(store).optouts, account, () => new Map());
@@ -202,13 +222,27 @@ export function isOptedOut(store: Store, account: string, number: string): boole
 /** The account's numbers, seeded the first time the account uses the gateway. */
 export function accountNumbers(env: AccountEnv): Map<string, NumberRow> {
   const account = env.account.name;
-  return entryOf(sgate(env.store).numbers, account, () => new Map(SEED_NUMBERS.map((number) => [number, { account, number, enabled: true, provider: "primary", campaign_id: null, help_text: null }])));
+  return entryOf(
+    sgate(env.store).numbers,
+    account,
+    () =>
+      new Map(
+        SEED_NUMBERS.map((number) => [
+          number,
+          { account, number, enabled: true, provider: "primary", campaign_id: null, help_text: null },
+        ]),
+      ),
+  );
 }
 
-export const ownBrand = (env: AccountEnv, id: string) => env.store.owned(sgate(env.store).brands, id, env.account.name, "brand");
-export const ownCampaign = (env: AccountEnv, id: string) => env.store.owned(sgate(env.store).campaigns, id, env.account.name, "campaign");
-export const ownSender = (env: AccountEnv, id: string) => env.store.owned(sgate(env.store).senders, id, env.account.name, "sender");
-export const ownTemplate = (env: AccountEnv, id: string) => env.store.owned(sgate(env.store).templates, id, env.account.name, "template");
+export const ownBrand = (env: AccountEnv, id: string) =>
+  env.store.owned(sgate(env.store).brands, id, env.account.name, "brand");
+export const ownCampaign = (env: AccountEnv, id: string) =>
+  env.store.owned(sgate(env.store).campaigns, id, env.account.name, "campaign");
+export const ownSender = (env: AccountEnv, id: string) =>
+  env.store.owned(sgate(env.store).senders, id, env.account.name, "sender");
+export const ownTemplate = (env: AccountEnv, id: string) =>
+  env.store.owned(sgate(env.store).templates, id, env.account.name, "template");
 
 export function ownNumber(env: AccountEnv, number: string): NumberRow {
   const row = accountNumbers(env).get(number);
@@ -221,7 +255,13 @@ export function numberView(n: NumberRow) {
 }
 
 export function brandView(store: Store, b: BrandRow) {
-  return { ...withoutAccount(b), campaign_ids: store.list(sgate(store).campaigns, b.account).filter((c) => c.brand_id === b.id).map((c) => c.id) };
+  return {
+    ...withoutAccount(b),
+    campaign_ids: store
+      .list(sgate(store).campaigns, b.account)
+      .filter((c) => c.brand_id === b.id)
+      .map((c) => c.id),
+  };
 }
 
 export const campaignView = (c: CampaignRow) => withoutAccount(c);
@@ -241,7 +281,10 @@ export function templateText(t: TemplateRow, lang = t.default_lang): { version: 
 }
 
 /** A message's or broadcast's text comes from its body or from a template: one of the two. */
-export function checkTextSource(b: { body?: string | null | undefined; template_id?: string | null | undefined }): void {
+export function checkTextSource(b: {
+  body?: string | null | undefined;
+  template_id?: string | null | undefined;
+}): void {
   if (b.body && b.template_id) throw invalid("body", "give either body or template_id, not both");
   if (!b.body && !b.template_id) throw invalid("body", "is required when template_id is not set");
 }
@@ -253,7 +296,16 @@ export function checkFromNumber(env: AccountEnv, from: string): void {
 
 export function templateView(t: TemplateRow, withVersions: boolean) {
   const newest = newestVersion(t);
-  const base = { id: t.id, name: t.name, default_lang: t.default_lang, category: t.category, bodies: newest.bodies, version: newest.version, status: newest.status, created_at: t.created_at };
+  const base = {
+    id: t.id,
+    name: t.name,
+    default_lang: t.default_lang,
+    category: t.category,
+    bodies: newest.bodies,
+    version: newest.version,
+    status: newest.status,
+    created_at: t.created_at,
+  };
   return withVersions ? { ...base, versions: t.versions } : base;
 }
 
@@ -273,5 +325,7 @@ export function broadcastView(b: BroadcastRow) {
 
 /** A template text with its `{{ name }}` variables filled; unknown ones stay as written. */
 export function render(text: string, variables: Record<string, unknown>): string {
-  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) => (name in variables ? String(variables[name]) : m));
+  return text.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (m, name: string) =>
+    name in variables ? String(variables[name]) : m,
+  );
 }

@@ -13,7 +13,10 @@ import { type DestinationRow, destinations } from "./state";
 const FAILING_KEY_PREFIX = "deny";
 
 const name = z.string().trim().min(1).max(100);
-const prefix = z.string().max(200).regex(/^[^\s]*$/, { error: "must not contain spaces" });
+const prefix = z
+  .string()
+  .max(200)
+  .regex(/^[^\s]*$/, { error: "must not contain spaces" });
 const accessKey = z.string().min(1).max(128);
 const secretKey = z.string().min(1).max(256);
 
@@ -22,12 +25,20 @@ const createBody = z.strictObject({
   region: z.string().min(1).max(64).optional(),
   prefix: prefix.optional(),
   endpoint: z.string().max(2048),
-  bucket: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: "must be 3 to 63 lower-case letters, digits, '.' or '-'" }),
+  bucket: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: "must be 3 to 63 lower-case letters, digits, '.' or '-'" }),
   access_key: accessKey,
   secret_key: secretKey,
 });
 
-const patchBody = z.strictObject({ name: name.optional(), prefix: prefix.optional(), access_key: accessKey.optional(), secret_key: secretKey.optional(), auto_meet: z.boolean().optional() });
+const patchBody = z.strictObject({
+  name: name.optional(),
+  prefix: prefix.optional(),
+  access_key: accessKey.optional(),
+  secret_key: secretKey.optional(),
+  auto_meet: z.boolean().optional(),
+});
 
 function checkEndpoint(value: string): void {
   let url: URL;
@@ -36,14 +47,18 @@ function checkEndpoint(value: string): void {
   } catch {
     throw invalid("endpoint", "must be an https:// URL such as https://s3.example.net");
   }
-  if (url.protocol !== "https:" || url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "") throw invalid("endpoint", "must be an https:// URL without credentials, query or fragment");
+  if (url.protocol !== "https:" || url.username !== "" || url.password !== "" || url.search !== "" || url.hash !== "")
+    throw invalid("endpoint", "must be an https:// URL without credentials, query or fragment");
 }
 
 /** The one small write and delete; the bucket answers with a refusal for keys the emulator fails. */
 function testWrite(r: { bucket: string; endpoint: string; secret_key: string }): void {
   if (r.secret_key.startsWith(FAILING_KEY_PREFIX)) {
     // A refused key is the caller's input, not a passing outage: a validation error, never retried.
-    throw invalid("secret_key", `the test write to bucket ${r.bucket} at ${r.endpoint} failed: AccessDenied (the access key or secret key is not accepted)`);
+    throw invalid(
+      "secret_key",
+      `the test write to bucket ${r.bucket} at ${r.endpoint} failed: AccessDenied (the access key or secret key is not accepted)`,
+    );
   }
 }
 

@@ -65,7 +65,10 @@ const recordingPatchBody = z.strictObject({
 const withKey = (c: ChannelRow) => ({ ...channelView(c), stream_key: c.stream_key });
 
 /** Placement and city taken together, after merging a patch into the channel. */
-function placementOf(body: ChannelBody, prior?: ChannelRow): { placement: ChannelRow["placement"]; city: string | null } {
+function placementOf(
+  body: ChannelBody,
+  prior?: ChannelRow,
+): { placement: ChannelRow["placement"]; city: string | null } {
   const placement = body.placement ?? prior?.placement ?? "anycast";
   let city = body.city !== undefined ? body.city || null : (prior?.city ?? null);
   if (placement === "anycast") {
@@ -76,7 +79,11 @@ function placementOf(body: ChannelBody, prior?: ChannelRow): { placement: Channe
     const known = CITIES.find((c) => c.code === city);
     if (!known) throw invalid("city", `must be one of ${CITIES.map((c) => c.code).join(", ")}`);
     // A channel already in the city keeps its place; only a move needs room.
-    if (!known.has_room && city !== prior?.city) throw new ApiError("conflict", `city: ${city} has no room for another channel now; choose another city or anycast`);
+    if (!known.has_room && city !== prior?.city)
+      throw new ApiError(
+        "conflict",
+        `city: ${city} has no room for another channel now; choose another city or anycast`,
+      );
   }
   return { placement, city };
 }
@@ -121,7 +128,20 @@ const channels = collection({
     body: channelBody,
     apply: ({ body }, c) => {
       Object.assign(c, placementOf(body, c));
-      assignDefined(c, body, ["name", "visibility", "renditions", "record", "latency_mode", "delay_s", "quality", "watermark", "allow_rtmp", "realtime_play", "recording_store", "enabled"]);
+      assignDefined(c, body, [
+        "name",
+        "visibility",
+        "renditions",
+        "record",
+        "latency_mode",
+        "delay_s",
+        "quality",
+        "watermark",
+        "allow_rtmp",
+        "realtime_play",
+        "recording_store",
+        "enabled",
+      ]);
     },
   },
   remove: true,
@@ -163,7 +183,10 @@ export const streamRoutes = [
       const { body } = ctx;
       // `updated_at` guards against overwriting a programme somebody else changed meanwhile.
       if (body.updated_at !== undefined && body.updated_at !== c.programme.updated_at) {
-        throw new ApiError("conflict", `updated_at: the programme was changed at ${c.programme.updated_at}; read it again`);
+        throw new ApiError(
+          "conflict",
+          `updated_at: the programme was changed at ${c.programme.updated_at}; read it again`,
+        );
       }
       c.programme = {
         enabled: body.enabled ?? false,
@@ -181,5 +204,11 @@ export const streamRoutes = [
   channels.member("DELETE", "recordings/{rec_id}", neverHeld("recording")),
   channels.member("POST", "recordings/{rec_id}/reexport", neverHeld("recording")),
   route({ method: "GET", path: "/stream/recordings/{rec_id}", scope: "read", handler: neverHeld("recording") }),
-  route({ method: "PATCH", path: "/stream/recordings/{rec_id}", scope: "write", body: recordingPatchBody, handler: neverHeld("recording") }),
+  route({
+    method: "PATCH",
+    path: "/stream/recordings/{rec_id}",
+    scope: "write",
+    body: recordingPatchBody,
+    handler: neverHeld("recording"),
+  }),
 ];

@@ -17,14 +17,22 @@ export function joinToken(): string {
 
 /** GET /<area>/cities: the room cities, paged. */
 export function roomCitiesRoute(path: "/talk/cities" | "/rtc/cities"): Route {
-  return route({ method: "GET", path, scope: "read", query: pagingOnlyQuery, handler: (ctx) => paginate(ROOM_CITIES, ctx.query, (c) => ({ ...c })) });
+  return route({
+    method: "GET",
+    path,
+    scope: "read",
+    query: pagingOnlyQuery,
+    handler: (ctx) => paginate(ROOM_CITIES, ctx.query, (c) => ({ ...c })),
+  });
 }
 
 /** The room list's query: paging, and `all` (the emulator lists the account's rooms either way). */
 const roomListQuery = z.strictObject({ ...pagingQuery, all: queryBool().optional() });
 
 /** A room as the API shows it: the passcode only as whether there is one. */
-export function roomView<R extends { account: string; passcode: string | null }>(r: R): Omit<R, "account" | "passcode"> & { has_passcode: boolean } {
+export function roomView<R extends { account: string; passcode: string | null }>(
+  r: R,
+): Omit<R, "account" | "passcode"> & { has_passcode: boolean } {
   const { account: _a, passcode, ...rest } = r;
   return { ...rest, has_passcode: passcode !== null };
 }
@@ -38,11 +46,15 @@ export function checkJoinable(r: { id: number; enabled: boolean }): void {
 function checkCity(city: string, current?: string): void {
   const c = ROOM_CITIES.find((x) => x.id === city);
   if (!c) throw invalid("city", `unknown city ${city} (known: ${ROOM_CITIES.map((x) => x.id).join(", ")})`);
-  if (!c.has_room && city !== current) throw new ApiError("limit_exceeded", `city: ${city} has no room for new rooms at the moment`);
+  if (!c.has_room && city !== current)
+    throw new ApiError("limit_exceeded", `city: ${city} has no room for new rooms at the moment`);
 }
 
 /** What a room body may set: the area's columns, `name` required, and a passcode where the body takes one (rtc). */
-type RoomBody<Row extends RoomRow> = Partial<Omit<Row, "id" | "account" | "passcode" | "created_at">> & { name: string; passcode?: string };
+type RoomBody<Row extends RoomRow> = Partial<Omit<Row, "id" | "account" | "passcode" | "created_at">> & {
+  name: string;
+  passcode?: string;
+};
 
 /**
  * A room collection, chat or realtime: a new room is the area's defaults under the body, in a
@@ -67,7 +79,14 @@ export function roomCollection<P extends string, Row extends RoomRow, S extends 
       body: spec.body,
       build: (ctx) => {
         const { passcode, ...b } = ctx.body as RoomBody<Row>;
-        const row = { id: ctx.store.nextId(), account: ctx.account.name, ...spec.defaults, ...b, passcode: passcode ? passcode : null, created_at: ctx.store.timestamp() } as Row;
+        const row = {
+          id: ctx.store.nextId(),
+          account: ctx.account.name,
+          ...spec.defaults,
+          ...b,
+          passcode: passcode ? passcode : null,
+          created_at: ctx.store.timestamp(),
+        } as Row;
         checkCity(row.city);
         spec.check?.(row);
         return row;

@@ -20,7 +20,16 @@ const roomBody = z.strictObject({
   enabled: z.boolean().optional(),
 });
 
-const TALK_DEFAULTS: Omit<TalkRoomRow, "id" | "account" | "name" | "passcode" | "created_at"> = { kind: "room", city: "fra", visibility: "public", max_peers: 50, max_kbps: 2000, retention_days: 30, public_join: false, enabled: true };
+const TALK_DEFAULTS: Omit<TalkRoomRow, "id" | "account" | "name" | "passcode" | "created_at"> = {
+  kind: "room",
+  city: "fra",
+  visibility: "public",
+  max_peers: 50,
+  max_kbps: 2000,
+  retention_days: 30,
+  public_join: false,
+  enabled: true,
+};
 
 const rooms = roomCollection({ path: "/talk/rooms", table: talkRooms, body: roomBody, defaults: TALK_DEFAULTS });
 
@@ -43,8 +52,16 @@ export const talkRoutes = [
       checkJoinable(row);
       return { room_id: row.id, token: joinToken(), readonly: ctx.body.readonly ?? false, expires_in: 300 };
     },
-    { body: z.strictObject({ label: z.string().max(100).optional(), peer_id: z.string().max(100).optional(), readonly: z.boolean().optional() }) },
+    {
+      body: z.strictObject({
+        label: z.string().max(100).optional(),
+        peer_id: z.string().max(100).optional(),
+        readonly: z.boolean().optional(),
+      }),
+    },
   ),
-  rooms.member("GET", "history", () => ({ data: [], next_cursor: null }), { query: z.strictObject({ cursor: queryInt(0).optional(), limit: queryInt(1).optional() }) }),
+  rooms.member("GET", "history", () => ({ data: [], next_cursor: null }), {
+    query: z.strictObject({ cursor: queryInt(0).optional(), limit: queryInt(1).optional() }),
+  }),
   rooms.member("GET", "usage", emptyPage, { query: pagingOnlyQuery }),
 ];

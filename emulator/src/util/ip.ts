@@ -132,7 +132,6 @@ export function formatCidr(c: Cidr): string {
     }
     i = j;
   }
-  const text =
-    best < 0 ? g.join(":") : `${g.slice(0, best).join(":")}::${g.slice(best + bestLen).join(":")}`;
+  const text = best < 0 ? g.join(":") : `${g.slice(0, best).join(":")}::${g.slice(best + bestLen).join(":")}`;
   return `${text}/${c.len}`;
 }

@@ -46,8 +46,10 @@ function siteView(s: VerifySiteRow) {
 const withSecret = (s: VerifySiteRow) => ({ ...siteView(s), secret: s.secret });
 
 const sites = collection({
-  path: "/verify/sites", what: "verify site",
-  table: ({ store }) => verifySites(store), view: siteView,
+  path: "/verify/sites",
+  what: "verify site",
+  table: ({ store }) => verifySites(store),
+  view: siteView,
   create: {
     body: createBody,
     answer: withSecret,
@@ -95,7 +97,11 @@ function counts(siteId: number, bucket: number) {
   return { challenges, passes, escalations, fails, siteverify_calls: passes };
 }
 
-const RANGE_BUCKETS = { "1h": { n: 12, ms: 5 * 60_000 }, "24h": { n: 24, ms: 3_600_000 }, "7d": { n: 7, ms: 86_400_000 } } as const;
+const RANGE_BUCKETS = {
+  "1h": { n: 12, ms: 5 * 60_000 },
+  "24h": { n: 24, ms: 3_600_000 },
+  "7d": { n: 7, ms: 86_400_000 },
+} as const;
 
 /** The range a query asks for (24 hours unless told) with its buckets. */
 function rangeOf(query: { range?: keyof typeof RANGE_BUCKETS }) {
@@ -118,7 +124,8 @@ export const verifyRoutes = [
     (site, ctx) => {
       const { range, b } = rangeOf(ctx.query);
       const total = { challenges: 0, passes: 0, escalations: 0, fails: 0, siteverify_calls: 0 };
-      for (let i = 0; i < b.n; i++) for (const [k, v] of Object.entries(counts(site.id, i))) total[k as keyof typeof total] += v;
+      for (let i = 0; i < b.n; i++)
+        for (const [k, v] of Object.entries(counts(site.id, i))) total[k as keyof typeof total] += v;
       return { range, ...total, pass_rate: total.challenges === 0 ? 0 : total.passes / total.challenges };
     },
     { query: z.strictObject({ range: z.enum(["24h", "7d"]).optional() }) },
@@ -130,7 +137,10 @@ export const verifyRoutes = [
     (site, ctx) => {
       const { range, b } = rangeOf(ctx.query);
       const end = Math.floor(ctx.now() / b.ms) * b.ms;
-      const buckets = Array.from({ length: b.n }, (_, i) => ({ at: new Date(end - (b.n - 1 - i) * b.ms).toISOString(), ...counts(site.id, i) }));
+      const buckets = Array.from({ length: b.n }, (_, i) => ({
+        at: new Date(end - (b.n - 1 - i) * b.ms).toISOString(),
+        ...counts(site.id, i),
+      }));
       return { range, buckets };
     },
     { query: z.strictObject({ range: z.enum(["1h", "24h", "7d"]).optional() }) },

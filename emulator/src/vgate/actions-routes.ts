@@ -43,7 +43,13 @@ export const vgateActionRoutes: Route[] = [
   extensions.member("POST", "password", (ext, ctx) => {
     ext.sip_password = newSipPassword();
     ext.sip_password_issued_at = ext.updated_at = ctx.store.timestamp();
-    return { id: ext.id, number: ext.number, sip_username: ext.number, sip_password: ext.sip_password, sip_password_issued_at: ext.sip_password_issued_at };
+    return {
+      id: ext.id,
+      number: ext.number,
+      sip_username: ext.number,
+      sip_password: ext.sip_password,
+      sip_password_issued_at: ext.sip_password_issued_at,
+    };
   }),
 
   route({
@@ -71,7 +77,11 @@ export const vgateActionRoutes: Route[] = [
           return;
         }
         if (fields.length > IMPORT_COLUMNS.length) {
-          rows.push({ line, status: "failed", error: `expected at most ${IMPORT_COLUMNS.length} columns: ${IMPORT_COLUMNS.join(",")}` });
+          rows.push({
+            line,
+            status: "failed",
+            error: `expected at most ${IMPORT_COLUMNS.length} columns: ${IMPORT_COLUMNS.join(",")}`,
+          });
           return;
         }
         const body: Record<string, string> = {};
@@ -101,7 +111,12 @@ export const vgateActionRoutes: Route[] = [
   trunks.member("POST", "test", (trunk, ctx) => {
     trunk.state = trunkState(trunk);
     trunk.checked_at = ctx.store.timestamp();
-    const detail = trunk.state === "failed" ? `no answer from ${trunk.host}:${trunk.port}` : trunk.mode === "register" ? `registered as ${trunk.username} at ${trunk.host}` : "peer answers OPTIONS";
+    const detail =
+      trunk.state === "failed"
+        ? `no answer from ${trunk.host}:${trunk.port}`
+        : trunk.mode === "register"
+          ? `registered as ${trunk.username} at ${trunk.host}`
+          : "peer answers OPTIONS";
     return { trunk_id: trunk.id, state: trunk.state, checked_at: trunk.checked_at, detail };
   }),
 
@@ -142,14 +157,33 @@ export const vgateActionRoutes: Route[] = [
       if (offer.held_by !== null) throw new ApiError("conflict", `number_id: ${offer.e164} has been bought already`);
       const balance = balanceOf(ctx.store, ctx.account.name);
       if (balance.balance_micros < offer.monthly_micros) {
-        throw new ApiError("limit_exceeded", `balance: ${balance.balance_micros} micros left, the first month costs ${offer.monthly_micros}; top up in the console`);
+        throw new ApiError(
+          "limit_exceeded",
+          `balance: ${balance.balance_micros} micros left, the first month costs ${offer.monthly_micros}; top up in the console`,
+        );
       }
       const now = ctx.store.timestamp();
-      const row: NumberRow = { id: newId(vgate(ctx.store), "num"), pbx_id: pbx.id, e164: offer.e164, trunk_id: null, source: "platform", flow: null, flow_group_id: null, flow_timecond_id: null, created_at: now, updated_at: now };
+      const row: NumberRow = {
+        id: newId(vgate(ctx.store), "num"),
+        pbx_id: pbx.id,
+        e164: offer.e164,
+        trunk_id: null,
+        source: "platform",
+        flow: null,
+        flow_group_id: null,
+        flow_timecond_id: null,
+        created_at: now,
+        updated_at: now,
+      };
       pbx.objects.number.set(row.id, row);
       offer.held_by = `${pbx.id}/${row.id}`;
       balance.balance_micros -= offer.monthly_micros;
-      balance.movements.push({ at: now, amount_micros: -offer.monthly_micros, kind: "number", note: `first month of ${offer.e164}` });
+      balance.movements.push({
+        at: now,
+        amount_micros: -offer.monthly_micros,
+        kind: "number",
+        note: `first month of ${offer.e164}`,
+      });
       ctx.status(201);
       return objectView("number", row);
     },

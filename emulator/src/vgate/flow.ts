@@ -8,7 +8,18 @@ import { z } from "zod";
 import { ApiError } from "../errors";
 import { intBetween } from "../validation";
 import { destination, objectId, schedule, uniqueArray } from "./fields";
-import { type FlowBody, type GroupRow, type NumberRow, type PbxRow, type TimecondRow, type VgateTables, blockers, checkDestination, checkTarget, newId } from "./state";
+import {
+  type FlowBody,
+  type GroupRow,
+  type NumberRow,
+  type PbxRow,
+  type TimecondRow,
+  type VgateTables,
+  blockers,
+  checkDestination,
+  checkTarget,
+  newId,
+} from "./state";
 
 export const flowBody = z.strictObject({
   ring: uniqueArray(objectId, 1, 20).optional(),
@@ -21,12 +32,17 @@ export const flowBody = z.strictObject({
 
 export function validateFlow(pbx: PbxRow, f: FlowBody): void {
   if (Object.keys(f).length === 0) return;
-  if ((f.ring === undefined) === (f.destination === undefined)) throw new ApiError("validation_error", "ring: give exactly one of ring and destination (or an empty body to clear the flow)");
+  if ((f.ring === undefined) === (f.destination === undefined))
+    throw new ApiError(
+      "validation_error",
+      "ring: give exactly one of ring and destination (or an empty body to clear the flow)",
+    );
   if (f.ring === undefined) {
     if (f.ring_s !== undefined) throw new ApiError("validation_error", "ring_s: only with ring");
     if (f.noanswer !== undefined) throw new ApiError("validation_error", "noanswer: only with ring");
   }
-  if (f.hours === undefined && f.after_hours !== undefined) throw new ApiError("validation_error", "after_hours: only with hours");
+  if (f.hours === undefined && f.after_hours !== undefined)
+    throw new ApiError("validation_error", "after_hours: only with hours");
   f.ring?.forEach((id, i) => checkTarget(pbx, `ring[${i}]`, { kind: "extension", id }));
   for (const key of ["destination", "noanswer", "after_hours"] as const) {
     const v = f[key];
@@ -44,7 +60,13 @@ function release(pbx: PbxRow, number: NumberRow, kind: "group" | "timecond", id:
 const FLOW_ID = { group: "flow_group_id", timecond: "flow_timecond_id" } as const;
 
 /** The flow's ring group or time condition: updated with `fields`, made when missing, released when the flow has none. */
-function keepFlowObject<K extends "group" | "timecond">(pbx: PbxRow, number: NumberRow, kind: K, fields: object | undefined, make: () => GroupRow | TimecondRow): void {
+function keepFlowObject<K extends "group" | "timecond">(
+  pbx: PbxRow,
+  number: NumberRow,
+  kind: K,
+  fields: object | undefined,
+  make: () => GroupRow | TimecondRow,
+): void {
   const key = FLOW_ID[kind];
   const old = number[key];
   const table = pbx.objects[kind] as Map<string, GroupRow | TimecondRow>;
@@ -67,10 +89,43 @@ export function applyFlow(t: VgateTables, pbx: PbxRow, number: NumberRow, f: Flo
     clearFlow(pbx, number);
     return;
   }
-  const ring = f.ring && { members: [...f.ring], ring_s: f.ring_s ?? 20, noanswer: f.noanswer ?? "hangup", updated_at: now };
-  keepFlowObject(pbx, number, "group", ring, (): GroupRow => ({ id: newId(t, "grp"), pbx_id: pbx.id, created_at: now, number: null, name: `Flow ${number.e164}`, strategy: "ringall", moh: "default", ...ring! }));
+  const ring = f.ring && {
+    members: [...f.ring],
+    ring_s: f.ring_s ?? 20,
+    noanswer: f.noanswer ?? "hangup",
+    updated_at: now,
+  };
+  keepFlowObject(
+    pbx,
+    number,
+    "group",
+    ring,
+    (): GroupRow => ({
+      id: newId(t, "grp"),
+      pbx_id: pbx.id,
+      created_at: now,
+      number: null,
+      name: `Flow ${number.e164}`,
+      strategy: "ringall",
+      moh: "default",
+      ...ring!,
+    }),
+  );
   const hours = f.hours && { schedule: structuredClone(f.hours), updated_at: now };
-  keepFlowObject(pbx, number, "timecond", hours, (): TimecondRow => ({ id: newId(t, "tc"), pbx_id: pbx.id, created_at: now, updated_at: now, name: `Hours ${number.e164}`, schedule: structuredClone(f.hours!) }));
+  keepFlowObject(
+    pbx,
+    number,
+    "timecond",
+    hours,
+    (): TimecondRow => ({
+      id: newId(t, "tc"),
+      pbx_id: pbx.id,
+      created_at: now,
+      updated_at: now,
+      name: `Hours ${number.e164}`,
+      schedule: structuredClone(f.hours!),
+    }),
+  );
   number.flow = structuredClone(f);
   number.updated_at = now;
 }

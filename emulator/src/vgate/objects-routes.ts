@@ -78,7 +78,8 @@ function defined(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 function requireWhen(cond: boolean, field: string, value: unknown, why: string): void {
-  if (cond && (value === null || value === undefined || (Array.isArray(value) && value.length === 0))) throw new ApiError("validation_error", `${field}: is required ${why}`);
+  if (cond && (value === null || value === undefined || (Array.isArray(value) && value.length === 0)))
+    throw new ApiError("validation_error", `${field}: is required ${why}`);
 }
 
 function checkExtensions(pbx: PbxRow, field: string, ids: readonly string[]): void {
@@ -152,7 +153,8 @@ const trunk: ObjectSpec<"trunk"> = {
     requireWhen(register, "host", row.host, "when mode is register");
     requireWhen(register, "username", row.username, "when mode is register");
     requireWhen(register, "password", row.password, "when mode is register");
-    if (row.mode === "peer" && !row.host && row.auth_ips.length === 0) throw new ApiError("validation_error", "auth_ips: a peer trunk needs host or auth_ips");
+    if (row.mode === "peer" && !row.host && row.auth_ips.length === 0)
+      throw new ApiError("validation_error", "auth_ips: a peer trunk needs host or auth_ips");
     row.state = trunkState(row);
   },
 };
@@ -170,15 +172,24 @@ const number: ObjectSpec<"number"> = {
     trunk_id: objectId.nullable().optional(),
   }),
   defaults(_env, body) {
-    return { e164: body.e164 as string, trunk_id: null, source: "byo", flow: null, flow_group_id: null, flow_timecond_id: null };
+    return {
+      e164: body.e164 as string,
+      trunk_id: null,
+      source: "byo",
+      flow: null,
+      flow_group_id: null,
+      flow_timecond_id: null,
+    };
   },
   validate({ store, account, pbx }, row, prior) {
-    if (prior && prior.source === "platform" && prior.e164 !== row.e164) throw new ApiError("conflict", `e164: ${prior.e164} is a platform number; its digits cannot change`);
+    if (prior && prior.source === "platform" && prior.e164 !== row.e164)
+      throw new ApiError("conflict", `e164: ${prior.e164} is a platform number; its digits cannot change`);
     if (row.trunk_id !== null) checkTarget(pbx, "trunk_id", { kind: "trunk", id: row.trunk_id });
     for (const other of vgate(store).pbxs.values()) {
       if (other.account !== account) continue;
       for (const n of other.objects.number.values()) {
-        if (n.id !== row.id && n.e164 === row.e164) throw new ApiError("conflict", `e164: ${row.e164} is already number ${n.id} of PBX ${other.id}`);
+        if (n.id !== row.id && n.e164 === row.e164)
+          throw new ApiError("conflict", `e164: ${row.e164} is already number ${n.id} of PBX ${other.id}`);
       }
     }
   },
@@ -242,7 +253,16 @@ const ivr: ObjectSpec<"ivr"> = {
     timeout_s: intBetween(1, 60).optional(),
     repeat: intBetween(0, 5).optional(),
   }),
-  defaults: { name: "IVR", greeting: null, invalid: "hangup", timeout: "hangup", options: {}, direct_dial: false, timeout_s: 10, repeat: 2 },
+  defaults: {
+    name: "IVR",
+    greeting: null,
+    invalid: "hangup",
+    timeout: "hangup",
+    options: {},
+    direct_dial: false,
+    timeout_s: 10,
+    repeat: 2,
+  },
   validate({ pbx }, row) {
     for (const [key, v] of Object.entries(row.options)) checkDestination(pbx, `options.${key}`, v);
     checkDestination(pbx, "invalid", row.invalid);
@@ -261,7 +281,15 @@ const group: ObjectSpec<"group"> = {
     members: uniqueArray(objectId, 0, 50).optional(),
     ring_s: intBetween(5, 300).optional(),
   }),
-  defaults: { number: null, name: "Ring group", strategy: "ringall", noanswer: "hangup", moh: "default", members: [], ring_s: 20 },
+  defaults: {
+    number: null,
+    name: "Ring group",
+    strategy: "ringall",
+    noanswer: "hangup",
+    moh: "default",
+    members: [],
+    ring_s: 20,
+  },
   validate({ pbx }, row) {
     checkDialNumber(pbx, row.number, row.id);
     checkExtensions(pbx, "members", row.members);
@@ -324,7 +352,14 @@ function defaultsOf<K extends Kind>(spec: ObjectSpec<K>, e: Env, body: Record<st
 /** A new object of `spec`'s kind in `e`'s PBX, built from a checked body and validated, not yet stored. */
 export function newObject<K extends Kind>(spec: ObjectSpec<K>, e: Env, body: Record<string, unknown>): Rows[K] {
   const now = e.store.timestamp();
-  const row = { id: newId(vgate(e.store), KINDS[spec.kind].prefix), pbx_id: e.pbx.id, ...defaultsOf(spec, e, body), ...defined(body), created_at: now, updated_at: now } as Rows[K];
+  const row = {
+    id: newId(vgate(e.store), KINDS[spec.kind].prefix),
+    pbx_id: e.pbx.id,
+    ...defaultsOf(spec, e, body),
+    ...defined(body),
+    created_at: now,
+    updated_at: now,
+  } as Rows[K];
   spec.validate?.(e, row);
   return row;
 }
@@ -335,7 +370,8 @@ function objectCollection<K extends Kind>(spec: ObjectSpec<K>) {
   // A PBX's objects are owned through their PBX (the PBX named in the path), not by an account
   // field of their own, so the finding and listing of rows are the PBX's.
   type Row = Rows[K] & OwnedRow;
-  const envOf = (ctx: { store: Store; account: { name: string }; params: { pbx: string } }) => pbxEnv(ctx, ctx.params.pbx);
+  const envOf = (ctx: { store: Store; account: { name: string }; params: { pbx: string } }) =>
+    pbxEnv(ctx, ctx.params.pbx);
   const rowsOf = (pbx: PbxRow) => pbx.objects[spec.kind] as unknown as Map<KeyOf<Row>, Row>;
   return collection({
     path,
@@ -376,5 +412,7 @@ export const vgateObjectRoutes: Route[] = [
   ...extensions.routes,
   ...trunks.routes,
   ...numbers.routes,
-  ...[inbound, outbound, ivr, group, queue, timecond].flatMap((spec) => objectCollection(spec as ObjectSpec<Kind>).routes),
+  ...[inbound, outbound, ivr, group, queue, timecond].flatMap(
+    (spec) => objectCollection(spec as ObjectSpec<Kind>).routes,
+  ),
 ];

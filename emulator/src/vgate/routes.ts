@@ -8,7 +8,18 @@ import { paginate, pagingOnlyQuery } from "../paging";
 import { type Route, route } from "../router";
 import { nameField } from "./fields";
 import { simulate, simulateBody } from "./simulate";
-import { CITIES, DEFAULT_CITY, LANGUAGES, type PbxRow, TEMPLATE_IDS, acceptingCity, deletePbx, emptyObjects, newId, vgate } from "./state";
+import {
+  CITIES,
+  DEFAULT_CITY,
+  LANGUAGES,
+  type PbxRow,
+  TEMPLATE_IDS,
+  acceptingCity,
+  deletePbx,
+  emptyObjects,
+  newId,
+  vgate,
+} from "./state";
 import { TEMPLATES, applyTemplate, templateView } from "./templates";
 import { pbxView } from "./views";
 import { vgateActionRoutes } from "./actions-routes";
@@ -26,7 +37,9 @@ function isTimeZone(tz: string): boolean {
 
 const timezone = z.string().refine(isTimeZone, { error: "must be an IANA time zone such as Europe/Berlin" });
 const cityId = z.string().min(1).max(32);
-const settings = z.record(z.string(), z.unknown()).refine((s) => JSON.stringify(s).length <= 65536, { error: "must be at most 65536 characters as JSON" });
+const settings = z
+  .record(z.string(), z.unknown())
+  .refine((s) => JSON.stringify(s).length <= 65536, { error: "must be at most 65536 characters as JSON" });
 
 const createPbxBody = z.strictObject({
   name: nameField,
@@ -80,7 +93,13 @@ const pbxs = collection({
     // The template's extensions, with their SIP passwords: the only answer that shows them.
     answer: (pbx) => ({
       ...pbxView(pbx),
-      extensions: [...pbx.objects.extension.values()].map((e) => ({ id: e.id, number: e.number, name: e.name, sip_username: e.number, sip_password: e.sip_password })),
+      extensions: [...pbx.objects.extension.values()].map((e) => ({
+        id: e.id,
+        number: e.number,
+        name: e.name,
+        sip_username: e.number,
+        sip_password: e.sip_password,
+      })),
     }),
   },
   patch: {
@@ -129,7 +148,10 @@ const pbxRoutes: Route[] = [
       if (ctx.body.city === pbx.city) return pbxView(pbx);
       const city = acceptingCity(ctx.body.city);
       if (pbx.calls_up > 0) {
-        throw new ApiError("conflict", `PBX ${pbx.id} cannot move while a call is up (${pbx.calls_up} up now); try again when the calls have ended`);
+        throw new ApiError(
+          "conflict",
+          `PBX ${pbx.id} cannot move while a call is up (${pbx.calls_up} up now); try again when the calls have ended`,
+        );
       }
       pbx.city = city.id;
       pbx.updated_at = ctx.store.timestamp();

@@ -12,16 +12,30 @@ export const simulateBody = z.strictObject({
   ext: z.string().min(1).max(64).optional(),
   at: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, { error: "must be an RFC 3339 timestamp" })
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/, {
+      error: "must be an RFC 3339 timestamp",
+    })
     .refine((s) => !Number.isNaN(Date.parse(s)), { error: "must be an RFC 3339 timestamp" })
     .optional(),
-  presses: z.array(z.string().regex(/^[0-9*#]{1,8}$/, { error: "must be keys 0-9, * or #" })).max(20).optional(),
+  presses: z
+    .array(z.string().regex(/^[0-9*#]{1,8}$/, { error: "must be keys 0-9, * or #" }))
+    .max(20)
+    .optional(),
   answer: z.record(z.string(), z.boolean()).optional(),
   fail_trunks: z.array(z.string().min(1).max(64)).max(10).optional(),
 });
 type SimulateBody = z.output<typeof simulateBody>;
 
-type Outcome = "answered" | "voicemail" | "hangup" | "unanswered" | "external" | "failed" | "no_route" | "paused" | "loop";
+type Outcome =
+  | "answered"
+  | "voicemail"
+  | "hangup"
+  | "unanswered"
+  | "external"
+  | "failed"
+  | "no_route"
+  | "paused"
+  | "loop";
 
 interface Step {
   object: string;
@@ -55,7 +69,13 @@ function matchesPattern(pattern: string, value: string): boolean {
 
 /** Whether `at` falls inside one of the rules, on the PBX's clock. */
 function isOpen(schedule: readonly ScheduleRule[], at: number, timezone: string): boolean {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: timezone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(at));
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: timezone,
+    weekday: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(at));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   const day = get("weekday").toLowerCase().slice(0, 3) as (typeof DAYS)[number];
   const time = `${get("hour")}:${get("minute")}`;
@@ -64,7 +84,8 @@ function isOpen(schedule: readonly ScheduleRule[], at: number, timezone: string)
 
 export function simulate(pbx: PbxRow, body: SimulateBody, now: number) {
   const steps: Step[] = [];
-  const step = (object: string, id: string | null, name: string, note: string) => steps.push({ object, id, name, note });
+  const step = (object: string, id: string | null, name: string, note: string) =>
+    steps.push({ object, id, name, note });
   const at = body.at ? Date.parse(body.at) : now;
   const presses = [...(body.presses ?? [])];
   const failing = new Set(body.fail_trunks ?? []);
@@ -101,7 +122,14 @@ export function simulate(pbx: PbxRow, body: SimulateBody, now: number) {
   }
 
   /** A ring group or a queue: the first free of `ringing` answers, else the call goes on to `next`. */
-  function hunt(kind: "group" | "queue", row: { id: string; name: string }, ringing: readonly string[], noAnswer: string, next: string, depth: number): Result {
+  function hunt(
+    kind: "group" | "queue",
+    row: { id: string; name: string },
+    ringing: readonly string[],
+    noAnswer: string,
+    next: string,
+    depth: number,
+  ): Result {
     const who = ringAll(ringing);
     step(kind, row.id, row.name, who ? `${who.number} answers` : noAnswer);
     return who ? { outcome: "answered", answered_by: who.id } : go(next, depth + 1);
@@ -159,11 +187,15 @@ export function simulate(pbx: PbxRow, body: SimulateBody, now: number) {
     }
     if (kind === "group") {
       const g = o.group.get(id);
-      return g ? hunt("group", g, g.members, `nobody answers in ${g.ring_s} s`, g.noanswer, depth) : { outcome: "hangup" };
+      return g
+        ? hunt("group", g, g.members, `nobody answers in ${g.ring_s} s`, g.noanswer, depth)
+        : { outcome: "hangup" };
     }
     if (kind === "queue") {
       const q = o.queue.get(id);
-      return q ? hunt("queue", q, q.agents, `no agent within ${q.max_wait_s} s`, q.timeout, depth) : { outcome: "hangup" };
+      return q
+        ? hunt("queue", q, q.agents, `no agent within ${q.max_wait_s} s`, q.timeout, depth)
+        : { outcome: "hangup" };
     }
     const ivr = o.ivr.get(id);
     if (!ivr) return { outcome: "hangup" };
@@ -201,7 +233,11 @@ export function simulate(pbx: PbxRow, body: SimulateBody, now: number) {
     }
     const cidOk = (p: string | null) => p === null || (body.from !== undefined && matchesPattern(p, body.from));
     const routes = [...o.inbound.values()];
-    const specific = routes.find((r) => ((number && r.number_id === number.id) || (r.did !== null && matchesPattern(r.did, body.to))) && cidOk(r.cid_pattern));
+    const specific = routes.find(
+      (r) =>
+        ((number && r.number_id === number.id) || (r.did !== null && matchesPattern(r.did, body.to))) &&
+        cidOk(r.cid_pattern),
+    );
     const route = specific ?? routes.find((r) => r.number_id === null && r.did === null && cidOk(r.cid_pattern));
     if (!route) {
       step("inbound", null, body.to, "no inbound route matches");
@@ -212,7 +248,9 @@ export function simulate(pbx: PbxRow, body: SimulateBody, now: number) {
   }
 
   function internal(): Result {
-    const caller = body.ext ? [...o.extension.values()].find((e) => e.id === body.ext || e.number === body.ext) : undefined;
+    const caller = body.ext
+      ? [...o.extension.values()].find((e) => e.id === body.ext || e.number === body.ext)
+      : undefined;
     if (caller) step("extension", caller.id, caller.number, "calls");
     for (const kind of ["extension", "group", "queue"] as const) {
       for (const row of o[kind].values()) if (row.number === body.to) return go(`${kind}:${row.id}`, 1);
@@ -223,5 +261,13 @@ export function simulate(pbx: PbxRow, body: SimulateBody, now: number) {
   }
 
   const result = (body.kind ?? "inbound") === "inbound" ? inbound() : internal();
-  return { pbx_id: pbx.id, kind: body.kind ?? "inbound", to: body.to, from: body.from ?? null, at: new Date(at).toISOString(), steps, ...result };
+  return {
+    pbx_id: pbx.id,
+    kind: body.kind ?? "inbound",
+    to: body.to,
+    from: body.from ?? null,
+    at: new Date(at).toISOString(),
+    steps,
+    ...result,
+  };
 }

@@ -9,7 +9,15 @@ import { uniqueId } from "../tables";
 import { E164 } from "../validation";
 
 export const LANGUAGES = ["en", "zh"] as const;
-export const TEMPLATE_IDS = ["small-office", "reception", "after-hours", "contact-centre", "conference", "personal", "blank"] as const;
+export const TEMPLATE_IDS = [
+  "small-office",
+  "reception",
+  "after-hours",
+  "contact-centre",
+  "conference",
+  "personal",
+  "blank",
+] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 export const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 type Day = (typeof DAYS)[number];
@@ -248,7 +256,13 @@ export interface VgateTables {
 }
 
 export const vgate = areaState((): VgateTables => {
-  const t: VgateTables = { pbxs: new Map(), ids: new Set(), platformNumbers: [], balances: new Map(), pbxDeleteHooks: [] };
+  const t: VgateTables = {
+    pbxs: new Map(),
+    ids: new Set(),
+    platformNumbers: [],
+    balances: new Map(),
+    pbxDeleteHooks: [],
+  };
   seedPlatformNumbers(t);
   return t;
 });
@@ -265,7 +279,10 @@ export function newSipPassword(): string {
 }
 
 /** A new extension as every maker of one (POST, the CSV import, a template) starts it. */
-export function newExtensionFields(number: string, now: string): Omit<ExtensionRow, "id" | "pbx_id" | "created_at" | "updated_at"> {
+export function newExtensionFields(
+  number: string,
+  now: string,
+): Omit<ExtensionRow, "id" | "pbx_id" | "created_at" | "updated_at"> {
   return {
     number,
     name: `Extension ${number}`,
@@ -343,11 +360,16 @@ export function parseDestination(value: string): { ok: true; target: Target | nu
   const prefix = colon > 0 ? value.slice(0, colon) : "";
   const rest = value.slice(colon + 1);
   if (prefix === "external") {
-    return E164.test(rest) ? { ok: true, target: null } : { ok: false, reason: "external: needs an E.164 number such as external:+4930123456" };
+    return E164.test(rest)
+      ? { ok: true, target: null }
+      : { ok: false, reason: "external: needs an E.164 number such as external:+4930123456" };
   }
   const kind = DESTINATION_KINDS[prefix];
   if (!kind || rest === "") {
-    return { ok: false, reason: "must be hangup, external:<E.164>, or extension:, voicemail:, group:, queue: or ivr: followed by an id" };
+    return {
+      ok: false,
+      reason: "must be hangup, external:<E.164>, or extension:, voicemail:, group:, queue: or ivr: followed by an id",
+    };
   }
   return { ok: true, target: { kind, id: rest } };
 }
@@ -360,7 +382,8 @@ export function checkDestination(pbx: PbxRow, field: string, value: string): voi
 }
 
 export function checkTarget(pbx: PbxRow, field: string, target: Target): void {
-  if (!pbx.objects[target.kind].has(target.id)) throw new ApiError("validation_error", `${field}: no ${KINDS[target.kind].label} ${target.id} in this PBX`);
+  if (!pbx.objects[target.kind].has(target.id))
+    throw new ApiError("validation_error", `${field}: no ${KINDS[target.kind].label} ${target.id} in this PBX`);
 }
 
 function destTarget(value: string | null | undefined): Target[] {
@@ -402,17 +425,46 @@ export function references(pbx: PbxRow): Array<{ from: Target; label: string; to
       ]);
     }
   }
-  for (const r of o.inbound.values()) add("inbound", r, describe("inbound", r), [...(r.number_id ? [{ kind: "number" as const, id: r.number_id }] : []), ...destTarget(r.destination)]);
-  for (const r of o.outbound.values()) add("outbound", r, describe("outbound", r), r.trunks.map((id) => ({ kind: "trunk" as const, id })));
-  for (const r of o.ivr.values()) add("ivr", r, describe("ivr", r), [...Object.values(r.options).flatMap(destTarget), ...destTarget(r.invalid), ...destTarget(r.timeout)]);
-  for (const r of o.group.values()) add("group", r, describe("group", r), [...r.members.map((id) => ({ kind: "extension" as const, id })), ...destTarget(r.noanswer)]);
-  for (const r of o.queue.values()) add("queue", r, describe("queue", r), [...r.agents.map((id) => ({ kind: "extension" as const, id })), ...destTarget(r.timeout)]);
-  for (const r of o.extension.values()) add("extension", r, describe("extension", r), Object.values(r.forward ?? {}).flatMap(destTarget));
+  for (const r of o.inbound.values())
+    add("inbound", r, describe("inbound", r), [
+      ...(r.number_id ? [{ kind: "number" as const, id: r.number_id }] : []),
+      ...destTarget(r.destination),
+    ]);
+  for (const r of o.outbound.values())
+    add(
+      "outbound",
+      r,
+      describe("outbound", r),
+      r.trunks.map((id) => ({ kind: "trunk" as const, id })),
+    );
+  for (const r of o.ivr.values())
+    add("ivr", r, describe("ivr", r), [
+      ...Object.values(r.options).flatMap(destTarget),
+      ...destTarget(r.invalid),
+      ...destTarget(r.timeout),
+    ]);
+  for (const r of o.group.values())
+    add("group", r, describe("group", r), [
+      ...r.members.map((id) => ({ kind: "extension" as const, id })),
+      ...destTarget(r.noanswer),
+    ]);
+  for (const r of o.queue.values())
+    add("queue", r, describe("queue", r), [
+      ...r.agents.map((id) => ({ kind: "extension" as const, id })),
+      ...destTarget(r.timeout),
+    ]);
+  for (const r of o.extension.values())
+    add("extension", r, describe("extension", r), Object.values(r.forward ?? {}).flatMap(destTarget));
   return out;
 }
 
 /** Descriptions of the objects that route to this one (itself not counted), each once. */
-export function blockers(pbx: PbxRow, kind: Kind, id: string, ignore: (from: Target) => boolean = () => false): string[] {
+export function blockers(
+  pbx: PbxRow,
+  kind: Kind,
+  id: string,
+  ignore: (from: Target) => boolean = () => false,
+): string[] {
   const seen = new Set<string>();
   for (const ref of references(pbx)) {
     if (ref.to.kind !== kind || ref.to.id !== id) continue;
@@ -427,7 +479,10 @@ export function blockers(pbx: PbxRow, kind: Kind, id: string, ignore: (from: Tar
 export function refuseWhileRouted(pbx: PbxRow, kind: Kind, row: AnyRow): void {
   const by = blockers(pbx, kind, row.id);
   if (by.length === 0) return;
-  throw new ApiError("conflict", `${describe(kind, row)} cannot be deleted while something routes to it: ${by.join(", ")}; change or delete ${by.length === 1 ? "it" : "them"} first`);
+  throw new ApiError(
+    "conflict",
+    `${describe(kind, row)} cannot be deleted while something routes to it: ${by.join(", ")}; change or delete ${by.length === 1 ? "it" : "them"} first`,
+  );
 }
 
 // ---- the dial plan --------------------------------------------------------------------------
@@ -468,7 +523,13 @@ function seedPlatformNumbers(t: VgateTables): void {
   for (const pool of POOLS) {
     for (let i = 0; i < 5; i++) {
       const e164 = `${pool.prefix}${String(i + 1).padStart(2, "0")}`;
-      t.platformNumbers.push({ id: `pn_${pool.city}_${e164.slice(-4)}`, e164, city: pool.city, monthly_micros: MONTHLY_MICROS, held_by: null });
+      t.platformNumbers.push({
+        id: `pn_${pool.city}_${e164.slice(-4)}`,
+        e164,
+        city: pool.city,
+        monthly_micros: MONTHLY_MICROS,
+        held_by: null,
+      });
     }
   }
 }
@@ -477,7 +538,12 @@ export function balanceOf(store: Store, account: string): Balance {
   const t = vgate(store);
   let b = t.balances.get(account);
   if (!b) {
-    b = { balance_micros: OPENING_BALANCE_MICROS, movements: [{ at: store.timestamp(), amount_micros: OPENING_BALANCE_MICROS, kind: "opening", note: "opening balance" }] };
+    b = {
+      balance_micros: OPENING_BALANCE_MICROS,
+      movements: [
+        { at: store.timestamp(), amount_micros: OPENING_BALANCE_MICROS, kind: "opening", note: "opening balance" },
+      ],
+    };
     t.balances.set(account, b);
   }
   return b;
@@ -515,7 +581,8 @@ function pbxForHook(store: Store, pbxId: string): PbxRow {
  * `setCallsUp(app.store, pbxId, 1)`.
  */
 export function setCallsUp(store: Store, pbxId: string, calls: number): void {
-  if (!Number.isInteger(calls) || calls < 0) throw new ApiError("validation_error", "calls: must be a non-negative integer");
+  if (!Number.isInteger(calls) || calls < 0)
+    throw new ApiError("validation_error", "calls: must be a non-negative integer");
   pbxForHook(store, pbxId).calls_up = calls;
 }
 

@@ -97,7 +97,16 @@ export function applyTemplate(t: VgateTables, pbx: PbxRow, now: string): Extensi
   });
   const ids = made.map((e) => e.id);
   if (spec.group) {
-    const g: GroupRow = { id: newId(t, "grp"), ...stamp, ...spec.group, strategy: "ringall", noanswer: "hangup", moh: "default", members: ids, ring_s: 20 };
+    const g: GroupRow = {
+      id: newId(t, "grp"),
+      ...stamp,
+      ...spec.group,
+      strategy: "ringall",
+      noanswer: "hangup",
+      moh: "default",
+      members: ids,
+      ring_s: 20,
+    };
     pbx.objects.group.set(g.id, g);
   }
   if (spec.queue) {
@@ -134,7 +143,12 @@ export function applyTemplate(t: VgateTables, pbx: PbxRow, now: string): Extensi
     pbx.objects.ivr.set(ivr.id, ivr);
   }
   if (spec.hours) {
-    const tc: TimecondRow = { id: newId(t, "tc"), ...stamp, name: spec.hours.name, schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "09:00", to: "17:00" }] };
+    const tc: TimecondRow = {
+      id: newId(t, "tc"),
+      ...stamp,
+      name: spec.hours.name,
+      schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "09:00", to: "17:00" }],
+    };
     pbx.objects.timecond.set(tc.id, tc);
   }
   return made;

@@ -68,7 +68,10 @@ const assets = collection({
   view: assetView,
   list: {
     query: listAssetsQuery,
-    rows: (ctx) => ctx.store.list(vodTables(ctx.store).assets, ctx.account.name).filter((a) => ctx.query.state === undefined || a.state === ctx.query.state),
+    rows: (ctx) =>
+      ctx.store
+        .list(vodTables(ctx.store).assets, ctx.account.name)
+        .filter((a) => ctx.query.state === undefined || a.state === ctx.query.state),
   },
   create: {
     body: assetBody,
@@ -113,7 +116,13 @@ const signingKeys = collection({
     body: keyBody,
     build: (ctx) => {
       const t = vodTables(ctx.store);
-      return { id: uniqueId("key", t.keys), account: ctx.account.name, note: ctx.body.note || null, secret: newSigningSecret(), created_at: ctx.store.timestamp() };
+      return {
+        id: uniqueId("key", t.keys),
+        account: ctx.account.name,
+        note: ctx.body.note || null,
+        secret: newSigningSecret(),
+        created_at: ctx.store.timestamp(),
+      };
     },
     limit: { max: MAX_KEYS, what: "signing keys" },
     // The secret is in the create answer only.
@@ -138,7 +147,14 @@ const eventEndpoints = collection({
       const events = body.events ?? ["*"];
       const dup = events.findIndex((e, i) => events.indexOf(e) !== i);
       if (dup >= 0) throw invalid(`events[${dup}]`, `duplicate of events[${events.indexOf(events[dup]!)}]`);
-      return { id: store.nextId(), account: ctx.account.name, url: body.url, events, note: body.note || null, created_at: store.timestamp() };
+      return {
+        id: store.nextId(),
+        account: ctx.account.name,
+        url: body.url,
+        events,
+        note: body.note || null,
+        created_at: store.timestamp(),
+      };
     },
     limit: { max: MAX_WEBHOOKS, what: "VOD event endpoints" },
   },
@@ -164,7 +180,8 @@ export const vodRoutes = [
     "POST",
     "playback",
     (a, ctx) => {
-      if (a.state !== "ready") throw new ApiError("conflict", `asset ${a.id} is ${a.state}; playback needs a ready asset`);
+      if (a.state !== "ready")
+        throw new ApiError("conflict", `asset ${a.id} is ${a.state}; playback needs a ready asset`);
       const base = `https://vod.nsp-emulator.test/${a.id}/index.m3u8`;
       if (a.visibility !== "private") return { asset_id: a.id, url: base, expires_at: null };
       const exp = Math.floor(ctx.now() / 1000) + (ctx.body.expires_in ?? 3600);

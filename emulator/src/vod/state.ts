@@ -8,7 +8,14 @@ import { withoutAccount } from "../tables";
 
 export const ASSET_STATES = ["uploading", "processing", "ready", "failed"] as const;
 export const ASSET_VISIBILITIES = ["public", "unlisted", "private"] as const;
-export const VOD_EVENTS = ["*", "asset.created", "asset.ready", "asset.failed", "asset.deleted", "upload.completed"] as const;
+export const VOD_EVENTS = [
+  "*",
+  "asset.created",
+  "asset.ready",
+  "asset.failed",
+  "asset.deleted",
+  "upload.completed",
+] as const;
 export const MAX_KEYS = 10;
 export const MAX_WEBHOOKS = 10;
 
@@ -48,7 +55,11 @@ interface VodWebhookRow {
 }
 
 export const vodTables = areaTables(
-  () => ({ assets: new Map<string, AssetRow>(), keys: new Map<string, SigningKeyRow>(), webhooks: new Map<number, VodWebhookRow>() }),
+  () => ({
+    assets: new Map<string, AssetRow>(),
+    keys: new Map<string, SigningKeyRow>(),
+    webhooks: new Map<number, VodWebhookRow>(),
+  }),
   { vod_assets: "assets" },
 );
 

@@ -27,9 +27,23 @@ const numbers = collection({
     build: (ctx): VoiceNumberRow => {
       const t = voice(ctx.store);
       const held = ctx.store.list(t.numbers, ctx.account.name).length;
-      if (held >= VOICE_NUMBER_LIMIT) throw new ApiError("limit_exceeded", `the account's packs allow ${VOICE_NUMBER_LIMIT} voice numbers and all are held`);
+      if (held >= VOICE_NUMBER_LIMIT)
+        throw new ApiError(
+          "limit_exceeded",
+          `the account's packs allow ${VOICE_NUMBER_LIMIT} voice numbers and all are held`,
+        );
       const number = `+3120555${String(t.next++).padStart(4, "0")}`;
-      return { id: number, number, account: ctx.account.name, label: ctx.body.label ?? null, sip_in: false, noanswer: null, dest: null, endpoints: [], created_at: ctx.store.timestamp() };
+      return {
+        id: number,
+        number,
+        account: ctx.account.name,
+        label: ctx.body.label ?? null,
+        sip_in: false,
+        noanswer: null,
+        dest: null,
+        endpoints: [],
+        created_at: ctx.store.timestamp(),
+      };
     },
   },
   patch: {
@@ -42,7 +56,8 @@ const numbers = collection({
 /** The destinations a number can ring besides an extension, in this order for each PBX. */
 const DESTINATION_KINDS = ["ivr", "queue", "group", "timecond"] as const;
 
-const accountPbxs = (ctx: { store: Store; account: { name: string } }) => ctx.store.list(vgate(ctx.store).pbxs, ctx.account.name);
+const accountPbxs = (ctx: { store: Store; account: { name: string } }) =>
+  ctx.store.list(vgate(ctx.store).pbxs, ctx.account.name);
 
 export const voiceRoutes = [
   ...numbers.routes,
@@ -54,7 +69,12 @@ export const voiceRoutes = [
       ownObject(ownPbx(ctx.store, ctx.account.name, pbx_id), "extension", ext);
       for (const n of voice(ctx.store).numbers.values()) {
         if (n.endpoints.some((e) => e.pbx_id === pbx_id && e.ext === ext)) {
-          throw new ApiError("conflict", n === row ? `extension ${ext} already rings for ${n.number}` : `extension ${ext} already rings for ${n.number}; an extension rings for at most one number`);
+          throw new ApiError(
+            "conflict",
+            n === row
+              ? `extension ${ext} already rings for ${n.number}`
+              : `extension ${ext} already rings for ${n.number}; an extension rings for at most one number`,
+          );
         }
       }
       row.endpoints.push({ pbx_id, ext });
@@ -75,8 +95,17 @@ export const voiceRoutes = [
     scope: "read",
     handler: (ctx) => ({
       data: accountPbxs(ctx).flatMap((pbx) => [
-        ...DESTINATION_KINDS.flatMap((kind) => [...pbx.objects[kind].values()].map((r) => ({ pbx_id: pbx.id, kind: kind as string, id: r.id, name: r.name }))),
-        ...[...pbx.objects.extension.values()].filter((r) => r.voicemail?.enabled === true).map((r) => ({ pbx_id: pbx.id, kind: "voicemail", id: r.id, name: r.name })),
+        ...DESTINATION_KINDS.flatMap((kind) =>
+          [...pbx.objects[kind].values()].map((r) => ({
+            pbx_id: pbx.id,
+            kind: kind as string,
+            id: r.id,
+            name: r.name,
+          })),
+        ),
+        ...[...pbx.objects.extension.values()]
+          .filter((r) => r.voicemail?.enabled === true)
+          .map((r) => ({ pbx_id: pbx.id, kind: "voicemail", id: r.id, name: r.name })),
       ]),
     }),
   }),
@@ -84,6 +113,10 @@ export const voiceRoutes = [
     method: "GET",
     path: "/voice/extensions",
     scope: "read",
-    handler: (ctx) => ({ data: accountPbxs(ctx).flatMap((pbx) => [...pbx.objects.extension.values()].map((e) => ({ pbx_id: pbx.id, ext: e.id, number: e.number, name: e.name }))) }),
+    handler: (ctx) => ({
+      data: accountPbxs(ctx).flatMap((pbx) =>
+        [...pbx.objects.extension.values()].map((e) => ({ pbx_id: pbx.id, ext: e.id, number: e.number, name: e.name })),
+      ),
+    }),
   }),
 ];

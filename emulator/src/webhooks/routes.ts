@@ -9,7 +9,19 @@ import { route } from "../router";
 import { bits, cidrContains, isIP, parseAddress, parseCidr } from "../util/ip";
 import { MAX_WEBHOOKS, WEBHOOK_EVENTS, deliveryView, newWebhookSecret, webhookView, webhooks } from "./state";
 
-const PRIVATE_RANGES = ["0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16", "::1/128", "::/128", "fc00::/7", "fe80::/10"].map((c) => {
+const PRIVATE_RANGES = [
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.168.0.0/16",
+  "::1/128",
+  "::/128",
+  "fc00::/7",
+  "fe80::/10",
+].map((c) => {
   const r = parseCidr(c);
   if (!r.ok) throw new Error(c);
   return r.cidr;
@@ -34,7 +46,8 @@ function publicHttpsUrl(raw: string): string {
   if (u.username || u.password) throw invalid("url", "must not carry credentials");
   const host = u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (isIP(host)) {
-    if (isPrivateAddress(host)) throw invalid("url", "must be a public address, not a private, loopback or link-local one");
+    if (isPrivateAddress(host))
+      throw invalid("url", "must be a public address, not a private, loopback or link-local one");
   } else if (!host.includes(".") || /(^|\.)(localhost|local|internal|localdomain)$/.test(host)) {
     throw invalid("url", "must be a public host name");
   }
@@ -50,13 +63,19 @@ function eventList(events: string[]): string[] {
     if (e !== "*" && !known.has(e)) throw invalid("events", `unknown event "${e}"; GET /webhook-events lists them`);
     if (!out.includes(e)) out.push(e);
   }
-  if (out.includes("*") && out.length > 1) throw invalid("events", "`*` already subscribes to every event; give it alone");
+  if (out.includes("*") && out.length > 1)
+    throw invalid("events", "`*` already subscribes to every event; give it alone");
   return out;
 }
 
 const note = z.string().max(255).nullable().optional();
 const createBody = z.strictObject({ url: z.string(), events: z.array(z.string()).optional(), note });
-const patchBody = z.strictObject({ url: z.string().optional(), events: z.array(z.string()).optional(), enabled: z.boolean().optional(), note });
+const patchBody = z.strictObject({
+  url: z.string().optional(),
+  events: z.array(z.string()).optional(),
+  enabled: z.boolean().optional(),
+  note,
+});
 
 const endpoints = collection({
   path: "/webhooks",
@@ -106,7 +125,12 @@ const endpoints = collection({
 
 export const webhookRoutes = [
   // The event names an endpoint can subscribe to.
-  route({ method: "GET", path: "/webhook-events", scope: "read", handler: () => ({ data: WEBHOOK_EVENTS.map((e) => ({ ...e })) }) }),
+  route({
+    method: "GET",
+    path: "/webhook-events",
+    scope: "read",
+    handler: () => ({ data: WEBHOOK_EVENTS.map((e) => ({ ...e })) }),
+  }),
   ...endpoints.routes,
 
   endpoints.member("POST", "test", (row, ctx) => {

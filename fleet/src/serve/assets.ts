@@ -23,7 +23,8 @@ export interface Asset {
 /** Where each asset is: in `dir` (or beside the bundle), else in the source tree and node_modules. */
 function locations(dir: string | undefined): Record<string, string> {
   const bundled = dir ?? join(__dirname, ASSETS_FOLDER);
-  if (existsSync(join(bundled, "app.js"))) return Object.fromEntries(Object.keys(ASSET_TYPES).map((name) => [name, join(bundled, name)]));
+  if (existsSync(join(bundled, "app.js")))
+    return Object.fromEntries(Object.keys(ASSET_TYPES).map((name) => [name, join(bundled, name)]));
   return {
     "app.js": join(__dirname, "assets", "app.js"),
     "app.css": join(__dirname, "assets", "app.css"),
@@ -38,7 +39,10 @@ export function loadAssets(dir?: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const [name, type] of Object.entries(ASSET_TYPES)) {
     const file = where[name]!;
-    if (!existsSync(file)) throw new Error(`the page's file ${name} is missing (looked for ${file}); the package is incomplete: install @nsp/fleet again, or run \`npm run build\` in a clone`);
+    if (!existsSync(file))
+      throw new Error(
+        `the page's file ${name} is missing (looked for ${file}); the package is incomplete: install @nsp/fleet again, or run \`npm run build\` in a clone`,
+      );
     assets.set(name, { body: readFileSync(file), type });
   }
   return assets;

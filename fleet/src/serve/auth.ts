@@ -41,14 +41,26 @@ export function cookieOf(header: string | undefined, name: string): string | und
   return undefined;
 }
 
-export type Verdict = { ok: true } | { ok: false; status: 401 | 421; why: string } | { ok: "set-cookie"; cookie: string; location: string };
+export type Verdict =
+  | { ok: true }
+  | { ok: false; status: 401 | 421; why: string }
+  | { ok: "set-cookie"; cookie: string; location: string };
 
 /** What to do with a request, given the token (if any) the server was started with. */
-export function check(req: { url: string; headers: Record<string, string | string[] | undefined> }, token: string | undefined, loopbackOnly: boolean): Verdict {
+export function check(
+  req: { url: string; headers: Record<string, string | string[] | undefined> },
+  token: string | undefined,
+  loopbackOnly: boolean,
+): Verdict {
   if (token === undefined) {
     // No token: only on loopback, and only under a loopback name (DNS rebinding).
     const host = String(req.headers.host ?? "").replace(/:\d+$/, "");
-    if (loopbackOnly && !isLoopback(host)) return { ok: false, status: 421, why: `the page answers on this machine's loopback names only (127.0.0.1, localhost), not ${host || "no host"}` };
+    if (loopbackOnly && !isLoopback(host))
+      return {
+        ok: false,
+        status: 421,
+        why: `the page answers on this machine's loopback names only (127.0.0.1, localhost), not ${host || "no host"}`,
+      };
     return { ok: true };
   }
   const url = new URL(req.url, "http://page.invalid");
@@ -56,12 +68,21 @@ export function check(req: { url: string; headers: Record<string, string | strin
   if (given !== null) {
     if (!same(given, token)) return { ok: false, status: 401, why: "the token in the address is not the page's" };
     url.searchParams.delete("token");
-    return { ok: "set-cookie", cookie: `${COOKIE}=${cookieValue(token)}; Path=/; HttpOnly; SameSite=Strict`, location: `${url.pathname}${url.search}` };
+    return {
+      ok: "set-cookie",
+      cookie: `${COOKIE}=${cookieValue(token)}; Path=/; HttpOnly; SameSite=Strict`,
+      location: `${url.pathname}${url.search}`,
+    };
   }
   const auth = String(req.headers.authorization ?? "");
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
-  if (bearer !== undefined) return same(bearer, token) ? { ok: true } : { ok: false, status: 401, why: "the bearer token is not the page's" };
+  if (bearer !== undefined)
+    return same(bearer, token) ? { ok: true } : { ok: false, status: 401, why: "the bearer token is not the page's" };
   const cookie = cookieOf(typeof req.headers.cookie === "string" ? req.headers.cookie : undefined, COOKIE);
   if (cookie !== undefined && same(cookie, cookieValue(token))) return { ok: true };
-  return { ok: false, status: 401, why: `this page needs its token (${TOKEN_ENV}): open it once as /?token=<token>, or send Authorization: Bearer <token>` };
+  return {
+    ok: false,
+    status: 401,
+    why: `this page needs its token (${TOKEN_ENV}): open it once as /?token=<token>, or send Authorization: Bearer <token>`,
+  };
 }

@@ -10,15 +10,26 @@ import { serve } from "./server";
 import { DEFAULT_PORT, SERVE_USAGE } from "./usage";
 
 /** Runs the page until a signal; the exit code. */
-export async function serveCommand(argv: string[], env: NodeJS.ProcessEnv, say: (message: string) => void, extra: { assetsDir?: string } = {}): Promise<number> {
+export async function serveCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  say: (message: string) => void,
+  extra: { assetsDir?: string } = {},
+): Promise<number> {
   let f: { port?: string; listen?: string; "log-dir"?: string[] };
   try {
-    f = parseArgs({ args: argv, options: { port: { type: "string" }, listen: { type: "string" }, "log-dir": { type: "string", multiple: true } }, allowPositionals: false, strict: true }).values;
+    f = parseArgs({
+      args: argv,
+      options: { port: { type: "string" }, listen: { type: "string" }, "log-dir": { type: "string", multiple: true } },
+      allowPositionals: false,
+      strict: true,
+    }).values;
   } catch (e) {
     throw new InputError(`${(e as Error).message}\n\nusage: nsp-fleet\n${SERVE_USAGE}`);
   }
   const port = f.port === undefined ? DEFAULT_PORT : Number(f.port);
-  if (f.port !== undefined && (!/^\d+$/.test(f.port) || port > 65535)) throw new InputError(`--port: "${f.port}" must be a whole number from 0 to 65535 (0: any free port)`);
+  if (f.port !== undefined && (!/^\d+$/.test(f.port) || port > 65535))
+    throw new InputError(`--port: "${f.port}" must be a whole number from 0 to 65535 (0: any free port)`);
   const token = env[TOKEN_ENV] === "" ? undefined : env[TOKEN_ENV];
   const page = await serve({
     url: databaseUrl(env),

@@ -4,7 +4,18 @@
 // updates while a run goes. Every region it refreshes carries `data-live` and an id.
 import { nameOfUrn, type Drift, type Plan } from "../engine-events";
 import { html, raw, type Html } from "./html";
-import { FILTERS, PAGE_SIZES, type CustomerPage, type Filter, type Overview, type OverviewQuery, type OverviewRow, type RunSummary, type Sort, type StackRun } from "./queries";
+import {
+  FILTERS,
+  PAGE_SIZES,
+  type CustomerPage,
+  type Filter,
+  type Overview,
+  type OverviewQuery,
+  type OverviewRow,
+  type RunSummary,
+  type Sort,
+  type StackRun,
+} from "./queries";
 
 export interface PageOptions {
   /** What changes when anything shown changes (queries.ts version()): the script polls for it. */
@@ -31,7 +42,13 @@ export function changesText(changes: Record<string, number> | null | undefined):
   return ops.length === 0 ? "none" : ops.map(([op, n]) => `${op} ${n}`).join(", ");
 }
 
-const RESULT_WORDS: Record<string, string> = { succeeded: "succeeded", failed: "failed", running: "running", retrying: "retrying", queued: "queued" };
+const RESULT_WORDS: Record<string, string> = {
+  succeeded: "succeeded",
+  failed: "failed",
+  running: "running",
+  retrying: "retrying",
+  queued: "queued",
+};
 
 /** A result as a word in a badge: the colour repeats what the word says, never stands for it. */
 function badge(result: string): Html {
@@ -74,7 +91,17 @@ ${main}
 
 // --- the overview ----------------------------------------------------------------------------------
 
-const DEFAULT_DIR: Record<Sort, "asc" | "desc"> = { attention: "asc", stack: "asc", result: "asc", operation: "asc", when: "desc", duration: "desc", attempts: "desc", changes: "desc", drift: "desc" };
+const DEFAULT_DIR: Record<Sort, "asc" | "desc"> = {
+  attention: "asc",
+  stack: "asc",
+  result: "asc",
+  operation: "asc",
+  when: "desc",
+  duration: "desc",
+  attempts: "desc",
+  changes: "desc",
+  drift: "desc",
+};
 
 export function defaultDir(sort: Sort): "asc" | "desc" {
   return DEFAULT_DIR[sort];
@@ -122,8 +149,15 @@ const COLUMNS: { sort: Sort; label: string }[] = [
 
 function overviewRow(r: OverviewRow): Html {
   const drift =
-    r.health === "drifted" ? html`<span class="badge badge-drifted">drifted</span> ${r.driftedResources ?? 0} resource${r.driftedResources === 1 ? "" : "s"}, since ${time(r.healthSince)}` : r.health ? html`<span class="none">none</span>` : html`<span class="none">—</span>`;
-  const failedSince = r.health === "failed" && r.result !== "failed" ? html`<br><span class="note">failing since ${time(r.healthSince)}</span>` : "";
+    r.health === "drifted"
+      ? html`<span class="badge badge-drifted">drifted</span> ${r.driftedResources ?? 0} resource${r.driftedResources === 1 ? "" : "s"}, since ${time(r.healthSince)}`
+      : r.health
+        ? html`<span class="none">none</span>`
+        : html`<span class="none">—</span>`;
+  const failedSince =
+    r.health === "failed" && r.result !== "failed"
+      ? html`<br><span class="note">failing since ${time(r.healthSince)}</span>`
+      : "";
   const pending = ["queued", "running", "retrying"].includes(r.result);
   return html`<tr data-stack="${r.stack}" data-result="${r.result}" data-health="${r.health ?? ""}">
 <td data-label="Stack"><a href="/customers/${encodeURIComponent(r.stack)}">${r.stack}</a>${r.zone ? html`<span class="zone">${r.zone}</span>` : ""}</td>
@@ -247,7 +281,8 @@ function valueText(value: unknown): string {
 }
 
 function planSteps(plan: Plan, caption: string): Html {
-  if (plan.steps.length === 0) return html`<p>No resource ${caption.startsWith("Repaired") ? "repaired" : "changes"}.</p>`;
+  if (plan.steps.length === 0)
+    return html`<p>No resource ${caption.startsWith("Repaired") ? "repaired" : "changes"}.</p>`;
   const shown = plan.steps.slice(0, 200);
   return html`<table class="steps">
 <caption>${caption}</caption>
@@ -371,5 +406,9 @@ ${logSection(log, c.stack)}
 }
 
 export function messagePage(title: string, message: Html | string, opts: PageOptions): string {
-  return layout(`nsp-fleet: ${title}`, opts, html`<h1>${title}</h1>\n<p>${message}</p>\n<p><a href="/">The fleet</a></p>`);
+  return layout(
+    `nsp-fleet: ${title}`,
+    opts,
+    html`<h1>${title}</h1>\n<p>${message}</p>\n<p><a href="/">The fleet</a></p>`,
+  );
 }

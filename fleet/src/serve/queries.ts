@@ -14,7 +14,17 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export const FILTERS = ["all", "failed", "drifted", "running"] as const;
 export type Filter = (typeof FILTERS)[number];
-export const SORTS = ["attention", "stack", "result", "operation", "when", "duration", "attempts", "changes", "drift"] as const;
+export const SORTS = [
+  "attention",
+  "stack",
+  "result",
+  "operation",
+  "when",
+  "duration",
+  "attempts",
+  "changes",
+  "drift",
+] as const;
 export type Sort = (typeof SORTS)[number];
 export const PAGE_SIZES = [25, 50, 100, 200] as const;
 
@@ -132,7 +142,23 @@ const RESULTS = ["succeeded", "failed", "retrying", "running", "queued"];
 /** The columns this page reads beyond the first release's tables, by table. */
 const NEEDED: Record<string, string[]> = {
   runs: ["id", "operation", "created_at", "remediate", "schedule", "finished_at"],
-  stacks: ["run_id", "stack", "result", "changes", "attempts", "worker", "enqueued_at", "started_at", "finished_at", "error", "plan", "drift", "remediation", "requests", "rate_limited"],
+  stacks: [
+    "run_id",
+    "stack",
+    "result",
+    "changes",
+    "attempts",
+    "worker",
+    "enqueued_at",
+    "started_at",
+    "finished_at",
+    "error",
+    "plan",
+    "drift",
+    "remediation",
+    "requests",
+    "rate_limited",
+  ],
   customers: ["ref", "customer"],
   health: ["stack", "state", "since", "run_id"],
 };
@@ -149,7 +175,8 @@ const FILTER_SQL: Record<Filter, string> = {
 /** Each sort as SQL; the stack's name breaks ties, so a page's rows never move between pages. */
 const SORT_SQL: Record<Sort, string> = {
   // What needs a look first: failed, drifted, then going, then the rest.
-  attention: "CASE WHEN l.result = 'failed' OR l.health = 'failed' THEN 0 WHEN l.health = 'drifted' THEN 1 WHEN l.result IN ('running', 'retrying', 'queued') THEN 2 ELSE 3 END",
+  attention:
+    "CASE WHEN l.result = 'failed' OR l.health = 'failed' THEN 0 WHEN l.health = 'drifted' THEN 1 WHEN l.result IN ('running', 'retrying', 'queued') THEN 2 ELSE 3 END",
   stack: "l.stack",
   result: "l.result",
   operation: "l.operation",
@@ -255,16 +282,27 @@ export class FleetReader {
    * them, or one an earlier release made, is told as what to do.
    */
   private async checkSchema(url: string): Promise<void> {
-    const guard = await this.pool.query<{ default_transaction_read_only: string }>("SHOW default_transaction_read_only");
-    if (guard.rows[0]?.default_transaction_read_only !== "on") throw new Error("the page's database connections could not be made read-only (SET default_transaction_read_only = on); it serves nothing without that");
+    const guard = await this.pool.query<{ default_transaction_read_only: string }>(
+      "SHOW default_transaction_read_only",
+    );
+    if (guard.rows[0]?.default_transaction_read_only !== "on")
+      throw new Error(
+        "the page's database connections could not be made read-only (SET default_transaction_read_only = on); it serves nothing without that",
+      );
     const { rows } = await this.pool.query<{ table_name: string; column_name: string }>(
       "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = 'nsp_fleet'",
     );
     const where = `${DATABASE_ENV}=${shownUrl(url)}`;
     if (!rows.some((r) => r.table_name === "stacks")) {
-      throw new InputError(`the database holds no fleet tables (nsp_fleet.stacks) (${where}): nothing was enqueued there; run \`nsp-fleet enqueue\` against it first, or correct the URL`);
+      throw new InputError(
+        `the database holds no fleet tables (nsp_fleet.stacks) (${where}): nothing was enqueued there; run \`nsp-fleet enqueue\` against it first, or correct the URL`,
+      );
     }
-    const missing = Object.entries(NEEDED).flatMap(([table, columns]) => columns.filter((c) => !rows.some((r) => r.table_name === table && r.column_name === c)).map((c) => `nsp_fleet.${table}.${c}`));
+    const missing = Object.entries(NEEDED).flatMap(([table, columns]) =>
+      columns
+        .filter((c) => !rows.some((r) => r.table_name === table && r.column_name === c))
+        .map((c) => `nsp_fleet.${table}.${c}`),
+    );
     if (missing.length > 0) {
       throw new InputError(
         `the fleet's tables are those of an earlier release (no ${missing.join(", ")}) (${where}): \`nsp-fleet status\` brings them up to date; run it once, then start the page again (the page itself writes nothing)`,
@@ -300,14 +338,22 @@ SELECT
    FROM (SELECT l.*, row_number() OVER (ORDER BY ${order}) AS ord FROM latest l WHERE ${where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}) p) AS rows,
   (SELECT coalesce(json_agg(${RUN_SUMMARY} ORDER BY r.created_at DESC), '[]'::json)
    FROM (SELECT * FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 5) r) AS runs`;
-    const { rows } = await this.pool.query<{ counts: Counts; matching: number; rows: OverviewRow[]; runs: RunSummary[] }>(sql, params);
+    const { rows } = await this.pool.query<{
+      counts: Counts;
+      matching: number;
+      rows: OverviewRow[];
+      runs: RunSummary[];
+    }>(sql, params);
     const row = rows[0]!;
     return { counts: row.counts, matching: row.matching, rows: row.rows, runs: row.runs };
   }
 
   /** A customer's page, or undefined for a stack no run ever held. One statement. */
   async customer(stack: string): Promise<CustomerPage | undefined> {
-    const stackRun = (s: string, r: string) => `json_build_object('run', ${s}.run_id, 'operation', ${r}.operation, 'remediate', ${r}.remediate, 'schedule', ${r}.schedule, 'createdAt', ${iso(`${r}.created_at`)},
+    const stackRun = (
+      s: string,
+      r: string,
+    ) => `json_build_object('run', ${s}.run_id, 'operation', ${r}.operation, 'remediate', ${r}.remediate, 'schedule', ${r}.schedule, 'createdAt', ${iso(`${r}.created_at`)},
       'result', ${s}.result, 'changes', ${s}.changes, 'attempts', ${s}.attempts, 'worker', ${s}.worker, 'startedAt', ${iso(`${s}.started_at`)}, 'finishedAt', ${iso(`${s}.finished_at`)},
       'durationSeconds', extract(epoch FROM (coalesce(${s}.finished_at, CASE WHEN ${s}.result IN ('running', 'retrying') THEN now() END) - ${s}.started_at))::float8,
       'error', ${s}.error, 'plan', ${s}.plan, 'drift', ${s}.drift, 'remediation', ${s}.remediation, 'requests', ${s}.requests, 'rateLimited', ${s}.rate_limited)`;
@@ -333,7 +379,16 @@ SELECT
     }>(sql, [stack]);
     const row = rows[0]!;
     if (row.run_count === 0) return undefined;
-    return { stack, zone: row.zone, current: row.current, health: row.health, runs: row.runs, runCount: row.run_count, drift: row.drift, lastError: row.last_error };
+    return {
+      stack,
+      zone: row.zone,
+      current: row.current,
+      health: row.health,
+      runs: row.runs,
+      runCount: row.run_count,
+      drift: row.drift,
+      lastError: row.last_error,
+    };
   }
 
   /** The charts' data, one statement. */

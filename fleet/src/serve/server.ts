@@ -13,7 +13,18 @@ import { scrub } from "../report";
 import { loadAssets, type Asset } from "./assets";
 import { check, isLoopback, MIN_TOKEN_LENGTH, TOKEN_ENV } from "./auth";
 import { customerPage, defaultDir, messagePage, overviewPage, type LogView } from "./pages";
-import { FILTERS, FleetReader, PAGE_SIZES, REF, SORTS, UUID, type CustomerPage, type Filter, type OverviewQuery, type Sort } from "./queries";
+import {
+  FILTERS,
+  FleetReader,
+  PAGE_SIZES,
+  REF,
+  SORTS,
+  UUID,
+  type CustomerPage,
+  type Filter,
+  type OverviewQuery,
+  type Sort,
+} from "./queries";
 
 export interface ServeOptions {
   /** The fleet's database (FLEET_DATABASE_URL). */
@@ -64,13 +75,21 @@ const LOG_LINES = 2000;
 const LOG_BYTES = 2 * 1024 * 1024;
 
 function first(value: unknown): string | undefined {
-  return typeof value === "string" ? value : Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined;
+  return typeof value === "string"
+    ? value
+    : Array.isArray(value) && typeof value[0] === "string"
+      ? value[0]
+      : undefined;
 }
 
 /** The overview's settings from the address; anything unknown falls back to the default. */
 export function overviewQuery(query: Record<string, unknown>): OverviewQuery {
-  const filter = (FILTERS as readonly string[]).includes(first(query.filter) ?? "") ? (first(query.filter) as Filter) : "all";
-  const sort = (SORTS as readonly string[]).includes(first(query.sort) ?? "") ? (first(query.sort) as Sort) : "attention";
+  const filter = (FILTERS as readonly string[]).includes(first(query.filter) ?? "")
+    ? (first(query.filter) as Filter)
+    : "all";
+  const sort = (SORTS as readonly string[]).includes(first(query.sort) ?? "")
+    ? (first(query.sort) as Sort)
+    : "attention";
   const dirGiven = first(query.dir);
   const dir = dirGiven === "asc" || dirGiven === "desc" ? dirGiven : defaultDir(sort);
   const page = Math.max(1, Math.min(1_000_000, Number.parseInt(first(query.page) ?? "1", 10) || 1));
@@ -93,7 +112,12 @@ function readLog(file: string): { lines: string[]; note?: string } {
     // A read from the middle of the file starts in the middle of a line.
     if (start > 0) lines = lines.slice(1);
     const cut = lines.length > LOG_LINES ? lines.length - LOG_LINES : 0;
-    const note = start > 0 ? `the last ${LOG_LINES} lines or fewer of ${(size / 1024 / 1024).toFixed(1)} MiB` : cut > 0 ? `its first ${cut} lines left out` : undefined;
+    const note =
+      start > 0
+        ? `the last ${LOG_LINES} lines or fewer of ${(size / 1024 / 1024).toFixed(1)} MiB`
+        : cut > 0
+          ? `its first ${cut} lines left out`
+          : undefined;
     return { lines: lines.slice(cut), ...(note ? { note } : {}) };
   } finally {
     closeSync(fd);
@@ -106,7 +130,10 @@ function readLog(file: string): { lines: string[]; note?: string } {
  */
 export function logView(c: CustomerPage, asked: string | undefined, logDirs: string[]): LogView | undefined {
   const fileOf = (run: string) => logDirs.map((d) => join(d, run, `${c.stack}.log`)).find((f) => existsSync(f));
-  const pick = (asked !== undefined ? c.runs.find((r) => r.run === asked) : undefined) ?? c.runs.find((r) => fileOf(r.run) !== undefined) ?? c.runs[0];
+  const pick =
+    (asked !== undefined ? c.runs.find((r) => r.run === asked) : undefined) ??
+    c.runs.find((r) => fileOf(r.run) !== undefined) ??
+    c.runs[0];
   if (!pick) return undefined;
   const file = fileOf(pick.run);
   if (!file) return { run: pick.run, worker: pick.worker, logDirs };
@@ -121,11 +148,19 @@ export async function buildApp(reader: FleetReader, opts: AppOptions): Promise<F
   app.addHook("onRequest", async (req, reply) => {
     const verdict = check({ url: req.url, headers: req.headers }, opts.token, opts.loopbackOnly);
     if (verdict.ok === true) return;
-    if (verdict.ok === "set-cookie") return reply.code(303).header("set-cookie", verdict.cookie).header("location", verdict.location).send();
+    if (verdict.ok === "set-cookie")
+      return reply.code(303).header("set-cookie", verdict.cookie).header("location", verdict.location).send();
     if (verdict.status === 401) reply.header("www-authenticate", 'Bearer realm="nsp-fleet"');
     return req.url.startsWith("/api/")
       ? reply.code(verdict.status).send({ error: verdict.why })
-      : reply.code(verdict.status).type("text/html; charset=utf-8").send(messagePage(verdict.status === 401 ? "The page's token is needed" : "Not this host", verdict.why, { version: "" }));
+      : reply
+          .code(verdict.status)
+          .type("text/html; charset=utf-8")
+          .send(
+            messagePage(verdict.status === 401 ? "The page's token is needed" : "Not this host", verdict.why, {
+              version: "",
+            }),
+          );
   });
 
   app.addHook("onSend", async (req, reply, payload) => {
@@ -145,16 +180,31 @@ export async function buildApp(reader: FleetReader, opts: AppOptions): Promise<F
   app.setErrorHandler(async (error: Error & { statusCode?: number }, req, reply) => {
     const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 503;
     // A database's error can name its host and port: the viewer gets what happened, the server's output the details.
-    if (status === 503) opts.say?.(`${req.method} ${req.url.replace(/([?&]token=)[^&]*/, "$1***")}: ${scrub(error.message, secrets)}`);
-    const message = status === 503 ? "the fleet's database did not answer; the output of nsp-fleet serve says why" : scrub(error.message, secrets);
-    return req.url.startsWith("/api/") ? reply.code(status).send({ error: message }) : reply.code(status).type("text/html; charset=utf-8").send(messagePage("The page could not be made", message, { version: "" }));
+    if (status === 503)
+      opts.say?.(`${req.method} ${req.url.replace(/([?&]token=)[^&]*/, "$1***")}: ${scrub(error.message, secrets)}`);
+    const message =
+      status === 503
+        ? "the fleet's database did not answer; the output of nsp-fleet serve says why"
+        : scrub(error.message, secrets);
+    return req.url.startsWith("/api/")
+      ? reply.code(status).send({ error: message })
+      : reply
+          .code(status)
+          .type("text/html; charset=utf-8")
+          .send(messagePage("The page could not be made", message, { version: "" }));
   });
 
   app.setNotFoundHandler(async (req, reply) =>
-    req.url.startsWith("/api/") ? reply.code(404).send({ error: "no such page" }) : reply.code(404).type("text/html; charset=utf-8").send(messagePage("No such page", "Nothing is here.", { version: "" })),
+    req.url.startsWith("/api/")
+      ? reply.code(404).send({ error: "no such page" })
+      : reply
+          .code(404)
+          .type("text/html; charset=utf-8")
+          .send(messagePage("No such page", "Nothing is here.", { version: "" })),
   );
 
-  const htmlReply = (reply: FastifyReply, status: number, body: string) => reply.code(status).type("text/html; charset=utf-8").send(body);
+  const htmlReply = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).type("text/html; charset=utf-8").send(body);
 
   app.get("/", async (req, reply) => {
     const query = overviewQuery(req.query as Record<string, unknown>);
@@ -181,9 +231,16 @@ export async function buildApp(reader: FleetReader, opts: AppOptions): Promise<F
   app.get("/customers/:ref", async (req, reply) => {
     const v = await reader.version();
     const c = await customerOf(req);
-    if ("status" in c) return htmlReply(reply, c.status, messagePage("No such customer", c.message, { version: v.version }));
+    if ("status" in c)
+      return htmlReply(reply, c.status, messagePage("No such customer", c.message, { version: v.version }));
     const run = first((req.query as Record<string, unknown>).run);
-    return htmlReply(reply, 200, customerPage(c, logView(c, run !== undefined && UUID.test(run) ? run : undefined, opts.logDirs), { version: v.version }));
+    return htmlReply(
+      reply,
+      200,
+      customerPage(c, logView(c, run !== undefined && UUID.test(run) ? run : undefined, opts.logDirs), {
+        version: v.version,
+      }),
+    );
   });
 
   app.get("/api/customers/:ref", async (req, reply) => {
@@ -225,7 +282,8 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close():
       `${TOKEN_ENV}: not set; the page listens on ${opts.listen}, reachable from other machines, only with a token: set ${TOKEN_ENV} to a long random string (openssl rand -hex 32), or leave out --listen to serve on 127.0.0.1 alone`,
     );
   }
-  if (opts.token !== undefined && opts.token.length < MIN_TOKEN_LENGTH) throw new InputError(`${TOKEN_ENV}: at least ${MIN_TOKEN_LENGTH} characters (openssl rand -hex 32 makes one)`);
+  if (opts.token !== undefined && opts.token.length < MIN_TOKEN_LENGTH)
+    throw new InputError(`${TOKEN_ENV}: at least ${MIN_TOKEN_LENGTH} characters (openssl rand -hex 32 makes one)`);
   const assets = loadAssets(opts.assetsDir);
   const reader = await FleetReader.open({ url: opts.url });
   let app: FastifyInstance;
@@ -242,14 +300,18 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close():
   } catch (e) {
     await reader.close().catch(() => {});
     const err = e as NodeJS.ErrnoException;
-    if (err.code === "EADDRINUSE") throw new InputError(`--port ${opts.port}: in use on ${opts.listen}; name another, or --port 0 for any free one`);
-    if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND") throw new InputError(`--listen ${opts.listen}: not an address of this machine`);
+    if (err.code === "EADDRINUSE")
+      throw new InputError(`--port ${opts.port}: in use on ${opts.listen}; name another, or --port 0 for any free one`);
+    if (err.code === "EADDRNOTAVAIL" || err.code === "ENOTFOUND")
+      throw new InputError(`--listen ${opts.listen}: not an address of this machine`);
     throw e;
   }
   const { port } = app.server.address() as AddressInfo;
   const host = opts.listen.includes(":") && !opts.listen.startsWith("[") ? `[${opts.listen}]` : opts.listen;
   const url = `http://${host}:${port}/`;
-  opts.say(`the fleet's page: ${url} (read-only; ${opts.token ? `every request needs ${TOKEN_ENV}: open it once as ${url}?token=<token>` : "this machine only"})`);
+  opts.say(
+    `the fleet's page: ${url} (read-only; ${opts.token ? `every request needs ${TOKEN_ENV}: open it once as ${url}?token=<token>` : "this machine only"})`,
+  );
   return {
     url,
     close: async () => {

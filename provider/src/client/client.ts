@@ -231,15 +231,27 @@ export class ApiClient {
    * One page of a list endpoint from `offset`, and where the next one starts (null after the
    * last). An ApiResponseError when the server does not move forward (a repeated or smaller offset).
    */
-  async listPage<T = unknown>(path: string, offset: number, opts: ListOptions<T> = {}): Promise<{ items: T[]; nextOffset: number | null }> {
+  async listPage<T = unknown>(
+    path: string,
+    offset: number,
+    opts: ListOptions<T> = {},
+  ): Promise<{ items: T[]; nextOffset: number | null }> {
     const limit = opts.pageSize ?? DEFAULT_PAGE_SIZE;
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`pageSize must be a positive integer, got ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`pageSize must be a positive integer, got ${limit}`);
     const body = await this.#request("GET", path, undefined, { ...opts.query, limit, offset }, opts.signal);
     const read = readPage(body.data, { limit, offset });
     if (!read.ok) throw this.#responseError("GET", path, body.status, `list page at offset ${offset}: ${read.problem}`);
-    const items = opts.itemSchema ? this.#validateItems(path, body.status, offset, read.items, opts.itemSchema) : (read.items as T[]);
+    const items = opts.itemSchema
+      ? this.#validateItems(path, body.status, offset, read.items, opts.itemSchema)
+      : (read.items as T[]);
     if (read.nextOffset !== null && read.nextOffset <= offset) {
-      throw this.#responseError("GET", path, body.status, `list page at offset ${offset} gave next_offset ${read.nextOffset}, which does not move forward; stopping instead of looping`);
+      throw this.#responseError(
+        "GET",
+        path,
+        body.status,
+        `list page at offset ${offset} gave next_offset ${read.nextOffset}, which does not move forward; stopping instead of looping`,
+      );
     }
     return { items, nextOffset: read.nextOffset };
   }
@@ -311,7 +323,10 @@ export class ApiClient {
     if (!opts.schema) return res.data as T;
     const parsed = opts.schema.safeParse(res.data);
     if (parsed.success) return parsed.data;
-    const what = res.data === undefined ? "the response body is empty but a value was expected" : `the response does not have the expected shape: ${formatIssues(parsed.error.issues)}`;
+    const what =
+      res.data === undefined
+        ? "the response body is empty but a value was expected"
+        : `the response does not have the expected shape: ${formatIssues(parsed.error.issues)}`;
     throw this.#responseError(method, path, res.status, what);
   }
 
@@ -320,7 +335,12 @@ export class ApiClient {
     for (let i = 0; i < items.length; i++) {
       const parsed = schema.safeParse(items[i]);
       if (!parsed.success) {
-        throw this.#responseError("GET", path, status, `list item ${offset + i} does not have the expected shape: ${formatIssues(parsed.error.issues)}`);
+        throw this.#responseError(
+          "GET",
+          path,
+          status,
+          `list item ${offset + i} does not have the expected shape: ${formatIssues(parsed.error.issues)}`,
+        );
       }
       out.push(parsed.data);
     }
@@ -361,7 +381,10 @@ export class ApiClient {
         if (!(e instanceof NetworkError)) throw e;
         if (!e.retryable || attempt + 1 >= attempts) throw e;
         const delay = backoffDelay(attempt, this.#random);
-        this.#log("debug", `${method} ${cleanPath}: ${e.code}${e.causeCode ? ` (${e.causeCode})` : ""}, retrying in ${seconds(delay)} (attempt ${attempt + 2} of ${attempts})`);
+        this.#log(
+          "debug",
+          `${method} ${cleanPath}: ${e.code}${e.causeCode ? ` (${e.causeCode})` : ""}, retrying in ${seconds(delay)} (attempt ${attempt + 2} of ${attempts})`,
+        );
         await this.#sleep(delay, signal);
         this.#stats.retries++;
         continue;
@@ -393,7 +416,10 @@ export class ApiClient {
       if (this.#credentials && (err.code === "unauthorized" || res.status === 401)) {
         const outlived = this.#credentials.refused(bearer);
         if (!renewedCredential || (outlived && attempt + 1 < attempts)) {
-          this.#log("debug", `${method} ${cleanPath}: the customer credential was refused${outlived ? " after its expiry" : ""}; minting a fresh one`);
+          this.#log(
+            "debug",
+            `${method} ${cleanPath}: the customer credential was refused${outlived ? " after its expiry" : ""}; minting a fresh one`,
+          );
           if (renewedCredential) this.#stats.retries++;
           else attempt--;
           renewedCredential = true;
@@ -409,11 +435,17 @@ export class ApiClient {
       }
       if (!err.retryable || attempt + 1 >= attempts) throw err;
       if (delay > MAX_SERVER_WAIT_MS) {
-        this.#log("warn", `${method} ${cleanPath}: server asks to wait ${seconds(delay)}, longer than the ${seconds(MAX_SERVER_WAIT_MS)} the client waits; giving up`);
+        this.#log(
+          "warn",
+          `${method} ${cleanPath}: server asks to wait ${seconds(delay)}, longer than the ${seconds(MAX_SERVER_WAIT_MS)} the client waits; giving up`,
+        );
         throw err;
       }
       delay = Math.max(0, delay);
-      this.#log("debug", `${method} ${cleanPath}: ${res.status} ${err.code}, retrying in ${seconds(delay)} (attempt ${attempt + 2} of ${attempts})`);
+      this.#log(
+        "debug",
+        `${method} ${cleanPath}: ${res.status} ${err.code}, retrying in ${seconds(delay)} (attempt ${attempt + 2} of ${attempts})`,
+      );
       await this.#sleep(delay, signal);
       if (rateLimited) this.#stats.throttledMs += delay;
       this.#stats.retries++;
@@ -498,7 +530,8 @@ export class ApiClient {
       status: err.status,
       method: err.method,
       path: err.path,
-      serverMessage: "404 without an error body; GET /me answers, so the base URL is right and the object does not exist",
+      serverMessage:
+        "404 without an error body; GET /me answers, so the base URL is right and the object does not exist",
       retryable: false,
     });
   }
@@ -509,7 +542,10 @@ export class ApiClient {
       return isRecord(me.data) ? "api" : "unknown";
     } catch (e) {
       if (e instanceof ApiError && e.status === 404) return "not_api";
-      this.#log("debug", `GET /me, to check the base URL after a 404, failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.#log(
+        "debug",
+        `GET /me, to check the base URL after a 404, failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
       return "unknown";
     }
   }
@@ -520,7 +556,12 @@ export class ApiClient {
       return JSON.parse(text);
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      throw this.#responseError(method, path, status, `the response body is not valid JSON (${truncate(why, 120)}); body (${text.length} characters) starts: ${truncate(text, BODY_EXCERPT_CHARS)}`);
+      throw this.#responseError(
+        method,
+        path,
+        status,
+        `the response body is not valid JSON (${truncate(why, 120)}); body (${text.length} characters) starts: ${truncate(text, BODY_EXCERPT_CHARS)}`,
+      );
     }
   }
 
@@ -585,7 +626,9 @@ export function encodeQuery(query: Query | undefined): string {
 }
 
 function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string {
-  const shown = issues.slice(0, 5).map((i) => `${i.path.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`);
+  const shown = issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.map(String).join(".") : "(root)"}: ${i.message}`);
   const more = issues.length > 5 ? `; and ${issues.length - 5} more` : "";
   return truncate(shown.join("; ") + more, 600);
 }
@@ -601,6 +644,7 @@ function seconds(ms: number): string {
 
 function nonNegativeInt(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
   return value;
 }

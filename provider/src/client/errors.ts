@@ -181,7 +181,7 @@ export function errorFromResponse(res: ErrorResponse): ApiError {
   }
   serverMessage = truncate(scrub(serverMessage, secrets));
 
-  const rateLimited = code === "rate_limited" || (code === "http_429");
+  const rateLimited = code === "rate_limited" || code === "http_429";
   let retryAfterMs = parseRetryAfter(res.headers?.get("retry-after"), nowMs);
   if (retryAfterMs === undefined && rateLimited) {
     retryAfterMs = parseRateLimitReset(res.headers?.get("x-ratelimit-reset"), nowMs);

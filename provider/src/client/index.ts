@@ -36,7 +36,14 @@ export {
   type KnownErrorCode,
 } from "./errors";
 export { DEFAULT_PAGE_SIZE, readPage, type PageRead } from "./paging";
-export { RateLimiter, type AcquireResult, type QuotaObservation, type QuotaPacing, type RateLimiterOptions, type WaitReason } from "./rate-limiter";
+export {
+  RateLimiter,
+  type AcquireResult,
+  type QuotaObservation,
+  type QuotaPacing,
+  type RateLimiterOptions,
+  type WaitReason,
+} from "./rate-limiter";
 export { REDACTED, registerSecret, scrub, redactHeaders } from "./redact";
 export { PartnerCredentials } from "./partner-credentials";
 export {

@@ -23,7 +23,10 @@ export function readPage(body: unknown, asked: { limit: number; offset: number }
     return { ok: true, items: body, nextOffset: body.length < asked.limit ? null : asked.offset + body.length };
   }
   if (!isRecord(body)) {
-    return { ok: false, problem: `expected a list (an array, or an object with a data, items or results array), got ${describe(body)}` };
+    return {
+      ok: false,
+      problem: `expected a list (an array, or an object with a data, items or results array), got ${describe(body)}`,
+    };
   }
   let items: unknown[] | undefined;
   for (const key of ITEM_KEYS) {
@@ -35,7 +38,10 @@ export function readPage(body: unknown, asked: { limit: number; offset: number }
   }
   if (items === undefined) {
     const keys = Object.keys(body).slice(0, 10).join(", ");
-    return { ok: false, problem: `expected an array under data, items or results; the object has keys: ${keys || "(none)"}` };
+    return {
+      ok: false,
+      problem: `expected an array under data, items or results; the object has keys: ${keys || "(none)"}`,
+    };
   }
 
   const paging = isRecord(body.paging) ? body.paging : body;
@@ -53,7 +59,11 @@ export function readPage(body: unknown, asked: { limit: number; offset: number }
     typeof serverLimit === "number" && Number.isInteger(serverLimit) && serverLimit > 0
       ? Math.min(serverLimit, asked.limit)
       : asked.limit;
-  return { ok: true, items, nextOffset: items.length < limit || items.length === 0 ? null : asked.offset + items.length };
+  return {
+    ok: true,
+    items,
+    nextOffset: items.length < limit || items.length === 0 ? null : asked.offset + items.length,
+  };
 }
 
 function describe(v: unknown): string {

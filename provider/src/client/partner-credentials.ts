@@ -78,17 +78,30 @@ export class PartnerCredentials implements BearerSource {
     const asked = this.now();
     let answer: z.output<typeof mintedWire>;
     try {
-      answer = await this.partner.post(`/partner/subjects/${encodeURIComponent(this.subject)}/token`, { scope }, { schema: mintedWire });
+      answer = await this.partner.post(
+        `/partner/subjects/${encodeURIComponent(this.subject)}/token`,
+        { scope },
+        { schema: mintedWire },
+      );
     } catch (e) {
       throw this.#explain(e, scope);
     }
     registerSecret(answer.token);
     this.#minted++;
     // Measured from when it was asked for, so a slow answer only makes the renewal earlier.
-    const expiresAt = answer.expires_in !== undefined ? asked + answer.expires_in * 1000 : answer.expires_at !== undefined ? Date.parse(answer.expires_at) : Number.NaN;
+    const expiresAt =
+      answer.expires_in !== undefined
+        ? asked + answer.expires_in * 1000
+        : answer.expires_at !== undefined
+          ? Date.parse(answer.expires_at)
+          : Number.NaN;
     const life = expiresAt - asked;
     const renewAt = Number.isFinite(life) ? expiresAt - Math.min(RENEW_MARGIN_MS, life / 10) : Number.POSITIVE_INFINITY;
-    const held = { token: answer.token, renewAt, expiresAt: Number.isFinite(life) ? expiresAt : Number.POSITIVE_INFINITY };
+    const held = {
+      token: answer.token,
+      renewAt,
+      expiresAt: Number.isFinite(life) ? expiresAt : Number.POSITIVE_INFINITY,
+    };
     this.#held.set(scope, held);
     this.#recent.push(held);
     if (this.#recent.length > REMEMBERED) this.#recent.shift();
@@ -98,9 +111,20 @@ export class PartnerCredentials implements BearerSource {
   #explain(e: unknown, scope: CredentialScope): Error {
     const who = `partnerSubject ${JSON.stringify(this.subject)}`;
     const why = e instanceof ApiError ? e.serverMessage || e.message : e instanceof Error ? e.message : String(e);
-    if (e instanceof NotFoundError) return new Error(`${who}: the partner (apiToken) has no managed customer with this reference; create it with nsp:partner:Subject or check the reference (${why})`);
-    if (e instanceof UnauthorizedError) return new Error(`${who}: the partner's apiToken was refused while minting a credential for the customer (${why})${this.tokenNote}`);
-    if (e instanceof ForbiddenError) return new Error(`${who}: the partner's apiToken may not mint a ${scope} credential for the customer; minting needs a write-scope token (${why})`);
-    return new Error(`${who}: minting a ${scope} credential for the customer failed: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof NotFoundError)
+      return new Error(
+        `${who}: the partner (apiToken) has no managed customer with this reference; create it with nsp:partner:Subject or check the reference (${why})`,
+      );
+    if (e instanceof UnauthorizedError)
+      return new Error(
+        `${who}: the partner's apiToken was refused while minting a credential for the customer (${why})${this.tokenNote}`,
+      );
+    if (e instanceof ForbiddenError)
+      return new Error(
+        `${who}: the partner's apiToken may not mint a ${scope} credential for the customer; minting needs a write-scope token (${why})`,
+      );
+    return new Error(
+      `${who}: minting a ${scope} credential for the customer failed: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
 }

@@ -107,10 +107,13 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

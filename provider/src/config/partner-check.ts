@@ -74,27 +74,56 @@ export interface PartnerCheckOptions {
  * Resolves when it is; rejects with a PartnerTokenError naming the variable otherwise. The
  * messages never carry the token.
  */
-export async function checkPartnerToken(baseUrl: string | undefined, token: string | undefined, options: PartnerCheckOptions = {}): Promise<void> {
+export async function checkPartnerToken(
+  baseUrl: string | undefined,
+  token: string | undefined,
+  options: PartnerCheckOptions = {},
+): Promise<void> {
   const variable = options.variable ?? PARTNER_TOKEN_ENV;
-  if (!token) throw new PartnerTokenError(`${variable} is not set: it holds the partner's API token (svc_...) that every customer's stack acts with`, true);
+  if (!token)
+    throw new PartnerTokenError(
+      `${variable} is not set: it holds the partner's API token (svc_...) that every customer's stack acts with`,
+      true,
+    );
   const { config, failures } = parseConfig(
     { apiToken: token, baseUrl: baseUrl || DEFAULT_BASE_URL },
     { NSP_INSECURE_HTTP: options.insecureHttp === true ? "true" : undefined },
   );
   if (!config?.apiToken) {
-    const named = failures.map((f) => `${f.property === "apiToken" ? variable : f.property === "baseUrl" ? "NSP_BASE_URL" : f.property} ${f.reason}`);
+    const named = failures.map(
+      (f) =>
+        `${f.property === "apiToken" ? variable : f.property === "baseUrl" ? "NSP_BASE_URL" : f.property} ${f.reason}`,
+    );
     throw new PartnerTokenError(named.join("; "), true);
   }
   // The client the providers use: the token is scrubbed from its errors, 5xx and network errors retried.
-  const client = new ApiClient({ baseUrl: config.baseUrl, token: config.apiToken, userAgent: options.userAgent ?? "nsp-partner-check" });
+  const client = new ApiClient({
+    baseUrl: config.baseUrl,
+    token: config.apiToken,
+    userAgent: options.userAgent ?? "nsp-partner-check",
+  });
   let partner: { slug?: unknown; acting_for?: unknown };
   try {
-    partner = await client.get<{ slug?: unknown; acting_for?: unknown }>("/partner", { ...(options.signal ? { signal: options.signal } : {}) });
+    partner = await client.get<{ slug?: unknown; acting_for?: unknown }>("/partner", {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    if (e instanceof UnauthorizedError) throw new PartnerTokenError(`${variable}: the API at ${config.baseUrl} does not know this token (${why}); set the partner's API token there`, true);
-    if (e instanceof ForbiddenError) throw new PartnerTokenError(`${variable}: the API at ${config.baseUrl} refuses this token the partner endpoints (${why}); it must be the partner's own API token`, true);
-    if (e instanceof NotFoundError) throw new PartnerTokenError(`${variable}: the account of this token is not a partner (${why}); it must be the partner's own API token`, true);
+    if (e instanceof UnauthorizedError)
+      throw new PartnerTokenError(
+        `${variable}: the API at ${config.baseUrl} does not know this token (${why}); set the partner's API token there`,
+        true,
+      );
+    if (e instanceof ForbiddenError)
+      throw new PartnerTokenError(
+        `${variable}: the API at ${config.baseUrl} refuses this token the partner endpoints (${why}); it must be the partner's own API token`,
+        true,
+      );
+    if (e instanceof NotFoundError)
+      throw new PartnerTokenError(
+        `${variable}: the account of this token is not a partner (${why}); it must be the partner's own API token`,
+        true,
+      );
     // Another refusal (a base URL that is not the API) fails every stack alike; the network, a 5xx
     // or a 429 after the client's retries say nothing about the token.
     const refused = e instanceof ApiError && e.status >= 400 && e.status < 500 && e.status !== 429;
@@ -102,6 +131,9 @@ export async function checkPartnerToken(baseUrl: string | undefined, token: stri
   }
   // A credential minted for one customer also answers GET /partner, but it cannot mint for the others.
   if (partner.acting_for !== null && partner.acting_for !== undefined) {
-    throw new PartnerTokenError(`${variable}: this is a credential minted for customer ${JSON.stringify(partner.acting_for)}, not the partner's own API token`, true);
+    throw new PartnerTokenError(
+      `${variable}: this is a credential minted for customer ${JSON.stringify(partner.acting_for)}, not the partner's own API token`,
+      true,
+    );
   }
 }

@@ -16,19 +16,24 @@ export const providerConfig = z.object({
     .string()
     .regex(/^svc_[A-Za-z0-9_-]+$/, 'must be an API token starting with "svc_"')
     .optional()
-    .meta({ description: "API token (`svc_...`), sent as a bearer token. Stored as a secret.", env: ["NSP_API_TOKEN"] }),
+    .meta({
+      description: "API token (`svc_...`), sent as a bearer token. Stored as a secret.",
+      env: ["NSP_API_TOKEN"],
+    }),
   baseUrl: z
     .url({ protocol: /^https?$/ })
     .default(DEFAULT_BASE_URL)
     .meta({
-      description: "Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set.",
+      description:
+        "Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set.",
       env: ["NSP_BASE_URL"],
     }),
   insecureHttp: z
     .boolean()
     .default(false)
     .meta({
-      description: "Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network.",
+      description:
+        "Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network.",
       env: ["NSP_INSECURE_HTTP"],
     }),
   requestsPerMinute: z
@@ -36,17 +41,27 @@ export const providerConfig = z.object({
     .int()
     .min(0)
     .default(300)
-    .meta({ description: "Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off).", env: ["NSP_REQUESTS_PER_MINUTE"] }),
+    .meta({
+      description:
+        "Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off).",
+      env: ["NSP_REQUESTS_PER_MINUTE"],
+    }),
   maxRetries: z
     .number()
     .int()
     .min(0)
     .max(20)
     .default(5)
-    .meta({ description: "How many times a failed request that is safe to repeat is retried.", env: ["NSP_MAX_RETRIES"] }),
+    .meta({
+      description: "How many times a failed request that is safe to repeat is retried.",
+      env: ["NSP_MAX_RETRIES"],
+    }),
   partnerSubject: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/, "must be a customer reference (`externalRef` of an `nsp:partner:Subject`): 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit")
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/,
+      "must be a customer reference (`externalRef` of an `nsp:partner:Subject`): 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit",
+    )
     .optional()
     .meta({
       description:
@@ -56,7 +71,11 @@ export const providerConfig = z.object({
   batchReads: z
     .boolean()
     .default(true)
-    .meta({ description: "Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare.", env: ["NSP_BATCH_READS"] }),
+    .meta({
+      description:
+        "Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare.",
+      env: ["NSP_BATCH_READS"],
+    }),
 });
 
 export type ProviderConfig = z.output<typeof providerConfig>;
@@ -126,7 +145,10 @@ function leftUnset(key: string, value: unknown): boolean {
  * else the setting's variable, else its default. Values set with `pulumi config set` arrive as
  * strings even for numbers, so numeric strings are accepted.
  */
-export function parseConfig(raw: PropertyMap, env: NodeJS.ProcessEnv = process.env): { config?: ProviderConfig; failures: CheckFailure[] } {
+export function parseConfig(
+  raw: PropertyMap,
+  env: NodeJS.ProcessEnv = process.env,
+): { config?: ProviderConfig; failures: CheckFailure[] } {
   const input: PropertyMap = {};
   for (const [key, value] of Object.entries(raw)) {
     if (key === "version" || key.startsWith("__")) continue; // engine bookkeeping, not settings
@@ -151,6 +173,8 @@ export function parseConfig(raw: PropertyMap, env: NodeJS.ProcessEnv = process.e
 /** Said when a request needs the API token and none is configured. */
 export function missingTokenMessage(explicitProviders: boolean): string {
   // Dynamic providers take their settings from the stack configuration only.
-  const instead = explicitProviders ? "or export NSP_API_TOKEN, or pass apiToken to an explicit provider instance." : "or export NSP_API_TOKEN.";
+  const instead = explicitProviders
+    ? "or export NSP_API_TOKEN, or pass apiToken to an explicit provider instance."
+    : "or export NSP_API_TOKEN.";
   return `nsp: no API token is configured. Set it with \`pulumi config set --secret nsp:apiToken svc_...\`, ${instead}`;
 }

@@ -28,7 +28,13 @@ type SessionLog = (level: "debug" | "info" | "warning", message: string) => void
  * objects its creates adopted, built the same way for every caller, so that all of them pace,
  * retry and batch alike. The token goes to the client that sends it and nowhere else.
  */
-function openSession(settings: ProviderSettings, token: string, userAgent: string, log: SessionLog, tokenNote: string): ApiSession {
+function openSession(
+  settings: ProviderSettings,
+  token: string,
+  userAgent: string,
+  log: SessionLog,
+  tokenNote: string,
+): ApiSession {
   let lists: ListCache | undefined;
   let adoptions: Adoptions | undefined;
   const common = {
@@ -43,7 +49,9 @@ function openSession(settings: ProviderSettings, token: string, userAgent: strin
   };
   // The partner's token and each credential minted with it have a rate-limit bucket of their
   // own, so the minting client paces itself apart from the customer's requests.
-  const partner = settings.partnerSubject ? new PartnerCredentials(new ApiClient(common), settings.partnerSubject, Date.now, tokenNote) : undefined;
+  const partner = settings.partnerSubject
+    ? new PartnerCredentials(new ApiClient(common), settings.partnerSubject, Date.now, tokenNote)
+    : undefined;
   const client = new ApiClient({
     ...common,
     ...(partner ? { credentials: partner } : {}),
@@ -94,7 +102,9 @@ export class ProviderSession {
     this.#tokenSetting = options.tokenSetting;
     const env = options.env ?? process.env;
     const variables = variablesHolding(token, env).filter((v) => !options.tokenSetting.includes(v));
-    this.#tokenNote = variables.length ? ` (the token is the value of ${variables.join(" and ")} in the environment)` : "";
+    this.#tokenNote = variables.length
+      ? ` (the token is the value of ${variables.join(" and ")} in the environment)`
+      : "";
     this.#verifiedIn = verifiedByCaller(token, env);
     // A customer reference not known yet (made by a resource of the same `up`) must not leave
     // this provider acting as the partner itself: no requests until a configure knows it.
@@ -121,7 +131,8 @@ export class ProviderSession {
 
   /** The API session, opened on first use; a UserError saying what to set when there is none. */
   api(): ApiSession {
-    if (this.#unavailable !== undefined || this.#token === undefined) throw new UserError(this.#unavailable ?? missingTokenMessage(this.options.explicitProviders));
+    if (this.#unavailable !== undefined || this.#token === undefined)
+      throw new UserError(this.#unavailable ?? missingTokenMessage(this.options.explicitProviders));
     this.#api ??= openSession(this.settings, this.#token, this.options.userAgent, this.options.log, this.#tokenNote);
     return this.#api;
   }
@@ -149,7 +160,10 @@ export class ProviderSession {
   async verify(): Promise<void> {
     if (!this.ready) return;
     if (this.#verifiedIn !== undefined) {
-      this.options.log("debug", `nsp: the token in ${this.#verifiedIn} was checked by the process that started this one (${VERIFIED_TOKEN_ENV}); not checked again`);
+      this.options.log(
+        "debug",
+        `nsp: the token in ${this.#verifiedIn} was checked by the process that started this one (${VERIFIED_TOKEN_ENV}); not checked again`,
+      );
       return;
     }
     const api = this.api();
@@ -169,7 +183,9 @@ export class ProviderSession {
         () => undefined,
         (e: unknown) => {
           if (e instanceof UnauthorizedError) {
-            throw new UserError(`nsp: the API does not know the API token in ${this.#tokenSetting} (${this.scrub(e.message)}); nothing was changed. Set a valid token there${this.#tokenNote}.`);
+            throw new UserError(
+              `nsp: the API does not know the API token in ${this.#tokenSetting} (${this.scrub(e.message)}); nothing was changed. Set a valid token there${this.#tokenNote}.`,
+            );
           }
         },
       );
@@ -186,11 +202,15 @@ export class ProviderSession {
   explain(error: unknown): unknown {
     if (!(error instanceof UnauthorizedError) || this.settings.partnerSubject) return error;
     // "; " after the API's message: a "." there would make "token)." look like a credential to scrub.
-    return new UserError(`nsp: the API refused the API token in ${this.#tokenSetting} (${this.scrub(error.message)}); set a valid token there${this.#tokenNote}.`);
+    return new UserError(
+      `nsp: the API refused the API token in ${this.#tokenSetting} (${this.scrub(error.message)}); set a valid token there${this.#tokenNote}.`,
+    );
   }
 
   #fingerprint(): string {
-    return this.#token === undefined ? "" : createHash("sha256").update(`${this.settings.baseUrl}\u0000${this.#token}`).digest("hex");
+    return this.#token === undefined
+      ? ""
+      : createHash("sha256").update(`${this.settings.baseUrl}\u0000${this.#token}`).digest("hex");
   }
 
   // Defence in depth: a session printed or serialised by mistake shows no token.
@@ -212,7 +232,10 @@ export function configureSession(raw: PropertyMap, options: ConfigureOptions): P
   const known: PropertyMap = {};
   for (const [k, v] of Object.entries(raw)) if (!containsUnknown(v)) known[k] = v;
   const { config, failures } = parseConfig(known, options.env);
-  if (!config) throw new UserError(`nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`);
+  if (!config)
+    throw new UserError(
+      `nsp: invalid provider configuration: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
+    );
   const { apiToken, ...settings } = config;
   const tokenInConfig = raw.apiToken !== undefined && raw.apiToken !== "";
   return new ProviderSession(settings, apiToken, {

@@ -66,7 +66,10 @@ Options:
   --help`;
 
 function list(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  return (values ?? [])
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 async function main(): Promise<number> {
@@ -116,7 +119,13 @@ async function main(): Promise<number> {
   if (args.import !== undefined) {
     const say = args.quiet ? () => {} : (m: string) => process.stderr.write(`nsp-discover: ${m}\n`);
     try {
-      return importInParts({ file: args.import, out: args.out!, partSize: args["part-size"] === undefined ? DEFAULT_PART_SIZE : Number(args["part-size"]), stack: args.stack, say });
+      return importInParts({
+        file: args.import,
+        out: args.out!,
+        partSize: args["part-size"] === undefined ? DEFAULT_PART_SIZE : Number(args["part-size"]),
+        stack: args.stack,
+        say,
+      });
     } catch (e) {
       process.stderr.write(`nsp-discover: ${(e as Error).message}\n`);
       return 1;
@@ -127,11 +136,16 @@ async function main(): Promise<number> {
   if (args["requests-per-minute"] !== undefined) raw.requestsPerMinute = args["requests-per-minute"];
   const { config, failures } = parseConfig(raw as never);
   if (!config) {
-    for (const f of failures) process.stderr.write(`nsp-discover: ${f.property === "requestsPerMinute" ? "--requests-per-minute" : f.property}: ${f.reason}\n`);
+    for (const f of failures)
+      process.stderr.write(
+        `nsp-discover: ${f.property === "requestsPerMinute" ? "--requests-per-minute" : f.property}: ${f.reason}\n`,
+      );
     return 2;
   }
   if (!config.apiToken) {
-    process.stderr.write("nsp-discover: no API token: export NSP_API_TOKEN=svc_... (the same variable the provider reads)\n");
+    process.stderr.write(
+      "nsp-discover: no API token: export NSP_API_TOKEN=svc_... (the same variable the provider reads)\n",
+    );
     return 2;
   }
 
@@ -158,7 +172,13 @@ async function main(): Promise<number> {
     const result = await discover(client, resources, {
       types: list(args.type),
       zones: list(args.zone),
-      zoneRecordsAbove: args["zone-records"] ? 0 : args["records-one-by-one"] ? Infinity : args["zone-records-above"] === undefined ? DEFAULT_ZONE_RECORDS_ABOVE : Number(args["zone-records-above"]),
+      zoneRecordsAbove: args["zone-records"]
+        ? 0
+        : args["records-one-by-one"]
+          ? Infinity
+          : args["zone-records-above"] === undefined
+            ? DEFAULT_ZONE_RECORDS_ABOVE
+            : Number(args["zone-records-above"]),
       tracked,
       onProgress: say,
       signal: cancel.signal,
@@ -176,11 +196,27 @@ async function main(): Promise<number> {
       });
       try {
         const select = args["with-state"] ? undefined : (e: { type: string }) => e.type === "nsp:dns:ZoneRecords";
-        const read = await withState(file.resources, resources, () => session.context({ signal: cancel.signal, log: (severity, message) => severity !== "debug" && say(message) }), 4, select);
+        const read = await withState(
+          file.resources,
+          resources,
+          () =>
+            session.context({
+              signal: cancel.signal,
+              log: (severity, message) => severity !== "debug" && say(message),
+            }),
+          4,
+          select,
+        );
         file = { ...file, resources: asZoneFiles(read.entries, result.zoneNames) };
         const requests = session.api().client.stats().requests;
-        if (args["with-state"]) say(`${read.entries.length - read.leftToRead.length} entries carry their state; ${read.leftToRead.length} left to the import's read (${requests} requests to read them)`);
-        else say(`${zoneFiles} zones as their zone file (nsp:dns:ZoneRecords, more than ${args["zone-records"] ? 0 : (args["zone-records-above"] ?? DEFAULT_ZONE_RECORDS_ABOVE)} records): ${requests} requests to read them`);
+        if (args["with-state"])
+          say(
+            `${read.entries.length - read.leftToRead.length} entries carry their state; ${read.leftToRead.length} left to the import's read (${requests} requests to read them)`,
+          );
+        else
+          say(
+            `${zoneFiles} zones as their zone file (nsp:dns:ZoneRecords, more than ${args["zone-records"] ? 0 : (args["zone-records-above"] ?? DEFAULT_ZONE_RECORDS_ABOVE)} records): ${requests} requests to read them`,
+          );
         for (const l of read.leftToRead) say(`left to the import's read: ${l.type} ${l.id}: ${l.reason}`);
       } finally {
         await session.api().client.close();
@@ -194,9 +230,13 @@ async function main(): Promise<number> {
     );
     for (const u of result.unavailable) say(`not readable: ${u.type} (${u.path}: ${u.reason})`);
     const skipped = result.leftOut.filter((l) => l.reason.startsWith("tracked by stack "));
-    if (tracked.size) say(`${skipped.length} objects left out because ${list(args["skip-tracked"]).join(", ")} already manage them`);
+    if (tracked.size)
+      say(`${skipped.length} objects left out because ${list(args["skip-tracked"]).join(", ")} already manage them`);
     if (args.report) {
-      writeFileSync(args.report, `${JSON.stringify({ leftOut: result.leftOut, notDiscovered: result.notDiscovered, unavailable: result.unavailable }, null, 2)}\n`);
+      writeFileSync(
+        args.report,
+        `${JSON.stringify({ leftOut: result.leftOut, notDiscovered: result.notDiscovered, unavailable: result.unavailable }, null, 2)}\n`,
+      );
       say(`wrote ${args.report}`);
     }
     say(
@@ -219,19 +259,34 @@ function optionProblem(args: Record<string, string | boolean | string[] | undefi
   const wholeNumber = (name: string, min: number, what: string) => {
     const value = args[name];
     if (value === undefined) return undefined;
-    return /^\d+$/.test(String(value)) && Number(value) >= min ? undefined : `--${name}: must be a whole number of ${what}, ${min} or more; got ${JSON.stringify(value)}`;
+    return /^\d+$/.test(String(value)) && Number(value) >= min
+      ? undefined
+      : `--${name}: must be a whole number of ${what}, ${min} or more; got ${JSON.stringify(value)}`;
   };
   const given = (names: string[]) => names.filter((n) => args[n] !== undefined).map((n) => `--${n}`);
   const sizes = given(["zone-records", "zone-records-above", "records-one-by-one"]);
   if (sizes.length > 1) return `${sizes.join(" and ")} each choose how a zone's records are written: give one`;
   if (args.import !== undefined) {
-    if (args.out === undefined) return "--import needs --out <file>: where pulumi import writes the program (index.ts, or Main.yaml for Pulumi YAML)";
-    const discovery = given(["type", "zone", "zone-records", "zone-records-above", "records-one-by-one", "requests-per-minute", "skip-tracked", "with-state", "report"]);
-    if (discovery.length) return `--import adopts a file nsp-discover already wrote: ${discovery.join(", ")} belong${discovery.length === 1 ? "s" : ""} to the run that writes it`;
+    if (args.out === undefined)
+      return "--import needs --out <file>: where pulumi import writes the program (index.ts, or Main.yaml for Pulumi YAML)";
+    const discovery = given([
+      "type",
+      "zone",
+      "zone-records",
+      "zone-records-above",
+      "records-one-by-one",
+      "requests-per-minute",
+      "skip-tracked",
+      "with-state",
+      "report",
+    ]);
+    if (discovery.length)
+      return `--import adopts a file nsp-discover already wrote: ${discovery.join(", ")} belong${discovery.length === 1 ? "s" : ""} to the run that writes it`;
     return wholeNumber("part-size", 1, "objects");
   }
   const importOnly = given(["out", "part-size"]);
-  if (importOnly.length) return `${importOnly.join(" and ")} go${importOnly.length === 1 ? "es" : ""} with --import <file>`;
+  if (importOnly.length)
+    return `${importOnly.join(" and ")} go${importOnly.length === 1 ? "es" : ""} with --import <file>`;
   return wholeNumber("zone-records-above", 0, "records");
 }
 
@@ -244,9 +299,17 @@ function trackedObjects(stacks: readonly string[]): Map<string, string> {
   for (const stack of stacks) {
     let exported: ExportedDeployment;
     try {
-      exported = JSON.parse(execFileSync("pulumi", ["stack", "export", "--stack", stack], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] })) as ExportedDeployment;
+      exported = JSON.parse(
+        execFileSync("pulumi", ["stack", "export", "--stack", stack], {
+          encoding: "utf8",
+          maxBuffer: 1 << 30,
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+      ) as ExportedDeployment;
     } catch (e) {
-      throw new Error(`pulumi stack export --stack ${stack} failed: ${((e as { stderr?: string }).stderr || (e as Error).message).trim()}`);
+      throw new Error(
+        `pulumi stack export --stack ${stack} failed: ${((e as { stderr?: string }).stderr || (e as Error).message).trim()}`,
+      );
     }
     for (const r of exported.deployment.resources ?? []) {
       if (!r.id || !r.type.startsWith("nsp:")) continue;

@@ -85,7 +85,11 @@ export const DEFAULT_ZONE_RECORDS_ABOVE = 500;
  * builds the bulk-import document: every object with the import id its resource's docs give and
  * a readable name that stays the same from one run to the next.
  */
-export async function discover(client: ApiClient, definitions: readonly AnyResource[], opts: DiscoverOptions = {}): Promise<DiscoverResult> {
+export async function discover(
+  client: ApiClient,
+  definitions: readonly AnyResource[],
+  opts: DiscoverOptions = {},
+): Promise<DiscoverResult> {
   const byToken = new Map(definitions.map((d) => [d.token, d]));
   const sourceOf = sourcesOf(definitions);
   const selected = selectTypes(definitions, opts);
@@ -102,14 +106,18 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     if (s.parent) need(s.parent.token);
   };
   for (const t of selected) need(t);
-  const recordsAs = { [RECORD]: matchesTypes(RECORD, opts.types), [ZONE_RECORDS]: matchesTypes(ZONE_RECORDS, opts.types) };
+  const recordsAs = {
+    [RECORD]: matchesTypes(RECORD, opts.types),
+    [ZONE_RECORDS]: matchesTypes(ZONE_RECORDS, opts.types),
+  };
   if (recordsAs[ZONE_RECORDS]) need(RECORD);
   // Records published by a mail domain belong to it, so the mail domains are read with the records.
   if (needed.has(RECORD)) need("nsp:mail:Domain");
   if (opts.zones?.length) for (const t of [...needed]) if (sourceOf.get(t)?.zoneVia) need(sourceOf.get(t)!.zoneVia!);
 
   const listed = new Map<string, { item: Item; parent?: Item }[]>();
-  const find = (token: string, id: unknown): Item | undefined => (id == null ? undefined : listed.get(token)?.find((r) => String(r.item.id) === String(id))?.item);
+  const find = (token: string, id: unknown): Item | undefined =>
+    id == null ? undefined : listed.get(token)?.find((r) => String(r.item.id) === String(id))?.item;
   let zoneFilter: Set<string> | undefined;
   const pool = limiter(opts.concurrency ?? 4);
   let lists = 0;
@@ -122,7 +130,11 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
       return items;
     } catch (e) {
       if (isApiError(e) && [403, 404, 405, 409].includes(e.status)) {
-        unavailable.push({ type: source.token, path, reason: `${e.status} ${e.code}: ${e.serverMessage || e.message}` });
+        unavailable.push({
+          type: source.token,
+          path,
+          reason: `${e.status} ${e.code}: ${e.serverMessage || e.message}`,
+        });
         progress(`skipped ${path}: ${e.status} ${e.code}`);
         return undefined;
       }
@@ -143,7 +155,8 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
     let parents = (listed.get(source.parent.token) ?? []).filter((p) => source.parent!.holds?.(p.item) ?? true);
     // Under --zone only the parents on those zones are listed (a zone's records, a mail domain's mailboxes).
     const parentSource = sourceOf.get(source.parent.token)!;
-    if (zoneFilter && parentSource.zoneOf) parents = parents.filter((p) => zoneFilter!.has(String(parentSource.zoneOf!(p.item, p.parent, find))));
+    if (zoneFilter && parentSource.zoneOf)
+      parents = parents.filter((p) => zoneFilter!.has(String(parentSource.zoneOf!(p.item, p.parent, find))));
     await Promise.all(
       parents.map(({ item: parent }) =>
         source.fromParent
@@ -159,7 +172,11 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
   // Parents first (one level at a time), then every child type at once.
   const roots = [...needed].filter((t) => !sourceOf.get(t)!.parent);
   await Promise.all(roots.map((t) => pool(() => load(t))));
-  if (opts.zones?.length) zoneFilter = resolveZones(opts.zones, (listed.get("nsp:dns:Zone") ?? []).map((r) => r.item));
+  if (opts.zones?.length)
+    zoneFilter = resolveZones(
+      opts.zones,
+      (listed.get("nsp:dns:Zone") ?? []).map((r) => r.item),
+    );
   const children = [...needed].filter((t) => sourceOf.get(t)!.parent);
   await Promise.all(children.map((t) => load(t)));
   progress(`read the account with ${lists} lists`);
@@ -169,7 +186,8 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
   // object's own id alone, which names one object account-wide only where it is the API's id
   // (a route's local part is unique only within its domain).
   const trackedBy = (type: string, id: string) =>
-    opts.tracked?.get(`${type} ${id}`) ?? (byToken.get(type)?.list?.key ? undefined : opts.tracked?.get(`${type} ${id.split("/").pop()}`));
+    opts.tracked?.get(`${type} ${id}`) ??
+    (byToken.get(type)?.list?.key ? undefined : opts.tracked?.get(`${type} ${id.split("/").pop()}`));
   // A record another stack manages is owned like a mail domain's: no ZoneRecords set claims it.
   for (const { item, parent } of listed.get(RECORD) ?? []) {
     const stack = trackedBy(RECORD, `${String(parent?.id)}/${String(item.id)}`);
@@ -178,10 +196,18 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
   const entries: (ImportEntry & { sortKey: string })[] = [];
 
   // The zones whose records are one ZoneRecords: by their size, unless only one of the two types is asked for.
-  const above = !recordsAs[RECORD] ? 0 : !recordsAs[ZONE_RECORDS] ? Infinity : (opts.zoneRecordsAbove ?? DEFAULT_ZONE_RECORDS_ABOVE);
+  const above = !recordsAs[RECORD]
+    ? 0
+    : !recordsAs[ZONE_RECORDS]
+      ? Infinity
+      : (opts.zoneRecordsAbove ?? DEFAULT_ZONE_RECORDS_ABOVE);
   const sizes = new Map<unknown, number>();
   for (const { parent } of listed.get(RECORD) ?? []) sizes.set(parent?.id, (sizes.get(parent?.id) ?? 0) + 1);
-  const asZoneRecords = new Set((listed.get("nsp:dns:Zone") ?? []).filter(({ item }) => (sizes.get(item.id) ?? 0) > above).map(({ item }) => item.id));
+  const asZoneRecords = new Set(
+    (listed.get("nsp:dns:Zone") ?? [])
+      .filter(({ item }) => (sizes.get(item.id) ?? 0) > above)
+      .map(({ item }) => item.id),
+  );
   if (recordsAs[ZONE_RECORDS] && asZoneRecords.size > 0) {
     const single = (item: Item, parent: Item) => entryOf(byToken.get(RECORD)!, item, parent);
     const zones = (listed.get("nsp:dns:Zone") ?? []).filter(({ item }) => asZoneRecords.has(item.id));
@@ -196,7 +222,10 @@ export async function discover(client: ApiClient, definitions: readonly AnyResou
       if (zoneFilter && !zoneFilter.has(String(source.zoneOf!(item, parent, find)))) continue;
       const entry = entryOf(def, item, parent);
       const stack = trackedBy(token, entry.id);
-      const reason = source.skip?.(item, parent) ?? (token === RECORD ? recordLeftOut(item, owners) : undefined) ?? (stack === undefined ? undefined : `tracked by stack ${stack}`);
+      const reason =
+        source.skip?.(item, parent) ??
+        (token === RECORD ? recordLeftOut(item, owners) : undefined) ??
+        (stack === undefined ? undefined : `tracked by stack ${stack}`);
       if (reason !== undefined) leftOut.push({ type: token, id: entry.id, reason });
       else entries.push(entry);
     }
@@ -226,7 +255,10 @@ function selectTypes(definitions: readonly AnyResource[], opts: DiscoverOptions)
     out.add(d.token);
   }
   const unknown = (opts.types ?? []).filter((g) => !definitions.some((d) => matchesTypes(d.token, [g])));
-  if (unknown.length) throw new Error(`--type ${unknown.join(", ")} matches no resource type of the provider (types look like nsp:dns:Record or nsp:dns:*)`);
+  if (unknown.length)
+    throw new Error(
+      `--type ${unknown.join(", ")} matches no resource type of the provider (types look like nsp:dns:Record or nsp:dns:*)`,
+    );
   return out;
 }
 
@@ -254,7 +286,9 @@ function resolveZones(wanted: readonly string[], zones: readonly Item[]): Set<st
 function ownedRecords(domains: readonly { item: Item }[]): Map<string, string> {
   const owners = new Map<string, string>();
   for (const { item } of domains) {
-    for (const r of (item.records ?? []) as Item[]) if (r.record_id != null) owners.set(String(r.record_id), `mail domain ${String(item.name)} (nsp:mail:Domain ${String(item.id)})`);
+    for (const r of (item.records ?? []) as Item[])
+      if (r.record_id != null)
+        owners.set(String(r.record_id), `mail domain ${String(item.name)} (nsp:mail:Domain ${String(item.id)})`);
   }
   return owners;
 }
@@ -306,8 +340,15 @@ function zoneRecordEntries(
     // and the program \`pulumi import\` writes refers to the imported zone instead of repeating its id.
     const scope = [...adopted]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .flatMap(([name, types]) => (types.size === allTypes.get(name)!.size ? [name] : [...types].sort().map((t) => `${name}:${t}`)));
-    out.push({ type: ZONE_RECORDS, id: `${String(zone.id)}/${scope.join(",")}`, name: "", sortKey: `${String(zone.name)}\u0000\u0000${String(zone.id)}` });
+      .flatMap(([name, types]) =>
+        types.size === allTypes.get(name)!.size ? [name] : [...types].sort().map((t) => `${name}:${t}`),
+      );
+    out.push({
+      type: ZONE_RECORDS,
+      id: `${String(zone.id)}/${scope.join(",")}`,
+      name: "",
+      sortKey: `${String(zone.name)}\u0000\u0000${String(zone.id)}`,
+    });
   }
   return out;
 }
@@ -315,7 +356,12 @@ function zoneRecordEntries(
 /** An object's entry, named later (nameEntries) from the label at the front of its sort key. */
 function entryOf(def: AnyResource, item: Item, parent: Item | undefined): ImportEntry & { sortKey: string } {
   const id = listedImportId(def, item, parent);
-  return { type: def.token, id, name: "", sortKey: `${labelOf(def.list!, item, parent)}\u0000${sortKeyOf(item)}\u0000${id}` };
+  return {
+    type: def.token,
+    id,
+    name: "",
+    sortKey: `${labelOf(def.list!, item, parent)}\u0000${sortKeyOf(item)}\u0000${id}`,
+  };
 }
 
 /**
@@ -345,7 +391,14 @@ function nameEntries(entries: (ImportEntry & { sortKey: string })[]): void {
   for (const key of [...groups.keys()].sort()) {
     const group = groups.get(key)!;
     const [type, label] = key.split("\u0000") as [string, string];
-    const base = taken.has(label) ? `${label}-${slug(type.split(":").pop()!.replace(/([a-z0-9])([A-Z])/g, "$1-$2"))}` : label;
+    const base = taken.has(label)
+      ? `${label}-${slug(
+          type
+            .split(":")
+            .pop()!
+            .replace(/([a-z0-9])([A-Z])/g, "$1-$2"),
+        )}`
+      : label;
     group.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0));
     group.forEach((e, i) => {
       let name = i === 0 ? base : `${base}-${i + 1}`;

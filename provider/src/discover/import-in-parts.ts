@@ -51,20 +51,31 @@ function readImportFile(file: string): ImportFile {
   try {
     doc = JSON.parse(readFileSync(file, "utf8")) as ImportFile;
   } catch (e) {
-    throw new Error(`--import ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not a JSON import file (${(e as Error).message})`}`);
+    throw new Error(
+      `--import ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : `not a JSON import file (${(e as Error).message})`}`,
+    );
   }
-  if (!doc || !Array.isArray(doc.resources)) throw new Error(`--import ${file}: not an import file nsp-discover wrote (it has no "resources" list)`);
+  if (!doc || !Array.isArray(doc.resources))
+    throw new Error(`--import ${file}: not an import file nsp-discover wrote (it has no "resources" list)`);
   return doc;
 }
 
 /** The id of each object the stack holds, by `<type>::<name>` (the end of its URN). */
 function heldIds(stack: string | undefined): Map<string, string> {
-  const run = spawnSync("pulumi", ["stack", "export", ...(stack ? ["--stack", stack] : [])], { encoding: "utf8", maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "pipe"] });
+  const run = spawnSync("pulumi", ["stack", "export", ...(stack ? ["--stack", stack] : [])], {
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (run.error) throw new Error(`could not run pulumi: ${run.error.message} (is the Pulumi CLI on PATH?)`);
-  if (run.status !== 0) throw new Error(`pulumi stack export failed (the project's stack must exist first: \`pulumi stack init\`): ${run.stderr.trim()}`);
+  if (run.status !== 0)
+    throw new Error(
+      `pulumi stack export failed (the project's stack must exist first: \`pulumi stack init\`): ${run.stderr.trim()}`,
+    );
   const exported = JSON.parse(run.stdout) as { deployment?: { resources?: { urn: string; id?: string }[] } };
   const held = new Map<string, string>();
-  for (const r of exported.deployment?.resources ?? []) if (r.id) held.set(r.urn.split("::").slice(-2).join("::"), r.id);
+  for (const r of exported.deployment?.resources ?? [])
+    if (r.id) held.set(r.urn.split("::").slice(-2).join("::"), r.id);
   return held;
 }
 
@@ -72,10 +83,14 @@ const keyOf = (e: ImportEntry) => `${e.type}::${e.name}`;
 
 /** Runs `pulumi import` as the user would, its output on the terminal. */
 function pulumiImport(args: string[], stack: string | undefined): number {
-  const run = spawnSync("pulumi", ["import", ...args, "--yes", "--skip-preview", ...(stack ? ["--stack", stack] : [])], {
-    stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, PULUMI_SKIP_CHECKPOINTS: "true" },
-  });
+  const run = spawnSync(
+    "pulumi",
+    ["import", ...args, "--yes", "--skip-preview", ...(stack ? ["--stack", stack] : [])],
+    {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, PULUMI_SKIP_CHECKPOINTS: "true" },
+    },
+  );
   if (run.error) throw new Error(`could not run pulumi: ${run.error.message} (is the Pulumi CLI on PATH?)`);
   return run.status ?? 1;
 }
@@ -122,7 +137,9 @@ export function importInParts(opts: ImportOptions): number {
       return code;
     }
     copyFileSync(aside, opts.out);
-    opts.say(`done: ${opts.out} holds the program of ${total} objects; \`pulumi preview --expect-no-changes\` shows it matches the account`);
+    opts.say(
+      `done: ${opts.out} holds the program of ${total} objects; \`pulumi preview --expect-no-changes\` shows it matches the account`,
+    );
     return 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -54,7 +54,8 @@ function revealed(value: unknown): unknown {
   if (value && typeof value === "object") {
     const o = value as Item;
     if (SECRET_SIG in o) {
-      if (typeof o.plaintext !== "string") throw new Error("the export holds encrypted secrets: run `pulumi stack export --show-secrets`");
+      if (typeof o.plaintext !== "string")
+        throw new Error("the export holds encrypted secrets: run `pulumi stack export --show-secrets`");
       return revealed(JSON.parse(o.plaintext));
     }
     return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, revealed(v)]));
@@ -66,7 +67,12 @@ function revealed(value: unknown): unknown {
  * Decides every pending create of the export. `clientFor` opens the API client of one provider
  * configuration (the provider resource's inputs, as Configure gets them).
  */
-export async function resolvePendingCreates(exported: ExportedDeployment, definitions: readonly AnyResource[], clientFor: (settings: PropertyMap) => ApiClient, signal?: AbortSignal): Promise<PendingCreate[]> {
+export async function resolvePendingCreates(
+  exported: ExportedDeployment,
+  definitions: readonly AnyResource[],
+  clientFor: (settings: PropertyMap) => ApiClient,
+  signal?: AbortSignal,
+): Promise<PendingCreate[]> {
   const byToken = new Map(definitions.map((d) => [d.token, d]));
   const resources = exported.deployment.resources ?? [];
   const clients = new Map<string, ApiClient>();
@@ -82,15 +88,26 @@ export async function resolvePendingCreates(exported: ExportedDeployment, defini
       out.push({ urn, type, outcome: "foreign", detail: "not an nsp resource; left to its own provider" });
       continue;
     }
-    const { inputs: args, failures } = checkResource(def, unwrapProperties(revealed(op.resource.inputs ?? {}) as PropertyMap).value);
+    const { inputs: args, failures } = checkResource(
+      def,
+      unwrapProperties(revealed(op.resource.inputs ?? {}) as PropertyMap).value,
+    );
     if (failures.length) {
-      out.push({ urn, type, outcome: "unidentifiable", detail: `its inputs do not check: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}` });
+      out.push({
+        urn,
+        type,
+        outcome: "unidentifiable",
+        detail: `its inputs do not check: ${failures.map((f) => `${f.property} ${f.reason}`).join("; ")}`,
+      });
       continue;
     }
     const providerRef = op.resource.provider ?? "";
     let client = clients.get(providerRef);
     if (!client) {
-      const [providerUrn, providerId] = [providerRef.slice(0, providerRef.lastIndexOf("::")), providerRef.slice(providerRef.lastIndexOf("::") + 2)];
+      const [providerUrn, providerId] = [
+        providerRef.slice(0, providerRef.lastIndexOf("::")),
+        providerRef.slice(providerRef.lastIndexOf("::") + 2),
+      ];
       const provider = resources.find((r) => r.urn === providerUrn && r.id === providerId);
       client = clientFor(revealed(provider?.inputs ?? {}) as PropertyMap);
       clients.set(providerRef, client);
@@ -99,11 +116,21 @@ export async function resolvePendingCreates(exported: ExportedDeployment, defini
     const key = describeKey(def, args);
     const fixedId = found ? undefined : idFromInputs(def, args);
     if (fixedId !== undefined) {
-      out.push({ urn, type, outcome: "repeatable", detail: `writes the object its inputs name (${fixedId}); the next up writes it again` });
+      out.push({
+        urn,
+        type,
+        outcome: "repeatable",
+        detail: `writes the object its inputs name (${fixedId}); the next up writes it again`,
+      });
       continue;
     }
     if (!found) {
-      out.push({ urn, type, outcome: "unidentifiable", detail: `${type} has no natural key to find it by${key ? ` (${key})` : ""}; check by hand` });
+      out.push({
+        urn,
+        type,
+        outcome: "unidentifiable",
+        detail: `${type} has no natural key to find it by${key ? ` (${key})` : ""}; check by hand`,
+      });
       continue;
     }
     const untracked = found.filter((m) => !tracked.has(`${type} ${m.ownId}`));
@@ -115,7 +142,12 @@ export async function resolvePendingCreates(exported: ExportedDeployment, defini
       tracked.add(`${type} ${match.ownId}`);
       out.push({ urn, type, outcome: "adopt", id: match.importId, detail: `${key}: object ${match.importId}` });
     } else {
-      out.push({ urn, type, outcome: "ambiguous", detail: `${untracked.length} untracked objects have ${key}: ${untracked.map((m) => m.importId).join(", ")}` });
+      out.push({
+        urn,
+        type,
+        outcome: "ambiguous",
+        detail: `${untracked.length} untracked objects have ${key}: ${untracked.map((m) => m.importId).join(", ")}`,
+      });
     }
   }
   return out;
@@ -135,7 +167,14 @@ export function adoptIntoDeployment<T extends { deployment: Item }>(exported: T,
     ...exported,
     deployment: {
       ...exported.deployment,
-      resources: [...((exported.deployment.resources ?? []) as Item[]), ...adopted.map((op) => ({ ...op.resource, id: ids.get(op.resource.urn), outputs: op.resource.outputs ?? op.resource.inputs ?? {} }))],
+      resources: [
+        ...((exported.deployment.resources ?? []) as Item[]),
+        ...adopted.map((op) => ({
+          ...op.resource,
+          id: ids.get(op.resource.urn),
+          outputs: op.resource.outputs ?? op.resource.inputs ?? {},
+        })),
+      ],
       pending_operations: ops.filter((op) => !adopted.includes(op)),
     },
   };
@@ -151,7 +190,11 @@ export function commandLine(args: readonly string[]): string {
 }
 
 /** The API client of one provider configuration of the stack, environment variables as fallback. */
-export function clientFromSettings(settings: PropertyMap, userAgent: string, log: (message: string) => void): ApiClient {
+export function clientFromSettings(
+  settings: PropertyMap,
+  userAgent: string,
+  log: (message: string) => void,
+): ApiClient {
   const session = configureSession(settings, {
     userAgent,
     log: (level, message) => level !== "debug" && log(message),

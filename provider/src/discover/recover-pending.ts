@@ -8,7 +8,15 @@ import { join } from "node:path";
 import { ApiClient } from "../client";
 import { PROVIDER_VERSION } from "../config/package-info";
 import { resources } from "../modules/all-definitions";
-import { SETTLED, adoptIntoDeployment, clientFromSettings, commandLine, refreshArgs, resolvePendingCreates, type ExportedDeployment } from "./pending-creates";
+import {
+  SETTLED,
+  adoptIntoDeployment,
+  clientFromSettings,
+  commandLine,
+  refreshArgs,
+  resolvePendingCreates,
+  type ExportedDeployment,
+} from "./pending-creates";
 
 interface RecoverOptions {
   /** The stack (default: the selected one). */
@@ -27,12 +35,18 @@ interface RecoverOptions {
   pulumi?: PulumiRunner;
 }
 
-type PulumiRunner = (args: string[], opts: { cwd?: string; showStdout: boolean }) => Promise<{ code: number; stdout: string }>;
+type PulumiRunner = (
+  args: string[],
+  opts: { cwd?: string; showStdout: boolean },
+) => Promise<{ code: number; stdout: string }>;
 
 /** The pulumi CLI from PATH, its stderr (and stdout, when shown) on the terminal. */
 const terminalPulumi: PulumiRunner = (args, opts) =>
   new Promise((resolve) => {
-    const child = spawn("pulumi", args, { cwd: opts.cwd, stdio: ["ignore", opts.showStdout ? "inherit" : "pipe", "inherit"] });
+    const child = spawn("pulumi", args, {
+      cwd: opts.cwd,
+      stdio: ["ignore", opts.showStdout ? "inherit" : "pipe", "inherit"],
+    });
     let stdout = "";
     child.stdout?.on("data", (d: Buffer) => (stdout += d.toString()));
     child.on("error", (e) => resolve({ code: -1, stdout: `pulumi did not start: ${e.message}` }));
@@ -49,7 +63,10 @@ export async function recoverPendingCreates(opts: RecoverOptions): Promise<numbe
     return (await run([...args, ...stackArgs], { cwd, showStdout: true })).code === 0;
   };
   const exportState = async (showSecrets: boolean) => {
-    const r = await run(["stack", "export", ...(showSecrets ? ["--show-secrets"] : []), ...stackArgs], { cwd, showStdout: false });
+    const r = await run(["stack", "export", ...(showSecrets ? ["--show-secrets"] : []), ...stackArgs], {
+      cwd,
+      showStdout: false,
+    });
     if (r.code !== 0) throw new Error(`exited with ${r.code}`);
     return JSON.parse(r.stdout) as ExportedDeployment;
   };
@@ -83,7 +100,9 @@ export async function recoverPendingCreates(opts: RecoverOptions): Promise<numbe
     // `pulumi stack import` drops every pending operation: with any create undecided, nothing
     // is changed, so that none is lost before someone looks at it.
     if (unsettled.length) {
-      say(`${unsettled.length} pending create(s) not decided, so nothing was changed: check each, adopt it with \`pulumi import <type> <name> <id>\` or let it go, then \`pulumi refresh --clear-pending-creates\``);
+      say(
+        `${unsettled.length} pending create(s) not decided, so nothing was changed: check each, adopt it with \`pulumi import <type> <name> <id>\` or let it go, then \`pulumi refresh --clear-pending-creates\``,
+      );
       return 1;
     }
     if (decided.some((d) => d.outcome === "adopt")) {

@@ -59,7 +59,10 @@ export async function withState(
  * the one the import's own Read gives, `records` written as the zone's file, which a later Read
  * keeps (the program then gives `zoneFile`).
  */
-export function asZoneFiles(entries: readonly StatefulEntry[], zoneNames: ReadonlyMap<string, string>): StatefulEntry[] {
+export function asZoneFiles(
+  entries: readonly StatefulEntry[],
+  zoneNames: ReadonlyMap<string, string>,
+): StatefulEntry[] {
   return entries.map((e) => {
     if (e.type !== "nsp:dns:ZoneRecords" || !e.inputs || !e.outputs) return e;
     const zoneName = zoneNames.get(String(e.outputs.zoneId));

@@ -14,7 +14,15 @@ import { configureSession, type ProviderSession } from "../config/session";
 import { providerConfig } from "../config/provider-config";
 import { UserError } from "../framework/engine/user-error";
 import type { AnyResource, CheckFailure, OperationContext } from "../framework/definition";
-import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, readResource, updateResource } from "../framework/engine/operations";
+import {
+  checkResource,
+  createResource,
+  deleteResource,
+  diffChecked,
+  InitFailedError,
+  readResource,
+  updateResource,
+} from "../framework/engine/operations";
 import { upgradeInputs, upgradeState } from "../framework/engine/state-version";
 import { dropUndefined, type PropertyMap } from "../framework/engine/property-values";
 import { PROVIDER_VERSION } from "../config/package-info";
@@ -29,7 +37,6 @@ export const INPUT_KEYS = "__nspInputs";
 export interface DynamicConfig {
   get(key: string): string | undefined;
 }
-
 
 /**
  * A create or update that failed after the object came to exist. Pulumi's host turns an error
@@ -79,7 +86,9 @@ export function configure(config: DynamicConfig, env: NodeJS.ProcessEnv = proces
 }
 
 /** The settings in use, without the token (tests, diagnostics). */
-export function settings(): { baseUrl: string; requestsPerMinute: number; maxRetries: number; hasToken: boolean } | undefined {
+export function settings():
+  | { baseUrl: string; requestsPerMinute: number; maxRetries: number; hasToken: boolean }
+  | undefined {
   if (!session) return undefined;
   const { baseUrl, requestsPerMinute, maxRetries } = session.settings;
   return { baseUrl, requestsPerMinute, maxRetries, hasToken: session.hasToken };
@@ -105,7 +114,8 @@ function context(token: string): OperationContext {
 
 function definition(token: string): AnyResource {
   const def = resourcesByToken.get(token);
-  if (!def) throw new UserError(`nsp: unknown resource type "${token}"; this version of @nsp/pulumi-dynamic does not know it`);
+  if (!def)
+    throw new UserError(`nsp: unknown resource type "${token}"; this version of @nsp/pulumi-dynamic does not know it`);
   return def;
 }
 
@@ -183,9 +193,24 @@ export function check(token: string, _olds: PropertyMap, news: PropertyMap): Pro
 export function diff(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<DynamicDiffResult> {
   return guard(async () => {
     const def = definition(token);
-    const d = await diffChecked(def, () => (configured().ready ? context(token) : undefined), id, strip(olds), strip(news), priorInputs(def, olds ?? {}));
-    const detailedDiff = Object.fromEntries(Object.entries(d.detailed).map(([k, kind]) => [k, { kind, inputDiff: true }]));
-    return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace, diffs: d.diffs, detailedDiff };
+    const d = await diffChecked(
+      def,
+      () => (configured().ready ? context(token) : undefined),
+      id,
+      strip(olds),
+      strip(news),
+      priorInputs(def, olds ?? {}),
+    );
+    const detailedDiff = Object.fromEntries(
+      Object.entries(d.detailed).map(([k, kind]) => [k, { kind, inputDiff: true }]),
+    );
+    return {
+      changes: d.changes,
+      replaces: d.replaces,
+      deleteBeforeReplace: d.deleteBeforeReplace,
+      diffs: d.diffs,
+      detailedDiff,
+    };
   });
 }
 
@@ -195,7 +220,10 @@ export function diff(token: string, id: string, olds: PropertyMap, news: Propert
  */
 function guardWrite<T>(token: string, inputs: PropertyMap, fn: (def: AnyResource) => Promise<T>): Promise<T> {
   const def = resourcesByToken.get(token);
-  return guard(() => fn(definition(token)), def && ((e) => ({ ...outputs(def, e.state, strip(inputs)), [PROVIDER_KEY]: inputs[PROVIDER_KEY] })));
+  return guard(
+    () => fn(definition(token)),
+    def && ((e) => ({ ...outputs(def, e.state, strip(inputs)), [PROVIDER_KEY]: inputs[PROVIDER_KEY] })),
+  );
 }
 
 export function create(token: string, inputs: PropertyMap): Promise<{ id: string; outs: PropertyMap }> {
@@ -206,21 +234,40 @@ export function create(token: string, inputs: PropertyMap): Promise<{ id: string
   });
 }
 
-export function read(token: string, id: string, props: PropertyMap): Promise<{ id: string; props?: PropertyMap; inputs?: PropertyMap }> {
+export function read(
+  token: string,
+  id: string,
+  props: PropertyMap,
+): Promise<{ id: string; props?: PropertyMap; inputs?: PropertyMap }> {
   return guard(async () => {
     const def = definition(token);
     const prior = strip(props);
     // A state without the input names (not written by this adapter): take every input it holds.
     const current = upgradeState(def, prior);
-    const inputs = priorInputs(def, props ?? {}) ?? Object.fromEntries(Object.keys(def.args.shape).filter((k) => current[k] !== undefined).map((k) => [k, current[k]]));
+    const inputs =
+      priorInputs(def, props ?? {}) ??
+      Object.fromEntries(
+        Object.keys(def.args.shape)
+          .filter((k) => current[k] !== undefined)
+          .map((k) => [k, current[k]]),
+      );
     const found = await readResource(def, context(token), id, prior, inputs);
     // An empty id tells the engine the object is gone.
     if (!found) return { id: "" };
-    return { id: found.id, props: outputs(def, found.state, found.inputs), inputs: dropUndefined(found.inputs) as PropertyMap };
+    return {
+      id: found.id,
+      props: outputs(def, found.state, found.inputs),
+      inputs: dropUndefined(found.inputs) as PropertyMap,
+    };
   });
 }
 
-export function update(token: string, id: string, olds: PropertyMap, news: PropertyMap): Promise<{ outs: PropertyMap }> {
+export function update(
+  token: string,
+  id: string,
+  olds: PropertyMap,
+  news: PropertyMap,
+): Promise<{ outs: PropertyMap }> {
   return guardWrite(token, news, async (def) => {
     const next = strip(news);
     const state = await updateResource(def, context(token), id, strip(olds), next, priorInputs(def, olds ?? {}));

@@ -8,7 +8,10 @@ import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap } from "../framework/de
 type Mode = "input" | "output";
 
 function comment(lines: (string | undefined)[], indent: string): string {
-  const text = lines.filter((l): l is string => !!l).join("\n\n").replace(/\*\//g, "*\\/");
+  const text = lines
+    .filter((l): l is string => !!l)
+    .join("\n\n")
+    .replace(/\*\//g, "*\\/");
   if (!text) return "";
   return `${indent}/**\n${text
     .split("\n")
@@ -91,20 +94,40 @@ function resourceText(def: AnyResource, indent: string): string {
   const inner = `${indent}    `;
 
   const outputs: string[] = [];
-  const all: [string, z.ZodType, boolean][] = [...Object.entries(args).map(([k, f]) => [k, f, true] as [string, z.ZodType, boolean]), ...Object.entries(state).filter(([k]) => !(k in args)).map(([k, f]) => [k, f, false] as [string, z.ZodType, boolean])];
+  const all: [string, z.ZodType, boolean][] = [
+    ...Object.entries(args).map(([k, f]) => [k, f, true] as [string, z.ZodType, boolean]),
+    ...Object.entries(state)
+      .filter(([k]) => !(k in args))
+      .map(([k, f]) => [k, f, false] as [string, z.ZodType, boolean]),
+  ];
   for (const [k, field, isArg] of all) {
     const u = unwrap(field);
     // Same rule as schema.json's `required`: defaulted inputs are always present, write-only ones never come back.
-    const present = isArg ? (!u.optional || u.hasDefault) && u.defaultValue !== null && !writeOnly.has(k) : !u.optional && !u.hasDefault;
+    const present = isArg
+      ? (!u.optional || u.hasDefault) && u.defaultValue !== null && !writeOnly.has(k)
+      : !u.optional && !u.hasDefault;
     const t = typeText(field, "output", inner);
-    const notes = [secrets.has(k) ? "Stored as a secret." : undefined, writeOnly.has(k) ? "Write-only: the API never returns it; the state keeps the last value set." : undefined].filter(Boolean).join(" ");
-    outputs.push(`${comment([metaOf(field).description, notes || undefined], inner)}${inner}readonly ${key(k)}: pulumi.Output<${present ? t : `${t} | undefined`}>;`);
+    const notes = [
+      secrets.has(k) ? "Stored as a secret." : undefined,
+      writeOnly.has(k) ? "Write-only: the API never returns it; the state keeps the last value set." : undefined,
+    ]
+      .filter(Boolean)
+      .join(" ");
+    outputs.push(
+      `${comment([metaOf(field).description, notes || undefined], inner)}${inner}readonly ${key(k)}: pulumi.Output<${present ? t : `${t} | undefined`}>;`,
+    );
   }
 
   const argLines = Object.entries(args).map(([k, field]) => {
     const u = unwrap(field);
     const optional = u.optional || u.hasDefault;
-    const notes = [defaultNote(field), replaces.has(k) ? "Changing it replaces the object." : undefined, secrets.has(k) ? "Stored as a secret." : undefined].filter(Boolean).join(" ");
+    const notes = [
+      defaultNote(field),
+      replaces.has(k) ? "Changing it replaces the object." : undefined,
+      secrets.has(k) ? "Stored as a secret." : undefined,
+    ]
+      .filter(Boolean)
+      .join(" ");
     return `${comment([metaOf(field).description, notes || undefined], inner)}${inner}${key(k)}${optional ? "?" : ""}: pulumi.Input<${typeText(field, "input", inner)}>;`;
   });
   const argsRequired = Object.values(args).some((f) => {
@@ -113,8 +136,13 @@ function resourceText(def: AnyResource, indent: string): string {
   });
 
   return [
-    comment([def.description, `Dynamic-provider form of \`${def.token}\`: runs in the program's own Node.js process through Pulumi's dynamic-provider host, no plugin needed.`], indent) +
-      `${indent}class ${name} extends pulumi.dynamic.Resource {`,
+    comment(
+      [
+        def.description,
+        `Dynamic-provider form of \`${def.token}\`: runs in the program's own Node.js process through Pulumi's dynamic-provider host, no plugin needed.`,
+      ],
+      indent,
+    ) + `${indent}class ${name} extends pulumi.dynamic.Resource {`,
     `${inner}/** The type token of the definition, \`${def.token}\`. */`,
     `${inner}static readonly token: string;`,
     comment([`Reads an existing ${name} into the program by its id (${"`"}${def.importId}${"`"}).`], inner) +

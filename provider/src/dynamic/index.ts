@@ -89,7 +89,14 @@ function resourceClass(def: AnyResource): DynamicResourceClass {
       // Undefined inputs are not sent, but they make the engine expose the property as an output.
       for (const key of [...argKeys, ...stateKeys]) if (!(key in props)) props[key] = undefined;
       const additionalSecretOutputs = [...new Set([...(opts.additionalSecretOutputs ?? []), ...secrets])];
-      super(provider, resourceName, props, { ...opts, ...(additionalSecretOutputs.length ? { additionalSecretOutputs } : {}) }, module, name);
+      super(
+        provider,
+        resourceName,
+        props,
+        { ...opts, ...(additionalSecretOutputs.length ? { additionalSecretOutputs } : {}) },
+        module,
+        name,
+      );
     }
   };
   Object.defineProperty(cls, "name", { value: name });

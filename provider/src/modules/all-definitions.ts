@@ -32,7 +32,32 @@ interface Module {
 
 // In the order schema.json lists their resources; a new module goes at the end, so the
 // published schema (and the SDKs generated from it) only grows.
-const modules: readonly Module[] = [org, partner, registry, compute, stream, vod, dns, rpki, cdn, security, link, vgate, mail, sgate, verify, pages, index, services, meet, voice, talk, rtc, storage, ix];
+const modules: readonly Module[] = [
+  org,
+  partner,
+  registry,
+  compute,
+  stream,
+  vod,
+  dns,
+  rpki,
+  cdn,
+  security,
+  link,
+  vgate,
+  mail,
+  sgate,
+  verify,
+  pages,
+  index,
+  services,
+  meet,
+  voice,
+  talk,
+  rtc,
+  storage,
+  ix,
+];
 
 // schema.json lists functions in the order they were first published, which does not follow
 // the modules; keeping it keeps the schema and the SDKs byte-identical. A function not named
@@ -68,7 +93,9 @@ const publishedRank = (token: string) => {
 
 /** Every resource and function the provider serves, by type token. */
 export const resources: readonly AnyResource[] = modules.flatMap((m) => m.resources);
-export const functions: readonly AnyFunction[] = modules.flatMap((m) => m.functions).sort((a, b) => publishedRank(a.token) - publishedRank(b.token));
+export const functions: readonly AnyFunction[] = modules
+  .flatMap((m) => m.functions)
+  .sort((a, b) => publishedRank(a.token) - publishedRank(b.token));
 
 /** A resource's earlier tokens lead to it too, so states written under them stay served. */
 export const resourcesByToken = byToken(resources);

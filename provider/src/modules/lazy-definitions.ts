@@ -65,7 +65,10 @@ const lookups = new Map<string, Promise<Lookup>>();
 function moduleLookup(name: string): Promise<Lookup> {
   let lookup = lookups.get(name);
   if (!lookup) {
-    lookup = loadModule(name).then((m) => ({ resources: byToken(m.resources), functions: new Map(m.functions.map((f) => [f.token, f])) }));
+    lookup = loadModule(name).then((m) => ({
+      resources: byToken(m.resources),
+      functions: new Map(m.functions.map((f) => [f.token, f])),
+    }));
     lookups.set(name, lookup);
   }
   return lookup;

@@ -30,7 +30,9 @@ if (!preparing) {
 }
 const script = new Script(Module.wrap(readFileSync(file, "utf8")), { filename: file, cachedData });
 if (cachedData && script.cachedDataRejected && process.env.NSP_DEBUG) {
-  process.stderr.write(`pulumi-resource-nsp: V8 refused ${cacheFile} (made by another Node.js, or with other flags); compiling\n`);
+  process.stderr.write(
+    `pulumi-resource-nsp: V8 refused ${cacheFile} (made by another Node.js, or with other flags); compiling\n`,
+  );
 }
 const bundle = { exports: {} as PluginBundle };
 (script.runInThisContext() as (...args: unknown[]) => void)(bundle.exports, createRequire(file), bundle, file, here);
@@ -43,7 +45,9 @@ if (preparing) {
       process.exit(0);
     },
     (err: unknown) => {
-      process.stderr.write(`pulumi-resource-nsp --prepare: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `pulumi-resource-nsp --prepare: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+      );
       process.exit(1);
     },
   );

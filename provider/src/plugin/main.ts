@@ -32,7 +32,10 @@ const largeRequests = new WeakSet<object>();
  */
 function providerServiceDefinition(): grpc.ServiceDefinition {
   const out: Record<string, grpc.MethodDefinition<object, { serializeBinary(): Uint8Array }>> = {};
-  const generated = ResourceProviderService as unknown as Record<string, grpc.MethodDefinition<object, { serializeBinary(): Uint8Array }>>;
+  const generated = ResourceProviderService as unknown as Record<
+    string,
+    grpc.MethodDefinition<object, { serializeBinary(): Uint8Array }>
+  >;
   for (const [name, def] of Object.entries(generated)) {
     out[name] = {
       ...def,
@@ -57,14 +60,18 @@ function providerServiceDefinition(): grpc.ServiceDefinition {
  * pooled pages back to the system.
  */
 function collectAfterLargeRequest(call: { request?: unknown }): void {
-  const gc = (globalThis as { gc?: (options?: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void }).gc;
-  if (gc && typeof call.request === "object" && call.request !== null && largeRequests.has(call.request)) gc({ type: "major", execution: "sync", flavor: "last-resort" });
+  const gc = (globalThis as { gc?: (options?: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void })
+    .gc;
+  if (gc && typeof call.request === "object" && call.request !== null && largeRequests.has(call.request))
+    gc({ type: "major", execution: "sync", flavor: "last-resort" });
 }
 
 function load(engineAddress: string | undefined): Promise<grpc.UntypedServiceImplementation> {
   // A dynamic import: the build splits the provider into its own chunk, which Node reads and
   // parses only now, on the first call.
-  provider ??= import("./server").then(({ NspProvider: Provider }: { NspProvider: typeof NspProvider }) => new Provider(engineAddress).service());
+  provider ??= import("./server").then(({ NspProvider: Provider }: { NspProvider: typeof NspProvider }) =>
+    new Provider(engineAddress).service(),
+  );
   return provider;
 }
 
@@ -90,17 +97,23 @@ async function main(): Promise<void> {
       );
     }) as grpc.UntypedHandleCall;
   }
-  Object.assign(service, startupCalls(() => import("./server").then((m) => m.packageSchemaJson())));
+  Object.assign(
+    service,
+    startupCalls(() => import("./server").then((m) => m.packageSchemaJson())),
+  );
   // The engine cancels every plugin it shuts down, the one it asked only for the schema included:
   // before the provider has loaded there is nothing to stop, and nothing to load for it.
   const cancel = service.cancel as grpc.handleUnaryCall<unknown, Empty>;
-  service.cancel = ((call, callback) => (provider ? cancel(call, callback) : callback(null, new Empty()))) as grpc.handleUnaryCall<unknown, Empty>;
+  service.cancel = ((call, callback) =>
+    provider ? cancel(call, callback) : callback(null, new Empty())) as grpc.handleUnaryCall<unknown, Empty>;
   // No size limit of our own on either direction: the engine sends what it holds (its own limit
   // is on what it receives), and Check names a resource too large for it before anything is written.
   const server = new grpc.Server({ "grpc.max_receive_message_length": -1, "grpc.max_send_message_length": -1 });
   server.addService(providerServiceDefinition(), service);
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
   );
   process.stdout.write(`${port}\n`);
   const stop = () => {

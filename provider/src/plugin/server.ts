@@ -11,11 +11,35 @@ import { Status } from "@pulumi/pulumi/proto/status_pb";
 
 import { scrub } from "../client";
 import { missingTokenMessage, parseConfig, configSecrets } from "../config/provider-config";
-import { evaluatedTokens, type AnyFunction, type AnyResource, type CheckFailure, type OperationContext } from "../framework/definition";
+import {
+  evaluatedTokens,
+  type AnyFunction,
+  type AnyResource,
+  type CheckFailure,
+  type OperationContext,
+} from "../framework/definition";
 import { deepEqual, type DiffResult } from "../framework/engine/diff";
-import { checkResource, createResource, deleteResource, diffChecked, InitFailedError, invokeFunction, listResources, previewCreate, previewUpdate, readResource, updateResource } from "../framework/engine/operations";
+import {
+  checkResource,
+  createResource,
+  deleteResource,
+  diffChecked,
+  InitFailedError,
+  invokeFunction,
+  listResources,
+  previewCreate,
+  previewUpdate,
+  readResource,
+  updateResource,
+} from "../framework/engine/operations";
 import { upgradeKeys } from "../framework/engine/state-version";
-import { containsUnknown, dropUndefined, unwrapProperties, wrapSecrets, type PropertyMap } from "../framework/engine/property-values";
+import {
+  containsUnknown,
+  dropUndefined,
+  unwrapProperties,
+  wrapSecrets,
+  type PropertyMap,
+} from "../framework/engine/property-values";
 import { buildPackageSchema } from "../framework/engine/schema";
 import { packageInfo, PROVIDER_VERSION } from "../config/package-info";
 import { configureSession, type ProviderSession } from "../config/session";
@@ -23,7 +47,6 @@ import { UserError } from "../framework/engine/user-error";
 import { allDefinitions, functionByToken, resourceByToken } from "../modules/lazy-definitions";
 
 type Handler<Req, Res> = grpc.handleUnaryCall<Req, Res>;
-
 
 function structToObject(s: Struct | undefined): PropertyMap {
   return (s?.toJavaScript() as PropertyMap | undefined) ?? {};
@@ -66,13 +89,16 @@ const DIFF_KINDS: Record<string, providerPb.PropertyDiff.Kind> = {
 
 function diffToPb(d: DiffResult): providerPb.DiffResponse {
   const res = new providerPb.DiffResponse()
-    .setChanges(d.changes ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE)
+    .setChanges(
+      d.changes ? providerPb.DiffResponse.DiffChanges.DIFF_SOME : providerPb.DiffResponse.DiffChanges.DIFF_NONE,
+    )
     .setReplacesList(d.replaces)
     .setDiffsList(d.diffs)
     .setDeletebeforereplace(d.deleteBeforeReplace)
     .setHasdetaileddiff(true);
   const map = res.getDetaileddiffMap();
-  for (const [key, kind] of Object.entries(d.detailed)) map.set(key, new providerPb.PropertyDiff().setKind(DIFF_KINDS[kind]!).setInputdiff(true));
+  for (const [key, kind] of Object.entries(d.detailed))
+    map.set(key, new providerPb.PropertyDiff().setKind(DIFF_KINDS[kind]!).setInputdiff(true));
   return res;
 }
 
@@ -84,7 +110,9 @@ let schemaJson: Promise<string> | undefined;
  * the plugin reads it without loading this module (startup-calls.ts).
  */
 export function packageSchemaJson(): Promise<string> {
-  schemaJson ??= allDefinitions().then(({ resources, functions }) => JSON.stringify(buildPackageSchema(packageInfo, resources, functions)));
+  schemaJson ??= allDefinitions().then(({ resources, functions }) =>
+    JSON.stringify(buildPackageSchema(packageInfo, resources, functions)),
+  );
   return schemaJson;
 }
 
@@ -113,7 +141,12 @@ export class NspProvider {
       if (severity !== "debug") process.stderr.write(`[nsp] ${severity}: ${text}\n`);
       return;
     }
-    const sev = { debug: enginePb.LogSeverity.DEBUG, info: enginePb.LogSeverity.INFO, warning: enginePb.LogSeverity.WARNING, error: enginePb.LogSeverity.ERROR }[severity];
+    const sev = {
+      debug: enginePb.LogSeverity.DEBUG,
+      info: enginePb.LogSeverity.INFO,
+      warning: enginePb.LogSeverity.WARNING,
+      error: enginePb.LogSeverity.ERROR,
+    }[severity];
     this.engine.log(new enginePb.LogRequest().setSeverity(sev).setMessage(text).setUrn(urn), () => undefined);
   }
 
@@ -175,9 +208,18 @@ export class NspProvider {
           (res) => callback(null, res),
           (err: unknown) => {
             const message = this.errorMessage(err);
-            if (!(err instanceof UserError) && process.env.NSP_DEBUG) process.stderr.write(`[nsp] ${name} failed: ${this.scrub(String((err as Error)?.stack ?? err))}\n`);
+            if (!(err instanceof UserError) && process.env.NSP_DEBUG)
+              process.stderr.write(`[nsp] ${name} failed: ${this.scrub(String((err as Error)?.stack ?? err))}\n`);
             const metadata = err instanceof InitFailedError ? this.initFailedMetadata(err, message) : undefined;
-            callback({ code: grpc.status.UNKNOWN, details: message, message, ...(metadata ? { metadata } : {}) } as grpc.ServiceError, null);
+            callback(
+              {
+                code: grpc.status.UNKNOWN,
+                details: message,
+                message,
+                ...(metadata ? { metadata } : {}),
+              } as grpc.ServiceError,
+              null,
+            );
           },
         );
     };
@@ -234,19 +276,27 @@ export class NspProvider {
     // The engine prints a failure's property with its value, and a secret's value as
     // `{&{{[secret]}}}`: a failure of a secret setting names it in the reason instead.
     const secret = new Set<string>(configSecrets);
-    const named = failures.map((f) => (secret.has(f.property) ? { property: "", reason: `${f.property} ${f.reason} (nsp:${f.property}; the value is not shown)` } : f));
+    const named = failures.map((f) =>
+      secret.has(f.property)
+        ? { property: "", reason: `${f.property} ${f.reason} (nsp:${f.property}; the value is not shown)` }
+        : f,
+    );
     return new providerPb.CheckResponse().setInputs(objectToStruct(inputs)).setFailuresList(failuresToPb(named));
   });
 
   diffConfig = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("DiffConfig", (req) => {
     const olds = unwrapProperties(structToObject(req.getOldInputs() ?? req.getOlds())).value;
     const news = unwrapProperties(structToObject(req.getNews())).value;
-    const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => k !== "version" && !deepEqual(olds[k], news[k]));
+    const keys = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
+      (k) => k !== "version" && !deepEqual(olds[k], news[k]),
+    );
     // Settings only change how the provider talks to the API, except the customer a partner acts
     // for: its objects live in another account, so they are made anew there (and deleted from the
     // old one) rather than kept in state while out of reach.
     const replaces: string[] = keys.filter((k) => k === "partnerSubject");
-    const detailed = Object.fromEntries(keys.map((k) => [k, replaces.includes(k) ? ("UPDATE_REPLACE" as const) : ("UPDATE" as const)]));
+    const detailed = Object.fromEntries(
+      keys.map((k) => [k, replaces.includes(k) ? ("UPDATE_REPLACE" as const) : ("UPDATE" as const)]),
+    );
     return diffToPb({ changes: keys.length > 0, replaces, diffs: keys, detailed, deleteBeforeReplace: false });
   });
 
@@ -270,7 +320,9 @@ export class NspProvider {
       log: (level, message) => this.log(level, message),
       tokenSettings: {
         // An explicit instance's errors end with its name (errorMessage).
-        config: this.instanceName ? "the apiToken of this provider instance" : "nsp:apiToken of the default provider (`pulumi config set --secret nsp:apiToken svc_...`)",
+        config: this.instanceName
+          ? "the apiToken of this provider instance"
+          : "nsp:apiToken of the default provider (`pulumi config set --secret nsp:apiToken svc_...`)",
         env: "NSP_API_TOKEN (the plugin's environment)",
       },
       explicitProviders: true,
@@ -283,7 +335,11 @@ export class NspProvider {
       const { client } = this.session.api();
       process.once("exit", () => appendFileSync(statsFile, `${JSON.stringify(client.stats())}\n`));
     }
-    return new providerPb.ConfigureResponse().setAcceptsecrets(true).setSupportspreview(true).setAcceptresources(false).setAcceptoutputs(false);
+    return new providerPb.ConfigureResponse()
+      .setAcceptsecrets(true)
+      .setSupportspreview(true)
+      .setAcceptresources(false)
+      .setAcceptoutputs(false);
   });
 
   // ---- resources -----------------------------------------------------------------------
@@ -294,7 +350,9 @@ export class NspProvider {
     const { inputs, failures, warnings } = checkResource(def, news.value);
     for (const w of warnings) this.log("warning", w, req.getUrn());
     const secretKeys = new Set([...upgradeKeys(def, news.secretKeys), ...(def.secrets ?? [])]);
-    return new providerPb.CheckResponse().setInputs(objectToStruct(wrapSecrets(inputs, secretKeys))).setFailuresList(failuresToPb(failures));
+    return new providerPb.CheckResponse()
+      .setInputs(objectToStruct(wrapSecrets(inputs, secretKeys)))
+      .setFailuresList(failuresToPb(failures));
   });
 
   diff = this.unary<providerPb.DiffRequest, providerPb.DiffResponse>("Diff", async (req) => {
@@ -312,11 +370,15 @@ export class NspProvider {
     const secretKeys = new Set([...inputs.secretKeys, ...(def.secrets ?? [])]);
     if (req.getPreview()) {
       await this.warnBeforeCreate(def, req.getUrn(), inputs.value);
-      return new providerPb.CreateResponse().setId("").setProperties(objectToStruct(wrapSecrets(previewCreate(def, inputs.value), secretKeys)));
+      return new providerPb.CreateResponse()
+        .setId("")
+        .setProperties(objectToStruct(wrapSecrets(previewCreate(def, inputs.value), secretKeys)));
     }
-    const { id, state } = await createResource(def, this.context(req.getUrn(), req.getTimeout()), inputs.value).catch((e: unknown) => {
-      throw InitFailedError.annotate(e, def.token, secretKeys);
-    });
+    const { id, state } = await createResource(def, this.context(req.getUrn(), req.getTimeout()), inputs.value).catch(
+      (e: unknown) => {
+        throw InitFailedError.annotate(e, def.token, secretKeys);
+      },
+    );
     return new providerPb.CreateResponse().setId(id).setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
   });
 
@@ -325,16 +387,33 @@ export class NspProvider {
     if (!def.warnBeforeCreate || !this.session?.ready || containsUnknown(inputs)) return;
     const { inputs: args, failures } = checkResource(def, inputs);
     if (failures.length) return;
-    await def.warnBeforeCreate(this.context(urn), args).catch((e: unknown) => this.log("debug", `preview warnings of ${def.token} skipped: ${e instanceof Error ? e.message : String(e)}`, urn));
+    await def
+      .warnBeforeCreate(this.context(urn), args)
+      .catch((e: unknown) =>
+        this.log(
+          "debug",
+          `preview warnings of ${def.token} skipped: ${e instanceof Error ? e.message : String(e)}`,
+          urn,
+        ),
+      );
   }
 
   read = this.unary<providerPb.ReadRequest, providerPb.ReadResponse>("Read", async (req) => {
     const def = await this.resourceFor(req.getUrn(), req.getType());
     const prior = unwrapProperties(structToObject(req.getProperties()));
     const priorInputs = unwrapProperties(structToObject(req.getInputs()));
-    const found = await readResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), prior.value, priorInputs.value);
+    const found = await readResource(
+      def,
+      this.context(req.getUrn(), req.getTimeout()),
+      req.getId(),
+      prior.value,
+      priorInputs.value,
+    );
     if (!found) return new providerPb.ReadResponse().setId("");
-    const secretKeys = new Set([...upgradeKeys(def, [...prior.secretKeys, ...priorInputs.secretKeys]), ...(def.secrets ?? [])]);
+    const secretKeys = new Set([
+      ...upgradeKeys(def, [...prior.secretKeys, ...priorInputs.secretKeys]),
+      ...(def.secrets ?? []),
+    ]);
     return new providerPb.ReadResponse()
       .setId(found.id)
       .setProperties(objectToStruct(wrapSecrets(found.state, secretKeys)))
@@ -348,11 +427,17 @@ export class NspProvider {
     const secretKeys = new Set([...upgradeKeys(def, [...olds.secretKeys, ...news.secretKeys]), ...(def.secrets ?? [])]);
     const state = req.getPreview()
       ? previewUpdate(def, olds.value, news.value)
-      : await updateResource(def, this.context(req.getUrn(), req.getTimeout()), req.getId(), olds.value, news.value, req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined, req.getIgnorechangesList()).catch(
-          (e: unknown) => {
-            throw InitFailedError.annotate(e, def.token, secretKeys);
-          },
-        );
+      : await updateResource(
+          def,
+          this.context(req.getUrn(), req.getTimeout()),
+          req.getId(),
+          olds.value,
+          news.value,
+          req.hasOldInputs() ? unwrapProperties(structToObject(req.getOldInputs())).value : undefined,
+          req.getIgnorechangesList(),
+        ).catch((e: unknown) => {
+          throw InitFailedError.annotate(e, def.token, secretKeys);
+        });
     return new providerPb.UpdateResponse().setProperties(objectToStruct(wrapSecrets(state, secretKeys)));
   });
 
@@ -385,7 +470,8 @@ export class NspProvider {
       .then(async () => {
         const def = await this.resourceFor("", req.getToken());
         const query = unwrapProperties(structToObject(req.getQuery())).value;
-        if (containsUnknown(query)) return call.write(new providerPb.ListResponse().setComputed(new providerPb.ListResponse.Computed()));
+        if (containsUnknown(query))
+          return call.write(new providerPb.ListResponse().setComputed(new providerPb.ListResponse.Computed()));
         const limit = req.getLimit();
         const pageSize = req.getPageSize();
         const page = await listResources(def, () => this.context(""), query, {
@@ -393,9 +479,20 @@ export class NspProvider {
           ...(limit > 0 ? { limit } : {}),
           ...(pageSize > 0 ? { pageSize } : {}),
         });
-        if (!page.objects) throw new UserError(`${def.token} list: ${page.failures.map((f) => (f.property ? `${f.property} ${f.reason}` : f.reason)).join("; ")}`);
-        for (const o of page.objects) call.write(new providerPb.ListResponse().setResult(new providerPb.ListResponse.Result().setId(o.id).setName(o.name)));
-        if (page.continuation) call.write(new providerPb.ListResponse().setContinuation(new providerPb.ListResponse.Continuation().setContinuationToken(page.continuation)));
+        if (!page.objects)
+          throw new UserError(
+            `${def.token} list: ${page.failures.map((f) => (f.property ? `${f.property} ${f.reason}` : f.reason)).join("; ")}`,
+          );
+        for (const o of page.objects)
+          call.write(
+            new providerPb.ListResponse().setResult(new providerPb.ListResponse.Result().setId(o.id).setName(o.name)),
+          );
+        if (page.continuation)
+          call.write(
+            new providerPb.ListResponse().setContinuation(
+              new providerPb.ListResponse.Continuation().setContinuationToken(page.continuation),
+            ),
+          );
         return undefined;
       })
       .then(() => call.end(), fail);
@@ -404,7 +501,14 @@ export class NspProvider {
   /** The gRPC service implementation, as registered on the server. */
   service(): grpc.UntypedServiceImplementation {
     const unimplemented: grpc.handleUnaryCall<unknown, unknown> = (_call, callback) =>
-      callback({ code: grpc.status.UNIMPLEMENTED, details: "not implemented by nsp", message: "not implemented by nsp" } as grpc.ServiceError, null);
+      callback(
+        {
+          code: grpc.status.UNIMPLEMENTED,
+          details: "not implemented by nsp",
+          message: "not implemented by nsp",
+        } as grpc.ServiceError,
+        null,
+      );
     return {
       parameterize: unimplemented,
       checkConfig: this.checkConfig,
@@ -423,8 +527,14 @@ export class NspProvider {
       cancel: this.cancelRpc,
       attach: this.attach,
       // Only `pulumi convert` asks for mappings; there are none.
-      getMapping: ((_call, callback) => callback(null, new providerPb.GetMappingResponse())) as grpc.handleUnaryCall<unknown, providerPb.GetMappingResponse>,
-      getMappings: ((_call, callback) => callback(null, new providerPb.GetMappingsResponse())) as grpc.handleUnaryCall<unknown, providerPb.GetMappingsResponse>,
+      getMapping: ((_call, callback) => callback(null, new providerPb.GetMappingResponse())) as grpc.handleUnaryCall<
+        unknown,
+        providerPb.GetMappingResponse
+      >,
+      getMappings: ((_call, callback) => callback(null, new providerPb.GetMappingsResponse())) as grpc.handleUnaryCall<
+        unknown,
+        providerPb.GetMappingsResponse
+      >,
     } as grpc.UntypedServiceImplementation;
   }
 }

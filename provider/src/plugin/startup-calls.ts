@@ -31,7 +31,14 @@ type Unary = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendU
 /** The calls answered without the provider, by the method names of the ResourceProvider service. */
 export function startupCalls(fromProvider: () => Promise<string>): Record<string, Unary> {
   return {
-    handshake: (_call, callback) => callback(null, new providerPb.ProviderHandshakeResponse().setAcceptSecrets(true).setAcceptResources(false).setAcceptOutputs(false)),
+    handshake: (_call, callback) =>
+      callback(
+        null,
+        new providerPb.ProviderHandshakeResponse()
+          .setAcceptSecrets(true)
+          .setAcceptResources(false)
+          .setAcceptOutputs(false),
+      ),
     getPluginInfo: (_call, callback) => callback(null, new pluginPb.PluginInfo().setVersion(version)),
     getSchema: (_call, callback) =>
       packageSchema(fromProvider).then(

@@ -14,7 +14,8 @@ type Plain = Record<string, unknown>;
 
 function setKey(target: Plain, key: string, value: unknown): void {
   // A key named __proto__ is data here, not the object's prototype.
-  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;
 }
 

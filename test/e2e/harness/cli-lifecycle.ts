@@ -78,7 +78,12 @@ export function describeLifecycle(opts: LifecycleOptions): void {
     });
 
     it("4. pulumi import of an object made through the API; the generated code compiles and previews with no change", async () => {
-      const made = await api.post<{ id: number }>(`/dns/zones/${zoneId}/records`, { name: "adopted", type: "A", content: "203.0.113.7", ttl: 900 });
+      const made = await api.post<{ id: number }>(`/dns/zones/${zoneId}/records`, {
+        name: "adopted",
+        type: "A",
+        content: "203.0.113.7",
+        ttl: 900,
+      });
       const out = join(stack.dir, "imported.txt");
       await stack.run(["import", "nsp:dns:Record", "adopted", `${zoneId}/${made.id}`, "--yes", "--out", out]);
       const generated = readFileSync(out, "utf8");

@@ -8,7 +8,11 @@ import { ROOT } from "./pulumi-cli";
 
 /** The published pages that show commands. */
 export const PAGES = ["README.md", "docs", "docs/guides"].flatMap((d) =>
-  d.endsWith(".md") ? [d] : readdirSync(join(ROOT, d)).filter((f) => f.endsWith(".md")).map((f) => `${d}/${f}`),
+  d.endsWith(".md")
+    ? [d]
+    : readdirSync(join(ROOT, d))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `${d}/${f}`),
 );
 
 /** The commands of the shell blocks of a page, one per line as printed (continuations joined). */
@@ -32,7 +36,10 @@ export const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf
  * A block of a page: a shell block, a file the reader saves under the name printed above it, or
  * (an `output` block) what a command prints, which the reader does not run.
  */
-export type Block = { kind: "sh"; text: string } | { kind: "file"; name: string; text: string } | { kind: "output"; text: string };
+export type Block =
+  | { kind: "sh"; text: string }
+  | { kind: "file"; name: string; text: string }
+  | { kind: "output"; text: string };
 
 /** The blocks of a page in order, each with the `##` and `###` headings it sits under. */
 export function blocksOf(page: string): { h2: string; h3: string; block: Block }[] {
@@ -100,7 +107,6 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-
 /** The port the pages print for the emulator. */
 const PRINTED_PORT = "8787";
 
@@ -118,10 +124,17 @@ export const FLEET_PAGE_NOT_HERE: Record<string, string> = {
     [
       'kubectl create secret generic nsp-fleet --from-literal=NSP_PARTNER_TOKEN="$NSP_PARTNER_TOKEN" --from-literal=INITECH_NSP_TOKEN="$INITECH_NSP_TOKEN" --from-literal=PULUMI_CONFIG_PASSPHRASE="$PULUMI_CONFIG_PASSPHRASE" --from-literal=PULUMI_BACKEND_URL="$PULUMI_BACKEND_URL"',
       "kubectl apply -f stacks.yaml",
-    ].map((c) => [c, "needs a Kubernetes cluster with the Pulumi Operator; test/e2e/docs-fleet.test.ts checks the Stack objects the line before writes"]),
+    ].map((c) => [
+      c,
+      "needs a Kubernetes cluster with the Pulumi Operator; test/e2e/docs-fleet.test.ts checks the Stack objects the line before writes",
+    ]),
   ),
   ...Object.fromEntries(
-    ["npx nsp-fleet serve --port 8080", 'export FLEET_UI_TOKEN="$(openssl rand -hex 32)"', "npx nsp-fleet serve --listen 0.0.0.0 --port 8080"].map((c) => [
+    [
+      "npx nsp-fleet serve --port 8080",
+      'export FLEET_UI_TOKEN="$(openssl rand -hex 32)"',
+      "npx nsp-fleet serve --listen 0.0.0.0 --port 8080",
+    ].map((c) => [
       c,
       "serves the page until stopped, on a port of its own; test/e2e/fleet-page.test.ts starts it (on any free port, with and without the token) and drives the page in Chromium",
     ]),

@@ -17,7 +17,16 @@ export async function everyResourceRows(api: EmulatorControl): Promise<Row[]> {
   const vms = await api.list<{ id: number }>("/vms");
   const pops = await api.list<{ id: number }>("/link/pops");
   const cert = issueCertificate(newCaKey(), [SITE_HOST], Date.now());
-  const rows = table({ authDns: serviceOf("auth_dns"), resolver: serviceOf("resolver"), cdn: serviceOf("cdn"), vmId: String(vms[0]!.id), popA: String(pops[0]!.id), popB: String(pops[1]!.id), certPem: cert.certificate, keyPem: cert.private_key });
+  const rows = table({
+    authDns: serviceOf("auth_dns"),
+    resolver: serviceOf("resolver"),
+    cdn: serviceOf("cdn"),
+    vmId: String(vms[0]!.id),
+    popA: String(pops[0]!.id),
+    popB: String(pops[1]!.id),
+    certPem: cert.certificate,
+    keyPem: cert.private_key,
+  });
   await api.setPublicDns(VERIFIED_ZONE, NAME_SERVERS);
   return rows;
 }
@@ -28,7 +37,12 @@ export async function everyResourceRows(api: EmulatorControl): Promise<Row[]> {
  */
 export function programOf(rows: Row[], opts: { installedPlugin?: boolean } = {}): string {
   const resources: Obj = {};
-  for (const r of rows) resources[r.name] = { type: r.type, properties: r.properties, ...(r.dependsOn ? { options: { dependsOn: r.dependsOn.map((d) => `\${${d}}`) } } : {}) };
+  for (const r of rows)
+    resources[r.name] = {
+      type: r.type,
+      properties: r.properties,
+      ...(r.dependsOn ? { options: { dependsOn: r.dependsOn.map((d) => `\${${d}}`) } } : {}),
+    };
   const plugins = opts.installedPlugin ? {} : { plugins: { providers: [{ name: "nsp", path: join(ROOT, "bin") }] } };
   // YAML is a superset of JSON: the program is written as JSON so that no value needs quoting.
   return JSON.stringify({ name: "nsp-every-resource", runtime: "yaml", ...plugins, resources }, null, 2);
@@ -37,9 +51,15 @@ export function programOf(rows: Row[], opts: { installedPlugin?: boolean } = {})
 /** Sets the public CNAME of the edge site once the API has given it a target, as its owner would. */
 async function pointSiteWhenCreated(api: EmulatorControl, done: () => boolean): Promise<void> {
   while (!done()) {
-    const site = (await api.list<{ hostname: string; target: string | null }>("/cdn/sites")).find((s) => s.hostname === SITE_HOST);
+    const site = (await api.list<{ hostname: string; target: string | null }>("/cdn/sites")).find(
+      (s) => s.hostname === SITE_HOST,
+    );
     if (site?.target) {
-      await fetch(`${api.root}/_emulator/public-dns`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: SITE_HOST, cname: site.target }) });
+      await fetch(`${api.root}/_emulator/public-dns`, {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: SITE_HOST, cname: site.target }),
+      });
       return;
     }
     await new Promise((r) => setTimeout(r, 200));

@@ -41,17 +41,33 @@ export function table(s: Seeds): Row[] {
   return [
     // Organisation, partner, registry, compute.
     { name: "org", type: "nsp:org:Organization", properties: { name: "Round Trip Ltd", slug: "round-trip" } },
-    { name: "member", type: "nsp:org:Member", properties: { email: " Dana@RoundTrip.Example ", role: "admin", state: "suspended" } },
+    {
+      name: "member",
+      type: "nsp:org:Member",
+      properties: { email: " Dana@RoundTrip.Example ", role: "admin", state: "suspended" },
+    },
     { name: "apps", type: "nsp:org:Apps", properties: { mail: true, meet: true, chat: false, drive: false } },
     { name: "subject", type: "nsp:partner:Subject", properties: { externalRef: "cust-rt-1001" } },
-    { name: "registryLink", type: "nsp:registry:Link", properties: { keyId: "key-rt", keySecret: secret("registry-key-secret-rt01"), mntner: " example-mnt " } },
+    {
+      name: "registryLink",
+      type: "nsp:registry:Link",
+      properties: { keyId: "key-rt", keySecret: secret("registry-key-secret-rt01"), mntner: " example-mnt " },
+    },
     {
       name: "registryDomain",
       type: "nsp:registry:Domain",
-      properties: { name: "2.0.192.IN-ADDR.ARPA.", nserver: ["NS1.nsp-emulator.test.", "ns2.nsp-emulator.test"], dsRdata: ["12345  13 2 abcdef0123456789ABCDEF0123456789"] },
+      properties: {
+        name: "2.0.192.IN-ADDR.ARPA.",
+        nserver: ["NS1.nsp-emulator.test.", "ns2.nsp-emulator.test"],
+        dsRdata: ["12345  13 2 abcdef0123456789ABCDEF0123456789"],
+      },
       dependsOn: ["registryLink"],
     },
-    { name: "vmPower", type: "nsp:compute:VmPower", properties: { vmId: s.vmId, power: "off", reinstallTrigger: "r1" } },
+    {
+      name: "vmPower",
+      type: "nsp:compute:VmPower",
+      properties: { vmId: s.vmId, power: "off", reinstallTrigger: "r1" },
+    },
 
     // Live streaming and video on demand.
     {
@@ -79,22 +95,91 @@ export function table(s: Seeds): Row[] {
     {
       name: "programme",
       type: "nsp:stream:Programme",
-      properties: { channelId: ref("channel"), enabled: true, mode: "relay", items: [{ asset_id: "vid_1", seconds: 30 }, { url: "https://media.example.com/b.mp4" }] },
+      properties: {
+        channelId: ref("channel"),
+        enabled: true,
+        mode: "relay",
+        items: [{ asset_id: "vid_1", seconds: 30 }, { url: "https://media.example.com/b.mp4" }],
+      },
     },
-    { name: "asset", type: "nsp:vod:Asset", properties: { title: "Intro", description: "About us", tags: { lang: "en", series: "welcome" }, visibility: "private" } },
+    {
+      name: "asset",
+      type: "nsp:vod:Asset",
+      properties: {
+        title: "Intro",
+        description: "About us",
+        tags: { lang: "en", series: "welcome" },
+        visibility: "private",
+      },
+    },
     { name: "signingKey", type: "nsp:vod:SigningKey", properties: { note: "player" } },
-    { name: "vodHook", type: "nsp:vod:Webhook", properties: { url: " https://Hooks.Example.com/vod ", events: ["asset.ready", "asset.failed"], note: "encoder events" } },
+    {
+      name: "vodHook",
+      type: "nsp:vod:Webhook",
+      properties: {
+        url: " https://Hooks.Example.com/vod ",
+        events: ["asset.ready", "asset.failed"],
+        note: "encoder events",
+      },
+    },
 
     // DNS.
-    { name: "zone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: ZONE, mode: "zone", enabled: true, negativeTtl: 600 } },
-    { name: "record", type: "nsp:dns:Record", properties: { zoneId: ref("zone"), name: "www", type: "A", content: "192.0.2.10", ttl: 600, enabled: true } },
+    {
+      name: "zone",
+      type: "nsp:dns:Zone",
+      properties: { serviceId: s.authDns, name: ZONE, mode: "zone", enabled: true, negativeTtl: 600 },
+    },
+    {
+      name: "record",
+      type: "nsp:dns:Record",
+      properties: { zoneId: ref("zone"), name: "www", type: "A", content: "192.0.2.10", ttl: 600, enabled: true },
+    },
     { name: "dnssec", type: "nsp:dns:ZoneDnssec", properties: { zoneId: ref("zone"), enabled: true } },
-    { name: "transfer", type: "nsp:dns:ZoneTransfer", properties: { zoneId: ref("zone"), allow: ["192.0.2.0/24", " 2001:DB8:0:0::1 "], notify: ["192.0.2.53"], tsig: true, tsigRotation: "2026-01" } },
-    { name: "grant", type: "nsp:dns:ZoneGrant", properties: { zoneId: ref("zone"), email: " Ops+DNS@RoundTrip.Example ", role: "operator" } },
-    { name: "reverseZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: REVERSE_ZONE, secondaryMaster: "2001:DB8:0::53", enabled: false, negativeTtl: 300 } },
-    { name: "range", type: "nsp:dns:Range", properties: { zoneId: ref("reverseZone"), prefix: " 192.0.2.0/26 ", owner: "cust@example.com", externalRef: "C-1", note: "first block", enabled: true } },
+    {
+      name: "transfer",
+      type: "nsp:dns:ZoneTransfer",
+      properties: {
+        zoneId: ref("zone"),
+        allow: ["192.0.2.0/24", " 2001:DB8:0:0::1 "],
+        notify: ["192.0.2.53"],
+        tsig: true,
+        tsigRotation: "2026-01",
+      },
+    },
+    {
+      name: "grant",
+      type: "nsp:dns:ZoneGrant",
+      properties: { zoneId: ref("zone"), email: " Ops+DNS@RoundTrip.Example ", role: "operator" },
+    },
+    {
+      name: "reverseZone",
+      type: "nsp:dns:Zone",
+      properties: {
+        serviceId: s.authDns,
+        name: REVERSE_ZONE,
+        secondaryMaster: "2001:DB8:0::53",
+        enabled: false,
+        negativeTtl: 300,
+      },
+    },
+    {
+      name: "range",
+      type: "nsp:dns:Range",
+      properties: {
+        zoneId: ref("reverseZone"),
+        prefix: " 192.0.2.0/26 ",
+        owner: "cust@example.com",
+        externalRef: "C-1",
+        note: "first block",
+        enabled: true,
+      },
+    },
     { name: "verifiedZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: VERIFIED_ZONE } },
-    { name: "zoneVerification", type: "nsp:dns:ZoneVerification", properties: { zoneId: ref("verifiedZone"), timeoutSeconds: 60, pollIntervalSeconds: 0.5 } },
+    {
+      name: "zoneVerification",
+      type: "nsp:dns:ZoneVerification",
+      properties: { zoneId: ref("verifiedZone"), timeoutSeconds: 60, pollIntervalSeconds: 0.5 },
+    },
     { name: "recordsZone", type: "nsp:dns:Zone", properties: { serviceId: s.authDns, name: RECORDS_ZONE } },
     {
       name: "zoneRecords",
@@ -115,12 +200,30 @@ export function table(s: Seeds): Row[] {
     },
 
     // Hosted RPKI.
-    { name: "ca", type: "nsp:rpki:Ca", properties: { handle: "RoundTrip-CA", parentRir: "ripe", asns: [64500, 64501], note: "main CA" } },
-    { name: "roa", type: "nsp:rpki:Roa", properties: { caId: ref("ca"), asn: 64500, prefix: "192.0.2.0/24", maxLength: 25, comment: "anycast" } },
+    {
+      name: "ca",
+      type: "nsp:rpki:Ca",
+      properties: { handle: "RoundTrip-CA", parentRir: "ripe", asns: [64500, 64501], note: "main CA" },
+    },
+    {
+      name: "roa",
+      type: "nsp:rpki:Roa",
+      properties: { caId: ref("ca"), asn: 64500, prefix: "192.0.2.0/24", maxLength: 25, comment: "anycast" },
+    },
 
     // Edge proxy, security rules, tunnels, static sites.
     { name: "pages", type: "nsp:pages:Project", properties: { name: "docs-rt" } },
-    { name: "tunnel", type: "nsp:link:Tunnel", properties: { name: "  home lab ", localUrl: " http://localhost:3000 ", popId: s.popA, popId2: s.popB, credentialRotation: "2026-01" } },
+    {
+      name: "tunnel",
+      type: "nsp:link:Tunnel",
+      properties: {
+        name: "  home lab ",
+        localUrl: " http://localhost:3000 ",
+        popId: s.popA,
+        popId2: s.popB,
+        credentialRotation: "2026-01",
+      },
+    },
     {
       name: "site",
       type: "nsp:cdn:Site",
@@ -145,8 +248,16 @@ export function table(s: Seeds): Row[] {
         linkTunnelId: ref("tunnel"),
       },
     },
-    { name: "siteVerification", type: "nsp:cdn:SiteVerification", properties: { siteId: ref("site"), timeoutSeconds: 60, pollIntervalSeconds: 0.5 } },
-    { name: "proxiedRecord", type: "nsp:dns:Record", properties: { zoneId: ref("zone"), name: "shop", type: "A", content: "192.0.2.80", proxied: true } },
+    {
+      name: "siteVerification",
+      type: "nsp:cdn:SiteVerification",
+      properties: { siteId: ref("site"), timeoutSeconds: 60, pollIntervalSeconds: 0.5 },
+    },
+    {
+      name: "proxiedRecord",
+      type: "nsp:dns:Record",
+      properties: { zoneId: ref("zone"), name: "shop", type: "A", content: "192.0.2.80", proxied: true },
+    },
     {
       name: "siteSettings",
       type: "nsp:cdn:SiteSettings",
@@ -163,8 +274,28 @@ export function table(s: Seeds): Row[] {
       },
       dependsOn: ["proxiedRecord"],
     },
-    { name: "siteRule", type: "nsp:security:Rule", properties: { siteId: ref("site"), field: "country", op: "in", value: " RU, cn ", action: "block", seq: 10, note: "geo", enabled: true } },
-    { name: "tunnelHostnames", type: "nsp:link:TunnelHostnames", properties: { tunnelId: ref("tunnel"), hostnames: ["WWW.tunnel-roundtrip.example.", "api.tunnel-roundtrip.example"] } },
+    {
+      name: "siteRule",
+      type: "nsp:security:Rule",
+      properties: {
+        siteId: ref("site"),
+        field: "country",
+        op: "in",
+        value: " RU, cn ",
+        action: "block",
+        seq: 10,
+        note: "geo",
+        enabled: true,
+      },
+    },
+    {
+      name: "tunnelHostnames",
+      type: "nsp:link:TunnelHostnames",
+      properties: {
+        tunnelId: ref("tunnel"),
+        hostnames: ["WWW.tunnel-roundtrip.example.", "api.tunnel-roundtrip.example"],
+      },
+    },
 
     // PBX gateway.
     {
@@ -176,7 +307,11 @@ export function table(s: Seeds): Row[] {
         timezone: "Europe/Berlin",
         template: "small-office",
         language: "en",
-        settings: { recording_retention_days: 30, dial_plan: { international_prefix: "00", national_prefix: "0" }, blocked_prefixes: ["+900", "+1900"] },
+        settings: {
+          recording_retention_days: 30,
+          dial_plan: { international_prefix: "00", national_prefix: "0" },
+          blocked_prefixes: ["+900", "+1900"],
+        },
       },
     },
     {
@@ -198,7 +333,11 @@ export function table(s: Seeds): Row[] {
         passwordRotation: 1,
       },
     },
-    { name: "ext2", type: "nsp:vgate:Extension", properties: { pbxId: ref("pbx"), number: "202", name: "Sales", forward: { noanswer: "external:+4930123456" } } },
+    {
+      name: "ext2",
+      type: "nsp:vgate:Extension",
+      properties: { pbxId: ref("pbx"), number: "202", name: "Sales", forward: { noanswer: "external:+4930123456" } },
+    },
     {
       name: "trunk",
       type: "nsp:vgate:Trunk",
@@ -218,7 +357,11 @@ export function table(s: Seeds): Row[] {
         codecs: ["opus", "alaw"],
       },
     },
-    { name: "vgateNumber", type: "nsp:vgate:Number", properties: { pbxId: ref("pbx"), e164: "+4930555401", trunkId: ref("trunk") } },
+    {
+      name: "vgateNumber",
+      type: "nsp:vgate:Number",
+      properties: { pbxId: ref("pbx"), e164: "+4930555401", trunkId: ref("trunk") },
+    },
     { name: "vgateNumber2", type: "nsp:vgate:Number", properties: { pbxId: ref("pbx"), e164: "+4930555402" } },
     {
       name: "numberFlow",
@@ -226,24 +369,66 @@ export function table(s: Seeds): Row[] {
       properties: {
         pbxId: ref("pbx"),
         numberId: ref("vgateNumber2"),
-        flow: { ring: [ref("ext1"), ref("ext2")], ring_s: 15, hours: [{ days: ["mon"], from: "09:00", to: "17:00" }], after_hours: `voicemail:${ref("ext1")}` },
+        flow: {
+          ring: [ref("ext1"), ref("ext2")],
+          ring_s: 15,
+          hours: [{ days: ["mon"], from: "09:00", to: "17:00" }],
+          after_hours: `voicemail:${ref("ext1")}`,
+        },
       },
     },
-    { name: "inbound", type: "nsp:vgate:InboundRoute", properties: { pbxId: ref("pbx"), name: "Main line", numberId: ref("vgateNumber"), cidPattern: "+49.", destination: `extension:${ref("ext1")}` } },
+    {
+      name: "inbound",
+      type: "nsp:vgate:InboundRoute",
+      properties: {
+        pbxId: ref("pbx"),
+        name: "Main line",
+        numberId: ref("vgateNumber"),
+        cidPattern: "+49.",
+        destination: `extension:${ref("ext1")}`,
+      },
+    },
     {
       name: "outbound",
       type: "nsp:vgate:OutboundRoute",
-      properties: { pbxId: ref("pbx"), name: "National", callerIdOverride: "+4930555499", priority: 10, patterns: [{ match: "0ZX.", strip: 1, prepend: "+49" }], trunks: [ref("trunk")], emergency: true },
+      properties: {
+        pbxId: ref("pbx"),
+        name: "National",
+        callerIdOverride: "+4930555499",
+        priority: 10,
+        patterns: [{ match: "0ZX.", strip: 1, prepend: "+49" }],
+        trunks: [ref("trunk")],
+        emergency: true,
+      },
     },
     {
       name: "ivr",
       type: "nsp:vgate:Ivr",
-      properties: { pbxId: ref("pbx"), name: "Menu", greeting: "welcome", invalid: `voicemail:${ref("ext1")}`, timeout: "hangup", options: { "1": `extension:${ref("ext1")}`, "2": `extension:${ref("ext2")}` }, directDial: true, timeoutS: 5, repeat: 2 },
+      properties: {
+        pbxId: ref("pbx"),
+        name: "Menu",
+        greeting: "welcome",
+        invalid: `voicemail:${ref("ext1")}`,
+        timeout: "hangup",
+        options: { "1": `extension:${ref("ext1")}`, "2": `extension:${ref("ext2")}` },
+        directDial: true,
+        timeoutS: 5,
+        repeat: 2,
+      },
     },
     {
       name: "ringGroup",
       type: "nsp:vgate:RingGroup",
-      properties: { pbxId: ref("pbx"), number: "610", name: "Sales", strategy: "hunt", noanswer: `voicemail:${ref("ext1")}`, moh: "default", members: [ref("ext1"), ref("ext2")], ringS: 20 },
+      properties: {
+        pbxId: ref("pbx"),
+        number: "610",
+        name: "Sales",
+        strategy: "hunt",
+        noanswer: `voicemail:${ref("ext1")}`,
+        moh: "default",
+        members: [ref("ext1"), ref("ext2")],
+        ringS: 20,
+      },
     },
     {
       name: "queue",
@@ -265,23 +450,58 @@ export function table(s: Seeds): Row[] {
     {
       name: "timeCondition",
       type: "nsp:vgate:TimeCondition",
-      properties: { pbxId: ref("pbx"), name: "Business hours", schedule: [{ days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "18:00" }, { days: ["sat"], from: "10:00", to: "14:00" }] },
+      properties: {
+        pbxId: ref("pbx"),
+        name: "Business hours",
+        schedule: [
+          { days: ["mon", "tue", "wed", "thu", "fri"], from: "08:00", to: "18:00" },
+          { days: ["sat"], from: "10:00", to: "14:00" },
+        ],
+      },
     },
 
     // Mail.
-    { name: "mailServer", type: "nsp:mail:Server", properties: { name: " mx-home ", ip4: " 192.0.2.25 ", ip6: "2001:DB8:0::25", tokenRotation: 1 } },
+    {
+      name: "mailServer",
+      type: "nsp:mail:Server",
+      properties: { name: " mx-home ", ip4: " 192.0.2.25 ", ip6: "2001:DB8:0::25", tokenRotation: 1 },
+    },
     {
       name: "mailDomain",
       type: "nsp:mail:Domain",
-      properties: { name: ` ${ZONE.toUpperCase()}. `, zoneId: ref("zone"), serverId: ref("mailServer"), mode: "both", enabled: true, catchAll: "Postmaster@Example.NET", defaultQuotaBytes: 1073741824, dmarcPolicy: "reject", backupEnabled: true },
+      properties: {
+        name: ` ${ZONE.toUpperCase()}. `,
+        zoneId: ref("zone"),
+        serverId: ref("mailServer"),
+        mode: "both",
+        enabled: true,
+        catchAll: "Postmaster@Example.NET",
+        defaultQuotaBytes: 1073741824,
+        dmarcPolicy: "reject",
+        backupEnabled: true,
+      },
     },
     {
       name: "mailbox",
       type: "nsp:mail:Mailbox",
-      properties: { domainId: ref("mailDomain"), local: " Alice ", display: "Alice", quotaBytes: 2147483648, state: "active", userEmail: "Alice@Example.net", sendLimitHour: 100, sharedWith: ["Bob@Example.net"], collab: true },
+      properties: {
+        domainId: ref("mailDomain"),
+        local: " Alice ",
+        display: "Alice",
+        quotaBytes: 2147483648,
+        state: "active",
+        userEmail: "Alice@Example.net",
+        sendLimitHour: 100,
+        sharedWith: ["Bob@Example.net"],
+        collab: true,
+      },
     },
     { name: "appPassword", type: "nsp:mail:AppPassword", properties: { mailboxId: ref("mailbox"), label: "phone" } },
-    { name: "alias", type: "nsp:mail:Alias", properties: { domainId: ref("mailDomain"), localPart: " Info ", targetMailboxId: ref("mailbox"), enabled: true } },
+    {
+      name: "alias",
+      type: "nsp:mail:Alias",
+      properties: { domainId: ref("mailDomain"), localPart: " Info ", targetMailboxId: ref("mailbox"), enabled: true },
+    },
     {
       name: "mailGroup",
       type: "nsp:mail:Group",
@@ -299,30 +519,130 @@ export function table(s: Seeds): Row[] {
         subjectTag: "[team]",
       },
     },
-    { name: "domainRule", type: "nsp:mail:DomainRule", properties: { domainId: ref("mailDomain"), kind: "forward_copy", pattern: " CEO@* ", target: "Archive@Example.NET", enabled: true } },
+    {
+      name: "domainRule",
+      type: "nsp:mail:DomainRule",
+      properties: {
+        domainId: ref("mailDomain"),
+        kind: "forward_copy",
+        pattern: " CEO@* ",
+        target: "Archive@Example.NET",
+        enabled: true,
+      },
+    },
     { name: "mailDestination", type: "nsp:mail:Destination", properties: { addr: " Ops@Example.NET " } },
-    { name: "mailRoute", type: "nsp:mail:Route", properties: { domainId: ref("mailDomain"), localPart: "Sales", dest: "OPS@example.net" }, dependsOn: ["mailDestination"] },
+    {
+      name: "mailRoute",
+      type: "nsp:mail:Route",
+      properties: { domainId: ref("mailDomain"), localPart: "Sales", dest: "OPS@example.net" },
+      dependsOn: ["mailDestination"],
+    },
 
     // Messaging gateway.
     {
       name: "brand",
       type: "nsp:sgate:Brand",
-      properties: { legalName: " Acme Inc ", displayName: "Acme", taxId: "12-3456789", country: "us", vertical: "technology", website: "https://acme.example", contactEmail: "SMS@Acme.example", entityType: "private", status: "draft" },
+      properties: {
+        legalName: " Acme Inc ",
+        displayName: "Acme",
+        taxId: "12-3456789",
+        country: "us",
+        vertical: "technology",
+        website: "https://acme.example",
+        contactEmail: "SMS@Acme.example",
+        entityType: "private",
+        status: "draft",
+      },
     },
-    { name: "campaign", type: "nsp:sgate:Campaign", properties: { brandId: ref("brand"), useCase: "2fa", description: "Log-in codes", messageFlow: "Opt in at sign-up", samples: ["Your code is 1234", "Code: 5678"], status: "draft" } },
-    { name: "smsNumber", type: "nsp:sgate:NumberSettings", properties: { number: ` ${SMS_NUMBERS[2]} `, enabled: true, provider: "secondary", campaignId: ref("campaign"), helpText: "Text STOP to stop" } },
-    { name: "sender", type: "nsp:sgate:Sender", properties: { name: "AcmeCo", description: "Main sender", numbers: [SMS_NUMBERS[0], SMS_NUMBERS[1]] } },
-    { name: "template", type: "nsp:sgate:Template", properties: { name: "otp-rt", defaultLang: "en", category: "otp", bodies: { en: "Your code: {{code}}", de: "Ihr Code: {{code}}" }, submit: true } },
-    { name: "consent", type: "nsp:sgate:Consent", properties: { recipient: " +12025550177 ", proof: "keyword START", senderId: ref("sender"), grantedAt: "2026-02-01T10:00:00.000Z", source: "keyword" } },
+    {
+      name: "campaign",
+      type: "nsp:sgate:Campaign",
+      properties: {
+        brandId: ref("brand"),
+        useCase: "2fa",
+        description: "Log-in codes",
+        messageFlow: "Opt in at sign-up",
+        samples: ["Your code is 1234", "Code: 5678"],
+        status: "draft",
+      },
+    },
+    {
+      name: "smsNumber",
+      type: "nsp:sgate:NumberSettings",
+      properties: {
+        number: ` ${SMS_NUMBERS[2]} `,
+        enabled: true,
+        provider: "secondary",
+        campaignId: ref("campaign"),
+        helpText: "Text STOP to stop",
+      },
+    },
+    {
+      name: "sender",
+      type: "nsp:sgate:Sender",
+      properties: { name: "AcmeCo", description: "Main sender", numbers: [SMS_NUMBERS[0], SMS_NUMBERS[1]] },
+    },
+    {
+      name: "template",
+      type: "nsp:sgate:Template",
+      properties: {
+        name: "otp-rt",
+        defaultLang: "en",
+        category: "otp",
+        bodies: { en: "Your code: {{code}}", de: "Ihr Code: {{code}}" },
+        submit: true,
+      },
+    },
+    {
+      name: "consent",
+      type: "nsp:sgate:Consent",
+      properties: {
+        recipient: " +12025550177 ",
+        proof: "keyword START",
+        senderId: ref("sender"),
+        grantedAt: "2026-02-01T10:00:00.000Z",
+        source: "keyword",
+      },
+    },
     {
       name: "broadcast",
       type: "nsp:sgate:Broadcast",
-      properties: { recipients: { numbers: ["+12025550111", "+12025550112"] }, name: "spring sale", senderId: ref("sender"), from: SMS_NUMBERS[0], templateId: ref("template"), lang: "en", category: "transactional", ratePerMin: 120 },
+      properties: {
+        recipients: { numbers: ["+12025550111", "+12025550112"] },
+        name: "spring sale",
+        senderId: ref("sender"),
+        from: SMS_NUMBERS[0],
+        templateId: ref("template"),
+        lang: "en",
+        category: "transactional",
+        ratePerMin: 120,
+      },
     },
 
     // Bot verification, webhooks, resolver services.
-    { name: "verifySite", type: "nsp:verify:Site", properties: { name: " shop ", hostnames: ["Shop.Example.com.", "b.example.com"], mode: "interactive", fingerprint: true, interaction: "soft", enabled: true, secretRotation: "2026-11" } },
-    { name: "webhook", type: "nsp:index:Webhook", properties: { url: " https://Hooks.Example.com/in ", events: ["ping", "sgate.broadcast.completed"], enabled: false, note: "ops" } },
+    {
+      name: "verifySite",
+      type: "nsp:verify:Site",
+      properties: {
+        name: " shop ",
+        hostnames: ["Shop.Example.com.", "b.example.com"],
+        mode: "interactive",
+        fingerprint: true,
+        interaction: "soft",
+        enabled: true,
+        secretRotation: "2026-11",
+      },
+    },
+    {
+      name: "webhook",
+      type: "nsp:index:Webhook",
+      properties: {
+        url: " https://Hooks.Example.com/in ",
+        events: ["ping", "sgate.broadcast.completed"],
+        enabled: false,
+        note: "ops",
+      },
+    },
     {
       name: "filter",
       type: "nsp:services:Filter",
@@ -330,7 +650,10 @@ export function table(s: Seeds): Row[] {
         serviceId: s.resolver,
         customBlock: [" Ads.Example.COM. ", "*.tracker.example"],
         customAllow: ["ok.example"],
-        rewrites: [{ name: "Printer.Home.Example", target: "192.0.2.9" }, { name: "nas.home.example", target: "Box.Home.Example." }],
+        rewrites: [
+          { name: "Printer.Home.Example", target: "192.0.2.9" },
+          { name: "nas.home.example", target: "Box.Home.Example." },
+        ],
         blockMode: "zero",
         filterLists: ["ads", "MALWARE"],
       },
@@ -377,7 +700,11 @@ export function table(s: Seeds): Row[] {
         enabled: true,
       },
     },
-    { name: "ddnsToken", type: "nsp:services:ClientDdnsToken", properties: { serviceId: s.resolver, clientGroupId: ref("client"), rotation: "2024-06" } },
+    {
+      name: "ddnsToken",
+      type: "nsp:services:ClientDdnsToken",
+      properties: { serviceId: s.resolver, clientGroupId: ref("client"), rotation: "2024-06" },
+    },
 
     // Meetings, voice numbers, rooms, storage, internet exchange.
     {
@@ -400,23 +727,71 @@ export function table(s: Seeds): Row[] {
         retention: { days: 14 },
       },
     },
-    { name: "voiceNumber", type: "nsp:voice:Number", properties: { label: " main line ", sipIn: true, dest: `ivr:${ref("ivr")}`, noanswer: `voicemail:${ref("ext1")}` } },
-    { name: "numberEndpoint", type: "nsp:voice:NumberEndpoint", properties: { number: ref("voiceNumber", "number"), pbxId: ref("pbx"), ext: ref("ext2") } },
+    {
+      name: "voiceNumber",
+      type: "nsp:voice:Number",
+      properties: {
+        label: " main line ",
+        sipIn: true,
+        dest: `ivr:${ref("ivr")}`,
+        noanswer: `voicemail:${ref("ext1")}`,
+      },
+    },
+    {
+      name: "numberEndpoint",
+      type: "nsp:voice:NumberEndpoint",
+      properties: { number: ref("voiceNumber", "number"), pbxId: ref("pbx"), ext: ref("ext2") },
+    },
     {
       name: "talkRoom",
       type: "nsp:talk:Room",
-      properties: { name: " lobby ", kind: "live", city: "AMS", visibility: "unlisted", maxPeers: 20, maxKbps: 512, retentionDays: 30, publicJoin: true, enabled: true, passcode: secret("1234") },
+      properties: {
+        name: " lobby ",
+        kind: "live",
+        city: "AMS",
+        visibility: "unlisted",
+        maxPeers: 20,
+        maxKbps: 512,
+        retentionDays: 30,
+        publicJoin: true,
+        enabled: true,
+        passcode: secret("1234"),
+      },
     },
     {
       name: "rtcRoom",
       type: "nsp:rtc:Room",
-      properties: { name: "stage", maxPeers: 8, maxVideo: 4, enabled: true, publicJoin: true, requireVerify: true, cascade: true, record: true, verifyLevel: "strict", passcode: secret("s3cret") },
+      properties: {
+        name: "stage",
+        maxPeers: 8,
+        maxVideo: 4,
+        enabled: true,
+        publicJoin: true,
+        requireVerify: true,
+        cascade: true,
+        record: true,
+        verifyLevel: "strict",
+        passcode: secret("s3cret"),
+      },
     },
     {
       name: "storage",
       type: "nsp:storage:Destination",
-      properties: { endpoint: "https://S3.Example.net", bucket: "recordings", region: "eu-central-1", name: "Recordings", prefix: "meet/", accessKey: "AKIA1", secretKey: secret("good-1"), autoMeet: true },
+      properties: {
+        endpoint: "https://S3.Example.net",
+        bucket: "recordings",
+        region: "eu-central-1",
+        name: "Recordings",
+        prefix: "meet/",
+        accessKey: "AKIA1",
+        secretKey: secret("good-1"),
+        autoMeet: true,
+      },
     },
-    { name: "ixMember", type: "nsp:ix:Member", properties: { asn: 64500, name: " Example Net ", asSet: "as-example", contact: "NOC@Example.net", listed: true } },
+    {
+      name: "ixMember",
+      type: "nsp:ix:Member",
+      properties: { asn: 64500, name: " Example Net ", asSet: "as-example", contact: "NOC@Example.net", listed: true },
+    },
   ];
 }

@@ -10,10 +10,16 @@ export interface SchemaExample {
   code: Record<string, string>;
 }
 
-export function examplesOfSchema(schema: { resources: Record<string, { description: string }>; functions: Record<string, { description: string }> }): SchemaExample[] {
+export function examplesOfSchema(schema: {
+  resources: Record<string, { description: string }>;
+  functions: Record<string, { description: string }>;
+}): SchemaExample[] {
   const out: SchemaExample[] = [];
   for (const [token, spec] of [...Object.entries(schema.resources), ...Object.entries(schema.functions)]) {
-    const blocks = spec.description.split("{{% example %}}").slice(1).map((b) => b.split("{{% /example %}}")[0]!);
+    const blocks = spec.description
+      .split("{{% example %}}")
+      .slice(1)
+      .map((b) => b.split("{{% /example %}}")[0]!);
     blocks.forEach((block, index) => {
       const code: Record<string, string> = {};
       for (const m of block.matchAll(/```(\w+)\n([\s\S]*?)\n```/g)) code[m[1]!] = `${m[2]!}\n`;

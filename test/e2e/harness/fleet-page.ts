@@ -48,7 +48,9 @@ function startServe(ctx: FleetPageContext, args: string[], env: NodeJS.ProcessEn
   const [command, ...first] = ctx.command ?? [process.execPath, join(ROOT, "dist", "fleet.js"), "serve"];
   const child = spawn(command!, [...first, ...args], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => child.on("exit", (code) => resolve({ code, stderr })));
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on("exit", (code) => resolve({ code, stderr })),
+  );
   const url = new Promise<string>((resolve, reject) => {
     child.stderr!.on("data", (d: Buffer) => {
       stderr += d.toString();
@@ -85,7 +87,10 @@ async function latestRunOf(url: string, stack: string): Promise<string> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ run_id: string }>("SELECT s.run_id FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id WHERE s.stack = $1 ORDER BY r.created_at DESC LIMIT 1", [stack]);
+    const { rows } = await client.query<{ run_id: string }>(
+      "SELECT s.run_id FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id WHERE s.stack = $1 ORDER BY r.created_at DESC LIMIT 1",
+      [stack],
+    );
     return rows[0]!.run_id;
   } finally {
     await client.end();
@@ -96,7 +101,9 @@ async function latestRunOf(url: string, stack: string): Promise<string> {
 async function listedStacks(page: Page): Promise<Map<string, string>> {
   const listed = new Map<string, string>();
   for (;;) {
-    for (const [stack, result] of await page.$$eval("tr[data-stack]", (rows) => rows.map((r) => [r.getAttribute("data-stack")!, r.getAttribute("data-result")!] as const))) {
+    for (const [stack, result] of await page.$$eval("tr[data-stack]", (rows) =>
+      rows.map((r) => [r.getAttribute("data-stack")!, r.getAttribute("data-result")!] as const),
+    )) {
       expect(listed.has(stack), `${stack} listed twice`).toBe(false);
       listed.set(stack, result);
     }
@@ -112,10 +119,19 @@ async function accessibilityIssues(page: Page, axeSource: string): Promise<strin
   // injected script) does not govern; the page itself is not changed for it.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const r = (await window.axe.run(document, { resultTypes: ["violations"] })) as { violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] };
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+    const r = (await window.axe.run(document, { resultTypes: ["violations"] })) as {
+      violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+    };
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+    }));
   });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.impact} ${v.id}: ${v.help} (${v.targets.join(", ")})`);
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.targets.join(", ")})`);
 }
 
 export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
@@ -141,10 +157,22 @@ export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
     browser = await chromium.launch({
       executablePath,
       headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     // A viewer in another time zone than the server's UTC.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: "America/New_York", locale: "en-US" });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      timezoneId: "America/New_York",
+      locale: "en-US",
+    });
     const page = await context.newPage();
 
     // Every answer the page loads, to scan; every policy violation or script error, to fail on.
@@ -152,10 +180,16 @@ export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
     const problems: string[] = [];
     page.on("response", (r: Response) => {
       if (!r.url().startsWith(origin) || r.status() === 303) return;
-      bodies.push(r.body().then((b) => ({ url: r.url(), type: r.headers()["content-type"] ?? "", body: b.toString("utf8") }), () => ({ url: r.url(), type: "", body: "" })));
+      bodies.push(
+        r.body().then(
+          (b) => ({ url: r.url(), type: r.headers()["content-type"] ?? "", body: b.toString("utf8") }),
+          () => ({ url: r.url(), type: "", body: "" }),
+        ),
+      );
     });
     page.on("console", (m) => {
-      if (m.type() === "error" || /Content Security Policy/i.test(m.text())) problems.push(`console ${m.type()}: ${m.text()}`);
+      if (m.type() === "error" || /Content Security Policy/i.test(m.text()))
+        problems.push(`console ${m.type()}: ${m.text()}`);
     });
     page.on("pageerror", (e) => problems.push(`script error: ${e.message}`));
     let navigations = 0;
@@ -173,9 +207,14 @@ export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
     expect(await page.locator("time").first().textContent()).not.toMatch(/UTC$/);
 
     // The "failed" filter shows exactly the failed stacks.
-    await Promise.all([page.waitForURL(/filter=failed/), page.locator('nav[aria-label="Filter stacks"] a', { hasText: "Failed" }).click()]);
+    await Promise.all([
+      page.waitForURL(/filter=failed/),
+      page.locator('nav[aria-label="Filter stacks"] a', { hasText: "Failed" }).click(),
+    ]);
     expect([...(await listedStacks(page)).keys()].sort()).toEqual([...ctx.failed].sort());
-    expect(await page.getAttribute('nav[aria-label="Filter stacks"] a[aria-current="page"]', "href")).toContain("filter=failed");
+    expect(await page.getAttribute('nav[aria-label="Filter stacks"] a[aria-current="page"]', "href")).toContain(
+      "filter=failed",
+    );
 
     // The search, by the keyboard: the label names the field, Enter sends it.
     await page.goto(url);
@@ -198,11 +237,19 @@ export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
 
     // A drifted customer's page: the changed property, recorded beside actual.
     await page.goto(url);
-    await Promise.all([page.waitForURL(/\/customers\//), page.locator(`tr[data-stack="${ctx.drifted.stack}"] a`).first().click()]);
+    await Promise.all([
+      page.waitForURL(/\/customers\//),
+      page.locator(`tr[data-stack="${ctx.drifted.stack}"] a`).first().click(),
+    ]);
     const property = page.locator(`#drift tr[data-property="${ctx.drifted.property}"] td`);
-    await expect.poll(() => property.allTextContents()).toEqual([JSON.stringify(ctx.drifted.recorded), JSON.stringify(ctx.drifted.actual)]);
+    await expect
+      .poll(() => property.allTextContents())
+      .toEqual([JSON.stringify(ctx.drifted.recorded), JSON.stringify(ctx.drifted.actual)]);
     await page.screenshot({ path: join(ctx.screenshotsDir, "fleet-customer.png"), fullPage: true });
-    const customerIssues = await accessibilityIssues(page, readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"));
+    const customerIssues = await accessibilityIssues(
+      page,
+      readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"),
+    );
 
     // A failed customer's page: its error in full, and its log's lines when a worker's log folder holds them.
     const failedStack = ctx.failed[0]!;
@@ -221,16 +268,34 @@ export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
     await page.goto(url);
     await page.waitForSelector('#charts[data-drawn="true"]');
     const charts = await page.evaluate(() => {
-      const canvases = [...document.querySelectorAll("canvas[id^=chart-]")] as { id: string; width: number; height: number; getContext(kind: "2d"): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } }[];
+      const canvases = [...document.querySelectorAll("canvas[id^=chart-]")] as {
+        id: string;
+        width: number;
+        height: number;
+        getContext(kind: "2d"): {
+          getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+        };
+      }[];
       return canvases.map((canvas) => {
         const chart = window.Chart.getChart(canvas) as { data: { datasets: { data: unknown[] }[] } } | undefined;
         const pixels = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
         let drawn = 0;
         for (let i = 3; i < pixels.length; i += 4) if (pixels[i]! > 0) drawn++;
-        return { id: canvas.id, points: chart ? chart.data.datasets.flatMap((d) => d.data).filter((v) => typeof v === "number" && v > 0).length : -1, drawn, width: canvas.width, height: canvas.height };
+        return {
+          id: canvas.id,
+          points: chart
+            ? chart.data.datasets.flatMap((d) => d.data).filter((v) => typeof v === "number" && v > 0).length
+            : -1,
+          drawn,
+          width: canvas.width,
+          height: canvas.height,
+        };
       });
     });
-    const data = (await (await page.request.get(`${url}api/charts`)).json()) as { requests: { runs: unknown[] }; drifted: { runs: unknown[] } };
+    const data = (await (await page.request.get(`${url}api/charts`)).json()) as {
+      requests: { runs: unknown[] };
+      drifted: { runs: unknown[] };
+    };
     for (const c of charts) {
       expect(c.points, `${c.id}: no chart`).not.toBe(-1);
       expect(c.width * c.height, c.id).toBeGreaterThan(0);
@@ -243,7 +308,10 @@ export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
     if (data.drifted.runs.length > 0) expect(points["chart-drifted"]).toBeGreaterThan(0);
     await page.screenshot({ path: join(ctx.screenshotsDir, "fleet-overview.png"), fullPage: true });
     await page.locator("#figure-per-hour").screenshot({ path: join(ctx.screenshotsDir, "fleet-chart.png") });
-    const overviewIssues = await accessibilityIssues(page, readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"));
+    const overviewIssues = await accessibilityIssues(
+      page,
+      readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"),
+    );
 
     // A run started while the page is open shows up without a reload.
     const before = navigations;
@@ -260,18 +328,27 @@ export async function checkFleetPage(ctx: FleetPageContext): Promise<void> {
     await page.waitForSelector('#charts[data-drawn="true"]');
     expect(await page.evaluate(() => document.documentElement.scrollWidth as number)).toBeLessThanOrEqual(390);
     await page.screenshot({ path: join(ctx.screenshotsDir, "fleet-overview-phone.png"), fullPage: false });
-    const phoneIssues = await accessibilityIssues(page, readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"));
+    const phoneIssues = await accessibilityIssues(
+      page,
+      readFileSync(join(ROOT, "node_modules", "axe-core", "axe.min.js"), "utf8"),
+    );
     expect([...overviewIssues, ...customerIssues, ...phoneIssues], "axe-core: serious or critical issues").toEqual([]);
 
     // No secret in any answer the page loaded, nor in the JSON answers of every customer named here.
-    for (const path of ["api/overview?per=200", "api/charts", "api/version", ...[...ctx.failed, ctx.drifted.stack].map((s) => `api/customers/${s}`)]) {
+    for (const path of [
+      "api/overview?per=200",
+      "api/charts",
+      "api/version",
+      ...[...ctx.failed, ctx.drifted.stack].map((s) => `api/customers/${s}`),
+    ]) {
       const r = await page.request.get(`${url}${path}`);
       expect(r.status(), path).toBe(200);
       bodies.push(Promise.resolve({ url: r.url(), type: r.headers()["content-type"] ?? "", body: await r.text() }));
     }
     const loaded = await Promise.all(bodies);
     const kinds = new Set(loaded.map((b) => b.type.split(";")[0]));
-    for (const kind of ["text/html", "application/json", "text/javascript", "text/css"]) expect(kinds, `no ${kind} answer was scanned`).toContain(kind);
+    for (const kind of ["text/html", "application/json", "text/javascript", "text/css"])
+      expect(kinds, `no ${kind} answer was scanned`).toContain(kind);
     for (const b of loaded) for (const s of secrets) expect(b.body.includes(s), `a secret in ${b.url}`).toBe(false);
     expect(problems, "policy violations or script errors").toEqual([]);
 

@@ -33,11 +33,11 @@ export interface FleetRows {
 
 export const refOf = (i: number, width: number) => `c${String(i + 1).padStart(width, "0")}`;
 
-
 const urn = (stack: string, type: string, name: string) => `urn:pulumi:${stack}::nsp-fleet::${type}::${name}`;
 
 /** The columns of the release the page reads, on a database this branch's schema made (idempotent). */
-const LATER_COLUMNS = "ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS requests int; ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS rate_limited int;";
+const LATER_COLUMNS =
+  "ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS requests int; ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS rate_limited int;";
 
 export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<FleetRows> {
   const rnd = seededRandom(opts.seed ?? 45);
@@ -93,18 +93,46 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
         if (run === runs[0] && run.operation === "up") changes = { create: 5 };
         if (run.operation === "preview") {
           const change = rnd() < 0.2;
-          plan = { changes: change ? { update: 1, same: 4 } : { same: 5 }, steps: change ? [{ urn: urn(stack, "nsp:dns:Record", "a-www"), type: "nsp:dns:Record", op: "update", properties: ["ttl"] }] : [] };
+          plan = {
+            changes: change ? { update: 1, same: 4 } : { same: 5 },
+            steps: change
+              ? [
+                  {
+                    urn: urn(stack, "nsp:dns:Record", "a-www"),
+                    type: "nsp:dns:Record",
+                    op: "update",
+                    properties: ["ttl"],
+                  },
+                ]
+              : [],
+          };
           changes = (plan as { changes: Record<string, number> }).changes;
         }
         if (run.operation === "drift") {
           const resources =
             run === lastDrift && stack === opts.drifted.stack
               ? [
-                  { urn: urn(stack, "nsp:dns:Record", "a-www"), type: "nsp:dns:Record", properties: [{ name: opts.drifted.property, recorded: opts.drifted.recorded, actual: opts.drifted.actual }] },
-                  { urn: urn(stack, "nsp:mail:Domain", "mail"), type: "nsp:mail:Domain", properties: [{ name: "dkimPrivateKey", secret: true }] },
+                  {
+                    urn: urn(stack, "nsp:dns:Record", "a-www"),
+                    type: "nsp:dns:Record",
+                    properties: [
+                      { name: opts.drifted.property, recorded: opts.drifted.recorded, actual: opts.drifted.actual },
+                    ],
+                  },
+                  {
+                    urn: urn(stack, "nsp:mail:Domain", "mail"),
+                    type: "nsp:mail:Domain",
+                    properties: [{ name: "dkimPrivateKey", secret: true }],
+                  },
                 ]
               : run !== lastDrift && driftNow.has(stack)
-                ? [{ urn: urn(stack, "nsp:dns:Record", "a-www"), type: "nsp:dns:Record", properties: [{ name: "ttl", recorded: 300, actual: 60 }] }]
+                ? [
+                    {
+                      urn: urn(stack, "nsp:dns:Record", "a-www"),
+                      type: "nsp:dns:Record",
+                      properties: [{ name: "ttl", recorded: 300, actual: 60 }],
+                    },
+                  ]
                 : [];
           drift = { resources };
           changes = {};
@@ -116,17 +144,48 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
           error = `error: nsp:dns:Record a-www: the API answered 409 conflict: a record www of type CNAME exists in ${stack}.example\n    at create (nsp:dns:Record)\nerror: update failed`;
         }
         if (result === "failed") setHealth(stack, "failed", finished, run.id);
-        else if (run.operation === "drift") setHealth(stack, (drift as { resources: unknown[] }).resources.length > 0 ? "drifted" : "ok", finished, run.id);
+        else if (run.operation === "drift")
+          setHealth(
+            stack,
+            (drift as { resources: unknown[] }).resources.length > 0 ? "drifted" : "ok",
+            finished,
+            run.id,
+          );
         // As the workers decide it: an up that does not refresh leaves a drifted stack drifted; a preview changes nothing.
-        else if (run.operation === "up") setHealth(stack, health.get(stack)?.state === "drifted" ? "drifted" : "ok", finished, run.id);
-        rows.push([run.id, position + 1, stack, uuid(), result, JSON.stringify(changes), attempts, `runner-${1 + (position % 3)}:${4100 + (position % 3)}`, new Date(enqueued), new Date(started), new Date(finished), error, plan === null ? null : JSON.stringify(plan), drift === null ? null : JSON.stringify(drift), requests, rateLimited]);
+        else if (run.operation === "up")
+          setHealth(stack, health.get(stack)?.state === "drifted" ? "drifted" : "ok", finished, run.id);
+        rows.push([
+          run.id,
+          position + 1,
+          stack,
+          uuid(),
+          result,
+          JSON.stringify(changes),
+          attempts,
+          `runner-${1 + (position % 3)}:${4100 + (position % 3)}`,
+          new Date(enqueued),
+          new Date(started),
+          new Date(finished),
+          error,
+          plan === null ? null : JSON.stringify(plan),
+          drift === null ? null : JSON.stringify(drift),
+          requests,
+          rateLimited,
+        ]);
       });
     }
 
     await client.query("BEGIN");
     await client.query(
       "INSERT INTO nsp_fleet.runs (id, operation, created_at, remediate, schedule, finished_at) SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::timestamptz[])",
-      [runs.map((r) => r.id), runs.map((r) => r.operation), runs.map((r) => new Date(r.at)), runs.map(() => false), runs.map((r) => r.schedule), runs.map((r) => new Date(r.at + 10 * 60_000 > now ? now : r.at + 10 * 60_000))],
+      [
+        runs.map((r) => r.id),
+        runs.map((r) => r.operation),
+        runs.map((r) => new Date(r.at)),
+        runs.map(() => false),
+        runs.map((r) => r.schedule),
+        runs.map((r) => new Date(r.at + 10 * 60_000 > now ? now : r.at + 10 * 60_000)),
+      ],
     );
     for (let i = 0; i < rows.length; i += 5000) {
       const chunk = rows.slice(i, i + 5000);
@@ -137,14 +196,15 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
         Array.from({ length: 16 }, (_, k) => col(k)),
       );
     }
-    await client.query("INSERT INTO nsp_fleet.customers (ref, customer) SELECT r, jsonb_build_object('ref', r, 'zone', r || '.example', 'records', '[]'::jsonb) FROM unnest($1::text[]) AS r", [refs]);
+    await client.query(
+      "INSERT INTO nsp_fleet.customers (ref, customer) SELECT r, jsonb_build_object('ref', r, 'zone', r || '.example', 'records', '[]'::jsonb) FROM unnest($1::text[]) AS r",
+      [refs],
+    );
     const h = [...health.entries()];
-    await client.query("INSERT INTO nsp_fleet.health (stack, state, since, run_id) SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::uuid[])", [
-      h.map(([s]) => s),
-      h.map(([, v]) => v.state),
-      h.map(([, v]) => new Date(v.since)),
-      h.map(([, v]) => v.run),
-    ]);
+    await client.query(
+      "INSERT INTO nsp_fleet.health (stack, state, since, run_id) SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::uuid[])",
+      [h.map(([s]) => s), h.map(([, v]) => v.state), h.map(([, v]) => new Date(v.since)), h.map(([, v]) => v.run)],
+    );
     await client.query("COMMIT");
     runCount = runs.length;
     rowCount = rows.length;

@@ -13,7 +13,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const ROOT = join(__dirname, "..", "..", "..");
-const PLATFORMS: Record<string, string> = { "linux-x64": "linux-amd64", "linux-arm64": "linux-arm64", "darwin-x64": "darwin-amd64", "darwin-arm64": "darwin-arm64" };
+const PLATFORMS: Record<string, string> = {
+  "linux-x64": "linux-amd64",
+  "linux-arm64": "linux-arm64",
+  "darwin-x64": "darwin-amd64",
+  "darwin-arm64": "darwin-arm64",
+};
 
 /** vitest globalSetup: installs the plugin and leaves the folder in NSP_E2E_PLUGIN_HOME. */
 export default function setup(): (() => void) | undefined {
@@ -25,12 +30,19 @@ export default function setup(): (() => void) | undefined {
   const home = mkdtempSync(join(tmpdir(), "nsp-e2e-plugin-home-"));
   writeFileSync(join(home, "logs"), "");
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, PULUMI_HOME: home, PULUMI_SKIP_UPDATE_CHECK: "true" };
-  const install = spawnSync("pulumi", ["plugin", "install", "resource", "nsp", version, "--file", archive, "--non-interactive"], { env, encoding: "utf8" });
+  const install = spawnSync(
+    "pulumi",
+    ["plugin", "install", "resource", "nsp", version, "--file", archive, "--non-interactive"],
+    { env, encoding: "utf8" },
+  );
   if (install.status !== 0) throw new Error(`pulumi plugin install of ${archive} failed: ${install.stderr}`);
   // What the engine writes there after its first GetSchema: the plugin's schema as it serves it,
   // the schema.json beside its bundle (release-layout.test.ts checks that it serves that file).
   mkdirSync(join(home, "schemas"));
-  copyFileSync(join(home, "plugins", `resource-nsp-v${version}`, "plugin", "schema.json"), join(home, "schemas", `nsp-${version}.json`));
+  copyFileSync(
+    join(home, "plugins", `resource-nsp-v${version}`, "plugin", "schema.json"),
+    join(home, "schemas", `nsp-${version}.json`),
+  );
   process.env.NSP_E2E_PLUGIN_HOME = home;
   return () => rmSync(home, { recursive: true, force: true });
 }

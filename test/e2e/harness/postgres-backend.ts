@@ -19,7 +19,10 @@ export async function testPostgres(): Promise<TestPostgres> {
   let url = process.env.NSP_TEST_POSTGRES_URL;
   let dir: string | undefined;
   if (!url) {
-    const out = execFileSync("bash", [join(ROOT, "scripts/postgres.sh"), "start"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const out = execFileSync("bash", [join(ROOT, "scripts/postgres.sh"), "start"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     url = /^NSP_TEST_POSTGRES_URL=(.*)$/m.exec(out)?.[1];
     dir = /^NSP_TEST_POSTGRES_DIR=(.*)$/m.exec(out)?.[1];
     if (!url || !dir) throw new Error(`scripts/postgres.sh start printed no URL:\n${out}`);

@@ -3,7 +3,19 @@
 // user would run them. Nothing here stands in for the engine.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { afterAll, beforeAll } from "vitest";
@@ -54,7 +66,8 @@ export async function startEmulatorProcess(args: string[] = [], executable?: str
   });
   return {
     ...ready,
-    control: (account = Object.keys(ready.accounts)[0]!) => new EmulatorControl(ready.baseUrl, ready.accounts[account]!),
+    control: (account = Object.keys(ready.accounts)[0]!) =>
+      new EmulatorControl(ready.baseUrl, ready.accounts[account]!),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -89,11 +102,16 @@ export function emulatorOfFile(args: string[] = []): { readonly process: Emulato
 export function prepareProject(example: string): string {
   const dir = mkdtempSync(join(tmpdir(), `nsp-e2e-${example.replace(/\W/g, "-")}-`));
   const src = join(ROOT, "examples", example);
-  cpSync(src, dir, { recursive: true, filter: (p) => !/node_modules|__pycache__|[/\\]venv|[/\\]bin$|Pulumi\.[^/]+\.yaml$/.test(p.slice(src.length)) || p === src });
+  cpSync(src, dir, {
+    recursive: true,
+    filter: (p) =>
+      !/node_modules|__pycache__|[/\\]venv|[/\\]bin$|Pulumi\.[^/]+\.yaml$/.test(p.slice(src.length)) || p === src,
+  });
   const yamlPath = join(dir, "Pulumi.yaml");
   writeFileSync(yamlPath, readFileSync(yamlPath, "utf8").replace(/path: (\.\.\/)+bin/, `path: ${join(ROOT, "bin")}`));
   const pkg = join(dir, "package.json");
-  if (statSync(pkg, { throwIfNoEntry: false })) symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  if (statSync(pkg, { throwIfNoEntry: false }))
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   return dir;
 }
 
@@ -123,7 +141,8 @@ export class Stack {
   ) {
     this.home = pulumiHome(mkdtempSync(join(tmpdir(), "nsp-e2e-home-")));
     const shared = sharedPluginHome();
-    if (shared && opts.sharedPlugin !== false) for (const d of ["plugins", "schemas"]) symlinkSync(join(shared, d), join(this.home, d), "dir");
+    if (shared && opts.sharedPlugin !== false)
+      for (const d of ["plugins", "schemas"]) symlinkSync(join(shared, d), join(this.home, d), "dir");
     this.backend = mkdtempSync(join(tmpdir(), "nsp-e2e-state-"));
     this.stack = opts.stack ?? "e2e";
     this.env = { ...pulumiEnv(this.home, this.backend), ...opts.env };
@@ -141,7 +160,9 @@ export class Stack {
     if (!(args[0] === "stack" && args[1] === "init")) full.push("--stack", this.stack);
     const result = await this.spawnPulumi(full, opts.env).done;
     if (result.code !== 0 && !opts.allowFailure) {
-      throw new Error(`pulumi ${full.join(" ")} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+      throw new Error(
+        `pulumi ${full.join(" ")} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+      );
     }
     return result;
   }
@@ -151,8 +172,15 @@ export class Stack {
     return this.spawnPulumi([...args, "--non-interactive", "--stack", this.stack], opts.env);
   }
 
-  private spawnPulumi(args: string[], env: NodeJS.ProcessEnv = {}): { child: ReturnType<typeof spawn>; done: Promise<RunResult> } {
-    const child = spawn("pulumi", args, { cwd: this.dir, env: { ...this.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  private spawnPulumi(
+    args: string[],
+    env: NodeJS.ProcessEnv = {},
+  ): { child: ReturnType<typeof spawn>; done: Promise<RunResult> } {
+    const child = spawn("pulumi", args, {
+      cwd: this.dir,
+      env: { ...this.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -183,7 +211,10 @@ export class Stack {
   }
   /** Points the stack at an emulator account (the token as a secret) and sets more plain config, in one CLI run. */
   useAccount(baseUrl: string, token: string, plain: Record<string, string> = {}) {
-    const pairs = Object.entries({ "nsp:baseUrl": baseUrl, ...plain }).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]);
+    const pairs = Object.entries({ "nsp:baseUrl": baseUrl, ...plain }).flatMap(([key, value]) => [
+      "--plaintext",
+      `${key}=${value}`,
+    ]);
     return this.run(["config", "set-all", "--secret", `nsp:apiToken=${token}`, ...pairs]);
   }
   setConfig(key: string, value: string, secret = false) {
@@ -193,7 +224,17 @@ export class Stack {
     const r = await this.run(["stack", "output", "--json", ...(showSecrets ? ["--show-secrets"] : [])]);
     return JSON.parse(r.stdout) as Record<string, unknown>;
   }
-  async exportState(): Promise<{ deployment: { resources: { type: string; urn: string; id?: string; outputs?: Record<string, unknown>; inputs?: Record<string, unknown> }[] } }> {
+  async exportState(): Promise<{
+    deployment: {
+      resources: {
+        type: string;
+        urn: string;
+        id?: string;
+        outputs?: Record<string, unknown>;
+        inputs?: Record<string, unknown>;
+      }[];
+    };
+  }> {
     return JSON.parse((await this.run(["stack", "export"])).stdout);
   }
 
@@ -238,14 +279,16 @@ plugins:
    * there is one, else the one in this repository's bin/, by path.
    */
   static yamlProgramText(program: string): string {
-    if (sharedPluginHome()) return program.replace(/^plugins:\n  providers:\n    - name: nsp\n      path: (\.\.\/)+bin\n/m, "");
+    if (sharedPluginHome())
+      return program.replace(/^plugins:\n  providers:\n    - name: nsp\n      path: (\.\.\/)+bin\n/m, "");
     return program.replace(/path: (\.\.\/)+bin/, `path: ${join(ROOT, "bin")}`);
   }
 
   /** Every file the backend and PULUMI_HOME hold, plus the project's stack config, as one text. */
   artefacts(): string {
     const texts = [filesText([this.backend, this.home])];
-    for (const f of readdirSync(this.dir)) if (/^Pulumi\..+\.yaml$/.test(f)) texts.push(readFileSync(join(this.dir, f), "utf8"));
+    for (const f of readdirSync(this.dir))
+      if (/^Pulumi\..+\.yaml$/.test(f)) texts.push(readFileSync(join(this.dir, f), "utf8"));
     return texts.join("\n");
   }
 
@@ -259,7 +302,11 @@ plugins:
  * with the output unless it exits 0.
  */
 export function pulumiDo(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<RunResult> {
-  const child = spawn("pulumi", ["do", "--package", join(ROOT, "bin", "pulumi-resource-nsp"), "--non-interactive", ...args], { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    "pulumi",
+    ["do", "--package", join(ROOT, "bin", "pulumi-resource-nsp"), "--non-interactive", ...args],
+    { cwd: opts.cwd, env: opts.env, stdio: ["ignore", "pipe", "pipe"] },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -268,7 +315,8 @@ export function pulumiDo(args: string[], opts: { cwd: string; env: NodeJS.Proces
     child.on("error", (err) => reject(new Error(`pulumi do ${args.join(" ")} did not start: ${err.message}`)));
     child.on("close", (code) => {
       if (code === 0) resolve({ code, stdout, stderr });
-      else reject(new Error(`pulumi do ${args.join(" ")} exited ${code}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
+      else
+        reject(new Error(`pulumi do ${args.join(" ")} exited ${code}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`));
     });
   });
 }
@@ -300,7 +348,9 @@ export function pulumiEnv(home: string, backend: string): NodeJS.ProcessEnv {
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
     // The key service of the stacks Stack.init makes (vault-transit.ts), when the run has one.
-    ...(process.env.VAULT_SERVER_URL ? { VAULT_SERVER_URL: process.env.VAULT_SERVER_URL, VAULT_SERVER_TOKEN: process.env.VAULT_SERVER_TOKEN } : {}),
+    ...(process.env.VAULT_SERVER_URL
+      ? { VAULT_SERVER_URL: process.env.VAULT_SERVER_URL, VAULT_SERVER_TOKEN: process.env.VAULT_SERVER_TOKEN }
+      : {}),
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_SKIP_CONFIRMATIONS: "true",
@@ -366,7 +416,9 @@ export function pulumiAvailable(): boolean {
 export const GO_ENV = { GOFLAGS: "-mod=mod -trimpath -ldflags=-w", GOWORK: "off", GOTOOLCHAIN: "local" };
 
 /** The version of Pulumi's SDKs this repository pins (package.json), for the Python and Go programs. */
-export const PULUMI_SDK_VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies["@pulumi/pulumi"];
+export const PULUMI_SDK_VERSION: string = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).dependencies[
+  "@pulumi/pulumi"
+];
 
 /**
  * Makes something once per content and keeps it outside the repository, under NSP_CACHE_DIR
@@ -375,7 +427,13 @@ export const PULUMI_SDK_VERSION: string = JSON.parse(readFileSync(join(ROOT, "pa
  * input never reuses an old result. `make(work)` fills a folder of its own that is then renamed
  * into place: two test files asking at once each get a whole one.
  */
-function madeOncePerContent(kind: string, name: string, seed: string, sources: string, make: (work: string) => void): string {
+function madeOncePerContent(
+  kind: string,
+  name: string,
+  seed: string,
+  sources: string,
+  make: (work: string) => void,
+): string {
   const hash = createHash("sha256").update(seed);
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -419,7 +477,11 @@ export function treeSdkVirtualenv(): string {
     // pip builds in the source folder; a copy keeps build output out of the repository.
     const copy = join(dirname(venv), "sdk-python");
     cpSync(sdk, copy, { recursive: true });
-    execFileSync(join(venv, "bin/python"), ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_SDK_VERSION}`, copy], { stdio: "pipe" });
+    execFileSync(
+      join(venv, "bin/python"),
+      ["-m", "pip", "install", "--quiet", "--disable-pip-version-check", `pulumi==${PULUMI_SDK_VERSION}`, copy],
+      { stdio: "pipe" },
+    );
   });
 }
 

@@ -8,6 +8,10 @@ import { join } from "node:path";
 const ROOT = join(__dirname, "..", "..", "..");
 
 export default function setup(): void {
-  const run = spawnSync(process.execPath, [join(ROOT, "scripts", "release.mjs"), "--if-stale"], { cwd: ROOT, stdio: "inherit" });
-  if (run.status !== 0) throw new Error(`npm run release failed (exit ${run.status}); the release tests would use an old release`);
+  const run = spawnSync(process.execPath, [join(ROOT, "scripts", "release.mjs"), "--if-stale"], {
+    cwd: ROOT,
+    stdio: "inherit",
+  });
+  if (run.status !== 0)
+    throw new Error(`npm run release failed (exit ${run.status}); the release tests would use an old release`);
 }

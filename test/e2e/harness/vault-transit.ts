@@ -51,7 +51,8 @@ interface Service {
 function handle({ key, token }: Service, req: IncomingMessage, text: string, res: ServerResponse): void {
   if (req.headers["x-vault-token"] !== token) return answer(res, 403, { errors: ["permission denied"] });
   const route = /^\/v1\/transit\/(encrypt|decrypt)\/[\w.-]+$/.exec(req.url ?? "");
-  if (!route || (req.method !== "PUT" && req.method !== "POST")) return answer(res, 404, { errors: [`no handler for route "${req.url}"`] });
+  if (!route || (req.method !== "PUT" && req.method !== "POST"))
+    return answer(res, 404, { errors: [`no handler for route "${req.url}"`] });
   let body: { plaintext?: unknown; ciphertext?: unknown };
   try {
     body = JSON.parse(text) as typeof body;
@@ -61,7 +62,9 @@ function handle({ key, token }: Service, req: IncomingMessage, text: string, res
   try {
     if (route[1] === "encrypt") {
       if (typeof body.plaintext !== "string") return answer(res, 400, { errors: ["missing plaintext to encrypt"] });
-      return answer(res, 200, { data: { ciphertext: seal(key, Buffer.from(body.plaintext, "base64")), key_version: 1 } });
+      return answer(res, 200, {
+        data: { ciphertext: seal(key, Buffer.from(body.plaintext, "base64")), key_version: 1 },
+      });
     }
     if (typeof body.ciphertext !== "string") return answer(res, 400, { errors: ["missing ciphertext to decrypt"] });
     return answer(res, 200, { data: { plaintext: unseal(key, body.ciphertext).toString("base64") } });

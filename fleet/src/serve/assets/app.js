@@ -13,8 +13,19 @@
   var POLL_MS = 2000;
   // Short in tables: the time alone today, the day without the year this year; the whole in its title.
   var today = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-  var thisYear = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-  var dateTime = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  var thisYear = new Intl.DateTimeFormat(undefined, {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+  var dateTime = new Intl.DateTimeFormat(undefined, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
   var dayOf = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "numeric", day: "numeric" });
   var yearOf = new Intl.DateTimeFormat(undefined, { year: "numeric" });
 
@@ -25,7 +36,12 @@
     return dateTime.format(d);
   }
   var full = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "long" });
-  var hourOnly = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  var hourOnly = new Intl.DateTimeFormat(undefined, {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
   var clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
   function formatTimes(root) {
@@ -43,7 +59,13 @@
   formatTimes(document);
 
   // --- the charts ---------------------------------------------------------------------------------
-  var RESULT_COLOURS = { succeeded: "#2e7d32", failed: "#c62828", retrying: "#b35c00", running: "#1565c0", queued: "#757575" };
+  var RESULT_COLOURS = {
+    succeeded: "#2e7d32",
+    failed: "#c62828",
+    retrying: "#b35c00",
+    running: "#1565c0",
+    queued: "#757575",
+  };
   var charts = {};
 
   function seconds(s) {
@@ -54,48 +76,133 @@
   }
 
   function configs(data) {
-    var hours = data.perHour.hours.map(function (h) { return hourOnly.format(new Date(h)); });
+    var hours = data.perHour.hours.map(function (h) {
+      return hourOnly.format(new Date(h));
+    });
     var results = Object.keys(data.perHour.results);
-    var common = { animation: false, responsive: true, maintainAspectRatio: false, plugins: { legend: { position: "bottom" } } };
-    function options(extra) { return Object.assign({}, common, extra); }
+    var common = {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: { legend: { position: "bottom" } },
+    };
+    function options(extra) {
+      return Object.assign({}, common, extra);
+    }
     return {
       "per-hour": {
         type: "bar",
         data: {
           labels: hours,
-          datasets: results.map(function (r) { return { label: r, data: data.perHour.results[r], backgroundColor: RESULT_COLOURS[r] || "#5e35b1" }; }),
+          datasets: results.map(function (r) {
+            return { label: r, data: data.perHour.results[r], backgroundColor: RESULT_COLOURS[r] || "#5e35b1" };
+          }),
         },
-        options: options({ scales: { x: { stacked: true, ticks: { maxRotation: 0, autoSkipPadding: 16 } }, y: { stacked: true, beginAtZero: true, title: { display: true, text: "stacks" }, ticks: { precision: 0 } } } }),
+        options: options({
+          scales: {
+            x: { stacked: true, ticks: { maxRotation: 0, autoSkipPadding: 16 } },
+            y: { stacked: true, beginAtZero: true, title: { display: true, text: "stacks" }, ticks: { precision: 0 } },
+          },
+        }),
       },
       durations: {
         type: "bar",
         data: {
-          labels: data.durations.buckets.map(function (b) { return b.to === null ? "≥ " + seconds(b.from) : seconds(b.from) + " to " + seconds(b.to); }),
-          datasets: [{ label: "stacks", data: data.durations.buckets.map(function (b) { return b.count; }), backgroundColor: "#1565c0" }],
+          labels: data.durations.buckets.map(function (b) {
+            return b.to === null ? "≥ " + seconds(b.from) : seconds(b.from) + " to " + seconds(b.to);
+          }),
+          datasets: [
+            {
+              label: "stacks",
+              data: data.durations.buckets.map(function (b) {
+                return b.count;
+              }),
+              backgroundColor: "#1565c0",
+            },
+          ],
         },
-        options: options({ plugins: { legend: { display: false } }, scales: { y: { beginAtZero: true, title: { display: true, text: "stacks" }, ticks: { precision: 0 } }, x: { title: { display: true, text: "duration" } } } }),
+        options: options({
+          plugins: { legend: { display: false } },
+          scales: {
+            y: { beginAtZero: true, title: { display: true, text: "stacks" }, ticks: { precision: 0 } },
+            x: { title: { display: true, text: "duration" } },
+          },
+        }),
       },
       requests: {
         type: "bar",
         data: {
-          labels: data.requests.runs.map(function (r) { return hourOnly.format(new Date(r.at)) + " " + r.operation; }),
+          labels: data.requests.runs.map(function (r) {
+            return hourOnly.format(new Date(r.at)) + " " + r.operation;
+          }),
           datasets: [
-            { type: "bar", label: "API requests", data: data.requests.runs.map(function (r) { return r.requests; }), backgroundColor: "#1565c0", yAxisID: "y" },
-            { type: "line", label: "answered 429", data: data.requests.runs.map(function (r) { return r.rateLimited; }), borderColor: "#c62828", backgroundColor: "#c62828", yAxisID: "y1" },
+            {
+              type: "bar",
+              label: "API requests",
+              data: data.requests.runs.map(function (r) {
+                return r.requests;
+              }),
+              backgroundColor: "#1565c0",
+              yAxisID: "y",
+            },
+            {
+              type: "line",
+              label: "answered 429",
+              data: data.requests.runs.map(function (r) {
+                return r.rateLimited;
+              }),
+              borderColor: "#c62828",
+              backgroundColor: "#c62828",
+              yAxisID: "y1",
+            },
           ],
         },
-        options: options({ scales: { y: { beginAtZero: true, title: { display: true, text: "requests" } }, y1: { beginAtZero: true, position: "right", grid: { drawOnChartArea: false }, title: { display: true, text: "429s" }, ticks: { precision: 0 } }, x: { ticks: { maxRotation: 0, autoSkipPadding: 16 } } } }),
+        options: options({
+          scales: {
+            y: { beginAtZero: true, title: { display: true, text: "requests" } },
+            y1: {
+              beginAtZero: true,
+              position: "right",
+              grid: { drawOnChartArea: false },
+              title: { display: true, text: "429s" },
+              ticks: { precision: 0 },
+            },
+            x: { ticks: { maxRotation: 0, autoSkipPadding: 16 } },
+          },
+        }),
       },
       drifted: {
         type: "line",
         data: {
-          labels: data.drifted.runs.map(function (r) { return hourOnly.format(new Date(r.at)); }),
+          labels: data.drifted.runs.map(function (r) {
+            return hourOnly.format(new Date(r.at));
+          }),
           datasets: [
-            { label: "drifted", data: data.drifted.runs.map(function (r) { return r.drifted; }), borderColor: "#b35c00", backgroundColor: "#b35c00" },
-            { label: "checked", data: data.drifted.runs.map(function (r) { return r.checked; }), borderColor: "#757575", backgroundColor: "#757575", borderDash: [6, 4] },
+            {
+              label: "drifted",
+              data: data.drifted.runs.map(function (r) {
+                return r.drifted;
+              }),
+              borderColor: "#b35c00",
+              backgroundColor: "#b35c00",
+            },
+            {
+              label: "checked",
+              data: data.drifted.runs.map(function (r) {
+                return r.checked;
+              }),
+              borderColor: "#757575",
+              backgroundColor: "#757575",
+              borderDash: [6, 4],
+            },
           ],
         },
-        options: options({ scales: { y: { beginAtZero: true, title: { display: true, text: "stacks" }, ticks: { precision: 0 } }, x: { ticks: { maxRotation: 0, autoSkipPadding: 16 } } } }),
+        options: options({
+          scales: {
+            y: { beginAtZero: true, title: { display: true, text: "stacks" }, ticks: { precision: 0 } },
+            x: { ticks: { maxRotation: 0, autoSkipPadding: 16 } },
+          },
+        }),
       },
     };
   }
@@ -108,23 +215,32 @@
 
   function chartsSoon() {
     if (chartsDue) return;
-    chartsDue = setTimeout(function () {
-      chartsDue = null;
-      drawCharts().catch(function () {});
-    }, Math.max(0, chartsDrawnAt + CHART_EVERY_MS - Date.now()));
+    chartsDue = setTimeout(
+      function () {
+        chartsDue = null;
+        drawCharts().catch(function () {});
+      },
+      Math.max(0, chartsDrawnAt + CHART_EVERY_MS - Date.now()),
+    );
   }
 
   function drawCharts() {
     if (!document.getElementById("charts") || !window.Chart) return Promise.resolve();
     chartsDrawnAt = Date.now();
     return fetch("/api/charts", { headers: { accept: "application/json" }, cache: "no-store" })
-      .then(function (res) { return res.ok ? res.json() : null; })
+      .then(function (res) {
+        return res.ok ? res.json() : null;
+      })
       .then(function (data) {
         if (!data) return;
         var all = configs(data);
         Object.keys(all).forEach(function (id) {
           var config = all[id];
-          var empty = config.data.datasets.every(function (ds) { return ds.data.every(function (v) { return !v; }); });
+          var empty = config.data.datasets.every(function (ds) {
+            return ds.data.every(function (v) {
+              return !v;
+            });
+          });
           var note = document.getElementById("empty-" + id);
           if (note) note.hidden = !empty;
           if (charts[id]) {
@@ -169,10 +285,14 @@
   }
 
   function poll() {
-    var next = function () { setTimeout(poll, POLL_MS); };
+    var next = function () {
+      setTimeout(poll, POLL_MS);
+    };
     if (document.hidden) return next();
     fetch("/api/version", { headers: { accept: "application/json" }, cache: "no-store" })
-      .then(function (res) { return res.ok ? res.json() : null; })
+      .then(function (res) {
+        return res.ok ? res.json() : null;
+      })
       .then(function (v) {
         if (!v || v.version === document.body.getAttribute("data-version")) return;
         return refresh().then(function (done) {

@@ -16,7 +16,13 @@ export function isAmbiguousWrite(e: unknown): boolean {
  * by its natural key (a zone by name, a record by name, type and content, ...): found, it is
  * adopted; not found, the create surely did not happen and is sent again.
  */
-export async function createOnce<T>(ctx: OperationContext, what: string, post: () => Promise<T>, lookup: () => Promise<T | undefined>, attempts = 5): Promise<T> {
+export async function createOnce<T>(
+  ctx: OperationContext,
+  what: string,
+  post: () => Promise<T>,
+  lookup: () => Promise<T | undefined>,
+  attempts = 5,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await post();

@@ -9,7 +9,6 @@ import { defOf, isIntegerSchema, keysWithRole, metaOf, shapeOf, unwrap } from ".
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 
-
 /** Whether the API ever returns this property. */
 function onWire(field: z.ZodType): boolean {
   const m = metaOf(field);
@@ -87,7 +86,11 @@ export interface WireModel<A extends Shape, S extends Shape> {
  * module is evaluated, and most plugin processes (a preview, a no-change up: Check and Diff) never
  * send or read an object of most of them.
  */
-export function wireModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>, state: z.ZodObject<S>, extra: Record<string, z.ZodType> = {}): WireModel<A, S> {
+export function wireModel<A extends Shape, S extends Shape>(
+  args: z.ZodObject<A>,
+  state: z.ZodObject<S>,
+  extra: Record<string, z.ZodType> = {},
+): WireModel<A, S> {
   const argShape = args.shape as unknown as Record<string, z.ZodType>;
   // Asked when a resource is defined (whether it has an update at all).
   const patchable = new Set(keysWithRole(argShape, "patch"));
@@ -98,8 +101,14 @@ export function wireModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
       properties,
       createKeys: keysWithRole(argShape, "create"),
       nullable: new Set(Object.keys(argShape).filter((k) => unwrap(argShape[k]!).nullable)),
-      clearedAs: new Map(Object.keys(argShape).flatMap((k) => (metaOf(argShape[k]!).clearedAs !== undefined ? [[k, metaOf(argShape[k]!).clearedAs] as const] : []))),
-      wire: (wireObject(properties.shape as unknown as Record<string, z.ZodType>) as z.ZodObject).extend(extra) as unknown as z.ZodType<Record<string, unknown>>,
+      clearedAs: new Map(
+        Object.keys(argShape).flatMap((k) =>
+          metaOf(argShape[k]!).clearedAs !== undefined ? [[k, metaOf(argShape[k]!).clearedAs] as const] : [],
+        ),
+      ),
+      wire: (wireObject(properties.shape as unknown as Record<string, z.ZodType>) as z.ZodObject).extend(
+        extra,
+      ) as unknown as z.ZodType<Record<string, unknown>>,
     };
   };
   const model = () => (built ??= build());
@@ -121,7 +130,12 @@ export function wireModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
     wire: z.lazy(() => model().wire),
     createBody: (values) => pick(values, model().createKeys, false),
     patchKeys: (changed) => changed.filter((k) => patchable.has(k)) as (keyof A & string)[],
-    patchBody: (values, changed) => pick(values, changed.filter((k) => patchable.has(k)), true),
+    patchBody: (values, changed) =>
+      pick(
+        values,
+        changed.filter((k) => patchable.has(k)),
+        true,
+      ),
     toState: (raw) => fromWire(model().properties, raw) as Out<A> & Out<S>,
   };
 }

@@ -10,7 +10,14 @@ export { NUMERIC_ID, STRING_ID } from "./validators";
  * A child known as `<parent>/<child>` (the import form), or by its own id when the parent is
  * known from the prior state; both parts must match their patterns.
  */
-export function childIdOf(token: string, id: string, form: string, parent: RegExp, child: RegExp, knownParent?: string): { parent: string; child: string } {
+export function childIdOf(
+  token: string,
+  id: string,
+  form: string,
+  parent: RegExp,
+  child: RegExp,
+  knownParent?: string,
+): { parent: string; child: string } {
   const slash = id.indexOf("/");
   if (slash > 0) {
     const p = id.slice(0, slash);
@@ -35,12 +42,19 @@ export async function parentHolding(
   token: string,
   childId: string,
   form: string,
-  parents: { list: string; childList: (parentId: string) => string; /** Of the children's list. */ schema: z.ZodType<{ id: number | string }> },
+  parents: {
+    list: string;
+    childList: (parentId: string) => string /** Of the children's list. */;
+    schema: z.ZodType<{ id: number | string }>;
+  },
 ): Promise<string | undefined> {
   const all = await ctx.client.listAll(parents.list, { itemSchema: withId, signal: ctx.signal });
   const holders: string[] = [];
-  for (const p of all) if (await ctx.lists.holds(parents.childList(String(p.id)), childId, parents.schema, ctx.signal)) holders.push(String(p.id));
-  if (holders.length > 1) throw new Error(`${token}: id "${childId}" is in several parents (${holders.join(", ")}); import it as ${form}`);
+  for (const p of all)
+    if (await ctx.lists.holds(parents.childList(String(p.id)), childId, parents.schema, ctx.signal))
+      holders.push(String(p.id));
+  if (holders.length > 1)
+    throw new Error(`${token}: id "${childId}" is in several parents (${holders.join(", ")}); import it as ${form}`);
   return holders[0];
 }
 
@@ -62,7 +76,9 @@ export interface IdKind {
  */
 export function ownIdOf(token: string, id: string, kind: IdKind): string {
   if ((kind.pattern ?? NUMERIC_ID).test(id)) return id;
-  const good = kind.pattern ? `its id (${kind.form}${kind.example ? `, such as ${kind.example}` : ""})` : `its numeric id (${kind.form}, such as 42)`;
+  const good = kind.pattern
+    ? `its id (${kind.form}${kind.example ? `, such as ${kind.example}` : ""})`
+    : `its numeric id (${kind.form}, such as 42)`;
   const one = `${/^[aeiou]/i.test(kind.what) ? "an" : "a"} ${kind.what}`;
   throw new Error(`${token}: "${id}" is not ${one} id; ${one} is known by ${good}`);
 }

@@ -14,7 +14,8 @@ const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 /** The list path with the parent's id in its placeholder. */
 export function listPath(path: string, parentId?: unknown): string {
   return path.replace(/\{[^}]+\}/g, () => {
-    if (parentId === undefined || parentId === null || parentId === "") throw new Error(`the list ${path} needs its parent's id`);
+    if (parentId === undefined || parentId === null || parentId === "")
+      throw new Error(`the list ${path} needs its parent's id`);
     return encodeURIComponent(String(parentId));
   });
 }
@@ -87,7 +88,12 @@ export function matchesInputs(def: ListedKind, item: Item, args: Item, keys: rea
  * Every object of the kind under one parent (or the whole account for a kind without one), with
  * the parent object where the kind is read off it. Undefined when the parent is gone.
  */
-export async function listUnder(def: ListedKind, client: ApiClient, parentId: unknown, signal?: AbortSignal): Promise<{ items: Item[]; parent?: Item } | undefined> {
+export async function listUnder(
+  def: ListedKind,
+  client: ApiClient,
+  parentId: unknown,
+  signal?: AbortSignal,
+): Promise<{ items: Item[]; parent?: Item } | undefined> {
   const facts = def.list!;
   if (facts.fromParent) {
     const parents = (await client.listAll(facts.path, { signal })) as Item[];
@@ -141,13 +147,20 @@ export interface ListPageOptions {
  * One page of a List: one request to the API's list (the page the continuation token names),
  * and the token of the next page, undefined after the last. `query` holds checked list inputs.
  */
-export async function listKindPage(def: ListedKind, client: ApiClient, query: Item, opts: ListPageOptions = {}): Promise<{ objects: ListedObject[]; continuation?: string }> {
+export async function listKindPage(
+  def: ListedKind,
+  client: ApiClient,
+  query: Item,
+  opts: ListPageOptions = {},
+): Promise<{ objects: ListedObject[]; continuation?: string }> {
   const facts = def.list!;
   const shape = def.args.shape as Record<string, z.ZodType>;
   const parentInput = facts.parent?.input;
-  const parentId = parentInput && query[parentInput] !== undefined ? toWire(shape[parentInput]!, query[parentInput]) : undefined;
+  const parentId =
+    parentInput && query[parentInput] !== undefined ? toWire(shape[parentInput]!, query[parentInput]) : undefined;
   const token = opts.continuation ?? "";
-  if (!/^\d*$/.test(token)) throw new Error(`${def.token}: continuation token "${token}" is not one this provider gave`);
+  if (!/^\d*$/.test(token))
+    throw new Error(`${def.token}: continuation token "${token}" is not one this provider gave`);
   const offset = token === "" ? 0 : Number(token);
   const apiQuery: Record<string, string> = {};
   const matched: string[] = [];
@@ -158,11 +171,16 @@ export async function listKindPage(def: ListedKind, client: ApiClient, query: It
   }
   const page = await client.listPage<Item>(facts.fromParent ? facts.path : listPath(facts.path, parentId), offset, {
     ...(Object.keys(apiQuery).length ? { query: apiQuery } : {}),
-    pageSize: Math.min(DEFAULT_LIST_PAGE, ...[opts.limit, opts.pageSize].filter((n): n is number => n !== undefined && n > 0)),
+    pageSize: Math.min(
+      DEFAULT_LIST_PAGE,
+      ...[opts.limit, opts.pageSize].filter((n): n is number => n !== undefined && n > 0),
+    ),
     signal: opts.signal,
   });
   const rows: { item: Item; parent?: Item }[] = facts.fromParent
-    ? page.items.filter((p) => parentId === undefined || String(p.id) === String(parentId)).flatMap((p) => facts.fromParent!(p).map((item) => ({ item, parent: p })))
+    ? page.items
+        .filter((p) => parentId === undefined || String(p.id) === String(parentId))
+        .flatMap((p) => facts.fromParent!(p).map((item) => ({ item, parent: p })))
     : page.items.map((item) => ({ item, ...(facts.parent ? { parent: { id: parentId } } : {}) }));
   const objects = rows
     .filter(({ item, parent }) => !facts.skip?.(item, parent) && matchesInputs(def, item, query, matched))

@@ -14,12 +14,16 @@ function nameOrIdArgs(what: string, example: string) {
       .transform((s) => s.replace(/\.$/, ""))
       .optional()
       .meta({ description: `${what[0]!.toUpperCase()}${what.slice(1)} name, such as \`${example}\`.` }),
-    id: numericId(`must be a numeric ${what} id`).optional().meta({ description: `${what[0]!.toUpperCase()}${what.slice(1)} id.` }),
+    id: numericId(`must be a numeric ${what} id`)
+      .optional()
+      .meta({ description: `${what[0]!.toUpperCase()}${what.slice(1)} id.` }),
   });
 }
 
 function checkNameOrId(args: { name?: string; id?: string }): CheckFailure[] {
-  return (args.name === undefined) === (args.id === undefined) ? [{ property: "name", reason: "give exactly one of name or id" }] : [];
+  return (args.name === undefined) === (args.id === undefined)
+    ? [{ property: "name", reason: "give exactly one of name or id" }]
+    : [];
 }
 
 async function findByNameOrId<T extends { name: string }>(
@@ -27,10 +31,14 @@ async function findByNameOrId<T extends { name: string }>(
   lookup: { token: string; what: string; collection: string; wire: z.ZodType<T> },
   args: { name?: string; id?: string },
 ): Promise<T> {
-  if (args.id !== undefined) return ctx.client.get(`${lookup.collection}/${args.id}`, { schema: lookup.wire, signal: ctx.signal });
+  if (args.id !== undefined)
+    return ctx.client.get(`${lookup.collection}/${args.id}`, { schema: lookup.wire, signal: ctx.signal });
   const all = await ctx.client.listAll(lookup.collection, { itemSchema: lookup.wire, signal: ctx.signal });
   const found = all.find((o) => o.name === args.name);
-  if (!found) throw new Error(`${lookup.token}: no ${lookup.what} named "${args.name}" in this account (${all.length} ${lookup.what}s listed)`);
+  if (!found)
+    throw new Error(
+      `${lookup.token}: no ${lookup.what} named "${args.name}" in this account (${all.length} ${lookup.what}s listed)`,
+    );
   return found;
 }
 

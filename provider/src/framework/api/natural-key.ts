@@ -29,14 +29,21 @@ export function naturalKeyOf(def: AnyResource): string[] {
 export function describeKey(def: AnyResource, args: Item): string {
   const parentInput = def.list?.parent?.input;
   const parts = naturalKeyOf(def).map((k) => `${k} ${JSON.stringify(args[k])}`);
-  return parentInput && args[parentInput] !== undefined ? `${parts.join(", ")} (${parentInput} ${String(args[parentInput])})` : parts.join(", ");
+  return parentInput && args[parentInput] !== undefined
+    ? `${parts.join(", ")} (${parentInput} ${String(args[parentInput])})`
+    : parts.join(", ");
 }
 
 /**
  * The objects of the account whose natural key is the one of `args` (checked inputs), read
  * through the list the definition declares. Undefined when the resource has no natural key.
  */
-export async function findByNaturalKey(def: AnyResource, client: ApiClient, args: Item, signal?: AbortSignal): Promise<KeyMatch[] | undefined> {
+export async function findByNaturalKey(
+  def: AnyResource,
+  client: ApiClient,
+  args: Item,
+  signal?: AbortSignal,
+): Promise<KeyMatch[] | undefined> {
   const keys = naturalKeyOf(def);
   const facts = def.list;
   // A key the program leaves to the API (an extension's number when unset) names nothing.
@@ -81,7 +88,14 @@ export function shellWord(s: string): string {
  * another stack or to someone else, and a stack that deleted it would delete their object.
  * Any other error, or a conflict with no object of this kind holding the key, is returned as is.
  */
-export async function explainConflict(def: AnyResource, client: ApiClient, args: Item, resourceName: string | undefined, error: unknown, signal?: AbortSignal): Promise<unknown> {
+export async function explainConflict(
+  def: AnyResource,
+  client: ApiClient,
+  args: Item,
+  resourceName: string | undefined,
+  error: unknown,
+  signal?: AbortSignal,
+): Promise<unknown> {
   if (!(isApiError(error) && error.code === "conflict")) return error;
   const found = await findByNaturalKey(def, client, args, signal).catch(() => undefined);
   if (found?.length !== 1) return error;

@@ -29,7 +29,12 @@ export const email = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL, "must be an email address such as ops@example.com"));
+  .pipe(
+    z
+      .string()
+      .max(254, "must be at most 254 characters")
+      .regex(EMAIL, "must be an email address such as ops@example.com"),
+  );
 
 /**
  * The only shape the PBX and the exchange check (`local@domain.tld`, any case, any characters but

@@ -16,7 +16,10 @@ export function camelCase(name: string): string {
  * `pulumi config set id 2`, and stores it as the string id.
  */
 export function numericId(message: string) {
-  return z.preprocess((v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v), z.string().regex(/^[1-9][0-9]{0,15}$/, message));
+  return z.preprocess(
+    (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v),
+    z.string().regex(/^[1-9][0-9]{0,15}$/, message),
+  );
 }
 
 /**
@@ -80,7 +83,8 @@ export function toWire(schema: z.ZodType, value: unknown): unknown {
     return out;
   }
   const d = defOf(base);
-  if (d.type === "array" && Array.isArray(value) && d.element) return value.map((v) => toWire(d.element as z.ZodType, v));
+  if (d.type === "array" && Array.isArray(value) && d.element)
+    return value.map((v) => toWire(d.element as z.ZodType, v));
   if (typeof value === "string" && metaOf(schema).wireInteger) return Number(value);
   return value;
 }
@@ -107,16 +111,23 @@ export function fromWire(schema: z.ZodType, value: unknown): unknown {
     return out;
   }
   const d = defOf(base);
-  if (d.type === "array" && Array.isArray(value) && d.element) return value.map((v) => fromWire(d.element as z.ZodType, v));
+  if (d.type === "array" && Array.isArray(value) && d.element)
+    return value.map((v) => fromWire(d.element as z.ZodType, v));
   if (d.type === "record" && typeof value === "object" && d.valueType) {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fromWire(d.valueType as z.ZodType, v)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, fromWire(d.valueType as z.ZodType, v)]),
+    );
   }
   if (d.type === "string" && typeof value === "number") return String(value);
   return value;
 }
 
 /** The API representation of a subset of inputs, for a create or patch body. */
-export function body<T extends Record<string, unknown>>(schema: z.ZodObject, args: T, keys: readonly (keyof T & string)[]): Record<string, unknown> {
+export function body<T extends Record<string, unknown>>(
+  schema: z.ZodObject,
+  args: T,
+  keys: readonly (keyof T & string)[],
+): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
   for (const key of keys) if (args[key] !== undefined) picked[key] = args[key];
   return toWire(schema, picked) as Record<string, unknown>;

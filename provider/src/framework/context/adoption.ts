@@ -39,7 +39,10 @@ export class Adoptions {
    * Before posting: an unclaimed identical object that the parent held when this command first
    * looked at it, now claimed by the caller; undefined when there is none and the create must post.
    */
-  async claimExisting<T extends { id: number | string }>(identity: ContentIdentity<T>, signal: AbortSignal): Promise<T | undefined> {
+  async claimExisting<T extends { id: number | string }>(
+    identity: ContentIdentity<T>,
+    signal: AbortSignal,
+  ): Promise<T | undefined> {
     return this.claimFirst(identity, await this.listedBefore(identity, signal));
   }
 
@@ -47,7 +50,10 @@ export class Adoptions {
    * The parent's list as this command first saw it, read once per command and shared with
    * claimExisting: checks across the objects of one parent cost no request of their own.
    */
-  listedBefore<T extends { id: number | string }>(identity: Omit<ContentIdentity<T>, "matches">, signal: AbortSignal): Promise<T[]> {
+  listedBefore<T extends { id: number | string }>(
+    identity: Omit<ContentIdentity<T>, "matches">,
+    signal: AbortSignal,
+  ): Promise<T[]> {
     const parent = `${identity.list} ${JSON.stringify(identity.query ?? {})}`;
     let items = this.before.get(parent);
     if (!items) {
@@ -63,8 +69,14 @@ export class Adoptions {
    * After the API refused the create as a duplicate, or lost its answer: the identical object as
    * the parent holds it now, unless a create of this command already has it.
    */
-  async claimCurrent<T extends { id: number | string }>(identity: ContentIdentity<T>, signal: AbortSignal): Promise<T | undefined> {
-    return this.claimFirst(identity, await this.client.listAll(identity.list, { query: identity.query, itemSchema: identity.schema, signal }));
+  async claimCurrent<T extends { id: number | string }>(
+    identity: ContentIdentity<T>,
+    signal: AbortSignal,
+  ): Promise<T | undefined> {
+    return this.claimFirst(
+      identity,
+      await this.client.listAll(identity.list, { query: identity.query, itemSchema: identity.schema, signal }),
+    );
   }
 
   /** The object a create of this command just made is no one else's to adopt. */
@@ -88,7 +100,10 @@ export class Adoptions {
     if (cut > 0) this.deleted.add(`${path.slice(0, cut)} ${path.slice(cut + 1)}`);
   }
 
-  private claimFirst<T extends { id: number | string }>(identity: ContentIdentity<T>, items: readonly T[]): T | undefined {
+  private claimFirst<T extends { id: number | string }>(
+    identity: ContentIdentity<T>,
+    items: readonly T[],
+  ): T | undefined {
     for (const item of items) {
       const key = `${identity.list} ${item.id}`;
       if (this.taken.has(key) || this.deleted.has(key) || !identity.matches(item)) continue;

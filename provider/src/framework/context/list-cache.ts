@@ -70,7 +70,12 @@ export class ListCache {
    * Whether the list holds the id, from the shared list whatever `enabled` says (that governs
    * refreshes only); false when the parent is gone.
    */
-  async holds(listPath: string, id: string, schema: z.ZodType<{ id: number | string }>, signal: AbortSignal): Promise<boolean> {
+  async holds(
+    listPath: string,
+    id: string,
+    schema: z.ZodType<{ id: number | string }>,
+    signal: AbortSignal,
+  ): Promise<boolean> {
     const items = await this.items(listPath, schema, signal);
     return items !== PARENT_GONE && items.has(id);
   }
@@ -82,14 +87,20 @@ export class ListCache {
       return cached.items;
     }
     const startedAt = this.generation;
-    const items: Entry["items"] = this.client.listAll(listPath, { itemSchema: schema, signal }).then<Map<string, unknown>, typeof PARENT_GONE>((list) => {
-      // A write that happened while the pages came in may not be in them: serve, but do not keep.
-      if (this.generation !== startedAt && this.entries.get(listPath)?.items === items) this.entries.delete(listPath);
-      return new Map<string, unknown>(list.map((item) => [String(item.id), item]));
-    }, (e: unknown) => {
-      if (isNotFound(e)) return PARENT_GONE;
-      throw e;
-    });
+    const items: Entry["items"] = this.client
+      .listAll(listPath, { itemSchema: schema, signal })
+      .then<Map<string, unknown>, typeof PARENT_GONE>(
+        (list) => {
+          // A write that happened while the pages came in may not be in them: serve, but do not keep.
+          if (this.generation !== startedAt && this.entries.get(listPath)?.items === items)
+            this.entries.delete(listPath);
+          return new Map<string, unknown>(list.map((item) => [String(item.id), item]));
+        },
+        (e: unknown) => {
+          if (isNotFound(e)) return PARENT_GONE;
+          throw e;
+        },
+      );
     items.catch(() => this.entries.get(listPath)?.items === items && this.entries.delete(listPath));
     const entry: Entry = { items, usedAt: this.now() };
     this.entries.set(listPath, entry);

@@ -38,7 +38,11 @@ export interface Holds {
   /** The parent, for messages and docs: `zone`. */
   what: string;
   kinds: readonly HeldKind[];
-  own?: (ctx: OperationContext, parentId: string, parent: Record<string, unknown>) => Promise<(kind: HeldKind, item: HeldItem) => boolean>;
+  own?: (
+    ctx: OperationContext,
+    parentId: string,
+    parent: Record<string, unknown>,
+  ) => Promise<(kind: HeldKind, item: HeldItem) => boolean>;
   ownCost?: string;
   /** A note for the docs, such as how a deletedWith child affects the delete. */
   note?: string;
@@ -57,7 +61,6 @@ export function forceDestroyInput({ what, ...holds }: Holds): z.ZodType {
       local: true,
     });
 }
-
 
 /** "a, b and c". */
 export function listOf(words: readonly string[]): string {

@@ -75,7 +75,11 @@ export interface ListFacts<Input extends string = string> {
    * The zone an object belongs to (nsp-discover --zone): its own, its parent's, or that of another
    * object it hangs from, found with `find`.
    */
-  zoneOf?: (item: ListedItem, parent: ListedItem | undefined, find: (token: string, id: unknown) => ListedItem | undefined) => unknown;
+  zoneOf?: (
+    item: ListedItem,
+    parent: ListedItem | undefined,
+    find: (token: string, id: unknown) => ListedItem | undefined,
+  ) => unknown;
   /** The kind `zoneOf` finds objects of. */
   zoneVia?: string;
 }
@@ -152,14 +156,22 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
    * Per-element detail of a list or map input (e.g. `records[3]`), which the engine shows instead
    * of one UPDATE of the whole property. Called only when both values are known.
    */
-  detailedDiff?: { readonly [K in keyof A & string]?: (prev: unknown, next: unknown) => Record<string, "ADD" | "DELETE" | "UPDATE"> };
+  detailedDiff?: {
+    readonly [K in keyof A & string]?: (prev: unknown, next: unknown) => Record<string, "ADD" | "DELETE" | "UPDATE">;
+  };
   /**
    * Whether two values of an input mean the same to the API, which may store another spelling of
    * what the program wrote (`2001:DB8::1` kept as `2001:db8::1`). Diff shows no change between
    * such values, and refresh keeps the program's spelling in the inputs. `args` are the new
    * inputs (Diff) or the values read back (refresh). Called only when both values are known.
    */
-  sameValue?: { readonly [K in keyof A & string]?: (prev: NonNullable<z.output<A[K]>>, next: NonNullable<z.output<A[K]>>, args: Out<A>) => boolean };
+  sameValue?: {
+    readonly [K in keyof A & string]?: (
+      prev: NonNullable<z.output<A[K]>>,
+      next: NonNullable<z.output<A[K]>>,
+      args: Out<A>,
+    ) => boolean;
+  };
   /**
    * How the program `pulumi import` writes spells an input, where the API's spelling would
    * mislead the importer (see the zone's name). Check must read the spelling back to the value.
@@ -180,13 +192,23 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   warnBeforeCreate?(ctx: OperationContext, args: Out<A>): Promise<void>;
   create(ctx: OperationContext, args: Out<A>): Promise<{ id: string; state: Out<A> & Out<S> }>;
   /** Returns undefined when the object no longer exists. `prior` is empty on import. */
-  read?(ctx: OperationContext, id: string, prior: Partial<Out<A> & Out<S>>): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  read?(
+    ctx: OperationContext,
+    id: string,
+    prior: Partial<Out<A> & Out<S>>,
+  ): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
   /**
    * `changed` lists the inputs Diff found changed (against the last state, and counting an input
    * the program stopped setting); patch exactly those, so values the program leaves to the API
    * are never overwritten.
    */
-  update?(ctx: OperationContext, id: string, news: Out<A>, olds: Out<A> & Out<S>, changed: readonly (keyof A & string)[]): Promise<Out<A> & Out<S>>;
+  update?(
+    ctx: OperationContext,
+    id: string,
+    news: Out<A>,
+    olds: Out<A> & Out<S>,
+    changed: readonly (keyof A & string)[],
+  ): Promise<Out<A> & Out<S>>;
   delete?(ctx: OperationContext, id: string, olds: Out<A> & Out<S>): Promise<void>;
 }
 
@@ -225,10 +247,17 @@ export function evaluatedTokens(): readonly string[] {
  * replace-on-change, write-only and one-time lists that Diff, Read, the schema and the secret
  * handling consult. TypeScript infers the shapes from the zod objects.
  */
-export function defineResource<A extends Shape, S extends Shape>(given: Omit<ResourceDefinition<A, S>, DerivedLists>): ResourceDefinition<A, S> {
+export function defineResource<A extends Shape, S extends Shape>(
+  given: Omit<ResourceDefinition<A, S>, DerivedLists>,
+): ResourceDefinition<A, S> {
   evaluated.push(given.token);
   // The provider's own input, never on the wire: the definition's CRUD ignores it.
-  const def = given.holds ? { ...given, args: given.args.extend({ [FORCE_DESTROY]: forceDestroyInput(given.holds) }) as unknown as z.ZodObject<A> } : given;
+  const def = given.holds
+    ? {
+        ...given,
+        args: given.args.extend({ [FORCE_DESTROY]: forceDestroyInput(given.holds) }) as unknown as z.ZodObject<A>,
+      }
+    : given;
   const args = def.args.shape as unknown as Record<string, z.ZodType>;
   const outputs = def.state.shape as unknown as Record<string, z.ZodType>;
   const all = { ...args, ...outputs };
@@ -256,7 +285,9 @@ export function byToken(defs: readonly AnyResource[]): Map<string, AnyResource> 
   return map;
 }
 
-export function defineFunction<A extends Shape, R extends Shape>(def: FunctionDefinition<A, R>): FunctionDefinition<A, R> {
+export function defineFunction<A extends Shape, R extends Shape>(
+  def: FunctionDefinition<A, R>,
+): FunctionDefinition<A, R> {
   evaluated.push(def.token);
   return def;
 }

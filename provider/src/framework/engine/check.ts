@@ -23,7 +23,11 @@ export function checkProperties(schema: z.ZodObject, input: PropertyMap): CheckR
 
   for (const key of Object.keys(input)) {
     // A failure must always name something: an empty key is named by its quoted form.
-    if (!(key in shape)) failures.push({ property: key === "" ? '""' : key, reason: `unknown property ${JSON.stringify(key)}; valid properties are: ${Object.keys(shape).join(", ")}` });
+    if (!(key in shape))
+      failures.push({
+        property: key === "" ? '""' : key,
+        reason: `unknown property ${JSON.stringify(key)}; valid properties are: ${Object.keys(shape).join(", ")}`,
+      });
   }
   for (const [key, field] of Object.entries(shape)) {
     const raw = input[key];
@@ -39,7 +43,8 @@ export function checkProperties(schema: z.ZodObject, input: PropertyMap): CheckR
     if (parsed.success) {
       if (parsed.data !== undefined) value[key] = parsed.data;
     } else {
-      for (const issue of parsed.error.issues) failures.push({ property: propertyPath(key, issue.path), reason: describeIssue(issue, candidate) });
+      for (const issue of parsed.error.issues)
+        failures.push({ property: propertyPath(key, issue.path), reason: describeIssue(issue, candidate) });
     }
   }
   return { value, failures, hasUnknowns };
@@ -53,8 +58,10 @@ function propertyPath(key: string, path: readonly PropertyKey[]): string {
 
 function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
   if (issue.code === "invalid_type" && issue.path.length === 0 && input === undefined) return "is required";
-  if (issue.code === "too_small" && issue.origin === "number") return `must be at least ${String(issue.minimum)}, got ${JSON.stringify(input)}`;
-  if (issue.code === "too_big" && issue.origin === "number") return `must be at most ${String(issue.maximum)}, got ${JSON.stringify(input)}`;
+  if (issue.code === "too_small" && issue.origin === "number")
+    return `must be at least ${String(issue.minimum)}, got ${JSON.stringify(input)}`;
+  if (issue.code === "too_big" && issue.origin === "number")
+    return `must be at most ${String(issue.maximum)}, got ${JSON.stringify(input)}`;
   if (issue.code === "invalid_value") return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
   return issue.message;
 }

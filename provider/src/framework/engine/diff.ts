@@ -60,7 +60,8 @@ export function diffResource(
     if (!kind) continue;
     changed.push(key);
     const suffix = replaceKeys.has(key) ? "_REPLACE" : "";
-    const perElement = elements && kind === "UPDATE" && !containsUnknown(next) ? elementDiff(def, key, prev, next) : undefined;
+    const perElement =
+      elements && kind === "UPDATE" && !containsUnknown(next) ? elementDiff(def, key, prev, next) : undefined;
     if (perElement && Object.keys(perElement).length) {
       for (const [path, k] of Object.entries(perElement)) detailed[path] = `${k}${suffix}` as DiffKind;
     } else {
@@ -72,7 +73,13 @@ export function diffResource(
   const replaces = changed.filter((k) => replaceKeys.has(k));
   const oldArgs: PropertyMap = {};
   for (const key of Object.keys(def.args.shape)) oldArgs[key] = writeOnly.has(key) ? oldInputs?.[key] : olds[key];
-  return { changes: diffs.length > 0, replaces, diffs, detailed, deleteBeforeReplace: replaces.length > 0 && mustDeleteFirst(def, oldArgs, news) };
+  return {
+    changes: diffs.length > 0,
+    replaces,
+    diffs,
+    detailed,
+    deleteBeforeReplace: replaces.length > 0 && mustDeleteFirst(def, oldArgs, news),
+  };
 }
 
 /**
@@ -102,7 +109,12 @@ export function sameValue(def: AnyResource, key: string, prev: unknown, next: un
 }
 
 /** The definition's per-element detail; a state it cannot read gets the whole-property view. */
-function elementDiff(def: AnyResource, key: string, prev: unknown, next: unknown): Record<string, "ADD" | "DELETE" | "UPDATE"> | undefined {
+function elementDiff(
+  def: AnyResource,
+  key: string,
+  prev: unknown,
+  next: unknown,
+): Record<string, "ADD" | "DELETE" | "UPDATE"> | undefined {
   try {
     return def.detailedDiff?.[key]?.(prev, next);
   } catch {

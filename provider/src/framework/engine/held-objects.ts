@@ -23,7 +23,10 @@ import { UserError } from "./user-error";
 /** The `## Deleting` section of the resource's page. */
 export function deletingDoc({ what, ...holds }: Holds): string {
   const kinds = listOf(holds.kinds.map((k) => k.names[1]));
-  const lists = holds.kinds.length === 1 ? "one list request, paged" : `${holds.kinds.length} list requests, one per kind, each paged`;
+  const lists =
+    holds.kinds.length === 1
+      ? "one list request, paged"
+      : `${holds.kinds.length} list requests, one per kind, each paged`;
   const cost = holds.ownCost ? `${lists}, and ${holds.ownCost}` : lists;
   return [
     `## Deleting`,
@@ -45,26 +48,39 @@ const SHOWN = 5;
 /** The list of a held kind's objects under one parent. */
 export function heldListPath(kind: HeldKind, parentId: string): string {
   if (kind.listPath) return kind.listPath(parentId);
-  if (!kind.of.list) throw new Error(`${kind.of.token} has no list facts: a kind held by a parent needs them, or a listPath of its own`);
+  if (!kind.of.list)
+    throw new Error(`${kind.of.token} has no list facts: a kind held by a parent needs them, or a listPath of its own`);
   return listPath(kind.of.list.path, parentId);
 }
 
 /** What the parent holds beyond its own objects, per kind; undefined when the parent is gone. */
-async function heldBy(ctx: OperationContext, holds: Holds, parentId: string, parent: Record<string, unknown>): Promise<Found[] | undefined> {
+async function heldBy(
+  ctx: OperationContext,
+  holds: Holds,
+  parentId: string,
+  parent: Record<string, unknown>,
+): Promise<Found[] | undefined> {
   const own = holds.own ? await holds.own(ctx, parentId, parent) : () => false;
   const found: Found[] = [];
   for (const kind of holds.kinds) {
-    const items = await ctx.client.listAllOrUndefined<HeldItem>(heldListPath(kind, parentId), { query: kind.query?.(parentId), signal: ctx.signal });
+    const items = await ctx.client.listAllOrUndefined<HeldItem>(heldListPath(kind, parentId), {
+      query: kind.query?.(parentId),
+      signal: ctx.signal,
+    });
     if (items === undefined) return undefined;
     const held = items.filter((item) => !own(kind, item));
-    if (held.length) found.push({ kind, count: held.length, names: held.slice(0, SHOWN).map((item) => kind.nameOf(item, parent)) });
+    if (held.length)
+      found.push({ kind, count: held.length, names: held.slice(0, SHOWN).map((item) => kind.nameOf(item, parent)) });
   }
   return found;
 }
 
 function heldText(found: Found[]): string {
   return found
-    .map(({ kind, count, names }) => `${count} ${kind.names[count === 1 ? 0 : 1]} (${names.map((n) => JSON.stringify(n)).join(", ")}${count > names.length ? `, and ${count - names.length} more` : ""})`)
+    .map(
+      ({ kind, count, names }) =>
+        `${count} ${kind.names[count === 1 ? 0 : 1]} (${names.map((n) => JSON.stringify(n)).join(", ")}${count > names.length ? `, and ${count - names.length} more` : ""})`,
+    )
     .join("; ");
 }
 
@@ -72,7 +88,14 @@ function heldText(found: Found[]): string {
  * Throws, naming forceDestroy, when the parent still holds objects that are not its own: at its
  * `delete`, or in Diff for a `replacement` that would delete it first.
  */
-export async function refuseWhileHolding(occasion: "delete" | "replacement", token: string, holds: Holds, ctx: OperationContext, parentId: string, parent: Record<string, unknown>): Promise<void> {
+export async function refuseWhileHolding(
+  occasion: "delete" | "replacement",
+  token: string,
+  holds: Holds,
+  ctx: OperationContext,
+  parentId: string,
+  parent: Record<string, unknown>,
+): Promise<void> {
   if (parent[FORCE_DESTROY] === true) return;
   // At a delete, the program's own children may be going at the same moment (the engine sends
   // together the deletes it sees no dependency between): those in flight are waited for before
@@ -118,7 +141,10 @@ function heldTokens(holds: Holds): string[] {
 async function deletesInFlight(ctx: OperationContext, holds: Holds): Promise<boolean> {
   const running = ctx.deletes.of(heldTokens(holds));
   if (!running.length) return false;
-  ctx.log("debug", `waiting for ${running.length} delete${running.length === 1 ? "" : "s"} in flight of what the ${holds.what} holds before listing it`);
+  ctx.log(
+    "debug",
+    `waiting for ${running.length} delete${running.length === 1 ? "" : "s"} in flight of what the ${holds.what} holds before listing it`,
+  );
   await Promise.allSettled(running);
   return true;
 }

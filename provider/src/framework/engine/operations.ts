@@ -16,7 +16,10 @@ import { z } from "zod";
 // in is brought to this release's shape first (state-version.ts), and every state that goes out
 // records that shape's version.
 
-export function checkResource(def: AnyResource, news: PropertyMap): { inputs: PropertyMap; failures: CheckFailure[]; warnings: string[] } {
+export function checkResource(
+  def: AnyResource,
+  news: PropertyMap,
+): { inputs: PropertyMap; failures: CheckFailure[]; warnings: string[] } {
   const { value, failures, hasUnknowns } = checkProperties(def.args, upgradeInputs(def, news));
   if (failures.length === 0 && !hasUnknowns && def.check) failures.push(...def.check(value));
   const warnings = failures.length === 0 && !hasUnknowns && def.warnings ? def.warnings(value) : [];
@@ -36,10 +39,22 @@ export function previewUpdate(def: AnyResource, olds: PropertyMap, news: Propert
 }
 
 /** The engine's Diff: the last state and inputs of any release against the program's inputs. */
-export function diffStates(def: AnyResource, olds: PropertyMap, news: PropertyMap, oldInputs: PropertyMap | undefined, ignoreChanges: readonly string[] = []) {
+export function diffStates(
+  def: AnyResource,
+  olds: PropertyMap,
+  news: PropertyMap,
+  oldInputs: PropertyMap | undefined,
+  ignoreChanges: readonly string[] = [],
+) {
   // A refresh asks for the diff with the roles swapped: the state's inputs as `news`, and those
   // may be of an earlier release's shape too.
-  return diffResource(def, upgradeState(def, olds), upgradeInputs(def, news), upgradeInputs(def, oldInputs), ignoreChanges);
+  return diffResource(
+    def,
+    upgradeState(def, olds),
+    upgradeInputs(def, news),
+    upgradeInputs(def, oldInputs),
+    ignoreChanges,
+  );
 }
 
 /**
@@ -80,7 +95,9 @@ export class InitFailedError extends Error {
     readonly inputs: PropertyMap,
     cause: unknown,
   ) {
-    super(`${cause instanceof Error ? cause.message : String(cause)} (the object ${id} exists; the next \`pulumi up\` finishes it)`);
+    super(
+      `${cause instanceof Error ? cause.message : String(cause)} (the object ${id} exists; the next \`pulumi up\` finishes it)`,
+    );
   }
 
   static annotate(e: unknown, token: string, secretKeys: Iterable<string>): unknown {
@@ -93,7 +110,12 @@ export class InitFailedError extends Error {
 }
 
 /** Runs an operation with a context that remembers the last progress its resource reported. */
-async function tracking<T>(def: AnyResource, ctx: OperationContext, inputs: PropertyMap, run: (ctx: OperationContext) => Promise<T>): Promise<T> {
+async function tracking<T>(
+  def: AnyResource,
+  ctx: OperationContext,
+  inputs: PropertyMap,
+  run: (ctx: OperationContext) => Promise<T>,
+): Promise<T> {
   let last: { id: string; state: PropertyMap } | undefined;
   const tracked: OperationContext = { ...ctx, progress: (id, state) => (last = { id, state: stampState(def, state) }) };
   try {
@@ -104,7 +126,11 @@ async function tracking<T>(def: AnyResource, ctx: OperationContext, inputs: Prop
   }
 }
 
-export async function createResource(def: AnyResource, ctx: OperationContext, given: PropertyMap): Promise<{ id: string; state: PropertyMap }> {
+export async function createResource(
+  def: AnyResource,
+  ctx: OperationContext,
+  given: PropertyMap,
+): Promise<{ id: string; state: PropertyMap }> {
   const inputs = upgradeInputs(def, given);
   const { id, state } = await tracking(def, ctx, inputs, (c) => def.create(c, inputs)).catch(async (e: unknown) => {
     throw await explainConflict(def, ctx.client, inputs, ctx.resourceName, e, ctx.signal);
@@ -119,7 +145,13 @@ interface ReadOutcome {
 }
 
 /** Serves refresh (with prior state) and import (without). Undefined means the object is gone. */
-export async function readResource(def: AnyResource, ctx: OperationContext, id: string, priorState: PropertyMap, priorInputsGiven: PropertyMap): Promise<ReadOutcome | undefined> {
+export async function readResource(
+  def: AnyResource,
+  ctx: OperationContext,
+  id: string,
+  priorState: PropertyMap,
+  priorInputsGiven: PropertyMap,
+): Promise<ReadOutcome | undefined> {
   if (!def.read) throw new Error(`${def.token} cannot be read back from the API`);
   const importing = Object.keys(priorState).length === 0;
   const prior = importing ? priorState : upgradeState(def, priorState);
@@ -127,7 +159,11 @@ export async function readResource(def: AnyResource, ctx: OperationContext, id: 
   const found = await def.read(ctx, id, { ...priorInputs, ...prior });
   if (!found) return undefined;
   const state = stampState(def, carryOver(def, found.state, priorInputs, prior));
-  return { id: found.id, state, inputs: importing ? inputsForImport(def, state) : inputsForRefresh(def, state, priorInputs) };
+  return {
+    id: found.id,
+    state,
+    inputs: importing ? inputsForImport(def, state) : inputsForRefresh(def, state, priorInputs),
+  };
 }
 
 export async function updateResource(
@@ -147,12 +183,20 @@ export async function updateResource(
   // forceDestroy is the provider's own: a change of it alone sends nothing.
   const toApi = diffs.filter((k) => k !== FORCE_DESTROY);
   const update = def.update;
-  const state = toApi.length === 0 && diffs.length > 0 ? { ...olds, ...news } : await tracking(def, ctx, news, (c) => update(c, id, news, olds, toApi));
+  const state =
+    toApi.length === 0 && diffs.length > 0
+      ? { ...olds, ...news }
+      : await tracking(def, ctx, news, (c) => update(c, id, news, olds, toApi));
   if (def.holds) state[FORCE_DESTROY] = news[FORCE_DESTROY];
   return stampState(def, carryOver(def, state, news, olds));
 }
 
-export async function deleteResource(def: AnyResource, ctx: OperationContext, id: string, olds: PropertyMap): Promise<void> {
+export async function deleteResource(
+  def: AnyResource,
+  ctx: OperationContext,
+  id: string,
+  olds: PropertyMap,
+): Promise<void> {
   if (!def.delete) return;
   const state = upgradeState(def, olds);
   if (def.holds) await refuseWhileHolding("delete", def.token, def.holds, ctx, id, state);
@@ -165,7 +209,11 @@ export async function deleteResource(def: AnyResource, ctx: OperationContext, id
   }
 }
 
-export async function invokeFunction(fn: AnyFunction, ctx: () => OperationContext, args: PropertyMap): Promise<{ result?: PropertyMap; failures: CheckFailure[] }> {
+export async function invokeFunction(
+  fn: AnyFunction,
+  ctx: () => OperationContext,
+  args: PropertyMap,
+): Promise<{ result?: PropertyMap; failures: CheckFailure[] }> {
   const { value, failures } = checkProperties(fn.args, args);
   if (failures.length === 0 && fn.check) failures.push(...fn.check(value));
   if (failures.length) return { failures };
@@ -176,8 +224,14 @@ export async function invokeFunction(fn: AnyFunction, ctx: () => OperationContex
  * One page of the kind's objects (the plugin's List): the list inputs are checked first, so a
  * missing parent or a bad filter is named before any request. A kind with no list facts has none.
  */
-export async function listResources(def: AnyResource, ctx: () => OperationContext, query: PropertyMap, opts: Omit<ListPageOptions, "signal">): Promise<{ objects?: ListedObject[]; continuation?: string; failures: CheckFailure[] }> {
-  if (!def.list) return { failures: [{ property: "", reason: `${def.token} cannot be listed: the API has no list of it` }] };
+export async function listResources(
+  def: AnyResource,
+  ctx: () => OperationContext,
+  query: PropertyMap,
+  opts: Omit<ListPageOptions, "signal">,
+): Promise<{ objects?: ListedObject[]; continuation?: string; failures: CheckFailure[] }> {
+  if (!def.list)
+    return { failures: [{ property: "", reason: `${def.token} cannot be listed: the API has no list of it` }] };
   const { shape } = listInputsOf(def);
   const { value, failures } = checkProperties(z.object(shape), query);
   if (failures.length) return { failures };
@@ -191,8 +245,10 @@ export async function listResources(def: AnyResource, ctx: () => OperationContex
  */
 function carryOver(def: AnyResource, state: PropertyMap, inputs: PropertyMap, prior: PropertyMap = {}): PropertyMap {
   const out: PropertyMap = { ...state };
-  for (const key of def.writeOnly ?? []) if (out[key] === undefined && inputs[key] !== undefined) out[key] = inputs[key];
-  for (const key of def.oneTime ?? []) if ((out[key] === undefined || out[key] === null) && prior[key] !== undefined) out[key] = prior[key];
+  for (const key of def.writeOnly ?? [])
+    if (out[key] === undefined && inputs[key] !== undefined) out[key] = inputs[key];
+  for (const key of def.oneTime ?? [])
+    if ((out[key] === undefined || out[key] === null) && prior[key] !== undefined) out[key] = prior[key];
   return out;
 }
 
@@ -220,7 +276,8 @@ function inputsForRefresh(def: AnyResource, state: PropertyMap, priorInputs: Pro
   const writeOnly = new Set<string>(def.writeOnly ?? []);
   for (const key of Object.keys(def.args.shape)) {
     if (priorInputs[key] === undefined) continue;
-    const keepPrior = writeOnly.has(key) || state[key] === undefined || sameValue(def, key, state[key], priorInputs[key], state);
+    const keepPrior =
+      writeOnly.has(key) || state[key] === undefined || sameValue(def, key, state[key], priorInputs[key], state);
     inputs[key] = keepPrior ? priorInputs[key] : state[key];
   }
   return inputs;

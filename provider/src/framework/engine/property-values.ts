@@ -25,7 +25,9 @@ export function makeSecret(value: unknown): unknown {
 }
 
 function isSigned(value: unknown, sig: string): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && (value as PropertyMap)[SIG_KEY] === sig;
+  return (
+    value !== null && typeof value === "object" && !Array.isArray(value) && (value as PropertyMap)[SIG_KEY] === sig
+  );
 }
 
 export interface Unwrapped {

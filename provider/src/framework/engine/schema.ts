@@ -44,7 +44,8 @@ class SchemaBuilder {
     const spec = this.typeSpec(schema, typeHint);
     const { hasDefault, defaultValue } = unwrap(schema);
     let description = meta.description ?? "";
-    if (hasDefault && defaultValue !== undefined) description += `${description ? " " : ""}Default: \`${JSON.stringify(defaultValue)}\`.`;
+    if (hasDefault && defaultValue !== undefined)
+      description += `${description ? " " : ""}Default: \`${JSON.stringify(defaultValue)}\`.`;
     if (description) spec.description = description;
     if (secret) spec.secret = true;
     return spec;
@@ -65,7 +66,10 @@ class SchemaBuilder {
         return { type: typeof values[0] === "number" ? "integer" : "string" };
       }
       case "literal":
-        return { type: typeof d.values?.[0] === "number" ? "number" : typeof d.values?.[0] === "boolean" ? "boolean" : "string" };
+        return {
+          type:
+            typeof d.values?.[0] === "number" ? "number" : typeof d.values?.[0] === "boolean" ? "boolean" : "string",
+        };
       case "array":
         return { type: "array", items: this.typeSpec(d.element as z.ZodType, hint) };
       case "record":
@@ -98,10 +102,19 @@ class SchemaBuilder {
 function enumNote(schema: z.ZodType): string {
   const d = defOf(unwrap(schema).base);
   if (d.type !== "enum") return "";
-  return ` One of: ${Object.values(d.entries ?? {}).map((v) => `\`${String(v)}\``).join(", ")}.`;
+  return ` One of: ${Object.values(d.entries ?? {})
+    .map((v) => `\`${String(v)}\``)
+    .join(", ")}.`;
 }
 
-function objectProperties(builder: SchemaBuilder, shape: Record<string, z.ZodType>, module: string, owner: string, secrets: Set<string>, replaces: Set<string> = new Set()) {
+function objectProperties(
+  builder: SchemaBuilder,
+  shape: Record<string, z.ZodType>,
+  module: string,
+  owner: string,
+  secrets: Set<string>,
+  replaces: Set<string> = new Set(),
+) {
   const properties: Json = {};
   const required: string[] = [];
   for (const [key, field] of Object.entries(shape)) {
@@ -122,15 +135,25 @@ function listInputsSpec(builder: SchemaBuilder, def: AnyResource, module: string
   const { properties } = objectProperties(builder, shape, module, owner, new Set());
   // A kind listed with no inputs declares an empty object: the CLI drops empty `properties` when it
   // writes a schema back, and the plugin must serve exactly what schema.json holds.
-  return { type: "object", ...(Object.keys(properties).length ? { properties } : {}), ...(required.length ? { required } : {}) };
+  return {
+    type: "object",
+    ...(Object.keys(properties).length ? { properties } : {}),
+    ...(required.length ? { required } : {}),
+  };
 }
 
 /**
  * Builds Pulumi's package schema (schema.json) from the resource and function definitions.
  * `examples` holds each token's "Example Usage" section (scripts/generate.mjs makes them).
  */
-export function buildPackageSchema(info: PackageInfo, resources: readonly AnyResource[], functions: readonly AnyFunction[], examples: Readonly<Record<string, string>> = {}): Json {
-  const withExamples = (token: string, description: string) => (examples[token] ? `${description}\n\n${examples[token]}` : description);
+export function buildPackageSchema(
+  info: PackageInfo,
+  resources: readonly AnyResource[],
+  functions: readonly AnyFunction[],
+  examples: Readonly<Record<string, string>> = {},
+): Json {
+  const withExamples = (token: string, description: string) =>
+    examples[token] ? `${description}\n\n${examples[token]}` : description;
   const builder = new SchemaBuilder(info.name);
   const configSecrets = new Set(info.configSecrets);
   const configShape = info.config.shape as Record<string, z.ZodType>;
@@ -151,7 +174,14 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
     const owner = def.token.split(":")[2] ?? "";
     const secrets = new Set<string>(def.secrets ?? []);
     const replaces = new Set<string>(def.replaceOnChanges ?? []);
-    const inputs = objectProperties(builder, def.args.shape as Record<string, z.ZodType>, module, owner, secrets, replaces);
+    const inputs = objectProperties(
+      builder,
+      def.args.shape as Record<string, z.ZodType>,
+      module,
+      owner,
+      secrets,
+      replaces,
+    );
     const outputsOnly = objectProperties(builder, def.state.shape as Record<string, z.ZodType>, module, owner, secrets);
     // Every input is also an output; the provider fills defaults, so defaulted inputs are always
     // present, and so are those a create chooses when the program leaves them unset.
@@ -187,12 +217,26 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
   for (const fn of functions) {
     const module = moduleOf(fn.token);
     const owner = pascal(fn.token.split(":")[2] ?? "");
-    const args = objectProperties(builder, fn.args.shape as Record<string, z.ZodType>, module, `${owner}Args`, new Set());
-    const result = objectProperties(builder, fn.result.shape as Record<string, z.ZodType>, module, `${owner}Result`, new Set<string>(fn.secrets ?? []));
+    const args = objectProperties(
+      builder,
+      fn.args.shape as Record<string, z.ZodType>,
+      module,
+      `${owner}Args`,
+      new Set(),
+    );
+    const result = objectProperties(
+      builder,
+      fn.result.shape as Record<string, z.ZodType>,
+      module,
+      `${owner}Result`,
+      new Set<string>(fn.secrets ?? []),
+    );
     functionSpecs[fn.token] = {
       description: withExamples(fn.token, fn.description),
       // A function without arguments has no inputs object at all, as the CLI writes it back.
-      ...(Object.keys(args.properties).length ? { inputs: { properties: args.properties, ...(args.required.length ? { required: args.required } : {}) } } : {}),
+      ...(Object.keys(args.properties).length
+        ? { inputs: { properties: args.properties, ...(args.required.length ? { required: args.required } : {}) } }
+        : {}),
       outputs: { properties: result.properties, ...(result.required.length ? { required: result.required } : {}) },
     };
   }
@@ -236,10 +280,15 @@ export function buildPackageSchema(info: PackageInfo, resources: readonly AnyRes
  * command that adopts an object by it (and by the composite form, when the shown id is only the
  * object's own part of it).
  */
-function importSection(def: { token: string; importId: string; shownId?: { form: string; importable: boolean } }): string {
+function importSection(def: {
+  token: string;
+  importId: string;
+  shownId?: { form: string; importable: boolean };
+}): string {
   const command = (id: string) => `pulumi import ${def.token} <name> '${id}'`;
   const block = (ids: string[]) => `\`\`\`sh\n${ids.map(command).join("\n")}\n\`\`\`\n`;
-  if (!def.shownId) return `## Import\n\nBy the id \`pulumi stack --show-ids\` prints for it, \`${def.importId}\`:\n\n${block([def.importId])}`;
+  if (!def.shownId)
+    return `## Import\n\nBy the id \`pulumi stack --show-ids\` prints for it, \`${def.importId}\`:\n\n${block([def.importId])}`;
   const { form, importable } = def.shownId;
   return importable
     ? `## Import\n\n\`pulumi stack --show-ids\` prints the object's own id, \`${form}\`: import it as it is (the parent is found by listing), or as \`${def.importId}\`:\n\n${block([form, def.importId])}`

@@ -10,7 +10,6 @@ import { containsUnknown, type PropertyMap } from "./property-values";
 /** The state key of the shape's version. The engine shows no `__` key in any display or diff. */
 export const STATE_VERSION_KEY = "__nspStateVersion";
 
-
 /** What the upgrades read of a resource's definition; every ResourceDefinition is one. */
 export interface VersionedKind {
   token: string;
@@ -43,7 +42,10 @@ export function recordedVersion(def: VersionedKind, state: PropertyMap): number 
   const recorded = state[STATE_VERSION_KEY];
   if (recorded === undefined || recorded === null) return 0;
   const version = Number(recorded);
-  if (!Number.isInteger(version) || version < 0) throw new UserError(`nsp: the state of this ${def.token} records an unreadable shape version ${JSON.stringify(recorded)}`);
+  if (!Number.isInteger(version) || version < 0)
+    throw new UserError(
+      `nsp: the state of this ${def.token} records an unreadable shape version ${JSON.stringify(recorded)}`,
+    );
   return version;
 }
 

@@ -12,16 +12,26 @@ export const ORIGIN_SCHEMES = ["http", "https", "strict"] as const;
 
 const nonNegative = (description: string) => z.number().int().min(0).optional().meta({ description, patch: true });
 
-export const ORIGIN_SCHEME_DESCRIPTION = "How the edge talks to the origin: `http`, `https` (certificate not checked) or `strict` (certificate checked).";
+export const ORIGIN_SCHEME_DESCRIPTION =
+  "How the edge talks to the origin: `http`, `https` (certificate not checked) or `strict` (certificate checked).";
 
 /** The settings PATCH /cdn/sites/{id} takes. Unset means left as the API has it. */
 export const settingsShape = {
   originScheme: z.enum(ORIGIN_SCHEMES).optional().meta({ description: ORIGIN_SCHEME_DESCRIPTION, patch: true }),
-  originHostHeader: z.boolean().optional().meta({ description: "Send the site's hostname as the Host header to the origin, instead of the origin's own name.", patch: true }),
+  originHostHeader: z
+    .boolean()
+    .optional()
+    .meta({
+      description: "Send the site's hostname as the Host header to the origin, instead of the origin's own name.",
+      patch: true,
+    }),
   waf: z
     .object({
       enabled: z.boolean().meta({ description: "Whether the web application firewall inspects requests." }),
-      mode: z.enum(["block", "log"]).default("block").meta({ description: "`block` stops matching requests; `log` only records them." }),
+      mode: z
+        .enum(["block", "log"])
+        .default("block")
+        .meta({ description: "`block` stops matching requests; `log` only records them." }),
     })
     .optional()
     .meta({ typeName: "SiteWaf", description: "Web application firewall.", patch: true }),
@@ -29,43 +39,84 @@ export const settingsShape = {
   cacheMode: z
     .enum(["all", "static", "origin"])
     .optional()
-    .meta({ description: "What the edge caches: `all` responses, `static` assets only, or what the `origin` headers allow.", patch: true }),
+    .meta({
+      description: "What the edge caches: `all` responses, `static` assets only, or what the `origin` headers allow.",
+      patch: true,
+    }),
   cacheHtmlTtl: nonNegative("How long the edge caches HTML, in seconds (0: not cached)."),
   forceHttps: z.boolean().optional().meta({ description: "Redirect plain HTTP requests to HTTPS.", patch: true }),
-  underAttack: z.boolean().optional().meta({ description: "Challenge every visitor before passing requests on (\"under attack\" mode).", patch: true }),
-  botFight: z.boolean().optional().meta({ description: "Challenge or block traffic recognised as automated.", patch: true }),
+  underAttack: z
+    .boolean()
+    .optional()
+    .meta({ description: 'Challenge every visitor before passing requests on ("under attack" mode).', patch: true }),
+  botFight: z
+    .boolean()
+    .optional()
+    .meta({ description: "Challenge or block traffic recognised as automated.", patch: true }),
   rateLimit: nonNegative("Requests per minute allowed from one client address (0: no limit)."),
   waitingRoom: z
     .object({
-      capacity: z.number().int().min(0).meta({ description: "Visitors let in at once; further visitors wait (0: no waiting room)." }),
-      sessionMin: z.number().int().min(1).meta({ description: "Minutes a visitor keeps their place after the last request." }),
+      capacity: z
+        .number()
+        .int()
+        .min(0)
+        .meta({ description: "Visitors let in at once; further visitors wait (0: no waiting room)." }),
+      sessionMin: z
+        .number()
+        .int()
+        .min(1)
+        .meta({ description: "Minutes a visitor keeps their place after the last request." }),
     })
     .optional()
     .meta({ typeName: "SiteWaitingRoom", description: "Waiting room in front of the origin.", patch: true }),
   sense: z
     .object({
       enabled: z.boolean().meta({ description: "Whether requests are scored for risk." }),
-      action: z.enum(["log", "challenge", "block"]).default("challenge").meta({ description: "What happens to requests scoring at or above `threshold`." }),
-      threshold: z.number().int().min(1).max(100).default(50).meta({ description: "Risk score (1-100) from which `action` applies." }),
+      action: z
+        .enum(["log", "challenge", "block"])
+        .default("challenge")
+        .meta({ description: "What happens to requests scoring at or above `threshold`." }),
+      threshold: z
+        .number()
+        .int()
+        .min(1)
+        .max(100)
+        .default(50)
+        .meta({ description: "Risk score (1-100) from which `action` applies." }),
     })
     .optional()
-    .meta({ typeName: "SiteSense", description: "Risk scoring of requests (what the threats view reports on).", patch: true }),
+    .meta({
+      typeName: "SiteSense",
+      description: "Risk scoring of requests (what the threats view reports on).",
+      patch: true,
+    }),
   // The certificate goes on the patch with its key, apart from the other settings (see settingsPatch).
   certPem: z
     .string()
     .min(1, "must not be empty")
     .optional()
-    .meta({ description: "A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate." }),
+    .meta({
+      description:
+        "A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.",
+    }),
   keyPem: z
     .string()
     .min(1, "must not be empty")
     .optional()
-    .meta({ description: "Private key (PEM) of `certPem`. Stored as a secret; the API never returns it.", secret: true, writeOnly: true }),
+    .meta({
+      description: "Private key (PEM) of `certPem`. Stored as a secret; the API never returns it.",
+      secret: true,
+      writeOnly: true,
+    }),
   // The origin is set by its own PUT (see originPut).
-  pagesProjectId: idRef("Static-site project that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin.")
+  pagesProjectId: idRef(
+    "Static-site project that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin.",
+  )
     .nullable()
     .default(null),
-  linkTunnelId: idRef("Tunnel that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin.")
+  linkTunnelId: idRef(
+    "Tunnel that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin.",
+  )
     .nullable()
     .default(null),
 };
@@ -75,10 +126,23 @@ export type Settings = z.output<typeof settingsObject>;
 
 /** What the API reports about any site, whatever resource manages it. */
 export const siteStateShape = {
-  zoneId: z.string().nullable().optional().meta({ description: "Hosting zone of a zone-mode site; null in cname mode." }),
-  dnsMode: z.string().meta({ description: "`zone` (a proxied record in a hosted zone) or `cname` (the customer's DNS points a CNAME at `target`)." }),
+  zoneId: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Hosting zone of a zone-mode site; null in cname mode." }),
+  dnsMode: z
+    .string()
+    .meta({
+      description:
+        "`zone` (a proxied record in a hosted zone) or `cname` (the customer's DNS points a CNAME at `target`).",
+    }),
   hasCertificate: z.boolean().meta({ description: "Whether the edge has a certificate for the hostname." }),
-  verifiedAt: z.string().nullable().optional().meta({ description: "When the site was verified (cname mode) or its zone delegated (zone mode)." }),
+  verifiedAt: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "When the site was verified (cname mode) or its zone delegated (zone mode)." }),
   createdAt: z.string().meta({ description: "When the site was created." }),
 };
 
@@ -88,9 +152,15 @@ const ORIGIN_KEYS = ["pagesProjectId", "linkTunnelId"] as const;
 
 export function settingsCheck(args: Partial<Settings>): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  if (args.keyPem !== undefined && args.certPem === undefined) failures.push({ property: "keyPem", reason: "is only used with certPem; set both or neither" });
-  if (args.certPem !== undefined && args.keyPem === undefined) failures.push({ property: "keyPem", reason: "is required with certPem (the certificate's private key)" });
-  if (args.pagesProjectId && args.linkTunnelId) failures.push({ property: "linkTunnelId", reason: "a site has one origin: set at most one of pagesProjectId and linkTunnelId" });
+  if (args.keyPem !== undefined && args.certPem === undefined)
+    failures.push({ property: "keyPem", reason: "is only used with certPem; set both or neither" });
+  if (args.certPem !== undefined && args.keyPem === undefined)
+    failures.push({ property: "keyPem", reason: "is required with certPem (the certificate's private key)" });
+  if (args.pagesProjectId && args.linkTunnelId)
+    failures.push({
+      property: "linkTunnelId",
+      reason: "a site has one origin: set at most one of pagesProjectId and linkTunnelId",
+    });
   return failures;
 }
 
@@ -115,7 +185,8 @@ export type SiteWire = z.output<typeof siteWire>;
 export function siteFromWire<T extends z.ZodObject>(schema: T, raw: SiteWire, prior: Partial<Settings>): z.output<T> {
   const wired = fromWire(schema, raw) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const key of [...PATCHABLE, ...ORIGIN_KEYS, "certPem"] as const) if (prior[key] !== undefined) out[key] = prior[key];
+  for (const key of [...PATCHABLE, ...ORIGIN_KEYS, "certPem"] as const)
+    if (prior[key] !== undefined) out[key] = prior[key];
   for (const [key, value] of Object.entries(wired)) if (value !== undefined && key !== "waf") out[key] = value;
   if (Object.keys(prior).length === 0) delete out.certPem;
   if (typeof raw.waf === "boolean") {
@@ -134,8 +205,17 @@ function differs(news: Partial<Settings>, olds: Partial<Settings>, key: keyof Se
  * The PATCH body that brings the site from `olds` to `news`, or undefined when nothing changes.
  * A certificate goes with its key; dropping it from the program (the key was known) removes it.
  */
-function settingsPatch(schema: z.ZodObject, news: Partial<Settings>, olds: Partial<Settings>, skip: readonly string[] = []): Record<string, unknown> | undefined {
-  const patch = body(schema, news as Record<string, unknown>, PATCHABLE.filter((k) => !skip.includes(k) && differs(news, olds, k)));
+function settingsPatch(
+  schema: z.ZodObject,
+  news: Partial<Settings>,
+  olds: Partial<Settings>,
+  skip: readonly string[] = [],
+): Record<string, unknown> | undefined {
+  const patch = body(
+    schema,
+    news as Record<string, unknown>,
+    PATCHABLE.filter((k) => !skip.includes(k) && differs(news, olds, k)),
+  );
   if (news.certPem !== undefined && news.keyPem !== undefined) {
     if (news.certPem !== olds.certPem || news.keyPem !== olds.keyPem) {
       patch.cert_pem = news.certPem;
@@ -151,11 +231,21 @@ function settingsPatch(schema: z.ZodObject, news: Partial<Settings>, olds: Parti
 function originPut(news: Partial<Settings>, olds: Partial<Settings>): Record<string, unknown> | undefined {
   const want = { pages: news.pagesProjectId ?? null, tunnel: news.linkTunnelId ?? null };
   if (want.pages === (olds.pagesProjectId ?? null) && want.tunnel === (olds.linkTunnelId ?? null)) return undefined;
-  return { pages_project_id: want.pages === null ? null : Number(want.pages), link_tunnel_id: want.tunnel === null ? null : Number(want.tunnel) };
+  return {
+    pages_project_id: want.pages === null ? null : Number(want.pages),
+    link_tunnel_id: want.tunnel === null ? null : Number(want.tunnel),
+  };
 }
 
 /** Applies the settings to site `id`: PATCH, then PUT origin. Returns the site as the API last answered, if anything was sent. */
-export async function applySettings(ctx: OperationContext, schema: z.ZodObject, id: string, news: Partial<Settings>, olds: Partial<Settings>, skip: readonly string[] = []): Promise<SiteWire | undefined> {
+export async function applySettings(
+  ctx: OperationContext,
+  schema: z.ZodObject,
+  id: string,
+  news: Partial<Settings>,
+  olds: Partial<Settings>,
+  skip: readonly string[] = [],
+): Promise<SiteWire | undefined> {
   let site: SiteWire | undefined;
   const patch = settingsPatch(schema, news, olds, skip);
   if (patch) site = await ctx.client.patch(`/cdn/sites/${id}`, patch, { schema: siteWire, signal: ctx.signal });
@@ -172,4 +262,3 @@ export function readSite(ctx: OperationContext, siteId: string): Promise<SiteWir
 export function siteIdOf(token: string, id: string): string {
   return ownIdOf(token, id, { what: "site", form: "<siteId>" });
 }
-

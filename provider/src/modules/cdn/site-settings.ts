@@ -1,12 +1,25 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
-import { applySettings, readSite, settingsCheck, settingsShape, siteFromWire, siteIdOf, siteStateShape, siteWire, type SiteWire } from "./settings";
+import {
+  applySettings,
+  readSite,
+  settingsCheck,
+  settingsShape,
+  siteFromWire,
+  siteIdOf,
+  siteStateShape,
+  siteWire,
+  type SiteWire,
+} from "./settings";
 import { hostName } from "../../framework/api/validators";
 
 const TOKEN = "nsp:cdn:SiteSettings";
 
 const settingsArgs = z.object({
-  hostname: hostName({ wildcard: true }).meta({ description: "Hostname of the site, such as `www.example.com`: a proxied record's full name in a zone hosted here.", replace: true }),
+  hostname: hostName({ wildcard: true }).meta({
+    description: "Hostname of the site, such as `www.example.com`: a proxied record's full name in a zone hosted here.",
+    replace: true,
+  }),
   ...settingsShape,
 });
 
@@ -22,7 +35,9 @@ const toState = (raw: SiteWire, prior: Partial<State>): State => siteFromWire(pr
 
 function requireZoneMode(raw: SiteWire): void {
   if (raw.dns_mode !== "zone") {
-    throw new Error(`${TOKEN}: site ${raw.id} (${raw.hostname}) is a ${raw.dns_mode}-mode site; manage it with nsp:cdn:Site (import id ${raw.id})`);
+    throw new Error(
+      `${TOKEN}: site ${raw.id} (${raw.hostname}) is a ${raw.dns_mode}-mode site; manage it with nsp:cdn:Site (import id ${raw.id})`,
+    );
   }
 }
 
@@ -66,6 +81,9 @@ export const siteSettings = defineResource({
   },
 
   async delete(ctx, id, olds) {
-    ctx.log("info", `${TOKEN}: site ${id} (${olds.hostname}) is left in place with its current settings; it is removed when its DNS records are no longer proxied`);
+    ctx.log(
+      "info",
+      `${TOKEN}: site ${id} (${olds.hostname}) is left in place with its current settings; it is removed when its DNS records are no longer proxied`,
+    );
   },
 });

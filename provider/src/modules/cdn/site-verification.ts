@@ -9,14 +9,17 @@ const TOKEN = "nsp:cdn:SiteVerification";
 
 const verificationArgs = z.object({
   siteId: idRef("Id of the cname-mode site (`nsp:cdn:Site`) whose DNS records are awaited.").meta({ replace: true }),
-  ...waitSettings(
-    { timeout: "How long to wait for the CNAME before failing, in seconds.", poll: "Seconds between two checks." },
-  ),
+  ...waitSettings({
+    timeout: "How long to wait for the CNAME before failing, in seconds.",
+    poll: "Seconds between two checks.",
+  }),
 });
 
 const verificationState = z.object({
   verified: z.boolean().meta({ description: "Whether the site is verified." }),
-  certificateRequested: z.boolean().meta({ description: "Whether the service requested the site's certificate (it does once the site is verified)." }),
+  certificateRequested: z
+    .boolean()
+    .meta({ description: "Whether the service requested the site's certificate (it does once the site is verified)." }),
   verifiedAt: z.string().nullable().optional().meta({ description: "When the site was verified." }),
   expected: z.string().meta({ description: "The CNAME target public DNS must show for the hostname." }),
 });
@@ -31,9 +34,18 @@ const verifyWire = z.looseObject({
   certificate_requested: z.boolean(),
 });
 // Written by hand: this reads the site, not an object of its own, and works `verified` out of verified_at.
-const siteWire = z.looseObject({ hostname: z.string(), target: z.string().nullable().optional(), verified_at: wireTimestamp.nullable().optional() });
+const siteWire = z.looseObject({
+  hostname: z.string(),
+  target: z.string().nullable().optional(),
+  verified_at: wireTimestamp.nullable().optional(),
+});
 
-function waitForVerification(ctx: OperationContext, siteId: string, timeoutSeconds: number, pollSeconds: number): Promise<z.output<typeof verifyWire>> {
+function waitForVerification(
+  ctx: OperationContext,
+  siteId: string,
+  timeoutSeconds: number,
+  pollSeconds: number,
+): Promise<z.output<typeof verifyWire>> {
   const seen = (r: z.output<typeof verifyWire>) => (r.cname ? `a CNAME to ${r.cname}` : "no CNAME");
   return pollUntil({
     check: () => ctx.client.post(`/cdn/sites/${siteId}/verify`, undefined, { schema: verifyWire, signal: ctx.signal }),
@@ -41,7 +53,8 @@ function waitForVerification(ctx: OperationContext, siteId: string, timeoutSecon
     timeoutSeconds,
     intervalSeconds: pollSeconds,
     signal: ctx.signal,
-    onFirstWait: (r) => ctx.log("info", `waiting for site ${siteId}: public DNS shows ${seen(r)}, expected a CNAME to ${r.expected}`),
+    onFirstWait: (r) =>
+      ctx.log("info", `waiting for site ${siteId}: public DNS shows ${seen(r)}, expected a CNAME to ${r.expected}`),
     timedOut: (r, checks) =>
       new Error(
         `${TOKEN}: site ${siteId} is not verified after ${timeoutSeconds}s (${checks} checks): public DNS shows ${seen(r)} (seen), expected a CNAME to ${r.expected}` +

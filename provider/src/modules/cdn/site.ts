@@ -25,24 +25,47 @@ import { HOST_NAME, dnsName, hostName } from "../../framework/api/validators";
 const TOKEN = "nsp:cdn:Site";
 
 const origin = dnsName(
-  z.string().refine((s) => isIP(s) !== 0 || HOST_NAME.test(s), "must be an IP address or a host name such as origin.example.net (no scheme, port or path)"),
+  z
+    .string()
+    .refine(
+      (s) => isIP(s) !== 0 || HOST_NAME.test(s),
+      "must be an IP address or a host name such as origin.example.net (no scheme, port or path)",
+    ),
 );
 
 const siteArgs = z.object({
-  hostname: hostName().meta({ key: true, description: "Hostname served through the edge, such as `www.example.com`.", create: true, replace: true }),
-  origin: origin.meta({ description: "Where the edge fetches content: an IP address or a host name.", create: true, replace: true }),
-  serviceId: idRef("Id of the owning `cdn` service (see `nsp:dns:getService`); the API picks the account's first when unset.")
+  hostname: hostName().meta({
+    key: true,
+    description: "Hostname served through the edge, such as `www.example.com`.",
+    create: true,
+    replace: true,
+  }),
+  origin: origin.meta({
+    description: "Where the edge fetches content: an IP address or a host name.",
+    create: true,
+    replace: true,
+  }),
+  serviceId: idRef(
+    "Id of the owning `cdn` service (see `nsp:dns:getService`); the API picks the account's first when unset.",
+  )
     .optional()
     .meta({ create: true, replace: true }),
   ...settingsShape,
   // The create body carries the scheme and the host header; a later change is a patch.
-  originScheme: z.enum(ORIGIN_SCHEMES).default("http").meta({ description: ORIGIN_SCHEME_DESCRIPTION, create: true, patch: true }),
+  originScheme: z
+    .enum(ORIGIN_SCHEMES)
+    .default("http")
+    .meta({ description: ORIGIN_SCHEME_DESCRIPTION, create: true, patch: true }),
   originHostHeader: settingsShape.originHostHeader.meta({ create: true }),
 });
 
 const siteState = z.object({
   ...siteStateShape,
-  target: z.string().nullable().optional().meta({ description: "The name the customer's CNAME must point at: `<slug>.<edge zone>`." }),
+  target: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "The name the customer's CNAME must point at: `<slug>.<edge zone>`." }),
   instructions: z
     .object({
       mode: z.string().meta({ description: "Onboarding mode, `cname`." }),
@@ -62,7 +85,10 @@ const siteState = z.object({
     })
     .nullable()
     .optional()
-    .meta({ typeName: "SiteInstructions", description: "What to add at the customer's DNS provider before verifying the site." }),
+    .meta({
+      typeName: "SiteInstructions",
+      description: "What to add at the customer's DNS provider before verifying the site.",
+    }),
 });
 
 const siteProperties = siteArgs.extend(siteState.shape);
@@ -103,12 +129,16 @@ export const site = defineResource({
 
   check(args) {
     const failures: CheckFailure[] = settingsCheck(args);
-    if (args.origin === args.hostname) failures.push({ property: "origin", reason: "must not be the site's own hostname; requests would loop" });
+    if (args.origin === args.hostname)
+      failures.push({ property: "origin", reason: "must not be the site's own hostname; requests would loop" });
     return failures;
   },
 
   async create(ctx, args) {
-    const existing = async () => (await ctx.client.listAll("/cdn/sites", { itemSchema: siteWire, signal: ctx.signal })).find((s) => s.hostname === args.hostname);
+    const existing = async () =>
+      (await ctx.client.listAll("/cdn/sites", { itemSchema: siteWire, signal: ctx.signal })).find(
+        (s) => s.hostname === args.hostname,
+      );
     const created = await createOnce(
       ctx,
       `site ${args.hostname}`,
@@ -129,7 +159,9 @@ export const site = defineResource({
     const raw = await readSite(ctx, siteId);
     if (!raw) return undefined;
     if (raw.dns_mode !== "cname") {
-      throw new Error(`${TOKEN}: site ${siteId} (${raw.hostname}) is a ${raw.dns_mode}-mode site, made by proxying DNS records; manage its settings with nsp:cdn:SiteSettings (import id ${siteId})`);
+      throw new Error(
+        `${TOKEN}: site ${siteId} (${raw.hostname}) is a ${raw.dns_mode}-mode site, made by proxying DNS records; manage its settings with nsp:cdn:SiteSettings (import id ${siteId})`,
+      );
     }
     return { id: siteId, state: toState(raw, prior) };
   },

@@ -14,7 +14,11 @@ const vm = z
     ip4: z.string().nullable().optional().meta({ description: "IPv4 address." }),
     ip6: z.string().nullable().optional().meta({ description: "IPv6 address." }),
     power: z.string().meta({ description: "Power state: `on` or `off`." }),
-    reinstalledAt: z.string().nullable().optional().meta({ description: "When the VM was last reinstalled; null if never." }),
+    reinstalledAt: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "When the VM was last reinstalled; null if never." }),
     createdAt: z.string().optional().meta({ description: "When the VM was created." }),
   })
   .meta({ typeName: "ComputeVm" });

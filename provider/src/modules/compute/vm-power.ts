@@ -10,10 +10,14 @@ import { ownIdOf } from "../../framework/api/ids";
 
 const vmPowerArgs = z.object({
   // The VM is the object itself: its id is the API's `id`.
-  vmId: idRef("Id of the virtual machine (see `nsp:compute:getVms`). VMs come with the account; the API cannot create or delete them.").meta({ replace: true, wire: "id" }),
+  vmId: idRef(
+    "Id of the virtual machine (see `nsp:compute:getVms`). VMs come with the account; the API cannot create or delete them.",
+  ).meta({ replace: true, wire: "id" }),
   // Set through the power action, not a patch.
   power: z.enum(["on", "off"]).meta({ description: "The wanted power state: `on` or `off`." }),
-  reinstallTrigger: rotationTrigger("Any string or number; changing it to a new value REINSTALLS the VM from its image (its disk is wiped) and `rootPassword` holds the new root password. Setting it when the resource is created, or removing it, reinstalls nothing. The API never sees this value."),
+  reinstallTrigger: rotationTrigger(
+    "Any string or number; changing it to a new value REINSTALLS the VM from its image (its disk is wiped) and `rootPassword` holds the new root password. Setting it when the resource is created, or removing it, reinstalls nothing. The API never sees this value.",
+  ),
 });
 
 const vmPowerState = z.object({
@@ -25,9 +29,19 @@ const vmPowerState = z.object({
   diskGb: z.number().int().meta({ description: "Disk size in GiB." }),
   ip4: z.string().meta({ description: "IPv4 address of the VM." }),
   ip6: z.string().nullable().optional().meta({ description: "IPv6 address of the VM." }),
-  powerChangedAt: z.string().nullable().optional().meta({ description: "When the VM was last powered on, off, restarted or reinstalled." }),
-  reinstalledAt: z.string().nullable().optional().meta({ description: "When the VM was last reinstalled; null if never." }),
-  rootPassword: oneTimeSecret("Root password set by the last reinstall made through `reinstallTrigger`. The API shows it only in the reinstall answer, so it is kept from the state on every refresh; null until this resource reinstalls the VM (and after an import)."),
+  powerChangedAt: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "When the VM was last powered on, off, restarted or reinstalled." }),
+  reinstalledAt: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "When the VM was last reinstalled; null if never." }),
+  rootPassword: oneTimeSecret(
+    "Root password set by the last reinstall made through `reinstallTrigger`. The API shows it only in the reinstall answer, so it is kept from the state on every refresh; null until this resource reinstalls the VM (and after an import).",
+  ),
   createdAt: z.string().meta({ description: "When the VM was created." }),
 });
 
@@ -61,7 +75,13 @@ export const vmPower = defineResource({
   async create(ctx, args) {
     let raw = await ctx.client.get(`/vms/${args.vmId}`, { schema: vmWire, signal: ctx.signal });
     if (raw.power !== args.power) raw = await setPower(ctx, args.vmId, args.power);
-    return { id: args.vmId, state: { ...toState(raw), ...(args.reinstallTrigger !== undefined ? { reinstallTrigger: args.reinstallTrigger } : {}) } };
+    return {
+      id: args.vmId,
+      state: {
+        ...toState(raw),
+        ...(args.reinstallTrigger !== undefined ? { reinstallTrigger: args.reinstallTrigger } : {}),
+      },
+    };
   },
 
   async read(ctx, id) {
@@ -73,9 +93,15 @@ export const vmPower = defineResource({
   async update(ctx, id, news, olds, changed) {
     const vmId = vmIdOf(id);
     let state: VmState = { ...olds, ...news };
-    const reinstall = changed.includes("reinstallTrigger") && news.reinstallTrigger !== undefined && !deepEqual(news.reinstallTrigger, olds.reinstallTrigger);
+    const reinstall =
+      changed.includes("reinstallTrigger") &&
+      news.reinstallTrigger !== undefined &&
+      !deepEqual(news.reinstallTrigger, olds.reinstallTrigger);
     if (reinstall) {
-      state = { ...toState(await ctx.client.post(`/vms/${vmId}/reinstall`, undefined, { schema: vmWire, signal: ctx.signal })), reinstallTrigger: news.reinstallTrigger };
+      state = {
+        ...toState(await ctx.client.post(`/vms/${vmId}/reinstall`, undefined, { schema: vmWire, signal: ctx.signal })),
+        reinstallTrigger: news.reinstallTrigger,
+      };
       // The password exists only in that answer: record it before anything else can fail.
       ctx.progress(vmId, state);
     }
@@ -88,6 +114,9 @@ export const vmPower = defineResource({
   },
 
   async delete(ctx, id, olds) {
-    ctx.log("info", `VM ${id} (${olds.name ?? "?"}) is left as it is (power ${olds.power ?? "unknown"}): the API cannot delete VMs, and removing this resource only stops managing its power state`);
+    ctx.log(
+      "info",
+      `VM ${id} (${olds.name ?? "?"}) is left as it is (power ${olds.power ?? "unknown"}): the API cannot delete VMs, and removing this resource only stops managing its power state`,
+    );
   },
 });

@@ -7,14 +7,21 @@ const serviceResult = z.object(serviceShape);
 
 export const getService = defineFunction({
   token: "nsp:dns:getService",
-  description: "Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.",
+  description:
+    "Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.",
   args: z.object({
     id: numericId("must be a numeric service id").optional().meta({ description: "Service id." }),
-    name: z.string().trim().min(1, "must not be empty").optional().meta({ description: "Service name, matched exactly." }),
+    name: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .optional()
+      .meta({ description: "Service name, matched exactly." }),
   }),
   result: serviceResult,
   check(args) {
-    if ((args.name === undefined) === (args.id === undefined)) return [{ property: "name", reason: "give exactly one of name or id" }];
+    if ((args.name === undefined) === (args.id === undefined))
+      return [{ property: "name", reason: "give exactly one of name or id" }];
     return [];
   },
   async invoke(ctx, args) {
@@ -24,9 +31,14 @@ export const getService = defineFunction({
     const services = await listServices(ctx);
     const matches = services.filter((s) => s.name === args.name);
     if (matches.length === 0) {
-      throw new Error(`nsp:dns:getService: no service named "${args.name}" in this account; its services are ${services.map((s) => `"${s.name}" (${s.type}, id ${s.id})`).join(", ") || "none"}`);
+      throw new Error(
+        `nsp:dns:getService: no service named "${args.name}" in this account; its services are ${services.map((s) => `"${s.name}" (${s.type}, id ${s.id})`).join(", ") || "none"}`,
+      );
     }
-    if (matches.length > 1) throw new Error(`nsp:dns:getService: ${matches.length} services are named "${args.name}" (ids ${matches.map((s) => s.id).join(", ")}); look one up by id`);
+    if (matches.length > 1)
+      throw new Error(
+        `nsp:dns:getService: ${matches.length} services are named "${args.name}" (ids ${matches.map((s) => s.id).join(", ")}); look one up by id`,
+      );
     return serviceOf(matches[0]!);
   },
 });

@@ -3,13 +3,15 @@ import { defineFunction } from "../../framework/definition";
 import { listServices, SERVICE_TYPES, serviceOf, serviceShape } from "./service";
 
 const servicesResult = z.object({
-  services: z.array(z.object(serviceShape).meta({ typeName: "ServiceInfo", description: "A service of the account." })).meta({ description: "The services, in the API's order." }),
+  services: z
+    .array(z.object(serviceShape).meta({ typeName: "ServiceInfo", description: "A service of the account." }))
+    .meta({ description: "The services, in the API's order." }),
 });
 
 export const getServices = defineFunction({
   token: "nsp:dns:getServices",
   description:
-    "Lists the account's services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: \"auth_dns\"})` finds it.",
+    'Lists the account\'s services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: "auth_dns"})` finds it.',
   args: z.object({
     type: z.enum(SERVICE_TYPES).optional().meta({ description: "Only services of this type." }),
   }),

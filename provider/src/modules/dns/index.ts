@@ -14,5 +14,14 @@ import { zoneRecords } from "./zone-records";
 import { zoneTransfer } from "./zone-transfer";
 import { zoneVerification } from "./zone-verification";
 
-export const resources: readonly AnyResource[] = [zone, record, zoneDnssec, zoneTransfer, zoneGrant, range, zoneVerification, zoneRecords];
+export const resources: readonly AnyResource[] = [
+  zone,
+  record,
+  zoneDnssec,
+  zoneTransfer,
+  zoneGrant,
+  range,
+  zoneVerification,
+  zoneRecords,
+];
 export const functions: readonly AnyFunction[] = [getZone, getService, getServices, getDnsLists];

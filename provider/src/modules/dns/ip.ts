@@ -69,9 +69,11 @@ export function parsePrefix(s: string): { ok: true; cidr: Cidr } | { ok: false; 
   const slash = s.indexOf("/");
   const a = slash < 0 ? null : parseAddress(s.slice(0, slash));
   const lenText = slash < 0 ? "" : s.slice(slash + 1);
-  if (!a || !/^\d{1,3}$/.test(lenText)) return { ok: false, reason: `must be a prefix such as 192.0.2.0/24 or 2001:db8::/48, got ${JSON.stringify(s)}` };
+  if (!a || !/^\d{1,3}$/.test(lenText))
+    return { ok: false, reason: `must be a prefix such as 192.0.2.0/24 or 2001:db8::/48, got ${JSON.stringify(s)}` };
   const len = Number(lenText);
-  if (len > bits(a.version)) return { ok: false, reason: `prefix length must be at most ${bits(a.version)}, got ${JSON.stringify(s)}` };
+  if (len > bits(a.version))
+    return { ok: false, reason: `prefix length must be at most ${bits(a.version)}, got ${JSON.stringify(s)}` };
   const hostMask = (1n << BigInt(bits(a.version) - len)) - 1n;
   if ((a.addr & hostMask) !== 0n) return { ok: false, reason: `host bits must be zero, got ${JSON.stringify(s)}` };
   return { ok: true, cidr: { version: a.version, addr: a.addr, len } };

@@ -18,7 +18,13 @@ const prefix = z
 
 // The API defaults these to null, and so does the program: one left out is cleared, so a value
 // set by hand shows as drift instead of surviving silently.
-const text = (description: string) => z.string().max(1024, "must be at most 1024 characters").nullable().default(null).meta({ description, create: true, patch: true });
+const text = (description: string) =>
+  z
+    .string()
+    .max(1024, "must be at most 1024 characters")
+    .nullable()
+    .default(null)
+    .meta({ description, create: true, patch: true });
 
 const rangeArgs = z.object({
   zoneId: idRef(
@@ -28,13 +34,16 @@ const rangeArgs = z.object({
     .meta({ replace: true }),
   prefix: prefix.meta({
     key: true,
-    description: "The address block granted, such as `192.0.2.0/26`, host bits zero. Stored canonical (IPv6 lower-case and compressed). Changing it moves the grant.",
+    description:
+      "The address block granted, such as `192.0.2.0/26`, host bits zero. Stored canonical (IPv6 lower-case and compressed). Changing it moves the grant.",
     create: true,
     patch: true,
   }),
   owner: text("Who the range is granted to."),
   // The patch body has no external_ref.
-  externalRef: text("Your own reference for the grant, such as a customer number. Set at creation only; changing it replaces the range.").meta({ patch: false, replace: true }),
+  externalRef: text(
+    "Your own reference for the grant, such as a customer number. Set at creation only; changing it replaces the range.",
+  ).meta({ patch: false, replace: true }),
   note: text("Free-form note."),
   // The create body has no enabled; a disabled grant takes a patch.
   enabled: z.boolean().default(true).meta({ description: "Whether the grant is in force.", patch: true }),
@@ -46,10 +55,27 @@ const rangeState = z.object({
 
 // A zone's ranges. The API always says which zone a range is in, also when the program leaves
 // that to it. There is no GET of one range; the zone's list holds it.
-const onWire = { token: TOKEN, args: rangeArgs, state: rangeState, idOnWire: z.number().int(), wireExtras: { zone_id: z.number().int() } };
-const ranges = childCollection({ ...onWire, path: "/dns/zones/{zoneId}/ranges", parent: { token: "nsp:dns:Zone", input: "zoneId" }, importId: "<zoneId>/<rangeId>", readBy: "list" });
+const onWire = {
+  token: TOKEN,
+  args: rangeArgs,
+  state: rangeState,
+  idOnWire: z.number().int(),
+  wireExtras: { zone_id: z.number().int() },
+};
+const ranges = childCollection({
+  ...onWire,
+  path: "/dns/zones/{zoneId}/ranges",
+  parent: { token: "nsp:dns:Zone", input: "zoneId" },
+  importId: "<zoneId>/<rangeId>",
+  readBy: "list",
+});
 // `/dns/ranges` takes a create whose zone the API picks.
-const anyZone = collection({ ...onWire, path: "/dns/ranges", underParent: true, idOf: (id) => ranges.locate(id).child });
+const anyZone = collection({
+  ...onWire,
+  path: "/dns/ranges",
+  underParent: true,
+  idOf: (id) => ranges.locate(id).child,
+});
 
 export const range = ranges.resource({
   list: {
@@ -66,10 +92,15 @@ export const range = ranges.resource({
   async create(ctx, args) {
     const placed = args.zoneId === undefined ? anyZone : ranges.of(args.zoneId);
     // Ranges may not overlap, so the prefix identifies one.
-    const created = await placed.create(ctx, `range ${args.prefix}`, args, { matches: (r) => r.prefix === args.prefix });
+    const created = await placed.create(ctx, `range ${args.prefix}`, args, {
+      matches: (r) => r.prefix === args.prefix,
+    });
     ctx.progress(created.id, created.state);
     if (args.enabled) return created;
-    return { id: created.id, state: await ranges.of(String(created.state.zoneId)).update(ctx, created.id, args, created.state, ["enabled"]) };
+    return {
+      id: created.id,
+      state: await ranges.of(String(created.state.zoneId)).update(ctx, created.id, args, created.state, ["enabled"]),
+    };
   },
 
   async update(ctx, id, news, olds) {

@@ -47,8 +47,10 @@ export function canonicalContent(type: string, content: string): string {
   }
   const words = content.match(WORD) ?? [];
   const last = words.length - 1;
-  if (NAME_TARGET_TYPES.has(type)) return words.map((w, i) => (i === last ? canonicalHost(w) : canonicalNumber(w))).join(" ");
-  if (type === "CAA" && words.length >= 3) return `${canonicalNumber(words[0]!)} ${words[1]!.toLowerCase()} ${quoted(unquoteTxt(words.slice(2).join(" ")))}`;
+  if (NAME_TARGET_TYPES.has(type))
+    return words.map((w, i) => (i === last ? canonicalHost(w) : canonicalNumber(w))).join(" ");
+  if (type === "CAA" && words.length >= 3)
+    return `${canonicalNumber(words[0]!)} ${words[1]!.toLowerCase()} ${quoted(unquoteTxt(words.slice(2).join(" ")))}`;
   if ((type === "HTTPS" || type === "SVCB") && words.length >= 2) {
     const params = words.slice(2).map((p) => {
       const eq = p.indexOf("=");

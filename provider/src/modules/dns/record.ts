@@ -8,7 +8,20 @@ import { sameContent } from "./record-content";
 import { childIdOf, NUMERIC_ID, parentHolding } from "../../framework/api/ids";
 import { apexCnameWarning, warnAboutCnameClash } from "./rrset-rules";
 
-export const RECORD_TYPES = ["A", "AAAA", "PTR", "CNAME", "TXT", "MX", "NS", "SRV", "CAA", "ALIAS", "HTTPS", "SVCB"] as const;
+export const RECORD_TYPES = [
+  "A",
+  "AAAA",
+  "PTR",
+  "CNAME",
+  "TXT",
+  "MX",
+  "NS",
+  "SRV",
+  "CAA",
+  "ALIAS",
+  "HTTPS",
+  "SVCB",
+] as const;
 const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
 
 const label = "[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?";
@@ -16,10 +29,26 @@ export const recordName = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.string().regex(new RegExp(`^(@|\\*|(\\*\\.)?${label}(\\.${label})*)$`), "must be `@`, `*`, or dot-separated labels of letters, digits, `-` and `_` (no spaces), relative to the zone"));
+  .pipe(
+    z
+      .string()
+      .regex(
+        new RegExp(`^(@|\\*|(\\*\\.)?${label}(\\.${label})*)$`),
+        "must be `@`, `*`, or dot-separated labels of letters, digits, `-` and `_` (no spaces), relative to the zone",
+      ),
+  );
 
-export const recordContent = z.string().min(1, "must not be empty").meta({ description: "Record data, such as an address, a target host name or TXT text." });
-export const recordTtl = z.number().int().min(60).max(86400).default(3600).meta({ description: "Time to live in seconds, 60 to 86400." });
+export const recordContent = z
+  .string()
+  .min(1, "must not be empty")
+  .meta({ description: "Record data, such as an address, a target host name or TXT text." });
+export const recordTtl = z
+  .number()
+  .int()
+  .min(60)
+  .max(86400)
+  .default(3600)
+  .meta({ description: "Time to live in seconds, 60 to 86400." });
 
 // The record has no priority, weight or port field (the API documents none), so an MX or SRV
 // record carries them in its data, as a zone file does; without them it is no MX or SRV record.
@@ -30,28 +59,46 @@ const SRV_CONTENT = new RegExp(`^\\s*${SIXTEEN_BITS}\\s+${SIXTEEN_BITS}\\s+${SIX
 /** Why `content` cannot be the data of a `type` record, or undefined when it can. */
 export function recordContentProblem(type: string, content: string): string | undefined {
   if (type === "A" && !isIPv4(content)) return `an A record needs an IPv4 address, got ${JSON.stringify(content)}`;
-  if (type === "AAAA" && !isIPv6(content)) return `an AAAA record needs an IPv6 address, got ${JSON.stringify(content)}`;
-  if (type === "MX" && !MX_CONTENT.test(content)) return `an MX record needs "<preference> <host>", such as "10 mail.example.com" (the preference is 0 to 65535), got ${JSON.stringify(content)}`;
-  if (type === "SRV" && !SRV_CONTENT.test(content)) return `an SRV record needs "<priority> <weight> <port> <target>", such as "10 5 5060 sip.example.com" (each number 0 to 65535), got ${JSON.stringify(content)}`;
+  if (type === "AAAA" && !isIPv6(content))
+    return `an AAAA record needs an IPv6 address, got ${JSON.stringify(content)}`;
+  if (type === "MX" && !MX_CONTENT.test(content))
+    return `an MX record needs "<preference> <host>", such as "10 mail.example.com" (the preference is 0 to 65535), got ${JSON.stringify(content)}`;
+  if (type === "SRV" && !SRV_CONTENT.test(content))
+    return `an SRV record needs "<priority> <weight> <port> <target>", such as "10 5 5060 sip.example.com" (each number 0 to 65535), got ${JSON.stringify(content)}`;
   return undefined;
 }
 
 const recordArgs = z.object({
   zoneId: idRef("Id of the zone that holds the record.").meta({ replace: true }),
-  name: recordName.default("@").meta({ key: true, description: "Name relative to the zone; `@` is the apex.", create: true, replace: true }),
+  name: recordName
+    .default("@")
+    .meta({ key: true, description: "Name relative to the zone; `@` is the apex.", create: true, replace: true }),
   type: z.enum(RECORD_TYPES).meta({ key: true, description: "Record type.", create: true, replace: true }),
   content: recordContent.meta({ key: true, create: true, patch: true }),
   ttl: recordTtl.meta({ create: true, patch: true }),
-  weight: z.number().int().min(0).max(2147483647).nullable().optional().meta({ description: "Steering weight among records of the same name and type.", create: true, patch: true }),
+  weight: z
+    .number()
+    .int()
+    .min(0)
+    .max(2147483647)
+    .nullable()
+    .optional()
+    .meta({ description: "Steering weight among records of the same name and type.", create: true, patch: true }),
   healthCheck: z
     .string()
-    .regex(/^[a-z][a-z0-9+.-]*:[0-9]{1,5}(\/\S*)?$/, "must have the shape <scheme>:<port><path>, such as https:443/health")
+    .regex(
+      /^[a-z][a-z0-9+.-]*:[0-9]{1,5}(\/\S*)?$/,
+      "must have the shape <scheme>:<port><path>, such as https:443/health",
+    )
     .nullable()
     .optional()
     .meta({ description: "Health check of the target, shaped `<scheme>:<port><path>`.", create: true, patch: true }),
   // The documented create body has neither, so a value other than the API's default takes a patch.
   enabled: z.boolean().default(true).meta({ description: "Whether the record is served.", patch: true }),
-  proxied: z.boolean().default(false).meta({ description: "Route through the edge proxy. Only for A, AAAA and CNAME records.", patch: true }),
+  proxied: z
+    .boolean()
+    .default(false)
+    .meta({ description: "Route through the edge proxy. Only for A, AAAA and CNAME records.", patch: true }),
 });
 
 const recordState = z.object({
@@ -69,7 +116,14 @@ function toState(raw: RecordWire) {
 
 /** Accepts the import form `<zoneId>/<recordId>` as well as a bare record id with a known zone. */
 function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId: string } {
-  const { parent: parentId, child } = childIdOf("nsp:dns:Record", id, "<zoneId>/<recordId>", NUMERIC_ID, NUMERIC_ID, zoneId);
+  const { parent: parentId, child } = childIdOf(
+    "nsp:dns:Record",
+    id,
+    "<zoneId>/<recordId>",
+    NUMERIC_ID,
+    NUMERIC_ID,
+    zoneId,
+  );
   return { zoneId: parentId, recordId: child };
 }
 
@@ -98,7 +152,7 @@ export const record = defineResource({
     "| `TXT` | text, quoted or not | `v=spf1 -all` |",
     "| `MX` | `<preference> <mail host>`; a lower preference is tried first; `0 .` is a null MX | `10 mail.example.com.` |",
     "| `SRV` | `<priority> <weight> <port> <target>` | `10 5 5060 sip.example.com.` |",
-    "| `CAA` | `<flags> <tag> \"<value>\"`, tag `issue`, `issuewild` or `iodef` | `0 issue \"letsencrypt.org\"` |",
+    '| `CAA` | `<flags> <tag> "<value>"`, tag `issue`, `issuewild` or `iodef` | `0 issue "letsencrypt.org"` |',
     "| `HTTPS`, `SVCB` | `<priority> <target> [<key>=<value> ...]`; priority 0 is alias mode, `.` is the record's own name | `1 . alpn=h2,h3 ipv4hint=192.0.2.10` |",
     "",
     "`proxied: true` (A, AAAA and CNAME only) answers with the edge proxy's addresses and makes a zone-mode site (`nsp:cdn:SiteSettings`).",
@@ -114,7 +168,8 @@ export const record = defineResource({
 
   check(args) {
     const failures: CheckFailure[] = [];
-    if (args.proxied && !PROXIABLE.has(args.type)) failures.push({ property: "proxied", reason: `only A, AAAA and CNAME records can be proxied, not ${args.type}` });
+    if (args.proxied && !PROXIABLE.has(args.type))
+      failures.push({ property: "proxied", reason: `only A, AAAA and CNAME records can be proxied, not ${args.type}` });
     const contentProblem = recordContentProblem(args.type, args.content);
     if (contentProblem) failures.push({ property: "content", reason: contentProblem });
     return failures;
@@ -123,31 +178,54 @@ export const record = defineResource({
   async create(ctx, args) {
     const path = `/dns/zones/${args.zoneId}/records`;
     // The zone's list is the one the adoption below reads anyway: the check costs no request.
-    await warnAboutCnameClash(ctx, path, recordWire, args).catch((e: unknown) => ctx.log("debug", `CNAME check skipped: ${e instanceof Error ? e.message : String(e)}`));
+    await warnAboutCnameClash(ctx, path, recordWire, args).catch((e: unknown) =>
+      ctx.log("debug", `CNAME check skipped: ${e instanceof Error ? e.message : String(e)}`),
+    );
     const { object: created, adopted } = await createOrAdopt(
       ctx,
       `record ${args.name} ${args.type}`,
       // Name, type and content identify a record (several records may share a name and type); the
       // API keeps its own spelling of the content, so it is compared by meaning.
       // The API accepts an identical second record, so the zone's list is checked first.
-      { list: path, schema: recordWire, matches: (r) => r.name === args.name && r.type === args.type && sameContent(args.type, r.content, args.content), checkFirst: true },
+      {
+        list: path,
+        schema: recordWire,
+        matches: (r) => r.name === args.name && r.type === args.type && sameContent(args.type, r.content, args.content),
+        checkFirst: true,
+      },
       () => ctx.client.post(path, api.createBody(args), { schema: recordWire, signal: ctx.signal }),
     );
     const current = toState(created).state;
     ctx.progress(String(created.id), current);
     // What the create body could not say (enabled, proxied), or, for an adopted record, whatever
     // differs from the program; content is the same by meaning and keeps the API's spelling.
-    const differs = api.patchKeys(Object.keys(recordArgs.shape)).filter((k) => k !== "content" && (current[k] ?? null) !== (args[k] ?? null));
-    const final = differs.length ? await ctx.client.patch(`${path}/${created.id}`, api.patchBody(args, differs), { schema: recordWire, signal: ctx.signal }) : created;
+    const differs = api
+      .patchKeys(Object.keys(recordArgs.shape))
+      .filter((k) => k !== "content" && (current[k] ?? null) !== (args[k] ?? null));
+    const final = differs.length
+      ? await ctx.client.patch(`${path}/${created.id}`, api.patchBody(args, differs), {
+          schema: recordWire,
+          signal: ctx.signal,
+        })
+      : created;
     return toState(final);
   },
 
   async read(ctx, id, prior) {
     // At import, the record's own id (as `pulumi stack --show-ids` shows it) is enough.
-    const knownZone = prior.zoneId ?? (/^\d+$/.test(id) ? await parentHolding(ctx, "nsp:dns:Record", id, "<zoneId>/<recordId>", { list: "/dns/zones", childList: (z) => `/dns/zones/${z}/records`, schema: recordWire }) : undefined);
+    const knownZone =
+      prior.zoneId ??
+      (/^\d+$/.test(id)
+        ? await parentHolding(ctx, "nsp:dns:Record", id, "<zoneId>/<recordId>", {
+            list: "/dns/zones",
+            childList: (z) => `/dns/zones/${z}/records`,
+            schema: recordWire,
+          })
+        : undefined);
     if (knownZone === undefined && !id.includes("/")) return undefined;
     const { zoneId, recordId } = parseRecordId(id, knownZone);
-    const single = () => ctx.client.getOrUndefined(`/dns/zones/${zoneId}/records/${recordId}`, { schema: recordWire, signal: ctx.signal });
+    const single = () =>
+      ctx.client.getOrUndefined(`/dns/zones/${zoneId}/records/${recordId}`, { schema: recordWire, signal: ctx.signal });
     const found = await ctx.lists.find(`/dns/zones/${zoneId}/records`, recordId, recordWire, ctx.signal, single);
     return found && toState(found);
   },
@@ -155,7 +233,11 @@ export const record = defineResource({
   async update(ctx, id, news, olds, changedInputs) {
     const { zoneId, recordId } = parseRecordId(id, olds.zoneId);
     if (api.patchKeys(changedInputs).length === 0) return { ...olds, ...news };
-    const updated = await ctx.client.patch(`/dns/zones/${zoneId}/records/${recordId}`, api.patchBody(news, changedInputs), { schema: recordWire, signal: ctx.signal });
+    const updated = await ctx.client.patch(
+      `/dns/zones/${zoneId}/records/${recordId}`,
+      api.patchBody(news, changedInputs),
+      { schema: recordWire, signal: ctx.signal },
+    );
     return toState(updated).state;
   },
 

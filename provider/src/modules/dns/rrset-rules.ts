@@ -11,7 +11,8 @@ export interface RecordLike {
   content: string;
 }
 
-const WHY = "RFC 1034 §3.6.2 and RFC 2181 §10.1: a CNAME must be the only record of its name, so resolvers answer with the CNAME alone and ignore the rest";
+const WHY =
+  "RFC 1034 §3.6.2 and RFC 2181 §10.1: a CNAME must be the only record of its name, so resolvers answer with the CNAME alone and ignore the rest";
 
 function describe(records: readonly RecordLike[]): string {
   return records.map((r) => `${r.type} ${JSON.stringify(r.content)}`).join(", ");
@@ -25,7 +26,9 @@ export function apexCnameWarning(r: RecordLike): string | undefined {
 
 /** The warning for `record` among `others` of its zone (itself not included), or undefined. */
 export function cnameConflictWarning(record: RecordLike, others: readonly RecordLike[]): string | undefined {
-  const sameName = others.filter((o) => o.name === record.name && !(o.type === record.type && o.content === record.content));
+  const sameName = others.filter(
+    (o) => o.name === record.name && !(o.type === record.type && o.content === record.content),
+  );
   const clashing = record.type === "CNAME" ? sameName : sameName.filter((o) => o.type === "CNAME");
   if (clashing.length === 0) return undefined;
   return `${record.name} ${record.type}: the zone also has ${describe(clashing)} at ${record.name} (${WHY}). The API accepts it; give the CNAME a name of its own.`;

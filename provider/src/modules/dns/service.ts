@@ -12,7 +12,10 @@ export const serviceShape = {
   enabled: z.boolean().meta({ description: "Whether the service is switched on." }),
   filterLevel: z.string().nullable().optional().meta({ description: "Resolver filter level." }),
   note: z.string().nullable().optional().meta({ description: "Free-form note." }),
-  limits: z.record(z.string(), z.number().int()).optional().meta({ description: "Plan quotas by key; 0 means unlimited." }),
+  limits: z
+    .record(z.string(), z.number().int())
+    .optional()
+    .meta({ description: "Plan quotas by key; 0 means unlimited." }),
   createdAt: z.string().optional().meta({ description: "When the service was created." }),
 };
 
@@ -24,4 +27,5 @@ export const serviceWire = api.wire as z.ZodType<Record<string, unknown> & { id:
 /** A service as the functions return it. */
 export const serviceOf = (raw: z.output<typeof serviceWire>) => api.toState(raw);
 /** Every service of the account, as the API returns them. */
-export const listServices = (ctx: OperationContext) => ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });
+export const listServices = (ctx: OperationContext) =>
+  ctx.client.listAll("/services", { itemSchema: serviceWire, signal: ctx.signal });

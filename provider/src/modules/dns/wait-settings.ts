@@ -10,12 +10,26 @@ const DEFAULT_POLL_SECONDS = 10;
  */
 export function waitSettings(describe: { timeout: string; poll: string }) {
   return {
-    timeoutSeconds: z.number().int().min(1).max(86400).default(DEFAULT_TIMEOUT_SECONDS).meta({ description: describe.timeout }),
-    pollIntervalSeconds: z.number().min(0.01).max(3600).default(DEFAULT_POLL_SECONDS).meta({ description: describe.poll }),
+    timeoutSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(86400)
+      .default(DEFAULT_TIMEOUT_SECONDS)
+      .meta({ description: describe.timeout }),
+    pollIntervalSeconds: z
+      .number()
+      .min(0.01)
+      .max(3600)
+      .default(DEFAULT_POLL_SECONDS)
+      .meta({ description: describe.poll }),
   };
 }
 
 /** The wait settings of a state, with the defaults where a prior state (an import) has none. */
 export function waitSettingsOf(settings: { timeoutSeconds?: number; pollIntervalSeconds?: number }) {
-  return { timeoutSeconds: settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS, pollIntervalSeconds: settings.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS };
+  return {
+    timeoutSeconds: settings.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS,
+    pollIntervalSeconds: settings.pollIntervalSeconds ?? DEFAULT_POLL_SECONDS,
+  };
 }

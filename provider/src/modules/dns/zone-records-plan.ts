@@ -45,7 +45,8 @@ export function zoneFileContentProblem(type: string, content: string): string | 
   if (/[\r\n]/.test(content)) return "must not contain line breaks";
   if (type === "TXT") return undefined;
   const outsideQuotes = content.replace(/"(?:[^"\\]|\\.)*"/g, "");
-  if (/[;()]/.test(outsideQuotes)) return "must not contain `;`, `(` or `)` outside double quotes (they have a meaning in zone files)";
+  if (/[;()]/.test(outsideQuotes))
+    return "must not contain `;`, `(` or `)` outside double quotes (they have a meaning in zone files)";
   return undefined;
 }
 
@@ -72,7 +73,14 @@ export function compareRecords(a: ZoneRecord, b: ZoneRecord): number {
 
 /** The canonical list: canonical data, sorted, so that order in the program does not matter. */
 export function canonicalRecords(records: readonly ZoneRecord[]): ZoneRecord[] {
-  return records.map((r) => ({ name: r.name.toLowerCase(), type: r.type, content: canonicalContent(r.type, r.content), ttl: r.ttl })).sort(compareRecords);
+  return records
+    .map((r) => ({
+      name: r.name.toLowerCase(),
+      type: r.type,
+      content: canonicalContent(r.type, r.content),
+      ttl: r.ttl,
+    }))
+    .sort(compareRecords);
 }
 
 export function ownedRrsets(...lists: readonly (readonly ZoneRecord[] | undefined)[]): Set<string> {
@@ -242,7 +250,11 @@ export function zoneFileOrigin(text: string): string | undefined {
  * `onSkip` hears of each of those left out but the service's own. `zoneName` is the zone the names
  * are relative to; without it the first `$ORIGIN` decides.
  */
-export function parseZoneFile(text: string, zoneName?: string, onSkip?: (line: string, reason: string) => void): ZoneRecord[] {
+export function parseZoneFile(
+  text: string,
+  zoneName?: string,
+  onSkip?: (line: string, reason: string) => void,
+): ZoneRecord[] {
   const zone = (zoneName ?? zoneFileOrigin(text))?.toLowerCase().replace(/\.$/, "");
   if (!zone) throw new Error("the zone file names no zone (no $ORIGIN)");
   const records: ZoneRecord[] = [];
@@ -257,7 +269,8 @@ export function parseZoneFile(text: string, zoneName?: string, onSkip?: (line: s
       const directive = first.toUpperCase();
       if (directive === "$ORIGIN" && words[1]) origin = absoluteName(words[1], origin);
       if (directive === "$TTL" && words[1]) defaultTtl = parseTtl(words[1]) ?? defaultTtl;
-      if (directive !== "$ORIGIN" && directive !== "$TTL") onSkip?.(words.join(" "), `is a ${directive} directive, which is not supported`);
+      if (directive !== "$ORIGIN" && directive !== "$TTL")
+        onSkip?.(words.join(" "), `is a ${directive} directive, which is not supported`);
       continue;
     }
     const text = onSkip && words.join(" ");
@@ -390,7 +403,11 @@ export interface Plan {
 }
 
 /** What it takes to turn the owned part of `live` into `desired`. */
-export function planZone(live: readonly LiveRecord[], desired: readonly ZoneRecord[], owned: ReadonlySet<string>): Plan {
+export function planZone(
+  live: readonly LiveRecord[],
+  desired: readonly ZoneRecord[],
+  owned: ReadonlySet<string>,
+): Plan {
   const existing = live.filter((r) => owned.has(rrsetKey(r)));
   const foreign = live.filter((r) => !owned.has(rrsetKey(r)));
   const m = matchRecords(existing, desired);
@@ -572,7 +589,11 @@ export function deleteLimitProblem(plan: Plan, maxDeletePercent: number): string
  * index the new list, DELETE the old one. A record whose data or TTL changes in place is an UPDATE
  * when it keeps its position, else it shows as removed at its old position and added at its new.
  */
-export function diffRecords(olds: readonly ZoneRecord[], news: readonly ZoneRecord[], property = "records"): Record<string, "ADD" | "DELETE" | "UPDATE"> {
+export function diffRecords(
+  olds: readonly ZoneRecord[],
+  news: readonly ZoneRecord[],
+  property = "records",
+): Record<string, "ADD" | "DELETE" | "UPDATE"> {
   const m = matchRecords(olds, news);
   const deleted = new Set(m.removed);
   const added = new Set(m.added);

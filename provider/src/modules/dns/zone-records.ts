@@ -46,15 +46,24 @@ export const MAX_IMPORT_BYTES = 512 * 1024;
 
 const recordEntry = z
   .object({
-    name: recordName.default("@").meta({ description: "Name relative to the zone; `@` is the apex. Stored lower-case." }),
-    type: z.enum(RECORD_TYPES).meta({ description: `Record type: one of ${RECORD_TYPES.map((t) => `\`${t}\``).join(", ")}.` }),
+    name: recordName
+      .default("@")
+      .meta({ description: "Name relative to the zone; `@` is the apex. Stored lower-case." }),
+    type: z
+      .enum(RECORD_TYPES)
+      .meta({ description: `Record type: one of ${RECORD_TYPES.map((t) => `\`${t}\``).join(", ")}.` }),
     content: recordContent,
     ttl: recordTtl,
   })
   .superRefine((r, ctx) => {
     const problem = recordContentProblem(r.type, r.content) ?? zoneFileContentProblem(r.type, r.content);
     if (problem) ctx.addIssue({ code: "custom", path: ["content"], message: problem });
-    if (r.type === "NS" && r.name === "@") ctx.addIssue({ code: "custom", path: ["name"], message: "NS records at the apex are the service's own name servers and cannot be managed" });
+    if (r.type === "NS" && r.name === "@")
+      ctx.addIssue({
+        code: "custom",
+        path: ["name"],
+        message: "NS records at the apex are the service's own name servers and cannot be managed",
+      });
   })
   .transform((r) => ({ ...r, content: canonicalContent(r.type, r.content) }))
   .meta({ typeName: "ZoneRecordEntry", description: "One record of the zone." });
@@ -68,9 +77,15 @@ const MAX_LISTED_PROBLEMS = 10;
  */
 export function zoneFileRecords(text: string): { zoneName?: string; records: ZoneRecord[]; problems: string[] } {
   const zoneName = zoneFileOrigin(text);
-  if (!zoneName) return { records: [], problems: ["names no zone: start it with the zone's `$ORIGIN`, such as `$ORIGIN example.com.`"] };
+  if (!zoneName)
+    return {
+      records: [],
+      problems: ["names no zone: start it with the zone's `$ORIGIN`, such as `$ORIGIN example.com.`"],
+    };
   const problems: string[] = [];
-  const parsed = parseZoneFile(text, zoneName, (line, reason) => problems.push(`the line ${JSON.stringify(line)} ${reason}`));
+  const parsed = parseZoneFile(text, zoneName, (line, reason) =>
+    problems.push(`the line ${JSON.stringify(line)} ${reason}`),
+  );
   const records: ZoneRecord[] = [];
   const seen = new Set<string>();
   for (const r of parsed) {
@@ -78,8 +93,10 @@ export function zoneFileRecords(text: string): { zoneName?: string; records: Zon
     const checked = recordEntry.safeParse(r);
     // A TTL is the one number of a line: zod's own words for its range name no field.
     const reason = (i: z.core.$ZodIssue) => (i.path[0] === "ttl" ? "its TTL must be 60 to 86400 seconds" : i.message);
-    if (!checked.success) problems.push(`the record ${JSON.stringify(line)}: ${checked.error.issues.map(reason).join("; ")}`);
-    else if (seen.has(recordKey(checked.data))) problems.push(`the record ${JSON.stringify(line)} is there twice; list each record once`);
+    if (!checked.success)
+      problems.push(`the record ${JSON.stringify(line)}: ${checked.error.issues.map(reason).join("; ")}`);
+    else if (seen.has(recordKey(checked.data)))
+      problems.push(`the record ${JSON.stringify(line)} is there twice; list each record once`);
     else {
       seen.add(recordKey(checked.data));
       records.push(checked.data);
@@ -93,7 +110,11 @@ const zoneFileInput = z
   .superRefine((text, ctx) => {
     const { problems } = zoneFileRecords(text);
     for (const message of problems.slice(0, MAX_LISTED_PROBLEMS)) ctx.addIssue({ code: "custom", message });
-    if (problems.length > MAX_LISTED_PROBLEMS) ctx.addIssue({ code: "custom", message: `and ${problems.length - MAX_LISTED_PROBLEMS} more problems like these` });
+    if (problems.length > MAX_LISTED_PROBLEMS)
+      ctx.addIssue({
+        code: "custom",
+        message: `and ${problems.length - MAX_LISTED_PROBLEMS} more problems like these`,
+      });
   })
   .meta({
     description:
@@ -110,7 +131,12 @@ const zoneRecordsArgs = z.object({
         const key = recordKey(r);
         const earlier = first.get(key);
         if (earlier === undefined) first.set(key, i);
-        else ctx.addIssue({ code: "custom", path: [i], message: `duplicates records[${earlier}] (${r.name} ${r.type} ${r.content}); list each record once` });
+        else
+          ctx.addIssue({
+            code: "custom",
+            path: [i],
+            message: `duplicates records[${earlier}] (${r.name} ${r.type} ${r.content}); list each record once`,
+          });
       });
     })
     .transform((records) => canonicalRecords(records))
@@ -120,16 +146,10 @@ const zoneRecordsArgs = z.object({
     })
     .optional(),
   zoneFile: zoneFileInput.optional(),
-  maxDeletePercent: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(DEFAULT_MAX_DELETE_PERCENT)
-    .meta({
-      description:
-        "Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited.",
-    }),
+  maxDeletePercent: z.number().int().min(0).max(100).default(DEFAULT_MAX_DELETE_PERCENT).meta({
+    description:
+      "Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited.",
+  }),
 });
 
 type ZoneRecordsArgs = z.output<typeof zoneRecordsArgs>;
@@ -160,7 +180,10 @@ export function inZoneFileForm(values: PropertyMap, zoneName: string): PropertyM
 const zoneRecordsState = z.object({
   recordSets: z
     .array(z.string())
-    .meta({ description: "The record sets this resource owns, each written `<name> <type>` (such as `www A`): the names and types in `records`." }),
+    .meta({
+      description:
+        "The record sets this resource owns, each written `<name> <type>` (such as `www A`): the names and types in `records`.",
+    }),
 });
 
 function recordSetsOf(records: readonly ZoneRecord[]): string[] {
@@ -197,9 +220,16 @@ const recordWire = z.looseObject({
 });
 
 // How the export is wrapped is not documented: accept the zone-file text bare or in an object.
-const exportWire = z.union([z.string(), z.looseObject({ name: z.string().optional(), text: z.string().optional(), zonefile: z.string().optional() })]);
+const exportWire = z.union([
+  z.string(),
+  z.looseObject({ name: z.string().optional(), text: z.string().optional(), zonefile: z.string().optional() }),
+]);
 // `deleted` is the emulator's, not documented: used only to check a preview when it is there.
-const importWire = z.looseObject({ added: z.number().int(), skipped: z.array(z.string()).optional(), deleted: z.number().int().optional() });
+const importWire = z.looseObject({
+  added: z.number().int(),
+  skipped: z.array(z.string()).optional(),
+  deleted: z.number().int().optional(),
+});
 
 /**
  * The resource's id is its zone's id, or, when imported with a scope, `<zoneId>/<name>[:<type>],...`
@@ -217,7 +247,8 @@ export function parseZoneRecordsId(id: string): { zoneId: string; scope?: (r: Zo
     const [rawName = "", rawType, ...more] = item.split(":");
     const name = recordName.safeParse(rawName);
     const type = rawType?.toUpperCase();
-    if (!name.success || more.length > 0 || (type !== undefined && !(RECORD_TYPES as readonly string[]).includes(type))) throw new Error(`${form}; "${item}" is not a record name, optionally followed by :<type>`);
+    if (!name.success || more.length > 0 || (type !== undefined && !(RECORD_TYPES as readonly string[]).includes(type)))
+      throw new Error(`${form}; "${item}" is not a record name, optionally followed by :<type>`);
     if (type === undefined) wholeNames.add(name.data);
     else sets.add(rrsetKey({ name: name.data, type }));
   }
@@ -227,13 +258,17 @@ export function parseZoneRecordsId(id: string): { zoneId: string; scope?: (r: Zo
 /** The zone's records, page by page: each page is cut down to what planning needs before the next comes. */
 async function listLive(ctx: OperationContext, zoneId: string): Promise<LiveRecord[]> {
   const live: LiveRecord[] = [];
-  for await (const page of ctx.client.paginate(`/dns/zones/${zoneId}/records`, { itemSchema: recordWire, signal: ctx.signal })) {
+  for await (const page of ctx.client.paginate(`/dns/zones/${zoneId}/records`, {
+    itemSchema: recordWire,
+    signal: ctx.signal,
+  })) {
     for (const r of page) {
       const name = r.name.toLowerCase();
       const type = r.type.toUpperCase();
       const content = canonicalContent(type, r.content);
       const enabled = r.enabled !== false;
-      const apiDefaults = enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null;
+      const apiDefaults =
+        enabled && r.proxied !== true && (r.weight ?? null) === null && (r.health_check ?? null) === null;
       live.push({ id: String(r.id), name, type, content, ttl: r.ttl, enabled, apiDefaults });
     }
   }
@@ -242,22 +277,45 @@ async function listLive(ctx: OperationContext, zoneId: string): Promise<LiveReco
 
 type ImportAnswer = z.output<typeof importWire>;
 
-async function postImport(ctx: OperationContext, zoneId: string, text: string, mode: "preview" | "apply", replace: boolean): Promise<ImportAnswer> {
-  return ctx.client.post(`/dns/zones/${zoneId}/import`, { text, mode, replace }, { schema: importWire, signal: ctx.signal });
+async function postImport(
+  ctx: OperationContext,
+  zoneId: string,
+  text: string,
+  mode: "preview" | "apply",
+  replace: boolean,
+): Promise<ImportAnswer> {
+  return ctx.client.post(
+    `/dns/zones/${zoneId}/import`,
+    { text, mode, replace },
+    { schema: importWire, signal: ctx.signal },
+  );
 }
 
 /** One zone-file import; `added` must be `expected`, as every line sent that should be added is new to the zone. */
-async function importText(ctx: OperationContext, zoneId: string, text: string, replace: boolean, expected: number): Promise<ImportAnswer> {
+async function importText(
+  ctx: OperationContext,
+  zoneId: string,
+  text: string,
+  replace: boolean,
+  expected: number,
+): Promise<ImportAnswer> {
   const res = await postImport(ctx, zoneId, text, "apply", replace);
   if (res.added !== expected) {
     const skipped = res.skipped?.length ? `; skipped: ${res.skipped.join("; ")}` : "";
-    throw new Error(`${TOKEN}: the import into zone ${zoneId} added ${res.added} records where ${expected} were expected${skipped}`);
+    throw new Error(
+      `${TOKEN}: the import into zone ${zoneId} added ${res.added} records where ${expected} were expected${skipped}`,
+    );
   }
   return res;
 }
 
 /** New records in as few imports as the size of one import allows. */
-async function importRecords(ctx: OperationContext, zoneId: string, records: readonly ZoneRecord[], written?: WrittenChanges): Promise<void> {
+async function importRecords(
+  ctx: OperationContext,
+  zoneId: string,
+  records: readonly ZoneRecord[],
+  written?: WrittenChanges,
+): Promise<void> {
   for (const chunk of zoneFileChunks(records, MAX_IMPORT_BYTES)) {
     await importText(ctx, zoneId, chunk.text, false, chunk.records.length);
     written?.imported(chunk.records);
@@ -268,15 +326,31 @@ async function importRecords(ctx: OperationContext, zoneId: string, records: rea
 function answerProblem(res: ImportAnswer, bulk: BulkChange): string | undefined {
   const deleted = typeof res.deleted === "number" ? res.deleted : undefined;
   const skipped = res.skipped?.length;
-  if (res.added === bulk.added && (skipped === undefined || skipped === bulk.kept) && (deleted === undefined || deleted === bulk.deleted)) return undefined;
-  const seen = [`add ${res.added}`, skipped === undefined ? undefined : `keep ${skipped}`, deleted === undefined ? undefined : `delete ${deleted}`].filter(Boolean).join(", ");
+  if (
+    res.added === bulk.added &&
+    (skipped === undefined || skipped === bulk.kept) &&
+    (deleted === undefined || deleted === bulk.deleted)
+  )
+    return undefined;
+  const seen = [
+    `add ${res.added}`,
+    skipped === undefined ? undefined : `keep ${skipped}`,
+    deleted === undefined ? undefined : `delete ${deleted}`,
+  ]
+    .filter(Boolean)
+    .join(", ");
   return `it would ${seen} where this change needs add ${bulk.added}, keep ${bulk.kept}, delete ${bulk.deleted}`;
 }
 
 function duration(requests: number, perMinute: number): string {
   if (perMinute <= 0) return "as fast as the API answers (requestsPerMinute is 0: no pacing)";
   const seconds = (requests / perMinute) * 60;
-  const text = seconds < 90 ? `${Math.ceil(seconds)} seconds` : seconds < 5400 ? `${Math.round(seconds / 60)} minutes` : `${(seconds / 3600).toFixed(1)} hours`;
+  const text =
+    seconds < 90
+      ? `${Math.ceil(seconds)} seconds`
+      : seconds < 5400
+        ? `${Math.round(seconds / 60)} minutes`
+        : `${(seconds / 3600).toFixed(1)} hours`;
   return `about ${text} at requestsPerMinute ${perMinute}`;
 }
 
@@ -285,7 +359,12 @@ function duration(requests: number, perMinute: number): string {
  * exactly the records meant to go going and the records meant to be added added, so a record of
  * another resource keeps its id. Returns why it was not applied, or undefined when it was.
  */
-async function applyInBulk(ctx: OperationContext, zoneId: string, plan: Plan, written: WrittenChanges): Promise<string | undefined> {
+async function applyInBulk(
+  ctx: OperationContext,
+  zoneId: string,
+  plan: Plan,
+  written: WrittenChanges,
+): Promise<string | undefined> {
   const bulk = bulkChange(plan);
   const sendPreview = () => postImport(ctx, zoneId, bulk.text, "preview", true);
   let preview: ImportAnswer;
@@ -297,7 +376,8 @@ async function applyInBulk(ctx: OperationContext, zoneId: string, plan: Plan, wr
     });
   } catch (e) {
     // The API documents no largest body; a zone's text that it refuses for its size goes record by record.
-    if (isApiError(e) && e.status === 413) return `the API refused the ${(Buffer.byteLength(bulk.text) / 1024 / 1024).toFixed(1)} MiB of zone-file text as too large (${e.message})`;
+    if (isApiError(e) && e.status === 413)
+      return `the API refused the ${(Buffer.byteLength(bulk.text) / 1024 / 1024).toFixed(1)} MiB of zone-file text as too large (${e.message})`;
     throw e;
   }
   const problem = answerProblem(preview, bulk);
@@ -315,7 +395,12 @@ async function applyInBulk(ctx: OperationContext, zoneId: string, plan: Plan, wr
   return undefined;
 }
 
-async function deleteRecord(ctx: OperationContext, zoneId: string, r: LiveRecord, written: WrittenChanges): Promise<void> {
+async function deleteRecord(
+  ctx: OperationContext,
+  zoneId: string,
+  r: LiveRecord,
+  written: WrittenChanges,
+): Promise<void> {
   // Already gone (deleted meanwhile, or by a round whose answer was lost): nothing left to do.
   await ctx.client.delete(`/dns/zones/${zoneId}/records/${r.id}`, { signal: ctx.signal }).catch((e: unknown) => {
     if (!isNotFound(e)) throw e;
@@ -335,7 +420,10 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, written:
     const refused = await applyInBulk(ctx, zoneId, plan, written);
     if (refused === undefined) return;
     const calls = recordCallCount(plan);
-    ctx.log("warning", `zone ${zoneId}: ${refused}; nothing was imported, and the change goes one request per record instead: ${calls} requests, ${duration(calls, ctx.client.requestsPerMinute)}`);
+    ctx.log(
+      "warning",
+      `zone ${zoneId}: ${refused}; nothing was imported, and the change goes one request per record instead: ${calls} requests, ${duration(calls, ctx.client.requestsPerMinute)}`,
+    );
   }
   // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
   for (const r of plan.remove) await deleteRecord(ctx, zoneId, r, written);
@@ -350,7 +438,13 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, written:
  * Makes the owned sets of the zone equal `desired`. Every round plans from the live records, so
  * when a write's answer is lost the next round sees what happened and finishes the job.
  */
-async function converge(ctx: OperationContext, args: ZoneRecordsArgs, desired: ZoneRecord[], owned: ReadonlySet<string>, zoneName?: string): Promise<void> {
+async function converge(
+  ctx: OperationContext,
+  args: ZoneRecordsArgs,
+  desired: ZoneRecord[],
+  owned: ReadonlySet<string>,
+  zoneName?: string,
+): Promise<void> {
   const { zoneId, maxDeletePercent } = args;
   let written: WrittenChanges | undefined;
   let writes = 0;
@@ -375,7 +469,9 @@ async function converge(ctx: OperationContext, args: ZoneRecordsArgs, desired: Z
     // zone holds now and sends only the rest (the engine keeps this partial state).
     if (written && writes + written.count > 0) {
       ctx.progress(zoneId, stateOf(args, written.recordsAfter(), zoneName));
-      throw new Error(`${TOKEN}: zone ${zoneId}: ${writes + written.count} change request(s) went through before this failure: ${e instanceof Error ? e.message : String(e)}`);
+      throw new Error(
+        `${TOKEN}: zone ${zoneId}: ${writes + written.count} change request(s) went through before this failure: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     throw e;
   }
@@ -387,10 +483,16 @@ async function converge(ctx: OperationContext, args: ZoneRecordsArgs, desired: Z
  */
 async function checkOrigin(ctx: OperationContext, args: ZoneRecordsArgs): Promise<string | undefined> {
   if (args.zoneFile === undefined) return undefined;
-  const zone = await ctx.client.get(`/dns/zones/${args.zoneId}`, { schema: z.looseObject({ name: z.string() }), signal: ctx.signal });
+  const zone = await ctx.client.get(`/dns/zones/${args.zoneId}`, {
+    schema: z.looseObject({ name: z.string() }),
+    signal: ctx.signal,
+  });
   const name = zone.name.toLowerCase().replace(/\.$/, "");
   const origin = zoneFileOrigin(args.zoneFile);
-  if (origin !== name) throw new Error(`${TOKEN}: zoneFile: its $ORIGIN ${origin}. is not the name of zone ${args.zoneId} (${name}.); give the zone's own file`);
+  if (origin !== name)
+    throw new Error(
+      `${TOKEN}: zoneFile: its $ORIGIN ${origin}. is not the name of zone ${args.zoneId} (${name}.); give the zone's own file`,
+    );
   return name;
 }
 
@@ -446,8 +548,15 @@ export const zoneRecords = defineResource({
   warnings: (args) => cnameWarningsOf(recordsOf(args) ?? []),
   // Before any request: a list the engine cannot carry would fail after the zone was written.
   check(args) {
-    if (args.records !== undefined && args.zoneFile !== undefined) return [{ property: "zoneFile", reason: "give the records either as records or as zoneFile, not both" }];
-    if (args.records === undefined && args.zoneFile === undefined) return [{ property: "records", reason: "is required: give the records as records (a list) or as zoneFile (the text of a zone file)" }];
+    if (args.records !== undefined && args.zoneFile !== undefined)
+      return [{ property: "zoneFile", reason: "give the records either as records or as zoneFile, not both" }];
+    if (args.records === undefined && args.zoneFile === undefined)
+      return [
+        {
+          property: "records",
+          reason: "is required: give the records as records (a list) or as zoneFile (the text of a zone file)",
+        },
+      ];
     const problem = engineMessageProblem(args);
     return problem ? [{ property: args.records ? "records" : "zoneFile", reason: problem }] : [];
   },
@@ -461,7 +570,10 @@ export const zoneRecords = defineResource({
 
   async read(ctx, id, prior) {
     const { zoneId, scope } = parseZoneRecordsId(id);
-    const body = await ctx.client.getOrUndefined(`/dns/zones/${zoneId}/export`, { schema: exportWire, signal: ctx.signal });
+    const body = await ctx.client.getOrUndefined(`/dns/zones/${zoneId}/export`, {
+      schema: exportWire,
+      signal: ctx.signal,
+    });
     if (body === undefined) return undefined;
     const text = typeof body === "string" ? body : (body.text ?? body.zonefile);
     if (text === undefined) throw new Error(`${TOKEN}: the export of zone ${zoneId} has no zone-file text`);
@@ -474,9 +586,20 @@ export const zoneRecords = defineResource({
     const records = all.filter((r) => (owned ? owned.has(rrsetKey(r)) : (scope?.(r) ?? true))).sort(compareRecords);
     // The id stays as given: an import with a scope keeps an id of its own, unlike the zone's, so
     // the program `pulumi import` writes can refer to the imported zone by its unique id.
-    const state = { zoneId, records, maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT, recordSets: recordSetsOf(records) };
+    const state = {
+      zoneId,
+      records,
+      maxDeletePercent: prior.maxDeletePercent ?? DEFAULT_MAX_DELETE_PERCENT,
+      recordSets: recordSetsOf(records),
+    };
     // A program that gives a zone file gets one back, so that its refresh compares like with like.
-    return { id, state: prior.records === undefined && prior.zoneFile !== undefined ? (inZoneFileForm(state, zoneName!) as typeof state) : state };
+    return {
+      id,
+      state:
+        prior.records === undefined && prior.zoneFile !== undefined
+          ? (inZoneFileForm(state, zoneName!) as typeof state)
+          : state,
+    };
   },
 
   async update(ctx, id, news, olds, changed) {

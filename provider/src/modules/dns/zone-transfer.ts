@@ -13,32 +13,56 @@ const MAX_ITEMS = 16;
 const transferArgs = z.object({
   zoneId: idRef("Id of the zone whose outbound transfers are configured.").meta({ replace: true }),
   allow: z
-    .array(z.string().trim().refine((s) => isIpAddress(s) || isPrefix(s), "must be an IP address or a prefix with its host bits zero (192.0.2.1, 192.0.2.0/24, 2001:db8::/48)"))
+    .array(
+      z
+        .string()
+        .trim()
+        .refine(
+          (s) => isIpAddress(s) || isPrefix(s),
+          "must be an IP address or a prefix with its host bits zero (192.0.2.1, 192.0.2.0/24, 2001:db8::/48)",
+        ),
+    )
     .max(MAX_ITEMS, `must have at most ${MAX_ITEMS} items`)
     .default([])
-    .meta({ description: `Addresses and prefixes allowed to transfer the zone (AXFR), at most ${MAX_ITEMS}.`, create: true }),
+    .meta({
+      description: `Addresses and prefixes allowed to transfer the zone (AXFR), at most ${MAX_ITEMS}.`,
+      create: true,
+    }),
   notify: z
     .array(z.string().trim().refine(isIpAddress, "must be an IP address"))
     .max(MAX_ITEMS, `must have at most ${MAX_ITEMS} items`)
     .default([])
     .meta({ description: `Addresses sent a NOTIFY when the zone changes, at most ${MAX_ITEMS}.`, create: true }),
-  tsig: z.boolean().default(false).meta({ description: "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`.", create: true }),
-  tsigRotation: rotationTrigger("Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it."),
+  tsig: z
+    .boolean()
+    .default(false)
+    .meta({
+      description:
+        "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`.",
+      create: true,
+    }),
+  tsigRotation: rotationTrigger(
+    "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it.",
+  ),
 });
 
 const transferState = z.object({
-  tsigName: z.string().nullable().optional().meta({ description: "Name of the TSIG key, as the secondaries must configure it." }),
-  tsigConfigured: z.boolean().meta({ description: "Whether a TSIG key is configured." }),
-  tsigAlgorithm: z.string().nullable().optional().meta({ description: "Algorithm of the TSIG key, such as `hmac-sha256`." }),
-  tsigKey: z
+  tsigName: z
     .string()
     .nullable()
     .optional()
-    .meta({
-      secret: true,
-      description:
-        "The TSIG secret (base64). The API shows it only in the response that generates it, so it is kept from the state on every refresh while that key exists; null when TSIG is off, or when the key was made outside this resource (change `tsigRotation` to get a new one).",
-    }),
+    .meta({ description: "Name of the TSIG key, as the secondaries must configure it." }),
+  tsigConfigured: z.boolean().meta({ description: "Whether a TSIG key is configured." }),
+  tsigAlgorithm: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Algorithm of the TSIG key, such as `hmac-sha256`." }),
+  tsigKey: z.string().nullable().optional().meta({
+    secret: true,
+    description:
+      "The TSIG secret (base64). The API shows it only in the response that generates it, so it is kept from the state on every refresh while that key exists; null when TSIG is off, or when the key was made outside this resource (change `tsigRotation` to get a new one).",
+  }),
 });
 
 const transferProperties = transferArgs.extend(transferState.shape);
@@ -102,7 +126,11 @@ export const zoneTransfer = defineDocument({
   path: (zoneId) => `/dns/zones/${zoneId}/transfer`,
   model: { ...api, wire: transferWire },
   emptied: { allow: [], notify: [], tsig: false },
-  toState: (raw, prior, news) => toState(raw as TransferWire, (news ? { ...prior, tsigRotation: news.tsigRotation } : prior) as Partial<TransferState>),
+  toState: (raw, prior, news) =>
+    toState(
+      raw as TransferWire,
+      (news ? { ...prior, tsigRotation: news.tsigRotation } : prior) as Partial<TransferState>,
+    ),
 
   afterCreate(ctx, args, raw) {
     if (args.tsig && raw.tsig_secret === undefined) {

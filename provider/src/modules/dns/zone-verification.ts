@@ -9,9 +9,10 @@ const TOKEN = "nsp:dns:ZoneVerification";
 
 const verificationArgs = z.object({
   zoneId: idRef("Id of the zone whose delegation is awaited.").meta({ replace: true }),
-  ...waitSettings(
-    { timeout: "How long to wait for the delegation before failing, in seconds.", poll: "Seconds between two checks of the delegation." },
-  ),
+  ...waitSettings({
+    timeout: "How long to wait for the delegation before failing, in seconds.",
+    poll: "Seconds between two checks of the delegation.",
+  }),
 });
 
 const verificationState = z.object({
@@ -22,7 +23,11 @@ const verificationState = z.object({
 
 type VerificationState = z.output<typeof verificationArgs> & z.output<typeof verificationState>;
 
-const verifyWire = z.looseObject({ active: z.boolean(), seen: z.array(z.string()).default([]), expected: z.array(z.string()).default([]) });
+const verifyWire = z.looseObject({
+  active: z.boolean(),
+  seen: z.array(z.string()).default([]),
+  expected: z.array(z.string()).default([]),
+});
 // Written by hand: this reads the zone, not an object of its own, and works `active` out of its status.
 const zoneWire = z.looseObject({
   name: z.string(),
@@ -33,14 +38,23 @@ const zoneWire = z.looseObject({
 
 const list = (hosts: string[]) => (hosts.length ? hosts.join(", ") : "none");
 
-async function waitForDelegation(ctx: OperationContext, zoneId: string, timeoutSeconds: number, pollSeconds: number): Promise<string[]> {
+async function waitForDelegation(
+  ctx: OperationContext,
+  zoneId: string,
+  timeoutSeconds: number,
+  pollSeconds: number,
+): Promise<string[]> {
   const result = await pollUntil({
     check: () => ctx.client.post(`/dns/zones/${zoneId}/verify`, undefined, { schema: verifyWire, signal: ctx.signal }),
     done: (r) => r.active,
     timeoutSeconds,
     intervalSeconds: pollSeconds,
     signal: ctx.signal,
-    onFirstWait: (r) => ctx.log("info", `waiting for the delegation of zone ${zoneId}: public DNS shows [${list(r.seen)}], expected [${list(r.expected)}]`),
+    onFirstWait: (r) =>
+      ctx.log(
+        "info",
+        `waiting for the delegation of zone ${zoneId}: public DNS shows [${list(r.seen)}], expected [${list(r.expected)}]`,
+      ),
     timedOut: (r, checks) =>
       new Error(
         `${TOKEN}: zone ${zoneId} is not active after ${timeoutSeconds}s (${checks} checks): public DNS shows name servers [${list(r.seen)}] (seen), expected [${list(r.expected)}]. Set the zone's name servers at its registrar (for a host-mode zone: the NS records in the parent zone) to the expected ones, then run again`,
@@ -49,7 +63,12 @@ async function waitForDelegation(ctx: OperationContext, zoneId: string, timeoutS
   return result.expected;
 }
 
-function stateOf(zoneId: string, raw: z.output<typeof zoneWire>, settings: Partial<VerificationState>, nameServers: string[] | undefined): VerificationState {
+function stateOf(
+  zoneId: string,
+  raw: z.output<typeof zoneWire>,
+  settings: Partial<VerificationState>,
+  nameServers: string[] | undefined,
+): VerificationState {
   return {
     zoneId,
     ...waitSettingsOf(settings),

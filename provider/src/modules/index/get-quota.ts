@@ -19,5 +19,9 @@ export const getQuota = defineReadFunction({
   token: "nsp:index:getQuota",
   description: "The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.",
   result: quotaResult,
-  read: (ctx) => ctx.client.get("/account/quota", { schema: z.looseObject({ limits: z.record(z.string(), z.number()) }), signal: ctx.signal }),
+  read: (ctx) =>
+    ctx.client.get("/account/quota", {
+      schema: z.looseObject({ limits: z.record(z.string(), z.number()) }),
+      signal: ctx.signal,
+    }),
 });

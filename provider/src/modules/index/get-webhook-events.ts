@@ -6,10 +6,15 @@ const eventWire = z.looseObject({ name: z.string(), description: z.string().null
 
 const eventsResult = z.object({
   names: z.array(z.string()).meta({ description: "The event names, for `events` of `nsp:index:Webhook`." }),
-  events: listOf("WebhookEvent", "An event a webhook endpoint can subscribe to.", "The events with their descriptions, in the API's order.", {
-    name: z.string().meta({ description: "Event name, such as `ping`." }),
-    description: z.string().optional().meta({ description: "What emits the event." }),
-  }),
+  events: listOf(
+    "WebhookEvent",
+    "An event a webhook endpoint can subscribe to.",
+    "The events with their descriptions, in the API's order.",
+    {
+      name: z.string().meta({ description: "Event name, such as `ping`." }),
+      description: z.string().optional().meta({ description: "What emits the event." }),
+    },
+  ),
 });
 
 export const getWebhookEvents = defineFunction({
@@ -18,8 +23,13 @@ export const getWebhookEvents = defineFunction({
   args: z.object({}),
   result: eventsResult,
   async invoke(ctx) {
-    const raw = await ctx.client.get("/webhook-events", { schema: z.looseObject({ data: z.array(eventWire) }), signal: ctx.signal });
-    const events = raw.data.map((e) => (e.description ? { name: e.name, description: e.description } : { name: e.name }));
+    const raw = await ctx.client.get("/webhook-events", {
+      schema: z.looseObject({ data: z.array(eventWire) }),
+      signal: ctx.signal,
+    });
+    const events = raw.data.map((e) =>
+      e.description ? { name: e.name, description: e.description } : { name: e.name },
+    );
     return { names: events.map((e) => e.name), events };
   },
 });

@@ -28,19 +28,35 @@ const publicHttpsUrl = z
   });
 
 const webhookArgs = z.object({
-  url: publicHttpsUrl.meta({ key: true, description: "The public https:// endpoint deliveries are POSTed to.", create: true, patch: true }),
+  url: publicHttpsUrl.meta({
+    key: true,
+    description: "The public https:// endpoint deliveries are POSTed to.",
+    create: true,
+    patch: true,
+  }),
   events: z
     .array(z.string().trim().min(1, "must not be empty"))
     .min(1, "must name at least one event, or `*` for all")
     .default(["*"])
-    .meta({ description: "Event names to deliver (`nsp:index:getWebhookEvents` lists them), or `[\"*\"]` for all (the default).", create: true, patch: true }),
+    .meta({
+      description:
+        'Event names to deliver (`nsp:index:getWebhookEvents` lists them), or `["*"]` for all (the default).',
+      create: true,
+      patch: true,
+    }),
   // The create body has no `enabled`; a disabled endpoint takes a patch.
   enabled: z.boolean().default(true).meta({ description: "Whether deliveries are sent.", patch: true }),
-  note: z.string().max(255, "must be at most 255 characters").optional().meta({ description: "Free-form note.", create: true, patch: true, clearedAs: null }),
+  note: z
+    .string()
+    .max(255, "must be at most 255 characters")
+    .optional()
+    .meta({ description: "Free-form note.", create: true, patch: true, clearedAs: null }),
 });
 
 const webhookState = z.object({
-  secret: oneTimeSecret("The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one)."),
+  secret: oneTimeSecret(
+    "The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
+  ),
   lastStatus: z.number().int().nullable().optional().meta({ description: "HTTP status of the last delivery." }),
   lastAt: z.string().nullable().optional().meta({ description: "When the last delivery was attempted." }),
   failures: z.number().int().meta({ description: "Failed deliveries counted by the API." }),
@@ -56,7 +72,15 @@ function webhookIdOf(id: string): string {
 function adjust<T extends { note?: string | null; secret?: string | null }>({ note, ...state }: T) {
   return { ...state, secret: state.secret ?? null, ...(note != null ? { note } : {}) } as T;
 }
-const webhooks = collection({ token: TOKEN, path: "/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: webhookIdOf, adjust });
+const webhooks = collection({
+  token: TOKEN,
+  path: "/webhooks",
+  args: webhookArgs,
+  state: webhookState,
+  idOnWire: z.number().int(),
+  idOf: webhookIdOf,
+  adjust,
+});
 
 export const webhook = webhooks.resource({
   list: { label: (w) => String(w.url) },
@@ -65,8 +89,10 @@ export const webhook = webhooks.resource({
   importId: "<webhookId>",
 
   check(args) {
-    if (args.events.includes("*") && args.events.length > 1) return [{ property: "events", reason: "`*` already subscribes to every event; give it alone" }];
-    if (new Set(args.events).size !== args.events.length) return [{ property: "events", reason: "names an event twice" }];
+    if (args.events.includes("*") && args.events.length > 1)
+      return [{ property: "events", reason: "`*` already subscribes to every event; give it alone" }];
+    if (new Set(args.events).size !== args.events.length)
+      return [{ property: "events", reason: "names an event twice" }];
     return [];
   },
 

@@ -14,7 +14,12 @@ const memberArgs = z.object({
     .min(1, "must be at least 1")
     .max(4294967294, "must be at most 4294967294")
     .refine((n) => n !== 23456, "23456 is AS_TRANS, not a network")
-    .meta({ description: "The network's autonomous system number. One membership per ASN; a new ASN is a new application (replacement).", create: true, replace: true }),
+    .meta({
+      description:
+        "The network's autonomous system number. One membership per ASN; a new ASN is a new application (replacement).",
+      create: true,
+      replace: true,
+    }),
   name: z
     .string()
     .trim()
@@ -28,14 +33,27 @@ const memberArgs = z.object({
     .pipe(z.string().regex(AS_SET, "must be an AS-SET such as AS-EXAMPLE or AS64500:AS-CUSTOMERS"))
     .nullable()
     .optional()
-    .meta({ description: "AS-SET the route servers expand to filter the network's routes; stored upper-case. Unset (or null) for none.", create: true, patch: true }),
+    .meta({
+      description:
+        "AS-SET the route servers expand to filter the network's routes; stored upper-case. Unset (or null) for none.",
+      create: true,
+      patch: true,
+    }),
   contact: z
     .string()
     .trim()
     .toLowerCase()
-    .pipe(z.string().max(254, "must be at most 254 characters").regex(EMAIL_SHAPE, "must be an email address such as noc@example.net"))
+    .pipe(
+      z
+        .string()
+        .max(254, "must be at most 254 characters")
+        .regex(EMAIL_SHAPE, "must be an email address such as noc@example.net"),
+    )
     .meta({ description: "Technical contact (NOC) address.", create: true, patch: true }),
-  listed: z.boolean().default(true).meta({ description: "Whether the network is listed in the exchange's member list.", create: true, patch: true }),
+  listed: z
+    .boolean()
+    .default(true)
+    .meta({ description: "Whether the network is listed in the exchange's member list.", create: true, patch: true }),
 });
 
 const sessionShape = z
@@ -47,7 +65,9 @@ const sessionShape = z
   .meta({ typeName: "IxSession", description: "A route-server session of the member." });
 
 const memberState = z.object({
-  state: z.string().meta({ description: "Membership state: `applied` until the exchange accepts the application, then `active`." }),
+  state: z
+    .string()
+    .meta({ description: "Membership state: `applied` until the exchange accepts the application, then `active`." }),
   sessions: z.array(sessionShape).optional().meta({ description: "Route-server sessions." }),
   createdAt: z.string().meta({ description: "When the application was made." }),
 });
@@ -57,7 +77,14 @@ function idOf(id: string): string {
 }
 
 // Membership ids are strings such as ixm_0123456789ab.
-const members = collection({ token: TOKEN, path: "/ix/members", args: memberArgs, state: memberState, idOnWire: z.string(), idOf });
+const members = collection({
+  token: TOKEN,
+  path: "/ix/members",
+  args: memberArgs,
+  state: memberState,
+  idOnWire: z.string(),
+  idOf,
+});
 
 const FORGET_NOTE =
   "the API has no endpoint to delete an internet-exchange membership, so it was only removed from the stack: the membership, its ports and sessions remain at the exchange. Ask the exchange to end it.";
@@ -73,7 +100,10 @@ export const member = members.resource({
     members.create(ctx, `IX member AS${args.asn}`, args, {
       // One membership per ASN: the natural key, found in the overview's networks.
       async find() {
-        const overview = await ctx.client.get("/ix/overview", { schema: z.looseObject({ networks: z.array(members.wire).optional() }), signal: ctx.signal });
+        const overview = await ctx.client.get("/ix/overview", {
+          schema: z.looseObject({ networks: z.array(members.wire).optional() }),
+          signal: ctx.signal,
+        });
         return overview.networks?.find((m) => m.asn === args.asn);
       },
     }),

@@ -15,7 +15,8 @@ const hostnameList = z
   .superRefine((list, ctx) => {
     list.forEach((h, i) => {
       const first = list.indexOf(h);
-      if (first !== i) ctx.addIssue({ code: "custom", path: [i], message: `${h} is listed twice (also at hostnames[${first}])` });
+      if (first !== i)
+        ctx.addIssue({ code: "custom", path: [i], message: `${h} is listed twice (also at hostnames[${first}])` });
     });
   })
   // A set in meaning: sorted, so that the order a program lists them in is never a change.
@@ -25,7 +26,10 @@ const hostnamesArgs = z.object({
   tunnelId: idRef("Id of the tunnel that serves the hostnames.").meta({ replace: true }),
   managedBy: z
     .string()
-    .regex(MANAGED_BY, "must be 1 to 64 letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit (no `/`)")
+    .regex(
+      MANAGED_BY,
+      "must be 1 to 64 letters, digits, `.`, `_`, `:` or `-`, starting with a letter or digit (no `/`)",
+    )
     .default("pulumi")
     .meta({
       key: true,
@@ -38,14 +42,11 @@ const hostnamesArgs = z.object({
     description: `The hostnames served through the tunnel, at most ${HOSTNAMES_MAX}; each becomes an edge site pointed at the tunnel. A hostname dropped from the list has its site removed.`,
     create: true,
   }),
-  adopt: z
-    .boolean()
-    .default(false)
-    .meta({
-      description:
-        "Take over hostnames that are already edge sites of the account (made by hand, or by another list), pointing them at the tunnel instead of failing. An adopted site that was not made by a list is let go (pointed back at its own origin), not deleted, when it leaves the list. Also lets a replacement (new `tunnelId` or `managedBy`) take the sites over, keeping their targets, instead of deleting them first.",
-      create: true,
-    }),
+  adopt: z.boolean().default(false).meta({
+    description:
+      "Take over hostnames that are already edge sites of the account (made by hand, or by another list), pointing them at the tunnel instead of failing. An adopted site that was not made by a list is let go (pointed back at its own origin), not deleted, when it leaves the list. Also lets a replacement (new `tunnelId` or `managedBy`) take the sites over, keeping their targets, instead of deleting them first.",
+    create: true,
+  }),
 });
 
 const hostnamesState = z.object({
@@ -54,8 +55,14 @@ const hostnamesState = z.object({
       z
         .object({
           hostname: z.string().meta({ description: "The hostname." }),
-          siteId: z.string().meta({ description: "Id of its edge site (see `nsp:cdn:SiteSettings` and `nsp:security:Rule`)." }),
-          target: z.string().nullable().optional().meta({ description: "The name the hostname's DNS must point a CNAME at." }),
+          siteId: z
+            .string()
+            .meta({ description: "Id of its edge site (see `nsp:cdn:SiteSettings` and `nsp:security:Rule`)." }),
+          target: z
+            .string()
+            .nullable()
+            .optional()
+            .meta({ description: "The name the hostname's DNS must point a CNAME at." }),
         })
         .meta({ typeName: "TunnelHostnameSite", description: "An edge site serving one hostname through the tunnel." }),
     )
@@ -69,7 +76,12 @@ type HostnamesState = z.output<typeof hostnamesProperties>;
 // Not the wire model's: the state is the entries of one list among the tunnel's, sorted, so the
 // entries are checked field by field here. Every PUT sends the whole list (the create body).
 const { createBody } = wireModel(hostnamesArgs, z.object({}));
-const entryWire = z.looseObject({ hostname: z.string(), managed_by: z.string().optional(), site_id: z.number().int(), target: z.string().nullable().optional() });
+const entryWire = z.looseObject({
+  hostname: z.string(),
+  managed_by: z.string().optional(),
+  site_id: z.number().int(),
+  target: z.string().nullable().optional(),
+});
 type EntryWire = z.output<typeof entryWire>;
 const listWire = z.looseObject({ hostnames: z.array(entryWire) });
 const tunnelWire = z.looseObject({ id: z.number().int(), hostnames: z.array(entryWire).optional() });
@@ -93,13 +105,17 @@ function toState(tunnelId: string, managedBy: string, adopt: boolean, entries: r
 }
 
 async function put(ctx: OperationContext, args: HostnamesArgs): Promise<HostnamesState> {
-  const raw = await ctx.client.put(
-    `/link/tunnels/${args.tunnelId}/hostnames`,
-    createBody(args),
-    { schema: listWire, signal: ctx.signal },
-  );
+  const raw = await ctx.client.put(`/link/tunnels/${args.tunnelId}/hostnames`, createBody(args), {
+    schema: listWire,
+    signal: ctx.signal,
+  });
   // The answer lists the sites of this list; an entry of another list would be the API's mistake.
-  return toState(args.tunnelId, args.managedBy, args.adopt, raw.hostnames.filter((e) => e.managed_by === undefined || e.managed_by === args.managedBy));
+  return toState(
+    args.tunnelId,
+    args.managedBy,
+    args.adopt,
+    raw.hostnames.filter((e) => e.managed_by === undefined || e.managed_by === args.managedBy),
+  );
 }
 
 // No shape: one program's share of a tunnel's hostname list, written by PUT with the others' entries kept and read from the tunnel.
@@ -111,7 +127,11 @@ export const tunnelHostnames = defineResource({
     key: "managed_by",
     // One list per `managedBy` the tunnel's hostnames carry.
     fromParent: (t) => {
-      const names = new Set(((t.hostnames ?? []) as Record<string, unknown>[]).map((h) => h.managed_by).filter((m): m is string => typeof m === "string"));
+      const names = new Set(
+        ((t.hostnames ?? []) as Record<string, unknown>[])
+          .map((h) => h.managed_by)
+          .filter((m): m is string => typeof m === "string"),
+      );
       return [...names].sort().map((managed_by) => ({ managed_by }));
     },
     label: (h, t) => `${String(t?.name)}-${String(h.managed_by)}`,
@@ -131,12 +151,21 @@ export const tunnelHostnames = defineResource({
 
   async read(ctx, id, prior) {
     const { tunnelId, managedBy } = idOf(id);
-    const raw = await ctx.client.getOrUndefined(`/link/tunnels/${tunnelId}`, { schema: tunnelWire, signal: ctx.signal });
+    const raw = await ctx.client.getOrUndefined(`/link/tunnels/${tunnelId}`, {
+      schema: tunnelWire,
+      signal: ctx.signal,
+    });
     if (!raw) return undefined;
     const importing = Object.keys(prior).length === 0;
     if (raw.hostnames === undefined) {
-      if (importing) throw new Error(`${TOKEN}: the API did not list the hostnames of tunnel ${tunnelId}, so they cannot be imported`);
-      ctx.log("warning", `the API did not list the hostnames of tunnel ${tunnelId}; changes made outside this program cannot be seen`);
+      if (importing)
+        throw new Error(
+          `${TOKEN}: the API did not list the hostnames of tunnel ${tunnelId}, so they cannot be imported`,
+        );
+      ctx.log(
+        "warning",
+        `the API did not list the hostnames of tunnel ${tunnelId}; changes made outside this program cannot be seen`,
+      );
       return { id, state: { ...(prior as HostnamesState), tunnelId, managedBy } };
     }
     const entries = raw.hostnames.filter((e) => e.managed_by === managedBy);

@@ -11,13 +11,19 @@ const TOKEN = "nsp:mail:AppPassword";
 // There is no change in place: every input replaces the password.
 const appPasswordArgs = z.object({
   mailboxId: stringRef("Id of the mailbox (`nsp:mail:Mailbox`).").meta({ create: true, replace: true }),
-  label: z.string().max(64, "must be at most 64 characters").optional().meta({ description: "What the password is for, such as `phone`.", create: true, replace: true }),
+  label: z
+    .string()
+    .max(64, "must be at most 64 characters")
+    .optional()
+    .meta({ description: "What the password is for, such as `phone`.", create: true, replace: true }),
 });
 
 const appPasswordState = z.object({
   // Found by looking for the mailbox in the account's domains (an app password does not say it).
   domainId: z.string().meta({ description: "Id of the mailbox's mail domain.", local: true }),
-  password: oneTimeSecret("The password, for a mail client's IMAP/SMTP log-in. The API shows it only when it is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one)."),
+  password: oneTimeSecret(
+    "The password, for a mail client's IMAP/SMTP log-in. The API shows it only when it is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
+  ),
   createdAt: z.string().meta({ description: "When the password was created." }),
 });
 
@@ -85,6 +91,8 @@ export const appPassword = defineResource({
   },
 
   async delete(ctx, id, olds) {
-    await ctx.client.delete(`/mail/apppasswords/${encodeURIComponent(idOf(id, olds.mailboxId).passwordId)}`, { signal: ctx.signal });
+    await ctx.client.delete(`/mail/apppasswords/${encodeURIComponent(idOf(id, olds.mailboxId).passwordId)}`, {
+      signal: ctx.signal,
+    });
   },
 });

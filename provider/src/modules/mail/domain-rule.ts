@@ -10,32 +10,37 @@ const RELAY = /^(?:\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/;
 
 const ruleArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
-  kind: z
-    .enum(KINDS)
-    .meta({
-      key: true,
-      description:
-        "`forward_copy` sends a copy of matching mail to `target` (an address); `reject_sender` and `quarantine_sender` refuse or hold mail from matching senders (no `target`); `relay_rcpt` hands matching recipients' mail to the relay host in `target`.",
-      create: true,
-      patch: true,
-    }),
+  kind: z.enum(KINDS).meta({
+    key: true,
+    description:
+      "`forward_copy` sends a copy of matching mail to `target` (an address); `reject_sender` and `quarantine_sender` refuse or hold mail from matching senders (no `target`); `relay_rcpt` hands matching recipients' mail to the relay host in `target`.",
+    create: true,
+    patch: true,
+  }),
   pattern: z
     .string()
     .trim()
     .toLowerCase()
-    .pipe(z.string().min(1, "must not be empty").max(255, "must be at most 255 characters").regex(/^\S+$/, "must not contain spaces"))
-    .meta({ key: true, description: "Addresses the rule matches: an address, a wildcard such as `*@example.net`, or a domain. Stored lower-case.", create: true, patch: true }),
-  target: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .nullable()
-    .optional()
+    .pipe(
+      z
+        .string()
+        .min(1, "must not be empty")
+        .max(255, "must be at most 255 characters")
+        .regex(/^\S+$/, "must not contain spaces"),
+    )
     .meta({
-      description: "The copy's address (`forward_copy`) or the relay host with an optional port (`relay_rcpt`, such as `relay.example.net:2525`); unset for the other kinds.",
+      key: true,
+      description:
+        "Addresses the rule matches: an address, a wildcard such as `*@example.net`, or a domain. Stored lower-case.",
       create: true,
       patch: true,
     }),
+  target: z.string().trim().toLowerCase().nullable().optional().meta({
+    description:
+      "The copy's address (`forward_copy`) or the relay host with an optional port (`relay_rcpt`, such as `relay.example.net:2525`); unset for the other kinds.",
+    create: true,
+    patch: true,
+  }),
   enabled: z.boolean().default(true).meta({ description: "Whether the rule applies.", create: true, patch: true }),
 });
 
@@ -68,16 +73,26 @@ function relayProblem(target: string): string | null {
 
 export const domainRule = rules.resource({
   list: { label: (r, d) => `${String(d?.name)}-${String(r.kind)}-${String(r.pattern)}`, zoneOf: (_r, d) => d?.zone_id },
-  description: "A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.",
+  description:
+    "A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.",
 
   check(args) {
     const failures: CheckFailure[] = [];
     const target = args.target ?? null;
     if (args.kind === "forward_copy") {
-      if (target === null || target === "") failures.push({ property: "target", reason: "forward_copy needs the address that receives the copy" });
-      else if (!email.safeParse(target).success) failures.push({ property: "target", reason: "must be an email address such as ops@example.com for forward_copy" });
+      if (target === null || target === "")
+        failures.push({ property: "target", reason: "forward_copy needs the address that receives the copy" });
+      else if (!email.safeParse(target).success)
+        failures.push({
+          property: "target",
+          reason: "must be an email address such as ops@example.com for forward_copy",
+        });
     } else if (args.kind === "relay_rcpt") {
-      if (target === null || target === "") failures.push({ property: "target", reason: "relay_rcpt needs the relay host, such as relay.example.net:2525" });
+      if (target === null || target === "")
+        failures.push({
+          property: "target",
+          reason: "relay_rcpt needs the relay host, such as relay.example.net:2525",
+        });
       else {
         const problem = relayProblem(target);
         if (problem) failures.push({ property: "target", reason: problem });
@@ -91,6 +106,7 @@ export const domainRule = rules.resource({
   // Kind, pattern and target identify a rule (like a record's name, type and content).
   create: (ctx, args) =>
     rules.of(args.domainId).create(ctx, `${args.kind} rule ${args.pattern}`, args, {
-      matches: (r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null),
+      matches: (r) =>
+        r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null),
     }),
 });

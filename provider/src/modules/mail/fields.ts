@@ -32,7 +32,12 @@ const localPart = z
  */
 export function localPartKey(first: string, change: "replace" | "patch" = "replace") {
   const inPlace = change === "patch" ? " Changes in place." : "";
-  return localPart.meta({ key: true, description: `${first} Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.${inPlace}`, create: true, [change]: true });
+  return localPart.meta({
+    key: true,
+    description: `${first} Stored lower-case; unique in the domain among mailboxes, aliases, groups and routes.${inPlace}`,
+    create: true,
+    [change]: true,
+  });
 }
 
 export const domainName = dnsName(
@@ -42,7 +47,11 @@ export const domainName = dnsName(
     .refine((s) => !/\.[0-9]+$/.test(s), "must end in a name, not a number"),
 );
 
-export const quotaBytes = z.number().int().min(QUOTA_MIN, `must be at least ${QUOTA_MIN} (1 MiB)`).max(QUOTA_MAX, `must be at most ${QUOTA_MAX} (1 TiB)`);
+export const quotaBytes = z
+  .number()
+  .int()
+  .min(QUOTA_MIN, `must be at least ${QUOTA_MIN} (1 MiB)`)
+  .max(QUOTA_MAX, `must be at most ${QUOTA_MAX} (1 TiB)`);
 
 type Shape = z.ZodRawShape;
 type Raw = Record<string, unknown> & { id: string | number };
@@ -51,9 +60,17 @@ type Raw = Record<string, unknown> & { id: string | number };
  * The resource's wire model (see wireModel) with the API's type of the object's id, and the
  * `{ id, state }` of a validated response.
  */
-export function mailModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>, state: z.ZodObject<S>, id: z.ZodType<string | number>) {
+export function mailModel<A extends Shape, S extends Shape>(
+  args: z.ZodObject<A>,
+  state: z.ZodObject<S>,
+  id: z.ZodType<string | number>,
+) {
   const api = wireModel(args, state, { id });
-  return { ...api, wire: api.wire as z.ZodType<Raw>, toResult: (raw: Raw) => ({ id: String(raw.id), state: api.toState(raw) }) };
+  return {
+    ...api,
+    wire: api.wire as z.ZodType<Raw>,
+    toResult: (raw: Raw) => ({ id: String(raw.id), state: api.toState(raw) }),
+  };
 }
 
 /**
@@ -61,16 +78,33 @@ export function mailModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>
  * each object known as `<domainId>/<its id>` (`idForm`) and, for most kinds, patched and deleted
  * at `/mail/<kind>/<id>` (`itemsAt`).
  */
-export function domainObjects<A extends Shape, S extends Shape>(token: string, name: string, idForm: string, spec: Omit<ChildCollectionSpec<A, S>, "token" | "path" | "parent" | "importId">) {
-  return childCollection({ token, path: `/mail/domains/{domainId}/${name}`, parent: { token: "nsp:mail:Domain", input: "domainId" as keyof A & string }, importId: `<domainId>/${idForm}`, ...spec });
+export function domainObjects<A extends Shape, S extends Shape>(
+  token: string,
+  name: string,
+  idForm: string,
+  spec: Omit<ChildCollectionSpec<A, S>, "token" | "path" | "parent" | "importId">,
+) {
+  return childCollection({
+    token,
+    path: `/mail/domains/{domainId}/${name}`,
+    parent: { token: "nsp:mail:Domain", input: "domainId" as keyof A & string },
+    importId: `<domainId>/${idForm}`,
+    ...spec,
+  });
 }
 
 /**
  * The patch-only inputs the program sets to something else than what the create answered: the
  * create body has no place for them, so they take a patch right after.
  */
-export function settingsAfterCreate(args: z.ZodObject, values: Record<string, unknown>, created: Record<string, unknown>): string[] {
+export function settingsAfterCreate(
+  args: z.ZodObject,
+  values: Record<string, unknown>,
+  created: Record<string, unknown>,
+): string[] {
   const shape = args.shape as Record<string, z.ZodType>;
   const createKeys = new Set(keysWithRole(shape, "create"));
-  return keysWithRole(shape, "patch").filter((k) => !createKeys.has(k) && values[k] !== undefined && !deepEqual(values[k], created[k]));
+  return keysWithRole(shape, "patch").filter(
+    (k) => !createKeys.has(k) && values[k] !== undefined && !deepEqual(values[k], created[k]),
+  );
 }

@@ -12,5 +12,15 @@ import { mailbox } from "./mailbox";
 import { route } from "./route";
 import { server } from "./server";
 
-export const resources: readonly AnyResource[] = [server, domain, mailbox, appPassword, alias, group, domainRule, route, destination];
+export const resources: readonly AnyResource[] = [
+  server,
+  domain,
+  mailbox,
+  appPassword,
+  alias,
+  group,
+  domainRule,
+  route,
+  destination,
+];
 export const functions: readonly AnyFunction[] = [getDomain];

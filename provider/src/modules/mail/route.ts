@@ -11,18 +11,24 @@ const TOKEN = "nsp:mail:Route";
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 
 const routeArgs = z.object({
-  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `forward` or `both`.").meta({ replace: true }),
+  domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `forward` or `both`.").meta({
+    replace: true,
+  }),
   localPart: localPartKey("The local part whose mail is forwarded."),
   // The PUT that creates a route also changes its destination, with the same body.
   dest: email.meta({
-    description: "Where the mail goes: an address added as an `nsp:mail:Destination` (use `dest: destination.addr`, so the destination is created first and deleted last).",
+    description:
+      "Where the mail goes: an address added as an `nsp:mail:Destination` (use `dest: destination.addr`, so the destination is created first and deleted last).",
     create: true,
   }),
 });
 
 const routeState = z.object({
   address: z.string().meta({ description: "The forwarded address, `<localPart>@<domain>`." }),
-  destConfirmed: z.boolean().optional().meta({ description: "Whether the destination has been confirmed; mail is forwarded only then." }),
+  destConfirmed: z
+    .boolean()
+    .optional()
+    .meta({ description: "Whether the destination has been confirmed; mail is forwarded only then." }),
   createdAt: z.string().optional().meta({ description: "When the route was created." }),
   updatedAt: z.string().optional().meta({ description: "When the route last changed." }),
 });
@@ -30,13 +36,17 @@ const routeState = z.object({
 const api = wireModel(routeArgs, routeState);
 
 // A route has no id of its own: its domain and local part name it.
-const named = <T extends { domainId: string; localPart: string }>(state: T) => ({ id: `${state.domainId}/${state.localPart}`, state });
+const named = <T extends { domainId: string; localPart: string }>(state: T) => ({
+  id: `${state.domainId}/${state.localPart}`,
+  state,
+});
 const toState = (raw: Record<string, unknown>) => named(api.toState(raw));
 
 function idOf(id: string): { domainId: string; local: string } {
   const m = /^([1-9][0-9]{0,15})\/(.+)$/.exec(id);
   const local = m?.[2]?.toLowerCase();
-  if (!m || !local || !LOCAL.test(local)) throw new Error(`${TOKEN}: id "${id}" must have the form <domainId>/<localPart>`);
+  if (!m || !local || !LOCAL.test(local))
+    throw new Error(`${TOKEN}: id "${id}" must have the form <domainId>/<localPart>`);
   return { domainId: m[1] as string, local };
 }
 
@@ -44,16 +54,33 @@ function idOf(id: string): { domainId: string; local: string } {
 // read finds it in its domain's list, which a domain that is gone answers with `not_found`.
 const ROUTES = "/mail/domains/{domainId}/routes";
 const routesOf = (domainId: string) =>
-  collection({ token: TOKEN, path: listPath(ROUTES, domainId), args: routeArgs, state: routeState, model: api, underParent: true, idOf: (id) => idOf(id).local });
+  collection({
+    token: TOKEN,
+    path: listPath(ROUTES, domainId),
+    args: routeArgs,
+    state: routeState,
+    model: api,
+    underParent: true,
+    idOf: (id) => idOf(id).local,
+  });
 
 function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {
-  return ctx.client.put(listPath(ROUTES, args.domainId), api.createBody(args), { schema: api.wire, signal: ctx.signal });
+  return ctx.client.put(listPath(ROUTES, args.domainId), api.createBody(args), {
+    schema: api.wire,
+    signal: ctx.signal,
+  });
 }
 
 // Not the collection's create and update: a PUT of the domain's routes creates and updates one.
 export const route = defineResource({
   token: TOKEN,
-  list: { path: ROUTES, parent: { token: "nsp:mail:Domain", input: "domainId" }, key: "local_part", label: (r, d) => `${String(r.local_part)}@${String(d?.name)}`, zoneOf: (_r, d) => d?.zone_id },
+  list: {
+    path: ROUTES,
+    parent: { token: "nsp:mail:Domain", input: "domainId" },
+    key: "local_part",
+    label: (r, d) => `${String(r.local_part)}@${String(d?.name)}`,
+    zoneOf: (_r, d) => d?.zone_id,
+  },
   description:
     "Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.",
   args: routeArgs,

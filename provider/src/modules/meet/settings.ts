@@ -6,7 +6,11 @@ const TOKEN = "nsp:meet:Settings";
 const SETTINGS_ID = "meet-settings";
 
 // Every setting is patched; one the program stops setting stays as it is (there is nothing to reset it to).
-const flag = (what: string) => z.boolean().optional().meta({ description: `${what} Left as the account has it when unset.`, patch: true });
+const flag = (what: string) =>
+  z
+    .boolean()
+    .optional()
+    .meta({ description: `${what} Left as the account has it when unset.`, patch: true });
 
 const settingsArgs = z.object({
   waitingRoom: flag("Whether guests wait in a waiting room until admitted."),
@@ -18,33 +22,64 @@ const settingsArgs = z.object({
   reactions: flag("Whether reactions are on."),
   hostMustJoinFirst: flag("Whether the meeting starts only when the host joins."),
   lockedDefault: flag("Whether new meetings start locked."),
-  sharePolicy: z.enum(["anyone", "host_only", "host_approve"]).optional().meta({ description: "Who may share a screen. Left as the account has it when unset.", patch: true }),
-  recordPolicy: z.enum(["off", "host", "auto"]).optional().meta({ description: "Recording: `off`, by the `host`, or `auto`matic. Left as the account has it when unset.", patch: true }),
+  sharePolicy: z
+    .enum(["anyone", "host_only", "host_approve"])
+    .optional()
+    .meta({ description: "Who may share a screen. Left as the account has it when unset.", patch: true }),
+  recordPolicy: z
+    .enum(["off", "host", "auto"])
+    .optional()
+    .meta({
+      description: "Recording: `off`, by the `host`, or `auto`matic. Left as the account has it when unset.",
+      patch: true,
+    }),
   city: z
     .string()
     .trim()
     .toLowerCase()
     .pipe(z.string().regex(/^[a-z]{3}$/, "must be a three-letter city code such as fra"))
     .optional()
-    .meta({ description: "City that hosts new meetings; one of `cities`. Left as the account has it when unset.", patch: true }),
-  phoneLang: z.enum(["en", "zh"]).optional().meta({ description: "Language of the dial-in prompts. Left as the account has it when unset.", patch: true }),
-  retention: z
-    .object({ days: z.number().int().min(1, "must be at least 1").max(3650, "must be at most 3650").meta({ description: "Days recordings are kept (1 to 3650)." }) })
+    .meta({
+      description: "City that hosts new meetings; one of `cities`. Left as the account has it when unset.",
+      patch: true,
+    }),
+  phoneLang: z
+    .enum(["en", "zh"])
     .optional()
-    .meta({ typeName: "MeetRetention", description: "How long recordings are kept. Left as the account has it when unset.", patch: true }),
+    .meta({ description: "Language of the dial-in prompts. Left as the account has it when unset.", patch: true }),
+  retention: z
+    .object({
+      days: z
+        .number()
+        .int()
+        .min(1, "must be at least 1")
+        .max(3650, "must be at most 3650")
+        .meta({ description: "Days recordings are kept (1 to 3650)." }),
+    })
+    .optional()
+    .meta({
+      typeName: "MeetRetention",
+      description: "How long recordings are kept. Left as the account has it when unset.",
+      patch: true,
+    }),
 });
 
 const settingsState = z.object({
   cities: z
     .array(
       z
-        .object({ id: z.string().meta({ description: "City code." }), name: z.string().optional().meta({ description: "Display name." }), country: z.string().optional().meta({ description: "Country code." }) })
+        .object({
+          id: z.string().meta({ description: "City code." }),
+          name: z.string().optional().meta({ description: "Display name." }),
+          country: z.string().optional().meta({ description: "Country code." }),
+        })
         .meta({ typeName: "MeetCity", description: "A city that accepts new meetings." }),
     )
     .meta({ description: "The cities that accept new meetings." }),
 });
 
-const DELETE_NOTE = "the account's meeting settings cannot be deleted; they were removed from the stack and stay as they are (new meetings keep using them)";
+const DELETE_NOTE =
+  "the account's meeting settings cannot be deleted; they were removed from the stack and stay as they are (new meetings keep using them)";
 
 const meetSettings = singleton({
   token: TOKEN,
@@ -52,7 +87,8 @@ const meetSettings = singleton({
   args: settingsArgs,
   state: settingsState,
   idOf(id) {
-    if (id !== SETTINGS_ID) throw new Error(`${TOKEN}: id "${id}" must be "${SETTINGS_ID}" (the account has one meeting settings object)`);
+    if (id !== SETTINGS_ID)
+      throw new Error(`${TOKEN}: id "${id}" must be "${SETTINGS_ID}" (the account has one meeting settings object)`);
     return id;
   },
   objectId: () => SETTINGS_ID,
@@ -64,7 +100,9 @@ export const settings = meetSettings.resource({
   importId: SETTINGS_ID,
 
   check(args) {
-    return args.waitingRoomAll === true && args.waitingRoom === false ? [{ property: "waitingRoomAll", reason: "needs waitingRoom" }] : [];
+    return args.waitingRoomAll === true && args.waitingRoom === false
+      ? [{ property: "waitingRoomAll", reason: "needs waitingRoom" }]
+      : [];
   },
 
   async create(ctx, args) {

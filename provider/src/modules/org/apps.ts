@@ -6,12 +6,21 @@ import { org as organization } from "./organization";
 const TOKEN = "nsp:org:Apps";
 const APPS_ID = "apps";
 
-const flag = (what: string) => z.boolean().optional().meta({ description: `Whether ${what} is switched on for everybody in the organisation; left as it is when unset.`, patch: true });
+const flag = (what: string) =>
+  z
+    .boolean()
+    .optional()
+    .meta({
+      description: `Whether ${what} is switched on for everybody in the organisation; left as it is when unset.`,
+      patch: true,
+    });
 
 const appsArgs = z.object({ mail: flag("mail"), meet: flag("meetings"), chat: flag("chat"), drive: flag("drive") });
 
 // The organisation's id, from `GET /org`; the switches' own answer does not carry it.
-const appsState = z.object({ orgId: z.string().meta({ description: "Id of the organisation the switches belong to.", local: true }) });
+const appsState = z.object({
+  orgId: z.string().meta({ description: "Id of the organisation the switches belong to.", local: true }),
+});
 
 const api = wireModel(appsArgs, appsState);
 // The switches are optional inputs but the API always answers all four: they are checked here,
@@ -21,8 +30,16 @@ type State = z.output<typeof appsArgs> & z.output<typeof appsState>;
 
 const toState = (orgId: string, raw: Record<string, unknown>): State => ({ ...api.toState(raw), orgId });
 
-async function patch(ctx: OperationContext, orgId: string, args: z.output<typeof appsArgs>, keys: readonly string[]): Promise<State> {
-  return toState(orgId, await ctx.client.patch("/org/apps", api.patchBody(args, keys), { schema: appsWire, signal: ctx.signal }));
+async function patch(
+  ctx: OperationContext,
+  orgId: string,
+  args: z.output<typeof appsArgs>,
+  keys: readonly string[],
+): Promise<State> {
+  return toState(
+    orgId,
+    await ctx.client.patch("/org/apps", api.patchBody(args, keys), { schema: appsWire, signal: ctx.signal }),
+  );
 }
 
 // No shape: the switches are read from the organisation (GET /org) and patched at /org/apps.
@@ -37,7 +54,10 @@ export const apps = defineResource({
   async create(ctx, args) {
     const org = await organization.current(ctx);
     const keys = api.patchKeys(Object.keys(args)).filter((k) => args[k] !== undefined && args[k] !== org.state.apps[k]);
-    return { id: APPS_ID, state: keys.length === 0 ? { ...org.state.apps, orgId: org.id } : await patch(ctx, org.id, args, keys) };
+    return {
+      id: APPS_ID,
+      state: keys.length === 0 ? { ...org.state.apps, orgId: org.id } : await patch(ctx, org.id, args, keys),
+    };
   },
 
   async read(ctx, id) {

@@ -6,9 +6,20 @@ const TOKEN = "nsp:org:Member";
 const SUB = /^[^/\s]{1,128}$/;
 
 const memberArgs = z.object({
-  email: email.meta({ key: true, description: "Address the invitation goes to. Stored lower-case.", create: true, replace: true }),
-  role: z.enum(["admin", "member"]).default("member").meta({ description: "`admin` or `member`.", create: true, patch: true }),
-  state: z.enum(["active", "suspended"]).default("active").meta({ description: "`active`, or `suspended` to shut the member out without removing them.", patch: true }),
+  email: email.meta({
+    key: true,
+    description: "Address the invitation goes to. Stored lower-case.",
+    create: true,
+    replace: true,
+  }),
+  role: z
+    .enum(["admin", "member"])
+    .default("member")
+    .meta({ description: "`admin` or `member`.", create: true, patch: true }),
+  state: z
+    .enum(["active", "suspended"])
+    .default("active")
+    .meta({ description: "`active`, or `suspended` to shut the member out without removing them.", patch: true }),
 });
 
 const memberState = z.object({
@@ -30,13 +41,18 @@ const members = collection({
   idOf: subOf,
   idProperty: "sub",
   adjust(state, raw) {
-    if (raw.role === "owner") throw new Error(`${TOKEN}: ${String(raw.email)} owns the organisation and cannot be managed as a member`);
+    if (raw.role === "owner")
+      throw new Error(`${TOKEN}: ${String(raw.email)} owns the organisation and cannot be managed as a member`);
     return state;
   },
 });
 
 export const member = members.resource({
-  list: { key: "sub", label: (m) => String(m.email), skip: (m) => (m.role === "owner" ? "the account's owner, made with the account" : undefined) },
+  list: {
+    key: "sub",
+    label: (m) => String(m.email),
+    skip: (m) => (m.role === "owner" ? "the account's owner, made with the account" : undefined),
+  },
   description:
     "A member of the account's organisation, invited by email. Inviting an address the organisation already has replaces the earlier invitation link. Changing the address makes a new member; role and state change in place. Deleting the resource removes the member.",
   importId: "<sub>",

@@ -5,16 +5,32 @@ const TOKEN = "nsp:org:Organization";
 const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 const orgArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional().meta({ description: "Display name of the organisation; the API's (the account name) when unset.", patch: true }),
+  name: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(100, "must be at most 100 characters")
+    .optional()
+    .meta({ description: "Display name of the organisation; the API's (the account name) when unset.", patch: true }),
   slug: z
     .string()
-    .regex(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, "must be 3 to 63 lower-case letters, digits or '-', starting and ending with a letter or digit")
+    .regex(
+      /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/,
+      "must be 3 to 63 lower-case letters, digits or '-', starting and ending with a letter or digit",
+    )
     .optional()
-    .meta({ description: "Short name used in addresses; unique across the platform. The API's when unset.", patch: true }),
+    .meta({
+      description: "Short name used in addresses; unique across the platform. The API's when unset.",
+      patch: true,
+    }),
 });
 
 const orgState = z.object({
-  owner: z.string().nullable().optional().meta({ description: "Email address of the account holder, who owns the organisation." }),
+  owner: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: "Email address of the account holder, who owns the organisation." }),
   apps: z
     .object({
       mail: z.boolean().meta({ description: "Mail." }),
@@ -22,7 +38,10 @@ const orgState = z.object({
       chat: z.boolean().meta({ description: "Chat." }),
       drive: z.boolean().meta({ description: "Drive." }),
     })
-    .meta({ typeName: "OrganizationApps", description: "Applications switched on for everybody (manage them with `nsp:org:Apps`)." }),
+    .meta({
+      typeName: "OrganizationApps",
+      description: "Applications switched on for everybody (manage them with `nsp:org:Apps`).",
+    }),
   createdAt: z.string().meta({ description: "When the organisation was created." }),
 });
 
@@ -34,7 +53,8 @@ export const org = singleton({
   state: orgState,
   idOnWire: z.string(),
   idOf(id) {
-    if (!ORG_ID.test(id)) throw new Error(`${TOKEN}: id "${id}" is not an organisation id (<orgId>, the id GET /org shows)`);
+    if (!ORG_ID.test(id))
+      throw new Error(`${TOKEN}: id "${id}" is not an organisation id (<orgId>, the id GET /org shows)`);
     return id;
   },
   objectId: (raw) => String(raw.id),
@@ -49,13 +69,18 @@ export const organization = org.resource({
 
   async create(ctx, args) {
     const current = await org.current(ctx);
-    const changed = api.patchKeys(Object.keys(args)).filter((k) => args[k] !== undefined && args[k] !== current.state[k]);
+    const changed = api
+      .patchKeys(Object.keys(args))
+      .filter((k) => args[k] !== undefined && args[k] !== current.state[k]);
     if (changed.length === 0) return current;
     const raw = await org.patch(ctx, api.patchBody(args, changed));
     return { id: String(raw.id), state: api.toState(raw) };
   },
 
   async delete(ctx, id, olds) {
-    ctx.log("info", `${TOKEN}: organisation ${id} (${olds.slug}) cannot be deleted through the API; it is left in place with its current name and slug`);
+    ctx.log(
+      "info",
+      `${TOKEN}: organisation ${id} (${olds.slug}) cannot be deleted through the API; it is left in place with its current name and slug`,
+    );
   },
 });

@@ -8,14 +8,17 @@ const REF_RULE = "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', s
 const subjectArgs = z.object({
   externalRef: z.string().regex(REF, REF_RULE).meta({
     key: true,
-    description: "The partner's own reference for the customer, such as its customer number. It names the customer in every partner endpoint.",
+    description:
+      "The partner's own reference for the customer, such as its customer number. It names the customer in every partner endpoint.",
     create: true,
     replace: true,
   }),
 });
 
 const subjectState = z.object({
-  mode: z.string().meta({ description: "How the partner acts for the customer: `managed` for customers created here." }),
+  mode: z
+    .string()
+    .meta({ description: "How the partner acts for the customer: `managed` for customers created here." }),
   ranges: z
     .array(
       z
@@ -37,7 +40,14 @@ function refOf(id: string): string {
 }
 
 // A customer is known by the partner's reference.
-const subjects = collection({ token: TOKEN, path: "/partner/subjects", args: subjectArgs, state: subjectState, idOf: refOf, idProperty: "externalRef" });
+const subjects = collection({
+  token: TOKEN,
+  path: "/partner/subjects",
+  args: subjectArgs,
+  state: subjectState,
+  idOf: refOf,
+  idProperty: "externalRef",
+});
 
 export const subject = subjects.resource({
   list: { key: "external_ref", label: (s) => String(s.external_ref) },
@@ -47,6 +57,7 @@ export const subject = subjects.resource({
 
   create: (ctx, args) =>
     subjects.create(ctx, `partner customer ${args.externalRef}`, args, {
-      find: () => ctx.client.getOrUndefined(subjects.itemPath(args.externalRef), { schema: subjects.wire, signal: ctx.signal }),
+      find: () =>
+        ctx.client.getOrUndefined(subjects.itemPath(args.externalRef), { schema: subjects.wire, signal: ctx.signal }),
     }),
 });

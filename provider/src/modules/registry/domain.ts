@@ -9,7 +9,8 @@ const TOKEN = "nsp:registry:Domain";
 const domainArgs = z.object({
   name: reverseDomain.meta({
     key: true,
-    description: "The domain object, a reverse zone of one of the maintainer's address blocks (or a name under it), such as `2.0.192.in-addr.arpa`.",
+    description:
+      "The domain object, a reverse zone of one of the maintainer's address blocks (or a name under it), such as `2.0.192.in-addr.arpa`.",
     replace: true,
   }),
   // A PUT of both sets the delegation, on create and on every change.
@@ -18,13 +19,20 @@ const domainArgs = z.object({
     .max(10, "must have at most 10 items")
     .refine((a) => new Set(a).size === a.length, "must not repeat a name server")
     .default([])
-    .meta({ description: "Name servers the domain object delegates to, such as the DNS service's two name servers.", create: true }),
+    .meta({
+      description: "Name servers the domain object delegates to, such as the DNS service's two name servers.",
+      create: true,
+    }),
   dsRdata: z
     .array(dsRdata)
     .max(10, "must have at most 10 items")
     .refine((a) => new Set(a).size === a.length, "must not repeat a DS record")
     .default([])
-    .meta({ description: "DS records of the delegation, as `<key tag> <algorithm> <digest type> <hex digest>` (see `ds` of `nsp:dns:ZoneDnssec`). Needs `nserver`.", create: true }),
+    .meta({
+      description:
+        "DS records of the delegation, as `<key tag> <algorithm> <digest type> <hex digest>` (see `ds` of `nsp:dns:ZoneDnssec`). Needs `nserver`.",
+      create: true,
+    }),
 });
 
 const domainState = z.object({
@@ -37,12 +45,17 @@ const path = (name: string) => `/registry/domains/${encodeURIComponent(name)}`;
 
 function nameOf(id: string): string {
   const r = reverseDomain.safeParse(id);
-  if (!r.success || r.data !== id) throw new Error(`${TOKEN}: id "${id}" is not a reverse domain name in lower case without a trailing dot (<name>, such as 2.0.192.in-addr.arpa)`);
+  if (!r.success || r.data !== id)
+    throw new Error(
+      `${TOKEN}: id "${id}" is not a reverse domain name in lower case without a trailing dot (<name>, such as 2.0.192.in-addr.arpa)`,
+    );
   return id;
 }
 
 async function put(ctx: OperationContext, args: z.output<typeof domainArgs>) {
-  return api.toState(await ctx.client.put(path(args.name), api.createBody(args), { schema: api.wire, signal: ctx.signal }));
+  return api.toState(
+    await ctx.client.put(path(args.name), api.createBody(args), { schema: api.wire, signal: ctx.signal }),
+  );
 }
 
 // No shape: a PUT at the domain's name creates and updates it, and it is read from the account's list.
@@ -56,7 +69,14 @@ export const domain = defineResource({
   importId: "<name>",
 
   check(args) {
-    return args.dsRdata.length > 0 && args.nserver.length === 0 ? [{ property: "dsRdata", reason: "needs at least one nserver: a DS record without a delegation cannot be published" }] : [];
+    return args.dsRdata.length > 0 && args.nserver.length === 0
+      ? [
+          {
+            property: "dsRdata",
+            reason: "needs at least one nserver: a DS record without a delegation cannot be published",
+          },
+        ]
+      : [];
   },
 
   async create(ctx, args) {
@@ -66,7 +86,9 @@ export const domain = defineResource({
 
   async read(ctx, id) {
     const name = nameOf(id);
-    const found = (await ctx.client.listAll("/registry/domains", { itemSchema: api.wire, signal: ctx.signal })).find((d) => d.name === name);
+    const found = (await ctx.client.listAll("/registry/domains", { itemSchema: api.wire, signal: ctx.signal })).find(
+      (d) => d.name === name,
+    );
     return found ? { id: name, state: api.toState(found) } : undefined;
   },
 

@@ -13,7 +13,9 @@ export const dsRdata = z
   .transform((s) => s.replace(/\s+/g, " "))
   .pipe(z.string().regex(DS, "must be DS record data: '<key tag> <algorithm> <digest type> <hex digest>'"));
 
-export const reverseDomain = dnsName(z.string().regex(REVERSE_DOMAIN, "must be a reverse domain such as 2.0.192.in-addr.arpa or 8.b.d.0.1.0.0.2.ip6.arpa"));
+export const reverseDomain = dnsName(
+  z.string().regex(REVERSE_DOMAIN, "must be a reverse domain such as 2.0.192.in-addr.arpa or 8.b.d.0.1.0.0.2.ip6.arpa"),
+);
 
 /**
  * The optional `mntner` argument of the functions that read what the registry link found. Given
@@ -26,12 +28,25 @@ export const linkedMaintainer = z
   .toUpperCase()
   .pipe(z.string().regex(MNTNER, "must be a maintainer name ending in -MNT, such as EXAMPLE-MNT"))
   .optional()
-  .meta({ description: "The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one." });
+  .meta({
+    description:
+      "The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.",
+  });
 
 /** Fails, naming both, when the account's registry link is not for the expected maintainer. */
-export async function requireLinkedMaintainer(ctx: OperationContext, token: string, expected: string | undefined): Promise<void> {
+export async function requireLinkedMaintainer(
+  ctx: OperationContext,
+  token: string,
+  expected: string | undefined,
+): Promise<void> {
   if (expected === undefined) return;
-  const link = await ctx.client.get("/registry/link", { schema: z.looseObject({ linked: z.boolean(), mntner: z.string().nullable().optional() }), signal: ctx.signal });
+  const link = await ctx.client.get("/registry/link", {
+    schema: z.looseObject({ linked: z.boolean(), mntner: z.string().nullable().optional() }),
+    signal: ctx.signal,
+  });
   const actual = link.linked ? (link.mntner ?? "").toUpperCase() : "";
-  if (actual !== expected) throw new Error(`${token}: mntner: the account's registry link is ${actual ? `for ${actual}` : "missing"}, not for ${expected}`);
+  if (actual !== expected)
+    throw new Error(
+      `${token}: mntner: the account's registry link is ${actual ? `for ${actual}` : "missing"}, not for ${expected}`,
+    );
 }

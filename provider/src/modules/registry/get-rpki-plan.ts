@@ -11,7 +11,9 @@ const planResult = z.object({
           asn: z.number().int().meta({ description: "Origin AS of the suggested ROA." }),
           prefix: z.string().meta({ description: "Prefix of the suggested ROA." }),
           maxLength: z.number().int().meta({ description: "Suggested maximum prefix length." }),
-          covered: z.boolean().meta({ description: "Whether a ROA of the account already validates this announcement." }),
+          covered: z
+            .boolean()
+            .meta({ description: "Whether a ROA of the account already validates this announcement." }),
         })
         .meta({ typeName: "RpkiPlanSuggestion", description: "A ROA suggested from a discovered ASN and prefix." }),
     )
@@ -35,7 +37,8 @@ const TOKEN = "nsp:registry:getRpkiPlan";
 
 export const getRpkiPlan = defineReadFunction({
   token: TOKEN,
-  description: "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.",
+  description:
+    "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.",
   args: z.object({ mntner: linkedMaintainer }),
   result: planResult,
   async read(ctx, args) {

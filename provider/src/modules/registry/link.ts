@@ -13,7 +13,8 @@ const linkArgs = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-'")
     .meta({ description: "Id of the registry-database API key.", create: true }),
   keySecret: z.string().min(1, "must not be empty").max(512, "must be at most 512 characters").meta({
-    description: "Secret of the API key. Sent to the API, which stores it encrypted and never shows it again, so changes made outside this program cannot be seen.",
+    description:
+      "Secret of the API key. Sent to the API, which stores it encrypted and never shows it again, so changes made outside this program cannot be seen.",
     create: true,
     secret: true,
     writeOnly: true,
@@ -23,12 +24,22 @@ const linkArgs = z.object({
     .trim()
     .toUpperCase()
     .pipe(z.string().regex(MNTNER, "must be a maintainer name ending in -MNT, such as EXAMPLE-MNT"))
-    .meta({ description: "The maintainer the key belongs to, such as `EXAMPLE-MNT`. Stored upper-case.", create: true }),
+    .meta({
+      description: "The maintainer the key belongs to, such as `EXAMPLE-MNT`. Stored upper-case.",
+      create: true,
+    }),
 });
 
 const linkState = z.object({
   verifiedAt: z.string().meta({ description: "When the key was last verified against the maintainer." }),
-  syncedAt: z.string().nullable().optional().meta({ description: "When the maintainer's resources were last discovered (`POST /registry/sync`); null before the first discovery." }),
+  syncedAt: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "When the maintainer's resources were last discovered (`POST /registry/sync`); null before the first discovery.",
+    }),
   createdAt: z.string().meta({ description: "When the account was first linked." }),
 });
 
@@ -49,7 +60,13 @@ const { createBody } = wireModel(linkArgs, linkState);
 
 function toState(raw: LinkWire): Omit<State, "keySecret"> | undefined {
   if (!raw.linked || !raw.key_id || !raw.mntner) return undefined;
-  return { keyId: raw.key_id, mntner: raw.mntner, verifiedAt: raw.verified_at ?? "", syncedAt: raw.synced_at ?? null, createdAt: raw.created_at ?? "" };
+  return {
+    keyId: raw.key_id,
+    mntner: raw.mntner,
+    verifiedAt: raw.verified_at ?? "",
+    syncedAt: raw.synced_at ?? null,
+    createdAt: raw.created_at ?? "",
+  };
 }
 
 async function put(ctx: OperationContext, args: z.output<typeof linkArgs>): Promise<State> {

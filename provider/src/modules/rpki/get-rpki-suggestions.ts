@@ -5,11 +5,16 @@ import { fromWire, idRef } from "../../framework/api/wire";
 const suggestionShape = {
   asn: z.number().int().meta({ description: "The CA's ASN that announces the prefix." }),
   prefix: z.string().meta({ description: "The announced prefix." }),
-  covered: z.boolean().meta({ description: "Whether a ROA of the CA authorises this origin for this prefix and length." }),
+  covered: z
+    .boolean()
+    .meta({ description: "Whether a ROA of the CA authorises this origin for this prefix and length." }),
   validity: z
     .string()
     .optional()
-    .meta({ description: "Route-origin validity against the CA's ROAs: `valid`, `invalid` (ROAs cover the prefix but none allows this origin or length) or `not_found`." }),
+    .meta({
+      description:
+        "Route-origin validity against the CA's ROAs: `valid`, `invalid` (ROAs cover the prefix but none allows this origin or length) or `not_found`.",
+    }),
   roaId: z.string().nullable().optional().meta({ description: "Id of a ROA that covers the announcement, if any." }),
   suggestedRoa: z
     .object({
@@ -19,12 +24,19 @@ const suggestionShape = {
     })
     .nullable()
     .optional()
-    .meta({ typeName: "RpkiSuggestedRoa", description: "A ROA that would cover an uncovered announcement (the inputs of an `nsp:rpki:Roa`)." }),
+    .meta({
+      typeName: "RpkiSuggestedRoa",
+      description: "A ROA that would cover an uncovered announcement (the inputs of an `nsp:rpki:Roa`).",
+    }),
 };
 
 const suggestionsResult = z.object({
   suggestions: z
-    .array(z.object(suggestionShape).meta({ typeName: "RpkiSuggestion", description: "One announced prefix and its ROA coverage." }))
+    .array(
+      z
+        .object(suggestionShape)
+        .meta({ typeName: "RpkiSuggestion", description: "One announced prefix and its ROA coverage." }),
+    )
     .meta({ description: "Every prefix the CA's ASNs announce, in the API's order." }),
 });
 
@@ -45,7 +57,10 @@ export const getRpkiSuggestions = defineFunction({
   }),
   result: suggestionsResult,
   async invoke(ctx, args) {
-    const items = await ctx.client.get(`/rpki/cas/${args.caId}/suggestions`, { schema: suggestionsWire, signal: ctx.signal });
+    const items = await ctx.client.get(`/rpki/cas/${args.caId}/suggestions`, {
+      schema: suggestionsWire,
+      signal: ctx.signal,
+    });
     return fromWire(suggestionsResult, { suggestions: items }) as z.output<typeof suggestionsResult>;
   },
 });

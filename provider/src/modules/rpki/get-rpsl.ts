@@ -16,7 +16,9 @@ export const getRpsl = defineFunction({
     caId: idRef("Id of the hosted RPKI CA."),
   }),
   result: z.object({
-    text: z.string().meta({ description: "The RPSL objects, separated by blank lines; empty when the CA has no ROAs." }),
+    text: z
+      .string()
+      .meta({ description: "The RPSL objects, separated by blank lines; empty when the CA has no ROAs." }),
   }),
   async invoke(ctx, args) {
     return { text: await ctx.client.get(`/rpki/cas/${args.caId}/rpsl`, { schema: rpslWire, signal: ctx.signal }) };

@@ -27,7 +27,8 @@ function v6ToBigint(s: string): bigint {
   const [head = "", rest] = text.split("::");
   const left = head === "" ? [] : head.split(":");
   const right = rest === undefined || rest === "" ? [] : rest.split(":");
-  const groups = rest === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  const groups =
+    rest === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
   return groups.reduce((v, g) => (v << 16n) | BigInt(parseInt(g, 16)), 0n);
 }
 
@@ -57,15 +58,21 @@ export function parsePrefix(input: string): PrefixResult {
   const addr = slash < 0 ? s : s.slice(0, slash);
   const lenText = slash < 0 ? "" : s.slice(slash + 1);
   const version = isIPv4(addr) ? 4 : isIPv6(addr) && !addr.includes("%") ? 6 : 0;
-  if (version === 0 || !/^\d{1,3}$/.test(lenText)) return { ok: false, reason: `must be an IPv4 or IPv6 prefix such as 192.0.2.0/24 or 2001:db8::/32, got ${JSON.stringify(input)}` };
+  if (version === 0 || !/^\d{1,3}$/.test(lenText))
+    return {
+      ok: false,
+      reason: `must be an IPv4 or IPv6 prefix such as 192.0.2.0/24 or 2001:db8::/32, got ${JSON.stringify(input)}`,
+    };
   const bits = version === 4 ? 32 : 128;
   const length = Number(lenText);
-  if (length > bits) return { ok: false, reason: `the prefix length of an IPv${version} prefix must be at most ${bits}, got ${length}` };
+  if (length > bits)
+    return { ok: false, reason: `the prefix length of an IPv${version} prefix must be at most ${bits}, got ${length}` };
   const value = version === 4 ? v4ToBigint(addr) : v6ToBigint(addr);
   const hostMask = (1n << BigInt(bits - length)) - 1n;
   const masked = value & ~hostMask;
   const text = `${version === 4 ? formatV4(masked) : formatV6(masked)}/${length}`;
-  if (masked !== value) return { ok: false, reason: `${JSON.stringify(input)} has host bits set; did you mean ${text}?` };
+  if (masked !== value)
+    return { ok: false, reason: `${JSON.stringify(input)} has host bits set; did you mean ${text}?` };
   return { ok: true, prefix: { version, length, text } };
 }
 

@@ -29,7 +29,12 @@ const roaArgs = z.object({
     .int()
     .min(0)
     .max(ASN_MAX)
-    .meta({ key: true, description: "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the prefix); 0 makes an AS0 ROA, which says no one may originate it.", ...fixed }),
+    .meta({
+      key: true,
+      description:
+        "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the prefix); 0 makes an AS0 ROA, which says no one may originate it.",
+      ...fixed,
+    }),
   prefix: prefix.meta({ ...fixed, key: true }),
   maxLength: z
     .number()
@@ -37,8 +42,17 @@ const roaArgs = z.object({
     .min(0)
     .max(128)
     .optional()
-    .meta({ key: true, description: "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: the prefix length.", ...fixed }),
-  comment: z.string().max(1024).optional().meta({ description: "Free-text comment, shown as `descr:` in the CA's RPSL.", ...fixed }),
+    .meta({
+      key: true,
+      description:
+        "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: the prefix length.",
+      ...fixed,
+    }),
+  comment: z
+    .string()
+    .max(1024)
+    .optional()
+    .meta({ description: "Free-text comment, shown as `descr:` in the CA's RPSL.", ...fixed }),
 });
 
 const roaState = z.object({
@@ -48,7 +62,18 @@ const roaState = z.object({
 // The ROAs of one CA. There is no GET of one ROA: it is found in its CA's list, shared by the
 // ROAs of one refresh (and listed afresh to confirm one that the shared list lacks).
 // The API always stores a max length (the prefix length when none is given).
-const roas = childCollection({ token: "nsp:rpki:Roa", path: "/rpki/cas/{caId}/roas", parent: { token: "nsp:rpki:Ca", input: "caId" }, importId: "<caId>/<roaId>", args: roaArgs, state: roaState, idOnWire: z.number().int(), wireExtras: { max_length: z.number().int() }, readBy: "sharedList", byContent: true });
+const roas = childCollection({
+  token: "nsp:rpki:Roa",
+  path: "/rpki/cas/{caId}/roas",
+  parent: { token: "nsp:rpki:Ca", input: "caId" },
+  importId: "<caId>/<roaId>",
+  args: roaArgs,
+  state: roaState,
+  idOnWire: z.number().int(),
+  wireExtras: { max_length: z.number().int() },
+  readBy: "sharedList",
+  byContent: true,
+});
 
 export const roa = roas.resource({
   list: { label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },
@@ -56,7 +81,11 @@ export const roa = roas.resource({
     "A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.",
   // The API refuses two ROAs with the same origin, prefix and maxLength in one CA, so a
   // replacement that keeps them (a new comment) must wait for the old ROA to go.
-  deleteBeforeReplace: (olds, news) => olds.caId === news.caId && olds.asn === news.asn && olds.prefix === news.prefix && olds.maxLength === news.maxLength,
+  deleteBeforeReplace: (olds, news) =>
+    olds.caId === news.caId &&
+    olds.asn === news.asn &&
+    olds.prefix === news.prefix &&
+    olds.maxLength === news.maxLength,
 
   check(args) {
     const failures: CheckFailure[] = [];
@@ -70,7 +99,10 @@ export const roa = roas.resource({
       // program without maxLength) free of changes.
       args.maxLength = length;
     } else if (args.maxLength < length || args.maxLength > max) {
-      failures.push({ property: "maxLength", reason: `must be between ${length} (the length of ${p.prefix.text}) and ${max} for an IPv${p.prefix.version} prefix, got ${args.maxLength}` });
+      failures.push({
+        property: "maxLength",
+        reason: `must be between ${length} (the length of ${p.prefix.text}) and ${max} for an IPv${p.prefix.version} prefix, got ${args.maxLength}`,
+      });
     }
     return failures;
   },

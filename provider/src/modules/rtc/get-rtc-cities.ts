@@ -1,3 +1,7 @@
 import { roomCitiesFunction } from "../talk/fields";
 
-export const getRtcCities = roomCitiesFunction("nsp:rtc:getRtcCities", "/rtc/cities", "Lists the cities that host realtime rooms (`nsp:rtc:Room`) and whether each accepts new rooms now.");
+export const getRtcCities = roomCitiesFunction(
+  "nsp:rtc:getRtcCities",
+  "/rtc/cities",
+  "Lists the cities that host realtime rooms (`nsp:rtc:Room`) and whether each accepts new rooms now.",
+);

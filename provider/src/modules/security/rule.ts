@@ -11,10 +11,26 @@ const TOKEN = "nsp:security:Rule";
 const fixed = { create: true, replace: true } as const;
 
 const ruleArgs = z.object({
-  siteId: idRef("Id of the edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional().meta({ ...fixed, key: true }),
-  zoneId: idRef("Id of the zone whose every edge site the rule applies to. Exactly one of `siteId` and `zoneId`.").optional().meta({ ...fixed, key: true }),
-  field: z.enum(RULE_FIELDS).meta({ key: true, description: "What of the request is matched: its `country`, `asn`, `ip` address or `isp`.", ...fixed }),
-  op: z.enum(["in", "not_in"]).meta({ key: true, description: "Whether the rule matches requests whose field is `in` the value's list or `not_in` it.", ...fixed }),
+  siteId: idRef("Id of the edge site the rule applies to. Exactly one of `siteId` and `zoneId`.")
+    .optional()
+    .meta({ ...fixed, key: true }),
+  zoneId: idRef("Id of the zone whose every edge site the rule applies to. Exactly one of `siteId` and `zoneId`.")
+    .optional()
+    .meta({ ...fixed, key: true }),
+  field: z
+    .enum(RULE_FIELDS)
+    .meta({
+      key: true,
+      description: "What of the request is matched: its `country`, `asn`, `ip` address or `isp`.",
+      ...fixed,
+    }),
+  op: z
+    .enum(["in", "not_in"])
+    .meta({
+      key: true,
+      description: "Whether the rule matches requests whose field is `in` the value's list or `not_in` it.",
+      ...fixed,
+    }),
   value: z
     .string()
     .trim()
@@ -25,23 +41,43 @@ const ruleArgs = z.object({
         "Comma-separated list the field is matched against: ISO 3166-1 alpha-2 country codes (`DE,FR`), AS numbers (`64500` or `AS64500`), IP addresses and CIDR prefixes (`192.0.2.0/24`, host bits zero), or ISP names.",
       ...fixed,
     }),
-  action: z.enum(["block", "allow", "challenge", "ratelimit"]).meta({ key: true, description: "What happens to a matching request.", ...fixed }),
+  action: z
+    .enum(["block", "allow", "challenge", "ratelimit"])
+    .meta({ key: true, description: "What happens to a matching request.", ...fixed }),
   seq: z
     .number()
     .int()
     .min(0)
     .optional()
-    .meta({ description: "Evaluation order among the rules of the site or zone, lowest first; the API picks the next free one when unset.", ...fixed }),
-  note: z.string().optional().meta({ description: "Free-text note.", ...fixed }),
+    .meta({
+      description:
+        "Evaluation order among the rules of the site or zone, lowest first; the API picks the next free one when unset.",
+      ...fixed,
+    }),
+  note: z
+    .string()
+    .optional()
+    .meta({ description: "Free-text note.", ...fixed }),
   // The create body has no enabled; a disabled rule takes a patch.
-  enabled: z.boolean().default(true).meta({ description: "Whether the rule is applied. The only setting that changes in place.", patch: true }),
+  enabled: z
+    .boolean()
+    .default(true)
+    .meta({ description: "Whether the rule is applied. The only setting that changes in place.", patch: true }),
 });
 
 const ruleState = z.object({
   createdAt: z.string().meta({ description: "When the rule was created." }),
 });
 
-const rules = collection({ token: TOKEN, path: "/security/rules", args: ruleArgs, state: ruleState, idOnWire: z.number().int(), idOf: ruleIdOf, byContent: true });
+const rules = collection({
+  token: TOKEN,
+  path: "/security/rules",
+  args: ruleArgs,
+  state: ruleState,
+  idOnWire: z.number().int(),
+  idOf: ruleIdOf,
+  byContent: true,
+});
 
 function ruleIdOf(id: string): string {
   return ownIdOf(TOKEN, id, { what: "security rule", form: "<ruleId>" });
@@ -50,7 +86,8 @@ function ruleIdOf(id: string): string {
 export const rule = rules.resource({
   list: {
     filters: { siteId: "query", zoneId: "query" },
-    label: (r) => `${r.site_id != null ? `site${String(r.site_id)}` : `zone${String(r.zone_id)}`}-${[r.field, r.op, r.value, r.action].filter((v) => v != null && v !== "").join("-")}`,
+    label: (r) =>
+      `${r.site_id != null ? `site${String(r.site_id)}` : `zone${String(r.zone_id)}`}-${[r.field, r.op, r.value, r.action].filter((v) => v != null && v !== "").join("-")}`,
     zoneOf: (r, _p, find) => r.zone_id ?? find("nsp:cdn:Site", r.site_id)?.zone_id,
     zoneVia: "nsp:cdn:Site",
   },
@@ -60,8 +97,13 @@ export const rule = rules.resource({
 
   check(args) {
     const failures: CheckFailure[] = [];
-    if (args.siteId === undefined && args.zoneId === undefined) failures.push({ property: "siteId", reason: "set exactly one of siteId or zoneId: a rule belongs to one site or one whole zone" });
-    if (args.siteId !== undefined && args.zoneId !== undefined) failures.push({ property: "zoneId", reason: "set exactly one of siteId or zoneId, not both" });
+    if (args.siteId === undefined && args.zoneId === undefined)
+      failures.push({
+        property: "siteId",
+        reason: "set exactly one of siteId or zoneId: a rule belongs to one site or one whole zone",
+      });
+    if (args.siteId !== undefined && args.zoneId !== undefined)
+      failures.push({ property: "zoneId", reason: "set exactly one of siteId or zoneId, not both" });
     const problem = ruleValueProblem(args.field, args.value);
     if (problem) failures.push({ property: "value", reason: `${problem} (field ${args.field})` });
     return failures;
@@ -85,7 +127,12 @@ export const rule = rules.resource({
   // The API has no single-rule GET: the rule is found in the list, filtered by its site or zone when known.
   async read(ctx, id, prior) {
     const ruleId = ruleIdOf(id);
-    const query: Record<string, string> | undefined = prior.siteId !== undefined ? { site_id: prior.siteId } : prior.zoneId !== undefined ? { zone_id: prior.zoneId } : undefined;
+    const query: Record<string, string> | undefined =
+      prior.siteId !== undefined
+        ? { site_id: prior.siteId }
+        : prior.zoneId !== undefined
+          ? { zone_id: prior.zoneId }
+          : undefined;
     const found = (await rules.list(ctx, query)).find((r) => String(r.id) === ruleId);
     return found && rules.toState(found);
   },

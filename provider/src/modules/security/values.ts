@@ -33,7 +33,8 @@ const AS_MAX = 4294967295;
 function addressValue(addr: string): { bits: number; value: bigint } | null {
   if (addr.includes("%")) return null;
   const version = isIP(addr);
-  if (version === 4) return { bits: 32, value: addr.split(".").reduce((acc, o) => (acc << 8n) | BigInt(Number(o)), 0n) };
+  if (version === 4)
+    return { bits: 32, value: addr.split(".").reduce((acc, o) => (acc << 8n) | BigInt(Number(o)), 0n) };
   if (version !== 6) return null;
   let text = addr;
   const v4Tail = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
@@ -44,7 +45,8 @@ function addressValue(addr: string): { bits: number; value: bigint } | null {
   const [head = "", tail] = text.split("::");
   const left = head ? head.split(":") : [];
   const right = tail === undefined ? [] : tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
   return { bits: 128, value: groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n) };
 }
 
@@ -63,7 +65,9 @@ function ipProblem(item: string): string | null {
 function itemProblem(field: RuleField, item: string): string | null {
   switch (field) {
     case "country":
-      return /^[a-z]{2}$/i.test(item) && COUNTRY_CODES.has(item.toUpperCase()) ? null : `"${item}" is not an ISO 3166-1 alpha-2 country code such as DE`;
+      return /^[a-z]{2}$/i.test(item) && COUNTRY_CODES.has(item.toUpperCase())
+        ? null
+        : `"${item}" is not an ISO 3166-1 alpha-2 country code such as DE`;
     case "asn": {
       const m = /^(?:AS)?(\d{1,10})$/i.exec(item);
       const n = m ? Number(m[1]) : 0;

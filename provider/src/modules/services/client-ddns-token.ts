@@ -10,11 +10,15 @@ const TOKEN = "nsp:services:ClientDdnsToken";
 const ddnsArgs = z.object({
   serviceId: idRef("Id of the resolver service.").meta({ replace: true }),
   clientGroupId: idRef("Id of the client group (`nsp:services:Client`).").meta({ replace: true }),
-  rotation: rotationTrigger("Any string or number; changing it issues a new token, and the old one stops working. The API never sees it."),
+  rotation: rotationTrigger(
+    "Any string or number; changing it issues a new token, and the old one stops working. The API never sees it.",
+  ),
 });
 
 const ddnsState = z.object({
-  token: oneTimeSecret("The token a router or script presents to update the group's address. The API shows it only when it is issued, so it is kept from the state on every refresh; null after an import (change `rotation` to get one)."),
+  token: oneTimeSecret(
+    "The token a router or script presents to update the group's address. The API shows it only when it is issued, so it is kept from the state on every refresh; null after an import (change `rotation` to get one).",
+  ),
   issuedAt: z.string().nullable().optional().meta({ description: "When the current token was issued." }),
 });
 
@@ -33,8 +37,15 @@ export const clientDdnsToken = defineResource({
   importId: "<serviceId>/<clientGroupId>",
 
   async create(ctx, args) {
-    const issued = await ctx.client.post(path(args.serviceId, args.clientGroupId), {}, { schema: issuedWire, signal: ctx.signal });
-    return { id: `${args.serviceId}/${args.clientGroupId}`, state: { ...args, token: issued.token, issuedAt: issued.issued_at } };
+    const issued = await ctx.client.post(
+      path(args.serviceId, args.clientGroupId),
+      {},
+      { schema: issuedWire, signal: ctx.signal },
+    );
+    return {
+      id: `${args.serviceId}/${args.clientGroupId}`,
+      state: { ...args, token: issued.token, issuedAt: issued.issued_at },
+    };
   },
 
   async read(ctx, id) {
@@ -42,13 +53,20 @@ export const clientDdnsToken = defineResource({
     const found = await findClient(ctx, serviceId, clientGroupId);
     // A revoked token is gone even though its client group remains.
     if (!found?.ddns.configured) return undefined;
-    return { id: `${serviceId}/${clientGroupId}`, state: { serviceId, clientGroupId, token: null, issuedAt: found.ddns.issued_at } };
+    return {
+      id: `${serviceId}/${clientGroupId}`,
+      state: { serviceId, clientGroupId, token: null, issuedAt: found.ddns.issued_at },
+    };
   },
 
   async update(ctx, id, news, olds, changed) {
     if (!changed.includes("rotation") || deepEqual(news.rotation, olds.rotation)) return { ...olds, ...news };
     const { serviceId, clientGroupId } = clientIdOf(TOKEN, id);
-    const issued = await ctx.client.post(path(serviceId, clientGroupId), {}, { schema: issuedWire, signal: ctx.signal });
+    const issued = await ctx.client.post(
+      path(serviceId, clientGroupId),
+      {},
+      { schema: issuedWire, signal: ctx.signal },
+    );
     return { ...olds, ...news, token: issued.token, issuedAt: issued.issued_at };
   },
 

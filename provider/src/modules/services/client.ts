@@ -2,7 +2,17 @@ import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { childCollection } from "../../framework/api/shapes/child-collection";
 import { idRef, wireTimestamp } from "../../framework/api/wire";
-import { BLOCK_MODES, LOG_MODES, NUMERIC_ID, SAFESEARCH, addressOrPrefix, key, requireResolver, ruleLine, timestamp } from "./fields";
+import {
+  BLOCK_MODES,
+  LOG_MODES,
+  NUMERIC_ID,
+  SAFESEARCH,
+  addressOrPrefix,
+  key,
+  requireResolver,
+  ruleLine,
+  timestamp,
+} from "./fields";
 import { items, lines, textListModel } from "./text-lists";
 
 const TOKEN = "nsp:services:Client";
@@ -12,51 +22,134 @@ const both = { create: true, patch: true } as const;
 
 const clientArgs = z.object({
   serviceId: idRef("Id of the resolver service the client group belongs to.").meta({ replace: true }),
-  name: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").meta({ key: true, description: "Name of the client group, for people.", ...both }),
+  name: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(64, "must be at most 64 characters")
+    .meta({ key: true, description: "Name of the client group, for people.", ...both }),
   clientId: z
     .string()
     .trim()
     .toLowerCase()
-    .pipe(z.string().regex(/^$|^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, "must be letters, digits and '-', not starting or ending with '-', or empty"))
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^$|^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
+          "must be letters, digits and '-', not starting or ending with '-', or empty",
+        ),
+    )
     .default("")
-    .meta({ key: true, description: "Identifier devices present (in a DoH path or DoT name) to be recognised as this group; unique within the service; empty for none.", ...both }),
-  addrs: z.array(addressOrPrefix).default([]).meta({ description: "Source addresses or prefixes recognised as this group.", ...both }),
-  tags: z.array(key).default([]).meta({ description: "Tags of the group.", ...both }),
-  pausedUntil: timestamp.default("").meta({ description: "Filtering is paused for the group until this time (ISO 8601); empty when not paused.", ...both }),
-  lists: z.array(key).default([]).meta({ description: "Blocklist keys for this group (`nsp:dns:getDnsLists`); empty uses the service's filter lists.", ...both }),
-  rules: z.array(ruleLine).default([]).meta({ description: "Custom rules of this group, one per item.", ...both }),
-  blockedServices: z.array(key).default([]).meta({ description: "Keys of online services blocked for this group.", ...both }),
-  safesearch: z.enum(SAFESEARCH).default("").meta({ description: "`on` or `off`; empty follows the service policy.", ...both }),
-  blockMode: z.enum(["", ...BLOCK_MODES]).default("").meta({ description: "`nxdomain`, `zero` or `page`; empty follows the service filter.", ...both }),
-  logMode: z.enum(["", ...LOG_MODES]).default("").meta({ description: "`off`, `blocked` or `all`; empty follows the service policy.", ...both }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the group's settings apply.", ...both }),
+    .meta({
+      key: true,
+      description:
+        "Identifier devices present (in a DoH path or DoT name) to be recognised as this group; unique within the service; empty for none.",
+      ...both,
+    }),
+  addrs: z
+    .array(addressOrPrefix)
+    .default([])
+    .meta({ description: "Source addresses or prefixes recognised as this group.", ...both }),
+  tags: z
+    .array(key)
+    .default([])
+    .meta({ description: "Tags of the group.", ...both }),
+  pausedUntil: timestamp
+    .default("")
+    .meta({
+      description: "Filtering is paused for the group until this time (ISO 8601); empty when not paused.",
+      ...both,
+    }),
+  lists: z
+    .array(key)
+    .default([])
+    .meta({
+      description: "Blocklist keys for this group (`nsp:dns:getDnsLists`); empty uses the service's filter lists.",
+      ...both,
+    }),
+  rules: z
+    .array(ruleLine)
+    .default([])
+    .meta({ description: "Custom rules of this group, one per item.", ...both }),
+  blockedServices: z
+    .array(key)
+    .default([])
+    .meta({ description: "Keys of online services blocked for this group.", ...both }),
+  safesearch: z
+    .enum(SAFESEARCH)
+    .default("")
+    .meta({ description: "`on` or `off`; empty follows the service policy.", ...both }),
+  blockMode: z
+    .enum(["", ...BLOCK_MODES])
+    .default("")
+    .meta({ description: "`nxdomain`, `zero` or `page`; empty follows the service filter.", ...both }),
+  logMode: z
+    .enum(["", ...LOG_MODES])
+    .default("")
+    .meta({ description: "`off`, `blocked` or `all`; empty follows the service policy.", ...both }),
+  enabled: z
+    .boolean()
+    .default(true)
+    .meta({ description: "Whether the group's settings apply.", ...both }),
 });
 
 const clientState = z.object({
   // Worked out from the answer's `ddns` object.
-  ddnsConfigured: z.boolean().meta({ description: "Whether a dynamic-address update token is issued (`nsp:services:ClientDdnsToken`).", local: true }),
+  ddnsConfigured: z
+    .boolean()
+    .meta({
+      description: "Whether a dynamic-address update token is issued (`nsp:services:ClientDdnsToken`).",
+      local: true,
+    }),
   createdAt: z.string().meta({ description: "When the group was created." }),
 });
 
 const ddnsWire = z.object({ configured: z.boolean(), issued_at: wireTimestamp.nullable() });
-const api = textListModel(clientArgs, clientState, { addrs: items, tags: items, lists: items, rules: lines, blockedServices: items }, { id: z.number().int(), ddns: ddnsWire });
-const clientWire = api.wire as z.ZodType<Record<string, unknown> & { id: number; name: string; client_id: string; ddns: z.output<typeof ddnsWire> }>;
+const api = textListModel(
+  clientArgs,
+  clientState,
+  { addrs: items, tags: items, lists: items, rules: lines, blockedServices: items },
+  { id: z.number().int(), ddns: ddnsWire },
+);
+const clientWire = api.wire as z.ZodType<
+  Record<string, unknown> & { id: number; name: string; client_id: string; ddns: z.output<typeof ddnsWire> }
+>;
 type ClientWire = z.output<typeof clientWire>;
 
 /** The documented bodies carry the service's id as `id`, besides the path. */
 const withServiceId = (serviceId: string, body: Record<string, unknown>) => ({ id: Number(serviceId), ...body });
 
 /** The import form `<serviceId>/<clientGroupId>`, or the group's own id with the service known from the state. */
-export function clientIdOf(token: string, id: string, knownService?: string): { serviceId: string; clientGroupId: string } {
+export function clientIdOf(
+  token: string,
+  id: string,
+  knownService?: string,
+): { serviceId: string; clientGroupId: string } {
   const [a, b, extra] = id.split("/");
-  if (extra === undefined && a !== undefined && b !== undefined && NUMERIC_ID.test(a) && NUMERIC_ID.test(b)) return { serviceId: a, clientGroupId: b };
-  if (b === undefined && a !== undefined && NUMERIC_ID.test(a) && knownService !== undefined && NUMERIC_ID.test(knownService)) return { serviceId: knownService, clientGroupId: a };
+  if (extra === undefined && a !== undefined && b !== undefined && NUMERIC_ID.test(a) && NUMERIC_ID.test(b))
+    return { serviceId: a, clientGroupId: b };
+  if (
+    b === undefined &&
+    a !== undefined &&
+    NUMERIC_ID.test(a) &&
+    knownService !== undefined &&
+    NUMERIC_ID.test(knownService)
+  )
+    return { serviceId: knownService, clientGroupId: a };
   throw new Error(`${token}: id "${id}" must have the form <serviceId>/<clientGroupId>, both numeric`);
 }
 
-export async function findClient(ctx: OperationContext, serviceId: string, clientGroupId: string): Promise<ClientWire | undefined> {
+export async function findClient(
+  ctx: OperationContext,
+  serviceId: string,
+  clientGroupId: string,
+): Promise<ClientWire | undefined> {
   // There is no GET of one client group, only the service's list: not_found there means the service is gone.
-  const all = await ctx.client.listAllOrUndefined(`/services/${serviceId}/clients`, { itemSchema: clientWire, signal: ctx.signal });
+  const all = await ctx.client.listAllOrUndefined(`/services/${serviceId}/clients`, {
+    itemSchema: clientWire,
+    signal: ctx.signal,
+  });
   return all?.find((c) => String(c.id) === clientGroupId);
 }
 
@@ -93,6 +186,10 @@ export const client = clients.resource({
   async create(ctx, args) {
     await requireResolver(ctx, TOKEN, args.serviceId);
     // A client id is unique within the service; without one, the name is the best key there is.
-    return clients.of(args.serviceId).create(ctx, `client group ${args.name}`, args, { matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name) });
+    return clients
+      .of(args.serviceId)
+      .create(ctx, `client group ${args.name}`, args, {
+        matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name),
+      });
   },
 });

@@ -30,8 +30,18 @@ const documentState = z.object({
 
 export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec<F>): ResourceDefinition {
   // Every PUT sends the whole document.
-  const fields = Object.fromEntries(Object.entries(spec.fields).map(([key, field]) => [key, (field as z.ZodType).meta({ create: true, ...metaOf(field as z.ZodType) })])) as Shape;
-  const args = z.object({ serviceId: idRef("Id of the resolver service (`nsp:dns:getService` with its name finds it).").meta({ replace: true }), ...fields });
+  const fields = Object.fromEntries(
+    Object.entries(spec.fields).map(([key, field]) => [
+      key,
+      (field as z.ZodType).meta({ create: true, ...metaOf(field as z.ZodType) }),
+    ]),
+  ) as Shape;
+  const args = z.object({
+    serviceId: idRef("Id of the resolver service (`nsp:dns:getService` with its name finds it).").meta({
+      replace: true,
+    }),
+    ...fields,
+  });
   const model = textListModel(z.object(fields), documentState, spec.codecs as Record<string, TextCodec>);
   return defineDocument({
     token: spec.token,
@@ -50,7 +60,9 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
     // The service's name, looked up at create and at each read, is kept through an update.
     toState: (raw, prior) => ({ ...model.toState(raw), serviceName: prior.serviceName }),
     async parentState(ctx, serviceId, mustExist) {
-      const service = mustExist ? await requireResolver(ctx, spec.token, serviceId) : await resolverService(ctx, spec.token, serviceId);
+      const service = mustExist
+        ? await requireResolver(ctx, spec.token, serviceId)
+        : await resolverService(ctx, spec.token, serviceId);
       return service && { serviceName: service.name };
     },
   });

@@ -19,7 +19,12 @@ export const domainName = z
   .trim()
   .toLowerCase()
   .transform((s) => s.replace(/\.$/, ""))
-  .pipe(z.string().max(253, "must be at most 253 characters").regex(DOMAIN, "must be a domain name such as ads.example.com (`*.` allowed)"));
+  .pipe(
+    z
+      .string()
+      .max(253, "must be at most 253 characters")
+      .regex(DOMAIN, "must be a domain name such as ads.example.com (`*.` allowed)"),
+  );
 
 export const rewriteTarget = z
   .string()
@@ -28,7 +33,11 @@ export const rewriteTarget = z
   .transform((s) => s.replace(/\.$/, ""))
   .pipe(z.string().refine((s) => isIP(s) !== 0 || DOMAIN.test(s), "must be an IP address or a domain name"));
 
-export const key = z.string().trim().toLowerCase().pipe(z.string().regex(KEY, "must be a key of letters, digits, '-' or '_'"));
+export const key = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.string().regex(KEY, "must be a key of letters, digits, '-' or '_'"));
 
 export const address = z
   .string()
@@ -52,12 +61,20 @@ export const addressOrPrefix = z
 export const ruleLine = z
   .string()
   .trim()
-  .pipe(z.string().min(1, "must not be empty").refine((s) => !/[\r\n]/.test(s), "must be one line"));
+  .pipe(
+    z
+      .string()
+      .min(1, "must not be empty")
+      .refine((s) => !/[\r\n]/.test(s), "must be one line"),
+  );
 
 export const timestamp = z
   .string()
   .trim()
-  .refine((s) => s === "" || (/^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s))), "must be an ISO 8601 timestamp such as 2030-01-01T00:00:00Z, or empty");
+  .refine(
+    (s) => s === "" || (/^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(Date.parse(s))),
+    "must be an ISO 8601 timestamp such as 2030-01-01T00:00:00Z, or empty",
+  );
 
 export function serviceIdOf(token: string, id: string): string {
   return ownIdOf(token, id, { what: "resolver service", form: "<serviceId>" });
@@ -69,14 +86,25 @@ const serviceWire = z.looseObject({ id: z.number().int(), name: z.string(), type
  * Filters, policies and client groups exist only on resolver services; another type is refused
  * here with the service named, before anything is written. Undefined when the service is gone.
  */
-export async function resolverService(ctx: OperationContext, token: string, serviceId: string): Promise<{ id: number; name: string } | undefined> {
+export async function resolverService(
+  ctx: OperationContext,
+  token: string,
+  serviceId: string,
+): Promise<{ id: number; name: string } | undefined> {
   const s = await ctx.client.getOrUndefined(`/services/${serviceId}`, { schema: serviceWire, signal: ctx.signal });
   if (!s) return undefined;
-  if (s.type !== "resolver") throw new Error(`${token}: service ${serviceId} ("${s.name}") is a ${s.type} service; only resolver services have filters, policies and client groups`);
+  if (s.type !== "resolver")
+    throw new Error(
+      `${token}: service ${serviceId} ("${s.name}") is a ${s.type} service; only resolver services have filters, policies and client groups`,
+    );
   return s;
 }
 
-export async function requireResolver(ctx: OperationContext, token: string, serviceId: string): Promise<{ id: number; name: string }> {
+export async function requireResolver(
+  ctx: OperationContext,
+  token: string,
+  serviceId: string,
+): Promise<{ id: number; name: string }> {
   const s = await resolverService(ctx, token, serviceId);
   if (!s) throw new Error(`${token}: service ${serviceId} does not exist in this account`);
   return s;

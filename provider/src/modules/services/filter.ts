@@ -7,8 +7,12 @@ const TOKEN = "nsp:services:Filter";
 
 const rewrite = z
   .object({
-    name: domainName.meta({ description: "The name that is answered differently, such as `printer.home.example` (`*.` allowed)." }),
-    target: rewriteTarget.meta({ description: "What it answers instead: an IP address, or a domain name the resolver follows." }),
+    name: domainName.meta({
+      description: "The name that is answered differently, such as `printer.home.example` (`*.` allowed).",
+    }),
+    target: rewriteTarget.meta({
+      description: "What it answers instead: an IP address, or a domain name the resolver follows.",
+    }),
   })
   .meta({ typeName: "ResolverRewrite" });
 
@@ -25,13 +29,27 @@ const rewriteLines: TextCodec = {
 };
 
 const filterFields = {
-  customBlock: z.array(domainName).default([]).meta({ description: "Domains the resolver blocks, besides the filter lists." }),
-  customAllow: z.array(domainName).default([]).meta({ description: "Domains the resolver never blocks, even when a list names them." }),
+  customBlock: z
+    .array(domainName)
+    .default([])
+    .meta({ description: "Domains the resolver blocks, besides the filter lists." }),
+  customAllow: z
+    .array(domainName)
+    .default([])
+    .meta({ description: "Domains the resolver never blocks, even when a list names them." }),
   rewrites: z.array(rewrite).default([]).meta({ description: "Names answered with another address or name." }),
-  blockMode: z.enum(BLOCK_MODES).default("nxdomain").meta({ description: "How a blocked name is answered: `nxdomain`, `zero` (0.0.0.0 / ::) or `page` (a block page)." }),
-  filterLists: z.array(z.string().trim().toLowerCase().pipe(z.string().min(1, "must not be empty"))).default([]).meta({
-    description: "Keys of the blocklists to apply (`nsp:dns:getDnsLists` lists them), such as `ads` or `malware`.",
-  }),
+  blockMode: z
+    .enum(BLOCK_MODES)
+    .default("nxdomain")
+    .meta({
+      description: "How a blocked name is answered: `nxdomain`, `zero` (0.0.0.0 / ::) or `page` (a block page).",
+    }),
+  filterLists: z
+    .array(z.string().trim().toLowerCase().pipe(z.string().min(1, "must not be empty")))
+    .default([])
+    .meta({
+      description: "Keys of the blocklists to apply (`nsp:dns:getDnsLists` lists them), such as `ads` or `malware`.",
+    }),
 };
 
 export const filter = defineServiceDocument({

@@ -34,13 +34,23 @@ export const jsonObject: TextCodec = {
  * `wireModel` for a resource whose `codecs` fields are lists on the Pulumi side and text on the
  * wire; every other field as wireModel has it.
  */
-export function textListModel<A extends Shape, S extends Shape>(args: z.ZodObject<A>, state: z.ZodObject<S>, codecs: { readonly [K in keyof A & string]?: TextCodec }, extra: Record<string, z.ZodType> = {}): WireModel<A, S> {
-  const fields = Object.entries(codecs as Record<string, TextCodec>).map(([key, codec]) => ({ name: wireName(key, args.shape[key] as z.ZodType), codec }));
+export function textListModel<A extends Shape, S extends Shape>(
+  args: z.ZodObject<A>,
+  state: z.ZodObject<S>,
+  codecs: { readonly [K in keyof A & string]?: TextCodec },
+  extra: Record<string, z.ZodType> = {},
+): WireModel<A, S> {
+  const fields = Object.entries(codecs as Record<string, TextCodec>).map(([key, codec]) => ({
+    name: wireName(key, args.shape[key] as z.ZodType),
+    codec,
+  }));
   const text = Object.fromEntries(fields.map((f) => [f.name, z.string()]));
   const api = wireModel(args, state, { ...extra, ...text });
   const wire = api.wire;
   const joined = (body: Record<string, unknown>) => {
-    for (const { name, codec } of fields) if (body[name] !== undefined && body[name] !== null && typeof body[name] !== "string") body[name] = codec.join(body[name] as never);
+    for (const { name, codec } of fields)
+      if (body[name] !== undefined && body[name] !== null && typeof body[name] !== "string")
+        body[name] = codec.join(body[name] as never);
     return body;
   };
   const split = (raw: Record<string, unknown>) => {

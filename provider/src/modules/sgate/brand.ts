@@ -4,7 +4,12 @@ import { both, messagingCollection, optText } from "./fields";
 const TOKEN = "nsp:sgate:Brand";
 
 const brandArgs = z.object({
-  legalName: z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters").meta({ key: true, description: "The company's legal name, as registered.", ...both }),
+  legalName: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(255, "must be at most 255 characters")
+    .meta({ key: true, description: "The company's legal name, as registered.", ...both }),
   displayName: optText(255, "The name recipients know the brand by."),
   taxId: optText(64, "Tax identifier (for a US company, the EIN)."),
   country: z
@@ -16,13 +21,33 @@ const brandArgs = z.object({
     .optional()
     .meta({ description: "Country of registration, a two-letter ISO 3166 code.", ...both }),
   vertical: optText(64, "Industry of the brand."),
-  website: z.string().trim().regex(/^https?:\/\/\S+$/, "must be an http(s) URL").nullable().optional().meta({ description: "The brand's website.", ...both }),
-  contactEmail: z.string().trim().regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address").nullable().optional().meta({ description: "Where the reviewers write.", ...both }),
-  entityType: z.enum(["private", "public", "nonprofit", "government", "sole_proprietor"]).nullable().optional().meta({ description: "`private`, `public`, `nonprofit`, `government` or `sole_proprietor`.", ...both }),
+  website: z
+    .string()
+    .trim()
+    .regex(/^https?:\/\/\S+$/, "must be an http(s) URL")
+    .nullable()
+    .optional()
+    .meta({ description: "The brand's website.", ...both }),
+  contactEmail: z
+    .string()
+    .trim()
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "must be an email address")
+    .nullable()
+    .optional()
+    .meta({ description: "Where the reviewers write.", ...both }),
+  entityType: z
+    .enum(["private", "public", "nonprofit", "government", "sole_proprietor"])
+    .nullable()
+    .optional()
+    .meta({ description: "`private`, `public`, `nonprofit`, `government` or `sole_proprietor`.", ...both }),
   status: z
     .enum(["draft", "submitted"])
     .default("draft")
-    .meta({ description: "`draft`, or `submitted` to send the brand for review. A submitted brand cannot go back to draft (the API refuses).", ...both }),
+    .meta({
+      description:
+        "`draft`, or `submitted` to send the brand for review. A submitted brand cannot go back to draft (the API refuses).",
+      ...both,
+    }),
 });
 
 const brandState = z.object({
@@ -30,7 +55,14 @@ const brandState = z.object({
   createdAt: z.string().meta({ description: "When the brand was created." }),
 });
 
-const brands = messagingCollection(TOKEN, "/sgate/brands", { what: "brand", form: "<brandId>", example: "brd_0123456789ab" }, brandArgs, brandState, "sharedList");
+const brands = messagingCollection(
+  TOKEN,
+  "/sgate/brands",
+  { what: "brand", form: "<brandId>", example: "brd_0123456789ab" },
+  brandArgs,
+  brandState,
+  "sharedList",
+);
 
 export const brand = brands.resource({
   list: { label: (b) => String(b.legal_name) },
@@ -41,6 +73,9 @@ export const brand = brands.resource({
   create: (ctx, args) =>
     // The legal name with the tax id and country names one company: the natural key.
     brands.create(ctx, `brand ${args.legalName}`, args, {
-      matches: (b) => b.legal_name === args.legalName && (b.tax_id ?? undefined) === (args.taxId ?? undefined) && (b.country ?? undefined) === (args.country ?? undefined),
+      matches: (b) =>
+        b.legal_name === args.legalName &&
+        (b.tax_id ?? undefined) === (args.taxId ?? undefined) &&
+        (b.country ?? undefined) === (args.country ?? undefined),
     }),
 });

@@ -10,14 +10,30 @@ const TOKEN = "nsp:sgate:Consent";
 
 const consentArgs = z.object({
   recipient: e164.meta({ key: true, description: "The number (E.164) that consented.", ...sentOnce }),
-  proof: z.string().trim().min(1, "must not be empty").max(2048, "must be at most 2048 characters").meta({ description: "Evidence of the consent (a form submission id, a keyword reply, a scan reference...).", ...sentOnce }),
-  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) the consent is for; every sender when unset.").optional().meta({ ...sentOnce, key: true }),
+  proof: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(2048, "must be at most 2048 characters")
+    .meta({
+      description: "Evidence of the consent (a form submission id, a keyword reply, a scan reference...).",
+      ...sentOnce,
+    }),
+  senderId: stringRef("Id of the sender (`nsp:sgate:Sender`) the consent is for; every sender when unset.")
+    .optional()
+    .meta({ ...sentOnce, key: true }),
   grantedAt: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/, "must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z")
+    .regex(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/,
+      "must be an ISO 8601 UTC timestamp such as 2026-01-31T12:00:00Z",
+    )
     .optional()
     .meta({ description: "When consent was given; the time of the create when unset.", ...sentOnce }),
-  source: z.enum(["web_form", "checkout", "keyword", "paper", "import", "api", "other"]).default("api").meta({ description: "How consent was collected.", ...sentOnce }),
+  source: z
+    .enum(["web_form", "checkout", "keyword", "paper", "import", "api", "other"])
+    .default("api")
+    .meta({ description: "How consent was collected.", ...sentOnce }),
 });
 
 const consentState = z.object({
@@ -25,10 +41,20 @@ const consentState = z.object({
   createdAt: z.string().meta({ description: "When the consent was recorded." }),
 });
 
-const consents = messagingCollection(TOKEN, "/sgate/consents", { what: "consent", form: "<consentId>", example: "cns_0123456789ab" }, consentArgs, consentState);
+const consents = messagingCollection(
+  TOKEN,
+  "/sgate/consents",
+  { what: "consent", form: "<consentId>", example: "cns_0123456789ab" },
+  consentArgs,
+  consentState,
+);
 type ConsentWire = z.output<typeof consents.wire>;
 
-async function findConsent(ctx: OperationContext, recipient: string | undefined, match: (c: ConsentWire) => boolean): Promise<ConsentWire | undefined> {
+async function findConsent(
+  ctx: OperationContext,
+  recipient: string | undefined,
+  match: (c: ConsentWire) => boolean,
+): Promise<ConsentWire | undefined> {
   return (await consents.list(ctx, recipient === undefined ? undefined : { q: recipient })).find(match);
 }
 
@@ -41,7 +67,16 @@ export const consent = consents.resource({
   create: (ctx, args) =>
     // A granted consent of the recipient with the same proof and sender is this one.
     consents.create(ctx, `consent of ${args.recipient}`, args, {
-      find: () => findConsent(ctx, args.recipient, (c) => c.recipient === args.recipient && c.proof === args.proof && c.status === "granted" && (c.sender_id ?? undefined) === args.senderId),
+      find: () =>
+        findConsent(
+          ctx,
+          args.recipient,
+          (c) =>
+            c.recipient === args.recipient &&
+            c.proof === args.proof &&
+            c.status === "granted" &&
+            (c.sender_id ?? undefined) === args.senderId,
+        ),
     }),
 
   // There is no GET of one consent: it is found in the list, narrowed to its recipient when known.

@@ -11,7 +11,14 @@ export const lang = z.string().trim().regex(LANG, "must be a language tag such a
 
 /** Optional free text the program may drop (the update then clears it with null). */
 export function optText(max: number, description: string) {
-  return z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`).nullable().optional().meta({ description, create: true, patch: true });
+  return z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .optional()
+    .meta({ description, create: true, patch: true });
 }
 
 /** Sent in the create body and, when changed, in the patch body. */
@@ -29,5 +36,13 @@ export function messagingCollection<A extends z.ZodRawShape, S extends z.ZodRawS
   state: z.ZodObject<S>,
   readBy?: CollectionSpec<A, S>["readBy"],
 ) {
-  return collection({ token, path, args, state, idOnWire: z.string(), idOf: (given) => ownIdOf(token, given, { ...id, pattern: STRING_ID }), ...(readBy ? { readBy } : {}) });
+  return collection({
+    token,
+    path,
+    args,
+    state,
+    idOnWire: z.string(),
+    idOf: (given) => ownIdOf(token, given, { ...id, pattern: STRING_ID }),
+    ...(readBy ? { readBy } : {}),
+  });
 }

@@ -17,14 +17,17 @@ const number = z
   })
   .meta({ typeName: "SgateNumber", description: "One of the account's messaging numbers." });
 
-const result = z.object({ numbers: z.array(number).meta({ description: "The account's numbers, with their messaging settings." }) });
+const result = z.object({
+  numbers: z.array(number).meta({ description: "The account's numbers, with their messaging settings." }),
+});
 type Result = z.output<typeof result>;
 
 const numberWire = wireModel(z.object({}), number).wire;
 
 export const getNumbers = defineFunction({
   token: TOKEN,
-  description: "Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).",
+  description:
+    "Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).",
   args: z.object({}),
   result,
   async invoke(ctx) {

@@ -10,5 +10,13 @@ import { numberSettings } from "./number-settings";
 import { sender } from "./sender";
 import { template } from "./template";
 
-export const resources: readonly AnyResource[] = [numberSettings, brand, campaign, sender, template, consent, broadcast];
+export const resources: readonly AnyResource[] = [
+  numberSettings,
+  brand,
+  campaign,
+  sender,
+  template,
+  consent,
+  broadcast,
+];
 export const functions: readonly AnyFunction[] = [getNumbers];

@@ -8,15 +8,27 @@ import { E164, e164, stringRef } from "../../framework/api/validators";
 const TOKEN = "nsp:sgate:NumberSettings";
 
 const numberArgs = z.object({
-  number: e164.meta({ description: "The account's number in E.164 form (such as `+12025550101`), which is also the import id. A different number is a different resource.", replace: true }),
-  enabled: z.boolean().optional().meta({ description: "Whether the number sends and receives messages; left as it is when unset.", patch: true }),
+  number: e164.meta({
+    description:
+      "The account's number in E.164 form (such as `+12025550101`), which is also the import id. A different number is a different resource.",
+    replace: true,
+  }),
+  enabled: z
+    .boolean()
+    .optional()
+    .meta({ description: "Whether the number sends and receives messages; left as it is when unset.", patch: true }),
   provider: z
     .string()
     .trim()
     .regex(/^[a-z0-9_]+$/, "must be a provider name such as primary (see GET /sgate/providers)")
     .optional()
     .meta({ description: "Provider the number sends through; left as it is when unset.", patch: true }),
-  campaignId: stringRef("Id of the campaign (`nsp:sgate:Campaign`) the number sends under; dropping it detaches the number.").nullable().optional().meta({ patch: true }),
+  campaignId: stringRef(
+    "Id of the campaign (`nsp:sgate:Campaign`) the number sends under; dropping it detaches the number.",
+  )
+    .nullable()
+    .optional()
+    .meta({ patch: true }),
   helpText: optText(160, "Reply sent when a recipient texts HELP."),
 });
 
@@ -50,7 +62,12 @@ export const numberSettings = defineResource({
       if (!found) throw new Error(`${TOKEN}: ${args.number} is not a number of this account`);
       return toState(found);
     }
-    return toState(await ctx.client.patch(numberPath(args.number), api.patchBody(args, keys), { schema: numberWire, signal: ctx.signal }));
+    return toState(
+      await ctx.client.patch(numberPath(args.number), api.patchBody(args, keys), {
+        schema: numberWire,
+        signal: ctx.signal,
+      }),
+    );
   },
 
   async read(ctx, id) {
@@ -61,9 +78,13 @@ export const numberSettings = defineResource({
 
   async update(ctx, id, news, olds, changedInputs) {
     // A dropped `enabled` or `provider` leaves the last value: the API cannot unset them.
-    const changed = api.patchKeys(changedInputs).filter((k) => !((k === "enabled" || k === "provider") && news[k] === undefined));
+    const changed = api
+      .patchKeys(changedInputs)
+      .filter((k) => !((k === "enabled" || k === "provider") && news[k] === undefined));
     if (changed.length === 0) return { ...olds, ...news };
-    return toState(await ctx.client.patch(numberPath(id), api.patchBody(news, changed), { schema: numberWire, signal: ctx.signal })).state;
+    return toState(
+      await ctx.client.patch(numberPath(id), api.patchBody(news, changed), { schema: numberWire, signal: ctx.signal }),
+    ).state;
   },
 });
 

@@ -10,9 +10,17 @@ const senderArgs = z.object({
     .string()
     .trim()
     .regex(/^[A-Za-z][A-Za-z0-9 ]{0,10}$/, "must be 1 to 11 letters, digits or spaces, starting with a letter")
-    .meta({ key: true, description: "The name recipients see. A new name goes to review again; it changes in place.", ...both }),
+    .meta({
+      key: true,
+      description: "The name recipients see. A new name goes to review again; it changes in place.",
+      ...both,
+    }),
   description: optText(1024, "What the sender is used for."),
-  numbers: z.array(e164).max(100, "must have at most 100 items").default([]).meta({ description: "The account's numbers (E.164) the sender sends from.", ...both }),
+  numbers: z
+    .array(e164)
+    .max(100, "must have at most 100 items")
+    .default([])
+    .meta({ description: "The account's numbers (E.164) the sender sends from.", ...both }),
 });
 
 const senderState = z.object({
@@ -20,10 +28,18 @@ const senderState = z.object({
   createdAt: z.string().meta({ description: "When the sender was created." }),
 });
 
-const senders = messagingCollection(TOKEN, "/sgate/senders", { what: "sender", form: "<senderId>", example: "snd_0123456789ab" }, senderArgs, senderState, "sharedList");
+const senders = messagingCollection(
+  TOKEN,
+  "/sgate/senders",
+  { what: "sender", form: "<senderId>", example: "snd_0123456789ab" },
+  senderArgs,
+  senderState,
+  "sharedList",
+);
 
 export const sender = senders.resource({
-  description: "A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.",
+  description:
+    "A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.",
   importId: "<senderId>",
 
   check(args) {

@@ -6,12 +6,29 @@ const TOKEN = "nsp:sgate:Template";
 const MAX_BODY = 1600;
 
 const templateArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ key: true, description: "Name of the template.", ...both }),
-  defaultLang: lang.meta({ description: "Language used when a send names none; `bodies` must have a text for it.", ...both }),
-  category: z.enum(["transactional", "marketing", "otp"]).meta({ description: "`transactional`, `marketing` or `otp`.", ...both }),
+  name: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(128, "must be at most 128 characters")
+    .meta({ key: true, description: "Name of the template.", ...both }),
+  defaultLang: lang.meta({
+    description: "Language used when a send names none; `bodies` must have a text for it.",
+    ...both,
+  }),
+  category: z
+    .enum(["transactional", "marketing", "otp"])
+    .meta({ description: "`transactional`, `marketing` or `otp`.", ...both }),
   bodies: z
-    .record(z.string().regex(LANG, "keys must be language tags such as en or en-US"), z.string().min(1, "must not be empty").max(MAX_BODY, `must be at most ${MAX_BODY} characters`))
-    .meta({ description: "The text in each language, by language tag; `{{name}}` marks a variable. New text creates a new version of the template; earlier versions are kept.", ...both }),
+    .record(
+      z.string().regex(LANG, "keys must be language tags such as en or en-US"),
+      z.string().min(1, "must not be empty").max(MAX_BODY, `must be at most ${MAX_BODY} characters`),
+    )
+    .meta({
+      description:
+        "The text in each language, by language tag; `{{name}}` marks a variable. New text creates a new version of the template; earlier versions are kept.",
+      ...both,
+    }),
   submit: z
     .boolean()
     .optional()
@@ -34,20 +51,30 @@ const version = z
 
 const templateState = z.object({
   version: z.number().int().meta({ description: "Number of the newest version." }),
-  status: z.string().meta({ description: "State of the newest version: `draft` or `submitted` (then the API's review states)." }),
+  status: z
+    .string()
+    .meta({ description: "State of the newest version: `draft` or `submitted` (then the API's review states)." }),
   versions: z.array(version).meta({ description: "Every version, oldest first." }),
   createdAt: z.string().meta({ description: "When the template was created." }),
 });
 
-const templates = messagingCollection(TOKEN, "/sgate/templates", { what: "template", form: "<templateId>", example: "tpl_0123456789ab" }, templateArgs, templateState);
+const templates = messagingCollection(
+  TOKEN,
+  "/sgate/templates",
+  { what: "template", form: "<templateId>", example: "tpl_0123456789ab" },
+  templateArgs,
+  templateState,
+);
 
 export const template = templates.resource({
-  description: "A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.",
+  description:
+    "A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.",
   importId: "<templateId>",
 
   check(args) {
     const failures: CheckFailure[] = [];
-    if (!(args.defaultLang in args.bodies)) failures.push({ property: "bodies", reason: `has no text for the default language ${args.defaultLang}` });
+    if (!(args.defaultLang in args.bodies))
+      failures.push({ property: "bodies", reason: `has no text for the default language ${args.defaultLang}` });
     return failures;
   },
 

@@ -9,7 +9,14 @@ const ID = /^[^/\s]+$/;
 function isHttpsUrl(s: string): boolean {
   try {
     const u = new URL(s);
-    return u.protocol === "https:" && u.hostname !== "" && u.username === "" && u.password === "" && u.search === "" && u.hash === "";
+    return (
+      u.protocol === "https:" &&
+      u.hostname !== "" &&
+      u.username === "" &&
+      u.password === "" &&
+      u.search === "" &&
+      u.hash === ""
+    );
   } catch {
     return false;
   }
@@ -19,32 +26,66 @@ const destinationArgs = z.object({
   endpoint: z
     .string()
     .trim()
-    .refine(isHttpsUrl, "must be an https:// URL without credentials, query or fragment, such as https://s3.eu-central-1.example.net")
-    .meta({ description: "The bucket service's address (S3-compatible), such as `https://s3.eu-central-1.example.net`.", create: true, replace: true }),
+    .refine(
+      isHttpsUrl,
+      "must be an https:// URL without credentials, query or fragment, such as https://s3.eu-central-1.example.net",
+    )
+    .meta({
+      description: "The bucket service's address (S3-compatible), such as `https://s3.eu-central-1.example.net`.",
+      create: true,
+      replace: true,
+    }),
   bucket: z
     .string()
     .trim()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be 3 to 63 lower-case letters, digits, '.' or '-', starting and ending with a letter or digit")
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      "must be 3 to 63 lower-case letters, digits, '.' or '-', starting and ending with a letter or digit",
+    )
     .meta({ key: true, description: "The bucket that receives the copies.", create: true, replace: true }),
-  region: z.string().trim().min(1, "must not be empty").max(64, "must be at most 64 characters").optional().meta({ description: "The bucket's region, where the service needs one.", create: true, replace: true }),
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").optional().meta({ description: "Display name; the API uses the bucket's name when unset.", create: true, patch: true }),
-  prefix: z.string().max(200, "must be at most 200 characters").regex(/^\S*$/, "must not contain spaces").optional().meta({ key: true, description: "Key prefix of the copies, such as `recordings/`; none when unset.", create: true, patch: true }),
-  accessKey: z.string().min(1, "must not be empty").max(128, "must be at most 128 characters").meta({ description: "Access key id of the credential the service writes with.", create: true, patch: true }),
-  secretKey: z
+  region: z
     .string()
+    .trim()
     .min(1, "must not be empty")
-    .max(256, "must be at most 256 characters")
+    .max(64, "must be at most 64 characters")
+    .optional()
+    .meta({ description: "The bucket's region, where the service needs one.", create: true, replace: true }),
+  name: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(100, "must be at most 100 characters")
+    .optional()
+    .meta({ description: "Display name; the API uses the bucket's name when unset.", create: true, patch: true }),
+  prefix: z
+    .string()
+    .max(200, "must be at most 200 characters")
+    .regex(/^\S*$/, "must not contain spaces")
     .optional()
     .meta({
-      description:
-        "Secret key of the credential. Secret and write-only: the API never returns it. Required to create a destination (the API tests it with one small write and delete, and a failed test fails the create); after an import it may stay unset until it is to be changed.",
+      key: true,
+      description: "Key prefix of the copies, such as `recordings/`; none when unset.",
       create: true,
       patch: true,
-      secret: true,
-      writeOnly: true,
     }),
+  accessKey: z
+    .string()
+    .min(1, "must not be empty")
+    .max(128, "must be at most 128 characters")
+    .meta({ description: "Access key id of the credential the service writes with.", create: true, patch: true }),
+  secretKey: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional().meta({
+    description:
+      "Secret key of the credential. Secret and write-only: the API never returns it. Required to create a destination (the API tests it with one small write and delete, and a failed test fails the create); after an import it may stay unset until it is to be changed.",
+    create: true,
+    patch: true,
+    secret: true,
+    writeOnly: true,
+  }),
   // Not in the create body: turning it on takes a patch.
-  autoMeet: z.boolean().default(false).meta({ description: "Whether meeting recordings are copied here automatically.", patch: true }),
+  autoMeet: z
+    .boolean()
+    .default(false)
+    .meta({ description: "Whether meeting recordings are copied here automatically.", patch: true }),
 });
 
 const destinationState = z.object({
@@ -57,7 +98,12 @@ function idOf(id: string): string {
 }
 
 const destinations = collection({
-  token: TOKEN, path: "/storage/destinations", args: destinationArgs, state: destinationState, idOnWire: z.string(), idOf,
+  token: TOKEN,
+  path: "/storage/destinations",
+  args: destinationArgs,
+  state: destinationState,
+  idOnWire: z.string(),
+  idOf,
   // There is no GET of one destination: it is found in the account's list.
   readBy: "list",
   adjust(state) {
@@ -77,7 +123,9 @@ const destinations = collection({
 /** A failed key test is a validation error on the key; say what was tested and what to fix. */
 function explainTest(e: unknown): never {
   if (isApiError(e) && e.code === "validation_error" && /test write/.test(e.serverMessage)) {
-    throw new Error(`${TOKEN}: the API tested accessKey/secretKey with a small write and delete in the bucket, and it failed (${e.code}): ${e.serverMessage}. Check the keys and the bucket's permissions.`);
+    throw new Error(
+      `${TOKEN}: the API tested accessKey/secretKey with a small write and delete in the bucket, and it failed (${e.code}): ${e.serverMessage}. Check the keys and the bucket's permissions.`,
+    );
   }
   throw e;
 }
@@ -89,11 +137,18 @@ export const destination = destinations.resource({
   importId: "<destinationId>",
 
   async create(ctx, args) {
-    if (args.secretKey === undefined) throw new Error(`${TOKEN}: secretKey is required to create a destination (the API tests the key before binding the bucket)`);
+    if (args.secretKey === undefined)
+      throw new Error(
+        `${TOKEN}: secretKey is required to create a destination (the API tests the key before binding the bucket)`,
+      );
     const made = await destinations
       .create(ctx, `storage destination ${args.bucket}`, args, {
         // The same bucket at the same address, prefix and key is the same destination.
-        matches: (d) => d.endpoint === args.endpoint && d.bucket === args.bucket && (d.prefix ?? "") === (args.prefix ?? "") && d.access_key === args.accessKey,
+        matches: (d) =>
+          d.endpoint === args.endpoint &&
+          d.bucket === args.bucket &&
+          (d.prefix ?? "") === (args.prefix ?? "") &&
+          d.access_key === args.accessKey,
       })
       .catch(explainTest);
     if (!args.autoMeet) return made;

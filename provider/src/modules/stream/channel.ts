@@ -10,9 +10,23 @@ const TOKEN = "nsp:stream:Channel";
 const both = { create: true, patch: true } as const;
 
 const channelArgs = z.object({
-  name: z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters").meta({ key: true, description: "Name of the channel.", ...both }),
-  visibility: z.enum(["public", "unlisted"]).default("public").meta({ description: "`public` or `unlisted`.", ...both }),
-  placement: z.enum(["city", "anycast"]).default("anycast").meta({ description: "Where the ingest runs: `anycast` (nearest city) or `city` (the one named by `city`).", ...both }),
+  name: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(100, "must be at most 100 characters")
+    .meta({ key: true, description: "Name of the channel.", ...both }),
+  visibility: z
+    .enum(["public", "unlisted"])
+    .default("public")
+    .meta({ description: "`public` or `unlisted`.", ...both }),
+  placement: z
+    .enum(["city", "anycast"])
+    .default("anycast")
+    .meta({
+      description: "Where the ingest runs: `anycast` (nearest city) or `city` (the one named by `city`).",
+      ...both,
+    }),
   city: z
     .string()
     .trim()
@@ -20,25 +34,74 @@ const channelArgs = z.object({
     .regex(/^[a-z0-9-]{2,16}$/, "must be a city code such as ams (see nsp:stream:getStreamCities)")
     .optional()
     // Dropped from the program: no city (anycast).
-    .meta({ description: "Ingest city code (see `nsp:stream:getStreamCities`); required with `placement: city`, not allowed otherwise.", ...both, clearedAs: null }),
-  renditions: z.number().int("must be an integer").min(1, "must be between 1 and 5").max(5, "must be between 1 and 5").default(3).meta({ description: "Number of renditions (quality steps) produced, 1 to 5.", ...both }),
-  record: z.boolean().default(false).meta({ description: "Whether broadcasts are recorded.", ...both }),
-  latencyMode: z.enum(["low", "standard"]).default("standard").meta({ description: "`low` or `standard` latency.", ...both }),
-  delayS: z.number().int("must be an integer").min(0, "must be between 0 and 300").max(300, "must be between 0 and 300").default(0).meta({ description: "Broadcast delay in seconds, 0 to 300.", ...both }),
-  quality: z.enum(["high", "standard"]).default("standard").meta({ description: "`high` or `standard` encoding quality.", ...both }),
-  watermark: z.enum(["off", "br", "tl"]).default("off").meta({ description: "Watermark position: `off`, `br` (bottom right) or `tl` (top left).", ...both }),
-  allowRtmp: z.boolean().default(true).meta({ description: "Whether RTMP ingest is accepted besides SRT.", ...both }),
-  realtimePlay: z.boolean().default(false).meta({ description: "Whether viewers may play in realtime mode.", ...both }),
+    .meta({
+      description:
+        "Ingest city code (see `nsp:stream:getStreamCities`); required with `placement: city`, not allowed otherwise.",
+      ...both,
+      clearedAs: null,
+    }),
+  renditions: z
+    .number()
+    .int("must be an integer")
+    .min(1, "must be between 1 and 5")
+    .max(5, "must be between 1 and 5")
+    .default(3)
+    .meta({ description: "Number of renditions (quality steps) produced, 1 to 5.", ...both }),
+  record: z
+    .boolean()
+    .default(false)
+    .meta({ description: "Whether broadcasts are recorded.", ...both }),
+  latencyMode: z
+    .enum(["low", "standard"])
+    .default("standard")
+    .meta({ description: "`low` or `standard` latency.", ...both }),
+  delayS: z
+    .number()
+    .int("must be an integer")
+    .min(0, "must be between 0 and 300")
+    .max(300, "must be between 0 and 300")
+    .default(0)
+    .meta({ description: "Broadcast delay in seconds, 0 to 300.", ...both }),
+  quality: z
+    .enum(["high", "standard"])
+    .default("standard")
+    .meta({ description: "`high` or `standard` encoding quality.", ...both }),
+  watermark: z
+    .enum(["off", "br", "tl"])
+    .default("off")
+    .meta({ description: "Watermark position: `off`, `br` (bottom right) or `tl` (top left).", ...both }),
+  allowRtmp: z
+    .boolean()
+    .default(true)
+    .meta({ description: "Whether RTMP ingest is accepted besides SRT.", ...both }),
+  realtimePlay: z
+    .boolean()
+    .default(false)
+    .meta({ description: "Whether viewers may play in realtime mode.", ...both }),
   recordingStore: z
     .record(z.string(), z.unknown())
     .optional()
-    .meta({ description: "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it.", ...both, clearedAs: null }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the channel accepts broadcasts.", ...both }),
-  keyRotation: rotationTrigger("Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value."),
+    .meta({
+      description:
+        "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it.",
+      ...both,
+      clearedAs: null,
+    }),
+  enabled: z
+    .boolean()
+    .default(true)
+    .meta({ description: "Whether the channel accepts broadcasts.", ...both }),
+  keyRotation: rotationTrigger(
+    "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value.",
+  ),
   revokeOnRotation: z
     .boolean()
     .optional()
-    .meta({ description: "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it continue with the old key. The API never stores this value.", local: true }),
+    .meta({
+      description:
+        "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it continue with the old key. The API never stores this value.",
+      local: true,
+    }),
 });
 
 const channelState = z.object({
@@ -46,13 +109,26 @@ const channelState = z.object({
   ingest: z
     .object({
       srt: z.string().optional().meta({ description: "SRT ingest address." }),
-      rtmp: z.string().nullable().optional().meta({ description: "RTMP ingest address; null when RTMP is not allowed." }),
+      rtmp: z
+        .string()
+        .nullable()
+        .optional()
+        .meta({ description: "RTMP ingest address; null when RTMP is not allowed." }),
     })
     .optional()
     .meta({ typeName: "StreamIngest", description: "Where encoders publish." }),
   playbackUrl: z.string().optional().meta({ description: "Playback address of the channel." }),
-  streamKey: oneTimeSecret("The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one)."),
-  keyIssuedAt: z.string().nullable().optional().meta({ description: "When the current stream key was issued; a change on refresh means a key was issued outside this program." }),
+  streamKey: oneTimeSecret(
+    "The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one).",
+  ),
+  keyIssuedAt: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "When the current stream key was issued; a change on refresh means a key was issued outside this program.",
+    }),
   createdAt: z.string().meta({ description: "When the channel was created." }),
 });
 
@@ -63,12 +139,24 @@ function adjust<T extends { streamKey?: string | null; city?: string | null; rec
   if (state.recordingStore === null) delete state.recordingStore;
   return state;
 }
-const channels = collection({ token: TOKEN, path: "/stream/streams", args: channelArgs, state: channelState, idOnWire: z.number().int(), idOf: (id) => channelIdOf(TOKEN, id), adjust });
+const channels = collection({
+  token: TOKEN,
+  path: "/stream/streams",
+  args: channelArgs,
+  state: channelState,
+  idOnWire: z.number().int(),
+  idOf: (id) => channelIdOf(TOKEN, id),
+  adjust,
+});
 const toState = (raw: Item) => channels.toState(raw).state;
 type ChannelState = ReturnType<typeof toState>;
 
 function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | undefined): Promise<Item> {
-  return ctx.client.post(`${channels.itemPath(channelId)}/key`, revokeNow === undefined ? {} : { revoke_now: revokeNow }, { schema: channels.wire, signal: ctx.signal });
+  return ctx.client.post(
+    `${channels.itemPath(channelId)}/key`,
+    revokeNow === undefined ? {} : { revoke_now: revokeNow },
+    { schema: channels.wire, signal: ctx.signal },
+  );
 }
 
 export const channel = channels.resource({
@@ -77,8 +165,10 @@ export const channel = channels.resource({
   importId: "<channelId>",
 
   check(args) {
-    if (args.placement === "city" && args.city === undefined) return [{ property: "city", reason: "is required when placement is city (see nsp:stream:getStreamCities)" }];
-    if (args.placement === "anycast" && args.city !== undefined) return [{ property: "city", reason: "must be left out unless placement is city" }];
+    if (args.placement === "city" && args.city === undefined)
+      return [{ property: "city", reason: "is required when placement is city (see nsp:stream:getStreamCities)" }];
+    if (args.placement === "anycast" && args.city !== undefined)
+      return [{ property: "city", reason: "must be left out unless placement is city" }];
     return [];
   },
 
@@ -95,7 +185,10 @@ export const channel = channels.resource({
     if (!found) return undefined;
     const { id: channelId, state } = found;
     if (prior.streamKey && prior.keyIssuedAt && state.keyIssuedAt && prior.keyIssuedAt !== state.keyIssuedAt) {
-      ctx.log("warning", `a new stream key was issued for channel ${channelId} outside this program, so the one in the state no longer works; change keyRotation to issue one here`);
+      ctx.log(
+        "warning",
+        `a new stream key was issued for channel ${channelId} outside this program, so the one in the state no longer works; change keyRotation to issue one here`,
+      );
     }
     return { id: channelId, state };
   },
@@ -107,7 +200,9 @@ export const channel = channels.resource({
     const patchKeys = api.patchKeys(changed);
     if (patchKeys.length > 0) {
       const patch = api.patchBody(news, ["name", ...patchKeys]);
-      state = toState(await ctx.client.patch(channels.itemPath(channelId), patch, { schema: channels.wire, signal: ctx.signal }));
+      state = toState(
+        await ctx.client.patch(channels.itemPath(channelId), patch, { schema: channels.wire, signal: ctx.signal }),
+      );
     }
     if (changed.includes("keyRotation")) state = toState(await rotate(ctx, channelId, news.revokeOnRotation));
     const out: ChannelState = { ...state };
@@ -117,5 +212,4 @@ export const channel = channels.resource({
     if (news.revokeOnRotation !== undefined) out.revokeOnRotation = news.revokeOnRotation;
     return out;
   },
-
 });

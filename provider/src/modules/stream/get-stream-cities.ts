@@ -18,7 +18,10 @@ export const getStreamCities = defineReadFunction({
   description: "Lists the live-streaming ingest cities and whether they have room for another channel.",
   result: citiesResult,
   async read(ctx) {
-    const raw = await ctx.client.get("/stream/cities", { schema: z.union([z.array(cityWire), z.looseObject({ data: z.array(cityWire) })]), signal: ctx.signal });
+    const raw = await ctx.client.get("/stream/cities", {
+      schema: z.union([z.array(cityWire), z.looseObject({ data: z.array(cityWire) })]),
+      signal: ctx.signal,
+    });
     return { cities: Array.isArray(raw) ? raw : raw.data };
   },
 });

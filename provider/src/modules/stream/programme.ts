@@ -10,17 +10,31 @@ const MAX_ITEMS = 100;
 
 const programmeArgs = z.object({
   channelId: idRef("Id of the channel (`nsp:stream:Channel`).").meta({ replace: true }),
-  enabled: z.boolean().default(true).meta({ description: "Whether the channel plays the programme when nobody publishes.", create: true }),
-  mode: z.enum(["loop", "relay"]).default("loop").meta({ description: "`loop` (play the items over and over) or `relay`.", create: true }),
+  enabled: z
+    .boolean()
+    .default(true)
+    .meta({ description: "Whether the channel plays the programme when nobody publishes.", create: true }),
+  mode: z
+    .enum(["loop", "relay"])
+    .default("loop")
+    .meta({ description: "`loop` (play the items over and over) or `relay`.", create: true }),
   items: z
     .array(z.record(z.string(), z.unknown()))
     .max(MAX_ITEMS, `must have at most ${MAX_ITEMS} items`)
     .default([])
-    .meta({ description: `What is played, in order, at most ${MAX_ITEMS} items; each item is sent to the API as written, field names in the API's snake_case.`, create: true }),
+    .meta({
+      description: `What is played, in order, at most ${MAX_ITEMS} items; each item is sent to the API as written, field names in the API's snake_case.`,
+      create: true,
+    }),
 });
 
 const programmeState = z.object({
-  updatedAt: z.string().meta({ description: "When the programme was last replaced; sent back on the next change so that a change made meanwhile elsewhere is not overwritten." }),
+  updatedAt: z
+    .string()
+    .meta({
+      description:
+        "When the programme was last replaced; sent back on the next change so that a change made meanwhile elsewhere is not overwritten.",
+    }),
 });
 
 // The channel is the programme's path, not a field of it; every PUT sends the whole programme.
@@ -40,10 +54,18 @@ export const programme = defineDocument({
   // The last read's updatedAt goes with the change, so that a change made meanwhile elsewhere is refused.
   async update(ctx, document, channelId, news, olds) {
     try {
-      return await document.putRaw(ctx, channelId, news, olds.updatedAt !== undefined ? { updated_at: olds.updatedAt } : {});
+      return await document.putRaw(
+        ctx,
+        channelId,
+        news,
+        olds.updatedAt !== undefined ? { updated_at: olds.updatedAt } : {},
+      );
     } catch (e) {
       if (!isApiError(e) || e.code !== "conflict") throw e;
-      throw new Error(`${TOKEN}: the programme of channel ${channelId} was changed outside this program since it was last read; run \`pulumi refresh\` to see the change, then \`pulumi up\` again`, { cause: e });
+      throw new Error(
+        `${TOKEN}: the programme of channel ${channelId} was changed outside this program since it was last read; run \`pulumi refresh\` to see the change, then \`pulumi up\` again`,
+        { cause: e },
+      );
     }
   },
 });

@@ -18,7 +18,12 @@ export const roomPasscode = z
   .min(1, "must not be empty; leave it unset for no passcode")
   .max(64, "must be at most 64 characters")
   .optional()
-  .meta({ description: "Passcode people must give to join. Secret; the API never returns it (`hasPasscode` shows whether one is set). Unset clears it.", secret: true, writeOnly: true });
+  .meta({
+    description:
+      "Passcode people must give to join. Secret; the API never returns it (`hasPasscode` shows whether one is set). Unset clears it.",
+    secret: true,
+    writeOnly: true,
+  });
 
 export const roomState = z.object({
   hasPasscode: z.boolean().meta({ description: "Whether the room has a passcode." }),

@@ -1,3 +1,7 @@
 import { roomCitiesFunction } from "./fields";
 
-export const getTalkCities = roomCitiesFunction("nsp:talk:getTalkCities", "/talk/cities", "Lists the cities that host chat rooms (`nsp:talk:Room`) and whether each accepts new rooms now.");
+export const getTalkCities = roomCitiesFunction(
+  "nsp:talk:getTalkCities",
+  "/talk/cities",
+  "Lists the cities that host chat rooms (`nsp:talk:Room`) and whether each accepts new rooms now.",
+);

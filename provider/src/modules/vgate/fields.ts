@@ -4,7 +4,8 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 
-const DESTINATION_FORMS = "`hangup`, `external:<E.164>`, `extension:<id>`, `voicemail:<extension id>`, `group:<ring group id>`, `queue:<id>` or `ivr:<id>`";
+const DESTINATION_FORMS =
+  "`hangup`, `external:<E.164>`, `extension:<id>`, `voicemail:<extension id>`, `group:<ring group id>`, `queue:<id>` or `ivr:<id>`";
 
 /** Where a call goes, naming an object of the same PBX by its id. */
 export function destination(description: string) {
@@ -12,7 +13,9 @@ export function destination(description: string) {
     .string()
     .min(1, "must not be empty")
     .refine((s) => !/\s/.test(s), "must not contain spaces; a destination looks like ivr:<id> or hangup")
-    .meta({ description: `${description} One of ${DESTINATION_FORMS}, built from the object's id (\`ivr:\${menu.id}\`).` });
+    .meta({
+      description: `${description} One of ${DESTINATION_FORMS}, built from the object's id (\`ivr:\${menu.id}\`).`,
+    });
 }
 
 export const dialNumber = z.string().regex(/^[0-9]{1,15}$/, "must be digits, such as 101");
@@ -21,7 +24,9 @@ export const name = z.string().min(1, "must not be empty");
 
 /** A free-form object the API takes as it is; its fields are the API's (snake_case). */
 export function apiObject(description: string) {
-  return z.record(z.string(), z.unknown()).meta({ description: `${description} Sent to the API as written, field names in the API's snake_case.` });
+  return z
+    .record(z.string(), z.unknown())
+    .meta({ description: `${description} Sent to the API as written, field names in the API's snake_case.` });
 }
 
 export function isTimeZone(tz: string): boolean {

@@ -15,7 +15,8 @@ const citiesResult = z.object({
 
 export const getCities = defineReadFunction({
   token: "nsp:vgate:getCities",
-  description: "Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.",
+  description:
+    "Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.",
   args: z.object({
     acceptingOnly: z.boolean().optional().meta({ description: "Only the cities that accept new PBXs." }),
   }),

@@ -18,7 +18,9 @@ const templatesResult = z.object({
           .meta({ typeName: "TemplateExtension", description: "An extension the template makes." }),
       )
       .optional()
-      .meta({ description: "The extensions the template makes; their SIP passwords come back when the PBX is created." }),
+      .meta({
+        description: "The extensions the template makes; their SIP passwords come back when the PBX is created.",
+      }),
   }),
 });
 
@@ -26,5 +28,7 @@ export const getTemplates = defineReadFunction({
   token: "nsp:vgate:getTemplates",
   description: "Lists the starting templates for a PBX and what each sets up.",
   result: templatesResult,
-  read: async (ctx) => ({ templates: await ctx.client.listAll("/vgate/templates", { itemSchema: templateWire, signal: ctx.signal }) }),
+  read: async (ctx) => ({
+    templates: await ctx.client.listAll("/vgate/templates", { itemSchema: templateWire, signal: ctx.signal }),
+  }),
 });

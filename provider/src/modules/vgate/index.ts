@@ -16,5 +16,17 @@ import { ringGroup } from "./ring-group";
 import { timeCondition } from "./time-condition";
 import { trunk } from "./trunk";
 
-export const resources: readonly AnyResource[] = [pbx, extension, trunk, number, numberFlow, inboundRoute, outboundRoute, ivr, ringGroup, queue, timeCondition];
+export const resources: readonly AnyResource[] = [
+  pbx,
+  extension,
+  trunk,
+  number,
+  numberFlow,
+  inboundRoute,
+  outboundRoute,
+  ivr,
+  ringGroup,
+  queue,
+  timeCondition,
+];
 export const functions: readonly AnyFunction[] = [getCities, getTemplates, getBalance];

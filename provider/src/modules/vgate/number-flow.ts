@@ -7,7 +7,9 @@ const TOKEN = "nsp:vgate:NumberFlow";
 
 const flowArgs = z.object({
   pbxId: pbxIdField.meta({ replace: true }),
-  numberId: gatewayRef("a number", "Id of the number (`nsp:vgate:Number`) whose calls the flow directs.").meta({ replace: true }),
+  numberId: gatewayRef("a number", "Id of the number (`nsp:vgate:Number`) whose calls the flow directs.").meta({
+    replace: true,
+  }),
   flow: z
     .record(z.string(), z.unknown())
     .refine((f) => Object.keys(f).length > 0, "must not be empty; delete the resource to clear the number's flow")
@@ -20,8 +22,22 @@ const flowArgs = z.object({
 });
 
 const flowState = z.object({
-  groupId: z.string().nullable().optional().meta({ description: "Id of the ring group the gateway made for the flow, if it needed one.", wire: "flow_group_id" }),
-  timeconditionId: z.string().nullable().optional().meta({ description: "Id of the business hours (time condition) the gateway made for the flow, if it needed them.", wire: "flow_timecond_id" }),
+  groupId: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      description: "Id of the ring group the gateway made for the flow, if it needed one.",
+      wire: "flow_group_id",
+    }),
+  timeconditionId: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      description: "Id of the business hours (time condition) the gateway made for the flow, if it needed them.",
+      wire: "flow_timecond_id",
+    }),
 });
 
 type FlowState = z.output<typeof flowArgs> & z.output<typeof flowState>;
@@ -32,14 +48,22 @@ const numberWire = api.wire;
 
 /** The number's flow as the API holds it; undefined when the number has none (or is gone). */
 async function readFlow(ctx: OperationContext, pbxId: string, numberId: string): Promise<FlowState | undefined> {
-  const raw = await ctx.client.getOrUndefined(pbxPath(pbxId, "numbers", numberId), { schema: numberWire, signal: ctx.signal });
+  const raw = await ctx.client.getOrUndefined(pbxPath(pbxId, "numbers", numberId), {
+    schema: numberWire,
+    signal: ctx.signal,
+  });
   if (!raw) return undefined;
   const { flow, groupId, timeconditionId } = api.toState(raw);
   if (!flow || Object.keys(flow).length === 0) return undefined;
   return { pbxId, numberId, flow, groupId: groupId ?? null, timeconditionId: timeconditionId ?? null };
 }
 
-async function putFlow(ctx: OperationContext, pbxId: string, numberId: string, flow: Record<string, unknown>): Promise<FlowState> {
+async function putFlow(
+  ctx: OperationContext,
+  pbxId: string,
+  numberId: string,
+  flow: Record<string, unknown>,
+): Promise<FlowState> {
   // The answer to the PUT is not documented; the number itself says what was stored.
   await ctx.client.put(pbxPath(pbxId, "numbers", numberId, "flow"), flow, { signal: ctx.signal });
   const state = await readFlow(ctx, pbxId, numberId);

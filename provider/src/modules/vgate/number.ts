@@ -11,9 +11,16 @@ export const number = definePbxObject({
   what: "number",
   fields: {
     e164: e164.meta({ key: true, description: "The number in E.164 form, such as `+4930123456`." }),
-    trunkId: gatewayRef("a trunk", "Id of the trunk the number's calls arrive on (`nsp:vgate:Trunk`).").nullable().optional(),
+    trunkId: gatewayRef("a trunk", "Id of the trunk the number's calls arrive on (`nsp:vgate:Trunk`).")
+      .nullable()
+      .optional(),
   },
   outputs: {
-    source: z.string().optional().meta({ description: "`byo` for a number brought by the customer, `platform` for one bought from the platform." }),
+    source: z
+      .string()
+      .optional()
+      .meta({
+        description: "`byo` for a number brought by the customer, `platform` for one bought from the platform.",
+      }),
   },
 });

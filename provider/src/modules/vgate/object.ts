@@ -10,7 +10,8 @@ import { timestamps } from "./fields";
 type Shape = z.ZodRawShape;
 type Props = Record<string, unknown>;
 
-interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<ChildCollectionSpec<Shape, Shape>, "afterRead" | "afterUpdate"> {
+interface PbxObjectSpec<F extends Shape, S extends Shape>
+  extends Pick<ChildCollectionSpec<Shape, Shape>, "afterRead" | "afterUpdate"> {
   token: string;
   description: string;
   /** What a person calls one, for messages. */
@@ -22,7 +23,9 @@ interface PbxObjectSpec<F extends Shape, S extends Shape> extends Pick<ChildColl
   check?: (args: Props) => CheckFailure[];
 }
 
-export function definePbxObject<F extends Shape, S extends Shape = Record<never, never>>(spec: PbxObjectSpec<F, S>): ResourceDefinition {
+export function definePbxObject<F extends Shape, S extends Shape = Record<never, never>>(
+  spec: PbxObjectSpec<F, S>,
+): ResourceDefinition {
   // Every field the API sees is sent on create and on patch.
   const fields = Object.fromEntries(
     Object.entries(spec.fields).map(([key, field]) => {

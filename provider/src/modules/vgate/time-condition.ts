@@ -11,7 +11,11 @@ export const timeCondition = definePbxObject({
   fields: {
     name: name.optional().meta({ key: true, description: "Display name." }),
     schedule: z
-      .array(apiObject("A rule of the schedule, such as `{days: [\"mon\", \"tue\"], from: \"09:00\", to: \"17:00\"}` (on the PBX's clock)."))
+      .array(
+        apiObject(
+          'A rule of the schedule, such as `{days: ["mon", "tue"], from: "09:00", to: "17:00"}` (on the PBX\'s clock).',
+        ),
+      )
       .min(1, "must have at least one rule")
       .meta({ description: "When the condition matches: a list of rules, any of which may match." }),
   },

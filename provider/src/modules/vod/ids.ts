@@ -6,7 +6,8 @@ export function dropNone<T extends Record<string, unknown>>(state: T, keys: read
   const out: Record<string, unknown> = { ...state };
   for (const k of keys) {
     const v = out[k];
-    if (v === null || (typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)) delete out[k];
+    if (v === null || (typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0))
+      delete out[k];
   }
   return out as T;
 }

@@ -18,21 +18,43 @@ function isHttpUrl(s: string): boolean {
 const sentOnce = { create: true, replace: true } as const;
 
 const webhookArgs = z.object({
-  url: z.string().trim().refine(isHttpUrl, "must be an absolute http:// or https:// URL without credentials").meta({ key: true, description: "Address the VOD events would be POSTed to.", ...sentOnce }),
+  url: z
+    .string()
+    .trim()
+    .refine(isHttpUrl, "must be an absolute http:// or https:// URL without credentials")
+    .meta({ key: true, description: "Address the VOD events would be POSTed to.", ...sentOnce }),
   events: z
     .array(z.string().trim().min(1, "must not be empty"))
     .default(["*"])
     .meta({ description: "Event names the endpoint subscribes to; `*` (the default) for all.", ...sentOnce }),
-  note: z.string().max(256, "must be at most 256 characters").optional().meta({ description: "A note for people.", ...sentOnce }),
+  note: z
+    .string()
+    .max(256, "must be at most 256 characters")
+    .optional()
+    .meta({ description: "A note for people.", ...sentOnce }),
 });
 
 const webhookState = z.object({
-  deliveryEnabled: z.boolean().optional().meta({ description: "Whether events are delivered; the API stores VOD event endpoints but has not switched delivery on." }),
+  deliveryEnabled: z
+    .boolean()
+    .optional()
+    .meta({
+      description: "Whether events are delivered; the API stores VOD event endpoints but has not switched delivery on.",
+    }),
   createdAt: z.string().meta({ description: "When the endpoint was added." }),
 });
 
 // There is no GET of one endpoint: it is found in the account's list.
-const webhooks = collection({ token: TOKEN, path: "/vod/webhooks", args: webhookArgs, state: webhookState, idOnWire: z.number().int(), idOf: (id) => ownIdOf(TOKEN, id, { what: "VOD event endpoint", form: "<hookId>" }), readBy: "list", adjust: (state) => dropNone(state, ["note"]) });
+const webhooks = collection({
+  token: TOKEN,
+  path: "/vod/webhooks",
+  args: webhookArgs,
+  state: webhookState,
+  idOnWire: z.number().int(),
+  idOf: (id) => ownIdOf(TOKEN, id, { what: "VOD event endpoint", form: "<hookId>" }),
+  readBy: "list",
+  adjust: (state) => dropNone(state, ["note"]),
+});
 
 export const webhook = webhooks.resource({
   list: { label: (w) => String(w.url) },
@@ -42,7 +64,9 @@ export const webhook = webhooks.resource({
 
   check(args) {
     const dup = args.events.findIndex((e, i) => args.events.indexOf(e) !== i);
-    return dup >= 0 ? [{ property: `events[${dup}]`, reason: `duplicate of events[${args.events.indexOf(args.events[dup]!)}]` }] : [];
+    return dup >= 0
+      ? [{ property: `events[${dup}]`, reason: `duplicate of events[${args.events.indexOf(args.events[dup]!)}]` }]
+      : [];
   },
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.

@@ -10,8 +10,19 @@ const OBJECT_ID = /^[^/\s]+$/;
 
 const endpointArgs = z.object({
   number: e164.meta({ description: "The voice number (`nsp:voice:Number` id).", replace: true }),
-  pbxId: z.string().regex(OBJECT_ID, "must be the id of an existing PBX").meta({ description: "Id of the PBX (`nsp:vgate:Pbx`) that holds the extension.", create: true, replace: true }),
-  ext: z.string().regex(OBJECT_ID, "must be the id of an existing extension").meta({ description: "Id of the extension (`nsp:vgate:Extension`) that rings for the number. An extension rings for at most one number.", create: true, replace: true }),
+  pbxId: z
+    .string()
+    .regex(OBJECT_ID, "must be the id of an existing PBX")
+    .meta({ description: "Id of the PBX (`nsp:vgate:Pbx`) that holds the extension.", create: true, replace: true }),
+  ext: z
+    .string()
+    .regex(OBJECT_ID, "must be the id of an existing extension")
+    .meta({
+      description:
+        "Id of the extension (`nsp:vgate:Extension`) that rings for the number. An extension rings for at most one number.",
+      create: true,
+      replace: true,
+    }),
 });
 
 type EndpointArgs = z.output<typeof endpointArgs>;
@@ -23,11 +34,16 @@ const endpointState = z.object({
 const api = wireModel(endpointArgs, endpointState);
 
 // The API answers with the number, not the endpoint: its label and the endpoints that ring for it.
-const numberWire = z.looseObject({ number: z.string(), label: z.string().nullable().optional(), endpoints: z.array(z.looseObject({ pbx_id: z.string(), ext: z.string() })).optional() });
+const numberWire = z.looseObject({
+  number: z.string(),
+  label: z.string().nullable().optional(),
+  endpoints: z.array(z.looseObject({ pbx_id: z.string(), ext: z.string() })).optional(),
+});
 
 function idOf(id: string): EndpointArgs {
   const parts = id.split("/");
-  if (parts.length !== 3 || !OBJECT_ID.test(parts[1] ?? "") || !OBJECT_ID.test(parts[2] ?? "")) throw new Error(`${TOKEN}: id "${id}" must have the form ${FORM}`);
+  if (parts.length !== 3 || !OBJECT_ID.test(parts[1] ?? "") || !OBJECT_ID.test(parts[2] ?? ""))
+    throw new Error(`${TOKEN}: id "${id}" must have the form ${FORM}`);
   return { number: numberOf(TOKEN, parts[0] ?? "", FORM), pbxId: parts[1] ?? "", ext: parts[2] ?? "" };
 }
 
@@ -50,13 +66,18 @@ export const numberEndpoint = defineResource({
 
   async read(ctx, id) {
     const key = idOf(id);
-    const raw = await ctx.client.getOrUndefined(`/voice/numbers/${encodeURIComponent(key.number)}`, { schema: numberWire, signal: ctx.signal });
+    const raw = await ctx.client.getOrUndefined(`/voice/numbers/${encodeURIComponent(key.number)}`, {
+      schema: numberWire,
+      signal: ctx.signal,
+    });
     const found = raw?.endpoints?.some((e) => e.pbx_id === key.pbxId && e.ext === key.ext);
     return raw && found ? { id, state: { ...key, numberLabel: raw.label ?? null } } : undefined;
   },
 
   async delete(ctx, id) {
     const key = idOf(id);
-    await ctx.client.delete(`${path(key)}/${encodeURIComponent(key.pbxId)}/${encodeURIComponent(key.ext)}`, { signal: ctx.signal });
+    await ctx.client.delete(`${path(key)}/${encodeURIComponent(key.pbxId)}/${encodeURIComponent(key.ext)}`, {
+      signal: ctx.signal,
+    });
   },
 });

@@ -15,7 +15,8 @@ type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 type ParentFacts = NonNullable<ListFacts["parent"]>;
 
 /** A collection's spec for the objects of one parent each, known to Pulumi as `<parent>/<id>`. */
-export interface ChildCollectionSpec<A extends Shape, S extends Shape> extends Omit<CollectionSpec<A, S>, "path" | "idOf" | "underParent"> {
+export interface ChildCollectionSpec<A extends Shape, S extends Shape>
+  extends Omit<CollectionSpec<A, S>, "path" | "idOf" | "underParent"> {
   /** One parent's collection, the input naming the parent as its placeholder: `/mail/domains/{domainId}/aliases`. */
   path: string;
   /** The parent's kind and the input naming one. */
@@ -47,14 +48,31 @@ export type ChildResourceOf<A extends Shape, S extends Shape> = Omit<ResourceOf<
   list?: Omit<ListFacts<keyof A & string>, "path" | "parent"> & { parent?: Omit<ParentFacts, "token" | "input"> };
 };
 
-export function childCollection<A extends Shape, S extends Shape>(spec: ChildCollectionSpec<A, S>): ChildCollection<A, S> {
-  const locate = spec.locate ?? ((id: string, parentId?: string) => childIdOf(spec.token, id, spec.importId, NUMERIC_ID, spec.childId ?? NUMERIC_ID, parentId));
+export function childCollection<A extends Shape, S extends Shape>(
+  spec: ChildCollectionSpec<A, S>,
+): ChildCollection<A, S> {
+  const locate =
+    spec.locate ??
+    ((id: string, parentId?: string) =>
+      childIdOf(spec.token, id, spec.importId, NUMERIC_ID, spec.childId ?? NUMERIC_ID, parentId));
   const { parent: parentFacts, importId, childId: _childId, locate: _locate, ...shared } = spec;
   // One wire model for every parent: each operation takes its parent's collection afresh.
   const model = modelOf(spec);
-  const of = (parentId: string) => collection<A, S>({ ...shared, model, path: listPath(spec.path, parentId), underParent: true, idOf: (id) => locate(id, parentId).child });
-  const parentOf = (values: Partial<Out<A> & Out<S>>) => (values as Record<string, unknown>)[parentFacts.input] as string | undefined;
-  const within = <T>(id: string, parentId: string | undefined, op: (objects: Collection<A, S>, child: string) => T): T => {
+  const of = (parentId: string) =>
+    collection<A, S>({
+      ...shared,
+      model,
+      path: listPath(spec.path, parentId),
+      underParent: true,
+      idOf: (id) => locate(id, parentId).child,
+    });
+  const parentOf = (values: Partial<Out<A> & Out<S>>) =>
+    (values as Record<string, unknown>)[parentFacts.input] as string | undefined;
+  const within = <T>(
+    id: string,
+    parentId: string | undefined,
+    op: (objects: Collection<A, S>, child: string) => T,
+  ): T => {
     const { parent, child } = locate(id, parentId);
     return op(of(parent), child);
   };
@@ -73,10 +91,19 @@ export function childCollection<A extends Shape, S extends Shape>(spec: ChildCol
         importId,
         shownId: { form: lastHole, importable: false },
         read: (ctx, id, prior) => within(id, parentOf(prior), (objects, child) => objects.readOne(ctx, child, prior)),
-        ...(patchable ? { update: (ctx, id, news, olds, changed) => within(id, parentOf(olds), (objects, child) => objects.update(ctx, child, news, olds, changed)) } : {}),
+        ...(patchable
+          ? {
+              update: (ctx, id, news, olds, changed) =>
+                within(id, parentOf(olds), (objects, child) => objects.update(ctx, child, news, olds, changed)),
+            }
+          : {}),
         delete: (ctx, id, olds) => within(id, parentOf(olds), (objects, child) => objects.delete(ctx, child)),
         ...rest,
-        list: { ...list, path: spec.path, parent: { ...list?.parent, token: parentFacts.token, input: parentFacts.input } },
+        list: {
+          ...list,
+          path: spec.path,
+          parent: { ...list?.parent, token: parentFacts.token, input: parentFacts.input },
+        },
       });
     },
   };

@@ -58,14 +58,26 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   /** The create body, from the inputs' (where the API wants more). */
   createBody?(body: Record<string, unknown>, values: Out<A>): Record<string, unknown>;
   /** The patch body an update sends, from the changed inputs' (where the API wants more, or a cleared value). */
-  patchBody?(patch: Record<string, unknown>, news: Out<A>, changed: readonly string[], api: WireModel<A, S>): Record<string, unknown>;
+  patchBody?(
+    patch: Record<string, unknown>,
+    news: Out<A>,
+    changed: readonly string[],
+    api: WireModel<A, S>,
+  ): Record<string, unknown>;
   /** A look at what a refresh found against the prior state, where a change made out of band deserves a warning. */
   afterRead?(ctx: OperationContext, state: Out<A> & Out<S>, prior: Partial<Out<A> & Out<S>>): void;
   /**
    * Calls an update makes after its patch (a password rotation) at the object's `path`; a patch
    * sent before is reported as progress, so that a failure here keeps what it changed.
    */
-  afterUpdate?(ctx: OperationContext, object: { id: string; path: string }, state: Out<A> & Out<S>, news: Out<A>, olds: Partial<Out<A> & Out<S>>, changed: readonly string[]): Promise<Out<A> & Out<S>>;
+  afterUpdate?(
+    ctx: OperationContext,
+    object: { id: string; path: string },
+    state: Out<A> & Out<S>,
+    news: Out<A>,
+    olds: Partial<Out<A> & Out<S>>,
+    changed: readonly string[],
+  ): Promise<Out<A> & Out<S>>;
   /** Why the API refuses a delete with `conflict` (something still uses the object), for the error, given the object's id. */
   inUse?(id: string): string;
 }
@@ -88,23 +100,41 @@ export interface Collection<A extends Shape, S extends Shape> {
    * (`"none"`) is posted once: a lost answer is an error, since the client never repeats a POST
    * blindly.
    */
-  create(ctx: OperationContext, what: string, values: Out<A>, existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> } | ByContent | "none"): Promise<{ id: string; state: Out<A> & Out<S> }>;
+  create(
+    ctx: OperationContext,
+    what: string,
+    values: Out<A>,
+    existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> } | ByContent | "none",
+  ): Promise<{ id: string; state: Out<A> & Out<S> }>;
   /** GET of one object as the API returns it; undefined when it is gone. */
   get(ctx: OperationContext, id: string): Promise<Item | undefined>;
   /** GET of one object; undefined when it is gone. */
   read(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
   /** For a collection without a GET of one object: the first listed object that `matches`. */
-  readFromList(ctx: OperationContext, matches: (item: Item) => boolean): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  readFromList(
+    ctx: OperationContext,
+    matches: (item: Item) => boolean,
+  ): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
   /**
    * For a collection without a GET of one object, by the API's id: from the list a refresh
    * reads once for all the objects of the collection (list-cache.ts).
    */
   readListed(ctx: OperationContext, id: string): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
   /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
-  update<T extends object>(ctx: OperationContext, id: string, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
+  update<T extends object>(
+    ctx: OperationContext,
+    id: string,
+    news: Out<A>,
+    olds: T,
+    changed: readonly string[],
+  ): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
   delete(ctx: OperationContext, id: string): Promise<void>;
   /** Reads one object as the spec's `readBy` says (a refresh gives its `prior` state to the spec's `afterRead`); undefined when it is gone. */
-  readOne(ctx: OperationContext, id: string, prior?: Partial<Out<A> & Out<S>>): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
+  readOne(
+    ctx: OperationContext,
+    id: string,
+    prior?: Partial<Out<A> & Out<S>>,
+  ): Promise<{ id: string; state: Out<A> & Out<S> } | undefined>;
   /** Whether any input is patched in place (declares the `patch` role): the API can PATCH the object. */
   patchable: boolean;
   /**
@@ -120,7 +150,10 @@ export interface Collection<A extends Shape, S extends Shape> {
  * What a collection's resource adds to the collection: the list facts need no path, and are
  * `false` where the API documents no list of the collection (only reads by id).
  */
-export type ResourceOf<A extends Shape, S extends Shape> = Omit<Parameters<typeof defineResource<A, S>>[0], "token" | "args" | "state" | "list"> & {
+export type ResourceOf<A extends Shape, S extends Shape> = Omit<
+  Parameters<typeof defineResource<A, S>>[0],
+  "token" | "args" | "state" | "list"
+> & {
   list?: Omit<ListFacts<keyof A & string>, "path"> | false;
 };
 
@@ -136,8 +169,13 @@ export interface ByContent {
 }
 
 /** The wire model a collection's spec describes: its own `model`, or the one its inputs, outputs, id and extras make. */
-export function modelOf<A extends Shape, S extends Shape>(spec: Pick<CollectionSpec<A, S>, "args" | "state" | "idOnWire" | "model" | "wireExtras">): WireModel<A, S> {
-  return spec.model ?? wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras });
+export function modelOf<A extends Shape, S extends Shape>(
+  spec: Pick<CollectionSpec<A, S>, "args" | "state" | "idOnWire" | "model" | "wireExtras">,
+): WireModel<A, S> {
+  return (
+    spec.model ??
+    wireModel(spec.args, spec.state, { ...(spec.idOnWire ? { id: spec.idOnWire } : {}), ...spec.wireExtras })
+  );
 }
 
 export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
@@ -151,14 +189,22 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
   };
   const list = async (ctx: OperationContext, query?: Record<string, string>) => {
     const options = { itemSchema: wire, signal: ctx.signal, ...(query ? { query } : {}) };
-    return spec.underParent ? ((await ctx.client.listAllOrUndefined(spec.path, options)) ?? []) : ctx.client.listAll(spec.path, options);
+    return spec.underParent
+      ? ((await ctx.client.listAllOrUndefined(spec.path, options)) ?? [])
+      : ctx.client.listAll(spec.path, options);
   };
   const patchable = api.patchKeys(Object.keys(spec.args.shape)).length > 0;
   // The shared list a refresh reads once for the collection's objects, with `single` where it is
   // off or lacks the object (list-cache.ts).
   const fromSharedList = async (ctx: OperationContext, id: string, single: () => Promise<Item | undefined>) => {
     type Listed = Item & { id: string | number };
-    const found = await ctx.lists.find(spec.path, spec.idOf(id), wire as z.ZodType<Listed>, ctx.signal, single as () => Promise<Listed | undefined>);
+    const found = await ctx.lists.find(
+      spec.path,
+      spec.idOf(id),
+      wire as z.ZodType<Listed>,
+      ctx.signal,
+      single as () => Promise<Listed | undefined>,
+    );
     return found && toState(found);
   };
   return {
@@ -176,7 +222,13 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       if (existing === "none") return toState(await post());
       if ("content" in existing) {
         type Identified = Item & { id: string | number };
-        const identity = { list: spec.path, query: existing.query, schema: wire as z.ZodType<Identified>, matches: existing.content, checkFirst: existing.checkFirst };
+        const identity = {
+          list: spec.path,
+          query: existing.query,
+          schema: wire as z.ZodType<Identified>,
+          matches: existing.content,
+          checkFirst: existing.checkFirst,
+        };
         return toState((await createOrAdopt(ctx, what, identity, post as () => Promise<Identified>)).object);
       }
       const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
@@ -211,10 +263,19 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       const changedBody = api.patchBody(news, changed);
       const patch = spec.patchBody ? spec.patchBody(changedBody, news, changed, api) : changedBody;
       const patched = Object.keys(patch).length > 0;
-      const state = patched ? toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state : { ...olds, ...news };
+      const state = patched
+        ? toState(await ctx.client.patch(itemPath(id), patch, { schema: wire, signal: ctx.signal })).state
+        : { ...olds, ...news };
       if (!spec.afterUpdate) return state;
       if (patched) ctx.progress(id, state);
-      return spec.afterUpdate(ctx, { id, path: itemPath(id) }, state as Out<A> & Out<S>, news, olds as Partial<Out<A> & Out<S>>, changed);
+      return spec.afterUpdate(
+        ctx,
+        { id, path: itemPath(id) },
+        state as Out<A> & Out<S>,
+        news,
+        olds as Partial<Out<A> & Out<S>>,
+        changed,
+      );
     },
     async delete(ctx, id) {
       // Another resource of this command adopted it (the program renamed it): it is theirs now.
@@ -222,7 +283,8 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       try {
         await ctx.client.delete(itemPath(id), { signal: ctx.signal });
       } catch (e) {
-        if (spec.inUse && isApiError(e) && e.code === "conflict") throw new Error(`${spec.token}: ${spec.inUse(spec.idOf(id))}: ${e.serverMessage || e.message}`, { cause: e });
+        if (spec.inUse && isApiError(e) && e.code === "conflict")
+          throw new Error(`${spec.token}: ${spec.inUse(spec.idOf(id))}: ${e.serverMessage || e.message}`, { cause: e });
         throw e;
       }
     },
@@ -240,4 +302,3 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
     },
   };
 }
-

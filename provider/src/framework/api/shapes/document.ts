@@ -19,7 +19,11 @@ export function documentAt(path: (parentId: string) => string, model: DocumentMo
   return {
     /** PUTs the document (every field the program sets, and `extra` wire fields); returns what the API answers with. */
     async putRaw(ctx: OperationContext, parentId: string, values: Props, extra: Props = {}): Promise<Props> {
-      return ctx.client.put(path(parentId), { ...model.createBody(values), ...extra }, { schema: model.wire, signal: ctx.signal });
+      return ctx.client.put(
+        path(parentId),
+        { ...model.createBody(values), ...extra },
+        { schema: model.wire, signal: ctx.signal },
+      );
     },
     /** PUTs the whole document; returns the state the API answers with. */
     async put(ctx: OperationContext, parentId: string, values: Props) {
@@ -43,7 +47,11 @@ export function documentAt(path: (parentId: string) => string, model: DocumentMo
 
 export type Document = ReturnType<typeof documentAt>;
 
-export interface DocumentSpec<A extends z.ZodRawShape, S extends z.ZodRawShape> extends Pick<ResourceDefinition<A, S>, "token" | "description" | "list" | "args" | "state" | "importId" | "migrations"> {
+export interface DocumentSpec<A extends z.ZodRawShape, S extends z.ZodRawShape>
+  extends Pick<
+    ResourceDefinition<A, S>,
+    "token" | "description" | "list" | "args" | "state" | "importId" | "migrations"
+  > {
   /** The input naming the parent: the resource's id, in the path and not in the document. */
   parent: keyof A & string;
   /** Checks the resource id (the parent's) before it goes into a path. */
@@ -67,10 +75,26 @@ export interface DocumentSpec<A extends z.ZodRawShape, S extends z.ZodRawShape> 
   update?(ctx: OperationContext, document: Document, parentId: string, news: Props, olds: Props): Promise<Props>;
 }
 
-export function defineDocument<A extends z.ZodRawShape, S extends z.ZodRawShape>(spec: DocumentSpec<A, S>): ResourceDefinition {
+export function defineDocument<A extends z.ZodRawShape, S extends z.ZodRawShape>(
+  spec: DocumentSpec<A, S>,
+): ResourceDefinition {
   const document = documentAt(spec.path, spec.model);
-  const stateOf = (parentId: string, raw: Props, prior: Props, news?: Props): Props => ({ ...(spec.toState ? spec.toState(raw, prior, news) : spec.model.toState(raw)), [spec.parent]: parentId });
-  const { parent: _parent, idOf, path: _path, model: _model, emptied, toState: _toState, afterCreate, update, parentState, ...definition } = spec;
+  const stateOf = (parentId: string, raw: Props, prior: Props, news?: Props): Props => ({
+    ...(spec.toState ? spec.toState(raw, prior, news) : spec.model.toState(raw)),
+    [spec.parent]: parentId,
+  });
+  const {
+    parent: _parent,
+    idOf,
+    path: _path,
+    model: _model,
+    emptied,
+    toState: _toState,
+    afterCreate,
+    update,
+    parentState,
+    ...definition
+  } = spec;
   return defineResource({
     ...(definition as unknown as Omit<ResourceDefinition, "create">),
     async create(ctx, args) {
@@ -89,7 +113,9 @@ export function defineDocument<A extends z.ZodRawShape, S extends z.ZodRawShape>
     },
     async update(ctx, id, news, olds) {
       const parentId = idOf(id);
-      const raw = update ? await update(ctx, document, parentId, news, olds) : await document.putRaw(ctx, parentId, news);
+      const raw = update
+        ? await update(ctx, document, parentId, news, olds)
+        : await document.putRaw(ctx, parentId, news);
       return stateOf(parentId, raw, olds, news) as never;
     },
     async delete(ctx, id) {

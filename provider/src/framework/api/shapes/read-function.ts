@@ -20,7 +20,9 @@ interface ReadFunctionSpec<A extends Shape, R extends Shape> {
   read(ctx: OperationContext, args: Out<A>): Promise<unknown>;
 }
 
-export function defineReadFunction<R extends Shape, A extends Shape = Record<never, never>>(spec: ReadFunctionSpec<A, R>): FunctionDefinition<A, R> {
+export function defineReadFunction<R extends Shape, A extends Shape = Record<never, never>>(
+  spec: ReadFunctionSpec<A, R>,
+): FunctionDefinition<A, R> {
   const { read, ...rest } = spec;
   return defineFunction({
     ...rest,

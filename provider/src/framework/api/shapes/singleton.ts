@@ -22,17 +22,25 @@ interface Singleton<A extends Shape, S extends Shape> {
   /** PATCHes `body` (in the API's names) and returns the object as the API answers. */
   patch(ctx: OperationContext, body: Record<string, unknown>): Promise<Item>;
   /** PATCHes the changed inputs the patch takes; nothing to send, nothing sent. */
-  update<T extends object>(ctx: OperationContext, news: Out<A>, olds: T, changed: readonly string[]): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
+  update<T extends object>(
+    ctx: OperationContext,
+    news: Out<A>,
+    olds: T,
+    changed: readonly string[],
+  ): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
   /**
    * The whole definition but the create and the delete: its token, inputs and outputs, a read
    * (the object now, gone when its id is no longer the resource's) and an update (a PATCH of the
    * changed inputs).
    */
-  resource(given: Omit<Parameters<typeof defineResource<A, S>>[0], "token" | "args" | "state">): ResourceDefinition<A, S>;
+  resource(
+    given: Omit<Parameters<typeof defineResource<A, S>>[0], "token" | "args" | "state">,
+  ): ResourceDefinition<A, S>;
 }
 
 /** A collection's spec, for the one object at `path`; `idOf` checks an import's id before any request. */
-export interface SingletonSpec<A extends Shape, S extends Shape> extends Pick<CollectionSpec<A, S>, "token" | "path" | "args" | "state" | "idOnWire" | "idOf"> {
+export interface SingletonSpec<A extends Shape, S extends Shape>
+  extends Pick<CollectionSpec<A, S>, "token" | "path" | "args" | "state" | "idOnWire" | "idOf"> {
   /** The resource's id for the object as the API returns it: its own id, or the one name the account's only object has. */
   objectId(raw: Item): string;
 }
@@ -41,7 +49,8 @@ export function singleton<A extends Shape, S extends Shape>(spec: SingletonSpec<
   const api = wireModel(spec.args, spec.state, spec.idOnWire ? { id: spec.idOnWire } : {});
   const wire = api.wire as z.ZodType<Item>;
   const get = (ctx: OperationContext) => ctx.client.get(spec.path, { schema: wire, signal: ctx.signal });
-  const patch = (ctx: OperationContext, body: Record<string, unknown>) => ctx.client.patch(spec.path, body, { schema: wire, signal: ctx.signal });
+  const patch = (ctx: OperationContext, body: Record<string, unknown>) =>
+    ctx.client.patch(spec.path, body, { schema: wire, signal: ctx.signal });
   const current = async (ctx: OperationContext) => {
     const raw = await get(ctx);
     return { id: spec.objectId(raw), state: api.toState(raw) };
