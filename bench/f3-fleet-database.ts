@@ -25,7 +25,7 @@ import PgBoss from "pg-boss";
 import { pulumiAvailable, pulumiEnv, pulumiHome } from "../test/e2e/harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres } from "../test/e2e/harness/postgres-backend";
 import { reapedChildrenCpuMs } from "./f1-fleet";
-import { type Figure, type PartResult, ROOT, log, median, ms, notAvailable } from "./lib";
+import { type Figure, type PartResult, ROOT, median, ms, notAvailable } from "./lib";
 
 const STACKS = 1000;
 /** Runs of history before the timed reads: a month of a daily drift check and an `up` every third day. */

@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { type PluginHandle, secret, startPlugin, urn } from "../test/helpers/plugin";

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { dump, load } from "js-yaml";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+// biome-ignore lint/suspicious/noExplicitAny: examples are read from YAML as free JSON and walked by key.
 type Json = Record<string, any>;
 
 export interface ExampleSource {
@@ -348,7 +348,7 @@ class Renderer {
   // TypeScript ---------------------------------------------------------------------------------
 
   private ts(v: Value, spec: Spec, indent: string): string {
-    const inner = indent + "    ";
+    const inner = `${indent}    `;
     switch (v.kind) {
       case "literal":
         return JSON.stringify(v.value);
@@ -375,7 +375,7 @@ class Renderer {
   // Python ---------------------------------------------------------------------------------------
 
   private py(v: Value, spec: Spec, indent: string): string {
-    const inner = indent + "    ";
+    const inner = `${indent}    `;
     switch (v.kind) {
       case "literal":
         return v.value === null
@@ -441,7 +441,7 @@ class Renderer {
 
   /** The Go input of a value, for a property of the given type (`required`: not a pointer input). */
   private go(v: Value, spec: Spec, indent: string, required: boolean): string {
-    const inner = indent + "\t";
+    const inner = `${indent}\t`;
     if (v.kind === "ref") {
       const r = this.resolve(v);
       if (r.goPtr) return `${r.go}.Elem()`;
@@ -568,7 +568,7 @@ class Renderer {
         "ctx",
         ...(f.inputs
           ? [
-              `${pkg}.${goFn}OutputArgs{${args.entries.length ? "\n" + args.entries.map(([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`).join("\n") + "\n\t\t" : ""}}`,
+              `${pkg}.${goFn}OutputArgs{${args.entries.length ? `\n${args.entries.map(([k, x]) => `\t\t\t${goName(k)}: ${this.go(x, this.propOf(inputs, k), "\t\t\t", inputs.required.includes(k))},`).join("\n")}\n\t\t` : ""}}`,
             ]
           : []),
         ...(provider ? [`pulumi.Provider(${provider})`] : []),
@@ -659,7 +659,7 @@ class Renderer {
       "}",
       "",
     ];
-    return { typescript: ts.join("\n") + "\n", python: py.join("\n") + "\n", go: goProgram.join("\n") };
+    return { typescript: `${ts.join("\n")}\n`, python: `${py.join("\n")}\n`, go: goProgram.join("\n") };
   }
 
   private declarationOrder(): string[] {
@@ -770,7 +770,7 @@ export function examplesMarkdown(examples: readonly RenderedExample[]): string {
       `### ${e.title}`,
       "",
       ...(e.description ? [e.description, ""] : []),
-      ...LANGUAGES.flatMap((lang) => ["```" + lang, e[lang].trimEnd(), "```"]),
+      ...LANGUAGES.flatMap((lang) => [`\`\`\`${lang}`, e[lang].trimEnd(), "```"]),
       "{{% /example %}}",
     ].join("\n"),
   );

@@ -134,7 +134,7 @@ function examplesSection(token) {
   for (const e of examples) {
     lines.push(`### ${e.title}`, "", ...(e.description ? [e.description, ""] : []));
     for (const lang of LANGUAGES)
-      lines.push(`**${LANGUAGE_TITLES[lang]}**`, "", "```" + lang, e[lang].trimEnd(), "```", "");
+      lines.push(`**${LANGUAGE_TITLES[lang]}**`, "", `\`\`\`${lang}`, e[lang].trimEnd(), "```", "");
   }
   return lines;
 }
@@ -260,7 +260,7 @@ function resourceTable() {
 }
 
 const files = new Map();
-files.set(join(root, "schema.json"), JSON.stringify(schema, null, 2) + "\n");
+files.set(join(root, "schema.json"), `${JSON.stringify(schema, null, 2)}\n`);
 for (const [token, spec] of Object.entries(schema.resources))
   files.set(join(root, "docs/resources", `${token.split(":").slice(1).join("-")}.md`), resourceDoc(token, spec));
 for (const [token, spec] of Object.entries(schema.functions))

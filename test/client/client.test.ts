@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ApiClient, ApiError, ApiResponseError, NetworkError } from "../../provider/src/client";
+import { ApiClient, type ApiError, ApiResponseError, NetworkError } from "../../provider/src/client";
 import {
   BASE,
   TOKEN,
@@ -101,7 +101,7 @@ describe("requests", () => {
   });
 
   it("an oversized non-JSON body is cut short in the message", async () => {
-    const big = "<html>" + "lorem ipsum ".repeat(50_000) + "</html>";
+    const big = `<html>${"lorem ipsum ".repeat(50_000)}</html>`;
     const ok = makeClient([new Response(big, { status: 200 })]);
     const e1 = (await caught(ok.client.get("/x"))) as Error;
     expect(e1).toBeInstanceOf(ApiResponseError);

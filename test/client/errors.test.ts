@@ -175,7 +175,7 @@ describe("errorFromResponse", () => {
   });
 
   it("truncates a huge server message and scrubs an echoed token", () => {
-    const huge = `bad header Authorization: Bearer ${TOKEN} ` + "x".repeat(100_000);
+    const huge = `bad header Authorization: Bearer ${TOKEN} ${"x".repeat(100_000)}`;
     const err = errorFromResponse({
       method: "GET",
       path: "/x",

@@ -5,7 +5,7 @@
 // its own); the lines that need a Kubernetes cluster are left out (FLEET_PAGE_NOT_HERE). Apart
 // from docs-commands.test.ts so that the two run on the suite's two workers at once.
 import { spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";

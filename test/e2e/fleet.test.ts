@@ -11,7 +11,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
@@ -195,9 +195,7 @@ async function query<T extends object>(url: string, text: string, values: unknow
 }
 
 /** A stack's last checkpoint in Pulumi's PostgreSQL backend (the engine writes one before and after each operation). */
-async function checkpointOf(
-  stack: string,
-): Promise<{
+async function checkpointOf(stack: string): Promise<{
   resources?: { type: string; id?: string }[];
   pending_operations?: { type: string; resource?: { type?: string } }[];
 }> {

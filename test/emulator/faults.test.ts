@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FaultInjector } from "../../emulator/src/faults";
 import { until } from "../helpers/until";

@@ -201,7 +201,7 @@ describe("domain rules", () => {
     expect(reject).toMatchObject({ target: null, enabled: false });
     const relay = await created("POST", path, {
       kind: "relay_rcpt",
-      pattern: "*@legacy." + domain.name,
+      pattern: `*@legacy.${domain.name}`,
       target: "Relay.Example.NET:2525",
     });
     expect(relay.target).toBe("relay.example.net:2525");

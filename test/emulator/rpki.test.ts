@@ -243,7 +243,7 @@ describe("RFC 8183 setup", () => {
       [{ xml: "" }, "xml: must not be empty"],
       [{ xml: "just text" }, /^xml: not well-formed XML: expected the root element/],
       [{ xml: "<parent_response><x></parent_response>" }, /^xml: not well-formed XML: <\/parent_response> closes <x>/],
-      [{ xml: parentResponse() + "<extra/>" }, /^xml: not well-formed XML: content after the root element/],
+      [{ xml: `${parentResponse()}<extra/>` }, /^xml: not well-formed XML: content after the root element/],
       [
         { xml: `<!DOCTYPE x [<!ENTITY a "b">]>${parentResponse()}` },
         /^xml: not well-formed XML: a DOCTYPE is not allowed/,

@@ -33,7 +33,7 @@ export function makeApi(baseUrl: string, defaultToken: string): Api {
     if (payload !== undefined) headers["content-type"] = "application/json";
     const r = await fetch(baseUrl + path, { method, headers, body: payload, signal: opts.signal });
     const text = await r.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text === "" ? undefined : JSON.parse(text);
     } catch {

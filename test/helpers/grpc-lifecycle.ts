@@ -8,7 +8,6 @@ import { describe, expect, it } from "vitest";
 import { isSecret, plain } from "./plugin";
 import type { useProvider } from "./use-provider";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
 export interface LifecycleRow {

@@ -6,7 +6,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as providerGrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
-import * as enginePb from "@pulumi/pulumi/proto/engine_pb";
+import type * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";

@@ -3,7 +3,6 @@ import { expect } from "vitest";
 import type { EmulatorControl } from "./emulator-control";
 import { plain, UNKNOWN, type PluginHandle } from "./plugin";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
 export function providerChecks(current: () => { plugin: PluginHandle; control: EmulatorControl }) {

@@ -2,7 +2,7 @@
 // through the built plugin binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import type * as grpc from "@grpc/grpc-js";
-import { initFailure, isSecret, plain, secret } from "../helpers/plugin";
+import { initFailure, secret } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 

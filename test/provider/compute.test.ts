@@ -2,7 +2,7 @@
 // a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import { removeVm } from "../../emulator/src/compute/state";
-import { isSecret, plain, secret } from "../helpers/plugin";
+import { isSecret, plain } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 

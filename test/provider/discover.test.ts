@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { notDiscovered } from "../../provider/src/discover/not-discovered";
 import { discover } from "../../provider/src/discover/discover";
 import { ApiClient } from "../../provider/src/client";

@@ -57,9 +57,7 @@ function manyRecords(n: number): Obj[] {
   });
 }
 
-async function requests<T>(
-  run: () => Promise<T>,
-): Promise<{
+async function requests<T>(run: () => Promise<T>): Promise<{
   result: T;
   total: number;
   mutating: number;

@@ -2,7 +2,7 @@
 // through the built plugin binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import { isSecret, plain, secret, UNKNOWN } from "../helpers/plugin";
+import { isSecret, plain, UNKNOWN } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 

@@ -6,7 +6,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PluginHandle } from "../helpers/plugin";
 import { useProvider } from "../helpers/use-provider";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
 
 /** An object as the engine holds it in the state: what Read is called with on refresh. */

@@ -1,7 +1,7 @@
 // The resolver-service resources (nsp:services:Filter, Policy, Client, ClientDdnsToken) and
 // nsp:dns:getDnsLists, through the built plugin binary over gRPC against a live emulator.
 import { beforeAll, describe, expect, it } from "vitest";
-import { isSecret, plain, secret } from "../helpers/plugin";
+import { isSecret, plain } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 

@@ -1,7 +1,7 @@
 // nsp:stream:Channel, nsp:stream:Programme and nsp:stream:getStreamCities, through the built
 // plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
-import { isSecret, plain, secret } from "../helpers/plugin";
+import { isSecret, plain } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 

@@ -1,7 +1,7 @@
 // Bot-verification site keys, and the PBX gateway's balance lookup, driven through the built
 // plugin binary over gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
-import { isSecret, plain, secret } from "../helpers/plugin";
+import { isSecret, plain } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 

@@ -2,7 +2,7 @@
 // gRPC against a live emulator.
 import { describe, expect, it } from "vitest";
 import { setAssetState } from "../../emulator/src/vod/state";
-import { isSecret, plain, secret } from "../helpers/plugin";
+import { isSecret, plain } from "../helpers/plugin";
 import { lifecycle } from "../helpers/grpc-lifecycle";
 import { useProvider } from "../helpers/use-provider";
 

@@ -52,7 +52,7 @@ function expand(path: string): string[] {
     if (path.startsWith(prefix)) return folders().flatMap((folder) => expand(folder + path.slice(prefix.length)));
   }
   const cut = path.indexOf("<");
-  return [(cut < 0 ? path : posix.dirname(path.slice(0, cut) + "x")).replace(/\/+$/, "")];
+  return [(cut < 0 ? path : posix.dirname(`${path.slice(0, cut)}x`)).replace(/\/+$/, "")];
 }
 
 /** What is wrong with a document's account of the tree: paths that do not exist, folders not named. */

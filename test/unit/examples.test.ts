@@ -64,7 +64,7 @@ describe("examples", () => {
       for (const e of rendered) {
         for (const lang of LANGUAGES) {
           expect(e[lang].trim().length, `${token} ${lang}`).toBeGreaterThan(0);
-          expect(page, `${token} ${lang}`).toContain("```" + lang + "\n" + e[lang].trimEnd() + "\n```");
+          expect(page, `${token} ${lang}`).toContain(`\`\`\`${lang}\n${e[lang].trimEnd()}\n\`\`\``);
         }
       }
     }

@@ -47,7 +47,7 @@ export function randomSerial(): Buffer {
 
 /** UTCTime until 2049, GeneralizedTime after, as RFC 5280 asks. */
 function time(d: Date): Buffer {
-  const iso = d.toISOString().replace(/[-:T]/g, "").slice(0, 14) + "Z";
+  const iso = `${d.toISOString().replace(/[-:T]/g, "").slice(0, 14)}Z`;
   return d.getUTCFullYear() < 2050
     ? tlv(0x17, Buffer.from(iso.slice(2), "ascii"))
     : tlv(0x18, Buffer.from(iso, "ascii"));

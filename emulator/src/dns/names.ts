@@ -1,5 +1,5 @@
 // The name rules of DNS alone: record names relative to their zone, and reverse zones.
-import { type Cidr } from "../util/ip";
+import type { Cidr } from "../util/ip";
 
 const RECORD_LABEL = /^[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?$/;
 

@@ -34,11 +34,9 @@ const patchBody = z.strictObject({
 });
 
 const hostnamesBody = z.strictObject({
-  managed_by: z
-    .string()
-    .regex(MANAGED_BY, {
-      error: "must be 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit",
-    }),
+  managed_by: z.string().regex(MANAGED_BY, {
+    error: "must be 1 to 64 letters, digits, '.', '_', ':' or '-', starting with a letter or digit",
+  }),
   hostnames: z.array(z.string()).max(HOSTNAMES_MAX),
   adopt: z.boolean().optional(),
 });

@@ -10,11 +10,9 @@ const PROJECT_NAME = /^[a-z0-9]([a-z0-9-]{0,56}[a-z0-9])?$/;
 const RECENT_DEPLOYS = 10;
 
 const createBody = z.strictObject({
-  name: z
-    .string()
-    .regex(PROJECT_NAME, {
-      error: "must be 1 to 58 lower-case letters, digits or '-', starting and ending with a letter or digit",
-    }),
+  name: z.string().regex(PROJECT_NAME, {
+    error: "must be 1 to 58 lower-case letters, digits or '-', starting and ending with a letter or digit",
+  }),
 });
 
 function ownDeploy(p: PagesProjectRow, id: number): DeployRow {

@@ -10,11 +10,9 @@ import { isoTime } from "../util/time";
 const EXTERNAL_REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 
 const subjectBody = z.strictObject({
-  external_ref: z
-    .string()
-    .regex(EXTERNAL_REF, {
-      error: "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit",
-    }),
+  external_ref: z.string().regex(EXTERNAL_REF, {
+    error: "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit",
+  }),
 });
 
 const mintBody = z.strictObject({ scope: z.enum(["read", "write"]).default("read") });

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { nullWhereAbsent, uniqueId } from "../tables";
 import { type AccountEnv, collection } from "../collection";
-import { ApiError, invalid, notFound } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { paginate, pagingQuery } from "../paging";
 import { route } from "../router";
 import { messageView, newCode, refreshVerification, scheduledView, verificationView } from "./messaging";

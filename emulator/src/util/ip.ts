@@ -30,7 +30,7 @@ export function parseIPv6(s: string): bigint | null {
   if (lastColon >= 0 && s.slice(lastColon + 1).includes(".")) {
     tailV4 = parseIPv4(s.slice(lastColon + 1));
     if (tailV4 === null) return null;
-    head = s.slice(0, lastColon + 1) + "0:0";
+    head = `${s.slice(0, lastColon + 1)}0:0`;
   }
   const dbl = head.split("::");
   if (dbl.length > 2) return null;

@@ -16,12 +16,10 @@ export const email = z
   .string()
   .max(254)
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, { error: "must be an email address" });
-export const callPattern = z
-  .string()
-  .regex(/^\+?[0-9XZN]{1,20}\.?$/, {
-    error:
-      "must be digits with X (any digit), Z (1-9) or N (2-9), optionally a leading + and a trailing . (anything more)",
-  });
+export const callPattern = z.string().regex(/^\+?[0-9XZN]{1,20}\.?$/, {
+  error:
+    "must be digits with X (any digit), Z (1-9) or N (2-9), optionally a leading + and a trailing . (anything more)",
+});
 
 export const hostOrIp = z
   .string()

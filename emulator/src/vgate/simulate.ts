@@ -2,7 +2,7 @@
 // one. The answer lists every object the call passes and how it ends (see
 // docs/api-assumptions.md for the body and the answer).
 import { z } from "zod";
-import { type ExtensionRow, type PbxRow, type ScheduleRule, DAYS, parseDestination } from "./state";
+import { type ExtensionRow, type PbxRow, type ScheduleRule, type DAYS, parseDestination } from "./state";
 import { E164 } from "../validation";
 
 export const simulateBody = z.strictObject({

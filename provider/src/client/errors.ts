@@ -139,7 +139,7 @@ const CLASS_BY_CODE: Record<KnownErrorCode, new (init: ApiErrorInit) => ApiError
 };
 
 function isKnownCode(code: string): code is KnownErrorCode {
-  return Object.prototype.hasOwnProperty.call(CLASS_BY_CODE, code);
+  return Object.hasOwn(CLASS_BY_CODE, code);
 }
 
 export interface ErrorResponse {

@@ -45,7 +45,7 @@ export function readPage(body: unknown, asked: { limit: number; offset: number }
   }
 
   const paging = isRecord(body.paging) ? body.paging : body;
-  if (Object.prototype.hasOwnProperty.call(paging, "next_offset")) {
+  if (Object.hasOwn(paging, "next_offset")) {
     const next = paging.next_offset;
     if (next === null || next === undefined) return { ok: true, items, nextOffset: null };
     if (typeof next !== "number" || !Number.isInteger(next) || next < 0) {

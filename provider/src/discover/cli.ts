@@ -12,7 +12,7 @@ import { DEFAULT_ZONE_RECORDS_ABOVE, discover } from "./discover";
 import { asZoneFiles, withState, type StatefulEntry } from "./with-state";
 import { DEFAULT_PART_SIZE, importInParts } from "./import-in-parts";
 import { configureSession } from "../config/session";
-import { type ExportedDeployment } from "./pending-creates";
+import type { ExportedDeployment } from "./pending-creates";
 import { recoverPendingCreates } from "./recover-pending";
 
 const USAGE = `Usage: nsp-discover [options] > import.json

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiClient } from "../client";
+import type { ApiClient } from "../client";
 import { PROVIDER_VERSION } from "../config/package-info";
 import { resources } from "../modules/all-definitions";
 import {

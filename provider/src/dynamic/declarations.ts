@@ -136,13 +136,13 @@ function resourceText(def: AnyResource, indent: string): string {
   });
 
   return [
-    comment(
+    `${comment(
       [
         def.description,
         `Dynamic-provider form of \`${def.token}\`: runs in the program's own Node.js process through Pulumi's dynamic-provider host, no plugin needed.`,
       ],
       indent,
-    ) + `${indent}class ${name} extends pulumi.dynamic.Resource {`,
+    )}${indent}class ${name} extends pulumi.dynamic.Resource {`,
     `${inner}/** The type token of the definition, \`${def.token}\`. */`,
     `${inner}static readonly token: string;`,
     comment([`Reads an existing ${name} into the program by its id (${"`"}${def.importId}${"`"}).`], inner) +

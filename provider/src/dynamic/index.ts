@@ -25,29 +25,13 @@ export const __nsp = adapter;
  */
 function serializableProvider(token: string): pulumi.dynamic.ResourceProvider {
   return {
-    configure: function (req) {
-      return Promise.resolve().then(function () {
-        return require("@nsp/pulumi-dynamic").__nsp.configure(req.config);
-      });
-    },
-    check: function (olds, news) {
-      return require("@nsp/pulumi-dynamic").__nsp.check(token, olds, news);
-    },
-    diff: function (id, olds, news) {
-      return require("@nsp/pulumi-dynamic").__nsp.diff(token, id, olds, news);
-    },
-    create: function (inputs) {
-      return require("@nsp/pulumi-dynamic").__nsp.create(token, inputs);
-    },
-    read: function (id, props) {
-      return require("@nsp/pulumi-dynamic").__nsp.read(token, id, props);
-    },
-    update: function (id, olds, news) {
-      return require("@nsp/pulumi-dynamic").__nsp.update(token, id, olds, news);
-    },
-    delete: function (id, props) {
-      return require("@nsp/pulumi-dynamic").__nsp.remove(token, id, props);
-    },
+    configure: (req) => Promise.resolve().then(() => require("@nsp/pulumi-dynamic").__nsp.configure(req.config)),
+    check: (olds, news) => require("@nsp/pulumi-dynamic").__nsp.check(token, olds, news),
+    diff: (id, olds, news) => require("@nsp/pulumi-dynamic").__nsp.diff(token, id, olds, news),
+    create: (inputs) => require("@nsp/pulumi-dynamic").__nsp.create(token, inputs),
+    read: (id, props) => require("@nsp/pulumi-dynamic").__nsp.read(token, id, props),
+    update: (id, olds, news) => require("@nsp/pulumi-dynamic").__nsp.update(token, id, olds, news),
+    delete: (id, props) => require("@nsp/pulumi-dynamic").__nsp.remove(token, id, props),
   };
 }
 

@@ -1,7 +1,7 @@
 import { appendFileSync } from "node:fs";
 import * as grpc from "@grpc/grpc-js";
 import * as providerPb from "@pulumi/pulumi/proto/provider_pb";
-import * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
+import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import * as engineGrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
 import * as enginePb from "@pulumi/pulumi/proto/engine_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";

@@ -6,7 +6,7 @@
 // Installed, the codec makes every Struct the generated messages read or write hold a plain
 // value instead (`toJavaScript()` returns it; `fromJavaScript()` keeps it), so memory is the
 // size of the plain values and time is linear in the bytes. The wire format is unchanged.
-import { BinaryReader, BinaryWriter } from "google-protobuf";
+import type { BinaryReader, BinaryWriter } from "google-protobuf";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { structSize, varintSize } from "../framework/engine/message-size";
 

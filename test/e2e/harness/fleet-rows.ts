@@ -184,7 +184,7 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
         runs.map((r) => new Date(r.at)),
         runs.map(() => false),
         runs.map((r) => r.schedule),
-        runs.map((r) => new Date(r.at + 10 * 60_000 > now ? now : r.at + 10 * 60_000)),
+        runs.map((r) => new Date(Math.min(r.at + 10 * 60_000, now))),
       ],
     );
     for (let i = 0; i < rows.length; i += 5000) {

@@ -280,7 +280,7 @@ plugins:
    */
   static yamlProgramText(program: string): string {
     if (sharedPluginHome())
-      return program.replace(/^plugins:\n  providers:\n    - name: nsp\n      path: (\.\.\/)+bin\n/m, "");
+      return program.replace(/^plugins:\n {2}providers:\n {4}- name: nsp\n {6}path: (\.\.\/)+bin\n/m, "");
     return program.replace(/path: (\.\.\/)+bin/, `path: ${join(ROOT, "bin")}`);
   }
 

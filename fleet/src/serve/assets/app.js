@@ -9,7 +9,7 @@
 // Without it the page still works: the filters, the search, the sorting and the pages are links
 // and a form.
 "use strict";
-(function () {
+(() => {
   var POLL_MS = 2000;
   // Short in tables: the time alone today, the day without the year this year; the whole in its title.
   var today = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
@@ -31,7 +31,7 @@
 
   function short(d) {
     var now = new Date();
-    if (dayOf.format(d) === dayOf.format(now)) return "today " + today.format(d);
+    if (dayOf.format(d) === dayOf.format(now)) return `today ${today.format(d)}`;
     if (yearOf.format(d) === yearOf.format(now)) return thisYear.format(d);
     return dateTime.format(d);
   }
@@ -48,7 +48,7 @@
     var times = root.querySelectorAll("time[datetime]");
     for (var i = 0; i < times.length; i++) {
       var d = new Date(times[i].getAttribute("datetime"));
-      if (isNaN(d.getTime())) continue;
+      if (Number.isNaN(d.getTime())) continue;
       times[i].textContent = short(d);
       times[i].title = full.format(d);
     }
@@ -70,15 +70,13 @@
 
   function seconds(s) {
     if (s === null) return "";
-    if (s < 60) return s + " s";
-    if (s < 3600) return s / 60 + " min";
-    return s / 3600 + " h";
+    if (s < 60) return `${s} s`;
+    if (s < 3600) return `${s / 60} min`;
+    return `${s / 3600} h`;
   }
 
   function configs(data) {
-    var hours = data.perHour.hours.map(function (h) {
-      return hourOnly.format(new Date(h));
-    });
+    var hours = data.perHour.hours.map((h) => hourOnly.format(new Date(h)));
     var results = Object.keys(data.perHour.results);
     var common = {
       animation: false,
@@ -94,9 +92,11 @@
         type: "bar",
         data: {
           labels: hours,
-          datasets: results.map(function (r) {
-            return { label: r, data: data.perHour.results[r], backgroundColor: RESULT_COLOURS[r] || "#5e35b1" };
-          }),
+          datasets: results.map((r) => ({
+            label: r,
+            data: data.perHour.results[r],
+            backgroundColor: RESULT_COLOURS[r] || "#5e35b1",
+          })),
         },
         options: options({
           scales: {
@@ -108,15 +108,13 @@
       durations: {
         type: "bar",
         data: {
-          labels: data.durations.buckets.map(function (b) {
-            return b.to === null ? "≥ " + seconds(b.from) : seconds(b.from) + " to " + seconds(b.to);
-          }),
+          labels: data.durations.buckets.map((b) =>
+            b.to === null ? `≥ ${seconds(b.from)}` : `${seconds(b.from)} to ${seconds(b.to)}`,
+          ),
           datasets: [
             {
               label: "stacks",
-              data: data.durations.buckets.map(function (b) {
-                return b.count;
-              }),
+              data: data.durations.buckets.map((b) => b.count),
               backgroundColor: "#1565c0",
             },
           ],
@@ -132,25 +130,19 @@
       requests: {
         type: "bar",
         data: {
-          labels: data.requests.runs.map(function (r) {
-            return hourOnly.format(new Date(r.at)) + " " + r.operation;
-          }),
+          labels: data.requests.runs.map((r) => `${hourOnly.format(new Date(r.at))} ${r.operation}`),
           datasets: [
             {
               type: "bar",
               label: "API requests",
-              data: data.requests.runs.map(function (r) {
-                return r.requests;
-              }),
+              data: data.requests.runs.map((r) => r.requests),
               backgroundColor: "#1565c0",
               yAxisID: "y",
             },
             {
               type: "line",
               label: "answered 429",
-              data: data.requests.runs.map(function (r) {
-                return r.rateLimited;
-              }),
+              data: data.requests.runs.map((r) => r.rateLimited),
               borderColor: "#c62828",
               backgroundColor: "#c62828",
               yAxisID: "y1",
@@ -174,23 +166,17 @@
       drifted: {
         type: "line",
         data: {
-          labels: data.drifted.runs.map(function (r) {
-            return hourOnly.format(new Date(r.at));
-          }),
+          labels: data.drifted.runs.map((r) => hourOnly.format(new Date(r.at))),
           datasets: [
             {
               label: "drifted",
-              data: data.drifted.runs.map(function (r) {
-                return r.drifted;
-              }),
+              data: data.drifted.runs.map((r) => r.drifted),
               borderColor: "#b35c00",
               backgroundColor: "#b35c00",
             },
             {
               label: "checked",
-              data: data.drifted.runs.map(function (r) {
-                return r.checked;
-              }),
+              data: data.drifted.runs.map((r) => r.checked),
               borderColor: "#757575",
               backgroundColor: "#757575",
               borderDash: [6, 4],
@@ -216,9 +202,9 @@
   function chartsSoon() {
     if (chartsDue) return;
     chartsDue = setTimeout(
-      function () {
+      () => {
         chartsDue = null;
-        drawCharts().catch(function () {});
+        drawCharts().catch(() => {});
       },
       Math.max(0, chartsDrawnAt + CHART_EVERY_MS - Date.now()),
     );
@@ -228,26 +214,20 @@
     if (!document.getElementById("charts") || !window.Chart) return Promise.resolve();
     chartsDrawnAt = Date.now();
     return fetch("/api/charts", { headers: { accept: "application/json" }, cache: "no-store" })
-      .then(function (res) {
-        return res.ok ? res.json() : null;
-      })
-      .then(function (data) {
+      .then((res) => (res.ok ? res.json() : null))
+      .then((data) => {
         if (!data) return;
         var all = configs(data);
-        Object.keys(all).forEach(function (id) {
+        Object.keys(all).forEach((id) => {
           var config = all[id];
-          var empty = config.data.datasets.every(function (ds) {
-            return ds.data.every(function (v) {
-              return !v;
-            });
-          });
-          var note = document.getElementById("empty-" + id);
+          var empty = config.data.datasets.every((ds) => ds.data.every((v) => !v));
+          var note = document.getElementById(`empty-${id}`);
           if (note) note.hidden = !empty;
           if (charts[id]) {
             charts[id].data = config.data;
             charts[id].update();
           } else {
-            charts[id] = new window.Chart(document.getElementById("chart-" + id), config);
+            charts[id] = new window.Chart(document.getElementById(`chart-${id}`), config);
           }
         });
         document.getElementById("charts").setAttribute("data-drawn", "true");
@@ -259,12 +239,12 @@
 
   /** The same address again; its live regions in place of these, the focus kept on the same link. */
   function refresh() {
-    return fetch(location.href, { headers: { accept: "text/html" }, cache: "no-store" }).then(function (res) {
+    return fetch(location.href, { headers: { accept: "text/html" }, cache: "no-store" }).then((res) => {
       if (!res.ok) return false;
-      return res.text().then(function (text) {
+      return res.text().then((text) => {
         var doc = new DOMParser().parseFromString(text, "text/html");
         var focused = document.activeElement;
-        var focusHref = focused && focused.getAttribute ? focused.getAttribute("href") : null;
+        var focusHref = focused?.getAttribute ? focused.getAttribute("href") : null;
         var regions = document.querySelectorAll("[data-live][id]");
         for (var i = 0; i < regions.length; i++) {
           var fresh = doc.getElementById(regions[i].id);
@@ -274,7 +254,7 @@
           regions[i].replaceWith(region);
           formatTimes(region);
           if (hadFocus && focusHref) {
-            var again = region.querySelector('a[href="' + CSS.escape(focusHref) + '"]');
+            var again = region.querySelector(`a[href="${CSS.escape(focusHref)}"]`);
             if (again) again.focus();
           }
         }
@@ -285,27 +265,25 @@
   }
 
   function poll() {
-    var next = function () {
+    var next = () => {
       setTimeout(poll, POLL_MS);
     };
     if (document.hidden) return next();
     fetch("/api/version", { headers: { accept: "application/json" }, cache: "no-store" })
-      .then(function (res) {
-        return res.ok ? res.json() : null;
-      })
-      .then(function (v) {
+      .then((res) => (res.ok ? res.json() : null))
+      .then((v) => {
         if (!v || v.version === document.body.getAttribute("data-version")) return;
-        return refresh().then(function (done) {
+        return refresh().then((done) => {
           if (!done) return;
-          if (updated) updated.textContent = "Updated at " + clock.format(new Date()) + ".";
+          if (updated) updated.textContent = `Updated at ${clock.format(new Date())}.`;
           chartsSoon();
         });
       })
       // The server gone for a moment (a restart): the next poll tries again.
-      .catch(function () {})
+      .catch(() => {})
       .then(next);
   }
 
-  drawCharts().catch(function () {});
+  drawCharts().catch(() => {});
   setTimeout(poll, POLL_MS);
 })();

@@ -226,9 +226,9 @@ export interface FunctionDefinition<A extends Shape = Shape, R extends Shape = S
 type DerivedLists = "replaceOnChanges" | "secrets" | "writeOnly" | "oneTime";
 
 // The registry holds definitions of many shapes; erase the shape there, keep it at the definition.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the registry erases each definition's own shape (see above).
 export type AnyResource = ResourceDefinition<any, any>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: as for AnyResource.
 export type AnyFunction = FunctionDefinition<any, any>;
 
 const evaluated: string[] = [];

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 
 /**
  * The roles of one property, declared once in its `.meta()`; request bodies, the wire schema
@@ -57,7 +57,7 @@ interface PropertyMeta extends FieldRoles {
 
 declare module "zod/v4/core" {
   // Type-checks the framework's keys wherever `.meta()` is written.
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  // biome-ignore lint/suspicious/noEmptyInterface: zod merges declarations into this interface; it must stay one.
   interface GlobalMeta extends PropertyMeta {}
 }
 

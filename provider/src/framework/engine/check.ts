@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { CheckFailure } from "../definition";
 import { containsUnknown, type PropertyMap } from "./property-values";
 import { unwrap } from "../definition/zod-walk";

@@ -1,10 +1,10 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { AnyFunction, AnyResource } from "../definition";
 import { listInputsOf } from "../api/list-facts";
 import { defOf, isIntegerSchema, metaOf, shapeOf, unwrap } from "../definition/zod-walk";
 import { deletingDoc } from "./held-objects";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
+// biome-ignore lint/suspicious/noExplicitAny: schema.json is built as free JSON; the metaschema test checks its shape.
 type Json = Record<string, any>;
 
 export interface PackageInfo {

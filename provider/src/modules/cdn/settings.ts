@@ -18,13 +18,10 @@ export const ORIGIN_SCHEME_DESCRIPTION =
 /** The settings PATCH /cdn/sites/{id} takes. Unset means left as the API has it. */
 export const settingsShape = {
   originScheme: z.enum(ORIGIN_SCHEMES).optional().meta({ description: ORIGIN_SCHEME_DESCRIPTION, patch: true }),
-  originHostHeader: z
-    .boolean()
-    .optional()
-    .meta({
-      description: "Send the site's hostname as the Host header to the origin, instead of the origin's own name.",
-      patch: true,
-    }),
+  originHostHeader: z.boolean().optional().meta({
+    description: "Send the site's hostname as the Host header to the origin, instead of the origin's own name.",
+    patch: true,
+  }),
   waf: z
     .object({
       enabled: z.boolean().meta({ description: "Whether the web application firewall inspects requests." }),
@@ -36,13 +33,10 @@ export const settingsShape = {
     .optional()
     .meta({ typeName: "SiteWaf", description: "Web application firewall.", patch: true }),
   cacheTtl: nonNegative("How long the edge caches responses, in seconds."),
-  cacheMode: z
-    .enum(["all", "static", "origin"])
-    .optional()
-    .meta({
-      description: "What the edge caches: `all` responses, `static` assets only, or what the `origin` headers allow.",
-      patch: true,
-    }),
+  cacheMode: z.enum(["all", "static", "origin"]).optional().meta({
+    description: "What the edge caches: `all` responses, `static` assets only, or what the `origin` headers allow.",
+    patch: true,
+  }),
   cacheHtmlTtl: nonNegative("How long the edge caches HTML, in seconds (0: not cached)."),
   forceHttps: z.boolean().optional().meta({ description: "Redirect plain HTTP requests to HTTPS.", patch: true }),
   underAttack: z
@@ -91,23 +85,15 @@ export const settingsShape = {
       patch: true,
     }),
   // The certificate goes on the patch with its key, apart from the other settings (see settingsPatch).
-  certPem: z
-    .string()
-    .min(1, "must not be empty")
-    .optional()
-    .meta({
-      description:
-        "A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.",
-    }),
-  keyPem: z
-    .string()
-    .min(1, "must not be empty")
-    .optional()
-    .meta({
-      description: "Private key (PEM) of `certPem`. Stored as a secret; the API never returns it.",
-      secret: true,
-      writeOnly: true,
-    }),
+  certPem: z.string().min(1, "must not be empty").optional().meta({
+    description:
+      "A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.",
+  }),
+  keyPem: z.string().min(1, "must not be empty").optional().meta({
+    description: "Private key (PEM) of `certPem`. Stored as a secret; the API never returns it.",
+    secret: true,
+    writeOnly: true,
+  }),
   // The origin is set by its own PUT (see originPut).
   pagesProjectId: idRef(
     "Static-site project that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin.",
@@ -131,12 +117,10 @@ export const siteStateShape = {
     .nullable()
     .optional()
     .meta({ description: "Hosting zone of a zone-mode site; null in cname mode." }),
-  dnsMode: z
-    .string()
-    .meta({
-      description:
-        "`zone` (a proxied record in a hosted zone) or `cname` (the customer's DNS points a CNAME at `target`).",
-    }),
+  dnsMode: z.string().meta({
+    description:
+      "`zone` (a proxied record in a hosted zone) or `cname` (the customer's DNS points a CNAME at `target`).",
+  }),
   hasCertificate: z.boolean().meta({ description: "Whether the edge has a certificate for the hostname." }),
   verifiedAt: z
     .string()

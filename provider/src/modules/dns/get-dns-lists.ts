@@ -6,12 +6,9 @@ import { fromWire } from "../../framework/api/wire";
 const listWire = z.looseObject({ key: z.string() });
 
 const listsResult = z.object({
-  keys: z
-    .array(z.string())
-    .meta({
-      description:
-        "The blocklist keys, for `filterLists` of `nsp:services:Filter` and `lists` of `nsp:services:Client`.",
-    }),
+  keys: z.array(z.string()).meta({
+    description: "The blocklist keys, for `filterLists` of `nsp:services:Filter` and `lists` of `nsp:services:Client`.",
+  }),
   lists: listOf("DnsBlocklist", "A blocklist resolver services can apply.", "The blocklists, in the API's order.", {
     key: z.string().meta({ description: "Blocklist key, such as `ads`." }),
     name: z.string().optional().meta({ description: "Display name." }),

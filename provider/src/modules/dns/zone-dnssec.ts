@@ -13,14 +13,9 @@ const dnssecArgs = z.object({
 });
 
 const dnssecState = z.object({
-  ds: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "The DS record to publish at the registrar, such as `2371 13 2 <digest>`; null while signing is off.",
-    }),
+  ds: z.string().nullable().optional().meta({
+    description: "The DS record to publish at the registrar, such as `2371 13 2 <digest>`; null while signing is off.",
+  }),
   dnskey: z
     .string()
     .nullable()

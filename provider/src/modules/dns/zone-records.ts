@@ -178,12 +178,10 @@ export function inZoneFileForm(values: PropertyMap, zoneName: string): PropertyM
 }
 
 const zoneRecordsState = z.object({
-  recordSets: z
-    .array(z.string())
-    .meta({
-      description:
-        "The record sets this resource owns, each written `<name> <type>` (such as `www A`): the names and types in `records`.",
-    }),
+  recordSets: z.array(z.string()).meta({
+    description:
+      "The record sets this resource owns, each written `<name> <type>` (such as `www A`): the names and types in `records`.",
+  }),
 });
 
 function recordSetsOf(records: readonly ZoneRecord[]): string[] {

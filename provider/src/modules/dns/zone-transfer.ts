@@ -33,14 +33,11 @@ const transferArgs = z.object({
     .max(MAX_ITEMS, `must have at most ${MAX_ITEMS} items`)
     .default([])
     .meta({ description: `Addresses sent a NOTIFY when the zone changes, at most ${MAX_ITEMS}.`, create: true }),
-  tsig: z
-    .boolean()
-    .default(false)
-    .meta({
-      description:
-        "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`.",
-      create: true,
-    }),
+  tsig: z.boolean().default(false).meta({
+    description:
+      "Whether transfers are signed with a TSIG key. Turning it on generates the key, returned once as `tsigKey`.",
+    create: true,
+  }),
   tsigRotation: rotationTrigger(
     "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it.",
   ),

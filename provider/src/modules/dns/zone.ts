@@ -39,15 +39,12 @@ const zoneArgs = z.object({
     create: true,
     replace: true,
   }),
-  mode: z
-    .enum(["zone", "host"])
-    .default("zone")
-    .meta({
-      description:
-        "`zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere.",
-      create: true,
-      replace: true,
-    }),
+  mode: z.enum(["zone", "host"]).default("zone").meta({
+    description:
+      "`zone` hosts a whole domain; `host` hosts one hostname delegated by NS records inside an existing zone elsewhere.",
+    create: true,
+    replace: true,
+  }),
   // The create body takes only service, name and mode; the rest is set by a patch.
   enabled: z.boolean().default(true).meta({ description: "Whether the zone is served.", patch: true }),
   secondaryMaster: z

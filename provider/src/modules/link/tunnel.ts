@@ -29,17 +29,12 @@ function isLocalUrl(s: string): boolean {
 
 // Every field the API takes is sent on create and on patch.
 const tunnelArgs = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(100)
-    .meta({
-      key: true,
-      description: "Name of the tunnel, unique in the account (ignoring case).",
-      create: true,
-      patch: true,
-    }),
+  name: z.string().trim().min(1, "must not be empty").max(100).meta({
+    key: true,
+    description: "Name of the tunnel, unique in the account (ignoring case).",
+    create: true,
+    patch: true,
+  }),
   localUrl: z
     .string()
     .trim()
@@ -72,14 +67,10 @@ const tunnelState = z.object({
   credential: oneTimeSecret(
     "The connector's credential. The API returns it only when the tunnel is created and when the credential is rotated, so it is kept from the state on every refresh. Null after an import: change `credentialRotation` to get one.",
   ),
-  credentialIssuedAt: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "When the current credential was issued; a change on refresh means it was rotated outside this program.",
-    }),
+  credentialIssuedAt: z.string().nullable().optional().meta({
+    description:
+      "When the current credential was issued; a change on refresh means it was rotated outside this program.",
+  }),
   createdAt: z.string().meta({ description: "When the tunnel was created." }),
 });
 

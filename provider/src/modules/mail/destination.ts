@@ -15,12 +15,10 @@ const destinationArgs = z.object({
 
 const destinationState = z.object({
   destinationId: z.string().meta({ description: "The API's id of the destination.", wire: "id" }),
-  confirmed: z
-    .boolean()
-    .meta({
-      description:
-        "Whether the owner of the address has followed the confirmation link; routes forward to it only once it is confirmed.",
-    }),
+  confirmed: z.boolean().meta({
+    description:
+      "Whether the owner of the address has followed the confirmation link; routes forward to it only once it is confirmed.",
+  }),
   confirmedAt: z.string().nullable().optional().meta({ description: "When the address was confirmed." }),
   createdAt: z.string().meta({ description: "When the destination was added." }),
 });

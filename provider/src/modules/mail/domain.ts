@@ -40,29 +40,21 @@ const domainArgs = z.object({
   )
     .optional()
     .meta({ create: true, replace: true }),
-  mode: z
-    .enum(MAIL_MODES)
-    .default("mailbox")
-    .meta({
-      description: "`mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both.",
-      create: true,
-      patch: true,
-    }),
+  mode: z.enum(MAIL_MODES).default("mailbox").meta({
+    description: "`mailbox` hosts mailboxes, `forward` only forwards (routes), `both` does both.",
+    create: true,
+    patch: true,
+  }),
   enabled: z.boolean().default(true).meta({ description: "Whether the domain accepts mail.", patch: true }),
-  catchAll: email
-    .nullable()
-    .optional()
-    .meta({
-      description: "Address that receives mail for unknown local parts; unset (or null) turns catch-all off.",
-      patch: true,
-    }),
+  catchAll: email.nullable().optional().meta({
+    description: "Address that receives mail for unknown local parts; unset (or null) turns catch-all off.",
+    patch: true,
+  }),
   // The API cannot unset the default quota; dropping it from the program leaves the last value.
-  defaultQuotaBytes: quotaBytes
-    .optional()
-    .meta({
-      description: "Quota of new mailboxes, in bytes (1 MiB to 1 TiB); the API's default (5 GiB) when unset.",
-      patch: true,
-    }),
+  defaultQuotaBytes: quotaBytes.optional().meta({
+    description: "Quota of new mailboxes, in bytes (1 MiB to 1 TiB); the API's default (5 GiB) when unset.",
+    patch: true,
+  }),
   dmarcPolicy: z
     .enum(["none", "quarantine", "reject"])
     .default("none")
@@ -75,31 +67,23 @@ const domainArgs = z.object({
 
 const recordShape = z
   .object({
-    kind: z
-      .string()
-      .meta({
-        description:
-          "What the record is for: `mx`, `spf`, `dkim`, `dmarc`, `tls_policy` (MTA-STS) or `tls_rpt` (TLS reporting).",
-      }),
+    kind: z.string().meta({
+      description:
+        "What the record is for: `mx`, `spf`, `dkim`, `dmarc`, `tls_policy` (MTA-STS) or `tls_rpt` (TLS reporting).",
+    }),
     name: z.string().meta({ description: "Fully qualified record name." }),
     type: z.string().meta({ description: "Record type (`MX`, `TXT`, `CNAME`)." }),
     content: z.string().meta({ description: "Record content." }),
     ttl: z.number().int().meta({ description: "Time to live in seconds." }),
-    recordId: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({
-        description:
-          "Id of the record in the hosted zone (`nsp:dns:Record` import id `<zoneId>/<recordId>`); null when not published.",
-        wireInteger: true,
-      }),
-    status: z
-      .string()
-      .meta({
-        description:
-          "`published`, `missing`, `modified` or `not_published` for a domain on the service's nodes; for a BYO domain the last check's result (`unchecked`, `ok`, `missing`, `mismatch`).",
-      }),
+    recordId: z.string().nullable().optional().meta({
+      description:
+        "Id of the record in the hosted zone (`nsp:dns:Record` import id `<zoneId>/<recordId>`); null when not published.",
+      wireInteger: true,
+    }),
+    status: z.string().meta({
+      description:
+        "`published`, `missing`, `modified` or `not_published` for a domain on the service's nodes; for a BYO domain the last check's result (`unchecked`, `ok`, `missing`, `mismatch`).",
+    }),
   })
   .meta({ typeName: "MailDomainRecord", description: "One DNS record of the domain." });
 
@@ -108,12 +92,10 @@ const domainState = z.object({
   dkimSelector: z
     .string()
     .meta({ description: "DKIM selector; the key is published at `<selector>._domainkey.<name>`." }),
-  records: z
-    .array(recordShape)
-    .meta({
-      description:
-        "The records the domain publishes: MX, SPF, DKIM, DMARC and the TLS policy (MTA-STS and TLS reporting).",
-    }),
+  records: z.array(recordShape).meta({
+    description:
+      "The records the domain publishes: MX, SPF, DKIM, DMARC and the TLS policy (MTA-STS and TLS reporting).",
+  }),
   checkedAt: z
     .string()
     .nullable()

@@ -4,7 +4,6 @@ import { z } from "zod";
 import { deepEqual } from "../../framework/engine/diff";
 import { wireModel } from "../../framework/api/fields";
 import { keysWithRole } from "../../framework/definition/zod-walk";
-import { NUMERIC_ID } from "../../framework/api/ids";
 import { childCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
 import { HOST_NAME, dnsName } from "../../framework/api/validators";
 

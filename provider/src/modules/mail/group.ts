@@ -22,29 +22,22 @@ const member = z
 const groupArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`).").meta({ replace: true }),
   localPart: localPartKey("The group's local part (before `@`).", "patch"),
-  name: z
-    .string()
-    .max(128, "must be at most 128 characters")
-    .optional()
-    .meta({
-      description: "Name of the group; the API uses the local part when unset.",
-      create: true,
-      patch: true,
-      clearedAs: null,
-    }),
+  name: z.string().max(128, "must be at most 128 characters").optional().meta({
+    description: "Name of the group; the API uses the local part when unset.",
+    create: true,
+    patch: true,
+    clearedAs: null,
+  }),
   members: z
     .array(member)
     .max(MAX_MEMBERS, `must have at most ${MAX_MEMBERS} items`)
     .default([])
     .meta({ description: `Who receives the group's mail, at most ${MAX_MEMBERS}.`, create: true, patch: true }),
-  allowExternalSenders: z
-    .boolean()
-    .default(false)
-    .meta({
-      description: "Whether senders outside the organisation may write to the group.",
-      create: true,
-      patch: true,
-    }),
+  allowExternalSenders: z.boolean().default(false).meta({
+    description: "Whether senders outside the organisation may write to the group.",
+    create: true,
+    patch: true,
+  }),
   membersCanSend: z
     .boolean()
     .default(true)
@@ -54,14 +47,11 @@ const groupArgs = z.object({
     .boolean()
     .default(false)
     .meta({ description: "Whether the group's mail is archived.", create: true, patch: true }),
-  posting: z
-    .enum(["anyone", "org", "members"])
-    .default("members")
-    .meta({
-      description: "Who may post: `anyone`, the organisation (`org`), or `members`.",
-      create: true,
-      patch: true,
-    }),
+  posting: z.enum(["anyone", "org", "members"]).default("members").meta({
+    description: "Who may post: `anyone`, the organisation (`org`), or `members`.",
+    create: true,
+    patch: true,
+  }),
   replyTo: z
     .enum(["sender", "group"])
     .default("sender")

@@ -23,13 +23,11 @@ const mailboxArgs = z.object({
     .optional()
     .meta({ description: "Display name.", create: true, patch: true }),
   // The API cannot unset the quota or the send limit; dropping them leaves the last value.
-  quotaBytes: quotaBytes
-    .optional()
-    .meta({
-      description: "Storage quota in bytes (1 MiB to 1 TiB); the domain's default quota when unset.",
-      create: true,
-      patch: true,
-    }),
+  quotaBytes: quotaBytes.optional().meta({
+    description: "Storage quota in bytes (1 MiB to 1 TiB); the domain's default quota when unset.",
+    create: true,
+    patch: true,
+  }),
   state: z
     .enum(["active", "disabled"])
     .default("active")
@@ -38,16 +36,10 @@ const mailboxArgs = z.object({
     .nullable()
     .optional()
     .meta({ description: "Address of the platform user who owns the mailbox.", patch: true }),
-  sendLimitHour: z
-    .number()
-    .int()
-    .min(0)
-    .max(10000)
-    .optional()
-    .meta({
-      description: "Messages the mailbox may send per hour (0 forbids sending); the API's default (200) when unset.",
-      patch: true,
-    }),
+  sendLimitHour: z.number().int().min(0).max(10000).optional().meta({
+    description: "Messages the mailbox may send per hour (0 forbids sending); the API's default (200) when unset.",
+    patch: true,
+  }),
   sharedWith: z
     .array(email)
     .max(MAX_SHARED, `must have at most ${MAX_SHARED} items`)

@@ -35,17 +35,13 @@ const serverArgs = z.object({
 });
 
 const serverState = z.object({
-  hostname: z
-    .string()
-    .meta({
-      description:
-        "The name the service gives the server; MX records of its domains point here, and its PTR record should too.",
-    }),
-  status: z
-    .string()
-    .meta({
-      description: "`waiting` until the agent first reports, then `online` or `degraded` after its last self-check.",
-    }),
+  hostname: z.string().meta({
+    description:
+      "The name the service gives the server; MX records of its domains point here, and its PTR record should too.",
+  }),
+  status: z.string().meta({
+    description: "`waiting` until the agent first reports, then `online` or `degraded` after its last self-check.",
+  }),
   lastCheck: z
     .object({
       at: z.string().meta({ description: "When the agent checked." }),

@@ -26,13 +26,10 @@ const settingsArgs = z.object({
     .enum(["anyone", "host_only", "host_approve"])
     .optional()
     .meta({ description: "Who may share a screen. Left as the account has it when unset.", patch: true }),
-  recordPolicy: z
-    .enum(["off", "host", "auto"])
-    .optional()
-    .meta({
-      description: "Recording: `off`, by the `host`, or `auto`matic. Left as the account has it when unset.",
-      patch: true,
-    }),
+  recordPolicy: z.enum(["off", "host", "auto"]).optional().meta({
+    description: "Recording: `off`, by the `host`, or `auto`matic. Left as the account has it when unset.",
+    patch: true,
+  }),
   city: z
     .string()
     .trim()

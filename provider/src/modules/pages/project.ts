@@ -27,15 +27,11 @@ const projectArgs = z.object({
 
 const projectState = z.object({
   subdomain: z.string().nullable().optional().meta({ description: "The host name the live deploy is served on." }),
-  liveDeployId: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "Id of the live deploy; null until a deploy is finished. Deploys are made by deploy tooling, not by this resource.",
-      wireInteger: true,
-    }),
+  liveDeployId: z.string().nullable().optional().meta({
+    description:
+      "Id of the live deploy; null until a deploy is finished. Deploys are made by deploy tooling, not by this resource.",
+    wireInteger: true,
+  }),
   createdAt: z.string().meta({ description: "When the project was created." }),
 });
 

@@ -5,13 +5,9 @@ import { linkedMaintainer, requireLinkedMaintainer } from "./fields";
 
 const resourcesResult = z.object({
   mntner: z.string().meta({ description: "The linked maintainer." }),
-  syncedAt: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description: "When the resources were last discovered; null (and every list empty) before the first discovery.",
-    }),
+  syncedAt: z.string().nullable().optional().meta({
+    description: "When the resources were last discovered; null (and every list empty) before the first discovery.",
+  }),
   organisations: z
     .array(
       z
@@ -30,20 +26,14 @@ const resourcesResult = z.object({
           rdns: z
             .object({
               zone: z.string().meta({ description: "The block's reverse zone." }),
-              zoneId: z
-                .string()
-                .nullable()
-                .optional()
-                .meta({
-                  description: "Id of the hosted zone of that name (`nsp:dns:Zone`), or null.",
-                  wireInteger: true,
-                }),
-              status: z
-                .string()
-                .meta({
-                  description:
-                    "`delegated` (hosted here and the domain object points here), `zone_not_delegated` (hosted, not pointed here) or `not_hosted`.",
-                }),
+              zoneId: z.string().nullable().optional().meta({
+                description: "Id of the hosted zone of that name (`nsp:dns:Zone`), or null.",
+                wireInteger: true,
+              }),
+              status: z.string().meta({
+                description:
+                  "`delegated` (hosted here and the domain object points here), `zone_not_delegated` (hosted, not pointed here) or `not_hosted`.",
+              }),
               nserver: z.array(z.string()).meta({ description: "Name servers the domain object delegates to now." }),
             })
             .meta({ typeName: "RegistryBlockRdns", description: "Reverse-DNS status of the block." }),

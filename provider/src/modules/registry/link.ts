@@ -32,14 +32,10 @@ const linkArgs = z.object({
 
 const linkState = z.object({
   verifiedAt: z.string().meta({ description: "When the key was last verified against the maintainer." }),
-  syncedAt: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "When the maintainer's resources were last discovered (`POST /registry/sync`); null before the first discovery.",
-    }),
+  syncedAt: z.string().nullable().optional().meta({
+    description:
+      "When the maintainer's resources were last discovered (`POST /registry/sync`); null before the first discovery.",
+  }),
   createdAt: z.string().meta({ description: "When the account was first linked." }),
 });
 

@@ -41,14 +41,12 @@ const caArgs = z.object({
     replace: true,
   }),
   // An API that leaves asns out of a CA means none.
-  asns: asns
-    .default([])
-    .meta({
-      description: "The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`).",
-      create: true,
-      patch: true,
-      optionalOnWire: true,
-    }),
+  asns: asns.default([]).meta({
+    description: "The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`).",
+    create: true,
+    patch: true,
+    optionalOnWire: true,
+  }),
   // The create body has no note; a patch sets it.
   note: z.string().max(1024).optional().meta({ description: "Free-text note.", patch: true }),
   parentResponseXml: z

@@ -8,13 +8,10 @@ const suggestionShape = {
   covered: z
     .boolean()
     .meta({ description: "Whether a ROA of the CA authorises this origin for this prefix and length." }),
-  validity: z
-    .string()
-    .optional()
-    .meta({
-      description:
-        "Route-origin validity against the CA's ROAs: `valid`, `invalid` (ROAs cover the prefix but none allows this origin or length) or `not_found`.",
-    }),
+  validity: z.string().optional().meta({
+    description:
+      "Route-origin validity against the CA's ROAs: `valid`, `invalid` (ROAs cover the prefix but none allows this origin or length) or `not_found`.",
+  }),
   roaId: z.string().nullable().optional().meta({ description: "Id of a ROA that covers the announcement, if any." }),
   suggestedRoa: z
     .object({

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { CheckFailure } from "../../framework/definition";
-import { cityCode, roomCollection, roomName, roomPasscode, roomState } from "../talk/fields";
+import { cityCode, roomCollection, roomName, roomPasscode } from "../talk/fields";
 
 const TOKEN = "nsp:rtc:Room";
 const both = { create: true, patch: true } as const;
@@ -58,13 +58,11 @@ const roomArgs = z.object({
     .enum(["standard", "strict", "maximum"])
     .default("standard")
     .meta({ description: "How hard the verification is, when `requireVerify` is on.", ...both }),
-  city: cityCode
-    .optional()
-    .meta({
-      description:
-        "City that hosts the room (see `nsp:rtc:getRtcCities`); the API's default when unset. Moving to a city without room is refused.",
-      ...both,
-    }),
+  city: cityCode.optional().meta({
+    description:
+      "City that hosts the room (see `nsp:rtc:getRtcCities`); the API's default when unset. Moving to a city without room is refused.",
+    ...both,
+  }),
   passcode: roomPasscode.meta(both),
 });
 

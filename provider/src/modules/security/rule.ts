@@ -17,20 +17,16 @@ const ruleArgs = z.object({
   zoneId: idRef("Id of the zone whose every edge site the rule applies to. Exactly one of `siteId` and `zoneId`.")
     .optional()
     .meta({ ...fixed, key: true }),
-  field: z
-    .enum(RULE_FIELDS)
-    .meta({
-      key: true,
-      description: "What of the request is matched: its `country`, `asn`, `ip` address or `isp`.",
-      ...fixed,
-    }),
-  op: z
-    .enum(["in", "not_in"])
-    .meta({
-      key: true,
-      description: "Whether the rule matches requests whose field is `in` the value's list or `not_in` it.",
-      ...fixed,
-    }),
+  field: z.enum(RULE_FIELDS).meta({
+    key: true,
+    description: "What of the request is matched: its `country`, `asn`, `ip` address or `isp`.",
+    ...fixed,
+  }),
+  op: z.enum(["in", "not_in"]).meta({
+    key: true,
+    description: "Whether the rule matches requests whose field is `in` the value's list or `not_in` it.",
+    ...fixed,
+  }),
   value: z
     .string()
     .trim()

@@ -55,12 +55,10 @@ const clientArgs = z.object({
     .array(key)
     .default([])
     .meta({ description: "Tags of the group.", ...both }),
-  pausedUntil: timestamp
-    .default("")
-    .meta({
-      description: "Filtering is paused for the group until this time (ISO 8601); empty when not paused.",
-      ...both,
-    }),
+  pausedUntil: timestamp.default("").meta({
+    description: "Filtering is paused for the group until this time (ISO 8601); empty when not paused.",
+    ...both,
+  }),
   lists: z
     .array(key)
     .default([])
@@ -96,12 +94,10 @@ const clientArgs = z.object({
 
 const clientState = z.object({
   // Worked out from the answer's `ddns` object.
-  ddnsConfigured: z
-    .boolean()
-    .meta({
-      description: "Whether a dynamic-address update token is issued (`nsp:services:ClientDdnsToken`).",
-      local: true,
-    }),
+  ddnsConfigured: z.boolean().meta({
+    description: "Whether a dynamic-address update token is issued (`nsp:services:ClientDdnsToken`).",
+    local: true,
+  }),
   createdAt: z.string().meta({ description: "When the group was created." }),
 });
 
@@ -186,10 +182,8 @@ export const client = clients.resource({
   async create(ctx, args) {
     await requireResolver(ctx, TOKEN, args.serviceId);
     // A client id is unique within the service; without one, the name is the best key there is.
-    return clients
-      .of(args.serviceId)
-      .create(ctx, `client group ${args.name}`, args, {
-        matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name),
-      });
+    return clients.of(args.serviceId).create(ctx, `client group ${args.name}`, args, {
+      matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name),
+    });
   },
 });

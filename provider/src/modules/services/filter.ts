@@ -38,12 +38,9 @@ const filterFields = {
     .default([])
     .meta({ description: "Domains the resolver never blocks, even when a list names them." }),
   rewrites: z.array(rewrite).default([]).meta({ description: "Names answered with another address or name." }),
-  blockMode: z
-    .enum(BLOCK_MODES)
-    .default("nxdomain")
-    .meta({
-      description: "How a blocked name is answered: `nxdomain`, `zero` (0.0.0.0 / ::) or `page` (a block page).",
-    }),
+  blockMode: z.enum(BLOCK_MODES).default("nxdomain").meta({
+    description: "How a blocked name is answered: `nxdomain`, `zero` (0.0.0.0 / ::) or `page` (a block page).",
+  }),
   filterLists: z
     .array(z.string().trim().toLowerCase().pipe(z.string().min(1, "must not be empty")))
     .default([])

@@ -7,25 +7,19 @@ import { items, jsonObject, lines } from "./text-lists";
 const TOKEN = "nsp:services:Policy";
 
 const policyFields = {
-  rules: z
-    .array(ruleLine)
-    .default([])
-    .meta({
-      description:
-        "Custom filtering rules, one per item, in the resolver's rule syntax (the API's `POST /services/{id}/rule-test` tries them out).",
-    }),
+  rules: z.array(ruleLine).default([]).meta({
+    description:
+      "Custom filtering rules, one per item, in the resolver's rule syntax (the API's `POST /services/{id}/rule-test` tries them out).",
+  }),
   blockedServices: z
     .array(key)
     .default([])
     .meta({ description: "Keys of online services whose domains are blocked, such as `tiktok`." }),
-  schedule: z
-    .record(z.string(), z.unknown())
-    .optional()
-    .meta({
-      description:
-        'When filtering applies, as an object in the resolver\'s schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.',
-      wire: "schedule_json",
-    }),
+  schedule: z.record(z.string(), z.unknown()).optional().meta({
+    description:
+      'When filtering applies, as an object in the resolver\'s schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.',
+    wire: "schedule_json",
+  }),
   tz: z
     .string()
     .trim()
@@ -49,12 +43,9 @@ const policyFields = {
     .default([])
     .meta({ description: "Addresses or prefixes allowed to query the resolver; empty allows everybody not denied." }),
   accessDeny: z.array(addressOrPrefix).default([]).meta({ description: "Addresses or prefixes refused." }),
-  forwards: z
-    .array(address)
-    .default([])
-    .meta({
-      description: "Upstream resolvers (IP addresses) that queries are forwarded to; empty uses the service's own.",
-    }),
+  forwards: z.array(address).default([]).meta({
+    description: "Upstream resolvers (IP addresses) that queries are forwarded to; empty uses the service's own.",
+  }),
   pausedUntil: timestamp
     .default("")
     .meta({ description: "Filtering is paused until this time (ISO 8601); empty when not paused." }),

@@ -76,12 +76,10 @@ const report = z
   .meta({ typeName: "SgateBroadcastReport", description: "Recipients by status." });
 
 const broadcastState = z.object({
-  state: z
-    .string()
-    .meta({
-      description:
-        "`draft` while managed here; after a start (outside Pulumi): `scheduled`, `sending`, `paused`, `completed` or `cancelled`.",
-    }),
+  state: z.string().meta({
+    description:
+      "`draft` while managed here; after a start (outside Pulumi): `scheduled`, `sending`, `paused`, `completed` or `cancelled`.",
+  }),
   startAt: z.string().nullable().optional().meta({ description: "When the broadcast started or is to start." }),
   report: report.meta({ description: "Recipients by status." }),
   createdAt: z.string().meta({ description: "When the broadcast was created." }),

@@ -94,14 +94,11 @@ const channelArgs = z.object({
   keyRotation: rotationTrigger(
     "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value.",
   ),
-  revokeOnRotation: z
-    .boolean()
-    .optional()
-    .meta({
-      description:
-        "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it continue with the old key. The API never stores this value.",
-      local: true,
-    }),
+  revokeOnRotation: z.boolean().optional().meta({
+    description:
+      "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it continue with the old key. The API never stores this value.",
+    local: true,
+  }),
 });
 
 const channelState = z.object({
@@ -121,14 +118,10 @@ const channelState = z.object({
   streamKey: oneTimeSecret(
     "The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one).",
   ),
-  keyIssuedAt: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description:
-        "When the current stream key was issued; a change on refresh means a key was issued outside this program.",
-    }),
+  keyIssuedAt: z.string().nullable().optional().meta({
+    description:
+      "When the current stream key was issued; a change on refresh means a key was issued outside this program.",
+  }),
   createdAt: z.string().meta({ description: "When the channel was created." }),
 });
 

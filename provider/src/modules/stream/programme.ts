@@ -29,12 +29,10 @@ const programmeArgs = z.object({
 });
 
 const programmeState = z.object({
-  updatedAt: z
-    .string()
-    .meta({
-      description:
-        "When the programme was last replaced; sent back on the next change so that a change made meanwhile elsewhere is not overwritten.",
-    }),
+  updatedAt: z.string().meta({
+    description:
+      "When the programme was last replaced; sent back on the next change so that a change made meanwhile elsewhere is not overwritten.",
+  }),
 });
 
 // The channel is the programme's path, not a field of it; every PUT sends the whole programme.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { cityCode, roomCollection, roomName, roomPasscode, roomState } from "./fields";
+import { cityCode, roomCollection, roomName, roomPasscode, type roomState } from "./fields";
 
 const TOKEN = "nsp:talk:Room";
 const both = { create: true, patch: true } as const;
@@ -11,13 +11,11 @@ const roomArgs = z.object({
     .enum(["room", "live"])
     .default("room")
     .meta({ description: "`room` (everybody talks) or `live` (a few talk, many read).", ...both }),
-  city: cityCode
-    .optional()
-    .meta({
-      description:
-        "City that hosts the room (see `nsp:talk:getTalkCities`); the API's default (`fra` in the emulator) when unset. Moving to a city without room is refused.",
-      ...both,
-    }),
+  city: cityCode.optional().meta({
+    description:
+      "City that hosts the room (see `nsp:talk:getTalkCities`); the API's default (`fra` in the emulator) when unset. Moving to a city without room is refused.",
+    ...both,
+  }),
   visibility: z
     .enum(["public", "unlisted"])
     .default("public")

@@ -36,15 +36,12 @@ const siteArgs = z.object({
     .boolean()
     .default(false)
     .meta({ description: "Whether the widget collects a browser fingerprint.", ...both }),
-  interaction: z
-    .enum(["off", "soft", "strict", "present"])
-    .default("off")
-    .meta({
-      description:
-        "How much user interaction a pass requires: `off`, `soft`, `strict` or `present`. The API sets it at creation only, so a change replaces the site (and its keys).",
-      create: true,
-      replace: true,
-    }),
+  interaction: z.enum(["off", "soft", "strict", "present"]).default("off").meta({
+    description:
+      "How much user interaction a pass requires: `off`, `soft`, `strict` or `present`. The API sets it at creation only, so a change replaces the site (and its keys).",
+    create: true,
+    replace: true,
+  }),
   // Sites are created enabled: `enabled` is only in the patch body.
   enabled: z.boolean().default(true).meta({ description: "Whether the site's tokens verify.", patch: true }),
   secretRotation: rotationTrigger(
@@ -57,13 +54,9 @@ const siteState = z.object({
   secret: oneTimeSecret(
     "The server secret for server-side verification. The API returns it only when the site is created and when the secret is rotated, so it is kept from the state on every refresh. Null after an import: change `secretRotation` to get one.",
   ),
-  secretIssuedAt: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description: "When the current secret was issued; a change on refresh means it was rotated outside this program.",
-    }),
+  secretIssuedAt: z.string().nullable().optional().meta({
+    description: "When the current secret was issued; a change on refresh means it was rotated outside this program.",
+  }),
   createdAt: z.string().meta({ description: "When the site was created." }),
 });
 

@@ -25,13 +25,9 @@ export const extension = definePbxObject({
       .meta({ description: "Email address of the person who uses the extension." }),
     callerIdName: z.string().nullable().optional().meta({ description: "Caller name shown on internal calls." }),
     callerIdNumber: e164.nullable().optional().meta({ description: "Caller number shown on outbound calls (E.164)." }),
-    outboundClass: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description: "Which outbound calls are allowed, such as `internal`, `local`, `national` or `international`.",
-      }),
+    outboundClass: z.string().min(1).optional().meta({
+      description: "Which outbound calls are allowed, such as `internal`, `local`, `national` or `international`.",
+    }),
     record: z
       .string()
       .min(1)
@@ -63,15 +59,12 @@ export const extension = definePbxObject({
       .optional()
       .meta({ description: "SIP user name of the extension, at the PBX's `sipDomain`." }),
     sipPasswordIssuedAt: z.string().optional().meta({ description: "When the current SIP password was issued." }),
-    sipPassword: z
-      .string()
-      .optional()
-      .meta({
-        description:
-          "SIP password. The API shows it once, when issued; it is kept from the state on refresh. Empty after an import (change `passwordRotation` to get one).",
-        secret: true,
-        oneTime: true,
-      }),
+    sipPassword: z.string().optional().meta({
+      description:
+        "SIP password. The API shows it once, when issued; it is kept from the state on refresh. Empty after an import (change `passwordRotation` to get one).",
+      secret: true,
+      oneTime: true,
+    }),
   },
 
   afterRead(ctx, state, prior) {

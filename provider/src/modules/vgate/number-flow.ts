@@ -22,22 +22,14 @@ const flowArgs = z.object({
 });
 
 const flowState = z.object({
-  groupId: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description: "Id of the ring group the gateway made for the flow, if it needed one.",
-      wire: "flow_group_id",
-    }),
-  timeconditionId: z
-    .string()
-    .nullable()
-    .optional()
-    .meta({
-      description: "Id of the business hours (time condition) the gateway made for the flow, if it needed them.",
-      wire: "flow_timecond_id",
-    }),
+  groupId: z.string().nullable().optional().meta({
+    description: "Id of the ring group the gateway made for the flow, if it needed one.",
+    wire: "flow_group_id",
+  }),
+  timeconditionId: z.string().nullable().optional().meta({
+    description: "Id of the business hours (time condition) the gateway made for the flow, if it needed them.",
+    wire: "flow_timecond_id",
+  }),
 });
 
 type FlowState = z.output<typeof flowArgs> & z.output<typeof flowState>;

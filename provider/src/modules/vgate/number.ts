@@ -16,11 +16,8 @@ export const number = definePbxObject({
       .optional(),
   },
   outputs: {
-    source: z
-      .string()
-      .optional()
-      .meta({
-        description: "`byo` for a number brought by the customer, `platform` for one bought from the platform.",
-      }),
+    source: z.string().optional().meta({
+      description: "`byo` for a number brought by the customer, `platform` for one bought from the platform.",
+    }),
   },
 });

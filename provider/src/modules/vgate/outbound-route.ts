@@ -30,11 +30,8 @@ export const outboundRoute = definePbxObject({
       .array(gatewayRef("a trunk", "Trunk id."))
       .min(1, "must have at least one trunk")
       .meta({ description: "Ids of the trunks (`nsp:vgate:Trunk`) the calls go out on, in order of preference." }),
-    emergency: z
-      .boolean()
-      .optional()
-      .meta({
-        description: "Whether this route carries emergency calls (it works even while outbound calls are paused).",
-      }),
+    emergency: z.boolean().optional().meta({
+      description: "Whether this route carries emergency calls (it works even while outbound calls are paused).",
+    }),
   },
 });

@@ -28,31 +28,22 @@ export const TEMPLATES = [
 
 const pbxArgs = z.object({
   name: name.meta({ key: true, description: "Display name of the PBX.", create: true, patch: true }),
-  city: z
-    .string()
-    .min(1)
-    .optional()
-    .meta({
-      description:
-        "Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.",
-      create: true,
-    }),
-  timezone: timezone
-    .optional()
-    .meta({
-      description: "IANA time zone of the PBX's clock (schedules, business hours); the API uses the city's when unset.",
-      create: true,
-      patch: true,
-    }),
-  template: z
-    .enum(TEMPLATES)
-    .optional()
-    .meta({
-      description:
-        "What the PBX starts with (see `nsp:vgate:getTemplates`); the API's default when unset. Only used at creation, so a change replaces the PBX.",
-      create: true,
-      replace: true,
-    }),
+  city: z.string().min(1).optional().meta({
+    description:
+      "Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.",
+    create: true,
+  }),
+  timezone: timezone.optional().meta({
+    description: "IANA time zone of the PBX's clock (schedules, business hours); the API uses the city's when unset.",
+    create: true,
+    patch: true,
+  }),
+  template: z.enum(TEMPLATES).optional().meta({
+    description:
+      "What the PBX starts with (see `nsp:vgate:getTemplates`); the API's default when unset. Only used at creation, so a change replaces the PBX.",
+    create: true,
+    replace: true,
+  }),
   language: z
     .enum(["en", "zh"])
     .optional()

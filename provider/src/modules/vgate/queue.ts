@@ -15,14 +15,10 @@ export const queue = definePbxObject({
       .optional()
       .meta({ key: true, description: "Dial number of the queue, such as `700`." }),
     name: name.optional().meta({ description: "Display name." }),
-    strategy: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description:
-          "How agents are chosen, such as `ringall`, `leastrecent`, `fewestcalls`, `random`, `rrmemory` or `linear`.",
-      }),
+    strategy: z.string().min(1).optional().meta({
+      description:
+        "How agents are chosen, such as `ringall`, `leastrecent`, `fewestcalls`, `random`, `rrmemory` or `linear`.",
+    }),
     moh: z.string().min(1).optional().meta({ description: "Music on hold." }),
     timeout: destination("Where a call goes after waiting `maxWaitS`.").optional(),
     agents: z

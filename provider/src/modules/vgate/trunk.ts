@@ -11,26 +11,18 @@ export const trunk = definePbxObject({
   what: "trunk",
   fields: {
     name: name.optional().meta({ key: true, description: "Display name." }),
-    mode: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description:
-          "How the trunk connects, such as `register` (log in at `host` with `username` and `password`) or `peer` (calls accepted from `host` or `authIps`).",
-      }),
+    mode: z.string().min(1).optional().meta({
+      description:
+        "How the trunk connects, such as `register` (log in at `host` with `username` and `password`) or `peer` (calls accepted from `host` or `authIps`).",
+    }),
     host: z.string().min(1).nullable().optional().meta({ description: "The carrier's SIP host name or address." }),
     transport: z.string().min(1).optional().meta({ description: "SIP transport, such as `udp`, `tcp` or `tls`." }),
     username: z.string().min(1).nullable().optional().meta({ description: "User name for registration." }),
-    password: z
-      .string()
-      .min(1)
-      .optional()
-      .meta({
-        description: "Password for registration. Secret; the API never returns it.",
-        secret: true,
-        writeOnly: true,
-      }),
+    password: z.string().min(1).optional().meta({
+      description: "Password for registration. Secret; the API never returns it.",
+      secret: true,
+      writeOnly: true,
+    }),
     fromDomain: z
       .string()
       .min(1)

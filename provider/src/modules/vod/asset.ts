@@ -24,14 +24,11 @@ const assetArgs = z.object({
     .refine((t) => Object.keys(t).length <= 50, "must have at most 50 tags")
     .optional()
     .meta({ description: "Tags (name to value), at most 50.", create: true, patch: true, clearedAs: {} }),
-  visibility: z
-    .enum(["public", "unlisted", "private"])
-    .default("public")
-    .meta({
-      description: "`public`, `unlisted` or `private` (playback addresses are then signed and expire).",
-      create: true,
-      patch: true,
-    }),
+  visibility: z.enum(["public", "unlisted", "private"]).default("public").meta({
+    description: "`public`, `unlisted` or `private` (playback addresses are then signed and expire).",
+    create: true,
+    patch: true,
+  }),
 });
 
 const assetState = z.object({

@@ -7,16 +7,12 @@ import { dropNone, VOD_STRING_ID } from "./ids";
 const TOKEN = "nsp:vod:SigningKey";
 
 const keyArgs = z.object({
-  note: z
-    .string()
-    .max(256, "must be at most 256 characters")
-    .optional()
-    .meta({
-      key: true,
-      description: "What the key is for. The API cannot change it, so a new note makes a new key.",
-      create: true,
-      replace: true,
-    }),
+  note: z.string().max(256, "must be at most 256 characters").optional().meta({
+    key: true,
+    description: "What the key is for. The API cannot change it, so a new note makes a new key.",
+    create: true,
+    replace: true,
+  }),
 });
 
 const keyState = z.object({

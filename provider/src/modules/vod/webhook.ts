@@ -35,12 +35,9 @@ const webhookArgs = z.object({
 });
 
 const webhookState = z.object({
-  deliveryEnabled: z
-    .boolean()
-    .optional()
-    .meta({
-      description: "Whether events are delivered; the API stores VOD event endpoints but has not switched delivery on.",
-    }),
+  deliveryEnabled: z.boolean().optional().meta({
+    description: "Whether events are delivered; the API stores VOD event endpoints but has not switched delivery on.",
+  }),
   createdAt: z.string().meta({ description: "When the endpoint was added." }),
 });
 

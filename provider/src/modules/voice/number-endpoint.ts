@@ -14,15 +14,12 @@ const endpointArgs = z.object({
     .string()
     .regex(OBJECT_ID, "must be the id of an existing PBX")
     .meta({ description: "Id of the PBX (`nsp:vgate:Pbx`) that holds the extension.", create: true, replace: true }),
-  ext: z
-    .string()
-    .regex(OBJECT_ID, "must be the id of an existing extension")
-    .meta({
-      description:
-        "Id of the extension (`nsp:vgate:Extension`) that rings for the number. An extension rings for at most one number.",
-      create: true,
-      replace: true,
-    }),
+  ext: z.string().regex(OBJECT_ID, "must be the id of an existing extension").meta({
+    description:
+      "Id of the extension (`nsp:vgate:Extension`) that rings for the number. An extension rings for at most one number.",
+    create: true,
+    replace: true,
+  }),
 });
 
 type EndpointArgs = z.output<typeof endpointArgs>;

@@ -25,18 +25,13 @@ const destinationText = (what: string) =>
     .meta({ description: what, patch: true });
 
 const numberArgs = z.object({
-  label: z
-    .string()
-    .trim()
-    .max(100, "must be at most 100 characters")
-    .optional()
-    .meta({
-      key: true,
-      description: "What the number is for. Left to the API (none) when unset.",
-      create: true,
-      patch: true,
-      clearedAs: null,
-    }),
+  label: z.string().trim().max(100, "must be at most 100 characters").optional().meta({
+    key: true,
+    description: "What the number is for. Left to the API (none) when unset.",
+    create: true,
+    patch: true,
+    clearedAs: null,
+  }),
   sipIn: z.boolean().default(false).meta({ description: "Whether calls may also arrive over SIP.", patch: true }),
   dest: destinationText(
     "Where calls go besides the extensions that ring (see `nsp:voice:NumberEndpoint`): an IVR, queue, ring group, time condition or voicemail box of the caller's PBXs, as the API lists them at GET /voice/destinations. Unset (or null) for none.",

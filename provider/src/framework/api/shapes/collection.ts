@@ -3,7 +3,7 @@
 // definition describes its collection once and writes its CRUD functions with these calls;
 // what really differs between resources (a natural key for adoption, a follow-up call) stays
 // in the definition. A collection under a parent object is child-collection.ts.
-import { z } from "zod";
+import type { z } from "zod";
 import { isApiError } from "../../../client";
 import { defineResource, type ListFacts, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel, type WireModel } from "../fields";

@@ -2,7 +2,7 @@
 // `/org`), never created or deleted, read with GET and changed with PATCH. Its `resource` is the
 // whole definition but for what the definition decides: how a create adopts the object and
 // what a delete (which only forgets it) says.
-import { z } from "zod";
+import type { z } from "zod";
 import { defineResource, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel, type WireModel } from "../fields";
 import type { CollectionSpec, Item } from "./collection";
