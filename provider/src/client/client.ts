@@ -1,7 +1,5 @@
 import { inspect } from "node:util";
-import type { Agent as UndiciAgent } from "undici";
-import Agent from "undici/lib/dispatcher/agent";
-import { fetch as undiciFetch } from "undici/lib/web/fetch";
+import type { Agent } from "undici";
 import type { ZodType } from "zod";
 import {
   ApiError,
@@ -136,7 +134,7 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly #token: string;
   readonly #fetch: FetchLike;
-  readonly #agent: UndiciAgent | undefined;
+  #agent: Agent | undefined;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
   readonly #random: () => number;
@@ -189,11 +187,15 @@ export class ApiClient {
     if (options.fetch) {
       this.#fetch = options.fetch;
     } else {
-      // One Agent per client keeps connections alive between calls of this client only, so two
-      // provider instances (two accounts) never share sockets.
-      const agent = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
-      this.#agent = agent;
-      this.#fetch = (url, init) => undiciFetch(url, { ...init, dispatcher: agent });
+      // undici's public entry also loads its cookies, WebSocket, EventSource, caches and mocks, most
+      // of a first CheckConfig's CPU (bench P9), so it is loaded at the first request, which a
+      // preview that changes nothing never makes. One Agent per client keeps connections alive
+      // between calls of this client only, so two provider instances (two accounts) never share sockets.
+      this.#fetch = async (url, init) => {
+        const { Agent, fetch } = await import("undici");
+        this.#agent ??= new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
+        return fetch(url, { ...init, dispatcher: this.#agent });
+      };
     }
   }
 
