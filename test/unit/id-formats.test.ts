@@ -3,6 +3,7 @@
 // provider/src fails here. What counts as such a regex is in test/helpers/id-regexes.ts.
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { childIdOf, formOf, idFormat, ownIdOf, parseId } from "../../provider/src/framework/api/ids";
 import * as validators from "../../provider/src/framework/api/validators";
 import { formatBodies, idRegexesIn, idRegexesUnder } from "../helpers/id-regexes";
 
@@ -59,5 +60,46 @@ describe("id formats", () => {
     ["an id format used by its name", "const { zoneId } = parseId(T, format, id); NUMERIC_ID.test(id);"],
   ])("does not take %s for an id format", (_, code) => {
     expect(findings(code)).toEqual([]);
+  });
+});
+
+describe("parseId", () => {
+  const T = "nsp:test:Thing";
+  const route = idFormat(
+    "mail route",
+    { name: "domainId" },
+    { name: "localPart", pattern: validators.MAIL_LOCAL_PART, example: "info", canonical: (s) => s.toLowerCase() },
+  );
+
+  it("splits an id into its named parts, each checked and in the API's spelling", () => {
+    expect(parseId(T, route, "12/Info")).toEqual({ domainId: "12", localPart: "info" });
+    expect(formOf(route)).toBe("<domainId>/<localPart>");
+  });
+
+  it("takes the last part alone only when the state knows the parts before it", () => {
+    expect(parseId(T, route, "info", { domainId: "12" })).toEqual({ domainId: "12", localPart: "info" });
+    expect(() => parseId(T, route, "info")).toThrow(/"info" is not a mail route id/);
+    expect(() => parseId(T, route, "info", { domainId: undefined })).toThrow(/"info" is not a mail route id/);
+  });
+
+  it("gives every malformed id one message: what the object is, the import form and an example", () => {
+    for (const bad of ["12", "12/info/x", "012/info", "12/-info", "/info", ""])
+      expect(() => parseId(T, route, bad)).toThrow(
+        `${T}: "${bad}" is not a mail route id; a mail route is known by its id (<domainId>/<localPart>, such as 12/info)`,
+      );
+    expect(() => ownIdOf(T, "x", { what: "zone", form: "<zoneId>" })).toThrow(
+      `${T}: "x" is not a zone id; a zone is known by its numeric id (<zoneId>, such as 42)`,
+    );
+    expect(() =>
+      childIdOf("nsp:rpki:Roa", "1/x", "<caId>/<roaId>", validators.NUMERIC_ID, validators.NUMERIC_ID),
+    ).toThrow('nsp:rpki:Roa: "1/x" is not a roa id; a roa is known by its id (<caId>/<roaId>, such as 12/34)');
+  });
+
+  it("checks an id there is only one of by its value, shown as the form", () => {
+    const settings = idFormat("settings object", { name: "settingsId", pattern: "the-settings" });
+    expect(parseId(T, settings, "the-settings")).toEqual({ settingsId: "the-settings" });
+    expect(() => parseId(T, settings, "settings/1")).toThrow(
+      `${T}: "settings/1" is not a settings object id; a settings object is known by its id (the-settings)`,
+    );
   });
 });
