@@ -1,5 +1,5 @@
 import { inspect } from "node:util";
-import type { Agent } from "undici";
+import { Agent, fetch as undiciFetch } from "undici";
 import type { ZodType } from "zod";
 import {
   ApiError,
@@ -134,7 +134,7 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly #token: string;
   readonly #fetch: FetchLike;
-  #agent: Agent | undefined;
+  readonly #agent: Agent | undefined;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
   readonly #random: () => number;
@@ -187,15 +187,11 @@ export class ApiClient {
     if (options.fetch) {
       this.#fetch = options.fetch;
     } else {
-      // undici's public entry also loads its cookies, WebSocket, EventSource, caches and mocks, most
-      // of a first CheckConfig's CPU (bench P9), so it is loaded at the first request, which a
-      // preview that changes nothing never makes. One Agent per client keeps connections alive
-      // between calls of this client only, so two provider instances (two accounts) never share sockets.
-      this.#fetch = async (url, init) => {
-        const { Agent, fetch } = await import("undici");
-        this.#agent ??= new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
-        return fetch(url, { ...init, dispatcher: this.#agent });
-      };
+      // One Agent per client keeps connections alive between calls of this client only, so two
+      // provider instances (two accounts) never share sockets.
+      const agent = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000 });
+      this.#agent = agent;
+      this.#fetch = (url, init) => undiciFetch(url, { ...init, dispatcher: agent });
     }
   }
 
