@@ -242,7 +242,7 @@ describe("nsp:mail:AppPassword", () => {
     expect(plain(imported.properties.password)).toBeNull();
     expect(imported.properties.domainId).toBe(String(domain.id));
     await expect(plugin.read(APP, "imp", created.id)).rejects.toThrow(
-      /must have the form <mailboxId>\/<appPasswordId>/,
+      /is known by its id \(<mailboxId>\/<appPasswordId>/,
     );
 
     await plugin.delete(APP, "a", created.id, again.properties);
