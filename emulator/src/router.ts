@@ -1,6 +1,6 @@
-// A small router in the spirit of fastify: each API area is a module exporting route
-// declarations; the pipeline in app.ts applies auth, scope, rate limit, parsing and validation
-// to every one of them, so a handler only sees a validated body and an authenticated account.
+// Route declarations: each API area is a module exporting a list of these; app.ts registers them
+// with fastify and its hooks apply auth, scope, rate limit, parsing and validation to every one,
+// so a handler only sees a validated body and an authenticated account.
 //
 // Path syntax: `:name` is an integer id segment (anything else there is `not_found`), `{name}`
 // is a string segment (URL-decoded), everything else is literal.
@@ -71,90 +71,4 @@ export function route<
   handler: (ctx: Ctx<P, Out<BS>, Out<QS>>) => unknown;
 }): Route {
   return def as unknown as Route;
-}
-
-type Segment = { kind: "static"; value: string } | { kind: "int"; name: string } | { kind: "str"; name: string };
-
-interface Compiled {
-  route: Route;
-  segments: Segment[];
-  key: string;
-  statics: number;
-}
-
-export type MatchResult =
-  | { kind: "found"; route: Route; key: string; params: Record<string, number | string> }
-  | { kind: "method_not_allowed"; allow: HttpMethod[] }
-  | { kind: "not_found" };
-
-const INT_SEGMENT = /^[1-9]\d{0,15}$/;
-
-export class Router {
-  private readonly compiled: Compiled[] = [];
-
-  constructor(routes: Route[] = []) {
-    for (const r of routes) this.add(r);
-  }
-
-  add(route: Route): void {
-    const segments: Segment[] = route.path
-      .split("/")
-      .filter((s) => s !== "")
-      .map((s): Segment => {
-        if (s.startsWith(":")) return { kind: "int", name: s.slice(1) };
-        if (s.startsWith("{") && s.endsWith("}")) return { kind: "str", name: s.slice(1, -1) };
-        return { kind: "static", value: s };
-      });
-    const key = `${route.method} ${route.path}`;
-    if (this.compiled.some((c) => c.key === key)) throw new Error(`duplicate route ${key}`);
-    this.compiled.push({ route, segments, key, statics: segments.filter((s) => s.kind === "static").length });
-  }
-
-  routes(): Route[] {
-    return this.compiled.map((c) => c.route);
-  }
-
-  /** `path` is relative to the /api/v1 prefix, e.g. `/dns/zones/7`. */
-  match(method: string, path: string): MatchResult {
-    const parts = path.split("/").filter((s) => s !== "");
-    const hits: Array<{ c: Compiled; params: Record<string, number | string> }> = [];
-    for (const c of this.compiled) {
-      const params = matchSegments(c.segments, parts);
-      if (params) hits.push({ c, params });
-    }
-    if (hits.length === 0) return { kind: "not_found" };
-    // Literal segments win over parameters when two patterns fit the same path.
-    const same = hits.filter((h) => h.c.route.method === method).sort((a, b) => b.c.statics - a.c.statics);
-    const best = same[0];
-    if (best) return { kind: "found", route: best.c.route, key: best.c.key, params: best.params };
-    const allow = [...new Set(hits.map((h) => h.c.route.method))].sort();
-    return { kind: "method_not_allowed", allow };
-  }
-}
-
-function matchSegments(segments: Segment[], parts: string[]): Record<string, number | string> | null {
-  if (segments.length !== parts.length) return null;
-  const params: Record<string, number | string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i] as Segment;
-    const part = parts[i] as string;
-    if (seg.kind === "static") {
-      if (seg.value !== part) return null;
-    } else if (seg.kind === "int") {
-      if (!INT_SEGMENT.test(part)) return null;
-      const n = Number(part);
-      if (!Number.isSafeInteger(n)) return null;
-      params[seg.name] = n;
-    } else {
-      let v: string;
-      try {
-        v = decodeURIComponent(part);
-      } catch {
-        return null;
-      }
-      if (v === "") return null;
-      params[seg.name] = v;
-    }
-  }
-  return params;
 }

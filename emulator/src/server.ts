@@ -1,7 +1,7 @@
 // Puts an app on a real socket. close() also ends keep-alive connections and held (fault)
-// requests at once, so a test run never waits for idle sockets to time out.
-import { type Server, createServer } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+// requests at once (fastify's forceCloseConnections), so a test run never waits for idle sockets.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type BuildOptions, buildApp } from "./app";
 import type { EmulatorApp } from "./emulator-app";
 import { API_PREFIX } from "./http";
@@ -27,39 +27,28 @@ export interface RunningEmulator extends RunningServer {
   token: string;
 }
 
-export function listen(app: EmulatorApp, opts: ListenOptions = {}): Promise<RunningServer> {
+export async function listen(app: EmulatorApp, opts: ListenOptions = {}): Promise<RunningServer> {
   const host = opts.host ?? "127.0.0.1";
-  const server = createServer({ keepAlive: true }, app.handler);
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
-  // A client that sends garbage gets a plain 400 from node; nothing to log.
+  await app.fastify.listen({ port: opts.port ?? 0, host });
+  const server = app.fastify.server;
+  // A client that sends garbage loses its connection; nothing to log.
+  server.removeAllListeners("clientError");
   server.on("clientError", (_err, socket) => socket.destroy());
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
-      const port = (server.address() as AddressInfo).port;
-      const urlHost = host.includes(":") ? `[${host}]` : host;
-      let closing: Promise<void> | null = null;
-      resolve({
-        baseUrl: `http://${urlHost}:${port}${API_PREFIX}`,
-        port,
-        server,
-        close: () => {
-          closing ??= new Promise<void>((done) => {
-            app.shutdown();
-            server.close(() => done());
-            server.closeAllConnections();
-            for (const s of sockets) s.destroy();
-          });
-          return closing;
-        },
-      });
-    });
-  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  let closing: Promise<void> | null = null;
+  return {
+    baseUrl: `http://${urlHost}:${port}${API_PREFIX}`,
+    port,
+    server,
+    close: () => {
+      closing ??= (async () => {
+        app.shutdown();
+        await app.fastify.close();
+      })();
+      return closing;
+    },
+  };
 }
 
 /** Builds an app and listens: the one-call way for tests and the demo to get an emulator. */
