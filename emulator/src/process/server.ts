@@ -2,9 +2,9 @@
 // requests at once (fastify's forceCloseConnections), so a test run never waits for idle sockets.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type BuildOptions, buildApp } from "./app";
-import type { EmulatorApp } from "./emulator-app";
-import { API_PREFIX } from "./http";
+import { type BuildOptions, buildApp } from "../pipeline/app";
+import type { EmulatorApp } from "../pipeline/emulator-app";
+import { API_PREFIX } from "../pipeline/http";
 
 export interface ListenOptions {
   /** 0 or omitted: an ephemeral port. */

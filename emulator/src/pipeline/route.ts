@@ -5,9 +5,9 @@
 // Path syntax: `:name` is an integer id segment (anything else there is `not_found`), `{name}`
 // is a string segment (URL-decoded), everything else is literal.
 import type { z } from "zod";
-import type { AccountRecord, Store, TokenRecord } from "./store";
-import type { PublicDns } from "./public-dns";
-import type { AlternativeSet } from "./alternatives";
+import type { AccountRecord, Store, TokenRecord } from "../model/store";
+import type { PublicDns } from "../control/public-dns";
+import type { AlternativeSet } from "../control/alternatives";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type RouteScope = "read" | "write";

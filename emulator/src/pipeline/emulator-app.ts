@@ -1,12 +1,12 @@
 // The app object as its users see it (server.ts, the test-control API, in-process tests): the
 // fastify instance, the state behind it and the test hooks. app.ts builds it.
 import type { FastifyInstance } from "fastify";
-import type { AlternativeSet } from "./alternatives";
-import type { FaultInjector } from "./faults";
-import type { PublicDns } from "./public-dns";
+import type { AlternativeSet } from "../control/alternatives";
+import type { FaultInjector } from "../control/faults";
+import type { PublicDns } from "../control/public-dns";
 import type { RateLimiter } from "./rate-limit";
-import type { Stats, StatsSnapshot } from "./stats";
-import type { Scope, Store } from "./store";
+import type { Stats, StatsSnapshot } from "../control/stats";
+import type { Scope, Store } from "../model/store";
 
 /** An account name: letters, digits, hyphens or underscores, at most 63. */
 export const ACCOUNT_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/i;

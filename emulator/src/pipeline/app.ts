@@ -8,24 +8,24 @@
 // Auth comes before routing so that an unauthenticated caller learns nothing about paths, and
 // so that every /api/v1 answer can carry the caller's rate-limit headers. Every answer, error or
 // not, leaves through finish(), which applies the alternatives and counts it.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
-import { type Alternative, AlternativeSet, shapeOutcome } from "./alternatives";
-import { registerControl } from "./control";
-import { recheckActiveZones } from "./dns/delegation";
+import { type Alternative, AlternativeSet, shapeOutcome } from "../control/alternatives";
+import { registerControl } from "../control/control";
+import { recheckActiveZones } from "../dns/delegation";
 import { ACCOUNT_NAME_RE, type AccountCredentials, type AccountSpec, type EmulatorApp } from "./emulator-app";
 import { ApiError, notFound } from "./errors";
-import { type FaultDecision, FaultInjector } from "./faults";
+import { type FaultDecision, FaultInjector } from "../control/faults";
 import { ALL_METHODS, API_PREFIX, MAX_BODY_BYTES, type Outcome, errorOutcome, parseJsonBody, send } from "./http";
-import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS, noteRevoked, setPartnerTokenTtl } from "./partner/state";
-import { PublicDns } from "./public-dns";
+import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS, noteRevoked, setPartnerTokenTtl } from "../partner/state";
+import { PublicDns } from "../control/public-dns";
 import { RateLimiter } from "./rate-limit";
-import type { Ctx, Env, Route } from "./router";
-import { allRoutes } from "./routes";
-import { NO_TOKEN, Stats, UNKNOWN_TOKEN } from "./stats";
-import { Store, type TokenRecord } from "./store";
-import { TOKEN_RE, newToken } from "./util/random";
-import { isoTime } from "./util/time";
+import type { Ctx, Env, Route } from "./route";
+import { allRoutes } from "./all-routes";
+import { NO_TOKEN, Stats, UNKNOWN_TOKEN } from "../control/stats";
+import { Store, type TokenRecord } from "../model/store";
+import { TOKEN_RE, newToken } from "../util/random";
+import { isoTime } from "../util/time";
 import { parseOrThrow } from "./validation";
 
 export interface BuildOptions {
@@ -233,7 +233,7 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       querystringParser: (s) => Object.fromEntries(new URLSearchParams(s)),
     },
     // A path that is not valid percent-encoding names nothing.
-    frameworkErrors: (_err, request, reply) => {
+    frameworkErrors: (_err, _request, reply) => {
       reply.header("X-Service-Api-Version", "1");
       send(reply, errorOutcome(notFound("path")));
     },

@@ -2,16 +2,16 @@
 // Everything here is also reachable in-process through the app object.
 import { z } from "zod";
 import { ALTERNATIVES } from "./alternatives";
-import type { EmulatorApp } from "./emulator-app";
-import { ApiError, notFound } from "./errors";
+import type { EmulatorApp } from "../pipeline/emulator-app";
+import { ApiError, notFound } from "../pipeline/errors";
 import { faultConfigSchema } from "./faults";
-import { ALL_METHODS, type Outcome, errorOutcome, parseJsonBody, send } from "./http";
-import { confirmDestination, reportSelfCheck } from "./mail/state";
-import { parseOrThrow } from "./validation";
-import { endService } from "./services/state";
-import { setCallsUp } from "./vgate/state";
-import { expireCredentials, mintedCredentials, partnerTokenTtl, setPartnerTokenTtl } from "./partner/state";
-import { isoTime } from "./util/time";
+import { ALL_METHODS, type Outcome, errorOutcome, parseJsonBody, send } from "../pipeline/http";
+import { confirmDestination, reportSelfCheck } from "../mail/state";
+import { parseOrThrow } from "../pipeline/validation";
+import { endService } from "../services/state";
+import { setCallsUp } from "../vgate/state";
+import { expireCredentials, mintedCredentials, partnerTokenTtl, setPartnerTokenTtl } from "../partner/state";
+import { isoTime } from "../util/time";
 
 const publicDnsBody = z.strictObject({
   name: z.string().min(1),
