@@ -275,7 +275,9 @@ describe("batched reads", () => {
     const batched = await anotherPlugin();
     await control.resetStats();
     const reads = await Promise.all(boxes.map((b, i) => batched.read(MAILBOX, `b${i}`, b.id, b.properties, b.inputs)));
-    reads.forEach((r, i) => expect(r.id).toBe(boxes[i]!.id));
+    reads.forEach((r, i) => {
+      expect(r.id).toBe(boxes[i]!.id);
+    });
     expect((await control.stats()).total).toBe(1);
   });
 });
