@@ -32,7 +32,7 @@ import {
   startEmulatorProcess,
 } from "../test/e2e/harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres } from "../test/e2e/harness/postgres-backend";
-import type { TokenStats } from "../emulator/src/stats";
+import type { TokenStats } from "../emulator/src/control/stats";
 import { mean, queueOverhead, reapedChildrenCpuMs, type Row } from "./f1-fleet";
 import { type Figure, type PartResult, ROOT, log, mb, ms, notAvailable, sec } from "./lib";
 

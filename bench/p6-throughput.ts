@@ -86,9 +86,11 @@ function spawnBareServer(body: string): Promise<{ origin: string; pid: number; s
           origin: `http://127.0.0.1:${out.split("\n")[0]!.trim()}`,
           pid: child.pid!,
           stop: () =>
-            new Promise<void>((done) =>
-              child.exitCode !== null ? done() : (child.once("exit", () => done()), child.kill("SIGTERM")),
-            ),
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once("exit", () => done());
+              child.kill("SIGTERM");
+            }),
         });
     });
     child.once("exit", (code) => reject(new Error(`bare http server exited with ${code}`)));

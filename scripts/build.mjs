@@ -38,7 +38,7 @@ const { build } = await import("esbuild");
 // The plugin's two files (scripts/plugin-bundle.mjs) go to dist/plugin.next first.
 const next = join(root, "dist", "plugin.next");
 const entries = [
-  { in: "emulator/src/cli.ts", out: "dist/emulator.js" },
+  { in: "emulator/src/process/cli.ts", out: "dist/emulator.js" },
   { in: "provider/src/discover/cli.ts", out: "dist/discover.js" },
   // pg (under pg-boss) loads its optional native binding only when asked for pg.native, which the fleet never is.
   { in: "fleet/src/cli.ts", out: "dist/fleet.js", options: { external: ["pg-native"] } },

@@ -1,7 +1,7 @@
 // The client in partner mode against the emulator over real HTTP: one clock for both, so renewal
 // before expiry is exact.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/src/server";
+import { startEmulator, type RunningEmulator } from "../../emulator/src/process/server";
 import { ApiClient, PartnerCredentials, UnauthorizedError, scrub, type FetchLike } from "../../provider/src/client";
 
 const PARTNER = `svc_${"7c41".repeat(8)}`;

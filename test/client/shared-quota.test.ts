@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateLimiter as ServerBucket } from "../../emulator/src/rate-limit";
+import { RateLimiter as ServerBucket } from "../../emulator/src/pipeline/rate-limit";
 import { ApiClient, type QuotaPacing, RateLimiter } from "../../provider/src/client";
 import { BASE, FakeClock, TOKEN, apiError, json } from "../helpers/scripted-client";
 

@@ -20,7 +20,7 @@ beforeAll(async () => {
     process.stderr.write(`cli.test: scripts/build.mjs failed, bundling the emulator alone: ${String(e)}\n`);
     BUNDLE = join(mkdtempSync(join(tmpdir(), "nsp-emulator-")), "emulator.js");
     await build({
-      entryPoints: [resolve(ROOT, "emulator/src/cli.ts")],
+      entryPoints: [resolve(ROOT, "emulator/src/process/cli.ts")],
       outfile: BUNDLE,
       bundle: true,
       platform: "node",

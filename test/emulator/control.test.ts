@@ -1,6 +1,6 @@
 // The control endpoints for states only the outside world changes.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { startEmulator } from "../../emulator/src/process/server";
 import { EmulatorControl } from "../helpers/emulator-control";
 
 let emulator: Awaited<ReturnType<typeof startEmulator>>;

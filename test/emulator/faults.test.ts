@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { FaultInjector } from "../../emulator/src/faults";
+import { FaultInjector } from "../../emulator/src/control/faults";
 import { until } from "../helpers/until";
 import { type Harness, authDnsServiceId, startHarness } from "../helpers/emulator-http";
 

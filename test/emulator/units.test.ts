@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { parseZoneFile } from "../../emulator/src/dns/bind";
 import { normalizeRecordName, reverseZonePrefix } from "../../emulator/src/dns/names";
-import { normalizeZoneName } from "../../emulator/src/names";
+import { normalizeZoneName } from "../../emulator/src/model/names";
 import { cidrContains, formatCidr, parseCidr, parseIPv4, parseIPv6 } from "../../emulator/src/util/ip";
 
 describe("ip helpers", () => {

@@ -2,7 +2,7 @@
 // endpoints (request counts, faults, accounts) under /_emulator.
 
 // The control API answers with the emulator's own counters, as it counts them.
-import type { StatsSnapshot as EmulatorStats, TokenStats } from "../../emulator/src/stats";
+import type { StatsSnapshot as EmulatorStats, TokenStats } from "../../emulator/src/control/stats";
 
 type Obj = Record<string, unknown>;
 

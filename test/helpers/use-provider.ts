@@ -2,7 +2,7 @@
 // against it as the engine would, the emulator's control client, and the shared checks.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/src/server";
+import { startEmulator, type RunningEmulator } from "../../emulator/src/process/server";
 import { EmulatorControl } from "./emulator-control";
 import { secret, startPlugin, type PluginHandle } from "./plugin";
 import { providerChecks } from "./provider-checks";

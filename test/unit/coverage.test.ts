@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { allRoutes } from "../../emulator/src/routes/index";
+import { allRoutes } from "../../emulator/src/pipeline/all-routes";
 import { functions, resources } from "../../provider/src/modules/all-definitions";
 import { API_DOCS, documentEndpoints, type Endpoint, renderEndpointsFile } from "../../scripts/coverage-endpoints.mjs";
 

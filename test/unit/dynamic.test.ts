@@ -4,7 +4,7 @@
 // cover the registry, and what Pulumi serializes into the state must be small and credential-free.
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../../emulator/src/server";
+import { startEmulator } from "../../emulator/src/process/server";
 import { EmulatorControl } from "../helpers/emulator-control";
 import * as adapter from "../../provider/src/dynamic/adapter";
 import { renderDeclarations } from "../../provider/src/dynamic/declarations";

@@ -2,7 +2,7 @@
 // Retry-After the emulator names, then sends again, a bounded number of times. The emulator's
 // clock and the client's sleep are one injected clock, so nothing here waits on real time.
 import { afterEach, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../emulator/src/server";
+import { startEmulator, type RunningEmulator } from "../../emulator/src/process/server";
 import { EmulatorControl } from "../helpers/emulator-control";
 
 let emulator: RunningEmulator | undefined;

@@ -29,7 +29,7 @@ import { exportZone, parseZoneFile as emulatorParse } from "../../emulator/src/d
 import { storedContent } from "../../emulator/src/dns/records";
 import { insertRecord } from "../../emulator/src/dns/records";
 import { importZoneText } from "../../emulator/src/dns/zonefile-routes";
-import { Store, type RecordRow, type RecordType, type ZoneRow } from "../../emulator/src/store";
+import { Store, type RecordRow, type RecordType, type ZoneRow } from "../../emulator/src/model/store";
 
 const rec = (name: string, type: string, content: string, ttl = 3600): ZoneRecord => ({ name, type, content, ttl });
 let nextId = 1;

@@ -1,5 +1,5 @@
 // The account's quota: its limits and what it uses of them.
-import { route } from "../router";
+import { route } from "../pipeline/route";
 
 export const accountQuotaRoutes = [
   route({

@@ -1,5 +1,5 @@
 // The caller: who the token belongs to.
-import { route } from "../router";
+import { route } from "../pipeline/route";
 
 export const meRoutes = [
   route({

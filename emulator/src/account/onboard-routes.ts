@@ -1,10 +1,10 @@
 // Onboarding advice: how a host name can be put behind the edge proxy, from what public DNS
 // shows of it and which zones the account hosts.
 import { z } from "zod";
-import { invalid } from "../errors";
-import { normalizeZoneName } from "../names";
-import { type PublicDns, normalizeName } from "../public-dns";
-import { route } from "../router";
+import { invalid } from "../pipeline/errors";
+import { normalizeZoneName } from "../model/names";
+import { type PublicDns, normalizeName } from "../control/public-dns";
+import { route } from "../pipeline/route";
 
 /** The NS set public DNS reports for the name or its nearest ancestor that has one. */
 function currentNs(publicDns: PublicDns, hostname: string): string[] {

@@ -2,9 +2,9 @@
 // (the onboarding advice is in onboard.ts). Zone-mode sites are made by proxying a DNS record (see ../cdn/state.ts).
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
-import { normalizeZoneName } from "../names";
-import { assignDefined, collection } from "../collection";
+import { ApiError, invalid } from "../pipeline/errors";
+import { normalizeZoneName } from "../model/names";
+import { assignDefined, collection } from "../model/collection";
 import { isIP } from "../util/ip";
 import { httpUrl } from "../util/url";
 import {
@@ -24,7 +24,7 @@ import {
   siteView,
 } from "./state";
 import { certificateProblem, issueCertificate } from "./x509";
-import { intBetween } from "../validation";
+import { intBetween } from "../pipeline/validation";
 
 const CACHE_TTL_MAX = 31_536_000;
 

@@ -2,9 +2,9 @@
 // its zone-delete cascade and quota counters with it the first time the area is touched; until
 // then the account has no sites or rules, so there is nothing to cascade or count.
 import type { KeyObject } from "node:crypto";
-import { fqdn } from "../names";
-import type { Env } from "../router";
-import { areaTables, type Store, type ZoneRow } from "../store";
+import { fqdn } from "../model/names";
+import type { Env } from "../pipeline/route";
+import { areaTables, type Store, type ZoneRow } from "../model/store";
 import type { RuleField } from "./rule-values";
 import { newCaKey } from "./x509";
 

@@ -1,10 +1,10 @@
 // What an edge site saw: analytics, threats, WAF hits and the sampled request logs.
 import { z } from "zod";
-import { invalid, notFound } from "../errors";
+import { invalid, notFound } from "../pipeline/errors";
 import { cdnSites } from "./sites-routes";
 import { LOG_ACTIONS, type TrafficEntry } from "./state";
 import { analytics, logDetail, logLine, threats, toCsv, trafficOf, wafHits } from "./traffic";
-import { queryInt } from "../validation";
+import { queryInt } from "../pipeline/validation";
 
 const LOG_LIMIT_DEFAULT = 100;
 const LOG_LIMIT_MAX = 1000;

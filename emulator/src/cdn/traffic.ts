@@ -2,7 +2,7 @@
 // hits). The emulator proxies no real traffic: tests put requests in with `addTraffic`, and every
 // entry counts both as an exact counter and as a sampled log line.
 import { randomBytes } from "node:crypto";
-import type { Store } from "../store";
+import type { Store } from "../model/store";
 import { type TrafficEntry, cdnState } from "./state";
 
 export type TrafficInput = Partial<Omit<TrafficEntry, "seq" | "host">>;

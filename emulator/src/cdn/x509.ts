@@ -1,41 +1,34 @@
 // Certificates for edge sites: checking an uploaded certificate and key, and issuing origin
-// certificates from the service's own origin CA. Node can parse X.509 but not write it, so the
-// few DER structures a certificate needs are encoded here by hand.
+// certificates from the service's own origin CA. Node can parse X.509 but not write it: the
+// certificate's structures are @peculiar/asn1-x509's, encoded to DER by @peculiar/asn1-schema,
+// and node signs them.
 import { type KeyObject, X509Certificate, createPrivateKey, generateKeyPairSync, randomBytes, sign } from "node:crypto";
+import { AsnConvert, OctetString } from "@peculiar/asn1-schema";
+import {
+  AlgorithmIdentifier,
+  AttributeTypeAndValue,
+  AttributeValue,
+  Certificate,
+  Extension,
+  Extensions,
+  GeneralName,
+  Name,
+  RelativeDistinguishedName,
+  SubjectAlternativeName,
+  SubjectPublicKeyInfo,
+  TBSCertificate,
+  Validity,
+  Version,
+  id_ce_subjectAltName,
+} from "@peculiar/asn1-x509";
 
-function derLength(n: number): Buffer {
-  if (n < 0x80) return Buffer.from([n]);
-  const bytes: number[] = [];
-  for (let v = n; v > 0; v = Math.floor(v / 256)) bytes.unshift(v & 0xff);
-  return Buffer.from([0x80 | bytes.length, ...bytes]);
-}
-
-function tlv(tag: number, content: Buffer): Buffer {
-  return Buffer.concat([Buffer.from([tag]), derLength(content.length), content]);
-}
-
-const seq = (...parts: Buffer[]) => tlv(0x30, Buffer.concat(parts));
-const set = (...parts: Buffer[]) => tlv(0x31, Buffer.concat(parts));
-const explicit = (n: number, content: Buffer) => tlv(0xa0 + n, content);
-const utf8 = (s: string) => tlv(0x0c, Buffer.from(s, "utf8"));
-
-function oid(dotted: string): Buffer {
-  const [a = 0, b = 0, ...rest] = dotted.split(".").map(Number);
-  const out = [40 * a + b];
-  for (const n of rest) {
-    const chunk = [n & 0x7f];
-    for (let v = Math.floor(n / 128); v > 0; v = Math.floor(v / 128)) chunk.unshift(0x80 | (v & 0x7f));
-    out.push(...chunk);
-  }
-  return tlv(0x06, Buffer.from(out));
-}
-
-/** A DER INTEGER of the unsigned big-endian `bytes`: minimal, as DER demands and OpenSSL checks. */
-function positiveInt(bytes: Buffer): Buffer {
+/** The unsigned big-endian `bytes` as a DER INTEGER's content: minimal, as DER demands and OpenSSL checks. */
+function positiveInt(bytes: Buffer): ArrayBuffer {
   let start = 0;
   while (start < bytes.length - 1 && bytes[start] === 0) start++;
   const minimal = bytes.subarray(start);
-  return tlv(0x02, (minimal[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
+  const out = (minimal[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : Buffer.from(minimal);
+  return out.buffer.slice(out.byteOffset, out.byteOffset + out.length) as ArrayBuffer;
 }
 
 /** 16 random bytes read as a positive number of 16 bytes: the first is 0x01 to 0x7f. */
@@ -45,16 +38,19 @@ export function randomSerial(): Buffer {
   return serial;
 }
 
-/** UTCTime until 2049, GeneralizedTime after, as RFC 5280 asks. */
-function time(d: Date): Buffer {
-  const iso = `${d.toISOString().replace(/[-:T]/g, "").slice(0, 14)}Z`;
-  return d.getUTCFullYear() < 2050
-    ? tlv(0x17, Buffer.from(iso.slice(2), "ascii"))
-    : tlv(0x18, Buffer.from(iso, "ascii"));
-}
-
-const name = (cn: string) => seq(set(seq(oid("2.5.4.10"), utf8("NSP Emulator"))), set(seq(oid("2.5.4.3"), utf8(cn))));
-const ECDSA_SHA256 = seq(oid("1.2.840.10045.4.3.2"));
+const name = (cn: string) =>
+  new Name(
+    [
+      ["2.5.4.10", "NSP Emulator"],
+      ["2.5.4.3", cn],
+    ].map(
+      ([type, value]) =>
+        new RelativeDistinguishedName([
+          new AttributeTypeAndValue({ type, value: new AttributeValue({ utf8String: value }) }),
+        ]),
+    ),
+  );
+const ECDSA_SHA256 = "1.2.840.10045.4.3.2";
 
 const ORIGIN_CA_NAME = "NSP Emulator Origin CA";
 const ORIGIN_CERT_DAYS = 5475; // 15 years: origin certificates are long-lived by design
@@ -78,19 +74,34 @@ export function issueCertificate(
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const notBefore = new Date(nowMs - 60_000);
   const notAfter = new Date(nowMs + ORIGIN_CERT_DAYS * 86_400_000);
-  const san = seq(oid("2.5.29.17"), tlv(0x04, seq(...hostnames.map((h) => tlv(0x82, Buffer.from(h, "ascii"))))));
-  const tbs = seq(
-    explicit(0, positiveInt(Buffer.from([2]))),
-    positiveInt(serial),
-    ECDSA_SHA256,
-    name(ORIGIN_CA_NAME),
-    seq(time(notBefore), time(notAfter)),
-    name(hostnames[0] ?? ""),
-    publicKey.export({ type: "spki", format: "der" }),
-    explicit(3, seq(san)),
-  );
-  const signature = sign("sha256", tbs, caKey);
-  const der = seq(tbs, ECDSA_SHA256, tlv(0x03, Buffer.concat([Buffer.from([0]), signature])));
+  const san = new SubjectAlternativeName(hostnames.map((h) => new GeneralName({ dNSName: h })));
+  const tbs = new TBSCertificate({
+    version: Version.v3,
+    serialNumber: positiveInt(serial),
+    signature: new AlgorithmIdentifier({ algorithm: ECDSA_SHA256 }),
+    issuer: name(ORIGIN_CA_NAME),
+    // UTCTime until 2049, GeneralizedTime after, as RFC 5280 asks.
+    validity: new Validity({ notBefore, notAfter }),
+    subject: name(hostnames[0] ?? ""),
+    subjectPublicKeyInfo: AsnConvert.parse(publicKey.export({ type: "spki", format: "der" }), SubjectPublicKeyInfo),
+    extensions: new Extensions([
+      new Extension({
+        extnID: id_ce_subjectAltName,
+        critical: false,
+        extnValue: new OctetString(AsnConvert.serialize(san)),
+      }),
+    ]),
+  });
+  const signature = sign("sha256", Buffer.from(AsnConvert.serialize(tbs)), caKey);
+  const cert = new Certificate({
+    tbsCertificate: tbs,
+    signatureAlgorithm: new AlgorithmIdentifier({ algorithm: ECDSA_SHA256 }),
+    signatureValue: signature.buffer.slice(
+      signature.byteOffset,
+      signature.byteOffset + signature.length,
+    ) as ArrayBuffer,
+  });
+  const der = Buffer.from(AsnConvert.serialize(cert));
   const b64 = der
     .toString("base64")
     .replace(/(.{64})/g, "$1\n")

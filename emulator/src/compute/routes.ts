@@ -1,8 +1,8 @@
 // Compute VMs: listed and read, powered on/off/restarted, reinstalled from their image (the new
 // root password is in that one answer only). There is no create, patch or delete.
 import { z } from "zod";
-import { type AccountEnv, collection } from "../collection";
-import { ApiError } from "../errors";
+import { type AccountEnv, collection } from "../model/collection";
+import { ApiError } from "../pipeline/errors";
 import { computeFor, newRootPassword, vmView } from "./state";
 
 const powerBody = z.strictObject({ state: z.enum(["on", "off", "restart"]) });

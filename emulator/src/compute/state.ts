@@ -2,9 +2,9 @@
 // the same two on its first compute request. The table hangs off the Store through a WeakMap,
 // like the other areas; ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
-import type { AccountEnv } from "../collection";
-import { areaTables, type Store } from "../store";
-import { withoutAccount } from "../tables";
+import type { AccountEnv } from "../model/collection";
+import { areaTables, type Store } from "../model/store";
+import { withoutAccount } from "../model/tables";
 
 type PowerState = "on" | "off";
 

@@ -1,7 +1,7 @@
 // BIND zone-file export and import. The import is parsed completely (and every line validated)
 // before anything is written, which is what makes `mode: apply` all-or-nothing.
-import { ApiError } from "../errors";
-import { RECORD_TYPES, type RecordRow, type RecordType, type ZoneRow } from "../store";
+import { ApiError } from "../pipeline/errors";
+import { RECORD_TYPES, type RecordRow, type RecordType, type ZoneRow } from "../model/store";
 import { normalizeRecordName } from "./names";
 import { NAME_TARGET_TYPES, contentProblem, quoteTxt, storedContent, unquoteTxt } from "./records";
 

@@ -1,6 +1,6 @@
 // NS delegation checks: the explicit verify call and the daily re-check of active zones.
-import type { PublicDns } from "../public-dns";
-import type { Store, ZoneRow } from "../store";
+import type { PublicDns } from "../control/public-dns";
+import type { Store, ZoneRow } from "../model/store";
 import { zoneService } from "./views";
 
 /** Points of presence that serve every enabled zone; also the keys of analytics `per_pop`. */

@@ -1,7 +1,7 @@
 // Online signing with ECDSA P-256 (algorithm 13): a real key pair, so the DS and DNSKEY strings
 // have the right shape and the DS digest really matches the DNSKEY.
 import { createHash, generateKeyPairSync } from "node:crypto";
-import type { DnssecKey } from "../store";
+import type { DnssecKey } from "../model/store";
 
 const FLAGS_KSK = 257;
 const PROTOCOL = 3;

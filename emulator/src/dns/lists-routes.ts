@@ -1,5 +1,5 @@
-import { paginate, pagingOnlyQuery } from "../paging";
-import { route } from "../router";
+import { paginate, pagingOnlyQuery } from "../model/paging";
+import { route } from "../pipeline/route";
 import { BLOCK_LISTS } from "./block-lists";
 
 export const dnsListRoutes = [

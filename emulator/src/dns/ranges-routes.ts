@@ -1,13 +1,13 @@
 // Address-range grants inside reverse zones (in-addr.arpa / ip6.arpa).
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
-import { assignDefined, collection } from "../collection";
+import { ApiError, invalid } from "../pipeline/errors";
+import { assignDefined, collection } from "../model/collection";
 import { reverseZonePrefix } from "./names";
 import { ownZone, rangeView } from "./views";
-import type { RangeRow, Store, ZoneRow } from "../store";
+import type { RangeRow, Store, ZoneRow } from "../model/store";
 import { type Cidr, cidrContains, cidrOverlaps, formatCidr, parseCidr } from "../util/ip";
-import { nullWhereAbsent } from "../tables";
-import { optText } from "../validation";
+import { nullWhereAbsent } from "../model/tables";
+import { optText } from "../pipeline/validation";
 
 const createBody = z.strictObject({
   prefix: z.string(),

@@ -1,14 +1,14 @@
 // Records of a zone. Every accepted change bumps the zone's serial.
 import { z } from "zod";
-import { invalid } from "../errors";
+import { invalid } from "../pipeline/errors";
 import { normalizeRecordName } from "./names";
 import { PROXIABLE_TYPES, contentProblem, healthCheckProblem, insertRecord, storedContent } from "./records";
 import { ownZone, recordView } from "./views";
 // Hook of the edge-proxy area: proxying a record makes a zone-mode site, un-proxying or deleting removes it.
 import { syncZoneSites } from "../cdn/state";
-import { type AccountEnv, collection } from "../collection";
-import { RECORD_TYPES, type RecordRow, type RecordType, type ZoneRow } from "../store";
-import { intBetween } from "../validation";
+import { type AccountEnv, collection } from "../model/collection";
+import { RECORD_TYPES, type RecordRow, type RecordType, type ZoneRow } from "../model/store";
+import { intBetween } from "../pipeline/validation";
 
 export const TTL_MIN = 60;
 export const TTL_MAX = 86400;

@@ -1,7 +1,7 @@
 // Record content rules shared by the records API and the zone-file import, so a record that
 // could not be created one way cannot sneak in the other.
 import { formatCidr, isIPv4, isIPv6, parseCidr } from "../util/ip";
-import type { RecordRow, RecordType, Store, ZoneRow } from "../store";
+import type { RecordRow, RecordType, Store, ZoneRow } from "../model/store";
 
 export const PROXIABLE_TYPES: ReadonlySet<RecordType> = new Set(["A", "AAAA", "CNAME"]);
 

@@ -1,6 +1,6 @@
 // Authoritative DNS: block-list catalogue, zones with their settings, zone files, records and
 // reverse ranges.
-import type { Route } from "../router";
+import type { Route } from "../pipeline/route";
 import { dnsListRoutes } from "./lists-routes";
 import { dnsRangeRoutes } from "./ranges-routes";
 import { dnsRecordRoutes } from "./records-routes";

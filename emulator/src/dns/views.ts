@@ -1,7 +1,7 @@
 // What the API returns for each DNS object. Internal fields (owning account, TSIG secret, keys)
 // never leave through anything but these functions.
-import type { Env } from "../router";
-import type { GrantRow, RangeRow, RecordRow, ServiceRow, Store, ZoneRow } from "../store";
+import type { Env } from "../pipeline/route";
+import type { GrantRow, RangeRow, RecordRow, ServiceRow, Store, ZoneRow } from "../model/store";
 
 export function zoneService(store: Store, zone: ZoneRow): ServiceRow | undefined {
   return store.services.get(zone.service_id);

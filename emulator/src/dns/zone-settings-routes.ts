@@ -1,13 +1,13 @@
 // Per-zone settings: DNSSEC, sharing grants, outbound transfer (AXFR/NOTIFY/TSIG), analytics.
 import { z } from "zod";
-import { invalid, notFound } from "../errors";
+import { invalid, notFound } from "../pipeline/errors";
 import { POPS } from "./delegation";
 import { generateDnssecKey } from "./dnssec";
-import { normalizeEmail } from "../names";
+import { normalizeEmail } from "../model/names";
 import { dnssecView, grantView, transferView } from "./views";
 import { dnsZones } from "./zones-routes";
-import { paginate, pagingOnlyQuery } from "../paging";
-import type { GrantRow } from "../store";
+import { paginate, pagingOnlyQuery } from "../model/paging";
+import type { GrantRow } from "../model/store";
 import { isIP, parseCidr } from "../util/ip";
 import { randomBase64 } from "../util/random";
 

@@ -1,12 +1,12 @@
 // Zone files in and out, and moving a zone here from elsewhere.
 import { z } from "zod";
-import { invalid } from "../errors";
+import { invalid } from "../pipeline/errors";
 import { exportZone, parseZoneFile } from "./bind";
 import { storedContent, insertRecord } from "./records";
 import { zoneService } from "./views";
 import { dnsZones } from "./zones-routes";
 
-import type { RecordType, Store, ZoneRow } from "../store";
+import type { RecordType, Store, ZoneRow } from "../model/store";
 import { isIP } from "../util/ip";
 import { TTL_MAX, TTL_MIN } from "./records-routes";
 

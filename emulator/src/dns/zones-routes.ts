@@ -1,14 +1,14 @@
 // Zones: create, read, patch, delete (with cascade) and NS verification.
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
+import { ApiError, invalid } from "../pipeline/errors";
 import { checkDelegation } from "./delegation";
-import { normalizeZoneName } from "../names";
+import { normalizeZoneName } from "../model/names";
 import { zoneView } from "./views";
-import { collection } from "../collection";
-import { pagingQuery } from "../paging";
-import type { ZoneRow } from "../store";
+import { collection } from "../model/collection";
+import { pagingQuery } from "../model/paging";
+import type { ZoneRow } from "../model/store";
 import { isIP } from "../util/ip";
-import { intBetween, queryInt } from "../validation";
+import { intBetween, queryInt } from "../pipeline/validation";
 import { TTL_MAX, TTL_MIN } from "./records-routes";
 
 const createBody = z.strictObject({

@@ -1,10 +1,10 @@
 // Internet exchange: an account applies for membership with a network (ASN, AS-SET, contact); the
 // exchange assigns ports and route-server sessions. The API has no way to delete a member.
 import { z } from "zod";
-import { assignPresent, collection } from "../collection";
-import { ApiError } from "../errors";
-import { route } from "../router";
-import { uniqueId, withoutAccount } from "../tables";
+import { assignPresent, collection } from "../model/collection";
+import { ApiError } from "../pipeline/errors";
+import { route } from "../pipeline/route";
+import { uniqueId, withoutAccount } from "../model/tables";
 import { type MemberRow, ixMembers } from "./state";
 
 const ROUTE_SERVERS = [

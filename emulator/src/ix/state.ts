@@ -1,5 +1,5 @@
 // The exchange's one table: the networks that applied for membership, by their `ixm_` id.
-import { areaState } from "../store";
+import { areaState } from "../model/store";
 
 export interface MemberRow {
   id: string;

@@ -1,11 +1,11 @@
 // Tunnels: landing points, tunnels with a one-time credential, and the hostnames a tunnel serves
 // through the edge proxy (see ../link/sites.ts).
 import { z } from "zod";
-import { invalid } from "../errors";
-import { assignDefined, checkUniqueName, collection } from "../collection";
-import { normalizeHostnames } from "../names";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { type Env, route } from "../router";
+import { invalid } from "../pipeline/errors";
+import { assignDefined, checkUniqueName, collection } from "../model/collection";
+import { normalizeHostnames } from "../model/names";
+import { paginate, pagingOnlyQuery } from "../model/paging";
+import { type Env, route } from "../pipeline/route";
 import { httpUrl } from "../util/url";
 import { putHostnames, releaseTunnel, tunnelHostnames } from "./sites";
 import { type LinkTables, type TunnelRow, allocateAddress, linkFor, newCredential, popView } from "./state";

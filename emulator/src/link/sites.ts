@@ -13,8 +13,8 @@ import {
   newSite,
   siteTarget,
 } from "../cdn/state";
-import { ApiError } from "../errors";
-import type { Env } from "../router";
+import { ApiError } from "../pipeline/errors";
+import type { Env } from "../pipeline/route";
 import type { LinkTables, ManagedSite, TunnelRow } from "./state";
 
 type AccountEnv = Env & { account: { name: string } };

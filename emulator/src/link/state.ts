@@ -1,9 +1,9 @@
 // Tunnels and their landing points. The tables hang off the Store through a WeakMap, like the
 // other areas; ids come from the store's one counter and rows carry their account.
 import { randomBytes } from "node:crypto";
-import { ApiError } from "../errors";
-import type { Env } from "../router";
-import { areaTables } from "../store";
+import { ApiError } from "../pipeline/errors";
+import type { Env } from "../pipeline/route";
+import { areaTables } from "../model/store";
 
 export interface PopRow {
   id: number;

@@ -2,7 +2,7 @@
 // domain (mailbox, alias, group or forwarding route); a second claim is a conflict, except that
 // a group created or renamed with `replace_alias` takes the place of an alias.
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
+import { ApiError, invalid } from "../pipeline/errors";
 import { clearableText, emailAddress, emailList, localPart } from "./fields";
 import {
   type AliasRow,
@@ -28,10 +28,10 @@ import {
   ownDomain,
   ownMailbox,
 } from "./state";
-import { uniqueId } from "../tables";
+import { uniqueId } from "../model/tables";
 import { aliasView, appPasswordView, groupView, mailboxView } from "./views";
-import { assignDefined, collection } from "../collection";
-import { intBetween, noRepeats } from "../validation";
+import { assignDefined, collection } from "../model/collection";
+import { intBetween, noRepeats } from "../pipeline/validation";
 
 const MAX_SHARED = 50;
 const MAX_MEMBERS = 1000;

@@ -2,8 +2,8 @@
 // account's forwarding destinations, and the (empty) delivery log and counters.
 import { generateKeyPairSync } from "node:crypto";
 import { z } from "zod";
-import { ApiError, invalid, notFound } from "../errors";
-import { normalizeEmail } from "../names";
+import { ApiError, invalid, notFound } from "../pipeline/errors";
+import { normalizeEmail } from "../model/names";
 import { checkRecords, isInside, publish, unpublish, unpublished, updateDmarc } from "./records";
 import { clearableText, domainName, emailAddress, isRelayHost, localPart } from "./fields";
 import {
@@ -25,13 +25,13 @@ import {
   mail,
   ownDomain,
 } from "./state";
-import { uniqueId } from "../tables";
+import { uniqueId } from "../model/tables";
 import { destinationView, domainRecordsView, domainView, routeView, ruleView } from "./views";
-import { paginate, pagingOnlyQuery } from "../paging";
-import type { Env } from "../router";
-import { collection } from "../collection";
-import type { Store, ZoneRow } from "../store";
-import { intBetween, queryInt } from "../validation";
+import { paginate, pagingOnlyQuery } from "../model/paging";
+import type { Env } from "../pipeline/route";
+import { collection } from "../model/collection";
+import type { Store, ZoneRow } from "../model/store";
+import { intBetween, queryInt } from "../pipeline/validation";
 
 const createDomainBody = z.strictObject({
   zone_id: z.int().nullable().optional(),

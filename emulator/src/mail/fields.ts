@@ -1,9 +1,9 @@
 // Field rules shared by the mail routes.
 import { z } from "zod";
-import { invalid } from "../errors";
-import { normalizeEmail, normalizeZoneName } from "../names";
+import { invalid } from "../pipeline/errors";
+import { normalizeEmail, normalizeZoneName } from "../model/names";
 import { isIPv4, isIPv6 } from "../util/ip";
-import { noRepeats } from "../validation";
+import { noRepeats } from "../pipeline/validation";
 
 const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
 const LOCAL_PART_RULE =

@@ -2,7 +2,7 @@
 // reporting), and how they are published into the domain's hosted zone, kept up to date on a
 // DMARC change, checked (BYO) and removed again.
 import { storedContent, insertRecord } from "../dns/records";
-import type { Store, ZoneRow } from "../store";
+import type { Store, ZoneRow } from "../model/store";
 import { MAIL_ZONE, type MailDomainRow, type MailServerRow, type PublishedRecord, type RecordKind } from "./state";
 
 const MAIL_RECORD_TTL = 3600;

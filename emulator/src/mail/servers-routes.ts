@@ -2,12 +2,12 @@
 // carries the agent's credential (shown on create and on rotation only), refused deletion while
 // mail domains use them.
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
+import { ApiError, invalid } from "../pipeline/errors";
 import { MAIL_ZONE, type MailServerRow, installCommand, mail, newInstallToken } from "./state";
-import { uniqueId } from "../tables";
+import { uniqueId } from "../model/tables";
 import { serverView } from "./views";
-import { collection } from "../collection";
-import type { Store } from "../store";
+import { collection } from "../model/collection";
+import type { Store } from "../model/store";
 import { isIPv4, isIPv6 } from "../util/ip";
 
 const createServerBody = z.strictObject({

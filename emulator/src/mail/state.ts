@@ -4,9 +4,9 @@
 // registered the first time the area is used. Mail domains, aliases and domain rules have
 // integer ids from the store's counter; the other objects have prefixed random string ids.
 import { randomBytes } from "node:crypto";
-import { ApiError, notFound } from "../errors";
-import type { Env } from "../router";
-import { areaTables, type Store } from "../store";
+import { ApiError, notFound } from "../pipeline/errors";
+import type { Env } from "../pipeline/route";
+import { areaTables, type Store } from "../model/store";
 
 export const MAIL_MODES = ["mailbox", "forward", "both"] as const;
 export const DMARC_POLICIES = ["none", "quarantine", "reject"] as const;

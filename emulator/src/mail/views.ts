@@ -1,8 +1,8 @@
 // What the API returns for each mail object. Secrets (app passwords, the install token) and
 // internal fields never leave through anything but these functions, except in the one answer
 // that creates them.
-import type { Store } from "../store";
-import { fqdn } from "../names";
+import type { Store } from "../model/store";
+import { fqdn } from "../model/names";
 import { recordStatus } from "./records";
 import {
   type AliasRow,

@@ -1,11 +1,11 @@
 // Meetings: the account's default policy for new meetings (a singleton, read and patched, never
 // created or deleted), plus the read-only views and the few actions on meetings and recordings.
 import { z } from "zod";
-import { assignPresent, settings } from "../collection";
-import { invalid, notFound } from "../errors";
-import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
-import { route } from "../router";
-import { intBetween, queryInt } from "../validation";
+import { assignPresent, settings } from "../model/collection";
+import { invalid, notFound } from "../pipeline/errors";
+import { paginate, pagingOnlyQuery, pagingQuery } from "../model/paging";
+import { route } from "../pipeline/route";
+import { intBetween, queryInt } from "../pipeline/validation";
 import { ROOM_CITIES } from "../talk/state";
 import { type MeetSettings, settingsOf } from "./state";
 

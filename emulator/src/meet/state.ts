@@ -1,7 +1,7 @@
 // Meetings' one table: each account's default policy for new meetings, made from the defaults on
 // first read.
-import { entryOf } from "../tables";
-import { areaState, type Store } from "../store";
+import { entryOf } from "../model/tables";
+import { areaState, type Store } from "../model/store";
 
 export interface MeetSettings {
   waiting_room: boolean;

@@ -1,11 +1,11 @@
 // The organisation: name and slug, members (invited by address), pending invitations, the
 // applications switched on for everybody, and the domains the organisation works under.
 import { z } from "zod";
-import { type AccountEnv, collection, settings } from "../collection";
-import { ApiError, invalid } from "../errors";
-import { normalizeEmail } from "../names";
-import { route } from "../router";
-import type { AccountRecord } from "../store";
+import { type AccountEnv, collection, settings } from "../model/collection";
+import { ApiError, invalid } from "../pipeline/errors";
+import { normalizeEmail } from "../model/names";
+import { route } from "../pipeline/route";
+import type { AccountRecord } from "../model/store";
 import {
   APPS,
   type InviteRow,

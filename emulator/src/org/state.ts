@@ -1,7 +1,7 @@
 // The account's organisation: made on the first request that needs it (the API creates it on the
 // first GET /org), with its members, pending invitations and application switches.
 import { createHash, randomBytes } from "node:crypto";
-import { areaState, type Store } from "../store";
+import { areaState, type Store } from "../model/store";
 
 export const ROLES = ["admin", "member"] as const;
 export const STATES = ["active", "suspended"] as const;

@@ -1,8 +1,8 @@
 // Static sites: projects and their deploys. A deploy is started, files go into it (not part of
 // this API), and finishing it makes it live; an earlier finished deploy can be made live again.
 import { z } from "zod";
-import { ApiError, notFound } from "../errors";
-import { collection } from "../collection";
+import { ApiError, notFound } from "../pipeline/errors";
+import { collection } from "../model/collection";
 import { type DeployRow, PAGES_DOMAIN, type PagesProjectRow, pagesProjects } from "./state";
 
 /** The name is the project's subdomain under the pages domain, so it is one DNS label. */

@@ -1,6 +1,6 @@
 // Static-site projects and their deploys. The tables hang off the Store through a WeakMap, like
 // the other areas; ids come from the store's one counter and rows carry their account.
-import { accountTable } from "../store";
+import { accountTable } from "../model/store";
 
 export interface DeployRow {
   id: number;

@@ -1,9 +1,9 @@
 // Partner access: the partner behind the credential and the managed customers it acts for.
 import { z } from "zod";
-import { type AccountEnv, collection } from "../collection";
-import { ApiError } from "../errors";
-import { route } from "../router";
-import type { TokenRecord } from "../store";
+import { type AccountEnv, collection } from "../model/collection";
+import { ApiError } from "../pipeline/errors";
+import { route } from "../pipeline/route";
+import type { TokenRecord } from "../model/store";
 import { type SubjectRow, addSubject, mintCredential, partnerFor, removeSubject } from "./state";
 import { isoTime } from "../util/time";
 

@@ -5,7 +5,7 @@
 // A managed customer is a customer account of its own (zones, records, mail, ... apart from the
 // partner's), created with the subject. The partner reaches it only through short-lived
 // credentials minted for it; they are bearer tokens like any other, with an expiry.
-import { areaState, type Store, type TokenRecord } from "../store";
+import { areaState, type Store, type TokenRecord } from "../model/store";
 import { newToken } from "../util/random";
 
 export type PartnerMode = "managed" | "oauth";

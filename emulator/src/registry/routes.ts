@@ -2,10 +2,10 @@
 // organisations, domain objects), the domain objects' name servers and DS records, and the ROA
 // plan from what was discovered. Every write here is also open to `link`-scope tokens.
 import { z } from "zod";
-import { collection, settings } from "../collection";
-import { ApiError, invalid, notFound } from "../errors";
-import { type Env, route } from "../router";
-import { NAME_SERVERS } from "../store";
+import { collection, settings } from "../model/collection";
+import { ApiError, invalid, notFound } from "../pipeline/errors";
+import { type Env, route } from "../pipeline/route";
+import { NAME_SERVERS } from "../model/store";
 import { rpki } from "../rpki/state";
 import { roaMatches, storedCidr } from "../rpki/prefix";
 import {

@@ -1,7 +1,7 @@
 // The registry-database link. The registry database itself is simulated: every maintainer holds
 // the same documentation blocks and ASNs, and the domain objects of those blocks' reverse zones,
 // so tests can rely on what a link discovers. See docs/api-assumptions.md.
-import { areaState, type Store } from "../store";
+import { areaState, type Store } from "../model/store";
 
 export const MNTNER = /^[A-Z][A-Z0-9-]{0,77}-MNT$/;
 export const KEY_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

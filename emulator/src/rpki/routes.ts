@@ -1,13 +1,13 @@
 // Hosted RPKI: certificate authorities under an RIR parent (RFC 8183 setup), their ROAs, and
 // what the routing table says about the CA's ASNs.
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
-import { assignDefined, collection } from "../collection";
+import { ApiError, invalid } from "../pipeline/errors";
+import { assignDefined, collection } from "../model/collection";
 import { parseRoaPrefix } from "./prefix";
 import { type CaRow, PARENT_RIRS, type RoaRow, caRoas, deleteCa, newBpkiTa, rpki } from "./state";
 import { caView, roaView, rpsl, suggestions } from "./views";
 import { childRequestXml, readParentResponse } from "./xml";
-import { intBetween, noRepeats, optText } from "../validation";
+import { intBetween, noRepeats, optText } from "../pipeline/validation";
 
 const ASN_MAX = 4294967295;
 const MAX_CA_ASNS = 64;

@@ -2,8 +2,8 @@
 // keeps its state beside the shared store without widening it; ids still come from the store's
 // one counter and rows carry their account like every other table.
 import { randomBytes } from "node:crypto";
-import { invalid } from "../errors";
-import { areaState, type Store } from "../store";
+import { invalid } from "../pipeline/errors";
+import { areaState, type Store } from "../model/store";
 import { formatCidr } from "../util/ip";
 import { parseRoaPrefix } from "./prefix";
 

@@ -1,6 +1,6 @@
 // What the API returns for hosted-RPKI objects. Internal fields (owning account, the stored
 // parent response, the BPKI key material) never leave through anything but these functions.
-import type { Store } from "../store";
+import type { Store } from "../model/store";
 import { cidrContains } from "../util/ip";
 import { roaMatches, storedCidr } from "./prefix";
 import { type CaRow, type RoaRow, announcedBy, caRoas } from "./state";

@@ -1,12 +1,12 @@
 // Realtime audio/video rooms: the passcode is part of the room body, joining returns a node and a
 // short-lived token, recordings are one file per participant.
 import { z } from "zod";
-import { emptyPage, neverHeld } from "../collection";
-import { invalid } from "../errors";
-import { pagingOnlyQuery } from "../paging";
+import { emptyPage, neverHeld } from "../model/collection";
+import { invalid } from "../pipeline/errors";
+import { pagingOnlyQuery } from "../model/paging";
 import { checkJoinable, joinToken, roomCitiesRoute, roomCollection } from "../talk/rooms";
 import { ROOM_CITIES } from "../talk/state";
-import { intBetween } from "../validation";
+import { intBetween } from "../pipeline/validation";
 import { type RtcRoomRow, rtcRooms } from "./state";
 
 // The same body for create and patch, `name` required in both.

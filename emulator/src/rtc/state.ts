@@ -1,5 +1,5 @@
 // The realtime rooms' table: rooms as talk keeps them, plus their video and verification settings.
-import { areaState } from "../store";
+import { areaState } from "../model/store";
 import type { RoomRow } from "../talk/state";
 
 export interface RtcRoomRow extends RoomRow {

@@ -1,12 +1,12 @@
 // Security rules: country, AS, address or ISP lists that block, allow, challenge or rate-limit
 // requests to one edge site or to every site of a zone. Only `enabled` can change afterwards.
 import { z } from "zod";
-import { invalid } from "../errors";
-import { collection } from "../collection";
-import { pagingQuery } from "../paging";
+import { invalid } from "../pipeline/errors";
+import { collection } from "../model/collection";
+import { pagingQuery } from "../model/paging";
 import { RULE_ACTIONS, RULE_OPS, type RuleRow, cdnFor, ruleView } from "../cdn/state";
 import { RULE_FIELDS, ruleValueProblem } from "../cdn/rule-values";
-import { intBetween, optText, queryInt } from "../validation";
+import { intBetween, optText, queryInt } from "../pipeline/validation";
 
 const SEQ_MAX = 1_000_000;
 const SEQ_STEP = 10;

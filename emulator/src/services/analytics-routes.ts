@@ -2,11 +2,11 @@
 // query log and the statistics. The emulator resolves no queries, so the log is empty and the
 // counters are zero; the rules, however, are evaluated for real.
 import { z } from "zod";
-import { invalid } from "../errors";
-import { paginate, pagingQuery } from "../paging";
-import { route } from "../router";
+import { invalid } from "../pipeline/errors";
+import { paginate, pagingQuery } from "../model/paging";
+import { route } from "../pipeline/route";
 import { DEFAULT_FILTER, DEFAULT_POLICY, ownResolver, resolverTables } from "./state";
-import { queryInt } from "../validation";
+import { queryInt } from "../pipeline/validation";
 
 const QTYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS", "SRV", "PTR", "CAA", "HTTPS", "SVCB", "ANY"] as const;
 const ACTIONS = ["pass", "blocked", "rewritten", "safesearch", "ratelimited"] as const;

@@ -3,9 +3,9 @@
 // Text fields follow the API's string forms; the emulator stores them normalised (see
 // docs/api-assumptions.md, "Webhooks and resolver services").
 import { z } from "zod";
-import { ApiError, invalid } from "../errors";
-import { type AccountEnv, collection, settings } from "../collection";
-import type { Ctx } from "../router";
+import { ApiError, invalid } from "../pipeline/errors";
+import { type AccountEnv, collection, settings } from "../model/collection";
+import type { Ctx } from "../pipeline/route";
 import {
   BLOCK_MODES,
   type ClientRow,

@@ -1,5 +1,5 @@
-import { collection } from "../collection";
-import type { ServiceRow } from "../store";
+import { collection } from "../model/collection";
+import type { ServiceRow } from "../model/store";
 import { serviceAnalyticsRoutes } from "./analytics-routes";
 import { resolverServiceRoutes } from "./resolver-routes";
 

@@ -1,8 +1,8 @@
 // Resolver services' configuration: the filter, the filtering policy and client groups. Kept off
 // the Store in a WeakMap like the other areas; a service without a row has the defaults.
 import { randomBytes } from "node:crypto";
-import { invalid, notFound } from "../errors";
-import { areaTables, type ServiceRow, type Store } from "../store";
+import { invalid, notFound } from "../pipeline/errors";
+import { areaTables, type ServiceRow, type Store } from "../model/store";
 
 export const BLOCK_MODES = ["nxdomain", "zero", "page"] as const;
 export const LOG_MODES = ["off", "blocked", "all"] as const;

@@ -2,11 +2,11 @@
 // to review), consents (a delete keeps the record as revoked) and broadcasts (patched only as
 // drafts, never deleted while sending).
 import { z } from "zod";
-import { type AccountEnv, assignDefined, collection } from "../collection";
-import { nullWhereAbsent, uniqueId } from "../tables";
-import { ApiError, invalid } from "../errors";
-import { paginate, pagingQuery } from "../paging";
-import { route } from "../router";
+import { type AccountEnv, assignDefined, collection } from "../model/collection";
+import { nullWhereAbsent, uniqueId } from "../model/tables";
+import { ApiError, invalid } from "../pipeline/errors";
+import { paginate, pagingQuery } from "../model/paging";
+import { route } from "../pipeline/route";
 import {
   type BroadcastRow,
   CONSENT_SOURCES,
@@ -29,7 +29,7 @@ import {
   templateText,
   templateView,
 } from "./state";
-import { E164, requireFields } from "../validation";
+import { E164, requireFields } from "../pipeline/validation";
 
 const MAX_BODY = 1600;
 

@@ -1,11 +1,11 @@
 // Sending, the message log, opt-outs, scheduled messages and one-time-code verifications of the
 // messaging gateway: the imperative endpoints the provider does not manage.
 import { z } from "zod";
-import { nullWhereAbsent, uniqueId } from "../tables";
-import { type AccountEnv, collection } from "../collection";
-import { ApiError, notFound } from "../errors";
-import { paginate, pagingQuery } from "../paging";
-import { route } from "../router";
+import { nullWhereAbsent, uniqueId } from "../model/tables";
+import { type AccountEnv, collection } from "../model/collection";
+import { ApiError, notFound } from "../pipeline/errors";
+import { paginate, pagingQuery } from "../model/paging";
+import { route } from "../pipeline/route";
 import { messageView, newCode, refreshVerification, scheduledView, verificationView } from "./messaging";
 import {
   ISO,
@@ -25,7 +25,7 @@ import {
   sgate,
   templateText,
 } from "./state";
-import { E164, intBetween, queryInt } from "../validation";
+import { E164, intBetween, queryInt } from "../pipeline/validation";
 
 const MAX_TO = 1000;
 const RESEND_AFTER_MS = 30_000;

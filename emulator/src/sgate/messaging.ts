@@ -2,8 +2,8 @@
 // received messages, scheduled messages and one-time-code verifications. Nothing is delivered;
 // tests drive inbound messages and read codes in-process (`receiveMessage`, `verificationCode`).
 import { randomInt } from "node:crypto";
-import { uniqueId, withoutAccount } from "../tables";
-import type { Store } from "../store";
+import { uniqueId, withoutAccount } from "../model/tables";
+import type { Store } from "../model/store";
 import { type MessageRow, type ScheduledRow, type VerificationRow, accountOptOuts, messaging } from "./state";
 
 export function newCode(length: number): string {

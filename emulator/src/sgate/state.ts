@@ -2,10 +2,10 @@
 // versions, consents and broadcasts; the messages sent and received, opt-outs, scheduled messages
 // and verifications. The tables hang off the Store through a WeakMap like the other areas. Every
 // messaging id is a prefixed random string.
-import { invalid, notFound } from "../errors";
-import type { AccountEnv } from "../collection";
-import { entryOf, withoutAccount } from "../tables";
-import { areaState, type Store } from "../store";
+import { invalid, notFound } from "../pipeline/errors";
+import type { AccountEnv } from "../model/collection";
+import { entryOf, withoutAccount } from "../model/tables";
+import { areaState, type Store } from "../model/store";
 
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
 /** An ISO 8601 UTC timestamp, as `granted_at`, `start_at` and `send_at` take it. */

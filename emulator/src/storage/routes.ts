@@ -3,11 +3,11 @@
 // real buckets: a secret key that starts with `deny` fails the test, as a validation_error on
 // secret_key (docs/api-assumptions.md).
 import { z } from "zod";
-import { assignPresent, collection } from "../collection";
-import { invalid, notFound } from "../errors";
-import { route } from "../router";
-import { uniqueId } from "../tables";
-import { queryInt } from "../validation";
+import { assignPresent, collection } from "../model/collection";
+import { invalid, notFound } from "../pipeline/errors";
+import { route } from "../pipeline/route";
+import { uniqueId } from "../model/tables";
+import { queryInt } from "../pipeline/validation";
 import { type DestinationRow, destinations } from "./state";
 
 const FAILING_KEY_PREFIX = "deny";

@@ -1,5 +1,5 @@
 // Storage destinations' one table: the customer buckets that receive copies, by their `dst_` id.
-import { areaState } from "../store";
+import { areaState } from "../model/store";
 
 export interface DestinationRow {
   id: string;

@@ -2,10 +2,10 @@
 // fallback programme, ingest cities, and the read-only history. The emulator has no ingest, so
 // sessions and recordings are always empty and recording ids are never found.
 import { z } from "zod";
-import { assignDefined, collection, emptyPage, neverHeld } from "../collection";
-import { pagingOnlyQuery } from "../paging";
-import { ApiError, invalid } from "../errors";
-import { route } from "../router";
+import { assignDefined, collection, emptyPage, neverHeld } from "../model/collection";
+import { pagingOnlyQuery } from "../model/paging";
+import { ApiError, invalid } from "../pipeline/errors";
+import { route } from "../pipeline/route";
 import {
   CITIES,
   type ChannelRow,
@@ -23,7 +23,7 @@ import {
   newStreamKey,
   streamChannels,
 } from "./state";
-import { intBetween } from "../validation";
+import { intBetween } from "../pipeline/validation";
 
 const settings = {
   visibility: z.enum(VISIBILITIES).optional(),

@@ -2,7 +2,7 @@
 // fallback programme of each channel, and the ingest cities. The tables hang off the Store through
 // a WeakMap, like the other areas; channel ids come from the store's one counter.
 import { randomBytes } from "node:crypto";
-import { type Store, accountTable } from "../store";
+import { type Store, accountTable } from "../model/store";
 
 export const VISIBILITIES = ["public", "unlisted"] as const;
 export const PLACEMENTS = ["city", "anycast"] as const;

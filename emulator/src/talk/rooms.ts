@@ -2,12 +2,12 @@
 // collection (list query, view, create and patch rules), the join rule and the join tokens.
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { type Collection, type KeyOf, assignPresent, collection } from "../collection";
-import { ApiError, invalid } from "../errors";
-import { paginate, pagingOnlyQuery, pagingQuery } from "../paging";
-import { type Route, route } from "../router";
-import type { Store } from "../store";
-import { queryBool } from "../validation";
+import { type Collection, type KeyOf, assignPresent, collection } from "../model/collection";
+import { ApiError, invalid } from "../pipeline/errors";
+import { paginate, pagingOnlyQuery, pagingQuery } from "../model/paging";
+import { type Route, route } from "../pipeline/route";
+import type { Store } from "../model/store";
+import { queryBool } from "../pipeline/validation";
 import { ROOM_CITIES, type RoomRow } from "./state";
 
 /** A short-lived join token for one participant of a chat or realtime room. */

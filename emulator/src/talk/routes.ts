@@ -1,9 +1,9 @@
 // Chat rooms: conversations with a passcode set apart (PUT .../passcode), join tokens minted for
 // people the customer's backend admitted, history and per-minute usage.
 import { z } from "zod";
-import { emptyPage } from "../collection";
-import { pagingOnlyQuery } from "../paging";
-import { intBetween, queryInt } from "../validation";
+import { emptyPage } from "../model/collection";
+import { pagingOnlyQuery } from "../model/paging";
+import { intBetween, queryInt } from "../pipeline/validation";
 import { checkJoinable, joinToken, roomCitiesRoute, roomCollection, roomView } from "./rooms";
 import { type TalkRoomRow, talkRooms } from "./state";
 

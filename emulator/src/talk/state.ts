@@ -1,6 +1,6 @@
 // The chat rooms' table, and what the realtime rooms (rtc) and meetings (meet) share with it:
 // the room cities and the columns every room has.
-import { areaState } from "../store";
+import { areaState } from "../model/store";
 
 /** Cities of the chat and realtime room areas: which accept new rooms. Seeded, not writable through the API. */
 export interface RoomCity {

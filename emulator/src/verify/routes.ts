@@ -1,9 +1,9 @@
 // Bot verification: site keys for the challenge widget. The server secret is shown by the create
 // and rotate answers only (see ../verify/state.ts).
 import { z } from "zod";
-import { normalizeHostnames } from "../names";
-import { assignDefined, checkUniqueName, collection } from "../collection";
-import type { Env } from "../router";
+import { normalizeHostnames } from "../model/names";
+import { assignDefined, checkUniqueName, collection } from "../model/collection";
+import type { Env } from "../pipeline/route";
 import { VERIFY_INTERACTIONS, VERIFY_MODES, type VerifySiteRow, newSecret, newSitekey, verifySites } from "./state";
 
 const VERIFY_NAME_MAX = 100;

@@ -1,7 +1,7 @@
 // Bot-verification site keys. The tables hang off the Store through a WeakMap, like the other
 // areas; ids come from the store's one counter and rows carry their account.
 import { randomBytes } from "node:crypto";
-import { accountTable } from "../store";
+import { accountTable } from "../model/store";
 
 export const VERIFY_MODES = ["managed", "invisible", "interactive"] as const;
 export const VERIFY_INTERACTIONS = ["off", "soft", "strict", "present"] as const;

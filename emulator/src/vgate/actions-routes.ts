@@ -1,10 +1,10 @@
 // PBX-gateway operations beside plain CRUD: SIP password rotation, the extension CSV import, the
 // trunk test, a number's flow, platform numbers (available, buy) and the prepaid balance.
 import { z } from "zod";
-import { ApiError } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { type Route, route } from "../router";
-import { formatIssues } from "../validation";
+import { ApiError } from "../pipeline/errors";
+import { paginate, pagingOnlyQuery } from "../model/paging";
+import { type Route, route } from "../pipeline/route";
+import { formatIssues } from "../pipeline/validation";
 import { applyFlow, flowBody, validateFlow } from "./flow";
 import { type NumberRow, balanceOf, newId, newSipPassword, vgate } from "./state";
 import { objectView } from "./views";

@@ -2,7 +2,7 @@
 // types; the values and ranges below are the emulator's choices (docs/api-assumptions.md).
 import { isIP } from "node:net";
 import { z } from "zod";
-import { E164, intBetween, noRepeats } from "../validation";
+import { E164, intBetween, noRepeats } from "../pipeline/validation";
 import { DAYS } from "./state";
 
 export const nameField = z.string().trim().min(1).max(100);

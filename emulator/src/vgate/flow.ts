@@ -5,8 +5,8 @@
 // updated by the next flow and removed when a flow no longer needs it (unless something else
 // has started routing to it, in which case it stays as an ordinary object).
 import { z } from "zod";
-import { ApiError } from "../errors";
-import { intBetween } from "../validation";
+import { ApiError } from "../pipeline/errors";
+import { intBetween } from "../pipeline/validation";
 import { destination, objectId, schedule, uniqueArray } from "./fields";
 import {
   type FlowBody,
@@ -43,7 +43,7 @@ export function validateFlow(pbx: PbxRow, f: FlowBody): void {
   }
   if (f.hours === undefined && f.after_hours !== undefined)
     throw new ApiError("validation_error", "after_hours: only with hours");
-  f.ring?.forEach((id, i) => checkTarget(pbx, `ring[${i}]`, { kind: "extension", id }));
+  for (const [i, id] of (f.ring ?? []).entries()) checkTarget(pbx, `ring[${i}]`, { kind: "extension", id });
   for (const key of ["destination", "noanswer", "after_hours"] as const) {
     const v = f[key];
     if (v !== undefined) checkDestination(pbx, key, v);

@@ -3,11 +3,11 @@
 // patch, delete); a spec per kind says its body, its defaults and the rules a stored row must
 // satisfy. Deletes are refused while anything routes to the object.
 import { z } from "zod";
-import { type KeyOf, type OwnedRow, collection } from "../collection";
-import { ApiError } from "../errors";
-import type { Ctx, Route } from "../router";
-import type { Store } from "../store";
-import { intBetween } from "../validation";
+import { type KeyOf, type OwnedRow, collection } from "../model/collection";
+import { ApiError } from "../pipeline/errors";
+import type { Ctx, Route } from "../pipeline/route";
+import type { Store } from "../model/store";
+import { intBetween } from "../pipeline/validation";
 import {
   callPattern,
   destination,
@@ -83,7 +83,7 @@ function requireWhen(cond: boolean, field: string, value: unknown, why: string):
 }
 
 function checkExtensions(pbx: PbxRow, field: string, ids: readonly string[]): void {
-  ids.forEach((id, i) => checkTarget(pbx, `${field}[${i}]`, { kind: "extension", id }));
+  for (const [i, id] of ids.entries()) checkTarget(pbx, `${field}[${i}]`, { kind: "extension", id });
 }
 
 /** Also used by the CSV import, which creates extensions the way POST does. */
@@ -237,7 +237,7 @@ const outbound: ObjectSpec<"outbound"> = {
     };
   },
   validate({ pbx }, row) {
-    row.trunks.forEach((id, i) => checkTarget(pbx, `trunks[${i}]`, { kind: "trunk", id }));
+    for (const [i, id] of row.trunks.entries()) checkTarget(pbx, `trunks[${i}]`, { kind: "trunk", id });
   },
 };
 

@@ -3,7 +3,7 @@
 // docs/api-assumptions.md for the body and the answer).
 import { z } from "zod";
 import { type ExtensionRow, type PbxRow, type ScheduleRule, type DAYS, parseDestination } from "./state";
-import { E164 } from "../validation";
+import { E164 } from "../pipeline/validation";
 
 export const simulateBody = z.strictObject({
   kind: z.enum(["inbound", "internal"]).optional(),

@@ -3,10 +3,10 @@
 // space. A PBX owns every object under it: its maps hold them, so deleting the PBX removes
 // everything at once, and an object id under another PBX is simply not found.
 import { randomBytes } from "node:crypto";
-import { ApiError, notFound } from "../errors";
-import { areaState, type Store } from "../store";
-import { uniqueId } from "../tables";
-import { E164 } from "../validation";
+import { ApiError, notFound } from "../pipeline/errors";
+import { areaState, type Store } from "../model/store";
+import { uniqueId } from "../model/tables";
+import { E164 } from "../pipeline/validation";
 
 export const LANGUAGES = ["en", "zh"] as const;
 export const TEMPLATE_IDS = [

@@ -127,7 +127,7 @@ export function applyTemplate(t: VgateTables, pbx: PbxRow, now: string): Extensi
   }
   if (spec.ivr) {
     const options: Record<string, string> = {};
-    made.forEach((e, i) => (options[String(i)] = `extension:${e.id}`));
+    for (const [i, e] of made.entries()) options[String(i)] = `extension:${e.id}`;
     const ivr: IvrRow = {
       id: newId(t, "ivr"),
       ...stamp,

@@ -4,10 +4,10 @@
 // which the emulator's pipeline does not take, so its three routes are not emulated.
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { collection } from "../collection";
-import { uniqueId } from "../tables";
-import { ApiError, invalid } from "../errors";
-import { pagingQuery } from "../paging";
+import { collection } from "../model/collection";
+import { uniqueId } from "../model/tables";
+import { ApiError, invalid } from "../pipeline/errors";
+import { pagingQuery } from "../model/paging";
 import {
   ASSET_STATES,
   ASSET_VISIBILITIES,
@@ -21,7 +21,7 @@ import {
   vodTables,
   webhookView,
 } from "./state";
-import { intBetween, optText } from "../validation";
+import { intBetween, optText } from "../pipeline/validation";
 
 const tags = z
   .record(z.string().min(1).max(64), z.string().max(256))

@@ -3,8 +3,8 @@
 // WeakMap, like the other areas. Assets and keys have prefixed random string ids; event
 // endpoints integer ids from the store's counter.
 import { randomBytes } from "node:crypto";
-import { areaTables, type Store } from "../store";
-import { withoutAccount } from "../tables";
+import { areaTables, type Store } from "../model/store";
+import { withoutAccount } from "../model/tables";
 
 export const ASSET_STATES = ["uploading", "processing", "ready", "failed"] as const;
 export const ASSET_VISIBILITIES = ["public", "unlisted", "private"] as const;

@@ -1,10 +1,10 @@
 // Voice numbers: claimed numbers (as many as the packs allow) that ring PBX extensions. A number is
 // addressed by its E.164 string; an extension rings for at most one number.
 import { z } from "zod";
-import { assignPresent, collection } from "../collection";
-import { ApiError, notFound } from "../errors";
-import { route } from "../router";
-import type { Store } from "../store";
+import { assignPresent, collection } from "../model/collection";
+import { ApiError, notFound } from "../pipeline/errors";
+import { route } from "../pipeline/route";
+import type { Store } from "../model/store";
 import { ownObject, ownPbx, vgate } from "../vgate/state";
 import { VOICE_NUMBER_LIMIT, type VoiceNumberRow, voice } from "./state";
 

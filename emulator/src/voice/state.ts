@@ -1,6 +1,6 @@
 // Voice numbers' table: the numbers an account claimed, each addressed by its E.164 string, and
 // the PBX extensions each rings.
-import { areaState } from "../store";
+import { areaState } from "../model/store";
 import { onPbxDelete } from "../vgate/state";
 
 /** What the emulator's packs allow: numbers claimable per account. */

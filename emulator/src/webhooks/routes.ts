@@ -2,10 +2,10 @@
 // once on create, and the event names they subscribe to. The test endpoint records a ping
 // delivery; nothing is actually sent.
 import { z } from "zod";
-import { assignDefined, collection } from "../collection";
-import { invalid } from "../errors";
-import { paginate, pagingOnlyQuery } from "../paging";
-import { route } from "../router";
+import { assignDefined, collection } from "../model/collection";
+import { invalid } from "../pipeline/errors";
+import { paginate, pagingOnlyQuery } from "../model/paging";
+import { route } from "../pipeline/route";
 import { bits, cidrContains, isIP, parseAddress, parseCidr } from "../util/ip";
 import { MAX_WEBHOOKS, WEBHOOK_EVENTS, deliveryView, newWebhookSecret, webhookView, webhooks } from "./state";
 

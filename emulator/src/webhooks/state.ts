@@ -2,8 +2,8 @@
 // like the other areas. The emulator never makes outbound HTTP calls: a delivery is recorded, not
 // sent (see docs/api-assumptions.md, "Webhooks and resolver services").
 import { randomBytes } from "node:crypto";
-import { areaState } from "../store";
-import { withoutAccount } from "../tables";
+import { areaState } from "../model/store";
+import { withoutAccount } from "../model/tables";
 
 export const MAX_WEBHOOKS = 10;
 

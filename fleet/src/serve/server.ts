@@ -1,6 +1,6 @@
 // `nsp-fleet serve`: a read-only web page over the fleet's database. Served by fastify: a
-// well-kept framework (an OpenJS Foundation project, released often, fast), the one whose
-// design the emulator's own router follows (emulator/src/router.ts), with `inject()` to test
+// well-kept framework (an OpenJS Foundation project, released often, fast), the one
+// the emulator runs on too (emulator/src/pipeline/app.ts), with `inject()` to test
 // routes without a socket, and hooks that put the token check and the security headers in front
 // of every route at one place. The pages are rendered here (pages.ts); the browser gets HTML, one
 // small script and Chart.js, never an inline script.

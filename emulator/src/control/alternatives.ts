@@ -3,7 +3,7 @@
 // provider can be tested against every answer it must survive. They are applied to a finished
 // response in one place (shapeOutcome), never inside a route, except replace-rewrites: it changes
 // what the zone-file import writes, so the import reads it (importZoneText).
-import type { Outcome } from "./http";
+import type { Outcome } from "../pipeline/http";
 
 export const ALTERNATIVES = [
   "bare-lists",

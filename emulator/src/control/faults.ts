@@ -1,7 +1,7 @@
 // Fault injection for testing the provider's retries: errors, dropped connections before or
 // after the write, hung requests, 429 storms and latency. Off until configured.
 import { z } from "zod";
-import { seededRandom } from "./util/random";
+import { seededRandom } from "../util/random";
 
 const FAULT_KINDS = ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

@@ -4,9 +4,9 @@
 // its schemas and the few rules of its rows) and gets plain `route()` declarations back; routes
 // that are not CRUD stay plain `route()` declarations beside them.
 import type { z } from "zod";
-import { ApiError, notFound } from "./errors";
+import { ApiError, notFound } from "../pipeline/errors";
 import { paginate, pagingOnlyQuery } from "./paging";
-import { type Ctx, type Env, type HttpMethod, type Route, route } from "./router";
+import { type Ctx, type Env, type HttpMethod, type Route, route } from "../pipeline/route";
 
 type RowId = number | string;
 
@@ -148,7 +148,10 @@ export function collection<
       ...(write && spec.linkWrite ? { linkWrite: true } : {}),
       ...def,
       handler: spec.guard
-        ? (ctx: Parameters<typeof handler>[0]) => (spec.guard?.(ctx as unknown as AccountEnv), handler(ctx))
+        ? (ctx: Parameters<typeof handler>[0]) => {
+            spec.guard?.(ctx as unknown as AccountEnv);
+            return handler(ctx);
+          }
         : handler,
     } as Parameters<typeof route>[0]);
   };

@@ -2,12 +2,12 @@
 // (base URL and tokens) when ready, so scripts can start it and read where it is.
 // stdout carries nothing else, ever; diagnostics go to stderr and never include tokens.
 import { parseArgs } from "node:util";
-import { ALTERNATIVES, type Alternative, isAlternative } from "./alternatives";
-import { ACCOUNT_NAME_RE, type AccountSpec } from "./emulator-app";
-import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS } from "./partner/state";
+import { ALTERNATIVES, type Alternative, isAlternative } from "../control/alternatives";
+import { ACCOUNT_NAME_RE, type AccountSpec } from "../pipeline/emulator-app";
+import { DEFAULT_PARTNER_TOKEN_TTL_SECONDS } from "../partner/state";
 import { startEmulator } from "./server";
-import type { Scope } from "./store";
-import { TOKEN_RE } from "./util/random";
+import type { Scope } from "../model/store";
+import { TOKEN_RE } from "../util/random";
 
 const USAGE = `usage: nsp-emulator [--port N] [--account NAME[=TOKEN[:read|:write|:link]] ...] [--rate-limit PER_MINUTE] [--partner-token-ttl SECONDS] [--alternative NAME ...] [--outlive-parent]
 
@@ -98,9 +98,10 @@ function parseAccount(v: string): AccountSpec {
 
 /** The command line as options; both `--port 8080` and `--port=8080`, the repeatable ones repeated. */
 function parseCommandLine(argv: string[]): CliOptions {
-  let values;
+  const parse = () => parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false });
+  let values: ReturnType<typeof parse>["values"];
   try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+    ({ values } = parse());
   } catch (e) {
     throw new UsageError(usageProblem(e));
   }

@@ -1,13 +1,12 @@
 // The app object as its users see it (server.ts, the test-control API, in-process tests): the
-// request handler, the state behind it and the test hooks. app.ts builds it.
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AlternativeSet } from "./alternatives";
-import type { FaultInjector } from "./faults";
-import type { PublicDns } from "./public-dns";
+// fastify instance, the state behind it and the test hooks. app.ts builds it.
+import type { FastifyInstance } from "fastify";
+import type { AlternativeSet } from "../control/alternatives";
+import type { FaultInjector } from "../control/faults";
+import type { PublicDns } from "../control/public-dns";
 import type { RateLimiter } from "./rate-limit";
-import type { Router } from "./router";
-import type { Stats, StatsSnapshot } from "./stats";
-import type { Scope, Store } from "./store";
+import type { Stats, StatsSnapshot } from "../control/stats";
+import type { Scope, Store } from "../model/store";
 
 /** An account name: letters, digits, hyphens or underscores, at most 63. */
 export const ACCOUNT_NAME_RE = /^[a-z0-9][a-z0-9_-]{0,62}$/i;
@@ -26,12 +25,12 @@ export interface AccountCredentials {
 }
 
 export interface EmulatorApp {
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The HTTP layer: `inject()` drives it without a socket, server.ts puts it on one. */
+  fastify: FastifyInstance;
   store: Store;
   faults: FaultInjector;
   publicDns: PublicDns;
   rateLimiter: RateLimiter;
-  router: Router;
   counters: Stats;
   alternatives: AlternativeSet;
   /** The credentials created by buildApp, in the order given. */

@@ -1,7 +1,7 @@
 // Every API area's route list, in one list. An area is a folder of emulator/src holding its state
 // and its routes (`<area>/routes.ts`); a new area is one more line here, and the router and the
 // pipeline stay as they are.
-import type { Route } from "../router";
+import type { Route } from "./route";
 import { accountRoutes } from "../account/routes";
 import { cdnRoutes } from "../cdn/routes";
 import { vmRoutes } from "../compute/routes";

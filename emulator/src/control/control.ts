@@ -1,18 +1,17 @@
 // The test-control API under /_emulator/: unauthenticated, not rate-limited, not counted.
 // Everything here is also reachable in-process through the app object.
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { ALTERNATIVES } from "./alternatives";
-import type { EmulatorApp } from "./emulator-app";
-import { ApiError, notFound } from "./errors";
+import type { EmulatorApp } from "../pipeline/emulator-app";
+import { ApiError, notFound } from "../pipeline/errors";
 import { faultConfigSchema } from "./faults";
-import { type Outcome, errorOutcome, parseJsonBody, readBody, send } from "./http";
-import { confirmDestination, reportSelfCheck } from "./mail/state";
-import { parseOrThrow } from "./validation";
-import { endService } from "./services/state";
-import { setCallsUp } from "./vgate/state";
-import { expireCredentials, mintedCredentials, partnerTokenTtl, setPartnerTokenTtl } from "./partner/state";
-import { isoTime } from "./util/time";
+import { ALL_METHODS, type Outcome, errorOutcome, parseJsonBody, send } from "../pipeline/http";
+import { confirmDestination, reportSelfCheck } from "../mail/state";
+import { parseOrThrow } from "../pipeline/validation";
+import { endService } from "../services/state";
+import { setCallsUp } from "../vgate/state";
+import { expireCredentials, mintedCredentials, partnerTokenTtl, setPartnerTokenTtl } from "../partner/state";
+import { isoTime } from "../util/time";
 
 const publicDnsBody = z.strictObject({
   name: z.string().min(1),
@@ -179,33 +178,29 @@ const CONTROL: Record<string, Partial<Record<string, ControlHandler>>> = {
   },
 };
 
-export async function handleControl(
-  app: EmulatorApp,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: URL,
-  maxBody: number,
-): Promise<void> {
-  const read = await readBody(req, maxBody);
-  if (read.aborted) return;
-  const method = (req.method ?? "GET").toUpperCase();
-  let outcome: Outcome;
-  try {
-    const methods = CONTROL[url.pathname.replace(/(.)\/$/, "$1")];
-    if (!methods) throw notFound("control endpoint");
-    const h = methods[method];
-    if (!h) {
-      const allow = Object.keys(methods).sort().join(", ");
-      throw new ApiError("method_not_allowed", `use ${allow}`, { headers: { Allow: allow } });
+/** Declares the control API on the app's fastify: every path answers 405 to the methods it lacks. */
+export function registerControl(app: EmulatorApp, maxBody: number): void {
+  for (const [path, methods] of Object.entries(CONTROL)) {
+    const allow = Object.keys(methods).sort().join(", ");
+    for (const method of ALL_METHODS) {
+      const h = methods[method];
+      app.fastify.route({
+        method,
+        url: path,
+        bodyLimit: maxBody,
+        handler: async (request, reply) => {
+          if (!h) throw new ApiError("method_not_allowed", `use ${allow}`, { headers: { Allow: allow } });
+          const url = new URL(`http://emulator.invalid${request.url}`);
+          let outcome: Outcome;
+          try {
+            outcome = h(app, () => parseJsonBody(request.body as Buffer | undefined), url);
+          } catch (e) {
+            if (e instanceof ApiError) throw e;
+            outcome = errorOutcome(new ApiError("upstream_error", String(e), { status: 500 }));
+          }
+          return send(reply, outcome);
+        },
+      });
     }
-    if (read.oversize)
-      throw new ApiError("validation_error", `body: must be at most ${maxBody} bytes`, { status: 413 });
-    outcome = h(app, () => parseJsonBody(read.buf), url);
-  } catch (e) {
-    outcome =
-      e instanceof ApiError
-        ? errorOutcome(e)
-        : errorOutcome(new ApiError("upstream_error", String(e), { status: 500 }));
   }
-  send(res, outcome, read.mustClose);
 }

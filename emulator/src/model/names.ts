@@ -1,6 +1,6 @@
 // Domain names, host names and email addresses as every area takes them: lower-cased, without a
 // trailing dot, and refused (null, or a validation error naming the field) when not valid.
-import { invalid } from "./errors";
+import { invalid } from "../pipeline/errors";
 
 const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 

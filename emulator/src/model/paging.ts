@@ -1,7 +1,7 @@
 // limit/offset paging shared by every list endpoint. The paging object sits next to the rows:
 // `{"data":[...],"paging":{"limit","offset","count","next_offset"}}`.
 import { z } from "zod";
-import { queryInt } from "./validation";
+import { queryInt } from "../pipeline/validation";
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 500;

@@ -1,8 +1,8 @@
 // The emulator's whole state, in memory. Rows carry the name of the account that owns them and
 // every lookup goes through `owned()`, so one account's id is simply `not_found` for another.
 // Ids come from one counter for the whole emulator and are never reused.
-import { notFound } from "./errors";
-import { isoTime } from "./util/time";
+import { notFound } from "../pipeline/errors";
+import { isoTime } from "../util/time";
 
 export type Scope = "read" | "write" | "link";
 export type ServiceType = "resolver" | "auth_dns" | "cdn" | "vm";
