@@ -40,7 +40,8 @@ interface Singleton<A extends Shape, S extends Shape> {
 
 /** A collection's spec, for the one object at `path`; `idOf` checks an import's id before any request. */
 export interface SingletonSpec<A extends Shape, S extends Shape>
-  extends Pick<CollectionSpec<A, S>, "token" | "path" | "args" | "state" | "idOnWire" | "idOf"> {
+  extends Pick<CollectionSpec<A, S>, "token" | "path" | "args" | "state" | "idOnWire"> {
+  idOf(id: string): string;
   /** The resource's id for the object as the API returns it: its own id, or the one name the account's only object has. */
   objectId(raw: Item): string;
 }
