@@ -206,7 +206,17 @@ const domainHolds: Holds = {
 };
 
 export const domain = domains.resource({
-  list: { zoneOf: (d) => d.zone_id },
+  list: {
+    zoneOf: (d) => d.zone_id,
+    // Its records belong to it, so the mail domains are read with the records.
+    discovery: {
+      publishes: {
+        token: "nsp:dns:Record",
+        what: "mail domain",
+        ids: (d) => ((d.records ?? []) as { record_id?: unknown }[]).map((r) => r.record_id).filter((id) => id != null),
+      },
+    },
+  },
   description:
     "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.",
   holds: domainHolds,
