@@ -71,7 +71,10 @@ export function queueOverhead(
   for (const w of new Set(rows.map((r) => r.worker))) {
     const mine = rows.filter((r) => r.worker === w).sort((a, b) => a.started_at.getTime() - b.started_at.getTime());
     mine.forEach((r, i) => {
-      if (i < concurrency) return void firstMs.push(r.started_at.getTime() - r.enqueued_at.getTime());
+      if (i < concurrency) {
+        firstMs.push(r.started_at.getTime() - r.enqueued_at.getTime());
+        return;
+      }
       const freed = mine
         .filter((o) => o.finished_at.getTime() <= r.started_at.getTime())
         .map((o) => o.finished_at.getTime());

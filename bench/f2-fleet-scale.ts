@@ -208,7 +208,9 @@ export async function f2(customers: number): Promise<PartResult> {
       const treePeakKb = workers.map(() => 0);
       const sampler = setInterval(() => {
         const table = processTable();
-        workers.forEach((w, i) => (treePeakKb[i] = Math.max(treePeakKb[i]!, treeRssKb(w.pid, table))));
+        workers.forEach((w, i) => {
+          treePeakKb[i] = Math.max(treePeakKb[i]!, treeRssKb(w.pid, table));
+        });
       }, 1000);
       await emulator.control().resetStats();
       const runId = execFileSync(

@@ -82,7 +82,11 @@ async function sampled(
     // Descendants: repeat until no new one (a process's children may be listed before it).
     for (let grew = true; grew; ) {
       grew = false;
-      for (const [pid, ppid] of parents) if (mine.has(ppid) && !mine.has(pid)) mine.add(pid), (grew = true);
+      for (const [pid, ppid] of parents)
+        if (mine.has(ppid) && !mine.has(pid)) {
+          mine.add(pid);
+          grew = true;
+        }
     }
     for (const pid of mine) {
       const f = stats.get(pid);

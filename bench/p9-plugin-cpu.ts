@@ -81,7 +81,9 @@ async function run(
     if (diff.changes) throw new Error(`P9: the record's Diff found changes: ${diff.diffs.join(", ")}`);
     await step();
     const run = { total: cpu.at(-1)! } as Run;
-    STEPS.forEach((name, i) => (run[name] = cpu[i]! - (cpu[i - 1] ?? 0)));
+    STEPS.forEach((name, i) => {
+      run[name] = cpu[i]! - (cpu[i - 1] ?? 0);
+    });
     return run;
   } finally {
     await plugin.stop();

@@ -253,8 +253,8 @@ class Renderer {
     const walk = (v: Value) => {
       if (v.kind === "ref") this.used.add(v.root);
       else if (v.kind === "list") v.items.forEach(walk);
-      else if (v.kind === "object") v.entries.forEach(([, x]) => walk(x));
-      else if (v.kind === "interp") v.parts.forEach((p) => typeof p !== "string" && walk(p));
+      else if (v.kind === "object") for (const [, x] of v.entries) walk(x);
+      else if (v.kind === "interp") for (const p of v.parts) if (typeof p !== "string") walk(p);
     };
     for (const v of Object.values(program.variables ?? {})) walk(parseValue(v["fn::invoke"], where));
     for (const r of Object.values(program.resources)) walk(parseValue([r.properties ?? {}, r.options ?? {}], where));
@@ -665,9 +665,9 @@ class Renderer {
   private declarationOrder(): string[] {
     const roots = (v: Value, out: Set<string>) => {
       if (v.kind === "ref") out.add(v.root);
-      else if (v.kind === "list") v.items.forEach((x) => roots(x, out));
-      else if (v.kind === "object") v.entries.forEach(([, x]) => roots(x, out));
-      else if (v.kind === "interp") v.parts.forEach((p) => typeof p !== "string" && roots(p, out));
+      else if (v.kind === "list") for (const x of v.items) roots(x, out);
+      else if (v.kind === "object") for (const [, x] of v.entries) roots(x, out);
+      else if (v.kind === "interp") for (const p of v.parts) if (typeof p !== "string") roots(p, out);
       return out;
     };
     const pending = new Map<string, Set<string>>();
@@ -699,7 +699,9 @@ function gofmtAll(programs: { where: string; source: string }[]): string[] {
   const dir = mkdtempSync(join(tmpdir(), "nsp-gofmt-"));
   try {
     const files = programs.map((_, i) => join(dir, `example${i}.go`));
-    programs.forEach((p, i) => writeFileSync(files[i]!, p.source));
+    programs.forEach((p, i) => {
+      writeFileSync(files[i]!, p.source);
+    });
     const run = spawnSync("gofmt", ["-w", dir], { encoding: "utf8" });
     if (run.error) throw new Error(`gofmt (part of Go) is needed to write the Go examples: ${run.error.message}`);
     if (run.status !== 0) {
@@ -749,9 +751,9 @@ export function renderAllExamples(
     }),
   );
   const all = rendered.flat();
-  gofmtAll(all.map(({ where, example }) => ({ where, source: example.go }))).forEach(
-    (go, i) => (all[i]!.example.go = go),
-  );
+  gofmtAll(all.map(({ where, example }) => ({ where, source: example.go }))).forEach((go, i) => {
+    all[i]!.example.go = go;
+  });
   return Object.fromEntries(Object.keys(sourcesByToken).map((token, i) => [token, rendered[i]!.map((r) => r.example)]));
 }
 

@@ -36,10 +36,19 @@ timed() {
 step "build (esbuild bundles of the plugin and the emulator), unless dist/ is fresh"
 timed build node scripts/build.mjs --if-stale
 
+# Biome, as configured in biome.jsonc: every source file formatted as it would format it, and no
+# lint error. It writes nothing (`biome check --write` does); a finding counts as one failed test.
+status=0
+step "format and lint (Biome: biome.jsonc)"
+if ! timed "format and lint" npx biome ci --error-on-warnings --reporter=summary; then
+  npx biome ci --error-on-warnings --max-diagnostics=50 >&2 || true
+  status=1
+  printf 'format and lint\tfailed\n' >>"$PHASES"
+fi
+
 # The typecheck runs beside the main tests, which mostly wait on sockets and child processes;
 # its output is shown when it is done, and a failure counts as one failed test in the summary.
 step "typecheck (strict TypeScript), beside the unit, emulator, client and provider (gRPC) tests"
-status=0
 timed typecheck npx tsc -p tsconfig.json --noEmit >"$NSP_TEST_RESULTS/typecheck.log" 2>&1 &
 typecheck=$!
 timed "main tests" npx vitest run --reporter=default --reporter=json --outputFile.json="$NSP_TEST_RESULTS/main.json" || status=$?

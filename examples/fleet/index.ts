@@ -70,14 +70,13 @@ const provider = customerProvider();
 const zone = new nsp.dns.Zone("zone", { name: customer.zone }, { provider });
 const records = customer.records ?? [];
 const names = recordNames(records);
-records.forEach(
-  (r, i) =>
-    new nsp.dns.Record(
-      names[i]!,
-      { zoneId: zone.id, name: r.name, type: r.type.toUpperCase(), content: r.content, ttl: r.ttl },
-      { provider },
-    ),
-);
+for (const [i, r] of records.entries()) {
+  new nsp.dns.Record(
+    names[i]!,
+    { zoneId: zone.id, name: r.name, type: r.type.toUpperCase(), content: r.content, ttl: r.ttl },
+    { provider },
+  );
+}
 // The mail domain publishes its own MX, SPF, DKIM and DMARC records into the zone.
 const mail = new nsp.mail.Domain("mail", { zoneId: zone.id, name: customer.zone }, { provider });
 

@@ -20,7 +20,7 @@ export interface StackResource {
   type: string;
   name: string;
   urn: string;
-  props: Record<string, any>;
+  props: Record<string, unknown>;
   dependencies: StackResource[];
   propertyDependencies: Record<string, StackResource[]>;
 }

@@ -150,10 +150,10 @@ export function driftOf(events: EngineEvent[]): Drift {
     }
     if (m.op !== "update") continue;
     const names = topLevel([...(m.diffs ?? []), ...Object.keys(m.detailedDiff ?? {})]);
-    const valueOf = (side: "old" | "new", name: string) => m[side]?.outputs?.[name] ?? m[side]?.inputs?.[name];
+    const recordedOrActual = (side: "old" | "new", name: string) => m[side]?.outputs?.[name] ?? m[side]?.inputs?.[name];
     const properties = names.map((name): DriftedProperty => {
-      const recorded = valueOf("old", name);
-      const actual = valueOf("new", name);
+      const recorded = recordedOrActual("old", name);
+      const actual = recordedOrActual("new", name);
       if (isSecret(recorded) || isSecret(actual)) return { name, secret: true };
       return { name, ...(recorded === undefined ? {} : { recorded }), ...(actual === undefined ? {} : { actual }) };
     });

@@ -250,14 +250,8 @@ export interface DeliveryJob {
   event: FleetEvent;
 }
 
-/** The deliveries' queue: jobs are independent, any number may run at once ("standard"). */
-export async function ensureWebhookQueue(boss: PgBoss): Promise<void> {
-  if (!(await boss.getQueue(WEBHOOK_QUEUE)))
-    await boss.createQueue(WEBHOOK_QUEUE, { name: WEBHOOK_QUEUE, policy: "standard" });
-}
-
 /**
- * Queues the event's delivery (the queue must exist: ensureWebhookQueue). pg-boss retries a failed
+ * Queues the event's delivery (the queue must exist: the worker makes it among its side queues, with queue.ts's ensureQueues). pg-boss retries a failed
  * attempt `retries` times (default 8), the first after `retryDelaySeconds` (default 10) to twice
  * that, each next wait doubling: 43 to 85 minutes in all, to ride out a receiver's restart
  * or outage. `db` sends it in the caller's transaction (pg-boss's own option). Returns the job's id.

@@ -58,7 +58,9 @@ describe("the examples of schema.json", () => {
     const dir = join(work, "python");
     mkdirSync(dir);
     const files = examples.map((e) => join(dir, fileOf(e, "py").replace(/-/g, "_")));
-    examples.forEach((e, i) => writeFileSync(files[i]!, e.code.python!));
+    examples.forEach((e, i) => {
+      writeFileSync(files[i]!, e.code.python!);
+    });
     const run = spawnSync("python3", ["-m", "py_compile", ...files], { encoding: "utf8" });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);

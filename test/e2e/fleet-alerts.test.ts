@@ -12,9 +12,8 @@ import PgBoss from "pg-boss";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ensureSchema } from "../../fleet/src/database";
 import { FleetMetrics, fleetSnapshot, serveMetrics } from "../../fleet/src/metrics";
-import { ensureQueue, QUEUE } from "../../fleet/src/queue";
+import { ensureQueue, ensureQueues, QUEUE } from "../../fleet/src/queue";
 import {
-  ensureWebhookQueue,
   fleetEvent,
   handleDelivery,
   queueDelivery,
@@ -47,8 +46,9 @@ beforeAll(async () => {
   boss = new PgBoss({ connectionString: url, max: 3, schedule: false, supervise: true, maintenanceIntervalSeconds: 1 });
   boss.on("error", () => {});
   await boss.start();
-  await ensureWebhookQueue(boss);
-  await ensureWebhookQueue(boss);
+  // Made twice, as every worker start makes it.
+  await ensureQueues(client, boss, [{ name: WEBHOOK_QUEUE, policy: "standard" }]);
+  await ensureQueues(client, boss, [{ name: WEBHOOK_QUEUE, policy: "standard" }]);
   await boss.work<DeliveryJob>(
     WEBHOOK_QUEUE,
     { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: 0.5 },

@@ -791,7 +791,10 @@ describe("origin certificates", () => {
 
   it("draw 16-byte serials whose first byte is 0x01 to 0x7f, so none has a zero byte to drop", () => {
     const firsts = new Set(
-      Array.from({ length: 4000 }, () => randomSerial()).map((s) => (expect(s).toHaveLength(16), s[0]!)),
+      Array.from({ length: 4000 }, () => randomSerial()).map((s) => {
+        expect(s).toHaveLength(16);
+        return s[0]!;
+      }),
     );
     expect(Math.min(...firsts)).toBeGreaterThanOrEqual(0x01);
     expect(Math.max(...firsts)).toBeLessThanOrEqual(0x7f);

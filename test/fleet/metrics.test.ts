@@ -63,7 +63,10 @@ describe("the metrics of a worker", () => {
       latestRun: { id: "run-1", results: { succeeded: 5, failed: 1, running: 2 } },
     };
     let collected = 0;
-    const metrics = new FleetMetrics(async () => (collected++, snapshot));
+    const metrics = new FleetMetrics(async () => {
+      collected++;
+      return snapshot;
+    });
     metrics.jobFinished("up", "succeeded", 4.2);
     metrics.jobFinished("up", "succeeded", 95);
     metrics.jobFinished("up", "failed", 0.4);

@@ -260,9 +260,10 @@ describe("through the queue", () => {
   it("queueDelivery: a job of the webhook queue holding the URL and the event, never the secret, retried with backoff", async () => {
     const sent: { name: string; data: unknown; options: Record<string, unknown> }[] = [];
     const boss = {
-      send: async (name: string, data: unknown, options: Record<string, unknown>) => (
-        sent.push({ name, data, options }), "job-1"
-      ),
+      send: async (name: string, data: unknown, options: Record<string, unknown>) => {
+        sent.push({ name, data, options });
+        return "job-1";
+      },
     };
     const url = new URL("https://alerts.example.com/hook");
     expect(await queueDelivery(boss as never, url, failed, { retries: 3, retryDelaySeconds: 5 })).toBe("job-1");
@@ -348,7 +349,12 @@ describe("the guide's receiver (docs/guides/fleet.md, `receiver.mjs`)", () => {
       const listening = () =>
         new Promise<boolean>((resolve) => {
           const socket = connect(port, "127.0.0.1");
-          socket.on("connect", () => (socket.destroy(), resolve(true))).on("error", () => resolve(false));
+          socket
+            .on("connect", () => {
+              socket.destroy();
+              resolve(true);
+            })
+            .on("error", () => resolve(false));
         });
       await until(listening);
       const url = new URL(`http://127.0.0.1:${port}/nsp-fleet`);

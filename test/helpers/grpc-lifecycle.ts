@@ -187,7 +187,7 @@ const updateSteps = (row: LifecycleRow): UpdateStep[] =>
   !row.update ? [] : Array.isArray(row.update) ? row.update : [{ inputs: row.update }];
 const replaceSteps = (row: LifecycleRow): ReplaceStep[] =>
   !row.replace ? [] : Array.isArray(row.replace) ? row.replace : [{ inputs: row.replace }];
-const valueOf = <T>(v: T | ((...a: any[]) => T), ...args: unknown[]): T =>
+const resolved = <T>(v: T | ((...a: any[]) => T), ...args: unknown[]): T =>
   typeof v === "function" ? (v as (...a: unknown[]) => T)(...args) : v;
 
 export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
@@ -252,7 +252,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         const name = `lc${++seq}`;
         const given = typeof row.create === "function" ? await row.create() : row.create;
         const inputs = await checked(row.type, given);
-        if (row.checkedAs) expect(inputs, "what Check makes of the inputs").toEqual(valueOf(row.checkedAs, given));
+        if (row.checkedAs) expect(inputs, "what Check makes of the inputs").toEqual(resolved(row.checkedAs, given));
         if (row.checkedSame)
           expect(
             await checked(row.type, changed(given, row.checkedSame)),
@@ -270,9 +270,9 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         if (row.idPattern instanceof RegExp) expect(created.id).toMatch(row.idPattern);
         else if (row.idPattern) expect(created.id).toBe(row.idPattern(inputs));
         expect(created.properties).toMatchObject(inputs);
-        if (row.outputs) expect(created.properties).toMatchObject(valueOf(row.outputs, inputs, created.id));
+        if (row.outputs) expect(created.properties).toMatchObject(resolved(row.outputs, inputs, created.id));
         if (row.exactOutputs)
-          expect(created.properties).toEqual({ ...inputs, ...valueOf(row.outputs ?? {}, inputs, created.id) });
+          expect(created.properties).toEqual({ ...inputs, ...resolved(row.outputs ?? {}, inputs, created.id) });
         for (const key of row.absentOutputs ?? []) expect(created.properties).not.toHaveProperty(key);
         const secrets: Obj = {};
         for (const [key, form] of Object.entries(row.secretOutputs ?? {})) {
@@ -308,7 +308,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         let current = inputs;
         for (const step of updateSteps(row)) {
           await step.before?.({ id: created.id, inputs: current, state });
-          const update = valueOf(step.inputs);
+          const update = resolved(step.inputs);
           const news = await checked(row.type, changed(current, update));
           const d = await plugin.diff(row.type, name, created.id, state, news, current);
           expect(d).toMatchObject({ changes: true, replaces: [] });
@@ -344,7 +344,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         }
 
         for (const step of replaceSteps(row)) {
-          const change = valueOf(step.inputs);
+          const change = resolved(step.inputs);
           const news = await checked(row.type, changed(current, change));
           const d = await plugin.diff(row.type, name, created.id, state, news, current);
           expect(d.changes).toBe(true);
@@ -361,8 +361,8 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
           for (const key of [...(row.writeOnly ?? []), ...(row.importAdopts ?? [])]) delete kept[key];
           // An import writes out only what differs from the defaults; Check fills those back in.
           expect(await checked(row.type, imported.inputs)).toMatchObject(kept);
-          if (row.imported) expect(imported.inputs).toEqual(valueOf(row.imported, current));
-          for (const [key, value] of Object.entries(valueOf(row.importedOutputs ?? {}, state)))
+          if (row.imported) expect(imported.inputs).toEqual(resolved(row.imported, current));
+          for (const [key, value] of Object.entries(resolved(row.importedOutputs ?? {}, state)))
             expect(imported.properties[key], key).toEqual(value);
           const refreshed = await plugin.read(row.type, "imp", created.id, imported.properties, imported.inputs);
           expect(refreshed.inputs, "a refresh of the imported object keeps what the import wrote").toEqual(
@@ -410,7 +410,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
         const what = [row.drift && "an edit", !skip["drift delete"] && "a delete"].filter(Boolean).join(" and ");
         it(`sees ${what} made through the API${row.parentPath ? ", and the object gone with its parent" : ""}`, async () => {
           const name = `drift${++seq}`;
-          const drift = row.drift && valueOf(row.drift);
+          const drift = row.drift && resolved(row.drift);
           const inputs = await inputsOf(row);
           const created = await plugin.create(row.type, name, inputs);
           const path = row.apiPath(inputs, created.id);
@@ -430,7 +430,7 @@ export function lifecycle(provider: Provider, rows: LifecycleRow[]): void {
             const d = await plugin.diff(row.type, name, created.id, read.properties, inputs, read.inputs);
             expect(d.changes).toBe(true);
             expect(d.diffs.sort()).toEqual(keys(drift.inputs));
-            const replacing = new Set(replaceSteps(row).flatMap((step) => Object.keys(valueOf(step.inputs))));
+            const replacing = new Set(replaceSteps(row).flatMap((step) => Object.keys(resolved(step.inputs))));
             expect(d.replaces.sort(), "a drifted property replaces only when the row says it does").toEqual(
               keys(drift.inputs).filter((k) => replacing.has(k)),
             );

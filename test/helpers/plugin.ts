@@ -214,7 +214,9 @@ export async function startPlugin(
       if (oldInputs) req.setOldInputs(toStruct(oldInputs));
       const res = await call<providerPb.DiffRequest, providerPb.DiffResponse>("diff", req);
       const detailed: Record<string, number> = {};
-      res.getDetaileddiffMap().forEach((v, k) => (detailed[k] = v.getKind()));
+      res.getDetaileddiffMap().forEach((v, k) => {
+        detailed[k] = v.getKind();
+      });
       return {
         changes: res.getChanges() === providerPb.DiffResponse.DiffChanges.DIFF_SOME,
         replaces: res.getReplacesList(),

@@ -137,7 +137,9 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     const refreshAll = async (p: PluginHandle) => {
       await control.resetStats();
       const reads = await Promise.all(records.map((r, i) => p.read(RECORD, `r${i}`, r.id, r.properties, r.inputs)));
-      reads.forEach((read, i) => expect(read.properties).toEqual(records[i]!.properties));
+      reads.forEach((read, i) => {
+        expect(read.properties).toEqual(records[i]!.properties);
+      });
       return (await control.stats()).total;
     };
     const [batched, unbatched] = await Promise.all([anotherPlugin(), anotherPlugin({ batchReads: false })]);

@@ -184,7 +184,7 @@ lifecycle(provider, [
     ],
     badImportIds: (inputs) => [
       [inputs.tunnelId, /<tunnelId>\/<managedBy>/],
-      ["x/pulumi", /not a tunnel id/],
+      ["x/pulumi", /"x\/pulumi" is not a tunnel hostname list id; .* \(<tunnelId>\/<managedBy>, such as 12\/pulumi\)/],
     ],
     readAfterDelete: { hostnames: [] },
     afterDelete: async ({ id, inputs, state }) => {

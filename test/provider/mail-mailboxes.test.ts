@@ -242,7 +242,7 @@ describe("nsp:mail:AppPassword", () => {
     expect(plain(imported.properties.password)).toBeNull();
     expect(imported.properties.domainId).toBe(String(domain.id));
     await expect(plugin.read(APP, "imp", created.id)).rejects.toThrow(
-      /must have the form <mailboxId>\/<appPasswordId>/,
+      /is known by its id \(<mailboxId>\/<appPasswordId>/,
     );
 
     await plugin.delete(APP, "a", created.id, again.properties);
@@ -275,7 +275,9 @@ describe("batched reads", () => {
     const batched = await anotherPlugin();
     await control.resetStats();
     const reads = await Promise.all(boxes.map((b, i) => batched.read(MAILBOX, `b${i}`, b.id, b.properties, b.inputs)));
-    reads.forEach((r, i) => expect(r.id).toBe(boxes[i]!.id));
+    reads.forEach((r, i) => {
+      expect(r.id).toBe(boxes[i]!.id);
+    });
     expect((await control.stats()).total).toBe(1);
   });
 });

@@ -38,7 +38,9 @@ describe("nsp:meet:Settings", () => {
 
     const imported = await importClean(SETTINGS, "meet-settings");
     expect(imported.inputs).toMatchObject({ chat: false, waitingRoom: true, sharePolicy: "host_only", city: "ams" });
-    await expect(plugin.read(SETTINGS, "imp", "settings/1")).rejects.toThrow(/must be "meet-settings"/);
+    await expect(plugin.read(SETTINGS, "imp", "settings/1")).rejects.toThrow(
+      /is not a meeting settings object id; .* is known by its id \(meet-settings\)/,
+    );
 
     // No delete endpoint: the settings stay, and the engine is told so.
     await control.resetStats();

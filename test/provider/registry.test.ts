@@ -26,7 +26,7 @@ const provider = useProvider({
     ],
   },
 });
-const { emulator, control, plugin, anotherPlugin, checked, previewSendsNothing } = provider;
+const { control, plugin, anotherPlugin, checked, previewSendsNothing } = provider;
 
 const linkInputs = () => checked(LINK, { keyId: "key-1", keySecret: secret(SECRET), mntner: " example-mnt " });
 

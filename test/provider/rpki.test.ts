@@ -106,7 +106,7 @@ lifecycle(provider, [
     badImportIds: (inputs, id) =>
       [id, "abc", `${inputs.caId}/x`, `${inputs.caId}/${id}/1`].map((bad) => [
         bad,
-        /must have the form <caId>\/<roaId>/,
+        /is known by its id \(<caId>\/<roaId>/,
       ]),
     apiPath: (inputs, id) => `/rpki/cas/${inputs.caId}/roas/${id}`,
     parentPath: (inputs) => `/rpki/cas/${inputs.caId}`,

@@ -384,7 +384,7 @@ describe("nsp:services:Client", () => {
       enabled: false,
     });
     await expect(plugin.read(CLIENT, "imp", created.id)).rejects.toThrow(
-      /must have the form <serviceId>\/<clientGroupId>/,
+      /is known by its id \(<serviceId>\/<clientGroupId>/,
     );
 
     await expect(plugin.create(CLIENT, "bad", { ...inputs, serviceId: authDns })).rejects.toThrow(
@@ -460,7 +460,7 @@ describe("nsp:services:ClientDdnsToken", () => {
     expect(imported.inputs).toEqual(inputs);
     expect(plain(imported.properties.token) ?? null).toBeNull();
     await expect(plugin.read(DDNS, "imp", String(group.id))).rejects.toThrow(
-      /must have the form <serviceId>\/<clientGroupId>/,
+      /is known by its id \(<serviceId>\/<clientGroupId>/,
     );
 
     await plugin.delete(DDNS, "t", created.id, again.properties);

@@ -19,7 +19,7 @@ const enc = encodeURIComponent;
 type Obj = Record<string, any>;
 
 const provider = useProvider({ account: "texter" });
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures } = provider;
+const { control, plugin, checked, previewSendsNothing, importClean } = provider;
 
 /** Create in preview: no request reaches the API, and API-only outputs are unknown. */
 

@@ -8,7 +8,7 @@ const DEST = "nsp:storage:Destination";
 type Obj = Record<string, any>;
 
 const provider = useProvider({ account: "storage" });
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
+const { control, plugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
 
 const base = { endpoint: "https://s3.example.net", bucket: "recordings", accessKey: "AKIA1" };
 

@@ -12,20 +12,6 @@ type Obj = Record<string, any>;
 const provider = useProvider({ account: "streamer" });
 const { control, plugin, checked, importClean } = provider;
 
-const DEFAULTS = {
-  visibility: "public",
-  placement: "anycast",
-  renditions: 3,
-  record: false,
-  latencyMode: "standard",
-  delayS: 0,
-  quality: "standard",
-  watermark: "off",
-  allowRtmp: true,
-  realtimePlay: false,
-  enabled: true,
-};
-
 lifecycle(provider, [
   {
     type: CHANNEL,

@@ -368,7 +368,7 @@ describe("objects of a PBX", () => {
   it("refuse an import id that is not <pbx>/<id>, and a PBX id that is not one", async () => {
     for (const c of CASES)
       await expect(plugin.read(c.type, "imp", "no-slash-and-no-pbx"), c.type).rejects.toThrow(
-        /must have the form <pbx>\/<id>/,
+        /is known by its id \(<pbx>\/<id>/,
       );
     await expect(plugin.read(PBX, "imp", "not a pbx id")).rejects.toThrow(
       /is not a PBX id; a PBX is known by its id \(<pbx>\)/,

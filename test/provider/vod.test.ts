@@ -12,8 +12,7 @@ const HOOK = "nsp:vod:Webhook";
 type Obj = Record<string, any>;
 
 const provider = useProvider({ account: "vod" });
-const { emulator, control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } =
-  provider;
+const { emulator, control, plugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
 
 describe("nsp:vod:Asset", () => {
   it("creates metadata, patches and clears fields, imports, and deletes", async () => {

@@ -9,7 +9,7 @@ const ENDPOINT = "nsp:voice:NumberEndpoint";
 type Obj = Record<string, any>;
 
 const provider = useProvider({ account: "voice" });
-const { control, plugin, checked, previewSendsNothing, importClean, expectCheckFailures, updatesInPlace } = provider;
+const { control, plugin, checked, previewSendsNothing, importClean, updatesInPlace } = provider;
 
 async function pbxWithExtensions(n: number): Promise<{ pbx: string; exts: string[] }> {
   const pbx = (await control.post<Obj>("/vgate/pbx", { name: "office", template: "blank" })).id as string;

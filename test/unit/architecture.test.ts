@@ -5,6 +5,7 @@
 // emulator area (a folder of emulator/src with a routes.ts).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(__dirname, "..", "..");
@@ -84,6 +85,88 @@ describe(DOC, () => {
       "provider/src/framework/shapes/",
       "bench/p9-gone.ts",
     ]);
+  });
+});
+
+// Its backticked code names must be the tree's too. A span names code when it is a call
+// (`name(…)`, `.name(…)`: the name), or one identifier or a dotted path of them (`a.b.c`: each
+// part) written in camelCase with a hump (`findInList`), in PascalCase (`OperationContext`), in
+// upper case with a digit or an underscore (`E164`, `NUMERIC_ID`), or starting with `__`. A plain
+// lower-case word (`patch`, `dns`, `key`) is a role, a module or a word as often as a name, so it
+// is left alone. Such a name exists when some file of the code trees declares it (a function,
+// class, type, variable, parameterless binding, method, property or enum member), or it is a
+// JavaScript global (`Map`), or it is one of NOT_CODE.
+const NAME_TREES = ["provider/src", "emulator/src", "fleet/src", "test", "scripts", "bench", "tools"];
+/** Written like code names, but named elsewhere: the engine's gRPC method. */
+const NOT_CODE = new Set(["List"]);
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const CODE_LIKE = (name: string) =>
+  /[a-z0-9][A-Z]/.test(name) ||
+  /^[A-Z][a-z]/.test(name) ||
+  /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$|^[A-Z]+[0-9]+$/.test(name) ||
+  name.startsWith("__");
+
+/** The code names a text's backticked spans write, by the rule above. */
+function backtickedNames(text: string): string[] {
+  const names = [...text.matchAll(/`([^`\n]+)`/g)].flatMap(([, span]) => {
+    const call = /^\.?([A-Za-z_$][\w$]*)\(/.exec(span!);
+    if (call) return [call[1]!];
+    const parts = span!.replace(/^\./, "").split(".");
+    return parts.every((p) => IDENT.test(p)) ? parts.filter(CODE_LIKE) : [];
+  });
+  return [...new Set(names)];
+}
+
+/** Every name the code trees declare. */
+function declaredNames(): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: ts.Node) => {
+    const name = ts.getNameOfDeclaration(node as ts.Declaration);
+    if (name && (ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name)))
+      names.add(name.text.replace(/^#/, ""));
+    ts.forEachChild(node, visit);
+  };
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name !== "node_modules") walk(path);
+      } else if (/\.(ts|mts|mjs|cjs|js)$/.test(entry.name) && !entry.name.endsWith(".d.ts")) {
+        visit(ts.createSourceFile(path, readFileSync(join(ROOT, path), "utf8"), ts.ScriptTarget.Latest, true));
+      }
+    }
+  };
+  for (const tree of NAME_TREES) walk(tree);
+  return names;
+}
+
+const unknownNames = (text: string, declared: ReadonlySet<string>) =>
+  backtickedNames(text).filter((n) => !declared.has(n) && !NOT_CODE.has(n) && !(n in globalThis));
+
+describe(`${DOC}'s code names`, () => {
+  const text = readFileSync(join(ROOT, DOC), "utf8");
+  const declared = declaredNames();
+
+  it("are declared in the tree", () => {
+    expect(unknownNames(text, declared)).toEqual([]);
+  });
+
+  it("the check reads names as the rule says, and finds one the tree does not declare", () => {
+    const spans =
+      "`findInList`, `ctx.lists.holdsAll`, `wireModel(args, state)`, `.resource({ list })`, `NUMERIC_ID`, `E164`, " +
+      "`OperationContext`, `__nspStateVersion`, `patch`, `dns`, `pulumi import`, `<parent>/<id>`, `mail/fields.ts`";
+    expect(backtickedNames(spans)).toEqual([
+      "findInList",
+      "holdsAll",
+      "wireModel",
+      "resource",
+      "NUMERIC_ID",
+      "E164",
+      "OperationContext",
+      "__nspStateVersion",
+    ]);
+    expect(unknownNames(spans, declared)).toEqual(["findInList", "holdsAll"]);
   });
 });
 

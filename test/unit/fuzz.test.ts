@@ -114,10 +114,19 @@ function keysReadByCheck(def: AnyResource, input: PropertyMap): Set<string> {
   const all = Object.keys(def.args.shape);
   const { value } = checkProperties(def.args, input);
   const watched = new Proxy(value, {
-    get: (target, key) => (typeof key === "string" && read.add(key), Reflect.get(target, key)),
-    has: (target, key) => (typeof key === "string" && read.add(key), Reflect.has(target, key)),
+    get: (target, key) => {
+      if (typeof key === "string") read.add(key);
+      return Reflect.get(target, key);
+    },
+    has: (target, key) => {
+      if (typeof key === "string") read.add(key);
+      return Reflect.has(target, key);
+    },
     // Spreading or iterating the input reads every property.
-    ownKeys: (target) => (all.forEach((k) => read.add(k)), Reflect.ownKeys(target)),
+    ownKeys: (target) => {
+      for (const k of all) read.add(k);
+      return Reflect.ownKeys(target);
+    },
   });
   def.check?.(watched as never);
   return new Set([...read].filter((k) => all.includes(k)));

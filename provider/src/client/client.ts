@@ -1,7 +1,5 @@
 import { inspect } from "node:util";
-import type { Agent as UndiciAgent } from "undici";
-import Agent from "undici/lib/dispatcher/agent";
-import { fetch as undiciFetch } from "undici/lib/web/fetch";
+import { Agent, fetch as undiciFetch } from "undici";
 import type { ZodType } from "zod";
 import {
   ApiError,
@@ -136,7 +134,7 @@ export class ApiClient {
   readonly baseUrl: string;
   readonly #token: string;
   readonly #fetch: FetchLike;
-  readonly #agent: UndiciAgent | undefined;
+  readonly #agent: Agent | undefined;
   readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #now: () => number;
   readonly #random: () => number;

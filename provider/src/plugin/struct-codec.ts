@@ -218,7 +218,8 @@ export function encodeStruct(obj: Plain): Uint8Array {
         return;
       case "string":
         text(v);
-        return delimited(end, 3);
+        delimited(end, 3);
+        return;
       case "undefined":
         buf[--pos] = 0;
         tag(1, 0);
@@ -241,7 +242,8 @@ export function encodeStruct(obj: Plain): Uint8Array {
         return;
       default:
         text(String(v));
-        return delimited(end, 3);
+        delimited(end, 3);
+        return;
     }
   };
   const struct = (o: Plain): void => {

@@ -48,28 +48,32 @@ interface Service {
   token: string;
 }
 
-function handle({ key, token }: Service, req: IncomingMessage, text: string, res: ServerResponse): void {
-  if (req.headers["x-vault-token"] !== token) return answer(res, 403, { errors: ["permission denied"] });
+function handle(service: Service, req: IncomingMessage, text: string, res: ServerResponse): void {
+  const [status, body] = reply(service, req, text);
+  answer(res, status, body);
+}
+
+/** Transit's answer to one request: its status and body. */
+function reply({ key, token }: Service, req: IncomingMessage, text: string): [number, object] {
+  if (req.headers["x-vault-token"] !== token) return [403, { errors: ["permission denied"] }];
   const route = /^\/v1\/transit\/(encrypt|decrypt)\/[\w.-]+$/.exec(req.url ?? "");
   if (!route || (req.method !== "PUT" && req.method !== "POST"))
-    return answer(res, 404, { errors: [`no handler for route "${req.url}"`] });
+    return [404, { errors: [`no handler for route "${req.url}"`] }];
   let body: { plaintext?: unknown; ciphertext?: unknown };
   try {
     body = JSON.parse(text) as typeof body;
   } catch {
-    return answer(res, 400, { errors: ["failed to parse JSON input"] });
+    return [400, { errors: ["failed to parse JSON input"] }];
   }
   try {
     if (route[1] === "encrypt") {
-      if (typeof body.plaintext !== "string") return answer(res, 400, { errors: ["missing plaintext to encrypt"] });
-      return answer(res, 200, {
-        data: { ciphertext: seal(key, Buffer.from(body.plaintext, "base64")), key_version: 1 },
-      });
+      if (typeof body.plaintext !== "string") return [400, { errors: ["missing plaintext to encrypt"] }];
+      return [200, { data: { ciphertext: seal(key, Buffer.from(body.plaintext, "base64")), key_version: 1 } }];
     }
-    if (typeof body.ciphertext !== "string") return answer(res, 400, { errors: ["missing ciphertext to decrypt"] });
-    return answer(res, 200, { data: { plaintext: unseal(key, body.ciphertext).toString("base64") } });
+    if (typeof body.ciphertext !== "string") return [400, { errors: ["missing ciphertext to decrypt"] }];
+    return [200, { data: { plaintext: unseal(key, body.ciphertext).toString("base64") } }];
   } catch (err) {
-    return answer(res, 400, { errors: [(err as Error).message] });
+    return [400, { errors: [(err as Error).message] }];
   }
 }
 

@@ -46,8 +46,8 @@
 
   function formatTimes(root) {
     var times = root.querySelectorAll("time[datetime]");
-    for (var i = 0; i < times.length; i++) {
-      var d = new Date(times[i].getAttribute("datetime"));
+    for (let i = 0; i < times.length; i++) {
+      const d = new Date(times[i].getAttribute("datetime"));
       if (Number.isNaN(d.getTime())) continue;
       times[i].textContent = short(d);
       times[i].title = full.format(d);
@@ -246,15 +246,15 @@
         var focused = document.activeElement;
         var focusHref = focused?.getAttribute ? focused.getAttribute("href") : null;
         var regions = document.querySelectorAll("[data-live][id]");
-        for (var i = 0; i < regions.length; i++) {
-          var fresh = doc.getElementById(regions[i].id);
+        for (let i = 0; i < regions.length; i++) {
+          const fresh = doc.getElementById(regions[i].id);
           if (!fresh) continue;
-          var hadFocus = regions[i].contains(focused);
-          var region = document.adoptNode(fresh);
+          const hadFocus = regions[i].contains(focused);
+          const region = document.adoptNode(fresh);
           regions[i].replaceWith(region);
           formatTimes(region);
           if (hadFocus && focusHref) {
-            var again = region.querySelector(`a[href="${CSS.escape(focusHref)}"]`);
+            const again = region.querySelector(`a[href="${CSS.escape(focusHref)}"]`);
             if (again) again.focus();
           }
         }

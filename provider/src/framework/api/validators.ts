@@ -8,6 +8,24 @@ export const NUMERIC_ID = /^[1-9][0-9]{0,15}$/;
 /** Ids the API chooses as strings: anything that stays one path segment. */
 export const STRING_ID = /^[^/\s]+$/;
 
+// The id formats below are every id format of the provider: a regex checking an id anywhere else
+// fails test/unit/id-formats.test.ts, so that a format is changed in one place.
+
+/** The ids of the PBX gateway's objects (PBXs and what they hold), strings the gateway chooses. */
+export const GATEWAY_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+
+/** The ids of the VOD API's string-id objects (assets, signing keys). */
+export const VOD_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/** The organisation's id, as `GET /org` shows it. */
+export const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The part of an address before `@` as the API stores it (lower case); a mail route is known by it in its domain. */
+export const MAIL_LOCAL_PART = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
+
+/** The name of a tunnel's hostname list, which the list is known by on its tunnel (no `/`). */
+export const MANAGED_BY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
 /** A reference to an object the API names by a string id (a mail server, a sender). */
 export function stringRef(description: string) {
   return z.string().regex(STRING_ID, "must be the id of an existing object").meta({ description });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TIMESTAMP_PROPERTY } from "./validators";
+import { NUMERIC_ID, TIMESTAMP_PROPERTY } from "./validators";
 import { defOf, metaOf, shapeOf, unwrap } from "../definition/zod-walk";
 
 function snakeCase(name: string): string {
@@ -18,7 +18,7 @@ export function camelCase(name: string): string {
 export function numericId(message: string) {
   return z.preprocess(
     (v) => (typeof v === "number" && Number.isFinite(v) ? String(v) : v),
-    z.string().regex(/^[1-9][0-9]{0,15}$/, message),
+    z.string().regex(NUMERIC_ID, message),
   );
 }
 

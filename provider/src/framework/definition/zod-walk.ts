@@ -57,7 +57,7 @@ interface PropertyMeta extends FieldRoles {
 
 declare module "zod/v4/core" {
   // Type-checks the framework's keys wherever `.meta()` is written.
-  // biome-ignore lint/suspicious/noEmptyInterface: zod merges declarations into this interface; it must stay one.
+  // An interface, not a type alias: zod merges declarations into it.
   interface GlobalMeta extends PropertyMeta {}
 }
 

@@ -5,7 +5,7 @@ import { idRef } from "../../framework/api/wire";
 import { wireModel } from "../../framework/api/fields";
 import { createOrAdopt } from "../../framework/api/create-once";
 import { sameContent } from "./record-content";
-import { childIdOf, NUMERIC_ID, parentHolding } from "../../framework/api/ids";
+import { formOf, idFormat, NUMERIC_ID, parentHolding, parseId } from "../../framework/api/ids";
 import { apexCnameWarning, warnAboutCnameClash } from "./rrset-rules";
 
 export const RECORD_TYPES = [
@@ -114,17 +114,11 @@ function toState(raw: RecordWire) {
   return { id: String(raw.id), state: api.toState(raw) };
 }
 
+const RECORD_ID = idFormat("DNS record", { name: "zoneId" }, { name: "recordId" });
+
 /** Accepts the import form `<zoneId>/<recordId>` as well as a bare record id with a known zone. */
 function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId: string } {
-  const { parent: parentId, child } = childIdOf(
-    "nsp:dns:Record",
-    id,
-    "<zoneId>/<recordId>",
-    NUMERIC_ID,
-    NUMERIC_ID,
-    zoneId,
-  );
-  return { zoneId: parentId, recordId: child };
+  return parseId("nsp:dns:Record", RECORD_ID, id, { zoneId });
 }
 
 // No shape: a create that adopts an existing record then patches what the program sets otherwise (createOrAdopt tells it so), and an import by the bare record id finds its zone; the collection shape's create says neither.
@@ -169,7 +163,7 @@ export const record = defineResource({
   ].join("\n"),
   args: recordArgs,
   state: recordState,
-  importId: "<zoneId>/<recordId>",
+  importId: formOf(RECORD_ID),
   shownId: { form: "<recordId>", importable: true },
   // The API keeps its own canonical spelling of the data (see record-content.ts).
   sameValue: { content: (prev, next, args) => sameContent(args.type, prev, next) },
@@ -191,7 +185,7 @@ export const record = defineResource({
     await warnAboutCnameClash(ctx, path, recordWire, args).catch((e: unknown) =>
       ctx.log("debug", `CNAME check skipped: ${e instanceof Error ? e.message : String(e)}`),
     );
-    const { object: created, adopted } = await createOrAdopt(
+    const { object: created } = await createOrAdopt(
       ctx,
       `record ${args.name} ${args.type}`,
       // Name, type and content identify a record (several records may share a name and type); the
@@ -225,8 +219,8 @@ export const record = defineResource({
     // At import, the record's own id (as `pulumi stack --show-ids` shows it) is enough.
     const knownZone =
       prior.zoneId ??
-      (/^\d+$/.test(id)
-        ? await parentHolding(ctx, "nsp:dns:Record", id, "<zoneId>/<recordId>", {
+      (NUMERIC_ID.test(id)
+        ? await parentHolding(ctx, "nsp:dns:Record", id, formOf(RECORD_ID), {
             list: "/dns/zones",
             childList: (z) => `/dns/zones/${z}/records`,
             schema: recordWire,

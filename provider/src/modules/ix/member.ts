@@ -1,10 +1,9 @@
-import { ownIdOf } from "../../framework/api/ids";
+import { ownIdOf, STRING_ID } from "../../framework/api/ids";
 import { z } from "zod";
 import { collection, foundBy, apiId } from "../../framework/api/shapes/collection";
 import { EMAIL_SHAPE } from "../../framework/api/validators";
 
 const TOKEN = "nsp:ix:Member";
-const ID = /^[^/\s]+$/;
 const AS_SET = /^(AS[0-9]+:)?AS-[A-Z0-9-]{1,60}$/;
 
 const memberArgs = z.object({
@@ -73,7 +72,7 @@ const memberState = z.object({
 });
 
 function idOf(id: string): string {
-  return ownIdOf(TOKEN, id, { what: "member", form: "<memberId>", pattern: ID, example: "ixm_0123456789ab" });
+  return ownIdOf(TOKEN, id, { what: "member", form: "<memberId>", pattern: STRING_ID, example: "ixm_0123456789ab" });
 }
 
 // Membership ids are strings such as ixm_0123456789ab.

@@ -2,11 +2,15 @@ import { z } from "zod";
 import { defineResource, type OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
 import { wireModel } from "../../framework/api/fields";
-import { hostName } from "../../framework/api/validators";
-import { tunnelIdOf } from "./tunnel";
+import { hostName, MANAGED_BY } from "../../framework/api/validators";
+import { formOf, idFormat, parseId } from "../../framework/api/ids";
 
 const TOKEN = "nsp:link:TunnelHostnames";
-const MANAGED_BY = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+const HOSTNAMES_ID = idFormat(
+  "tunnel hostname list",
+  { name: "tunnelId" },
+  { name: "managedBy", pattern: MANAGED_BY, example: "pulumi" },
+);
 export const HOSTNAMES_MAX = 100;
 
 const hostnameList = z
@@ -87,10 +91,7 @@ const listWire = z.looseObject({ hostnames: z.array(entryWire) });
 const tunnelWire = z.looseObject({ id: z.number().int(), hostnames: z.array(entryWire).optional() });
 
 function idOf(id: string): { tunnelId: string; managedBy: string } {
-  const slash = id.indexOf("/");
-  const managedBy = id.slice(slash + 1);
-  if (slash > 0 && MANAGED_BY.test(managedBy)) return { tunnelId: tunnelIdOf(TOKEN, id.slice(0, slash)), managedBy };
-  throw new Error(`${TOKEN}: id "${id}" must have the form <tunnelId>/<managedBy>, such as 12/pulumi`);
+  return parseId(TOKEN, HOSTNAMES_ID, id);
 }
 
 function toState(tunnelId: string, managedBy: string, adopt: boolean, entries: readonly EntryWire[]): HostnamesState {
@@ -142,7 +143,7 @@ export const tunnelHostnames = defineResource({
   state: hostnamesState,
   // Until the old list lets its sites go, the new one cannot have them, unless it adopts them.
   deleteBeforeReplace: (olds, news) => !news.adopt && olds.hostnames.some((h) => news.hostnames.includes(h)),
-  importId: "<tunnelId>/<managedBy>",
+  importId: formOf(HOSTNAMES_ID),
 
   async create(ctx, args) {
     const state = await put(ctx, args);

@@ -5,9 +5,7 @@ import { deepEqual } from "../../framework/engine/diff";
 import { wireModel } from "../../framework/api/fields";
 import { keysWithRole } from "../../framework/definition/zod-walk";
 import { childCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
-import { HOST_NAME, dnsName } from "../../framework/api/validators";
-
-const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
+import { HOST_NAME, MAIL_LOCAL_PART, dnsName } from "../../framework/api/validators";
 
 export const MIB = 1024 * 1024;
 export const QUOTA_MIN = MIB;
@@ -21,7 +19,10 @@ const localPart = z
   .pipe(
     z
       .string()
-      .regex(LOCAL, "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit")
+      .regex(
+        MAIL_LOCAL_PART,
+        "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit",
+      )
       .refine((s) => !s.includes(".."), "must not contain '..'"),
   );
 

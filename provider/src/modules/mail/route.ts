@@ -5,10 +5,16 @@ import { idRef } from "../../framework/api/wire";
 import { listPath } from "../../framework/api/list-facts";
 import { collection, apiId } from "../../framework/api/shapes/collection";
 import { localPartKey } from "./fields";
-import { email } from "../../framework/api/validators";
+import { email, MAIL_LOCAL_PART } from "../../framework/api/validators";
+import { formOf, idFormat, parseId } from "../../framework/api/ids";
 
 const TOKEN = "nsp:mail:Route";
-const LOCAL = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
+// The local part is matched as the API stores it, lower case.
+const ROUTE_ID = idFormat(
+  "mail route",
+  { name: "domainId" },
+  { name: "localPart", pattern: MAIL_LOCAL_PART, example: "info", canonical: (s) => s.toLowerCase() },
+);
 
 const routeArgs = z.object({
   domainId: idRef("Id of the mail domain (`nsp:mail:Domain`), which must be in mode `forward` or `both`.").meta({
@@ -43,11 +49,8 @@ const named = <T extends { domainId: string; localPart: string }>(state: T) => (
 const toState = (raw: Record<string, unknown>) => named(api.toState(raw));
 
 function idOf(id: string): { domainId: string; local: string } {
-  const m = /^([1-9][0-9]{0,15})\/(.+)$/.exec(id);
-  const local = m?.[2]?.toLowerCase();
-  if (!m || !local || !LOCAL.test(local))
-    throw new Error(`${TOKEN}: id "${id}" must have the form <domainId>/<localPart>`);
-  return { domainId: m[1] as string, local };
+  const { domainId, localPart } = parseId(TOKEN, ROUTE_ID, id);
+  return { domainId, local: localPart };
 }
 
 // A domain's routes, each known in its paths by its local part. There is no GET of one route: a
@@ -85,7 +88,7 @@ export const route = defineResource({
     "Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.",
   args: routeArgs,
   state: routeState,
-  importId: "<domainId>/<localPart>",
+  importId: formOf(ROUTE_ID),
 
   async create(ctx, args) {
     return toState(await put(ctx, args));

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { singleton } from "../../framework/api/shapes/singleton";
+import { idFormat } from "../../framework/api/ids";
 
 const TOKEN = "nsp:meet:Settings";
 /** The account has one settings object; this is its id, and its import id. */
@@ -75,22 +76,15 @@ const settingsState = z.object({
     .meta({ description: "The cities that accept new meetings." }),
 });
 
-const DELETE_NOTE =
-  "the account's meeting settings cannot be deleted; they were removed from the stack and stay as they are (new meetings keep using them)";
-
 const meetSettings = singleton({
   token: TOKEN,
   path: "/meet/settings",
   args: settingsArgs,
   state: settingsState,
-  idOf(id) {
-    if (id !== SETTINGS_ID)
-      throw new Error(`${TOKEN}: id "${id}" must be "${SETTINGS_ID}" (the account has one meeting settings object)`);
-    return id;
-  },
+  id: idFormat("meeting settings object", { name: "settingsId", pattern: SETTINGS_ID }),
   objectId: () => SETTINGS_ID,
+  stays: "the settings as they are (new meetings keep using them)",
 });
-const { api } = meetSettings;
 
 export const settings = meetSettings.resource({
   description: `The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: \`${SETTINGS_ID}\`.`,
@@ -100,16 +94,5 @@ export const settings = meetSettings.resource({
     return args.waitingRoomAll === true && args.waitingRoom === false
       ? [{ property: "waitingRoomAll", reason: "needs waitingRoom" }]
       : [];
-  },
-
-  async create(ctx, args) {
-    const patch = api.patchBody(args, Object.keys(args));
-    const raw = Object.keys(patch).length === 0 ? await meetSettings.get(ctx) : await meetSettings.patch(ctx, patch);
-    return { id: SETTINGS_ID, state: api.toState(raw) };
-  },
-
-  async delete(ctx, id) {
-    meetSettings.idOf(id);
-    ctx.log("warning", DELETE_NOTE);
   },
 });

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { singleton } from "../../framework/api/shapes/singleton";
+import { formOf, idFormat } from "../../framework/api/ids";
+import { ORG_ID } from "../../framework/api/validators";
 
 const TOKEN = "nsp:org:Organization";
-const ORG_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const ORG = idFormat("organisation", { name: "orgId", pattern: ORG_ID, example: "org_0123456789abcdef" });
 
 const orgArgs = z.object({
   name: z
@@ -52,35 +54,14 @@ export const org = singleton({
   args: orgArgs,
   state: orgState,
   idOnWire: z.string(),
-  idOf(id) {
-    if (!ORG_ID.test(id))
-      throw new Error(`${TOKEN}: id "${id}" is not an organisation id (<orgId>, the id GET /org shows)`);
-    return id;
-  },
+  id: ORG,
   objectId: (raw) => String(raw.id),
+  stays: "its current name and slug",
 });
-const { api } = org;
 
 // The API cannot unset a name or slug; dropping one from the program leaves the last value.
 export const organization = org.resource({
   description:
     "The account's organisation. Every account has exactly one, created by the API the first time it is read, so this resource adopts it and manages its name and slug; inputs left unset keep the API's values. The organisation cannot be deleted: deleting this resource only forgets it (and says so), leaving name and slug as they are. The import id is the organisation's `id` as `GET /org` shows it.",
-  importId: "<orgId>",
-
-  async create(ctx, args) {
-    const current = await org.current(ctx);
-    const changed = api
-      .patchKeys(Object.keys(args))
-      .filter((k) => args[k] !== undefined && args[k] !== current.state[k]);
-    if (changed.length === 0) return current;
-    const raw = await org.patch(ctx, api.patchBody(args, changed));
-    return { id: String(raw.id), state: api.toState(raw) };
-  },
-
-  async delete(ctx, id, olds) {
-    ctx.log(
-      "info",
-      `${TOKEN}: organisation ${id} (${olds.slug}) cannot be deleted through the API; it is left in place with its current name and slug`,
-    );
-  },
+  importId: formOf(ORG),
 });

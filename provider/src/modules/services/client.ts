@@ -5,7 +5,6 @@ import { idRef, wireTimestamp } from "../../framework/api/wire";
 import {
   BLOCK_MODES,
   LOG_MODES,
-  NUMERIC_ID,
   SAFESEARCH,
   addressOrPrefix,
   key,
@@ -15,6 +14,7 @@ import {
 } from "./fields";
 import { items, lines, textListModel } from "./text-lists";
 import { naturalKey, fromList } from "../../framework/api/shapes/collection";
+import { formOf, idFormat, parseId } from "../../framework/api/ids";
 
 const TOKEN = "nsp:services:Client";
 
@@ -117,24 +117,15 @@ type ClientWire = z.output<typeof clientWire>;
 /** The documented bodies carry the service's id as `id`, besides the path. */
 const withServiceId = (serviceId: string, body: Record<string, unknown>) => ({ id: Number(serviceId), ...body });
 
+const CLIENT_ID = idFormat("resolver client group", { name: "serviceId" }, { name: "clientGroupId" });
+
 /** The import form `<serviceId>/<clientGroupId>`, or the group's own id with the service known from the state. */
 export function clientIdOf(
   token: string,
   id: string,
   knownService?: string,
 ): { serviceId: string; clientGroupId: string } {
-  const [a, b, extra] = id.split("/");
-  if (extra === undefined && a !== undefined && b !== undefined && NUMERIC_ID.test(a) && NUMERIC_ID.test(b))
-    return { serviceId: a, clientGroupId: b };
-  if (
-    b === undefined &&
-    a !== undefined &&
-    NUMERIC_ID.test(a) &&
-    knownService !== undefined &&
-    NUMERIC_ID.test(knownService)
-  )
-    return { serviceId: knownService, clientGroupId: a };
-  throw new Error(`${token}: id "${id}" must have the form <serviceId>/<clientGroupId>, both numeric`);
+  return parseId(token, CLIENT_ID, id, { serviceId: knownService });
 }
 
 export async function findClient(
@@ -157,7 +148,7 @@ const clients = childCollection({
   token: TOKEN,
   path: "/services/{serviceId}/clients",
   parent: { token: "nsp:services:Service", input: "serviceId" },
-  importId: "<serviceId>/<clientGroupId>",
+  importId: formOf(CLIENT_ID),
   id: locatedBy((id, serviceId) => {
     const { serviceId: parent, clientGroupId: child } = clientIdOf(TOKEN, id, serviceId);
     return { parent, child };

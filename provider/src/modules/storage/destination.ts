@@ -1,10 +1,9 @@
-import { ownIdOf } from "../../framework/api/ids";
+import { ownIdOf, STRING_ID } from "../../framework/api/ids";
 import { z } from "zod";
 import { collection, naturalKey, fromList, apiId } from "../../framework/api/shapes/collection";
 import { isApiError } from "../../client";
 
 const TOKEN = "nsp:storage:Destination";
-const ID = /^[^/\s]+$/;
 
 function isHttpsUrl(s: string): boolean {
   try {
@@ -94,7 +93,12 @@ const destinationState = z.object({
 });
 
 function idOf(id: string): string {
-  return ownIdOf(TOKEN, id, { what: "destination", form: "<destinationId>", pattern: ID, example: "dst_0123456789ab" });
+  return ownIdOf(TOKEN, id, {
+    what: "destination",
+    form: "<destinationId>",
+    pattern: STRING_ID,
+    example: "dst_0123456789ab",
+  });
 }
 
 const destinations = collection({

@@ -2,19 +2,18 @@
 // so that a malformed import id is a clear error instead of a request, and every id is
 // URL-encoded in paths all the same.
 import { z } from "zod";
-import { ownIdOf } from "../../framework/api/ids";
-
-const ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
+import { childIdOf, ownIdOf } from "../../framework/api/ids";
+import { GATEWAY_ID } from "../../framework/api/validators";
 
 /** An input naming another gateway object by its Pulumi id (the API's string id). */
 export function gatewayRef(what: string, description: string) {
-  return z.string().regex(ID, `must be the id of ${what}`).meta({ description });
+  return z.string().regex(GATEWAY_ID, `must be the id of ${what}`).meta({ description });
 }
 
 export const pbxIdField = gatewayRef("a PBX", "Id of the PBX that holds the object (`nsp:vgate:Pbx`).");
 
 export function pbxIdOf(token: string, id: string): string {
-  return ownIdOf(token, id, { what: "PBX", form: "<pbx>", pattern: ID });
+  return ownIdOf(token, id, { what: "PBX", form: "<pbx>", pattern: GATEWAY_ID });
 }
 
 /**
@@ -22,10 +21,8 @@ export function pbxIdOf(token: string, id: string): string {
  * from the prior state.
  */
 export function pbxChildOf(token: string, id: string, pbxId?: string): { pbxId: string; child: string } {
-  const parts = id.split("/");
-  if (parts.length === 2 && ID.test(parts[0]!) && ID.test(parts[1]!)) return { pbxId: parts[0]!, child: parts[1]! };
-  if (parts.length === 1 && ID.test(id) && pbxId !== undefined && ID.test(pbxId)) return { pbxId, child: id };
-  throw new Error(`${token}: id "${id}" must have the form <pbx>/<id>`);
+  const { parent, child } = childIdOf(token, id, "<pbx>/<id>", GATEWAY_ID, GATEWAY_ID, pbxId);
+  return { pbxId: parent, child };
 }
 
 /** `/vgate/pbx/<pbx>` and below, each segment URL-encoded. */

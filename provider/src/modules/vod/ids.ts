@@ -1,5 +1,5 @@
 /** The string ids the VOD API gives (assets, signing keys). */
-export const VOD_STRING_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export { VOD_ID as VOD_STRING_ID } from "../../framework/api/validators";
 
 /** The API's "none" (null, or an empty map) for an optional input is the input left out of the program. */
 export function dropNone<T extends Record<string, unknown>>(state: T, keys: readonly (keyof T & string)[]): T {

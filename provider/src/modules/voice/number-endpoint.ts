@@ -1,20 +1,24 @@
 import { z } from "zod";
 import { defineResource } from "../../framework/definition";
 import { wireModel } from "../../framework/api/fields";
-import { numberOf } from "./number";
-import { e164 } from "../../framework/api/validators";
+import { E164, e164, STRING_ID } from "../../framework/api/validators";
+import { formOf, idFormat, parseId } from "../../framework/api/ids";
 
 const TOKEN = "nsp:voice:NumberEndpoint";
-const FORM = "<number>/<pbxId>/<extensionId>";
-const OBJECT_ID = /^[^/\s]+$/;
+const ENDPOINT_ID = idFormat(
+  "number endpoint",
+  { name: "number", pattern: E164, example: "+31205550001" },
+  { name: "pbxId", pattern: STRING_ID },
+  { name: "extensionId", pattern: STRING_ID },
+);
 
 const endpointArgs = z.object({
   number: e164.meta({ description: "The voice number (`nsp:voice:Number` id).", replace: true }),
   pbxId: z
     .string()
-    .regex(OBJECT_ID, "must be the id of an existing PBX")
+    .regex(STRING_ID, "must be the id of an existing PBX")
     .meta({ description: "Id of the PBX (`nsp:vgate:Pbx`) that holds the extension.", create: true, replace: true }),
-  ext: z.string().regex(OBJECT_ID, "must be the id of an existing extension").meta({
+  ext: z.string().regex(STRING_ID, "must be the id of an existing extension").meta({
     description:
       "Id of the extension (`nsp:vgate:Extension`) that rings for the number. An extension rings for at most one number.",
     create: true,
@@ -38,10 +42,8 @@ const numberWire = z.looseObject({
 });
 
 function idOf(id: string): EndpointArgs {
-  const parts = id.split("/");
-  if (parts.length !== 3 || !OBJECT_ID.test(parts[1] ?? "") || !OBJECT_ID.test(parts[2] ?? ""))
-    throw new Error(`${TOKEN}: id "${id}" must have the form ${FORM}`);
-  return { number: numberOf(TOKEN, parts[0] ?? "", FORM), pbxId: parts[1] ?? "", ext: parts[2] ?? "" };
+  const { number, pbxId, extensionId } = parseId(TOKEN, ENDPOINT_ID, id);
+  return { number, pbxId, ext: extensionId };
 }
 
 const path = (a: EndpointArgs) => `/voice/numbers/${encodeURIComponent(a.number)}/endpoints`;
@@ -54,7 +56,7 @@ export const numberEndpoint = defineResource({
   args: endpointArgs,
   state: endpointState,
   deleteBeforeReplace: (olds, news) => olds.pbxId === news.pbxId && olds.ext === news.ext,
-  importId: FORM,
+  importId: formOf(ENDPOINT_ID),
 
   async create(ctx, args) {
     const raw = await ctx.client.post(path(args), api.createBody(args), { schema: numberWire, signal: ctx.signal });
