@@ -51,4 +51,26 @@ describe("list facts", () => {
     expect(importIdOf("<zoneId>/<recordId>", { id: 7 }, { id: 3 }, "id")).toBe("3/7");
     expect(() => importIdOf("<zoneId>/<recordId>", {}, { id: 3 }, "id")).toThrow(/cannot build an import id/);
   });
+
+  it("names in the discovery facts only kinds of the provider, and one kind --zone names", () => {
+    const tokens = new Set(resources.map((r) => r.token));
+    const listedTokens = new Set(listed.map((r) => r.token));
+    const facts = listed.flatMap((r) => (r.list!.discovery ? [{ token: r.token, ...r.list!.discovery }] : []));
+    for (const f of facts) {
+      // A bulk kind is emitted instead of the objects, never listed itself.
+      if (f.inBulk) expect(tokens.has(f.inBulk.token) && !listedTokens.has(f.inBulk.token), f.token).toBe(true);
+      if (f.publishes) expect(listedTokens.has(f.publishes.token), f.token).toBe(true);
+    }
+    expect(facts.filter((f) => f.zoneName).length).toBe(1);
+    expect(facts.some((f) => f.inBulk)).toBe(true);
+  });
+
+  it("nsp-discover's steps name no kind: what is special about one is in its facts", () => {
+    const dir = join(__dirname, "..", "..", "provider", "src", "discover");
+    // not-discovered.ts is the table of kinds without a list, by token.
+    for (const file of ["discover.ts", "cli.ts", "with-state.ts", "import-in-parts.ts"]) {
+      const text = readFileSync(join(dir, file), "utf8");
+      expect(text.match(/nsp:[a-z]+:[A-Z]\w*/g) ?? [], file).toEqual([]);
+    }
+  });
 });

@@ -15,6 +15,10 @@ import { configureSession } from "../config/session";
 import type { ExportedDeployment } from "./pending-creates";
 import { recoverPendingCreates } from "./recover-pending";
 
+// The kinds the zone options are about: the one whose objects a zone may hold in bulk, and that bulk kind.
+const RECORD = resources.find((r) => r.list?.discovery?.inBulk)?.token ?? "";
+const BULK = resources.find((r) => r.list?.discovery?.inBulk)?.list?.discovery?.inBulk?.token ?? "";
+
 const USAGE = `Usage: nsp-discover [options] > import.json
        nsp-discover --import import.json --out index.ts [--part-size <n>] [--stack <name>]
        nsp-discover --pending-creates [--print] [--stack <name>]
@@ -40,16 +44,16 @@ Options:
                              settings are the stack's provider configuration
   --print                    with --pending-creates: print what each pending create is (JSON lines) and change nothing
   --stack <name>             with --pending-creates or --import: the stack (default: the selected one)
-  --type <glob>              only these resource types, e.g. nsp:dns:* or nsp:mail:Mailbox (repeatable, or comma-separated)
+  --type <glob>              only these resource types, e.g. ${RECORD.replace(/:[^:]*$/, ":*")} or ${RECORD} (repeatable, or comma-separated)
   --zone <name|id>           only objects of these zones and what hangs from them (a mail domain on
                              the zone and its mailboxes, ...) (repeatable, or comma-separated)
-  --zone-records-above <n>   a zone of more than n records is one nsp:dns:ZoneRecords, written as its
+  --zone-records-above <n>   a zone of more than n records is one ${BULK}, written as its
                              zone file (\`zoneFile\`, read here with one request per zone), and a smaller
-                             one is one nsp:dns:Record per record (default: ${DEFAULT_ZONE_RECORDS_ABOVE}, a page of the API's list);
+                             one is one ${RECORD} per record (default: ${DEFAULT_ZONE_RECORDS_ABOVE}, a page of the API's list);
                              a record set that holds a record another resource publishes (a TXT at
-                             the apex beside a mail domain's SPF) stays one nsp:dns:Record per record
-  --zone-records             every zone as one nsp:dns:ZoneRecords (--zone-records-above 0)
-  --records-one-by-one       every record as one nsp:dns:Record, whatever the zone's size
+                             the apex beside a mail domain's SPF) stays one ${RECORD} per record
+  --zone-records             every zone as one ${BULK} (--zone-records-above 0)
+  --records-one-by-one       every record as one ${RECORD}, whatever the zone's size
   --requests-per-minute <n>  client-side request budget (default: NSP_REQUESTS_PER_MINUTE, else 300)
   --skip-tracked <stack>     leave out every object these stacks already manage (read with
                              \`pulumi stack export --stack <stack>\` in the current directory's
@@ -72,31 +76,36 @@ function list(values: string[] | undefined): string[] {
     .filter(Boolean);
 }
 
+/** The command line's options; parseArgs throws on an unknown or malformed one. */
+function parseOptions() {
+  return parseArgs({
+    options: {
+      type: { type: "string", multiple: true },
+      zone: { type: "string", multiple: true },
+      "zone-records": { type: "boolean" },
+      "zone-records-above": { type: "string" },
+      "records-one-by-one": { type: "boolean" },
+      import: { type: "string" },
+      out: { type: "string" },
+      "part-size": { type: "string" },
+      "requests-per-minute": { type: "string" },
+      report: { type: "string" },
+      quiet: { type: "boolean" },
+      help: { type: "boolean" },
+      "pending-creates": { type: "boolean" },
+      print: { type: "boolean" },
+      stack: { type: "string" },
+      "skip-tracked": { type: "string", multiple: true },
+      "with-state": { type: "boolean" },
+    },
+    allowPositionals: false,
+  }).values;
+}
+
 async function main(): Promise<number> {
-  let args;
+  let args: ReturnType<typeof parseOptions>;
   try {
-    args = parseArgs({
-      options: {
-        type: { type: "string", multiple: true },
-        zone: { type: "string", multiple: true },
-        "zone-records": { type: "boolean" },
-        "zone-records-above": { type: "string" },
-        "records-one-by-one": { type: "boolean" },
-        import: { type: "string" },
-        out: { type: "string" },
-        "part-size": { type: "string" },
-        "requests-per-minute": { type: "string" },
-        report: { type: "string" },
-        quiet: { type: "boolean" },
-        help: { type: "boolean" },
-        "pending-creates": { type: "boolean" },
-        print: { type: "boolean" },
-        stack: { type: "string" },
-        "skip-tracked": { type: "string", multiple: true },
-        "with-state": { type: "boolean" },
-      },
-      allowPositionals: false,
-    }).values;
+    args = parseOptions();
   } catch (e) {
     process.stderr.write(`nsp-discover: ${(e as Error).message}\n\n${USAGE}\n`);
     return 2;
@@ -185,8 +194,9 @@ async function main(): Promise<number> {
       onFailure: () => cancel.abort(),
     });
     let file: { nameTable: Record<string, string>; resources: StatefulEntry[] } = result.file;
-    // A ZoneRecords entry carries its state, as --with-state gives every entry: its zone file.
-    const zoneFiles = file.resources.filter((e) => e.type === "nsp:dns:ZoneRecords").length;
+    // A bulk entry (a zone's records) carries its state, as --with-state gives every entry: its zone file.
+    const inBulk = (e: { type: string }) => result.bulkTypes.has(e.type);
+    const zoneFiles = file.resources.filter(inBulk).length;
     if (args["with-state"] || zoneFiles > 0) {
       const session = configureSession(raw, {
         userAgent: `nsp-discover/${PROVIDER_VERSION}`,
@@ -195,7 +205,7 @@ async function main(): Promise<number> {
         explicitProviders: true,
       });
       try {
-        const select = args["with-state"] ? undefined : (e: { type: string }) => e.type === "nsp:dns:ZoneRecords";
+        const select = args["with-state"] ? undefined : inBulk;
         const read = await withState(
           file.resources,
           resources,
@@ -207,7 +217,7 @@ async function main(): Promise<number> {
           4,
           select,
         );
-        file = { ...file, resources: asZoneFiles(read.entries, result.zoneNames) };
+        file = { ...file, resources: asZoneFiles(read.entries, result.zoneNames, result.bulkTypes) };
         const requests = session.api().client.stats().requests;
         if (args["with-state"])
           say(
@@ -215,7 +225,7 @@ async function main(): Promise<number> {
           );
         else
           say(
-            `${zoneFiles} zones as their zone file (nsp:dns:ZoneRecords, more than ${args["zone-records"] ? 0 : (args["zone-records-above"] ?? DEFAULT_ZONE_RECORDS_ABOVE)} records): ${requests} requests to read them`,
+            `${zoneFiles} zones as their zone file (${BULK}, more than ${args["zone-records"] ? 0 : (args["zone-records-above"] ?? DEFAULT_ZONE_RECORDS_ABOVE)} records): ${requests} requests to read them`,
           );
         for (const l of read.leftToRead) say(`left to the import's read: ${l.type} ${l.id}: ${l.reason}`);
       } finally {

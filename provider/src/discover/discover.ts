@@ -22,13 +22,13 @@ interface LeftOut {
 }
 
 interface DiscoverOptions {
-  /** Type globs such as `nsp:dns:*` or `nsp:mail:Mailbox`; all types when empty. */
+  /** Type globs such as `nsp:<module>:*` or `nsp:<module>:<Kind>`; all types when empty. */
   types?: readonly string[];
   /** Zone names or ids: only objects of these zones (types that belong to no zone are dropped). */
   zones?: readonly string[];
   /**
-   * A zone holding more records than this is one `nsp:dns:ZoneRecords`, a smaller one one
-   * `nsp:dns:Record` per record: 0 makes every zone a ZoneRecords, Infinity none.
+   * A parent holding more objects than this is one object of their kind's `inBulk` kind (a zone
+   * of records, one ZoneRecords), a smaller one one entry per object: 0 makes every parent one, Infinity none.
    */
   zoneRecordsAbove?: number;
   /** Lists fetched at once; the client's rate limiter paces them all the same. */
@@ -53,12 +53,16 @@ interface DiscoverResult {
   notDiscovered: { type: string; reason: string }[];
   /** Lists the account may not read (module not enabled, ...): these types were not discovered. */
   unavailable: { type: string; path: string; reason: string }[];
-  /** Each zone's name by its id, for the zone files of its ZoneRecords entries. */
+  /** Each zone's name by its id, for the zone files of its bulk entries. */
   zoneNames: Map<string, string>;
+  /** The kinds of the entries that each hold a parent's objects (a large zone's records, as its zone file). */
+  bulkTypes: Set<string>;
 }
 
 /** A kind to list: a resource's list facts, or a parent that is no resource (the services the API makes). */
 type Source = ListFacts & { token: string };
+type Row = { item: Item; parent?: Item };
+type Entry = ImportEntry & { sortKey: string };
 
 function sourcesOf(definitions: readonly AnyResource[]): Map<string, Source> {
   const out = new Map<string, Source>();
@@ -70,15 +74,29 @@ function sourcesOf(definitions: readonly AnyResource[]): Map<string, Source> {
   return out;
 }
 
-const ZONE_RECORDS = "nsp:dns:ZoneRecords";
-const RECORD = "nsp:dns:Record";
-
 /**
- * A zone of more records than one page of the API's list (500) is one ZoneRecords by default:
- * beyond that a program of one resource per record stops being read, and each resource costs the
- * engine more than the API's pages cost.
+ * A parent of more objects than one page of the API's list (500) is one object of the kind's
+ * `inBulk` kind by default (a zone's records, one ZoneRecords): beyond that a program of one
+ * resource per object stops being read, and each resource costs the engine more than the API's
+ * pages cost.
  */
 export const DEFAULT_ZONE_RECORDS_ABOVE = 500;
+
+/** What one run of discover knows: the kinds, the options, and what it listed and left out. */
+interface Run {
+  client: ApiClient;
+  opts: DiscoverOptions;
+  byToken: Map<string, AnyResource>;
+  sourceOf: Map<string, Source>;
+  /** The kind `--zone` names, where one declares it. */
+  zoneKind?: Source;
+  progress: (message: string) => void;
+  listed: Map<string, Row[]>;
+  zoneFilter?: Set<string>;
+  leftOut: LeftOut[];
+  unavailable: DiscoverResult["unavailable"];
+  lists: number;
+}
 
 /**
  * Reads the whole account (or the part the filters select) through list endpoints only, and
@@ -90,157 +108,281 @@ export async function discover(
   definitions: readonly AnyResource[],
   opts: DiscoverOptions = {},
 ): Promise<DiscoverResult> {
-  const byToken = new Map(definitions.map((d) => [d.token, d]));
   const sourceOf = sourcesOf(definitions);
+  const run: Run = {
+    client,
+    opts,
+    byToken: new Map(definitions.map((d) => [d.token, d])),
+    sourceOf,
+    zoneKind: [...sourceOf.values()].find((s) => s.discovery?.zoneName),
+    progress: opts.onProgress ?? (() => {}),
+    listed: new Map(),
+    leftOut: [],
+    unavailable: [],
+    lists: 0,
+  };
   const selected = selectTypes(definitions, opts);
-  const progress = opts.onProgress ?? (() => {});
-  const leftOut: LeftOut[] = [];
-  const unavailable: DiscoverResult["unavailable"] = [];
+  await readAccount(run, neededKinds(run, selected));
+  const owners = ownersOf(run);
+  const bulked = bulkedParents(run);
+  const entries = [...bulkEntries(run, bulked, owners), ...kindEntries(run, selected, bulked, owners)];
+  nameEntries(entries);
+  const zones = run.listed.get(run.zoneKind?.token ?? "") ?? [];
+  return {
+    file: { nameTable: {}, resources: entries.map(({ type, name, id }) => ({ type, name, id })) },
+    leftOut: run.leftOut,
+    notDiscovered: definitions
+      .filter((d) => !d.list && !bulkKinds(run).has(d.token) && matchesTypes(d.token, opts.types))
+      .map((d) => ({ type: d.token, reason: notDiscovered[d.token] ?? "no list in the API" })),
+    unavailable: run.unavailable,
+    zoneNames: new Map(zones.map(({ item }) => [String(item.id), run.zoneKind!.discovery!.zoneName!(item)])),
+    bulkTypes: bulkKinds(run),
+  };
+}
 
-  // Every type to list: the selected ones and the parents they hang from.
+/** Each kind that has an `inBulk` kind, with how many objects a parent holds beyond which it is one. */
+function bulkThresholds(run: Run): Map<Source, number> {
+  const out = new Map<Source, number>();
+  for (const source of run.sourceOf.values()) {
+    const bulk = source.discovery?.inBulk;
+    if (!bulk || !matchesTypes(bulk.token, run.opts.types)) continue;
+    // Only one of the two asked for: that one, whatever the size.
+    const above = matchesTypes(source.token, run.opts.types)
+      ? (run.opts.zoneRecordsAbove ?? DEFAULT_ZONE_RECORDS_ABOVE)
+      : 0;
+    if (above !== Infinity) out.set(source, above);
+  }
+  return out;
+}
+
+/** The `inBulk` kinds discovery may emit this run. */
+function bulkKinds(run: Run): Set<string> {
+  return new Set([...bulkThresholds(run).keys()].map((s) => s.discovery!.inBulk!.token));
+}
+
+/** Every kind to list: the selected ones, the parents they hang from, and what their emission needs. */
+function neededKinds(run: Run, selected: ReadonlySet<string>): Set<string> {
   const needed = new Set<string>();
   const need = (token: string) => {
-    const s = sourceOf.get(token);
+    const s = run.sourceOf.get(token);
     if (!s || needed.has(token)) return;
     needed.add(token);
     if (s.parent) need(s.parent.token);
   };
   for (const t of selected) need(t);
-  const recordsAs = {
-    [RECORD]: matchesTypes(RECORD, opts.types),
-    [ZONE_RECORDS]: matchesTypes(ZONE_RECORDS, opts.types),
-  };
-  if (recordsAs[ZONE_RECORDS]) need(RECORD);
-  // Records published by a mail domain belong to it, so the mail domains are read with the records.
-  if (needed.has(RECORD)) need("nsp:mail:Domain");
-  if (opts.zones?.length) for (const t of [...needed]) if (sourceOf.get(t)?.zoneVia) need(sourceOf.get(t)!.zoneVia!);
-
-  const listed = new Map<string, { item: Item; parent?: Item }[]>();
-  const find = (token: string, id: unknown): Item | undefined =>
-    id == null ? undefined : listed.get(token)?.find((r) => String(r.item.id) === String(id))?.item;
-  let zoneFilter: Set<string> | undefined;
-  const pool = limiter(opts.concurrency ?? 4);
-  let lists = 0;
-
-  const fetchList = async (source: Source, path: string): Promise<Item[] | undefined> => {
-    try {
-      const items = (await client.listAll(path, { signal: opts.signal })) as Item[];
-      lists++;
-      progress(`listed ${path}: ${items.length}`);
-      return items;
-    } catch (e) {
-      if (isApiError(e) && [403, 404, 405, 409].includes(e.status)) {
-        unavailable.push({
-          type: source.token,
-          path,
-          reason: `${e.status} ${e.code}: ${e.serverMessage || e.message}`,
-        });
-        progress(`skipped ${path}: ${e.status} ${e.code}`);
-        return undefined;
-      }
-      opts.onFailure?.();
-      throw e;
+  for (const source of bulkThresholds(run).keys()) need(source.token);
+  // Objects another kind publishes belong to it, so that kind is read with them.
+  for (const s of run.sourceOf.values())
+    if (s.discovery?.publishes && needed.has(s.discovery.publishes.token)) need(s.token);
+  if (run.opts.zones?.length)
+    for (const t of [...needed]) {
+      const via = run.sourceOf.get(t)?.zoneVia;
+      if (via) need(via);
     }
-  };
+  return needed;
+}
 
-  const load = async (token: string): Promise<void> => {
-    if (listed.has(token)) return;
-    const source = sourceOf.get(token)!;
-    const rows: { item: Item; parent?: Item }[] = [];
-    listed.set(token, rows);
-    if (!source.parent) {
-      for (const item of (await fetchList(source, source.path)) ?? []) rows.push({ item });
-      return;
-    }
-    let parents = (listed.get(source.parent.token) ?? []).filter((p) => source.parent!.holds?.(p.item) ?? true);
-    // Under --zone only the parents on those zones are listed (a zone's records, a mail domain's mailboxes).
-    const parentSource = sourceOf.get(source.parent.token)!;
-    if (zoneFilter && parentSource.zoneOf)
-      parents = parents.filter((p) => zoneFilter!.has(String(parentSource.zoneOf!(p.item, p.parent, find))));
-    await Promise.all(
-      parents.map(({ item: parent }) =>
-        source.fromParent
-          ? Promise.resolve(source.fromParent(parent).forEach((item) => rows.push({ item, parent })))
-          : pool(async () => {
-              const path = listPath(source.path, parent.id);
-              for (const item of (await fetchList(source, path)) ?? []) rows.push({ item, parent });
-            }),
-      ),
-    );
-  };
+/** Lists every needed kind: the kinds without a parent first, then (under --zone, on those zones) every child kind at once. */
+async function readAccount(run: Run, needed: ReadonlySet<string>): Promise<void> {
+  const pool = limiter(run.opts.concurrency ?? 4);
+  const kinds = [...needed].map((t) => run.sourceOf.get(t)!);
+  await Promise.all(kinds.filter((s) => !s.parent).map((s) => pool(() => load(run, s, pool))));
+  if (run.opts.zones?.length) run.zoneFilter = resolveZones(run, run.opts.zones);
+  await Promise.all(kinds.filter((s) => s.parent).map((s) => load(run, s, pool)));
+  run.progress(`read the account with ${run.lists} lists`);
+}
 
-  // Parents first (one level at a time), then every child type at once.
-  const roots = [...needed].filter((t) => !sourceOf.get(t)!.parent);
-  await Promise.all(roots.map((t) => pool(() => load(t))));
-  if (opts.zones?.length)
-    zoneFilter = resolveZones(
-      opts.zones,
-      (listed.get("nsp:dns:Zone") ?? []).map((r) => r.item),
-    );
-  const children = [...needed].filter((t) => sourceOf.get(t)!.parent);
-  await Promise.all(children.map((t) => load(t)));
-  progress(`read the account with ${lists} lists`);
-
-  const owners = ownedRecords(listed.get("nsp:mail:Domain") ?? []);
-  // A stack's state holds the id the resource's Read gave: the import id, or for some kinds the
-  // object's own id alone, which names one object account-wide only where it is the API's id
-  // (a route's local part is unique only within its domain).
-  const trackedBy = (type: string, id: string) =>
-    opts.tracked?.get(`${type} ${id}`) ??
-    (byToken.get(type)?.list?.key ? undefined : opts.tracked?.get(`${type} ${id.split("/").pop()}`));
-  // A record another stack manages is owned like a mail domain's: no ZoneRecords set claims it.
-  for (const { item, parent } of listed.get(RECORD) ?? []) {
-    const stack = trackedBy(RECORD, `${String(parent?.id)}/${String(item.id)}`);
-    if (stack !== undefined && !owners.has(String(item.id))) owners.set(String(item.id), `stack ${stack}`);
+/** One kind's objects: its list, or under a parent each parent's list (or the parent's own fields). */
+async function load(run: Run, source: Source, pool: ReturnType<typeof limiter>): Promise<void> {
+  if (run.listed.has(source.token)) return;
+  const rows: Row[] = [];
+  run.listed.set(source.token, rows);
+  if (!source.parent) {
+    for (const item of (await fetchList(run, source, source.path)) ?? []) rows.push({ item });
+    return;
   }
-  const entries: (ImportEntry & { sortKey: string })[] = [];
-
-  // The zones whose records are one ZoneRecords: by their size, unless only one of the two types is asked for.
-  const above = !recordsAs[RECORD]
-    ? 0
-    : !recordsAs[ZONE_RECORDS]
-      ? Infinity
-      : (opts.zoneRecordsAbove ?? DEFAULT_ZONE_RECORDS_ABOVE);
-  const sizes = new Map<unknown, number>();
-  for (const { parent } of listed.get(RECORD) ?? []) sizes.set(parent?.id, (sizes.get(parent?.id) ?? 0) + 1);
-  const asZoneRecords = new Set(
-    (listed.get("nsp:dns:Zone") ?? [])
-      .filter(({ item }) => (sizes.get(item.id) ?? 0) > above)
-      .map(({ item }) => item.id),
+  const parents = parentsOf(run, source);
+  const { fromParent } = source;
+  if (fromParent) {
+    for (const { item: parent } of parents) for (const item of fromParent(parent)) rows.push({ item, parent });
+    return;
+  }
+  await Promise.all(
+    parents.map(({ item: parent }) =>
+      pool(async () => {
+        for (const item of (await fetchList(run, source, listPath(source.path, parent.id))) ?? [])
+          rows.push({ item, parent });
+      }),
+    ),
   );
-  if (recordsAs[ZONE_RECORDS] && asZoneRecords.size > 0) {
-    const single = (item: Item, parent: Item) => entryOf(byToken.get(RECORD)!, item, parent);
-    const zones = (listed.get("nsp:dns:Zone") ?? []).filter(({ item }) => asZoneRecords.has(item.id));
-    entries.push(...zoneRecordEntries(listed.get(RECORD) ?? [], zones, owners, zoneFilter, leftOut, single));
-  }
+}
 
+/** The listed parents that can hold the kind's objects; under --zone only those on its zones. */
+function parentsOf(run: Run, source: Source): Row[] {
+  const facts = source.parent!;
+  const parents = (run.listed.get(facts.token) ?? []).filter((p) => facts.holds?.(p.item) ?? true);
+  const parentSource = run.sourceOf.get(facts.token)!;
+  return run.zoneFilter && parentSource.zoneOf ? parents.filter((p) => inZones(run, parentSource, p)) : parents;
+}
+
+function inZones(run: Run, source: Source, { item, parent }: Row): boolean {
+  return run.zoneFilter!.has(String(source.zoneOf!(item, parent, (token, id) => find(run, token, id))));
+}
+
+function find(run: Run, token: string, id: unknown): Item | undefined {
+  return id == null ? undefined : run.listed.get(token)?.find((r) => String(r.item.id) === String(id))?.item;
+}
+
+/** One list, all its pages; undefined when the account may not read it (module not enabled, ...). */
+async function fetchList(run: Run, source: Source, path: string): Promise<Item[] | undefined> {
+  try {
+    const items = (await run.client.listAll(path, { signal: run.opts.signal })) as Item[];
+    run.lists++;
+    run.progress(`listed ${path}: ${items.length}`);
+    return items;
+  } catch (e) {
+    if (isApiError(e) && [403, 404, 405, 409].includes(e.status)) {
+      run.unavailable.push({
+        type: source.token,
+        path,
+        reason: `${e.status} ${e.code}: ${e.serverMessage || e.message}`,
+      });
+      run.progress(`skipped ${path}: ${e.status} ${e.code}`);
+      return undefined;
+    }
+    run.opts.onFailure?.();
+    throw e;
+  }
+}
+
+/**
+ * A stack's state holds the id the resource's Read gave: the import id, or for some kinds the
+ * object's own id alone, which names one object account-wide only where it is the API's id
+ * (a route's local part is unique only within its domain).
+ */
+function trackedBy(run: Run, type: string, id: string): string | undefined {
+  return (
+    run.opts.tracked?.get(`${type} ${id}`) ??
+    (run.byToken.get(type)?.list?.key ? undefined : run.opts.tracked?.get(`${type} ${id.split("/").pop()}`))
+  );
+}
+
+/** Kind -> object id -> who else owns it: the object of another kind that publishes it, or another stack. */
+function ownersOf(run: Run): Map<string, Map<string, string>> {
+  const owners = new Map<string, Map<string, string>>();
+  const of = (token: string) => owners.get(token) ?? owners.set(token, new Map()).get(token)!;
+  for (const source of run.sourceOf.values()) {
+    const publishes = source.discovery?.publishes;
+    if (!publishes) continue;
+    for (const { item } of run.listed.get(source.token) ?? [])
+      for (const id of publishes.ids(item))
+        of(publishes.token).set(
+          String(id),
+          `${publishes.what} ${String(item.name)} (${source.token} ${String(item.id)})`,
+        );
+  }
+  // An object another stack manages is owned like a published one: no bulk object claims it.
+  for (const source of bulkThresholds(run).keys()) {
+    const owned = of(source.token);
+    for (const { item, parent } of run.listed.get(source.token) ?? []) {
+      const stack = trackedBy(run, source.token, listedImportId(run.byToken.get(source.token)!, item, parent));
+      if (stack !== undefined && !owned.has(String(item.id))) owned.set(String(item.id), `stack ${stack}`);
+    }
+  }
+  return owners;
+}
+
+/** Why an object is not its own entry: owned by another object or stack, or not the account's to import. */
+function ownedOrNotImported(
+  source: Source,
+  owners: Map<string, Map<string, string>>,
+  item: Item,
+  parent: Item | undefined,
+): string | undefined {
+  const owner = owners.get(source.token)?.get(String(item.id));
+  if (owner) return owner.startsWith("stack ") ? `tracked by ${owner}` : `published by ${owner}`;
+  return source.discovery?.notImported?.(item, parent);
+}
+
+/** Kind -> the ids of the parents whose objects are one bulk object: those of more objects than the threshold. */
+function bulkedParents(run: Run): Map<string, Set<unknown>> {
+  const out = new Map<string, Set<unknown>>();
+  for (const [source, above] of bulkThresholds(run)) {
+    const sizes = new Map<unknown, number>();
+    for (const { parent } of run.listed.get(source.token) ?? [])
+      sizes.set(parent?.id, (sizes.get(parent?.id) ?? 0) + 1);
+    const parents = (run.listed.get(source.parent!.token) ?? []).map(({ item }) => item.id);
+    out.set(source.token, new Set(parents.filter((id) => (sizes.get(id) ?? 0) > above)));
+  }
+  return out;
+}
+
+/** The selected kinds' entries, each object's own, but for those left out (with the reason) or in a bulk object. */
+function kindEntries(
+  run: Run,
+  selected: ReadonlySet<string>,
+  bulked: Map<string, Set<unknown>>,
+  owners: Map<string, Map<string, string>>,
+): Entry[] {
+  const entries: Entry[] = [];
   for (const token of selected) {
-    const def = byToken.get(token)!;
-    const source = sourceOf.get(token)!;
-    for (const { item, parent } of listed.get(token) ?? []) {
-      if (token === RECORD && asZoneRecords.has(parent?.id)) continue;
-      if (zoneFilter && !zoneFilter.has(String(source.zoneOf!(item, parent, find)))) continue;
+    const def = run.byToken.get(token)!;
+    const source = run.sourceOf.get(token)!;
+    for (const row of run.listed.get(token) ?? []) {
+      const { item, parent } = row;
+      if (bulked.get(token)?.has(parent?.id)) continue;
+      if (run.zoneFilter && !inZones(run, source, row)) continue;
       const entry = entryOf(def, item, parent);
-      const stack = trackedBy(token, entry.id);
+      const stack = trackedBy(run, token, entry.id);
       const reason =
         source.skip?.(item, parent) ??
-        (token === RECORD ? recordLeftOut(item, owners) : undefined) ??
+        ownedOrNotImported(source, owners, item, parent) ??
         (stack === undefined ? undefined : `tracked by stack ${stack}`);
-      if (reason !== undefined) leftOut.push({ type: token, id: entry.id, reason });
+      if (reason !== undefined) run.leftOut.push({ type: token, id: entry.id, reason });
       else entries.push(entry);
     }
   }
+  return entries;
+}
 
-  nameEntries(entries);
-  return {
-    file: { nameTable: {}, resources: entries.map(({ type, name, id }) => ({ type, name, id })) },
-    leftOut,
-    notDiscovered: definitions
-      .filter((d) => !d.list && !(d.token === ZONE_RECORDS && above !== Infinity) && matchesTypes(d.token, opts.types))
-      .map((d) => ({ type: d.token, reason: notDiscovered[d.token] ?? "no list in the API" })),
-    unavailable,
-    zoneNames: new Map((listed.get("nsp:dns:Zone") ?? []).map(({ item }) => [String(item.id), String(item.name)])),
-  };
+/**
+ * One bulk object per parent so chosen, adopting exactly the sets of objects no other resource
+ * owns. A set that holds an object another resource owns (a TXT at the apex beside a mail
+ * domain's SPF) cannot be in it: it would claim the owned object, or delete it as missing from
+ * its list. Its other objects become one entry each.
+ */
+function bulkEntries(run: Run, bulked: Map<string, Set<unknown>>, owners: Map<string, Map<string, string>>): Entry[] {
+  const out: Entry[] = [];
+  for (const [token, parentIds] of bulked) {
+    const source = run.sourceOf.get(token)!;
+    const bulk = source.discovery!.inBulk!;
+    const def = run.byToken.get(token)!;
+    const parentSource = run.sourceOf.get(source.parent!.token)!;
+    const rows = run.listed.get(token) ?? [];
+    for (const parentRow of run.listed.get(parentSource.token) ?? []) {
+      const parent = parentRow.item;
+      if (!parentIds.has(parent.id) || (run.zoneFilter && !inZones(run, parentSource, parentRow))) continue;
+      const inParent = rows.filter((r) => r.parent?.id === parent.id).map((r) => r.item);
+      const mixed = new Set<string>();
+      for (const item of inParent) {
+        const reason = ownedOrNotImported(source, owners, item, parent);
+        if (!reason) continue;
+        mixed.add(bulk.setOf(item));
+        run.leftOut.push({ type: token, id: listedImportId(def, item, parent), reason });
+      }
+      const adopted: Item[] = [];
+      for (const item of inParent) {
+        if (ownedOrNotImported(source, owners, item, parent)) continue;
+        if (mixed.has(bulk.setOf(item))) out.push(entryOf(def, item, parent));
+        else adopted.push(item);
+      }
+      if (adopted.length === 0) continue;
+      const label = labelOf(parentSource, parent, parentRow.parent);
+      const id = bulk.importId(parent, adopted, inParent);
+      out.push({ type: bulk.token, id, name: "", sortKey: `${label}\u0000\u0000${String(parent.id)}` });
+    }
+  }
+  return out;
 }
 
 /**
@@ -257,7 +399,7 @@ function selectTypes(definitions: readonly AnyResource[], opts: DiscoverOptions)
   const unknown = (opts.types ?? []).filter((g) => !definitions.some((d) => matchesTypes(d.token, [g])));
   if (unknown.length)
     throw new Error(
-      `--type ${unknown.join(", ")} matches no resource type of the provider (types look like nsp:dns:Record or nsp:dns:*)`,
+      `--type ${unknown.join(", ")} matches no resource type of the provider (types look like nsp:<module>:<Kind> or nsp:<module>:*)`,
     );
   return out;
 }
@@ -271,90 +413,23 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 }
 
-function resolveZones(wanted: readonly string[], zones: readonly Item[]): Set<string> {
+/** The ids of the zones `--zone` names, by id or name. */
+function resolveZones(run: Run, wanted: readonly string[]): Set<string> {
+  const zones = run.listed.get(run.zoneKind?.token ?? "") ?? [];
   const out = new Set<string>();
   for (const w of wanted) {
     const name = w.toLowerCase().replace(/\.$/, "");
-    const zone = zones.find((z) => String(z.id) === w || String(z.name).toLowerCase() === name);
+    const zone = zones.find(
+      ({ item }) => String(item.id) === w || run.zoneKind!.discovery!.zoneName!(item).toLowerCase() === name,
+    );
     if (!zone) throw new Error(`--zone ${w}: the account has no such zone`);
-    out.add(String(zone.id));
-  }
-  return out;
-}
-
-/** Record id -> the mail domain that published it. */
-function ownedRecords(domains: readonly { item: Item }[]): Map<string, string> {
-  const owners = new Map<string, string>();
-  for (const { item } of domains) {
-    for (const r of (item.records ?? []) as Item[])
-      if (r.record_id != null)
-        owners.set(String(r.record_id), `mail domain ${String(item.name)} (nsp:mail:Domain ${String(item.id)})`);
-  }
-  return owners;
-}
-
-function recordLeftOut(record: Item, owners: Map<string, string>): string | undefined {
-  const owner = owners.get(String(record.id));
-  if (owner) return owner.startsWith("stack ") ? `tracked by ${owner}` : `published by ${owner}`;
-  if (record.type === "NS" && record.name === "@") return "the service's own name servers at the apex";
-  return undefined;
-}
-
-/**
- * One ZoneRecords per zone, adopting exactly the record sets no other resource owns. A set that
- * holds a record another resource owns (a TXT at the apex beside a mail domain's SPF) cannot be
- * a ZoneRecords set: it would claim the owned record, or delete it as missing from its list. Its
- * other records become one nsp:dns:Record each.
- */
-function zoneRecordEntries(
-  records: readonly { item: Item; parent?: Item }[],
-  zones: readonly { item: Item }[],
-  owners: Map<string, string>,
-  zoneFilter: Set<string> | undefined,
-  leftOut: LeftOut[],
-  single: (item: Item, parent: Item) => ImportEntry & { sortKey: string },
-): (ImportEntry & { sortKey: string })[] {
-  const out: (ImportEntry & { sortKey: string })[] = [];
-  const setOf = (r: Item) => `${String(r.name)}:${String(r.type)}`;
-  for (const { item: zone } of zones) {
-    if (zoneFilter && !zoneFilter.has(String(zone.id))) continue;
-    const inZone = records.filter((r) => r.parent?.id === zone.id);
-    const mixed = new Set<string>();
-    for (const { item } of inZone) {
-      const reason = recordLeftOut(item, owners);
-      if (!reason) continue;
-      mixed.add(setOf(item));
-      leftOut.push({ type: RECORD, id: `${String(zone.id)}/${String(item.id)}`, reason });
-    }
-    const adopted = new Map<string, Set<string>>(); // name -> its adopted types
-    const allTypes = new Map<string, Set<string>>();
-    for (const { item } of inZone) {
-      const name = String(item.name);
-      (allTypes.get(name) ?? allTypes.set(name, new Set()).get(name)!).add(String(item.type));
-      if (recordLeftOut(item, owners)) continue;
-      if (mixed.has(setOf(item))) out.push(single(item, zone));
-      else (adopted.get(name) ?? adopted.set(name, new Set()).get(name)!).add(String(item.type));
-    }
-    if (adopted.size === 0) continue;
-    // Always the scoped form, never the bare zone id: the resource then keeps an id of its own,
-    // and the program \`pulumi import\` writes refers to the imported zone instead of repeating its id.
-    const scope = [...adopted]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .flatMap(([name, types]) =>
-        types.size === allTypes.get(name)!.size ? [name] : [...types].sort().map((t) => `${name}:${t}`),
-      );
-    out.push({
-      type: ZONE_RECORDS,
-      id: `${String(zone.id)}/${scope.join(",")}`,
-      name: "",
-      sortKey: `${String(zone.name)}\u0000\u0000${String(zone.id)}`,
-    });
+    out.add(String(zone.item.id));
   }
   return out;
 }
 
 /** An object's entry, named later (nameEntries) from the label at the front of its sort key. */
-function entryOf(def: AnyResource, item: Item, parent: Item | undefined): ImportEntry & { sortKey: string } {
+function entryOf(def: AnyResource, item: Item, parent: Item | undefined): Entry {
   const id = listedImportId(def, item, parent);
   return {
     type: def.token,
@@ -377,8 +452,8 @@ function sortKeyOf(item: Item): string {
  * Readable, unique names: the label made safe for a Pulumi name (and a program variable), with
  * `-2`, `-3`, ... only where several objects of one type share it, in a stable order.
  */
-function nameEntries(entries: (ImportEntry & { sortKey: string })[]): void {
-  const groups = new Map<string, (ImportEntry & { sortKey: string })[]>();
+function nameEntries(entries: Entry[]): void {
+  const groups = new Map<string, Entry[]>();
   for (const e of entries) {
     const base = slug(e.sortKey.split("\u0000")[0]!) || "object";
     const key = `${e.type}\u0000${base}`;

@@ -54,7 +54,7 @@ export async function withState(
 }
 
 /**
- * The ZoneRecords entries, read, in the zone-file form: an import by id alone would give the
+ * The bulk entries (`bulkTypes`, a zone's records in one), read, in the zone-file form: an import by id alone would give the
  * program a `records` list of four lines per record, where a zone file takes one. The state is
  * the one the import's own Read gives, `records` written as the zone's file, which a later Read
  * keeps (the program then gives `zoneFile`).
@@ -62,9 +62,10 @@ export async function withState(
 export function asZoneFiles(
   entries: readonly StatefulEntry[],
   zoneNames: ReadonlyMap<string, string>,
+  bulkTypes: ReadonlySet<string>,
 ): StatefulEntry[] {
   return entries.map((e) => {
-    if (e.type !== "nsp:dns:ZoneRecords" || !e.inputs || !e.outputs) return e;
+    if (!bulkTypes.has(e.type) || !e.inputs || !e.outputs) return e;
     const zoneName = zoneNames.get(String(e.outputs.zoneId));
     if (zoneName === undefined) return e;
     return { ...e, inputs: inZoneFileForm(e.inputs, zoneName), outputs: inZoneFileForm(e.outputs, zoneName) };

@@ -9,6 +9,33 @@ import { ZodDefault, type z } from "zod";
 
 type Item = ListedItem;
 
+/**
+ * What nsp-discover does with a kind's listed objects beyond importing each, declared by the kind
+ * (its list facts' `discovery`) so that discovery names no kind of its own.
+ */
+export interface DiscoveryFacts {
+  /** The kind is the one `--zone` names, by an object's id or by this name (compared without case or final dot). */
+  zoneName?: (item: Item) => string;
+  /**
+   * Objects of another kind each object of this kind publishes (a mail domain's MX and SPF
+   * records): theirs, so they are left out of the file, and this kind is listed with that one.
+   */
+  publishes?: { token: string; what: string; ids: (item: Item) => unknown[] };
+  /** Why discovery leaves out an object a List shows (the service's own name servers). */
+  notImported?: (item: Item, parent: Item | undefined) => string | undefined;
+  /**
+   * The objects under one parent may be one object of another kind instead (a zone's records one
+   * `token` object, written as its zone file), for a parent of more objects than a threshold.
+   * Objects of one set (`setOf`) all go into it or none does; `importId` is its import id, from
+   * the objects it adopts among all the parent's.
+   */
+  inBulk?: {
+    token: string;
+    setOf: (item: Item) => string;
+    importId: (parent: Item, adopted: readonly Item[], all: readonly Item[]) => string;
+  };
+}
+
 const str = (v: unknown) => (v === undefined || v === null ? "" : String(v));
 
 /** The list path with the parent's id in its placeholder. */

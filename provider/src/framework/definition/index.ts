@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { keysWithRole } from "./zod-walk";
 import { FORCE_DESTROY, forceDestroyInput, type Holds } from "./holds";
 import type { OperationContext } from "../context/operation-context";
+import type { DiscoveryFacts } from "../api/list-facts";
 
 export type { OperationContext } from "../context/operation-context";
 
@@ -82,6 +83,8 @@ export interface ListFacts<Input extends string = string> {
   ) => unknown;
   /** The kind `zoneOf` finds objects of. */
   zoneVia?: string;
+  /** What nsp-discover does otherwise with the kind's objects (framework/api/list-facts.ts). */
+  discovery?: DiscoveryFacts;
 }
 
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;

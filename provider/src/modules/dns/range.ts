@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { idRef } from "../../framework/api/wire";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, naturalKey, fromList } from "../../framework/api/shapes/collection";
 import { childCollection } from "../../framework/api/shapes/child-collection";
 import { formatPrefix, parsePrefix, prefixesOverlap } from "./ip";
 
@@ -67,14 +67,14 @@ const ranges = childCollection({
   path: "/dns/zones/{zoneId}/ranges",
   parent: { token: "nsp:dns:Zone", input: "zoneId" },
   importId: "<zoneId>/<rangeId>",
-  readBy: "list",
+  read: fromList(),
 });
 // `/dns/ranges` takes a create whose zone the API picks.
 const anyZone = collection({
   ...onWire,
   path: "/dns/ranges",
   underParent: true,
-  idOf: (id) => ranges.locate(id).child,
+  id: apiId((id) => ranges.locate(id).child),
 });
 
 export const range = ranges.resource({
@@ -92,9 +92,12 @@ export const range = ranges.resource({
   async create(ctx, args) {
     const placed = args.zoneId === undefined ? anyZone : ranges.of(args.zoneId);
     // Ranges may not overlap, so the prefix identifies one.
-    const created = await placed.create(ctx, `range ${args.prefix}`, args, {
-      matches: (r) => r.prefix === args.prefix,
-    });
+    const created = await placed.create(
+      ctx,
+      `range ${args.prefix}`,
+      args,
+      naturalKey((r) => r.prefix === args.prefix),
+    );
     ctx.progress(created.id, created.state);
     if (args.enabled) return created;
     return {

@@ -130,6 +130,16 @@ export const record = defineResource({
     filters: { name: "match", type: "match" },
     label: (r, z) => `${String(z?.name)}-${r.name === "@" ? "apex" : String(r.name)}-${String(r.type)}`,
     zoneOf: (_r, z) => z?.id,
+    discovery: {
+      notImported: (r) =>
+        r.type === "NS" && r.name === "@" ? "the service's own name servers at the apex" : undefined,
+      // A large zone is one nsp:dns:ZoneRecords, whose record sets are whole.
+      inBulk: {
+        token: "nsp:dns:ZoneRecords",
+        setOf: (r) => `${String(r.name)}:${String(r.type)}`,
+        importId: zoneRecordsIdOf,
+      },
+    },
   },
   description: [
     "A DNS record in a zone.",
@@ -242,3 +252,31 @@ export const record = defineResource({
     await ctx.client.delete(`/dns/zones/${zoneId}/records/${recordId}`, { signal: ctx.signal });
   },
 });
+
+/**
+ * The id of the nsp:dns:ZoneRecords adopting these records of the zone: always the scoped form,
+ * never the bare zone id, so the resource keeps an id of its own and the program `pulumi import`
+ * writes refers to the imported zone instead of repeating its id. A name all of whose types are
+ * adopted is named alone, else each adopted type of it.
+ */
+function zoneRecordsIdOf(
+  zone: Record<string, unknown>,
+  adopted: readonly Record<string, unknown>[],
+  all: readonly Record<string, unknown>[],
+): string {
+  const typesByName = (records: readonly Record<string, unknown>[]) => {
+    const out = new Map<string, Set<string>>();
+    for (const r of records) {
+      const name = String(r.name);
+      (out.get(name) ?? out.set(name, new Set()).get(name)!).add(String(r.type));
+    }
+    return out;
+  };
+  const allTypes = typesByName(all);
+  const scope = [...typesByName(adopted)]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([name, types]) =>
+      types.size === allTypes.get(name)!.size ? [name] : [...types].sort().map((t) => `${name}:${t}`),
+    );
+  return `${String(zone.id)}/${scope.join(",")}`;
+}

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { idRef } from "../../framework/api/wire";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, naturalKey } from "../../framework/api/shapes/collection";
 import { ownIdOf } from "../../framework/api/ids";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
@@ -107,7 +107,7 @@ const zones = collection({
   args: zoneArgs,
   state: zoneState,
   idOnWire: z.number().int(),
-  idOf: (id) => ownIdOf("nsp:dns:Zone", id, { what: "zone", form: "<zoneId>" }),
+  id: apiId((id) => ownIdOf("nsp:dns:Zone", id, { what: "zone", form: "<zoneId>" })),
 });
 /** A zone as the API returns it (getZone reads the same object). */
 export const zoneWire = zones.wire as z.ZodType<Record<string, unknown> & { id: number; name: string }>;
@@ -189,7 +189,7 @@ const zoneHolds: Holds = {
 };
 
 export const zone = zones.resource({
-  list: { filters: { serviceId: "query" }, zoneOf: (z) => z.id },
+  list: { filters: { serviceId: "query" }, zoneOf: (z) => z.id, discovery: { zoneName: (z) => String(z.name) } },
   description:
     "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.",
   holds: zoneHolds,
@@ -224,7 +224,12 @@ export const zone = zones.resource({
     // Zone names are unique in an account: the natural key.
     const serviceId = args.serviceId ?? (await accountAuthDns(ctx, args.name));
     const created = await zones
-      .create(ctx, `zone ${args.name}`, { ...args, serviceId }, { matches: (z) => z.name === args.name })
+      .create(
+        ctx,
+        `zone ${args.name}`,
+        { ...args, serviceId },
+        naturalKey((z) => z.name === args.name),
+      )
       .catch((e: unknown) => explainUnknownService(ctx, serviceId, e));
     ctx.progress(created.id, created.state);
     // What differs from the API's defaults (enabled, no secondary master, its own negative TTL) takes a patch.

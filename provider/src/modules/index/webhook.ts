@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { oneTimeSecret } from "../../framework/api/validators";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, postOnce } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:index:Webhook";
 import { ownIdOf } from "../../framework/api/ids";
@@ -78,7 +78,7 @@ const webhooks = collection({
   args: webhookArgs,
   state: webhookState,
   idOnWire: z.number().int(),
-  idOf: webhookIdOf,
+  id: apiId(webhookIdOf),
   adjust,
 });
 
@@ -99,7 +99,7 @@ export const webhook = webhooks.resource({
   // Not createOnce: a URL may be registered twice, so there is no natural key to look up, and an
   // adopted endpoint would have lost its secret anyway.
   async create(ctx, args) {
-    const result = await webhooks.create(ctx, "webhook", args, "none");
+    const result = await webhooks.create(ctx, "webhook", args, postOnce);
     if (args.enabled) return result;
     ctx.progress(result.id, result.state);
     const patched = await webhooks.update(ctx, result.id, args, result.state, ["enabled"]);

@@ -1,6 +1,6 @@
 import { ownIdOf, STRING_ID } from "../../framework/api/ids";
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, foundBy, apiId } from "../../framework/api/shapes/collection";
 import { EMAIL_SHAPE } from "../../framework/api/validators";
 
 const TOKEN = "nsp:ix:Member";
@@ -82,7 +82,7 @@ const members = collection({
   args: memberArgs,
   state: memberState,
   idOnWire: z.string(),
-  idOf,
+  id: apiId(idOf),
 });
 
 const FORGET_NOTE =
@@ -96,16 +96,21 @@ export const member = members.resource({
   importId: "<memberId>",
 
   create: (ctx, args) =>
-    members.create(ctx, `IX member AS${args.asn}`, args, {
-      // One membership per ASN: the natural key, found in the overview's networks.
-      async find() {
-        const overview = await ctx.client.get("/ix/overview", {
-          schema: z.looseObject({ networks: z.array(members.wire).optional() }),
-          signal: ctx.signal,
-        });
-        return overview.networks?.find((m) => m.asn === args.asn);
-      },
-    }),
+    members.create(
+      ctx,
+      `IX member AS${args.asn}`,
+      args,
+      foundBy(
+        // One membership per ASN: the natural key, found in the overview's networks.
+        async () => {
+          const overview = await ctx.client.get("/ix/overview", {
+            schema: z.looseObject({ networks: z.array(members.wire).optional() }),
+            signal: ctx.signal,
+          });
+          return overview.networks?.find((m) => m.asn === args.asn);
+        },
+      ),
+    ),
 
   async delete(ctx, id) {
     ctx.log("warning", `member ${idOf(id)}: ${FORGET_NOTE}`);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { collection, type Item } from "../../framework/api/shapes/collection";
+import { collection, type Item, apiId, naturalKey } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:link:Tunnel";
 import { ownIdOf } from "../../framework/api/ids";
@@ -85,7 +85,7 @@ const tunnels = collection({
   state: tunnelState,
   idOnWire: z.number().int(),
   wireExtras: { token: z.string().nullish() },
-  idOf: (id) => tunnelIdOf(TOKEN, id),
+  id: apiId((id) => tunnelIdOf(TOKEN, id)),
   // Null when this answer carries none; the framework then keeps the one from the prior state.
   adjust: (state, raw) => ({
     ...state,
@@ -120,7 +120,7 @@ export const tunnel = tunnels.resource({
       String(t.name).toLowerCase() === args.name.toLowerCase() &&
       t.local_url === args.localUrl &&
       String(t.pop_id) === args.popId;
-    const created = await tunnels.create(ctx, `tunnel ${args.name}`, args, { matches });
+    const created = await tunnels.create(ctx, `tunnel ${args.name}`, args, naturalKey(matches));
     if (created.state.credential !== null) return created;
     // Adopted after a lost answer: the credential went with it, and only a rotation shows one again.
     ctx.progress(created.id, created.state);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { idRef } from "../../framework/api/wire";
 import { domainObjects, localPartKey } from "./fields";
 import { stringRef } from "../../framework/api/validators";
+import { sameContent, fromList } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:mail:Alias";
 
@@ -28,8 +29,7 @@ const aliases = domainObjects(TOKEN, "aliases", "<aliasId>", {
   args: aliasArgs,
   state: aliasState,
   idOnWire: z.number().int(),
-  readBy: "list",
-  byContent: true,
+  read: fromList(),
 });
 
 export const alias = aliases.resource({
@@ -42,11 +42,16 @@ export const alias = aliases.resource({
   // An address is one alias (the API refuses a second one): an alias with the same local part,
   // target and state is this one, made by a run that died before recording it.
   create: (ctx, args) =>
-    aliases.of(args.domainId).create(ctx, `alias ${args.localPart}`, args, {
-      content: (a) =>
-        a.local_part === args.localPart &&
-        String(a.target_mailbox_id) === args.targetMailboxId &&
-        (a.enabled ?? true) === args.enabled,
-      checkFirst: false,
-    }),
+    aliases.of(args.domainId).create(
+      ctx,
+      `alias ${args.localPart}`,
+      args,
+      sameContent({
+        content: (a) =>
+          a.local_part === args.localPart &&
+          String(a.target_mailbox_id) === args.targetMailboxId &&
+          (a.enabled ?? true) === args.enabled,
+        checkFirst: false,
+      }),
+    ),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, keyedBy, naturalKey } from "../../framework/api/shapes/collection";
 import { email } from "../../framework/api/validators";
 
 const TOKEN = "nsp:mail:Destination";
@@ -36,8 +36,7 @@ const destinations = collection({
   path: "/mail/destinations",
   args: destinationArgs,
   state: destinationState,
-  idOf: addrOf,
-  idProperty: "addr",
+  id: keyedBy("addr", addrOf),
 });
 
 export const destination = destinations.resource({
@@ -48,7 +47,12 @@ export const destination = destinations.resource({
 
   // An address is one destination per account: the natural key.
   create: (ctx, args) =>
-    destinations.create(ctx, `destination ${args.addr}`, args, { matches: (d) => d.addr === args.addr }),
+    destinations.create(
+      ctx,
+      `destination ${args.addr}`,
+      args,
+      naturalKey((d) => d.addr === args.addr),
+    ),
   // There is no GET of one destination: it is found in the account's list.
   read(ctx, id) {
     const addr = addrOf(id);

@@ -3,6 +3,7 @@ import type { CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
 import { domainObjects } from "./fields";
 import { email } from "../../framework/api/validators";
+import { naturalKey, fromList } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:mail:DomainRule";
 const KINDS = ["forward_copy", "reject_sender", "quarantine_sender", "relay_rcpt"] as const;
@@ -55,7 +56,7 @@ const rules = domainObjects(TOKEN, "rules", "<ruleId>", {
   args: ruleArgs,
   state: ruleState,
   idOnWire: z.number().int(),
-  readBy: "list",
+  read: fromList(),
   patchBody(_patch, news, changedInputs, api) {
     if (api.patchKeys(changedInputs).length === 0) return {};
     // "Same body" as the create, where kind and pattern are required: they always go along, and
@@ -105,8 +106,12 @@ export const domainRule = rules.resource({
 
   // Kind, pattern and target identify a rule (like a record's name, type and content).
   create: (ctx, args) =>
-    rules.of(args.domainId).create(ctx, `${args.kind} rule ${args.pattern}`, args, {
-      matches: (r) =>
-        r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null),
-    }),
+    rules.of(args.domainId).create(
+      ctx,
+      `${args.kind} rule ${args.pattern}`,
+      args,
+      naturalKey(
+        (r) => r.kind === args.kind && r.pattern === args.pattern && (r.target ?? null) === (args.target || null),
+      ),
+    ),
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { CheckFailure, OperationContext } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, naturalKey } from "../../framework/api/shapes/collection";
 import type { HeldItem, Holds } from "../../framework/definition/holds";
 import { alias } from "./alias";
 import { domainRule } from "./domain-rule";
@@ -112,7 +112,7 @@ const domains = collection({
   args: domainArgs,
   state: domainState,
   idOnWire: z.number().int(),
-  idOf: (id) => ownIdOf(TOKEN, id, { what: "mail domain", form: "<domainId>" }),
+  id: apiId((id) => ownIdOf(TOKEN, id, { what: "mail domain", form: "<domainId>" })),
 });
 /** A mail domain as the API returns it, every field the resource declares. */
 export const domainWire = domains.wire as z.ZodType<z.output<typeof domains.wire> & { name: string }>;
@@ -206,7 +206,17 @@ const domainHolds: Holds = {
 };
 
 export const domain = domains.resource({
-  list: { zoneOf: (d) => d.zone_id },
+  list: {
+    zoneOf: (d) => d.zone_id,
+    // Its records belong to it, so the mail domains are read with the records.
+    discovery: {
+      publishes: {
+        token: "nsp:dns:Record",
+        what: "mail domain",
+        ids: (d) => ((d.records ?? []) as { record_id?: unknown }[]).map((r) => r.record_id).filter((id) => id != null),
+      },
+    },
+  },
   description:
     "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.",
   holds: domainHolds,
@@ -227,9 +237,12 @@ export const domain = domains.resource({
   async create(ctx, args) {
     await warnAboutMailRecordsInPlace(ctx, args);
     // A name is one mail domain per account: the natural key.
-    const current = await domains.create(ctx, `mail domain ${args.name}`, args, {
-      matches: (d) => d.name === args.name,
-    });
+    const current = await domains.create(
+      ctx,
+      `mail domain ${args.name}`,
+      args,
+      naturalKey((d) => d.name === args.name),
+    );
     ctx.progress(current.id, current.state);
     const settings = settingsAfterCreate(domainArgs, args, current.state);
     if (settings.length === 0) return current;

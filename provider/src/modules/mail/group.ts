@@ -4,6 +4,8 @@ import { idRef } from "../../framework/api/wire";
 import { domainObjects, localPartKey } from "./fields";
 import { email } from "../../framework/api/validators";
 import { STRING_ID } from "../../framework/api/ids";
+import { naturalKey, fromList } from "../../framework/api/shapes/collection";
+import { childIds } from "../../framework/api/shapes/child-collection";
 
 const TOKEN = "nsp:mail:Group";
 const MAX_MEMBERS = 1000;
@@ -79,12 +81,12 @@ const groupState = z.object({
 // Listed and created under the domain, patched and deleted at /mail/groups/<id>. There is no GET
 // of one group: it is found in its domain's list.
 const groups = domainObjects(TOKEN, "groups", "<groupId>", {
-  childId: STRING_ID,
+  id: childIds(STRING_ID),
   itemsAt: "/mail/groups",
   args: groupArgs,
   state: groupState,
   idOnWire: z.string(),
-  readBy: "list",
+  read: fromList(),
   patchBody(_patch, news, changedInputs, api) {
     // replaceAlias alone changes nothing the API keeps; it goes along with a patch when set.
     const changed = api.patchKeys(changedInputs).filter((k) => k !== "replaceAlias");
@@ -112,7 +114,10 @@ export const group = groups.resource({
 
   // A local part names one group in its domain: the natural key.
   create: (ctx, args) =>
-    groups
-      .of(args.domainId)
-      .create(ctx, `group ${args.localPart}`, args, { matches: (g) => g.local_part === args.localPart }),
+    groups.of(args.domainId).create(
+      ctx,
+      `group ${args.localPart}`,
+      args,
+      naturalKey((g) => g.local_part === args.localPart),
+    ),
 });

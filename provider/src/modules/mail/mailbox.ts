@@ -5,6 +5,8 @@ import type { Item } from "../../framework/api/shapes/collection";
 import { domainObjects, localPartKey, mailModel, quotaBytes, settingsAfterCreate } from "./fields";
 import { email } from "../../framework/api/validators";
 import { STRING_ID, parentHolding } from "../../framework/api/ids";
+import { naturalKey, fromSharedList } from "../../framework/api/shapes/collection";
+import { childIds } from "../../framework/api/shapes/child-collection";
 
 const TOKEN = "nsp:mail:Mailbox";
 const MAX_SHARED = 50;
@@ -61,12 +63,12 @@ const api = mailModel(mailboxArgs, mailboxState, z.string());
 // Listed and created under the domain, patched and deleted at /mail/mailboxes/<id>. There is no
 // GET of one mailbox: the mailboxes of one domain are refreshed from one list of the domain.
 const mailboxes = domainObjects(TOKEN, "mailboxes", "<mailboxId>", {
-  childId: STRING_ID,
+  id: childIds(STRING_ID),
   itemsAt: "/mail/mailboxes",
   args: mailboxArgs,
   state: mailboxState,
   model: api,
-  readBy: "sharedList",
+  read: fromSharedList(),
 });
 
 /** The mailbox in its domain's list (there is no GET of one mailbox); undefined when either is gone. */
@@ -97,9 +99,12 @@ export const mailbox = mailboxes.resource({
   async create(ctx, args) {
     const domainMailboxes = mailboxes.of(args.domainId);
     // A local part names one mailbox in its domain: the natural key.
-    const current = await domainMailboxes.create(ctx, `mailbox ${args.local}`, args, {
-      matches: (b) => b.local === args.local,
-    });
+    const current = await domainMailboxes.create(
+      ctx,
+      `mailbox ${args.local}`,
+      args,
+      naturalKey((b) => b.local === args.local),
+    );
     ctx.progress(current.id, current.state);
     const settings = settingsAfterCreate(mailboxArgs, args, current.state);
     if (settings.length === 0) return current;

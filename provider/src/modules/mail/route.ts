@@ -3,7 +3,7 @@ import { defineResource, type OperationContext } from "../../framework/definitio
 import { wireModel } from "../../framework/api/fields";
 import { idRef } from "../../framework/api/wire";
 import { listPath } from "../../framework/api/list-facts";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId } from "../../framework/api/shapes/collection";
 import { localPartKey } from "./fields";
 import { email, MAIL_LOCAL_PART } from "../../framework/api/validators";
 import { formOf, idFormat, parseId } from "../../framework/api/ids";
@@ -64,7 +64,7 @@ const routesOf = (domainId: string) =>
     state: routeState,
     model: api,
     underParent: true,
-    idOf: (id) => idOf(id).local,
+    id: apiId((id) => idOf(id).local),
   });
 
 function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {

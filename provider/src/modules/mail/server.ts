@@ -3,7 +3,7 @@ import { z } from "zod";
 import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 import { deepEqual } from "../../framework/engine/diff";
 import { isApiError } from "../../client";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, postOnce } from "../../framework/api/shapes/collection";
 import { STRING_ID, ownIdOf } from "../../framework/api/ids";
 import { domainWire } from "./domain";
 
@@ -79,7 +79,7 @@ const servers = collection({
   args: serverArgs,
   state: serverState,
   idOnWire: z.string(),
-  idOf: serverIdOf,
+  id: apiId(serverIdOf),
   adjust: (state) => ({ ...state, installCommand: state.installCommand ?? null }),
 });
 
@@ -89,7 +89,7 @@ export const server = servers.resource({
   importId: "<serverId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
-  create: (ctx, args) => servers.create(ctx, `mail server ${args.name}`, args, "none"),
+  create: (ctx, args) => servers.create(ctx, `mail server ${args.name}`, args, postOnce),
 
   async update(ctx, id, news, olds, changed) {
     if (!changed.includes("tokenRotation") || deepEqual(news.tokenRotation, olds.tokenRotation))

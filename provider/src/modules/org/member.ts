@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, keyedBy, naturalKey } from "../../framework/api/shapes/collection";
 import { email } from "../../framework/api/validators";
 
 const TOKEN = "nsp:org:Member";
@@ -38,8 +38,7 @@ const members = collection({
   path: "/org/members",
   args: memberArgs,
   state: memberState,
-  idOf: subOf,
-  idProperty: "sub",
+  id: keyedBy("sub", subOf),
   adjust(state, raw) {
     if (raw.role === "owner")
       throw new Error(`${TOKEN}: ${String(raw.email)} owns the organisation and cannot be managed as a member`);
@@ -59,7 +58,12 @@ export const member = members.resource({
 
   async create(ctx, args) {
     // One member per address: the natural key.
-    const made = await members.create(ctx, `member ${args.email}`, args, { matches: (m) => m.email === args.email });
+    const made = await members.create(
+      ctx,
+      `member ${args.email}`,
+      args,
+      naturalKey((m) => m.email === args.email),
+    );
     if (args.state === "active" && made.state.role === args.role) return made;
     ctx.progress(made.id, made.state);
     return { id: made.id, state: await members.update(ctx, made.id, args, made.state, ["role", "state"]) };

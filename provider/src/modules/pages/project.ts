@@ -1,6 +1,6 @@
 import { ownIdOf } from "../../framework/api/ids";
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, naturalKey } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:pages:Project";
 
@@ -41,7 +41,7 @@ const projects = collection({
   args: projectArgs,
   state: projectState,
   idOnWire: z.number().int(),
-  idOf: projectIdOf,
+  id: apiId(projectIdOf),
 });
 
 export const project = projects.resource({
@@ -50,5 +50,10 @@ export const project = projects.resource({
   importId: "<projectId>",
 
   create: (ctx, args) =>
-    projects.create(ctx, `static-site project ${args.name}`, args, { matches: (p) => p.name === args.name }),
+    projects.create(
+      ctx,
+      `static-site project ${args.name}`,
+      args,
+      naturalKey((p) => p.name === args.name),
+    ),
 });

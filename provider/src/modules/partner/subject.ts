@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, keyedBy, foundBy } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:partner:Subject";
 const REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
@@ -45,8 +45,7 @@ const subjects = collection({
   path: "/partner/subjects",
   args: subjectArgs,
   state: subjectState,
-  idOf: refOf,
-  idProperty: "externalRef",
+  id: keyedBy("externalRef", refOf),
 });
 
 export const subject = subjects.resource({
@@ -56,8 +55,12 @@ export const subject = subjects.resource({
   importId: "<ref>",
 
   create: (ctx, args) =>
-    subjects.create(ctx, `partner customer ${args.externalRef}`, args, {
-      find: () =>
+    subjects.create(
+      ctx,
+      `partner customer ${args.externalRef}`,
+      args,
+      foundBy(() =>
         ctx.client.getOrUndefined(subjects.itemPath(args.externalRef), { schema: subjects.wire, signal: ctx.signal }),
-    }),
+      ),
+    ),
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Holds } from "../../framework/definition/holds";
 import type { OperationContext } from "../../framework/definition";
 import { deepEqual } from "../../framework/engine/diff";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, naturalKey } from "../../framework/api/shapes/collection";
 import { ownIdOf } from "../../framework/api/ids";
 import { ASN_MAX, roa } from "./roa";
 
@@ -97,7 +97,7 @@ const cas = collection({
   args: caArgs,
   state: caState,
   idOnWire: z.number().int(),
-  idOf: (id) => ownIdOf("nsp:rpki:Ca", id, { what: "CA", form: "<caId>" }),
+  id: apiId((id) => ownIdOf("nsp:rpki:Ca", id, { what: "CA", form: "<caId>" })),
   adjust: (state, raw) => ({
     ...state,
     asns: [...((raw.asns as number[] | null | undefined) ?? [])].sort((a, b) => a - b),
@@ -141,9 +141,12 @@ export const ca = cas.resource({
 
   async create(ctx, args) {
     // Handles are unique in an account, ignoring case.
-    const { id, state } = await cas.create(ctx, `CA ${args.handle}`, args, {
-      matches: (c) => String(c.handle).toLowerCase() === args.handle.toLowerCase(),
-    });
+    const { id, state } = await cas.create(
+      ctx,
+      `CA ${args.handle}`,
+      args,
+      naturalKey((c) => String(c.handle).toLowerCase() === args.handle.toLowerCase()),
+    );
     let last: CaState = { ...state, childRequestXml: "" };
     // A later step failing leaves the CA in the state, half-made; the next up finishes it.
     ctx.progress(id, last);

@@ -3,6 +3,7 @@ import type { CheckFailure } from "../../framework/definition";
 import { childCollection } from "../../framework/api/shapes/child-collection";
 import { idRef } from "../../framework/api/wire";
 import { familyBits, parsePrefix } from "./prefix";
+import { sameContent, fromSharedList } from "../../framework/api/shapes/collection";
 
 export const ASN_MAX = 4294967295;
 
@@ -71,8 +72,7 @@ const roas = childCollection({
   state: roaState,
   idOnWire: z.number().int(),
   wireExtras: { max_length: z.number().int() },
-  readBy: "sharedList",
-  byContent: true,
+  read: fromSharedList(),
 });
 
 export const roa = roas.resource({
@@ -110,8 +110,13 @@ export const roa = roas.resource({
   // The API refuses a second ROA with the same origin, prefix and max length: the conflict itself
   // says that the ROA exists, so nothing is listed before posting.
   create: (ctx, args) =>
-    roas.of(args.caId).create(ctx, `ROA AS${args.asn} ${args.prefix}`, args, {
-      content: (r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength,
-      checkFirst: false,
-    }),
+    roas.of(args.caId).create(
+      ctx,
+      `ROA AS${args.asn} ${args.prefix}`,
+      args,
+      sameContent({
+        content: (r) => r.asn === args.asn && r.prefix === args.prefix && r.max_length === args.maxLength,
+        checkFirst: false,
+      }),
+    ),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CheckFailure } from "../../framework/definition";
 import { cityCode, roomCollection, roomName, roomPasscode } from "../talk/fields";
+import { naturalKey } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:rtc:Room";
 const both = { create: true, patch: true } as const;
@@ -82,7 +83,10 @@ export const rtcRoom = rooms.resource({
 
   create: (ctx, args) =>
     // Room names need not be unique; the name and city are the best key there is.
-    rooms.create(ctx, `realtime room ${args.name}`, args, {
-      matches: (r) => r.name === args.name && (args.city === undefined || r.city === args.city),
-    }),
+    rooms.create(
+      ctx,
+      `realtime room ${args.name}`,
+      args,
+      naturalKey((r) => r.name === args.name && (args.city === undefined || r.city === args.city)),
+    ),
 });

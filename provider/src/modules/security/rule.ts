@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ownIdOf } from "../../framework/api/ids";
 import type { CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, sameContent } from "../../framework/api/shapes/collection";
 import { RULE_FIELDS, ruleValueProblem } from "./values";
 
 const TOKEN = "nsp:security:Rule";
@@ -71,8 +71,7 @@ const rules = collection({
   args: ruleArgs,
   state: ruleState,
   idOnWire: z.number().int(),
-  idOf: ruleIdOf,
-  byContent: true,
+  id: apiId(ruleIdOf),
 });
 
 function ruleIdOf(id: string): string {
@@ -109,11 +108,17 @@ export const rule = rules.resource({
     const scope = args.siteId !== undefined ? { site_id: Number(args.siteId) } : { zone_id: Number(args.zoneId) };
     // A rule is what it matches and does, within its site or zone. The API accepts a second,
     // identical rule, so the site's or zone's rules are checked first.
-    const created = await rules.create(ctx, `rule ${args.field} ${args.op} ${args.value}`, args, {
-      query: scope,
-      content: (r) => r.field === args.field && r.op === args.op && r.value === args.value && r.action === args.action,
-      checkFirst: true,
-    });
+    const created = await rules.create(
+      ctx,
+      `rule ${args.field} ${args.op} ${args.value}`,
+      args,
+      sameContent({
+        query: scope,
+        content: (r) =>
+          r.field === args.field && r.op === args.op && r.value === args.value && r.action === args.action,
+        checkFirst: true,
+      }),
+    );
     if (args.enabled) return created;
     // If disabling fails, the engine keeps the (enabled) rule and the next up disables it.
     ctx.progress(created.id, created.state);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { childCollection } from "../../framework/api/shapes/child-collection";
+import { childCollection, locatedBy } from "../../framework/api/shapes/child-collection";
 import { idRef, wireTimestamp } from "../../framework/api/wire";
 import {
   BLOCK_MODES,
@@ -13,6 +13,7 @@ import {
   timestamp,
 } from "./fields";
 import { items, lines, textListModel } from "./text-lists";
+import { naturalKey, fromList } from "../../framework/api/shapes/collection";
 import { formOf, idFormat, parseId } from "../../framework/api/ids";
 
 const TOKEN = "nsp:services:Client";
@@ -148,14 +149,14 @@ const clients = childCollection({
   path: "/services/{serviceId}/clients",
   parent: { token: "nsp:services:Service", input: "serviceId" },
   importId: formOf(CLIENT_ID),
-  locate(id, serviceId) {
+  id: locatedBy((id, serviceId) => {
     const { serviceId: parent, clientGroupId: child } = clientIdOf(TOKEN, id, serviceId);
     return { parent, child };
-  },
+  }),
   args: clientArgs,
   state: clientState,
   model: api,
-  readBy: "list",
+  read: fromList(),
   adjust: (state, raw) => ({ ...state, ddnsConfigured: (raw as ClientWire).ddns.configured }),
   createBody: (body, values) => withServiceId(values.serviceId, body),
   patchBody: (patch, news, changed) => (changed.length === 0 ? {} : withServiceId(news.serviceId, patch)),
@@ -173,8 +174,11 @@ export const client = clients.resource({
   async create(ctx, args) {
     await requireResolver(ctx, TOKEN, args.serviceId);
     // A client id is unique within the service; without one, the name is the best key there is.
-    return clients.of(args.serviceId).create(ctx, `client group ${args.name}`, args, {
-      matches: (c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name),
-    });
+    return clients.of(args.serviceId).create(
+      ctx,
+      `client group ${args.name}`,
+      args,
+      naturalKey((c) => (args.clientId !== "" ? c.client_id === args.clientId : c.name === args.name)),
+    );
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { both, messagingCollection, optText } from "./fields";
+import { fromSharedList, naturalKey } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:sgate:Brand";
 
@@ -61,7 +62,7 @@ const brands = messagingCollection(
   { what: "brand", form: "<brandId>", example: "brd_0123456789ab" },
   brandArgs,
   brandState,
-  "sharedList",
+  fromSharedList(),
 );
 
 export const brand = brands.resource({
@@ -72,10 +73,15 @@ export const brand = brands.resource({
 
   create: (ctx, args) =>
     // The legal name with the tax id and country names one company: the natural key.
-    brands.create(ctx, `brand ${args.legalName}`, args, {
-      matches: (b) =>
-        b.legal_name === args.legalName &&
-        (b.tax_id ?? undefined) === (args.taxId ?? undefined) &&
-        (b.country ?? undefined) === (args.country ?? undefined),
-    }),
+    brands.create(
+      ctx,
+      `brand ${args.legalName}`,
+      args,
+      naturalKey(
+        (b) =>
+          b.legal_name === args.legalName &&
+          (b.tax_id ?? undefined) === (args.taxId ?? undefined) &&
+          (b.country ?? undefined) === (args.country ?? undefined),
+      ),
+    ),
 });

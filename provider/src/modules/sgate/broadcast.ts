@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CheckFailure } from "../../framework/definition";
 import { both, lang, messagingCollection } from "./fields";
 import { e164, stringRef } from "../../framework/api/validators";
+import { foundBy } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:sgate:Broadcast";
 const MAX_RECIPIENTS = 10000;
@@ -117,9 +118,14 @@ export const broadcast = broadcasts.resource({
   },
 
   create: (ctx, args) =>
-    broadcasts.create(ctx, `broadcast ${args.name ?? ""}`.trim(), args, {
-      // Only a name tells drafts apart; without one a lost answer is sent again.
-      find: async () =>
-        args.name ? (await broadcasts.list(ctx)).find((b) => b.name === args.name && b.state === "draft") : undefined,
-    }),
+    broadcasts.create(
+      ctx,
+      `broadcast ${args.name ?? ""}`.trim(),
+      args,
+      foundBy(
+        // Only a name tells drafts apart; without one a lost answer is sent again.
+        async () =>
+          args.name ? (await broadcasts.list(ctx)).find((b) => b.name === args.name && b.state === "draft") : undefined,
+      ),
+    ),
 });

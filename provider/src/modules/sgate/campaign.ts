@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { both, messagingCollection, optText } from "./fields";
 import { stringRef } from "../../framework/api/validators";
+import { naturalKey, fromSharedList } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:sgate:Campaign";
 const MAX_SAMPLES = 5;
@@ -55,7 +56,7 @@ const campaigns = messagingCollection(
   { what: "campaign", form: "<campaignId>", example: "cmp_0123456789ab" },
   campaignArgs,
   campaignState,
-  "sharedList",
+  fromSharedList(),
 );
 
 export const campaign = campaigns.resource({
@@ -66,11 +67,16 @@ export const campaign = campaigns.resource({
 
   create: (ctx, args) =>
     // No field is unique; a campaign of the brand with the same use case and texts is taken as this one.
-    campaigns.create(ctx, `campaign of brand ${args.brandId}`, args, {
-      matches: (c) =>
-        c.brand_id === args.brandId &&
-        c.use_case === args.useCase &&
-        (c.description ?? undefined) === (args.description ?? undefined) &&
-        (c.message_flow ?? undefined) === (args.messageFlow ?? undefined),
-    }),
+    campaigns.create(
+      ctx,
+      `campaign of brand ${args.brandId}`,
+      args,
+      naturalKey(
+        (c) =>
+          c.brand_id === args.brandId &&
+          c.use_case === args.useCase &&
+          (c.description ?? undefined) === (args.description ?? undefined) &&
+          (c.message_flow ?? undefined) === (args.messageFlow ?? undefined),
+      ),
+    ),
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { messagingCollection } from "./fields";
 import { e164, stringRef } from "../../framework/api/validators";
+import { foundBy } from "../../framework/api/shapes/collection";
 
 // The API cannot change a consent: every field is sent once, and a change replaces it.
 const sentOnce = { create: true, replace: true } as const;
@@ -66,8 +67,11 @@ export const consent = consents.resource({
 
   create: (ctx, args) =>
     // A granted consent of the recipient with the same proof and sender is this one.
-    consents.create(ctx, `consent of ${args.recipient}`, args, {
-      find: () =>
+    consents.create(
+      ctx,
+      `consent of ${args.recipient}`,
+      args,
+      foundBy(() =>
         findConsent(
           ctx,
           args.recipient,
@@ -77,7 +81,8 @@ export const consent = consents.resource({
             c.status === "granted" &&
             (c.sender_id ?? undefined) === args.senderId,
         ),
-    }),
+      ),
+    ),
 
   // There is no GET of one consent: it is found in the list, narrowed to its recipient when known.
   async read(ctx, id, prior) {

@@ -2,7 +2,8 @@
 // language tag is validated the same way everywhere and a malformed id is a clear error instead
 // of a request.
 import { z } from "zod";
-import { collection, type CollectionSpec } from "../../framework/api/shapes/collection";
+import { apiId, collection } from "../../framework/api/shapes/collection";
+import type { Reader } from "../../framework/api/shapes/read";
 import { ownIdOf, STRING_ID, type IdKind } from "../../framework/api/ids";
 
 export const LANG = /^[a-z]{2}(-[A-Z]{2})?$/;
@@ -26,7 +27,7 @@ export const both = { create: true, patch: true } as const;
 
 /**
  * The messaging objects (brands, campaigns, senders, templates, consents, broadcasts) are
- * top-level collections with string ids; `readBy` as the collection's.
+ * top-level collections with string ids; `read` as the collection's reader.
  */
 export function messagingCollection<A extends z.ZodRawShape, S extends z.ZodRawShape>(
   token: string,
@@ -34,7 +35,7 @@ export function messagingCollection<A extends z.ZodRawShape, S extends z.ZodRawS
   id: Omit<IdKind, "pattern">,
   args: z.ZodObject<A>,
   state: z.ZodObject<S>,
-  readBy?: CollectionSpec<A, S>["readBy"],
+  read?: Reader,
 ) {
   return collection({
     token,
@@ -42,7 +43,7 @@ export function messagingCollection<A extends z.ZodRawShape, S extends z.ZodRawS
     args,
     state,
     idOnWire: z.string(),
-    idOf: (given) => ownIdOf(token, given, { ...id, pattern: STRING_ID }),
-    ...(readBy ? { readBy } : {}),
+    id: apiId((given) => ownIdOf(token, given, { ...id, pattern: STRING_ID })),
+    ...(read ? { read } : {}),
   });
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { CheckFailure } from "../../framework/definition";
 import { both, messagingCollection, optText } from "./fields";
 import { e164 } from "../../framework/api/validators";
+import { naturalKey, fromSharedList } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:sgate:Sender";
 
@@ -34,7 +35,7 @@ const senders = messagingCollection(
   { what: "sender", form: "<senderId>", example: "snd_0123456789ab" },
   senderArgs,
   senderState,
-  "sharedList",
+  fromSharedList(),
 );
 
 export const sender = senders.resource({
@@ -53,5 +54,10 @@ export const sender = senders.resource({
 
   create: (ctx, args) =>
     // A name is what recipients tell senders apart by: the natural key.
-    senders.create(ctx, `sender ${args.name}`, args, { matches: (s) => s.name === args.name }),
+    senders.create(
+      ctx,
+      `sender ${args.name}`,
+      args,
+      naturalKey((s) => s.name === args.name),
+    ),
 });

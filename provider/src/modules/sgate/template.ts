@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CheckFailure } from "../../framework/definition";
 import { LANG, both, lang, messagingCollection } from "./fields";
+import { foundBy } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:sgate:Template";
 const MAX_BODY = 1600;
@@ -80,13 +81,16 @@ export const template = templates.resource({
 
   create: (ctx, args) =>
     // The name is how templates are told apart in sends and in the console: the natural key.
-    templates.create(ctx, `template ${args.name}`, args, {
-      async find() {
+    templates.create(
+      ctx,
+      `template ${args.name}`,
+      args,
+      foundBy(async () => {
         const found = (await templates.list(ctx)).find((t) => t.name === args.name);
         // The list has no versions; the object itself has.
         return found && (await templates.get(ctx, String(found.id)));
-      },
-    }),
+      }),
+    ),
 
   update(ctx, id, news, olds, changedInputs) {
     // `submit` goes along with a change of text while it is on, and when it is turned on.

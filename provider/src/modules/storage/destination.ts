@@ -1,6 +1,6 @@
 import { ownIdOf, STRING_ID } from "../../framework/api/ids";
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, naturalKey, fromList, apiId } from "../../framework/api/shapes/collection";
 import { isApiError } from "../../client";
 
 const TOKEN = "nsp:storage:Destination";
@@ -107,9 +107,9 @@ const destinations = collection({
   args: destinationArgs,
   state: destinationState,
   idOnWire: z.string(),
-  idOf,
+  id: apiId(idOf),
   // There is no GET of one destination: it is found in the account's list.
-  readBy: "list",
+  read: fromList(),
   adjust(state) {
     // No prefix and an empty one are the same to the API; the program writes no prefix as unset.
     if (state.prefix === "") delete state.prefix;
@@ -146,14 +146,19 @@ export const destination = destinations.resource({
         `${TOKEN}: secretKey is required to create a destination (the API tests the key before binding the bucket)`,
       );
     const made = await destinations
-      .create(ctx, `storage destination ${args.bucket}`, args, {
-        // The same bucket at the same address, prefix and key is the same destination.
-        matches: (d) =>
-          d.endpoint === args.endpoint &&
-          d.bucket === args.bucket &&
-          (d.prefix ?? "") === (args.prefix ?? "") &&
-          d.access_key === args.accessKey,
-      })
+      .create(
+        ctx,
+        `storage destination ${args.bucket}`,
+        args,
+        naturalKey(
+          // The same bucket at the same address, prefix and key is the same destination.
+          (d) =>
+            d.endpoint === args.endpoint &&
+            d.bucket === args.bucket &&
+            (d.prefix ?? "") === (args.prefix ?? "") &&
+            d.access_key === args.accessKey,
+        ),
+      )
       .catch(explainTest);
     if (!args.autoMeet) return made;
     ctx.progress(made.id, made.state);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 import type { OperationContext } from "../../framework/definition";
-import { collection, type Item } from "../../framework/api/shapes/collection";
+import { collection, type Item, apiId, postOnce } from "../../framework/api/shapes/collection";
 import { channelIdOf } from "./ids";
 
 const TOKEN = "nsp:stream:Channel";
@@ -138,7 +138,7 @@ const channels = collection({
   args: channelArgs,
   state: channelState,
   idOnWire: z.number().int(),
-  idOf: (id) => channelIdOf(TOKEN, id),
+  id: apiId((id) => channelIdOf(TOKEN, id)),
   adjust,
 });
 const toState = (raw: Item) => channels.toState(raw).state;
@@ -167,7 +167,7 @@ export const channel = channels.resource({
 
   // No natural key (names need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
   async create(ctx, args) {
-    const { id, state } = await channels.create(ctx, "channel", args, "none");
+    const { id, state } = await channels.create(ctx, "channel", args, postOnce);
     if (args.keyRotation !== undefined) state.keyRotation = args.keyRotation;
     if (args.revokeOnRotation !== undefined) state.revokeOnRotation = args.revokeOnRotation;
     return { id, state };

@@ -2,7 +2,7 @@
 // same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
 import { ownIdOf } from "../../framework/api/ids";
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId } from "../../framework/api/shapes/collection";
 import { defineReadFunction, listOf } from "../../framework/api/shapes/read-function";
 
 export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
@@ -47,7 +47,7 @@ export function roomCollection<A extends z.ZodRawShape>(token: string, path: str
     args,
     state: roomState,
     idOnWire: z.number().int(),
-    idOf: (id) => numericRoomId(token, id),
+    id: apiId((id) => numericRoomId(token, id)),
     patchBody(_patch, news, changed, api) {
       const values = news as Record<string, unknown>;
       const keys = api.patchKeys(changed).filter((k) => values[k] !== undefined || k === "passcode");

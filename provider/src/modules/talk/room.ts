@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { cityCode, roomCollection, roomName, roomPasscode, type roomState } from "./fields";
+import { naturalKey } from "../../framework/api/shapes/collection";
 
 const TOKEN = "nsp:talk:Room";
 const both = { create: true, patch: true } as const;
@@ -78,9 +79,14 @@ export const talkRoom = rooms.resource({
 
   async create(ctx, args) {
     // Room names need not be unique; the name with its kind and city is the best key there is.
-    const made = await rooms.create(ctx, `chat room ${args.name}`, args, {
-      matches: (r) => r.name === args.name && r.kind === args.kind && (args.city === undefined || r.city === args.city),
-    });
+    const made = await rooms.create(
+      ctx,
+      `chat room ${args.name}`,
+      args,
+      naturalKey(
+        (r) => r.name === args.name && r.kind === args.kind && (args.city === undefined || r.city === args.city),
+      ),
+    );
     if (args.passcode === undefined) return made;
     ctx.progress(made.id, made.state);
     return rooms.toState(await setPasscode(ctx, made.id, args.passcode));

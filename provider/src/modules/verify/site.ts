@@ -1,7 +1,7 @@
 import { ownIdOf } from "../../framework/api/ids";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
-import { collection, type Item } from "../../framework/api/shapes/collection";
+import { collection, type Item, apiId, naturalKey } from "../../framework/api/shapes/collection";
 import { dnsName, oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 
 const TOKEN = "nsp:verify:Site";
@@ -69,7 +69,7 @@ const sites = collection({
   args: siteArgs,
   state: siteState,
   idOnWire: z.number().int(),
-  idOf: siteIdOf,
+  id: apiId(siteIdOf),
   adjust: (state) => ({ ...state, secret: state.secret ?? null }),
 });
 const toState = (raw: Item) => sites.toState(raw).state;
@@ -92,9 +92,12 @@ export const site = sites.resource({
 
   async create(ctx, args) {
     // Names are unique in the account (ignoring case).
-    const created = await sites.create(ctx, `verify site ${args.name}`, args, {
-      matches: (s) => String(s.name).toLowerCase() === args.name.toLowerCase(),
-    });
+    const created = await sites.create(
+      ctx,
+      `verify site ${args.name}`,
+      args,
+      naturalKey((s) => String(s.name).toLowerCase() === args.name.toLowerCase()),
+    );
     const id = created.id;
     let state: SiteState = created.state;
     // Sites are created enabled; `enabled` is only in the patch body.

@@ -1,11 +1,12 @@
 // The objects of a PBX (extensions, trunks, numbers, routes, IVRs, ring groups, queues, time
 // conditions) are children of the PBX with string ids, and their patch takes the create fields.
 import { z } from "zod";
-import { childCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
+import { childCollection, type ChildCollectionSpec, locatedBy } from "../../framework/api/shapes/child-collection";
 import type { CheckFailure, ResourceDefinition } from "../../framework/definition";
 import { metaOf } from "../../framework/definition/zod-walk";
 import { pbxChildOf, pbxIdField } from "./ids";
 import { timestamps } from "./fields";
+import { postOnce, byGet, batched } from "../../framework/api/shapes/collection";
 
 type Shape = z.ZodRawShape;
 type Props = Record<string, unknown>;
@@ -39,15 +40,15 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
     path: `/vgate/pbx/{pbxId}/${spec.path}`,
     parent: { token: "nsp:vgate:Pbx", input: "pbxId" },
     importId: "<pbx>/<id>",
-    locate: (id, pbxId) => {
+    id: locatedBy((id, pbxId) => {
       const { pbxId: parent, child } = pbxChildOf(spec.token, id, pbxId);
       return { parent, child };
-    },
+    }),
     args: z.object({ pbxId: pbxIdField.meta({ replace: true }), ...fields }) as z.ZodObject<Shape>,
     state: z.object({ ...(spec.outputs ?? {}), ...timestamps }) as z.ZodObject<Shape>,
     idOnWire: z.string(),
     // A refresh of many objects of one PBX reads them from one list when batching is on.
-    readBy: "batchedGet",
+    read: batched(byGet),
     inUse: (id) => `the gateway refuses to delete ${spec.what} ${id} while something routes to it`,
     ...(spec.afterRead ? { afterRead: spec.afterRead } : {}),
     ...(spec.afterUpdate ? { afterUpdate: spec.afterUpdate } : {}),
@@ -56,6 +57,6 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
     description: spec.description,
     ...(spec.check ? { check: spec.check as never } : {}),
     list: { label: (o, p) => `${String(p?.name)}-${String(o.name ?? o.number ?? o.id)}` },
-    create: (ctx, inputs) => objects.of(inputs.pbxId as string).create(ctx, spec.what, inputs, "none"),
+    create: (ctx, inputs) => objects.of(inputs.pbxId as string).create(ctx, spec.what, inputs, postOnce),
   }) as unknown as ResourceDefinition;
 }

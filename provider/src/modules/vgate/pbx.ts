@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isApiError } from "../../client";
 import type { OperationContext } from "../../framework/definition";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, postOnce } from "../../framework/api/shapes/collection";
 import type { HeldKind, Holds } from "../../framework/definition/holds";
 import { apiObject, name, timezone } from "./fields";
 import { pbxIdOf, pbxPath } from "./ids";
@@ -80,7 +80,7 @@ const pbxs = collection({
   args: pbxArgs,
   state: pbxState,
   idOnWire: z.string(),
-  idOf: (id) => pbxIdOf(TOKEN, id),
+  id: apiId((id) => pbxIdOf(TOKEN, id)),
   wireExtras: { extensions: z.array(z.looseObject({ number: z.string(), sip_password: z.string() })).optional() },
   adjust(state, raw) {
     const extensions = raw.extensions as { number: string; sip_password: string }[] | undefined;
@@ -169,7 +169,7 @@ export const pbx = pbxs.resource({
 
   async create(ctx, args) {
     // Posted once: a PBX has no natural key to find it by after a lost answer.
-    const { id, state } = await pbxs.create(ctx, `PBX ${args.name}`, args, "none");
+    const { id, state } = await pbxs.create(ctx, `PBX ${args.name}`, args, postOnce);
     // The passwords are in this answer only; the engine must have them even if the patch fails.
     ctx.progress(id, state);
     if (args.settings === undefined) return { id, state };

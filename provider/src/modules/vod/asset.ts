@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, postOnce } from "../../framework/api/shapes/collection";
 import { ownIdOf } from "../../framework/api/ids";
 import { dropNone, VOD_STRING_ID } from "./ids";
 
@@ -47,7 +47,7 @@ const assets = collection({
   args: assetArgs,
   state: assetState,
   idOnWire: z.string(),
-  idOf: assetIdOf,
+  id: apiId(assetIdOf),
   adjust: (state) => dropNone(state, ["title", "description", "tags"]),
 });
 
@@ -58,5 +58,5 @@ export const asset = assets.resource({
   importId: "<assetId>",
 
   // No natural key (titles need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.
-  create: (ctx, args) => assets.create(ctx, "video asset", args, "none"),
+  create: (ctx, args) => assets.create(ctx, "video asset", args, postOnce),
 });

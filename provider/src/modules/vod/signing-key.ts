@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { oneTimeSecret } from "../../framework/api/validators";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, fromList, postOnce } from "../../framework/api/shapes/collection";
 import { ownIdOf } from "../../framework/api/ids";
 import { dropNone, VOD_STRING_ID } from "./ids";
 
@@ -32,8 +32,8 @@ const keys = collection({
   args: keyArgs,
   state: keyState,
   idOnWire: z.string(),
-  idOf: keyIdOf,
-  readBy: "list",
+  id: apiId(keyIdOf),
+  read: fromList(),
   adjust: (state) => ({ ...dropNone(state, ["note"]), secret: state.secret ?? null }),
 });
 
@@ -44,5 +44,5 @@ export const signingKey = keys.resource({
   importId: "<keyId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
-  create: (ctx, args) => keys.create(ctx, "signing key", args, "none"),
+  create: (ctx, args) => keys.create(ctx, "signing key", args, postOnce),
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, apiId, postOnce, fromList } from "../../framework/api/shapes/collection";
 import { ownIdOf } from "../../framework/api/ids";
 import { dropNone } from "./ids";
 
@@ -48,8 +48,8 @@ const webhooks = collection({
   args: webhookArgs,
   state: webhookState,
   idOnWire: z.number().int(),
-  idOf: (id) => ownIdOf(TOKEN, id, { what: "VOD event endpoint", form: "<hookId>" }),
-  readBy: "list",
+  id: apiId((id) => ownIdOf(TOKEN, id, { what: "VOD event endpoint", form: "<hookId>" })),
+  read: fromList(),
   adjust: (state) => dropNone(state, ["note"]),
 });
 
@@ -67,5 +67,5 @@ export const webhook = webhooks.resource({
   },
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
-  create: (ctx, args) => webhooks.create(ctx, "VOD event endpoint", args, "none"),
+  create: (ctx, args) => webhooks.create(ctx, "VOD event endpoint", args, postOnce),
 });

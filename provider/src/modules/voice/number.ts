@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { collection } from "../../framework/api/shapes/collection";
+import { collection, keyedBy, naturalKey, postOnce } from "../../framework/api/shapes/collection";
 import { E164 } from "../../framework/api/validators";
 
 const TOKEN = "nsp:voice:Number";
@@ -53,8 +53,7 @@ const numbers = collection({
   path: "/voice/numbers",
   args: numberArgs,
   state: numberState,
-  idOf: (id) => numberOf(TOKEN, id),
-  idProperty: "number",
+  id: keyedBy("number", (id) => numberOf(TOKEN, id)),
   adjust,
 });
 const { api } = numbers;
@@ -72,7 +71,7 @@ export const number = numbers.resource({
       ctx,
       `voice number "${label}"`,
       args,
-      label === undefined || label === "" ? "none" : { matches: (n) => n.label === label },
+      label === undefined || label === "" ? postOnce : naturalKey((n) => n.label === label),
     );
     const rest = api
       .patchKeys(Object.keys(numberArgs.shape))

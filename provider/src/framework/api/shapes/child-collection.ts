@@ -2,12 +2,14 @@
 // mail domain, ...): list and create at `<collection>`, get, patch and delete at
 // `<collection>/<id>`, known to Pulumi as `<parent>/<id>`. `childCollection` is the collection
 // shape (collection.ts) once per parent, with its whole definition. The properties declare
-// their own roles (create, patch, secret, ...), and the spec's hooks cover what differs.
+// their own roles (create, patch, secret, ...), and the spec's pieces and hooks cover what differs.
 import type { z } from "zod";
 import { defineResource, type ListFacts, type ResourceDefinition } from "../../definition";
-import { childIdOf, NUMERIC_ID } from "../ids";
 import { listPath } from "../list-facts";
 import { collection, modelOf, type Collection, type CollectionSpec, type ResourceOf } from "./collection";
+import { apiId, type ChildIdentity, childIds } from "./identity";
+
+export { childIds, locatedBy } from "./identity";
 
 type Shape = z.ZodRawShape;
 
@@ -16,17 +18,15 @@ type ParentFacts = NonNullable<ListFacts["parent"]>;
 
 /** A collection's spec for the objects of one parent each, known to Pulumi as `<parent>/<id>`. */
 export interface ChildCollectionSpec<A extends Shape, S extends Shape>
-  extends Omit<CollectionSpec<A, S>, "path" | "idOf" | "underParent"> {
+  extends Omit<CollectionSpec<A, S>, "path" | "id" | "underParent"> {
   /** One parent's collection, the input naming the parent as its placeholder: `/mail/domains/{domainId}/aliases`. */
   path: string;
   /** The parent's kind and the input naming one. */
   parent: { token: string; input: keyof A & string };
   /** How `pulumi import` names one: `<domainId>/<aliasId>`. */
   importId: string;
-  /** The pattern of the child's own id (default: numeric); the parent's is numeric. */
-  childId?: RegExp;
-  /** Splits a resource id, where the import form is checked otherwise than `childIdOf` does. */
-  locate?(id: string, parentId?: string): { parent: string; child: string };
+  /** How a resource id is split into parent and child (identity.ts): `childIds()`, numeric both, unless given. */
+  id?: ChildIdentity;
 }
 
 export interface ChildCollection<A extends Shape, S extends Shape> {
@@ -51,11 +51,9 @@ export type ChildResourceOf<A extends Shape, S extends Shape> = Omit<ResourceOf<
 export function childCollection<A extends Shape, S extends Shape>(
   spec: ChildCollectionSpec<A, S>,
 ): ChildCollection<A, S> {
-  const locate =
-    spec.locate ??
-    ((id: string, parentId?: string) =>
-      childIdOf(spec.token, id, spec.importId, NUMERIC_ID, spec.childId ?? NUMERIC_ID, parentId));
-  const { parent: parentFacts, importId, childId: _childId, locate: _locate, ...shared } = spec;
+  const ids = spec.id ?? childIds();
+  const locate = (id: string, parentId?: string) => ids.locate(spec, id, parentId);
+  const { parent: parentFacts, importId, id: _id, ...shared } = spec;
   // One wire model for every parent: each operation takes its parent's collection afresh.
   const model = modelOf(spec);
   const of = (parentId: string) =>
@@ -64,7 +62,7 @@ export function childCollection<A extends Shape, S extends Shape>(
       model,
       path: listPath(spec.path, parentId),
       underParent: true,
-      idOf: (id) => locate(id, parentId).child,
+      id: apiId((id) => locate(id, parentId).child),
     });
   const parentOf = (values: Partial<Out<A> & Out<S>>) =>
     (values as Record<string, unknown>)[parentFacts.input] as string | undefined;

@@ -2,17 +2,20 @@
 // and created there (POST), each object read, patched and deleted at `<collection>/<id>`. A
 // definition describes its collection once and writes its CRUD functions with these calls;
 // what really differs between resources (a natural key for adoption, a follow-up call) stays
-// in the definition. A collection under a parent object is child-collection.ts.
+// in the definition, as the pieces it picks: how one object is read (read.ts) and how an object
+// is known (identity.ts). A collection under a parent object is child-collection.ts.
 import type { z } from "zod";
 import { isApiError } from "../../../client";
 import { defineResource, type ListFacts, type OperationContext, type ResourceDefinition } from "../../definition";
 import { wireModel, type WireModel } from "../fields";
-import { createOnce, createOrAdopt } from "../create-once";
+import type { Identity, Recovery } from "./identity";
+import { byGet, fromSharedList, type Item, type Readable, type Reader } from "./read";
 
+export type { Item } from "./read";
+export { batched, byGet, fromList, fromSharedList } from "./read";
+export { apiId, foundBy, keyedBy, naturalKey, postOnce, sameContent } from "./identity";
 type Shape = z.ZodRawShape;
 type Out<S extends Shape> = z.output<z.ZodObject<S>>;
-/** An object as the API returns it, validated by the wire model. */
-export type Item = Record<string, unknown> & { id?: string | number };
 
 export interface CollectionSpec<A extends Shape, S extends Shape> {
   token: string;
@@ -33,26 +36,10 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   underParent?: boolean;
   /** Where one object is patched and deleted, when not under the collection (`/mail/groups`). */
   itemsAt?: string;
-  /** Checks a resource id before it goes into a path, so a malformed import id fails before any request. */
-  idOf(id: string): string;
-  /**
-   * The object's identity is its content (a rule is what it matches and does): a create adopts an
-   * identical object already there (createOrAdopt, create-once.ts), and the delete of an object
-   * that another resource of the same command adopted sends nothing.
-   */
-  byContent?: boolean;
-  /**
-   * The property that is the resource's id, where the resource is known by something else than
-   * the API's `id` (an address, a subject): the path and the import use it.
-   */
-  idProperty?: keyof (A & S) & string;
-  /**
-   * How the resource reads one object: a GET at its path (the default), or, where the API has no
-   * GET of one, a look for the API's `id` in the collection's list (`list`) or in the list a
-   * refresh reads once for all the objects of the collection (`sharedList`); or, where it has a
-   * GET of one too, that shared list when a refresh batches, the GET otherwise (`batchedGet`).
-   */
-  readBy?: "get" | "list" | "sharedList" | "batchedGet";
+  /** Which value is the resource id, and its check (identity.ts: `apiId`, `keyedBy`). */
+  id: Identity;
+  /** How the resource reads one object (read.ts): `byGet` unless given. */
+  read?: Reader;
   /** Adjusts (or refuses, by throwing) the state of an object the API returned. */
   adjust?(state: Out<A> & Out<S>, raw: Item): Out<A> & Out<S>;
   /** The create body, from the inputs' (where the API wants more). */
@@ -82,7 +69,7 @@ export interface CollectionSpec<A extends Shape, S extends Shape> {
   inUse?(id: string): string;
 }
 
-export interface Collection<A extends Shape, S extends Shape> {
+export interface Collection<A extends Shape, S extends Shape> extends Readable {
   /** The collection's path: what a definition's list facts name as its list. */
   path: string;
   api: WireModel<A, S>;
@@ -94,17 +81,14 @@ export interface Collection<A extends Shape, S extends Shape> {
   toState(raw: Item): { id: string; state: Out<A> & Out<S> };
   list(ctx: OperationContext, query?: Record<string, string>): Promise<Item[]>;
   /**
-   * POSTs the create body; when the answer is lost, `existing` finds the object that create
-   * made (its natural key) so it is adopted instead of made twice (create-once.ts): the first
-   * listed object that `matches`, or what `find` finds elsewhere. An object without a natural key
-   * (`"none"`) is posted once: a lost answer is an error, since the client never repeats a POST
-   * blindly.
+   * POSTs the create body; when the answer is lost, `recovery` (identity.ts: `postOnce`,
+   * `naturalKey`, `foundBy`, `sameContent`) finds the object that create made.
    */
   create(
     ctx: OperationContext,
     what: string,
     values: Out<A>,
-    existing: { matches: (item: Item) => boolean } | { find: () => Promise<Item | undefined> } | ByContent | "none",
+    recovery: Recovery,
   ): Promise<{ id: string; state: Out<A> & Out<S> }>;
   /** GET of one object as the API returns it; undefined when it is gone. */
   get(ctx: OperationContext, id: string): Promise<Item | undefined>;
@@ -129,7 +113,7 @@ export interface Collection<A extends Shape, S extends Shape> {
     changed: readonly string[],
   ): Promise<(Out<A> & Out<S>) | (T & Out<A>)>;
   delete(ctx: OperationContext, id: string): Promise<void>;
-  /** Reads one object as the spec's `readBy` says (a refresh gives its `prior` state to the spec's `afterRead`); undefined when it is gone. */
+  /** Reads one object with the spec's reader (a refresh gives its `prior` state to the spec's `afterRead`); undefined when it is gone. */
   readOne(
     ctx: OperationContext,
     id: string,
@@ -139,7 +123,7 @@ export interface Collection<A extends Shape, S extends Shape> {
   patchable: boolean;
   /**
    * The whole definition of the resource whose objects these are: its token, inputs and outputs,
-   * its list at the collection's path, a read (`readBy`), an update (a PATCH of the changed
+   * its list at the collection's path, a read (the spec's reader), an update (a PATCH of the changed
    * inputs) where the object is patchable, and a delete; `given` adds the rest (the create, what
    * else an update or a read does) and overrides any of them.
    */
@@ -157,17 +141,6 @@ export type ResourceOf<A extends Shape, S extends Shape> = Omit<
   list?: Omit<ListFacts<keyof A & string>, "path"> | false;
 };
 
-/**
- * For a collection `byContent`: what an identical object is, the filter that narrows the list to
- * the parent, and whether to look before posting (the API accepts a duplicate) or only after a
- * conflict (it refuses one).
- */
-export interface ByContent {
-  content: (item: Item) => boolean;
-  query?: Record<string, string | number | undefined>;
-  checkFirst: boolean;
-}
-
 /** The wire model a collection's spec describes: its own `model`, or the one its inputs, outputs, id and extras make. */
 export function modelOf<A extends Shape, S extends Shape>(
   spec: Pick<CollectionSpec<A, S>, "args" | "state" | "idOnWire" | "model" | "wireExtras">,
@@ -181,11 +154,13 @@ export function modelOf<A extends Shape, S extends Shape>(
 export function collection<A extends Shape, S extends Shape>(spec: CollectionSpec<A, S>): Collection<A, S> {
   const api = modelOf(spec);
   const wire = api.wire as z.ZodType<Item>;
-  const itemPath = (id: string) => `${spec.itemsAt ?? spec.path}/${encodeURIComponent(spec.idOf(id))}`;
+  const { idOf } = spec.id;
+  const reader = spec.read ?? byGet;
+  const itemPath = (id: string) => `${spec.itemsAt ?? spec.path}/${encodeURIComponent(idOf(id))}`;
   const toState = (raw: Item) => {
     const parsed = api.toState(raw);
     const state = spec.adjust ? spec.adjust(parsed, raw) : parsed;
-    return { id: String(spec.idProperty ? (state as Record<string, unknown>)[spec.idProperty] : raw.id), state };
+    return { id: spec.id.of(raw, state as Record<string, unknown>), state };
   };
   const list = async (ctx: OperationContext, query?: Record<string, string>) => {
     const options = { itemSchema: wire, signal: ctx.signal, ...(query ? { query } : {}) };
@@ -194,68 +169,33 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       : ctx.client.listAll(spec.path, options);
   };
   const patchable = api.patchKeys(Object.keys(spec.args.shape)).length > 0;
-  // The shared list a refresh reads once for the collection's objects, with `single` where it is
-  // off or lacks the object (list-cache.ts).
-  const fromSharedList = async (ctx: OperationContext, id: string, single: () => Promise<Item | undefined>) => {
-    type Listed = Item & { id: string | number };
-    const found = await ctx.lists.find(
-      spec.path,
-      spec.idOf(id),
-      wire as z.ZodType<Listed>,
-      ctx.signal,
-      single as () => Promise<Listed | undefined>,
-    );
-    return found && toState(found);
-  };
+  const withState = (raw: Item | undefined) => raw && toState(raw);
   return {
     path: spec.path,
     api,
     wire,
     patchable,
-    idOf: spec.idOf,
+    idOf,
     itemPath,
     toState,
     list,
-    async create(ctx, what, values, existing) {
+    async create(ctx, what, values, recovery) {
       const body = () => (spec.createBody ? spec.createBody(api.createBody(values), values) : api.createBody(values));
       const post = () => ctx.client.post(spec.path, body(), { schema: wire, signal: ctx.signal });
-      if (existing === "none") return toState(await post());
-      if ("content" in existing) {
-        type Identified = Item & { id: string | number };
-        const identity = {
-          list: spec.path,
-          query: existing.query,
-          schema: wire as z.ZodType<Identified>,
-          matches: existing.content,
-          checkFirst: existing.checkFirst,
-        };
-        return toState((await createOrAdopt(ctx, what, identity, post as () => Promise<Identified>)).object);
-      }
-      const lookup = "find" in existing ? existing.find : async () => (await list(ctx)).find(existing.matches);
-      return toState(await createOnce(ctx, what, post, lookup));
+      return toState(await recovery.create(ctx, what, this, post));
     },
     get: (ctx, id) => ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal }),
     async read(ctx, id) {
-      const raw = await ctx.client.getOrUndefined(itemPath(id), { schema: wire, signal: ctx.signal });
-      return raw && toState(raw);
+      return withState(await byGet.read(this, ctx, id));
     },
-    readListed(ctx, id) {
-      const wanted = spec.idOf(id);
-      return fromSharedList(ctx, id, async () => (await list(ctx)).find((item) => String(item.id) === wanted));
+    async readListed(ctx, id) {
+      return withState(await fromSharedList().read(this, ctx, id));
     },
     async readFromList(ctx, matches) {
-      const found = (await list(ctx)).find(matches);
-      return found && toState(found);
+      return withState((await list(ctx)).find(matches));
     },
     async readOne(ctx, id, prior) {
-      const wanted = spec.idOf(id);
-      const found = await (spec.readBy === "list"
-        ? this.readFromList(ctx, (item) => String(item.id) === wanted)
-        : spec.readBy === "sharedList"
-          ? this.readListed(ctx, id)
-          : spec.readBy === "batchedGet"
-            ? fromSharedList(ctx, id, () => this.get(ctx, id))
-            : this.read(ctx, id));
+      const found = withState(await reader.read(this, ctx, id));
       if (found && prior) spec.afterRead?.(ctx, found.state, prior);
       return found;
     },
@@ -278,13 +218,14 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
       );
     },
     async delete(ctx, id) {
-      // Another resource of this command adopted it (the program renamed it): it is theirs now.
-      if (spec.byContent && ctx.adoptions.handedOver(spec.path, spec.idOf(id))) return;
+      // Another resource of this command adopted it (sameContent; the program renamed it): it is
+      // theirs now. Only an adopting create hands an object over, so other collections never match.
+      if (ctx.adoptions.handedOver(spec.path, idOf(id))) return;
       try {
         await ctx.client.delete(itemPath(id), { signal: ctx.signal });
       } catch (e) {
         if (spec.inUse && isApiError(e) && e.code === "conflict")
-          throw new Error(`${spec.token}: ${spec.inUse(spec.idOf(id))}: ${e.serverMessage || e.message}`, { cause: e });
+          throw new Error(`${spec.token}: ${spec.inUse(idOf(id))}: ${e.serverMessage || e.message}`, { cause: e });
         throw e;
       }
     },
