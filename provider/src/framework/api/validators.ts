@@ -42,17 +42,29 @@ export const e164 = z.string().trim().regex(E164, "must be a number in E.164 for
 /** An address as the API stores it (lower case), also the form of ids such as `<zoneId>/<email>`. */
 export const EMAIL = /^[^\s@/]+@[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/;
 
+/**
+ * A value the API stores lower-case: trimmed and lower-cased before `rule` checks it, so the state
+ * holds the API's spelling and a difference of case in the program is no change.
+ */
+export function lowerCase<T>(rule: z.ZodType<T, string>) {
+  return z.string().trim().toLowerCase().pipe(rule);
+}
+
+/** `lowerCase`, held to one pattern. */
+export function lowerCaseMatching(pattern: RegExp, message: string) {
+  return lowerCase(z.string().regex(pattern, message));
+}
+
+/** A name for people to read, as the API takes one: 1 to 100 characters, trimmed. */
+export const displayName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
+
 /** An email address, stored lower-case by the API. */
-export const email = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(
-    z
-      .string()
-      .max(254, "must be at most 254 characters")
-      .regex(EMAIL, "must be an email address such as ops@example.com"),
-  );
+export const email = lowerCase(
+  z
+    .string()
+    .max(254, "must be at most 254 characters")
+    .regex(EMAIL, "must be an email address such as ops@example.com"),
+);
 
 /**
  * The only shape the PBX and the exchange check (`local@domain.tld`, any case, any characters but

@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from "node:net";
+import { lowerCaseMatching } from "../../framework/api/validators";
 import { z } from "zod";
 import { defineResource, type CheckFailure } from "../../framework/definition";
 import { idRef } from "../../framework/api/wire";
@@ -25,18 +26,10 @@ export const RECORD_TYPES = [
 const PROXIABLE = new Set<string>(["A", "AAAA", "CNAME"]);
 
 const label = "[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?";
-export const recordName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(
-    z
-      .string()
-      .regex(
-        new RegExp(`^(@|\\*|(\\*\\.)?${label}(\\.${label})*)$`),
-        "must be `@`, `*`, or dot-separated labels of letters, digits, `-` and `_` (no spaces), relative to the zone",
-      ),
-  );
+export const recordName = lowerCaseMatching(
+  new RegExp(`^(@|\\*|(\\*\\.)?${label}(\\.${label})*)$`),
+  "must be `@`, `*`, or dot-separated labels of letters, digits, `-` and `_` (no spaces), relative to the zone",
+);
 
 export const recordContent = z
   .string()

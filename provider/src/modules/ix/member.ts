@@ -1,7 +1,7 @@
 import { ownIdOf, STRING_ID } from "../../framework/api/ids";
 import { z } from "zod";
 import { collection, foundBy, apiId } from "../../framework/api/shapes/collection";
-import { EMAIL_SHAPE } from "../../framework/api/validators";
+import { displayName, EMAIL_SHAPE, lowerCase } from "../../framework/api/validators";
 
 const TOKEN = "nsp:ix:Member";
 const AS_SET = /^(AS[0-9]+:)?AS-[A-Z0-9-]{1,60}$/;
@@ -19,12 +19,7 @@ const memberArgs = z.object({
       create: true,
       replace: true,
     }),
-  name: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(100, "must be at most 100 characters")
-    .meta({ description: "The network's name, as listed to other members.", create: true, patch: true }),
+  name: displayName.meta({ description: "The network's name, as listed to other members.", create: true, patch: true }),
   asSet: z
     .string()
     .trim()
@@ -38,17 +33,12 @@ const memberArgs = z.object({
       create: true,
       patch: true,
     }),
-  contact: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(
-      z
-        .string()
-        .max(254, "must be at most 254 characters")
-        .regex(EMAIL_SHAPE, "must be an email address such as noc@example.net"),
-    )
-    .meta({ description: "Technical contact (NOC) address.", create: true, patch: true }),
+  contact: lowerCase(
+    z
+      .string()
+      .max(254, "must be at most 254 characters")
+      .regex(EMAIL_SHAPE, "must be an email address such as noc@example.net"),
+  ).meta({ description: "Technical contact (NOC) address.", create: true, patch: true }),
   listed: z
     .boolean()
     .default(true)

@@ -5,26 +5,22 @@ import { deepEqual } from "../../framework/engine/diff";
 import { wireModel } from "../../framework/api/fields";
 import { keysWithRole } from "../../framework/definition/zod-walk";
 import { childCollection, type ChildCollectionSpec } from "../../framework/api/shapes/child-collection";
-import { HOST_NAME, MAIL_LOCAL_PART, dnsName } from "../../framework/api/validators";
+import { dnsName, HOST_NAME, lowerCase, MAIL_LOCAL_PART } from "../../framework/api/validators";
 
 export const MIB = 1024 * 1024;
 export const QUOTA_MIN = MIB;
 export const QUOTA_MAX = 1024 * 1024 * MIB;
 
 /** The part of an address before `@`, stored lower-case by the API. */
-const localPart = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(
-    z
-      .string()
-      .regex(
-        MAIL_LOCAL_PART,
-        "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit",
-      )
-      .refine((s) => !s.includes(".."), "must not contain '..'"),
-  );
+const localPart = lowerCase(
+  z
+    .string()
+    .regex(
+      MAIL_LOCAL_PART,
+      "must be 1 to 64 letters, digits, '.', '-' or '_', starting and ending with a letter or digit",
+    )
+    .refine((s) => !s.includes(".."), "must not contain '..'"),
+);
 
 /**
  * The local part an object is known by in its domain: `first` says whose it is ("The alias's

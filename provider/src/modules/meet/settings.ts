@@ -1,3 +1,4 @@
+import { lowerCaseMatching } from "../../framework/api/validators";
 import { z } from "zod";
 import { singleton } from "../../framework/api/shapes/singleton";
 import { idFormat } from "../../framework/api/ids";
@@ -31,11 +32,7 @@ const settingsArgs = z.object({
     description: "Recording: `off`, by the `host`, or `auto`matic. Left as the account has it when unset.",
     patch: true,
   }),
-  city: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.string().regex(/^[a-z]{3}$/, "must be a three-letter city code such as fra"))
+  city: lowerCaseMatching(/^[a-z]{3}$/, "must be a three-letter city code such as fra")
     .optional()
     .meta({
       description: "City that hosts new meetings; one of `cities`. Left as the account has it when unset.",

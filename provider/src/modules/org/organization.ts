@@ -1,17 +1,13 @@
 import { z } from "zod";
 import { singleton } from "../../framework/api/shapes/singleton";
 import { formOf, idFormat } from "../../framework/api/ids";
-import { ORG_ID } from "../../framework/api/validators";
+import { displayName, ORG_ID } from "../../framework/api/validators";
 
 const TOKEN = "nsp:org:Organization";
 const ORG = idFormat("organisation", { name: "orgId", pattern: ORG_ID, example: "org_0123456789abcdef" });
 
 const orgArgs = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(100, "must be at most 100 characters")
+  name: displayName
     .optional()
     .meta({ description: "Display name of the organisation; the API's (the account name) when unset.", patch: true }),
   slug: z

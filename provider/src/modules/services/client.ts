@@ -1,3 +1,4 @@
+import { lowerCaseMatching } from "../../framework/api/validators";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 import { childCollection, locatedBy } from "../../framework/api/shapes/child-collection";
@@ -29,18 +30,10 @@ const clientArgs = z.object({
     .min(1, "must not be empty")
     .max(64, "must be at most 64 characters")
     .meta({ key: true, description: "Name of the client group, for people.", ...both }),
-  clientId: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(
-      z
-        .string()
-        .regex(
-          /^$|^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
-          "must be letters, digits and '-', not starting or ending with '-', or empty",
-        ),
-    )
+  clientId: lowerCaseMatching(
+    /^$|^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
+    "must be letters, digits and '-', not starting or ending with '-', or empty",
+  )
     .default("")
     .meta({
       key: true,

@@ -1,6 +1,7 @@
 // Shared by the resolver-service resources: property schemas normalised the way the API stores
 // them, so a second `up` shows no change (lists travel as text, see text-lists.ts).
 import { isIP } from "node:net";
+import { lowerCase, lowerCaseMatching } from "../../framework/api/validators";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 
@@ -33,29 +34,17 @@ export const rewriteTarget = z
   .transform((s) => s.replace(/\.$/, ""))
   .pipe(z.string().refine((s) => isIP(s) !== 0 || DOMAIN.test(s), "must be an IP address or a domain name"));
 
-export const key = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.string().regex(KEY, "must be a key of letters, digits, '-' or '_'"));
+export const key = lowerCaseMatching(KEY, "must be a key of letters, digits, '-' or '_'");
 
-export const address = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.string().refine((s) => isIP(s) !== 0, "must be an IP address"));
+export const address = lowerCase(z.string().refine((s) => isIP(s) !== 0, "must be an IP address"));
 
-export const addressOrPrefix = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(
-    z.string().refine((s) => {
-      const [a, len, extra] = s.split("/");
-      if (extra !== undefined || a === undefined || isIP(a) === 0) return false;
-      return len === undefined || (/^\d{1,3}$/.test(len) && Number(len) <= (isIP(a) === 4 ? 32 : 128));
-    }, "must be an IP address or a prefix such as 192.0.2.0/24"),
-  );
+export const addressOrPrefix = lowerCase(
+  z.string().refine((s) => {
+    const [a, len, extra] = s.split("/");
+    if (extra !== undefined || a === undefined || isIP(a) === 0) return false;
+    return len === undefined || (/^\d{1,3}$/.test(len) && Number(len) <= (isIP(a) === 4 ? 32 : 128));
+  }, "must be an IP address or a prefix such as 192.0.2.0/24"),
+);
 
 /** Free text lines (custom rules): no empty lines, no line breaks inside one. */
 export const ruleLine = z

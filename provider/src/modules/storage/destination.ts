@@ -1,4 +1,5 @@
 import { ownIdOf, STRING_ID } from "../../framework/api/ids";
+import { displayName } from "../../framework/api/validators";
 import { z } from "zod";
 import { collection, naturalKey, fromList, apiId } from "../../framework/api/shapes/collection";
 import { isApiError } from "../../client";
@@ -49,11 +50,7 @@ const destinationArgs = z.object({
     .max(64, "must be at most 64 characters")
     .optional()
     .meta({ description: "The bucket's region, where the service needs one.", create: true, replace: true }),
-  name: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(100, "must be at most 100 characters")
+  name: displayName
     .optional()
     .meta({ description: "Display name; the API uses the bucket's name when unset.", create: true, patch: true }),
   prefix: z

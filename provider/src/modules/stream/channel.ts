@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
+import { displayName, oneTimeSecret, rotationTrigger } from "../../framework/api/validators";
 import type { OperationContext } from "../../framework/definition";
 import { collection, type Item, apiId, postOnce } from "../../framework/api/shapes/collection";
 import { channelIdOf } from "./ids";
@@ -10,12 +10,7 @@ const TOKEN = "nsp:stream:Channel";
 const both = { create: true, patch: true } as const;
 
 const channelArgs = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(100, "must be at most 100 characters")
-    .meta({ key: true, description: "Name of the channel.", ...both }),
+  name: displayName.meta({ key: true, description: "Name of the channel.", ...both }),
   visibility: z
     .enum(["public", "unlisted"])
     .default("public")

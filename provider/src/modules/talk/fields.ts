@@ -1,16 +1,13 @@
 // Shared by the chat and realtime rooms (and their city functions): the two APIs keep rooms the
 // same way (numeric ids, a write-only passcode shown as `has_passcode`, a cities list).
 import { ownIdOf } from "../../framework/api/ids";
+import { displayName, lowerCaseMatching } from "../../framework/api/validators";
 import { z } from "zod";
 import { collection, apiId } from "../../framework/api/shapes/collection";
 import { defineReadFunction, listOf } from "../../framework/api/shapes/read-function";
 
-export const roomName = z.string().trim().min(1, "must not be empty").max(100, "must be at most 100 characters");
-export const cityCode = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.string().regex(/^[a-z]{3}$/, "must be a three-letter city code such as fra"));
+export const roomName = displayName;
+export const cityCode = lowerCaseMatching(/^[a-z]{3}$/, "must be a three-letter city code such as fra");
 
 /** Secret and never returned; unset clears it. Each room kind adds how it is sent. */
 export const roomPasscode = z
