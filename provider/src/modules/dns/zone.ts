@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { dnsName } from "../../framework/api/validators";
 import { idRef } from "../../framework/api/wire";
 import { collection, apiId, naturalKey } from "../../framework/api/shapes/collection";
 import { ownIdOf } from "../../framework/api/ids";
@@ -11,19 +12,14 @@ import { heldRules } from "../security/held-rules";
 import { range } from "./range";
 import { record } from "./record";
 
-const domainName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((s) => s.replace(/\.$/, ""))
-  .pipe(
-    z
-      .string()
-      .regex(
-        /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
-        "must be a domain name such as example.com",
-      ),
-  );
+const domainName = dnsName(
+  z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
+      "must be a domain name such as example.com",
+    ),
+);
 
 const zoneArgs = z.object({
   // Optional, so that a program need not look the service up (an API call on every run, even

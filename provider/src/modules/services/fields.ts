@@ -1,7 +1,7 @@
 // Shared by the resolver-service resources: property schemas normalised the way the API stores
 // them, so a second `up` shows no change (lists travel as text, see text-lists.ts).
 import { isIP } from "node:net";
-import { lowerCase, lowerCaseMatching } from "../../framework/api/validators";
+import { dnsName, lowerCase, lowerCaseMatching } from "../../framework/api/validators";
 import { z } from "zod";
 import type { OperationContext } from "../../framework/definition";
 
@@ -15,24 +15,16 @@ export const SAFESEARCH = ["", "off", "on"] as const;
 const DOMAIN = /^(\*\.)?([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const KEY = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
-export const domainName = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((s) => s.replace(/\.$/, ""))
-  .pipe(
-    z
-      .string()
-      .max(253, "must be at most 253 characters")
-      .regex(DOMAIN, "must be a domain name such as ads.example.com (`*.` allowed)"),
-  );
+export const domainName = dnsName(
+  z
+    .string()
+    .max(253, "must be at most 253 characters")
+    .regex(DOMAIN, "must be a domain name such as ads.example.com (`*.` allowed)"),
+);
 
-export const rewriteTarget = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((s) => s.replace(/\.$/, ""))
-  .pipe(z.string().refine((s) => isIP(s) !== 0 || DOMAIN.test(s), "must be an IP address or a domain name"));
+export const rewriteTarget = dnsName(
+  z.string().refine((s) => isIP(s) !== 0 || DOMAIN.test(s), "must be an IP address or a domain name"),
+);
 
 export const key = lowerCaseMatching(KEY, "must be a key of letters, digits, '-' or '_'");
 
