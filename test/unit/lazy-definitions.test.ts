@@ -1,13 +1,32 @@
 // The plugin finds a definition through modules/lazy-definitions.ts, by its token's module;
-// everything else (the schema, discovery, dynamic mode) through all-definitions.ts. Both must
-// name the same modules and hand out the same definition objects.
+// everything else (the schema, discovery, dynamic mode) through all-definitions.ts. Both take the
+// modules from modules.ts and must hand out the same definition objects.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { allModules } from "../../provider/src/modules/all-modules";
 import { functions, resources } from "../../provider/src/modules/all-definitions";
 import { functionByToken, loadModule, moduleNames, resourceByToken } from "../../provider/src/modules/lazy-definitions";
+import { MODULES } from "../../provider/src/modules/modules";
+
+const ROOT = join(__dirname, "..", "..");
 
 const moduleOf = (token: string) => token.split(":")[1]!;
 
 describe("modules/lazy-definitions.ts", () => {
+  it("modules.ts names every folder of provider/src/modules once", () => {
+    const folders = readdirSync(join(ROOT, "provider/src/modules"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect([...MODULES].sort()).toEqual(folders.sort());
+    expect(new Set(MODULES).size).toBe(MODULES.length);
+  });
+
+  it("all-modules.ts holds the modules of modules.ts in its order (run `npm run generate` when this fails)", async () => {
+    expect(allModules).toHaveLength(MODULES.length);
+    for (const [i, name] of MODULES.entries()) expect(allModules[i], name).toBe(await loadModule(name));
+  });
+
   it("has a loader for exactly the modules all-definitions lists", () => {
     const listed = new Set([...resources, ...functions].map((d) => moduleOf(d.token)));
     expect([...moduleNames].sort()).toEqual([...listed].sort());

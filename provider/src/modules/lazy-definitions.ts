@@ -1,53 +1,25 @@
 // The definitions as the plugin looks them up: one module at a time, the one a call's token
 // names. The engine starts a plugin process per provider instance for every command, and
 // evaluating a module builds its definitions' zod schemas, so a process evaluates only the modules
-// its calls use (a module's own imports of another's files come along). all-definitions.ts lists
-// the modules in schema order; this table says where each one is, by its tokens' module segment,
-// and test/unit/lazy-definitions.test.ts checks that both name the same modules.
+// its calls use (a module's own imports of another's files come along). The modules are those of
+// modules.ts, the one list all-definitions.ts takes them from too.
 import { byToken, type AnyFunction, type AnyResource } from "../framework/definition";
+import { MODULES } from "./modules";
 
 interface ModuleDefinitions {
   readonly resources: readonly AnyResource[];
   readonly functions: readonly AnyFunction[];
 }
 
-// import(), not a static import: the build wraps each module in a function it runs on the first
-// call of its loader (scripts/build.mjs).
-const loaders: Readonly<Record<string, () => Promise<ModuleDefinitions>>> = {
-  cdn: () => import("./cdn"),
-  compute: () => import("./compute"),
-  dns: () => import("./dns"),
-  index: () => import("./index/index"),
-  ix: () => import("./ix"),
-  link: () => import("./link"),
-  mail: () => import("./mail"),
-  meet: () => import("./meet"),
-  org: () => import("./org"),
-  pages: () => import("./pages"),
-  partner: () => import("./partner"),
-  registry: () => import("./registry"),
-  rpki: () => import("./rpki"),
-  rtc: () => import("./rtc"),
-  security: () => import("./security"),
-  services: () => import("./services"),
-  sgate: () => import("./sgate"),
-  storage: () => import("./storage"),
-  stream: () => import("./stream"),
-  talk: () => import("./talk"),
-  verify: () => import("./verify"),
-  vgate: () => import("./vgate"),
-  vod: () => import("./vod"),
-  voice: () => import("./voice"),
-};
-
 /** The module segment of every token the loaders serve (`nsp:<module>:<Name>`). */
-export const moduleNames: readonly string[] = Object.keys(loaders);
+export const moduleNames: readonly string[] = MODULES;
 
 /** One module's definitions, evaluated on the first call. */
 export function loadModule(name: string): Promise<ModuleDefinitions> {
-  const loader = Object.hasOwn(loaders, name) ? loaders[name] : undefined;
-  if (!loader) throw new Error(`no module named ${JSON.stringify(name)} (modules/lazy-definitions.ts)`);
-  return loader();
+  if (!moduleNames.includes(name)) throw new Error(`no module named ${JSON.stringify(name)} (modules/modules.ts)`);
+  // import(), not a static import, and of a template: the bundler takes every modules/*/index.ts
+  // and wraps each in a function it runs on the first load of that name (scripts/build.mjs).
+  return import(`./${name}/index.ts`);
 }
 
 /** Every definition, for what needs all of them (the schema): evaluates every module. */
@@ -80,7 +52,7 @@ function moduleLookup(name: string): Promise<Lookup> {
  */
 async function find<T>(token: string, pick: (lookup: Lookup) => T | undefined): Promise<T | undefined> {
   const name = /^nsp:([^:]+):[^:]+$/.exec(token)?.[1];
-  if (name !== undefined && Object.hasOwn(loaders, name)) {
+  if (name !== undefined && moduleNames.includes(name)) {
     const found = pick(await moduleLookup(name));
     if (found) return found;
   }

@@ -48,6 +48,7 @@ async function findByNameOrId<T extends { name: string }>(
  */
 export function defineLookup<T extends { name: string }, P extends z.ZodRawShape>(spec: {
   token: string;
+  since?: string;
   description: string;
   /** What a person calls the object, and a name of one: `zone`, `example.com`. */
   what: string;
@@ -60,6 +61,7 @@ export function defineLookup<T extends { name: string }, P extends z.ZodRawShape
   const result = spec.properties.extend({ id: z.string().meta({ description: spec.idDescription }) });
   return defineFunction({
     token: spec.token,
+    since: spec.since,
     description: spec.description,
     args: nameOrIdArgs(spec.what, spec.example),
     result,

@@ -97,6 +97,11 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
   /** `nsp:<module>:<Name>` */
   token: string;
   /**
+   * The release that first served this kind, e.g. `0.3.0` (the next one while unreleased): the
+   * plugins of earlier releases refuse a program that names it (test/e2e/upgrade.test.ts).
+   */
+  since?: string;
+  /**
    * Tokens this resource had in earlier releases, oldest first. The schema lists them as aliases
    * (so the engine moves a state to the new token instead of replacing the object) and the plugin
    * serves them too.
@@ -218,6 +223,8 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
 export interface FunctionDefinition<A extends Shape = Shape, R extends Shape = Shape> {
   /** `nsp:<module>:get<Thing>` */
   token: string;
+  /** The release that first served this function, as a resource's `since`. */
+  since?: string;
   description: string;
   args: z.ZodObject<A>;
   result: z.ZodObject<R>;

@@ -104,6 +104,7 @@ const siteHolds: Holds = { what: "site", kinds: [heldRules("site_id")] };
 
 // No shape: its state and its settings go through settings.ts, which it shares with nsp:cdn:SiteSettings (siteFromWire keeps prior values, applySettings makes several calls), not a wire model and one patch.
 export const site = defineResource({
+  since: "0.1.0",
   token: TOKEN,
   list: {
     path: "/cdn/sites",

@@ -28,6 +28,7 @@ const api = wireModel(z.object({}), vm, { id: z.number().int() });
 const vmsResult = z.object({ vms: z.array(vm).meta({ description: "The account's VMs, in id order." }) });
 
 export const getVms = defineFunction({
+  since: "0.1.0",
   token: "nsp:compute:getVms",
   description: "Lists the account's virtual machines (the API cannot create them; they come with the account).",
   args: z.object({

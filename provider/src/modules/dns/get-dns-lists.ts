@@ -18,6 +18,7 @@ const listsResult = z.object({
 });
 
 export const getDnsLists = defineFunction({
+  since: "0.1.0",
   token: "nsp:dns:getDnsLists",
   description:
     "Lists the blocklist catalogue that resolver services filter with (`nsp:services:Filter`), optionally only the lists with the given keys.",

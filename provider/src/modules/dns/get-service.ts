@@ -6,6 +6,7 @@ import { listServices, serviceOf, serviceShape, serviceWire } from "./service";
 const serviceResult = z.object(serviceShape);
 
 export const getService = defineFunction({
+  since: "0.1.0",
   token: "nsp:dns:getService",
   description:
     "Looks up one service of the account by id or by name, for example the `auth_dns` service that zones belong to.",

@@ -9,6 +9,7 @@ const servicesResult = z.object({
 });
 
 export const getServices = defineFunction({
+  since: "0.1.0",
   token: "nsp:dns:getServices",
   description:
     'Lists the account\'s services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: "auth_dns"})` finds it.',

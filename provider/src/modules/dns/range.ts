@@ -78,6 +78,7 @@ const anyZone = collection({
 });
 
 export const range = ranges.resource({
+  since: "0.1.0",
   list: {
     // The API documents ranges as "address-range grants in a reverse zone": a forward zone has none.
     parent: { holds: (z) => /\.(in-addr|ip6)\.arpa\.?$/i.test(String(z.name)) },

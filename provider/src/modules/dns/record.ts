@@ -116,6 +116,7 @@ function parseRecordId(id: string, zoneId?: string): { zoneId: string; recordId:
 
 // No shape: a create that adopts an existing record then patches what the program sets otherwise (createOrAdopt tells it so), and an import by the bare record id finds its zone; the collection shape's create says neither.
 export const record = defineResource({
+  since: "0.1.0",
   token: "nsp:dns:Record",
   list: {
     path: "/dns/zones/{zoneId}/records",

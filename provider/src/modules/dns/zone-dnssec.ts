@@ -29,6 +29,7 @@ const dnssecState = z.object({
 
 // The settings object of a zone, at the zone's path: the zone id is in the path, not in the object.
 export const zoneDnssec = defineDocument({
+  since: "0.1.0",
   token: "nsp:dns:ZoneDnssec",
   list: {
     path: "/dns/zones",

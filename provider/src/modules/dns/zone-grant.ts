@@ -41,6 +41,7 @@ const path = (zoneId: string, address: string) => `/dns/zones/${zoneId}/grants/$
 
 // No shape: a PUT at <zone>/grants/<email> creates and updates it (the key is in the path), and it is read from the zone's list.
 export const zoneGrant = defineResource({
+  since: "0.1.0",
   token: TOKEN,
   list: {
     path: "/dns/zones/{zoneId}/grants",

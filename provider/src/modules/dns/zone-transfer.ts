@@ -101,6 +101,7 @@ function toState(raw: TransferWire, prior: Partial<TransferState>): Omit<Transfe
 }
 
 export const zoneTransfer = defineDocument({
+  since: "0.1.0",
   token: TOKEN,
   list: {
     path: "/dns/zones",

@@ -185,6 +185,7 @@ const zoneHolds: Holds = {
 };
 
 export const zone = zones.resource({
+  since: "0.1.0",
   list: { filters: { serviceId: "query" }, zoneOf: (z) => z.id, discovery: { zoneName: (z) => String(z.name) } },
   description:
     "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.",

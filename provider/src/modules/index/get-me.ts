@@ -13,6 +13,7 @@ const meResult = z.object({
 const api = wireModel(z.object({}), meResult);
 
 export const getMe = defineReadFunction({
+  since: "0.1.0",
   token: "nsp:index:getMe",
   description: "Describes the account that the provider's API token belongs to.",
   result: meResult,

@@ -16,6 +16,7 @@ const quotaResult = z.object({
 });
 
 export const getQuota = defineReadFunction({
+  since: "0.1.0",
   token: "nsp:index:getQuota",
   description: "The account's quotas and current usage. Packs add up; a limit of 0 means unmetered.",
   result: quotaResult,

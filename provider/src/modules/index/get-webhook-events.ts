@@ -18,6 +18,7 @@ const eventsResult = z.object({
 });
 
 export const getWebhookEvents = defineFunction({
+  since: "0.1.0",
   token: "nsp:index:getWebhookEvents",
   description: "Lists the event names a webhook endpoint (`nsp:index:Webhook`) can subscribe to.",
   args: z.object({}),

@@ -83,6 +83,7 @@ const webhooks = collection({
 });
 
 export const webhook = webhooks.resource({
+  since: "0.1.0",
   list: { label: (w) => String(w.url) },
   description:
     "A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.",

@@ -79,6 +79,7 @@ const FORGET_NOTE =
   "the API has no endpoint to delete an internet-exchange membership, so it was only removed from the stack: the membership, its ports and sessions remain at the exchange. Ask the exchange to end it.";
 
 export const member = members.resource({
+  since: "0.1.0",
   // The API documents no list of memberships (discover/not-discovered.ts).
   list: false,
   description:

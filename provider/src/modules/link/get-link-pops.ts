@@ -19,6 +19,7 @@ const popsResult = z.object({
 });
 
 export const getLinkPops = defineFunction({
+  since: "0.1.0",
   token: "nsp:link:getLinkPops",
   description:
     "Lists the landing points (points of presence) where tunnels can land, optionally only the one with a given code.",

@@ -121,6 +121,7 @@ async function put(ctx: OperationContext, args: HostnamesArgs): Promise<Hostname
 
 // No shape: one program's share of a tunnel's hostname list, written by PUT with the others' entries kept and read from the tunnel.
 export const tunnelHostnames = defineResource({
+  since: "0.1.0",
   token: TOKEN,
   list: {
     path: "/link/tunnels",

@@ -103,6 +103,7 @@ async function rotate(ctx: OperationContext, id: string): Promise<TunnelState> {
 }
 
 export const tunnel = tunnels.resource({
+  since: "0.1.0",
   description:
     "A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.",
   importId: "<tunnelId>",

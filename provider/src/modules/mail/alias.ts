@@ -33,6 +33,7 @@ const aliases = domainObjects(TOKEN, "aliases", "<aliasId>", {
 });
 
 export const alias = aliases.resource({
+  since: "0.1.0",
   list: { label: (a, d) => `${String(a.local_part)}@${String(d?.name)}`, zoneOf: (_a, d) => d?.zone_id },
   description:
     "An alias address that delivers to a mailbox. The API has no patch for aliases, so every change replaces the alias.",

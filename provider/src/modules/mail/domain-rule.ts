@@ -73,6 +73,7 @@ function relayProblem(target: string): string | null {
 }
 
 export const domainRule = rules.resource({
+  since: "0.1.0",
   list: { label: (r, d) => `${String(d?.name)}-${String(r.kind)}-${String(r.pattern)}`, zoneOf: (_r, d) => d?.zone_id },
   description:
     "A domain-level mail rule: copy, refuse, quarantine or relay mail whose sender or recipient matches a pattern.",

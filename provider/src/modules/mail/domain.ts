@@ -206,6 +206,7 @@ const domainHolds: Holds = {
 };
 
 export const domain = domains.resource({
+  since: "0.1.0",
   list: {
     zoneOf: (d) => d.zone_id,
     // Its records belong to it, so the mail domains are read with the records.

@@ -97,6 +97,7 @@ const groups = domainObjects(TOKEN, "groups", "<groupId>", {
 });
 
 export const group = groups.resource({
+  since: "0.1.0",
   list: { label: (g, d) => `${String(g.local_part)}@${String(d?.name)}`, zoneOf: (_g, d) => d?.zone_id },
   description: "A mail group (distribution list) in a mail domain: mail to its address goes to every member.",
 

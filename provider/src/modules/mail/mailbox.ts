@@ -81,6 +81,7 @@ export async function findMailbox(
 }
 
 export const mailbox = mailboxes.resource({
+  since: "0.1.0",
   list: { label: (m, d) => `${String(m.local)}@${String(d?.name)}`, zoneOf: (_m, d) => d?.zone_id },
   description:
     "A mailbox in a mail domain. Deleting it deletes its messages, its app passwords and the aliases that deliver to it.",

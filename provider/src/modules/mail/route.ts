@@ -76,6 +76,7 @@ function put(ctx: OperationContext, args: z.output<typeof routeArgs>) {
 
 // Not the collection's create and update: a PUT of the domain's routes creates and updates one.
 export const route = defineResource({
+  since: "0.1.0",
   token: TOKEN,
   list: {
     path: ROUTES,

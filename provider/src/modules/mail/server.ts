@@ -84,6 +84,7 @@ const servers = collection({
 });
 
 export const server = servers.resource({
+  since: "0.1.0",
   description:
     "A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).",
   importId: "<serverId>",

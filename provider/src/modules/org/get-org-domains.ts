@@ -14,6 +14,7 @@ const domainApi = wireModel(domainShape, z.object({}));
 const result = z.object({ domains: z.array(domainShape).meta({ description: "The domains, in the API's order." }) });
 
 export const getOrgDomains = defineFunction({
+  since: "0.1.0",
   token: "nsp:org:getOrgDomains",
   description: "The domains the account's organisation works under, each with a verified flag.",
   args: z.object({}),

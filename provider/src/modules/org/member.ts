@@ -47,6 +47,7 @@ const members = collection({
 });
 
 export const member = members.resource({
+  since: "0.1.0",
   list: {
     key: "sub",
     label: (m) => String(m.email),

@@ -45,6 +45,7 @@ const projects = collection({
 });
 
 export const project = projects.resource({
+  since: "0.1.0",
   description:
     "A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.",
   importId: "<projectId>",

@@ -49,6 +49,7 @@ const subjects = collection({
 });
 
 export const subject = subjects.resource({
+  since: "0.1.0",
   list: { key: "external_ref", label: (s) => String(s.external_ref) },
   description:
     "A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.",

@@ -60,6 +60,7 @@ async function put(ctx: OperationContext, args: z.output<typeof domainArgs>) {
 
 // No shape: a PUT at the domain's name creates and updates it, and it is read from the account's list.
 export const domain = defineResource({
+  since: "0.1.0",
   token: TOKEN,
   list: { path: "/registry/domains", key: "name" },
   description:

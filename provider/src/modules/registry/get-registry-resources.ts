@@ -50,6 +50,7 @@ const api = wireModel(resourcesResult, z.object({}));
 const TOKEN = "nsp:registry:getRegistryResources";
 
 export const getRegistryResources = defineReadFunction({
+  since: "0.1.0",
   token: TOKEN,
   description:
     "What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.",

@@ -36,6 +36,7 @@ const api = wireModel(planResult, z.object({}));
 const TOKEN = "nsp:registry:getRpkiPlan";
 
 export const getRpkiPlan = defineReadFunction({
+  since: "0.1.0",
   token: TOKEN,
   description:
     "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.",

@@ -131,6 +131,7 @@ const caHolds: Holds = {
 };
 
 export const ca = cas.resource({
+  since: "0.1.0",
   list: { label: (c) => String(c.handle) },
   description:
     "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.",

@@ -46,6 +46,7 @@ const suggestionsWire = z.union([
 ]);
 
 export const getRpkiSuggestions = defineFunction({
+  since: "0.1.0",
   token: "nsp:rpki:getRpkiSuggestions",
   description:
     "Lists the prefixes announced by a hosted CA's ASNs and whether a ROA of the CA covers each, with a suggested ROA for those that are not covered.",

@@ -10,6 +10,7 @@ const rpslWire = z.union([
 ]);
 
 export const getRpsl = defineFunction({
+  since: "0.1.0",
   token: "nsp:rpki:getRpsl",
   description: "Renders a hosted CA's ROAs as RPSL `route:` and `route6:` objects, for a routing registry.",
   args: z.object({

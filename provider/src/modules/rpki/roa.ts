@@ -76,6 +76,7 @@ const roas = childCollection({
 });
 
 export const roa = roas.resource({
+  since: "0.1.0",
   list: { label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },
   description:
     "A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.",

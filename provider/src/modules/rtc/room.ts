@@ -70,6 +70,7 @@ const roomArgs = z.object({
 const rooms = roomCollection(TOKEN, "/rtc/rooms", roomArgs);
 
 export const rtcRoom = rooms.resource({
+  since: "0.1.0",
   description:
     "A realtime audio/video room. Participants join with short-lived tokens minted by the customer's backend (not managed here). The passcode is a secret input the API never returns.",
   importId: "<roomId>",

@@ -79,6 +79,7 @@ function ruleIdOf(id: string): string {
 }
 
 export const rule = rules.resource({
+  since: "0.1.0",
   list: {
     filters: { siteId: "query", zoneId: "query" },
     label: (r) =>

@@ -156,6 +156,7 @@ const clients = childCollection({
 });
 
 export const client = clients.resource({
+  since: "0.1.0",
   list: {
     // The resolver services the API makes with the account, no resource of this provider.
     parent: { path: "/services", holds: (s) => s.type === "resolver" },

@@ -13,6 +13,7 @@ type Shape = z.ZodRawShape;
 
 interface ServiceDocumentSpec<F extends Shape> {
   token: string;
+  since?: string;
   description: string;
   /** Path segment under /services/{id}/. */
   path: string;
@@ -45,6 +46,7 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
   const model = textListModel(z.object(fields), documentState, spec.codecs as Record<string, TextCodec>);
   return defineDocument({
     token: spec.token,
+    since: spec.since,
     description: spec.description,
     args,
     state: documentState,

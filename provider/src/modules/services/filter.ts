@@ -50,6 +50,7 @@ const filterFields = {
 };
 
 export const filter = defineServiceDocument({
+  since: "0.1.0",
   token: TOKEN,
   description:
     "The filter of a resolver service: custom block and allow lists, rewrites, the block answer and the blocklists applied. There is one per service and the API replaces it whole, so this resource owns all of it; deleting it empties the filter (the API's defaults). The id is the service id.",

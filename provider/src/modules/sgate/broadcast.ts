@@ -95,6 +95,7 @@ const broadcasts = messagingCollection(
 );
 
 export const broadcast = broadcasts.resource({
+  since: "0.1.0",
   list: {
     skip: (b) => (b.state === "draft" ? undefined : `broadcast in state ${String(b.state)}: only drafts are managed`),
   },

@@ -60,6 +60,7 @@ const campaigns = messagingCollection(
 );
 
 export const campaign = campaigns.resource({
+  since: "0.1.0",
   list: { label: (c) => `${String(c.use_case)}-${String(c.id)}` },
   description:
     "A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their `campaignId` becomes empty).",

@@ -25,6 +25,7 @@ type Result = z.output<typeof result>;
 const numberWire = wireModel(z.object({}), number).wire;
 
 export const getNumbers = defineFunction({
+  since: "0.1.0",
   token: TOKEN,
   description:
     "Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).",

@@ -39,6 +39,7 @@ const senders = messagingCollection(
 );
 
 export const sender = senders.resource({
+  since: "0.1.0",
   description:
     "A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.",
   importId: "<senderId>",

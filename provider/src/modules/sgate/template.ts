@@ -68,6 +68,7 @@ const templates = messagingCollection(
 );
 
 export const template = templates.resource({
+  since: "0.1.0",
   description:
     "A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.",
   importId: "<templateId>",

@@ -132,6 +132,7 @@ function explainTest(e: unknown): never {
 }
 
 export const destination = destinations.resource({
+  since: "0.1.0",
   list: { label: (d) => `${String(d.bucket)}-${d.prefix == null ? "" : String(d.prefix)}` },
   description:
     "A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.",

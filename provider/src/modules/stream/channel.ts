@@ -148,6 +148,7 @@ function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | u
 }
 
 export const channel = channels.resource({
+  since: "0.1.0",
   description:
     "A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.",
   importId: "<channelId>",

@@ -14,6 +14,7 @@ const citiesResult = z.object({ cities: z.array(city).meta({ description: "The i
 const cityWire = z.looseObject({ code: z.string(), has_room: z.boolean() });
 
 export const getStreamCities = defineReadFunction({
+  since: "0.1.0",
   token: "nsp:stream:getStreamCities",
   description: "Lists the live-streaming ingest cities and whether they have room for another channel.",
   result: citiesResult,

@@ -69,9 +69,10 @@ const citiesArgs = z.object({
 const cityWire = z.looseObject({ id: z.string(), has_room: z.boolean().optional() });
 
 /** The cities function of a room kind, such as `nsp:talk:getTalkCities` over `/talk/cities`. */
-export function roomCitiesFunction(token: string, path: string, description: string) {
+export function roomCitiesFunction(token: string, since: string, path: string, description: string) {
   return defineReadFunction({
     token,
+    since,
     description,
     args: citiesArgs,
     result: citiesResult,

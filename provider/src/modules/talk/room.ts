@@ -73,6 +73,7 @@ function setPasscode(ctx: OperationContext, id: string, passcode: string | undef
 }
 
 export const talkRoom = rooms.resource({
+  since: "0.1.0",
   description:
     "A chat room (conversation with history). The passcode is set through its own endpoint: a room with a passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi up` sets the passcode. Deleting the room deletes its history.",
   importId: "<roomId>",

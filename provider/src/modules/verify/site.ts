@@ -86,6 +86,7 @@ async function rotate(ctx: OperationContext, id: string): Promise<Item> {
 }
 
 export const site = sites.resource({
+  since: "0.1.0",
   description:
     "A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.",
   importId: "<siteId>",

@@ -9,6 +9,7 @@ const rotation = z.looseObject({ sip_password: z.string(), sip_password_issued_a
 const issuedAt = z.looseObject({ sip_password_issued_at: wireTimestamp.optional() });
 
 export const extension = definePbxObject({
+  since: "0.1.0",
   token: "nsp:vgate:Extension",
   description:
     "An extension of a PBX: a SIP account with a dial number. The API shows its SIP password only when it is issued, so `sipPassword` is a secret output kept from the state on every refresh; change `passwordRotation` to issue a new one (the old one stops working).",

@@ -32,6 +32,7 @@ const balanceResult = z.object({
 });
 
 export const getBalance = defineReadFunction({
+  since: "0.1.0",
   token: "nsp:vgate:getBalance",
   description: "Reads the prepaid balance of the PBX gateway and its latest movements. Top-ups are console only.",
   result: balanceResult,

@@ -14,6 +14,7 @@ const citiesResult = z.object({
 });
 
 export const getCities = defineReadFunction({
+  since: "0.1.0",
   token: "nsp:vgate:getCities",
   description:
     "Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.",

@@ -25,6 +25,7 @@ const templatesResult = z.object({
 });
 
 export const getTemplates = defineReadFunction({
+  since: "0.1.0",
   token: "nsp:vgate:getTemplates",
   description: "Lists the starting templates for a PBX and what each sets up.",
   result: templatesResult,

@@ -15,6 +15,7 @@ const callPattern = (description: string) =>
     .meta({ description });
 
 export const inboundRoute = definePbxObject({
+  since: "0.1.0",
   token: "nsp:vgate:InboundRoute",
   description:
     "An inbound route of a PBX: calls to a number (or matching a DID pattern, optionally from matching callers) go to a destination.",

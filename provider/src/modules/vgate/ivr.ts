@@ -3,6 +3,7 @@ import { apiObject, destination, name } from "./fields";
 import { definePbxObject } from "./object";
 
 export const ivr = definePbxObject({
+  since: "0.1.0",
   token: "nsp:vgate:Ivr",
   description: "An IVR (voice menu) of a PBX: callers hear a greeting and press a key to choose a destination.",
   path: "ivrs",

@@ -14,6 +14,7 @@ type Props = Record<string, unknown>;
 interface PbxObjectSpec<F extends Shape, S extends Shape>
   extends Pick<ChildCollectionSpec<Shape, Shape>, "afterRead" | "afterUpdate"> {
   token: string;
+  since?: string;
   description: string;
   /** What a person calls one, for messages. */
   what: string;
@@ -54,6 +55,7 @@ export function definePbxObject<F extends Shape, S extends Shape = Record<never,
     ...(spec.afterUpdate ? { afterUpdate: spec.afterUpdate } : {}),
   });
   return objects.resource({
+    since: spec.since,
     description: spec.description,
     ...(spec.check ? { check: spec.check as never } : {}),
     list: { label: (o, p) => `${String(p?.name)}-${String(o.name ?? o.number ?? o.id)}` },

@@ -162,6 +162,7 @@ const pbxHolds: Holds = {
 };
 
 export const pbx = pbxs.resource({
+  since: "0.1.0",
   description:
     "A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.",
   holds: pbxHolds,

@@ -4,6 +4,7 @@ import { gatewayRef } from "./ids";
 import { definePbxObject } from "./object";
 
 export const queue = definePbxObject({
+  since: "0.1.0",
   token: "nsp:vgate:Queue",
   description:
     "A call queue of a PBX: callers wait until one of its agents answers. The gateway refuses to delete an extension while a queue has it as an agent.",

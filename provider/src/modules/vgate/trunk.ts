@@ -4,6 +4,7 @@ import { e164 } from "../../framework/api/validators";
 import { definePbxObject } from "./object";
 
 export const trunk = definePbxObject({
+  since: "0.1.0",
   token: "nsp:vgate:Trunk",
   description:
     "A SIP trunk of a PBX: the connection to a carrier, either registering with it (`register`) or accepting its calls by address (`peer`). `password` is a secret the API never returns; it is kept from the program.",

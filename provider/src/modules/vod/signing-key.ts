@@ -38,6 +38,7 @@ const keys = collection({
 });
 
 export const signingKey = keys.resource({
+  since: "0.1.0",
   list: { label: (k) => String(k.id) },
   description:
     "A playback signing key for private videos. Its secret is returned once, when the key is created, and kept as a secret output. There is no change in place: a new note makes a new key.",

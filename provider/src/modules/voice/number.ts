@@ -59,6 +59,7 @@ const numbers = collection({
 const { api } = numbers;
 
 export const number = numbers.resource({
+  since: "0.1.0",
   list: { key: "number", label: (n) => String(n.label || n.number) },
   description:
     "A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails the number stays in the stack and the next `pulumi up` finishes it.",

@@ -11,6 +11,7 @@ type Out<S extends Shape> = z.output<z.ZodObject<S>>;
 interface ReadFunctionSpec<A extends Shape, R extends Shape> {
   /** `nsp:<module>:get<Thing>` */
   token: string;
+  since?: string;
   description: string;
   /** Unset for a function without inputs. */
   args?: z.ZodObject<A>;
