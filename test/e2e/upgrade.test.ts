@@ -37,15 +37,8 @@ const SPELLING_CHANGES: { release: string; type: string; before(properties: Obj)
   },
 ];
 
-/**
- * The resource kinds each release added (`{ release: "0.3.0", type: "nsp:<module>:<Name>" }`):
- * the plugin of an earlier release refuses a program that names one, so its stack leaves them out.
- */
-const KINDS_ADDED: { release: string; type: string }[] = [];
-
-/** Whether the plugin of `release` knows the kind. */
-const knownIn = (release: string, type: string) =>
-  !KINDS_ADDED.some((k) => k.type === type && compareVersions(k.release, release) > 0);
+/** Whether the plugin of `release` knows the kind: the plugin of an earlier release than its `since` refuses it. */
+const knownIn = (release: string, type: string) => compareVersions(resourcesByToken.get(type)!.since!, release) <= 0;
 
 function compareVersions(a: string, b: string): number {
   const [x, y] = [a.split(".").map(Number), b.split(".").map(Number)];
