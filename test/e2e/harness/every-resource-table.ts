@@ -1,6 +1,13 @@
 // The stack of test/e2e/every-resource.test.ts: one row per resource type of the provider, each
 // with realistic values for most optional inputs (nested objects, lists, maps), parents before
-// their children. Children refer to their parents as the program does: `${name.id}`.
+// their children. Children refer to their parents as the program does: `${name.id}`. A kind the
+// rows below leave out comes from its definition's examples (exampleRows), so a new resource
+// needs no row here: only the kinds whose examples cannot say what the stack wants (values the
+// running emulator knows, inputs spelled oddly on purpose) have one.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { resources } from "../../../provider/src/modules/all-definitions";
+import { exampleSourcePath, parseExampleSources } from "../../../scripts/example-programs";
 
 export type Obj = Record<string, unknown>;
 
@@ -38,6 +45,57 @@ export const SMS_NUMBERS = ["+12025550101", "+12025550102", "+12025550103"];
 
 /** The stack: one row per resource type, parents before their children. */
 export function table(s: Seeds): Row[] {
+  const rows = writtenRows(s);
+  const inRows = new Set(rows.map((r) => r.type));
+  return [...rows, ...resources.filter((r) => !inRows.has(r.token)).flatMap((r) => exampleRows(r.token))];
+}
+
+const ROOT = join(__dirname, "..", "..", "..");
+
+/**
+ * A kind's rows from the first of its examples that needs nothing but its own resources (no
+ * `variables`): every resource of that program, each named `<module>_<Name>_<its name>` (the kind's
+ * token) so that two kinds' examples never meet, its references renamed to match.
+ */
+export function exampleRows(token: string): Row[] {
+  const file = exampleSourcePath(token);
+  const examples = parseExampleSources(readFileSync(join(ROOT, file), "utf8"), file);
+  const example = examples.find(
+    (e) => !e.program.variables && Object.values(e.program.resources).some((r) => r.type === token),
+  );
+  if (!example)
+    throw new Error(
+      `${token}: none of its examples (${file}) makes one with its own resources alone; give it a row in test/e2e/harness/every-resource-table.ts`,
+    );
+  const prefix = token.split(":").slice(1).join("_");
+  const names = new Set(Object.keys(example.program.resources));
+  const renamed = (name: string) => `${prefix}_${name}`;
+  const rename = (v: unknown): unknown => {
+    if (typeof v === "string")
+      return v.replace(/\$\{([A-Za-z_][\w-]*)([.}[])/g, (m, name: string, next: string) =>
+        names.has(name) ? `\${${renamed(name)}${next}` : m,
+      );
+    if (Array.isArray(v)) return v.map(rename);
+    if (v !== null && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rename(x)]));
+    return v;
+  };
+  return Object.entries(example.program.resources).map(([name, r]) => {
+    const dependsOn = (r.options as { dependsOn?: string[] } | undefined)?.dependsOn;
+    return {
+      name: renamed(name),
+      type: r.type,
+      properties: rename(r.properties ?? {}) as Obj,
+      ...(dependsOn ? { dependsOn: dependsOn.map((d) => renamed(d.replace(/^\$\{(.*)\}$/, "$1"))) } : {}),
+    };
+  });
+}
+
+/**
+ * The rows written out, for what a kind's examples do not say: values only the running emulator
+ * knows, inputs spelled oddly on purpose (the provider must normalise them), most optional inputs.
+ */
+function writtenRows(s: Seeds): Row[] {
   return [
     // Organisation, partner, registry, compute.
     { name: "org", type: "nsp:org:Organization", properties: { name: "Round Trip Ltd", slug: "round-trip" } },
