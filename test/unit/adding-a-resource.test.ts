@@ -80,7 +80,8 @@ describe("what each definition carries for it", () => {
     });
   });
 
-  it("names the kind whose examples all need a look-up, for a row of its own", () => {
+  it("names the kind whose examples all need a look-up or a provider of their own, for a row of its own", () => {
     expect(() => exampleRows("nsp:dns:Record")).toThrow(/nsp:dns:Record: none of its examples .* give it a row/);
+    expect(() => exampleRows("nsp:partner:Subject")).toThrow(/nsp:partner:Subject: none of its examples/);
   });
 });

@@ -54,18 +54,24 @@ const ROOT = join(__dirname, "..", "..", "..");
 
 /**
  * A kind's rows from the first of its examples that needs nothing but its own resources (no
- * `variables`): every resource of that program, each named `<module>_<Name>_<its name>` (the kind's
+ * `variables`, no provider of its own): every resource of that program, each named `<module>_<Name>_<its name>` (the kind's
  * token) so that two kinds' examples never meet, its references renamed to match.
  */
 export function exampleRows(token: string): Row[] {
   const file = exampleSourcePath(token);
   const examples = parseExampleSources(readFileSync(join(ROOT, file), "utf8"), file);
+  // The stack's objects are the account's alone, under the program's one default provider.
+  const alone = (r: { type: string; options?: unknown }) =>
+    r.type.startsWith("nsp:") && Object.keys(r.options ?? {}).every((o) => o === "dependsOn");
   const example = examples.find(
-    (e) => !e.program.variables && Object.values(e.program.resources).some((r) => r.type === token),
+    (e) =>
+      !e.program.variables &&
+      Object.values(e.program.resources).every(alone) &&
+      Object.values(e.program.resources).some((r) => r.type === token),
   );
   if (!example)
     throw new Error(
-      `${token}: none of its examples (${file}) makes one with its own resources alone; give it a row in test/e2e/harness/every-resource-table.ts`,
+      `${token}: none of its examples (${file}) makes one with its own resources alone (no variables, no provider); give it a row in test/e2e/harness/every-resource-table.ts`,
     );
   const prefix = token.split(":").slice(1).join("_");
   const names = new Set(Object.keys(example.program.resources));
