@@ -44,12 +44,11 @@ await build({
       import { buildPackageSchema } from "./provider/src/framework/engine/schema";
       import { packageInfo } from "./provider/src/config/package-info";
       import { resources, functions } from "./provider/src/modules/all-definitions";
-      import { notDiscovered } from "./provider/src/discover/not-discovered";
       export { exampleSourcePath, examplesMarkdown, goName, LANGUAGES, parseExampleSources, pythonName, renderAllExamples } from "./scripts/example-programs";
       export const baseSchema = buildPackageSchema(packageInfo, resources, functions);
       export const withExamples = (examples) => buildPackageSchema(packageInfo, resources, functions, examples);
       export const adoption = Object.fromEntries(
-        resources.map((r) => [r.token, { oneTime: r.oneTime ?? [], writeOnly: r.writeOnly ?? [], notDiscovered: notDiscovered[r.token] }]),
+        resources.map((r) => [r.token, { oneTime: r.oneTime ?? [], writeOnly: r.writeOnly ?? [], notDiscovered: r.notListed }]),
       );`,
     resolveDir: root,
     loader: "ts",

@@ -3,7 +3,6 @@ import { isApiError } from "../client";
 import type { AnyResource } from "../framework/definition";
 import { labelOf, listPath, listedImportId, slug } from "../framework/api/list-facts";
 import type { ListFacts } from "../framework/definition";
-import { notDiscovered } from "./not-discovered";
 
 type Item = Record<string, unknown>;
 
@@ -133,7 +132,7 @@ export async function discover(
     leftOut: run.leftOut,
     notDiscovered: definitions
       .filter((d) => !d.list && !bulkKinds(run).has(d.token) && matchesTypes(d.token, opts.types))
-      .map((d) => ({ type: d.token, reason: notDiscovered[d.token] ?? "no list in the API" })),
+      .map((d) => ({ type: d.token, reason: d.notListed ?? "no list in the API" })),
     unavailable: run.unavailable,
     zoneNames: new Map(zones.map(({ item }) => [String(item.id), run.zoneKind!.discovery!.zoneName!(item)])),
     bulkTypes: bulkKinds(run),

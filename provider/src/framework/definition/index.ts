@@ -118,6 +118,12 @@ export interface ResourceDefinition<A extends Shape = Shape, S extends Shape = S
    * the look-ups by natural key read them. Absent for a kind the API has no list of.
    */
   list?: ListFacts<keyof A & string>;
+  /**
+   * Why a kind has no `list`, so nsp-discover leaves it out (settings the API makes with the
+   * account, a secret shown once, a wait rather than an object): its page and nsp-discover's
+   * report say it. A kind has one or the other (test/unit/list-facts.test.ts).
+   */
+  notListed?: string;
   description: string;
   /** Pulumi inputs: the API's create and patch fields in camelCase. */
   args: z.ZodObject<A>;

@@ -44,6 +44,8 @@ function requireZoneMode(raw: SiteWire): void {
 // No shape: it adopts the site a proxied DNS record made; the site has no create or delete of its own here.
 export const siteSettings = defineResource({
   since: "0.1.0",
+  notListed:
+    "settings of zone-mode sites, which are owned by their proxied record; import `<siteId>` by hand to manage them",
   token: TOKEN,
   description:
     "The settings of a zone-mode edge site: the site that exists because a DNS record of a zone hosted here is proxied (`proxied: true` on an `nsp:dns:Record`). Such a site cannot be created or deleted through the site API, so this resource adopts it by `hostname` and manages its settings; settings left unset stay as they are, except the origin: with neither `pagesProjectId` nor `linkTunnelId` the site serves from its own origin (the proxied records). Make it depend on the proxied record. Deleting this resource leaves the site in place with its current settings; the site goes away when no record of its hostname is proxied any more.",

@@ -78,6 +78,7 @@ function stateOf(siteId: string, raw: z.output<typeof siteWire>, settings: Parti
 // No shape: an action on a site (POST .../verify until it passes), not an object of its own.
 export const siteVerification = defineResource({
   since: "0.1.0",
+  notListed: "a wait for the CNAME, not an object of the API",
   token: TOKEN,
   description:
     "Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its `target`, and the service has requested the certificate. It polls the API's verify operation; when the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what needs the site to be live. Deleting it does nothing to the site.",

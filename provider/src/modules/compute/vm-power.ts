@@ -66,6 +66,8 @@ function setPower(ctx: OperationContext, vmId: string, state: "on" | "off"): Pro
 // No shape: it adopts a VM that comes with the account and drives its power actions; nothing is created.
 export const vmPower = defineResource({
   since: "0.1.0",
+  notListed:
+    "virtual machines are made by the API (orders), not by this provider; import `<vmId>` by hand to manage power",
   token: TOKEN,
   description:
     "The power state of an existing virtual machine, and an optional reinstall trigger. VMs come with the account (see `nsp:compute:getVms`); this resource adopts one, powers it on or off, and reinstalls it when `reinstallTrigger` changes, keeping the new root password (shown by the API once) as a secret. Deleting the resource leaves the VM as it is, running or not.",

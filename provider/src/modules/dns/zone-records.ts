@@ -497,6 +497,8 @@ async function checkOrigin(ctx: OperationContext, args: ZoneRecordsArgs): Promis
 // No shape: it manages a set of a zone's records through the zone's export and import, not one object.
 export const zoneRecords = defineResource({
   since: "0.1.0",
+  notListed:
+    "emitted instead of one nsp:dns:Record per record for a zone of more than 500 records (--zone-records-above), written as its zone file",
   token: TOKEN,
   // The engine shows each record added, changed or removed, not one change of the whole list.
   detailedDiff: { records: (prev, next) => diffRecords(prev as ZoneRecord[], next as ZoneRecord[]) },

@@ -81,6 +81,7 @@ function stateOf(
 // No shape: an action on a zone (POST .../verify until it passes), not an object of its own.
 export const zoneVerification = defineResource({
   since: "0.1.0",
+  notListed: "a wait for delegation, not an object of the API",
   token: TOKEN,
   description:
     "Waits until a zone is active, that is until public DNS delegates it to the service's name servers, polling the API's verify operation. Create fails with the name servers seen and expected when the time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). Deleting it does nothing to the zone.",

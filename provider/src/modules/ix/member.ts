@@ -80,8 +80,7 @@ const FORGET_NOTE =
 
 export const member = members.resource({
   since: "0.1.0",
-  // The API documents no list of memberships (discover/not-discovered.ts).
-  list: false,
+  notListed: "the API documents no list of memberships, only reads by id; import `<memberId>` by hand",
   description:
     "An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.",
   importId: "<memberId>",

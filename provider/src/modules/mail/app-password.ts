@@ -65,6 +65,7 @@ function toState(domainId: string, raw: AppPasswordWire) {
 // No shape: it is read from its mailbox's entry, found by searching the account's domains, not from a list or GET of its own.
 export const appPassword = defineResource({
   since: "0.1.0",
+  notListed: "a one-time secret the API never shows again; make a new one instead",
   token: TOKEN,
   description:
     "An application password of a mailbox, for mail clients (IMAP, SMTP). The password is returned once, when it is created, and kept as a secret output. There is no change in place: a new label makes a new password.",

@@ -45,6 +45,7 @@ async function patch(
 // No shape: the switches are read from the organisation (GET /org) and patched at /org/apps.
 export const apps = defineResource({
   since: "0.1.0",
+  notListed: "account-wide switches the API makes with the account; import id `apps` by hand if wanted",
   token: TOKEN,
   description:
     "The applications (mail, meetings, chat, drive) switched on for everybody in the account's organisation. One per account; switches left unset stay as they are. Deleting the resource leaves the switches as they are (and says so).",

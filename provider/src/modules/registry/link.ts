@@ -79,6 +79,7 @@ async function readLink(ctx: OperationContext) {
 // No shape: the account's one registry link, written by PUT and deletable, unlike a settings object.
 export const link = defineResource({
   since: "0.1.0",
+  notListed: "holds a maintainer's API key the API never returns (write-only); link again with the key instead",
   token: TOKEN,
   description:
     "The account's link to the registry database: a maintainer's API key, verified against the maintainer and stored encrypted. One per account (id `link`); it lets the platform discover the maintainer's blocks, ASNs and domain objects and change those domain objects (`nsp:registry:Domain`). Every change sends the key again (the API replaces the link); deleting the resource unlinks and forgets the key.",

@@ -30,6 +30,7 @@ const path = (serviceId: string, clientGroupId: string) => `/services/${serviceI
 // No shape: a token issued and revoked by POSTs to one path, not an object with its own id.
 export const clientDdnsToken = defineResource({
   since: "0.1.0",
+  notListed: "a one-time secret the API never shows again; rotate it instead",
   token: TOKEN,
   description:
     "The dynamic-address update token of a resolver client group. Creating it issues a token (a secret shown by the API once); changing `rotation` issues a new one; deleting it revokes the token. The id is `<serviceId>/<clientGroupId>`.",

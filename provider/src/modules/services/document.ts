@@ -14,6 +14,7 @@ type Shape = z.ZodRawShape;
 interface ServiceDocumentSpec<F extends Shape> {
   token: string;
   since?: string;
+  notListed?: string;
   description: string;
   /** Path segment under /services/{id}/. */
   path: string;
@@ -47,6 +48,7 @@ export function defineServiceDocument<F extends Shape>(spec: ServiceDocumentSpec
   return defineDocument({
     token: spec.token,
     since: spec.since,
+    notListed: spec.notListed,
     description: spec.description,
     args,
     state: documentState,

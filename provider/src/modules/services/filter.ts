@@ -51,6 +51,7 @@ const filterFields = {
 
 export const filter = defineServiceDocument({
   since: "0.1.0",
+  notListed: "settings of a resolver service the API made; import `<serviceId>` by hand to manage them",
   token: TOKEN,
   description:
     "The filter of a resolver service: custom block and allow lists, rewrites, the block answer and the blocklists applied. There is one per service and the API replaces it whole, so this resource owns all of it; deleting it empties the filter (the API's defaults). The id is the service id.",

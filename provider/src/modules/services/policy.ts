@@ -102,6 +102,7 @@ function scheduleFromText(value: unknown): unknown {
 
 export const policy = defineServiceDocument({
   since: "0.1.0",
+  notListed: "settings of a resolver service the API made; import `<serviceId>` by hand to manage them",
   token: TOKEN,
   description:
     "The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); deleting it restores the defaults. The id is the service id.",

@@ -48,6 +48,7 @@ const numberPath = (number: string) => `/sgate/numbers/${encodeURIComponent(numb
 // No shape: it adopts a number the account holds (found in the list) and patches its settings; nothing is created or deleted.
 export const numberSettings = defineResource({
   since: "0.1.0",
+  notListed: "messaging settings of numbers the API assigns; import `<number>` by hand to manage them",
   token: TOKEN,
   description:
     "The messaging settings of one of the account's numbers (the API has no create or delete of numbers). Create and update patch the settings the program sets; deleting the resource leaves the number's settings as they are and only stops managing them.",

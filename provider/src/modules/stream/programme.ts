@@ -38,6 +38,7 @@ const programmeState = z.object({
 // The channel is the programme's path, not a field of it; every PUT sends the whole programme.
 export const programme = defineDocument({
   since: "0.1.0",
+  notListed: "part of a channel; import `<channelId>` by hand to manage it apart",
   token: TOKEN,
   description:
     "The fallback programme of a live-streaming channel: what it plays when nobody publishes. One per channel; the API replaces its items and their order as a whole. Deleting the resource empties and disables the programme.",

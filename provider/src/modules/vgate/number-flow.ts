@@ -66,6 +66,7 @@ async function putFlow(
 // No shape: a document of a PBX number written by PUT and read from the number itself (getOrUndefined), not from the document's path.
 export const numberFlow = defineResource({
   since: "0.1.0",
+  notListed: "part of an nsp:vgate:Number (its flow document); import `<pbx>/<numberId>` by hand to manage it apart",
   token: TOKEN,
   description:
     "The flow of a number: what its calls do, set as one JSON document. The gateway makes or updates the ring group and business hours the flow needs (see `groupId` and `timeconditionId`). Deleting the resource clears the flow.",

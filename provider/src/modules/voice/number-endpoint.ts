@@ -51,6 +51,7 @@ const path = (a: EndpointArgs) => `/voice/numbers/${encodeURIComponent(a.number)
 // No shape: the API answers with the number, not the endpoint, so the state is built from the inputs and the id.
 export const numberEndpoint = defineResource({
   since: "0.1.0",
+  notListed: "a link between a number and an extension, with no list in the API",
   token: TOKEN,
   description:
     "Makes a PBX extension ring for a voice number. There is no change in place: another number, PBX or extension is a new endpoint. An extension rings for at most one number, so moving an extension to another number removes the old endpoint first.",

@@ -138,7 +138,7 @@ export type ResourceOf<A extends Shape, S extends Shape> = Omit<
   Parameters<typeof defineResource<A, S>>[0],
   "token" | "args" | "state" | "list"
 > & {
-  list?: Omit<ListFacts<keyof A & string>, "path"> | false;
+  list?: Omit<ListFacts<keyof A & string>, "path">;
 };
 
 /** The wire model a collection's spec describes: its own `model`, or the one its inputs, outputs, id and extras make. */
@@ -238,7 +238,7 @@ export function collection<A extends Shape, S extends Shape>(spec: CollectionSpe
         ...(patchable ? { update: (ctx, id, news, olds, changed) => this.update(ctx, id, news, olds, changed) } : {}),
         delete: (ctx, id) => this.delete(ctx, id),
         ...given,
-        ...(listed === false ? {} : { list: { path: spec.path, ...listed } }),
+        ...(given.notListed ? {} : { list: { path: spec.path, ...listed } }),
       });
     },
   };

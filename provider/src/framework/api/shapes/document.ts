@@ -50,7 +50,7 @@ export type Document = ReturnType<typeof documentAt>;
 export interface DocumentSpec<A extends z.ZodRawShape, S extends z.ZodRawShape>
   extends Pick<
     ResourceDefinition<A, S>,
-    "token" | "since" | "description" | "list" | "args" | "state" | "importId" | "migrations"
+    "token" | "since" | "description" | "list" | "notListed" | "args" | "state" | "importId" | "migrations"
   > {
   /** The input naming the parent: the resource's id, in the path and not in the document. */
   parent: keyof A & string;
