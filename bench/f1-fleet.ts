@@ -209,8 +209,10 @@ export async function f1(customers: number): Promise<PartResult> {
     for (const r of runs) {
       const cpuPerStack = r.cpuMs / customers;
       notes.push(
-        `F1 ${r.workers} worker(s) × ${CONCURRENCY}: ${r.succeeded}/${customers} succeeded; wall ${sec(r.wallMs)}; CPU ${sec(r.cpuMs)} (${sec(cpuPerStack)} a stack); ` +
-          `queue overhead: enqueue to start ${ms(mean(r.firstMs))} (mean of ${r.firstMs.length}), slot free to next start ${r.nextMs.length ? `${ms(mean(r.nextMs))} (mean of ${r.nextMs.length}, max ${ms(Math.max(...r.nextMs))})` : "none (no slot took a second job)"}; ` +
+        `F1 ${r.workers} worker(s) × ${CONCURRENCY}: ${r.succeeded}/${customers} succeeded; wall ` +
+          `${sec(r.wallMs)}; CPU ${sec(r.cpuMs)} (${sec(cpuPerStack)} a stack); ` +
+          (`queue overhead: enqueue to start ${ms(mean(r.firstMs))} (mean of ${r.firstMs.length}), slot free ` +
+            `to next start ${r.nextMs.length ? `${ms(mean(r.nextMs))} (mean of ${r.nextMs.length}, max ${ms(Math.max(...r.nextMs))})` : "none (no slot took a second job)"}; `) +
           `429s ${r.rateLimited} of ${r.requests} requests (${((r.rateLimited / Math.max(1, r.requests)) * 100).toFixed(2)}%).`,
       );
       figures.push({
@@ -233,8 +235,10 @@ export async function f1(customers: number): Promise<PartResult> {
     const cpuPerStack = mean(runs.map((r) => r.cpuMs / customers));
     notes.push(
       `F1 on ${cpus().length} cores: the wall time stops shrinking once the workers' stacks use every core (CPU ${sec(cpuPerStack)} a stack). ` +
-        `With a machine per worker, each with its own cores, the wall time is about CPU a stack × customers / machines / cores a machine: ` +
-        `${customers} customers on 3 machines of ${cpus().length} cores ≈ ${sec((cpuPerStack * customers) / 3 / cpus().length)}; 2,000 customers on 10 such machines ≈ ${sec((cpuPerStack * 2000) / 10 / cpus().length)}.`,
+        (`With a machine per worker, each with its own cores, the wall time is about CPU a stack × customers / ` +
+          `machines / cores a machine: `) +
+        (`${customers} customers on 3 machines of ${cpus().length} cores ≈ ` +
+          `${sec((cpuPerStack * customers) / 3 / cpus().length)}; 2,000 customers on 10 such machines ≈ ${sec((cpuPerStack * 2000) / 10 / cpus().length)}.`),
     );
     return { figures, notes };
   } finally {

@@ -344,18 +344,26 @@ export async function f2(customers: number): Promise<PartResult> {
         minutes(atScaleMs),
       ]);
       notes.push(
-        `F2 ${r.name} at 1,000 customers (computed from this run's rates): partner-token floor ${minutes((r.partner.total / customers) * AT_SCALE * (60_000 / QUOTA))}, CPU floor ${minutes((cpuPerStack * AT_SCALE) / cores)} on ${cores} cores, so about ${minutes(atScaleMs)}.`,
+        `F2 ${r.name} at 1,000 customers (computed from this run's rates): partner-token floor ` +
+          `${minutes((r.partner.total / customers) * AT_SCALE * (60_000 / QUOTA))}, CPU floor ` +
+          `${minutes((cpuPerStack * AT_SCALE) / cores)} on ${cores} cores, so about ${minutes(atScaleMs)}.`,
       );
       notes.push(
-        `F2 ${r.name}: ${r.succeeded}/${customers} succeeded; wall ${sec(r.wallMs)} (floors: partner token ${minutes(partnerFloorMs)}, CPU ${sec(cpuFloorMs)} on ${cores} cores; wall/CPU floor ${(r.wallMs / cpuFloorMs).toFixed(2)}); ` +
-          `CPU ${sec(r.cpuMs)} (${sec(cpuPerStack)} a stack; the workers' start and stop included), PostgreSQL's ${sec(r.postgresCpuMs)} (${ms(r.postgresCpuMs / customers)} a stack); ` +
+        `F2 ${r.name}: ${r.succeeded}/${customers} succeeded; wall ${sec(r.wallMs)} (floors: partner token ` +
+          `${minutes(partnerFloorMs)}, CPU ${sec(cpuFloorMs)} on ${cores} cores; wall/CPU floor ` +
+          `${(r.wallMs / cpuFloorMs).toFixed(2)}); ` +
+          (`CPU ${sec(r.cpuMs)} (${sec(cpuPerStack)} a stack; the workers' start and stop included), ` +
+            `PostgreSQL's ${sec(r.postgresCpuMs)} (${ms(r.postgresCpuMs / customers)} a stack); `) +
           `partner token: ${r.partner.total} requests, ${r.partner.rateLimited} 429s (${
             Object.entries(r.partner.byRoute)
               .map(([k, v]) => `${k} ${v}`)
               .join(", ") || "none"
           }); ` +
-          `minted credentials: ${r.minted.total} requests on ${r.minted.tokens} credentials, ${r.minted.rateLimited} 429s; the fleet recorded ${r.recordedRequests} requests; ` +
-          `queue overhead: slot free to next start ${r.nextMs.length ? `${ms(mean(r.nextMs))} (mean of ${r.nextMs.length}, max ${ms(Math.max(...r.nextMs))})` : "none"}, enqueue to start of the first jobs ${ms(mean(r.firstMs))} (mean of ${r.firstMs.length}); ` +
+          (`minted credentials: ${r.minted.total} requests on ${r.minted.tokens} credentials, ` +
+            `${r.minted.rateLimited} 429s; the fleet recorded ${r.recordedRequests} requests; `) +
+          (`queue overhead: slot free to next start ` +
+            `${r.nextMs.length ? `${ms(mean(r.nextMs))} (mean of ${r.nextMs.length}, max ${ms(Math.max(...r.nextMs))})` : "none"}, ` +
+            `enqueue to start of the first jobs ${ms(mean(r.firstMs))} (mean of ${r.firstMs.length}); `) +
           `worker peak RSS ${r.workerPeakKb.map(mb).join(", ")}, with its commands, programs and plugins ${r.treePeakKb.map(mb).join(", ")}.`,
       );
       figures.push({
@@ -413,13 +421,21 @@ export async function f2(customers: number): Promise<PartResult> {
       met: undefined,
     });
     notes.push(
-      `F2 database after the four runs: ${mb(total / 1024)} (${mb(emptyFleetBytes / 1024)} with the fleet's, pg-boss's and Pulumi's tables made, before the first job): Pulumi's state ${mb(Number(size.state) / 1024)} in ${size.state_rows} rows, pg-boss ${mb(Number(size.boss) / 1024)}, nsp_fleet ${mb(Number(size.fleet) / 1024)}; ` +
-        `${(perStackBytes / 1024).toFixed(0)} kB a customer, so about ${mb((emptyFleetBytes + perStackBytes * AT_SCALE) / 1024)} at 1,000 customers after the same four runs (computed). Each \`up\` adds to Pulumi's state: the DIY backend keeps every update's history and a checkpoint copy.`,
+      `F2 database after the four runs: ${mb(total / 1024)} (${mb(emptyFleetBytes / 1024)} with the ` +
+        `fleet's, pg-boss's and Pulumi's tables made, before the first job): Pulumi's state ` +
+        `${mb(Number(size.state) / 1024)} in ${size.state_rows} rows, pg-boss ` +
+        `${mb(Number(size.boss) / 1024)}, nsp_fleet ${mb(Number(size.fleet) / 1024)}; ` +
+        (`${(perStackBytes / 1024).toFixed(0)} kB a customer, so about ` +
+          `${mb((emptyFleetBytes + perStackBytes * AT_SCALE) / 1024)} at 1,000 customers after the same four ` +
+          `runs (computed). Each \`up\` adds to Pulumi's state: the DIY backend keeps every update's history ` +
+          `and a checkpoint copy.`),
     );
     const table = rows.map((cells) => `| ${cells.join(" | ")} |`);
     table.splice(1, 0, `|${rows[0]!.map(() => "---").join("|")}|`);
     notes.push(
-      `F2 table (${customers} customers measured on ${WORKERS} workers × ${CONCURRENCY}, ${cores} cores, quota ${QUOTA}/min a token; the last column is computed for 1,000 customers from the measured rates a stack, not measured: the larger floor plus the queue's overhead per slot):\n${table.join("\n")}`,
+      `F2 table (${customers} customers measured on ${WORKERS} workers × ${CONCURRENCY}, ${cores} cores, ` +
+        `quota ${QUOTA}/min a token; the last column is computed for 1,000 customers from the measured rates ` +
+        `a stack, not measured: the larger floor plus the queue's overhead per slot):\n${table.join("\n")}`,
     );
     return { figures, notes };
   } finally {

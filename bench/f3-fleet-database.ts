@@ -85,7 +85,8 @@ async function stateRowsRead(client: Client): Promise<number> {
   await new Promise((r) => setTimeout(r, 1200));
   await client.query("SELECT pg_stat_clear_snapshot()");
   const { rows } = await client.query<{ n: string }>(
-    "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables WHERE relname = 'pulumi_state'",
+    "SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n FROM pg_stat_user_tables WHERE " +
+      "relname = 'pulumi_state'",
   );
   return Number(rows[0]?.n ?? 0);
 }
@@ -164,11 +165,13 @@ export async function f3(): Promise<PartResult> {
     await client.query("ANALYZE");
     const counts = (
       await client.query<{ stacks: string; jobs: string; runs: string }>(
-        "SELECT (SELECT count(*) FROM nsp_fleet.stacks) AS stacks, (SELECT count(*) FROM pgboss.job) AS jobs, (SELECT count(*) FROM nsp_fleet.runs) AS runs",
+        "SELECT (SELECT count(*) FROM nsp_fleet.stacks) AS stacks, (SELECT count(*) FROM pgboss.job) AS jobs, " +
+          "(SELECT count(*) FROM nsp_fleet.runs) AS runs",
       )
     ).rows[0]!;
     notes.push(
-      `F3 database: ${counts.runs} runs, ${counts.stacks} stack rows in nsp_fleet.stacks, ${counts.jobs} pg-boss jobs; enqueue of ${STACKS} customers (a process, its start included): ${ms(enqueueMs)}.`,
+      `F3 database: ${counts.runs} runs, ${counts.stacks} stack rows in nsp_fleet.stacks, ${counts.jobs} ` +
+        `pg-boss jobs; enqueue of ${STACKS} customers (a process, its start included): ${ms(enqueueMs)}.`,
     );
     figures.push({
       name: `${name}: enqueue of ${STACKS} customers, a process`,
@@ -199,18 +202,22 @@ export async function f3(): Promise<PartResult> {
         goal: c.what.startsWith("status --drifted") ? "-" : "< 1 s",
         met: c.what.startsWith("status --drifted") ? undefined : t.ms < 1000,
         notes: [
-          `F3 ${c.what}: median ${ms(t.ms)} of ${REPEATS} (CPU ${ms(t.cpuMs)}), ${(t.bytes / 1024).toFixed(0)} kB printed; status of a run of 1: ${ms(base!.ms)} (CPU ${ms(base!.cpuMs)}).`,
+          `F3 ${c.what}: median ${ms(t.ms)} of ${REPEATS} (CPU ${ms(t.cpuMs)}), ` +
+            `${(t.bytes / 1024).toFixed(0)} kB printed; status of a run of 1: ${ms(base!.ms)} (CPU ${ms(base!.cpuMs)}).`,
         ],
       });
     }
 
     // The queries under them, and each worker's per-job queries, in the database alone.
     const STACK_COLUMNS =
-      "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
+      "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, " +
+      "s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
     const queries: { what: string; sql: string; values?: unknown[] }[] = [
       {
         what: "status: the latest run",
-        sql: "SELECT id, operation, remediate, schedule, created_at, finished_at FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 1",
+        sql:
+          "SELECT id, operation, remediate, schedule, created_at, finished_at FROM nsp_fleet.runs ORDER BY " +
+          "created_at DESC LIMIT 1",
       },
       {
         what: "status: a run's stacks",
@@ -219,7 +226,9 @@ export async function f3(): Promise<PartResult> {
       },
       {
         what: "status --drifted",
-        sql: `SELECT ${STACK_COLUMNS} FROM nsp_fleet.health h JOIN nsp_fleet.stacks s ON s.run_id = h.run_id AND s.stack = h.stack WHERE h.state = 'drifted' ORDER BY h.stack`,
+        sql:
+          `SELECT ${STACK_COLUMNS} FROM nsp_fleet.health h JOIN nsp_fleet.stacks s ON s.run_id = h.run_id AND ` +
+          `s.stack = h.stack WHERE h.state = 'drifted' ORDER BY h.stack`,
       },
       {
         what: "worker, each job: whether the stack ever succeeded",
@@ -228,7 +237,9 @@ export async function f3(): Promise<PartResult> {
       },
       {
         what: "worker, each job: the run finished?",
-        sql: "SELECT 1 FROM nsp_fleet.runs WHERE id = $1 AND finished_at IS NULL AND NOT EXISTS (SELECT 1 FROM nsp_fleet.stacks WHERE run_id = $1 AND result IN ('queued', 'running', 'retrying'))",
+        sql:
+          "SELECT 1 FROM nsp_fleet.runs WHERE id = $1 AND finished_at IS NULL AND NOT EXISTS (SELECT 1 FROM " +
+          "nsp_fleet.stacks WHERE run_id = $1 AND result IN ('queued', 'running', 'retrying'))",
         values: [queuedRun],
       },
       {
@@ -244,7 +255,10 @@ export async function f3(): Promise<PartResult> {
       },
       {
         what: "metrics, each scrape: queue depth, drifted, latest run",
-        sql: `SELECT (SELECT count(*)::int FROM pgboss.job WHERE name = 'nsp-fleet' AND state IN ('created', 'retry')) AS queue_depth, (SELECT count(*)::int FROM nsp_fleet.health WHERE state = 'drifted') AS drifted, (SELECT id::text FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 1) AS latest`,
+        sql:
+          `SELECT (SELECT count(*)::int FROM pgboss.job WHERE name = 'nsp-fleet' AND state IN ('created', ` +
+          `'retry')) AS queue_depth, (SELECT count(*)::int FROM nsp_fleet.health WHERE state = 'drifted') AS ` +
+          `drifted, (SELECT id::text FROM nsp_fleet.runs ORDER BY created_at DESC LIMIT 1) AS latest`,
       },
       {
         what: "metrics, each scrape: the latest run by result",
@@ -380,7 +394,9 @@ async function stateBackend(db: string, what: string, scratch: string, notes: st
     ).rows.map((r) => r.key);
     // 1,000 more stacks of the project, each a copy of s0's files (its stack file, backup and history).
     await client.query(
-      `INSERT INTO pulumi_state (key, data) SELECT replace(replace(p.key, '/s0.', '/s' || i || '.'), '/s0/', '/s' || i || '/'), p.data FROM pulumi_state p, generate_series(1, ${STACKS}) AS i WHERE p.key LIKE '%/s0%'`,
+      `INSERT INTO pulumi_state (key, data) SELECT replace(replace(p.key, '/s0.', '/s' || i || '.'), ` +
+        `'/s0/', '/s' || i || '/'), p.data FROM pulumi_state p, generate_series(1, ${STACKS}) AS i WHERE ` +
+        `p.key LIKE '%/s0%'`,
     );
     await client.query("ANALYZE pulumi_state");
     const total = Number((await client.query<{ n: string }>("SELECT count(*) AS n FROM pulumi_state")).rows[0]!.n);
@@ -395,9 +411,16 @@ async function stateBackend(db: string, what: string, scratch: string, notes: st
       .map((r) => r["QUERY PLAN"])
       .join(" ");
     notes.push(
-      `F3 Pulumi's PostgreSQL backend, ${what}: a listing (the driver's LIKE '<database>/.pulumi/...%') is ${/Index/.test(plan) ? "an index scan" : "a sequential scan of the whole table"}. After 4 ups a stack's files are ${keys.length} rows (${kinds(keys)}); with ${STACKS + 1} stacks the table holds ${total} rows. ` +
-        `A stack's \`pulumi up\` (an empty YAML program) reads ${alone.rows} rows of it with 1 stack in the backend and ${many.rows} with ${STACKS + 1}, ${quiet.rows} with PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true ` +
-        `(each command that opens the backend lists every key under .pulumi/stacks/ to warn of stacks in the old layout, unless that variable is set); wall ${ms(alone.ms)}, ${ms(many.ms)} and ${ms(quiet.ms)} (medians of 3).`,
+      `F3 Pulumi's PostgreSQL backend, ${what}: a listing (the driver's LIKE '<database>/.pulumi/...%') ` +
+        `is ${/Index/.test(plan) ? "an index scan" : "a sequential scan of the whole table"}. After 4 ups a ` +
+        `stack's files are ${keys.length} rows (${kinds(keys)}); with ${STACKS + 1} stacks the table holds ` +
+        `${total} rows. ` +
+        (`A stack's \`pulumi up\` (an empty YAML program) reads ${alone.rows} rows of it with 1 stack in the ` +
+          `backend and ${many.rows} with ${STACKS + 1}, ${quiet.rows} with ` +
+          `PULUMI_DIY_BACKEND_NO_LEGACY_WARNING=true `) +
+        (`(each command that opens the backend lists every key under .pulumi/stacks/ to warn of stacks in ` +
+          `the old layout, unless that variable is set); wall ${ms(alone.ms)}, ${ms(many.ms)} and ` +
+          `${ms(quiet.ms)} (medians of 3).`),
     );
     return [
       {

@@ -325,8 +325,10 @@ export async function f4(): Promise<PartResult> {
     const children = median(measured.map((u) => u.childrenMs));
     notes.push(
       `F4 Automation API: the caller's process took ${sec(autoProcessMs)} in all for ${ups.length} ups (its start, the create and the warm-up included); ` +
-        `per no-change up: ${sec(own)} in the caller's process (the inline program and the Automation API), ${sec(children)} in the CLI and plugins it started (medians of ${measured.length}); ` +
-        `first up (create, modules loaded): ${sec(ups[0]!.ownMs)} + ${sec(ups[0]!.childrenMs)}; changes of the measured ups: ${JSON.stringify(measured.map((u) => u.changes))}.`,
+        (`per no-change up: ${sec(own)} in the caller's process (the inline program and the Automation API), ` +
+          `${sec(children)} in the CLI and plugins it started (medians of ${measured.length}); `) +
+        (`first up (create, modules loaded): ${sec(ups[0]!.ownMs)} + ${sec(ups[0]!.childrenMs)}; changes of ` +
+          `the measured ups: ${JSON.stringify(measured.map((u) => u.changes))}.`),
     );
     variants.push({
       name: "TypeScript, Automation API inline program (long-lived caller)",

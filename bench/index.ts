@@ -36,7 +36,8 @@ const PARTS: Record<
   P2: { title: "wall time to create 1,000 records under a quota", run: ({ q }) => p2(q) },
   P3: {
     title:
-      "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, preview, a change, a refused and an allowed cut, and destroy",
+      "nsp:dns:ZoneRecords at 1,000 to 100,000 records: requests, wall time and plugin RSS of up, refresh, " +
+      "preview, a change, a refused and an allowed cut, and destroy",
     run: ({ p3Sizes }) => p3(p3Sizes),
   },
   P4: { title: "plugin cold start to port", run: () => p4() },
@@ -58,7 +59,8 @@ const PARTS: Record<
   },
   F2: {
     title:
-      "the fleet at scale: create, no-change up, preview and drift of N customers on 3 workers, with their floors, and 1,000 computed",
+      "the fleet at scale: create, no-change up, preview and drift of N customers on 3 workers, with their " +
+      "floors, and 1,000 computed",
     run: ({ f2Customers }) => f2(f2Customers),
   },
   F3: {
@@ -67,7 +69,8 @@ const PARTS: Record<
   },
   F4: {
     title:
-      "a stack's no-change up, process by process: TypeScript and YAML with the CLI, TypeScript through the Automation API's inline program",
+      "a stack's no-change up, process by process: TypeScript and YAML with the CLI, TypeScript through the " +
+      "Automation API's inline program",
     run: () => f4(),
   },
   U1: {

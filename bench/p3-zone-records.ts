@@ -264,7 +264,8 @@ async function runSize(emu: SpawnedEmulator, n: number, notes: string[]): Promis
     notes.push(
       ...steps.map(
         (s) =>
-          `P3 ${n.toLocaleString("en")} ${s.name}: ${s.reads} reads (≤ ${s.maxReads}), ${s.writes} writes (≤ ${s.maxWrites}), ${sec(s.ms)}, plugin peak RSS so far ${mb(s.hwm)}${s.ok ? "" : " NOT OK"} [${s.detail}]`,
+          `P3 ${n.toLocaleString("en")} ${s.name}: ${s.reads} reads (≤ ${s.maxReads}), ${s.writes} writes (≤ ` +
+          `${s.maxWrites}), ${sec(s.ms)}, plugin peak RSS so far ${mb(s.hwm)}${s.ok ? "" : " NOT OK"} [${s.detail}]`,
       ),
     );
     return { n, steps, ms: steps.reduce((a, s) => a + s.ms, 0), startRss, peakRss };

@@ -131,7 +131,8 @@ async function workload(emu: SpawnedEmulator, tag: string, slug: string, env: No
 
 function describe(tag: string, w: Workload): string {
   return (
-    `P5 ${tag}: ${w.ops} operations (${w.failed} failed${w.failed ? `, first: ${w.firstError}` : ""}) in ${(w.elapsed / 1000).toFixed(1)} s, ${w.requests} API requests; ` +
+    `P5 ${tag}: ${w.ops} operations (${w.failed} failed${w.failed ? `, first: ${w.firstError}` : ""}) ` +
+    `in ${(w.elapsed / 1000).toFixed(1)} s, ${w.requests} API requests; ` +
     `plugin pid ${w.pid}: RSS after start ${mb(w.startRss)}, at the end ${mb(w.endRss)}, peak (VmHWM) ${mb(w.peak)}; ` +
     `RSS sampled every second: ${mb(w.minSample)} .. ${mb(w.maxSample)}`
   );

@@ -109,7 +109,8 @@ export async function p6(): Promise<PartResult> {
     const bareRuns: Awaited<ReturnType<typeof drive>>[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       log(
-        `P6 round ${round + 1}/${ROUNDS}: ${WORKERS} generator processes × ${CONNECTIONS} connections, ${DURATION_MS / 1000} s against the emulator, then the bare server`,
+        `P6 round ${round + 1}/${ROUNDS}: ${WORKERS} generator processes × ${CONNECTIONS} connections, ` +
+          `${DURATION_MS / 1000} s against the emulator, then the bare server`,
       );
       await emu.control.resetStats();
       const e = await drive(origin, "/api/v1/me", emu.token, emu.pid);
@@ -127,8 +128,10 @@ export async function p6(): Promise<PartResult> {
     notes.push(`P6 emulator rounds: ${emuRuns.map(describe).join("; ")}`);
     notes.push(`P6 bare node:http rounds: ${bareRuns.map(describe).join("; ")}`);
     notes.push(
-      "P6: the best round of each is reported. The bare server's rate is the generator's own ceiling: the emulator's figure is not generator-bound when it is well below it. " +
-        "CPU shares are of wall time and low when other processes compete for the CPUs; the µs of CPU per request do not depend on that.",
+      "P6: the best round of each is reported. The bare server's rate is the generator's own ceiling: the " +
+        "emulator's figure is not generator-bound when it is well below it. " +
+        ("CPU shares are of wall time and low when other processes compete for the CPUs; the µs of CPU per " +
+          "request do not depend on that."),
     );
     return {
       figures: [

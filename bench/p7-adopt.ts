@@ -170,8 +170,10 @@ export async function p7(): Promise<PartResult> {
     const allFloorMs = (allRequests / QUOTA) * 60_000;
     notes.push(
       `P7: ${ZONES * RECORDS_PER_ZONE} records in ${ZONES} zones; ${objects.length} objects in the file (${zoneRecords} nsp:dns:ZoneRecords as zone files); ` +
-        `discovery ${discovery.requests} requests in ${sec(discovery.ms)}, import ${imported.requests} in ${sec(imported.ms)}, first preview ${preview.requests} in ${sec(preview.ms)}; ` +
-        `Main.yaml ${program.split("\n").length} lines (${(statSync(join(stack.dir, "Main.yaml")).size / 1024 / 1024).toFixed(1)} MiB); 429s: ${discovery.rateLimited + imported.rateLimited + preview.rateLimited}`,
+        (`discovery ${discovery.requests} requests in ${sec(discovery.ms)}, import ${imported.requests} in ` +
+          `${sec(imported.ms)}, first preview ${preview.requests} in ${sec(preview.ms)}; `) +
+        (`Main.yaml ${program.split("\n").length} lines ` +
+          `(${(statSync(join(stack.dir, "Main.yaml")).size / 1024 / 1024).toFixed(1)} MiB); 429s: ${discovery.rateLimited + imported.rateLimited + preview.rateLimited}`),
     );
     const step = (name: string, s: Step) => ({
       name: `P7 ${name}`,

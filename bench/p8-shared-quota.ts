@@ -127,8 +127,10 @@ export async function p8(): Promise<PartResult> {
   const pct = (r: Run) => (r.rateLimited / (r.counted + r.rateLimited)) * 100;
   const notes = [shared, local].map(
     (r) =>
-      `P8 ${r.pacing} pacing (the real pulumi CLI, ${STACKS} stacks at once, the engine's default parallelism): wall ${sec(r.wallMs)}; the server counted ${r.counted} requests ` +
-      `(floor ${sec(floor(r))}) and answered ${r.rateLimited} with 429 (${pct(r).toFixed(1)}%); ${r.failedUps} ups failed, ${r.missingObjects} objects missing, ` +
+      `P8 ${r.pacing} pacing (the real pulumi CLI, ${STACKS} stacks at once, the engine's default ` +
+      `parallelism): wall ${sec(r.wallMs)}; the server counted ${r.counted} requests ` +
+      (`(floor ${sec(floor(r))}) and answered ${r.rateLimited} with 429 (${pct(r).toFixed(1)}%); ` +
+        `${r.failedUps} ups failed, ${r.missingObjects} objects missing, `) +
       `${r.surfaced429} 429 errors shown to the user${r.firstError ? `; first error line: ${r.firstError}` : ""}.`,
   );
   const figures: Figure[] = [

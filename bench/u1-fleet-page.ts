@@ -139,7 +139,8 @@ export async function u1(): Promise<PartResult> {
       goal: `< ${GOAL_MS} ms`,
       met: unindexed < GOAL_MS,
       notes: [
-        "FLEET_SCHEMA (fleet/src/database.ts) has no index on nsp_fleet.stacks (stack, enqueued_at DESC): each stack's rows are all read, so the page slows as the history grows. The figures below add it.",
+        "FLEET_SCHEMA (fleet/src/database.ts) has no index on nsp_fleet.stacks (stack, enqueued_at DESC): " +
+          "each stack's rows are all read, so the page slows as the history grows. The figures below add it.",
       ],
     });
   }

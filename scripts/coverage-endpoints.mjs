@@ -73,7 +73,11 @@ export function allEndpoints() {
 export function renderEndpointsFile(endpoints) {
   const sources = API_DOC_NAMES.map((f) => `../shared/api/${f}`);
   const head = [
-    `  "_generated": ${JSON.stringify("by `node scripts/refresh-from-shared.mjs` from the endpoint tables of the API documents in ../shared/api; do not edit (test/unit/coverage.test.ts compares the two when the documents are beside the repository)")},`,
+    `  "_generated": ${JSON.stringify(
+      "by `node scripts/refresh-from-shared.mjs` from the endpoint tables of the API documents in " +
+        "../shared/api; do not edit (test/unit/coverage.test.ts compares the two when the documents are " +
+        "beside the repository)",
+    )},`,
     `  "sources": ${JSON.stringify(sources)},`,
   ];
   const rows = endpoints.map(

@@ -179,9 +179,10 @@ export function pythonName(name: string): string {
 }
 
 const PY_KEYWORDS = new Set(
-  "and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
-    " ",
-  ),
+  (
+    "and as assert async await break class continue def del elif else except finally for from global if " +
+    "import in is lambda nonlocal not or pass raise return try while with yield"
+  ).split(" "),
 );
 
 /** Go's spelling of a schema property name, as Pulumi's Go code generator makes it. */
@@ -190,19 +191,24 @@ export function goName(name: string): string {
 }
 
 const TS_RESERVED = new Set(
-  "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield pulumi nsp".split(
-    " ",
-  ),
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false " +
+    "finally for function if import in instanceof new null return super switch this throw true try typeof " +
+    "var void while with as implements interface let package private protected public static yield pulumi " +
+    "nsp"
+  ).split(" "),
 );
 const PY_RESERVED = new Set(
-  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield pulumi nsp".split(
-    " ",
-  ),
+  (
+    "False None True and as assert async await break class continue def del elif else except finally for " +
+    "from global if import in is lambda nonlocal not or pass raise return try while with yield pulumi nsp"
+  ).split(" "),
 );
 const GO_RESERVED = new Set(
-  "break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var ctx err pulumi nsp".split(
-    " ",
-  ),
+  (
+    "break case chan const continue default defer else fallthrough for func go goto if import interface " +
+    "map package range return select struct switch type var ctx err pulumi nsp"
+  ).split(" "),
 );
 
 // --- the renderer ------------------------------------------------------------------------------
@@ -593,7 +599,8 @@ class Renderer {
         dependsOn.length ? `dependsOn: [${dependsOn.join(", ")}]` : "",
       ].filter(Boolean);
       ts.push(
-        `const ${name} = new ${module === "index" ? "nsp" : `nsp.${module}`}.${typeName}(${JSON.stringify(name)}, ${props.entries.length ? this.objectLiteralTs(props, inputs) : "{}"}${tsOpts.length ? `, { ${tsOpts.join(", ")} }` : ""});`,
+        `const ${name} = new ${module === "index" ? "nsp" : `nsp.${module}`}.${typeName}(${JSON.stringify(name)}, ` +
+          `${props.entries.length ? this.objectLiteralTs(props, inputs) : "{}"}${tsOpts.length ? `, { ${tsOpts.join(", ")} }` : ""});`,
       );
 
       const pyArgs = props.entries.map(

@@ -221,7 +221,8 @@ function adoptionNotes(token, spec) {
   }
   if (writeOnly.includes("forceDestroy"))
     lines.push(
-      "- `forceDestroy` is the provider's own setting, never sent to the API: an imported object has it false, and setting it afterwards is an update that sends nothing.",
+      "- `forceDestroy` is the provider's own setting, never sent to the API: an imported object has it " +
+        "false, and setting it afterwards is an update that sends nothing.",
     );
   if (notDiscovered) lines.push(`- \`nsp-discover\` does not list it: ${notDiscovered}.`);
   return lines.length ? ["### What import cannot read back", "", ...lines, ""] : [];

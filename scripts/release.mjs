@@ -219,10 +219,12 @@ timed("@nsp/discover", () =>
     bin: "nsp-discover",
     bundle: "discover.js",
     description:
-      "Reads a whole Network Services Platform account and writes a Pulumi bulk-import file (`pulumi import --file`) for the nsp provider.",
+      "Reads a whole Network Services Platform account and writes a Pulumi bulk-import file (`pulumi import " +
+      "--file`) for the nsp provider.",
     keywords: ["nsp", "pulumi", "import"],
     usage:
-      "`NSP_API_TOKEN=svc_... npx nsp-discover > import.json`, then `pulumi import --file import.json --yes --out index.ts`. `--help` lists the filters.",
+      "`NSP_API_TOKEN=svc_... npx nsp-discover > import.json`, then `pulumi import --file import.json --yes " +
+      "--out index.ts`. `--help` lists the filters.",
   }),
 );
 
@@ -234,11 +236,14 @@ timed("@nsp/fleet", () =>
     // The page of `nsp-fleet serve`: its script, style sheet and Chart.js (scripts/build.mjs).
     folders: ["fleet-assets"],
     description:
-      "One Pulumi stack per customer of the nsp provider, on one machine or on a PostgreSQL queue shared by any number of workers.",
+      "One Pulumi stack per customer of the nsp provider, on one machine or on a PostgreSQL queue shared by " +
+      "any number of workers.",
     keywords: ["nsp", "pulumi", "fleet", "automation"],
     usage:
-      "`FLEET_DATABASE_URL=postgres://... npx nsp-fleet enqueue --customers customers.json`, then `npx nsp-fleet worker` on each machine, in the customer project's directory, " +
-      "and `npx nsp-fleet status`. `npx nsp-fleet run --customers customers.json` runs them all from one process, without a database. `--help` lists the options.",
+      "`FLEET_DATABASE_URL=postgres://... npx nsp-fleet enqueue --customers customers.json`, then `npx " +
+      "nsp-fleet worker` on each machine, in the customer project's directory, " +
+      ("and `npx nsp-fleet status`. `npx nsp-fleet run --customers customers.json` runs them all from one " +
+        "process, without a database. `--help` lists the options."),
   }),
 );
 

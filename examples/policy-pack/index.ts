@@ -22,7 +22,8 @@ new PolicyPack("nsp-guardrails", {
     {
       name: "nsp-proxied-record-needs-waf",
       description:
-        'A DNS record routed through the edge proxy (proxied: true) needs the nsp:cdn:SiteSettings of its hostname in the same stack, with waf.enabled true and waf.mode not "log".',
+        "A DNS record routed through the edge proxy (proxied: true) needs the nsp:cdn:SiteSettings of its " +
+        'hostname in the same stack, with waf.enabled true and waf.mode not "log".',
       validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
         for (const finding of proxiedRecordsWithoutWaf(stackResources(args)))
           reportViolation(finding.message, finding.resource.urn);
@@ -47,7 +48,8 @@ new PolicyPack("nsp-guardrails", {
     {
       name: "nsp-zone-dnssec",
       description:
-        "Every nsp:dns:Zone is signed by an nsp:dns:ZoneDnssec of the same stack whose zoneId is that zone's id and whose enabled is not false.",
+        "Every nsp:dns:Zone is signed by an nsp:dns:ZoneDnssec of the same stack whose zoneId is that zone's " +
+        "id and whose enabled is not false.",
       validateStack: (args: StackValidationArgs, reportViolation: ReportViolation) => {
         for (const zone of zonesWithoutDnssec(stackResources(args))) {
           reportViolation(
@@ -60,7 +62,8 @@ new PolicyPack("nsp-guardrails", {
     {
       name: "nsp-no-block-all-security-rule",
       description:
-        "No enabled nsp:security:Rule blocks every client: action block with field ip, op in and a prefix of length 0 (0.0.0.0/0, ::/0).",
+        "No enabled nsp:security:Rule blocks every client: action block with field ip, op in and a prefix of " +
+        "length 0 (0.0.0.0/0, ::/0).",
       validateResource: (args, reportViolation) => {
         if (args.type !== SECURITY_RULE) return;
         const item = blockAllItem(args.props);

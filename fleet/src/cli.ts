@@ -173,7 +173,8 @@ function checkStackEnvironment(env: NodeJS.ProcessEnv): void {
     env.PULUMI_CONFIG_PASSPHRASE_FILE === undefined
   ) {
     throw new InputError(
-      "PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): a self-managed backend encrypts each stack's secrets (the tokens) with it",
+      "PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE): a self-managed backend encrypts each " +
+        "stack's secrets (the tokens) with it",
     );
   }
 }
@@ -349,7 +350,8 @@ async function statusCommand(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
     process.stdout.write(
       table(
         s.stacks,
-        `run ${s.run} (${s.operation}${s.remediate ? ", remediate" : ""}${s.schedule ? `, schedule ${s.schedule}` : ""}): ${s.succeeded} succeeded, ${s.failed} failed, ${s.pending} queued or running${what}`,
+        `run ${s.run} (${s.operation}${s.remediate ? ", remediate" : ""}${s.schedule ? `, schedule ${s.schedule}` : ""}): ` +
+          `${s.succeeded} succeeded, ${s.failed} failed, ${s.pending} queued or running${what}`,
       ),
     );
   }

@@ -163,7 +163,8 @@ export async function ensureSchema(client: Client | Pool): Promise<void> {
   if (rows[0]?.mark === SCHEMA_MARK) return;
   // One text, so one connection: two workers starting at once would race on CREATE ... IF NOT EXISTS.
   await client.query(
-    `BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} ${WEBHOOK_SCHEMA} COMMENT ON SCHEMA nsp_fleet IS '${SCHEMA_MARK}'; COMMIT;`,
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtext('nsp_fleet schema')); ${FLEET_SCHEMA} ` +
+      `${WEBHOOK_SCHEMA} COMMENT ON SCHEMA nsp_fleet IS '${SCHEMA_MARK}'; COMMIT;`,
   );
 }
 
@@ -172,6 +173,7 @@ export async function requireSchema(client: Client, url: string): Promise<void> 
   const { rows } = await client.query<{ t: string | null }>("SELECT to_regclass('nsp_fleet.stacks')::text AS t");
   if (rows[0]?.t === null)
     throw new InputError(
-      `the database holds no fleet tables (nsp_fleet.stacks) (${DATABASE_ENV}=${shownUrl(url)}): nothing was enqueued there; run \`nsp-fleet enqueue\` against it first, or correct the URL`,
+      `the database holds no fleet tables (nsp_fleet.stacks) (${DATABASE_ENV}=${shownUrl(url)}): nothing ` +
+        `was enqueued there; run \`nsp-fleet enqueue\` against it first, or correct the URL`,
     );
 }

@@ -55,7 +55,8 @@ export function projectName(dir: string): string {
     text = readFileSync(file, "utf8");
   } catch (e) {
     throw new InputError(
-      `${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run nsp-fleet manifests in the customer project's folder or name it with --project`,
+      `${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); run ` +
+        `nsp-fleet manifests in the customer project's folder or name it with --project`,
     );
   }
   let project: unknown;

@@ -172,13 +172,16 @@ async function insertRun(
     schedule ?? null,
   ]);
   await client.query(
-    "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, j, 'queued' FROM unnest($2::text[], $3::uuid[]) WITH ORDINALITY AS t(s, j, p)",
+    "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, j, 'queued' " +
+      "FROM unnest($2::text[], $3::uuid[]) WITH ORDINALITY AS t(s, j, p)",
     [runId, customers.map((c) => c.ref), jobs.map((j) => j.id)],
   );
   // The customers a later preview or drift check covers by default; a destroy removes them when it succeeds.
   if (spec.operation === "up") {
     await client.query(
-      "INSERT INTO nsp_fleet.customers (ref, customer) SELECT c->>'ref', c FROM jsonb_array_elements($1::jsonb) AS c ON CONFLICT (ref) DO UPDATE SET customer = EXCLUDED.customer, updated_at = now()",
+      "INSERT INTO nsp_fleet.customers (ref, customer) SELECT c->>'ref', c FROM " +
+        "jsonb_array_elements($1::jsonb) AS c ON CONFLICT (ref) DO UPDATE SET customer = EXCLUDED.customer, " +
+        "updated_at = now()",
       [JSON.stringify(customers)],
     );
   }
@@ -292,7 +295,9 @@ export async function work(opts: WorkerOptions): Promise<number> {
     if (closing || lost.signal.aborted) return;
     lost.abort(
       new Error(
-        `lost the connection to the database (${DATABASE_ENV}=${shownUrl(opts.url)}): ${e.message}; the worker stops its running stacks and exits for its supervisor to restart it once the database is back; their jobs return to the queue after the lease (${opts.leaseSeconds} s)`,
+        `lost the connection to the database (${DATABASE_ENV}=${shownUrl(opts.url)}): ${e.message}; the ` +
+          `worker stops its running stacks and exits for its supervisor to restart it once the database is ` +
+          `back; their jobs return to the queue after the lease (${opts.leaseSeconds} s)`,
       ),
     );
     wake();
@@ -318,7 +323,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
     // pg-boss's job table (the version is pinned), for as long as it holds the job.
     const renew = async (job: FetchedJob): Promise<boolean> => {
       const { rowCount } = await client.query(
-        "UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $3) WHERE name = $1 AND id = $2 AND state = 'active'",
+        "UPDATE pgboss.job SET expire_in = (now() - started_on) + make_interval(secs => $3) WHERE name = $1 " +
+          "AND id = $2 AND state = 'active'",
         [QUEUE, job.id, opts.leaseSeconds],
       );
       return rowCount === 1;
@@ -348,7 +354,9 @@ export async function work(opts: WorkerOptions): Promise<number> {
       else if (done.operation !== "preview") state = before === "drifted" ? "drifted" : "ok";
       if (state === undefined) return;
       await client.query(
-        "INSERT INTO nsp_fleet.health (stack, state, run_id) VALUES ($1, $2, $3) ON CONFLICT (stack) DO UPDATE SET since = CASE WHEN nsp_fleet.health.state = EXCLUDED.state THEN nsp_fleet.health.since ELSE now() END, state = EXCLUDED.state, run_id = EXCLUDED.run_id",
+        "INSERT INTO nsp_fleet.health (stack, state, run_id) VALUES ($1, $2, $3) ON CONFLICT (stack) DO " +
+          "UPDATE SET since = CASE WHEN nsp_fleet.health.state = EXCLUDED.state THEN nsp_fleet.health.since " +
+          "ELSE now() END, state = EXCLUDED.state, run_id = EXCLUDED.run_id",
         [customer.ref, state, done.runId],
       );
       const common = { run: done.runId, operation: done.operation, stack: customer.ref, attempts: done.attempt };
@@ -369,7 +377,9 @@ export async function work(opts: WorkerOptions): Promise<number> {
     /** The run's end, told once whichever worker records its last stack. */
     const runFinished = async (runId: string, operation: Operation): Promise<void> => {
       const ended = await client.query(
-        "UPDATE nsp_fleet.runs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL AND NOT EXISTS (SELECT 1 FROM nsp_fleet.stacks WHERE run_id = $1 AND result IN ('queued', 'running', 'retrying')) RETURNING id",
+        "UPDATE nsp_fleet.runs SET finished_at = now() WHERE id = $1 AND finished_at IS NULL AND NOT EXISTS " +
+          "(SELECT 1 FROM nsp_fleet.stacks WHERE run_id = $1 AND result IN ('queued', 'running', 'retrying')) " +
+          "RETURNING id",
         [runId],
       );
       if (ended.rowCount !== 1) return;
@@ -427,7 +437,9 @@ export async function work(opts: WorkerOptions): Promise<number> {
             return "already recorded";
           const last = (
             await connection.query<{ id: string; pending: boolean }>(
-              "SELECT r.id, EXISTS (SELECT 1 FROM nsp_fleet.stacks s WHERE s.run_id = r.id AND s.result IN ('queued', 'running', 'retrying')) AS pending FROM nsp_fleet.runs r WHERE r.schedule = $1 ORDER BY r.created_at DESC LIMIT 1",
+              "SELECT r.id, EXISTS (SELECT 1 FROM nsp_fleet.stacks s WHERE s.run_id = r.id AND s.result IN " +
+                "('queued', 'running', 'retrying')) AS pending FROM nsp_fleet.runs r WHERE r.schedule = $1 ORDER BY " +
+                "r.created_at DESC LIMIT 1",
               [kind],
             )
           ).rows[0];
@@ -519,7 +531,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
       );
       try {
         await client.query(
-          "UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), finished_at = NULL WHERE run_id = $1 AND stack = $2",
+          "UPDATE nsp_fleet.stacks SET result = 'running', worker = $3, attempts = $4, started_at = now(), " +
+            "finished_at = NULL WHERE run_id = $1 AND stack = $2",
           [runId, customer.ref, me, attempt],
         );
         opts.say(`${customer.ref}: ${operation}, attempt ${attempt} (run ${runId})`);
@@ -557,7 +570,9 @@ export async function work(opts: WorkerOptions): Promise<number> {
         const durationSeconds = (Date.now() - startedAt) / 1000;
         if ("changes" in outcome) {
           await client.query(
-            "UPDATE nsp_fleet.stacks SET result = 'succeeded', changes = $3, plan = $4, drift = $5, remediation = $6, requests = $7, rate_limited = $8, error = NULL, finished_at = now() WHERE run_id = $1 AND stack = $2",
+            "UPDATE nsp_fleet.stacks SET result = 'succeeded', changes = $3, plan = $4, drift = $5, remediation = " +
+              "$6, requests = $7, rate_limited = $8, error = NULL, finished_at = now() WHERE run_id = $1 AND stack " +
+              "= $2",
             [
               runId,
               customer.ref,
@@ -580,7 +595,8 @@ export async function work(opts: WorkerOptions): Promise<number> {
           const last = job.retryCount >= job.retryLimit;
           if (last) failedForGood++;
           await client.query(
-            "UPDATE nsp_fleet.stacks SET result = $3, error = $4, drift = $5, requests = $6, rate_limited = $7, finished_at = now() WHERE run_id = $1 AND stack = $2",
+            "UPDATE nsp_fleet.stacks SET result = $3, error = $4, drift = $5, requests = $6, rate_limited = $7, " +
+              "finished_at = now() WHERE run_id = $1 AND stack = $2",
             [
               runId,
               customer.ref,
@@ -718,7 +734,8 @@ function stackStatus(r: StackRow): StackStatus {
 }
 
 const STACK_COLUMNS =
-  "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
+  "s.stack, s.result, s.changes, s.attempts, s.worker, s.started_at, s.finished_at, s.error, s.plan, " +
+  "s.drift, s.remediation, s.requests, s.rate_limited, h.state AS health, h.since AS health_since";
 
 /** Whether a stack of a run changes (a preview) or drifted (a drift check). */
 export function stackChanged(operation: Operation, s: Pick<StackStatus, "changes" | "drift">): boolean {

@@ -92,7 +92,8 @@ export async function listSchedules(url: string): Promise<Schedule[]> {
       run_id: string | null;
       skipped: string | null;
     }>(
-      "SELECT DISTINCT ON (schedule) schedule, fired_at, run_id, skipped FROM nsp_fleet.firings ORDER BY schedule, fired_at DESC",
+      "SELECT DISTINCT ON (schedule) schedule, fired_at, run_id, skipped FROM nsp_fleet.firings ORDER BY " +
+        "schedule, fired_at DESC",
     );
     const last = new Map(firings.rows.map((f) => [f.schedule, f]));
     return SCHEDULE_KINDS.flatMap((kind) => {

@@ -54,7 +54,8 @@ export function webhookUrl(value: string, source: string): URL {
     );
   if (url.username !== "" || url.password !== "") {
     throw new InputError(
-      `${source}: ${shownAddress(url)} holds a user name or password; remove it: the receiver knows the fleet's events by their signature (${WEBHOOK_SECRET_ENV}), and the URL is stored with each queued delivery`,
+      `${source}: ${shownAddress(url)} holds a user name or password; remove it: the receiver knows the ` +
+        `fleet's events by their signature (${WEBHOOK_SECRET_ENV}), and the URL is stored with each queued delivery`,
     );
   }
   return url;
@@ -75,12 +76,15 @@ export function webhookSettings(env: NodeJS.ProcessEnv, flag?: string): { url: U
 function webhookSecret(secret: string | undefined): string {
   if (secret === undefined || secret === "") {
     throw new InputError(
-      `${WEBHOOK_SECRET_ENV}: not set; a webhook's events are signed with it (HMAC-SHA256), so that its receiver can tell them from forgeries. Set it to a long random string, e.g. \`openssl rand -hex 32\`, and give the receiver the same`,
+      `${WEBHOOK_SECRET_ENV}: not set; a webhook's events are signed with it (HMAC-SHA256), so that its ` +
+        `receiver can tell them from forgeries. Set it to a long random string, e.g. \`openssl rand -hex ` +
+        `32\`, and give the receiver the same`,
     );
   }
   if (secret.length < MIN_SECRET_LENGTH) {
     throw new InputError(
-      `${WEBHOOK_SECRET_ENV}: ${secret.length} characters, too short to sign with; use at least ${MIN_SECRET_LENGTH} random characters, e.g. \`openssl rand -hex 32\``,
+      `${WEBHOOK_SECRET_ENV}: ${secret.length} characters, too short to sign with; use at least ` +
+        `${MIN_SECRET_LENGTH} random characters, e.g. \`openssl rand -hex 32\``,
     );
   }
   return secret;
@@ -288,7 +292,8 @@ export async function handleDelivery(
   const url = webhookUrl(job.data.url, `the delivery job ${job.id}'s url`);
   const result = await deliverOnce(url, event, secret, fetchImpl);
   await db.query(
-    "INSERT INTO nsp_fleet.deliveries (event_id, type, run_id, stack, url, attempt, status, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    "INSERT INTO nsp_fleet.deliveries (event_id, type, run_id, stack, url, attempt, status, error) VALUES " +
+      "($1, $2, $3, $4, $5, $6, $7, $8)",
     [
       event.id,
       event.type,

@@ -86,7 +86,8 @@ describe("listAll", () => {
     const { client } = makeClient([json(200, { zones: [] })]);
     const err = await caught(client.listAll("/dns/zones"));
     expect((err as Error).message).toBe(
-      "GET /dns/zones: invalid_response: list page at offset 0: expected an array under data, items or results; the object has keys: zones",
+      "GET /dns/zones: invalid_response: list page at offset 0: expected an array under data, items or " +
+        "results; the object has keys: zones",
     );
     const bad = makeClient([json(200, { data: [], paging: { next_offset: "2" } })]);
     await expect(bad.client.listAll("/x")).rejects.toThrow(/next_offset is not a non-negative integer/);

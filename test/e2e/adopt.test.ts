@@ -219,7 +219,8 @@ describe("adopting a whole account with nsp-discover and pulumi import", () => {
     // The token check, and one read of each object that holds a secret (left out of the file).
     expect(importing.total, JSON.stringify(importing.byRoute)).toBeLessThanOrEqual(1 + leftToRead.length);
     console.log(
-      `--with-state: nsp-discover ${discovering.total} requests for ${stateful.resources.length} objects (${leftToRead.length} holding a secret, left to read); pulumi import ${importing.total} requests ${JSON.stringify(importing.byRoute)}`,
+      `--with-state: nsp-discover ${discovering.total} requests for ${stateful.resources.length} objects ` +
+        `(${leftToRead.length} holding a secret, left to read); pulumi import ${importing.total} requests ${JSON.stringify(importing.byRoute)}`,
     );
     writeFileSync(
       join(dir, "Pulumi.yaml"),

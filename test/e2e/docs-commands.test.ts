@@ -55,7 +55,9 @@ const GUIDE_EMULATOR = "npx nsp-emulator --port 8787 --account demo=svc_01234567
 const LOAD_BLOCK = [
   "zone=$(pulumi stack output zoneId)",
   "mode=preview",
-  `jq -n --rawfile text example.com.zone --arg mode "$mode" '{text: $text, mode: $mode}' | curl -fsS -X POST -H "Authorization: Bearer $NSP_API_TOKEN" -H 'Content-Type: application/json' --data @- "$NSP_BASE_URL/dns/zones/$zone/import"`,
+  `jq -n --rawfile text example.com.zone --arg mode "$mode" '{text: $text, mode: $mode}' | curl -fsS -X ` +
+    `POST -H "Authorization: Bearer $NSP_API_TOKEN" -H 'Content-Type: application/json' --data @- ` +
+    `"$NSP_BASE_URL/dns/zones/$zone/import"`,
 ];
 const ADOPT_BLOCK = [
   "npx nsp-discover --zone example.com --zone-records --type nsp:dns:ZoneRecords > import.json",
@@ -79,7 +81,8 @@ const RUN = [
 ];
 
 const PUBLISHED =
-  "the published package: nothing is published from these machines (the README says so); its local-file twin beside it is run";
+  "the published package: nothing is published from these machines (the README says so); its local-file " +
+  "twin beside it is run";
 const PLACEHOLDER = "a placeholder (`svc_...`, `PORT`, `<name>`) the reader replaces";
 const NOT_HERE: Record<string, string> = {
   [`pulumi plugin install resource nsp ${VERSION}`]: PUBLISHED,
@@ -92,7 +95,8 @@ const NOT_HERE: Record<string, string> = {
   [`pip install ./pulumi_nsp-${VERSION}-py3-none-any.whl`]:
     "the README's form of the guide's Python step, which the guide's script runs in the project's virtual environment",
   [`mkdir -p third_party && tar -xzf pulumi-nsp-sdk-go-v${VERSION}.tar.gz -C third_party`]:
-    "the README's form of the guide's Go step, which the guide's script runs (from the project folder, `../` before the file)",
+    "the README's form of the guide's Go step, which the guide's script runs (from the project folder, " +
+    "`../` before the file)",
   "npm ci && npm run demo":
     "a contributor's command on a clone; the demo is the quickstart that test/e2e/yaml.test.ts runs",
   "npm ci && npm test": "a contributor's command on a clone: the whole suite, this test included",
@@ -107,11 +111,14 @@ const NOT_HERE: Record<string, string> = {
   "npx nsp-emulator [--port N] [--account NAME=TOKEN ...] [--rate-limit PER_MINUTE] [--alternative NAME ...] [--outlive-parent]":
     "a synopsis of the options, not a command",
   "pulumi login --local":
-    "logs in to the real ~/.pulumi (pulumi finds `~` in the user database, not in HOME), which a test must not touch; the guide's script leaves it out and its stacks use their own file backend (PULUMI_BACKEND_URL) instead",
+    "logs in to the real ~/.pulumi (pulumi finds `~` in the user database, not in HOME), which a test " +
+    "must not touch; the guide's script leaves it out and its stacks use their own file backend " +
+    "(PULUMI_BACKEND_URL) instead",
   "pulumi config set --secret shopToken svc_...": PLACEHOLDER,
   "pulumi config set --secret blogToken svc_...": PLACEHOLDER,
   "pulumi preview --policy-pack policy":
-    "needs the repository's examples/policy-pack (not a release file) with @pulumi/policy installed; test/e2e/policy.test.ts runs previews with that pack",
+    "needs the repository's examples/policy-pack (not a release file) with @pulumi/policy installed; " +
+    "test/e2e/policy.test.ts runs previews with that pack",
   ...Object.fromEntries(
     [
       "pulumi do --stateless nsp:dns:Record create --zone-id <zoneId> --name www --type A --content 192.0.2.10 --yes",

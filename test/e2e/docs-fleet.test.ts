@@ -63,7 +63,8 @@ it("shows the program of examples/fleet, which the fleet's other tests run", () 
   expect(page).toBe(example.slice(example.indexOf("import ")));
 });
 
-it("docs/guides/fleet.md runs as printed: the release files, the customer project, run, the queue (up, a preview, drift found and repaired, a schedule, then --destroy) and the operator's manifests", async () => {
+it("docs/guides/fleet.md runs as printed: the release files, the customer project, run, the queue (up, a " +
+  "preview, drift found and repaired, a schedule, then --destroy) and the operator's manifests", async () => {
   const blocks = blocksOf(FLEET_PAGE);
   pg = await testPostgres();
   const database = await pg.database("docs_fleet");

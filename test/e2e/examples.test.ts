@@ -80,7 +80,8 @@ describe("the examples of schema.json", () => {
     );
     writeFileSync(
       join(dir, "go.mod"),
-      `module example.com/nsp-examples\n\ngo 1.24\n\nrequire (\n\t${modulePath} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v${pulumiSdk}\n)\n\nreplace ${modulePath} => ./sdk\n`,
+      `module example.com/nsp-examples\n\ngo 1.24\n\nrequire (\n\t${modulePath} ` +
+        `v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v${pulumiSdk}\n)\n\nreplace ${modulePath} => ./sdk\n`,
     );
     // All examples as files of one main package, so Go links one binary instead of one per
     // example. Imports belong to a file, so each file compiles as printed but for one change:

@@ -97,42 +97,46 @@ async function attempts(eventId: string) {
   return rows;
 }
 
-it("a delivery the receiver refuses once is retried by pg-boss and delivered, each attempt recorded, the secret nowhere in the database", async () => {
-  const { url, bodies } = await receiver(500, 204);
-  const event = fleetEvent({
-    type: "stack.failed",
-    run: "7a1f2c3d-0000-4000-8000-000000000001",
-    operation: "up",
-    stack: "acme",
-    attempts: 3,
-    error: "error: the zone acme.example is locked",
-  });
-  const id = (await queueDelivery(boss, url, event, { retries: 2, retryDelaySeconds: 1 }))!;
-  await until(async () => (await jobState(id)) === "completed", 100);
-  expect(bodies).toHaveLength(2);
-  for (const b of bodies) {
-    expect(JSON.parse(b.body)).toEqual(event);
-    expect(verify(b.body, b.signature, SECRET)).toBe(true);
-  }
-  const shown = `http://127.0.0.1:${url.port}/events`;
-  expect(await attempts(event.id)).toEqual([
-    {
-      attempt: 1,
-      status: 500,
-      error: "the receiver answered 500 Internal Server Error",
-      url: shown,
+it(
+  "a delivery the receiver refuses once is retried by pg-boss and delivered, each attempt recorded, the " +
+    "secret nowhere in the database",
+  async () => {
+    const { url, bodies } = await receiver(500, 204);
+    const event = fleetEvent({
       type: "stack.failed",
+      run: "7a1f2c3d-0000-4000-8000-000000000001",
+      operation: "up",
       stack: "acme",
-    },
-    { attempt: 2, status: 204, error: null, url: shown, type: "stack.failed", stack: "acme" },
-  ]);
-  const { rows } = await client.query<{ text: string }>(
-    "SELECT data::text || coalesce(output::text, '') AS text FROM pgboss.job WHERE id = $1",
-    [id],
-  );
-  expect(rows[0]!.text).toContain(event.id);
-  expect(rows[0]!.text).not.toContain(SECRET);
-});
+      attempts: 3,
+      error: "error: the zone acme.example is locked",
+    });
+    const id = (await queueDelivery(boss, url, event, { retries: 2, retryDelaySeconds: 1 }))!;
+    await until(async () => (await jobState(id)) === "completed", 100);
+    expect(bodies).toHaveLength(2);
+    for (const b of bodies) {
+      expect(JSON.parse(b.body)).toEqual(event);
+      expect(verify(b.body, b.signature, SECRET)).toBe(true);
+    }
+    const shown = `http://127.0.0.1:${url.port}/events`;
+    expect(await attempts(event.id)).toEqual([
+      {
+        attempt: 1,
+        status: 500,
+        error: "the receiver answered 500 Internal Server Error",
+        url: shown,
+        type: "stack.failed",
+        stack: "acme",
+      },
+      { attempt: 2, status: 204, error: null, url: shown, type: "stack.failed", stack: "acme" },
+    ]);
+    const { rows } = await client.query<{ text: string }>(
+      "SELECT data::text || coalesce(output::text, '') AS text FROM pgboss.job WHERE id = $1",
+      [id],
+    );
+    expect(rows[0]!.text).toContain(event.id);
+    expect(rows[0]!.text).not.toContain(SECRET);
+  },
+);
 
 it("a receiver that never takes it: pg-boss gives up after the retries, every attempt recorded with its error", async () => {
   const { url, bodies } = await receiver(503);
@@ -161,19 +165,23 @@ it("the metrics' gauges: stack jobs queued or retrying (not running), stacks dri
     const older = randomUUID();
     const latest = randomUUID();
     await client.query(
-      "INSERT INTO nsp_fleet.runs (id, operation, created_at) VALUES ($1, 'up', now() - interval '1 hour'), ($2, 'drift', now())",
+      "INSERT INTO nsp_fleet.runs (id, operation, created_at) VALUES ($1, 'up', now() - interval '1 hour'), " +
+        "($2, 'drift', now())",
       [older, latest],
     );
     await client.query(
-      "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, gen_random_uuid(), r FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(s, r, p)",
+      "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) SELECT $1, p, s, " +
+        "gen_random_uuid(), r FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS t(s, r, p)",
       [latest, ["acme", "globex", "initech", "umbrella"], ["succeeded", "succeeded", "failed", "running"]],
     );
     await client.query(
-      "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) VALUES ($1, 1, 'acme', gen_random_uuid(), 'failed')",
+      "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result) VALUES ($1, 1, 'acme', " +
+        "gen_random_uuid(), 'failed')",
       [older],
     );
     await client.query(
-      "INSERT INTO nsp_fleet.health (stack, state, run_id) VALUES ('acme', 'drifted', $1), ('globex', 'ok', $1), ('initech', 'failed', $1)",
+      "INSERT INTO nsp_fleet.health (stack, state, run_id) VALUES ('acme', 'drifted', $1), ('globex', 'ok', " +
+        "$1), ('initech', 'failed', $1)",
       [latest],
     );
     // Three stack jobs queued, one of them then taken by a worker (active): two in the queue.

@@ -23,7 +23,8 @@ afterAll(() => {
   pg?.stop();
 });
 
-it("the fleet's page: every stack, the failed filter, a drifted customer's values, charts with data, a run appearing live, the token rule, no secret, no serious accessibility issue", async () => {
+it("the fleet's page: every stack, the failed filter, a drifted customer's values, charts with data, a " +
+  "run appearing live, the token rule, no secret, no serious accessibility issue", async () => {
   pg = await testPostgres();
   const url = await pg.database("fleet_page");
   const logDir = join(scratch, "logs");

@@ -167,7 +167,8 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
     current = changed;
   });
 
-  it("cuts 30% when allowed, changes 30% of the data and deletes the resource in bulk, keeping the outside record; with deletedWith a destroy deletes only the zone", {
+  it("cuts 30% when allowed, changes 30% of the data and deletes the resource in bulk, keeping the outside " +
+    "record; with deletedWith a destroy deletes only the zone", {
     timeout: 1_200_000,
   }, async () => {
     expect(current).toHaveLength(N);
@@ -213,7 +214,9 @@ describe(`a ${N.toLocaleString("en")}-record zone as one nsp:dns:ZoneRecords`, (
       "large.example",
     );
     process.stderr.write(
-      `large-zone requests: 30% cut ${cut.total}, 30% data change ${change.total}, delete ${removed.total} (bounds ${BULK_BOUND}, ${2 * Math.ceil(N / PAGE) + 4}, ${BULK_BOUND}); destroy with deletedWith ${destroy.total}\n`,
+      `large-zone requests: 30% cut ${cut.total}, 30% data change ${change.total}, delete ` +
+        `${removed.total} (bounds ${BULK_BOUND}, ${2 * Math.ceil(N / PAGE) + 4}, ${BULK_BOUND}); destroy ` +
+        `with deletedWith ${destroy.total}\n`,
     );
   });
 });

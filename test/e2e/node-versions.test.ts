@@ -46,7 +46,8 @@ describe("the supported Node.js versions", () => {
   });
 
   it.each(OTHERS)(
-    "Node.js %s: the printed installs warn of no engine, and the plugin from its archive brings a YAML stack up, previews no change and destroys it",
+    "Node.js %s: the printed installs warn of no engine, and the plugin from its archive brings a YAML " +
+      "stack up, previews no change and destroys it",
     async (nodeVersion) => {
       const nodeBin = execFileSync("bash", [join(ROOT, "scripts", "install-node.sh"), nodeVersion], {
         encoding: "utf8",

@@ -243,7 +243,8 @@ describe("nsp-discover --skip-tracked", () => {
     expect(stats.mutating).toBe(0);
     expect(stats.total, JSON.stringify(stats.byRoute)).toBeLessThanOrEqual(1 + leftToRead.length);
     console.log(
-      `import of ${file.resources.length} objects with their state (${leftToRead.length} left to read): ${stats.total} requests ${JSON.stringify(stats.byRoute)}`,
+      `import of ${file.resources.length} objects with their state (${leftToRead.length} left to read): ` +
+        `${stats.total} requests ${JSON.stringify(stats.byRoute)}`,
     );
     // The program the import wrote, run as the stack's program, changes nothing.
     writeFileSync(

@@ -57,7 +57,8 @@ it("runs the first Python example of nsp:dns:Zone's page: up, a no-change previe
   const dir = mkdtempSync(join(tmpdir(), "nsp-e2e-python-example-"));
   writeFileSync(
     join(dir, "Pulumi.yaml"),
-    `name: zone-example\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\nplugins:\n  providers:\n    - name: nsp\n      path: ${join(ROOT, "bin")}\n`,
+    `name: zone-example\nruntime:\n  name: python\n  options:\n    virtualenv: ${venv}\nplugins:\n  ` +
+      `providers:\n    - name: nsp\n      path: ${join(ROOT, "bin")}\n`,
   );
   writeFileSync(join(dir, "__main__.py"), example.code.python!);
   const token = await emulator.control().addAccount("python-example");

@@ -124,12 +124,16 @@ describe("the unpacked linux-amd64 plugin", () => {
     expect(served.stderr).not.toMatch(REFUSAL);
   });
 
-  it("without schema.json beside the bundle, serves the schema built from its definitions: schema.json but for the examples, which only that file holds", async () => {
-    const served = await servedSchema((plugin) => rmSync(join(plugin, "schema.json")));
-    expect(served.schema).toEqual(withoutExampleSections(schemaJson()));
-    expect(JSON.stringify(served.schema)).not.toContain("{{% examples %}}");
-    expect(served.stderr).not.toMatch(REFUSAL);
-  });
+  it(
+    "without schema.json beside the bundle, serves the schema built from its definitions: schema.json but " +
+      "for the examples, which only that file holds",
+    async () => {
+      const served = await servedSchema((plugin) => rmSync(join(plugin, "schema.json")));
+      expect(served.schema).toEqual(withoutExampleSections(schemaJson()));
+      expect(JSON.stringify(served.schema)).not.toContain("{{% examples %}}");
+      expect(served.stderr).not.toMatch(REFUSAL);
+    },
+  );
 
   it("starts without the code cache, or with one V8 refuses, and says so under NSP_DEBUG", async () => {
     const uncached = await servedSchema((plugin) => rmSync(join(plugin, "plugin.cjs.cache")));
@@ -184,7 +188,9 @@ describe("on a Node.js below package.json's engines floor", () => {
       expect(old).toEqual({
         status: 1,
         stdout: "",
-        stderr: `nsp-${tool}: Node.js >= ${floor} is required but this is Node.js v${OLD_NODE} (${oldNode()}); install Node.js ${floor} or later (https://nodejs.org)\n`,
+        stderr:
+          `nsp-${tool}: Node.js >= ${floor} is required but this is Node.js v${OLD_NODE} (${oldNode()}); ` +
+          `install Node.js ${floor} or later (https://nodejs.org)\n`,
       });
       // On this suite's Node.js (a tested one) the same file runs the tool.
       const current = run([process.execPath, launcher, "--help"], { PATH: "/usr/bin:/bin" });

@@ -75,18 +75,24 @@ function mixedProgram(): string {
       Array.from({ length: 30 }, (_, i) => `198.51.${z}.${i + 1}`),
     );
     out += `  z${z}-dnssec:\n    type: nsp:dns:ZoneDnssec\n    properties: { zoneId: "\${z${z}.id}", enabled: true }\n`;
-    out += `  z${z}-transfer:\n    type: nsp:dns:ZoneTransfer\n    properties: { zoneId: "\${z${z}.id}", allow: [192.0.2.${z + 1}], notify: [192.0.2.${z + 1}] }\n`;
+    out +=
+      `  z${z}-transfer:\n    type: nsp:dns:ZoneTransfer\n    properties: { zoneId: "\${z${z}.id}", ` +
+      `allow: [192.0.2.${z + 1}], notify: [192.0.2.${z + 1}] }\n`;
   }
   for (let c = 0; c < 2; c++) {
     out += `  ca${c}:\n    type: nsp:rpki:Ca\n    properties: { handle: faults-ca-${c}, asns: [${64500 + c}] }\n`;
     for (let r = 0; r < 10; r++) {
-      out += `  ca${c}-roa${r}:\n    type: nsp:rpki:Roa\n    properties: { caId: "\${ca${c}.id}", asn: ${64500 + c}, prefix: 10.${c}.${r}.0/24, maxLength: 24 }\n`;
+      out +=
+        `  ca${c}-roa${r}:\n    type: nsp:rpki:Roa\n    properties: { caId: "\${ca${c}.id}", asn: ` +
+        `${64500 + c}, prefix: 10.${c}.${r}.0/24, maxLength: 24 }\n`;
     }
   }
   for (let s = 0; s < 5; s++) {
     out += `  site${s}:\n    type: nsp:cdn:Site\n    properties: { hostname: site${s}.faults-cdn.example, origin: 203.0.113.${s + 1}, forceHttps: true }\n`;
     for (let r = 0; r < 2; r++) {
-      out += `  site${s}-rule${r}:\n    type: nsp:security:Rule\n    properties: { siteId: "\${site${s}.id}", field: asn, op: in, value: AS${64600 + r}, action: block }\n`;
+      out +=
+        `  site${s}-rule${r}:\n    type: nsp:security:Rule\n    properties: { siteId: "\${site${s}.id}", ` +
+        `field: asn, op: in, value: AS${64600 + r}, action: block }\n`;
     }
   }
   return out;
@@ -161,61 +167,65 @@ async function serverMatchesState(stack: Stack, api: EmulatorControl): Promise<R
 }
 
 describe("with the real pulumi CLI", () => {
-  it("converges a 202-resource stack under 20% injected faults in at most one rerun of up, with no duplicate, orphan or missing object", async () => {
-    const { stack, api } = await newStack(mixedProgram());
-    await api.resetStats();
-    await api.setFaults({
-      rate: 0.2,
-      kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"],
-      status: 503,
-      timeoutMs: 1500,
-      latencyMs: 300,
-      seed: 7,
-    });
-    // A fault can outlast a resource's retries, so the first up may fail; what it made must then
-    // be in the state, so that the one rerun (itself under faults) finishes the job.
-    const ups = [await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true })];
-    if (ups[0]!.code !== 0) ups.push(await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true }));
-    const reruns = ups.length - 1;
-    expect(ups.at(-1)!.code, ups.at(-1)!.stdout + ups.at(-1)!.stderr).toBe(0);
-    const { faults, total } = await api.stats();
-    await api.clearFaults();
-    const { checked, duplicates, orphans, missing } = await serverMatchesState(stack, api);
-    expect((await stateResources(stack)).length).toBe(202);
+  it(
+    "converges a 202-resource stack under 20% injected faults in at most one rerun of up, with no " +
+      "duplicate, orphan or missing object",
+    async () => {
+      const { stack, api } = await newStack(mixedProgram());
+      await api.resetStats();
+      await api.setFaults({
+        rate: 0.2,
+        kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"],
+        status: 503,
+        timeoutMs: 1500,
+        latencyMs: 300,
+        seed: 7,
+      });
+      // A fault can outlast a resource's retries, so the first up may fail; what it made must then
+      // be in the state, so that the one rerun (itself under faults) finishes the job.
+      const ups = [await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true })];
+      if (ups[0]!.code !== 0) ups.push(await stack.run(["up", "--yes", "--skip-preview"], { allowFailure: true }));
+      const reruns = ups.length - 1;
+      expect(ups.at(-1)!.code, ups.at(-1)!.stdout + ups.at(-1)!.stderr).toBe(0);
+      const { faults, total } = await api.stats();
+      await api.clearFaults();
+      const { checked, duplicates, orphans, missing } = await serverMatchesState(stack, api);
+      expect((await stateResources(stack)).length).toBe(202);
 
-    await api.setFaults({
-      rate: 0.2,
-      kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"],
-      status: 503,
-      timeoutMs: 1500,
-      latencyMs: 300,
-      seed: 8,
-    });
-    await stack.preview(["--expect-no-changes"]);
-    await api.clearFaults();
+      await api.setFaults({
+        rate: 0.2,
+        kinds: ["error5xx", "reset_before", "reset_after", "timeout", "rate_limit_storm", "latency"],
+        status: 503,
+        timeoutMs: 1500,
+        latencyMs: 300,
+        seed: 8,
+      });
+      await stack.preview(["--expect-no-changes"]);
+      await api.clearFaults();
 
-    const plugin = pluginStats(stack);
-    const injected = Object.values(faults).reduce((a, b) => a + b, 0);
-    const figures = {
-      resources: 202,
-      reruns,
-      requestsServed: total,
-      faultsInjected: injected,
-      faults,
-      pluginRequests: plugin.requests,
-      retries: plugin.retries,
-      rateLimitedSeen: plugin.rateLimited,
-      serverObjectsChecked: checked,
-      duplicates,
-      orphans,
-      missing,
-    };
-    console.log(`reliability figures: ${JSON.stringify(figures)}`);
-    // About one request in five was hit (a fault's retry can be hit again).
-    expect(injected / total).toBeGreaterThan(0.12);
-    expect(plugin.retries).toBeGreaterThan(0);
-    await stack.destroy();
-  });
+      const plugin = pluginStats(stack);
+      const injected = Object.values(faults).reduce((a, b) => a + b, 0);
+      const figures = {
+        resources: 202,
+        reruns,
+        requestsServed: total,
+        faultsInjected: injected,
+        faults,
+        pluginRequests: plugin.requests,
+        retries: plugin.retries,
+        rateLimitedSeen: plugin.rateLimited,
+        serverObjectsChecked: checked,
+        duplicates,
+        orphans,
+        missing,
+      };
+      console.log(`reliability figures: ${JSON.stringify(figures)}`);
+      // About one request in five was hit (a fault's retry can be hit again).
+      expect(injected / total).toBeGreaterThan(0.12);
+      expect(plugin.retries).toBeGreaterThan(0);
+      await stack.destroy();
+    },
+  );
 
   it("sends no mutating request during a preview with creates, updates and deletes", async () => {
     const { stack, api } = await newStack(
@@ -319,49 +329,53 @@ describe("with the real pulumi CLI", () => {
 });
 
 describe("secrets", () => {
-  it("leave no plaintext token or one-time secret in the state, the plugin's stderr or error messages; the verbose engine log has them only in the engine's own RPC dumps", async () => {
-    // The token comes from the environment here, as pipelines pass it; the plugin reads it there,
-    // so it never travels through the engine.
-    const token = emulator.accounts.demo!;
-    const stack = await Stack.init(prepareProject("yaml"), {
-      env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl, NSP_DEBUG: "1" },
-    });
-    stacks.push(stack);
-    // The engine's most verbose log, with the plugin's stderr in it, for an up and a refresh.
-    const verbose = ["-v=9", "--logtostderr", "--logflow"];
-    const up = await stack.run(["up", "--yes", "--skip-preview", ...verbose]);
-    const refresh = await stack.run(["refresh", "--yes", "--skip-preview", ...verbose]);
-    expect(up.stderr.length).toBeGreaterThan(10_000);
-    const tsigKey = (await stack.outputs(true)).tsigKey as string;
-    expect(tsigKey.length).toBeGreaterThan(16);
-    // An error from the API: a zone that already exists.
-    await admin.post("/dns/zones", {
-      service_id: (await admin.services()).find((s) => s.type === "auth_dns")!.id,
-      name: "taken.example",
-    });
-    await stack.setConfig("zoneName", "taken.example");
-    const failed = await stack.run(["up", "--yes", "--skip-preview", ...verbose], { allowFailure: true });
-    expect(failed.code).not.toBe(0);
-    expect(failed.stdout + failed.stderr).toMatch(/conflict/);
+  it(
+    "leave no plaintext token or one-time secret in the state, the plugin's stderr or error messages; the " +
+      "verbose engine log has them only in the engine's own RPC dumps",
+    async () => {
+      // The token comes from the environment here, as pipelines pass it; the plugin reads it there,
+      // so it never travels through the engine.
+      const token = emulator.accounts.demo!;
+      const stack = await Stack.init(prepareProject("yaml"), {
+        env: { NSP_API_TOKEN: token, NSP_BASE_URL: emulator.baseUrl, NSP_DEBUG: "1" },
+      });
+      stacks.push(stack);
+      // The engine's most verbose log, with the plugin's stderr in it, for an up and a refresh.
+      const verbose = ["-v=9", "--logtostderr", "--logflow"];
+      const up = await stack.run(["up", "--yes", "--skip-preview", ...verbose]);
+      const refresh = await stack.run(["refresh", "--yes", "--skip-preview", ...verbose]);
+      expect(up.stderr.length).toBeGreaterThan(10_000);
+      const tsigKey = (await stack.outputs(true)).tsigKey as string;
+      expect(tsigKey.length).toBeGreaterThan(16);
+      // An error from the API: a zone that already exists.
+      await admin.post("/dns/zones", {
+        service_id: (await admin.services()).find((s) => s.type === "auth_dns")!.id,
+        name: "taken.example",
+      });
+      await stack.setConfig("zoneName", "taken.example");
+      const failed = await stack.run(["up", "--yes", "--skip-preview", ...verbose], { allowFailure: true });
+      expect(failed.code).not.toBe(0);
+      expect(failed.stdout + failed.stderr).toMatch(/conflict/);
 
-    const logs = [up, refresh, failed].map((r) => r.stdout + r.stderr).join("\n");
-    const linesWith = (text: string, secret: string) => text.split("\n").filter((l) => l.includes(secret));
-    const hits = {
-      stateAndConfig: linesWith(stack.artefacts(), token).length + linesWith(stack.artefacts(), tsigKey).length,
-      tokenInLogs: linesWith(logs, token).length,
-      oneTimeSecretInLogs: linesWith(logs, tsigKey).length,
-    };
-    // Pulumi v3.259's engine prints every property it marshals at -v=9, secrets included
-    // (sdk/go/common/resource/plugin/rpc.go, "Marshaling property for RPC"): a secret output must
-    // reach the engine to be encrypted into the state. Nothing else may show it.
-    const engineDumps = linesWith(logs, tsigKey).filter((l) => /(Un)?[Mm]arshaling property for RPC/.test(l));
-    console.log(
-      `plaintext hits: ${JSON.stringify(hits)}, of which in the engine's own RPC dumps: ${engineDumps.length} (scanned ${logs.length} characters of logs)`,
-    );
-    expect(hits.stateAndConfig).toBe(0);
-    expect(hits.tokenInLogs).toBe(0);
-    expect(linesWith(logs, tsigKey).length).toBe(engineDumps.length);
-    await stack.setConfig("zoneName", "yaml.example");
-    await stack.destroy();
-  });
+      const logs = [up, refresh, failed].map((r) => r.stdout + r.stderr).join("\n");
+      const linesWith = (text: string, secret: string) => text.split("\n").filter((l) => l.includes(secret));
+      const hits = {
+        stateAndConfig: linesWith(stack.artefacts(), token).length + linesWith(stack.artefacts(), tsigKey).length,
+        tokenInLogs: linesWith(logs, token).length,
+        oneTimeSecretInLogs: linesWith(logs, tsigKey).length,
+      };
+      // Pulumi v3.259's engine prints every property it marshals at -v=9, secrets included
+      // (sdk/go/common/resource/plugin/rpc.go, "Marshaling property for RPC"): a secret output must
+      // reach the engine to be encrypted into the state. Nothing else may show it.
+      const engineDumps = linesWith(logs, tsigKey).filter((l) => /(Un)?[Mm]arshaling property for RPC/.test(l));
+      console.log(
+        `plaintext hits: ${JSON.stringify(hits)}, of which in the engine's own RPC dumps: ${engineDumps.length} (scanned ${logs.length} characters of logs)`,
+      );
+      expect(hits.stateAndConfig).toBe(0);
+      expect(hits.tokenInLogs).toBe(0);
+      expect(linesWith(logs, tsigKey).length).toBe(engineDumps.length);
+      await stack.setConfig("zoneName", "yaml.example");
+      await stack.destroy();
+    },
+  );
 });

@@ -147,7 +147,8 @@ const programs: Record<string, { runtime: string; prepare(dir: string): void }> 
       );
       writeFileSync(
         join(src, "go.mod"),
-        `module example.com/sdk-env\n\ngo 1.24\n\nrequire (\n\t${modulePath} v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n)\n\nreplace ${modulePath} => ./sdk-go\n`,
+        `module example.com/sdk-env\n\ngo 1.24\n\nrequire (\n\t${modulePath} ` +
+          `v0.0.0\n\tgithub.com/pulumi/pulumi/sdk/v3 v${PULUMI_SDK_VERSION}\n)\n\nreplace ${modulePath} => ./sdk-go\n`,
       );
       writeFileSync(
         join(src, "main.go"),
@@ -166,7 +167,8 @@ const programs: Record<string, { runtime: string; prepare(dir: string): void }> 
           "\t\tif err != nil {",
           "\t\t\treturn err",
           "\t\t}",
-          '\t\tfound := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{Type: pulumi.String("auth_dns")}, pulumi.Provider(fromEnv))',
+          '\t\tfound := dns.GetServicesOutput(ctx, dns.GetServicesOutputArgs{Type: pulumi.String("auth_dns")}, ' +
+            "pulumi.Provider(fromEnv))",
           '\t\tctx.Export("services", found.Services())',
           "\t\treturn nil",
           "\t})",

@@ -154,7 +154,10 @@ describe.each(RELEASES)("a stack of every resource kind brought up by the %s plu
     expect(await managed(s)).toEqual(new Map());
     // For the note of the change: what was upgraded and how long each step took.
     process.stdout.write(
-      `upgrade from ${release}: ${before.size} resources (${new Set([...before.values()].map((m) => m.type)).size} kinds), ${summary.same} unchanged, ${summary.replace ?? 0} replaced, states migrated: ${migrated.join(", ") || "none"} (${STATE_VERSION_KEY}); seconds ${JSON.stringify(seconds)}\n`,
+      `upgrade from ${release}: ${before.size} resources ` +
+        `(${new Set([...before.values()].map((m) => m.type)).size} kinds), ${summary.same} unchanged, ` +
+        `${summary.replace ?? 0} replaced, states migrated: ${migrated.join(", ") || "none"} ` +
+        `(${STATE_VERSION_KEY}); seconds ${JSON.stringify(seconds)}\n`,
     );
   });
 });

@@ -132,7 +132,9 @@ describe("nsp-emulator CLI", () => {
         process.execPath,
         [
           "-e",
-          `const c = require("node:child_process").spawn(process.execPath, ${JSON.stringify([BUNDLE, ...extra])}, { stdio: ["ignore", "pipe", "inherit"] }); c.stdout.once("data", () => console.log(c.pid)); setInterval(() => {}, 1000);`,
+          `const c = require("node:child_process").spawn(process.execPath, ` +
+            `${JSON.stringify([BUNDLE, ...extra])}, { stdio: ["ignore", "pipe", "inherit"] }); ` +
+            `c.stdout.once("data", () => console.log(c.pid)); setInterval(() => {}, 1000);`,
         ],
         { stdio: ["ignore", "pipe", "pipe"] },
       );

@@ -325,7 +325,8 @@ describe("PUT /link/tunnels/{id}/hostnames", () => {
       refused,
       409,
       "conflict",
-      `hostnames[1]: own.tunnel-d.example is already an edge site of this account (site ${existing.id}, cname mode); send adopt: true to serve it through this tunnel`,
+      `hostnames[1]: own.tunnel-d.example is already an edge site of this account (site ${existing.id}, ` +
+        `cname mode); send adopt: true to serve it through this tunnel`,
     );
     // All or nothing: the new name was not created either.
     expect((await sitesByHost()).has("new.tunnel-d.example")).toBe(false);

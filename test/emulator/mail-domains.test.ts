@@ -87,7 +87,8 @@ describe("BYO mail servers", () => {
       refused,
       409,
       "conflict",
-      `mail server ${s.id} (${s.name}) is used by mail domain(s) ${a.domain.name} (id ${a.domain.id}), ${b.domain.name} (id ${b.domain.id}); delete those domains first`,
+      `mail server ${s.id} (${s.name}) is used by mail domain(s) ${a.domain.name} (id ${a.domain.id}), ` +
+        `${b.domain.name} (id ${b.domain.id}); delete those domains first`,
     );
     expect((await h.api("DELETE", `/mail/domains/${a.domain.id}`)).status).toBe(204);
     expectError(

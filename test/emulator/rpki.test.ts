@@ -230,7 +230,9 @@ describe("RFC 8183 setup", () => {
 
   it("accepts prefixed namespaces, comments and CDATA", async () => {
     const ca = await newCa();
-    const xml = `<!-- from the RIR --><r:parent_response xmlns:r="${NS}" version='1' service_uri="https://p.example/x?a=1&amp;b=2" child_handle="c" parent_handle="p"><r:parent_bpki_ta><![CDATA[QUJD]]></r:parent_bpki_ta><r:offer/></r:parent_response>`;
+    const xml =
+      `<!-- from the RIR --><r:parent_response xmlns:r="${NS}" version='1' ` +
+      `service_uri="https://p.example/x?a=1&amp;b=2" child_handle="c" parent_handle="p"><r:parent_bpki_ta><![CDATA[QUJD]]></r:parent_bpki_ta><r:offer/></r:parent_response>`;
     const r = await h.api("POST", `/rpki/cas/${ca.id}/parent-response`, { xml });
     expect(r.status, r.text).toBe(200);
     expect(r.body.service_uri).toBe("https://p.example/x?a=1&b=2");

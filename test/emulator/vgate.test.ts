@@ -422,7 +422,8 @@ describe("trunks and numbers", () => {
       await h.api("DELETE", `/vgate/pbx/${p.id}/trunks/${t.id}`),
       409,
       "conflict",
-      `trunk "Trunk" (${t.id}) cannot be deleted while something routes to it: number +4930555000 (${n.id}), outbound route "Out" (${out.id}); change or delete them first`,
+      `trunk "Trunk" (${t.id}) cannot be deleted while something routes to it: number +4930555000 ` +
+        `(${n.id}), outbound route "Out" (${out.id}); change or delete them first`,
     );
     expectError(
       await h.api("POST", `/vgate/pbx/${p.id}/numbers`, { e164: "+4930555000" }),

@@ -124,7 +124,8 @@ describe("database settings", () => {
     expect(
       connectionError({ code: "28P01", message: 'password authentication failed for user "fleet"' }, url).message,
     ).toBe(
-      'the database refused user "fleet" (FLEET_DATABASE_URL=postgres://fleet:***@db.internal:5432/fleet): password authentication failed for user "fleet"; correct the user or password in the URL',
+      'the database refused user "fleet" (FLEET_DATABASE_URL=postgres://fleet:***@db.internal:5432/fleet): ' +
+        'password authentication failed for user "fleet"; correct the user or password in the URL',
     );
     expect(connectionError({ code: "3D000", message: "" }, url).message).toMatch(
       /^database "fleet" does not exist .*; create it \(createdb fleet\)/,

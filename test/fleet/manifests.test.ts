@@ -132,26 +132,30 @@ describe("operator manifests", () => {
     expect(plain!.spec.envRefs.PULUMI_BACKEND_URL).toBeUndefined();
   });
 
-  it("with --resync-minutes, run each stack again every N minutes at the same commit, refreshing it first; without, only for a new commit", () => {
-    const [resynced] = operatorStacks(customers, { ...options, resyncMinutes: 90 }) as {
-      spec: Record<string, unknown>;
-    }[];
-    expect(resynced!.spec).toMatchObject({
-      resyncFrequencySeconds: 5400,
-      continueResyncOnCommitMatch: true,
-      refresh: true,
-    });
-    // The fields are the CRD's own, with the types it declares.
-    const spec = crd.openAPIV3Schema.properties!.spec!.properties!;
-    expect([spec.resyncFrequencySeconds!.type, spec.continueResyncOnCommitMatch!.type, spec.refresh!.type]).toEqual([
-      "integer",
-      "boolean",
-      "boolean",
-    ]);
-    const [plain] = operatorStacks(customers, options) as { spec: Record<string, unknown> }[];
-    for (const field of ["resyncFrequencySeconds", "continueResyncOnCommitMatch", "refresh"])
-      expect(plain!.spec[field], field).toBeUndefined();
-  });
+  it(
+    "with --resync-minutes, run each stack again every N minutes at the same commit, refreshing it first; " +
+      "without, only for a new commit",
+    () => {
+      const [resynced] = operatorStacks(customers, { ...options, resyncMinutes: 90 }) as {
+        spec: Record<string, unknown>;
+      }[];
+      expect(resynced!.spec).toMatchObject({
+        resyncFrequencySeconds: 5400,
+        continueResyncOnCommitMatch: true,
+        refresh: true,
+      });
+      // The fields are the CRD's own, with the types it declares.
+      const spec = crd.openAPIV3Schema.properties!.spec!.properties!;
+      expect([spec.resyncFrequencySeconds!.type, spec.continueResyncOnCommitMatch!.type, spec.refresh!.type]).toEqual([
+        "integer",
+        "boolean",
+        "boolean",
+      ]);
+      const [plain] = operatorStacks(customers, options) as { spec: Record<string, unknown> }[];
+      for (const field of ["resyncFrequencySeconds", "continueResyncOnCommitMatch", "refresh"])
+        expect(plain!.spec[field], field).toBeUndefined();
+    },
+  );
 
   it("parseResync takes whole minutes from 1 to a week, naming the flag otherwise", () => {
     expect(parseResync(undefined, "--resync-minutes")).toBeUndefined();
@@ -179,25 +183,29 @@ describe("operator manifests", () => {
     );
   });
 
-  it("name the configuration and the objects after the project's name in its Pulumi.yaml, and say which file is missing or nameless", () => {
-    expect(projectName(join(__dirname, "..", "..", "examples", "fleet"))).toBe("nsp-fleet");
-    const dir = mkdtempSync(join(tmpdir(), "nsp-manifests-"));
-    try {
-      expect(() => projectName(dir)).toThrow(
-        `${join(dir, "Pulumi.yaml")}: cannot read it (ENOENT); run nsp-fleet manifests in the customer project's folder or name it with --project`,
-      );
-      writeFileSync(join(dir, "Pulumi.yaml"), "runtime: nodejs\n");
-      expect(() => projectName(dir)).toThrow(`${join(dir, "Pulumi.yaml")}: name: the project has no name`);
-      writeFileSync(join(dir, "Pulumi.yaml"), "name: Customers\nruntime: nodejs\n");
-      const [acme] = operatorStacks(customers, { ...options, project: projectName(dir) }) as {
-        metadata: { name: string; labels: Record<string, string> };
-        spec: { config: Record<string, string> };
-      }[];
-      expect(acme!.metadata.name).toBe("customers-acme");
-      expect(acme!.metadata.labels["app.kubernetes.io/part-of"]).toBe("Customers");
-      expect(Object.keys(acme!.spec.config)).toEqual(["Customers:customer"]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    "name the configuration and the objects after the project's name in its Pulumi.yaml, and say which " +
+      "file is missing or nameless",
+    () => {
+      expect(projectName(join(__dirname, "..", "..", "examples", "fleet"))).toBe("nsp-fleet");
+      const dir = mkdtempSync(join(tmpdir(), "nsp-manifests-"));
+      try {
+        expect(() => projectName(dir)).toThrow(
+          `${join(dir, "Pulumi.yaml")}: cannot read it (ENOENT); run nsp-fleet manifests in the customer project's folder or name it with --project`,
+        );
+        writeFileSync(join(dir, "Pulumi.yaml"), "runtime: nodejs\n");
+        expect(() => projectName(dir)).toThrow(`${join(dir, "Pulumi.yaml")}: name: the project has no name`);
+        writeFileSync(join(dir, "Pulumi.yaml"), "name: Customers\nruntime: nodejs\n");
+        const [acme] = operatorStacks(customers, { ...options, project: projectName(dir) }) as {
+          metadata: { name: string; labels: Record<string, string> };
+          spec: { config: Record<string, string> };
+        }[];
+        expect(acme!.metadata.name).toBe("customers-acme");
+        expect(acme!.metadata.labels["app.kubernetes.io/part-of"]).toBe("Customers");
+        expect(Object.keys(acme!.spec.config)).toEqual(["Customers:customer"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

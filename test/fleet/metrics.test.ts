@@ -56,66 +56,70 @@ async function serve(metrics: FleetMetrics, port = 0) {
 }
 
 describe("the metrics of a worker", () => {
-  it("are served as Prometheus text at GET /metrics: jobs by operation and result, durations, 429s, and the gauges read at scrape time", async () => {
-    let snapshot: FleetSnapshot = {
-      queueDepth: 7,
-      driftedStacks: 2,
-      latestRun: { id: "run-1", results: { succeeded: 5, failed: 1, running: 2 } },
-    };
-    let collected = 0;
-    const metrics = new FleetMetrics(async () => {
-      collected++;
-      return snapshot;
-    });
-    metrics.jobFinished("up", "succeeded", 4.2);
-    metrics.jobFinished("up", "succeeded", 95);
-    metrics.jobFinished("up", "failed", 0.4);
-    metrics.jobFinished("drift", "drifted", 2500);
-    metrics.rateLimited(3);
-    metrics.rateLimited(0);
-    metrics.rateLimited(2);
-    const { url } = await serve(metrics);
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+  it(
+    "are served as Prometheus text at GET /metrics: jobs by operation and result, durations, 429s, and " +
+      "the gauges read at scrape time",
+    async () => {
+      let snapshot: FleetSnapshot = {
+        queueDepth: 7,
+        driftedStacks: 2,
+        latestRun: { id: "run-1", results: { succeeded: 5, failed: 1, running: 2 } },
+      };
+      let collected = 0;
+      const metrics = new FleetMetrics(async () => {
+        collected++;
+        return snapshot;
+      });
+      metrics.jobFinished("up", "succeeded", 4.2);
+      metrics.jobFinished("up", "succeeded", 95);
+      metrics.jobFinished("up", "failed", 0.4);
+      metrics.jobFinished("drift", "drifted", 2500);
+      metrics.rateLimited(3);
+      metrics.rateLimited(0);
+      metrics.rateLimited(2);
+      const { url } = await serve(metrics);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
 
-    const res = await fetch(url);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
-    const { types, samples } = parsePrometheus(await res.text());
-    expect(collected).toBe(1);
-    expect(Object.fromEntries(types)).toEqual({
-      nsp_fleet_jobs_total: "counter",
-      nsp_fleet_stack_duration_seconds: "histogram",
-      nsp_fleet_api_rate_limited_total: "counter",
-      nsp_fleet_queue_depth: "gauge",
-      nsp_fleet_drifted_stacks: "gauge",
-      nsp_fleet_stacks: "gauge",
-    });
-    expect(value(samples, "nsp_fleet_jobs_total", { operation: "up", result: "succeeded" })).toBe(2);
-    expect(value(samples, "nsp_fleet_jobs_total", { operation: "up", result: "failed" })).toBe(1);
-    expect(value(samples, "nsp_fleet_jobs_total", { operation: "drift", result: "drifted" })).toBe(1);
-    expect(value(samples, "nsp_fleet_stack_duration_seconds_count", { operation: "up" })).toBe(3);
-    expect(value(samples, "nsp_fleet_stack_duration_seconds_sum", { operation: "up" })).toBeCloseTo(99.6);
-    // Cumulative buckets: 0.4 s and 4.2 s by 5 s, all three by 120 s; the 42-minute drift only in +Inf.
-    expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "up", le: "1" })).toBe(1);
-    expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "up", le: "5" })).toBe(2);
-    expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "up", le: "120" })).toBe(3);
-    expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "drift", le: "1800" })).toBe(0);
-    expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "drift", le: "+Inf" })).toBe(1);
-    expect(value(samples, "nsp_fleet_api_rate_limited_total")).toBe(5);
-    expect(value(samples, "nsp_fleet_queue_depth")).toBe(7);
-    expect(value(samples, "nsp_fleet_drifted_stacks")).toBe(2);
-    expect(value(samples, "nsp_fleet_stacks", { run: "latest", result: "succeeded" })).toBe(5);
-    expect(value(samples, "nsp_fleet_stacks", { run: "latest", result: "running" })).toBe(2);
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+      const { types, samples } = parsePrometheus(await res.text());
+      expect(collected).toBe(1);
+      expect(Object.fromEntries(types)).toEqual({
+        nsp_fleet_jobs_total: "counter",
+        nsp_fleet_stack_duration_seconds: "histogram",
+        nsp_fleet_api_rate_limited_total: "counter",
+        nsp_fleet_queue_depth: "gauge",
+        nsp_fleet_drifted_stacks: "gauge",
+        nsp_fleet_stacks: "gauge",
+      });
+      expect(value(samples, "nsp_fleet_jobs_total", { operation: "up", result: "succeeded" })).toBe(2);
+      expect(value(samples, "nsp_fleet_jobs_total", { operation: "up", result: "failed" })).toBe(1);
+      expect(value(samples, "nsp_fleet_jobs_total", { operation: "drift", result: "drifted" })).toBe(1);
+      expect(value(samples, "nsp_fleet_stack_duration_seconds_count", { operation: "up" })).toBe(3);
+      expect(value(samples, "nsp_fleet_stack_duration_seconds_sum", { operation: "up" })).toBeCloseTo(99.6);
+      // Cumulative buckets: 0.4 s and 4.2 s by 5 s, all three by 120 s; the 42-minute drift only in +Inf.
+      expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "up", le: "1" })).toBe(1);
+      expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "up", le: "5" })).toBe(2);
+      expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "up", le: "120" })).toBe(3);
+      expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "drift", le: "1800" })).toBe(0);
+      expect(value(samples, "nsp_fleet_stack_duration_seconds_bucket", { operation: "drift", le: "+Inf" })).toBe(1);
+      expect(value(samples, "nsp_fleet_api_rate_limited_total")).toBe(5);
+      expect(value(samples, "nsp_fleet_queue_depth")).toBe(7);
+      expect(value(samples, "nsp_fleet_drifted_stacks")).toBe(2);
+      expect(value(samples, "nsp_fleet_stacks", { run: "latest", result: "succeeded" })).toBe(5);
+      expect(value(samples, "nsp_fleet_stacks", { run: "latest", result: "running" })).toBe(2);
 
-    // The next scrape reads the queue again; a result the latest run no longer has is gone.
-    snapshot = { queueDepth: 0, driftedStacks: 0, latestRun: { id: "run-2", results: { succeeded: 8 } } };
-    const again = parsePrometheus(await (await fetch(url)).text()).samples;
-    expect(collected).toBe(2);
-    expect(value(again, "nsp_fleet_queue_depth")).toBe(0);
-    expect(value(again, "nsp_fleet_stacks", { run: "latest", result: "succeeded" })).toBe(8);
-    expect(again.filter((s) => s.name === "nsp_fleet_stacks")).toHaveLength(1);
-    expect(value(again, "nsp_fleet_jobs_total", { operation: "up", result: "succeeded" })).toBe(2);
-  });
+      // The next scrape reads the queue again; a result the latest run no longer has is gone.
+      snapshot = { queueDepth: 0, driftedStacks: 0, latestRun: { id: "run-2", results: { succeeded: 8 } } };
+      const again = parsePrometheus(await (await fetch(url)).text()).samples;
+      expect(collected).toBe(2);
+      expect(value(again, "nsp_fleet_queue_depth")).toBe(0);
+      expect(value(again, "nsp_fleet_stacks", { run: "latest", result: "succeeded" })).toBe(8);
+      expect(again.filter((s) => s.name === "nsp_fleet_stacks")).toHaveLength(1);
+      expect(value(again, "nsp_fleet_jobs_total", { operation: "up", result: "succeeded" })).toBe(2);
+    },
+  );
 
   it("answer 404 off /metrics, and 503 with the reason when the queue's figures cannot be read", async () => {
     let fail = false;

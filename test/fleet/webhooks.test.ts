@@ -277,23 +277,36 @@ describe("through the queue", () => {
     expect(JSON.stringify(sent)).not.toContain(SECRET);
   });
 
-  it("handleDelivery: each attempt a row (attempt = retries + 1), a failure thrown for pg-boss to retry, the URL shown without its query", async () => {
-    const { url, received } = await receiver(500, 202);
-    url.search = "?token=q-5678";
-    const rows: unknown[][] = [];
-    const db = { query: async (_text: string, values: unknown[]) => void rows.push(values) };
-    const job = { id: "job-1", data: { url: url.href, event: failed }, retryCount: 0 };
-    await expect(handleDelivery(job, db, SECRET)).rejects.toThrow(
-      /^webhook stack\.failed \S+ to http:\/\/127\.0\.0\.1:\d+\/hooks\/fleet, attempt 1: the receiver answered 500/,
-    );
-    expect(await handleDelivery({ ...job, retryCount: 1 }, db, SECRET)).toEqual({ status: 202 });
-    const shown = `http://127.0.0.1:${url.port}/hooks/fleet`;
-    expect(rows).toEqual([
-      [failed.id, "stack.failed", failed.run, "acme", shown, 1, 500, "the receiver answered 500 Internal Server Error"],
-      [failed.id, "stack.failed", failed.run, "acme", shown, 2, 202, null],
-    ]);
-    expect(received).toHaveLength(2);
-  });
+  it(
+    "handleDelivery: each attempt a row (attempt = retries + 1), a failure thrown for pg-boss to retry, " +
+      "the URL shown without its query",
+    async () => {
+      const { url, received } = await receiver(500, 202);
+      url.search = "?token=q-5678";
+      const rows: unknown[][] = [];
+      const db = { query: async (_text: string, values: unknown[]) => void rows.push(values) };
+      const job = { id: "job-1", data: { url: url.href, event: failed }, retryCount: 0 };
+      await expect(handleDelivery(job, db, SECRET)).rejects.toThrow(
+        /^webhook stack\.failed \S+ to http:\/\/127\.0\.0\.1:\d+\/hooks\/fleet, attempt 1: the receiver answered 500/,
+      );
+      expect(await handleDelivery({ ...job, retryCount: 1 }, db, SECRET)).toEqual({ status: 202 });
+      const shown = `http://127.0.0.1:${url.port}/hooks/fleet`;
+      expect(rows).toEqual([
+        [
+          failed.id,
+          "stack.failed",
+          failed.run,
+          "acme",
+          shown,
+          1,
+          500,
+          "the receiver answered 500 Internal Server Error",
+        ],
+        [failed.id, "stack.failed", failed.run, "acme", shown, 2, 202, null],
+      ]);
+      expect(received).toHaveLength(2);
+    },
+  );
 
   it("handleDelivery: a run's event has no stack; a job whose URL is no longer acceptable is refused without a request", async () => {
     const finished: FleetEvent = fleetEvent({

@@ -34,7 +34,8 @@ lifecycle(provider, [
     ],
     skip: {
       drift:
-        "the power is changed through POST /vms/{id}/power and a VM goes only through the emulator's store: in the test of its own below",
+        "the power is changed through POST /vms/{id}/power and a VM goes only through the emulator's store: " +
+        "in the test of its own below",
       delete: "the VM is made by the API and stays; the resource manages only its power",
     },
   },

@@ -51,22 +51,28 @@ describe("plain http only to loopback", () => {
     expect(plugin.stderr() + plugin.engineLogs.join("\n")).not.toContain(emulator.token);
   });
 
-  it("NSP_INSECURE_HTTP in the plugin's environment opts in, in CheckConfig and Configure: requests then go to that plain-http host", async () => {
-    const plugin = await unconfiguredPlugin({ NSP_INSECURE_HTTP: "true" });
-    expect((await plugin.checkConfig({ apiToken: secret(emulator.token), baseUrl: REMOTE_HTTP })).failures).toEqual([]);
-    // A host that can never resolve (RFC 6761), so the attempt fails at once instead of waiting
-    // on a remote address; no retry, so the one attempt is the answer.
-    await plugin.configure({ apiToken: secret(emulator.token), baseUrl: UNRESOLVABLE_HTTP, maxRetries: 0 });
-    const failed = await plugin.invoke("nsp:dns:getService", { id: serviceId }).then(
-      () => "answered",
-      (e: { details?: string }) => String(e.details),
-    );
-    expect(failed).not.toMatch(/no API token is configured|plain http/);
-    expect(failed).toMatch(
-      new RegExp(`GET /services/${serviceId}: network_error: .*getaddrinfo \\w+ nsp-opt-in\\.invalid`),
-    );
-    expect(plugin.stderr() + plugin.engineLogs.join("\n") + failed).not.toContain(emulator.token);
-  });
+  it(
+    "NSP_INSECURE_HTTP in the plugin's environment opts in, in CheckConfig and Configure: requests then " +
+      "go to that plain-http host",
+    async () => {
+      const plugin = await unconfiguredPlugin({ NSP_INSECURE_HTTP: "true" });
+      expect((await plugin.checkConfig({ apiToken: secret(emulator.token), baseUrl: REMOTE_HTTP })).failures).toEqual(
+        [],
+      );
+      // A host that can never resolve (RFC 6761), so the attempt fails at once instead of waiting
+      // on a remote address; no retry, so the one attempt is the answer.
+      await plugin.configure({ apiToken: secret(emulator.token), baseUrl: UNRESOLVABLE_HTTP, maxRetries: 0 });
+      const failed = await plugin.invoke("nsp:dns:getService", { id: serviceId }).then(
+        () => "answered",
+        (e: { details?: string }) => String(e.details),
+      );
+      expect(failed).not.toMatch(/no API token is configured|plain http/);
+      expect(failed).toMatch(
+        new RegExp(`GET /services/${serviceId}: network_error: .*getaddrinfo \\w+ nsp-opt-in\\.invalid`),
+      );
+      expect(plugin.stderr() + plugin.engineLogs.join("\n") + failed).not.toContain(emulator.token);
+    },
+  );
 });
 
 describe("a malformed token", () => {

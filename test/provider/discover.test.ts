@@ -244,7 +244,8 @@ describe("nsp-discover", () => {
     }
   }, 120_000);
 
-  it("writes a zone above the size as one ZoneRecords holding its zone file and its state, which diffs with no change and refreshes as it is", async () => {
+  it("writes a zone above the size as one ZoneRecords holding its zone file and its state, which diffs " +
+    "with no change and refreshes as it is", async () => {
     const zone = await control.post<{ id: number }>("/dns/zones", {
       service_id: (await control.services()).find((s) => s.type === "auth_dns")!.id,
       name: "big.example",

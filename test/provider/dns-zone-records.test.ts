@@ -550,7 +550,8 @@ lifecycle(provider, [
       delete:
         "the zone stays, and a Read finds it with none of the records (the row above checks what the delete removes)",
       "drift edit":
-        "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, adds and deletes records",
+        "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, " +
+        "adds and deletes records",
     },
   },
   {
@@ -624,11 +625,13 @@ lifecycle(provider, [
     ],
     skip: {
       import:
-        "an import by id writes a records list (the rows above); nsp-discover writes a large zone as zoneFile, which test/provider/discover.test.ts imports",
+        "an import by id writes a records list (the rows above); nsp-discover writes a large zone as " +
+        "zoneFile, which test/provider/discover.test.ts imports",
       delete:
         "the zone stays, and a Read finds it with none of the records (the first row checks what the delete removes)",
       "drift edit":
-        "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, adds and deletes records",
+        "an edit through the API is of one record, by an id the row cannot name; the drift test above edits, " +
+        "adds and deletes records",
     },
   },
 ]);

@@ -159,65 +159,70 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     await plugin.delete(ZONE, "batch", zone.id, { ...zone.properties, forceDestroy: true });
   });
 
-  it("makes a zone without serviceId on the account's auth_dns service, which it keeps whether the program names it later or not", async () => {
-    const inputs = (await plugin.check(ZONE, "nosvc", { name: "no-service.example" })).inputs;
-    expect(inputs).not.toHaveProperty("serviceId");
-    await control.resetStats();
-    const zone = await plugin.create(ZONE, "nosvc", inputs);
-    expect((await control.stats()).byRoute).toEqual({ "GET /services": 1, "POST /dns/zones": 1 });
-    expect(zone.properties.serviceId).toBe(serviceId);
+  it(
+    "makes a zone without serviceId on the account's auth_dns service, which it keeps whether the program " +
+      "names it later or not",
+    async () => {
+      const inputs = (await plugin.check(ZONE, "nosvc", { name: "no-service.example" })).inputs;
+      expect(inputs).not.toHaveProperty("serviceId");
+      await control.resetStats();
+      const zone = await plugin.create(ZONE, "nosvc", inputs);
+      expect((await control.stats()).byRoute).toEqual({ "GET /services": 1, "POST /dns/zones": 1 });
+      expect(zone.properties.serviceId).toBe(serviceId);
 
-    // Named or not, the service is the zone's: neither is a change, so neither replaces the zone.
-    const named = { ...inputs, serviceId };
-    await control.resetStats();
-    for (const [news, oldInputs] of [
-      [inputs, inputs],
-      [named, inputs],
-      [inputs, named],
-    ]) {
-      expect(await plugin.diff(ZONE, "nosvc", zone.id, zone.properties, news!, oldInputs)).toMatchObject({
-        changes: false,
-        replaces: [],
-      });
-    }
-    expect((await control.stats()).total).toBe(0);
+      // Named or not, the service is the zone's: neither is a change, so neither replaces the zone.
+      const named = { ...inputs, serviceId };
+      await control.resetStats();
+      for (const [news, oldInputs] of [
+        [inputs, inputs],
+        [named, inputs],
+        [inputs, named],
+      ]) {
+        expect(await plugin.diff(ZONE, "nosvc", zone.id, zone.properties, news!, oldInputs)).toMatchObject({
+          changes: false,
+          replaces: [],
+        });
+      }
+      expect((await control.stats()).total).toBe(0);
 
-    const { store } = emulator.app;
-    const own = store.services.get(Number(serviceId))!;
-    const second = { ...own, id: store.nextId(), name: "Second DNS" };
-    store.services.set(second.id, second);
-    try {
-      // Another service, named, moves the zone, as it does a zone that named its service from the start.
-      expect(
-        (
-          await plugin.diff(
-            ZONE,
-            "nosvc",
-            zone.id,
-            zone.properties,
-            { ...inputs, serviceId: String(second.id) },
-            inputs,
-          )
-        ).replaces,
-      ).toEqual(["serviceId"]);
-      await plugin.delete(ZONE, "nosvc", zone.id, zone.properties);
-      // Of an account's several auth_dns services none is guessed: the create names them and makes nothing.
-      const err = await plugin.create(ZONE, "two", inputs).then(
-        () => "created",
-        (e: { details?: string }) => String(e.details),
-      );
-      expect(err).toMatch(
-        new RegExp(
-          `^serviceId is unset for zone "no-service.example" and the account has 2 auth_dns services: ${serviceId} \\("Authoritative DNS"\\), ${second.id} \\("Second DNS"\\); set serviceId`,
-        ),
-      );
-      expect((await control.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain(
-        "no-service.example",
-      );
-    } finally {
-      store.services.delete(second.id);
-    }
-  });
+      const { store } = emulator.app;
+      const own = store.services.get(Number(serviceId))!;
+      const second = { ...own, id: store.nextId(), name: "Second DNS" };
+      store.services.set(second.id, second);
+      try {
+        // Another service, named, moves the zone, as it does a zone that named its service from the start.
+        expect(
+          (
+            await plugin.diff(
+              ZONE,
+              "nosvc",
+              zone.id,
+              zone.properties,
+              { ...inputs, serviceId: String(second.id) },
+              inputs,
+            )
+          ).replaces,
+        ).toEqual(["serviceId"]);
+        await plugin.delete(ZONE, "nosvc", zone.id, zone.properties);
+        // Of an account's several auth_dns services none is guessed: the create names them and makes nothing.
+        const err = await plugin.create(ZONE, "two", inputs).then(
+          () => "created",
+          (e: { details?: string }) => String(e.details),
+        );
+        expect(err).toMatch(
+          new RegExp(
+            `^serviceId is unset for zone "no-service.example" and the account has 2 auth_dns services: ` +
+              `${serviceId} \\("Authoritative DNS"\\), ${second.id} \\("Second DNS"\\); set serviceId`,
+          ),
+        );
+        expect((await control.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain(
+          "no-service.example",
+        );
+      } finally {
+        store.services.delete(second.id);
+      }
+    },
+  );
 
   it("finds a zone by name with nsp:dns:getZone", async () => {
     const zone = await plugin.create(
@@ -323,7 +328,8 @@ describe("nsp:dns:Zone and nsp:dns:Record over gRPC", () => {
     );
     expect(String((err as { details?: string } | undefined)?.details)).toMatch(
       new RegExp(
-        `serviceId "42" is not an auth_dns service of this account \\(its auth_dns services: ${serviceId} \\(".+"\\)\\)\\. Look the id up in the program with nsp:dns:getServices`,
+        `serviceId "42" is not an auth_dns service of this account \\(its auth_dns services: ${serviceId} ` +
+          `\\(".+"\\)\\)\\. Look the id up in the program with nsp:dns:getServices`,
       ),
     );
   });

@@ -147,42 +147,46 @@ const rows: Row[] = [
 ];
 
 describe.each(rows)("$type with objects the program does not manage", (row) => {
-  it("refuses the delete before any change, naming forceDestroy and them; deletes with them once forceDestroy is set in place", async () => {
-    const name = uniq("parent");
-    const inputs = (await plugin.check(row.type, name, await row.inputs())).inputs;
-    expect(inputs.forceDestroy).toBe(false);
-    const created = await plugin.create(row.type, name, inputs);
-    expect(created.properties.forceDestroy).toBe(false);
-    const children = await row.handmade(created.id);
+  it(
+    "refuses the delete before any change, naming forceDestroy and them; deletes with them once " +
+      "forceDestroy is set in place",
+    async () => {
+      const name = uniq("parent");
+      const inputs = (await plugin.check(row.type, name, await row.inputs())).inputs;
+      expect(inputs.forceDestroy).toBe(false);
+      const created = await plugin.create(row.type, name, inputs);
+      expect(created.properties.forceDestroy).toBe(false);
+      const children = await row.handmade(created.id);
 
-    await control.resetStats();
-    const refused = await failure(plugin.delete(row.type, name, created.id, created.properties));
-    expect(refused).toMatch(row.refusal);
-    // What is true after a destroy, whose engine deleted the program's own children first.
-    expect(refused).toMatch(
-      /so the (zone|mail domain|PBX|CA|site) and those objects were kept; the program's own objects in it may already be deleted \(the engine deletes them before the \1\)\./,
-    );
-    expect(refused).toMatch(
-      /set `forceDestroy: true` on it and run `pulumi up` \(an update in place; that `up` also creates again the program's own objects in it that were deleted\), then delete again/,
-    );
-    expect(refused).not.toMatch(/nothing was deleted/);
-    expect((await control.stats()).mutating).toBe(0);
-    expect(await exists(row.parentPath(created.id))).toBe(true);
-    for (const child of children) expect(await present(child)).toBe(true);
+      await control.resetStats();
+      const refused = await failure(plugin.delete(row.type, name, created.id, created.properties));
+      expect(refused).toMatch(row.refusal);
+      // What is true after a destroy, whose engine deleted the program's own children first.
+      expect(refused).toMatch(
+        /so the (zone|mail domain|PBX|CA|site) and those objects were kept; the program's own objects in it may already be deleted \(the engine deletes them before the \1\)\./,
+      );
+      expect(refused).toMatch(
+        /set `forceDestroy: true` on it and run `pulumi up` \(an update in place; that `up` also creates again the program's own objects in it that were deleted\), then delete again/,
+      );
+      expect(refused).not.toMatch(/nothing was deleted/);
+      expect((await control.stats()).mutating).toBe(0);
+      expect(await exists(row.parentPath(created.id))).toBe(true);
+      for (const child of children) expect(await present(child)).toBe(true);
 
-    // forceDestroy changes in place, and the change sends nothing.
-    const news = (await plugin.check(row.type, name, { ...inputs, forceDestroy: true }, inputs)).inputs;
-    const d = await plugin.diff(row.type, name, created.id, created.properties, news, inputs);
-    expect(d).toMatchObject({ changes: true, diffs: ["forceDestroy"], replaces: [] });
-    await control.resetStats();
-    const updated = await plugin.update(row.type, name, created.id, created.properties, news, false, inputs);
-    expect((await control.stats()).total).toBe(0);
-    expect(updated.forceDestroy).toBe(true);
+      // forceDestroy changes in place, and the change sends nothing.
+      const news = (await plugin.check(row.type, name, { ...inputs, forceDestroy: true }, inputs)).inputs;
+      const d = await plugin.diff(row.type, name, created.id, created.properties, news, inputs);
+      expect(d).toMatchObject({ changes: true, diffs: ["forceDestroy"], replaces: [] });
+      await control.resetStats();
+      const updated = await plugin.update(row.type, name, created.id, created.properties, news, false, inputs);
+      expect((await control.stats()).total).toBe(0);
+      expect(updated.forceDestroy).toBe(true);
 
-    await plugin.delete(row.type, name, created.id, updated);
-    expect(await exists(row.parentPath(created.id))).toBe(false);
-    for (const child of children) expect(await present(child)).toBe(false);
-  });
+      await plugin.delete(row.type, name, created.id, updated);
+      expect(await exists(row.parentPath(created.id))).toBe(false);
+      for (const child of children) expect(await present(child)).toBe(false);
+    },
+  );
 });
 
 describe("nsp:dns:Zone", () => {
@@ -228,32 +232,38 @@ describe("nsp:dns:Zone", () => {
     await plugin.delete(ZONE, "z", created.id, { ...created.properties, forceDestroy: true });
   });
 
-  it("refuses in Diff a replacement that deletes first while it holds anything, before any change; with forceDestroy in the state it goes ahead", async () => {
-    const { inputs, created } = await zone();
-    await control.post(`/dns/zones/${created.id}/records`, { name: "handmade", type: "TXT", content: "by hand" });
-    // The same name in another mode: the API cannot change a mode, and the name is taken until the delete.
-    const hosted = (await plugin.check(ZONE, "z", { ...inputs, mode: "host" }, inputs)).inputs;
-    await control.resetStats();
-    const refused = await failure(plugin.diff(ZONE, "z", created.id, created.properties, hosted, inputs));
-    expect(refused).toMatch(
-      /must be deleted before its replacement is created, and it holds 1 record \("handmade TXT"\)\..*`forceDestroy: true`/,
-    );
-    expect((await control.stats()).mutating).toBe(0);
-    // Setting the flag in the same change does not count: the old zone's state is what is deleted.
-    const both = (await plugin.check(ZONE, "z", { ...inputs, mode: "host", forceDestroy: true }, inputs)).inputs;
-    expect(await failure(plugin.diff(ZONE, "z", created.id, created.properties, both, inputs))).toMatch(/forceDestroy/);
-    const forced = { ...created.properties, forceDestroy: true };
-    const d = await plugin.diff(ZONE, "z", created.id, forced, both, { ...inputs, forceDestroy: true });
-    expect(d).toMatchObject({ replaces: ["mode"], deleteBeforeReplace: true });
-    // A replacement that creates first deletes the old zone last, by the delete's own check.
-    const renamed = (await plugin.check(ZONE, "z", { ...inputs, name: `${uniq("other")}.example` }, inputs)).inputs;
-    expect(await plugin.diff(ZONE, "z", created.id, created.properties, renamed, inputs)).toMatchObject({
-      replaces: ["name"],
-      deleteBeforeReplace: false,
-    });
-    expect(await exists(`/dns/zones/${created.id}`)).toBe(true);
-    await plugin.delete(ZONE, "z", created.id, forced);
-  });
+  it(
+    "refuses in Diff a replacement that deletes first while it holds anything, before any change; with " +
+      "forceDestroy in the state it goes ahead",
+    async () => {
+      const { inputs, created } = await zone();
+      await control.post(`/dns/zones/${created.id}/records`, { name: "handmade", type: "TXT", content: "by hand" });
+      // The same name in another mode: the API cannot change a mode, and the name is taken until the delete.
+      const hosted = (await plugin.check(ZONE, "z", { ...inputs, mode: "host" }, inputs)).inputs;
+      await control.resetStats();
+      const refused = await failure(plugin.diff(ZONE, "z", created.id, created.properties, hosted, inputs));
+      expect(refused).toMatch(
+        /must be deleted before its replacement is created, and it holds 1 record \("handmade TXT"\)\..*`forceDestroy: true`/,
+      );
+      expect((await control.stats()).mutating).toBe(0);
+      // Setting the flag in the same change does not count: the old zone's state is what is deleted.
+      const both = (await plugin.check(ZONE, "z", { ...inputs, mode: "host", forceDestroy: true }, inputs)).inputs;
+      expect(await failure(plugin.diff(ZONE, "z", created.id, created.properties, both, inputs))).toMatch(
+        /forceDestroy/,
+      );
+      const forced = { ...created.properties, forceDestroy: true };
+      const d = await plugin.diff(ZONE, "z", created.id, forced, both, { ...inputs, forceDestroy: true });
+      expect(d).toMatchObject({ replaces: ["mode"], deleteBeforeReplace: true });
+      // A replacement that creates first deletes the old zone last, by the delete's own check.
+      const renamed = (await plugin.check(ZONE, "z", { ...inputs, name: `${uniq("other")}.example` }, inputs)).inputs;
+      expect(await plugin.diff(ZONE, "z", created.id, created.properties, renamed, inputs)).toMatchObject({
+        replaces: ["name"],
+        deleteBeforeReplace: false,
+      });
+      expect(await exists(`/dns/zones/${created.id}`)).toBe(true);
+      await plugin.delete(ZONE, "z", created.id, forced);
+    },
+  );
 
   it("reads a state written by 0.2.0, without forceDestroy, as false: no diff, and the delete is checked", async () => {
     const { inputs, created } = await zone();
@@ -270,51 +280,55 @@ describe("nsp:dns:Zone", () => {
     await plugin.delete(ZONE, "z", created.id, { ...oldState, forceDestroy: true });
   });
 
-  it("waits for a delete in flight of a record it holds (the engine sends both at once when the program names the zone by a literal id), then is deleted without forceDestroy", async () => {
-    const RECORD = "nsp:dns:Record";
-    const { created } = await zone();
-    const recordInputs = (
-      await plugin.check(RECORD, "adopted", { zoneId: created.id, name: "adopted", type: "A", content: "192.0.2.7" })
-    ).inputs;
-    const record = await plugin.create(RECORD, "adopted", recordInputs);
-    const ended: string[] = [];
-    // The record's DELETE is held on the wire until the test lets it go.
-    await control.setFaults({
-      rate: 1,
-      kinds: ["latency"],
-      latencyMs: 600_000,
-      methods: ["DELETE"],
-      path: "/records/",
-    });
-    try {
-      const recordDeleted = plugin
-        .delete(RECORD, "adopted", record.id, record.properties)
-        .then(() => ended.push("record"));
-      await until(async () => (await control.stats()).byRoute["DELETE /dns/zones/:id/records/:rid"] === 1);
-      const logged = plugin.engineLogs.length;
-      const zoneDeleted = plugin.delete(ZONE, "z", created.id, created.properties).then(
-        () => ended.push("zone"),
-        (e: { details?: string }) => ended.push(`zone refused: ${String(e.details ?? e)}`),
-      );
-      await until(
-        () =>
-          ended.length > 0 ||
-          plugin.engineLogs
-            .slice(logged)
-            .some((line) => line.includes("waiting for 1 delete in flight of what the zone holds")),
-      );
-      expect(ended).toEqual([]);
-      expect(await exists(`/dns/zones/${created.id}`)).toBe(true);
+  it(
+    "waits for a delete in flight of a record it holds (the engine sends both at once when the program " +
+      "names the zone by a literal id), then is deleted without forceDestroy",
+    async () => {
+      const RECORD = "nsp:dns:Record";
+      const { created } = await zone();
+      const recordInputs = (
+        await plugin.check(RECORD, "adopted", { zoneId: created.id, name: "adopted", type: "A", content: "192.0.2.7" })
+      ).inputs;
+      const record = await plugin.create(RECORD, "adopted", recordInputs);
+      const ended: string[] = [];
+      // The record's DELETE is held on the wire until the test lets it go.
+      await control.setFaults({
+        rate: 1,
+        kinds: ["latency"],
+        latencyMs: 600_000,
+        methods: ["DELETE"],
+        path: "/records/",
+      });
+      try {
+        const recordDeleted = plugin
+          .delete(RECORD, "adopted", record.id, record.properties)
+          .then(() => ended.push("record"));
+        await until(async () => (await control.stats()).byRoute["DELETE /dns/zones/:id/records/:rid"] === 1);
+        const logged = plugin.engineLogs.length;
+        const zoneDeleted = plugin.delete(ZONE, "z", created.id, created.properties).then(
+          () => ended.push("zone"),
+          (e: { details?: string }) => ended.push(`zone refused: ${String(e.details ?? e)}`),
+        );
+        await until(
+          () =>
+            ended.length > 0 ||
+            plugin.engineLogs
+              .slice(logged)
+              .some((line) => line.includes("waiting for 1 delete in flight of what the zone holds")),
+        );
+        expect(ended).toEqual([]);
+        expect(await exists(`/dns/zones/${created.id}`)).toBe(true);
 
-      const release = await fetch(`${control.root}/_emulator/faults/release`, { method: "POST" });
-      expect(release.ok).toBe(true);
-      await Promise.all([recordDeleted, zoneDeleted]);
-      expect(ended).toEqual(["record", "zone"]);
-      expect(await exists(`/dns/zones/${created.id}`)).toBe(false);
-    } finally {
-      await control.clearFaults();
-    }
-  });
+        const release = await fetch(`${control.root}/_emulator/faults/release`, { method: "POST" });
+        expect(release.ok).toBe(true);
+        await Promise.all([recordDeleted, zoneDeleted]);
+        expect(ended).toEqual(["record", "zone"]);
+        expect(await exists(`/dns/zones/${created.id}`)).toBe(false);
+      } finally {
+        await control.clearFaults();
+      }
+    },
+  );
 });
 
 describe("the kinds a parent holds", () => {

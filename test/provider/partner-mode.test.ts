@@ -56,36 +56,44 @@ function expectNoCredentialIn(texts: string[], credentials: Minted[]): void {
 }
 
 describe("partner mode over gRPC", () => {
-  it("mints a read credential at Configure, a write credential once for concurrent changes, and works in the customer's account", async () => {
-    await customer("acme");
-    const plugin = await anotherPlugin({ partnerSubject: "acme" });
-    const { checked } = providerChecks(() => ({ plugin, control }));
-    expect((await minted("acme")).map((c) => c.scope)).toEqual(["read"]);
+  it(
+    "mints a read credential at Configure, a write credential once for concurrent changes, and works in " +
+      "the customer's account",
+    async () => {
+      await customer("acme");
+      const plugin = await anotherPlugin({ partnerSubject: "acme" });
+      const { checked } = providerChecks(() => ({ plugin, control }));
+      expect((await minted("acme")).map((c) => c.scope)).toEqual(["read"]);
 
-    // A preview reads and plans; it never holds a write credential.
-    const sid = await serviceId(plugin);
-    const zoneInputs = await checked(ZONE, { serviceId: sid, name: "acme.example" });
-    expect((await plugin.create(ZONE, "z", zoneInputs, true)).id).toBe("");
-    expect((await minted("acme")).map((c) => c.scope)).toEqual(["read"]);
+      // A preview reads and plans; it never holds a write credential.
+      const sid = await serviceId(plugin);
+      const zoneInputs = await checked(ZONE, { serviceId: sid, name: "acme.example" });
+      expect((await plugin.create(ZONE, "z", zoneInputs, true)).id).toBe("");
+      expect((await minted("acme")).map((c) => c.scope)).toEqual(["read"]);
 
-    const zone = await plugin.create(ZONE, "z", zoneInputs);
-    const records = await Promise.all(
-      ["www", "api", "mail"].map(async (name) =>
-        plugin.create(RECORD, name, await checked(RECORD, { zoneId: zone.id, name, type: "A", content: "192.0.2.10" })),
-      ),
-    );
-    expect((await minted("acme")).map((c) => c.scope)).toEqual(["read", "write"]);
-    expect(await customerZones("acme")).toEqual(["acme.example"]);
-    expect((await control.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("acme.example");
+      const zone = await plugin.create(ZONE, "z", zoneInputs);
+      const records = await Promise.all(
+        ["www", "api", "mail"].map(async (name) =>
+          plugin.create(
+            RECORD,
+            name,
+            await checked(RECORD, { zoneId: zone.id, name, type: "A", content: "192.0.2.10" }),
+          ),
+        ),
+      );
+      expect((await minted("acme")).map((c) => c.scope)).toEqual(["read", "write"]);
+      expect(await customerZones("acme")).toEqual(["acme.example"]);
+      expect((await control.list<{ name: string }>("/dns/zones")).map((z) => z.name)).not.toContain("acme.example");
 
-    const read = await plugin.read(RECORD, "www", records[0]!.id, records[0]!.properties);
-    expect(read.properties).toMatchObject({ name: "www", content: "192.0.2.10" });
-    const creds = await minted("acme");
-    expectNoCredentialIn(
-      [JSON.stringify([zone, records, read]), plugin.stderr(), plugin.stdout(), ...plugin.engineLogs],
-      creds,
-    );
-  });
+      const read = await plugin.read(RECORD, "www", records[0]!.id, records[0]!.properties);
+      expect(read.properties).toMatchObject({ name: "www", content: "192.0.2.10" });
+      const creds = await minted("acme");
+      expectNoCredentialIn(
+        [JSON.stringify([zone, records, read]), plugin.stderr(), plugin.stdout(), ...plugin.engineLogs],
+        creds,
+      );
+    },
+  );
 
   it("renews a credential before it expires, without a refused request", async () => {
     await customer("globex");
@@ -193,192 +201,216 @@ describe("partner mode over gRPC", () => {
     }
   });
 
-  describe("a customer's stack of a fleet (examples/fleet: a partner provider for the Subject, a partner-mode provider for the rest)", () => {
-    type Obj = Record<string, unknown>;
-    interface Made {
-      type: string;
-      name: string;
-      id: string;
-      inputs: Obj;
-      properties: Obj;
-      on: "partner" | "customer";
-    }
-
-    /** The two providers of one `pulumi` command, as the engine starts and configures them. */
-    async function providers(
-      token: string,
-      ref: string,
-      env: NodeJS.ProcessEnv,
-    ): Promise<{ partner: PluginHandle; customer: PluginHandle }> {
-      const [partner, customer] = await Promise.all([
-        anotherPlugin({ apiToken: secret(token) }, { env, configure: false }),
-        anotherPlugin({}, { env, configure: false }),
-      ]);
-      await partner.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl }, "partner");
-      await customer.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl, partnerSubject: ref }, "customer");
-      return { partner, customer };
-    }
-
-    /** The first `up` of the customer's stack: its subject, zone (no serviceId: no look-up in the program), a record and its mail domain. */
-    async function firstUp(token: string, ref: string): Promise<Made[]> {
-      const partner = await anotherPlugin({ apiToken: secret(token) }, { configure: false });
-      await partner.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl }, "partner");
-      const made: Made[] = [];
-      const make = async (plugin: PluginHandle, on: Made["on"], type: string, name: string, news: Obj) => {
-        const { inputs, failures } = await plugin.check(type, name, news);
-        expect(failures).toEqual([]);
-        const { id, properties } = await plugin.create(type, name, inputs);
-        made.push({ type, name, id, inputs, properties, on });
-        return id;
-      };
-      await make(partner, "partner", SUBJECT, "subject", { externalRef: ref });
-      const customer = await anotherPlugin({ apiToken: secret(token), partnerSubject: ref });
-      const zoneId = await make(customer, "customer", ZONE, "zone", { name: `${ref}.fleet.example` });
-      await make(customer, "customer", RECORD, "a-www", { zoneId, name: "www", type: "A", content: "192.0.2.10" });
-      await make(customer, "customer", MAIL_DOMAIN, "mail", { zoneId, name: `${ref}.fleet.example` });
-      await Promise.all([partner.stop(), customer.stop()]);
-      return made;
-    }
-
-    /** What a no-change `pulumi up --skip-preview` asks of the providers: Check and Diff of every resource. */
-    async function noChangeUp(made: Made[], plugins: { partner: PluginHandle; customer: PluginHandle }): Promise<void> {
-      for (const m of made) {
-        const plugin = plugins[m.on];
-        const { inputs, failures } = await plugin.check(m.type, m.name, m.inputs, m.inputs);
-        expect(failures).toEqual([]);
-        const d = await plugin.diff(m.type, m.name, m.id, m.properties, inputs, m.inputs);
-        expect(d.changes, `${m.type} ${JSON.stringify(d)}`).toBe(false);
+  describe(
+    "a customer's stack of a fleet (examples/fleet: a partner provider for the Subject, a partner-mode " +
+      "provider for the rest)",
+    () => {
+      type Obj = Record<string, unknown>;
+      interface Made {
+        type: string;
+        name: string;
+        id: string;
+        inputs: Obj;
+        properties: Obj;
+        on: "partner" | "customer";
       }
-    }
 
-    it("makes no request on the partner token in a no-change up when the caller checked the token; without that, one per provider", async () => {
-      const made = await firstUp(partnerToken, "fleet1");
-      const minted = (await control.partnerCredentials()).length;
-      const checked = { NSP_PARTNER_TOKEN: partnerToken, NSP_VERIFIED_TOKEN_ENV: "NSP_PARTNER_TOKEN" };
-
-      await control.resetStats();
-      await noChangeUp(made, await providers(partnerToken, "fleet1", checked));
-      // Not one request, on any token: the subject's check and its reads are left to the calls that need them.
-      expect((await control.stats()).total).toBe(0);
-      expect((await control.partnerCredentials()).length).toBe(minted);
-
-      // A stack run by hand, as the Kubernetes Operator runs one, checks for itself: one request per provider at Configure.
-      await control.resetStats();
-      await noChangeUp(made, await providers(partnerToken, "fleet1", { NSP_PARTNER_TOKEN: partnerToken }));
-      expect((await control.tokenStats("account:msp")).byRoute).toEqual({
-        "GET /me": 1,
-        "POST /partner/subjects/{ref}/token": 1,
-      });
-
-      // The variable vouches for its own token only: a provider with another one checks it.
-      const other = await control.addAccount("msp-other");
-      await control.resetStats();
-      const elsewhere = await anotherPlugin({ apiToken: secret(other) }, { env: checked });
-      expect((await control.tokenStats("account:msp-other")).byRoute).toEqual({ "GET /me": 1 });
-      await elsewhere.stop();
-
-      // The program's look-up of the zone's service, were it still there, would mint a credential on every run.
-      const { customer } = await providers(partnerToken, "fleet1", checked);
-      await control.resetStats();
-      await serviceId(customer);
-      expect((await control.tokenStats("account:msp")).byRoute).toEqual({ "POST /partner/subjects/{ref}/token": 1 });
-    });
-
-    it("fails clearly on a revoked partner token, naming NSP_PARTNER_TOKEN: at the worker's check, at Configure, and at the first call after a check the caller made", async () => {
-      const token = await control.addAccount("msp-revoked");
-      const made = await firstUp(token, "fleet2");
-      const env = { NSP_PARTNER_TOKEN: token };
-      const checked = { ...env, NSP_VERIFIED_TOKEN_ENV: "NSP_PARTNER_TOKEN" };
-      await checkPartnerToken(emulator.baseUrl, token);
-
-      // Checked by the worker, then revoked: the no-change stack cannot tell and passes; a change finds out, naming the variable.
-      const plugins = await providers(token, "fleet2", checked);
-      await control.revokeToken(token);
-      await noChangeUp(made, plugins);
-      const zoneId = made.find((m) => m.type === ZONE)!.id;
-      const failed = async (run: Promise<unknown>) =>
-        run.then(
-          () => "no error",
-          (e: { details?: string }) => String(e.details),
+      /** The two providers of one `pulumi` command, as the engine starts and configures them. */
+      async function providers(
+        token: string,
+        ref: string,
+        env: NodeJS.ProcessEnv,
+      ): Promise<{ partner: PluginHandle; customer: PluginHandle }> {
+        const [partner, customer] = await Promise.all([
+          anotherPlugin({ apiToken: secret(token) }, { env, configure: false }),
+          anotherPlugin({}, { env, configure: false }),
+        ]);
+        await partner.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl }, "partner");
+        await customer.configure(
+          { apiToken: secret(token), baseUrl: emulator.baseUrl, partnerSubject: ref },
+          "customer",
         );
-      const recordInputs = (
-        await plugins.customer.check(RECORD, "a-api", { zoneId, name: "api", type: "A", content: "192.0.2.11" })
-      ).inputs;
-      const onCustomer = await failed(plugins.customer.create(RECORD, "a-api", recordInputs));
-      expect(onCustomer).toMatch(
-        /^partnerSubject "fleet2": the partner's apiToken was refused while minting a credential for the customer \(.*invalid or unknown bearer token\) \(the token is the value of NSP_PARTNER_TOKEN in the environment\) \(provider "customer"\)$/,
-      );
-      const onPartner = await failed(
-        plugins.partner.create(
-          SUBJECT,
-          "subject",
-          (await plugins.partner.check(SUBJECT, "subject", { externalRef: "fleet2-more" })).inputs,
-        ),
-      );
-      expect(onPartner).toMatch(
-        /^nsp: the API refused the API token in the apiToken of this provider instance \(POST \/partner\/subjects: unauthorized: invalid or unknown bearer token\); set a valid token there \(the token is the value of NSP_PARTNER_TOKEN in the environment\)\. \(provider "partner"\)$/,
+        return { partner, customer };
+      }
+
+      /** The first `up` of the customer's stack: its subject, zone (no serviceId: no look-up in the program), a record and its mail domain. */
+      async function firstUp(token: string, ref: string): Promise<Made[]> {
+        const partner = await anotherPlugin({ apiToken: secret(token) }, { configure: false });
+        await partner.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl }, "partner");
+        const made: Made[] = [];
+        const make = async (plugin: PluginHandle, on: Made["on"], type: string, name: string, news: Obj) => {
+          const { inputs, failures } = await plugin.check(type, name, news);
+          expect(failures).toEqual([]);
+          const { id, properties } = await plugin.create(type, name, inputs);
+          made.push({ type, name, id, inputs, properties, on });
+          return id;
+        };
+        await make(partner, "partner", SUBJECT, "subject", { externalRef: ref });
+        const customer = await anotherPlugin({ apiToken: secret(token), partnerSubject: ref });
+        const zoneId = await make(customer, "customer", ZONE, "zone", { name: `${ref}.fleet.example` });
+        await make(customer, "customer", RECORD, "a-www", { zoneId, name: "www", type: "A", content: "192.0.2.10" });
+        await make(customer, "customer", MAIL_DOMAIN, "mail", { zoneId, name: `${ref}.fleet.example` });
+        await Promise.all([partner.stop(), customer.stop()]);
+        return made;
+      }
+
+      /** What a no-change `pulumi up --skip-preview` asks of the providers: Check and Diff of every resource. */
+      async function noChangeUp(
+        made: Made[],
+        plugins: { partner: PluginHandle; customer: PluginHandle },
+      ): Promise<void> {
+        for (const m of made) {
+          const plugin = plugins[m.on];
+          const { inputs, failures } = await plugin.check(m.type, m.name, m.inputs, m.inputs);
+          expect(failures).toEqual([]);
+          const d = await plugin.diff(m.type, m.name, m.id, m.properties, inputs, m.inputs);
+          expect(d.changes, `${m.type} ${JSON.stringify(d)}`).toBe(false);
+        }
+      }
+
+      it(
+        "makes no request on the partner token in a no-change up when the caller checked the token; without " +
+          "that, one per provider",
+        async () => {
+          const made = await firstUp(partnerToken, "fleet1");
+          const minted = (await control.partnerCredentials()).length;
+          const checked = { NSP_PARTNER_TOKEN: partnerToken, NSP_VERIFIED_TOKEN_ENV: "NSP_PARTNER_TOKEN" };
+
+          await control.resetStats();
+          await noChangeUp(made, await providers(partnerToken, "fleet1", checked));
+          // Not one request, on any token: the subject's check and its reads are left to the calls that need them.
+          expect((await control.stats()).total).toBe(0);
+          expect((await control.partnerCredentials()).length).toBe(minted);
+
+          // A stack run by hand, as the Kubernetes Operator runs one, checks for itself: one request per provider at Configure.
+          await control.resetStats();
+          await noChangeUp(made, await providers(partnerToken, "fleet1", { NSP_PARTNER_TOKEN: partnerToken }));
+          expect((await control.tokenStats("account:msp")).byRoute).toEqual({
+            "GET /me": 1,
+            "POST /partner/subjects/{ref}/token": 1,
+          });
+
+          // The variable vouches for its own token only: a provider with another one checks it.
+          const other = await control.addAccount("msp-other");
+          await control.resetStats();
+          const elsewhere = await anotherPlugin({ apiToken: secret(other) }, { env: checked });
+          expect((await control.tokenStats("account:msp-other")).byRoute).toEqual({ "GET /me": 1 });
+          await elsewhere.stop();
+
+          // The program's look-up of the zone's service, were it still there, would mint a credential on every run.
+          const { customer } = await providers(partnerToken, "fleet1", checked);
+          await control.resetStats();
+          await serviceId(customer);
+          expect((await control.tokenStats("account:msp")).byRoute).toEqual({
+            "POST /partner/subjects/{ref}/token": 1,
+          });
+        },
       );
 
-      // The worker's next check refuses it before any stack runs.
-      const check = await checkPartnerToken(emulator.baseUrl, token).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(check).toBeInstanceOf(PartnerTokenError);
-      expect((check as PartnerTokenError).refused).toBe(true);
-      expect((check as PartnerTokenError).message).toMatch(
-        /^NSP_PARTNER_TOKEN: the API at http:\/\/127\.0\.0\.1:\d+\/api\/v1 does not know this token \(GET \/partner: unauthorized: invalid or unknown bearer token\); set the partner's API token there$/,
+      it(
+        "fails clearly on a revoked partner token, naming NSP_PARTNER_TOKEN: at the worker's check, at " +
+          "Configure, and at the first call after a check the caller made",
+        async () => {
+          const token = await control.addAccount("msp-revoked");
+          const made = await firstUp(token, "fleet2");
+          const env = { NSP_PARTNER_TOKEN: token };
+          const checked = { ...env, NSP_VERIFIED_TOKEN_ENV: "NSP_PARTNER_TOKEN" };
+          await checkPartnerToken(emulator.baseUrl, token);
+
+          // Checked by the worker, then revoked: the no-change stack cannot tell and passes; a change finds out, naming the variable.
+          const plugins = await providers(token, "fleet2", checked);
+          await control.revokeToken(token);
+          await noChangeUp(made, plugins);
+          const zoneId = made.find((m) => m.type === ZONE)!.id;
+          const failed = async (run: Promise<unknown>) =>
+            run.then(
+              () => "no error",
+              (e: { details?: string }) => String(e.details),
+            );
+          const recordInputs = (
+            await plugins.customer.check(RECORD, "a-api", { zoneId, name: "api", type: "A", content: "192.0.2.11" })
+          ).inputs;
+          const onCustomer = await failed(plugins.customer.create(RECORD, "a-api", recordInputs));
+          expect(onCustomer).toMatch(
+            /^partnerSubject "fleet2": the partner's apiToken was refused while minting a credential for the customer \(.*invalid or unknown bearer token\) \(the token is the value of NSP_PARTNER_TOKEN in the environment\) \(provider "customer"\)$/,
+          );
+          const onPartner = await failed(
+            plugins.partner.create(
+              SUBJECT,
+              "subject",
+              (await plugins.partner.check(SUBJECT, "subject", { externalRef: "fleet2-more" })).inputs,
+            ),
+          );
+          expect(onPartner).toMatch(
+            /^nsp: the API refused the API token in the apiToken of this provider instance \(POST \/partner\/subjects: unauthorized: invalid or unknown bearer token\); set a valid token there \(the token is the value of NSP_PARTNER_TOKEN in the environment\)\. \(provider "partner"\)$/,
+          );
+
+          // The worker's next check refuses it before any stack runs.
+          const check = await checkPartnerToken(emulator.baseUrl, token).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          expect(check).toBeInstanceOf(PartnerTokenError);
+          expect((check as PartnerTokenError).refused).toBe(true);
+          expect((check as PartnerTokenError).message).toMatch(
+            /^NSP_PARTNER_TOKEN: the API at http:\/\/127\.0\.0\.1:\d+\/api\/v1 does not know this token \(GET \/partner: unauthorized: invalid or unknown bearer token\); set the partner's API token there$/,
+          );
+
+          // A stack run by hand fails at Configure, each provider naming the variable, before anything changes.
+          const byHand = await Promise.all([
+            anotherPlugin({}, { env, configure: false }),
+            anotherPlugin({}, { env, configure: false }),
+          ]);
+          const atConfigure = await Promise.all([
+            failed(byHand[0]!.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl }, "partner")),
+            failed(
+              byHand[1]!.configure(
+                { apiToken: secret(token), baseUrl: emulator.baseUrl, partnerSubject: "fleet2" },
+                "customer",
+              ),
+            ),
+          ]);
+          expect(atConfigure[0]).toMatch(
+            /^nsp: the API does not know the API token in the apiToken of this provider instance \(GET \/me: .*\); nothing was changed\. Set a valid token there \(the token is the value of NSP_PARTNER_TOKEN in the environment\)\. \(provider "partner"\)$/,
+          );
+          expect(atConfigure[1]).toMatch(
+            /^nsp: partnerSubject "fleet2": the partner's apiToken was refused .*\(the token is the value of NSP_PARTNER_TOKEN in the environment\) \(provider "customer"\)$/,
+          );
+
+          const everything = [
+            onCustomer,
+            onPartner,
+            (check as Error).message,
+            ...atConfigure,
+            ...[plugins.partner, plugins.customer, ...byHand].flatMap((p) => [p.stderr(), p.stdout(), ...p.engineLogs]),
+          ].join("\n");
+          expect(everything).not.toContain(token);
+          for (const c of await control.partnerCredentials()) expect(everything).not.toContain(c.token);
+        },
       );
 
-      // A stack run by hand fails at Configure, each provider naming the variable, before anything changes.
-      const byHand = await Promise.all([
-        anotherPlugin({}, { env, configure: false }),
-        anotherPlugin({}, { env, configure: false }),
-      ]);
-      const atConfigure = await Promise.all([
-        failed(byHand[0]!.configure({ apiToken: secret(token), baseUrl: emulator.baseUrl }, "partner")),
-        failed(
-          byHand[1]!.configure(
-            { apiToken: secret(token), baseUrl: emulator.baseUrl, partnerSubject: "fleet2" },
-            "customer",
-          ),
-        ),
-      ]);
-      expect(atConfigure[0]).toMatch(
-        /^nsp: the API does not know the API token in the apiToken of this provider instance \(GET \/me: .*\); nothing was changed\. Set a valid token there \(the token is the value of NSP_PARTNER_TOKEN in the environment\)\. \(provider "partner"\)$/,
+      it(
+        "checkPartnerToken: a token the API knows passes with one request; a customer's minted credential, or " +
+          "none, is refused naming the variable",
+        async () => {
+          await control.resetStats();
+          await checkPartnerToken(emulator.baseUrl, partnerToken);
+          expect((await control.stats()).byToken).toEqual({
+            "account:msp": { total: 1, rateLimited: 0, byRoute: { "GET /partner": 1 }, byStatus: { "200": 1 } },
+          });
+          await customer("fleet3");
+          const { token: minted } = await control.post<{ token: string }>("/partner/subjects/fleet3/token", {
+            scope: "write",
+          });
+          await expect(checkPartnerToken(emulator.baseUrl, minted)).rejects.toThrow(
+            /^NSP_PARTNER_TOKEN: this is a credential minted for customer "fleet3", not the partner's own API token$/,
+          );
+          await expect(checkPartnerToken(emulator.baseUrl, undefined)).rejects.toThrow(/^NSP_PARTNER_TOKEN is not set/);
+          await expect(checkPartnerToken(emulator.baseUrl, "not-a-token", { variable: "FLEET_TOKEN" })).rejects.toThrow(
+            /^FLEET_TOKEN must be an API token starting with "svc_"$/,
+          );
+        },
       );
-      expect(atConfigure[1]).toMatch(
-        /^nsp: partnerSubject "fleet2": the partner's apiToken was refused .*\(the token is the value of NSP_PARTNER_TOKEN in the environment\) \(provider "customer"\)$/,
-      );
-
-      const everything = [
-        onCustomer,
-        onPartner,
-        (check as Error).message,
-        ...atConfigure,
-        ...[plugins.partner, plugins.customer, ...byHand].flatMap((p) => [p.stderr(), p.stdout(), ...p.engineLogs]),
-      ].join("\n");
-      expect(everything).not.toContain(token);
-      for (const c of await control.partnerCredentials()) expect(everything).not.toContain(c.token);
-    });
-
-    it("checkPartnerToken: a token the API knows passes with one request; a customer's minted credential, or none, is refused naming the variable", async () => {
-      await control.resetStats();
-      await checkPartnerToken(emulator.baseUrl, partnerToken);
-      expect((await control.stats()).byToken).toEqual({
-        "account:msp": { total: 1, rateLimited: 0, byRoute: { "GET /partner": 1 }, byStatus: { "200": 1 } },
-      });
-      await customer("fleet3");
-      const { token: minted } = await control.post<{ token: string }>("/partner/subjects/fleet3/token", {
-        scope: "write",
-      });
-      await expect(checkPartnerToken(emulator.baseUrl, minted)).rejects.toThrow(
-        /^NSP_PARTNER_TOKEN: this is a credential minted for customer "fleet3", not the partner's own API token$/,
-      );
-      await expect(checkPartnerToken(emulator.baseUrl, undefined)).rejects.toThrow(/^NSP_PARTNER_TOKEN is not set/);
-      await expect(checkPartnerToken(emulator.baseUrl, "not-a-token", { variable: "FLEET_TOKEN" })).rejects.toThrow(
-        /^FLEET_TOKEN must be an API token starting with "svc_"$/,
-      );
-    });
-  });
+    },
+  );
 });

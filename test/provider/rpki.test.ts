@@ -15,7 +15,8 @@ const { control, plugin } = provider;
 
 function parentResponse(parentHandle = "ripe-ncc"): string {
   return [
-    `<parent_response xmlns="${NS}" version="1" service_uri="https://rpki.ripe.example/up-down/${parentHandle}" child_handle="acme" parent_handle="${parentHandle}">`,
+    `<parent_response xmlns="${NS}" version="1" ` +
+      `service_uri="https://rpki.ripe.example/up-down/${parentHandle}" child_handle="acme" parent_handle="${parentHandle}">`,
     "  <parent_bpki_ta>R29kIGlzIHJlYWwgcHJvb2YgdGhhdCBtYW4gaXMgbm90IGhpc3RvcnkuCg==</parent_bpki_ta>",
     "</parent_response>",
   ].join("\n");

@@ -225,51 +225,55 @@ describe("nsp:services:Policy", () => {
     });
   });
 
-  it("takes a state and inputs 0.1.0 wrote (scheduleJson text): no change, no replacement, and each operation moves them to schedule", async () => {
-    const inputs = await checked(POLICY, {
-      serviceId: resolver,
-      schedule: { mon: ["09:00", "17:00"] },
-      logMode: "blocked",
-    });
-    const created = await plugin.create(POLICY, "p", inputs);
-    // As 0.1.0 stored them: no version, the schedule as its JSON text.
-    const toV010 = ({ schedule, __nspStateVersion, ...rest }: Obj) => ({
-      ...rest,
-      scheduleJson: schedule === undefined ? "" : JSON.stringify(schedule),
-    });
-    const oldState = toV010(created.properties);
-    const oldInputs = toV010(inputs);
+  it(
+    "takes a state and inputs 0.1.0 wrote (scheduleJson text): no change, no replacement, and each " +
+      "operation moves them to schedule",
+    async () => {
+      const inputs = await checked(POLICY, {
+        serviceId: resolver,
+        schedule: { mon: ["09:00", "17:00"] },
+        logMode: "blocked",
+      });
+      const created = await plugin.create(POLICY, "p", inputs);
+      // As 0.1.0 stored them: no version, the schedule as its JSON text.
+      const toV010 = ({ schedule, __nspStateVersion, ...rest }: Obj) => ({
+        ...rest,
+        scheduleJson: schedule === undefined ? "" : JSON.stringify(schedule),
+      });
+      const oldState = toV010(created.properties);
+      const oldInputs = toV010(inputs);
 
-    const d = await plugin.diff(POLICY, "p", created.id, oldState, inputs, oldInputs);
-    expect(d).toMatchObject({ changes: false, replaces: [] });
-    // A refresh's diff swaps the roles: the state's (older) inputs stand where the program's would.
-    expect((await plugin.diff(POLICY, "p", created.id, created.properties, oldInputs, inputs)).changes).toBe(false);
+      const d = await plugin.diff(POLICY, "p", created.id, oldState, inputs, oldInputs);
+      expect(d).toMatchObject({ changes: false, replaces: [] });
+      // A refresh's diff swaps the roles: the state's (older) inputs stand where the program's would.
+      expect((await plugin.diff(POLICY, "p", created.id, created.properties, oldInputs, inputs)).changes).toBe(false);
 
-    await control.resetStats();
-    const read = await plugin.read(POLICY, "p", created.id, oldState, oldInputs);
-    expect(read.properties).toEqual(created.properties);
-    expect(read.inputs).toEqual(inputs);
-    expect(await plugin.update(POLICY, "p", created.id, oldState, inputs, true, oldInputs)).toEqual({
-      ...inputs,
-      serviceName: "Resolver",
-      __nspStateVersion: 1,
-    });
-    expect((await control.stats()).mutating).toBe(0);
+      await control.resetStats();
+      const read = await plugin.read(POLICY, "p", created.id, oldState, oldInputs);
+      expect(read.properties).toEqual(created.properties);
+      expect(read.inputs).toEqual(inputs);
+      expect(await plugin.update(POLICY, "p", created.id, oldState, inputs, true, oldInputs)).toEqual({
+        ...inputs,
+        serviceName: "Resolver",
+        __nspStateVersion: 1,
+      });
+      expect((await control.stats()).mutating).toBe(0);
 
-    const news = await checked(POLICY, {
-      serviceId: resolver,
-      schedule: { tue: ["08:00", "12:00"] },
-      logMode: "blocked",
-    });
-    const changed = await plugin.diff(POLICY, "p", created.id, oldState, news, oldInputs);
-    expect(changed).toMatchObject({ changes: true, diffs: ["schedule"], replaces: [] });
-    const updated = await plugin.update(POLICY, "p", created.id, oldState, news, false, oldInputs);
-    expect(updated).toMatchObject({ schedule: { tue: ["08:00", "12:00"] }, __nspStateVersion: 1 });
-    expect(updated).not.toHaveProperty("scheduleJson");
+      const news = await checked(POLICY, {
+        serviceId: resolver,
+        schedule: { tue: ["08:00", "12:00"] },
+        logMode: "blocked",
+      });
+      const changed = await plugin.diff(POLICY, "p", created.id, oldState, news, oldInputs);
+      expect(changed).toMatchObject({ changes: true, diffs: ["schedule"], replaces: [] });
+      const updated = await plugin.update(POLICY, "p", created.id, oldState, news, false, oldInputs);
+      expect(updated).toMatchObject({ schedule: { tue: ["08:00", "12:00"] }, __nspStateVersion: 1 });
+      expect(updated).not.toHaveProperty("scheduleJson");
 
-    await plugin.delete(POLICY, "p", created.id, toV010(updated));
-    expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ schedule_json: "", log_mode: "off" });
-  });
+      await plugin.delete(POLICY, "p", created.id, toV010(updated));
+      expect(await control.get(`/services/${resolver}/policy`)).toMatchObject({ schedule_json: "", log_mode: "off" });
+    },
+  );
 
   it("refuses a state a later release wrote, naming what to do", async () => {
     const inputs = await checked(POLICY, { serviceId: resolver });

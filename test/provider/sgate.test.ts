@@ -117,95 +117,103 @@ describe("nsp:sgate:NumberSettings", () => {
 });
 
 describe("nsp:sgate:Brand and nsp:sgate:Campaign", () => {
-  it("creates a draft brand and a campaign, submits both in place, refuses to delete a brand with campaigns, imports, and deletes", async () => {
-    const brandInputs = await checked(BRAND, { legalName: " Acme Inc ", country: "us", entityType: "private" });
-    expect(brandInputs).toEqual({ legalName: "Acme Inc", country: "US", entityType: "private", status: "draft" });
-    await previewSendsNothing(BRAND, brandInputs, "createdAt");
-    const brand = await createClean(BRAND, brandInputs);
-    expect(brand.id).toMatch(/^brd_[0-9a-f]{12}$/);
-    expect(brand.properties).toMatchObject({ ...brandInputs, displayName: null, campaignIds: [] });
+  it(
+    "creates a draft brand and a campaign, submits both in place, refuses to delete a brand with " +
+      "campaigns, imports, and deletes",
+    async () => {
+      const brandInputs = await checked(BRAND, { legalName: " Acme Inc ", country: "us", entityType: "private" });
+      expect(brandInputs).toEqual({ legalName: "Acme Inc", country: "US", entityType: "private", status: "draft" });
+      await previewSendsNothing(BRAND, brandInputs, "createdAt");
+      const brand = await createClean(BRAND, brandInputs);
+      expect(brand.id).toMatch(/^brd_[0-9a-f]{12}$/);
+      expect(brand.properties).toMatchObject({ ...brandInputs, displayName: null, campaignIds: [] });
 
-    const campaignInputs = await checked(CAMPAIGN, {
-      brandId: brand.id,
-      useCase: "2fa",
-      description: "Log-in codes",
-      samples: ["Your code is 1234"],
-    });
-    expect(campaignInputs).toEqual({
-      brandId: brand.id,
-      useCase: "2fa",
-      description: "Log-in codes",
-      samples: ["Your code is 1234"],
-      status: "draft",
-    });
-    await previewSendsNothing(CAMPAIGN, campaignInputs, "createdAt");
-    const campaign = await createClean(CAMPAIGN, campaignInputs);
-    expect(campaign.id).toMatch(/^cmp_[0-9a-f]{12}$/);
+      const campaignInputs = await checked(CAMPAIGN, {
+        brandId: brand.id,
+        useCase: "2fa",
+        description: "Log-in codes",
+        samples: ["Your code is 1234"],
+      });
+      expect(campaignInputs).toEqual({
+        brandId: brand.id,
+        useCase: "2fa",
+        description: "Log-in codes",
+        samples: ["Your code is 1234"],
+        status: "draft",
+      });
+      await previewSendsNothing(CAMPAIGN, campaignInputs, "createdAt");
+      const campaign = await createClean(CAMPAIGN, campaignInputs);
+      expect(campaign.id).toMatch(/^cmp_[0-9a-f]{12}$/);
 
-    const brandNews = await checked(BRAND, {
-      ...brandInputs,
-      displayName: "Acme",
-      website: "https://acme.example",
-      status: "submitted",
-    });
-    const brandUpdated = await updateClean(BRAND, brand.id, brand.properties, brandNews, brandInputs, [
-      "displayName",
-      "website",
-      "status",
-    ]);
-    expect(brandUpdated).toMatchObject({ status: "submitted", campaignIds: [campaign.id] });
-    // The API refuses to take a submitted brand back to draft.
-    await expect(plugin.update(BRAND, "r", brand.id, brandUpdated, brandInputs, false, brandNews)).rejects.toThrow(
-      /cannot go back to draft/,
-    );
+      const brandNews = await checked(BRAND, {
+        ...brandInputs,
+        displayName: "Acme",
+        website: "https://acme.example",
+        status: "submitted",
+      });
+      const brandUpdated = await updateClean(BRAND, brand.id, brand.properties, brandNews, brandInputs, [
+        "displayName",
+        "website",
+        "status",
+      ]);
+      expect(brandUpdated).toMatchObject({ status: "submitted", campaignIds: [campaign.id] });
+      // The API refuses to take a submitted brand back to draft.
+      await expect(plugin.update(BRAND, "r", brand.id, brandUpdated, brandInputs, false, brandNews)).rejects.toThrow(
+        /cannot go back to draft/,
+      );
 
-    const campaignNews = await checked(CAMPAIGN, {
-      brandId: brand.id,
-      useCase: "account_notification",
-      messageFlow: "Opt in at sign-up",
-      samples: ["a", "b"],
-      status: "submitted",
-    });
-    const campaignUpdated = await updateClean(
-      CAMPAIGN,
-      campaign.id,
-      campaign.properties,
-      campaignNews,
-      campaignInputs,
-      ["useCase", "description", "messageFlow", "samples", "status"],
-    );
-    expect(campaignUpdated).toMatchObject({ description: null, messageFlow: "Opt in at sign-up", status: "submitted" });
+      const campaignNews = await checked(CAMPAIGN, {
+        brandId: brand.id,
+        useCase: "account_notification",
+        messageFlow: "Opt in at sign-up",
+        samples: ["a", "b"],
+        status: "submitted",
+      });
+      const campaignUpdated = await updateClean(
+        CAMPAIGN,
+        campaign.id,
+        campaign.properties,
+        campaignNews,
+        campaignInputs,
+        ["useCase", "description", "messageFlow", "samples", "status"],
+      );
+      expect(campaignUpdated).toMatchObject({
+        description: null,
+        messageFlow: "Opt in at sign-up",
+        status: "submitted",
+      });
 
-    await expect(plugin.delete(BRAND, "r", brand.id, brandUpdated)).rejects.toThrow(
-      new RegExp(`has campaign\\(s\\) ${campaign.id}`),
-    );
+      await expect(plugin.delete(BRAND, "r", brand.id, brandUpdated)).rejects.toThrow(
+        new RegExp(`has campaign\\(s\\) ${campaign.id}`),
+      );
 
-    const importedBrand = await importClean(BRAND, brand.id);
-    expect(importedBrand.inputs).toEqual({
-      legalName: "Acme Inc",
-      displayName: "Acme",
-      country: "US",
-      website: "https://acme.example",
-      entityType: "private",
-      status: "submitted",
-    });
-    const importedCampaign = await importClean(CAMPAIGN, campaign.id);
-    expect(importedCampaign.inputs).toEqual({
-      brandId: brand.id,
-      useCase: "account_notification",
-      messageFlow: "Opt in at sign-up",
-      samples: ["a", "b"],
-      status: "submitted",
-    });
+      const importedBrand = await importClean(BRAND, brand.id);
+      expect(importedBrand.inputs).toEqual({
+        legalName: "Acme Inc",
+        displayName: "Acme",
+        country: "US",
+        website: "https://acme.example",
+        entityType: "private",
+        status: "submitted",
+      });
+      const importedCampaign = await importClean(CAMPAIGN, campaign.id);
+      expect(importedCampaign.inputs).toEqual({
+        brandId: brand.id,
+        useCase: "account_notification",
+        messageFlow: "Opt in at sign-up",
+        samples: ["a", "b"],
+        status: "submitted",
+      });
 
-    await plugin.delete(CAMPAIGN, "r", campaign.id, campaignUpdated);
-    expect((await plugin.read(CAMPAIGN, "r", campaign.id, campaignUpdated, campaignNews)).id).toBe("");
-    await plugin.delete(BRAND, "r", brand.id, brandUpdated);
-    expect((await plugin.read(BRAND, "r", brand.id, brandUpdated, brandNews)).id).toBe("");
-    await expect(plugin.read(BRAND, "r", "brd/1")).rejects.toThrow(
-      /is not a brand id; a brand is known by its id \(<brandId>, such as brd_0123456789ab\)/,
-    );
-  });
+      await plugin.delete(CAMPAIGN, "r", campaign.id, campaignUpdated);
+      expect((await plugin.read(CAMPAIGN, "r", campaign.id, campaignUpdated, campaignNews)).id).toBe("");
+      await plugin.delete(BRAND, "r", brand.id, brandUpdated);
+      expect((await plugin.read(BRAND, "r", brand.id, brandUpdated, brandNews)).id).toBe("");
+      await expect(plugin.read(BRAND, "r", "brd/1")).rejects.toThrow(
+        /is not a brand id; a brand is known by its id \(<brandId>, such as brd_0123456789ab\)/,
+      );
+    },
+  );
 
   it("sees changes and deletes made through the API", async () => {
     // Created without a Read: a Read within one refresh may be served from the list fetched for it.

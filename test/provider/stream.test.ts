@@ -54,7 +54,8 @@ lifecycle(provider, [
     nestedFailures: ["["],
     skip: {
       drift:
-        "in the test of its own below, which also refuses an overwrite before a refresh, and a programme goes only with its channel",
+        "in the test of its own below, which also refuses an overwrite before a refresh, and a programme goes " +
+        "only with its channel",
       delete: "the programme is part of its channel: a delete empties it (checked below)",
     },
   },

@@ -559,37 +559,41 @@ describe("a refresh of many objects of one PBX", () => {
 });
 
 describe("an update of a PBX object", () => {
-  it("keeps the PBX in the state with and without a patch, and keeps a patch that went through when the password rotation after it fails", async () => {
-    const pbx = await apiPbx();
-    const inputs = (await plugin.check(EXTENSION, "u", { pbxId: pbx, name: "Before", passwordRotation: 1 })).inputs;
-    const created = await plugin.create(EXTENSION, "u", inputs);
-    expect(created.properties.pbxId).toBe(pbx);
+  it(
+    "keeps the PBX in the state with and without a patch, and keeps a patch that went through when the " +
+      "password rotation after it fails",
+    async () => {
+      const pbx = await apiPbx();
+      const inputs = (await plugin.check(EXTENSION, "u", { pbxId: pbx, name: "Before", passwordRotation: 1 })).inputs;
+      const created = await plugin.create(EXTENSION, "u", inputs);
+      expect(created.properties.pbxId).toBe(pbx);
 
-    const renamed = { ...inputs, name: "After" };
-    const patched = await plugin.update(EXTENSION, "u", created.id, created.properties, renamed, false, inputs);
-    expect(patched).toMatchObject({ pbxId: pbx, name: "After" });
+      const renamed = { ...inputs, name: "After" };
+      const patched = await plugin.update(EXTENSION, "u", created.id, created.properties, renamed, false, inputs);
+      expect(patched).toMatchObject({ pbxId: pbx, name: "After" });
 
-    const unchanged = await plugin.update(EXTENSION, "u", created.id, patched, renamed, false, renamed);
-    expect(unchanged).toMatchObject({ pbxId: pbx, name: "After" });
+      const unchanged = await plugin.update(EXTENSION, "u", created.id, patched, renamed, false, renamed);
+      expect(unchanged).toMatchObject({ pbxId: pbx, name: "After" });
 
-    await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["POST"], path: "/password$" });
-    try {
-      const both = { ...renamed, name: "Again", passwordRotation: 2 };
-      const err = (await plugin.update(EXTENSION, "u", created.id, patched, both, false, renamed).then(
-        () => undefined,
-        (e: grpc.ServiceError) => e,
-      ))!;
-      expect(err.message).toMatch(/upstream failure/);
-      const partial = initFailure(err);
-      expect(partial.id).toBe(created.id);
-      expect(partial.properties).toMatchObject({ pbxId: pbx, name: "Again" });
-      // The rotation did not happen: the next update tries it again.
-      expect(partial.properties.passwordRotation).not.toBe(2);
-    } finally {
-      await control.clearFaults();
-    }
-    expect((await control.get<Obj>(`/vgate/pbx/${pbx}/extensions/${created.id}`)).name).toBe("Again");
-  });
+      await control.setFaults({ rate: 1, kinds: ["error5xx"], methods: ["POST"], path: "/password$" });
+      try {
+        const both = { ...renamed, name: "Again", passwordRotation: 2 };
+        const err = (await plugin.update(EXTENSION, "u", created.id, patched, both, false, renamed).then(
+          () => undefined,
+          (e: grpc.ServiceError) => e,
+        ))!;
+        expect(err.message).toMatch(/upstream failure/);
+        const partial = initFailure(err);
+        expect(partial.id).toBe(created.id);
+        expect(partial.properties).toMatchObject({ pbxId: pbx, name: "Again" });
+        // The rotation did not happen: the next update tries it again.
+        expect(partial.properties.passwordRotation).not.toBe(2);
+      } finally {
+        await control.clearFaults();
+      }
+      expect((await control.get<Obj>(`/vgate/pbx/${pbx}/extensions/${created.id}`)).name).toBe("Again");
+    },
+  );
 });
 
 describe("nsp:vgate:getCities and nsp:vgate:getTemplates", () => {

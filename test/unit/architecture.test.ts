@@ -185,10 +185,14 @@ describe("fleet/src", () => {
     );
   }
 
-  it("imports of the provider's code only what it shares with it: the recovery of a killed run's pending creates, and the partner token's check", () => {
-    expect([...new Set(importsOutside())].sort()).toEqual([
-      "provider/src/config/partner-check",
-      "provider/src/discover/recover-pending",
-    ]);
-  });
+  it(
+    "imports of the provider's code only what it shares with it: the recovery of a killed run's pending " +
+      "creates, and the partner token's check",
+    () => {
+      expect([...new Set(importsOutside())].sort()).toEqual([
+        "provider/src/config/partner-check",
+        "provider/src/discover/recover-pending",
+      ]);
+    },
+  );
 });

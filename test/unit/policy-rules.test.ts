@@ -98,7 +98,8 @@ describe("proxiedRecordsWithoutWaf", () => {
     const none = resource(SITE_SETTINGS, "none", { hostname: "www.shop.example" });
     expect(proxiedRecordsWithoutWaf([zone, www, on])).toEqual([]);
     expect(proxiedRecordsWithoutWaf([zone, www, log]).map((f) => f.message)).toEqual([
-      'proxied record "www" (www.shop.example): its nsp:cdn:SiteSettings "log" has waf.mode "log", which records attacks without stopping them',
+      'proxied record "www" (www.shop.example): its nsp:cdn:SiteSettings "log" has waf.mode "log", which ' +
+        "records attacks without stopping them",
     ]);
     expect(proxiedRecordsWithoutWaf([zone, www, none]).map((f) => f.message)).toEqual([
       'proxied record "www" (www.shop.example): its nsp:cdn:SiteSettings "none" sets no waf',
@@ -106,7 +107,8 @@ describe("proxiedRecordsWithoutWaf", () => {
     expect(proxiedRecordsWithoutWaf([zone, www]).map((f) => [f.resource.name, f.message])).toEqual([
       [
         "www",
-        'proxied record "www" has no nsp:cdn:SiteSettings with hostname "www.shop.example", so its site\'s WAF is not shown to be on',
+        'proxied record "www" has no nsp:cdn:SiteSettings with hostname "www.shop.example", so its site\'s ' +
+          "WAF is not shown to be on",
       ],
     ]);
   });
@@ -118,7 +120,8 @@ describe("proxiedRecordsWithoutWaf", () => {
     const www = resource(RECORD, "www", { name: "www", proxied: true });
     const other = resource(SITE_SETTINGS, "other", { hostname: "www.elsewhere.example", waf: { enabled: true } });
     expect(proxiedRecordsWithoutWaf([www, other]).map((f) => f.message)).toEqual([
-      'proxied record "www" has no nsp:cdn:SiteSettings that depends on it (its zone is not in this stack), so its site\'s WAF is not shown to be on',
+      'proxied record "www" has no nsp:cdn:SiteSettings that depends on it (its zone is not in this stack), ' +
+        "so its site's WAF is not shown to be on",
     ]);
     const dependent = resource(
       SITE_SETTINGS,

@@ -93,8 +93,10 @@ describe("the published pages", () => {
 
   it("would be caught linking a repository file, a missing page, a missing heading or a missing picture", () => {
     const text =
-      "[a test](../../test/e2e/harness/pulumi-cli.ts), [gone](./gone.md), [no heading](../api.md#no-such-heading), [fine](../api.md#errors), [site](https://nodejs.org), " +
-      "![shown](./images/fleet-page.png), ![not drawn](./images/none.png), ![outside](../../bench/chart.png)\n```sh\n[code](../../CHANGELOG.md)\n```\n";
+      "[a test](../../test/e2e/harness/pulumi-cli.ts), [gone](./gone.md), [no " +
+      "heading](../api.md#no-such-heading), [fine](../api.md#errors), [site](https://nodejs.org), " +
+      ("![shown](./images/fleet-page.png), ![not drawn](./images/none.png), " +
+        "![outside](../../bench/chart.png)\n```sh\n[code](../../CHANGELOG.md)\n```\n");
     expect(brokenLinksOf("docs/guides/example.md", text)).toEqual([
       "docs/guides/example.md: ../../test/e2e/harness/pulumi-cli.ts (not a published page)",
       "docs/guides/example.md: ./gone.md (missing)",

@@ -80,7 +80,8 @@ function shapeProblem(token: string, file: string, was: Recorded | undefined, no
       .join(" and ");
     return (
       `${token} ${what}, but its state version is still ${now.version}: a state written before would no longer be read right. ` +
-      `Add a migration (renamed / reshaped, see docs/upgrading.md) to \`migrations\` in its definition, with its case in test/unit/migrations.test.ts, then record the shape with \`${RECORD_COMMAND}\``
+      (`Add a migration (renamed / reshaped, see docs/upgrading.md) to \`migrations\` in its definition, ` +
+        `with its case in test/unit/migrations.test.ts, then record the shape with \`${RECORD_COMMAND}\``)
     );
   }
   if (now.version !== was.version || added.length) {

@@ -504,7 +504,8 @@ describe("nsp:dns:ZoneRecords inputs", () => {
     expect(bad.failures.map((f) => f.property)).toEqual(Array(7).fill("zoneFile"));
     expect(bad.failures.map((f) => f.reason)).toEqual([
       'the line "$INCLUDE other.zone" is a $INCLUDE directive, which is not supported',
-      'the line "x IN SPF v=spf1" is of type SPF, which is not one of A, AAAA, PTR, CNAME, TXT, MX, NS, SRV, CAA, ALIAS, HTTPS, SVCB',
+      'the line "x IN SPF v=spf1" is of type SPF, which is not one of A, AAAA, PTR, CNAME, TXT, MX, NS, ' +
+        "SRV, CAA, ALIAS, HTTPS, SVCB",
       'the line "www.example.org. IN A 192.0.2.2" is not in the zone example.com',
       'the line "c CH TXT chaos" is of class CH, not IN',
       'the record "www 600 IN A 192.0.2.1" is there twice; list each record once',

@@ -311,7 +311,8 @@ export const mailDomainRoutes = [
     if (!zone)
       throw new ApiError(
         "conflict",
-        `mail domain ${domain.name} is not in a zone hosted here; add its records at the zone's DNS provider (GET /mail/domains/${domain.id}/records lists them)`,
+        `mail domain ${domain.name} is not in a zone hosted here; add its records at the zone's DNS ` +
+          `provider (GET /mail/domains/${domain.id}/records lists them)`,
       );
     publish(store, domain, zone, serverOf(store, domain));
     return recordsAnswer(store, domain);

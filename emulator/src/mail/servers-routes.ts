@@ -60,7 +60,8 @@ const servers = collection({
     if (users.length) {
       throw new ApiError(
         "conflict",
-        `mail server ${server.id} (${server.name}) is used by mail domain(s) ${users.map((d) => `${d.name} (id ${d.id})`).join(", ")}; delete those domains first`,
+        `mail server ${server.id} (${server.name}) is used by mail domain(s) ` +
+          `${users.map((d) => `${d.name} (id ${d.id})`).join(", ")}; delete those domains first`,
       );
     }
   },

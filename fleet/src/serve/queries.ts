@@ -176,7 +176,8 @@ const FILTER_SQL: Record<Filter, string> = {
 const SORT_SQL: Record<Sort, string> = {
   // What needs a look first: failed, drifted, then going, then the rest.
   attention:
-    "CASE WHEN l.result = 'failed' OR l.health = 'failed' THEN 0 WHEN l.health = 'drifted' THEN 1 WHEN l.result IN ('running', 'retrying', 'queued') THEN 2 ELSE 3 END",
+    "CASE WHEN l.result = 'failed' OR l.health = 'failed' THEN 0 WHEN l.health = 'drifted' THEN 1 WHEN " +
+    "l.result IN ('running', 'retrying', 'queued') THEN 2 ELSE 3 END",
   stack: "l.stack",
   result: "l.result",
   operation: "l.operation",
@@ -287,7 +288,8 @@ export class FleetReader {
     );
     if (guard.rows[0]?.default_transaction_read_only !== "on")
       throw new Error(
-        "the page's database connections could not be made read-only (SET default_transaction_read_only = on); it serves nothing without that",
+        "the page's database connections could not be made read-only (SET default_transaction_read_only = " +
+          "on); it serves nothing without that",
       );
     const { rows } = await this.pool.query<{ table_name: string; column_name: string }>(
       "SELECT table_name::text, column_name::text FROM information_schema.columns WHERE table_schema = 'nsp_fleet'",
@@ -295,7 +297,8 @@ export class FleetReader {
     const where = `${DATABASE_ENV}=${shownUrl(url)}`;
     if (!rows.some((r) => r.table_name === "stacks")) {
       throw new InputError(
-        `the database holds no fleet tables (nsp_fleet.stacks) (${where}): nothing was enqueued there; run \`nsp-fleet enqueue\` against it first, or correct the URL`,
+        `the database holds no fleet tables (nsp_fleet.stacks) (${where}): nothing was enqueued there; run ` +
+          `\`nsp-fleet enqueue\` against it first, or correct the URL`,
       );
     }
     const missing = Object.entries(NEEDED).flatMap(([table, columns]) =>
@@ -305,7 +308,9 @@ export class FleetReader {
     );
     if (missing.length > 0) {
       throw new InputError(
-        `the fleet's tables are those of an earlier release (no ${missing.join(", ")}) (${where}): \`nsp-fleet status\` brings them up to date; run it once, then start the page again (the page itself writes nothing)`,
+        `the fleet's tables are those of an earlier release (no ${missing.join(", ")}) (${where}): ` +
+          `\`nsp-fleet status\` brings them up to date; run it once, then start the page again (the page ` +
+          `itself writes nothing)`,
       );
     }
   }

@@ -279,7 +279,9 @@ export async function serve(opts: ServeOptions): Promise<{ url: string; close():
   const loopbackOnly = isLoopback(opts.listen);
   if (!loopbackOnly && !opts.token) {
     throw new InputError(
-      `${TOKEN_ENV}: not set; the page listens on ${opts.listen}, reachable from other machines, only with a token: set ${TOKEN_ENV} to a long random string (openssl rand -hex 32), or leave out --listen to serve on 127.0.0.1 alone`,
+      `${TOKEN_ENV}: not set; the page listens on ${opts.listen}, reachable from other machines, only ` +
+        `with a token: set ${TOKEN_ENV} to a long random string (openssl rand -hex 32), or leave out ` +
+        `--listen to serve on 127.0.0.1 alone`,
     );
   }
   if (opts.token !== undefined && opts.token.length < MIN_TOKEN_LENGTH)

@@ -518,7 +518,9 @@ export class ApiClient {
         status: err.status,
         method: err.method,
         path: err.path,
-        serverMessage: `baseUrl ${this.baseUrl} does not reach the API: GET /me there answers 404 too. The base URL is probably missing its /api/v1 prefix${hint}; check the provider's baseUrl (nsp:baseUrl or NSP_BASE_URL).`,
+        serverMessage:
+          `baseUrl ${this.baseUrl} does not reach the API: GET /me there answers 404 too. The base URL is ` +
+          `probably missing its /api/v1 prefix${hint}; check the provider's baseUrl (nsp:baseUrl or NSP_BASE_URL).`,
         retryable: false,
       });
     }

@@ -11,7 +11,8 @@ export const packageInfo: PackageInfo = {
   displayName: "Network Services Platform",
   version: PROVIDER_VERSION,
   description:
-    "Manage the Network Services Platform API as code: authoritative DNS, edge proxy, security rules, hosted RPKI, mail, tunnels, a cloud PBX and more.",
+    "Manage the Network Services Platform API as code: authoritative DNS, edge proxy, security rules, " +
+    "hosted RPKI, mail, tunnels, a cloud PBX and more.",
   homepage: "https://github.com/nsp-platform/pulumi-nsp",
   repository: "https://github.com/nsp-platform/pulumi-nsp",
   publisher: "nsp",

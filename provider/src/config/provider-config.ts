@@ -25,7 +25,8 @@ export const providerConfig = z.object({
     .default(DEFAULT_BASE_URL)
     .meta({
       description:
-        "Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host (127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set.",
+        "Service address including the `/api/v1` prefix. Plain `http://` is accepted only for a loopback host " +
+        "(127.0.0.0/8, `[::1]`, `localhost`: the emulator) unless `insecureHttp` is set.",
       env: ["NSP_BASE_URL"],
     }),
   insecureHttp: z
@@ -33,7 +34,8 @@ export const providerConfig = z.object({
     .default(false)
     .meta({
       description:
-        "Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the network unencrypted; only for a trusted private network.",
+        "Allow a plain `http://` `baseUrl` on a host other than loopback. The API token then crosses the " +
+        "network unencrypted; only for a trusted private network.",
       env: ["NSP_INSECURE_HTTP"],
     }),
   requestsPerMinute: z
@@ -43,7 +45,8 @@ export const providerConfig = z.object({
     .default(300)
     .meta({
       description:
-        "Client-side request budget per minute, shared by every operation of this provider instance (0 switches the limiter off).",
+        "Client-side request budget per minute, shared by every operation of this provider instance (0 " +
+        "switches the limiter off).",
       env: ["NSP_REQUESTS_PER_MINUTE"],
     }),
   maxRetries: z
@@ -60,12 +63,17 @@ export const providerConfig = z.object({
     .string()
     .regex(
       /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/,
-      "must be a customer reference (`externalRef` of an `nsp:partner:Subject`): 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit",
+      "must be a customer reference (`externalRef` of an `nsp:partner:Subject`): 1 to 128 letters, digits, " +
+        "'.', '_', ':', '@' or '-', starting with a letter or digit",
     )
     .optional()
     .meta({
       description:
-        "Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). `apiToken` is then the partner's token, used only to mint short-lived credentials for the customer (read scope for reads, write scope from the first change on), renewed before they expire and kept only in memory. Pointing an instance at another customer replaces its resources (they are made in that customer's account).",
+        "Partner mode: act for this managed customer (the `externalRef` of an `nsp:partner:Subject`). " +
+        "`apiToken` is then the partner's token, used only to mint short-lived credentials for the customer " +
+        "(read scope for reads, write scope from the first change on), renewed before they expire and kept " +
+        "only in memory. Pointing an instance at another customer replaces its resources (they are made in " +
+        "that customer's account).",
       env: ["NSP_PARTNER_SUBJECT"],
     }),
   batchReads: z
@@ -73,7 +81,8 @@ export const providerConfig = z.object({
     .default(true)
     .meta({
       description:
-        "Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of the parent. Switch off only to compare.",
+        "Serve the Reads of many children of one parent (the records of a zone, ...) from one paged list of " +
+        "the parent. Switch off only to compare.",
       env: ["NSP_BATCH_READS"],
     }),
 });
@@ -111,7 +120,8 @@ export function plainHttpRefusal(baseUrl: string, insecureHttp: boolean): string
   if (url.protocol !== "http:" || insecureHttp || isLoopbackHost(url.hostname)) return undefined;
   return (
     `uses plain http to ${url.hostname}, which would send the API token unencrypted; use https, ` +
-    "or, on a network you trust, opt in with `pulumi config set nsp:insecureHttp true` (or NSP_INSECURE_HTTP=true, or insecureHttp on the provider instance)"
+    ("or, on a network you trust, opt in with `pulumi config set nsp:insecureHttp true` (or " +
+      "NSP_INSECURE_HTTP=true, or insecureHttp on the provider instance)")
   );
 }
 

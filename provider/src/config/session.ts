@@ -109,7 +109,8 @@ export class ProviderSession {
     // A customer reference not known yet (made by a resource of the same `up`) must not leave
     // this provider acting as the partner itself: no requests until a configure knows it.
     this.#unavailable = options.subjectUnknown
-      ? "nsp: partnerSubject is not known yet (it is computed by this update), so this provider instance cannot reach the API yet"
+      ? "nsp: partnerSubject is not known yet (it is computed by this update), so this provider instance " +
+        "cannot reach the API yet"
       : token
         ? undefined
         : missingTokenMessage(options.explicitProviders);
@@ -184,7 +185,8 @@ export class ProviderSession {
         (e: unknown) => {
           if (e instanceof UnauthorizedError) {
             throw new UserError(
-              `nsp: the API does not know the API token in ${this.#tokenSetting} (${this.scrub(e.message)}); nothing was changed. Set a valid token there${this.#tokenNote}.`,
+              `nsp: the API does not know the API token in ${this.#tokenSetting} (${this.scrub(e.message)}); ` +
+                `nothing was changed. Set a valid token there${this.#tokenNote}.`,
             );
           }
         },

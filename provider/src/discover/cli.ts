@@ -221,11 +221,14 @@ async function main(): Promise<number> {
         const requests = session.api().client.stats().requests;
         if (args["with-state"])
           say(
-            `${read.entries.length - read.leftToRead.length} entries carry their state; ${read.leftToRead.length} left to the import's read (${requests} requests to read them)`,
+            `${read.entries.length - read.leftToRead.length} entries carry their state; ` +
+              `${read.leftToRead.length} left to the import's read (${requests} requests to read them)`,
           );
         else
           say(
-            `${zoneFiles} zones as their zone file (${BULK}, more than ${args["zone-records"] ? 0 : (args["zone-records-above"] ?? DEFAULT_ZONE_RECORDS_ABOVE)} records): ${requests} requests to read them`,
+            `${zoneFiles} zones as their zone file (${BULK}, more than ` +
+              `${args["zone-records"] ? 0 : (args["zone-records-above"] ?? DEFAULT_ZONE_RECORDS_ABOVE)} records): ` +
+              `${requests} requests to read them`,
           );
         for (const l of read.leftToRead) say(`left to the import's read: ${l.type} ${l.id}: ${l.reason}`);
       } finally {
@@ -250,8 +253,10 @@ async function main(): Promise<number> {
       say(`wrote ${args.report}`);
     }
     say(
-      "next, in the project's folder with its stack: `npx nsp-discover --import import.json --out index.ts` (the file written here; `--out Main.yaml` for " +
-        "Pulumi YAML), which runs `PULUMI_SKIP_CHECKPOINTS=true pulumi import --file ... --yes --skip-preview` in parts, then `pulumi preview --expect-no-changes`",
+      "next, in the project's folder with its stack: `npx nsp-discover --import import.json --out index.ts` " +
+        "(the file written here; `--out Main.yaml` for " +
+        ("Pulumi YAML), which runs `PULUMI_SKIP_CHECKPOINTS=true pulumi import --file ... --yes " +
+          "--skip-preview` in parts, then `pulumi preview --expect-no-changes`"),
     );
     return 0;
   } catch (e) {

@@ -103,7 +103,9 @@ export function importInParts(opts: ImportOptions): number {
   if (missing.length < total) opts.say(`${total - missing.length} of the ${total} objects are in the stack already`);
   const parts: ImportEntry[][] = [];
   for (let i = 0; i < missing.length; i += opts.partSize) parts.push(missing.slice(i, i + opts.partSize));
-  const again = `run the same command again: it imports what the stack does not hold yet (if pulumi says the stack is locked by a run that was killed, \`pulumi cancel --yes\` first)`;
+  const again =
+    `run the same command again: it imports what the stack does not hold yet (if pulumi says the stack is ` +
+    `locked by a run that was killed, \`pulumi cancel --yes\` first)`;
   const dir = mkdtempSync(join(tmpdir(), "nsp-import-"));
   try {
     let whole = doc;

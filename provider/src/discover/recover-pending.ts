@@ -101,7 +101,8 @@ export async function recoverPendingCreates(opts: RecoverOptions): Promise<numbe
     // is changed, so that none is lost before someone looks at it.
     if (unsettled.length) {
       say(
-        `${unsettled.length} pending create(s) not decided, so nothing was changed: check each, adopt it with \`pulumi import <type> <name> <id>\` or let it go, then \`pulumi refresh --clear-pending-creates\``,
+        `${unsettled.length} pending create(s) not decided, so nothing was changed: check each, adopt it ` +
+          `with \`pulumi import <type> <name> <id>\` or let it go, then \`pulumi refresh --clear-pending-creates\``,
       );
       return 1;
     }

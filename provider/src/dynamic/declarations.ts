@@ -128,7 +128,10 @@ function resourceText(def: AnyResource, indent: string): string {
     ]
       .filter(Boolean)
       .join(" ");
-    return `${comment([metaOf(field).description, notes || undefined], inner)}${inner}${key(k)}${optional ? "?" : ""}: pulumi.Input<${typeText(field, "input", inner)}>;`;
+    return (
+      `${comment([metaOf(field).description, notes || undefined], inner)}${inner}${key(k)}${optional ? "?" : ""}: ` +
+      `pulumi.Input<${typeText(field, "input", inner)}>;`
+    );
   });
   const argsRequired = Object.values(args).some((f) => {
     const u = unwrap(f);

@@ -122,11 +122,15 @@ export const FLEET_PAGE = "docs/guides/fleet.md";
 export const FLEET_PAGE_NOT_HERE: Record<string, string> = {
   ...Object.fromEntries(
     [
-      'kubectl create secret generic nsp-fleet --from-literal=NSP_PARTNER_TOKEN="$NSP_PARTNER_TOKEN" --from-literal=INITECH_NSP_TOKEN="$INITECH_NSP_TOKEN" --from-literal=PULUMI_CONFIG_PASSPHRASE="$PULUMI_CONFIG_PASSPHRASE" --from-literal=PULUMI_BACKEND_URL="$PULUMI_BACKEND_URL"',
+      'kubectl create secret generic nsp-fleet --from-literal=NSP_PARTNER_TOKEN="$NSP_PARTNER_TOKEN" ' +
+        '--from-literal=INITECH_NSP_TOKEN="$INITECH_NSP_TOKEN" ' +
+        '--from-literal=PULUMI_CONFIG_PASSPHRASE="$PULUMI_CONFIG_PASSPHRASE" ' +
+        '--from-literal=PULUMI_BACKEND_URL="$PULUMI_BACKEND_URL"',
       "kubectl apply -f stacks.yaml",
     ].map((c) => [
       c,
-      "needs a Kubernetes cluster with the Pulumi Operator; test/e2e/docs-fleet.test.ts checks the Stack objects the line before writes",
+      "needs a Kubernetes cluster with the Pulumi Operator; test/e2e/docs-fleet.test.ts checks the Stack " +
+        "objects the line before writes",
     ]),
   ),
   ...Object.fromEntries(
@@ -136,7 +140,8 @@ export const FLEET_PAGE_NOT_HERE: Record<string, string> = {
       "npx nsp-fleet serve --listen 0.0.0.0 --port 8080",
     ].map((c) => [
       c,
-      "serves the page until stopped, on a port of its own; test/e2e/fleet-page.test.ts starts it (on any free port, with and without the token) and drives the page in Chromium",
+      "serves the page until stopped, on a port of its own; test/e2e/fleet-page.test.ts starts it (on any " +
+        "free port, with and without the token) and drives the page in Chromium",
     ]),
   ),
 };

@@ -74,7 +74,8 @@ async function latestResults(url: string): Promise<Map<string, string>> {
   await client.connect();
   try {
     const { rows } = await client.query<{ stack: string; result: string }>(
-      "SELECT DISTINCT ON (s.stack) s.stack, s.result FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id ORDER BY s.stack, r.created_at DESC",
+      "SELECT DISTINCT ON (s.stack) s.stack, s.result FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id " +
+        "= s.run_id ORDER BY s.stack, r.created_at DESC",
     );
     return new Map(rows.map((r) => [r.stack, r.result]));
   } finally {
@@ -88,7 +89,8 @@ async function latestRunOf(url: string, stack: string): Promise<string> {
   await client.connect();
   try {
     const { rows } = await client.query<{ run_id: string }>(
-      "SELECT s.run_id FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id WHERE s.stack = $1 ORDER BY r.created_at DESC LIMIT 1",
+      "SELECT s.run_id FROM nsp_fleet.stacks s JOIN nsp_fleet.runs r ON r.id = s.run_id WHERE s.stack = $1 " +
+        "ORDER BY r.created_at DESC LIMIT 1",
       [stack],
     );
     return rows[0]!.run_id;

@@ -37,7 +37,8 @@ const urn = (stack: string, type: string, name: string) => `urn:pulumi:${stack}:
 
 /** The columns of the release the page reads, on a database this branch's schema made (idempotent). */
 const LATER_COLUMNS =
-  "ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS requests int; ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS rate_limited int;";
+  "ALTER TABLE nsp_fleet.stacks ADD COLUMN IF NOT EXISTS requests int; ALTER TABLE nsp_fleet.stacks ADD " +
+  "COLUMN IF NOT EXISTS rate_limited int;";
 
 export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<FleetRows> {
   const rnd = seededRandom(opts.seed ?? 45);
@@ -141,7 +142,9 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
           result = "failed";
           attempts = 3;
           changes = {};
-          error = `error: nsp:dns:Record a-www: the API answered 409 conflict: a record www of type CNAME exists in ${stack}.example\n    at create (nsp:dns:Record)\nerror: update failed`;
+          error =
+            `error: nsp:dns:Record a-www: the API answered 409 conflict: a record www of type CNAME exists in ` +
+            `${stack}.example\n    at create (nsp:dns:Record)\nerror: update failed`;
         }
         if (result === "failed") setHealth(stack, "failed", finished, run.id);
         else if (run.operation === "drift")
@@ -177,7 +180,8 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
 
     await client.query("BEGIN");
     await client.query(
-      "INSERT INTO nsp_fleet.runs (id, operation, created_at, remediate, schedule, finished_at) SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::timestamptz[])",
+      "INSERT INTO nsp_fleet.runs (id, operation, created_at, remediate, schedule, finished_at) SELECT * " +
+        "FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::boolean[], $5::text[], $6::timestamptz[])",
       [
         runs.map((r) => r.id),
         runs.map((r) => r.operation),
@@ -197,12 +201,14 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
       );
     }
     await client.query(
-      "INSERT INTO nsp_fleet.customers (ref, customer) SELECT r, jsonb_build_object('ref', r, 'zone', r || '.example', 'records', '[]'::jsonb) FROM unnest($1::text[]) AS r",
+      "INSERT INTO nsp_fleet.customers (ref, customer) SELECT r, jsonb_build_object('ref', r, 'zone', r || " +
+        "'.example', 'records', '[]'::jsonb) FROM unnest($1::text[]) AS r",
       [refs],
     );
     const h = [...health.entries()];
     await client.query(
-      "INSERT INTO nsp_fleet.health (stack, state, since, run_id) SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::uuid[])",
+      "INSERT INTO nsp_fleet.health (stack, state, since, run_id) SELECT * FROM unnest($1::text[], " +
+        "$2::text[], $3::timestamptz[], $4::uuid[])",
       [h.map(([s]) => s), h.map(([, v]) => v.state), h.map(([, v]) => new Date(v.since)), h.map(([, v]) => v.run)],
     );
     await client.query("COMMIT");
@@ -249,7 +255,10 @@ export async function fillFleet(url: string, opts: FleetRowsOptions): Promise<Fl
         await c.query("BEGIN");
         await c.query("INSERT INTO nsp_fleet.runs (id, operation) VALUES ($1, 'up')", [id]);
         await c.query(
-          "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result, started_at, attempts, worker) SELECT $1, p, s, gen_random_uuid(), CASE WHEN p <= 2 THEN 'running' ELSE 'queued' END, CASE WHEN p <= 2 THEN now() END, CASE WHEN p <= 2 THEN 1 ELSE 0 END, CASE WHEN p <= 2 THEN 'runner-1:4100' END FROM unnest($2::text[]) WITH ORDINALITY AS t(s, p)",
+          "INSERT INTO nsp_fleet.stacks (run_id, position, stack, job_id, result, started_at, attempts, worker) " +
+            "SELECT $1, p, s, gen_random_uuid(), CASE WHEN p <= 2 THEN 'running' ELSE 'queued' END, CASE WHEN p " +
+            "<= 2 THEN now() END, CASE WHEN p <= 2 THEN 1 ELSE 0 END, CASE WHEN p <= 2 THEN 'runner-1:4100' END " +
+            "FROM unnest($2::text[]) WITH ORDINALITY AS t(s, p)",
           [id, refs],
         );
         await c.query("COMMIT");

@@ -101,7 +101,8 @@ export async function explainConflict(
   if (found?.length !== 1) return error;
   const name = resourceName ?? "<name in the program>";
   return new Error(
-    `${def.token} ${describeKey(def, args)} already exists in this account (id ${found[0]!.importId}). If it is this stack's (a run that was killed created it ` +
+    `${def.token} ${describeKey(def, args)} already exists in this account (id ${found[0]!.importId}). ` +
+      `If it is this stack's (a run that was killed created it ` +
       `but never recorded it), adopt it with:\n    pulumi import ${def.token} ${shellWord(name)} ${shellWord(found[0]!.importId)} --protect=false --yes\n` +
       `then run \`pulumi up\` again. If it belongs to another stack or to someone else, give this resource another name. ` +
       `nsp never adopts such an object by itself. (${error.message})`,

@@ -57,7 +57,8 @@ export function forceDestroyInput({ what, ...holds }: Holds): z.ZodType {
     .meta({
       description:
         `Delete the ${what} even while it holds ${kinds} that this program does not manage (they are deleted with it). ` +
-        `When false (the default) a delete, and a replacement that deletes first, is refused while it holds any, naming them. Changing it is an update in place, with no request to the API.`,
+        (`When false (the default) a delete, and a replacement that deletes first, is refused while it holds ` +
+          `any, naming them. Changing it is an update in place, with no request to the API.`),
       local: true,
     });
 }

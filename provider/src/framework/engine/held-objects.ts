@@ -31,9 +31,19 @@ export function deletingDoc({ what, ...holds }: Holds): string {
   return [
     `## Deleting`,
     ``,
-    `Deleting the ${what} deletes the ${kinds} it holds. Unless \`forceDestroy\` is true, the provider first lists them (${cost}) and refuses the delete, before any request that changes something, while the ${what} holds any that this program does not manage: the message names \`forceDestroy\`, how many of each kind remain and the first few by name. At a \`pulumi destroy\` or when the ${what} leaves the program, the engine has already deleted the program's own ${kinds}, so only the others count. A child whose delete the program skips with \`deletedWith\` is still there and counts too: a ${what} with such children needs \`forceDestroy: true\`.`,
+    `Deleting the ${what} deletes the ${kinds} it holds. Unless \`forceDestroy\` is true, the provider ` +
+      `first lists them (${cost}) and refuses the delete, before any request that changes something, while ` +
+      `the ${what} holds any that this program does not manage: the message names \`forceDestroy\`, how ` +
+      `many of each kind remain and the first few by name. At a \`pulumi destroy\` or when the ${what} ` +
+      `leaves the program, the engine has already deleted the program's own ${kinds}, so only the others ` +
+      `count. A child whose delete the program skips with \`deletedWith\` is still there and counts too: a ` +
+      `${what} with such children needs \`forceDestroy: true\`.`,
     ``,
-    `A replacement that deletes the ${what} first is checked in the preview, before anything is deleted, while the program's own ${kinds} are still there: every one counts, so such a replacement needs \`forceDestroy: true\` set by an earlier \`pulumi up\` whenever the ${what} holds anything. The flag is read from the state, as at every delete: setting it and making the replacement in the same update does not count.${holds.note ? `\n\n${holds.note}` : ""}`,
+    `A replacement that deletes the ${what} first is checked in the preview, before anything is ` +
+      `deleted, while the program's own ${kinds} are still there: every one counts, so such a replacement ` +
+      `needs \`forceDestroy: true\` set by an earlier \`pulumi up\` whenever the ${what} holds anything. ` +
+      `The flag is read from the state, as at every delete: setting it and making the replacement in the ` +
+      `same update does not count.${holds.note ? `\n\n${holds.note}` : ""}`,
   ].join("\n");
 }
 
@@ -120,11 +130,15 @@ export async function refuseWhileHolding(
       ? // The engine deletes the parent's dependents first, so by now the program's own children
         // of it are usually gone: saying that nothing was deleted would be untrue.
         `${who} still holds objects this program does not manage: ${heldText(found)}. ` +
-          `Deleting it would delete them too, so the ${holds.what} and those objects were kept; the program's own objects in it may already be deleted (the engine deletes them before the ${holds.what}). ` +
-          `To delete it with them, set \`forceDestroy: true\` on it and run \`pulumi up\` (an update in place; that \`up\` also creates again the program's own objects in it that were deleted), then delete again; or move or delete them first.`
+          (`Deleting it would delete them too, so the ${holds.what} and those objects were kept; the program's ` +
+            `own objects in it may already be deleted (the engine deletes them before the ${holds.what}). `) +
+          (`To delete it with them, set \`forceDestroy: true\` on it and run \`pulumi up\` (an update in place; ` +
+            `that \`up\` also creates again the program's own objects in it that were deleted), then delete ` +
+            `again; or move or delete them first.`)
       : `${who} must be deleted before its replacement is created, and it holds ${heldText(found)}. ` +
           `The replacement would delete them all, the program's own included, so nothing was changed. ` +
-          `Set \`forceDestroy: true\` on it in a \`pulumi up\` of its own (an update in place), then make the change again; or undo the change that replaces it.`,
+          (`Set \`forceDestroy: true\` on it in a \`pulumi up\` of its own (an update in place), then make the ` +
+            `change again; or undo the change that replaces it.`),
   );
 }
 

@@ -265,7 +265,9 @@ export function buildPackageSchema(
     language: info.language,
     config: { variables },
     provider: {
-      description: `The provider type for the ${info.name} package. Each explicit instance carries its own credentials, so one program can manage several accounts.`,
+      description:
+        `The provider type for the ${info.name} package. Each explicit instance carries its own ` +
+        `credentials, so one program can manage several accounts.`,
       properties: providerOutputs,
       inputProperties: variables,
     },
@@ -291,6 +293,8 @@ function importSection(def: {
     return `## Import\n\nBy the id \`pulumi stack --show-ids\` prints for it, \`${def.importId}\`:\n\n${block([def.importId])}`;
   const { form, importable } = def.shownId;
   return importable
-    ? `## Import\n\n\`pulumi stack --show-ids\` prints the object's own id, \`${form}\`: import it as it is (the parent is found by listing), or as \`${def.importId}\`:\n\n${block([form, def.importId])}`
-    : `## Import\n\n\`pulumi stack --show-ids\` prints the object's own id, \`${form}\`; import it with its parent's id before it, as \`${def.importId}\`:\n\n${block([def.importId])}`;
+    ? `## Import\n\n\`pulumi stack --show-ids\` prints the object's own id, \`${form}\`: import it as it ` +
+        `is (the parent is found by listing), or as \`${def.importId}\`:\n\n${block([form, def.importId])}`
+    : `## Import\n\n\`pulumi stack --show-ids\` prints the object's own id, \`${form}\`; import it with ` +
+        `its parent's id before it, as \`${def.importId}\`:\n\n${block([def.importId])}`;
 }

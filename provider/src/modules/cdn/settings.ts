@@ -85,10 +85,15 @@ export const settingsShape = {
       patch: true,
     }),
   // The certificate goes on the patch with its key, apart from the other settings (see settingsPatch).
-  certPem: z.string().min(1, "must not be empty").optional().meta({
-    description:
-      "A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs `keyPem`; removing it from the program removes the certificate.",
-  }),
+  certPem: z
+    .string()
+    .min(1, "must not be empty")
+    .optional()
+    .meta({
+      description:
+        "A custom certificate (PEM, leaf first) for the hostname, used instead of the service's own. Needs " +
+        "`keyPem`; removing it from the program removes the certificate.",
+    }),
   keyPem: z.string().min(1, "must not be empty").optional().meta({
     description: "Private key (PEM) of `certPem`. Stored as a secret; the API never returns it.",
     secret: true,
@@ -96,12 +101,14 @@ export const settingsShape = {
   }),
   // The origin is set by its own PUT (see originPut).
   pagesProjectId: idRef(
-    "Static-site project that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin.",
+    "Static-site project that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; " +
+      "with neither the site uses its own origin.",
   )
     .nullable()
     .default(null),
   linkTunnelId: idRef(
-    "Tunnel that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither the site uses its own origin.",
+    "Tunnel that serves the hostname. At most one of `pagesProjectId` and `linkTunnelId`; with neither " +
+      "the site uses its own origin.",
   )
     .nullable()
     .default(null),

@@ -48,7 +48,13 @@ export const siteSettings = defineResource({
     "settings of zone-mode sites, which are owned by their proxied record; import `<siteId>` by hand to manage them",
   token: TOKEN,
   description:
-    "The settings of a zone-mode edge site: the site that exists because a DNS record of a zone hosted here is proxied (`proxied: true` on an `nsp:dns:Record`). Such a site cannot be created or deleted through the site API, so this resource adopts it by `hostname` and manages its settings; settings left unset stay as they are, except the origin: with neither `pagesProjectId` nor `linkTunnelId` the site serves from its own origin (the proxied records). Make it depend on the proxied record. Deleting this resource leaves the site in place with its current settings; the site goes away when no record of its hostname is proxied any more.",
+    "The settings of a zone-mode edge site: the site that exists because a DNS record of a zone hosted " +
+    "here is proxied (`proxied: true` on an `nsp:dns:Record`). Such a site cannot be created or deleted " +
+    "through the site API, so this resource adopts it by `hostname` and manages its settings; settings " +
+    "left unset stay as they are, except the origin: with neither `pagesProjectId` nor `linkTunnelId` the " +
+    "site serves from its own origin (the proxied records). Make it depend on the proxied record. " +
+    "Deleting this resource leaves the site in place with its current settings; the site goes away when " +
+    "no record of its hostname is proxied any more.",
   args: settingsArgs,
   state: settingsState,
   importId: "<siteId>",
@@ -61,7 +67,9 @@ export const siteSettings = defineResource({
     const found = sites.find((s) => s.hostname === args.hostname);
     if (!found) {
       throw new Error(
-        `${TOKEN}: no edge site for ${args.hostname} in this account (${sites.length} sites listed). A zone-mode site exists while a DNS record of that name is proxied: set \`proxied: true\` on the record and make this resource depend on it`,
+        `${TOKEN}: no edge site for ${args.hostname} in this account (${sites.length} sites listed). A ` +
+          `zone-mode site exists while a DNS record of that name is proxied: set \`proxied: true\` on the ` +
+          `record and make this resource depend on it`,
       );
     }
     requireZoneMode(found);

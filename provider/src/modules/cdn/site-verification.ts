@@ -57,8 +57,10 @@ function waitForVerification(
       ctx.log("info", `waiting for site ${siteId}: public DNS shows ${seen(r)}, expected a CNAME to ${r.expected}`),
     timedOut: (r, checks) =>
       new Error(
-        `${TOKEN}: site ${siteId} is not verified after ${timeoutSeconds}s (${checks} checks): public DNS shows ${seen(r)} (seen), expected a CNAME to ${r.expected}` +
-          `${r.verified ? " (seen, but the certificate was not requested yet)" : ""}. Add the records of the site's \`instructions\` at the hostname's DNS provider, then run again`,
+        `${TOKEN}: site ${siteId} is not verified after ${timeoutSeconds}s (${checks} checks): public DNS ` +
+          `shows ${seen(r)} (seen), expected a CNAME to ${r.expected}` +
+          (`${r.verified ? " (seen, but the certificate was not requested yet)" : ""}. Add the records of the ` +
+            `site's \`instructions\` at the hostname's DNS provider, then run again`),
       ),
   });
 }
@@ -81,7 +83,10 @@ export const siteVerification = defineResource({
   notListed: "a wait for the CNAME, not an object of the API",
   token: TOKEN,
   description:
-    "Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its `target`, and the service has requested the certificate. It polls the API's verify operation; when the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what needs the site to be live. Deleting it does nothing to the site.",
+    "Waits until a cname-mode edge site is verified: public DNS shows the CNAME from its hostname to its " +
+    "`target`, and the service has requested the certificate. It polls the API's verify operation; when " +
+    "the time runs out, Create fails with the CNAME seen and the one expected. Use it to hold back what " +
+    "needs the site to be live. Deleting it does nothing to the site.",
   args: verificationArgs,
   state: verificationState,
   importId: "<siteId>",

@@ -111,7 +111,8 @@ export const site = defineResource({
     label: (s) => String(s.hostname),
     skip: (s) =>
       s.dns_mode === "zone"
-        ? "zone-mode site: exists because a record of its zone is proxied (owned by that nsp:dns:Record; its settings are nsp:cdn:SiteSettings)"
+        ? "zone-mode site: exists because a record of its zone is proxied (owned by that nsp:dns:Record; its " +
+          "settings are nsp:cdn:SiteSettings)"
         : s.link_tunnel_id != null
           ? `served by tunnel ${String(s.link_tunnel_id)} (owned by its nsp:link:TunnelHostnames)`
           : s.pages_project_id != null
@@ -120,7 +121,12 @@ export const site = defineResource({
     zoneOf: (s) => s.zone_id,
   },
   description:
-    "An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at `target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; manage those with `nsp:cdn:SiteSettings`.\n\nCreating a site takes up to three calls (create, settings, origin); if a later one fails, the site stays in the stack with what was applied, and the next `pulumi up` finishes it.\n\nDeleting a site deletes its security rules: see Deleting.",
+    "An edge-proxy site onboarded by CNAME: the hostname's DNS stays where it is and points a CNAME at " +
+    "`target` (see `instructions`). Verify it with `nsp:cdn:SiteVerification` once the records are in " +
+    "place. Sites of hostnames in zones hosted here are made by proxying their DNS records instead; " +
+    "manage those with `nsp:cdn:SiteSettings`.\n\nCreating a site takes up to three calls (create, " +
+    "settings, origin); if a later one fails, the site stays in the stack with what was applied, and the " +
+    "next `pulumi up` finishes it.\n\nDeleting a site deletes its security rules: see Deleting.",
   args: siteArgs,
   state: siteState,
   holds: siteHolds,
@@ -161,7 +167,8 @@ export const site = defineResource({
     if (!raw) return undefined;
     if (raw.dns_mode !== "cname") {
       throw new Error(
-        `${TOKEN}: site ${siteId} (${raw.hostname}) is a ${raw.dns_mode}-mode site, made by proxying DNS records; manage its settings with nsp:cdn:SiteSettings (import id ${siteId})`,
+        `${TOKEN}: site ${siteId} (${raw.hostname}) is a ${raw.dns_mode}-mode site, made by proxying DNS ` +
+          `records; manage its settings with nsp:cdn:SiteSettings (import id ${siteId})`,
       );
     }
     return { id: siteId, state: toState(raw, prior) };

@@ -16,7 +16,9 @@ const vmPowerArgs = z.object({
   // Set through the power action, not a patch.
   power: z.enum(["on", "off"]).meta({ description: "The wanted power state: `on` or `off`." }),
   reinstallTrigger: rotationTrigger(
-    "Any string or number; changing it to a new value REINSTALLS the VM from its image (its disk is wiped) and `rootPassword` holds the new root password. Setting it when the resource is created, or removing it, reinstalls nothing. The API never sees this value.",
+    "Any string or number; changing it to a new value REINSTALLS the VM from its image (its disk is " +
+      "wiped) and `rootPassword` holds the new root password. Setting it when the resource is created, or " +
+      "removing it, reinstalls nothing. The API never sees this value.",
   ),
 });
 
@@ -40,7 +42,9 @@ const vmPowerState = z.object({
     .optional()
     .meta({ description: "When the VM was last reinstalled; null if never." }),
   rootPassword: oneTimeSecret(
-    "Root password set by the last reinstall made through `reinstallTrigger`. The API shows it only in the reinstall answer, so it is kept from the state on every refresh; null until this resource reinstalls the VM (and after an import).",
+    "Root password set by the last reinstall made through `reinstallTrigger`. The API shows it only in " +
+      "the reinstall answer, so it is kept from the state on every refresh; null until this resource " +
+      "reinstalls the VM (and after an import).",
   ),
   createdAt: z.string().meta({ description: "When the VM was created." }),
 });
@@ -70,7 +74,10 @@ export const vmPower = defineResource({
     "virtual machines are made by the API (orders), not by this provider; import `<vmId>` by hand to manage power",
   token: TOKEN,
   description:
-    "The power state of an existing virtual machine, and an optional reinstall trigger. VMs come with the account (see `nsp:compute:getVms`); this resource adopts one, powers it on or off, and reinstalls it when `reinstallTrigger` changes, keeping the new root password (shown by the API once) as a secret. Deleting the resource leaves the VM as it is, running or not.",
+    "The power state of an existing virtual machine, and an optional reinstall trigger. VMs come with the " +
+    "account (see `nsp:compute:getVms`); this resource adopts one, powers it on or off, and reinstalls it " +
+    "when `reinstallTrigger` changes, keeping the new root password (shown by the API once) as a secret. " +
+    "Deleting the resource leaves the VM as it is, running or not.",
   args: vmPowerArgs,
   state: vmPowerState,
   importId: "<vmId>",
@@ -119,7 +126,8 @@ export const vmPower = defineResource({
   async delete(ctx, id, olds) {
     ctx.log(
       "info",
-      `VM ${id} (${olds.name ?? "?"}) is left as it is (power ${olds.power ?? "unknown"}): the API cannot delete VMs, and removing this resource only stops managing its power state`,
+      `VM ${id} (${olds.name ?? "?"}) is left as it is (power ${olds.power ?? "unknown"}): the API cannot ` +
+        `delete VMs, and removing this resource only stops managing its power state`,
     );
   },
 });

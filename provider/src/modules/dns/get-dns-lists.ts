@@ -21,7 +21,8 @@ export const getDnsLists = defineFunction({
   since: "0.1.0",
   token: "nsp:dns:getDnsLists",
   description:
-    "Lists the blocklist catalogue that resolver services filter with (`nsp:services:Filter`), optionally only the lists with the given keys.",
+    "Lists the blocklist catalogue that resolver services filter with (`nsp:services:Filter`), optionally " +
+    "only the lists with the given keys.",
   args: z.object({
     keys: z
       .array(z.string().trim().toLowerCase().min(1, "must not be empty"))

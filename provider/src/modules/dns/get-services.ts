@@ -12,7 +12,8 @@ export const getServices = defineFunction({
   since: "0.1.0",
   token: "nsp:dns:getServices",
   description:
-    'Lists the account\'s services, optionally of one type. Zones need the id of an `auth_dns` service: `getServices({type: "auth_dns"})` finds it.',
+    "Lists the account's services, optionally of one type. Zones need the id of an `auth_dns` service: " +
+    '`getServices({type: "auth_dns"})` finds it.',
   args: z.object({
     type: z.enum(SERVICE_TYPES).optional().meta({ description: "Only services of this type." }),
   }),

@@ -28,14 +28,17 @@ const text = (description: string) =>
 
 const rangeArgs = z.object({
   zoneId: idRef(
-    "Id of the reverse zone (`*.in-addr.arpa` or `*.ip6.arpa`) that holds the range. Leave it unset to let the API pick the most specific of the account's reverse zones covering `prefix`; the output then shows where the range landed.",
+    "Id of the reverse zone (`*.in-addr.arpa` or `*.ip6.arpa`) that holds the range. Leave it unset to " +
+      "let the API pick the most specific of the account's reverse zones covering `prefix`; the output then " +
+      "shows where the range landed.",
   )
     .optional()
     .meta({ replace: true }),
   prefix: prefix.meta({
     key: true,
     description:
-      "The address block granted, such as `192.0.2.0/26`, host bits zero. Stored canonical (IPv6 lower-case and compressed). Changing it moves the grant.",
+      "The address block granted, such as `192.0.2.0/26`, host bits zero. Stored canonical (IPv6 lower-case " +
+      "and compressed). Changing it moves the grant.",
     create: true,
     patch: true,
   }),
@@ -86,7 +89,9 @@ export const range = ranges.resource({
     zoneOf: (_r, z) => z?.id,
   },
   description:
-    "An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. Deleting it withdraws the grant; PTR records are left alone.",
+    "An address-range grant inside a reverse zone: who holds which block of addresses. Give `zoneId` to " +
+    "place it in a given reverse zone, or leave it out to let the API find the covering reverse zone. " +
+    "Deleting it withdraws the grant; PTR records are left alone.",
   // Ranges of one zone may not overlap, so a replacement covering the same addresses must wait.
   deleteBeforeReplace: (olds, news) => prefixesOverlap(olds.prefix, news.prefix),
 

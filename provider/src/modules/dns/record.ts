@@ -57,7 +57,10 @@ export function recordContentProblem(type: string, content: string): string | un
   if (type === "MX" && !MX_CONTENT.test(content))
     return `an MX record needs "<preference> <host>", such as "10 mail.example.com" (the preference is 0 to 65535), got ${JSON.stringify(content)}`;
   if (type === "SRV" && !SRV_CONTENT.test(content))
-    return `an SRV record needs "<priority> <weight> <port> <target>", such as "10 5 5060 sip.example.com" (each number 0 to 65535), got ${JSON.stringify(content)}`;
+    return (
+      `an SRV record needs "<priority> <weight> <port> <target>", such as "10 5 5060 sip.example.com" ` +
+      `(each number 0 to 65535), got ${JSON.stringify(content)}`
+    );
   return undefined;
 }
 
@@ -138,7 +141,9 @@ export const record = defineResource({
   description: [
     "A DNS record in a zone.",
     "",
-    "`content` is the record's data as a zone file writes it. The provider compares it in one canonical spelling (host names lower case without the trailing dot, TXT unquoted, IPv6 compressed), so a program may write either spelling without a diff.",
+    "`content` is the record's data as a zone file writes it. The provider compares it in one canonical " +
+      "spelling (host names lower case without the trailing dot, TXT unquoted, IPv6 compressed), so a " +
+      "program may write either spelling without a diff.",
     "",
     "| type | content | example |",
     "|---|---|---|",
@@ -151,9 +156,11 @@ export const record = defineResource({
     "| `MX` | `<preference> <mail host>`; a lower preference is tried first; `0 .` is a null MX | `10 mail.example.com.` |",
     "| `SRV` | `<priority> <weight> <port> <target>` | `10 5 5060 sip.example.com.` |",
     '| `CAA` | `<flags> <tag> "<value>"`, tag `issue`, `issuewild` or `iodef` | `0 issue "letsencrypt.org"` |',
-    "| `HTTPS`, `SVCB` | `<priority> <target> [<key>=<value> ...]`; priority 0 is alias mode, `.` is the record's own name | `1 . alpn=h2,h3 ipv4hint=192.0.2.10` |",
+    "| `HTTPS`, `SVCB` | `<priority> <target> [<key>=<value> ...]`; priority 0 is alias mode, `.` is the " +
+      "record's own name | `1 . alpn=h2,h3 ipv4hint=192.0.2.10` |",
     "",
-    "`proxied: true` (A, AAAA and CNAME only) answers with the edge proxy's addresses and makes a zone-mode site (`nsp:cdn:SiteSettings`).",
+    "`proxied: true` (A, AAAA and CNAME only) answers with the edge proxy's addresses and makes a " +
+      "zone-mode site (`nsp:cdn:SiteSettings`).",
   ].join("\n"),
   args: recordArgs,
   state: recordState,

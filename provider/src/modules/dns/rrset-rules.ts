@@ -12,7 +12,8 @@ export interface RecordLike {
 }
 
 const WHY =
-  "RFC 1034 §3.6.2 and RFC 2181 §10.1: a CNAME must be the only record of its name, so resolvers answer with the CNAME alone and ignore the rest";
+  "RFC 1034 §3.6.2 and RFC 2181 §10.1: a CNAME must be the only record of its name, so resolvers answer " +
+  "with the CNAME alone and ignore the rest";
 
 function describe(records: readonly RecordLike[]): string {
   return records.map((r) => `${r.type} ${JSON.stringify(r.content)}`).join(", ");
@@ -31,7 +32,10 @@ export function cnameConflictWarning(record: RecordLike, others: readonly Record
   );
   const clashing = record.type === "CNAME" ? sameName : sameName.filter((o) => o.type === "CNAME");
   if (clashing.length === 0) return undefined;
-  return `${record.name} ${record.type}: the zone also has ${describe(clashing)} at ${record.name} (${WHY}). The API accepts it; give the CNAME a name of its own.`;
+  return (
+    `${record.name} ${record.type}: the zone also has ${describe(clashing)} at ${record.name} (${WHY}). ` +
+    `The API accepts it; give the CNAME a name of its own.`
+  );
 }
 
 /** Every clash within one list of records (nsp:dns:ZoneRecords), one warning per name. */

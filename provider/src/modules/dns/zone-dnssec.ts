@@ -39,7 +39,9 @@ export const zoneDnssec = defineDocument({
     zoneOf: (z) => z.id,
   },
   description:
-    "DNSSEC signing of a zone. Hand the `ds` output to the zone's registrar; until the DS is published resolvers treat the zone as unsigned. Disabling and enabling again makes a new key (and a new DS). Deleting this resource turns signing off.",
+    "DNSSEC signing of a zone. Hand the `ds` output to the zone's registrar; until the DS is published " +
+    "resolvers treat the zone as unsigned. Disabling and enabling again makes a new key (and a new DS). " +
+    "Deleting this resource turns signing off.",
   args: dnssecArgs,
   state: dnssecState,
   importId: "<zoneId>",

@@ -118,7 +118,14 @@ const zoneFileInput = z
   })
   .meta({
     description:
-      "The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's `$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and the apex NS records are ignored (they are the service's own), and a line of any other type, class or zone is refused. It owns names and types exactly as `records` does, and a change is compared record by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, `fs.readFileSync` in TypeScript).",
+      "The records this resource manages as the text of a BIND zone file, instead of `records`: the zone's " +
+      "`$ORIGIN` first (`$ORIGIN example.com.`), then one record per line (`www 300 IN A 192.0.2.1`), with " +
+      "names relative to it or absolute, `$TTL`, comments and parentheses as in any zone file. The SOA and " +
+      "the apex NS records are ignored (they are the service's own), and a line of any other type, class or " +
+      "zone is refused. It owns names and types exactly as `records` does, and a change is compared record " +
+      "by record, so reformatting the text, reordering or commenting it is no change. `nsp-discover` writes " +
+      "a large zone this way; a program can keep it in a file of its own (`fn::readFile` in YAML, " +
+      "`fs.readFileSync` in TypeScript).",
   });
 
 const zoneRecordsArgs = z.object({
@@ -142,14 +149,26 @@ const zoneRecordsArgs = z.object({
     .transform((records) => canonicalRecords(records))
     .meta({
       description:
-        "The records of the zone this resource manages; give either this or `zoneFile`. Every name and type that appears here is owned by this resource: records of that name and type that are not listed are deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).",
+        "The records of the zone this resource manages; give either this or `zoneFile`. Every name and type " +
+        "that appears here is owned by this resource: records of that name and type that are not listed are " +
+        "deleted. Order does not matter; the list is kept sorted, with names lower-case and data in canonical " +
+        "form (host names lower-case without the trailing dot, TXT unquoted, IPv6 compressed).",
     })
     .optional(),
   zoneFile: zoneFileInput.optional(),
-  maxDeletePercent: z.number().int().min(0).max(100).default(DEFAULT_MAX_DELETE_PERCENT).meta({
-    description:
-      "Safety threshold: an update (or a create that adopts existing records) that would delete more than this share of the records the resource manages is refused before any change, with an error naming how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. Deleting the resource itself is not limited.",
-  }),
+  maxDeletePercent: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(DEFAULT_MAX_DELETE_PERCENT)
+    .meta({
+      description:
+        "Safety threshold: an update (or a create that adopts existing records) that would delete more than " +
+        "this share of the records the resource manages is refused before any change, with an error naming " +
+        "how many would go. Applies once the resource manages at least 10 records; 100 allows any deletion. " +
+        "Deleting the resource itself is not limited.",
+    }),
 });
 
 type ZoneRecordsArgs = z.output<typeof zoneRecordsArgs>;
@@ -201,7 +220,8 @@ export function engineMessageProblem(args: ZoneRecordsArgs, limitBytes = ENGINE_
   const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
   return (
     `${records.length} records make a refresh answer of ${mib(answer)}, more than the ${mib(limitBytes)} the Pulumi engine accepts in one gRPC message; ` +
-    "split the zone into several nsp:dns:ZoneRecords resources that own disjoint names, for example one per label range (names a-m in one, n-z in another)"
+    ("split the zone into several nsp:dns:ZoneRecords resources that own disjoint names, for example one " +
+      "per label range (names a-m in one, n-z in another)")
   );
 }
 
@@ -420,7 +440,8 @@ async function apply(ctx: OperationContext, zoneId: string, plan: Plan, written:
     const calls = recordCallCount(plan);
     ctx.log(
       "warning",
-      `zone ${zoneId}: ${refused}; nothing was imported, and the change goes one request per record instead: ${calls} requests, ${duration(calls, ctx.client.requestsPerMinute)}`,
+      `zone ${zoneId}: ${refused}; nothing was imported, and the change goes one request per record ` +
+        `instead: ${calls} requests, ${duration(calls, ctx.client.requestsPerMinute)}`,
     );
   }
   // Deletes first: a name that changes from A to CNAME must lose its A records before it can get the CNAME.
@@ -498,7 +519,8 @@ async function checkOrigin(ctx: OperationContext, args: ZoneRecordsArgs): Promis
 export const zoneRecords = defineResource({
   since: "0.1.0",
   notListed:
-    "emitted instead of one nsp:dns:Record per record for a zone of more than 500 records (--zone-records-above), written as its zone file",
+    "emitted instead of one nsp:dns:Record per record for a zone of more than 500 records " +
+    "(--zone-records-above), written as its zone file",
   token: TOKEN,
   // The engine shows each record added, changed or removed, not one change of the whole list.
   detailedDiff: { records: (prev, next) => diffRecords(prev as ZoneRecord[], next as ZoneRecord[]) },
@@ -510,15 +532,43 @@ export const zoneRecords = defineResource({
     },
   },
   description: [
-    "The records of a zone managed as one list, as whole-zone tools (DNSControl, octoDNS) do. A refresh reads the zone with one request (its zone-file export) instead of one per record. A change lists the zone's records once (for their ids), then either imports the new records (adding alone), or, for a cut, a change of many records or the delete of the resource, takes one zone-file import with `replace` whose text is everything that must remain: the records kept, the records added and every record of the zone this resource does not own, as it is. That import is first sent with `mode: preview`, and applied only when the preview shows exactly the records meant to go going and nothing else changing, so records of other resources keep their ids. When it shows anything else, or the API refuses the text, the change goes one request per record (a delete per removed record, a patch per changed one) with a warning saying how long that takes at `requestsPerMinute`. Whichever way takes fewer requests is used.",
+    "The records of a zone managed as one list, as whole-zone tools (DNSControl, octoDNS) do. A refresh " +
+      "reads the zone with one request (its zone-file export) instead of one per record. A change lists the " +
+      "zone's records once (for their ids), then either imports the new records (adding alone), or, for a " +
+      "cut, a change of many records or the delete of the resource, takes one zone-file import with " +
+      "`replace` whose text is everything that must remain: the records kept, the records added and every " +
+      "record of the zone this resource does not own, as it is. That import is first sent with `mode: " +
+      "preview`, and applied only when the preview shows exactly the records meant to go going and nothing " +
+      "else changing, so records of other resources keep their ids. When it shows anything else, or the API " +
+      "refuses the text, the change goes one request per record (a delete per removed record, a patch per " +
+      "changed one) with a warning saying how long that takes at `requestsPerMinute`. Whichever way takes " +
+      "fewer requests is used.",
     "",
-    "**What it owns.** The resource owns every *name and type* (record set) that appears in `records`, and only those: all records of an owned name and type that are not listed are deleted, including ones added through the API or the console, and records of other names and types are never touched. A name and type dropped from `records` is deleted. So `nsp:dns:ZoneRecords` and `nsp:dns:Record` can share a zone as long as no name and type is managed by both (a `Record` for `www` `A` next to a `ZoneRecords` listing `www` `TXT` is fine), and so can several `ZoneRecords` resources with disjoint names and types. Records of other sets are part of the text of every import with `replace`, and its preview must show them kept, so it never deletes another resource's record.",
+    "**What it owns.** The resource owns every *name and type* (record set) that appears in `records`, " +
+      "and only those: all records of an owned name and type that are not listed are deleted, including " +
+      "ones added through the API or the console, and records of other names and types are never touched. A " +
+      "name and type dropped from `records` is deleted. So `nsp:dns:ZoneRecords` and `nsp:dns:Record` can " +
+      "share a zone as long as no name and type is managed by both (a `Record` for `www` `A` next to a " +
+      "`ZoneRecords` listing `www` `TXT` is fine), and so can several `ZoneRecords` resources with disjoint " +
+      "names and types. Records of other sets are part of the text of every import with `replace`, and its " +
+      "preview must show them kept, so it never deletes another resource's record.",
     "",
-    "**What it manages of a record.** Name, type, data and TTL: what a zone file carries. The API's `enabled`, `proxied`, `weight` and `healthCheck` are left as they are, except that a disabled record that the list wants is enabled again, since a disabled record is not served and not in the zone file. A changed record whose API-only attributes are at their defaults (enabled, not proxied, no weight, no health check) goes in the bulk import, which deletes it and adds its new value (a new id); a changed record with any of them set is patched in place by its own request, keeping them and its id. The zone's SOA and apex NS records belong to the service and cannot be listed.",
+    "**What it manages of a record.** Name, type, data and TTL: what a zone file carries. The API's " +
+      "`enabled`, `proxied`, `weight` and `healthCheck` are left as they are, except that a disabled record " +
+      "that the list wants is enabled again, since a disabled record is not served and not in the zone " +
+      "file. A changed record whose API-only attributes are at their defaults (enabled, not proxied, no " +
+      "weight, no health check) goes in the bulk import, which deletes it and adds its new value (a new " +
+      "id); a changed record with any of them set is patched in place by its own request, keeping them and " +
+      "its id. The zone's SOA and apex NS records belong to the service and cannot be listed.",
     "",
-    "**Safety.** `maxDeletePercent` refuses a change that deletes more than that share of the managed records, before anything is written.",
+    "**Safety.** `maxDeletePercent` refuses a change that deletes more than that share of the managed " +
+      "records, before anything is written.",
     "",
-    "**Deleted with its zone.** When the program deletes the zone together with its records (a `pulumi destroy`, or both removed from the program), the zone's delete takes its records: give the `ZoneRecords` Pulumi's `deletedWith` option naming the zone, and its delete sends no request at all. The zone then still holds the records when it is deleted, so set `forceDestroy: true` on the zone, which otherwise refuses to delete a zone holding records:",
+    "**Deleted with its zone.** When the program deletes the zone together with its records (a `pulumi " +
+      "destroy`, or both removed from the program), the zone's delete takes its records: give the " +
+      "`ZoneRecords` Pulumi's `deletedWith` option naming the zone, and its delete sends no request at all. " +
+      "The zone then still holds the records when it is deleted, so set `forceDestroy: true` on the zone, " +
+      "which otherwise refuses to delete a zone holding records:",
     "",
     "```yaml",
     "zone:",
@@ -530,7 +580,9 @@ export const zoneRecords = defineResource({
     "  options: { deletedWith: ${zone} }",
     "```",
     "",
-    "**A zone file instead of a list.** `zoneFile` takes the same records as the text of a BIND zone file, one line per record, which reads better than a list at thousands of records; give one or the other. A refresh keeps the form the program uses.",
+    "**A zone file instead of a list.** `zoneFile` takes the same records as the text of a BIND zone " +
+      "file, one line per record, which reads better than a list at thousands of records; give one or the " +
+      "other. A refresh keeps the form the program uses.",
     "",
     "```yaml",
     "records:",
@@ -541,7 +593,11 @@ export const zoneRecords = defineResource({
     "      fn::readFile: ./example.com.zone",
     "```",
     "",
-    "**Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves, as a `records` list. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the zone, since a name and type adopted and then left out of `records` is deleted by the next `up`. `nsp-discover` writes the zones above a size as `zoneFile`.",
+    "**Import.** `pulumi import nsp:dns:ZoneRecords <name> <zoneId>` adopts every record the zone serves, " +
+      "as a `records` list. `<zoneId>/<name>[:<type>],...` adopts only those names (all their types) or " +
+      "names and types, such as `42/@,www,mail:MX`; use it when other resources manage the rest of the " +
+      "zone, since a name and type adopted and then left out of `records` is deleted by the next `up`. " +
+      "`nsp-discover` writes the zones above a size as `zoneFile`.",
   ].join("\n"),
   args: zoneRecordsArgs,
   state: zoneRecordsState,

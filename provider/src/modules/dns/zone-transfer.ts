@@ -39,7 +39,8 @@ const transferArgs = z.object({
     create: true,
   }),
   tsigRotation: rotationTrigger(
-    "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is on. The API never sees it.",
+    "Any string or number; changing it rotates the TSIG key (a new secret in `tsigKey`) while `tsig` is " +
+      "on. The API never sees it.",
   ),
 });
 
@@ -55,11 +56,17 @@ const transferState = z.object({
     .nullable()
     .optional()
     .meta({ description: "Algorithm of the TSIG key, such as `hmac-sha256`." }),
-  tsigKey: z.string().nullable().optional().meta({
-    secret: true,
-    description:
-      "The TSIG secret (base64). The API shows it only in the response that generates it, so it is kept from the state on every refresh while that key exists; null when TSIG is off, or when the key was made outside this resource (change `tsigRotation` to get a new one).",
-  }),
+  tsigKey: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({
+      secret: true,
+      description:
+        "The TSIG secret (base64). The API shows it only in the response that generates it, so it is kept " +
+        "from the state on every refresh while that key exists; null when TSIG is off, or when the key was " +
+        "made outside this resource (change `tsigRotation` to get a new one).",
+    }),
 });
 
 const transferProperties = transferArgs.extend(transferState.shape);
@@ -115,7 +122,9 @@ export const zoneTransfer = defineDocument({
     zoneOf: (z) => z.id,
   },
   description:
-    "Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting this resource empties both lists and removes the key.",
+    "Outbound zone transfers of a zone: which secondaries may transfer it (AXFR), which are sent NOTIFY, " +
+    "and an optional TSIG key. The key's secret is returned once and kept as a secret output. Deleting " +
+    "this resource empties both lists and removes the key.",
   args: transferArgs,
   state: transferState,
   importId: "<zoneId>",
@@ -134,7 +143,8 @@ export const zoneTransfer = defineDocument({
     if (args.tsig && raw.tsig_secret === undefined) {
       ctx.log(
         "warning",
-        `zone ${String(args.zoneId)} already had a TSIG key, whose secret the API does not show again, so tsigKey is empty; set or change tsigRotation to issue a new key`,
+        `zone ${String(args.zoneId)} already had a TSIG key, whose secret the API does not show again, so ` +
+          `tsigKey is empty; set or change tsigRotation to issue a new key`,
       );
     }
   },

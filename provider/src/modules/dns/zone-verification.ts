@@ -57,7 +57,10 @@ async function waitForDelegation(
       ),
     timedOut: (r, checks) =>
       new Error(
-        `${TOKEN}: zone ${zoneId} is not active after ${timeoutSeconds}s (${checks} checks): public DNS shows name servers [${list(r.seen)}] (seen), expected [${list(r.expected)}]. Set the zone's name servers at its registrar (for a host-mode zone: the NS records in the parent zone) to the expected ones, then run again`,
+        `${TOKEN}: zone ${zoneId} is not active after ${timeoutSeconds}s (${checks} checks): public DNS ` +
+          `shows name servers [${list(r.seen)}] (seen), expected [${list(r.expected)}]. Set the zone's name ` +
+          `servers at its registrar (for a host-mode zone: the NS records in the parent zone) to the expected ` +
+          `ones, then run again`,
       ),
   });
   return result.expected;
@@ -84,7 +87,10 @@ export const zoneVerification = defineResource({
   notListed: "a wait for delegation, not an object of the API",
   token: TOKEN,
   description:
-    "Waits until a zone is active, that is until public DNS delegates it to the service's name servers, polling the API's verify operation. Create fails with the name servers seen and expected when the time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). Deleting it does nothing to the zone.",
+    "Waits until a zone is active, that is until public DNS delegates it to the service's name servers, " +
+    "polling the API's verify operation. Create fails with the name servers seen and expected when the " +
+    "time runs out. Use it to hold back what needs the zone to be live (edge sites, certificates). " +
+    "Deleting it does nothing to the zone.",
   args: verificationArgs,
   state: verificationState,
   importId: "<zoneId>",

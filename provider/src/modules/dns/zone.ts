@@ -25,7 +25,9 @@ const zoneArgs = z.object({
   // Optional, so that a program need not look the service up (an API call on every run, even
   // one that changes nothing) only to create its zone once.
   serviceId: idRef(
-    "Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one is on the account's auth_dns service (the create fails, naming them, if the account has several) and keeps it: naming that service later, or none again, changes nothing.",
+    "Id of the auth_dns service that serves the zone (see `nsp:dns:getServices`). A zone made without one " +
+      "is on the account's auth_dns service (the create fails, naming them, if the account has several) and " +
+      "keeps it: naming that service later, or none again, changes nothing.",
   )
     .optional()
     .meta({ create: true, replace: true, keptWhenUnset: true }),
@@ -181,14 +183,20 @@ const zoneHolds: Holds = {
         (item.type === "NS" && apex.has(String(item.name).replace(/\.$/, ""))) ||
         published.has(String(item.id)));
   },
-  note: "The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.",
+  note:
+    "The people the zone is shared with (`nsp:dns:ZoneGrant`) lose their access with it and do not count: " +
+    "a grant holds nothing of its own. The records of an `nsp:dns:ZoneRecords` are deleted before the " +
+    "zone, like any child's, unless the program skips that delete with `deletedWith: zone`: then the zone " +
+    "holds them at its delete, and it needs `forceDestroy: true`, with which it goes in one request.",
 };
 
 export const zone = zones.resource({
   since: "0.1.0",
   list: { filters: { serviceId: "query" }, zoneOf: (z) => z.id, discovery: { zoneName: (z) => String(z.name) } },
   description:
-    "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security rules and address ranges: see Deleting.",
+    "An authoritative DNS zone. It stays `pending` until its delegation points at the service's name " +
+    "servers (see `nameServers`), then becomes `active`. Deleting a zone deletes its records, security " +
+    "rules and address ranges: see Deleting.",
   holds: zoneHolds,
   // Zone names are unique within an account, so a replacement with the same name must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,

@@ -55,7 +55,9 @@ const webhookArgs = z.object({
 
 const webhookState = z.object({
   secret: oneTimeSecret(
-    "The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
+    "The HMAC-SHA256 signing secret of deliveries. The API shows it only when the endpoint is created, so " +
+      "it is kept from the state on every refresh; null after an import (replace the resource to get a new " +
+      "one).",
   ),
   lastStatus: z.number().int().nullable().optional().meta({ description: "HTTP status of the last delivery." }),
   lastAt: z.string().nullable().optional().meta({ description: "When the last delivery was attempted." }),
@@ -86,7 +88,8 @@ export const webhook = webhooks.resource({
   since: "0.1.0",
   list: { label: (w) => String(w.url) },
   description:
-    "A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret output the API shows once. An account may have at most 10 endpoints.",
+    "A webhook endpoint: events are POSTed to its URL, signed with HMAC-SHA256 using `secret`, a secret " +
+    "output the API shows once. An account may have at most 10 endpoints.",
   importId: "<webhookId>",
 
   check(args) {

@@ -76,13 +76,17 @@ const members = collection({
 });
 
 const FORGET_NOTE =
-  "the API has no endpoint to delete an internet-exchange membership, so it was only removed from the stack: the membership, its ports and sessions remain at the exchange. Ask the exchange to end it.";
+  "the API has no endpoint to delete an internet-exchange membership, so it was only removed from the " +
+  "stack: the membership, its ports and sessions remain at the exchange. Ask the exchange to end it.";
 
 export const member = members.resource({
   since: "0.1.0",
   notListed: "the API documents no list of memberships, only reads by id; import `<memberId>` by hand",
   description:
-    "An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and route-server sessions. The API has no way to delete a membership: deleting this resource (or replacing it for a new ASN) only removes it from the stack and says so; the membership remains at the exchange.",
+    "An internet-exchange membership: the application of a network (ASN, AS-SET, contact) for ports and " +
+    "route-server sessions. The API has no way to delete a membership: deleting this resource (or " +
+    "replacing it for a new ASN) only removes it from the stack and says so; the membership remains at " +
+    "the exchange.",
   importId: "<memberId>",
 
   create: (ctx, args) =>

@@ -38,19 +38,30 @@ const hostnamesArgs = z.object({
     .meta({
       key: true,
       description:
-        "Name of this hostname list on the tunnel. The API keeps one list per tunnel and name, and touches only the sites of that list, so several programs (or stacks) can each manage their own hostnames on one tunnel under different names.",
+        "Name of this hostname list on the tunnel. The API keeps one list per tunnel and name, and touches " +
+        "only the sites of that list, so several programs (or stacks) can each manage their own hostnames on " +
+        "one tunnel under different names.",
       create: true,
       replace: true,
     }),
   hostnames: hostnameList.meta({
-    description: `The hostnames served through the tunnel, at most ${HOSTNAMES_MAX}; each becomes an edge site pointed at the tunnel. A hostname dropped from the list has its site removed.`,
-    create: true,
-  }),
-  adopt: z.boolean().default(false).meta({
     description:
-      "Take over hostnames that are already edge sites of the account (made by hand, or by another list), pointing them at the tunnel instead of failing. An adopted site that was not made by a list is let go (pointed back at its own origin), not deleted, when it leaves the list. Also lets a replacement (new `tunnelId` or `managedBy`) take the sites over, keeping their targets, instead of deleting them first.",
+      `The hostnames served through the tunnel, at most ${HOSTNAMES_MAX}; each becomes an edge site ` +
+      `pointed at the tunnel. A hostname dropped from the list has its site removed.`,
     create: true,
   }),
+  adopt: z
+    .boolean()
+    .default(false)
+    .meta({
+      description:
+        "Take over hostnames that are already edge sites of the account (made by hand, or by another list), " +
+        "pointing them at the tunnel instead of failing. An adopted site that was not made by a list is let " +
+        "go (pointed back at its own origin), not deleted, when it leaves the list. Also lets a replacement " +
+        "(new `tunnelId` or `managedBy`) take the sites over, keeping their targets, instead of deleting them " +
+        "first.",
+      create: true,
+    }),
 });
 
 const hostnamesState = z.object({
@@ -139,7 +150,14 @@ export const tunnelHostnames = defineResource({
     label: (h, t) => `${String(t?.name)}-${String(h.managed_by)}`,
   },
   description:
-    "The hostnames one tunnel serves through the edge proxy, as one named list (`managedBy`). Every apply sends the whole list to the API's idempotent hostnames endpoint, which creates an edge site for each new hostname, points sites of the list back at the tunnel when they were pointed elsewhere, and removes the sites of hostnames that left the list. Hostnames on the tunnel from other lists, and other sites of the account, are never touched. Deleting this resource removes exactly its own hostnames.\n\nRefresh reads the list from the tunnel: a hostname added to the list outside this program appears and the next `up` removes it; a site deleted or repointed outside it is missing and the next `up` restores it. Import id: `<tunnelId>/<managedBy>`.",
+    "The hostnames one tunnel serves through the edge proxy, as one named list (`managedBy`). Every apply " +
+    "sends the whole list to the API's idempotent hostnames endpoint, which creates an edge site for each " +
+    "new hostname, points sites of the list back at the tunnel when they were pointed elsewhere, and " +
+    "removes the sites of hostnames that left the list. Hostnames on the tunnel from other lists, and " +
+    "other sites of the account, are never touched. Deleting this resource removes exactly its own " +
+    "hostnames.\n\nRefresh reads the list from the tunnel: a hostname added to the list outside this " +
+    "program appears and the next `up` removes it; a site deleted or repointed outside it is missing and " +
+    "the next `up` restores it. Import id: `<tunnelId>/<managedBy>`.",
   args: hostnamesArgs,
   state: hostnamesState,
   // Until the old list lets its sites go, the new one cannot have them, unless it adopts them.

@@ -52,20 +52,24 @@ const tunnelArgs = z.object({
     { create: true, patch: true },
   ),
   popId2: idRef(
-    "Id of a second landing point for redundancy; must differ from `popId`. Left to the API (none) when unset; removing it from the program removes the second landing point.",
+    "Id of a second landing point for redundancy; must differ from `popId`. Left to the API (none) when " +
+      "unset; removing it from the program removes the second landing point.",
   )
     .nullable()
     .optional()
     .meta({ create: true, patch: true }),
   credentialRotation: rotationTrigger(
-    "Any string or number; changing it (or removing it) rotates the tunnel's credential through the API's token endpoint, and `credential` holds the new one. The API never sees this value.",
+    "Any string or number; changing it (or removing it) rotates the tunnel's credential through the API's " +
+      "token endpoint, and `credential` holds the new one. The API never sees this value.",
   ),
 });
 
 const tunnelState = z.object({
   address: z.string().meta({ description: "The address the tunnel holds while it exists." }),
   credential: oneTimeSecret(
-    "The connector's credential. The API returns it only when the tunnel is created and when the credential is rotated, so it is kept from the state on every refresh. Null after an import: change `credentialRotation` to get one.",
+    "The connector's credential. The API returns it only when the tunnel is created and when the " +
+      "credential is rotated, so it is kept from the state on every refresh. Null after an import: change " +
+      "`credentialRotation` to get one.",
   ),
   credentialIssuedAt: z.string().nullable().optional().meta({
     description:
@@ -105,7 +109,11 @@ async function rotate(ctx: OperationContext, id: string): Promise<TunnelState> {
 export const tunnel = tunnels.resource({
   since: "0.1.0",
   description:
-    "A tunnel that exposes a local address through a landing point of the service. Its credential, for the connector, is returned once and kept as a secret output (`credential`); change `credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other sites that used it back at their own origin.",
+    "A tunnel that exposes a local address through a landing point of the service. Its credential, for " +
+    "the connector, is returned once and kept as a secret output (`credential`); change " +
+    "`credentialRotation` to rotate it. Serve hostnames through it with `nsp:link:TunnelHostnames`. " +
+    "Deleting a tunnel frees its address, deletes the edge sites its hostname lists made and points other " +
+    "sites that used it back at their own origin.",
   importId: "<tunnelId>",
 
   check(args) {
@@ -141,7 +149,8 @@ export const tunnel = tunnels.resource({
     ) {
       ctx.log(
         "warning",
-        `the credential of tunnel ${tunnelId} was rotated outside this program, so the one in the state no longer works; change credentialRotation to issue a new one`,
+        `the credential of tunnel ${tunnelId} was rotated outside this program, so the one in the state no ` +
+          `longer works; change credentialRotation to issue a new one`,
       );
     }
     return { id: tunnelId, state };

@@ -22,7 +22,9 @@ const appPasswordState = z.object({
   // Found by looking for the mailbox in the account's domains (an app password does not say it).
   domainId: z.string().meta({ description: "Id of the mailbox's mail domain.", local: true }),
   password: oneTimeSecret(
-    "The password, for a mail client's IMAP/SMTP log-in. The API shows it only when it is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new one).",
+    "The password, for a mail client's IMAP/SMTP log-in. The API shows it only when it is created, so it " +
+      "is kept from the state on every refresh; null after an import (replace the resource to get a new " +
+      "one).",
   ),
   createdAt: z.string().meta({ description: "When the password was created." }),
 });
@@ -68,7 +70,9 @@ export const appPassword = defineResource({
   notListed: "a one-time secret the API never shows again; make a new one instead",
   token: TOKEN,
   description:
-    "An application password of a mailbox, for mail clients (IMAP, SMTP). The password is returned once, when it is created, and kept as a secret output. There is no change in place: a new label makes a new password.",
+    "An application password of a mailbox, for mail clients (IMAP, SMTP). The password is returned once, " +
+    "when it is created, and kept as a secret output. There is no change in place: a new label makes a " +
+    "new password.",
   args: appPasswordArgs,
   state: appPasswordState,
   importId: "<mailboxId>/<appPasswordId>",

@@ -43,7 +43,9 @@ export const destination = destinations.resource({
   since: "0.1.0",
   list: { key: "addr", label: (d) => String(d.addr) },
   description:
-    "An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that routes still use.",
+    "An address mail may be forwarded to (the target of `nsp:mail:Route`). The API sends a confirmation " +
+    "link to it; `confirmed` shows whether it was followed. The API refuses to delete a destination that " +
+    "routes still use.",
   importId: "<addr>",
 
   // An address is one destination per account: the natural key.

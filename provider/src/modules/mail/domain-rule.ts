@@ -14,7 +14,9 @@ const ruleArgs = z.object({
   kind: z.enum(KINDS).meta({
     key: true,
     description:
-      "`forward_copy` sends a copy of matching mail to `target` (an address); `reject_sender` and `quarantine_sender` refuse or hold mail from matching senders (no `target`); `relay_rcpt` hands matching recipients' mail to the relay host in `target`.",
+      "`forward_copy` sends a copy of matching mail to `target` (an address); `reject_sender` and " +
+      "`quarantine_sender` refuse or hold mail from matching senders (no `target`); `relay_rcpt` hands " +
+      "matching recipients' mail to the relay host in `target`.",
     create: true,
     patch: true,
   }),
@@ -36,12 +38,19 @@ const ruleArgs = z.object({
       create: true,
       patch: true,
     }),
-  target: z.string().trim().toLowerCase().nullable().optional().meta({
-    description:
-      "The copy's address (`forward_copy`) or the relay host with an optional port (`relay_rcpt`, such as `relay.example.net:2525`); unset for the other kinds.",
-    create: true,
-    patch: true,
-  }),
+  target: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "The copy's address (`forward_copy`) or the relay host with an optional port (`relay_rcpt`, such as " +
+        "`relay.example.net:2525`); unset for the other kinds.",
+      create: true,
+      patch: true,
+    }),
   enabled: z.boolean().default(true).meta({ description: "Whether the rule applies.", create: true, patch: true }),
 });
 

@@ -25,18 +25,22 @@ const domainArgs = z.object({
     replace: true,
   }),
   zoneId: idRef(
-    "Id of the hosted zone (`nsp:dns:Zone`) that holds the domain; the domain's records (MX, SPF, DKIM, DMARC, TLS policy) are published into it. Without it nothing is published and `records` lists what to add at the zone's DNS provider.",
+    "Id of the hosted zone (`nsp:dns:Zone`) that holds the domain; the domain's records (MX, SPF, DKIM, " +
+      "DMARC, TLS policy) are published into it. Without it nothing is published and `records` lists what " +
+      "to add at the zone's DNS provider.",
   )
     .optional()
     .meta({ create: true, replace: true }),
   zoneName: domainName.optional().meta({
     description:
-      "Name of the zone that holds the domain. With `zoneId` it must be that zone's name (the API fills it in when unset); without, it defaults to `name`.",
+      "Name of the zone that holds the domain. With `zoneId` it must be that zone's name (the API fills it " +
+      "in when unset); without, it defaults to `name`.",
     create: true,
     replace: true,
   }),
   serverId: stringRef(
-    "Id of a BYO mail server (`nsp:mail:Server`) that serves the domain; unset, the domain is served by the service's own nodes.",
+    "Id of a BYO mail server (`nsp:mail:Server`) that serves the domain; unset, the domain is served by " +
+      "the service's own nodes.",
   )
     .optional()
     .meta({ create: true, replace: true }),
@@ -82,7 +86,8 @@ const recordShape = z
     }),
     status: z.string().meta({
       description:
-        "`published`, `missing`, `modified` or `not_published` for a domain on the service's nodes; for a BYO domain the last check's result (`unchecked`, `ok`, `missing`, `mismatch`).",
+        "`published`, `missing`, `modified` or `not_published` for a domain on the service's nodes; for a BYO " +
+        "domain the last check's result (`unchecked`, `ok`, `missing`, `mismatch`).",
     }),
   })
   .meta({ typeName: "MailDomainRecord", description: "One DNS record of the domain." });
@@ -173,7 +178,8 @@ async function warnAboutMailRecordsInPlace(ctx: OperationContext, args: z.output
     ctx.log(
       "warning",
       `${args.name} already has mail records in zone ${zoneName}: ${listed}. The mail domain adds its own MX and SPF records beside them, ` +
-        "so mail routing for this name changes (and two SPF records make SPF checks fail). Delete the old records, or keep them knowingly.",
+        ("so mail routing for this name changes (and two SPF records make SPF checks fail). Delete the old " +
+          "records, or keep them knowingly."),
     );
   } catch (e) {
     ctx.log(
@@ -219,7 +225,10 @@ export const domain = domains.resource({
     },
   },
   description:
-    "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone (`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, groups, rules and routes: see Deleting.",
+    "A mail domain, served by the service's nodes or by a BYO server (`serverId`). In a hosted zone " +
+    "(`zoneId`) it publishes its MX, SPF, DKIM, DMARC and TLS-policy records there (listed in `records`); " +
+    "deleting the domain removes exactly those records, and its mailboxes (with their mail), aliases, " +
+    "groups, rules and routes: see Deleting.",
   holds: domainHolds,
   // A name is one mail domain per account, so a replacement with the same name waits for the delete.
   deleteBeforeReplace: (olds, news) => olds.name === news.name,

@@ -64,13 +64,17 @@ const groupArgs = z.object({
     .nullable()
     .optional()
     .meta({ description: "Tag put before the subject, such as `[team]`.", create: true, patch: true }),
-  replaceAlias: z.boolean().optional().meta({
-    description:
-      "When an alias already holds the local part, replace (delete) it instead of failing. Sent with the create and with a rename; the API does not return it.",
-    create: true,
-    patch: true,
-    writeOnly: true,
-  }),
+  replaceAlias: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "When an alias already holds the local part, replace (delete) it instead of failing. Sent with the " +
+        "create and with a rename; the API does not return it.",
+      create: true,
+      patch: true,
+      writeOnly: true,
+    }),
 });
 
 const groupState = z.object({

@@ -24,7 +24,8 @@ const routeArgs = z.object({
   // The PUT that creates a route also changes its destination, with the same body.
   dest: email.meta({
     description:
-      "Where the mail goes: an address added as an `nsp:mail:Destination` (use `dest: destination.addr`, so the destination is created first and deleted last).",
+      "Where the mail goes: an address added as an `nsp:mail:Destination` (use `dest: destination.addr`, so " +
+      "the destination is created first and deleted last).",
     create: true,
   }),
 });
@@ -86,7 +87,8 @@ export const route = defineResource({
     zoneOf: (_r, d) => d?.zone_id,
   },
   description:
-    "Forwards mail for one local part of a domain to a destination address. The API's PUT creates or replaces, so creating a route for a local part that already has one takes it over.",
+    "Forwards mail for one local part of a domain to a destination address. The API's PUT creates or " +
+    "replaces, so creating a route for a local part that already has one takes it over.",
   args: routeArgs,
   state: routeState,
   importId: formOf(ROUTE_ID),

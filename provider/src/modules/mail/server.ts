@@ -30,7 +30,8 @@ const serverArgs = z.object({
     .optional()
     .meta({ description: "IPv6 address of the server, if it has one.", create: true, replace: true }),
   tokenRotation: rotationTrigger(
-    "Any string or number; changing it issues a fresh install command (a new agent credential in `installCommand`) and ends the agent's current session. The API never sees it.",
+    "Any string or number; changing it issues a fresh install command (a new agent credential in " +
+      "`installCommand`) and ends the agent's current session. The API never sees it.",
   ),
 });
 
@@ -58,7 +59,9 @@ const serverState = z.object({
     .meta({ description: "Ids of the mail domains the server serves." }),
   tokenIssuedAt: z.string().optional().meta({ description: "When the current install command was issued." }),
   installCommand: oneTimeSecret(
-    "Command that installs the agent on the server; it carries the agent's credential. The API shows it only when the server is created and on rotation, so it is kept from the state on every refresh; null after an import (change `tokenRotation` to get one).",
+    "Command that installs the agent on the server; it carries the agent's credential. The API shows it " +
+      "only when the server is created and on rotation, so it is kept from the state on every refresh; null " +
+      "after an import (change `tokenRotation` to get one).",
   ),
   createdAt: z.string().meta({ description: "When the server was registered." }),
 });
@@ -86,7 +89,10 @@ const servers = collection({
 export const server = servers.resource({
   since: "0.1.0",
   description:
-    "A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail domains use it: delete those domains (or move them to another server) first; the engine does so when the domains depend on the server (`serverId: server.id`).",
+    "A customer-run (BYO) mail server. Its `installCommand` (a secret, shown by the API once) installs " +
+    "the agent; change `tokenRotation` to issue a new one. The API refuses to delete a server while mail " +
+    "domains use it: delete those domains (or move them to another server) first; the engine does so when " +
+    "the domains depend on the server (`serverId: server.id`).",
   importId: "<serverId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.
@@ -113,8 +119,10 @@ export const server = servers.resource({
       const users = domains.filter((d) => d.server_id === id);
       if (users.length === 0) throw e;
       throw new Error(
-        `${TOKEN}: cannot delete mail server ${id} (${olds.name ?? "?"}) while mail domains use it: ${users.map((d) => `${d.name} (id ${d.id})`).join(", ")}. ` +
-          "Delete those domains, or move them to another server, first; with `serverId: server.id` in the program the engine deletes them before the server.",
+        `${TOKEN}: cannot delete mail server ${id} (${olds.name ?? "?"}) while mail domains use it: ` +
+          `${users.map((d) => `${d.name} (id ${d.id})`).join(", ")}. ` +
+          ("Delete those domains, or move them to another server, first; with `serverId: server.id` in the " +
+            "program the engine deletes them before the server."),
         { cause: e },
       );
     }

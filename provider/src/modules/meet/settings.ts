@@ -86,7 +86,10 @@ const meetSettings = singleton({
 export const settings = meetSettings.resource({
   since: "0.1.0",
   notListed: "account-wide defaults the API makes with the account; import id `meet-settings` by hand if wanted",
-  description: `The account's defaults for new meetings (one object per account; existing meetings keep the policy they were made with). Only the settings the program sets are managed; the others stay as the account has them. Deleting the resource leaves the settings as they are and says so. Import id: \`${SETTINGS_ID}\`.`,
+  description:
+    `The account's defaults for new meetings (one object per account; existing meetings keep the policy ` +
+    `they were made with). Only the settings the program sets are managed; the others stay as the ` +
+    `account has them. Deleting the resource leaves the settings as they are and says so. Import id: \`${SETTINGS_ID}\`.`,
   importId: SETTINGS_ID,
 
   check(args) {

@@ -48,7 +48,9 @@ export const apps = defineResource({
   notListed: "account-wide switches the API makes with the account; import id `apps` by hand if wanted",
   token: TOKEN,
   description:
-    "The applications (mail, meetings, chat, drive) switched on for everybody in the account's organisation. One per account; switches left unset stay as they are. Deleting the resource leaves the switches as they are (and says so).",
+    "The applications (mail, meetings, chat, drive) switched on for everybody in the account's " +
+    "organisation. One per account; switches left unset stay as they are. Deleting the resource leaves " +
+    "the switches as they are (and says so).",
   args: appsArgs,
   state: appsState,
   importId: "apps",

@@ -54,7 +54,9 @@ export const member = members.resource({
     skip: (m) => (m.role === "owner" ? "the account's owner, made with the account" : undefined),
   },
   description:
-    "A member of the account's organisation, invited by email. Inviting an address the organisation already has replaces the earlier invitation link. Changing the address makes a new member; role and state change in place. Deleting the resource removes the member.",
+    "A member of the account's organisation, invited by email. Inviting an address the organisation " +
+    "already has replaces the earlier invitation link. Changing the address makes a new member; role and " +
+    "state change in place. Deleting the resource removes the member.",
   importId: "<sub>",
 
   async create(ctx, args) {

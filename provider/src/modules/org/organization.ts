@@ -60,6 +60,9 @@ export const organization = org.resource({
   since: "0.1.0",
   notListed: "made by the API with the account (one per account); import it by hand if its settings are to be managed",
   description:
-    "The account's organisation. Every account has exactly one, created by the API the first time it is read, so this resource adopts it and manages its name and slug; inputs left unset keep the API's values. The organisation cannot be deleted: deleting this resource only forgets it (and says so), leaving name and slug as they are. The import id is the organisation's `id` as `GET /org` shows it.",
+    "The account's organisation. Every account has exactly one, created by the API the first time it is " +
+    "read, so this resource adopts it and manages its name and slug; inputs left unset keep the API's " +
+    "values. The organisation cannot be deleted: deleting this resource only forgets it (and says so), " +
+    "leaving name and slug as they are. The import id is the organisation's `id` as `GET /org` shows it.",
   importId: formOf(ORG),
 });

@@ -19,7 +19,8 @@ const projectArgs = z.object({
     .meta({
       key: true,
       description:
-        "Name of the project, also its subdomain under the static-site domain; unique across the platform. The API cannot rename a project, so a change replaces it.",
+        "Name of the project, also its subdomain under the static-site domain; unique across the platform. " +
+        "The API cannot rename a project, so a change replaces it.",
       create: true,
       replace: true,
     }),
@@ -47,7 +48,9 @@ const projects = collection({
 export const project = projects.resource({
   since: "0.1.0",
   description:
-    "A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes its deploys.",
+    "A static-site project. Deploys are started and finished by deploy tooling (imperative, not managed " +
+    "here); point an edge site at the project with `nsp:cdn:Site`'s origin. Deleting the project deletes " +
+    "its deploys.",
   importId: "<projectId>",
 
   create: (ctx, args) =>

@@ -6,13 +6,17 @@ const REF = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
 const REF_RULE = "must be 1 to 128 letters, digits, '.', '_', ':', '@' or '-', starting with a letter or digit";
 
 const subjectArgs = z.object({
-  externalRef: z.string().regex(REF, REF_RULE).meta({
-    key: true,
-    description:
-      "The partner's own reference for the customer, such as its customer number. It names the customer in every partner endpoint.",
-    create: true,
-    replace: true,
-  }),
+  externalRef: z
+    .string()
+    .regex(REF, REF_RULE)
+    .meta({
+      key: true,
+      description:
+        "The partner's own reference for the customer, such as its customer number. It names the customer in " +
+        "every partner endpoint.",
+      create: true,
+      replace: true,
+    }),
 });
 
 const subjectState = z.object({
@@ -52,7 +56,9 @@ export const subject = subjects.resource({
   since: "0.1.0",
   list: { key: "external_ref", label: (s) => String(s.external_ref) },
   description:
-    "A managed customer of a partner (partner credentials in managed mode only): the partner may then act for the customer, for example by minting a short-lived credential for it. Deleting the resource stops acting for the customer.",
+    "A managed customer of a partner (partner credentials in managed mode only): the partner may then act " +
+    "for the customer, for example by minting a short-lived credential for it. Deleting the resource " +
+    "stops acting for the customer.",
   importId: "<ref>",
 
   create: (ctx, args) =>

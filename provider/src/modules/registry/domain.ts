@@ -10,7 +10,8 @@ const domainArgs = z.object({
   name: reverseDomain.meta({
     key: true,
     description:
-      "The domain object, a reverse zone of one of the maintainer's address blocks (or a name under it), such as `2.0.192.in-addr.arpa`.",
+      "The domain object, a reverse zone of one of the maintainer's address blocks (or a name under it), " +
+      "such as `2.0.192.in-addr.arpa`.",
     replace: true,
   }),
   // A PUT of both sets the delegation, on create and on every change.
@@ -30,7 +31,8 @@ const domainArgs = z.object({
     .default([])
     .meta({
       description:
-        "DS records of the delegation, as `<key tag> <algorithm> <digest type> <hex digest>` (see `ds` of `nsp:dns:ZoneDnssec`). Needs `nserver`.",
+        "DS records of the delegation, as `<key tag> <algorithm> <digest type> <hex digest>` (see `ds` of " +
+        "`nsp:dns:ZoneDnssec`). Needs `nserver`.",
       create: true,
     }),
 });
@@ -64,7 +66,9 @@ export const domain = defineResource({
   token: TOKEN,
   list: { path: "/registry/domains", key: "name" },
   description:
-    "The name servers and DS records of a domain object in the registry database, changed through the account's registry link (`nsp:registry:Link`). The domain object belongs to the registry: creating the resource takes it over and sets its delegation, deleting it deletes the domain object there.",
+    "The name servers and DS records of a domain object in the registry database, changed through the " +
+    "account's registry link (`nsp:registry:Link`). The domain object belongs to the registry: creating " +
+    "the resource takes it over and sets its delegation, deleting it deletes the domain object there.",
   args: domainArgs,
   state: domainState,
   importId: "<name>",

@@ -30,7 +30,8 @@ export const linkedMaintainer = z
   .optional()
   .meta({
     description:
-      "The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the lookup fails when the link is for another one.",
+      "The maintainer the account's registry link must be for (the `mntner` of `nsp:registry:Link`); the " +
+      "lookup fails when the link is for another one.",
   });
 
 /** Fails, naming both, when the account's registry link is not for the expected maintainer. */

@@ -32,7 +32,8 @@ const resourcesResult = z.object({
               }),
               status: z.string().meta({
                 description:
-                  "`delegated` (hosted here and the domain object points here), `zone_not_delegated` (hosted, not pointed here) or `not_hosted`.",
+                  "`delegated` (hosted here and the domain object points here), `zone_not_delegated` (hosted, not " +
+                  "pointed here) or `not_hosted`.",
               }),
               nserver: z.array(z.string()).meta({ description: "Name servers the domain object delegates to now." }),
             })
@@ -53,7 +54,9 @@ export const getRegistryResources = defineReadFunction({
   since: "0.1.0",
   token: TOKEN,
   description:
-    "What the registry link discovered behind the maintainer: organisations, address blocks with their reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST /registry/sync`) is an action outside the provider.",
+    "What the registry link discovered behind the maintainer: organisations, address blocks with their " +
+    "reverse-DNS status, ASNs and domain objects. Needs an `nsp:registry:Link`; discovery itself (`POST " +
+    "/registry/sync`) is an action outside the provider.",
   args: z.object({ mntner: linkedMaintainer }),
   result: resourcesResult,
   async read(ctx, args) {

@@ -39,7 +39,8 @@ export const getRpkiPlan = defineReadFunction({
   since: "0.1.0",
   token: TOKEN,
   description:
-    "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards delegated RPKI. Needs an `nsp:registry:Link`.",
+    "ROA suggestions from the ASNs and prefixes the registry link discovered, and the steps towards " +
+    "delegated RPKI. Needs an `nsp:registry:Link`.",
   args: z.object({ mntner: linkedMaintainer }),
   result: planResult,
   async read(ctx, args) {

@@ -12,13 +12,18 @@ const linkArgs = z.object({
     .string()
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "must be 1 to 64 letters, digits, '.', '_' or '-'")
     .meta({ description: "Id of the registry-database API key.", create: true }),
-  keySecret: z.string().min(1, "must not be empty").max(512, "must be at most 512 characters").meta({
-    description:
-      "Secret of the API key. Sent to the API, which stores it encrypted and never shows it again, so changes made outside this program cannot be seen.",
-    create: true,
-    secret: true,
-    writeOnly: true,
-  }),
+  keySecret: z
+    .string()
+    .min(1, "must not be empty")
+    .max(512, "must be at most 512 characters")
+    .meta({
+      description:
+        "Secret of the API key. Sent to the API, which stores it encrypted and never shows it again, so " +
+        "changes made outside this program cannot be seen.",
+      create: true,
+      secret: true,
+      writeOnly: true,
+    }),
   mntner: z
     .string()
     .trim()
@@ -82,7 +87,11 @@ export const link = defineResource({
   notListed: "holds a maintainer's API key the API never returns (write-only); link again with the key instead",
   token: TOKEN,
   description:
-    "The account's link to the registry database: a maintainer's API key, verified against the maintainer and stored encrypted. One per account (id `link`); it lets the platform discover the maintainer's blocks, ASNs and domain objects and change those domain objects (`nsp:registry:Domain`). Every change sends the key again (the API replaces the link); deleting the resource unlinks and forgets the key.",
+    "The account's link to the registry database: a maintainer's API key, verified against the maintainer " +
+    "and stored encrypted. One per account (id `link`); it lets the platform discover the maintainer's " +
+    "blocks, ASNs and domain objects and change those domain objects (`nsp:registry:Domain`). Every " +
+    "change sends the key again (the API replaces the link); deleting the resource unlinks and forgets " +
+    "the key.",
   args: linkArgs,
   state: linkState,
   importId: "link",

@@ -34,12 +34,19 @@ const caArgs = z.object({
       create: true,
       replace: true,
     }),
-  parentRir: z.string().trim().toUpperCase().pipe(z.enum(PARENT_RIRS)).optional().meta({
-    description:
-      "The regional registry that is the CA's parent: `AFRINIC`, `APNIC`, `ARIN`, `LACNIC` or `RIPE`. Left to the API when unset.",
-    create: true,
-    replace: true,
-  }),
+  parentRir: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .pipe(z.enum(PARENT_RIRS))
+    .optional()
+    .meta({
+      description:
+        "The regional registry that is the CA's parent: `AFRINIC`, `APNIC`, `ARIN`, `LACNIC` or `RIPE`. Left " +
+        "to the API when unset.",
+      create: true,
+      replace: true,
+    }),
   // An API that leaves asns out of a CA means none.
   asns: asns.default([]).meta({
     description: "The ASNs whose announcements the CA tracks (see `nsp:rpki:getRpkiSuggestions`).",
@@ -53,12 +60,14 @@ const caArgs = z.object({
     .string()
     .refine(
       (s) => /<([A-Za-z_][\w.-]*:)?parent_response[\s/>]/.test(s),
-      "must be the RFC 8183 parent response XML (a <parent_response> document) that the parent RIR returned for `childRequestXml`",
+      "must be the RFC 8183 parent response XML (a <parent_response> document) that the parent RIR returned " +
+        "for `childRequestXml`",
     )
     .optional()
     .meta({
       description:
-        "The RFC 8183 parent response the RIR returned for `childRequestXml`. Posting it activates the CA; a new value is posted again. The API never returns it, so it is compared with the value last applied.",
+        "The RFC 8183 parent response the RIR returned for `childRequestXml`. Posting it activates the CA; a " +
+        "new value is posted again. The API never returns it, so it is compared with the value last applied.",
       // Posted to its own endpoint, never in the CA's bodies.
       writeOnly: true,
     }),
@@ -134,7 +143,8 @@ export const ca = cas.resource({
   since: "0.1.0",
   list: { label: (c) => String(c.handle) },
   description:
-    "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set `parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.",
+    "A hosted RPKI certificate authority. Hand `childRequestXml` to the parent RIR, then set " +
+    "`parentResponseXml` to its answer to activate the CA. Deleting a CA deletes its ROAs: see Deleting.",
   holds: caHolds,
   // Handles are unique in the account, so a replacement that keeps its handle must wait for the delete.
   deleteBeforeReplace: (olds, news) => olds.handle.toLowerCase() === news.handle.toLowerCase(),

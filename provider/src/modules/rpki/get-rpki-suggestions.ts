@@ -8,10 +8,14 @@ const suggestionShape = {
   covered: z
     .boolean()
     .meta({ description: "Whether a ROA of the CA authorises this origin for this prefix and length." }),
-  validity: z.string().optional().meta({
-    description:
-      "Route-origin validity against the CA's ROAs: `valid`, `invalid` (ROAs cover the prefix but none allows this origin or length) or `not_found`.",
-  }),
+  validity: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        "Route-origin validity against the CA's ROAs: `valid`, `invalid` (ROAs cover the prefix but none " +
+        "allows this origin or length) or `not_found`.",
+    }),
   roaId: z.string().nullable().optional().meta({ description: "Id of a ROA that covers the announcement, if any." }),
   suggestedRoa: z
     .object({
@@ -49,7 +53,8 @@ export const getRpkiSuggestions = defineFunction({
   since: "0.1.0",
   token: "nsp:rpki:getRpkiSuggestions",
   description:
-    "Lists the prefixes announced by a hosted CA's ASNs and whether a ROA of the CA covers each, with a suggested ROA for those that are not covered.",
+    "Lists the prefixes announced by a hosted CA's ASNs and whether a ROA of the CA covers each, with a " +
+    "suggested ROA for those that are not covered.",
   args: z.object({
     caId: idRef("Id of the hosted RPKI CA."),
   }),

@@ -17,7 +17,8 @@ const prefix = z
   })
   .meta({
     description:
-      "Prefix the ROA authorises, such as `192.0.2.0/24` or `2001:db8::/32`. Host bits must be zero; IPv6 is written lower-case and compressed, as the API stores it.",
+      "Prefix the ROA authorises, such as `192.0.2.0/24` or `2001:db8::/32`. Host bits must be zero; IPv6 " +
+      "is written lower-case and compressed, as the API stores it.",
   });
 
 // The API has no patch for ROAs: every input is sent on create, and a change replaces the ROA.
@@ -33,7 +34,8 @@ const roaArgs = z.object({
     .meta({
       key: true,
       description:
-        "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the prefix); 0 makes an AS0 ROA, which says no one may originate it.",
+        "Origin AS the ROA authorises. It need not be one of the CA's ASNs (an upstream may originate the " +
+        "prefix); 0 makes an AS0 ROA, which says no one may originate it.",
       ...fixed,
     }),
   prefix: prefix.meta({ ...fixed, key: true }),
@@ -46,7 +48,8 @@ const roaArgs = z.object({
     .meta({
       key: true,
       description:
-        "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: the prefix length.",
+        "Longest prefix length the ROA allows, from the prefix length up to 32 (IPv4) or 128 (IPv6). Default: " +
+        "the prefix length.",
       ...fixed,
     }),
   comment: z
@@ -79,7 +82,8 @@ export const roa = roas.resource({
   since: "0.1.0",
   list: { label: (r, c) => `${String(c?.handle)}-as${String(r.asn)}-${String(r.prefix)}-${String(r.max_length)}` },
   description:
-    "A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.",
+    "A route origin authorisation signed by a hosted RPKI CA: `asn` may originate `prefix` and its more " +
+    "specifics up to `maxLength`. The API has no patch for ROAs, so every change replaces the ROA.",
   // The API refuses two ROAs with the same origin, prefix and maxLength in one CA, so a
   // replacement that keeps them (a new comment) must wait for the old ROA to go.
   deleteBeforeReplace: (olds, news) =>

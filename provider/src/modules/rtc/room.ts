@@ -61,7 +61,8 @@ const roomArgs = z.object({
     .meta({ description: "How hard the verification is, when `requireVerify` is on.", ...both }),
   city: cityCode.optional().meta({
     description:
-      "City that hosts the room (see `nsp:rtc:getRtcCities`); the API's default when unset. Moving to a city without room is refused.",
+      "City that hosts the room (see `nsp:rtc:getRtcCities`); the API's default when unset. Moving to a " +
+      "city without room is refused.",
     ...both,
   }),
   passcode: roomPasscode.meta(both),
@@ -72,7 +73,8 @@ const rooms = roomCollection(TOKEN, "/rtc/rooms", roomArgs);
 export const rtcRoom = rooms.resource({
   since: "0.1.0",
   description:
-    "A realtime audio/video room. Participants join with short-lived tokens minted by the customer's backend (not managed here). The passcode is a secret input the API never returns.",
+    "A realtime audio/video room. Participants join with short-lived tokens minted by the customer's " +
+    "backend (not managed here). The passcode is a secret input the API never returns.",
   importId: "<roomId>",
 
   check(args) {

@@ -34,7 +34,9 @@ const ruleArgs = z.object({
     .meta({
       key: true,
       description:
-        "Comma-separated list the field is matched against: ISO 3166-1 alpha-2 country codes (`DE,FR`), AS numbers (`64500` or `AS64500`), IP addresses and CIDR prefixes (`192.0.2.0/24`, host bits zero), or ISP names.",
+        "Comma-separated list the field is matched against: ISO 3166-1 alpha-2 country codes (`DE,FR`), AS " +
+        "numbers (`64500` or `AS64500`), IP addresses and CIDR prefixes (`192.0.2.0/24`, host bits zero), or " +
+        "ISP names.",
       ...fixed,
     }),
   action: z
@@ -88,7 +90,9 @@ export const rule = rules.resource({
     zoneVia: "nsp:cdn:Site",
   },
   description:
-    "A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` changes in place; any other change replaces the rule.",
+    "A security rule: requests to one edge site, or to every site of a zone, whose country, AS, address " +
+    "or ISP is (or is not) in a list are blocked, allowed, challenged or rate-limited. Only `enabled` " +
+    "changes in place; any other change replaces the rule.",
   importId: "<ruleId>",
 
   check(args) {

@@ -17,7 +17,9 @@ const ddnsArgs = z.object({
 
 const ddnsState = z.object({
   token: oneTimeSecret(
-    "The token a router or script presents to update the group's address. The API shows it only when it is issued, so it is kept from the state on every refresh; null after an import (change `rotation` to get one).",
+    "The token a router or script presents to update the group's address. The API shows it only when it " +
+      "is issued, so it is kept from the state on every refresh; null after an import (change `rotation` to " +
+      "get one).",
   ),
   issuedAt: z.string().nullable().optional().meta({ description: "When the current token was issued." }),
 });
@@ -33,7 +35,9 @@ export const clientDdnsToken = defineResource({
   notListed: "a one-time secret the API never shows again; rotate it instead",
   token: TOKEN,
   description:
-    "The dynamic-address update token of a resolver client group. Creating it issues a token (a secret shown by the API once); changing `rotation` issues a new one; deleting it revokes the token. The id is `<serviceId>/<clientGroupId>`.",
+    "The dynamic-address update token of a resolver client group. Creating it issues a token (a secret " +
+    "shown by the API once); changing `rotation` issues a new one; deleting it revokes the token. The id " +
+    "is `<serviceId>/<clientGroupId>`.",
   args: ddnsArgs,
   state: ddnsState,
   importId: "<serviceId>/<clientGroupId>",

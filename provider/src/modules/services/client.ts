@@ -38,7 +38,8 @@ const clientArgs = z.object({
     .meta({
       key: true,
       description:
-        "Identifier devices present (in a DoH path or DoT name) to be recognised as this group; unique within the service; empty for none.",
+        "Identifier devices present (in a DoH path or DoT name) to be recognised as this group; unique within " +
+        "the service; empty for none.",
       ...both,
     }),
   addrs: z
@@ -163,7 +164,9 @@ export const client = clients.resource({
     label: (c, s) => `${String(s?.name)}-${String(c.name)}`,
   },
   description:
-    "A client group of a resolver service: devices recognised by their addresses or client id, with their own lists, rules and modes (empty values follow the service's filter and policy). Its dynamic-address update token is `nsp:services:ClientDdnsToken`.",
+    "A client group of a resolver service: devices recognised by their addresses or client id, with their " +
+    "own lists, rules and modes (empty values follow the service's filter and policy). Its " +
+    "dynamic-address update token is `nsp:services:ClientDdnsToken`.",
 
   async create(ctx, args) {
     await requireResolver(ctx, TOKEN, args.serviceId);

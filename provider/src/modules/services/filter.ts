@@ -54,7 +54,9 @@ export const filter = defineServiceDocument({
   notListed: "settings of a resolver service the API made; import `<serviceId>` by hand to manage them",
   token: TOKEN,
   description:
-    "The filter of a resolver service: custom block and allow lists, rewrites, the block answer and the blocklists applied. There is one per service and the API replaces it whole, so this resource owns all of it; deleting it empties the filter (the API's defaults). The id is the service id.",
+    "The filter of a resolver service: custom block and allow lists, rewrites, the block answer and the " +
+    "blocklists applied. There is one per service and the API replaces it whole, so this resource owns " +
+    "all of it; deleting it empties the filter (the API's defaults). The id is the service id.",
   path: "filter",
   fields: filterFields,
   codecs: { customBlock: lines, customAllow: lines, rewrites: rewriteLines },

@@ -7,19 +7,27 @@ import { items, jsonObject, lines } from "./text-lists";
 const TOKEN = "nsp:services:Policy";
 
 const policyFields = {
-  rules: z.array(ruleLine).default([]).meta({
-    description:
-      "Custom filtering rules, one per item, in the resolver's rule syntax (the API's `POST /services/{id}/rule-test` tries them out).",
-  }),
+  rules: z
+    .array(ruleLine)
+    .default([])
+    .meta({
+      description:
+        "Custom filtering rules, one per item, in the resolver's rule syntax (the API's `POST " +
+        "/services/{id}/rule-test` tries them out).",
+    }),
   blockedServices: z
     .array(key)
     .default([])
     .meta({ description: "Keys of online services whose domains are blocked, such as `tiktok`." }),
-  schedule: z.record(z.string(), z.unknown()).optional().meta({
-    description:
-      'When filtering applies, as an object in the resolver\'s schedule format (such as `{ mon: ["09:00", "17:00"] }`); unset means always.',
-    wire: "schedule_json",
-  }),
+  schedule: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({
+      description:
+        'When filtering applies, as an object in the resolver\'s schedule format (such as `{ mon: ["09:00", ' +
+        '"17:00"] }`); unset means always.',
+      wire: "schedule_json",
+    }),
   tz: z
     .string()
     .trim()
@@ -105,7 +113,10 @@ export const policy = defineServiceDocument({
   notListed: "settings of a resolver service the API made; import `<serviceId>` by hand to manage them",
   token: TOKEN,
   description:
-    "The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); deleting it restores the defaults. The id is the service id.",
+    "The filtering policy of a resolver service: custom rules, blocked online services, schedule, safe " +
+    "search, access lists, forwarding, logging, rate limit and TTL bounds. There is one per service and " +
+    "the API replaces it whole, so this resource owns every field (unset ones take the API's defaults); " +
+    "deleting it restores the defaults. The id is the service id.",
   path: "policy",
   fields: policyFields,
   codecs: {

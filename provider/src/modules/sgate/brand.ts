@@ -69,7 +69,9 @@ export const brand = brands.resource({
   since: "0.1.0",
   list: { label: (b) => String(b.legal_name) },
   description:
-    "A US 10DLC brand: the company behind the messages. It enters as a draft; set `status` to `submitted` to send it for review. A brand that still has campaigns cannot be deleted: the API refuses and names them, so delete the campaigns first.",
+    "A US 10DLC brand: the company behind the messages. It enters as a draft; set `status` to `submitted` " +
+    "to send it for review. A brand that still has campaigns cannot be deleted: the API refuses and names " +
+    "them, so delete the campaigns first.",
   importId: "<brandId>",
 
   create: (ctx, args) =>

@@ -79,7 +79,8 @@ const report = z
 const broadcastState = z.object({
   state: z.string().meta({
     description:
-      "`draft` while managed here; after a start (outside Pulumi): `scheduled`, `sending`, `paused`, `completed` or `cancelled`.",
+      "`draft` while managed here; after a start (outside Pulumi): `scheduled`, `sending`, `paused`, " +
+      "`completed` or `cancelled`.",
   }),
   startAt: z.string().nullable().optional().meta({ description: "When the broadcast started or is to start." }),
   report: report.meta({ description: "Recipients by status." }),
@@ -100,7 +101,10 @@ export const broadcast = broadcasts.resource({
     skip: (b) => (b.state === "draft" ? undefined : `broadcast in state ${String(b.state)}: only drafts are managed`),
   },
   description:
-    "A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it is paused, cancelled or finished.",
+    "A broadcast draft: one message to a list of numbers. Only the draft is managed: starting, pausing, " +
+    "resuming and cancelling are operations outside Pulumi, and the API refuses changes to a broadcast " +
+    "that is no longer a draft. A broadcast that is sending cannot be deleted: the API refuses until it " +
+    "is paused, cancelled or finished.",
   importId: "<broadcastId>",
 
   check(args) {

@@ -26,7 +26,8 @@ const campaignArgs = z.object({
     .meta({
       key: true,
       description:
-        "What the messages are for: `mixed`, `account_notification`, `customer_care`, `delivery_notification`, `2fa`, `marketing`, `low_volume`, `charity` or `polling`.",
+        "What the messages are for: `mixed`, `account_notification`, `customer_care`, " +
+        "`delivery_notification`, `2fa`, `marketing`, `low_volume`, `charity` or `polling`.",
       ...both,
     }),
   description: optText(4096, "What the campaign sends, for the reviewers."),
@@ -41,7 +42,8 @@ const campaignArgs = z.object({
     .default("draft")
     .meta({
       description:
-        "`draft`, or `submitted` to send the campaign for review. A submitted campaign cannot go back to draft (the API refuses).",
+        "`draft`, or `submitted` to send the campaign for review. A submitted campaign cannot go back to " +
+        "draft (the API refuses).",
       ...both,
     }),
 });
@@ -63,7 +65,8 @@ export const campaign = campaigns.resource({
   since: "0.1.0",
   list: { label: (c) => `${String(c.use_case)}-${String(c.id)}` },
   description:
-    "A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their `campaignId` becomes empty).",
+    "A US 10DLC campaign under a brand. Deleting it detaches the numbers that send under it (their " +
+    "`campaignId` becomes empty).",
   importId: "<campaignId>",
 
   create: (ctx, args) =>

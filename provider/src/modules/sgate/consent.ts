@@ -63,7 +63,9 @@ export const consent = consents.resource({
   since: "0.1.0",
   list: { label: (c) => String(c.recipient) },
   description:
-    "A recipient's consent to receive messages. The API cannot change a consent, so every change replaces it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource then reads as gone.",
+    "A recipient's consent to receive messages. The API cannot change a consent, so every change replaces " +
+    "it. Deleting it withdraws the consent: the API keeps the record, marked revoked, and the resource " +
+    "then reads as gone.",
   importId: "<consentId>",
 
   create: (ctx, args) =>

@@ -28,7 +28,8 @@ export const getNumbers = defineFunction({
   since: "0.1.0",
   token: TOKEN,
   description:
-    "Lists the account's messaging numbers and whether each sends and receives (the numbers `nsp:sgate:NumberSettings` can manage).",
+    "Lists the account's messaging numbers and whether each sends and receives (the numbers " +
+    "`nsp:sgate:NumberSettings` can manage).",
   args: z.object({}),
   result,
   async invoke(ctx) {

@@ -10,7 +10,8 @@ const TOKEN = "nsp:sgate:NumberSettings";
 const numberArgs = z.object({
   number: e164.meta({
     description:
-      "The account's number in E.164 form (such as `+12025550101`), which is also the import id. A different number is a different resource.",
+      "The account's number in E.164 form (such as `+12025550101`), which is also the import id. A " +
+      "different number is a different resource.",
     replace: true,
   }),
   enabled: z
@@ -51,7 +52,9 @@ export const numberSettings = defineResource({
   notListed: "messaging settings of numbers the API assigns; import `<number>` by hand to manage them",
   token: TOKEN,
   description:
-    "The messaging settings of one of the account's numbers (the API has no create or delete of numbers). Create and update patch the settings the program sets; deleting the resource leaves the number's settings as they are and only stops managing them.",
+    "The messaging settings of one of the account's numbers (the API has no create or delete of numbers). " +
+    "Create and update patch the settings the program sets; deleting the resource leaves the number's " +
+    "settings as they are and only stops managing them.",
   args: numberArgs,
   state: numberState,
   importId: "<number>",

@@ -41,7 +41,8 @@ const senders = messagingCollection(
 export const sender = senders.resource({
   since: "0.1.0",
   description:
-    "A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create and after every rename.",
+    "A sender: the name recipients see and the numbers it sends from. The name is reviewed after a create " +
+    "and after every rename.",
   importId: "<senderId>",
 
   check(args) {

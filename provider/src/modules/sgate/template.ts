@@ -27,7 +27,8 @@ const templateArgs = z.object({
     )
     .meta({
       description:
-        "The text in each language, by language tag; `{{name}}` marks a variable. New text creates a new version of the template; earlier versions are kept.",
+        "The text in each language, by language tag; `{{name}}` marks a variable. New text creates a new " +
+        "version of the template; earlier versions are kept.",
       ...both,
     }),
   submit: z
@@ -35,7 +36,9 @@ const templateArgs = z.object({
     .optional()
     .meta({
       description:
-        "Submit the newest version for approval: with the create, when turned on, and with every change of text while it stays on. Turning it off does not withdraw a submitted version. The API does not return it.",
+        "Submit the newest version for approval: with the create, when turned on, and with every change of " +
+        "text while it stays on. Turning it off does not withdraw a submitted version. The API does not " +
+        "return it.",
       ...both,
       writeOnly: true,
     }),
@@ -70,7 +73,8 @@ const templates = messagingCollection(
 export const template = templates.resource({
   since: "0.1.0",
   description:
-    "A message template with a text per language. Every change of text creates a new version (earlier ones are kept); `submit` sends the newest version for approval.",
+    "A message template with a text per language. Every change of text creates a new version (earlier " +
+    "ones are kept); `submit` sends the newest version for approval.",
   importId: "<templateId>",
 
   check(args) {

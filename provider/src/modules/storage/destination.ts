@@ -69,14 +69,21 @@ const destinationArgs = z.object({
     .min(1, "must not be empty")
     .max(128, "must be at most 128 characters")
     .meta({ description: "Access key id of the credential the service writes with.", create: true, patch: true }),
-  secretKey: z.string().min(1, "must not be empty").max(256, "must be at most 256 characters").optional().meta({
-    description:
-      "Secret key of the credential. Secret and write-only: the API never returns it. Required to create a destination (the API tests it with one small write and delete, and a failed test fails the create); after an import it may stay unset until it is to be changed.",
-    create: true,
-    patch: true,
-    secret: true,
-    writeOnly: true,
-  }),
+  secretKey: z
+    .string()
+    .min(1, "must not be empty")
+    .max(256, "must be at most 256 characters")
+    .optional()
+    .meta({
+      description:
+        "Secret key of the credential. Secret and write-only: the API never returns it. Required to create a " +
+        "destination (the API tests it with one small write and delete, and a failed test fails the create); " +
+        "after an import it may stay unset until it is to be changed.",
+      create: true,
+      patch: true,
+      secret: true,
+      writeOnly: true,
+    }),
   // Not in the create body: turning it on takes a patch.
   autoMeet: z
     .boolean()
@@ -125,7 +132,8 @@ const destinations = collection({
 function explainTest(e: unknown): never {
   if (isApiError(e) && e.code === "validation_error" && /test write/.test(e.serverMessage)) {
     throw new Error(
-      `${TOKEN}: the API tested accessKey/secretKey with a small write and delete in the bucket, and it failed (${e.code}): ${e.serverMessage}. Check the keys and the bucket's permissions.`,
+      `${TOKEN}: the API tested accessKey/secretKey with a small write and delete in the bucket, and it ` +
+        `failed (${e.code}): ${e.serverMessage}. Check the keys and the bucket's permissions.`,
     );
   }
   throw e;
@@ -135,7 +143,11 @@ export const destination = destinations.resource({
   since: "0.1.0",
   list: { label: (d) => `${String(d.bucket)}-${d.prefix == null ? "" : String(d.prefix)}` },
   description:
-    "A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential with one small write and delete when the destination is created and when the keys change; a failed test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the next `pulumi up` finishes it.",
+    "A customer bucket (S3-compatible) that receives copies of recordings. The API tests the credential " +
+    "with one small write and delete when the destination is created and when the keys change; a failed " +
+    "test is an error. Objects already copied stay in the bucket when the destination is deleted. Turning " +
+    "on `autoMeet` at create takes a second call; if it fails the destination stays in the stack and the " +
+    "next `pulumi up` finishes it.",
   importId: "<destinationId>",
 
   async create(ctx, args) {

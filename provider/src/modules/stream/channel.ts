@@ -78,7 +78,8 @@ const channelArgs = z.object({
     .optional()
     .meta({
       description:
-        "Where recordings are copied (a storage destination); sent to the API as written, field names in the API's snake_case. Removing it from the program clears it.",
+        "Where recordings are copied (a storage destination); sent to the API as written, field names in the " +
+        "API's snake_case. Removing it from the program clears it.",
       ...both,
       clearedAs: null,
     }),
@@ -87,13 +88,18 @@ const channelArgs = z.object({
     .default(true)
     .meta({ description: "Whether the channel accepts broadcasts.", ...both }),
   keyRotation: rotationTrigger(
-    "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The API never sees this value.",
+    "Any string or number; changing it (or removing it) issues a new stream key, held in `streamKey`. The " +
+      "API never sees this value.",
   ),
-  revokeOnRotation: z.boolean().optional().meta({
-    description:
-      "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it continue with the old key. The API never stores this value.",
-    local: true,
-  }),
+  revokeOnRotation: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "With a key rotation: end the broadcast on air at once (the API's `revoke_now`) instead of letting it " +
+        "continue with the old key. The API never stores this value.",
+      local: true,
+    }),
 });
 
 const channelState = z.object({
@@ -111,7 +117,9 @@ const channelState = z.object({
     .meta({ typeName: "StreamIngest", description: "Where encoders publish." }),
   playbackUrl: z.string().optional().meta({ description: "Playback address of the channel." }),
   streamKey: oneTimeSecret(
-    "The stream key encoders publish with. The API shows it only when the channel is created and when a new key is issued, so it is kept from the state on every refresh; null after an import (change `keyRotation` to get one).",
+    "The stream key encoders publish with. The API shows it only when the channel is created and when a " +
+      "new key is issued, so it is kept from the state on every refresh; null after an import (change " +
+      "`keyRotation` to get one).",
   ),
   keyIssuedAt: z.string().nullable().optional().meta({
     description:
@@ -150,7 +158,8 @@ function rotate(ctx: OperationContext, channelId: string, revokeNow: boolean | u
 export const channel = channels.resource({
   since: "0.1.0",
   description:
-    "A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.",
+    "A live-streaming channel. Its stream key (a secret, shown by the API once) is kept in `streamKey`; " +
+    "change `keyRotation` to issue a new one. Deleting the channel ends a broadcast on air.",
   importId: "<channelId>",
 
   check(args) {
@@ -176,7 +185,8 @@ export const channel = channels.resource({
     if (prior.streamKey && prior.keyIssuedAt && state.keyIssuedAt && prior.keyIssuedAt !== state.keyIssuedAt) {
       ctx.log(
         "warning",
-        `a new stream key was issued for channel ${channelId} outside this program, so the one in the state no longer works; change keyRotation to issue one here`,
+        `a new stream key was issued for channel ${channelId} outside this program, so the one in the state ` +
+          `no longer works; change keyRotation to issue one here`,
       );
     }
     return { id: channelId, state };

@@ -31,7 +31,8 @@ const programmeArgs = z.object({
 const programmeState = z.object({
   updatedAt: z.string().meta({
     description:
-      "When the programme was last replaced; sent back on the next change so that a change made meanwhile elsewhere is not overwritten.",
+      "When the programme was last replaced; sent back on the next change so that a change made meanwhile " +
+      "elsewhere is not overwritten.",
   }),
 });
 
@@ -41,7 +42,9 @@ export const programme = defineDocument({
   notListed: "part of a channel; import `<channelId>` by hand to manage it apart",
   token: TOKEN,
   description:
-    "The fallback programme of a live-streaming channel: what it plays when nobody publishes. One per channel; the API replaces its items and their order as a whole. Deleting the resource empties and disables the programme.",
+    "The fallback programme of a live-streaming channel: what it plays when nobody publishes. One per " +
+    "channel; the API replaces its items and their order as a whole. Deleting the resource empties and " +
+    "disables the programme.",
   args: programmeArgs,
   state: programmeState,
   importId: "<channelId>",
@@ -63,7 +66,8 @@ export const programme = defineDocument({
     } catch (e) {
       if (!isApiError(e) || e.code !== "conflict") throw e;
       throw new Error(
-        `${TOKEN}: the programme of channel ${channelId} was changed outside this program since it was last read; run \`pulumi refresh\` to see the change, then \`pulumi up\` again`,
+        `${TOKEN}: the programme of channel ${channelId} was changed outside this program since it was last ` +
+          `read; run \`pulumi refresh\` to see the change, then \`pulumi up\` again`,
         { cause: e },
       );
     }

@@ -17,7 +17,8 @@ export const roomPasscode = z
   .optional()
   .meta({
     description:
-      "Passcode people must give to join. Secret; the API never returns it (`hasPasscode` shows whether one is set). Unset clears it.",
+      "Passcode people must give to join. Secret; the API never returns it (`hasPasscode` shows whether one " +
+      "is set). Unset clears it.",
     secret: true,
     writeOnly: true,
   });

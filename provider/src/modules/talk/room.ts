@@ -14,7 +14,8 @@ const roomArgs = z.object({
     .meta({ description: "`room` (everybody talks) or `live` (a few talk, many read).", ...both }),
   city: cityCode.optional().meta({
     description:
-      "City that hosts the room (see `nsp:talk:getTalkCities`); the API's default (`fra` in the emulator) when unset. Moving to a city without room is refused.",
+      "City that hosts the room (see `nsp:talk:getTalkCities`); the API's default (`fra` in the emulator) " +
+      "when unset. Moving to a city without room is refused.",
     ...both,
   }),
   visibility: z
@@ -75,7 +76,9 @@ function setPasscode(ctx: OperationContext, id: string, passcode: string | undef
 export const talkRoom = rooms.resource({
   since: "0.1.0",
   description:
-    "A chat room (conversation with history). The passcode is set through its own endpoint: a room with a passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi up` sets the passcode. Deleting the room deletes its history.",
+    "A chat room (conversation with history). The passcode is set through its own endpoint: a room with a " +
+    "passcode is made in two calls; if the second fails the room stays in the stack and the next `pulumi " +
+    "up` sets the passcode. Deleting the room deletes its history.",
   importId: "<roomId>",
 
   async create(ctx, args) {

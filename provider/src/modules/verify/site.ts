@@ -36,23 +36,31 @@ const siteArgs = z.object({
     .boolean()
     .default(false)
     .meta({ description: "Whether the widget collects a browser fingerprint.", ...both }),
-  interaction: z.enum(["off", "soft", "strict", "present"]).default("off").meta({
-    description:
-      "How much user interaction a pass requires: `off`, `soft`, `strict` or `present`. The API sets it at creation only, so a change replaces the site (and its keys).",
-    create: true,
-    replace: true,
-  }),
+  interaction: z
+    .enum(["off", "soft", "strict", "present"])
+    .default("off")
+    .meta({
+      description:
+        "How much user interaction a pass requires: `off`, `soft`, `strict` or `present`. The API sets it at " +
+        "creation only, so a change replaces the site (and its keys).",
+      create: true,
+      replace: true,
+    }),
   // Sites are created enabled: `enabled` is only in the patch body.
   enabled: z.boolean().default(true).meta({ description: "Whether the site's tokens verify.", patch: true }),
   secretRotation: rotationTrigger(
-    "Any string or number; changing it (or removing it) rotates the server secret through the API's rotate endpoint (the old secret stops at once), and `secret` holds the new one. The API never sees this value.",
+    "Any string or number; changing it (or removing it) rotates the server secret through the API's " +
+      "rotate endpoint (the old secret stops at once), and `secret` holds the new one. The API never sees " +
+      "this value.",
   ),
 });
 
 const siteState = z.object({
   sitekey: z.string().meta({ description: "The public site key the widget embeds." }),
   secret: oneTimeSecret(
-    "The server secret for server-side verification. The API returns it only when the site is created and when the secret is rotated, so it is kept from the state on every refresh. Null after an import: change `secretRotation` to get one.",
+    "The server secret for server-side verification. The API returns it only when the site is created and " +
+      "when the secret is rotated, so it is kept from the state on every refresh. Null after an import: " +
+      "change `secretRotation` to get one.",
   ),
   secretIssuedAt: z.string().nullable().optional().meta({
     description: "When the current secret was issued; a change on refresh means it was rotated outside this program.",
@@ -88,7 +96,9 @@ async function rotate(ctx: OperationContext, id: string): Promise<Item> {
 export const site = sites.resource({
   since: "0.1.0",
   description:
-    "A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for server-side verification. The secret is returned once and kept as a secret output (`secret`); change `secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.",
+    "A bot-verification site key: the public `sitekey` for the challenge widget and a server secret for " +
+    "server-side verification. The secret is returned once and kept as a secret output (`secret`); change " +
+    "`secretRotation` to rotate it. Deleting the site makes its tokens stop verifying at once.",
   importId: "<siteId>",
 
   async create(ctx, args) {
@@ -120,7 +130,8 @@ export const site = sites.resource({
     if (prior.secret && prior.secretIssuedAt && state.secretIssuedAt && state.secretIssuedAt !== prior.secretIssuedAt) {
       ctx.log(
         "warning",
-        `the secret of verify site ${siteId} was rotated outside this program, so the one in the state no longer works; change secretRotation to issue a new one`,
+        `the secret of verify site ${siteId} was rotated outside this program, so the one in the state no ` +
+          `longer works; change secretRotation to issue a new one`,
       );
     }
     return { id: siteId, state };

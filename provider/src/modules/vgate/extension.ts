@@ -12,7 +12,9 @@ export const extension = definePbxObject({
   since: "0.1.0",
   token: "nsp:vgate:Extension",
   description:
-    "An extension of a PBX: a SIP account with a dial number. The API shows its SIP password only when it is issued, so `sipPassword` is a secret output kept from the state on every refresh; change `passwordRotation` to issue a new one (the old one stops working).",
+    "An extension of a PBX: a SIP account with a dial number. The API shows its SIP password only when it " +
+    "is issued, so `sipPassword` is a secret output kept from the state on every refresh; change " +
+    "`passwordRotation` to issue a new one (the old one stops working).",
   path: "extensions",
   what: "extension",
   fields: {
@@ -38,7 +40,8 @@ export const extension = definePbxObject({
       .nullable()
       .optional(),
     forward: apiObject(
-      'Call forwarding: destinations by case, such as `{busy: "voicemail:<id>", noanswer: "external:+4930..."}`; a key may be `always`, `busy` or `noanswer`.',
+      'Call forwarding: destinations by case, such as `{busy: "voicemail:<id>", noanswer: ' +
+        '"external:+4930..."}`; a key may be `always`, `busy` or `noanswer`.',
     )
       .nullable()
       .optional(),
@@ -60,12 +63,16 @@ export const extension = definePbxObject({
       .optional()
       .meta({ description: "SIP user name of the extension, at the PBX's `sipDomain`." }),
     sipPasswordIssuedAt: z.string().optional().meta({ description: "When the current SIP password was issued." }),
-    sipPassword: z.string().optional().meta({
-      description:
-        "SIP password. The API shows it once, when issued; it is kept from the state on refresh. Empty after an import (change `passwordRotation` to get one).",
-      secret: true,
-      oneTime: true,
-    }),
+    sipPassword: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "SIP password. The API shows it once, when issued; it is kept from the state on refresh. Empty after " +
+          "an import (change `passwordRotation` to get one).",
+        secret: true,
+        oneTime: true,
+      }),
   },
 
   afterRead(ctx, state, prior) {
@@ -77,7 +84,9 @@ export const extension = definePbxObject({
     ) {
       ctx.log(
         "warning",
-        `the SIP password of extension ${String(state.number)} was issued again outside this program (at ${String(state.sipPasswordIssuedAt)}); the stored sipPassword no longer works. Change passwordRotation to issue one this program knows.`,
+        `the SIP password of extension ${String(state.number)} was issued again outside this program (at ` +
+          `${String(state.sipPasswordIssuedAt)}); the stored sipPassword no longer works. Change ` +
+          `passwordRotation to issue one this program knows.`,
       );
     }
   },

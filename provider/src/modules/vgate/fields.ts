@@ -5,7 +5,8 @@ import { isIP } from "node:net";
 import { z } from "zod";
 
 const DESTINATION_FORMS =
-  "`hangup`, `external:<E.164>`, `extension:<id>`, `voicemail:<extension id>`, `group:<ring group id>`, `queue:<id>` or `ivr:<id>`";
+  "`hangup`, `external:<E.164>`, `extension:<id>`, `voicemail:<extension id>`, `group:<ring group id>`, " +
+  "`queue:<id>` or `ivr:<id>`";
 
 /** Where a call goes, naming an object of the same PBX by its id. */
 export function destination(description: string) {

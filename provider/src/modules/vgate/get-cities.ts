@@ -17,7 +17,8 @@ export const getCities = defineReadFunction({
   since: "0.1.0",
   token: "nsp:vgate:getCities",
   description:
-    "Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; the API cannot create any.",
+    "Lists the locations a PBX can run in, and whether each accepts new PBXs. The platform defines them; " +
+    "the API cannot create any.",
   args: z.object({
     acceptingOnly: z.boolean().optional().meta({ description: "Only the cities that accept new PBXs." }),
   }),

@@ -18,7 +18,8 @@ export const inboundRoute = definePbxObject({
   since: "0.1.0",
   token: "nsp:vgate:InboundRoute",
   description:
-    "An inbound route of a PBX: calls to a number (or matching a DID pattern, optionally from matching callers) go to a destination.",
+    "An inbound route of a PBX: calls to a number (or matching a DID pattern, optionally from matching " +
+    "callers) go to a destination.",
   path: "inbound",
   what: "inbound route",
   fields: {

@@ -15,7 +15,10 @@ const flowArgs = z.object({
     .refine((f) => Object.keys(f).length > 0, "must not be empty; delete the resource to clear the number's flow")
     .meta({
       description:
-        "What calls to the number do, sent to the API as written (field names in the API's snake_case). The API documents do not show the flow's fields; the emulator takes `ring` (extension ids rung together) or `destination`, with `ring_s` and `noanswer` for `ring`, and `hours` (schedule rules) with `after_hours` (see docs/api-assumptions.md).",
+        "What calls to the number do, sent to the API as written (field names in the API's snake_case). The " +
+        "API documents do not show the flow's fields; the emulator takes `ring` (extension ids rung together) " +
+        "or `destination`, with `ring_s` and `noanswer` for `ring`, and `hours` (schedule rules) with " +
+        "`after_hours` (see docs/api-assumptions.md).",
       // A number without a flow has none (null or absent): Read tells that apart, not the wire schema.
       optionalOnWire: true,
     }),
@@ -69,7 +72,9 @@ export const numberFlow = defineResource({
   notListed: "part of an nsp:vgate:Number (its flow document); import `<pbx>/<numberId>` by hand to manage it apart",
   token: TOKEN,
   description:
-    "The flow of a number: what its calls do, set as one JSON document. The gateway makes or updates the ring group and business hours the flow needs (see `groupId` and `timeconditionId`). Deleting the resource clears the flow.",
+    "The flow of a number: what its calls do, set as one JSON document. The gateway makes or updates the " +
+    "ring group and business hours the flow needs (see `groupId` and `timeconditionId`). Deleting the " +
+    "resource clears the flow.",
   args: flowArgs,
   state: flowState,
   importId: "<pbx>/<numberId>",

@@ -7,7 +7,9 @@ export const number = definePbxObject({
   since: "0.1.0",
   token: "nsp:vgate:Number",
   description:
-    "A telephone number of a PBX that arrives through one of its trunks (a number the customer brings). What calls to it do is set by an `nsp:vgate:InboundRoute` or by its `nsp:vgate:NumberFlow`. The gateway refuses to delete a number while an inbound route uses it.",
+    "A telephone number of a PBX that arrives through one of its trunks (a number the customer brings). " +
+    "What calls to it do is set by an `nsp:vgate:InboundRoute` or by its `nsp:vgate:NumberFlow`. The " +
+    "gateway refuses to delete a number while an inbound route uses it.",
   path: "numbers",
   what: "number",
   fields: {

@@ -8,7 +8,8 @@ export const outboundRoute = definePbxObject({
   since: "0.1.0",
   token: "nsp:vgate:OutboundRoute",
   description:
-    "An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.",
+    "An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, " +
+    "in order. The gateway refuses to delete a trunk while a route uses it.",
   path: "outbound",
   what: "outbound route",
   fields: {

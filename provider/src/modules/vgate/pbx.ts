@@ -28,22 +28,31 @@ export const TEMPLATES = [
 
 const pbxArgs = z.object({
   name: name.meta({ key: true, description: "Display name of the PBX.", create: true, patch: true }),
-  city: z.string().min(1).optional().meta({
-    description:
-      "Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves the PBX, which the gateway refuses while a call is up.",
-    create: true,
-  }),
+  city: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description:
+        "Where the PBX runs (an id from `nsp:vgate:getCities`); the API picks one when unset. A change moves " +
+        "the PBX, which the gateway refuses while a call is up.",
+      create: true,
+    }),
   timezone: timezone.optional().meta({
     description: "IANA time zone of the PBX's clock (schedules, business hours); the API uses the city's when unset.",
     create: true,
     patch: true,
   }),
-  template: z.enum(TEMPLATES).optional().meta({
-    description:
-      "What the PBX starts with (see `nsp:vgate:getTemplates`); the API's default when unset. Only used at creation, so a change replaces the PBX.",
-    create: true,
-    replace: true,
-  }),
+  template: z
+    .enum(TEMPLATES)
+    .optional()
+    .meta({
+      description:
+        "What the PBX starts with (see `nsp:vgate:getTemplates`); the API's default when unset. Only used at " +
+        "creation, so a change replaces the PBX.",
+      create: true,
+      replace: true,
+    }),
   language: z
     .enum(["en", "zh"])
     .optional()
@@ -53,14 +62,18 @@ const pbxArgs = z.object({
 });
 
 const pbxState = z.object({
-  sipPasswords: z.record(z.string(), z.string()).optional().meta({
-    description:
-      "SIP passwords of the extensions the template made, by extension number. The API shows them once, at creation; they are kept from the state on every refresh (empty after an import).",
-    secret: true,
-    oneTime: true,
-    // Worked out from the answer's `extensions`, not a field of its own.
-    local: true,
-  }),
+  sipPasswords: z
+    .record(z.string(), z.string())
+    .optional()
+    .meta({
+      description:
+        "SIP passwords of the extensions the template made, by extension number. The API shows them once, at " +
+        "creation; they are kept from the state on every refresh (empty after an import).",
+      secret: true,
+      oneTime: true,
+      // Worked out from the answer's `extensions`, not a field of its own.
+      local: true,
+    }),
   status: z.string().optional().meta({ description: "`active`, or `paused` while outbound calls are paused." }),
   callsUp: z.number().int().optional().meta({ description: "Calls up when the PBX was last read." }),
   sipDomain: z.string().optional().meta({ description: "SIP domain that phones register at." }),
@@ -164,7 +177,9 @@ const pbxHolds: Holds = {
 export const pbx = pbxs.resource({
   since: "0.1.0",
   description:
-    "A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.",
+    "A cloud PBX. A template gives it a starting set of extensions, whose SIP passwords come back once, " +
+    "as the secret `sipPasswords`. A new `city` moves the PBX in place (refused while a call is up). " +
+    "Deleting the PBX removes everything in it and releases its platform numbers: see Deleting.",
   holds: pbxHolds,
   importId: "<pbx>",
 

@@ -7,7 +7,8 @@ export const queue = definePbxObject({
   since: "0.1.0",
   token: "nsp:vgate:Queue",
   description:
-    "A call queue of a PBX: callers wait until one of its agents answers. The gateway refuses to delete an extension while a queue has it as an agent.",
+    "A call queue of a PBX: callers wait until one of its agents answers. The gateway refuses to delete " +
+    "an extension while a queue has it as an agent.",
   path: "queues",
   what: "queue",
   fields: {

@@ -7,7 +7,8 @@ export const ringGroup = definePbxObject({
   since: "0.1.0",
   token: "nsp:vgate:RingGroup",
   description:
-    "A ring group of a PBX: a dial number that rings several extensions. The gateway refuses to delete an extension while a ring group has it as a member.",
+    "A ring group of a PBX: a dial number that rings several extensions. The gateway refuses to delete an " +
+    "extension while a ring group has it as a member.",
   path: "groups",
   what: "ring group",
   fields: {

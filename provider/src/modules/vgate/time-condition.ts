@@ -6,7 +6,10 @@ export const timeCondition = definePbxObject({
   since: "0.1.0",
   token: "nsp:vgate:TimeCondition",
   description:
-    "A time condition of a PBX: a named weekly schedule (business hours). The API documents cut off after the first fields of its body (`name`, `schedu...`), so only the name and the schedule are managed; see docs/api-assumptions.md for the schedule's form. The gateway refuses to delete one while a number's flow uses it.",
+    "A time condition of a PBX: a named weekly schedule (business hours). The API documents cut off after " +
+    "the first fields of its body (`name`, `schedu...`), so only the name and the schedule are managed; " +
+    "see docs/api-assumptions.md for the schedule's form. The gateway refuses to delete one while a " +
+    "number's flow uses it.",
   path: "timeconds",
   what: "time condition",
   fields: {

@@ -7,15 +7,22 @@ export const trunk = definePbxObject({
   since: "0.1.0",
   token: "nsp:vgate:Trunk",
   description:
-    "A SIP trunk of a PBX: the connection to a carrier, either registering with it (`register`) or accepting its calls by address (`peer`). `password` is a secret the API never returns; it is kept from the program.",
+    "A SIP trunk of a PBX: the connection to a carrier, either registering with it (`register`) or " +
+    "accepting its calls by address (`peer`). `password` is a secret the API never returns; it is kept " +
+    "from the program.",
   path: "trunks",
   what: "trunk",
   fields: {
     name: name.optional().meta({ key: true, description: "Display name." }),
-    mode: z.string().min(1).optional().meta({
-      description:
-        "How the trunk connects, such as `register` (log in at `host` with `username` and `password`) or `peer` (calls accepted from `host` or `authIps`).",
-    }),
+    mode: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({
+        description:
+          "How the trunk connects, such as `register` (log in at `host` with `username` and `password`) or " +
+          "`peer` (calls accepted from `host` or `authIps`).",
+      }),
     host: z.string().min(1).nullable().optional().meta({ description: "The carrier's SIP host name or address." }),
     transport: z.string().min(1).optional().meta({ description: "SIP transport, such as `udp`, `tcp` or `tls`." }),
     username: z.string().min(1).nullable().optional().meta({ description: "User name for registration." }),

@@ -55,7 +55,9 @@ export const asset = assets.resource({
   since: "0.1.0",
   list: { label: (a) => String(a.title || a.id) },
   description:
-    "A video-on-demand asset: its metadata (title, description, tags, visibility). The original is uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. Deleting it deletes everything stored for the video.",
+    "A video-on-demand asset: its metadata (title, description, tags, visibility). The original is " +
+    "uploaded afterwards, outside Pulumi (the API's resumable upload); `state` shows where the asset is. " +
+    "Deleting it deletes everything stored for the video.",
   importId: "<assetId>",
 
   // No natural key (titles need not be unique), so a lost answer is not looked up: the client never repeats a POST blindly.

@@ -17,7 +17,9 @@ const keyArgs = z.object({
 
 const keyState = z.object({
   secret: oneTimeSecret(
-    "The signing secret, for signing playback addresses of private videos. The API shows it only when the key is created, so it is kept from the state on every refresh; null after an import (replace the resource to get a new key).",
+    "The signing secret, for signing playback addresses of private videos. The API shows it only when the " +
+      "key is created, so it is kept from the state on every refresh; null after an import (replace the " +
+      "resource to get a new key).",
   ),
   createdAt: z.string().meta({ description: "When the key was created." }),
 });
@@ -41,7 +43,8 @@ export const signingKey = keys.resource({
   since: "0.1.0",
   list: { label: (k) => String(k.id) },
   description:
-    "A playback signing key for private videos. Its secret is returned once, when the key is created, and kept as a secret output. There is no change in place: a new note makes a new key.",
+    "A playback signing key for private videos. Its secret is returned once, when the key is created, and " +
+    "kept as a secret output. There is no change in place: a new note makes a new key.",
   importId: "<keyId>",
 
   // No natural key: a lost answer is not looked up, and the client never repeats a POST blindly.

@@ -57,7 +57,8 @@ export const webhook = webhooks.resource({
   since: "0.1.0",
   list: { label: (w) => String(w.url) },
   description:
-    "A video-on-demand event endpoint. The API stores it but does not deliver to it yet (`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.",
+    "A video-on-demand event endpoint. The API stores it but does not deliver to it yet " +
+    "(`deliveryEnabled`). Every change makes a new endpoint, as the API has no change in place.",
   importId: "<hookId>",
 
   check(args) {

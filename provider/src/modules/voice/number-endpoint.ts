@@ -54,7 +54,9 @@ export const numberEndpoint = defineResource({
   notListed: "a link between a number and an extension, with no list in the API",
   token: TOKEN,
   description:
-    "Makes a PBX extension ring for a voice number. There is no change in place: another number, PBX or extension is a new endpoint. An extension rings for at most one number, so moving an extension to another number removes the old endpoint first.",
+    "Makes a PBX extension ring for a voice number. There is no change in place: another number, PBX or " +
+    "extension is a new endpoint. An extension rings for at most one number, so moving an extension to " +
+    "another number removes the old endpoint first.",
   args: endpointArgs,
   state: endpointState,
   deleteBeforeReplace: (olds, news) => olds.pbxId === news.pbxId && olds.ext === news.ext,

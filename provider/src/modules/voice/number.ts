@@ -34,7 +34,9 @@ const numberArgs = z.object({
   }),
   sipIn: z.boolean().default(false).meta({ description: "Whether calls may also arrive over SIP.", patch: true }),
   dest: destinationText(
-    "Where calls go besides the extensions that ring (see `nsp:voice:NumberEndpoint`): an IVR, queue, ring group, time condition or voicemail box of the caller's PBXs, as the API lists them at GET /voice/destinations. Unset (or null) for none.",
+    "Where calls go besides the extensions that ring (see `nsp:voice:NumberEndpoint`): an IVR, queue, " +
+      "ring group, time condition or voicemail box of the caller's PBXs, as the API lists them at GET " +
+      "/voice/destinations. Unset (or null) for none.",
   ),
   noanswer: destinationText("Where unanswered calls go, in the same form as `dest`. Unset (or null) for none."),
 });
@@ -62,7 +64,10 @@ export const number = numbers.resource({
   since: "0.1.0",
   list: { key: "number", label: (n) => String(n.label || n.number) },
   description:
-    "A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails the number stays in the stack and the next `pulumi up` finishes it.",
+    "A voice number claimed for the account (how many may be held is set by the packs). Make it ring PBX " +
+    "extensions with `nsp:voice:NumberEndpoint`. Deleting it releases the number; a new one is a " +
+    "different number. Setting `sipIn`, `dest` or `noanswer` at create takes a second call; if it fails " +
+    "the number stays in the stack and the next `pulumi up` finishes it.",
   importId: "<number>",
 
   async create(ctx, args) {
