@@ -111,7 +111,6 @@ function writtenRows(s: Seeds): Row[] {
       type: "nsp:org:Member",
       properties: { email: " Dana@RoundTrip.Example ", role: "admin", state: "suspended" },
     },
-    { name: "apps", type: "nsp:org:Apps", properties: { mail: true, meet: true, chat: false, drive: false } },
     { name: "subject", type: "nsp:partner:Subject", properties: { externalRef: "cust-rt-1001" } },
     // Not from its example: its maintainer is spelled oddly on purpose (the provider trims and upper-cases it).
     {
