@@ -172,6 +172,8 @@ describe("one instance of every resource type, through the API and back", () => 
         "webhook.secret",
         "mail_AppPassword_phone.password",
         "storage_Destination_recordings.secretKey",
+        "vgate_OutboundRoute_carrier.password",
+        "vgate_OutboundRoute_pbx.sipPasswords",
         "vgate_NumberFlow_pbx.sipPasswords",
         "vgate_NumberFlow_reception.sipPassword",
         "vgate_NumberFlow_sales.sipPassword",

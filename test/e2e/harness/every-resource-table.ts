@@ -424,19 +424,6 @@ function writtenRows(s: Seeds): Row[] {
       },
     },
     {
-      name: "outbound",
-      type: "nsp:vgate:OutboundRoute",
-      properties: {
-        pbxId: ref("pbx"),
-        name: "National",
-        callerIdOverride: "+4930555499",
-        priority: 10,
-        patterns: [{ match: "0ZX.", strip: 1, prepend: "+49" }],
-        trunks: [ref("trunk")],
-        emergency: true,
-      },
-    },
-    {
       name: "ivr",
       type: "nsp:vgate:Ivr",
       properties: {
