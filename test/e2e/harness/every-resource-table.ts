@@ -112,7 +112,7 @@ function writtenRows(s: Seeds): Row[] {
       properties: { email: " Dana@RoundTrip.Example ", role: "admin", state: "suspended" },
     },
     { name: "subject", type: "nsp:partner:Subject", properties: { externalRef: "cust-rt-1001" } },
-    // Not from its example: its maintainer is spelled oddly on purpose (the provider trims and upper-cases it).
+    // Not from its example: its maintainer is spelled oddly on purpose (trimmed and upper-cased).
     {
       name: "registryLink",
       type: "nsp:registry:Link",
@@ -260,7 +260,7 @@ function writtenRows(s: Seeds): Row[] {
       properties: { handle: "RoundTrip-CA", parentRir: "ripe", asns: [64500, 64501], note: "main CA" },
     },
 
-    // Edge proxy, security rules, tunnels, static sites.
+    // Edge proxy, security rules, tunnels.
     {
       name: "tunnel",
       type: "nsp:link:Tunnel",
@@ -406,7 +406,7 @@ function writtenRows(s: Seeds): Row[] {
         codecs: ["opus", "alaw"],
       },
     },
-    // Not from its example: the inbound route below needs a number on this PBX; the example's is on a PBX of its own.
+    // Not from its example: the inbound route below needs a number of this PBX; the example makes its own.
     {
       name: "vgateNumber",
       type: "nsp:vgate:Number",
@@ -541,8 +541,8 @@ function writtenRows(s: Seeds): Row[] {
     },
     // Not from its example: its address is spelled oddly on purpose (trimmed and lower-cased).
     { name: "mailDestination", type: "nsp:mail:Destination", properties: { addr: " Ops@Example.NET " } },
-    // Not from its example: its local part and destination are spelled otherwise than stored on purpose, and its
-    // example's own destination would be the address of the row above, which the API holds once.
+    // Not from its example: local part and destination spelled otherwise than stored on purpose; and
+    // its example's own destination has the address of the row above, which the API holds only once.
     {
       name: "mailRoute",
       type: "nsp:mail:Route",
@@ -718,7 +718,7 @@ function writtenRows(s: Seeds): Row[] {
       properties: { serviceId: s.resolver, clientGroupId: ref("client"), rotation: "2024-06" },
     },
 
-    // Meetings, voice numbers, rooms, storage, internet exchange.
+    // Meetings, voice numbers, rooms, internet exchange.
     {
       name: "meetSettings",
       type: "nsp:meet:Settings",
