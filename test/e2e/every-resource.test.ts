@@ -1,8 +1,9 @@
 // One instance of every resource type of the provider in one stack, driven by the real pulumi CLI
 // against the emulator: up, then preview, refresh and preview again must all find nothing to do,
-// and destroy must leave the account without what the stack made. Each row sets most optional
-// inputs (nested objects, lists, maps), so that every property really goes through the API and
-// back. The program is Pulumi YAML, written from the table in every-resource-table.ts.
+// and destroy must leave the account without what the stack made. Each object sets the optional
+// inputs (nested objects, lists, maps) its written row or its kind's example sets, so that they go
+// through the API and back. The program is Pulumi YAML, written from the table in
+// every-resource-table.ts.
 import { execFile } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -149,10 +150,10 @@ describe("one instance of every resource type, through the API and back", () => 
     // Every secret (given or shown once by the API) survives the refresh and is nowhere in plaintext.
     const secretsAfterRefresh = await secretOutputs();
     expect(secretsAfterRefresh).toEqual(secretsAfterUp);
-    // The inputs given as secrets and every one-time secret the API shows (see the API README).
+    // The inputs given as secrets and every one-time secret the API shows (see the API README), of the
+    // written rows and of the objects taken from examples (named `<module>_<Name>_<name>`).
     expect(Object.keys(secretsAfterUp).sort()).toEqual(
       [
-        "appPassword.password",
         "channel.streamKey",
         "ddnsToken.token",
         "ext1.sipPassword",
@@ -161,9 +162,7 @@ describe("one instance of every resource type, through the API and back", () => 
         "pbx.sipPasswords",
         "registryLink.keySecret",
         "rtcRoom.passcode",
-        "signingKey.secret",
         "site.keyPem",
-        "storage.secretKey",
         "talkRoom.passcode",
         "transfer.tsigKey",
         "trunk.password",
@@ -171,6 +170,17 @@ describe("one instance of every resource type, through the API and back", () => 
         "verifySite.secret",
         "vmPower.rootPassword",
         "webhook.secret",
+        "mail_AppPassword_phone.password",
+        "storage_Destination_recordings.secretKey",
+        "vgate_OutboundRoute_carrier.password",
+        "vgate_OutboundRoute_pbx.sipPasswords",
+        "vgate_NumberFlow_pbx.sipPasswords",
+        "vgate_NumberFlow_reception.sipPassword",
+        "vgate_NumberFlow_sales.sipPassword",
+        "vgate_TimeCondition_pbx.sipPasswords",
+        "vod_SigningKey_player.secret",
+        "voice_NumberEndpoint_pbx.sipPasswords",
+        "voice_NumberEndpoint_sales.sipPassword",
       ].sort(),
     );
     const seen = [

@@ -18,6 +18,7 @@ import * as utilities from "../utilities";
  *     mail: true,
  *     meet: true,
  *     chat: false,
+ *     drive: false,
  * });
  * ```
  *

@@ -8,7 +8,7 @@ import * as utilities from "../utilities";
  * An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.
  *
  * ## Example Usage
- * ### National calls out over the carrier
+ * ### National and emergency calls out over the carrier
  *
  * ```typescript
  * import * as pulumi from "@pulumi/pulumi";
@@ -43,6 +43,8 @@ import * as utilities from "../utilities";
  *     trunks: [
  *         carrier.id,
  *     ],
+ *     callerIdOverride: "+4930555400",
+ *     emergency: true,
  * });
  * ```
  *

@@ -28,9 +28,10 @@ import (
 //	func main() {
 //		pulumi.Run(func(ctx *pulumi.Context) error {
 //			_, err := org.NewApps(ctx, "apps", &org.AppsArgs{
-//				Mail: pulumi.Bool(true),
-//				Meet: pulumi.Bool(true),
-//				Chat: pulumi.Bool(false),
+//				Mail:  pulumi.Bool(true),
+//				Meet:  pulumi.Bool(true),
+//				Chat:  pulumi.Bool(false),
+//				Drive: pulumi.Bool(false),
 //			})
 //			if err != nil {
 //				return err

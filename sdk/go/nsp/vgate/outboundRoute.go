@@ -15,7 +15,7 @@ import (
 // An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.
 //
 // ## Example Usage
-// ### National calls out over the carrier
+// ### National and emergency calls out over the carrier
 // ```go
 // package main
 //
@@ -63,6 +63,8 @@ import (
 //				Trunks: pulumi.StringArray{
 //					carrier.ID(),
 //				},
+//				CallerIdOverride: pulumi.String("+4930555400"),
+//				Emergency:        pulumi.Bool(true),
 //			})
 //			if err != nil {
 //				return err

@@ -113,6 +113,7 @@ class Apps(pulumi.CustomResource):
             mail=True,
             meet=True,
             chat=False,
+            drive=False,
         )
         ```
 
@@ -151,6 +152,7 @@ class Apps(pulumi.CustomResource):
             mail=True,
             meet=True,
             chat=False,
+            drive=False,
         )
         ```
 

@@ -152,7 +152,7 @@ class OutboundRoute(pulumi.CustomResource):
         An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.
 
         ## Example Usage
-        ### National calls out over the carrier
+        ### National and emergency calls out over the carrier
         ```python
         import pulumi
         import pulumi_nsp as nsp
@@ -186,6 +186,8 @@ class OutboundRoute(pulumi.CustomResource):
             trunks=[
                 carrier.id,
             ],
+            caller_id_override="+4930555400",
+            emergency=True,
         )
         ```
 
@@ -218,7 +220,7 @@ class OutboundRoute(pulumi.CustomResource):
         An outbound route of a PBX: dialled numbers that match one of its patterns go out over its trunks, in order. The gateway refuses to delete a trunk while a route uses it.
 
         ## Example Usage
-        ### National calls out over the carrier
+        ### National and emergency calls out over the carrier
         ```python
         import pulumi
         import pulumi_nsp as nsp
@@ -252,6 +254,8 @@ class OutboundRoute(pulumi.CustomResource):
             trunks=[
                 carrier.id,
             ],
+            caller_id_override="+4930555400",
+            emergency=True,
         )
         ```
 
