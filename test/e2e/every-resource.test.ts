@@ -239,7 +239,9 @@ describe("one instance of every resource type, through the API and back", () => 
       }),
     );
     console.log(
-      `pulumi do list: ${groups.size} lists for ${[...groups.values()].reduce((n, g) => n + g.ids.length, 0)} discovered objects of ${new Set(found.map((f) => f.type)).size} kinds`,
+      `pulumi do list: ${groups.size} lists for ` +
+        `${[...groups.values()].reduce((n, g) => n + g.ids.length, 0)} discovered objects of ` +
+        `${new Set(found.map((f) => f.type)).size} kinds`,
     );
     expect(missing).toEqual([]);
   });

@@ -72,7 +72,8 @@ export function exampleRows(token: string): Row[] {
   );
   if (!example)
     throw new Error(
-      `${token}: none of its examples (${file}) makes one with its own resources alone (no variables, no provider); give it a row in test/e2e/harness/every-resource-table.ts`,
+      `${token}: none of its examples (${file}) makes one with its own resources alone (no variables, no ` +
+        `provider); give it a row in test/e2e/harness/every-resource-table.ts`,
     );
   const prefix = token.split(":").slice(1).join("_");
   const names = new Set(Object.keys(example.program.resources));
