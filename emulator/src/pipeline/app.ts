@@ -2,9 +2,10 @@
 // with inject() and server.ts can put it on a socket.
 //
 // Order of the pipeline for /api/v1 (each step may answer and stop):
-//   onRequest: count -> fault -> auth -> rate limit -> route match (404/405) -> scope
-//   parsing:   body size (413)
-//   handler:   JSON -> query/body validation -> the route's handler.
+//   onRequest:  count -> fault -> auth -> rate limit -> route match (404/405) -> scope
+//   parsing:    body size (413)
+//   preHandler: an injected latency
+//   handler:    JSON -> query/body validation -> the route's handler.
 // Auth comes before routing so that an unauthenticated caller learns nothing about paths, and
 // so that every /api/v1 answer can carry the caller's rate-limit headers. Every answer, error or
 // not, leaves through finish(), which applies the alternatives and counts it.
@@ -293,9 +294,16 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       const err = new ApiError("upstream_error", "upstream failure (injected fault)", { status: fault.status });
       return finish(request, reply, errorOutcome(err));
     }
-    if (fault?.kind === "latency") await delay(fault.latencyMs);
     if (!inApi) throw notFound("path");
     admit(request, known, params !== null, st);
+  });
+
+  // A slow answer is slow after its body has arrived, as a slow server is: a client that gives up
+  // (or is killed) while it waits does not take back what it sent, so the write still lands and
+  // is counted. Before the body is read, an aborted request would never reach the handler.
+  fastify.addHook("preHandler", async (request) => {
+    const fault = states.get(request)?.fault;
+    if (fault?.kind === "latency") await delay(fault.latencyMs);
   });
 
   fastify.setErrorHandler((err, request, reply) => {
