@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FaultInjector } from "../../emulator/src/control/faults";
 import { until } from "../helpers/until";
@@ -119,6 +120,30 @@ describe("fault injection", () => {
     await until(async () => (await h.control("POST", "/_emulator/faults/release")).body.released === 1);
     expect((await slow).status).toBe(201);
     expect(await zoneNames()).toContain("delayed.example");
+  });
+
+  it("a create whose client goes away during a latency wait still lands, and its answer is counted", async () => {
+    h.emu.app.resetStats();
+    h.emu.app.faults.set({ rate: 1, kinds: ["latency"], latencyMs: 600_000, count: 1 });
+    // The client is a socket reset as a killed process's is, once its request is on the wire.
+    const url = new URL(`${h.emu.baseUrl}/dns/zones`);
+    const body = JSON.stringify({ service_id: sid, name: "abandoned.example" });
+    const client = connect(Number(url.port), url.hostname);
+    client.on("error", () => {});
+    client.write(
+      `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${h.emu.token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await until(async () => ((await h.control("GET", "/_emulator/stats")).body.faults.latency ?? 0) === 1);
+    client.resetAndDestroy();
+    // The wait is met only once the body has been read: the request was not lost with its client.
+    await until(async () => (await h.control("POST", "/_emulator/faults/release")).body.released === 1);
+    await until(async () => {
+      const s = (await h.control("GET", "/_emulator/stats")).body;
+      return Object.values(s.byStatus as Record<string, number>).reduce((a, b) => a + b, 0) >= s.total;
+    });
+    expect((await h.control("GET", "/_emulator/stats")).body.byStatus["201"]).toBe(1);
+    expect(await zoneNames()).toContain("abandoned.example");
   });
 
   it("latency delays, then answers normally", async () => {
