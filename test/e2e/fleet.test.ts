@@ -393,6 +393,9 @@ describe("a fleet of 40 customers on one queue, three workers", () => {
       victim.child.kill("SIGKILL");
       await victim.done;
       await control.clearFaults();
+      // The create on the wire lands now, as on a server that answers late: before the stack's next
+      // attempt looks for it, which a wait of its own would otherwise race (the lease is 8 s).
+      await control.releaseHeld();
       // Its pulumi commands die with it (and their plugins with them): no run of its stacks goes on unseen.
       await until(() => !tree.some(isRunning), 200);
 

@@ -123,6 +123,10 @@ export class EmulatorControl {
   clearFaults() {
     return this.control("DELETE", "/faults");
   }
+  /** Ends every injected wait at once: what was held on the wire is handled and answered now. */
+  releaseHeld() {
+    return this.control("POST", "/faults/release");
+  }
   /** Ends a service outside the API (its subscription cancelled), with the objects that belong to it. */
   endService(id: string | number) {
     return this.control("DELETE", `/services?id=${id}`);

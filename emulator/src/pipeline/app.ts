@@ -3,12 +3,14 @@
 //
 // Order of the pipeline for /api/v1 (each step may answer and stop):
 //   onRequest:  count -> fault -> auth -> rate limit -> route match (404/405) -> scope
+//   preParsing: with an injected latency, the body taken off the wire, the wait, then the
+//               admission (auth ... scope) left for after it
 //   parsing:    body size (413)
-//   preHandler: an injected latency
 //   handler:    JSON -> query/body validation -> the route's handler.
 // Auth comes before routing so that an unauthenticated caller learns nothing about paths, and
 // so that every /api/v1 answer can carry the caller's rate-limit headers. Every answer, error or
 // not, leaves through finish(), which applies the alternatives and counts it.
+import { Readable } from "node:stream";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import { type Alternative, AlternativeSet, shapeOutcome } from "../control/alternatives";
@@ -60,6 +62,8 @@ interface RequestState {
   /** The caller's rate-limit headers, carried by every answer once known. */
   headers: Record<string, string>;
   token: TokenRecord | null;
+  /** Authentication and the rest of the admission, left for after an injected latency. */
+  admitLater?: () => void;
 }
 
 const states = new WeakMap<FastifyRequest, RequestState>();
@@ -294,16 +298,28 @@ export function buildApp(options: BuildOptions = {}): EmulatorApp {
       const err = new ApiError("upstream_error", "upstream failure (injected fault)", { status: fault.status });
       return finish(request, reply, errorOutcome(err));
     }
-    if (!inApi) throw notFound("path");
-    admit(request, known, params !== null, st);
+    const admission = () => {
+      if (!inApi) throw notFound("path");
+      admit(request, known, params !== null, st);
+    };
+    if (fault?.kind === "latency") st.admitLater = admission;
+    else admission();
   });
 
-  // A slow answer is slow after its body has arrived, as a slow server is: a client that gives up
-  // (or is killed) while it waits does not take back what it sent, so the write still lands and
-  // is counted. Before the body is read, an aborted request would never reach the handler.
-  fastify.addHook("preHandler", async (request) => {
-    const fault = states.get(request)?.fault;
-    if (fault?.kind === "latency") await delay(fault.latencyMs);
+  // A slow server is slow after the request has arrived and before it looks at it: the body is
+  // taken off the wire first, so a client killed while it waits does not take back what it sent
+  // (the write still lands and is counted), and the credential is checked when the wait is over
+  // (one that expires meanwhile is refused, as a slow server refuses it).
+  fastify.addHook("preParsing", async (request, _reply, payload) => {
+    const st = states.get(request);
+    const fault = st?.fault;
+    if (!st?.admitLater || fault?.kind !== "latency") return payload;
+    const chunks: Buffer[] = [];
+    for await (const chunk of payload) chunks.push(chunk as Buffer);
+    await delay(fault.latencyMs);
+    st.admitLater();
+    const body = Buffer.concat(chunks);
+    return Object.assign(Readable.from(body.length ? [body] : []), { receivedEncodedLength: body.length });
   });
 
   fastify.setErrorHandler((err, request, reply) => {
