@@ -18,6 +18,7 @@ import {
   pulumiEnv,
   pulumiHome,
   startEmulatorProcess,
+  type EmulatorProcess,
 } from "../test/e2e/harness/pulumi-cli";
 import { pulumiBackendUrl, testPostgres } from "../test/e2e/harness/postgres-backend";
 import { type Figure, type PartResult, ROOT, log, ms, notAvailable, sec, x } from "./lib";
@@ -86,6 +87,34 @@ export function queueOverhead(
 
 export const mean = (v: number[]) => (v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN);
 
+/** The fleet benches' customers, `<prefix>1` to `<prefix><count>`: a zone with one record each. */
+export function benchCustomers(count: number, prefix: string) {
+  return Array.from({ length: count }, (_, i) => ({
+    ref: `${prefix}${i + 1}`,
+    zone: `${prefix}${i + 1}.fleet.example`,
+    records: [{ name: "www", type: "A", content: "192.0.2.10" }],
+  }));
+}
+
+/**
+ * Worker `m`'s environment: a Pulumi home of its own under `scratch`, the stacks' state and the
+ * queue in PostgreSQL, and the emulator's partner token.
+ */
+export function fleetWorkerEnv(
+  scratch: string,
+  m: number,
+  databases: { state: string; queue: string },
+  emulator: EmulatorProcess,
+): NodeJS.ProcessEnv {
+  return {
+    ...pulumiEnv(pulumiHome(join(scratch, `home-${m}`)), ""),
+    PULUMI_BACKEND_URL: pulumiBackendUrl(databases.state),
+    FLEET_DATABASE_URL: databases.queue,
+    NSP_BASE_URL: emulator.baseUrl,
+    NSP_PARTNER_TOKEN: emulator.accounts.partner!,
+  };
+}
+
 async function oneRun(
   workers: number,
   customers: number,
@@ -98,23 +127,8 @@ async function oneRun(
   const dirs: string[] = [];
   try {
     const file = join(scratch, "customers.json");
-    writeFileSync(
-      file,
-      JSON.stringify(
-        Array.from({ length: customers }, (_, i) => ({
-          ref: `f${i + 1}`,
-          zone: `f${i + 1}.fleet.example`,
-          records: [{ name: "www", type: "A", content: "192.0.2.10" }],
-        })),
-      ),
-    );
-    const envOf = (m: number): NodeJS.ProcessEnv => ({
-      ...pulumiEnv(pulumiHome(join(scratch, `home-${m}`)), ""),
-      PULUMI_BACKEND_URL: pulumiBackendUrl(stateUrl),
-      FLEET_DATABASE_URL: queueUrl,
-      NSP_BASE_URL: emulator.baseUrl,
-      NSP_PARTNER_TOKEN: emulator.accounts.partner!,
-    });
+    writeFileSync(file, JSON.stringify(benchCustomers(customers, "f")));
+    const envOf = (m: number) => fleetWorkerEnv(scratch, m, { state: stateUrl, queue: queueUrl }, emulator);
     for (let m = 0; m < workers; m++) dirs.push(prepareProject("fleet"));
     const cpu0 = reapedChildrenCpuMs();
     // The workers start idle, then the jobs arrive: the first ones' wait is the queue's alone.

@@ -24,16 +24,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "pg";
-import {
-  prepareProject,
-  pulumiAvailable,
-  pulumiEnv,
-  pulumiHome,
-  startEmulatorProcess,
-} from "../test/e2e/harness/pulumi-cli";
-import { pulumiBackendUrl, testPostgres } from "../test/e2e/harness/postgres-backend";
+import { prepareProject, pulumiAvailable, startEmulatorProcess } from "../test/e2e/harness/pulumi-cli";
+import { testPostgres } from "../test/e2e/harness/postgres-backend";
 import type { TokenStats } from "../emulator/src/control/stats";
-import { mean, queueOverhead, reapedChildrenCpuMs, type Row } from "./f1-fleet";
+import { benchCustomers, fleetWorkerEnv, mean, queueOverhead, reapedChildrenCpuMs, type Row } from "./f1-fleet";
 import { type Figure, type PartResult, ROOT, log, mb, ms, notAvailable, sec } from "./lib";
 
 export const F2_DEFAULT_CUSTOMERS = 100;
@@ -136,24 +130,9 @@ export async function f2(customers: number): Promise<PartResult> {
   await client.connect();
   try {
     const file = join(scratch, "customers.json");
-    writeFileSync(
-      file,
-      JSON.stringify(
-        Array.from({ length: customers }, (_, i) => ({
-          ref: `c${i + 1}`,
-          zone: `c${i + 1}.fleet.example`,
-          records: [{ name: "www", type: "A", content: "192.0.2.10" }],
-        })),
-      ),
-    );
+    writeFileSync(file, JSON.stringify(benchCustomers(customers, "c")));
     // The queue and the stacks' state in one database, as the fleet guide sets them up.
-    const envOf = (m: number): NodeJS.ProcessEnv => ({
-      ...pulumiEnv(pulumiHome(join(scratch, `home-${m}`)), ""),
-      PULUMI_BACKEND_URL: pulumiBackendUrl(db),
-      FLEET_DATABASE_URL: db,
-      NSP_BASE_URL: emulator.baseUrl,
-      NSP_PARTNER_TOKEN: emulator.accounts.partner!,
-    });
+    const envOf = (m: number) => fleetWorkerEnv(scratch, m, { state: db, queue: db }, emulator);
     const backendPid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
     const postmaster = Number(
       readFileSync(`/proc/${backendPid}/stat`, "utf8")

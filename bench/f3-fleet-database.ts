@@ -16,6 +16,7 @@
 //   command reads (pg_stat_user_tables) and its wall time, with 1 stack and with 1,001 in the
 //   backend, for a command of one stack (`pulumi up` of an empty YAML program): whether any
 //   command lists every stack.
+import { benchCustomers } from "./f1-fleet";
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,11 +103,7 @@ export async function f3(): Promise<PartResult> {
   const notes: string[] = [];
   try {
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, FLEET_DATABASE_URL: db };
-    const customers = Array.from({ length: STACKS }, (_, i) => ({
-      ref: `c${i + 1}`,
-      zone: `c${i + 1}.fleet.example`,
-      records: [{ name: "www", type: "A", content: "192.0.2.10" }],
-    }));
+    const customers = benchCustomers(STACKS, "c");
     const file = join(scratch, "customers.json");
     writeFileSync(file, JSON.stringify(customers));
     const one = join(scratch, "one.json");
